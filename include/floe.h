@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Umbrella header of libfloe: Apache Iceberg in C. */
+#ifndef FLOE_H
+#define FLOE_H
+
+#include "floe/common.h"
+
+#endif

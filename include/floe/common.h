@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Common definitions of the public floe API: export macro, error codes and the
+ * thread-local error slot. Every fallible function returns 0 or a negative
+ * FLOE_E* code; floe_error_last() then describes the failure.
+ */
+#ifndef FLOE_COMMON_H
+#define FLOE_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define FLOE_EXTERN __attribute__((visibility("default")))
+#else
+#define FLOE_EXTERN
+#endif
+
+#define FLOE_VERSION "0.1.0"
+#define FLOE_VERSION_MAJOR 0
+#define FLOE_VERSION_MINOR 1
+#define FLOE_VERSION_PATCH 0
+
+/* Error codes. 0 is success; every failure is negative. */
+typedef enum floe_error_code {
+    FLOE_OK = 0,
+    FLOE_ERROR = -1,            /* generic failure */
+    FLOE_ENOTFOUND = -2,        /* object, table, snapshot, ref ... does not exist */
+    FLOE_EEXISTS = -3,          /* object already exists */
+    FLOE_EINVALID = -4,         /* invalid argument or invalid metadata */
+    FLOE_EUNSUPPORTED = -5,     /* valid but not supported by floe */
+    FLOE_ECONFLICT = -6,        /* compare-and-set lost: refresh and retry */
+    FLOE_ECOMMITUNKNOWN = -7,   /* commit outcome unknown: never delete written files */
+    FLOE_ECORRUPT = -8,         /* bad bytes from outside (names file and offset) */
+    FLOE_EIO = -9,              /* I/O failure */
+    FLOE_ENOMEM = -10,          /* out of memory */
+    FLOE_EUSER = -11,           /* a user callback asked to stop */
+    FLOE_ITEROVER = -31         /* iteration finished (not an error) */
+} floe_error_code;
+
+typedef struct floe_error {
+    int code;               /* FLOE_E* */
+    const char *subsystem;  /* "json", "avro", "parquet", "io", "catalog", ... */
+    const char *message;    /* human readable, Iceberg wording where one exists */
+} floe_error;
+
+/* Last error raised on this thread, or NULL if none. The pointer stays valid
+ * until the next floe call on the same thread. */
+FLOE_EXTERN const floe_error *floe_error_last(void);
+
+/* Clear this thread's error slot. */
+FLOE_EXTERN void floe_error_clear(void);
+
+/* Name of an error code ("FLOE_ENOTFOUND"); never NULL. */
+FLOE_EXTERN const char *floe_error_code_name(int code);
+
+/* Library version string. */
+FLOE_EXTERN const char *floe_version(void);
+
+/* Allocator hooks. All library allocation goes through these. Set before any
+ * other call; NULL members restore the default (libc). */
+typedef struct floe_allocator {
+    void *(*malloc_fn)(size_t size, void *payload);
+    void *(*realloc_fn)(void *ptr, size_t size, void *payload);
+    void (*free_fn)(void *ptr, void *payload);
+    void *payload;
+} floe_allocator;
+
+FLOE_EXTERN int floe_set_allocator(const floe_allocator *allocator);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

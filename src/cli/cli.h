@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The `floe` command: one file per subcommand (cmd_<name>.c), each exposing
+ * `int floe_cmd_<name>(int argc, char **argv)` and registered in main.c's
+ * table. Exit status: 0 success, 1 operation failed, 2 usage error.
+ */
+#ifndef FLOE_CLI_H
+#define FLOE_CLI_H
+
+#include <stdio.h>
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *summary;
+    const char *usage;
+} cli_command;
+
+/* Print the last floe error as `floe: <message>` on stderr; returns CLI_FAIL. */
+int cli_fail(const char *what);
+
+/* Subcommands. */
+int floe_cmd_version(int argc, char **argv);
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Entry point of the `floe` command: dispatches to subcommands. */
+#include "cli.h"
+
+#include "floe.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const cli_command commands[] = {
+    {"version", floe_cmd_version, "print the version", "floe version"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: floe <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n`floe help <command>` or `floe <command> --help` for details.\n");
+}
+
+static const cli_command *find(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+int cli_fail(const char *what)
+{
+    const floe_error *e = floe_error_last();
+    if (what)
+        fprintf(stderr, "floe: %s: %s\n", what, e ? e->message : "unknown error");
+    else
+        fprintf(stderr, "floe: %s\n", e ? e->message : "unknown error");
+    return CLI_FAIL;
+}
+
+int floe_cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("floe %s\n", floe_version());
+    return CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0)
+        return floe_cmd_version(argc - 1, argv + 1);
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        const cli_command *c = find(argv[2]);
+        if (!c) {
+            fprintf(stderr, "floe: unknown command '%s'\n", argv[2]);
+            return CLI_USAGE;
+        }
+        printf("usage: %s\n\n%s\n", c->usage, c->summary);
+        return CLI_OK;
+    }
+    const cli_command *c = find(cmd);
+    if (!c) {
+        fprintf(stderr, "floe: unknown command '%s'\n", cmd);
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        printf("usage: %s\n\n%s\n", c->usage, c->summary);
+        return CLI_OK;
+    }
+    return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The thread-local error slot (libgit2 style): a failing function records
+ * code, subsystem and message here and returns the negative code. Context is
+ * prepended while unwinding. Nothing here allocates, so out-of-memory can
+ * always be reported.
+ */
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FLOE_ERRMSG_MAX 2048
+
+typedef struct floe_error_slot {
+    floe_error pub;
+    char subsystem[32];
+    char message[FLOE_ERRMSG_MAX];
+    bool set;
+} floe_error_slot;
+
+static _Thread_local floe_error_slot slot;
+
+const floe_error *floe_error_last(void)
+{
+    return slot.set ? &slot.pub : NULL;
+}
+
+void floe_error_clear(void)
+{
+    slot.set = false;
+    slot.message[0] = '\0';
+}
+
+int floe__error_code(void)
+{
+    return slot.set ? slot.pub.code : 0;
+}
+
+const char *floe_error_code_name(int code)
+{
+    switch (code) {
+    case FLOE_OK: return "FLOE_OK";
+    case FLOE_ERROR: return "FLOE_ERROR";
+    case FLOE_ENOTFOUND: return "FLOE_ENOTFOUND";
+    case FLOE_EEXISTS: return "FLOE_EEXISTS";
+    case FLOE_EINVALID: return "FLOE_EINVALID";
+    case FLOE_EUNSUPPORTED: return "FLOE_EUNSUPPORTED";
+    case FLOE_ECONFLICT: return "FLOE_ECONFLICT";
+    case FLOE_ECOMMITUNKNOWN: return "FLOE_ECOMMITUNKNOWN";
+    case FLOE_ECORRUPT: return "FLOE_ECORRUPT";
+    case FLOE_EIO: return "FLOE_EIO";
+    case FLOE_ENOMEM: return "FLOE_ENOMEM";
+    case FLOE_EUSER: return "FLOE_EUSER";
+    case FLOE_ITEROVER: return "FLOE_ITEROVER";
+    default: return "FLOE_E?";
+    }
+}
+
+static void set_subsystem(const char *subsystem)
+{
+    snprintf(slot.subsystem, sizeof slot.subsystem, "%s", subsystem ? subsystem : "floe");
+}
+
+int floe__verror(int code, const char *subsystem, const char *fmt, va_list ap)
+{
+    if (code >= 0)
+        code = FLOE_ERROR;
+    set_subsystem(subsystem);
+    vsnprintf(slot.message, sizeof slot.message, fmt, ap);
+    slot.pub.code = code;
+    slot.pub.subsystem = slot.subsystem;
+    slot.pub.message = slot.message;
+    slot.set = true;
+    return code;
+}
+
+int floe__error(int code, const char *subsystem, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = floe__verror(code, subsystem, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int floe__error_nomem(void)
+{
+    set_subsystem("alloc");
+    snprintf(slot.message, sizeof slot.message, "out of memory");
+    slot.pub.code = FLOE_ENOMEM;
+    slot.pub.subsystem = slot.subsystem;
+    slot.pub.message = slot.message;
+    slot.set = true;
+    return FLOE_ENOMEM;
+}
+
+int floe__error_context(const char *fmt, ...)
+{
+    char prefix[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    if (!slot.set)
+        return floe__error(FLOE_ERROR, "floe", "%s", prefix);
+    /* The out-of-memory message stays as it is: context is not worth a
+     * confusing message when the process is starving. */
+    if (slot.pub.code == FLOE_ENOMEM)
+        return FLOE_ENOMEM;
+    size_t plen = strlen(prefix), mlen = strlen(slot.message);
+    if (plen + 2 + mlen + 1 > sizeof slot.message)
+        mlen = sizeof slot.message - plen - 3;
+    if (plen + 2 >= sizeof slot.message)
+        return slot.pub.code;
+    memmove(slot.message + plen + 2, slot.message, mlen);
+    memcpy(slot.message, prefix, plen);
+    slot.message[plen] = ':';
+    slot.message[plen + 1] = ' ';
+    slot.message[plen + 2 + mlen] = '\0';
+    return slot.pub.code;
+}
+
+const char *floe_version(void)
+{
+    return FLOE_VERSION;
+}
