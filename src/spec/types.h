@@ -6,7 +6,7 @@
  * data owned by an arena (usually the TableMetadata's), read-only once built.
  *
  * Functions over them (parsing type strings, JSON, transforms, lookup by id)
- * live in spec/*.c; see spec/spec.h.
+ * live in the spec module's .c files (spec.h, value.h).
  */
 #ifndef FLOE_SPEC_TYPES_H
 #define FLOE_SPEC_TYPES_H
@@ -15,6 +15,7 @@
 
 /* Signed 128-bit integer: decimals up to precision 38 (unscaled value). */
 __extension__ typedef __int128 floe_i128;
+__extension__ typedef unsigned __int128 floe_u128;
 
 typedef enum floe_type_id {
     FLOE_T_INVALID = 0,
