@@ -183,3 +183,31 @@ int floe__pool_for(floe_pool *p, size_t n, int (*fn)(size_t i, void *payload), v
 int floe__pool_threads(const floe_pool *p);
 
 #endif
+
+/* ---------------------------------------------------------------- properties */
+
+/* An ordered string -> string map with owned copies: table properties,
+ * FileIO and catalog configuration, session options. Insertion order is kept
+ * (metadata JSON round-trips in order). Small (linear lookup is fine). */
+typedef struct floe_kv {
+    char *key;
+    char *value;
+} floe_kv;
+
+typedef struct floe_props {
+    floe_kv *items;
+    size_t n;
+    size_t cap;
+} floe_props;
+
+#define FLOE_PROPS_INIT {NULL, 0, 0}
+
+int floe__props_set(floe_props *p, const char *key, const char *value); /* copies both */
+const char *floe__props_get(const floe_props *p, const char *key);      /* NULL if absent */
+bool floe__props_del(floe_props *p, const char *key);
+int floe__props_copy(floe_props *dst, const floe_props *src);           /* dst must be empty */
+/* Typed getters: `def` when absent; FLOE_EINVALID (message names the key)
+ * when present but not parsable. */
+int floe__props_get_int64(const floe_props *p, const char *key, int64_t def, int64_t *out);
+int floe__props_get_bool(const floe_props *p, const char *key, bool def, bool *out);
+void floe__props_free(floe_props *p);

@@ -180,7 +180,37 @@ static void test_pool(void)
     FT_EQ_INT(out2[2], 4);
 }
 
+static void test_props(void)
+{
+    floe_props p = FLOE_PROPS_INIT;
+    FT_OK(floe__props_set(&p, "commit.retry.num-retries", "4"));
+    FT_OK(floe__props_set(&p, "write.wap.enabled", "TRUE"));
+    FT_OK(floe__props_set(&p, "a", "x"));
+    FT_OK(floe__props_set(&p, "commit.retry.num-retries", "5"));
+    FT_EQ_INT(p.n, 3);
+    FT_EQ_STR(p.items[0].key, "commit.retry.num-retries"); /* order kept on replace */
+    int64_t n;
+    FT_OK(floe__props_get_int64(&p, "commit.retry.num-retries", 0, &n));
+    FT_EQ_INT(n, 5);
+    FT_OK(floe__props_get_int64(&p, "missing", 77, &n));
+    FT_EQ_INT(n, 77);
+    FT_EQ_INT(floe__props_get_int64(&p, "a", 0, &n), FLOE_EINVALID);
+    FT_ERR_CONTAINS("property a: not an integer");
+    bool b;
+    FT_OK(floe__props_get_bool(&p, "write.wap.enabled", false, &b));
+    FT_CHECK(b);
+    FT_CHECK(floe__props_del(&p, "write.wap.enabled"));
+    FT_CHECK(floe__props_get(&p, "write.wap.enabled") == NULL);
+    FT_EQ_STR(p.items[1].key, "a");
+    floe_props q = FLOE_PROPS_INIT;
+    FT_OK(floe__props_copy(&q, &p));
+    FT_EQ_STR(floe__props_get(&q, "a"), "x");
+    floe__props_free(&p);
+    floe__props_free(&q);
+}
+
 static const ft_case cases[] = {
+    {"props", test_props},
     {"error_slot", test_error_slot}, {"alloc_fail", test_alloc_fail}, {"arena", test_arena},
     {"buf", test_buf},               {"maps", test_maps},             {"ids", test_ids},
     {"pool", test_pool},

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Ordered string properties (table properties, IO/catalog configuration). */
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static floe_kv *find(const floe_props *p, const char *key)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (strcmp(p->items[i].key, key) == 0)
+            return &p->items[i];
+    return NULL;
+}
+
+int floe__props_set(floe_props *p, const char *key, const char *value)
+{
+    char *v = floe__strdup(value);
+    if (!v)
+        return FLOE_ENOMEM;
+    floe_kv *kv = find(p, key);
+    if (kv) {
+        floe__free(kv->value);
+        kv->value = v;
+        return 0;
+    }
+    char *k = floe__strdup(key);
+    if (!k) {
+        floe__free(v);
+        return FLOE_ENOMEM;
+    }
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 8;
+        floe_kv *items = floe__realloc(p->items, cap * sizeof *items);
+        if (!items) {
+            floe__free(k);
+            floe__free(v);
+            return FLOE_ENOMEM;
+        }
+        p->items = items;
+        p->cap = cap;
+    }
+    p->items[p->n].key = k;
+    p->items[p->n].value = v;
+    p->n++;
+    return 0;
+}
+
+const char *floe__props_get(const floe_props *p, const char *key)
+{
+    floe_kv *kv = find(p, key);
+    return kv ? kv->value : NULL;
+}
+
+bool floe__props_del(floe_props *p, const char *key)
+{
+    floe_kv *kv = find(p, key);
+    if (!kv)
+        return false;
+    floe__free(kv->key);
+    floe__free(kv->value);
+    size_t i = (size_t)(kv - p->items);
+    memmove(&p->items[i], &p->items[i + 1], (p->n - i - 1) * sizeof *kv);
+    p->n--;
+    return true;
+}
+
+int floe__props_copy(floe_props *dst, const floe_props *src)
+{
+    for (size_t i = 0; i < src->n; i++)
+        FLOE_TRY(floe__props_set(dst, src->items[i].key, src->items[i].value));
+    return 0;
+}
+
+int floe__props_get_int64(const floe_props *p, const char *key, int64_t def, int64_t *out)
+{
+    const char *v = floe__props_get(p, key);
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end != '\0')
+        return floe__error(FLOE_EINVALID, "props", "property %s: not an integer: %s", key, v);
+    *out = x;
+    return 0;
+}
+
+int floe__props_get_bool(const floe_props *p, const char *key, bool def, bool *out)
+{
+    const char *v = floe__props_get(p, key);
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    if (strcasecmp(v, "true") == 0) {
+        *out = true;
+        return 0;
+    }
+    if (strcasecmp(v, "false") == 0) {
+        *out = false;
+        return 0;
+    }
+    return floe__error(FLOE_EINVALID, "props", "property %s: not a boolean: %s", key, v);
+}
+
+void floe__props_free(floe_props *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        floe__free(p->items[i].key);
+        floe__free(p->items[i].value);
+    }
+    floe__free(p->items);
+    p->items = NULL;
+    p->n = p->cap = 0;
+}
