@@ -79,12 +79,12 @@ static int check_dotted(const char *s, const char *what)
                                "Invalid %s: contains control character 0x%02x at byte %zu", what,
                                ch, i);
     }
+    if (strstr(s, ".."))
+        return floe__error(FLOE_EINVALID, "catalog", "Invalid %s '%s': contains '..'", what, s);
     const char *p = s;
     for (;;) {
         const char *dot = strchr(p, '.');
         size_t n = dot ? (size_t)(dot - p) : strlen(p);
-        if (n == 0 && dot && dot[1] == '.')
-            return floe__error(FLOE_EINVALID, "catalog", "Invalid %s '%s': contains '..'", what, s);
         FLOE_TRY(floe__catalog_check_part(p, n, what, s));
         if (!dot)
             break;
