@@ -755,8 +755,18 @@ static int setup(sql_cat *s, const floe_catalog_options *o)
     int ms = o && o->busy_timeout_ms > 0 ? o->busy_timeout_ms : 30000;
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, ms);
-    /* WAL: readers never block the writer; FULL: a commit we report is on disk. */
-    int rc = sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+    /* WAL: readers never block the writer; FULL: a commit we report is on disk.
+     * Switching the journal mode needs an exclusive lock and SQLite reports
+     * SQLITE_BUSY for it without calling the busy handler when several
+     * processes open a new database at once, so retry here. */
+    int rc;
+    int64_t deadline = floe__mono_ns() + (int64_t)ms * 1000000;
+    for (;;) {
+        rc = sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+        if ((rc & 0xff) != SQLITE_BUSY || floe__mono_ns() > deadline)
+            break;
+        sqlite3_sleep(5);
+    }
     if (rc != SQLITE_OK)
         return db_err(s, rc, "enabling WAL");
     rc = sqlite3_exec(s->db, "PRAGMA synchronous=FULL", NULL, NULL, NULL);
