@@ -145,6 +145,27 @@ static int local_open_input(floe_fileio *io, const char *uri, floe_input **out)
 
 /* ---------------------------------------------------------------- directories */
 
+/* fsync the directory holding `path`, so a new name in it is durable. */
+static int sync_parent(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? floe__strndup(path, slash == path ? 1 : (size_t)(slash - path))
+                      : floe__strdup(".");
+    if (!dir)
+        return FLOE_ENOMEM;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int rc = 0;
+    if (fd < 0)
+        rc = io_errno(errno, "opening directory", dir);
+    else {
+        if (fsync(fd) != 0 && errno != EINVAL)
+            rc = io_errno(errno, "syncing directory", dir);
+        close(fd);
+    }
+    floe__free(dir);
+    return rc;
+}
+
 /* Create every missing directory above `path` (its last component is a file). */
 static int make_parents(const char *path)
 {
@@ -167,7 +188,14 @@ static int make_parents(const char *path)
         if (*p == '/' || *p == '\0') {
             char c = *p;
             *p = '\0';
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            if (mkdir(dir, 0777) == 0) {
+                /* The new directory's name must survive a crash too. */
+                int rc = sync_parent(dir);
+                if (rc < 0) {
+                    floe__free(dir);
+                    return rc;
+                }
+            } else if (errno != EEXIST) {
                 int rc = io_errno(errno, "creating directory", dir);
                 floe__free(dir);
                 return rc;
@@ -179,27 +207,6 @@ static int make_parents(const char *path)
     }
     floe__free(dir);
     return 0;
-}
-
-/* fsync the directory holding `path`, so a new name in it is durable. */
-static int sync_parent(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? floe__strndup(path, slash == path ? 1 : (size_t)(slash - path))
-                      : floe__strdup(".");
-    if (!dir)
-        return FLOE_ENOMEM;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int rc = 0;
-    if (fd < 0)
-        rc = io_errno(errno, "opening directory", dir);
-    else {
-        if (fsync(fd) != 0 && errno != EINVAL)
-            rc = io_errno(errno, "syncing directory", dir);
-        close(fd);
-    }
-    floe__free(dir);
-    return rc;
 }
 
 /* ---------------------------------------------------------------- output */
