@@ -126,10 +126,11 @@ static int local_open_input(floe_fileio *io, const char *uri, floe_input **out)
         return rc;
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int rc = S_ISDIR(st.st_mode)
-                     ? floe__error(FLOE_ENOTFOUND, "io", "opening %s: not found (a directory)", uri)
-                     : io_errno(errno, "opening", uri);
+    int st_rc = fstat(fd, &st);
+    if (st_rc != 0 || !S_ISREG(st.st_mode)) {
+        int rc = st_rc != 0 ? io_errno(errno, "opening", uri)
+                            : floe__error(FLOE_ENOTFOUND, "io", "opening %s: not found (not a file)",
+                                          uri);
         close(fd);
         floe__free((char *)li->base.uri);
         floe__free(li);
@@ -447,6 +448,10 @@ static int walk(list_ctx *ctx, floe_buf *dir, int depth)
         struct stat st;
         if (lstat(dir->ptr, &st) != 0)
             continue; /* removed meanwhile */
+        /* A symlink to a file lists as that file; symlinked directories are
+         * not followed (no cycles). */
+        if (S_ISLNK(st.st_mode) && (stat(dir->ptr, &st) != 0 || !S_ISREG(st.st_mode)))
+            continue;
         if (S_ISDIR(st.st_mode)) {
             rc = walk(ctx, dir, depth + 1);
         } else if (S_ISREG(st.st_mode) && dir->len >= plen) {

@@ -4,6 +4,9 @@
  * database, namespace or table end with exactly one winner. */
 #include "harness.h"
 #include "catalog/catalog.h"
+#include "io/io.h"
+
+#include <pthread.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -220,9 +223,89 @@ static void test_create_races(void)
     floe_catalog_free(c);
 }
 
+/* One catalog handle and one memory FileIO shared by several threads. */
+enum { THREADS = 4, PER_THREAD = 25 };
+
+typedef struct shared {
+    floe_catalog *cat;
+    floe_fileio *io;
+    int id;
+    int failures;
+} shared;
+
+static void *thread_main(void *arg)
+{
+    shared *sh = arg;
+    for (int k = 0; k < PER_THREAD; k++) {
+        char uri[64];
+        snprintf(uri, sizeof uri, "mem://t/%d/%d", sh->id, k);
+        if (floe_fileio_write_new(sh->io, uri, uri, strlen(uri)) < 0)
+            sh->failures++;
+        for (;;) {
+            char *cur;
+            if (floe_catalog_load_table(&cur, NULL, sh->cat, "db.t") < 0) {
+                sh->failures++;
+                break;
+            }
+            int seq = 0;
+            sscanf(cur, "/v%d-", &seq);
+            char next[64];
+            snprintf(next, sizeof next, "/v%d-%d-%d", seq + 1, sh->id, k);
+            int rc = floe_catalog_commit_table(sh->cat, "db.t", cur, next);
+            floe_catalog_string_free(cur);
+            if (rc == 0)
+                break;
+            if (rc != FLOE_ECONFLICT) {
+                sh->failures++;
+                break;
+            }
+        }
+    }
+    return NULL;
+}
+
+static int count_cb(const floe_file_info *info, void *payload)
+{
+    FLOE_UNUSED(info);
+    (*(int *)payload)++;
+    return 0;
+}
+
+static void test_threads_shared_handles(void)
+{
+    shared sh[THREADS];
+    floe_catalog *cat;
+    floe_fileio *io;
+    FT_OK(floe_catalog_open_sql(&cat, ft_tmp("threads.db"), NULL));
+    FT_OK(floe_fileio_memory_new(&io));
+    FT_OK(floe_catalog_create_namespace(cat, "db", NULL));
+    FT_OK(floe_catalog_register_table(cat, "db.t", "/v0"));
+    pthread_t th[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        sh[i] = (shared){cat, io, i, 0};
+        FT_ASSERT(pthread_create(&th[i], NULL, thread_main, &sh[i]) == 0);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(th[i], NULL);
+        FT_EQ_INT(sh[i].failures, 0);
+    }
+    char *cur;
+    FT_OK(floe_catalog_load_table(&cur, NULL, cat, "db.t"));
+    int seq = 0;
+    FT_CHECK(sscanf(cur, "/v%d-", &seq) == 1);
+    FT_EQ_INT(seq, THREADS * PER_THREAD);
+    floe_catalog_string_free(cur);
+    int n = 0;
+    FT_OK(floe_fileio_list(io, "mem://t/", count_cb, &n));
+    FT_EQ_INT(n, THREADS * PER_THREAD);
+    floe_fileio_free(io);
+    floe_catalog_free(cat);
+}
+
 static const ft_case cases[] = {
     {"cas_no_lost_update", test_cas_no_lost_update},
     {"create_races", test_create_races},
+    {"threads_shared_handles", test_threads_shared_handles},
 };
 
 int main(int argc, char **argv)

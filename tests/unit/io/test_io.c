@@ -281,6 +281,14 @@ static void test_local_list(void)
     char want[4200];
     snprintf(want, sizeof want, "file://%s", ft_tmp("w/b/q"));
     FT_EQ_STR(l.uris[0], want);
+    /* symlinks: to a file lists as a file; a directory loop is not followed */
+    FT_ASSERT(symlink(ft_tmp("w/a/x"), ft_tmp("w/link")) == 0);
+    FT_ASSERT(symlink(ft_tmp("w"), ft_tmp("w/loop")) == 0);
+    memset(&l, 0, sizeof l);
+    FT_OK(floe_fileio_list(io, ft_tmp("w/"), collect, &l));
+    FT_EQ_INT(l.n, 6);
+    FT_EQ_STR(l.uris[5], ft_tmp("w/link"));
+    FT_EQ_INT(l.sizes[5], 5);
     /* the callback can stop the listing */
     int calls = 0;
     FT_EQ_INT(floe_fileio_list(io, ft_tmp("w/"), stop_at_first, &calls), -42);
