@@ -44,7 +44,10 @@ typedef struct floe_catalog_options {
 } floe_catalog_options;
 
 #define FLOE_CATALOG_OPTIONS_VERSION 1
-#define FLOE_CATALOG_OPTIONS_INIT {FLOE_CATALOG_OPTIONS_VERSION, NULL, NULL, 0, false}
+#define FLOE_CATALOG_OPTIONS_INIT                                                                  \
+    {                                                                                              \
+        FLOE_CATALOG_OPTIONS_VERSION, NULL, NULL, 0, false                                         \
+    }
 
 /* Open (creating if needed) a SQLite catalog. `path` is a file path,
  * "sqlite:///relative.db", "sqlite:////absolute.db" (SQLAlchemy form, as
@@ -80,8 +83,7 @@ FLOE_EXTERN int floe_catalog_namespace_exists(floe_catalog *catalog, const char 
 
 /* Append the namespace's properties to `out` (an empty floe_props).
  * Errors: FLOE_ENOTFOUND "Namespace does not exist: ns". */
-FLOE_EXTERN int floe_catalog_load_namespace(floe_props *out, floe_catalog *catalog,
-                                            const char *ns);
+FLOE_EXTERN int floe_catalog_load_namespace(floe_props *out, floe_catalog *catalog, const char *ns);
 
 /* Call cb for each direct child of `parent` (NULL or "" = top level), in
  * ascending order, with the child's full dotted name. Errors: FLOE_ENOTFOUND
@@ -118,14 +120,12 @@ FLOE_EXTERN int floe_catalog_load_table(char **metadata_location, char **previou
 /* Call cb(namespace, table_name) for every table of `ns`, sorted by name.
  * Errors: FLOE_ENOTFOUND (namespace). */
 FLOE_EXTERN int floe_catalog_list_tables(floe_catalog *catalog, const char *ns,
-                                         int (*cb)(const char *ns, const char *name,
-                                                   void *payload),
+                                         int (*cb)(const char *ns, const char *name, void *payload),
                                          void *payload);
 
 /* Rename a table (possibly into another existing namespace).
  * Errors: FLOE_ENOTFOUND (table or target namespace), FLOE_EEXISTS. */
-FLOE_EXTERN int floe_catalog_rename_table(floe_catalog *catalog, const char *from,
-                                          const char *to);
+FLOE_EXTERN int floe_catalog_rename_table(floe_catalog *catalog, const char *from, const char *to);
 
 /* Forget a table (its files are untouched). Errors: FLOE_ENOTFOUND. */
 FLOE_EXTERN int floe_catalog_drop_table(floe_catalog *catalog, const char *ident);
@@ -138,14 +138,12 @@ FLOE_EXTERN int floe_catalog_drop_table(floe_catalog *catalog, const char *ident
  * not have happened; never delete the new metadata), FLOE_EIO (the database
  * was busy past the timeout or unreadable; nothing changed). */
 FLOE_EXTERN int floe_catalog_commit_table(floe_catalog *catalog, const char *ident,
-                                          const char *expected_location,
-                                          const char *new_location);
+                                          const char *expected_location, const char *new_location);
 
 /* Default location of a new table: the namespace's "location" property +
  * "/<table>" when set, else "<warehouse>/<namespace>.db/<table>" (Spark's
  * layout). Errors: FLOE_EINVALID when the catalog has no warehouse. */
-FLOE_EXTERN int floe_catalog_default_location(char **out, floe_catalog *catalog,
-                                              const char *ident);
+FLOE_EXTERN int floe_catalog_default_location(char **out, floe_catalog *catalog, const char *ident);
 
 /* Check a table identifier / namespace without touching the catalog. */
 FLOE_EXTERN int floe_catalog_check_identifier(const char *ident);

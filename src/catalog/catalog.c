@@ -216,7 +216,8 @@ int floe_catalog_update_namespace(floe_catalog *c, const char *ns, const floe_pr
     FLOE_TRY(floe_catalog_check_namespace(ns));
     FLOE_TRY(check_props(updates));
     if (nremovals && !removals)
-        return floe__error(FLOE_EINVALID, "catalog", "floe_catalog_update_namespace: NULL removals");
+        return floe__error(FLOE_EINVALID, "catalog",
+                           "floe_catalog_update_namespace: NULL removals");
     for (size_t i = 0; i < nremovals; i++) {
         if (!removals[i])
             return floe__error(FLOE_EINVALID, "catalog", "Invalid property to remove: NULL");

@@ -41,22 +41,20 @@ typedef struct sql_cat {
 
 #define TYPE_FILTER " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)"
 
-static const char CREATE_TABLES_SQL[] =
-    "CREATE TABLE IF NOT EXISTS iceberg_tables ("
-    "catalog_name VARCHAR(255) NOT NULL, "
-    "table_namespace VARCHAR(255) NOT NULL, "
-    "table_name VARCHAR(255) NOT NULL, "
-    "metadata_location VARCHAR(1000), "
-    "previous_metadata_location VARCHAR(1000), "
-    "iceberg_type VARCHAR(5), "
-    "PRIMARY KEY (catalog_name, table_namespace, table_name))";
-static const char CREATE_PROPS_SQL[] =
-    "CREATE TABLE IF NOT EXISTS iceberg_namespace_properties ("
-    "catalog_name VARCHAR(255) NOT NULL, "
-    "namespace VARCHAR(255) NOT NULL, "
-    "property_key VARCHAR(255), "
-    "property_value VARCHAR(1000), "
-    "PRIMARY KEY (catalog_name, namespace, property_key))";
+static const char CREATE_TABLES_SQL[] = "CREATE TABLE IF NOT EXISTS iceberg_tables ("
+                                        "catalog_name VARCHAR(255) NOT NULL, "
+                                        "table_namespace VARCHAR(255) NOT NULL, "
+                                        "table_name VARCHAR(255) NOT NULL, "
+                                        "metadata_location VARCHAR(1000), "
+                                        "previous_metadata_location VARCHAR(1000), "
+                                        "iceberg_type VARCHAR(5), "
+                                        "PRIMARY KEY (catalog_name, table_namespace, table_name))";
+static const char CREATE_PROPS_SQL[] = "CREATE TABLE IF NOT EXISTS iceberg_namespace_properties ("
+                                       "catalog_name VARCHAR(255) NOT NULL, "
+                                       "namespace VARCHAR(255) NOT NULL, "
+                                       "property_key VARCHAR(255), "
+                                       "property_value VARCHAR(1000), "
+                                       "PRIMARY KEY (catalog_name, namespace, property_key))";
 
 /* ?1 catalog, ?2 namespace, ?3 namespace || '.' (prefix of nested ones).
  * substr() rather than LIKE: LIKE is case-insensitive in SQLite and would
@@ -104,9 +102,8 @@ static const char T_GET_V1_SQL[] =
 static const char T_GET_V0_SQL[] =
     "SELECT metadata_location, previous_metadata_location FROM iceberg_tables" T_WHERE;
 static const char T_ANY_SQL[] = "SELECT 1 FROM iceberg_tables" T_WHERE;
-static const char T_LIST_V1_SQL[] =
-    "SELECT table_name FROM iceberg_tables WHERE catalog_name = ?1 AND table_namespace = ?2"
-    TYPE_FILTER " ORDER BY table_name";
+static const char T_LIST_V1_SQL[] = "SELECT table_name FROM iceberg_tables WHERE catalog_name = ?1 "
+                                    "AND table_namespace = ?2" TYPE_FILTER " ORDER BY table_name";
 static const char T_LIST_V0_SQL[] =
     "SELECT table_name FROM iceberg_tables WHERE catalog_name = ?1 AND table_namespace = ?2 "
     "ORDER BY table_name";
@@ -488,8 +485,7 @@ static int sql_register_table(floe_catalog *c, const char *ns, const char *name,
             int r = 0;
             rc = run(s, V(s, T_INSERT), 4, v, NULL, &r);
             if (rc < 0 && (r & 0xff) == SQLITE_CONSTRAINT)
-                rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns,
-                                 name);
+                rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
         }
         rc = tx_end(s, rc);
     }
@@ -648,8 +644,8 @@ static bool certainly_not_applied(int sqlite_rc)
            primary == SQLITE_CONSTRAINT || primary == SQLITE_MISUSE;
 }
 
-static int sql_commit_table(floe_catalog *c, const char *ns, const char *name,
-                            const char *expected, const char *new_location)
+static int sql_commit_table(floe_catalog *c, const char *ns, const char *name, const char *expected,
+                            const char *new_location)
 {
     sql_cat *s = impl(c);
     pthread_mutex_lock(&s->lock);
@@ -734,11 +730,13 @@ static void sql_free(floe_catalog *c)
     floe__free(c);
 }
 
-static const floe_catalog_ops sql_ops = {
-    FLOE_CATALOG_OPS_VERSION, sql_create_namespace, sql_namespace_exists, sql_load_namespace,
-    sql_list_namespaces,      sql_update_namespace, sql_drop_namespace,   sql_register_table,
-    sql_load_table,           sql_list_tables,      sql_rename_table,     sql_drop_table,
-    sql_commit_table,         sql_free};
+static const floe_catalog_ops sql_ops = {FLOE_CATALOG_OPS_VERSION, sql_create_namespace,
+                                         sql_namespace_exists,     sql_load_namespace,
+                                         sql_list_namespaces,      sql_update_namespace,
+                                         sql_drop_namespace,       sql_register_table,
+                                         sql_load_table,           sql_list_tables,
+                                         sql_rename_table,         sql_drop_table,
+                                         sql_commit_table,         sql_free};
 
 /* Accept the connection strings of PyIceberg (SQLAlchemy) and Java (JDBC). */
 static const char *db_path(const char *uri)
@@ -791,8 +789,8 @@ static int setup(sql_cat *s, const floe_catalog_options *o)
                            s->path);
     int found = 0;
     FLOE_TRY(query_exists(
-        s, "SELECT 1 FROM pragma_table_info('iceberg_tables') WHERE name = 'iceberg_type'", 0,
-        NULL, &found));
+        s, "SELECT 1 FROM pragma_table_info('iceberg_tables') WHERE name = 'iceberg_type'", 0, NULL,
+        &found));
     s->has_type = found;
     return 0;
 }

@@ -214,8 +214,8 @@ static void f_free(floe_fileio *io)
     floe__free(io);
 }
 
-static const floe_fileio_ops fault_ops = {FLOE_FILEIO_OPS_VERSION, f_open_input, f_create_output,
-                                          f_remove, f_list, f_stat, f_free};
+static const floe_fileio_ops fault_ops = {
+    FLOE_FILEIO_OPS_VERSION, f_open_input, f_create_output, f_remove, f_list, f_stat, f_free};
 
 static void apply(fault *f, const floe_fault_options *o)
 {

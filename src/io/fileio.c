@@ -33,8 +33,8 @@ int floe__fileio_for_uri(floe_fileio **out, const char *uri, const floe_props *c
     const char *s = uri;
     size_t n = floe__uri_scheme(uri, &s);
     /* A bare scheme name ("mem", "s3") selects that backend. */
-    if (n == 0 && (strcmp(uri, "file") == 0 || strcmp(uri, "mem") == 0 ||
-                   strcmp(uri, "s3") == 0 || strcmp(uri, "s3a") == 0 || strcmp(uri, "s3n") == 0))
+    if (n == 0 && (strcmp(uri, "file") == 0 || strcmp(uri, "mem") == 0 || strcmp(uri, "s3") == 0 ||
+                   strcmp(uri, "s3a") == 0 || strcmp(uri, "s3n") == 0))
         n = strlen(uri);
     if (n == 0 || scheme_is(s, n, "file"))
         return floe__fileio_local_new(out);

@@ -73,7 +73,10 @@ typedef struct floe_fault_options {
 } floe_fault_options;
 
 #define FLOE_FAULT_OPTIONS_VERSION 1
-#define FLOE_FAULT_OPTIONS_INIT {FLOE_FAULT_OPTIONS_VERSION, 0, 0, false}
+#define FLOE_FAULT_OPTIONS_INIT                                                                    \
+    {                                                                                              \
+        FLOE_FAULT_OPTIONS_VERSION, 0, 0, false                                                    \
+    }
 
 /* Wrap `inner` (ownership taken, also on failure). Injected failures return
  * FLOE_EIO with a message "injected failure: <op> <uri>". */

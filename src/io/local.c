@@ -68,8 +68,7 @@ typedef struct local_input {
 static int local_read_at(floe_input *in, int64_t offset, void *buf, size_t len)
 {
     local_input *li = (local_input *)in;
-    if (offset < 0 || (uint64_t)offset > (uint64_t)in->size ||
-        len > (uint64_t)(in->size - offset))
+    if (offset < 0 || (uint64_t)offset > (uint64_t)in->size || len > (uint64_t)(in->size - offset))
         return floe__error(FLOE_ECORRUPT, "io",
                            "read of %zu bytes at offset %lld is past the end of %s (%lld bytes)",
                            len, (long long)offset, in->uri, (long long)in->size);
@@ -128,9 +127,9 @@ static int local_open_input(floe_fileio *io, const char *uri, floe_input **out)
     struct stat st;
     int st_rc = fstat(fd, &st);
     if (st_rc != 0 || !S_ISREG(st.st_mode)) {
-        int rc = st_rc != 0 ? io_errno(errno, "opening", uri)
-                            : floe__error(FLOE_ENOTFOUND, "io", "opening %s: not found (not a file)",
-                                          uri);
+        int rc = st_rc != 0
+                     ? io_errno(errno, "opening", uri)
+                     : floe__error(FLOE_ENOTFOUND, "io", "opening %s: not found (not a file)", uri);
         close(fd);
         floe__free((char *)li->base.uri);
         floe__free(li);
@@ -150,8 +149,8 @@ static int local_open_input(floe_fileio *io, const char *uri, floe_input **out)
 static int sync_parent(const char *path)
 {
     const char *slash = strrchr(path, '/');
-    char *dir = slash ? floe__strndup(path, slash == path ? 1 : (size_t)(slash - path))
-                      : floe__strdup(".");
+    char *dir =
+        slash ? floe__strndup(path, slash == path ? 1 : (size_t)(slash - path)) : floe__strdup(".");
     if (!dir)
         return FLOE_ENOMEM;
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -182,10 +181,9 @@ static int make_parents(const char *path)
     struct stat st;
     if (stat(dir, &st) == 0) {
         floe__free(dir);
-        return S_ISDIR(st.st_mode) ? 0
-                                   : floe__error(FLOE_EIO, "io", "%s is not a directory", path);
+        return S_ISDIR(st.st_mode) ? 0 : floe__error(FLOE_EIO, "io", "%s is not a directory", path);
     }
-    for (char *p = dir + 1; ; p++) {
+    for (char *p = dir + 1;; p++) {
         if (*p == '/' || *p == '\0') {
             char c = *p;
             *p = '\0';
@@ -389,8 +387,8 @@ static int local_stat(floe_fileio *io, const char *uri, floe_file_info *out)
 /* ---------------------------------------------------------------- list */
 
 typedef struct list_ctx {
-    const char *prefix;     /* the caller's prefix (URI form) */
-    size_t head_len;        /* bytes of `prefix` before the local path */
+    const char *prefix; /* the caller's prefix (URI form) */
+    size_t head_len;    /* bytes of `prefix` before the local path */
     const char *path_prefix;
     int (*cb)(const floe_file_info *info, void *payload);
     void *payload;
@@ -502,9 +500,13 @@ static void local_free(floe_fileio *io)
     floe__free(io);
 }
 
-static const floe_fileio_ops local_ops = {
-    FLOE_FILEIO_OPS_VERSION, local_open_input, local_create_output, local_remove,
-    local_list,              local_stat,       local_free};
+static const floe_fileio_ops local_ops = {FLOE_FILEIO_OPS_VERSION,
+                                          local_open_input,
+                                          local_create_output,
+                                          local_remove,
+                                          local_list,
+                                          local_stat,
+                                          local_free};
 
 int floe__fileio_local_new(floe_fileio **out)
 {

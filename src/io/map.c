@@ -43,8 +43,8 @@ static int scheme_slot(const char *uri, int *slot)
              (n == 3 && (strncasecmp(s, "s3a", 3) == 0 || strncasecmp(s, "s3n", 3) == 0)))
         *slot = R_S3;
     else
-        return floe__error(FLOE_EUNSUPPORTED, "io", "No FileIO for scheme '%.*s' in %s", (int)n,
-                           s, uri);
+        return floe__error(FLOE_EUNSUPPORTED, "io", "No FileIO for scheme '%.*s' in %s", (int)n, s,
+                           uri);
     return 0;
 }
 
@@ -127,8 +127,8 @@ static void r_free(floe_fileio *io)
     floe__free(io);
 }
 
-static const floe_fileio_ops router_ops = {FLOE_FILEIO_OPS_VERSION, r_open_input, r_create_output,
-                                           r_remove, r_list, r_stat, r_free};
+static const floe_fileio_ops router_ops = {
+    FLOE_FILEIO_OPS_VERSION, r_open_input, r_create_output, r_remove, r_list, r_stat, r_free};
 
 int floe__fileio_router_new(floe_fileio **out, const floe_props *conf)
 {
@@ -222,8 +222,7 @@ static int parse_spec(mapper *m, const char *spec)
             m->n++;
             if (!*r->from || !*r->to)
                 return floe__error(FLOE_EINVALID, "io",
-                                   "Invalid io.location-map entry '%.*s': empty side", (int)len,
-                                   p);
+                                   "Invalid io.location-map entry '%.*s': empty side", (int)len, p);
         }
         p += len;
         if (*p == ',')
@@ -351,8 +350,8 @@ static void m_free(floe_fileio *io)
     floe__free(io);
 }
 
-static const floe_fileio_ops map_ops = {FLOE_FILEIO_OPS_VERSION, m_open_input, m_create_output,
-                                        m_remove, m_list, m_stat, m_free};
+static const floe_fileio_ops map_ops = {
+    FLOE_FILEIO_OPS_VERSION, m_open_input, m_create_output, m_remove, m_list, m_stat, m_free};
 
 int floe__fileio_map_new(floe_fileio **out, floe_fileio *inner, const char *spec)
 {

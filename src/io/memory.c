@@ -308,9 +308,12 @@ static void mem_free(floe_fileio *io)
     floe__free(io);
 }
 
-static const floe_fileio_ops mem_ops = {FLOE_FILEIO_OPS_VERSION, mem_open_input,
-                                        mem_create_output,       mem_remove,
-                                        mem_list,                mem_stat,
+static const floe_fileio_ops mem_ops = {FLOE_FILEIO_OPS_VERSION,
+                                        mem_open_input,
+                                        mem_create_output,
+                                        mem_remove,
+                                        mem_list,
+                                        mem_stat,
                                         mem_free};
 
 int floe__fileio_mem_new(floe_fileio **out)

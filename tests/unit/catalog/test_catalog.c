@@ -3,8 +3,8 @@
  * tables, identifier checks (incl. SQL injection attempts), compare-and-set
  * commits and their failure modes, default locations, interoperability with
  * the sqlite3 CLI and PyIceberg-created databases, out-of-memory. */
-#include "harness.h"
 #include "catalog/catalog.h"
+#include "harness.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -180,8 +180,8 @@ static void test_identifiers(void)
     floe_catalog *c = open_cat("cat.db", NULL);
     FT_ASSERT(c);
     FT_OK(floe_catalog_create_namespace(c, "db", NULL));
-    const char *bad_tables[] = {"",      "t",        "db.",      ".t",        "db..t",
-                                "a/b.t", "db.a/b",   "a\\b.t",   "db.t\n",    "db.\x01t",
+    const char *bad_tables[] = {"",        "t",        "db.",     ".t",     "db..t",
+                                "a/b.t",   "db.a/b",   "a\\b.t",  "db.t\n", "db.\x01t",
                                 "db.\x7f", "../etc.t", "db.t\tx", "db. .."};
     for (size_t i = 0; i < FT_N(bad_tables); i++) {
         int rc = floe_catalog_register_table(c, bad_tables[i], "/m.json");
@@ -206,8 +206,8 @@ static void test_identifiers(void)
     FT_EQ_INT(floe_catalog_register_table(c, "db.t2", "/m\n.json"), FLOE_EINVALID);
 
     /* SQL injection attempts are just names, stored verbatim */
-    const char *evil[] = {"db.x'; DROP TABLE iceberg_tables; --",
-                          "db.\" OR 1=1 --", "db.t') ; DELETE FROM iceberg_namespace_properties;"};
+    const char *evil[] = {"db.x'; DROP TABLE iceberg_tables; --", "db.\" OR 1=1 --",
+                          "db.t') ; DELETE FROM iceberg_namespace_properties;"};
     for (size_t i = 0; i < FT_N(evil); i++) {
         FT_OK(floe_catalog_register_table(c, evil[i], "/evil.json"));
         char *loc;
@@ -414,8 +414,8 @@ static void test_pyiceberg_schema(void)
     /* the schema was left alone */
     FT_ASSERT(sqlite3_open(path, &db) == SQLITE_OK);
     sqlite3_stmt *st;
-    FT_ASSERT(sqlite3_prepare_v2(db, "SELECT count(*) FROM pragma_table_info('iceberg_tables')",
-                                 -1, &st, NULL) == SQLITE_OK);
+    FT_ASSERT(sqlite3_prepare_v2(db, "SELECT count(*) FROM pragma_table_info('iceberg_tables')", -1,
+                                 &st, NULL) == SQLITE_OK);
     FT_ASSERT(sqlite3_step(st) == SQLITE_ROW);
     FT_EQ_INT(sqlite3_column_int(st, 0), 5);
     sqlite3_finalize(st);
@@ -429,8 +429,8 @@ static void test_open_errors(void)
     o.no_create = true;
     FT_CHECK(floe_catalog_open_sql(&c, ft_tmp("absent.db"), &o) < 0);
     FT_CHECK(c == NULL);
-    FT_ASSERT(ft_write_file(ft_tmp("garbage.db"), "this is not a database, not at all......", 40)
-              == 0);
+    FT_ASSERT(ft_write_file(ft_tmp("garbage.db"), "this is not a database, not at all......", 40) ==
+              0);
     FT_EQ_INT(floe_catalog_open_sql(&c, ft_tmp("garbage.db"), NULL), FLOE_EIO);
     FT_ERR_CONTAINS("garbage.db");
     /* an SQLite file without the catalog tables */

@@ -2,8 +2,8 @@
 /* Concurrency of the SQLite catalog across processes: racing compare-and-set
  * commits on one table pointer never lose an update; racing creators of one
  * database, namespace or table end with exactly one winner. */
-#include "harness.h"
 #include "catalog/catalog.h"
+#include "harness.h"
 #include "io/io.h"
 
 #include <pthread.h>
