@@ -491,6 +491,17 @@ static int oom_workload(const char *file, long n)
     if (rc == 0)
         rc = floe_catalog_default_location(&loc, c, t);
     floe_catalog_string_free(loc);
+    names tn = {0};
+    if (rc == 0)
+        rc = floe_catalog_list_tables(c, ns, collect_tables, &tn);
+    char t2[96];
+    snprintf(t2, sizeof t2, "%s.renamed", ns);
+    if (rc == 0)
+        rc = floe_catalog_rename_table(c, t, t2);
+    if (rc == 0)
+        rc = floe_catalog_drop_table(c, t2);
+    if (rc == 0)
+        rc = floe_catalog_drop_namespace(c, ns);
     floe_catalog_free(c);
     return rc;
 }

@@ -512,6 +512,53 @@ static void test_location_map(void)
     floe__props_free(&conf);
 }
 
+/* A real table keeps its writer's locations: map them onto the fixture copy
+ * and read every manifest list the metadata names, by its original URI. */
+static void test_location_map_fixture(void)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    char spec[4200];
+    snprintf(spec, sizeof spec, "s3a://hyperparam-iceberg/spark/bunnies=%s",
+             ft_path(sh, "fixtures/spark_bunnies"));
+    floe_props conf = FLOE_PROPS_INIT;
+    FT_OK(floe__props_set(&conf, "io.location-map", spec));
+    floe_fileio *io;
+    FT_OK(floe_fileio_open(&io, "s3a://hyperparam-iceberg/spark/bunnies", &conf));
+    floe__props_free(&conf);
+    const char *base = "s3a://hyperparam-iceberg/spark/bunnies/metadata/";
+    char uri[512];
+    snprintf(uri, sizeof uri, "%sversion-hint.text", base);
+    floe_buf b = FLOE_BUF_INIT;
+    FT_OK(floe__io_read_all(io, uri, 64, &b));
+    FT_CHECK(b.len >= 1 && b.ptr[0] == '5');
+    floe__buf_clear(&b);
+    snprintf(uri, sizeof uri, "%sv5.metadata.json", base);
+    FT_OK(floe__io_read_all(io, uri, 1 << 20, &b));
+    /* every "manifest-list" location in the metadata opens through the map */
+    int lists = 0;
+    for (const char *p = b.ptr; (p = strstr(p, "\"manifest-list\" : \"")) != NULL;) {
+        p += strlen("\"manifest-list\" : \"");
+        const char *end = strchr(p, '"');
+        FT_ASSERT(end && (size_t)(end - p) < sizeof uri);
+        snprintf(uri, sizeof uri, "%.*s", (int)(end - p), p);
+        floe_file_info info;
+        FT_OK(floe_fileio_stat(io, uri, &info));
+        FT_CHECK(info.size > 0);
+        lists++;
+        p = end;
+    }
+    FT_EQ_INT(lists, 3);
+    floe__buf_free(&b);
+    /* listing reports the writer's URIs */
+    listing l = {0};
+    FT_OK(floe_fileio_list(io, "s3a://hyperparam-iceberg/spark/bunnies/data/", collect, &l));
+    FT_EQ_INT(l.n, 3);
+    FT_CHECK(strncmp(l.uris[0], "s3a://hyperparam-iceberg/spark/bunnies/data/00000-", 50) == 0);
+    floe_fileio_free(io);
+}
+
 static void test_dispatch(void)
 {
     floe_fileio *io = NULL;
@@ -581,6 +628,7 @@ static const ft_case cases[] = {
     {"fault_nth", test_fault_nth},
     {"fault_kinds", test_fault_kinds},
     {"location_map", test_location_map},
+    {"location_map_fixture", test_location_map_fixture},
     {"dispatch", test_dispatch},
     {"oom", test_oom},
 };
