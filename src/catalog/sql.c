@@ -673,7 +673,6 @@ static int sql_commit_table(floe_catalog *c, const char *ns, const char *name, c
             /* The swap may have happened: look once, else report unknown. */
             char *cur = NULL;
             int found = 0;
-            int saved = rc;
             char *msg = floe__strdup(floe_error_last() ? floe_error_last()->message : "");
             if (get_locked(c, ns, name, &cur, NULL, &found) == 0 && found && cur &&
                 strcmp(cur, new_location) == 0) {
@@ -684,7 +683,6 @@ static int sql_commit_table(floe_catalog *c, const char *ns, const char *name, c
                                  "Commit of %s.%s to %s: outcome unknown: %s", ns, name,
                                  new_location, msg ? msg : "database error");
             }
-            (void)saved;
             floe__free(msg);
             floe__free(cur);
         }

@@ -146,8 +146,10 @@ int floe_fileio_exists(floe_fileio *io, const char *uri)
 
 int floe__io_write_new(floe_fileio *io, const char *uri, const void *data, size_t len)
 {
-    floe_output *o;
+    floe_output *o = NULL;
     FLOE_TRY(floe_fileio_create_output(&o, io, uri));
+    if (!o)
+        return floe__error(FLOE_ERROR, "io", "backend returned no output for %s", uri);
     int rc = len ? o->write(o, data, len) : 0;
     if (rc < 0) {
         o->abort(o);
@@ -165,8 +167,10 @@ int floe_fileio_write_new(floe_fileio *io, const char *uri, const void *data, si
 
 int floe__io_read_all(floe_fileio *io, const char *uri, size_t max_bytes, floe_buf *out)
 {
-    floe_input *in;
+    floe_input *in = NULL;
     FLOE_TRY(floe_fileio_open_input(&in, io, uri));
+    if (!in)
+        return floe__error(FLOE_ERROR, "io", "backend returned no input for %s", uri);
     int rc = 0;
     if (in->size < 0 || (uint64_t)in->size > (uint64_t)max_bytes) {
         rc = floe__error(FLOE_EINVALID, "io", "%s is %lld bytes, more than the %zu allowed", uri,
