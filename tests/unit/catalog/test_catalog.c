@@ -175,6 +175,40 @@ static void test_tables(void)
     floe_catalog_free(c);
 }
 
+/* Rows of views (iceberg_type = 'VIEW', written by Java's JDBC catalog) are
+ * never read, changed or removed as tables. */
+static void test_views_untouched(void)
+{
+    floe_catalog *c = open_cat("cat.db", NULL);
+    FT_ASSERT(c);
+    FT_OK(floe_catalog_create_namespace(c, "db", NULL));
+    sqlite3 *db;
+    FT_ASSERT(sqlite3_open(ft_tmp("cat.db"), &db) == SQLITE_OK);
+    FT_ASSERT(sqlite3_exec(db,
+                           "INSERT INTO iceberg_tables VALUES ('default', 'db', 'v', "
+                           "'/v/1.metadata.json', NULL, 'VIEW')",
+                           NULL, NULL, NULL) == SQLITE_OK);
+    char *loc;
+    FT_EQ_INT(floe_catalog_load_table(&loc, NULL, c, "db.v"), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_catalog_commit_table(c, "db.v", "/v/1.metadata.json", "/x"), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_catalog_drop_table(c, "db.v"), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_catalog_rename_table(c, "db.v", "db.w"), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_catalog_register_table(c, "db.v", "/t.json"), FLOE_EEXISTS);
+    names n = {0};
+    FT_OK(floe_catalog_list_tables(c, "db", collect_tables, &n));
+    FT_EQ_INT(n.n, 0);
+    sqlite3_stmt *st;
+    FT_ASSERT(sqlite3_prepare_v2(db,
+                                 "SELECT metadata_location FROM iceberg_tables WHERE "
+                                 "table_name = 'v' AND iceberg_type = 'VIEW'",
+                                 -1, &st, NULL) == SQLITE_OK);
+    FT_ASSERT(sqlite3_step(st) == SQLITE_ROW);
+    FT_EQ_STR((const char *)sqlite3_column_text(st, 0), "/v/1.metadata.json");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    floe_catalog_free(c);
+}
+
 static void test_identifiers(void)
 {
     floe_catalog *c = open_cat("cat.db", NULL);
@@ -529,15 +563,11 @@ static void test_oom(void)
 }
 
 static const ft_case cases[] = {
-    {"namespaces", test_namespaces},
-    {"tables", test_tables},
-    {"identifiers", test_identifiers},
-    {"commit_cas", test_commit_cas},
-    {"default_location", test_default_location},
-    {"sqlite3_cli", test_sqlite3_cli},
-    {"pyiceberg_schema", test_pyiceberg_schema},
-    {"open_errors", test_open_errors},
-    {"oom", test_oom},
+    {"namespaces", test_namespaces},           {"tables", test_tables},
+    {"views_untouched", test_views_untouched}, {"identifiers", test_identifiers},
+    {"commit_cas", test_commit_cas},           {"default_location", test_default_location},
+    {"sqlite3_cli", test_sqlite3_cli},         {"pyiceberg_schema", test_pyiceberg_schema},
+    {"open_errors", test_open_errors},         {"oom", test_oom},
 };
 
 int main(int argc, char **argv)
