@@ -38,9 +38,10 @@ struct floe_input {
     void (*close)(floe_input *in);
 };
 
-/* An object being written. Bytes become visible at commit(); abort() (or
- * close without commit) discards them. commit() fails with FLOE_EEXISTS if
- * the object appeared meanwhile (create-new semantics). */
+/* An object being written. Bytes become visible at commit(); abort()
+ * discards them. commit() fails with FLOE_EEXISTS if the object appeared
+ * meanwhile (create-new semantics). Every output ends with exactly one call
+ * of commit() or abort(); both free the output, whatever commit returns. */
 struct floe_output {
     const char *uri;
     int (*write)(floe_output *out, const void *data, size_t len);

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Catalogs: where a table's name points to its current metadata.json.
+ *
+ * A catalog stores pointers only. Writing metadata files is the table
+ * layer's job; the catalog makes a new metadata file current with one
+ * compare-and-set (floe_catalog_commit_table), which is the single moment a
+ * commit becomes visible to readers.
+ *
+ * The `sql` catalog is a SQLite file in the schema of Apache Iceberg's JDBC
+ * catalog and PyIceberg's SqlCatalog (tables iceberg_tables and
+ * iceberg_namespace_properties), so those tools can open floe's warehouse
+ * and floe can open theirs.
+ *
+ * Names: a namespace is a dotted string of one or more levels ("db",
+ * "prod.sales"); a table identifier is a namespace plus the table name
+ * ("prod.sales.orders"). Every level must be non-empty and free of '/', '\\',
+ * "..", NUL and control characters; a namespace string and a table name are
+ * at most 255 bytes. Bad names fail with FLOE_EINVALID naming the part.
+ *
+ * All functions return 0 or a negative FLOE_E* code with floe_error_last()
+ * set. Strings returned through `char **` are the caller's; free them with
+ * floe_catalog_string_free().
+ */
+#ifndef FLOE_CATALOG_H
+#define FLOE_CATALOG_H
+
+#include "floe/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct floe_catalog floe_catalog;
+/* Ordered string properties (namespace properties). */
+typedef struct floe_props floe_props;
+
+typedef struct floe_catalog_options {
+    unsigned version;      /* FLOE_CATALOG_OPTIONS_VERSION */
+    const char *name;      /* catalog_name column; NULL = "default" */
+    const char *warehouse; /* root of default table locations; NULL = none */
+    int busy_timeout_ms;   /* wait for a locked database; 0 = 30000 */
+    bool no_create;        /* fail instead of creating the file and tables */
+} floe_catalog_options;
+
+#define FLOE_CATALOG_OPTIONS_VERSION 1
+#define FLOE_CATALOG_OPTIONS_INIT                                                                  \
+    {                                                                                              \
+        FLOE_CATALOG_OPTIONS_VERSION, NULL, NULL, 0, false                                         \
+    }
+
+/* Open (creating if needed) a SQLite catalog. `path` is a file path,
+ * "sqlite:///relative.db", "sqlite:////absolute.db" (SQLAlchemy form, as
+ * PyIceberg's `uri`) or "jdbc:sqlite:/path" (Java form). The database runs
+ * in WAL mode with synchronous=FULL; a table created by Java's V0 schema
+ * (without iceberg_type) is used as is. `opts` may be NULL. Strings in opts
+ * are copied. Errors: FLOE_EIO (cannot open / not a catalog database),
+ * FLOE_EINVALID, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_catalog_open_sql(floe_catalog **out, const char *path,
+                                      const floe_catalog_options *opts);
+
+/* Close the catalog (NULL is fine). */
+FLOE_EXTERN void floe_catalog_free(floe_catalog *catalog);
+
+/* Borrowed: the catalog name and the warehouse (NULL if none). */
+FLOE_EXTERN const char *floe_catalog_name(const floe_catalog *catalog);
+FLOE_EXTERN const char *floe_catalog_warehouse(const floe_catalog *catalog);
+
+/* Free a string returned by a catalog function (NULL is fine). */
+FLOE_EXTERN void floe_catalog_string_free(char *s);
+
+/* ---------------------------------------------------------------- namespaces */
+
+/* Create a namespace with properties (`props` may be NULL). The reserved key
+ * "exists" is refused. Parents need not exist (as in the JDBC catalog).
+ * Errors: FLOE_EEXISTS "Namespace already exists: ns", FLOE_EINVALID. */
+FLOE_EXTERN int floe_catalog_create_namespace(floe_catalog *catalog, const char *ns,
+                                              const floe_props *props);
+
+/* 1 if the namespace exists (explicitly, or implied by a table or a nested
+ * namespace under it), 0 if not, negative on error. */
+FLOE_EXTERN int floe_catalog_namespace_exists(floe_catalog *catalog, const char *ns);
+
+/* Append the namespace's properties to `out` (an empty floe_props).
+ * Errors: FLOE_ENOTFOUND "Namespace does not exist: ns". */
+FLOE_EXTERN int floe_catalog_load_namespace(floe_props *out, floe_catalog *catalog, const char *ns);
+
+/* Call cb for each direct child of `parent` (NULL or "" = top level), in
+ * ascending order, with the child's full dotted name. Errors: FLOE_ENOTFOUND
+ * when `parent` does not exist; a negative cb return stops and is returned. */
+FLOE_EXTERN int floe_catalog_list_namespaces(floe_catalog *catalog, const char *parent,
+                                             int (*cb)(const char *ns, void *payload),
+                                             void *payload);
+
+/* Set `updates` and remove the keys `removals[0..nremovals)` in one
+ * transaction (either may be empty). Errors: FLOE_ENOTFOUND, FLOE_EINVALID
+ * (reserved key "exists"). */
+FLOE_EXTERN int floe_catalog_update_namespace(floe_catalog *catalog, const char *ns,
+                                              const floe_props *updates,
+                                              const char *const *removals, size_t nremovals);
+
+/* Drop an empty namespace. Errors: FLOE_ENOTFOUND; FLOE_EINVALID
+ * "Namespace ns is not empty. Contains N table(s)." (or namespace(s)). */
+FLOE_EXTERN int floe_catalog_drop_namespace(floe_catalog *catalog, const char *ns);
+
+/* ---------------------------------------------------------------- tables */
+
+/* Record a new table whose current metadata is `metadata_location`.
+ * Errors: FLOE_ENOTFOUND (namespace), FLOE_EEXISTS "Table already exists:
+ * ident", FLOE_EINVALID. */
+FLOE_EXTERN int floe_catalog_register_table(floe_catalog *catalog, const char *ident,
+                                            const char *metadata_location);
+
+/* The table's current metadata location (and, if `previous` is not NULL,
+ * the previous one or NULL). Errors: FLOE_ENOTFOUND "Table does not exist:
+ * ident". */
+FLOE_EXTERN int floe_catalog_load_table(char **metadata_location, char **previous,
+                                        floe_catalog *catalog, const char *ident);
+
+/* Call cb(namespace, table_name) for every table of `ns`, sorted by name.
+ * Errors: FLOE_ENOTFOUND (namespace). */
+FLOE_EXTERN int floe_catalog_list_tables(floe_catalog *catalog, const char *ns,
+                                         int (*cb)(const char *ns, const char *name, void *payload),
+                                         void *payload);
+
+/* Rename a table (possibly into another existing namespace).
+ * Errors: FLOE_ENOTFOUND (table or target namespace), FLOE_EEXISTS. */
+FLOE_EXTERN int floe_catalog_rename_table(floe_catalog *catalog, const char *from, const char *to);
+
+/* Forget a table (its files are untouched). Errors: FLOE_ENOTFOUND. */
+FLOE_EXTERN int floe_catalog_drop_table(floe_catalog *catalog, const char *ident);
+
+/* Compare-and-set the table's pointer: make `new_location` current if the
+ * current one is still `expected_location`, with previous_metadata_location
+ * = expected_location, in one statement. Errors: FLOE_ECONFLICT (the
+ * pointer moved: refresh and retry), FLOE_ENOTFOUND (no such table),
+ * FLOE_ECOMMITUNKNOWN (the database failed mid-commit: the swap may or may
+ * not have happened; never delete the new metadata), FLOE_EIO (the database
+ * was busy past the timeout or unreadable; nothing changed). */
+FLOE_EXTERN int floe_catalog_commit_table(floe_catalog *catalog, const char *ident,
+                                          const char *expected_location, const char *new_location);
+
+/* Default location of a new table: the namespace's "location" property +
+ * "/<table>" when set, else "<warehouse>/<namespace>.db/<table>" (Spark's
+ * layout). Errors: FLOE_EINVALID when the catalog has no warehouse. */
+FLOE_EXTERN int floe_catalog_default_location(char **out, floe_catalog *catalog, const char *ident);
+
+/* Check a table identifier / namespace without touching the catalog. */
+FLOE_EXTERN int floe_catalog_check_identifier(const char *ident);
+FLOE_EXTERN int floe_catalog_check_namespace(const char *ns);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

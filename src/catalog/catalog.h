@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * catalog: the backend vtable behind include/floe/catalog.h. catalog.c checks
+ * arguments and identifiers and splits "ns.table" into a validated namespace
+ * string and table name; a backend (sql.c: SQLite in the JDBC schema; a REST
+ * client later) implements the operations on those. Namespace levels never
+ * contain '.', so a backend needing levels splits the namespace on '.'.
+ */
+#ifndef FLOE_CATALOG_CATALOG_H
+#define FLOE_CATALOG_CATALOG_H
+
+#include "floe/catalog.h"
+#include "util/util.h"
+
+/* Longest namespace string / table name (VARCHAR(255) in the JDBC schema). */
+#define FLOE_CATALOG_NAME_MAX 255
+/* Longest metadata location (VARCHAR(1000) in the JDBC schema). */
+#define FLOE_CATALOG_LOCATION_MAX 1000
+
+typedef struct floe_catalog_ops {
+    unsigned version; /* FLOE_CATALOG_OPS_VERSION */
+    int (*create_namespace)(floe_catalog *c, const char *ns, const floe_props *props);
+    int (*namespace_exists)(floe_catalog *c, const char *ns); /* 1 / 0 / < 0 */
+    int (*load_namespace)(floe_catalog *c, const char *ns, floe_props *out);
+    /* Direct children of `parent` ("" = top level), sorted, full dotted names. */
+    int (*list_namespaces)(floe_catalog *c, const char *parent, floe_vec *out /* char* */);
+    int (*update_namespace)(floe_catalog *c, const char *ns, const floe_props *updates,
+                            const char *const *removals, size_t nremovals);
+    int (*drop_namespace)(floe_catalog *c, const char *ns);
+    int (*register_table)(floe_catalog *c, const char *ns, const char *name,
+                          const char *metadata_location);
+    int (*load_table)(floe_catalog *c, const char *ns, const char *name, char **location,
+                      char **previous);
+    /* Table names of `ns`, sorted. */
+    int (*list_tables)(floe_catalog *c, const char *ns, floe_vec *out /* char* */);
+    int (*rename_table)(floe_catalog *c, const char *from_ns, const char *from_name,
+                        const char *to_ns, const char *to_name);
+    int (*drop_table)(floe_catalog *c, const char *ns, const char *name);
+    int (*commit_table)(floe_catalog *c, const char *ns, const char *name, const char *expected,
+                        const char *new_location);
+    void (*free)(floe_catalog *c);
+} floe_catalog_ops;
+
+#define FLOE_CATALOG_OPS_VERSION 1
+
+struct floe_catalog {
+    const floe_catalog_ops *ops;
+    char *name;      /* catalog name */
+    char *warehouse; /* without trailing '/', or NULL */
+    void *impl;
+};
+
+/* Validate one identifier part (len bytes, may contain NUL when coming from
+ * a length-delimited source such as REST JSON). `what` names it in the
+ * message ("namespace", "table name"). */
+int floe__catalog_check_part(const char *part, size_t len, const char *what, const char *whole);
+
+/* Split "a.b.t" into namespace "a.b" and name "t" (fresh strings). */
+int floe__catalog_split_ident(const char *ident, char **ns, char **name);
+
+/* Free a vector of owned strings. */
+void floe__catalog_strvec_free(floe_vec *v);
+
+/* The SQL backend. */
+int floe__catalog_sql_open(floe_catalog **out, const char *path, const floe_catalog_options *o);
+/* Test hook: make the next commit's UPDATE report SQLite result `sqlite_rc`
+ * (e.g. SQLITE_IOERR, SQLITE_BUSY) — after really running it when `after`,
+ * instead of running it otherwise. 0 disarms. */
+void floe__catalog_sql_inject(floe_catalog *c, int sqlite_rc, bool after);
+
+#endif
