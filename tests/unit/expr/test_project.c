@@ -254,7 +254,43 @@ static void test_eval_partition(void)
     floe__arena_free(A);
 }
 
+static void test_project_oom(void)
+{
+    floe_partition_field f[] = {{3, 1000, "ts_day", TR(FLOE_TR_DAY, 0, "day")},
+                                {2, 1001, "name_trunc", TR(FLOE_TR_TRUNCATE, 2, "truncate[2]")},
+                                {1, 1002, "id_bucket", TR(FLOE_TR_BUCKET, 8, "bucket[8]")}};
+    floe_partition_spec spec = {0, 3, f};
+    floe_value pvals[3] = {floe_value_date(fx_days(2026, 9, 20)), S("ab"), floe_value_int(1)};
+    floe_partition_value pv = {3, pvals};
+    for (long n = 1;; n++) {
+        A = floe__arena_new(256);
+        FT_ASSERT(A);
+        floe_value in[2] = {floe_value_long(1), floe_value_long(2)};
+        const floe_expr *b = bind(floe_expr_and(
+            A, floe_expr_or(A, CMP(FLOE_OP_LT, "ts", S("1969-12-31T00:00:00Z")),
+                            CMP(FLOE_OP_STARTS_WITH, "name", S("abc"))),
+            floe_expr_set(A, FLOE_OP_IN, "id", in, 2)));
+        const floe_expr *p1 = NULL, *p2 = NULL, *r = NULL;
+        floe__alloc_fail_at(n);
+        int rc = floe_expr_project_inclusive(&p1, A, b, &spec);
+        if (rc == 0)
+            rc = floe_expr_project_strict(&p2, A, b, &spec);
+        if (rc == 0)
+            rc = floe_expr_residual(&r, A, b, &spec, &pv);
+        floe__alloc_fail_at(0);
+        floe__arena_free(A);
+        if (rc == 0)
+            break;
+        FT_EQ_INT(rc, FLOE_ENOMEM);
+        if (n > 500) {
+            ft_fail(__FILE__, __LINE__, "no success after 500 allocations");
+            break;
+        }
+    }
+}
+
 static const ft_case cases[] = {
+    {"project_oom", test_project_oom},
     {"identity_and_void", test_identity_and_void},
     {"bucket", test_bucket},
     {"truncate_numbers", test_truncate_numbers},
