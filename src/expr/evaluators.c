@@ -48,6 +48,18 @@ static int decode_bound(const floe_type *t, const uint8_t *p, size_t len, floe_v
     return 0;
 }
 
+/* Signed zeros: the spec asks writers for a lower bound of -0.0 and an
+ * upper bound of +0.0 when either zero occurs, and floe orders -0.0 < +0.0
+ * (like Java). Widen zero bounds so a writer that ignored the rule cannot
+ * make a file with -0.0 look like it holds only +0.0 (or the reverse). */
+static void widen_zero(floe_value *v, bool upper)
+{
+    if (v->type == FLOE_T_FLOAT && v->v.f32 == 0)
+        v->v.f32 = upper ? 0.0f : -0.0f;
+    else if (v->type == FLOE_T_DOUBLE && v->v.f64 == 0)
+        v->v.f64 = upper ? 0.0 : -0.0;
+}
+
 /* Bytes-prefix comparison of a (possibly truncated) bound with a prefix:
  * compare the first min(len) bytes. */
 static int cmp_prefix(const floe_value *bound, const floe_value *prefix)
@@ -105,12 +117,16 @@ static int summary_might(bool *out, const floe_expr *p, const floe_field_summary
 {
     floe_value lo, hi;
     bool has_lo = s->lower_bound != NULL, has_hi = s->upper_bound != NULL;
-    if (has_lo)
+    if (has_lo) {
         FLOE_TRY(decode_bound(p->type, s->lower_bound, s->lower_len, &lo,
                               "partition summary lower_bound", p->field_id));
-    if (has_hi)
+        widen_zero(&lo, false);
+    }
+    if (has_hi) {
         FLOE_TRY(decode_bound(p->type, s->upper_bound, s->upper_len, &hi,
                               "partition summary upper_bound", p->field_id));
+        widen_zero(&hi, true);
+    }
     bool fp = p->type->id == FLOE_T_FLOAT || p->type->id == FLOE_T_DOUBLE;
     /* Bounds cover non-null, non-NaN values: no lower bound means every
      * value is null or NaN. Bounds that are NaN (old writers) are useless. */
@@ -246,10 +262,14 @@ static int metrics_pred(bool *out, const floe_expr *p, const floe_file_metrics *
     const floe_metric_bound *lb = find_bound(m->lower_bounds, m->n_lower_bounds, id);
     const floe_metric_bound *ub = find_bound(m->upper_bounds, m->n_upper_bounds, id);
     floe_value lo, hi;
-    if (lb)
+    if (lb) {
         FLOE_TRY(decode_bound(p->type, lb->ptr, lb->len, &lo, "lower_bound", id));
-    if (ub)
+        widen_zero(&lo, false);
+    }
+    if (ub) {
         FLOE_TRY(decode_bound(p->type, ub->ptr, ub->len, &hi, "upper_bound", id));
+        widen_zero(&hi, true);
+    }
     /* The spec excludes NaN from float bounds, but older writers stored
      * it: a NaN bound tells nothing. */
     if (fp && ((lb && is_nan_value(&lo)) || (ub && is_nan_value(&hi)))) {

@@ -178,6 +178,14 @@ static void test_metrics_nulls_nans(void)
     file_col(&h, 6, 4, 0, -1, &nan, &hi);
     FT_CHECK(might(CMP(FLOE_OP_GT, "score", floe_value_double(100)), &h));
     FT_CHECK(might(CMP(FLOE_OP_LT, "score", floe_value_double(-100)), &h));
+    /* a writer that stored +0.0 as both bounds of a file holding -0.0 */
+    file z;
+    file_init(&z, 1);
+    floe_value pz = floe_value_double(0.0);
+    file_col(&z, 6, 1, 0, 0, &pz, &pz);
+    FT_CHECK(might(CMP(FLOE_OP_EQ, "score", floe_value_double(-0.0)), &z));
+    FT_CHECK(might(CMP(FLOE_OP_LT, "score", floe_value_double(0.0)), &z));
+    FT_CHECK(!might(CMP(FLOE_OP_GT, "score", floe_value_double(0.0)), &z));
     floe__arena_free(A);
 }
 

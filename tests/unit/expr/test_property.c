@@ -60,10 +60,10 @@ static floe_value rnd_value(floe_arena *a, const floe_type *t, bool allow_nan)
     case FLOE_T_DATE: return floe_value_date((int32_t)rnd_range(-800, 800));
     case FLOE_T_DECIMAL: return floe_value_decimal(rnd_range(-400, 400), t->scale);
     case FLOE_T_DOUBLE: {
-        static const double ds[] = {-1.5, 0.0, 1.0, 2.5, 100.0, -7.25};
+        static const double ds[] = {-1.5, 0.0, 1.0, 2.5, 100.0, -7.25, -0.0};
         if (allow_nan && rnd() % 6 == 0)
             return floe_value_double(NAN);
-        return floe_value_double(ds[rnd() % 6]);
+        return floe_value_double(ds[rnd() % 7]);
     }
     case FLOE_T_TIMESTAMP:
     case FLOE_T_TIMESTAMPTZ:
