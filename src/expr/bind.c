@@ -175,19 +175,26 @@ static int incompatible(const conv *cv, const floe_value *lit, const floe_type *
     floe_buf b = FLOE_BUF_INIT;
     floe_value_format(lit, &b);
     static const char *const names[] = {
-        [FLOE_T_BOOLEAN] = "boolean",   [FLOE_T_INT] = "int",
-        [FLOE_T_LONG] = "long",         [FLOE_T_FLOAT] = "float",
-        [FLOE_T_DOUBLE] = "double",     [FLOE_T_DECIMAL] = "decimal",
-        [FLOE_T_DATE] = "date",         [FLOE_T_TIME] = "time",
-        [FLOE_T_TIMESTAMP] = "timestamp", [FLOE_T_TIMESTAMPTZ] = "timestamptz",
-        [FLOE_T_TIMESTAMP_NS] = "timestamp_ns", [FLOE_T_TIMESTAMPTZ_NS] = "timestamptz_ns",
-        [FLOE_T_STRING] = "string",     [FLOE_T_UUID] = "uuid",
-        [FLOE_T_FIXED] = "fixed",       [FLOE_T_BINARY] = "binary",
+        [FLOE_T_BOOLEAN] = "boolean",
+        [FLOE_T_INT] = "int",
+        [FLOE_T_LONG] = "long",
+        [FLOE_T_FLOAT] = "float",
+        [FLOE_T_DOUBLE] = "double",
+        [FLOE_T_DECIMAL] = "decimal",
+        [FLOE_T_DATE] = "date",
+        [FLOE_T_TIME] = "time",
+        [FLOE_T_TIMESTAMP] = "timestamp",
+        [FLOE_T_TIMESTAMPTZ] = "timestamptz",
+        [FLOE_T_TIMESTAMP_NS] = "timestamp_ns",
+        [FLOE_T_TIMESTAMPTZ_NS] = "timestamptz_ns",
+        [FLOE_T_STRING] = "string",
+        [FLOE_T_UUID] = "uuid",
+        [FLOE_T_FIXED] = "fixed",
+        [FLOE_T_BINARY] = "binary",
     };
     const char *tn = (size_t)t->id < FLOE_ARRAY_LEN(names) && names[t->id] ? names[t->id] : "?";
-    const char *ln = (size_t)lit->type < FLOE_ARRAY_LEN(names) && names[lit->type]
-                         ? names[lit->type]
-                         : "?";
+    const char *ln =
+        (size_t)lit->type < FLOE_ARRAY_LEN(names) && names[lit->type] ? names[lit->type] : "?";
     int rc = floe__error(FLOE_EINVALID, "expr",
                          "Invalid value for conversion to type %s: %s (%s) for column %s%s%s", tn,
                          b.ptr ? b.ptr : "", ln, cv->column, why ? ": " : "", why ? why : "");
@@ -425,8 +432,9 @@ static int convert(conv *cv, const floe_value *lit, const floe_type *t, floe_val
             return 0;
         }
         if (lt == FLOE_T_DATE || is_ts(lt)) {
-            floe_i128 ns = lt == FLOE_T_DATE ? (floe_i128)lit->v.i32 * 86400 * 1000000000
-                                             : (floe_i128)lit->v.i64 * (1000000000 / unit_per_sec(lt));
+            floe_i128 ns = lt == FLOE_T_DATE
+                               ? (floe_i128)lit->v.i32 * 86400 * 1000000000
+                               : (floe_i128)lit->v.i64 * (1000000000 / unit_per_sec(lt));
             int64_t per = unit_per_sec(t->id);
             floe_i128 u = per == 1000000000 ? ns : (ns - ((ns % 1000 + 1000) % 1000)) / 1000;
             if (per == 1000000 && ns % 1000 != 0)
@@ -512,10 +520,10 @@ static int bind_pred(const floe_expr **out, floe_arena *a, const floe_schema *sc
     if (!f)
         return unknown_field(schema, p->name);
     if (floe_type_is_nested(f->type))
-        return floe__error(FLOE_EINVALID, "expr", "Cannot filter on nested column %s (%s)",
-                           p->name, f->type->id == FLOE_T_STRUCT ? "struct"
-                                    : f->type->id == FLOE_T_LIST ? "list"
-                                                                  : "map");
+        return floe__error(FLOE_EINVALID, "expr", "Cannot filter on nested column %s (%s)", p->name,
+                           f->type->id == FLOE_T_STRUCT ? "struct"
+                           : f->type->id == FLOE_T_LIST ? "list"
+                                                        : "map");
     floe_type_id tid = f->type->id;
     floe_expr *e;
     switch (p->op) {
@@ -605,7 +613,8 @@ static int bind_pred(const floe_expr **out, floe_arena *a, const floe_schema *sc
             *out = floe_expr_false();
             return 0;
         }
-        const floe_expr *nn = f->required ? floe_expr_true() : bound_node(a, p, FLOE_OP_NOT_NULL, f);
+        const floe_expr *nn =
+            f->required ? floe_expr_true() : bound_node(a, p, FLOE_OP_NOT_NULL, f);
         if (nn && is_float(tid))
             nn = floe_expr_and(a, nn, bound_node(a, p, FLOE_OP_NOT_NAN, f));
         if (!nn)
@@ -622,8 +631,8 @@ static int bind_pred(const floe_expr **out, floe_arena *a, const floe_schema *sc
     return 0;
 }
 
-static int bind(const floe_expr **out, floe_arena *a, const floe_schema *schema,
-                const floe_expr *e, bool cs)
+static int bind(const floe_expr **out, floe_arena *a, const floe_schema *schema, const floe_expr *e,
+                bool cs)
 {
     switch (e->kind) {
     case FLOE_EXPR_TRUE:

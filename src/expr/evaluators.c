@@ -238,9 +238,7 @@ static int metrics_pred(bool *out, const floe_expr *p, const floe_file_metrics *
     switch (p->op) {
     case FLOE_OP_IS_NULL: *out = !(has_nulls && nulls == 0); return 0;
     case FLOE_OP_NOT_NULL: *out = !nulls_only; return 0;
-    case FLOE_OP_IS_NAN:
-        *out = !((has_nans && nans == 0) || nulls_only);
-        return 0;
+    case FLOE_OP_IS_NAN: *out = !((has_nans && nans == 0) || nulls_only); return 0;
     case FLOE_OP_NOT_NAN: *out = !nans_only; return 0;
     case FLOE_OP_NOT_EQ:
     case FLOE_OP_NOT_IN: *out = MIGHT; return 0;

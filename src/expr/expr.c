@@ -100,16 +100,19 @@ static int op_arity(floe_op op)
     }
 }
 
-const floe_expr *floe_expr_pred(floe_arena *a, floe_op op, const char *name,
-                                const floe_value *lits, size_t n)
+const floe_expr *floe_expr_pred(floe_arena *a, floe_op op, const char *name, const floe_value *lits,
+                                size_t n)
 {
     if (!name)
         return NULL;
     int ar = op_arity(op);
-    if ((ar == 0 && n != 0) || (ar == 1 && n != 1) || (ar < 0 && n == 0) ||
-        op < FLOE_OP_IS_NULL || op > FLOE_OP_NOT_IN) {
+    if ((ar == 0 && n != 0) || (ar == 1 && n != 1) || (ar < 0 && n == 0) || op < FLOE_OP_IS_NULL ||
+        op > FLOE_OP_NOT_IN) {
         floe__error(FLOE_EINVALID, "expr", "%s takes %s literal(s), got %zu", floe_op_name(op),
-                    ar == 0 ? "no" : ar == 1 ? "one" : "at least one", n);
+                    ar == 0   ? "no"
+                    : ar == 1 ? "one"
+                              : "at least one",
+                    n);
         return NULL;
     }
     floe_expr *e = node(a, FLOE_EXPR_PRED);
@@ -140,7 +143,8 @@ const floe_expr *floe_expr_pred(floe_arena *a, floe_op op, const char *name,
             case FLOE_T_FIXED:
             case FLOE_T_BINARY:
                 if (v[i].v.bytes.len) {
-                    v[i].v.bytes.ptr = floe__arena_memdup(a, lits[i].v.bytes.ptr, lits[i].v.bytes.len);
+                    v[i].v.bytes.ptr =
+                        floe__arena_memdup(a, lits[i].v.bytes.ptr, lits[i].v.bytes.len);
                     if (!v[i].v.bytes.ptr) {
                         floe__error_nomem();
                         return NULL;
@@ -168,8 +172,8 @@ const floe_expr *floe_expr_cmp(floe_arena *a, floe_op op, const char *name, floe
     return floe_expr_pred(a, op, name, &lit, 1);
 }
 
-const floe_expr *floe_expr_set(floe_arena *a, floe_op op, const char *name,
-                               const floe_value *lits, size_t n)
+const floe_expr *floe_expr_set(floe_arena *a, floe_op op, const char *name, const floe_value *lits,
+                               size_t n)
 {
     return floe_expr_pred(a, op, name, lits, n);
 }
@@ -365,8 +369,8 @@ bool floe_expr_test_value(const floe_expr *p, const floe_value *v)
     case FLOE_OP_NOT_NAN: return v->is_null || !is_nan_value(v);
     default: break;
     }
-    bool negative = p->op == FLOE_OP_NOT_EQ || p->op == FLOE_OP_NOT_IN ||
-                    p->op == FLOE_OP_NOT_STARTS_WITH;
+    bool negative =
+        p->op == FLOE_OP_NOT_EQ || p->op == FLOE_OP_NOT_IN || p->op == FLOE_OP_NOT_STARTS_WITH;
     if (v->is_null || is_nan_value(v))
         return negative;
     switch (p->op) {
@@ -434,8 +438,8 @@ static int partition_get(int32_t field_id, floe_value *out, void *payload)
                        (int)r->spec->spec_id);
 }
 
-int floe_expr_eval_partition(bool *out, const floe_expr *projected,
-                             const floe_partition_spec *spec, const floe_partition_value *pv)
+int floe_expr_eval_partition(bool *out, const floe_expr *projected, const floe_partition_spec *spec,
+                             const floe_partition_value *pv)
 {
     if (pv->n != spec->nfields)
         return floe__error(FLOE_EINVALID, "expr",

@@ -89,11 +89,11 @@ const floe_expr *floe_expr_unary(floe_arena *a, floe_op op, const char *name);
 /* <, <=, >, >=, =, !=, STARTS WITH, NOT STARTS WITH with one literal. */
 const floe_expr *floe_expr_cmp(floe_arena *a, floe_op op, const char *name, floe_value lit);
 /* IN / NOT IN (n >= 1 literals). */
-const floe_expr *floe_expr_set(floe_arena *a, floe_op op, const char *name,
-                               const floe_value *lits, size_t n);
+const floe_expr *floe_expr_set(floe_arena *a, floe_op op, const char *name, const floe_value *lits,
+                               size_t n);
 /* A predicate of any op (used by binding and projection). */
-const floe_expr *floe_expr_pred(floe_arena *a, floe_op op, const char *name,
-                                const floe_value *lits, size_t n);
+const floe_expr *floe_expr_pred(floe_arena *a, floe_op op, const char *name, const floe_value *lits,
+                                size_t n);
 
 /* NOT pushed to the leaves: NOT(a AND b) = NOT a OR NOT b, NOT(x < 5) =
  * x >= 5, NOT(x IN s) = x NOT IN s, ... */
@@ -136,8 +136,8 @@ int floe_expr_project_strict(const floe_expr **out, floe_arena *a, const floe_ex
 
 /* Evaluate a projected expression on one partition tuple (values in spec
  * order). */
-int floe_expr_eval_partition(bool *out, const floe_expr *projected,
-                             const floe_partition_spec *spec, const floe_partition_value *pv);
+int floe_expr_eval_partition(bool *out, const floe_expr *projected, const floe_partition_spec *spec,
+                             const floe_partition_value *pv);
 
 /* One manifest-list partition field summary (spec "Manifest Lists",
  * field_summary): bounds are Appendix D single-value bytes of the partition

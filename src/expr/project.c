@@ -83,7 +83,8 @@ static bool tlit(const proj *pj, const floe_value *v, int delta, floe_value *out
 
 /* The transformed literal set of IN/NOT IN, without duplicates; extra adds
  * value+1 for negative results (Java's pre-1970 fix, inclusive only). */
-static const floe_expr *set_pred(const proj *pj, floe_op op, const floe_expr *p, bool widen_negative)
+static const floe_expr *set_pred(const proj *pj, floe_op op, const floe_expr *p,
+                                 bool widen_negative)
 {
     size_t cap = p->nlits * (widen_negative ? 2 : 1);
     floe_value *vals = floe__arena_alloc(pj->a, cap * sizeof *vals);

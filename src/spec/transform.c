@@ -230,8 +230,9 @@ int floe_transform_apply(const floe_transform *t, const floe_value *in, floe_val
         return floe__error(FLOE_EUNSUPPORTED, "transform", "cannot apply unknown transform %s",
                            t->name ? t->name : "?");
     if (!can_apply_id(t, in->type))
-        return floe__error(FLOE_EINVALID, "transform", "transform %s cannot be applied to type id %d",
-                           t->name ? t->name : "?", (int)in->type);
+        return floe__error(FLOE_EINVALID, "transform",
+                           "transform %s cannot be applied to type id %d", t->name ? t->name : "?",
+                           (int)in->type);
     floe_type_id rt = in->type;
     switch (t->kind) {
     case FLOE_TR_BUCKET:
@@ -393,7 +394,8 @@ static int put_human_value(const floe_value *v, floe_buf *out)
     case FLOE_T_TIMESTAMP_NS:
     case FLOE_T_TIMESTAMPTZ_NS:
         return put_timestamp(v->v.i64, is_ns(v->type),
-                             v->type == FLOE_T_TIMESTAMPTZ || v->type == FLOE_T_TIMESTAMPTZ_NS, out);
+                             v->type == FLOE_T_TIMESTAMPTZ || v->type == FLOE_T_TIMESTAMPTZ_NS,
+                             out);
     case FLOE_T_FIXED:
     case FLOE_T_BINARY: return put_base64(v->v.bytes.ptr, v->v.bytes.len, out);
     default: return floe_value_format(v, out);

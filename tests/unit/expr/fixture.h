@@ -57,9 +57,8 @@ static const floe_field fx_fields[] = {
     {20, "lts", false, &fx_ts, NULL, NULL, NULL},
     {21, "nts", false, &fx_tsns, NULL, NULL, NULL},
 };
-static const floe_type fx_root = {.id = FLOE_T_STRUCT,
-                                  .nfields = sizeof fx_fields / sizeof fx_fields[0],
-                                  .fields = fx_fields};
+static const floe_type fx_root = {
+    .id = FLOE_T_STRUCT, .nfields = sizeof fx_fields / sizeof fx_fields[0], .fields = fx_fields};
 static const floe_schema fx_schema = {.schema_id = 0, .root = &fx_root, .highest_field_id = 21};
 
 /* A row: values indexed by field id (0..31), missing = null. */

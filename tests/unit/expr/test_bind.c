@@ -43,10 +43,10 @@ static void teardown(void)
 static void test_construct_and_format(void)
 {
     setup();
-    const floe_expr *e = floe_expr_and(
-        A, floe_expr_cmp(A, FLOE_OP_GT, "id", floe_value_long(5)),
-        floe_expr_or(A, floe_expr_cmp(A, FLOE_OP_STARTS_WITH, "name", S("ab")),
-                     floe_expr_unary(A, FLOE_OP_IS_NULL, "d")));
+    const floe_expr *e =
+        floe_expr_and(A, floe_expr_cmp(A, FLOE_OP_GT, "id", floe_value_long(5)),
+                      floe_expr_or(A, floe_expr_cmp(A, FLOE_OP_STARTS_WITH, "name", S("ab")),
+                                   floe_expr_unary(A, FLOE_OP_IS_NULL, "d")));
     FT_EQ_STR(fx_fmt(e), "(id > 5 AND (name STARTS WITH 'ab' OR d IS NULL))");
     floe_value in[3] = {floe_value_int(1), floe_value_int(2), floe_value_int(3)};
     FT_EQ_STR(fx_fmt(floe_expr_set(A, FLOE_OP_NOT_IN, "i", in, 3)), "i NOT IN (1, 2, 3)");
@@ -70,22 +70,22 @@ static void test_rewrite_not(void)
     const floe_expr *e = floe_expr_not(
         A, floe_expr_and(A, floe_expr_cmp(A, FLOE_OP_LT, "id", floe_value_long(5)),
                          floe_expr_not(A, floe_expr_or(A, floe_expr_unary(A, FLOE_OP_IS_NULL, "d"),
-                                                       floe_expr_cmp(A, FLOE_OP_STARTS_WITH,
-                                                                     "name", S("x"))))));
+                                                       floe_expr_cmp(A, FLOE_OP_STARTS_WITH, "name",
+                                                                     S("x"))))));
     const floe_expr *r;
     FT_OK(floe_expr_rewrite_not(&r, A, e));
     FT_EQ_STR(fx_fmt(r), "(id >= 5 OR (d IS NULL OR name STARTS WITH 'x'))");
-    static const floe_op ops[] = {FLOE_OP_IS_NULL, FLOE_OP_IS_NAN, FLOE_OP_LT_EQ, FLOE_OP_GT,
-                                  FLOE_OP_EQ, FLOE_OP_NOT_STARTS_WITH, FLOE_OP_IN};
+    static const floe_op ops[] = {FLOE_OP_IS_NULL, FLOE_OP_IS_NAN, FLOE_OP_LT_EQ,
+                                  FLOE_OP_GT,      FLOE_OP_EQ,     FLOE_OP_NOT_STARTS_WITH,
+                                  FLOE_OP_IN};
     static const char *want[] = {"score IS NOT NULL", "score IS NOT NAN", "score > 1",
-                                 "score <= 1", "score != 1", "score STARTS WITH 1",
+                                 "score <= 1",        "score != 1",       "score STARTS WITH 1",
                                  "score NOT IN (1)"};
     for (size_t i = 0; i < FLOE_ARRAY_LEN(ops); i++) {
         floe_value one = floe_value_double(1);
-        const floe_expr *p = floe_expr_pred(A, ops[i], "score", &one,
-                                            ops[i] == FLOE_OP_IS_NULL || ops[i] == FLOE_OP_IS_NAN
-                                                ? 0
-                                                : 1);
+        const floe_expr *p =
+            floe_expr_pred(A, ops[i], "score", &one,
+                           ops[i] == FLOE_OP_IS_NULL || ops[i] == FLOE_OP_IS_NAN ? 0 : 1);
         FT_OK(floe_expr_rewrite_not(&r, A, floe_expr_not(A, p)));
         FT_EQ_STR(fx_fmt(r), want[i]);
     }

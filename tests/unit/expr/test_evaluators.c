@@ -134,9 +134,9 @@ static void test_metrics_ranges(void)
     /* corrupt bound */
     g.lo[0].len = 3;
     bool m;
-    FT_EQ_INT(floe_expr_metrics_might_match(
-                  &m, bind(CMP(FLOE_OP_EQ, "id", floe_value_long(2))), &g.m),
-              FLOE_ECORRUPT);
+    FT_EQ_INT(
+        floe_expr_metrics_might_match(&m, bind(CMP(FLOE_OP_EQ, "id", floe_value_long(2))), &g.m),
+        FLOE_ECORRUPT);
     FT_ERR_CONTAINS("lower_bound for field 1");
     floe__arena_free(A);
 }
@@ -149,10 +149,10 @@ static void test_metrics_nulls_nans(void)
     file_init(&f, 10);
     file_col(&f, 8, 10, 10, -1, NULL, NULL); /* i: all null */
     floe_value lo = floe_value_double(1), hi = floe_value_double(2);
-    file_col(&f, 6, 10, 0, 10, NULL, NULL);  /* score: all NaN */
-    file_col(&f, 7, 10, 2, 3, NULL, NULL);   /* f: some null, some NaN */
+    file_col(&f, 6, 10, 0, 10, NULL, NULL); /* score: all NaN */
+    file_col(&f, 7, 10, 2, 3, NULL, NULL);  /* f: some null, some NaN */
     floe_value dlo = floe_value_date(100), dhi = floe_value_date(200);
-    file_col(&f, 4, 10, 0, -1, &dlo, &dhi);  /* d: no nulls */
+    file_col(&f, 4, 10, 0, -1, &dlo, &dhi); /* d: no nulls */
     FT_CHECK(might(floe_expr_unary(A, FLOE_OP_IS_NULL, "i"), &f));
     FT_CHECK(!might(floe_expr_unary(A, FLOE_OP_NOT_NULL, "i"), &f));
     FT_CHECK(!might(CMP(FLOE_OP_EQ, "i", floe_value_int(1)), &f));
@@ -255,7 +255,8 @@ static void test_manifest(void)
                                 {6, 1002, "score", {FLOE_TR_IDENTITY, 0, "identity"}},
                                 {2, 1003, "name_trunc", {FLOE_TR_TRUNCATE, 2, "truncate[2]"}}};
     floe_partition_spec spec = {0, 4, f};
-    floe_value dlo = floe_value_date(fx_days(2026, 9, 1)), dhi = floe_value_date(fx_days(2026, 9, 30));
+    floe_value dlo = floe_value_date(fx_days(2026, 9, 1)),
+               dhi = floe_value_date(fx_days(2026, 9, 30));
     floe_value slo = floe_value_double(1), shi = floe_value_double(2);
     floe_value nlo = S("ab"), nhi = S("ad");
     floe_field_summary s[4] = {summary(false, -1, &dlo, &dhi), summary(true, -1, &dlo, &dhi),

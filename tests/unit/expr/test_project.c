@@ -125,9 +125,9 @@ static void test_truncate_strings(void)
               "name_trunc STARTS WITH 'ic'");
     FT_EQ_STR(incl(CMP(FLOE_OP_STARTS_WITH, "name", S("iceberg")), &spec), "name_trunc = 'ice'");
     /* code points, not bytes: 3 code points of "été🐇x" */
-    FT_EQ_STR(incl(CMP(FLOE_OP_STARTS_WITH, "name", S("\xc3\xa9t\xc3\xa9\xf0\x9f\x90\x87x")),
-                   &spec),
-              "name_trunc = '\xc3\xa9t\xc3\xa9'");
+    FT_EQ_STR(
+        incl(CMP(FLOE_OP_STARTS_WITH, "name", S("\xc3\xa9t\xc3\xa9\xf0\x9f\x90\x87x")), &spec),
+        "name_trunc = '\xc3\xa9t\xc3\xa9'");
     FT_EQ_STR(incl(CMP(FLOE_OP_STARTS_WITH, "name", S("\xc3\xa9t")), &spec),
               "name_trunc STARTS WITH '\xc3\xa9t'");
     FT_EQ_STR(incl(CMP(FLOE_OP_NOT_STARTS_WITH, "name", S("ic")), &spec),
@@ -186,10 +186,10 @@ static void test_residuals(void)
                            floe_value_date(fx_days(2026, 9, 20))};
     floe_partition_value pv = {2, pvals};
     const floe_expr *r;
-    const floe_expr *e = bind(floe_expr_and(
-        A, CMP(FLOE_OP_EQ, "d", S("2026-09-20")),
-        floe_expr_and(A, CMP(FLOE_OP_GT_EQ, "ts", S("2026-09-20T10:00:00Z")),
-                      CMP(FLOE_OP_EQ, "id", floe_value_long(5)))));
+    const floe_expr *e =
+        bind(floe_expr_and(A, CMP(FLOE_OP_EQ, "d", S("2026-09-20")),
+                           floe_expr_and(A, CMP(FLOE_OP_GT_EQ, "ts", S("2026-09-20T10:00:00Z")),
+                                         CMP(FLOE_OP_EQ, "id", floe_value_long(5)))));
     FT_OK(floe_expr_residual(&r, A, e, &spec, &pv));
     FT_EQ_STR(fx_fmt(r), "(ts >= '2026-09-20T10:00:00.000000+00:00' AND id = 5)");
     /* a whole day after the bound: ts predicate is true for the partition */
@@ -224,8 +224,8 @@ static void test_eval_partition(void)
                                 {4, 1001, "date", TR(FLOE_TR_IDENTITY, 0, "identity")}};
     floe_partition_spec spec = {0, 2, f};
     const floe_expr *p;
-    FT_OK(floe_expr_project_inclusive(&p, A, bind(CMP(FLOE_OP_EQ, "id", floe_value_long(3))),
-                                      &spec));
+    FT_OK(
+        floe_expr_project_inclusive(&p, A, bind(CMP(FLOE_OP_EQ, "id", floe_value_long(3))), &spec));
     FT_EQ_STR(fx_fmt(p), "id_bucket = 3");
     floe_value vals[2] = {floe_value_int(3), floe_value_null(FLOE_T_DATE)};
     floe_partition_value pv = {2, vals};
@@ -235,8 +235,8 @@ static void test_eval_partition(void)
     vals[0] = floe_value_int(2);
     FT_OK(floe_expr_eval_partition(&m, p, &spec, &pv));
     FT_CHECK(!m);
-    FT_OK(floe_expr_project_inclusive(&p, A, bind(floe_expr_unary(A, FLOE_OP_IS_NULL, "d")),
-                                      &spec));
+    FT_OK(
+        floe_expr_project_inclusive(&p, A, bind(floe_expr_unary(A, FLOE_OP_IS_NULL, "d")), &spec));
     FT_OK(floe_expr_eval_partition(&m, p, &spec, &pv));
     FT_CHECK(m);
     /* partition values decoded as int for a day field still compare */
@@ -266,10 +266,11 @@ static void test_project_oom(void)
         A = floe__arena_new(256);
         FT_ASSERT(A);
         floe_value in[2] = {floe_value_long(1), floe_value_long(2)};
-        const floe_expr *b = bind(floe_expr_and(
-            A, floe_expr_or(A, CMP(FLOE_OP_LT, "ts", S("1969-12-31T00:00:00Z")),
-                            CMP(FLOE_OP_STARTS_WITH, "name", S("abc"))),
-            floe_expr_set(A, FLOE_OP_IN, "id", in, 2)));
+        const floe_expr *b =
+            bind(floe_expr_and(A,
+                               floe_expr_or(A, CMP(FLOE_OP_LT, "ts", S("1969-12-31T00:00:00Z")),
+                                            CMP(FLOE_OP_STARTS_WITH, "name", S("abc"))),
+                               floe_expr_set(A, FLOE_OP_IN, "id", in, 2)));
         const floe_expr *p1 = NULL, *p2 = NULL, *r = NULL;
         floe__alloc_fail_at(n);
         int rc = floe_expr_project_inclusive(&p1, A, b, &spec);

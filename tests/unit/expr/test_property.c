@@ -55,8 +55,7 @@ static floe_value rnd_value(floe_arena *a, const floe_type *t, bool allow_nan)
 {
     switch (t->id) {
     case FLOE_T_INT: return floe_value_int((int32_t)rnd_range(-30, 30));
-    case FLOE_T_LONG:
-        return floe_value_long(rnd() % 8 == 0 ? (int64_t)rnd() : rnd_range(-30, 30));
+    case FLOE_T_LONG: return floe_value_long(rnd() % 8 == 0 ? (int64_t)rnd() : rnd_range(-30, 30));
     case FLOE_T_DATE: return floe_value_date((int32_t)rnd_range(-800, 800));
     case FLOE_T_DECIMAL: return floe_value_decimal(rnd_range(-400, 400), t->scale);
     case FLOE_T_DOUBLE: {
@@ -68,8 +67,8 @@ static floe_value rnd_value(floe_arena *a, const floe_type *t, bool allow_nan)
     case FLOE_T_TIMESTAMP:
     case FLOE_T_TIMESTAMPTZ:
     case FLOE_T_TIMESTAMP_NS: {
-        int64_t us = rnd_range(-800, 800) * INT64_C(86400000000) +
-                     rnd_range(0, 23) * INT64_C(3600000000);
+        int64_t us =
+            rnd_range(-800, 800) * INT64_C(86400000000) + rnd_range(0, 23) * INT64_C(3600000000);
         switch (rnd() % 4) {
         case 0: us += 1; break;
         case 1: us -= 1; break;
@@ -112,9 +111,9 @@ static const floe_expr *rnd_pred(floe_arena *a)
     int32_t id = cols[rnd() % NCOLS];
     const floe_type *t = col_type(id);
     const char *name = col_name(id);
-    static const floe_op base[] = {FLOE_OP_IS_NULL, FLOE_OP_NOT_NULL, FLOE_OP_LT,   FLOE_OP_LT_EQ,
-                                   FLOE_OP_GT,      FLOE_OP_GT_EQ,    FLOE_OP_EQ,   FLOE_OP_NOT_EQ,
-                                   FLOE_OP_IN,      FLOE_OP_NOT_IN,   FLOE_OP_EQ,   FLOE_OP_IN};
+    static const floe_op base[] = {FLOE_OP_IS_NULL, FLOE_OP_NOT_NULL, FLOE_OP_LT, FLOE_OP_LT_EQ,
+                                   FLOE_OP_GT,      FLOE_OP_GT_EQ,    FLOE_OP_EQ, FLOE_OP_NOT_EQ,
+                                   FLOE_OP_IN,      FLOE_OP_NOT_IN,   FLOE_OP_EQ, FLOE_OP_IN};
     floe_op op = base[rnd() % FLOE_ARRAY_LEN(base)];
     if (t->id == FLOE_T_STRING && rnd() % 3 == 0)
         op = rnd() % 2 ? FLOE_OP_STARTS_WITH : FLOE_OP_NOT_STARTS_WITH;
@@ -151,9 +150,15 @@ static void rnd_spec(floe_partition_field *f, floe_partition_spec *spec)
         floe_transform tr = {FLOE_TR_IDENTITY, 0, "t"};
         switch (rnd() % 9) {
         case 0: tr.kind = FLOE_TR_IDENTITY; break;
-        case 1: tr.kind = FLOE_TR_BUCKET; tr.param = (int32_t)rnd_range(1, 8); break;
+        case 1:
+            tr.kind = FLOE_TR_BUCKET;
+            tr.param = (int32_t)rnd_range(1, 8);
+            break;
         case 2:
-        case 3: tr.kind = FLOE_TR_TRUNCATE; tr.param = (int32_t)rnd_range(1, 5); break;
+        case 3:
+            tr.kind = FLOE_TR_TRUNCATE;
+            tr.param = (int32_t)rnd_range(1, 5);
+            break;
         case 4: tr.kind = FLOE_TR_YEAR; break;
         case 5: tr.kind = FLOE_TR_MONTH; break;
         case 6: tr.kind = FLOE_TR_DAY; break;
@@ -342,8 +347,8 @@ static void test_no_false_negatives(void)
             agg g = {0};
             for (int r = 0; r < in_manifest; r++)
                 agg_add(&g, &parts[r][i]);
-            sum[i] = (floe_field_summary){g.nulls > 0, (int8_t)(rnd() % 3 == 0 ? -1 : g.nans > 0),
-                                          NULL, 0, NULL, 0};
+            sum[i] = (floe_field_summary){
+                g.nulls > 0, (int8_t)(rnd() % 3 == 0 ? -1 : g.nans > 0), NULL, 0, NULL, 0};
             if (g.has) {
                 sum[i].lower_bound = encode(&g.lo, &sum[i].lower_len);
                 sum[i].upper_bound = encode(&g.hi, &sum[i].upper_len);

@@ -59,8 +59,7 @@ static void test_murmur3_raw(void)
     FT_EQ_INT(floe__murmur3_32("", 0, 0), 0);
     FT_EQ_INT(floe__murmur3_32("", 0, 1), 0x514E28B7u);
     FT_EQ_INT(floe__murmur3_32("hello", 5, 0), 0x248BFA47u);
-    FT_EQ_INT(floe__murmur3_32("The quick brown fox jumps over the lazy dog", 43, 0),
-              0x2E4FF723u);
+    FT_EQ_INT(floe__murmur3_32("The quick brown fox jumps over the lazy dog", 43, 0), 0x2E4FF723u);
 }
 
 static void test_appendix_b_vectors(void)
@@ -147,8 +146,8 @@ static void test_truncate(void)
 {
     floe_transform t10 = TR(FLOE_TR_TRUNCATE, 10);
     floe_value in, out;
-    static const int32_t iv[][2] = {{1, 0}, {-1, -10}, {0, 0}, {10, 10}, {-10, -10}, {19, 10},
-                                    {-11, -20}, {INT32_MAX, 2147483640}};
+    static const int32_t iv[][2] = {{1, 0},     {-1, -10}, {0, 0},     {10, 10},
+                                    {-10, -10}, {19, 10},  {-11, -20}, {INT32_MAX, 2147483640}};
     for (size_t i = 0; i < FLOE_ARRAY_LEN(iv); i++) {
         in = floe_value_int(iv[i][0]);
         FT_OK(floe_transform_apply(&t10, &in, &out));
