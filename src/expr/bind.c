@@ -321,7 +321,7 @@ static int convert(conv *cv, const floe_value *lit, const floe_type *t, floe_val
         return floe__error(FLOE_EINVALID, "expr",
                            "Invalid expression literal: NaN, use isNaN or notNaN instead");
     bool integral = lt == FLOE_T_INT || lt == FLOE_T_LONG;
-    int64_t iv = lt == FLOE_T_INT ? lit->v.i32 : lit->v.i64;
+    int64_t iv = lt == FLOE_T_INT ? lit->v.i32 : lt == FLOE_T_LONG ? lit->v.i64 : 0;
     bool text = lt == FLOE_T_STRING;
     switch (t->id) {
     case FLOE_T_BOOLEAN:
@@ -388,10 +388,12 @@ static int convert(conv *cv, const floe_value *lit, const floe_type *t, floe_val
         }
         break;
     case FLOE_T_DATE:
-        if (lt == FLOE_T_DATE || (integral && iv >= INT32_MIN && iv <= INT32_MAX)) {
+        if (lt == FLOE_T_DATE) {
+            *out = floe_value_date(lit->v.i32);
+            return 0;
+        }
+        if (integral && iv >= INT32_MIN && iv <= INT32_MAX) {
             *out = floe_value_date((int32_t)iv);
-            if (lt == FLOE_T_DATE)
-                out->v.i32 = lit->v.i32;
             return 0;
         }
         if (text) {

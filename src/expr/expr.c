@@ -132,6 +132,11 @@ const floe_expr *floe_expr_pred(floe_arena *a, floe_op op, const char *name, con
         }
         for (size_t i = 0; i < n; i++) {
             v[i] = lits[i];
+            if (v[i].type <= FLOE_T_INVALID || v[i].type >= FLOE_T_UNKNOWN) {
+                floe__error(FLOE_EINVALID, "expr", "literal of type id %d is not a primitive value",
+                            (int)v[i].type);
+                return NULL;
+            }
             if (v[i].is_null) {
                 floe__error(FLOE_EINVALID, "expr",
                             "Cannot create expression literal from null (use IS NULL)");
@@ -342,6 +347,20 @@ int floe_expr_value_compare(const floe_value *a, const floe_value *b)
             return a->v.i32 < b->v.i32 ? -1 : a->v.i32 > b->v.i32;
         if (ra == REP_I64 && rb == REP_I64)
             return a->v.i64 < b->v.i64 ? -1 : a->v.i64 > b->v.i64;
+        /* A file written before int -> long or float -> double promotion
+         * hands over values of the old type. */
+        if ((a->type == FLOE_T_INT && b->type == FLOE_T_LONG) ||
+            (a->type == FLOE_T_LONG && b->type == FLOE_T_INT)) {
+            int64_t x = a->type == FLOE_T_INT ? a->v.i32 : a->v.i64;
+            int64_t y = b->type == FLOE_T_INT ? b->v.i32 : b->v.i64;
+            return x < y ? -1 : x > y;
+        }
+        if ((a->type == FLOE_T_FLOAT && b->type == FLOE_T_DOUBLE) ||
+            (a->type == FLOE_T_DOUBLE && b->type == FLOE_T_FLOAT)) {
+            floe_value x = floe_value_double(a->type == FLOE_T_FLOAT ? a->v.f32 : a->v.f64);
+            floe_value y = floe_value_double(b->type == FLOE_T_FLOAT ? b->v.f32 : b->v.f64);
+            return floe_value_compare(&x, &y);
+        }
     }
     return floe_value_compare(a, b);
 }

@@ -208,8 +208,9 @@ int floe_expr_format(const floe_expr *e, floe_buf *out);
 const char *floe_op_name(floe_op op);
 
 /* Compare two non-null values whose types share a representation (int and
- * date; long, time and timestamps; equal types otherwise) with the spec's
- * ordering. Different representations compare by type id. */
+ * date; long, time and timestamps; equal types otherwise) or differ by a
+ * type promotion (int/long, float/double) with the spec's ordering. Other
+ * mixes compare by type id. */
 int floe_expr_value_compare(const floe_value *a, const floe_value *b);
 
 #endif

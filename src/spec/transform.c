@@ -388,7 +388,11 @@ static int put_human_value(const floe_value *v, floe_buf *out)
     case FLOE_T_FLOAT: return put_java_float(v->v.f32, true, out);
     case FLOE_T_DOUBLE: return put_java_float(v->v.f64, false, out);
     case FLOE_T_DATE: return put_date(v->v.i32, out);
-    case FLOE_T_TIME: return put_time(v->v.i64 * 1000, out);
+    case FLOE_T_TIME:
+        /* A time outside one day is not valid; print it raw, never overflow. */
+        if (v->v.i64 < 0 || v->v.i64 >= INT64_C(86400000000))
+            return floe__buf_printf(out, "%" PRId64, v->v.i64);
+        return put_time(v->v.i64 * 1000, out);
     case FLOE_T_TIMESTAMP:
     case FLOE_T_TIMESTAMPTZ:
     case FLOE_T_TIMESTAMP_NS:

@@ -206,6 +206,8 @@ static void test_bind_out_of_range(void)
     teardown();
 }
 
+#define CMP_ID_EQ7() floe_expr_cmp(A, FLOE_OP_EQ, "id", floe_value_long(7))
+
 static void test_eval_rows(void)
 {
     setup();
@@ -267,6 +269,16 @@ static void test_eval_rows(void)
     FT_CHECK(!eval(bind_ok(floe_expr_set(A, FLOE_OP_IN, "id", in, 1), true), &r));
     FT_CHECK(!eval(bind_ok(floe_expr_set(A, FLOE_OP_IN, "i", in, 3), true), &r)); /* null */
     FT_CHECK(eval(bind_ok(floe_expr_set(A, FLOE_OP_NOT_IN, "i", in, 3), true), &r));
+    /* values of a promoted column's old type (int file, long column) */
+    fx_row old;
+    memset(&old, 0, sizeof old);
+    fx_set(&old, 1, floe_value_int(7));
+    fx_set(&old, 6, floe_value_float(2.5f));
+    FT_CHECK(eval(bind_ok(CMP_ID_EQ7(), true), &old));
+    FT_CHECK(
+        eval(bind_ok(floe_expr_cmp(A, FLOE_OP_GT, "score", floe_value_double(2.25)), true), &old));
+    FT_CHECK(
+        !eval(bind_ok(floe_expr_cmp(A, FLOE_OP_GT, "score", floe_value_double(2.5)), true), &old));
     /* unbound predicates are refused */
     bool m;
     FT_EQ_INT(floe_expr_eval(&m, floe_expr_cmp(A, FLOE_OP_EQ, "id", floe_value_int(1)), fx_get, &r),
