@@ -129,6 +129,17 @@ static bool is_date_kind(floe_transform_kind k)
     return k == FLOE_TR_YEAR || k == FLOE_TR_MONTH || k == FLOE_TR_DAY || k == FLOE_TR_HOUR;
 }
 
+/* Java's fixInclusiveTimeProjection / fixStrictTimeProjection: before
+ * Iceberg 0.11 date and timestamp transforms rounded pre-1970 values
+ * towards zero (day(1969-12-31T10:00) gave 0, not -1), so projections
+ * accept both the correct value and the one above it. The day transform of
+ * a date is the date itself and never had the bug. */
+static bool fix_pre_epoch(const proj *pj, const floe_expr *p)
+{
+    floe_transform_kind k = pj->pf->transform.kind;
+    return is_date_kind(k) && !(k == FLOE_TR_DAY && p->type->id == FLOE_T_DATE);
+}
+
 static size_t lit_units(const floe_value *v)
 {
     return v->type == FLOE_T_STRING ? floe_utf8_count(v->v.bytes.ptr, v->v.bytes.len)
@@ -174,7 +185,7 @@ static const floe_expr *incl_one(const proj *pj, const floe_expr *p)
         }
     }
     if (k == FLOE_TR_TRUNCATE || is_date_kind(k)) {
-        bool widen = is_date_kind(k);
+        bool widen = fix_pre_epoch(pj, p);
         const floe_expr *r;
         floe_value t;
         switch (p->op) {
@@ -215,10 +226,15 @@ static const floe_expr *strict_one(const proj *pj, const floe_expr *p)
         return mk(pj, p->op, NULL, 0);
     const floe_value *v = p->nlits ? &p->lits[0] : NULL;
     bool bytes = p->type->id == FLOE_T_STRING || p->type->id == FLOE_T_BINARY;
-    if (p->op == FLOE_OP_NOT_EQ)
+    bool fix = fix_pre_epoch(pj, p);
+    floe_value t;
+    if (p->op == FLOE_OP_NOT_EQ) {
+        if (fix && tlit(pj, v, 0, &t) && t.v.i32 < 0)
+            return set_pred(pj, FLOE_OP_NOT_IN, p, true);
         return cmp_pred(pj, FLOE_OP_NOT_EQ, v, 0, false);
+    }
     if (p->op == FLOE_OP_NOT_IN)
-        return set_pred(pj, FLOE_OP_NOT_IN, p, false);
+        return set_pred(pj, FLOE_OP_NOT_IN, p, fix);
     if (k == FLOE_TR_BUCKET)
         return floe_expr_false();
     if (k == FLOE_TR_TRUNCATE && bytes) {
@@ -238,13 +254,21 @@ static const floe_expr *strict_one(const proj *pj, const floe_expr *p)
         }
     }
     if (k == FLOE_TR_TRUNCATE || is_date_kind(k)) {
+        const floe_expr *r;
         switch (p->op) {
         case FLOE_OP_LT: return cmp_pred(pj, FLOE_OP_LT, v, 0, false);
         case FLOE_OP_LT_EQ: return cmp_pred(pj, FLOE_OP_LT, v, +1, false);
-        case FLOE_OP_GT: return cmp_pred(pj, FLOE_OP_GT, v, 0, false);
-        case FLOE_OP_GT_EQ: return cmp_pred(pj, FLOE_OP_GT, v, -1, false);
+        case FLOE_OP_GT: r = cmp_pred(pj, FLOE_OP_GT, v, 0, false); break;
+        case FLOE_OP_GT_EQ: r = cmp_pred(pj, FLOE_OP_GT, v, -1, false); break;
         default: return floe_expr_false();
         }
+        /* A partition value p <= 0 may hold old rows of p-1: demand one more. */
+        if (fix && r && r->kind == FLOE_EXPR_PRED && r->lits[0].v.i32 <= 0) {
+            t = r->lits[0];
+            t.v.i32 += 1;
+            r = mk(pj, FLOE_OP_GT, &t, 1);
+        }
+        return r;
     }
     return floe_expr_false();
 }

@@ -171,8 +171,28 @@ static void test_dates(void)
               "(ts_day > '2026-09-19' OR ts_hour > 497183)");
     FT_EQ_STR(strict(CMP(FLOE_OP_NOT_EQ, "d", S("2026-09-20")), &spec),
               "(d_month != 680 OR d_year != 56)");
+    /* strict, pre-epoch: demand one more (Java's fixStrictTimeProjection) */
+    FT_EQ_STR(strict(CMP(FLOE_OP_GT, "d", S("1969-11-30")), &spec), "(d_month > -1 OR d_year > 0)");
+    FT_EQ_STR(strict(CMP(FLOE_OP_NOT_EQ, "d", S("1969-12-31")), &spec),
+              "(d_month NOT IN (-1, 0) OR d_year NOT IN (-1, 0))");
     FT_EQ_STR(incl(floe_expr_unary(A, FLOE_OP_NOT_NULL, "d"), &spec),
               "(d_month IS NOT NULL AND d_year IS NOT NULL)");
+    floe__arena_free(A);
+}
+
+static void test_day_of_date_not_widened(void)
+{
+    A = floe__arena_new(4096);
+    floe_partition_field f[] = {{4, 1000, "d_day", TR(FLOE_TR_DAY, 0, "day")},
+                                {3, 1001, "ts_day", TR(FLOE_TR_DAY, 0, "day")}};
+    floe_partition_spec spec = {0, 2, f};
+    FT_EQ_STR(incl(CMP(FLOE_OP_EQ, "d", S("1969-12-31")), &spec), "d_day = '1969-12-31'");
+    FT_EQ_STR(strict(CMP(FLOE_OP_GT, "d", S("1969-12-31")), &spec), "d_day > '1969-12-31'");
+    /* timestamps keep the fix: day -1 also matches partition 0 */
+    FT_EQ_STR(incl(CMP(FLOE_OP_EQ, "ts", S("1969-12-31T10:00:00Z")), &spec),
+              "ts_day IN ('1969-12-31', '1970-01-01')");
+    FT_EQ_STR(incl(CMP(FLOE_OP_LT, "ts", S("1969-12-31T00:00:00Z")), &spec),
+              "ts_day <= '1969-12-31'");
     floe__arena_free(A);
 }
 
@@ -297,6 +317,7 @@ static const ft_case cases[] = {
     {"truncate_numbers", test_truncate_numbers},
     {"truncate_strings", test_truncate_strings},
     {"dates", test_dates},
+    {"day_of_date_not_widened", test_day_of_date_not_widened},
     {"residuals", test_residuals},
     {"eval_partition", test_eval_partition},
 };
