@@ -467,3 +467,28 @@ int floe_expr_eval_partition(bool *out, const floe_expr *projected, const floe_p
     partition_row r = {spec, pv};
     return floe_expr_eval(out, projected, partition_get, &r);
 }
+
+int floe_expr_field_ids(const floe_expr *e, floe_vec *ids)
+{
+    switch (e->kind) {
+    case FLOE_EXPR_TRUE:
+    case FLOE_EXPR_FALSE: return 0;
+    case FLOE_EXPR_NOT: return floe_expr_field_ids(e->left, ids);
+    case FLOE_EXPR_AND:
+    case FLOE_EXPR_OR:
+        FLOE_TRY(floe_expr_field_ids(e->left, ids));
+        return floe_expr_field_ids(e->right, ids);
+    case FLOE_EXPR_PRED: break;
+    }
+    if (e->field_id == 0)
+        return floe__error(FLOE_EINVALID, "expr", "unbound predicate on %s has no field id",
+                           e->name);
+    for (size_t i = 0; i < ids->len; i++)
+        if (*(const int32_t *)floe__vec_at(ids, i) == e->field_id)
+            return 0;
+    int32_t *slot = floe__vec_push(ids);
+    if (!slot)
+        return floe__error_nomem();
+    *slot = e->field_id;
+    return 0;
+}

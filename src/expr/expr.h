@@ -202,6 +202,11 @@ int floe_expr_metrics_might_match(bool *out, const floe_expr *bound, const floe_
 int floe_expr_residual(const floe_expr **out, floe_arena *a, const floe_expr *bound,
                        const floe_partition_spec *spec, const floe_partition_value *pv);
 
+/* Append the distinct field ids referenced by a bound expression to `ids`
+ * (a floe_vec of int32_t, FLOE_VEC_INIT(int32_t)): the columns a reader must
+ * load to evaluate a residual. FLOE_ENOMEM on allocation failure. */
+int floe_expr_field_ids(const floe_expr *e, floe_vec *ids);
+
 /* Text form for messages and tests: `(id > 5 AND name STARTS WITH 'a')`,
  * `true`, `ts IN (...)`; bound predicates show the name. */
 int floe_expr_format(const floe_expr *e, floe_buf *out);

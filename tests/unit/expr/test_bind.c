@@ -325,14 +325,34 @@ static void test_bind_oom(void)
     }
 }
 
+static void test_field_ids(void)
+{
+    setup();
+    const floe_expr *b = bind_ok(
+        floe_expr_or(A,
+                     floe_expr_and(A, floe_expr_cmp(A, FLOE_OP_EQ, "loc.zip", floe_value_int(1)),
+                                   floe_expr_cmp(A, FLOE_OP_GT, "id", floe_value_long(3))),
+                     floe_expr_cmp(A, FLOE_OP_LT, "loc.zip", floe_value_int(9))),
+        true);
+    floe_vec ids = FLOE_VEC_INIT(int32_t);
+    FT_OK(floe_expr_field_ids(b, &ids));
+    FT_EQ_INT(ids.len, 2);
+    FT_EQ_INT(*(int32_t *)floe__vec_at(&ids, 0), 13);
+    FT_EQ_INT(*(int32_t *)floe__vec_at(&ids, 1), 1);
+    floe__vec_free(&ids);
+    FT_OK(floe_expr_field_ids(floe_expr_true(), &ids));
+    FT_EQ_INT(ids.len, 0);
+    FT_EQ_INT(floe_expr_field_ids(floe_expr_cmp(A, FLOE_OP_EQ, "id", floe_value_int(1)), &ids),
+              FLOE_EINVALID);
+    floe__vec_free(&ids);
+    teardown();
+}
+
 static const ft_case cases[] = {
-    {"construct_and_format", test_construct_and_format},
-    {"rewrite_not", test_rewrite_not},
-    {"bind_names", test_bind_names},
-    {"bind_literals", test_bind_literals},
-    {"bind_out_of_range", test_bind_out_of_range},
-    {"eval_rows", test_eval_rows},
-    {"eval_getter_error", test_eval_getter_error},
+    {"field_ids", test_field_ids},         {"construct_and_format", test_construct_and_format},
+    {"rewrite_not", test_rewrite_not},     {"bind_names", test_bind_names},
+    {"bind_literals", test_bind_literals}, {"bind_out_of_range", test_bind_out_of_range},
+    {"eval_rows", test_eval_rows},         {"eval_getter_error", test_eval_getter_error},
     {"bind_oom", test_bind_oom},
 };
 
