@@ -295,7 +295,7 @@ static int parse_schemas(parser *p, const json_t *root)
         for (size_t i = 0; i < n; i++) {
             int rc = floe__schema_from_json(&m->schemas[i], json_array_get(schemas, i), 0, p->a);
             if (rc < 0)
-                return floe__error_context("%s: schemas[%zu]: ", p->what, i);
+                return floe__error_context("%s: schemas[%zu]", p->what, i);
             m->nschemas = i + 1;
             for (size_t k = 0; k < i; k++)
                 if (m->schemas[k]->schema_id == m->schemas[i]->schema_id)
@@ -315,7 +315,7 @@ static int parse_schemas(parser *p, const json_t *root)
             return floe__error_nomem();
         int rc = floe__schema_from_json(&m->schemas[0], legacy, 0, p->a);
         if (rc < 0)
-            return floe__error_context("%s: schema: ", p->what);
+            return floe__error_context("%s: schema", p->what);
         m->nschemas = 1;
         m->current_schema_id = m->schemas[0]->schema_id;
     }
@@ -337,7 +337,7 @@ static int parse_specs(parser *p, const json_t *root)
             int rc = floe__partition_spec_from_json(&m->specs[i], json_array_get(specs, i), 0,
                                                     m->format_version >= 2, p->a);
             if (rc < 0)
-                return floe__error_context("%s: partition-specs[%zu]: ", p->what, i);
+                return floe__error_context("%s: partition-specs[%zu]", p->what, i);
             m->nspecs = i + 1;
             for (size_t k = 0; k < i; k++)
                 if (m->specs[k]->spec_id == m->specs[i]->spec_id)
@@ -358,7 +358,7 @@ static int parse_specs(parser *p, const json_t *root)
             return floe__error_nomem();
         int rc = floe__partition_spec_from_json(&m->specs[0], legacy, 0, false, p->a);
         if (rc < 0)
-            return floe__error_context("%s: partition-spec: ", p->what);
+            return floe__error_context("%s: partition-spec", p->what);
         m->nspecs = 1;
         m->default_spec_id = 0;
     }
@@ -403,7 +403,7 @@ static int parse_sort_orders(parser *p, const json_t *root)
     for (size_t i = 0; i < n; i++) {
         int rc = floe__sort_order_from_json(&m->sort_orders[i], json_array_get(orders, i), p->a);
         if (rc < 0)
-            return floe__error_context("%s: sort-orders[%zu]: ", p->what, i);
+            return floe__error_context("%s: sort-orders[%zu]", p->what, i);
         m->nsort_orders = i + 1;
     }
     if (m->format_version >= 2 || json_object_get(root, "default-sort-order-id"))

@@ -153,7 +153,7 @@ int floe__partition_spec_from_json(floe_partition_spec **out, const json_t *j, i
         FLOE_TRY(floe__json_str(f, "transform", ctx, a, &tr));
         int rc = floe__transform_parse(tr, a, &pf[i].transform);
         if (rc < 0)
-            return floe__error_context("%s: ", ctx);
+            return floe__error_context("%s", ctx);
     }
     s->nfields = n;
     s->fields = pf;
@@ -204,7 +204,7 @@ int floe__sort_order_from_json(floe_sort_order **out, const json_t *j, floe_aren
         FLOE_TRY(floe__json_str(f, "transform", ctx, a, &tr));
         int rc = floe__transform_parse(tr, a, &sf[i].transform);
         if (rc < 0)
-            return floe__error_context("%s: ", ctx);
+            return floe__error_context("%s", ctx);
         FLOE_TRY(floe__json_str(f, "direction", ctx, a, &dir));
         FLOE_TRY(floe__json_str(f, "null-order", ctx, a, &nulls));
         if (strcmp(dir, "asc") != 0 && strcmp(dir, "desc") != 0)

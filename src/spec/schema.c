@@ -467,7 +467,7 @@ static int field_from_json(floe_field *f, const json_t *j, floe_arena *a, int de
             return floe__error_nomem();
         int rc = floe__value_from_json(v, d, f->type, a);
         if (rc < 0)
-            return floe__error_context("%s of %s: ", dkeys[k], ctx);
+            return floe__error_context("%s of %s", dkeys[k], ctx);
         if (k == 0)
             f->initial_default = v;
         else
