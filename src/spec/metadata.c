@@ -84,7 +84,20 @@ typedef struct parser {
     floe_table_metadata *m;
     floe_arena *a;
     const char *what;
+    floe_strpool pool;
+    floe_strmap *interned; /* summary keys repeat in every snapshot: store once */
 } parser;
+
+static const char *intern(parser *p, const char *s, size_t n)
+{
+    const char *have = floe__strmap_get(p->interned, s);
+    if (have)
+        return have;
+    char *c = floe__strpool_dup(&p->pool, s, n);
+    if (!c || floe__strmap_put(p->interned, c, c) < 0)
+        return NULL;
+    return c;
+}
 
 static int invalid(const parser *p, const char *fmt, ...) FLOE_PRINTF(2, 3);
 static int invalid(const parser *p, const char *fmt, ...)
@@ -106,11 +119,11 @@ static int i32_range(const parser *p, int64_t v, const char *field, int32_t *out
 }
 
 /* An ordered string map (summary, blob properties) into the arena. */
-static int string_map(const parser *p, const json_t *o, const char *ctx, const floe_kv **out,
+static int string_map(parser *p, const floe_json *o, const char *ctx, const floe_kv **out,
                       size_t *n)
 {
     *out = NULL;
-    *n = json_object_size(o);
+    *n = floe__json_len(o);
     if (*n == 0)
         return 0;
     floe_kv *kv = floe__arena_alloc(p->a, *n * sizeof *kv);
@@ -118,12 +131,12 @@ static int string_map(const parser *p, const json_t *o, const char *ctx, const f
         return floe__error_nomem();
     size_t i = 0;
     const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)o, key, v) {
-        if (!json_is_string(v))
+    floe_json *v;
+    FLOE_JSON_FOREACH((floe_json *)o, key, v) {
+        if (!floe__json_is_string(v))
             return invalid(p, "value of '%s' in %s must be a string", key, ctx);
-        kv[i].key = floe__arena_strdup(p->a, key);
-        kv[i].value = floe__arena_strndup(p->a, json_string_value(v), json_string_length(v));
+        kv[i].key = (char *)intern(p, key, strlen(key));
+        kv[i].value = floe__strpool_dup(&p->pool, floe__json_sval(v), floe__json_slen(v));
         if (!kv[i].key || !kv[i].value)
             return floe__error_nomem();
         i++;
@@ -134,11 +147,11 @@ static int string_map(const parser *p, const json_t *o, const char *ctx, const f
 
 /* ---------------------------------------------------------------- snapshots */
 
-static int parse_snapshot(parser *p, floe_snapshot *s, const json_t *j, size_t idx)
+static int parse_snapshot(parser *p, floe_snapshot *s, const floe_json *j, size_t idx)
 {
     char ctx[64];
     snprintf(ctx, sizeof ctx, "snapshot %zu", idx);
-    if (!json_is_object(j))
+    if (!floe__json_is_object(j))
         return invalid(p, "%s must be an object", ctx);
     bool present;
     FLOE_TRY(floe__json_int(j, "snapshot-id", ctx, &s->snapshot_id));
@@ -149,27 +162,33 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const json_t *j, size_t i
     if (!present && p->m->format_version >= 2)
         return invalid(p, "missing required field 'sequence-number' in %s", ctx);
     FLOE_TRY(floe__json_int(j, "timestamp-ms", ctx, &s->timestamp_ms));
-    FLOE_TRY(floe__json_str_opt(j, "manifest-list", ctx, p->a, &s->manifest_list));
-    json_t *manifests;
+    floe_json *ml = floe__json_get(j, "manifest-list");
+    if (ml && !floe__json_is_null(ml)) {
+        if (!floe__json_is_string(ml))
+            return invalid(p, "field 'manifest-list' in %s must be a string", ctx);
+        if (!(s->manifest_list = floe__strpool_dup(&p->pool, floe__json_sval(ml), floe__json_slen(ml))))
+            return floe__error_nomem();
+    }
+    floe_json *manifests;
     FLOE_TRY(floe__json_array_opt(j, "manifests", ctx, &manifests));
     if (!s->manifest_list) {
         if (p->m->format_version >= 2 || !manifests)
             return invalid(p, "missing required field 'manifest-list' in %s", ctx);
-        size_t n = json_array_size(manifests);
+        size_t n = floe__json_len(manifests);
         const char **v = floe__arena_calloc(p->a, n ? n : 1, sizeof *v);
         if (!v)
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
-            json_t *e = json_array_get(manifests, i);
-            if (!json_is_string(e))
+            floe_json *e = floe__json_at(manifests, i);
+            if (!floe__json_is_string(e))
                 return invalid(p, "field 'manifests' in %s must hold strings", ctx);
-            if (!(v[i] = floe__arena_strdup(p->a, json_string_value(e))))
+            if (!(v[i] = floe__arena_strdup(p->a, floe__json_sval(e))))
                 return floe__error_nomem();
         }
         s->n_manifests = n;
         s->manifests = v;
     }
-    json_t *summary;
+    floe_json *summary;
     FLOE_TRY(floe__json_object_opt(j, "summary", ctx, &summary));
     if (summary) {
         FLOE_TRY(string_map(p, summary, ctx, &s->summary, &s->n_summary));
@@ -190,11 +209,11 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const json_t *j, size_t i
     return 0;
 }
 
-static int parse_ref(parser *p, floe_snapshot_ref *r, const char *name, const json_t *j)
+static int parse_ref(parser *p, floe_snapshot_ref *r, const char *name, const floe_json *j)
 {
     char ctx[160];
     snprintf(ctx, sizeof ctx, "ref '%.120s'", name);
-    if (!json_is_object(j))
+    if (!floe__json_is_object(j))
         return invalid(p, "%s must be an object", ctx);
     if (!(r->name = floe__arena_strdup(p->a, name)))
         return floe__error_nomem();
@@ -220,47 +239,47 @@ static int parse_ref(parser *p, floe_snapshot_ref *r, const char *name, const js
     return 0;
 }
 
-static int parse_statistics(parser *p, floe_statistics_file *s, const json_t *j)
+static int parse_statistics(parser *p, floe_statistics_file *s, const floe_json *j)
 {
     const char *ctx = "statistics";
-    if (!json_is_object(j))
+    if (!floe__json_is_object(j))
         return invalid(p, "statistics entries must be objects");
     FLOE_TRY(floe__json_int(j, "snapshot-id", ctx, &s->snapshot_id));
     FLOE_TRY(floe__json_str(j, "statistics-path", ctx, p->a, &s->statistics_path));
     FLOE_TRY(floe__json_int(j, "file-size-in-bytes", ctx, &s->file_size_in_bytes));
     FLOE_TRY(floe__json_int(j, "file-footer-size-in-bytes", ctx, &s->file_footer_size_in_bytes));
     FLOE_TRY(floe__json_str_opt(j, "key-metadata", ctx, p->a, &s->key_metadata));
-    json_t *blobs;
+    floe_json *blobs;
     FLOE_TRY(floe__json_array_opt(j, "blob-metadata", ctx, &blobs));
-    size_t n = blobs ? json_array_size(blobs) : 0;
+    size_t n = blobs ? floe__json_len(blobs) : 0;
     floe_blob_metadata *b = floe__arena_calloc(p->a, n ? n : 1, sizeof *b);
     if (!b)
         return floe__error_nomem();
     for (size_t i = 0; i < n; i++) {
-        const json_t *e = json_array_get(blobs, i);
+        const floe_json *e = floe__json_at(blobs, i);
         const char *bctx = "statistics blob-metadata";
-        if (!json_is_object(e))
+        if (!floe__json_is_object(e))
             return invalid(p, "blob-metadata entries must be objects");
         FLOE_TRY(floe__json_str(e, "type", bctx, p->a, &b[i].type));
         FLOE_TRY(floe__json_int(e, "snapshot-id", bctx, &b[i].snapshot_id));
         FLOE_TRY(floe__json_int(e, "sequence-number", bctx, &b[i].sequence_number));
-        json_t *fields;
+        floe_json *fields;
         FLOE_TRY(floe__json_array_opt(e, "fields", bctx, &fields));
         if (!fields)
             return invalid(p, "missing required field 'fields' in %s", bctx);
-        size_t nf = json_array_size(fields);
+        size_t nf = floe__json_len(fields);
         int32_t *f = floe__arena_calloc(p->a, nf ? nf : 1, sizeof *f);
         if (!f)
             return floe__error_nomem();
         for (size_t k = 0; k < nf; k++) {
-            json_t *x = json_array_get(fields, k);
-            if (!json_is_integer(x))
+            floe_json *x = floe__json_at(fields, k);
+            if (!floe__json_is_integer(x))
                 return invalid(p, "field 'fields' in %s must hold integers", bctx);
-            f[k] = (int32_t)json_integer_value(x);
+            f[k] = (int32_t)floe__json_ival(x);
         }
         b[i].nfields = nf;
         b[i].fields = f;
-        json_t *props;
+        floe_json *props;
         FLOE_TRY(floe__json_object_opt(e, "properties", bctx, &props));
         if (props)
             FLOE_TRY(string_map(p, props, bctx, &b[i].properties, &b[i].nproperties));
@@ -273,8 +292,8 @@ static int parse_statistics(parser *p, floe_statistics_file *s, const json_t *j)
 /* ---------------------------------------------------------------- top level */
 
 /* Array member under its spec name, or a legacy alias some writers used. */
-static int array_member(parser *p, const json_t *root, const char *key, const char *alias,
-                        json_t **out)
+static int array_member(parser *p, const floe_json *root, const char *key, const char *alias,
+                        floe_json **out)
 {
     FLOE_TRY(floe__json_array_opt(root, key, "table metadata", out));
     if (!*out && alias)
@@ -283,17 +302,17 @@ static int array_member(parser *p, const json_t *root, const char *key, const ch
     return 0;
 }
 
-static int parse_schemas(parser *p, const json_t *root)
+static int parse_schemas(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    json_t *schemas;
+    floe_json *schemas;
     FLOE_TRY(floe__json_array_opt(root, "schemas", "table metadata", &schemas));
-    if (schemas && json_array_size(schemas) > 0) {
-        size_t n = json_array_size(schemas);
+    if (schemas && floe__json_len(schemas) > 0) {
+        size_t n = floe__json_len(schemas);
         if (!(m->schemas = floe__arena_calloc(p->a, n, sizeof *m->schemas)))
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
-            int rc = floe__schema_from_json(&m->schemas[i], json_array_get(schemas, i), 0, p->a);
+            int rc = floe__schema_from_json(&m->schemas[i], floe__json_at(schemas, i), 0, p->a);
             if (rc < 0)
                 return floe__error_context("%s: schemas[%zu]", p->what, i);
             m->nschemas = i + 1;
@@ -301,14 +320,14 @@ static int parse_schemas(parser *p, const json_t *root)
                 if (m->schemas[k]->schema_id == m->schemas[i]->schema_id)
                     return invalid(p, "duplicate schema-id %d", (int)m->schemas[i]->schema_id);
         }
-        if (m->format_version >= 2 || json_object_get(root, "current-schema-id"))
+        if (m->format_version >= 2 || floe__json_get(root, "current-schema-id"))
             return floe__json_i32(root, "current-schema-id", "table metadata",
                                   &m->current_schema_id);
         m->current_schema_id = m->schemas[0]->schema_id;
     } else {
         if (m->format_version >= 2)
             return invalid(p, "missing required field 'schemas'");
-        json_t *legacy = json_object_get(root, "schema");
+        floe_json *legacy = floe__json_get(root, "schema");
         if (!legacy)
             return invalid(p, "missing required field 'schema'");
         if (!(m->schemas = floe__arena_calloc(p->a, 1, sizeof *m->schemas)))
@@ -324,17 +343,17 @@ static int parse_schemas(parser *p, const json_t *root)
     return 0;
 }
 
-static int parse_specs(parser *p, const json_t *root)
+static int parse_specs(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    json_t *specs;
+    floe_json *specs;
     FLOE_TRY(floe__json_array_opt(root, "partition-specs", "table metadata", &specs));
-    if (specs && json_array_size(specs) > 0) {
-        size_t n = json_array_size(specs);
+    if (specs && floe__json_len(specs) > 0) {
+        size_t n = floe__json_len(specs);
         if (!(m->specs = floe__arena_calloc(p->a, n, sizeof *m->specs)))
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
-            int rc = floe__partition_spec_from_json(&m->specs[i], json_array_get(specs, i), 0,
+            int rc = floe__partition_spec_from_json(&m->specs[i], floe__json_at(specs, i), 0,
                                                     m->format_version >= 2, p->a);
             if (rc < 0)
                 return floe__error_context("%s: partition-specs[%zu]", p->what, i);
@@ -343,14 +362,14 @@ static int parse_specs(parser *p, const json_t *root)
                 if (m->specs[k]->spec_id == m->specs[i]->spec_id)
                     return invalid(p, "duplicate spec-id %d", (int)m->specs[i]->spec_id);
         }
-        if (m->format_version >= 2 || json_object_get(root, "default-spec-id"))
+        if (m->format_version >= 2 || floe__json_get(root, "default-spec-id"))
             FLOE_TRY(floe__json_i32(root, "default-spec-id", "table metadata", &m->default_spec_id));
         else
             m->default_spec_id = m->specs[0]->spec_id;
     } else {
         if (m->format_version >= 2)
             return invalid(p, "missing required field 'partition-specs'");
-        json_t *legacy;
+        floe_json *legacy;
         FLOE_TRY(floe__json_array_opt(root, "partition-spec", "table metadata", &legacy));
         if (!legacy)
             return invalid(p, "missing required field 'partition-spec'");
@@ -381,12 +400,12 @@ static int parse_specs(parser *p, const json_t *root)
     return 0;
 }
 
-static int parse_sort_orders(parser *p, const json_t *root)
+static int parse_sort_orders(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    json_t *orders;
+    floe_json *orders;
     FLOE_TRY(floe__json_array_opt(root, "sort-orders", "table metadata", &orders));
-    size_t n = orders ? json_array_size(orders) : 0;
+    size_t n = orders ? floe__json_len(orders) : 0;
     if (n == 0) {
         if (m->format_version >= 2)
             return invalid(p, "missing required field 'sort-orders'");
@@ -401,12 +420,12 @@ static int parse_sort_orders(parser *p, const json_t *root)
     if (!(m->sort_orders = floe__arena_calloc(p->a, n, sizeof *m->sort_orders)))
         return floe__error_nomem();
     for (size_t i = 0; i < n; i++) {
-        int rc = floe__sort_order_from_json(&m->sort_orders[i], json_array_get(orders, i), p->a);
+        int rc = floe__sort_order_from_json(&m->sort_orders[i], floe__json_at(orders, i), p->a);
         if (rc < 0)
             return floe__error_context("%s: sort-orders[%zu]", p->what, i);
         m->nsort_orders = i + 1;
     }
-    if (m->format_version >= 2 || json_object_get(root, "default-sort-order-id"))
+    if (m->format_version >= 2 || floe__json_get(root, "default-sort-order-id"))
         FLOE_TRY(floe__json_i32(root, "default-sort-order-id", "table metadata",
                                 &m->default_sort_order_id));
     else
@@ -417,12 +436,12 @@ static int parse_sort_orders(parser *p, const json_t *root)
     return 0;
 }
 
-static int parse_snapshots(parser *p, const json_t *root)
+static int parse_snapshots(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    json_t *snaps;
+    floe_json *snaps;
     FLOE_TRY(floe__json_array_opt(root, "snapshots", "table metadata", &snaps));
-    size_t n = snaps ? json_array_size(snaps) : 0;
+    size_t n = snaps ? floe__json_len(snaps) : 0;
     if (!(m->snapshot_by_id = floe__intmap_new()))
         return floe__error_nomem();
     if (n == 0)
@@ -431,7 +450,7 @@ static int parse_snapshots(parser *p, const json_t *root)
         return floe__error_nomem();
     for (size_t i = 0; i < n; i++) {
         floe_snapshot *s = &m->snapshots[i];
-        FLOE_TRY(parse_snapshot(p, s, json_array_get(snaps, i), i));
+        FLOE_TRY(parse_snapshot(p, s, floe__json_at(snaps, i), i));
         if (floe__intmap_has(m->snapshot_by_id, s->snapshot_id))
             return invalid(p, "duplicate snapshot-id %lld", (long long)s->snapshot_id);
         FLOE_TRY(floe__intmap_put(m->snapshot_by_id, s->snapshot_id, s));
@@ -440,14 +459,14 @@ static int parse_snapshots(parser *p, const json_t *root)
     return 0;
 }
 
-static int parse_refs(parser *p, const json_t *root)
+static int parse_refs(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    json_t *refs;
+    floe_json *refs;
     FLOE_TRY(floe__json_object_opt(root, "refs", "table metadata", &refs));
     if (!(m->ref_by_name = floe__strmap_new()))
         return floe__error_nomem();
-    size_t n = refs ? json_object_size(refs) : 0;
+    size_t n = refs ? floe__json_len(refs) : 0;
     bool need_main = !refs && m->has_current_snapshot; /* legacy: main is implied */
     if (n + need_main == 0)
         return 0;
@@ -455,8 +474,8 @@ static int parse_refs(parser *p, const json_t *root)
         return floe__error_nomem();
     if (refs) {
         const char *name;
-        json_t *v;
-        json_object_foreach(refs, name, v) {
+        floe_json *v;
+        FLOE_JSON_FOREACH(refs, name, v) {
             floe_snapshot_ref *r = &m->refs[m->nrefs];
             FLOE_TRY(parse_ref(p, r, name, v));
             if (!floe__metadata_snapshot(m, r->snapshot_id))
@@ -476,18 +495,18 @@ static int parse_refs(parser *p, const json_t *root)
     return 0;
 }
 
-static int parse_logs(parser *p, const json_t *root)
+static int parse_logs(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    json_t *log;
+    floe_json *log;
     FLOE_TRY(floe__json_array_opt(root, "snapshot-log", "table metadata", &log));
-    size_t n = log ? json_array_size(log) : 0;
+    size_t n = log ? floe__json_len(log) : 0;
     if (n) {
         if (!(m->snapshot_log = floe__arena_calloc(p->a, n, sizeof *m->snapshot_log)))
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
-            json_t *e = json_array_get(log, i);
-            if (!json_is_object(e))
+            floe_json *e = floe__json_at(log, i);
+            if (!floe__json_is_object(e))
                 return invalid(p, "snapshot-log entries must be objects");
             FLOE_TRY(floe__json_int(e, "timestamp-ms", "snapshot-log entry",
                                     &m->snapshot_log[i].timestamp_ms));
@@ -497,13 +516,13 @@ static int parse_logs(parser *p, const json_t *root)
         m->n_snapshot_log = n;
     }
     FLOE_TRY(floe__json_array_opt(root, "metadata-log", "table metadata", &log));
-    n = log ? json_array_size(log) : 0;
+    n = log ? floe__json_len(log) : 0;
     if (n) {
         if (!(m->metadata_log = floe__arena_calloc(p->a, n, sizeof *m->metadata_log)))
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
-            json_t *e = json_array_get(log, i);
-            if (!json_is_object(e))
+            floe_json *e = floe__json_at(log, i);
+            if (!floe__json_is_object(e))
                 return invalid(p, "metadata-log entries must be objects");
             FLOE_TRY(floe__json_int(e, "timestamp-ms", "metadata-log entry",
                                     &m->metadata_log[i].timestamp_ms));
@@ -515,30 +534,30 @@ static int parse_logs(parser *p, const json_t *root)
     return 0;
 }
 
-static int parse_stats(parser *p, const json_t *root)
+static int parse_stats(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    json_t *stats;
+    floe_json *stats;
     FLOE_TRY(array_member(p, root, "statistics", "statistics-files", &stats));
-    size_t n = stats ? json_array_size(stats) : 0;
+    size_t n = stats ? floe__json_len(stats) : 0;
     if (n) {
         if (!(m->statistics = floe__arena_calloc(p->a, n, sizeof *m->statistics)))
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++)
-            FLOE_TRY(parse_statistics(p, &m->statistics[i], json_array_get(stats, i)));
+            FLOE_TRY(parse_statistics(p, &m->statistics[i], floe__json_at(stats, i)));
         m->nstatistics = n;
     }
     FLOE_TRY(array_member(p, root, "partition-statistics", "partition-statistics-files", &stats));
-    n = stats ? json_array_size(stats) : 0;
+    n = stats ? floe__json_len(stats) : 0;
     if (n) {
         if (!(m->partition_statistics =
                   floe__arena_calloc(p->a, n, sizeof *m->partition_statistics)))
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
-            json_t *e = json_array_get(stats, i);
+            floe_json *e = floe__json_at(stats, i);
             floe_partition_statistics_file *s = &m->partition_statistics[i];
             const char *ctx = "partition-statistics";
-            if (!json_is_object(e))
+            if (!floe__json_is_object(e))
                 return invalid(p, "partition-statistics entries must be objects");
             FLOE_TRY(floe__json_int(e, "snapshot-id", ctx, &s->snapshot_id));
             FLOE_TRY(floe__json_str(e, "statistics-path", ctx, p->a, &s->statistics_path));
@@ -549,11 +568,11 @@ static int parse_stats(parser *p, const json_t *root)
     return 0;
 }
 
-static int parse_root(parser *p, const json_t *root)
+static int parse_root(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
     const char *ctx = "table metadata";
-    if (!json_is_object(root))
+    if (!floe__json_is_object(root))
         return invalid(p, "table metadata must be a JSON object");
     int64_t v;
     bool present;
@@ -576,15 +595,15 @@ static int parse_root(parser *p, const json_t *root)
     FLOE_TRY(i32_range(p, v, "last-column-id", &m->last_column_id));
     FLOE_TRY(parse_schemas(p, root));
     FLOE_TRY(parse_specs(p, root));
-    json_t *props;
+    floe_json *props;
     FLOE_TRY(floe__json_object_opt(root, "properties", ctx, &props));
     if (props) {
         const char *key;
-        json_t *pv;
-        json_object_foreach(props, key, pv) {
-            if (!json_is_string(pv))
+        floe_json *pv;
+        FLOE_JSON_FOREACH(props, key, pv) {
+            if (!floe__json_is_string(pv))
                 return invalid(p, "field 'properties.%s' must be a string", key);
-            FLOE_TRY(floe__props_set(&m->properties, key, json_string_value(pv)));
+            FLOE_TRY(floe__props_set(&m->properties, key, floe__json_sval(pv)));
         }
     }
     FLOE_TRY(floe__json_int_opt(root, "current-snapshot-id", ctx, &m->current_snapshot_id,
@@ -622,7 +641,7 @@ int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len
         data = plain.ptr ? plain.ptr : "";
         len = plain.len;
     }
-    json_t *root = NULL;
+    floe_json *root = NULL;
     int rc = floe__json_parse(&root, data, len, what);
     floe__buf_free(&plain);
     if (rc < 0)
@@ -630,12 +649,13 @@ int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len
     floe_table_metadata *m = floe__calloc(1, sizeof *m);
     if (!m || !(m->arena = floe__arena_new(65536))) {
         floe__free(m);
-        json_decref(root);
+        floe__json_free(root);
         return floe__error_nomem();
     }
-    parser p = {m, m->arena, what};
-    rc = parse_root(&p, root);
-    json_decref(root);
+    parser p = {m, m->arena, what, {m->arena, NULL, 0}, floe__strmap_new()};
+    rc = p.interned ? parse_root(&p, root) : floe__error_nomem();
+    floe__strmap_free(p.interned);
+    floe__json_free(root);
     if (rc < 0) {
         floe__metadata_free(m);
         return rc;

@@ -98,48 +98,48 @@ static int put_transform(floe_buf *out, const floe_transform *t)
 
 /* "source-id", or v3 "source-ids" with a single element (multi-argument
  * transforms are not supported yet). */
-static int source_id(const json_t *f, const char *ctx, int32_t *out)
+static int source_id(const floe_json *f, const char *ctx, int32_t *out)
 {
-    json_t *ids = json_object_get(f, "source-ids");
-    if (!json_object_get(f, "source-id") && json_is_array(ids)) {
-        if (json_array_size(ids) != 1 || !json_is_integer(json_array_get(ids, 0)))
+    floe_json *ids = floe__json_get(f, "source-ids");
+    if (!floe__json_get(f, "source-id") && floe__json_is_array(ids)) {
+        if (floe__json_len(ids) != 1 || !floe__json_is_integer(floe__json_at(ids, 0)))
             return floe__error(FLOE_EUNSUPPORTED, "spec",
                                "%s: multi-argument transforms (source-ids) are not supported", ctx);
-        *out = (int32_t)json_integer_value(json_array_get(ids, 0));
+        *out = (int32_t)floe__json_ival(floe__json_at(ids, 0));
         return 0;
     }
     return floe__json_i32(f, "source-id", ctx, out);
 }
 
-int floe__partition_spec_from_json(floe_partition_spec **out, const json_t *j, int32_t spec_id,
+int floe__partition_spec_from_json(floe_partition_spec **out, const floe_json *j, int32_t spec_id,
                                    bool ids_required, floe_arena *a)
 {
     *out = NULL;
     floe_partition_spec *s = floe__arena_calloc(a, 1, sizeof *s);
     if (!s)
         return floe__error_nomem();
-    const json_t *fields = j;
+    const floe_json *fields = j;
     s->spec_id = spec_id;
-    if (json_is_object(j)) {
+    if (floe__json_is_object(j)) {
         FLOE_TRY(floe__json_i32(j, "spec-id", "partition spec", &s->spec_id));
-        fields = json_object_get(j, "fields");
+        fields = floe__json_get(j, "fields");
         if (!fields)
             return floe__error(FLOE_EINVALID, "spec",
                                "missing required field 'fields' in partition spec %d",
                                (int)s->spec_id);
     }
-    if (!json_is_array(fields))
+    if (!floe__json_is_array(fields))
         return floe__error(FLOE_EINVALID, "spec", "partition spec %d: fields must be an array",
                            (int)s->spec_id);
-    size_t n = json_array_size(fields);
+    size_t n = floe__json_len(fields);
     floe_partition_field *pf = floe__arena_calloc(a, n ? n : 1, sizeof *pf);
     if (!pf)
         return floe__error_nomem();
     for (size_t i = 0; i < n; i++) {
-        const json_t *f = json_array_get(fields, i);
+        const floe_json *f = floe__json_at(fields, i);
         char ctx[96];
         snprintf(ctx, sizeof ctx, "partition spec %d field %zu", (int)s->spec_id, i);
-        if (!json_is_object(f))
+        if (!floe__json_is_object(f))
             return floe__error(FLOE_EINVALID, "spec", "%s must be an object", ctx);
         FLOE_TRY(source_id(f, ctx, &pf[i].source_id));
         int64_t fid = 1000 + (int64_t)i;
@@ -176,28 +176,28 @@ int floe__partition_spec_to_json(const floe_partition_spec *s, floe_buf *out)
     return floe__buf_puts(out, "]}");
 }
 
-int floe__sort_order_from_json(floe_sort_order **out, const json_t *j, floe_arena *a)
+int floe__sort_order_from_json(floe_sort_order **out, const floe_json *j, floe_arena *a)
 {
     *out = NULL;
-    if (!json_is_object(j))
+    if (!floe__json_is_object(j))
         return floe__error(FLOE_EINVALID, "spec", "a sort order must be an object");
     floe_sort_order *o = floe__arena_calloc(a, 1, sizeof *o);
     if (!o)
         return floe__error_nomem();
     FLOE_TRY(floe__json_i32(j, "order-id", "sort order", &o->order_id));
-    json_t *fields = json_object_get(j, "fields");
-    if (!json_is_array(fields))
+    floe_json *fields = floe__json_get(j, "fields");
+    if (!floe__json_is_array(fields))
         return floe__error(FLOE_EINVALID, "spec",
                            "missing required field 'fields' in sort order %d", (int)o->order_id);
-    size_t n = json_array_size(fields);
+    size_t n = floe__json_len(fields);
     floe_sort_field *sf = floe__arena_calloc(a, n ? n : 1, sizeof *sf);
     if (!sf)
         return floe__error_nomem();
     for (size_t i = 0; i < n; i++) {
-        const json_t *f = json_array_get(fields, i);
+        const floe_json *f = floe__json_at(fields, i);
         char ctx[96];
         snprintf(ctx, sizeof ctx, "sort order %d field %zu", (int)o->order_id, i);
-        if (!json_is_object(f))
+        if (!floe__json_is_object(f))
             return floe__error(FLOE_EINVALID, "spec", "%s must be an object", ctx);
         FLOE_TRY(source_id(f, ctx, &sf[i].source_id));
         const char *tr, *dir, *nulls;

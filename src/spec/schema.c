@@ -211,37 +211,37 @@ static int parse_ts(const char *s, const floe_type *t, int64_t *out)
     return 0;
 }
 
-int floe__value_from_json(floe_value *out, const json_t *j, const floe_type *t, floe_arena *a)
+int floe__value_from_json(floe_value *out, const floe_json *j, const floe_type *t, floe_arena *a)
 {
-    if (json_is_null(j)) {
+    if (floe__json_is_null(j)) {
         *out = floe_value_null(t->id);
         return 0;
     }
-    const char *s = json_is_string(j) ? json_string_value(j) : NULL;
-    size_t slen = s ? json_string_length(j) : 0;
+    const char *s = floe__json_is_string(j) ? floe__json_sval(j) : NULL;
+    size_t slen = s ? floe__json_slen(j) : 0;
     switch (t->id) {
     case FLOE_T_BOOLEAN:
-        if (!json_is_boolean(j))
+        if (!floe__json_is_boolean(j))
             return bad_value(t, "expected true or false");
-        *out = floe_value_bool(json_is_true(j));
+        *out = floe_value_bool(floe__json_is_true(j));
         return 0;
     case FLOE_T_INT:
-        if (!json_is_integer(j) || json_integer_value(j) < INT32_MIN ||
-            json_integer_value(j) > INT32_MAX)
+        if (!floe__json_is_integer(j) || floe__json_ival(j) < INT32_MIN ||
+            floe__json_ival(j) > INT32_MAX)
             return bad_value(t, "expected a 32-bit integer");
-        *out = floe_value_int((int32_t)json_integer_value(j));
+        *out = floe_value_int((int32_t)floe__json_ival(j));
         return 0;
     case FLOE_T_LONG:
-        if (!json_is_integer(j))
+        if (!floe__json_is_integer(j))
             return bad_value(t, "expected an integer");
-        *out = floe_value_long((int64_t)json_integer_value(j));
+        *out = floe_value_long((int64_t)floe__json_ival(j));
         return 0;
     case FLOE_T_FLOAT:
     case FLOE_T_DOUBLE:
-        if (!json_is_number(j))
+        if (!floe__json_is_number(j))
             return bad_value(t, "expected a number");
-        *out = t->id == FLOE_T_FLOAT ? floe_value_float((float)json_number_value(j))
-                                     : floe_value_double(json_number_value(j));
+        *out = t->id == FLOE_T_FLOAT ? floe_value_float((float)floe__json_num(j))
+                                     : floe_value_double(floe__json_num(j));
         return 0;
     default: break;
     }
@@ -362,9 +362,9 @@ int floe__value_to_json(const floe_value *v, floe_buf *out)
 
 /* ---------------------------------------------------------------- schema JSON */
 
-static int field_from_json(floe_field *f, const json_t *j, floe_arena *a, int depth);
+static int field_from_json(floe_field *f, const floe_json *j, floe_arena *a, int depth);
 
-static int nested_child(const floe_field **out, const json_t *j, const char *id_key,
+static int nested_child(const floe_field **out, const floe_json *j, const char *id_key,
                         const char *type_key, const char *req_key, const char *name,
                         floe_arena *a, int depth)
 {
@@ -384,7 +384,7 @@ static int nested_child(const floe_field **out, const json_t *j, const char *id_
         req = true; /* map keys are always required */
     }
     f->required = req;
-    json_t *t = json_object_get(j, type_key);
+    floe_json *t = floe__json_get(j, type_key);
     if (!t)
         return floe__error(FLOE_EINVALID, "schema", "missing required field '%s' in %s",
                            type_key, ctx);
@@ -393,16 +393,16 @@ static int nested_child(const floe_field **out, const json_t *j, const char *id_
     return 0;
 }
 
-int floe__type_from_json(const floe_type **out, const json_t *j, floe_arena *a, int depth)
+int floe__type_from_json(const floe_type **out, const floe_json *j, floe_arena *a, int depth)
 {
     if (depth > FLOE_MAX_TYPE_DEPTH)
         return floe__error(FLOE_EINVALID, "schema", "types nested deeper than %d levels",
                            FLOE_MAX_TYPE_DEPTH);
-    if (json_is_string(j))
-        return floe__type_parse(json_string_value(j), a, out);
-    if (!json_is_object(j))
+    if (floe__json_is_string(j))
+        return floe__type_parse(floe__json_sval(j), a, out);
+    if (!floe__json_is_object(j))
         return floe__error(FLOE_EINVALID, "schema", "a type must be a string or an object");
-    const char *kind = json_string_value(json_object_get(j, "type"));
+    const char *kind = floe__json_sval(floe__json_get(j, "type"));
     if (!kind)
         return floe__error(FLOE_EINVALID, "schema", "missing required field 'type' in nested type");
     floe_type *t = floe__arena_calloc(a, 1, sizeof *t);
@@ -410,17 +410,17 @@ int floe__type_from_json(const floe_type **out, const json_t *j, floe_arena *a, 
         return floe__error_nomem();
     if (strcmp(kind, "struct") == 0) {
         t->id = FLOE_T_STRUCT;
-        json_t *fields = json_object_get(j, "fields");
-        if (!json_is_array(fields))
+        floe_json *fields = floe__json_get(j, "fields");
+        if (!floe__json_is_array(fields))
             return floe__error(FLOE_EINVALID, "schema",
                                fields ? "field 'fields' in struct must be an array"
                                       : "missing required field 'fields' in struct");
-        size_t n = json_array_size(fields);
+        size_t n = floe__json_len(fields);
         floe_field *fs = floe__arena_calloc(a, n ? n : 1, sizeof *fs);
         if (!fs)
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++)
-            FLOE_TRY(field_from_json(&fs[i], json_array_get(fields, i), a, depth));
+            FLOE_TRY(field_from_json(&fs[i], floe__json_at(fields, i), a, depth));
         t->nfields = n;
         t->fields = fs;
     } else if (strcmp(kind, "list") == 0) {
@@ -439,9 +439,9 @@ int floe__type_from_json(const floe_type **out, const json_t *j, floe_arena *a, 
     return 0;
 }
 
-static int field_from_json(floe_field *f, const json_t *j, floe_arena *a, int depth)
+static int field_from_json(floe_field *f, const floe_json *j, floe_arena *a, int depth)
 {
-    if (!json_is_object(j))
+    if (!floe__json_is_object(j))
         return floe__error(FLOE_EINVALID, "schema", "a struct field must be an object");
     FLOE_TRY(floe__json_str(j, "name", "schema field", a, &f->name));
     char ctx[160];
@@ -451,16 +451,16 @@ static int field_from_json(floe_field *f, const json_t *j, floe_arena *a, int de
     FLOE_TRY(floe__json_bool_opt(j, "required", ctx, &f->required, &present));
     if (!present)
         return floe__error(FLOE_EINVALID, "schema", "missing required field 'required' in %s", ctx);
-    json_t *t = json_object_get(j, "type");
+    floe_json *t = floe__json_get(j, "type");
     if (!t)
         return floe__error(FLOE_EINVALID, "schema", "missing required field 'type' in %s", ctx);
     FLOE_TRY(floe__type_from_json(&f->type, t, a, depth + 1));
     FLOE_TRY(floe__json_str_opt(j, "doc", ctx, a, &f->doc));
     static const char *const dkeys[2] = {"initial-default", "write-default"};
     for (int k = 0; k < 2; k++) {
-        json_t *d = json_object_get(j, dkeys[k]);
+        floe_json *d = floe__json_get(j, dkeys[k]);
         /* Nested defaults are not modelled (floe_value is primitive). */
-        if (!d || json_is_null(d) || floe_type_is_nested(f->type))
+        if (!d || floe__json_is_null(d) || floe_type_is_nested(f->type))
             continue;
         floe_value *v = floe__arena_calloc(a, 1, sizeof *v);
         if (!v)
@@ -505,10 +505,10 @@ static int index_type(floe_schema *s, const floe_type *t, int32_t parent)
     }
 }
 
-int floe__schema_from_json(floe_schema **out, const json_t *j, int32_t default_id, floe_arena *a)
+int floe__schema_from_json(floe_schema **out, const floe_json *j, int32_t default_id, floe_arena *a)
 {
     *out = NULL;
-    if (!json_is_object(j))
+    if (!floe__json_is_object(j))
         return floe__error(FLOE_EINVALID, "schema", "a schema must be a JSON object");
     floe_schema *s = floe__arena_calloc(a, 1, sizeof *s);
     if (!s)
@@ -519,23 +519,23 @@ int floe__schema_from_json(floe_schema **out, const json_t *j, int32_t default_i
     if (id < INT32_MIN || id > INT32_MAX)
         return floe__error(FLOE_EINVALID, "schema", "schema-id out of range");
     s->schema_id = (int32_t)id;
-    const char *kind = json_string_value(json_object_get(j, "type"));
+    const char *kind = floe__json_sval(floe__json_get(j, "type"));
     if (kind && strcmp(kind, "struct") != 0)
         return floe__error(FLOE_EINVALID, "schema", "schema %d: type must be 'struct'", (int)id);
     FLOE_TRY(floe__type_from_json(&s->root, j, a, 0));
-    json_t *ids;
+    floe_json *ids;
     FLOE_TRY(floe__json_array_opt(j, "identifier-field-ids", "schema", &ids));
-    if (ids && json_array_size(ids)) {
-        size_t n = json_array_size(ids);
+    if (ids && floe__json_len(ids)) {
+        size_t n = floe__json_len(ids);
         int32_t *v = floe__arena_alloc(a, n * sizeof *v);
         if (!v)
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
-            json_t *e = json_array_get(ids, i);
-            if (!json_is_integer(e))
+            floe_json *e = floe__json_at(ids, i);
+            if (!floe__json_is_integer(e))
                 return floe__error(FLOE_EINVALID, "schema",
                                    "identifier-field-ids of schema %d must be integers", (int)id);
-            v[i] = (int32_t)json_integer_value(e);
+            v[i] = (int32_t)floe__json_ival(e);
         }
         s->n_identifier_field_ids = n;
         s->identifier_field_ids = v;

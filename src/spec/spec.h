@@ -7,44 +7,139 @@
  *
  * Everything parsed is allocated in the caller's arena; the schema lookup
  * maps (floe_schema.by_id / parent_of) are heap maps released with
- * floe__schema_release(). JSON goes through jansson, whose allocation is
- * routed through floe__malloc (floe__json_init) so out-of-memory tests work.
+ * floe__schema_release(). JSON is parsed by our own small arena parser
+ * (json.c), see below.
  */
 #ifndef FLOE_SPEC_SPEC_H
 #define FLOE_SPEC_SPEC_H
 
 #include "spec/types.h"
 
-#include <jansson.h>
 
 /* Maximum nesting of struct/list/map accepted from outside. */
 #define FLOE_MAX_TYPE_DEPTH 64
 
-/* ---------------------------------------------------------------- JSON helpers (json.c) */
+/* ---------------------------------------------------------------- JSON (json.c) */
 
-/* Route jansson's allocation through floe__malloc/floe__free (idempotent). */
-void floe__json_init(void);
-/* Parse JSON text; FLOE_ECORRUPT naming `what`, line and column when malformed. */
-int floe__json_parse(json_t **out, const void *data, size_t len, const char *what);
+/* A small JSON tree built in one arena by our own parser: metadata files
+ * with 10,000+ snapshots are parsed on every commit, and jansson (one malloc
+ * and one hash table per object) was 3-4x slower than the budget. Objects
+ * keep their members in file order (summaries and properties round-trip in
+ * order); lookup is linear, which is fine for the small objects of the spec.
+ * Every accessor accepts NULL (and then answers false / 0 / NULL). */
+typedef enum floe_json_type {
+    FLOE_JSON_NULL = 0,
+    FLOE_JSON_TRUE,
+    FLOE_JSON_FALSE,
+    FLOE_JSON_INTEGER,
+    FLOE_JSON_REAL,
+    FLOE_JSON_STRING,
+    FLOE_JSON_ARRAY,
+    FLOE_JSON_OBJECT,
+} floe_json_type;
+
+typedef struct floe_json floe_json;
+struct floe_json {
+    floe_json_type type;
+    uint32_t n;        /* string length, array or object member count */
+    const char **keys; /* object member names (n) */
+    union {
+        int64_t i;
+        double d;
+        const char *s; /* NUL-terminated (may contain NUL if escaped \u0000) */
+        floe_json *items;
+    } u;
+};
+
+/* Byte-packed strings on top of an arena (arena allocations are 16-byte
+ * aligned, which doubles the cost of the many short strings of snapshot
+ * summaries). Returns a NUL-terminated copy; NULL on OOM (error set). */
+typedef struct floe_strpool {
+    floe_arena *a;
+    char *cur;
+    size_t left;
+} floe_strpool;
+char *floe__strpool_dup(floe_strpool *p, const char *s, size_t n);
+
+/* Limits on input from outside. */
+#define FLOE_JSON_MAX_DEPTH 256
+
+/* Parse JSON text; FLOE_ECORRUPT naming `what`, line, column and offset when
+ * malformed; FLOE_ENOMEM. Free the tree with floe__json_free (NULL ok). */
+int floe__json_parse(floe_json **out, const void *data, size_t len, const char *what);
+void floe__json_free(floe_json *root);
+floe_json *floe__json_get(const floe_json *o, const char *key); /* object member */
+
+static inline size_t floe__json_len(const floe_json *j)
+{
+    return j && (j->type == FLOE_JSON_ARRAY || j->type == FLOE_JSON_OBJECT) ? j->n : 0;
+}
+static inline floe_json *floe__json_at(const floe_json *j, size_t i)
+{
+    return j && (j->type == FLOE_JSON_ARRAY || j->type == FLOE_JSON_OBJECT) && i < j->n
+               ? &j->u.items[i]
+               : NULL;
+}
+static inline bool floe__json_is_null(const floe_json *j) { return j && j->type == FLOE_JSON_NULL; }
+static inline bool floe__json_is_true(const floe_json *j) { return j && j->type == FLOE_JSON_TRUE; }
+static inline bool floe__json_is_boolean(const floe_json *j)
+{
+    return j && (j->type == FLOE_JSON_TRUE || j->type == FLOE_JSON_FALSE);
+}
+static inline bool floe__json_is_integer(const floe_json *j)
+{
+    return j && j->type == FLOE_JSON_INTEGER;
+}
+static inline bool floe__json_is_number(const floe_json *j)
+{
+    return j && (j->type == FLOE_JSON_INTEGER || j->type == FLOE_JSON_REAL);
+}
+static inline bool floe__json_is_string(const floe_json *j) { return j && j->type == FLOE_JSON_STRING; }
+static inline bool floe__json_is_array(const floe_json *j) { return j && j->type == FLOE_JSON_ARRAY; }
+static inline bool floe__json_is_object(const floe_json *j) { return j && j->type == FLOE_JSON_OBJECT; }
+static inline const char *floe__json_sval(const floe_json *j)
+{
+    return floe__json_is_string(j) ? j->u.s : NULL;
+}
+static inline size_t floe__json_slen(const floe_json *j)
+{
+    return floe__json_is_string(j) ? j->n : 0;
+}
+static inline int64_t floe__json_ival(const floe_json *j)
+{
+    return floe__json_is_integer(j) ? j->u.i : 0;
+}
+static inline double floe__json_num(const floe_json *j)
+{
+    return !j ? 0 : j->type == FLOE_JSON_INTEGER ? (double)j->u.i
+                  : j->type == FLOE_JSON_REAL    ? j->u.d
+                                                 : 0;
+}
+/* for (members of object o) { key, value } in file order */
+#define FLOE_JSON_FOREACH(o, key, value)                                                           \
+    for (size_t floe__ji = 0;                                                                      \
+         floe__json_is_object(o) && floe__ji < (o)->n &&                                           \
+         ((key) = (o)->keys[floe__ji], (value) = &(o)->u.items[floe__ji], 1);                      \
+         floe__ji++)
 
 /* Typed member access. `ctx` names the object in messages ("snapshot 3").
  * Missing required member: FLOE_EINVALID "missing required field 'key' in ctx";
  * wrong JSON type: FLOE_EINVALID "field 'key' in ctx must be ...". The _opt
  * forms leave *out untouched and set *present=false when the key is absent
  * or JSON null. */
-int floe__json_int(const json_t *o, const char *key, const char *ctx, int64_t *out);
-int floe__json_int_opt(const json_t *o, const char *key, const char *ctx, int64_t *out,
+int floe__json_int(const floe_json *o, const char *key, const char *ctx, int64_t *out);
+int floe__json_int_opt(const floe_json *o, const char *key, const char *ctx, int64_t *out,
                        bool *present);
-int floe__json_i32(const json_t *o, const char *key, const char *ctx, int32_t *out);
-int floe__json_str(const json_t *o, const char *key, const char *ctx, floe_arena *a,
+int floe__json_i32(const floe_json *o, const char *key, const char *ctx, int32_t *out);
+int floe__json_str(const floe_json *o, const char *key, const char *ctx, floe_arena *a,
                    const char **out);
-int floe__json_str_opt(const json_t *o, const char *key, const char *ctx, floe_arena *a,
+int floe__json_str_opt(const floe_json *o, const char *key, const char *ctx, floe_arena *a,
                        const char **out);
-int floe__json_bool_opt(const json_t *o, const char *key, const char *ctx, bool *out,
+int floe__json_bool_opt(const floe_json *o, const char *key, const char *ctx, bool *out,
                         bool *present);
 /* Member that must be an array/object when present (NULL when absent). */
-int floe__json_array_opt(const json_t *o, const char *key, const char *ctx, json_t **out);
-int floe__json_object_opt(const json_t *o, const char *key, const char *ctx, json_t **out);
+int floe__json_array_opt(const floe_json *o, const char *key, const char *ctx, floe_json **out);
+int floe__json_object_opt(const floe_json *o, const char *key, const char *ctx, floe_json **out);
 
 /* Append `"s"` with JSON escaping. */
 int floe__json_put_str(floe_buf *b, const char *s);
@@ -65,7 +160,7 @@ int floe__type_format(const floe_type *t, floe_buf *out);
 /* Parse one schema object ({"type":"struct","schema-id":..,"fields":[..]}).
  * `default_id` is used when "schema-id" is absent (v1 `schema`). Builds the
  * lookup index; rejects duplicate field ids. */
-int floe__schema_from_json(floe_schema **out, const json_t *j, int32_t default_id,
+int floe__schema_from_json(floe_schema **out, const floe_json *j, int32_t default_id,
                            floe_arena *a);
 /* Append the schema as JSON (spec Appendix C). */
 int floe__schema_to_json(const floe_schema *s, floe_buf *out);
@@ -76,11 +171,11 @@ void floe__schema_release(floe_schema *s);
 const floe_field *floe__schema_field_by_id(const floe_schema *s, int32_t id);
 const floe_field *floe__schema_field_by_name(const floe_schema *s, const char *name);
 /* Parse a type (string or nested object) from JSON; exposed for tests. */
-int floe__type_from_json(const floe_type **out, const json_t *j, floe_arena *a, int depth);
+int floe__type_from_json(const floe_type **out, const floe_json *j, floe_arena *a, int depth);
 
 /* Single value <-> JSON (spec "JSON single-value serialization"), primitives
  * only. Bytes of the result are copied into `a`. */
-int floe__value_from_json(floe_value *out, const json_t *j, const floe_type *t, floe_arena *a);
+int floe__value_from_json(floe_value *out, const floe_json *j, const floe_type *t, floe_arena *a);
 int floe__value_to_json(const floe_value *v, floe_buf *out);
 
 /* ---------------------------------------------------------------- partitioning (partition.c) */
@@ -95,10 +190,10 @@ int floe__transform_format(const floe_transform *t, floe_buf *out);
 /* {"spec-id":N,"fields":[...]}. `v1_fields` (a bare array, v1 `partition-spec`)
  * may be passed instead with spec_id 0; missing field ids are assigned from
  * 1000 upward (v1). */
-int floe__partition_spec_from_json(floe_partition_spec **out, const json_t *j, int32_t spec_id,
+int floe__partition_spec_from_json(floe_partition_spec **out, const floe_json *j, int32_t spec_id,
                                    bool ids_required, floe_arena *a);
 int floe__partition_spec_to_json(const floe_partition_spec *s, floe_buf *out);
-int floe__sort_order_from_json(floe_sort_order **out, const json_t *j, floe_arena *a);
+int floe__sort_order_from_json(floe_sort_order **out, const floe_json *j, floe_arena *a);
 int floe__sort_order_to_json(const floe_sort_order *o, floe_buf *out);
 
 #endif
