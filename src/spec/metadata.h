@@ -155,6 +155,52 @@ const floe_schema *floe__metadata_current_schema(const floe_table_metadata *m);
 const floe_partition_spec *floe__metadata_spec(const floe_table_metadata *m, int32_t spec_id);
 const floe_sort_order *floe__metadata_sort_order(const floe_table_metadata *m, int32_t order_id);
 
+/* ---------------------------------------------------------------- builder (builder.c) */
+
+/* Produces the next metadata of a commit from a base, applying the REST
+ * TableCommit update kinds in order, like Java's TableMetadata.Builder:
+ * add-snapshot, set-snapshot-ref, remove-snapshots, remove-snapshot-ref,
+ * set-properties, remove-properties, add-schema, set-current-schema,
+ * add-spec, set-default-spec, add-sort-order, set-default-sort-order,
+ * set-location, set-statistics. The snapshot-log gets an entry whenever
+ * `main` moves; on build the base file joins the metadata-log, which keeps
+ * at most `write.metadata.previous-versions-max` (default 100) entries.
+ * Ids passed as -1 to the set-current/default calls mean "the one added last
+ * in this builder" (the REST convention). Errors: FLOE_EINVALID naming the
+ * rule that failed (unknown snapshot, stale sequence number, ...), FLOE_ENOMEM.
+ * A failed update leaves the builder usable but in an unspecified state; the
+ * caller normally frees it. */
+typedef struct floe_metadata_builder floe_metadata_builder;
+
+/* `base_location` is the base's metadata file (NULL for a new table). */
+int floe__metadata_builder_new(floe_metadata_builder **out, const floe_table_metadata *base,
+                               const char *base_location);
+void floe__metadata_builder_free(floe_metadata_builder *b);
+/* The metadata as built so far (borrowed; changes with further updates). */
+const floe_table_metadata *floe__metadata_builder_peek(const floe_metadata_builder *b);
+
+int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s);
+int floe__mb_set_snapshot_ref(floe_metadata_builder *b, const floe_snapshot_ref *ref);
+int floe__mb_remove_snapshots(floe_metadata_builder *b, const int64_t *ids, size_t n);
+int floe__mb_remove_snapshot_ref(floe_metadata_builder *b, const char *name);
+int floe__mb_set_properties(floe_metadata_builder *b, const floe_kv *kv, size_t n);
+int floe__mb_remove_properties(floe_metadata_builder *b, const char *const *keys, size_t n);
+/* Adds a copy of `s` with a fresh schema id (returned in *schema_id). */
+int floe__mb_add_schema(floe_metadata_builder *b, const floe_schema *s, int32_t *schema_id);
+int floe__mb_set_current_schema(floe_metadata_builder *b, int32_t schema_id);
+int floe__mb_add_spec(floe_metadata_builder *b, const floe_partition_spec *spec, int32_t *spec_id);
+int floe__mb_set_default_spec(floe_metadata_builder *b, int32_t spec_id);
+int floe__mb_add_sort_order(floe_metadata_builder *b, const floe_sort_order *o, int32_t *order_id);
+int floe__mb_set_default_sort_order(floe_metadata_builder *b, int32_t order_id);
+int floe__mb_set_location(floe_metadata_builder *b, const char *location);
+/* Replaces the statistics file of the same snapshot, or adds it. */
+int floe__mb_set_statistics(floe_metadata_builder *b, const floe_statistics_file *st);
+/* Finish: stamps last-updated-ms (now_ms unless an added snapshot set it),
+ * extends the metadata-log and validates. *out is the caller's; the builder
+ * is left empty (free it). */
+int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
+                                 floe_table_metadata **out);
+
 /* gzip/zlib inflate helper shared with other readers: FLOE_ECORRUPT on a
  * truncated or malformed stream, FLOE_EINVALID past `max` bytes. */
 int floe__gunzip(const void *data, size_t len, size_t max, floe_buf *out, const char *what);
