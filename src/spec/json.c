@@ -25,6 +25,9 @@ typedef struct jparser {
     const char **kstack;
     size_t top, cap;
     int depth;
+    const char *const *lazy_keys; /* root members to scan only */
+    size_t nlazy;
+    const char *doc; /* document start, for error positions */
 } jparser;
 
 typedef struct jdoc {
@@ -34,9 +37,10 @@ typedef struct jdoc {
 
 static int jerr(jparser *j, const char *msg)
 {
-    size_t off = (size_t)(j->p - j->start);
+    const char *doc = j->doc ? j->doc : j->start;
+    size_t off = (size_t)(j->p - doc);
     int line = 1, col = 1;
-    for (const char *q = j->start; q < j->p; q++) {
+    for (const char *q = doc; q < j->p; q++) {
         if (*q == '\n') {
             line++;
             col = 1;
@@ -268,6 +272,64 @@ static bool literal(jparser *j, const char *word, size_t n)
 
 static int parse_value(jparser *j, floe_json *v);
 
+static bool is_lazy(const jparser *j, const char *key)
+{
+    if (j->depth != 1 || !key)
+        return false;
+    for (size_t i = 0; i < j->nlazy; i++)
+        if (strcmp(j->lazy_keys[i], key) == 0)
+            return true;
+    return false;
+}
+
+/* At '[': find the matching ']' (respecting strings) and count the
+ * top-level elements; the elements themselves are validated later. */
+static int scan_array(jparser *j, floe_json *v)
+{
+    const char *s = j->p;
+    size_t commas = 0;
+    bool any = false;
+    int depth = 0;
+    for (; j->p < j->end; j->p++) {
+        char c = *j->p;
+        if (c == '"') {
+            for (j->p++; j->p < j->end && *j->p != '"'; j->p++)
+                if (*j->p == '\\')
+                    j->p++;
+            if (j->p >= j->end)
+                break;
+            any = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > FLOE_JSON_MAX_DEPTH)
+                return jerr(j, "nesting too deep");
+            if (depth > 1)
+                any = true;
+        } else if (c == ']' || c == '}') {
+            if (--depth == 0) {
+                if (c != ']')
+                    return jerr(j, "expected ',' or ']'");
+                j->p++;
+                floe_json_raw *raw = floe__arena_alloc(j->a, sizeof *raw);
+                if (!raw)
+                    return floe__error_nomem();
+                raw->doc = j->doc ? j->doc : j->start;
+                raw->start = s;
+                raw->end = j->p;
+                raw->count = any ? commas + 1 : 0;
+                v->type = FLOE_JSON_LAZY;
+                v->u.raw = raw;
+                return 0;
+            }
+        } else if (c == ',' && depth == 1) {
+            commas++;
+        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            any = true;
+        }
+    }
+    j->p = s;
+    return jerr(j, "unterminated array");
+}
+
 static int parse_container(jparser *j, floe_json *v, bool object)
 {
     if (++j->depth > FLOE_JSON_MAX_DEPTH)
@@ -299,7 +361,11 @@ static int parse_container(jparser *j, floe_json *v, bool object)
             /* parse into a local: the stack may move while the child grows it */
             floe_json child;
             memset(&child, 0, sizeof child);
-            FLOE_TRY(parse_value(j, &child));
+            skip_ws(j);
+            if (j->nlazy && j->p < j->end && *j->p == '[' && is_lazy(j, key))
+                FLOE_TRY(scan_array(j, &child));
+            else
+                FLOE_TRY(parse_value(j, &child));
             j->stack[idx] = child;
             skip_ws(j);
             if (j->p < j->end && *j->p == ',') {
@@ -367,6 +433,12 @@ static int parse_value(jparser *j, floe_json *v)
 
 int floe__json_parse(floe_json **out, const void *data, size_t len, const char *what)
 {
+    return floe__json_parse_lazy(out, data, len, what, NULL, 0);
+}
+
+int floe__json_parse_lazy(floe_json **out, const void *data, size_t len, const char *what,
+                          const char *const *lazy_keys, size_t nlazy)
+{
     *out = NULL;
     floe_arena *a = floe__arena_new(len < 4096 ? 4096 : len > (1u << 20) ? (1u << 20) : len);
     if (!a)
@@ -377,8 +449,8 @@ int floe__json_parse(floe_json **out, const void *data, size_t len, const char *
         return floe__error_nomem();
     }
     doc->arena = a;
-    jparser j = {data,           data, (const char *)data + len, a, {a, NULL, 0}, what ? what : "JSON",
-                 NULL,           NULL, 0, 0, 0};
+    jparser j = {data, data, (const char *)data + len, a, {a, NULL, 0}, what ? what : "JSON",
+                 NULL, NULL, 0, 0, 0, lazy_keys, nlazy, data};
     int rc = parse_value(&j, &doc->root);
     if (rc == 0) {
         skip_ws(&j);
@@ -393,6 +465,65 @@ int floe__json_parse(floe_json **out, const void *data, size_t len, const char *
     }
     *out = &doc->root;
     return 0;
+}
+
+size_t floe__json_count(const floe_json *j)
+{
+    if (j && j->type == FLOE_JSON_LAZY)
+        return j->u.raw->count;
+    return floe__json_is_array(j) ? j->n : 0;
+}
+
+int floe__json_each(const floe_json *j, const char *what,
+                    int (*fn)(const floe_json *elem, size_t i, void *payload), void *payload)
+{
+    if (floe__json_is_array(j)) {
+        for (size_t i = 0; i < j->n; i++)
+            FLOE_TRY(fn(&j->u.items[i], i, payload));
+        return 0;
+    }
+    if (!j || j->type != FLOE_JSON_LAZY)
+        return 0;
+    const floe_json_raw *raw = j->u.raw;
+    floe_arena *a = floe__arena_new(16384);
+    if (!a)
+        return floe__error_nomem();
+    jparser jp = {raw->start + 1, raw->start, raw->end, a, {a, NULL, 0}, what ? what : "JSON",
+                  NULL, NULL, 0, 0, 1, NULL, 0, raw->doc};
+    int rc = 0;
+    size_t i = 0;
+    skip_ws(&jp);
+    if (jp.p < jp.end && *jp.p == ']') {
+        jp.p++;
+    } else {
+        for (;;) {
+            floe_json e;
+            memset(&e, 0, sizeof e);
+            if ((rc = parse_value(&jp, &e)) < 0)
+                break;
+            if ((rc = fn(&e, i++, payload)) < 0)
+                break;
+            floe__arena_reset(a);
+            jp.pool = (floe_strpool){a, NULL, 0};
+            skip_ws(&jp);
+            if (jp.p < jp.end && *jp.p == ',') {
+                jp.p++;
+                continue;
+            }
+            if (jp.p < jp.end && *jp.p == ']') {
+                jp.p++;
+                break;
+            }
+            rc = jerr(&jp, "expected ',' or ']'");
+            break;
+        }
+    }
+    if (rc == 0 && i != raw->count)
+        rc = jerr(&jp, "malformed array");
+    floe__free(jp.stack);
+    floe__free(jp.kstack);
+    floe__arena_free(a);
+    return rc;
 }
 
 void floe__json_free(floe_json *root)

@@ -436,27 +436,46 @@ static int parse_sort_orders(parser *p, const floe_json *root)
     return 0;
 }
 
+static int snapshot_cb(const floe_json *e, size_t i, void *payload)
+{
+    parser *p = payload;
+    floe_table_metadata *m = p->m;
+    floe_snapshot *s = &m->snapshots[i];
+    FLOE_TRY(parse_snapshot(p, s, e, i));
+    if (floe__intmap_has(m->snapshot_by_id, s->snapshot_id))
+        return invalid(p, "duplicate snapshot-id %lld", (long long)s->snapshot_id);
+    FLOE_TRY(floe__intmap_put(m->snapshot_by_id, s->snapshot_id, s));
+    m->nsnapshots = i + 1;
+    return 0;
+}
+
+/* `snapshots` and `snapshot-log` may be lazy arrays (parsed element by
+ * element straight into the metadata). */
+static int lazy_array(parser *p, const floe_json *root, const char *key, const floe_json **out)
+{
+    floe_json *v = floe__json_get(root, key);
+    *out = NULL;
+    if (!v || floe__json_is_null(v))
+        return 0;
+    if (!floe__json_is_array(v) && v->type != FLOE_JSON_LAZY)
+        return invalid(p, "field '%s' in table metadata must be an array", key);
+    *out = v;
+    return 0;
+}
+
 static int parse_snapshots(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    floe_json *snaps;
-    FLOE_TRY(floe__json_array_opt(root, "snapshots", "table metadata", &snaps));
-    size_t n = snaps ? floe__json_len(snaps) : 0;
+    const floe_json *snaps;
+    FLOE_TRY(lazy_array(p, root, "snapshots", &snaps));
+    size_t n = floe__json_count(snaps);
     if (!(m->snapshot_by_id = floe__intmap_new()))
         return floe__error_nomem();
     if (n == 0)
         return 0;
     if (!(m->snapshots = floe__arena_calloc(p->a, n, sizeof *m->snapshots)))
         return floe__error_nomem();
-    for (size_t i = 0; i < n; i++) {
-        floe_snapshot *s = &m->snapshots[i];
-        FLOE_TRY(parse_snapshot(p, s, floe__json_at(snaps, i), i));
-        if (floe__intmap_has(m->snapshot_by_id, s->snapshot_id))
-            return invalid(p, "duplicate snapshot-id %lld", (long long)s->snapshot_id);
-        FLOE_TRY(floe__intmap_put(m->snapshot_by_id, s->snapshot_id, s));
-        m->nsnapshots = i + 1;
-    }
-    return 0;
+    return floe__json_each(snaps, p->what, snapshot_cb, p);
 }
 
 static int parse_refs(parser *p, const floe_json *root)
@@ -495,26 +514,29 @@ static int parse_refs(parser *p, const floe_json *root)
     return 0;
 }
 
+static int snapshot_log_cb(const floe_json *e, size_t i, void *payload)
+{
+    parser *p = payload;
+    floe_snapshot_log_entry *l = &p->m->snapshot_log[i];
+    if (!floe__json_is_object(e))
+        return invalid(p, "snapshot-log entries must be objects");
+    FLOE_TRY(floe__json_int(e, "timestamp-ms", "snapshot-log entry", &l->timestamp_ms));
+    return floe__json_int(e, "snapshot-id", "snapshot-log entry", &l->snapshot_id);
+}
+
 static int parse_logs(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    floe_json *log;
-    FLOE_TRY(floe__json_array_opt(root, "snapshot-log", "table metadata", &log));
-    size_t n = log ? floe__json_len(log) : 0;
+    const floe_json *slog;
+    FLOE_TRY(lazy_array(p, root, "snapshot-log", &slog));
+    size_t n = floe__json_count(slog);
     if (n) {
         if (!(m->snapshot_log = floe__arena_calloc(p->a, n, sizeof *m->snapshot_log)))
             return floe__error_nomem();
-        for (size_t i = 0; i < n; i++) {
-            floe_json *e = floe__json_at(log, i);
-            if (!floe__json_is_object(e))
-                return invalid(p, "snapshot-log entries must be objects");
-            FLOE_TRY(floe__json_int(e, "timestamp-ms", "snapshot-log entry",
-                                    &m->snapshot_log[i].timestamp_ms));
-            FLOE_TRY(floe__json_int(e, "snapshot-id", "snapshot-log entry",
-                                    &m->snapshot_log[i].snapshot_id));
-        }
+        FLOE_TRY(floe__json_each(slog, p->what, snapshot_log_cb, p));
         m->n_snapshot_log = n;
     }
+    floe_json *log;
     FLOE_TRY(floe__json_array_opt(root, "metadata-log", "table metadata", &log));
     n = log ? floe__json_len(log) : 0;
     if (n) {
@@ -641,21 +663,27 @@ int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len
         data = plain.ptr ? plain.ptr : "";
         len = plain.len;
     }
+    /* The two arrays that grow with every commit are parsed element by
+     * element from the text, which therefore stays alive until the end. */
+    static const char *const lazy[] = {"snapshots", "snapshot-log"};
     floe_json *root = NULL;
-    int rc = floe__json_parse(&root, data, len, what);
-    floe__buf_free(&plain);
-    if (rc < 0)
+    int rc = floe__json_parse_lazy(&root, data, len, what, lazy, 2);
+    if (rc < 0) {
+        floe__buf_free(&plain);
         return rc;
+    }
     floe_table_metadata *m = floe__calloc(1, sizeof *m);
     if (!m || !(m->arena = floe__arena_new(65536))) {
         floe__free(m);
         floe__json_free(root);
+        floe__buf_free(&plain);
         return floe__error_nomem();
     }
     parser p = {m, m->arena, what, {m->arena, NULL, 0}, floe__strmap_new()};
     rc = p.interned ? parse_root(&p, root) : floe__error_nomem();
     floe__strmap_free(p.interned);
     floe__json_free(root);
+    floe__buf_free(&plain);
     if (rc < 0) {
         floe__metadata_free(m);
         return rc;

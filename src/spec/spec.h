@@ -36,7 +36,16 @@ typedef enum floe_json_type {
     FLOE_JSON_STRING,
     FLOE_JSON_ARRAY,
     FLOE_JSON_OBJECT,
+    FLOE_JSON_LAZY, /* an array left unparsed by floe__json_parse_lazy */
 } floe_json_type;
+
+/* Where a lazy array lies in the (caller-owned) input text. */
+typedef struct floe_json_raw {
+    const char *doc;   /* start of the whole document (for error positions) */
+    const char *start; /* the '[' */
+    const char *end;   /* one past the ']' */
+    size_t count;      /* number of elements (checked while iterating) */
+} floe_json_raw;
 
 typedef struct floe_json floe_json;
 struct floe_json {
@@ -48,6 +57,7 @@ struct floe_json {
         double d;
         const char *s; /* NUL-terminated (may contain NUL if escaped \u0000) */
         floe_json *items;
+        const floe_json_raw *raw; /* FLOE_JSON_LAZY */
     } u;
 };
 
@@ -68,6 +78,20 @@ char *floe__strpool_dup(floe_strpool *p, const char *s, size_t n);
  * malformed; FLOE_ENOMEM. Free the tree with floe__json_free (NULL ok). */
 int floe__json_parse(floe_json **out, const void *data, size_t len, const char *what);
 void floe__json_free(floe_json *root);
+/* Like floe__json_parse, but arrays that are members `lazy_keys` of the root
+ * object are only scanned (brackets and strings) and kept as FLOE_JSON_LAZY
+ * nodes pointing into `data`, which must outlive the tree. Their elements are
+ * parsed one at a time by floe__json_each, so a 100,000-snapshot file never
+ * exists as one tree (peak memory) . */
+int floe__json_parse_lazy(floe_json **out, const void *data, size_t len, const char *what,
+                          const char *const *lazy_keys, size_t nlazy);
+/* Number of elements of an array or lazy array (0 otherwise). */
+size_t floe__json_count(const floe_json *j);
+/* Call fn for each element of an array or lazy array, in order. Elements of
+ * a lazy array live only during their call. Stops at the first negative
+ * return; FLOE_ECORRUPT for malformed elements. */
+int floe__json_each(const floe_json *j, const char *what,
+                    int (*fn)(const floe_json *elem, size_t i, void *payload), void *payload);
 floe_json *floe__json_get(const floe_json *o, const char *key); /* object member */
 
 static inline size_t floe__json_len(const floe_json *j)

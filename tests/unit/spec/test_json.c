@@ -121,7 +121,62 @@ static void test_oom(void)
     ft_fail(__FILE__, __LINE__, "never succeeded");
 }
 
+static int sum_cb(const floe_json *e, size_t i, void *payload)
+{
+    int64_t *sum = payload;
+    if (!floe__json_is_object(e))
+        return floe__error(FLOE_EINVALID, "test", "element %zu not an object", i);
+    *sum += floe__json_ival(floe__json_get(e, "v"));
+    return 0;
+}
+
+static void test_lazy(void)
+{
+    static const char *const keys[] = {"big", "empty"};
+    const char *doc = "{\"big\": [{\"v\": 1, \"s\": \"]},[\\\"\"}, {\"v\": 2}, {\"v\": 40}],"
+                      " \"empty\": [ ], \"small\": [{\"v\": 5}], \"nested\": {\"big\": [1]}}";
+    floe_json *j = NULL;
+    FT_OK(floe__json_parse_lazy(&j, doc, strlen(doc), "lazy", keys, 2));
+    floe_json *big = floe__json_get(j, "big");
+    FT_EQ_INT(big->type, FLOE_JSON_LAZY);
+    FT_EQ_INT(floe__json_count(big), 3);
+    int64_t sum = 0;
+    FT_OK(floe__json_each(big, "lazy", sum_cb, &sum));
+    FT_EQ_INT(sum, 43);
+    FT_EQ_INT(floe__json_count(floe__json_get(j, "empty")), 0);
+    sum = 0;
+    FT_OK(floe__json_each(floe__json_get(j, "empty"), "lazy", sum_cb, &sum));
+    FT_EQ_INT(sum, 0);
+    /* only root members are lazy; other arrays are ordinary */
+    FT_CHECK(floe__json_is_array(floe__json_get(j, "small")));
+    FT_CHECK(floe__json_is_array(floe__json_get(floe__json_get(j, "nested"), "big")));
+    sum = 0;
+    FT_OK(floe__json_each(floe__json_get(j, "small"), "lazy", sum_cb, &sum));
+    FT_EQ_INT(sum, 5);
+    floe__json_free(j);
+
+    /* malformed elements are found while iterating, with document offsets */
+    const char *bad[] = {"{\"big\": [{\"v\": 1},, {\"v\": 2}]}", "{\"big\": [{\"v\": 1} {\"v\": 2}]}",
+                         "{\"big\": [{\"v\": 1},]}", "{\"big\": [{\"v\": tru}]}"};
+    for (size_t i = 0; i < FT_N(bad); i++) {
+        FT_OK(floe__json_parse_lazy(&j, bad[i], strlen(bad[i]), "bad", keys, 2));
+        sum = 0;
+        FT_EQ_INT(floe__json_each(floe__json_get(j, "big"), "bad", sum_cb, &sum), FLOE_ECORRUPT);
+        FT_ERR_CONTAINS("bad: malformed JSON at line 1");
+        floe__json_free(j);
+    }
+    const char *unterminated = "{\"big\": [{\"v\": \"]}";
+    FT_EQ_INT(floe__json_parse_lazy(&j, unterminated, strlen(unterminated), "u", keys, 2),
+              FLOE_ECORRUPT);
+    /* a callback error stops the iteration and is returned */
+    const char *notobj = "{\"big\": [1, 2]}";
+    FT_OK(floe__json_parse_lazy(&j, notobj, strlen(notobj), "n", keys, 2));
+    FT_EQ_INT(floe__json_each(floe__json_get(j, "big"), "n", sum_cb, &sum), FLOE_EINVALID);
+    floe__json_free(j);
+}
+
 static const ft_case cases[] = {
+    {"lazy", test_lazy},
     {"values", test_values},       {"int64_exact", test_int64_exact}, {"strings", test_strings},
     {"malformed", test_malformed}, {"depth", test_depth},             {"oom", test_oom},
 };

@@ -62,11 +62,11 @@ static const char nested_schema[] =
 static void test_schema_json(void)
 {
     floe_arena *a = floe__arena_new(0);
-    json_t *j;
+    floe_json *j;
     FT_OK(floe__json_parse(&j, nested_schema, sizeof nested_schema - 1, "test"));
     floe_schema *s;
     FT_OK(floe__schema_from_json(&s, j, 0, a));
-    json_decref(j);
+    floe__json_free(j);
     FT_EQ_INT(s->schema_id, 7);
     FT_EQ_INT(s->highest_field_id, 11);
     FT_EQ_INT(s->n_identifier_field_ids, 1);
@@ -92,7 +92,7 @@ static void test_schema_json(void)
     FT_OK(floe__json_parse(&j, b1.ptr, b1.len, "rewritten"));
     floe_schema *s2;
     FT_OK(floe__schema_from_json(&s2, j, 0, a));
-    json_decref(j);
+    floe__json_free(j);
     FT_OK(floe__schema_to_json(s2, &b2));
     FT_EQ_STR(b1.ptr, b2.ptr);
     FT_CHECK(strstr(b1.ptr, "\"initial-default\":\"2024-02-29\"") != NULL);
@@ -182,7 +182,7 @@ static void test_specs_and_orders(void)
     floe_arena *a = floe__arena_new(0);
     const char v1[] = "[{\"name\":\"c\",\"transform\":\"identity\",\"source-id\":3},"
                       "{\"name\":\"d\",\"transform\":\"day\",\"source-id\":4}]";
-    json_t *j;
+    floe_json *j;
     FT_OK(floe__json_parse(&j, v1, sizeof v1 - 1, "t"));
     floe_partition_spec *s;
     FT_OK(floe__partition_spec_from_json(&s, j, 0, false, a));
@@ -190,13 +190,13 @@ static void test_specs_and_orders(void)
     FT_EQ_INT(s->fields[1].field_id, 1001);
     FT_EQ_INT(floe__partition_spec_from_json(&s, j, 0, true, a), FLOE_EINVALID);
     FT_ERR_CONTAINS("'field-id'");
-    json_decref(j);
+    floe__json_free(j);
     const char so[] = "{\"order-id\":1,\"fields\":[{\"transform\":\"bucket[4]\",\"source-id\":3,"
                       "\"direction\":\"desc\",\"null-order\":\"nulls-last\"}]}";
     FT_OK(floe__json_parse(&j, so, sizeof so - 1, "t"));
     floe_sort_order *o;
     FT_OK(floe__sort_order_from_json(&o, j, a));
-    json_decref(j);
+    floe__json_free(j);
     FT_CHECK(o->fields[0].descending && !o->fields[0].nulls_first);
     floe_buf b = FLOE_BUF_INIT;
     FT_OK(floe__sort_order_to_json(o, &b));
