@@ -9,6 +9,7 @@
 
 static const cli_command commands[] = {
     {"version", floe_cmd_version, "print the version", "floe version"},
+    {"inspect", floe_cmd_inspect, "describe a table metadata file", "floe inspect [--json] FILE"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* spec/builder: commit-path metadata updates (REST TableCommit update kinds)
+ * with snapshot-log and metadata-log bookkeeping. */
+#include "harness.h"
+#include "spec/metadata.h"
+#include "spec/spec.h"
+
+#include <stdio.h>
+
+#define BASE_SNAP 3051729675574597004LL
+
+static floe_table_metadata *base(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/data/valid/metadata/minimal-v2.metadata.json",
+             ft_source_dir());
+    floe_table_metadata *m = NULL;
+    if (floe__metadata_read_file(&m, path) < 0)
+        ft_fail(__FILE__, __LINE__, "base: %s", ft_floe_err());
+    return m;
+}
+
+static floe_snapshot snap(int64_t id, int64_t parent, int64_t seq, int64_t ts)
+{
+    static floe_kv summary[] = {{"operation", "append"}, {"added-records", "10"}};
+    floe_snapshot s = {0};
+    s.snapshot_id = id;
+    s.has_parent = parent != 0;
+    s.parent_snapshot_id = parent;
+    s.sequence_number = seq;
+    s.timestamp_ms = ts;
+    s.manifest_list = "s3://b/t/metadata/snap-x.avro";
+    s.operation = "append";
+    s.summary = summary;
+    s.n_summary = 2;
+    return s;
+}
+
+static int parse_into(floe_json **j, const char *text)
+{
+    return floe__json_parse(j, text, strlen(text), "test");
+}
+
+/* All update kinds on one builder; returns 0 or the first error. */
+static int apply_all(floe_metadata_builder *b, floe_arena *a)
+{
+    floe_snapshot s = snap(2, BASE_SNAP, 2, 1700000000000);
+    FLOE_TRY(floe__mb_add_snapshot(b, &s));
+    floe_snapshot_ref main_ref = {.name = "main", .snapshot_id = 2, .type = FLOE_REF_BRANCH};
+    FLOE_TRY(floe__mb_set_snapshot_ref(b, &main_ref));
+    floe_snapshot_ref tag = {.name = "v1", .snapshot_id = BASE_SNAP, .type = FLOE_REF_TAG,
+                             .has_max_ref_age_ms = true, .max_ref_age_ms = 1000};
+    FLOE_TRY(floe__mb_set_snapshot_ref(b, &tag));
+    floe_kv props[] = {{"k1", "v1"}, {"owner", "someone"}};
+    FLOE_TRY(floe__mb_set_properties(b, props, 2));
+    const char *gone[] = {"k1"};
+    FLOE_TRY(floe__mb_remove_properties(b, gone, 1));
+    floe_json *j;
+    FLOE_TRY(parse_into(&j, "{\"type\":\"struct\",\"fields\":[{\"id\":1,\"name\":\"x\",\"required\":true,"
+                            "\"type\":\"long\"},{\"id\":4,\"name\":\"y\",\"required\":false,\"type\":\"string\"}]}"));
+    floe_schema *sc;
+    int rc = floe__schema_from_json(&sc, j, 0, a);
+    floe__json_free(j);
+    FLOE_TRY(rc);
+    rc = floe__mb_add_schema(b, sc, NULL);
+    floe__schema_release(sc);
+    FLOE_TRY(rc);
+    FLOE_TRY(floe__mb_set_current_schema(b, -1));
+    FLOE_TRY(parse_into(&j, "{\"spec-id\":0,\"fields\":[{\"name\":\"y_trunc\",\"transform\":\"truncate[4]\","
+                            "\"source-id\":4,\"field-id\":1001}]}"));
+    floe_partition_spec *sp;
+    rc = floe__partition_spec_from_json(&sp, j, 0, true, a);
+    floe__json_free(j);
+    FLOE_TRY(rc);
+    FLOE_TRY(floe__mb_add_spec(b, sp, NULL));
+    FLOE_TRY(floe__mb_set_default_spec(b, -1));
+    FLOE_TRY(parse_into(&j, "{\"order-id\":0,\"fields\":[{\"transform\":\"identity\",\"source-id\":1,"
+                            "\"direction\":\"asc\",\"null-order\":\"nulls-first\"}]}"));
+    floe_sort_order *so;
+    rc = floe__sort_order_from_json(&so, j, a);
+    floe__json_free(j);
+    FLOE_TRY(rc);
+    FLOE_TRY(floe__mb_add_sort_order(b, so, NULL));
+    FLOE_TRY(floe__mb_set_default_sort_order(b, -1));
+    FLOE_TRY(floe__mb_set_location(b, "s3://b/t2"));
+    int32_t fields[] = {1};
+    floe_blob_metadata blob = {"apache-datasketches-theta-v1", 2, 2, 1, fields, 0, NULL};
+    floe_statistics_file st = {2, "s3://b/t/stats.puffin", 100, 20, NULL, 1, &blob};
+    return floe__mb_set_statistics(b, &st);
+}
+
+static void test_all_updates(void)
+{
+    floe_table_metadata *m = base(), *out = NULL, *re = NULL;
+    FT_ASSERT(m != NULL);
+    floe_arena *a = floe__arena_new(0);
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, m, "s3://b/t/metadata/00000.metadata.json"));
+    FT_OK(apply_all(b, a));
+    FT_OK(floe__metadata_builder_build(b, 1800000000000, &out));
+    floe__metadata_builder_free(b);
+    FT_EQ_INT(out->current_snapshot_id, 2);
+    FT_EQ_INT(out->last_sequence_number, 2);
+    FT_EQ_INT(out->last_updated_ms, 1700000000000);
+    FT_EQ_INT(out->n_snapshot_log, 1);
+    FT_EQ_INT(out->snapshot_log[0].snapshot_id, 2);
+    FT_EQ_INT(out->snapshot_log[0].timestamp_ms, 1700000000000);
+    FT_EQ_INT(out->n_metadata_log, 1);
+    FT_EQ_STR(out->metadata_log[0].metadata_file, "s3://b/t/metadata/00000.metadata.json");
+    FT_EQ_INT(out->metadata_log[0].timestamp_ms, m->last_updated_ms);
+    FT_EQ_INT(floe__metadata_ref(out, "v1")->type, FLOE_REF_TAG);
+    FT_CHECK(floe__props_get(&out->properties, "k1") == NULL);
+    FT_EQ_STR(floe__props_get(&out->properties, "owner"), "someone");
+    FT_EQ_INT(out->current_schema_id, 1);
+    FT_EQ_INT(out->last_column_id, 4);
+    FT_EQ_INT(out->default_spec_id, 1);
+    FT_EQ_INT(out->last_partition_id, 1001);
+    FT_EQ_INT(out->default_sort_order_id, 1);
+    FT_EQ_STR(out->location, "s3://b/t2");
+    FT_EQ_INT(out->nstatistics, 1);
+    /* the result writes and reads back */
+    floe_buf t = FLOE_BUF_INIT;
+    FT_OK(floe__metadata_write(out, &t));
+    FT_OK(floe__metadata_parse(&re, t.ptr, t.len, "built"));
+    FT_EQ_INT(re->current_snapshot_id, 2);
+    FT_EQ_INT(re->nsnapshots, 2);
+    FT_EQ_STR(floe__metadata_snapshot(re, 2)->operation, "append");
+    floe__buf_free(&t);
+    /* the base is untouched */
+    FT_EQ_INT(m->current_snapshot_id, BASE_SNAP);
+    FT_EQ_INT(m->nsnapshots, 1);
+
+    /* expire the base snapshot: the tag on it and its log history go */
+    FT_OK(floe__metadata_builder_new(&b, out, "s3://b/t/metadata/00001.metadata.json"));
+    int64_t ids[] = {BASE_SNAP};
+    FT_OK(floe__mb_remove_snapshots(b, ids, 1));
+    floe_table_metadata *out2;
+    FT_OK(floe__metadata_builder_build(b, 1800000000001, &out2));
+    floe__metadata_builder_free(b);
+    FT_EQ_INT(out2->nsnapshots, 1);
+    FT_CHECK(floe__metadata_ref(out2, "v1") == NULL);
+    FT_EQ_INT(out2->current_snapshot_id, 2);
+    FT_EQ_INT(out2->last_updated_ms, 1800000000001);
+    FT_EQ_INT(out2->n_metadata_log, 2);
+    floe__metadata_free(out2);
+    floe__metadata_free(out);
+    floe__metadata_free(re);
+    floe__metadata_free(m);
+    floe__arena_free(a);
+}
+
+static void test_rejections(void)
+{
+    floe_table_metadata *m = base();
+    FT_ASSERT(m != NULL);
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, m, NULL));
+    floe_snapshot s = snap(BASE_SNAP, 0, 5, 1);
+    FT_EQ_INT(floe__mb_add_snapshot(b, &s), FLOE_EINVALID);
+    FT_ERR_CONTAINS("already exists");
+    s = snap(9, BASE_SNAP, 1, 1);
+    FT_EQ_INT(floe__mb_add_snapshot(b, &s), FLOE_EINVALID);
+    FT_ERR_CONTAINS("older than last sequence number 1");
+    floe_snapshot_ref r = {.name = "dev", .snapshot_id = 77, .type = FLOE_REF_BRANCH};
+    FT_EQ_INT(floe__mb_set_snapshot_ref(b, &r), FLOE_EINVALID);
+    FT_ERR_CONTAINS("cannot set dev to unknown snapshot: 77");
+    floe_snapshot_ref t = {.name = "t", .snapshot_id = BASE_SNAP, .type = FLOE_REF_TAG,
+                           .has_min_snapshots_to_keep = true, .min_snapshots_to_keep = 1};
+    FT_EQ_INT(floe__mb_set_snapshot_ref(b, &t), FLOE_EINVALID);
+    FT_EQ_INT(floe__mb_set_current_schema(b, -1), FLOE_EINVALID);
+    FT_ERR_CONTAINS("no schema has been added");
+    FT_EQ_INT(floe__mb_set_current_schema(b, 42), FLOE_EINVALID);
+    FT_EQ_INT(floe__mb_set_default_spec(b, 42), FLOE_EINVALID);
+    FT_EQ_INT(floe__mb_set_default_sort_order(b, 42), FLOE_EINVALID);
+    FT_OK(floe__mb_remove_snapshot_ref(b, "nope"));
+    FT_OK(floe__mb_remove_snapshot_ref(b, "main"));
+    FT_CHECK(!floe__metadata_builder_peek(b)->has_current_snapshot);
+    floe__metadata_builder_free(b);
+    floe__metadata_free(m);
+}
+
+static void test_metadata_log_limit(void)
+{
+    floe_table_metadata *m = base();
+    FT_ASSERT(m != NULL);
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, m, NULL));
+    floe_kv p = {"write.metadata.previous-versions-max", "2"};
+    FT_OK(floe__mb_set_properties(b, &p, 1));
+    floe_table_metadata *cur;
+    FT_OK(floe__metadata_builder_build(b, 1, &cur));
+    floe__metadata_builder_free(b);
+    for (int v = 1; v <= 4; v++) {
+        char loc[64];
+        snprintf(loc, sizeof loc, "s3://b/t/metadata/%05d.metadata.json", v);
+        FT_OK(floe__metadata_builder_new(&b, cur, loc));
+        floe_table_metadata *next;
+        FT_OK(floe__metadata_builder_build(b, 1 + v, &next));
+        floe__metadata_builder_free(b);
+        floe__metadata_free(cur);
+        cur = next;
+    }
+    FT_EQ_INT(cur->n_metadata_log, 2);
+    FT_EQ_STR(cur->metadata_log[0].metadata_file, "s3://b/t/metadata/00003.metadata.json");
+    FT_EQ_STR(cur->metadata_log[1].metadata_file, "s3://b/t/metadata/00004.metadata.json");
+    floe__metadata_free(cur);
+    floe__metadata_free(m);
+}
+
+static void test_oom(void)
+{
+    floe_table_metadata *m = base();
+    FT_ASSERT(m != NULL);
+    long n;
+    for (n = 1; n < 100000; n++) {
+        floe_arena *a = floe__arena_new(0);
+        floe_metadata_builder *b = NULL;
+        floe_table_metadata *out = NULL;
+        floe__alloc_fail_at(n);
+        int rc = floe__metadata_builder_new(&b, m, "s3://b/t/metadata/0.json");
+        if (rc == 0)
+            rc = a ? apply_all(b, a) : FLOE_ENOMEM;
+        if (rc == 0)
+            rc = floe__metadata_builder_build(b, 5, &out);
+        floe__alloc_fail_at(0);
+        floe__metadata_builder_free(b);
+        floe__metadata_free(out);
+        floe__arena_free(a);
+        if (rc == 0)
+            break;
+        if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "allocation %ld: %d %s", n, rc, ft_floe_err());
+            break;
+        }
+    }
+    FT_CHECK(n > 20);
+    floe__metadata_free(m);
+}
+
+static const ft_case cases[] = {
+    {"all_updates", test_all_updates},
+    {"rejections", test_rejections},
+    {"metadata_log_limit", test_metadata_log_limit},
+    {"oom", test_oom},
+};
+
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}

@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * spec/metadata: every table metadata file among the shared fixtures parses,
+ * matches values read independently from the raw JSON (jansson + zlib here,
+ * not floe's parser), and survives parse -> write -> parse; invalid inputs
+ * give the right code and message; out-of-memory is clean at every step.
+ */
+#include "harness.h"
+#include "spec/metadata.h"
+#include "spec/spec.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* Raw JSON of a (possibly gzip) file, independently of floe. */
+static json_t *raw_json(const char *path)
+{
+    gzFile g = gzopen(path, "rb");
+    if (!g)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    int n;
+    while ((n = gzread(g, buf + len, (unsigned)(cap - len))) > 0) {
+        len += (size_t)n;
+        if (len == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    gzclose(g);
+    json_error_t err;
+    json_t *j = json_loadb(buf, len, 0, &err);
+    free(buf);
+    return j;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Collect table-metadata files: *.metadata.json(.gz) outside vectors/avro
+ * (those are decoded Avro headers), and the .json files under vectors/metadata. */
+static void collect(const char *dir, char ***list, size_t *n)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (e->d_type == DT_DIR) {
+            if (!strstr(path, "/vectors/avro"))
+                collect(path, list, n);
+            continue;
+        }
+        bool meta = ends_with(path, ".metadata.json") ||
+                    (strstr(path, "/vectors/metadata/") && ends_with(path, ".json"));
+        if (meta && !strstr(path, "/vectors/avro")) {
+            *list = realloc(*list, (*n + 1) * sizeof **list);
+            (*list)[(*n)++] = strdup(path);
+        }
+    }
+    closedir(d);
+}
+
+static int64_t jint(const json_t *o, const char *k, int64_t def)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : def;
+}
+
+/* Compare floe's view with the raw JSON. */
+static void check_against_raw(const floe_table_metadata *m, const json_t *raw, const char *path)
+{
+    if (!FT_CHECK(m->format_version == jint(raw, "format-version", -9)))
+        fprintf(stderr, "  in %s\n", path);
+    FT_EQ_STR(m->location, json_string_value(json_object_get(raw, "location")));
+    FT_EQ_INT(m->last_updated_ms, jint(raw, "last-updated-ms", -9));
+    FT_EQ_INT(m->last_column_id, jint(raw, "last-column-id", -9));
+    int64_t cur = jint(raw, "current-snapshot-id", -1);
+    FT_EQ_INT(m->has_current_snapshot ? m->current_snapshot_id : -1, cur);
+    json_t *snaps = json_object_get(raw, "snapshots");
+    FT_EQ_INT(m->nsnapshots, json_array_size(snaps));
+    for (size_t i = 0; i < json_array_size(snaps) && i < m->nsnapshots; i++) {
+        json_t *s = json_array_get(snaps, i);
+        const floe_snapshot *fs = floe__metadata_snapshot(m, jint(s, "snapshot-id", -9));
+        if (!FT_CHECK(fs != NULL))
+            continue;
+        FT_CHECK(fs == &m->snapshots[i]);
+        FT_EQ_INT(fs->has_parent ? fs->parent_snapshot_id : -1, jint(s, "parent-snapshot-id", -1));
+        FT_EQ_INT(fs->sequence_number, jint(s, "sequence-number", 0));
+        FT_EQ_INT(fs->timestamp_ms, jint(s, "timestamp-ms", -9));
+        const char *ml = json_string_value(json_object_get(s, "manifest-list"));
+        if (ml)
+            FT_EQ_STR(fs->manifest_list, ml);
+        json_t *sum = json_object_get(s, "summary");
+        if (sum) {
+            FT_EQ_INT(fs->n_summary, json_object_size(sum));
+            FT_EQ_STR(fs->operation, json_string_value(json_object_get(sum, "operation")));
+        }
+    }
+    json_t *refs = json_object_get(raw, "refs");
+    if (refs) {
+        FT_EQ_INT(m->nrefs, json_object_size(refs));
+        const char *name;
+        json_t *r;
+        json_object_foreach(refs, name, r) {
+            const floe_snapshot_ref *fr = floe__metadata_ref(m, name);
+            if (!FT_CHECK(fr != NULL))
+                continue;
+            FT_EQ_INT(fr->snapshot_id, jint(r, "snapshot-id", -9));
+            FT_EQ_STR(fr->type == FLOE_REF_TAG ? "tag" : "branch",
+                      json_string_value(json_object_get(r, "type")));
+            FT_EQ_INT(fr->has_max_ref_age_ms ? fr->max_ref_age_ms : -1,
+                      jint(r, "max-ref-age-ms", -1));
+        }
+    } else if (cur != -1) {
+        const floe_snapshot_ref *main_ref = floe__metadata_ref(m, "main");
+        FT_ASSERT(main_ref != NULL);
+        FT_EQ_INT(main_ref->snapshot_id, cur);
+    }
+    json_t *schemas = json_object_get(raw, "schemas");
+    if (json_array_size(schemas))
+        FT_EQ_INT(m->nschemas, json_array_size(schemas));
+    json_t *specs = json_object_get(raw, "partition-specs");
+    if (json_array_size(specs))
+        FT_EQ_INT(m->nspecs, json_array_size(specs));
+    FT_EQ_INT(m->properties.n, json_object_size(json_object_get(raw, "properties")));
+    FT_EQ_INT(m->n_snapshot_log, json_array_size(json_object_get(raw, "snapshot-log")));
+    FT_EQ_INT(m->n_metadata_log, json_array_size(json_object_get(raw, "metadata-log")));
+    FT_EQ_INT(m->has_next_row_id ? m->next_row_id : -1, jint(raw, "next-row-id", -1));
+    /* the current schema's highest id never exceeds last-column-id */
+    const floe_schema *cs = floe__metadata_current_schema(m);
+    FT_ASSERT(cs != NULL);
+    FT_CHECK(cs->highest_field_id <= m->last_column_id);
+}
+
+static void test_fixtures(void)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    char **list = NULL;
+    size_t n = 0;
+    collect(ft_path(sh, "fixtures"), &list, &n);
+    FT_CHECK(n >= 40);
+    for (size_t i = 0; i < n; i++) {
+        floe_table_metadata *m = NULL, *m2 = NULL;
+        json_t *raw = raw_json(list[i]);
+        int rc = floe__metadata_read_file(&m, list[i]);
+        if (rc < 0 || !raw) {
+            ft_fail(__FILE__, __LINE__, "%s: %s", list[i], ft_floe_err());
+        } else {
+            check_against_raw(m, raw, list[i]);
+            floe_buf out = FLOE_BUF_INIT, out2 = FLOE_BUF_INIT;
+            FT_OK(floe__metadata_write(m, &out));
+            rc = floe__metadata_parse(&m2, out.ptr, out.len, "rewritten");
+            if (rc < 0) {
+                ft_fail(__FILE__, __LINE__, "reparse of %s: %s", list[i], ft_floe_err());
+            } else {
+                check_against_raw(m2, raw, list[i]);
+                /* also the rewritten JSON, read raw, agrees */
+                json_t *raw2 = json_loadb(out.ptr, out.len, 0, NULL);
+                FT_CHECK(raw2 != NULL);
+                if (raw2)
+                    check_against_raw(m2, raw2, "rewritten");
+                json_decref(raw2);
+                FT_OK(floe__metadata_write(m2, &out2));
+                FT_EQ_STR(out.ptr, out2.ptr); /* writing is a fixed point */
+            }
+            floe__buf_free(&out);
+            floe__buf_free(&out2);
+        }
+        floe__metadata_free(m);
+        floe__metadata_free(m2);
+        json_decref(raw);
+        free(list[i]);
+    }
+    free(list);
+}
+
+static floe_table_metadata *load(const char *rel)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return NULL;
+    floe_table_metadata *m = NULL;
+    if (floe__metadata_read_file(&m, ft_path(sh, rel)) < 0)
+        ft_fail(__FILE__, __LINE__, "%s: %s", rel, ft_floe_err());
+    return m;
+}
+
+static void test_provenance_values(void)
+{
+    floe_table_metadata *m = load("fixtures/java_bunnies/metadata/v5.metadata.json");
+    if (!m)
+        return;
+    FT_EQ_INT(m->format_version, 2);
+    FT_EQ_STR(m->location, "s3a://hyperparam-iceberg/java/bunnies");
+    FT_EQ_INT(m->nsnapshots, 3);
+    FT_CHECK(floe__metadata_snapshot(m, 4951213507629824583) != NULL);
+    FT_CHECK(floe__metadata_snapshot(m, 6458828015811002920) != NULL);
+    const floe_snapshot *cur = floe__metadata_current_snapshot(m);
+    FT_ASSERT(cur != NULL);
+    FT_EQ_INT(cur->snapshot_id, 9158179788527662767);
+    FT_EQ_INT(floe__metadata_ref(m, "main")->snapshot_id, 9158179788527662767);
+    const floe_schema *s = floe__metadata_current_schema(m);
+    FT_ASSERT(s != NULL);
+    const floe_field *f = floe__schema_field_by_name(s, "__happy__");
+    FT_ASSERT(f != NULL);
+    FT_EQ_INT(f->id, 9);
+    FT_EQ_INT(f->type->id, FLOE_T_BOOLEAN);
+    FT_CHECK(floe__schema_field_by_id(s, 1) == floe__schema_field_by_name(s, "Breed Name"));
+    floe__metadata_free(m);
+
+    m = load("fixtures/trino_deletion_vectors_v3/metadata/00004-ae0294d0-1de5-4fab-97f1-cd80e0078fa4.metadata.json");
+    if (!m)
+        return;
+    FT_EQ_INT(m->format_version, 3);
+    FT_EQ_INT(m->next_row_id, 16);
+    FT_EQ_INT(m->nsnapshots, 5);
+    cur = floe__metadata_current_snapshot(m);
+    FT_ASSERT(cur != NULL);
+    FT_EQ_INT(cur->snapshot_id, 7777310120628922486);
+    FT_CHECK(cur->has_first_row_id && cur->has_added_rows);
+    FT_CHECK(m->nstatistics >= 1);
+    floe__metadata_free(m);
+
+    m = load("fixtures/trino_bucket_partitioning/metadata/00002-53948f10-cced-409f-8dd9-6dea096895e8.metadata.json");
+    if (!m)
+        return;
+    const floe_partition_spec *spec = floe__metadata_spec(m, m->default_spec_id);
+    FT_ASSERT(spec && spec->nfields == 10);
+    FT_EQ_INT(spec->fields[0].transform.kind, FLOE_TR_BUCKET);
+    FT_EQ_INT(spec->fields[0].transform.param, 2);
+    FT_EQ_INT(spec->fields[9].transform.param, 812);
+    FT_EQ_INT(spec->fields[0].field_id, 1000);
+    FT_EQ_INT(floe__metadata_current_snapshot(m)->snapshot_id, 8499397478161915471);
+    floe__metadata_free(m);
+}
+
+static void test_v1_legacy(void)
+{
+    floe_table_metadata *m = load("fixtures/spark_v1_legacy_fields/metadata/v2.metadata.json");
+    if (!m)
+        return;
+    FT_EQ_INT(m->format_version, 1);
+    FT_EQ_INT(m->nschemas, 1);
+    FT_EQ_INT(m->nspecs, 1);
+    FT_EQ_INT(m->specs[0]->nfields, 1);
+    FT_EQ_INT(m->specs[0]->fields[0].field_id, 1000);
+    FT_EQ_INT(m->specs[0]->fields[0].transform.kind, FLOE_TR_IDENTITY);
+    FT_EQ_INT(m->nsnapshots, 1);
+    FT_CHECK(m->snapshots[0].manifest_list == NULL);
+    FT_CHECK(m->snapshots[0].n_manifests >= 1);
+    FT_EQ_INT(m->snapshots[0].sequence_number, 0);
+    FT_ASSERT(floe__metadata_ref(m, "main") != NULL);
+    floe__metadata_free(m);
+
+    m = load("fixtures/vectors/metadata/java-TableMetadataV1Valid.json");
+    if (!m)
+        return;
+    FT_CHECK(!m->has_current_snapshot);
+    FT_CHECK(floe__metadata_ref(m, "main") == NULL);
+    FT_EQ_INT(m->nsort_orders, 1);
+    floe__metadata_free(m);
+
+    m = load("fixtures/lineitem_iceberg_gz/metadata/v2.gz.metadata.json");
+    if (!m)
+        return;
+    FT_EQ_INT(m->format_version, 1);
+    FT_EQ_STR(m->location, "./lineitem_iceberg_gz");
+    FT_EQ_STR(floe__props_get(&m->properties, "write.metadata.compression-codec"), "gzip");
+    FT_EQ_INT(m->nsnapshots, 1);
+    floe__metadata_free(m);
+}
+
+static void test_branch_and_tag(void)
+{
+    floe_table_metadata *m = load("fixtures/vectors/metadata/java-branch-and-tag.java_evolved.metadata.json");
+    if (!m)
+        return;
+    const char *names[] = {"main", "dev", "audit", "release-1", "stable"};
+    for (size_t i = 0; i < FT_N(names); i++)
+        FT_CHECK(floe__metadata_ref(m, names[i]) != NULL);
+    FT_EQ_INT(floe__metadata_ref(m, "release-1")->type, FLOE_REF_TAG);
+    FT_EQ_INT(floe__metadata_ref(m, "dev")->type, FLOE_REF_BRANCH);
+    FT_CHECK(floe__metadata_ref(m, "nope") == NULL);
+    floe__metadata_free(m);
+}
+
+static const struct {
+    const char *file;
+    int code;
+    const char *message;
+} invalid_cases[] = {
+    {"missing_location.json", FLOE_EINVALID, "missing required field 'location'"},
+    {"missing_table_uuid.json", FLOE_EINVALID, "missing required field 'table-uuid'"},
+    {"wrong_type_last_updated.json", FLOE_EINVALID, "field 'last-updated-ms' in table metadata must be an integer"},
+    {"duplicate_field_id.json", FLOE_EINVALID, "duplicate field id 1"},
+    {"unknown_transform.json", FLOE_EINVALID, "unknown transform 'bucket[x]'"},
+    {"current_snapshot_missing.json", FLOE_EINVALID, "current-snapshot-id 42 is not in snapshots"},
+    {"unsupported_version.json", FLOE_EUNSUPPORTED, "unsupported format version 4"},
+    {"missing_summary_operation.json", FLOE_EINVALID, "missing required field 'summary.operation'"},
+    {"ref_to_missing_snapshot.json", FLOE_EINVALID, "ref 'main' points to snapshot 7"},
+    {"bad_decimal_type.json", FLOE_EINVALID, "invalid decimal type 'decimal(40,2)'"},
+    {"unknown_type.json", FLOE_EINVALID, "unknown type 'varchar'"},
+    {"duplicate_snapshot_id.json", FLOE_EINVALID, "duplicate snapshot-id 3051729675574597004"},
+    {"bad_initial_default.json", FLOE_EINVALID, "initial-default of schema field 'x'"},
+    {"missing_field_required.json", FLOE_EINVALID, "missing required field 'required' in schema field 'x'"},
+    {"bad_ref_type.json", FLOE_EINVALID, "must be 'branch' or 'tag'"},
+    {"not_an_object.json", FLOE_EINVALID, "must be a JSON object"},
+    {"malformed.json", FLOE_ECORRUPT, "malformed JSON"},
+    {"truncated.gz.metadata.json", FLOE_ECORRUPT, "truncated gzip"},
+    {"too_deep.json", FLOE_EINVALID, "nested deeper than"},
+};
+
+static void test_invalid(void)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/data/invalid/metadata", ft_source_dir());
+    size_t seen = 0;
+    DIR *d = opendir(dir);
+    FT_ASSERT(d != NULL);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        seen += e->d_name[0] != '.';
+    closedir(d);
+    FT_EQ_INT(seen, FT_N(invalid_cases)); /* every file has an expectation */
+    for (size_t i = 0; i < FT_N(invalid_cases); i++) {
+        floe_table_metadata *m = NULL;
+        int rc = floe__metadata_read_file(&m, ft_path(dir, invalid_cases[i].file));
+        if (rc != invalid_cases[i].code)
+            ft_fail(__FILE__, __LINE__, "%s: got %d (%s), want %d", invalid_cases[i].file, rc,
+                    ft_floe_err(), invalid_cases[i].code);
+        FT_ERR_CONTAINS(invalid_cases[i].message);
+        FT_CHECK(m == NULL);
+        floe__metadata_free(m);
+    }
+}
+
+static void test_valid_minimal(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/data/valid/metadata/minimal-v2.metadata.json",
+             ft_source_dir());
+    floe_table_metadata *m = NULL;
+    FT_OK(floe__metadata_read_file(&m, path));
+    FT_EQ_INT(m->current_snapshot_id, 3051729675574597004);
+    FT_EQ_STR(m->table_uuid, "9c12d441-03fe-4693-9a96-a0705ddf69c1");
+    FT_EQ_INT(m->specs[0]->fields[0].transform.param, 16);
+    floe_buf b = FLOE_BUF_INIT;
+    FT_OK(floe__metadata_write(m, &b));
+    /* exact spec field names, ids as integers */
+    FT_CHECK(strstr(b.ptr, "\"current-snapshot-id\":3051729675574597004") != NULL);
+    FT_CHECK(strstr(b.ptr, "\"refs\":{\"main\":{\"snapshot-id\":3051729675574597004,\"type\":\"branch\"}}") != NULL);
+    FT_CHECK(strstr(b.ptr, "\"transform\":\"bucket[16]\"") != NULL);
+    FT_CHECK(strstr(b.ptr, "\"last-sequence-number\":1,") != NULL);
+    floe__buf_free(&b);
+    floe__metadata_free(m);
+    FT_EQ_INT(floe__metadata_read_file(&m, ft_tmp("absent.json")), FLOE_ENOTFOUND);
+}
+
+static void oom_loop(const char *path)
+{
+    char *data;
+    size_t len;
+    data = ft_read_file(path, &len);
+    FT_ASSERT(data != NULL);
+    long n;
+    for (n = 1; n < 1000000; n++) {
+        floe_table_metadata *m = NULL;
+        floe__alloc_fail_at(n);
+        int rc = floe__metadata_parse(&m, data, len, path);
+        floe__alloc_fail_at(0);
+        if (rc == 0) {
+            floe__metadata_free(m);
+            break;
+        }
+        if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "allocation %ld: got %d (%s)", n, rc, ft_floe_err());
+            break;
+        }
+        FT_CHECK(m == NULL);
+    }
+    FT_CHECK(n > 10);
+    free(data);
+}
+
+static void test_oom(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/data/valid/metadata/minimal-v2.metadata.json",
+             ft_source_dir());
+    oom_loop(path);
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    oom_loop(ft_path(sh, "fixtures/lineitem_iceberg_gz/metadata/v1.gz.metadata.json"));
+    oom_loop(ft_path(sh, "fixtures/pyiceberg_column_defaults/metadata/00003-3f1801a5-7dfb-4072-b14a-39cd12f9279b.metadata.json"));
+}
+
+static const ft_case cases[] = {
+    {"fixtures", test_fixtures},
+    {"provenance_values", test_provenance_values},
+    {"v1_legacy", test_v1_legacy},
+    {"branch_and_tag", test_branch_and_tag},
+    {"invalid", test_invalid},
+    {"valid_minimal", test_valid_minimal},
+    {"oom", test_oom},
+};
+
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}
