@@ -584,6 +584,30 @@ static void backoff(const s3_config *cfg, int attempt_no)
         ;
 }
 
+/* A server may echo request headers in its message (a session token in a
+ * canonical request, say): never let a credential reach an error. */
+static void redact(const s3_config *cfg, char *msg)
+{
+    const char *secrets[] = {cfg->secret_key, cfg->session_token, cfg->access_key};
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(secrets); i++) {
+        const char *sv = secrets[i];
+        size_t sl = sv ? strlen(sv) : 0;
+        if (sl < 4)
+            continue;
+        char *hit;
+        while ((hit = strstr(msg, sv)) != NULL) {
+            static const char mark[] = "[redacted]";
+            size_t tail = strlen(hit + sl);
+            if (sl >= sizeof mark - 1) {
+                memcpy(hit, mark, sizeof mark - 1);
+                memmove(hit + sizeof mark - 1, hit + sl, tail + 1);
+            } else {
+                memset(hit, '*', sl);
+            }
+        }
+    }
+}
+
 int floe__s3_perform(s3_client *c, s3_request *r)
 {
     const s3_config *cfg = &c->cfg;
@@ -636,6 +660,7 @@ int floe__s3_perform(s3_client *c, s3_request *r)
     char code[64], msg[256];
     if (floe__s3_parse_error(r->resp.ptr, r->resp.len, code, sizeof code, msg, sizeof msg) < 0)
         code[0] = msg[0] = '\0';
+    redact(cfg, msg);
     if (r->status == 404)
         return floe__error(FLOE_ENOTFOUND, "s3", "%s not found (%s %s: HTTP 404%s%s)", r->uri,
                            r->method, r->key && *r->key ? "object" : "bucket", code[0] ? " " : "", code);
