@@ -49,7 +49,7 @@ class Sha256 {
   async digest () { return new Uint8Array(this.h.digest()) }
 }
 
-const stats = { verified: 0, rejected: 0, last_rejection: '', open_uploads: 0, aborted_uploads: 0, completed_uploads: 0, faults_applied: 0 }
+const stats = { upstream_errors: 0, last_upstream_error: '', verified: 0, rejected: 0, last_rejection: '', open_uploads: 0, aborted_uploads: 0, completed_uploads: 0, faults_applied: 0 }
 const openUploads = new Set()
 let faults = []
 
@@ -189,6 +189,7 @@ async function main () {
       upRes.on('end', () => {
         const out = Buffer.concat(parts)
         trackUploads(req, upRes.statusCode, out)
+        if (upRes.statusCode >= 500) { stats.upstream_errors++; stats.last_upstream_error = `${req.method} ${req.url}: ${upRes.statusCode} ${out.toString().slice(0, 300)}` }
         const h = { ...upRes.headers }
         if (req.method !== 'HEAD') { h['content-length'] = String(out.length); delete h['transfer-encoding'] }
         if (res.destroyed) return

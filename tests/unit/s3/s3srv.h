@@ -29,14 +29,14 @@ typedef struct s3srv {
     char dir[256];
 } s3srv;
 
-static const char *s3srv_source_dir(void)
+static inline const char *s3srv_source_dir(void)
 {
     const char *s = getenv("FLOE_SOURCE_DIR");
     return s && *s ? s : FLOE_SOURCE_DIR;
 }
 
 /* 1 when node and the npm modules are present. */
-static int s3srv_available(void)
+static inline int s3srv_available(void)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s/tests/interop/node_modules/s3rver/package.json", s3srv_source_dir());
@@ -49,7 +49,7 @@ static int s3srv_available(void)
     return system("node --version >/dev/null 2>&1") == 0;
 }
 
-static int s3srv_start(s3srv *s)
+static inline int s3srv_start(s3srv *s)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->dir, sizeof s->dir, "/tmp/floe-s3srv-XXXXXX");
@@ -99,7 +99,7 @@ static int s3srv_start(s3srv *s)
     return 0;
 }
 
-static void s3srv_stop(s3srv *s)
+static inline void s3srv_stop(s3srv *s)
 {
     if (s->pid <= 0)
         return;
@@ -123,7 +123,7 @@ static void s3srv_stop(s3srv *s)
     }
 }
 
-static size_t s3srv_collect(char *d, size_t sz, size_t n, void *p)
+static inline size_t s3srv_collect(char *d, size_t sz, size_t n, void *p)
 {
     size_t len = sz * n, have = strlen(p);
     if (have + len >= 4096)
@@ -134,9 +134,9 @@ static size_t s3srv_collect(char *d, size_t sz, size_t n, void *p)
 }
 
 /* GET a control path ("/__floe/stats"); response text into out[4096]. */
-static int s3srv_control(const s3srv *s, const char *path_and_query, char *out)
+static inline int s3srv_control(const s3srv *s, const char *path_and_query, char *out)
 {
-    char url[512];
+    char url[1024];
     snprintf(url, sizeof url, "http://127.0.0.1:%d%s", s->port, path_and_query);
     out[0] = '\0';
     CURL *h = curl_easy_init();
@@ -149,7 +149,7 @@ static int s3srv_control(const s3srv *s, const char *path_and_query, char *out)
 }
 
 /* Integer field of the stats JSON. */
-static long s3srv_stat(const s3srv *s, const char *field)
+static inline long s3srv_stat(const s3srv *s, const char *field)
 {
     char buf[4096], key[64];
     if (s3srv_control(s, "/__floe/stats", buf) != 0)

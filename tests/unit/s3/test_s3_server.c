@@ -273,8 +273,17 @@ static void test_list_pagination_and_delete_batches(void)
     }
     uris[N] = strdup("s3://bucket/many/never-existed");
     before = s3srv_stat(&srv, "verified");
+    long errors_before = s3srv_stat(&srv, "upstream_errors");
     FT_OK(io->ops->remove(io, (const char *const *)uris, N + 1));
-    FT_EQ_INT(s3srv_stat(&srv, "verified") - before, 2);
+    /* s3rver's DeleteObjects races on removing emptied directories and may
+     * answer 500 (our client retries): count only the requests that got through. */
+    long sent = s3srv_stat(&srv, "verified") - before -
+                (s3srv_stat(&srv, "upstream_errors") - errors_before);
+    if (sent != 2) {
+        char st[4096];
+        s3srv_control(&srv, "/__floe/stats", st);
+        ft_fail(__FILE__, __LINE__, "%ld DeleteObjects requests, expected 2: %s", sent, st);
+    }
     listed l3 = {0};
     FT_OK(io->ops->list(io, "s3://bucket/many/", collect, &l3));
     FT_EQ_INT(l3.total, 0);
