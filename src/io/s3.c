@@ -60,11 +60,15 @@ int floe__s3_parse_uri(floe_arena *a, const char *uri, char **bucket, char **key
     return 0;
 }
 
-bool floe__s3_is_s3(const floe_fileio *io) { return io && io->ops == &s3_ops; }
+bool floe__s3_is_s3(const floe_fileio *io)
+{
+    return io && io->ops == &s3_ops;
+}
 
 /* ---------------------------------------------------------------- stat / HEAD */
 
-static int head(s3_io *s, const char *uri, const char *bucket, const char *key, floe_file_info *info)
+static int head(s3_io *s, const char *uri, const char *bucket, const char *key,
+                floe_file_info *info)
 {
     s3_request r = {.method = "HEAD", .bucket = bucket, .key = key, .retry = true, .uri = uri};
     int rc = floe__s3_perform(s->client, &r);
@@ -109,8 +113,14 @@ static int ranged_get(s3_io *s, const char *uri, const char *bucket, const char 
     char range[64];
     snprintf(range, sizeof range, "bytes=%lld-%lld", (long long)offset,
              (long long)(offset + (int64_t)len - 1));
-    s3_request r = {.method = "GET", .bucket = bucket, .key = key, .retry = true, .uri = uri,
-                    .dst = buf, .dst_len = len, .range_start = offset};
+    s3_request r = {.method = "GET",
+                    .bucket = bucket,
+                    .key = key,
+                    .retry = true,
+                    .uri = uri,
+                    .dst = buf,
+                    .dst_len = len,
+                    .range_start = offset};
     r.headers[r.nheaders++] = (floe_sigv4_kv){"range", range};
     int rc = floe__s3_perform(s->client, &r);
     floe__s3_request_free(&r);
@@ -121,7 +131,8 @@ static int in_read_at(floe_input *in, int64_t offset, void *buf, size_t len)
 {
     s3_input *si = (s3_input *)in;
     if (offset < 0 || offset > in->size || (int64_t)len > in->size - offset)
-        return floe__error(FLOE_ECORRUPT, "s3", "read of %zu bytes at offset %lld is past the end of %s (%lld bytes)",
+        return floe__error(FLOE_ECORRUPT, "s3",
+                           "read of %zu bytes at offset %lld is past the end of %s (%lld bytes)",
                            len, (long long)offset, in->uri, (long long)in->size);
     if (len == 0)
         return 0;
@@ -194,7 +205,10 @@ static void abort_multipart(s3_output *so)
         snprintf(saved, sizeof saved, "%s", e->message);
         snprintf(subsystem, sizeof subsystem, "%s", e->subsystem);
     }
-    s3_request r = {.method = "DELETE", .bucket = so->bucket, .key = so->key, .retry = true,
+    s3_request r = {.method = "DELETE",
+                    .bucket = so->bucket,
+                    .key = so->key,
+                    .retry = true,
                     .uri = so->base.uri};
     r.query[r.nquery++] = (floe_sigv4_kv){"uploadId", so->upload_id};
     (void)floe__s3_perform(so->s->client, &r);
@@ -207,8 +221,8 @@ static void abort_multipart(s3_output *so)
 
 static int start_multipart(s3_output *so)
 {
-    s3_request r = {.method = "POST", .bucket = so->bucket, .key = so->key, .retry = true,
-                    .uri = so->base.uri};
+    s3_request r = {
+        .method = "POST", .bucket = so->bucket, .key = so->key, .retry = true, .uri = so->base.uri};
     r.query[r.nquery++] = (floe_sigv4_kv){"uploads", ""};
     int rc = floe__s3_perform(so->s->client, &r);
     if (rc == 0)
@@ -222,12 +236,17 @@ static int start_multipart(s3_output *so)
 static int upload_part(s3_output *so, const void *data, size_t len)
 {
     if (so->parts.len >= 10000)
-        return floe__error(FLOE_EINVALID, "s3", "%s: more than 10000 parts (raise s3.multipart.size)",
-                           so->base.uri);
+        return floe__error(FLOE_EINVALID, "s3",
+                           "%s: more than 10000 parts (raise s3.multipart.size)", so->base.uri);
     char num[16];
     snprintf(num, sizeof num, "%zu", so->parts.len + 1);
-    s3_request r = {.method = "PUT", .bucket = so->bucket, .key = so->key, .retry = true,
-                    .uri = so->base.uri, .body = data, .body_len = len};
+    s3_request r = {.method = "PUT",
+                    .bucket = so->bucket,
+                    .key = so->key,
+                    .retry = true,
+                    .uri = so->base.uri,
+                    .body = data,
+                    .body_len = len};
     r.query[r.nquery++] = (floe_sigv4_kv){"partNumber", num};
     r.query[r.nquery++] = (floe_sigv4_kv){"uploadId", so->upload_id};
     int rc = floe__s3_perform(so->s->client, &r);
@@ -286,7 +305,7 @@ static int complete_multipart(s3_output *so)
         s3_part *p = floe__vec_at(&so->parts, i);
         rc = floe__buf_printf(&xml, "<Part><PartNumber>%zu</PartNumber><ETag>", i + 1);
         for (const char *c = p->etag; rc == 0 && *c; c++)
-            rc = *c == '"' ? floe__buf_puts(&xml, "&quot;")
+            rc = *c == '"'   ? floe__buf_puts(&xml, "&quot;")
                  : *c == '&' ? floe__buf_puts(&xml, "&amp;")
                  : *c == '<' ? floe__buf_puts(&xml, "&lt;")
                              : floe__buf_putc(&xml, *c);
@@ -299,8 +318,13 @@ static int complete_multipart(s3_output *so)
         floe__buf_free(&xml);
         return rc;
     }
-    s3_request r = {.method = "POST", .bucket = so->bucket, .key = so->key, .retry = true,
-                    .uri = so->base.uri, .body = xml.ptr, .body_len = xml.len};
+    s3_request r = {.method = "POST",
+                    .bucket = so->bucket,
+                    .key = so->key,
+                    .retry = true,
+                    .uri = so->base.uri,
+                    .body = xml.ptr,
+                    .body_len = xml.len};
     r.query[r.nquery++] = (floe_sigv4_kv){"uploadId", so->upload_id};
     if (cfg->if_none_match)
         r.headers[r.nheaders++] = (floe_sigv4_kv){"if-none-match", "*"};
@@ -328,8 +352,13 @@ static int out_commit(floe_output *out)
     const s3_config *cfg = floe__s3_client_config(so->s->client);
     int rc;
     if (!so->upload_id) {
-        s3_request r = {.method = "PUT", .bucket = so->bucket, .key = so->key, .retry = true,
-                        .uri = out->uri, .body = so->buf.ptr, .body_len = so->buf.len};
+        s3_request r = {.method = "PUT",
+                        .bucket = so->bucket,
+                        .key = so->key,
+                        .retry = true,
+                        .uri = out->uri,
+                        .body = so->buf.ptr,
+                        .body_len = so->buf.len};
         if (cfg->if_none_match)
             r.headers[r.nheaders++] = (floe_sigv4_kv){"if-none-match", "*"};
         rc = floe__s3_perform(so->s->client, &r);
@@ -410,8 +439,8 @@ static int put_xml_text(floe_buf *b, const char *s)
 static int delete_batch(s3_io *s, const char *bucket, char **keys, size_t n, const char *first_uri)
 {
     if (n == 1) {
-        s3_request r = {.method = "DELETE", .bucket = bucket, .key = keys[0], .retry = true,
-                        .uri = first_uri};
+        s3_request r = {
+            .method = "DELETE", .bucket = bucket, .key = keys[0], .retry = true, .uri = first_uri};
         int rc = floe__s3_perform(s->client, &r);
         floe__s3_request_free(&r);
         if (rc == FLOE_ENOTFOUND) {
@@ -443,19 +472,25 @@ static int delete_batch(s3_io *s, const char *bucket, char **keys, size_t n, con
     EVP_EncodeBlock((unsigned char *)md5b64, md5, (int)mdlen);
     char what[300];
     snprintf(what, sizeof what, "s3://%s (DeleteObjects of %zu keys)", bucket, n);
-    s3_request r = {.method = "POST", .bucket = bucket, .key = NULL, .retry = true, .uri = what,
-                    .body = xml.ptr, .body_len = xml.len};
+    s3_request r = {.method = "POST",
+                    .bucket = bucket,
+                    .key = NULL,
+                    .retry = true,
+                    .uri = what,
+                    .body = xml.ptr,
+                    .body_len = xml.len};
     r.query[r.nquery++] = (floe_sigv4_kv){"delete", ""};
     r.headers[r.nheaders++] = (floe_sigv4_kv){"content-md5", md5b64};
     rc = floe__s3_perform(s->client, &r);
     if (rc == 0 && r.resp.len > 0) {
         char key[512], code[64];
         size_t nerr = 0;
-        rc = floe__s3_parse_delete_result(r.resp.ptr, r.resp.len, key, sizeof key, code, sizeof code,
-                                          &nerr);
+        rc = floe__s3_parse_delete_result(r.resp.ptr, r.resp.len, key, sizeof key, code,
+                                          sizeof code, &nerr);
         if (rc == 0 && nerr > 0)
-            rc = floe__error(FLOE_EIO, "s3", "DeleteObjects in bucket %s: %zu key(s) failed, first %s (%s)",
-                             bucket, nerr, key, code);
+            rc = floe__error(FLOE_EIO, "s3",
+                             "DeleteObjects in bucket %s: %zu key(s) failed, first %s (%s)", bucket,
+                             nerr, key, code);
     }
     floe__s3_request_free(&r);
     floe__buf_free(&xml);
@@ -524,7 +559,8 @@ static int s3_list(floe_fileio *io, const char *prefix,
     char max_keys[24];
     snprintf(max_keys, sizeof max_keys, "%lld", (long long)s->list_max_keys);
     for (long pages = 0;; pages++) {
-        s3_request r = {.method = "GET", .bucket = bucket, .key = NULL, .retry = true, .uri = prefix};
+        s3_request r = {
+            .method = "GET", .bucket = bucket, .key = NULL, .retry = true, .uri = prefix};
         r.query[r.nquery++] = (floe_sigv4_kv){"list-type", "2"};
         r.query[r.nquery++] = (floe_sigv4_kv){"prefix", key};
         r.query[r.nquery++] = (floe_sigv4_kv){"max-keys", max_keys};
@@ -550,7 +586,8 @@ static int s3_list(floe_fileio *io, const char *prefix,
         if (!page.truncated)
             break;
         if (token && strcmp(token, page.next_token) == 0) {
-            rc = floe__error(FLOE_ECORRUPT, "s3", "ListObjectsV2 %s: the server repeated continuation token on page %ld",
+            rc = floe__error(FLOE_ECORRUPT, "s3",
+                             "ListObjectsV2 %s: the server repeated continuation token on page %ld",
                              prefix, pages);
             goto out;
         }
@@ -596,7 +633,11 @@ static int get_one(size_t i, void *payload)
             g->size = (size_t)g->length;
     } else if (rc == 0) {
         char range[40];
-        s3_request r = {.method = "GET", .bucket = bucket, .key = key, .retry = true, .uri = g->uri,
+        s3_request r = {.method = "GET",
+                        .bucket = bucket,
+                        .key = key,
+                        .retry = true,
+                        .uri = g->uri,
                         .resp_cap = SIZE_MAX / 2};
         if (g->offset > 0) {
             snprintf(range, sizeof range, "bytes=%lld-", (long long)g->offset);
@@ -679,7 +720,8 @@ int floe__s3_fileio_new(const floe_props *conf, floe_fileio **out)
         return floe__error_nomem();
     }
     floe_props empty = FLOE_PROPS_INIT;
-    int rc = floe__props_get_int64(conf ? conf : &empty, "s3.list.max-keys", 1000, &s->list_max_keys);
+    int rc =
+        floe__props_get_int64(conf ? conf : &empty, "s3.list.max-keys", 1000, &s->list_max_keys);
     if (rc == 0 && (s->list_max_keys < 1 || s->list_max_keys > 1000))
         rc = floe__error(FLOE_EINVALID, "s3", "property s3.list.max-keys must be in [1, 1000]");
     if (rc == 0)

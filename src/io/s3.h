@@ -11,10 +11,10 @@
 #include "floe/sys/fileio.h"
 #include "util/util.h"
 
-#define FLOE_S3_MAX_XML (16 << 20)          /* largest XML response accepted */
-#define FLOE_S3_MAX_KEY 4096                /* longest key / token accepted */
-#define FLOE_S3_MAX_LIST_ENTRIES 100000     /* entries in one ListObjectsV2 page */
-#define FLOE_S3_MAX_DELETE_BATCH 1000       /* DeleteObjects limit */
+#define FLOE_S3_MAX_XML (16 << 20)      /* largest XML response accepted */
+#define FLOE_S3_MAX_KEY 4096            /* longest key / token accepted */
+#define FLOE_S3_MAX_LIST_ENTRIES 100000 /* entries in one ListObjectsV2 page */
+#define FLOE_S3_MAX_DELETE_BATCH 1000   /* DeleteObjects limit */
 
 /* Create an S3 FileIO from Iceberg S3FileIO-style properties (conf may be
  * NULL) and the AWS_* environment variables (properties win). Keys read:

@@ -36,7 +36,10 @@ struct s3_client {
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static CURLcode curl_init_rc;
-static void curl_init(void) { curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT); }
+static void curl_init(void)
+{
+    curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
 
 /* ---------------------------------------------------------------- configuration */
 
@@ -68,8 +71,8 @@ static int get_int(const floe_props *conf, const char *key, int64_t def, int64_t
     floe_props empty = FLOE_PROPS_INIT;
     FLOE_TRY(floe__props_get_int64(conf ? conf : &empty, key, def, out));
     if (*out < lo || *out > hi)
-        return floe__error(FLOE_EINVALID, "s3", "property %s=%lld is out of range [%lld, %lld]", key,
-                           (long long)*out, (long long)lo, (long long)hi);
+        return floe__error(FLOE_EINVALID, "s3", "property %s=%lld is out of range [%lld, %lld]",
+                           key, (long long)*out, (long long)lo, (long long)hi);
     return 0;
 }
 
@@ -114,12 +117,13 @@ static int config_load(const floe_props *conf, s3_config *c)
                            "s3.secret-access-key (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)");
     int rc = FLOE_ENOMEM;
     if (dup_opt(region, &c->region) < 0 || (ak && *ak && dup_opt(ak, &c->access_key) < 0) ||
-        (sk && *sk && dup_opt(sk, &c->secret_key) < 0) || (tok && *tok && dup_opt(tok, &c->session_token) < 0))
+        (sk && *sk && dup_opt(sk, &c->secret_key) < 0) ||
+        (tok && *tok && dup_opt(tok, &c->session_token) < 0))
         goto fail;
     if (endpoint) {
         if (strncmp(endpoint, "http://", 7) != 0 && strncmp(endpoint, "https://", 8) != 0) {
-            rc = floe__error(FLOE_EINVALID, "s3", "s3.endpoint must start with http:// or https://: %s",
-                             endpoint);
+            rc = floe__error(FLOE_EINVALID, "s3",
+                             "s3.endpoint must start with http:// or https://: %s", endpoint);
             goto fail;
         }
         size_t n = strlen(endpoint);
@@ -133,13 +137,17 @@ static int config_load(const floe_props *conf, s3_config *c)
     if ((rc = get_bool(conf, "s3.path-style-access", false, &c->path_style)) < 0 ||
         (rc = get_bool(conf, "s3.write.if-none-match", false, &c->if_none_match)) < 0 ||
         (rc = get_bool(conf, "s3.payload-signing", true, &c->sign_payload)) < 0 ||
-        (rc = get_int(conf, "s3.multipart.size", 32 << 20, 1024, (int64_t)5 << 30, &c->multipart_size)) < 0 ||
-        (rc = get_int(conf, "s3.delete.batch-size", 250, 1, FLOE_S3_MAX_DELETE_BATCH, &c->delete_batch)) < 0 ||
+        (rc = get_int(conf, "s3.multipart.size", 32 << 20, 1024, (int64_t)5 << 30,
+                      &c->multipart_size)) < 0 ||
+        (rc = get_int(conf, "s3.delete.batch-size", 250, 1, FLOE_S3_MAX_DELETE_BATCH,
+                      &c->delete_batch)) < 0 ||
         (rc = get_int(conf, "s3.retry.num-retries", 5, 0, 100, &c->retries)) < 0 ||
         (rc = get_int(conf, "s3.retry.min-wait-ms", 100, 0, 3600000, &c->retry_min_ms)) < 0 ||
         (rc = get_int(conf, "s3.retry.max-wait-ms", 5000, 0, 3600000, &c->retry_max_ms)) < 0 ||
-        (rc = get_int(conf, "s3.connect-timeout-ms", 10000, 1, 3600000, &c->connect_timeout_ms)) < 0 ||
-        (rc = get_int(conf, "s3.request-timeout-ms", 300000, 1, 86400000, &c->request_timeout_ms)) < 0 ||
+        (rc = get_int(conf, "s3.connect-timeout-ms", 10000, 1, 3600000, &c->connect_timeout_ms)) <
+            0 ||
+        (rc = get_int(conf, "s3.request-timeout-ms", 300000, 1, 86400000, &c->request_timeout_ms)) <
+            0 ||
         (rc = get_int(conf, "s3.read.parallelism", 16, 1, 256, &c->parallelism)) < 0)
         goto fail;
     return 0;
@@ -216,9 +224,15 @@ void floe__s3_client_free(s3_client *c)
     floe__free(c);
 }
 
-const s3_config *floe__s3_client_config(const s3_client *c) { return &c->cfg; }
+const s3_config *floe__s3_client_config(const s3_client *c)
+{
+    return &c->cfg;
+}
 
-long floe__s3_client_attempts(const s3_client *c) { return atomic_load(&c->attempts); }
+long floe__s3_client_attempts(const s3_client *c)
+{
+    return atomic_load(&c->attempts);
+}
 
 floe_pool *floe__s3_client_pool(s3_client *c, int threads)
 {
@@ -290,8 +304,8 @@ int floe__s3_build_url(floe_arena *a, const char *endpoint, bool path_style, con
             rc = floe__buf_putc(&b, '/');
     } else {
         *host = floe__arena_sprintf(a, "%s.%.*s", bucket, (int)host_len, hp);
-        rc = floe__buf_printf(&b, "%.*s://%s.%.*s%s/", (int)scheme_len, endpoint, bucket, (int)hp_len,
-                              hp, base_path);
+        rc = floe__buf_printf(&b, "%.*s://%s.%.*s%s/", (int)scheme_len, endpoint, bucket,
+                              (int)hp_len, hp, base_path);
     }
     if (rc == 0 && key)
         rc = floe__uri_encode(&b, key, strlen(key), true);
@@ -406,17 +420,20 @@ static int attempt(s3_client *c, s3_request *r, CURL *h, attempt_result *res)
     floe_sigv4_result sig = {0};
     char *url = NULL, *host = NULL;
     floe_buf full_url = FLOE_BUF_INIT;
-    if ((rc = floe__s3_build_url(a, cfg->endpoint, cfg->path_style, r->bucket, r->key, &url, &host)) < 0)
+    if ((rc = floe__s3_build_url(a, cfg->endpoint, cfg->path_style, r->bucket, r->key, &url,
+                                 &host)) < 0)
         goto done;
     if ((rc = floe__buf_puts(&full_url, url)) < 0)
         goto done;
     for (size_t i = 0; i < r->nquery; i++) {
         if ((rc = floe__buf_putc(&full_url, i ? '&' : '?')) < 0 ||
-            (rc = floe__uri_encode(&full_url, r->query[i].name, strlen(r->query[i].name), false)) < 0)
+            (rc = floe__uri_encode(&full_url, r->query[i].name, strlen(r->query[i].name), false)) <
+                0)
             goto done;
         if (r->query[i].value && *r->query[i].value &&
             ((rc = floe__buf_putc(&full_url, '=')) < 0 ||
-             (rc = floe__uri_encode(&full_url, r->query[i].value, strlen(r->query[i].value), false)) < 0))
+             (rc = floe__uri_encode(&full_url, r->query[i].value, strlen(r->query[i].value),
+                                    false)) < 0))
             goto done;
     }
 
@@ -466,8 +483,8 @@ static int attempt(s3_client *c, s3_request *r, CURL *h, attempt_result *res)
         if (cfg->path_style) {
             const char *ep = strstr(cfg->endpoint, "://") + 3;
             const char *base = strchr(ep, '/');
-            path = floe__arena_sprintf(a, "%s/%s%s%s", base ? base : "", r->bucket, r->key ? "/" : "",
-                                       r->key ? r->key : "");
+            path = floe__arena_sprintf(a, "%s/%s%s%s", base ? base : "", r->bucket,
+                                       r->key ? "/" : "", r->key ? r->key : "");
         } else {
             const char *ep = strstr(cfg->endpoint, "://") + 3;
             const char *base = strchr(ep, '/');
@@ -535,7 +552,8 @@ static int attempt(s3_client *c, s3_request *r, CURL *h, attempt_result *res)
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     r->status = status;
     res->truncated = false;
-    if (res->curl == CURLE_OK && r->dst && status >= 200 && status < 300 && r->dst_got != r->dst_len)
+    if (res->curl == CURLE_OK && r->dst && status >= 200 && status < 300 &&
+        r->dst_got != r->dst_len)
         res->truncated = true;
     if (res->curl == CURLE_WRITE_ERROR && !r->overflow && r->resp.len == 0 && !r->dst)
         res->nomem = true;
@@ -548,7 +566,6 @@ done:
     return rc;
 }
 
-
 static bool retryable_curl(CURLcode e)
 {
     switch (e) {
@@ -560,10 +577,8 @@ static bool retryable_curl(CURLcode e)
     case CURLE_GOT_NOTHING:
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-        return true;
-    default:
-        return false;
+    case CURLE_HTTP2_STREAM: return true;
+    default: return false;
     }
 }
 
@@ -645,10 +660,10 @@ int floe__s3_perform(s3_client *c, s3_request *r)
     int n = tries < max_attempts ? tries + 1 : max_attempts;
     if (res.curl != CURLE_OK) {
         if (r->overflow)
-            return floe__error(FLOE_ECORRUPT, "s3", "%s %s: response larger than expected", r->method,
-                               r->uri);
-        return floe__error(FLOE_EIO, "s3", "%s %s failed after %d attempt%s: %s", r->method, r->uri, n,
-                           n == 1 ? "" : "s",
+            return floe__error(FLOE_ECORRUPT, "s3", "%s %s: response larger than expected",
+                               r->method, r->uri);
+        return floe__error(FLOE_EIO, "s3", "%s %s failed after %d attempt%s: %s", r->method, r->uri,
+                           n, n == 1 ? "" : "s",
                            res.curl_msg[0] ? res.curl_msg : curl_easy_strerror(res.curl));
     }
     if (res.truncated)
@@ -663,13 +678,17 @@ int floe__s3_perform(s3_client *c, s3_request *r)
     redact(cfg, msg);
     if (r->status == 404)
         return floe__error(FLOE_ENOTFOUND, "s3", "%s not found (%s %s: HTTP 404%s%s)", r->uri,
-                           r->method, r->key && *r->key ? "object" : "bucket", code[0] ? " " : "", code);
+                           r->method, r->key && *r->key ? "object" : "bucket", code[0] ? " " : "",
+                           code);
     if (r->status == 412)
         return floe__error(FLOE_EEXISTS, "s3", "%s already exists (HTTP 412 %s)", r->uri,
                            code[0] ? code : "PreconditionFailed");
-    return floe__error(FLOE_EIO, "s3", "%s %s failed after %d attempt%s: HTTP %ld%s%s%s%s", r->method,
-                       r->uri, n, n == 1 ? "" : "s", r->status, code[0] ? " " : "", code,
+    return floe__error(FLOE_EIO, "s3", "%s %s failed after %d attempt%s: HTTP %ld%s%s%s%s",
+                       r->method, r->uri, n, n == 1 ? "" : "s", r->status, code[0] ? " " : "", code,
                        msg[0] ? ": " : "", msg);
 }
 
-void floe__s3_request_free(s3_request *r) { floe__buf_free(&r->resp); }
+void floe__s3_request_free(s3_request *r)
+{
+    floe__buf_free(&r->resp);
+}

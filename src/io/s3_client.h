@@ -12,14 +12,14 @@
 #include "sigv4.h"
 
 typedef struct s3_config {
-    char *endpoint;      /* "https://s3.us-east-1.amazonaws.com" when not configured */
+    char *endpoint; /* "https://s3.us-east-1.amazonaws.com" when not configured */
     char *region;
-    char *access_key;    /* NULL: anonymous (unsigned) requests */
+    char *access_key; /* NULL: anonymous (unsigned) requests */
     char *secret_key;
     char *session_token;
     bool path_style;
-    bool if_none_match;  /* send If-None-Match: * on object creation */
-    bool sign_payload;   /* sha256 of bodies; else UNSIGNED-PAYLOAD */
+    bool if_none_match; /* send If-None-Match: * on object creation */
+    bool sign_payload;  /* sha256 of bodies; else UNSIGNED-PAYLOAD */
     int64_t multipart_size;
     int64_t delete_batch;
     int64_t retries;
@@ -35,15 +35,15 @@ typedef struct s3_client s3_client;
 typedef struct s3_request {
     const char *method;
     const char *bucket;
-    const char *key;          /* "" for bucket-level requests */
-    floe_sigv4_kv query[4];   /* decoded */
+    const char *key;        /* "" for bucket-level requests */
+    floe_sigv4_kv query[4]; /* decoded */
     size_t nquery;
     floe_sigv4_kv headers[4]; /* extra headers, signed */
     size_t nheaders;
     const void *body;
     size_t body_len;
-    bool retry;               /* safe to repeat */
-    const char *uri;          /* named in errors */
+    bool retry;      /* safe to repeat */
+    const char *uri; /* named in errors */
     /* Response body of a 2xx into a caller buffer of exactly dst_len bytes
      * (a ranged GET); otherwise into `resp`, capped at resp_cap bytes. */
     void *dst;

@@ -21,14 +21,18 @@
 #include <time.h>
 
 static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
-static void xml_init(void) { xmlInitParser(); }
+static void xml_init(void)
+{
+    xmlInitParser();
+}
 
 static int parse_doc(const char *xml, size_t len, const char *what, xmlDocPtr *out)
 {
     *out = NULL;
     if (len > FLOE_S3_MAX_XML)
-        return floe__error(FLOE_ECORRUPT, "s3", "%s: XML response of %zu bytes exceeds the %d byte cap",
-                           what, len, FLOE_S3_MAX_XML);
+        return floe__error(FLOE_ECORRUPT, "s3",
+                           "%s: XML response of %zu bytes exceeds the %d byte cap", what, len,
+                           FLOE_S3_MAX_XML);
     if (len == 0)
         return floe__error(FLOE_ECORRUPT, "s3", "%s: empty XML response", what);
     pthread_once(&xml_once, xml_init);
@@ -38,8 +42,8 @@ static int parse_doc(const char *xml, size_t len, const char *what, xmlDocPtr *o
     if (!doc || !xmlDocGetRootElement(doc)) {
         if (doc)
             xmlFreeDoc(doc);
-        return floe__error(FLOE_ECORRUPT, "s3", "%s: malformed XML response at offset 0 (%zu bytes)",
-                           what, len);
+        return floe__error(FLOE_ECORRUPT, "s3",
+                           "%s: malformed XML response at offset 0 (%zu bytes)", what, len);
     }
     *out = doc;
     return 0;
@@ -70,8 +74,8 @@ static int text(floe_arena *a, xmlNodePtr n, size_t cap, const char *what, char 
     size_t len = strlen((const char *)t);
     if (len > cap) {
         xmlFree(t);
-        return floe__error(FLOE_ECORRUPT, "s3", "%s: <%s> of %zu bytes exceeds the %zu byte cap", what,
-                           (const char *)n->name, len, cap);
+        return floe__error(FLOE_ECORRUPT, "s3", "%s: <%s> of %zu bytes exceeds the %zu byte cap",
+                           what, (const char *)n->name, len, cap);
     }
     *out = floe__arena_strndup(a, (const char *)t, len);
     xmlFree(t);
@@ -143,8 +147,8 @@ int floe__s3_parse_list(floe_arena *a, const char *xml, size_t len, floe_s3_list
         if (is(c, "Contents"))
             n++;
     if (n > FLOE_S3_MAX_LIST_ENTRIES) {
-        rc = floe__error(FLOE_ECORRUPT, "s3", "%s: %zu entries in one page exceed the cap of %d", what,
-                         n, FLOE_S3_MAX_LIST_ENTRIES);
+        rc = floe__error(FLOE_ECORRUPT, "s3", "%s: %zu entries in one page exceed the cap of %d",
+                         what, n, FLOE_S3_MAX_LIST_ENTRIES);
         goto done;
     }
     out->entries = floe__arena_calloc(a, n ? n : 1, sizeof *out->entries);
@@ -162,7 +166,8 @@ int floe__s3_parse_list(floe_arena *a, const char *xml, size_t len, floe_s3_list
             (rc = text(a, child(c, "LastModified"), 64, what, &mtime)) < 0)
             goto done;
         if (!e->key) {
-            rc = floe__error(FLOE_ECORRUPT, "s3", "%s: <Contents> #%zu without <Key>", what, out->n);
+            rc =
+                floe__error(FLOE_ECORRUPT, "s3", "%s: <Contents> #%zu without <Key>", what, out->n);
             goto done;
         }
         char *end = NULL;
@@ -174,8 +179,8 @@ int floe__s3_parse_list(floe_arena *a, const char *xml, size_t len, floe_s3_list
         e->size = sz;
         e->mtime_ms = 0;
         if (mtime && floe__s3_parse_time(mtime, &e->mtime_ms) < 0) {
-            rc = floe__error(FLOE_ECORRUPT, "s3", "%s: bad <LastModified> %s for key %s", what, mtime,
-                             e->key);
+            rc = floe__error(FLOE_ECORRUPT, "s3", "%s: bad <LastModified> %s for key %s", what,
+                             mtime, e->key);
             goto done;
         }
         out->n++;
@@ -252,8 +257,8 @@ int floe__s3_parse_delete_result(const char *xml, size_t len, char *first_key, s
     xmlNodePtr root = xmlDocGetRootElement(doc);
     int rc = 0;
     if (!is(root, "DeleteResult")) {
-        rc = floe__error(FLOE_ECORRUPT, "s3", "%s: root element <%s>, expected <DeleteResult>", what,
-                         (const char *)root->name);
+        rc = floe__error(FLOE_ECORRUPT, "s3", "%s: root element <%s>, expected <DeleteResult>",
+                         what, (const char *)root->name);
     } else {
         for (xmlNodePtr c = root->children; c && rc == 0; c = c->next) {
             if (!is(c, "Error"))

@@ -189,7 +189,8 @@ int floe__sigv4_sign(const floe_sigv4_request *req, floe_sigv4_result *out)
         goto fail;
     if (req->path[0] != '/' && floe__buf_putc(&cr, '/') < 0)
         goto fail;
-    if (floe__uri_encode(&cr, req->path, strlen(req->path), true) < 0 || floe__buf_putc(&cr, '\n') < 0)
+    if (floe__uri_encode(&cr, req->path, strlen(req->path), true) < 0 ||
+        floe__buf_putc(&cr, '\n') < 0)
         goto fail;
     for (size_t i = 0; i < nq; i++)
         if (floe__buf_printf(&cr, "%s%s=%s", i ? "&" : "", q[i].name, q[i].value) < 0)
@@ -216,8 +217,8 @@ int floe__sigv4_sign(const floe_sigv4_request *req, floe_sigv4_result *out)
     date[8] = '\0';
     char crhash[65];
     floe__sha256_hex(cr.ptr, cr.len, crhash);
-    if (floe__buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/%s/aws4_request\n%s", req->amz_date, date,
-                         req->region, req->service, crhash) < 0)
+    if (floe__buf_printf(&sts, "AWS4-HMAC-SHA256\n%s\n%s/%s/%s/aws4_request\n%s", req->amz_date,
+                         date, req->region, req->service, crhash) < 0)
         goto fail;
 
     /* Signing key and signature. */

@@ -23,16 +23,16 @@ typedef struct floe_sigv4_kv {
 } floe_sigv4_kv;
 
 typedef struct floe_sigv4_request {
-    const char *method;          /* "GET", "PUT", ... */
-    const char *path;            /* decoded path ("/bucket/my key"); encoded by the signer */
-    const floe_sigv4_kv *query;  /* decoded names and values (value "" for a bare name) */
+    const char *method;         /* "GET", "PUT", ... */
+    const char *path;           /* decoded path ("/bucket/my key"); encoded by the signer */
+    const floe_sigv4_kv *query; /* decoded names and values (value "" for a bare name) */
     size_t nquery;
     const floe_sigv4_kv *headers; /* headers to sign (any case; values trimmed) */
     size_t nheaders;
-    const char *payload_sha256;  /* hex sha256 of the body or "UNSIGNED-PAYLOAD" */
-    const char *amz_date;        /* "20130524T000000Z" */
+    const char *payload_sha256; /* hex sha256 of the body or "UNSIGNED-PAYLOAD" */
+    const char *amz_date;       /* "20130524T000000Z" */
     const char *region;
-    const char *service;         /* "s3" */
+    const char *service; /* "s3" */
     const char *access_key;
     const char *secret_key;
 } floe_sigv4_request;
@@ -43,9 +43,9 @@ typedef struct floe_sigv4_request {
 typedef struct floe_sigv4_result {
     char *canonical_request;
     char *string_to_sign;
-    char *signed_headers;   /* "host;range;x-amz-date" */
-    char signature[65];     /* lowercase hex */
-    char *authorization;    /* full Authorization header value */
+    char *signed_headers; /* "host;range;x-amz-date" */
+    char signature[65];   /* lowercase hex */
+    char *authorization;  /* full Authorization header value */
 } floe_sigv4_result;
 
 /* Sign a request. Returns 0, FLOE_ENOMEM or FLOE_EINVALID (missing field). */

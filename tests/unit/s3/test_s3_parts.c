@@ -37,7 +37,8 @@ static void test_build_url(void)
     FT_OK(floe__s3_build_url(a, "http://127.0.0.1:9000", true, "bucket", "a b/c+d", &url, &host));
     FT_EQ_STR(url, "http://127.0.0.1:9000/bucket/a%20b/c%2Bd");
     FT_EQ_STR(host, "127.0.0.1:9000");
-    FT_OK(floe__s3_build_url(a, "https://s3.eu-west-1.amazonaws.com", false, "bucket", "k", &url, &host));
+    FT_OK(floe__s3_build_url(a, "https://s3.eu-west-1.amazonaws.com", false, "bucket", "k", &url,
+                             &host));
     FT_EQ_STR(url, "https://bucket.s3.eu-west-1.amazonaws.com/k");
     FT_EQ_STR(host, "bucket.s3.eu-west-1.amazonaws.com");
     /* Default ports are not part of the Host header curl sends. */
@@ -63,7 +64,8 @@ static const char list_xml[] =
     "  <Contents><Key>my-image.jpg</Key><LastModified>2009-10-12T17:50:30.000Z</LastModified>\n"
     "    <ETag>\"fba9dede5f27731c9771645a39863328\"</ETag><Size>434234</Size>\n"
     "    <StorageClass>STANDARD</StorageClass></Contents>\n"
-    "  <Contents><Key>a &amp; b/\xc3\xa9 +.txt</Key><LastModified>2026-11-29T12:00:00Z</LastModified>"
+    "  <Contents><Key>a &amp; b/\xc3\xa9 "
+    "+.txt</Key><LastModified>2026-11-29T12:00:00Z</LastModified>"
     "<Size>0</Size></Contents>\n"
     "</ListBucketResult>";
 
@@ -150,7 +152,8 @@ static void test_parse_error_and_others(void)
                       "<Error><Key>b c</Key><Code>AccessDenied</Code></Error></DeleteResult>";
     char key[32], dcode[32];
     size_t nerr;
-    FT_OK(floe__s3_parse_delete_result(del, strlen(del), key, sizeof key, dcode, sizeof dcode, &nerr));
+    FT_OK(floe__s3_parse_delete_result(del, strlen(del), key, sizeof key, dcode, sizeof dcode,
+                                       &nerr));
     FT_EQ_INT(nerr, 1);
     FT_EQ_STR(key, "b c");
     FT_EQ_STR(dcode, "AccessDenied");
@@ -237,4 +240,7 @@ static const ft_case cases[] = {
     {"oom", test_oom},
 };
 
-int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}

@@ -718,7 +718,8 @@ static const ft_case cases[] = {
 int main(int argc, char **argv)
 {
     if (!s3srv_available()) {
-        printf("skipped: node or tests/interop/node_modules (s3rver, @smithy/signature-v4) absent\n");
+        printf(
+            "skipped: node or tests/interop/node_modules (s3rver, @smithy/signature-v4) absent\n");
         return 77;
     }
     /* Never talk to real AWS from a test. */

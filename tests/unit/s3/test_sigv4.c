@@ -28,16 +28,24 @@ static void test_aws_get_object(void)
                          {"Range", "bytes=0-9"},
                          {"x-amz-content-sha256", FLOE_SIGV4_EMPTY_SHA256},
                          {"x-amz-date", "20130524T000000Z"}};
-    floe_sigv4_request r = {.method = "GET", .path = "/test.txt", .headers = h, .nheaders = 4,
-                            .payload_sha256 = FLOE_SIGV4_EMPTY_SHA256, .amz_date = "20130524T000000Z",
-                            .region = "us-east-1", .service = "s3", .access_key = AK, .secret_key = SK};
+    floe_sigv4_request r = {.method = "GET",
+                            .path = "/test.txt",
+                            .headers = h,
+                            .nheaders = 4,
+                            .payload_sha256 = FLOE_SIGV4_EMPTY_SHA256,
+                            .amz_date = "20130524T000000Z",
+                            .region = "us-east-1",
+                            .service = "s3",
+                            .access_key = AK,
+                            .secret_key = SK};
     floe_sigv4_result out;
     FT_OK(floe__sigv4_sign(&r, &out));
-    FT_EQ_STR(out.canonical_request,
-              "GET\n/test.txt\n\nhost:examplebucket.s3.amazonaws.com\nrange:bytes=0-9\n"
-              "x-amz-content-sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n"
-              "x-amz-date:20130524T000000Z\n\nhost;range;x-amz-content-sha256;x-amz-date\n"
-              "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    FT_EQ_STR(
+        out.canonical_request,
+        "GET\n/test.txt\n\nhost:examplebucket.s3.amazonaws.com\nrange:bytes=0-9\n"
+        "x-amz-content-sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n"
+        "x-amz-date:20130524T000000Z\n\nhost;range;x-amz-content-sha256;x-amz-date\n"
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     FT_EQ_STR(out.string_to_sign,
               "AWS4-HMAC-SHA256\n20130524T000000Z\n20130524/us-east-1/s3/aws4_request\n"
               "7344ae5b7ee6c3e7e6b0fe0640412a37625d1fbfff95c48bbb2dc43964946972");
@@ -60,18 +68,26 @@ static void test_aws_put_object(void)
                          {"x-amz-date", "20130524T000000Z"},
                          {"x-amz-storage-class", "REDUCED_REDUNDANCY"},
                          {"x-amz-content-sha256", hash}};
-    floe_sigv4_request r = {.method = "PUT", .path = "/test$file.text", .headers = h, .nheaders = 5,
-                            .payload_sha256 = hash, .amz_date = "20130524T000000Z",
-                            .region = "us-east-1", .service = "s3", .access_key = AK, .secret_key = SK};
+    floe_sigv4_request r = {.method = "PUT",
+                            .path = "/test$file.text",
+                            .headers = h,
+                            .nheaders = 5,
+                            .payload_sha256 = hash,
+                            .amz_date = "20130524T000000Z",
+                            .region = "us-east-1",
+                            .service = "s3",
+                            .access_key = AK,
+                            .secret_key = SK};
     floe_sigv4_result out;
     FT_OK(floe__sigv4_sign(&r, &out));
-    FT_EQ_STR(out.canonical_request,
-              "PUT\n/test%24file.text\n\ndate:Fri, 24 May 2013 00:00:00 GMT\n"
-              "host:examplebucket.s3.amazonaws.com\n"
-              "x-amz-content-sha256:44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072\n"
-              "x-amz-date:20130524T000000Z\nx-amz-storage-class:REDUCED_REDUNDANCY\n\n"
-              "date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class\n"
-              "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072");
+    FT_EQ_STR(
+        out.canonical_request,
+        "PUT\n/test%24file.text\n\ndate:Fri, 24 May 2013 00:00:00 GMT\n"
+        "host:examplebucket.s3.amazonaws.com\n"
+        "x-amz-content-sha256:44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072\n"
+        "x-amz-date:20130524T000000Z\nx-amz-storage-class:REDUCED_REDUNDANCY\n\n"
+        "date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class\n"
+        "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072");
     FT_EQ_STR(out.string_to_sign,
               "AWS4-HMAC-SHA256\n20130524T000000Z\n20130524/us-east-1/s3/aws4_request\n"
               "9e0e90d9c76de8fa5b200d8c849cd5b8dc7a3be3951ddb7f6a76b4158342019d");
@@ -85,10 +101,18 @@ static void test_aws_get_lifecycle(void)
     floe_sigv4_kv h[] = {{"Host", "examplebucket.s3.amazonaws.com"},
                          {"x-amz-date", "20130524T000000Z"},
                          {"x-amz-content-sha256", FLOE_SIGV4_EMPTY_SHA256}};
-    floe_sigv4_request r = {.method = "GET", .path = "/", .query = q, .nquery = 1, .headers = h,
-                            .nheaders = 3, .payload_sha256 = FLOE_SIGV4_EMPTY_SHA256,
-                            .amz_date = "20130524T000000Z", .region = "us-east-1", .service = "s3",
-                            .access_key = AK, .secret_key = SK};
+    floe_sigv4_request r = {.method = "GET",
+                            .path = "/",
+                            .query = q,
+                            .nquery = 1,
+                            .headers = h,
+                            .nheaders = 3,
+                            .payload_sha256 = FLOE_SIGV4_EMPTY_SHA256,
+                            .amz_date = "20130524T000000Z",
+                            .region = "us-east-1",
+                            .service = "s3",
+                            .access_key = AK,
+                            .secret_key = SK};
     floe_sigv4_result out;
     FT_OK(floe__sigv4_sign(&r, &out));
     FT_CHECK(strstr(out.canonical_request, "GET\n/\nlifecycle=\nhost:") == out.canonical_request);
@@ -102,13 +126,22 @@ static void test_aws_list_objects(void)
     floe_sigv4_kv h[] = {{"Host", "examplebucket.s3.amazonaws.com"},
                          {"x-amz-date", "20130524T000000Z"},
                          {"x-amz-content-sha256", FLOE_SIGV4_EMPTY_SHA256}};
-    floe_sigv4_request r = {.method = "GET", .path = "/", .query = q, .nquery = 2, .headers = h,
-                            .nheaders = 3, .payload_sha256 = FLOE_SIGV4_EMPTY_SHA256,
-                            .amz_date = "20130524T000000Z", .region = "us-east-1", .service = "s3",
-                            .access_key = AK, .secret_key = SK};
+    floe_sigv4_request r = {.method = "GET",
+                            .path = "/",
+                            .query = q,
+                            .nquery = 2,
+                            .headers = h,
+                            .nheaders = 3,
+                            .payload_sha256 = FLOE_SIGV4_EMPTY_SHA256,
+                            .amz_date = "20130524T000000Z",
+                            .region = "us-east-1",
+                            .service = "s3",
+                            .access_key = AK,
+                            .secret_key = SK};
     floe_sigv4_result out;
     FT_OK(floe__sigv4_sign(&r, &out));
-    FT_CHECK(strstr(out.canonical_request, "GET\n/\nmax-keys=2&prefix=J\n") == out.canonical_request);
+    FT_CHECK(strstr(out.canonical_request, "GET\n/\nmax-keys=2&prefix=J\n") ==
+             out.canonical_request);
     FT_EQ_STR(out.signature, "34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7");
     floe__sigv4_result_free(&out);
 }
@@ -139,10 +172,18 @@ static void test_oom(void)
 {
     floe_sigv4_kv q[] = {{"prefix", "J"}, {"max-keys", "2"}};
     floe_sigv4_kv h[] = {{"Host", "h"}, {"x-amz-date", "20130524T000000Z"}};
-    floe_sigv4_request r = {.method = "GET", .path = "/k", .query = q, .nquery = 2, .headers = h,
-                            .nheaders = 2, .payload_sha256 = FLOE_SIGV4_UNSIGNED,
-                            .amz_date = "20130524T000000Z", .region = "us-east-1", .service = "s3",
-                            .access_key = AK, .secret_key = SK};
+    floe_sigv4_request r = {.method = "GET",
+                            .path = "/k",
+                            .query = q,
+                            .nquery = 2,
+                            .headers = h,
+                            .nheaders = 2,
+                            .payload_sha256 = FLOE_SIGV4_UNSIGNED,
+                            .amz_date = "20130524T000000Z",
+                            .region = "us-east-1",
+                            .service = "s3",
+                            .access_key = AK,
+                            .secret_key = SK};
     for (long n = 1;; n++) {
         floe__alloc_fail_at(n);
         floe_sigv4_result out;
@@ -170,19 +211,54 @@ typedef struct bcase {
 } bcase;
 
 static const bcase bcases[] = {
-    {"GET", "127.0.0.1:9000", "/bucket/plain/key.avro", {0}, {"range", "bytes=0-99", 0},
-     FLOE_SIGV4_EMPTY_SHA256, "us-east-1", NULL},
-    {"PUT", "bucket.s3.eu-west-3.amazonaws.com", "/dir with space/f\xc3\xa9\xe2\x82\xac.json", {0},
-     {"if-none-match", "*", 0}, FLOE_SIGV4_UNSIGNED, "eu-west-3", NULL},
-    {"GET", "localhost:4568", "/b/k+=&!'()*~.txt", {0}, {0}, FLOE_SIGV4_EMPTY_SHA256, "us-west-2",
+    {"GET",
+     "127.0.0.1:9000",
+     "/bucket/plain/key.avro",
+     {0},
+     {"range", "bytes=0-99", 0},
+     FLOE_SIGV4_EMPTY_SHA256,
+     "us-east-1",
+     NULL},
+    {"PUT",
+     "bucket.s3.eu-west-3.amazonaws.com",
+     "/dir with space/f\xc3\xa9\xe2\x82\xac.json",
+     {0},
+     {"if-none-match", "*", 0},
+     FLOE_SIGV4_UNSIGNED,
+     "eu-west-3",
+     NULL},
+    {"GET",
+     "localhost:4568",
+     "/b/k+=&!'()*~.txt",
+     {0},
+     {0},
+     FLOE_SIGV4_EMPTY_SHA256,
+     "us-west-2",
      "FQoGZXIvYXdzEXAMPLE/TOKEN+with=chars"},
-    {"GET", "s3.localhost:1234", "/bucket",
+    {"GET",
+     "s3.localhost:1234",
+     "/bucket",
      {"list-type", "2", "prefix", "warehouse/db 1/t+x/", "continuation-token", "1/ab+c=d==", 0},
-     {0}, FLOE_SIGV4_EMPTY_SHA256, "us-east-1", NULL},
-    {"POST", "127.0.0.1:9000", "/bucket/obj", {"uploads", "", 0}, {"content-md5", "  a  b  ", 0},
-     "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072", "ap-south-1", NULL},
-    {"DELETE", "127.0.0.1:9000", "/bucket/obj", {"uploadId", "2~abc/DEF+ghi=", 0}, {0},
-     FLOE_SIGV4_EMPTY_SHA256, "us-east-1", NULL},
+     {0},
+     FLOE_SIGV4_EMPTY_SHA256,
+     "us-east-1",
+     NULL},
+    {"POST",
+     "127.0.0.1:9000",
+     "/bucket/obj",
+     {"uploads", "", 0},
+     {"content-md5", "  a  b  ", 0},
+     "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072",
+     "ap-south-1",
+     NULL},
+    {"DELETE",
+     "127.0.0.1:9000",
+     "/bucket/obj",
+     {"uploadId", "2~abc/DEF+ghi=", 0},
+     {0},
+     FLOE_SIGV4_EMPTY_SHA256,
+     "us-east-1",
+     NULL},
 };
 
 static void json_str(floe_buf *b, const char *s)
@@ -217,10 +293,18 @@ static void test_botocore(void)
             h[nh++] = (floe_sigv4_kv){"x-amz-security-token", c->token};
         for (size_t j = 0; c->h[2 * j]; j++)
             h[nh++] = (floe_sigv4_kv){c->h[2 * j], c->h[2 * j + 1]};
-        floe_sigv4_request r = {.method = c->method, .path = c->path, .query = q, .nquery = nq,
-                                .headers = h, .nheaders = nh, .payload_sha256 = c->payload,
-                                .amz_date = date, .region = c->region, .service = "s3",
-                                .access_key = AK, .secret_key = SK};
+        floe_sigv4_request r = {.method = c->method,
+                                .path = c->path,
+                                .query = q,
+                                .nquery = nq,
+                                .headers = h,
+                                .nheaders = nh,
+                                .payload_sha256 = c->payload,
+                                .amz_date = date,
+                                .region = c->region,
+                                .service = "s3",
+                                .access_key = AK,
+                                .secret_key = SK};
         FT_OK(floe__sigv4_sign(&r, &res[i]));
 
         floe__buf_printf(&in, "{\"method\":\"%s\",\"host\":\"%s\",\"path\":", c->method, c->host);
@@ -241,15 +325,16 @@ static void test_botocore(void)
             floe__buf_putc(&in, ':');
             json_str(&in, h[j].value);
         }
-        floe__buf_printf(&in, "},\"payload\":\"%s\",\"date\":\"%s\",\"region\":\"%s\",\"ak\":\"%s\","
-                              "\"sk\":\"%s\"}\n",
+        floe__buf_printf(&in,
+                         "},\"payload\":\"%s\",\"date\":\"%s\",\"region\":\"%s\",\"ak\":\"%s\","
+                         "\"sk\":\"%s\"}\n",
                          c->payload, date, c->region, AK, SK);
     }
     FT_ASSERT(ft_write_file(ft_tmp("in.jsonl"), in.ptr, in.len) == 0);
     floe__buf_free(&in);
     char *out = NULL;
-    int st = ft_run(&out, "/usr/bin/python3 %s/tests/unit/s3/sigv4_botocore.py < %s", ft_source_dir(),
-                    ft_tmp("in.jsonl"));
+    int st = ft_run(&out, "/usr/bin/python3 %s/tests/unit/s3/sigv4_botocore.py < %s",
+                    ft_source_dir(), ft_tmp("in.jsonl"));
     FT_EQ_INT(st, 0);
     char *line = out;
     for (size_t i = 0; i < FT_N(bcases) && line && *line; i++) {
@@ -280,4 +365,7 @@ static const ft_case cases[] = {
     {"botocore", test_botocore},
 };
 
-int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}
