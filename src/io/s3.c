@@ -638,7 +638,7 @@ static int get_one(size_t i, void *payload)
                         .key = key,
                         .retry = true,
                         .uri = g->uri,
-                        .resp_cap = SIZE_MAX / 2};
+                        .resp_cap = FLOE_S3_MAX_WHOLE_GET};
         if (g->offset > 0) {
             snprintf(range, sizeof range, "bytes=%lld-", (long long)g->offset);
             r.headers[r.nheaders++] = (floe_sigv4_kv){"range", range};
@@ -679,10 +679,15 @@ int floe__s3_get_many(floe_fileio *io, floe_s3_get *gets, size_t n, int parallel
     if ((size_t)parallelism > n)
         parallelism = (int)n;
     get_many_ctx ctx = {s, gets};
-    floe_pool *pool = parallelism > 1 ? floe__s3_client_pool(s->client, parallelism) : NULL;
-    if (parallelism > 1 && !pool)
+    /* A pool per call: floe_pool runs one job at a time, and concurrent
+     * callers (several scans) must not share one. Threads are cheap next to
+     * network round trips; the connections themselves are pooled. */
+    floe_pool *pool = NULL;
+    if (parallelism > 1 && !(pool = floe__pool_new(parallelism)))
         return floe__error_nomem();
-    return floe__pool_for(pool, n, get_one, &ctx);
+    int rc = floe__pool_for(pool, n, get_one, &ctx);
+    floe__pool_free(pool);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- lifecycle */

@@ -11,10 +11,11 @@
 #include "floe/sys/fileio.h"
 #include "util/util.h"
 
-#define FLOE_S3_MAX_XML (16 << 20)      /* largest XML response accepted */
-#define FLOE_S3_MAX_KEY 4096            /* longest key / token accepted */
-#define FLOE_S3_MAX_LIST_ENTRIES 100000 /* entries in one ListObjectsV2 page */
-#define FLOE_S3_MAX_DELETE_BATCH 1000   /* DeleteObjects limit */
+#define FLOE_S3_MAX_XML (16 << 20)              /* largest XML response accepted */
+#define FLOE_S3_MAX_KEY 4096                    /* longest key / token accepted */
+#define FLOE_S3_MAX_LIST_ENTRIES 100000         /* entries in one ListObjectsV2 page */
+#define FLOE_S3_MAX_DELETE_BATCH 1000           /* DeleteObjects limit */
+#define FLOE_S3_MAX_WHOLE_GET ((size_t)1 << 30) /* whole-object GET without a length */
 
 /* Create an S3 FileIO from Iceberg S3FileIO-style properties (conf may be
  * NULL) and the AWS_* environment variables (properties win). Keys read:
@@ -31,7 +32,8 @@ int floe__s3_fileio_new(const floe_props *conf, floe_fileio **out);
 /* True when the FileIO was made by floe__s3_fileio_new. */
 bool floe__s3_is_s3(const floe_fileio *io);
 
-/* One GET of floe__s3_get_many: a whole object (length -1) or a range. */
+/* One GET of floe__s3_get_many: a whole object (length -1; at most
+ * FLOE_S3_MAX_WHOLE_GET bytes, larger answers are FLOE_ECORRUPT) or a range. */
 typedef struct floe_s3_get {
     const char *uri;
     int64_t offset;

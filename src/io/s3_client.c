@@ -14,7 +14,6 @@
 
 #include <curl/curl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,12 +25,9 @@ struct s3_client {
     s3_config cfg;
     CURLSH *share;
     pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
-    pthread_mutex_t lock; /* handle stack, pool */
+    pthread_mutex_t lock; /* handle stack */
     CURL *handles[HANDLE_POOL_MAX];
     int nhandles;
-    floe_pool *pool;
-    int pool_threads;
-    atomic_long attempts;
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -102,7 +98,9 @@ static int config_load(const floe_props *conf, s3_config *c)
         region = getenv("AWS_DEFAULT_REGION");
     if (!region || !*region)
         region = "us-east-1";
-    const char *endpoint = conf_or_env(conf, "s3.endpoint", NULL, "AWS_ENDPOINT_URL");
+    const char *endpoint = conf_or_env(conf, "s3.endpoint", NULL, "AWS_ENDPOINT_URL_S3");
+    if (!endpoint)
+        endpoint = conf_or_env(NULL, NULL, NULL, "AWS_ENDPOINT_URL");
     const char *ak = conf_or_env(conf, "s3.access-key-id", NULL, NULL);
     const char *sk = conf_or_env(conf, "s3.secret-access-key", NULL, NULL);
     const char *tok = conf_or_env(conf, "s3.session-token", NULL, NULL);
@@ -212,7 +210,6 @@ void floe__s3_client_free(s3_client *c)
 {
     if (!c)
         return;
-    floe__pool_free(c->pool);
     for (int i = 0; i < c->nhandles; i++)
         curl_easy_cleanup(c->handles[i]);
     if (c->share)
@@ -227,27 +224,6 @@ void floe__s3_client_free(s3_client *c)
 const s3_config *floe__s3_client_config(const s3_client *c)
 {
     return &c->cfg;
-}
-
-long floe__s3_client_attempts(const s3_client *c)
-{
-    return atomic_load(&c->attempts);
-}
-
-floe_pool *floe__s3_client_pool(s3_client *c, int threads)
-{
-    pthread_mutex_lock(&c->lock);
-    if (c->pool && c->pool_threads != threads) {
-        floe__pool_free(c->pool);
-        c->pool = NULL;
-    }
-    if (!c->pool) {
-        c->pool = floe__pool_new(threads);
-        c->pool_threads = threads;
-    }
-    floe_pool *p = c->pool;
-    pthread_mutex_unlock(&c->lock);
-    return p;
 }
 
 static CURL *handle_get(s3_client *c)
@@ -546,7 +522,6 @@ static int attempt(s3_client *c, s3_request *r, CURL *h, attempt_result *res)
             curl_easy_setopt(h, CURLOPT_POSTFIELDS, r->body_len ? r->body : "");
         }
     }
-    atomic_fetch_add(&c->attempts, 1);
     res->curl = curl_easy_perform(h);
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);

@@ -65,7 +65,6 @@ typedef struct s3_request {
 int floe__s3_client_new(const floe_props *conf, s3_client **out);
 void floe__s3_client_free(s3_client *c);
 const s3_config *floe__s3_client_config(const s3_client *c);
-floe_pool *floe__s3_client_pool(s3_client *c, int threads);
 
 /* Perform (with retries). 0 when the final status is 2xx; otherwise a
  * FLOE_E* code with the error set: 404 -> FLOE_ENOTFOUND, 412 ->
@@ -73,8 +72,5 @@ floe_pool *floe__s3_client_pool(s3_client *c, int threads);
  * error code. r->status and r->resp hold the last answer either way. */
 int floe__s3_perform(s3_client *c, s3_request *r);
 void floe__s3_request_free(s3_request *r);
-
-/* Statistics for tests: requests sent (attempts) since creation. */
-long floe__s3_client_attempts(const s3_client *c);
 
 #endif

@@ -26,7 +26,10 @@
 //       truncate forward, then send only half of the response body and cut the connection
 //       reset    destroy the connection without answering
 //   GET /__floe/clear   drop queued faults
-//   GET /__floe/stats   {"verified", "rejected", "last_rejection", "open_uploads", "aborted_uploads", "completed_uploads", "faults_applied"}
+//   GET /__floe/stats   {"connections" (TCP connections accepted), "if_none_match" (requests
+//                        carrying If-None-Match: *), "upstream_errors", "last_upstream_error",
+//                        "verified", "rejected", "last_rejection", "open_uploads",
+//                        "aborted_uploads", "completed_uploads", "faults_applied"}
 // Virtual-host requests: Host <bucket>.s3.localhost:<port> (s3rver's serviceEndpoint is "localhost").
 
 import { createServer, request as httpRequest } from 'node:http'
@@ -49,7 +52,7 @@ class Sha256 {
   async digest () { return new Uint8Array(this.h.digest()) }
 }
 
-const stats = { upstream_errors: 0, last_upstream_error: '', verified: 0, rejected: 0, last_rejection: '', open_uploads: 0, aborted_uploads: 0, completed_uploads: 0, faults_applied: 0 }
+const stats = { connections: 0, if_none_match: 0, upstream_errors: 0, last_upstream_error: '', verified: 0, rejected: 0, last_rejection: '', open_uploads: 0, aborted_uploads: 0, completed_uploads: 0, faults_applied: 0 }
 const openUploads = new Set()
 let faults = []
 
@@ -170,6 +173,7 @@ async function main () {
       return sendError(res, ...verdict)
     }
     stats.verified++
+    if (req.headers['if-none-match'] === '*') stats.if_none_match++
     const fault = takeFault(req)
     if (fault?.mode === 'status') return sendError(res, fault.status, fault.status === 503 ? 'SlowDown' : 'InternalError', 'injected by s3_server.mjs')
     if (fault?.mode === 'reset') return req.socket.destroy()
@@ -205,6 +209,7 @@ async function main () {
     up.end(body)
   })
   proxy.keepAliveTimeout = 30000
+  proxy.on('connection', () => { stats.connections++ })
   proxy.listen(0, '127.0.0.1', () => {
     process.stdout.write(JSON.stringify({ port: proxy.address().port }) + '\n')
   })

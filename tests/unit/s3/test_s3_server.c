@@ -573,7 +573,8 @@ static void test_session_token_and_env(void)
     setenv("AWS_ACCESS_KEY_ID", S3SRV_ACCESS, 1);
     setenv("AWS_SECRET_ACCESS_KEY", S3SRV_SECRET, 1);
     setenv("AWS_REGION", "ap-southeast-2", 1);
-    setenv("AWS_ENDPOINT_URL", ep, 1);
+    setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1", 1); /* the S3-specific one wins */
+    setenv("AWS_ENDPOINT_URL_S3", ep, 1);
     floe_props p = FLOE_PROPS_INIT;
     floe__props_set(&p, "s3.path-style-access", "true");
     FT_OK(floe__s3_fileio_new(&p, &io));
@@ -587,6 +588,7 @@ static void test_session_token_and_env(void)
     unsetenv("AWS_SECRET_ACCESS_KEY");
     unsetenv("AWS_REGION");
     unsetenv("AWS_ENDPOINT_URL");
+    unsetenv("AWS_ENDPOINT_URL_S3");
     no_rejections();
 }
 
@@ -624,7 +626,9 @@ static void test_if_none_match(void)
         return;
     floe_fileio *io = open_io("s3.write.if-none-match=true", NULL);
     FT_ASSERT(io);
+    long inm = s3srv_stat(&srv, "if_none_match");
     FT_OK(put(io, "s3://bucket/inm/a", "1", 1));
+    FT_EQ_INT(s3srv_stat(&srv, "if_none_match"), inm + 1); /* sent and signed */
     /* s3rver has no conditional writes: the proxy answers 412 as S3 would. */
     fault("mode=status&status=412&count=1&method=PUT");
     FT_EQ_INT(put(io, "s3://bucket/inm/a", "2", 1), FLOE_EEXISTS);
@@ -675,6 +679,26 @@ static void test_get_many(void)
     io->ops->free(io);
 }
 
+/* Control requests use their own connections, so count around a batch of
+ * our requests only. */
+static void test_connection_reuse(void)
+{
+    if (!up())
+        return;
+    floe_fileio *io = open_io(NULL);
+    FT_ASSERT(io);
+    FT_OK(put(io, "s3://bucket/conn/x", "abc", 3));
+    long before = s3srv_stat(&srv, "connections");
+    floe_file_info info;
+    for (int i = 0; i < 30; i++)
+        FT_OK(io->ops->stat(io, "s3://bucket/conn/x", &info));
+    /* +1 for the stats request itself. */
+    long used = s3srv_stat(&srv, "connections") - before - 1;
+    if (used > 2)
+        ft_fail(__FILE__, __LINE__, "30 sequential HEADs opened %ld connections", used);
+    io->ops->free(io);
+}
+
 static void test_output_abort_and_misuse(void)
 {
     if (!up())
@@ -712,6 +736,7 @@ static const ft_case cases[] = {
     {"virtual_host", test_virtual_host},
     {"if_none_match", test_if_none_match},
     {"get_many", test_get_many},
+    {"connection_reuse", test_connection_reuse},
     {"output_abort_and_misuse", test_output_abort_and_misuse},
 };
 
@@ -724,6 +749,7 @@ int main(int argc, char **argv)
     }
     /* Never talk to real AWS from a test. */
     unsetenv("AWS_ENDPOINT_URL");
+    unsetenv("AWS_ENDPOINT_URL_S3");
     unsetenv("AWS_ACCESS_KEY_ID");
     unsetenv("AWS_SECRET_ACCESS_KEY");
     unsetenv("AWS_SESSION_TOKEN");
