@@ -373,8 +373,10 @@ static size_t on_body(char *data, size_t size, size_t n, void *payload)
         r->overflow = true;
         return 0;
     }
-    if (floe__buf_put(&r->resp, data, len) < 0)
+    if (floe__buf_put(&r->resp, data, len) < 0) {
+        r->nomem = true;
         return 0;
+    }
     return len;
 }
 
@@ -493,6 +495,7 @@ static int attempt(s3_client *c, s3_request *r, CURL *h, attempt_result *res)
     r->dst_got = 0;
     r->skipped = 0;
     r->overflow = false;
+    r->nomem = false;
     r->content_length = -1;
     floe__buf_clear(&r->resp);
     res->curl_msg[0] = '\0';
@@ -530,10 +533,11 @@ static int attempt(s3_client *c, s3_request *r, CURL *h, attempt_result *res)
     if (res->curl == CURLE_OK && r->dst && status >= 200 && status < 300 &&
         r->dst_got != r->dst_len)
         res->truncated = true;
-    if (res->curl == CURLE_WRITE_ERROR && !r->overflow && r->resp.len == 0 && !r->dst)
-        res->nomem = true;
+    res->nomem = r->nomem;
 
 done:
+    if (rc == FLOE_ENOMEM)
+        floe__error_nomem(); /* curl_slist_append does not set it */
     curl_slist_free_all(hdrs);
     floe__sigv4_result_free(&sig);
     floe__buf_free(&full_url);

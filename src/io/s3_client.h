@@ -60,6 +60,7 @@ typedef struct s3_request {
     int64_t range_start; /* to drop when a server ignores Range and answers 200 */
     int64_t skipped;
     bool overflow;
+    bool nomem;
 } s3_request;
 
 int floe__s3_client_new(const floe_props *conf, s3_client **out);

@@ -720,6 +720,94 @@ static void test_output_abort_and_misuse(void)
     io->ops->free(io);
 }
 
+static int count_cb(const floe_file_info *info, void *payload)
+{
+    (void)info;
+    ++*(int *)payload;
+    return 0;
+}
+
+/* Each operation with every allocation failing in turn: each run returns
+ * FLOE_ENOMEM (ASan checks for leaks). One loop per operation keeps the
+ * number of requests small. */
+static const char *oom_uri = "s3://bucket/oom/obj";
+
+static int oom_put(floe_fileio *io)
+{
+    return put(io, oom_uri, "hello", 5);
+}
+
+static int oom_put_multipart(floe_fileio *io)
+{
+    static char big[1500];
+    return put(io, "s3://bucket/oom/mp", big, sizeof big); /* 2 parts of 1 KiB */
+}
+
+static int oom_stat(floe_fileio *io)
+{
+    floe_file_info info;
+    return io->ops->stat(io, oom_uri, &info);
+}
+
+static int oom_read(floe_fileio *io)
+{
+    floe_input *in;
+    FLOE_TRY(io->ops->open_input(io, oom_uri, &in));
+    char buf[5];
+    int rc = in->read_at(in, 0, buf, 5);
+    in->close(in);
+    return rc;
+}
+
+static int oom_list(floe_fileio *io)
+{
+    int n = 0;
+    return io->ops->list(io, "s3://bucket/oom/", count_cb, &n);
+}
+
+static int oom_get_many(floe_fileio *io)
+{
+    floe_s3_get g[2] = {{.uri = oom_uri, .length = -1}, {.uri = oom_uri, .offset = 1, .length = 2}};
+    int rc = floe__s3_get_many(io, g, 2, 2);
+    floe__free(g[0].data);
+    floe__free(g[1].data);
+    return rc;
+}
+
+static int oom_remove(floe_fileio *io)
+{
+    const char *both[] = {"s3://bucket/oom/gone1", "s3://bucket/oom/gone2"};
+    return io->ops->remove(io, both, 2);
+}
+
+static void test_oom_live(void)
+{
+    if (!up())
+        return;
+    floe_fileio *io = open_io("s3.multipart.size=1024", NULL);
+    FT_ASSERT(io);
+    static int (*const ops[])(floe_fileio *) = {oom_put,  oom_put_multipart, oom_stat,  oom_read,
+                                                oom_list, oom_get_many,      oom_remove};
+    for (size_t op = 0; op < FT_N(ops); op++) {
+        for (long n = 1;; n++) {
+            floe__alloc_fail_at(n);
+            int rc = ops[op](io);
+            floe__alloc_fail_at(0);
+            if (rc == 0)
+                break;
+            if (rc != FLOE_ENOMEM) {
+                ft_fail(__FILE__, __LINE__, "op %zu, allocation %ld: rc %d (%s)", op, n, rc,
+                        ft_floe_err());
+                break;
+            }
+            FT_ASSERT(n < 2000);
+        }
+    }
+    /* Not checked: open_uploads. When memory runs out mid-upload, the abort
+     * request itself cannot be built; docs/s3.md advises a lifecycle rule. */
+    io->ops->free(io);
+}
+
 static const ft_case cases[] = {
     {"put_get_range_head", test_put_get_range_head},
     {"schemes_equal", test_schemes_equal},
@@ -737,6 +825,7 @@ static const ft_case cases[] = {
     {"if_none_match", test_if_none_match},
     {"get_many", test_get_many},
     {"connection_reuse", test_connection_reuse},
+    {"oom_live", test_oom_live},
     {"output_abort_and_misuse", test_output_abort_and_misuse},
 };
 
