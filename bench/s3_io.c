@@ -27,10 +27,11 @@ static int put(floe_fileio *io, const char *uri, const void *data, size_t len)
     floe_output *out;
     FLOE_TRY(io->ops->create_output(io, uri, &out));
     int rc = out->write(out, data, len);
-    if (rc == 0)
-        rc = out->commit(out);
-    out->abort(out);
-    return rc;
+    if (rc < 0) {
+        out->abort(out);
+        return rc;
+    }
+    return out->commit(out); /* frees the output either way */
 }
 
 static int get(floe_fileio *io, const char *uri, void *buf, size_t len)

@@ -268,7 +268,7 @@ static int out_write(floe_output *out, const void *data, size_t len)
 {
     s3_output *so = (s3_output *)out;
     if (so->done)
-        return floe__error(FLOE_EINVALID, "s3", "write to %s after commit or failure", out->uri);
+        return floe__error(FLOE_EINVALID, "s3", "write to %s after a failed write", out->uri);
     size_t part = (size_t)floe__s3_client_config(so->s->client)->multipart_size;
     const char *p = data;
     while (len > 0) {
@@ -343,15 +343,28 @@ static int complete_multipart(s3_output *so)
     return rc;
 }
 
+static void out_abort(floe_output *out)
+{
+    if (!out)
+        return;
+    s3_output *so = (s3_output *)out;
+    abort_multipart(so);
+    floe__buf_free(&so->buf);
+    floe__vec_free(&so->parts);
+    floe__arena_free(so->arena);
+    floe__free(so);
+}
+
+/* Publishes the object and frees the output, success or not (the FileIO
+ * contract: an output ends with exactly one of commit() or abort()). */
 static int out_commit(floe_output *out)
 {
     s3_output *so = (s3_output *)out;
-    if (so->done)
-        return floe__error(FLOE_EINVALID, "s3", "commit of %s after commit or failure", out->uri);
-    so->done = true;
     const s3_config *cfg = floe__s3_client_config(so->s->client);
     int rc;
-    if (!so->upload_id) {
+    if (so->done) {
+        rc = floe__error(FLOE_EINVALID, "s3", "commit of %s after a failed write", out->uri);
+    } else if (!so->upload_id) {
         s3_request r = {.method = "PUT",
                         .bucket = so->bucket,
                         .key = so->key,
@@ -367,25 +380,13 @@ static int out_commit(floe_output *out)
         rc = upload_part(so, so->buf.ptr, so->buf.len);
         if (rc == 0)
             rc = complete_multipart(so);
-        if (rc < 0)
-            abort_multipart(so);
-        floe__free(so->upload_id);
-        so->upload_id = NULL;
+        if (rc == 0) { /* completed: nothing left to abort */
+            floe__free(so->upload_id);
+            so->upload_id = NULL;
+        }
     }
-    floe__buf_free(&so->buf);
+    out_abort(out); /* aborts the multipart upload if it did not complete */
     return rc;
-}
-
-static void out_abort(floe_output *out)
-{
-    if (!out)
-        return;
-    s3_output *so = (s3_output *)out;
-    abort_multipart(so);
-    floe__buf_free(&so->buf);
-    floe__vec_free(&so->parts);
-    floe__arena_free(so->arena);
-    floe__free(so);
 }
 
 static int s3_create_output(floe_fileio *io, const char *uri, floe_output **out)

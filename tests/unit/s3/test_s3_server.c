@@ -60,10 +60,11 @@ static int put(floe_fileio *io, const char *uri, const void *data, size_t len)
     floe_output *out;
     FLOE_TRY(io->ops->create_output(io, uri, &out));
     int rc = out->write(out, data, len);
-    if (rc == 0)
-        rc = out->commit(out);
-    out->abort(out);
-    return rc;
+    if (rc < 0) {
+        out->abort(out);
+        return rc;
+    }
+    return out->commit(out); /* frees the output either way */
 }
 
 static char *get_all(floe_fileio *io, const char *uri, size_t *len)
@@ -349,7 +350,6 @@ static void test_multipart(void)
         off += w;
     }
     FT_OK(out->commit(out));
-    out->abort(out);
     FT_EQ_INT(s3srv_stat(&srv, "completed_uploads"), completed + 1);
     size_t got_len = 0;
     char *got = get_all(io, "s3://bucket/mp/big.bin", &got_len);
@@ -378,9 +378,7 @@ static void test_multipart_aborted_on_failure(void)
     floe_output *out;
     FT_OK(io->ops->create_output(io, "s3://bucket/mp/fails.bin", &out));
     int rc = out->write(out, data, n);
-    if (rc == 0)
-        rc = out->commit(out);
-    FT_EQ_INT(rc, FLOE_EIO);
+    FT_EQ_INT(rc, FLOE_EIO); /* part 2 is sent during write() */
     FT_ERR_CONTAINS("s3://bucket/mp/fails.bin");
     FT_ERR_CONTAINS("HTTP 500");
     FT_ERR_CONTAINS("4 attempts");
@@ -394,11 +392,8 @@ static void test_multipart_aborted_on_failure(void)
     /* Failure at CompleteMultipartUpload: aborted as well. */
     fault("mode=status&status=500&count=100&method=POST&match=uploadId=");
     FT_OK(io->ops->create_output(io, "s3://bucket/mp/fails2.bin", &out));
-    rc = out->write(out, data, n);
-    if (rc == 0)
-        rc = out->commit(out);
-    FT_EQ_INT(rc, FLOE_EIO);
-    out->abort(out);
+    FT_OK(out->write(out, data, n));
+    FT_EQ_INT(out->commit(out), FLOE_EIO); /* frees the output */
     clear_faults();
     FT_EQ_INT(s3srv_stat(&srv, "aborted_uploads"), aborted + 2);
     FT_EQ_INT(io->ops->stat(io, "s3://bucket/mp/fails2.bin", &info), FLOE_ENOTFOUND);
@@ -711,12 +706,29 @@ static void test_output_abort_and_misuse(void)
     out->abort(out);
     floe_file_info info;
     FT_EQ_INT(io->ops->stat(io, "s3://bucket/abort/x", &info), FLOE_ENOTFOUND);
+    /* An empty object. */
     FT_OK(io->ops->create_output(io, "s3://bucket/abort/y", &out));
     FT_OK(out->commit(out));
-    FT_EQ_INT(out->write(out, "z", 1), FLOE_EINVALID);
-    FT_EQ_INT(out->commit(out), FLOE_EINVALID);
-    out->abort(out);
+    FT_OK(io->ops->stat(io, "s3://bucket/abort/y", &info));
+    FT_EQ_INT(info.size, 0);
     FT_EQ_INT(io->ops->create_output(io, "s3://bucket", &out), FLOE_EINVALID);
+    io->ops->free(io);
+    /* After a failed write (a 400 is not retried) the output refuses more
+     * writes and commit() reports the misuse (and frees). */
+    io = open_io("s3.multipart.size=1024", NULL);
+    FT_ASSERT(io);
+    long open_before = s3srv_stat(&srv, "open_uploads");
+    fault("mode=status&status=400&count=1&method=PUT&match=partNumber=1");
+    static char buf[3000];
+    FT_OK(io->ops->create_output(io, "s3://bucket/abort/z", &out));
+    FT_EQ_INT(out->write(out, buf, sizeof buf), FLOE_EIO);
+    FT_ERR_CONTAINS("HTTP 400");
+    FT_ERR_CONTAINS("1 attempt:");
+    FT_EQ_INT(out->write(out, buf, 10), FLOE_EINVALID);
+    FT_EQ_INT(out->commit(out), FLOE_EINVALID);
+    clear_faults();
+    FT_EQ_INT(io->ops->stat(io, "s3://bucket/abort/z", &info), FLOE_ENOTFOUND);
+    FT_EQ_INT(s3srv_stat(&srv, "open_uploads"), open_before);
     io->ops->free(io);
 }
 
