@@ -9,6 +9,10 @@
  *    (credentials AKIAIOSFODNN7EXAMPLE / wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY,
  *    20130524T000000Z, us-east-1, bucket examplebucket): GET Object with
  *    Range, PUT Object, GET Bucket Lifecycle, GET Bucket (List Objects).
+ *    And two cases of AWS's generic "Signature Version 4 test suite"
+ *    (aws-sig-v4-test-suite: get-vanilla, get-vanilla-query-order-key-case;
+ *    AKIDEXAMPLE, 20150830T123600Z, service "service"), whose rules agree
+ *    with S3's for these requests.
  * 2. Cross-check against an independent signer, Debian's python3-botocore
  *    (tests/unit/s3/sigv4_botocore.py), on keys with spaces, unicode and
  *    +=&!'()*, query strings, session tokens and repeated spacing.
@@ -143,6 +147,37 @@ static void test_aws_list_objects(void)
     FT_CHECK(strstr(out.canonical_request, "GET\n/\nmax-keys=2&prefix=J\n") ==
              out.canonical_request);
     FT_EQ_STR(out.signature, "34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7");
+    floe__sigv4_result_free(&out);
+}
+
+static void test_aws_suite_vanilla(void)
+{
+    floe_sigv4_kv h[] = {{"Host", "example.amazonaws.com"}, {"X-Amz-Date", "20150830T123600Z"}};
+    floe_sigv4_kv q[] = {{"Param2", "value2"}, {"Param1", "value1"}};
+    floe_sigv4_request r = {.method = "GET",
+                            .path = "/",
+                            .headers = h,
+                            .nheaders = 2,
+                            .payload_sha256 = FLOE_SIGV4_EMPTY_SHA256,
+                            .amz_date = "20150830T123600Z",
+                            .region = "us-east-1",
+                            .service = "service",
+                            .access_key = "AKIDEXAMPLE",
+                            .secret_key = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"};
+    floe_sigv4_result out;
+    FT_OK(floe__sigv4_sign(&r, &out));
+    FT_EQ_STR(
+        out.canonical_request,
+        "GET\n/\n\nhost:example.amazonaws.com\nx-amz-date:20150830T123600Z\n\nhost;x-amz-date\n"
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    FT_EQ_STR(out.signature, "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31");
+    floe__sigv4_result_free(&out);
+    r.query = q;
+    r.nquery = 2;
+    FT_OK(floe__sigv4_sign(&r, &out));
+    FT_CHECK(strstr(out.canonical_request, "GET\n/\nParam1=value1&Param2=value2\n") ==
+             out.canonical_request);
+    FT_EQ_STR(out.signature, "b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500");
     floe__sigv4_result_free(&out);
 }
 
@@ -359,6 +394,7 @@ static const ft_case cases[] = {
     {"aws_put_object", test_aws_put_object},
     {"aws_get_lifecycle", test_aws_get_lifecycle},
     {"aws_list_objects", test_aws_list_objects},
+    {"aws_suite_vanilla", test_aws_suite_vanilla},
     {"encoding", test_encoding},
     {"incomplete", test_incomplete},
     {"oom", test_oom},
