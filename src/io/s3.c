@@ -264,6 +264,16 @@ static int upload_part(s3_output *so, const void *data, size_t len)
     return rc;
 }
 
+/* Send the buffered full part, starting the multipart upload first if needed. */
+static int ship_part(s3_output *so)
+{
+    if (!so->upload_id)
+        FLOE_TRY(start_multipart(so));
+    FLOE_TRY(upload_part(so, so->buf.ptr, so->buf.len));
+    floe__buf_clear(&so->buf);
+    return 0;
+}
+
 static int out_write(floe_output *out, const void *data, size_t len)
 {
     s3_output *so = (s3_output *)out;
@@ -275,23 +285,34 @@ static int out_write(floe_output *out, const void *data, size_t len)
         size_t room = part - so->buf.len;
         size_t take = len < room ? len : room;
         int rc = floe__buf_put(&so->buf, p, take);
-        if (rc < 0)
-            goto fail;
         p += take;
         len -= take;
         /* A full part with more bytes coming: ship it. The last part always
          * waits for commit(), so a small object is one PUT. */
-        if (so->buf.len == part && len > 0) {
-            if ((!so->upload_id && (rc = start_multipart(so)) < 0) ||
-                (rc = upload_part(so, so->buf.ptr, so->buf.len)) < 0)
-                goto fail;
-            floe__buf_clear(&so->buf);
+        if (rc == 0 && so->buf.len == part && len > 0)
+            rc = ship_part(so);
+        if (rc < 0) {
+            so->done = true;
+            abort_multipart(so);
+            return rc;
         }
-        continue;
-    fail:
-        so->done = true;
-        abort_multipart(so);
-        return rc;
+    }
+    return 0;
+}
+
+static int put_xml_text(floe_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        int rc;
+        switch (*s) {
+        case '&': rc = floe__buf_puts(b, "&amp;"); break;
+        case '<': rc = floe__buf_puts(b, "&lt;"); break;
+        case '>': rc = floe__buf_puts(b, "&gt;"); break;
+        case '"': rc = floe__buf_puts(b, "&quot;"); break;
+        case '\'': rc = floe__buf_puts(b, "&apos;"); break;
+        default: rc = floe__buf_putc(b, *s);
+        }
+        FLOE_TRY(rc);
     }
     return 0;
 }
@@ -304,11 +325,8 @@ static int complete_multipart(s3_output *so)
     for (size_t i = 0; i < so->parts.len && rc == 0; i++) {
         s3_part *p = floe__vec_at(&so->parts, i);
         rc = floe__buf_printf(&xml, "<Part><PartNumber>%zu</PartNumber><ETag>", i + 1);
-        for (const char *c = p->etag; rc == 0 && *c; c++)
-            rc = *c == '"'   ? floe__buf_puts(&xml, "&quot;")
-                 : *c == '&' ? floe__buf_puts(&xml, "&amp;")
-                 : *c == '<' ? floe__buf_puts(&xml, "&lt;")
-                             : floe__buf_putc(&xml, *c);
+        if (rc == 0)
+            rc = put_xml_text(&xml, p->etag);
         if (rc == 0)
             rc = floe__buf_puts(&xml, "</ETag></Part>");
     }
@@ -419,23 +437,6 @@ fail:
 }
 
 /* ---------------------------------------------------------------- remove */
-
-static int put_xml_text(floe_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        int rc;
-        switch (*s) {
-        case '&': rc = floe__buf_puts(b, "&amp;"); break;
-        case '<': rc = floe__buf_puts(b, "&lt;"); break;
-        case '>': rc = floe__buf_puts(b, "&gt;"); break;
-        case '"': rc = floe__buf_puts(b, "&quot;"); break;
-        case '\'': rc = floe__buf_puts(b, "&apos;"); break;
-        default: rc = floe__buf_putc(b, *s);
-        }
-        FLOE_TRY(rc);
-    }
-    return 0;
-}
 
 static int delete_batch(s3_io *s, const char *bucket, char **keys, size_t n, const char *first_uri)
 {
