@@ -101,8 +101,8 @@ static void test_parse_list_rejects(void)
         "<ListBucketResult><Contents><Size>1</Size></Contents></ListBucketResult>",
         "<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>",
         "<Error><Code>AccessDenied</Code></Error>",
-        "<ListBucketResult><Contents><Key>k</Key><Size>1</Size><LastModified>x</LastModified>"
-        "</Contents></ListBucketResult>",
+        ("<ListBucketResult><Contents><Key>k</Key><Size>1</Size><LastModified>x</LastModified>"
+         "</Contents></ListBucketResult>"),
     };
     for (size_t i = 0; i < FT_N(bad); i++) {
         floe_arena *a = floe__arena_new(256);
