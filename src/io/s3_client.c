@@ -630,6 +630,9 @@ int floe__s3_perform(s3_client *c, s3_request *r)
             transient = retryable_curl(res.curl);
         else if (res.truncated || r->status >= 500 || r->status == 429)
             transient = true;
+        else if (r->status == 400 && r->resp.len && /* S3 closed an idle upload */
+                 memmem(r->resp.ptr, r->resp.len, "<Code>RequestTimeout</Code>", 27))
+            transient = true;
         if (!transient)
             break;
     }

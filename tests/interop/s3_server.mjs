@@ -19,9 +19,9 @@
 // (rewritten to s3rver's own S3RVER pair when forwarding).
 //
 // Test controls (unsigned, answered by the proxy, never forwarded):
-//   GET /__floe/fault?mode=M&count=N[&method=GET][&match=substr][&status=503][&ms=2000]
+//   GET /__floe/fault?mode=M&count=N[&method=GET][&match=substr][&status=503][&code=SlowDown][&ms=2000]
 //     Queue a fault for the next N requests whose method and URL match:
-//       status   answer with an S3 XML error of that HTTP status (500, 503, ...)
+//       status   answer with an S3 XML error of that HTTP status (500, 503, ...) and code
 //       slow     wait `ms` milliseconds before forwarding
 //       truncate forward, then send only half of the response body and cut the connection
 //       reset    destroy the connection without answering
@@ -122,7 +122,7 @@ function control (req, res) {
   const [p, raw] = req.url.split('?')
   const q = parseQuery(raw)
   if (p === '/__floe/fault') {
-    faults.push({ mode: q.mode, count: +(q.count || 1), method: q.method, match: q.match, status: +(q.status || 503), ms: +(q.ms || 2000) })
+    faults.push({ mode: q.mode, count: +(q.count || 1), method: q.method, match: q.match, status: +(q.status || 503), code: q.code, ms: +(q.ms || 2000) })
   } else if (p === '/__floe/clear') {
     faults = []
   } else if (p !== '/__floe/stats') {
@@ -175,7 +175,7 @@ async function main () {
     stats.verified++
     if (req.headers['if-none-match'] === '*') stats.if_none_match++
     const fault = takeFault(req)
-    if (fault?.mode === 'status') return sendError(res, fault.status, fault.status === 503 ? 'SlowDown' : 'InternalError', 'injected by s3_server.mjs')
+    if (fault?.mode === 'status') return sendError(res, fault.status, fault.code || (fault.status === 503 ? 'SlowDown' : 'InternalError'), 'injected by s3_server.mjs')
     if (fault?.mode === 'reset') return req.socket.destroy()
     if (fault?.mode === 'slow') await new Promise(resolve => setTimeout(resolve, fault.ms))
     const q = parseQuery(req.url.split('?')[1])

@@ -430,8 +430,9 @@ static void test_retries_then_success(void)
     /* 429 and 503 on PUT are retried too. */
     fault("mode=status&status=429&count=1&method=PUT");
     fault("mode=status&status=503&count=1&method=PUT");
+    fault("mode=status&status=400&code=RequestTimeout&count=1&method=PUT");
     FT_OK(put(io, "s3://bucket/retry/obj2", "z", 1));
-    FT_EQ_INT(s3srv_stat(&srv, "faults_applied"), applied + 6);
+    FT_EQ_INT(s3srv_stat(&srv, "faults_applied"), applied + 7);
     /* A slow answer within the timeout is fine. */
     fault("mode=slow&ms=200&count=1&method=GET");
     got = get_all(io, "s3://bucket/retry/obj2", &n);
