@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * meta: the metadata-table registry — names, which accept time travel, and
+ * the dispatch from a name to the family that builds its row source.
+ */
+#include "meta/meta.h"
+
+#include <string.h>
+
+const char *const floe__meta_table_names[] = {
+    "snapshots",      "history",          "refs",         "metadata_log_entries",
+    "files",          "data_files",       "delete_files", "all_files",
+    "all_data_files", "all_delete_files", "manifests",    "all_manifests",
+    "entries",        "all_entries",      "partitions",   NULL,
+};
+
+static const char *const time_travel[] = {
+    "files", "data_files", "delete_files", "entries", "manifests", "partitions", NULL,
+};
+
+static bool in(const char *const *list, const char *name)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (strcmp(list[i], name) == 0)
+            return true;
+    return false;
+}
+
+bool floe__meta_is_table(const char *name) { return name && in(floe__meta_table_names, name); }
+
+bool floe__meta_supports_time_travel(const char *name) { return name && in(time_travel, name); }
+
+/* Java's MetadataTableType names are the upper-case table names. */
+static int no_time_travel(const char *name)
+{
+    char up[32];
+    size_t i = 0;
+    for (; name[i] && i + 1 < sizeof up; i++)
+        up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
+    up[i] = 0;
+    return floe__error(FLOE_EINVALID, "meta", "Cannot select snapshot in table: %s", up);
+}
+
+int floe__meta_open(floe_rowsource **out, const char *name, const floe_meta_options *opts)
+{
+    *out = NULL;
+    if (!opts || opts->version != FLOE_META_OPTIONS_VERSION || !opts->metadata)
+        return floe__error(FLOE_EINVALID, "meta", "metadata table options need table metadata");
+    if (!floe__meta_is_table(name))
+        return floe__error(FLOE_ENOTFOUND, "meta", "Unknown metadata table: %s",
+                           name ? name : "(null)");
+    if (opts->has_snapshot_id) {
+        if (!floe__meta_supports_time_travel(name))
+            return no_time_travel(name);
+        if (!floe__metadata_snapshot(opts->metadata, opts->snapshot_id))
+            return floe__error(FLOE_ENOTFOUND, "meta", "Cannot find snapshot with ID %lld",
+                               (long long)opts->snapshot_id);
+    }
+    if (strcmp(name, "snapshots") == 0)
+        return floe__meta_open_snapshots(out, opts);
+    if (strcmp(name, "history") == 0)
+        return floe__meta_open_history(out, opts);
+    if (strcmp(name, "refs") == 0)
+        return floe__meta_open_refs(out, opts);
+    if (strcmp(name, "metadata_log_entries") == 0)
+        return floe__meta_open_metadata_log_entries(out, opts);
+    return floe__error(FLOE_EUNSUPPORTED, "meta", "metadata table %s needs the manifest module",
+                       name);
+}
