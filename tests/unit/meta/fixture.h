@@ -38,7 +38,7 @@ static const char base_json[] =
     "\"properties\":{\"owner\":\"spark\"},\"snapshots\":[],\"snapshot-log\":[],"
     "\"metadata-log\":[]}";
 
-static const char *meta_file(int n)
+static inline const char *meta_file(int n)
 {
     static char buf[8][160];
     static int k;
@@ -49,7 +49,7 @@ static const char *meta_file(int n)
 }
 
 /* One append: snapshot `id` with parent, main moved to it. */
-static int append(floe_table_metadata **m, int n, int64_t id, int64_t parent, int64_t seq,
+static inline int append(floe_table_metadata **m, int n, int64_t id, int64_t parent, int64_t seq,
                   int64_t ts, const char *added, const char *total)
 {
     floe_kv summary[] = {{"operation", "append"},      {"spark.app.id", "local-1"},
@@ -86,7 +86,7 @@ static int append(floe_table_metadata **m, int n, int64_t id, int64_t parent, in
 }
 
 /* set_current_snapshot / rollback: only `main` moves. */
-static int move_main(floe_table_metadata **m, int n, int64_t id, int64_t ts)
+static inline int move_main(floe_table_metadata **m, int n, int64_t id, int64_t ts)
 {
     floe_metadata_builder *b;
     FLOE_TRY(floe__metadata_builder_new(&b, *m, meta_file(n - 1)));
@@ -103,7 +103,7 @@ static int move_main(floe_table_metadata **m, int n, int64_t id, int64_t ts)
 }
 
 /* The seed's script 1 up to metadata file `upto` (0..6). */
-static floe_table_metadata *script1(int upto)
+static inline floe_table_metadata *script1(int upto)
 {
     floe_table_metadata *m = NULL;
     if (floe__metadata_parse(&m, base_json, strlen(base_json), "base") < 0)
@@ -129,7 +129,7 @@ static floe_table_metadata *script1(int upto)
 }
 
 /* Text of one cell: JSON as is, null as "null", timestamps in UTC text. */
-static int cell_text(const floe_rs_cell *c, floe_buf *out)
+static inline int cell_text(const floe_rs_cell *c, floe_buf *out)
 {
     if (c->json)
         return floe__buf_put(out, c->json, c->json_len);
@@ -141,7 +141,7 @@ static int cell_text(const floe_rs_cell *c, floe_buf *out)
 }
 
 /* All rows of a source as "a|b|c\n" lines (malloc'd; NULL on error). */
-static char *drain(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons, size_t *nrows)
+static inline char *drain(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons, size_t *nrows)
 {
     floe_rowcursor *c;
     *nrows = 0;
@@ -176,7 +176,7 @@ static char *drain(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nc
 }
 
 /* Column names joined with ','. */
-static char *column_names(const floe_rowsource *rs)
+static inline char *column_names(const floe_rowsource *rs)
 {
     floe_buf b = FLOE_BUF_INIT;
     for (size_t i = 0; i < rs->ncolumns; i++) {
