@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 /* ---------------------------------------------------------------- gzip */
@@ -700,12 +701,28 @@ int floe__metadata_read_file(floe_table_metadata **out, const char *path)
         return floe__error(errno == ENOENT ? FLOE_ENOTFOUND : FLOE_EIO, "metadata",
                            "cannot open %s: %s", path, strerror(errno));
     floe_buf b = FLOE_BUF_INIT;
-    char chunk[65536];
-    size_t n;
     int rc = 0;
-    while (rc == 0 && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        rc = floe__buf_put(&b, chunk, n);
-        if (rc == 0 && b.len > FLOE_MAX_METADATA_BYTES)
+    /* Reserve the file size up front: growing by doubling would briefly hold
+     * twice a large file. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && st.st_size > 0) {
+        if ((size_t)st.st_size > FLOE_MAX_METADATA_BYTES)
+            rc = floe__error(FLOE_EINVALID, "metadata", "%s is larger than %zu bytes", path,
+                             FLOE_MAX_METADATA_BYTES);
+        else
+            rc = floe__buf_reserve(&b, (size_t)st.st_size);
+    }
+    while (rc == 0) {
+        if (b.cap - b.len < 2)
+            rc = floe__buf_reserve(&b, 65536);
+        if (rc < 0)
+            break;
+        size_t n = fread(b.ptr + b.len, 1, b.cap - b.len - 1, f);
+        if (n == 0)
+            break;
+        b.len += n;
+        b.ptr[b.len] = '\0';
+        if (b.len > FLOE_MAX_METADATA_BYTES)
             rc = floe__error(FLOE_EINVALID, "metadata", "%s is larger than %zu bytes", path,
                              FLOE_MAX_METADATA_BYTES);
     }
