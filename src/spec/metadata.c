@@ -290,6 +290,25 @@ static int parse_statistics(parser *p, floe_statistics_file *s, const floe_json 
     return 0;
 }
 
+/* Entry points for single objects (REST update payloads): the strings go
+ * into the metadata's arena. */
+int floe__snapshot_from_json(floe_snapshot *out, const floe_json *j, floe_table_metadata *m)
+{
+    memset(out, 0, sizeof *out);
+    parser p = {m, m->arena, "snapshot", {m->arena, NULL, 0}, floe__strmap_new()};
+    int rc = p.interned ? parse_snapshot(&p, out, j, 0) : floe__error_nomem();
+    floe__strmap_free(p.interned);
+    return rc;
+}
+
+int floe__statistics_from_json(floe_statistics_file *out, const floe_json *j,
+                               floe_table_metadata *m)
+{
+    memset(out, 0, sizeof *out);
+    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, NULL};
+    return parse_statistics(&p, out, j);
+}
+
 /* ---------------------------------------------------------------- top level */
 
 /* Array member under its spec name, or a legacy alias some writers used. */

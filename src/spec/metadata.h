@@ -195,11 +195,23 @@ int floe__mb_set_default_sort_order(floe_metadata_builder *b, int32_t order_id);
 int floe__mb_set_location(floe_metadata_builder *b, const char *location);
 /* Replaces the statistics file of the same snapshot, or adds it. */
 int floe__mb_set_statistics(floe_metadata_builder *b, const floe_statistics_file *st);
+/* Apply one REST `TableUpdate` object ({"action": "add-snapshot", ...}) of
+ * the kinds above. FLOE_EUNSUPPORTED for other actions (upgrade-format-
+ * version, assign-uuid, ...), FLOE_EINVALID for malformed payloads. */
+struct floe_json;
+int floe__mb_apply_json(floe_metadata_builder *b, const struct floe_json *update);
+
 /* Finish: stamps last-updated-ms (now_ms unless an added snapshot set it),
  * extends the metadata-log and validates. *out is the caller's; the builder
  * is left empty (free it). */
 int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
                                  floe_table_metadata **out);
+
+/* Parse one snapshot / statistics-file object with the rules of `m`'s format
+ * version; strings are allocated in m's arena. */
+int floe__snapshot_from_json(floe_snapshot *out, const struct floe_json *j, floe_table_metadata *m);
+int floe__statistics_from_json(floe_statistics_file *out, const struct floe_json *j,
+                               floe_table_metadata *m);
 
 /* gzip/zlib inflate helper shared with other readers: FLOE_ECORRUPT on a
  * truncated or malformed stream, FLOE_EINVALID past `max` bytes. */
