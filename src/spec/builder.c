@@ -581,6 +581,78 @@ int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
     return 0;
 }
 
+/* ---------------------------------------------------------------- new tables */
+
+int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
+                       const floe_partition_spec *spec, const floe_sort_order *order,
+                       const char *location, const floe_props *properties, int format_version,
+                       int64_t now_ms)
+{
+    *out = NULL;
+    if (!location || !*location)
+        return bad("a new table needs a location");
+    if (format_version < 2 || format_version > FLOE_MAX_FORMAT_VERSION)
+        return floe__error(FLOE_EUNSUPPORTED, "metadata",
+                           "cannot create a table with format version %d", format_version);
+    char uuid[37];
+    FLOE_TRY(floe__uuid4(uuid));
+    /* Built as JSON and parsed: the reader then validates it like any file. */
+    floe_schema s0 = *schema;
+    s0.schema_id = 0;
+    floe_partition_spec p0 = {0, 0, NULL};
+    if (spec) {
+        p0 = *spec;
+        p0.spec_id = 0;
+    }
+    floe_sort_order o = {0, 0, NULL};
+    if (order && order->nfields) {
+        o = *order;
+        o.order_id = 1;
+    }
+    int32_t last_pid = 999;
+    for (size_t i = 0; i < p0.nfields; i++)
+        if (p0.fields[i].field_id > last_pid)
+            last_pid = p0.fields[i].field_id;
+    floe_buf j = FLOE_BUF_INIT;
+    int rc = floe__buf_printf(&j, "{\"format-version\":%d,\"table-uuid\":\"%s\",\"location\":",
+                              format_version, uuid);
+    if (rc == 0)
+        rc = floe__json_put_str(&j, location);
+    if (rc == 0)
+        rc = floe__buf_printf(&j, ",\"last-sequence-number\":0,\"last-updated-ms\":%lld,"
+                                  "\"last-column-id\":%d,\"current-schema-id\":0,\"schemas\":[",
+                              (long long)now_ms, (int)schema->highest_field_id);
+    if (rc == 0)
+        rc = floe__schema_to_json(&s0, &j);
+    if (rc == 0)
+        rc = floe__buf_puts(&j, "],\"default-spec-id\":0,\"partition-specs\":[");
+    if (rc == 0)
+        rc = floe__partition_spec_to_json(&p0, &j);
+    if (rc == 0)
+        rc = floe__buf_printf(&j, "],\"last-partition-id\":%d,\"default-sort-order-id\":%d,"
+                                  "\"sort-orders\":[",
+                              (int)last_pid, (int)o.order_id);
+    if (rc == 0)
+        rc = floe__sort_order_to_json(&o, &j);
+    if (rc == 0)
+        rc = floe__buf_puts(&j, "],\"properties\":{");
+    for (size_t i = 0; rc == 0 && properties && i < properties->n; i++) {
+        rc = floe__buf_puts(&j, i ? "," : "");
+        if (rc == 0)
+            rc = floe__json_put_str(&j, properties->items[i].key);
+        if (rc == 0)
+            rc = floe__buf_putc(&j, ':');
+        if (rc == 0)
+            rc = floe__json_put_str(&j, properties->items[i].value);
+    }
+    if (rc == 0)
+        rc = floe__buf_puts(&j, format_version >= 3 ? "},\"next-row-id\":0}" : "}}");
+    if (rc == 0)
+        rc = floe__metadata_parse(out, j.ptr, j.len, "new table metadata");
+    floe__buf_free(&j);
+    return rc;
+}
+
 /* ---------------------------------------------------------------- REST updates as JSON */
 
 static int member_i64(const floe_json *u, const char *key, const char *action, int64_t *out)

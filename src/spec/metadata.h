@@ -157,6 +157,19 @@ const floe_sort_order *floe__metadata_sort_order(const floe_table_metadata *m, i
 
 /* ---------------------------------------------------------------- builder (builder.c) */
 
+/* Metadata of a new, empty table (what a create-table commit writes):
+ * format `format_version` (2 or 3), a fresh table-uuid, schema id 0, the
+ * given partition spec as spec 0 (NULL: unpartitioned), the given sort order
+ * (NULL or no fields: unsorted order 0; otherwise order 1), no snapshots.
+ * Field ids are kept as given (the caller assigns them); last-column-id and
+ * last-partition-id follow from them. FLOE_EINVALID for an empty location or
+ * an unsupported version. */
+int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
+                       const floe_partition_spec *spec, const floe_sort_order *order,
+                       const char *location, const floe_props *properties, int format_version,
+                       int64_t now_ms);
+
+
 /* Produces the next metadata of a commit from a base, applying the REST
  * TableCommit update kinds in order, like Java's TableMetadata.Builder:
  * add-snapshot, set-snapshot-ref, remove-snapshots, remove-snapshot-ref,

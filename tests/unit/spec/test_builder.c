@@ -312,7 +312,64 @@ static void test_apply_json(void)
     floe__metadata_free(m);
 }
 
+static void test_new_table(void)
+{
+    floe_arena *a = floe__arena_new(0);
+    const char *sj = "{\"type\":\"struct\",\"schema-id\":3,\"fields\":[{\"id\":1,\"name\":\"id\","
+                     "\"required\":true,\"type\":\"long\"},{\"id\":2,\"name\":\"ts\",\"required\":false,"
+                     "\"type\":\"timestamptz\"}]}";
+    const char *pj = "{\"spec-id\":4,\"fields\":[{\"name\":\"ts_day\",\"transform\":\"day\","
+                     "\"source-id\":2,\"field-id\":1000}]}";
+    floe_json *j;
+    floe_schema *s;
+    floe_partition_spec *p;
+    FT_OK(floe__json_parse(&j, sj, strlen(sj), "s"));
+    FT_OK(floe__schema_from_json(&s, j, 0, a));
+    floe__json_free(j);
+    FT_OK(floe__json_parse(&j, pj, strlen(pj), "p"));
+    FT_OK(floe__partition_spec_from_json(&p, j, 0, true, a));
+    floe__json_free(j);
+    floe_props props = FLOE_PROPS_INIT;
+    FT_OK(floe__props_set(&props, "write.format.default", "parquet"));
+    floe_table_metadata *m;
+    FT_OK(floe__metadata_new(&m, s, p, NULL, "s3://b/new \"t\"", &props, 2, 1234));
+    FT_EQ_INT(m->format_version, 2);
+    FT_CHECK(m->table_uuid && strlen(m->table_uuid) == 36);
+    FT_EQ_STR(m->location, "s3://b/new \"t\"");
+    FT_EQ_INT(m->last_column_id, 2);
+    FT_EQ_INT(m->last_partition_id, 1000);
+    FT_EQ_INT(m->current_schema_id, 0);
+    FT_EQ_INT(m->specs[0]->fields[0].transform.kind, FLOE_TR_DAY);
+    FT_CHECK(!m->has_current_snapshot && m->nsnapshots == 0 && m->nrefs == 0);
+    FT_EQ_STR(floe__props_get(&m->properties, "write.format.default"), "parquet");
+    FT_EQ_INT(m->last_updated_ms, 1234);
+    /* first commit on the new table */
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, m, "s3://b/new/metadata/00000.metadata.json"));
+    floe_snapshot sn = snap(11, 0, 1, 2000);
+    FT_OK(floe__mb_add_snapshot(b, &sn));
+    floe_snapshot_ref r = {.name = "main", .snapshot_id = 11, .type = FLOE_REF_BRANCH};
+    FT_OK(floe__mb_set_snapshot_ref(b, &r));
+    floe_table_metadata *m2;
+    FT_OK(floe__metadata_builder_build(b, 3000, &m2));
+    floe__metadata_builder_free(b);
+    FT_EQ_INT(m2->current_snapshot_id, 11);
+    FT_EQ_INT(m2->last_sequence_number, 1);
+    floe__metadata_free(m2);
+    floe__metadata_free(m);
+    floe_table_metadata *m3 = NULL;
+    FT_EQ_INT(floe__metadata_new(&m3, s, NULL, NULL, "", NULL, 2, 1), FLOE_EINVALID);
+    FT_EQ_INT(floe__metadata_new(&m3, s, NULL, NULL, "x", NULL, 1, 1), FLOE_EUNSUPPORTED);
+    FT_OK(floe__metadata_new(&m3, s, NULL, NULL, "x", NULL, 3, 1));
+    FT_CHECK(m3->has_next_row_id && m3->next_row_id == 0);
+    floe__metadata_free(m3);
+    floe__props_free(&props);
+    floe__schema_release(s);
+    floe__arena_free(a);
+}
+
 static const ft_case cases[] = {
+    {"new_table", test_new_table},
     {"apply_json", test_apply_json},
     {"all_updates", test_all_updates},
     {"rejections", test_rejections},
