@@ -388,6 +388,7 @@ int floe__sql_parse_call(sql_parser *p, floe_sql_stmt *st)
             floe_sql_arg *g = &args[n];
             memset(g, 0, sizeof *g);
             sql_tok *t = floe__sql_peek(p, 0);
+            size_t arg_at = p->i;
             if ((t->kind == TK_WORD || t->kind == TK_QIDENT) &&
                 tok_op(floe__sql_peek(p, 1), "=>")) {
                 g->name = t->text;
@@ -399,8 +400,10 @@ int floe__sql_parse_call(sql_parser *p, floe_sql_stmt *st)
             } else {
                 positional = true;
             }
-            if (named && positional)
+            if (named && positional) {
+                p->i = arg_at;
                 return floe__sql_err(p, "Named and positional arguments cannot be mixed");
+            }
             FLOE_TRY(floe__sql_literal(p, &g->value));
             n++;
         } while (floe__sql_accept_op(p, ","));

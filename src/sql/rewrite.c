@@ -179,7 +179,8 @@ int floe__sql_add_ref(sql_parser *p, const floe_sql_tref *ref, const char **sqli
         return FLOE_ENOMEM;
     floe_sql_tref *r = &p->refs[p->nrefs];
     *r = *ref;
-    r->sqlite_name = floe__arena_sprintf(p->a, "floe_ref_%zu", p->nrefs + 1);
+    r->sqlite_name = floe__arena_sprintf(p->a, "floe_ref_%llu",
+                                         (unsigned long long)(p->opt->ref_base + p->nrefs + 1));
     if (!r->sqlite_name)
         return FLOE_ENOMEM;
     p->nrefs++;
@@ -279,8 +280,15 @@ static int emit_tok(rw *r, size_t i)
     floe_arena *a = r->p->a;
     switch (t->kind) {
     case TK_WORD: {
-        sql_tok *n = tk(r, i + 1);
-        return emit(r, t->text, tok_op(n, "(") ? 'f' : 'w');
+        static const char *const kw[] = {"SELECT", "VALUES", "IN",   "EXISTS", "AS",   "FROM",
+                                         "WHERE",  "AND",    "OR",   "NOT",    "ON",   "USING",
+                                         "THEN",   "ELSE",   "WHEN", "BY",     "JOIN", "ALL",
+                                         "DISTINCT", "UNION", "WITH", "IS",    NULL};
+        bool call = tok_op(tk(r, i + 1), "(");
+        for (int k = 0; call && kw[k]; k++)
+            if (floe__sql_ieq(t->text, kw[k]))
+                call = false;
+        return emit(r, t->text, call ? 'f' : 'w');
     }
     case TK_QIDENT: return emit(r, quoted(a, t->text, true), 'w');
     case TK_STRING: return emit(r, quoted(a, t->text, false), 'o');

@@ -44,10 +44,14 @@ typedef struct floe_sql_options {
      * name for which this returns true is left untouched. May be NULL. */
     bool (*is_local)(const char *name, void *payload);
     void *payload;
+    /* Generated names are "floe_ref_<ref_base + k>", k = 1..nrefs. A session
+     * that keeps virtual tables alive across statements (temporary views
+     * refer to them) passes a running counter here so names never clash. */
+    uint64_t ref_base;
 } floe_sql_options;
 
 #define FLOE_SQL_OPTIONS_VERSION 1
-#define FLOE_SQL_OPTIONS_INIT {FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL}
+#define FLOE_SQL_OPTIONS_INIT {FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0}
 
 /* ---------------------------------------------------------------- values */
 
