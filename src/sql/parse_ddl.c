@@ -581,6 +581,9 @@ int floe__sql_parse_alter(sql_parser *p, floe_sql_stmt *st)
               floe__sql_is_word(floe__sql_peek(p, 0), "TAG")))
             return floe__sql_err_unsupported(p, "ALTER TABLE CREATE of this kind");
         FLOE_TRY(parse_ref_kind(p, r));
+        if (r->op != FLOE_SQLOP_CREATE && floe__sql_is_word(floe__sql_peek(p, 0), "IF") &&
+            floe__sql_is_word(floe__sql_peek(p, 1), "NOT"))
+            return floe__sql_err(p, "syntax error: IF NOT EXISTS is allowed only with CREATE");
         if (r->op == FLOE_SQLOP_CREATE && floe__sql_accept(p, "IF")) {
             FLOE_TRY(floe__sql_expect(p, "NOT"));
             FLOE_TRY(floe__sql_expect(p, "EXISTS"));

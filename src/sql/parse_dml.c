@@ -256,11 +256,15 @@ static int merge_clause(sql_parser *p, floe_sql_merge_clause *c)
         p->i = end;
     }
     FLOE_TRY(floe__sql_expect(p, "THEN"));
+    sql_tok *act = floe__sql_peek(p, 0);
+    if (c->when == FLOE_SQLM_NOT_MATCHED &&
+        (floe__sql_is_word(act, "DELETE") || floe__sql_is_word(act, "UPDATE")))
+        return floe__sql_err(p, "syntax error: WHEN NOT MATCHED allows only INSERT");
+    if (c->when != FLOE_SQLM_NOT_MATCHED && floe__sql_is_word(act, "INSERT"))
+        return floe__sql_err(p, "syntax error: INSERT is allowed only WHEN NOT MATCHED");
     if (floe__sql_accept(p, "DELETE")) {
         c->action = FLOE_SQLM_DELETE;
     } else if (floe__sql_accept(p, "UPDATE")) {
-        if (c->when == FLOE_SQLM_NOT_MATCHED)
-            return floe__sql_err(p, "syntax error: WHEN NOT MATCHED allows only INSERT");
         c->action = FLOE_SQLM_UPDATE;
         FLOE_TRY(floe__sql_expect(p, "SET"));
         if (floe__sql_accept_op(p, "*"))
@@ -268,8 +272,6 @@ static int merge_clause(sql_parser *p, floe_sql_merge_clause *c)
         else
             FLOE_TRY(assignments(p, when_stop, &c->sets, &c->nsets));
     } else if (floe__sql_accept(p, "INSERT")) {
-        if (c->when != FLOE_SQLM_NOT_MATCHED)
-            return floe__sql_err(p, "syntax error: INSERT is allowed only WHEN NOT MATCHED");
         c->action = FLOE_SQLM_INSERT;
         if (floe__sql_accept_op(p, "*")) {
             c->star = true;
