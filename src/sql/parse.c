@@ -465,34 +465,37 @@ int floe__sql_parse(floe_arena *a, const char *sql, const floe_sql_options *opt,
     *out = NULL;
     if (!opt)
         opt = &default_options;
-    size_t len = strnlen(sql, SQL_MAX_SCRIPT + 1);
+    /* Positions count from the whole script when sql points inside it. */
+    const char *base = sql;
+    if (opt->script && sql >= opt->script &&
+        (size_t)(sql - opt->script) <= strnlen(opt->script, SQL_MAX_SCRIPT + 1))
+        base = opt->script;
+    size_t len = strnlen(base, SQL_MAX_SCRIPT + 1);
     if (len > SQL_MAX_SCRIPT) {
         if (rest)
-            *rest = sql + len;
+            *rest = sql + strlen(sql);
         return floe__error(FLOE_EINVALID, "sql", "script too large (over %zu bytes)",
                            SQL_MAX_SCRIPT);
     }
-    size_t start = 0;
+    size_t start = (size_t)(sql - base);
     sql_tok *toks;
     size_t n, next;
     for (;;) {
-        int rc = floe__sql_lex_stmt(a, sql, start, &toks, &n, &next);
+        int rc = floe__sql_lex_stmt(a, base, start, &toks, &n, &next);
         if (rest)
-            *rest = sql + next;
+            *rest = base + next;
         if (rc < 0)
             return rc;
         if (n > 0)
             break;
-        if (!sql[next] && (next == start || sql[next - 1] != ';'))
+        if (!base[next])
             return 0; /* nothing but whitespace and comments */
-        if (!sql[next])
-            return 0;
         start = next;
     }
     sql_parser p;
     memset(&p, 0, sizeof p);
     p.a = a;
-    p.script = sql;
+    p.script = base;
     p.opt = opt;
     p.t = toks;
     p.n = n;
@@ -500,7 +503,7 @@ int floe__sql_parse(floe_arena *a, const char *sql, const floe_sql_options *opt,
     if (!st)
         return floe__error_nomem();
     st->pos = toks[0].pos;
-    st->text = floe__arena_strndup(a, sql + toks[0].pos, toks[n - 1].end - toks[0].pos);
+    st->text = floe__arena_strndup(a, base + toks[0].pos, toks[n - 1].end - toks[0].pos);
     if (!st->text)
         return floe__error_nomem();
     int rc = parse_stmt(&p, st);

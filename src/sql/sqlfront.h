@@ -48,10 +48,14 @@ typedef struct floe_sql_options {
      * that keeps virtual tables alive across statements (temporary views
      * refer to them) passes a running counter here so names never clash. */
     uint64_t ref_base;
+    /* The whole script when `sql` points inside it (parsing statement after
+     * statement through *rest): positions, lines and columns in errors and
+     * in the result are then counted from its start. NULL: from `sql`. */
+    const char *script;
 } floe_sql_options;
 
 #define FLOE_SQL_OPTIONS_VERSION 1
-#define FLOE_SQL_OPTIONS_INIT {FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0}
+#define FLOE_SQL_OPTIONS_INIT {FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL}
 
 /* ---------------------------------------------------------------- values */
 

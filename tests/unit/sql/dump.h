@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void d_value(floe_buf *b, const floe_sql_value *v)
+static inline void d_value(floe_buf *b, const floe_sql_value *v)
 {
     switch (v->kind) {
     case FLOE_SQLV_NULL: floe__buf_puts(b, "NULL"); break;
@@ -36,7 +36,7 @@ static void d_value(floe_buf *b, const floe_sql_value *v)
     }
 }
 
-static void d_name(floe_buf *b, const floe_sql_name *n)
+static inline void d_name(floe_buf *b, const floe_sql_name *n)
 {
     if (n->kind == FLOE_SQLREF_TVF) {
         floe__buf_printf(b, "tvf:%s", n->suffix);
@@ -54,13 +54,13 @@ static void d_name(floe_buf *b, const floe_sql_name *n)
     }
 }
 
-static void d_query(floe_buf *b, const char *label, const floe_sql_query *q)
+static inline void d_query(floe_buf *b, const char *label, const floe_sql_query *q)
 {
     if (q)
         floe__buf_printf(b, "%s: %s\n", label, q->sql);
 }
 
-static void d_props(floe_buf *b, const floe_sql_prop *ps, size_t n)
+static inline void d_props(floe_buf *b, const floe_sql_prop *ps, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         if (ps[k].value)
@@ -70,13 +70,13 @@ static void d_props(floe_buf *b, const floe_sql_prop *ps, size_t n)
     }
 }
 
-static void d_assigns(floe_buf *b, const floe_sql_assign *as, size_t n)
+static inline void d_assigns(floe_buf *b, const floe_sql_assign *as, size_t n)
 {
     for (size_t k = 0; k < n; k++)
         floe__buf_printf(b, "set: %s = %s\n", as[k].column, as[k].expr->sql);
 }
 
-static char *dump_stmt(const floe_sql_stmt *st)
+static inline char *dump_stmt(const floe_sql_stmt *st)
 {
     floe_buf b = FLOE_BUF_INIT;
     floe__buf_printf(&b, "%s\n", floe__sql_kind_name(st->kind));
@@ -230,7 +230,7 @@ static char *dump_stmt(const floe_sql_stmt *st)
 
 /* Parse one statement with `catalog` (and optional current namespace) and
  * return its dump (malloc'd), or NULL with the floe error set. */
-static char *parse_dump(const char *sql, const char *catalog, const char *ns)
+static inline char *parse_dump(const char *sql, const char *catalog, const char *ns)
 {
     floe_arena *a = floe__arena_new(0);
     floe_sql_options opt = FLOE_SQL_OPTIONS_INIT;
