@@ -766,6 +766,14 @@ static int rw_subscript(rw *r, size_t *pi)
     } else if (r->o[e].k != 'x') {
         return err_at(r, i, FLOE_EUNSUPPORTED, "unsupported: subscript on this expression");
     }
+    /* Integer-keyed maps of the metadata tables are JSON objects: m[1] is
+     * $."1"; other integer subscripts index arrays: a[0] is $[0]. */
+    static const char *const int_maps[] = {"column_sizes", "value_counts", "null_value_counts",
+                                           "nan_value_counts", "lower_bounds", "upper_bounds",
+                                           NULL};
+    bool int_map = false;
+    for (int k = 0; int_maps[k] && r->o[e].k == 'w'; k++)
+        int_map = int_map || floe__sql_ieq(r->o[e].s, int_maps[k]);
     /* Insert json_extract( before the operand. */
     for (int k = 0; k < 2; k++)
         if (!(r->o = floe__sql_grow(r->p->a, r->o, r->n + k, &r->cap, sizeof *r->o)))
@@ -777,25 +785,52 @@ static int rw_subscript(rw *r, size_t *pi)
     r->o[s + 1].k = '(';
     r->n += 2;
     FLOE_TRY(emit(r, ",", ','));
-    sql_tok *key = tk(r, i + 1);
-    if (j == i + 2 && key->kind == TK_STRING) {
-        floe_buf b = FLOE_BUF_INIT;
-        int rc = floe__buf_puts(&b, "$");
-        if (rc == 0)
-            rc = path_label(r, i + 1, &b, key->text);
-        if (rc == 0)
-            rc = emit(r, quoted(r->p->a, b.ptr, false), 'o');
-        floe__buf_free(&b);
-        FLOE_TRY(rc);
-    } else if (j == i + 2 && key->kind == TK_NUMBER && all_digits(key->text)) {
-        FLOE_TRY(emit(r, floe__arena_sprintf(r->p->a, "'$[%s]'", key->text), 'o'));
-    } else {
-        char *inner;
-        FLOE_TRY(sub_text(r, i + 1, j, &inner));
-        FLOE_TRY(emit(r, floe__arena_sprintf(r->p->a, "'$.\"' || (%s) || '\"'", inner), 'o'));
+    floe_buf path = FLOE_BUF_INIT, lit = FLOE_BUF_INIT;
+    int rc = floe__buf_puts(&lit, "$");
+    size_t k = i;
+    for (bool first = true; rc == 0; first = false) {
+        sql_tok *t0 = tk(r, k), *t1 = tk(r, k + 1), *t2 = tk(r, k + 2);
+        size_t close = first ? j : k + 2;
+        if (tok_op(t0, ".") && (t1->kind == TK_WORD || t1->kind == TK_QIDENT) &&
+            !tok_op(t2, "(") && !first) {
+            rc = path_label(r, k + 1, &lit, t1->text);
+            k += 2;
+        } else if (tok_op(t0, "[") && close == k + 2 && tok_op(tk(r, close), "]") &&
+                   t1->kind == TK_STRING) {
+            rc = path_label(r, k + 1, &lit, t1->text);
+            k += 3;
+        } else if (tok_op(t0, "[") && close == k + 2 && tok_op(tk(r, close), "]") &&
+                   t1->kind == TK_NUMBER && all_digits(t1->text)) {
+            rc = int_map ? floe__buf_printf(&lit, ".\"%s\"", t1->text)
+                         : floe__buf_printf(&lit, "[%s]", t1->text);
+            k += 3;
+        } else if (first) {
+            /* a computed key: '$."' || (expr) || '"' */
+            char *inner = NULL;
+            rc = sub_text(r, i + 1, j, &inner);
+            const char *q = rc == 0 ? quoted(r->p->a, lit.ptr, false) : NULL;
+            if (rc == 0)
+                rc = q ? floe__buf_printf(&path, "%s || '.\"' || (%s) || '\"'", q, inner)
+                       : FLOE_ENOMEM;
+            floe__buf_clear(&lit);
+            k = j + 1;
+        } else {
+            break;
+        }
+        int_map = false;
     }
+    if (rc == 0 && (lit.len || !path.len)) {
+        const char *q = quoted(r->p->a, lit.ptr ? lit.ptr : "", false);
+        rc = !q ? FLOE_ENOMEM : path.len ? floe__buf_printf(&path, " || %s", q)
+                                          : floe__buf_puts(&path, q);
+    }
+    if (rc == 0)
+        rc = emit(r, floe__arena_strdup(r->p->a, path.ptr), 'o');
+    floe__buf_free(&path);
+    floe__buf_free(&lit);
+    FLOE_TRY(rc);
     FLOE_TRY(emit(r, ")", ')'));
-    *pi = j + 1;
+    *pi = k;
     return 0;
 }
 

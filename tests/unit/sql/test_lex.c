@@ -239,6 +239,8 @@ static void test_sqlite_semantics(void)
     EXPECT_SQLITE(db, "SELECT size(array(1, 2, 3))", "3");
     EXPECT_SQLITE(db, "SELECT map('k', 'v')['k']", "v");
     EXPECT_SQLITE(db, "SELECT array(10, 20)[1]", "20");
+    EXPECT_SQLITE(db, "SELECT map('k', array(1, 2))['k'][1]", "2");
+    EXPECT_SQLITE(db, "SELECT map('ab', 5)[concat('a', 'b')]", "5");
     EXPECT_SQLITE(db, "SELECT CAST('007' AS STRING)", "007");
     EXPECT_SQLITE(db, "SELECT CAST('2026-09-20 10:00:00' AS DATE)", "2026-09-20");
     EXPECT_SQLITE(db, "SELECT NULL <=> NULL", "1");

@@ -235,8 +235,17 @@ static void test_expressions(void)
 {
     q("SELECT summary['added-records'], m['a']['b'], arr[0], f(x)['k'], m[k || 'x']",
       "QUERY\nquery: SELECT json_extract(summary, '$.\"added-records\"'), "
-      "json_extract(json_extract(m, '$.\"a\"'), '$.\"b\"'), json_extract(arr, '$[0]'), "
-      "json_extract(f(x), '$.\"k\"'), json_extract(m, '$.\"' || (k || 'x') || '\"')\n");
+      "json_extract(m, '$.\"a\".\"b\"'), json_extract(arr, '$[0]'), "
+      "json_extract(f(x), '$.\"k\"'), json_extract(m, '$' || '.\"' || (k || 'x') || '\"')\n");
+    /* chains of subscripts and fields become one path; integer keys of the
+     * metadata tables' maps are object keys */
+    q("SELECT partition_summaries[0].lower_bound, value_counts[1], lower_bounds[2], arr[1][2], "
+      "m[k].x FROM t",
+      "QUERY\nquery: SELECT json_extract(partition_summaries, '$[0].\"lower_bound\"'), "
+      "json_extract(value_counts, '$.\"1\"'), json_extract(lower_bounds, '$.\"2\"'), "
+      "json_extract(arr, '$[1][2]'), json_extract(m, '$' || '.\"' || (k) || '\"' || '.\"x\"') "
+      "FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.t\n");
     q("SELECT s.summary['k'] FROM db.t.snapshots s",
       "QUERY\nquery: SELECT json_extract(s.summary, '$.\"k\"') FROM \"floe_ref_1\" s\n"
       "ref: floe_ref_1 = ice.db.t meta:snapshots\n");
