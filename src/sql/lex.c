@@ -57,8 +57,7 @@ int floe__sql_err_at(int code, const char *script, size_t pos, const char *fmt, 
     if (!*s)
         return floe__error(code, "sql", "%s at line %zu, column %zu (end of input)", msg, line,
                            col);
-    return floe__error(code, "sql", "%s at line %zu, column %zu near \"%s\"", msg, line, col,
-                       near);
+    return floe__error(code, "sql", "%s at line %zu, column %zu near \"%s\"", msg, line, col, near);
 }
 
 static bool is_ident_start(unsigned char c)
@@ -141,8 +140,8 @@ static char *unquote(floe_arena *a, const char *s, size_t start, size_t end, cha
 }
 
 static const char *const ops3[] = {"<=>", NULL};
-static const char *const ops2[] = {"=>", "<>", "!=", "<=", ">=", "||", "==", "<<", ">>", "::",
-                                   NULL};
+static const char *const ops2[] = {"=>", "<>", "!=", "<=", ">=", "||",
+                                   "==", "<<", ">>", "::", NULL};
 static const char single_ops[] = "(),;.=<>+-*/%&|~[]:?{}^!";
 
 /* Lex one token at s[i] (not whitespace). */

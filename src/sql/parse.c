@@ -170,8 +170,8 @@ int floe__sql_literal(sql_parser *p, floe_sql_value *out)
         out->kind = FLOE_SQLV_STRING;
         out->text = t->text;
         p->i++;
-    } else if (t->kind == TK_NUMBER || (t->kind == TK_OP && (!strcmp(t->text, "-") ||
-                                                              !strcmp(t->text, "+")))) {
+    } else if (t->kind == TK_NUMBER ||
+               (t->kind == TK_OP && (!strcmp(t->text, "-") || !strcmp(t->text, "+")))) {
         bool neg = false;
         if (t->kind == TK_OP) {
             neg = t->text[0] == '-';
@@ -293,8 +293,7 @@ static int parse_drop(sql_parser *p, floe_sql_stmt *st)
 {
     if (is_namespace_word(p)) {
         st->kind = FLOE_SQL_DROP_NAMESPACE;
-        if (floe__sql_accept(p, "IF"))
-            {
+        if (floe__sql_accept(p, "IF")) {
             FLOE_TRY(floe__sql_expect(p, "EXISTS"));
             st->if_exists = true;
         }
@@ -307,8 +306,7 @@ static int parse_drop(sql_parser *p, floe_sql_stmt *st)
     }
     if (floe__sql_accept(p, "TABLE")) {
         st->kind = FLOE_SQL_DROP_TABLE;
-        if (floe__sql_accept(p, "IF"))
-            {
+        if (floe__sql_accept(p, "IF")) {
             FLOE_TRY(floe__sql_expect(p, "EXISTS"));
             st->if_exists = true;
         }
@@ -318,8 +316,7 @@ static int parse_drop(sql_parser *p, floe_sql_stmt *st)
     }
     if (floe__sql_accept(p, "VIEW")) {
         st->kind = FLOE_SQL_DROP_VIEW;
-        if (floe__sql_accept(p, "IF"))
-            {
+        if (floe__sql_accept(p, "IF")) {
             FLOE_TRY(floe__sql_expect(p, "EXISTS"));
             st->if_exists = true;
         }

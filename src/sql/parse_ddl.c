@@ -62,13 +62,25 @@ const char *floe__sql_iceberg_type(floe_arena *a, const char *spark_type)
     static const struct {
         const char *spark, *iceberg;
     } simple[] = {
-        {"bigint", "long"},      {"long", "long"},         {"int", "int"},
-        {"integer", "int"},      {"smallint", "int"},      {"short", "int"},
-        {"tinyint", "int"},      {"byte", "int"},          {"boolean", "boolean"},
-        {"bool", "boolean"},     {"float", "float"},       {"real", "float"},
-        {"double", "double"},    {"string", "string"},     {"date", "date"},
-        {"timestamp", "timestamptz"}, {"timestamp_ltz", "timestamptz"},
-        {"timestamp_ntz", "timestamp"}, {"binary", "binary"},
+        {"bigint", "long"},
+        {"long", "long"},
+        {"int", "int"},
+        {"integer", "int"},
+        {"smallint", "int"},
+        {"short", "int"},
+        {"tinyint", "int"},
+        {"byte", "int"},
+        {"boolean", "boolean"},
+        {"bool", "boolean"},
+        {"float", "float"},
+        {"real", "float"},
+        {"double", "double"},
+        {"string", "string"},
+        {"date", "date"},
+        {"timestamp", "timestamptz"},
+        {"timestamp_ltz", "timestamptz"},
+        {"timestamp_ntz", "timestamp"},
+        {"binary", "binary"},
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(simple); i++)
         if (!strcmp(name, simple[i].spark))
@@ -124,8 +136,8 @@ static int parse_type(sql_parser *p, floe_sql_column *col)
     if (!col->type) {
         if (floe__error_code() == FLOE_ENOMEM)
             return FLOE_ENOMEM;
-        return floe__sql_err_at(FLOE_EUNSUPPORTED, p->script, t->pos,
-                                "unsupported column type %s", col->sql_type);
+        return floe__sql_err_at(FLOE_EUNSUPPORTED, p->script, t->pos, "unsupported column type %s",
+                                col->sql_type);
     }
     return 0;
 }
@@ -177,9 +189,10 @@ static int parse_partition_field(sql_parser *p, floe_sql_partition_field *f)
     }
     static const struct {
         const char *fn, *transform;
-    } unary[] = {{"years", "year"},  {"year", "year"},   {"months", "month"}, {"month", "month"},
-                 {"days", "day"},    {"day", "day"},     {"date", "day"},     {"hours", "hour"},
-                 {"hour", "hour"},   {"date_hour", "hour"}, {"identity", "identity"}};
+    } unary[] = {{"years", "year"},     {"year", "year"},        {"months", "month"},
+                 {"month", "month"},    {"days", "day"},         {"day", "day"},
+                 {"date", "day"},       {"hours", "hour"},       {"hour", "hour"},
+                 {"date_hour", "hour"}, {"identity", "identity"}};
     p->i += 2;
     for (size_t k = 0; k < FLOE_ARRAY_LEN(unary); k++) {
         if (floe__sql_ieq(t->text, unary[k].fn)) {
@@ -205,8 +218,8 @@ static int parse_partition_field(sql_parser *p, floe_sql_partition_field *f)
         FLOE_TRY(floe__sql_int(p, &v));
     }
     if (v < 1 || v > INT32_MAX)
-        return floe__sql_err_at(FLOE_EINVALID, p->script, t->pos,
-                                "invalid %s width %lld", t->text, (long long)v);
+        return floe__sql_err_at(FLOE_EINVALID, p->script, t->pos, "invalid %s width %lld", t->text,
+                                (long long)v);
     f->param = (int32_t)v;
     f->transform = floe__arena_sprintf(p->a, "%s[%d]", bucket ? "bucket" : "truncate", f->param);
     if (!f->transform)

@@ -23,16 +23,15 @@ static int dml_target(sql_parser *p, floe_sql_stmt *st)
     size_t at = p->i;
     FLOE_TRY(floe__sql_table_name(p, true, &st->target));
     if (st->target.kind == FLOE_SQLREF_METADATA || st->target.kind == FLOE_SQLREF_TAG)
-        return floe__sql_err_at(FLOE_EINVALID, p->script, p->t[at].pos,
-                                "cannot write to %s %s",
+        return floe__sql_err_at(FLOE_EINVALID, p->script, p->t[at].pos, "cannot write to %s %s",
                                 st->target.kind == FLOE_SQLREF_TAG ? "tag" : "metadata table",
                                 st->target.suffix);
     return 0;
 }
 
-static const char *const alias_stop[] = {"SET",   "WHERE", "USING", "ON",     "WHEN",
-                                         "VALUES", "SELECT", "WITH", "VERSION", "TIMESTAMP",
-                                         "FOR",   NULL};
+static const char *const alias_stop[] = {"SET",     "WHERE",     "USING",  "ON",
+                                         "WHEN",    "VALUES",    "SELECT", "WITH",
+                                         "VERSION", "TIMESTAMP", "FOR",    NULL};
 
 /* [AS] alias after a DML target. */
 static int opt_alias(sql_parser *p, const char **alias)
@@ -70,9 +69,8 @@ int floe__sql_parse_insert(sql_parser *p, floe_sql_stmt *st)
         return floe__sql_err_unsupported(p, "INSERT ... PARTITION (...) (use a column list)");
     if (floe__sql_is_word(floe__sql_peek(p, 0), "BY"))
         return floe__sql_err_unsupported(p, "INSERT ... BY NAME");
-    if (tok_op(floe__sql_peek(p, 0), "(") &&
-        !(floe__sql_is_word(floe__sql_peek(p, 1), "SELECT") ||
-          floe__sql_is_word(floe__sql_peek(p, 1), "WITH"))) {
+    if (tok_op(floe__sql_peek(p, 0), "(") && !(floe__sql_is_word(floe__sql_peek(p, 1), "SELECT") ||
+                                               floe__sql_is_word(floe__sql_peek(p, 1), "WITH"))) {
         p->i++;
         const char **cols = NULL;
         size_t n = 0, cap = 0;
@@ -219,8 +217,8 @@ static int merge_source(sql_parser *p, floe_sql_merge *m)
         size_t np;
         FLOE_TRY(floe__sql_parts(p, &parts, &np));
         m->source_alias = parts[np - 1];
-        if (on - from >= 2 && on - 1 >= p->i && (p->t[on - 1].kind == TK_WORD ||
-                                                 p->t[on - 1].kind == TK_QIDENT)) {
+        if (on - from >= 2 && on - 1 >= p->i &&
+            (p->t[on - 1].kind == TK_WORD || p->t[on - 1].kind == TK_QIDENT)) {
             /* An identifier right before ON is an alias (time travel ends
              * with a literal). */
             m->source_alias = p->t[on - 1].text;

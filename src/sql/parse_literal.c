@@ -148,7 +148,7 @@ int floe__sql_norm_timestamp(floe_arena *a, const char *s, const char **out, boo
         h = (long)(mins / 60);
         mi = (long)(mins % 60);
     }
-    *out = floe__arena_sprintf(a, "%04ld-%02ld-%02ld %02ld:%02ld:%02ld.%06ld", y, mo, d, h, mi,
-                               sec, frac);
+    *out = floe__arena_sprintf(a, "%04ld-%02ld-%02ld %02ld:%02ld:%02ld.%06ld", y, mo, d, h, mi, sec,
+                               frac);
     return *out ? 0 : floe__error_nomem();
 }

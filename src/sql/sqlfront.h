@@ -55,7 +55,10 @@ typedef struct floe_sql_options {
 } floe_sql_options;
 
 #define FLOE_SQL_OPTIONS_VERSION 1
-#define FLOE_SQL_OPTIONS_INIT {FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL}
+#define FLOE_SQL_OPTIONS_INIT                                                                      \
+    {                                                                                              \
+        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL                               \
+    }
 
 /* ---------------------------------------------------------------- values */
 
@@ -126,7 +129,7 @@ typedef struct floe_sql_tref {
     const char *sqlite_name; /* "floe_ref_<n>", unique within the statement */
     floe_sql_name name;
     floe_sql_travel travel;
-    const floe_sql_value *args; /* TVF arguments (literals) */
+    const floe_sql_value *args;   /* TVF arguments (literals) */
     const char *const *arg_names; /* per argument: NULL or the `name =>` */
     size_t nargs;
 } floe_sql_tref;
@@ -134,31 +137,31 @@ typedef struct floe_sql_tref {
 /* ---------------------------------------------------------------- statements */
 
 typedef enum floe_sql_kind {
-    FLOE_SQL_QUERY = 1,       /* SELECT / WITH / VALUES: query */
-    FLOE_SQL_EXPLAIN,         /* EXPLAIN <query>: query */
-    FLOE_SQL_CREATE_NAMESPACE,/* ns_name, if_not_exists, props, comment, location */
-    FLOE_SQL_DROP_NAMESPACE,  /* ns_name, if_exists, cascade */
-    FLOE_SQL_SHOW_NAMESPACES, /* ns_name (IN/FROM, may be empty) */
-    FLOE_SQL_SHOW_TABLES,     /* ns_name (may be empty: current namespace) */
-    FLOE_SQL_CREATE_TABLE,    /* create */
-    FLOE_SQL_DROP_TABLE,      /* target, if_exists, purge */
-    FLOE_SQL_SET_PROPS,       /* ALTER TABLE SET TBLPROPERTIES: target, props */
-    FLOE_SQL_UNSET_PROPS,     /* ALTER TABLE UNSET TBLPROPERTIES: target, keys, if_exists */
-    FLOE_SQL_RENAME_TABLE,    /* target, new_name */
-    FLOE_SQL_CREATE_REF,      /* ALTER TABLE ... CREATE/REPLACE BRANCH|TAG: target, ref */
-    FLOE_SQL_DROP_REF,        /* ALTER TABLE ... DROP BRANCH|TAG: target, ref, if_exists */
-    FLOE_SQL_DESCRIBE,        /* target, extended */
-    FLOE_SQL_REFRESH,         /* target */
-    FLOE_SQL_SET,             /* key (NULL: list all), value (NULL: show key) */
-    FLOE_SQL_RESET,           /* key (NULL: all) */
-    FLOE_SQL_USE,             /* ns_name (catalog stripped) */
-    FLOE_SQL_INSERT,          /* target, overwrite, columns, query (VALUES or SELECT) */
-    FLOE_SQL_DELETE,          /* target, alias, where */
-    FLOE_SQL_UPDATE,          /* target, alias, sets, where */
-    FLOE_SQL_MERGE,           /* merge */
-    FLOE_SQL_CALL,            /* call */
-    FLOE_SQL_CREATE_VIEW,     /* CREATE [OR REPLACE] TEMPORARY VIEW: view_name, columns, query */
-    FLOE_SQL_DROP_VIEW,       /* view_name, if_exists */
+    FLOE_SQL_QUERY = 1,        /* SELECT / WITH / VALUES: query */
+    FLOE_SQL_EXPLAIN,          /* EXPLAIN <query>: query */
+    FLOE_SQL_CREATE_NAMESPACE, /* ns_name, if_not_exists, props, comment, location */
+    FLOE_SQL_DROP_NAMESPACE,   /* ns_name, if_exists, cascade */
+    FLOE_SQL_SHOW_NAMESPACES,  /* ns_name (IN/FROM, may be empty) */
+    FLOE_SQL_SHOW_TABLES,      /* ns_name (may be empty: current namespace) */
+    FLOE_SQL_CREATE_TABLE,     /* create */
+    FLOE_SQL_DROP_TABLE,       /* target, if_exists, purge */
+    FLOE_SQL_SET_PROPS,        /* ALTER TABLE SET TBLPROPERTIES: target, props */
+    FLOE_SQL_UNSET_PROPS,      /* ALTER TABLE UNSET TBLPROPERTIES: target, keys, if_exists */
+    FLOE_SQL_RENAME_TABLE,     /* target, new_name */
+    FLOE_SQL_CREATE_REF,       /* ALTER TABLE ... CREATE/REPLACE BRANCH|TAG: target, ref */
+    FLOE_SQL_DROP_REF,         /* ALTER TABLE ... DROP BRANCH|TAG: target, ref, if_exists */
+    FLOE_SQL_DESCRIBE,         /* target, extended */
+    FLOE_SQL_REFRESH,          /* target */
+    FLOE_SQL_SET,              /* key (NULL: list all), value (NULL: show key) */
+    FLOE_SQL_RESET,            /* key (NULL: all) */
+    FLOE_SQL_USE,              /* ns_name (catalog stripped) */
+    FLOE_SQL_INSERT,           /* target, overwrite, columns, query (VALUES or SELECT) */
+    FLOE_SQL_DELETE,           /* target, alias, where */
+    FLOE_SQL_UPDATE,           /* target, alias, sets, where */
+    FLOE_SQL_MERGE,            /* merge */
+    FLOE_SQL_CALL,             /* call */
+    FLOE_SQL_CREATE_VIEW,      /* CREATE [OR REPLACE] TEMPORARY VIEW: view_name, columns, query */
+    FLOE_SQL_DROP_VIEW,        /* view_name, if_exists */
 } floe_sql_kind;
 
 typedef struct floe_sql_prop {
@@ -168,7 +171,7 @@ typedef struct floe_sql_prop {
 
 typedef struct floe_sql_column {
     const char *name;
-    const char *type; /* Iceberg type string: "long", "decimal(10,2)", "timestamptz" ... */
+    const char *type;     /* Iceberg type string: "long", "decimal(10,2)", "timestamptz" ... */
     const char *sql_type; /* the type as written, upper-cased ("BIGINT", "DECIMAL(10,2)") */
     bool not_null;
     const char *comment; /* NULL if none */
@@ -178,7 +181,7 @@ typedef struct floe_sql_partition_field {
     const char *transform; /* Iceberg transform: identity, year, month, day, hour,
                             * bucket[N], truncate[W] */
     const char *column;
-    int32_t param;         /* N or W; 0 otherwise */
+    int32_t param; /* N or W; 0 otherwise */
 } floe_sql_partition_field;
 
 /* Rewritten SQLite text. Its Iceberg references are in the statement's refs. */
@@ -188,11 +191,11 @@ typedef struct floe_sql_query {
 } floe_sql_query;
 
 typedef struct floe_sql_create_table {
-    bool or_replace;   /* CREATE OR REPLACE TABLE / REPLACE TABLE */
+    bool or_replace; /* CREATE OR REPLACE TABLE / REPLACE TABLE */
     bool if_not_exists;
     const floe_sql_column *columns;
     size_t ncolumns;
-    const char *using_;  /* "iceberg" or NULL */
+    const char *using_; /* "iceberg" or NULL */
     const floe_sql_partition_field *partition;
     size_t npartition;
     const char *location; /* NULL if none */
@@ -214,10 +217,10 @@ typedef struct floe_sql_ref {
     bool is_tag;
     const char *name;
     floe_sql_ref_op op;
-    bool if_not_exists;  /* CREATE ... IF NOT EXISTS */
-    bool has_snapshot;   /* AS OF VERSION n */
+    bool if_not_exists; /* CREATE ... IF NOT EXISTS */
+    bool has_snapshot;  /* AS OF VERSION n */
     int64_t snapshot_id;
-    int64_t max_ref_age_ms;       /* RETAIN n unit */
+    int64_t max_ref_age_ms;        /* RETAIN n unit */
     int64_t min_snapshots_to_keep; /* WITH SNAPSHOT RETENTION n SNAPSHOTS */
     int64_t max_snapshot_age_ms;   /* WITH SNAPSHOT RETENTION ... n unit */
 } floe_sql_ref;
@@ -229,14 +232,14 @@ typedef struct floe_sql_assign {
 
 typedef enum floe_sql_merge_when {
     FLOE_SQLM_MATCHED = 1,
-    FLOE_SQLM_NOT_MATCHED,           /* [BY TARGET] */
+    FLOE_SQLM_NOT_MATCHED, /* [BY TARGET] */
     FLOE_SQLM_NOT_MATCHED_BY_SOURCE,
 } floe_sql_merge_when;
 
 typedef enum floe_sql_merge_action {
     FLOE_SQLM_UPDATE = 1, /* sets (or star: UPDATE SET *) */
     FLOE_SQLM_DELETE,
-    FLOE_SQLM_INSERT,     /* columns + values (or star: INSERT *) */
+    FLOE_SQLM_INSERT, /* columns + values (or star: INSERT *) */
 } floe_sql_merge_action;
 
 typedef struct floe_sql_merge_clause {
@@ -253,9 +256,10 @@ typedef struct floe_sql_merge_clause {
 } floe_sql_merge_clause;
 
 typedef struct floe_sql_merge {
-    const char *target_alias;  /* NULL if none */
+    const char *target_alias;     /* NULL if none */
     const floe_sql_query *source; /* a SQLite query ("SELECT * FROM floe_ref_2") */
-    const char *source_alias;  /* alias, or the source table's name; NULL for an unaliased subquery */
+    const char
+        *source_alias; /* alias, or the source table's name; NULL for an unaliased subquery */
     const floe_sql_query *on;
     const floe_sql_merge_clause *clauses;
     size_t nclauses;
@@ -282,13 +286,13 @@ typedef struct floe_sql_stmt {
     const floe_sql_tref *refs;
     size_t nrefs;
 
-    floe_sql_name target; /* DDL/DML table (kind TABLE or BRANCH for DML) */
-    floe_sql_name new_name; /* RENAME TO */
+    floe_sql_name target;       /* DDL/DML table (kind TABLE or BRANCH for DML) */
+    floe_sql_name new_name;     /* RENAME TO */
     const char *const *ns_name; /* namespace statements, USE, SHOW TABLES IN */
     size_t nns_name;
     bool if_exists, if_not_exists, purge, cascade, extended, overwrite;
-    const char *alias; /* DELETE/UPDATE target alias */
-    const char *key, *value; /* SET / RESET */
+    const char *alias;              /* DELETE/UPDATE target alias */
+    const char *key, *value;        /* SET / RESET */
     const char *comment, *location; /* CREATE NAMESPACE */
     const floe_sql_prop *props;
     size_t nprops;

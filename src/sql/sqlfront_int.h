@@ -32,11 +32,11 @@ typedef struct sql_parser {
     const char *script; /* whole script (for error positions) */
     const floe_sql_options *opt;
     sql_tok *t;
-    size_t n; /* tokens, t[n] is TK_EOF */
-    size_t i; /* cursor */
+    size_t n;            /* tokens, t[n] is TK_EOF */
+    size_t i;            /* cursor */
     floe_sql_tref *refs; /* arena array */
     size_t nrefs, caprefs;
-    int depth;     /* recursion guard */
+    int depth; /* recursion guard */
 } sql_parser;
 
 #define SQL_MAX_SCRIPT ((size_t)64 << 20)
@@ -88,8 +88,7 @@ int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **ou
  * token at paren depth 0 (outside CASE..END) that is one of the words in
  * stop[] (NULL-ended; stop may be NULL), or a ',' when stop_comma, or the
  * ')' closing an enclosing group, or the statement end (p->n). */
-size_t floe__sql_scan_until(sql_parser *p, size_t from, const char *const *stop,
-                            bool stop_comma);
+size_t floe__sql_scan_until(sql_parser *p, size_t from, const char *const *stop, bool stop_comma);
 /* Add a reference; returns its SQLite name. */
 int floe__sql_add_ref(sql_parser *p, const floe_sql_tref *ref, const char **sqlite_name);
 
@@ -104,5 +103,42 @@ int floe__sql_parse_delete(sql_parser *p, floe_sql_stmt *st);
 int floe__sql_parse_update(sql_parser *p, floe_sql_stmt *st);
 int floe__sql_parse_merge(sql_parser *p, floe_sql_stmt *st);
 int floe__sql_parse_call(sql_parser *p, floe_sql_stmt *st);
+
+/* ---------------------------------------------------------------- rewriter internals */
+
+/* Output items: 'w' identifier/word, 'f' function name, '(' ')' '.' ','
+ * punctuation, 'x' a closed expression, 'o' anything else. */
+typedef struct sql_out_item {
+    const char *s;
+    char k;
+} sql_out_item;
+
+typedef struct sql_rw {
+    sql_parser *p;
+    size_t to;
+    sql_out_item *o;
+    size_t n, cap;
+    const char **ctes;
+    size_t nctes, capctes;
+} sql_rw;
+
+bool floe__sql_tok_op(const sql_tok *t, const char *op);
+bool floe__sql_all_digits(const char *s);
+/* Token i of the fragment (EOF past its end). */
+sql_tok *floe__sql_rw_tok(sql_rw *r, size_t i);
+int floe__sql_rw_err(sql_rw *r, size_t i, int code, const char *msg);
+/* Append an output item of kind k (NULL s: out of memory). */
+int floe__sql_rw_emit(sql_rw *r, const char *s, char k);
+/* A SQLite-quoted identifier or string literal, in arena a. */
+const char *floe__sql_quoted(floe_arena *a, const char *s, bool ident);
+/* Rewrite tokens [from, to) into a separate string sharing r's context. */
+int floe__sql_rw_sub(sql_rw *r, size_t from, size_t to, char **out);
+/* The ')' matching the '(' at open, or (size_t)-1. */
+size_t floe__sql_rw_match_paren(sql_rw *r, size_t open);
+/* rewrite_expr.c: each handles the construct at *pi and advances it;
+ * struct_chain and function return 1 when they handled it, 0 when not. */
+int floe__sql_rw_struct_chain(sql_rw *r, size_t *pi);
+int floe__sql_rw_subscript(sql_rw *r, size_t *pi);
+int floe__sql_rw_function(sql_rw *r, size_t *pi);
 
 #endif

@@ -96,11 +96,11 @@ static inline char *dump_stmt(const floe_sql_stmt *st)
             floe__buf_printf(&b, " %s", st->ns_name[k]);
         floe__buf_puts(&b, "\n");
     }
-    const char *flags[] = {st->if_exists ? " if_exists" : "",
-                           st->if_not_exists ? " if_not_exists" : "",
-                           st->purge ? " purge" : "", st->cascade ? " cascade" : "",
-                           st->extended ? " extended" : "", st->overwrite ? " overwrite" : "",
-                           st->or_replace ? " or_replace" : ""};
+    const char *flags[] = {
+        st->if_exists ? " if_exists" : "",  st->if_not_exists ? " if_not_exists" : "",
+        st->purge ? " purge" : "",          st->cascade ? " cascade" : "",
+        st->extended ? " extended" : "",    st->overwrite ? " overwrite" : "",
+        st->or_replace ? " or_replace" : ""};
     char fl[128] = "";
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
         strcat(fl, flags[k]);
@@ -253,7 +253,7 @@ static inline char *parse_dump(const char *sql, const char *catalog, const char 
         if (!d__)                                                                                  \
             ft_fail(__FILE__, __LINE__, "parse failed: %s\n  %s", ft_floe_err(), (sql));           \
         else if (strcmp(d__, (expected)) != 0)                                                     \
-            ft_fail(__FILE__, __LINE__, "for %s\n--- got:\n%s--- expected:\n%s", (sql), d__,      \
+            ft_fail(__FILE__, __LINE__, "for %s\n--- got:\n%s--- expected:\n%s", (sql), d__,       \
                     (expected));                                                                   \
         free(d__);                                                                                 \
     } while (0)
@@ -270,7 +270,7 @@ static inline char *parse_dump(const char *sql, const char *catalog, const char 
                     ft_floe_err());                                                                \
         else {                                                                                     \
             if ((long)floe__sql_error_pos() != (long)(pos))                                        \
-                ft_fail(__FILE__, __LINE__, "for %s: error at %zu, expected %ld (%s)", (sql),     \
+                ft_fail(__FILE__, __LINE__, "for %s: error at %zu, expected %ld (%s)", (sql),      \
                         floe__sql_error_pos(), (long)(pos), ft_floe_err());                        \
             FT_ERR_CONTAINS(needle);                                                               \
         }                                                                                          \

@@ -22,11 +22,11 @@ static void test_tokens(void)
         sql_tok_kind kind;
         const char *text;
         size_t pos;
-    } exp[] = {{TK_WORD, "SELECT", 0},  {TK_QIDENT, "a`b", 7},  {TK_OP, ",", 13},
-               {TK_QIDENT, "c\"d", 15}, {TK_OP, ",", 21},      {TK_STRING, "e'f", 23},
+    } exp[] = {{TK_WORD, "SELECT", 0},  {TK_QIDENT, "a`b", 7},     {TK_OP, ",", 13},
+               {TK_QIDENT, "c\"d", 15}, {TK_OP, ",", 21},          {TK_STRING, "e'f", 23},
                {TK_OP, ",", 29},        {TK_NUMBER, "12.5e3", 31}, {TK_OP, ",", 37},
-               {TK_BLOB, "0A", 39},     {TK_OP, ",", 44},      {TK_WORD, "a", 46},
-               {TK_OP, "=>", 47},       {TK_WORD, "b", 49},    {TK_OP, "<=>", 51},
+               {TK_BLOB, "0A", 39},     {TK_OP, ",", 44},          {TK_WORD, "a", 46},
+               {TK_OP, "=>", 47},       {TK_WORD, "b", 49},        {TK_OP, "<=>", 51},
                {TK_WORD, "c", 55}};
     FT_EQ_INT(n, FT_N(exp));
     for (size_t k = 0; k < n && k < FT_N(exp); k++) {
@@ -215,7 +215,7 @@ static char *run1(sqlite3 *db, const char *spark)
     do {                                                                                           \
         char *v__ = run1((db), (spark));                                                           \
         if (v__ && strcmp(v__, (expected)))                                                        \
-            ft_fail(__FILE__, __LINE__, "%s -> \"%s\", expected \"%s\"", (spark), v__,            \
+            ft_fail(__FILE__, __LINE__, "%s -> \"%s\", expected \"%s\"", (spark), v__,             \
                     (expected));                                                                   \
         free(v__);                                                                                 \
     } while (0)
@@ -263,15 +263,14 @@ static void test_sqlite_metadata_columns(void)
                            "'{\"amount\":{\"lower_bound\":\"-1.00\"}}');",
                            NULL, NULL, NULL),
               SQLITE_OK);
-    EXPECT_SQLITE(db, "SELECT summary['added-records'] + summary['total-records'] "
-                      "FROM ice.shop.orders.snapshots",
+    EXPECT_SQLITE(db,
+                  "SELECT summary['added-records'] + summary['total-records'] "
+                  "FROM ice.shop.orders.snapshots",
                   "7");
-    EXPECT_SQLITE(db, "SELECT s.partition.order_date FROM ice.shop.orders.files s",
-                  "2026-09-20");
+    EXPECT_SQLITE(db, "SELECT s.partition.order_date FROM ice.shop.orders.files s", "2026-09-20");
     EXPECT_SQLITE(db, "SELECT readable_metrics.amount.lower_bound FROM ice.shop.orders.files",
                   "-1.00");
-    EXPECT_SQLITE(db, "SELECT count(*) FROM ice.shop.orders.snapshots WHERE snapshot_id = 1",
-                  "1");
+    EXPECT_SQLITE(db, "SELECT count(*) FROM ice.shop.orders.snapshots WHERE snapshot_id = 1", "1");
     sqlite3_close(db);
 }
 
@@ -279,8 +278,9 @@ static void test_injection(void)
 {
     sqlite3 *db = open_db();
     FT_ASSERT(db != NULL);
-    FT_EQ_INT(sqlite3_exec(db, "CREATE TABLE victim(x); CREATE TABLE floe_ref_1(v);"
-                               "INSERT INTO floe_ref_1 VALUES (1);",
+    FT_EQ_INT(sqlite3_exec(db,
+                           "CREATE TABLE victim(x); CREATE TABLE floe_ref_1(v);"
+                           "INSERT INTO floe_ref_1 VALUES (1);",
                            NULL, NULL, NULL),
               SQLITE_OK);
     /* string literals: the payload comes back as the value */
@@ -296,8 +296,9 @@ static void test_injection(void)
     FT_EQ_STR(st->query->sql, "SELECT * FROM \"floe_ref_1\" AS \"x'y\"");
     FT_EQ_STR(st->refs[0].name.ns[0], "t\"; DROP TABLE victim; --");
     FT_EQ_STR(st->refs[0].name.table, "x'y");
-    FT_OK(floe__sql_parse(a, "SELECT `a\"\"; DROP TABLE victim; --` FROM (SELECT 1 AS "
-                             "`a\"\"; DROP TABLE victim; --`)",
+    FT_OK(floe__sql_parse(a,
+                          "SELECT `a\"\"; DROP TABLE victim; --` FROM (SELECT 1 AS "
+                          "`a\"\"; DROP TABLE victim; --`)",
                           NULL, &st, NULL));
     sqlite3_stmt *s = NULL;
     const char *tail = NULL;

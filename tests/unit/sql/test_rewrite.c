@@ -45,9 +45,8 @@ static void test_time_travel_spellings(void)
       "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
       "ref: floe_ref_1 = ice.db.t @ts:2026-09-20 00:00:00.000000\n");
     /* with an alias after the clause */
-    q("SELECT o.x FROM db.t VERSION AS OF 42 o",
-      "QUERY\nquery: SELECT o.x FROM \"floe_ref_1\" o\n"
-      "ref: floe_ref_1 = ice.db.t @snapshot:42\n");
+    q("SELECT o.x FROM db.t VERSION AS OF 42 o", "QUERY\nquery: SELECT o.x FROM \"floe_ref_1\" o\n"
+                                                 "ref: floe_ref_1 = ice.db.t @snapshot:42\n");
     q("SELECT o.x FROM db.t VERSION AS OF 42 AS o",
       "QUERY\nquery: SELECT o.x FROM \"floe_ref_1\" AS o\n"
       "ref: floe_ref_1 = ice.db.t @snapshot:42\n");
@@ -62,16 +61,16 @@ static void test_suffixes(void)
     q("SELECT * FROM ice.db.t.branch_audit",
       "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"branch_audit\"\n"
       "ref: floe_ref_1 = ice.db.t branch:audit\n");
-    q("SELECT * FROM db.t.tag_v1",
-      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"tag_v1\"\n"
-      "ref: floe_ref_1 = ice.db.t tag:v1\n");
+    q("SELECT * FROM db.t.tag_v1", "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"tag_v1\"\n"
+                                   "ref: floe_ref_1 = ice.db.t tag:v1\n");
     q("SELECT * FROM db.t.`branch_wap-1`",
       "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"branch_wap-1\"\n"
       "ref: floe_ref_1 = ice.db.t branch:wap-1\n");
-    static const char *const metas[] = {
-        "snapshots", "history", "refs", "files", "data_files", "delete_files", "all_files",
-        "all_data_files", "all_delete_files", "manifests", "all_manifests", "entries",
-        "all_entries", "partitions", "metadata_log_entries"};
+    static const char *const metas[] = {"snapshots",   "history",        "refs",
+                                        "files",       "data_files",     "delete_files",
+                                        "all_files",   "all_data_files", "all_delete_files",
+                                        "manifests",   "all_manifests",  "entries",
+                                        "all_entries", "partitions",     "metadata_log_entries"};
     for (size_t k = 0; k < sizeof metas / sizeof metas[0]; k++) {
         char sql[128], exp[256];
         snprintf(sql, sizeof sql, "SELECT * FROM ice.db.t.%s", metas[k]);
@@ -86,12 +85,10 @@ static void test_suffixes(void)
       "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"SNAPSHOTS\"\n"
       "ref: floe_ref_1 = ice.db.t meta:snapshots\n");
     /* multi-level namespace; a non-catalog first part stays a namespace */
-    q("SELECT * FROM other.a.b.t",
-      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
-      "ref: floe_ref_1 = ice.other.a.b.t\n");
-    q("SELECT * FROM ICE.db.t",
-      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
-      "ref: floe_ref_1 = ice.db.t\n");
+    q("SELECT * FROM other.a.b.t", "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+                                   "ref: floe_ref_1 = ice.other.a.b.t\n");
+    q("SELECT * FROM ICE.db.t", "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+                                "ref: floe_ref_1 = ice.db.t\n");
 }
 
 static void test_current_namespace(void)
@@ -105,7 +102,8 @@ static void test_current_namespace(void)
     free(d);
     d = parse_dump("SELECT * FROM a.b", "ice", "x.y");
     FT_ASSERT(d != NULL);
-    FT_EQ_STR(d, "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"b\"\nref: floe_ref_1 = ice.a.b\n");
+    FT_EQ_STR(d,
+              "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"b\"\nref: floe_ref_1 = ice.a.b\n");
     free(d);
 }
 
@@ -228,7 +226,8 @@ static void test_nested(void)
       "QUERY\nquery: SELECT trim(BOTH ' ' FROM s) FROM \"floe_ref_1\" AS \"t\" "
       "WHERE a IS NOT DISTINCT FROM b\n"
       "ref: floe_ref_1 = ice.db.t\n");
-    q("TABLE db.t", "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\nref: floe_ref_1 = ice.db.t\n");
+    q("TABLE db.t",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\nref: floe_ref_1 = ice.db.t\n");
 }
 
 static void test_expressions(void)

@@ -43,17 +43,16 @@ static void test_script1_reads(void)
                  "QUERY\nquery: SELECT snapshot_id FROM \"floe_ref_1\" AS \"refs\" "
                  "WHERE name = 'main'\n"
                  "ref: floe_ref_1 = ice.shop.orders meta:refs\n");
-    EXPECT_PARSE("SELECT committed_at FROM " T1 ".snapshots WHERE snapshot_id = 3657524344527679724",
-                 "ice",
-                 "QUERY\nquery: SELECT committed_at FROM \"floe_ref_1\" AS \"snapshots\" "
-                 "WHERE snapshot_id = 3657524344527679724\n"
-                 "ref: floe_ref_1 = ice.shop.orders meta:snapshots\n");
+    EXPECT_PARSE(
+        "SELECT committed_at FROM " T1 ".snapshots WHERE snapshot_id = 3657524344527679724", "ice",
+        "QUERY\nquery: SELECT committed_at FROM \"floe_ref_1\" AS \"snapshots\" "
+        "WHERE snapshot_id = 3657524344527679724\n"
+        "ref: floe_ref_1 = ice.shop.orders meta:snapshots\n");
     EXPECT_PARSE("SELECT count(*) FROM " T1 " VERSION AS OF 3657524344527679724", "ice",
                  "QUERY\nquery: SELECT count(*) FROM \"floe_ref_1\" AS \"orders\"\n"
                  "ref: floe_ref_1 = ice.shop.orders @snapshot:3657524344527679724\n");
     /* str(datetime) with and without microseconds */
-    EXPECT_PARSE("SELECT count(*) FROM " T1 " TIMESTAMP AS OF '2026-09-20 22:04:11.532000'",
-                 "ice",
+    EXPECT_PARSE("SELECT count(*) FROM " T1 " TIMESTAMP AS OF '2026-09-20 22:04:11.532000'", "ice",
                  "QUERY\nquery: SELECT count(*) FROM \"floe_ref_1\" AS \"orders\"\n"
                  "ref: floe_ref_1 = ice.shop.orders @ts:2026-09-20 22:04:11.532000\n");
     EXPECT_PARSE("SELECT count(*) FROM " T1 " TIMESTAMP AS OF '2026-09-20 22:04:11'", "ice",

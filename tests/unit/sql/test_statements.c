@@ -132,8 +132,8 @@ static void test_alter(void)
                  "DROP_REF\ntarget: local.s.t\nflags: if_exists\ntag: close-2026-09\n");
     EXPECT_PARSE("ALTER TABLE s.t DROP BRANCH audit", NULL,
                  "DROP_REF\ntarget: local.s.t\nbranch: audit\n");
-    EXPECT_ERROR("ALTER TABLE s.t CREATE TAG t WITH SNAPSHOT RETENTION 1 SNAPSHOTS",
-                 FLOE_EINVALID, 29, "tags have no snapshot retention");
+    EXPECT_ERROR("ALTER TABLE s.t CREATE TAG t WITH SNAPSHOT RETENTION 1 SNAPSHOTS", FLOE_EINVALID,
+                 29, "tags have no snapshot retention");
     EXPECT_ERROR("ALTER TABLE s.t CREATE BRANCH b RETAIN 3 WEEKS", FLOE_EINVALID, 41,
                  "expected DAYS, HOURS or MINUTES");
     EXPECT_ERROR("ALTER TABLE s.t CREATE BRANCH b WITH SNAPSHOT RETENTION 0 SNAPSHOTS",
