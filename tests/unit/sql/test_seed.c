@@ -8,6 +8,8 @@
  */
 #include "dump.h"
 
+#include <sqlite3.h>
+
 #define T1 "ice.shop.orders"
 #define T2 "ice.shop.orders_wap"
 
@@ -295,6 +297,177 @@ static void test_without_catalog(void)
                  "DELETE\ntarget: ice.shop.orders_wap branch:audit\nwhere: amount <= 0\n");
 }
 
+/* ---------------------------------------------------------------- SQLite */
+
+/* Seed 000's scripts as floe SQL scripts (the f-strings filled in). */
+static const char script1[] =
+    "CREATE NAMESPACE IF NOT EXISTS ice.shop;\n"
+    "DROP TABLE IF EXISTS ice.shop.orders PURGE;\n"
+    "CREATE TABLE ice.shop.orders (\n"
+    "    order_id BIGINT, customer_id BIGINT, amount DECIMAL(10,2),\n"
+    "    status STRING, order_date DATE)\n"
+    "USING iceberg\n"
+    "PARTITIONED BY (order_date);\n"
+    "INSERT INTO ice.shop.orders VALUES (1001, 501, 120.50, 'PLACED', DATE '2026-09-20'),\n"
+    "  (1002, 502, 75.00, 'PLACED', DATE '2026-09-20');\n"
+    "INSERT INTO ice.shop.orders VALUES (1003, 503, 310.25, 'PLACED', DATE '2026-09-21');\n"
+    "SELECT snapshot_id FROM ice.shop.orders.snapshots ORDER BY committed_at;\n"
+    "SELECT snapshot_id FROM ice.shop.orders.refs WHERE name = 'main';\n"
+    "SELECT committed_at FROM ice.shop.orders.snapshots WHERE snapshot_id = 3657524344527679724;\n"
+    "SELECT count(*) FROM ice.shop.orders ;\n"
+    "SELECT count(*) FROM ice.shop.orders VERSION AS OF 3657524344527679724;\n"
+    "SELECT count(*) FROM ice.shop.orders TIMESTAMP AS OF '2026-09-20 22:04:11.532000';\n"
+    "SELECT snapshot_id, parent_id, operation,\n"
+    "       summary['added-records'] AS added, summary['total-records'] AS total\n"
+    "FROM ice.shop.orders.snapshots ORDER BY committed_at;\n"
+    "CALL ice.system.rollback_to_snapshot('shop.orders', 5270420720687731067);\n"
+    "SELECT made_current_at, snapshot_id, parent_id, is_current_ancestor\n"
+    "FROM ice.shop.orders.history ORDER BY made_current_at;\n"
+    "SELECT snapshot_id FROM ice.shop.orders.snapshots ORDER BY committed_at DESC LIMIT 1;\n"
+    "CALL ice.system.rollback_to_snapshot('shop.orders', 23499723825440384);\n"
+    "CALL ice.system.set_current_snapshot('shop.orders', 23499723825440384);\n"
+    "CALL ice.system.set_current_snapshot('shop.orders', 5270420720687731067);\n"
+    "SELECT count(*) FROM ice.shop.orders.files;\n"
+    "SELECT count(*) FROM ice.shop.orders.all_data_files;\n"
+    "SELECT count(*) FROM ice.shop.orders.metadata_log_entries;\n"
+    "DESCRIBE TABLE EXTENDED ice.shop.orders;\n"
+    "EXPLAIN SELECT * FROM ice.shop.orders WHERE order_date = DATE'2026-09-20';\n"
+    "EXPLAIN SELECT * FROM ice.shop.orders VERSION AS OF 3657524344527679724\n"
+    "        WHERE order_date = DATE'2026-09-20';\n";
+
+static const char script2[] =
+    "DROP TABLE IF EXISTS ice.shop.orders_wap PURGE;\n"
+    "DELETE FROM ice.shop.orders_wap WHERE order_id = 1004;\n"
+    "UPDATE ice.shop.orders_wap SET status = 'SHIPPED' WHERE order_id = 1001;\n"
+    "SELECT snapshot_id, operation FROM ice.shop.orders_wap.snapshots\n"
+    "        ORDER BY committed_at DESC LIMIT 2;\n"
+    "ALTER TABLE ice.shop.orders_wap CREATE BRANCH audit;\n"
+    "SELECT count(*) FROM ice.shop.orders_wap VERSION AS OF 'audit';\n"
+    "ALTER TABLE ice.shop.orders_wap DROP BRANCH audit;\n"
+    "INSERT INTO ice.shop.orders_wap.branch_audit VALUES\n"
+    "  (1006, 506, 99.99, 'PLACED', DATE '2026-09-22'), (1007, 507, -5.00, 'PLACED', "
+    "DATE '2026-09-22');\n"
+    "SELECT count(*) FROM ice.shop.orders_wap VERSION AS OF 'audit' WHERE amount <= 0;\n"
+    "DELETE FROM ice.shop.orders_wap.branch_audit WHERE amount <= 0;\n"
+    "CALL ice.system.fast_forward('shop.orders_wap', 'main', 'audit');\n"
+    "ALTER TABLE ice.shop.orders_wap CREATE TAG `close-2026-09` AS OF VERSION "
+    "7848268967418525682 RETAIN 365 DAYS;\n"
+    "SELECT snapshot_id FROM ice.shop.orders_wap.history ORDER BY made_current_at LIMIT 1;\n"
+    "SELECT count(*) FROM ice.shop.orders_wap.snapshots;\n"
+    "CALL ice.system.expire_snapshots(table => 'shop.orders_wap');\n"
+    "ALTER TABLE ice.shop.orders_wap SET TBLPROPERTIES (\n"
+    "        'history.expire.max-snapshot-age-ms' = '1',\n"
+    "        'history.expire.min-snapshots-to-keep' = '2');\n"
+    "SELECT s.snapshot_id, r.name AS ref\n"
+    "        FROM ice.shop.orders_wap.snapshots s LEFT JOIN ice.shop.orders_wap.refs r ON "
+    "s.snapshot_id = r.snapshot_id\n"
+    "        ORDER BY s.committed_at;\n"
+    "SELECT count(*) FROM ice.shop.orders_wap VERSION AS OF 'close-2026-09';\n"
+    "SELECT count(*) FROM ice.shop.orders_wap VERSION AS OF 9433222583856300;\n"
+    "SELECT (SELECT sum(file_size_in_bytes) FROM ice.shop.orders.all_data_files)\n"
+    "     - (SELECT sum(file_size_in_bytes) FROM ice.shop.orders.files)\n"
+    "       AS bytes_held_only_by_old_snapshots;\n"
+    "DROP TABLE ice.shop.orders_wap PURGE;\n";
+
+/* Every table a reference may become, with the columns the seed uses. */
+static const char *const mock_columns =
+    "(order_id, customer_id, amount, status, order_date, snapshot_id, parent_id, operation, "
+    "summary, committed_at, made_current_at, is_current_ancestor, name, file_size_in_bytes)";
+
+static void prepare_ok(sqlite3 *db, const char *sql, const char *what)
+{
+    sqlite3_stmt *s = NULL;
+    const char *tail = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, &tail) != SQLITE_OK)
+        ft_fail(__FILE__, __LINE__, "SQLite rejects %s \"%s\": %s", what, sql, sqlite3_errmsg(db));
+    else if (tail && *tail)
+        ft_fail(__FILE__, __LINE__, "%s holds more than one statement: %s", what, sql);
+    sqlite3_finalize(s);
+}
+
+/* Parse a whole script statement by statement; every SQLite fragment must
+ * prepare once the references exist as tables. Returns the statement count. */
+static int run_script(const char *script, const floe_sql_kind *kinds, size_t nkinds)
+{
+    sqlite3 *db = NULL;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK)
+        return -1;
+    floe_arena *a = floe__arena_new(0);
+    floe_sql_options opt = FLOE_SQL_OPTIONS_INIT;
+    opt.catalog_name = "ice";
+    opt.script = script;
+    const char *p = script;
+    floe_sql_stmt *st;
+    int n = 0, rc;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "CREATE TABLE target %s", mock_columns);
+    sqlite3_exec(db, buf, NULL, NULL, NULL);
+    while ((rc = floe__sql_parse(a, p, &opt, &st, &p)) == 0 && st) {
+        if ((size_t)n < nkinds && st->kind != kinds[n])
+            ft_fail(__FILE__, __LINE__, "statement %d is %s, expected %s", n + 1,
+                    floe__sql_kind_name(st->kind), floe__sql_kind_name(kinds[n]));
+        for (size_t k = 0; k < st->nrefs; k++) {
+            snprintf(buf, sizeof buf, "CREATE TABLE IF NOT EXISTS \"%s\" %s",
+                     st->refs[k].sqlite_name, mock_columns);
+            sqlite3_exec(db, buf, NULL, NULL, NULL);
+        }
+        if (st->query)
+            prepare_ok(db, st->query->sql, "query");
+        if (st->where) {
+            snprintf(buf, sizeof buf, "SELECT 1 FROM target WHERE %s", st->where->sql);
+            prepare_ok(db, buf, "WHERE");
+        }
+        for (size_t k = 0; k < st->nsets; k++) {
+            snprintf(buf, sizeof buf, "SELECT %s FROM target", st->sets[k].expr->sql);
+            prepare_ok(db, buf, "SET expression");
+        }
+        opt.ref_base += st->nrefs;
+        n++;
+    }
+    if (rc < 0)
+        ft_fail(__FILE__, __LINE__, "statement %d: %s", n + 1, ft_floe_err());
+    floe__arena_free(a);
+    sqlite3_close(db);
+    return n;
+}
+
+static void test_scripts_run_on_sqlite(void)
+{
+    static const floe_sql_kind k1[] = {FLOE_SQL_CREATE_NAMESPACE,
+                                       FLOE_SQL_DROP_TABLE,
+                                       FLOE_SQL_CREATE_TABLE,
+                                       FLOE_SQL_INSERT,
+                                       FLOE_SQL_INSERT,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_CALL,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_CALL,
+                                       FLOE_SQL_CALL,
+                                       FLOE_SQL_CALL,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_QUERY,
+                                       FLOE_SQL_DESCRIBE,
+                                       FLOE_SQL_EXPLAIN,
+                                       FLOE_SQL_EXPLAIN};
+    FT_EQ_INT(run_script(script1, k1, FT_N(k1)), (int)FT_N(k1));
+    static const floe_sql_kind k2[] = {
+        FLOE_SQL_DROP_TABLE, FLOE_SQL_DELETE, FLOE_SQL_UPDATE,   FLOE_SQL_QUERY,
+        FLOE_SQL_CREATE_REF, FLOE_SQL_QUERY,  FLOE_SQL_DROP_REF, FLOE_SQL_INSERT,
+        FLOE_SQL_QUERY,      FLOE_SQL_DELETE, FLOE_SQL_CALL,     FLOE_SQL_CREATE_REF,
+        FLOE_SQL_QUERY,      FLOE_SQL_QUERY,  FLOE_SQL_CALL,     FLOE_SQL_SET_PROPS,
+        FLOE_SQL_QUERY,      FLOE_SQL_QUERY,  FLOE_SQL_QUERY,    FLOE_SQL_QUERY,
+        FLOE_SQL_DROP_TABLE};
+    FT_EQ_INT(run_script(script2, k2, FT_N(k2)), (int)FT_N(k2));
+}
+
 static const ft_case cases[] = {
     {"script1_ddl", test_script1_ddl},
     {"script1_reads", test_script1_reads},
@@ -304,6 +477,7 @@ static const ft_case cases[] = {
     {"stale_reader", test_stale_reader},
     {"article_snippets", test_article_snippets},
     {"without_catalog", test_without_catalog},
+    {"scripts_run_on_sqlite", test_scripts_run_on_sqlite},
 };
 
 int main(int argc, char **argv)
