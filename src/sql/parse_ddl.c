@@ -132,6 +132,9 @@ static int parse_type(sql_parser *p, floe_sql_column *col)
     floe__buf_free(&b);
     if (!col->sql_type)
         return floe__error_nomem();
+    /* floe__sql_iceberg_type returns NULL for an unknown type and on OOM: a
+     * clear slot tells them apart. */
+    floe_error_clear();
     col->type = floe__sql_iceberg_type(p->a, col->sql_type);
     if (!col->type) {
         if (floe__error_code() == FLOE_ENOMEM)

@@ -510,8 +510,9 @@ static int parse_travel(sql_rw *r, size_t *pi, floe_sql_travel *tt)
             r, j, FLOE_EUNSUPPORTED,
             "unsupported: TIMESTAMP AS OF needs a literal ('YYYY-MM-DD HH:MM:SS')");
     tt->kind = FLOE_SQLTT_TIMESTAMP;
-    if (floe__sql_norm_timestamp(r->p->a, v->text, &tt->timestamp, &tt->timestamp_utc) < 0) {
-        if (floe__error_code() == FLOE_ENOMEM)
+    int rc = floe__sql_norm_timestamp(r->p->a, v->text, &tt->timestamp, &tt->timestamp_utc);
+    if (rc < 0) {
+        if (rc == FLOE_ENOMEM)
             return FLOE_ENOMEM;
         return floe__sql_rw_err(r, j, FLOE_EINVALID, "invalid timestamp in TIMESTAMP AS OF");
     }
@@ -793,7 +794,7 @@ static int rw_range(sql_rw *r, size_t from, size_t to)
                              ? floe__sql_norm_date(r->p->a, next->text, &v)
                              : floe__sql_norm_timestamp(r->p->a, next->text, &v, &utc);
                 if (rc < 0) {
-                    if (floe__error_code() == FLOE_ENOMEM && rc == FLOE_ENOMEM)
+                    if (rc == FLOE_ENOMEM)
                         return rc;
                     return floe__sql_rw_err(r, i, FLOE_EINVALID,
                                             floe__sql_is_word(t, "DATE")
