@@ -318,9 +318,15 @@ typedef struct floe_sql_stmt {
  * statement (in arena `a`) or NULL when only whitespace/comments remain, and
  * *rest (if not NULL) points just after the statement's ';' (or at the end),
  * so a script is run as `while (parse(..., p, ..., &st, &p) == 0 && st)`.
- * opt may be NULL (FLOE_SQL_OPTIONS_INIT). Errors: FLOE_EINVALID (syntax),
- * FLOE_EUNSUPPORTED, FLOE_ENOMEM; on error *rest points after the failing
- * statement so a REPL can continue. Scripts over 64 MiB are refused. */
+ * opt may be NULL (FLOE_SQL_OPTIONS_INIT). Positions (stmt->pos,
+ * query->pos, name->pos, error positions) count from opt->script when set,
+ * else from `sql`. The statement and every string it points to live in `a`
+ * (tokens too): keep the arena for as long as the statement is used; the
+ * script itself is not referenced afterwards.
+ * Errors: FLOE_EINVALID (syntax), FLOE_EUNSUPPORTED (valid Spark that floe
+ * does not accept), FLOE_ENOTFOUND (CALL on another catalog), FLOE_ENOMEM;
+ * on error *rest points after the failing statement so a REPL can continue.
+ * Scripts over 64 MiB are refused. */
 int floe__sql_parse(floe_arena *a, const char *sql, const floe_sql_options *opt,
                     floe_sql_stmt **out, const char **rest);
 
@@ -329,7 +335,8 @@ int floe__sql_parse(floe_arena *a, const char *sql, const floe_sql_options *opt,
  * comments: the REPL's "run it now" test. Never allocates. */
 bool floe__sql_is_complete(const char *text);
 
-/* Byte offset in the script of the last syntax error on this thread. */
+/* Byte offset (see floe__sql_parse) of the last syntax error raised on
+ * this thread by the front end. */
 size_t floe__sql_error_pos(void);
 
 /* Iceberg type string of a Spark type name ("BIGINT" -> "long",
