@@ -18,6 +18,8 @@
 
 #include "util/util.h"
 
+#include <string.h>
+
 /* Hard limits on what a file may ask of us. */
 #define FLOE_AVRO_MAX_DEPTH 32                 /* schema and datum nesting */
 #define FLOE_AVRO_MAX_BLOCK (256u << 20)       /* decoded block bytes */
@@ -111,29 +113,28 @@ typedef struct floe_avro_cursor {
 
 int floe_avro_cursor_error(const floe_avro_cursor *c, const char *fmt, ...) FLOE_PRINTF(2, 3);
 
+int floe_avro_read_long_slow(floe_avro_cursor *c, int64_t *out);
+
+/* Zig-zag varint. Fast path when 10 bytes remain (no per-byte bounds check). */
 static inline int floe_avro_read_long(floe_avro_cursor *c, int64_t *out)
 {
     const uint8_t *p = c->p;
-    uint64_t v = 0;
-    unsigned shift = 0;
-    for (;;) {
-        if (FLOE_UNLIKELY(p >= c->end)) {
-            *out = 0;
-            return floe_avro_cursor_error(c, "truncated varint");
+    if (FLOE_LIKELY(c->end - p >= 10)) {
+        uint64_t b = *p++;
+        uint64_t v = b & 0x7f;
+        unsigned shift = 7;
+        while (b & 0x80) {
+            if (FLOE_UNLIKELY(shift > 63))
+                return floe_avro_read_long_slow(c, out); /* reports the error */
+            b = *p++;
+            v |= (b & 0x7f) << shift;
+            shift += 7;
         }
-        uint8_t b = *p++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            break;
-        shift += 7;
-        if (FLOE_UNLIKELY(shift > 63)) {
-            *out = 0;
-            return floe_avro_cursor_error(c, "varint longer than 10 bytes");
-        }
+        c->p = p;
+        *out = (int64_t)((v >> 1) ^ (~(v & 1) + 1));
+        return 0;
     }
-    c->p = p;
-    *out = (int64_t)((v >> 1) ^ (~(v & 1) + 1));
-    return 0;
+    return floe_avro_read_long_slow(c, out);
 }
 
 static inline int floe_avro_read_int(floe_avro_cursor *c, int32_t *out)
@@ -191,7 +192,20 @@ int floe_avro_read_double(floe_avro_cursor *c, double *out);
  * negative count is followed by the block's byte size (read and ignored).
  * The count is bounded by the remaining bytes (each item takes >= min_item
  * bytes, min_item >= 1 except for null items, where 0 means "no bound"). */
-int floe_avro_read_block_count(floe_avro_cursor *c, size_t min_item, int64_t *count);
+int floe_avro_read_block_count_slow(floe_avro_cursor *c, int64_t n, size_t min_item,
+                                    int64_t *count);
+
+static inline int floe_avro_read_block_count(floe_avro_cursor *c, size_t min_item, int64_t *count)
+{
+    int64_t n;
+    FLOE_TRY(floe_avro_read_long(c, &n));
+    if (FLOE_LIKELY(n >= 0 && n <= (1 << 20) && min_item <= 4096 &&
+                    (uint64_t)n * min_item <= (uint64_t)(c->end - c->p))) {
+        *count = n;
+        return 0;
+    }
+    return floe_avro_read_block_count_slow(c, n, min_item, count);
+}
 
 /* Lower bound of the encoded size of one datum of `s` (0 when it can be empty). */
 size_t floe_avro_min_size(const floe_avro_schema *s);

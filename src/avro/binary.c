@@ -31,8 +31,31 @@ int floe_avro_cursor_error(const floe_avro_cursor *c, const char *fmt, ...)
                        (long long)c->file_offset + at, c->source ? c->source : "(memory)");
 }
 
+int floe_avro_read_long_slow(floe_avro_cursor *c, int64_t *out)
+{
+    const uint8_t *p = c->p;
+    uint64_t v = 0;
+    unsigned shift = 0;
+    *out = 0;
+    for (;;) {
+        if (p >= c->end)
+            return floe_avro_cursor_error(c, "truncated varint");
+        uint8_t b = *p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            break;
+        shift += 7;
+        if (shift > 63)
+            return floe_avro_cursor_error(c, "varint longer than 10 bytes");
+    }
+    c->p = p;
+    *out = (int64_t)((v >> 1) ^ (~(v & 1) + 1));
+    return 0;
+}
+
 int floe_avro_read_bool(floe_avro_cursor *c, bool *out)
 {
+    *out = false;
     if (c->p >= c->end)
         return floe_avro_cursor_error(c, "truncated boolean");
     uint8_t b = *c->p;
@@ -46,6 +69,7 @@ int floe_avro_read_bool(floe_avro_cursor *c, bool *out)
 int floe_avro_read_float(floe_avro_cursor *c, float *out)
 {
     const uint8_t *p;
+    *out = 0;
     FLOE_TRY(floe_avro_read_raw(c, 4, &p));
     uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
     memcpy(out, &u, 4);
@@ -55,6 +79,7 @@ int floe_avro_read_float(floe_avro_cursor *c, float *out)
 int floe_avro_read_double(floe_avro_cursor *c, double *out)
 {
     const uint8_t *p;
+    *out = 0;
     FLOE_TRY(floe_avro_read_raw(c, 8, &p));
     uint64_t u = 0;
     for (int i = 7; i >= 0; i--)
@@ -63,10 +88,10 @@ int floe_avro_read_double(floe_avro_cursor *c, double *out)
     return 0;
 }
 
-int floe_avro_read_block_count(floe_avro_cursor *c, size_t min_item, int64_t *count)
+int floe_avro_read_block_count_slow(floe_avro_cursor *c, int64_t n, size_t min_item,
+                                    int64_t *count)
 {
-    int64_t n;
-    FLOE_TRY(floe_avro_read_long(c, &n));
+    *count = 0;
     if (n < 0) {
         if (n == INT64_MIN)
             return floe_avro_cursor_error(c, "invalid block count");

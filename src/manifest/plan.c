@@ -240,100 +240,6 @@ int mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_type_id t
     }
 }
 
-/* Append `n` more slots to an arena array (copies the old ones). */
-static void *grow_items(floe_arena *a, void *old, size_t have, size_t more, size_t size)
-{
-    void *p = floe__arena_alloc(a, (have + more) * size);
-    if (p && have)
-        memcpy(p, old, have * size);
-    return p;
-}
-
-int mf_read_longmap(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, floe_col_longs *out)
-{
-    bool is_null;
-    memset(out, 0, sizeof *out);
-    FLOE_TRY(mf_read_null(c, f, &is_null));
-    if (is_null)
-        return 0;
-    out->set = true;
-    floe_col_long *items = NULL;
-    size_t n = 0;
-    for (;;) {
-        int64_t cnt;
-        FLOE_TRY(floe_avro_read_block_count(c, 2, &cnt));
-        if (cnt == 0)
-            break;
-        if (!(items = grow_items(a, items, n, (size_t)cnt, sizeof *items)))
-            return floe__error_nomem();
-        for (int64_t i = 0; i < cnt; i++, n++) {
-            int64_t k, v;
-            if (f->key_first) {
-                FLOE_TRY(floe_avro_read_long(c, &k));
-                FLOE_TRY(floe_avro_read_long(c, &v));
-            } else {
-                FLOE_TRY(floe_avro_read_long(c, &v));
-                FLOE_TRY(floe_avro_read_long(c, &k));
-            }
-            if (k < INT32_MIN || k > INT32_MAX)
-                return floe_avro_cursor_error(c, "field id %lld out of range", (long long)k);
-            items[n].field_id = (int32_t)k;
-            items[n].value = v;
-        }
-    }
-    out->n = n;
-    out->items = items;
-    return 0;
-}
-
-int mf_read_bytesmap(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, bool copy,
-                     floe_col_bytes_map *out)
-{
-    bool is_null;
-    memset(out, 0, sizeof *out);
-    FLOE_TRY(mf_read_null(c, f, &is_null));
-    if (is_null)
-        return 0;
-    out->set = true;
-    const floe_avro_schema *r = f->type->items;
-    const floe_avro_schema *vt = r->fields[f->key_first ? 1 : 0].type;
-    floe_col_bytes *items = NULL;
-    size_t n = 0;
-    for (;;) {
-        int64_t cnt;
-        FLOE_TRY(floe_avro_read_block_count(c, 2, &cnt));
-        if (cnt == 0)
-            break;
-        if (!(items = grow_items(a, items, n, (size_t)cnt, sizeof *items)))
-            return floe__error_nomem();
-        for (int64_t i = 0; i < cnt; i++, n++) {
-            int64_t k = 0;
-            const uint8_t *p;
-            size_t len;
-            if (f->key_first)
-                FLOE_TRY(floe_avro_read_long(c, &k));
-            if (vt->kind == FLOE_AVRO_FIXED) {
-                FLOE_TRY(floe_avro_read_raw(c, vt->size, &p));
-                len = vt->size;
-            } else {
-                FLOE_TRY(floe_avro_read_bytes(c, &p, &len));
-            }
-            if (!f->key_first)
-                FLOE_TRY(floe_avro_read_long(c, &k));
-            if (k < INT32_MIN || k > INT32_MAX)
-                return floe_avro_cursor_error(c, "field id %lld out of range", (long long)k);
-            if (copy && !(p = keep(a, p, len)))
-                return floe__error_nomem();
-            items[n].field_id = (int32_t)k;
-            items[n].ptr = p;
-            items[n].len = len;
-        }
-    }
-    out->n = n;
-    out->items = items;
-    return 0;
-}
-
 int mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *nout,
                      const int64_t **out)
 {
@@ -344,7 +250,7 @@ int mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a,
         FLOE_TRY(floe_avro_read_block_count(c, 1, &cnt));
         if (cnt == 0)
             break;
-        if (!(items = grow_items(a, items, n, (size_t)cnt, sizeof *items)))
+        if (!(items = mf_grow_items(a, items, n, (size_t)cnt, sizeof *items)))
             return floe__error_nomem();
         for (int64_t i = 0; i < cnt; i++)
             FLOE_TRY(floe_avro_read_long(c, &items[n++]));
@@ -365,7 +271,7 @@ int mf_read_intlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, 
         FLOE_TRY(floe_avro_read_block_count(c, 1, &cnt));
         if (cnt == 0)
             break;
-        if (!(items = grow_items(a, items, n, (size_t)cnt, sizeof *items)))
+        if (!(items = mf_grow_items(a, items, n, (size_t)cnt, sizeof *items)))
             return floe__error_nomem();
         for (int64_t i = 0; i < cnt; i++)
             FLOE_TRY(floe_avro_read_int(c, &items[n++]));

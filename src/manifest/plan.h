@@ -9,6 +9,8 @@
 
 #include "manifest/manifest.h"
 
+#include <string.h>
+
 /* Value classes a known field may have. */
 typedef enum mf_vk {
     MF_VK_INT,       /* int (long accepted, range-checked) */
@@ -88,10 +90,108 @@ floe_type_id mf_avro_to_type(const floe_avro_schema *s);
 int mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_type_id t,
                   floe_arena *copy_to, floe_value *out);
 
-/* Metrics maps and lists into `arena`. */
-int mf_read_longmap(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, floe_col_longs *out);
-int mf_read_bytesmap(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, bool copy,
-                     floe_col_bytes_map *out);
+/* Metrics maps and lists into `arena` (the two maps are inline: they are
+ * most of the work of decoding a manifest entry). */
+/* Append `n` more slots to an arena array (copies the old ones). */
+static inline void *mf_grow_items(floe_arena *a, void *old, size_t have, size_t more, size_t size)
+{
+    void *p = floe__arena_alloc(a, (have + more) * size);
+    if (p && have)
+        memcpy(p, old, have * size);
+    return p;
+}
+
+static inline int mf_read_longmap(floe_avro_cursor *cp, const mf_field_plan *f, floe_arena *a,
+                    floe_col_longs *out)
+{
+    bool is_null;
+    memset(out, 0, sizeof *out);
+    FLOE_TRY(mf_read_null(cp, f, &is_null));
+    if (is_null)
+        return 0;
+    out->set = true;
+    /* a local cursor keeps the read position in a register in the hot loop */
+    floe_avro_cursor lc = *cp, *c = &lc;
+    floe_col_long *items = NULL;
+    size_t n = 0;
+    bool key_first = f->key_first;
+    for (;;) {
+        int64_t cnt;
+        FLOE_TRY(floe_avro_read_block_count(c, 2, &cnt));
+        if (cnt == 0)
+            break;
+        if (!(items = mf_grow_items(a, items, n, (size_t)cnt, sizeof *items)))
+            return floe__error_nomem();
+        floe_col_long *it = items + n;
+        for (int64_t i = 0; i < cnt; i++) {
+            int64_t x, y;
+            FLOE_TRY(floe_avro_read_long(c, &x));
+            FLOE_TRY(floe_avro_read_long(c, &y));
+            int64_t k = key_first ? x : y;
+            if (FLOE_UNLIKELY(k < INT32_MIN || k > INT32_MAX))
+                return floe_avro_cursor_error(c, "field id %lld out of range", (long long)k);
+            it[i].field_id = (int32_t)k;
+            it[i].value = key_first ? y : x;
+        }
+        n += (size_t)cnt;
+    }
+    cp->p = lc.p;
+    out->n = n;
+    out->items = items;
+    return 0;
+}
+
+static inline int mf_read_bytesmap(floe_avro_cursor *cp, const mf_field_plan *f, floe_arena *a, bool copy,
+                     floe_col_bytes_map *out)
+{
+    bool is_null;
+    memset(out, 0, sizeof *out);
+    FLOE_TRY(mf_read_null(cp, f, &is_null));
+    if (is_null)
+        return 0;
+    out->set = true;
+    floe_avro_cursor lc = *cp, *c = &lc;
+    const floe_avro_schema *r = f->type->items;
+    const floe_avro_schema *vt = r->fields[f->key_first ? 1 : 0].type;
+    floe_col_bytes *items = NULL;
+    size_t n = 0;
+    for (;;) {
+        int64_t cnt;
+        FLOE_TRY(floe_avro_read_block_count(c, 2, &cnt));
+        if (cnt == 0)
+            break;
+        if (!(items = mf_grow_items(a, items, n, (size_t)cnt, sizeof *items)))
+            return floe__error_nomem();
+        for (int64_t i = 0; i < cnt; i++, n++) {
+            int64_t k = 0;
+            const uint8_t *p;
+            size_t len;
+            if (f->key_first)
+                FLOE_TRY(floe_avro_read_long(c, &k));
+            if (vt->kind == FLOE_AVRO_FIXED) {
+                FLOE_TRY(floe_avro_read_raw(c, vt->size, &p));
+                len = vt->size;
+            } else {
+                FLOE_TRY(floe_avro_read_bytes(c, &p, &len));
+            }
+            if (!f->key_first)
+                FLOE_TRY(floe_avro_read_long(c, &k));
+            if (k < INT32_MIN || k > INT32_MAX)
+                return floe_avro_cursor_error(c, "field id %lld out of range", (long long)k);
+            if (copy && !(p = floe__arena_memdup(a, p, len ? len : 1)))
+                return floe__error_nomem();
+            items[n].field_id = (int32_t)k;
+            items[n].ptr = p;
+            items[n].len = len;
+        }
+    }
+    cp->p = lc.p;
+    out->n = n;
+    out->items = items;
+    return 0;
+}
+
+
 int mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
                      const int64_t **items);
 int mf_read_intlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
