@@ -42,7 +42,7 @@ static int floe_jsonl(const floe_buf *bytes, const char *path)
     floe_buf out = FLOE_BUF_INIT;
     floe_avro_cursor c;
     int64_t n;
-    while ((rc = floe_avro_file_next_block(f, &c, &n)) == 0)
+    while (rc == 0 && (rc = floe_avro_file_next_block(f, &c, &n)) == 0)
         for (int64_t i = 0; i < n && rc == 0; i++) {
             rc = floe_avro_datum_to_json(&c, f->schema, &out, 0);
             if (rc == 0)
