@@ -182,7 +182,6 @@ void floe__pool_free(floe_pool *p); /* waits for queued work */
 int floe__pool_for(floe_pool *p, size_t n, int (*fn)(size_t i, void *payload), void *payload);
 int floe__pool_threads(const floe_pool *p);
 
-#endif
 
 /* ---------------------------------------------------------------- properties */
 
@@ -211,3 +210,5 @@ int floe__props_copy(floe_props *dst, const floe_props *src);           /* dst m
 int floe__props_get_int64(const floe_props *p, const char *key, int64_t def, int64_t *out);
 int floe__props_get_bool(const floe_props *p, const char *key, bool def, bool *out);
 void floe__props_free(floe_props *p);
+
+#endif
