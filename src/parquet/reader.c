@@ -270,8 +270,9 @@ int floe__pq_reader_open(floe_pq_reader **out, floe_input *in, const floe_pq_rea
             goto fail;
     }
     r->nread = c.leaves.len;
-    r->read_leaves = floe__arena_memdup(r->arena, c.leaves.items ? c.leaves.items : (void *)"",
-                                        c.leaves.len * sizeof(void *) + 1);
+    r->read_leaves = floe__arena_calloc(r->arena, c.leaves.len + 1, sizeof(void *));
+    if (r->read_leaves && c.leaves.len)
+        memcpy((void *)r->read_leaves, c.leaves.items, c.leaves.len * sizeof(void *));
     r->data = floe__calloc(r->nread ? r->nread : 1, sizeof(floe_pq_leafdata));
     if (!r->read_leaves || !r->data) {
         rc = floe__error_nomem();

@@ -82,10 +82,11 @@ int floe__pq_tree_build(floe_pq_tree *out, floe_arena *arena, const floe_pq_sche
                          n - c.pos, c.what);
     if (rc == 0) {
         out->nleaves = c.leaves.len;
-        out->leaves = floe__arena_memdup(arena, c.leaves.items ? c.leaves.items : (void *)"",
-                                         c.leaves.len * sizeof(floe_pq_node *) + 1);
+        out->leaves = floe__arena_calloc(arena, c.leaves.len + 1, sizeof(floe_pq_node *));
         if (!out->leaves)
             rc = floe__error_nomem();
+        else if (c.leaves.len)
+            memcpy(out->leaves, c.leaves.items, c.leaves.len * sizeof(floe_pq_node *));
     }
     floe__vec_free(&c.leaves);
     return rc;
