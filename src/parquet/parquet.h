@@ -54,6 +54,12 @@ int floe__pq_infer_schema(floe_schema **out, floe_arena *arena, const floe_pq_tr
 int floe__pq_schema_from_iceberg(floe_pq_schema_element **out, size_t *n, floe_arena *arena,
                                  const floe_schema *schema);
 
+/* Decode a Statistics min/max value of leaf `el` as a value of the leaf's
+ * Iceberg type (written to *type). Bytes are borrowed. FLOE_ECORRUPT when
+ * the length does not fit the type; FLOE_EUNSUPPORTED for unmapped types. */
+int floe__pq_stat_value(const floe_pq_schema_element *el, const floe_pq_bytes *b, floe_type *type,
+                        floe_value *out);
+
 /* Minimum bytes for an unscaled decimal of precision p (FIXED_LEN_BYTE_ARRAY). */
 int floe__pq_decimal_bytes(int precision);
 

@@ -62,7 +62,7 @@ typedef struct plan_ctx {
     floe_pq_reader *r;
     bool use_ids;
     floe_vec leaves; /* const floe_pq_node* */
-    const char *path[70];
+    const char *path[72];
 } plan_ctx;
 
 static int add_leaf(plan_ctx *c, const floe_pq_node *n)
@@ -89,7 +89,8 @@ static const floe_pq_node *match_child(plan_ctx *c, const floe_pq_node *group, c
                 return ch;
         } else if (c->r->opts.name_mapping) {
             c->path[depth] = ch->el->name;
-            if (c->r->opts.name_mapping(c->path, (size_t)depth + 1,
+            /* path from the first level below the root (path[0] is the root) */
+            if (c->r->opts.name_mapping(c->path + 1, (size_t)depth,
                                         c->r->opts.name_mapping_payload) == f->id)
                 return ch;
         } else if (!strcmp(ch->el->name, f->name)) {

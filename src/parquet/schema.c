@@ -555,3 +555,105 @@ done:
     floe__vec_free(&c.els);
     return rc;
 }
+
+/* ---------------------------------------------------------------- statistics values */
+
+int floe__pq_stat_value(const floe_pq_schema_element *el, const floe_pq_bytes *b, floe_type *type,
+                        floe_value *out)
+{
+    infer_ctx c = {NULL, 0};
+    memset(type, 0, sizeof(*type));
+    memset(out, 0, sizeof(*out));
+    FLOE_TRY(infer_primitive(&c, el, type));
+    out->type = type->id;
+    const uint8_t *p = b->ptr;
+    size_t n = b->len;
+    int64_t unit = 1;
+    switch (type->id) {
+    case FLOE_T_BOOLEAN:
+        if (n != 1) goto bad;
+        out->v.b = p[0] != 0;
+        return 0;
+    case FLOE_T_INT:
+    case FLOE_T_DATE:
+        if (n != 4) goto bad;
+        memcpy(&out->v.i32, p, 4);
+        return 0;
+    case FLOE_T_FLOAT:
+        if (n != 4) goto bad;
+        memcpy(&out->v.f32, p, 4);
+        return 0;
+    case FLOE_T_DOUBLE:
+        if (n != 8) goto bad;
+        memcpy(&out->v.f64, p, 8);
+        return 0;
+    case FLOE_T_DECIMAL: {
+        out->scale = type->scale;
+        if (el->type == FLOE_PQ_INT32 && n == 4) {
+            int32_t v;
+            memcpy(&v, p, 4);
+            out->v.dec = v;
+        } else if (el->type == FLOE_PQ_INT64 && n == 8) {
+            int64_t v;
+            memcpy(&v, p, 8);
+            out->v.dec = v;
+        } else if ((el->type == FLOE_PQ_FIXED_LEN_BYTE_ARRAY || el->type == FLOE_PQ_BYTE_ARRAY) &&
+                   n >= 1 && n <= 16) {
+            floe_u128 v = 0;
+            for (size_t i = 0; i < n; i++)
+                v = (v << 8) | p[i];
+            if (n < 16 && (p[0] & 0x80))
+                v |= ~(floe_u128)0 << (8 * n);
+            out->v.dec = (floe_i128)v;
+        } else {
+            goto bad;
+        }
+        return 0;
+    }
+    case FLOE_T_TIME:
+        if (el->type == FLOE_PQ_INT32 && n == 4) {
+            int32_t v;
+            memcpy(&v, p, 4);
+            out->v.i64 = (int64_t)v * 1000;
+            return 0;
+        }
+        if (n != 8) goto bad;
+        memcpy(&out->v.i64, p, 8);
+        if (el->logical == FLOE_PQ_LT_TIME && el->lt_unit == FLOE_PQ_UNIT_NANOS)
+            out->v.i64 /= 1000;
+        return 0;
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ:
+    case FLOE_T_TIMESTAMP_NS:
+    case FLOE_T_TIMESTAMPTZ_NS:
+        if (n != 8) goto bad; /* INT96 statistics are not meaningful */
+        memcpy(&out->v.i64, p, 8);
+        if ((el->logical == FLOE_PQ_LT_TIMESTAMP && el->lt_unit == FLOE_PQ_UNIT_MILLIS) ||
+            el->converted_type == FLOE_PQ_CT_TIMESTAMP_MILLIS)
+            unit = 1000;
+        out->v.i64 *= unit;
+        return 0;
+    case FLOE_T_LONG:
+        if (n == 4) {
+            int32_t v;
+            memcpy(&v, p, 4);
+            out->v.i64 = v;
+            return 0;
+        }
+        if (n != 8) goto bad;
+        memcpy(&out->v.i64, p, 8);
+        return 0;
+    case FLOE_T_UUID:
+    case FLOE_T_FIXED:
+    case FLOE_T_STRING:
+    case FLOE_T_BINARY:
+        out->v.bytes.ptr = p;
+        out->v.bytes.len = n;
+        return 0;
+    default:
+        break;
+    }
+bad:
+    return floe__error(FLOE_ECORRUPT, "parquet", "statistics value of %zu bytes for column %s", n,
+                       el->name);
+}

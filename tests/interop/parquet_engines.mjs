@@ -29,6 +29,7 @@ function canon(col, type) {
     return `CAST(${c} AS VARCHAR)`;
   if (type === 'DATE') return `CAST((${c} - DATE '1970-01-01') AS VARCHAR)`;
   if (type === 'TIME') return `CAST(epoch_us(${c}) AS VARCHAR)`;
+  if (type === 'TIME WITH TIME ZONE') return `CAST(epoch_us(CAST(${c} AS TIME)) AS VARCHAR)`;
   if (type === 'TIMESTAMP_NS') return `CAST(epoch_ns(${c}) AS VARCHAR)`;
   if (type.startsWith('TIMESTAMP')) return `CAST(epoch_us(${c}) AS VARCHAR)`;
   if (type === 'BLOB') return `lower(hex(${c}))`;
@@ -46,19 +47,24 @@ async function duckdb() {
   return con;
 }
 
-if (cmd === 'duckdb-read') {
-  const file = args[0];
-  const con = await duckdb();
-  const desc = (await con.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${q(file)})`)).getRowsJson();
+async function duckdbRead(con, file) {
+  const src = `read_parquet(${q(file)}, hive_partitioning=false)`;
+  const desc = (await con.runAndReadAll(`DESCRIBE SELECT * FROM ${src}`)).getRowsJson();
   const columns = desc.map((r) => ({ name: r[0], type: r[1] }));
   const sel = columns.map((c) => canon(c.name, c.type)).join(', ');
-  const rows = (await con.runAndReadAll(`SELECT ${sel} FROM read_parquet(${q(file)})`)).getRowsJson();
+  const rows = (await con.runAndReadAll(`SELECT ${sel} FROM ${src}`)).getRowsJson();
   const ids = (await con.runAndReadAll(
     `SELECT name, CAST(field_id AS VARCHAR) FROM parquet_schema(${q(file)})`)).getRowsJson();
   const stats = (await con.runAndReadAll(
     `SELECT row_group_id, path_in_schema, stats_min_value, stats_max_value, CAST(stats_null_count AS VARCHAR), compression
      FROM parquet_metadata(${q(file)}) ORDER BY row_group_id, column_id`)).getRowsJson();
-  console.log(JSON.stringify({ columns, rows, field_ids: ids, stats }));
+  return { file, columns, rows, field_ids: ids, stats };
+}
+
+if (cmd === 'duckdb-read') {
+  // One file: one JSON object. Several: one JSON object per line.
+  const con = await duckdb();
+  for (const file of args) console.log(JSON.stringify(await duckdbRead(con, file)));
 } else if (cmd === 'hyparquet-read') {
   const buf = readFileSync(args[0]);
   const file = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);

@@ -59,7 +59,7 @@ static const char *const pt_names[] = {"Flopsy 🐇", "Mopsy–Naïve", "Cottont
                                        "a longer string value that exceeds sixteen characters"};
 
 /* Row i, column c -> value (null pattern depends on c). */
-static floe_value pt_value(int64_t i, int c, uint8_t scratch[32])
+__attribute__((unused)) static floe_value pt_value(int64_t i, int c, uint8_t scratch[32])
 {
     if (c != 0 && c != 8 && (i + c) % 7 == 0)
         return floe_value_null(pt_fields[c].type->id);
@@ -98,7 +98,7 @@ static floe_value pt_value(int64_t i, int c, uint8_t scratch[32])
 }
 
 /* A batch of rows [from, from + n). */
-static int pt_batch(int64_t from, int64_t n, struct ArrowArray *out)
+__attribute__((unused)) static int pt_batch(int64_t from, int64_t n, struct ArrowArray *out)
 {
     floe_arrow_builder *b;
     int rc = floe__arrow_builder_new(&b, &pt_root);
@@ -120,7 +120,7 @@ static int pt_batch(int64_t from, int64_t n, struct ArrowArray *out)
 }
 
 /* Value of an Arrow array slot (primitive), for comparisons. */
-static floe_value pt_arrow_value(const struct ArrowArray *a, const floe_type *t, int64_t i)
+__attribute__((unused)) static floe_value pt_arrow_value(const struct ArrowArray *a, const floe_type *t, int64_t i)
 {
     floe_value v;
     memset(&v, 0, sizeof(v));
@@ -159,7 +159,7 @@ static floe_value pt_arrow_value(const struct ArrowArray *a, const floe_type *t,
 }
 
 /* Text of a value (static ring). */
-static const char *pt_fmt(const floe_value *v)
+__attribute__((unused)) static const char *pt_fmt(const floe_value *v)
 {
     static char ring[8][512];
     static int k;
@@ -174,7 +174,7 @@ static const char *pt_fmt(const floe_value *v)
 }
 
 /* Sink into a floe_buf. */
-static int pt_sink(const void *data, size_t len, void *payload)
+__attribute__((unused)) static int pt_sink(const void *data, size_t len, void *payload)
 {
     return floe__buf_put(payload, data, len);
 }
