@@ -516,7 +516,8 @@ static int append_values(floe_arrow_builder *b, const floe_pq_leafdata *d, const
         for (size_t i = 0; i < count; i++) {
             int32_t v;
             memcpy(&v, src + (vi + i) * 4, 4);
-            int64_t x = (int64_t)v * (cv->kind == CV_I32_MUL ? cv->factor : 1);
+            int64_t x = (int64_t)((uint64_t)(int64_t)v *
+                                  (uint64_t)(cv->kind == CV_I32_MUL ? cv->factor : 1));
             memcpy(dst + i * 8, &x, 8);
         }
         break;
@@ -528,7 +529,7 @@ static int append_values(floe_arrow_builder *b, const floe_pq_leafdata *d, const
             if (cv->kind == CV_I64_MUL)
                 v = (int64_t)((uint64_t)v * (uint64_t)cv->factor);
             else
-                v = v >= 0 ? v / cv->factor : -((-v + cv->factor - 1) / cv->factor);
+                v = v >= 0 ? v / cv->factor : -1 - (-(v + 1)) / cv->factor;
             memcpy(dst + i * 8, &v, 8);
         }
         break;
@@ -547,8 +548,10 @@ static int append_values(floe_arrow_builder *b, const floe_pq_leafdata *d, const
             memcpy(&nanos, src + (vi + i) * 12, 8);
             memcpy(&jd, src + (vi + i) * 12 + 8, 4);
             int64_t days = (int64_t)jd - 2440588;
-            int64_t x = cv->nanos ? days * 86400000000000LL + nanos
-                                  : days * 86400000000LL + nanos / 1000;
+            /* wrapping arithmetic: hostile values must not be UB */
+            int64_t x = cv->nanos
+                            ? (int64_t)((uint64_t)days * 86400000000000ULL + (uint64_t)nanos)
+                            : (int64_t)((uint64_t)days * 86400000000ULL + (uint64_t)(nanos / 1000));
             memcpy(dst + i * 8, &x, 8);
         }
         break;

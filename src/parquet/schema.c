@@ -614,7 +614,7 @@ int floe__pq_stat_value(const floe_pq_schema_element *el, const floe_pq_bytes *b
         if (el->type == FLOE_PQ_INT32 && n == 4) {
             int32_t v;
             memcpy(&v, p, 4);
-            out->v.i64 = (int64_t)v * 1000;
+            out->v.i64 = (int64_t)v * 1000; /* |v| < 2^31: no overflow */
             return 0;
         }
         if (n != 8) goto bad;
@@ -631,7 +631,7 @@ int floe__pq_stat_value(const floe_pq_schema_element *el, const floe_pq_bytes *b
         if ((el->logical == FLOE_PQ_LT_TIMESTAMP && el->lt_unit == FLOE_PQ_UNIT_MILLIS) ||
             el->converted_type == FLOE_PQ_CT_TIMESTAMP_MILLIS)
             unit = 1000;
-        out->v.i64 *= unit;
+        out->v.i64 = (int64_t)((uint64_t)out->v.i64 * (uint64_t)unit);
         return 0;
     case FLOE_T_LONG:
         if (n == 4) {
