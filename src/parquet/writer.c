@@ -1001,13 +1001,10 @@ int64_t floe__pq_writer_bytes(const floe_pq_writer *w)
 /* ---------------------------------------------------------------- write */
 
 static int write_flat(floe_pq_writer *w, wcol *c, const floe_field *f, const struct ArrowArray *a,
-                      int64_t nrows)
+                      int64_t from, int64_t to)
 {
-    FLOE_TRY(check_array(a, f->type, f->name));
-    if (a->length < nrows)
-        return floe__error(FLOE_EINVALID, "parquet", "column %s shorter than the batch", f->name);
     const uint8_t *bits = a->null_count != 0 ? a->buffers[0] : NULL;
-    for (int64_t i = 0; i < nrows; i++) {
+    for (int64_t i = from; i < to; i++) {
         int64_t j = i + a->offset;
         if (bits && !floe__arrow_bit_get(bits, j)) {
             if (f->required)
@@ -1026,6 +1023,10 @@ static int write_flat(floe_pq_writer *w, wcol *c, const floe_field *f, const str
     return 0;
 }
 
+/* Rows are processed in slices so a large batch still rolls row groups at
+ * write.parquet.row-group-size-bytes (memory: one row group). */
+#define SLICE_ROWS 1024
+
 static int write_batch(floe_pq_writer *w, const struct ArrowArray *batch)
 {
     const floe_type *root = w->schema->root;
@@ -1034,34 +1035,38 @@ static int write_batch(floe_pq_writer *w, const struct ArrowArray *batch)
                            "batch has %lld columns, schema has %zu",
                            batch ? (long long)batch->n_children : -1LL, root->nfields);
     int64_t nrows = batch->length;
-    size_t first = 0;
     for (size_t k = 0; k < root->nfields; k++) {
         const floe_field *f = &root->fields[k];
-        const struct ArrowArray *a = batch->children[k];
-        if (!floe_type_is_nested(f->type)) {
-            /* the struct's own offset applies to its children */
-            if (batch->offset) {
-                struct ArrowArray view = *a;
-                view.offset += batch->offset;
-                view.length -= batch->offset;
-                FLOE_TRY(write_flat(w, &w->cols[first], f, &view, nrows));
-            } else {
-                FLOE_TRY(write_flat(w, &w->cols[first], f, a, nrows));
-            }
-            first++;
-            continue;
-        }
-        size_t n = count_leaves(f->type);
-        for (int64_t i = 0; i < nrows; i++) {
-            FLOE_TRY(shred(w, f, a, i + batch->offset, 0, 0, 0, first, 0));
-            for (size_t l = 0; l < n; l++)
-                FLOE_TRY(row_done(w, &w->cols[first + l]));
-        }
-        first += n;
+        FLOE_TRY(check_array(batch->children[k], f->type, f->name));
+        if (batch->children[k]->length < nrows + batch->offset)
+            return floe__error(FLOE_EINVALID, "parquet", "column %s shorter than the batch",
+                               f->name);
     }
-    w->rg_rows += nrows;
-    if (buffered_bytes(w) >= w->row_group_size)
-        FLOE_TRY(flush_row_group(w));
+    for (int64_t from = 0; from < nrows; from += SLICE_ROWS) {
+        int64_t to = nrows - from < SLICE_ROWS ? nrows : from + SLICE_ROWS;
+        size_t first = 0;
+        for (size_t k = 0; k < root->nfields; k++) {
+            const floe_field *f = &root->fields[k];
+            const struct ArrowArray *a = batch->children[k];
+            if (!floe_type_is_nested(f->type)) {
+                /* the struct's own offset applies to its children */
+                FLOE_TRY(write_flat(w, &w->cols[first], f, a, from + batch->offset,
+                                    to + batch->offset));
+                first++;
+                continue;
+            }
+            size_t n = count_leaves(f->type);
+            for (int64_t i = from; i < to; i++) {
+                FLOE_TRY(shred(w, f, a, i + batch->offset, 0, 0, 0, first, 0));
+                for (size_t l = 0; l < n; l++)
+                    FLOE_TRY(row_done(w, &w->cols[first + l]));
+            }
+            first += n;
+        }
+        w->rg_rows += to - from;
+        if (buffered_bytes(w) >= w->row_group_size)
+            FLOE_TRY(flush_row_group(w));
+    }
     return 0;
 }
 
