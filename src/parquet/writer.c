@@ -536,8 +536,10 @@ static int flush_page(floe_pq_writer *w, wcol *c)
     floe__buf_clear(&c->rep);
     floe__buf_clear(&c->plain);
     floe__buf_clear(&c->idx);
-    if (c->dict_overflow && c->use_dict)
+    if (c->dict_overflow) {
         c->use_dict = false; /* fall back to PLAIN for the rest of the chunk */
+        c->dict_overflow = false;
+    }
     return 0;
 }
 
