@@ -24,6 +24,25 @@
 #include <string.h>
 
 enum { SK_BOOL, SK_I32, SK_I64, SK_F32, SK_F64, SK_DEC, SK_BYTES };
+
+/* Dictionary hash slot: the first 8 bytes of the value and its hash are
+ * kept inline so most probes touch one cache line. */
+struct dslot {
+    uint64_t key;
+    uint32_t hash;
+    uint32_t idx1; /* dictionary index + 1; 0 = empty */
+};
+
+/* Appends without a function call in the common case. */
+static inline int put_fast(floe_buf *b, const void *p, size_t n)
+{
+    if (FLOE_LIKELY(b->len + n < b->cap)) {
+        memcpy(b->ptr + b->len, p, n);
+        b->len += n;
+        return 0;
+    }
+    return floe__buf_put(b, p, n);
+}
 enum { MM_NONE, MM_COUNTS, MM_TRUNCATE, MM_FULL };
 
 typedef struct vstats {
@@ -56,7 +75,7 @@ typedef struct wcol {
     size_t nvals;   /* non-null values in page */
     /* dictionary of the current chunk */
     bool use_dict, dict_overflow, chunk_used_dict;
-    uint32_t *htab;
+    struct dslot *htab;
     size_t hcap;
     size_t ndict;
     floe_buf dict_plain;
@@ -402,19 +421,26 @@ static const uint8_t *dict_entry(const wcol *c, uint32_t i, size_t *len)
     return (const uint8_t *)c->dict_plain.ptr + se[0];
 }
 
+static inline uint64_t key8(const uint8_t *p, size_t n)
+{
+    uint64_t k = 0;
+    memcpy(&k, p, n < 8 ? n : 8);
+    return k;
+}
+
 static int dict_grow(wcol *c)
 {
     size_t ncap = c->hcap ? c->hcap * 2 : 1024;
-    uint32_t *nt = floe__calloc(ncap, sizeof(uint32_t));
+    struct dslot *nt = floe__calloc(ncap, sizeof(*nt));
     if (!nt)
         return floe__error_nomem();
-    for (uint32_t i = 0; i < c->ndict; i++) {
-        size_t len;
-        const uint8_t *p = dict_entry(c, i, &len);
-        size_t h = hash_bytes(p, len) & (ncap - 1);
-        while (nt[h])
+    for (size_t i = 0; i < c->hcap; i++) {
+        if (!c->htab[i].idx1)
+            continue;
+        size_t h = c->htab[i].hash & (ncap - 1);
+        while (nt[h].idx1)
             h = (h + 1) & (ncap - 1);
-        nt[h] = i + 1;
+        nt[h] = c->htab[i];
     }
     floe__free(c->htab);
     c->htab = nt;
@@ -427,27 +453,53 @@ static int dict_index(floe_pq_writer *w, wcol *c, const uint8_t *p, size_t len, 
 {
     if ((c->ndict + 1) * 2 > c->hcap)
         FLOE_TRY(dict_grow(c));
-    size_t h = hash_bytes(p, len) & (c->hcap - 1);
-    while (c->htab[h]) {
-        size_t el;
-        const uint8_t *e = dict_entry(c, c->htab[h] - 1, &el);
-        if (el == len && !memcmp(e, p, len)) {
-            *out = c->htab[h] - 1;
-            return 0;
+    uint32_t hash = (uint32_t)hash_bytes(p, len);
+    uint64_t key = key8(p, len);
+    size_t h = hash & (c->hcap - 1);
+    bool fixed = c->ptype != FLOE_PQ_BYTE_ARRAY;
+    while (c->htab[h].idx1) {
+        const struct dslot *sl = &c->htab[h];
+        if (sl->hash == hash && sl->key == key) {
+            if (fixed && len <= 8) {
+                *out = sl->idx1 - 1;
+                return 0;
+            }
+            size_t el;
+            const uint8_t *e = dict_entry(c, sl->idx1 - 1, &el);
+            if (el == len && !memcmp(e, p, len)) {
+                *out = sl->idx1 - 1;
+                return 0;
+            }
         }
         h = (h + 1) & (c->hcap - 1);
     }
-    if (c->ptype == FLOE_PQ_BYTE_ARRAY) {
+    if (!fixed) {
         uint32_t l = (uint32_t)len;
         FLOE_TRY(floe__buf_put(&c->dict_plain, &l, 4));
     }
     uint32_t se[2] = {(uint32_t)c->dict_plain.len, (uint32_t)len};
     FLOE_TRY(floe__buf_put(&c->dict_plain, p, len));
     FLOE_TRY(floe__buf_put(&c->dict_off, se, 8));
-    c->htab[h] = (uint32_t)c->ndict + 1;
+    c->htab[h].key = key;
+    c->htab[h].hash = hash;
+    c->htab[h].idx1 = (uint32_t)c->ndict + 1;
     *out = (uint32_t)c->ndict++;
     if ((int64_t)c->dict_plain.len > w->dict_size)
         c->dict_overflow = true;
+    return 0;
+}
+
+/* Byte-array statistics of dictionary-encoded values come from the
+ * dictionary (every entry was used) instead of one compare per value. */
+static int dict_stats(wcol *c)
+{
+    if (c->sk != SK_BYTES)
+        return 0;
+    for (uint32_t i = 0; i < c->ndict; i++) {
+        size_t len;
+        const uint8_t *p = dict_entry(c, i, &len);
+        FLOE_TRY(stats_bytes(&c->cs, p, len));
+    }
     return 0;
 }
 
@@ -565,9 +617,9 @@ static int row_done(floe_pq_writer *w, wcol *c)
 static inline int push_level(wcol *c, uint16_t def, uint16_t rep)
 {
     if (c->max_def > 0)
-        FLOE_TRY(floe__buf_put(&c->def, &def, 2));
+        FLOE_TRY(put_fast(&c->def, &def, 2));
     if (c->max_rep > 0)
-        FLOE_TRY(floe__buf_put(&c->rep, &rep, 2));
+        FLOE_TRY(put_fast(&c->rep, &rep, 2));
     c->nlevels++;
     return 0;
 }
@@ -692,7 +744,8 @@ static int push_value(floe_pq_writer *w, wcol *c, const struct ArrowArray *a, in
             n = (size_t)(o[1] - o[0]);
             p = (const uint8_t *)a->buffers[2] + o[0];
         }
-        FLOE_TRY(stats_bytes(s, p, n));
+        if (!c->use_dict)
+            FLOE_TRY(stats_bytes(s, p, n));
         break;
     }
     }
@@ -701,13 +754,13 @@ static int push_value(floe_pq_writer *w, wcol *c, const struct ArrowArray *a, in
     if (c->use_dict) {
         uint32_t ix;
         FLOE_TRY(dict_index(w, c, p, n, &ix));
-        return floe__buf_put(&c->idx, &ix, 4);
+        return put_fast(&c->idx, &ix, 4);
     }
     if (c->ptype == FLOE_PQ_BYTE_ARRAY) {
         uint32_t l = (uint32_t)n;
-        FLOE_TRY(floe__buf_put(&c->plain, &l, 4));
+        FLOE_TRY(put_fast(&c->plain, &l, 4));
     }
-    return floe__buf_put(&c->plain, p, n);
+    return put_fast(&c->plain, p, n);
 }
 
 /* ---------------------------------------------------------------- shredding */
@@ -954,6 +1007,7 @@ static int flush_row_group(floe_pq_writer *w)
         m->encodings = c->encodings;
         cc->file_offset = start;
         m->has_statistics = true;
+        FLOE_TRY(dict_stats(c));
         FLOE_TRY(stats_to_parquet(w, c, &m->statistics));
         rg.total_byte_size += uncomp;
         rg.total_compressed_size += m->total_compressed_size;
@@ -967,7 +1021,7 @@ static int flush_row_group(floe_pq_writer *w)
         floe__buf_clear(&c->dict_plain);
         floe__buf_clear(&c->dict_off);
         if (c->htab)
-            memset(c->htab, 0, c->hcap * sizeof(uint32_t));
+            memset(c->htab, 0, c->hcap * sizeof(*c->htab));
         c->ndict = 0;
         c->chunk_values = c->chunk_uncomp = 0;
         c->encodings = 0;
