@@ -113,15 +113,32 @@ static int decode_values(floe_pq_leafdata *d, const floe_pq_schema_element *el, 
             }
             d->fixed.len += nv * (size_t)width;
         } else {
+            /* two passes: total size, then copies into reserved space */
             FLOE_TRY(floe__pq_binvals_reserve(&d->bin, nv));
+            const int32_t *doff = d->dict_bin.offsets;
+            uint64_t total = 0;
             for (size_t i = 0; i < nv; i++) {
                 uint32_t ix = d->idx[i];
                 if (ix >= d->ndict)
                     return floe__pq_corrupt(w, "dictionary index %u out of range (%zu)", ix,
                                             d->ndict);
-                int32_t a = d->dict_bin.offsets[ix], b = d->dict_bin.offsets[ix + 1];
-                FLOE_TRY(floe__pq_binvals_push(&d->bin, d->dict_bin.data.ptr + a, (size_t)(b - a)));
+                total += (uint64_t)(doff[ix + 1] - doff[ix]);
             }
+            if (d->bin.data.len + total > INT32_MAX)
+                return floe__error(FLOE_EUNSUPPORTED, "parquet", "byte array batch over 2 GiB");
+            FLOE_TRY(floe__buf_reserve(&d->bin.data, (size_t)total));
+            char *dst = d->bin.data.ptr;
+            size_t at = d->bin.data.len;
+            int32_t *off = d->bin.offsets + d->bin.n;
+            for (size_t i = 0; i < nv; i++) {
+                uint32_t ix = d->idx[i];
+                size_t l = (size_t)(doff[ix + 1] - doff[ix]);
+                memcpy(dst + at, d->dict_bin.data.ptr + doff[ix], l);
+                at += l;
+                off[i + 1] = (int32_t)at;
+            }
+            d->bin.data.len = at;
+            d->bin.n += nv;
         }
         d->nvals += nv;
         return 0;

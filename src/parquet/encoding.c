@@ -435,6 +435,8 @@ int floe__pq_decode_bytes(int encoding, const uint8_t *buf, size_t len, size_t n
                 FLOE_TRY(floe__pq_binvals_push(out, p + (size_t)fixed_len * i, (size_t)fixed_len));
             return 0;
         }
+        /* validate and size first, then copy into reserved space */
+        size_t total = 0;
         for (size_t i = 0; i < n; i++) {
             if (end - p < 4)
                 return floe__pq_corrupt(w, "truncated PLAIN byte array");
@@ -443,9 +445,25 @@ int floe__pq_decode_bytes(int encoding, const uint8_t *buf, size_t len, size_t n
             p += 4;
             if (l > (size_t)(end - p))
                 return floe__pq_corrupt(w, "PLAIN byte array length %u past end", l);
-            FLOE_TRY(floe__pq_binvals_push(out, p, l));
             p += l;
+            total += l;
         }
+        if (out->data.len + total > INT32_MAX)
+            return floe__error(FLOE_EUNSUPPORTED, "parquet", "byte array batch over 2 GiB");
+        FLOE_TRY(floe__buf_reserve(&out->data, total));
+        p = buf;
+        size_t at = out->data.len;
+        int32_t *off = out->offsets + out->n;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t l;
+            memcpy(&l, p, 4);
+            memcpy(out->data.ptr + at, p + 4, l);
+            p += 4 + l;
+            at += l;
+            off[i + 1] = (int32_t)at;
+        }
+        out->data.len = at;
+        out->n += n;
         return 0;
     }
     int64_t used;

@@ -653,32 +653,97 @@ static int append_nulls(floe_arrow_builder *b, int64_t count)
     return 0;
 }
 
+static void set_valid_range(uint8_t *bits, int64_t start, int64_t n)
+{
+    int64_t i = start, end = start + n;
+    for (; i < end && (i & 7); i++)
+        floe__arrow_bit_set(bits, i, true);
+    if (end - i >= 8) {
+        memset(bits + (i >> 3), 0xff, (size_t)((end - i) >> 3));
+        i += (end - i) & ~(int64_t)7;
+    }
+    for (; i < end; i++)
+        floe__arrow_bit_set(bits, i, true);
+}
+
+static void swap_buf(floe_buf *a, floe_buf *b)
+{
+    floe_buf t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* A flat column without nulls: hand the decoded buffers to the builder when
+ * no conversion is needed (no copy), else convert in bulk. */
+static int flat_all_valid(floe_pq_reader *r, floe_pq_leafdata *d, const conv *cv,
+                          floe_arrow_builder *b, int64_t nslots)
+{
+    FLOE_TRY(floe__arrow_validity_reserve(b, nslots));
+    set_valid_range((uint8_t *)b->validity.ptr, b->length, nslots);
+    if (b->length == 0 && b->kind == FLOE_AK_FIXED && cv->kind == CV_COPY &&
+        d->width == b->width) {
+        floe__buf_clear(&b->values);
+        swap_buf(&b->values, &d->fixed);
+    } else if (b->length == 0 && b->kind == FLOE_AK_BINARY && cv->kind == CV_BIN &&
+               d->bin.offsets) {
+        floe__buf_free(&b->offsets);
+        b->offsets.ptr = (char *)d->bin.offsets;
+        b->offsets.len = (d->bin.n + 1) * 4;
+        b->offsets.cap = (d->bin.cap + 1) * 4;
+        d->bin.offsets = NULL;
+        d->bin.n = d->bin.cap = 0;
+        floe__buf_clear(&b->data);
+        swap_buf(&b->data, &d->bin.data);
+    } else {
+        FLOE_TRY(append_values(b, d, cv, 0, d->n, r->in->uri));
+    }
+    b->length += nslots;
+    return 0;
+}
+
 static int assemble_primitive(floe_pq_reader *r, const rnode *n, floe_arrow_builder *b,
                               int64_t nslots)
 {
-    const floe_pq_leafdata *d = &r->data[n->leaf];
+    floe_pq_leafdata *d = &r->data[n->leaf];
     conv cv;
     FLOE_TRY(pick_conv(r, n->field, n->pq, &cv));
     int16_t present = n->pq->max_def;
+    const uint16_t *def = (const uint16_t *)d->def.ptr;
     if (d->rep.len == 0 && n->slot_def == 0) {
         /* flat: every level entry is a slot */
         if ((int64_t)d->n != nslots)
             return floe__error(FLOE_ECORRUPT, "parquet", "column %s has %zu values for %lld rows in %s",
                                n->pq->el->name, d->n, (long long)nslots, r->in->uri);
-        if (present == 0 || d->nvals == d->n) {
-            FLOE_TRY(floe__arrow_validity_reserve(b, nslots));
-            uint8_t *bits = (uint8_t *)b->validity.ptr;
-            for (int64_t i = 0; i < nslots; i++)
-                floe__arrow_bit_set(bits, b->length + i, true);
-            FLOE_TRY(append_values(b, d, &cv, 0, d->n, r->in->uri));
-            b->length += nslots;
-            return 0;
+        if (present == 0 || d->nvals == d->n)
+            return flat_all_valid(r, d, &cv, b, nslots);
+        /* runs of values and of nulls, appended in bulk */
+        FLOE_TRY(floe__arrow_validity_reserve(b, nslots));
+        size_t vi = 0;
+        for (size_t i = 0; i < d->n;) {
+            size_t j = i;
+            bool valid = def[i] >= present;
+            while (j < d->n && (def[j] >= present) == valid)
+                j++;
+            size_t run = j - i;
+            if (valid) {
+                if (vi + run > d->nvals)
+                    return floe__error(FLOE_ECORRUPT, "parquet", "too few values in %s of %s",
+                                       n->pq->el->name, r->in->uri);
+                set_valid_range((uint8_t *)b->validity.ptr, b->length, (int64_t)run);
+                FLOE_TRY(append_values(b, d, &cv, vi, run, r->in->uri));
+                vi += run;
+            } else {
+                FLOE_TRY(append_empty(b, run));
+                b->null_count += (int64_t)run;
+            }
+            b->length += (int64_t)run;
+            i = j;
         }
+        return 0;
     }
     FLOE_TRY(floe__arrow_validity_reserve(b, nslots));
     size_t vi = 0;
     int64_t got = 0;
-    const uint16_t *def = (const uint16_t *)d->def.ptr;
     for (size_t i = 0; i < d->n; i++) {
         if (!is_slot(d, i, n->slot_rep, n->slot_def))
             continue;
@@ -694,8 +759,6 @@ static int assemble_primitive(floe_pq_reader *r, const rnode *n, floe_arrow_buil
                                    n->pq->el->name, r->in->uri);
             FLOE_TRY(append_values(b, d, &cv, vi++, 1, r->in->uri));
         } else {
-            if (n->field->required && n->slot_def == 0 && n->slot_rep == 0 && false)
-                return 0;
             b->null_count++;
             FLOE_TRY(append_empty(b, 1));
         }
