@@ -278,6 +278,21 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
     const uint8_t *p = (const uint8_t *)d->raw.ptr, *end = p + size;
     int64_t want = m->num_values;
     bool seen_data = false;
+    /* Size the outputs once from the footer's count (bounded by what the
+     * chunk's bytes could plausibly hold, so a hostile count cannot force a
+     * huge allocation up front; growth past it is incremental). */
+    {
+        uint64_t cap = (uint64_t)size * 64 + 4096;
+        size_t pre = (size_t)((uint64_t)want < cap ? (uint64_t)want : cap);
+        if (leaf->max_def > 0)
+            FLOE_TRY(floe__buf_reserve(&d->def, pre * 2));
+        if (leaf->max_rep > 0)
+            FLOE_TRY(floe__buf_reserve(&d->rep, pre * 2));
+        if (d->width)
+            FLOE_TRY(floe__buf_reserve(&d->fixed, pre * (size_t)d->width));
+        else
+            FLOE_TRY(floe__pq_binvals_reserve(&d->bin, pre));
+    }
     while ((int64_t)d->n < want && p < end) {
         floe_pq_page_header ph;
         size_t hl;
