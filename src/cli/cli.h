@@ -23,5 +23,6 @@ int cli_fail(const char *what);
 
 /* Subcommands. */
 int floe_cmd_version(int argc, char **argv);
+int floe_cmd_serve(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 
 static const cli_command commands[] = {
     {"version", floe_cmd_version, "print the version", "floe version"},
+    {"serve", floe_cmd_serve, "run the Iceberg REST catalog server", "floe serve --memory [--host H] [--port P] [--token-file F] ..."},
 };
 
 static void usage(FILE *out)
