@@ -984,13 +984,17 @@ void floe__rest_server_stop(floe_rest_server *s)
     if (!s)
         return;
     /* Stop accepting, then let requests already being handled finish. */
-    MHD_quiesce_daemon(s->daemon);
+    MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
     int64_t deadline = floe__mono_ns() + (int64_t)s->shutdown_timeout_ms * 1000000;
     while (atomic_load(&s->inflight) > 0 && floe__mono_ns() < deadline) {
         struct timespec ts = {0, 5 * 1000000};
         nanosleep(&ts, NULL);
     }
     MHD_stop_daemon(s->daemon);
+    /* quiesce handed the listening socket to us; with worker threads it may
+     * only be closed after the daemon has stopped. */
+    if (listen_fd != MHD_INVALID_SOCKET)
+        close(listen_fd);
     floe__free(s->prefix);
     floe__free(s);
 }
