@@ -5,7 +5,10 @@
  * loadTable, then append commits (assert-ref-snapshot-id + add-snapshot +
  * set-snapshot-ref) on one table per client, then append commits all on one
  * table with refresh-and-retry on 409. Prints requests/s and p50/p99 latency.
- * usage: bench_rest_serve [requests-per-client] (default 2000 loads, 400 commits)
+ * Commits make each table's metadata grow (one snapshot per commit), so the
+ * loadTable phase reads tables of `commits` snapshots (~100 by default) and
+ * the per-request cost includes serialising them, as in a real catalog.
+ * usage: bench_rest_serve [loads-per-client] (default 1000 loads, 100 commits)
  */
 #include "rest/server.h"
 
@@ -14,11 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CLIENTS 8
 
 static char base[128];
-static long per_client_loads = 2000, per_client_commits = 400;
+static long per_client_loads = 1000, per_client_commits = 100;
 
 typedef struct sink {
     char *buf;
@@ -89,6 +93,7 @@ static void *run(void *p)
     snprintf(path, sizeof path, "/namespaces/bench/tables/%s", table ? table : own);
     long total = cl->mode == 0 ? per_client_loads : per_client_commits;
     long long cur = -1;
+    unsigned seed = (unsigned)cl->id * 2654435761u;
     long long next_id = (long long)(cl->id + 1) * 1000000000LL + (cl->mode == 2 ? 500000000 : 0);
     if (cl->mode) {
         sink s = {0};
@@ -129,8 +134,11 @@ static void *run(void *p)
                 }
                 if (st != 409)
                     break;
-                /* lost the race: refresh and retry, as a client does */
+                /* lost the race: back off a little (jittered), refresh and
+                 * retry, as Iceberg clients do */
                 cl->conflicts++;
+                struct timespec ts = {0, (long)(rand_r(&seed) % 2000000)};
+                nanosleep(&ts, NULL);
                 free(s.buf);
                 s.buf = NULL;
                 s.len = 0;
@@ -192,6 +200,20 @@ static void phase(const char *name, int mode)
     free(all);
 }
 
+static void metadata_size(void)
+{
+    client cl = {.c = curl_easy_init()};
+    struct curl_slist *h = curl_slist_append(NULL, "Authorization: Bearer bench-token");
+    curl_easy_setopt(cl.c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(cl.c, CURLOPT_WRITEFUNCTION, on_body);
+    sink s = {0};
+    request(&cl, "GET", "/namespaces/bench/tables/t0", NULL, &s);
+    printf("BENCH rest_load_table_body %zu bytes\n", s.len);
+    free(s.buf);
+    curl_slist_free_all(h);
+    curl_easy_cleanup(cl.c);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) {
@@ -236,6 +258,7 @@ int main(int argc, char **argv)
     curl_easy_cleanup(setup.c);
 
     phase("commit", 1);       /* tables now hold snapshots: loads below are not trivial */
+    metadata_size();
     phase("load_table", 0);   /* loadTable of each client's table */
     phase("commit_contended", 2);
 

@@ -27,6 +27,8 @@ typedef struct mem_table {
     floe_arena *arena;
     floe_rest_ident id;
     json_t *metadata; /* immutable once published: commits replace it */
+    char *text;       /* metadata serialised once per version, sent verbatim */
+    size_t text_len;
     char *location;
     int64_t version;
 } mem_table;
@@ -127,6 +129,7 @@ static void table_free(mem_table *t)
     if (!t)
         return;
     json_decref(t->metadata);
+    floe__free(t->text);
     floe__free(t->location);
     floe__free(t->key);
     floe__arena_free(t->arena);
@@ -317,11 +320,33 @@ static char *new_location(mem *m, const floe_rest_ident *id, int64_t version)
                          ns_text(&id->ns, b, sizeof b), id->name, (long long)version, uuid);
 }
 
+/* Install a new metadata version in t (serialised once, here). */
+static int set_metadata(mem_table *t, json_t *md)
+{
+    size_t len;
+    char *text = floe__rest_dump(json_incref(md), &len);
+    if (!text)
+        return floe__error_nomem();
+    json_decref(t->metadata);
+    floe__free(t->text);
+    t->metadata = json_incref(md);
+    t->text = text;
+    t->text_len = len;
+    return 0;
+}
+
 static int result_from(mem_table *t, json_t *metadata, floe_rest_table_result *out)
 {
     out->metadata = json_incref(metadata);
     if (t && !(out->metadata_location = floe__strdup(t->location)))
         return floe__error_nomem();
+    if (t && t->text && metadata == t->metadata) {
+        out->metadata_text = floe__malloc(t->text_len + 1);
+        if (!out->metadata_text)
+            return floe__error_nomem();
+        memcpy(out->metadata_text, t->text, t->text_len + 1);
+        out->metadata_text_len = t->text_len;
+    }
     return 0;
 }
 
@@ -437,12 +462,11 @@ static int m_create_table(floe_rest_backend *b, const floe_rest_namespace *ns,
         goto done;
     }
     if (!(t = table_new(&id)) || !(t->location = new_location(m, &id, 0)) ||
-        floe__strmap_put(m->tables, t->key, t) < 0) {
+        set_metadata(t, md) < 0 || floe__strmap_put(m->tables, t->key, t) < 0) {
         table_free(t);
         rc = floe__error_nomem();
         goto done;
     }
-    t->metadata = json_incref(md);
     rc = result_from(t, md, out);
 done:
     json_decref(md);
@@ -569,8 +593,14 @@ static int publish(mem *m, const floe_rest_ident *id, mem_table *t, json_t *md,
                                         "metadata-file", t->location));
         t->version++;
     }
-    json_decref(t->metadata);
-    t->metadata = json_incref(md);
+    if (set_metadata(t, md) < 0) {
+        floe__free(loc);
+        if (fresh) {
+            floe__strmap_del(m->tables, t->key);
+            table_free(t);
+        }
+        return floe__error_nomem();
+    }
     floe__free(t->location);
     t->location = loc;
     return out ? result_from(t, md, out) : 0;
@@ -658,9 +688,12 @@ static int m_rename_table(floe_rest_backend *b, const floe_rest_rename_table_req
         rc = floe__error_nomem();
     if (rc >= 0) {
         nt->metadata = t->metadata;
+        nt->text = t->text;
+        nt->text_len = t->text_len;
         nt->location = t->location;
         nt->version = t->version;
         t->metadata = NULL;
+        t->text = NULL;
         t->location = NULL;
         floe__strmap_del(m->tables, t->key);
         table_free(t);
@@ -713,11 +746,14 @@ static int m_register_table(floe_rest_backend *b, const floe_rest_namespace *ns,
         if (!loc) {
             rc = floe__error_nomem();
         } else {
-            json_decref(t->metadata);
-            t->metadata = json_incref(md);
-            floe__free(t->location);
-            t->location = loc;
-            rc = result_from(t, md, out);
+            rc = set_metadata(t, md);
+            if (rc < 0) {
+                floe__free(loc);
+            } else {
+                floe__free(t->location);
+                t->location = loc;
+                rc = result_from(t, md, out);
+            }
         }
     }
     pthread_mutex_unlock(&m->mu);

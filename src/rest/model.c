@@ -1106,23 +1106,27 @@ json_t *floe__rest_commit_transaction_to_json(const floe_rest_commit_transaction
     return a ? json_pack("{s:o}", "table-changes", a) : NULL;
 }
 
+static int dump_to_buf(const char *data, size_t size, void *payload)
+{
+    return floe__buf_put(payload, data, size) < 0 ? -1 : 0;
+}
+
 char *floe__rest_dump(json_t *j, size_t *len)
 {
     if (!j) {
         floe__error_nomem();
         return NULL;
     }
-    size_t n = json_dumpb(j, NULL, 0, JSON_COMPACT);
-    char *s = n ? floe__malloc(n + 1) : NULL;
-    if (!s) {
-        json_decref(j);
+    /* One pass straight into a floe buffer (the response body). */
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = json_dump_callback(j, dump_to_buf, &b, JSON_COMPACT);
+    json_decref(j);
+    if (rc != 0 || floe__buf_puts(&b, "") < 0) {
+        floe__buf_free(&b);
         floe__error_nomem();
         return NULL;
     }
-    json_dumpb(j, s, n, JSON_COMPACT);
-    s[n] = '\0';
-    json_decref(j);
     if (len)
-        *len = n;
-    return s;
+        *len = b.len;
+    return floe__buf_detach(&b);
 }

@@ -288,6 +288,12 @@ typedef struct floe_rest_config {
 typedef struct floe_rest_table_result {
     char *metadata_location;   /* floe__malloc'd; NULL for a staged create */
     json_t *metadata;          /* owned reference */
+    /* Optional: the metadata as JSON text (floe__malloc'd, owned). When set
+     * the server sends it verbatim instead of serialising `metadata`, so a
+     * backend can pass a metadata.json file's bytes through unparsed. The
+     * backend guarantees it is one valid JSON object. */
+    char *metadata_text;
+    size_t metadata_text_len;
     floe_props config;
 } floe_rest_table_result;
 
@@ -327,6 +333,9 @@ json_t *floe__rest_update_namespace_props_result_to_json(
     const floe_rest_update_namespace_props_result *r);
 /* LoadTableResult (commit = false) or CommitTableResponse (commit = true). */
 json_t *floe__rest_table_result_to_json(const floe_rest_table_result *r, bool commit);
+/* The LoadTableResult / CommitTableResponse body as text (floe__malloc'd),
+ * splicing metadata_text when present. NULL on OOM or without metadata. */
+char *floe__rest_table_result_dump(const floe_rest_table_result *r, bool commit, size_t *len);
 /* {"error":{"message","type","code"}} */
 json_t *floe__rest_error_to_json(int code, const char *type, const char *message);
 

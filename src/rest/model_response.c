@@ -27,6 +27,7 @@ void floe__rest_table_result_free(floe_rest_table_result *r)
     if (!r)
         return;
     floe__free(r->metadata_location);
+    floe__free(r->metadata_text);
     json_decref(r->metadata);
     floe__props_free(&r->config);
     memset(r, 0, sizeof *r);
@@ -162,6 +163,43 @@ json_t *floe__rest_table_result_to_json(const floe_rest_table_result *r, bool co
         return NULL;
     }
     return o;
+}
+
+char *floe__rest_table_result_dump(const floe_rest_table_result *r, bool commit, size_t *len)
+{
+    if (!r->metadata_text)
+        return floe__rest_dump(floe__rest_table_result_to_json(r, commit), len);
+    if (commit && !r->metadata_location) {
+        floe__error(FLOE_EINVALID, "rest", "table result without metadata location");
+        return NULL;
+    }
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__buf_puts(&b, "{\"metadata-location\":");
+    if (r->metadata_location) {
+        rc |= floe__buf_putc(&b, '"');
+        rc |= floe__buf_put_json_escaped(&b, r->metadata_location, strlen(r->metadata_location));
+        rc |= floe__buf_putc(&b, '"');
+    } else {
+        rc |= floe__buf_puts(&b, "null");
+    }
+    rc |= floe__buf_puts(&b, ",\"metadata\":");
+    rc |= floe__buf_put(&b, r->metadata_text, r->metadata_text_len);
+    if (!commit) {
+        char *cfg = floe__rest_dump(floe__rest_props_to_json(&r->config), NULL);
+        rc |= cfg ? 0 : -1;
+        rc |= floe__buf_puts(&b, ",\"config\":");
+        rc |= cfg ? floe__buf_puts(&b, cfg) : -1;
+        floe__free(cfg);
+    }
+    rc |= floe__buf_putc(&b, '}');
+    if (rc < 0) {
+        floe__buf_free(&b);
+        floe__error_nomem();
+        return NULL;
+    }
+    if (len)
+        *len = b.len;
+    return floe__buf_detach(&b);
 }
 
 json_t *floe__rest_error_to_json(int code, const char *type, const char *message)

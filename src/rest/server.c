@@ -477,10 +477,12 @@ static enum MHD_Result h_list_tables(route *r)
 
 static enum MHD_Result send_table(route *r, floe_rest_table_result *res, bool commit)
 {
-    json_t *j = floe__rest_table_result_to_json(res, commit);
-    if (!j)
-        return FAIL(R_OTHER, floe__error_code() ? floe__error_code() : FLOE_ENOMEM);
-    return send_json(r->c, r->ctx, 200, j);
+    size_t len;
+    char *body = floe__rest_table_result_dump(res, commit, &len);
+    if (!body)
+        return FAIL(commit ? R_COMMIT : R_OTHER,
+                    floe__error_code() ? floe__error_code() : FLOE_ENOMEM);
+    return send_bytes(r->c, r->ctx, 200, body, len, true);
 }
 
 static enum MHD_Result h_create_table(route *r)

@@ -404,6 +404,16 @@ static void test_responses(void)
     s = dump(floe__rest_table_result_to_json(&tr, true));
     FT_CHECK(strstr(s, "config") == NULL);
     floe__free(s);
+    /* pre-serialised metadata text is spliced verbatim */
+    tr.metadata_text = floe__strdup("{\"format-version\":2,\"table-uuid\":\"t\",\"x\":18446744073709551615}");
+    tr.metadata_text_len = strlen(tr.metadata_text);
+    s = floe__rest_table_result_dump(&tr, false, NULL);
+    FT_EQ_STR(s, "{\"metadata-location\":\"s3://b/m.json\",\"metadata\":{\"format-version\":2,"
+                 "\"table-uuid\":\"t\",\"x\":18446744073709551615},\"config\":{\"k\":\"v\"}}");
+    floe__free(s);
+    s = floe__rest_table_result_dump(&tr, true, NULL);
+    FT_CHECK(s && strstr(s, "config") == NULL && s[strlen(s) - 1] == '}');
+    floe__free(s);
     floe__rest_table_result_free(&tr);
     FT_EQ_INT(floe__rest_parse_table_result(&tr, S("{\"metadata\":{\"format-version\":2,"
                                                    "\"table-uuid\":\"u\"}}"),
