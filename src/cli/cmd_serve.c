@@ -150,6 +150,11 @@ int floe_cmd_serve(int argc, char **argv)
     }
     o.token = token;
     o.access_log = !quiet;
+    if (!token && o.host && strcmp(o.host, "127.0.0.1") != 0 && strcmp(o.host, "::1") != 0 &&
+        strcmp(o.host, "localhost") != 0)
+        fprintf(stderr, "floe serve: warning: no --token: anyone reaching %s can change the "
+                        "catalog\n",
+                o.host);
 
     /* Block the stop signals in every thread (the server's inherit this
      * mask) and wait for them synchronously in this one. */

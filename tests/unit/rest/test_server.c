@@ -826,7 +826,7 @@ static void test_identifiers(void)
 
 /* A request in flight when the stop begins still gets its answer. */
 typedef struct slow {
-    int sent;
+    _Atomic int sent; /* read by the main thread while the client sends */
     long status;
 } slow;
 
@@ -834,13 +834,15 @@ static size_t slow_read(char *buf, size_t sz, size_t n, void *u)
 {
     slow *s = u;
     static const char body[] = "{\"namespace\":[\"late\"]}";
-    if (s->sent >= (int)sizeof body - 1)
+    int k = s->sent;
+    if (k >= (int)sizeof body - 1)
         return 0;
     struct timespec ts = {0, 30 * 1000000};
     nanosleep(&ts, NULL);
     (void)sz;
     (void)n;
-    buf[0] = body[s->sent++];
+    buf[0] = body[k];
+    s->sent = k + 1;
     return 1;
 }
 
@@ -877,7 +879,8 @@ static void test_graceful_stop(void)
     pthread_create(&t, NULL, slow_client, &s);
     struct timespec ts = {0, 150 * 1000000};
     nanosleep(&ts, NULL); /* the request is now mid-body */
-    FT_CHECK(s.sent > 0 && s.sent < 22);
+    int sent = s.sent;
+    FT_CHECK(sent > 0 && sent < 22);
     floe__rest_server_stop(srv);
     srv = NULL;
     pthread_join(t, NULL);
