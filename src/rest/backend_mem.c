@@ -8,7 +8,7 @@
  * real catalog). Metadata is never written to storage: metadata-location
  * values are memory:// names that change at every commit.
  */
-#include "backend.h"
+#include "backend_mem.h"
 #include "model_internal.h"
 
 #include <pthread.h>
@@ -531,11 +531,6 @@ static int m_table_exists(floe_rest_backend *b, const floe_rest_ident *id)
     pthread_mutex_unlock(&m->mu);
     return rc;
 }
-
-/* Defined in backend_mem_commit.c: requirements and updates on JSON. */
-int floe__rest_mem_check(json_t *base, const floe_rest_commit_table_req *req);
-int floe__rest_mem_apply(json_t **md_inout, const char *default_location,
-                         const floe_rest_commit_table_req *req);
 
 /* Validate and apply one change; *next is the new metadata (not yet published). */
 static int prepare(mem *m, const floe_rest_ident *id, const floe_rest_commit_table_req *req,

@@ -9,16 +9,12 @@
  * (snapshots, schemas, specs, sort orders exist) but not schema evolution
  * rules.
  */
-#include "backend.h"
+#include "backend_mem.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
-int floe__rest_mem_check(json_t *base, const floe_rest_commit_table_req *req);
-int floe__rest_mem_apply(json_t **md_inout, const char *default_location,
-                         const floe_rest_commit_table_req *req);
 
 static int64_t get_i(json_t *o, const char *key, int64_t def)
 {

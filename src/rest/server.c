@@ -821,6 +821,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         ctx->start_ns = floe__mono_ns();
         snprintf(ctx->method, sizeof ctx->method, "%s", method);
         ctx->path = floe__strdup(url);
+        /* The log line must stay one line whatever bytes the path holds. */
+        for (char *q = ctx->path; q && *q; q++)
+            if ((unsigned char)*q < 0x20 || *q == 0x7f || *q == '"')
+                *q = '?';
         ctx->arena = floe__arena_new(4096);
         if (!ctx->path || !ctx->arena)
             return MHD_NO;
