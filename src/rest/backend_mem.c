@@ -108,20 +108,45 @@ static char *table_key(const floe_rest_ident *id)
     return floe__buf_detach(&b);
 }
 
+/* Lookups build the key on the stack: a lookup never fails for lack of
+ * memory (so "not found" is never an out-of-memory in disguise). Names are
+ * bounded (FLOE_REST_MAX_NAME x FLOE_REST_MAX_NS_DEPTH), so is the key. */
+#define KEY_CAP ((FLOE_REST_MAX_NAME + 1) * (FLOE_REST_MAX_NS_DEPTH + 1) + 1)
+
+static bool key_into(char *buf, const floe_rest_namespace *ns, const char *name)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < ns->n; i++) {
+        size_t l = strlen(ns->parts[i]);
+        if (o + l + 2 >= KEY_CAP)
+            return false;
+        if (i)
+            buf[o++] = FLOE_REST_NS_SEP;
+        memcpy(buf + o, ns->parts[i], l);
+        o += l;
+    }
+    if (name) {
+        size_t l = strlen(name);
+        if (o + l + 2 >= KEY_CAP)
+            return false;
+        buf[o++] = '\x1e';
+        memcpy(buf + o, name, l);
+        o += l;
+    }
+    buf[o] = '\0';
+    return true;
+}
+
 static mem_ns *find_ns(mem *m, const floe_rest_namespace *ns)
 {
-    char *k = ns_key(ns);
-    mem_ns *r = k ? floe__strmap_get(m->namespaces, k) : NULL;
-    floe__free(k);
-    return r;
+    char k[KEY_CAP];
+    return key_into(k, ns, NULL) ? floe__strmap_get(m->namespaces, k) : NULL;
 }
 
 static mem_table *find_table(mem *m, const floe_rest_ident *id)
 {
-    char *k = table_key(id);
-    mem_table *r = k ? floe__strmap_get(m->tables, k) : NULL;
-    floe__free(k);
-    return r;
+    char k[KEY_CAP];
+    return key_into(k, &id->ns, id->name) ? floe__strmap_get(m->tables, k) : NULL;
 }
 
 static void table_free(mem_table *t)
