@@ -107,7 +107,7 @@ static resp http_ex(const char *method, const char *url, const char *body, const
 
 static resp http(const char *method, const char *path, const char *body)
 {
-    char url[1024];
+    char url[1280];
     snprintf(url, sizeof url, "%s%s", base, path);
     return http_ex(method, url, body, TOKEN, false);
 }
