@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include "rest/server.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -68,6 +69,15 @@ static bool parse_uint(const char *s, unsigned long long max, unsigned long long
         return false;
     *out = v;
     return true;
+}
+
+/* The catalog behind the server: the one place a new backend (the SQLite
+ * catalog over a warehouse directory) is chosen. */
+static int make_backend(floe_rest_backend **out, bool memory, const char *warehouse)
+{
+    if (memory)
+        return floe__rest_backend_mem_new(out, warehouse);
+    return floe__error(FLOE_EUNSUPPORTED, "serve", "no catalog backend selected");
 }
 
 int floe_cmd_serve(int argc, char **argv)
@@ -167,7 +177,7 @@ int floe_cmd_serve(int argc, char **argv)
 
     floe_rest_backend *backend = NULL;
     floe_rest_server *server = NULL;
-    if (floe__rest_backend_mem_new(&backend, warehouse) < 0) {
+    if (make_backend(&backend, memory, warehouse) < 0) {
         free(file_token);
         return cli_fail("serve");
     }

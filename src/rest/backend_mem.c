@@ -12,6 +12,8 @@
 #include "model_internal.h"
 
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -724,24 +726,56 @@ static int m_rename_table(floe_rest_backend *b, const floe_rest_rename_table_req
     return rc;
 }
 
-/* Register reads a metadata file from the local file system only. */
+/* Local directory of a file:// or absolute warehouse, resolved; NULL if the
+ * warehouse is not local or does not exist. Caller frees. */
+static char *local_dir(const char *location)
+{
+    if (strncmp(location, "file://", 7) == 0)
+        location += 7;
+    if (location[0] != '/')
+        return NULL;
+    char *r = realpath(location, NULL);
+    struct stat st;
+    if (r && (stat(r, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        free(r);
+        r = NULL;
+    }
+    return r;
+}
+
+/* Register reads a metadata file from the local file system, and only from
+ * inside the warehouse directory: a client must not make the server read
+ * (and echo) arbitrary files. Error messages never quote file content. */
 static int m_register_table(floe_rest_backend *b, const floe_rest_namespace *ns,
                             const floe_rest_register_table_req *req, floe_rest_table_result *out)
 {
     mem *m = b->payload;
     floe_rest_ident id = {*ns, (char *)req->name};
+    char *dir = local_dir(m->warehouse);
+    if (!dir)
+        return floe__error(FLOE_EUNSUPPORTED, "rest",
+                           "registering tables needs a local --warehouse directory");
     const char *path = req->metadata_location;
     if (strncmp(path, "file://", 7) == 0)
         path += 7;
-    if (path[0] != '/')
+    char *real = path[0] == '/' ? realpath(path, NULL) : NULL;
+    size_t dl = strlen(dir);
+    struct stat st;
+    bool inside = real && strncmp(real, dir, dl) == 0 && (real[dl] == '/' || dl == 1) &&
+                  stat(real, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (64 << 20);
+    free(dir);
+    if (!inside) {
+        free(real);
         return floe__error(FLOE_EINVALID, "rest",
-                           "the memory catalog registers local metadata files only: %s",
+                           "Cannot register %s: not a metadata file inside the warehouse",
                            req->metadata_location);
+    }
     json_error_t err;
-    json_t *md = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+    json_t *md = json_load_file(real, JSON_REJECT_DUPLICATES, &err);
+    free(real);
     if (!md)
-        return floe__error(FLOE_EINVALID, "rest", "cannot read table metadata %s: %s",
-                           req->metadata_location, err.text);
+        return floe__error(FLOE_EINVALID, "rest", "Cannot parse table metadata %s (line %d)",
+                           req->metadata_location, err.line);
     int64_t fv;
     const char *uuid;
     int rc = json_is_object(md) ? 0 : floe__rest_bad("metadata", "expected an object");

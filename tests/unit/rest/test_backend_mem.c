@@ -182,8 +182,62 @@ static void test_oom(void)
     ft_fail(__FILE__, __LINE__, "scenario never completed");
 }
 
+static int reg(floe_rest_backend *b, const char *location, floe_rest_table_result *out)
+{
+    char body[1024];
+    snprintf(body, sizeof body, "{\"name\":\"r\",\"metadata-location\":\"%s\"}", location);
+    floe_rest_register_table_req *req = NULL;
+    int rc = floe__rest_parse_register_table(&req, S(body));
+    floe_rest_namespace ns = {(char *[]){"db"}, 1};
+    if (rc >= 0)
+        rc = b->register_table(b, &ns, req, out);
+    floe__rest_register_table_free(req);
+    return rc;
+}
+
+/* Registration reads files inside the local warehouse only. */
+static void test_register(void)
+{
+    char wh[600], sub[700], md[800], outside[800];
+    snprintf(wh, sizeof wh, "%s/wh", ft_tmpdir());
+    snprintf(sub, sizeof sub, "%s/db", wh);
+    snprintf(md, sizeof md, "%s/v1.metadata.json", sub);
+    snprintf(outside, sizeof outside, "%s/secret.json", ft_tmpdir());
+    FT_ASSERT(ft_run(NULL, "mkdir -p '%s'", sub) == 0);
+    static const char text[] = "{\"format-version\":2,\"table-uuid\":\"u\"}";
+    FT_ASSERT(ft_write_file(md, text, strlen(text)) == 0);
+    FT_ASSERT(ft_write_file(outside, "{\"secret\":\"root:x:0\"}", 21) == 0);
+    floe_rest_backend *b = NULL;
+    FT_OK(floe__rest_backend_mem_new(&b, wh));
+    floe_rest_create_namespace_req *ns = NULL;
+    floe_rest_namespace_result nr = {0};
+    FT_OK(floe__rest_parse_create_namespace(&ns, S("{\"namespace\":[\"db\"]}")));
+    FT_OK(b->create_namespace(b, ns, &nr));
+    floe__rest_namespace_result_free(&nr);
+    floe__rest_create_namespace_free(ns);
+    floe_rest_table_result tr = {0};
+    char loc[900], esc[900];
+    snprintf(loc, sizeof loc, "file://%s", md);
+    FT_OK(reg(b, loc, &tr));
+    FT_EQ_STR(tr.metadata_location, loc);
+    FT_EQ_STR(json_string_value(json_object_get(tr.metadata, "table-uuid")), "u");
+    floe__rest_table_result_free(&tr);
+    FT_EQ_INT(reg(b, loc, &tr), FLOE_EEXISTS);
+    floe__rest_table_result_free(&tr);
+    /* outside the warehouse, directly or through .. : refused, content never quoted */
+    FT_EQ_INT(reg(b, outside, &tr), FLOE_EINVALID);
+    FT_CHECK(!strstr(ft_floe_err(), "root"));
+    snprintf(esc, sizeof esc, "%s/../secret.json", wh);
+    FT_EQ_INT(reg(b, esc, &tr), FLOE_EINVALID);
+    FT_EQ_INT(reg(b, "/etc/passwd", &tr), FLOE_EINVALID);
+    FT_EQ_INT(reg(b, "s3://b/m.json", &tr), FLOE_EINVALID);
+    floe__rest_table_result_free(&tr);
+    floe__rest_backend_free(b);
+}
+
 static const ft_case cases[] = {
     {"apply", test_apply},
+    {"register", test_register},
     {"oom", test_oom},
 };
 
