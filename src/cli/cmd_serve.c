@@ -8,7 +8,6 @@
 #include "cli.h"
 
 #include "rest/server.h"
-#include "util/util.h"
 
 #include <errno.h>
 #include <pthread.h>
