@@ -51,6 +51,7 @@ typedef struct req_ctx {
     char method[8];
     char *path;
     floe_arena *arena;
+    char etag[48]; /* set for table responses */
 } req_ctx;
 
 enum { M_GET, M_HEAD, M_POST, M_DELETE, M_OTHER };
@@ -71,6 +72,8 @@ static enum MHD_Result send_bytes(struct MHD_Connection *c, req_ctx *ctx, int st
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
     if (status == 401)
         MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+    if (ctx->etag[0] && (status == 200 || status == 304))
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, ctx->etag);
     enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, r);
     MHD_destroy_response(r);
     ctx->status = status;
@@ -475,8 +478,24 @@ static enum MHD_Result h_list_tables(route *r)
     return ret;
 }
 
-static enum MHD_Result send_table(route *r, floe_rest_table_result *res, bool commit)
+/* ETag of a table response: a metadata location names one immutable
+ * metadata version, and the snapshots mode changes the body, so both go in
+ * (spec: components/parameters/etag). Staged tables have none. */
+static void table_etag(req_ctx *ctx, const floe_rest_table_result *res, const char *mode)
 {
+    ctx->etag[0] = '\0';
+    if (!res->metadata_location)
+        return;
+    uint64_t h1 = floe__hash_bytes(res->metadata_location, strlen(res->metadata_location));
+    uint64_t h2 = floe__hash_bytes(mode, strlen(mode)) ^ (h1 * 0x9e3779b97f4a7c15ULL);
+    snprintf(ctx->etag, sizeof ctx->etag, "\"%016llx%016llx\"", (unsigned long long)h1,
+             (unsigned long long)h2);
+}
+
+static enum MHD_Result send_table(route *r, floe_rest_table_result *res, bool commit,
+                                  const char *mode)
+{
+    table_etag(r->ctx, res, mode);
     size_t len;
     char *body = floe__rest_table_result_dump(res, commit, &len);
     if (!body)
@@ -494,7 +513,7 @@ static enum MHD_Result h_create_table(route *r)
         return FAIL(R_OTHER, rc);
     floe_rest_table_result res = {0};
     rc = b->create_table(b, &r->ns, req, &res);
-    enum MHD_Result ret = rc < 0 ? FAIL(R_NAMESPACE, rc) : send_table(r, &res, false);
+    enum MHD_Result ret = rc < 0 ? FAIL(R_NAMESPACE, rc) : send_table(r, &res, false, "all");
     floe__rest_table_result_free(&res);
     floe__rest_create_table_free(req);
     return ret;
@@ -509,7 +528,7 @@ static enum MHD_Result h_register_table(route *r)
         return FAIL(R_OTHER, rc);
     floe_rest_table_result res = {0};
     rc = b->register_table(b, &r->ns, req, &res);
-    enum MHD_Result ret = rc < 0 ? FAIL(R_NAMESPACE, rc) : send_table(r, &res, false);
+    enum MHD_Result ret = rc < 0 ? FAIL(R_NAMESPACE, rc) : send_table(r, &res, false, "all");
     floe__rest_table_result_free(&res);
     floe__rest_register_table_free(req);
     return ret;
@@ -548,7 +567,7 @@ static enum MHD_Result h_table(route *r)
         }
         floe_rest_table_result res = {0};
         rc = b->commit_table(b, &r->id, req, &res);
-        enum MHD_Result ret = rc < 0 ? FAIL(R_COMMIT, rc) : send_table(r, &res, true);
+        enum MHD_Result ret = rc < 0 ? FAIL(R_COMMIT, rc) : send_table(r, &res, true, "all");
         floe__rest_table_result_free(&res);
         floe__rest_commit_table_free(req);
         return ret;
@@ -571,8 +590,15 @@ static enum MHD_Result h_table(route *r)
         ret = FAIL(R_TABLE, rc);
     else if (r->method == M_HEAD)
         ret = send_no_content(r->c, r->ctx);
-    else
-        ret = send_table(r, &res, false);
+    else {
+        const char *m = mode == FLOE_REST_SNAPSHOTS_REFS ? "refs" : "all";
+        table_etag(r->ctx, &res, m);
+        const char *inm = MHD_lookup_connection_value(r->c, MHD_HEADER_KIND, "If-None-Match");
+        if (inm && r->ctx->etag[0] && strcmp(inm, r->ctx->etag) == 0)
+            ret = send_bytes(r->c, r->ctx, 304, NULL, 0, false);
+        else
+            ret = send_table(r, &res, false, m);
+    }
     floe__rest_table_result_free(&res);
     return ret;
 }

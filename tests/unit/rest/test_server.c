@@ -22,6 +22,7 @@ typedef struct resp {
     char *body;
     size_t len;
     char ctype[128];
+    char etag[64];
     json_t *json;
 } resp;
 
@@ -47,6 +48,20 @@ static size_t on_header(char *p, size_t sz, size_t n, void *u)
 {
     resp *r = u;
     size_t len = sz * n;
+    if (len > 6 && strncasecmp(p, "etag:", 5) == 0) {
+        size_t k = len - 5;
+        const char *v = p + 5;
+        while (k && *v == ' ') {
+            v++;
+            k--;
+        }
+        while (k && (v[k - 1] == '\r' || v[k - 1] == '\n'))
+            k--;
+        if (k >= sizeof r->etag)
+            k = sizeof r->etag - 1;
+        memcpy(r->etag, v, k);
+        r->etag[k] = '\0';
+    }
     if (len > 14 && strncasecmp(p, "content-type:", 13) == 0) {
         size_t k = len - 13;
         if (k >= sizeof r->ctype)
@@ -67,6 +82,8 @@ static void resp_free(resp *r)
     memset(r, 0, sizeof *r);
 }
 
+static const char *extra_header; /* one more request header, for a test */
+
 /* method, full URL, body (NULL = none), token (NULL = no header). */
 static resp http_ex(const char *method, const char *url, const char *body, const char *token,
                     bool as_is)
@@ -74,6 +91,8 @@ static resp http_ex(const char *method, const char *url, const char *body, const
     resp r = {0};
     CURL *c = curl_easy_init();
     struct curl_slist *h = NULL;
+    if (extra_header)
+        h = curl_slist_append(h, extra_header);
     char auth[256];
     if (token) {
         snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
@@ -460,6 +479,35 @@ static void test_tables(void)
              "\"updates\":[]}");
     EXPECT_ERROR(r, 400, "BadRequestException");
     resp_free(&r);
+
+    /* ETag / If-None-Match: 304 while the metadata is unchanged */
+    r = http("GET", "/namespaces/tb/tables/t", NULL);
+    FT_CHECK(r.etag[0] == '"');
+    char etag[64], inm[100];
+    snprintf(etag, sizeof etag, "%s", r.etag);
+    resp_free(&r);
+    snprintf(inm, sizeof inm, "If-None-Match: %s", etag);
+    extra_header = inm;
+    r = http("GET", "/namespaces/tb/tables/t", NULL);
+    FT_EQ_INT(r.status, 304);
+    FT_CHECK(r.len == 0);
+    resp_free(&r);
+    r = http("GET", "/namespaces/tb/tables/t?snapshots=refs", NULL);
+    FT_EQ_INT(r.status, 200); /* another representation, another tag */
+    FT_CHECK(strcmp(r.etag, etag) != 0);
+    resp_free(&r);
+    extra_header = NULL;
+    r = http("POST", "/namespaces/tb/tables/t",
+             "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":"
+             "{\"k2\":\"v2\"}}]}");
+    FT_EQ_INT(r.status, 200);
+    FT_CHECK(r.etag[0] && strcmp(r.etag, etag) != 0);
+    resp_free(&r);
+    extra_header = inm;
+    r = http("GET", "/namespaces/tb/tables/t", NULL);
+    FT_EQ_INT(r.status, 200); /* changed since: full body */
+    resp_free(&r);
+    extra_header = NULL;
 
     /* snapshots=refs keeps only referenced snapshots */
     r = http("GET", "/namespaces/tb/tables/t?snapshots=refs", NULL);
