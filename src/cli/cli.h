@@ -30,5 +30,6 @@ int floe_cmd_inspect(int argc, char **argv);
  * field ids, row groups, column chunks, statistics). Returns CLI_OK or
  * CLI_FAIL (error printed). */
 int floe_cli_inspect_parquet(const char *path, bool json);
+int floe_cmd_serve(int argc, char **argv);
 
 #endif
