@@ -12,6 +12,8 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int floe__rs_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
@@ -114,13 +116,23 @@ int floe__rs_format_timestamp_ns(int64_t ns, const floe_tz *tz, floe_buf *out)
     return format_civil(s, frac, 9, out);
 }
 
-static int json_double(double d, floe_buf *out)
+/* Shortest text that reads back as the same value, with a ".0" on
+ * integral values as Java prints doubles (2.0, not 2). */
+static int json_real(double d, int max_digits, floe_buf *out)
 {
     if (isnan(d))
         return floe__buf_puts(out, "\"NaN\"");
     if (isinf(d))
         return floe__buf_puts(out, d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-    return floe__buf_printf(out, "%.17g", d);
+    char s[40];
+    for (int digits = 6; digits <= max_digits; digits++) {
+        snprintf(s, sizeof s, "%.*g", digits, d);
+        if (max_digits == 9 ? (float)strtod(s, NULL) == (float)d : strtod(s, NULL) == d)
+            break;
+    }
+    if (!strpbrk(s, ".en"))
+        strcat(s, ".0");
+    return floe__buf_puts(out, s);
 }
 
 int floe__rs_json_value(const floe_value *v, floe_buf *out)
@@ -131,11 +143,8 @@ int floe__rs_json_value(const floe_value *v, floe_buf *out)
     case FLOE_T_BOOLEAN: return floe__buf_puts(out, v->v.b ? "true" : "false");
     case FLOE_T_INT: return floe__buf_printf(out, "%" PRId32, v->v.i32);
     case FLOE_T_LONG: return floe__buf_printf(out, "%" PRId64, v->v.i64);
-    case FLOE_T_FLOAT:
-        if (isnan(v->v.f32) || isinf(v->v.f32))
-            return json_double((double)v->v.f32, out);
-        return floe__buf_printf(out, "%.9g", (double)v->v.f32);
-    case FLOE_T_DOUBLE: return json_double(v->v.f64, out);
+    case FLOE_T_FLOAT: return json_real((double)v->v.f32, 9, out);
+    case FLOE_T_DOUBLE: return json_real(v->v.f64, 17, out);
     case FLOE_T_DECIMAL: return floe_decimal_format(v->v.dec, v->scale, out);
     case FLOE_T_TIMESTAMP:
     case FLOE_T_TIMESTAMPTZ:

@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* meta: files, entries, manifests, partitions and the all_* tables over the
+ * real tables in ../shared/fixtures (PROVENANCE.md gives the expected
+ * snapshots, row counts and delete files), read through a FileIO with
+ * io.location-map. */
+#include "fixture.h"
+#include "floe/io.h"
+#include "sql/vtab.h"
+
+#include <sys/stat.h>
+
+typedef struct fx {
+    floe_table_metadata *m;
+    floe_fileio *io;
+    char dir[1024];
+} fx;
+
+static bool fx_open(fx *f, const char *name, const char *metadata_file, const char *location)
+{
+    memset(f, 0, sizeof *f);
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return false;
+    snprintf(f->dir, sizeof f->dir, "%s/fixtures/%s", sh, name);
+    char path[2048], map[2200];
+    snprintf(path, sizeof path, "%s/metadata/%s", f->dir, metadata_file);
+    if (floe__metadata_read_file(&f->m, path) < 0)
+        return ft_fail(__FILE__, __LINE__, "%s: %s", path, ft_floe_err());
+    snprintf(map, sizeof map, "%s=%s", location, f->dir);
+    floe_props conf = FLOE_PROPS_INIT;
+    floe__props_set(&conf, "io.location-map", map);
+    int rc = floe_fileio_open(&f->io, "file", &conf);
+    floe__props_free(&conf);
+    if (rc < 0)
+        return ft_fail(__FILE__, __LINE__, "io: %s", ft_floe_err());
+    return true;
+}
+
+static void fx_close(fx *f)
+{
+    floe_fileio_free(f->io);
+    floe__metadata_free(f->m);
+}
+
+/* Rows of table `name` at `snapshot` (0: current) as text; NULL on error. */
+static char *rows_of(fx *f, const char *name, int64_t snapshot, size_t *n)
+{
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = f->m;
+    o.io = f->io;
+    o.has_snapshot_id = snapshot != 0;
+    o.snapshot_id = snapshot;
+    floe_rowsource *rs;
+    *n = 0;
+    if (floe__meta_open(&rs, name, &o) < 0) {
+        ft_fail(__FILE__, __LINE__, "open %s: %s", name, ft_floe_err());
+        return NULL;
+    }
+    char *rows = drain(rs, NULL, 0, n);
+    if (!rows)
+        ft_fail(__FILE__, __LINE__, "drain %s: %s", name, ft_floe_err());
+    floe__rs_free(rs);
+    return rows;
+}
+
+static size_t count_lines_with(const char *rows, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = rows; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char *line = floe__strndup(p, len);
+        if (line && strstr(line, needle))
+            n++;
+        floe__free(line);
+        p = e ? e + 1 : p + len;
+    }
+    return n;
+}
+
+/* Single-value query through the vtab: the first column of the first row. */
+static char *sql1(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        ft_fail(__FILE__, __LINE__, "%s: %s", sql, sqlite3_errmsg(db));
+        return NULL;
+    }
+    char *out = NULL;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        out = floe__strdup(t ? (const char *)t : "NULL");
+    } else if (rc != SQLITE_DONE) {
+        ft_fail(__FILE__, __LINE__, "%s: %s", sql, sqlite3_errmsg(db));
+    }
+    sqlite3_finalize(st);
+    return out;
+}
+
+#define BUNNIES_LOC "s3a://hyperparam-iceberg/spark/bunnies"
+#define B1 7505300640432048841LL /* append, 21 rows */
+#define B2 469881615898633426LL  /* position delete of 1 row */
+#define B3 2701171901096418979LL /* overwrite: data file replaced by a 20-row file */
+
+static void test_bunnies_files_per_snapshot(void)
+{
+    fx f;
+    if (!fx_open(&f, "spark_bunnies", "v5.metadata.json", BUNNIES_LOC))
+        return;
+    size_t n;
+    char *r = rows_of(&f, "files", B1, &n);
+    FT_EQ_INT(n, 1);
+    FT_CHECK(r && strncmp(r, "0|" BUNNIES_LOC "/data/", 2 + strlen(BUNNIES_LOC) + 6) == 0);
+    FT_CHECK(r && strstr(r, "|PARQUET|0|21|"));
+    floe__free(r);
+    r = rows_of(&f, "files", B2, &n);
+    FT_EQ_INT(n, 2);
+    FT_EQ_INT(count_lines_with(r, "-deletes.parquet|PARQUET|0|1|"), 1);
+    floe__free(r);
+    r = rows_of(&f, "data_files", B3, &n);
+    FT_EQ_INT(n, 1);
+    FT_CHECK(r && strstr(r, "|PARQUET|0|20|"));
+    floe__free(r);
+    r = rows_of(&f, "delete_files", 0, &n); /* current = B3: the delete file stays live */
+    FT_EQ_INT(n, 1);
+    FT_CHECK(r && strncmp(r, "1|", 2) == 0);
+    floe__free(r);
+    /* column list: unpartitioned, so no partition column */
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = f.m;
+    o.io = f.io;
+    floe_rowsource *rs;
+    FT_OK(floe__meta_open(&rs, "files", &o));
+    char *cols = column_names(rs);
+    FT_EQ_STR(cols, "content,file_path,file_format,spec_id,record_count,file_size_in_bytes,"
+                    "column_sizes,value_counts,null_value_counts,nan_value_counts,lower_bounds,"
+                    "upper_bounds,key_metadata,split_offsets,equality_ids,sort_order_id,"
+                    "first_row_id,referenced_data_file,content_offset,content_size_in_bytes,"
+                    "readable_metrics");
+    floe__free(cols);
+    floe__rs_free(rs);
+    fx_close(&f);
+}
+
+static void test_bunnies_entries_deleted(void)
+{
+    fx f;
+    if (!fx_open(&f, "spark_bunnies", "v5.metadata.json", BUNNIES_LOC))
+        return;
+    size_t n;
+    char *r = rows_of(&f, "entries", 0, &n);
+    FT_ASSERT(r);
+    /* the overwrite's manifest carries the replaced 21-row file as DELETED */
+    FT_EQ_INT(count_lines_with(r, "2|2701171901096418979|1|1|{\"content\":0,"), 1);
+    FT_EQ_INT(count_lines_with(r, "\"record_count\":21,"), 1);
+    FT_EQ_INT(count_lines_with(r, "1|2701171901096418979|3|3|{\"content\":0,"), 1);
+    FT_EQ_INT(n, 3); /* DELETED old data, ADDED new data, the live delete file */
+    floe__free(r);
+    r = rows_of(&f, "entries", B2, &n);
+    FT_EQ_INT(count_lines_with(r, "\n2|"), 0);
+    FT_CHECK(r && strncmp(r, "2|", 2) != 0);
+    floe__free(r);
+    /* all_entries: every entry of every manifest once */
+    r = rows_of(&f, "all_entries", 0, &n);
+    FT_EQ_INT(n, 4);
+    floe__free(r);
+    fx_close(&f);
+}
+
+static long file_size(const char *dir, const char *loc_path)
+{
+    const char *p = strstr(loc_path, "/data/");
+    char path[2048];
+    snprintf(path, sizeof path, "%s%s", dir, p ? p : "");
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static void test_bunnies_all_files_and_retained(void)
+{
+    fx f;
+    if (!fx_open(&f, "spark_bunnies", "v5.metadata.json", BUNNIES_LOC))
+        return;
+    size_t n;
+    char *r = rows_of(&f, "all_data_files", 0, &n);
+    FT_EQ_INT(n, 2); /* the 21-row file (only in B1, B2) and the 20-row one */
+    floe__free(r);
+    r = rows_of(&f, "all_files", 0, &n);
+    FT_EQ_INT(n, 3);
+    floe__free(r);
+    r = rows_of(&f, "all_delete_files", 0, &n);
+    FT_EQ_INT(n, 1);
+    floe__free(r);
+
+    /* retained bytes = the old data file's size, checked against the disk */
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = f.m;
+    o.io = f.io;
+    int64_t retained = -1;
+    FT_OK(floe__meta_retained_bytes(&o, &retained));
+    r = rows_of(&f, "data_files", B1, &n);
+    FT_ASSERT(r && n == 1);
+    char *path = strchr(r, '|') + 1;
+    *strchr(path, '|') = 0;
+    FT_EQ_INT(retained, file_size(f.dir, path));
+    FT_CHECK(retained > 0);
+    floe__free(r);
+
+    /* the same through SQL, as the seed writes it */
+    sqlite3 *db;
+    floe_vtab_registry *reg;
+    FT_ASSERT(sqlite3_open(":memory:", &db) == SQLITE_OK);
+    FT_OK(floe__vtab_register(db, &reg));
+    static const char *const tables[] = {"files", "all_data_files", "entries", "manifests",
+                                         "all_manifests", "partitions", "snapshots"};
+    for (size_t i = 0; i < FT_N(tables); i++) {
+        floe_rowsource *rs;
+        FT_OK(floe__meta_open(&rs, tables[i], &o));
+        FT_OK(floe__vtab_create(reg, NULL, tables[i], rs));
+    }
+    char *v = sql1(db, "SELECT (SELECT sum(file_size_in_bytes) FROM all_data_files) - "
+                       "(SELECT sum(file_size_in_bytes) FROM files WHERE content = 0)");
+    char want[32];
+    snprintf(want, sizeof want, "%lld", (long long)retained);
+    FT_EQ_STR(v, want);
+    floe__free(v);
+    v = sql1(db, "SELECT count(*) FROM entries WHERE status = 2 AND "
+                 "json_extract(data_file, '$.record_count') = 21");
+    FT_EQ_STR(v, "1");
+    floe__free(v);
+    v = sql1(db, "SELECT json_extract(readable_metrics, '$.\"Breed Name\".value_count') FROM "
+                 "files WHERE content = 0");
+    FT_EQ_STR(v, "20");
+    floe__free(v);
+    /* the overwrite wrote two data manifests (added, deleted); the delete
+     * manifest of B2 is carried over */
+    v = sql1(db, "SELECT count(*) || '/' || sum(added_data_files_count) || '/' || "
+                 "sum(deleted_data_files_count) || '/' || sum(added_delete_files_count) || '/' "
+                 "|| count(DISTINCT added_snapshot_id) FROM manifests");
+    FT_EQ_STR(v, "3/1/1/1/2");
+    floe__free(v);
+    v = sql1(db, "SELECT count(DISTINCT reference_snapshot_id) FROM all_manifests");
+    FT_EQ_STR(v, "3");
+    floe__free(v);
+    v = sql1(db, "SELECT record_count || '/' || file_count || '/' || position_delete_file_count "
+                 "|| '/' || last_updated_snapshot_id FROM partitions");
+    FT_EQ_STR(v, "20/1/1/2701171901096418979");
+    floe__free(v);
+    sqlite3_close(db);
+    fx_close(&f);
+}
+
+#define DV_LOC "s3a://warehouse/deletion_vectors"
+#define DV_HEAD 7777310120628922486LL
+#define DV_FIRST_DELETE 3380748922981262035LL
+
+static void test_deletion_vectors(void)
+{
+    fx f;
+    if (!fx_open(&f, "trino_deletion_vectors_v3",
+                 "00004-ae0294d0-1de5-4fab-97f1-cd80e0078fa4.metadata.json", DV_LOC))
+        return;
+    size_t n;
+    /* head: 2 data files and 2 DVs (two blobs of one Puffin file) */
+    char *r = rows_of(&f, "data_files", 0, &n);
+    FT_EQ_INT(n, 2);
+    floe__free(r);
+    r = rows_of(&f, "delete_files", 0, &n);
+    FT_EQ_INT(n, 2);
+    FT_EQ_INT(count_lines_with(r, ".puffin|PUFFIN|"), 2);
+    floe__free(r);
+    /* the replaced DV shows as DELETED in the head snapshot's entries */
+    r = rows_of(&f, "entries", 0, &n);
+    FT_ASSERT(r);
+    FT_EQ_INT(count_lines_with(r, "2|7777310120628922486|"), 1);
+    FT_EQ_INT(count_lines_with(r, "{\"content\":1,"), 3);
+    floe__free(r);
+    /* after the first delete: 1 data file, 1 DV of cardinality 3 */
+    r = rows_of(&f, "files", DV_FIRST_DELETE, &n);
+    FT_EQ_INT(n, 2);
+    FT_EQ_INT(count_lines_with(r, "|PUFFIN|0|3|"), 1);
+    FT_EQ_INT(count_lines_with(r, "|PARQUET|0|8|"), 1);
+    floe__free(r);
+    /* union over snapshots */
+    r = rows_of(&f, "all_data_files", 0, &n);
+    FT_EQ_INT(n, 2);
+    floe__free(r);
+    r = rows_of(&f, "all_delete_files", 0, &n);
+    FT_EQ_INT(n, 3); /* the first DV and both blobs of the second file */
+    floe__free(r);
+    /* the empty CREATE snapshot has no files */
+    r = rows_of(&f, "files", 4848311183447800628LL, &n);
+    FT_EQ_INT(n, 0);
+    floe__free(r);
+    /* partitions (unpartitioned: one row, no partition/spec_id columns) */
+    r = rows_of(&f, "partitions", 0, &n);
+    FT_EQ_INT(n, 1);
+    FT_CHECK(r && strncmp(r, "16|2|", 5) == 0);
+    FT_CHECK(r && strstr(r, "|8|2|0|0|"));
+    FT_CHECK(r && strstr(r, "|7777310120628922486\n"));
+    floe__free(r);
+    /* v3 columns */
+    r = rows_of(&f, "delete_files", 0, &n);
+    FT_CHECK(r && strstr(r, "|" DV_LOC "/data/"));
+    floe__free(r);
+    fx_close(&f);
+}
+
+#define RENAME_LOC "s3a://hyperparam-iceberg/spark/rename_column"
+
+static void test_partitioned(void)
+{
+    fx f;
+    if (!fx_open(&f, "spark_rename_column", "v3.metadata.json", RENAME_LOC))
+        return;
+    size_t n;
+    char *r = rows_of(&f, "files", 0, &n);
+    FT_ASSERT(r);
+    /* bucket[4](id): ids 1,2 -> 0; 4 -> 2; 3 -> 3 (with the NULL date) */
+    FT_EQ_INT(count_lines_with(r, "|{\"id_bucket\":3,\"date\":null}|"), 1);
+    FT_EQ_INT(count_lines_with(r, "|{\"id_bucket\":2,\"date\":\"2022-01-02\"}|"), 1);
+    FT_EQ_INT(count_lines_with(r, "|{\"id_bucket\":0,\"date\":\"2022-01-01\"}|"), n - 2);
+    floe__free(r);
+    r = rows_of(&f, "partitions", 0, &n);
+    FT_EQ_INT(n, 3);
+    FT_EQ_INT(count_lines_with(r, "{\"id_bucket\":0,\"date\":\"2022-01-01\"}|0|2|"), 1);
+    floe__free(r);
+    r = rows_of(&f, "manifests", 0, &n);
+    FT_EQ_INT(n, 1);
+    /* partition summaries: human strings of the bounds */
+    FT_CHECK(r && strstr(r, "[{\"contains_null\":false,\"contains_nan\":false,\"lower_bound\":"
+                            "\"0\",\"upper_bound\":\"3\"},{\"contains_null\":true,"));
+    FT_CHECK(r && strstr(r, "\"lower_bound\":\"2022-01-01\",\"upper_bound\":\"2022-01-02\"}]"));
+    floe__free(r);
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = f.m;
+    o.io = f.io;
+    floe_rowsource *rs;
+    FT_OK(floe__meta_open(&rs, "partitions", &o));
+    char *cols = column_names(rs);
+    FT_EQ_STR(cols, "partition,spec_id,record_count,file_count,total_data_file_size_in_bytes,"
+                    "position_delete_record_count,position_delete_file_count,"
+                    "equality_delete_record_count,equality_delete_file_count,last_updated_at,"
+                    "last_updated_snapshot_id");
+    floe__free(cols);
+    floe__rs_free(rs);
+    FT_OK(floe__meta_open(&rs, "all_manifests", &o));
+    cols = column_names(rs);
+    FT_EQ_STR(cols, "content,path,length,partition_spec_id,added_snapshot_id,"
+                    "added_data_files_count,existing_data_files_count,deleted_data_files_count,"
+                    "added_delete_files_count,existing_delete_files_count,"
+                    "deleted_delete_files_count,partition_summaries,reference_snapshot_id");
+    floe__free(cols);
+    floe__rs_free(rs);
+    FT_OK(floe__meta_open(&rs, "entries", &o));
+    cols = column_names(rs);
+    FT_EQ_STR(cols, "status,snapshot_id,sequence_number,file_sequence_number,data_file,"
+                    "readable_metrics");
+    floe__free(cols);
+    floe__rs_free(rs);
+    FT_OK(floe__meta_open(&rs, "all_data_files", &o));
+    cols = column_names(rs);
+    FT_CHECK(strncmp(cols, "content,file_path,file_format,spec_id,partition,record_count,", 61) ==
+             0);
+    floe__free(cols);
+    floe__rs_free(rs);
+    fx_close(&f);
+}
+
+#define EVOL_LOC "s3a://warehouse/partition_evolution"
+
+/* Spec evolution: partitions keyed by the union of both specs' fields. */
+static void test_partition_evolution(void)
+{
+    fx f;
+    if (!fx_open(&f, "trino_partition_evolution",
+                 "00005-218c3743-5886-48b9-88d6-86c202862e0f.metadata.json", EVOL_LOC))
+        return;
+    size_t n;
+    char *r = rows_of(&f, "partitions", 0, &n);
+    FT_EQ_INT(n, 7);
+    FT_EQ_INT(count_lines_with(r, "{\"c1\":null,\"c2\":null,\"c3\":2.0}|1|1|1|"), 1);
+    FT_EQ_INT(count_lines_with(r, "{\"c1\":1,\"c2\":\"2025-03-02\",\"c3\":null}|0|1|1|"), 1);
+    FT_EQ_INT(count_lines_with(r, "|0|0|0|0|"), 7);
+    floe__free(r);
+    /* the older snapshot: 6 files, all spec 0 */
+    r = rows_of(&f, "partitions", 6593870062034330780LL, &n);
+    FT_EQ_INT(n, 6);
+    FT_EQ_INT(count_lines_with(r, "\"c3\":null}|0|1|1|"), 6);
+    floe__free(r);
+    r = rows_of(&f, "data_files", 0, &n);
+    FT_EQ_INT(n, 7);
+    FT_EQ_INT(count_lines_with(r, "|PARQUET|1|{\"c1\":null,\"c2\":null,\"c3\":2.0}|1|"), 1);
+    floe__free(r);
+    r = rows_of(&f, "manifests", 0, &n);
+    FT_EQ_INT(n, 2);
+    FT_EQ_INT(count_lines_with(r, "\"lower_bound\":\"2.0\",\"upper_bound\":\"2.0\""), 1);
+    floe__free(r);
+    fx_close(&f);
+}
+
+/* Errors: a missing manifest list is an I/O error naming the snapshot. */
+static void test_missing_files(void)
+{
+    fx f;
+    if (!fx_open(&f, "spark_bunnies", "v5.metadata.json", "s3a://elsewhere"))
+        return;
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = f.m;
+    o.io = f.io;
+    floe_rowsource *rs;
+    FT_OK(floe__meta_open(&rs, "files", &o));
+    size_t n;
+    char *r = drain(rs, NULL, 0, &n);
+    FT_CHECK(r == NULL);
+    FT_ERR_CONTAINS("manifest list of snapshot 2701171901096418979");
+    floe__rs_free(rs);
+    o.io = NULL;
+    FT_EQ_INT(floe__meta_open(&rs, "files", &o), FLOE_EINVALID);
+    fx_close(&f);
+}
+
+static void test_out_of_memory(void)
+{
+    fx f;
+    if (!fx_open(&f, "spark_bunnies", "v5.metadata.json", BUNNIES_LOC))
+        return;
+    static const char *const names[] = {"files", "all_files", "entries", "manifests",
+                                        "all_manifests", "partitions"};
+    for (size_t t = 0; t < FT_N(names); t++) {
+        for (long nth = 1; nth < 5000; nth++) {
+            floe_meta_options o = FLOE_META_OPTIONS_INIT;
+            o.metadata = f.m;
+            o.io = f.io;
+            floe_rowsource *rs = NULL;
+            floe__alloc_fail_at(nth);
+            int rc = floe__meta_open(&rs, names[t], &o);
+            char *rows = NULL;
+            size_t n = 0;
+            if (rc == 0) {
+                rows = drain(rs, NULL, 0, &n);
+                if (!rows)
+                    rc = floe_error_last()->code;
+            }
+            long used = floe__alloc_count();
+            floe__alloc_fail_at(0);
+            floe__free(rows);
+            floe__rs_free(rs);
+            if (rc == 0 && used < nth)
+                break;
+            if (rc != 0 && rc != FLOE_ENOMEM) {
+                ft_fail(__FILE__, __LINE__, "%s nth %ld: %d %s", names[t], nth, rc,
+                        ft_floe_err());
+                break;
+            }
+        }
+    }
+    fx_close(&f);
+}
+
+static const ft_case cases[] = {
+    {"bunnies_files_per_snapshot", test_bunnies_files_per_snapshot},
+    {"bunnies_entries_deleted", test_bunnies_entries_deleted},
+    {"bunnies_all_files_and_retained", test_bunnies_all_files_and_retained},
+    {"deletion_vectors", test_deletion_vectors},
+    {"partitioned", test_partitioned},
+    {"partition_evolution", test_partition_evolution},
+    {"missing_files", test_missing_files},
+    {"out_of_memory", test_out_of_memory},
+};
+
+int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
