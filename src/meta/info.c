@@ -307,9 +307,12 @@ int meta_json_longs(const floe_col_longs *m, floe_buf *out)
     if (!m->set)
         return floe__buf_puts(out, "null");
     FLOE_TRY(floe__buf_putc(out, '{'));
-    for (size_t i = 0; i < m->n; i++)
-        FLOE_TRY(floe__buf_printf(out, "%s\"%d\":%lld", i ? "," : "", (int)m->items[i].field_id,
-                                  (long long)m->items[i].value));
+    for (size_t i = 0; i < m->n; i++) {
+        FLOE_TRY(floe__buf_put(out, ",\"" + (i == 0), i == 0 ? 1 : 2));
+        FLOE_TRY(floe__rs_put_i64(out, m->items[i].field_id));
+        FLOE_TRY(floe__buf_put(out, "\":", 2));
+        FLOE_TRY(floe__rs_put_i64(out, m->items[i].value));
+    }
     return floe__buf_putc(out, '}');
 }
 
@@ -317,12 +320,16 @@ static int put_hex(floe_buf *out, const uint8_t *p, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     FLOE_TRY(floe__buf_reserve(out, 2 * n + 2));
-    FLOE_TRY(floe__buf_putc(out, '"'));
+    char *d = out->ptr + out->len;
+    *d++ = '"';
     for (size_t i = 0; i < n; i++) {
-        char h[2] = {hex[p[i] >> 4], hex[p[i] & 15]};
-        FLOE_TRY(floe__buf_put(out, h, 2));
+        *d++ = hex[p[i] >> 4];
+        *d++ = hex[p[i] & 15];
     }
-    return floe__buf_putc(out, '"');
+    *d++ = '"';
+    out->len += 2 * n + 2;
+    out->ptr[out->len] = 0;
+    return 0;
 }
 
 int meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out)
@@ -331,7 +338,9 @@ int meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out)
         return floe__buf_puts(out, "null");
     FLOE_TRY(floe__buf_putc(out, '{'));
     for (size_t i = 0; i < m->n; i++) {
-        FLOE_TRY(floe__buf_printf(out, "%s\"%d\":", i ? "," : "", (int)m->items[i].field_id));
+        FLOE_TRY(floe__buf_put(out, ",\"" + (i == 0), i == 0 ? 1 : 2));
+        FLOE_TRY(floe__rs_put_i64(out, m->items[i].field_id));
+        FLOE_TRY(floe__buf_put(out, "\":", 2));
         FLOE_TRY(put_hex(out, m->items[i].ptr, m->items[i].len));
     }
     return floe__buf_putc(out, '}');
@@ -339,7 +348,7 @@ int meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out)
 
 static int put_opt_long(floe_buf *out, bool has, int64_t v)
 {
-    return has ? floe__buf_printf(out, "%lld", (long long)v) : floe__buf_puts(out, "null");
+    return has ? floe__rs_put_i64(out, v) : floe__buf_put(out, "null", 4);
 }
 
 int meta_json_data_file(const meta_info *info, const floe_data_file *df, int32_t spec_id,
@@ -450,7 +459,9 @@ int meta_json_readable_metrics(const meta_info *info, const floe_data_file *df, 
         for (int k = 0; k < 4; k++) {
             int64_t v = 0;
             bool has = find_long(maps[k], f->id, &v);
-            FLOE_TRY(floe__buf_printf(out, "%s\"%s\":", k ? "," : "", metric_names[k]));
+            FLOE_TRY(floe__buf_put(out, ",\"" + (k == 0), k == 0 ? 1 : 2));
+            FLOE_TRY(floe__buf_puts(out, metric_names[k]));
+            FLOE_TRY(floe__buf_put(out, "\":", 2));
             FLOE_TRY(put_opt_long(out, has, v));
         }
         FLOE_TRY(floe__buf_puts(out, ",\"lower_bound\":"));

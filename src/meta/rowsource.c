@@ -89,6 +89,20 @@ const floe_type floe__rs_t_list_int = {.id = FLOE_T_LIST, .element = &f_elem_int
 
 /* ---------------------------------------------------------------- text */
 
+int floe__rs_put_i64(floe_buf *out, int64_t v)
+{
+    char tmp[24];
+    char *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    return floe__buf_put(out, p, (size_t)(tmp + sizeof tmp - p));
+}
+
 static int format_civil(int64_t secs, int64_t frac, int digits, floe_buf *out)
 {
     int64_t days = floe__floordiv(secs, 86400), sod = floe__floormod(secs, 86400);
@@ -141,8 +155,8 @@ int floe__rs_json_value(const floe_value *v, floe_buf *out)
         return floe__buf_puts(out, "null");
     switch (v->type) {
     case FLOE_T_BOOLEAN: return floe__buf_puts(out, v->v.b ? "true" : "false");
-    case FLOE_T_INT: return floe__buf_printf(out, "%" PRId32, v->v.i32);
-    case FLOE_T_LONG: return floe__buf_printf(out, "%" PRId64, v->v.i64);
+    case FLOE_T_INT: return floe__rs_put_i64(out, v->v.i32);
+    case FLOE_T_LONG: return floe__rs_put_i64(out, v->v.i64);
     case FLOE_T_FLOAT: return json_real((double)v->v.f32, 9, out);
     case FLOE_T_DOUBLE: return json_real(v->v.f64, 17, out);
     case FLOE_T_DECIMAL: return floe_decimal_format(v->v.dec, v->scale, out);

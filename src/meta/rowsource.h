@@ -129,6 +129,9 @@ extern const floe_type floe__rs_t_map_str_str, floe__rs_t_map_int_long, floe__rs
  * fixed/binary as lowercase hex strings. */
 int floe__rs_json_value(const floe_value *v, floe_buf *out);
 
+/* Append a decimal integer (no printf: JSON cells format millions). */
+int floe__rs_put_i64(floe_buf *out, int64_t v);
+
 /* `YYYY-MM-DD HH:MM:SS.ffffff` for microseconds since the epoch, shown in
  * `tz` (NULL: UTC). */
 int floe__rs_format_timestamp_us(int64_t us, const floe_tz *tz, floe_buf *out);
