@@ -63,11 +63,29 @@ static unsigned contents_of(meta_files_kind k)
     }
 }
 
+/* `content = n` reads only the manifests that can hold such files, as
+ * Java's ManifestContentEvaluator (data files live in data manifests,
+ * delete files in delete manifests). */
+static unsigned pushed_contents(const files_source *s, const floe_rs_constraint *cons,
+                                size_t ncons)
+{
+    unsigned contents = contents_of(s->kind);
+    for (size_t i = 0; i < ncons; i++) {
+        if (cons[i].op != FLOE_RS_EQ || s->logical[cons[i].column] != DF_CONTENT ||
+            is_entries(s->kind) || cons[i].value.type != FLOE_T_INT)
+            continue;
+        int32_t v = cons[i].value.v.i32;
+        contents &= v == FLOE_FILE_DATA ? WALK_DATA
+                    : v == FLOE_FILE_POSITION_DELETES || v == FLOE_FILE_EQUALITY_DELETES
+                        ? WALK_DELETES
+                        : 0;
+    }
+    return contents;
+}
+
 static int f_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
                   floe_rowcursor **out)
 {
-    FLOE_UNUSED(cons);
-    FLOE_UNUSED(ncons);
     files_source *s = rs->impl;
     files_cursor *c = floe__calloc(1, sizeof *c);
     if (!c)
@@ -78,7 +96,7 @@ static int f_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
     if (rc == 0)
         rc = meta_walker_new(&c->w, &s->o, is_all(s->kind) ? WALK_ALL : WALK_SNAPSHOT,
                              is_all(s->kind) ? NULL : meta_selected_snapshot(&s->o),
-                             contents_of(s->kind));
+                             pushed_contents(s, cons, ncons));
     if (rc < 0) {
         floe__arena_free(c->row);
         floe__free(c);
@@ -341,6 +359,7 @@ int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files
             s->cols[ncols].required = i == DF_FILE_PATH || i == DF_FILE_FORMAT ||
                                       i == DF_RECORD_COUNT || i == DF_FILE_SIZE ||
                                       i == DF_PARTITION;
+            s->cols[ncols].push = i == DF_CONTENT ? FLOE_RS_PUSH_EQ : 0;
             s->logical[ncols++] = i;
         }
     }

@@ -79,9 +79,17 @@ typedef struct manifests_cursor {
 static int m_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
                   floe_rowcursor **out)
 {
-    FLOE_UNUSED(cons);
-    FLOE_UNUSED(ncons);
     manifests_source *s = rs->impl;
+    /* all_manifests WHERE reference_snapshot_id = n: read that list only */
+    meta_walk_mode mode = s->all ? WALK_ALL_PAIRS : WALK_SNAPSHOT;
+    const floe_snapshot *snap = s->all ? NULL : meta_selected_snapshot(&s->o);
+    for (size_t i = 0; s->all && i < ncons; i++) {
+        if (cons[i].column == MC_REFERENCE_SNAPSHOT_ID && cons[i].op == FLOE_RS_EQ &&
+            cons[i].value.type == FLOE_T_LONG) {
+            mode = WALK_SNAPSHOT;
+            snap = floe__metadata_snapshot(s->o.metadata, cons[i].value.v.i64);
+        }
+    }
     manifests_cursor *c = floe__calloc(1, sizeof *c);
     if (!c)
         return floe__error_nomem();
@@ -89,9 +97,7 @@ static int m_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
     c->row = floe__arena_new(0);
     int rc = c->row ? 0 : floe__error_nomem();
     if (rc == 0)
-        rc = meta_walker_new(&c->w, &s->o, s->all ? WALK_ALL_PAIRS : WALK_SNAPSHOT,
-                             s->all ? NULL : meta_selected_snapshot(&s->o),
-                             WALK_DATA | WALK_DELETES);
+        rc = meta_walker_new(&c->w, &s->o, mode, snap, WALK_DATA | WALK_DELETES);
     if (rc < 0) {
         floe__arena_free(c->row);
         floe__free(c);

@@ -121,8 +121,8 @@ bool floe__meta_snapshot_as_of(const floe_table_metadata *m, int64_t ts_ms, int6
 /* ---------------------------------------------------------------- snapshots */
 
 static const floe_rs_column snapshots_cols[] = {
-    COL("committed_at", timestamptz, true, FLOE_RS_PUSH_RANGE),
-    COL("snapshot_id", long, true, FLOE_RS_PUSH_EQ),
+    COL("committed_at", timestamptz, true, 0),
+    COL("snapshot_id", long, true, 0),
     COL("parent_id", long, false, 0),
     COL("operation", string, false, 0),
     COL("manifest_list", string, false, 0),
@@ -184,8 +184,8 @@ int floe__meta_open_snapshots(floe_rowsource **out, const floe_meta_options *o)
 /* ---------------------------------------------------------------- history */
 
 static const floe_rs_column history_cols[] = {
-    COL("made_current_at", timestamptz, true, FLOE_RS_PUSH_RANGE),
-    COL("snapshot_id", long, true, FLOE_RS_PUSH_EQ),
+    COL("made_current_at", timestamptz, true, 0),
+    COL("snapshot_id", long, true, 0),
     COL("parent_id", long, false, 0),
     COL("is_current_ancestor", boolean, true, 0),
 };
@@ -245,9 +245,9 @@ int floe__meta_open_history(floe_rowsource **out, const floe_meta_options *o)
 /* ---------------------------------------------------------------- refs */
 
 static const floe_rs_column refs_cols[] = {
-    COL("name", string, true, FLOE_RS_PUSH_EQ),
+    COL("name", string, true, 0),
     COL("type", string, true, 0),
-    COL("snapshot_id", long, true, FLOE_RS_PUSH_EQ),
+    COL("snapshot_id", long, true, 0),
     COL("max_reference_age_in_ms", long, false, 0),
     COL("min_snapshots_to_keep", int, false, 0),
     COL("max_snapshot_age_in_ms", long, false, 0),
@@ -288,7 +288,7 @@ int floe__meta_open_refs(floe_rowsource **out, const floe_meta_options *o)
 /* ---------------------------------------------------------------- metadata_log_entries */
 
 static const floe_rs_column mle_cols[] = {
-    COL("timestamp", timestamptz, true, FLOE_RS_PUSH_RANGE),
+    COL("timestamp", timestamptz, true, 0),
     COL("file", string, true, 0),
     COL("latest_snapshot_id", long, false, 0),
     COL("latest_schema_id", int, false, 0),

@@ -5,6 +5,7 @@
  * io.location-map. */
 #include "fixture.h"
 #include "floe/io.h"
+#include "io/io.h"
 #include "sql/vtab.h"
 
 #include <sys/stat.h>
@@ -400,6 +401,155 @@ static void test_partition_evolution(void)
     fx_close(&f);
 }
 
+/* Paths (second column) of a files-family table at one snapshot into set. */
+static bool collect_paths(fx *f, const char *table, int64_t snapshot, floe_strmap *set,
+                          floe_arena *a, size_t *rows)
+{
+    size_t n;
+    char *r = rows_of(f, table, snapshot, &n);
+    if (!r)
+        return false;
+    for (char *line = r; *line;) {
+        char *nl = strchr(line, '\n');
+        *nl = 0;
+        char *p = strchr(line, '|') + 1;
+        *strchr(p, '|') = 0;
+        char *k = floe__arena_strdup(a, p);
+        floe__strmap_put(set, k, k);
+        line = nl + 1;
+    }
+    *rows = n;
+    floe__free(r);
+    return true;
+}
+
+/* Every fixture, every snapshot: the live files match the manifest list's
+ * counts (written by Spark/Trino/Java/PyIceberg, so independent of floe's
+ * entry reading), and all_data_files is the union of data_files. */
+static void test_counts_and_union(void)
+{
+    static const struct {
+        const char *name, *file, *location;
+    } tables[] = {
+        {"spark_bunnies", "v5.metadata.json", BUNNIES_LOC},
+        {"java_bunnies", "v5.metadata.json", "s3a://hyperparam-iceberg/java/bunnies"},
+        {"spark_rename_column", "v3.metadata.json", RENAME_LOC},
+        {"trino_deletion_vectors_v3", "00004-ae0294d0-1de5-4fab-97f1-cd80e0078fa4.metadata.json",
+         DV_LOC},
+        {"trino_partition_evolution", "00005-218c3743-5886-48b9-88d6-86c202862e0f.metadata.json",
+         EVOL_LOC},
+        {"spark_hive_partition_evolution", "v4.metadata.json",
+         "data/persistent/hive_partitioned_table"},
+    };
+    for (size_t t = 0; t < FT_N(tables); t++) {
+        fx f;
+        if (!fx_open(&f, tables[t].name, tables[t].file, tables[t].location))
+            return;
+        floe_strmap *uni = floe__strmap_new(), *all = floe__strmap_new();
+        floe_arena *a = floe__arena_new(0);
+        for (size_t i = 0; i < f.m->nsnapshots; i++) {
+            int64_t id = f.m->snapshots[i].snapshot_id;
+            floe_meta_options o = FLOE_META_OPTIONS_INIT;
+            o.metadata = f.m;
+            o.io = f.io;
+            o.has_snapshot_id = true;
+            o.snapshot_id = id;
+            floe_rowsource *rs;
+            FT_OK(floe__meta_open(&rs, "manifests", &o));
+            floe_rowcursor *c;
+            FT_OK(floe__rs_open(rs, NULL, 0, &c));
+            int64_t live = 0, all_entries = 0;
+            while (floe__rs_next(c) == 0) {
+                for (size_t col = 5; col <= 10; col++) {
+                    floe_rs_cell cell;
+                    FT_OK(floe__rs_column(c, col, &cell));
+                    FT_ASSERT(!cell.value.is_null);
+                    all_entries += cell.value.v.i32;
+                    if (col != 7 && col != 10)
+                        live += cell.value.v.i32;
+                }
+            }
+            floe__rs_close(c);
+            floe__rs_free(rs);
+            size_t n;
+            char *r = rows_of(&f, "files", id, &n);
+            if ((int64_t)n != live)
+                ft_fail(__FILE__, __LINE__, "%s @%lld: files %zu, manifests say %lld",
+                        tables[t].name, (long long)id, n, (long long)live);
+            floe__free(r);
+            r = rows_of(&f, "entries", id, &n);
+            if ((int64_t)n != all_entries)
+                ft_fail(__FILE__, __LINE__, "%s @%lld: entries %zu, manifests say %lld",
+                        tables[t].name, (long long)id, n, (long long)all_entries);
+            floe__free(r);
+            FT_ASSERT(collect_paths(&f, "data_files", id, uni, a, &n));
+        }
+        size_t n_all;
+        FT_ASSERT(collect_paths(&f, "all_data_files", 0, all, a, &n_all));
+        /* each file once, and the same set */
+        FT_EQ_INT(n_all, floe__strmap_len(all));
+        FT_EQ_INT(floe__strmap_len(all), floe__strmap_len(uni));
+        size_t it = 0;
+        const char *k;
+        void *v;
+        while (floe__strmap_next(uni, &it, &k, &v))
+            if (!floe__strmap_has(all, k))
+                ft_fail(__FILE__, __LINE__, "%s: %s missing from all_data_files",
+                        tables[t].name, k);
+        floe__strmap_free(uni);
+        floe__strmap_free(all);
+        floe__arena_free(a);
+        fx_close(&f);
+    }
+}
+
+/* Pushed-down constraints skip manifests: content = 1 reads no data
+ * manifest, reference_snapshot_id = n reads one manifest list. */
+static void test_pushdown_reads_less(void)
+{
+    fx f;
+    if (!fx_open(&f, "spark_bunnies", "v5.metadata.json", BUNNIES_LOC))
+        return;
+    floe_fault_options fo = FLOE_FAULT_OPTIONS_INIT;
+    floe_fileio *io;
+    FT_OK(floe__fileio_fault_new(&io, f.io, &fo));
+    f.io = io;
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = f.m;
+    o.io = f.io;
+    floe_rowsource *rs;
+    FT_OK(floe__meta_open(&rs, "files", &o));
+    size_t n;
+    char *r = drain(rs, NULL, 0, &n);
+    long everything = floe__fileio_fault_count(io);
+    FT_EQ_INT(n, 2);
+    floe__free(r);
+    floe__fileio_fault_set(io, &fo);
+    floe_rs_constraint c = {0, FLOE_RS_EQ, floe_value_int(1)};
+    r = drain(rs, &c, 1, &n);
+    long deletes_only = floe__fileio_fault_count(io);
+    FT_EQ_INT(n, 1);
+    FT_CHECK(r && strncmp(r, "1|", 2) == 0);
+    FT_CHECK(deletes_only > 0 && deletes_only < everything);
+    floe__free(r);
+    floe__rs_free(rs);
+
+    FT_OK(floe__meta_open(&rs, "all_manifests", &o));
+    floe__fileio_fault_set(io, &fo);
+    r = drain(rs, NULL, 0, &n);
+    long all_lists = floe__fileio_fault_count(io);
+    FT_EQ_INT(n, 6);
+    floe__free(r);
+    floe__fileio_fault_set(io, &fo);
+    floe_rs_constraint rc = {12, FLOE_RS_EQ, floe_value_long(B2)};
+    r = drain(rs, &rc, 1, &n);
+    FT_EQ_INT(n, 2);
+    FT_CHECK(floe__fileio_fault_count(io) < all_lists);
+    floe__free(r);
+    floe__rs_free(rs);
+    fx_close(&f);
+}
+
 /* Errors: a missing manifest list is an I/O error naming the snapshot. */
 static void test_missing_files(void)
 {
@@ -466,6 +616,8 @@ static const ft_case cases[] = {
     {"deletion_vectors", test_deletion_vectors},
     {"partitioned", test_partitioned},
     {"partition_evolution", test_partition_evolution},
+    {"counts_and_union", test_counts_and_union},
+    {"pushdown_reads_less", test_pushdown_reads_less},
     {"missing_files", test_missing_files},
     {"out_of_memory", test_out_of_memory},
 };

@@ -154,6 +154,13 @@ static void test_pushdown(void)
     FT_ASSERT(spy);
     *spy = *inner;
     spy->ops = &ops;
+    /* the spy says snapshot_id takes =, committed_at takes ranges */
+    static floe_rs_column cols[6];
+    FT_ASSERT(inner->ncolumns == 6);
+    memcpy(cols, inner->columns, sizeof cols);
+    cols[0].push = FLOE_RS_PUSH_RANGE;
+    cols[1].push = FLOE_RS_PUSH_EQ;
+    spy->columns = cols;
     FT_OK(floe__vtab_create(e.reg, "main", "spy", spy));
     Q_EQ(e.db, "SELECT operation FROM spy WHERE snapshot_id = 5270420720687731067", "append");
     FT_EQ_INT(nseen, 1);
