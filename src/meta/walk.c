@@ -9,12 +9,24 @@
  * one manifest list and one manifest in memory, plus the set of manifest
  * paths already seen when deduplicating: memory grows with the number of
  * manifests, never with the number of files.
+ *
+ * Entry reads fetch the bytes of the next few manifests at once on a small
+ * thread pool (object stores answer in tens of milliseconds; hundreds of
+ * manifests read one after the other would wait that long each), then
+ * decode them one at a time, so at most WALK_PREFETCH manifests are held.
  */
 #include "meta/scan.h"
 
 #include "io/io.h"
 
 #include <string.h>
+
+enum { WALK_PREFETCH = 8, WALK_THREADS = 4 };
+
+typedef struct prefetched {
+    floe_manifest_file mf; /* the list entry (path owned; no summaries) */
+    floe_buf bytes;
+} prefetched;
 
 struct meta_walker {
     floe_fileio *io;
@@ -31,10 +43,13 @@ struct meta_walker {
     floe_manifest_file v1mf; /* v1 snapshot with a `manifests` array */
     floe_strmap *seen;       /* WALK_ALL: manifest paths already walked */
     floe_arena *seen_arena;
-    /* the manifest whose entries are being read */
+    /* the manifest whose entries are being read, and the ones fetched */
     const floe_manifest_file *mf;
-    floe_buf man_buf;
     floe_manifest_reader *reader;
+    prefetched slots[WALK_PREFETCH];
+    size_t nslots, slot_i;
+    floe_pool *pool;
+    bool pool_tried;
 };
 
 const floe_snapshot *meta_selected_snapshot(const floe_meta_options *o)
@@ -92,7 +107,11 @@ void meta_walker_free(meta_walker *w)
     close_manifest(w);
     unload(w);
     floe__buf_free(&w->list_buf);
-    floe__buf_free(&w->man_buf);
+    for (size_t i = 0; i < WALK_PREFETCH; i++) {
+        floe__free((char *)w->slots[i].mf.manifest_path);
+        floe__buf_free(&w->slots[i].bytes);
+    }
+    floe__pool_free(w->pool);
     floe__strmap_free(w->seen);
     floe__arena_free(w->seen_arena);
     floe__free(w);
@@ -174,21 +193,50 @@ int meta_walker_next_manifest(meta_walker *w, const floe_manifest_file **mf,
     }
 }
 
-static int open_manifest(meta_walker *w, const floe_manifest_file *mf)
+static int fetch_one(size_t i, void *payload)
 {
-    floe__buf_clear(&w->man_buf);
-    int rc = floe__io_read_all(w->io, mf->manifest_path, FLOE_META_MAX_MANIFEST_BYTES,
-                               &w->man_buf);
-    floe_manifest_read_options opts = {mf, false};
-    if (rc == 0)
-        rc = floe_manifest_reader_open(&w->reader, (const uint8_t *)w->man_buf.ptr,
-                                       w->man_buf.len, mf->manifest_path, &opts);
-    if (rc < 0) {
-        w->reader = NULL;
-        return rc;
+    meta_walker *w = payload;
+    prefetched *p = &w->slots[i];
+    floe__buf_clear(&p->bytes);
+    return floe__io_read_all(w->io, p->mf.manifest_path, FLOE_META_MAX_MANIFEST_BYTES,
+                             &p->bytes);
+}
+
+/* The next WALK_PREFETCH manifests of the walk, their bytes read in
+ * parallel. nslots == 0 at the end of the walk. */
+static int fill(meta_walker *w)
+{
+    for (size_t i = 0; i < w->nslots; i++) {
+        floe__free((char *)w->slots[i].mf.manifest_path);
+        w->slots[i].mf.manifest_path = NULL;
     }
-    w->mf = mf;
-    return 0;
+    w->nslots = w->slot_i = 0;
+    while (w->nslots < WALK_PREFETCH) {
+        const floe_manifest_file *mf;
+        const floe_snapshot *snap;
+        int rc = meta_walker_next_manifest(w, &mf, &snap);
+        if (rc == FLOE_ITEROVER)
+            break;
+        FLOE_TRY(rc);
+        prefetched *p = &w->slots[w->nslots];
+        p->mf = *mf;
+        /* the list entry's memory goes with its list: keep what readers use */
+        p->mf.partitions = NULL;
+        p->mf.npartitions = 0;
+        p->mf.has_partitions = false;
+        p->mf.key_metadata.set = false;
+        p->mf.manifest_path = floe__strdup(mf->manifest_path);
+        if (!p->mf.manifest_path)
+            return floe__error_nomem();
+        w->nslots++;
+    }
+    if (w->nslots > 1 && !w->pool_tried) {
+        w->pool_tried = true;
+        w->pool = floe__pool_new(WALK_THREADS); /* NULL: read inline */
+        if (!w->pool)
+            floe_error_clear();
+    }
+    return floe__pool_for(w->nslots > 1 ? w->pool : NULL, w->nslots, fetch_one, w);
 }
 
 int meta_walker_next_entry(meta_walker *w, const floe_manifest_entry **e,
@@ -206,9 +254,19 @@ int meta_walker_next_entry(meta_walker *w, const floe_manifest_entry **e,
                 return rc;
             close_manifest(w);
         }
-        const floe_manifest_file *next;
-        const floe_snapshot *snap;
-        FLOE_TRY(meta_walker_next_manifest(w, &next, &snap));
-        FLOE_TRY(open_manifest(w, next));
+        if (w->slot_i >= w->nslots) {
+            FLOE_TRY(fill(w));
+            if (w->nslots == 0)
+                return FLOE_ITEROVER;
+        }
+        prefetched *p = &w->slots[w->slot_i++];
+        floe_manifest_read_options opts = {&p->mf, false};
+        int rc = floe_manifest_reader_open(&w->reader, (const uint8_t *)p->bytes.ptr,
+                                           p->bytes.len, p->mf.manifest_path, &opts);
+        if (rc < 0) {
+            w->reader = NULL;
+            return rc;
+        }
+        w->mf = &p->mf;
     }
 }
