@@ -304,7 +304,12 @@ int main(int argc, char **argv)
         char dir[1100];
         snprintf(dir, sizeof dir, "%s/%s", base, sizes[i].tag);
         int64_t t0 = floe__mono_ns();
-        if (generate(dir, sizes[i].snaps) < 0) {
+        char probe[1200];
+        snprintf(probe, sizeof probe, "%s/metadata/v1.metadata.json", dir);
+        struct stat st;
+        if (!tmp && stat(probe, &st) == 0)
+            fprintf(stderr, "reusing %s\n", dir);
+        else if (generate(dir, sizes[i].snaps) < 0) {
             fprintf(stderr, "generate: %s\n", floe_error_last() ? floe_error_last()->message : "");
             return 1;
         }

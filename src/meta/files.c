@@ -127,31 +127,38 @@ static int f_next(floe_rowcursor *base)
 static floe_rs_cell null_cell(floe_type_id t)
 {
     floe_rs_cell c;
-    memset(&c, 0, sizeof c);
-    c.value = floe_value_null(t);
+    c.value.type = t;
+    c.value.is_null = true;
+    c.value.scale = 0;
+    c.json = NULL;
+    c.json_len = 0;
     return c;
 }
 
 static floe_rs_cell long_cell(int64_t v)
 {
     floe_rs_cell c = null_cell(FLOE_T_LONG);
-    c.value = floe_value_long(v);
+    c.value.is_null = false;
+    c.value.v.i64 = v;
     return c;
 }
 
 static floe_rs_cell int_cell(int32_t v)
 {
     floe_rs_cell c = null_cell(FLOE_T_INT);
-    c.value = floe_value_int(v);
+    c.value.is_null = false;
+    c.value.v.i32 = v;
     return c;
 }
 
 static floe_rs_cell str_cell(const char *s)
 {
-    if (!s)
-        return null_cell(FLOE_T_STRING);
     floe_rs_cell c = null_cell(FLOE_T_STRING);
-    c.value = floe_value_bytes(FLOE_T_STRING, s, strlen(s));
+    if (s) {
+        c.value.is_null = false;
+        c.value.v.bytes.ptr = (const uint8_t *)s;
+        c.value.v.bytes.len = strlen(s);
+    }
     return c;
 }
 

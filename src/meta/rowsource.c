@@ -100,7 +100,13 @@ int floe__rs_put_i64(floe_buf *out, int64_t v)
     } while (u);
     if (v < 0)
         *--p = '-';
-    return floe__buf_put(out, p, (size_t)(tmp + sizeof tmp - p));
+    size_t n = (size_t)(tmp + sizeof tmp - p);
+    if (out->cap < out->len + n + 1)
+        FLOE_TRY(floe__buf_reserve(out, n));
+    memcpy(out->ptr + out->len, p, n);
+    out->len += n;
+    out->ptr[out->len] = 0;
+    return 0;
 }
 
 static int format_civil(int64_t secs, int64_t frac, int digits, floe_buf *out)
