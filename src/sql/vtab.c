@@ -79,7 +79,9 @@ void floe__vtab_set_time_zone(floe_vtab_registry *reg, const floe_tz *tz) { reg-
 static const char *decl_type(const floe_type *t)
 {
     switch (t->id) {
-    case FLOE_T_BOOLEAN:
+    /* NUMERIC affinity like INTEGER, and sqlite3_column_decltype() lets a
+     * printer show true/false as Spark does */
+    case FLOE_T_BOOLEAN: return "BOOLEAN";
     case FLOE_T_INT:
     case FLOE_T_LONG: return "INTEGER";
     case FLOE_T_FLOAT:

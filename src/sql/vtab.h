@@ -11,7 +11,8 @@
  * source) or until the connection closes (which frees every remaining one).
  *
  * Type mapping (declared column type in parentheses):
- *   boolean -> INTEGER 0/1; int, long -> INTEGER; float, double -> REAL;
+ *   boolean -> 0/1 declared BOOLEAN (NUMERIC affinity; the decltype lets a
+ *   printer show true/false); int, long -> INTEGER; float, double -> REAL;
  *   string -> TEXT; binary, fixed -> BLOB; uuid -> TEXT (canonical);
  *   date -> TEXT 'YYYY-MM-DD'; time -> TEXT 'HH:MM:SS.ffffff';
  *   timestamp -> TEXT 'YYYY-MM-DD HH:MM:SS.ffffff' (as stored);

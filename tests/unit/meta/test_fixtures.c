@@ -550,6 +550,44 @@ static void test_pushdown_reads_less(void)
     fx_close(&f);
 }
 
+/* readable_metrics: bounds decoded with each column's type, nested columns
+ * by dotted name, sorted by name as Java sorts them. */
+static void test_readable_metrics_types(void)
+{
+    fx f;
+    if (!fx_open(&f, "spark_all_types", "00000-4f9d7c78-62f9-48c6-b869-f25172b45b32.metadata.json",
+                 "s3://warehouse/types/all_spark_types"))
+        return;
+    size_t n;
+    char *r = rows_of(&f, "files", 0, &n);
+    FT_EQ_INT(n, 1);
+    FT_ASSERT(r);
+    const char *rm = strstr(r, "|{\"col0\":");
+    FT_ASSERT(rm);
+    static const char *const want[] = {
+        "{\"col0\":{\"column_size\":42,\"value_count\":1,\"null_value_count\":0,"
+        "\"nan_value_count\":null,\"lower_bound\":true,\"upper_bound\":true}",
+        "\"col1\":{", "\"lower_bound\":2147483647,",
+        "\"col10\":{", "\"lower_bound\":\"2023-10-10 12:34:56.000000\"",
+        "\"col11.element\":{", "\"col2\":{", "\"lower_bound\":9223372036854775807,",
+        "\"lower_bound\":3.4028235e+38,", "\"lower_bound\":1.7976931348623157e+308,",
+        "\"lower_bound\":12345.67,", "\"lower_bound\":\"example\"",
+        "\"lower_bound\":\"737061726b\"", "\"lower_bound\":\"2023-10-10\"",
+    };
+    const char *at = rm;
+    for (size_t i = 0; i < FT_N(want); i++) {
+        const char *hit = strstr(at, want[i]);
+        if (!hit) {
+            ft_fail(__FILE__, __LINE__, "readable_metrics lacks %s after offset %td", want[i],
+                    at - rm);
+            break;
+        }
+        at = hit;
+    }
+    floe__free(r);
+    fx_close(&f);
+}
+
 /* Errors: a missing manifest list is an I/O error naming the snapshot. */
 static void test_missing_files(void)
 {
@@ -618,6 +656,7 @@ static const ft_case cases[] = {
     {"partition_evolution", test_partition_evolution},
     {"counts_and_union", test_counts_and_union},
     {"pushdown_reads_less", test_pushdown_reads_less},
+    {"readable_metrics_types", test_readable_metrics_types},
     {"missing_files", test_missing_files},
     {"out_of_memory", test_out_of_memory},
 };

@@ -95,6 +95,18 @@ static void test_seed_queries(void)
                "snapshots WHERE parent_id IS NULL",
          "integernulltext");
     Q_EQ(e.db, "SELECT typeof(is_current_ancestor) FROM history LIMIT 1", "integer");
+    Q_EQ(e.db, "SELECT count(*) FROM history WHERE is_current_ancestor = true", "4");
+    {
+        sqlite3_stmt *st;
+        FT_ASSERT(sqlite3_prepare_v2(e.db, "SELECT is_current_ancestor, history.snapshot_id, "
+                                           "made_current_at, summary FROM history, snapshots",
+                                     -1, &st, NULL) == SQLITE_OK);
+        FT_EQ_STR(sqlite3_column_decltype(st, 0), "BOOLEAN");
+        FT_EQ_STR(sqlite3_column_decltype(st, 1), "INTEGER");
+        FT_EQ_STR(sqlite3_column_decltype(st, 2), "TEXT");
+        FT_EQ_STR(sqlite3_column_decltype(st, 3), "TEXT");
+        sqlite3_finalize(st);
+    }
     /* JSON subtype: nests as an object, not a string */
     Q_EQ(e.db, "SELECT json_object('s', summary) FROM snapshots WHERE snapshot_id = "
                "3657524344527679724",
