@@ -102,6 +102,12 @@ static int f_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
         floe__free(c);
         return rc;
     }
+    /* entries WHERE status = n: only manifests whose counts allow it */
+    for (size_t i = 0; is_entries(s->kind) && i < ncons; i++)
+        if (cons[i].op == FLOE_RS_EQ && s->logical[cons[i].column] == EN_STATUS &&
+            cons[i].value.type == FLOE_T_INT && cons[i].value.v.i32 >= 0 &&
+            cons[i].value.v.i32 <= 2)
+            meta_walker_want_statuses(c->w, 1u << cons[i].value.v.i32);
     *out = &c->base;
     return 0;
 }
@@ -355,6 +361,7 @@ int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files
                                   : i == EN_READABLE_METRICS ? s->info->metrics_type
                                                              : &floe__rs_t_long;
             s->cols[ncols].required = i == EN_STATUS || i == EN_DATA_FILE;
+            s->cols[ncols].push = i == EN_STATUS ? FLOE_RS_PUSH_EQ : 0;
             s->logical[ncols++] = i;
         }
     } else if (rc == 0) {

@@ -105,6 +105,9 @@ typedef struct meta_walker meta_walker;
 int meta_walker_new(meta_walker **out, const floe_meta_options *o, meta_walk_mode mode,
                     const floe_snapshot *snapshot, unsigned contents);
 void meta_walker_free(meta_walker *w);
+/* Skip manifests whose list entry says they hold no entry of these
+ * statuses (bits 1 << FLOE_ENTRY_*). */
+void meta_walker_want_statuses(meta_walker *w, unsigned statuses);
 /* Next manifest-list entry and the snapshot whose list holds it;
  * FLOE_ITEROVER at the end. Valid until the next call. */
 int meta_walker_next_manifest(meta_walker *w, const floe_manifest_file **mf,

@@ -33,6 +33,7 @@ struct meta_walker {
     const floe_table_metadata *m;
     meta_walk_mode mode;
     unsigned contents;
+    unsigned statuses; /* entries wanted: bit FLOE_ENTRY_*; 0 = all */
     const floe_snapshot *single;
     size_t snap_i;             /* next snapshot to load (ALL modes) */
     const floe_snapshot *snap; /* snapshot whose manifests are loaded */
@@ -167,6 +168,20 @@ static const floe_manifest_file *next_in_snapshot(meta_walker *w)
     return &w->v1mf;
 }
 
+void meta_walker_want_statuses(meta_walker *w, unsigned statuses) { w->statuses = statuses; }
+
+/* Whether a manifest may hold entries of the wanted statuses, judged from
+ * its list entry's file counts (unknown counts, -1, may hold anything). */
+static bool may_hold(const floe_manifest_file *f, unsigned statuses)
+{
+    const int32_t counts[3] = {f->existing_files_count, f->added_files_count,
+                               f->deleted_files_count};
+    for (int st = 0; st < 3; st++)
+        if ((statuses & (1u << st)) && counts[st] != 0)
+            return true;
+    return false;
+}
+
 int meta_walker_next_manifest(meta_walker *w, const floe_manifest_file **mf,
                               const floe_snapshot **snap)
 {
@@ -179,6 +194,8 @@ int meta_walker_next_manifest(meta_walker *w, const floe_manifest_file **mf,
             continue;
         }
         if (f->content < 0 || f->content > 1 || !(w->contents & (1u << f->content)))
+            continue;
+        if (w->statuses && !may_hold(f, w->statuses))
             continue;
         if (w->mode == WALK_ALL) {
             if (floe__strmap_has(w->seen, f->manifest_path))

@@ -6,6 +6,7 @@
 #include "fixture.h"
 #include "floe/io.h"
 #include "io/io.h"
+#include "manifest/manifest.h"
 #include "sql/vtab.h"
 
 #include <sys/stat.h>
@@ -531,6 +532,22 @@ static void test_pushdown_reads_less(void)
     FT_EQ_INT(n, 1);
     FT_CHECK(r && strncmp(r, "1|", 2) == 0);
     FT_CHECK(deletes_only > 0 && deletes_only < everything);
+    floe__free(r);
+    floe__rs_free(rs);
+
+    /* entries WHERE status = 2 reads only the manifest with a deleted entry */
+    FT_OK(floe__meta_open(&rs, "entries", &o));
+    floe__fileio_fault_set(io, &fo);
+    r = drain(rs, NULL, 0, &n);
+    long all_entries = floe__fileio_fault_count(io);
+    FT_EQ_INT(n, 3);
+    floe__free(r);
+    floe__fileio_fault_set(io, &fo);
+    floe_rs_constraint sc = {0, FLOE_RS_EQ, floe_value_int(FLOE_ENTRY_DELETED)};
+    r = drain(rs, &sc, 1, &n);
+    FT_EQ_INT(n, 1);
+    FT_CHECK(r && strncmp(r, "2|2701171901096418979|", 22) == 0);
+    FT_CHECK(floe__fileio_fault_count(io) < all_entries);
     floe__free(r);
     floe__rs_free(rs);
 
