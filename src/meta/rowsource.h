@@ -110,6 +110,17 @@ struct floe_rowcursor {
     floe_rowsource *rs;
 };
 
+/* ---------------------------------------------------------------- Arrow */
+
+struct ArrowArrayStream;
+/* Open `rs` and expose it as an Arrow C stream of struct batches (one child
+ * per column, typed from the Iceberg types; nested columns rebuilt from
+ * their JSON cells; decimals inside nested cells go through a double) of at
+ * most batch_rows rows (0: 8192). `rs` is borrowed and must outlive the
+ * stream; release the stream with out->release. Errors as for open. */
+int floe__rs_arrow_stream(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                          size_t batch_rows, struct ArrowArrayStream *out);
+
 /* ---------------------------------------------------------------- shared types */
 
 /* Static types for column lists. */

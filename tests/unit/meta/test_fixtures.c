@@ -5,6 +5,7 @@
  * io.location-map. */
 #include "fixture.h"
 #include "floe/io.h"
+#include "floe/arrow.h"
 #include "io/io.h"
 #include "manifest/manifest.h"
 #include "sql/vtab.h"
@@ -605,6 +606,61 @@ static void test_readable_metrics_types(void)
     fx_close(&f);
 }
 
+/* Every manifest-reading table of every fixture also reads as an Arrow
+ * stream, nested columns included, with the same number of rows. */
+static void test_arrow_streams(void)
+{
+    static const struct {
+        const char *name, *file, *location;
+    } tables[] = {
+        {"spark_bunnies", "v5.metadata.json", BUNNIES_LOC},
+        {"java_bunnies", "v5.metadata.json", "s3a://hyperparam-iceberg/java/bunnies"},
+        {"spark_rename_column", "v3.metadata.json", RENAME_LOC},
+        {"trino_deletion_vectors_v3", "00004-ae0294d0-1de5-4fab-97f1-cd80e0078fa4.metadata.json",
+         DV_LOC},
+        {"trino_partition_evolution", "00005-218c3743-5886-48b9-88d6-86c202862e0f.metadata.json",
+         EVOL_LOC},
+        {"spark_all_types", "00000-4f9d7c78-62f9-48c6-b869-f25172b45b32.metadata.json",
+         "s3://warehouse/types/all_spark_types"},
+    };
+    static const char *const names[] = {"snapshots", "all_files", "all_entries", "all_manifests",
+                                        "partitions", "history", "refs"};
+    for (size_t t = 0; t < FT_N(tables); t++) {
+        fx f;
+        if (!fx_open(&f, tables[t].name, tables[t].file, tables[t].location))
+            return;
+        for (size_t k = 0; k < FT_N(names); k++) {
+            floe_meta_options o = FLOE_META_OPTIONS_INIT;
+            o.metadata = f.m;
+            o.io = f.io;
+            floe_rowsource *rs;
+            FT_OK(floe__meta_open(&rs, names[k], &o));
+            size_t n;
+            char *r = drain(rs, NULL, 0, &n);
+            floe__free(r);
+            struct ArrowArrayStream st;
+            FT_OK(floe__rs_arrow_stream(rs, NULL, 0, 3, &st));
+            struct ArrowArray a;
+            int64_t rows = 0;
+            int rc;
+            while ((rc = st.get_next(&st, &a)) == 0 && a.release) {
+                FT_EQ_INT(a.n_children, (int64_t)rs->ncolumns);
+                rows += a.length;
+                a.release(&a);
+            }
+            if (rc != 0)
+                ft_fail(__FILE__, __LINE__, "%s %s: %s", tables[t].name, names[k],
+                        st.get_last_error(&st));
+            if (rows != (int64_t)n)
+                ft_fail(__FILE__, __LINE__, "%s %s: %lld arrow rows, %zu rows", tables[t].name,
+                        names[k], (long long)rows, n);
+            st.release(&st);
+            floe__rs_free(rs);
+        }
+        fx_close(&f);
+    }
+}
+
 /* Errors: a missing manifest list is an I/O error naming the snapshot. */
 static void test_missing_files(void)
 {
@@ -674,6 +730,7 @@ static const ft_case cases[] = {
     {"counts_and_union", test_counts_and_union},
     {"pushdown_reads_less", test_pushdown_reads_less},
     {"readable_metrics_types", test_readable_metrics_types},
+    {"arrow_streams", test_arrow_streams},
     {"missing_files", test_missing_files},
     {"out_of_memory", test_out_of_memory},
 };

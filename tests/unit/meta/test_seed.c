@@ -7,6 +7,7 @@
  * old snapshots. */
 #include "fixture.h"
 #include "floe/io.h"
+#include "arrow/arrow.h"
 #include "manifest/manifest.h"
 #include "sql/vtab.h"
 #include "util/civil.h"
@@ -336,10 +337,94 @@ static void test_sql(void)
     seed_close(&s);
 }
 
+static int64_t i64_at(const struct ArrowArray *a, int64_t i)
+{
+    int64_t v;
+    memcpy(&v, (const uint8_t *)a->buffers[1] + 8 * (a->offset + i), 8);
+    return v;
+}
+
+/* Row sources as Arrow C streams: typed columns, nested ones rebuilt. */
+static void test_arrow(void)
+{
+    seed s;
+    if (!seed_open(&s))
+        return;
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = s.m;
+    o.io = s.io;
+    floe_rowsource *rs;
+    FT_OK(floe__meta_open(&rs, "snapshots", &o));
+    struct ArrowArrayStream st;
+    FT_OK(floe__rs_arrow_stream(rs, NULL, 0, 2, &st));
+    struct ArrowSchema sc;
+    FT_EQ_INT(st.get_schema(&st, &sc), 0);
+    FT_EQ_STR(sc.format, "+s");
+    FT_ASSERT(sc.n_children == 6);
+    FT_EQ_STR(sc.children[0]->name, "committed_at");
+    FT_EQ_STR(sc.children[0]->format, "tsu:UTC");
+    FT_EQ_STR(sc.children[1]->format, "l");
+    FT_EQ_STR(sc.children[5]->name, "summary");
+    FT_EQ_STR(sc.children[5]->format, "+m");
+    sc.release(&sc);
+    struct ArrowArray a;
+    int64_t rows = 0, batches = 0;
+    for (;;) {
+        FT_EQ_INT(st.get_next(&st, &a), 0);
+        if (!a.release)
+            break;
+        batches++;
+        FT_ASSERT(a.n_children == 6 && a.length <= 2);
+        if (rows == 0) {
+            FT_EQ_INT(i64_at(a.children[1], 0), S1);
+            FT_EQ_INT(i64_at(a.children[0], 0), T1 * 1000);
+            FT_CHECK(!floe__arrow_is_valid(a.children[2], 0)); /* no parent */
+            FT_EQ_INT(i64_at(a.children[2], 1), S1);
+            /* summary: 4 entries per snapshot ("operation" is not one) */
+            const struct ArrowArray *m = a.children[5];
+            const int32_t *off = (const int32_t *)m->buffers[1];
+            FT_EQ_INT(off[1] - off[0], 4);
+            const struct ArrowArray *keys = m->children[0]->children[0];
+            const int32_t *ko = (const int32_t *)keys->buffers[1];
+            FT_CHECK(ko[1] - ko[0] == 12 &&
+                     memcmp((const char *)keys->buffers[2] + ko[0], "spark.app.id", 12) == 0);
+        }
+        rows += a.length;
+        a.release(&a);
+    }
+    FT_EQ_INT(rows, 3);
+    FT_EQ_INT(batches, 2);
+    st.release(&st);
+    floe__rs_free(rs);
+
+    /* files: the partition struct holds a date */
+    FT_OK(floe__meta_open(&rs, "files", &o));
+    FT_OK(floe__rs_arrow_stream(rs, NULL, 0, 0, &st));
+    FT_EQ_INT(st.get_schema(&st, &sc), 0);
+    FT_EQ_STR(sc.children[4]->name, "partition");
+    FT_EQ_STR(sc.children[4]->format, "+s");
+    FT_EQ_STR(sc.children[4]->children[0]->format, "tdD");
+    sc.release(&sc);
+    FT_EQ_INT(st.get_next(&st, &a), 0);
+    FT_ASSERT(a.release && a.length == 2);
+    const struct ArrowArray *part = a.children[4]->children[0];
+    int32_t day0, day1;
+    memcpy(&day0, (const uint8_t *)part->buffers[1], 4);
+    memcpy(&day1, (const uint8_t *)part->buffers[1] + 4, 4);
+    FT_EQ_INT(day0 + day1, 2 * floe__days_from_civil(2026, 9, 20) + 1);
+    a.release(&a);
+    FT_EQ_INT(st.get_next(&st, &a), 0);
+    FT_CHECK(a.release == NULL);
+    st.release(&st);
+    floe__rs_free(rs);
+    seed_close(&s);
+}
+
 static const ft_case cases[] = {
     {"files_after_script1", test_files_after_script1},
     {"time_travel", test_time_travel},
     {"sql", test_sql},
+    {"arrow", test_arrow},
 };
 
 int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
