@@ -278,6 +278,8 @@ int floe__rs_indexed_new(floe_rowsource **out, const char *name, const floe_rs_c
     rs->columns = columns;
     rs->ncolumns = ncolumns;
     rs->impl = ix;
+    rs->estimated_rows = (double)ops->count(state);
+    rs->estimated_cost = rs->estimated_rows;
     *out = rs;
     return 0;
 }

@@ -93,6 +93,11 @@ struct floe_rowsource {
     size_t ncolumns;
     const floe_rs_column *columns;
     void *impl; /* the implementation's state */
+    /* Planner hints: rows a full scan is expected to return, and what one
+     * full scan costs in row-sized units (reading files costs more than
+     * walking memory); 0 when unknown. */
+    double estimated_rows;
+    double estimated_cost;
 };
 
 /* Convenience wrappers (NULL-safe close/free). */

@@ -193,7 +193,12 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
     floe_vtab *vt = (floe_vtab *)base;
     floe_buf plan = FLOE_BUF_INIT;
     int argv_index = 0;
-    double cost = 1000000.0;
+    /* A scan that reads files costs far more than its row count, so SQLite
+     * puts it in the outer loop and rescans small in-memory tables (refs,
+     * snapshots) rather than re-reading manifests for every outer row. */
+    double rows = vt->rs->estimated_rows > 0 ? vt->rs->estimated_rows : 1000000.0;
+    double cost = vt->rs->estimated_cost > 0 ? vt->rs->estimated_cost : rows * 100.0;
+    cost += 10.0;
     for (int i = 0; i < info->nConstraint; i++) {
         const struct sqlite3_index_constraint *c = &info->aConstraint[i];
         if (!c->usable || c->iColumn < 0 || (size_t)c->iColumn >= vt->rs->ncolumns)
@@ -210,10 +215,11 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
         }
         info->aConstraintUsage[i].argvIndex = ++argv_index;
         info->aConstraintUsage[i].omit = 0;
-        cost /= op == FLOE_RS_EQ ? 100.0 : 4.0;
+        cost /= op == FLOE_RS_EQ ? 2.0 : 1.5;
+        rows /= op == FLOE_RS_EQ ? 10.0 : 2.0;
     }
     info->estimatedCost = cost;
-    info->estimatedRows = (sqlite3_int64)cost;
+    info->estimatedRows = (sqlite3_int64)rows + 1;
     if (argv_index > 0) {
         info->idxStr = sqlite3_mprintf("%s", plan.ptr);
         if (!info->idxStr) {
