@@ -10,6 +10,7 @@
 #include "manifest/manifest.h"
 #include "sql/vtab.h"
 
+#include <errno.h>
 #include <sys/stat.h>
 
 typedef struct fx {
@@ -717,6 +718,44 @@ static void test_out_of_memory(void)
             }
         }
     }
+    /* the Arrow stream: ENOMEM (errno ENOMEM) or every row, never a leak */
+    bool done = false;
+    for (long nth = 1; nth < 20000 && !done; nth++) {
+        floe_meta_options o = FLOE_META_OPTIONS_INIT;
+        o.metadata = f.m;
+        o.io = f.io;
+        floe_rowsource *rs = NULL;
+        floe__alloc_fail_at(nth);
+        int rc = floe__meta_open(&rs, "all_entries", &o);
+        int64_t rows = 0;
+        if (rc == 0) {
+            struct ArrowArrayStream st;
+            rc = floe__rs_arrow_stream(rs, NULL, 0, 2, &st);
+            if (rc == 0) {
+                struct ArrowArray a;
+                int erc;
+                while ((erc = st.get_next(&st, &a)) == 0 && a.release) {
+                    rows += a.length;
+                    a.release(&a);
+                }
+                if (erc != 0)
+                    rc = erc == ENOMEM ? FLOE_ENOMEM : FLOE_ERROR;
+                st.release(&st);
+            }
+        }
+        long used = floe__alloc_count();
+        floe__alloc_fail_at(0);
+        floe__rs_free(rs);
+        if (rc == 0 && used < nth) {
+            FT_EQ_INT(rows, 4);
+            done = true;
+        }
+        if (rc != 0 && rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "arrow nth %ld: %d", nth, rc);
+            break;
+        }
+    }
+    FT_CHECK(done);
     fx_close(&f);
 }
 
