@@ -51,25 +51,18 @@ static void *grow(floe_arena *a, const void *old, size_t n, size_t size)
 
 static int reindex(floe_table_metadata *m)
 {
-    floe_intmap *by_id = floe__intmap_new();
+    FLOE_TRY(floe__metadata_index_snapshots(m));
     floe_strmap *by_name = floe__strmap_new();
-    if (!by_id || !by_name)
-        goto oom;
-    for (size_t i = 0; i < m->nsnapshots; i++)
-        if (floe__intmap_put(by_id, m->snapshots[i].snapshot_id, &m->snapshots[i]) < 0)
-            goto oom;
+    if (!by_name)
+        return floe__error_nomem();
     for (size_t i = 0; i < m->nrefs; i++)
-        if (floe__strmap_put(by_name, m->refs[i].name, &m->refs[i]) < 0)
-            goto oom;
-    floe__intmap_free(m->snapshot_by_id);
+        if (floe__strmap_put(by_name, m->refs[i].name, &m->refs[i]) < 0) {
+            floe__strmap_free(by_name);
+            return floe__error_nomem();
+        }
     floe__strmap_free(m->ref_by_name);
-    m->snapshot_by_id = by_id;
     m->ref_by_name = by_name;
     return 0;
-oom:
-    floe__intmap_free(by_id);
-    floe__strmap_free(by_name);
-    return floe__error_nomem();
 }
 
 int floe__metadata_builder_new(floe_metadata_builder **out, const floe_table_metadata *base,
@@ -122,9 +115,20 @@ static int copy_snapshot(floe_arena *a, floe_snapshot *d, const floe_snapshot *s
 {
     *d = *s;
     d->operation = NULL;
-    if ((s->manifest_list && !(d->manifest_list = dup(a, s->manifest_list))) ||
-        (s->key_id && !(d->key_id = dup(a, s->key_id))))
+    d->summary_packed = NULL;
+    d->n_summary = 0;
+    d->manifest_list_packed = NULL;
+    if (s->key_id && !(d->key_id = dup(a, s->key_id)))
         return floe__error_nomem();
+    if (s->manifest_list_packed) {
+        floe_buf path = FLOE_BUF_INIT;
+        const char *p;
+        int rc = floe__snapshot_manifest_list(s, &path, &p);
+        if (rc == 0)
+            rc = floe__snapshot_pack_manifest_list(d, a, p);
+        floe__buf_free(&path);
+        FLOE_TRY(rc);
+    }
     if (s->n_manifests) {
         const char **v = floe__arena_alloc(a, s->n_manifests * sizeof *v);
         if (!v)
@@ -135,18 +139,20 @@ static int copy_snapshot(floe_arena *a, floe_snapshot *d, const floe_snapshot *s
         d->manifests = v;
     }
     if (s->n_summary) {
-        floe_kv *kv = floe__arena_alloc(a, s->n_summary * sizeof *kv);
+        floe_kv *kv = floe__malloc(s->n_summary * sizeof *kv);
         if (!kv)
             return floe__error_nomem();
-        for (size_t i = 0; i < s->n_summary; i++) {
-            kv[i].key = (char *)dup(a, s->summary[i].key);
-            kv[i].value = (char *)dup(a, s->summary[i].value);
-            if (!kv[i].key || !kv[i].value)
-                return floe__error_nomem();
-            if (strcmp(kv[i].key, "operation") == 0)
-                d->operation = kv[i].value;
+        const uint8_t *it = s->summary_packed;
+        size_t n = 0;
+        const char *k, *v;
+        while (n < s->n_summary && floe__summary_next(&it, &k, &v)) {
+            kv[n].key = (char *)k;
+            kv[n].value = (char *)v;
+            n++;
         }
-        d->summary = kv;
+        int rc = floe__snapshot_pack_summary(d, a, kv, n);
+        floe__free(kv);
+        FLOE_TRY(rc);
     }
     return 0;
 }
@@ -158,7 +164,7 @@ int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s)
         return bad("cannot add snapshot %lld: a snapshot with that id already exists",
                    (long long)s->snapshot_id);
     if (m->format_version >= 2) {
-        if (!s->manifest_list)
+        if (!s->manifest_list_packed)
             return bad("cannot add snapshot %lld: missing manifest-list", (long long)s->snapshot_id);
         if (!s->operation)
             return bad("cannot add snapshot %lld: missing summary.operation",
@@ -177,10 +183,12 @@ int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s)
                        (long long)s->snapshot_id, (long long)s->first_row_id,
                        (long long)m->next_row_id);
     }
-    floe_snapshot *arr = grow(m->arena, m->snapshots, m->nsnapshots, sizeof *arr);
+    floe_snapshot copy;
+    FLOE_TRY(copy_snapshot(m->arena, &copy, s));
+    floe_snapshot *arr = floe__realloc(m->snapshots, (m->nsnapshots + 1) * sizeof *arr);
     if (!arr)
         return floe__error_nomem();
-    FLOE_TRY(copy_snapshot(m->arena, &arr[m->nsnapshots], s));
+    arr[m->nsnapshots] = copy;
     m->snapshots = arr;
     m->nsnapshots++;
     if (s->sequence_number > m->last_sequence_number)
@@ -227,7 +235,7 @@ int floe__mb_set_snapshot_ref(floe_metadata_builder *b, const floe_snapshot_ref 
         m->current_snapshot_id = ref->snapshot_id;
         m->has_current_snapshot = true;
         floe_snapshot_log_entry *log =
-            grow(m->arena, m->snapshot_log, m->n_snapshot_log, sizeof *log);
+            floe__realloc(m->snapshot_log, (m->n_snapshot_log + 1) * sizeof *log);
         if (!log)
             return floe__error_nomem();
         log[m->n_snapshot_log].snapshot_id = ref->snapshot_id;

@@ -558,6 +558,28 @@ char *floe__strpool_dup(floe_strpool *p, const char *s, size_t n)
     return r;
 }
 
+char *floe__strpool_alloc(floe_strpool *p, size_t n)
+{
+    if (n >= 1024) {
+        char *big = floe__arena_alloc(p->a, n);
+        if (!big)
+            floe__error_nomem();
+        return big;
+    }
+    if (p->left < n) {
+        if (!(p->cur = floe__arena_alloc(p->a, 16384))) {
+            p->left = 0;
+            floe__error_nomem();
+            return NULL;
+        }
+        p->left = 16384;
+    }
+    char *r = p->cur;
+    p->cur += n;
+    p->left -= n;
+    return r;
+}
+
 floe_json *floe__json_get(const floe_json *o, const char *key)
 {
     if (!floe__json_is_object(o))

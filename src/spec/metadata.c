@@ -86,7 +86,11 @@ typedef struct parser {
     floe_arena *a;
     const char *what;
     floe_strpool pool;
-    floe_strmap *interned; /* summary keys repeat in every snapshot: store once */
+    floe_strmap *interned; /* summary keys and manifest-list directories repeat: store once */
+    floe_kv *kv;           /* scratch for one summary */
+    size_t kv_cap;
+    size_t snap_cap, log_cap; /* capacity of the heap arrays m->snapshots / m->snapshot_log */
+    bool streamed_snapshots, streamed_log; /* filled by the file streamer */
 } parser;
 
 static const char *intern(parser *p, const char *s, size_t n)
@@ -167,12 +171,26 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const floe_json *j, size_
     if (ml && !floe__json_is_null(ml)) {
         if (!floe__json_is_string(ml))
             return invalid(p, "field 'manifest-list' in %s must be a string", ctx);
-        if (!(s->manifest_list = floe__strpool_dup(&p->pool, floe__json_sval(ml), floe__json_slen(ml))))
-            return floe__error_nomem();
+        const char *path = floe__json_sval(ml);
+        size_t len = strlen(path), dlen = 0;
+        for (size_t i = len; i > 0; i--)
+            if (path[i - 1] == '/') {
+                dlen = i;
+                break;
+            }
+        const char *dir = NULL;
+        char tmp[512];
+        if (dlen < sizeof tmp) {
+            memcpy(tmp, path, dlen);
+            tmp[dlen] = '\0';
+            if (!(dir = intern(p, tmp, dlen)))
+                return floe__error_nomem();
+        }
+        FLOE_TRY(floe__manifest_list_pack_pool(s, &p->pool, path, len, dir));
     }
     floe_json *manifests;
     FLOE_TRY(floe__json_array_opt(j, "manifests", ctx, &manifests));
-    if (!s->manifest_list) {
+    if (!s->manifest_list_packed) {
         if (p->m->format_version >= 2 || !manifests)
             return invalid(p, "missing required field 'manifest-list' in %s", ctx);
         size_t n = floe__json_len(manifests);
@@ -186,16 +204,33 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const floe_json *j, size_
             if (!(v[i] = floe__arena_strdup(p->a, floe__json_sval(e))))
                 return floe__error_nomem();
         }
-        s->n_manifests = n;
+        if (n > UINT32_MAX)
+            return invalid(p, "too many manifests in %s", ctx);
+        s->n_manifests = (uint32_t)n;
         s->manifests = v;
     }
     floe_json *summary;
     FLOE_TRY(floe__json_object_opt(j, "summary", ctx, &summary));
     if (summary) {
-        FLOE_TRY(string_map(p, summary, ctx, &s->summary, &s->n_summary));
-        for (size_t i = 0; i < s->n_summary; i++)
-            if (strcmp(s->summary[i].key, "operation") == 0)
-                s->operation = s->summary[i].value;
+        size_t n = floe__json_len(summary);
+        if (n > p->kv_cap) {
+            floe_kv *kv = floe__realloc(p->kv, n * sizeof *kv);
+            if (!kv)
+                return floe__error_nomem();
+            p->kv = kv;
+            p->kv_cap = n;
+        }
+        size_t i = 0;
+        const char *key;
+        floe_json *v;
+        FLOE_JSON_FOREACH(summary, key, v) {
+            if (!floe__json_is_string(v))
+                return invalid(p, "value of '%s' in %s must be a string", key, ctx);
+            p->kv[i].key = (char *)key;
+            p->kv[i].value = (char *)floe__json_sval(v);
+            i++;
+        }
+        FLOE_TRY(floe__summary_pack_pool(s, &p->pool, p->kv, n));
     }
     if (p->m->format_version >= 2 && !s->operation)
         return invalid(p, "missing required field '%s' in %s",
@@ -295,9 +330,11 @@ static int parse_statistics(parser *p, floe_statistics_file *s, const floe_json 
 int floe__snapshot_from_json(floe_snapshot *out, const floe_json *j, floe_table_metadata *m)
 {
     memset(out, 0, sizeof *out);
-    parser p = {m, m->arena, "snapshot", {m->arena, NULL, 0}, floe__strmap_new()};
+    parser p = {m, m->arena, "snapshot", {m->arena, NULL, 0}, floe__strmap_new(), NULL, 0, 0, 0,
+                false, false};
     int rc = p.interned ? parse_snapshot(&p, out, j, 0) : floe__error_nomem();
     floe__strmap_free(p.interned);
+    floe__free(p.kv);
     return rc;
 }
 
@@ -305,7 +342,7 @@ int floe__statistics_from_json(floe_statistics_file *out, const floe_json *j,
                                floe_table_metadata *m)
 {
     memset(out, 0, sizeof *out);
-    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, NULL};
+    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, NULL, NULL, 0, 0, 0, false, false};
     return parse_statistics(&p, out, j);
 }
 
@@ -456,17 +493,101 @@ static int parse_sort_orders(parser *p, const floe_json *root)
     return 0;
 }
 
+/* Grow a heap array to hold index i (doubling; large blocks grow by mremap,
+ * so a 100,000-snapshot array is never held twice). */
+static int reserve(void **arr, size_t *cap, size_t i, size_t size)
+{
+    if (i < *cap)
+        return 0;
+    size_t n = *cap ? *cap * 2 : 16;
+    if (n <= i)
+        n = i + 1;
+    if (n > SIZE_MAX / size)
+        return floe__error_nomem();
+    void *a = floe__realloc(*arr, n * size);
+    if (!a)
+        return floe__error_nomem();
+    *arr = a;
+    *cap = n;
+    return 0;
+}
+
 static int snapshot_cb(const floe_json *e, size_t i, void *payload)
 {
     parser *p = payload;
     floe_table_metadata *m = p->m;
+    void *arr = m->snapshots;
+    int rc = reserve(&arr, &p->snap_cap, i, sizeof *m->snapshots);
+    m->snapshots = arr;
+    FLOE_TRY(rc);
     floe_snapshot *s = &m->snapshots[i];
+    memset(s, 0, sizeof *s);
     FLOE_TRY(parse_snapshot(p, s, e, i));
-    if (floe__intmap_has(m->snapshot_by_id, s->snapshot_id))
-        return invalid(p, "duplicate snapshot-id %lld", (long long)s->snapshot_id);
-    FLOE_TRY(floe__intmap_put(m->snapshot_by_id, s->snapshot_id, s));
     m->nsnapshots = i + 1;
     return 0;
+}
+
+/* In-place heapsort of snapshot indexes by id (no qsort: it has no context). */
+static void sift(const floe_snapshot *s, uint32_t *o, size_t root, size_t n)
+{
+    for (;;) {
+        size_t c = 2 * root + 1;
+        if (c >= n)
+            return;
+        if (c + 1 < n && s[o[c + 1]].snapshot_id > s[o[c]].snapshot_id)
+            c++;
+        if (s[o[c]].snapshot_id <= s[o[root]].snapshot_id)
+            return;
+        uint32_t t = o[c];
+        o[c] = o[root];
+        o[root] = t;
+        root = c;
+    }
+}
+
+static int index_snapshots(floe_table_metadata *m, const char *what)
+{
+    size_t n = m->nsnapshots;
+    floe__free(m->snapshot_order);
+    m->snapshot_order = NULL;
+    if (n == 0)
+        return 0;
+    if (n > UINT32_MAX)
+        return floe__error(FLOE_EINVALID, "metadata", "too many snapshots");
+    uint32_t *o = floe__malloc(n * sizeof *o);
+    if (!o)
+        return floe__error_nomem();
+    const floe_snapshot *s = m->snapshots;
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+        o[i] = (uint32_t)i;
+        if (i && s[i - 1].snapshot_id >= s[i].snapshot_id)
+            sorted = false;
+    }
+    if (!sorted) {
+        for (size_t i = n / 2; i-- > 0;)
+            sift(s, o, i, n);
+        for (size_t end = n - 1; end > 0; end--) {
+            uint32_t t = o[0];
+            o[0] = o[end];
+            o[end] = t;
+            sift(s, o, 0, end);
+        }
+        for (size_t i = 1; i < n; i++)
+            if (s[o[i - 1]].snapshot_id == s[o[i]].snapshot_id) {
+                int64_t id = s[o[i]].snapshot_id;
+                floe__free(o);
+                return floe__error(FLOE_EINVALID, "metadata", "%s%sduplicate snapshot-id %lld",
+                                   what ? what : "", what ? ": " : "", (long long)id);
+            }
+    }
+    m->snapshot_order = o;
+    return 0;
+}
+
+int floe__metadata_index_snapshots(floe_table_metadata *m)
+{
+    return index_snapshots(m, NULL);
 }
 
 /* `snapshots` and `snapshot-log` may be lazy arrays (parsed element by
@@ -486,16 +607,19 @@ static int lazy_array(parser *p, const floe_json *root, const char *key, const f
 static int parse_snapshots(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    const floe_json *snaps;
-    FLOE_TRY(lazy_array(p, root, "snapshots", &snaps));
-    size_t n = floe__json_count(snaps);
-    if (!(m->snapshot_by_id = floe__intmap_new()))
-        return floe__error_nomem();
-    if (n == 0)
-        return 0;
-    if (!(m->snapshots = floe__arena_calloc(p->a, n, sizeof *m->snapshots)))
-        return floe__error_nomem();
-    return floe__json_each(snaps, p->what, snapshot_cb, p);
+    if (!p->streamed_snapshots) {
+        const floe_json *snaps;
+        FLOE_TRY(lazy_array(p, root, "snapshots", &snaps));
+        size_t n = floe__json_count(snaps);
+        if (n) {
+            void *arr = m->snapshots;
+            int rc = reserve(&arr, &p->snap_cap, n - 1, sizeof *m->snapshots);
+            m->snapshots = arr;
+            FLOE_TRY(rc);
+            FLOE_TRY(floe__json_each(snaps, p->what, snapshot_cb, p));
+        }
+    }
+    return index_snapshots(m, p->what);
 }
 
 static int parse_refs(parser *p, const floe_json *root)
@@ -537,24 +661,35 @@ static int parse_refs(parser *p, const floe_json *root)
 static int snapshot_log_cb(const floe_json *e, size_t i, void *payload)
 {
     parser *p = payload;
-    floe_snapshot_log_entry *l = &p->m->snapshot_log[i];
+    floe_table_metadata *m = p->m;
+    void *arr = m->snapshot_log;
+    int rc = reserve(&arr, &p->log_cap, i, sizeof *m->snapshot_log);
+    m->snapshot_log = arr;
+    FLOE_TRY(rc);
+    floe_snapshot_log_entry *l = &m->snapshot_log[i];
     if (!floe__json_is_object(e))
         return invalid(p, "snapshot-log entries must be objects");
     FLOE_TRY(floe__json_int(e, "timestamp-ms", "snapshot-log entry", &l->timestamp_ms));
-    return floe__json_int(e, "snapshot-id", "snapshot-log entry", &l->snapshot_id);
+    FLOE_TRY(floe__json_int(e, "snapshot-id", "snapshot-log entry", &l->snapshot_id));
+    m->n_snapshot_log = i + 1;
+    return 0;
 }
 
 static int parse_logs(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    const floe_json *slog;
-    FLOE_TRY(lazy_array(p, root, "snapshot-log", &slog));
-    size_t n = floe__json_count(slog);
-    if (n) {
-        if (!(m->snapshot_log = floe__arena_calloc(p->a, n, sizeof *m->snapshot_log)))
-            return floe__error_nomem();
-        FLOE_TRY(floe__json_each(slog, p->what, snapshot_log_cb, p));
-        m->n_snapshot_log = n;
+    size_t n;
+    if (!p->streamed_log) {
+        const floe_json *slog;
+        FLOE_TRY(lazy_array(p, root, "snapshot-log", &slog));
+        n = floe__json_count(slog);
+        if (n) {
+            void *arr = m->snapshot_log;
+            int rc = reserve(&arr, &p->log_cap, n - 1, sizeof *m->snapshot_log);
+            m->snapshot_log = arr;
+            FLOE_TRY(rc);
+            FLOE_TRY(floe__json_each(slog, p->what, snapshot_log_cb, p));
+        }
     }
     floe_json *log;
     FLOE_TRY(floe__json_array_opt(root, "metadata-log", "table metadata", &log));
@@ -666,6 +801,30 @@ static int parse_root(parser *p, const floe_json *root)
     return 0;
 }
 
+static int new_metadata(floe_table_metadata **out, parser *p, const char *what)
+{
+    *out = NULL;
+    floe_table_metadata *m = floe__calloc(1, sizeof *m);
+    if (!m || !(m->arena = floe__arena_new(65536))) {
+        floe__free(m);
+        return floe__error_nomem();
+    }
+    *p = (parser){m, m->arena, what, {m->arena, NULL, 0}, floe__strmap_new(), NULL, 0, 0, 0,
+                  false, false};
+    if (!p->interned) {
+        floe__metadata_free(m);
+        return floe__error_nomem();
+    }
+    *out = m;
+    return 0;
+}
+
+static void parser_done(parser *p)
+{
+    floe__strmap_free(p->interned);
+    floe__free(p->kv);
+}
+
 int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len,
                          const char *what)
 {
@@ -692,21 +851,350 @@ int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len
         floe__buf_free(&plain);
         return rc;
     }
-    floe_table_metadata *m = floe__calloc(1, sizeof *m);
-    if (!m || !(m->arena = floe__arena_new(65536))) {
-        floe__free(m);
-        floe__json_free(root);
-        floe__buf_free(&plain);
-        return floe__error_nomem();
+    floe_table_metadata *m = NULL;
+    parser p;
+    rc = new_metadata(&m, &p, what);
+    if (rc == 0) {
+        rc = parse_root(&p, root);
+        parser_done(&p);
     }
-    parser p = {m, m->arena, what, {m->arena, NULL, 0}, floe__strmap_new()};
-    rc = p.interned ? parse_root(&p, root) : floe__error_nomem();
-    floe__strmap_free(p.interned);
     floe__json_free(root);
     floe__buf_free(&plain);
     if (rc < 0) {
         floe__metadata_free(m);
         return rc;
+    }
+    *out = m;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- streaming a file */
+
+/* Reading a file streams it: the members of the root object other than
+ * `snapshots` and `snapshot-log` (small) are copied into a text that is
+ * parsed as usual, the elements of those two arrays are parsed one at a
+ * time as they go by, so memory holds one read chunk and one element, never
+ * the file (a 100,000-snapshot file is 64 MB of text). Anything unusual
+ * (malformed JSON, an error, snapshots before format-version) makes the
+ * reader start over with the whole file in memory, so messages and
+ * behaviour are exactly floe__metadata_parse's. */
+
+#define STREAM_CHUNK 65536
+#define STREAM_RETRY 1 /* not an error: parse the whole text instead */
+/* Propagates STREAM_RETRY (and end of input, also 1) as well as errors. */
+#define ST_TRY(e)                                                                                  \
+    do {                                                                                           \
+        int st__rc = (e);                                                                          \
+        if (st__rc != 0)                                                                           \
+            return st__rc;                                                                         \
+    } while (0)
+
+typedef struct stream {
+    FILE *f;
+    bool gz, zinit, eof;
+    z_stream z;
+    unsigned char *in; /* compressed chunk */
+    floe_buf b;        /* text; bytes before pos are consumed */
+    size_t pos;
+    size_t total;      /* text bytes produced so far */
+    const char *what;
+} stream;
+
+/* Append more text; 0 = got some, 1 = end of input, < 0 error. */
+static int st_more(stream *s)
+{
+    if (s->eof)
+        return 1;
+    if (s->pos > 0 && s->pos >= s->b.len / 2) {
+        memmove(s->b.ptr, s->b.ptr + s->pos, s->b.len - s->pos);
+        s->b.len -= s->pos;
+        s->pos = 0;
+    }
+    ST_TRY(floe__buf_reserve(&s->b, STREAM_CHUNK));
+    char *dst = s->b.ptr + s->b.len;
+    size_t room = s->b.cap - s->b.len - 1, got = 0;
+    if (!s->gz) {
+        got = fread(dst, 1, room, s->f);
+        if (got == 0) {
+            if (ferror(s->f))
+                return floe__error(FLOE_EIO, "metadata", "cannot read %s", s->what);
+            s->eof = true;
+            return 1;
+        }
+    } else {
+        while (got == 0) {
+            if (s->z.avail_in == 0) {
+                size_t n = fread(s->in, 1, STREAM_CHUNK, s->f);
+                if (n == 0 && ferror(s->f))
+                    return floe__error(FLOE_EIO, "metadata", "cannot read %s", s->what);
+                if (n == 0)
+                    return STREAM_RETRY; /* truncated stream: let the full reader say so */
+                s->z.next_in = s->in;
+                s->z.avail_in = (uInt)n;
+            }
+            s->z.next_out = (Bytef *)dst;
+            s->z.avail_out = (uInt)room;
+            int zr = inflate(&s->z, Z_NO_FLUSH);
+            got = room - s->z.avail_out;
+            if (zr == Z_MEM_ERROR)
+                return floe__error_nomem();
+            if (zr == Z_STREAM_END) {
+                s->eof = true;
+                break;
+            }
+            if (zr != Z_OK && zr != Z_BUF_ERROR)
+                return STREAM_RETRY;
+        }
+        if (got == 0)
+            return 1;
+    }
+    s->b.len += got;
+    s->b.ptr[s->b.len] = '\0';
+    s->total += got;
+    if (s->total > FLOE_MAX_METADATA_BYTES)
+        return STREAM_RETRY;
+    return 0;
+}
+
+/* Byte at pos + k: 0 with *c set, 1 at end of input, < 0 error. */
+static int st_at(stream *s, size_t k, char *c)
+{
+    while (s->pos + k >= s->b.len) {
+        int rc = st_more(s);
+        if (rc != 0)
+            return rc;
+    }
+    *c = s->b.ptr[s->pos + k];
+    return 0;
+}
+
+static int st_ws(stream *s, char *c)
+{
+    for (;;) {
+        ST_TRY(st_at(s, 0, c));
+        if (*c != ' ' && *c != '\n' && *c != '\r' && *c != '\t')
+            return 0;
+        s->pos++;
+    }
+}
+
+/* Length of the JSON value at pos (not validated: the strict parser runs
+ * on it afterwards); the value stays in the buffer. */
+static int st_value(stream *s, size_t *len)
+{
+    size_t k = 0;
+    int depth = 0;
+    char c;
+    for (;;) {
+        int rc = st_at(s, k, &c);
+        if (rc == 1 && depth == 0 && k > 0)
+            break; /* a scalar at the very end: the caller will reject it */
+        if (rc != 0)
+            return rc < 0 ? rc : STREAM_RETRY;
+        if (c == '"') {
+            for (k++;; k++) {
+                ST_TRY(rc = st_at(s, k, &c));
+                if (rc)
+                    return STREAM_RETRY;
+                if (c == '\\')
+                    k++;
+                else if (c == '"')
+                    break;
+            }
+            k++;
+            if (depth == 0)
+                break;
+            continue;
+        }
+        if (c == '[' || c == '{') {
+            if (++depth > FLOE_JSON_MAX_DEPTH)
+                return STREAM_RETRY;
+        } else if (c == ']' || c == '}') {
+            if (depth == 0)
+                break;
+            if (--depth == 0) {
+                k++;
+                break;
+            }
+        } else if (depth == 0 && (c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t')) {
+            break;
+        }
+        k++;
+    }
+    if (k == 0)
+        return STREAM_RETRY;
+    *len = k;
+    return 0;
+}
+
+/* One element of a streamed array, parsed strictly on its own. */
+static int st_element(stream *s, parser *p, size_t i,
+                      int (*fn)(const floe_json *elem, size_t i, void *payload))
+{
+    size_t len;
+    ST_TRY(st_value(s, &len));
+    floe_json *e;
+    int rc = floe__json_parse(&e, s->b.ptr + s->pos, len, p->what);
+    if (rc < 0)
+        return rc == FLOE_ENOMEM ? rc : STREAM_RETRY;
+    rc = fn(e, i, p);
+    floe__json_free(e);
+    s->pos += len;
+    return rc;
+}
+
+static int st_array(stream *s, parser *p, int (*fn)(const floe_json *, size_t, void *))
+{
+    char c;
+    s->pos++; /* [ */
+    ST_TRY(st_ws(s, &c));
+    if (c == ']') {
+        s->pos++;
+        return 0;
+    }
+    for (size_t i = 0;; i++) {
+        ST_TRY(st_ws(s, &c));
+        ST_TRY(st_element(s, p, i, fn));
+        ST_TRY(st_ws(s, &c));
+        s->pos++;
+        if (c == ']')
+            return 0;
+        if (c != ',')
+            return STREAM_RETRY;
+    }
+}
+
+static int st_root(stream *s, parser *p, floe_buf *rest)
+{
+    char c;
+    bool first = true, seen_snaps = false, seen_log = false;
+    ST_TRY(st_ws(s, &c));
+    if (c != '{')
+        return STREAM_RETRY;
+    s->pos++;
+    ST_TRY(floe__buf_putc(rest, '{'));
+    ST_TRY(st_ws(s, &c));
+    if (c == '}') {
+        s->pos++;
+    } else {
+        for (;;) {
+            size_t klen, vlen;
+            ST_TRY(st_ws(s, &c));
+            if (c != '"')
+                return STREAM_RETRY;
+            ST_TRY(st_value(s, &klen));
+            char key[32] = "";
+            if (klen - 2 < sizeof key && !memchr(s->b.ptr + s->pos, '\\', klen))
+                memcpy(key, s->b.ptr + s->pos + 1, klen - 2);
+            ST_TRY(floe__buf_puts(rest, first ? "" : ","));
+            ST_TRY(floe__buf_put(rest, s->b.ptr + s->pos, klen));
+            s->pos += klen;
+            ST_TRY(st_ws(s, &c));
+            if (c != ':')
+                return STREAM_RETRY;
+            s->pos++;
+            ST_TRY(st_ws(s, &c));
+            bool is_snaps = strcmp(key, "snapshots") == 0, is_log = strcmp(key, "snapshot-log") == 0;
+            if ((is_snaps && seen_snaps) || (is_log && seen_log)) {
+                /* a duplicate: the first one counts (as in the tree parser) */
+                ST_TRY(st_value(s, &vlen));
+                s->pos += vlen;
+                rest->len -= klen + !first;
+                rest->ptr[rest->len] = '\0';
+            } else if ((is_snaps || is_log) && c == '[') {
+                if (p->m->format_version == 0)
+                    return STREAM_RETRY; /* need format-version first */
+                ST_TRY(st_array(s, p, is_snaps ? snapshot_cb : snapshot_log_cb));
+                if (is_snaps)
+                    p->streamed_snapshots = true;
+                else
+                    p->streamed_log = true;
+                rest->len -= klen + !first;
+                rest->ptr[rest->len] = '\0';
+            } else {
+                ST_TRY(st_value(s, &vlen));
+                ST_TRY(floe__buf_putc(rest, ':'));
+                ST_TRY(floe__buf_put(rest, s->b.ptr + s->pos, vlen));
+                if (strcmp(key, "format-version") == 0 && p->m->format_version == 0 && vlen == 1 &&
+                    s->b.ptr[s->pos] >= '1' && s->b.ptr[s->pos] <= '0' + FLOE_MAX_FORMAT_VERSION)
+                    p->m->format_version = s->b.ptr[s->pos] - '0';
+                s->pos += vlen;
+                first = false;
+            }
+            seen_snaps |= is_snaps;
+            seen_log |= is_log;
+            ST_TRY(st_ws(s, &c));
+            s->pos++;
+            if (c == '}')
+                break;
+            if (c != ',')
+                return STREAM_RETRY;
+        }
+    }
+    ST_TRY(floe__buf_putc(rest, '}'));
+    int rc = st_ws(s, &c);
+    return rc == 1 ? 0 : rc < 0 ? rc : STREAM_RETRY;
+}
+
+static int stream_file(floe_table_metadata **out, FILE *f, const char *path)
+{
+    stream s;
+    memset(&s, 0, sizeof s);
+    s.f = f;
+    s.what = path;
+    s.b = (floe_buf)FLOE_BUF_INIT;
+    floe_buf rest = FLOE_BUF_INIT;
+    floe_table_metadata *m = NULL;
+    parser p;
+    int rc = 0;
+    unsigned char magic[2];
+    size_t nm = fread(magic, 1, 2, f);
+    if (nm == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+        s.gz = true;
+        s.z.zalloc = z_alloc;
+        s.z.zfree = z_free;
+        if (!(s.in = floe__malloc(STREAM_CHUNK)) || inflateInit2(&s.z, 15 + 32) != Z_OK) {
+            floe__free(s.in);
+            return floe__error_nomem();
+        }
+        s.zinit = true;
+        memcpy(s.in, magic, 2);
+        s.z.next_in = s.in;
+        s.z.avail_in = 2;
+    } else if (nm > 0) {
+        rc = floe__buf_put(&s.b, magic, nm);
+        s.total = nm;
+    }
+    if (rc == 0)
+        rc = new_metadata(&m, &p, path);
+    if (rc == 0) {
+        rc = st_root(&s, &p, &rest);
+        if (s.zinit)
+            inflateEnd(&s.z);
+        s.zinit = false;
+        floe__free(s.in);
+        s.in = NULL;
+        floe__buf_free(&s.b);
+        floe_json *root = NULL;
+        if (rc == 0) {
+            rc = floe__json_parse(&root, rest.ptr, rest.len, path);
+            if (rc < 0 && rc != FLOE_ENOMEM)
+                rc = STREAM_RETRY;
+        }
+        floe__buf_free(&rest);
+        if (rc == 0)
+            rc = parse_root(&p, root);
+        floe__json_free(root);
+        parser_done(&p);
+    }
+    if (s.zinit)
+        inflateEnd(&s.z);
+    floe__free(s.in);
+    floe__buf_free(&s.b);
+    floe__buf_free(&rest);
+    if (rc != 0) {
+        floe__metadata_free(m);
+        return rc == FLOE_ENOMEM || rc == FLOE_EIO ? rc : STREAM_RETRY;
     }
     *out = m;
     return 0;
@@ -719,8 +1207,16 @@ int floe__metadata_read_file(floe_table_metadata **out, const char *path)
     if (!f)
         return floe__error(errno == ENOENT ? FLOE_ENOTFOUND : FLOE_EIO, "metadata",
                            "cannot open %s: %s", path, strerror(errno));
+    int rc = stream_file(out, f, path);
+    if (rc != STREAM_RETRY) {
+        fclose(f);
+        return rc;
+    }
+    /* The slow path: the whole text in memory, exact messages. */
     floe_buf b = FLOE_BUF_INIT;
-    int rc = 0;
+    rc = 0;
+    rewind(f);
+    clearerr(f);
     /* Reserve the file size up front: growing by doubling would briefly hold
      * twice a large file. */
     struct stat st;
@@ -760,7 +1256,9 @@ void floe__metadata_free(floe_table_metadata *m)
         return;
     for (size_t i = 0; i < m->nschemas; i++)
         floe__schema_release(m->schemas[i]);
-    floe__intmap_free(m->snapshot_by_id);
+    floe__free(m->snapshots);
+    floe__free(m->snapshot_log);
+    floe__free(m->snapshot_order);
     floe__strmap_free(m->ref_by_name);
     floe__props_free(&m->properties);
     floe__arena_free(m->arena);
@@ -771,7 +1269,19 @@ void floe__metadata_free(floe_table_metadata *m)
 
 const floe_snapshot *floe__metadata_snapshot(const floe_table_metadata *m, int64_t id)
 {
-    return m->snapshot_by_id ? floe__intmap_get(m->snapshot_by_id, id) : NULL;
+    const uint32_t *o = m->snapshot_order;
+    size_t lo = 0, hi = o ? m->nsnapshots : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int64_t v = m->snapshots[o[mid]].snapshot_id;
+        if (v == id)
+            return &m->snapshots[o[mid]];
+        if (v < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
 }
 
 const floe_snapshot *floe__metadata_current_snapshot(const floe_table_metadata *m)

@@ -19,26 +19,49 @@
 /* Upper bound for decompressed metadata (a hostile gzip cannot exhaust memory). */
 #define FLOE_MAX_METADATA_BYTES ((size_t)1 << 30)
 
+/* One snapshot. The table of a busy writer holds 100,000 of these, so the
+ * layout is lean (~100 bytes plus two packed byte strings): the summary and
+ * the manifest-list path are stored packed and read through the accessors
+ * below (floe__snapshot_summary, floe__summary_next,
+ * floe__snapshot_manifest_list); build them for an add-snapshot with
+ * floe__snapshot_pack_summary / floe__snapshot_pack_manifest_list. */
 typedef struct floe_snapshot {
     int64_t snapshot_id;
-    bool has_parent;
-    int64_t parent_snapshot_id;
-    int64_t sequence_number; /* 0 for v1 snapshots */
+    int64_t parent_snapshot_id; /* valid when has_parent */
+    int64_t sequence_number;    /* 0 for v1 snapshots */
     int64_t timestamp_ms;
-    const char *manifest_list; /* NULL for v1 snapshots listing `manifests` */
-    size_t n_manifests;        /* v1 `manifests` */
-    const char *const *manifests;
-    const char *operation;     /* summary["operation"]; NULL if no summary (v1) */
-    size_t n_summary;          /* summary in file order, "operation" included */
-    const floe_kv *summary;
-    bool has_schema_id;
+    int64_t first_row_id;       /* v3 row lineage, valid when has_first_row_id */
+    int64_t added_rows;         /* valid when has_added_rows */
+    const uint8_t *manifest_list_packed; /* NULL for v1 snapshots listing `manifests` */
+    const char *const *manifests;        /* v1 `manifests` */
+    const char *operation;               /* summary["operation"]; NULL if no summary (v1) */
+    const uint8_t *summary_packed;       /* summary in file order, "operation" included */
+    const char *key_id;                  /* v3 encryption key id, NULL if none */
+    uint32_t n_manifests;
+    uint32_t n_summary;
     int32_t schema_id;
-    bool has_first_row_id;     /* v3 row lineage */
-    int64_t first_row_id;
+    bool has_parent;
+    bool has_schema_id;
+    bool has_first_row_id;
     bool has_added_rows;
-    int64_t added_rows;
-    const char *key_id;        /* v3 encryption key id, NULL if none */
 } floe_snapshot;
+
+/* Summary value of `key`, NULL if absent (pointer valid as long as the snapshot). */
+const char *floe__snapshot_summary(const floe_snapshot *s, const char *key);
+/* Iterate a summary in file order:
+ *   const uint8_t *it = s->summary_packed; const char *k, *v;
+ *   while (floe__summary_next(&it, &k, &v)) ...
+ * (false at the end or for a NULL summary). */
+bool floe__summary_next(const uint8_t **it, const char **key, const char **value);
+/* Pack `kv` into `a` and set summary_packed, n_summary and operation. */
+int floe__snapshot_pack_summary(floe_snapshot *s, floe_arena *a, const floe_kv *kv, size_t n);
+/* Pack a manifest-list path (NULL clears it) into `a`. */
+int floe__snapshot_pack_manifest_list(floe_snapshot *s, floe_arena *a, const char *path);
+/* The manifest-list path, written into `buf` (cleared first); *out is
+ * buf->ptr, or NULL for a v1 snapshot without one. FLOE_ENOMEM. */
+int floe__snapshot_manifest_list(const floe_snapshot *s, floe_buf *buf, const char **out);
+/* Append the manifest-list path as a JSON string (with quotes). */
+int floe__snapshot_manifest_list_json(const floe_snapshot *s, floe_buf *out);
 
 typedef enum floe_ref_type { FLOE_REF_BRANCH = 0, FLOE_REF_TAG = 1 } floe_ref_type;
 
@@ -109,7 +132,7 @@ typedef struct floe_table_metadata {
     bool has_current_snapshot;
     int64_t current_snapshot_id;
     size_t nsnapshots;
-    floe_snapshot *snapshots; /* file order */
+    floe_snapshot *snapshots; /* file order; heap array (floe__realloc), not in the arena */
     size_t n_snapshot_log;
     floe_snapshot_log_entry *snapshot_log;
     size_t n_metadata_log;
@@ -125,7 +148,7 @@ typedef struct floe_table_metadata {
     floe_partition_statistics_file *partition_statistics;
     bool has_next_row_id; /* v3 */
     int64_t next_row_id;
-    floe_intmap *snapshot_by_id; /* id -> floe_snapshot* */
+    uint32_t *snapshot_order;    /* heap: indexes of `snapshots` sorted by id (lookup) */
     floe_strmap *ref_by_name;    /* name -> floe_snapshot_ref* */
 } floe_table_metadata;
 
@@ -146,7 +169,11 @@ void floe__metadata_free(floe_table_metadata *m);
  * `partition-spec` fields, as Java writes them. */
 int floe__metadata_write(const floe_table_metadata *m, floe_buf *out);
 
-/* Lookups (NULL when absent). */
+/* Rebuild the id index of m->snapshots (after adding/removing snapshots):
+ * FLOE_EINVALID on a duplicate id, FLOE_ENOMEM. */
+int floe__metadata_index_snapshots(floe_table_metadata *m);
+
+/* Lookups (NULL when absent; snapshots by binary search over the index). */
 const floe_snapshot *floe__metadata_snapshot(const floe_table_metadata *m, int64_t snapshot_id);
 const floe_snapshot *floe__metadata_current_snapshot(const floe_table_metadata *m);
 const floe_snapshot_ref *floe__metadata_ref(const floe_table_metadata *m, const char *name);

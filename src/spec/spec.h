@@ -70,6 +70,16 @@ typedef struct floe_strpool {
     size_t left;
 } floe_strpool;
 char *floe__strpool_dup(floe_strpool *p, const char *s, size_t n);
+/* n uninitialized bytes (byte-aligned) from the pool. */
+char *floe__strpool_alloc(floe_strpool *p, size_t n);
+
+/* Snapshot packing (snapshot_pack.c) with a reader's pool; `dir` is the
+ * interned directory of `path` (its first bytes up to the last '/'), or NULL. */
+struct floe_snapshot;
+int floe__summary_pack_pool(struct floe_snapshot *s, floe_strpool *pool, const floe_kv *kv,
+                            size_t n);
+int floe__manifest_list_pack_pool(struct floe_snapshot *s, floe_strpool *pool, const char *path,
+                                  size_t len, const char *dir);
 
 /* Limits on input from outside. */
 #define FLOE_JSON_MAX_DEPTH 256

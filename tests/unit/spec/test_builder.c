@@ -20,19 +20,18 @@ static floe_table_metadata *base(void)
     return m;
 }
 
+/* Packed summary and manifest list shared by the test snapshots (made in
+ * main, outside the out-of-memory loops). */
+static floe_snapshot snap_template;
+
 static floe_snapshot snap(int64_t id, int64_t parent, int64_t seq, int64_t ts)
 {
-    static floe_kv summary[] = {{"operation", "append"}, {"added-records", "10"}};
-    floe_snapshot s = {0};
+    floe_snapshot s = snap_template;
     s.snapshot_id = id;
     s.has_parent = parent != 0;
     s.parent_snapshot_id = parent;
     s.sequence_number = seq;
     s.timestamp_ms = ts;
-    s.manifest_list = "s3://b/t/metadata/snap-x.avro";
-    s.operation = "append";
-    s.summary = summary;
-    s.n_summary = 2;
     return s;
 }
 
@@ -379,5 +378,12 @@ static const ft_case cases[] = {
 
 int main(int argc, char **argv)
 {
-    return ft_main(argc, argv, cases, FT_N(cases));
+    static const floe_kv summary[] = {{"operation", "append"}, {"added-records", "10"}};
+    floe_arena *a = floe__arena_new(4096);
+    if (!a || floe__snapshot_pack_manifest_list(&snap_template, a, "s3://b/t/metadata/snap-x.avro") < 0 ||
+        floe__snapshot_pack_summary(&snap_template, a, summary, 2) < 0)
+        return 1;
+    int rc = ft_main(argc, argv, cases, FT_N(cases));
+    floe__arena_free(a);
+    return rc;
 }

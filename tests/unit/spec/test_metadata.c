@@ -99,12 +99,28 @@ static void check_against_raw(const floe_table_metadata *m, const json_t *raw, c
         FT_EQ_INT(fs->sequence_number, jint(s, "sequence-number", 0));
         FT_EQ_INT(fs->timestamp_ms, jint(s, "timestamp-ms", -9));
         const char *ml = json_string_value(json_object_get(s, "manifest-list"));
+        floe_buf mlb = FLOE_BUF_INIT;
+        const char *fml;
+        FT_OK(floe__snapshot_manifest_list(fs, &mlb, &fml));
         if (ml)
-            FT_EQ_STR(fs->manifest_list, ml);
+            FT_EQ_STR(fml, ml);
+        else
+            FT_CHECK(fml == NULL);
+        floe__buf_free(&mlb);
         json_t *sum = json_object_get(s, "summary");
         if (sum) {
             FT_EQ_INT(fs->n_summary, json_object_size(sum));
             FT_EQ_STR(fs->operation, json_string_value(json_object_get(sum, "operation")));
+            /* every packed entry, in order, agrees with jansson's reading */
+            const uint8_t *it = fs->summary_packed;
+            const char *k, *v;
+            size_t seen = 0;
+            while (floe__summary_next(&it, &k, &v)) {
+                FT_EQ_STR(v, json_string_value(json_object_get(sum, k)));
+                FT_CHECK(floe__snapshot_summary(fs, k) != NULL);
+                seen++;
+            }
+            FT_EQ_INT(seen, json_object_size(sum));
         }
     }
     json_t *refs = json_object_get(raw, "refs");
@@ -175,6 +191,22 @@ static void test_fixtures(void)
                 json_decref(raw2);
                 FT_OK(floe__metadata_write(m2, &out2));
                 FT_EQ_STR(out.ptr, out2.ptr); /* writing is a fixed point */
+            }
+            /* the streamed file read and the in-memory parse agree */
+            floe_table_metadata *m3 = NULL;
+            size_t len;
+            char *data = ft_read_file(list[i], &len);
+            FT_ASSERT(data != NULL);
+            if (floe__metadata_parse(&m3, data, len, list[i]) < 0) {
+                ft_fail(__FILE__, __LINE__, "in-memory %s: %s", list[i], ft_floe_err());
+            } else {
+                floe__buf_clear(&out2);
+                FT_OK(floe__metadata_write(m3, &out2));
+                FT_EQ_STR(out.ptr, out2.ptr);
+            }
+            floe__metadata_free(m3);
+            free(data);
+            {
             }
             floe__buf_free(&out);
             floe__buf_free(&out2);
@@ -259,7 +291,7 @@ static void test_v1_legacy(void)
     FT_EQ_INT(m->specs[0]->fields[0].field_id, 1000);
     FT_EQ_INT(m->specs[0]->fields[0].transform.kind, FLOE_TR_IDENTITY);
     FT_EQ_INT(m->nsnapshots, 1);
-    FT_CHECK(m->snapshots[0].manifest_list == NULL);
+    FT_CHECK(m->snapshots[0].manifest_list_packed == NULL);
     FT_CHECK(m->snapshots[0].n_manifests >= 1);
     FT_EQ_INT(m->snapshots[0].sequence_number, 0);
     FT_ASSERT(floe__metadata_ref(m, "main") != NULL);
@@ -393,6 +425,24 @@ static void oom_loop(const char *path)
     }
     FT_CHECK(n > 10);
     free(data);
+    /* the streaming file reader */
+    for (n = 1; n < 1000000; n++) {
+        floe_table_metadata *m = NULL;
+        floe__alloc_fail_at(n);
+        int rc = floe__metadata_read_file(&m, path);
+        floe__alloc_fail_at(0);
+        if (rc == 0) {
+            floe__metadata_free(m);
+            break;
+        }
+        if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "read_file allocation %ld: got %d (%s)", n, rc,
+                    ft_floe_err());
+            break;
+        }
+        FT_CHECK(m == NULL);
+    }
+    FT_CHECK(n > 10);
 }
 
 static void test_oom(void)
