@@ -897,6 +897,7 @@ typedef struct stream {
     floe_buf b;        /* text; bytes before pos are consumed */
     size_t pos;
     size_t total;      /* text bytes produced so far */
+    floe_json_scratch scratch; /* reused by every element */
     const char *what;
 } stream;
 
@@ -979,47 +980,60 @@ static int st_ws(stream *s, char *c)
 }
 
 /* Length of the JSON value at pos (not validated: the strict parser runs
- * on it afterwards); the value stays in the buffer. */
+ * on it afterwards); the value stays in the buffer. The scan state (depth,
+ * inside a string) survives refills, which only ever append. */
 static int st_value(stream *s, size_t *len)
 {
     size_t k = 0;
     int depth = 0;
-    char c;
+    bool in_str = false, esc = false;
     for (;;) {
-        int rc = st_at(s, k, &c);
-        if (rc == 1 && depth == 0 && k > 0)
-            break; /* a scalar at the very end: the caller will reject it */
-        if (rc != 0)
-            return rc < 0 ? rc : STREAM_RETRY;
-        if (c == '"') {
-            for (k++;; k++) {
-                ST_TRY(rc = st_at(s, k, &c));
-                if (rc)
+        const char *p = s->b.ptr + s->pos + k, *end = s->b.ptr + s->b.len;
+        for (; p < end; p++) {
+            char c = *p;
+            if (in_str) {
+                if (esc)
+                    esc = false;
+                else if (c == '\\')
+                    esc = true;
+                else if (c == '"') {
+                    in_str = false;
+                    if (depth == 0) {
+                        p++;
+                        goto done;
+                    }
+                }
+                continue;
+            }
+            if (c == '"') {
+                in_str = true;
+            } else if (c == '[' || c == '{') {
+                if (++depth > FLOE_JSON_MAX_DEPTH)
                     return STREAM_RETRY;
-                if (c == '\\')
-                    k++;
-                else if (c == '"')
-                    break;
+            } else if (c == ']' || c == '}') {
+                if (depth == 0)
+                    goto done;
+                if (--depth == 0) {
+                    p++;
+                    goto done;
+                }
+            } else if (depth == 0 && (c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t')) {
+                goto done;
             }
-            k++;
-            if (depth == 0)
-                break;
-            continue;
         }
-        if (c == '[' || c == '{') {
-            if (++depth > FLOE_JSON_MAX_DEPTH)
-                return STREAM_RETRY;
-        } else if (c == ']' || c == '}') {
-            if (depth == 0)
-                break;
-            if (--depth == 0) {
-                k++;
-                break;
-            }
-        } else if (depth == 0 && (c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t')) {
-            break;
+        k = (size_t)(p - (s->b.ptr + s->pos));
+        int rc = st_more(s);
+        if (rc < 0)
+            return rc;
+        if (rc == 1) {
+            if (depth == 0 && !in_str && k > 0)
+                break; /* a scalar at the very end: the caller will reject it */
+            return STREAM_RETRY;
         }
-        k++;
+        continue;
+    done:
+        k = (size_t)(p - (s->b.ptr + s->pos));
+        break;
     }
     if (k == 0)
         return STREAM_RETRY;
@@ -1033,12 +1047,11 @@ static int st_element(stream *s, parser *p, size_t i,
 {
     size_t len;
     ST_TRY(st_value(s, &len));
-    floe_json *e;
-    int rc = floe__json_parse(&e, s->b.ptr + s->pos, len, p->what);
+    floe_json e;
+    int rc = floe__json_parse_scratch(&e, &s->scratch, s->b.ptr + s->pos, len, p->what);
     if (rc < 0)
         return rc == FLOE_ENOMEM ? rc : STREAM_RETRY;
-    rc = fn(e, i, p);
-    floe__json_free(e);
+    rc = fn(&e, i, p);
     s->pos += len;
     return rc;
 }
@@ -1192,12 +1205,20 @@ static int stream_file(floe_table_metadata **out, FILE *f, const char *path)
     floe__free(s.in);
     floe__buf_free(&s.b);
     floe__buf_free(&rest);
+    floe__json_scratch_free(&s.scratch);
     if (rc != 0) {
         floe__metadata_free(m);
         return rc == FLOE_ENOMEM || rc == FLOE_EIO ? rc : STREAM_RETRY;
     }
     *out = m;
     return 0;
+}
+
+static _Atomic unsigned long stream_fallbacks;
+
+unsigned long floe__metadata_stream_fallbacks(void)
+{
+    return stream_fallbacks;
 }
 
 int floe__metadata_read_file(floe_table_metadata **out, const char *path)
@@ -1213,6 +1234,7 @@ int floe__metadata_read_file(floe_table_metadata **out, const char *path)
         return rc;
     }
     /* The slow path: the whole text in memory, exact messages. */
+    stream_fallbacks++;
     floe_buf b = FLOE_BUF_INIT;
     rc = 0;
     rewind(f);

@@ -22,34 +22,41 @@
 
 #include "spec/spec.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 /* Keys Java, Spark, Trino, PyIceberg and floe write (spec "Optional Snapshot
- * Summary Fields" and engine extras). Order is fixed: codes are positions. */
+ * Summary Fields" and engine extras), in strcmp order (binary search); a
+ * key's code is its position + 1 (only ever in memory, never written). */
 static const char *const known_keys[] = {
-    "operation", "added-data-files", "deleted-data-files", "total-data-files",
-    "added-delete-files", "added-equality-delete-files", "removed-equality-delete-files",
-    "added-position-delete-files", "removed-position-delete-files", "added-dvs", "removed-dvs",
-    "removed-delete-files", "total-delete-files", "added-records", "deleted-records",
-    "total-records", "added-files-size", "removed-files-size", "total-files-size",
-    "added-position-deletes", "removed-position-deletes", "total-position-deletes",
-    "added-equality-deletes", "removed-equality-deletes", "total-equality-deletes",
-    "deleted-duplicate-files", "changed-partition-count", "spark.app.id", "engine-name",
-    "engine-version", "iceberg-version", "app-id", "manifests-created", "manifests-kept",
-    "manifests-replaced", "entries-processed", "wap.id", "published-wap-id",
-    "source-snapshot-id", "replace-partitions", "partition-summaries-included",
-    "trino_query_id", "trino_user", "added-dv-files",
+    "added-data-files", "added-delete-files", "added-dv-files", "added-dvs",
+    "added-equality-delete-files", "added-equality-deletes", "added-files-size",
+    "added-position-delete-files", "added-position-deletes", "added-records", "app-id",
+    "changed-partition-count", "deleted-data-files", "deleted-duplicate-files",
+    "deleted-records", "engine-name", "engine-version", "entries-processed", "iceberg-version",
+    "manifests-created", "manifests-kept", "manifests-replaced", "operation",
+    "partition-summaries-included", "published-wap-id", "removed-delete-files", "removed-dvs",
+    "removed-equality-delete-files", "removed-equality-deletes", "removed-files-size",
+    "removed-position-delete-files", "removed-position-deletes", "replace-partitions",
+    "source-snapshot-id", "spark.app.id", "total-data-files", "total-delete-files",
+    "total-equality-deletes", "total-files-size", "total-position-deletes", "total-records",
+    "trino_query_id", "trino_user", "wap.id",
 };
 #define N_KNOWN (sizeof known_keys / sizeof *known_keys)
 #define CODE_INLINE 255
 
 static int key_code(const char *key)
 {
-    for (size_t i = 0; i < N_KNOWN; i++)
-        if (strcmp(known_keys[i], key) == 0)
-            return (int)i + 1;
+    size_t lo = 0, hi = N_KNOWN;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(known_keys[mid], key);
+        if (c == 0)
+            return (int)mid + 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return CODE_INLINE;
 }
 
@@ -82,17 +89,16 @@ const char *floe__snapshot_summary(const floe_snapshot *s, const char *key)
 }
 
 /* Packed size of one entry (no terminator). */
-static size_t entry_size(const char *key, const char *value)
+static size_t entry_size(int code, const char *key, const char *value)
 {
     size_t n = 1 + strlen(value) + 1;
-    if (key_code(key) == CODE_INLINE)
+    if (code == CODE_INLINE)
         n += strlen(key) + 1;
     return n;
 }
 
-static uint8_t *put_entry(uint8_t *d, const char *key, const char *value)
+static uint8_t *put_entry(uint8_t *d, int code, const char *key, const char *value)
 {
-    int code = key_code(key);
     *d++ = (uint8_t)code;
     if (code == CODE_INLINE) {
         size_t n = strlen(key) + 1;
@@ -113,16 +119,22 @@ int floe__summary_pack_pool(floe_snapshot *s, floe_strpool *pool, const floe_kv 
         return 0;
     if (n > UINT32_MAX)
         return floe__error(FLOE_EINVALID, "metadata", "snapshot summary too large");
+    uint8_t codes[64]; /* the usual summary; longer ones look codes up twice */
     size_t size = 1;
-    for (size_t i = 0; i < n; i++)
-        size += entry_size(kv[i].key, kv[i].value);
+    for (size_t i = 0; i < n; i++) {
+        int code = key_code(kv[i].key);
+        if (i < sizeof codes)
+            codes[i] = (uint8_t)code;
+        size += entry_size(code, kv[i].key, kv[i].value);
+    }
     uint8_t *blob = (uint8_t *)floe__strpool_alloc(pool, size);
     if (!blob)
         return floe__error_nomem();
     uint8_t *d = blob;
     for (size_t i = 0; i < n; i++) {
-        uint8_t *v = d + 1 + (key_code(kv[i].key) == CODE_INLINE ? strlen(kv[i].key) + 1 : 0);
-        d = put_entry(d, kv[i].key, kv[i].value);
+        int code = i < sizeof codes ? codes[i] : key_code(kv[i].key);
+        uint8_t *v = d + 1 + (code == CODE_INLINE ? strlen(kv[i].key) + 1 : 0);
+        d = put_entry(d, code, kv[i].key, kv[i].value);
         if (!s->operation && strcmp(kv[i].key, "operation") == 0)
             s->operation = (const char *)v;
     }
@@ -142,10 +154,26 @@ int floe__snapshot_pack_summary(floe_snapshot *s, floe_arena *a, const floe_kv *
 
 #define ML_SNAP_ID 1 /* the name starts with snap-<snapshot-id>- */
 
-static size_t snap_prefix(char *buf, size_t cap, int64_t id)
+/* "snap-<id>-" into buf (>= 32 bytes); its length. No snprintf: the writer
+ * calls this for every snapshot. */
+static size_t snap_prefix(char *buf, int64_t id)
 {
-    int n = snprintf(buf, cap, "snap-%" PRId64 "-", id);
-    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+    char digits[24];
+    size_t nd = 0;
+    uint64_t u = id < 0 ? 0 - (uint64_t)id : (uint64_t)id;
+    do {
+        digits[nd++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    size_t n = 0;
+    memcpy(buf, "snap-", 5);
+    n = 5;
+    if (id < 0)
+        buf[n++] = '-';
+    while (nd)
+        buf[n++] = digits[--nd];
+    buf[n++] = '-';
+    return n;
 }
 
 int floe__manifest_list_pack_pool(floe_snapshot *s, floe_strpool *pool, const char *path,
@@ -164,9 +192,9 @@ int floe__manifest_list_pack_pool(floe_snapshot *s, floe_strpool *pool, const ch
     const char *name = path + dlen;
     size_t nlen = len - dlen;
     char sp[32];
-    size_t splen = snap_prefix(sp, sizeof sp, s->snapshot_id);
+    size_t splen = snap_prefix(sp, s->snapshot_id);
     uint8_t flag = 0;
-    if (splen && nlen >= splen && memcmp(name, sp, splen) == 0) {
+    if (nlen >= splen && memcmp(name, sp, splen) == 0) {
         flag = ML_SNAP_ID;
         name += splen;
         nlen -= splen;
@@ -211,8 +239,10 @@ int floe__snapshot_manifest_list(const floe_snapshot *s, floe_buf *buf, const ch
     bool snap;
     ml_parts(s, &dir, &snap, &rest);
     FLOE_TRY(floe__buf_puts(buf, dir));
-    if (snap)
-        FLOE_TRY(floe__buf_printf(buf, "snap-%" PRId64 "-", s->snapshot_id));
+    if (snap) {
+        char sp[32];
+        FLOE_TRY(floe__buf_put(buf, sp, snap_prefix(sp, s->snapshot_id)));
+    }
     FLOE_TRY(floe__buf_puts(buf, rest));
     *out = buf->ptr;
     return 0;
@@ -227,7 +257,7 @@ int floe__snapshot_manifest_list_json(const floe_snapshot *s, floe_buf *out)
     FLOE_TRY(floe__buf_put_json_escaped(out, dir, strlen(dir)));
     if (snap) {
         char sp[32];
-        size_t n = snap_prefix(sp, sizeof sp, s->snapshot_id);
+        size_t n = snap_prefix(sp, s->snapshot_id);
         FLOE_TRY(floe__buf_put_json_escaped(out, sp, n));
     }
     FLOE_TRY(floe__buf_put_json_escaped(out, rest, strlen(rest)));

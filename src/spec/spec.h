@@ -96,6 +96,18 @@ void floe__json_free(floe_json *root);
 int floe__json_parse_lazy(floe_json **out, const void *data, size_t len, const char *what,
                           const char *const *lazy_keys, size_t nlazy);
 /* Number of elements of an array or lazy array (0 otherwise). */
+/* Parse one value into a reusable scratch (arena reset and stack kept from
+ * call to call): the tree in *out lives until the next call or
+ * floe__json_scratch_free. Same errors as floe__json_parse. */
+typedef struct floe_json_scratch {
+    floe_arena *a;
+    floe_json *stack;
+    const char **kstack;
+    size_t cap;
+} floe_json_scratch;
+int floe__json_parse_scratch(floe_json *out, floe_json_scratch *sc, const void *data, size_t len,
+                             const char *what);
+void floe__json_scratch_free(floe_json_scratch *sc);
 size_t floe__json_count(const floe_json *j);
 /* Call fn for each element of an array or lazy array, in order. Elements of
  * a lazy array live only during their call. Stops at the first negative

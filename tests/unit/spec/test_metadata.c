@@ -458,7 +458,143 @@ static void test_oom(void)
     oom_loop(ft_path(sh, "fixtures/pyiceberg_column_defaults/metadata/00003-3f1801a5-7dfb-4072-b14a-39cd12f9279b.metadata.json"));
 }
 
+/* A synthetic table whose snapshots exercise the packed forms: ids in random
+ * order (negative too), known and unknown summary keys, escapes, manifest
+ * lists with and without the snap-<id>- name, without a directory. */
+static void synth_table(floe_buf *b, int n, bool version_last, const char *sep)
+{
+    FT_OK(floe__buf_printf(b, "{%s", sep));
+    if (!version_last)
+        FT_OK(floe__buf_printf(b, "\"format-version\" : 2 ,%s", sep));
+    FT_OK(floe__buf_printf(b,
+        "\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\",\"location\":\"s3://b/t\","
+        "\"last-sequence-number\":%d,\"last-updated-ms\":1,\"last-column-id\":1,%s"
+        "\"current-schema-id\":0,\"schemas\":[{\"type\":\"struct\",\"schema-id\":0,\"fields\":"
+        "[{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"}]}],\"default-spec-id\":0,"
+        "\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],\"last-partition-id\":999,"
+        "\"default-sort-order-id\":0,\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],"
+        "\"snapshots\" :%s[", n, sep, sep));
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t id = (int64_t)(x >> 1) * (i % 7 == 3 ? -1 : 1);
+        if (i)
+            FT_OK(floe__buf_printf(b, ",%s", sep));
+        FT_OK(floe__buf_printf(b,
+            "{\"snapshot-id\":%lld,\"sequence-number\":%d,\"timestamp-ms\":%d,"
+            "\"summary\":{\"operation\":\"%s\",\"added-records\":\"%d\",\"my key %d\":\"v\\\"\\u00e9%d\","
+            "\"spark.app.id\":\"[not a bracket}\"},",
+            (long long)id, i + 1, i, i % 2 ? "append" : "overwrite", i * 3, i % 5, i));
+        switch (i % 4) {
+        case 0:
+            FT_OK(floe__buf_printf(b, "\"manifest-list\":\"s3://b/t/metadata/snap-%lld-1-abc.avro\"}",
+                                   (long long)id));
+            break;
+        case 1:
+            FT_OK(floe__buf_printf(b, "\"manifest-list\":\"s3://b/t/metadata/snap-%lld1-x.avro\"}",
+                                   (long long)id));
+            break;
+        case 2: FT_OK(floe__buf_printf(b, "\"manifest-list\":\"ml-%d.avro\"}", i)); break;
+        default: FT_OK(floe__buf_printf(b, "\"manifest-list\":\"s3://other\\/dir/%d/\"}", i)); break;
+        }
+    }
+    FT_OK(floe__buf_printf(b, "]%s,\"snapshot-log\":[", sep));
+    for (int i = 0; i < n; i++)
+        FT_OK(floe__buf_printf(b, "%s{\"timestamp-ms\":%d,\"snapshot-id\":%d}", i ? "," : "", i, i));
+    FT_OK(floe__buf_puts(b, "],\"metadata-log\":[]"));
+    if (version_last)
+        FT_OK(floe__buf_puts(b, ",\"format-version\":2"));
+    FT_OK(floe__buf_printf(b, "%s}%s", sep, sep));
+}
+
+/* Reading the file (streamed) and parsing the text give the same metadata. */
+static void stream_case(int n, bool version_last, const char *sep, bool gz, bool want_stream)
+{
+    floe_buf text = FLOE_BUF_INIT, w1 = FLOE_BUF_INIT, w2 = FLOE_BUF_INIT;
+    synth_table(&text, n, version_last, sep);
+    const char *path = ft_tmp(gz ? "synth.metadata.json.gz" : "synth.metadata.json");
+    if (gz) {
+        gzFile g = gzopen(path, "wb");
+        FT_ASSERT(g != NULL);
+        FT_CHECK(gzwrite(g, text.ptr, (unsigned)text.len) == (int)text.len);
+        gzclose(g);
+    } else {
+        FT_OK(ft_write_file(path, text.ptr, text.len));
+    }
+    floe_table_metadata *m1 = NULL, *m2 = NULL;
+    unsigned long before = floe__metadata_stream_fallbacks();
+    FT_OK(floe__metadata_read_file(&m1, path));
+    FT_EQ_INT(floe__metadata_stream_fallbacks() - before, want_stream ? 0 : 1);
+    FT_OK(floe__metadata_parse(&m2, text.ptr, text.len, "text"));
+    FT_ASSERT(m1 && m2);
+    FT_EQ_INT(m1->nsnapshots, n);
+    FT_OK(floe__metadata_write(m1, &w1));
+    FT_OK(floe__metadata_write(m2, &w2));
+    FT_EQ_STR(w1.ptr, w2.ptr);
+    /* every snapshot is found by id; packed fields read back */
+    floe_buf ml = FLOE_BUF_INIT;
+    for (size_t i = 0; i < m1->nsnapshots; i++) {
+        const floe_snapshot *s = &m1->snapshots[i];
+        FT_CHECK(floe__metadata_snapshot(m1, s->snapshot_id) == s);
+        FT_EQ_STR(floe__snapshot_summary(s, "operation"), i % 2 ? "append" : "overwrite");
+        FT_EQ_STR(s->operation, i % 2 ? "append" : "overwrite");
+        FT_EQ_STR(floe__snapshot_summary(s, "spark.app.id"), "[not a bracket}");
+        FT_CHECK(floe__snapshot_summary(s, "absent") == NULL);
+        char key[32], want[128];
+        snprintf(key, sizeof key, "my key %d", (int)(i % 5));
+        snprintf(want, sizeof want, "v\"\xc3\xa9%d", (int)i);
+        FT_EQ_STR(floe__snapshot_summary(s, key), want);
+        const char *p;
+        FT_OK(floe__snapshot_manifest_list(s, &ml, &p));
+        FT_ASSERT(p != NULL);
+        switch (i % 4) {
+        case 0: snprintf(want, sizeof want, "s3://b/t/metadata/snap-%lld-1-abc.avro", (long long)s->snapshot_id); break;
+        case 1: snprintf(want, sizeof want, "s3://b/t/metadata/snap-%lld1-x.avro", (long long)s->snapshot_id); break;
+        case 2: snprintf(want, sizeof want, "ml-%d.avro", (int)i); break;
+        default: snprintf(want, sizeof want, "s3://other/dir/%d/", (int)i); break;
+        }
+        FT_EQ_STR(p, want);
+    }
+    FT_CHECK(floe__metadata_snapshot(m1, 12345) == NULL);
+    floe__buf_free(&ml);
+    floe__metadata_free(m1);
+    floe__metadata_free(m2);
+    floe__buf_free(&text);
+    floe__buf_free(&w1);
+    floe__buf_free(&w2);
+}
+
+static void test_stream(void)
+{
+    stream_case(3000, false, "", false, true);     /* > one 64 KiB read chunk */
+    stream_case(3000, false, "\n  ", true, true); /* gzip, whitespace everywhere */
+    stream_case(0, false, " ", false, true);
+    stream_case(50, true, "", false, false);      /* snapshots before format-version */
+}
+
+/* A duplicate snapshot id is rejected whichever path reads the file. */
+static void test_stream_duplicates(void)
+{
+    const char *text =
+        "{\"format-version\":1,\"location\":\"s3://b/t\",\"last-updated-ms\":1,\"last-column-id\":1,"
+        "\"schema\":{\"type\":\"struct\",\"fields\":[]},\"partition-spec\":[],"
+        "\"snapshots\":[{\"snapshot-id\":5,\"timestamp-ms\":1,\"manifests\":[]},"
+        "{\"snapshot-id\":4,\"timestamp-ms\":1,\"manifests\":[]},"
+        "{\"snapshot-id\":5,\"timestamp-ms\":2,\"manifests\":[]}],"
+        "\"snapshots\":[]}";
+    const char *path = ft_tmp("dup.metadata.json");
+    FT_OK(ft_write_file(path, text, strlen(text)));
+    floe_table_metadata *m = NULL;
+    FT_EQ_INT(floe__metadata_read_file(&m, path), FLOE_EINVALID);
+    FT_ERR_CONTAINS("duplicate snapshot-id 5");
+    FT_EQ_INT(floe__metadata_parse(&m, text, strlen(text), "t"), FLOE_EINVALID);
+    FT_ERR_CONTAINS("duplicate snapshot-id 5");
+    FT_CHECK(m == NULL);
+}
+
 static const ft_case cases[] = {
+    {"stream", test_stream},
+    {"stream_duplicates", test_stream_duplicates},
     {"fixtures", test_fixtures},
     {"provenance_values", test_provenance_values},
     {"v1_legacy", test_v1_legacy},
