@@ -536,6 +536,86 @@ int floe__mb_set_statistics(floe_metadata_builder *b, const floe_statistics_file
     return 0;
 }
 
+int floe__mb_remove_statistics(floe_metadata_builder *b, int64_t snapshot_id)
+{
+    floe_table_metadata *m = b->m;
+    size_t k = 0;
+    for (size_t i = 0; i < m->nstatistics; i++)
+        if (m->statistics[i].snapshot_id != snapshot_id)
+            m->statistics[k++] = m->statistics[i];
+    m->nstatistics = k;
+    return 0;
+}
+
+int floe__mb_set_partition_statistics(floe_metadata_builder *b,
+                                      const floe_partition_statistics_file *st)
+{
+    floe_table_metadata *m = b->m;
+    floe_partition_statistics_file c = *st;
+    if (!st->statistics_path)
+        return bad("partition statistics need a statistics-path");
+    if (!(c.statistics_path = dup(m->arena, st->statistics_path)))
+        return floe__error_nomem();
+    for (size_t i = 0; i < m->npartition_statistics; i++) {
+        if (m->partition_statistics[i].snapshot_id == st->snapshot_id) {
+            m->partition_statistics[i] = c;
+            return 0;
+        }
+    }
+    floe_partition_statistics_file *arr =
+        grow(m->arena, m->partition_statistics, m->npartition_statistics, sizeof *arr);
+    if (!arr)
+        return floe__error_nomem();
+    arr[m->npartition_statistics] = c;
+    m->partition_statistics = arr;
+    m->npartition_statistics++;
+    return 0;
+}
+
+int floe__mb_remove_partition_statistics(floe_metadata_builder *b, int64_t snapshot_id)
+{
+    floe_table_metadata *m = b->m;
+    size_t k = 0;
+    for (size_t i = 0; i < m->npartition_statistics; i++)
+        if (m->partition_statistics[i].snapshot_id != snapshot_id)
+            m->partition_statistics[k++] = m->partition_statistics[i];
+    m->npartition_statistics = k;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- version and uuid */
+
+int floe__mb_upgrade_format_version(floe_metadata_builder *b, int format_version)
+{
+    floe_table_metadata *m = b->m;
+    if (format_version > FLOE_MAX_FORMAT_VERSION)
+        return bad("Cannot upgrade table to unsupported format version: v%d (supported: v%d)",
+                   format_version, FLOE_MAX_FORMAT_VERSION);
+    if (format_version < m->format_version)
+        return bad("Cannot downgrade v%d table to v%d", m->format_version, format_version);
+    if (format_version == m->format_version)
+        return 0;
+    if (format_version >= 3 && !m->has_next_row_id) {
+        /* spec Appendix E, row lineage: "When a table is upgraded to v3,
+         * next_row_id should be initialized to 0" */
+        m->has_next_row_id = true;
+        m->next_row_id = 0;
+    }
+    m->format_version = format_version;
+    return 0;
+}
+
+int floe__mb_assign_uuid(floe_metadata_builder *b, const char *uuid)
+{
+    if (!uuid || !*uuid)
+        return bad("Cannot set uuid to null");
+    const char *c = dup(b->m->arena, uuid);
+    if (!c)
+        return floe__error_nomem();
+    b->m->table_uuid = c;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- build */
 
 int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
@@ -545,6 +625,9 @@ int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
     floe_table_metadata *m = b->m;
     if (!m)
         return bad("metadata builder already built");
+    /* checked before anything changes, so the caller may fix it and retry */
+    if (m->format_version >= 2 && !m->table_uuid)
+        return bad("UUID is required in format v%d", m->format_version);
     m->last_updated_ms = b->snapshot_added ? b->added_timestamp_ms : now_ms;
     if (m->last_updated_ms < b->base_last_updated_ms)
         m->last_updated_ms = now_ms;
@@ -805,6 +888,36 @@ int floe__mb_apply_json(floe_metadata_builder *b, const floe_json *u)
         if (!loc)
             return bad("missing required field 'location' in update '%s'", action);
         return floe__mb_set_location(b, loc);
+    }
+    if (strcmp(action, "remove-statistics") == 0) {
+        FLOE_TRY(member_i64(u, "snapshot-id", action, &v));
+        return floe__mb_remove_statistics(b, v);
+    }
+    if (strcmp(action, "remove-partition-statistics") == 0) {
+        FLOE_TRY(member_i64(u, "snapshot-id", action, &v));
+        return floe__mb_remove_partition_statistics(b, v);
+    }
+    if (strcmp(action, "set-partition-statistics") == 0) {
+        char ctx[96];
+        snprintf(ctx, sizeof ctx, "update '%s'", action);
+        floe_partition_statistics_file st = {0};
+        FLOE_TRY(member_obj(u, "partition-statistics", action, &o));
+        FLOE_TRY(floe__json_int(o, "snapshot-id", ctx, &st.snapshot_id));
+        FLOE_TRY(floe__json_str(o, "statistics-path", ctx, a, &st.statistics_path));
+        FLOE_TRY(floe__json_int(o, "file-size-in-bytes", ctx, &st.file_size_in_bytes));
+        return floe__mb_set_partition_statistics(b, &st);
+    }
+    if (strcmp(action, "upgrade-format-version") == 0) {
+        FLOE_TRY(member_i64(u, "format-version", action, &v));
+        if (v < 1 || v > INT32_MAX)
+            return bad("invalid format-version %lld in update '%s'", (long long)v, action);
+        return floe__mb_upgrade_format_version(b, (int)v);
+    }
+    if (strcmp(action, "assign-uuid") == 0) {
+        const floe_json *id = floe__json_get(u, "uuid");
+        if (!floe__json_is_string(id))
+            return bad("%s field 'uuid' in update '%s'", id && !floe__json_is_null(id) ? "wrong type of" : "missing required", action);
+        return floe__mb_assign_uuid(b, floe__json_sval(id));
     }
     if (strcmp(action, "set-statistics") == 0) {
         floe_statistics_file st;

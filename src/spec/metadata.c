@@ -167,6 +167,9 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const floe_json *j, size_
     if (!present && p->m->format_version >= 2)
         return invalid(p, "missing required field 'sequence-number' in %s", ctx);
     FLOE_TRY(floe__json_int(j, "timestamp-ms", ctx, &s->timestamp_ms));
+    /* Spec Appendix E: tables upgraded from v1 keep their v1 snapshots
+     * (sequence number 0), which may list `manifests` and lack a summary. */
+    bool v1_era = present && s->sequence_number == 0;
     floe_json *ml = floe__json_get(j, "manifest-list");
     if (ml && !floe__json_is_null(ml)) {
         if (!floe__json_is_string(ml))
@@ -191,7 +194,7 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const floe_json *j, size_
     floe_json *manifests;
     FLOE_TRY(floe__json_array_opt(j, "manifests", ctx, &manifests));
     if (!s->manifest_list_packed) {
-        if (p->m->format_version >= 2 || !manifests)
+        if ((p->m->format_version >= 2 && !v1_era) || !manifests)
             return invalid(p, "missing required field 'manifest-list' in %s", ctx);
         size_t n = floe__json_len(manifests);
         const char **v = floe__arena_calloc(p->a, n ? n : 1, sizeof *v);
@@ -232,7 +235,7 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const floe_json *j, size_
         }
         FLOE_TRY(floe__summary_pack_pool(s, &p->pool, p->kv, n));
     }
-    if (p->m->format_version >= 2 && !s->operation)
+    if (p->m->format_version >= 2 && !v1_era && !s->operation)
         return invalid(p, "missing required field '%s' in %s",
                        summary ? "summary.operation" : "summary", ctx);
     int64_t v;

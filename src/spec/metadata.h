@@ -208,7 +208,8 @@ int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
  * add-snapshot, set-snapshot-ref, remove-snapshots, remove-snapshot-ref,
  * set-properties, remove-properties, add-schema, set-current-schema,
  * add-spec, set-default-spec, add-sort-order, set-default-sort-order,
- * set-location, set-statistics. The snapshot-log gets an entry whenever
+ * set-location, set-statistics, remove-statistics, set-partition-statistics,
+ * remove-partition-statistics, upgrade-format-version, assign-uuid. The snapshot-log gets an entry whenever
  * `main` moves; on build the base file joins the metadata-log, which keeps
  * at most `write.metadata.previous-versions-max` (default 100) entries.
  * Ids passed as -1 to the set-current/default calls mean "the one added last
@@ -241,9 +242,25 @@ int floe__mb_set_default_sort_order(floe_metadata_builder *b, int32_t order_id);
 int floe__mb_set_location(floe_metadata_builder *b, const char *location);
 /* Replaces the statistics file of the same snapshot, or adds it. */
 int floe__mb_set_statistics(floe_metadata_builder *b, const floe_statistics_file *st);
+/* Drops the statistics file of a snapshot (no-op when there is none). */
+int floe__mb_remove_statistics(floe_metadata_builder *b, int64_t snapshot_id);
+/* Replaces the partition statistics file of the same snapshot, or adds it. */
+int floe__mb_set_partition_statistics(floe_metadata_builder *b,
+                                      const floe_partition_statistics_file *st);
+/* Drops the partition statistics file of a snapshot (no-op when none). */
+int floe__mb_remove_partition_statistics(floe_metadata_builder *b, int64_t snapshot_id);
+/* Raises the format version (Java's messages: "Cannot downgrade v2 table to
+ * v1", "Cannot upgrade table to unsupported format version: v4 (supported:
+ * v3)"); the same version is a no-op. To v3: next-row-id starts at 0 (spec
+ * Appendix E). From v1: v1 snapshots stay as they are (sequence number 0,
+ * spec Appendix E); the table needs a uuid by build time (assign-uuid). */
+int floe__mb_upgrade_format_version(floe_metadata_builder *b, int format_version);
+/* Sets table-uuid (Java's TableMetadata.Builder.assignUUID: any non-empty
+ * value, replacing the old one). */
+int floe__mb_assign_uuid(floe_metadata_builder *b, const char *uuid);
 /* Apply one REST `TableUpdate` object ({"action": "add-snapshot", ...}) of
- * the kinds above. FLOE_EUNSUPPORTED for other actions (upgrade-format-
- * version, assign-uuid, ...), FLOE_EINVALID for malformed payloads. */
+ * the kinds above. FLOE_EUNSUPPORTED for other actions (remove-schemas,
+ * remove-partition-specs, ...), FLOE_EINVALID for malformed payloads. */
 struct floe_json;
 int floe__mb_apply_json(floe_metadata_builder *b, const struct floe_json *update);
 
