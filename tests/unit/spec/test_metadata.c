@@ -572,6 +572,60 @@ static void test_stream(void)
     stream_case(50, true, "", false, false);      /* snapshots before format-version */
 }
 
+/* Mutated and truncated files: the streaming reader and the in-memory parse
+ * agree on the outcome, the message and the metadata (a small fuzz of the
+ * streaming scanner, which must never accept what the parser rejects). */
+static void test_stream_mutations(void)
+{
+    floe_buf text = FLOE_BUF_INIT, w1 = FLOE_BUF_INIT, w2 = FLOE_BUF_INIT;
+    synth_table(&text, 6, false, " ");
+    const char *path = ft_tmp("mut.metadata.json");
+    static const char subst[] = {'"', ']', '}', ',', '\\'};
+    char *buf = malloc(text.len + 1);
+    FT_ASSERT(buf != NULL);
+    size_t cases = 0, agree = 0;
+    for (size_t i = 0; i < text.len; i += 7) {
+        for (size_t k = 0; k <= sizeof subst; k++) {
+            memcpy(buf, text.ptr, text.len);
+            size_t len = text.len;
+            if (k == sizeof subst)
+                len = i; /* truncated */
+            else
+                buf[i] = subst[k];
+            if (ft_write_file(path, buf, len) < 0)
+                continue;
+            floe_table_metadata *m1 = NULL, *m2 = NULL;
+            int rc1 = floe__metadata_read_file(&m1, path);
+            char msg1[600];
+            snprintf(msg1, sizeof msg1, "%s", ft_floe_err());
+            int rc2 = floe__metadata_parse(&m2, buf, len, path);
+            cases++;
+            bool same = rc1 == rc2;
+            if (same && rc1 < 0)
+                same = strcmp(msg1, ft_floe_err()) == 0;
+            if (same && rc1 == 0) {
+                floe__buf_clear(&w1);
+                floe__buf_clear(&w2);
+                same = floe__metadata_write(m1, &w1) == 0 && floe__metadata_write(m2, &w2) == 0 &&
+                       strcmp(w1.ptr, w2.ptr) == 0;
+            }
+            if (same)
+                agree++;
+            else if (cases - agree <= 3)
+                ft_fail(__FILE__, __LINE__, "byte %zu variant %zu: %d (%s) vs %d (%s)", i, k, rc1,
+                        msg1, rc2, ft_floe_err());
+            floe__metadata_free(m1);
+            floe__metadata_free(m2);
+        }
+    }
+    FT_EQ_INT(agree, cases);
+    FT_CHECK(cases > 300);
+    free(buf);
+    floe__buf_free(&text);
+    floe__buf_free(&w1);
+    floe__buf_free(&w2);
+}
+
 /* A duplicate snapshot id is rejected whichever path reads the file. */
 static void test_stream_duplicates(void)
 {
@@ -595,6 +649,7 @@ static void test_stream_duplicates(void)
 static const ft_case cases[] = {
     {"stream", test_stream},
     {"stream_duplicates", test_stream_duplicates},
+    {"stream_mutations", test_stream_mutations},
     {"fixtures", test_fixtures},
     {"provenance_values", test_provenance_values},
     {"v1_legacy", test_v1_legacy},
