@@ -91,6 +91,7 @@ typedef struct parser {
     size_t kv_cap;
     size_t snap_cap, log_cap; /* capacity of the heap arrays m->snapshots / m->snapshot_log */
     bool streamed_snapshots, streamed_log; /* filled by the file streamer */
+    bool v2_violation; /* a snapshot read before format-version breaks a v2 rule */
 } parser;
 
 static const char *intern(parser *p, const char *s, size_t n)
@@ -238,6 +239,11 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const floe_json *j, size_
     if (p->m->format_version >= 2 && !v1_era && !s->operation)
         return invalid(p, "missing required field '%s' in %s",
                        summary ? "summary.operation" : "summary", ctx);
+    /* Streamed before format-version was seen (PyIceberg writes it last):
+     * remember whether the v2 rules would fail; checked once it is known. */
+    if (p->m->format_version == 0 &&
+        (!present || (!v1_era && (!s->manifest_list_packed || !s->operation))))
+        p->v2_violation = true;
     int64_t v;
     FLOE_TRY(floe__json_int_opt(j, "schema-id", ctx, &v, &s->has_schema_id));
     if (s->has_schema_id)
@@ -334,7 +340,7 @@ int floe__snapshot_from_json(floe_snapshot *out, const floe_json *j, floe_table_
 {
     memset(out, 0, sizeof *out);
     parser p = {m, m->arena, "snapshot", {m->arena, NULL, 0}, floe__strmap_new(), NULL, 0, 0, 0,
-                false, false};
+                false, false, false};
     int rc = p.interned ? parse_snapshot(&p, out, j, 0) : floe__error_nomem();
     floe__strmap_free(p.interned);
     floe__free(p.kv);
@@ -345,7 +351,8 @@ int floe__statistics_from_json(floe_statistics_file *out, const floe_json *j,
                                floe_table_metadata *m)
 {
     memset(out, 0, sizeof *out);
-    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, NULL, NULL, 0, 0, 0, false, false};
+    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, NULL, NULL, 0, 0, 0, false, false,
+                false};
     return parse_statistics(&p, out, j);
 }
 
@@ -813,7 +820,7 @@ static int new_metadata(floe_table_metadata **out, parser *p, const char *what)
         return floe__error_nomem();
     }
     *p = (parser){m, m->arena, what, {m->arena, NULL, 0}, floe__strmap_new(), NULL, 0, 0, 0,
-                  false, false};
+                  false, false, false};
     if (!p->interned) {
         floe__metadata_free(m);
         return floe__error_nomem();
@@ -878,9 +885,11 @@ int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len
  * parsed as usual, the elements of those two arrays are parsed one at a
  * time as they go by, so memory holds one read chunk and one element, never
  * the file (a 100,000-snapshot file is 64 MB of text). Anything unusual
- * (malformed JSON, an error, snapshots before format-version) makes the
- * reader start over with the whole file in memory, so messages and
- * behaviour are exactly floe__metadata_parse's. */
+ * (malformed JSON, any error) makes the reader start over with the whole
+ * file in memory, so messages and behaviour are exactly
+ * floe__metadata_parse's. Snapshots that come before format-version
+ * (PyIceberg writes it last) are read with the version-independent rules
+ * and checked against the v2 ones once the version is known. */
 
 #define STREAM_CHUNK 65536
 #define STREAM_RETRY 1 /* not an error: parse the whole text instead */
@@ -1118,8 +1127,6 @@ static int st_root(stream *s, parser *p, floe_buf *rest)
                 rest->len -= klen + !first;
                 rest->ptr[rest->len] = '\0';
             } else if ((is_snaps || is_log) && c == '[') {
-                if (p->m->format_version == 0)
-                    return STREAM_RETRY; /* need format-version first */
                 ST_TRY(st_array(s, p, is_snaps ? snapshot_cb : snapshot_log_cb));
                 if (is_snaps)
                     p->streamed_snapshots = true;
@@ -1200,6 +1207,8 @@ static int stream_file(floe_table_metadata **out, FILE *f, const char *path)
         floe__buf_free(&rest);
         if (rc == 0)
             rc = parse_root(&p, root);
+        if (rc == 0 && p.v2_violation && m->format_version >= 2)
+            rc = STREAM_RETRY; /* the whole-text parse names the field */
         floe__json_free(root);
         parser_done(&p);
     }

@@ -162,9 +162,8 @@ int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len
                          const char *what);
 /* Read a local file and parse it (FLOE_EIO / FLOE_ENOTFOUND on open/read).
  * The file is streamed (one read chunk and one snapshot in memory at a
- * time); unusual files (errors, snapshots before format-version) are read
- * whole and parsed by floe__metadata_parse, so results and messages are the
- * same either way. */
+ * time); files with errors are read again whole and parsed by
+ * floe__metadata_parse, so results and messages are the same either way. */
 int floe__metadata_read_file(floe_table_metadata **out, const char *path);
 /* How many reads fell back to the whole-text path (tests). */
 unsigned long floe__metadata_stream_fallbacks(void);

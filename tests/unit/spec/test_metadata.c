@@ -171,7 +171,9 @@ static void test_fixtures(void)
     for (size_t i = 0; i < n; i++) {
         floe_table_metadata *m = NULL, *m2 = NULL;
         json_t *raw = raw_json(list[i]);
+        unsigned long before = floe__metadata_stream_fallbacks();
         int rc = floe__metadata_read_file(&m, list[i]);
+        FT_EQ_INT(floe__metadata_stream_fallbacks() - before, 0); /* streamed */
         if (rc < 0 || !raw) {
             ft_fail(__FILE__, __LINE__, "%s: %s", list[i], ft_floe_err());
         } else {
@@ -569,7 +571,7 @@ static void test_stream(void)
     stream_case(3000, false, "", false, true);     /* > one 64 KiB read chunk */
     stream_case(3000, false, "\n  ", true, true); /* gzip, whitespace everywhere */
     stream_case(0, false, " ", false, true);
-    stream_case(50, true, "", false, false);      /* snapshots before format-version */
+    stream_case(50, true, "", false, true);       /* snapshots before format-version */
 }
 
 /* Mutated and truncated files: the streaming reader and the in-memory parse
@@ -626,6 +628,39 @@ static void test_stream_mutations(void)
     floe__buf_free(&w2);
 }
 
+static void test_stream_late_version(void)
+{
+    /* format-version after the snapshots (as PyIceberg writes): a snapshot
+     * breaking a v2 rule is still refused, with the same message */
+    const char *v2 =
+        "{\"location\":\"s3://b/t\",\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\","
+        "\"last-sequence-number\":1,\"last-updated-ms\":1,\"last-column-id\":1,"
+        "\"current-schema-id\":0,\"schemas\":[{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}],"
+        "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],\"last-partition-id\":999,"
+        "\"default-sort-order-id\":0,\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],"
+        "\"snapshots\":[{\"snapshot-id\":6,\"timestamp-ms\":1,\"summary\":{\"operation\":\"append\"},"
+        "\"manifest-list\":\"s3://b/t/metadata/snap-6-1-a.avro\"}],\"format-version\":%d}";
+    char text[2048];
+    const char *path = ft_tmp("late.metadata.json");
+    floe_table_metadata *m = NULL;
+    /* v2: sequence-number is required */
+    snprintf(text, sizeof text, v2, 2);
+    FT_OK(ft_write_file(path, text, strlen(text)));
+    unsigned long before = floe__metadata_stream_fallbacks();
+    FT_EQ_INT(floe__metadata_read_file(&m, path), FLOE_EINVALID);
+    FT_ERR_CONTAINS("missing required field 'sequence-number' in snapshot 6");
+    FT_EQ_INT(floe__metadata_stream_fallbacks() - before, 1);
+    /* v1: fine, and streamed */
+    snprintf(text, sizeof text, v2, 1);
+    FT_OK(ft_write_file(path, text, strlen(text)));
+    before = floe__metadata_stream_fallbacks();
+    FT_OK(floe__metadata_read_file(&m, path));
+    FT_EQ_INT(floe__metadata_stream_fallbacks() - before, 0);
+    FT_EQ_INT(m->format_version, 1);
+    FT_EQ_INT(m->nsnapshots, 1);
+    floe__metadata_free(m);
+}
+
 /* A duplicate snapshot id is rejected whichever path reads the file. */
 static void test_stream_duplicates(void)
 {
@@ -649,6 +684,7 @@ static void test_stream_duplicates(void)
 static const ft_case cases[] = {
     {"stream", test_stream},
     {"stream_duplicates", test_stream_duplicates},
+    {"stream_late_version", test_stream_late_version},
     {"stream_mutations", test_stream_mutations},
     {"fixtures", test_fixtures},
     {"provenance_values", test_provenance_values},
