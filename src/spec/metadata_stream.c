@@ -475,4 +475,3 @@ int floe__metadata_read_file(floe_table_metadata **out, const char *path)
     floe__buf_free(&b);
     return rc;
 }
-
