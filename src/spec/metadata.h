@@ -165,6 +165,11 @@ int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len
  * time); files with errors are read again whole and parsed by
  * floe__metadata_parse, so results and messages are the same either way. */
 int floe__metadata_read_file(floe_table_metadata **out, const char *path);
+/* The same from a FileIO object (S3, local, ...), read in 64 KiB ranges;
+ * read_at errors are returned as they are. FLOE_EINVALID above
+ * FLOE_MAX_METADATA_BYTES. The input stays the caller's. */
+struct floe_input;
+int floe__metadata_read_input(floe_table_metadata **out, struct floe_input *in);
 /* How many reads fell back to the whole-text path (tests). */
 unsigned long floe__metadata_stream_fallbacks(void);
 void floe__metadata_free(floe_table_metadata *m);

@@ -17,6 +17,7 @@
  */
 #include "spec/metadata.h"
 
+#include "floe/sys/fileio.h"
 #include "spec/metadata_read.h"
 #include "spec/spec.h"
 
@@ -106,8 +107,37 @@ int floe__gunzip(const void *data, size_t len, size_t max, floe_buf *out, const 
             return st__rc;                                                                         \
     } while (0)
 
-typedef struct stream {
+/* Where the bytes come from: a local file or a FileIO object. */
+typedef struct source {
     FILE *f;
+    floe_input *in;
+    int64_t off;
+    int rc; /* the first read error, returned as is (never retried) */
+} source;
+
+static int src_read(source *src, void *buf, size_t cap, size_t *got, const char *what)
+{
+    *got = 0;
+    if (src->f) {
+        *got = fread(buf, 1, cap, src->f);
+        if (*got == 0 && ferror(src->f))
+            return src->rc = floe__error(FLOE_EIO, "metadata", "cannot read %s", what);
+        return 0;
+    }
+    int64_t left = src->in->size - src->off;
+    size_t n = left <= 0 ? 0 : (uint64_t)left < cap ? (size_t)left : cap;
+    if (n == 0)
+        return 0;
+    int rc = src->in->read_at(src->in, src->off, buf, n);
+    if (rc < 0)
+        return src->rc = rc;
+    src->off += (int64_t)n;
+    *got = n;
+    return 0;
+}
+
+typedef struct stream {
+    source *src;
     bool gz, zinit, eof;
     z_stream z;
     unsigned char *in; /* compressed chunk */
@@ -132,19 +162,16 @@ static int st_more(stream *s)
     char *dst = s->b.ptr + s->b.len;
     size_t room = s->b.cap - s->b.len - 1, got = 0;
     if (!s->gz) {
-        got = fread(dst, 1, room, s->f);
+        FLOE_TRY(src_read(s->src, dst, room, &got, s->what));
         if (got == 0) {
-            if (ferror(s->f))
-                return floe__error(FLOE_EIO, "metadata", "cannot read %s", s->what);
             s->eof = true;
             return 1;
         }
     } else {
         while (got == 0) {
             if (s->z.avail_in == 0) {
-                size_t n = fread(s->in, 1, STREAM_CHUNK, s->f);
-                if (n == 0 && ferror(s->f))
-                    return floe__error(FLOE_EIO, "metadata", "cannot read %s", s->what);
+                size_t n;
+                FLOE_TRY(src_read(s->src, s->in, STREAM_CHUNK, &n, s->what));
                 if (n == 0)
                     return STREAM_RETRY; /* truncated stream: let the full reader say so */
                 s->z.next_in = s->in;
@@ -363,18 +390,24 @@ static int st_root(stream *s, floe_md_reader *p, floe_buf *rest)
     return rc == 1 ? 0 : rc < 0 ? rc : STREAM_RETRY;
 }
 
-static int stream_file(floe_table_metadata **out, FILE *f, const char *path)
+static int stream_file(floe_table_metadata **out, source *src, const char *path)
 {
     stream s;
     memset(&s, 0, sizeof s);
-    s.f = f;
+    s.src = src;
     s.what = path;
     s.b = (floe_buf)FLOE_BUF_INIT;
     floe_buf rest = FLOE_BUF_INIT;
     floe_md_reader *r = NULL;
     int rc = 0;
     unsigned char magic[2];
-    size_t nm = fread(magic, 1, 2, f);
+    size_t nm;
+    FLOE_TRY(src_read(src, magic, 2, &nm, path));
+    if (nm == 1) {
+        size_t more;
+        FLOE_TRY(src_read(src, magic + 1, 1, &more, path));
+        nm += more;
+    }
     if (nm == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
         s.gz = true;
         s.z.zalloc = z_alloc;
@@ -413,8 +446,10 @@ static int stream_file(floe_table_metadata **out, FILE *f, const char *path)
         rc = floe__md_reader_finish(r, root, out);
     floe__json_free(root);
     floe__md_reader_free(r);
+    if (src->rc < 0)
+        return src->rc;
     if (rc != 0)
-        return rc == FLOE_ENOMEM || rc == FLOE_EIO ? rc : STREAM_RETRY;
+        return rc == FLOE_ENOMEM ? rc : STREAM_RETRY;
     return 0;
 }
 
@@ -432,7 +467,8 @@ int floe__metadata_read_file(floe_table_metadata **out, const char *path)
     if (!f)
         return floe__error(errno == ENOENT ? FLOE_ENOTFOUND : FLOE_EIO, "metadata",
                            "cannot open %s: %s", path, strerror(errno));
-    int rc = stream_file(out, f, path);
+    source src = {f, NULL, 0, 0};
+    int rc = stream_file(out, &src, path);
     if (rc != STREAM_RETRY) {
         fclose(f);
         return rc;
@@ -472,6 +508,31 @@ int floe__metadata_read_file(floe_table_metadata **out, const char *path)
     fclose(f);
     if (rc == 0)
         rc = floe__metadata_parse(out, b.ptr ? b.ptr : "", b.len, path);
+    floe__buf_free(&b);
+    return rc;
+}
+
+int floe__metadata_read_input(floe_table_metadata **out, floe_input *in)
+{
+    *out = NULL;
+    const char *what = in->uri ? in->uri : "metadata";
+    if (in->size < 0 || (uint64_t)in->size > FLOE_MAX_METADATA_BYTES)
+        return floe__error(FLOE_EINVALID, "metadata", "%s is larger than %zu bytes", what,
+                           FLOE_MAX_METADATA_BYTES);
+    source src = {NULL, in, 0, 0};
+    int rc = stream_file(out, &src, what);
+    if (rc != STREAM_RETRY)
+        return rc;
+    stream_fallbacks++;
+    floe_buf b = FLOE_BUF_INIT;
+    rc = floe__buf_reserve(&b, (size_t)in->size);
+    if (rc == 0 && in->size > 0)
+        rc = in->read_at(in, 0, b.ptr, (size_t)in->size);
+    if (rc == 0) {
+        b.len = (size_t)in->size;
+        b.ptr[b.len] = '\0';
+        rc = floe__metadata_parse(out, b.ptr, b.len, what);
+    }
     floe__buf_free(&b);
     return rc;
 }

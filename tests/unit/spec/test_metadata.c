@@ -6,6 +6,7 @@
  * give the right code and message; out-of-memory is clean at every step.
  */
 #include "harness.h"
+#include "floe/sys/fileio.h"
 #include "spec/metadata.h"
 #include "spec/spec.h"
 
@@ -509,6 +510,36 @@ static void synth_table(floe_buf *b, int n, bool version_last, const char *sep)
     FT_OK(floe__buf_printf(b, "%s}%s", sep, sep));
 }
 
+/* A FileIO input over memory (fail_at: the read_at call that fails, 0 none). */
+typedef struct mem_input {
+    floe_input base;
+    const char *data;
+    int calls, fail_at;
+} mem_input;
+
+static int mem_read_at(floe_input *in, int64_t offset, void *buf, size_t len)
+{
+    mem_input *m = (mem_input *)in;
+    if (++m->calls == m->fail_at)
+        return floe__error(FLOE_EIO, "test", "injected read failure");
+    if (offset < 0 || (uint64_t)offset + len > (uint64_t)in->size)
+        return floe__error(FLOE_ECORRUPT, "test", "short read");
+    memcpy(buf, m->data + offset, len);
+    return 0;
+}
+
+static void mem_close(floe_input *in)
+{
+    (void)in;
+}
+
+static mem_input mem_input_of(const char *data, size_t len)
+{
+    mem_input m = {{"mem://t/metadata/v1.metadata.json", (int64_t)len, mem_read_at, mem_close},
+                   data, 0, 0};
+    return m;
+}
+
 /* Reading the file (streamed) and parsing the text give the same metadata. */
 static void stream_case(int n, bool version_last, const char *sep, bool gz, bool want_stream)
 {
@@ -533,6 +564,38 @@ static void stream_case(int n, bool version_last, const char *sep, bool gz, bool
     FT_OK(floe__metadata_write(m1, &w1));
     FT_OK(floe__metadata_write(m2, &w2));
     FT_EQ_STR(w1.ptr, w2.ptr);
+    if (!gz) {
+        /* the same through a FileIO input, streamed in ranges */
+        mem_input in = mem_input_of(text.ptr, text.len);
+        floe_table_metadata *m3 = NULL;
+        before = floe__metadata_stream_fallbacks();
+        FT_OK(floe__metadata_read_input(&m3, &in.base));
+        FT_EQ_INT(floe__metadata_stream_fallbacks() - before, 0);
+        FT_CHECK(in.calls >= 2); /* several ranges, never the whole object */
+        floe__buf_clear(&w2);
+        FT_OK(floe__metadata_write(m3, &w2));
+        FT_EQ_STR(w1.ptr, w2.ptr);
+        floe__metadata_free(m3);
+        /* a read error is returned as it is, never retried */
+        for (int k = 1; k <= 2; k++) {
+            in = mem_input_of(text.ptr, text.len);
+            in.fail_at = k;
+            FT_EQ_INT(floe__metadata_read_input(&m3, &in.base), FLOE_EIO);
+            FT_ERR_CONTAINS("injected read failure");
+            FT_CHECK(m3 == NULL);
+        }
+        /* a malformed object: the whole-text path gives the parser's message */
+        char *close = strrchr(text.ptr, '}');
+        FT_ASSERT(close != NULL);
+        *close = '#';
+        in = mem_input_of(text.ptr, text.len);
+        FT_EQ_INT(floe__metadata_read_input(&m3, &in.base), FLOE_ECORRUPT);
+        char msg[600];
+        snprintf(msg, sizeof msg, "%s", ft_floe_err());
+        FT_EQ_INT(floe__metadata_parse(&m3, text.ptr, text.len, in.base.uri), FLOE_ECORRUPT);
+        FT_EQ_STR(msg, ft_floe_err());
+        FT_ERR_CONTAINS("mem://t/metadata/v1.metadata.json: malformed JSON at line");
+    }
     /* every snapshot is found by id; packed fields read back */
     floe_buf ml = FLOE_BUF_INIT;
     for (size_t i = 0; i < m1->nsnapshots; i++) {
