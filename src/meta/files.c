@@ -385,10 +385,12 @@ int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files
     }
     /* the selected snapshot's summary says how many files it holds */
     const floe_snapshot *snap = meta_selected_snapshot(o);
-    for (size_t i = 0; snap && i < snap->n_summary; i++)
-        if (strcmp(snap->summary[i].key, "total-data-files") == 0 ||
-            strcmp(snap->summary[i].key, "total-delete-files") == 0)
-            s->rs.estimated_rows += strtod(snap->summary[i].value, NULL);
+    static const char *const totals[] = {"total-data-files", "total-delete-files"};
+    for (size_t i = 0; snap && i < 2; i++) {
+        const char *v = floe__snapshot_summary(snap, totals[i]);
+        if (v)
+            s->rs.estimated_rows += strtod(v, NULL);
+    }
     s->rs.ops = &files_ops;
     s->rs.name = name;
     s->rs.ncolumns = ncols;

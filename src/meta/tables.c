@@ -140,10 +140,29 @@ static int snapshots_cell(void *st, size_t row, size_t col, floe_arena *scratch,
     case 1: *out = cell_long(s->snapshot_id); return 0;
     case 2: *out = s->has_parent ? cell_long(s->parent_snapshot_id) : cell_null(FLOE_T_LONG); return 0;
     case 3: *out = cell_str(s->operation); return 0;
-    case 4: *out = cell_str(s->manifest_list); return 0;
+    case 4: {
+        floe_buf b = FLOE_BUF_INIT;
+        const char *ml;
+        int rc = floe__snapshot_manifest_list(s, &b, &ml);
+        if (rc < 0) {
+            floe__buf_free(&b);
+            return rc;
+        }
+        if (!ml) {
+            floe__buf_free(&b);
+            *out = cell_null(FLOE_T_STRING);
+            return 0;
+        }
+        char *p = floe__arena_strndup(scratch, b.ptr, b.len);
+        floe__buf_free(&b);
+        if (!p)
+            return floe__error_nomem();
+        *out = cell_str(p);
+        return 0;
+    }
     default: break;
     }
-    if (!s->summary && !s->operation) {
+    if (!s->summary_packed && !s->operation) {
         *out = cell_null(FLOE_T_MAP);
         return 0;
     }
@@ -151,18 +170,20 @@ static int snapshots_cell(void *st, size_t row, size_t col, floe_arena *scratch,
     floe_buf b = FLOE_BUF_INIT;
     int rc = floe__buf_putc(&b, '{');
     bool first = true;
-    for (size_t i = 0; rc == 0 && i < s->n_summary; i++) {
-        if (strcmp(s->summary[i].key, "operation") == 0)
+    const uint8_t *it = s->summary_packed;
+    const char *k, *v;
+    while (rc == 0 && floe__summary_next(&it, &k, &v)) {
+        if (strcmp(k, "operation") == 0)
             continue;
         if (!first)
             rc = floe__buf_putc(&b, ',');
         first = false;
         if (rc == 0)
-            rc = floe__json_put_str(&b, s->summary[i].key);
+            rc = floe__json_put_str(&b, k);
         if (rc == 0)
             rc = floe__buf_putc(&b, ':');
         if (rc == 0)
-            rc = floe__json_put_str(&b, s->summary[i].value);
+            rc = floe__json_put_str(&b, v);
     }
     if (rc == 0)
         rc = floe__buf_putc(&b, '}');

@@ -38,6 +38,7 @@ struct meta_walker {
     size_t snap_i;             /* next snapshot to load (ALL modes) */
     const floe_snapshot *snap; /* snapshot whose manifests are loaded */
     bool loaded;
+    floe_buf list_path;
     floe_buf list_buf;
     floe_manifest_list *list;
     size_t list_i;
@@ -108,6 +109,7 @@ void meta_walker_free(meta_walker *w)
     close_manifest(w);
     unload(w);
     floe__buf_free(&w->list_buf);
+    floe__buf_free(&w->list_path);
     for (size_t i = 0; i < WALK_PREFETCH; i++) {
         floe__free((char *)w->slots[i].mf.manifest_path);
         floe__buf_free(&w->slots[i].bytes);
@@ -133,14 +135,15 @@ static int load_next_snapshot(meta_walker *w)
         w->snap = &w->m->snapshots[w->snap_i++];
     }
     w->loaded = true;
-    if (!w->snap->manifest_list)
+    const char *path;
+    FLOE_TRY(floe__snapshot_manifest_list(w->snap, &w->list_path, &path));
+    if (!path)
         return 0; /* v1: the snapshot's `manifests` array */
     floe__buf_clear(&w->list_buf);
-    int rc = floe__io_read_all(w->io, w->snap->manifest_list, FLOE_META_MAX_MANIFEST_BYTES,
-                               &w->list_buf);
+    int rc = floe__io_read_all(w->io, path, FLOE_META_MAX_MANIFEST_BYTES, &w->list_buf);
     if (rc == 0)
         rc = floe_manifest_list_read(&w->list, (const uint8_t *)w->list_buf.ptr, w->list_buf.len,
-                                     w->snap->manifest_list);
+                                     path);
     if (rc < 0)
         return floe__error_context("reading the manifest list of snapshot %lld",
                                    (long long)w->snap->snapshot_id);

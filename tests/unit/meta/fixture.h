@@ -63,14 +63,21 @@ static inline int append(floe_table_metadata **m, int n, int64_t id, int64_t par
     s.parent_snapshot_id = parent;
     s.sequence_number = seq;
     s.timestamp_ms = ts;
-    s.manifest_list = ml;
-    s.operation = "append";
-    s.summary = summary;
-    s.n_summary = FLOE_ARRAY_LEN(summary);
     s.has_schema_id = true;
     s.schema_id = 0;
-    floe_metadata_builder *b;
-    FLOE_TRY(floe__metadata_builder_new(&b, *m, meta_file(n - 1)));
+    floe_arena *a = floe__arena_new(0);
+    if (!a)
+        return FLOE_ENOMEM;
+    int prc = floe__snapshot_pack_summary(&s, a, summary, FLOE_ARRAY_LEN(summary));
+    if (prc == 0)
+        prc = floe__snapshot_pack_manifest_list(&s, a, ml);
+    floe_metadata_builder *b = NULL;
+    if (prc == 0)
+        prc = floe__metadata_builder_new(&b, *m, meta_file(n - 1));
+    if (prc < 0) {
+        floe__arena_free(a);
+        return prc;
+    }
     floe_snapshot_ref main_ref = {.name = "main", .snapshot_id = id, .type = FLOE_REF_BRANCH};
     floe_table_metadata *next = NULL;
     int rc = floe__mb_add_snapshot(b, &s);
@@ -79,6 +86,7 @@ static inline int append(floe_table_metadata **m, int n, int64_t id, int64_t par
     if (rc == 0)
         rc = floe__metadata_builder_build(b, ts, &next);
     floe__metadata_builder_free(b);
+    floe__arena_free(a);
     FLOE_TRY(rc);
     floe__metadata_free(*m);
     *m = next;
