@@ -83,9 +83,8 @@ static int write_manifest(const char *dir, int snap, int k, int64_t snapshot_id,
     floe_col_bytes lower[3], upper[3];
     for (int i = 0; i < FILES_PER_MANIFEST; i++) {
         int64_t n = (int64_t)snap * 1000000 + k * FILES_PER_MANIFEST + i;
-        snprintf(fp, sizeof fp,
-                 "%s/data/00000-%d-5b4b5b1c-3a4b-4e55-9d0a-%012lld-00001.parquet", dir, k,
-                 (long long)n);
+        snprintf(fp, sizeof fp, "%s/data/00000-%d-5b4b5b1c-3a4b-4e55-9d0a-%012lld-00001.parquet",
+                 dir, k, (long long)n);
         for (int c = 0; c < 3; c++) {
             sizes[c] = (floe_col_long){c + 1, 4000 + c};
             counts[c] = (floe_col_long){c + 1, 1000};
@@ -138,16 +137,17 @@ static int generate(const char *dir, int nsnap)
     mkdir(path, 0755);
     floe_manifest_file *all = calloc((size_t)nsnap * MANIFESTS_PER_SNAPSHOT, sizeof *all);
     floe_buf meta = FLOE_BUF_INIT;
-    floe__buf_printf(&meta,
-                     "{\"format-version\":2,\"table-uuid\":\"5b4b5b1c-3a4b-4e55-9d0a-6b7d1f2e3a4b\","
-                     "\"location\":\"%s\",\"last-sequence-number\":%d,\"last-updated-ms\":%lld,"
-                     "\"last-column-id\":3,\"current-schema-id\":0,\"schemas\":[%s],"
-                     "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],"
-                     "\"last-partition-id\":999,\"default-sort-order-id\":0,\"sort-orders\":"
-                     "[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
-                     "\"current-snapshot-id\":%d,\"refs\":{\"main\":{\"snapshot-id\":%d,"
-                     "\"type\":\"branch\"}},\"snapshots\":[",
-                     dir, nsnap, 1700000000000LL + nsnap, schema_json, nsnap, nsnap);
+    floe__buf_printf(
+        &meta,
+        "{\"format-version\":2,\"table-uuid\":\"5b4b5b1c-3a4b-4e55-9d0a-6b7d1f2e3a4b\","
+        "\"location\":\"%s\",\"last-sequence-number\":%d,\"last-updated-ms\":%lld,"
+        "\"last-column-id\":3,\"current-schema-id\":0,\"schemas\":[%s],"
+        "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],"
+        "\"last-partition-id\":999,\"default-sort-order-id\":0,\"sort-orders\":"
+        "[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
+        "\"current-snapshot-id\":%d,\"refs\":{\"main\":{\"snapshot-id\":%d,"
+        "\"type\":\"branch\"}},\"snapshots\":[",
+        dir, nsnap, 1700000000000LL + nsnap, schema_json, nsnap, nsnap);
     for (int s = 1; s <= nsnap; s++) {
         for (int k = 0; k < MANIFESTS_PER_SNAPSHOT; k++) {
             floe_manifest_file *mf = &all[(s - 1) * MANIFESTS_PER_SNAPSHOT + k];

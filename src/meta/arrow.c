@@ -120,14 +120,12 @@ static int value_from_text(rs_stream *st, const floe_type *t, const char *s, siz
         *out = floe_value_bytes(t->id, b, n / 2);
         return 0;
     }
-    default: /* string */
-        *out = floe_value_bytes(FLOE_T_STRING, s, n);
-        return 0;
+    default: /* string */ *out = floe_value_bytes(FLOE_T_STRING, s, n); return 0;
     }
 }
 
-static int append_json(rs_stream *st, floe_arrow_builder *b, const floe_type *t,
-                       const floe_json *j, int depth)
+static int append_json(rs_stream *st, floe_arrow_builder *b, const floe_type *t, const floe_json *j,
+                       int depth)
 {
     if (!j || floe__json_is_null(j))
         return floe__arrow_builder_append_null(b);
@@ -145,8 +143,8 @@ static int append_json(rs_stream *st, floe_arrow_builder *b, const floe_type *t,
         if (!floe__json_is_array(j))
             return bad_cell("a list", "");
         for (size_t i = 0; i < floe__json_len(j); i++)
-            FLOE_TRY(append_json(st, b->children[0], t->element->type, floe__json_at(j, i),
-                                 depth + 1));
+            FLOE_TRY(
+                append_json(st, b->children[0], t->element->type, floe__json_at(j, i), depth + 1));
         return floe__arrow_builder_list_append(b, true, (int64_t)floe__json_len(j));
     case FLOE_T_MAP: {
         if (!floe__json_is_object(j))
@@ -162,8 +160,7 @@ static int append_json(rs_stream *st, floe_arrow_builder *b, const floe_type *t,
         }
         return floe__arrow_builder_list_append(b, true, (int64_t)floe__json_len(j));
     }
-    default:
-        break;
+    default: break;
     }
     floe_value v;
     switch (j->type) {
@@ -184,9 +181,7 @@ static int append_json(rs_stream *st, floe_arrow_builder *b, const floe_type *t,
             return bad_cell("an integer", "real");
         }
         break;
-    case FLOE_JSON_STRING:
-        FLOE_TRY(value_from_text(st, t, j->u.s, j->n, &v));
-        break;
+    case FLOE_JSON_STRING: FLOE_TRY(value_from_text(st, t, j->u.s, j->n, &v)); break;
     default: return bad_cell("a primitive", "");
     }
     return floe__arrow_builder_append(b, &v);

@@ -46,7 +46,10 @@ typedef struct files_cursor {
     floe_buf tmp;
 } files_cursor;
 
-static bool is_entries(meta_files_kind k) { return k == MF_ENTRIES || k == MF_ALL_ENTRIES; }
+static bool is_entries(meta_files_kind k)
+{
+    return k == MF_ENTRIES || k == MF_ALL_ENTRIES;
+}
 static bool is_all(meta_files_kind k)
 {
     return k == MF_ALL_FILES || k == MF_ALL_DATA_FILES || k == MF_ALL_DELETE_FILES ||
@@ -67,8 +70,7 @@ static unsigned contents_of(meta_files_kind k)
 /* `content = n` reads only the manifests that can hold such files, as
  * Java's ManifestContentEvaluator (data files live in data manifests,
  * delete files in delete manifests). */
-static unsigned pushed_contents(const files_source *s, const floe_rs_constraint *cons,
-                                size_t ncons)
+static unsigned pushed_contents(const files_source *s, const floe_rs_constraint *cons, size_t ncons)
 {
     unsigned contents = contents_of(s->kind);
     for (size_t i = 0; i < ncons; i++) {
@@ -124,8 +126,8 @@ static int f_next(floe_rowcursor *base)
             return 0;
         if (c->e->status == FLOE_ENTRY_DELETED)
             continue;
-        if (is_all(c->src->kind) && c->e->status == FLOE_ENTRY_EXISTING &&
-            c->e->has_snapshot_id && floe__metadata_snapshot(m, c->e->snapshot_id))
+        if (is_all(c->src->kind) && c->e->status == FLOE_ENTRY_EXISTING && c->e->has_snapshot_id &&
+            floe__metadata_snapshot(m, c->e->snapshot_id))
             continue;
         return 0;
     }
@@ -186,8 +188,7 @@ static int json_cell(files_cursor *c, int rc, floe_rs_cell *out)
 
 static int32_t spec_id_of(const files_cursor *c)
 {
-    return c->mf->partition_spec_id >= 0 ? c->mf->partition_spec_id
-                                         : c->minfo->partition_spec_id;
+    return c->mf->partition_spec_id >= 0 ? c->mf->partition_spec_id : c->minfo->partition_spec_id;
 }
 
 static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
@@ -211,8 +212,8 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
     case DF_VALUE_COUNTS:
     case DF_NULL_VALUE_COUNTS:
     case DF_NAN_VALUE_COUNTS: {
-        const floe_col_longs *m = col == DF_COLUMN_SIZES  ? &df->column_sizes
-                                  : col == DF_VALUE_COUNTS ? &df->value_counts
+        const floe_col_longs *m = col == DF_COLUMN_SIZES        ? &df->column_sizes
+                                  : col == DF_VALUE_COUNTS      ? &df->value_counts
                                   : col == DF_NULL_VALUE_COUNTS ? &df->null_value_counts
                                                                 : &df->nan_value_counts;
         if (!m->set) {
@@ -223,8 +224,8 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
     }
     case DF_LOWER_BOUNDS:
     case DF_UPPER_BOUNDS: {
-        const floe_col_bytes_map *m = col == DF_LOWER_BOUNDS ? &df->lower_bounds
-                                                             : &df->upper_bounds;
+        const floe_col_bytes_map *m =
+            col == DF_LOWER_BOUNDS ? &df->lower_bounds : &df->upper_bounds;
         if (!m->set) {
             *out = null_cell(FLOE_T_MAP);
             return 0;
@@ -234,8 +235,8 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
     case DF_KEY_METADATA:
         *out = null_cell(FLOE_T_BINARY);
         if (df->key_metadata.set)
-            out->value = floe_value_bytes(FLOE_T_BINARY, df->key_metadata.ptr,
-                                          df->key_metadata.len);
+            out->value =
+                floe_value_bytes(FLOE_T_BINARY, df->key_metadata.ptr, df->key_metadata.len);
         return 0;
     case DF_SPLIT_OFFSETS: {
         if (!df->has_split_offsets) {
@@ -244,8 +245,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
         }
         int rc = floe__buf_putc(&c->tmp, '[');
         for (size_t i = 0; rc == 0 && i < df->nsplit_offsets; i++)
-            rc = floe__buf_printf(&c->tmp, "%s%lld", i ? "," : "",
-                                  (long long)df->split_offsets[i]);
+            rc = floe__buf_printf(&c->tmp, "%s%lld", i ? "," : "", (long long)df->split_offsets[i]);
         if (rc == 0)
             rc = floe__buf_putc(&c->tmp, ']');
         return json_cell(c, rc, out);
@@ -307,8 +307,7 @@ static int f_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
                                              c->minfo->npartition_fields, &c->tmp),
                          out);
     default:
-        return json_cell(c, meta_json_readable_metrics(c->src->info, &e->data_file, &c->tmp),
-                         out);
+        return json_cell(c, meta_json_readable_metrics(c->src->info, &e->data_file, &c->tmp), out);
     }
 }
 
@@ -357,8 +356,8 @@ int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files
                                             "data_file",       "readable_metrics"};
         for (int i = 0; i < 6; i++) {
             s->cols[ncols].name = names[i];
-            s->cols[ncols].type = i == EN_STATUS      ? &floe__rs_t_int
-                                  : i == EN_DATA_FILE ? s->info->data_file_type
+            s->cols[ncols].type = i == EN_STATUS             ? &floe__rs_t_int
+                                  : i == EN_DATA_FILE        ? s->info->data_file_type
                                   : i == EN_READABLE_METRICS ? s->info->metrics_type
                                                              : &floe__rs_t_long;
             s->cols[ncols].required = i == EN_STATUS || i == EN_DATA_FILE;

@@ -19,12 +19,28 @@
 #include <string.h>
 
 const char *const meta_df_names[DF_NCOLS] = {
-    "content",           "file_path",          "file_format",   "spec_id",
-    "partition",         "record_count",       "file_size_in_bytes", "column_sizes",
-    "value_counts",      "null_value_counts",  "nan_value_counts",   "lower_bounds",
-    "upper_bounds",      "key_metadata",       "split_offsets",      "equality_ids",
-    "sort_order_id",     "first_row_id",       "referenced_data_file", "content_offset",
-    "content_size_in_bytes", "readable_metrics",
+    "content",
+    "file_path",
+    "file_format",
+    "spec_id",
+    "partition",
+    "record_count",
+    "file_size_in_bytes",
+    "column_sizes",
+    "value_counts",
+    "null_value_counts",
+    "nan_value_counts",
+    "lower_bounds",
+    "upper_bounds",
+    "key_metadata",
+    "split_offsets",
+    "equality_ids",
+    "sort_order_id",
+    "first_row_id",
+    "referenced_data_file",
+    "content_offset",
+    "content_size_in_bytes",
+    "readable_metrics",
 };
 
 /* ---------------------------------------------------------------- partition type */
@@ -54,8 +70,8 @@ static int build_partition(meta_info *info)
     if (!info->part)
         return floe__error_nomem();
     /* newest spec first: its names win */
-    const floe_partition_spec **specs = floe__arena_calloc(info->arena, m->nspecs + 1,
-                                                           sizeof *specs);
+    const floe_partition_spec **specs =
+        floe__arena_calloc(info->arena, m->nspecs + 1, sizeof *specs);
     if (!specs)
         return floe__error_nomem();
     for (size_t i = 0; i < m->nspecs; i++)
@@ -140,7 +156,7 @@ static int cmp_metric(const void *a, const void *b)
     return strcmp(((const meta_metric_col *)a)->name, ((const meta_metric_col *)b)->name);
 }
 
-static const char *const metric_names[] = {"column_size",      "value_count", "null_value_count",
+static const char *const metric_names[] = {"column_size",     "value_count", "null_value_count",
                                            "nan_value_count", "lower_bound", "upper_bound"};
 
 static int build_metrics(meta_info *info)
@@ -242,7 +258,10 @@ static int build_data_file_type(meta_info *info)
     return 0;
 }
 
-const floe_type *meta_df_type(const meta_info *info, int col) { return df_col_type(info, col); }
+const floe_type *meta_df_type(const meta_info *info, int col)
+{
+    return df_col_type(info, col);
+}
 
 int meta_info_new(meta_info **out, const floe_table_metadata *m)
 {
@@ -286,8 +305,8 @@ static int put_key(floe_buf *b, bool *first, const char *key)
     return floe__buf_putc(b, ':');
 }
 
-int meta_json_partition(const meta_info *info, const floe_partition_value *pv,
-                        const int32_t *ids, size_t nids, floe_buf *out)
+int meta_json_partition(const meta_info *info, const floe_partition_value *pv, const int32_t *ids,
+                        size_t nids, floe_buf *out)
 {
     FLOE_TRY(floe__buf_putc(out, '{'));
     bool first = true;
@@ -391,8 +410,8 @@ int meta_json_data_file(const meta_info *info, const floe_data_file *df, int32_t
     if (df->has_split_offsets) {
         FLOE_TRY(floe__buf_putc(out, '['));
         for (size_t i = 0; i < df->nsplit_offsets; i++)
-            FLOE_TRY(floe__buf_printf(out, "%s%lld", i ? "," : "",
-                                      (long long)df->split_offsets[i]));
+            FLOE_TRY(
+                floe__buf_printf(out, "%s%lld", i ? "," : "", (long long)df->split_offsets[i]));
         FLOE_TRY(floe__buf_putc(out, ']'));
     } else {
         FLOE_TRY(floe__buf_puts(out, "null"));

@@ -37,13 +37,15 @@ static const floe_field summary_fields[] = {
     {.id = 12, .name = "lower_bound", .type = &floe__rs_t_string},
     {.id = 13, .name = "upper_bound", .type = &floe__rs_t_string},
 };
-static const floe_type summary_type = {.id = FLOE_T_STRUCT, .nfields = 4,
-                                       .fields = summary_fields};
-static const floe_field summary_elem = {.id = 9, .name = "element", .required = true,
-                                        .type = &summary_type};
+static const floe_type summary_type = {.id = FLOE_T_STRUCT, .nfields = 4, .fields = summary_fields};
+static const floe_field summary_elem = {
+    .id = 9, .name = "element", .required = true, .type = &summary_type};
 static const floe_type summaries_type = {.id = FLOE_T_LIST, .element = &summary_elem};
 
-#define COL(n, t, req) {n, t, req, 0}
+#define COL(n, t, req)                                                                             \
+    {                                                                                              \
+        n, t, req, 0                                                                               \
+    }
 static const floe_rs_column manifests_cols[] = {
     COL("content", &floe__rs_t_int, true),
     COL("path", &floe__rs_t_string, true),
@@ -130,8 +132,8 @@ static floe_rs_cell opt_long(int64_t v, bool has)
     return c;
 }
 
-static int put_bound(const floe_partition_field *pf, const floe_type *t,
-                     const floe_opt_bytes *b, floe_buf *out)
+static int put_bound(const floe_partition_field *pf, const floe_type *t, const floe_opt_bytes *b,
+                     floe_buf *out)
 {
     if (!b->set || !t)
         return floe__buf_puts(out, "null");
@@ -153,8 +155,7 @@ static int put_bound(const floe_partition_field *pf, const floe_type *t,
     return rc;
 }
 
-static int summaries_json(const floe_table_metadata *m, const floe_manifest_file *mf,
-                          floe_buf *out)
+static int summaries_json(const floe_table_metadata *m, const floe_manifest_file *mf, floe_buf *out)
 {
     const floe_partition_spec *spec = floe__metadata_spec(m, mf->partition_spec_id);
     const floe_schema *schema = floe__metadata_current_schema(m);
@@ -162,11 +163,12 @@ static int summaries_json(const floe_table_metadata *m, const floe_manifest_file
     for (size_t i = 0; i < mf->npartitions; i++) {
         const floe_field_summary *fs = &mf->partitions[i];
         const floe_partition_field *pf = spec && i < spec->nfields ? &spec->fields[i] : NULL;
-        const floe_field *src = pf && schema ? floe__schema_field_by_id(schema, pf->source_id)
-                                             : NULL;
+        const floe_field *src =
+            pf && schema ? floe__schema_field_by_id(schema, pf->source_id) : NULL;
         const floe_type *t = src ? floe_transform_result_type(&pf->transform, src->type) : NULL;
-        FLOE_TRY(floe__buf_printf(out, "%s{\"contains_null\":%s,\"contains_nan\":%s,"
-                                       "\"lower_bound\":",
+        FLOE_TRY(floe__buf_printf(out,
+                                  "%s{\"contains_null\":%s,\"contains_nan\":%s,"
+                                  "\"lower_bound\":",
                                   i ? "," : "", fs->contains_null ? "true" : "false",
                                   !fs->has_contains_nan ? "null"
                                   : fs->contains_nan    ? "true"
@@ -188,8 +190,7 @@ static int m_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     switch (col) {
     case MC_CONTENT: out->value = floe_value_int(mf->content); return 0;
     case MC_PATH:
-        out->value = floe_value_bytes(FLOE_T_STRING, mf->manifest_path,
-                                      strlen(mf->manifest_path));
+        out->value = floe_value_bytes(FLOE_T_STRING, mf->manifest_path, strlen(mf->manifest_path));
         return 0;
     case MC_LENGTH: *out = opt_long(mf->manifest_length, mf->manifest_length >= 0); return 0;
     case MC_SPEC_ID: *out = opt_int(mf->partition_spec_id); return 0;
@@ -200,9 +201,7 @@ static int m_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     case MC_EXISTING_DATA:
         *out = deletes ? opt_int(0) : opt_int(mf->existing_files_count);
         return 0;
-    case MC_DELETED_DATA:
-        *out = deletes ? opt_int(0) : opt_int(mf->deleted_files_count);
-        return 0;
+    case MC_DELETED_DATA: *out = deletes ? opt_int(0) : opt_int(mf->deleted_files_count); return 0;
     case MC_ADDED_DELETE: *out = deletes ? opt_int(mf->added_files_count) : opt_int(0); return 0;
     case MC_EXISTING_DELETE:
         *out = deletes ? opt_int(mf->existing_files_count) : opt_int(0);
@@ -238,7 +237,10 @@ static void m_close(floe_rowcursor *base)
     floe__free(c);
 }
 
-static void m_free(floe_rowsource *rs) { floe__free(rs->impl); }
+static void m_free(floe_rowsource *rs)
+{
+    floe__free(rs->impl);
+}
 
 static const floe_rowsource_ops manifests_ops = {m_open, m_next, m_column, m_close, m_free};
 

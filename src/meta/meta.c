@@ -26,9 +26,15 @@ static bool in(const char *const *list, const char *name)
     return false;
 }
 
-bool floe__meta_is_table(const char *name) { return name && in(floe__meta_table_names, name); }
+bool floe__meta_is_table(const char *name)
+{
+    return name && in(floe__meta_table_names, name);
+}
 
-bool floe__meta_supports_time_travel(const char *name) { return name && in(time_travel, name); }
+bool floe__meta_supports_time_travel(const char *name)
+{
+    return name && in(time_travel, name);
+}
 
 /* Java's MetadataTableType names are the upper-case table names. */
 static int no_time_travel(const char *name)

@@ -40,7 +40,10 @@ typedef struct floe_meta_options {
 } floe_meta_options;
 
 #define FLOE_META_OPTIONS_VERSION 1
-#define FLOE_META_OPTIONS_INIT {FLOE_META_OPTIONS_VERSION, NULL, NULL, NULL, false, 0}
+#define FLOE_META_OPTIONS_INIT                                                                     \
+    {                                                                                              \
+        FLOE_META_OPTIONS_VERSION, NULL, NULL, NULL, false, 0                                      \
+    }
 
 /* The metadata table names, in docs order; NULL-terminated. */
 extern const char *const floe__meta_table_names[];

@@ -102,11 +102,10 @@ static int aggregate(parts_cursor *c)
             }
             p->key = kc;
         }
-        const floe_snapshot *snap = e->has_snapshot_id
-                                        ? floe__metadata_snapshot(m, e->snapshot_id)
-                                        : NULL;
-        int32_t spec_id = mf->partition_spec_id >= 0 ? mf->partition_spec_id
-                                                     : mi->partition_spec_id;
+        const floe_snapshot *snap =
+            e->has_snapshot_id ? floe__metadata_snapshot(m, e->snapshot_id) : NULL;
+        int32_t spec_id =
+            mf->partition_spec_id >= 0 ? mf->partition_spec_id : mi->partition_spec_id;
         if (!slot)
             p->spec_id = spec_id;
         if (snap && (!p->has_last || snap->timestamp_ms * 1000 > p->last_updated_us)) {
@@ -201,8 +200,8 @@ static int p_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
                                  : floe_value_null(FLOE_T_TIMESTAMPTZ);
         return 0;
     default:
-        out->value = p->has_last ? floe_value_long(p->last_snapshot_id)
-                                 : floe_value_null(FLOE_T_LONG);
+        out->value =
+            p->has_last ? floe_value_long(p->last_snapshot_id) : floe_value_null(FLOE_T_LONG);
         return 0;
     }
 }
@@ -235,7 +234,7 @@ int meta_open_partitions(floe_rowsource **out, const floe_meta_options *o)
         if (i < 2 && s->info->npart == 0)
             continue;
         s->cols[n].name = part_names[i];
-        s->cols[n].type = i == 0                              ? s->info->part_type
+        s->cols[n].type = i == 0                                   ? s->info->part_type
                           : (i == 1 || i == 3 || i == 6 || i == 8) ? &floe__rs_t_int
                           : i == 9                                 ? &floe__rs_t_timestamptz
                                                                    : &floe__rs_t_long;

@@ -25,7 +25,10 @@ int floe__rs_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
     return 0;
 }
 
-int floe__rs_next(floe_rowcursor *c) { return c->rs->ops->next(c); }
+int floe__rs_next(floe_rowcursor *c)
+{
+    return c->rs->ops->next(c);
+}
 
 int floe__rs_column(floe_rowcursor *c, size_t col, floe_rs_cell *out)
 {
@@ -63,27 +66,25 @@ const floe_type floe__rs_t_string = {.id = FLOE_T_STRING};
 const floe_type floe__rs_t_binary = {.id = FLOE_T_BINARY};
 const floe_type floe__rs_t_timestamptz = {.id = FLOE_T_TIMESTAMPTZ};
 
-static const floe_field f_key_str = {.id = 1, .name = "key", .required = true,
-                                     .type = &floe__rs_t_string};
-static const floe_field f_val_str = {.id = 2, .name = "value", .required = true,
-                                     .type = &floe__rs_t_string};
-static const floe_field f_key_int = {.id = 1, .name = "key", .required = true,
-                                     .type = &floe__rs_t_int};
-static const floe_field f_val_long = {.id = 2, .name = "value", .required = true,
-                                      .type = &floe__rs_t_long};
-static const floe_field f_val_bin = {.id = 2, .name = "value", .required = true,
-                                     .type = &floe__rs_t_binary};
-static const floe_field f_elem_long = {.id = 1, .name = "element", .required = true,
-                                       .type = &floe__rs_t_long};
-static const floe_field f_elem_int = {.id = 1, .name = "element", .required = true,
-                                      .type = &floe__rs_t_int};
+static const floe_field f_key_str = {
+    .id = 1, .name = "key", .required = true, .type = &floe__rs_t_string};
+static const floe_field f_val_str = {
+    .id = 2, .name = "value", .required = true, .type = &floe__rs_t_string};
+static const floe_field f_key_int = {
+    .id = 1, .name = "key", .required = true, .type = &floe__rs_t_int};
+static const floe_field f_val_long = {
+    .id = 2, .name = "value", .required = true, .type = &floe__rs_t_long};
+static const floe_field f_val_bin = {
+    .id = 2, .name = "value", .required = true, .type = &floe__rs_t_binary};
+static const floe_field f_elem_long = {
+    .id = 1, .name = "element", .required = true, .type = &floe__rs_t_long};
+static const floe_field f_elem_int = {
+    .id = 1, .name = "element", .required = true, .type = &floe__rs_t_int};
 
-const floe_type floe__rs_t_map_str_str = {.id = FLOE_T_MAP, .key = &f_key_str,
-                                          .value = &f_val_str};
-const floe_type floe__rs_t_map_int_long = {.id = FLOE_T_MAP, .key = &f_key_int,
-                                           .value = &f_val_long};
-const floe_type floe__rs_t_map_int_bin = {.id = FLOE_T_MAP, .key = &f_key_int,
-                                          .value = &f_val_bin};
+const floe_type floe__rs_t_map_str_str = {.id = FLOE_T_MAP, .key = &f_key_str, .value = &f_val_str};
+const floe_type floe__rs_t_map_int_long = {
+    .id = FLOE_T_MAP, .key = &f_key_int, .value = &f_val_long};
+const floe_type floe__rs_t_map_int_bin = {.id = FLOE_T_MAP, .key = &f_key_int, .value = &f_val_bin};
 const floe_type floe__rs_t_list_long = {.id = FLOE_T_LIST, .element = &f_elem_long};
 const floe_type floe__rs_t_list_int = {.id = FLOE_T_LIST, .element = &f_elem_int};
 
@@ -116,8 +117,7 @@ static int format_civil(int64_t secs, int64_t frac, int digits, floe_buf *out)
     unsigned mo, d;
     floe__civil_from_days(days, &y, &mo, &d);
     return floe__buf_printf(out, "%04" PRId64 "-%02u-%02u %02d:%02d:%02d.%0*" PRId64, y, mo, d,
-                            (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60), digits,
-                            frac);
+                            (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60), digits, frac);
 }
 
 int floe__rs_format_timestamp_us(int64_t us, const floe_tz *tz, floe_buf *out)

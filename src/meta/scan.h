@@ -47,8 +47,8 @@ void meta_info_free(meta_info *info);
 
 /* Partition tuple of `df` (written with the fields `ids` of its manifest)
  * as a JSON object over the unified partition fields. */
-int meta_json_partition(const meta_info *info, const floe_partition_value *pv,
-                        const int32_t *ids, size_t nids, floe_buf *out);
+int meta_json_partition(const meta_info *info, const floe_partition_value *pv, const int32_t *ids,
+                        size_t nids, floe_buf *out);
 /* The data_file struct as JSON (partition included when npart > 0). */
 int meta_json_data_file(const meta_info *info, const floe_data_file *df, int32_t spec_id,
                         const int32_t *ids, size_t nids, floe_buf *out);

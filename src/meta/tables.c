@@ -82,7 +82,10 @@ static int cell_json(floe_buf *b, floe_arena *scratch, floe_rs_cell *out)
     return 0;
 }
 
-#define COL(n, t, req, push) {n, &floe__rs_t_##t, req, push}
+#define COL(n, t, req, push)                                                                       \
+    {                                                                                              \
+        n, &floe__rs_t_##t, req, push                                                              \
+    }
 
 /* ---------------------------------------------------------------- shared lookups */
 
@@ -121,15 +124,15 @@ bool floe__meta_snapshot_as_of(const floe_table_metadata *m, int64_t ts_ms, int6
 /* ---------------------------------------------------------------- snapshots */
 
 static const floe_rs_column snapshots_cols[] = {
-    COL("committed_at", timestamptz, true, 0),
-    COL("snapshot_id", long, true, 0),
-    COL("parent_id", long, false, 0),
-    COL("operation", string, false, 0),
-    COL("manifest_list", string, false, 0),
-    COL("summary", map_str_str, false, 0),
+    COL("committed_at", timestamptz, true, 0), COL("snapshot_id", long, true, 0),
+    COL("parent_id", long, false, 0),          COL("operation", string, false, 0),
+    COL("manifest_list", string, false, 0),    COL("summary", map_str_str, false, 0),
 };
 
-static size_t snapshots_count(void *st) { return ((const floe_table_metadata *)st)->nsnapshots; }
+static size_t snapshots_count(void *st)
+{
+    return ((const floe_table_metadata *)st)->nsnapshots;
+}
 
 static int snapshots_cell(void *st, size_t row, size_t col, floe_arena *scratch, floe_rs_cell *out)
 {
@@ -138,7 +141,9 @@ static int snapshots_cell(void *st, size_t row, size_t col, floe_arena *scratch,
     switch (col) {
     case 0: *out = cell_ts_ms(s->timestamp_ms); return 0;
     case 1: *out = cell_long(s->snapshot_id); return 0;
-    case 2: *out = s->has_parent ? cell_long(s->parent_snapshot_id) : cell_null(FLOE_T_LONG); return 0;
+    case 2:
+        *out = s->has_parent ? cell_long(s->parent_snapshot_id) : cell_null(FLOE_T_LONG);
+        return 0;
     case 3: *out = cell_str(s->operation); return 0;
     case 4: {
         floe_buf b = FLOE_BUF_INIT;
@@ -216,7 +221,10 @@ typedef struct history_state {
     floe_intmap *ancestors; /* of the current snapshot */
 } history_state;
 
-static size_t history_count(void *st) { return ((history_state *)st)->m->n_snapshot_log; }
+static size_t history_count(void *st)
+{
+    return ((history_state *)st)->m->n_snapshot_log;
+}
 
 static int history_cell(void *st, size_t row, size_t col, floe_arena *scratch, floe_rs_cell *out)
 {
@@ -274,7 +282,10 @@ static const floe_rs_column refs_cols[] = {
     COL("max_snapshot_age_in_ms", long, false, 0),
 };
 
-static size_t refs_count(void *st) { return ((const floe_table_metadata *)st)->nrefs; }
+static size_t refs_count(void *st)
+{
+    return ((const floe_table_metadata *)st)->nrefs;
+}
 
 static int refs_cell(void *st, size_t row, size_t col, floe_arena *scratch, floe_rs_cell *out)
 {
@@ -292,8 +303,8 @@ static int refs_cell(void *st, size_t row, size_t col, floe_arena *scratch, floe
                                             : cell_null(FLOE_T_INT);
         return 0;
     default:
-        *out = r->has_max_snapshot_age_ms ? cell_long(r->max_snapshot_age_ms)
-                                          : cell_null(FLOE_T_LONG);
+        *out =
+            r->has_max_snapshot_age_ms ? cell_long(r->max_snapshot_age_ms) : cell_null(FLOE_T_LONG);
         return 0;
     }
 }
@@ -309,10 +320,8 @@ int floe__meta_open_refs(floe_rowsource **out, const floe_meta_options *o)
 /* ---------------------------------------------------------------- metadata_log_entries */
 
 static const floe_rs_column mle_cols[] = {
-    COL("timestamp", timestamptz, true, 0),
-    COL("file", string, true, 0),
-    COL("latest_snapshot_id", long, false, 0),
-    COL("latest_schema_id", int, false, 0),
+    COL("timestamp", timestamptz, true, 0),        COL("file", string, true, 0),
+    COL("latest_snapshot_id", long, false, 0),     COL("latest_schema_id", int, false, 0),
     COL("latest_sequence_number", long, false, 0),
 };
 

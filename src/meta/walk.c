@@ -171,7 +171,10 @@ static const floe_manifest_file *next_in_snapshot(meta_walker *w)
     return &w->v1mf;
 }
 
-void meta_walker_want_statuses(meta_walker *w, unsigned statuses) { w->statuses = statuses; }
+void meta_walker_want_statuses(meta_walker *w, unsigned statuses)
+{
+    w->statuses = statuses;
+}
 
 /* Whether a manifest may hold entries of the wanted statuses, judged from
  * its list entry's file counts (unknown counts, -1, may hold anything). */
@@ -218,8 +221,7 @@ static int fetch_one(size_t i, void *payload)
     meta_walker *w = payload;
     prefetched *p = &w->slots[i];
     floe__buf_clear(&p->bytes);
-    return floe__io_read_all(w->io, p->mf.manifest_path, FLOE_META_MAX_MANIFEST_BYTES,
-                             &p->bytes);
+    return floe__io_read_all(w->io, p->mf.manifest_path, FLOE_META_MAX_MANIFEST_BYTES, &p->bytes);
 }
 
 /* The next WALK_PREFETCH manifests of the walk, their bytes read in
@@ -281,8 +283,8 @@ int meta_walker_next_entry(meta_walker *w, const floe_manifest_entry **e,
         }
         prefetched *p = &w->slots[w->slot_i++];
         floe_manifest_read_options opts = {&p->mf, false};
-        int rc = floe_manifest_reader_open(&w->reader, (const uint8_t *)p->bytes.ptr,
-                                           p->bytes.len, p->mf.manifest_path, &opts);
+        int rc = floe_manifest_reader_open(&w->reader, (const uint8_t *)p->bytes.ptr, p->bytes.len,
+                                           p->mf.manifest_path, &opts);
         if (rc < 0) {
             w->reader = NULL;
             return rc;

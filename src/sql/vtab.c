@@ -70,9 +70,15 @@ static void registry_free(void *p)
     floe__free(reg);
 }
 
-size_t floe__vtab_count(const floe_vtab_registry *reg) { return floe__intmap_len(reg->sources); }
+size_t floe__vtab_count(const floe_vtab_registry *reg)
+{
+    return floe__intmap_len(reg->sources);
+}
 
-void floe__vtab_set_time_zone(floe_vtab_registry *reg, const floe_tz *tz) { reg->tz = tz; }
+void floe__vtab_set_time_zone(floe_vtab_registry *reg, const floe_tz *tz)
+{
+    reg->tz = tz;
+}
 
 /* ---------------------------------------------------------------- declaring */
 
@@ -128,8 +134,8 @@ static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
     return src;
 }
 
-static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-                      sqlite3_vtab **out, char **err)
+static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+                      char **err)
 {
     floe_vtab_registry *reg = aux;
     *out = NULL;
@@ -349,7 +355,10 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str
     return vt_next(base);
 }
 
-static int vt_eof(sqlite3_vtab_cursor *base) { return ((floe_vtab_cursor *)base)->eof; }
+static int vt_eof(sqlite3_vtab_cursor *base)
+{
+    return ((floe_vtab_cursor *)base)->eof;
+}
 
 static int vt_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 {
@@ -401,7 +410,9 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
         sqlite3_result_blob(ctx, v->v.bytes.ptr, (int)v->v.bytes.len, SQLITE_TRANSIENT);
         return SQLITE_OK;
     case FLOE_T_TIMESTAMP: rc = floe__rs_format_timestamp_us(v->v.i64, NULL, &c->text); break;
-    case FLOE_T_TIMESTAMPTZ: rc = floe__rs_format_timestamp_us(v->v.i64, vt->reg->tz, &c->text); break;
+    case FLOE_T_TIMESTAMPTZ:
+        rc = floe__rs_format_timestamp_us(v->v.i64, vt->reg->tz, &c->text);
+        break;
     case FLOE_T_TIMESTAMP_NS: rc = floe__rs_format_timestamp_ns(v->v.i64, NULL, &c->text); break;
     case FLOE_T_TIMESTAMPTZ_NS:
         rc = floe__rs_format_timestamp_ns(v->v.i64, vt->reg->tz, &c->text);
@@ -500,9 +511,9 @@ int floe__vtab_create(floe_vtab_registry *reg, const char *schema, const char *n
         /* the table was not created: the source is still ours to free */
         if (floe__intmap_del(reg->sources, handle))
             floe__rs_free(rs);
-        int code = src == SQLITE_NOMEM                              ? FLOE_ENOMEM
+        int code = src == SQLITE_NOMEM                            ? FLOE_ENOMEM
                    : err && strstr(err, "already exists") != NULL ? FLOE_EEXISTS
-                                                                    : FLOE_ERROR;
+                                                                  : FLOE_ERROR;
         rc = floe__error(code, "sql", "creating %s: %s", name, err ? err : sqlite3_errstr(src));
         sqlite3_free(err);
         return rc;

@@ -50,10 +50,12 @@ static inline const char *meta_file(int n)
 
 /* One append: snapshot `id` with parent, main moved to it. */
 static inline int append(floe_table_metadata **m, int n, int64_t id, int64_t parent, int64_t seq,
-                  int64_t ts, const char *added, const char *total)
+                         int64_t ts, const char *added, const char *total)
 {
-    floe_kv summary[] = {{"operation", "append"},      {"spark.app.id", "local-1"},
-                         {"added-data-files", "1"},    {"added-records", (char *)added},
+    floe_kv summary[] = {{"operation", "append"},
+                         {"spark.app.id", "local-1"},
+                         {"added-data-files", "1"},
+                         {"added-records", (char *)added},
                          {"total-records", (char *)total}};
     char ml[200];
     snprintf(ml, sizeof ml, LOC "/metadata/snap-%lld-1-x.avro", (long long)id);
@@ -149,7 +151,8 @@ static inline int cell_text(const floe_rs_cell *c, floe_buf *out)
 }
 
 /* All rows of a source as "a|b|c\n" lines (malloc'd; NULL on error). */
-static inline char *drain(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons, size_t *nrows)
+static inline char *drain(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                          size_t *nrows)
 {
     floe_rowcursor *c;
     *nrows = 0;

@@ -4,8 +4,8 @@
  * snapshots, row counts and delete files), read through a FileIO with
  * io.location-map. */
 #include "fixture.h"
-#include "floe/io.h"
 #include "floe/arrow.h"
+#include "floe/io.h"
 #include "io/io.h"
 #include "manifest/manifest.h"
 #include "sql/vtab.h"
@@ -216,8 +216,8 @@ static void test_bunnies_all_files_and_retained(void)
     floe_vtab_registry *reg;
     FT_ASSERT(sqlite3_open(":memory:", &db) == SQLITE_OK);
     FT_OK(floe__vtab_register(db, &reg));
-    static const char *const tables[] = {"files", "all_data_files", "entries", "manifests",
-                                         "all_manifests", "partitions", "snapshots"};
+    static const char *const tables[] = {"files",         "all_data_files", "entries",  "manifests",
+                                         "all_manifests", "partitions",     "snapshots"};
     for (size_t i = 0; i < FT_N(tables); i++) {
         floe_rowsource *rs;
         FT_OK(floe__meta_open(&rs, tables[i], &o));
@@ -497,8 +497,8 @@ static void test_counts_and_union(void)
         void *v;
         while (floe__strmap_next(uni, &it, &k, &v))
             if (!floe__strmap_has(all, k))
-                ft_fail(__FILE__, __LINE__, "%s: %s missing from all_data_files",
-                        tables[t].name, k);
+                ft_fail(__FILE__, __LINE__, "%s: %s missing from all_data_files", tables[t].name,
+                        k);
         floe__strmap_free(uni);
         floe__strmap_free(all);
         floe__arena_free(a);
@@ -586,12 +586,19 @@ static void test_readable_metrics_types(void)
     static const char *const want[] = {
         "{\"col0\":{\"column_size\":42,\"value_count\":1,\"null_value_count\":0,"
         "\"nan_value_count\":null,\"lower_bound\":true,\"upper_bound\":true}",
-        "\"col1\":{", "\"lower_bound\":2147483647,",
-        "\"col10\":{", "\"lower_bound\":\"2023-10-10 12:34:56.000000\"",
-        "\"col11.element\":{", "\"col2\":{", "\"lower_bound\":9223372036854775807,",
-        "\"lower_bound\":3.4028235e+38,", "\"lower_bound\":1.7976931348623157e+308,",
-        "\"lower_bound\":12345.67,", "\"lower_bound\":\"example\"",
-        "\"lower_bound\":\"737061726b\"", "\"lower_bound\":\"2023-10-10\"",
+        "\"col1\":{",
+        "\"lower_bound\":2147483647,",
+        "\"col10\":{",
+        "\"lower_bound\":\"2023-10-10 12:34:56.000000\"",
+        "\"col11.element\":{",
+        "\"col2\":{",
+        "\"lower_bound\":9223372036854775807,",
+        "\"lower_bound\":3.4028235e+38,",
+        "\"lower_bound\":1.7976931348623157e+308,",
+        "\"lower_bound\":12345.67,",
+        "\"lower_bound\":\"example\"",
+        "\"lower_bound\":\"737061726b\"",
+        "\"lower_bound\":\"2023-10-10\"",
     };
     const char *at = rm;
     for (size_t i = 0; i < FT_N(want); i++) {
@@ -624,8 +631,8 @@ static void test_arrow_streams(void)
         {"spark_all_types", "00000-4f9d7c78-62f9-48c6-b869-f25172b45b32.metadata.json",
          "s3://warehouse/types/all_spark_types"},
     };
-    static const char *const names[] = {"snapshots", "all_files", "all_entries", "all_manifests",
-                                        "partitions", "history", "refs"};
+    static const char *const names[] = {"snapshots",  "all_files", "all_entries", "all_manifests",
+                                        "partitions", "history",   "refs"};
     for (size_t t = 0; t < FT_N(tables); t++) {
         fx f;
         if (!fx_open(&f, tables[t].name, tables[t].file, tables[t].location))
@@ -688,8 +695,8 @@ static void test_out_of_memory(void)
     fx f;
     if (!fx_open(&f, "spark_bunnies", "v5.metadata.json", BUNNIES_LOC))
         return;
-    static const char *const names[] = {"files", "all_files", "entries", "manifests",
-                                        "all_manifests", "partitions"};
+    static const char *const names[] = {"files",     "all_files",     "entries",
+                                        "manifests", "all_manifests", "partitions"};
     for (size_t t = 0; t < FT_N(names); t++) {
         for (long nth = 1; nth < 5000; nth++) {
             floe_meta_options o = FLOE_META_OPTIONS_INIT;
@@ -712,8 +719,7 @@ static void test_out_of_memory(void)
             if (rc == 0 && used < nth)
                 break;
             if (rc != 0 && rc != FLOE_ENOMEM) {
-                ft_fail(__FILE__, __LINE__, "%s nth %ld: %d %s", names[t], nth, rc,
-                        ft_floe_err());
+                ft_fail(__FILE__, __LINE__, "%s nth %ld: %d %s", names[t], nth, rc, ft_floe_err());
                 break;
             }
         }
@@ -774,4 +780,7 @@ static const ft_case cases[] = {
     {"out_of_memory", test_out_of_memory},
 };
 
-int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}

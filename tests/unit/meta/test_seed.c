@@ -5,10 +5,10 @@
  * metadata_log_entries = 7; TIMESTAMP AS OF the bad commit still reads the
  * bad snapshot's 5 rows; the bad load's file is the storage held only by
  * old snapshots. */
+#include "arrow/arrow.h"
 #include "fixture.h"
 #include "floe/io.h"
 #include "io/io.h"
-#include "arrow/arrow.h"
 #include "manifest/manifest.h"
 #include "sql/vtab.h"
 #include "util/civil.h"
@@ -464,4 +464,7 @@ static const ft_case cases[] = {
     {"arrow", test_arrow},
 };
 
-int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}

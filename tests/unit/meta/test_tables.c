@@ -108,11 +108,11 @@ static void test_snapshots(void)
     FT_EQ_INT(n, 3);
     /* summary is a map without "operation", in file order */
     FT_EQ_STR(strchr(rows, '\n') + 1,
-              "2026-09-28 13:15:22.058000|5270420720687731067|3657524344527679724|append|"
-              LOC "/metadata/snap-5270420720687731067-1-x.avro|{\"spark.app.id\":\"local-1\","
+              "2026-09-28 13:15:22.058000|5270420720687731067|3657524344527679724|append|" LOC
+              "/metadata/snap-5270420720687731067-1-x.avro|{\"spark.app.id\":\"local-1\","
               "\"added-data-files\":\"1\",\"added-records\":\"1\",\"total-records\":\"3\"}\n"
-              "2026-09-28 13:15:26.352000|23499723825440384|5270420720687731067|append|"
-              LOC "/metadata/snap-23499723825440384-1-x.avro|{\"spark.app.id\":\"local-1\","
+              "2026-09-28 13:15:26.352000|23499723825440384|5270420720687731067|append|" LOC
+              "/metadata/snap-23499723825440384-1-x.avro|{\"spark.app.id\":\"local-1\","
               "\"added-data-files\":\"1\",\"added-records\":\"2\",\"total-records\":\"5\"}\n");
     FT_CHECK(strncmp(rows, "2026-09-28 13:15:19.839000|3657524344527679724|null|append|", 59) == 0);
     floe__free(rows);
@@ -140,11 +140,18 @@ static void test_refs(void)
     FT_ASSERT(m);
     floe_metadata_builder *b;
     FT_OK(floe__metadata_builder_new(&b, m, meta_file(3)));
-    floe_snapshot_ref tag = {.name = "month_end", .snapshot_id = S1, .type = FLOE_REF_TAG,
-                             .has_max_ref_age_ms = true, .max_ref_age_ms = 10};
-    floe_snapshot_ref br = {.name = "audit", .snapshot_id = S2, .type = FLOE_REF_BRANCH,
-                            .has_min_snapshots_to_keep = true, .min_snapshots_to_keep = 20,
-                            .has_max_snapshot_age_ms = true, .max_snapshot_age_ms = 30};
+    floe_snapshot_ref tag = {.name = "month_end",
+                             .snapshot_id = S1,
+                             .type = FLOE_REF_TAG,
+                             .has_max_ref_age_ms = true,
+                             .max_ref_age_ms = 10};
+    floe_snapshot_ref br = {.name = "audit",
+                            .snapshot_id = S2,
+                            .type = FLOE_REF_BRANCH,
+                            .has_min_snapshots_to_keep = true,
+                            .min_snapshots_to_keep = 20,
+                            .has_max_snapshot_age_ms = true,
+                            .max_snapshot_age_ms = 30};
     FT_OK(floe__mb_set_snapshot_ref(b, &tag));
     FT_OK(floe__mb_set_snapshot_ref(b, &br));
     floe_table_metadata *m2;
@@ -270,4 +277,7 @@ static const ft_case cases[] = {
     {"out_of_memory", test_out_of_memory},
 };
 
-int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}

@@ -91,15 +91,17 @@ static void test_seed_queries(void)
     /* the newest committed_at is the abandoned snapshot, as the seed warns */
     Q_EQ(e.db, "SELECT snapshot_id FROM snapshots ORDER BY committed_at DESC LIMIT 1",
          "23499723825440384");
-    Q_EQ(e.db, "SELECT typeof(snapshot_id) || typeof(parent_id) || typeof(summary) FROM "
-               "snapshots WHERE parent_id IS NULL",
+    Q_EQ(e.db,
+         "SELECT typeof(snapshot_id) || typeof(parent_id) || typeof(summary) FROM "
+         "snapshots WHERE parent_id IS NULL",
          "integernulltext");
     Q_EQ(e.db, "SELECT typeof(is_current_ancestor) FROM history LIMIT 1", "integer");
     Q_EQ(e.db, "SELECT count(*) FROM history WHERE is_current_ancestor = true", "4");
     {
         sqlite3_stmt *st;
-        FT_ASSERT(sqlite3_prepare_v2(e.db, "SELECT is_current_ancestor, history.snapshot_id, "
-                                           "made_current_at, summary FROM history, snapshots",
+        FT_ASSERT(sqlite3_prepare_v2(e.db,
+                                     "SELECT is_current_ancestor, history.snapshot_id, "
+                                     "made_current_at, summary FROM history, snapshots",
                                      -1, &st, NULL) == SQLITE_OK);
         FT_EQ_STR(sqlite3_column_decltype(st, 0), "BOOLEAN");
         FT_EQ_STR(sqlite3_column_decltype(st, 1), "INTEGER");
@@ -108,21 +110,23 @@ static void test_seed_queries(void)
         sqlite3_finalize(st);
     }
     /* JSON subtype: nests as an object, not a string */
-    Q_EQ(e.db, "SELECT json_object('s', summary) FROM snapshots WHERE snapshot_id = "
-               "3657524344527679724",
+    Q_EQ(e.db,
+         "SELECT json_object('s', summary) FROM snapshots WHERE snapshot_id = "
+         "3657524344527679724",
          "{\"s\":{\"spark.app.id\":\"local-1\",\"added-data-files\":\"1\","
          "\"added-records\":\"2\",\"total-records\":\"2\"}}");
     /* joins, as in the docs */
-    Q_EQ(e.db, "SELECT s.operation FROM history h JOIN snapshots s ON h.snapshot_id = "
-               "s.snapshot_id WHERE h.is_current_ancestor ORDER BY h.made_current_at",
+    Q_EQ(e.db,
+         "SELECT s.operation FROM history h JOIN snapshots s ON h.snapshot_id = "
+         "s.snapshot_id WHERE h.is_current_ancestor ORDER BY h.made_current_at",
          "append,append,append,append");
     Q_EQ(e.db, "SELECT latest_snapshot_id FROM metadata_log_entries ORDER BY timestamp",
          "NULL,3657524344527679724,5270420720687731067,23499723825440384,5270420720687731067,"
          "23499723825440384,5270420720687731067");
-    Q_EQ(e.db, "SELECT count(*) FROM snapshots WHERE committed_at >= '2026-09-28 13:15:22'",
-         "2");
-    Q_EQ(e.db, "SELECT count(*) FROM snapshots WHERE snapshot_id = 1 OR snapshot_id = "
-               "23499723825440384",
+    Q_EQ(e.db, "SELECT count(*) FROM snapshots WHERE committed_at >= '2026-09-28 13:15:22'", "2");
+    Q_EQ(e.db,
+         "SELECT count(*) FROM snapshots WHERE snapshot_id = 1 OR snapshot_id = "
+         "23499723825440384",
          "1");
     teardown(&e);
 }
@@ -205,8 +209,8 @@ static void test_time_zone(void)
     Q_EQ(e.db, "SELECT committed_at FROM snapshots", "2026-09-28 15:15:19.839000");
     Q_EQ(e.db, "SELECT count(*) FROM snapshots WHERE committed_at = '2026-09-28 15:15:19.839'",
          "0"); /* text compares as text: exact format needed */
-    Q_EQ(e.db,
-         "SELECT count(*) FROM snapshots WHERE committed_at = '2026-09-28 15:15:19.839000'", "1");
+    Q_EQ(e.db, "SELECT count(*) FROM snapshots WHERE committed_at = '2026-09-28 15:15:19.839000'",
+         "1");
     floe__vtab_set_time_zone(e.reg, NULL);
     floe__tz_free(tz);
     teardown(&e);
@@ -243,4 +247,7 @@ static const ft_case cases[] = {
     {"create_errors", test_create_errors},
 };
 
-int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}
