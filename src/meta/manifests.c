@@ -9,6 +9,7 @@
  */
 #include "meta/scan.h"
 
+#include "floe/io.h"
 #include "spec/spec.h"
 #include "spec/transform.h"
 #include "spec/value.h"
@@ -192,7 +193,18 @@ static int m_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     case MC_PATH:
         out->value = floe_value_bytes(FLOE_T_STRING, mf->manifest_path, strlen(mf->manifest_path));
         return 0;
-    case MC_LENGTH: *out = opt_long(mf->manifest_length, mf->manifest_length >= 0); return 0;
+    case MC_LENGTH: {
+        int64_t len = mf->manifest_length;
+        if (len < 0) {
+            /* v1 snapshots list bare paths: ask the store, as Java does */
+            floe_file_info fi;
+            if (floe_fileio_stat(c->src->o.io, mf->manifest_path, &fi) < 0)
+                return floe__error_context("manifest %s", mf->manifest_path);
+            len = fi.size;
+        }
+        *out = opt_long(len, true);
+        return 0;
+    }
     case MC_SPEC_ID: *out = opt_int(mf->partition_spec_id); return 0;
     case MC_ADDED_SNAPSHOT_ID:
         *out = opt_long(mf->added_snapshot_id, mf->added_snapshot_id >= 0);

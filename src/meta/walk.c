@@ -163,7 +163,7 @@ static const floe_manifest_file *next_in_snapshot(meta_walker *w)
     memset(&w->v1mf, 0, sizeof w->v1mf);
     w->v1mf.manifest_path = w->snap->manifests[w->list_i++];
     w->v1mf.manifest_length = -1;
-    w->v1mf.partition_spec_id = -1; /* from the manifest's header */
+    w->v1mf.partition_spec_id = 0; /* what Java assumes for these */
     w->v1mf.content = FLOE_MANIFEST_DATA;
     w->v1mf.added_snapshot_id = w->snap->snapshot_id;
     w->v1mf.added_files_count = w->v1mf.existing_files_count = w->v1mf.deleted_files_count = -1;

@@ -669,6 +669,37 @@ static void test_arrow_streams(void)
     }
 }
 
+/* A v1 snapshot that lists bare manifest paths (no manifest list). */
+static void test_v1_manifests_array(void)
+{
+    fx f;
+    if (!fx_open(&f, "spark_v1_legacy_fields", "v2.metadata.json",
+                 "data/persistent/iceberg_v1_deprecated/default/legacy_v1"))
+        return;
+    size_t n;
+    char *r = rows_of(&f, "manifests", 0, &n);
+    FT_EQ_INT(n, 1);
+    FT_ASSERT(r);
+    /* the length comes from the store (Java stats the file too) */
+    char path[2048];
+    snprintf(path, sizeof path, "%s/metadata/d65f86b0-b799-467f-b1f4-9c697e4c4fc7-m0.avro", f.dir);
+    struct stat st;
+    FT_ASSERT(stat(path, &st) == 0);
+    char want[64];
+    snprintf(want, sizeof want, "-m0.avro|%lld|0|2456114553637229296|", (long long)st.st_size);
+    FT_CHECK(strstr(r, want) != NULL);
+    floe__free(r);
+    r = rows_of(&f, "entries", 0, &n);
+    FT_EQ_INT(n, 2);
+    FT_EQ_INT(count_lines_with(r, "1|2456114553637229296|0|0|"), 2); /* v1: sequence 0 */
+    floe__free(r);
+    r = rows_of(&f, "partitions", 0, &n);
+    FT_EQ_INT(n, 2);
+    FT_EQ_INT(count_lines_with(r, "{\"category\":\"alpha\"}|0|2|1|"), 1);
+    floe__free(r);
+    fx_close(&f);
+}
+
 /* Errors: a missing manifest list is an I/O error naming the snapshot. */
 static void test_missing_files(void)
 {
@@ -776,6 +807,7 @@ static const ft_case cases[] = {
     {"pushdown_reads_less", test_pushdown_reads_less},
     {"readable_metrics_types", test_readable_metrics_types},
     {"arrow_streams", test_arrow_streams},
+    {"v1_manifests_array", test_v1_manifests_array},
     {"missing_files", test_missing_files},
     {"out_of_memory", test_out_of_memory},
 };
