@@ -40,11 +40,11 @@
 
 typedef struct floe_vtab_registry floe_vtab_registry;
 
-/* Register the "floe_rows" module on `db`. The registry belongs to the
- * connection (freed by sqlite3_close); *out is borrowed. Registering twice
- * on one connection replaces the module (and frees the old registry's
- * sources once their tables are gone). Errors: FLOE_ENOMEM, FLOE_ERROR with
- * SQLite's message. */
+/* Register the "floe_rows" module on `db` (once per connection). The
+ * registry belongs to the connection (freed by sqlite3_close, after its
+ * tables are disconnected); *out is borrowed. The row sources' own inputs
+ * (table metadata, FileIO) must outlive the connection or the DROP TABLE of
+ * their table. Errors: FLOE_ENOMEM, FLOE_ERROR with SQLite's message. */
 int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out);
 
 /* Create virtual table `schema`.`name` (schema NULL: "temp") over `rs`.
