@@ -8,7 +8,9 @@
  * process (this binary re-executed with --scan) that reads file_path and
  * file_size_in_bytes of every row through the row-source interface, and
  * reports its wall time and peak RSS. A second pass reads every column,
- * readable_metrics JSON included.
+ * readable_metrics JSON included, and the seed's retained-storage query
+ * (all_data_files - files) runs through SQLite and the floe_rows module
+ * ("sql": two manifest walks plus SQLite's per-row work).
  *
  * Usage: bench_meta_files [dir]  (default: a fresh directory under /tmp,
  * removed afterwards). Target: <= 2 s for 1 M files, streaming.
@@ -16,6 +18,7 @@
 #include "io/io.h"
 #include "manifest/manifest.h"
 #include "meta/meta.h"
+#include "sql/vtab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +196,50 @@ static int generate(const char *dir, int nsnap)
     return rc;
 }
 
+/* Child: the seed's retained-storage query through SQLite over 1M files. */
+static int scan_sql(const char *dir)
+{
+    char path[8192];
+    snprintf(path, sizeof path, "%s/metadata/v1.metadata.json", dir);
+    floe_table_metadata *m;
+    floe_fileio *io;
+    sqlite3 *db;
+    floe_vtab_registry *reg;
+    if (floe__metadata_read_file(&m, path) < 0 || floe_fileio_local_new(&io) < 0 ||
+        sqlite3_open(":memory:", &db) != SQLITE_OK || floe__vtab_register(db, &reg) < 0)
+        return 1;
+    int64_t t0 = floe__mono_ns(), c0 = cpu_ns();
+    static const char *const tables[] = {"files", "all_data_files"};
+    for (int i = 0; i < 2; i++) {
+        floe_meta_options o = FLOE_META_OPTIONS_INIT;
+        o.metadata = m;
+        o.io = io;
+        floe_rowsource *rs;
+        if (floe__meta_open(&rs, tables[i], &o) < 0 ||
+            floe__vtab_create(reg, NULL, tables[i], rs) < 0)
+            return 1;
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT (SELECT count(*) FROM files), (SELECT sum(file_size_in_bytes) "
+                           "FROM all_data_files) - (SELECT sum(file_size_in_bytes) FROM files)",
+                           -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_ROW) {
+        fprintf(stderr, "sql: %s\n", sqlite3_errmsg(db));
+        return 1;
+    }
+    long long rows = sqlite3_column_int64(st, 0), retained = sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    double ms = (double)(floe__mono_ns() - t0) / 1e6, cpu = (double)(cpu_ns() - c0) / 1e6;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("%lld %.1f %.1f %.1f %lld\n", rows, ms, cpu, ru.ru_maxrss / 1024.0, retained);
+    sqlite3_close(db);
+    floe_fileio_free(io);
+    floe__metadata_free(m);
+    return 0;
+}
+
 /* Child: scan `table` of the table in dir; prints one line. */
 static int scan(const char *dir, const char *table, bool all_columns)
 {
@@ -280,7 +327,8 @@ static int measure(const char *self, const char *dir, const char *table, const c
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "--scan") == 0)
-        return scan(argv[2], argv[3], strcmp(argv[4], "all") == 0);
+        return strcmp(argv[3], "sql") == 0 ? scan_sql(argv[2])
+                                           : scan(argv[2], argv[3], strcmp(argv[4], "all") == 0);
     char base[1024];
     bool tmp = argc < 2;
     if (tmp) {
@@ -307,18 +355,22 @@ int main(int argc, char **argv)
         char probe[1200];
         snprintf(probe, sizeof probe, "%s/metadata/v1.metadata.json", dir);
         struct stat st;
-        if (!tmp && stat(probe, &st) == 0)
+        if (!tmp && stat(probe, &st) == 0) {
             fprintf(stderr, "reusing %s\n", dir);
-        else if (generate(dir, sizes[i].snaps) < 0) {
-            fprintf(stderr, "generate: %s\n", floe_error_last() ? floe_error_last()->message : "");
-            return 1;
+        } else {
+            if (generate(dir, sizes[i].snaps) < 0) {
+                fprintf(stderr, "generate: %s\n",
+                        floe_error_last() ? floe_error_last()->message : "");
+                return 1;
+            }
+            fprintf(stderr, "generated %s in %.1f s\n", dir, (double)(floe__mono_ns() - t0) / 1e9);
         }
-        fprintf(stderr, "generated %s in %.1f s\n", dir, (double)(floe__mono_ns() - t0) / 1e9);
         int64_t files = (int64_t)sizes[i].snaps * MANIFESTS_PER_SNAPSHOT * FILES_PER_MANIFEST;
         rc = measure(self, dir, "files", sizes[i].tag, false, files) ||
              measure(self, dir, "all_files", sizes[i].tag, false, files);
         if (rc == 0 && i == 1)
-            rc = measure(self, dir, "files", sizes[i].tag, true, files);
+            rc = measure(self, dir, "files", sizes[i].tag, true, files) ||
+                 measure(self, dir, "sql", sizes[i].tag, false, files);
     }
     if (tmp) {
         char cmd[4200];
