@@ -8,14 +8,28 @@
 #include <string.h>
 
 const char *const floe__meta_table_names[] = {
-    "snapshots",      "history",          "refs",         "metadata_log_entries",
-    "files",          "data_files",       "delete_files", "all_files",
-    "all_data_files", "all_delete_files", "manifests",    "all_manifests",
-    "entries",        "all_entries",      "partitions",   NULL,
+    "snapshots",
+    "history",
+    "refs",
+    "metadata_log_entries",
+    "files",
+    "data_files",
+    "delete_files",
+    "all_files",
+    "all_data_files",
+    "all_delete_files",
+    "manifests",
+    "all_manifests",
+    "entries",
+    "all_entries",
+    "partitions",
+    "position_deletes",
+    NULL,
 };
 
 static const char *const time_travel[] = {
-    "files", "data_files", "delete_files", "entries", "manifests", "partitions", NULL,
+    "files",     "data_files", "delete_files",     "entries",
+    "manifests", "partitions", "position_deletes", NULL,
 };
 
 static bool in(const char *const *list, const char *name)
@@ -88,6 +102,8 @@ int floe__meta_open(floe_rowsource **out, const char *name, const floe_meta_opti
             return meta_open_files(out, opts, files[i].kind, files[i].name);
     if (strcmp(name, "manifests") == 0 || strcmp(name, "all_manifests") == 0)
         return meta_open_manifests(out, opts, name[0] == 'a');
+    if (strcmp(name, "position_deletes") == 0)
+        return meta_open_position_deletes(out, opts);
     return meta_open_partitions(out, opts);
 }
 

@@ -10,10 +10,11 @@
  * metadata_log_entries. Tables that read manifest lists and manifests
  * through FileIO: files, data_files, delete_files, all_files,
  * all_data_files, all_delete_files, manifests, all_manifests, entries,
- * all_entries, partitions.
+ * all_entries, partitions, and position_deletes (which also reads the
+ * Parquet position-delete files).
  *
- * Time travel: files, data_files, delete_files, entries, manifests and
- * partitions read the snapshot given by `snapshot_id` (already resolved by
+ * Time travel: files, data_files, delete_files, entries, manifests,
+ * partitions and position_deletes read the snapshot given by `snapshot_id` (already resolved by
  * the caller from VERSION AS OF / TIMESTAMP AS OF / a ref); the others
  * reject one.
  */

@@ -136,5 +136,6 @@ int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files
                     const char *name);
 int meta_open_manifests(floe_rowsource **out, const floe_meta_options *o, bool all);
 int meta_open_partitions(floe_rowsource **out, const floe_meta_options *o);
+int meta_open_position_deletes(floe_rowsource **out, const floe_meta_options *o);
 
 #endif

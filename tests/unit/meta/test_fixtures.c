@@ -700,6 +700,75 @@ static void test_v1_manifests_array(void)
     fx_close(&f);
 }
 
+/* position_deletes: the rows of live Parquet position-delete files. */
+static void test_position_deletes(void)
+{
+    fx f;
+    if (!fx_open(&f, "java_bunnies", "v5.metadata.json", "s3a://hyperparam-iceberg/java/bunnies"))
+        return;
+    size_t n;
+    char *r = rows_of(&f, "position_deletes", 0, &n);
+    FT_EQ_INT(n, 6); /* PROVENANCE: one position-delete file with 6 rows */
+    FT_EQ_INT(count_lines_with(r, "/data/bunnies-initial.parquet|"), 6);
+    FT_EQ_INT(count_lines_with(r, "|null|0|s3a://hyperparam-iceberg/java/bunnies/data/"), 6);
+    /* 21 rows before, 15 after: six distinct positions below 21 */
+    bool seen[21] = {false};
+    int distinct = 0;
+    for (const char *line = r; line && *line;) {
+        const char *p = strchr(line, '|');
+        long pos = p ? strtol(p + 1, NULL, 10) : -1;
+        if (pos >= 0 && pos < 21 && !seen[pos]) {
+            seen[pos] = true;
+            distinct++;
+        }
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    FT_EQ_INT(distinct, 6);
+    floe__free(r);
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = f.m;
+    o.io = f.io;
+    floe_rowsource *rs;
+    FT_OK(floe__meta_open(&rs, "position_deletes", &o));
+    char *cols = column_names(rs);
+    FT_EQ_STR(cols, "file_path,pos,row,spec_id,delete_file_path");
+    floe__free(cols);
+    floe__rs_free(rs);
+    fx_close(&f);
+
+    if (!fx_open(&f, "spark_bunnies", "v5.metadata.json", BUNNIES_LOC))
+        return;
+    r = rows_of(&f, "position_deletes", B1, &n);
+    FT_EQ_INT(n, 0);
+    floe__free(r);
+    /* the delete at B2 points at B1's data file */
+    char *d = rows_of(&f, "data_files", B1, &n);
+    r = rows_of(&f, "position_deletes", B2, &n);
+    FT_EQ_INT(n, 1);
+    FT_ASSERT(d && r);
+    char *path = strchr(d, '|') + 1;
+    *strchr(path, '|') = 0;
+    FT_CHECK(strncmp(r, path, strlen(path)) == 0 && r[strlen(path)] == '|');
+    floe__free(d);
+    floe__free(r);
+    fx_close(&f);
+
+    /* deletion vectors are refused, not silently skipped */
+    if (!fx_open(&f, "trino_deletion_vectors_v3",
+                 "00004-ae0294d0-1de5-4fab-97f1-cd80e0078fa4.metadata.json", DV_LOC))
+        return;
+    o.metadata = f.m;
+    o.io = f.io;
+    FT_OK(floe__meta_open(&rs, "position_deletes", &o));
+    r = drain(rs, NULL, 0, &n);
+    FT_CHECK(r == NULL);
+    FT_EQ_INT(floe_error_last()->code, FLOE_EUNSUPPORTED);
+    FT_ERR_CONTAINS("PUFFIN delete files are not supported");
+    floe__rs_free(rs);
+    fx_close(&f);
+}
+
 /* Errors: a missing manifest list is an I/O error naming the snapshot. */
 static void test_missing_files(void)
 {
@@ -808,6 +877,7 @@ static const ft_case cases[] = {
     {"readable_metrics_types", test_readable_metrics_types},
     {"arrow_streams", test_arrow_streams},
     {"v1_manifests_array", test_v1_manifests_array},
+    {"position_deletes", test_position_deletes},
     {"missing_files", test_missing_files},
     {"out_of_memory", test_out_of_memory},
 };
