@@ -7,6 +7,7 @@
 #ifndef FLOE_CLI_H
 #define FLOE_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -23,5 +24,9 @@ int cli_fail(const char *what);
 
 /* Subcommands. */
 int floe_cmd_version(int argc, char **argv);
+
+/* `floe inspect [--json] FILE.avro` for Avro files: detects manifest lists
+ * and manifests and prints header keys and entries (inspect_avro.c). */
+int floe_cli_inspect_avro(const char *path, bool json);
 
 #endif
