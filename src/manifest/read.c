@@ -380,9 +380,11 @@ static int read_data_file(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
 
 static int read_entry(floe_manifest_reader *r, floe_avro_cursor *c, floe_manifest_entry *e)
 {
-    memset(e, 0, sizeof *e);
-    e->sequence_number = e->file_sequence_number = FLOE_SEQ_UNASSIGNED;
-    e->data_file.block_size_in_bytes = -1;
+    /* a compound literal lets the compiler use wide stores (memset became
+     * `rep stos`, measurable at millions of entries per second) */
+    *e = (floe_manifest_entry){.sequence_number = FLOE_SEQ_UNASSIGNED,
+                               .file_sequence_number = FLOE_SEQ_UNASSIGNED,
+                               .data_file = {.block_size_in_bytes = -1}};
     for (size_t i = 0; i < r->plan.nfields; i++) {
         const mf_field_plan *f = &r->plan.fields[i];
         if (f->target < 0) {
