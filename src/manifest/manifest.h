@@ -234,6 +234,9 @@ int floe_manifest_reader_open(floe_manifest_reader **out, const uint8_t *data, s
  * freed with keep_entries). FLOE_ITEROVER at the end; FLOE_ECORRUPT. */
 int floe_manifest_reader_next(floe_manifest_reader *r, const floe_manifest_entry **entry);
 const floe_manifest_info *floe_manifest_reader_info(const floe_manifest_reader *r);
+/* Bytes currently held for decoded entries (reset at each Avro block unless
+ * keep_entries): lets tests check that streaming memory stays bounded. */
+size_t floe_manifest_reader_memory(const floe_manifest_reader *r);
 /* The underlying container (header metadata). */
 floe_avro_file *floe_manifest_reader_file(floe_manifest_reader *r);
 void floe_manifest_reader_free(floe_manifest_reader *r);

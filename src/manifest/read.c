@@ -122,6 +122,11 @@ const floe_manifest_info *floe_manifest_reader_info(const floe_manifest_reader *
     return &r->info;
 }
 
+size_t floe_manifest_reader_memory(const floe_manifest_reader *r)
+{
+    return floe__arena_bytes(r->arena) + r->file->block.cap;
+}
+
 floe_avro_file *floe_manifest_reader_file(floe_manifest_reader *r)
 {
     return r->file;
@@ -260,9 +265,21 @@ static int read_partition(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
             if (b != 0 && b != 1)
                 return floe_avro_cursor_error(c, "union branch %lld out of range", (long long)b);
             if (b == p->null_index) {
-                vals[i] = floe_value_null(p->tid);
+                vals[i] = (floe_value){.type = p->tid, .is_null = true};
                 continue;
             }
+        }
+        /* int-like results (identity ints, dates, buckets, years/months/days,
+         * hours, timestamps) are most partition values: decode them inline */
+        if (p->type->kind == FLOE_AVRO_INT) {
+            vals[i] = (floe_value){.type = p->tid};
+            FLOE_TRY(floe_avro_read_int(c, &vals[i].v.i32));
+            continue;
+        }
+        if (p->type->kind == FLOE_AVRO_LONG) {
+            vals[i] = (floe_value){.type = p->tid};
+            FLOE_TRY(floe_avro_read_long(c, &vals[i].v.i64));
+            continue;
         }
         FLOE_TRY(mf_read_value(c, p->type, p->tid, copy, &vals[i]));
     }

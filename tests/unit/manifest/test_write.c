@@ -142,6 +142,34 @@ static void test_v1_partitioned(void) { roundtrip(1, true, FLOE_MANIFEST_DATA, 9
 static void test_v1_unpartitioned(void) { roundtrip(1, false, FLOE_MANIFEST_DATA, 3); }
 static void test_many_blocks(void) { roundtrip(2, true, FLOE_MANIFEST_DATA, 3000); }
 
+/* Streaming 20,000 entries keeps memory per block, not per manifest. */
+static void test_streaming_bounded(void)
+{
+    gt_opts o = {2, FLOE_AVRO_CODEC_DEFLATE, true, FLOE_MANIFEST_DATA, 20000, 1, 2};
+    floe_buf out = FLOE_BUF_INIT;
+    floe_manifest_file mf;
+    FT_OK(gt_write_manifest(&o, &out, &mf, NULL));
+    for (int keep = 0; keep < 2; keep++) {
+        floe_manifest_reader *r;
+        floe_manifest_read_options ro = {&mf, keep == 1};
+        FT_OK(floe_manifest_reader_open(&r, (const uint8_t *)out.ptr, out.len, "big.avro", &ro));
+        const floe_manifest_entry *e;
+        size_t peak = 0, n = 0;
+        while (floe_manifest_reader_next(r, &e) == 0) {
+            size_t m = floe_manifest_reader_memory(r);
+            peak = m > peak ? m : peak;
+            n++;
+        }
+        FT_EQ_INT(n, 20000);
+        if (keep)
+            FT_CHECK(peak > 4 * 1024 * 1024); /* everything kept: grows with the manifest */
+        else
+            FT_CHECK(peak < 1024 * 1024); /* one 64 KiB block's worth of entries */
+        floe_manifest_reader_free(r);
+    }
+    floe__buf_free(&out);
+}
+
 static void test_manifest_list_roundtrip(void)
 {
     for (int version = 1; version <= 2; version++)
@@ -311,6 +339,7 @@ static const ft_case cases[] = {
     {"v1_partitioned", test_v1_partitioned},
     {"v1_unpartitioned", test_v1_unpartitioned},
     {"many_blocks", test_many_blocks},
+    {"streaming_bounded", test_streaming_bounded},
     {"manifest_list_roundtrip", test_manifest_list_roundtrip},
     {"writer_rejects", test_writer_rejects},
     {"oom", test_oom},
