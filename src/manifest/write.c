@@ -51,14 +51,14 @@ static const gen_field data_file_v2[] = {
       true, G_STRING),
 };
 
+/* v1 as Java writes it: no docs on partition and block_size_in_bytes */
 static const gen_field data_file_v1[] = {
     F(100, "file_path", "Location URI with FS scheme", false, G_STRING),
     F(101, "file_format", "File format name: avro, orc, or parquet", false, G_STRING),
-    F(102, "partition", "Partition data tuple, schema based on the partition spec", false,
-      G_PARTITION),
+    F(102, "partition", NULL, false, G_PARTITION),
     F(103, "record_count", "Number of records in the file", false, G_LONG),
     F(104, "file_size_in_bytes", "Total file size in bytes", false, G_LONG),
-    F(105, "block_size_in_bytes", "Block size in bytes", false, G_LONG),
+    F(105, "block_size_in_bytes", NULL, false, G_LONG),
     DF_COMMON_METRICS,
     F(140, "sort_order_id", "Sort order ID", true, G_INT),
 };

@@ -8,6 +8,7 @@
 #include "gen_fixture.h"
 #include "harness.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 
 static const floe_avro_codec codecs[] = {FLOE_AVRO_CODEC_NULL, FLOE_AVRO_CODEC_DEFLATE,
@@ -332,7 +333,61 @@ static void test_oom(void)
     FT_EQ_INT(ok, 1);
 }
 
+/* floe's v2 schemas (Avro and iceberg.schema) equal Iceberg Java 1.8.1's
+ * (java_bunnies fixture), as parsed JSON. */
+static json_t *meta_json(const uint8_t *data, size_t len, const char *key)
+{
+    floe_avro_file *f;
+    if (floe_avro_file_open(&f, data, len, "x.avro") < 0)
+        return NULL;
+    size_t n;
+    const uint8_t *v = floe_avro_file_meta(f, key, &n);
+    json_t *j = v ? json_loadb((const char *)v, n, 0, NULL) : NULL;
+    floe_avro_file_free(f);
+    return j;
+}
+
+static void compare_with_java(const floe_buf *ours, const char *fixture)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    size_t len;
+    char *java = ft_read_file(ft_path(ft_path(sh, "fixtures/java_bunnies/metadata"), fixture), &len);
+    FT_ASSERT(java);
+    const char *keys[2] = {"avro.schema", "iceberg.schema"};
+    for (int k = 0; k < 2; k++) {
+        json_t *a = meta_json((const uint8_t *)ours->ptr, ours->len, keys[k]);
+        json_t *b = meta_json((const uint8_t *)java, len, keys[k]);
+        FT_CHECK(a && b);
+        if (a && b && !json_equal(a, b))
+            ft_fail(__FILE__, __LINE__, "%s differs from Java's in %s", keys[k], fixture);
+        json_decref(a);
+        json_decref(b);
+    }
+    free(java);
+}
+
+static void test_schemas_match_java(void)
+{
+    gt_opts o = {2, FLOE_AVRO_CODEC_NULL, false, FLOE_MANIFEST_DATA, 1, 5, 6};
+    floe_buf m = FLOE_BUF_INIT, l = FLOE_BUF_INIT;
+    floe_manifest_file mf;
+    FT_OK(gt_write_manifest(&o, &m, &mf, NULL));
+    compare_with_java(&m, "a01399a1-e864-4562-b921-c8cb56e6e4a9-m0.avro");
+    floe_manifest_list_writer_options lo = {2, 5, true, 4, 6, FLOE_AVRO_CODEC_NULL, -1};
+    floe_manifest_list_writer *lw;
+    FT_OK(floe_manifest_list_writer_new(&lw, &lo, &l));
+    FT_OK(floe_manifest_list_writer_add(lw, &mf));
+    FT_OK(floe_manifest_list_writer_finish(lw));
+    floe_manifest_list_writer_free(lw);
+    compare_with_java(&l, "snap-9158179788527662767-1-a01399a1-e864-4562-b921-c8cb56e6e4a9.avro");
+    floe__buf_free(&m);
+    floe__buf_free(&l);
+}
+
 static const ft_case cases[] = {
+    {"schemas_match_java", test_schemas_match_java},
     {"v2_partitioned", test_v2_partitioned},
     {"v2_unpartitioned", test_v2_unpartitioned},
     {"v2_deletes", test_v2_deletes},
