@@ -36,6 +36,9 @@ enum {
     FLOE_ENTRY_DELETED = 2,
 };
 
+/* Live in the snapshot whose manifest list names this manifest? */
+#define FLOE_ENTRY_IS_LIVE(status) ((status) == FLOE_ENTRY_ADDED || (status) == FLOE_ENTRY_EXISTING)
+
 /* data_file.content */
 enum {
     FLOE_FILE_DATA = 0,
