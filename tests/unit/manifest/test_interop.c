@@ -114,8 +114,12 @@ static void test_readers_agree(void)
                 {2, true, FLOE_MANIFEST_DELETES},
                 {1, true, FLOE_MANIFEST_DATA},
                 {1, false, FLOE_MANIFEST_DATA}};
+    /* every codec with the first configuration, one codec (rotating) with
+     * the others: each reader process costs ~0.3 s on a loaded machine */
     for (size_t k = 0; k < FLOE_ARRAY_LEN(cfgs); k++)
         for (size_t c = 0; c < FLOE_ARRAY_LEN(codecs); c++) {
+            if (k != 0 && c != k % FLOE_ARRAY_LEN(codecs))
+                continue;
             gt_opts o = {cfgs[k].version, codecs[c], cfgs[k].partitioned, cfgs[k].content, 25,
                          INT64_C(9158179788527662767), FLOE_SEQ_UNASSIGNED};
             floe_buf m = FLOE_BUF_INIT, l = FLOE_BUF_INIT;
