@@ -68,7 +68,8 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     const char *src = FLOE_SOURCE_DIR;
-    bool node = !getenv("FLOE_BENCH_NO_PEERS") && access(FLOE_SOURCE_DIR "/tests/interop/node_modules/avsc", R_OK) == 0;
+    bool node = !getenv("FLOE_BENCH_NO_PEERS") &&
+                access(FLOE_SOURCE_DIR "/tests/interop/node_modules/avsc", R_OK) == 0;
     bool py = !getenv("FLOE_BENCH_NO_PEERS") && access("/usr/bin/python3", X_OK) == 0 &&
               system("/usr/bin/python3 -c 'import avro.datafile' 2>/dev/null") == 0;
     const floe_avro_codec codecs[2] = {FLOE_AVRO_CODEC_NULL, FLOE_AVRO_CODEC_DEFLATE};
@@ -125,8 +126,8 @@ int main(void)
             if (pf) {
                 fwrite(pb.ptr, 1, pb.len, pf);
                 fclose(pf);
-                snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/tests/interop/avro_time.py %s",
-                         src, ppath);
+                snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/tests/interop/avro_time.py %s", src,
+                         ppath);
                 double ms = peer_ms(cmd, N_PY);
                 if (ms > 0) {
                     double rate = N_PY / (ms / 1e3);

@@ -75,13 +75,20 @@ static floe_type parse_prim(const char *s)
     static const struct {
         const char *name;
         floe_type_id id;
-    } names[] = {{"boolean", FLOE_T_BOOLEAN},           {"int", FLOE_T_INT},
-                 {"long", FLOE_T_LONG},                 {"float", FLOE_T_FLOAT},
-                 {"double", FLOE_T_DOUBLE},             {"date", FLOE_T_DATE},
-                 {"time", FLOE_T_TIME},                 {"timestamp", FLOE_T_TIMESTAMP},
-                 {"timestamptz", FLOE_T_TIMESTAMPTZ},   {"timestamp_ns", FLOE_T_TIMESTAMP_NS},
-                 {"timestamptz_ns", FLOE_T_TIMESTAMPTZ_NS}, {"string", FLOE_T_STRING},
-                 {"uuid", FLOE_T_UUID},                 {"binary", FLOE_T_BINARY}};
+    } names[] = {{"boolean", FLOE_T_BOOLEAN},
+                 {"int", FLOE_T_INT},
+                 {"long", FLOE_T_LONG},
+                 {"float", FLOE_T_FLOAT},
+                 {"double", FLOE_T_DOUBLE},
+                 {"date", FLOE_T_DATE},
+                 {"time", FLOE_T_TIME},
+                 {"timestamp", FLOE_T_TIMESTAMP},
+                 {"timestamptz", FLOE_T_TIMESTAMPTZ},
+                 {"timestamp_ns", FLOE_T_TIMESTAMP_NS},
+                 {"timestamptz_ns", FLOE_T_TIMESTAMPTZ_NS},
+                 {"string", FLOE_T_STRING},
+                 {"uuid", FLOE_T_UUID},
+                 {"binary", FLOE_T_BINARY}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(s, names[i].name) == 0) {
             t.id = names[i].id;
@@ -184,15 +191,9 @@ static void jvalue(floe_buf *b, const floe_value *v)
         return;
     }
     switch (v->type) {
-    case FLOE_T_BOOLEAN:
-        floe__buf_puts(b, v->v.b ? "true" : "false");
-        return;
-    case FLOE_T_INT:
-        floe__buf_printf(b, "%" PRId32, v->v.i32);
-        return;
-    case FLOE_T_LONG:
-        floe__buf_printf(b, "%" PRId64, v->v.i64);
-        return;
+    case FLOE_T_BOOLEAN: floe__buf_puts(b, v->v.b ? "true" : "false"); return;
+    case FLOE_T_INT: floe__buf_printf(b, "%" PRId32, v->v.i32); return;
+    case FLOE_T_LONG: floe__buf_printf(b, "%" PRId64, v->v.i64); return;
     default: {
         floe_buf t = FLOE_BUF_INIT;
         if (floe_value_format(v, &t) == 0)
@@ -326,8 +327,9 @@ static int show_list(floe_buf *b, const uint8_t *data, size_t len, const char *p
             floe__buf_putc(b, '[');
             for (size_t k = 0; k < m->npartitions; k++) {
                 const floe_field_summary *s = &m->partitions[k];
-                floe__buf_printf(b, "%s{\"contains_null\": %s, \"contains_nan\": %s, "
-                                    "\"lower_bound\": ",
+                floe__buf_printf(b,
+                                 "%s{\"contains_null\": %s, \"contains_nan\": %s, "
+                                 "\"lower_bound\": ",
                                  k ? ", " : "", s->contains_null ? "true" : "false",
                                  !s->has_contains_nan ? "null"
                                  : s->contains_nan    ? "true"
@@ -439,8 +441,7 @@ static void json_entry(floe_buf *b, const floe_manifest_entry *e, const floe_man
     floe__buf_puts(b, "}}");
 }
 
-static int show_manifest(floe_buf *b, const uint8_t *data, size_t len, const char *path,
-                         bool json)
+static int show_manifest(floe_buf *b, const uint8_t *data, size_t len, const char *path, bool json)
 {
     floe_manifest_reader *r;
     FLOE_TRY(floe_manifest_reader_open(&r, data, len, path, NULL));

@@ -164,7 +164,7 @@ typedef struct floe_col_bytes_map {
 typedef struct floe_data_file {
     int32_t content; /* FLOE_FILE_*; v1: data */
     const char *file_path;
-    const char *file_format; /* as written: "PARQUET", "AVRO", "ORC", "PUFFIN" */
+    const char *file_format;        /* as written: "PARQUET", "AVRO", "ORC", "PUFFIN" */
     floe_partition_value partition; /* one value per partition field, spec order */
     int64_t record_count;
     int64_t file_size_in_bytes;

@@ -13,8 +13,8 @@
 
 /* Value classes a known field may have. */
 typedef enum mf_vk {
-    MF_VK_INT,       /* int (long accepted, range-checked) */
-    MF_VK_LONG,      /* long or int */
+    MF_VK_INT,  /* int (long accepted, range-checked) */
+    MF_VK_LONG, /* long or int */
     MF_VK_BOOL,
     MF_VK_STRING,    /* string or bytes */
     MF_VK_BYTES,     /* bytes or fixed */
@@ -40,10 +40,10 @@ typedef struct mf_known {
 typedef struct mf_field_plan {
     int target; /* -1: skip */
     mf_vk vk;
-    int null_index;                /* -1: not an optional union */
-    const floe_avro_schema *full;  /* writer type */
-    const floe_avro_schema *type;  /* writer type without the null branch */
-    bool key_first;                /* maps: key field precedes value */
+    int null_index;                   /* -1: not an optional union */
+    const floe_avro_schema *full;     /* writer type */
+    const floe_avro_schema *type;     /* writer type without the null branch */
+    bool key_first;                   /* maps: key field precedes value */
     const struct mf_record_plan *sub; /* MF_VK_RECORD / MF_VK_SUMMARIES element */
 } mf_field_plan;
 

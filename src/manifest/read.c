@@ -88,7 +88,7 @@ typedef struct part_plan {
 
 struct floe_manifest_reader {
     floe_avro_file *file;
-    floe_arena *meta; /* plan, info: lives as long as the reader */
+    floe_arena *meta;  /* plan, info: lives as long as the reader */
     floe_arena *arena; /* entries: reset per block unless keep */
     bool keep;
     floe_manifest_info info;
@@ -170,9 +170,8 @@ static int setup(floe_manifest_reader *r, const floe_manifest_read_options *opts
 {
     floe_avro_file *f = r->file;
     const char *src = f->source;
-    FLOE_TRY(mf_plan_record(&r->plan, r->meta, f->schema, entry_known,
-                            FLOE_ARRAY_LEN(entry_known), entry_subs, FLOE_ARRAY_LEN(entry_subs),
-                            src, "manifest_entry"));
+    FLOE_TRY(mf_plan_record(&r->plan, r->meta, f->schema, entry_known, FLOE_ARRAY_LEN(entry_known),
+                            entry_subs, FLOE_ARRAY_LEN(entry_subs), src, "manifest_entry"));
     bool has_content = false, has_seq = false, has_v3 = false;
     for (size_t i = 0; i < r->plan.nfields; i++) {
         const mf_field_plan *p = &r->plan.fields[i];
@@ -311,7 +310,10 @@ static void reset_df_field(floe_data_file *df, int target)
     case D_CONTENT: df->content = 0; break;
     case D_PATH: df->file_path = NULL; break;
     case D_FORMAT: df->file_format = NULL; break;
-    case D_PARTITION: df->partition.n = 0; df->partition.values = NULL; break;
+    case D_PARTITION:
+        df->partition.n = 0;
+        df->partition.values = NULL;
+        break;
     case D_RECORD_COUNT: df->record_count = 0; break;
     case D_FILE_SIZE: df->file_size_in_bytes = 0; break;
     case D_BLOCK_SIZE: df->block_size_in_bytes = -1; break;
@@ -326,10 +328,19 @@ static void reset_df_field(floe_data_file *df, int target)
         df->nequality_ids = 0;
         df->equality_ids = NULL;
         break;
-    case D_SORT_ORDER_ID: df->has_sort_order_id = false; df->sort_order_id = 0; break;
-    case D_FIRST_ROW_ID: df->has_first_row_id = false; df->first_row_id = 0; break;
+    case D_SORT_ORDER_ID:
+        df->has_sort_order_id = false;
+        df->sort_order_id = 0;
+        break;
+    case D_FIRST_ROW_ID:
+        df->has_first_row_id = false;
+        df->first_row_id = 0;
+        break;
     case D_REFERENCED: df->referenced_data_file = NULL; break;
-    case D_CONTENT_OFFSET: df->has_content_offset = false; df->content_offset = 0; break;
+    case D_CONTENT_OFFSET:
+        df->has_content_offset = false;
+        df->content_offset = 0;
+        break;
     case D_CONTENT_SIZE:
         df->has_content_size_in_bytes = false;
         df->content_size_in_bytes = 0;
@@ -355,24 +366,12 @@ static int read_data_file(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
         }
         bool is_null;
         switch (f->target) {
-        case D_COLUMN_SIZES:
-            FLOE_TRY(mf_read_longmap(c, f, a, &df->column_sizes));
-            continue;
-        case D_VALUE_COUNTS:
-            FLOE_TRY(mf_read_longmap(c, f, a, &df->value_counts));
-            continue;
-        case D_NULL_COUNTS:
-            FLOE_TRY(mf_read_longmap(c, f, a, &df->null_value_counts));
-            continue;
-        case D_NAN_COUNTS:
-            FLOE_TRY(mf_read_longmap(c, f, a, &df->nan_value_counts));
-            continue;
-        case D_LOWER:
-            FLOE_TRY(mf_read_bytesmap(c, f, a, r->keep, &df->lower_bounds));
-            continue;
-        case D_UPPER:
-            FLOE_TRY(mf_read_bytesmap(c, f, a, r->keep, &df->upper_bounds));
-            continue;
+        case D_COLUMN_SIZES: FLOE_TRY(mf_read_longmap(c, f, a, &df->column_sizes)); continue;
+        case D_VALUE_COUNTS: FLOE_TRY(mf_read_longmap(c, f, a, &df->value_counts)); continue;
+        case D_NULL_COUNTS: FLOE_TRY(mf_read_longmap(c, f, a, &df->null_value_counts)); continue;
+        case D_NAN_COUNTS: FLOE_TRY(mf_read_longmap(c, f, a, &df->nan_value_counts)); continue;
+        case D_LOWER: FLOE_TRY(mf_read_bytesmap(c, f, a, r->keep, &df->lower_bounds)); continue;
+        case D_UPPER: FLOE_TRY(mf_read_bytesmap(c, f, a, r->keep, &df->upper_bounds)); continue;
         case D_PARTITION:
             FLOE_TRY(mf_read_null(c, f, &is_null));
             if (!is_null)
@@ -380,8 +379,7 @@ static int read_data_file(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
             else
                 reset_df_field(df, D_PARTITION);
             continue;
-        default:
-            break;
+        default: break;
         }
         FLOE_TRY(mf_read_null(c, f, &is_null));
         if (is_null) {
@@ -394,21 +392,11 @@ static int read_data_file(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
             if (df->content < 0 || df->content > 2)
                 return floe_avro_cursor_error(c, "invalid data_file content %d", (int)df->content);
             break;
-        case D_PATH:
-            FLOE_TRY(read_string(r, c, &df->file_path));
-            break;
-        case D_FORMAT:
-            FLOE_TRY(read_string(r, c, &df->file_format));
-            break;
-        case D_RECORD_COUNT:
-            FLOE_TRY(floe_avro_read_long(c, &df->record_count));
-            break;
-        case D_FILE_SIZE:
-            FLOE_TRY(floe_avro_read_long(c, &df->file_size_in_bytes));
-            break;
-        case D_BLOCK_SIZE:
-            FLOE_TRY(floe_avro_read_long(c, &df->block_size_in_bytes));
-            break;
+        case D_PATH: FLOE_TRY(read_string(r, c, &df->file_path)); break;
+        case D_FORMAT: FLOE_TRY(read_string(r, c, &df->file_format)); break;
+        case D_RECORD_COUNT: FLOE_TRY(floe_avro_read_long(c, &df->record_count)); break;
+        case D_FILE_SIZE: FLOE_TRY(floe_avro_read_long(c, &df->file_size_in_bytes)); break;
+        case D_BLOCK_SIZE: FLOE_TRY(floe_avro_read_long(c, &df->block_size_in_bytes)); break;
         case D_KEY_METADATA:
             FLOE_TRY(mf_read_opt_bytes(c, f->type, a, r->keep, &df->key_metadata));
             break;
@@ -428,9 +416,7 @@ static int read_data_file(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
             FLOE_TRY(floe_avro_read_long(c, &df->first_row_id));
             df->has_first_row_id = true;
             break;
-        case D_REFERENCED:
-            FLOE_TRY(read_string(r, c, &df->referenced_data_file));
-            break;
+        case D_REFERENCED: FLOE_TRY(read_string(r, c, &df->referenced_data_file)); break;
         case D_CONTENT_OFFSET:
             FLOE_TRY(floe_avro_read_long(c, &df->content_offset));
             df->has_content_offset = true;
@@ -463,7 +449,10 @@ static int read_entry(floe_manifest_reader *r, floe_avro_cursor *c, floe_manifes
         if (is_null) {
             switch (f->target) {
             case E_STATUS: e->status = 0; break;
-            case E_SNAPSHOT_ID: e->has_snapshot_id = false; e->snapshot_id = 0; break;
+            case E_SNAPSHOT_ID:
+                e->has_snapshot_id = false;
+                e->snapshot_id = 0;
+                break;
             case E_SEQ: e->sequence_number = FLOE_SEQ_UNASSIGNED; break;
             case E_FILE_SEQ: e->file_sequence_number = FLOE_SEQ_UNASSIGNED; break;
             case E_DATA_FILE: reset_data_file(&e->data_file); break;
@@ -481,15 +470,9 @@ static int read_entry(floe_manifest_reader *r, floe_avro_cursor *c, floe_manifes
             FLOE_TRY(floe_avro_read_long(c, &e->snapshot_id));
             e->has_snapshot_id = true;
             break;
-        case E_SEQ:
-            FLOE_TRY(floe_avro_read_long(c, &e->sequence_number));
-            break;
-        case E_FILE_SEQ:
-            FLOE_TRY(floe_avro_read_long(c, &e->file_sequence_number));
-            break;
-        case E_DATA_FILE:
-            FLOE_TRY(read_data_file(r, c, &e->data_file));
-            break;
+        case E_SEQ: FLOE_TRY(floe_avro_read_long(c, &e->sequence_number)); break;
+        case E_FILE_SEQ: FLOE_TRY(floe_avro_read_long(c, &e->file_sequence_number)); break;
+        case E_DATA_FILE: FLOE_TRY(read_data_file(r, c, &e->data_file)); break;
         }
     }
     if (!e->data_file.file_path || !e->data_file.file_format)

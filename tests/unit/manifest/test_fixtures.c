@@ -116,7 +116,8 @@ static void test_all_fixtures_decode(void)
 
 static void test_trino_bucket_values(void)
 {
-    blob b = load("trino_bucket_partitioning/metadata/0ffce867-cc54-49f8-ac74-c89fc147015d-m0.avro");
+    blob b =
+        load("trino_bucket_partitioning/metadata/0ffce867-cc54-49f8-ac74-c89fc147015d-m0.avro");
     if (!b.data)
         return;
     floe_manifest *m;
@@ -153,7 +154,8 @@ static void test_trino_bucket_values(void)
 
 static void test_java_bunnies_deletes_and_inheritance(void)
 {
-    blob lb = load("java_bunnies/metadata/snap-9158179788527662767-1-a01399a1-e864-4562-b921-c8cb56e6e4a9.avro");
+    blob lb = load("java_bunnies/metadata/"
+                   "snap-9158179788527662767-1-a01399a1-e864-4562-b921-c8cb56e6e4a9.avro");
     if (!lb.data)
         return;
     floe_manifest_list *l;
@@ -207,7 +209,8 @@ static void test_java_bunnies_deletes_and_inheritance(void)
 
 static void test_trino_dv_v3(void)
 {
-    blob b = load("trino_deletion_vectors_v3/metadata/c670791d-ace7-4600-a57f-305823486daa-m0.avro");
+    blob b =
+        load("trino_deletion_vectors_v3/metadata/c670791d-ace7-4600-a57f-305823486daa-m0.avro");
     if (!b.data)
         return;
     floe_manifest *m;
@@ -284,7 +287,8 @@ static void test_v1_lineitem(void)
     floe_manifest_free(m);
     free(b.data);
 
-    b = load("lineitem_iceberg_gz/metadata/snap-4468019210336628573-1-23f9dbea-1e7f-4694-a82c-dc3c9a94953e.avro");
+    b = load("lineitem_iceberg_gz/metadata/"
+             "snap-4468019210336628573-1-23f9dbea-1e7f-4694-a82c-dc3c9a94953e.avro");
     if (!b.data)
         return;
     floe_manifest_list *l;

@@ -50,7 +50,8 @@ static void check_entries(const gt_opts *o, const floe_manifest_file *mf, const 
         FT_CHECK(got->has_snapshot_id);
         FT_EQ_INT(got->snapshot_id, want.has_snapshot_id ? want.snapshot_id : o->snapshot_id);
         FT_EQ_INT(got->data_file.column_sizes.n, 10);
-        FT_EQ_INT(got->data_file.column_sizes.items[9].value, want.data_file.column_sizes.items[9].value);
+        FT_EQ_INT(got->data_file.column_sizes.items[9].value,
+                  want.data_file.column_sizes.items[9].value);
         FT_EQ_INT(got->data_file.nan_value_counts.set, want.data_file.nan_value_counts.set);
         FT_EQ_INT(got->data_file.upper_bounds.n, 10);
         FT_CHECK(memcmp(got->data_file.upper_bounds.items[3].ptr, s.ub[3], 8) == 0);
@@ -58,10 +59,10 @@ static void check_entries(const gt_opts *o, const floe_manifest_file *mf, const 
         FT_EQ_INT(got->data_file.split_offsets[got->data_file.nsplit_offsets - 1],
                   want.data_file.split_offsets[want.data_file.nsplit_offsets - 1]);
         FT_EQ_INT(got->data_file.has_sort_order_id, want.data_file.has_sort_order_id);
-        FT_EQ_INT(got->data_file.has_equality_ids, o->version == 2 && want.data_file.has_equality_ids);
+        FT_EQ_INT(got->data_file.has_equality_ids,
+                  o->version == 2 && want.data_file.has_equality_ids);
         if (o->version == 2)
-            FT_EQ_INT(!!got->data_file.referenced_data_file,
-                      !!want.data_file.referenced_data_file);
+            FT_EQ_INT(!!got->data_file.referenced_data_file, !!want.data_file.referenced_data_file);
         FT_EQ_INT(got->data_file.partition.n, want.data_file.partition.n);
         for (size_t k = 0; k < got->data_file.partition.n; k++) {
             const floe_value *a = &got->data_file.partition.values[k];
@@ -81,7 +82,12 @@ static void check_entries(const gt_opts *o, const floe_manifest_file *mf, const 
 static void roundtrip(int version, bool partitioned, int content, int n)
 {
     for (size_t c = 0; c < FLOE_ARRAY_LEN(codecs); c++) {
-        gt_opts o = {version, codecs[c], partitioned, content, n, INT64_C(8765432109876543210),
+        gt_opts o = {version,
+                     codecs[c],
+                     partitioned,
+                     content,
+                     n,
+                     INT64_C(8765432109876543210),
                      version == 1 ? 0 : 7};
         floe_buf out = FLOE_BUF_INIT;
         floe_manifest_file mf;
@@ -123,8 +129,9 @@ static void roundtrip(int version, bool partitioned, int content, int n)
         /* the container's own header keys */
         floe_avro_file *f;
         FT_OK(floe_avro_file_open(&f, (const uint8_t *)out.ptr, out.len, "w.avro"));
-        const char *keys[] = {"schema", "partition-spec", "partition-spec-id", "format-version",
-                              "iceberg.schema", "avro.schema", "avro.codec"};
+        const char *keys[] = {"schema",         "partition-spec", "partition-spec-id",
+                              "format-version", "iceberg.schema", "avro.schema",
+                              "avro.codec"};
         for (size_t k = 0; k < FLOE_ARRAY_LEN(keys); k++)
             FT_CHECK(floe_avro_file_meta(f, keys[k], NULL) != NULL);
         FT_EQ_INT(floe_avro_file_meta(f, "content", NULL) != NULL, version == 2);
@@ -136,12 +143,30 @@ static void roundtrip(int version, bool partitioned, int content, int n)
     }
 }
 
-static void test_v2_partitioned(void) { roundtrip(2, true, FLOE_MANIFEST_DATA, 30); }
-static void test_v2_unpartitioned(void) { roundtrip(2, false, FLOE_MANIFEST_DATA, 5); }
-static void test_v2_deletes(void) { roundtrip(2, true, FLOE_MANIFEST_DELETES, 12); }
-static void test_v1_partitioned(void) { roundtrip(1, true, FLOE_MANIFEST_DATA, 9); }
-static void test_v1_unpartitioned(void) { roundtrip(1, false, FLOE_MANIFEST_DATA, 3); }
-static void test_many_blocks(void) { roundtrip(2, true, FLOE_MANIFEST_DATA, 3000); }
+static void test_v2_partitioned(void)
+{
+    roundtrip(2, true, FLOE_MANIFEST_DATA, 30);
+}
+static void test_v2_unpartitioned(void)
+{
+    roundtrip(2, false, FLOE_MANIFEST_DATA, 5);
+}
+static void test_v2_deletes(void)
+{
+    roundtrip(2, true, FLOE_MANIFEST_DELETES, 12);
+}
+static void test_v1_partitioned(void)
+{
+    roundtrip(1, true, FLOE_MANIFEST_DATA, 9);
+}
+static void test_v1_unpartitioned(void)
+{
+    roundtrip(1, false, FLOE_MANIFEST_DATA, 3);
+}
+static void test_many_blocks(void)
+{
+    roundtrip(2, true, FLOE_MANIFEST_DATA, 3000);
+}
 
 /* Streaming 20,000 entries keeps memory per block, not per manifest. */
 static void test_streaming_bounded(void)
@@ -175,15 +200,18 @@ static void test_manifest_list_roundtrip(void)
 {
     for (int version = 1; version <= 2; version++)
         for (size_t c = 0; c < FLOE_ARRAY_LEN(codecs); c++) {
-            gt_opts o = {version, codecs[c], true, FLOE_MANIFEST_DATA, 20, 42,
-                         FLOE_SEQ_UNASSIGNED};
+            gt_opts o = {version, codecs[c], true, FLOE_MANIFEST_DATA, 20, 42, FLOE_SEQ_UNASSIGNED};
             floe_buf m = FLOE_BUF_INIT, out = FLOE_BUF_INIT;
             floe_manifest_file mf;
             floe_manifest_writer *mw = NULL;
             FT_OK(gt_write_manifest(&o, &m, &mf, &mw));
-            floe_manifest_list_writer_options lo = {version, INT64_C(9158179788527662767),
-                                                    version == 2, INT64_C(6458828015811002920),
-                                                    version == 2 ? 9 : 0, codecs[c], -1};
+            floe_manifest_list_writer_options lo = {version,
+                                                    INT64_C(9158179788527662767),
+                                                    version == 2,
+                                                    INT64_C(6458828015811002920),
+                                                    version == 2 ? 9 : 0,
+                                                    codecs[c],
+                                                    -1};
             floe_manifest_list_writer *lw;
             FT_OK(floe_manifest_list_writer_new(&lw, &lo, &out));
             FT_OK(floe_manifest_list_writer_add(lw, &mf));
@@ -223,7 +251,8 @@ static void test_manifest_list_roundtrip(void)
             }
             FT_CHECK(!b->has_partitions);
             FT_EQ_INT(b->sequence_number, version == 2 ? 3 : 0);
-            FT_CHECK(b->key_metadata.set && b->key_metadata.len == 3 && b->key_metadata.ptr[2] == 3);
+            FT_CHECK(b->key_metadata.set && b->key_metadata.len == 3 &&
+                     b->key_metadata.ptr[2] == 3);
             floe_avro_file *f = l->file;
             const char *keys[] = {"snapshot-id", "parent-snapshot-id", "format-version",
                                   "iceberg.schema"};
@@ -353,7 +382,8 @@ static void compare_with_java(const floe_buf *ours, const char *fixture)
     if (!sh)
         return;
     size_t len;
-    char *java = ft_read_file(ft_path(ft_path(sh, "fixtures/java_bunnies/metadata"), fixture), &len);
+    char *java =
+        ft_read_file(ft_path(ft_path(sh, "fixtures/java_bunnies/metadata"), fixture), &len);
     FT_ASSERT(java);
     const char *keys[2] = {"avro.schema", "iceberg.schema"};
     for (int k = 0; k < 2; k++) {
