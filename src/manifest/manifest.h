@@ -209,11 +209,12 @@ typedef struct floe_manifest_info {
     int32_t partition_spec_id;
     const char *schema_json;         /* header `schema` (NULL if absent) */
     const char *partition_spec_json; /* header `partition-spec` (NULL if absent) */
-    /* partition fields from the Avro schema of data_file.partition */
+    /* partition fields from the Avro schema of data_file.partition: ids,
+     * names and result types (decimal precision/scale, fixed length) */
     size_t npartition_fields;
     const int32_t *partition_field_ids;
     const char *const *partition_field_names;
-    const floe_type_id *partition_types;
+    const floe_type *partition_types;
 } floe_manifest_info;
 
 typedef struct floe_manifest_read_options {

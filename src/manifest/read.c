@@ -141,7 +141,7 @@ static int plan_partition(floe_manifest_reader *r, const floe_avro_schema *rec)
     r->part = floe__arena_calloc(r->meta, n, sizeof *r->part);
     int32_t *ids = floe__arena_calloc(r->meta, n, sizeof *ids);
     const char **names = floe__arena_calloc(r->meta, n, sizeof *names);
-    floe_type_id *types = floe__arena_calloc(r->meta, n, sizeof *types);
+    floe_type *types = floe__arena_calloc(r->meta, n, sizeof *types);
     if (!r->part || !ids || !names || !types)
         return floe__error_nomem();
     for (size_t i = 0; i < n; i++) {
@@ -157,7 +157,13 @@ static int plan_partition(floe_manifest_reader *r, const floe_avro_schema *rec)
                                r->file->source, f->name, floe_avro_kind_name(p->type->kind));
         ids[i] = f->field_id;
         names[i] = f->name;
-        types[i] = p->tid;
+        types[i].id = p->tid;
+        if (p->tid == FLOE_T_DECIMAL) {
+            types[i].precision = p->type->precision;
+            types[i].scale = p->type->scale;
+        } else if (p->tid == FLOE_T_FIXED) {
+            types[i].length = (int32_t)p->type->size;
+        }
     }
     r->info.npartition_fields = n;
     r->info.partition_field_ids = ids;

@@ -312,7 +312,7 @@ static void test_rename_column_partitions(void)
     FT_OK(floe_manifest_read(&m, (const uint8_t *)b.data, b.len, "rename-m0.avro", NULL));
     const floe_manifest_info *info = floe_manifest_reader_info(m->reader);
     FT_EQ_INT(info->npartition_fields, 2);
-    FT_EQ_INT(info->partition_types[1], FLOE_T_DATE);
+    FT_EQ_INT(info->partition_types[1].id, FLOE_T_DATE);
     FT_EQ_INT(m->nentries, 3);
     int nulls = 0;
     for (size_t i = 0; i < m->nentries; i++) {

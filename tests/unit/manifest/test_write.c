@@ -418,7 +418,108 @@ static void test_schemas_match_java(void)
     floe__buf_free(&l);
 }
 
+/* What a commit does: carry the parent's manifest-list entries into a new
+ * list, and rewrite a third-party manifest's entries as EXISTING / DELETED
+ * with the partition types the reader reports. */
+static void test_carry_over_and_rewrite(void)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    size_t len;
+    char *data = ft_read_file(
+        ft_path(sh, "fixtures/java_bunnies/metadata/"
+                    "snap-9158179788527662767-1-a01399a1-e864-4562-b921-c8cb56e6e4a9.avro"),
+        &len);
+    FT_ASSERT(data);
+    floe_manifest_list *parent;
+    FT_OK(floe_manifest_list_read(&parent, (const uint8_t *)data, len, "parent.avro"));
+    floe_buf out = FLOE_BUF_INIT;
+    floe_manifest_list_writer_options lo = {
+        2, 77, true, parent->snapshot_id, 4, FLOE_AVRO_CODEC_DEFLATE, -1};
+    floe_manifest_list_writer *lw;
+    FT_OK(floe_manifest_list_writer_new(&lw, &lo, &out));
+    for (size_t i = 0; i < parent->nentries; i++)
+        FT_OK(floe_manifest_list_writer_add(lw, &parent->entries[i]));
+    FT_OK(floe_manifest_list_writer_finish(lw));
+    floe_manifest_list_writer_free(lw);
+    floe_manifest_list *child;
+    FT_OK(floe_manifest_list_read(&child, (const uint8_t *)out.ptr, out.len, "child.avro"));
+    FT_EQ_INT(child->nentries, parent->nentries);
+    for (size_t i = 0; i < child->nentries && i < parent->nentries; i++) {
+        const floe_manifest_file *a = &parent->entries[i], *b = &child->entries[i];
+        FT_EQ_STR(a->manifest_path, b->manifest_path);
+        FT_EQ_INT(a->manifest_length, b->manifest_length);
+        FT_EQ_INT(a->content, b->content);
+        FT_EQ_INT(a->sequence_number, b->sequence_number); /* kept, not reassigned */
+        FT_EQ_INT(a->min_sequence_number, b->min_sequence_number);
+        FT_EQ_INT(a->added_snapshot_id, b->added_snapshot_id);
+        FT_EQ_INT(a->added_rows_count, b->added_rows_count);
+        FT_EQ_INT(a->has_partitions, b->has_partitions);
+    }
+    FT_CHECK(child->has_parent_snapshot_id &&
+             child->parent_snapshot_id == INT64_C(9158179788527662767));
+    floe_manifest_list_free(child);
+    floe_manifest_list_free(parent);
+    free(data);
+    floe__buf_free(&out);
+
+    /* rewrite the trino bucket manifest (10 int partition fields) */
+    data = ft_read_file(ft_path(sh, "fixtures/trino_bucket_partitioning/metadata/"
+                                    "0ffce867-cc54-49f8-ac74-c89fc147015d-m0.avro"),
+                        &len);
+    FT_ASSERT(data);
+    floe_manifest *m;
+    FT_OK(floe_manifest_read(&m, (const uint8_t *)data, len, "trino-m0.avro", NULL));
+    const floe_manifest_info *info = floe_manifest_reader_info(m->reader);
+    floe_manifest_partition_field pf[16];
+    FT_ASSERT(info->npartition_fields <= 16);
+    for (size_t i = 0; i < info->npartition_fields; i++)
+        pf[i] = (floe_manifest_partition_field){info->partition_field_ids[i],
+                                                info->partition_field_names[i],
+                                                &info->partition_types[i]};
+    floe_manifest_writer_options wo = {
+        2,  FLOE_MANIFEST_DATA,      info->partition_spec_id,   info->npartition_fields,
+        pf, info->schema_json,       info->partition_spec_json, 99,
+        5,  "s3://w/m-rewrite.avro", FLOE_AVRO_CODEC_ZSTD,      -1};
+    floe_manifest_writer *w;
+    FT_OK(floe_manifest_writer_new(&w, &wo, &out));
+    for (size_t i = 0; i < m->nentries; i++) {
+        floe_manifest_entry e = m->entries[i];
+        e.status = FLOE_ENTRY_DELETED;
+        e.sequence_number = e.file_sequence_number = 2;
+        FT_OK(floe_manifest_writer_add(w, &e));
+    }
+    floe_manifest_file mf;
+    FT_OK(floe_manifest_writer_finish(w, &mf));
+    FT_EQ_INT(mf.deleted_files_count, (int)m->nentries);
+    FT_EQ_INT(mf.npartitions, 10);
+    /* col_varbinary_bucket = 724 -> summary bounds are 724 little-endian */
+    FT_CHECK(mf.partitions[9].lower_bound.set && mf.partitions[9].lower_bound.ptr[0] == 0xd4 &&
+             mf.partitions[9].lower_bound.ptr[1] == 0x02);
+    floe_manifest *back;
+    FT_OK(floe_manifest_read(&back, (const uint8_t *)out.ptr, out.len, "rewrite.avro", &mf));
+    FT_EQ_INT(back->nentries, m->nentries);
+    const floe_data_file *x = &m->entries[0].data_file, *y = &back->entries[0].data_file;
+    FT_EQ_INT(back->entries[0].status, FLOE_ENTRY_DELETED);
+    FT_EQ_INT(back->entries[0].sequence_number, 2);
+    FT_EQ_INT(back->entries[0].snapshot_id, m->entries[0].snapshot_id);
+    FT_EQ_STR(x->file_path, y->file_path);
+    FT_EQ_INT(y->partition.values[9].v.i32, 724);
+    FT_EQ_INT(x->lower_bounds.n, y->lower_bounds.n);
+    for (size_t i = 0; i < x->lower_bounds.n && i < y->lower_bounds.n; i++)
+        FT_CHECK(x->lower_bounds.items[i].len == y->lower_bounds.items[i].len &&
+                 memcmp(x->lower_bounds.items[i].ptr, y->lower_bounds.items[i].ptr,
+                        x->lower_bounds.items[i].len) == 0);
+    floe_manifest_free(back);
+    floe_manifest_writer_free(w);
+    floe_manifest_free(m);
+    free(data);
+    floe__buf_free(&out);
+}
+
 static const ft_case cases[] = {
+    {"carry_over_and_rewrite", test_carry_over_and_rewrite},
     {"schemas_match_java", test_schemas_match_java},
     {"v2_partitioned", test_v2_partitioned},
     {"v2_unpartitioned", test_v2_unpartitioned},
