@@ -208,6 +208,9 @@ static int zstd_block(const uint8_t *in, size_t len, floe_buf *out, const char *
     ZSTD_DCtx *dc = ZSTD_createDCtx_advanced(zs_mem);
     if (!dc)
         return floe__error_nomem();
+    /* a frame may ask for a window of up to 2^27 bytes by default: cap it
+     * (blocks are far smaller; an oversized window fails as corrupt) */
+    ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, 25);
     ZSTD_inBuffer ib = {in, len, 0};
     int rc = 0;
     size_t last = 1;
