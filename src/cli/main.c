@@ -7,15 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int tmp_inspect(int argc, char **argv)
-{
-    bool json = argc > 2 && !strcmp(argv[1], "--json");
-    return floe_cli_inspect_parquet(argv[argc - 1], json);
-}
-
 static const cli_command commands[] = {
     {"version", floe_cmd_version, "print the version", "floe version"},
-    {"inspect", tmp_inspect, "inspect", "floe inspect [--json] FILE"},
 };
 
 static void usage(FILE *out)
