@@ -849,6 +849,28 @@ int floe__pq_reader_next(floe_pq_reader *r, struct ArrowArray *out)
             const floe_pq_node *leaf = r->read_leaves[i];
             rc = floe__pq_read_chunk(r->in, &g->columns[leaf->leaf], leaf, &r->data[i]);
         }
+        /* num_rows comes from the footer: check it against the decoded
+         * levels (rows start where rep == 0) before trusting it for
+         * columns missing from the file */
+        if (rc == 0 && r->nread > 0) {
+            const floe_pq_leafdata *d0 = &r->data[0];
+            int64_t starts = (int64_t)d0->n;
+            if (d0->rep.len) {
+                starts = 0;
+                for (size_t i = 0; i < d0->n; i++)
+                    starts += ((const uint16_t *)d0->rep.ptr)[i] == 0;
+            }
+            if (starts != g->num_rows)
+                rc = floe__error(FLOE_ECORRUPT, "parquet",
+                                 "row group %zu holds %lld rows, footer says %lld in %s", rg,
+                                 (long long)starts, (long long)g->num_rows, r->in->uri);
+        } else if (rc == 0 && g->ncolumns > 0 && g->columns[0].has_meta_data &&
+                   g->num_rows > g->columns[0].meta_data.num_values) {
+            rc = floe__error(FLOE_ECORRUPT, "parquet",
+                             "row group %zu: %lld rows but %lld values in %s", rg,
+                             (long long)g->num_rows,
+                             (long long)g->columns[0].meta_data.num_values, r->in->uri);
+        }
         floe__arrow_builder_reset(r->builder);
         /* root struct: one slot per row, all valid */
         for (size_t k = 0; rc == 0 && k < r->root->nchildren; k++)
