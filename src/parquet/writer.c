@@ -100,6 +100,7 @@ struct floe_pq_writer {
     size_t ncols;
     wcol *cols;
     int codec;
+    int64_t level; /* write.parquet.compression-level, -1: codec default */
     int64_t row_group_size, page_size, page_rows, dict_size;
     int64_t offset;      /* bytes written to the sink */
     int64_t rg_rows, total_rows;
@@ -248,6 +249,9 @@ int floe__pq_writer_new(floe_pq_writer **out, const floe_schema *schema,
         (rc = floe__props_get_int64(p ? p : &(floe_props)FLOE_PROPS_INIT,
                                     "write.parquet.dict-size-bytes", 2 << 20, &w->dict_size)) < 0)
         goto fail;
+    if ((rc = floe__props_get_int64(p ? p : &(floe_props)FLOE_PROPS_INIT,
+                                    "write.parquet.compression-level", -1, &w->level)) < 0)
+        goto fail;
     if (w->row_group_size < 1)
         w->row_group_size = 1;
     if (w->page_size < 1)
@@ -378,8 +382,12 @@ static int stats_merge(vstats *dst, const vstats *src, int sk)
     switch (sk) {
     case SK_F32:
     case SK_F64:
-        if (src->min.d < dst->min.d) dst->min.d = src->min.d;
-        if (src->max.d > dst->max.d) dst->max.d = src->max.d;
+        if (src->min.d < dst->min.d ||
+            (src->min.d == dst->min.d && signbit(src->min.d) && !signbit(dst->min.d)))
+            dst->min.d = src->min.d;
+        if (src->max.d > dst->max.d ||
+            (src->max.d == dst->max.d && !signbit(src->max.d) && signbit(dst->max.d)))
+            dst->max.d = src->max.d;
         break;
     case SK_DEC:
         if (src->min.dec < dst->min.dec) dst->min.dec = src->min.dec;
@@ -561,7 +569,7 @@ static int flush_page(floe_pq_writer *w, wcol *c)
         ph.type = FLOE_PQ_PAGE_DATA;
         ph.def_encoding = FLOE_PQ_ENC_RLE;
         ph.rep_encoding = FLOE_PQ_ENC_RLE;
-        FLOE_TRY(floe__pq_compress(w->codec, s->ptr, s->len, &w->comp));
+        FLOE_TRY(floe__pq_compress_level(w->codec, (int)w->level, s->ptr, s->len, &w->comp));
     } else {
         ph.type = FLOE_PQ_PAGE_DATA_V2;
         ph.num_nulls = (int32_t)c->page_nulls;
@@ -570,7 +578,7 @@ static int flush_page(floe_pq_writer *w, wcol *c)
         ph.def_levels_byte_length = (int32_t)(levels_len - rep_len);
         ph.is_compressed = w->codec != FLOE_PQ_CODEC_UNCOMPRESSED;
         FLOE_TRY(floe__buf_put(&w->comp, s->ptr, levels_len));
-        FLOE_TRY(floe__pq_compress(w->codec, s->ptr + levels_len, s->len - levels_len, &w->comp));
+        FLOE_TRY(floe__pq_compress_level(w->codec, (int)w->level, s->ptr + levels_len, s->len - levels_len, &w->comp));
     }
     ph.compressed_page_size = (int32_t)w->comp.len;
     FLOE_TRY(floe__pq_encode_page_header(&ph, &w->hdr));
@@ -696,14 +704,18 @@ static int push_value(floe_pq_writer *w, wcol *c, const struct ArrowArray *a, in
             memcpy(tmp, &d, 8);
             n = 8;
         }
+        /* NaN is counted, never a bound; -0.0 orders below +0.0 (Iceberg's
+         * total order, and parquet-format's advice for statistics) */
         if (isnan(d)) {
             s->nans++;
         } else if (!s->has) {
             s->min.d = s->max.d = d;
             s->has = true;
         } else {
-            if (d < s->min.d) s->min.d = d;
-            if (d > s->max.d) s->max.d = d;
+            if (d < s->min.d || (d == s->min.d && signbit(d) && !signbit(s->min.d)))
+                s->min.d = d;
+            if (d > s->max.d || (d == s->max.d && !signbit(d) && signbit(s->max.d)))
+                s->max.d = d;
         }
         break;
     }
@@ -984,7 +996,7 @@ static int flush_row_group(floe_pq_writer *w)
             floe_buf *s = &w->scratch;
             floe__buf_clear(s);
             floe__buf_clear(&w->comp);
-            FLOE_TRY(floe__pq_compress(w->codec, c->dict_plain.ptr, c->dict_plain.len, &w->comp));
+            FLOE_TRY(floe__pq_compress_level(w->codec, (int)w->level, c->dict_plain.ptr, c->dict_plain.len, &w->comp));
             floe_pq_page_header ph = {0};
             ph.type = FLOE_PQ_PAGE_DICTIONARY;
             ph.uncompressed_page_size = (int32_t)c->dict_plain.len;
