@@ -15,6 +15,8 @@
 void floe__pq_leafdata_reset(floe_pq_leafdata *d)
 {
     d->n = d->nvals = d->ndict = 0;
+    d->eb = d->ee = d->vb = d->ve = d->epos = d->vpos = 0;
+    d->moved = false;
     floe__buf_clear(&d->def);
     floe__buf_clear(&d->rep);
     floe__buf_clear(&d->fixed);

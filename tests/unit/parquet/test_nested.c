@@ -145,7 +145,7 @@ static int write_nested(floe_buf *file, const struct ArrowArray *batch, int vers
 
 #define NROWS 400
 
-static void roundtrip(int version, bool no_dict)
+static void roundtrip(int version, bool no_dict, int64_t batch_rows)
 {
     struct ArrowArray src;
     FT_OK(build_rows(NROWS, &src));
@@ -160,6 +160,7 @@ static void roundtrip(int version, bool no_dict)
     FT_OK(floe__pq_input_memory(&in, file.ptr, file.len, "nested.parquet"));
     floe_pq_read_options o = {0};
     o.projection = &n_schema;
+    o.batch_rows = batch_rows;
     floe_pq_reader *r;
     FT_OK(floe__pq_reader_open(&r, in, &o));
     int64_t row = 0;
@@ -219,8 +220,8 @@ static void roundtrip(int version, bool no_dict)
     floe__buf_free(&file);
 }
 
-static void test_nested_v1(void) { roundtrip(1, false); }
-static void test_nested_v2_plain(void) { roundtrip(2, true); }
+static void test_nested_v1(void) { roundtrip(1, false, 0); }
+static void test_nested_v2_plain(void) { roundtrip(2, true, 7); }
 
 static const ft_case cases[] = {
     {"nested_v1", test_nested_v1},

@@ -135,6 +135,12 @@ static void roundtrip(const char *codec, int page_version, bool no_dict, int64_t
     floe_pq_read_options ro = {0};
     ro.projection = &ps;
     FT_EQ_INT(check_file(&file, &ro), 5000);
+    /* slices of row groups */
+    ro.batch_rows = 333;
+    FT_EQ_INT(check_file(&file, &ro), 5000);
+    ro.projection = NULL;
+    ro.batch_rows = 1;
+    FT_EQ_INT(check_file(&file, &ro), 5000);
     floe__pq_metrics_free(&m);
     floe__buf_free(&file);
 }
