@@ -168,8 +168,9 @@ const floe_pq_file_meta *floe__pq_reader_meta(const floe_pq_reader *r);
 /* The output schema (the projection, or the inferred file schema). */
 const floe_schema *floe__pq_reader_schema(const floe_pq_reader *r);
 const floe_pq_tree *floe__pq_reader_tree(const floe_pq_reader *r);
-/* Statistics of field `field_id` (a primitive) in row group `rg`; has_*
- * false when absent or the field is not in the file. */
+/* Statistics of field `field_id` (a primitive, at top level or inside
+ * structs; not inside lists/maps) in row group `rg`; has_* false when absent
+ * or the field is not in the file. */
 int floe__pq_reader_chunk_stats(floe_pq_reader *r, size_t rg, int32_t field_id,
                                 floe_pq_chunk_stats *out);
 /* Next batch (one per row group kept, or slices of batch_rows rows):

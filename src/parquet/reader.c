@@ -980,16 +980,30 @@ int floe__pq_reader_next(floe_pq_reader *r, struct ArrowArray *out)
 
 /* ---------------------------------------------------------------- statistics */
 
+/* A primitive reachable through structs only (statistics of fields inside
+ * lists and maps describe elements, not rows). */
+static const rnode *find_struct_field(const rnode *n, int32_t id, int depth)
+{
+    if (depth > 64 || n->field->type->id != FLOE_T_STRUCT)
+        return NULL;
+    for (size_t k = 0; k < n->nchildren; k++) {
+        const rnode *c = n->children[k];
+        if (c->field->id == id)
+            return c;
+        const rnode *f = find_struct_field(c, id, depth + 1);
+        if (f)
+            return f;
+    }
+    return NULL;
+}
+
 int floe__pq_reader_chunk_stats(floe_pq_reader *r, size_t rg, int32_t field_id,
                                 floe_pq_chunk_stats *out)
 {
     memset(out, 0, sizeof(*out));
     if (rg >= r->meta.nrow_groups || !r->root)
         return floe__error(FLOE_EINVALID, "parquet", "no row group %zu", rg);
-    const rnode *n = NULL;
-    for (size_t k = 0; k < r->root->nchildren; k++)
-        if (r->root->children[k]->field->id == field_id)
-            n = r->root->children[k];
+    const rnode *n = find_struct_field(r->root, field_id, 0);
     if (!n || !n->pq || n->leaf < 0)
         return 0;
     const floe_pq_column_chunk *cc = &r->meta.row_groups[rg].columns[n->pq->leaf];

@@ -222,6 +222,13 @@ static void roundtrip(int version, bool no_dict, int64_t batch_rows)
     FT_EQ_INT(rc, FLOE_ITEROVER);
     FT_EQ_INT(row, NROWS);
     FT_CHECK(floe__pq_reader_meta(r)->nrow_groups > 1);
+    /* statistics of a field inside a struct (s.a, id 21); none for list
+     * elements (id 4) */
+    floe_pq_chunk_stats st;
+    FT_OK(floe__pq_reader_chunk_stats(r, 0, 21, &st));
+    FT_CHECK(st.has_min_max && st.min.type == FLOE_T_INT && st.min.v.i32 == 1);
+    FT_OK(floe__pq_reader_chunk_stats(r, 0, 4, &st));
+    FT_CHECK(!st.has_min_max);
     floe__pq_reader_free(r);
     in->close(in);
 
