@@ -64,9 +64,13 @@ static int read_levels(const uint8_t *p, size_t len, size_t n, int16_t max, floe
     int64_t used = floe__pq_rle_decode16(p, len, floe__pq_bit_width((uint64_t)max), dst, n, w);
     if (used < 0)
         return (int)used;
-    for (size_t i = 0; i < n; i++)
-        if (dst[i] > max)
-            return floe__pq_corrupt(w, "level %u above max %d", dst[i], max);
+    /* values of bit width w cannot exceed 2^w - 1: check only when max is
+     * smaller than that */
+    int bw = floe__pq_bit_width((uint64_t)max);
+    if (((1 << bw) - 1) != max)
+        for (size_t i = 0; i < n; i++)
+            if (dst[i] > max)
+                return floe__pq_corrupt(w, "level %u above max %d", dst[i], max);
     out->len += n * 2;
     return 0;
 }
