@@ -907,7 +907,9 @@ static int slice_rows(floe_pq_reader *r, int64_t nrows)
             d->ee = j;
         }
         size_t nv = d->ee - d->eb;
-        if (leaf->max_def > 0) {
+        if (d->eb == 0 && d->ee == d->n)
+            nv = d->nvals; /* the whole row group: counted while decoding */
+        else if (leaf->max_def > 0) {
             const uint16_t *def = (const uint16_t *)d->def.ptr;
             nv = 0;
             for (size_t j = d->eb; j < d->ee; j++)
