@@ -504,7 +504,44 @@ static void test_requirements(void)
     floe_catalog_free(c);
 }
 
+/* Out of memory at every allocation of a commit: FLOE_ENOMEM, the table
+ * unchanged or committed, nothing leaked (ASan), and the next commit works. */
+static void test_oom(void)
+{
+    floe_catalog *c = fx_catalog();
+    FT_ASSERT(c);
+    floe_table *t = NULL;
+    FT_OK(fx_create(&t, c, "shop.oom", NULL));
+    int64_t s1 = fx_append(t, 1);
+    int64_t s2 = fx_append(t, 1);
+    int64_t target = s1;
+    bool done = false;
+    for (long n = 1; n < 100000 && !done; n++) {
+        floe__alloc_fail_at(n);
+        int rc = floe_table_set_current_snapshot(t, target, NULL, NULL);
+        floe__alloc_fail_at(0);
+        if (rc == 0) {
+            done = fx_main(t) == target;
+            FT_CHECK(done);
+            break;
+        }
+        if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "n=%ld: %s", n, ft_floe_err());
+            break;
+        }
+        /* the handle may have lost its state only if the swap happened */
+        FT_OK(floe_table_refresh(t));
+        if (fx_main(t) == target)
+            target = target == s1 ? s2 : s1;
+    }
+    FT_CHECK(done);
+    floe__alloc_fail_at(0);
+    floe_table_free(t);
+    floe_catalog_free(c);
+}
+
 static const ft_case cases[] = {
+    {"oom", test_oom},
     {"create_load", test_create_load},
     {"script1", test_script1},
     {"selection_errors", test_selection_errors},
