@@ -104,11 +104,9 @@ const char *ft_shared_dir(void)
     return buf;
 }
 
-char *ft_read_file(const char *path, size_t *len)
+/* Read a stream to its end into a NUL-terminated malloc'd buffer. */
+static char *slurp(FILE *f, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     for (;;) {
@@ -121,10 +119,19 @@ char *ft_read_file(const char *path, size_t *len)
         if (r == 0)
             break;
     }
-    fclose(f);
     buf[n] = '\0';
     if (len)
         *len = n;
+    return buf;
+}
+
+char *ft_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = slurp(f, len);
+    fclose(f);
     return buf;
 }
 
@@ -149,19 +156,7 @@ int ft_run(char **out, const char *fmt, ...)
     FILE *p = popen(cmd, "r");
     if (!p)
         return -1;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        size_t r = fread(buf + n, 1, cap - n - 1, p);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    buf[n] = '\0';
+    char *buf = slurp(p, NULL);
     int st = pclose(p);
     if (out)
         *out = buf;

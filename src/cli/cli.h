@@ -7,6 +7,7 @@
 #ifndef FLOE_CLI_H
 #define FLOE_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -24,5 +25,11 @@ int cli_fail(const char *what);
 /* Subcommands. */
 int floe_cmd_version(int argc, char **argv);
 int floe_cmd_inspect(int argc, char **argv);
+
+/* `floe inspect [--json] FILE.parquet`: print a Parquet footer (schema with
+ * field ids, row groups, column chunks, statistics). Returns CLI_OK or
+ * CLI_FAIL (error printed). */
+int floe_cli_inspect_parquet(const char *path, bool json);
+int floe_cmd_serve(int argc, char **argv);
 
 #endif

@@ -118,10 +118,8 @@ static int inspect_avro(const char *path, const void *data, size_t len, bool jso
 
 static int inspect_parquet(const char *path, const void *data, size_t len, bool json)
 {
-    (void)data, (void)len, (void)json;
-    /* TODO(parquet): footer, schema and row groups, once src/parquet exists. */
-    fprintf(stderr, "floe: %s: Parquet files are not yet supported by inspect\n", path);
-    return CLI_FAIL;
+    (void)data, (void)len;
+    return floe_cli_inspect_parquet(path, json);
 }
 
 static const struct {

@@ -16,6 +16,7 @@
 
 #include "spec/spec.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define LOG_TS_PENDING INT64_MIN /* snapshot-log time filled in at build */
@@ -578,4 +579,230 @@ int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
     *out = m;
     b->m = NULL;
     return 0;
+}
+
+/* ---------------------------------------------------------------- new tables */
+
+int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
+                       const floe_partition_spec *spec, const floe_sort_order *order,
+                       const char *location, const floe_props *properties, int format_version,
+                       int64_t now_ms)
+{
+    *out = NULL;
+    if (!location || !*location)
+        return bad("a new table needs a location");
+    if (format_version < 2 || format_version > FLOE_MAX_FORMAT_VERSION)
+        return floe__error(FLOE_EUNSUPPORTED, "metadata",
+                           "cannot create a table with format version %d", format_version);
+    char uuid[37];
+    FLOE_TRY(floe__uuid4(uuid));
+    /* Built as JSON and parsed: the reader then validates it like any file. */
+    floe_schema s0 = *schema;
+    s0.schema_id = 0;
+    floe_partition_spec p0 = {0, 0, NULL};
+    if (spec) {
+        p0 = *spec;
+        p0.spec_id = 0;
+    }
+    floe_sort_order o = {0, 0, NULL};
+    if (order && order->nfields) {
+        o = *order;
+        o.order_id = 1;
+    }
+    int32_t last_pid = 999;
+    for (size_t i = 0; i < p0.nfields; i++)
+        if (p0.fields[i].field_id > last_pid)
+            last_pid = p0.fields[i].field_id;
+    floe_buf j = FLOE_BUF_INIT;
+    int rc = floe__buf_printf(&j, "{\"format-version\":%d,\"table-uuid\":\"%s\",\"location\":",
+                              format_version, uuid);
+    if (rc == 0)
+        rc = floe__json_put_str(&j, location);
+    if (rc == 0)
+        rc = floe__buf_printf(&j, ",\"last-sequence-number\":0,\"last-updated-ms\":%lld,"
+                                  "\"last-column-id\":%d,\"current-schema-id\":0,\"schemas\":[",
+                              (long long)now_ms, (int)schema->highest_field_id);
+    if (rc == 0)
+        rc = floe__schema_to_json(&s0, &j);
+    if (rc == 0)
+        rc = floe__buf_puts(&j, "],\"default-spec-id\":0,\"partition-specs\":[");
+    if (rc == 0)
+        rc = floe__partition_spec_to_json(&p0, &j);
+    if (rc == 0)
+        rc = floe__buf_printf(&j, "],\"last-partition-id\":%d,\"default-sort-order-id\":%d,"
+                                  "\"sort-orders\":[",
+                              (int)last_pid, (int)o.order_id);
+    if (rc == 0)
+        rc = floe__sort_order_to_json(&o, &j);
+    if (rc == 0)
+        rc = floe__buf_puts(&j, "],\"properties\":{");
+    for (size_t i = 0; rc == 0 && properties && i < properties->n; i++) {
+        rc = floe__buf_puts(&j, i ? "," : "");
+        if (rc == 0)
+            rc = floe__json_put_str(&j, properties->items[i].key);
+        if (rc == 0)
+            rc = floe__buf_putc(&j, ':');
+        if (rc == 0)
+            rc = floe__json_put_str(&j, properties->items[i].value);
+    }
+    if (rc == 0)
+        rc = floe__buf_puts(&j, format_version >= 3 ? "},\"next-row-id\":0}" : "}}");
+    if (rc == 0)
+        rc = floe__metadata_parse(out, j.ptr, j.len, "new table metadata");
+    floe__buf_free(&j);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- REST updates as JSON */
+
+static int member_i64(const floe_json *u, const char *key, const char *action, int64_t *out)
+{
+    char ctx[96];
+    snprintf(ctx, sizeof ctx, "update '%s'", action);
+    return floe__json_int(u, key, ctx, out);
+}
+
+static int member_obj(const floe_json *u, const char *key, const char *action,
+                      const floe_json **out)
+{
+    *out = floe__json_get(u, key);
+    if (!floe__json_is_object(*out))
+        return bad("%s field '%s' in update '%s'", *out ? "wrong type of" : "missing required",
+                   key, action);
+    return 0;
+}
+
+static int apply_ref(floe_metadata_builder *b, const floe_json *u, const char *action)
+{
+    char ctx[96];
+    snprintf(ctx, sizeof ctx, "update '%s'", action);
+    floe_snapshot_ref r = {0};
+    const char *type;
+    int64_t v;
+    FLOE_TRY(floe__json_str(u, "ref-name", ctx, b->m->arena, &r.name));
+    FLOE_TRY(floe__json_int(u, "snapshot-id", ctx, &r.snapshot_id));
+    FLOE_TRY(floe__json_str(u, "type", ctx, b->m->arena, &type));
+    if (strcmp(type, "branch") != 0 && strcmp(type, "tag") != 0)
+        return bad("field 'type' in %s must be 'branch' or 'tag'", ctx);
+    r.type = type[0] == 't' ? FLOE_REF_TAG : FLOE_REF_BRANCH;
+    FLOE_TRY(floe__json_int_opt(u, "min-snapshots-to-keep", ctx, &v, &r.has_min_snapshots_to_keep));
+    r.min_snapshots_to_keep = (int32_t)v;
+    FLOE_TRY(floe__json_int_opt(u, "max-snapshot-age-ms", ctx, &r.max_snapshot_age_ms,
+                                &r.has_max_snapshot_age_ms));
+    FLOE_TRY(floe__json_int_opt(u, "max-ref-age-ms", ctx, &r.max_ref_age_ms,
+                                &r.has_max_ref_age_ms));
+    return floe__mb_set_snapshot_ref(b, &r);
+}
+
+int floe__mb_apply_json(floe_metadata_builder *b, const floe_json *u)
+{
+    const char *action = floe__json_sval(floe__json_get(u, "action"));
+    if (!floe__json_is_object(u) || !action)
+        return bad("missing required field 'action' in table update");
+    floe_arena *a = b->m->arena;
+    const floe_json *o;
+    int64_t v;
+    if (strcmp(action, "add-snapshot") == 0) {
+        floe_snapshot s;
+        FLOE_TRY(member_obj(u, "snapshot", action, &o));
+        FLOE_TRY(floe__snapshot_from_json(&s, o, b->m));
+        return floe__mb_add_snapshot(b, &s);
+    }
+    if (strcmp(action, "set-snapshot-ref") == 0)
+        return apply_ref(b, u, action);
+    if (strcmp(action, "remove-snapshots") == 0) {
+        const floe_json *ids = floe__json_get(u, "snapshot-ids");
+        if (!floe__json_is_array(ids))
+            return bad("missing required field 'snapshot-ids' in update '%s'", action);
+        size_t n = floe__json_len(ids);
+        int64_t *v64 = floe__arena_calloc(a, n ? n : 1, sizeof *v64);
+        if (!v64)
+            return floe__error_nomem();
+        for (size_t i = 0; i < n; i++) {
+            if (!floe__json_is_integer(floe__json_at(ids, i)))
+                return bad("snapshot-ids in update '%s' must be integers", action);
+            v64[i] = floe__json_ival(floe__json_at(ids, i));
+        }
+        return floe__mb_remove_snapshots(b, v64, n);
+    }
+    if (strcmp(action, "remove-snapshot-ref") == 0) {
+        const char *name = floe__json_sval(floe__json_get(u, "ref-name"));
+        if (!name)
+            return bad("missing required field 'ref-name' in update '%s'", action);
+        return floe__mb_remove_snapshot_ref(b, name);
+    }
+    if (strcmp(action, "set-properties") == 0) {
+        FLOE_TRY(member_obj(u, "updates", action, &o));
+        const char *key;
+        floe_json *val;
+        FLOE_JSON_FOREACH(o, key, val) {
+            if (!floe__json_is_string(val))
+                return bad("property '%s' in update '%s' must be a string", key, action);
+            FLOE_TRY(floe__props_set(&b->m->properties, key, floe__json_sval(val)));
+        }
+        return 0;
+    }
+    if (strcmp(action, "remove-properties") == 0) {
+        const floe_json *keys = floe__json_get(u, "removals");
+        if (!floe__json_is_array(keys))
+            return bad("missing required field 'removals' in update '%s'", action);
+        for (size_t i = 0; i < floe__json_len(keys); i++) {
+            const char *k = floe__json_sval(floe__json_at(keys, i));
+            if (!k)
+                return bad("removals in update '%s' must be strings", action);
+            floe__props_del(&b->m->properties, k);
+        }
+        return 0;
+    }
+    if (strcmp(action, "add-schema") == 0) {
+        floe_schema *s;
+        FLOE_TRY(member_obj(u, "schema", action, &o));
+        FLOE_TRY(floe__schema_from_json(&s, o, 0, a));
+        int rc = floe__mb_add_schema(b, s, NULL);
+        floe__schema_release(s);
+        return rc;
+    }
+    if (strcmp(action, "set-current-schema") == 0) {
+        FLOE_TRY(member_i64(u, "schema-id", action, &v));
+        return floe__mb_set_current_schema(b, (int32_t)v);
+    }
+    if (strcmp(action, "add-spec") == 0) {
+        floe_partition_spec *s;
+        FLOE_TRY(member_obj(u, "spec", action, &o));
+        /* REST clients may omit spec-id (the server assigns it) */
+        if (!floe__json_get(o, "spec-id")) {
+            const floe_json *f = floe__json_get(o, "fields");
+            FLOE_TRY(floe__partition_spec_from_json(&s, f, 0, true, a));
+        } else {
+            FLOE_TRY(floe__partition_spec_from_json(&s, o, 0, true, a));
+        }
+        return floe__mb_add_spec(b, s, NULL);
+    }
+    if (strcmp(action, "set-default-spec") == 0) {
+        FLOE_TRY(member_i64(u, "spec-id", action, &v));
+        return floe__mb_set_default_spec(b, (int32_t)v);
+    }
+    if (strcmp(action, "add-sort-order") == 0) {
+        floe_sort_order *s;
+        FLOE_TRY(member_obj(u, "sort-order", action, &o));
+        FLOE_TRY(floe__sort_order_from_json(&s, o, a));
+        return floe__mb_add_sort_order(b, s, NULL);
+    }
+    if (strcmp(action, "set-default-sort-order") == 0) {
+        FLOE_TRY(member_i64(u, "sort-order-id", action, &v));
+        return floe__mb_set_default_sort_order(b, (int32_t)v);
+    }
+    if (strcmp(action, "set-location") == 0) {
+        const char *loc = floe__json_sval(floe__json_get(u, "location"));
+        if (!loc)
+            return bad("missing required field 'location' in update '%s'", action);
+        return floe__mb_set_location(b, loc);
+    }
+    if (strcmp(action, "set-statistics") == 0) {
+        floe_statistics_file st;
+        FLOE_TRY(member_obj(u, "statistics", action, &o));
+        FLOE_TRY(floe__statistics_from_json(&st, o, b->m));
+        return floe__mb_set_statistics(b, &st);
+    }
+    return floe__error(FLOE_EUNSUPPORTED, "metadata", "unsupported table update '%s'", action);
 }

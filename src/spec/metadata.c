@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 /* ---------------------------------------------------------------- gzip */
@@ -287,6 +288,25 @@ static int parse_statistics(parser *p, floe_statistics_file *s, const floe_json 
     s->nblobs = n;
     s->blob_metadata = b;
     return 0;
+}
+
+/* Entry points for single objects (REST update payloads): the strings go
+ * into the metadata's arena. */
+int floe__snapshot_from_json(floe_snapshot *out, const floe_json *j, floe_table_metadata *m)
+{
+    memset(out, 0, sizeof *out);
+    parser p = {m, m->arena, "snapshot", {m->arena, NULL, 0}, floe__strmap_new()};
+    int rc = p.interned ? parse_snapshot(&p, out, j, 0) : floe__error_nomem();
+    floe__strmap_free(p.interned);
+    return rc;
+}
+
+int floe__statistics_from_json(floe_statistics_file *out, const floe_json *j,
+                               floe_table_metadata *m)
+{
+    memset(out, 0, sizeof *out);
+    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, NULL};
+    return parse_statistics(&p, out, j);
 }
 
 /* ---------------------------------------------------------------- top level */
@@ -700,12 +720,28 @@ int floe__metadata_read_file(floe_table_metadata **out, const char *path)
         return floe__error(errno == ENOENT ? FLOE_ENOTFOUND : FLOE_EIO, "metadata",
                            "cannot open %s: %s", path, strerror(errno));
     floe_buf b = FLOE_BUF_INIT;
-    char chunk[65536];
-    size_t n;
     int rc = 0;
-    while (rc == 0 && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        rc = floe__buf_put(&b, chunk, n);
-        if (rc == 0 && b.len > FLOE_MAX_METADATA_BYTES)
+    /* Reserve the file size up front: growing by doubling would briefly hold
+     * twice a large file. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && st.st_size > 0) {
+        if ((size_t)st.st_size > FLOE_MAX_METADATA_BYTES)
+            rc = floe__error(FLOE_EINVALID, "metadata", "%s is larger than %zu bytes", path,
+                             FLOE_MAX_METADATA_BYTES);
+        else
+            rc = floe__buf_reserve(&b, (size_t)st.st_size);
+    }
+    while (rc == 0) {
+        if (b.cap - b.len < 2)
+            rc = floe__buf_reserve(&b, 65536);
+        if (rc < 0)
+            break;
+        size_t n = fread(b.ptr + b.len, 1, b.cap - b.len - 1, f);
+        if (n == 0)
+            break;
+        b.len += n;
+        b.ptr[b.len] = '\0';
+        if (b.len > FLOE_MAX_METADATA_BYTES)
             rc = floe__error(FLOE_EINVALID, "metadata", "%s is larger than %zu bytes", path,
                              FLOE_MAX_METADATA_BYTES);
     }

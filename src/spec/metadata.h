@@ -157,6 +157,19 @@ const floe_sort_order *floe__metadata_sort_order(const floe_table_metadata *m, i
 
 /* ---------------------------------------------------------------- builder (builder.c) */
 
+/* Metadata of a new, empty table (what a create-table commit writes):
+ * format `format_version` (2 or 3), a fresh table-uuid, schema id 0, the
+ * given partition spec as spec 0 (NULL: unpartitioned), the given sort order
+ * (NULL or no fields: unsorted order 0; otherwise order 1), no snapshots.
+ * Field ids are kept as given (the caller assigns them); last-column-id and
+ * last-partition-id follow from them. FLOE_EINVALID for an empty location or
+ * an unsupported version. */
+int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
+                       const floe_partition_spec *spec, const floe_sort_order *order,
+                       const char *location, const floe_props *properties, int format_version,
+                       int64_t now_ms);
+
+
 /* Produces the next metadata of a commit from a base, applying the REST
  * TableCommit update kinds in order, like Java's TableMetadata.Builder:
  * add-snapshot, set-snapshot-ref, remove-snapshots, remove-snapshot-ref,
@@ -195,11 +208,23 @@ int floe__mb_set_default_sort_order(floe_metadata_builder *b, int32_t order_id);
 int floe__mb_set_location(floe_metadata_builder *b, const char *location);
 /* Replaces the statistics file of the same snapshot, or adds it. */
 int floe__mb_set_statistics(floe_metadata_builder *b, const floe_statistics_file *st);
+/* Apply one REST `TableUpdate` object ({"action": "add-snapshot", ...}) of
+ * the kinds above. FLOE_EUNSUPPORTED for other actions (upgrade-format-
+ * version, assign-uuid, ...), FLOE_EINVALID for malformed payloads. */
+struct floe_json;
+int floe__mb_apply_json(floe_metadata_builder *b, const struct floe_json *update);
+
 /* Finish: stamps last-updated-ms (now_ms unless an added snapshot set it),
  * extends the metadata-log and validates. *out is the caller's; the builder
  * is left empty (free it). */
 int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
                                  floe_table_metadata **out);
+
+/* Parse one snapshot / statistics-file object with the rules of `m`'s format
+ * version; strings are allocated in m's arena. */
+int floe__snapshot_from_json(floe_snapshot *out, const struct floe_json *j, floe_table_metadata *m);
+int floe__statistics_from_json(floe_statistics_file *out, const struct floe_json *j,
+                               floe_table_metadata *m);
 
 /* gzip/zlib inflate helper shared with other readers: FLOE_ECORRUPT on a
  * truncated or malformed stream, FLOE_EINVALID past `max` bytes. */

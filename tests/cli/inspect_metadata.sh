@@ -43,7 +43,7 @@ check "invalid status" "rc=$?" "rc=1"
 check "invalid message" "$err" "missing required field 'location'"
 printf 'PAR1xxxx' >"${TMPDIR:-/tmp}/floe-inspect-$$.parquet"
 err=$("$FLOE_BIN" inspect "${TMPDIR:-/tmp}/floe-inspect-$$.parquet" 2>&1)
-check "parquet hook" "$err" "not yet supported"
+check "parquet dispatch" "$err" "not a Parquet file"
 rm -f "${TMPDIR:-/tmp}/floe-inspect-$$.parquet"
 "$FLOE_BIN" inspect >/dev/null 2>&1
 check "usage status" "rc=$?" "rc=2"

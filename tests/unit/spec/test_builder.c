@@ -237,7 +237,140 @@ static void test_oom(void)
     floe__metadata_free(m);
 }
 
+static const char rest_updates[] =
+    "[{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":2,\"parent-snapshot-id\":3051729675574597004,"
+    "\"sequence-number\":2,\"timestamp-ms\":1700000000000,\"summary\":{\"operation\":\"append\"},"
+    "\"manifest-list\":\"s3://b/t/metadata/snap-2.avro\",\"schema-id\":0}},"
+    "{\"action\":\"set-snapshot-ref\",\"ref-name\":\"main\",\"type\":\"branch\",\"snapshot-id\":2},"
+    "{\"action\":\"set-snapshot-ref\",\"ref-name\":\"audit\",\"type\":\"branch\",\"snapshot-id\":2,"
+    "\"min-snapshots-to-keep\":3,\"max-snapshot-age-ms\":5000},"
+    "{\"action\":\"set-properties\",\"updates\":{\"a\":\"1\",\"b\":\"2\"}},"
+    "{\"action\":\"remove-properties\",\"removals\":[\"a\",\"zz\"]},"
+    "{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"schema-id\":5,\"fields\":["
+    "{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+    "{\"id\":6,\"name\":\"z\",\"required\":false,\"type\":\"date\"}]},\"last-column-id\":6},"
+    "{\"action\":\"set-current-schema\",\"schema-id\":-1},"
+    "{\"action\":\"add-spec\",\"spec\":{\"fields\":[{\"name\":\"z_month\",\"transform\":\"month\","
+    "\"source-id\":6,\"field-id\":1002}]}},"
+    "{\"action\":\"set-default-spec\",\"spec-id\":-1},"
+    "{\"action\":\"add-sort-order\",\"sort-order\":{\"order-id\":1,\"fields\":[{\"transform\":\"identity\","
+    "\"source-id\":6,\"direction\":\"desc\",\"null-order\":\"nulls-last\"}]}},"
+    "{\"action\":\"set-default-sort-order\",\"sort-order-id\":-1},"
+    "{\"action\":\"set-location\",\"location\":\"s3://b/moved\"},"
+    "{\"action\":\"set-statistics\",\"snapshot-id\":2,\"statistics\":{\"snapshot-id\":2,"
+    "\"statistics-path\":\"s3://b/s.puffin\",\"file-size-in-bytes\":10,\"file-footer-size-in-bytes\":4,"
+    "\"blob-metadata\":[]}},"
+    "{\"action\":\"remove-snapshot-ref\",\"ref-name\":\"audit\"},"
+    "{\"action\":\"remove-snapshots\",\"snapshot-ids\":[3051729675574597004]}]";
+
+static void test_apply_json(void)
+{
+    floe_table_metadata *m = base(), *out = NULL;
+    FT_ASSERT(m != NULL);
+    floe_json *u;
+    FT_OK(floe__json_parse(&u, rest_updates, sizeof rest_updates - 1, "updates"));
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, m, "s3://b/t/metadata/00000.metadata.json"));
+    for (size_t i = 0; i < floe__json_len(u); i++) {
+        int rc = floe__mb_apply_json(b, floe__json_at(u, i));
+        if (rc < 0)
+            ft_fail(__FILE__, __LINE__, "update %zu: %s", i, ft_floe_err());
+    }
+    FT_OK(floe__metadata_builder_build(b, 1800000000000, &out));
+    floe__metadata_builder_free(b);
+    floe__json_free(u);
+    FT_EQ_INT(out->current_snapshot_id, 2);
+    FT_EQ_INT(out->nsnapshots, 1);
+    FT_CHECK(floe__metadata_ref(out, "audit") == NULL);
+    FT_EQ_STR(floe__props_get(&out->properties, "b"), "2");
+    FT_CHECK(floe__props_get(&out->properties, "a") == NULL);
+    FT_EQ_INT(out->current_schema_id, 1);
+    FT_EQ_INT(out->last_column_id, 6);
+    FT_EQ_INT(out->default_spec_id, 1);
+    FT_EQ_INT(out->last_partition_id, 1002);
+    FT_EQ_INT(out->default_sort_order_id, 1);
+    FT_EQ_STR(out->location, "s3://b/moved");
+    FT_EQ_INT(out->nstatistics, 1);
+    FT_EQ_INT(out->n_snapshot_log, 1);
+    floe__metadata_free(out);
+
+    FT_OK(floe__metadata_builder_new(&b, m, NULL));
+    const char *bad[][2] = {
+        {"{\"action\":\"upgrade-format-version\",\"format-version\":3}", "unsupported table update"},
+        {"{\"updates\":{}}", "missing required field 'action'"},
+        {"{\"action\":\"set-properties\",\"updates\":{\"a\":1}}", "must be a string"},
+        {"{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":9}}", "missing required field"},
+        {"{\"action\":\"set-current-schema\"}", "missing required field 'schema-id'"},
+    };
+    for (size_t i = 0; i < FT_N(bad); i++) {
+        FT_OK(floe__json_parse(&u, bad[i][0], strlen(bad[i][0]), "u"));
+        FT_CHECK(floe__mb_apply_json(b, u) < 0);
+        FT_ERR_CONTAINS(bad[i][1]);
+        floe__json_free(u);
+    }
+    floe__metadata_builder_free(b);
+    floe__metadata_free(m);
+}
+
+static void test_new_table(void)
+{
+    floe_arena *a = floe__arena_new(0);
+    const char *sj = "{\"type\":\"struct\",\"schema-id\":3,\"fields\":[{\"id\":1,\"name\":\"id\","
+                     "\"required\":true,\"type\":\"long\"},{\"id\":2,\"name\":\"ts\",\"required\":false,"
+                     "\"type\":\"timestamptz\"}]}";
+    const char *pj = "{\"spec-id\":4,\"fields\":[{\"name\":\"ts_day\",\"transform\":\"day\","
+                     "\"source-id\":2,\"field-id\":1000}]}";
+    floe_json *j;
+    floe_schema *s;
+    floe_partition_spec *p;
+    FT_OK(floe__json_parse(&j, sj, strlen(sj), "s"));
+    FT_OK(floe__schema_from_json(&s, j, 0, a));
+    floe__json_free(j);
+    FT_OK(floe__json_parse(&j, pj, strlen(pj), "p"));
+    FT_OK(floe__partition_spec_from_json(&p, j, 0, true, a));
+    floe__json_free(j);
+    floe_props props = FLOE_PROPS_INIT;
+    FT_OK(floe__props_set(&props, "write.format.default", "parquet"));
+    floe_table_metadata *m;
+    FT_OK(floe__metadata_new(&m, s, p, NULL, "s3://b/new \"t\"", &props, 2, 1234));
+    FT_EQ_INT(m->format_version, 2);
+    FT_CHECK(m->table_uuid && strlen(m->table_uuid) == 36);
+    FT_EQ_STR(m->location, "s3://b/new \"t\"");
+    FT_EQ_INT(m->last_column_id, 2);
+    FT_EQ_INT(m->last_partition_id, 1000);
+    FT_EQ_INT(m->current_schema_id, 0);
+    FT_EQ_INT(m->specs[0]->fields[0].transform.kind, FLOE_TR_DAY);
+    FT_CHECK(!m->has_current_snapshot && m->nsnapshots == 0 && m->nrefs == 0);
+    FT_EQ_STR(floe__props_get(&m->properties, "write.format.default"), "parquet");
+    FT_EQ_INT(m->last_updated_ms, 1234);
+    /* first commit on the new table */
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, m, "s3://b/new/metadata/00000.metadata.json"));
+    floe_snapshot sn = snap(11, 0, 1, 2000);
+    FT_OK(floe__mb_add_snapshot(b, &sn));
+    floe_snapshot_ref r = {.name = "main", .snapshot_id = 11, .type = FLOE_REF_BRANCH};
+    FT_OK(floe__mb_set_snapshot_ref(b, &r));
+    floe_table_metadata *m2;
+    FT_OK(floe__metadata_builder_build(b, 3000, &m2));
+    floe__metadata_builder_free(b);
+    FT_EQ_INT(m2->current_snapshot_id, 11);
+    FT_EQ_INT(m2->last_sequence_number, 1);
+    floe__metadata_free(m2);
+    floe__metadata_free(m);
+    floe_table_metadata *m3 = NULL;
+    FT_EQ_INT(floe__metadata_new(&m3, s, NULL, NULL, "", NULL, 2, 1), FLOE_EINVALID);
+    FT_EQ_INT(floe__metadata_new(&m3, s, NULL, NULL, "x", NULL, 1, 1), FLOE_EUNSUPPORTED);
+    FT_OK(floe__metadata_new(&m3, s, NULL, NULL, "x", NULL, 3, 1));
+    FT_CHECK(m3->has_next_row_id && m3->next_row_id == 0);
+    floe__metadata_free(m3);
+    floe__props_free(&props);
+    floe__schema_release(s);
+    floe__arena_free(a);
+}
+
 static const ft_case cases[] = {
+    {"new_table", test_new_table},
+    {"apply_json", test_apply_json},
     {"all_updates", test_all_updates},
     {"rejections", test_rejections},
     {"metadata_log_limit", test_metadata_log_limit},

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Benchmark: decode a 100,000-entry manifest (7 partition fields, metrics
+ * for 10 columns: sizes, value/null/NaN counts, lower/upper bounds) with the
+ * streaming manifest reader, single-threaded, for the null and deflate
+ * codecs (CPU time of the decoding thread, best of 5). In the same run, the same files are decoded by avsc (node) and
+ * python3-avro when present; RATIO lines give floe's speed-up over each.
+ */
+#include "../tests/unit/manifest/gen_fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#define N_ENTRIES 100000
+
+/* CPU time of this thread: the machine is shared, so wall time mostly
+ * measures the other processes; the peers report CPU time too. */
+static int64_t cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static double decode_once(const floe_buf *b, int64_t *rows)
+{
+    int64_t t0 = cpu_ns();
+    floe_manifest_reader *r;
+    if (floe_manifest_reader_open(&r, (const uint8_t *)b->ptr, b->len, "bench.avro", NULL) < 0)
+        return -1;
+    const floe_manifest_entry *e;
+    int64_t sum = 0, n = 0;
+    while (floe_manifest_reader_next(r, &e) == 0) {
+        sum += e->data_file.record_count + (int64_t)e->data_file.lower_bounds.n;
+        n++;
+    }
+    floe_manifest_reader_free(r);
+    *rows = n;
+    (void)sum;
+    return (double)(cpu_ns() - t0) / 1e9;
+}
+
+/* Run a peer timing script; returns its self-reported milliseconds or -1. */
+static double peer_ms(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    double ms = -1;
+    long n = 0;
+    if (fscanf(p, "%lf %ld", &ms, &n) != 2 || n != N_ENTRIES)
+        ms = -1;
+    pclose(p);
+    return ms;
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/floe-bench-XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    const char *src = FLOE_SOURCE_DIR;
+    bool node = !getenv("FLOE_BENCH_NO_PEERS") && access(FLOE_SOURCE_DIR "/tests/interop/node_modules/avsc", R_OK) == 0;
+    bool py = !getenv("FLOE_BENCH_NO_PEERS") && access("/usr/bin/python3", X_OK) == 0 &&
+              system("/usr/bin/python3 -c 'import avro.datafile' 2>/dev/null") == 0;
+    const floe_avro_codec codecs[2] = {FLOE_AVRO_CODEC_NULL, FLOE_AVRO_CODEC_DEFLATE};
+    for (int c = 0; c < 2; c++) {
+        gt_opts o = {2, codecs[c], true, FLOE_MANIFEST_DATA, N_ENTRIES, 1234567890123LL, 5};
+        floe_buf b = FLOE_BUF_INIT;
+        floe_manifest_file mf;
+        if (gt_write_manifest(&o, &b, &mf, NULL) < 0) {
+            fprintf(stderr, "write failed: %s\n", floe_error_last()->message);
+            return 1;
+        }
+        const char *cn = floe_avro_codec_name(codecs[c]);
+        double best = 1e9;
+        int64_t rows = 0;
+        int reps = getenv("FLOE_BENCH_REPS") ? atoi(getenv("FLOE_BENCH_REPS")) : 5;
+        for (int rep = 0; rep < reps; rep++) {
+            double t = decode_once(&b, &rows);
+            if (t < 0 || rows != N_ENTRIES) {
+                fprintf(stderr, "decode failed: %s\n", floe_error_last()->message);
+                return 1;
+            }
+            if (t < best)
+                best = t;
+        }
+        printf("BENCH avro_manifest_decode_%s %.0f entries/s\n", cn, N_ENTRIES / best);
+        printf("BENCH avro_manifest_decode_%s_cpu_time %.2f ms\n", cn, best * 1e3);
+        printf("BENCH avro_manifest_file_%s %zu bytes\n", cn, b.len);
+        char path[256], cmd[1024];
+        snprintf(path, sizeof path, "%s/m-%s.avro", dir, cn);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(b.ptr, 1, b.len, f);
+            fclose(f);
+        }
+        if (node) {
+            snprintf(cmd, sizeof cmd, "cd %s/tests/interop && node avro_dump.mjs %s --time", src,
+                     path);
+            double ms = peer_ms(cmd);
+            if (ms > 0) {
+                printf("BENCH avro_manifest_decode_%s_avsc %.0f entries/s\n", cn,
+                       N_ENTRIES / (ms / 1e3));
+                printf("RATIO avro_manifest_decode_%s %.2f avsc\n", cn, ms / 1e3 / best);
+            }
+        }
+        if (py) {
+            snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/tests/interop/avro_time.py %s", src,
+                     path);
+            double ms = peer_ms(cmd);
+            if (ms > 0) {
+                printf("BENCH avro_manifest_decode_%s_python_avro %.0f entries/s\n", cn,
+                       N_ENTRIES / (ms / 1e3));
+                printf("RATIO avro_manifest_decode_%s %.2f python3-avro\n", cn, ms / 1e3 / best);
+            }
+        }
+        unlink(path);
+        floe__buf_free(&b);
+    }
+    rmdir(dir);
+    return 0;
+}

@@ -1,0 +1,1 @@
+SELECT x::int; SELECT * FROM t LEFT SEMI JOIN u ON 1; SELECT 'unterminated

@@ -1,0 +1,5 @@
+MERGE INTO shop.orders t USING (SELECT * FROM shop.updates VERSION AS OF 5) s ON t.id = s.id
+WHEN MATCHED AND s.op = 'd' THEN DELETE
+WHEN MATCHED THEN UPDATE SET t.status = s.status
+WHEN NOT MATCHED THEN INSERT (id, status) VALUES (s.id, s.status)
+WHEN NOT MATCHED BY SOURCE THEN DELETE;

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * arrow: producing Arrow C Data Interface values (include/floe/arrow.h).
+ *  - floe__arrow_schema_from_type(): an Iceberg type / schema as an
+ *    ArrowSchema, with `PARQUET:field_id` metadata on every field;
+ *  - floe_arrow_builder: a column under construction (validity bitmap,
+ *    values, offsets, bytes, children) that can be appended to value by value
+ *    (floe_value) or filled in bulk by decoders, then finished into an
+ *    ArrowArray whose release callback frees everything.
+ *
+ * Arrow types used for Iceberg types: boolean `b`, int `i`, long `l`, float
+ * `f`, double `g`, decimal(P,S) `d:P,S` (decimal128), date `tdD`, time `ttu`,
+ * timestamp `tsu:`, timestamptz `tsu:UTC`, timestamp_ns `tsn:` / `tsn:UTC`,
+ * string `u`, binary `z`, uuid `w:16`, fixed[L] `w:L`, struct `+s`, list `+l`
+ * (child "element"), map `+m` (child "entries" `+s` with "key", "value").
+ */
+#ifndef FLOE_ARROW_ARROW_H
+#define FLOE_ARROW_ARROW_H
+
+#include "floe/arrow.h"
+#include "spec/types.h"
+
+typedef enum floe_arrow_kind {
+    FLOE_AK_BOOL = 1,
+    FLOE_AK_FIXED, /* fixed-width values of `width` bytes: ints, floats, decimal128, w:N */
+    FLOE_AK_BINARY, /* int32 offsets + data: string, binary */
+    FLOE_AK_STRUCT,
+    FLOE_AK_LIST,
+    FLOE_AK_MAP,
+} floe_arrow_kind;
+
+typedef struct floe_arrow_builder floe_arrow_builder;
+struct floe_arrow_builder {
+    const floe_type *type;
+    floe_arrow_kind kind;
+    int width;          /* FLOE_AK_FIXED: bytes per value */
+    int64_t length;
+    int64_t null_count;
+    floe_buf validity;  /* bitmap, one bit per slot (always maintained) */
+    floe_buf values;    /* FIXED values / BOOL bits */
+    floe_buf offsets;   /* int32: BINARY, LIST, MAP (length + 1 entries) */
+    floe_buf data;      /* BINARY bytes */
+    size_t nchildren;
+    floe_arrow_builder **children; /* struct fields; list: [element]; map: [key, value] */
+};
+
+/* Arrow format string of an Iceberg primitive or nested type (static). */
+const char *floe__arrow_format(const floe_type *t, char buf[32]);
+
+/* Fill `out` with the ArrowSchema of a struct type's fields (root `+s`,
+ * name ""). Caller releases with out->release. */
+int floe__arrow_schema_from_struct(struct ArrowSchema *out, const floe_type *struct_type);
+/* One field. */
+int floe__arrow_schema_from_field(struct ArrowSchema *out, const floe_field *f);
+
+/* Builders. The type is borrowed. */
+int floe__arrow_builder_new(floe_arrow_builder **out, const floe_type *t);
+void floe__arrow_builder_free(floe_arrow_builder *b);
+/* Drop contents, keep allocations and children. */
+void floe__arrow_builder_reset(floe_arrow_builder *b);
+/* Primitive: append one value (NULL or is_null -> null). The value's type
+ * must match the builder's (ints may widen; decimals are rescaled never). */
+int floe__arrow_builder_append(floe_arrow_builder *b, const floe_value *v);
+int floe__arrow_builder_append_null(floe_arrow_builder *b);
+/* Nested: struct_append after appending one slot to every child; list/map
+ * append after appending `n` elements (entries) to the children. A null
+ * struct/list still needs its children to get a (null) slot for structs. */
+int floe__arrow_builder_struct_append(floe_arrow_builder *b, bool valid);
+int floe__arrow_builder_list_append(floe_arrow_builder *b, bool valid, int64_t n);
+/* Validity helpers for bulk fillers: reserve `n` more slots, set one bit. */
+int floe__arrow_validity_reserve(floe_arrow_builder *b, int64_t n);
+static inline void floe__arrow_bit_set(uint8_t *bits, int64_t i, bool v)
+{
+    if (v)
+        bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+    else
+        bits[i >> 3] &= (uint8_t)~(1u << (i & 7));
+}
+static inline bool floe__arrow_bit_get(const uint8_t *bits, int64_t i)
+{
+    return (bits[i >> 3] >> (i & 7)) & 1;
+}
+/* Move the builder's contents into `out` (the builder is reset). */
+int floe__arrow_builder_finish(floe_arrow_builder *b, struct ArrowArray *out);
+
+/* An empty ArrowArray with n_buffers / n_children slots whose release frees
+ * every non-NULL buffer with floe__free and releases the children. */
+int floe__arrow_array_alloc(struct ArrowArray *out, int64_t n_buffers, int64_t n_children);
+
+/* Bytes of one value of an Arrow array at index i (for readers of arrays:
+ * writer, tests). */
+bool floe__arrow_is_valid(const struct ArrowArray *a, int64_t i);
+
+/* Map a floe error code to an errno value for the stream interface. */
+int floe__arrow_errno(int floe_code);
+
+#endif

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * manifest/plan: resolution of a writer's Avro record schema against the
+ * fields floe knows (by field id, else by name), shared by the manifest and
+ * manifest-list readers. Private to the manifest module.
+ */
+#ifndef FLOE_MANIFEST_PLAN_H
+#define FLOE_MANIFEST_PLAN_H
+
+#include "manifest/manifest.h"
+
+#include <string.h>
+
+/* Value classes a known field may have. */
+typedef enum mf_vk {
+    MF_VK_INT,       /* int (long accepted, range-checked) */
+    MF_VK_LONG,      /* long or int */
+    MF_VK_BOOL,
+    MF_VK_STRING,    /* string or bytes */
+    MF_VK_BYTES,     /* bytes or fixed */
+    MF_VK_LONGMAP,   /* array<record{key:int, value:long}> */
+    MF_VK_BYTESMAP,  /* array<record{key:int, value:bytes}> */
+    MF_VK_LONGLIST,  /* array<long> */
+    MF_VK_INTLIST,   /* array<int> */
+    MF_VK_RECORD,    /* a nested known record (data_file, field summary) */
+    MF_VK_PARTITION, /* data_file.partition: any record of primitives */
+    MF_VK_SUMMARIES, /* array<field_summary record> */
+} mf_vk;
+
+/* A field floe knows: id, current name, older name (or NULL), class. */
+typedef struct mf_known {
+    int32_t id;
+    const char *name;
+    const char *old_name;
+    int target;
+    mf_vk vk;
+    bool required;
+} mf_known;
+
+typedef struct mf_field_plan {
+    int target; /* -1: skip */
+    mf_vk vk;
+    int null_index;                /* -1: not an optional union */
+    const floe_avro_schema *full;  /* writer type */
+    const floe_avro_schema *type;  /* writer type without the null branch */
+    bool key_first;                /* maps: key field precedes value */
+    const struct mf_record_plan *sub; /* MF_VK_RECORD / MF_VK_SUMMARIES element */
+} mf_field_plan;
+
+typedef struct mf_record_plan {
+    size_t nfields;
+    mf_field_plan *fields;
+} mf_record_plan;
+
+/* Resolve `rec` (an Avro record) against `known`. Every required known
+ * field must be present; a known field with an incompatible type is
+ * FLOE_ECORRUPT ("schema/metadata mismatch"). `sub_for` maps a target with
+ * MF_VK_RECORD / MF_VK_SUMMARIES to its nested known table. */
+typedef struct mf_sub {
+    int target;
+    const mf_known *known;
+    size_t nknown;
+} mf_sub;
+
+int mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schema *rec,
+                   const mf_known *known, size_t nknown, const mf_sub *subs, size_t nsubs,
+                   const char *source, const char *what);
+
+/* Read a (possibly optional) field's union branch: *is_null true for null. */
+static inline int mf_read_null(floe_avro_cursor *c, const mf_field_plan *f, bool *is_null)
+{
+    *is_null = false;
+    if (f->null_index < 0)
+        return 0;
+    int64_t b;
+    FLOE_TRY(floe_avro_read_long(c, &b));
+    if (FLOE_UNLIKELY(b != 0 && b != 1))
+        return floe_avro_cursor_error(c, "union branch %lld out of range", (long long)b);
+    *is_null = b == f->null_index;
+    return 0;
+}
+
+/* Iceberg type of a primitive Avro partition field (logical types, fixed
+ * decimal/uuid, adjust-to-utc); FLOE_T_INVALID when not a primitive. */
+floe_type_id mf_avro_to_type(const floe_avro_schema *s);
+
+/* Decode one primitive datum of Avro type `s` as a value of `t`. Byte
+ * values are borrowed from the cursor's buffer, or copied into `copy_to`
+ * when non-NULL. */
+int mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_type_id t,
+                  floe_arena *copy_to, floe_value *out);
+
+/* Metrics maps and lists into `arena` (the two maps are inline: they are
+ * most of the work of decoding a manifest entry). */
+/* Append `n` more slots to an arena array (copies the old ones). */
+static inline void *mf_grow_items(floe_arena *a, void *old, size_t have, size_t more, size_t size)
+{
+    void *p = floe__arena_alloc(a, (have + more) * size);
+    if (p && have)
+        memcpy(p, old, have * size);
+    return p;
+}
+
+static inline int mf_read_longmap(floe_avro_cursor *cp, const mf_field_plan *f, floe_arena *a,
+                    floe_col_longs *out)
+{
+    bool is_null;
+    memset(out, 0, sizeof *out);
+    FLOE_TRY(mf_read_null(cp, f, &is_null));
+    if (is_null)
+        return 0;
+    out->set = true;
+    /* a local cursor keeps the read position in a register in the hot loop */
+    floe_avro_cursor lc = *cp, *c = &lc;
+    floe_col_long *items = NULL;
+    size_t n = 0;
+    bool key_first = f->key_first;
+    for (;;) {
+        int64_t cnt;
+        FLOE_TRY(floe_avro_read_block_count(c, 2, &cnt));
+        if (cnt == 0)
+            break;
+        if (!(items = mf_grow_items(a, items, n, (size_t)cnt, sizeof *items)))
+            return floe__error_nomem();
+        floe_col_long *it = items + n;
+        for (int64_t i = 0; i < cnt; i++) {
+            int64_t x, y;
+            FLOE_TRY(floe_avro_read_long(c, &x));
+            FLOE_TRY(floe_avro_read_long(c, &y));
+            int64_t k = key_first ? x : y;
+            if (FLOE_UNLIKELY(k < INT32_MIN || k > INT32_MAX))
+                return floe_avro_cursor_error(c, "field id %lld out of range", (long long)k);
+            it[i].field_id = (int32_t)k;
+            it[i].value = key_first ? y : x;
+        }
+        n += (size_t)cnt;
+    }
+    cp->p = lc.p;
+    out->n = n;
+    out->items = items;
+    return 0;
+}
+
+static inline int mf_read_bytesmap(floe_avro_cursor *cp, const mf_field_plan *f, floe_arena *a, bool copy,
+                     floe_col_bytes_map *out)
+{
+    bool is_null;
+    memset(out, 0, sizeof *out);
+    FLOE_TRY(mf_read_null(cp, f, &is_null));
+    if (is_null)
+        return 0;
+    out->set = true;
+    floe_avro_cursor lc = *cp, *c = &lc;
+    const floe_avro_schema *r = f->type->items;
+    const floe_avro_schema *vt = r->fields[f->key_first ? 1 : 0].type;
+    floe_col_bytes *items = NULL;
+    size_t n = 0;
+    for (;;) {
+        int64_t cnt;
+        FLOE_TRY(floe_avro_read_block_count(c, 2, &cnt));
+        if (cnt == 0)
+            break;
+        if (!(items = mf_grow_items(a, items, n, (size_t)cnt, sizeof *items)))
+            return floe__error_nomem();
+        for (int64_t i = 0; i < cnt; i++, n++) {
+            int64_t k = 0;
+            const uint8_t *p;
+            size_t len;
+            if (f->key_first)
+                FLOE_TRY(floe_avro_read_long(c, &k));
+            if (vt->kind == FLOE_AVRO_FIXED) {
+                FLOE_TRY(floe_avro_read_raw(c, vt->size, &p));
+                len = vt->size;
+            } else {
+                FLOE_TRY(floe_avro_read_bytes(c, &p, &len));
+            }
+            if (!f->key_first)
+                FLOE_TRY(floe_avro_read_long(c, &k));
+            if (k < INT32_MIN || k > INT32_MAX)
+                return floe_avro_cursor_error(c, "field id %lld out of range", (long long)k);
+            if (copy && !(p = floe__arena_memdup(a, p, len ? len : 1)))
+                return floe__error_nomem();
+            items[n].field_id = (int32_t)k;
+            items[n].ptr = p;
+            items[n].len = len;
+        }
+    }
+    cp->p = lc.p;
+    out->n = n;
+    out->items = items;
+    return 0;
+}
+
+
+int mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
+                     const int64_t **items);
+int mf_read_intlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
+                    const int32_t **items);
+int mf_read_opt_bytes(floe_avro_cursor *c, const floe_avro_schema *t, floe_arena *a, bool copy,
+                      floe_opt_bytes *out);
+
+/* Header integer (decimal text) -> value; false when absent or malformed. */
+bool mf_meta_int64(floe_avro_file *f, const char *key, int64_t *out);
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * parquet/column: decoding one column chunk (all its pages) into levels and
+ * physical values — the reader's unit of work.
+ */
+#ifndef FLOE_PARQUET_COLUMN_H
+#define FLOE_PARQUET_COLUMN_H
+
+#include "parquet/encoding.h"
+#include "parquet/parquet.h"
+
+typedef struct floe_pq_leafdata {
+    size_t n;       /* level entries */
+    floe_buf def;   /* uint16 per entry (empty when max_def == 0) */
+    floe_buf rep;   /* uint16 per entry (empty when max_rep == 0) */
+    size_t nvals;   /* non-null values */
+    int width;      /* fixed width in bytes (0: byte arrays in bin) */
+    floe_buf fixed; /* nvals * width (booleans: one byte each) */
+    floe_pq_binvals bin;
+    /* dictionary of the chunk */
+    size_t ndict;
+    floe_buf dict_fixed;
+    floe_pq_binvals dict_bin;
+    floe_buf page;    /* scratch: decompressed page */
+    floe_buf raw;     /* scratch: the chunk bytes */
+    uint32_t *idx;    /* scratch: dictionary indices */
+    size_t idx_cap;
+} floe_pq_leafdata;
+
+void floe__pq_leafdata_reset(floe_pq_leafdata *d);
+void floe__pq_leafdata_free(floe_pq_leafdata *d);
+
+/* Decode column chunk `cc` of leaf `leaf` from `in`. */
+int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const floe_pq_node *leaf,
+                        floe_pq_leafdata *out);
+
+#endif

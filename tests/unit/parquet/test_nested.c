@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Nested values: struct, list, map, list<struct>, list<list> with nulls at
+ * every level, written by floe (repetition/definition levels, 3-level lists,
+ * key_value maps) and read back by floe and by DuckDB with identical values.
+ */
+#include "pqengines.h"
+
+static const floe_type nt_long = {.id = FLOE_T_LONG}, nt_int = {.id = FLOE_T_INT},
+                       nt_str = {.id = FLOE_T_STRING}, nt_dbl = {.id = FLOE_T_DOUBLE};
+static const floe_field s_fields[2] = {{21, "a", true, &nt_int, NULL, NULL, NULL},
+                                       {22, "b", false, &nt_str, NULL, NULL, NULL}};
+static const floe_type nt_struct = {.id = FLOE_T_STRUCT, .nfields = 2, .fields = s_fields};
+static const floe_field l_elem = {4, "element", false, &nt_long, NULL, NULL, NULL};
+static const floe_type nt_list = {.id = FLOE_T_LIST, .element = &l_elem};
+static const floe_field m_key = {6, "key", true, &nt_str, NULL, NULL, NULL};
+static const floe_field m_val = {7, "value", false, &nt_int, NULL, NULL, NULL};
+static const floe_type nt_map = {.id = FLOE_T_MAP, .key = &m_key, .value = &m_val};
+static const floe_field x_fields[1] = {{10, "x", false, &nt_dbl, NULL, NULL, NULL}};
+static const floe_type nt_xstruct = {.id = FLOE_T_STRUCT, .nfields = 1, .fields = x_fields};
+static const floe_field ls_elem = {9, "element", true, &nt_xstruct, NULL, NULL, NULL};
+static const floe_type nt_lstruct = {.id = FLOE_T_LIST, .element = &ls_elem};
+static const floe_field inner_elem = {13, "element", true, &nt_int, NULL, NULL, NULL};
+static const floe_type nt_inner = {.id = FLOE_T_LIST, .element = &inner_elem};
+static const floe_field outer_elem = {12, "element", false, &nt_inner, NULL, NULL, NULL};
+static const floe_type nt_ll = {.id = FLOE_T_LIST, .element = &outer_elem};
+static const floe_field n_fields[6] = {
+    {1, "id", true, &nt_long, NULL, NULL, NULL},   {2, "s", false, &nt_struct, NULL, NULL, NULL},
+    {3, "l", false, &nt_list, NULL, NULL, NULL},   {5, "m", false, &nt_map, NULL, NULL, NULL},
+    {8, "ls", true, &nt_lstruct, NULL, NULL, NULL}, {11, "ll", false, &nt_ll, NULL, NULL, NULL},
+};
+static const floe_type n_root = {.id = FLOE_T_STRUCT, .nfields = 6, .fields = n_fields};
+static const floe_schema n_schema = {0, &n_root, 0, NULL, 22, NULL, NULL};
+
+static int build_rows(int64_t n, struct ArrowArray *out)
+{
+    floe_arrow_builder *b;
+    FLOE_TRY(floe__arrow_builder_new(&b, &n_root));
+    int rc = 0;
+#define T(x)                                                                                       \
+    if ((rc = (x)) < 0)                                                                            \
+    goto done
+    for (int64_t i = 0; i < n; i++) {
+        floe_value v = floe_value_long(i);
+        T(floe__arrow_builder_append(b->children[0], &v));
+        /* s */
+        floe_arrow_builder *s = b->children[1];
+        if (i % 5 == 0) {
+            T(floe__arrow_builder_append_null(s));
+        } else {
+            floe_value a = floe_value_int((int32_t)i);
+            T(floe__arrow_builder_append(s->children[0], &a));
+            char txt[32];
+            snprintf(txt, sizeof(txt), "x%lld", (long long)i);
+            floe_value bs = floe_value_bytes(FLOE_T_STRING, txt, strlen(txt));
+            T(floe__arrow_builder_append(s->children[1], i % 2 ? &bs : NULL));
+            T(floe__arrow_builder_struct_append(s, true));
+        }
+        /* l */
+        floe_arrow_builder *l = b->children[2];
+        if (i % 6 == 0) {
+            T(floe__arrow_builder_append_null(l));
+        } else {
+            for (int k = 0; k < i % 4; k++) {
+                floe_value e = floe_value_long(i * 10 + k);
+                T(floe__arrow_builder_append(l->children[0], k == 1 ? NULL : &e));
+            }
+            T(floe__arrow_builder_list_append(l, true, i % 4));
+        }
+        /* m */
+        floe_arrow_builder *m = b->children[3];
+        if (i % 7 == 3) {
+            T(floe__arrow_builder_append_null(m));
+        } else {
+            for (int k = 0; k < i % 3; k++) {
+                char key[8];
+                snprintf(key, sizeof(key), "k%d", k);
+                floe_value kv = floe_value_bytes(FLOE_T_STRING, key, strlen(key));
+                floe_value vv = floe_value_int((int32_t)(i + k));
+                T(floe__arrow_builder_append(m->children[0], &kv));
+                T(floe__arrow_builder_append(m->children[1], k == 1 ? NULL : &vv));
+            }
+            T(floe__arrow_builder_list_append(m, true, i % 3));
+        }
+        /* ls: list<struct<x>> (required list, required struct elements) */
+        floe_arrow_builder *ls = b->children[4];
+        for (int k = 0; k < i % 3; k++) {
+            floe_value x = floe_value_double(i + k / 2.0);
+            T(floe__arrow_builder_append(ls->children[0]->children[0], k == 0 && i % 2 ? NULL : &x));
+            T(floe__arrow_builder_struct_append(ls->children[0], true));
+        }
+        T(floe__arrow_builder_list_append(ls, true, i % 3));
+        /* ll: [[i], [], null][:i%4] */
+        floe_arrow_builder *ll = b->children[5], *inner = ll->children[0];
+        int64_t nouter = i % 4;
+        for (int k = 0; k < nouter; k++) {
+            if (k == 0) {
+                floe_value e = floe_value_int((int32_t)i);
+                T(floe__arrow_builder_append(inner->children[0], &e));
+                T(floe__arrow_builder_list_append(inner, true, 1));
+            } else if (k == 1) {
+                T(floe__arrow_builder_list_append(inner, true, 0));
+            } else {
+                T(floe__arrow_builder_append_null(inner));
+            }
+        }
+        T(floe__arrow_builder_list_append(ll, true, nouter));
+        T(floe__arrow_builder_struct_append(b, true));
+    }
+    rc = floe__arrow_builder_finish(b, out);
+done:
+#undef T
+    floe__arrow_builder_free(b);
+    return rc;
+}
+
+static int write_nested(floe_buf *file, const struct ArrowArray *batch, int version, bool no_dict)
+{
+    floe_props p = FLOE_PROPS_INIT;
+    floe__props_set(&p, "write.parquet.row-group-size-bytes", "3000");
+    floe__props_set(&p, "write.parquet.page-size-bytes", "300");
+    floe_pq_write_options o = {0};
+    o.props = &p;
+    o.sink = pt_sink;
+    o.sink_payload = file;
+    o.data_page_version = version;
+    o.dictionary_disabled = no_dict;
+    floe_pq_writer *w;
+    int rc = floe__pq_writer_new(&w, &n_schema, &o);
+    if (rc == 0) {
+        /* four slices through struct offsets (exercises ArrowArray.offset) */
+        for (int64_t at = 0; rc == 0 && at < batch->length; at += batch->length / 4) {
+            struct ArrowArray view = *batch;
+            view.offset = at;
+            view.length = batch->length / 4;
+            rc = floe__pq_writer_write(w, &view);
+        }
+        if (rc == 0)
+            rc = floe__pq_writer_close(w, NULL);
+        floe__pq_writer_free(w);
+    }
+    floe__props_free(&p);
+    return rc;
+}
+
+#define NROWS 400
+
+static void roundtrip(int version, bool no_dict)
+{
+    struct ArrowArray src;
+    FT_OK(build_rows(NROWS, &src));
+    floe_buf file = FLOE_BUF_INIT;
+    int rc = write_nested(&file, &src, version, no_dict);
+    if (rc < 0) {
+        src.release(&src);
+        floe__buf_free(&file);
+        FT_OK(rc);
+    }
+    floe_input *in;
+    FT_OK(floe__pq_input_memory(&in, file.ptr, file.len, "nested.parquet"));
+    floe_pq_read_options o = {0};
+    o.projection = &n_schema;
+    floe_pq_reader *r;
+    FT_OK(floe__pq_reader_open(&r, in, &o));
+    int64_t row = 0;
+    int bad = 0;
+    struct ArrowArray a;
+    while ((rc = floe__pq_reader_next(r, &a)) == 0) {
+        for (int64_t i = 0; i < a.length; i++, row++) {
+            for (size_t c = 0; c < n_root.nfields; c++) {
+                json_t *want = to_json_value(src.children[c], n_fields[c].type, row);
+                json_t *got = to_json_value(a.children[c], n_fields[c].type, i);
+                if (!json_equal(want, got) && bad++ < 5) {
+                    char *ws = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
+                    char *gs = json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY);
+                    ft_fail(__FILE__, __LINE__, "row %lld %s: wrote %s read %s", (long long)row,
+                            n_fields[c].name, ws, gs);
+                    free(ws);
+                    free(gs);
+                }
+                json_decref(want);
+                json_decref(got);
+            }
+        }
+        a.release(&a);
+    }
+    FT_EQ_INT(rc, FLOE_ITEROVER);
+    FT_EQ_INT(row, NROWS);
+    FT_CHECK(floe__pq_reader_meta(r)->nrow_groups > 1);
+    floe__pq_reader_free(r);
+    in->close(in);
+
+    const char *js = engines();
+    if (js) {
+        const char *path = ft_tmp("nested.parquet");
+        FT_ASSERT(ft_write_file(path, file.ptr, file.len) == 0);
+        json_t *d = run_json("node %s duckdb-read %s", js, path);
+        json_t *rows = json_object_get(d, "rows");
+        FT_EQ_INT(json_array_size(rows), NROWS);
+        for (size_t i = 0; i < json_array_size(rows); i++) {
+            for (size_t c = 1; c < n_root.nfields; c++) {
+                json_t *cell = json_array_get(json_array_get(rows, i), c);
+                json_t *duck = json_is_string(cell) ? json_loads(json_string_value(cell), 0, NULL)
+                                                    : json_null();
+                json_t *want = to_json_value(src.children[c], n_fields[c].type, (int64_t)i);
+                if (!json_equal(want, duck) && bad++ < 5) {
+                    char *ws = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
+                    ft_fail(__FILE__, __LINE__, "DuckDB row %zu %s: wrote %s DuckDB read %s", i,
+                            n_fields[c].name, ws, json_string_value(cell));
+                    free(ws);
+                }
+                json_decref(duck);
+                json_decref(want);
+            }
+        }
+        json_decref(d);
+    }
+    src.release(&src);
+    floe__buf_free(&file);
+}
+
+static void test_nested_v1(void) { roundtrip(1, false); }
+static void test_nested_v2_plain(void) { roundtrip(2, true); }
+
+static const ft_case cases[] = {
+    {"nested_v1", test_nested_v1},
+    {"nested_v2_plain", test_nested_v2_plain},
+};
+
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The query rewriter: table references (time travel in all its spellings,
+ * branch/tag/metadata suffixes, TVFs), what stays untouched (CTEs, subquery
+ * aliases, SQLite's tables and functions, temporary views), quoting,
+ * comments, strings containing keywords, nested subqueries, Spark-only
+ * expression syntax, and errors with their byte position.
+ */
+#include "dump.h"
+
+static void q(const char *sql, const char *expected)
+{
+    char *d = parse_dump(sql, "ice", NULL);
+    if (!d)
+        ft_fail(__FILE__, __LINE__, "parse failed: %s\n  %s", ft_floe_err(), sql);
+    else if (strcmp(d, expected))
+        ft_fail(__FILE__, __LINE__, "for %s\n--- got:\n%s--- expected:\n%s", sql, d, expected);
+    free(d);
+}
+
+static void test_time_travel_spellings(void)
+{
+    const char *exp_snap = "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+                           "ref: floe_ref_1 = ice.db.t @snapshot:42\n";
+    q("SELECT * FROM db.t VERSION AS OF 42", exp_snap);
+    q("SELECT * FROM db.t FOR VERSION AS OF 42", exp_snap);
+    q("SELECT * FROM db.t FOR SYSTEM_VERSION AS OF 42", exp_snap);
+    q("SELECT * FROM db.t system_version as of 42", exp_snap);
+    /* Iceberg parses a quoted number as a snapshot id */
+    q("SELECT * FROM db.t VERSION AS OF '42'", exp_snap);
+    q("SELECT * FROM db.t VERSION AS OF 'audit'",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ref:audit\n");
+    const char *exp_ts = "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+                         "ref: floe_ref_1 = ice.db.t @ts:2026-09-20 01:02:03.000000\n";
+    q("SELECT * FROM db.t TIMESTAMP AS OF '2026-09-20 01:02:03'", exp_ts);
+    q("SELECT * FROM db.t TIMESTAMP AS OF TIMESTAMP '2026-09-20 01:02:03'", exp_ts);
+    q("SELECT * FROM db.t FOR SYSTEM_TIME AS OF '2026-09-20T01:02:03'", exp_ts);
+    q("SELECT * FROM db.t FOR TIMESTAMP AS OF '2026-09-20 01:02:03.000'", exp_ts);
+    /* an explicit zone is converted to UTC and flagged */
+    q("SELECT * FROM db.t TIMESTAMP AS OF '2026-09-20 01:02:03+02:00'",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts:2026-09-19 23:02:03.000000 utc\n");
+    q("SELECT * FROM db.t TIMESTAMP AS OF '2026-09-20'",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts:2026-09-20 00:00:00.000000\n");
+    /* with an alias after the clause */
+    q("SELECT o.x FROM db.t VERSION AS OF 42 o", "QUERY\nquery: SELECT o.x FROM \"floe_ref_1\" o\n"
+                                                 "ref: floe_ref_1 = ice.db.t @snapshot:42\n");
+    q("SELECT o.x FROM db.t VERSION AS OF 42 AS o",
+      "QUERY\nquery: SELECT o.x FROM \"floe_ref_1\" AS o\n"
+      "ref: floe_ref_1 = ice.db.t @snapshot:42\n");
+    /* time travel on a metadata table */
+    q("SELECT * FROM db.t.files VERSION AS OF 7",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"files\"\n"
+      "ref: floe_ref_1 = ice.db.t meta:files @snapshot:7\n");
+}
+
+static void test_suffixes(void)
+{
+    q("SELECT * FROM ice.db.t.branch_audit",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"branch_audit\"\n"
+      "ref: floe_ref_1 = ice.db.t branch:audit\n");
+    q("SELECT * FROM db.t.tag_v1", "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"tag_v1\"\n"
+                                   "ref: floe_ref_1 = ice.db.t tag:v1\n");
+    q("SELECT * FROM db.t.`branch_wap-1`",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"branch_wap-1\"\n"
+      "ref: floe_ref_1 = ice.db.t branch:wap-1\n");
+    static const char *const metas[] = {"snapshots",   "history",        "refs",
+                                        "files",       "data_files",     "delete_files",
+                                        "all_files",   "all_data_files", "all_delete_files",
+                                        "manifests",   "all_manifests",  "entries",
+                                        "all_entries", "partitions",     "metadata_log_entries"};
+    for (size_t k = 0; k < sizeof metas / sizeof metas[0]; k++) {
+        char sql[128], exp[256];
+        snprintf(sql, sizeof sql, "SELECT * FROM ice.db.t.%s", metas[k]);
+        snprintf(exp, sizeof exp,
+                 "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"%s\"\n"
+                 "ref: floe_ref_1 = ice.db.t meta:%s\n",
+                 metas[k], metas[k]);
+        q(sql, exp);
+    }
+    /* metadata table names are case-insensitive and reported lower-case */
+    q("SELECT * FROM db.t.SNAPSHOTS",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"SNAPSHOTS\"\n"
+      "ref: floe_ref_1 = ice.db.t meta:snapshots\n");
+    /* multi-level namespace; a non-catalog first part stays a namespace */
+    q("SELECT * FROM other.a.b.t", "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+                                   "ref: floe_ref_1 = ice.other.a.b.t\n");
+    q("SELECT * FROM ICE.db.t", "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+                                "ref: floe_ref_1 = ice.db.t\n");
+}
+
+static void test_current_namespace(void)
+{
+    char *d = parse_dump("SELECT * FROM orders JOIN orders.snapshots s ON 1 = 1", "ice", "shop");
+    FT_ASSERT(d != NULL);
+    FT_EQ_STR(d, "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"orders\" JOIN \"floe_ref_2\" s "
+                 "ON 1 = 1\n"
+                 "ref: floe_ref_1 = ice.shop.orders\n"
+                 "ref: floe_ref_2 = ice.shop.orders meta:snapshots\n");
+    free(d);
+    d = parse_dump("SELECT * FROM a.b", "ice", "x.y");
+    FT_ASSERT(d != NULL);
+    FT_EQ_STR(d,
+              "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"b\"\nref: floe_ref_1 = ice.a.b\n");
+    free(d);
+}
+
+static void test_dedup_and_numbering(void)
+{
+    q("SELECT * FROM db.t a JOIN db.t b ON a.id = b.id JOIN db.t VERSION AS OF 1 c ON 1 = 1",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" a JOIN \"floe_ref_1\" b ON a.id = b.id "
+      "JOIN \"floe_ref_2\" c ON 1 = 1\n"
+      "ref: floe_ref_1 = ice.db.t\n"
+      "ref: floe_ref_2 = ice.db.t @snapshot:1\n");
+    floe_arena *a = floe__arena_new(0);
+    floe_sql_options opt = FLOE_SQL_OPTIONS_INIT;
+    opt.ref_base = 41;
+    floe_sql_stmt *st;
+    FT_OK(floe__sql_parse(a, "SELECT * FROM db.t", &opt, &st, NULL));
+    FT_EQ_STR(st->query->sql, "SELECT * FROM \"floe_ref_42\" AS \"t\"");
+    FT_EQ_STR(st->refs[0].sqlite_name, "floe_ref_42");
+    floe__arena_free(a);
+}
+
+static void test_untouched(void)
+{
+    q("WITH s AS (SELECT * FROM db.t), u(x) AS (SELECT 1) SELECT * FROM s, u",
+      "QUERY\nquery: WITH s AS (SELECT * FROM \"floe_ref_1\" AS \"t\"), u(x) AS (SELECT 1) "
+      "SELECT * FROM s, u\n"
+      "ref: floe_ref_1 = ice.db.t\n");
+    q("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r",
+      "QUERY\nquery: WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) "
+      "SELECT * FROM r\n");
+    q("SELECT * FROM sqlite_master, sqlite_schema, main.sqlite_master",
+      "QUERY\nquery: SELECT * FROM sqlite_master, sqlite_schema, main.sqlite_master\n");
+    q("SELECT value FROM json_each('[1,2]'), pragma_table_info('x')",
+      "QUERY\nquery: SELECT value FROM json_each('[1,2]'), pragma_table_info('x')\n");
+    q("SELECT sub.x FROM (SELECT x FROM db.t) sub",
+      "QUERY\nquery: SELECT sub.x FROM (SELECT x FROM \"floe_ref_1\" AS \"t\") sub\n"
+      "ref: floe_ref_1 = ice.db.t\n");
+    q("SELECT 1", "QUERY\nquery: SELECT 1\n");
+    q("VALUES (1, 'a'), (2, 'b')", "QUERY\nquery: VALUES (1, 'a'), (2, 'b')\n");
+}
+
+static bool views_local(const char *name, void *payload)
+{
+    (void)payload;
+    return !strcmp(name, "v1");
+}
+
+static void test_temp_views_local(void)
+{
+    floe_arena *a = floe__arena_new(0);
+    floe_sql_options opt = FLOE_SQL_OPTIONS_INIT;
+    opt.is_local = views_local;
+    floe_sql_stmt *st;
+    FT_OK(floe__sql_parse(a, "SELECT * FROM v1 JOIN v2 ON 1", &opt, &st, NULL));
+    FT_EQ_STR(st->query->sql, "SELECT * FROM v1 JOIN \"floe_ref_1\" AS \"v2\" ON 1");
+    FT_EQ_INT(st->nrefs, 1);
+    floe__arena_free(a);
+}
+
+static void test_tvfs(void)
+{
+    q("SELECT * FROM read_parquet('/data/a.parquet')",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"read_parquet\"\n"
+      "ref: floe_ref_1 = tvf:read_parquet ('/data/a.parquet')\n");
+    q("SELECT * FROM READ_PARQUET('/d/*.parquet', union_by_name => true, n => 3) AS p",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS p\n"
+      "ref: floe_ref_1 = tvf:read_parquet ('/d/*.parquet', union_by_name => true, n => 3)\n");
+    q("SELECT * FROM incremental_append('shop.orders', 1, 2)",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"incremental_append\"\n"
+      "ref: floe_ref_1 = tvf:incremental_append ('shop.orders', 1, 2)\n");
+    q("SELECT * FROM table_changes('shop.orders', TIMESTAMP '2026-01-01 00:00:00')",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"table_changes\"\n"
+      "ref: floe_ref_1 = tvf:table_changes ('shop.orders', ts:2026-01-01 00:00:00.000000)\n");
+    /* two identical TVF calls are two references */
+    q("SELECT * FROM read_parquet('a') x, read_parquet('a') y",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" x, \"floe_ref_2\" y\n"
+      "ref: floe_ref_1 = tvf:read_parquet ('a')\n"
+      "ref: floe_ref_2 = tvf:read_parquet ('a')\n");
+}
+
+static void test_quoting_and_comments(void)
+{
+    q("SELECT `a b`, \"c\"\"d\", `e``f` FROM `my db`.`my-table`",
+      "QUERY\nquery: SELECT \"a b\", \"c\"\"d\", \"e`f\" FROM \"floe_ref_1\" AS \"my-table\"\n"
+      "ref: floe_ref_1 = ice.my db.my-table\n");
+    /* keywords inside strings and comments are data */
+    q("SELECT 'VERSION AS OF 1', 'FROM x.y' /* FROM a.b VERSION AS OF 2 */ -- FROM c.d\n"
+      "FROM db.t WHERE s = 'x TIMESTAMP AS OF ''y'''",
+      "QUERY\nquery: SELECT 'VERSION AS OF 1', 'FROM x.y' FROM \"floe_ref_1\" AS \"t\" "
+      "WHERE s = 'x TIMESTAMP AS OF ''y'''\n"
+      "ref: floe_ref_1 = ice.db.t\n");
+    q("SELECT /* nested /* comment */ still */ 1", "QUERY\nquery: SELECT 1\n");
+    q("SELECT X'0aFF', 1e3, .5, 10L", "QUERY\nquery: SELECT X'0aFF', 1e3, .5, 10\n");
+}
+
+static void test_nested(void)
+{
+    q("SELECT * FROM db.a WHERE id IN (SELECT id FROM db.b WHERE x > (SELECT max(x) FROM db.c "
+      "VERSION AS OF 'tag1')) AND EXISTS (SELECT 1 FROM db.d.snapshots)",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"a\" WHERE id IN (SELECT id FROM "
+      "\"floe_ref_2\" AS \"b\" WHERE x > (SELECT max(x) FROM \"floe_ref_3\" AS \"c\")) AND "
+      "EXISTS (SELECT 1 FROM \"floe_ref_4\" AS \"snapshots\")\n"
+      "ref: floe_ref_1 = ice.db.a\n"
+      "ref: floe_ref_2 = ice.db.b\n"
+      "ref: floe_ref_3 = ice.db.c @ref:tag1\n"
+      "ref: floe_ref_4 = ice.db.d meta:snapshots\n");
+    q("SELECT * FROM (db.a JOIN db.b ON a.x = b.x) LEFT OUTER JOIN db.c USING (x), db.d",
+      "QUERY\nquery: SELECT * FROM (\"floe_ref_1\" AS \"a\" JOIN \"floe_ref_2\" AS \"b\" "
+      "ON a.x = b.x) LEFT OUTER JOIN \"floe_ref_3\" AS \"c\" USING (x), \"floe_ref_4\" AS \"d\"\n"
+      "ref: floe_ref_1 = ice.db.a\n"
+      "ref: floe_ref_2 = ice.db.b\n"
+      "ref: floe_ref_3 = ice.db.c\n"
+      "ref: floe_ref_4 = ice.db.d\n");
+    q("SELECT x FROM db.a UNION ALL SELECT x FROM db.b ORDER BY 1",
+      "QUERY\nquery: SELECT x FROM \"floe_ref_1\" AS \"a\" UNION ALL SELECT x FROM "
+      "\"floe_ref_2\" AS \"b\" ORDER BY 1\n"
+      "ref: floe_ref_1 = ice.db.a\n"
+      "ref: floe_ref_2 = ice.db.b\n");
+    /* FROM inside function syntax and IS DISTINCT FROM is not a table */
+    q("SELECT trim(BOTH ' ' FROM s) FROM db.t WHERE a IS NOT DISTINCT FROM b",
+      "QUERY\nquery: SELECT trim(BOTH ' ' FROM s) FROM \"floe_ref_1\" AS \"t\" "
+      "WHERE a IS NOT DISTINCT FROM b\n"
+      "ref: floe_ref_1 = ice.db.t\n");
+    q("TABLE db.t",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\nref: floe_ref_1 = ice.db.t\n");
+}
+
+static void test_expressions(void)
+{
+    q("SELECT summary['added-records'], m['a']['b'], arr[0], f(x)['k'], m[k || 'x']",
+      "QUERY\nquery: SELECT json_extract(summary, '$.\"added-records\"'), "
+      "json_extract(m, '$.\"a\".\"b\"'), json_extract(arr, '$[0]'), "
+      "json_extract(f(x), '$.\"k\"'), json_extract(m, '$' || '.\"' || (k || 'x') || '\"')\n");
+    /* chains of subscripts and fields become one path; integer keys of the
+     * metadata tables' maps are object keys */
+    q("SELECT partition_summaries[0].lower_bound, value_counts[1], lower_bounds[2], arr[1][2], "
+      "m[k].x FROM t",
+      "QUERY\nquery: SELECT json_extract(partition_summaries, '$[0].\"lower_bound\"'), "
+      "json_extract(value_counts, '$.\"1\"'), json_extract(lower_bounds, '$.\"2\"'), "
+      "json_extract(arr, '$[1][2]'), json_extract(m, '$' || '.\"' || (k) || '\"' || '.\"x\"') "
+      "FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.t\n");
+    q("SELECT s.summary['k'] FROM db.t.snapshots s",
+      "QUERY\nquery: SELECT json_extract(s.summary, '$.\"k\"') FROM \"floe_ref_1\" s\n"
+      "ref: floe_ref_1 = ice.db.t meta:snapshots\n");
+    q("SELECT partition.order_date, f.partition.d, readable_metrics.amount.lower_bound, "
+      "data_file.partition.x, f.partition FROM db.t.files f",
+      "QUERY\nquery: SELECT json_extract(\"partition\", '$.\"order_date\"'), "
+      "json_extract(\"f\".\"partition\", '$.\"d\"'), "
+      "json_extract(\"readable_metrics\", '$.\"amount\".\"lower_bound\"'), "
+      "json_extract(\"data_file\", '$.\"partition\".\"x\"'), f.partition "
+      "FROM \"floe_ref_1\" f\n"
+      "ref: floe_ref_1 = ice.db.t meta:files\n");
+    q("SELECT DATE'2026-09-20', DATE '2026-9-1', TIMESTAMP'2026-09-20 01:02:03.5', "
+      "TIMESTAMP_NTZ '2026-09-20 01:02', TIMESTAMP '2026-09-20T00:30:00Z'",
+      "QUERY\nquery: SELECT '2026-09-20', '2026-09-01', '2026-09-20 01:02:03.500000', "
+      "'2026-09-20 01:02:00.000000', '2026-09-20 00:30:00.000000'\n");
+    q("SELECT array(1, 'a'), map('k', 1), named_struct('a', 1), size(array(1, 2)), "
+      "cardinality(x), nvl(a, b), if(c, 1, 2), lcase(s), ucase(s), collect_list(x), "
+      "to_date(s), get_json_object(j, '$.a')",
+      "QUERY\nquery: SELECT json_array(1, 'a'), json_object('k', 1), json_object('a', 1), "
+      "json_array_length(json_array(1, 2)), json_array_length(x), ifnull(a, b), iif(c, 1, 2), "
+      "lower(s), upper(s), json_group_array(x), date(s), json_extract(j, '$.a')\n");
+    q("SELECT current_timestamp(), now(), current_timestamp, current_date(), current_date",
+      "QUERY\nquery: SELECT strftime('%Y-%m-%d %H:%M:%f000', 'now'), "
+      "strftime('%Y-%m-%d %H:%M:%f000', 'now'), strftime('%Y-%m-%d %H:%M:%f000', 'now'), "
+      "date('now'), date('now')\n");
+    q("SELECT year(d), month(d), day(d), hour(ts), date_add(d, 2), date_sub(d, 1), "
+      "datediff(a, b)",
+      "QUERY\nquery: SELECT CAST(strftime('%Y', d) AS INTEGER), "
+      "CAST(strftime('%m', d) AS INTEGER), CAST(strftime('%d', d) AS INTEGER), "
+      "CAST(strftime('%H', ts) AS INTEGER), date(d, '+' || (2) || ' days'), "
+      "date(d, '-' || (1) || ' days'), CAST(julianday(date(a)) - julianday(date(b)) AS INTEGER)\n");
+    q("SELECT concat(a, 'x', b), concat_ws('-', a, b), date_format(ts, 'yyyy-MM-dd HH:mm'), "
+      "array_contains(arr, 3)",
+      "QUERY\nquery: SELECT ((a) || ('x') || (b)), "
+      "substr('' || coalesce(('-') || (a), '') || coalesce(('-') || (b), ''), length('-') + 1), "
+      "strftime('%Y-%m-%d %H:%M', ts), ((3) IN (SELECT value FROM json_each(arr)))\n");
+    q("SELECT CAST(a AS STRING), CAST(b AS BIGINT), CAST(c AS DECIMAL(10, 2)), CAST(d AS DATE), "
+      "CAST(e AS DOUBLE), try_cast(f AS INT), CAST(g AS TIMESTAMP)",
+      "QUERY\nquery: SELECT CAST(a AS TEXT), CAST(b AS INTEGER), CAST(c AS NUMERIC), date(d), "
+      "CAST(e AS REAL), CAST(f AS INTEGER), CAST(g AS TEXT)\n");
+    q("SELECT a <=> b, !c, a != b, a <> b, a == b, s RLIKE 'x', s ILIKE 'y'",
+      "QUERY\nquery: SELECT a IS b, NOT c, a != b, a <> b, a == b, s REGEXP 'x', s LIKE 'y'\n");
+    /* expression rewrites apply inside subqueries and DML parts too */
+    q("DELETE FROM db.t WHERE d < DATE'2026-01-01' AND id IN (SELECT id FROM db.u.branch_b)",
+      "DELETE\ntarget: ice.db.t\nwhere: d < '2026-01-01' AND id IN (SELECT id FROM "
+      "\"floe_ref_1\" AS \"branch_b\")\n"
+      "ref: floe_ref_1 = ice.db.u branch:b\n");
+}
+
+static void test_errors(void)
+{
+    EXPECT_ERROR("SELECT * FROM t VERSION AS OF x", FLOE_EINVALID, 30, "VERSION AS OF expects");
+    EXPECT_ERROR("SELECT * FROM t.branch_a VERSION AS OF 1", FLOE_EINVALID, 25,
+                 "Cannot do time-travel based on both table identifier and AS OF");
+    EXPECT_ERROR("SELECT * FROM t FOR x", FLOE_EINVALID, 20, "expected VERSION AS OF");
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF now()", FLOE_EUNSUPPORTED, 32,
+                 "TIMESTAMP AS OF needs a literal");
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF '2026-13-01'", FLOE_EINVALID, 32,
+                 "invalid timestamp");
+    EXPECT_ERROR("SELECT * FROM t VERSION AS OF 99999999999999999999", FLOE_EINVALID, 30,
+                 "out of range");
+    EXPECT_ERROR("WITH c AS (SELECT 1) SELECT * FROM c VERSION AS OF 1", FLOE_EINVALID, 37,
+                 "time travel on a view, CTE or SQLite table");
+    EXPECT_ERROR("SELECT * FROM a LEFT SEMI JOIN b ON 1", FLOE_EUNSUPPORTED, 21, "SEMI/ANTI");
+    EXPECT_ERROR("SELECT * FROM a LEFT ANTI JOIN b ON 1", FLOE_EUNSUPPORTED, 21, "SEMI/ANTI");
+    EXPECT_ERROR("SELECT x::int", FLOE_EUNSUPPORTED, 8, "'::'");
+    EXPECT_ERROR("SELECT d + INTERVAL 1 DAY", FLOE_EUNSUPPORTED, 11, "INTERVAL");
+    EXPECT_ERROR("SELECT * FROM LATERAL (SELECT 1)", FLOE_EUNSUPPORTED, 14, "LATERAL");
+    EXPECT_ERROR("SELECT * FROM t TABLESAMPLE (10 PERCENT)", FLOE_EUNSUPPORTED, 16, "TABLESAMPLE");
+    EXPECT_ERROR("SELECT * FROM t DISTRIBUTE BY x", FLOE_EUNSUPPORTED, 16, "DISTRIBUTE");
+    EXPECT_ERROR("SELECT DATE '2026-02-30'", FLOE_EINVALID, 7, "invalid DATE literal");
+    EXPECT_ERROR("SELECT TIMESTAMP '2026-02-01 25:00'", FLOE_EINVALID, 7,
+                 "invalid TIMESTAMP literal");
+    EXPECT_ERROR("SELECT (1", FLOE_EINVALID, 9, "unbalanced '('");
+    EXPECT_ERROR("SELECT 1)", FLOE_EINVALID, 8, "unbalanced ')'");
+    EXPECT_ERROR("SELECT m['a'", FLOE_EINVALID, 8, "unbalanced '['");
+    EXPECT_ERROR("SELECT m['a\"b']", FLOE_EUNSUPPORTED, 9, "key containing");
+    EXPECT_ERROR("SELECT ?", FLOE_EUNSUPPORTED, 7, "unsupported operator");
+    EXPECT_ERROR("SELECT date_format(ts, fmt)", FLOE_EUNSUPPORTED, 7, "non-literal pattern");
+    EXPECT_ERROR("SELECT date_format(ts, 'EEE')", FLOE_EUNSUPPORTED, 23, "date_format pattern");
+    EXPECT_ERROR("SELECT CAST(x AS ARRAY<INT>)", FLOE_EUNSUPPORTED, 17, "CAST to this type");
+    EXPECT_ERROR("SELECT * FROM read_parquet(path_column)", FLOE_EINVALID, 27,
+                 "expected a literal");
+    /* the error message names line and column */
+    EXPECT_ERROR("SELECT 1,\n  2,\n  x::int", FLOE_EUNSUPPORTED, 18, "at line 3, column 4");
+}
+
+static const ft_case cases[] = {
+    {"time_travel_spellings", test_time_travel_spellings},
+    {"suffixes", test_suffixes},
+    {"current_namespace", test_current_namespace},
+    {"dedup_and_numbering", test_dedup_and_numbering},
+    {"untouched", test_untouched},
+    {"temp_views_local", test_temp_views_local},
+    {"tvfs", test_tvfs},
+    {"quoting_and_comments", test_quoting_and_comments},
+    {"nested", test_nested},
+    {"expressions", test_expressions},
+    {"errors", test_errors},
+};
+
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}
