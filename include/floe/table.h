@@ -24,6 +24,7 @@
 #ifndef FLOE_TABLE_H
 #define FLOE_TABLE_H
 
+#include "floe/arrow.h"
 #include "floe/catalog.h"
 #include "floe/io.h"
 
@@ -48,12 +49,21 @@ typedef struct floe_table_options {
     floe_fileio *io;         /* borrowed FileIO; NULL = open one from io_conf */
     const floe_props *io_conf; /* FileIO configuration (io.location-map, s3.*) */
     floe_table_freshness freshness;
+    /* The branch writes of this handle go to (NULL = "main"); the session's
+     * wap.branch. A write target, never an option a write may ignore: the
+     * branch must exist when the handle is loaded (FLOE_ENOTFOUND "Cannot
+     * use branch (does not exist): <b>"). */
+    const char *branch;
+    /* The session's wap.id: with table property write.wap.enabled=true,
+     * appends are staged (committed without moving any branch, wap.id in
+     * the summary) for floe_table_cherrypick_snapshot to publish. */
+    const char *wap_id;
 } floe_table_options;
 
 #define FLOE_TABLE_OPTIONS_VERSION 1
 #define FLOE_TABLE_OPTIONS_INIT                                                                    \
     {                                                                                              \
-        FLOE_TABLE_OPTIONS_VERSION, NULL, NULL, FLOE_FRESHNESS_CHECK                               \
+        FLOE_TABLE_OPTIONS_VERSION, NULL, NULL, FLOE_FRESHNESS_CHECK, NULL, NULL                   \
     }
 
 /* ---------------------------------------------------------------- load, create, drop */
@@ -294,6 +304,49 @@ FLOE_EXTERN int floe_table_drop_tag(floe_table *table, const char *name, bool if
 /* Set and remove table properties in one commit (either list may be empty). */
 FLOE_EXTERN int floe_table_update_properties(floe_table *table, const floe_props *set,
                                              const char *const *remove, size_t nremove);
+
+/* ---------------------------------------------------------------- appends */
+
+/* An append: data written through it (Parquet files under the table's
+ * data location, one open file per partition, rolled at
+ * write.target-file-size-bytes) is committed as one new snapshot on the
+ * handle's branch: a new manifest plus the parent's manifests in a new
+ * manifest list (fast append), merged per commit.manifest.min-count-to-merge
+ * / commit.manifest.target-size-bytes when commit.manifest-merge.enabled
+ * (Java's MergeAppend, the default of table.newAppend()). The summary is
+ * Java's SnapshotSummary (added-data-files, added-records,
+ * added-files-size, changed-partition-count, total-*). On a lost
+ * compare-and-set the append is re-applied on the new state. */
+typedef struct floe_append floe_append;
+
+/* Start an append on `table` (borrowed until floe_append_free).
+ * Errors: FLOE_ENOMEM. */
+FLOE_EXTERN int floe_append_new(floe_append **out, floe_table *table);
+
+/* Write rows: `batch` is an Arrow struct array whose children are the
+ * table's current schema's top-level fields in order, in the layout of
+ * floe_table_arrow_schema (the batch stays the caller's). Rows are routed
+ * to their partition's file. Errors: FLOE_EINVALID (layout mismatch, null
+ * in a required field), FLOE_EUNSUPPORTED (a partitioned write of a batch
+ * with rows of several partitions and nested columns), FLOE_EIO. */
+FLOE_EXTERN int floe_append_write(floe_append *a, const struct ArrowArray *batch);
+
+/* The Arrow schema of the table's current schema (what floe_append_write
+ * expects). The caller releases *out. */
+FLOE_EXTERN int floe_table_arrow_schema(const floe_table *table, struct ArrowSchema *out);
+
+/* Add a custom snapshot summary property (copied). */
+FLOE_EXTERN int floe_append_set(floe_append *a, const char *key, const char *value);
+
+/* Close the data files, write manifest + manifest list, commit (retrying
+ * per commit.retry.*). *snapshot_id (may be NULL) gets the new snapshot.
+ * An append with no rows commits nothing and sets *snapshot_id to -1.
+ * On failure every file the append wrote is deleted, except after
+ * FLOE_ECOMMITUNKNOWN. The append cannot be committed twice. */
+FLOE_EXTERN int floe_append_commit(floe_append *a, int64_t *snapshot_id);
+
+/* Abort if not committed (deleting the files written so far) and free. */
+FLOE_EXTERN void floe_append_free(floe_append *a);
 
 /* ---------------------------------------------------------------- table cache */
 

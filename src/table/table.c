@@ -61,7 +61,13 @@ static int table_new(floe_table **out, floe_catalog *catalog, const char *ident,
         return floe__error_nomem();
     t->catalog = catalog;
     t->freshness = opts ? opts->freshness : FLOE_FRESHNESS_CHECK;
-    int rc = (t->ident = floe__strdup(ident)) ? 0 : floe__error_nomem();
+    const char *branch = opts && opts->branch ? opts->branch : "main";
+    int rc = (t->ident = floe__strdup(ident)) && (t->branch = floe__strdup(branch)) &&
+                     (!opts || !opts->wap_id || (t->wap_id = floe__strdup(opts->wap_id)))
+                 ? 0
+                 : floe__error_nomem();
+    if (rc == 0 && !*branch)
+        rc = floe__error(FLOE_EINVALID, "table", "Branch name cannot be empty");
     if (rc == 0)
         rc = open_io(t, opts);
     if (rc < 0) {
@@ -80,6 +86,12 @@ int floe_table_load(floe_table **out, floe_catalog *catalog, const char *ident,
     floe_table *t;
     FLOE_TRY(table_new(&t, catalog, ident, opts));
     int rc = floe_table_refresh(t);
+    if (rc == 0 && strcmp(t->branch, "main") != 0) {
+        const floe_snapshot_ref *r = floe__metadata_ref(t->metadata, t->branch);
+        if (!r || r->type != FLOE_REF_BRANCH)
+            rc = floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
+                             t->branch);
+    }
     if (rc < 0) {
         floe_table_free(t);
         return rc;
@@ -97,6 +109,8 @@ void floe_table_free(floe_table *t)
     if (t->own_io)
         floe_fileio_free(t->io);
     floe__free(t->ident);
+    floe__free(t->branch);
+    floe__free(t->wap_id);
     floe__free(t);
 }
 

@@ -31,6 +31,8 @@ struct floe_table {
     char *metadata_location;
     floe_table_metadata *metadata;
     floe_table_freshness freshness;
+    char *branch; /* write target; "main" unless the options name one */
+    char *wap_id; /* NULL unless the options set one */
 };
 
 /* Replace the handle's state with `m` loaded from `location` (both taken). */
