@@ -110,10 +110,11 @@ FLOE_EXTERN int floe_table_create(floe_table **out, floe_catalog *catalog, const
                                   const floe_table_options *opts);
 
 /* Drop a table from the catalog. With `purge`, afterwards delete every file
- * reachable from the current metadata and the metadata files of its
- * metadata-log: metadata.json files, manifest lists, statistics files.
- * (Manifests and data files need the manifest reader; until it is wired in,
- * they are left — see docs/table.md.) Errors: FLOE_ENOTFOUND, FLOE_EIO. */
+ * reachable from its metadata (Java's dropTableData): the manifest lists of
+ * all snapshots, their manifests, the data and delete files those list,
+ * statistics files, the current metadata file and those of its
+ * metadata-log. Unreadable manifests are skipped (their files stay).
+ * Errors: FLOE_ENOTFOUND, FLOE_EIO (the catalog entry is gone by then). */
 FLOE_EXTERN int floe_table_drop(floe_catalog *catalog, const char *ident, bool purge,
                                 const floe_table_options *opts);
 

@@ -7,6 +7,7 @@
  */
 #include "table/table.h"
 
+#include "manifest/manifest.h"
 #include "spec/spec.h"
 
 #include <string.h>
@@ -372,15 +373,55 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
 
 /* ---------------------------------------------------------------- drop */
 
-static int push_str(floe_vec *v, const char *s)
+/* Add an owned copy of `s` unless already there (`seen` keys are the copies). */
+static int push_unique(floe_vec *v, floe_strmap *seen, const char *s)
 {
-    if (!s)
+    if (!s || floe__strmap_has(seen, s))
         return 0;
-    const char **slot = floe__vec_push(v);
+    char **slot = floe__vec_push(v);
     if (!slot)
         return floe__error_nomem();
-    *slot = s;
-    return 0;
+    if (!(*slot = floe__strdup(s))) {
+        v->len--;
+        return floe__error_nomem();
+    }
+    return floe__strmap_put(seen, *slot, NULL);
+}
+
+static int purge_list(floe_fileio *io, const char *list_path, floe_vec *files, floe_strmap *seen)
+{
+    floe_buf lb = FLOE_BUF_INIT;
+    floe_manifest_list *l = NULL;
+    int rc = floe__io_read_all(io, list_path, (size_t)1 << 31, &lb);
+    if (rc == 0)
+        rc = floe_manifest_list_read(&l, (const uint8_t *)lb.ptr, lb.len, list_path);
+    if (rc < 0) {
+        floe__buf_free(&lb);
+        return rc == FLOE_ENOMEM ? rc : (floe_error_clear(), 0);
+    }
+    for (size_t i = 0; rc == 0 && i < l->nentries; i++) {
+        const char *mp = l->entries[i].manifest_path;
+        if (floe__strmap_has(seen, mp))
+            continue;
+        rc = push_unique(files, seen, mp);
+        floe_buf mb = FLOE_BUF_INIT;
+        floe_manifest_reader *r = NULL;
+        int rr = rc == 0 ? floe__io_read_all(io, mp, (size_t)1 << 31, &mb) : rc;
+        if (rr == 0)
+            rr = floe_manifest_reader_open(&r, (const uint8_t *)mb.ptr, mb.len, mp, NULL);
+        const floe_manifest_entry *e;
+        while (rr == 0 && (rr = floe_manifest_reader_next(r, &e)) == 0)
+            rr = push_unique(files, seen, e->data_file.file_path);
+        floe_manifest_reader_free(r);
+        floe__buf_free(&mb);
+        if (rr == FLOE_ENOMEM)
+            rc = rr;
+        else
+            floe_error_clear();
+    }
+    floe_manifest_list_free(l);
+    floe__buf_free(&lb);
+    return rc;
 }
 
 int floe_table_drop(floe_catalog *catalog, const char *ident, bool purge,
@@ -398,25 +439,36 @@ int floe_table_drop(floe_catalog *catalog, const char *ident, bool purge,
         floe_table_free(t);
         return rc;
     }
-    /* Purge what the metadata reaches: Java's CatalogUtil.dropTableData
-     * also walks manifests to data files (needs the manifest reader). */
+    /* Purge every file the metadata reaches (Java's
+     * CatalogUtil.dropTableData): manifest lists, manifests, data and
+     * delete files, statistics, metadata files. A file that cannot be read
+     * is skipped (its children stay as orphans). */
     const floe_table_metadata *m = t->metadata;
-    floe_vec files = FLOE_VEC_INIT(const char *);
+    floe_vec files = FLOE_VEC_INIT(char *);
+    floe_strmap *seen = floe__strmap_new();
+    if (!seen)
+        rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < m->nsnapshots; i++) {
-        rc = push_str(&files, m->snapshots[i].manifest_list);
-        for (size_t k = 0; rc == 0 && k < m->snapshots[i].n_manifests; k++)
-            rc = push_str(&files, m->snapshots[i].manifests[k]);
+        const floe_snapshot *s = &m->snapshots[i];
+        rc = push_unique(&files, seen, s->manifest_list);
+        for (size_t k = 0; rc == 0 && k < s->n_manifests; k++)
+            rc = push_unique(&files, seen, s->manifests[k]);
+        if (rc == 0 && s->manifest_list)
+            rc = purge_list(t->io, s->manifest_list, &files, seen);
     }
     for (size_t i = 0; rc == 0 && i < m->nstatistics; i++)
-        rc = push_str(&files, m->statistics[i].statistics_path);
+        rc = push_unique(&files, seen, m->statistics[i].statistics_path);
     for (size_t i = 0; rc == 0 && i < m->npartition_statistics; i++)
-        rc = push_str(&files, m->partition_statistics[i].statistics_path);
+        rc = push_unique(&files, seen, m->partition_statistics[i].statistics_path);
     for (size_t i = 0; rc == 0 && i < m->n_metadata_log; i++)
-        rc = push_str(&files, m->metadata_log[i].metadata_file);
+        rc = push_unique(&files, seen, m->metadata_log[i].metadata_file);
     if (rc == 0)
-        rc = push_str(&files, t->metadata_location);
+        rc = push_unique(&files, seen, t->metadata_location);
     if (rc == 0)
-        rc = floe_fileio_remove(t->io, files.items, files.len);
+        rc = floe_fileio_remove(t->io, (const char *const *)files.items, files.len);
+    for (size_t i = 0; i < files.len; i++)
+        floe__free(((char **)files.items)[i]);
+    floe__strmap_free(seen);
     floe__vec_free(&files);
     floe_table_free(t);
     return rc;

@@ -143,7 +143,18 @@ static void test_append_layout_summary(void)
     FT_EQ_INT(id, -1);
     floe_append_free(a);
     FT_EQ_INT(fx_main(t), s3);
+
+    /* DROP TABLE ... PURGE deletes every reachable file: nothing is left */
+    floe_fileio *io = NULL;
+    FT_OK(floe_fileio_local_new(&io));
+    char prefix[4096];
+    snprintf(prefix, sizeof prefix, "%s/", floe_table_location(t));
     floe_table_free(t);
+    FT_OK(floe_table_drop(c, "shop.orders", true, NULL));
+    int left = 0;
+    FT_OK(floe_fileio_list(io, prefix, fx_count_cb, &left));
+    FT_EQ_INT(left, 0);
+    floe_fileio_free(io);
     floe_catalog_free(c);
 }
 
