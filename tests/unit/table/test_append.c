@@ -7,6 +7,10 @@
  * unreferenced files left, next append works). */
 #include "append_fixture.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 static const fx_order LOAD1[] = {{1001, 501, 12050, "PLACED", 2026, 9, 20},
                                  {1002, 502, 7500, "PLACED", 2026, 9, 20}};
 static const fx_order LOAD2[] = {{1003, 503, 31025, "PLACED", 2026, 9, 21}};
@@ -517,7 +521,59 @@ static void test_append_faults_after(void)
     append_fault_loop(true);
 }
 
+static const char *g_kill_step;
+
+static void kill_hook(const char *step)
+{
+    if (g_kill_step && strcmp(step, g_kill_step) == 0)
+        raise(SIGKILL);
+}
+
+/* SIGKILL a child appending at each commit step: the table loads at the
+ * old or the new state, only unreferenced files are left, and the next
+ * append works. */
+static void test_append_sigkill(void)
+{
+    const char *steps[] = {"write-metadata", "swap", "committed"};
+    for (size_t i = 0; i < FT_N(steps); i++) {
+        floe_catalog *c = fx_catalog();
+        FT_ASSERT(c);
+        char ident[64];
+        snprintf(ident, sizeof ident, "shop.kill%zu", i);
+        floe_table *t = NULL;
+        FT_OK(fx_create(&t, c, ident, NULL));
+        fx_append_rows(t, LOAD1, 2);
+        floe_table_free(t);
+        pid_t pid = fork();
+        if (pid == 0) {
+            floe_table *ct = NULL;
+            if (floe_table_load(&ct, c, ident, NULL) < 0)
+                _exit(2);
+            g_kill_step = steps[i];
+            floe__table_set_step_hook(kill_hook);
+            fx_append_rows(ct, LOAD2, 1);
+            _exit(3);
+        }
+        int st = 0;
+        FT_ASSERT(waitpid(pid, &st, 0) == pid);
+        FT_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+        FT_OK(floe_table_load(&t, c, ident, NULL));
+        bool after_swap = strcmp(steps[i], "committed") == 0;
+        FT_EQ_INT(fx_rows(t, fx_main(t)), after_swap ? 3 : 2);
+        /* before the swap: data file, manifest, list (and at "swap" the
+         * metadata file) are unreferenced; after it nothing is */
+        int orphans = count_orphans(t);
+        FT_EQ_INT(orphans, after_swap ? 0 : strcmp(steps[i], "swap") == 0 ? 4 : 3);
+        int64_t s = fx_append_rows(t, LOAD2, 1);
+        FT_CHECK(s > 0);
+        FT_EQ_INT(fx_rows(t, s), after_swap ? 4 : 3);
+        floe_table_free(t);
+        floe_catalog_free(c);
+    }
+}
+
 static const ft_case cases[] = {
+    {"append_sigkill", test_append_sigkill},
     {"layout_summary", test_append_layout_summary},
     {"script1_rows", test_script1_rows},
     {"merge_append", test_merge_append},
