@@ -73,7 +73,7 @@ static int build_rows(int64_t n, struct ArrowArray *out)
             T(floe__arrow_builder_append_null(m));
         } else {
             for (int k = 0; k < i % 3; k++) {
-                char key[8];
+                char key[16];
                 snprintf(key, sizeof(key), "k%d", k);
                 floe_value kv = floe_value_bytes(FLOE_T_STRING, key, strlen(key));
                 floe_value vv = floe_value_int((int32_t)(i + k));
