@@ -239,14 +239,19 @@ FLOE_EXTERN int floe_table_set_current_snapshot(floe_table *table, int64_t snaps
  * matching snapshot ID or reference name for version <ref>". */
 FLOE_EXTERN int floe_table_set_current_ref(floe_table *table, const char *ref, int64_t *previous,
                                            int64_t *current);
-/* Publish a staged snapshot onto main. Supported: the fast-forward case
- * (its parent is main's head, or both are empty): main moves to it, as
- * Java does (no new snapshot). Errors: FLOE_EINVALID "Cannot cherry-pick
- * unknown snapshot ID: <id>", "Duplicate request to cherry pick wap id that
- * was published already: <wap.id>", "Cannot cherrypick snapshot <id>:
- * already an ancestor", "Cannot cherrypick snapshot <id>: already picked to
- * create ancestor <id>"; FLOE_EUNSUPPORTED for a non-fast-forward pick
- * (needs manifests). */
+/* Publish a staged snapshot onto main, as Java's cherrypick. The
+ * fast-forward case (its parent is main's head, or both are empty) moves
+ * main to it (no new snapshot, as Java). An append on another parent
+ * becomes a new snapshot on main re-adding the picked snapshot's data files
+ * (one manifest, the summary records source-snapshot-id and, for a WAP
+ * snapshot, published-wap-id); *current is then the new id. Errors:
+ * FLOE_EINVALID "Cannot cherry-pick unknown snapshot ID: <id>", "Duplicate
+ * request to cherry pick wap id that was published already: <wap.id>",
+ * "Cannot cherrypick snapshot <id>: already an ancestor", "Cannot
+ * cherrypick snapshot <id>: already picked to create ancestor <id>",
+ * "Cannot cherry-pick snapshot <id>: not append, dynamic overwrite, or
+ * fast-forward"; FLOE_EUNSUPPORTED for a dynamic overwrite that is not a
+ * fast-forward; errors reading the picked snapshot's manifests. */
 FLOE_EXTERN int floe_table_cherrypick_snapshot(floe_table *table, int64_t snapshot_id,
                                                int64_t *previous, int64_t *current);
 /* Move `branch` to the head of ref `to` when `branch` is its ancestor.

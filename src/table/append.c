@@ -41,7 +41,27 @@ struct floe_append {
     int attempt;
     bool done;
     floe_data_writer *writer;
+    const char *target;  /* branch override (cherry-pick: main); NULL = the handle's */
+    bool no_stage;       /* never stage (cherry-pick publishes) */
+    int (*validate)(const floe_table_metadata *base, void *payload);
+    void *validate_payload;
 };
+
+void floe__append_configure(floe_append *a, const char *target, bool no_stage, int32_t spec_id,
+                            int (*validate)(const floe_table_metadata *base, void *payload),
+                            void *payload)
+{
+    a->target = target;
+    a->no_stage = no_stage;
+    a->spec_id = spec_id;
+    a->validate = validate;
+    a->validate_payload = payload;
+}
+
+int64_t floe__append_snapshot_id(const floe_append *a)
+{
+    return a->snapshot_id;
+}
 
 /* ---------------------------------------------------------------- copies */
 
@@ -632,13 +652,15 @@ static int build_summary(floe_append *a, const floe_snapshot *parent, floe_table
 static int append_prepare(const floe_table_metadata *base, floe_table_change *c, void *payload)
 {
     floe_append *a = payload;
+    if (a->validate)
+        FLOE_TRY(a->validate(base, a->validate_payload));
     a->attempt++;
     if (!a->have_new_mf)
         FLOE_TRY(write_new_manifest(a, base));
-    const char *branch = a->t->branch;
+    const char *branch = a->target ? a->target : a->t->branch;
     bool wap_enabled = false;
     FLOE_TRY(floe__props_get_bool(&base->properties, "write.wap.enabled", false, &wap_enabled));
-    bool stage = wap_enabled && a->t->wap_id != NULL;
+    bool stage = wap_enabled && a->t->wap_id != NULL && !a->no_stage;
     const floe_snapshot_ref *head = floe__metadata_ref(base, branch);
     if (head && head->type != FLOE_REF_BRANCH)
         return floe__error(FLOE_EINVALID, "table", "Ref %s is a tag not a branch", branch);

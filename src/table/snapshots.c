@@ -15,6 +15,8 @@
  */
 #include "table/table.h"
 
+#include "manifest/manifest.h"
+#include "table/writer.h"
 #include "util/time.h"
 
 #include <stdio.h>
@@ -259,6 +261,7 @@ typedef struct op {
     size_t nremove;
     /* outputs */
     int64_t previous, current;
+    bool needs_new; /* cherry-pick: not a fast-forward */
 } op;
 
 /* main -> `id`, keeping main's retention settings (SnapshotRef.builderFrom). */
@@ -318,51 +321,68 @@ static bool wap_published(const floe_table_metadata *m, const char *wap_id)
     return false;
 }
 
-static int prepare_cherrypick(const floe_table_metadata *base, floe_table_change *c, op *o)
+/* Java's cherry-pick rules on `base`. *fast_forward: main can simply move
+ * to the picked snapshot; otherwise the pick needs a new snapshot that
+ * re-adds the picked files (checked here not to be a duplicate). */
+static int cherrypick_rules(const floe_table_metadata *base, int64_t id, bool *fast_forward,
+                            bool *is_append)
 {
-    const floe_snapshot *pick = floe__metadata_snapshot(base, o->id);
+    const floe_snapshot *pick = floe__metadata_snapshot(base, id);
     if (!pick)
-        return invalid("Cannot cherry-pick unknown snapshot ID: %lld", (long long)o->id);
+        return invalid("Cannot cherry-pick unknown snapshot ID: %lld", (long long)id);
     const char *operation = pick->operation ? pick->operation : "";
     const char *rp = summary_get(pick, "replace-partitions");
-    bool is_append = strcmp(operation, "append") == 0;
+    *is_append = strcmp(operation, "append") == 0;
     bool is_dyn_overwrite = strcmp(operation, "overwrite") == 0 && rp && strcmp(rp, "true") == 0;
     const floe_snapshot *cur = floe__metadata_current_snapshot(base);
-    bool fast_forward = cur ? pick->has_parent && pick->parent_snapshot_id == cur->snapshot_id
-                            : !pick->has_parent;
-    if (is_append || is_dyn_overwrite) {
+    *fast_forward = cur ? pick->has_parent && pick->parent_snapshot_id == cur->snapshot_id
+                        : !pick->has_parent;
+    if (*is_append || is_dyn_overwrite) {
         if (is_dyn_overwrite && pick->has_parent &&
             !is_current_ancestor(base, pick->parent_snapshot_id))
             return invalid("Cannot cherry-pick overwrite not based on an ancestor of the current "
                            "state: %lld",
-                           (long long)o->id);
+                           (long long)id);
         const char *wap_id = summary_get(pick, "wap.id");
         if (wap_id && *wap_id && wap_published(base, wap_id))
             return invalid("Duplicate request to cherry pick wap id that was published already: %s",
                            wap_id);
-    } else if (!fast_forward) {
+    } else if (!*fast_forward) {
         return invalid("Cannot cherry-pick snapshot %lld: not append, dynamic overwrite, or "
                        "fast-forward",
-                       (long long)o->id);
+                       (long long)id);
     }
-    if (fast_forward)
-        return prepare_set_current(base, c, o, o->id);
-    if (is_current_ancestor(base, o->id))
-        return invalid("Cannot cherrypick snapshot %lld: already an ancestor", (long long)o->id);
+    if (*fast_forward)
+        return 0;
+    if (is_current_ancestor(base, id))
+        return invalid("Cannot cherrypick snapshot %lld: already an ancestor", (long long)id);
     char idtext[24];
-    snprintf(idtext, sizeof idtext, "%lld", (long long)o->id);
+    snprintf(idtext, sizeof idtext, "%lld", (long long)id);
     size_t guard = base->nsnapshots + 1;
     for (const floe_snapshot *s = cur; s && guard--; s = parent_of(base, s)) {
         const char *src = summary_get(s, "source-snapshot-id");
         if (src && strcmp(src, idtext) == 0)
             return invalid("Cannot cherrypick snapshot %lld: already picked to create ancestor "
                            "%lld",
-                           (long long)o->id, (long long)s->snapshot_id);
+                           (long long)id, (long long)s->snapshot_id);
     }
-    return floe__error(FLOE_EUNSUPPORTED, "table",
-                       "cherry-picking snapshot %lld onto a different parent needs a new "
-                       "manifest list (not yet supported); only fast-forward picks are",
-                       (long long)o->id);
+    if (!*is_append)
+        return floe__error(FLOE_EUNSUPPORTED, "table",
+                           "cherry-picking a dynamic overwrite onto a different parent is not "
+                           "supported yet");
+    return 0;
+}
+
+static int prepare_cherrypick(const floe_table_metadata *base, floe_table_change *c, op *o)
+{
+    bool ff = false, is_append = false;
+    FLOE_TRY(cherrypick_rules(base, o->id, &ff, &is_append));
+    if (ff)
+        return prepare_set_current(base, c, o, o->id);
+    /* a new snapshot is needed: done by floe_table_cherrypick_snapshot */
+    o->needs_new = true;
+    o->previous = main_id(base);
+    return 0;
 }
 
 static int prepare_fast_forward(const floe_table_metadata *base, floe_table_change *c, op *o)
@@ -601,11 +621,99 @@ int floe_table_set_current_ref(floe_table *t, const char *ref, int64_t *previous
     return run_ids(t, &o, previous, current);
 }
 
+static int cherry_validate(const floe_table_metadata *base, void *payload)
+{
+    const op *o = payload;
+    bool ff = false, is_append = false;
+    FLOE_TRY(cherrypick_rules(base, o->id, &ff, &is_append));
+    if (ff) /* main moved onto the picked snapshot's parent meanwhile */
+        return floe__error(FLOE_ECONFLICT, "table",
+                           "Cannot cherry-pick snapshot %lld: the table changed, retry",
+                           (long long)o->id);
+    return 0;
+}
+
+/* Collect the data files the picked snapshot added (its own manifests'
+ * ADDED entries) into the append. */
+static int add_picked_files(floe_table *t, floe_append *a, const floe_snapshot *pick,
+                            int32_t *spec_id)
+{
+    floe_buf lb = FLOE_BUF_INIT;
+    floe_manifest_list *l = NULL;
+    if (!pick->manifest_list)
+        return floe__error(FLOE_EUNSUPPORTED, "table", "snapshot %lld has no manifest list",
+                           (long long)pick->snapshot_id);
+    int rc = floe__io_read_all(t->io, pick->manifest_list, (size_t)1 << 31, &lb);
+    if (rc == 0)
+        rc = floe_manifest_list_read(&l, (const uint8_t *)lb.ptr, lb.len, pick->manifest_list);
+    bool have_spec = false;
+    for (size_t i = 0; rc == 0 && i < l->nentries; i++) {
+        const floe_manifest_file *mf = &l->entries[i];
+        if (mf->added_snapshot_id != pick->snapshot_id || mf->content != FLOE_MANIFEST_DATA)
+            continue;
+        if (have_spec && mf->partition_spec_id != *spec_id) {
+            rc = floe__error(FLOE_EUNSUPPORTED, "table",
+                             "cherry-picking files of several partition specs is not supported");
+            break;
+        }
+        have_spec = true;
+        *spec_id = mf->partition_spec_id;
+        floe_buf mb = FLOE_BUF_INIT;
+        floe_manifest *m = NULL;
+        rc = floe__io_read_all(t->io, mf->manifest_path, (size_t)1 << 31, &mb);
+        if (rc == 0)
+            rc = floe_manifest_read(&m, (const uint8_t *)mb.ptr, mb.len, mf->manifest_path, mf);
+        for (size_t k = 0; rc == 0 && k < m->nentries; k++) {
+            const floe_manifest_entry *e = &m->entries[k];
+            if (e->status == FLOE_ENTRY_ADDED && e->has_snapshot_id &&
+                e->snapshot_id == pick->snapshot_id && e->data_file.content == FLOE_FILE_DATA)
+                rc = floe__append_add_file(a, &e->data_file);
+        }
+        floe_manifest_free(m);
+        floe__buf_free(&mb);
+    }
+    floe_manifest_list_free(l);
+    floe__buf_free(&lb);
+    return rc;
+}
+
 int floe_table_cherrypick_snapshot(floe_table *t, int64_t id, int64_t *previous,
                                    int64_t *current)
 {
     op o = {.kind = OP_CHERRYPICK, .id = id};
-    return run_ids(t, &o, previous, current);
+    FLOE_TRY(run(t, &o));
+    if (o.needs_new) {
+        /* Java's CherryPickOperation for an append: a new snapshot on main
+         * re-adding the picked files, linked by source-snapshot-id */
+        const floe_snapshot *pick = floe__metadata_snapshot(t->metadata, id);
+        if (!pick)
+            return invalid("Cannot cherry-pick unknown snapshot ID: %lld", (long long)id);
+        const char *wap_id = summary_get(pick, "wap.id");
+        char idtext[24];
+        snprintf(idtext, sizeof idtext, "%lld", (long long)id);
+        floe_append *a = NULL;
+        int32_t spec_id = t->metadata->default_spec_id;
+        int64_t new_id = -1;
+        int rc = floe_append_new(&a, t);
+        if (rc == 0 && wap_id && *wap_id)
+            rc = floe_append_set(a, "published-wap-id", wap_id);
+        if (rc == 0)
+            rc = floe_append_set(a, "source-snapshot-id", idtext);
+        if (rc == 0)
+            rc = add_picked_files(t, a, pick, &spec_id);
+        if (rc == 0) {
+            floe__append_configure(a, "main", true, spec_id, cherry_validate, &o);
+            rc = floe_append_commit(a, &new_id);
+        }
+        floe_append_free(a);
+        FLOE_TRY(rc);
+        o.current = new_id;
+    }
+    if (previous)
+        *previous = o.previous;
+    if (current)
+        *current = o.current;
+    return 0;
 }
 
 int floe_table_fast_forward(floe_table *t, const char *branch, const char *to,

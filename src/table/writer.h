@@ -25,6 +25,15 @@ floe_table *floe__append_table(const floe_append *a);
 int floe__append_add_file(floe_append *a, const floe_data_file *df);
 /* Remember a file the append wrote (deleted if the append fails). */
 int floe__append_own_file(floe_append *a, const char *path);
+/* Cherry-pick support: commit to `target` (NULL: the handle's branch),
+ * never staged when `no_stage`, files of partition spec `spec_id`, and run
+ * `validate` on every base before an attempt (a negative return ends the
+ * commit). */
+void floe__append_configure(floe_append *a, const char *target, bool no_stage, int32_t spec_id,
+                            int (*validate)(const floe_table_metadata *base, void *payload),
+                            void *payload);
+int64_t floe__append_snapshot_id(const floe_append *a);
+
 /* Deep copy of a data file into `arena`. */
 int floe__data_file_copy(floe_arena *arena, floe_data_file *d, const floe_data_file *s);
 

@@ -381,6 +381,54 @@ static void test_branch_and_wap(void)
     FT_ERR_IS(FLOE_EINVALID,
               "Duplicate request to cherry pick wap id that was published already: nightly-0921");
     floe_table_free(wap);
+
+    /* not a fast-forward: main moved after staging; the pick is a new
+     * snapshot re-adding the staged files, linked by source-snapshot-id */
+    w.wap_id = "nightly-0922";
+    FT_OK(floe_table_load(&wap, c, "shop.orders_wap", &w));
+    int64_t staged2 = fx_append_rows(wap, LOAD2, 1);
+    floe_table_free(wap);
+    FT_OK(floe_table_refresh(t));
+    int64_t head = fx_append_rows(t, LOAD1, 2);
+    int64_t rows_before = fx_rows(t, head);
+    int64_t cur = 0;
+    FT_OK(floe_table_cherrypick_snapshot(t, staged2, &prev, &cur));
+    FT_EQ_INT(prev, head);
+    FT_CHECK(cur != staged2 && cur == fx_main(t));
+    floe_snapshot_info ci;
+    FT_OK(floe_table_snapshot_by_id(t, cur, &ci));
+    FT_EQ_INT(ci.parent_snapshot_id, head);
+    FT_EQ_STR(ci.operation, "append");
+    char idtext[24];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)staged2);
+    FT_EQ_STR(floe_table_snapshot_summary(t, cur, "source-snapshot-id"), idtext);
+    FT_EQ_STR(floe_table_snapshot_summary(t, cur, "published-wap-id"), "nightly-0922");
+    FT_EQ_STR(floe_table_snapshot_summary(t, cur, "added-records"), "1");
+    FT_EQ_INT(fx_rows(t, cur), rows_before + 1);
+    FT_CHECK(floe_table_cherrypick_snapshot(t, staged2, NULL, NULL) == FLOE_EINVALID);
+    FT_ERR_IS(FLOE_EINVALID,
+              "Duplicate request to cherry pick wap id that was published already: nightly-0922");
+
+    /* a plain staged append (no wap.id) picked twice */
+    floe_props off = FLOE_PROPS_INIT;
+    floe__props_set(&off, "write.wap.enabled", "false");
+    FT_OK(floe_table_update_properties(t, &off, NULL, 0));
+    floe__props_free(&off);
+    FT_OK(floe_table_create_branch(t, "side", FLOE_REF_CREATE, NULL));
+    floe_table_options so = FLOE_TABLE_OPTIONS_INIT;
+    so.branch = "side";
+    floe_table *side = NULL;
+    FT_OK(floe_table_load(&side, c, "shop.orders_wap", &so));
+    int64_t sp = fx_append_rows(side, LOAD2, 1);
+    floe_table_free(side);
+    FT_OK(floe_table_refresh(t));
+    fx_append_rows(t, LOAD2, 1);
+    FT_OK(floe_table_cherrypick_snapshot(t, sp, NULL, &cur));
+    FT_CHECK(floe_table_cherrypick_snapshot(t, sp, NULL, NULL) == FLOE_EINVALID);
+    char msg[200];
+    snprintf(msg, sizeof msg, "Cannot cherrypick snapshot %lld: already picked to create ancestor %lld",
+             (long long)sp, (long long)cur);
+    FT_ERR_IS(FLOE_EINVALID, msg);
     floe_table_free(t);
     floe_catalog_free(c);
 }
