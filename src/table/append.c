@@ -612,7 +612,7 @@ static int build_summary(floe_append *a, const floe_snapshot *parent, floe_table
         }
         floe__buf_free(&path);
     }
-    int64_t changed = (int64_t)floe__strmap_len(parts);
+    int64_t changed = parts ? (int64_t)floe__strmap_len(parts) : 0;
     floe__strmap_free(parts);
     for (size_t i = 0; i < keys.len; i++)
         floe__free(((char **)keys.items)[i]);

@@ -620,7 +620,63 @@ static void test_append_sigkill(void)
     }
 }
 
+/* Out of memory at every allocation of an append (data file, manifest,
+ * manifest list, metadata, swap): FLOE_ENOMEM, nothing leaked (ASan), the
+ * table at the old or the new state, and eventually the append succeeds. */
+static void test_append_oom(void)
+{
+    floe_catalog *c = fx_catalog();
+    FT_ASSERT(c);
+    /* in-memory objects: the loop runs the whole append hundreds of times */
+    floe_fileio *mem = NULL;
+    FT_OK(floe_fileio_memory_new(&mem));
+    floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+    o.io = mem;
+    floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
+    co.schema_json = ORDERS_SCHEMA;
+    co.partition_spec_json = ORDERS_SPEC;
+    co.location = "mem://wh/shop.db/oom";
+    floe_table *t = NULL;
+    FT_OK(floe_table_create(&t, c, "shop.oom", &co, &o));
+    fx_append_rows(t, LOAD1, 2);
+    long n;
+    int64_t rows = fx_rows(t, fx_main(t));
+    for (n = 1; n < 100000; n++) {
+        floe_append *a = NULL;
+        struct ArrowArray arr;
+        memset(&arr, 0, sizeof arr);
+        int rc = fx_batch(t, LOAD2, 1, &arr);
+        FT_ASSERT(rc == 0);
+        floe__alloc_fail_at(n);
+        rc = floe_append_new(&a, t);
+        if (rc == 0)
+            rc = floe_append_write(a, &arr);
+        if (rc == 0)
+            rc = floe_append_commit(a, NULL);
+        floe_append_free(a);
+        floe__alloc_fail_at(0);
+        arr.release(&arr);
+        if (rc == 0)
+            break;
+        if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "n=%ld: %s", n, ft_floe_err());
+            break;
+        }
+        FT_OK(floe_table_refresh(t));
+        int64_t now = fx_rows(t, fx_main(t));
+        FT_CHECK(now == rows || now == rows + 1);
+        rows = now;
+    }
+    FT_CHECK(n > 50);
+    FT_OK(floe_table_refresh(t));
+    FT_CHECK(fx_rows(t, fx_main(t)) >= 3);
+    floe_table_free(t);
+    floe_fileio_free(mem);
+    floe_catalog_free(c);
+}
+
 static const ft_case cases[] = {
+    {"append_oom", test_append_oom},
     {"append_sigkill", test_append_sigkill},
     {"layout_summary", test_append_layout_summary},
     {"script1_rows", test_script1_rows},
