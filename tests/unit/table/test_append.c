@@ -176,10 +176,19 @@ static void test_script1_rows(void)
     int64_t bad = fx_append_rows(t, BAD, 2);
     FT_EQ_INT(fx_rows(t, fx_main(t)), 5);
     names before = list_names(t);
+    fx_sleep_ms(3); /* distinct snapshot-log times for TIMESTAMP AS OF below */
     int64_t prev = 0, cur = 0;
     FT_OK(floe_table_rollback_to_snapshot(t, g2, &prev, &cur));
     FT_EQ_INT(prev, bad);
     FT_EQ_INT(fx_rows(t, fx_main(t)), 3);
+    /* VERSION AS OF the first snapshot: 2; TIMESTAMP AS OF a moment inside
+     * the bad window still reads the 5 bad rows (snapshot-log) */
+    floe_snapshot_info bi, at;
+    FT_OK(floe_table_snapshot_by_id(t, bad, &bi));
+    FT_OK(floe_table_snapshot_as_of_time(t, bi.timestamp_ms, &at));
+    FT_EQ_INT(fx_rows(t, at.snapshot_id), 5);
+    FT_OK(floe_table_snapshot_by_id(t, g1, &at));
+    FT_EQ_INT(fx_rows(t, at.snapshot_id), 2);
     names after = list_names(t);
     FT_EQ_INT(after.metadata, before.metadata + 1);
     FT_EQ_INT(after.data, before.data);
