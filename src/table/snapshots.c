@@ -105,6 +105,26 @@ size_t floe_table_history_count(const floe_table *t)
     return t->metadata->n_snapshot_log;
 }
 
+/* The set of main's ancestors, built once per metadata state so listing
+ * the history is linear (NULL when out of memory: callers walk instead). */
+static const floe_intmap *ancestor_set(const floe_table *t)
+{
+    floe_table *mt = (floe_table *)t; /* a cache, not observable state */
+    if (mt->ancestors)
+        return mt->ancestors;
+    const floe_table_metadata *m = t->metadata;
+    floe_intmap *set = floe__intmap_new();
+    size_t guard = m->nsnapshots + 1;
+    for (const floe_snapshot *s = floe__metadata_current_snapshot(m); set && s && guard--;
+         s = parent_of(m, s))
+        if (floe__intmap_put(set, s->snapshot_id, (void *)s) < 0) {
+            floe__intmap_free(set);
+            set = NULL;
+        }
+    mt->ancestors = set;
+    return set;
+}
+
 void floe_table_history_at(const floe_table *t, size_t i, floe_history_entry *out)
 {
     const floe_table_metadata *m = t->metadata;
@@ -114,7 +134,9 @@ void floe_table_history_at(const floe_table *t, size_t i, floe_history_entry *ou
     out->snapshot_id = e->snapshot_id;
     out->has_parent = s && s->has_parent;
     out->parent_id = s && s->has_parent ? s->parent_snapshot_id : 0;
-    out->is_current_ancestor = is_current_ancestor(m, e->snapshot_id);
+    const floe_intmap *set = ancestor_set(t);
+    out->is_current_ancestor = set ? floe__intmap_has(set, e->snapshot_id)
+                                   : is_current_ancestor(m, e->snapshot_id);
 }
 
 static void fill_ref(const floe_snapshot_ref *r, floe_ref_info *out)

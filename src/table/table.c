@@ -16,6 +16,8 @@
 
 void floe__table_set_state(floe_table *t, floe_table_metadata *m, char *location)
 {
+    floe__intmap_free(t->ancestors);
+    t->ancestors = NULL;
     floe__metadata_free(t->metadata);
     floe__free(t->metadata_location);
     t->metadata = m;
@@ -105,6 +107,7 @@ void floe_table_free(floe_table *t)
 {
     if (!t)
         return;
+    floe__intmap_free(t->ancestors);
     floe__metadata_free(t->metadata);
     floe__free(t->metadata_location);
     if (t->own_io)

@@ -31,6 +31,7 @@ struct floe_table {
     char *metadata_location;
     floe_table_metadata *metadata;
     floe_table_freshness freshness;
+    floe_intmap *ancestors; /* lazily built: ids on main's parent chain */
     char *branch; /* write target; "main" unless the options name one */
     char *wap_id; /* NULL unless the options set one */
 };
