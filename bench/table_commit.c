@@ -138,11 +138,10 @@ static int synth_prepare(const floe_table_metadata *base, floe_table_change *c, 
     u->snapshot.parent_snapshot_id = parent ? parent->snapshot_id : 0;
     u->snapshot.sequence_number = base->last_sequence_number + 1;
     u->snapshot.timestamp_ms = floe__now_ms();
-    u->snapshot.manifest_list = floe__arena_sprintf(c->arena, "%s/metadata/snap-empty.avro",
-                                                    base->location);
-    u->snapshot.summary = kv;
-    u->snapshot.n_summary = 4;
-    u->snapshot.operation = "append";
+    FLOE_TRY(floe__snapshot_pack_manifest_list(
+        &u->snapshot, c->arena,
+        floe__arena_sprintf(c->arena, "%s/metadata/snap-empty.avro", base->location)));
+    FLOE_TRY(floe__snapshot_pack_summary(&u->snapshot, c->arena, kv, 4));
     floe_snapshot_ref r = {.name = "main", .type = FLOE_REF_BRANCH, .snapshot_id = s->id};
     FLOE_TRY(floe__change_assert_ref(c, base, "main"));
     return floe__change_set_ref(c, &r);

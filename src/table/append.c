@@ -551,15 +551,14 @@ static int merge_manifests(floe_append *a, const floe_table_metadata *m,
 
 static int64_t summary_int(const floe_snapshot *s, const char *key, bool *ok)
 {
-    for (size_t i = 0; s && i < s->n_summary; i++)
-        if (strcmp(s->summary[i].key, key) == 0) {
-            char *end;
-            long long v = strtoll(s->summary[i].value, &end, 10);
-            *ok = *end == '\0';
-            return v;
-        }
+    const char *v = s ? floe__snapshot_summary(s, key) : NULL;
     *ok = false;
-    return 0;
+    if (!v || !*v)
+        return 0;
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    *ok = *end == '\0';
+    return n;
 }
 
 static int put_kv(floe_table_change *c, floe_vec *kv, const char *k, const char *fmt, ...)
@@ -672,14 +671,16 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
         FLOE_TRY(floe__snapshot_id(&a->snapshot_id)); /* vanishingly rare collision */
 
     /* the parent's manifests */
-    floe_buf pdata = FLOE_BUF_INIT;
+    floe_buf pdata = FLOE_BUF_INIT, ppath = FLOE_BUF_INIT;
     floe_manifest_list *plist = NULL;
-    int rc = 0;
-    if (parent && parent->manifest_list) {
-        rc = floe__io_read_all(a->t->io, parent->manifest_list, (size_t)1 << 31, &pdata);
+    const char *parent_list = NULL;
+    int rc = parent ? floe__snapshot_manifest_list(parent, &ppath, &parent_list) : 0;
+    if (rc < 0) {
+    } else if (parent && parent_list) {
+        rc = floe__io_read_all(a->t->io, parent_list, (size_t)1 << 31, &pdata);
         if (rc == 0)
             rc = floe_manifest_list_read(&plist, (const uint8_t *)pdata.ptr, pdata.len,
-                                         parent->manifest_list);
+                                         parent_list);
     } else if (parent && parent->n_manifests) {
         rc = floe__error(FLOE_EUNSUPPORTED, "table",
                          "appending to a v1 snapshot without a manifest list is not supported");
@@ -770,10 +771,9 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
             s->timestamp_ms = floe__now_ms();
             if (s->timestamp_ms < base->last_updated_ms)
                 s->timestamp_ms = base->last_updated_ms;
-            s->manifest_list = list_path;
-            s->summary = kvs;
-            s->n_summary = kv.len;
-            s->operation = "append";
+            rc = floe__snapshot_pack_manifest_list(s, c->arena, list_path);
+            if (rc == 0)
+                rc = floe__snapshot_pack_summary(s, c->arena, kvs, kv.len);
             s->has_schema_id = true;
             s->schema_id = base->current_schema_id;
             if (base->format_version >= 3) {
@@ -802,6 +802,7 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     }
     floe_manifest_list_free(plist);
     floe__buf_free(&pdata);
+    floe__buf_free(&ppath);
     return rc;
 }
 

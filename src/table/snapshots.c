@@ -24,14 +24,14 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static void fill_info(const floe_snapshot *s, floe_snapshot_info *out)
+static void fill_info(const floe_table *t, const floe_snapshot *s, floe_snapshot_info *out)
 {
     out->snapshot_id = s->snapshot_id;
     out->has_parent = s->has_parent;
     out->parent_snapshot_id = s->parent_snapshot_id;
     out->sequence_number = s->sequence_number;
     out->timestamp_ms = s->timestamp_ms;
-    out->manifest_list = s->manifest_list;
+    out->manifest_list = floe__table_manifest_list(t, s);
     out->operation = s->operation;
 }
 
@@ -59,10 +59,7 @@ static bool is_current_ancestor(const floe_table_metadata *m, int64_t id)
 
 static const char *summary_get(const floe_snapshot *s, const char *key)
 {
-    for (size_t i = 0; s && i < s->n_summary; i++)
-        if (strcmp(s->summary[i].key, key) == 0)
-            return s->summary[i].value;
-    return NULL;
+    return s ? floe__snapshot_summary(s, key) : NULL;
 }
 
 static int invalid(const char *fmt, ...) FLOE_PRINTF(1, 2);
@@ -81,7 +78,7 @@ bool floe_table_current_snapshot(const floe_table *t, floe_snapshot_info *out)
 {
     const floe_snapshot *s = floe__metadata_current_snapshot(t->metadata);
     if (s && out)
-        fill_info(s, out);
+        fill_info(t, s, out);
     return s != NULL;
 }
 
@@ -92,7 +89,7 @@ size_t floe_table_snapshot_count(const floe_table *t)
 
 void floe_table_snapshot_at(const floe_table *t, size_t i, floe_snapshot_info *out)
 {
-    fill_info(&t->metadata->snapshots[i], out);
+    fill_info(t, &t->metadata->snapshots[i], out);
 }
 
 const char *floe_table_snapshot_summary(const floe_table *t, int64_t id, const char *key)
@@ -181,7 +178,7 @@ int floe_table_snapshot_by_id(const floe_table *t, int64_t id, floe_snapshot_inf
         return floe__error(FLOE_ENOTFOUND, "table", "Cannot find snapshot with ID %lld",
                            (long long)id);
     if (out)
-        fill_info(s, out);
+        fill_info(t, s, out);
     return 0;
 }
 
@@ -194,7 +191,7 @@ int floe_table_snapshot_by_ref(const floe_table *t, const char *ref, floe_snapsh
                            "Cannot find matching snapshot ID or reference name for version %s",
                            ref ? ref : "");
     if (out)
-        fill_info(s, out);
+        fill_info(t, s, out);
     return 0;
 }
 
@@ -226,7 +223,7 @@ int floe_table_snapshot_as_of_time(const floe_table *t, int64_t ts, floe_snapsho
         return rc;
     }
     if (out)
-        fill_info(found, out);
+        fill_info(t, found, out);
     return 0;
 }
 
@@ -246,7 +243,7 @@ int floe_table_ancestors_of(const floe_table *t, int64_t id,
     size_t guard = m->nsnapshots + 1;
     for (; s && guard--; s = parent_of(m, s)) {
         floe_snapshot_info info;
-        fill_info(s, &info);
+        fill_info(t, s, &info);
         int rc = cb(&info, payload);
         if (rc < 0)
             return rc;
@@ -662,12 +659,15 @@ static int add_picked_files(floe_table *t, floe_append *a, const floe_snapshot *
 {
     floe_buf lb = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
-    if (!pick->manifest_list)
-        return floe__error(FLOE_EUNSUPPORTED, "table", "snapshot %lld has no manifest list",
-                           (long long)pick->snapshot_id);
-    int rc = floe__io_read_all(t->io, pick->manifest_list, (size_t)1 << 31, &lb);
+    const char *ml = floe__table_manifest_list(t, pick);
+    if (!ml)
+        return pick->manifest_list_packed
+                   ? floe__error_nomem()
+                   : floe__error(FLOE_EUNSUPPORTED, "table", "snapshot %lld has no manifest list",
+                                 (long long)pick->snapshot_id);
+    int rc = floe__io_read_all(t->io, ml, (size_t)1 << 31, &lb);
     if (rc == 0)
-        rc = floe_manifest_list_read(&l, (const uint8_t *)lb.ptr, lb.len, pick->manifest_list);
+        rc = floe_manifest_list_read(&l, (const uint8_t *)lb.ptr, lb.len, ml);
     bool have_spec = false;
     for (size_t i = 0; rc == 0 && i < l->nentries; i++) {
         const floe_manifest_file *mf = &l->entries[i];

@@ -14,10 +14,46 @@
 
 /* ---------------------------------------------------------------- state */
 
-void floe__table_set_state(floe_table *t, floe_table_metadata *m, char *location)
+static void drop_caches(floe_table *t)
 {
     floe__intmap_free(t->ancestors);
     t->ancestors = NULL;
+    floe__intmap_free(t->ml_cache);
+    t->ml_cache = NULL;
+    floe__arena_free(t->ml_arena);
+    t->ml_arena = NULL;
+}
+
+const char *floe__table_manifest_list(const floe_table *t, const floe_snapshot *s)
+{
+    floe_table *mt = (floe_table *)t; /* a cache, not observable state */
+    if (!s->manifest_list_packed)
+        return NULL;
+    if (!mt->ml_cache) {
+        mt->ml_cache = floe__intmap_new();
+        mt->ml_arena = floe__arena_new(4096);
+        if (!mt->ml_cache || !mt->ml_arena) {
+            drop_caches(mt);
+            return NULL;
+        }
+    }
+    const char *hit = floe__intmap_get(mt->ml_cache, s->snapshot_id);
+    if (hit)
+        return hit;
+    floe_buf b = FLOE_BUF_INIT;
+    const char *path = NULL;
+    char *copy = NULL;
+    if (floe__snapshot_manifest_list(s, &b, &path) == 0 && path &&
+        (copy = floe__arena_strdup(mt->ml_arena, path)) &&
+        floe__intmap_put(mt->ml_cache, s->snapshot_id, copy) < 0)
+        copy = NULL;
+    floe__buf_free(&b);
+    return copy;
+}
+
+void floe__table_set_state(floe_table *t, floe_table_metadata *m, char *location)
+{
+    drop_caches(t);
     floe__metadata_free(t->metadata);
     floe__free(t->metadata_location);
     t->metadata = m;
@@ -27,11 +63,13 @@ void floe__table_set_state(floe_table *t, floe_table_metadata *m, char *location
 int floe__table_read_metadata(floe_fileio *io, const char *location, floe_table_metadata **out)
 {
     *out = NULL;
-    floe_buf text = FLOE_BUF_INIT;
-    int rc = floe__io_read_all(io, location, FLOE_MAX_METADATA_BYTES, &text);
-    if (rc == 0)
-        rc = floe__metadata_parse(out, text.ptr ? text.ptr : "", text.len, location);
-    floe__buf_free(&text);
+    /* streamed: one read chunk and one snapshot in memory at a time */
+    floe_input *in = NULL;
+    int rc = floe_fileio_open_input(&in, io, location);
+    if (rc == 0) {
+        rc = floe__metadata_read_input(out, in);
+        in->close(in);
+    }
     return rc;
 }
 
@@ -107,7 +145,7 @@ void floe_table_free(floe_table *t)
 {
     if (!t)
         return;
-    floe__intmap_free(t->ancestors);
+    drop_caches(t);
     floe__metadata_free(t->metadata);
     floe__free(t->metadata_location);
     if (t->own_io)
@@ -453,11 +491,15 @@ int floe_table_drop(floe_catalog *catalog, const char *ident, bool purge,
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < m->nsnapshots; i++) {
         const floe_snapshot *s = &m->snapshots[i];
-        rc = push_unique(&files, seen, s->manifest_list);
+        const char *ml = floe__table_manifest_list(t, s);
+        if (s->manifest_list_packed && !ml)
+            rc = floe__error_nomem();
+        if (rc == 0)
+            rc = push_unique(&files, seen, ml);
         for (size_t k = 0; rc == 0 && k < s->n_manifests; k++)
             rc = push_unique(&files, seen, s->manifests[k]);
-        if (rc == 0 && s->manifest_list)
-            rc = purge_list(t->io, s->manifest_list, &files, seen);
+        if (rc == 0 && ml)
+            rc = purge_list(t->io, ml, &files, seen);
     }
     for (size_t i = 0; rc == 0 && i < m->nstatistics; i++)
         rc = push_unique(&files, seen, m->statistics[i].statistics_path);

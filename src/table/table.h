@@ -32,12 +32,18 @@ struct floe_table {
     floe_table_metadata *metadata;
     floe_table_freshness freshness;
     floe_intmap *ancestors; /* lazily built: ids on main's parent chain */
+    floe_intmap *ml_cache;  /* snapshot id -> decoded manifest-list path (in ml_arena) */
+    floe_arena *ml_arena;
     char *branch; /* write target; "main" unless the options name one */
     char *wap_id; /* NULL unless the options set one */
 };
 
 /* Replace the handle's state with `m` loaded from `location` (both taken). */
 void floe__table_set_state(floe_table *t, floe_table_metadata *m, char *location);
+/* The manifest-list path of a snapshot of the handle's current metadata
+ * (decoded once, valid until the state changes); NULL when it has none or
+ * on out-of-memory. */
+const char *floe__table_manifest_list(const floe_table *t, const floe_snapshot *s);
 /* Read + parse a metadata file through the handle's FileIO. */
 int floe__table_read_metadata(floe_fileio *io, const char *location, floe_table_metadata **out);
 

@@ -84,7 +84,7 @@ static inline int fx_count(floe_table *t, int64_t snapshot_id, int64_t *rows, in
         return floe__error(FLOE_ENOTFOUND, "test", "no snapshot %lld", (long long)snapshot_id);
     floe_buf lb = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
-    int rc = fx_read_list(t, s->manifest_list, &lb, &l);
+    int rc = fx_read_list(t, floe__table_manifest_list(t, s), &lb, &l);
     if (rc == 0 && nmanifests)
         *nmanifests = l->nentries;
     for (size_t i = 0; rc == 0 && i < l->nentries; i++) {

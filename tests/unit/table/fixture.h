@@ -70,10 +70,7 @@ typedef struct fx_synth {
 
 static inline const char *fx_summary(const floe_snapshot *s, const char *key)
 {
-    for (size_t i = 0; s && i < s->n_summary; i++)
-        if (strcmp(s->summary[i].key, key) == 0)
-            return s->summary[i].value;
-    return NULL;
+    return s ? floe__snapshot_summary(s, key) : NULL;
 }
 
 static inline int fx_synth_prepare(const floe_table_metadata *base, floe_table_change *c, void *p)
@@ -95,8 +92,10 @@ static inline int fx_synth_prepare(const floe_table_metadata *base, floe_table_c
     sn->parent_snapshot_id = parent ? parent->snapshot_id : 0;
     sn->sequence_number = base->last_sequence_number + 1;
     sn->timestamp_ms = floe__now_ms();
-    sn->manifest_list = floe__arena_sprintf(c->arena, "%s/metadata/snap-%lld-1-synthetic.avro",
-                                            base->location, (long long)s->id);
+    FLOE_TRY(floe__snapshot_pack_manifest_list(
+        sn, c->arena,
+        floe__arena_sprintf(c->arena, "%s/metadata/snap-%lld-1-synthetic.avro", base->location,
+                            (long long)s->id)));
     size_t n = 0;
     kv[n].key = "operation";
     kv[n++].value = (char *)(s->operation ? s->operation : "append");
@@ -108,9 +107,7 @@ static inline int fx_synth_prepare(const floe_table_metadata *base, floe_table_c
         kv[n].key = "wap.id";
         kv[n++].value = (char *)s->wap_id;
     }
-    sn->summary = kv;
-    sn->n_summary = n;
-    sn->operation = kv[0].value;
+    FLOE_TRY(floe__snapshot_pack_summary(sn, c->arena, kv, n));
     if (s->stage)
         return 0;
     floe_snapshot_ref r = {0};

@@ -70,7 +70,7 @@ static void test_append_layout_summary(void)
     FT_ASSERT(s);
     char expect[64];
     snprintf(expect, sizeof expect, "/metadata/snap-%lld-1-", (long long)s1);
-    FT_CHECK(strstr(s->manifest_list, expect) != NULL);
+    FT_CHECK(strstr(floe__table_manifest_list(t, s), expect) != NULL);
     FT_EQ_INT(s->sequence_number, 1);
     /* Java's SnapshotSummary keys, in Java's order */
     const char *keys[] = {"operation",          "added-data-files",      "added-records",
@@ -78,8 +78,10 @@ static void test_append_layout_summary(void)
                           "total-files-size",   "total-data-files",      "total-delete-files",
                           "total-position-deletes", "total-equality-deletes"};
     FT_ASSERT(s->n_summary == FLOE_ARRAY_LEN(keys));
-    for (size_t i = 0; i < FLOE_ARRAY_LEN(keys); i++)
-        FT_EQ_STR(s->summary[i].key, keys[i]);
+    const uint8_t *it = s->summary_packed;
+    const char *k, *v;
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(keys) && floe__summary_next(&it, &k, &v); i++)
+        FT_EQ_STR(k, keys[i]);
     FT_EQ_STR(floe_table_snapshot_summary(t, s1, "added-records"), "2");
     FT_EQ_STR(floe_table_snapshot_summary(t, s1, "total-records"), "2");
     FT_EQ_STR(floe_table_snapshot_summary(t, s1, "changed-partition-count"), "1");
@@ -92,7 +94,7 @@ static void test_append_layout_summary(void)
     floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
     floe_manifest *m = NULL;
-    FT_OK(fx_read_list(t, s->manifest_list, &lb, &l));
+    FT_OK(fx_read_list(t, floe__table_manifest_list(t, s), &lb, &l));
     FT_ASSERT(l->nentries == 1);
     FT_EQ_INT(l->entries[0].added_files_count, 1);
     FT_EQ_INT(l->entries[0].added_rows_count, 2);
@@ -234,7 +236,7 @@ static void test_merge_append(void)
     floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
     floe_manifest *m = NULL;
-    FT_OK(fx_read_list(t, s->manifest_list, &lb, &l));
+    FT_OK(fx_read_list(t, floe__table_manifest_list(t, s), &lb, &l));
     FT_OK(floe__io_read_all(floe_table_io(t), l->entries[0].manifest_path, 1 << 24, &mb));
     FT_OK(floe_manifest_read(&m, (const uint8_t *)mb.ptr, mb.len, "m", &l->entries[0]));
     int added = 0, existing = 0;
@@ -463,7 +465,7 @@ static void reachable(floe_table *t, refs *r)
     for (size_t i = 0; i < t->metadata->n_metadata_log; i++)
         add_ref(r, t->metadata->metadata_log[i].metadata_file);
     for (size_t i = 0; i < t->metadata->nsnapshots; i++) {
-        const char *lp = t->metadata->snapshots[i].manifest_list;
+        const char *lp = floe__table_manifest_list(t, &t->metadata->snapshots[i]);
         add_ref(r, lp);
         floe_buf lb = FLOE_BUF_INIT;
         floe_manifest_list *l = NULL;

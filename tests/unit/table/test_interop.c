@@ -65,7 +65,7 @@ static void test_icebird_snapshots(void)
     floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
     floe_manifest *m = NULL;
-    FT_OK(fx_read_list(t, s->manifest_list, &lb, &l));
+    FT_OK(fx_read_list(t, floe__table_manifest_list(t, s), &lb, &l));
     FT_OK(floe__io_read_all(floe_table_io(t), l->entries[0].manifest_path, 1 << 24, &mb));
     FT_OK(floe_manifest_read(&m, (const uint8_t *)mb.ptr, mb.len, "m", &l->entries[0]));
     FT_ASSERT(m->nentries > 0);
@@ -83,7 +83,7 @@ static void test_icebird_snapshots(void)
                          "    n = sum(1 for _ in r)\n"
                          "    print(n, r.get_meta('format-version').decode())\n";
         FT_ASSERT(ft_write_file(ft_tmp("check.py"), py, strlen(py)) == 0);
-        rc = ft_run(&out, "/usr/bin/python3 -W ignore %s '%s' '%s'", ft_tmp("check.py"), s->manifest_list,
+        rc = ft_run(&out, "/usr/bin/python3 -W ignore %s '%s' '%s'", ft_tmp("check.py"), floe__table_manifest_list(t, s),
                     l->entries[0].manifest_path);
         FT_EQ_INT(rc, 0);
         char expect[64];
