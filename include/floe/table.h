@@ -154,6 +154,11 @@ typedef struct floe_snapshot_info {
 
 /* true and *out filled when main has a snapshot. */
 FLOE_EXTERN bool floe_table_current_snapshot(const floe_table *table, floe_snapshot_info *out);
+/* The handle's branch ("main" unless opened on another one: the session's
+ * wap.branch) and its head: what unqualified reads and writes of this
+ * handle use. false when the branch has no snapshot. */
+FLOE_EXTERN const char *floe_table_branch(const floe_table *table);
+FLOE_EXTERN bool floe_table_branch_snapshot(const floe_table *table, floe_snapshot_info *out);
 FLOE_EXTERN size_t floe_table_snapshot_count(const floe_table *table);
 /* i-th snapshot in metadata order (0 <= i < count). */
 FLOE_EXTERN void floe_table_snapshot_at(const floe_table *table, size_t i, floe_snapshot_info *out);

@@ -82,6 +82,20 @@ bool floe_table_current_snapshot(const floe_table *t, floe_snapshot_info *out)
     return s != NULL;
 }
 
+const char *floe_table_branch(const floe_table *t)
+{
+    return t->branch;
+}
+
+bool floe_table_branch_snapshot(const floe_table *t, floe_snapshot_info *out)
+{
+    const floe_snapshot_ref *r = floe__metadata_ref(t->metadata, t->branch);
+    const floe_snapshot *s = r ? floe__metadata_snapshot(t->metadata, r->snapshot_id) : NULL;
+    if (s && out)
+        fill_info(t, s, out);
+    return s != NULL;
+}
+
 size_t floe_table_snapshot_count(const floe_table *t)
 {
     return t->metadata->nsnapshots;

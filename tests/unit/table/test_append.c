@@ -357,6 +357,10 @@ static void test_branch_and_wap(void)
     floe_table *audit = NULL;
     FT_OK(floe_table_load(&audit, c, "shop.orders_wap", &o));
     int64_t a1 = fx_append_rows(audit, LOAD2, 1);
+    floe_snapshot_info bh;
+    FT_EQ_STR(floe_table_branch(audit), "audit");
+    FT_CHECK(floe_table_branch_snapshot(audit, &bh) && bh.snapshot_id == a1);
+    FT_CHECK(floe_table_current_snapshot(audit, &bh) && bh.snapshot_id == m1);
     FT_OK(floe_table_refresh(t));
     FT_EQ_INT(fx_main(t), m1);
     floe_ref_info r;
