@@ -208,6 +208,9 @@ int floe__apply_updates(floe_metadata_builder *b, const floe_table_update *u, si
         case FLOE_UPD_SET_LOCATION:
             FLOE_TRY(floe__mb_set_location(b, u[i].name));
             break;
+        case FLOE_UPD_JSON:
+            FLOE_TRY(floe__mb_apply_json(b, u[i].json));
+            break;
         }
     }
     return 0;

@@ -78,6 +78,7 @@ typedef enum floe_update_type {
     FLOE_UPD_SET_PROPERTIES,
     FLOE_UPD_REMOVE_PROPERTIES,
     FLOE_UPD_SET_LOCATION,
+    FLOE_UPD_JSON, /* any REST TableUpdate object, applied by floe__mb_apply_json */
 } floe_update_type;
 
 typedef struct floe_table_update {
@@ -91,6 +92,7 @@ typedef struct floe_table_update {
     size_t nkv;
     const char *const *keys; /* remove-properties */
     size_t nkeys;
+    const struct floe_json *json; /* FLOE_UPD_JSON */
 } floe_table_update;
 
 /* One attempt's change. Everything it points to lives in `arena` (or is
@@ -143,6 +145,19 @@ int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident
                            const floe_table_metadata *base, const char *base_location,
                            const floe_table_change *change, char **new_location,
                            floe_table_metadata **new_metadata);
+
+/* The catalog side of a REST `CommitTableRequest` for a table of a SQLite
+ * catalog (what `floe serve` over a SQLite catalog does for
+ * POST .../tables/{table}): parse `body` ({"requirements": [...],
+ * "updates": [...]}, the REST JSON), load the current metadata, check the
+ * requirements (FLOE_ECONFLICT "Requirement failed: ..." — the REST 409),
+ * apply the updates, write the next metadata file and swap the pointer.
+ * No retry: a REST client retries itself. *new_location (may be NULL) is
+ * the caller's (floe__free). Errors: FLOE_EINVALID (malformed body or
+ * update), FLOE_EUNSUPPORTED (assert-create, unknown requirement or update
+ * kinds), FLOE_ENOTFOUND, FLOE_ECONFLICT, FLOE_ECOMMITUNKNOWN, FLOE_EIO. */
+int floe__table_commit_request(floe_catalog *cat, floe_fileio *io, const char *ident,
+                               const char *body, size_t len, char **new_location);
 
 /* Location of metadata file number `version`: <location>/metadata/ or
  * write.metadata.path, %05d-<uuid>.metadata.json (".gz.metadata.json" with
