@@ -342,6 +342,8 @@ static void test_delete_rules(void)
     floe__pq_metrics_free(&d2[0].m);
     for (int i = 0; i < 2; i++)
         floe__pq_metrics_free(&del2[i].m);
+    floe__schema_release(pos_schema);
+    floe__schema_release(eq_schema);
     floe__arena_free(a);
 }
 
