@@ -19,8 +19,9 @@
  * decimal widening, identity partition values for files that lack the
  * column, `schema.name-mapping.default` for files without field ids).
  *
- * Not supported yet: v3 deletion vectors (FLOE_EUNSUPPORTED when one
- * applies to a planned file), ORC and Avro data files (FLOE_EUNSUPPORTED).
+ * v3 deletion vectors (Puffin `deletion-vector-v1` blobs) are applied like
+ * position deletes. Not supported: ORC and Avro data files
+ * (FLOE_EUNSUPPORTED when one is read).
  */
 #ifndef FLOE_SCAN_H
 #define FLOE_SCAN_H
@@ -105,7 +106,8 @@ typedef struct floe_scan floe_scan;
  * "Cannot find ref <name>"), FLOE_EINVALID (filter syntax or binding, e.g.
  * "Cannot find field 'x' in struct: ..."; unknown projected column),
  * FLOE_ECORRUPT (metadata or manifest bytes, naming the file),
- * FLOE_EUNSUPPORTED (deletion vectors, non-Parquet data), FLOE_EIO,
+ * FLOE_EUNSUPPORTED (delete files that are neither Parquet nor deletion
+ * vectors), FLOE_EIO,
  * FLOE_ENOMEM. */
 FLOE_EXTERN int floe_scan_open(floe_scan **out, floe_fileio *io, const char *metadata_location,
                                const floe_scan_options *opts);

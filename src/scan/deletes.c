@@ -13,8 +13,8 @@
  *     strictly < the delete's (a row added in the same commit survives), and
  *     it is in the same partition of the same spec, or the delete's spec is
  *     unpartitioned (a global delete).
- * v3 deletion vectors (position deletes stored in Puffin) are refused with
- * FLOE_EUNSUPPORTED when one applies to a planned file.
+ * v3 deletion vectors (position deletes stored as Puffin blobs, dv.c) apply
+ * like position deletes; they always name their referenced_data_file.
  *
  * Loading: position delete files are read with the reserved columns
  * file_path (id 2147483546) and pos (2147483545), keeping the rows of the
@@ -234,8 +234,9 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
 {
     if (!ndeletes)
         return 0;
-    floe_strmap *by_part = floe__strmap_new(), *by_ref = floe__strmap_new(),
-                *applied = floe__strmap_new();
+    floe_strmap *by_part = floe__strmap_new(), *by_ref = floe__strmap_new();
+    /* distinct delete entries (a Puffin file may hold several DVs) */
+    floe_intmap *applied = floe__intmap_new();
     floe_vec groups = FLOE_VEC_INIT(group *);
     floe_vec global = FLOE_VEC_INIT(const floe_scan_file *);
     floe_vec cand = FLOE_VEC_INIT(const floe_scan_file *);
@@ -276,16 +277,19 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
                 const floe_scan_file *d = *(const floe_scan_file **)floe__vec_at(lists[l], i);
                 if (!applies(d, f))
                     continue;
-                if (strcmp(d->format, "PARQUET")) {
-                    if (!strcmp(d->format, "PUFFIN"))
-                        rc = floe__error(FLOE_EUNSUPPORTED, "scan",
-                                         "deletion vectors are not supported yet: %s (Puffin) "
-                                         "applies to %s",
-                                         d->path, f->path);
-                    else
-                        rc = floe__error(FLOE_EUNSUPPORTED, "scan",
-                                         "delete files in format %s are not supported: %s",
-                                         d->format, d->path);
+                bool dv = !strcmp(d->format, "PUFFIN");
+                if (dv && (d->content != FLOE_FILE_POSITION_DELETES || !d->referenced_data_file ||
+                           !d->has_content_offset || d->content_size_in_bytes < 0)) {
+                    rc = floe__error(FLOE_ECORRUPT, "scan",
+                                     "deletion vector %s lacks referenced_data_file, "
+                                     "content_offset or content_size_in_bytes",
+                                     d->path);
+                    break;
+                }
+                if (!dv && strcmp(d->format, "PARQUET")) {
+                    rc = floe__error(FLOE_EUNSUPPORTED, "scan",
+                                     "delete files in format %s are not supported: %s", d->format,
+                                     d->path);
                     break;
                 }
                 const floe_scan_file **s = floe__vec_push(&cand);
@@ -294,8 +298,8 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
                     break;
                 }
                 *s = d;
-                if (!floe__strmap_has(applied, d->path)) {
-                    if ((rc = floe__strmap_put(applied, d->path, (void *)d)) < 0)
+                if (!floe__intmap_has(applied, (int64_t)(intptr_t)d)) {
+                    if ((rc = floe__intmap_put(applied, (int64_t)(intptr_t)d, (void *)d)) < 0)
                         break;
                 }
             }
@@ -312,7 +316,7 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
         task->ndeletes = cand.len;
     }
     if (rc == 0)
-        p->report.delete_files_applied = (int64_t)floe__strmap_len(applied);
+        p->report.delete_files_applied = (int64_t)floe__intmap_len(applied);
 done:
     for (size_t i = 0; i < groups.len; i++)
         floe__vec_free(&(*(group **)floe__vec_at(&groups, i))->dels);
@@ -322,7 +326,7 @@ done:
     floe__buf_free(&key);
     floe__strmap_free(by_part);
     floe__strmap_free(by_ref);
-    floe__strmap_free(applied);
+    floe__intmap_free(applied);
     return rc;
 }
 
@@ -355,10 +359,43 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int floe__scan_load_posdeletes(floe_fileio *io, const char *data_path,
+/* Largest deletion vector blob read (a DV of 2^32 rows in run containers is
+ * far smaller). */
+#define MAX_DV_BYTES ((int64_t)1 << 30)
+
+static int load_dv(floe_fileio *io, const floe_scan_file *data, const floe_scan_file *d,
+                   floe_vec *pos)
+{
+    if (d->content_size_in_bytes > MAX_DV_BYTES || d->content_offset < 0)
+        return floe__error(FLOE_ECORRUPT, "scan", "deletion vector %s: bad content size or offset",
+                           d->path);
+    floe_input *in;
+    FLOE_TRY(floe_fileio_open_input(&in, io, d->path));
+    int rc = 0;
+    if (d->content_offset > in->size || d->content_size_in_bytes > in->size - d->content_offset)
+        rc = floe__error(FLOE_ECORRUPT, "scan",
+                         "deletion vector at offset %lld (%lld bytes) lies outside %s (%lld bytes)",
+                         (long long)d->content_offset, (long long)d->content_size_in_bytes,
+                         d->path, (long long)in->size);
+    size_t n = (size_t)d->content_size_in_bytes;
+    uint8_t *blob = rc == 0 ? floe__malloc(n ? n : 1) : NULL;
+    if (rc == 0 && !blob)
+        rc = floe__error_nomem();
+    if (rc == 0 && n)
+        rc = in->read_at(in, d->content_offset, blob, n);
+    if (rc == 0)
+        rc = floe__scan_dv_decode(blob, n, d->path, d->content_offset,
+                                  data->record_count > 0 ? (uint64_t)data->record_count : 0, pos);
+    floe__free(blob);
+    in->close(in);
+    return rc;
+}
+
+int floe__scan_load_posdeletes(floe_fileio *io, const floe_scan_file *data,
                                const floe_scan_file *const *deletes, size_t n,
                                floe_scan_posdel *out)
 {
+    const char *data_path = data->path;
     out->n = 0;
     out->pos = NULL;
     floe_field fields[2] = {{FIELD_FILE_PATH, "file_path", true, &t_string, NULL, NULL, NULL},
@@ -373,6 +410,10 @@ int floe__scan_load_posdeletes(floe_fileio *io, const char *data_path,
     for (size_t d = 0; d < n && rc == 0; d++) {
         if (deletes[d]->content != FLOE_FILE_POSITION_DELETES)
             continue;
+        if (!strcmp(deletes[d]->format, "PUFFIN")) {
+            rc = load_dv(io, data, deletes[d], &pos);
+            continue;
+        }
         floe_pq_reader *r;
         floe_input *in;
         if ((rc = open_delete(&r, &in, io, deletes[d]->path, &proj)) < 0)
@@ -388,11 +429,11 @@ int floe__scan_load_posdeletes(floe_fileio *io, const char *data_path,
                 break;
             const struct ArrowArray *fp = b.children[0], *ps = b.children[1];
             const int32_t *off = (const int32_t *)fp->buffers[1] + fp->offset;
-            const char *data = fp->buffers[2];
+            const char *chars = fp->buffers[2];
             const int64_t *pv = (const int64_t *)ps->buffers[1] + ps->offset;
             for (int64_t i = 0; i < b.length; i++) {
                 size_t l = (size_t)(off[i + 1] - off[i]);
-                if (l != plen || memcmp(data + off[i], data_path, l) ||
+                if (l != plen || memcmp(chars + off[i], data_path, l) ||
                     !floe__arrow_is_valid(ps, i))
                     continue;
                 int64_t *slot = floe__vec_push(&pos);

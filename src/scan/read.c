@@ -303,7 +303,7 @@ static int task_open(scan_stream *s, const floe_scan_task *t)
             s->fill[i] = NULL;
     }
     if (t->ndeletes) {
-        FLOE_TRY(floe__scan_load_posdeletes(s->io, f->path, t->deletes, t->ndeletes, &s->pd));
+        FLOE_TRY(floe__scan_load_posdeletes(s->io, f, t->deletes, t->ndeletes, &s->pd));
         FLOE_TRY(floe__scan_load_eqdeletes(s->io, s->plan->schema, t->deletes, t->ndeletes, &s->eq,
                                            &s->neq));
         if (s->neq && !(s->eq_cols = floe__calloc(s->neq, sizeof(int *))))

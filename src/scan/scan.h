@@ -78,8 +78,8 @@ typedef struct floe_scan_plan {
 /* Plan a scan of `snapshot` (NULL: the empty table) with rows read as
  * `schema` (NULL: the table's current schema). `io` is borrowed only for
  * the call. Errors: FLOE_EINVALID (filter does not bind, unknown spec id),
- * FLOE_ECORRUPT (manifest bytes), FLOE_EUNSUPPORTED (deletion vectors,
- * non-Parquet data files), FLOE_ENOTFOUND / FLOE_EIO (FileIO), FLOE_ENOMEM. */
+ * FLOE_ECORRUPT (manifest bytes), FLOE_EUNSUPPORTED (delete files in
+ * other formats), FLOE_ENOTFOUND / FLOE_EIO (FileIO), FLOE_ENOMEM. */
 int floe__scan_plan(floe_scan_plan **out, const floe_table_metadata *meta, floe_fileio *io,
                     const floe_snapshot *snapshot, const floe_schema *schema,
                     const floe_scan_plan_options *opts);
@@ -110,9 +110,18 @@ typedef struct floe_scan_posdel {
  * or of several sharing the same equality ids. */
 typedef struct floe_scan_eqset floe_scan_eqset;
 
-int floe__scan_load_posdeletes(floe_fileio *io, const char *data_path,
+/* Positions deleted in data file `data` by the position delete files and
+ * deletion vectors among `deletes`. */
+int floe__scan_load_posdeletes(floe_fileio *io, const floe_scan_file *data,
                                const floe_scan_file *const *deletes, size_t n,
                                floe_scan_posdel *out);
+
+/* Append the positions (< limit) of one deletion-vector blob (`n` bytes
+ * read at file offset `base` of `file`) to `out` (a floe_vec of int64_t).
+ * FLOE_ECORRUPT naming the file and offset for a bad length, magic, CRC or
+ * Roaring structure. */
+int floe__scan_dv_decode(const uint8_t *blob, size_t n, const char *file, int64_t base,
+                         uint64_t limit, floe_vec *out);
 /* One equality set per distinct equality-id list among `deletes` (equality
  * files only), written to *out (a heap array, *nout entries). */
 int floe__scan_load_eqdeletes(floe_fileio *io, const floe_schema *schema,
