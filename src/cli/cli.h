@@ -30,5 +30,10 @@ int floe_cmd_inspect(int argc, char **argv);
  * field ids, row groups, column chunks, statistics). Returns CLI_OK or
  * CLI_FAIL (error printed). */
 int floe_cli_inspect_parquet(const char *path, bool json);
+int floe_cmd_serve(int argc, char **argv);
+
+/* `floe inspect [--json] FILE.avro` for Avro files: detects manifest lists
+ * and manifests and prints header keys and entries (inspect_avro.c). */
+int floe_cli_inspect_avro(const char *path, bool json);
 
 #endif
