@@ -466,6 +466,7 @@ int floe__scan_plan(floe_scan_plan **out, const floe_table_metadata *meta, floe_
     uint8_t *list_bytes = NULL;
     floe_manifest_list *list = NULL;
     floe_manifest_file *synth = NULL;
+    floe_buf list_path_buf = FLOE_BUF_INIT;
     if (!(p->arena = floe__arena_new(8192))) {
         rc = floe__error_nomem();
         goto fail;
@@ -483,10 +484,13 @@ int floe__scan_plan(floe_scan_plan **out, const floe_table_metadata *meta, floe_
         goto fail;
     p->report.snapshot_id = snapshot ? snapshot->snapshot_id : -1;
     if (snapshot) {
-        if (snapshot->manifest_list) {
+        const char *list_path = NULL;
+        if ((rc = floe__snapshot_manifest_list(snapshot, &list_path_buf, &list_path)) < 0)
+            goto fail;
+        if (list_path) {
             size_t len;
-            if ((rc = floe__scan_read_object(io, snapshot->manifest_list, &list_bytes, &len)) < 0 ||
-                (rc = floe_manifest_list_read(&list, list_bytes, len, snapshot->manifest_list)) < 0) {
+            if ((rc = floe__scan_read_object(io, list_path, &list_bytes, &len)) < 0 ||
+                (rc = floe_manifest_list_read(&list, list_bytes, len, list_path)) < 0) {
                 floe__error_context("reading manifest list of snapshot %lld",
                                     (long long)snapshot->snapshot_id);
                 goto fail;
@@ -513,10 +517,12 @@ int floe__scan_plan(floe_scan_plan **out, const floe_table_metadata *meta, floe_
     floe_manifest_list_free(list);
     floe__free(list_bytes);
     floe__free(synth);
+    floe__buf_free(&list_path_buf);
     p->report.plan_ns = floe__mono_ns() - t0;
     *out = p;
     return 0;
 fail:
+    floe__buf_free(&list_path_buf);
     floe_manifest_list_free(list);
     floe__free(list_bytes);
     floe__free(synth);
