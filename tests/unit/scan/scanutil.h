@@ -20,6 +20,7 @@
 typedef struct rows {
     size_t n;
     char **row;
+    size_t cap;
 } rows;
 
 static inline void rows_free(rows *r)
@@ -28,6 +29,7 @@ static inline void rows_free(rows *r)
         free(r->row[i]);
     free(r->row);
     r->n = 0;
+    r->cap = 0;
     r->row = NULL;
 }
 
@@ -117,7 +119,10 @@ static inline int drain(struct ArrowArrayStream *st, rows *out, char *err, size_
                     floe__buf_putc(&line, '|');
                 cell_format(&line, b.children[c], sch.children[c], i);
             }
-            out->row = realloc(out->row, (out->n + 1) * sizeof(char *));
+            if (out->n == out->cap) {
+                out->cap = out->cap ? out->cap * 2 : 64;
+                out->row = realloc(out->row, out->cap * sizeof(char *));
+            }
             out->row[out->n++] = strdup(line.ptr ? line.ptr : "");
             floe__buf_free(&line);
         }

@@ -88,7 +88,7 @@ static long count_at(const fixture *f, bool pinned, int64_t snapshot_id)
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
     o.has_snapshot_id = pinned;
     o.snapshot_id = snapshot_id;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     char err[1024] = "";
     int rc = scan_fixture(f, &o, &r, NULL, err, sizeof err);
     long n = (long)r.n;
@@ -116,7 +116,7 @@ static void test_spark_bunnies(void)
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
     o.has_snapshot_id = true;
     o.snapshot_id = 7505300640432048841LL;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     FT_OK(scan_fixture(&F_SPARK_BUNNIES, &o, &r, NULL, NULL, 0));
     FT_ASSERT(r.n == 21);
     FT_EQ_STR(r.row[0], "Holland Lop|1.8|3.0|7|The Netherlands|Lop|Friendly|1");
@@ -137,7 +137,7 @@ static void test_spark_bunnies_projection_by_spaced_name(void)
     o.columns = cols;
     o.ncolumns = 2;
     o.filter = "\"Breed Name\" = 'Netherland Dwarf'";
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     FT_OK(scan_fixture(&F_SPARK_BUNNIES, &o, &r, NULL, NULL, 0));
     FT_EQ_INT((long)r.n, 1);
     if (r.n)
@@ -157,7 +157,7 @@ static void test_java_bunnies(void)
     const char *cols[] = {"Breed Name", "Popularity Rank", "__happy__"};
     o.columns = cols;
     o.ncolumns = 3;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     floe_scan_report rep;
     FT_OK(scan_fixture(&F_JAVA_BUNNIES, &o, &r, &rep, NULL, 0));
     FT_EQ_INT((long)r.n, 15);
@@ -175,7 +175,7 @@ static void test_rename_column(void)
     if (!ft_shared_dir())
         return;
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     FT_OK(scan_fixture(&F_RENAME, &o, &r, NULL, NULL, 0));
     FT_EQ_INT((long)r.n, 4);
     FT_EQ_INT(rows_has(&r, "3|Cottontail|null|0.00|true"), 1);
@@ -206,7 +206,7 @@ static void test_partition_evolution(void)
     COUNT(F_PEVO, 6593870062034330780LL, 6);
     COUNT(F_PEVO, 240252726469419150LL, 7);
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     FT_OK(scan_fixture(&F_PEVO, &o, &r, NULL, NULL, 0));
     FT_EQ_INT(rows_has(&r, "3|2025-03-11|2.0"), 1);
     FT_EQ_INT(rows_has(&r, "1|2025-03-02|-50.0"), 1);
@@ -223,7 +223,7 @@ static void test_bucket_partitioning(void)
     COUNT(F_BUCKET, 8499397478161915471LL, 1);
     /* bucket pruning: the row's string hashes to bucket 13 */
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     floe_scan_report rep;
     o.filter = "col_string = 'other-string'";
     FT_OK(scan_fixture(&F_BUCKET, &o, &r, &rep, NULL, 0));
@@ -240,7 +240,7 @@ static void test_all_types(void)
     if (!ft_shared_dir())
         return;
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     FT_OK(scan_fixture(&F_ALLTYPES, &o, &r, NULL, NULL, 0));
     FT_EQ_INT((long)r.n, 1);
     rows_free(&r);
@@ -256,7 +256,7 @@ static void test_hive_partition_values(void)
     const char *cols[] = {"event_date", "user_id", "event_type"};
     o.columns = cols;
     o.ncolumns = 3;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     FT_OK(scan_fixture(&F_HIVE, &o, &r, NULL, NULL, 0));
     FT_EQ_INT((long)r.n, 6);
     static const char *want[] = {"2024-01-01|12345|click",   "2024-01-02|67890|purchase",
@@ -290,7 +290,7 @@ static void test_column_defaults(void)
                           "col_date"};
     o.columns = cols;
     o.ncolumns = 6;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     char err[512] = "";
     int rc = scan_fixture(&F_DEFAULTS, &o, &r, NULL, err, sizeof err);
     if (rc) {
@@ -313,7 +313,7 @@ static void test_lineitem_v1_gzip(void)
     const char *cols[] = {"l_orderkey"};
     o.columns = cols;
     o.ncolumns = 1;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     FT_OK(scan_fixture(&F_LINEITEM, &o, &r, NULL, NULL, 0));
     FT_EQ_INT((long)r.n, 111968);
     rows_free(&r);
@@ -324,7 +324,7 @@ static void test_v1_legacy_fields(void)
     if (!ft_shared_dir())
         return;
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     FT_OK(scan_fixture(&F_V1LEGACY, &o, &r, NULL, NULL, 0));
     FT_EQ_INT((long)r.n, 3);
     rows_free(&r);
@@ -348,7 +348,7 @@ static void test_deletion_vectors(void)
     COUNT(F_DV, 7026943662205930455LL, 13);
     COUNT(F_DV, 7777310120628922486LL, 8);
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     floe_scan_report rep;
     FT_OK(scan_fixture(&F_DV, &o, &r, &rep, NULL, 0));
     static const char *want[] = {"2|2314",    "5|12831", "8|12318231", "9|999",
@@ -370,7 +370,7 @@ static void test_unknown_snapshot_and_ref(void)
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
     o.has_snapshot_id = true;
     o.snapshot_id = 42;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     char err[1024] = "";
     FT_EQ_INT(scan_fixture(&F_SPARK_BUNNIES, &o, &r, NULL, err, sizeof err), FLOE_ENOTFOUND);
     FT_ASSERT(strstr(err, "Cannot find snapshot with ID 42") != NULL);

@@ -47,7 +47,7 @@ static void test_partition_pruning(void)
     const char *dir = ft_tmp("t");
     FT_OK(gt_make_table(dir, 4, 3, 10, true, true));
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
-    rows all = {0, NULL}, r = {0, NULL}, np = {0, NULL};
+    rows all = {0, NULL, 0}, r = {0, NULL, 0}, np = {0, NULL, 0};
     floe_scan_report rep;
     FT_OK(scan_dir(dir, &o, &all, &rep));
     FT_EQ_INT((long)all.n, 120);
@@ -302,7 +302,7 @@ static void test_delete_rules(void)
     const char *cols[] = {"id"};
     o.columns = cols;
     o.ncolumns = 1;
-    rows r = {0, NULL};
+    rows r = {0, NULL, 0};
     floe_scan_report rep;
     o.has_snapshot_id = true;
     o.snapshot_id = 1;
