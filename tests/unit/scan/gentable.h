@@ -187,8 +187,10 @@ static inline int gt_manifest_new(floe_manifest_writer **w, floe_buf *out, bool 
 
 /* Table metadata JSON (v2) with `nsnap` snapshots; snapshot i has id
  * ids[i], sequence number i + 1 and manifest list lists[i]. */
-static inline int gt_write_metadata(const char *path, const char *location, bool partitioned,
-                                    size_t nsnap, const int64_t *ids, const char *const *lists)
+/* Same, with `properties` (a JSON object text, NULL for {}). */
+static inline int gt_write_metadata_props(const char *path, const char *location, bool partitioned,
+                                          size_t nsnap, const int64_t *ids,
+                                          const char *const *lists, const char *properties)
 {
     floe_buf b = FLOE_BUF_INIT;
     floe__buf_printf(&b,
@@ -197,9 +199,9 @@ static inline int gt_write_metadata(const char *path, const char *location, bool
                      "\"last-column-id\":3,\"current-schema-id\":0,\"schemas\":[%s],"
                      "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":%s}],"
                      "\"last-partition-id\":%d,\"default-sort-order-id\":0,"
-                     "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},",
+                     "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":%s,",
                      location, nsnap, GT_SCHEMA_JSON, partitioned ? GT_SPEC_JSON : "[]",
-                     partitioned ? 1000 : 999);
+                     partitioned ? 1000 : 999, properties ? properties : "{}");
     if (nsnap)
         floe__buf_printf(&b, "\"current-snapshot-id\":%lld,", (long long)ids[nsnap - 1]);
     floe__buf_puts(&b, "\"snapshots\":[");
@@ -223,6 +225,12 @@ static inline int gt_write_metadata(const char *path, const char *location, bool
     int rc = gt_write_bytes(path, b.ptr, b.len);
     floe__buf_free(&b);
     return rc;
+}
+
+static inline int gt_write_metadata(const char *path, const char *location, bool partitioned,
+                                    size_t nsnap, const int64_t *ids, const char *const *lists)
+{
+    return gt_write_metadata_props(path, location, partitioned, nsnap, ids, lists, NULL);
 }
 
 /* Write a manifest list for snapshot `snap` (sequence number seq). */

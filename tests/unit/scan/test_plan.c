@@ -347,6 +347,63 @@ static void test_delete_rules(void)
     floe__arena_free(a);
 }
 
+/* A data file written by DuckDB without Parquet field ids (column `ident`
+ * for table column `id`): resolved through schema.name-mapping.default. */
+static void name_mapping_case(bool with_mapping, rows *r)
+{
+    const char *dir = ft_tmp(with_mapping ? "nm" : "plain");
+    gt_mkdirs(dir);
+    char data[1200], m[1200], l[1200], meta[1200];
+    snprintf(data, sizeof data, "%s/tests/data/scan/no_field_ids.parquet", ft_source_dir());
+    snprintf(m, sizeof m, "%s/metadata/m.avro", dir);
+    snprintf(l, sizeof l, "%s/metadata/snap-1.avro", dir);
+    snprintf(meta, sizeof meta, "%s/metadata/v1.metadata.json", dir);
+    floe_buf out = FLOE_BUF_INIT;
+    floe_manifest_writer *w;
+    FT_OK(gt_manifest_new(&w, &out, false, FLOE_MANIFEST_DATA, 1, m));
+    floe_manifest_entry e;
+    memset(&e, 0, sizeof e);
+    e.status = FLOE_ENTRY_ADDED;
+    e.sequence_number = e.file_sequence_number = FLOE_SEQ_UNASSIGNED;
+    e.data_file.file_path = data;
+    e.data_file.file_format = "PARQUET";
+    e.data_file.record_count = 5;
+    e.data_file.file_size_in_bytes = 490;
+    e.data_file.block_size_in_bytes = -1;
+    FT_OK(floe_manifest_writer_add(w, &e));
+    floe_manifest_file mf;
+    FT_OK(floe_manifest_writer_finish(w, &mf));
+    FT_OK(gt_write_bytes(m, out.ptr, out.len));
+    FT_OK(gt_write_list(l, 1, 1, &mf, 1));
+    int64_t id = 1;
+    const char *lists[1] = {l};
+    const char *props =
+        "{\"schema.name-mapping.default\":\"[{\\\"field-id\\\":1,\\\"names\\\":[\\\"id\\\",\\\"ident\\\"]},"
+        "{\\\"field-id\\\":2,\\\"names\\\":[\\\"cat\\\"]},{\\\"field-id\\\":3,\\\"names\\\":[\\\"v\\\"]}]\"}";
+    FT_OK(gt_write_metadata_props(meta, dir, false, 1, &id, lists, with_mapping ? props : NULL));
+    floe_manifest_writer_free(w);
+    floe__buf_free(&out);
+    floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+    FT_OK(scan_dir(dir, &o, r, NULL));
+}
+
+static void test_name_mapping(void)
+{
+    rows r = {0, NULL, 0};
+    name_mapping_case(true, &r);
+    FT_EQ_INT((long)r.n, 5);
+    FT_EQ_INT(rows_has(&r, "0|x0|0"), 1);
+    FT_EQ_INT(rows_has(&r, "4|x4|40"), 1);
+    if (r.n != 5 || !rows_has(&r, "4|x4|40"))
+        rows_dump(&r);
+    rows_free(&r);
+    /* without a mapping, columns match by name: `ident` is not `id` */
+    name_mapping_case(false, &r);
+    FT_EQ_INT((long)r.n, 5);
+    FT_EQ_INT(rows_has(&r, "null|x3|30"), 1);
+    rows_free(&r);
+}
+
 static void test_oom_plan(void)
 {
     const char *dir = ft_tmp("t");
@@ -399,6 +456,7 @@ static const ft_case cases[] = {
     {"current_vs_pinned", test_current_vs_pinned},
     {"filter_errors", test_filter_errors},
     {"delete_rules", test_delete_rules},
+    {"name_mapping", test_name_mapping},
     {"oom_plan", test_oom_plan},
 };
 
