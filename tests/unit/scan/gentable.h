@@ -187,20 +187,23 @@ static inline int gt_manifest_new(floe_manifest_writer **w, floe_buf *out, bool 
 
 /* Table metadata JSON (v2) with `nsnap` snapshots; snapshot i has id
  * ids[i], sequence number i + 1 and manifest list lists[i]. */
-/* Same, with `properties` (a JSON object text, NULL for {}). */
-static inline int gt_write_metadata_props(const char *path, const char *location, bool partitioned,
-                                          size_t nsnap, const int64_t *ids,
-                                          const char *const *lists, const char *properties)
+/* Same, with `properties` (a JSON object text, NULL for {}) and a schema
+ * JSON (NULL: GT_SCHEMA_JSON). */
+static inline int gt_write_metadata_full(const char *path, const char *location, bool partitioned,
+                                         size_t nsnap, const int64_t *ids,
+                                         const char *const *lists, const char *properties,
+                                         const char *schema_json, int last_column_id)
 {
     floe_buf b = FLOE_BUF_INIT;
     floe__buf_printf(&b,
                      "{\"format-version\":2,\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\","
                      "\"location\":\"%s\",\"last-sequence-number\":%zu,\"last-updated-ms\":1700000000000,"
-                     "\"last-column-id\":3,\"current-schema-id\":0,\"schemas\":[%s],"
+                     "\"last-column-id\":%d,\"current-schema-id\":0,\"schemas\":[%s],"
                      "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":%s}],"
                      "\"last-partition-id\":%d,\"default-sort-order-id\":0,"
                      "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":%s,",
-                     location, nsnap, GT_SCHEMA_JSON, partitioned ? GT_SPEC_JSON : "[]",
+                     location, nsnap, schema_json ? last_column_id : 3,
+                     schema_json ? schema_json : GT_SCHEMA_JSON, partitioned ? GT_SPEC_JSON : "[]",
                      partitioned ? 1000 : 999, properties ? properties : "{}");
     if (nsnap)
         floe__buf_printf(&b, "\"current-snapshot-id\":%lld,", (long long)ids[nsnap - 1]);
@@ -225,6 +228,14 @@ static inline int gt_write_metadata_props(const char *path, const char *location
     int rc = gt_write_bytes(path, b.ptr, b.len);
     floe__buf_free(&b);
     return rc;
+}
+
+static inline int gt_write_metadata_props(const char *path, const char *location, bool partitioned,
+                                          size_t nsnap, const int64_t *ids,
+                                          const char *const *lists, const char *properties)
+{
+    return gt_write_metadata_full(path, location, partitioned, nsnap, ids, lists, properties, NULL,
+                                  3);
 }
 
 static inline int gt_write_metadata(const char *path, const char *location, bool partitioned,
