@@ -68,7 +68,9 @@ typedef struct floe_scan_options {
     bool has_snapshot_id;
     int64_t snapshot_id;
     const char *ref;
-    /* Threads for reading manifests: 0 = online CPUs, 1 = the calling thread. */
+    /* Threads for reading manifests and data files: 0 = online CPUs, 1 = the
+     * calling thread. With more than one, batches of different data files
+     * arrive interleaved (the order within a file is kept). */
     int threads;
     /* Disable manifest and file pruning (results are the same, only slower):
      * for comparisons and tests. */

@@ -23,6 +23,7 @@ struct floe_scan {
     floe_scan_plan *plan;
     size_t ncolumns;
     char **columns;
+    int threads;
 };
 
 void floe_scan_free(floe_scan *s)
@@ -75,6 +76,7 @@ static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
     if (o->filter)
         FLOE_TRY(floe__scan_filter_parse(&filter, s->arena, o->filter, schema));
     floe_scan_plan_options po = {filter, o->case_sensitive, o->no_pruning, o->threads};
+    s->threads = o->threads;
     FLOE_TRY(floe__scan_plan(&s->plan, m, s->io, snap, schema, &po));
     if (o->columns && o->ncolumns) {
         s->columns = floe__arena_calloc(s->arena, o->ncolumns, sizeof(char *));
@@ -88,7 +90,7 @@ static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
         /* validate the projection now rather than at the first batch */
         struct ArrowArrayStream st;
         FLOE_TRY(floe__scan_stream(s->plan, s->io, (const char *const *)s->columns, s->ncolumns,
-                                   &st));
+                                   1, &st));
         st.release(&st);
     }
     return 0;
@@ -144,5 +146,6 @@ int floe_scan_to_stream(floe_scan *s, struct ArrowArrayStream *out)
 {
     if (!s || !out)
         return floe__error(FLOE_EINVALID, "scan", "floe_scan_to_stream: NULL argument");
-    return floe__scan_stream(s->plan, s->io, (const char *const *)s->columns, s->ncolumns, out);
+    return floe__scan_stream(s->plan, s->io, (const char *const *)s->columns, s->ncolumns,
+                             s->threads, out);
 }

@@ -197,8 +197,18 @@ typedef struct scan_stream {
     floe_type out_root;
     nm_node *mapping; /* NULL: none */
     size_t next_task;
-    /* current task */
-    const floe_scan_task *task;
+    size_t nlanes;
+    struct lane *lanes;
+    size_t emit; /* next lane to emit a ready batch from */
+    floe_pool *pool;
+    char last_error[1024];
+} scan_stream;
+
+/* One task being read. Several lanes decode batches of different tasks in
+ * parallel (one call of floe__pool_for per round); a lane touches only its
+ * own state and the stream's read-only setup. */
+typedef struct lane {
+    const floe_scan_task *task; /* NULL: idle */
     floe_input *in;
     floe_pq_reader *r;
     floe_scan_posdel pd;
@@ -210,10 +220,11 @@ typedef struct scan_stream {
     int64_t row_off;
     uint8_t *keep;
     size_t keep_cap;
-    char last_error[1024];
-} scan_stream;
+    bool ready; /* `out` holds a batch to emit */
+    struct ArrowArray out;
+} lane;
 
-static void task_close(scan_stream *s)
+static void task_close(lane *s)
 {
     floe__pq_reader_free(s->r);
     s->r = NULL;
@@ -234,6 +245,9 @@ static void task_close(scan_stream *s)
     s->eq_cols = NULL;
     s->neq = 0;
     s->task = NULL;
+    if (s->ready && s->out.release)
+        s->out.release(&s->out);
+    s->ready = false;
 }
 
 static bool file_has_field(const floe_pq_tree *tree, const floe_field *f, const nm_node *mapping)
@@ -267,16 +281,16 @@ static int read_col_of(const scan_stream *s, int32_t id)
     return -1;
 }
 
-static int task_open(scan_stream *s, const floe_scan_task *t)
+static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
 {
     const floe_scan_file *f = t->file;
-    s->task = t;
-    s->row_off = 0;
-    s->pd_at = 0;
+    L->task = t;
+    L->row_off = 0;
+    L->pd_at = 0;
     if (strcmp(f->format, "PARQUET"))
         return floe__error(FLOE_EUNSUPPORTED, "scan", "data file format %s is not supported: %s",
                            f->format, f->path);
-    FLOE_TRY(floe_fileio_open_input(&s->in, s->io, f->path));
+    FLOE_TRY(floe_fileio_open_input(&L->in, s->io, f->path));
     floe_pq_read_options o;
     memset(&o, 0, sizeof o);
     o.projection = &s->read_schema;
@@ -284,37 +298,37 @@ static int task_open(scan_stream *s, const floe_scan_task *t)
         o.name_mapping = nm_lookup;
         o.name_mapping_payload = s->mapping;
     }
-    FLOE_TRY(floe__pq_reader_open(&s->r, s->in, &o));
+    FLOE_TRY(floe__pq_reader_open(&L->r, L->in, &o));
     /* columns the file lacks: identity partition value, else initial-default */
-    const floe_pq_tree *tree = floe__pq_reader_tree(s->r);
+    const floe_pq_tree *tree = floe__pq_reader_tree(L->r);
     const floe_partition_spec *spec = floe__metadata_spec(s->plan->meta, f->spec_id);
     for (size_t i = 0; i < s->nread; i++) {
         const floe_field *fd = &s->fields[i];
-        s->fill[i] = NULL;
+        L->fill[i] = NULL;
         if (file_has_field(tree, fd, s->mapping))
             continue;
         for (size_t k = 0; spec && k < spec->nfields && k < f->partition.n; k++)
             if (spec->fields[k].source_id == fd->id &&
                 spec->fields[k].transform.kind == FLOE_TR_IDENTITY)
-                s->fill[i] = &f->partition.values[k];
-        if (!s->fill[i] && fd->initial_default && !floe_type_is_nested(fd->type))
-            s->fill[i] = fd->initial_default;
-        if (s->fill[i] && s->fill[i]->is_null)
-            s->fill[i] = NULL;
+                L->fill[i] = &f->partition.values[k];
+        if (!L->fill[i] && fd->initial_default && !floe_type_is_nested(fd->type))
+            L->fill[i] = fd->initial_default;
+        if (L->fill[i] && L->fill[i]->is_null)
+            L->fill[i] = NULL;
     }
     if (t->ndeletes) {
-        FLOE_TRY(floe__scan_load_posdeletes(s->io, f, t->deletes, t->ndeletes, &s->pd));
-        FLOE_TRY(floe__scan_load_eqdeletes(s->io, s->plan->schema, t->deletes, t->ndeletes, &s->eq,
-                                           &s->neq));
-        if (s->neq && !(s->eq_cols = floe__calloc(s->neq, sizeof(int *))))
+        FLOE_TRY(floe__scan_load_posdeletes(s->io, f, t->deletes, t->ndeletes, &L->pd));
+        FLOE_TRY(floe__scan_load_eqdeletes(s->io, s->plan->schema, t->deletes, t->ndeletes, &L->eq,
+                                           &L->neq));
+        if (L->neq && !(L->eq_cols = floe__calloc(L->neq, sizeof(int *))))
             return floe__error_nomem();
-        for (size_t e = 0; e < s->neq; e++) {
-            size_t n = floe__scan_eqset_nids(s->eq[e]);
-            const int32_t *ids = floe__scan_eqset_ids(s->eq[e]);
-            if (!(s->eq_cols[e] = floe__malloc(n * sizeof(int))))
+        for (size_t e = 0; e < L->neq; e++) {
+            size_t n = floe__scan_eqset_nids(L->eq[e]);
+            const int32_t *ids = floe__scan_eqset_ids(L->eq[e]);
+            if (!(L->eq_cols[e] = floe__malloc(n * sizeof(int))))
                 return floe__error_nomem();
             for (size_t k = 0; k < n; k++)
-                if ((s->eq_cols[e][k] = read_col_of(s, ids[k])) < 0)
+                if ((L->eq_cols[e][k] = read_col_of(s, ids[k])) < 0)
                     return floe__error(FLOE_EUNSUPPORTED, "scan",
                                        "equality deletes on nested field %d are not supported",
                                        ids[k]);
@@ -373,70 +387,70 @@ static int row_getter(int32_t field_id, floe_value *out, void *payload)
     return 0;
 }
 
-static int process(scan_stream *s, struct ArrowArray *b, struct ArrowArray *out)
+static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct ArrowArray *out)
 {
     int64_t n = b->length;
     for (size_t i = 0; i < s->nread; i++) {
-        if (!s->fill[i])
+        if (!L->fill[i])
             continue;
         struct ArrowArray col;
-        FLOE_TRY(fill_column(&col, n, &s->fields[i], s->fill[i]));
+        FLOE_TRY(fill_column(&col, n, &s->fields[i], L->fill[i]));
         struct ArrowArray *slot = b->children[i];
         if (slot->release)
             slot->release(slot);
         *slot = col;
     }
-    const floe_expr *res = s->task->residual;
+    const floe_expr *res = L->task->residual;
     bool filter = res && res->kind != FLOE_EXPR_TRUE;
     int64_t kept = n;
-    if (s->pd.n || s->neq || filter) {
-        if ((size_t)n > s->keep_cap) {
-            uint8_t *k = floe__realloc(s->keep, (size_t)n);
+    if (L->pd.n || L->neq || filter) {
+        if ((size_t)n > L->keep_cap) {
+            uint8_t *k = floe__realloc(L->keep, (size_t)n);
             if (!k)
                 return floe__error_nomem();
-            s->keep = k;
-            s->keep_cap = (size_t)n;
+            L->keep = k;
+            L->keep_cap = (size_t)n;
         }
-        memset(s->keep, 1, (size_t)n);
-        for (int64_t i = 0; i < n && s->pd_at < s->pd.n; i++) {
-            int64_t pos = s->row_off + i;
-            while (s->pd_at < s->pd.n && s->pd.pos[s->pd_at] < pos)
-                s->pd_at++;
-            if (s->pd_at < s->pd.n && s->pd.pos[s->pd_at] == pos)
-                s->keep[i] = 0;
+        memset(L->keep, 1, (size_t)n);
+        for (int64_t i = 0; i < n && L->pd_at < L->pd.n; i++) {
+            int64_t pos = L->row_off + i;
+            while (L->pd_at < L->pd.n && L->pd.pos[L->pd_at] < pos)
+                L->pd_at++;
+            if (L->pd_at < L->pd.n && L->pd.pos[L->pd_at] == pos)
+                L->keep[i] = 0;
         }
         floe_value vals[64];
-        for (size_t e = 0; e < s->neq; e++) {
-            size_t nid = floe__scan_eqset_nids(s->eq[e]);
+        for (size_t e = 0; e < L->neq; e++) {
+            size_t nid = floe__scan_eqset_nids(L->eq[e]);
             if (nid > FLOE_ARRAY_LEN(vals))
                 return floe__error(FLOE_EUNSUPPORTED, "scan", "too many equality columns");
             for (int64_t i = 0; i < n; i++) {
-                if (!s->keep[i])
+                if (!L->keep[i])
                     continue;
                 for (size_t k = 0; k < nid; k++) {
-                    int c = s->eq_cols[e][k];
+                    int c = L->eq_cols[e][k];
                     FLOE_TRY(floe__scan_arrow_value(b->children[c], s->fields[c].type, i, &vals[k]));
                 }
-                if (floe__scan_eqset_has(s->eq[e], vals))
-                    s->keep[i] = 0;
+                if (floe__scan_eqset_has(L->eq[e], vals))
+                    L->keep[i] = 0;
             }
         }
         if (filter) {
             getter_ctx g = {s, b, 0};
             for (int64_t i = 0; i < n; i++) {
-                if (!s->keep[i])
+                if (!L->keep[i])
                     continue;
                 bool ok;
                 g.row = i;
                 FLOE_TRY(floe_expr_eval(&ok, res, row_getter, &g));
-                s->keep[i] = ok;
+                L->keep[i] = ok;
             }
         }
         kept = 0;
         for (int64_t i = 0; i < n; i++)
-            kept += s->keep[i];
+            kept += L->keep[i];
     }
-    s->row_off += n;
+    L->row_off += n;
     if (kept == n && s->nread == s->nout) {
         *out = *b;
         b->release = NULL;
@@ -456,7 +470,7 @@ static int process(scan_stream *s, struct ArrowArray *b, struct ArrowArray *out)
         if ((rc = floe__arrow_builder_new(&bl, s->fields[c].type)) < 0)
             break;
         for (int64_t i = 0; i < n && rc == 0; i++)
-            if (s->keep[i])
+            if (L->keep[i])
                 rc = copy_slot(bl, b->children[c], s->fields[c].type, i);
         if (rc == 0)
             rc = floe__arrow_builder_finish(bl, out->children[c]);
@@ -469,40 +483,70 @@ static int process(scan_stream *s, struct ArrowArray *b, struct ArrowArray *out)
     return 0;
 }
 
-static int next_batch(scan_stream *s, struct ArrowArray *out)
+/* One round for lane i: open its task if needed and decode one non-empty
+ * batch into lane->out (or finish the task). */
+static int lane_step(size_t i, void *payload)
 {
+    scan_stream *s = payload;
+    lane *L = &s->lanes[i];
+    if (!L->task || L->ready)
+        return 0;
+    int rc;
+    if (!L->r && (rc = task_open(s, L, L->task)) < 0) {
+        floe__error_context("reading %s", L->task->file->path);
+        task_close(L);
+        return rc;
+    }
     for (;;) {
-        if (!s->r) {
-            if (s->next_task >= s->plan->ntasks) {
-                memset(out, 0, sizeof *out);
-                return FLOE_ITEROVER;
-            }
-            const floe_scan_task *t = &s->plan->tasks[s->next_task++];
-            int rc = task_open(s, t);
-            if (rc < 0) {
-                floe__error_context("reading %s", t->file->path);
-                task_close(s);
-                return rc;
-            }
-        }
         struct ArrowArray b;
-        int rc = floe__pq_reader_next(s->r, &b);
+        rc = floe__pq_reader_next(L->r, &b);
         if (rc == FLOE_ITEROVER) {
-            task_close(s);
-            continue;
+            task_close(L);
+            return 0;
         }
         if (rc < 0)
             return rc;
-        rc = process(s, &b, out);
+        rc = process(s, L, &b, &L->out);
         if (b.release)
             b.release(&b);
         if (rc < 0)
             return rc;
-        if (out->length == 0) {
-            out->release(out);
+        if (L->out.length == 0) {
+            L->out.release(&L->out);
             continue;
         }
+        L->ready = true;
         return 0;
+    }
+}
+
+static int next_batch(scan_stream *s, struct ArrowArray *out)
+{
+    for (;;) {
+        for (; s->emit < s->nlanes; s->emit++) {
+            lane *L = &s->lanes[s->emit];
+            if (L->ready) {
+                *out = L->out;
+                L->ready = false;
+                memset(&L->out, 0, sizeof L->out);
+                s->emit++;
+                return 0;
+            }
+        }
+        /* new round: give idle lanes the next tasks */
+        bool busy = false;
+        for (size_t i = 0; i < s->nlanes; i++) {
+            lane *L = &s->lanes[i];
+            if (!L->task && s->next_task < s->plan->ntasks)
+                L->task = &s->plan->tasks[s->next_task++];
+            busy |= L->task != NULL;
+        }
+        if (!busy) {
+            memset(out, 0, sizeof *out);
+            return FLOE_ITEROVER;
+        }
+        s->emit = 0;
+        FLOE_TRY(floe__pool_for(s->pool, s->nlanes, lane_step, s));
     }
 }
 
@@ -548,8 +592,12 @@ static void st_release(struct ArrowArrayStream *st)
         return;
     scan_stream *s = st->private_data;
     if (s) {
-        task_close(s);
-        floe__free(s->keep);
+        for (size_t i = 0; i < s->nlanes; i++) {
+            task_close(&s->lanes[i]);
+            floe__free(s->lanes[i].keep);
+        }
+        floe__free(s->lanes);
+        floe__pool_free(s->pool);
         floe__arena_free(s->arena);
         floe__free(s);
     }
@@ -677,9 +725,6 @@ static int stream_setup(scan_stream *s, const char *const *columns, size_t ncolu
     s->out_root.id = FLOE_T_STRUCT;
     s->out_root.nfields = s->nout;
     s->out_root.fields = s->fields;
-    s->fill = floe__arena_calloc(s->arena, s->nread + 1, sizeof(*s->fill));
-    if (!s->fill)
-        return floe__error_nomem();
     const char *nm = floe__props_get(&p->meta->properties, "schema.name-mapping.default");
     if (nm) {
         floe_json *j;
@@ -707,8 +752,30 @@ static int stream_setup(scan_stream *s, const char *const *columns, size_t ncolu
     return 0;
 }
 
+static int lanes_setup(scan_stream *s, int threads)
+{
+    size_t n = 1;
+    if (threads != 1 && s->plan->ntasks > 1) {
+        if (!(s->pool = floe__pool_new(threads > 0 ? threads : 0)))
+            return floe__error_nomem();
+        n = (size_t)floe__pool_threads(s->pool);
+        if (n > s->plan->ntasks)
+            n = s->plan->ntasks;
+        if (n < 1)
+            n = 1;
+    }
+    if (!(s->lanes = floe__calloc(n, sizeof(lane))))
+        return floe__error_nomem();
+    s->nlanes = n;
+    s->emit = n;
+    for (size_t i = 0; i < n; i++)
+        if (!(s->lanes[i].fill = floe__arena_calloc(s->arena, s->nread + 1, sizeof(void *))))
+            return floe__error_nomem();
+    return 0;
+}
+
 int floe__scan_stream(const floe_scan_plan *plan, floe_fileio *io, const char *const *columns,
-                      size_t ncolumns, struct ArrowArrayStream *out)
+                      size_t ncolumns, int threads, struct ArrowArrayStream *out)
 {
     memset(out, 0, sizeof *out);
     scan_stream *s = floe__calloc(1, sizeof(*s));
@@ -719,9 +786,11 @@ int floe__scan_stream(const floe_scan_plan *plan, floe_fileio *io, const char *c
     int rc;
     if (!(s->arena = floe__arena_new(4096)))
         rc = floe__error_nomem();
-    else
-        rc = stream_setup(s, columns, ncolumns);
+    else if ((rc = stream_setup(s, columns, ncolumns)) == 0)
+        rc = lanes_setup(s, threads);
     if (rc < 0) {
+        floe__free(s->lanes);
+        floe__pool_free(s->pool);
         floe__arena_free(s->arena);
         floe__free(s);
         return rc;

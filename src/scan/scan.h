@@ -95,10 +95,12 @@ int floe__scan_read_object(floe_fileio *io, const char *uri, uint8_t **data, siz
 
 /* Rows of a plan as an ArrowArrayStream of struct batches whose children
  * are the `columns` (top-level field names of plan->schema; NULL: every
- * column). The stream borrows `plan`, `io` and the metadata: keep them
- * alive until it is released. */
+ * column). Up to `threads` tasks (0: online CPUs, 1: the calling thread)
+ * are decoded in parallel; batches of different tasks then interleave.
+ * The stream borrows `plan`, `io` and the metadata: keep them alive until
+ * it is released. */
 int floe__scan_stream(const floe_scan_plan *plan, floe_fileio *io, const char *const *columns,
-                      size_t ncolumns, struct ArrowArrayStream *out);
+                      size_t ncolumns, int threads, struct ArrowArrayStream *out);
 
 /* Position deletes of one data file: sorted, distinct row positions. */
 typedef struct floe_scan_posdel {
