@@ -8,6 +8,9 @@
 #include "gentable.h"
 #include "scanutil.h"
 
+#include "floe/catalog.h"
+#include "floe/table.h"
+
 #include <stdlib.h>
 
 static int cmp_str(const void *a, const void *b)
@@ -495,6 +498,51 @@ static void test_schema_evolution(void)
     rows_free(&r);
 }
 
+/* Time travel by timestamp (snapshot-log) and the table-handle entry. */
+static void test_as_of_time_and_table_handle(void)
+{
+    const char *dir = ft_tmp("t");
+    FT_OK(gt_make_table(dir, 2, 2, 10, false, true));
+    char meta[1200];
+    snprintf(meta, sizeof meta, "%s/metadata/v1.metadata.json", dir);
+    /* the only snapshot's log entry is at 1700000000000 */
+    floe_scan *s;
+    floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+    o.has_as_of_timestamp = true;
+    o.as_of_timestamp_ms = 1700000000000LL;
+    FT_OK(floe_scan_open(&s, NULL, meta, &o));
+    FT_EQ_INT(floe_scan_get_report(s)->snapshot_id, 1);
+    FT_EQ_INT(floe_scan_get_report(s)->tasks, 4);
+    floe_scan_free(s);
+    o.as_of_timestamp_ms = 1699999999999LL;
+    FT_EQ_INT(floe_scan_open(&s, NULL, meta, &o), FLOE_ENOTFOUND);
+    FT_ERR_CONTAINS("Cannot find a snapshot older than 2023-11-14T22:13:19.999+00:00");
+    floe_scan_options q = FLOE_SCAN_OPTIONS_INIT;
+    q.ref = "nope";
+    FT_EQ_INT(floe_scan_open(&s, NULL, meta, &q), FLOE_ENOTFOUND);
+    FT_ERR_CONTAINS("Cannot find matching snapshot ID or reference name for version nope");
+
+    /* the same table through a catalog and a table handle */
+    floe_catalog *cat;
+    FT_OK(floe_catalog_open_sql(&cat, ft_tmp("cat.db"), NULL));
+    FT_OK(floe_catalog_create_namespace(cat, "db", NULL));
+    FT_OK(floe_catalog_register_table(cat, "db.t", meta));
+    floe_table *t;
+    FT_OK(floe_table_load(&t, cat, "db.t", NULL));
+    floe_scan_options to = FLOE_SCAN_OPTIONS_INIT;
+    to.filter = "cat = 'c00001'";
+    FT_OK(floe_scan_open_table(&s, t, &to));
+    FT_EQ_INT(floe_scan_get_report(s)->manifests_skipped, 1);
+    FT_EQ_INT(floe_scan_get_report(s)->tasks, 2);
+    floe_scan_free(s);
+    to.has_snapshot_id = true;
+    to.snapshot_id = 77;
+    FT_EQ_INT(floe_scan_open_table(&s, t, &to), FLOE_ENOTFOUND);
+    FT_ERR_CONTAINS("Cannot find snapshot with ID 77");
+    floe_table_free(t);
+    floe_catalog_free(cat);
+}
+
 static void test_oom_plan(void)
 {
     const char *dir = ft_tmp("t");
@@ -549,6 +597,7 @@ static const ft_case cases[] = {
     {"delete_rules", test_delete_rules},
     {"name_mapping", test_name_mapping},
     {"schema_evolution", test_schema_evolution},
+    {"as_of_time_and_table_handle", test_as_of_time_and_table_handle},
     {"oom_plan", test_oom_plan},
 };
 
