@@ -6,5 +6,6 @@
 #include "floe/common.h"
 #include "floe/io.h"
 #include "floe/catalog.h"
+#include "floe/maint.h"
 
 #endif
