@@ -4,6 +4,7 @@
 #define FLOE_H
 
 #include "floe/common.h"
+#include "floe/arrow.h"
 #include "floe/io.h"
 #include "floe/catalog.h"
 #include "floe/maint.h"

@@ -34,4 +34,8 @@ int floe_cmd_serve(int argc, char **argv);
 int floe_cmd_inventory(int argc, char **argv);
 int floe_cmd_retention(int argc, char **argv);
 
+/* `floe inspect [--json] FILE.avro` for Avro files: detects manifest lists
+ * and manifests and prints header keys and entries (inspect_avro.c). */
+int floe_cli_inspect_avro(const char *path, bool json);
+
 #endif

@@ -434,8 +434,10 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
             any_expired = true;
             continue;
         }
-        if (s->manifest_list)
-            rc = floe__strmap_put(c.retained_lists, s->manifest_list, (void *)1);
+        const char *lp = NULL;
+        rc = floe__maint_list_path(s, c.arena, &lp);
+        if (rc == 0 && lp)
+            rc = floe__strmap_put(c.retained_lists, lp, (void *)1);
         if (rc == 0)
             rc = collect_manifests(&c, s, c.retained_manifests, &c.retained_order, NULL);
     }
@@ -445,10 +447,13 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
         if (floe__intmap_has(retained_ids, s->snapshot_id))
             continue;
         rc = collect_manifests(&c, s, c.candidates, &c.candidate_order, c.retained_manifests);
-        if (rc == 0 && s->manifest_list && !floe__strmap_has(c.retained_lists, s->manifest_list)) {
-            rc = floe__strmap_put(c.retained_lists, s->manifest_list, (void *)1); /* dedup */
+        const char *lp = NULL;
+        if (rc == 0)
+            rc = floe__maint_list_path(s, c.arena, &lp);
+        if (rc == 0 && lp && !floe__strmap_has(c.retained_lists, lp)) {
+            rc = floe__strmap_put(c.retained_lists, lp, (void *)1); /* dedup */
             if (rc == 0)
-                rc = doom(&c, FLOE_MAINT_MANIFEST_LIST, s->manifest_list);
+                rc = doom(&c, FLOE_MAINT_MANIFEST_LIST, lp);
         }
     }
     /* 3. candidate files: live entries of candidate manifests */

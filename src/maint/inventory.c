@@ -243,9 +243,11 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
     floe_buf list_bytes = FLOE_BUF_INIT;
     if (rc == 0)
         rc = floe__maint_snapshot_manifests(t.io, pin, &list_bytes, &list, arena, &mfs, &n);
-    if (rc == 0 && pin->manifest_list)
-        rc = emit(&v, FLOE_INV_MANIFEST_LIST, pin->manifest_list, (int64_t)list_bytes.len, "", "",
-                  true);
+    const char *lp = NULL;
+    if (rc == 0)
+        rc = floe__maint_list_path(pin, arena, &lp);
+    if (rc == 0 && lp)
+        rc = emit(&v, FLOE_INV_MANIFEST_LIST, lp, (int64_t)list_bytes.len, "", "", true);
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = walk_manifest(&v, &mfs[i]);
     for (size_t i = 0; rc == 0 && i < m->nstatistics; i++)

@@ -42,6 +42,10 @@ int floe__maint_table_load(floe_maint_table *t, floe_catalog *cat, const char *i
 void floe__maint_table_free(floe_maint_table *t);
 int floe__maint_read_metadata(floe_fileio *io, const char *location, floe_table_metadata **out);
 
+/* The manifest-list path of `s` (spec stores it packed), copied into `a`;
+ * *out is NULL for a v1 snapshot without one. FLOE_ENOMEM. */
+int floe__maint_list_path(const floe_snapshot *s, floe_arena *a, const char **out);
+
 /* Manifest-list entries of a snapshot: reads its manifest list (v2) or
  * synthesizes entries from the v1 `manifests` field. *list may be NULL for
  * v1 (no list file); entries/n point into *list or into `arena`. The bytes

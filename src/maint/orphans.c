@@ -192,10 +192,13 @@ static int reach_metadata(sweep *s, const floe_table_metadata *m)
         rc = floe__xsort_add(s->reachable, m->partition_statistics[i].statistics_path, 0);
     for (size_t i = 0; rc == 0 && i < m->nsnapshots; i++) {
         const floe_snapshot *sn = &m->snapshots[i];
-        if (sn->manifest_list) {
-            if (seen_before(s, sn->manifest_list, &rc) || rc < 0)
+        const char *lp = NULL;
+        if ((rc = floe__maint_list_path(sn, s->arena, &lp)) < 0)
+            break;
+        if (lp) {
+            if (seen_before(s, lp, &rc) || rc < 0)
                 continue;
-            if ((rc = floe__xsort_add(s->reachable, sn->manifest_list, 0)) < 0)
+            if ((rc = floe__xsort_add(s->reachable, lp, 0)) < 0)
                 break;
         }
         floe_manifest_list *list = NULL;

@@ -55,6 +55,20 @@ void floe__maint_table_free(floe_maint_table *t)
     memset(t, 0, sizeof *t);
 }
 
+int floe__maint_list_path(const floe_snapshot *s, floe_arena *a, const char **out)
+{
+    *out = NULL;
+    if (!s->manifest_list_packed)
+        return 0;
+    floe_buf b = FLOE_BUF_INIT;
+    const char *p;
+    int rc = floe__snapshot_manifest_list(s, &b, &p);
+    if (rc == 0 && p && !(*out = floe__arena_strdup(a, p)))
+        rc = FLOE_ENOMEM;
+    floe__buf_free(&b);
+    return rc;
+}
+
 int floe__maint_snapshot_manifests(floe_fileio *io, const floe_snapshot *s, floe_buf *bytes,
                                    floe_manifest_list **list, floe_arena *arena,
                                    const floe_manifest_file **entries, size_t *n)
@@ -62,11 +76,17 @@ int floe__maint_snapshot_manifests(floe_fileio *io, const floe_snapshot *s, floe
     *list = NULL;
     *entries = NULL;
     *n = 0;
-    if (s->manifest_list) {
+    if (s->manifest_list_packed) {
+        floe_buf pb = FLOE_BUF_INIT;
+        const char *path;
+        int rc = floe__snapshot_manifest_list(s, &pb, &path);
         floe__buf_clear(bytes);
-        FLOE_TRY(floe__io_read_all(io, s->manifest_list, FLOE_MAINT_MAX_OBJECT, bytes));
-        FLOE_TRY(floe_manifest_list_read(list, (const uint8_t *)bytes->ptr, bytes->len,
-                                         s->manifest_list));
+        if (rc == 0)
+            rc = floe__io_read_all(io, path, FLOE_MAINT_MAX_OBJECT, bytes);
+        if (rc == 0)
+            rc = floe_manifest_list_read(list, (const uint8_t *)bytes->ptr, bytes->len, path);
+        floe__buf_free(&pb);
+        FLOE_TRY(rc);
         *entries = (*list)->entries;
         *n = (*list)->nentries;
         return 0;

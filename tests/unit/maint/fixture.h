@@ -153,8 +153,15 @@ static inline int fx_manifests(fx_table *t, int64_t snap, floe_buf *bytes, floe_
     const floe_snapshot *s = snap < 0 ? NULL : floe__metadata_snapshot(t->m, snap);
     if (!s)
         return 0;
-    FLOE_TRY(floe__io_read_all(t->io, s->manifest_list, (size_t)1 << 30, bytes));
-    return floe_manifest_list_read(list, (const uint8_t *)bytes->ptr, bytes->len, s->manifest_list);
+    floe_buf pb = FLOE_BUF_INIT;
+    const char *path = NULL;
+    int rc = floe__snapshot_manifest_list(s, &pb, &path);
+    if (rc == 0)
+        rc = floe__io_read_all(t->io, path, (size_t)1 << 30, bytes);
+    if (rc == 0)
+        rc = floe_manifest_list_read(list, (const uint8_t *)bytes->ptr, bytes->len, path);
+    floe__buf_free(&pb);
+    return rc;
 }
 
 static inline int fx_write_manifest(fx_table *t, int32_t content, int64_t snap, int64_t seq,
@@ -248,10 +255,9 @@ static inline int fx_commit_snapshot(fx_table *t, const char *branch, const char
     s.parent_snapshot_id = parent;
     s.sequence_number = seq;
     s.timestamp_ms = t->clock;
-    s.manifest_list = list_path;
-    s.operation = op;
-    s.summary = summary;
-    s.n_summary = 1;
+    if (floe__snapshot_pack_manifest_list(&s, a, list_path) < 0 ||
+        floe__snapshot_pack_summary(&s, a, summary, 1) < 0)
+        return FLOE_ENOMEM;
     s.has_schema_id = true;
     s.schema_id = 0;
     floe_metadata_builder *b = NULL;

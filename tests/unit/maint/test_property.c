@@ -71,9 +71,16 @@ static void cache_put(floe_strmap *m, const char *key, char *value)
 
 static const char *cached_list(fx_table *t, const floe_snapshot *s)
 {
-    const char *hit = floe__strmap_get(g_cache.lists, s->manifest_list);
-    if (hit)
+    floe_buf pb = FLOE_BUF_INIT;
+    const char *lp = "";
+    floe__snapshot_manifest_list(s, &pb, &lp);
+    char *list_path = floe__strdup(lp ? lp : "");
+    floe__buf_free(&pb);
+    const char *hit = floe__strmap_get(g_cache.lists, list_path);
+    if (hit) {
+        floe__free(list_path);
         return hit;
+    }
     floe_buf bytes = FLOE_BUF_INIT, out = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
     if (fx_manifests(t, s->snapshot_id, &bytes, &l) == 0 && l)
@@ -83,7 +90,8 @@ static const char *cached_list(fx_table *t, const floe_snapshot *s)
     floe_manifest_list_free(l);
     floe__buf_free(&bytes);
     char *v = floe__buf_detach(&out);
-    cache_put(g_cache.lists, s->manifest_list, v);
+    cache_put(g_cache.lists, list_path, v);
+    floe__free(list_path);
     return v;
 }
 
@@ -189,7 +197,13 @@ static bool storage_exact(fx_table *t, const char *prefix)
     bool ok = true;
     for (size_t i = 0; i < t->m->nsnapshots; i++) {
         const floe_snapshot *s = &t->m->snapshots[i];
-        floe__strmap_put(want, s->manifest_list, (void *)1);
+        floe_buf pb = FLOE_BUF_INIT;
+        const char *lp = NULL;
+        floe__snapshot_manifest_list(s, &pb, &lp);
+        char *lpc = floe__strdup(lp);
+        floe__buf_free(&pb);
+        *(char **)floe__vec_push(&owned) = lpc;
+        floe__strmap_put(want, lpc, (void *)1);
         const char *ml = cached_list(t, s);
         for (const char *q = ml, *nq; (nq = strchr(q, '\n')); q = nq + 1) {
             char *p = floe__strndup(q, (size_t)(nq - q));
