@@ -581,12 +581,27 @@ int floe_expire_snapshots(floe_expire_result *out, floe_catalog *catalog, const 
     if (!out)
         return floe__error(FLOE_EINVALID, "maint", "result pointer is NULL");
     memset(out, 0, sizeof *out);
-    floe_maint_table t;
-    FLOE_TRY(floe__maint_table_load(&t, catalog, ident, opts ? opts->io : NULL,
-                                    opts ? opts->io_conf : NULL));
-    floe_expire_sql_commit sc = {catalog, ident, t.io};
-    int rc = floe__expire_run(t.io, t.metadata, t.metadata_location, opts, floe__expire_commit_sql,
+    /* A lost compare-and-set means the table moved under us: plan again on
+     * the fresh state (commit.retry.num-retries, default 4). Nothing was
+     * deleted by the failed attempt. */
+    int64_t retries = 4;
+    int rc;
+    for (int64_t attempt = 0;; attempt++) {
+        floe_maint_table t;
+        FLOE_TRY(floe__maint_table_load(&t, catalog, ident, opts ? opts->io : NULL,
+                                        opts ? opts->io_conf : NULL));
+        if (attempt == 0 &&
+            (rc = floe__props_get_int64(&t.metadata->properties, "commit.retry.num-retries", 4,
+                                        &retries)) < 0) {
+            floe__maint_table_free(&t);
+            return rc;
+        }
+        floe_expire_sql_commit sc = {catalog, ident, t.io};
+        rc = floe__expire_run(t.io, t.metadata, t.metadata_location, opts, floe__expire_commit_sql,
                               &sc, out);
-    floe__maint_table_free(&t);
-    return rc;
+        floe__maint_table_free(&t);
+        if (rc != FLOE_ECONFLICT || attempt >= retries)
+            return rc;
+        floe_error_clear();
+    }
 }

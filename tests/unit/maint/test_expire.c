@@ -303,6 +303,19 @@ static void test_position_deletes_and_metadata_files(void)
     FT_OK(fx_set_ref(&t, "b", FLOE_REF_BRANCH, s1, 0));
     FT_OK(fx_pos_delete(&t, "b", &s2));
     char *posfile = floe__strdup(t.last_path);
+    /* a statistics file for the branch snapshot, and one for main's head */
+    char stats[4200], stats2[4200];
+    snprintf(stats, sizeof stats, "%s/metadata/s2.stats", loc);
+    snprintf(stats2, sizeof stats2, "%s/metadata/s1.stats", loc);
+    FT_OK(ft_write_file(stats, "puffin", 6));
+    FT_OK(ft_write_file(stats2, "puffin", 6));
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, t.m, t.meta_loc));
+    floe_statistics_file st = {s2, stats, 6, 2, NULL, 0, NULL};
+    floe_statistics_file st1 = {s1, stats2, 6, 2, NULL, 0, NULL};
+    FT_OK(floe__mb_set_statistics(b, &st));
+    FT_OK(floe__mb_set_statistics(b, &st1));
+    FT_OK(fx_commit_built(&t, b));
     FT_OK(fx_drop_ref(&t, "b"));
     FT_CHECK(exists(posfile));
     FT_EQ_INT(t.m->n_metadata_log, 2);
@@ -316,7 +329,10 @@ static void test_position_deletes_and_metadata_files(void)
     FT_EQ_INT(r.deleted_data_files_count, 0); /* s1's files are live in main */
     FT_EQ_INT(r.deleted_manifest_files_count, 1);
     FT_EQ_INT(r.deleted_manifest_lists_count, 1);
+    FT_EQ_INT(r.deleted_statistics_files_count, 1);
     FT_CHECK(!exists(posfile));
+    FT_CHECK(!exists(stats));
+    FT_CHECK(exists(stats2));
     /* the metadata-log keeps 2 previous versions: the one this commit
      * pushed out is deleted (older ones were left by writers without
      * delete-after-commit: orphans, for remove_orphan_files) */
