@@ -282,6 +282,78 @@ static void test_commit_failure_deletes_nothing(void)
     free_seed(&h);
 }
 
+/* A FileIO that lets another writer commit (an append) right before the
+ * expiry writes its metadata file, once: the expiry's compare-and-set loses
+ * and it must plan again on the fresh state. */
+typedef struct racer {
+    floe_fileio *inner;
+    fx_table *other;
+    int fired;
+} racer;
+
+static int r_open(floe_fileio *io, const char *uri, floe_input **out)
+{
+    return floe_fileio_open_input(out, ((racer *)io->impl)->inner, uri);
+}
+static int r_create(floe_fileio *io, const char *uri, floe_output **out)
+{
+    racer *r = io->impl;
+    if (!r->fired && strstr(uri, ".metadata.json")) {
+        r->fired = 1;
+        FLOE_TRY(fx_reload(r->other));
+        FLOE_TRY(fx_append(r->other, "main", 1, NULL));
+    }
+    return floe_fileio_create_output(out, r->inner, uri);
+}
+static int r_remove(floe_fileio *io, const char *const *uris, size_t n)
+{
+    return floe_fileio_remove(((racer *)io->impl)->inner, uris, n);
+}
+static int r_list(floe_fileio *io, const char *prefix,
+                  int (*cb)(const floe_file_info *info, void *payload), void *payload)
+{
+    return floe_fileio_list(((racer *)io->impl)->inner, prefix, cb, payload);
+}
+static int r_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+{
+    return floe_fileio_stat(((racer *)io->impl)->inner, uri, out);
+}
+static void r_free(floe_fileio *io)
+{
+    (void)io;
+}
+static const floe_fileio_ops racer_ops = {FLOE_FILEIO_OPS_VERSION, r_open, r_create, r_remove,
+                                          r_list, r_stat, r_free};
+
+static void test_concurrent_commit_replans(void)
+{
+    seed_hist h;
+    FT_OK(build_seed(&h, ft_tmp("race")));
+    fx_table *t = &h.t;
+    racer rc = {h.io, t, 0};
+    floe_fileio rio = {&racer_ops, &rc};
+    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    o.io = &rio;
+    o.now_ms = t->clock + 60000;
+    o.has_older_than = true;
+    o.older_than_ms = t->clock + 1;
+    o.retain_last = 2;
+    floe_expire_result r;
+    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    FT_EQ_INT(rc.fired, 1);
+    /* planned again on 13 snapshots: the new head and its parent stay,
+     * plus the tag; s11 now goes too */
+    FT_EQ_INT(r.expired_snapshots_count, 10);
+    FT_EQ_INT(r.deleted_data_files_count, 4);
+    FT_OK(fx_reload(t));
+    FT_EQ_INT(t->m->nsnapshots, 3);
+    FT_CHECK(floe__metadata_snapshot(t->m, h.s[12]) != NULL);
+    FT_CHECK(floe__metadata_snapshot(t->m, h.s[9]) != NULL);
+    FT_CHECK(exists(t->last_path)); /* the concurrent append's file */
+    FT_CHECK(exists(h.f[11]) && exists(h.f[12]) && exists(h.f[9]));
+    free_seed(&h);
+}
+
 static void test_position_deletes_and_metadata_files(void)
 {
     const char *dir = ft_tmp("posdel");
@@ -392,6 +464,7 @@ static const ft_case cases[] = {
     {"explicit_ids", test_explicit_ids},
     {"ref_ages", test_ref_ages},
     {"commit_failure_deletes_nothing", test_commit_failure_deletes_nothing},
+    {"concurrent_commit_replans", test_concurrent_commit_replans},
     {"position_deletes_and_metadata_files", test_position_deletes_and_metadata_files},
     {"oom", test_oom},
 };
