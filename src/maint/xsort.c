@@ -248,11 +248,12 @@ int floe__xsort_finish(floe_xsort *s)
         FLOE_TRY(spill(s));
     else
         sort_run(s);
-    s->nsrc = s->runs.len ? s->runs.len : 1;
-    s->src = floe__calloc(s->nsrc, sizeof *s->src);
-    s->heap = floe__calloc(s->nsrc, sizeof *s->heap);
+    size_t nsrc = s->runs.len ? s->runs.len : 1;
+    s->src = floe__calloc(nsrc, sizeof *s->src);
+    s->heap = floe__calloc(nsrc, sizeof *s->heap);
     if (!s->src || !s->heap)
         return FLOE_ENOMEM;
+    s->nsrc = nsrc;
     if (s->runs.len) {
         /* the run buffer is not needed while merging files */
         floe__free(s->buf);

@@ -337,7 +337,79 @@ static void test_path_offset(void)
     FT_EQ_INT(floe__location_path_offset("s3a://b"), 7);
 }
 
+static void test_oom(void)
+{
+    /* orphan sweep and inventory: every allocation failure is FLOE_ENOMEM */
+    const char *dir = ft_tmp("oom");
+    mkdir(dir, 0755);
+    char db[4096];
+    snprintf(db, sizeof db, "%s/catalog.db", dir);
+    floe_catalog *cat;
+    floe_fileio *io;
+    FT_OK(floe_catalog_open_sql(&cat, db, NULL));
+    FT_OK(floe_fileio_memory_new(&io));
+    fx_table t;
+    FT_OK(fx_create(&t, cat, io, "db.t", "mem://wh/t", T0));
+    FT_OK(fx_append(&t, "main", 2, NULL));
+    FT_OK(fx_pos_delete(&t, "main", NULL));
+    FT_OK(floe__io_write_new(io, "mem://wh/t/data/stray.parquet", "x", 1));
+    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    o.io = io;
+    o.dry_run = true;
+    o.has_older_than = true;
+    o.older_than_ms = floe__now_ms() + 60000;
+    o.sort_run_bytes = 256;
+    long n;
+    for (n = 1; n < 100000; n++) {
+        floe_orphan_result r;
+        floe__alloc_fail_at(n);
+        int rc = floe_remove_orphan_files(&r, cat, "db.t", &o);
+        floe__alloc_fail_at(0);
+        if (rc == 0) {
+            FT_EQ_INT(r.orphan_files_count, 1);
+            break;
+        }
+        if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "orphans, allocation %ld: %s", n, ft_floe_err());
+            break;
+        }
+    }
+    FT_CHECK(n > 10);
+    floe_inventory_options io2 = FLOE_INVENTORY_OPTIONS_INIT;
+    io2.io = io;
+    for (n = 1; n < 100000; n++) {
+        floe__alloc_fail_at(n);
+        int rc = floe_inventory(cat, "db.t", &io2, NULL, NULL, NULL);
+        floe__alloc_fail_at(0);
+        if (rc == 0)
+            break;
+        if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "inventory, allocation %ld: %s", n, ft_floe_err());
+            break;
+        }
+    }
+    FT_CHECK(n > 10);
+    for (n = 1; n < 100000; n++) {
+        floe_retention_report *rep = NULL;
+        floe__alloc_fail_at(n);
+        int rc = floe_retention_report_compute(&rep, cat, "db.t", t.clock + 1, io, NULL);
+        floe__alloc_fail_at(0);
+        floe_retention_report_free(rep);
+        if (rc == 0)
+            break;
+        if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "retention, allocation %ld: %s", n, ft_floe_err());
+            break;
+        }
+    }
+    FT_CHECK(n > 10);
+    fx_free(&t);
+    floe_fileio_free(io);
+    floe_catalog_free(cat);
+}
+
 static const ft_case cases[] = {
+    {"oom", test_oom},
     {"local_orphans", test_local_orphans},
     {"s3_schemes", test_s3_schemes},
     {"xsort_spills", test_xsort_spills},
