@@ -102,7 +102,11 @@ typedef struct floe_expire_result {
  * delete the manifest lists, manifests, data, delete and statistics files
  * no retained snapshot references, plus old metadata files when
  * write.metadata.delete-after-commit.enabled. If the commit fails nothing
- * is deleted. *out is filled (zeroed first). Errors: FLOE_ENOTFOUND (table),
+ * is deleted. If the cleanup cannot read what a retained snapshot references
+ * (its manifest list or a manifest), the committed expiry stands but nothing
+ * is deleted and that error is returned (the files are left for
+ * remove_orphan_files); an expired snapshot's list or manifest that is
+ * already gone is skipped. *out is filled (zeroed first). Errors: FLOE_ENOTFOUND (table),
  * FLOE_EINVALID (options), FLOE_ECONFLICT (the table changed concurrently:
  * run again), FLOE_ECOMMITUNKNOWN (nothing deleted), FLOE_ECORRUPT,
  * FLOE_EIO, FLOE_ENOMEM. Failed deletions are counted, not returned. */

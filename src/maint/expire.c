@@ -447,6 +447,13 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
         if (floe__intmap_has(retained_ids, s->snapshot_id))
             continue;
         rc = collect_manifests(&c, s, c.candidates, &c.candidate_order, c.retained_manifests);
+        if (rc == FLOE_ENOTFOUND) {
+            /* an expired snapshot's list already gone: what it named can no
+             * longer be enumerated here (remove_orphan_files finds it) */
+            floe_error_clear();
+            rc = 0;
+            continue;
+        }
         const char *lp = NULL;
         if (rc == 0)
             rc = floe__maint_list_path(s, c.arena, &lp);
@@ -456,9 +463,16 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
                 rc = doom(&c, FLOE_MAINT_MANIFEST_LIST, lp);
         }
     }
-    /* 3. candidate files: live entries of candidate manifests */
-    for (size_t i = 0; rc == 0 && i < c.candidate_order.len; i++)
+    /* 3. candidate files: live entries of candidate manifests (one that is
+     * already gone is skipped; a retained one missing fails the whole
+     * cleanup below, before anything is deleted) */
+    for (size_t i = 0; rc == 0 && i < c.candidate_order.len; i++) {
         rc = scan_manifest(&c, *(floe_manifest_file **)floe__vec_at(&c.candidate_order, i), true);
+        if (rc == FLOE_ENOTFOUND) {
+            floe_error_clear();
+            rc = 0;
+        }
+    }
     /* 4. strike what a retained manifest still lists live */
     for (size_t i = 0; rc == 0 && floe__strmap_len(c.files) && i < c.retained_order.len; i++)
         rc = scan_manifest(&c, *(floe_manifest_file **)floe__vec_at(&c.retained_order, i), false);

@@ -148,6 +148,50 @@ static void test_seed_script2(void)
     free_seed(&h);
 }
 
+static void test_missing_expired_objects(void)
+{
+    /* an expired snapshot's list and a candidate manifest already gone
+     * (deleted by hand, or a crashed older tool): skipped, the rest of the
+     * cleanup proceeds; what they named stays for remove_orphan_files */
+    seed_hist h;
+    FT_OK(build_seed(&h, ft_tmp("missing")));
+    fx_table *t = &h.t;
+    floe_buf pb = FLOE_BUF_INIT;
+    const char *lp;
+    FT_OK(floe__snapshot_manifest_list(floe__metadata_snapshot(t->m, h.s[1]), &pb, &lp));
+    FT_EQ_INT(unlink(lp), 0);
+    floe__buf_free(&pb);
+    /* M3: the manifest listing f3 ADDED (s3's newest) */
+    floe_buf bytes = FLOE_BUF_INIT;
+    floe_manifest_list *l = NULL;
+    FT_OK(fx_manifests(t, h.s[3], &bytes, &l));
+    FT_EQ_INT(unlink(l->entries[0].manifest_path), 0);
+    floe_manifest_list_free(l);
+    floe__buf_free(&bytes);
+    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    o.now_ms = t->clock + 60000;
+    o.has_older_than = true;
+    o.older_than_ms = t->clock + 1;
+    o.retain_last = 2;
+    floe_expire_result r;
+    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    FT_EQ_INT(r.expired_snapshots_count, 9);
+    FT_EQ_INT(r.deleted_manifest_lists_count, 8);
+    FT_EQ_INT(r.deleted_data_files_count, 3); /* f1, f6, f8; f3 stays an orphan */
+    FT_CHECK(exists(h.f[3]) && !exists(h.f[1]));
+    /* but a retained snapshot's missing list stops everything */
+    FT_OK(fx_reload(t));
+    FT_OK(fx_append(t, "main", 1, NULL));
+    FT_OK(fx_append(t, "main", 1, NULL));
+    FT_OK(floe__snapshot_manifest_list(floe__metadata_snapshot(t->m, h.s[9]), &pb, &lp));
+    FT_EQ_INT(unlink(lp), 0);
+    floe__buf_free(&pb);
+    FT_EQ_INT(floe_expire_snapshots(&r, h.cat, t->ident, &o), FLOE_ENOTFOUND);
+    FT_EQ_INT(r.deleted_data_files_count + r.deleted_manifest_files_count, 0);
+    FT_CHECK(exists(h.f[11])); /* s11 expired (committed), its files stay */
+    free_seed(&h);
+}
+
 static int count_cb(floe_maint_file_kind kind, const char *location, void *payload)
 {
     (void)location;
@@ -461,6 +505,7 @@ static void test_oom(void)
 static const ft_case cases[] = {
     {"seed_script2", test_seed_script2},
     {"dry_run", test_dry_run},
+    {"missing_expired_objects", test_missing_expired_objects},
     {"explicit_ids", test_explicit_ids},
     {"ref_ages", test_ref_ages},
     {"commit_failure_deletes_nothing", test_commit_failure_deletes_nothing},
