@@ -131,8 +131,8 @@ static void w_free(floe_fileio *io)
     floe_fileio_free(io->impl);
     free(io);
 }
-static const floe_fileio_ops wrap_ops = {FLOE_FILEIO_OPS_VERSION, w_open, w_create, w_remove,
-                                         w_list, w_stat, w_free};
+static const floe_fileio_ops wrap_ops = {
+    FLOE_FILEIO_OPS_VERSION, w_open, w_create, w_remove, w_list, w_stat, w_free};
 
 typedef struct commit_ctx {
     int dummy;
@@ -272,10 +272,11 @@ int main(int argc, char **argv)
         else if (rc == 0)
             rc = floe__buf_printf(&snaps, "{\"snapshot-id\":%lld,", (long long)snap);
         if (rc == 0)
-            rc = floe__buf_printf(&snaps,
-                                  "\"sequence-number\":%lld,\"timestamp-ms\":%lld,\"manifest-list\":"
-                                  "\"%s\",\"summary\":{\"operation\":\"append\"},\"schema-id\":0}%s",
-                                  (long long)seq, (long long)ts, lp, k + 1 < nsnap ? "," : "");
+            rc =
+                floe__buf_printf(&snaps,
+                                 "\"sequence-number\":%lld,\"timestamp-ms\":%lld,\"manifest-list\":"
+                                 "\"%s\",\"summary\":{\"operation\":\"append\"},\"schema-id\":0}%s",
+                                 (long long)seq, (long long)ts, lp, k + 1 < nsnap ? "," : "");
         if (rc == 0)
             rc = floe__buf_printf(&log, "{\"timestamp-ms\":%lld,\"snapshot-id\":%lld}%s",
                                   (long long)ts, (long long)snap, k + 1 < nsnap ? "," : "");
@@ -322,12 +323,13 @@ int main(int argc, char **argv)
     double wall_ms = (double)(floe__mono_ns() - t0) / 1e6;
     double cpu = cpu_ms() - c0;
     long hwm = status_kb("VmHWM:");
-    fprintf(stderr,
-            "setup %.1f s: %d snapshots, %d data files, %zu manifests (%zu segments)\n"
-            "expired %lld snapshots: deleted %lld data files, %lld manifests, %lld manifest lists\n",
-            setup_s, nsnap, nsnap * FILES_PER_SNAPSHOT, distinct, nseg,
-            (long long)r.expired_snapshots_count, (long long)r.deleted_data_files_count,
-            (long long)r.deleted_manifest_files_count, (long long)r.deleted_manifest_lists_count);
+    fprintf(
+        stderr,
+        "setup %.1f s: %d snapshots, %d data files, %zu manifests (%zu segments)\n"
+        "expired %lld snapshots: deleted %lld data files, %lld manifests, %lld manifest lists\n",
+        setup_s, nsnap, nsnap * FILES_PER_SNAPSHOT, distinct, nseg,
+        (long long)r.expired_snapshots_count, (long long)r.deleted_data_files_count,
+        (long long)r.deleted_manifest_files_count, (long long)r.deleted_manifest_lists_count);
     printf("BENCH maint_expire_wall %.1f ms\n", wall_ms);
     printf("BENCH maint_expire_cpu %.1f ms\n", cpu);
     printf("BENCH maint_expire_manifests_read %lld manifests\n", (long long)r.manifests_read);

@@ -112,8 +112,8 @@ static void w_free(floe_fileio *io)
     floe_fileio_free(io->impl);
     free(io);
 }
-static const floe_fileio_ops synth_ops = {FLOE_FILEIO_OPS_VERSION, w_open, w_create, w_remove,
-                                          w_list, w_stat, w_free};
+static const floe_fileio_ops synth_ops = {
+    FLOE_FILEIO_OPS_VERSION, w_open, w_create, w_remove, w_list, w_stat, w_free};
 
 static int write_manifest(floe_fileio *io, const char *path, int64_t snap, long first, long last,
                           floe_manifest_file *mf)
@@ -214,19 +214,20 @@ int main(int argc, char **argv)
         floe__buf_printf(&snaps,
                          "%s{\"snapshot-id\":%lld,%s\"sequence-number\":%lld,\"timestamp-ms\":%lld,"
                          "\"manifest-list\":\"%s\",\"summary\":{\"operation\":\"append\"}}",
-                         k ? "," : "", (long long)snap, "",
-                         (long long)snap, (long long)(T0 + k), path);
+                         k ? "," : "", (long long)snap, "", (long long)snap, (long long)(T0 + k),
+                         path);
     }
-    floe__buf_printf(&json,
-                     "{\"format-version\":2,\"table-uuid\":\"9b0f1b9e-1c1e-4b33-9a8e-0b1b7c9d0e11\","
-                     "\"location\":\"mem://wh/t\",\"last-sequence-number\":%d,\"last-updated-ms\":%lld,"
-                     "\"last-column-id\":1,\"current-schema-id\":0,\"schemas\":[%s],"
-                     "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],"
-                     "\"last-partition-id\":999,\"default-sort-order-id\":0,"
-                     "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
-                     "\"current-snapshot-id\":%d,\"refs\":{\"main\":{\"snapshot-id\":%d,"
-                     "\"type\":\"branch\"}},\"snapshots\":[",
-                     SNAPSHOTS, (long long)(T0 + SNAPSHOTS), SCHEMA, SNAPSHOTS, SNAPSHOTS);
+    floe__buf_printf(
+        &json,
+        "{\"format-version\":2,\"table-uuid\":\"9b0f1b9e-1c1e-4b33-9a8e-0b1b7c9d0e11\","
+        "\"location\":\"mem://wh/t\",\"last-sequence-number\":%d,\"last-updated-ms\":%lld,"
+        "\"last-column-id\":1,\"current-schema-id\":0,\"schemas\":[%s],"
+        "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],"
+        "\"last-partition-id\":999,\"default-sort-order-id\":0,"
+        "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
+        "\"current-snapshot-id\":%d,\"refs\":{\"main\":{\"snapshot-id\":%d,"
+        "\"type\":\"branch\"}},\"snapshots\":[",
+        SNAPSHOTS, (long long)(T0 + SNAPSHOTS), SCHEMA, SNAPSHOTS, SNAPSHOTS);
     floe__buf_puts(&json, snaps.ptr);
     floe__buf_puts(&json, "],\"snapshot-log\":[],\"metadata-log\":[]}");
     const char *meta = "mem://wh/t/metadata/00001-x.metadata.json";
@@ -237,7 +238,8 @@ int main(int argc, char **argv)
     char db[256];
     snprintf(db, sizeof db, "%s/catalog.db", dir);
     floe_catalog *cat;
-    if (floe_catalog_open_sql(&cat, db, NULL) < 0 || floe_catalog_create_namespace(cat, "db", NULL) < 0 ||
+    if (floe_catalog_open_sql(&cat, db, NULL) < 0 ||
+        floe_catalog_create_namespace(cat, "db", NULL) < 0 ||
         floe_catalog_register_table(cat, "db.t", meta) < 0)
         return die("catalog");
     double setup_s = (double)(floe__mono_ns() - tset) / 1e9;

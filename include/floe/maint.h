@@ -92,7 +92,7 @@ typedef struct floe_expire_result {
     int64_t deleted_metadata_files_count; /* old metadata.json (delete-after-commit) */
     int64_t expired_snapshots_count;
     int64_t removed_refs_count;
-    int64_t manifests_read; /* each manifest is read at most once */
+    int64_t manifests_read;       /* each manifest is read at most once */
     int64_t failed_deletes_count; /* deletions storage refused (left as orphans) */
 } floe_expire_result;
 
@@ -155,9 +155,9 @@ typedef struct floe_orphan_options {
     }
 
 typedef struct floe_orphan_result {
-    int64_t orphan_files_count;  /* rows reported */
-    int64_t listed_files_count;  /* objects listed (all ages) */
-    int64_t reachable_files_count; /* distinct locations the metadata references */
+    int64_t orphan_files_count;    /* rows reported */
+    int64_t listed_files_count;    /* objects listed (all ages) */
+    int64_t reachable_files_count; /* manifest entries read (repeats counted) */
     int64_t failed_deletes_count;
 } floe_orphan_result;
 
@@ -189,10 +189,10 @@ typedef struct floe_inventory_row {
     floe_inventory_kind kind;
     const char *kind_name; /* "metadata", "manifest_list", "manifest", "data_file", ... */
     const char *path;
-    int64_t size;          /* bytes; -1 when unknown */
-    const char *content;   /* data|position_deletes|equality_deletes (files), data|deletes
-                              (manifests), "" otherwise */
-    const char *status;    /* ADDED|EXISTING (files), "" otherwise */
+    int64_t size;        /* bytes; -1 when unknown */
+    const char *content; /* data|position_deletes|equality_deletes (files), data|deletes
+                            (manifests), "" otherwise */
+    const char *status;  /* ADDED|EXISTING (files), "" otherwise */
 } floe_inventory_row;
 
 typedef struct floe_inventory_options {
@@ -241,38 +241,38 @@ FLOE_EXTERN int floe_inventory(floe_catalog *catalog, const char *ident,
 
 typedef struct floe_retention_ref {
     const char *name;
-    const char *type;               /* "branch" | "tag" */
+    const char *type; /* "branch" | "tag" */
     int64_t snapshot_id;
-    int64_t retained_count;         /* snapshots this ref keeps */
-    int64_t oldest_snapshot_id;     /* oldest retained (recovery window start) */
+    int64_t retained_count;     /* snapshots this ref keeps */
+    int64_t oldest_snapshot_id; /* oldest retained (recovery window start) */
     int64_t oldest_timestamp_ms;
     int64_t oldest_age_ms;
-    int64_t min_snapshots_to_keep;  /* effective policy (branches) */
+    int64_t min_snapshots_to_keep; /* effective policy (branches) */
     int64_t max_snapshot_age_ms;
-    int64_t max_ref_age_ms;         /* -1: forever */
-    bool expires;                   /* the ref itself would be removed */
+    int64_t max_ref_age_ms; /* -1: forever */
+    bool expires;           /* the ref itself would be removed */
 } floe_retention_ref;
 
 typedef struct floe_retention_report {
     size_t nrefs;
     floe_retention_ref *refs;
     int64_t snapshots_count;
-    int64_t current_files_bytes;      /* `files`: live data+delete files of main */
-    int64_t all_files_bytes;          /* `all_data_files`: every retained snapshot's */
+    int64_t current_files_bytes; /* `files`: live data+delete files of main */
+    int64_t all_files_bytes;     /* `all_data_files`: every retained snapshot's */
     int64_t bytes_held_only_by_old_snapshots;
     /* what expire_snapshots with the current settings would do */
-    size_t nexpiring;                 /* snapshots that would become unrecoverable */
+    size_t nexpiring; /* snapshots that would become unrecoverable */
     int64_t *expiring_snapshot_ids;
     int64_t *expiring_timestamps_ms;
-    floe_expire_result would_delete;  /* dry-run counts */
-    int64_t would_free_bytes;         /* data + delete file bytes */
+    floe_expire_result would_delete; /* dry-run counts */
+    int64_t would_free_bytes;        /* data + delete file bytes */
 } floe_retention_report;
 
 /* Compute the report (reads every manifest of every snapshot once).
  * *out is the caller's, freed with floe_retention_report_free. */
 FLOE_EXTERN int floe_retention_report_compute(floe_retention_report **out, floe_catalog *catalog,
-                                              const char *ident, int64_t now_ms,
-                                              floe_fileio *io, const floe_props *io_conf);
+                                              const char *ident, int64_t now_ms, floe_fileio *io,
+                                              const floe_props *io_conf);
 FLOE_EXTERN void floe_retention_report_free(floe_retention_report *r);
 
 #ifdef __cplusplus

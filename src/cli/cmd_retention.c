@@ -36,7 +36,8 @@ static void fmt_time(int64_t ms, char *out, size_t n)
     unsigned m, d;
     floe__civil_from_days(days, &y, &m, &d);
     snprintf(out, n, "%04lld-%02u-%02u %02lld:%02lld:%02lld", (long long)y, m, d,
-             (long long)(rem / 3600000), (long long)(rem / 60000 % 60), (long long)(rem / 1000 % 60));
+             (long long)(rem / 3600000), (long long)(rem / 60000 % 60),
+             (long long)(rem / 1000 % 60));
 }
 
 static void fmt_age(int64_t ms, char *out, size_t n)
@@ -83,8 +84,8 @@ static void print_text(const char *ident, const floe_retention_report *r, int64_
                (long long)f->oldest_snapshot_id, t, a);
         if (strcmp(f->type, "branch") == 0) {
             fmt_dur(f->max_snapshot_age_ms, p1, sizeof p1);
-            printf("keep >= %lld, max snapshot age %s, ref age %s", (long long)f->min_snapshots_to_keep,
-                   p1, p2);
+            printf("keep >= %lld, max snapshot age %s, ref age %s",
+                   (long long)f->min_snapshots_to_keep, p1, p2);
         } else {
             printf("ref age %s", p2);
         }
@@ -94,7 +95,8 @@ static void print_text(const char *ident, const floe_retention_report *r, int64_
            (long long)r->current_files_bytes);
     printf("bytes in live files of all snapshots (all_data_files): %lld\n",
            (long long)r->all_files_bytes);
-    printf("bytes held only by old snapshots: %lld\n\n", (long long)r->bytes_held_only_by_old_snapshots);
+    printf("bytes held only by old snapshots: %lld\n\n",
+           (long long)r->bytes_held_only_by_old_snapshots);
     if (!r->nexpiring) {
         printf("expire_snapshots with the current settings would expire nothing.\n");
         return;
@@ -111,7 +113,8 @@ static void print_text(const char *ident, const floe_retention_report *r, int64_
     printf("and delete: %lld data files, %lld position delete files, %lld equality delete files, "
            "%lld manifests, %lld manifest lists, %lld statistics files (%lld bytes of data and "
            "delete files)\n",
-           (long long)w->deleted_data_files_count, (long long)w->deleted_position_delete_files_count,
+           (long long)w->deleted_data_files_count,
+           (long long)w->deleted_position_delete_files_count,
            (long long)w->deleted_equality_delete_files_count,
            (long long)w->deleted_manifest_files_count, (long long)w->deleted_manifest_lists_count,
            (long long)w->deleted_statistics_files_count, (long long)r->would_free_bytes);
@@ -119,8 +122,8 @@ static void print_text(const char *ident, const floe_retention_report *r, int64_
 
 static void print_json(const char *ident, const floe_retention_report *r, int64_t now)
 {
-    printf("{\"table\":\"%s\",\"now_ms\":%lld,\"snapshots\":%lld,\"refs\":[", ident,
-           (long long)now, (long long)r->snapshots_count);
+    printf("{\"table\":\"%s\",\"now_ms\":%lld,\"snapshots\":%lld,\"refs\":[", ident, (long long)now,
+           (long long)r->snapshots_count);
     for (size_t i = 0; i < r->nrefs; i++) {
         const floe_retention_ref *f = &r->refs[i];
         printf("%s{\"name\":\"%s\",\"type\":\"%s\",\"snapshot_id\":%lld,\"retained_count\":%lld,"
@@ -146,7 +149,8 @@ static void print_json(const char *ident, const floe_retention_report *r, int64_
            "\"deleted_equality_delete_files_count\":%lld,\"deleted_manifest_files_count\":%lld,"
            "\"deleted_manifest_lists_count\":%lld,\"deleted_statistics_files_count\":%lld,"
            "\"bytes\":%lld}}\n",
-           (long long)w->deleted_data_files_count, (long long)w->deleted_position_delete_files_count,
+           (long long)w->deleted_data_files_count,
+           (long long)w->deleted_position_delete_files_count,
            (long long)w->deleted_equality_delete_files_count,
            (long long)w->deleted_manifest_files_count, (long long)w->deleted_manifest_lists_count,
            (long long)w->deleted_statistics_files_count, (long long)r->would_free_bytes);

@@ -45,13 +45,14 @@ int floe__ref_policy(const floe_table_metadata *base, const floe_expire_options 
                                    FLOE_DEFAULT_MAX_SNAPSHOT_AGE_MS, &max_age));
     FLOE_TRY(floe__props_get_int64(&base->properties, FLOE_PROP_MIN_SNAPSHOTS,
                                    FLOE_DEFAULT_MIN_SNAPSHOTS, &min_keep));
-    FLOE_TRY(floe__props_get_int64(&base->properties, FLOE_PROP_MAX_REF_AGE, INT64_MAX,
-                                   &max_ref_age));
+    FLOE_TRY(
+        floe__props_get_int64(&base->properties, FLOE_PROP_MAX_REF_AGE, INT64_MAX, &max_ref_age));
     if (o && o->retain_last > 0)
         min_keep = o->retain_last;
     out->max_snapshot_age_ms = max_age;
-    out->expire_older_than_ms =
-        o && o->has_older_than ? o->older_than_ms : (max_age > now_ms ? INT64_MIN : now_ms - max_age);
+    out->expire_older_than_ms = o && o->has_older_than
+                                    ? o->older_than_ms
+                                    : (max_age > now_ms ? INT64_MIN : now_ms - max_age);
     out->min_snapshots_to_keep = min_keep;
     out->max_ref_age_ms = max_ref_age;
     if (!ref)
@@ -128,7 +129,8 @@ int floe__expire_plan(floe_expire_plan *p, const floe_table_metadata *base,
             if (ref_kept[i] && base->refs[i].snapshot_id == o->snapshot_ids[k])
                 rc = floe__buf_printf(&names, "%s%s", names.len ? ", " : "", base->refs[i].name);
         if (rc == 0 && names.len)
-            rc = floe__error(FLOE_EINVALID, "maint", "Cannot expire %lld. Still referenced by refs: [%s]",
+            rc = floe__error(FLOE_EINVALID, "maint",
+                             "Cannot expire %lld. Still referenced by refs: [%s]",
                              (long long)o->snapshot_ids[k], names.ptr);
         floe__buf_free(&names);
     }
@@ -150,7 +152,8 @@ int floe__expire_plan(floe_expire_plan *p, const floe_table_metadata *base,
             if ((rc = keep(referenced, s->snapshot_id)) < 0)
                 break;
             if (ref->type == FLOE_REF_BRANCH && in_window) {
-                if (kept < pol.min_snapshots_to_keep || s->timestamp_ms >= pol.expire_older_than_ms) {
+                if (kept < pol.min_snapshots_to_keep ||
+                    s->timestamp_ms >= pol.expire_older_than_ms) {
                     rc = keep(p->retained, s->snapshot_id);
                     kept++;
                 } else {
@@ -208,8 +211,8 @@ typedef struct cleanup {
     floe_strmap *candidates;         /* path -> floe_manifest_file* */
     floe_vec candidate_order;        /* floe_manifest_file* in discovery order */
     floe_vec retained_order;
-    floe_strmap *files;              /* path -> cand_file* */
-    floe_vec doomed;                 /* doomed */
+    floe_strmap *files; /* path -> cand_file* */
+    floe_vec doomed;    /* doomed */
     floe_expire_result *r;
 } cleanup;
 
@@ -249,7 +252,8 @@ static int collect_manifests(cleanup *c, const floe_snapshot *s, floe_strmap *in
     }
     floe_manifest_list_free(list);
     if (rc < 0)
-        floe__error_context("reading the manifest list of snapshot %lld", (long long)s->snapshot_id);
+        floe__error_context("reading the manifest list of snapshot %lld",
+                            (long long)s->snapshot_id);
     return rc;
 }
 
@@ -336,29 +340,14 @@ static bool in_metadata_log(const floe_table_metadata *m, const char *location, 
 static void count(floe_expire_result *r, floe_maint_file_kind k, int64_t by)
 {
     switch (k) {
-    case FLOE_MAINT_DATA_FILE:
-        r->deleted_data_files_count += by;
-        break;
-    case FLOE_MAINT_POSITION_DELETE_FILE:
-        r->deleted_position_delete_files_count += by;
-        break;
-    case FLOE_MAINT_EQUALITY_DELETE_FILE:
-        r->deleted_equality_delete_files_count += by;
-        break;
-    case FLOE_MAINT_MANIFEST:
-        r->deleted_manifest_files_count += by;
-        break;
-    case FLOE_MAINT_MANIFEST_LIST:
-        r->deleted_manifest_lists_count += by;
-        break;
-    case FLOE_MAINT_STATISTICS_FILE:
-        r->deleted_statistics_files_count += by;
-        break;
-    case FLOE_MAINT_METADATA_FILE:
-        r->deleted_metadata_files_count += by;
-        break;
-    default:
-        break;
+    case FLOE_MAINT_DATA_FILE: r->deleted_data_files_count += by; break;
+    case FLOE_MAINT_POSITION_DELETE_FILE: r->deleted_position_delete_files_count += by; break;
+    case FLOE_MAINT_EQUALITY_DELETE_FILE: r->deleted_equality_delete_files_count += by; break;
+    case FLOE_MAINT_MANIFEST: r->deleted_manifest_files_count += by; break;
+    case FLOE_MAINT_MANIFEST_LIST: r->deleted_manifest_lists_count += by; break;
+    case FLOE_MAINT_STATISTICS_FILE: r->deleted_statistics_files_count += by; break;
+    case FLOE_MAINT_METADATA_FILE: r->deleted_metadata_files_count += by; break;
+    default: break;
     }
 }
 
@@ -516,8 +505,8 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
         goto done;
     if (del_meta && committed) {
         for (size_t i = 0; i <= base->n_metadata_log; i++) {
-            const char *p = i < base->n_metadata_log ? base->metadata_log[i].metadata_file
-                                                     : base_location;
+            const char *p =
+                i < base->n_metadata_log ? base->metadata_log[i].metadata_file : base_location;
             if (p && !in_metadata_log(committed, committed_location, p) &&
                 (rc = doom(&c, FLOE_MAINT_METADATA_FILE, p)) < 0)
                 goto done;

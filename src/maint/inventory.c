@@ -28,7 +28,7 @@
 
 typedef struct inv {
     floe_fileio *io;
-    floe_fileio *dst; /* local FileIO of the copy target, or NULL */
+    floe_fileio *dst;     /* local FileIO of the copy target, or NULL */
     const char *location; /* table location */
     const char *copy_to;
     int (*cb)(const floe_inventory_row *row, void *payload);
@@ -104,10 +104,10 @@ static int walk_manifest(inv *v, const floe_manifest_file *mf)
     floe_manifest_reader *rd = NULL;
     FLOE_TRY(floe__maint_open_manifest(v->io, mf, &v->bytes, &rd));
     int64_t len = mf->manifest_length >= 0 ? mf->manifest_length : (int64_t)v->bytes.len;
-    int rc = emit(v, FLOE_INV_MANIFEST, mf->manifest_path, len,
-                  floe_manifest_reader_info(rd)->content == FLOE_MANIFEST_DELETES ? "deletes"
-                                                                                  : "data",
-                  "", true);
+    int rc =
+        emit(v, FLOE_INV_MANIFEST, mf->manifest_path, len,
+             floe_manifest_reader_info(rd)->content == FLOE_MANIFEST_DELETES ? "deletes" : "data",
+             "", true);
     const floe_manifest_entry *e;
     while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
         if (e->status == FLOE_ENTRY_DELETED || !e->data_file.file_path)
@@ -140,8 +140,8 @@ static int write_backup_metadata(inv *v, const floe_table_metadata *base, const 
         const floe_table_metadata *cur = floe__metadata_builder_peek(b);
         rc = floe__mb_remove_snapshot_ref(b, cur->refs[0].name);
     }
-    floe_snapshot_ref main_ref = {.name = "main", .snapshot_id = pin->snapshot_id,
-                                  .type = FLOE_REF_BRANCH};
+    floe_snapshot_ref main_ref = {
+        .name = "main", .snapshot_id = pin->snapshot_id, .type = FLOE_REF_BRANCH};
     if (rc == 0)
         rc = floe__mb_set_snapshot_ref(b, &main_ref);
     for (size_t i = 0; rc == 0 && i < base->nsnapshots; i++) {
@@ -173,8 +173,9 @@ static int write_backup_metadata(inv *v, const floe_table_metadata *base, const 
         rc = floe__io_write_new(v->dst, path, text.ptr, text.len);
     floe__buf_clear(&text);
     if (rc == 0)
-        rc = floe__buf_printf(&text, "# floe inventory --copy-to backup of snapshot %lld\n"
-                                     "metadata-location=%s\nio.location-map=%s=%s\n",
+        rc = floe__buf_printf(&text,
+                              "# floe inventory --copy-to backup of snapshot %lld\n"
+                              "metadata-location=%s\nio.location-map=%s=%s\n",
                               (long long)pin->snapshot_id, path, v->location, v->copy_to);
     char *props = rc == 0 ? floe__sprintf("%s/floe-backup.properties", v->copy_to) : NULL;
     if (rc == 0 && !props)

@@ -66,8 +66,8 @@ int floe__maint_select(const floe_table_metadata *m, bool has_id, int64_t id, co
 /* ---------------------------------------------------------------- expire (expire.c) */
 
 typedef struct floe_expire_plan {
-    floe_vec remove_ids;  /* int64_t: snapshots to remove */
-    floe_vec remove_refs; /* const char* borrowed from the base metadata */
+    floe_vec remove_ids;   /* int64_t: snapshots to remove */
+    floe_vec remove_refs;  /* const char* borrowed from the base metadata */
     floe_intmap *retained; /* snapshot id -> (void*)1 */
 } floe_expire_plan;
 
@@ -93,9 +93,8 @@ int floe__ref_policy(const floe_table_metadata *base, const floe_expire_options 
  * `base` and makes the result current. On success *committed is the new
  * metadata (caller's) and *location its file (caller's). */
 typedef int (*floe_expire_commit_fn)(const floe_table_metadata *base, const char *base_location,
-                                     const floe_expire_plan *plan,
-                                     floe_table_metadata **committed, char **location,
-                                     void *payload);
+                                     const floe_expire_plan *plan, floe_table_metadata **committed,
+                                     char **location, void *payload);
 
 /* The SQLite-catalog commit used until the table layer drives expiry:
  * builder + create-new metadata file + compare-and-set. payload: a
@@ -116,8 +115,7 @@ int floe__expire_commit_sql(const floe_table_metadata *base, const char *base_lo
 int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
                          const char *base_location, const floe_table_metadata *committed,
                          const char *committed_location, const floe_intmap *retained_ids,
-                         const floe_expire_options *o, floe_expire_result *r,
-                         int64_t *freed_bytes);
+                         const floe_expire_options *o, floe_expire_result *r, int64_t *freed_bytes);
 
 /* The whole operation on loaded metadata with a given commit function:
  * plan, commit (unless dry run or nothing to do), cleanup. */

@@ -393,7 +393,8 @@ static int join(sweep *s, floe_xsort *orphans)
                 break;
             bool match = false;
             for (size_t i = 0; i < j.group.len && !match; i++)
-                match = strcmp(*(char **)floe__vec_at(&j.group, i), lnorm.ptr ? lnorm.ptr : "") == 0;
+                match =
+                    strcmp(*(char **)floe__vec_at(&j.group, i), lnorm.ptr ? lnorm.ptr : "") == 0;
             if (!match) {
                 if (s->o->prefix_mismatch_mode == FLOE_PREFIX_MISMATCH_DELETE)
                     orphan = true;
@@ -411,12 +412,13 @@ static int join(sweep *s, floe_xsort *orphans)
     if (rc == FLOE_ITEROVER)
         rc = 0;
     if (rc == 0 && nconf)
-        rc = floe__error(FLOE_EINVALID, "maint",
-                         "Unable to determine whether certain files are orphan. Metadata references "
-                         "files that match listed/provided files except for authority/scheme. "
-                         "Configure equal_schemes / equal_authorities, or set prefix_mismatch_mode "
-                         "to IGNORE or DELETE. Conflicting authorities/schemes (%zu): %s",
-                         nconf, conflicts.ptr);
+        rc =
+            floe__error(FLOE_EINVALID, "maint",
+                        "Unable to determine whether certain files are orphan. Metadata references "
+                        "files that match listed/provided files except for authority/scheme. "
+                        "Configure equal_schemes / equal_authorities, or set prefix_mismatch_mode "
+                        "to IGNORE or DELETE. Conflicting authorities/schemes (%zu): %s",
+                        nconf, conflicts.ptr);
     group_clear(&j);
     floe__vec_free(&j.group);
     floe__buf_free(&j.group_path);

@@ -118,8 +118,8 @@ static int report_refs(const floe_table_metadata *m, int64_t now, floe_retention
         o->max_snapshot_age_ms = ref->type == FLOE_REF_TAG ? -1 : pol.max_snapshot_age_ms;
         o->max_ref_age_ms = pol.max_ref_age_ms == INT64_MAX ? -1 : pol.max_ref_age_ms;
         const floe_snapshot *s = floe__metadata_snapshot(m, ref->snapshot_id);
-        o->expires = strcmp(ref->name, "main") != 0 &&
-                     (!s || now - s->timestamp_ms > pol.max_ref_age_ms);
+        o->expires =
+            strcmp(ref->name, "main") != 0 && (!s || now - s->timestamp_ms > pol.max_ref_age_ms);
         const floe_snapshot *oldest = NULL;
         int64_t kept = 0;
         for (size_t steps = 0; s && steps <= m->nsnapshots; steps++) {
@@ -176,8 +176,8 @@ int floe_retention_report_compute(floe_retention_report **out, floe_catalog *cat
         floe_expire_options dry = FLOE_EXPIRE_OPTIONS_INIT;
         dry.dry_run = true;
         if (rc == 0)
-            rc = floe__expire_cleanup(t.io, m, t.metadata_location, NULL, NULL, plan.retained,
-                                      &dry, &r->would_delete, &r->would_free_bytes);
+            rc = floe__expire_cleanup(t.io, m, t.metadata_location, NULL, NULL, plan.retained, &dry,
+                                      &r->would_delete, &r->would_free_bytes);
     }
     floe__expire_plan_free(&plan);
     if (rc < 0) {

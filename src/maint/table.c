@@ -170,21 +170,13 @@ int floe__maint_select(const floe_table_metadata *m, bool has_id, int64_t id, co
 const char *floe_maint_file_kind_name(floe_maint_file_kind kind)
 {
     switch (kind) {
-    case FLOE_MAINT_DATA_FILE:
-        return "data_file";
-    case FLOE_MAINT_POSITION_DELETE_FILE:
-        return "position_delete_file";
-    case FLOE_MAINT_EQUALITY_DELETE_FILE:
-        return "equality_delete_file";
-    case FLOE_MAINT_MANIFEST:
-        return "manifest";
-    case FLOE_MAINT_MANIFEST_LIST:
-        return "manifest_list";
-    case FLOE_MAINT_STATISTICS_FILE:
-        return "statistics_file";
-    case FLOE_MAINT_METADATA_FILE:
-        return "metadata";
-    default:
-        return "other";
+    case FLOE_MAINT_DATA_FILE: return "data_file";
+    case FLOE_MAINT_POSITION_DELETE_FILE: return "position_delete_file";
+    case FLOE_MAINT_EQUALITY_DELETE_FILE: return "equality_delete_file";
+    case FLOE_MAINT_MANIFEST: return "manifest";
+    case FLOE_MAINT_MANIFEST_LIST: return "manifest_list";
+    case FLOE_MAINT_STATISTICS_FILE: return "statistics_file";
+    case FLOE_MAINT_METADATA_FILE: return "metadata";
+    default: return "other";
     }
 }

@@ -48,9 +48,9 @@ typedef struct rec_hdr {
 } rec_hdr;
 
 typedef struct source {
-    FILE *f;         /* spilled run, or NULL for the in-memory run */
-    size_t next;     /* in-memory: next index */
-    floe_buf cur;    /* current record's location */
+    FILE *f;      /* spilled run, or NULL for the in-memory run */
+    size_t next;  /* in-memory: next index */
+    floe_buf cur; /* current record's location */
     rec_hdr hdr;
     bool live;
 } source;
@@ -130,7 +130,7 @@ static int spill(floe_xsort *s)
     }
     *slot = f;
     for (size_t i = 0; i < s->index.len; i++) {
-        size_t at = (size_t)*(uintptr_t *)floe__vec_at(&s->index, i);
+        size_t at = (size_t) * (uintptr_t *)floe__vec_at(&s->index, i);
         rec_hdr h;
         memcpy(&h, s->buf + at, sizeof h);
         if (fwrite(s->buf + at, 1, sizeof h + h.len, f) != sizeof h + h.len)
@@ -193,7 +193,7 @@ static int advance(floe_xsort *s, source *src)
             src->live = false;
             return 0;
         }
-        size_t at = (size_t)*(uintptr_t *)floe__vec_at(&s->index, src->next++);
+        size_t at = (size_t) * (uintptr_t *)floe__vec_at(&s->index, src->next++);
         memcpy(&src->hdr, s->buf + at, sizeof src->hdr);
         floe__buf_clear(&src->cur);
         FLOE_TRY(floe__buf_puts(&src->cur, rec_loc(s->buf, at)));

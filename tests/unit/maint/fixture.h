@@ -37,8 +37,8 @@ typedef struct fx_table {
     char ident[128];
     char *meta_loc;
     floe_table_metadata *m;
-    int64_t clock; /* ms; each commit advances it */
-    int nfiles;    /* names */
+    int64_t clock;       /* ms; each commit advances it */
+    int nfiles;          /* names */
     char last_path[512]; /* last data file written */
 } fx_table;
 
@@ -95,7 +95,7 @@ static inline int fx_reload(fx_table *t)
 }
 
 static inline int fx_create(fx_table *t, floe_catalog *cat, floe_fileio *io, const char *ident,
-                     const char *location, int64_t clock)
+                            const char *location, int64_t clock)
 {
     memset(t, 0, sizeof *t);
     t->cat = cat;
@@ -147,7 +147,8 @@ static inline int64_t fx_head(const fx_table *t, const char *branch)
 
 /* Manifests of a snapshot (or none for -1), as a read list (caller frees
  * list + bytes). */
-static inline int fx_manifests(fx_table *t, int64_t snap, floe_buf *bytes, floe_manifest_list **list)
+static inline int fx_manifests(fx_table *t, int64_t snap, floe_buf *bytes,
+                               floe_manifest_list **list)
 {
     *list = NULL;
     const floe_snapshot *s = snap < 0 ? NULL : floe__metadata_snapshot(t->m, snap);
@@ -165,8 +166,8 @@ static inline int fx_manifests(fx_table *t, int64_t snap, floe_buf *bytes, floe_
 }
 
 static inline int fx_write_manifest(fx_table *t, int32_t content, int64_t snap, int64_t seq,
-                             const floe_manifest_entry *es, size_t n, floe_manifest_file *mf,
-                             floe_arena *a)
+                                    const floe_manifest_entry *es, size_t n, floe_manifest_file *mf,
+                                    floe_arena *a)
 {
     char uuid[37];
     floe__uuid4(uuid);
@@ -204,7 +205,8 @@ static inline char *fx_new_file(fx_table *t, floe_arena *a, const char *ext, int
 {
     char uuid[37];
     floe__uuid4(uuid);
-    char *path = floe__arena_sprintf(a, "%s/data/%05d-%s.%s", t->m->location, t->nfiles++, uuid, ext);
+    char *path =
+        floe__arena_sprintf(a, "%s/data/%05d-%s.%s", t->m->location, t->nfiles++, uuid, ext);
     char body[64];
     int n = snprintf(body, sizeof body, "file %s", path + strlen(path) - 20);
     *size = n;
@@ -217,14 +219,14 @@ static inline char *fx_new_file(fx_table *t, floe_arena *a, const char *ext, int
 /* Commit a snapshot on `branch` whose manifests are `keep` (reused entries
  * of the parent's list, may be NULL) plus `extra`. */
 static inline int fx_commit_snapshot(fx_table *t, const char *branch, const char *op, int64_t snap,
-                              int64_t seq, int64_t parent, const floe_manifest_file *keep,
-                              size_t nkeep, const floe_manifest_file *extra, size_t nextra,
-                              floe_arena *a)
+                                     int64_t seq, int64_t parent, const floe_manifest_file *keep,
+                                     size_t nkeep, const floe_manifest_file *extra, size_t nextra,
+                                     floe_arena *a)
 {
     char uuid[37];
     floe__uuid4(uuid);
-    char *list_path =
-        floe__arena_sprintf(a, "%s/metadata/snap-%lld-1-%s.avro", t->m->location, (long long)snap, uuid);
+    char *list_path = floe__arena_sprintf(a, "%s/metadata/snap-%lld-1-%s.avro", t->m->location,
+                                          (long long)snap, uuid);
     floe_manifest_list_writer_options lo;
     memset(&lo, 0, sizeof lo);
     lo.format_version = 2;
@@ -294,7 +296,8 @@ static inline int fx_append(fx_table *t, const char *branch, int n, int64_t *sna
         es[i].has_snapshot_id = true;
         es[i].snapshot_id = snap;
         es[i].sequence_number = es[i].file_sequence_number = FLOE_SEQ_UNASSIGNED;
-        es[i].data_file.file_path = fx_new_file(t, a, "parquet", &es[i].data_file.file_size_in_bytes);
+        es[i].data_file.file_path =
+            fx_new_file(t, a, "parquet", &es[i].data_file.file_size_in_bytes);
         es[i].data_file.file_format = "PARQUET";
         es[i].data_file.record_count = 1;
         es[i].data_file.block_size_in_bytes = -1;
@@ -303,7 +306,8 @@ static inline int fx_append(fx_table *t, const char *branch, int n, int64_t *sna
     }
     floe_manifest_file mf;
     if (rc == 0)
-        rc = fx_write_manifest(t, FLOE_MANIFEST_DATA, snap, FLOE_SEQ_UNASSIGNED, es, (size_t)n, &mf, a);
+        rc = fx_write_manifest(t, FLOE_MANIFEST_DATA, snap, FLOE_SEQ_UNASSIGNED, es, (size_t)n, &mf,
+                               a);
     floe_buf bytes = FLOE_BUF_INIT;
     floe_manifest_list *list = NULL;
     if (rc == 0)
@@ -365,8 +369,8 @@ done:
 /* Copy-on-write delete: drop the live data file number `victim` (modulo
  * the live count) of `branch`: its manifest is rewritten with the file
  * DELETED and the rest EXISTING; other manifests are reused. */
-static inline int fx_rewrite(fx_table *t, const char *branch, unsigned victim, const char *victim_path,
-                      int add, int64_t *snap_out)
+static inline int fx_rewrite(fx_table *t, const char *branch, unsigned victim,
+                             const char *victim_path, int add, int64_t *snap_out)
 {
     int64_t parent = fx_head(t, branch);
     if (parent < 0)
@@ -417,8 +421,8 @@ static inline int fx_rewrite(fx_table *t, const char *branch, unsigned victim, c
             const floe_manifest_entry *e = &man->entries[k];
             if (e->status == FLOE_ENTRY_DELETED || e->data_file.content != 0)
                 continue;
-            bool hit = victim_path ? strcmp(e->data_file.file_path, victim_path) == 0
-                                   : seen == target;
+            bool hit =
+                victim_path ? strcmp(e->data_file.file_path, victim_path) == 0 : seen == target;
             seen++;
             if (hit) {
                 here = true;
@@ -444,7 +448,8 @@ static inline int fx_rewrite(fx_table *t, const char *branch, unsigned victim, c
             }
             ne++;
         }
-        rc = fx_write_manifest(t, FLOE_MANIFEST_DATA, snap, FLOE_SEQ_UNASSIGNED, es, ne, &rewritten, a);
+        rc = fx_write_manifest(t, FLOE_MANIFEST_DATA, snap, FLOE_SEQ_UNASSIGNED, es, ne, &rewritten,
+                               a);
         did = true;
     }
     floe_manifest_file extra[2];
@@ -458,7 +463,8 @@ static inline int fx_rewrite(fx_table *t, const char *branch, unsigned victim, c
             ae[i].has_snapshot_id = true;
             ae[i].snapshot_id = snap;
             ae[i].sequence_number = ae[i].file_sequence_number = FLOE_SEQ_UNASSIGNED;
-            ae[i].data_file.file_path = fx_new_file(t, a, "parquet", &ae[i].data_file.file_size_in_bytes);
+            ae[i].data_file.file_path =
+                fx_new_file(t, a, "parquet", &ae[i].data_file.file_size_in_bytes);
             ae[i].data_file.file_format = "PARQUET";
             ae[i].data_file.record_count = 1;
             ae[i].data_file.block_size_in_bytes = -1;
@@ -466,12 +472,12 @@ static inline int fx_rewrite(fx_table *t, const char *branch, unsigned victim, c
                 rc = FLOE_EIO;
         }
         if (rc == 0)
-            rc = fx_write_manifest(t, FLOE_MANIFEST_DATA, snap, FLOE_SEQ_UNASSIGNED, ae, (size_t)add,
-                                   &extra[nextra++], a);
+            rc = fx_write_manifest(t, FLOE_MANIFEST_DATA, snap, FLOE_SEQ_UNASSIGNED, ae,
+                                   (size_t)add, &extra[nextra++], a);
     }
     if (rc == 0 && did)
-        rc = fx_commit_snapshot(t, branch, add > 0 ? "overwrite" : "delete", snap, seq, parent, keep,
-                                nkeep, extra, nextra, a);
+        rc = fx_commit_snapshot(t, branch, add > 0 ? "overwrite" : "delete", snap, seq, parent,
+                                keep, nkeep, extra, nextra, a);
     for (size_t i = 0; i < nm; i++) {
         floe_manifest_free(mans[i]);
         floe__buf_free(&owns[i]);
@@ -530,7 +536,7 @@ static inline int fx_pos_delete(fx_table *t, const char *branch, int64_t *snap_o
 
 /* Point a ref at a snapshot (create, move, rollback). */
 static inline int fx_set_ref(fx_table *t, const char *name, floe_ref_type type, int64_t snap,
-                      int64_t max_ref_age_ms)
+                             int64_t max_ref_age_ms)
 {
     t->clock += 10;
     floe_snapshot_ref ref = {.name = name, .snapshot_id = snap, .type = type};

@@ -14,8 +14,8 @@ typedef struct seed_hist {
     fx_table t;
     floe_catalog *cat;
     floe_fileio *io;
-    int64_t s[13];       /* s[1..12] */
-    char *f[13];         /* data files by name in the seed story */
+    int64_t s[13]; /* s[1..12] */
+    char *f[13];   /* data files by name in the seed story */
 } seed_hist;
 
 static char *dup_last(fx_table *t)
@@ -366,8 +366,8 @@ static void r_free(floe_fileio *io)
 {
     (void)io;
 }
-static const floe_fileio_ops racer_ops = {FLOE_FILEIO_OPS_VERSION, r_open, r_create, r_remove,
-                                          r_list, r_stat, r_free};
+static const floe_fileio_ops racer_ops = {
+    FLOE_FILEIO_OPS_VERSION, r_open, r_create, r_remove, r_list, r_stat, r_free};
 
 static void test_concurrent_commit_replans(void)
 {

@@ -25,8 +25,8 @@ static int on_row(const floe_inventory_row *r, void *payload)
     base = base ? base + 1 : r->path;
     x->counts[r->kind]++;
     char **slot = floe__vec_push(&x->full);
-    *slot = floe__sprintf("%s|%s|%lld|%s|%s", r->kind_name, r->path, (long long)r->size,
-                          r->content, r->status);
+    *slot = floe__sprintf("%s|%s|%lld|%s|%s", r->kind_name, r->path, (long long)r->size, r->content,
+                          r->status);
     if (r->kind == FLOE_INV_METADATA || r->kind == FLOE_INV_MANIFEST_LIST)
         return floe__buf_printf(&x->text, "%s\n", r->kind_name);
     return floe__buf_printf(&x->text, "%s %s %s %s\n", r->kind_name, r->content, r->status, base);
@@ -166,7 +166,7 @@ static void test_seed001_apple_banana(void)
     FT_OK(floe_fileio_stat(io, banana, &bst));
     FT_EQ_INT(rep->current_files_bytes, bst.size); /* banana only */
     FT_EQ_INT(rep->all_files_bytes, bst.size + (floe_fileio_stat(io, apple, &bst), bst.size));
-    FT_EQ_INT(rep->nexpiring, 0);            /* defaults: all younger than 5 days */
+    FT_EQ_INT(rep->nexpiring, 0); /* defaults: all younger than 5 days */
     floe_retention_report_free(rep);
     FT_OK(floe_retention_report_compute(&rep, cat, "lesson.fruit", t.clock + 10LL * 86400000, io,
                                         NULL));

@@ -216,8 +216,8 @@ static void s_free(floe_fileio *io)
     floe__free(io);
 }
 
-static const floe_fileio_ops s3ish_ops = {FLOE_FILEIO_OPS_VERSION, s_open, s_create, s_remove,
-                                          s_list, s_stat, s_free};
+static const floe_fileio_ops s3ish_ops = {
+    FLOE_FILEIO_OPS_VERSION, s_open, s_create, s_remove, s_list, s_stat, s_free};
 
 static void test_s3_schemes(void)
 {

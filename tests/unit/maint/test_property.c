@@ -360,18 +360,10 @@ static bool one_history(unsigned seed, floe_fileio *io, int *expiries)
         switch (rnd(12)) {
         case 0:
         case 1:
-        case 2:
-            rc = fx_append(&t, "main", 1 + (int)rnd(3), NULL);
-            break;
-        case 3:
-            rc = fx_append(&t, random_branch(&t), 1 + (int)rnd(2), NULL);
-            break;
-        case 4:
-            rc = fx_delete(&t, random_branch(&t), rnd(100), NULL);
-            break;
-        case 5:
-            rc = fx_rewrite(&t, random_branch(&t), rnd(100), NULL, 1, NULL);
-            break;
+        case 2: rc = fx_append(&t, "main", 1 + (int)rnd(3), NULL); break;
+        case 3: rc = fx_append(&t, random_branch(&t), 1 + (int)rnd(2), NULL); break;
+        case 4: rc = fx_delete(&t, random_branch(&t), rnd(100), NULL); break;
+        case 5: rc = fx_rewrite(&t, random_branch(&t), rnd(100), NULL, 1, NULL); break;
         case 6:
             if (fx_head(&t, "main") >= 0)
                 rc = fx_pos_delete(&t, random_branch(&t), NULL);
