@@ -7,6 +7,7 @@
 #include "floe/arrow.h"
 #include "floe/io.h"
 #include "floe/catalog.h"
+#include "floe/table.h"
 #include "floe/maint.h"
 
 #endif
