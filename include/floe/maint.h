@@ -21,6 +21,7 @@
 #include "floe/catalog.h"
 #include "floe/common.h"
 #include "floe/io.h"
+#include "floe/table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -112,6 +113,15 @@ typedef struct floe_expire_result {
  * FLOE_EIO, FLOE_ENOMEM. Failed deletions are counted, not returned. */
 FLOE_EXTERN int floe_expire_snapshots(floe_expire_result *out, floe_catalog *catalog,
                                       const char *ident, const floe_expire_options *opts);
+
+/* The same on a loaded table handle (refreshed first per its freshness
+ * mode); the commit goes through the table layer's protocol (requirements +
+ * updates, create-new metadata, compare-and-set, retries per
+ * commit.retry.*, each retry planning again on the fresh state). The handle
+ * ends at the committed state. opts->io, when set, is used for reading and
+ * deleting; the commit uses the handle's FileIO. */
+FLOE_EXTERN int floe_table_expire_snapshots(floe_expire_result *out, floe_table *table,
+                                            const floe_expire_options *opts);
 
 /* ---------------------------------------------------------------- remove_orphan_files */
 

@@ -23,6 +23,7 @@
  * there are candidate files to check.
  */
 #include "maint.h"
+#include "table/table.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -578,33 +579,110 @@ done:
     return rc;
 }
 
+/* ---------------------------------------------------------------- through the table layer */
+
+/* The expiry as a prepare callback of the table layer's commit protocol:
+ * each attempt (the first, and every retry after a lost compare-and-set)
+ * plans again on the base it is given, so a plan is never applied to a
+ * state it was not computed from. */
+typedef struct expire_commit {
+    floe_table *table;
+    const floe_expire_options *opts;
+    int64_t now;
+    floe_expire_plan plan;
+    char *base_location; /* the metadata file the last attempt planned on */
+} expire_commit;
+
+static int expire_prepare(const floe_table_metadata *base, floe_table_change *change, void *payload)
+{
+    expire_commit *x = payload;
+    floe__expire_plan_free(&x->plan);
+    floe__free(x->base_location);
+    x->base_location = floe__strdup(x->table->metadata_location);
+    if (!x->base_location)
+        return FLOE_ENOMEM;
+    FLOE_TRY(floe__expire_plan(&x->plan, base, x->opts, x->now));
+    for (size_t i = 0; i < x->plan.remove_refs.len; i++) {
+        floe_table_update *u = floe__change_update(change, FLOE_UPD_REMOVE_SNAPSHOT_REF);
+        if (!u || !(u->name = floe__arena_strdup(
+                        change->arena, *(const char **)floe__vec_at(&x->plan.remove_refs, i))))
+            return FLOE_ENOMEM;
+    }
+    if (x->plan.remove_ids.len) {
+        floe_table_update *u = floe__change_update(change, FLOE_UPD_REMOVE_SNAPSHOTS);
+        int64_t *ids = u ? floe__arena_memdup(change->arena, x->plan.remove_ids.items,
+                                              x->plan.remove_ids.len * sizeof(int64_t))
+                         : NULL;
+        if (!ids)
+            return FLOE_ENOMEM;
+        u->ids = ids;
+        u->nids = x->plan.remove_ids.len;
+    }
+    if (change->updates.len && base->table_uuid) {
+        floe_requirement *q = floe__change_require(change, FLOE_REQ_ASSERT_TABLE_UUID);
+        if (!q || !(q->uuid = floe__arena_strdup(change->arena, base->table_uuid)))
+            return FLOE_ENOMEM;
+    }
+    return 0;
+}
+
+int floe_table_expire_snapshots(floe_expire_result *out, floe_table *table,
+                                const floe_expire_options *opts)
+{
+    if (!out || !table)
+        return floe__error(FLOE_EINVALID, "maint", "result and table are required");
+    memset(out, 0, sizeof *out);
+    if (opts && opts->version != FLOE_EXPIRE_OPTIONS_VERSION)
+        return floe__error(FLOE_EINVALID, "maint", "unsupported expire options version %u",
+                           opts->version);
+    if (opts && opts->retain_last < 0)
+        return floe__error(FLOE_EINVALID, "maint", "retain_last must be at least 1");
+    FLOE_TRY(floe_table_ensure_fresh(table));
+    floe_fileio *io = opts && opts->io ? opts->io : table->io;
+    if (opts && opts->dry_run)
+        return floe__expire_run(io, table->metadata, table->metadata_location, opts, NULL, NULL,
+                                out);
+    expire_commit x;
+    memset(&x, 0, sizeof x);
+    x.table = table;
+    x.opts = opts;
+    x.now = opts && opts->now_ms ? opts->now_ms : floe__now_ms();
+    /* commit first (retrying on conflicts); only then delete */
+    int rc = floe__table_commit(table, expire_prepare, &x);
+    out->expired_snapshots_count = (int64_t)x.plan.remove_ids.len;
+    out->removed_refs_count = (int64_t)x.plan.remove_refs.len;
+    if (rc == 0 && x.plan.remove_ids.len + x.plan.remove_refs.len > 0) {
+        /* the base the committed plan was made on, and what is retained in
+         * the committed state */
+        floe_table_metadata *base = NULL;
+        floe_intmap *retained = floe__intmap_new();
+        rc = retained ? floe__maint_read_metadata(io, x.base_location, &base) : FLOE_ENOMEM;
+        const floe_table_metadata *cm = table->metadata;
+        for (size_t i = 0; rc == 0 && i < cm->nsnapshots; i++)
+            rc = keep(retained, cm->snapshots[i].snapshot_id);
+        if (rc == 0)
+            rc = floe__expire_cleanup(io, base, x.base_location, cm, table->metadata_location,
+                                      retained, opts, out, NULL);
+        floe__intmap_free(retained);
+        floe__metadata_free(base);
+    }
+    floe__expire_plan_free(&x.plan);
+    floe__free(x.base_location);
+    return rc;
+}
+
 int floe_expire_snapshots(floe_expire_result *out, floe_catalog *catalog, const char *ident,
                           const floe_expire_options *opts)
 {
     if (!out)
         return floe__error(FLOE_EINVALID, "maint", "result pointer is NULL");
     memset(out, 0, sizeof *out);
-    /* A lost compare-and-set means the table moved under us: plan again on
-     * the fresh state (commit.retry.num-retries, default 4). Nothing was
-     * deleted by the failed attempt. */
-    int64_t retries = 4;
-    int rc;
-    for (int64_t attempt = 0;; attempt++) {
-        floe_maint_table t;
-        FLOE_TRY(floe__maint_table_load(&t, catalog, ident, opts ? opts->io : NULL,
-                                        opts ? opts->io_conf : NULL));
-        if (attempt == 0 &&
-            (rc = floe__props_get_int64(&t.metadata->properties, "commit.retry.num-retries", 4,
-                                        &retries)) < 0) {
-            floe__maint_table_free(&t);
-            return rc;
-        }
-        floe_expire_sql_commit sc = {catalog, ident, t.io};
-        rc = floe__expire_run(t.io, t.metadata, t.metadata_location, opts, floe__expire_commit_sql,
-                              &sc, out);
-        floe__maint_table_free(&t);
-        if (rc != FLOE_ECONFLICT || attempt >= retries)
-            return rc;
-        floe_error_clear();
-    }
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    to.io = opts ? opts->io : NULL;
+    to.io_conf = opts ? opts->io_conf : NULL;
+    floe_table *t = NULL;
+    FLOE_TRY(floe_table_load(&t, catalog, ident, &to));
+    int rc = floe_table_expire_snapshots(out, t, opts);
+    floe_table_free(t);
+    return rc;
 }
