@@ -267,9 +267,13 @@ typedef struct floe_retention_report {
     size_t nrefs;
     floe_retention_ref *refs;
     int64_t snapshots_count;
-    int64_t current_files_bytes; /* `files`: live data+delete files of main */
-    int64_t all_files_bytes;     /* `all_data_files`: every retained snapshot's */
-    int64_t bytes_held_only_by_old_snapshots;
+    int64_t current_files_bytes;              /* `files`: live data+delete files of main */
+    int64_t all_files_bytes;                  /* `all_data_files`: every retained snapshot's */
+    int64_t bytes_held_only_by_old_snapshots; /* distinct live files, data + delete */
+    /* The seed's query as Spark runs it, from the metadata tables (src/meta):
+     * sum(file_size_in_bytes) of all_data_files minus that of data_files —
+     * data files only, a file listed by several manifests counted again. */
+    int64_t all_data_files_minus_files_bytes;
     /* what expire_snapshots with the current settings would do */
     size_t nexpiring; /* snapshots that would become unrecoverable */
     int64_t *expiring_snapshot_ids;

@@ -95,8 +95,11 @@ static void print_text(const char *ident, const floe_retention_report *r, int64_
            (long long)r->current_files_bytes);
     printf("bytes in live files of all snapshots (all_data_files): %lld\n",
            (long long)r->all_files_bytes);
-    printf("bytes held only by old snapshots: %lld\n\n",
+    printf("bytes held only by old snapshots: %lld\n",
            (long long)r->bytes_held_only_by_old_snapshots);
+    printf(
+        "  (all_data_files - files over data files, as the metadata tables compute it: %lld)\n\n",
+        (long long)r->all_data_files_minus_files_bytes);
     if (!r->nexpiring) {
         printf("expire_snapshots with the current settings would expire nothing.\n");
         return;
@@ -137,9 +140,11 @@ static void print_json(const char *ident, const floe_retention_report *r, int64_
                (long long)f->max_ref_age_ms, f->expires ? "true" : "false");
     }
     printf("],\"files_bytes\":%lld,\"all_files_bytes\":%lld,"
-           "\"bytes_held_only_by_old_snapshots\":%lld,\"expiring\":[",
+           "\"bytes_held_only_by_old_snapshots\":%lld,\"all_data_files_minus_files_bytes\":%lld,"
+           "\"expiring\":[",
            (long long)r->current_files_bytes, (long long)r->all_files_bytes,
-           (long long)r->bytes_held_only_by_old_snapshots);
+           (long long)r->bytes_held_only_by_old_snapshots,
+           (long long)r->all_data_files_minus_files_bytes);
     for (size_t i = 0; i < r->nexpiring; i++)
         printf("%s{\"snapshot_id\":%lld,\"timestamp_ms\":%lld}", i ? "," : "",
                (long long)r->expiring_snapshot_ids[i], (long long)r->expiring_timestamps_ms[i]);

@@ -10,6 +10,7 @@
  * do: which snapshots become unrecoverable and the dry-run counts.
  */
 #include "maint.h"
+#include "meta/meta.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -160,6 +161,13 @@ int floe_retention_report_compute(floe_retention_report **out, floe_catalog *cat
     }
     if (rc == 0)
         rc = live_bytes(t.io, m, r);
+    if (rc == 0 && floe__metadata_current_snapshot(m)) {
+        floe_meta_options mo = FLOE_META_OPTIONS_INIT;
+        mo.metadata = m;
+        mo.metadata_location = t.metadata_location;
+        mo.io = t.io;
+        rc = floe__meta_retained_bytes(&mo, &r->all_data_files_minus_files_bytes);
+    }
     if (rc == 0)
         rc = floe__expire_plan(&plan, m, NULL, now);
     if (rc == 0 && plan.remove_ids.len) {

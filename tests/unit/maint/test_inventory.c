@@ -167,6 +167,14 @@ static void test_seed001_apple_banana(void)
     FT_EQ_INT(rep->current_files_bytes, bst.size); /* banana only */
     FT_EQ_INT(rep->all_files_bytes, bst.size + (floe_fileio_stat(io, apple, &bst), bst.size));
     FT_EQ_INT(rep->nexpiring, 0); /* defaults: all younger than 5 days */
+    /* the metadata tables' all_data_files - data_files (src/meta): apple
+     * and banana as first listed, minus banana as M_C records it (30) */
+    {
+        floe_file_info ast;
+        FT_OK(floe_fileio_stat(io, apple, &ast));
+        FT_OK(floe_fileio_stat(io, banana, &bst));
+        FT_EQ_INT(rep->all_data_files_minus_files_bytes, ast.size + bst.size - 30);
+    }
     floe_retention_report_free(rep);
     FT_OK(floe_retention_report_compute(&rep, cat, "lesson.fruit", t.clock + 10LL * 86400000, io,
                                         NULL));
