@@ -31,6 +31,8 @@ int floe_cmd_inspect(int argc, char **argv);
  * CLI_FAIL (error printed). */
 int floe_cli_inspect_parquet(const char *path, bool json);
 int floe_cmd_serve(int argc, char **argv);
+int floe_cmd_inventory(int argc, char **argv);
+int floe_cmd_retention(int argc, char **argv);
 
 /* `floe inspect [--json] FILE.avro` for Avro files: detects manifest lists
  * and manifests and prints header keys and entries (inspect_avro.c). */

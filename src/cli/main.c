@@ -10,6 +10,8 @@
 static const cli_command commands[] = {
     {"version", floe_cmd_version, "print the version", "floe version"},
     {"inspect", floe_cmd_inspect, "describe a metadata.json, manifest, manifest list or Parquet file", "floe inspect [--json] FILE"},
+    {"inventory", floe_cmd_inventory, "list (and back up) every object a pinned snapshot needs", "floe inventory [--warehouse DIR] [--catalog-name NAME] <ns.table> [--snapshot ID | --ref NAME | --timestamp TS] [--format table|csv|json] [--copy-to DIR]"},
+    {"retention", floe_cmd_retention, "report recovery windows and what expiry would delete", "floe retention [--warehouse DIR] [--catalog-name NAME] [--format text|json] <ns.table>"},
     {"serve", floe_cmd_serve, "run the Iceberg REST catalog server", "floe serve --memory [--host H] [--port P] [--token-file F] ..."},
 };
 
