@@ -37,5 +37,6 @@ void cli_sql_report(struct floe_sql_session *s);
  * field ids, row groups, column chunks, statistics). Returns CLI_OK or
  * CLI_FAIL (error printed). */
 int floe_cli_inspect_parquet(const char *path, bool json);
+int floe_cmd_serve(int argc, char **argv);
 
 #endif

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `floe serve`: run the Iceberg REST catalog server (rest/server.h) until
+ * SIGTERM or SIGINT, then stop gracefully (in-flight requests finish).
+ * Backends: --memory (in-memory catalog, for tests and demos). The SQLite
+ * warehouse backend is added by the catalog module.
+ */
+#include "cli.h"
+
+#include "rest/server.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage_text[] =
+    "usage: floe serve --memory [--host H] [--port P] [--prefix P] [--token T | --token-file F]\n"
+    "                  [--threads N] [--max-body BYTES] [--warehouse LOCATION] [--quiet]\n"
+    "\n"
+    "  --memory          serve an in-memory catalog (lost on exit)\n"
+    "  --host H          address to bind (default 127.0.0.1)\n"
+    "  --port P          TCP port (default 8181; 0 = any free port, printed at start)\n"
+    "  --prefix P        advertise /v1/config overrides.prefix=P (paths /v1/P/...)\n"
+    "  --token T         require `Authorization: Bearer T` (prefer --token-file)\n"
+    "  --token-file F    read the token from file F (first line)\n"
+    "  --threads N       worker threads (default 4)\n"
+    "  --max-body BYTES  largest accepted request body (default 16 MiB)\n"
+    "  --warehouse LOC   location prefix of new tables (memory: memory://warehouse)\n"
+    "  --quiet           no access log on stderr\n";
+
+static int read_token_file(const char *path, char **out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "floe serve: cannot open token file %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077))
+        fprintf(stderr, "floe serve: warning: token file %s is readable by others\n", path);
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    size_t len = strcspn(buf, "\r\n");
+    while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+        len--;
+    buf[len] = '\0';
+    if (len == 0) {
+        fprintf(stderr, "floe serve: token file %s is empty\n", path);
+        return -1;
+    }
+    *out = strdup(buf);
+    memset(buf, 0, sizeof buf);
+    return *out ? 0 : -1;
+}
+
+static bool parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *end || errno || v > max || s[0] == '-')
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The catalog behind the server: the one place a new backend (the SQLite
+ * catalog over a warehouse directory) is chosen. */
+static int make_backend(floe_rest_backend **out, bool memory, const char *warehouse)
+{
+    if (memory)
+        return floe__rest_backend_mem_new(out, warehouse);
+    return floe__error(FLOE_EUNSUPPORTED, "serve", "no catalog backend selected");
+}
+
+int floe_cmd_serve(int argc, char **argv)
+{
+    floe_rest_server_options o = FLOE_REST_SERVER_OPTIONS_INIT;
+    bool memory = false, quiet = false;
+    const char *token = NULL, *token_file = NULL, *warehouse = NULL;
+    o.port = 8181;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned long long n;
+#define NEED_ARG                                                                                   \
+    do {                                                                                           \
+        if (!v) {                                                                                  \
+            fprintf(stderr, "floe serve: %s needs a value\n%s", a, usage_text);                    \
+            return CLI_USAGE;                                                                      \
+        }                                                                                          \
+        i++;                                                                                       \
+    } while (0)
+        if (strcmp(a, "--memory") == 0) {
+            memory = true;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = true;
+        } else if (strcmp(a, "--host") == 0) {
+            NEED_ARG;
+            o.host = v;
+        } else if (strcmp(a, "--port") == 0) {
+            NEED_ARG;
+            if (!parse_uint(v, 65535, &n)) {
+                fprintf(stderr, "floe serve: invalid port '%s'\n", v);
+                return CLI_USAGE;
+            }
+            o.port = (int)n;
+        } else if (strcmp(a, "--prefix") == 0) {
+            NEED_ARG;
+            o.prefix = v;
+        } else if (strcmp(a, "--token") == 0) {
+            NEED_ARG;
+            token = v;
+        } else if (strcmp(a, "--token-file") == 0) {
+            NEED_ARG;
+            token_file = v;
+        } else if (strcmp(a, "--threads") == 0) {
+            NEED_ARG;
+            if (!parse_uint(v, 256, &n) || n == 0) {
+                fprintf(stderr, "floe serve: invalid thread count '%s'\n", v);
+                return CLI_USAGE;
+            }
+            o.threads = (unsigned)n;
+        } else if (strcmp(a, "--max-body") == 0) {
+            NEED_ARG;
+            if (!parse_uint(v, (unsigned long long)1 << 34, &n) || n == 0) {
+                fprintf(stderr, "floe serve: invalid --max-body '%s'\n", v);
+                return CLI_USAGE;
+            }
+            o.max_body = (size_t)n;
+        } else if (strcmp(a, "--warehouse") == 0) {
+            NEED_ARG;
+            warehouse = v;
+        } else {
+            fprintf(stderr, "floe serve: unknown option '%s'\n%s", a, usage_text);
+            return CLI_USAGE;
+        }
+#undef NEED_ARG
+    }
+    if (!memory) {
+        fprintf(stderr, "floe serve: choose a catalog: --memory\n%s", usage_text);
+        return CLI_USAGE;
+    }
+    if (token && token_file) {
+        fprintf(stderr, "floe serve: --token and --token-file are exclusive\n");
+        return CLI_USAGE;
+    }
+    char *file_token = NULL;
+    if (token_file) {
+        if (read_token_file(token_file, &file_token) < 0)
+            return CLI_FAIL;
+        token = file_token;
+    }
+    o.token = token;
+    o.access_log = !quiet;
+    if (!token && o.host && strcmp(o.host, "127.0.0.1") != 0 && strcmp(o.host, "::1") != 0 &&
+        strcmp(o.host, "localhost") != 0)
+        fprintf(stderr, "floe serve: warning: no --token: anyone reaching %s can change the "
+                        "catalog\n",
+                o.host);
+
+    /* Block the stop signals in every thread (the server's inherit this
+     * mask) and wait for them synchronously in this one. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    floe_rest_backend *backend = NULL;
+    floe_rest_server *server = NULL;
+    if (make_backend(&backend, memory, warehouse) < 0) {
+        free(file_token);
+        return cli_fail("serve");
+    }
+    if (floe__rest_server_start(&server, backend, &o) < 0) {
+        floe__rest_backend_free(backend);
+        free(file_token);
+        return cli_fail("serve");
+    }
+    const char *host = o.host ? o.host : "127.0.0.1";
+    bool v6 = strchr(host, ':') != NULL;
+    printf("floe serve: listening on http://%s%s%s:%d%s%s (memory catalog%s)\n", v6 ? "[" : "",
+           host, v6 ? "]" : "", floe__rest_server_port(server), o.prefix ? " prefix " : "",
+           o.prefix ? o.prefix : "", token ? ", bearer token required" : "");
+    fflush(stdout);
+
+    int sig = 0;
+    sigwait(&set, &sig);
+    fprintf(stderr, "floe serve: %s received, finishing in-flight requests\n",
+            sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    floe__rest_server_stop(server);
+    floe__rest_backend_free(backend);
+    if (file_token) {
+        memset(file_token, 0, strlen(file_token));
+        free(file_token);
+    }
+    fprintf(stderr, "floe serve: stopped\n");
+    return CLI_OK;
+}
