@@ -85,6 +85,13 @@ int floe__sql_out_end(floe_sql_out *o);
  * JSON subtype) and the declared type (BOOLEAN, DECIMAL(p,s)). Errors:
  * FLOE_EINVALID with SQLite's message. */
 int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st);
+/* Optional: the display type of a result column that comes straight from a
+ * table column (origin table and column as SQLite reports them):
+ * FLOE_SQL_HINT_BOOL for booleans (SQLite stores 0/1), a decimal scale
+ * >= 0, or FLOE_SQL_HINT_NONE. */
+enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2 };
+typedef int (*floe_sql_type_hint_fn)(const char *table, const char *column, void *payload);
+void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload);
 /* Display helpers shared with the executor (tests use them too). */
 int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b);
 /* "YYYY-MM-DD HH:MM:SS.ffffff" -> "YYYY-MM-DD HH:MM:SS.fff"; false if `s`

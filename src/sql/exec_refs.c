@@ -20,6 +20,17 @@
 #endif
 #endif
 
+#if defined(FLOE_SQL_HAVE_TABLE) && defined(__has_include)
+#if __has_include("meta/meta.h") && __has_include("sql/vtab.h")
+#define FLOE_SQL_HAVE_META 1
+#endif
+#endif
+
+#ifdef FLOE_SQL_HAVE_META
+#include "meta/meta.h"
+#include "sql/vtab.h"
+#endif
+
 #ifndef FLOE_SQL_HAVE_TABLE
 
 struct floe_sql_engine {
@@ -50,7 +61,32 @@ struct floe_sql_engine {
     floe_fileio *io;
     floe_table_options topts;
     floe_table_cache *cache;
+    void *reg;         /* floe_vtab_registry when metadata tables are built in */
+    floe_strmap *live; /* sqlite name -> floe_rowsource* of live virtual tables */
 };
+
+/* Result columns read straight from a virtual table column: booleans show
+ * as true/false, decimals with their scale (SQLite holds 0/1 and text). */
+#ifdef FLOE_SQL_HAVE_META
+static int column_hint(const char *table, const char *column, void *payload)
+{
+    struct floe_sql_engine *e = payload;
+    const floe_rowsource *rs = e->live ? floe__strmap_get(e->live, table) : NULL;
+    if (!rs)
+        return FLOE_SQL_HINT_NONE;
+    for (size_t i = 0; i < rs->ncolumns; i++) {
+        if (strcmp(rs->columns[i].name, column) != 0)
+            continue;
+        const floe_type *t = rs->columns[i].type;
+        if (t->id == FLOE_T_BOOLEAN)
+            return FLOE_SQL_HINT_BOOL;
+        if (t->id == FLOE_T_DECIMAL)
+            return t->scale;
+        break;
+    }
+    return FLOE_SQL_HINT_NONE;
+}
+#endif
 
 int floe__sql_engine_init(floe_sql_session *s)
 {
@@ -75,7 +111,18 @@ int floe__sql_engine_init(floe_sql_session *s)
         if (on)
             co.table.freshness = FLOE_FRESHNESS_CACHED;
     }
-    return floe_table_cache_new(&e->cache, s->catalog, &co);
+    FLOE_TRY(floe_table_cache_new(&e->cache, s->catalog, &co));
+    if (!(e->live = floe__strmap_new()))
+        return floe__error_nomem();
+#ifdef FLOE_SQL_HAVE_META
+    floe__sql_out_set_hint(s->out, column_hint, e);
+#endif
+#ifdef FLOE_SQL_HAVE_META
+    floe_vtab_registry *reg = NULL;
+    FLOE_TRY(floe__vtab_register(s->db, &reg));
+    e->reg = reg;
+#endif
+    return 0;
 }
 
 void floe__sql_engine_fini(floe_sql_session *s)
@@ -84,6 +131,7 @@ void floe__sql_engine_fini(floe_sql_session *s)
     if (!e)
         return;
     floe_table_cache_free(e->cache);
+    floe__strmap_free(e->live);
     if (e->io)
         floe_fileio_free(e->io);
     floe__free(e);
@@ -118,7 +166,155 @@ int floe__sql_refresh_table(floe_sql_session *s, const char *ident)
 
 #endif
 
-void floe__sql_engine_time_zone_changed(floe_sql_session *s) { FLOE_UNUSED(s); }
+void floe__sql_engine_time_zone_changed(floe_sql_session *s)
+{
+#ifdef FLOE_SQL_HAVE_META
+    if (s->engine && s->engine->reg)
+        floe__vtab_set_time_zone(s->engine->reg, s->tz);
+#else
+    FLOE_UNUSED(s);
+#endif
+}
+
+#ifdef FLOE_SQL_HAVE_META
+
+#include "table/table.h"
+
+/* A metadata-table row source that owns the table metadata it reads: the
+ * cached table handle may be reloaded while a temporary view still uses
+ * the virtual table, so the wrapper keeps its own copy of the state the
+ * statement resolved (the same metadata file, re-read) and delegates to
+ * the inner source through its own cursors. */
+typedef struct owned_rs {
+    floe_rowsource pub;
+    floe_rowsource *inner;
+    floe_table_metadata *m;
+    char *location;
+    floe_strmap *live; /* the engine's map of live tables (borrowed) */
+    char *sqlite_name;
+} owned_rs;
+
+typedef struct owned_cursor {
+    floe_rowcursor hdr; /* points at the wrapper */
+    floe_rowcursor *inner;
+} owned_cursor;
+
+static int owned_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                      floe_rowcursor **out)
+{
+    owned_rs *o = rs->impl;
+    owned_cursor *c = floe__calloc(1, sizeof *c);
+    if (!c)
+        return floe__error_nomem();
+    int rc = floe__rs_open(o->inner, cons, ncons, &c->inner);
+    if (rc < 0) {
+        floe__free(c);
+        return rc;
+    }
+    c->hdr.rs = rs;
+    *out = &c->hdr;
+    return 0;
+}
+static int owned_next(floe_rowcursor *c) { return floe__rs_next(((owned_cursor *)c)->inner); }
+static int owned_column(floe_rowcursor *c, size_t col, floe_rs_cell *out)
+{
+    return floe__rs_column(((owned_cursor *)c)->inner, col, out);
+}
+static void owned_close(floe_rowcursor *c)
+{
+    floe__rs_close(((owned_cursor *)c)->inner);
+    floe__free(c);
+}
+static void owned_free(floe_rowsource *rs)
+{
+    owned_rs *o = rs->impl;
+    if (o->live && o->sqlite_name && floe__strmap_get(o->live, o->sqlite_name) == rs)
+        floe__strmap_del(o->live, o->sqlite_name);
+    floe__free(o->sqlite_name);
+    floe__rs_free(o->inner);
+    floe__metadata_free(o->m);
+    floe__free(o->location);
+    floe__free(o);
+}
+static const floe_rowsource_ops owned_ops = {owned_open, owned_next, owned_column, owned_close,
+                                             owned_free};
+
+/* Time travel of a reference -> snapshot id (false: none requested). */
+static int travel_snapshot(floe_sql_session *s, floe_table *t, const floe_sql_tref *r, bool *has,
+                           int64_t *id)
+{
+    floe_snapshot_info si;
+    int rc = 0;
+    *has = true;
+    switch (r->travel.kind) {
+    case FLOE_SQLTT_NONE: *has = false; return 0;
+    case FLOE_SQLTT_SNAPSHOT: rc = floe_table_snapshot_by_id(t, r->travel.snapshot_id, &si); break;
+    case FLOE_SQLTT_REF: rc = floe_table_snapshot_by_ref(t, r->travel.ref, &si); break;
+    case FLOE_SQLTT_TIMESTAMP: {
+        int64_t ms = 0;
+        rc = floe__time_parse(r->travel.timestamp, r->travel.timestamp_utc ? NULL : s->tz, &ms);
+        if (rc == 0)
+            rc = floe_table_snapshot_as_of_time(t, ms, &si);
+        break;
+    }
+    }
+    if (rc < 0) {
+        s->error_class = "IllegalArgumentException";
+        return rc;
+    }
+    *id = si.snapshot_id;
+    return 0;
+}
+
+static int create_metadata_ref(floe_sql_session *s, const floe_sql_tref *r, floe_table *t)
+{
+    bool has = false;
+    int64_t id = 0;
+    FLOE_TRY(travel_snapshot(s, t, r, &has, &id));
+    if (has && !floe__meta_supports_time_travel(r->name.suffix))
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EINVALID, "sql",
+                                          "Cannot use time travel on metadata table %s",
+                                          r->name.suffix),
+                              "IllegalArgumentException");
+    owned_rs *o = floe__calloc(1, sizeof *o);
+    if (!o)
+        return floe__error_nomem();
+    int rc = floe__table_read_metadata(s->engine->io, t->metadata_location, &o->m);
+    if (rc == 0 && !(o->location = floe__strdup(t->metadata_location)))
+        rc = floe__error_nomem();
+    if (rc == 0) {
+        floe_meta_options mo = FLOE_META_OPTIONS_INIT;
+        mo.metadata = o->m;
+        mo.metadata_location = o->location;
+        mo.io = s->engine->io;
+        mo.has_snapshot_id = has;
+        mo.snapshot_id = id;
+        rc = floe__meta_open(&o->inner, r->name.suffix, &mo);
+        if (rc == FLOE_ENOTFOUND && has)
+            s->error_class = "IllegalArgumentException";
+    }
+    if (rc < 0) {
+        floe__metadata_free(o->m);
+        floe__free(o->location);
+        floe__free(o);
+        return rc;
+    }
+    o->pub.ops = &owned_ops;
+    o->pub.name = o->inner->name;
+    o->pub.ncolumns = o->inner->ncolumns;
+    o->pub.columns = o->inner->columns;
+    o->pub.impl = o;
+    o->live = s->engine->live;
+    if (!(o->sqlite_name = floe__strdup(r->sqlite_name))) {
+        owned_free(&o->pub);
+        return floe__error_nomem();
+    }
+    FLOE_TRY(floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, &o->pub));
+    return floe__strmap_put(s->engine->live, r->sqlite_name, &o->pub);
+}
+
+#endif
 
 int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
 {
@@ -140,6 +336,18 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
             rc = floe__error_nomem();
             break;
         }
+#ifdef FLOE_SQL_HAVE_TABLE
+        floe_table *t = NULL;
+        rc = floe__sql_get_table(s, ident, &t);
+        if (rc < 0)
+            break;
+#ifdef FLOE_SQL_HAVE_META
+        if (r->name.kind == FLOE_SQLREF_METADATA) {
+            rc = create_metadata_ref(s, r, t);
+            continue;
+        }
+#endif
+#else
         char *loc = NULL;
         rc = floe_catalog_load_table(&loc, NULL, s->catalog, ident);
         floe_catalog_string_free(loc);
@@ -147,9 +355,14 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
             s->error_class = rc == FLOE_ENOTFOUND ? "NoSuchTableException" : NULL;
             break;
         }
+#endif
         rc = floe__sql_fail(s,
                             floe__error(FLOE_EUNSUPPORTED, "sql",
-                                        "reading Iceberg tables (%s) is not supported yet", ident),
+                                        "reading %s%s%s is not supported yet",
+                                        r->name.kind == FLOE_SQLREF_METADATA ? "metadata table "
+                                                                             : "Iceberg table ",
+                                        ident,
+                                        r->name.kind == FLOE_SQLREF_METADATA ? "" : " (needs scan)"),
                             "UnsupportedOperationException");
     }
     floe__arena_free(a);

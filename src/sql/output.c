@@ -34,7 +34,15 @@ struct floe_sql_out {
     floe_vec cells; /* char* (owned) */
     size_t *widths;
     floe_buf line;
+    floe_sql_type_hint_fn hint;
+    void *hint_payload;
 };
+
+void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload)
+{
+    o->hint = fn;
+    o->hint_payload = payload;
+}
 
 int floe__sql_out_new(floe_sql_out **out, floe_sql_format fmt, floe_sql_write_fn write,
                       void *payload)
@@ -410,6 +418,15 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
         const char *decl = sqlite3_column_decltype(st, (int)i);
         scale[i] = decl_scale(decl);
         is_bool[i] = decl && strcasecmp(decl, "BOOLEAN") == 0;
+        const char *tab = sqlite3_column_table_name(st, (int)i);
+        const char *col = sqlite3_column_origin_name(st, (int)i);
+        if (o->hint && tab && col) {
+            int h = o->hint(tab, col, o->hint_payload);
+            if (h == FLOE_SQL_HINT_BOOL)
+                is_bool[i] = true;
+            else if (h >= 0)
+                scale[i] = h;
+        }
     }
     rc = floe__sql_out_begin(o, names, n);
     while (rc == 0) {

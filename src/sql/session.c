@@ -140,9 +140,10 @@ void floe__sql_session_free(floe_sql_session *s)
 {
     if (!s)
         return;
-    floe__sql_engine_fini(s);
+    /* the connection first: its virtual tables own row sources */
     if (s->db)
         sqlite3_close(s->db);
+    floe__sql_engine_fini(s);
     floe__sql_out_free(s->out);
     floe_catalog_free(s->catalog);
     floe__props_free(&s->conf);
