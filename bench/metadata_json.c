@@ -2,14 +2,17 @@
 /*
  * Benchmark: parse and write a synthetic table metadata file with 10,000 and
  * 100,000 snapshots (each with a Spark-like 11-entry summary and a
- * snapshot-log entry). Prints parse/write ms, MB/s and the peak RSS of a
- * child process that builds the text and parses it.
+ * snapshot-log entry). Prints parse/write ms, MB/s (text in memory), the
+ * time to read the same file from disk, and the peak RSS of a fresh child
+ * process that reads the 100k file from disk (the whole
+ * floe__metadata_read_file: reading and parsing).
  * Targets (issue 2): <= 50 ms parse and write at 10k; <= 30 MB RSS at 100k.
  */
 #include "spec/metadata.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,6 +56,20 @@ static int synth(floe_buf *b, int n)
     return floe__buf_puts(b, "],\"metadata-log\":[]}");
 }
 
+/* Write the synthetic text to `path` without ever holding all of it. */
+static int synth_file(const char *path, int n)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    if (synth(&b, n) < 0)
+        return -1;
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(b.ptr, 1, b.len, f);
+    floe__buf_free(&b);
+    return fclose(f) == 0 && w > 0 ? 0 : -1;
+}
+
 static double ms_since(int64_t t0)
 {
     return (double)(floe__mono_ns() - t0) / 1e6;
@@ -93,39 +110,74 @@ static int run(int n, const char *tag)
     return 0;
 }
 
-/* Peak RSS of a fresh child that builds the text and parses it once. */
-static void rss(int n, const char *tag)
+/* Time to read the file from disk (best of `reps`). */
+static int run_file(const char *path, const char *tag, int reps)
+{
+    double best = 1e9;
+    for (int r = 0; r < reps; r++) {
+        floe_table_metadata *m;
+        int64_t t0 = floe__mono_ns();
+        if (floe__metadata_read_file(&m, path) < 0)
+            return 1;
+        double p = ms_since(t0);
+        floe__metadata_free(m);
+        best = p < best ? p : best;
+    }
+    printf("BENCH metadata_read_file_%s %.1f ms\n", tag, best);
+    return 0;
+}
+
+/* Peak RSS of a fresh child (exec'd: nothing inherited from this process)
+ * that reads and parses the file from disk once. */
+static int rss(const char *self, const char *path, const char *tag)
 {
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
-        floe_buf text = FLOE_BUF_INIT;
-        floe_table_metadata *m = NULL;
-        if (synth(&text, n) < 0)
-            _exit(1);
-        struct rusage ru;
-        getrusage(RUSAGE_SELF, &ru);
-        long text_kb = ru.ru_maxrss;
-        int rc = floe__metadata_parse(&m, text.ptr, text.len, "bench");
-        printf("BENCH metadata_rss_text_%s %.1f MB\n", tag, text_kb / 1024.0);
-        if (m)
-            printf("BENCH metadata_arena_%s %.1f MB\n", tag, floe__arena_bytes(m->arena) / 1e6);
-        floe__buf_free(&text);
-        floe__metadata_free(m);
-        fflush(stdout);
-        _exit(rc < 0);
+        execl(self, self, "--read", path, tag, (char *)NULL);
+        _exit(127);
     }
     int status;
     waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return 1;
     struct rusage ru;
     getrusage(RUSAGE_CHILDREN, &ru);
     printf("BENCH metadata_rss_peak_%s %.1f MB\n", tag, ru.ru_maxrss / 1024.0);
+    return 0;
 }
 
-int main(void)
+static int child_read(const char *path, const char *tag)
 {
-    rss(100000, "100k"); /* first, in a fresh child: nothing inherited */
-    if (run(10000, "10k") || run(100000, "100k"))
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    long base_kb = ru.ru_maxrss;
+    floe_table_metadata *m = NULL;
+    if (floe__metadata_read_file(&m, path) < 0)
         return 1;
+    printf("BENCH metadata_rss_baseline_%s %.1f MB\n", tag, base_kb / 1024.0);
+    printf("BENCH metadata_held_%s %.1f MB\n", tag,
+           (floe__arena_bytes(m->arena) + m->nsnapshots * (sizeof *m->snapshots + 4) +
+            m->n_snapshot_log * sizeof *m->snapshot_log) / 1e6);
+    floe__metadata_free(m);
+    fflush(stdout);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && strcmp(argv[1], "--read") == 0)
+        return child_read(argv[2], argv[3]);
+    char path10[] = "/tmp/floe-bench-metadata-10k-XXXXXX", path100[] = "/tmp/floe-bench-metadata-100k-XXXXXX";
+    int fd1 = mkstemp(path10), fd2 = mkstemp(path100);
+    if (fd1 < 0 || fd2 < 0)
+        return 1;
+    close(fd1);
+    close(fd2);
+    int rc = synth_file(path100, 100000) || synth_file(path10, 10000) ||
+             rss(argv[0], path100, "100k") || run(10000, "10k") || run_file(path10, "10k", 5) ||
+             run(100000, "100k") || run_file(path100, "100k", 2);
+    unlink(path10);
+    unlink(path100);
+    return rc;
 }

@@ -51,25 +51,18 @@ static void *grow(floe_arena *a, const void *old, size_t n, size_t size)
 
 static int reindex(floe_table_metadata *m)
 {
-    floe_intmap *by_id = floe__intmap_new();
+    FLOE_TRY(floe__metadata_index_snapshots(m));
     floe_strmap *by_name = floe__strmap_new();
-    if (!by_id || !by_name)
-        goto oom;
-    for (size_t i = 0; i < m->nsnapshots; i++)
-        if (floe__intmap_put(by_id, m->snapshots[i].snapshot_id, &m->snapshots[i]) < 0)
-            goto oom;
+    if (!by_name)
+        return floe__error_nomem();
     for (size_t i = 0; i < m->nrefs; i++)
-        if (floe__strmap_put(by_name, m->refs[i].name, &m->refs[i]) < 0)
-            goto oom;
-    floe__intmap_free(m->snapshot_by_id);
+        if (floe__strmap_put(by_name, m->refs[i].name, &m->refs[i]) < 0) {
+            floe__strmap_free(by_name);
+            return floe__error_nomem();
+        }
     floe__strmap_free(m->ref_by_name);
-    m->snapshot_by_id = by_id;
     m->ref_by_name = by_name;
     return 0;
-oom:
-    floe__intmap_free(by_id);
-    floe__strmap_free(by_name);
-    return floe__error_nomem();
 }
 
 int floe__metadata_builder_new(floe_metadata_builder **out, const floe_table_metadata *base,
@@ -122,9 +115,20 @@ static int copy_snapshot(floe_arena *a, floe_snapshot *d, const floe_snapshot *s
 {
     *d = *s;
     d->operation = NULL;
-    if ((s->manifest_list && !(d->manifest_list = dup(a, s->manifest_list))) ||
-        (s->key_id && !(d->key_id = dup(a, s->key_id))))
+    d->summary_packed = NULL;
+    d->n_summary = 0;
+    d->manifest_list_packed = NULL;
+    if (s->key_id && !(d->key_id = dup(a, s->key_id)))
         return floe__error_nomem();
+    if (s->manifest_list_packed) {
+        floe_buf path = FLOE_BUF_INIT;
+        const char *p;
+        int rc = floe__snapshot_manifest_list(s, &path, &p);
+        if (rc == 0)
+            rc = floe__snapshot_pack_manifest_list(d, a, p);
+        floe__buf_free(&path);
+        FLOE_TRY(rc);
+    }
     if (s->n_manifests) {
         const char **v = floe__arena_alloc(a, s->n_manifests * sizeof *v);
         if (!v)
@@ -135,18 +139,20 @@ static int copy_snapshot(floe_arena *a, floe_snapshot *d, const floe_snapshot *s
         d->manifests = v;
     }
     if (s->n_summary) {
-        floe_kv *kv = floe__arena_alloc(a, s->n_summary * sizeof *kv);
+        floe_kv *kv = floe__malloc(s->n_summary * sizeof *kv);
         if (!kv)
             return floe__error_nomem();
-        for (size_t i = 0; i < s->n_summary; i++) {
-            kv[i].key = (char *)dup(a, s->summary[i].key);
-            kv[i].value = (char *)dup(a, s->summary[i].value);
-            if (!kv[i].key || !kv[i].value)
-                return floe__error_nomem();
-            if (strcmp(kv[i].key, "operation") == 0)
-                d->operation = kv[i].value;
+        const uint8_t *it = s->summary_packed;
+        size_t n = 0;
+        const char *k, *v;
+        while (n < s->n_summary && floe__summary_next(&it, &k, &v)) {
+            kv[n].key = (char *)k;
+            kv[n].value = (char *)v;
+            n++;
         }
-        d->summary = kv;
+        int rc = floe__snapshot_pack_summary(d, a, kv, n);
+        floe__free(kv);
+        FLOE_TRY(rc);
     }
     return 0;
 }
@@ -158,7 +164,7 @@ int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s)
         return bad("cannot add snapshot %lld: a snapshot with that id already exists",
                    (long long)s->snapshot_id);
     if (m->format_version >= 2) {
-        if (!s->manifest_list)
+        if (!s->manifest_list_packed)
             return bad("cannot add snapshot %lld: missing manifest-list", (long long)s->snapshot_id);
         if (!s->operation)
             return bad("cannot add snapshot %lld: missing summary.operation",
@@ -177,10 +183,12 @@ int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s)
                        (long long)s->snapshot_id, (long long)s->first_row_id,
                        (long long)m->next_row_id);
     }
-    floe_snapshot *arr = grow(m->arena, m->snapshots, m->nsnapshots, sizeof *arr);
+    floe_snapshot copy;
+    FLOE_TRY(copy_snapshot(m->arena, &copy, s));
+    floe_snapshot *arr = floe__realloc(m->snapshots, (m->nsnapshots + 1) * sizeof *arr);
     if (!arr)
         return floe__error_nomem();
-    FLOE_TRY(copy_snapshot(m->arena, &arr[m->nsnapshots], s));
+    arr[m->nsnapshots] = copy;
     m->snapshots = arr;
     m->nsnapshots++;
     if (s->sequence_number > m->last_sequence_number)
@@ -227,7 +235,7 @@ int floe__mb_set_snapshot_ref(floe_metadata_builder *b, const floe_snapshot_ref 
         m->current_snapshot_id = ref->snapshot_id;
         m->has_current_snapshot = true;
         floe_snapshot_log_entry *log =
-            grow(m->arena, m->snapshot_log, m->n_snapshot_log, sizeof *log);
+            floe__realloc(m->snapshot_log, (m->n_snapshot_log + 1) * sizeof *log);
         if (!log)
             return floe__error_nomem();
         log[m->n_snapshot_log].snapshot_id = ref->snapshot_id;
@@ -528,6 +536,86 @@ int floe__mb_set_statistics(floe_metadata_builder *b, const floe_statistics_file
     return 0;
 }
 
+int floe__mb_remove_statistics(floe_metadata_builder *b, int64_t snapshot_id)
+{
+    floe_table_metadata *m = b->m;
+    size_t k = 0;
+    for (size_t i = 0; i < m->nstatistics; i++)
+        if (m->statistics[i].snapshot_id != snapshot_id)
+            m->statistics[k++] = m->statistics[i];
+    m->nstatistics = k;
+    return 0;
+}
+
+int floe__mb_set_partition_statistics(floe_metadata_builder *b,
+                                      const floe_partition_statistics_file *st)
+{
+    floe_table_metadata *m = b->m;
+    floe_partition_statistics_file c = *st;
+    if (!st->statistics_path)
+        return bad("partition statistics need a statistics-path");
+    if (!(c.statistics_path = dup(m->arena, st->statistics_path)))
+        return floe__error_nomem();
+    for (size_t i = 0; i < m->npartition_statistics; i++) {
+        if (m->partition_statistics[i].snapshot_id == st->snapshot_id) {
+            m->partition_statistics[i] = c;
+            return 0;
+        }
+    }
+    floe_partition_statistics_file *arr =
+        grow(m->arena, m->partition_statistics, m->npartition_statistics, sizeof *arr);
+    if (!arr)
+        return floe__error_nomem();
+    arr[m->npartition_statistics] = c;
+    m->partition_statistics = arr;
+    m->npartition_statistics++;
+    return 0;
+}
+
+int floe__mb_remove_partition_statistics(floe_metadata_builder *b, int64_t snapshot_id)
+{
+    floe_table_metadata *m = b->m;
+    size_t k = 0;
+    for (size_t i = 0; i < m->npartition_statistics; i++)
+        if (m->partition_statistics[i].snapshot_id != snapshot_id)
+            m->partition_statistics[k++] = m->partition_statistics[i];
+    m->npartition_statistics = k;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- version and uuid */
+
+int floe__mb_upgrade_format_version(floe_metadata_builder *b, int format_version)
+{
+    floe_table_metadata *m = b->m;
+    if (format_version > FLOE_MAX_FORMAT_VERSION)
+        return bad("Cannot upgrade table to unsupported format version: v%d (supported: v%d)",
+                   format_version, FLOE_MAX_FORMAT_VERSION);
+    if (format_version < m->format_version)
+        return bad("Cannot downgrade v%d table to v%d", m->format_version, format_version);
+    if (format_version == m->format_version)
+        return 0;
+    if (format_version >= 3 && !m->has_next_row_id) {
+        /* spec Appendix E, row lineage: "When a table is upgraded to v3,
+         * next_row_id should be initialized to 0" */
+        m->has_next_row_id = true;
+        m->next_row_id = 0;
+    }
+    m->format_version = format_version;
+    return 0;
+}
+
+int floe__mb_assign_uuid(floe_metadata_builder *b, const char *uuid)
+{
+    if (!uuid || !*uuid)
+        return bad("Cannot set uuid to null");
+    const char *c = dup(b->m->arena, uuid);
+    if (!c)
+        return floe__error_nomem();
+    b->m->table_uuid = c;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- build */
 
 int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
@@ -537,6 +625,9 @@ int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
     floe_table_metadata *m = b->m;
     if (!m)
         return bad("metadata builder already built");
+    /* checked before anything changes, so the caller may fix it and retry */
+    if (m->format_version >= 2 && !m->table_uuid)
+        return bad("UUID is required in format v%d", m->format_version);
     m->last_updated_ms = b->snapshot_added ? b->added_timestamp_ms : now_ms;
     if (m->last_updated_ms < b->base_last_updated_ms)
         m->last_updated_ms = now_ms;
@@ -797,6 +888,36 @@ int floe__mb_apply_json(floe_metadata_builder *b, const floe_json *u)
         if (!loc)
             return bad("missing required field 'location' in update '%s'", action);
         return floe__mb_set_location(b, loc);
+    }
+    if (strcmp(action, "remove-statistics") == 0) {
+        FLOE_TRY(member_i64(u, "snapshot-id", action, &v));
+        return floe__mb_remove_statistics(b, v);
+    }
+    if (strcmp(action, "remove-partition-statistics") == 0) {
+        FLOE_TRY(member_i64(u, "snapshot-id", action, &v));
+        return floe__mb_remove_partition_statistics(b, v);
+    }
+    if (strcmp(action, "set-partition-statistics") == 0) {
+        char ctx[96];
+        snprintf(ctx, sizeof ctx, "update '%s'", action);
+        floe_partition_statistics_file st = {0};
+        FLOE_TRY(member_obj(u, "partition-statistics", action, &o));
+        FLOE_TRY(floe__json_int(o, "snapshot-id", ctx, &st.snapshot_id));
+        FLOE_TRY(floe__json_str(o, "statistics-path", ctx, a, &st.statistics_path));
+        FLOE_TRY(floe__json_int(o, "file-size-in-bytes", ctx, &st.file_size_in_bytes));
+        return floe__mb_set_partition_statistics(b, &st);
+    }
+    if (strcmp(action, "upgrade-format-version") == 0) {
+        FLOE_TRY(member_i64(u, "format-version", action, &v));
+        if (v < 1 || v > INT32_MAX)
+            return bad("invalid format-version %lld in update '%s'", (long long)v, action);
+        return floe__mb_upgrade_format_version(b, (int)v);
+    }
+    if (strcmp(action, "assign-uuid") == 0) {
+        const floe_json *id = floe__json_get(u, "uuid");
+        if (!floe__json_is_string(id))
+            return bad("%s field 'uuid' in update '%s'", id && !floe__json_is_null(id) ? "wrong type of" : "missing required", action);
+        return floe__mb_assign_uuid(b, floe__json_sval(id));
     }
     if (strcmp(action, "set-statistics") == 0) {
         floe_statistics_file st;

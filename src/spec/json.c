@@ -467,6 +467,35 @@ int floe__json_parse_lazy(floe_json **out, const void *data, size_t len, const c
     return 0;
 }
 
+int floe__json_parse_scratch(floe_json *out, floe_json_scratch *sc, const void *data, size_t len,
+                             const char *what)
+{
+    memset(out, 0, sizeof *out);
+    if (!sc->a && !(sc->a = floe__arena_new(16384)))
+        return floe__error_nomem();
+    floe__arena_reset(sc->a);
+    jparser j = {data, data, (const char *)data + len, sc->a, {sc->a, NULL, 0},
+                 what ? what : "JSON", sc->stack, sc->kstack, 0, sc->cap, 0, NULL, 0, data};
+    int rc = parse_value(&j, out);
+    if (rc == 0) {
+        skip_ws(&j);
+        if (j.p != j.end)
+            rc = jerr(&j, "trailing characters after the JSON value");
+    }
+    sc->stack = j.stack;
+    sc->kstack = j.kstack;
+    sc->cap = j.cap;
+    return rc;
+}
+
+void floe__json_scratch_free(floe_json_scratch *sc)
+{
+    floe__arena_free(sc->a);
+    floe__free(sc->stack);
+    floe__free(sc->kstack);
+    memset(sc, 0, sizeof *sc);
+}
+
 size_t floe__json_count(const floe_json *j)
 {
     if (j && j->type == FLOE_JSON_LAZY)
@@ -555,6 +584,28 @@ char *floe__strpool_dup(floe_strpool *p, const char *s, size_t n)
     r[n] = '\0';
     p->cur += n + 1;
     p->left -= n + 1;
+    return r;
+}
+
+char *floe__strpool_alloc(floe_strpool *p, size_t n)
+{
+    if (n >= 1024) {
+        char *big = floe__arena_alloc(p->a, n);
+        if (!big)
+            floe__error_nomem();
+        return big;
+    }
+    if (p->left < n) {
+        if (!(p->cur = floe__arena_alloc(p->a, 16384))) {
+            p->left = 0;
+            floe__error_nomem();
+            return NULL;
+        }
+        p->left = 16384;
+    }
+    char *r = p->cur;
+    p->cur += n;
+    p->left -= n;
     return r;
 }
 

@@ -10,74 +10,19 @@
  * `partition-spec` (field ids then assigned from 1000), snapshots without
  * sequence numbers (0) and with inline `manifests`. Files without `refs` get
  * a `main` branch at current-snapshot-id. Unknown fields are ignored.
+ *
+ * Snapshots land in a heap array with their summary and manifest-list packed
+ * (snapshot_pack.c) and are found by id through a sorted index. The reader
+ * state is also driven element by element by the file streamer
+ * (metadata_stream.c, through metadata_read.h).
  */
 #include "spec/metadata.h"
 
+#include "spec/metadata_read.h"
 #include "spec/spec.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <zlib.h>
-
-/* ---------------------------------------------------------------- gzip */
-
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    (void)opaque;
-    return floe__calloc(items, size);
-}
-
-static void z_free(voidpf opaque, voidpf p)
-{
-    (void)opaque;
-    floe__free(p);
-}
-
-int floe__gunzip(const void *data, size_t len, size_t max, floe_buf *out, const char *what)
-{
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    z.zalloc = z_alloc;
-    z.zfree = z_free;
-    if (inflateInit2(&z, 15 + 32) != Z_OK) /* +32: gzip or zlib header */
-        return floe__error_nomem();
-    z.next_in = (Bytef *)(uintptr_t)data;
-    z.avail_in = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
-    int rc = 0, zr = Z_OK;
-    while (zr != Z_STREAM_END) {
-        if (out->len >= max) {
-            rc = floe__error(FLOE_EINVALID, "metadata", "%s: decompressed size exceeds %zu bytes",
-                             what, max);
-            break;
-        }
-        if ((rc = floe__buf_reserve(out, out->len < 65536 ? 65536 : out->len)) < 0)
-            break;
-        z.next_out = (Bytef *)out->ptr + out->len;
-        z.avail_out = (uInt)(out->cap - out->len - 1);
-        size_t before = z.avail_out;
-        zr = inflate(&z, Z_NO_FLUSH);
-        out->len += before - z.avail_out;
-        out->ptr[out->len] = '\0';
-        if (zr == Z_MEM_ERROR) {
-            rc = floe__error_nomem();
-            break;
-        }
-        if (zr == Z_DATA_ERROR || zr == Z_NEED_DICT) {
-            rc = floe__error(FLOE_ECORRUPT, "metadata", "%s: corrupt gzip data at offset %zu: %s",
-                             what, (size_t)z.total_in, z.msg ? z.msg : "bad data");
-            break;
-        }
-        if (zr == Z_BUF_ERROR && z.avail_in == 0) {
-            rc = floe__error(FLOE_ECORRUPT, "metadata", "%s: truncated gzip stream at offset %zu",
-                             what, (size_t)z.total_in);
-            break;
-        }
-    }
-    inflateEnd(&z);
-    return rc;
-}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -86,7 +31,12 @@ typedef struct parser {
     floe_arena *a;
     const char *what;
     floe_strpool pool;
-    floe_strmap *interned; /* summary keys repeat in every snapshot: store once */
+    floe_strmap *interned; /* summary keys and manifest-list directories repeat: store once */
+    floe_kv *kv;           /* scratch for one summary */
+    size_t kv_cap;
+    size_t snap_cap, log_cap; /* capacity of the heap arrays m->snapshots / m->snapshot_log */
+    bool streamed_snapshots, streamed_log; /* filled by the file streamer */
+    bool v2_violation; /* a snapshot read before format-version breaks a v2 rule */
 } parser;
 
 static const char *intern(parser *p, const char *s, size_t n)
@@ -163,17 +113,34 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const floe_json *j, size_
     if (!present && p->m->format_version >= 2)
         return invalid(p, "missing required field 'sequence-number' in %s", ctx);
     FLOE_TRY(floe__json_int(j, "timestamp-ms", ctx, &s->timestamp_ms));
+    /* Spec Appendix E: tables upgraded from v1 keep their v1 snapshots
+     * (sequence number 0), which may list `manifests` and lack a summary. */
+    bool v1_era = present && s->sequence_number == 0;
     floe_json *ml = floe__json_get(j, "manifest-list");
     if (ml && !floe__json_is_null(ml)) {
         if (!floe__json_is_string(ml))
             return invalid(p, "field 'manifest-list' in %s must be a string", ctx);
-        if (!(s->manifest_list = floe__strpool_dup(&p->pool, floe__json_sval(ml), floe__json_slen(ml))))
-            return floe__error_nomem();
+        const char *path = floe__json_sval(ml);
+        size_t len = strlen(path), dlen = 0;
+        for (size_t i = len; i > 0; i--)
+            if (path[i - 1] == '/') {
+                dlen = i;
+                break;
+            }
+        const char *dir = NULL;
+        char tmp[512];
+        if (dlen < sizeof tmp) {
+            memcpy(tmp, path, dlen);
+            tmp[dlen] = '\0';
+            if (!(dir = intern(p, tmp, dlen)))
+                return floe__error_nomem();
+        }
+        FLOE_TRY(floe__manifest_list_pack_pool(s, &p->pool, path, len, dir));
     }
     floe_json *manifests;
     FLOE_TRY(floe__json_array_opt(j, "manifests", ctx, &manifests));
-    if (!s->manifest_list) {
-        if (p->m->format_version >= 2 || !manifests)
+    if (!s->manifest_list_packed) {
+        if ((p->m->format_version >= 2 && !v1_era) || !manifests)
             return invalid(p, "missing required field 'manifest-list' in %s", ctx);
         size_t n = floe__json_len(manifests);
         const char **v = floe__arena_calloc(p->a, n ? n : 1, sizeof *v);
@@ -186,20 +153,42 @@ static int parse_snapshot(parser *p, floe_snapshot *s, const floe_json *j, size_
             if (!(v[i] = floe__arena_strdup(p->a, floe__json_sval(e))))
                 return floe__error_nomem();
         }
-        s->n_manifests = n;
+        if (n > UINT32_MAX)
+            return invalid(p, "too many manifests in %s", ctx);
+        s->n_manifests = (uint32_t)n;
         s->manifests = v;
     }
     floe_json *summary;
     FLOE_TRY(floe__json_object_opt(j, "summary", ctx, &summary));
     if (summary) {
-        FLOE_TRY(string_map(p, summary, ctx, &s->summary, &s->n_summary));
-        for (size_t i = 0; i < s->n_summary; i++)
-            if (strcmp(s->summary[i].key, "operation") == 0)
-                s->operation = s->summary[i].value;
+        size_t n = floe__json_len(summary);
+        if (n > p->kv_cap) {
+            floe_kv *kv = floe__realloc(p->kv, n * sizeof *kv);
+            if (!kv)
+                return floe__error_nomem();
+            p->kv = kv;
+            p->kv_cap = n;
+        }
+        size_t i = 0;
+        const char *key;
+        floe_json *v;
+        FLOE_JSON_FOREACH(summary, key, v) {
+            if (!floe__json_is_string(v))
+                return invalid(p, "value of '%s' in %s must be a string", key, ctx);
+            p->kv[i].key = (char *)key;
+            p->kv[i].value = (char *)floe__json_sval(v);
+            i++;
+        }
+        FLOE_TRY(floe__summary_pack_pool(s, &p->pool, p->kv, n));
     }
-    if (p->m->format_version >= 2 && !s->operation)
+    if (p->m->format_version >= 2 && !v1_era && !s->operation)
         return invalid(p, "missing required field '%s' in %s",
                        summary ? "summary.operation" : "summary", ctx);
+    /* Streamed before format-version was seen (PyIceberg writes it last):
+     * remember whether the v2 rules would fail; checked once it is known. */
+    if (p->m->format_version == 0 &&
+        (!present || (!v1_era && (!s->manifest_list_packed || !s->operation))))
+        p->v2_violation = true;
     int64_t v;
     FLOE_TRY(floe__json_int_opt(j, "schema-id", ctx, &v, &s->has_schema_id));
     if (s->has_schema_id)
@@ -295,9 +284,11 @@ static int parse_statistics(parser *p, floe_statistics_file *s, const floe_json 
 int floe__snapshot_from_json(floe_snapshot *out, const floe_json *j, floe_table_metadata *m)
 {
     memset(out, 0, sizeof *out);
-    parser p = {m, m->arena, "snapshot", {m->arena, NULL, 0}, floe__strmap_new()};
+    parser p = {m, m->arena, "snapshot", {m->arena, NULL, 0}, floe__strmap_new(), NULL, 0, 0, 0,
+                false, false, false};
     int rc = p.interned ? parse_snapshot(&p, out, j, 0) : floe__error_nomem();
     floe__strmap_free(p.interned);
+    floe__free(p.kv);
     return rc;
 }
 
@@ -305,7 +296,8 @@ int floe__statistics_from_json(floe_statistics_file *out, const floe_json *j,
                                floe_table_metadata *m)
 {
     memset(out, 0, sizeof *out);
-    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, NULL};
+    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, NULL, NULL, 0, 0, 0, false, false,
+                false};
     return parse_statistics(&p, out, j);
 }
 
@@ -456,17 +448,101 @@ static int parse_sort_orders(parser *p, const floe_json *root)
     return 0;
 }
 
+/* Grow a heap array to hold index i (doubling; large blocks grow by mremap,
+ * so a 100,000-snapshot array is never held twice). */
+static int reserve(void **arr, size_t *cap, size_t i, size_t size)
+{
+    if (i < *cap)
+        return 0;
+    size_t n = *cap ? *cap * 2 : 16;
+    if (n <= i)
+        n = i + 1;
+    if (n > SIZE_MAX / size)
+        return floe__error_nomem();
+    void *a = floe__realloc(*arr, n * size);
+    if (!a)
+        return floe__error_nomem();
+    *arr = a;
+    *cap = n;
+    return 0;
+}
+
 static int snapshot_cb(const floe_json *e, size_t i, void *payload)
 {
     parser *p = payload;
     floe_table_metadata *m = p->m;
+    void *arr = m->snapshots;
+    int rc = reserve(&arr, &p->snap_cap, i, sizeof *m->snapshots);
+    m->snapshots = arr;
+    FLOE_TRY(rc);
     floe_snapshot *s = &m->snapshots[i];
+    memset(s, 0, sizeof *s);
     FLOE_TRY(parse_snapshot(p, s, e, i));
-    if (floe__intmap_has(m->snapshot_by_id, s->snapshot_id))
-        return invalid(p, "duplicate snapshot-id %lld", (long long)s->snapshot_id);
-    FLOE_TRY(floe__intmap_put(m->snapshot_by_id, s->snapshot_id, s));
     m->nsnapshots = i + 1;
     return 0;
+}
+
+/* In-place heapsort of snapshot indexes by id (no qsort: it has no context). */
+static void sift(const floe_snapshot *s, uint32_t *o, size_t root, size_t n)
+{
+    for (;;) {
+        size_t c = 2 * root + 1;
+        if (c >= n)
+            return;
+        if (c + 1 < n && s[o[c + 1]].snapshot_id > s[o[c]].snapshot_id)
+            c++;
+        if (s[o[c]].snapshot_id <= s[o[root]].snapshot_id)
+            return;
+        uint32_t t = o[c];
+        o[c] = o[root];
+        o[root] = t;
+        root = c;
+    }
+}
+
+static int index_snapshots(floe_table_metadata *m, const char *what)
+{
+    size_t n = m->nsnapshots;
+    floe__free(m->snapshot_order);
+    m->snapshot_order = NULL;
+    if (n == 0)
+        return 0;
+    if (n > UINT32_MAX)
+        return floe__error(FLOE_EINVALID, "metadata", "too many snapshots");
+    uint32_t *o = floe__malloc(n * sizeof *o);
+    if (!o)
+        return floe__error_nomem();
+    const floe_snapshot *s = m->snapshots;
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+        o[i] = (uint32_t)i;
+        if (i && s[i - 1].snapshot_id >= s[i].snapshot_id)
+            sorted = false;
+    }
+    if (!sorted) {
+        for (size_t i = n / 2; i-- > 0;)
+            sift(s, o, i, n);
+        for (size_t end = n - 1; end > 0; end--) {
+            uint32_t t = o[0];
+            o[0] = o[end];
+            o[end] = t;
+            sift(s, o, 0, end);
+        }
+        for (size_t i = 1; i < n; i++)
+            if (s[o[i - 1]].snapshot_id == s[o[i]].snapshot_id) {
+                int64_t id = s[o[i]].snapshot_id;
+                floe__free(o);
+                return floe__error(FLOE_EINVALID, "metadata", "%s%sduplicate snapshot-id %lld",
+                                   what ? what : "", what ? ": " : "", (long long)id);
+            }
+    }
+    m->snapshot_order = o;
+    return 0;
+}
+
+int floe__metadata_index_snapshots(floe_table_metadata *m)
+{
+    return index_snapshots(m, NULL);
 }
 
 /* `snapshots` and `snapshot-log` may be lazy arrays (parsed element by
@@ -486,16 +562,19 @@ static int lazy_array(parser *p, const floe_json *root, const char *key, const f
 static int parse_snapshots(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    const floe_json *snaps;
-    FLOE_TRY(lazy_array(p, root, "snapshots", &snaps));
-    size_t n = floe__json_count(snaps);
-    if (!(m->snapshot_by_id = floe__intmap_new()))
-        return floe__error_nomem();
-    if (n == 0)
-        return 0;
-    if (!(m->snapshots = floe__arena_calloc(p->a, n, sizeof *m->snapshots)))
-        return floe__error_nomem();
-    return floe__json_each(snaps, p->what, snapshot_cb, p);
+    if (!p->streamed_snapshots) {
+        const floe_json *snaps;
+        FLOE_TRY(lazy_array(p, root, "snapshots", &snaps));
+        size_t n = floe__json_count(snaps);
+        if (n) {
+            void *arr = m->snapshots;
+            int rc = reserve(&arr, &p->snap_cap, n - 1, sizeof *m->snapshots);
+            m->snapshots = arr;
+            FLOE_TRY(rc);
+            FLOE_TRY(floe__json_each(snaps, p->what, snapshot_cb, p));
+        }
+    }
+    return index_snapshots(m, p->what);
 }
 
 static int parse_refs(parser *p, const floe_json *root)
@@ -537,24 +616,35 @@ static int parse_refs(parser *p, const floe_json *root)
 static int snapshot_log_cb(const floe_json *e, size_t i, void *payload)
 {
     parser *p = payload;
-    floe_snapshot_log_entry *l = &p->m->snapshot_log[i];
+    floe_table_metadata *m = p->m;
+    void *arr = m->snapshot_log;
+    int rc = reserve(&arr, &p->log_cap, i, sizeof *m->snapshot_log);
+    m->snapshot_log = arr;
+    FLOE_TRY(rc);
+    floe_snapshot_log_entry *l = &m->snapshot_log[i];
     if (!floe__json_is_object(e))
         return invalid(p, "snapshot-log entries must be objects");
     FLOE_TRY(floe__json_int(e, "timestamp-ms", "snapshot-log entry", &l->timestamp_ms));
-    return floe__json_int(e, "snapshot-id", "snapshot-log entry", &l->snapshot_id);
+    FLOE_TRY(floe__json_int(e, "snapshot-id", "snapshot-log entry", &l->snapshot_id));
+    m->n_snapshot_log = i + 1;
+    return 0;
 }
 
 static int parse_logs(parser *p, const floe_json *root)
 {
     floe_table_metadata *m = p->m;
-    const floe_json *slog;
-    FLOE_TRY(lazy_array(p, root, "snapshot-log", &slog));
-    size_t n = floe__json_count(slog);
-    if (n) {
-        if (!(m->snapshot_log = floe__arena_calloc(p->a, n, sizeof *m->snapshot_log)))
-            return floe__error_nomem();
-        FLOE_TRY(floe__json_each(slog, p->what, snapshot_log_cb, p));
-        m->n_snapshot_log = n;
+    size_t n;
+    if (!p->streamed_log) {
+        const floe_json *slog;
+        FLOE_TRY(lazy_array(p, root, "snapshot-log", &slog));
+        n = floe__json_count(slog);
+        if (n) {
+            void *arr = m->snapshot_log;
+            int rc = reserve(&arr, &p->log_cap, n - 1, sizeof *m->snapshot_log);
+            m->snapshot_log = arr;
+            FLOE_TRY(rc);
+            FLOE_TRY(floe__json_each(slog, p->what, snapshot_log_cb, p));
+        }
     }
     floe_json *log;
     FLOE_TRY(floe__json_array_opt(root, "metadata-log", "table metadata", &log));
@@ -666,6 +756,30 @@ static int parse_root(parser *p, const floe_json *root)
     return 0;
 }
 
+static int new_metadata(floe_table_metadata **out, parser *p, const char *what)
+{
+    *out = NULL;
+    floe_table_metadata *m = floe__calloc(1, sizeof *m);
+    if (!m || !(m->arena = floe__arena_new(65536))) {
+        floe__free(m);
+        return floe__error_nomem();
+    }
+    *p = (parser){m, m->arena, what, {m->arena, NULL, 0}, floe__strmap_new(), NULL, 0, 0, 0,
+                  false, false, false};
+    if (!p->interned) {
+        floe__metadata_free(m);
+        return floe__error_nomem();
+    }
+    *out = m;
+    return 0;
+}
+
+static void parser_done(parser *p)
+{
+    floe__strmap_free(p->interned);
+    floe__free(p->kv);
+}
+
 int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len,
                          const char *what)
 {
@@ -692,16 +806,13 @@ int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len
         floe__buf_free(&plain);
         return rc;
     }
-    floe_table_metadata *m = floe__calloc(1, sizeof *m);
-    if (!m || !(m->arena = floe__arena_new(65536))) {
-        floe__free(m);
-        floe__json_free(root);
-        floe__buf_free(&plain);
-        return floe__error_nomem();
+    floe_table_metadata *m = NULL;
+    parser p;
+    rc = new_metadata(&m, &p, what);
+    if (rc == 0) {
+        rc = parse_root(&p, root);
+        parser_done(&p);
     }
-    parser p = {m, m->arena, what, {m->arena, NULL, 0}, floe__strmap_new()};
-    rc = p.interned ? parse_root(&p, root) : floe__error_nomem();
-    floe__strmap_free(p.interned);
     floe__json_free(root);
     floe__buf_free(&plain);
     if (rc < 0) {
@@ -712,46 +823,74 @@ int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len
     return 0;
 }
 
-int floe__metadata_read_file(floe_table_metadata **out, const char *path)
+/* ---------------------------------------------------------------- reader API for the streamer */
+
+struct floe_md_reader {
+    parser p;
+};
+
+int floe__md_reader_new(floe_md_reader **out, const char *what)
+{
+    *out = floe__calloc(1, sizeof **out);
+    if (!*out)
+        return floe__error_nomem();
+    floe_table_metadata *m;
+    int rc = new_metadata(&m, &(*out)->p, what);
+    if (rc < 0) {
+        floe__free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+void floe__md_reader_free(floe_md_reader *r)
+{
+    if (!r)
+        return;
+    parser_done(&r->p);
+    floe__metadata_free(r->p.m);
+    floe__free(r);
+}
+
+int floe__md_reader_version(const floe_md_reader *r)
+{
+    return r->p.m->format_version;
+}
+
+void floe__md_reader_set_version(floe_md_reader *r, int format_version)
+{
+    r->p.m->format_version = format_version;
+}
+
+int floe__md_reader_snapshot(const floe_json *e, size_t i, void *reader)
+{
+    floe_md_reader *r = reader;
+    return snapshot_cb(e, i, &r->p);
+}
+
+int floe__md_reader_log_entry(const floe_json *e, size_t i, void *reader)
+{
+    floe_md_reader *r = reader;
+    return snapshot_log_cb(e, i, &r->p);
+}
+
+void floe__md_reader_streamed(floe_md_reader *r, bool snapshots)
+{
+    if (snapshots)
+        r->p.streamed_snapshots = true;
+    else
+        r->p.streamed_log = true;
+}
+
+int floe__md_reader_finish(floe_md_reader *r, const floe_json *root, floe_table_metadata **out)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return floe__error(errno == ENOENT ? FLOE_ENOTFOUND : FLOE_EIO, "metadata",
-                           "cannot open %s: %s", path, strerror(errno));
-    floe_buf b = FLOE_BUF_INIT;
-    int rc = 0;
-    /* Reserve the file size up front: growing by doubling would briefly hold
-     * twice a large file. */
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && st.st_size > 0) {
-        if ((size_t)st.st_size > FLOE_MAX_METADATA_BYTES)
-            rc = floe__error(FLOE_EINVALID, "metadata", "%s is larger than %zu bytes", path,
-                             FLOE_MAX_METADATA_BYTES);
-        else
-            rc = floe__buf_reserve(&b, (size_t)st.st_size);
-    }
-    while (rc == 0) {
-        if (b.cap - b.len < 2)
-            rc = floe__buf_reserve(&b, 65536);
-        if (rc < 0)
-            break;
-        size_t n = fread(b.ptr + b.len, 1, b.cap - b.len - 1, f);
-        if (n == 0)
-            break;
-        b.len += n;
-        b.ptr[b.len] = '\0';
-        if (b.len > FLOE_MAX_METADATA_BYTES)
-            rc = floe__error(FLOE_EINVALID, "metadata", "%s is larger than %zu bytes", path,
-                             FLOE_MAX_METADATA_BYTES);
-    }
-    if (rc == 0 && ferror(f))
-        rc = floe__error(FLOE_EIO, "metadata", "cannot read %s", path);
-    fclose(f);
-    if (rc == 0)
-        rc = floe__metadata_parse(out, b.ptr ? b.ptr : "", b.len, path);
-    floe__buf_free(&b);
-    return rc;
+    FLOE_TRY(parse_root(&r->p, root));
+    if (r->p.v2_violation && r->p.m->format_version >= 2)
+        return 1; /* a v2 rule broken before the version was known */
+    *out = r->p.m;
+    r->p.m = NULL;
+    return 0;
 }
 
 void floe__metadata_free(floe_table_metadata *m)
@@ -760,7 +899,9 @@ void floe__metadata_free(floe_table_metadata *m)
         return;
     for (size_t i = 0; i < m->nschemas; i++)
         floe__schema_release(m->schemas[i]);
-    floe__intmap_free(m->snapshot_by_id);
+    floe__free(m->snapshots);
+    floe__free(m->snapshot_log);
+    floe__free(m->snapshot_order);
     floe__strmap_free(m->ref_by_name);
     floe__props_free(&m->properties);
     floe__arena_free(m->arena);
@@ -771,7 +912,19 @@ void floe__metadata_free(floe_table_metadata *m)
 
 const floe_snapshot *floe__metadata_snapshot(const floe_table_metadata *m, int64_t id)
 {
-    return m->snapshot_by_id ? floe__intmap_get(m->snapshot_by_id, id) : NULL;
+    const uint32_t *o = m->snapshot_order;
+    size_t lo = 0, hi = o ? m->nsnapshots : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int64_t v = m->snapshots[o[mid]].snapshot_id;
+        if (v == id)
+            return &m->snapshots[o[mid]];
+        if (v < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
 }
 
 const floe_snapshot *floe__metadata_current_snapshot(const floe_table_metadata *m)

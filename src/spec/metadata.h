@@ -19,26 +19,49 @@
 /* Upper bound for decompressed metadata (a hostile gzip cannot exhaust memory). */
 #define FLOE_MAX_METADATA_BYTES ((size_t)1 << 30)
 
+/* One snapshot. The table of a busy writer holds 100,000 of these, so the
+ * layout is lean (~100 bytes plus two packed byte strings): the summary and
+ * the manifest-list path are stored packed and read through the accessors
+ * below (floe__snapshot_summary, floe__summary_next,
+ * floe__snapshot_manifest_list); build them for an add-snapshot with
+ * floe__snapshot_pack_summary / floe__snapshot_pack_manifest_list. */
 typedef struct floe_snapshot {
     int64_t snapshot_id;
-    bool has_parent;
-    int64_t parent_snapshot_id;
-    int64_t sequence_number; /* 0 for v1 snapshots */
+    int64_t parent_snapshot_id; /* valid when has_parent */
+    int64_t sequence_number;    /* 0 for v1 snapshots */
     int64_t timestamp_ms;
-    const char *manifest_list; /* NULL for v1 snapshots listing `manifests` */
-    size_t n_manifests;        /* v1 `manifests` */
-    const char *const *manifests;
-    const char *operation;     /* summary["operation"]; NULL if no summary (v1) */
-    size_t n_summary;          /* summary in file order, "operation" included */
-    const floe_kv *summary;
-    bool has_schema_id;
+    int64_t first_row_id;       /* v3 row lineage, valid when has_first_row_id */
+    int64_t added_rows;         /* valid when has_added_rows */
+    const uint8_t *manifest_list_packed; /* NULL for v1 snapshots listing `manifests` */
+    const char *const *manifests;        /* v1 `manifests` */
+    const char *operation;               /* summary["operation"]; NULL if no summary (v1) */
+    const uint8_t *summary_packed;       /* summary in file order, "operation" included */
+    const char *key_id;                  /* v3 encryption key id, NULL if none */
+    uint32_t n_manifests;
+    uint32_t n_summary;
     int32_t schema_id;
-    bool has_first_row_id;     /* v3 row lineage */
-    int64_t first_row_id;
+    bool has_parent;
+    bool has_schema_id;
+    bool has_first_row_id;
     bool has_added_rows;
-    int64_t added_rows;
-    const char *key_id;        /* v3 encryption key id, NULL if none */
 } floe_snapshot;
+
+/* Summary value of `key`, NULL if absent (pointer valid as long as the snapshot). */
+const char *floe__snapshot_summary(const floe_snapshot *s, const char *key);
+/* Iterate a summary in file order:
+ *   const uint8_t *it = s->summary_packed; const char *k, *v;
+ *   while (floe__summary_next(&it, &k, &v)) ...
+ * (false at the end or for a NULL summary). */
+bool floe__summary_next(const uint8_t **it, const char **key, const char **value);
+/* Pack `kv` into `a` and set summary_packed, n_summary and operation. */
+int floe__snapshot_pack_summary(floe_snapshot *s, floe_arena *a, const floe_kv *kv, size_t n);
+/* Pack a manifest-list path (NULL clears it) into `a`. */
+int floe__snapshot_pack_manifest_list(floe_snapshot *s, floe_arena *a, const char *path);
+/* The manifest-list path, written into `buf` (cleared first); *out is
+ * buf->ptr, or NULL for a v1 snapshot without one. FLOE_ENOMEM. */
+int floe__snapshot_manifest_list(const floe_snapshot *s, floe_buf *buf, const char **out);
+/* Append the manifest-list path as a JSON string (with quotes). */
+int floe__snapshot_manifest_list_json(const floe_snapshot *s, floe_buf *out);
 
 typedef enum floe_ref_type { FLOE_REF_BRANCH = 0, FLOE_REF_TAG = 1 } floe_ref_type;
 
@@ -109,7 +132,7 @@ typedef struct floe_table_metadata {
     bool has_current_snapshot;
     int64_t current_snapshot_id;
     size_t nsnapshots;
-    floe_snapshot *snapshots; /* file order */
+    floe_snapshot *snapshots; /* file order; heap array (floe__realloc), not in the arena */
     size_t n_snapshot_log;
     floe_snapshot_log_entry *snapshot_log;
     size_t n_metadata_log;
@@ -125,7 +148,7 @@ typedef struct floe_table_metadata {
     floe_partition_statistics_file *partition_statistics;
     bool has_next_row_id; /* v3 */
     int64_t next_row_id;
-    floe_intmap *snapshot_by_id; /* id -> floe_snapshot* */
+    uint32_t *snapshot_order;    /* heap: indexes of `snapshots` sorted by id (lookup) */
     floe_strmap *ref_by_name;    /* name -> floe_snapshot_ref* */
 } floe_table_metadata;
 
@@ -137,8 +160,18 @@ typedef struct floe_table_metadata {
  * the caller's, freed with floe__metadata_free. */
 int floe__metadata_parse(floe_table_metadata **out, const void *data, size_t len,
                          const char *what);
-/* Read a local file and parse it (FLOE_EIO / FLOE_ENOTFOUND on open/read). */
+/* Read a local file and parse it (FLOE_EIO / FLOE_ENOTFOUND on open/read).
+ * The file is streamed (one read chunk and one snapshot in memory at a
+ * time); files with errors are read again whole and parsed by
+ * floe__metadata_parse, so results and messages are the same either way. */
 int floe__metadata_read_file(floe_table_metadata **out, const char *path);
+/* The same from a FileIO object (S3, local, ...), read in 64 KiB ranges;
+ * read_at errors are returned as they are. FLOE_EINVALID above
+ * FLOE_MAX_METADATA_BYTES. The input stays the caller's. */
+struct floe_input;
+int floe__metadata_read_input(floe_table_metadata **out, struct floe_input *in);
+/* How many reads fell back to the whole-text path (tests). */
+unsigned long floe__metadata_stream_fallbacks(void);
 void floe__metadata_free(floe_table_metadata *m);
 
 /* Append the metadata as JSON with the spec's field names (compact; ids as
@@ -146,7 +179,11 @@ void floe__metadata_free(floe_table_metadata *m);
  * `partition-spec` fields, as Java writes them. */
 int floe__metadata_write(const floe_table_metadata *m, floe_buf *out);
 
-/* Lookups (NULL when absent). */
+/* Rebuild the id index of m->snapshots (after adding/removing snapshots):
+ * FLOE_EINVALID on a duplicate id, FLOE_ENOMEM. */
+int floe__metadata_index_snapshots(floe_table_metadata *m);
+
+/* Lookups (NULL when absent; snapshots by binary search over the index). */
 const floe_snapshot *floe__metadata_snapshot(const floe_table_metadata *m, int64_t snapshot_id);
 const floe_snapshot *floe__metadata_current_snapshot(const floe_table_metadata *m);
 const floe_snapshot_ref *floe__metadata_ref(const floe_table_metadata *m, const char *name);
@@ -175,7 +212,8 @@ int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
  * add-snapshot, set-snapshot-ref, remove-snapshots, remove-snapshot-ref,
  * set-properties, remove-properties, add-schema, set-current-schema,
  * add-spec, set-default-spec, add-sort-order, set-default-sort-order,
- * set-location, set-statistics. The snapshot-log gets an entry whenever
+ * set-location, set-statistics, remove-statistics, set-partition-statistics,
+ * remove-partition-statistics, upgrade-format-version, assign-uuid. The snapshot-log gets an entry whenever
  * `main` moves; on build the base file joins the metadata-log, which keeps
  * at most `write.metadata.previous-versions-max` (default 100) entries.
  * Ids passed as -1 to the set-current/default calls mean "the one added last
@@ -208,9 +246,25 @@ int floe__mb_set_default_sort_order(floe_metadata_builder *b, int32_t order_id);
 int floe__mb_set_location(floe_metadata_builder *b, const char *location);
 /* Replaces the statistics file of the same snapshot, or adds it. */
 int floe__mb_set_statistics(floe_metadata_builder *b, const floe_statistics_file *st);
+/* Drops the statistics file of a snapshot (no-op when there is none). */
+int floe__mb_remove_statistics(floe_metadata_builder *b, int64_t snapshot_id);
+/* Replaces the partition statistics file of the same snapshot, or adds it. */
+int floe__mb_set_partition_statistics(floe_metadata_builder *b,
+                                      const floe_partition_statistics_file *st);
+/* Drops the partition statistics file of a snapshot (no-op when none). */
+int floe__mb_remove_partition_statistics(floe_metadata_builder *b, int64_t snapshot_id);
+/* Raises the format version (Java's messages: "Cannot downgrade v2 table to
+ * v1", "Cannot upgrade table to unsupported format version: v4 (supported:
+ * v3)"); the same version is a no-op. To v3: next-row-id starts at 0 (spec
+ * Appendix E). From v1: v1 snapshots stay as they are (sequence number 0,
+ * spec Appendix E); the table needs a uuid by build time (assign-uuid). */
+int floe__mb_upgrade_format_version(floe_metadata_builder *b, int format_version);
+/* Sets table-uuid (Java's TableMetadata.Builder.assignUUID: any non-empty
+ * value, replacing the old one). */
+int floe__mb_assign_uuid(floe_metadata_builder *b, const char *uuid);
 /* Apply one REST `TableUpdate` object ({"action": "add-snapshot", ...}) of
- * the kinds above. FLOE_EUNSUPPORTED for other actions (upgrade-format-
- * version, assign-uuid, ...), FLOE_EINVALID for malformed payloads. */
+ * the kinds above. FLOE_EUNSUPPORTED for other actions (remove-schemas,
+ * remove-partition-specs, ...), FLOE_EINVALID for malformed payloads. */
 struct floe_json;
 int floe__mb_apply_json(floe_metadata_builder *b, const struct floe_json *update);
 

@@ -66,11 +66,21 @@ static int put_snapshot(floe_buf *b, const floe_table_metadata *m, const floe_sn
         FLOE_TRY(field_int(b, "sequence-number", s->sequence_number));
     FLOE_TRY(field_int(b, "timestamp-ms", s->timestamp_ms));
     if (s->n_summary) {
-        FLOE_TRY(floe__buf_puts(b, ",\"summary\":"));
-        FLOE_TRY(put_kv_object(b, s->summary, s->n_summary));
+        FLOE_TRY(floe__buf_puts(b, ",\"summary\":{"));
+        const uint8_t *it = s->summary_packed;
+        const char *k, *v;
+        for (bool first = true; floe__summary_next(&it, &k, &v); first = false) {
+            if (!first)
+                FLOE_TRY(floe__buf_putc(b, ','));
+            FLOE_TRY(floe__json_put_str(b, k));
+            FLOE_TRY(floe__buf_putc(b, ':'));
+            FLOE_TRY(floe__json_put_str(b, v));
+        }
+        FLOE_TRY(floe__buf_putc(b, '}'));
     }
-    if (s->manifest_list) {
-        FLOE_TRY(field_str(b, "manifest-list", s->manifest_list));
+    if (s->manifest_list_packed) {
+        FLOE_TRY(floe__buf_puts(b, ",\"manifest-list\":"));
+        FLOE_TRY(floe__snapshot_manifest_list_json(s, b));
     } else {
         FLOE_TRY(floe__buf_puts(b, ",\"manifests\":["));
         for (size_t i = 0; i < s->n_manifests; i++) {

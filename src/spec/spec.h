@@ -70,6 +70,16 @@ typedef struct floe_strpool {
     size_t left;
 } floe_strpool;
 char *floe__strpool_dup(floe_strpool *p, const char *s, size_t n);
+/* n uninitialized bytes (byte-aligned) from the pool. */
+char *floe__strpool_alloc(floe_strpool *p, size_t n);
+
+/* Snapshot packing (snapshot_pack.c) with a reader's pool; `dir` is the
+ * interned directory of `path` (its first bytes up to the last '/'), or NULL. */
+struct floe_snapshot;
+int floe__summary_pack_pool(struct floe_snapshot *s, floe_strpool *pool, const floe_kv *kv,
+                            size_t n);
+int floe__manifest_list_pack_pool(struct floe_snapshot *s, floe_strpool *pool, const char *path,
+                                  size_t len, const char *dir);
 
 /* Limits on input from outside. */
 #define FLOE_JSON_MAX_DEPTH 256
@@ -86,6 +96,18 @@ void floe__json_free(floe_json *root);
 int floe__json_parse_lazy(floe_json **out, const void *data, size_t len, const char *what,
                           const char *const *lazy_keys, size_t nlazy);
 /* Number of elements of an array or lazy array (0 otherwise). */
+/* Parse one value into a reusable scratch (arena reset and stack kept from
+ * call to call): the tree in *out lives until the next call or
+ * floe__json_scratch_free. Same errors as floe__json_parse. */
+typedef struct floe_json_scratch {
+    floe_arena *a;
+    floe_json *stack;
+    const char **kstack;
+    size_t cap;
+} floe_json_scratch;
+int floe__json_parse_scratch(floe_json *out, floe_json_scratch *sc, const void *data, size_t len,
+                             const char *what);
+void floe__json_scratch_free(floe_json_scratch *sc);
 size_t floe__json_count(const floe_json *j);
 /* Call fn for each element of an array or lazy array, in order. Elements of
  * a lazy array live only during their call. Stops at the first negative

@@ -20,19 +20,18 @@ static floe_table_metadata *base(void)
     return m;
 }
 
+/* Packed summary and manifest list shared by the test snapshots (made in
+ * main, outside the out-of-memory loops). */
+static floe_snapshot snap_template;
+
 static floe_snapshot snap(int64_t id, int64_t parent, int64_t seq, int64_t ts)
 {
-    static floe_kv summary[] = {{"operation", "append"}, {"added-records", "10"}};
-    floe_snapshot s = {0};
+    floe_snapshot s = snap_template;
     s.snapshot_id = id;
     s.has_parent = parent != 0;
     s.parent_snapshot_id = parent;
     s.sequence_number = seq;
     s.timestamp_ms = ts;
-    s.manifest_list = "s3://b/t/metadata/snap-x.avro";
-    s.operation = "append";
-    s.summary = summary;
-    s.n_summary = 2;
     return s;
 }
 
@@ -296,7 +295,16 @@ static void test_apply_json(void)
 
     FT_OK(floe__metadata_builder_new(&b, m, NULL));
     const char *bad[][2] = {
-        {"{\"action\":\"upgrade-format-version\",\"format-version\":3}", "unsupported table update"},
+        {"{\"action\":\"remove-schemas\",\"schema-ids\":[0]}", "unsupported table update"},
+        {"{\"action\":\"upgrade-format-version\",\"format-version\":1}", "Cannot downgrade v2 table to v1"},
+        {"{\"action\":\"upgrade-format-version\",\"format-version\":4}",
+         "Cannot upgrade table to unsupported format version: v4 (supported: v3)"},
+        {"{\"action\":\"upgrade-format-version\"}", "missing required field 'format-version'"},
+        {"{\"action\":\"assign-uuid\"}", "missing required field 'uuid'"},
+        {"{\"action\":\"assign-uuid\",\"uuid\":\"\"}", "Cannot set uuid to null"},
+        {"{\"action\":\"remove-statistics\"}", "missing required field 'snapshot-id'"},
+        {"{\"action\":\"set-partition-statistics\",\"partition-statistics\":{\"snapshot-id\":1}}",
+         "missing required field 'statistics-path'"},
         {"{\"updates\":{}}", "missing required field 'action'"},
         {"{\"action\":\"set-properties\",\"updates\":{\"a\":1}}", "must be a string"},
         {"{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":9}}", "missing required field"},
@@ -309,6 +317,169 @@ static void test_apply_json(void)
         floe__json_free(u);
     }
     floe__metadata_builder_free(b);
+    floe__metadata_free(m);
+}
+
+/* Apply a JSON array of REST updates; 0 or the first error. */
+static int apply_text(floe_metadata_builder *b, const char *text)
+{
+    floe_json *u;
+    FLOE_TRY(floe__json_parse(&u, text, strlen(text), "updates"));
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < floe__json_len(u); i++)
+        rc = floe__mb_apply_json(b, floe__json_at(u, i));
+    floe__json_free(u);
+    return rc;
+}
+
+/* Write, parse back, write again: the same bytes (and returns the copy). */
+static void roundtrip_into(const floe_table_metadata *m, floe_buf *text, floe_table_metadata **re)
+{
+    floe_buf again = FLOE_BUF_INIT;
+    *re = NULL;
+    floe__buf_clear(text);
+    FT_OK(floe__metadata_write(m, text));
+    if (floe__metadata_parse(re, text->ptr, text->len, "rewritten") < 0) {
+        ft_fail(__FILE__, __LINE__, "reparse: %s", ft_floe_err());
+        return;
+    }
+    FT_OK(floe__metadata_write(*re, &again));
+    FT_EQ_STR(again.ptr, text->ptr);
+    floe__buf_free(&again);
+}
+
+static floe_table_metadata *roundtrip(const floe_table_metadata *m, floe_buf *text)
+{
+    floe_table_metadata *re;
+    roundtrip_into(m, text, &re);
+    return re;
+}
+
+static void test_statistics_updates(void)
+{
+    floe_table_metadata *m = base(), *out = NULL;
+    FT_ASSERT(m != NULL);
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, m, NULL));
+    FT_OK(apply_text(b,
+        "[{\"action\":\"set-partition-statistics\",\"partition-statistics\":{\"snapshot-id\":3051729675574597004,"
+        "\"statistics-path\":\"s3://b/p1.parquet\",\"file-size-in-bytes\":11}},"
+        "{\"action\":\"set-partition-statistics\",\"partition-statistics\":{\"snapshot-id\":3051729675574597004,"
+        "\"statistics-path\":\"s3://b/p2.parquet\",\"file-size-in-bytes\":22}},"
+        "{\"action\":\"set-partition-statistics\",\"partition-statistics\":{\"snapshot-id\":7,"
+        "\"statistics-path\":\"s3://b/p7.parquet\",\"file-size-in-bytes\":77}},"
+        "{\"action\":\"set-statistics\",\"statistics\":{\"snapshot-id\":3051729675574597004,"
+        "\"statistics-path\":\"s3://b/s.puffin\",\"file-size-in-bytes\":10,\"file-footer-size-in-bytes\":4,"
+        "\"blob-metadata\":[]}},"
+        "{\"action\":\"set-statistics\",\"statistics\":{\"snapshot-id\":8,"
+        "\"statistics-path\":\"s3://b/s8.puffin\",\"file-size-in-bytes\":10,\"file-footer-size-in-bytes\":4}}]"));
+    const floe_table_metadata *peek = floe__metadata_builder_peek(b);
+    FT_EQ_INT(peek->npartition_statistics, 2);
+    FT_EQ_STR(peek->partition_statistics[0].statistics_path, "s3://b/p2.parquet"); /* replaced */
+    FT_EQ_INT(peek->partition_statistics[0].file_size_in_bytes, 22);
+    FT_EQ_INT(peek->nstatistics, 2);
+    FT_OK(apply_text(b,
+        "[{\"action\":\"remove-partition-statistics\",\"snapshot-id\":7},"
+        "{\"action\":\"remove-partition-statistics\",\"snapshot-id\":12345},"
+        "{\"action\":\"remove-statistics\",\"snapshot-id\":8},"
+        "{\"action\":\"remove-statistics\",\"snapshot-id\":12345}]"));
+    FT_OK(floe__metadata_builder_build(b, 1800000000000, &out));
+    floe__metadata_builder_free(b);
+    FT_EQ_INT(out->npartition_statistics, 1);
+    FT_EQ_INT(out->partition_statistics[0].snapshot_id, BASE_SNAP);
+    FT_EQ_INT(out->nstatistics, 1);
+    FT_EQ_STR(out->statistics[0].statistics_path, "s3://b/s.puffin");
+    floe_buf text = FLOE_BUF_INIT;
+    floe_table_metadata *re = roundtrip(out, &text);
+    FT_CHECK(strstr(text.ptr, "\"partition-statistics\":[{\"snapshot-id\":3051729675574597004,"
+                              "\"statistics-path\":\"s3://b/p2.parquet\",\"file-size-in-bytes\":22}]") != NULL);
+    FT_CHECK(re && re->npartition_statistics == 1);
+    floe__metadata_free(re);
+    floe__buf_free(&text);
+    floe__metadata_free(out);
+    floe__metadata_free(m);
+}
+
+static void test_upgrade_v2_v3(void)
+{
+    floe_table_metadata *m = base(), *out = NULL;
+    FT_ASSERT(m != NULL);
+    FT_EQ_INT(m->format_version, 2);
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, m, NULL));
+    FT_EQ_INT(floe__mb_upgrade_format_version(b, 1), FLOE_EINVALID);
+    FT_ERR_CONTAINS("Cannot downgrade v2 table to v1");
+    FT_OK(floe__mb_upgrade_format_version(b, 2)); /* same version: nothing */
+    FT_EQ_INT(floe__metadata_builder_peek(b)->format_version, 2);
+    FT_OK(apply_text(b, "[{\"action\":\"upgrade-format-version\",\"format-version\":3},"
+                        "{\"action\":\"assign-uuid\",\"uuid\":\"0a6a4d2b-8c0e-4b5e-9f39-3f6c1b6f2a10\"}]"));
+    FT_EQ_INT(floe__mb_upgrade_format_version(b, 2), FLOE_EINVALID);
+    FT_ERR_CONTAINS("Cannot downgrade v3 table to v2");
+    FT_OK(floe__metadata_builder_build(b, 1800000000000, &out));
+    floe__metadata_builder_free(b);
+    FT_EQ_INT(out->format_version, 3);
+    FT_CHECK(out->has_next_row_id);
+    FT_EQ_INT(out->next_row_id, 0); /* spec Appendix E: starts at 0 */
+    FT_EQ_STR(out->table_uuid, "0a6a4d2b-8c0e-4b5e-9f39-3f6c1b6f2a10");
+    FT_EQ_INT(out->nsnapshots, m->nsnapshots); /* old snapshots keep no first-row-id */
+    FT_CHECK(!out->snapshots[0].has_first_row_id);
+    floe_buf text = FLOE_BUF_INIT;
+    floe_table_metadata *re = roundtrip(out, &text);
+    FT_CHECK(strstr(text.ptr, "\"format-version\":3") != NULL);
+    FT_CHECK(strstr(text.ptr, "\"next-row-id\":0") != NULL);
+    FT_CHECK(re && re->format_version == 3 && re->next_row_id == 0);
+    floe__metadata_free(re);
+    floe__buf_free(&text);
+    floe__metadata_free(out);
+    floe__metadata_free(m);
+}
+
+/* A v1 table (no uuid, a snapshot listing `manifests` and without summary)
+ * upgraded to v2: the v1 snapshot stays valid (sequence number 0). */
+static void test_upgrade_v1(void)
+{
+    const char *v1 =
+        "{\"format-version\":1,\"location\":\"s3://b/old\",\"last-updated-ms\":1000,"
+        "\"last-column-id\":1,\"schema\":{\"type\":\"struct\",\"fields\":[{\"id\":1,\"name\":\"x\","
+        "\"required\":true,\"type\":\"long\"}]},\"partition-spec\":[],\"properties\":{},"
+        "\"current-snapshot-id\":5,\"snapshots\":[{\"snapshot-id\":5,\"timestamp-ms\":900,"
+        "\"manifests\":[\"s3://b/old/metadata/m0.avro\"]}]}";
+    floe_table_metadata *m = NULL, *out = NULL;
+    FT_OK(floe__metadata_parse(&m, v1, strlen(v1), "v1"));
+    floe_metadata_builder *b;
+    FT_OK(floe__metadata_builder_new(&b, m, "s3://b/old/metadata/v1.json"));
+    FT_OK(floe__mb_upgrade_format_version(b, 2));
+    FT_EQ_INT(floe__metadata_builder_build(b, 2000, &out), FLOE_EINVALID);
+    FT_ERR_CONTAINS("UUID is required in format v2");
+    FT_CHECK(out == NULL);
+    FT_OK(floe__mb_assign_uuid(b, "5b9a3d36-26d2-4a4c-8f8e-8d8a0b6f3c11"));
+    FT_OK(floe__metadata_builder_build(b, 2000, &out));
+    floe__metadata_builder_free(b);
+    FT_EQ_INT(out->format_version, 2);
+    FT_EQ_INT(out->n_metadata_log, 1); /* the failed build changed nothing */
+    floe_buf text = FLOE_BUF_INIT;
+    floe_table_metadata *re = roundtrip(out, &text);
+    FT_ASSERT(re != NULL);
+    FT_EQ_INT(re->format_version, 2);
+    FT_EQ_INT(re->last_sequence_number, 0);
+    FT_EQ_INT(re->snapshots[0].sequence_number, 0);
+    FT_EQ_INT(re->snapshots[0].n_manifests, 1);
+    FT_EQ_STR(re->snapshots[0].manifests[0], "s3://b/old/metadata/m0.avro");
+    FT_CHECK(strstr(text.ptr, "\"partition-spec\"") == NULL); /* v1-only legacy fields gone */
+    FT_CHECK(strstr(text.ptr, "\"last-sequence-number\":0") != NULL);
+    /* v2 snapshots committed after the upgrade must be complete again */
+    const char *bad_v2 = "{\"format-version\":2,\"table-uuid\":\"5b9a3d36-26d2-4a4c-8f8e-8d8a0b6f3c11\","
+        "\"location\":\"s3://b\",\"last-sequence-number\":1,\"last-updated-ms\":1,\"last-column-id\":1,"
+        "\"current-schema-id\":0,\"schemas\":[{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}],"
+        "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],\"last-partition-id\":999,"
+        "\"default-sort-order-id\":0,\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],"
+        "\"snapshots\":[{\"snapshot-id\":6,\"sequence-number\":1,\"timestamp-ms\":1,\"manifests\":[]}]}";
+    floe_table_metadata *bad = NULL;
+    FT_EQ_INT(floe__metadata_parse(&bad, bad_v2, strlen(bad_v2), "v2"), FLOE_EINVALID);
+    FT_ERR_CONTAINS("missing required field 'manifest-list'");
+    floe__metadata_free(re);
+    floe__buf_free(&text);
+    floe__metadata_free(out);
     floe__metadata_free(m);
 }
 
@@ -369,6 +540,9 @@ static void test_new_table(void)
 }
 
 static const ft_case cases[] = {
+    {"statistics_updates", test_statistics_updates},
+    {"upgrade_v2_v3", test_upgrade_v2_v3},
+    {"upgrade_v1", test_upgrade_v1},
     {"new_table", test_new_table},
     {"apply_json", test_apply_json},
     {"all_updates", test_all_updates},
@@ -379,5 +553,12 @@ static const ft_case cases[] = {
 
 int main(int argc, char **argv)
 {
-    return ft_main(argc, argv, cases, FT_N(cases));
+    static const floe_kv summary[] = {{"operation", "append"}, {"added-records", "10"}};
+    floe_arena *a = floe__arena_new(4096);
+    if (!a || floe__snapshot_pack_manifest_list(&snap_template, a, "s3://b/t/metadata/snap-x.avro") < 0 ||
+        floe__snapshot_pack_summary(&snap_template, a, summary, 2) < 0)
+        return 1;
+    int rc = ft_main(argc, argv, cases, FT_N(cases));
+    floe__arena_free(a);
+    return rc;
 }

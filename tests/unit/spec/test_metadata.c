@@ -6,6 +6,7 @@
  * give the right code and message; out-of-memory is clean at every step.
  */
 #include "harness.h"
+#include "floe/sys/fileio.h"
 #include "spec/metadata.h"
 #include "spec/spec.h"
 
@@ -99,12 +100,28 @@ static void check_against_raw(const floe_table_metadata *m, const json_t *raw, c
         FT_EQ_INT(fs->sequence_number, jint(s, "sequence-number", 0));
         FT_EQ_INT(fs->timestamp_ms, jint(s, "timestamp-ms", -9));
         const char *ml = json_string_value(json_object_get(s, "manifest-list"));
+        floe_buf mlb = FLOE_BUF_INIT;
+        const char *fml;
+        FT_OK(floe__snapshot_manifest_list(fs, &mlb, &fml));
         if (ml)
-            FT_EQ_STR(fs->manifest_list, ml);
+            FT_EQ_STR(fml, ml);
+        else
+            FT_CHECK(fml == NULL);
+        floe__buf_free(&mlb);
         json_t *sum = json_object_get(s, "summary");
         if (sum) {
             FT_EQ_INT(fs->n_summary, json_object_size(sum));
             FT_EQ_STR(fs->operation, json_string_value(json_object_get(sum, "operation")));
+            /* every packed entry, in order, agrees with jansson's reading */
+            const uint8_t *it = fs->summary_packed;
+            const char *k, *v;
+            size_t seen = 0;
+            while (floe__summary_next(&it, &k, &v)) {
+                FT_EQ_STR(v, json_string_value(json_object_get(sum, k)));
+                FT_CHECK(floe__snapshot_summary(fs, k) != NULL);
+                seen++;
+            }
+            FT_EQ_INT(seen, json_object_size(sum));
         }
     }
     json_t *refs = json_object_get(raw, "refs");
@@ -155,7 +172,9 @@ static void test_fixtures(void)
     for (size_t i = 0; i < n; i++) {
         floe_table_metadata *m = NULL, *m2 = NULL;
         json_t *raw = raw_json(list[i]);
+        unsigned long before = floe__metadata_stream_fallbacks();
         int rc = floe__metadata_read_file(&m, list[i]);
+        FT_EQ_INT(floe__metadata_stream_fallbacks() - before, 0); /* streamed */
         if (rc < 0 || !raw) {
             ft_fail(__FILE__, __LINE__, "%s: %s", list[i], ft_floe_err());
         } else {
@@ -175,6 +194,22 @@ static void test_fixtures(void)
                 json_decref(raw2);
                 FT_OK(floe__metadata_write(m2, &out2));
                 FT_EQ_STR(out.ptr, out2.ptr); /* writing is a fixed point */
+            }
+            /* the streamed file read and the in-memory parse agree */
+            floe_table_metadata *m3 = NULL;
+            size_t len;
+            char *data = ft_read_file(list[i], &len);
+            FT_ASSERT(data != NULL);
+            if (floe__metadata_parse(&m3, data, len, list[i]) < 0) {
+                ft_fail(__FILE__, __LINE__, "in-memory %s: %s", list[i], ft_floe_err());
+            } else {
+                floe__buf_clear(&out2);
+                FT_OK(floe__metadata_write(m3, &out2));
+                FT_EQ_STR(out.ptr, out2.ptr);
+            }
+            floe__metadata_free(m3);
+            free(data);
+            {
             }
             floe__buf_free(&out);
             floe__buf_free(&out2);
@@ -259,7 +294,7 @@ static void test_v1_legacy(void)
     FT_EQ_INT(m->specs[0]->fields[0].field_id, 1000);
     FT_EQ_INT(m->specs[0]->fields[0].transform.kind, FLOE_TR_IDENTITY);
     FT_EQ_INT(m->nsnapshots, 1);
-    FT_CHECK(m->snapshots[0].manifest_list == NULL);
+    FT_CHECK(m->snapshots[0].manifest_list_packed == NULL);
     FT_CHECK(m->snapshots[0].n_manifests >= 1);
     FT_EQ_INT(m->snapshots[0].sequence_number, 0);
     FT_ASSERT(floe__metadata_ref(m, "main") != NULL);
@@ -393,6 +428,24 @@ static void oom_loop(const char *path)
     }
     FT_CHECK(n > 10);
     free(data);
+    /* the streaming file reader */
+    for (n = 1; n < 1000000; n++) {
+        floe_table_metadata *m = NULL;
+        floe__alloc_fail_at(n);
+        int rc = floe__metadata_read_file(&m, path);
+        floe__alloc_fail_at(0);
+        if (rc == 0) {
+            floe__metadata_free(m);
+            break;
+        }
+        if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "read_file allocation %ld: got %d (%s)", n, rc,
+                    ft_floe_err());
+            break;
+        }
+        FT_CHECK(m == NULL);
+    }
+    FT_CHECK(n > 10);
 }
 
 static void test_oom(void)
@@ -408,7 +461,294 @@ static void test_oom(void)
     oom_loop(ft_path(sh, "fixtures/pyiceberg_column_defaults/metadata/00003-3f1801a5-7dfb-4072-b14a-39cd12f9279b.metadata.json"));
 }
 
+/* A synthetic table whose snapshots exercise the packed forms: ids in random
+ * order (negative too), known and unknown summary keys, escapes, manifest
+ * lists with and without the snap-<id>- name, without a directory. */
+static void synth_table(floe_buf *b, int n, bool version_last, const char *sep)
+{
+    FT_OK(floe__buf_printf(b, "{%s", sep));
+    if (!version_last)
+        FT_OK(floe__buf_printf(b, "\"format-version\" : 2 ,%s", sep));
+    FT_OK(floe__buf_printf(b,
+        "\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\",\"location\":\"s3://b/t\","
+        "\"last-sequence-number\":%d,\"last-updated-ms\":1,\"last-column-id\":1,%s"
+        "\"current-schema-id\":0,\"schemas\":[{\"type\":\"struct\",\"schema-id\":0,\"fields\":"
+        "[{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"}]}],\"default-spec-id\":0,"
+        "\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],\"last-partition-id\":999,"
+        "\"default-sort-order-id\":0,\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],"
+        "\"snapshots\" :%s[", n, sep, sep));
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t id = (int64_t)(x >> 1) * (i % 7 == 3 ? -1 : 1);
+        if (i)
+            FT_OK(floe__buf_printf(b, ",%s", sep));
+        FT_OK(floe__buf_printf(b,
+            "{\"snapshot-id\":%lld,\"sequence-number\":%d,\"timestamp-ms\":%d,"
+            "\"summary\":{\"operation\":\"%s\",\"added-records\":\"%d\",\"my key %d\":\"v\\\"\\u00e9%d\","
+            "\"spark.app.id\":\"[not a bracket}\"},",
+            (long long)id, i + 1, i, i % 2 ? "append" : "overwrite", i * 3, i % 5, i));
+        switch (i % 4) {
+        case 0:
+            FT_OK(floe__buf_printf(b, "\"manifest-list\":\"s3://b/t/metadata/snap-%lld-1-abc.avro\"}",
+                                   (long long)id));
+            break;
+        case 1:
+            FT_OK(floe__buf_printf(b, "\"manifest-list\":\"s3://b/t/metadata/snap-%lld1-x.avro\"}",
+                                   (long long)id));
+            break;
+        case 2: FT_OK(floe__buf_printf(b, "\"manifest-list\":\"ml-%d.avro\"}", i)); break;
+        default: FT_OK(floe__buf_printf(b, "\"manifest-list\":\"s3://other\\/dir/%d/\"}", i)); break;
+        }
+    }
+    FT_OK(floe__buf_printf(b, "]%s,\"snapshot-log\":[", sep));
+    for (int i = 0; i < n; i++)
+        FT_OK(floe__buf_printf(b, "%s{\"timestamp-ms\":%d,\"snapshot-id\":%d}", i ? "," : "", i, i));
+    FT_OK(floe__buf_puts(b, "],\"metadata-log\":[]"));
+    if (version_last)
+        FT_OK(floe__buf_puts(b, ",\"format-version\":2"));
+    FT_OK(floe__buf_printf(b, "%s}%s", sep, sep));
+}
+
+/* A FileIO input over memory (fail_at: the read_at call that fails, 0 none). */
+typedef struct mem_input {
+    floe_input base;
+    const char *data;
+    int calls, fail_at;
+} mem_input;
+
+static int mem_read_at(floe_input *in, int64_t offset, void *buf, size_t len)
+{
+    mem_input *m = (mem_input *)in;
+    if (++m->calls == m->fail_at)
+        return floe__error(FLOE_EIO, "test", "injected read failure");
+    if (offset < 0 || (uint64_t)offset + len > (uint64_t)in->size)
+        return floe__error(FLOE_ECORRUPT, "test", "short read");
+    memcpy(buf, m->data + offset, len);
+    return 0;
+}
+
+static void mem_close(floe_input *in)
+{
+    (void)in;
+}
+
+static mem_input mem_input_of(const char *data, size_t len)
+{
+    mem_input m = {{"mem://t/metadata/v1.metadata.json", (int64_t)len, mem_read_at, mem_close},
+                   data, 0, 0};
+    return m;
+}
+
+/* Reading the file (streamed) and parsing the text give the same metadata. */
+static void stream_case(int n, bool version_last, const char *sep, bool gz, bool want_stream)
+{
+    floe_buf text = FLOE_BUF_INIT, w1 = FLOE_BUF_INIT, w2 = FLOE_BUF_INIT;
+    synth_table(&text, n, version_last, sep);
+    const char *path = ft_tmp(gz ? "synth.metadata.json.gz" : "synth.metadata.json");
+    if (gz) {
+        gzFile g = gzopen(path, "wb");
+        FT_ASSERT(g != NULL);
+        FT_CHECK(gzwrite(g, text.ptr, (unsigned)text.len) == (int)text.len);
+        gzclose(g);
+    } else {
+        FT_OK(ft_write_file(path, text.ptr, text.len));
+    }
+    floe_table_metadata *m1 = NULL, *m2 = NULL;
+    unsigned long before = floe__metadata_stream_fallbacks();
+    FT_OK(floe__metadata_read_file(&m1, path));
+    FT_EQ_INT(floe__metadata_stream_fallbacks() - before, want_stream ? 0 : 1);
+    FT_OK(floe__metadata_parse(&m2, text.ptr, text.len, "text"));
+    FT_ASSERT(m1 && m2);
+    FT_EQ_INT(m1->nsnapshots, n);
+    FT_OK(floe__metadata_write(m1, &w1));
+    FT_OK(floe__metadata_write(m2, &w2));
+    FT_EQ_STR(w1.ptr, w2.ptr);
+    if (!gz) {
+        /* the same through a FileIO input, streamed in ranges */
+        mem_input in = mem_input_of(text.ptr, text.len);
+        floe_table_metadata *m3 = NULL;
+        before = floe__metadata_stream_fallbacks();
+        FT_OK(floe__metadata_read_input(&m3, &in.base));
+        FT_EQ_INT(floe__metadata_stream_fallbacks() - before, 0);
+        FT_CHECK(in.calls >= 2); /* several ranges, never the whole object */
+        floe__buf_clear(&w2);
+        FT_OK(floe__metadata_write(m3, &w2));
+        FT_EQ_STR(w1.ptr, w2.ptr);
+        floe__metadata_free(m3);
+        /* a read error is returned as it is, never retried */
+        for (int k = 1; k <= 2; k++) {
+            in = mem_input_of(text.ptr, text.len);
+            in.fail_at = k;
+            FT_EQ_INT(floe__metadata_read_input(&m3, &in.base), FLOE_EIO);
+            FT_ERR_CONTAINS("injected read failure");
+            FT_CHECK(m3 == NULL);
+        }
+        /* a malformed object: the whole-text path gives the parser's message */
+        char *close = strrchr(text.ptr, '}');
+        FT_ASSERT(close != NULL);
+        *close = '#';
+        in = mem_input_of(text.ptr, text.len);
+        FT_EQ_INT(floe__metadata_read_input(&m3, &in.base), FLOE_ECORRUPT);
+        char msg[600];
+        snprintf(msg, sizeof msg, "%s", ft_floe_err());
+        FT_EQ_INT(floe__metadata_parse(&m3, text.ptr, text.len, in.base.uri), FLOE_ECORRUPT);
+        FT_EQ_STR(msg, ft_floe_err());
+        FT_ERR_CONTAINS("mem://t/metadata/v1.metadata.json: malformed JSON at line");
+    }
+    /* every snapshot is found by id; packed fields read back */
+    floe_buf ml = FLOE_BUF_INIT;
+    for (size_t i = 0; i < m1->nsnapshots; i++) {
+        const floe_snapshot *s = &m1->snapshots[i];
+        FT_CHECK(floe__metadata_snapshot(m1, s->snapshot_id) == s);
+        FT_EQ_STR(floe__snapshot_summary(s, "operation"), i % 2 ? "append" : "overwrite");
+        FT_EQ_STR(s->operation, i % 2 ? "append" : "overwrite");
+        FT_EQ_STR(floe__snapshot_summary(s, "spark.app.id"), "[not a bracket}");
+        FT_CHECK(floe__snapshot_summary(s, "absent") == NULL);
+        char key[32], want[128];
+        snprintf(key, sizeof key, "my key %d", (int)(i % 5));
+        snprintf(want, sizeof want, "v\"\xc3\xa9%d", (int)i);
+        FT_EQ_STR(floe__snapshot_summary(s, key), want);
+        const char *p;
+        FT_OK(floe__snapshot_manifest_list(s, &ml, &p));
+        FT_ASSERT(p != NULL);
+        switch (i % 4) {
+        case 0: snprintf(want, sizeof want, "s3://b/t/metadata/snap-%lld-1-abc.avro", (long long)s->snapshot_id); break;
+        case 1: snprintf(want, sizeof want, "s3://b/t/metadata/snap-%lld1-x.avro", (long long)s->snapshot_id); break;
+        case 2: snprintf(want, sizeof want, "ml-%d.avro", (int)i); break;
+        default: snprintf(want, sizeof want, "s3://other/dir/%d/", (int)i); break;
+        }
+        FT_EQ_STR(p, want);
+    }
+    FT_CHECK(floe__metadata_snapshot(m1, 12345) == NULL);
+    floe__buf_free(&ml);
+    floe__metadata_free(m1);
+    floe__metadata_free(m2);
+    floe__buf_free(&text);
+    floe__buf_free(&w1);
+    floe__buf_free(&w2);
+}
+
+static void test_stream(void)
+{
+    stream_case(3000, false, "", false, true);     /* > one 64 KiB read chunk */
+    stream_case(3000, false, "\n  ", true, true); /* gzip, whitespace everywhere */
+    stream_case(0, false, " ", false, true);
+    stream_case(50, true, "", false, true);       /* snapshots before format-version */
+}
+
+/* Mutated and truncated files: the streaming reader and the in-memory parse
+ * agree on the outcome, the message and the metadata (a small fuzz of the
+ * streaming scanner, which must never accept what the parser rejects). */
+static void test_stream_mutations(void)
+{
+    floe_buf text = FLOE_BUF_INIT, w1 = FLOE_BUF_INIT, w2 = FLOE_BUF_INIT;
+    synth_table(&text, 6, false, " ");
+    const char *path = ft_tmp("mut.metadata.json");
+    static const char subst[] = {'"', ']', '}', ',', '\\'};
+    char *buf = malloc(text.len + 1);
+    FT_ASSERT(buf != NULL);
+    size_t cases = 0, agree = 0;
+    for (size_t i = 0; i < text.len; i += 7) {
+        for (size_t k = 0; k <= sizeof subst; k++) {
+            memcpy(buf, text.ptr, text.len);
+            size_t len = text.len;
+            if (k == sizeof subst)
+                len = i; /* truncated */
+            else
+                buf[i] = subst[k];
+            if (ft_write_file(path, buf, len) < 0)
+                continue;
+            floe_table_metadata *m1 = NULL, *m2 = NULL;
+            int rc1 = floe__metadata_read_file(&m1, path);
+            char msg1[600];
+            snprintf(msg1, sizeof msg1, "%s", ft_floe_err());
+            int rc2 = floe__metadata_parse(&m2, buf, len, path);
+            cases++;
+            bool same = rc1 == rc2;
+            if (same && rc1 < 0)
+                same = strcmp(msg1, ft_floe_err()) == 0;
+            if (same && rc1 == 0) {
+                floe__buf_clear(&w1);
+                floe__buf_clear(&w2);
+                same = floe__metadata_write(m1, &w1) == 0 && floe__metadata_write(m2, &w2) == 0 &&
+                       strcmp(w1.ptr, w2.ptr) == 0;
+            }
+            if (same)
+                agree++;
+            else if (cases - agree <= 3)
+                ft_fail(__FILE__, __LINE__, "byte %zu variant %zu: %d (%s) vs %d (%s)", i, k, rc1,
+                        msg1, rc2, ft_floe_err());
+            floe__metadata_free(m1);
+            floe__metadata_free(m2);
+        }
+    }
+    FT_EQ_INT(agree, cases);
+    FT_CHECK(cases > 300);
+    free(buf);
+    floe__buf_free(&text);
+    floe__buf_free(&w1);
+    floe__buf_free(&w2);
+}
+
+static void test_stream_late_version(void)
+{
+    /* format-version after the snapshots (as PyIceberg writes): a snapshot
+     * breaking a v2 rule is still refused, with the same message */
+    const char *v2 =
+        "{\"location\":\"s3://b/t\",\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\","
+        "\"last-sequence-number\":1,\"last-updated-ms\":1,\"last-column-id\":1,"
+        "\"current-schema-id\":0,\"schemas\":[{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}],"
+        "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],\"last-partition-id\":999,"
+        "\"default-sort-order-id\":0,\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],"
+        "\"snapshots\":[{\"snapshot-id\":6,\"timestamp-ms\":1,\"summary\":{\"operation\":\"append\"},"
+        "\"manifest-list\":\"s3://b/t/metadata/snap-6-1-a.avro\"}],\"format-version\":%d}";
+    char text[2048];
+    const char *path = ft_tmp("late.metadata.json");
+    floe_table_metadata *m = NULL;
+    /* v2: sequence-number is required */
+    snprintf(text, sizeof text, v2, 2);
+    FT_OK(ft_write_file(path, text, strlen(text)));
+    unsigned long before = floe__metadata_stream_fallbacks();
+    FT_EQ_INT(floe__metadata_read_file(&m, path), FLOE_EINVALID);
+    FT_ERR_CONTAINS("missing required field 'sequence-number' in snapshot 6");
+    FT_EQ_INT(floe__metadata_stream_fallbacks() - before, 1);
+    /* v1: fine, and streamed */
+    snprintf(text, sizeof text, v2, 1);
+    FT_OK(ft_write_file(path, text, strlen(text)));
+    before = floe__metadata_stream_fallbacks();
+    FT_OK(floe__metadata_read_file(&m, path));
+    FT_EQ_INT(floe__metadata_stream_fallbacks() - before, 0);
+    FT_EQ_INT(m->format_version, 1);
+    FT_EQ_INT(m->nsnapshots, 1);
+    floe__metadata_free(m);
+}
+
+/* A duplicate snapshot id is rejected whichever path reads the file. */
+static void test_stream_duplicates(void)
+{
+    const char *text =
+        "{\"format-version\":1,\"location\":\"s3://b/t\",\"last-updated-ms\":1,\"last-column-id\":1,"
+        "\"schema\":{\"type\":\"struct\",\"fields\":[]},\"partition-spec\":[],"
+        "\"snapshots\":[{\"snapshot-id\":5,\"timestamp-ms\":1,\"manifests\":[]},"
+        "{\"snapshot-id\":4,\"timestamp-ms\":1,\"manifests\":[]},"
+        "{\"snapshot-id\":5,\"timestamp-ms\":2,\"manifests\":[]}],"
+        "\"snapshots\":[]}";
+    const char *path = ft_tmp("dup.metadata.json");
+    FT_OK(ft_write_file(path, text, strlen(text)));
+    floe_table_metadata *m = NULL;
+    FT_EQ_INT(floe__metadata_read_file(&m, path), FLOE_EINVALID);
+    FT_ERR_CONTAINS("duplicate snapshot-id 5");
+    FT_EQ_INT(floe__metadata_parse(&m, text, strlen(text), "t"), FLOE_EINVALID);
+    FT_ERR_CONTAINS("duplicate snapshot-id 5");
+    FT_CHECK(m == NULL);
+}
+
 static const ft_case cases[] = {
+    {"stream", test_stream},
+    {"stream_duplicates", test_stream_duplicates},
+    {"stream_late_version", test_stream_late_version},
+    {"stream_mutations", test_stream_mutations},
     {"fixtures", test_fixtures},
     {"provenance_values", test_provenance_values},
     {"v1_legacy", test_v1_legacy},
