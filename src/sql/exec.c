@@ -181,6 +181,19 @@ static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
 {
     floe_vec lines = FLOE_VEC_INIT(const char *);
     int rc = floe__sql_refs_create(s, st);
+    if (rc == 0) {
+        /* plan (and read) the Iceberg scans the way the query would */
+        sqlite3_stmt *q = NULL;
+        rc = prepare(s, st->query->sql, &q);
+        while (rc == 0) {
+            int r = sqlite3_step(q);
+            if (r == SQLITE_DONE)
+                break;
+            if (r != SQLITE_ROW)
+                rc = sqlite_fail(s);
+        }
+        sqlite3_finalize(q);
+    }
     if (rc == 0)
         rc = floe__sql_explain_refs(s, st, &lines, a);
     if (rc == 0) {

@@ -28,6 +28,7 @@
 
 #ifdef FLOE_SQL_HAVE_META
 #include "meta/meta.h"
+#include "sql/exec_data.h"
 #include "sql/vtab.h"
 #endif
 
@@ -74,6 +75,9 @@ static int column_hint(const char *table, const char *column, void *payload)
     const floe_rowsource *rs = e->live ? floe__strmap_get(e->live, table) : NULL;
     if (!rs)
         return FLOE_SQL_HINT_NONE;
+    int h = floe__sql_data_hint(rs, column);
+    if (h != FLOE_SQL_HINT_NONE - 1)
+        return h;
     for (size_t i = 0; i < rs->ncolumns; i++) {
         if (strcmp(rs->columns[i].name, column) != 0)
             continue;
@@ -346,6 +350,15 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
             rc = create_metadata_ref(s, r, t);
             continue;
         }
+        if (floe__sql_have_scan()) {
+            floe_rowsource *rs = NULL;
+            rc = floe__sql_data_source(&rs, s, r, ident, t);
+            if (rc == 0)
+                rc = floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, rs);
+            if (rc == 0)
+                rc = floe__strmap_put(s->engine->live, r->sqlite_name, rs);
+            continue;
+        }
 #endif
 #else
         char *loc = NULL;
@@ -379,12 +392,53 @@ void floe__sql_refs_drop(floe_sql_session *s, const floe_sql_stmt *st)
     }
 }
 
+#ifdef FLOE_SQL_HAVE_META
+void floe__sql_live_forget(floe_sql_session *s, const floe_rowsource *rs)
+{
+    if (!s->engine || !s->engine->live)
+        return;
+    size_t it = 0;
+    const char *key;
+    void *val;
+    while (floe__strmap_next(s->engine->live, &it, &key, &val)) {
+        if (val == rs) {
+            floe__strmap_del(s->engine->live, key);
+            return;
+        }
+    }
+}
+#endif
+
 int floe__sql_explain_refs(floe_sql_session *s, const floe_sql_stmt *st, floe_vec *lines,
                            floe_arena *a)
 {
+#ifdef FLOE_SQL_HAVE_META
+    floe_buf b = FLOE_BUF_INIT;
+    for (size_t i = 0; i < st->nrefs; i++) {
+        const floe_rowsource *rs = floe__strmap_get(s->engine->live, st->refs[i].sqlite_name);
+        const char *ident = floe__sql_table_ident(s, &st->refs[i].name, a);
+        if (!rs || !ident)
+            continue;
+        floe__buf_clear(&b);
+        int rc = floe__sql_data_explain(rs, ident, &b);
+        if (rc < 0) {
+            floe__buf_free(&b);
+            return rc;
+        }
+        if (rc == 1)
+            continue;
+        const char **slot = floe__vec_push(lines);
+        if (!slot || !(*slot = floe__arena_strdup(a, b.ptr))) {
+            floe__buf_free(&b);
+            return floe__error_nomem();
+        }
+    }
+    floe__buf_free(&b);
+#else
     FLOE_UNUSED(s);
     FLOE_UNUSED(st);
     FLOE_UNUSED(lines);
     FLOE_UNUSED(a);
+#endif
     return 0;
 }
