@@ -90,6 +90,9 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st);
  * FLOE_SQL_HINT_BOOL for booleans (SQLite stores 0/1), a decimal scale
  * >= 0, or FLOE_SQL_HINT_NONE. */
 enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2 };
+/* A REAL result whose SQLite subtype is FLOE_SQL_SUBTYPE_SCALE + s (s in
+ * 0..18) is a decimal of scale s (exec_funcs.c's exact sum). */
+#define FLOE_SQL_SUBTYPE_SCALE 0xA0
 typedef int (*floe_sql_type_hint_fn)(const char *table, const char *column, void *payload);
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload);
 /* Display helpers shared with the executor (tests use them too). */

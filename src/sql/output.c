@@ -456,6 +456,15 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
             } else if (t == SQLITE_INTEGER) {
                 c->kind = is_bool[i] ? FLOE_SQLC_BOOL : FLOE_SQLC_INT;
                 c->i = sqlite3_value_int64(v);
+            } else if (t == SQLITE_FLOAT && sqlite3_value_subtype(v) >= FLOE_SQL_SUBTYPE_SCALE &&
+                       sqlite3_value_subtype(v) <= FLOE_SQL_SUBTYPE_SCALE + 18) {
+                /* a decimal result (exact sum): show its scale */
+                floe__buf_clear(&dec[i]);
+                rc = decimal_text(&dec[i], v,
+                                  (int)(sqlite3_value_subtype(v) - FLOE_SQL_SUBTYPE_SCALE));
+                c->kind = o->fmt == FLOE_SQLFMT_JSON ? FLOE_SQLC_JSON : FLOE_SQLC_TEXT;
+                c->s = dec[i].ptr ? dec[i].ptr : "";
+                c->n = dec[i].len;
             } else if (t == SQLITE_FLOAT) {
                 c->kind = FLOE_SQLC_REAL;
                 c->d = sqlite3_value_double(v);

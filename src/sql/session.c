@@ -127,6 +127,8 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
     s->fopt.payload = s;
     if ((rc = floe__sql_out_new(&s->out, s->fmt, s->write, s->payload)) < 0)
         goto fail;
+    if ((rc = floe__sql_register_functions(s)) < 0)
+        goto fail;
     if ((rc = floe__sql_engine_init(s)) < 0)
         goto fail;
     *out = s;

@@ -36,6 +36,9 @@ struct floe_sql_session {
 
 int floe__sql_session_set_time_zone(floe_sql_session *s, const char *name);
 
+/* exec_funcs.c: functions registered on the connection (exact sum()). */
+int floe__sql_register_functions(floe_sql_session *s);
+
 /* exec_refs.c: the Iceberg side of a session. */
 int floe__sql_engine_init(floe_sql_session *s);
 void floe__sql_engine_fini(floe_sql_session *s);

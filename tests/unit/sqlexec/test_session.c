@@ -103,6 +103,26 @@ static void test_error_classes(void)
     floe__sql_session_free(s);
 }
 
+static void test_exact_sum(void)
+{
+    floe_buf out = FLOE_BUF_INIT;
+    floe_sql_session *s = open_session(&out, FLOE_SQLFMT_CSV);
+    FT_ASSERT(s);
+    /* 10^6 values of x.xx: a double sum drifts, the decimal sum does not */
+    FT_OK(floe__sql_session_run(s,
+                                "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c "
+                                "WHERE i < 1000000) SELECT sum((i % 10000) / 100.0) AS s, "
+                                "sum(i) AS n, sum(NULL) AS z FROM c",
+                                NULL));
+    FT_EQ_STR(out.ptr, "s,n,z\n49995000.00,500000500000,\n");
+    out.len = 0;
+    FT_CHECK(floe__sql_session_run(s, "SELECT sum(a) FROM (SELECT 9223372036854775807 AS a "
+                                      "UNION ALL SELECT 1)",
+                                   NULL) < 0);
+    FT_ERR_CONTAINS("integer overflow");
+    floe__sql_session_free(s);
+}
+
 static void test_oom(void)
 {
     /* every allocation failure in a session's life ends cleanly */
@@ -131,7 +151,7 @@ static void test_oom(void)
 static const ft_case cases[] = {
     {"table_format", test_table_format}, {"csv_json", test_csv_json},
     {"variables_and_state", test_variables_and_state}, {"error_classes", test_error_classes},
-    {"oom", test_oom},
+    {"exact_sum", test_exact_sum}, {"oom", test_oom},
 };
 
 int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
