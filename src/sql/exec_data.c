@@ -252,9 +252,12 @@ static int data_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     FLOE_TRY(floe__scan_arrow_value(c->batch.children[col], d->types[col], c->row, &v));
     if (!v.is_null && d->types[col]->id == FLOE_T_DECIMAL) {
         if (d->scale[col] >= 0) { /* as double */
-            double x = (double)v.v.dec;
+            /* one correctly rounded division (both operands exact for
+             * precision <= 15), so the double reads back as the decimal */
+            double p10 = 1;
             for (int i = 0; i < v.scale; i++)
-                x /= 10;
+                p10 *= 10;
+            double x = (double)v.v.dec / p10;
             v.type = FLOE_T_DOUBLE;
             v.v.f64 = x;
         } else { /* exact text */

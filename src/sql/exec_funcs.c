@@ -20,7 +20,6 @@
 #include "sql/session_int.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,35 +47,26 @@ static void kahan(dsum *s, double x)
     s->d = t;
 }
 
-/* x as an exact decimal: unscaled at *scale, false when it has none short
- * enough. */
+/* x as an exact decimal: the smallest scale s <= 9 such that r / 10^s
+ * reads back as x for an integer r below 2^53 (so r * 10^-s is the shortest
+ * decimal that rounds to x); false when there is none. No text formatting:
+ * this runs once per row. */
 static bool exact_decimal(double x, i128 *out, int *scale)
 {
+    static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
     if (!isfinite(x))
         return false;
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.15g", x);
-    if (strtod(buf, NULL) != x || strpbrk(buf, "eE"))
-        return false;
-    i128 v = 0;
-    int frac = 0;
-    bool dot = false, neg = false;
-    for (const char *p = buf; *p; p++) {
-        if (*p == '-')
-            neg = true;
-        else if (*p == '.')
-            dot = true;
-        else {
-            v = v * 10 + (*p - '0');
-            if (dot)
-                frac++;
+    for (int sc = 0; sc < 10; sc++) {
+        double r = nearbyint(x * p10[sc]);
+        if (fabs(r) >= 9007199254740992.0)
+            return false;
+        if (r / p10[sc] == x) {
+            *out = (i128)(int64_t)r;
+            *scale = sc;
+            return true;
         }
     }
-    if (frac > 9)
-        return false;
-    *out = neg ? -v : v;
-    *scale = frac;
-    return true;
+    return false;
 }
 
 static bool rescale(dsum *s, int scale)
