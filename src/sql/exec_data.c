@@ -29,7 +29,42 @@
 
 #ifndef FLOE_SQL_HAVE_SCAN
 
+/* Without the scan: no data row sources (references fail with "not
+ * supported yet" in exec_refs.c); these keep the other modules linking. */
 bool floe__sql_have_scan(void) { return false; }
+
+int floe__sql_data_source(struct floe_rowsource **out, floe_sql_session *s,
+                          const floe_sql_tref *r, const char *ident, struct floe_table *t)
+{
+    FLOE_UNUSED(s);
+    FLOE_UNUSED(r);
+    FLOE_UNUSED(t);
+    *out = NULL;
+    return floe__error(FLOE_EUNSUPPORTED, "sql", "reading %s is not supported yet (needs scan)",
+                       ident);
+}
+
+int floe__sql_data_hint(const struct floe_rowsource *rs, const char *column)
+{
+    FLOE_UNUSED(rs);
+    FLOE_UNUSED(column);
+    return FLOE_SQL_HINT_NONE - 1;
+}
+
+const struct floe_type *floe__sql_data_type(const struct floe_rowsource *rs, const char *column)
+{
+    FLOE_UNUSED(rs);
+    FLOE_UNUSED(column);
+    return NULL;
+}
+
+int floe__sql_data_explain(const struct floe_rowsource *rs, const char *ident, floe_buf *out)
+{
+    FLOE_UNUSED(rs);
+    FLOE_UNUSED(ident);
+    FLOE_UNUSED(out);
+    return 1;
+}
 
 #else
 
@@ -408,6 +443,17 @@ int floe__sql_data_hint(const floe_rowsource *rs, const char *column)
         if (strcmp(d->names[i], column) == 0)
             return d->types[i]->id == FLOE_T_BOOLEAN ? FLOE_SQL_HINT_BOOL : d->scale[i];
     return FLOE_SQL_HINT_NONE;
+}
+
+const floe_type *floe__sql_data_type(const floe_rowsource *rs, const char *column)
+{
+    if (rs->ops != &data_ops)
+        return NULL;
+    const data_rs *d = rs->impl;
+    for (size_t i = 0; i < rs->ncolumns; i++)
+        if (strcmp(d->names[i], column) == 0)
+            return d->types[i];
+    return NULL;
 }
 
 int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf *out)

@@ -21,6 +21,8 @@ int floe__sql_data_source(struct floe_rowsource **out, floe_sql_session *s,
 /* Display hint of a column of a data row source (see floe_sql_type_hint_fn);
  * FLOE_SQL_HINT_NONE - 1 when `rs` is not one. */
 int floe__sql_data_hint(const struct floe_rowsource *rs, const char *column);
+/* The Iceberg type of a column of a data row source (NULL: not one). */
+const struct floe_type *floe__sql_data_type(const struct floe_rowsource *rs, const char *column);
 /* EXPLAIN line of a data row source after it was opened (1: not one). */
 int floe__sql_data_explain(const struct floe_rowsource *rs, const char *ident, floe_buf *out);
 /* exec_refs.c: forget a live virtual table's row source (when freed). */

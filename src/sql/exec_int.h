@@ -8,6 +8,7 @@
 #define FLOE_SQL_EXEC_INT_H
 
 #include "floe/table.h"
+#include "spec/types.h"
 #include "sql/session_int.h"
 
 /* Handle options for tables the session loads or creates (FileIO conf). */
@@ -18,6 +19,10 @@ const floe_table_options *floe__sql_table_options(floe_sql_session *s);
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out);
 /* Forget a cached table (DROP, RENAME). */
 void floe__sql_forget_table(floe_sql_session *s, const char *ident);
+/* The Iceberg type of column `column` of the live virtual table `table`
+ * (NULL when unknown or either name is NULL). */
+const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *table,
+                                            const char *column);
 /* REFRESH TABLE. */
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 

@@ -392,6 +392,35 @@ void floe__sql_refs_drop(floe_sql_session *s, const floe_sql_stmt *st)
     }
 }
 
+#ifdef FLOE_SQL_HAVE_TABLE
+const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *table,
+                                            const char *column)
+{
+#ifdef FLOE_SQL_HAVE_META
+    const floe_rowsource *rs =
+        table && column && s->engine->live ? floe__strmap_get(s->engine->live, table) : NULL;
+    if (!rs)
+        return NULL;
+    const floe_type *t = floe__sql_data_type(rs, column);
+    if (t)
+        return t;
+    for (size_t i = 0; i < rs->ncolumns; i++)
+        if (strcmp(rs->columns[i].name, column) == 0)
+            return rs->columns[i].type->id == FLOE_T_STRUCT ||
+                           rs->columns[i].type->id == FLOE_T_LIST ||
+                           rs->columns[i].type->id == FLOE_T_MAP
+                       ? NULL
+                       : rs->columns[i].type;
+    return NULL;
+#else
+    FLOE_UNUSED(s);
+    FLOE_UNUSED(table);
+    FLOE_UNUSED(column);
+    return NULL;
+#endif
+}
+#endif
+
 #ifdef FLOE_SQL_HAVE_META
 void floe__sql_live_forget(floe_sql_session *s, const floe_rowsource *rs)
 {

@@ -50,7 +50,74 @@ static const char *partition_name(floe_arena *a, const floe_sql_partition_field 
     return floe__arena_sprintf(a, "%s_%s", p->column, suffix);
 }
 
+/* CTAS without a column list: the query's result columns, typed from the
+ * table column they come from when there is one (SQLite reports the origin
+ * of plain column references), else from the first row's values (INTEGER
+ * -> long, REAL -> double, BLOB -> binary, TEXT/none -> string). */
+static int infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_arena *a,
+                         floe_sql_column **out, size_t *n)
+{
+    sqlite3_stmt *qs = NULL;
+    if (sqlite3_prepare_v2(s->db, q->sql, -1, &qs, NULL) != SQLITE_OK || !qs)
+        return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
+                              "AnalysisException");
+    int ncol = sqlite3_column_count(qs);
+    int step = sqlite3_step(qs);
+    floe_sql_column *cols = floe__arena_calloc(a, ncol ? (size_t)ncol : 1, sizeof *cols);
+    int rc = cols ? 0 : floe__error_nomem();
+    floe_buf tb = FLOE_BUF_INIT;
+    for (int i = 0; rc == 0 && i < ncol; i++) {
+        cols[i].name = floe__arena_strdup(a, sqlite3_column_name(qs, i));
+        const floe_type *t =
+            floe__sql_live_column_type(s, sqlite3_column_table_name(qs, i),
+                                       sqlite3_column_origin_name(qs, i));
+        const char *ty = NULL;
+        if (t) {
+            floe__buf_clear(&tb);
+            rc = floe__type_format(t, &tb);
+            ty = rc == 0 ? floe__arena_strdup(a, tb.ptr ? tb.ptr : "string") : NULL;
+        } else {
+            int vt = step == SQLITE_ROW ? sqlite3_column_type(qs, i) : SQLITE_TEXT;
+            ty = vt == SQLITE_INTEGER ? "long"
+                 : vt == SQLITE_FLOAT ? "double"
+                 : vt == SQLITE_BLOB  ? "binary"
+                                      : "string";
+        }
+        cols[i].type = ty;
+        cols[i].sql_type = ty;
+        if (rc == 0 && (!cols[i].name || !ty))
+            rc = floe__error_nomem();
+    }
+    floe__buf_free(&tb);
+    sqlite3_finalize(qs);
+    *out = cols;
+    *n = (size_t)ncol;
+    return rc;
+}
+
+static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+
 static int create_table(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    if (!st->create.as_query)
+        return create_table_impl(s, st, a);
+    /* CTAS: the query's references live through create + insert */
+    int rc = floe__sql_refs_create(s, st);
+    floe_sql_stmt copy = *st;
+    if (rc == 0 && st->create.ncolumns == 0) {
+        floe_sql_column *cols = NULL;
+        size_t n = 0;
+        rc = infer_columns(s, st->create.as_query, a, &cols, &n);
+        copy.create.columns = cols;
+        copy.create.ncolumns = n;
+    }
+    if (rc == 0)
+        rc = create_table_impl(s, &copy, a);
+    floe__sql_refs_drop(s, st);
+    return rc;
+}
+
+static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     const floe_sql_create_table *c = &st->create;
     const char *ident = floe__sql_table_ident(s, &st->target, a);
@@ -158,8 +225,15 @@ static int create_table(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
     co.properties = &props;
     co.location = c->location;
     rc = floe_table_create(NULL, s->catalog, ident, &co, floe__sql_table_options(s));
-    if (rc == 0 && c->as_query)
+    if (rc == 0 && c->as_query) {
         rc = floe__sql_insert_query(s, st, ident, c->as_query, NULL, 0, a);
+        if (rc < 0) { /* CTAS is atomic in Spark: no table without its rows */
+            char *msg = floe__strdup(floe_error_last() ? floe_error_last()->message : "");
+            floe_table_drop(s->catalog, ident, true, floe__sql_table_options(s));
+            floe__error(rc, "sql", "%s", msg ? msg : "CREATE TABLE AS SELECT failed");
+            floe__free(msg);
+        }
+    }
 done:
     free(schema_json);
     free(spec_json);
