@@ -197,12 +197,17 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
     if (rc == 0) {
         if (b->len)
             rc = floe__buf_puts(b, " AND ");
-        if (rc == 0)
+        /* plain names stay bare (readable in EXPLAIN); others are quoted */
+        bool plain = (*col >= 'a' && *col <= 'z') || (*col >= 'A' && *col <= 'Z') || *col == '_';
+        for (const char *p = col; plain && *p; p++)
+            plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+                    (*p >= '0' && *p <= '9');
+        if (rc == 0 && !plain)
             rc = floe__buf_putc(b, '"');
         for (const char *p = col; rc == 0 && *p; p++)
             rc = *p == '"' ? floe__buf_puts(b, "\"\"") : floe__buf_putc(b, *p);
         if (rc == 0)
-            rc = floe__buf_printf(b, "\" %s %s", ops[op], lit.ptr);
+            rc = floe__buf_printf(b, "%s %s %s", plain ? "" : "\"", ops[op], lit.ptr);
         *added = rc == 0;
     }
     floe__buf_free(&lit);
