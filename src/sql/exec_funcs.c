@@ -25,8 +25,10 @@
 
 __extension__ typedef __int128 i128;
 
+/* SQLite's aggregate context is only 8-byte aligned: the 128-bit
+ * accumulator is kept as bytes and copied in and out. */
 typedef struct dsum {
-    i128 acc;      /* exact sum * 10^scale */
+    unsigned char acc_bytes[16]; /* i128: exact sum * 10^scale */
     int scale;
     bool any;      /* at least one non-NULL value */
     bool real;     /* a REAL was seen */
@@ -69,14 +71,25 @@ static bool exact_decimal(double x, i128 *out, int *scale)
     return false;
 }
 
+static i128 acc_get(const dsum *s)
+{
+    i128 v;
+    memcpy(&v, s->acc_bytes, sizeof v);
+    return v;
+}
+
+static void acc_set(dsum *s, i128 v) { memcpy(s->acc_bytes, &v, sizeof v); }
+
 static bool rescale(dsum *s, int scale)
 {
+    i128 acc = acc_get(s);
     while (s->scale < scale) {
-        if (s->acc > LIMIT / 10 || s->acc < -LIMIT / 10)
+        if (acc > LIMIT / 10 || acc < -LIMIT / 10)
             return false;
-        s->acc *= 10;
+        acc *= 10;
         s->scale++;
     }
+    acc_set(s, acc);
     return true;
 }
 
@@ -116,8 +129,9 @@ static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     }
     for (int k = sc; k < s->scale; k++)
         v *= 10;
-    s->acc += v;
-    if (s->acc > LIMIT || s->acc < -LIMIT)
+    i128 acc = acc_get(s) + v;
+    acc_set(s, acc);
+    if (acc > LIMIT || acc < -LIMIT)
         s->inexact = true;
 }
 
@@ -132,17 +146,18 @@ static void sum_final(sqlite3_context *ctx)
         sqlite3_result_double(ctx, s->d + s->c);
         return;
     }
+    i128 acc = acc_get(s);
     if (!s->real) {
-        if (s->acc > INT64_MAX || s->acc < INT64_MIN) {
+        if (acc > INT64_MAX || acc < INT64_MIN) {
             sqlite3_result_error(ctx, "integer overflow", -1);
             return;
         }
-        sqlite3_result_int64(ctx, (sqlite3_int64)s->acc);
+        sqlite3_result_int64(ctx, (sqlite3_int64)acc);
         return;
     }
     /* the exact decimal text, then its correctly rounded double */
     char buf[64];
-    i128 a = s->acc < 0 ? -s->acc : s->acc;
+    i128 a = acc < 0 ? -acc : acc;
     char digits[48];
     int n = 0;
     do {
@@ -150,7 +165,7 @@ static void sum_final(sqlite3_context *ctx)
         a /= 10;
     } while (a > 0 || n <= s->scale);
     int k = 0;
-    if (s->acc < 0)
+    if (acc < 0)
         buf[k++] = '-';
     for (int i = n - 1; i >= 0; i--) {
         buf[k++] = digits[i];
