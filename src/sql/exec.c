@@ -747,7 +747,9 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
         floe_sql_stmt *st = NULL;
         const char *rest = NULL;
         rc = floe__sql_parse(a, p, &s->fopt, &st, &rest);
-        if (rest && rest > p && has_var_ref(p, (size_t)(rest - p))) {
+        if (rest && (rest < p || rest > p + strlen(p)))
+            rest = NULL; /* defensive: never read outside the script */
+        if (rc != FLOE_ENOMEM && rest && rest > p && has_var_ref(p, (size_t)(rest - p))) {
             floe_buf sub = FLOE_BUF_INIT;
             rc = substitute(s, p, (size_t)(rest - p), &sub);
             if (rc == 0) {
@@ -765,7 +767,7 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
             s->fopt.ref_base += st->nrefs;
         }
         floe__arena_free(a);
-        if (rc < 0 || !st)
+        if (rc < 0 || !st || !rest)
             break;
         p = rest;
     }
