@@ -7,8 +7,8 @@
  *   bench_parquet_rw [ROWS]      (default 10,000,000; FLOE_BENCH_ROWS too)
  *
  * DuckDB (tests/interop/parquet_engines.mjs duckdb-bench, SET threads=1)
- * writes the file with COPY (generation included) and decodes it with an
- * aggregate over every column. floe decodes the same file to Arrow batches
+ * materialises the rows in a table (untimed), writes the file with COPY
+ * (timed) and decodes it with an aggregate over every column. floe decodes the same file to Arrow batches
  * (touching every value) and writes the same rows from Arrow batches (batch
  * generation excluded from the timing). Prints BENCH rows/s and RATIO
  * (floe time / DuckDB time).

@@ -4,7 +4,9 @@
 #define FLOE_H
 
 #include "floe/common.h"
+#include "floe/arrow.h"
 #include "floe/io.h"
 #include "floe/catalog.h"
+#include "floe/table.h"
 
 #endif

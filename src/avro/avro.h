@@ -21,9 +21,9 @@
 #include <string.h>
 
 /* Hard limits on what a file may ask of us. */
-#define FLOE_AVRO_MAX_DEPTH 32                 /* schema and datum nesting */
-#define FLOE_AVRO_MAX_BLOCK (256u << 20)       /* decoded block bytes */
-#define FLOE_AVRO_MAX_META (64u << 20)         /* header metadata value bytes */
+#define FLOE_AVRO_MAX_DEPTH 32           /* schema and datum nesting */
+#define FLOE_AVRO_MAX_BLOCK (256u << 20) /* decoded block bytes */
+#define FLOE_AVRO_MAX_META (64u << 20)   /* header metadata value bytes */
 
 /* ---------------------------------------------------------------- schemas */
 
@@ -64,7 +64,7 @@ struct floe_avro_schema {
     int32_t precision, scale; /* decimal */
     bool adjust_to_utc;       /* Iceberg's "adjust-to-utc" on timestamps */
     bool has_adjust_to_utc;
-    size_t size;              /* fixed */
+    size_t size; /* fixed */
     /* record */
     size_t nfields;
     const floe_avro_field *fields;
@@ -223,7 +223,10 @@ int floe_avro_datum_to_json(floe_avro_cursor *c, const floe_avro_schema *s, floe
 /* ---------------------------------------------------------------- encoding */
 
 int floe_avro_put_long(floe_buf *b, int64_t v);
-static inline int floe_avro_put_int(floe_buf *b, int32_t v) { return floe_avro_put_long(b, v); }
+static inline int floe_avro_put_int(floe_buf *b, int32_t v)
+{
+    return floe_avro_put_long(b, v);
+}
 int floe_avro_put_bool(floe_buf *b, bool v);
 int floe_avro_put_float(floe_buf *b, float v);
 int floe_avro_put_double(floe_buf *b, double v);
@@ -254,7 +257,7 @@ int floe_avro_decompress(floe_avro_codec codec, const uint8_t *in, size_t len, f
 /* ---------------------------------------------------------------- container files */
 
 typedef struct floe_avro_meta {
-    const char *key;     /* NUL-terminated copy */
+    const char *key;      /* NUL-terminated copy */
     const uint8_t *value; /* borrowed from the input buffer */
     size_t len;
 } floe_avro_meta;
@@ -279,8 +282,7 @@ typedef struct floe_avro_file {
 /* Parse the header of the container file in `data` (borrowed: it must
  * outlive the file object). FLOE_ECORRUPT for bad magic, header, schema or an
  * unknown codec; FLOE_ENOMEM. */
-int floe_avro_file_open(floe_avro_file **out, const uint8_t *data, size_t len,
-                        const char *source);
+int floe_avro_file_open(floe_avro_file **out, const uint8_t *data, size_t len, const char *source);
 void floe_avro_file_free(floe_avro_file *f);
 
 /* Header metadata value (borrowed, not NUL-terminated) or NULL. */

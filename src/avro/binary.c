@@ -88,8 +88,7 @@ int floe_avro_read_double(floe_avro_cursor *c, double *out)
     return 0;
 }
 
-int floe_avro_read_block_count_slow(floe_avro_cursor *c, int64_t n, size_t min_item,
-                                    int64_t *count)
+int floe_avro_read_block_count_slow(floe_avro_cursor *c, int64_t n, size_t min_item, int64_t *count)
 {
     *count = 0;
     if (n < 0) {
@@ -115,18 +114,12 @@ int floe_avro_read_block_count_slow(floe_avro_cursor *c, int64_t n, size_t min_i
 static size_t min_size(const floe_avro_schema *s)
 {
     switch (s->kind) {
-    case FLOE_AVRO_NULL:
-        return 0;
-    case FLOE_AVRO_FLOAT:
-        return 4;
-    case FLOE_AVRO_DOUBLE:
-        return 8;
-    case FLOE_AVRO_FIXED:
-        return s->size;
-    case FLOE_AVRO_RECORD:
-        return 0; /* conservative: all fields might be null */
-    default:
-        return 1;
+    case FLOE_AVRO_NULL: return 0;
+    case FLOE_AVRO_FLOAT: return 4;
+    case FLOE_AVRO_DOUBLE: return 8;
+    case FLOE_AVRO_FIXED: return s->size;
+    case FLOE_AVRO_RECORD: return 0; /* conservative: all fields might be null */
+    default: return 1;
     }
 }
 
@@ -150,10 +143,8 @@ int floe_avro_skip(floe_avro_cursor *c, const floe_avro_schema *s, int depth)
     const uint8_t *p;
     bool b;
     switch (s->kind) {
-    case FLOE_AVRO_NULL:
-        return 0;
-    case FLOE_AVRO_BOOLEAN:
-        return floe_avro_read_bool(c, &b);
+    case FLOE_AVRO_NULL: return 0;
+    case FLOE_AVRO_BOOLEAN: return floe_avro_read_bool(c, &b);
     case FLOE_AVRO_INT:
     case FLOE_AVRO_LONG:
     case FLOE_AVRO_ENUM:
@@ -161,15 +152,11 @@ int floe_avro_skip(floe_avro_cursor *c, const floe_avro_schema *s, int depth)
         if (s->kind == FLOE_AVRO_ENUM && (v < 0 || (uint64_t)v >= s->nsymbols))
             return floe_avro_cursor_error(c, "enum index %lld out of range", (long long)v);
         return 0;
-    case FLOE_AVRO_FLOAT:
-        return floe_avro_read_raw(c, 4, &p);
-    case FLOE_AVRO_DOUBLE:
-        return floe_avro_read_raw(c, 8, &p);
+    case FLOE_AVRO_FLOAT: return floe_avro_read_raw(c, 4, &p);
+    case FLOE_AVRO_DOUBLE: return floe_avro_read_raw(c, 8, &p);
     case FLOE_AVRO_BYTES:
-    case FLOE_AVRO_STRING:
-        return floe_avro_read_bytes(c, &p, &len);
-    case FLOE_AVRO_FIXED:
-        return floe_avro_read_raw(c, s->size, &p);
+    case FLOE_AVRO_STRING: return floe_avro_read_bytes(c, &p, &len);
+    case FLOE_AVRO_FIXED: return floe_avro_read_raw(c, s->size, &p);
     case FLOE_AVRO_RECORD:
         for (size_t i = 0; i < s->nfields; i++)
             FLOE_TRY(floe_avro_skip(c, s->fields[i].type, depth + 1));
@@ -233,8 +220,7 @@ int floe_avro_datum_to_json(floe_avro_cursor *c, const floe_avro_schema *s, floe
     const uint8_t *p;
     bool b;
     switch (s->kind) {
-    case FLOE_AVRO_NULL:
-        return floe__buf_puts(out, "null");
+    case FLOE_AVRO_NULL: return floe__buf_puts(out, "null");
     case FLOE_AVRO_BOOLEAN:
         FLOE_TRY(floe_avro_read_bool(c, &b));
         return floe__buf_puts(out, b ? "true" : "false");
@@ -263,9 +249,7 @@ int floe_avro_datum_to_json(floe_avro_cursor *c, const floe_avro_schema *s, floe
         FLOE_TRY(floe_avro_read_double(c, &d));
         return put_double(out, d);
     }
-    case FLOE_AVRO_BYTES:
-        FLOE_TRY(floe_avro_read_bytes(c, &p, &len));
-        return put_hex(out, p, len);
+    case FLOE_AVRO_BYTES: FLOE_TRY(floe_avro_read_bytes(c, &p, &len)); return put_hex(out, p, len);
     case FLOE_AVRO_FIXED:
         FLOE_TRY(floe_avro_read_raw(c, s->size, &p));
         return put_hex(out, p, s->size);
@@ -278,8 +262,7 @@ int floe_avro_datum_to_json(floe_avro_cursor *c, const floe_avro_schema *s, floe
         FLOE_TRY(floe__buf_putc(out, '{'));
         for (size_t i = 0; i < s->nfields; i++) {
             FLOE_TRY(floe__buf_puts(out, i ? ", \"" : "\""));
-            FLOE_TRY(floe__buf_put_json_escaped(out, s->fields[i].name,
-                                                strlen(s->fields[i].name)));
+            FLOE_TRY(floe__buf_put_json_escaped(out, s->fields[i].name, strlen(s->fields[i].name)));
             FLOE_TRY(floe__buf_puts(out, "\": "));
             FLOE_TRY(floe_avro_datum_to_json(c, s->fields[i].type, out, depth + 1));
         }

@@ -36,14 +36,10 @@ int floe_avro_codec_from_name(const char *name, size_t len, floe_avro_codec *out
 const char *floe_avro_codec_name(floe_avro_codec c)
 {
     switch (c) {
-    case FLOE_AVRO_CODEC_NULL:
-        return "null";
-    case FLOE_AVRO_CODEC_DEFLATE:
-        return "deflate";
-    case FLOE_AVRO_CODEC_ZSTD:
-        return "zstandard";
-    case FLOE_AVRO_CODEC_SNAPPY:
-        return "snappy";
+    case FLOE_AVRO_CODEC_NULL: return "null";
+    case FLOE_AVRO_CODEC_DEFLATE: return "deflate";
+    case FLOE_AVRO_CODEC_ZSTD: return "zstandard";
+    case FLOE_AVRO_CODEC_SNAPPY: return "snappy";
     }
     return "?";
 }
@@ -109,18 +105,16 @@ int floe_avro_compress(floe_avro_codec codec, int level, const uint8_t *in, size
                        floe_buf *out)
 {
     switch (codec) {
-    case FLOE_AVRO_CODEC_NULL:
-        return floe__buf_put(out, in, len);
-    case FLOE_AVRO_CODEC_DEFLATE:
-        return deflate_block(level, in, len, out);
+    case FLOE_AVRO_CODEC_NULL: return floe__buf_put(out, in, len);
+    case FLOE_AVRO_CODEC_DEFLATE: return deflate_block(level, in, len, out);
     case FLOE_AVRO_CODEC_ZSTD: {
         size_t bound = ZSTD_compressBound(len);
         FLOE_TRY(floe__buf_reserve(out, bound));
         ZSTD_CCtx *cc = ZSTD_createCCtx_advanced(zs_mem);
         if (!cc)
             return floe__error_nomem();
-        size_t n = ZSTD_compressCCtx(cc, out->ptr + out->len, bound, in, len,
-                                     level < 0 ? 3 : level);
+        size_t n =
+            ZSTD_compressCCtx(cc, out->ptr + out->len, bound, in, len, level < 0 ? 3 : level);
         ZSTD_freeCCtx(cc);
         if (ZSTD_isError(n))
             return floe__error(FLOE_ERROR, "avro", "zstd compression failed: %s",
@@ -214,6 +208,9 @@ static int zstd_block(const uint8_t *in, size_t len, floe_buf *out, const char *
     ZSTD_DCtx *dc = ZSTD_createDCtx_advanced(zs_mem);
     if (!dc)
         return floe__error_nomem();
+    /* a frame may ask for a window of up to 2^27 bytes by default: cap it
+     * (blocks are far smaller; an oversized window fails as corrupt) */
+    ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, 25);
     ZSTD_inBuffer ib = {in, len, 0};
     int rc = 0;
     size_t last = 1;
@@ -278,12 +275,9 @@ int floe_avro_decompress(floe_avro_codec codec, const uint8_t *in, size_t len, f
         if (len > FLOE_AVRO_MAX_BLOCK)
             return corrupt(source, offset, "block larger than the 256 MiB limit");
         return floe__buf_put(out, in, len);
-    case FLOE_AVRO_CODEC_DEFLATE:
-        return inflate_block(in, len, out, source, offset);
-    case FLOE_AVRO_CODEC_ZSTD:
-        return zstd_block(in, len, out, source, offset);
-    case FLOE_AVRO_CODEC_SNAPPY:
-        return snappy_block(in, len, out, source, offset);
+    case FLOE_AVRO_CODEC_DEFLATE: return inflate_block(in, len, out, source, offset);
+    case FLOE_AVRO_CODEC_ZSTD: return zstd_block(in, len, out, source, offset);
+    case FLOE_AVRO_CODEC_SNAPPY: return snappy_block(in, len, out, source, offset);
     }
     return corrupt(source, offset, "unknown codec");
 }

@@ -90,8 +90,7 @@ static int parse_header(floe_avro_file *f)
     return 0;
 }
 
-int floe_avro_file_open(floe_avro_file **out, const uint8_t *data, size_t len,
-                        const char *source)
+int floe_avro_file_open(floe_avro_file **out, const uint8_t *data, size_t len, const char *source)
 {
     *out = NULL;
     floe_avro_file *f = floe__calloc(1, sizeof *f);
@@ -248,8 +247,8 @@ static int flush(floe_avro_writer *w)
     if (w->count == 0)
         return 0;
     floe__buf_clear(&w->packed);
-    FLOE_TRY(floe_avro_compress(w->codec, w->level, (const uint8_t *)w->objects.ptr,
-                                w->objects.len, &w->packed));
+    FLOE_TRY(floe_avro_compress(w->codec, w->level, (const uint8_t *)w->objects.ptr, w->objects.len,
+                                &w->packed));
     FLOE_TRY(floe_avro_put_long(w->dst, w->count));
     FLOE_TRY(floe_avro_put_long(w->dst, (int64_t)w->packed.len));
     FLOE_TRY(floe__buf_put(w->dst, w->packed.ptr, w->packed.len));

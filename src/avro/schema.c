@@ -30,16 +30,15 @@ static const struct {
     const char *name;
     floe_avro_kind kind;
 } primitives[] = {
-    {"null", FLOE_AVRO_NULL},     {"boolean", FLOE_AVRO_BOOLEAN}, {"int", FLOE_AVRO_INT},
-    {"long", FLOE_AVRO_LONG},     {"float", FLOE_AVRO_FLOAT},     {"double", FLOE_AVRO_DOUBLE},
-    {"bytes", FLOE_AVRO_BYTES},   {"string", FLOE_AVRO_STRING},
+    {"null", FLOE_AVRO_NULL},   {"boolean", FLOE_AVRO_BOOLEAN}, {"int", FLOE_AVRO_INT},
+    {"long", FLOE_AVRO_LONG},   {"float", FLOE_AVRO_FLOAT},     {"double", FLOE_AVRO_DOUBLE},
+    {"bytes", FLOE_AVRO_BYTES}, {"string", FLOE_AVRO_STRING},
 };
 
 const char *floe_avro_kind_name(floe_avro_kind k)
 {
-    static const char *names[] = {"null",   "boolean", "int",   "long",  "float",
-                                  "double", "bytes",   "string", "record", "enum",
-                                  "array",  "map",     "union", "fixed"};
+    static const char *names[] = {"null",   "boolean", "int",  "long",  "float", "double", "bytes",
+                                  "string", "record",  "enum", "array", "map",   "union",  "fixed"};
     return (unsigned)k < FLOE_ARRAY_LEN(names) ? names[k] : "?";
 }
 
@@ -125,7 +124,8 @@ static int parse_record(parse_ctx *ctx, json_t *j, floe_avro_schema *s, int dept
             return floe__error_nomem();
         FLOE_TRY(get_id(ctx, jf, "field-id", &f[i].field_id));
         json_t *doc = json_object_get(jf, "doc");
-        if (json_is_string(doc) && !(f[i].doc = floe__arena_strdup(ctx->arena, json_string_value(doc))))
+        if (json_is_string(doc) &&
+            !(f[i].doc = floe__arena_strdup(ctx->arena, json_string_value(doc))))
             return floe__error_nomem();
         json_t *def = json_object_get(jf, "default");
         if (def) {
@@ -230,7 +230,8 @@ static int parse_object(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sc
     if (!s)
         return floe__error_nomem();
     json_t *lt = json_object_get(j, "logicalType");
-    if (json_is_string(lt) && !(s->logical_type = floe__arena_strdup(ctx->arena, json_string_value(lt))))
+    if (json_is_string(lt) &&
+        !(s->logical_type = floe__arena_strdup(ctx->arena, json_string_value(lt))))
         return floe__error_nomem();
     json_t *p = json_object_get(j, "precision"), *sc = json_object_get(j, "scale");
     if (json_is_integer(p))

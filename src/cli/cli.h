@@ -39,4 +39,8 @@ void cli_sql_report(struct floe_sql_session *s);
 int floe_cli_inspect_parquet(const char *path, bool json);
 int floe_cmd_serve(int argc, char **argv);
 
+/* `floe inspect [--json] FILE.avro` for Avro files: detects manifest lists
+ * and manifests and prints header keys and entries (inspect_avro.c). */
+int floe_cli_inspect_avro(const char *path, bool json);
+
 #endif

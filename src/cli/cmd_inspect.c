@@ -110,10 +110,8 @@ static int inspect_metadata(const char *path, const void *data, size_t len, bool
 
 static int inspect_avro(const char *path, const void *data, size_t len, bool json)
 {
-    (void)data, (void)len, (void)json;
-    /* TODO(avro): manifests and manifest lists, once src/avro exists. */
-    fprintf(stderr, "floe: %s: Avro files are not yet supported by inspect\n", path);
-    return CLI_FAIL;
+    (void)data, (void)len;
+    return floe_cli_inspect_avro(path, json);
 }
 
 static int inspect_parquet(const char *path, const void *data, size_t len, bool json)

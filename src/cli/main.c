@@ -9,7 +9,7 @@
 
 static const cli_command commands[] = {
     {"version", floe_cmd_version, "print the version", "floe version"},
-    {"inspect", floe_cmd_inspect, "describe a table metadata file", "floe inspect [--json] FILE"},
+    {"inspect", floe_cmd_inspect, "describe a metadata.json, manifest, manifest list or Parquet file", "floe inspect [--json] FILE"},
     {"serve", floe_cmd_serve, "run the Iceberg REST catalog server", "floe serve --memory [--host H] [--port P] [--token-file F] ..."},
     {"sql", floe_cmd_sql, "the SQL shell (Spark/Iceberg dialect on SQLite)", "floe sql [--warehouse DIR] [--catalog-name NAME] [--conf K=V]... [--format table|csv|json] [-c SQL]... [-f FILE]..."},
 };

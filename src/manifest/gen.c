@@ -26,40 +26,24 @@ int gen_decimal_bytes(int32_t precision)
 int floe_manifest_type_string(const floe_type *t, floe_buf *out)
 {
     switch (t->id) {
-    case FLOE_T_BOOLEAN:
-        return floe__buf_puts(out, "boolean");
-    case FLOE_T_INT:
-        return floe__buf_puts(out, "int");
-    case FLOE_T_LONG:
-        return floe__buf_puts(out, "long");
-    case FLOE_T_FLOAT:
-        return floe__buf_puts(out, "float");
-    case FLOE_T_DOUBLE:
-        return floe__buf_puts(out, "double");
+    case FLOE_T_BOOLEAN: return floe__buf_puts(out, "boolean");
+    case FLOE_T_INT: return floe__buf_puts(out, "int");
+    case FLOE_T_LONG: return floe__buf_puts(out, "long");
+    case FLOE_T_FLOAT: return floe__buf_puts(out, "float");
+    case FLOE_T_DOUBLE: return floe__buf_puts(out, "double");
     case FLOE_T_DECIMAL:
         return floe__buf_printf(out, "decimal(%d, %d)", (int)t->precision, (int)t->scale);
-    case FLOE_T_DATE:
-        return floe__buf_puts(out, "date");
-    case FLOE_T_TIME:
-        return floe__buf_puts(out, "time");
-    case FLOE_T_TIMESTAMP:
-        return floe__buf_puts(out, "timestamp");
-    case FLOE_T_TIMESTAMPTZ:
-        return floe__buf_puts(out, "timestamptz");
-    case FLOE_T_TIMESTAMP_NS:
-        return floe__buf_puts(out, "timestamp_ns");
-    case FLOE_T_TIMESTAMPTZ_NS:
-        return floe__buf_puts(out, "timestamptz_ns");
-    case FLOE_T_STRING:
-        return floe__buf_puts(out, "string");
-    case FLOE_T_UUID:
-        return floe__buf_puts(out, "uuid");
-    case FLOE_T_FIXED:
-        return floe__buf_printf(out, "fixed[%d]", (int)t->length);
-    case FLOE_T_BINARY:
-        return floe__buf_puts(out, "binary");
-    default:
-        return floe__error(FLOE_EINVALID, "manifest", "partition field type is not primitive");
+    case FLOE_T_DATE: return floe__buf_puts(out, "date");
+    case FLOE_T_TIME: return floe__buf_puts(out, "time");
+    case FLOE_T_TIMESTAMP: return floe__buf_puts(out, "timestamp");
+    case FLOE_T_TIMESTAMPTZ: return floe__buf_puts(out, "timestamptz");
+    case FLOE_T_TIMESTAMP_NS: return floe__buf_puts(out, "timestamp_ns");
+    case FLOE_T_TIMESTAMPTZ_NS: return floe__buf_puts(out, "timestamptz_ns");
+    case FLOE_T_STRING: return floe__buf_puts(out, "string");
+    case FLOE_T_UUID: return floe__buf_puts(out, "uuid");
+    case FLOE_T_FIXED: return floe__buf_printf(out, "fixed[%d]", (int)t->length);
+    case FLOE_T_BINARY: return floe__buf_puts(out, "binary");
+    default: return floe__error(FLOE_EINVALID, "manifest", "partition field type is not primitive");
     }
 }
 
@@ -77,22 +61,14 @@ static int avro_partition_type(floe_buf *b, const floe_type *t, const gen_ctx *c
     char name[64];
     name[0] = 0;
     switch (t->id) {
-    case FLOE_T_BOOLEAN:
-        return qstr(b, "boolean");
-    case FLOE_T_INT:
-        return qstr(b, "int");
-    case FLOE_T_LONG:
-        return qstr(b, "long");
-    case FLOE_T_FLOAT:
-        return qstr(b, "float");
-    case FLOE_T_DOUBLE:
-        return qstr(b, "double");
-    case FLOE_T_STRING:
-        return qstr(b, "string");
-    case FLOE_T_BINARY:
-        return qstr(b, "bytes");
-    case FLOE_T_DATE:
-        return floe__buf_puts(b, "{\"type\":\"int\",\"logicalType\":\"date\"}");
+    case FLOE_T_BOOLEAN: return qstr(b, "boolean");
+    case FLOE_T_INT: return qstr(b, "int");
+    case FLOE_T_LONG: return qstr(b, "long");
+    case FLOE_T_FLOAT: return qstr(b, "float");
+    case FLOE_T_DOUBLE: return qstr(b, "double");
+    case FLOE_T_STRING: return qstr(b, "string");
+    case FLOE_T_BINARY: return qstr(b, "bytes");
+    case FLOE_T_DATE: return floe__buf_puts(b, "{\"type\":\"int\",\"logicalType\":\"date\"}");
     case FLOE_T_TIME:
         return floe__buf_puts(b, "{\"type\":\"long\",\"logicalType\":\"time-micros\"}");
     case FLOE_T_TIMESTAMP:
@@ -107,17 +83,12 @@ static int avro_partition_type(floe_buf *b, const floe_type *t, const gen_ctx *c
                                 "{\"type\":\"long\",\"logicalType\":\"timestamp-nanos\","
                                 "\"adjust-to-utc\":%s}",
                                 t->id == FLOE_T_TIMESTAMPTZ_NS ? "true" : "false");
-    case FLOE_T_UUID:
-        snprintf(name, sizeof name, "uuid_fixed");
-        break;
-    case FLOE_T_FIXED:
-        snprintf(name, sizeof name, "fixed_%d", (int)t->length);
-        break;
+    case FLOE_T_UUID: snprintf(name, sizeof name, "uuid_fixed"); break;
+    case FLOE_T_FIXED: snprintf(name, sizeof name, "fixed_%d", (int)t->length); break;
     case FLOE_T_DECIMAL:
         snprintf(name, sizeof name, "decimal_%d_%d", (int)t->precision, (int)t->scale);
         break;
-    default:
-        return floe__error(FLOE_EINVALID, "manifest", "partition field type is not primitive");
+    default: return floe__error(FLOE_EINVALID, "manifest", "partition field type is not primitive");
     }
     /* fixed-based: defined before? */
     for (size_t i = 0; i < idx; i++) {
@@ -142,16 +113,11 @@ static int avro_partition_type(floe_buf *b, const floe_type *t, const gen_ctx *c
 static int avro_type(floe_buf *b, const gen_ctx *ctx, const gen_field *f)
 {
     switch (f->kind) {
-    case G_INT:
-        return qstr(b, "int");
-    case G_LONG:
-        return qstr(b, "long");
-    case G_BOOL:
-        return qstr(b, "boolean");
-    case G_STRING:
-        return qstr(b, "string");
-    case G_BYTES:
-        return qstr(b, "bytes");
+    case G_INT: return qstr(b, "int");
+    case G_LONG: return qstr(b, "long");
+    case G_BOOL: return qstr(b, "boolean");
+    case G_STRING: return qstr(b, "string");
+    case G_BYTES: return qstr(b, "bytes");
     case G_LONGMAP:
     case G_BYTESMAP:
         return floe__buf_printf(b,
@@ -165,8 +131,7 @@ static int avro_type(floe_buf *b, const gen_ctx *ctx, const gen_field *f)
     case G_INTLIST:
         return floe__buf_printf(b, "{\"type\":\"array\",\"items\":\"%s\",\"element-id\":%d}",
                                 f->kind == G_LONGLIST ? "long" : "int", (int)f->a);
-    case G_RECORD:
-        return gen_avro_record(b, ctx, f->rname, f->sub, f->nsub);
+    case G_RECORD: return gen_avro_record(b, ctx, f->rname, f->sub, f->nsub);
     case G_SUMMARIES:
         FLOE_TRY(floe__buf_puts(b, "{\"type\":\"array\",\"items\":"));
         FLOE_TRY(gen_avro_record(b, ctx, f->rname, f->sub, f->nsub));
@@ -216,16 +181,11 @@ int gen_avro_record(floe_buf *b, const gen_ctx *ctx, const char *rname, const ge
 static int iceberg_type(floe_buf *b, const gen_ctx *ctx, const gen_field *f)
 {
     switch (f->kind) {
-    case G_INT:
-        return qstr(b, "int");
-    case G_LONG:
-        return qstr(b, "long");
-    case G_BOOL:
-        return qstr(b, "boolean");
-    case G_STRING:
-        return qstr(b, "string");
-    case G_BYTES:
-        return qstr(b, "binary");
+    case G_INT: return qstr(b, "int");
+    case G_LONG: return qstr(b, "long");
+    case G_BOOL: return qstr(b, "boolean");
+    case G_STRING: return qstr(b, "string");
+    case G_BYTES: return qstr(b, "binary");
     case G_LONGMAP:
     case G_BYTESMAP:
         return floe__buf_printf(b,
@@ -238,11 +198,10 @@ static int iceberg_type(floe_buf *b, const gen_ctx *ctx, const gen_field *f)
                                 "{\"type\":\"list\",\"element-id\":%d,\"element\":\"%s\","
                                 "\"element-required\":true}",
                                 (int)f->a, f->kind == G_LONGLIST ? "long" : "int");
-    case G_RECORD:
-        return gen_iceberg_struct(b, ctx, f->sub, f->nsub, false);
+    case G_RECORD: return gen_iceberg_struct(b, ctx, f->sub, f->nsub, false);
     case G_SUMMARIES:
-        FLOE_TRY(floe__buf_printf(b, "{\"type\":\"list\",\"element-id\":%d,\"element\":",
-                                  (int)f->a));
+        FLOE_TRY(
+            floe__buf_printf(b, "{\"type\":\"list\",\"element-id\":%d,\"element\":", (int)f->a));
         FLOE_TRY(gen_iceberg_struct(b, ctx, f->sub, f->nsub, false));
         return floe__buf_puts(b, ",\"element-required\":true}");
     case G_PARTITION:

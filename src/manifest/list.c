@@ -70,8 +70,8 @@ floe_manifest_kind floe_manifest_detect(const floe_avro_file *f)
         return FLOE_KIND_OTHER;
     for (size_t i = 0; i < s->nfields; i++) {
         const floe_avro_field *fl = &s->fields[i];
-        if (fl->field_id == 500 || (fl->field_id == FLOE_AVRO_NO_ID &&
-                                    strcmp(fl->name, "manifest_path") == 0))
+        if (fl->field_id == 500 ||
+            (fl->field_id == FLOE_AVRO_NO_ID && strcmp(fl->name, "manifest_path") == 0))
             return FLOE_KIND_MANIFEST_LIST;
         if (fl->field_id == 2 ||
             (fl->field_id == FLOE_AVRO_NO_ID && strcmp(fl->name, "data_file") == 0))
@@ -103,19 +103,13 @@ static int read_summary(floe_avro_cursor *c, const mf_record_plan *sp, floe_fiel
         if (is_null)
             continue;
         switch (f->target) {
-        case S_CONTAINS_NULL:
-            FLOE_TRY(floe_avro_read_bool(c, &s->contains_null));
-            break;
+        case S_CONTAINS_NULL: FLOE_TRY(floe_avro_read_bool(c, &s->contains_null)); break;
         case S_CONTAINS_NAN:
             FLOE_TRY(floe_avro_read_bool(c, &s->contains_nan));
             s->has_contains_nan = true;
             break;
-        case S_LOWER:
-            FLOE_TRY(mf_read_opt_bytes(c, f->type, NULL, false, &s->lower_bound));
-            break;
-        case S_UPPER:
-            FLOE_TRY(mf_read_opt_bytes(c, f->type, NULL, false, &s->upper_bound));
-            break;
+        case S_LOWER: FLOE_TRY(mf_read_opt_bytes(c, f->type, NULL, false, &s->lower_bound)); break;
+        case S_UPPER: FLOE_TRY(mf_read_opt_bytes(c, f->type, NULL, false, &s->upper_bound)); break;
         }
     }
     return 0;
@@ -151,44 +145,22 @@ static int read_entry(floe_avro_cursor *c, const mf_record_plan *plan, floe_aren
             if (!(m->manifest_path = floe__arena_strndup(a, (const char *)p, n)))
                 return floe__error_nomem();
             break;
-        case L_LENGTH:
-            FLOE_TRY(floe_avro_read_long(c, &m->manifest_length));
-            break;
-        case L_SPEC:
-            FLOE_TRY(read_int_field(c, &m->partition_spec_id));
-            break;
+        case L_LENGTH: FLOE_TRY(floe_avro_read_long(c, &m->manifest_length)); break;
+        case L_SPEC: FLOE_TRY(read_int_field(c, &m->partition_spec_id)); break;
         case L_CONTENT:
             FLOE_TRY(read_int_field(c, &m->content));
             if (m->content != FLOE_MANIFEST_DATA && m->content != FLOE_MANIFEST_DELETES)
                 return floe_avro_cursor_error(c, "invalid manifest content %d", (int)m->content);
             break;
-        case L_SEQ:
-            FLOE_TRY(floe_avro_read_long(c, &m->sequence_number));
-            break;
-        case L_MINSEQ:
-            FLOE_TRY(floe_avro_read_long(c, &m->min_sequence_number));
-            break;
-        case L_SNAP:
-            FLOE_TRY(floe_avro_read_long(c, &m->added_snapshot_id));
-            break;
-        case L_ADDED_FILES:
-            FLOE_TRY(read_int_field(c, &m->added_files_count));
-            break;
-        case L_EXISTING_FILES:
-            FLOE_TRY(read_int_field(c, &m->existing_files_count));
-            break;
-        case L_DELETED_FILES:
-            FLOE_TRY(read_int_field(c, &m->deleted_files_count));
-            break;
-        case L_ADDED_ROWS:
-            FLOE_TRY(floe_avro_read_long(c, &m->added_rows_count));
-            break;
-        case L_EXISTING_ROWS:
-            FLOE_TRY(floe_avro_read_long(c, &m->existing_rows_count));
-            break;
-        case L_DELETED_ROWS:
-            FLOE_TRY(floe_avro_read_long(c, &m->deleted_rows_count));
-            break;
+        case L_SEQ: FLOE_TRY(floe_avro_read_long(c, &m->sequence_number)); break;
+        case L_MINSEQ: FLOE_TRY(floe_avro_read_long(c, &m->min_sequence_number)); break;
+        case L_SNAP: FLOE_TRY(floe_avro_read_long(c, &m->added_snapshot_id)); break;
+        case L_ADDED_FILES: FLOE_TRY(read_int_field(c, &m->added_files_count)); break;
+        case L_EXISTING_FILES: FLOE_TRY(read_int_field(c, &m->existing_files_count)); break;
+        case L_DELETED_FILES: FLOE_TRY(read_int_field(c, &m->deleted_files_count)); break;
+        case L_ADDED_ROWS: FLOE_TRY(floe_avro_read_long(c, &m->added_rows_count)); break;
+        case L_EXISTING_ROWS: FLOE_TRY(floe_avro_read_long(c, &m->existing_rows_count)); break;
+        case L_DELETED_ROWS: FLOE_TRY(floe_avro_read_long(c, &m->deleted_rows_count)); break;
         case L_KEY_METADATA:
             FLOE_TRY(mf_read_opt_bytes(c, f->type, NULL, false, &m->key_metadata));
             break;
@@ -280,15 +252,13 @@ static int list_read(floe_manifest_list *l, const char *source)
                 for (size_t k = 0; k < m->npartitions; k++) {
                     floe_opt_bytes *bs[2] = {&s[k].lower_bound, &s[k].upper_bound};
                     for (int j = 0; j < 2; j++)
-                        if (bs[j]->set &&
-                            !(bs[j]->ptr = floe__arena_memdup(l->arena, bs[j]->ptr,
-                                                              bs[j]->len ? bs[j]->len : 1)))
+                        if (bs[j]->set && !(bs[j]->ptr = floe__arena_memdup(
+                                                l->arena, bs[j]->ptr, bs[j]->len ? bs[j]->len : 1)))
                             return floe__error_nomem();
                 }
-                if (m->key_metadata.set &&
-                    !(m->key_metadata.ptr = floe__arena_memdup(
-                          l->arena, m->key_metadata.ptr,
-                          m->key_metadata.len ? m->key_metadata.len : 1)))
+                if (m->key_metadata.set && !(m->key_metadata.ptr = floe__arena_memdup(
+                                                 l->arena, m->key_metadata.ptr,
+                                                 m->key_metadata.len ? m->key_metadata.len : 1)))
                     return floe__error_nomem();
             }
             l->nentries++;
@@ -326,20 +296,23 @@ fail:
 /* ---------------------------------------------------------------- writer */
 
 static const gen_field summary_fields[] = {
-    {509, "contains_null", "True if any file has a null partition value", false, G_BOOL, 0, 0,
-     NULL, NULL, 0},
+    {509, "contains_null", "True if any file has a null partition value", false, G_BOOL, 0, 0, NULL,
+     NULL, 0},
     {518, "contains_nan", "True if any file has a nan partition value", true, G_BOOL, 0, 0, NULL,
      NULL, 0},
-    {510, "lower_bound", "Partition lower bound for all files", true, G_BYTES, 0, 0, NULL, NULL,
-     0},
-    {511, "upper_bound", "Partition upper bound for all files", true, G_BYTES, 0, 0, NULL, NULL,
-     0},
+    {510, "lower_bound", "Partition lower bound for all files", true, G_BYTES, 0, 0, NULL, NULL, 0},
+    {511, "upper_bound", "Partition upper bound for all files", true, G_BYTES, 0, 0, NULL, NULL, 0},
 };
 
-#define F(id, name, doc, opt, kind) {id, name, doc, opt, kind, 0, 0, NULL, NULL, 0}
+#define F(id, name, doc, opt, kind)                                                                \
+    {                                                                                              \
+        id, name, doc, opt, kind, 0, 0, NULL, NULL, 0                                              \
+    }
 #define PARTITIONS                                                                                 \
-    {507, "partitions", "Summary for each partition", true, G_SUMMARIES, 508, 0, "r508",           \
-     summary_fields, FLOE_ARRAY_LEN(summary_fields)}
+    {                                                                                              \
+        507, "partitions", "Summary for each partition", true, G_SUMMARIES, 508, 0, "r508",        \
+            summary_fields, FLOE_ARRAY_LEN(summary_fields)                                         \
+    }
 
 static const gen_field list_v2[] = {
     F(500, "manifest_path", "Location URI with FS scheme", false, G_STRING),
@@ -487,7 +460,7 @@ int floe_manifest_list_writer_add(floe_manifest_list_writer *w, const floe_manif
     bool v1 = w->o.format_version == 1;
 #define T(x)                                                                                       \
     if ((rc = (x)) < 0)                                                                            \
-        goto fail
+    goto fail
     T(floe_avro_put_string(b, mf->manifest_path));
     T(floe_avro_put_long(b, mf->manifest_length));
     T(floe_avro_put_int(b, mf->partition_spec_id));
@@ -497,10 +470,10 @@ int floe_manifest_list_writer_add(floe_manifest_list_writer *w, const floe_manif
                              mf->manifest_path);
             goto fail;
         }
-        int64_t seq = mf->sequence_number == FLOE_SEQ_UNASSIGNED ? w->o.sequence_number
-                                                                 : mf->sequence_number;
+        int64_t seq =
+            mf->sequence_number == FLOE_SEQ_UNASSIGNED ? w->o.sequence_number : mf->sequence_number;
         int64_t minseq = mf->min_sequence_number == FLOE_SEQ_UNASSIGNED ? w->o.sequence_number
-                                                                         : mf->min_sequence_number;
+                                                                        : mf->min_sequence_number;
         T(floe_avro_put_int(b, mf->content));
         T(floe_avro_put_long(b, seq));
         T(floe_avro_put_long(b, minseq));

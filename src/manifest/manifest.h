@@ -36,6 +36,9 @@ enum {
     FLOE_ENTRY_DELETED = 2,
 };
 
+/* Live in the snapshot whose manifest list names this manifest? */
+#define FLOE_ENTRY_IS_LIVE(status) ((status) == FLOE_ENTRY_ADDED || (status) == FLOE_ENTRY_EXISTING)
+
 /* data_file.content */
 enum {
     FLOE_FILE_DATA = 0,
@@ -161,7 +164,7 @@ typedef struct floe_col_bytes_map {
 typedef struct floe_data_file {
     int32_t content; /* FLOE_FILE_*; v1: data */
     const char *file_path;
-    const char *file_format; /* as written: "PARQUET", "AVRO", "ORC", "PUFFIN" */
+    const char *file_format;        /* as written: "PARQUET", "AVRO", "ORC", "PUFFIN" */
     floe_partition_value partition; /* one value per partition field, spec order */
     int64_t record_count;
     int64_t file_size_in_bytes;
@@ -206,11 +209,12 @@ typedef struct floe_manifest_info {
     int32_t partition_spec_id;
     const char *schema_json;         /* header `schema` (NULL if absent) */
     const char *partition_spec_json; /* header `partition-spec` (NULL if absent) */
-    /* partition fields from the Avro schema of data_file.partition */
+    /* partition fields from the Avro schema of data_file.partition: ids,
+     * names and result types (decimal precision/scale, fixed length) */
     size_t npartition_fields;
     const int32_t *partition_field_ids;
     const char *const *partition_field_names;
-    const floe_type_id *partition_types;
+    const floe_type *partition_types;
 } floe_manifest_info;
 
 typedef struct floe_manifest_read_options {
@@ -234,6 +238,9 @@ int floe_manifest_reader_open(floe_manifest_reader **out, const uint8_t *data, s
  * freed with keep_entries). FLOE_ITEROVER at the end; FLOE_ECORRUPT. */
 int floe_manifest_reader_next(floe_manifest_reader *r, const floe_manifest_entry **entry);
 const floe_manifest_info *floe_manifest_reader_info(const floe_manifest_reader *r);
+/* Bytes currently held for decoded entries (reset at each Avro block unless
+ * keep_entries): lets tests check that streaming memory stays bounded. */
+size_t floe_manifest_reader_memory(const floe_manifest_reader *r);
 /* The underlying container (header metadata). */
 floe_avro_file *floe_manifest_reader_file(floe_manifest_reader *r);
 void floe_manifest_reader_free(floe_manifest_reader *r);

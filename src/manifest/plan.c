@@ -28,8 +28,7 @@ static const floe_avro_field *rec_field(const floe_avro_schema *rec, const char 
 /* array<record{key, value}> with the given value check; sets key_first. */
 static bool check_kv(const floe_avro_schema *t, bool bytes_value, bool *key_first)
 {
-    if (t->kind != FLOE_AVRO_ARRAY || t->items->kind != FLOE_AVRO_RECORD ||
-        t->items->nfields != 2)
+    if (t->kind != FLOE_AVRO_ARRAY || t->items->kind != FLOE_AVRO_RECORD || t->items->nfields != 2)
         return false;
     const floe_avro_schema *r = t->items;
     const floe_avro_field *k = rec_field(r, "key"), *v = rec_field(r, "value");
@@ -47,26 +46,17 @@ static bool check_kind(mf_field_plan *p)
     const floe_avro_schema *t = p->type;
     switch (p->vk) {
     case MF_VK_INT:
-    case MF_VK_LONG:
-        return is_intlike(t);
-    case MF_VK_BOOL:
-        return t->kind == FLOE_AVRO_BOOLEAN;
-    case MF_VK_STRING:
-        return t->kind == FLOE_AVRO_STRING || t->kind == FLOE_AVRO_BYTES;
-    case MF_VK_BYTES:
-        return t->kind == FLOE_AVRO_BYTES || t->kind == FLOE_AVRO_FIXED;
-    case MF_VK_LONGMAP:
-        return check_kv(t, false, &p->key_first);
-    case MF_VK_BYTESMAP:
-        return check_kv(t, true, &p->key_first);
+    case MF_VK_LONG: return is_intlike(t);
+    case MF_VK_BOOL: return t->kind == FLOE_AVRO_BOOLEAN;
+    case MF_VK_STRING: return t->kind == FLOE_AVRO_STRING || t->kind == FLOE_AVRO_BYTES;
+    case MF_VK_BYTES: return t->kind == FLOE_AVRO_BYTES || t->kind == FLOE_AVRO_FIXED;
+    case MF_VK_LONGMAP: return check_kv(t, false, &p->key_first);
+    case MF_VK_BYTESMAP: return check_kv(t, true, &p->key_first);
     case MF_VK_LONGLIST:
-    case MF_VK_INTLIST:
-        return t->kind == FLOE_AVRO_ARRAY && is_intlike(t->items);
+    case MF_VK_INTLIST: return t->kind == FLOE_AVRO_ARRAY && is_intlike(t->items);
     case MF_VK_RECORD:
-    case MF_VK_PARTITION:
-        return t->kind == FLOE_AVRO_RECORD;
-    case MF_VK_SUMMARIES:
-        return t->kind == FLOE_AVRO_ARRAY && t->items->kind == FLOE_AVRO_RECORD;
+    case MF_VK_PARTITION: return t->kind == FLOE_AVRO_RECORD;
+    case MF_VK_SUMMARIES: return t->kind == FLOE_AVRO_ARRAY && t->items->kind == FLOE_AVRO_RECORD;
     }
     return false;
 }
@@ -77,10 +67,11 @@ int mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schem
 {
     if (rec->kind != FLOE_AVRO_RECORD)
         return floe__error(FLOE_ECORRUPT, "manifest",
-                           "schema/metadata mismatch in %s: %s is a %s, not a record", source,
-                           what, floe_avro_kind_name(rec->kind));
+                           "schema/metadata mismatch in %s: %s is a %s, not a record", source, what,
+                           floe_avro_kind_name(rec->kind));
     out->nfields = rec->nfields;
-    out->fields = rec->nfields ? floe__arena_calloc(arena, rec->nfields, sizeof *out->fields) : NULL;
+    out->fields =
+        rec->nfields ? floe__arena_calloc(arena, rec->nfields, sizeof *out->fields) : NULL;
     if (rec->nfields && !out->fields)
         return floe__error_nomem();
     bool seen[64] = {false};
@@ -92,10 +83,10 @@ int mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schem
         p->type = floe_avro_unwrap_optional(f->type, &p->null_index);
         const mf_known *k = NULL;
         for (size_t j = 0; j < nknown && !k; j++) {
-            if (f->field_id != FLOE_AVRO_NO_ID ? known[j].id == f->field_id
-                                               : (strcmp(known[j].name, f->name) == 0 ||
-                                                  (known[j].old_name &&
-                                                   strcmp(known[j].old_name, f->name) == 0)))
+            if (f->field_id != FLOE_AVRO_NO_ID
+                    ? known[j].id == f->field_id
+                    : (strcmp(known[j].name, f->name) == 0 ||
+                       (known[j].old_name && strcmp(known[j].old_name, f->name) == 0)))
                 k = &known[j];
         }
         if (!k)
@@ -125,8 +116,8 @@ int mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schem
                 if (!sub)
                     return floe__error_nomem();
                 const floe_avro_schema *r = k->vk == MF_VK_RECORD ? p->type : p->type->items;
-                FLOE_TRY(mf_plan_record(sub, arena, r, s->known, s->nknown, NULL, 0, source,
-                                        k->name));
+                FLOE_TRY(
+                    mf_plan_record(sub, arena, r, s->known, s->nknown, NULL, 0, source, k->name));
                 p->sub = sub;
             }
         }
@@ -143,10 +134,8 @@ floe_type_id mf_avro_to_type(const floe_avro_schema *s)
 {
     const char *lt = s->logical_type ? s->logical_type : "";
     switch (s->kind) {
-    case FLOE_AVRO_BOOLEAN:
-        return FLOE_T_BOOLEAN;
-    case FLOE_AVRO_INT:
-        return strcmp(lt, "date") == 0 ? FLOE_T_DATE : FLOE_T_INT;
+    case FLOE_AVRO_BOOLEAN: return FLOE_T_BOOLEAN;
+    case FLOE_AVRO_INT: return strcmp(lt, "date") == 0 ? FLOE_T_DATE : FLOE_T_INT;
     case FLOE_AVRO_LONG:
         if (strcmp(lt, "time-micros") == 0)
             return FLOE_T_TIME;
@@ -161,22 +150,17 @@ floe_type_id mf_avro_to_type(const floe_avro_schema *s)
         if (strcmp(lt, "local-timestamp-nanos") == 0)
             return FLOE_T_TIMESTAMP_NS;
         return FLOE_T_LONG;
-    case FLOE_AVRO_FLOAT:
-        return FLOE_T_FLOAT;
-    case FLOE_AVRO_DOUBLE:
-        return FLOE_T_DOUBLE;
-    case FLOE_AVRO_STRING:
-        return FLOE_T_STRING;
-    case FLOE_AVRO_BYTES:
-        return strcmp(lt, "decimal") == 0 ? FLOE_T_DECIMAL : FLOE_T_BINARY;
+    case FLOE_AVRO_FLOAT: return FLOE_T_FLOAT;
+    case FLOE_AVRO_DOUBLE: return FLOE_T_DOUBLE;
+    case FLOE_AVRO_STRING: return FLOE_T_STRING;
+    case FLOE_AVRO_BYTES: return strcmp(lt, "decimal") == 0 ? FLOE_T_DECIMAL : FLOE_T_BINARY;
     case FLOE_AVRO_FIXED:
         if (strcmp(lt, "decimal") == 0)
             return s->size <= 16 ? FLOE_T_DECIMAL : FLOE_T_INVALID;
         if (strcmp(lt, "uuid") == 0)
             return s->size == 16 ? FLOE_T_UUID : FLOE_T_INVALID;
         return FLOE_T_FIXED;
-    default:
-        return FLOE_T_INVALID;
+    default: return FLOE_T_INVALID;
     }
 }
 
@@ -196,18 +180,14 @@ int mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_type_id t
     const uint8_t *p;
     size_t n;
     switch (s->kind) {
-    case FLOE_AVRO_BOOLEAN:
-        return floe_avro_read_bool(c, &out->v.b);
-    case FLOE_AVRO_INT:
-        return floe_avro_read_int(c, &out->v.i32);
+    case FLOE_AVRO_BOOLEAN: return floe_avro_read_bool(c, &out->v.b);
+    case FLOE_AVRO_INT: return floe_avro_read_int(c, &out->v.i32);
     case FLOE_AVRO_LONG:
         FLOE_TRY(floe_avro_read_long(c, &v));
         out->v.i64 = v;
         return 0;
-    case FLOE_AVRO_FLOAT:
-        return floe_avro_read_float(c, &out->v.f32);
-    case FLOE_AVRO_DOUBLE:
-        return floe_avro_read_double(c, &out->v.f64);
+    case FLOE_AVRO_FLOAT: return floe_avro_read_float(c, &out->v.f32);
+    case FLOE_AVRO_DOUBLE: return floe_avro_read_double(c, &out->v.f64);
     case FLOE_AVRO_STRING:
     case FLOE_AVRO_BYTES:
     case FLOE_AVRO_FIXED:

@@ -13,8 +13,8 @@
 
 /* Value classes a known field may have. */
 typedef enum mf_vk {
-    MF_VK_INT,       /* int (long accepted, range-checked) */
-    MF_VK_LONG,      /* long or int */
+    MF_VK_INT,  /* int (long accepted, range-checked) */
+    MF_VK_LONG, /* long or int */
     MF_VK_BOOL,
     MF_VK_STRING,    /* string or bytes */
     MF_VK_BYTES,     /* bytes or fixed */
@@ -40,10 +40,10 @@ typedef struct mf_known {
 typedef struct mf_field_plan {
     int target; /* -1: skip */
     mf_vk vk;
-    int null_index;                /* -1: not an optional union */
-    const floe_avro_schema *full;  /* writer type */
-    const floe_avro_schema *type;  /* writer type without the null branch */
-    bool key_first;                /* maps: key field precedes value */
+    int null_index;                   /* -1: not an optional union */
+    const floe_avro_schema *full;     /* writer type */
+    const floe_avro_schema *type;     /* writer type without the null branch */
+    bool key_first;                   /* maps: key field precedes value */
     const struct mf_record_plan *sub; /* MF_VK_RECORD / MF_VK_SUMMARIES element */
 } mf_field_plan;
 
@@ -101,17 +101,35 @@ static inline void *mf_grow_items(floe_arena *a, void *old, size_t have, size_t 
     return p;
 }
 
-static inline int mf_read_longmap(floe_avro_cursor *cp, const mf_field_plan *f, floe_arena *a,
-                    floe_col_longs *out)
+/* Decode one varint at *pp; the caller guarantees 10 readable bytes.
+ * False for a varint longer than 10 bytes (the caller reports it). */
+static inline bool mf_varint10(const uint8_t **pp, int64_t *out)
+{
+    const uint8_t *p = *pp;
+    uint64_t b = *p++;
+    uint64_t v = b & 0x7f;
+    unsigned shift = 7;
+    while (b & 0x80) {
+        if (FLOE_UNLIKELY(shift > 63))
+            return false;
+        b = *p++;
+        v |= (b & 0x7f) << shift;
+        shift += 7;
+    }
+    *pp = p;
+    *out = (int64_t)((v >> 1) ^ (~(v & 1) + 1));
+    return true;
+}
+
+static inline int mf_read_longmap(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a,
+                                  floe_col_longs *out)
 {
     bool is_null;
     memset(out, 0, sizeof *out);
-    FLOE_TRY(mf_read_null(cp, f, &is_null));
+    FLOE_TRY(mf_read_null(c, f, &is_null));
     if (is_null)
         return 0;
     out->set = true;
-    /* a local cursor keeps the read position in a register in the hot loop */
-    floe_avro_cursor lc = *cp, *c = &lc;
     floe_col_long *items = NULL;
     size_t n = 0;
     bool key_first = f->key_first;
@@ -123,36 +141,48 @@ static inline int mf_read_longmap(floe_avro_cursor *cp, const mf_field_plan *f, 
         if (!(items = mf_grow_items(a, items, n, (size_t)cnt, sizeof *items)))
             return floe__error_nomem();
         floe_col_long *it = items + n;
+        /* the read position lives in a local in this loop (no stores back
+         * to the cursor between pairs); the tail of the block and errors go
+         * through the checked cursor functions */
+        const uint8_t *p = c->p, *end = c->end;
         for (int64_t i = 0; i < cnt; i++) {
             int64_t x, y;
-            FLOE_TRY(floe_avro_read_long(c, &x));
-            FLOE_TRY(floe_avro_read_long(c, &y));
+            if (FLOE_LIKELY(end - p >= 20) && mf_varint10(&p, &x) && mf_varint10(&p, &y)) {
+                /* fast */
+            } else {
+                c->p = p;
+                FLOE_TRY(floe_avro_read_long(c, &x));
+                FLOE_TRY(floe_avro_read_long(c, &y));
+                p = c->p;
+            }
             int64_t k = key_first ? x : y;
-            if (FLOE_UNLIKELY(k < INT32_MIN || k > INT32_MAX))
+            if (FLOE_UNLIKELY(k < INT32_MIN || k > INT32_MAX)) {
+                c->p = p;
                 return floe_avro_cursor_error(c, "field id %lld out of range", (long long)k);
+            }
             it[i].field_id = (int32_t)k;
             it[i].value = key_first ? y : x;
         }
+        c->p = p;
         n += (size_t)cnt;
     }
-    cp->p = lc.p;
     out->n = n;
     out->items = items;
     return 0;
 }
 
-static inline int mf_read_bytesmap(floe_avro_cursor *cp, const mf_field_plan *f, floe_arena *a, bool copy,
-                     floe_col_bytes_map *out)
+static inline int mf_read_bytesmap(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a,
+                                   bool copy, floe_col_bytes_map *out)
 {
     bool is_null;
     memset(out, 0, sizeof *out);
-    FLOE_TRY(mf_read_null(cp, f, &is_null));
+    FLOE_TRY(mf_read_null(c, f, &is_null));
     if (is_null)
         return 0;
     out->set = true;
-    floe_avro_cursor lc = *cp, *c = &lc;
     const floe_avro_schema *r = f->type->items;
     const floe_avro_schema *vt = r->fields[f->key_first ? 1 : 0].type;
+    bool fast_ok = f->key_first && vt->kind == FLOE_AVRO_BYTES; /* Iceberg's layout */
     floe_col_bytes *items = NULL;
     size_t n = 0;
     for (;;) {
@@ -163,20 +193,27 @@ static inline int mf_read_bytesmap(floe_avro_cursor *cp, const mf_field_plan *f,
         if (!(items = mf_grow_items(a, items, n, (size_t)cnt, sizeof *items)))
             return floe__error_nomem();
         for (int64_t i = 0; i < cnt; i++, n++) {
-            int64_t k = 0;
-            const uint8_t *p;
+            int64_t k = 0, blen;
+            const uint8_t *p, *q = c->p;
             size_t len;
-            if (f->key_first)
-                FLOE_TRY(floe_avro_read_long(c, &k));
-            if (vt->kind == FLOE_AVRO_FIXED) {
-                FLOE_TRY(floe_avro_read_raw(c, vt->size, &p));
-                len = vt->size;
+            if (fast_ok && FLOE_LIKELY(c->end - q >= 20) && mf_varint10(&q, &k) &&
+                mf_varint10(&q, &blen) && FLOE_LIKELY(blen >= 0 && blen <= c->end - q)) {
+                p = q;
+                len = (size_t)blen;
+                c->p = q + len;
             } else {
-                FLOE_TRY(floe_avro_read_bytes(c, &p, &len));
+                if (f->key_first)
+                    FLOE_TRY(floe_avro_read_long(c, &k));
+                if (vt->kind == FLOE_AVRO_FIXED) {
+                    FLOE_TRY(floe_avro_read_raw(c, vt->size, &p));
+                    len = vt->size;
+                } else {
+                    FLOE_TRY(floe_avro_read_bytes(c, &p, &len));
+                }
+                if (!f->key_first)
+                    FLOE_TRY(floe_avro_read_long(c, &k));
             }
-            if (!f->key_first)
-                FLOE_TRY(floe_avro_read_long(c, &k));
-            if (k < INT32_MIN || k > INT32_MAX)
+            if (FLOE_UNLIKELY(k < INT32_MIN || k > INT32_MAX))
                 return floe_avro_cursor_error(c, "field id %lld out of range", (long long)k);
             if (copy && !(p = floe__arena_memdup(a, p, len ? len : 1)))
                 return floe__error_nomem();
@@ -185,12 +222,10 @@ static inline int mf_read_bytesmap(floe_avro_cursor *cp, const mf_field_plan *f,
             items[n].len = len;
         }
     }
-    cp->p = lc.p;
     out->n = n;
     out->items = items;
     return 0;
 }
-
 
 int mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
                      const int64_t **items);

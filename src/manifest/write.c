@@ -17,26 +17,55 @@
 #include <string.h>
 
 #define DF_COMMON_METRICS                                                                          \
-    {108, "column_sizes", "Map of column id to total size on disk", true, G_LONGMAP, 117, 118,     \
-     NULL, NULL, 0},                                                                               \
-        {109, "value_counts", "Map of column id to total count, including null and NaN", true,    \
-         G_LONGMAP, 119, 120, NULL, NULL, 0},                                                      \
-        {110, "null_value_counts", "Map of column id to null value count", true, G_LONGMAP, 121,  \
-         122, NULL, NULL, 0},                                                                      \
-        {137, "nan_value_counts", "Map of column id to number of NaN values in the column", true, \
-         G_LONGMAP, 138, 139, NULL, NULL, 0},                                                      \
-        {125, "lower_bounds", "Map of column id to lower bound", true, G_BYTESMAP, 126, 127, NULL, \
-         NULL, 0},                                                                                 \
-        {128, "upper_bounds", "Map of column id to upper bound", true, G_BYTESMAP, 129, 130, NULL, \
-         NULL, 0},                                                                                 \
+    {108,  "column_sizes", "Map of column id to total size on disk",                               \
+     true, G_LONGMAP,      117,                                                                    \
+     118,  NULL,           NULL,                                                                   \
+     0},                                                                                           \
+        {109,  "value_counts", "Map of column id to total count, including null and NaN",          \
+         true, G_LONGMAP,      119,                                                                \
+         120,  NULL,           NULL,                                                               \
+         0},                                                                                       \
+        {110,                                                                                      \
+         "null_value_counts",                                                                      \
+         "Map of column id to null value count",                                                   \
+         true,                                                                                     \
+         G_LONGMAP,                                                                                \
+         121,                                                                                      \
+         122,                                                                                      \
+         NULL,                                                                                     \
+         NULL,                                                                                     \
+         0},                                                                                       \
+        {137,                                                                                      \
+         "nan_value_counts",                                                                       \
+         "Map of column id to number of NaN values in the column",                                 \
+         true,                                                                                     \
+         G_LONGMAP,                                                                                \
+         138,                                                                                      \
+         139,                                                                                      \
+         NULL,                                                                                     \
+         NULL,                                                                                     \
+         0},                                                                                       \
+        {125,  "lower_bounds", "Map of column id to lower bound",                                  \
+         true, G_BYTESMAP,     126,                                                                \
+         127,  NULL,           NULL,                                                               \
+         0},                                                                                       \
+        {128,  "upper_bounds", "Map of column id to upper bound",                                  \
+         true, G_BYTESMAP,     129,                                                                \
+         130,  NULL,           NULL,                                                               \
+         0},                                                                                       \
         {131, "key_metadata", "Encryption key metadata blob", true, G_BYTES, 0, 0, NULL, NULL, 0}, \
-        {132, "split_offsets", "Splittable offsets", true, G_LONGLIST, 133, 0, NULL, NULL, 0}
+    {                                                                                              \
+        132, "split_offsets", "Splittable offsets", true, G_LONGLIST, 133, 0, NULL, NULL, 0        \
+    }
 
-#define F(id, name, doc, opt, kind) {id, name, doc, opt, kind, 0, 0, NULL, NULL, 0}
+#define F(id, name, doc, opt, kind)                                                                \
+    {                                                                                              \
+        id, name, doc, opt, kind, 0, 0, NULL, NULL, 0                                              \
+    }
 
 static const gen_field data_file_v2[] = {
-    F(134, "content", "Contents of the file: 0=data, 1=position deletes, 2=equality deletes",
-      false, G_INT),
+    F(134, "content", "Contents of the file: 0=data, 1=position deletes, 2=equality deletes", false,
+      G_INT),
     F(100, "file_path", "Location URI with FS scheme", false, G_STRING),
     F(101, "file_format", "File format name: avro, orc, or parquet", false, G_STRING),
     F(102, "partition", "Partition data tuple, schema based on the partition spec", false,
@@ -51,14 +80,14 @@ static const gen_field data_file_v2[] = {
       true, G_STRING),
 };
 
+/* v1 as Java writes it: no docs on partition and block_size_in_bytes */
 static const gen_field data_file_v1[] = {
     F(100, "file_path", "Location URI with FS scheme", false, G_STRING),
     F(101, "file_format", "File format name: avro, orc, or parquet", false, G_STRING),
-    F(102, "partition", "Partition data tuple, schema based on the partition spec", false,
-      G_PARTITION),
+    F(102, "partition", NULL, false, G_PARTITION),
     F(103, "record_count", "Number of records in the file", false, G_LONG),
     F(104, "file_size_in_bytes", "Total file size in bytes", false, G_LONG),
-    F(105, "block_size_in_bytes", "Block size in bytes", false, G_LONG),
+    F(105, "block_size_in_bytes", NULL, false, G_LONG),
     DF_COMMON_METRICS,
     F(140, "sort_order_id", "Sort order ID", true, G_INT),
 };
@@ -163,7 +192,8 @@ int floe_manifest_writer_new(floe_manifest_writer **out, const floe_manifest_wri
             }
     }
     w->o.partition_fields = w->part;
-    if (o->manifest_path && !(w->o.manifest_path = floe__arena_strdup(w->arena, o->manifest_path))) {
+    if (o->manifest_path &&
+        !(w->o.manifest_path = floe__arena_strdup(w->arena, o->manifest_path))) {
         rc = floe__error_nomem();
         goto done;
     }
@@ -185,11 +215,10 @@ int floe_manifest_writer_new(floe_manifest_writer **out, const floe_manifest_wri
     meta[nmeta++] = (floe_kv){(char *)"partition-spec-id", spec_id};
     meta[nmeta++] = (floe_kv){(char *)"format-version", fv};
     if (o->format_version >= 2)
-        meta[nmeta++] = (floe_kv){(char *)"content",
-                                  (char *)(o->content == FLOE_MANIFEST_DELETES ? "deletes" : "data")};
+        meta[nmeta++] = (floe_kv){
+            (char *)"content", (char *)(o->content == FLOE_MANIFEST_DELETES ? "deletes" : "data")};
     meta[nmeta++] = (floe_kv){(char *)"iceberg.schema", ice.ptr};
-    rc = floe_avro_writer_new(&w->avro, dst, avro.ptr, o->codec, o->compression_level, meta,
-                              nmeta);
+    rc = floe_avro_writer_new(&w->avro, dst, avro.ptr, o->codec, o->compression_level, meta, nmeta);
 done:
     floe__buf_free(&avro);
     floe__buf_free(&ice);
@@ -262,8 +291,8 @@ static int put_opt_bytes(floe_buf *b, const floe_opt_bytes *v)
 static int type_mismatch(const floe_manifest_partition_field *pf)
 {
     return floe__error(FLOE_EINVALID, "manifest",
-                       "partition value for field %s (id %d) does not match its type",
-                       pf->name, (int)pf->field_id);
+                       "partition value for field %s (id %d) does not match its type", pf->name,
+                       (int)pf->field_id);
 }
 
 static int put_partition_value(floe_buf *b, const floe_manifest_partition_field *pf,
@@ -276,25 +305,19 @@ static int put_partition_value(floe_buf *b, const floe_manifest_partition_field 
         return type_mismatch(pf);
     FLOE_TRY(put_some(b));
     switch (t->id) {
-    case FLOE_T_BOOLEAN:
-        return floe_avro_put_bool(b, v->v.b);
+    case FLOE_T_BOOLEAN: return floe_avro_put_bool(b, v->v.b);
     case FLOE_T_INT:
-    case FLOE_T_DATE:
-        return floe_avro_put_int(b, v->v.i32);
+    case FLOE_T_DATE: return floe_avro_put_int(b, v->v.i32);
     case FLOE_T_LONG:
     case FLOE_T_TIME:
     case FLOE_T_TIMESTAMP:
     case FLOE_T_TIMESTAMPTZ:
     case FLOE_T_TIMESTAMP_NS:
-    case FLOE_T_TIMESTAMPTZ_NS:
-        return floe_avro_put_long(b, v->v.i64);
-    case FLOE_T_FLOAT:
-        return floe_avro_put_float(b, v->v.f32);
-    case FLOE_T_DOUBLE:
-        return floe_avro_put_double(b, v->v.f64);
+    case FLOE_T_TIMESTAMPTZ_NS: return floe_avro_put_long(b, v->v.i64);
+    case FLOE_T_FLOAT: return floe_avro_put_float(b, v->v.f32);
+    case FLOE_T_DOUBLE: return floe_avro_put_double(b, v->v.f64);
     case FLOE_T_STRING:
-    case FLOE_T_BINARY:
-        return floe_avro_put_bytes(b, v->v.bytes.ptr, v->v.bytes.len);
+    case FLOE_T_BINARY: return floe_avro_put_bytes(b, v->v.bytes.ptr, v->v.bytes.len);
     case FLOE_T_UUID:
     case FLOE_T_FIXED: {
         size_t want = t->id == FLOE_T_UUID ? 16 : (size_t)t->length;
@@ -314,8 +337,7 @@ static int put_partition_value(floe_buf *b, const floe_manifest_partition_field 
         }
         return floe__buf_put(b, tmp, (size_t)n);
     }
-    default:
-        return type_mismatch(pf);
+    default: return type_mismatch(pf);
     }
 }
 
@@ -327,7 +349,8 @@ static int summarize(floe_manifest_writer *w, size_t i, const floe_value *v)
         s->contains_null = true;
         return 0;
     }
-    if ((v->type == FLOE_T_FLOAT && isnan(v->v.f32)) || (v->type == FLOE_T_DOUBLE && isnan(v->v.f64))) {
+    if ((v->type == FLOE_T_FLOAT && isnan(v->v.f32)) ||
+        (v->type == FLOE_T_DOUBLE && isnan(v->v.f64))) {
         s->contains_nan = true;
         return 0;
     }
@@ -344,7 +367,8 @@ static int summarize(floe_manifest_writer *w, size_t i, const floe_value *v)
             continue;
         *slots[k] = *v;
         if (is_bytes) {
-            void *copy = floe__arena_memdup(w->arena, v->v.bytes.ptr, v->v.bytes.len ? v->v.bytes.len : 1);
+            void *copy =
+                floe__arena_memdup(w->arena, v->v.bytes.ptr, v->v.bytes.len ? v->v.bytes.len : 1);
             if (!copy)
                 return floe__error_nomem();
             slots[k]->v.bytes.ptr = copy;
@@ -429,18 +453,16 @@ int floe_manifest_writer_add(floe_manifest_writer *w, const floe_manifest_entry 
         return floe__error(FLOE_EINVALID, "manifest", "invalid entry status %d", (int)e->status);
     if (!df->file_path || !df->file_format)
         return floe__error(FLOE_EINVALID, "manifest", "data file without path or format");
-    if (df->partition.n != w->o.npartition_fields ||
-        (df->partition.n && !df->partition.values))
+    if (df->partition.n != w->o.npartition_fields || (df->partition.n && !df->partition.values))
         return floe__error(FLOE_EINVALID, "manifest",
                            "data file %s has %zu partition values, the spec has %zu fields",
                            df->file_path, df->partition.n, w->o.npartition_fields);
     if (v1 && df->content != FLOE_FILE_DATA)
         return floe__error(FLOE_EINVALID, "manifest", "format v1 has no delete files");
     if (!v1 && e->status != FLOE_ENTRY_ADDED && e->sequence_number == FLOE_SEQ_UNASSIGNED)
-        return floe__error(FLOE_EINVALID, "manifest",
-                           "%s entry for %s needs an explicit sequence number",
-                           e->status == FLOE_ENTRY_EXISTING ? "EXISTING" : "DELETED",
-                           df->file_path);
+        return floe__error(
+            FLOE_EINVALID, "manifest", "%s entry for %s needs an explicit sequence number",
+            e->status == FLOE_ENTRY_EXISTING ? "EXISTING" : "DELETED", df->file_path);
     if ((w->o.content == FLOE_MANIFEST_DATA) != (df->content == FLOE_FILE_DATA))
         return floe__error(FLOE_EINVALID, "manifest", "%s file %s in a %s manifest",
                            df->content == FLOE_FILE_DATA ? "data" : "delete", df->file_path,
@@ -501,7 +523,8 @@ int floe_manifest_writer_finish(floe_manifest_writer *w, floe_manifest_file *mf)
                 floe__buf_free(&tmp);
                 return rc;
             }
-            dst[k]->ptr = floe__arena_memdup(w->arena, tmp.ptr ? tmp.ptr : "", tmp.len ? tmp.len : 1);
+            dst[k]->ptr =
+                floe__arena_memdup(w->arena, tmp.ptr ? tmp.ptr : "", tmp.len ? tmp.len : 1);
             dst[k]->len = tmp.len;
             dst[k]->set = true;
             floe__buf_free(&tmp);

@@ -31,13 +31,22 @@ int floe__pq_codec_from_name(const char *name, int *codec)
 
 int floe__pq_compress(int codec, const void *src, size_t n, floe_buf *out)
 {
+    return floe__pq_compress_level(codec, -1, src, n, out);
+}
+
+int floe__pq_compress_level(int codec, int level, const void *src, size_t n, floe_buf *out)
+{
     switch (codec) {
     case FLOE_PQ_CODEC_UNCOMPRESSED:
         return floe__buf_put(out, src, n);
     case FLOE_PQ_CODEC_ZSTD: {
         size_t bound = ZSTD_compressBound(n);
         FLOE_TRY(floe__buf_reserve(out, bound));
-        size_t r = ZSTD_compress(out->ptr + out->len, bound, src, n, 3);
+        if (level < 0)
+            level = 3;
+        if (level > ZSTD_maxCLevel())
+            level = ZSTD_maxCLevel();
+        size_t r = ZSTD_compress(out->ptr + out->len, bound, src, n, level);
         if (ZSTD_isError(r))
             return floe__error(FLOE_ERROR, "parquet", "zstd: %s", ZSTD_getErrorName(r));
         out->len += r;
@@ -54,7 +63,8 @@ int floe__pq_compress(int codec, const void *src, size_t n, floe_buf *out)
     }
     case FLOE_PQ_CODEC_GZIP: {
         z_stream z = {0};
-        if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        if (deflateInit2(&z, level < 0 ? 6 : level > 9 ? 9 : level, Z_DEFLATED, 15 + 16, 8,
+                         Z_DEFAULT_STRATEGY) != Z_OK)
             return floe__error_nomem();
         size_t bound = deflateBound(&z, (uLong)n);
         int rc = floe__buf_reserve(out, bound);

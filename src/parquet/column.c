@@ -7,11 +7,16 @@
  */
 #include "parquet/column.h"
 
+#include <snappy-c.h>
+#include <zstd.h>
+
 #include <string.h>
 
 void floe__pq_leafdata_reset(floe_pq_leafdata *d)
 {
     d->n = d->nvals = d->ndict = 0;
+    d->eb = d->ee = d->vb = d->ve = d->epos = d->vpos = 0;
+    d->moved = false;
     floe__buf_clear(&d->def);
     floe__buf_clear(&d->rep);
     floe__buf_clear(&d->fixed);
@@ -59,9 +64,13 @@ static int read_levels(const uint8_t *p, size_t len, size_t n, int16_t max, floe
     int64_t used = floe__pq_rle_decode16(p, len, floe__pq_bit_width((uint64_t)max), dst, n, w);
     if (used < 0)
         return (int)used;
-    for (size_t i = 0; i < n; i++)
-        if (dst[i] > max)
-            return floe__pq_corrupt(w, "level %u above max %d", dst[i], max);
+    /* values of bit width w cannot exceed 2^w - 1: check only when max is
+     * smaller than that */
+    int bw = floe__pq_bit_width((uint64_t)max);
+    if (((1 << bw) - 1) != max)
+        for (size_t i = 0; i < n; i++)
+            if (dst[i] > max)
+                return floe__pq_corrupt(w, "level %u above max %d", dst[i], max);
     out->len += n * 2;
     return 0;
 }
@@ -244,6 +253,34 @@ static size_t count_defined(const floe_pq_leafdata *d, size_t from, size_t n, in
     return c;
 }
 
+/* Before allocating a page's decompression buffer: the size must be sane
+ * and agree with what the compressed stream itself declares (zstd frame
+ * header, snappy preamble), so a hostile header cannot demand gigabytes. */
+#define MAX_PAGE_BYTES ((size_t)1 << 30)
+
+static int check_page_size(int codec, const uint8_t *src, size_t n, size_t ulen,
+                           const floe_pq_where *w)
+{
+    if (ulen > MAX_PAGE_BYTES)
+        return floe__pq_corrupt(w, "page of %zu uncompressed bytes", ulen);
+    if (codec == FLOE_PQ_CODEC_ZSTD) {
+        unsigned long long fs = ZSTD_getFrameContentSize(src, n);
+        if (fs == ZSTD_CONTENTSIZE_ERROR)
+            return floe__pq_corrupt(w, "zstd: bad frame header");
+        if (fs != ZSTD_CONTENTSIZE_UNKNOWN && fs != ulen && n && ulen &&
+            ZSTD_findFrameCompressedSize(src, n) == n)
+            return floe__pq_corrupt(w, "zstd frame holds %llu bytes, page header says %zu", fs,
+                                    ulen);
+    } else if (codec == FLOE_PQ_CODEC_SNAPPY) {
+        size_t sl;
+        if (snappy_uncompressed_length((const char *)src, n, &sl) != SNAPPY_OK || sl != ulen)
+            return floe__pq_corrupt(w, "snappy length disagrees with the page header");
+    } else if (codec == FLOE_PQ_CODEC_UNCOMPRESSED && n != ulen) {
+        return floe__pq_corrupt(w, "uncompressed page size %zu != %zu", n, ulen);
+    }
+    return 0;
+}
+
 int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const floe_pq_node *leaf,
                         floe_pq_leafdata *d)
 {
@@ -312,6 +349,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
             if (!ph.has_dict)
                 return floe__pq_corrupt(&w, "dictionary page without header");
             floe__buf_clear(&d->page);
+            FLOE_TRY(check_page_size(m->codec, body, blen, (size_t)ph.uncompressed_page_size, &w));
             FLOE_TRY(floe__buf_reserve(&d->page, (size_t)ph.uncompressed_page_size));
             FLOE_TRY(floe__pq_decompress(m->codec, body, blen, d->page.ptr,
                                          (size_t)ph.uncompressed_page_size, &w));
@@ -348,6 +386,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
             if (!ph.has_data)
                 return floe__pq_corrupt(&w, "data page without header");
             floe__buf_clear(&d->page);
+            FLOE_TRY(check_page_size(m->codec, body, blen, (size_t)ph.uncompressed_page_size, &w));
             FLOE_TRY(floe__buf_reserve(&d->page, (size_t)ph.uncompressed_page_size));
             FLOE_TRY(floe__pq_decompress(m->codec, body, blen, d->page.ptr,
                                          (size_t)ph.uncompressed_page_size, &w));
@@ -390,6 +429,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
             size_t ulen = (size_t)ph.uncompressed_page_size - rl - dl;
             if (ph.is_compressed && m->codec != FLOE_PQ_CODEC_UNCOMPRESSED) {
                 floe__buf_clear(&d->page);
+                FLOE_TRY(check_page_size(m->codec, body + rl + dl, blen - rl - dl, ulen, &w));
                 FLOE_TRY(floe__buf_reserve(&d->page, ulen));
                 FLOE_TRY(floe__pq_decompress(m->codec, body + rl + dl, blen - rl - dl,
                                              d->page.ptr, ulen, &w));

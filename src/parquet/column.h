@@ -21,6 +21,10 @@ typedef struct floe_pq_leafdata {
     size_t ndict;
     floe_buf dict_fixed;
     floe_pq_binvals dict_bin;
+    /* batch cursor (reader): level entries [eb, ee) and values [vb, ve) of
+     * the rows being assembled; epos/vpos: where the next batch starts */
+    size_t eb, ee, vb, ve, epos, vpos;
+    bool moved; /* buffers handed to an Arrow array */
     floe_buf page;    /* scratch: decompressed page */
     floe_buf raw;     /* scratch: the chunk bytes */
     uint32_t *idx;    /* scratch: dictionary indices */

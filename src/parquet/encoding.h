@@ -63,6 +63,9 @@ int floe__pq_bss_decode(const uint8_t *buf, size_t len, size_t n, int width, uin
 
 /* Page codecs (codec.c). */
 int floe__pq_compress(int codec, const void *src, size_t n, floe_buf *out);
+/* With a level (zstd 1..22, gzip 0..9); level < 0: the codec's default
+ * (zstd 3, gzip 6). */
+int floe__pq_compress_level(int codec, int level, const void *src, size_t n, floe_buf *out);
 /* Decompress into dst which must be exactly dst_len bytes long. */
 int floe__pq_decompress(int codec, const void *src, size_t n, void *dst, size_t dst_len,
                         const floe_pq_where *w);

@@ -155,6 +155,9 @@ typedef struct floe_pq_read_options {
     /* Row-group skipping: return false to skip row group `rg`. */
     bool (*keep_row_group)(floe_pq_reader *r, size_t rg, void *payload);
     void *keep_row_group_payload;
+    /* Rows per batch (0: one batch per row group). A row group is decoded
+     * once and handed out in slices of this many rows. */
+    int64_t batch_rows;
 } floe_pq_read_options;
 
 /* Open: reads the footer from the real size of `in` (never trusts a size
@@ -165,11 +168,13 @@ const floe_pq_file_meta *floe__pq_reader_meta(const floe_pq_reader *r);
 /* The output schema (the projection, or the inferred file schema). */
 const floe_schema *floe__pq_reader_schema(const floe_pq_reader *r);
 const floe_pq_tree *floe__pq_reader_tree(const floe_pq_reader *r);
-/* Statistics of field `field_id` (a primitive) in row group `rg`; has_*
- * false when absent or the field is not in the file. */
+/* Statistics of field `field_id` (a primitive, at top level or inside
+ * structs; not inside lists/maps) in row group `rg`; has_* false when absent
+ * or the field is not in the file. */
 int floe__pq_reader_chunk_stats(floe_pq_reader *r, size_t rg, int32_t field_id,
                                 floe_pq_chunk_stats *out);
-/* Next batch (one per row group kept): FLOE_ITEROVER at the end. */
+/* Next batch (one per row group kept, or slices of batch_rows rows):
+ * FLOE_ITEROVER at the end. */
 int floe__pq_reader_next(floe_pq_reader *r, struct ArrowArray *out);
 /* ArrowSchema of the batches. */
 int floe__pq_reader_arrow_schema(floe_pq_reader *r, struct ArrowSchema *out);

@@ -44,6 +44,9 @@ struct floe_pq_reader {
     floe_pq_leafdata *data;
     floe_arrow_builder *builder;
     size_t next_rg;
+    bool have_rg;       /* a decoded row group is being handed out */
+    size_t cur_rg;
+    int64_t rows_done;
     bool own_input;
     char last_error[512];
 };
@@ -680,12 +683,18 @@ static int flat_all_valid(floe_pq_reader *r, floe_pq_leafdata *d, const conv *cv
 {
     FLOE_TRY(floe__arrow_validity_reserve(b, nslots));
     set_valid_range((uint8_t *)b->validity.ptr, b->length, nslots);
-    if (b->length == 0 && b->kind == FLOE_AK_FIXED && cv->kind == CV_COPY &&
+    bool whole = d->eb == 0 && d->ee == d->n && !d->moved;
+    if (d->moved)
+        return floe__error(FLOE_EINVALID, "parquet", "a column is projected twice in %s",
+                           r->in->uri);
+    if (whole && b->length == 0 && b->kind == FLOE_AK_FIXED && cv->kind == CV_COPY &&
         d->width == b->width) {
+        d->moved = true;
         floe__buf_clear(&b->values);
         swap_buf(&b->values, &d->fixed);
-    } else if (b->length == 0 && b->kind == FLOE_AK_BINARY && cv->kind == CV_BIN &&
+    } else if (whole && b->length == 0 && b->kind == FLOE_AK_BINARY && cv->kind == CV_BIN &&
                d->bin.offsets) {
+        d->moved = true;
         floe__buf_free(&b->offsets);
         b->offsets.ptr = (char *)d->bin.offsets;
         b->offsets.len = (d->bin.n + 1) * 4;
@@ -695,7 +704,7 @@ static int flat_all_valid(floe_pq_reader *r, floe_pq_leafdata *d, const conv *cv
         floe__buf_clear(&b->data);
         swap_buf(&b->data, &d->bin.data);
     } else {
-        FLOE_TRY(append_values(b, d, cv, 0, d->n, r->in->uri));
+        FLOE_TRY(append_values(b, d, cv, d->vb, d->ee - d->eb, r->in->uri));
     }
     b->length += nslots;
     return 0;
@@ -711,22 +720,25 @@ static int assemble_primitive(floe_pq_reader *r, const rnode *n, floe_arrow_buil
     const uint16_t *def = (const uint16_t *)d->def.ptr;
     if (d->rep.len == 0 && n->slot_def == 0) {
         /* flat: every level entry is a slot */
-        if ((int64_t)d->n != nslots)
+        if ((int64_t)(d->ee - d->eb) != nslots)
             return floe__error(FLOE_ECORRUPT, "parquet", "column %s has %zu values for %lld rows in %s",
-                               n->pq->el->name, d->n, (long long)nslots, r->in->uri);
-        if (present == 0 || d->nvals == d->n)
+                               n->pq->el->name, d->ee - d->eb, (long long)nslots, r->in->uri);
+        if (d->moved)
+            return floe__error(FLOE_EINVALID, "parquet", "a column is projected twice in %s",
+                               r->in->uri);
+        if (present == 0 || d->ve - d->vb == d->ee - d->eb)
             return flat_all_valid(r, d, &cv, b, nslots);
         /* runs of values and of nulls, appended in bulk */
         FLOE_TRY(floe__arrow_validity_reserve(b, nslots));
-        size_t vi = 0;
-        for (size_t i = 0; i < d->n;) {
+        size_t vi = d->vb;
+        for (size_t i = d->eb; i < d->ee;) {
             size_t j = i;
             bool valid = def[i] >= present;
-            while (j < d->n && (def[j] >= present) == valid)
+            while (j < d->ee && (def[j] >= present) == valid)
                 j++;
             size_t run = j - i;
             if (valid) {
-                if (vi + run > d->nvals)
+                if (vi + run > d->ve)
                     return floe__error(FLOE_ECORRUPT, "parquet", "too few values in %s of %s",
                                        n->pq->el->name, r->in->uri);
                 set_valid_range((uint8_t *)b->validity.ptr, b->length, (int64_t)run);
@@ -741,10 +753,13 @@ static int assemble_primitive(floe_pq_reader *r, const rnode *n, floe_arrow_buil
         }
         return 0;
     }
+    if (d->moved)
+        return floe__error(FLOE_EINVALID, "parquet", "a column is projected twice in %s",
+                           r->in->uri);
     FLOE_TRY(floe__arrow_validity_reserve(b, nslots));
-    size_t vi = 0;
+    size_t vi = d->vb;
     int64_t got = 0;
-    for (size_t i = 0; i < d->n; i++) {
+    for (size_t i = d->eb; i < d->ee; i++) {
         if (!is_slot(d, i, n->slot_rep, n->slot_def))
             continue;
         if (got >= nslots)
@@ -754,7 +769,7 @@ static int assemble_primitive(floe_pq_reader *r, const rnode *n, floe_arrow_buil
         uint8_t *bits = (uint8_t *)b->validity.ptr;
         floe__arrow_bit_set(bits, b->length, valid);
         if (valid) {
-            if (vi >= d->nvals)
+            if (vi >= d->ve)
                 return floe__error(FLOE_ECORRUPT, "parquet", "too few values in %s of %s",
                                    n->pq->el->name, r->in->uri);
             FLOE_TRY(append_values(b, d, &cv, vi++, 1, r->in->uri));
@@ -783,7 +798,7 @@ static int assemble(floe_pq_reader *r, const rnode *n, floe_arrow_builder *b, in
     if (t->id == FLOE_T_STRUCT) {
         FLOE_TRY(floe__arrow_validity_reserve(b, nslots));
         int64_t got = 0;
-        for (size_t i = 0; i < d->n; i++) {
+        for (size_t i = d->eb; i < d->ee; i++) {
             if (!is_slot(d, i, n->slot_rep, n->slot_def))
                 continue;
             if (got >= nslots)
@@ -806,7 +821,7 @@ static int assemble(floe_pq_reader *r, const rnode *n, floe_arrow_builder *b, in
     int16_t erep = e->slot_rep, edef = e->slot_def;
     int64_t got = 0, elems = 0, cur = -1;
     bool cur_valid = false;
-    for (size_t i = 0; i < d->n; i++) {
+    for (size_t i = d->eb; i < d->ee; i++) {
         if (is_slot(d, i, n->slot_rep, n->slot_def)) {
             if (cur >= 0)
                 FLOE_TRY(floe__arrow_builder_list_append(b, cur_valid, cur));
@@ -833,42 +848,156 @@ static int assemble(floe_pq_reader *r, const rnode *n, floe_arrow_builder *b, in
     return 0;
 }
 
+/* Decode the chunks of row group rg and check its row count. */
+static int load_row_group(floe_pq_reader *r, size_t rg)
+{
+    const floe_pq_row_group *g = &r->meta.row_groups[rg];
+    for (size_t i = 0; i < r->nread; i++) {
+        const floe_pq_node *leaf = r->read_leaves[i];
+        FLOE_TRY(floe__pq_read_chunk(r->in, &g->columns[leaf->leaf], leaf, &r->data[i]));
+    }
+    /* num_rows comes from the footer: check it against the decoded levels
+     * (rows start where rep == 0) before trusting it for columns missing
+     * from the file */
+    if (r->nread > 0) {
+        const floe_pq_leafdata *d0 = &r->data[0];
+        int64_t starts = (int64_t)d0->n;
+        if (d0->rep.len) {
+            starts = 0;
+            for (size_t i = 0; i < d0->n; i++)
+                starts += ((const uint16_t *)d0->rep.ptr)[i] == 0;
+        }
+        if (starts != g->num_rows)
+            return floe__error(FLOE_ECORRUPT, "parquet",
+                               "row group %zu holds %lld rows, footer says %lld in %s", rg,
+                               (long long)starts, (long long)g->num_rows, r->in->uri);
+    } else if (g->ncolumns > 0 && g->columns[0].has_meta_data &&
+               g->num_rows > g->columns[0].meta_data.num_values) {
+        return floe__error(FLOE_ECORRUPT, "parquet", "row group %zu: %lld rows but %lld values in %s",
+                           rg, (long long)g->num_rows,
+                           (long long)g->columns[0].meta_data.num_values, r->in->uri);
+    }
+    return 0;
+}
+
+/* Level and value ranges of the next `nrows` rows of every leaf. */
+static int slice_rows(floe_pq_reader *r, int64_t nrows)
+{
+    for (size_t i = 0; i < r->nread; i++) {
+        floe_pq_leafdata *d = &r->data[i];
+        const floe_pq_node *leaf = r->read_leaves[i];
+        d->eb = d->epos;
+        d->vb = d->vpos;
+        if (!d->rep.len) {
+            d->ee = d->eb + (size_t)nrows;
+            if (d->ee > d->n)
+                return floe__error(FLOE_ECORRUPT, "parquet", "column %s too short in %s",
+                                   leaf->el->name, r->in->uri);
+        } else {
+            const uint16_t *rep = (const uint16_t *)d->rep.ptr;
+            size_t j = d->eb;
+            int64_t rows = 0;
+            for (; j < d->n; j++) {
+                if (rep[j] == 0) {
+                    if (rows == nrows)
+                        break;
+                    rows++;
+                }
+            }
+            d->ee = j;
+        }
+        size_t nv = d->ee - d->eb;
+        if (d->eb == 0 && d->ee == d->n)
+            nv = d->nvals; /* the whole row group: counted while decoding */
+        else if (leaf->max_def > 0) {
+            const uint16_t *def = (const uint16_t *)d->def.ptr;
+            nv = 0;
+            for (size_t j = d->eb; j < d->ee; j++)
+                nv += def[j] == leaf->max_def;
+        }
+        d->ve = d->vb + nv;
+        if (d->ve > d->nvals)
+            return floe__error(FLOE_ECORRUPT, "parquet", "too few values in %s of %s",
+                               leaf->el->name, r->in->uri);
+    }
+    return 0;
+}
+
+static void drop_row_group(floe_pq_reader *r)
+{
+    for (size_t i = 0; i < r->nread; i++)
+        floe__pq_leafdata_reset(&r->data[i]);
+    r->have_rg = false;
+}
+
 int floe__pq_reader_next(floe_pq_reader *r, struct ArrowArray *out)
 {
     memset(out, 0, sizeof(*out));
-    for (;;) {
+    while (!r->have_rg) {
         if (r->next_rg >= r->meta.nrow_groups)
             return FLOE_ITEROVER;
         size_t rg = r->next_rg++;
+        if (r->meta.row_groups[rg].num_rows == 0)
+            continue;
         if (r->opts.keep_row_group &&
             !r->opts.keep_row_group(r, rg, r->opts.keep_row_group_payload))
             continue;
-        const floe_pq_row_group *g = &r->meta.row_groups[rg];
-        int rc = 0;
-        for (size_t i = 0; i < r->nread && rc == 0; i++) {
-            const floe_pq_node *leaf = r->read_leaves[i];
-            rc = floe__pq_read_chunk(r->in, &g->columns[leaf->leaf], leaf, &r->data[i]);
-        }
-        floe__arrow_builder_reset(r->builder);
-        /* root struct: one slot per row, all valid */
-        for (size_t k = 0; rc == 0 && k < r->root->nchildren; k++)
-            rc = assemble(r, r->root->children[k], r->builder->children[k], g->num_rows);
-        if (rc == 0) {
-            FLOE_TRY(floe__arrow_validity_reserve(r->builder, g->num_rows));
-            r->builder->length = g->num_rows;
-            rc = floe__arrow_builder_finish(r->builder, out);
-        }
-        for (size_t i = 0; i < r->nread; i++)
-            floe__pq_leafdata_reset(&r->data[i]);
+        int rc = load_row_group(r, rg);
         if (rc < 0) {
-            floe__arrow_builder_reset(r->builder);
+            drop_row_group(r);
             return floe__error_context("row group %zu", rg);
         }
-        return 0;
+        r->have_rg = true;
+        r->cur_rg = rg;
+        r->rows_done = 0;
     }
+    const floe_pq_row_group *g = &r->meta.row_groups[r->cur_rg];
+    int64_t nrows = g->num_rows - r->rows_done;
+    if (r->opts.batch_rows > 0 && nrows > r->opts.batch_rows)
+        nrows = r->opts.batch_rows;
+    int rc = slice_rows(r, nrows);
+    floe__arrow_builder_reset(r->builder);
+    /* root struct: one slot per row, all valid */
+    for (size_t k = 0; rc == 0 && k < r->root->nchildren; k++)
+        rc = assemble(r, r->root->children[k], r->builder->children[k], nrows);
+    if (rc == 0 && (rc = floe__arrow_validity_reserve(r->builder, nrows)) == 0) {
+        r->builder->length = nrows;
+        rc = floe__arrow_builder_finish(r->builder, out);
+    }
+    if (rc < 0) {
+        size_t rg = r->cur_rg;
+        floe__arrow_builder_reset(r->builder);
+        drop_row_group(r);
+        return floe__error_context("row group %zu", rg);
+    }
+    for (size_t i = 0; i < r->nread; i++) {
+        r->data[i].epos = r->data[i].ee;
+        r->data[i].vpos = r->data[i].ve;
+    }
+    r->rows_done += nrows;
+    if (r->rows_done >= g->num_rows)
+        drop_row_group(r);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- statistics */
+
+/* A primitive reachable through structs only (statistics of fields inside
+ * lists and maps describe elements, not rows). */
+static const rnode *find_struct_field(const rnode *n, int32_t id, int depth)
+{
+    if (depth > 64 || n->field->type->id != FLOE_T_STRUCT)
+        return NULL;
+    for (size_t k = 0; k < n->nchildren; k++) {
+        const rnode *c = n->children[k];
+        if (c->field->id == id)
+            return c;
+        const rnode *f = find_struct_field(c, id, depth + 1);
+        if (f)
+            return f;
+    }
+    return NULL;
+}
 
 int floe__pq_reader_chunk_stats(floe_pq_reader *r, size_t rg, int32_t field_id,
                                 floe_pq_chunk_stats *out)
@@ -876,10 +1005,7 @@ int floe__pq_reader_chunk_stats(floe_pq_reader *r, size_t rg, int32_t field_id,
     memset(out, 0, sizeof(*out));
     if (rg >= r->meta.nrow_groups || !r->root)
         return floe__error(FLOE_EINVALID, "parquet", "no row group %zu", rg);
-    const rnode *n = NULL;
-    for (size_t k = 0; k < r->root->nchildren; k++)
-        if (r->root->children[k]->field->id == field_id)
-            n = r->root->children[k];
+    const rnode *n = find_struct_field(r->root, field_id, 0);
     if (!n || !n->pq || n->leaf < 0)
         return 0;
     const floe_pq_column_chunk *cc = &r->meta.row_groups[rg].columns[n->pq->leaf];

@@ -100,6 +100,7 @@ struct floe_pq_writer {
     size_t ncols;
     wcol *cols;
     int codec;
+    int64_t level; /* write.parquet.compression-level, -1: codec default */
     int64_t row_group_size, page_size, page_rows, dict_size;
     int64_t offset;      /* bytes written to the sink */
     int64_t rg_rows, total_rows;
@@ -248,6 +249,9 @@ int floe__pq_writer_new(floe_pq_writer **out, const floe_schema *schema,
         (rc = floe__props_get_int64(p ? p : &(floe_props)FLOE_PROPS_INIT,
                                     "write.parquet.dict-size-bytes", 2 << 20, &w->dict_size)) < 0)
         goto fail;
+    if ((rc = floe__props_get_int64(p ? p : &(floe_props)FLOE_PROPS_INIT,
+                                    "write.parquet.compression-level", -1, &w->level)) < 0)
+        goto fail;
     if (w->row_group_size < 1)
         w->row_group_size = 1;
     if (w->page_size < 1)
@@ -378,8 +382,12 @@ static int stats_merge(vstats *dst, const vstats *src, int sk)
     switch (sk) {
     case SK_F32:
     case SK_F64:
-        if (src->min.d < dst->min.d) dst->min.d = src->min.d;
-        if (src->max.d > dst->max.d) dst->max.d = src->max.d;
+        if (src->min.d < dst->min.d ||
+            (src->min.d == dst->min.d && signbit(src->min.d) && !signbit(dst->min.d)))
+            dst->min.d = src->min.d;
+        if (src->max.d > dst->max.d ||
+            (src->max.d == dst->max.d && !signbit(src->max.d) && signbit(dst->max.d)))
+            dst->max.d = src->max.d;
         break;
     case SK_DEC:
         if (src->min.dec < dst->min.dec) dst->min.dec = src->min.dec;
@@ -428,6 +436,23 @@ static inline uint64_t key8(const uint8_t *p, size_t n)
     return k;
 }
 
+static inline uint32_t mix64(uint64_t k)
+{
+    k ^= k >> 31;
+    k *= 0xbf58476d1ce4e5b9ull;
+    k ^= k >> 29;
+    return (uint32_t)(k >> 32) ^ (uint32_t)k;
+}
+
+/* Short values (every fixed-width value, short strings) hash their
+ * zero-padded first 8 bytes and length in one step. */
+static inline uint32_t hash_value(const uint8_t *p, size_t len, uint64_t key)
+{
+    if (len <= 8)
+        return mix64(key ^ ((uint64_t)len << 56) ^ ((uint64_t)len * 0x9e3779b97f4a7c15ull));
+    return (uint32_t)hash_bytes(p, len);
+}
+
 static int dict_grow(wcol *c)
 {
     size_t ncap = c->hcap ? c->hcap * 2 : 1024;
@@ -453,8 +478,8 @@ static int dict_index(floe_pq_writer *w, wcol *c, const uint8_t *p, size_t len, 
 {
     if ((c->ndict + 1) * 2 > c->hcap)
         FLOE_TRY(dict_grow(c));
-    uint32_t hash = (uint32_t)hash_bytes(p, len);
     uint64_t key = key8(p, len);
+    uint32_t hash = hash_value(p, len, key);
     size_t h = hash & (c->hcap - 1);
     bool fixed = c->ptype != FLOE_PQ_BYTE_ARRAY;
     while (c->htab[h].idx1) {
@@ -561,7 +586,7 @@ static int flush_page(floe_pq_writer *w, wcol *c)
         ph.type = FLOE_PQ_PAGE_DATA;
         ph.def_encoding = FLOE_PQ_ENC_RLE;
         ph.rep_encoding = FLOE_PQ_ENC_RLE;
-        FLOE_TRY(floe__pq_compress(w->codec, s->ptr, s->len, &w->comp));
+        FLOE_TRY(floe__pq_compress_level(w->codec, (int)w->level, s->ptr, s->len, &w->comp));
     } else {
         ph.type = FLOE_PQ_PAGE_DATA_V2;
         ph.num_nulls = (int32_t)c->page_nulls;
@@ -570,7 +595,7 @@ static int flush_page(floe_pq_writer *w, wcol *c)
         ph.def_levels_byte_length = (int32_t)(levels_len - rep_len);
         ph.is_compressed = w->codec != FLOE_PQ_CODEC_UNCOMPRESSED;
         FLOE_TRY(floe__buf_put(&w->comp, s->ptr, levels_len));
-        FLOE_TRY(floe__pq_compress(w->codec, s->ptr + levels_len, s->len - levels_len, &w->comp));
+        FLOE_TRY(floe__pq_compress_level(w->codec, (int)w->level, s->ptr + levels_len, s->len - levels_len, &w->comp));
     }
     ph.compressed_page_size = (int32_t)w->comp.len;
     FLOE_TRY(floe__pq_encode_page_header(&ph, &w->hdr));
@@ -696,14 +721,18 @@ static int push_value(floe_pq_writer *w, wcol *c, const struct ArrowArray *a, in
             memcpy(tmp, &d, 8);
             n = 8;
         }
+        /* NaN is counted, never a bound; -0.0 orders below +0.0 (Iceberg's
+         * total order, and parquet-format's advice for statistics) */
         if (isnan(d)) {
             s->nans++;
         } else if (!s->has) {
             s->min.d = s->max.d = d;
             s->has = true;
         } else {
-            if (d < s->min.d) s->min.d = d;
-            if (d > s->max.d) s->max.d = d;
+            if (d < s->min.d || (d == s->min.d && signbit(d) && !signbit(s->min.d)))
+                s->min.d = d;
+            if (d > s->max.d || (d == s->max.d && !signbit(d) && signbit(s->max.d)))
+                s->max.d = d;
         }
         break;
     }
@@ -984,7 +1013,7 @@ static int flush_row_group(floe_pq_writer *w)
             floe_buf *s = &w->scratch;
             floe__buf_clear(s);
             floe__buf_clear(&w->comp);
-            FLOE_TRY(floe__pq_compress(w->codec, c->dict_plain.ptr, c->dict_plain.len, &w->comp));
+            FLOE_TRY(floe__pq_compress_level(w->codec, (int)w->level, c->dict_plain.ptr, c->dict_plain.len, &w->comp));
             floe_pq_page_header ph = {0};
             ph.type = FLOE_PQ_PAGE_DICTIONARY;
             ph.uncompressed_page_size = (int32_t)c->dict_plain.len;
@@ -1056,9 +1085,135 @@ int64_t floe__pq_writer_bytes(const floe_pq_writer *w)
 
 /* ---------------------------------------------------------------- write */
 
+/* Fast path for flat fixed-width columns with INT32/INT64/FLOAT/DOUBLE
+ * physical types (ints, dates, times, timestamps, floats, decimals of
+ * precision <= 18): levels, statistics, dictionary probing and PLAIN stores
+ * in one tight loop. Returns 1 when the column does not qualify. */
+static int flat_fixed(floe_pq_writer *w, wcol *c, const floe_field *f,
+                      const struct ArrowArray *a, int64_t from, int64_t to)
+{
+    int pw = c->ptype == FLOE_PQ_INT32 || c->ptype == FLOE_PQ_FLOAT ? 4
+             : c->ptype == FLOE_PQ_INT64 || c->ptype == FLOE_PQ_DOUBLE ? 8
+                                                                      : 0;
+    if (!pw || c->sk == SK_BOOL || c->sk == SK_BYTES || c->sk == SK_F32 || c->sk == SK_F64)
+        return 1;
+    int aw = c->sk == SK_DEC ? 16 : c->sk == SK_I32 ? 4 : 8;
+    const uint8_t *bits = a->null_count != 0 ? a->buffers[0] : NULL;
+    const uint8_t *vals = a->buffers[1];
+    vstats *s = &c->cs;
+    for (int64_t i0 = from; i0 < to; i0 += 256) {
+        int64_t i1 = to - i0 < 256 ? to : i0 + 256;
+        size_t k = (size_t)(i1 - i0);
+        if (c->max_def > 0)
+            FLOE_TRY(floe__buf_reserve(&c->def, k * 2));
+        if (c->use_dict)
+            FLOE_TRY(floe__buf_reserve(&c->idx, k * 4));
+        else
+            FLOE_TRY(floe__buf_reserve(&c->plain, k * (size_t)pw));
+        uint64_t keys[256];
+        uint32_t hashes[256];
+        size_t nk = 0;
+        int64_t mn = s->has ? (c->sk == SK_DEC ? (int64_t)s->min.dec : s->min.i) : INT64_MAX;
+        int64_t mx = s->has ? (c->sk == SK_DEC ? (int64_t)s->max.dec : s->max.i) : INT64_MIN;
+        bool any = s->has;
+        for (int64_t i = i0; i < i1; i++) {
+            int64_t j = i + a->offset;
+            bool valid = !bits || floe__arrow_bit_get(bits, j);
+            if (c->max_def > 0) {
+                uint16_t d = (uint16_t)(valid ? c->max_def : 0);
+                memcpy(c->def.ptr + c->def.len, &d, 2);
+                c->def.len += 2;
+            }
+            c->nlevels++;
+            c->page_rows++;
+            if (!valid) {
+                if (f->required)
+                    return floe__error(FLOE_EINVALID, "parquet",
+                                       "Null value in required field: %s", f->name);
+                s->nulls++;
+                c->page_nulls++;
+                continue;
+            }
+            int64_t v;
+            if (aw == 4) {
+                int32_t x;
+                memcpy(&x, vals + j * 4, 4);
+                v = x;
+            } else if (aw == 8) {
+                memcpy(&v, vals + j * 8, 8);
+            } else {
+                floe_i128 x;
+                memcpy(&x, vals + j * 16, 16);
+                v = (int64_t)x; /* precision <= 18 fits */
+            }
+            if (v < mn)
+                mn = v;
+            if (v > mx)
+                mx = v;
+            any = true;
+            uint64_t key;
+            if (pw == 4) {
+                int32_t x = (int32_t)v;
+                uint32_t ux;
+                memcpy(&ux, &x, 4);
+                key = ux;
+            } else {
+                memcpy(&key, &v, 8);
+            }
+            c->nvals++;
+            if (c->use_dict) {
+                uint32_t hash = mix64(key ^ ((uint64_t)pw << 56) ^ ((uint64_t)pw * 0x9e3779b97f4a7c15ull));
+                keys[nk] = key;
+                hashes[nk++] = hash;
+                if (c->hcap)
+                    __builtin_prefetch(&c->htab[hash & (c->hcap - 1)]);
+            } else {
+                memcpy(c->plain.ptr + c->plain.len, &key, (size_t)pw);
+                c->plain.len += (size_t)pw;
+            }
+        }
+        /* second pass: probe the dictionary (slots were prefetched) */
+        for (size_t q = 0; q < nk; q++) {
+            uint64_t key = keys[q];
+            uint32_t hash = hashes[q];
+            uint32_t ix = UINT32_MAX;
+            if (c->hcap) {
+                size_t h = hash & (c->hcap - 1);
+                while (c->htab[h].idx1) {
+                    if (c->htab[h].hash == hash && c->htab[h].key == key) {
+                        ix = c->htab[h].idx1 - 1;
+                        break;
+                    }
+                    h = (h + 1) & (c->hcap - 1);
+                }
+            }
+            if (ix == UINT32_MAX)
+                FLOE_TRY(dict_index(w, c, (const uint8_t *)&key, (size_t)pw, &ix));
+            memcpy(c->idx.ptr + c->idx.len, &ix, 4);
+            c->idx.len += 4;
+        }
+        if (any) {
+            if (c->sk == SK_DEC) {
+                s->min.dec = mn;
+                s->max.dec = mx;
+            } else {
+                s->min.i = mn;
+                s->max.i = mx;
+            }
+            s->has = true;
+        }
+        if (page_bytes(c) >= w->page_size || c->page_rows >= w->page_rows || c->dict_overflow)
+            FLOE_TRY(flush_page(w, c));
+    }
+    return 0;
+}
+
 static int write_flat(floe_pq_writer *w, wcol *c, const floe_field *f, const struct ArrowArray *a,
                       int64_t from, int64_t to)
 {
+    int fr = flat_fixed(w, c, f, a, from, to);
+    if (fr <= 0)
+        return fr;
     const uint8_t *bits = a->null_count != 0 ? a->buffers[0] : NULL;
     for (int64_t i = from; i < to; i++) {
         int64_t j = i + a->offset;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Check a floe-written Avro container with Debian's reference Avro reader.
 
-usage: /usr/bin/python3 avro_check.py FILE.avro EXPECTED.jsonl [OTHER.jsonl ...]
+usage: /usr/bin/python3 avro_check.py FILE.avro [EXPECTED.jsonl [OTHER.jsonl ...]]
 
 Reads FILE.avro with python3-avro (Apache Avro 1.11, the reference
 implementation), then checks:
@@ -70,7 +70,7 @@ def fields_without_id(schema, path, out):
 
 
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 2:
         print(__doc__)
         return 2
     path = sys.argv[1]

@@ -59,9 +59,9 @@ static void test_schema_roundtrip(void)
     FT_OK(floe_avro_schema_parse(&s2, a, e1.ptr, e1.len, "t2"));
     FT_OK(floe_avro_schema_emit(s2, &e2));
     FT_EQ_STR(e1.ptr, e2.ptr);
-    const char *attrs[] = {"\"field-id\":4", "\"element-id\":6", "\"key-id\":8", "\"value-id\":9",
-                           "\"logicalType\":\"map\"", "\"precision\":9", "\"adjust-to-utc\":true",
-                           "\"default\":null"};
+    const char *attrs[] = {"\"field-id\":4",         "\"element-id\":6",        "\"key-id\":8",
+                           "\"value-id\":9",         "\"logicalType\":\"map\"", "\"precision\":9",
+                           "\"adjust-to-utc\":true", "\"default\":null"};
     for (size_t i = 0; i < FLOE_ARRAY_LEN(attrs); i++)
         if (!strstr(e1.ptr, attrs[i]))
             ft_fail(__FILE__, __LINE__, "emitted schema lacks %s", attrs[i]);
@@ -73,13 +73,17 @@ static void test_schema_roundtrip(void)
 static void test_schema_invalid(void)
 {
     const char *bad[] = {
-        "{", "[]", "{\"type\":\"record\",\"name\":\"r\"}", "{\"type\":\"nope\"}",
+        "{",
+        "[]",
+        "{\"type\":\"record\",\"name\":\"r\"}",
+        "{\"type\":\"nope\"}",
         "{\"type\":\"fixed\",\"name\":\"f\",\"size\":-1}",
         "{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},"
         "{\"name\":\"a\",\"type\":\"int\"}]}",
         "{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"a\",\"type\":\"int\","
         "\"field-id\":\"x\"}]}",
-        "[\"null\",[\"int\"]]", "\"undefined_name\""};
+        "[\"null\",[\"int\"]]",
+        "\"undefined_name\""};
     floe_arena *a = floe__arena_new(0);
     for (size_t i = 0; i < FLOE_ARRAY_LEN(bad); i++) {
         const floe_avro_schema *s;
@@ -118,8 +122,8 @@ static void test_codecs(void)
         FT_CHECK(out.len == sizeof data && memcmp(out.ptr, data, sizeof data) == 0);
         if (cs[c] != FLOE_AVRO_CODEC_NULL) {
             /* truncated and garbled payloads */
-            int rc = floe_avro_decompress(cs[c], (const uint8_t *)z.ptr, z.len / 2, &out,
-                                          "c.avro", 42);
+            int rc =
+                floe_avro_decompress(cs[c], (const uint8_t *)z.ptr, z.len / 2, &out, "c.avro", 42);
             FT_EQ_INT(rc, FLOE_ECORRUPT);
             FT_ERR_CONTAINS("offset 42 in c.avro");
             z.ptr[z.len - 1] ^= 0x55;
@@ -316,15 +320,17 @@ static void test_schema_mismatch(void)
           "\"type\":\"int\",\"field-id\":501}]}",
           "null", sync);
     floe_manifest_list *l;
-    FT_EQ_INT(floe_manifest_list_read(&l, (const uint8_t *)b.ptr, b.len, "ml.avro"),
-              FLOE_ECORRUPT);
+    FT_EQ_INT(floe_manifest_list_read(&l, (const uint8_t *)b.ptr, b.len, "ml.avro"), FLOE_ECORRUPT);
     FT_ERR_CONTAINS("ml.avro");
     /* header says format-version 9 */
     floe__buf_clear(&b);
     gt_opts o = {2, FLOE_AVRO_CODEC_NULL, false, FLOE_MANIFEST_DATA, 2, 1, 1};
     floe_manifest_file mf;
     FT_OK(gt_write_manifest(&o, &b, &mf, NULL));
-    char *fv = memmem(b.ptr, b.len, "format-version\x02" "2", 16);
+    char *fv = memmem(b.ptr, b.len,
+                      "format-version\x02"
+                      "2",
+                      16);
     FT_ASSERT(fv);
     fv[15] = '9';
     FT_EQ_INT(floe_manifest_read(&m, (const uint8_t *)b.ptr, b.len, "fv.avro", NULL),

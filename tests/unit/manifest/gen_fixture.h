@@ -23,14 +23,14 @@ static const floe_type gt_double = {.id = FLOE_T_DOUBLE};
 static const floe_type gt_ts = {.id = FLOE_T_TIMESTAMPTZ};
 
 static const floe_manifest_partition_field gt_parts[] = {
-    {1000, "id_bucket", &gt_int},  {1001, "ts_day", &gt_date},   {1002, "name", &gt_string},
-    {1003, "price", &gt_dec},      {1004, "u", &gt_uuid},        {1005, "d", &gt_double},
+    {1000, "id_bucket", &gt_int}, {1001, "ts_day", &gt_date}, {1002, "name", &gt_string},
+    {1003, "price", &gt_dec},     {1004, "u", &gt_uuid},      {1005, "d", &gt_double},
     {1006, "ts", &gt_ts},
 };
 #define GT_NPARTS (sizeof gt_parts / sizeof gt_parts[0])
 
 #define GT_SCHEMA                                                                                  \
-    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":"   \
+    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":"     \
     "false,\"type\":\"int\"}]}"
 
 typedef struct gt_opts {
@@ -69,9 +69,9 @@ static void gt_entry(const gt_opts *o, int i, gt_scratch *s, floe_manifest_entry
         e->file_sequence_number = 1 + i % 4;
     }
     floe_data_file *df = &e->data_file;
-    df->content = o->content == FLOE_MANIFEST_DELETES ? (i % 2 ? FLOE_FILE_EQUALITY_DELETES
-                                                               : FLOE_FILE_POSITION_DELETES)
-                                                      : FLOE_FILE_DATA;
+    df->content = o->content == FLOE_MANIFEST_DELETES
+                      ? (i % 2 ? FLOE_FILE_EQUALITY_DELETES : FLOE_FILE_POSITION_DELETES)
+                      : FLOE_FILE_DATA;
     snprintf(s->path, sizeof s->path, "s3://bucket/db/t/data/%05d-0-%08x.parquet", i,
              (unsigned)(i * 2654435761u));
     df->file_path = s->path;

@@ -114,10 +114,15 @@ static void test_readers_agree(void)
                 {2, true, FLOE_MANIFEST_DELETES},
                 {1, true, FLOE_MANIFEST_DATA},
                 {1, false, FLOE_MANIFEST_DATA}};
+    /* every codec with the first configuration, one codec (rotating) with
+     * the others: each reader process costs ~0.3 s on a loaded machine */
     for (size_t k = 0; k < FLOE_ARRAY_LEN(cfgs); k++)
         for (size_t c = 0; c < FLOE_ARRAY_LEN(codecs); c++) {
-            gt_opts o = {cfgs[k].version, codecs[c], cfgs[k].partitioned, cfgs[k].content, 25,
-                         INT64_C(9158179788527662767), FLOE_SEQ_UNASSIGNED};
+            if (k != 0 && c != k % FLOE_ARRAY_LEN(codecs))
+                continue;
+            gt_opts o = {cfgs[k].version,    codecs[c], cfgs[k].partitioned,
+                         cfgs[k].content,    25,        INT64_C(9158179788527662767),
+                         FLOE_SEQ_UNASSIGNED};
             floe_buf m = FLOE_BUF_INIT, l = FLOE_BUF_INIT;
             floe_manifest_file mf;
             floe_manifest_writer *w = NULL;
@@ -128,9 +133,10 @@ static void test_readers_agree(void)
                      floe_avro_codec_name(o.codec));
             check_file(name, &m, node);
 
-            floe_manifest_list_writer_options lo = {o.version, INT64_C(9158179788527662767),
-                                                    k % 2 == 0, INT64_C(6458828015811002920), 12,
-                                                    codecs[c], -1};
+            floe_manifest_list_writer_options lo = {o.version,  INT64_C(9158179788527662767),
+                                                    k % 2 == 0, INT64_C(6458828015811002920),
+                                                    12,         codecs[c],
+                                                    -1};
             floe_manifest_list_writer *lw;
             FT_OK(floe_manifest_list_writer_new(&lw, &lo, &l));
             FT_OK(floe_manifest_list_writer_add(lw, &mf));

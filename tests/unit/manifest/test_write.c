@@ -8,6 +8,7 @@
 #include "gen_fixture.h"
 #include "harness.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 
 static const floe_avro_codec codecs[] = {FLOE_AVRO_CODEC_NULL, FLOE_AVRO_CODEC_DEFLATE,
@@ -49,7 +50,8 @@ static void check_entries(const gt_opts *o, const floe_manifest_file *mf, const 
         FT_CHECK(got->has_snapshot_id);
         FT_EQ_INT(got->snapshot_id, want.has_snapshot_id ? want.snapshot_id : o->snapshot_id);
         FT_EQ_INT(got->data_file.column_sizes.n, 10);
-        FT_EQ_INT(got->data_file.column_sizes.items[9].value, want.data_file.column_sizes.items[9].value);
+        FT_EQ_INT(got->data_file.column_sizes.items[9].value,
+                  want.data_file.column_sizes.items[9].value);
         FT_EQ_INT(got->data_file.nan_value_counts.set, want.data_file.nan_value_counts.set);
         FT_EQ_INT(got->data_file.upper_bounds.n, 10);
         FT_CHECK(memcmp(got->data_file.upper_bounds.items[3].ptr, s.ub[3], 8) == 0);
@@ -57,10 +59,10 @@ static void check_entries(const gt_opts *o, const floe_manifest_file *mf, const 
         FT_EQ_INT(got->data_file.split_offsets[got->data_file.nsplit_offsets - 1],
                   want.data_file.split_offsets[want.data_file.nsplit_offsets - 1]);
         FT_EQ_INT(got->data_file.has_sort_order_id, want.data_file.has_sort_order_id);
-        FT_EQ_INT(got->data_file.has_equality_ids, o->version == 2 && want.data_file.has_equality_ids);
+        FT_EQ_INT(got->data_file.has_equality_ids,
+                  o->version == 2 && want.data_file.has_equality_ids);
         if (o->version == 2)
-            FT_EQ_INT(!!got->data_file.referenced_data_file,
-                      !!want.data_file.referenced_data_file);
+            FT_EQ_INT(!!got->data_file.referenced_data_file, !!want.data_file.referenced_data_file);
         FT_EQ_INT(got->data_file.partition.n, want.data_file.partition.n);
         for (size_t k = 0; k < got->data_file.partition.n; k++) {
             const floe_value *a = &got->data_file.partition.values[k];
@@ -80,7 +82,12 @@ static void check_entries(const gt_opts *o, const floe_manifest_file *mf, const 
 static void roundtrip(int version, bool partitioned, int content, int n)
 {
     for (size_t c = 0; c < FLOE_ARRAY_LEN(codecs); c++) {
-        gt_opts o = {version, codecs[c], partitioned, content, n, INT64_C(8765432109876543210),
+        gt_opts o = {version,
+                     codecs[c],
+                     partitioned,
+                     content,
+                     n,
+                     INT64_C(8765432109876543210),
                      version == 1 ? 0 : 7};
         floe_buf out = FLOE_BUF_INIT;
         floe_manifest_file mf;
@@ -122,8 +129,9 @@ static void roundtrip(int version, bool partitioned, int content, int n)
         /* the container's own header keys */
         floe_avro_file *f;
         FT_OK(floe_avro_file_open(&f, (const uint8_t *)out.ptr, out.len, "w.avro"));
-        const char *keys[] = {"schema", "partition-spec", "partition-spec-id", "format-version",
-                              "iceberg.schema", "avro.schema", "avro.codec"};
+        const char *keys[] = {"schema",         "partition-spec", "partition-spec-id",
+                              "format-version", "iceberg.schema", "avro.schema",
+                              "avro.codec"};
         for (size_t k = 0; k < FLOE_ARRAY_LEN(keys); k++)
             FT_CHECK(floe_avro_file_meta(f, keys[k], NULL) != NULL);
         FT_EQ_INT(floe_avro_file_meta(f, "content", NULL) != NULL, version == 2);
@@ -135,26 +143,75 @@ static void roundtrip(int version, bool partitioned, int content, int n)
     }
 }
 
-static void test_v2_partitioned(void) { roundtrip(2, true, FLOE_MANIFEST_DATA, 30); }
-static void test_v2_unpartitioned(void) { roundtrip(2, false, FLOE_MANIFEST_DATA, 5); }
-static void test_v2_deletes(void) { roundtrip(2, true, FLOE_MANIFEST_DELETES, 12); }
-static void test_v1_partitioned(void) { roundtrip(1, true, FLOE_MANIFEST_DATA, 9); }
-static void test_v1_unpartitioned(void) { roundtrip(1, false, FLOE_MANIFEST_DATA, 3); }
-static void test_many_blocks(void) { roundtrip(2, true, FLOE_MANIFEST_DATA, 3000); }
+static void test_v2_partitioned(void)
+{
+    roundtrip(2, true, FLOE_MANIFEST_DATA, 30);
+}
+static void test_v2_unpartitioned(void)
+{
+    roundtrip(2, false, FLOE_MANIFEST_DATA, 5);
+}
+static void test_v2_deletes(void)
+{
+    roundtrip(2, true, FLOE_MANIFEST_DELETES, 12);
+}
+static void test_v1_partitioned(void)
+{
+    roundtrip(1, true, FLOE_MANIFEST_DATA, 9);
+}
+static void test_v1_unpartitioned(void)
+{
+    roundtrip(1, false, FLOE_MANIFEST_DATA, 3);
+}
+static void test_many_blocks(void)
+{
+    roundtrip(2, true, FLOE_MANIFEST_DATA, 3000);
+}
+
+/* Streaming 20,000 entries keeps memory per block, not per manifest. */
+static void test_streaming_bounded(void)
+{
+    gt_opts o = {2, FLOE_AVRO_CODEC_DEFLATE, true, FLOE_MANIFEST_DATA, 20000, 1, 2};
+    floe_buf out = FLOE_BUF_INIT;
+    floe_manifest_file mf;
+    FT_OK(gt_write_manifest(&o, &out, &mf, NULL));
+    for (int keep = 0; keep < 2; keep++) {
+        floe_manifest_reader *r;
+        floe_manifest_read_options ro = {&mf, keep == 1};
+        FT_OK(floe_manifest_reader_open(&r, (const uint8_t *)out.ptr, out.len, "big.avro", &ro));
+        const floe_manifest_entry *e;
+        size_t peak = 0, n = 0;
+        while (floe_manifest_reader_next(r, &e) == 0) {
+            size_t m = floe_manifest_reader_memory(r);
+            peak = m > peak ? m : peak;
+            n++;
+        }
+        FT_EQ_INT(n, 20000);
+        if (keep)
+            FT_CHECK(peak > 4 * 1024 * 1024); /* everything kept: grows with the manifest */
+        else
+            FT_CHECK(peak < 1024 * 1024); /* one 64 KiB block's worth of entries */
+        floe_manifest_reader_free(r);
+    }
+    floe__buf_free(&out);
+}
 
 static void test_manifest_list_roundtrip(void)
 {
     for (int version = 1; version <= 2; version++)
         for (size_t c = 0; c < FLOE_ARRAY_LEN(codecs); c++) {
-            gt_opts o = {version, codecs[c], true, FLOE_MANIFEST_DATA, 20, 42,
-                         FLOE_SEQ_UNASSIGNED};
+            gt_opts o = {version, codecs[c], true, FLOE_MANIFEST_DATA, 20, 42, FLOE_SEQ_UNASSIGNED};
             floe_buf m = FLOE_BUF_INIT, out = FLOE_BUF_INIT;
             floe_manifest_file mf;
             floe_manifest_writer *mw = NULL;
             FT_OK(gt_write_manifest(&o, &m, &mf, &mw));
-            floe_manifest_list_writer_options lo = {version, INT64_C(9158179788527662767),
-                                                    version == 2, INT64_C(6458828015811002920),
-                                                    version == 2 ? 9 : 0, codecs[c], -1};
+            floe_manifest_list_writer_options lo = {version,
+                                                    INT64_C(9158179788527662767),
+                                                    version == 2,
+                                                    INT64_C(6458828015811002920),
+                                                    version == 2 ? 9 : 0,
+                                                    codecs[c],
+                                                    -1};
             floe_manifest_list_writer *lw;
             FT_OK(floe_manifest_list_writer_new(&lw, &lo, &out));
             FT_OK(floe_manifest_list_writer_add(lw, &mf));
@@ -194,7 +251,8 @@ static void test_manifest_list_roundtrip(void)
             }
             FT_CHECK(!b->has_partitions);
             FT_EQ_INT(b->sequence_number, version == 2 ? 3 : 0);
-            FT_CHECK(b->key_metadata.set && b->key_metadata.len == 3 && b->key_metadata.ptr[2] == 3);
+            FT_CHECK(b->key_metadata.set && b->key_metadata.len == 3 &&
+                     b->key_metadata.ptr[2] == 3);
             floe_avro_file *f = l->file;
             const char *keys[] = {"snapshot-id", "parent-snapshot-id", "format-version",
                                   "iceberg.schema"};
@@ -304,13 +362,172 @@ static void test_oom(void)
     FT_EQ_INT(ok, 1);
 }
 
+/* floe's v2 schemas (Avro and iceberg.schema) equal Iceberg Java 1.8.1's
+ * (java_bunnies fixture), as parsed JSON. */
+static json_t *meta_json(const uint8_t *data, size_t len, const char *key)
+{
+    floe_avro_file *f;
+    if (floe_avro_file_open(&f, data, len, "x.avro") < 0)
+        return NULL;
+    size_t n;
+    const uint8_t *v = floe_avro_file_meta(f, key, &n);
+    json_t *j = v ? json_loadb((const char *)v, n, 0, NULL) : NULL;
+    floe_avro_file_free(f);
+    return j;
+}
+
+static void compare_with_java(const floe_buf *ours, const char *fixture)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    size_t len;
+    char *java =
+        ft_read_file(ft_path(ft_path(sh, "fixtures/java_bunnies/metadata"), fixture), &len);
+    FT_ASSERT(java);
+    const char *keys[2] = {"avro.schema", "iceberg.schema"};
+    for (int k = 0; k < 2; k++) {
+        json_t *a = meta_json((const uint8_t *)ours->ptr, ours->len, keys[k]);
+        json_t *b = meta_json((const uint8_t *)java, len, keys[k]);
+        FT_CHECK(a && b);
+        if (a && b && !json_equal(a, b))
+            ft_fail(__FILE__, __LINE__, "%s differs from Java's in %s", keys[k], fixture);
+        json_decref(a);
+        json_decref(b);
+    }
+    free(java);
+}
+
+static void test_schemas_match_java(void)
+{
+    gt_opts o = {2, FLOE_AVRO_CODEC_NULL, false, FLOE_MANIFEST_DATA, 1, 5, 6};
+    floe_buf m = FLOE_BUF_INIT, l = FLOE_BUF_INIT;
+    floe_manifest_file mf;
+    floe_manifest_writer *mw = NULL;
+    FT_OK(gt_write_manifest(&o, &m, &mf, &mw)); /* mf's strings live in mw */
+    compare_with_java(&m, "a01399a1-e864-4562-b921-c8cb56e6e4a9-m0.avro");
+    floe_manifest_list_writer_options lo = {2, 5, true, 4, 6, FLOE_AVRO_CODEC_NULL, -1};
+    floe_manifest_list_writer *lw;
+    FT_OK(floe_manifest_list_writer_new(&lw, &lo, &l));
+    FT_OK(floe_manifest_list_writer_add(lw, &mf));
+    FT_OK(floe_manifest_list_writer_finish(lw));
+    floe_manifest_list_writer_free(lw);
+    compare_with_java(&l, "snap-9158179788527662767-1-a01399a1-e864-4562-b921-c8cb56e6e4a9.avro");
+    floe_manifest_writer_free(mw);
+    floe__buf_free(&m);
+    floe__buf_free(&l);
+}
+
+/* What a commit does: carry the parent's manifest-list entries into a new
+ * list, and rewrite a third-party manifest's entries as EXISTING / DELETED
+ * with the partition types the reader reports. */
+static void test_carry_over_and_rewrite(void)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    size_t len;
+    char *data = ft_read_file(
+        ft_path(sh, "fixtures/java_bunnies/metadata/"
+                    "snap-9158179788527662767-1-a01399a1-e864-4562-b921-c8cb56e6e4a9.avro"),
+        &len);
+    FT_ASSERT(data);
+    floe_manifest_list *parent;
+    FT_OK(floe_manifest_list_read(&parent, (const uint8_t *)data, len, "parent.avro"));
+    floe_buf out = FLOE_BUF_INIT;
+    floe_manifest_list_writer_options lo = {
+        2, 77, true, parent->snapshot_id, 4, FLOE_AVRO_CODEC_DEFLATE, -1};
+    floe_manifest_list_writer *lw;
+    FT_OK(floe_manifest_list_writer_new(&lw, &lo, &out));
+    for (size_t i = 0; i < parent->nentries; i++)
+        FT_OK(floe_manifest_list_writer_add(lw, &parent->entries[i]));
+    FT_OK(floe_manifest_list_writer_finish(lw));
+    floe_manifest_list_writer_free(lw);
+    floe_manifest_list *child;
+    FT_OK(floe_manifest_list_read(&child, (const uint8_t *)out.ptr, out.len, "child.avro"));
+    FT_EQ_INT(child->nentries, parent->nentries);
+    for (size_t i = 0; i < child->nentries && i < parent->nentries; i++) {
+        const floe_manifest_file *a = &parent->entries[i], *b = &child->entries[i];
+        FT_EQ_STR(a->manifest_path, b->manifest_path);
+        FT_EQ_INT(a->manifest_length, b->manifest_length);
+        FT_EQ_INT(a->content, b->content);
+        FT_EQ_INT(a->sequence_number, b->sequence_number); /* kept, not reassigned */
+        FT_EQ_INT(a->min_sequence_number, b->min_sequence_number);
+        FT_EQ_INT(a->added_snapshot_id, b->added_snapshot_id);
+        FT_EQ_INT(a->added_rows_count, b->added_rows_count);
+        FT_EQ_INT(a->has_partitions, b->has_partitions);
+    }
+    FT_CHECK(child->has_parent_snapshot_id &&
+             child->parent_snapshot_id == INT64_C(9158179788527662767));
+    floe_manifest_list_free(child);
+    floe_manifest_list_free(parent);
+    free(data);
+    floe__buf_free(&out);
+
+    /* rewrite the trino bucket manifest (10 int partition fields) */
+    data = ft_read_file(ft_path(sh, "fixtures/trino_bucket_partitioning/metadata/"
+                                    "0ffce867-cc54-49f8-ac74-c89fc147015d-m0.avro"),
+                        &len);
+    FT_ASSERT(data);
+    floe_manifest *m;
+    FT_OK(floe_manifest_read(&m, (const uint8_t *)data, len, "trino-m0.avro", NULL));
+    const floe_manifest_info *info = floe_manifest_reader_info(m->reader);
+    floe_manifest_partition_field pf[16];
+    FT_ASSERT(info->npartition_fields <= 16);
+    for (size_t i = 0; i < info->npartition_fields; i++)
+        pf[i] = (floe_manifest_partition_field){info->partition_field_ids[i],
+                                                info->partition_field_names[i],
+                                                &info->partition_types[i]};
+    floe_manifest_writer_options wo = {
+        2,  FLOE_MANIFEST_DATA,      info->partition_spec_id,   info->npartition_fields,
+        pf, info->schema_json,       info->partition_spec_json, 99,
+        5,  "s3://w/m-rewrite.avro", FLOE_AVRO_CODEC_ZSTD,      -1};
+    floe_manifest_writer *w;
+    FT_OK(floe_manifest_writer_new(&w, &wo, &out));
+    for (size_t i = 0; i < m->nentries; i++) {
+        floe_manifest_entry e = m->entries[i];
+        e.status = FLOE_ENTRY_DELETED;
+        e.sequence_number = e.file_sequence_number = 2;
+        FT_OK(floe_manifest_writer_add(w, &e));
+    }
+    floe_manifest_file mf;
+    FT_OK(floe_manifest_writer_finish(w, &mf));
+    FT_EQ_INT(mf.deleted_files_count, (int)m->nentries);
+    FT_EQ_INT(mf.npartitions, 10);
+    /* col_varbinary_bucket = 724 -> summary bounds are 724 little-endian */
+    FT_CHECK(mf.partitions[9].lower_bound.set && mf.partitions[9].lower_bound.ptr[0] == 0xd4 &&
+             mf.partitions[9].lower_bound.ptr[1] == 0x02);
+    floe_manifest *back;
+    FT_OK(floe_manifest_read(&back, (const uint8_t *)out.ptr, out.len, "rewrite.avro", &mf));
+    FT_EQ_INT(back->nentries, m->nentries);
+    const floe_data_file *x = &m->entries[0].data_file, *y = &back->entries[0].data_file;
+    FT_EQ_INT(back->entries[0].status, FLOE_ENTRY_DELETED);
+    FT_EQ_INT(back->entries[0].sequence_number, 2);
+    FT_EQ_INT(back->entries[0].snapshot_id, m->entries[0].snapshot_id);
+    FT_EQ_STR(x->file_path, y->file_path);
+    FT_EQ_INT(y->partition.values[9].v.i32, 724);
+    FT_EQ_INT(x->lower_bounds.n, y->lower_bounds.n);
+    for (size_t i = 0; i < x->lower_bounds.n && i < y->lower_bounds.n; i++)
+        FT_CHECK(x->lower_bounds.items[i].len == y->lower_bounds.items[i].len &&
+                 memcmp(x->lower_bounds.items[i].ptr, y->lower_bounds.items[i].ptr,
+                        x->lower_bounds.items[i].len) == 0);
+    floe_manifest_free(back);
+    floe_manifest_writer_free(w);
+    floe_manifest_free(m);
+    free(data);
+    floe__buf_free(&out);
+}
+
 static const ft_case cases[] = {
+    {"carry_over_and_rewrite", test_carry_over_and_rewrite},
+    {"schemas_match_java", test_schemas_match_java},
     {"v2_partitioned", test_v2_partitioned},
     {"v2_unpartitioned", test_v2_unpartitioned},
     {"v2_deletes", test_v2_deletes},
     {"v1_partitioned", test_v1_partitioned},
     {"v1_unpartitioned", test_v1_unpartitioned},
     {"many_blocks", test_many_blocks},
+    {"streaming_bounded", test_streaming_bounded},
     {"manifest_list_roundtrip", test_manifest_list_roundtrip},
     {"writer_rejects", test_writer_rejects},
     {"oom", test_oom},

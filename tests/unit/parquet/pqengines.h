@@ -163,14 +163,16 @@ static json_t *to_json_value(const struct ArrowArray *a, const floe_type *t, int
 }
 
 /* Read `path` with floe and compare every value with DuckDB's output. */
-__attribute__((unused)) static void floe_matches_duckdb(const char *path, json_t *duck)
+__attribute__((unused)) static void floe_matches_duckdb(const char *path, json_t *duck, int64_t batch_rows)
 {
     json_t *rows = json_object_get(duck, "rows");
     json_t *cols = json_object_get(duck, "columns");
     floe_input *in;
     FT_OK(floe__pq_input_file(&in, path));
     floe_pq_reader *r;
-    int rc = floe__pq_reader_open(&r, in, NULL);
+    floe_pq_read_options ro = {0};
+    ro.batch_rows = batch_rows;
+    int rc = floe__pq_reader_open(&r, in, &ro);
     if (rc < 0) {
         in->close(in);
         FT_OK(rc);

@@ -216,7 +216,8 @@ static void floe_reads_duckdb(const char *options, int nrows)
     free(out);
     json_t *d = run_json("node %s duckdb-read %s", js, path);
     FT_ASSERT(d);
-    floe_matches_duckdb(path, d);
+    floe_matches_duckdb(path, d, 0);
+    floe_matches_duckdb(path, d, 777);
     json_decref(d);
 }
 

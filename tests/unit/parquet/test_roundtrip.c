@@ -81,6 +81,29 @@ static int64_t check_file(const floe_buf *file, const floe_pq_read_options *opts
     return bad ? -1 : row;
 }
 
+static int64_t check_file_values(const floe_buf *file)
+{
+    floe_input *in;
+    if (floe__pq_input_memory(&in, file->ptr, file->len, "f.parquet") < 0)
+        return -1;
+    floe_pq_reader *r;
+    int64_t rows = -1;
+    if (floe__pq_reader_open(&r, in, NULL) == 0) {
+        struct ArrowArray a;
+        if (floe__pq_reader_next(r, &a) == 0) {
+            const double *v = a.children[0]->buffers[1];
+            rows = a.length;
+            for (int64_t i = 0; i < a.length; i++)
+                if (isnan(v[i]) != (i == 1 || i == 4) || (i == 2 && !signbit(v[i])))
+                    rows = -1;
+            a.release(&a);
+        }
+        floe__pq_reader_free(r);
+    }
+    in->close(in);
+    return rows;
+}
+
 static void roundtrip(const char *codec, int page_version, bool no_dict, int64_t rg_bytes)
 {
     floe_props p = FLOE_PROPS_INIT;
@@ -111,6 +134,12 @@ static void roundtrip(const char *codec, int page_version, bool no_dict, int64_t
     floe_schema ps = {0, &proot, 0, NULL, 99, NULL, NULL};
     floe_pq_read_options ro = {0};
     ro.projection = &ps;
+    FT_EQ_INT(check_file(&file, &ro), 5000);
+    /* slices of row groups */
+    ro.batch_rows = 333;
+    FT_EQ_INT(check_file(&file, &ro), 5000);
+    ro.projection = NULL;
+    ro.batch_rows = 1;
     FT_EQ_INT(check_file(&file, &ro), 5000);
     floe__pq_metrics_free(&m);
     floe__buf_free(&file);
@@ -238,7 +267,110 @@ static void test_required_null_rejected(void)
     floe__buf_free(&file);
 }
 
+/* Past write.parquet.dict-size-bytes the chunk falls back to PLAIN pages of
+ * normal size (a regression once flushed one page per value). */
+static void test_dictionary_fallback(void)
+{
+    static const floe_type tl = {.id = FLOE_T_LONG};
+    static const floe_field f[1] = {{1, "v", true, &tl, NULL, NULL, NULL}};
+    static const floe_type root = {.id = FLOE_T_STRUCT, .nfields = 1, .fields = f};
+    static const floe_schema sch = {0, &root, 0, NULL, 1, NULL, NULL};
+    floe_arrow_builder *b;
+    FT_OK(floe__arrow_builder_new(&b, &root));
+    for (int64_t i = 0; i < 50000; i++) {
+        floe_value v = floe_value_long(i * 7919 % 100003);
+        FT_OK(floe__arrow_builder_append(b->children[0], &v));
+        FT_OK(floe__arrow_builder_struct_append(b, true));
+    }
+    struct ArrowArray a;
+    FT_OK(floe__arrow_builder_finish(b, &a));
+    floe__arrow_builder_free(b);
+    floe_props p = FLOE_PROPS_INIT;
+    FT_OK(floe__props_set(&p, "write.parquet.dict-size-bytes", "4000"));
+    FT_OK(floe__props_set(&p, "write.parquet.compression-codec", "uncompressed"));
+    floe_buf file = FLOE_BUF_INIT;
+    floe_pq_write_options o = {0};
+    o.props = &p;
+    o.sink = pt_sink;
+    o.sink_payload = &file;
+    floe_pq_writer *w;
+    FT_OK(floe__pq_writer_new(&w, &sch, &o));
+    FT_OK(floe__pq_writer_write(w, &a));
+    a.release(&a);
+    FT_OK(floe__pq_writer_close(w, NULL));
+    floe__pq_writer_free(w);
+    floe__props_free(&p);
+    /* 50000 PLAIN longs = 400 kB; tiny pages would add a header per value */
+    FT_CHECK(file.len < 420000);
+    floe_input *in;
+    FT_OK(floe__pq_input_memory(&in, file.ptr, file.len, "fallback.parquet"));
+    floe_pq_reader *r;
+    FT_OK(floe__pq_reader_open(&r, in, NULL));
+    const floe_pq_column_meta *m = &floe__pq_reader_meta(r)->row_groups[0].columns[0].meta_data;
+    FT_CHECK(m->encodings & (1u << FLOE_PQ_ENC_PLAIN_DICTIONARY));
+    FT_CHECK(m->encodings & (1u << FLOE_PQ_ENC_PLAIN));
+    FT_OK(floe__pq_reader_next(r, &a));
+    const int64_t *v = a.children[0]->buffers[1];
+    for (int64_t i = 0; i < 50000; i++)
+        if (v[i] != i * 7919 % 100003) {
+            FT_EQ_INT(v[i], i * 7919 % 100003);
+            break;
+        }
+    a.release(&a);
+    floe__pq_reader_free(r);
+    in->close(in);
+    floe__buf_free(&file);
+}
+
+/* Float bounds: NaN is counted not bounded; -0.0 is below +0.0. */
+static void test_float_bounds(void)
+{
+    static const floe_type td = {.id = FLOE_T_DOUBLE};
+    static const floe_field f[1] = {{1, "x", false, &td, NULL, NULL, NULL}};
+    static const floe_type root = {.id = FLOE_T_STRUCT, .nfields = 1, .fields = f};
+    static const floe_schema sch = {0, &root, 0, NULL, 1, NULL, NULL};
+    const double vals[5] = {0.0, NAN, -0.0, 0.0, NAN};
+    floe_arrow_builder *b;
+    FT_OK(floe__arrow_builder_new(&b, &root));
+    for (int i = 0; i < 5; i++) {
+        floe_value v = floe_value_double(vals[i]);
+        FT_OK(floe__arrow_builder_append(b->children[0], &v));
+        FT_OK(floe__arrow_builder_struct_append(b, true));
+    }
+    struct ArrowArray a;
+    FT_OK(floe__arrow_builder_finish(b, &a));
+    floe__arrow_builder_free(b);
+    floe_props p = FLOE_PROPS_INIT;
+    FT_OK(floe__props_set(&p, "write.parquet.compression-level", "19"));
+    floe_buf file = FLOE_BUF_INIT;
+    floe_pq_write_options o = {0};
+    o.props = &p;
+    o.sink = pt_sink;
+    o.sink_payload = &file;
+    floe_pq_writer *w;
+    FT_OK(floe__pq_writer_new(&w, &sch, &o));
+    FT_OK(floe__pq_writer_write(w, &a));
+    a.release(&a);
+    floe_pq_metrics m;
+    FT_OK(floe__pq_writer_close(w, &m));
+    floe__pq_writer_free(w);
+    floe__props_free(&p);
+    FT_EQ_INT(m.fields[0].nan_value_count, 2);
+    FT_EQ_INT(m.fields[0].value_count, 5);
+    FT_ASSERT(m.fields[0].lower_bound_len == 8 && m.fields[0].upper_bound_len == 8);
+    double lo, hi;
+    memcpy(&lo, m.fields[0].lower_bound, 8);
+    memcpy(&hi, m.fields[0].upper_bound, 8);
+    FT_CHECK(lo == 0.0 && signbit(lo));
+    FT_CHECK(hi == 0.0 && !signbit(hi));
+    floe__pq_metrics_free(&m);
+    FT_EQ_INT(check_file_values(&file), 5);
+    floe__buf_free(&file);
+}
+
 static const ft_case cases[] = {
+    {"float_bounds", test_float_bounds},
+    {"dictionary_fallback", test_dictionary_fallback},
     {"zstd_v1", test_zstd_v1},
     {"snappy_v2", test_snappy_v2},
     {"gzip_nodict", test_gzip_nodict},
