@@ -21,53 +21,6 @@
 
 #include <string.h>
 
-#if defined(__has_include)
-#if __has_include("floe/scan.h") && __has_include("floe/table.h") && __has_include("meta/meta.h")
-#define FLOE_SQL_HAVE_SCAN 1
-#endif
-#endif
-
-#ifndef FLOE_SQL_HAVE_SCAN
-
-/* Without the scan: no data row sources (references fail with "not
- * supported yet" in exec_refs.c); these keep the other modules linking. */
-bool floe__sql_have_scan(void) { return false; }
-
-int floe__sql_data_source(struct floe_rowsource **out, floe_sql_session *s,
-                          const floe_sql_tref *r, const char *ident, struct floe_table *t)
-{
-    FLOE_UNUSED(s);
-    FLOE_UNUSED(r);
-    FLOE_UNUSED(t);
-    *out = NULL;
-    return floe__error(FLOE_EUNSUPPORTED, "sql", "reading %s is not supported yet (needs scan)",
-                       ident);
-}
-
-int floe__sql_data_hint(const struct floe_rowsource *rs, const char *column)
-{
-    FLOE_UNUSED(rs);
-    FLOE_UNUSED(column);
-    return FLOE_SQL_HINT_NONE - 1;
-}
-
-const struct floe_type *floe__sql_data_type(const struct floe_rowsource *rs, const char *column)
-{
-    FLOE_UNUSED(rs);
-    FLOE_UNUSED(column);
-    return NULL;
-}
-
-int floe__sql_data_explain(const struct floe_rowsource *rs, const char *ident, floe_buf *out)
-{
-    FLOE_UNUSED(rs);
-    FLOE_UNUSED(ident);
-    FLOE_UNUSED(out);
-    return 1;
-}
-
-#else
-
 #include "floe/scan.h"
 #include "meta/rowsource.h"
 #include "scan/scan.h"
@@ -75,8 +28,6 @@ int floe__sql_data_explain(const struct floe_rowsource *rs, const char *ident, f
 #include "spec/metadata.h"
 #include "spec/value.h"
 #include "table/table.h"
-
-bool floe__sql_have_scan(void) { return true; }
 
 static const floe_type t_double = {.id = FLOE_T_DOUBLE};
 
@@ -489,4 +440,3 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     return 0;
 }
 
-#endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sql/exec_data: Iceberg data tables as row sources for the shell's virtual
- * tables (exec_data.c, built when the scan is part of the build).
+ * tables (exec_data.c).
  */
 #ifndef FLOE_SQL_EXEC_DATA_H
 #define FLOE_SQL_EXEC_DATA_H
@@ -11,8 +11,6 @@
 struct floe_rowsource;
 struct floe_table;
 
-/* True when data tables can be read (the scan is built in). */
-bool floe__sql_have_scan(void);
 /* A row source over the table `ident` with the selection of `r` (time
  * travel, branch_/tag_ suffix); `t` is the table as the cache holds it.
  * Unknown snapshots/refs fail now with Iceberg's messages. */

@@ -9,28 +9,16 @@
  * main, on the target's branch (t.branch_x) or on spark.wap.branch; with
  * spark.wap.id and write.wap.enabled=true the snapshot is staged.
  */
-#include "sql/session_int.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#if defined(__has_include)
-#if __has_include("floe/table.h")
-#define FLOE_SQL_HAVE_TABLE 1
-#endif
-#endif
-
-#ifdef FLOE_SQL_HAVE_TABLE
-
 #include "arrow/arrow.h"
-#include "sql/exec_int.h"
 #include "spec/metadata.h"
+#include "sql/exec_int.h"
 #include "table/table.h"
 #include "util/civil.h"
 #include "util/time.h"
 
-bool floe__sql_have_append(void) { return true; }
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define BATCH_ROWS 65536
 
@@ -370,9 +358,3 @@ int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_are
     return rc;
 }
 
-#else
-
-/* appends arrive with the table layer */
-typedef int floe__sql_no_insert;
-
-#endif

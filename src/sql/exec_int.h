@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * sql/exec_int: the executor's access to tables (private; only included
- * where the table layer is available). Implemented in exec_refs.c and
- * exec_insert.c.
+ * sql/exec_int: the executor's access to tables (private). Implemented in
+ * exec_refs.c and exec_insert.c.
  */
 #ifndef FLOE_SQL_EXEC_INT_H
 #define FLOE_SQL_EXEC_INT_H
@@ -26,8 +25,6 @@ const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *tab
 /* REFRESH TABLE. */
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 
-/* exec_insert.c: true when appends are available in this build. */
-bool floe__sql_have_append(void);
 /* INSERT INTO / INSERT OVERWRITE. */
 int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
 /* Append the rows of `q` (refs of `st` already usable) to table `ident`

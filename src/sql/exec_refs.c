@@ -4,52 +4,19 @@
  * the front end found in a statement (a table at main or at a time-travel
  * point, a branch, a tag, a metadata table, a table-valued function) to a
  * SQLite virtual table named after the reference (floe_ref_N), and
- * dropping those tables after the statement.
- *
- * This build has no table reader yet: a reference to an existing table
- * fails with a clear "not supported yet" error; an unknown one with
- * Iceberg's NoSuchTableException text.
+ * dropping those tables after the statement. Metadata tables are meta's
+ * row sources, data tables exec_data.c's; both go through the "floe_rows"
+ * virtual-table module (sql/vtab.h). Unknown tables fail with Iceberg's
+ * NoSuchTableException text. Also the session's table cache.
  */
-#include "sql/session_int.h"
-
-#include <string.h>
-
-#if defined(__has_include)
-#if __has_include("floe/table.h")
-#define FLOE_SQL_HAVE_TABLE 1
-#endif
-#endif
-
-#if defined(FLOE_SQL_HAVE_TABLE) && defined(__has_include)
-#if __has_include("meta/meta.h") && __has_include("sql/vtab.h")
-#define FLOE_SQL_HAVE_META 1
-#endif
-#endif
-
-#ifdef FLOE_SQL_HAVE_META
+#include "io/io.h"
 #include "meta/meta.h"
 #include "sql/exec_data.h"
-#include "sql/vtab.h"
-#endif
-
-#ifndef FLOE_SQL_HAVE_TABLE
-
-struct floe_sql_engine {
-    int unused;
-};
-
-int floe__sql_engine_init(floe_sql_session *s)
-{
-    s->engine = NULL;
-    return 0;
-}
-
-void floe__sql_engine_fini(floe_sql_session *s) { FLOE_UNUSED(s); }
-
-#else
-
-#include "io/io.h"
 #include "sql/exec_int.h"
+#include "sql/vtab.h"
+#include "table/table.h"
+
+#include <string.h>
 
 /* The session's table cache, as Spark's SparkCatalog configures its
  * CachingCatalog: cache-enabled=false loads on every use;
@@ -62,13 +29,12 @@ struct floe_sql_engine {
     floe_fileio *io;
     floe_table_options topts;
     floe_table_cache *cache;
-    void *reg;         /* floe_vtab_registry when metadata tables are built in */
+    floe_vtab_registry *reg;
     floe_strmap *live; /* sqlite name -> floe_rowsource* of live virtual tables */
 };
 
 /* Result columns read straight from a virtual table column: booleans show
  * as true/false, decimals with their scale (SQLite holds 0/1 and text). */
-#ifdef FLOE_SQL_HAVE_META
 static int column_hint(const char *table, const char *column, void *payload)
 {
     struct floe_sql_engine *e = payload;
@@ -90,7 +56,6 @@ static int column_hint(const char *table, const char *column, void *payload)
     }
     return FLOE_SQL_HINT_NONE;
 }
-#endif
 
 int floe__sql_engine_init(floe_sql_session *s)
 {
@@ -118,14 +83,10 @@ int floe__sql_engine_init(floe_sql_session *s)
     FLOE_TRY(floe_table_cache_new(&e->cache, s->catalog, &co));
     if (!(e->live = floe__strmap_new()))
         return floe__error_nomem();
-#ifdef FLOE_SQL_HAVE_META
     floe__sql_out_set_hint(s->out, column_hint, e);
-#endif
-#ifdef FLOE_SQL_HAVE_META
     floe_vtab_registry *reg = NULL;
     FLOE_TRY(floe__vtab_register(s->db, &reg));
     e->reg = reg;
-#endif
     return 0;
 }
 
@@ -168,19 +129,11 @@ int floe__sql_refresh_table(floe_sql_session *s, const char *ident)
     return rc;
 }
 
-#endif
-
 void floe__sql_engine_time_zone_changed(floe_sql_session *s)
 {
-#ifdef FLOE_SQL_HAVE_META
     if (s->engine && s->engine->reg)
         floe__vtab_set_time_zone(s->engine->reg, s->tz);
-#else
-    FLOE_UNUSED(s);
-#endif
 }
-
-#ifdef FLOE_SQL_HAVE_META
 
 #include "table/table.h"
 
@@ -318,8 +271,6 @@ static int create_metadata_ref(floe_sql_session *s, const floe_sql_tref *r, floe
     return floe__strmap_put(s->engine->live, r->sqlite_name, &o->pub);
 }
 
-#endif
-
 int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
 {
     floe_arena *a = floe__arena_new(0);
@@ -340,43 +291,20 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
             rc = floe__error_nomem();
             break;
         }
-#ifdef FLOE_SQL_HAVE_TABLE
         floe_table *t = NULL;
         rc = floe__sql_get_table(s, ident, &t);
         if (rc < 0)
             break;
-#ifdef FLOE_SQL_HAVE_META
         if (r->name.kind == FLOE_SQLREF_METADATA) {
             rc = create_metadata_ref(s, r, t);
             continue;
         }
-        if (floe__sql_have_scan()) {
-            floe_rowsource *rs = NULL;
-            rc = floe__sql_data_source(&rs, s, r, ident, t);
-            if (rc == 0)
-                rc = floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, rs);
-            if (rc == 0)
-                rc = floe__strmap_put(s->engine->live, r->sqlite_name, rs);
-            continue;
-        }
-#endif
-#else
-        char *loc = NULL;
-        rc = floe_catalog_load_table(&loc, NULL, s->catalog, ident);
-        floe_catalog_string_free(loc);
-        if (rc < 0) {
-            s->error_class = rc == FLOE_ENOTFOUND ? "NoSuchTableException" : NULL;
-            break;
-        }
-#endif
-        rc = floe__sql_fail(s,
-                            floe__error(FLOE_EUNSUPPORTED, "sql",
-                                        "reading %s%s%s is not supported yet",
-                                        r->name.kind == FLOE_SQLREF_METADATA ? "metadata table "
-                                                                             : "Iceberg table ",
-                                        ident,
-                                        r->name.kind == FLOE_SQLREF_METADATA ? "" : " (needs scan)"),
-                            "UnsupportedOperationException");
+        floe_rowsource *rs = NULL;
+        rc = floe__sql_data_source(&rs, s, r, ident, t);
+        if (rc == 0)
+            rc = floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, rs);
+        if (rc == 0)
+            rc = floe__strmap_put(s->engine->live, r->sqlite_name, rs);
     }
     floe__arena_free(a);
     return rc;
@@ -392,11 +320,9 @@ void floe__sql_refs_drop(floe_sql_session *s, const floe_sql_stmt *st)
     }
 }
 
-#ifdef FLOE_SQL_HAVE_TABLE
 const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *table,
                                             const char *column)
 {
-#ifdef FLOE_SQL_HAVE_META
     const floe_rowsource *rs =
         table && column && s->engine->live ? floe__strmap_get(s->engine->live, table) : NULL;
     if (!rs)
@@ -412,16 +338,8 @@ const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *tab
                        ? NULL
                        : rs->columns[i].type;
     return NULL;
-#else
-    FLOE_UNUSED(s);
-    FLOE_UNUSED(table);
-    FLOE_UNUSED(column);
-    return NULL;
-#endif
 }
-#endif
 
-#ifdef FLOE_SQL_HAVE_META
 void floe__sql_live_forget(floe_sql_session *s, const floe_rowsource *rs)
 {
     if (!s->engine || !s->engine->live)
@@ -436,12 +354,10 @@ void floe__sql_live_forget(floe_sql_session *s, const floe_rowsource *rs)
         }
     }
 }
-#endif
 
 int floe__sql_explain_refs(floe_sql_session *s, const floe_sql_stmt *st, floe_vec *lines,
                            floe_arena *a)
 {
-#ifdef FLOE_SQL_HAVE_META
     floe_buf b = FLOE_BUF_INIT;
     for (size_t i = 0; i < st->nrefs; i++) {
         const floe_rowsource *rs = floe__strmap_get(s->engine->live, st->refs[i].sqlite_name);
@@ -463,11 +379,5 @@ int floe__sql_explain_refs(floe_sql_session *s, const floe_sql_stmt *st, floe_ve
         }
     }
     floe__buf_free(&b);
-#else
-    FLOE_UNUSED(s);
-    FLOE_UNUSED(st);
-    FLOE_UNUSED(lines);
-    FLOE_UNUSED(a);
-#endif
     return 0;
 }

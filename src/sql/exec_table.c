@@ -8,34 +8,13 @@
  * REFRESH TABLE, and ALTER TABLE CREATE/REPLACE/DROP BRANCH|TAG.
  * Tables are obtained through the session's table cache (exec_refs.c).
  */
-#include "sql/session_int.h"
-
-#include <string.h>
-
-#if defined(__has_include)
-#if __has_include("floe/table.h")
-#define FLOE_SQL_HAVE_TABLE 1
-#endif
-#endif
-
-#ifndef FLOE_SQL_HAVE_TABLE
-
-int floe__sql_exec_table_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
-{
-    FLOE_UNUSED(s);
-    FLOE_UNUSED(st);
-    FLOE_UNUSED(a);
-    return 1;
-}
-
-#else
-
 #include "spec/metadata.h"
 #include "spec/spec.h"
 #include "sql/exec_int.h"
 #include "table/table.h"
 
 #include <jansson.h>
+#include <string.h>
 
 /* ---------------------------------------------------------------- CREATE TABLE */
 
@@ -127,11 +106,6 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
         return floe__sql_fail(s,
                               floe__error(FLOE_EUNSUPPORTED, "sql",
                                           "REPLACE TABLE is not supported yet"),
-                              "UnsupportedOperationException");
-    if (c->as_query && !floe__sql_have_append())
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EUNSUPPORTED, "sql",
-                                          "CREATE TABLE ... AS SELECT is not supported yet"),
                               "UnsupportedOperationException");
     char *loc = NULL;
     int ex = floe_catalog_load_table(&loc, NULL, s->catalog, ident);
@@ -499,4 +473,3 @@ int floe__sql_exec_table_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe
     }
 }
 
-#endif

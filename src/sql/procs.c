@@ -15,16 +15,12 @@
  *   register_table(table, metadata_file)          current_snapshot_id, total_records_count,
  *                                                 total_data_files_count
  */
-#include "sql/session_int.h"
+#include "sql/exec_int.h"
+#include "table/table.h"
+#include "util/time.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__has_include)
-#if __has_include("floe/table.h")
-#define FLOE_SQL_HAVE_TABLE 1
-#endif
-#endif
 
 typedef enum ptype { P_STRING = 1, P_LONG, P_TIMESTAMP } ptype;
 
@@ -164,36 +160,6 @@ static int bind_args(floe_sql_session *s, const proc *p, const floe_sql_call *c,
                                   "AnalysisException");
     return 0;
 }
-
-#ifndef FLOE_SQL_HAVE_TABLE
-
-int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
-{
-    FLOE_UNUSED(a);
-    const floe_sql_call *c = &st->call;
-    for (size_t i = 0; i < FLOE_ARRAY_LEN(procs); i++) {
-        if (strcmp(procs[i].name, c->procedure) == 0) {
-            bound b;
-            FLOE_TRY(bind_args(s, &procs[i], c, &b));
-            return floe__sql_fail(s,
-                                  floe__error(FLOE_EUNSUPPORTED, "sql",
-                                              "Procedure %s needs the table layer (not in this "
-                                              "build)",
-                                              c->procedure),
-                                  "UnsupportedOperationException");
-        }
-    }
-    return floe__sql_fail(s,
-                          floe__error(FLOE_ENOTFOUND, "sql", "Procedure system.%s not found",
-                                      c->procedure),
-                          "NoSuchProcedureException");
-}
-
-#else
-
-#include "sql/exec_int.h"
-#include "table/table.h"
-#include "util/time.h"
 
 static int64_t arg_long(const floe_sql_value *v)
 {
@@ -383,4 +349,3 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
     return rc;
 }
 
-#endif
