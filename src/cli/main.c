@@ -13,6 +13,7 @@ static const cli_command commands[] = {
     {"inventory", floe_cmd_inventory, "list (and back up) every object a pinned snapshot needs", "floe inventory [--warehouse DIR] [--catalog-name NAME] <ns.table> [--snapshot ID | --ref NAME | --timestamp TS] [--format table|csv|json] [--copy-to DIR]"},
     {"retention", floe_cmd_retention, "report recovery windows and what expiry would delete", "floe retention [--warehouse DIR] [--catalog-name NAME] [--format text|json] <ns.table>"},
     {"serve", floe_cmd_serve, "run the Iceberg REST catalog server", "floe serve --memory [--host H] [--port P] [--token-file F] ..."},
+    {"sql", floe_cmd_sql, "the SQL shell (Spark/Iceberg dialect on SQLite)", "floe sql [--warehouse DIR] [--catalog-name NAME] [--conf K=V]... [--format table|csv|json] [-c SQL]... [-f FILE]..."},
 };
 
 static void usage(FILE *out)
