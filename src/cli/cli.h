@@ -25,6 +25,8 @@ int cli_fail(const char *what);
 /* Subcommands. */
 int floe_cmd_version(int argc, char **argv);
 int floe_cmd_inspect(int argc, char **argv);
+int floe_cmd_log(int argc, char **argv);      /* cmd_log.c */
+int floe_cmd_suspects(int argc, char **argv); /* cmd_suspects.c */
 
 /* `floe inspect [--json] FILE.parquet`: print a Parquet footer (schema with
  * field ids, row groups, column chunks, statistics). Returns CLI_OK or
