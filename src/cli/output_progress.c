@@ -66,7 +66,7 @@ void cli_progress_cb(const floe_progress_info *info, void *payload)
         return;
     double secs = info->elapsed_ms > 0 ? info->elapsed_ms / 1000.0 : 0.001;
     char a[32], b[32], r[32], e[32];
-    fprintf(p->out, "\r%s ", info->phase);
+    fprintf(p->out, "\r%s", info->phase);
     double remaining = -1;
     if (info->total || info->done) {
         fprintf(p->out, " %llu", (unsigned long long)info->done);
