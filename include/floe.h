@@ -7,5 +7,6 @@
 #include "floe/arrow.h"
 #include "floe/io.h"
 #include "floe/catalog.h"
+#include "floe/table.h"
 
 #endif

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * bench/table_commit: latency of one commit through the whole protocol
+ * (prepare, build, write metadata.json create-new, SQLite compare-and-set)
+ * on tables with 10, 1,000 and 10,000 snapshots: a metadata-only commit
+ * (rollback / set-current alternating) and a small synthetic append
+ * (add-snapshot + move main; the manifest list is not written, so this is
+ * the metadata part of an append). Also: the freshness check per use, and
+ * commits/s with 8 writer processes racing on one table.
+ *
+ * Tables are generated as metadata JSON with Spark-like summaries and a
+ * snapshot-log entry per snapshot, then registered in a fresh catalog.
+ * Output: BENCH <name> <value> <unit>.
+ */
+#include "arrow/arrow.h"
+#include "floe/table.h"
+#include "manifest/manifest.h"
+#include "spec/value.h"
+#include "table/table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char g_dir[128];
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static floe_catalog *open_catalog(void)
+{
+    char db[600];
+    snprintf(db, sizeof db, "%s/catalog.db", g_dir);
+    floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
+    o.warehouse = g_dir;
+    floe_catalog *c = NULL;
+    if (floe_catalog_open_sql(&c, db, &o) < 0)
+        return NULL;
+    if (floe_catalog_namespace_exists(c, "b") == 0)
+        floe_catalog_create_namespace(c, "b", NULL);
+    return c;
+}
+
+/* A v2 table with n snapshots in one chain, main at the last. */
+static int make_table(floe_catalog *c, const char *name, int n, int64_t *first, int64_t *last)
+{
+    char loc[700], ident[64], file[800];
+    snprintf(loc, sizeof loc, "%s/b.db/%s", g_dir, name);
+    snprintf(ident, sizeof ident, "b.%s", name);
+    snprintf(file, sizeof file, "%s/metadata/00000-bench.metadata.json", loc);
+    floe_buf b = FLOE_BUF_INIT;
+    int64_t base_id = 1000000007LL, ts0 = 1700000000000LL;
+    floe__buf_printf(&b,
+                     "{\"format-version\":2,\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\","
+                     "\"location\":\"%s\",\"last-sequence-number\":%d,\"last-updated-ms\":%lld,"
+                     "\"last-column-id\":2,\"current-schema-id\":0,\"schemas\":[{\"type\":"
+                     "\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":"
+                     "false,\"type\":\"long\"},{\"id\":2,\"name\":\"d\",\"required\":false,\"type\":"
+                     "\"date\"}]}],\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,"
+                     "\"fields\":[]}],\"last-partition-id\":999,\"default-sort-order-id\":0,"
+                     "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
+                     "\"current-snapshot-id\":%lld,\"refs\":{\"main\":{\"snapshot-id\":%lld,"
+                     "\"type\":\"branch\"}},\"snapshots\":[",
+                     loc, n, (long long)(ts0 + n), (long long)(base_id + n - 1),
+                     (long long)(base_id + n - 1));
+    for (int i = 0; i < n; i++) {
+        if (i)
+            floe__buf_putc(&b, ',');
+        floe__buf_printf(&b, "{\"sequence-number\":%d,\"snapshot-id\":%lld,", i + 1,
+                         (long long)(base_id + i));
+        if (i)
+            floe__buf_printf(&b, "\"parent-snapshot-id\":%lld,", (long long)(base_id + i - 1));
+        floe__buf_printf(
+            &b,
+            "\"timestamp-ms\":%lld,\"summary\":{\"operation\":\"append\",\"spark.app.id\":"
+            "\"local-1700000000000\",\"added-data-files\":\"1\",\"added-records\":\"10\","
+            "\"added-files-size\":\"1024\",\"changed-partition-count\":\"1\",\"total-records\":"
+            "\"%d\",\"total-files-size\":\"%d\",\"total-data-files\":\"%d\",\"total-delete-files\":"
+            "\"0\",\"total-position-deletes\":\"0\",\"total-equality-deletes\":\"0\"},"
+            "\"manifest-list\":\"%s/metadata/snap-empty.avro\",\"schema-id\":0}",
+            (long long)(ts0 + i), (i + 1) * 10, (i + 1) * 1024, i + 1, loc);
+    }
+    floe__buf_puts(&b, "],\"statistics\":[],\"snapshot-log\":[");
+    for (int i = 0; i < n; i++)
+        floe__buf_printf(&b, "%s{\"timestamp-ms\":%lld,\"snapshot-id\":%lld}", i ? "," : "",
+                         (long long)(ts0 + i), (long long)(base_id + i));
+    floe__buf_puts(&b, "],\"metadata-log\":[]}");
+    floe_fileio *io = NULL;
+    int rc = floe_fileio_local_new(&io);
+    if (rc == 0)
+        rc = floe_fileio_write_new(io, file, b.ptr, b.len);
+    /* every generated snapshot shares one real, empty manifest list so
+     * that real appends can read their parent's */
+    floe_buf list = FLOE_BUF_INIT;
+    floe_manifest_list_writer_options lo = {.format_version = 2, .snapshot_id = base_id,
+                                            .sequence_number = 1, .compression_level = -1};
+    floe_manifest_list_writer *lw = NULL;
+    char lpath[800];
+    snprintf(lpath, sizeof lpath, "%s/metadata/snap-empty.avro", loc);
+    if (rc == 0)
+        rc = floe_manifest_list_writer_new(&lw, &lo, &list);
+    if (rc == 0)
+        rc = floe_manifest_list_writer_finish(lw);
+    floe_manifest_list_writer_free(lw);
+    if (rc == 0)
+        rc = floe_fileio_write_new(io, lpath, list.ptr, list.len);
+    floe__buf_free(&list);
+    if (rc == 0)
+        rc = floe_catalog_register_table(c, ident, file);
+    floe_fileio_free(io);
+    floe__buf_free(&b);
+    *first = base_id + n - 2;
+    *last = base_id + n - 1;
+    return rc;
+}
+
+typedef struct synth {
+    int64_t id;
+} synth;
+
+static int synth_prepare(const floe_table_metadata *base, floe_table_change *c, void *p)
+{
+    synth *s = p;
+    const floe_snapshot *parent = floe__metadata_current_snapshot(base);
+    FLOE_TRY(floe__snapshot_id(&s->id));
+    floe_table_update *u = floe__change_update(c, FLOE_UPD_ADD_SNAPSHOT);
+    static floe_kv kv[] = {{"operation", "append"}, {"added-data-files", "1"},
+                           {"added-records", "10"}, {"total-records", "10"}};
+    if (!u)
+        return floe__error_nomem();
+    u->snapshot.snapshot_id = s->id;
+    u->snapshot.has_parent = parent != NULL;
+    u->snapshot.parent_snapshot_id = parent ? parent->snapshot_id : 0;
+    u->snapshot.sequence_number = base->last_sequence_number + 1;
+    u->snapshot.timestamp_ms = floe__now_ms();
+    FLOE_TRY(floe__snapshot_pack_manifest_list(
+        &u->snapshot, c->arena,
+        floe__arena_sprintf(c->arena, "%s/metadata/snap-empty.avro", base->location)));
+    FLOE_TRY(floe__snapshot_pack_summary(&u->snapshot, c->arena, kv, 4));
+    floe_snapshot_ref r = {.name = "main", .type = FLOE_REF_BRANCH, .snapshot_id = s->id};
+    FLOE_TRY(floe__change_assert_ref(c, base, "main"));
+    return floe__change_set_ref(c, &r);
+}
+
+/* One real append: a 1-row Parquet file, a manifest, a manifest list. */
+static int small_append(floe_table *t, int64_t id)
+{
+    const floe_type *root = floe__metadata_current_schema(t->metadata)->root;
+    floe_arrow_builder *b = NULL;
+    struct ArrowArray arr;
+    floe_append *a = NULL;
+    floe_value v0 = floe_value_long(id), v1 = floe_value_date(20716);
+    int rc = floe__arrow_builder_new(&b, root);
+    if (rc == 0)
+        rc = floe__arrow_builder_append(b->children[0], &v0);
+    if (rc == 0)
+        rc = floe__arrow_builder_append(b->children[1], &v1);
+    if (rc == 0)
+        rc = floe__arrow_builder_struct_append(b, true);
+    if (rc == 0)
+        rc = floe__arrow_builder_finish(b, &arr);
+    floe__arrow_builder_free(b);
+    if (rc == 0)
+        rc = floe_append_new(&a, t);
+    if (rc == 0) {
+        rc = floe_append_write(a, &arr);
+        arr.release(&arr);
+    }
+    if (rc == 0)
+        rc = floe_append_commit(a, NULL);
+    floe_append_free(a);
+    return rc;
+}
+
+static int64_t median(int64_t *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_i64);
+    return v[n / 2];
+}
+
+static void bench_size(floe_catalog *c, int n, int runs)
+{
+    char name[32], ident[40];
+    snprintf(name, sizeof name, "t%d", n);
+    snprintf(ident, sizeof ident, "b.%s", name);
+    int64_t a, z;
+    if (make_table(c, name, n, &a, &z) < 0) {
+        fprintf(stderr, "make_table: %s\n", floe_error_last()->message);
+        exit(1);
+    }
+    floe_table *t = NULL;
+    if (floe_table_load(&t, c, ident, NULL) < 0)
+        exit(1);
+    int64_t *lat = calloc((size_t)runs, sizeof *lat);
+    for (int i = 0; i < runs; i++) {
+        int64_t t0 = floe__mono_ns();
+        int rc = (i % 2 == 0) ? floe_table_rollback_to_snapshot(t, a, NULL, NULL)
+                              : floe_table_set_current_snapshot(t, z, NULL, NULL);
+        lat[i] = floe__mono_ns() - t0;
+        if (rc < 0) {
+            fprintf(stderr, "commit: %s\n", floe_error_last()->message);
+            exit(1);
+        }
+    }
+    printf("BENCH table_commit_metadata_only_%d_snapshots %.2f ms\n", n,
+           (double)median(lat, runs) / 1e6);
+    for (int i = 0; i < runs; i++) {
+        synth s;
+        int64_t t0 = floe__mono_ns();
+        if (floe__table_commit(t, synth_prepare, &s) < 0)
+            exit(1);
+        lat[i] = floe__mono_ns() - t0;
+    }
+    printf("BENCH table_commit_synthetic_snapshot_%d_snapshots %.2f ms\n", n,
+           (double)median(lat, runs) / 1e6);
+    for (int i = 0; i < runs; i++) {
+        int64_t t0 = floe__mono_ns();
+        if (small_append(t, i) < 0) {
+            fprintf(stderr, "append: %s\n", floe_error_last()->message);
+            exit(1);
+        }
+        lat[i] = floe__mono_ns() - t0;
+    }
+    printf("BENCH table_commit_small_append_%d_snapshots %.2f ms\n", n,
+           (double)median(lat, runs) / 1e6);
+    int checks = 2000;
+    int64_t t0 = floe__mono_ns();
+    for (int i = 0; i < checks; i++)
+        if (floe_table_ensure_fresh(t) != 0)
+            exit(1);
+    printf("BENCH table_freshness_check_%d_snapshots %.1f us\n", n,
+           (double)(floe__mono_ns() - t0) / checks / 1e3);
+    floe_file_info fi;
+    if (floe_fileio_stat(floe_table_io(t), floe_table_metadata_location(t), &fi) == 0)
+        printf("BENCH table_metadata_json_%d_snapshots %.0f KB\n", n, (double)fi.size / 1024);
+    free(lat);
+    floe_table_free(t);
+}
+
+enum { WRITERS = 8, PER_WRITER = 20 };
+
+static int writer(int i)
+{
+    floe_catalog *c = open_catalog();
+    floe_table *t = NULL;
+    if (!c || floe_table_load(&t, c, "b.race", NULL) < 0)
+        return 2;
+    for (int k = 0; k < PER_WRITER; k++) {
+        char tag[32];
+        snprintf(tag, sizeof tag, "w%d_%d", i, k);
+        if (floe_table_create_tag(t, tag, FLOE_REF_CREATE, NULL) < 0)
+            return 1;
+    }
+    floe_table_free(t);
+    floe_catalog_free(c);
+    return 0;
+}
+
+static void bench_writers(floe_catalog *c)
+{
+    int64_t a, z;
+    if (make_table(c, "race", 10, &a, &z) < 0)
+        exit(1);
+    floe_table *t = NULL;
+    floe_props p = FLOE_PROPS_INIT;
+    floe__props_set(&p, "commit.retry.num-retries", "1000");
+    floe__props_set(&p, "commit.retry.min-wait-ms", "1");
+    floe__props_set(&p, "commit.retry.max-wait-ms", "50");
+    if (floe_table_load(&t, c, "b.race", NULL) < 0 || floe_table_update_properties(t, &p, NULL, 0) < 0)
+        exit(1);
+    floe__props_free(&p);
+    floe_table_free(t);
+    int64_t t0 = floe__mono_ns();
+    pid_t pids[WRITERS];
+    for (int i = 0; i < WRITERS; i++) {
+        pids[i] = fork();
+        if (pids[i] == 0)
+            _exit(writer(i));
+    }
+    int failed = 0;
+    for (int i = 0; i < WRITERS; i++) {
+        int st;
+        waitpid(pids[i], &st, 0);
+        failed += !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    double secs = (double)(floe__mono_ns() - t0) / 1e9;
+    if (failed)
+        fprintf(stderr, "%d writers failed\n", failed);
+    printf("BENCH table_commits_per_s_8_writers %.0f commits/s\n", WRITERS * PER_WRITER / secs);
+}
+
+int main(void)
+{
+    /* FLOE_BENCH_DIR (e.g. /dev/shm) separates CPU cost from fsync cost */
+    const char *root = getenv("FLOE_BENCH_DIR");
+    snprintf(g_dir, sizeof g_dir, "%s/floe-bench-table-%d", root ? root : "/tmp", (int)getpid());
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", g_dir, g_dir);
+    if (system(cmd) != 0)
+        return 1;
+    floe_catalog *c = open_catalog();
+    if (!c)
+        return 1;
+    bench_size(c, 10, 41);
+    bench_size(c, 1000, 21);
+    bench_size(c, 10000, 9);
+    bench_writers(c);
+    floe_catalog_free(c);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
+    return system(cmd) == 0 ? 0 : 1;
+}

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Tables: a handle on one Iceberg table of a catalog, the commit protocol
+ * (requirements + updates, metadata.json written create-new, catalog
+ * compare-and-set, retry with backoff), snapshot management (rollback,
+ * set-current, cherry-pick, fast-forward, branches and tags), snapshot
+ * selection for reads, and a table cache (Java's CachingCatalog semantics
+ * or a "freshness" mode that never serves a replaced state).
+ *
+ * Ownership: a floe_table is the caller's (floe_table_free). It borrows the
+ * catalog (and the FileIO when one is passed in the options): keep them
+ * alive while the table lives. Strings and structs returned by accessors are
+ * borrowed from the table's current metadata and stay valid until the next
+ * call that may change it (refresh, ensure_fresh, any commit on the handle).
+ *
+ * Errors: every fallible function returns 0 or a negative FLOE_E* code with
+ * floe_error_last() set. User-facing messages keep Iceberg's (Java and
+ * Spark) wording, e.g. "Cannot roll back to snapshot, not an ancestor of
+ * the current state: 42". Validation failures of snapshot operations are
+ * FLOE_EINVALID; unknown snapshots and refs FLOE_ENOTFOUND where Java throws
+ * for a missing object and FLOE_EINVALID where Java throws a validation
+ * error (the message is what matters; each function lists its codes).
+ */
+#ifndef FLOE_TABLE_H
+#define FLOE_TABLE_H
+
+#include "floe/arrow.h"
+#include "floe/catalog.h"
+#include "floe/io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct floe_table floe_table;
+
+/* How a handle decides whether its metadata is current. */
+typedef enum floe_table_freshness {
+    /* Check before each use (floe_table_ensure_fresh): one indexed catalog
+     * lookup; reload only when the metadata location changed. The default
+     * for the SQLite catalog. */
+    FLOE_FRESHNESS_CHECK = 0,
+    /* Keep the loaded state until floe_table_refresh (Java's cached Table). */
+    FLOE_FRESHNESS_CACHED = 1,
+} floe_table_freshness;
+
+typedef struct floe_table_options {
+    unsigned version;        /* FLOE_TABLE_OPTIONS_VERSION */
+    floe_fileio *io;         /* borrowed FileIO; NULL = open one from io_conf */
+    const floe_props *io_conf; /* FileIO configuration (io.location-map, s3.*) */
+    floe_table_freshness freshness;
+    /* The branch writes of this handle go to (NULL = "main"); the session's
+     * wap.branch. A write target, never an option a write may ignore: the
+     * branch must exist when the handle is loaded (FLOE_ENOTFOUND "Cannot
+     * use branch (does not exist): <b>"). */
+    const char *branch;
+    /* The session's wap.id: with table property write.wap.enabled=true,
+     * appends are staged (committed without moving any branch, wap.id in
+     * the summary) for floe_table_cherrypick_snapshot to publish. */
+    const char *wap_id;
+} floe_table_options;
+
+#define FLOE_TABLE_OPTIONS_VERSION 1
+#define FLOE_TABLE_OPTIONS_INIT                                                                    \
+    {                                                                                              \
+        FLOE_TABLE_OPTIONS_VERSION, NULL, NULL, FLOE_FRESHNESS_CHECK, NULL, NULL                   \
+    }
+
+/* ---------------------------------------------------------------- load, create, drop */
+
+/* Load `ident` ("ns.table") from the catalog: look up the metadata
+ * location, read it through the FileIO (location map honoured) and parse
+ * it. `opts` may be NULL. Errors: FLOE_ENOTFOUND "Table does not exist:
+ * ident", FLOE_ECORRUPT / FLOE_EINVALID (bad metadata file, named),
+ * FLOE_EIO, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_table_load(floe_table **out, floe_catalog *catalog, const char *ident,
+                                const floe_table_options *opts);
+
+/* What a new table looks like. Schema, spec and sort order are JSON in the
+ * spec's Appendix C form ({"type":"struct","fields":[...]}, {"fields":[...]}
+ * with "source-id"/"transform"/"name", {"fields":[...]} sort fields);
+ * spec and sort order may be NULL (unpartitioned, unsorted). Field ids of
+ * the schema are kept as given; partition field ids are assigned from 1000
+ * when absent. `properties` may be NULL; the reserved "format-version"
+ * property selects 1 or 2 (default 2) and is not stored. `location` NULL =
+ * floe_catalog_default_location. */
+typedef struct floe_table_create_options {
+    unsigned version; /* FLOE_TABLE_CREATE_OPTIONS_VERSION */
+    const char *schema_json;
+    const char *partition_spec_json;
+    const char *sort_order_json;
+    const floe_props *properties;
+    const char *location;
+} floe_table_create_options;
+
+#define FLOE_TABLE_CREATE_OPTIONS_VERSION 1
+#define FLOE_TABLE_CREATE_OPTIONS_INIT                                                             \
+    {                                                                                              \
+        FLOE_TABLE_CREATE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL                            \
+    }
+
+/* Create a table: write <location>/metadata/00000-<uuid>.metadata.json
+ * (create-new) and register it in the catalog. On failure the written file
+ * is removed. *out (may be NULL if the handle is not wanted) is the
+ * caller's. Errors: FLOE_EEXISTS "Table already exists: ident",
+ * FLOE_ENOTFOUND (namespace), FLOE_EINVALID (bad schema/spec/order JSON,
+ * bad format-version), FLOE_EIO, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident,
+                                  const floe_table_create_options *create,
+                                  const floe_table_options *opts);
+
+/* Drop a table from the catalog. With `purge`, afterwards delete every file
+ * reachable from its metadata (Java's dropTableData): the manifest lists of
+ * all snapshots, their manifests, the data and delete files those list,
+ * statistics files, the current metadata file and those of its
+ * metadata-log. Unreadable manifests are skipped (their files stay).
+ * Errors: FLOE_ENOTFOUND, FLOE_EIO (the catalog entry is gone by then). */
+FLOE_EXTERN int floe_table_drop(floe_catalog *catalog, const char *ident, bool purge,
+                                const floe_table_options *opts);
+
+FLOE_EXTERN void floe_table_free(floe_table *table);
+
+/* Re-read the catalog pointer and the metadata (always). Errors as load. */
+FLOE_EXTERN int floe_table_refresh(floe_table *table);
+
+/* Freshness check: compare the catalog's current metadata location with
+ * the loaded one (one lookup) and reload only if it changed. Returns 1 if
+ * reloaded, 0 if the handle was current, negative on error. Handles in
+ * FLOE_FRESHNESS_CACHED mode return 0 without looking. */
+FLOE_EXTERN int floe_table_ensure_fresh(floe_table *table);
+
+/* ---------------------------------------------------------------- accessors */
+
+FLOE_EXTERN const char *floe_table_ident(const floe_table *table);
+FLOE_EXTERN const char *floe_table_metadata_location(const floe_table *table);
+FLOE_EXTERN const char *floe_table_location(const floe_table *table);
+FLOE_EXTERN const char *floe_table_uuid(const floe_table *table);
+FLOE_EXTERN int floe_table_format_version(const floe_table *table);
+/* NULL when absent. */
+FLOE_EXTERN const char *floe_table_property(const floe_table *table, const char *key);
+/* The handle's FileIO (borrowed). */
+FLOE_EXTERN floe_fileio *floe_table_io(const floe_table *table);
+
+/* A snapshot as seen through the public API (strings borrowed). */
+typedef struct floe_snapshot_info {
+    int64_t snapshot_id;
+    bool has_parent;
+    int64_t parent_snapshot_id;
+    int64_t sequence_number;
+    int64_t timestamp_ms;
+    const char *manifest_list; /* NULL for v1 inline manifests */
+    const char *operation;     /* NULL when the snapshot has no summary */
+} floe_snapshot_info;
+
+/* true and *out filled when main has a snapshot. */
+FLOE_EXTERN bool floe_table_current_snapshot(const floe_table *table, floe_snapshot_info *out);
+/* The handle's branch ("main" unless opened on another one: the session's
+ * wap.branch) and its head: what unqualified reads and writes of this
+ * handle use. false when the branch has no snapshot. */
+FLOE_EXTERN const char *floe_table_branch(const floe_table *table);
+FLOE_EXTERN bool floe_table_branch_snapshot(const floe_table *table, floe_snapshot_info *out);
+FLOE_EXTERN size_t floe_table_snapshot_count(const floe_table *table);
+/* i-th snapshot in metadata order (0 <= i < count). */
+FLOE_EXTERN void floe_table_snapshot_at(const floe_table *table, size_t i, floe_snapshot_info *out);
+/* Summary value of a snapshot (NULL if the snapshot or key is absent). */
+FLOE_EXTERN const char *floe_table_snapshot_summary(const floe_table *table, int64_t snapshot_id,
+                                                    const char *key);
+
+/* One row of the snapshot-log (the `history` metadata table). */
+typedef struct floe_history_entry {
+    int64_t made_current_at_ms;
+    int64_t snapshot_id;
+    bool has_parent;
+    int64_t parent_id;
+    bool is_current_ancestor;
+} floe_history_entry;
+
+FLOE_EXTERN size_t floe_table_history_count(const floe_table *table);
+FLOE_EXTERN void floe_table_history_at(const floe_table *table, size_t i, floe_history_entry *out);
+
+/* Refs. */
+typedef struct floe_ref_info {
+    const char *name;
+    int64_t snapshot_id;
+    bool is_tag;
+    bool has_max_ref_age_ms;
+    int64_t max_ref_age_ms;
+    bool has_min_snapshots_to_keep;
+    int32_t min_snapshots_to_keep;
+    bool has_max_snapshot_age_ms;
+    int64_t max_snapshot_age_ms;
+} floe_ref_info;
+
+FLOE_EXTERN size_t floe_table_ref_count(const floe_table *table);
+FLOE_EXTERN void floe_table_ref_at(const floe_table *table, size_t i, floe_ref_info *out);
+/* FLOE_ENOTFOUND when there is no such ref (message names it). */
+FLOE_EXTERN int floe_table_ref(const floe_table *table, const char *name, floe_ref_info *out);
+
+/* ---------------------------------------------------------------- snapshot selection */
+
+/* By id. FLOE_ENOTFOUND "Cannot find snapshot with ID <id>". */
+FLOE_EXTERN int floe_table_snapshot_by_id(const floe_table *table, int64_t snapshot_id,
+                                          floe_snapshot_info *out);
+/* By ref name (branch head or tagged snapshot). FLOE_ENOTFOUND "Cannot find
+ * matching snapshot ID or reference name for version <name>". */
+FLOE_EXTERN int floe_table_snapshot_by_ref(const floe_table *table, const char *ref,
+                                           floe_snapshot_info *out);
+/* What was current at `timestamp_ms`: the latest snapshot-log entry at or
+ * before it. FLOE_ENOTFOUND "Cannot find a snapshot older than
+ * 2020-01-01T00:00:00+00:00" (ISO-8601, UTC offset). */
+FLOE_EXTERN int floe_table_snapshot_as_of_time(const floe_table *table, int64_t timestamp_ms,
+                                               floe_snapshot_info *out);
+/* 1 if `ancestor` is `snapshot` or one of its parents, else 0. */
+FLOE_EXTERN int floe_table_is_ancestor_of(const floe_table *table, int64_t snapshot,
+                                          int64_t ancestor);
+/* Ancestors of `snapshot_id` starting with itself, newest first: calls
+ * cb(info) for each; a negative cb return stops and is returned.
+ * FLOE_ENOTFOUND when `snapshot_id` is unknown. */
+FLOE_EXTERN int floe_table_ancestors_of(const floe_table *table, int64_t snapshot_id,
+                                        int (*cb)(const floe_snapshot_info *s, void *payload),
+                                        void *payload);
+
+/* ---------------------------------------------------------------- snapshot management */
+/* Each writes exactly one metadata.json and swaps the catalog pointer; on a
+ * lost compare-and-set the handle refreshes, re-validates on the new state
+ * and retries per commit.retry.*. The handle ends at the committed state. */
+
+/* Move main to an ancestor of the current state. *previous / *current
+ * (may be NULL) get the ids before and after. Errors: FLOE_EINVALID
+ * "Cannot roll back to unknown snapshot id: <id>", "Cannot roll back to
+ * snapshot, not an ancestor of the current state: <id>". */
+FLOE_EXTERN int floe_table_rollback_to_snapshot(floe_table *table, int64_t snapshot_id,
+                                                int64_t *previous, int64_t *current);
+/* Move main to the latest ancestor strictly older than `timestamp_ms`.
+ * Errors: FLOE_EINVALID "Cannot roll back, no valid snapshot older than:
+ * <millis>". */
+FLOE_EXTERN int floe_table_rollback_to_timestamp(floe_table *table, int64_t timestamp_ms,
+                                                 int64_t *previous, int64_t *current);
+/* Move main to any snapshot (no ancestry check). Errors: FLOE_EINVALID
+ * "Cannot roll back to unknown snapshot id: <id>". */
+FLOE_EXTERN int floe_table_set_current_snapshot(floe_table *table, int64_t snapshot_id,
+                                                int64_t *previous, int64_t *current);
+/* Same, to the snapshot a ref names. Errors: FLOE_ENOTFOUND "Cannot find
+ * matching snapshot ID or reference name for version <ref>". */
+FLOE_EXTERN int floe_table_set_current_ref(floe_table *table, const char *ref, int64_t *previous,
+                                           int64_t *current);
+/* Publish a staged snapshot onto main, as Java's cherrypick. The
+ * fast-forward case (its parent is main's head, or both are empty) moves
+ * main to it (no new snapshot, as Java). An append on another parent
+ * becomes a new snapshot on main re-adding the picked snapshot's data files
+ * (one manifest, the summary records source-snapshot-id and, for a WAP
+ * snapshot, published-wap-id); *current is then the new id. Errors:
+ * FLOE_EINVALID "Cannot cherry-pick unknown snapshot ID: <id>", "Duplicate
+ * request to cherry pick wap id that was published already: <wap.id>",
+ * "Cannot cherrypick snapshot <id>: already an ancestor", "Cannot
+ * cherrypick snapshot <id>: already picked to create ancestor <id>",
+ * "Cannot cherry-pick snapshot <id>: not append, dynamic overwrite, or
+ * fast-forward"; FLOE_EUNSUPPORTED for a dynamic overwrite that is not a
+ * fast-forward; errors reading the picked snapshot's manifests. */
+FLOE_EXTERN int floe_table_cherrypick_snapshot(floe_table *table, int64_t snapshot_id,
+                                               int64_t *previous, int64_t *current);
+/* Move `branch` to the head of ref `to` when `branch` is its ancestor.
+ * *previous_ref / *updated_ref are the branch's ids before and after.
+ * Errors: FLOE_EINVALID "Target branch does not exist: <b>", "Ref does not
+ * exist: <to>", "Ref <b> is a tag not a branch", "Cannot fast-forward: <b>
+ * is not an ancestor of <to>". */
+FLOE_EXTERN int floe_table_fast_forward(floe_table *table, const char *branch, const char *to,
+                                        int64_t *previous_ref, int64_t *updated_ref);
+
+/* Ref DDL (ALTER TABLE ... CREATE [OR REPLACE] BRANCH|TAG [IF NOT EXISTS]
+ * ... [AS OF VERSION id] [RETAIN n unit] [WITH SNAPSHOT RETENTION ...],
+ * DROP BRANCH|TAG [IF EXISTS]). */
+typedef enum floe_ref_mode {
+    FLOE_REF_CREATE = 0,          /* fails if the ref exists */
+    FLOE_REF_CREATE_IF_NOT_EXISTS, /* no-op if it exists */
+    FLOE_REF_REPLACE,             /* fails if it does not exist */
+    FLOE_REF_CREATE_OR_REPLACE,
+} floe_ref_mode;
+
+typedef struct floe_ref_options {
+    unsigned version; /* FLOE_REF_OPTIONS_VERSION */
+    bool has_snapshot_id; /* AS OF VERSION; default: main's current snapshot */
+    int64_t snapshot_id;
+    bool has_max_ref_age_ms; /* RETAIN */
+    int64_t max_ref_age_ms;
+    bool has_min_snapshots_to_keep; /* WITH SNAPSHOT RETENTION n SNAPSHOTS (branches) */
+    int32_t min_snapshots_to_keep;
+    bool has_max_snapshot_age_ms; /* WITH SNAPSHOT RETENTION n DAYS (branches) */
+    int64_t max_snapshot_age_ms;
+} floe_ref_options;
+
+#define FLOE_REF_OPTIONS_VERSION 1
+#define FLOE_REF_OPTIONS_INIT                                                                      \
+    {                                                                                              \
+        FLOE_REF_OPTIONS_VERSION, false, 0, false, 0, false, 0, false, 0                           \
+    }
+
+/* Errors: FLOE_EINVALID "Ref <name> already exists", "Branch does not
+ * exist: <name>", "Ref <name> is a tag not a branch", "Cannot complete
+ * create or replace branch operation on <ident>, main has no snapshot",
+ * "Cannot set <name> to unknown snapshot: <id>". */
+FLOE_EXTERN int floe_table_create_branch(floe_table *table, const char *name, floe_ref_mode mode,
+                                         const floe_ref_options *opts);
+/* As branches, with "Tag does not exist", "Ref <name> is a branch not a
+ * tag"; snapshot retention options are refused for tags. */
+FLOE_EXTERN int floe_table_create_tag(floe_table *table, const char *name, floe_ref_mode mode,
+                                      const floe_ref_options *opts);
+/* Errors: FLOE_EINVALID "Cannot remove main branch", "Branch does not
+ * exist: <name>" (unless if_exists), "Ref <name> is a tag not a branch". */
+FLOE_EXTERN int floe_table_drop_branch(floe_table *table, const char *name, bool if_exists);
+/* Errors: "Tag does not exist: <name>" (unless if_exists), "Ref <name> is a
+ * branch not a tag". */
+FLOE_EXTERN int floe_table_drop_tag(floe_table *table, const char *name, bool if_exists);
+
+/* Set and remove table properties in one commit (either list may be empty). */
+FLOE_EXTERN int floe_table_update_properties(floe_table *table, const floe_props *set,
+                                             const char *const *remove, size_t nremove);
+
+/* ---------------------------------------------------------------- appends */
+
+/* An append: data written through it (Parquet files under the table's
+ * data location, one open file per partition, rolled at
+ * write.target-file-size-bytes) is committed as one new snapshot on the
+ * handle's branch: a new manifest plus the parent's manifests in a new
+ * manifest list (fast append), merged per commit.manifest.min-count-to-merge
+ * / commit.manifest.target-size-bytes when commit.manifest-merge.enabled
+ * (Java's MergeAppend, the default of table.newAppend()). The summary is
+ * Java's SnapshotSummary (added-data-files, added-records,
+ * added-files-size, changed-partition-count, total-*). On a lost
+ * compare-and-set the append is re-applied on the new state. */
+typedef struct floe_append floe_append;
+
+/* Start an append on `table` (borrowed until floe_append_free).
+ * Errors: FLOE_ENOMEM. */
+FLOE_EXTERN int floe_append_new(floe_append **out, floe_table *table);
+
+/* Write rows: `batch` is an Arrow struct array whose children are the
+ * table's current schema's top-level fields in order, in the layout of
+ * floe_table_arrow_schema (the batch stays the caller's). Rows are routed
+ * to their partition's file. Errors: FLOE_EINVALID (layout mismatch, null
+ * in a required field), FLOE_EUNSUPPORTED (a partitioned write of a batch
+ * with rows of several partitions and nested columns), FLOE_EIO. */
+FLOE_EXTERN int floe_append_write(floe_append *a, const struct ArrowArray *batch);
+
+/* The Arrow schema of the table's current schema (what floe_append_write
+ * expects). The caller releases *out. */
+FLOE_EXTERN int floe_table_arrow_schema(const floe_table *table, struct ArrowSchema *out);
+
+/* Add a custom snapshot summary property (copied). */
+FLOE_EXTERN int floe_append_set(floe_append *a, const char *key, const char *value);
+
+/* Close the data files, write manifest + manifest list, commit (retrying
+ * per commit.retry.*). *snapshot_id (may be NULL) gets the new snapshot.
+ * An append with no rows commits nothing and sets *snapshot_id to -1.
+ * On failure every file the append wrote is deleted, except after
+ * FLOE_ECOMMITUNKNOWN. The append cannot be committed twice. */
+FLOE_EXTERN int floe_append_commit(floe_append *a, int64_t *snapshot_id);
+
+/* Abort if not committed (deleting the files written so far) and free. */
+FLOE_EXTERN void floe_append_free(floe_append *a);
+
+/* ---------------------------------------------------------------- table cache */
+
+/* A cache of loaded tables over one catalog, like Iceberg's CachingCatalog
+ * (cache-enabled, cache.expiration-interval-ms since last access, explicit
+ * refresh), or in freshness mode (each get checks the catalog pointer and
+ * reloads only on change). */
+typedef struct floe_table_cache floe_table_cache;
+
+typedef enum floe_table_cache_mode {
+    FLOE_CACHE_FRESHNESS = 0, /* default: check the pointer on every get */
+    FLOE_CACHE_EXPIRING = 1,  /* Java: keep until idle for expiration_ms or refreshed */
+    FLOE_CACHE_DISABLED = 2,  /* cache-enabled=false: load on every get */
+} floe_table_cache_mode;
+
+typedef struct floe_table_cache_options {
+    unsigned version; /* FLOE_TABLE_CACHE_OPTIONS_VERSION */
+    floe_table_cache_mode mode;
+    int64_t expiration_ms; /* FLOE_CACHE_EXPIRING: 0 = 30000 (Java's default); <0 = never */
+    floe_table_options table; /* options for the handles it loads */
+} floe_table_cache_options;
+
+#define FLOE_TABLE_CACHE_OPTIONS_VERSION 1
+#define FLOE_TABLE_CACHE_OPTIONS_INIT                                                              \
+    {                                                                                              \
+        FLOE_TABLE_CACHE_OPTIONS_VERSION, FLOE_CACHE_FRESHNESS, 0, FLOE_TABLE_OPTIONS_INIT         \
+    }
+
+/* The catalog is borrowed. Errors: FLOE_ENOMEM. */
+FLOE_EXTERN int floe_table_cache_new(floe_table_cache **out, floe_catalog *catalog,
+                                     const floe_table_cache_options *opts);
+FLOE_EXTERN void floe_table_cache_free(floe_table_cache *cache);
+/* The table for `ident` (borrowed; valid until the next get/refresh/
+ * invalidate of the same ident or cache_free). Errors as floe_table_load. */
+FLOE_EXTERN int floe_table_cache_get(floe_table **out, floe_table_cache *cache, const char *ident);
+/* REFRESH TABLE: reload the cached entry now (loads it if absent). */
+FLOE_EXTERN int floe_table_cache_refresh(floe_table_cache *cache, const char *ident);
+/* Forget the entry (no error if absent). */
+FLOE_EXTERN void floe_table_cache_invalidate(floe_table_cache *cache, const char *ident);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

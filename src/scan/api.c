@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * scan/api: the public scan API (include/floe/scan.h): load the table
+ * metadata through FileIO, pick the snapshot (id, ref or current) and the
+ * schema rows are read with (Java's rule: a pinned snapshot reads with its
+ * own schema, the current snapshot with the current schema), parse the
+ * filter, plan, and hand out streams.
+ */
+#include "scan/scan.h"
+
+#include "floe/io.h"
+#define floe_field_summary floe_expr_field_summary
+#include "expr/expr.h"
+#undef floe_field_summary
+
+#include <string.h>
+
+struct floe_scan {
+    floe_fileio *io;
+    bool own_io;
+    floe_table_metadata *meta;
+    floe_arena *arena;
+    floe_scan_plan *plan;
+    size_t ncolumns;
+    char **columns;
+    int threads;
+};
+
+void floe_scan_free(floe_scan *s)
+{
+    if (!s)
+        return;
+    floe__scan_plan_free(s->plan);
+    floe__metadata_free(s->meta);
+    floe__arena_free(s->arena);
+    if (s->own_io)
+        floe_fileio_free(s->io);
+    floe__free(s);
+}
+
+static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
+{
+    uint8_t *data;
+    size_t len;
+    FLOE_TRY(floe__scan_read_object(s->io, loc, &data, &len));
+    int rc = floe__metadata_parse(&s->meta, data, len, loc);
+    floe__free(data);
+    FLOE_TRY(rc);
+    const floe_table_metadata *m = s->meta;
+    const floe_snapshot *snap;
+    const floe_schema *schema = floe__metadata_current_schema(m);
+    bool pinned = true;
+    if (o->has_snapshot_id) {
+        if (!(snap = floe__metadata_snapshot(m, o->snapshot_id)))
+            return floe__error(FLOE_ENOTFOUND, "scan", "Cannot find snapshot with ID %lld",
+                               (long long)o->snapshot_id);
+    } else if (o->ref) {
+        const floe_snapshot_ref *r = floe__metadata_ref(m, o->ref);
+        if (!r)
+            return floe__error(FLOE_ENOTFOUND, "scan", "Cannot find ref %s", o->ref);
+        if (!(snap = floe__metadata_snapshot(m, r->snapshot_id)))
+            return floe__error(FLOE_ENOTFOUND, "scan", "Cannot find snapshot with ID %lld",
+                               (long long)r->snapshot_id);
+    } else {
+        snap = floe__metadata_current_snapshot(m);
+        pinned = false;
+    }
+    if (pinned && snap->has_schema_id) {
+        const floe_schema *ss = floe__metadata_schema(m, snap->schema_id);
+        if (ss)
+            schema = ss;
+    }
+    if (!(s->arena = floe__arena_new(1024)))
+        return floe__error_nomem();
+    const floe_expr *filter = o->filter_expr;
+    if (o->filter)
+        FLOE_TRY(floe__scan_filter_parse(&filter, s->arena, o->filter, schema));
+    floe_scan_plan_options po = {filter, o->case_sensitive, o->no_pruning, o->threads};
+    s->threads = o->threads;
+    FLOE_TRY(floe__scan_plan(&s->plan, m, s->io, snap, schema, &po));
+    if (o->columns && o->ncolumns) {
+        s->columns = floe__arena_calloc(s->arena, o->ncolumns, sizeof(char *));
+        if (!s->columns)
+            return floe__error_nomem();
+        for (size_t i = 0; i < o->ncolumns; i++)
+            if (!o->columns[i] || !(s->columns[i] = floe__arena_strdup(s->arena, o->columns[i])))
+                return o->columns[i] ? floe__error_nomem()
+                                     : floe__error(FLOE_EINVALID, "scan", "NULL column name");
+        s->ncolumns = o->ncolumns;
+        /* validate the projection now rather than at the first batch */
+        struct ArrowArrayStream st;
+        FLOE_TRY(floe__scan_stream(s->plan, s->io, (const char *const *)s->columns, s->ncolumns,
+                                   1, &st));
+        st.release(&st);
+    }
+    return 0;
+}
+
+int floe_scan_open(floe_scan **out, floe_fileio *io, const char *metadata_location,
+                   const floe_scan_options *opts)
+{
+    if (!out || !metadata_location)
+        return floe__error(FLOE_EINVALID, "scan", "floe_scan_open: NULL argument");
+    *out = NULL;
+    floe_scan_options defaults = FLOE_SCAN_OPTIONS_INIT;
+    const floe_scan_options *o = opts ? opts : &defaults;
+    if (o->version < 1 || o->version > FLOE_SCAN_OPTIONS_VERSION)
+        return floe__error(FLOE_EINVALID, "scan", "unknown floe_scan_options version %u",
+                           o->version);
+    floe_scan *s = floe__calloc(1, sizeof(*s));
+    if (!s)
+        return floe__error_nomem();
+    int rc = 0;
+    if (io) {
+        s->io = io;
+    } else {
+        s->own_io = true;
+        rc = floe_fileio_open(&s->io, metadata_location, o->io_conf);
+    }
+    if (rc == 0)
+        rc = load(s, metadata_location, o);
+    if (rc < 0) {
+        floe_scan_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+const floe_scan_report *floe_scan_get_report(const floe_scan *s)
+{
+    return &s->plan->report;
+}
+
+size_t floe_scan_task_count(const floe_scan *s)
+{
+    return s->plan->ntasks;
+}
+
+const char *floe_scan_task_path(const floe_scan *s, size_t i)
+{
+    return i < s->plan->ntasks ? s->plan->tasks[i].file->path : NULL;
+}
+
+int floe_scan_to_stream(floe_scan *s, struct ArrowArrayStream *out)
+{
+    if (!s || !out)
+        return floe__error(FLOE_EINVALID, "scan", "floe_scan_to_stream: NULL argument");
+    return floe__scan_stream(s->plan, s->io, (const char *const *)s->columns, s->ncolumns,
+                             s->threads, out);
+}

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * scan/plan: scan planning (spec "Scan Planning", "Manifest Lists",
+ * "Manifests", "Sequence Number Inheritance").
+ *
+ * Two pruning levels, both from the bound filter's inclusive projection
+ * onto each partition spec (a filter on rows becomes a predicate on
+ * partition tuples that is true for every partition holding a matching row):
+ *   1. the manifest list's partition field summaries skip whole manifests;
+ *   2. in the manifests that remain, each live data file is skipped when its
+ *      partition tuple fails the projection or its column metrics show no
+ *      row can match (InclusiveMetricsEvaluator).
+ * Manifests are read in parallel (one job per manifest on the util pool);
+ * each job streams its entries and keeps only what a task needs, interned in
+ * the job's own arena, so memory grows with planned files, not with the
+ * manifests' size.
+ */
+#include "scan/scan.h"
+
+#include "manifest/manifest.h"
+/* expr.h and manifest.h both name a struct floe_field_summary (with
+ * different layouts); rename expr's within this file. */
+#define floe_field_summary floe_expr_field_summary
+#include "expr/expr.h"
+#undef floe_field_summary
+
+#include <string.h>
+#include <strings.h>
+
+int floe__scan_read_object(floe_fileio *io, const char *uri, uint8_t **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    floe_input *in;
+    FLOE_TRY(floe_fileio_open_input(&in, io, uri));
+    if (in->size < 0 || (uint64_t)in->size > ((uint64_t)1 << 40)) {
+        in->close(in);
+        return floe__error(FLOE_ECORRUPT, "scan", "object %s has an unusable size", uri);
+    }
+    size_t n = (size_t)in->size;
+    uint8_t *buf = floe__malloc(n ? n : 1);
+    if (!buf) {
+        in->close(in);
+        return floe__error_nomem();
+    }
+    int rc = n ? in->read_at(in, 0, buf, n) : 0;
+    in->close(in);
+    if (rc < 0) {
+        floe__free(buf);
+        return rc;
+    }
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+/* One manifest to read. */
+typedef struct job {
+    const floe_manifest_file *mf; /* list entry; synthesized for v1 inline manifests */
+    bool inherit;                 /* mf came from a manifest list */
+    floe_arena *arena;
+    floe_vec tasks;   /* floe_scan_task */
+    floe_vec deletes; /* const floe_scan_file* */
+    int64_t data_total, data_skipped, delete_total;
+} job;
+
+typedef struct plan_ctx {
+    floe_scan_plan *p;
+    floe_fileio *io;
+    bool prune;   /* filter is not `true` and pruning is on */
+    bool filter;  /* filter is not `true` */
+    const floe_expr **projected; /* per meta->specs index */
+    job *jobs;
+} plan_ctx;
+
+static int spec_index(const floe_table_metadata *m, int32_t spec_id)
+{
+    for (size_t i = 0; i < m->nspecs; i++)
+        if (m->specs[i]->spec_id == spec_id)
+            return (int)i;
+    return -1;
+}
+
+static const char *intern_format(floe_arena *a, const char *f)
+{
+    if (!strcasecmp(f, "PARQUET"))
+        return "PARQUET";
+    if (!strcasecmp(f, "PUFFIN"))
+        return "PUFFIN";
+    return floe__arena_strdup(a, f);
+}
+
+static int copy_file(floe_scan_file **out, floe_arena *a, const floe_manifest_entry *e,
+                     int32_t spec_id)
+{
+    const floe_data_file *df = &e->data_file;
+    floe_scan_file *f = floe__arena_calloc(a, 1, sizeof(*f));
+    if (!f)
+        return floe__error_nomem();
+    f->path = floe__arena_strdup(a, df->file_path);
+    f->format = intern_format(a, df->file_format);
+    if (!f->path || !f->format)
+        return floe__error_nomem();
+    f->content = df->content;
+    f->spec_id = spec_id;
+    f->record_count = df->record_count;
+    f->file_size_in_bytes = df->file_size_in_bytes;
+    f->data_sequence_number = e->sequence_number < 0 ? 0 : e->sequence_number;
+    if (df->partition.n) {
+        floe_value *vals = floe__arena_alloc(a, df->partition.n * sizeof(*vals));
+        if (!vals)
+            return floe__error_nomem();
+        for (size_t i = 0; i < df->partition.n; i++) {
+            vals[i] = df->partition.values[i];
+            floe_type_id t = vals[i].type;
+            if (!vals[i].is_null &&
+                (t == FLOE_T_STRING || t == FLOE_T_BINARY || t == FLOE_T_FIXED || t == FLOE_T_UUID)) {
+                const void *b = floe__arena_memdup(a, vals[i].v.bytes.ptr,
+                                                   vals[i].v.bytes.len ? vals[i].v.bytes.len : 1);
+                if (!b)
+                    return floe__error_nomem();
+                vals[i].v.bytes.ptr = b;
+            }
+        }
+        f->partition.n = df->partition.n;
+        f->partition.values = vals;
+    }
+    if (df->content == FLOE_FILE_EQUALITY_DELETES && df->has_equality_ids && df->nequality_ids) {
+        int32_t *ids = floe__arena_memdup(a, df->equality_ids, df->nequality_ids * sizeof(int32_t));
+        if (!ids)
+            return floe__error_nomem();
+        f->equality_ids = ids;
+        f->nequality_ids = df->nequality_ids;
+    }
+    if (df->referenced_data_file &&
+        !(f->referenced_data_file = floe__arena_strdup(a, df->referenced_data_file)))
+        return floe__error_nomem();
+    f->has_content_offset = df->has_content_offset;
+    f->content_offset = df->content_offset;
+    f->content_size_in_bytes = df->has_content_size_in_bytes ? df->content_size_in_bytes : -1;
+    *out = f;
+    return 0;
+}
+
+/* Metrics of a data file in the evaluator's shape (scratch vectors reused
+ * across entries of one job). */
+typedef struct metrics_scratch {
+    floe_vec counts[3]; /* value, null, nan */
+    floe_vec bounds[2]; /* lower, upper */
+} metrics_scratch;
+
+static int fill_counts(floe_vec *v, const floe_col_longs *src, const floe_metric_count **out,
+                       size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!src->set)
+        return 0;
+    v->len = 0;
+    for (size_t i = 0; i < src->n; i++) {
+        floe_metric_count *c = floe__vec_push(v);
+        if (!c)
+            return floe__error_nomem();
+        c->field_id = src->items[i].field_id;
+        c->count = src->items[i].value;
+    }
+    *out = v->items;
+    *n = src->n;
+    return 0;
+}
+
+static int fill_bounds(floe_vec *v, const floe_col_bytes_map *src, const floe_metric_bound **out,
+                       size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!src->set)
+        return 0;
+    v->len = 0;
+    for (size_t i = 0; i < src->n; i++) {
+        floe_metric_bound *b = floe__vec_push(v);
+        if (!b)
+            return floe__error_nomem();
+        b->field_id = src->items[i].field_id;
+        b->ptr = src->items[i].ptr;
+        b->len = src->items[i].len;
+    }
+    *out = v->items;
+    *n = src->n;
+    return 0;
+}
+
+static int metrics_match(bool *out, const floe_expr *bound, const floe_data_file *df,
+                         metrics_scratch *s)
+{
+    floe_file_metrics m;
+    memset(&m, 0, sizeof m);
+    m.record_count = df->record_count;
+    FLOE_TRY(fill_counts(&s->counts[0], &df->value_counts, &m.value_counts, &m.n_value_counts));
+    FLOE_TRY(fill_counts(&s->counts[1], &df->null_value_counts, &m.null_value_counts,
+                         &m.n_null_value_counts));
+    FLOE_TRY(fill_counts(&s->counts[2], &df->nan_value_counts, &m.nan_value_counts,
+                         &m.n_nan_value_counts));
+    FLOE_TRY(fill_bounds(&s->bounds[0], &df->lower_bounds, &m.lower_bounds, &m.n_lower_bounds));
+    FLOE_TRY(fill_bounds(&s->bounds[1], &df->upper_bounds, &m.upper_bounds, &m.n_upper_bounds));
+    return floe_expr_metrics_might_match(out, bound, &m);
+}
+
+static int read_entries(plan_ctx *c, job *j, floe_manifest_reader *r, const char *path)
+{
+    floe_scan_plan *p = c->p;
+    const floe_manifest_info *info = floe_manifest_reader_info(r);
+    int32_t spec_id = j->inherit ? j->mf->partition_spec_id : info->partition_spec_id;
+    int si = spec_index(p->meta, spec_id);
+    if (si < 0)
+        return floe__error(FLOE_EINVALID, "scan", "manifest %s uses unknown partition spec %d",
+                           path, spec_id);
+    const floe_partition_spec *spec = p->meta->specs[si];
+    const floe_expr *proj = c->projected ? c->projected[si] : NULL;
+    metrics_scratch ms;
+    for (int k = 0; k < 3; k++)
+        ms.counts[k] = (floe_vec)FLOE_VEC_INIT(floe_metric_count);
+    for (int k = 0; k < 2; k++)
+        ms.bounds[k] = (floe_vec)FLOE_VEC_INIT(floe_metric_bound);
+    int rc;
+    for (;;) {
+        const floe_manifest_entry *e;
+        rc = floe_manifest_reader_next(r, &e);
+        if (rc == FLOE_ITEROVER) {
+            rc = 0;
+            break;
+        }
+        if (rc < 0)
+            break;
+        if (e->status == FLOE_ENTRY_DELETED)
+            continue;
+        const floe_data_file *df = &e->data_file;
+        bool part_ok = df->partition.n == spec->nfields;
+        if (df->content == FLOE_FILE_DATA) {
+            j->data_total++;
+            bool keep = true;
+            if (c->prune && proj && part_ok && spec->nfields) {
+                if ((rc = floe_expr_eval_partition(&keep, proj, spec, &df->partition)) < 0)
+                    break;
+            }
+            if (keep && c->prune && (rc = metrics_match(&keep, p->filter, df, &ms)) < 0)
+                break;
+            if (!keep) {
+                j->data_skipped++;
+                continue;
+            }
+            floe_scan_task *t = floe__vec_push(&j->tasks);
+            floe_scan_file *f;
+            if (!t) {
+                rc = floe__error_nomem();
+                break;
+            }
+            if ((rc = copy_file(&f, j->arena, e, spec_id)) < 0)
+                break;
+            t->file = f;
+            t->residual = p->filter;
+            if (c->prune && part_ok &&
+                (rc = floe_expr_residual(&t->residual, j->arena, p->filter, spec, &f->partition)) < 0)
+                break;
+        } else {
+            j->delete_total++;
+            bool keep = true;
+            if (c->prune && proj && part_ok && spec->nfields) {
+                if ((rc = floe_expr_eval_partition(&keep, proj, spec, &df->partition)) < 0)
+                    break;
+            }
+            if (!keep)
+                continue;
+            const floe_scan_file **slot = floe__vec_push(&j->deletes);
+            floe_scan_file *f;
+            if (!slot) {
+                rc = floe__error_nomem();
+                break;
+            }
+            if ((rc = copy_file(&f, j->arena, e, spec_id)) < 0)
+                break;
+            *slot = f;
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        floe__vec_free(&ms.counts[k]);
+    for (int k = 0; k < 2; k++)
+        floe__vec_free(&ms.bounds[k]);
+    return rc;
+}
+
+static int read_manifest(size_t i, void *payload)
+{
+    plan_ctx *c = payload;
+    job *j = &c->jobs[i];
+    const char *path = j->mf->manifest_path;
+    uint8_t *data;
+    size_t len;
+    int rc = floe__scan_read_object(c->io, path, &data, &len);
+    if (rc < 0)
+        return floe__error_context("reading manifest %s", path);
+    floe_manifest_read_options ro = {j->inherit ? j->mf : NULL, false};
+    floe_manifest_reader *r;
+    if ((rc = floe_manifest_reader_open(&r, data, len, path, &ro)) == 0) {
+        rc = read_entries(c, j, r, path);
+        floe_manifest_reader_free(r);
+    }
+    floe__free(data);
+    return rc;
+}
+
+/* Does the manifest's partition summary admit a match? */
+static int manifest_match(bool *out, plan_ctx *c, const floe_manifest_file *mf)
+{
+    *out = true;
+    if (!c->prune || !mf->has_partitions)
+        return 0;
+    int si = spec_index(c->p->meta, mf->partition_spec_id);
+    if (si < 0 || !c->projected[si])
+        return 0;
+    const floe_partition_spec *spec = c->p->meta->specs[si];
+    if (mf->npartitions != spec->nfields || !spec->nfields)
+        return 0;
+    floe_expr_field_summary sums[64];
+    if (spec->nfields > FLOE_ARRAY_LEN(sums))
+        return 0;
+    for (size_t i = 0; i < spec->nfields; i++) {
+        const floe_field_summary *s = &mf->partitions[i];
+        sums[i].contains_null = s->contains_null;
+        sums[i].contains_nan = s->has_contains_nan ? (int8_t)s->contains_nan : -1;
+        sums[i].lower_bound = s->lower_bound.set ? s->lower_bound.ptr : NULL;
+        sums[i].lower_len = s->lower_bound.set ? s->lower_bound.len : 0;
+        sums[i].upper_bound = s->upper_bound.set ? s->upper_bound.ptr : NULL;
+        sums[i].upper_len = s->upper_bound.set ? s->upper_bound.len : 0;
+    }
+    int rc = floe_expr_manifest_might_match(out, c->projected[si], spec, sums, spec->nfields);
+    if (rc < 0)
+        return floe__error_context("manifest %s", mf->manifest_path);
+    return 0;
+}
+
+void floe__scan_plan_free(floe_scan_plan *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->narenas; i++)
+        floe__arena_free(p->arenas[i]);
+    floe__free(p->arenas);
+    floe__free(p->tasks);
+    floe__arena_free(p->arena);
+    floe__free(p);
+}
+
+static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_plan_options *o,
+                          const floe_manifest_file *mfs, size_t nmf, bool inherit)
+{
+    plan_ctx c = {p, io, false, false, NULL, NULL};
+    c.filter = p->filter->kind != FLOE_EXPR_TRUE;
+    c.prune = c.filter && !o->no_pruning;
+    int rc = 0;
+    floe_pool *pool = NULL;
+    if (c.prune) {
+        c.projected = floe__arena_calloc(p->arena, p->meta->nspecs + 1, sizeof(*c.projected));
+        if (!c.projected)
+            return floe__error_nomem();
+        for (size_t i = 0; i < p->meta->nspecs; i++)
+            FLOE_TRY(floe_expr_project_inclusive(&c.projected[i], p->arena, p->filter,
+                                                 p->meta->specs[i]));
+    }
+    p->report.manifests_total = (int64_t)nmf;
+    /* level 1: manifest list */
+    size_t njobs = 0;
+    c.jobs = floe__calloc(nmf ? nmf : 1, sizeof(job));
+    if (!c.jobs)
+        return floe__error_nomem();
+    for (size_t i = 0; i < nmf; i++) {
+        bool keep;
+        if ((rc = manifest_match(&keep, &c, &mfs[i])) < 0)
+            goto done;
+        if (!keep) {
+            p->report.manifests_skipped++;
+            continue;
+        }
+        job *j = &c.jobs[njobs++];
+        j->mf = &mfs[i];
+        j->inherit = inherit;
+        j->tasks = (floe_vec)FLOE_VEC_INIT(floe_scan_task);
+        j->deletes = (floe_vec)FLOE_VEC_INIT(const floe_scan_file *);
+    }
+    p->arenas = floe__calloc(njobs ? njobs : 1, sizeof(floe_arena *));
+    if (!p->arenas) {
+        rc = floe__error_nomem();
+        goto done;
+    }
+    for (size_t i = 0; i < njobs; i++) {
+        if (!(c.jobs[i].arena = p->arenas[i] = floe__arena_new(32768))) {
+            rc = floe__error_nomem();
+            p->narenas = i;
+            goto done;
+        }
+    }
+    p->narenas = njobs;
+    /* level 2: manifests, in parallel */
+    if (njobs > 1 && o->threads != 1) {
+        if (!(pool = floe__pool_new(o->threads > 0 ? o->threads : 0))) {
+            rc = floe__error_nomem();
+            goto done;
+        }
+    }
+    if ((rc = floe__pool_for(pool, njobs, read_manifest, &c)) < 0)
+        goto done;
+    size_t ntasks = 0, ndel = 0;
+    for (size_t i = 0; i < njobs; i++) {
+        ntasks += c.jobs[i].tasks.len;
+        ndel += c.jobs[i].deletes.len;
+        p->report.data_files_total += c.jobs[i].data_total;
+        p->report.data_files_skipped += c.jobs[i].data_skipped;
+        p->report.delete_files_total += c.jobs[i].delete_total;
+    }
+    p->tasks = floe__malloc((ntasks ? ntasks : 1) * sizeof(floe_scan_task));
+    const floe_scan_file **dels = floe__malloc((ndel ? ndel : 1) * sizeof(*dels));
+    if (!p->tasks || !dels) {
+        floe__free(dels);
+        rc = floe__error_nomem();
+        goto done;
+    }
+    size_t at = 0, dat = 0;
+    for (size_t i = 0; i < njobs; i++) {
+        if (c.jobs[i].tasks.len)
+            memcpy(p->tasks + at, c.jobs[i].tasks.items, c.jobs[i].tasks.len * sizeof(floe_scan_task));
+        at += c.jobs[i].tasks.len;
+        if (c.jobs[i].deletes.len)
+            memcpy(dels + dat, c.jobs[i].deletes.items, c.jobs[i].deletes.len * sizeof(*dels));
+        dat += c.jobs[i].deletes.len;
+        floe__vec_free(&c.jobs[i].tasks);
+        floe__vec_free(&c.jobs[i].deletes);
+    }
+    p->ntasks = ntasks;
+    p->report.tasks = (int64_t)ntasks;
+    for (size_t i = 0; i < ntasks; i++)
+        p->report.records_planned += p->tasks[i].file->record_count;
+    rc = floe__scan_assign_deletes(p, dels, ndel);
+    floe__free(dels);
+done:
+    floe__pool_free(pool);
+    for (size_t i = 0; i < nmf; i++) {
+        floe__vec_free(&c.jobs[i].tasks);
+        floe__vec_free(&c.jobs[i].deletes);
+    }
+    floe__free(c.jobs);
+    return rc;
+}
+
+int floe__scan_plan(floe_scan_plan **out, const floe_table_metadata *meta, floe_fileio *io,
+                    const floe_snapshot *snapshot, const floe_schema *schema,
+                    const floe_scan_plan_options *opts)
+{
+    *out = NULL;
+    int64_t t0 = floe__mono_ns();
+    floe_scan_plan_options defaults = {NULL, true, false, 0};
+    const floe_scan_plan_options *o = opts ? opts : &defaults;
+    floe_scan_plan *p = floe__calloc(1, sizeof(*p));
+    if (!p)
+        return floe__error_nomem();
+    int rc = 0;
+    uint8_t *list_bytes = NULL;
+    floe_manifest_list *list = NULL;
+    floe_manifest_file *synth = NULL;
+    floe_buf list_path_buf = FLOE_BUF_INIT;
+    if (!(p->arena = floe__arena_new(8192))) {
+        rc = floe__error_nomem();
+        goto fail;
+    }
+    p->meta = meta;
+    p->snapshot = snapshot;
+    p->schema = schema ? schema : floe__metadata_current_schema(meta);
+    if (!p->schema) {
+        rc = floe__error(FLOE_EINVALID, "scan", "table metadata has no current schema");
+        goto fail;
+    }
+    p->filter = floe_expr_true();
+    if (o->filter && (rc = floe_expr_bind(&p->filter, p->arena, p->schema, o->filter,
+                                          o->case_sensitive)) < 0)
+        goto fail;
+    p->report.snapshot_id = snapshot ? snapshot->snapshot_id : -1;
+    if (snapshot) {
+        const char *list_path = NULL;
+        if ((rc = floe__snapshot_manifest_list(snapshot, &list_path_buf, &list_path)) < 0)
+            goto fail;
+        if (list_path) {
+            size_t len;
+            if ((rc = floe__scan_read_object(io, list_path, &list_bytes, &len)) < 0 ||
+                (rc = floe_manifest_list_read(&list, list_bytes, len, list_path)) < 0) {
+                floe__error_context("reading manifest list of snapshot %lld",
+                                    (long long)snapshot->snapshot_id);
+                goto fail;
+            }
+            rc = plan_manifests(p, io, o, list->entries, list->nentries, true);
+        } else {
+            /* v1 snapshot listing its manifests inline: no summaries, no
+             * sequence numbers (all 0), spec id from each manifest's header */
+            size_t n = snapshot->n_manifests;
+            synth = floe__calloc(n ? n : 1, sizeof(*synth));
+            if (!synth) {
+                rc = floe__error_nomem();
+                goto fail;
+            }
+            for (size_t i = 0; i < n; i++) {
+                synth[i].manifest_path = snapshot->manifests[i];
+                synth[i].added_snapshot_id = snapshot->snapshot_id;
+            }
+            rc = plan_manifests(p, io, o, synth, n, false);
+        }
+        if (rc < 0)
+            goto fail;
+    }
+    floe_manifest_list_free(list);
+    floe__free(list_bytes);
+    floe__free(synth);
+    floe__buf_free(&list_path_buf);
+    p->report.plan_ns = floe__mono_ns() - t0;
+    *out = p;
+    return 0;
+fail:
+    floe__buf_free(&list_path_buf);
+    floe_manifest_list_free(list);
+    floe__free(list_bytes);
+    floe__free(synth);
+    floe__scan_plan_free(p);
+    return rc;
+}

@@ -1,0 +1,804 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * scan/read: scan tasks -> ArrowArrayStream (spec "Column Projection",
+ * "Schema Evolution", "Default values", "Row-level Deletes", "Column
+ * Projection" on identity partition values, "Name Mapping Serialization").
+ *
+ * Each task's data file is read with the Parquet reader, projected by field
+ * id onto the read schema: the requested columns first, then any column the
+ * residual filter or the equality deletes need. The Parquet reader already
+ * resolves renames and drops (ids), promotions (int->long, float->double,
+ * decimal precision) and gives nulls for columns the file lacks; this file
+ * then
+ *   - fills a missing column with the file's identity partition value (files
+ *     written without their partition columns, e.g. Hive migrations), else
+ *     with the field's initial-default (v3 defaults);
+ *   - drops rows deleted by position (positions counted from the file's
+ *     first row) or by equality (null-safe, only deletes whose data
+ *     sequence number is greater; pairing is done in planning);
+ *   - drops rows failing the task's residual filter;
+ *   - and emits only the requested columns.
+ * Batches that lose no rows pass through without copying.
+ */
+#include "scan/scan.h"
+
+#include "arrow/arrow.h"
+#include "manifest/manifest.h"
+#include "parquet/parquet.h"
+#include "spec/spec.h"
+#include "spec/value.h"
+#define floe_field_summary floe_expr_field_summary
+#include "expr/expr.h"
+#undef floe_field_summary
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------------------------------------------------------- arrow values */
+
+int floe__scan_arrow_value(const struct ArrowArray *a, const floe_type *t, int64_t i,
+                           floe_value *out)
+{
+    if (!floe__arrow_is_valid(a, i)) {
+        *out = floe_value_null(t->id);
+        return 0;
+    }
+    int64_t k = i + a->offset;
+    const void *vb = a->n_buffers > 1 ? a->buffers[1] : NULL;
+    switch (t->id) {
+    case FLOE_T_BOOLEAN:
+        *out = floe_value_bool(floe__arrow_bit_get(vb, k));
+        return 0;
+    case FLOE_T_INT:
+        *out = floe_value_int(((const int32_t *)vb)[k]);
+        return 0;
+    case FLOE_T_DATE:
+        *out = floe_value_date(((const int32_t *)vb)[k]);
+        return 0;
+    case FLOE_T_LONG:
+        *out = floe_value_long(((const int64_t *)vb)[k]);
+        return 0;
+    case FLOE_T_TIME:
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ:
+    case FLOE_T_TIMESTAMP_NS:
+    case FLOE_T_TIMESTAMPTZ_NS:
+        *out = floe_value_i64(t->id, ((const int64_t *)vb)[k]);
+        return 0;
+    case FLOE_T_FLOAT:
+        *out = floe_value_float(((const float *)vb)[k]);
+        return 0;
+    case FLOE_T_DOUBLE:
+        *out = floe_value_double(((const double *)vb)[k]);
+        return 0;
+    case FLOE_T_DECIMAL: {
+        floe_i128 d;
+        memcpy(&d, (const uint8_t *)vb + 16 * k, 16);
+        *out = floe_value_decimal(d, t->scale);
+        return 0;
+    }
+    case FLOE_T_STRING:
+    case FLOE_T_BINARY: {
+        const int32_t *off = vb;
+        const uint8_t *data = a->buffers[2];
+        *out = floe_value_bytes(t->id, data + off[k], (size_t)(off[k + 1] - off[k]));
+        return 0;
+    }
+    case FLOE_T_UUID:
+    case FLOE_T_FIXED: {
+        size_t w = t->id == FLOE_T_UUID ? 16 : (size_t)t->length;
+        *out = floe_value_bytes(t->id, (const uint8_t *)vb + w * (size_t)k, w);
+        return 0;
+    }
+    default:
+        return floe__error(FLOE_EUNSUPPORTED, "scan", "cannot evaluate values of type %d", t->id);
+    }
+}
+
+/* Append slot i of `a` (type t) to builder b. */
+static int copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, const floe_type *t, int64_t i)
+{
+    if (!floe_type_is_nested(t)) {
+        floe_value v;
+        FLOE_TRY(floe__scan_arrow_value(a, t, i, &v));
+        return floe__arrow_builder_append(b, &v);
+    }
+    bool valid = floe__arrow_is_valid(a, i);
+    if (t->id == FLOE_T_STRUCT) {
+        for (size_t k = 0; k < t->nfields; k++)
+            FLOE_TRY(copy_slot(b->children[k], a->children[k], t->fields[k].type, i));
+        return floe__arrow_builder_struct_append(b, valid);
+    }
+    const int32_t *off = (const int32_t *)a->buffers[1] + a->offset;
+    int64_t lo = off[i], hi = off[i + 1];
+    if (t->id == FLOE_T_LIST) {
+        for (int64_t j = lo; j < hi; j++)
+            FLOE_TRY(copy_slot(b->children[0], a->children[0], t->element->type, j));
+    } else {
+        const struct ArrowArray *ent = a->children[0];
+        for (int64_t j = lo; j < hi; j++) {
+            FLOE_TRY(copy_slot(b->children[0], ent->children[0], t->key->type, j + ent->offset));
+            FLOE_TRY(copy_slot(b->children[1], ent->children[1], t->value->type, j + ent->offset));
+        }
+    }
+    return floe__arrow_builder_list_append(b, valid, hi - lo);
+}
+
+/* ---------------------------------------------------------------- name mapping */
+
+typedef struct nm_node nm_node;
+struct nm_node {
+    int32_t field_id; /* 0: none */
+    size_t nnames;
+    const char **names;
+    size_t nchildren;
+    nm_node *children;
+};
+
+static int nm_parse(nm_node *out, const floe_json *arr, floe_arena *a, int depth)
+{
+    if (depth > 32 || !floe__json_is_array(arr))
+        return floe__error(FLOE_EINVALID, "scan", "schema.name-mapping.default: expected an array");
+    size_t n = floe__json_len(arr);
+    out->nchildren = n;
+    out->children = floe__arena_calloc(a, n ? n : 1, sizeof(nm_node));
+    if (!out->children)
+        return floe__error_nomem();
+    for (size_t i = 0; i < n; i++) {
+        const floe_json *o = floe__json_at(arr, i);
+        nm_node *c = &out->children[i];
+        const floe_json *id = floe__json_get(o, "field-id"), *names = floe__json_get(o, "names"),
+                        *fields = floe__json_get(o, "fields");
+        if (id && floe__json_is_integer(id))
+            c->field_id = (int32_t)floe__json_ival(id);
+        if (names && floe__json_is_array(names)) {
+            c->nnames = floe__json_len(names);
+            c->names = floe__arena_calloc(a, c->nnames ? c->nnames : 1, sizeof(char *));
+            if (!c->names)
+                return floe__error_nomem();
+            for (size_t k = 0; k < c->nnames; k++)
+                c->names[k] = floe__json_sval(floe__json_at(names, k));
+        }
+        if (fields && floe__json_is_array(fields))
+            FLOE_TRY(nm_parse(c, fields, a, depth + 1));
+    }
+    return 0;
+}
+
+static int32_t nm_lookup(const char *const *path, size_t depth, void *payload)
+{
+    const nm_node *n = payload;
+    int32_t id = 0;
+    for (size_t d = 0; d < depth && n; d++) {
+        const nm_node *next = NULL;
+        for (size_t i = 0; i < n->nchildren && !next; i++)
+            for (size_t k = 0; k < n->children[i].nnames; k++)
+                if (n->children[i].names[k] && path[d] && !strcmp(n->children[i].names[k], path[d])) {
+                    next = &n->children[i];
+                    break;
+                }
+        n = next;
+        id = n ? n->field_id : 0;
+    }
+    return id;
+}
+
+/* ---------------------------------------------------------------- stream */
+
+typedef struct scan_stream {
+    const floe_scan_plan *plan;
+    floe_fileio *io;
+    floe_arena *arena;
+    floe_type read_root;
+    floe_schema read_schema;
+    floe_field *fields; /* read fields: output columns first */
+    size_t nread, nout;
+    floe_type out_root;
+    nm_node *mapping; /* NULL: none */
+    size_t next_task;
+    size_t nlanes;
+    struct lane *lanes;
+    size_t emit; /* next lane to emit a ready batch from */
+    floe_pool *pool;
+    char last_error[1024];
+} scan_stream;
+
+/* One task being read. Several lanes decode batches of different tasks in
+ * parallel (one call of floe__pool_for per round); a lane touches only its
+ * own state and the stream's read-only setup. */
+typedef struct lane {
+    const floe_scan_task *task; /* NULL: idle */
+    floe_input *in;
+    floe_pq_reader *r;
+    floe_scan_posdel pd;
+    size_t pd_at;
+    floe_scan_eqset **eq;
+    size_t neq;
+    int **eq_cols; /* per set: read column index of each id */
+    const floe_value **fill; /* per read field: value for a column the file lacks */
+    int64_t row_off;
+    uint8_t *keep;
+    size_t keep_cap;
+    bool ready; /* `out` holds a batch to emit */
+    struct ArrowArray out;
+} lane;
+
+static void task_close(lane *s)
+{
+    floe__pq_reader_free(s->r);
+    s->r = NULL;
+    if (s->in)
+        s->in->close(s->in);
+    s->in = NULL;
+    floe__free(s->pd.pos);
+    s->pd.pos = NULL;
+    s->pd.n = 0;
+    for (size_t i = 0; i < s->neq; i++) {
+        floe__scan_eqset_free(s->eq[i]);
+        if (s->eq_cols)
+            floe__free(s->eq_cols[i]);
+    }
+    floe__free(s->eq);
+    floe__free(s->eq_cols);
+    s->eq = NULL;
+    s->eq_cols = NULL;
+    s->neq = 0;
+    s->task = NULL;
+    if (s->ready && s->out.release)
+        s->out.release(&s->out);
+    s->ready = false;
+}
+
+static bool file_has_field(const floe_pq_tree *tree, const floe_field *f, const nm_node *mapping)
+{
+    const floe_pq_node *root = tree->root;
+    bool ids = false;
+    for (size_t i = 0; i < tree->nleaves; i++)
+        if (tree->leaves[i]->el->has_field_id)
+            ids = true;
+    for (size_t i = 0; i < root->nchildren; i++) {
+        const floe_pq_schema_element *el = root->children[i]->el;
+        if (ids) {
+            if (el->has_field_id && el->field_id == f->id)
+                return true;
+        } else if (mapping) {
+            const char *p[1] = {el->name};
+            if (nm_lookup(p, 1, (void *)mapping) == f->id)
+                return true;
+        } else if (!strcmp(el->name, f->name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int read_col_of(const scan_stream *s, int32_t id)
+{
+    for (size_t i = 0; i < s->nread; i++)
+        if (s->fields[i].id == id)
+            return (int)i;
+    return -1;
+}
+
+static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
+{
+    const floe_scan_file *f = t->file;
+    L->task = t;
+    L->row_off = 0;
+    L->pd_at = 0;
+    if (strcmp(f->format, "PARQUET"))
+        return floe__error(FLOE_EUNSUPPORTED, "scan", "data file format %s is not supported: %s",
+                           f->format, f->path);
+    FLOE_TRY(floe_fileio_open_input(&L->in, s->io, f->path));
+    floe_pq_read_options o;
+    memset(&o, 0, sizeof o);
+    o.projection = &s->read_schema;
+    if (s->mapping) {
+        o.name_mapping = nm_lookup;
+        o.name_mapping_payload = s->mapping;
+    }
+    FLOE_TRY(floe__pq_reader_open(&L->r, L->in, &o));
+    /* columns the file lacks: identity partition value, else initial-default */
+    const floe_pq_tree *tree = floe__pq_reader_tree(L->r);
+    const floe_partition_spec *spec = floe__metadata_spec(s->plan->meta, f->spec_id);
+    for (size_t i = 0; i < s->nread; i++) {
+        const floe_field *fd = &s->fields[i];
+        L->fill[i] = NULL;
+        if (file_has_field(tree, fd, s->mapping))
+            continue;
+        for (size_t k = 0; spec && k < spec->nfields && k < f->partition.n; k++)
+            if (spec->fields[k].source_id == fd->id &&
+                spec->fields[k].transform.kind == FLOE_TR_IDENTITY)
+                L->fill[i] = &f->partition.values[k];
+        if (!L->fill[i] && fd->initial_default && !floe_type_is_nested(fd->type))
+            L->fill[i] = fd->initial_default;
+        if (L->fill[i] && L->fill[i]->is_null)
+            L->fill[i] = NULL;
+    }
+    if (t->ndeletes) {
+        FLOE_TRY(floe__scan_load_posdeletes(s->io, f, t->deletes, t->ndeletes, &L->pd));
+        FLOE_TRY(floe__scan_load_eqdeletes(s->io, s->plan->schema, t->deletes, t->ndeletes, &L->eq,
+                                           &L->neq));
+        if (L->neq && !(L->eq_cols = floe__calloc(L->neq, sizeof(int *))))
+            return floe__error_nomem();
+        for (size_t e = 0; e < L->neq; e++) {
+            size_t n = floe__scan_eqset_nids(L->eq[e]);
+            const int32_t *ids = floe__scan_eqset_ids(L->eq[e]);
+            if (!(L->eq_cols[e] = floe__malloc(n * sizeof(int))))
+                return floe__error_nomem();
+            for (size_t k = 0; k < n; k++)
+                if ((L->eq_cols[e][k] = read_col_of(s, ids[k])) < 0)
+                    return floe__error(FLOE_EUNSUPPORTED, "scan",
+                                       "equality deletes on nested field %d are not supported",
+                                       ids[k]);
+        }
+    }
+    return 0;
+}
+
+/* A constant column of n copies of v. */
+static int fill_column(struct ArrowArray *out, int64_t n, const floe_field *fd, const floe_value *v)
+{
+    floe_arrow_builder *bl;
+    FLOE_TRY(floe__arrow_builder_new(&bl, fd->type));
+    int rc = 0;
+    for (int64_t i = 0; i < n && rc == 0; i++)
+        rc = floe__arrow_builder_append(bl, v);
+    if (rc == 0)
+        rc = floe__arrow_builder_finish(bl, out);
+    floe__arrow_builder_free(bl);
+    return rc;
+}
+
+typedef struct getter_ctx {
+    const scan_stream *s;
+    const struct ArrowArray *batch;
+    int64_t row;
+} getter_ctx;
+
+static int find_value(const floe_type *st, const struct ArrowArray *arr, int64_t row, int32_t id,
+                      floe_value *out, int depth)
+{
+    for (size_t k = 0; k < st->nfields; k++) {
+        const floe_field *f = &st->fields[k];
+        if (f->id == id)
+            return floe__scan_arrow_value(arr->children[k], f->type, row, out) == 0 ? 1 : -1;
+        if (f->type->id == FLOE_T_STRUCT && depth < 16) {
+            int r = find_value(f->type, arr->children[k], row, id, out, depth + 1);
+            if (r != 0) {
+                if (r > 0 && !floe__arrow_is_valid(arr->children[k], row))
+                    *out = floe_value_null(out->type);
+                return r;
+            }
+        }
+    }
+    return 0;
+}
+
+static int row_getter(int32_t field_id, floe_value *out, void *payload)
+{
+    getter_ctx *g = payload;
+    int r = find_value(&g->s->read_root, g->batch, g->row, field_id, out, 0);
+    if (r < 0)
+        return floe__error_code() ? floe__error_code() : FLOE_ERROR;
+    if (r == 0)
+        *out = floe_value_null(FLOE_T_INT);
+    return 0;
+}
+
+static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct ArrowArray *out)
+{
+    int64_t n = b->length;
+    for (size_t i = 0; i < s->nread; i++) {
+        if (!L->fill[i])
+            continue;
+        struct ArrowArray col;
+        FLOE_TRY(fill_column(&col, n, &s->fields[i], L->fill[i]));
+        struct ArrowArray *slot = b->children[i];
+        if (slot->release)
+            slot->release(slot);
+        *slot = col;
+    }
+    const floe_expr *res = L->task->residual;
+    bool filter = res && res->kind != FLOE_EXPR_TRUE;
+    int64_t kept = n;
+    if (L->pd.n || L->neq || filter) {
+        if ((size_t)n > L->keep_cap) {
+            uint8_t *k = floe__realloc(L->keep, (size_t)n);
+            if (!k)
+                return floe__error_nomem();
+            L->keep = k;
+            L->keep_cap = (size_t)n;
+        }
+        memset(L->keep, 1, (size_t)n);
+        for (int64_t i = 0; i < n && L->pd_at < L->pd.n; i++) {
+            int64_t pos = L->row_off + i;
+            while (L->pd_at < L->pd.n && L->pd.pos[L->pd_at] < pos)
+                L->pd_at++;
+            if (L->pd_at < L->pd.n && L->pd.pos[L->pd_at] == pos)
+                L->keep[i] = 0;
+        }
+        floe_value vals[64];
+        for (size_t e = 0; e < L->neq; e++) {
+            size_t nid = floe__scan_eqset_nids(L->eq[e]);
+            if (nid > FLOE_ARRAY_LEN(vals))
+                return floe__error(FLOE_EUNSUPPORTED, "scan", "too many equality columns");
+            for (int64_t i = 0; i < n; i++) {
+                if (!L->keep[i])
+                    continue;
+                for (size_t k = 0; k < nid; k++) {
+                    int c = L->eq_cols[e][k];
+                    FLOE_TRY(floe__scan_arrow_value(b->children[c], s->fields[c].type, i, &vals[k]));
+                }
+                if (floe__scan_eqset_has(L->eq[e], vals))
+                    L->keep[i] = 0;
+            }
+        }
+        if (filter) {
+            getter_ctx g = {s, b, 0};
+            for (int64_t i = 0; i < n; i++) {
+                if (!L->keep[i])
+                    continue;
+                bool ok;
+                g.row = i;
+                FLOE_TRY(floe_expr_eval(&ok, res, row_getter, &g));
+                L->keep[i] = ok;
+            }
+        }
+        kept = 0;
+        for (int64_t i = 0; i < n; i++)
+            kept += L->keep[i];
+    }
+    L->row_off += n;
+    if (kept == n && s->nread == s->nout) {
+        *out = *b;
+        b->release = NULL;
+        return 0;
+    }
+    FLOE_TRY(floe__arrow_array_alloc(out, 1, (int64_t)s->nout));
+    out->length = kept;
+    out->null_count = 0;
+    int rc = 0;
+    for (size_t c = 0; c < s->nout && rc == 0; c++) {
+        if (kept == n) {
+            *out->children[c] = *b->children[c];
+            b->children[c]->release = NULL;
+            continue;
+        }
+        floe_arrow_builder *bl;
+        if ((rc = floe__arrow_builder_new(&bl, s->fields[c].type)) < 0)
+            break;
+        for (int64_t i = 0; i < n && rc == 0; i++)
+            if (L->keep[i])
+                rc = copy_slot(bl, b->children[c], s->fields[c].type, i);
+        if (rc == 0)
+            rc = floe__arrow_builder_finish(bl, out->children[c]);
+        floe__arrow_builder_free(bl);
+    }
+    if (rc < 0) {
+        out->release(out);
+        return rc;
+    }
+    return 0;
+}
+
+/* One round for lane i: open its task if needed and decode one non-empty
+ * batch into lane->out (or finish the task). */
+static int lane_step(size_t i, void *payload)
+{
+    scan_stream *s = payload;
+    lane *L = &s->lanes[i];
+    if (!L->task || L->ready)
+        return 0;
+    int rc;
+    if (!L->r && (rc = task_open(s, L, L->task)) < 0) {
+        floe__error_context("reading %s", L->task->file->path);
+        task_close(L);
+        return rc;
+    }
+    for (;;) {
+        struct ArrowArray b;
+        rc = floe__pq_reader_next(L->r, &b);
+        if (rc == FLOE_ITEROVER) {
+            task_close(L);
+            return 0;
+        }
+        if (rc < 0)
+            return rc;
+        rc = process(s, L, &b, &L->out);
+        if (b.release)
+            b.release(&b);
+        if (rc < 0)
+            return rc;
+        if (L->out.length == 0) {
+            L->out.release(&L->out);
+            continue;
+        }
+        L->ready = true;
+        return 0;
+    }
+}
+
+static int next_batch(scan_stream *s, struct ArrowArray *out)
+{
+    for (;;) {
+        for (; s->emit < s->nlanes; s->emit++) {
+            lane *L = &s->lanes[s->emit];
+            if (L->ready) {
+                *out = L->out;
+                L->ready = false;
+                memset(&L->out, 0, sizeof L->out);
+                s->emit++;
+                return 0;
+            }
+        }
+        /* new round: give idle lanes the next tasks */
+        bool busy = false;
+        for (size_t i = 0; i < s->nlanes; i++) {
+            lane *L = &s->lanes[i];
+            if (!L->task && s->next_task < s->plan->ntasks)
+                L->task = &s->plan->tasks[s->next_task++];
+            busy |= L->task != NULL;
+        }
+        if (!busy) {
+            memset(out, 0, sizeof *out);
+            return FLOE_ITEROVER;
+        }
+        s->emit = 0;
+        FLOE_TRY(floe__pool_for(s->pool, s->nlanes, lane_step, s));
+    }
+}
+
+static int st_get_schema(struct ArrowArrayStream *st, struct ArrowSchema *out)
+{
+    scan_stream *s = st->private_data;
+    int rc = floe__arrow_schema_from_struct(out, &s->out_root);
+    if (rc < 0) {
+        snprintf(s->last_error, sizeof s->last_error, "%s",
+                 floe_error_last() ? floe_error_last()->message : "error");
+        return floe__arrow_errno(rc);
+    }
+    return 0;
+}
+
+static int st_get_next(struct ArrowArrayStream *st, struct ArrowArray *out)
+{
+    scan_stream *s = st->private_data;
+    int rc = next_batch(s, out);
+    if (rc == FLOE_ITEROVER) {
+        out->release = NULL;
+        return 0;
+    }
+    if (rc < 0) {
+        memset(out, 0, sizeof *out);
+        const floe_error *e = floe_error_last();
+        snprintf(s->last_error, sizeof s->last_error, "%s: %s", floe_error_code_name(rc),
+                 e && e->message ? e->message : "error");
+        return floe__arrow_errno(rc);
+    }
+    return 0;
+}
+
+static const char *st_last_error(struct ArrowArrayStream *st)
+{
+    scan_stream *s = st->private_data;
+    return s->last_error[0] ? s->last_error : NULL;
+}
+
+static void st_release(struct ArrowArrayStream *st)
+{
+    if (!st || !st->release)
+        return;
+    scan_stream *s = st->private_data;
+    if (s) {
+        for (size_t i = 0; i < s->nlanes; i++) {
+            task_close(&s->lanes[i]);
+            floe__free(s->lanes[i].keep);
+        }
+        floe__free(s->lanes);
+        floe__pool_free(s->pool);
+        floe__arena_free(s->arena);
+        floe__free(s);
+    }
+    st->release = NULL;
+    st->private_data = NULL;
+}
+
+static bool name_eq(const char *a, const char *b, bool cs)
+{
+    return cs ? !strcmp(a, b) : !strcasecmp(a, b);
+}
+
+static int add_read_field(scan_stream *s, const floe_field *f, size_t cap)
+{
+    for (size_t i = 0; i < s->nread; i++)
+        if (s->fields[i].id == f->id)
+            return 0;
+    if (s->nread >= cap)
+        return floe__error(FLOE_EINVALID, "scan", "too many columns");
+    s->fields[s->nread] = *f;
+    /* a required column may still be missing in old files (added later) */
+    s->fields[s->nread].required = false;
+    s->nread++;
+    return 0;
+}
+
+/* The top-level field of `schema` containing field id `id` (NULL if none). */
+static const floe_field *top_field_of(const floe_schema *schema, int32_t id)
+{
+    const floe_type *root = schema->root;
+    for (size_t i = 0; i < root->nfields; i++) {
+        const floe_field *f = &root->fields[i];
+        if (f->id == id)
+            return f;
+        if (floe_type_is_nested(f->type)) {
+            /* search below */
+            const floe_type *stack[64];
+            size_t sp = 0;
+            stack[sp++] = f->type;
+            while (sp) {
+                const floe_type *t = stack[--sp];
+                if (t->id == FLOE_T_STRUCT) {
+                    for (size_t k = 0; k < t->nfields; k++) {
+                        if (t->fields[k].id == id)
+                            return f;
+                        if (floe_type_is_nested(t->fields[k].type) && sp < 63)
+                            stack[sp++] = t->fields[k].type;
+                    }
+                } else if (t->id == FLOE_T_LIST) {
+                    if (t->element->id == id)
+                        return f;
+                    if (floe_type_is_nested(t->element->type) && sp < 63)
+                        stack[sp++] = t->element->type;
+                } else if (t->id == FLOE_T_MAP) {
+                    if (t->key->id == id || t->value->id == id)
+                        return f;
+                    if (floe_type_is_nested(t->value->type) && sp < 62)
+                        stack[sp++] = t->value->type;
+                    if (floe_type_is_nested(t->key->type) && sp < 63)
+                        stack[sp++] = t->key->type;
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
+static int stream_setup(scan_stream *s, const char *const *columns, size_t ncolumns)
+{
+    const floe_scan_plan *p = s->plan;
+    const floe_type *root = p->schema->root;
+    size_t cap = root->nfields + 1;
+    s->fields = floe__arena_calloc(s->arena, cap, sizeof(floe_field));
+    if (!s->fields)
+        return floe__error_nomem();
+    if (columns && ncolumns) {
+        for (size_t c = 0; c < ncolumns; c++) {
+            const floe_field *hit = NULL;
+            for (size_t i = 0; i < root->nfields && !hit; i++)
+                if (columns[c] && name_eq(root->fields[i].name, columns[c], true))
+                    hit = &root->fields[i];
+            for (size_t i = 0; i < root->nfields && !hit; i++)
+                if (columns[c] && name_eq(root->fields[i].name, columns[c], false))
+                    hit = &root->fields[i];
+            if (!hit)
+                return floe__error(FLOE_EINVALID, "scan", "Cannot find column '%s' in table schema",
+                                   columns[c] ? columns[c] : "(null)");
+            size_t before = s->nread;
+            FLOE_TRY(add_read_field(s, hit, cap));
+            if (s->nread == before)
+                return floe__error(FLOE_EINVALID, "scan", "column '%s' projected twice",
+                                   columns[c]);
+        }
+    } else {
+        for (size_t i = 0; i < root->nfields; i++)
+            FLOE_TRY(add_read_field(s, &root->fields[i], cap));
+    }
+    s->nout = s->nread;
+    /* extra columns: residual filter and equality deletes */
+    floe_vec ids = FLOE_VEC_INIT(int32_t);
+    int rc = floe_expr_field_ids(p->filter, &ids);
+    for (size_t t = 0; rc == 0 && t < p->ntasks; t++)
+        for (size_t d = 0; rc == 0 && d < p->tasks[t].ndeletes; d++) {
+            const floe_scan_file *df = p->tasks[t].deletes[d];
+            for (size_t k = 0; rc == 0 && k < df->nequality_ids; k++) {
+                int32_t *slot = floe__vec_push(&ids);
+                if (!slot)
+                    rc = floe__error_nomem();
+                else
+                    *slot = df->equality_ids[k];
+            }
+        }
+    for (size_t i = 0; rc == 0 && i < ids.len; i++) {
+        const floe_field *f = top_field_of(p->schema, *(int32_t *)floe__vec_at(&ids, i));
+        if (f)
+            rc = add_read_field(s, f, cap);
+    }
+    floe__vec_free(&ids);
+    FLOE_TRY(rc);
+    s->read_root.id = FLOE_T_STRUCT;
+    s->read_root.nfields = s->nread;
+    s->read_root.fields = s->fields;
+    s->read_schema.root = &s->read_root;
+    s->read_schema.schema_id = p->schema->schema_id;
+    s->out_root.id = FLOE_T_STRUCT;
+    s->out_root.nfields = s->nout;
+    s->out_root.fields = s->fields;
+    const char *nm = floe__props_get(&p->meta->properties, "schema.name-mapping.default");
+    if (nm) {
+        floe_json *j;
+        FLOE_TRY(floe__json_parse(&j, nm, strlen(nm), "schema.name-mapping.default"));
+        nm_node *n = floe__arena_calloc(s->arena, 1, sizeof(*n));
+        rc = n ? nm_parse(n, j, s->arena, 0) : floe__error_nomem();
+        /* names point into the JSON tree: copy them into the arena */
+        if (rc == 0) {
+            nm_node *stack[256];
+            size_t sp = 0;
+            stack[sp++] = n;
+            while (sp && rc == 0) {
+                nm_node *x = stack[--sp];
+                for (size_t k = 0; k < x->nnames && rc == 0; k++)
+                    if (x->names[k] && !(x->names[k] = floe__arena_strdup(s->arena, x->names[k])))
+                        rc = floe__error_nomem();
+                for (size_t k = 0; k < x->nchildren && sp < 256; k++)
+                    stack[sp++] = &x->children[k];
+            }
+        }
+        floe__json_free(j);
+        FLOE_TRY(rc);
+        s->mapping = n;
+    }
+    return 0;
+}
+
+static int lanes_setup(scan_stream *s, int threads)
+{
+    size_t n = 1;
+    if (threads != 1 && s->plan->ntasks > 1) {
+        if (!(s->pool = floe__pool_new(threads > 0 ? threads : 0)))
+            return floe__error_nomem();
+        n = (size_t)floe__pool_threads(s->pool);
+        if (n > s->plan->ntasks)
+            n = s->plan->ntasks;
+        if (n < 1)
+            n = 1;
+    }
+    if (!(s->lanes = floe__calloc(n, sizeof(lane))))
+        return floe__error_nomem();
+    s->nlanes = n;
+    s->emit = n;
+    for (size_t i = 0; i < n; i++)
+        if (!(s->lanes[i].fill = floe__arena_calloc(s->arena, s->nread + 1, sizeof(void *))))
+            return floe__error_nomem();
+    return 0;
+}
+
+int floe__scan_stream(const floe_scan_plan *plan, floe_fileio *io, const char *const *columns,
+                      size_t ncolumns, int threads, struct ArrowArrayStream *out)
+{
+    memset(out, 0, sizeof *out);
+    scan_stream *s = floe__calloc(1, sizeof(*s));
+    if (!s)
+        return floe__error_nomem();
+    s->plan = plan;
+    s->io = io;
+    int rc;
+    if (!(s->arena = floe__arena_new(4096)))
+        rc = floe__error_nomem();
+    else if ((rc = stream_setup(s, columns, ncolumns)) == 0)
+        rc = lanes_setup(s, threads);
+    if (rc < 0) {
+        floe__free(s->lanes);
+        floe__pool_free(s->pool);
+        floe__arena_free(s->arena);
+        floe__free(s);
+        return rc;
+    }
+    out->get_schema = st_get_schema;
+    out->get_next = st_get_next;
+    out->get_last_error = st_last_error;
+    out->release = st_release;
+    out->private_data = s;
+    return 0;
+}

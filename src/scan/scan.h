@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * scan: planning and reading an Iceberg table snapshot (spec "Scan
+ * Planning", "Delete Formats", "Position Delete Files", "Equality Delete
+ * Files", "Sequence Numbers", "Schema Evolution", "Column Projection",
+ * "Default values"). Private to libfloe; the public face is
+ * include/floe/scan.h.
+ *
+ * Input is always a parsed floe_table_metadata, a FileIO and a resolved
+ * snapshot: the table handle (src/table) owns snapshot selection.
+ *
+ *   plan.c     manifest list -> manifests (in parallel) -> pruned data files
+ *   deletes.c  pairing delete files with data files; loading their contents
+ *   read.c     scan tasks -> ArrowArrayStream (projection, evolution, deletes,
+ *              residual filtering)
+ *   filter.c   the textual filter form ("a > 5 AND b IS NULL")
+ *   api.c      include/floe/scan.h
+ */
+#ifndef FLOE_SCAN_H_PRIVATE
+#define FLOE_SCAN_H_PRIVATE
+
+#include "floe/scan.h"
+#include "floe/arrow.h"
+#include "spec/metadata.h"
+
+struct floe_expr;
+
+/* One data or delete file of the plan. Strings and values live in the
+ * plan's arenas (one per manifest). */
+typedef struct floe_scan_file {
+    const char *path;
+    const char *format; /* "PARQUET", "PUFFIN", ... as written */
+    int32_t content;    /* FLOE_FILE_* (manifest.h) */
+    int32_t spec_id;
+    int64_t record_count;
+    int64_t file_size_in_bytes;
+    int64_t data_sequence_number;
+    floe_partition_value partition; /* spec order */
+    size_t nequality_ids;
+    const int32_t *equality_ids;
+    const char *referenced_data_file; /* NULL when null */
+    bool has_content_offset;
+    int64_t content_offset;
+    int64_t content_size_in_bytes;
+} floe_scan_file;
+
+typedef struct floe_scan_task {
+    const floe_scan_file *file;
+    size_t ndeletes;
+    const floe_scan_file *const *deletes;
+    const struct floe_expr *residual; /* bound; floe_expr_true() when none */
+} floe_scan_task;
+
+typedef struct floe_scan_plan_options {
+    /* Unbound filter (names), or NULL for every row. */
+    const struct floe_expr *filter;
+    bool case_sensitive;
+    /* false: evaluate nothing against partitions or metrics (every live file
+     * is planned; residual = the whole filter). For tests and comparisons. */
+    bool no_pruning;
+    int threads; /* manifests read in parallel; 0: online CPUs, 1: inline */
+} floe_scan_plan_options;
+
+typedef struct floe_scan_plan {
+    floe_arena *arena;
+    const floe_table_metadata *meta;
+    const floe_snapshot *snapshot; /* NULL: table without snapshots (empty plan) */
+    const floe_schema *schema;     /* schema the filter is bound to and rows are read with */
+    const struct floe_expr *filter; /* bound (floe_expr_true() when none) */
+    size_t ntasks;
+    floe_scan_task *tasks;
+    floe_scan_report report;
+    /* internals: one arena per manifest read */
+    size_t narenas;
+    floe_arena **arenas;
+} floe_scan_plan;
+
+/* Plan a scan of `snapshot` (NULL: the empty table) with rows read as
+ * `schema` (NULL: the table's current schema). `io` is borrowed only for
+ * the call. Errors: FLOE_EINVALID (filter does not bind, unknown spec id),
+ * FLOE_ECORRUPT (manifest bytes), FLOE_EUNSUPPORTED (delete files in
+ * other formats), FLOE_ENOTFOUND / FLOE_EIO (FileIO), FLOE_ENOMEM. */
+int floe__scan_plan(floe_scan_plan **out, const floe_table_metadata *meta, floe_fileio *io,
+                    const floe_snapshot *snapshot, const floe_schema *schema,
+                    const floe_scan_plan_options *opts);
+void floe__scan_plan_free(floe_scan_plan *p);
+
+/* Pair delete files with the data files (deletes.c): fills task->deletes.
+ * `deletes` are the live delete files of the snapshot. */
+int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *deletes,
+                              size_t ndeletes);
+
+/* Read the whole contents of an object through FileIO (heap buffer). */
+int floe__scan_read_object(floe_fileio *io, const char *uri, uint8_t **data, size_t *len);
+
+/* Rows of a plan as an ArrowArrayStream of struct batches whose children
+ * are the `columns` (top-level field names of plan->schema; NULL: every
+ * column). Up to `threads` tasks (0: online CPUs, 1: the calling thread)
+ * are decoded in parallel; batches of different tasks then interleave.
+ * The stream borrows `plan`, `io` and the metadata: keep them alive until
+ * it is released. */
+int floe__scan_stream(const floe_scan_plan *plan, floe_fileio *io, const char *const *columns,
+                      size_t ncolumns, int threads, struct ArrowArrayStream *out);
+
+/* Position deletes of one data file: sorted, distinct row positions. */
+typedef struct floe_scan_posdel {
+    size_t n;
+    int64_t *pos;
+} floe_scan_posdel;
+
+/* Equality-delete keys (a hash set of encoded value tuples) of one file
+ * or of several sharing the same equality ids. */
+typedef struct floe_scan_eqset floe_scan_eqset;
+
+/* Positions deleted in data file `data` by the position delete files and
+ * deletion vectors among `deletes`. */
+int floe__scan_load_posdeletes(floe_fileio *io, const floe_scan_file *data,
+                               const floe_scan_file *const *deletes, size_t n,
+                               floe_scan_posdel *out);
+
+/* Append the positions (< limit) of one deletion-vector blob (`n` bytes
+ * read at file offset `base` of `file`) to `out` (a floe_vec of int64_t).
+ * FLOE_ECORRUPT naming the file and offset for a bad length, magic, CRC or
+ * Roaring structure. */
+int floe__scan_dv_decode(const uint8_t *blob, size_t n, const char *file, int64_t base,
+                         uint64_t limit, floe_vec *out);
+/* One equality set per distinct equality-id list among `deletes` (equality
+ * files only), written to *out (a heap array, *nout entries). */
+int floe__scan_load_eqdeletes(floe_fileio *io, const floe_schema *schema,
+                              const floe_scan_file *const *deletes, size_t n,
+                              floe_scan_eqset ***out, size_t *nout);
+void floe__scan_eqset_free(floe_scan_eqset *s);
+size_t floe__scan_eqset_nids(const floe_scan_eqset *s);
+const int32_t *floe__scan_eqset_ids(const floe_scan_eqset *s);
+/* Is the key (values of the set's equality ids, in order) deleted? */
+bool floe__scan_eqset_has(const floe_scan_eqset *s, const floe_value *vals);
+
+/* Encode a tuple of values as a byte key (null-safe, type-tagged). */
+int floe__scan_key(floe_buf *out, const floe_value *vals, size_t n);
+
+/* A value of the Arrow array `a` (Iceberg type `t`, primitive) at row i. */
+int floe__scan_arrow_value(const struct ArrowArray *a, const floe_type *t, int64_t i,
+                           floe_value *out);
+
+/* Parse the textual filter form into an unbound expression in `a`.
+ * `schema` (may be NULL) only steers literal typing (fractions on decimal
+ * columns stay exact). FLOE_EINVALID naming the offset on a syntax error. */
+int floe__scan_filter_parse(const struct floe_expr **out, floe_arena *a, const char *text,
+                            const floe_schema *schema);
+
+#endif

@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/vtab: the "floe_rows" SQLite virtual-table module (modelled on
+ * SQLite's ext/misc/templatevtab.c) that shows any floe row source as a
+ * read-only table: declared columns from the source's column list, rows
+ * streamed from a cursor opened in xFilter, cells converted in xColumn, and
+ * =/</<=/>/>= constraints handed down through xBestIndex. See vtab.h for the
+ * type mapping.
+ */
+#include "sql/vtab.h"
+
+#include "spec/value.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* SQLite's JSON subtype (json.c: JSON_SUBTYPE) so json functions see JSON. */
+#define FLOE_JSON_SUBTYPE 74
+
+struct floe_vtab_registry {
+    floe_intmap *sources; /* handle -> floe_rowsource* */
+    int64_t next_handle;
+    const floe_tz *tz;
+    sqlite3 *db;
+};
+
+typedef struct floe_vtab {
+    sqlite3_vtab base;
+    floe_vtab_registry *reg;
+    int64_t handle;
+    floe_rowsource *rs;
+} floe_vtab;
+
+typedef struct floe_vtab_cursor {
+    sqlite3_vtab_cursor base;
+    floe_rowcursor *cur;
+    bool eof;
+    sqlite3_int64 rowid;
+    floe_buf text; /* scratch for converted cells */
+} floe_vtab_cursor;
+
+/* ---------------------------------------------------------------- errors */
+
+static char *floe_message(void)
+{
+    const floe_error *e = floe_error_last();
+    return sqlite3_mprintf("%s", e && e->message ? e->message : "floe error");
+}
+
+static void vtab_error(sqlite3_vtab *vt)
+{
+    sqlite3_free(vt->zErrMsg);
+    vt->zErrMsg = floe_message();
+}
+
+/* ---------------------------------------------------------------- registry */
+
+static void registry_free(void *p)
+{
+    floe_vtab_registry *reg = p;
+    if (!reg)
+        return;
+    size_t it = 0;
+    int64_t k;
+    void *v;
+    while (floe__intmap_next(reg->sources, &it, &k, &v))
+        floe__rs_free(v);
+    floe__intmap_free(reg->sources);
+    floe__free(reg);
+}
+
+size_t floe__vtab_count(const floe_vtab_registry *reg)
+{
+    return floe__intmap_len(reg->sources);
+}
+
+void floe__vtab_set_time_zone(floe_vtab_registry *reg, const floe_tz *tz)
+{
+    reg->tz = tz;
+}
+
+/* ---------------------------------------------------------------- declaring */
+
+static const char *decl_type(const floe_type *t)
+{
+    switch (t->id) {
+    /* NUMERIC affinity like INTEGER, and sqlite3_column_decltype() lets a
+     * printer show true/false as Spark does */
+    case FLOE_T_BOOLEAN: return "BOOLEAN";
+    case FLOE_T_INT:
+    case FLOE_T_LONG: return "INTEGER";
+    case FLOE_T_FLOAT:
+    case FLOE_T_DOUBLE: return "REAL";
+    case FLOE_T_FIXED:
+    case FLOE_T_BINARY: return "BLOB";
+    default: return "TEXT";
+    }
+}
+
+static int put_ident(floe_buf *b, const char *s)
+{
+    FLOE_TRY(floe__buf_putc(b, '"'));
+    for (; *s; s++) {
+        if (*s == '"')
+            FLOE_TRY(floe__buf_putc(b, '"'));
+        FLOE_TRY(floe__buf_putc(b, *s));
+    }
+    return floe__buf_putc(b, '"');
+}
+
+static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__buf_puts(&b, "CREATE TABLE x(");
+    for (size_t i = 0; rc == 0 && i < rs->ncolumns; i++) {
+        if (i)
+            rc = floe__buf_puts(&b, ", ");
+        if (rc == 0)
+            rc = put_ident(&b, rs->columns[i].name);
+        if (rc == 0)
+            rc = floe__buf_printf(&b, " %s", decl_type(rs->columns[i].type));
+    }
+    if (rc == 0)
+        rc = floe__buf_putc(&b, ')');
+    if (rc < 0) {
+        floe__buf_free(&b);
+        return SQLITE_NOMEM;
+    }
+    int src = sqlite3_declare_vtab(db, b.ptr);
+    if (src != SQLITE_OK)
+        *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    floe__buf_free(&b);
+    return src;
+}
+
+static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+                      char **err)
+{
+    floe_vtab_registry *reg = aux;
+    *out = NULL;
+    if (argc != 4) {
+        *err = sqlite3_mprintf("floe_rows: expected one argument (a row-source handle)");
+        return SQLITE_ERROR;
+    }
+    char *end = NULL;
+    long long handle = strtoll(argv[3], &end, 10);
+    floe_rowsource *rs = end && *end == 0 ? floe__intmap_get(reg->sources, handle) : NULL;
+    if (!rs) {
+        *err = sqlite3_mprintf("floe_rows: no row source with handle %s", argv[3]);
+        return SQLITE_ERROR;
+    }
+    int rc = declare(db, rs, err);
+    if (rc != SQLITE_OK)
+        return rc;
+    floe_vtab *vt = floe__calloc(1, sizeof *vt);
+    if (!vt)
+        return SQLITE_NOMEM;
+    vt->reg = reg;
+    vt->handle = handle;
+    vt->rs = rs;
+    *out = &vt->base;
+    return SQLITE_OK;
+}
+
+static int vt_disconnect(sqlite3_vtab *base)
+{
+    floe__free(base);
+    return SQLITE_OK;
+}
+
+/* DROP TABLE: the row source goes with the table. */
+static int vt_destroy(sqlite3_vtab *base)
+{
+    floe_vtab *vt = (floe_vtab *)base;
+    if (floe__intmap_del(vt->reg->sources, vt->handle))
+        floe__rs_free(vt->rs);
+    floe__free(vt);
+    return SQLITE_OK;
+}
+
+/* ---------------------------------------------------------------- planning */
+
+static floe_rs_op op_of(unsigned char op)
+{
+    switch (op) {
+    case SQLITE_INDEX_CONSTRAINT_EQ: return FLOE_RS_EQ;
+    case SQLITE_INDEX_CONSTRAINT_LT: return FLOE_RS_LT;
+    case SQLITE_INDEX_CONSTRAINT_LE: return FLOE_RS_LE;
+    case SQLITE_INDEX_CONSTRAINT_GT: return FLOE_RS_GT;
+    case SQLITE_INDEX_CONSTRAINT_GE: return FLOE_RS_GE;
+    default: return 0;
+    }
+}
+
+/* idxStr lists the pushed constraints as "<column>:<op>," in argv order. */
+static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
+{
+    floe_vtab *vt = (floe_vtab *)base;
+    floe_buf plan = FLOE_BUF_INIT;
+    int argv_index = 0;
+    /* A scan that reads files costs far more than its row count, so SQLite
+     * puts it in the outer loop and rescans small in-memory tables (refs,
+     * snapshots) rather than re-reading manifests for every outer row. */
+    double rows = vt->rs->estimated_rows > 0 ? vt->rs->estimated_rows : 1000000.0;
+    double cost = vt->rs->estimated_cost > 0 ? vt->rs->estimated_cost : rows * 100.0;
+    cost += 10.0;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+        if (!c->usable || c->iColumn < 0 || (size_t)c->iColumn >= vt->rs->ncolumns)
+            continue;
+        floe_rs_op op = op_of(c->op);
+        unsigned push = vt->rs->columns[c->iColumn].push;
+        bool ok = (op == FLOE_RS_EQ && (push & FLOE_RS_PUSH_EQ)) ||
+                  (op != FLOE_RS_EQ && op != 0 && (push & FLOE_RS_PUSH_RANGE));
+        if (!ok)
+            continue;
+        if (floe__buf_printf(&plan, "%d:%d,", c->iColumn, (int)op) < 0) {
+            floe__buf_free(&plan);
+            return SQLITE_NOMEM;
+        }
+        info->aConstraintUsage[i].argvIndex = ++argv_index;
+        info->aConstraintUsage[i].omit = 0;
+        cost /= op == FLOE_RS_EQ ? 2.0 : 1.5;
+        rows /= op == FLOE_RS_EQ ? 10.0 : 2.0;
+    }
+    info->estimatedCost = cost;
+    info->estimatedRows = (sqlite3_int64)rows + 1;
+    if (argv_index > 0) {
+        info->idxStr = sqlite3_mprintf("%s", plan.ptr);
+        if (!info->idxStr) {
+            floe__buf_free(&plan);
+            return SQLITE_NOMEM;
+        }
+        info->needToFreeIdxStr = 1;
+    }
+    info->idxNum = argv_index;
+    floe__buf_free(&plan);
+    return SQLITE_OK;
+}
+
+/* ---------------------------------------------------------------- cursors */
+
+static int vt_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out)
+{
+    FLOE_UNUSED(base);
+    floe_vtab_cursor *c = floe__calloc(1, sizeof *c);
+    if (!c)
+        return SQLITE_NOMEM;
+    c->eof = true;
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+static int vt_close(sqlite3_vtab_cursor *base)
+{
+    floe_vtab_cursor *c = (floe_vtab_cursor *)base;
+    floe__rs_close(c->cur);
+    floe__buf_free(&c->text);
+    floe__free(c);
+    return SQLITE_OK;
+}
+
+/* Convert a SQL value to the column's primitive type; false: not pushable. */
+static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_value *out)
+{
+    int st = sqlite3_value_numeric_type(sv);
+    switch (t->id) {
+    case FLOE_T_INT:
+    case FLOE_T_LONG:
+        if (st != SQLITE_INTEGER)
+            return false;
+        if (t->id == FLOE_T_INT) {
+            sqlite3_int64 x = sqlite3_value_int64(sv);
+            if (x < INT32_MIN || x > INT32_MAX)
+                return false;
+            *out = floe_value_int((int32_t)x);
+        } else {
+            *out = floe_value_long(sqlite3_value_int64(sv));
+        }
+        return true;
+    case FLOE_T_STRING:
+        if (sqlite3_value_type(sv) != SQLITE_TEXT)
+            return false;
+        *out = floe_value_bytes(FLOE_T_STRING, sqlite3_value_text(sv),
+                                (size_t)sqlite3_value_bytes(sv));
+        return true;
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ: {
+        if (sqlite3_value_type(sv) != SQLITE_TEXT)
+            return false;
+        int64_t us;
+        const floe_tz *tz = t->id == FLOE_T_TIMESTAMPTZ ? vt->reg->tz : NULL;
+        if (floe__time_parse_us((const char *)sqlite3_value_text(sv), tz, &us) < 0) {
+            floe_error_clear();
+            return false;
+        }
+        *out = floe_value_i64(t->id, us);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static int vt_next(sqlite3_vtab_cursor *base)
+{
+    floe_vtab_cursor *c = (floe_vtab_cursor *)base;
+    int rc = floe__rs_next(c->cur);
+    if (rc == FLOE_ITEROVER) {
+        c->eof = true;
+        return SQLITE_OK;
+    }
+    if (rc < 0) {
+        c->eof = true;
+        vtab_error(base->pVtab);
+        return SQLITE_ERROR;
+    }
+    c->rowid++;
+    return SQLITE_OK;
+}
+
+static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str, int argc,
+                     sqlite3_value **argv)
+{
+    floe_vtab_cursor *c = (floe_vtab_cursor *)base;
+    floe_vtab *vt = (floe_vtab *)base->pVtab;
+    floe__rs_close(c->cur);
+    c->cur = NULL;
+    c->eof = true;
+    c->rowid = 0;
+    floe_rs_constraint cons[64];
+    size_t ncons = 0;
+    const char *p = idx_str;
+    for (int i = 0; p && i < argc && i < idx_num && ncons < FLOE_ARRAY_LEN(cons); i++) {
+        int col, op, used = 0;
+        if (sscanf(p, "%d:%d,%n", &col, &op, &used) != 2 || used == 0)
+            break;
+        p += used;
+        if (col < 0 || (size_t)col >= vt->rs->ncolumns)
+            continue;
+        floe_value v;
+        if (!to_value(vt, vt->rs->columns[col].type, argv[i], &v))
+            continue;
+        cons[ncons].column = (size_t)col;
+        cons[ncons].op = (floe_rs_op)op;
+        cons[ncons].value = v;
+        ncons++;
+    }
+    if (floe__rs_open(vt->rs, cons, ncons, &c->cur) < 0) {
+        c->cur = NULL;
+        vtab_error(base->pVtab);
+        return SQLITE_ERROR;
+    }
+    c->eof = false;
+    return vt_next(base);
+}
+
+static int vt_eof(sqlite3_vtab_cursor *base)
+{
+    return ((floe_vtab_cursor *)base)->eof;
+}
+
+static int vt_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
+{
+    *rowid = ((floe_vtab_cursor *)base)->rowid;
+    return SQLITE_OK;
+}
+
+static int result_text(sqlite3_context *ctx, floe_buf *b)
+{
+    sqlite3_result_text(ctx, b->ptr ? b->ptr : "", (int)b->len, SQLITE_TRANSIENT);
+    return SQLITE_OK;
+}
+
+static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
+{
+    floe_vtab_cursor *c = (floe_vtab_cursor *)base;
+    floe_vtab *vt = (floe_vtab *)base->pVtab;
+    floe_rs_cell cell;
+    if (floe__rs_column(c->cur, (size_t)col, &cell) < 0) {
+        char *m = floe_message();
+        sqlite3_result_error(ctx, m ? m : "floe error", -1);
+        sqlite3_free(m);
+        return SQLITE_ERROR;
+    }
+    if (cell.json) {
+        sqlite3_result_text(ctx, cell.json, (int)cell.json_len, SQLITE_TRANSIENT);
+        sqlite3_result_subtype(ctx, FLOE_JSON_SUBTYPE);
+        return SQLITE_OK;
+    }
+    const floe_value *v = &cell.value;
+    if (v->is_null) {
+        sqlite3_result_null(ctx);
+        return SQLITE_OK;
+    }
+    floe__buf_clear(&c->text);
+    int rc = 0;
+    switch (v->type) {
+    case FLOE_T_BOOLEAN: sqlite3_result_int(ctx, v->v.b ? 1 : 0); return SQLITE_OK;
+    case FLOE_T_INT: sqlite3_result_int64(ctx, v->v.i32); return SQLITE_OK;
+    case FLOE_T_LONG: sqlite3_result_int64(ctx, v->v.i64); return SQLITE_OK;
+    case FLOE_T_FLOAT: sqlite3_result_double(ctx, (double)v->v.f32); return SQLITE_OK;
+    case FLOE_T_DOUBLE: sqlite3_result_double(ctx, v->v.f64); return SQLITE_OK;
+    case FLOE_T_STRING:
+        sqlite3_result_text(ctx, (const char *)v->v.bytes.ptr, (int)v->v.bytes.len,
+                            SQLITE_TRANSIENT);
+        return SQLITE_OK;
+    case FLOE_T_FIXED:
+    case FLOE_T_BINARY:
+        sqlite3_result_blob(ctx, v->v.bytes.ptr, (int)v->v.bytes.len, SQLITE_TRANSIENT);
+        return SQLITE_OK;
+    case FLOE_T_TIMESTAMP: rc = floe__rs_format_timestamp_us(v->v.i64, NULL, &c->text); break;
+    case FLOE_T_TIMESTAMPTZ:
+        rc = floe__rs_format_timestamp_us(v->v.i64, vt->reg->tz, &c->text);
+        break;
+    case FLOE_T_TIMESTAMP_NS: rc = floe__rs_format_timestamp_ns(v->v.i64, NULL, &c->text); break;
+    case FLOE_T_TIMESTAMPTZ_NS:
+        rc = floe__rs_format_timestamp_ns(v->v.i64, vt->reg->tz, &c->text);
+        break;
+    default: rc = floe_value_format(v, &c->text); break; /* decimal, date, time, uuid */
+    }
+    if (rc < 0) {
+        sqlite3_result_error_nomem(ctx);
+        return SQLITE_NOMEM;
+    }
+    return result_text(ctx, &c->text);
+}
+
+static sqlite3_module floe_rows_module = {
+    /* iVersion    */ 0,
+    /* xCreate     */ vt_connect,
+    /* xConnect    */ vt_connect,
+    /* xBestIndex  */ vt_best_index,
+    /* xDisconnect */ vt_disconnect,
+    /* xDestroy    */ vt_destroy,
+    /* xOpen       */ vt_open,
+    /* xClose      */ vt_close,
+    /* xFilter     */ vt_filter,
+    /* xNext       */ vt_next,
+    /* xEof        */ vt_eof,
+    /* xColumn     */ vt_column,
+    /* xRowid      */ vt_rowid,
+    /* xUpdate     */ NULL,
+    /* xBegin      */ NULL,
+    /* xSync       */ NULL,
+    /* xCommit     */ NULL,
+    /* xRollback   */ NULL,
+    /* xFindMethod */ NULL,
+    /* xRename     */ NULL,
+    /* xSavepoint  */ NULL,
+    /* xRelease    */ NULL,
+    /* xRollbackTo */ NULL,
+    /* xShadowName */ NULL,
+#if SQLITE_VERSION_NUMBER >= 3044000
+    /* xIntegrity  */ NULL,
+#endif
+};
+
+/* ---------------------------------------------------------------- public */
+
+int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out)
+{
+    *out = NULL;
+    floe_vtab_registry *reg = floe__calloc(1, sizeof *reg);
+    if (!reg)
+        return floe__error_nomem();
+    reg->sources = floe__intmap_new();
+    if (!reg->sources) {
+        floe__free(reg);
+        return floe__error_nomem();
+    }
+    reg->next_handle = 1;
+    reg->db = db;
+    /* on failure SQLite calls the destructor itself */
+    int rc = sqlite3_create_module_v2(db, "floe_rows", &floe_rows_module, reg, registry_free);
+    if (rc != SQLITE_OK)
+        return floe__error(rc == SQLITE_NOMEM ? FLOE_ENOMEM : FLOE_ERROR, "sql",
+                           "registering floe_rows: %s", sqlite3_errmsg(db));
+    *out = reg;
+    return 0;
+}
+
+int floe__vtab_create(floe_vtab_registry *reg, const char *schema, const char *name,
+                      floe_rowsource *rs)
+{
+    int64_t handle = reg->next_handle++;
+    if (floe__intmap_put(reg->sources, handle, rs) < 0) {
+        floe__rs_free(rs);
+        return floe__error_nomem();
+    }
+    floe_buf sql = FLOE_BUF_INIT;
+    int rc = floe__buf_puts(&sql, "CREATE VIRTUAL TABLE ");
+    if (rc == 0)
+        rc = put_ident(&sql, schema ? schema : "temp");
+    if (rc == 0)
+        rc = floe__buf_putc(&sql, '.');
+    if (rc == 0)
+        rc = put_ident(&sql, name);
+    if (rc == 0)
+        rc = floe__buf_printf(&sql, " USING floe_rows(%lld)", (long long)handle);
+    if (rc < 0) {
+        floe__buf_free(&sql);
+        if (floe__intmap_del(reg->sources, handle))
+            floe__rs_free(rs);
+        return rc;
+    }
+    char *err = NULL;
+    int src = sqlite3_exec(reg->db, sql.ptr, NULL, NULL, &err);
+    floe__buf_free(&sql);
+    if (src != SQLITE_OK) {
+        /* the table was not created: the source is still ours to free */
+        if (floe__intmap_del(reg->sources, handle))
+            floe__rs_free(rs);
+        int code = src == SQLITE_NOMEM                            ? FLOE_ENOMEM
+                   : err && strstr(err, "already exists") != NULL ? FLOE_EEXISTS
+                                                                  : FLOE_ERROR;
+        rc = floe__error(code, "sql", "creating %s: %s", name, err ? err : sqlite3_errstr(src));
+        sqlite3_free(err);
+        return rc;
+    }
+    return 0;
+}

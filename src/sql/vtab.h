@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/vtab: any row source (meta/rowsource.h) as a SQLite virtual table.
+ *
+ * One module, "floe_rows", is registered per connection together with a
+ * registry of row sources. The executor hands a row source to the registry
+ * with floe__vtab_create(), which runs
+ *     CREATE VIRTUAL TABLE "<schema>"."<name>" USING floe_rows(<handle>)
+ * where <handle> is the registry's number for that source. The table then
+ * behaves like any read-only table until DROP TABLE (which frees the row
+ * source) or until the connection closes (which frees every remaining one).
+ *
+ * Type mapping (declared column type in parentheses):
+ *   boolean -> 0/1 declared BOOLEAN (NUMERIC affinity; the decltype lets a
+ *   printer show true/false); int, long -> INTEGER; float, double -> REAL;
+ *   string -> TEXT; binary, fixed -> BLOB; uuid -> TEXT (canonical);
+ *   date -> TEXT 'YYYY-MM-DD'; time -> TEXT 'HH:MM:SS.ffffff';
+ *   timestamp -> TEXT 'YYYY-MM-DD HH:MM:SS.ffffff' (as stored);
+ *   timestamptz -> the same text in the session time zone (UTC unless
+ *   floe__vtab_set_time_zone() says otherwise); *_ns types with 9 digits;
+ *   decimal -> TEXT with the scale's digits ('120.50'), so no precision is
+ *   lost (the executor may register numeric helpers);
+ *   struct, list, map -> TEXT holding JSON (see rowsource.h), with SQLite's
+ *   JSON subtype, so json_extract(summary, '$.added-records') works and
+ *   json_object() nests them as JSON.
+ *
+ * Constraints: xBestIndex offers the row source every usable =, <, <=, >,
+ * >= constraint on a column whose floe_rs_column.push allows it; values are
+ * converted to the column's type (timestamptz text is parsed in the session
+ * time zone) and constraints that do not convert are not pushed. SQLite
+ * still checks every constraint itself (omit is never set), so a row source
+ * may treat them as hints.
+ */
+#ifndef FLOE_SQL_VTAB_H
+#define FLOE_SQL_VTAB_H
+
+#include "meta/rowsource.h"
+
+#include <sqlite3.h>
+
+typedef struct floe_vtab_registry floe_vtab_registry;
+
+/* Register the "floe_rows" module on `db` (once per connection). The
+ * registry belongs to the connection (freed by sqlite3_close, after its
+ * tables are disconnected); *out is borrowed. The row sources' own inputs
+ * (table metadata, FileIO) must outlive the connection or the DROP TABLE of
+ * their table. Errors: FLOE_ENOMEM, FLOE_ERROR with SQLite's message. */
+int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out);
+
+/* Create virtual table `schema`.`name` (schema NULL: "temp") over `rs`.
+ * Ownership of `rs` passes to the registry, also on failure. Errors:
+ * FLOE_EEXISTS when the name is taken, FLOE_ERROR with SQLite's message,
+ * FLOE_ENOMEM. */
+int floe__vtab_create(floe_vtab_registry *reg, const char *schema, const char *name,
+                      floe_rowsource *rs);
+
+/* Session time zone for timestamptz text and pushed-down timestamptz
+ * values (borrowed: must outlive its use; NULL = UTC). */
+void floe__vtab_set_time_zone(floe_vtab_registry *reg, const floe_tz *tz);
+
+/* Number of row sources the registry holds (tests: DROP TABLE frees). */
+size_t floe__vtab_count(const floe_vtab_registry *reg);
+
+#endif

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * table: private side of include/floe/table.h — the handle, the commit
+ * model (REST TableCommit requirements + updates) and the commit protocol
+ * (ARCHITECTURE.md "The commit protocol").
+ *
+ * A change is produced by a `prepare` callback from a base metadata, so a
+ * retry after a lost compare-and-set re-runs the operation's validation on
+ * the new base (what Java's SnapshotProducer / SetSnapshotOperation do by
+ * refreshing in apply()). The requirements + updates a prepare emits are
+ * exactly what a REST catalog client would send in a CommitTableRequest;
+ * the "committer" (floe__table_committer) turns them into a new pointer:
+ * for the SQLite catalog by building the metadata here, writing it
+ * create-new and swapping the pointer with compare-and-set.
+ */
+#ifndef FLOE_TABLE_TABLE_H
+#define FLOE_TABLE_TABLE_H
+
+#include "floe/table.h"
+#include "io/io.h"
+#include "spec/metadata.h"
+#include "util/util.h"
+
+/* ---------------------------------------------------------------- the handle */
+
+struct floe_table {
+    floe_catalog *catalog; /* borrowed */
+    char *ident;
+    floe_fileio *io;
+    bool own_io;
+    char *metadata_location;
+    floe_table_metadata *metadata;
+    floe_table_freshness freshness;
+    floe_intmap *ancestors; /* lazily built: ids on main's parent chain */
+    floe_intmap *ml_cache;  /* snapshot id -> decoded manifest-list path (in ml_arena) */
+    floe_arena *ml_arena;
+    char *branch; /* write target; "main" unless the options name one */
+    char *wap_id; /* NULL unless the options set one */
+};
+
+/* Replace the handle's state with `m` loaded from `location` (both taken). */
+void floe__table_set_state(floe_table *t, floe_table_metadata *m, char *location);
+/* The manifest-list path of a snapshot of the handle's current metadata
+ * (decoded once, valid until the state changes); NULL when it has none or
+ * on out-of-memory. */
+const char *floe__table_manifest_list(const floe_table *t, const floe_snapshot *s);
+/* Read + parse a metadata file through the handle's FileIO. */
+int floe__table_read_metadata(floe_fileio *io, const char *location, floe_table_metadata **out);
+
+/* ---------------------------------------------------------------- commit model */
+
+/* REST `TableRequirement` kinds. */
+typedef enum floe_requirement_type {
+    FLOE_REQ_ASSERT_TABLE_UUID = 0,
+    FLOE_REQ_ASSERT_REF_SNAPSHOT_ID,
+    FLOE_REQ_ASSERT_LAST_ASSIGNED_FIELD_ID,
+    FLOE_REQ_ASSERT_CURRENT_SCHEMA_ID,
+    FLOE_REQ_ASSERT_LAST_ASSIGNED_PARTITION_ID,
+    FLOE_REQ_ASSERT_DEFAULT_SPEC_ID,
+    FLOE_REQ_ASSERT_DEFAULT_SORT_ORDER_ID,
+} floe_requirement_type;
+
+typedef struct floe_requirement {
+    floe_requirement_type type;
+    const char *ref;        /* assert-ref-snapshot-id */
+    bool has_snapshot_id;   /* assert-ref-snapshot-id: false = the ref must not exist */
+    int64_t snapshot_id;
+    const char *uuid;       /* assert-table-uuid */
+    int32_t id;             /* the other asserts */
+} floe_requirement;
+
+/* REST `TableUpdate` kinds handled by the table layer. */
+typedef enum floe_update_type {
+    FLOE_UPD_ADD_SNAPSHOT = 0,
+    FLOE_UPD_SET_SNAPSHOT_REF,
+    FLOE_UPD_REMOVE_SNAPSHOTS,
+    FLOE_UPD_REMOVE_SNAPSHOT_REF,
+    FLOE_UPD_SET_PROPERTIES,
+    FLOE_UPD_REMOVE_PROPERTIES,
+    FLOE_UPD_SET_LOCATION,
+    FLOE_UPD_JSON, /* any REST TableUpdate object, applied by floe__mb_apply_json */
+} floe_update_type;
+
+typedef struct floe_table_update {
+    floe_update_type type;
+    floe_snapshot snapshot;  /* add-snapshot */
+    floe_snapshot_ref ref;   /* set-snapshot-ref */
+    const char *name;        /* remove-snapshot-ref, set-location */
+    const int64_t *ids;      /* remove-snapshots */
+    size_t nids;
+    const floe_kv *kv;       /* set-properties */
+    size_t nkv;
+    const char *const *keys; /* remove-properties */
+    size_t nkeys;
+    const struct floe_json *json; /* FLOE_UPD_JSON */
+} floe_table_update;
+
+/* One attempt's change. Everything it points to lives in `arena` (or is
+ * static / outlives the commit). */
+typedef struct floe_table_change {
+    floe_arena *arena;
+    floe_vec requirements; /* floe_requirement */
+    floe_vec updates;      /* floe_table_update */
+    /* Files this attempt wrote besides the metadata.json (manifest lists,
+     * manifests): deleted when the attempt fails for sure. */
+    floe_vec written; /* char* in arena */
+} floe_table_change;
+
+int floe__change_init(floe_table_change *c);
+void floe__change_free(floe_table_change *c);
+void floe__change_reset(floe_table_change *c);
+floe_requirement *floe__change_require(floe_table_change *c, floe_requirement_type type);
+floe_table_update *floe__change_update(floe_table_change *c, floe_update_type type);
+/* Convenience: set-snapshot-ref copying `ref` (name copied into the arena). */
+int floe__change_set_ref(floe_table_change *c, const floe_snapshot_ref *ref);
+/* assert-ref-snapshot-id for the ref's state in `base`. */
+int floe__change_assert_ref(floe_table_change *c, const floe_table_metadata *base,
+                            const char *ref);
+
+/* Check requirements against a base: FLOE_ECONFLICT with the REST
+ * message ("Requirement failed: branch main has changed: expected id 1 !=
+ * 2") when one fails. */
+int floe__check_requirements(const floe_table_metadata *base, const floe_requirement *reqs,
+                             size_t n);
+/* Apply updates to a builder over `base`. */
+int floe__apply_updates(floe_metadata_builder *b, const floe_table_update *u, size_t n);
+
+/* Produce the change for one attempt from `base`. A negative return is the
+ * operation's validation failure and ends the commit (not retried). */
+typedef int (*floe_prepare_fn)(const floe_table_metadata *base, floe_table_change *change,
+                               void *payload);
+
+/* Run the commit protocol on a table handle: prepare on the handle's
+ * metadata, check requirements, build, write metadata (create-new), CAS;
+ * on FLOE_ECONFLICT refresh and retry with exponential backoff per
+ * commit.retry.*. The handle ends at the committed state. */
+int floe__table_commit(floe_table *t, floe_prepare_fn prepare, void *payload);
+
+/* Catalog side of a commit (what the REST server's commit endpoint does and
+ * what the REST client delegates): check the change's requirements on
+ * `base`, build, write the next metadata file and swap the pointer.
+ * *new_location / *new_metadata are set when the swap happened (or may
+ * have: FLOE_ECOMMITUNKNOWN keeps *new_location set). */
+int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident,
+                           const floe_table_metadata *base, const char *base_location,
+                           const floe_table_change *change, char **new_location,
+                           floe_table_metadata **new_metadata);
+
+/* The catalog side of a REST `CommitTableRequest` for a table of a SQLite
+ * catalog (what `floe serve` over a SQLite catalog does for
+ * POST .../tables/{table}): parse `body` ({"requirements": [...],
+ * "updates": [...]}, the REST JSON), load the current metadata, check the
+ * requirements (FLOE_ECONFLICT "Requirement failed: ..." — the REST 409),
+ * apply the updates, write the next metadata file and swap the pointer.
+ * No retry: a REST client retries itself. *new_location (may be NULL) is
+ * the caller's (floe__free). Errors: FLOE_EINVALID (malformed body or
+ * update), FLOE_EUNSUPPORTED (assert-create, unknown requirement or update
+ * kinds), FLOE_ENOTFOUND, FLOE_ECONFLICT, FLOE_ECOMMITUNKNOWN, FLOE_EIO. */
+int floe__table_commit_request(floe_catalog *cat, floe_fileio *io, const char *ident,
+                               const char *body, size_t len, char **new_location);
+
+/* Location of metadata file number `version`: <location>/metadata/ or
+ * write.metadata.path, %05d-<uuid>.metadata.json (".gz.metadata.json" with
+ * write.metadata.compression-codec=gzip). */
+int floe__metadata_file_name(const floe_table_metadata *m, int version, char **out);
+/* Version number of a metadata file name ("00012-..." -> 12, else -1). */
+int floe__metadata_file_version(const char *location);
+/* Serialize (and gzip if the table asks for it). */
+int floe__metadata_serialize(const floe_table_metadata *m, floe_buf *out);
+
+/* Test hooks: sleep function for backoff (NULL = nanosleep) and a call
+ * made at each step of a commit: "write-metadata" (before the create-new
+ * write), "swap" (before the compare-and-set), "committed" (right after a
+ * successful swap), "cleanup" (before deleting files). */
+void floe__table_set_sleep_hook(void (*fn)(int64_t ms));
+void floe__table_set_step_hook(void (*fn)(const char *step));
+
+/* Cache clock for tests (NULL = floe__mono_ns based ms). */
+void floe__table_cache_set_clock(int64_t (*now_ms)(void));
+
+#endif

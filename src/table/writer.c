@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * table/writer: Arrow batches -> partitioned Parquet data files (spec
+ * "Partitioning", "Partition Transforms", "Parquet"; Java's file layout
+ * `<data>/<partition path>/<NNNNN>-<task>-<uuid>-<NNNNN>.parquet`).
+ *
+ * Every row's partition tuple is computed from the top-level source
+ * columns with the spec's transforms; a batch whose rows all fall in one
+ * partition goes to that partition's writer as is, otherwise its rows are
+ * copied into one Arrow builder per partition (primitive columns only).
+ * One Parquet file is open per partition; it is rolled when its size
+ * reaches write.target-file-size-bytes (512 MiB by default). Closed files
+ * become data files with the Parquet writer's metrics (column sizes,
+ * value/null/NaN counts, bounds, split offsets).
+ */
+#include "table/writer.h"
+
+#include "arrow/arrow.h"
+#include "parquet/parquet.h"
+#include "spec/spec.h"
+#include "spec/transform.h"
+#include "spec/value.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct part {
+    char *key;             /* partition path ("" when unpartitioned) */
+    floe_value *values;    /* partition tuple (arena) */
+    floe_pq_writer *pw;    /* open file, or NULL */
+    floe_output *out;
+    char *path;
+    floe_arrow_builder *rows; /* rows routed here from a mixed batch */
+} part;
+
+struct floe_data_writer {
+    floe_append *a;
+    floe_table *t;
+    const floe_schema *schema;
+    const floe_partition_spec *spec;
+    int *source_col;       /* per partition field: top-level column index */
+    const floe_type **source_type;
+    floe_arena *arena;
+    floe_strmap *parts;    /* key -> part* */
+    floe_vec order;        /* part* in creation order */
+    int64_t target_size;
+    char uuid[37];
+    int file_count;
+    char *schema_json;
+    const char *data_dir;  /* write.data.path or <location>/data */
+    char *data_dir_owned;
+};
+
+/* ---------------------------------------------------------------- Arrow values */
+
+static bool arrow_valid(const struct ArrowArray *arr, int64_t i)
+{
+    const uint8_t *bits = arr->n_buffers > 0 ? arr->buffers[0] : NULL;
+    return !bits || floe__arrow_bit_get(bits, i + arr->offset);
+}
+
+int floe__arrow_value_at(const struct ArrowArray *arr, const floe_type *t, int64_t i,
+                         floe_value *out)
+{
+    if (i < 0 || i >= arr->length)
+        return floe__error(FLOE_EINVALID, "table", "row %lld out of range", (long long)i);
+    if (!arrow_valid(arr, i)) {
+        *out = floe_value_null(t->id);
+        return 0;
+    }
+    int64_t k = i + arr->offset;
+    const void *vals = arr->n_buffers > 1 ? arr->buffers[1] : NULL;
+    if (!vals)
+        return floe__error(FLOE_EINVALID, "table", "Arrow column without a values buffer");
+    switch (t->id) {
+    case FLOE_T_BOOLEAN:
+        *out = floe_value_bool(floe__arrow_bit_get(vals, k));
+        return 0;
+    case FLOE_T_INT:
+        *out = floe_value_int(((const int32_t *)vals)[k]);
+        return 0;
+    case FLOE_T_DATE:
+        *out = floe_value_date(((const int32_t *)vals)[k]);
+        return 0;
+    case FLOE_T_LONG:
+        *out = floe_value_long(((const int64_t *)vals)[k]);
+        return 0;
+    case FLOE_T_TIME:
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ:
+    case FLOE_T_TIMESTAMP_NS:
+    case FLOE_T_TIMESTAMPTZ_NS:
+        *out = floe_value_i64(t->id, ((const int64_t *)vals)[k]);
+        return 0;
+    case FLOE_T_FLOAT:
+        *out = floe_value_float(((const float *)vals)[k]);
+        return 0;
+    case FLOE_T_DOUBLE:
+        *out = floe_value_double(((const double *)vals)[k]);
+        return 0;
+    case FLOE_T_DECIMAL: {
+        floe_i128 v;
+        memcpy(&v, (const uint8_t *)vals + 16 * k, 16); /* little-endian decimal128 */
+        *out = floe_value_decimal(v, t->scale);
+        return 0;
+    }
+    case FLOE_T_STRING:
+    case FLOE_T_BINARY: {
+        const int32_t *off = vals;
+        const uint8_t *data = arr->n_buffers > 2 ? arr->buffers[2] : NULL;
+        if (off[k + 1] < off[k] || (!data && off[k + 1] > off[k]))
+            return floe__error(FLOE_EINVALID, "table", "bad Arrow offsets at row %lld",
+                               (long long)i);
+        *out = floe_value_bytes(t->id, data ? data + off[k] : (const uint8_t *)"",
+                                (size_t)(off[k + 1] - off[k]));
+        return 0;
+    }
+    case FLOE_T_UUID:
+    case FLOE_T_FIXED: {
+        size_t w = t->id == FLOE_T_UUID ? 16 : (size_t)t->length;
+        *out = floe_value_bytes(t->id, (const uint8_t *)vals + w * (size_t)k, w);
+        return 0;
+    }
+    default:
+        return floe__error(FLOE_EUNSUPPORTED, "table",
+                           "cannot route rows of a column of type %s", floe__type_name(t->id));
+    }
+}
+
+/* ---------------------------------------------------------------- lifecycle */
+
+int floe__data_writer_new(floe_data_writer **out, floe_append *a)
+{
+    *out = NULL;
+    floe_table *t = floe__append_table(a);
+    const floe_table_metadata *m = t->metadata;
+    floe_data_writer *w = floe__calloc(1, sizeof *w);
+    if (!w)
+        return floe__error_nomem();
+    w->a = a;
+    w->t = t;
+    w->order.item_size = sizeof(part *);
+    w->schema = floe__metadata_current_schema(m);
+    w->spec = floe__metadata_spec(m, m->default_spec_id);
+    int rc = (w->arena = floe__arena_new(4096)) && (w->parts = floe__strmap_new())
+                 ? 0
+                 : floe__error_nomem();
+    if (rc == 0)
+        rc = floe__props_get_int64(&m->properties, "write.target-file-size-bytes", 536870912,
+                                   &w->target_size);
+    if (rc == 0)
+        rc = floe__uuid4(w->uuid);
+    if (rc == 0) {
+        floe_buf sj = FLOE_BUF_INIT;
+        rc = floe__schema_to_json(w->schema, &sj);
+        w->schema_json = floe__buf_detach(&sj);
+        if (rc == 0 && !w->schema_json)
+            rc = floe__error_nomem();
+    }
+    if (rc == 0) {
+        const char *dp = floe__props_get(&m->properties, "write.data.path");
+        w->data_dir_owned = dp ? floe__strdup(dp) : floe__sprintf("%s/data", m->location);
+        w->data_dir = w->data_dir_owned;
+        if (!w->data_dir)
+            rc = floe__error_nomem();
+    }
+    size_t nf = w->spec ? w->spec->nfields : 0;
+    if (rc == 0 && nf) {
+        w->source_col = floe__arena_calloc(w->arena, nf, sizeof *w->source_col);
+        w->source_type = floe__arena_calloc(w->arena, nf, sizeof *w->source_type);
+        if (!w->source_col || !w->source_type)
+            rc = floe__error_nomem();
+        for (size_t i = 0; rc == 0 && i < nf; i++) {
+            int32_t src = w->spec->fields[i].source_id;
+            w->source_col[i] = -1;
+            for (size_t c = 0; c < w->schema->root->nfields; c++)
+                if (w->schema->root->fields[c].id == src) {
+                    w->source_col[i] = (int)c;
+                    w->source_type[i] = w->schema->root->fields[c].type;
+                }
+            if (w->source_col[i] < 0)
+                rc = floe__error(FLOE_EUNSUPPORTED, "table",
+                                 "partition source field %d is not a top-level column",
+                                 (int)src);
+        }
+    }
+    if (rc < 0) {
+        floe__data_writer_free(w);
+        return rc;
+    }
+    *out = w;
+    return 0;
+}
+
+static void part_abort(part *p)
+{
+    floe__pq_writer_free(p->pw);
+    p->pw = NULL;
+    if (p->out)
+        p->out->abort(p->out);
+    p->out = NULL;
+    floe__free(p->path);
+    p->path = NULL;
+}
+
+void floe__data_writer_free(floe_data_writer *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->order.len; i++) {
+        part *p = ((part **)w->order.items)[i];
+        part_abort(p);
+        floe__arrow_builder_free(p->rows);
+        floe__free(p->key);
+        floe__free(p);
+    }
+    floe__vec_free(&w->order);
+    floe__strmap_free(w->parts);
+    floe__free(w->schema_json);
+    floe__free(w->data_dir_owned);
+    floe__arena_free(w->arena);
+    floe__free(w);
+}
+
+/* ---------------------------------------------------------------- files */
+
+static int sink(const void *data, size_t len, void *payload)
+{
+    floe_output *out = payload;
+    return out->write(out, data, len);
+}
+
+static int part_open(floe_data_writer *w, part *p)
+{
+    w->file_count++;
+    p->path = *p->key ? floe__sprintf("%s/%s/00000-0-%s-%05d.parquet", w->data_dir, p->key,
+                                      w->uuid, w->file_count)
+                      : floe__sprintf("%s/00000-0-%s-%05d.parquet", w->data_dir, w->uuid,
+                                      w->file_count);
+    if (!p->path)
+        return floe__error_nomem();
+    FLOE_TRY(floe_fileio_create_output(&p->out, w->t->io, p->path));
+    floe_pq_write_options o = {0};
+    o.props = &w->t->metadata->properties;
+    o.iceberg_schema_json = w->schema_json;
+    o.sink = sink;
+    o.sink_payload = p->out;
+    int rc = floe__pq_writer_new(&p->pw, w->schema, &o);
+    if (rc < 0)
+        part_abort(p);
+    return rc;
+}
+
+static int longs_from(floe_arena *a, const floe_pq_metrics *m, int which, floe_col_longs *out)
+{
+    floe_col_long *items = floe__arena_calloc(a, m->nfields ? m->nfields : 1, sizeof *items);
+    if (!items)
+        return floe__error_nomem();
+    size_t n = 0;
+    for (size_t i = 0; i < m->nfields; i++) {
+        const floe_pq_field_metrics *f = &m->fields[i];
+        bool has = which == 0 ? f->has_column_size : which == 3 ? f->has_nan_count : f->has_counts;
+        if (!has)
+            continue;
+        items[n].field_id = f->field_id;
+        items[n].value = which == 0   ? f->column_size
+                         : which == 1 ? f->value_count
+                         : which == 2 ? f->null_value_count
+                                      : f->nan_value_count;
+        n++;
+    }
+    out->n = n;
+    out->items = items;
+    out->set = true;
+    return 0;
+}
+
+static int bounds_from(floe_arena *a, const floe_pq_metrics *m, bool upper,
+                       floe_col_bytes_map *out)
+{
+    floe_col_bytes *items = floe__arena_calloc(a, m->nfields ? m->nfields : 1, sizeof *items);
+    if (!items)
+        return floe__error_nomem();
+    size_t n = 0;
+    for (size_t i = 0; i < m->nfields; i++) {
+        const floe_pq_field_metrics *f = &m->fields[i];
+        const uint8_t *p = upper ? f->upper_bound : f->lower_bound;
+        size_t len = upper ? f->upper_bound_len : f->lower_bound_len;
+        if (!p)
+            continue;
+        items[n].field_id = f->field_id;
+        items[n].ptr = p;
+        items[n].len = len;
+        n++;
+    }
+    out->n = n;
+    out->items = items;
+    out->set = true;
+    return 0;
+}
+
+/* Close the part's file and hand it to the append as a data file. */
+static int part_close(floe_data_writer *w, part *p)
+{
+    if (!p->pw)
+        return 0;
+    floe_pq_metrics m;
+    memset(&m, 0, sizeof m);
+    int rc = floe__pq_writer_close(p->pw, &m);
+    floe__pq_writer_free(p->pw);
+    p->pw = NULL;
+    if (rc == 0) {
+        floe_output *out = p->out;
+        p->out = NULL;
+        rc = out->commit(out); /* frees the output */
+    }
+    if (rc == 0)
+        rc = floe__append_own_file(w->a, p->path);
+    floe_arena *tmp = rc == 0 ? floe__arena_new(4096) : NULL;
+    if (rc == 0 && !tmp)
+        rc = floe__error_nomem();
+    if (rc == 0) {
+        floe_data_file df;
+        memset(&df, 0, sizeof df);
+        df.content = FLOE_FILE_DATA;
+        df.file_path = p->path;
+        df.file_format = "PARQUET";
+        df.partition.n = w->spec ? w->spec->nfields : 0;
+        df.partition.values = p->values;
+        df.record_count = m.record_count;
+        df.file_size_in_bytes = m.file_size_in_bytes;
+        df.block_size_in_bytes = 67108864; /* v1 field; Java writes 64 MiB */
+        rc = longs_from(tmp, &m, 0, &df.column_sizes);
+        if (rc == 0)
+            rc = longs_from(tmp, &m, 1, &df.value_counts);
+        if (rc == 0)
+            rc = longs_from(tmp, &m, 2, &df.null_value_counts);
+        if (rc == 0)
+            rc = longs_from(tmp, &m, 3, &df.nan_value_counts);
+        if (rc == 0)
+            rc = bounds_from(tmp, &m, false, &df.lower_bounds);
+        if (rc == 0)
+            rc = bounds_from(tmp, &m, true, &df.upper_bounds);
+        if (m.nsplit_offsets) {
+            df.has_split_offsets = true;
+            df.nsplit_offsets = m.nsplit_offsets;
+            df.split_offsets = m.split_offsets;
+        }
+        if (rc == 0)
+            rc = floe__append_add_file(w->a, &df);
+    }
+    floe__arena_free(tmp);
+    floe__pq_metrics_free(&m);
+    if (p->out) {
+        p->out->abort(p->out);
+        p->out = NULL;
+    }
+    floe__free(p->path);
+    p->path = NULL;
+    return rc;
+}
+
+static int part_write(floe_data_writer *w, part *p, const struct ArrowArray *batch)
+{
+    if (batch->length == 0)
+        return 0;
+    if (!p->pw)
+        FLOE_TRY(part_open(w, p));
+    FLOE_TRY(floe__pq_writer_write(p->pw, batch));
+    if (floe__pq_writer_bytes(p->pw) >= w->target_size)
+        return part_close(w, p);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- routing */
+
+static int part_get(floe_data_writer *w, const floe_value *tuple, part **out)
+{
+    floe_buf key = FLOE_BUF_INIT;
+    size_t nf = w->spec ? w->spec->nfields : 0;
+    int rc = 0;
+    if (nf) {
+        floe_partition_value pv = {nf, tuple};
+        rc = floe_partition_path(w->spec, &pv, &key);
+    }
+    if (rc == 0 && !key.ptr)
+        rc = floe__buf_puts(&key, "");
+    part *p = rc == 0 ? floe__strmap_get(w->parts, key.ptr) : NULL;
+    if (rc == 0 && !p) {
+        p = floe__calloc(1, sizeof *p);
+        part **slot = p ? floe__vec_push(&w->order) : NULL;
+        if (!slot) {
+            floe__free(p);
+            rc = floe__error_nomem();
+        } else {
+            *slot = p;
+            p->key = floe__buf_detach(&key);
+            if (nf)
+                p->values = floe__arena_calloc(w->arena, nf, sizeof *p->values);
+            if (!p->key || (nf && !p->values))
+                rc = floe__error_nomem();
+            for (size_t i = 0; rc == 0 && i < nf; i++) {
+                /* keep the tuple: byte values point into the caller's batch */
+                p->values[i] = tuple[i];
+                if ((tuple[i].type == FLOE_T_STRING || tuple[i].type == FLOE_T_BINARY ||
+                     tuple[i].type == FLOE_T_FIXED || tuple[i].type == FLOE_T_UUID) &&
+                    !tuple[i].is_null) {
+                    void *copy = floe__arena_memdup(w->arena, tuple[i].v.bytes.ptr,
+                                                    tuple[i].v.bytes.len ? tuple[i].v.bytes.len
+                                                                         : 1);
+                    if (!copy)
+                        rc = floe__error_nomem();
+                    p->values[i].v.bytes.ptr = copy;
+                }
+            }
+            if (rc == 0)
+                rc = floe__strmap_put(w->parts, p->key, p);
+        }
+    }
+    floe__buf_free(&key);
+    if (rc == 0)
+        *out = p;
+    return rc;
+}
+
+static int row_tuple(floe_data_writer *w, const struct ArrowArray *batch, int64_t row,
+                     floe_value *tuple)
+{
+    for (size_t f = 0; f < w->spec->nfields; f++) {
+        floe_value v;
+        const struct ArrowArray *col = batch->children[w->source_col[f]];
+        FLOE_TRY(floe__arrow_value_at(col, w->source_type[f], row, &v));
+        FLOE_TRY(floe_transform_apply(&w->spec->fields[f].transform, &v, &tuple[f]));
+    }
+    return 0;
+}
+
+static bool same_tuple(const floe_value *a, const floe_value *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].is_null != b[i].is_null)
+            return false;
+        if (!a[i].is_null && floe_value_compare(&a[i], &b[i]) != 0)
+            return false;
+    }
+    return true;
+}
+
+int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch)
+{
+    const floe_type *root = w->schema->root;
+    if (batch->n_children != (int64_t)root->nfields)
+        return floe__error(FLOE_EINVALID, "table",
+                           "batch has %lld columns, the table schema %zu",
+                           (long long)batch->n_children, root->nfields);
+    size_t nf = w->spec ? w->spec->nfields : 0;
+    if (nf == 0) {
+        part *p;
+        FLOE_TRY(part_get(w, NULL, &p));
+        return part_write(w, p, batch);
+    }
+    if (batch->length == 0)
+        return 0;
+    floe_value first[64], cur[64];
+    if (nf > FLOE_ARRAY_LEN(first))
+        return floe__error(FLOE_EUNSUPPORTED, "table", "more than 64 partition fields");
+    FLOE_TRY(row_tuple(w, batch, 0, first));
+    bool uniform = true;
+    for (int64_t r = 1; r < batch->length && uniform; r++) {
+        FLOE_TRY(row_tuple(w, batch, r, cur));
+        uniform = same_tuple(first, cur, nf);
+    }
+    if (uniform) {
+        part *p;
+        FLOE_TRY(part_get(w, first, &p));
+        return part_write(w, p, batch);
+    }
+    /* mixed batch: copy rows into per-partition builders */
+    int rc = 0;
+    floe_vec touched = FLOE_VEC_INIT(part *);
+    for (int64_t r = 0; rc == 0 && r < batch->length; r++) {
+        part *p = NULL;
+        rc = row_tuple(w, batch, r, cur);
+        if (rc == 0)
+            rc = part_get(w, cur, &p);
+        if (rc == 0 && !p->rows)
+            rc = floe__arrow_builder_new(&p->rows, root);
+        if (rc == 0 && p->rows->length == 0) {
+            part **slot = floe__vec_push(&touched);
+            if (!slot)
+                rc = floe__error_nomem();
+            else
+                *slot = p;
+        }
+        for (size_t c = 0; rc == 0 && c < root->nfields; c++) {
+            floe_value v;
+            rc = floe__arrow_value_at(batch->children[c], root->fields[c].type, r, &v);
+            if (rc == 0)
+                rc = floe__arrow_builder_append(p->rows->children[c], &v);
+        }
+        if (rc == 0)
+            rc = floe__arrow_builder_struct_append(p->rows, true);
+    }
+    for (size_t i = 0; i < touched.len; i++) {
+        part *p = ((part **)touched.items)[i];
+        struct ArrowArray arr;
+        memset(&arr, 0, sizeof arr);
+        if (rc == 0)
+            rc = floe__arrow_builder_finish(p->rows, &arr);
+        else
+            floe__arrow_builder_reset(p->rows);
+        if (rc == 0) {
+            rc = part_write(w, p, &arr);
+            arr.release(&arr);
+        }
+    }
+    floe__vec_free(&touched);
+    return rc;
+}
+
+int floe__data_writer_close(floe_data_writer *w)
+{
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < w->order.len; i++)
+        rc = part_close(w, ((part **)w->order.items)[i]);
+    return rc;
+}
+
+int floe_table_arrow_schema(const floe_table *t, struct ArrowSchema *out)
+{
+    if (!t || !out)
+        return floe__error(FLOE_EINVALID, "table", "NULL argument");
+    return floe__arrow_schema_from_struct(out, floe__metadata_current_schema(t->metadata)->root);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * table/writer: the data writer behind floe_append_write — Arrow batches in
+ * the table schema's layout -> partitioned Parquet files (one open file per
+ * partition, rolled at write.target-file-size-bytes), each closed file
+ * becoming a data file (metrics included) of the append.
+ */
+#ifndef FLOE_TABLE_WRITER_H
+#define FLOE_TABLE_WRITER_H
+
+#include "manifest/manifest.h"
+#include "table/table.h"
+
+typedef struct floe_data_writer floe_data_writer;
+
+int floe__data_writer_new(floe_data_writer **out, floe_append *a);
+int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch);
+/* Close every open file and hand the data files to the append. */
+int floe__data_writer_close(floe_data_writer *w);
+/* Abort open files (nothing of them stays) and free. */
+void floe__data_writer_free(floe_data_writer *w);
+
+/* Append internals the writer uses. */
+floe_table *floe__append_table(const floe_append *a);
+int floe__append_add_file(floe_append *a, const floe_data_file *df);
+/* Remember a file the append wrote (deleted if the append fails). */
+int floe__append_own_file(floe_append *a, const char *path);
+/* Cherry-pick support: commit to `target` (NULL: the handle's branch),
+ * never staged when `no_stage`, files of partition spec `spec_id`, and run
+ * `validate` on every base before an attempt (a negative return ends the
+ * commit). */
+void floe__append_configure(floe_append *a, const char *target, bool no_stage, int32_t spec_id,
+                            int (*validate)(const floe_table_metadata *base, void *payload),
+                            void *payload);
+int64_t floe__append_snapshot_id(const floe_append *a);
+
+/* Deep copy of a data file into `arena`. */
+int floe__data_file_copy(floe_arena *arena, floe_data_file *d, const floe_data_file *s);
+
+/* The value of row `i` of a primitive Arrow column of Iceberg type `t`
+ * (bytes borrowed from the array). FLOE_EUNSUPPORTED for nested types. */
+int floe__arrow_value_at(const struct ArrowArray *arr, const floe_type *t, int64_t i,
+                         floe_value *out);
+
+#endif
