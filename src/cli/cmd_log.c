@@ -212,12 +212,13 @@ int floe_cmd_log(int argc, char **argv)
 
     cli_progress progress;
     cli_progress_init(&progress, quiet);
-    floe_table_metadata *m = NULL;
-    if (cli_load_table(&m, NULL, &cat, ident, cli_progress_cb, &progress) < 0)
+    cli_table t;
+    if (cli_table_open(&t, &cat, ident, cli_progress_cb, &progress) < 0)
         return cli_fail(NULL);
+    const floe_table_metadata *m = t.m;
     cli_lineage l;
     if (cli_lineage_build(&l, m, ref, all) < 0) {
-        floe__metadata_free(m);
+        cli_table_close(&t);
         return cli_fail(NULL);
     }
     int rc;
@@ -231,7 +232,7 @@ int floe_cmd_log(int argc, char **argv)
     } else
         rc = print_rows(&l, limit, fmt);
     cli_lineage_free(&l);
-    floe__metadata_free(m);
+    cli_table_close(&t);
     if (rc < 0)
         return svg ? CLI_FAIL : cli_fail(NULL);
     return CLI_OK;

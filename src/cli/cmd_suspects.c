@@ -317,12 +317,13 @@ int floe_cmd_suspects(int argc, char **argv)
 
     cli_progress progress;
     cli_progress_init(&progress, quiet);
-    floe_table_metadata *m = NULL;
-    if (cli_load_table(&m, NULL, &cat, ident, cli_progress_cb, &progress) < 0)
+    cli_table t;
+    if (cli_table_open(&t, &cat, ident, cli_progress_cb, &progress) < 0)
         return cli_fail(NULL);
+    const floe_table_metadata *m = t.m;
     cli_lineage l;
     if (cli_lineage_build(&l, m, NULL, true) < 0) {
-        floe__metadata_free(m);
+        cli_table_close(&t);
         return cli_fail(NULL);
     }
     double *scratch = floe__calloc(o.window + 1, sizeof *scratch);
@@ -355,6 +356,6 @@ int floe_cmd_suspects(int argc, char **argv)
     floe__free(scratch);
     floe__buf_free(&why);
     cli_lineage_free(&l);
-    floe__metadata_free(m);
+    cli_table_close(&t);
     return rc < 0 ? cli_fail(NULL) : CLI_OK;
 }

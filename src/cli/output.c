@@ -7,6 +7,9 @@
 #include "output.h"
 
 #include "floe/io.h"
+#include "floe/table.h"
+#include "io/io.h"
+#include "table/table.h"
 #include "util/civil.h"
 #include "util/progress.h"
 
@@ -257,7 +260,15 @@ static const char *warehouse(const cli_catalog_opts *o)
     return env && *env ? env : "./warehouse";
 }
 
-/* A floe_input that counts what is read for a progress reporter. */
+/* A FileIO wrapper whose inputs count what they read for the progress
+ * line (the table layer reads metadata through whatever FileIO it is
+ * given, so this is how a command sees those bytes). */
+typedef struct counting_io {
+    floe_fileio base;
+    floe_fileio *inner;
+    floe__progress progress;
+} counting_io;
+
 typedef struct counting_input {
     floe_input base;
     floe_input *inner;
@@ -275,13 +286,66 @@ static int counting_read_at(floe_input *in, int64_t offset, void *buf, size_t le
 
 static void counting_close(floe_input *in)
 {
-    (void)in; /* the inner input is closed by its owner */
+    counting_input *c = (counting_input *)in;
+    c->inner->close(c->inner);
+    floe__free(c);
 }
 
-int cli_load_table(floe_table_metadata **out, char **metadata_location,
-                   const cli_catalog_opts *o, const char *ident, floe_progress_fn progress,
-                   void *progress_payload)
+static int cio_open_input(floe_fileio *io, const char *uri, floe_input **out)
 {
+    counting_io *c = io->impl;
+    floe_input *inner = NULL;
+    FLOE_TRY(floe_fileio_open_input(&inner, c->inner, uri));
+    counting_input *ci = floe__calloc(1, sizeof *ci);
+    if (!ci) {
+        inner->close(inner);
+        return floe__error_nomem();
+    }
+    ci->base = (floe_input){inner->uri, inner->size, counting_read_at, counting_close};
+    ci->inner = inner;
+    ci->progress = &c->progress;
+    if (inner->size > 0)
+        floe__progress_set_total(&c->progress, 0, c->progress.bytes_total + (uint64_t)inner->size);
+    *out = &ci->base;
+    return 0;
+}
+
+static int cio_create_output(floe_fileio *io, const char *uri, floe_output **out)
+{
+    return floe_fileio_create_output(out, ((counting_io *)io->impl)->inner, uri);
+}
+
+static int cio_remove(floe_fileio *io, const char *const *uris, size_t n)
+{
+    return floe_fileio_remove(((counting_io *)io->impl)->inner, uris, n);
+}
+
+static int cio_list(floe_fileio *io, const char *prefix,
+                    int (*cb)(const floe_file_info *info, void *payload), void *payload)
+{
+    return floe_fileio_list(((counting_io *)io->impl)->inner, prefix, cb, payload);
+}
+
+static int cio_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+{
+    return floe_fileio_stat(((counting_io *)io->impl)->inner, uri, out);
+}
+
+static void cio_free(floe_fileio *io)
+{
+    counting_io *c = io->impl;
+    floe_fileio_free(c->inner);
+    floe__free(c);
+}
+
+static const floe_fileio_ops counting_ops = {FLOE_FILEIO_OPS_VERSION, cio_open_input,
+                                             cio_create_output, cio_remove, cio_list, cio_stat,
+                                             cio_free};
+
+int cli_table_open(cli_table *t, const cli_catalog_opts *o, const char *ident,
+                   floe_progress_fn progress, void *progress_payload)
+{
+    memset(t, 0, sizeof *t);
     const char *wh = warehouse(o);
     char *db = floe__sprintf("%s/catalog.db", wh);
     if (!db)
@@ -296,42 +360,42 @@ int cli_load_table(floe_table_metadata **out, char **metadata_location,
     copts.name = cli_catalog_name(o);
     copts.warehouse = wh;
     copts.no_create = true;
-    floe_catalog *cat = NULL;
-    int rc = floe_catalog_open_sql(&cat, db, &copts);
+    int rc = floe_catalog_open_sql(&t->catalog, db, &copts);
     floe__free(db);
     if (rc < 0)
         return rc;
-    char *loc = NULL;
-    rc = floe_catalog_load_table(&loc, NULL, cat, ident);
-    floe_catalog_free(cat);
-    if (rc < 0)
-        return rc;
-    floe_fileio *io = NULL;
-    floe_input *in = NULL;
-    rc = floe_fileio_open(&io, loc, NULL);
-    if (rc == 0)
-        rc = floe_fileio_open_input(&in, io, loc);
-    if (rc == 0) {
-        floe__progress p;
-        floe__progress_init(&p, progress, progress_payload, "reading metadata", 0,
-                            in->size > 0 ? (uint64_t)in->size : 0);
-        counting_input c = {{in->uri, in->size, counting_read_at, counting_close}, in, &p};
-        rc = floe__metadata_read_input(out, &c.base);
-        floe__progress_finish(&p);
-        in->close(in);
-    }
-    floe_fileio_free(io);
-    if (rc < 0) {
-        floe__error_context("%s", loc);
-        floe_catalog_string_free(loc);
-        return rc;
-    }
-    if (metadata_location && !(*metadata_location = floe__strdup(loc))) {
-        floe_catalog_string_free(loc);
-        floe__metadata_free(*out);
-        *out = NULL;
+    counting_io *c = floe__calloc(1, sizeof *c);
+    if (!c) {
+        cli_table_close(t);
         return floe__error_nomem();
     }
-    floe_catalog_string_free(loc);
+    if ((rc = floe__fileio_router_new(&c->inner, NULL)) < 0) {
+        floe__free(c);
+        cli_table_close(t);
+        return rc;
+    }
+    c->base.ops = &counting_ops;
+    c->base.impl = c;
+    t->io = &c->base;
+    t->progress = &c->progress;
+    floe__progress_init(&c->progress, progress, progress_payload, "reading metadata", 0, 0);
+    floe_table_options topts = FLOE_TABLE_OPTIONS_INIT;
+    topts.io = t->io;
+    topts.freshness = FLOE_FRESHNESS_CACHED;
+    rc = floe_table_load(&t->table, t->catalog, ident, &topts);
+    floe__progress_finish(&c->progress);
+    if (rc < 0) {
+        cli_table_close(t);
+        return rc;
+    }
+    t->m = t->table->metadata;
     return 0;
+}
+
+void cli_table_close(cli_table *t)
+{
+    floe_table_free(t->table);
+    floe_fileio_free(t->io);
+    floe_catalog_free(t->catalog);
+    memset(t, 0, sizeof *t);
 }

@@ -17,6 +17,7 @@
 #define FLOE_CLI_OUTPUT_H
 
 #include "floe/catalog.h"
+#include "floe/io.h"
 #include "floe/progress.h"
 #include "spec/metadata.h"
 #include "util/util.h"
@@ -76,14 +77,23 @@ int cli_catalog_opt(cli_catalog_opts *o, int argc, char **argv, int *i);
 /* The catalog name used in statements (`local` by default). */
 const char *cli_catalog_name(const cli_catalog_opts *o);
 
-/* Open the catalog (never creating it) and read `ident`'s current metadata
- * through the FileIO of its location; `progress` (may be NULL) hears about
- * the bytes read. *metadata_location (may be NULL) gets the location
- * (caller frees with floe__free). Errors as floe_catalog_load_table and
- * floe__metadata_read_input. */
-int cli_load_table(floe_table_metadata **out, char **metadata_location,
-                   const cli_catalog_opts *o, const char *ident, floe_progress_fn progress,
-                   void *progress_payload);
+/* An open table: the catalog, a FileIO that counts the bytes it reads for
+ * the progress line, and the table handle (include/floe/table.h). */
+typedef struct cli_table {
+    floe_catalog *catalog;
+    floe_fileio *io;
+    struct floe_table *table;
+    const floe_table_metadata *m; /* borrowed from `table` */
+    void *progress;               /* the byte counter behind `io` */
+} cli_table;
+
+/* Open the catalog DIR/catalog.db (never creating it) and load `ident`
+ * with floe_table_load; `progress` (may be NULL) hears about the metadata
+ * bytes read. Errors: FLOE_ENOTFOUND (no catalog, "Table does not exist:
+ * ident"), those of floe_table_load. */
+int cli_table_open(cli_table *t, const cli_catalog_opts *o, const char *ident,
+                   floe_progress_fn progress, void *progress_payload);
+void cli_table_close(cli_table *t);
 
 /* ---------------------------------------------------------------- progress line */
 
