@@ -10,8 +10,8 @@
 static const cli_command commands[] = {
     {"version", floe_cmd_version, "print the version", "floe version"},
     {"inspect", floe_cmd_inspect, "describe a metadata.json, manifest, manifest list or Parquet file", "floe inspect [--json] FILE"},
-    {"log", floe_cmd_log, "list a table's snapshots newest first; --graph draws the lineage", "floe log [--graph] [--all] [--limit N] [--format table|csv|json|dot] <ns.table>"},
-    {"suspects", floe_cmd_suspects, "find the snapshots behind a bad write and the statement that undoes them", "floe suspects [--format text|table|csv|json] <ns.table>"},
+    {"log", floe_cmd_log, "list a table's snapshots newest first; --graph draws the lineage", "floe log [--graph] [--all] [--ref NAME] [--limit N] [--ascii] [--format table|csv|json|dot] [--svg FILE] [--color auto|always|never] [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>"},
+    {"suspects", floe_cmd_suspects, "find the snapshots behind a bad write and the statement that undoes them", "floe suspects [--window N] [--min-history N] [--threshold Z] [--format text|table|csv|json] [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>"},
     {"serve", floe_cmd_serve, "run the Iceberg REST catalog server", "floe serve --memory [--host H] [--port P] [--token-file F] ..."},
 };
 
