@@ -11,6 +11,7 @@
  *   table <ns.table>
  *   snap <id> <parent id|-> <timestamp ms> <operation> [summary-key=value ...]
  *   ref <name> <snapshot id> branch|tag
+ *   register <ns.table> <metadata file>     (an existing file, as it is)
  *
  * Lines apply in order to one metadata builder per table (a `ref main`
  * after a snapshot is the commit moving main, so rollbacks show in the
@@ -157,6 +158,18 @@ static int apply_line(fixture *f, char *line)
         return 0;
     if (strcmp(w[0], "table") == 0 && n == 2)
         return start_table(f, w[1]);
+    if (strcmp(w[0], "register") == 0 && n == 3) {
+        FLOE_TRY(finish_table(f));
+        char ns[512];
+        snprintf(ns, sizeof ns, "%s", w[1]);
+        char *dot = strrchr(ns, '.');
+        if (!dot)
+            return floe__error(FLOE_EINVALID, "fixture", "bad identifier %s", w[1]);
+        *dot = '\0';
+        if (floe_catalog_namespace_exists(f->cat, ns) == 0)
+            FLOE_TRY(floe_catalog_create_namespace(f->cat, ns, NULL));
+        return floe_catalog_register_table(f->cat, w[1], w[2]);
+    }
     if (!f->b)
         return floe__error(FLOE_EINVALID, "fixture", "no table before '%s'", w[0]);
     if (strcmp(w[0], "snap") == 0 && n >= 5) {
@@ -467,7 +480,36 @@ static void test_empty_table(void)
     free(out);
 }
 
+/* A table written by Java (shared fixture): branches and tags on two
+ * snapshots, a third snapshot no ref reaches. */
+static void test_graph_java_fixture(void)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    char script[4096];
+    snprintf(script, sizeof script, "register db.java %s\n",
+             ft_path(sh, "fixtures/vectors/metadata/java-branch-and-tag.java_evolved.metadata.json"));
+    const char *wh = ft_tmp("wh");
+    FT_OK(build(wh, script));
+    char *out = NULL;
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --graph --all db.java", floe_bin(), wh), 0);
+    FT_EQ_STR(out,
+              "  ○  3060729675574597004  2020-09-13 12:26:40  append    +0 -0 records, ? total, ? files  [abandoned]\n"
+              "◉ │  3055729675574597004  2019-04-12 20:29:15  append    +0 -0 records, ? total, ? files  (main, dev, tag: release-1)\n"
+              "├─╯\n"
+              "●    3051729675574597004  2018-01-04 21:22:35  append    +0 -0 records, ? total, ? files  (audit, tag: stable)\n");
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format csv --ref audit db.java | tail -1",
+                     floe_bin(), wh),
+              0);
+    FT_EQ_STR(out, "3051729675574597004,,2018-01-04 21:22:35.770,append,0,0,,,\"audit, tag: stable\","
+                   "main\n");
+    free(out);
+}
+
 static const ft_case cases[] = {
+    {"graph_java_fixture", test_graph_java_fixture},
     {"graph_crossing", test_graph_crossing},
     {"graph_skew_and_expired_parent", test_graph_skew_and_expired_parent},
     {"empty_table", test_empty_table},
