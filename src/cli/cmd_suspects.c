@@ -118,8 +118,9 @@ static int check_metric(const cli_lineage *l, size_t i, const char *key, const c
         snprintf(ratio, sizeof ratio, "%.1fx", x / med);
     else
         snprintf(ratio, sizeof ratio, "far from");
-    return floe__buf_printf(why, "%s%s %.0f is %s the median %.0f of the %zu previous %ss "
-                                 "(robust z %.1f)",
+    return floe__buf_printf(why,
+                            "%s%s %.0f is %s the median %.0f of the %zu previous %ss "
+                            "(robust z %.1f)",
                             why->len ? "; " : "", what, x, ratio, med, n, s->operation, z);
 }
 
@@ -140,8 +141,9 @@ static int check_operation(const cli_lineage *l, size_t i, const suspect_opts *o
     }
     if (n < 2 || appends == 0)
         return 0;
-    return floe__buf_printf(why, "%s%s on an append-only table (the %zu previous commits only "
-                                 "appended)",
+    return floe__buf_printf(why,
+                            "%s%s on an append-only table (the %zu previous commits only "
+                            "appended)",
                             why->len ? "; " : "", s->operation, n);
 }
 
@@ -241,11 +243,11 @@ static int print_rows(const cli_lineage *l, const cli_catalog_opts *cat, const c
             rc = floe__error_nomem();
             break;
         }
-        const char *state = nd->flags & CLI_LIN_MAIN ? "main"
+        const char *state = nd->flags & CLI_LIN_MAIN               ? "main"
                             : cli_lineage_abandoned(l, sp[k].node) ? "abandoned"
                                                                    : "ref";
-        const char *cells[] = {id, t, nd->s->operation, state, sp[k].why,
-                               sp[k].has_target ? target : NULL, st};
+        const char *cells[] = {
+            id, t, nd->s->operation, state, sp[k].why, sp[k].has_target ? target : NULL, st};
         rc = cli_rows_add(&rows, cells);
         floe__free(st);
     }
@@ -301,8 +303,9 @@ int floe_cmd_suspects(int argc, char **argv)
                 o.threshold = strtod(v, &end);
                 if (*v == '\0' || *end != '\0' || !(o.threshold > 0))
                     return usage_error("--threshold needs a positive number", v);
-            } else if (!cli_format_parse(v, 1u << CLI_FMT_TEXT | 1u << CLI_FMT_TABLE |
-                                                1u << CLI_FMT_CSV | 1u << CLI_FMT_JSON,
+            } else if (!cli_format_parse(v,
+                                         1u << CLI_FMT_TEXT | 1u << CLI_FMT_TABLE |
+                                             1u << CLI_FMT_CSV | 1u << CLI_FMT_JSON,
                                          &fmt))
                 return usage_error("unknown format", v);
         } else if (a[0] == '-' && a[1] != '\0')
