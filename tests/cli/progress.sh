@@ -63,8 +63,9 @@ grep -q "TTY:.*reading metadata" <<<"$out" && ok || bad "pty suspects: progress 
 out=$(run_pty "$FLOE_BIN" log --quiet --warehouse "$T/wh" --limit 1 db.big)
 grep -q "TTY:''" <<<"$out" && ok || bad "pty --quiet: nothing on the terminal: $out"
 
-# The default grace period: a quick command draws nothing even on a terminal.
-out=$("$PY" "$T/on_tty.py" "$FLOE_BIN" log --warehouse "$T/wh" --limit 1 db.big)
+# The grace period: a command quicker than the delay draws nothing even on a
+# terminal (a long explicit delay, so a slow sanitizer build cannot cross it).
+out=$(FLOE_PROGRESS_DELAY_MS=600000 "$PY" "$T/on_tty.py" "$FLOE_BIN" log --warehouse "$T/wh" --limit 1 db.big)
 grep -q "TTY:''" <<<"$out" && ok || bad "pty, default delay: $out"
 
 # Piped / redirected stderr: nothing.
