@@ -8,7 +8,8 @@
  *    `delete` on a table whose earlier commits (at least two, within the
  *    window) were only appends or rewrites (`replace`);
  *  - the commit's size deviates strongly from the table's typical commit of
- *    the same operation: added-records or added-data-files compared with
+ *    the same operation: added-records, added-data-files or deleted-records
+ *    (for tables that regularly delete or overwrite) compared with
  *    the median of the previous commits on its lineage (up to --window),
  *    scaled by the median absolute deviation (MAD x 1.4826, the normal
  *    consistency constant) — robust statistics, so one earlier bad load
@@ -342,6 +343,8 @@ int floe_cmd_suspects(int argc, char **argv)
             rc = check_metric(&l, i, "added-records", "added-records", &o, scratch, &why);
         if (rc == 0)
             rc = check_metric(&l, i, "added-data-files", "added-data-files", &o, scratch, &why);
+        if (rc == 0)
+            rc = check_metric(&l, i, "deleted-records", "deleted-records", &o, scratch, &why);
         if (rc == 0 && why.len) {
             sp[nsp].node = i;
             if (!(sp[nsp].why = floe__strdup(why.ptr)))
