@@ -6,6 +6,7 @@
 #include "floe/common.h"
 #include "floe/arrow.h"
 #include "floe/io.h"
+#include "floe/progress.h"
 #include "floe/catalog.h"
 #include "floe/table.h"
 #include "floe/maint.h"

@@ -186,8 +186,9 @@ int floe_cmd_log(int argc, char **argv)
             } else if (a[2] == 'r')
                 ref = v;
             else if (a[2] == 'f') {
-                if (!cli_format_parse(v, 1u << CLI_FMT_TABLE | 1u << CLI_FMT_CSV |
-                                             1u << CLI_FMT_JSON | 1u << CLI_FMT_DOT,
+                if (!cli_format_parse(v,
+                                      1u << CLI_FMT_TABLE | 1u << CLI_FMT_CSV | 1u << CLI_FMT_JSON |
+                                          1u << CLI_FMT_DOT,
                                       &fmt))
                     return usage_error("unknown format", v);
                 have_format = true;

@@ -8,7 +8,8 @@
  *    `delete` on a table whose earlier commits (at least two, within the
  *    window) were only appends or rewrites (`replace`);
  *  - the commit's size deviates strongly from the table's typical commit of
- *    the same operation: added-records or added-data-files compared with
+ *    the same operation: added-records, added-data-files or deleted-records
+ *    (for tables that regularly delete or overwrite) compared with
  *    the median of the previous commits on its lineage (up to --window),
  *    scaled by the median absolute deviation (MAD x 1.4826, the normal
  *    consistency constant) — robust statistics, so one earlier bad load
@@ -118,8 +119,9 @@ static int check_metric(const cli_lineage *l, size_t i, const char *key, const c
         snprintf(ratio, sizeof ratio, "%.1fx", x / med);
     else
         snprintf(ratio, sizeof ratio, "far from");
-    return floe__buf_printf(why, "%s%s %.0f is %s the median %.0f of the %zu previous %ss "
-                                 "(robust z %.1f)",
+    return floe__buf_printf(why,
+                            "%s%s %.0f is %s the median %.0f of the %zu previous %ss "
+                            "(robust z %.1f)",
                             why->len ? "; " : "", what, x, ratio, med, n, s->operation, z);
 }
 
@@ -140,8 +142,9 @@ static int check_operation(const cli_lineage *l, size_t i, const suspect_opts *o
     }
     if (n < 2 || appends == 0)
         return 0;
-    return floe__buf_printf(why, "%s%s on an append-only table (the %zu previous commits only "
-                                 "appended)",
+    return floe__buf_printf(why,
+                            "%s%s on an append-only table (the %zu previous commits only "
+                            "appended)",
                             why->len ? "; " : "", s->operation, n);
 }
 
@@ -241,11 +244,11 @@ static int print_rows(const cli_lineage *l, const cli_catalog_opts *cat, const c
             rc = floe__error_nomem();
             break;
         }
-        const char *state = nd->flags & CLI_LIN_MAIN ? "main"
+        const char *state = nd->flags & CLI_LIN_MAIN               ? "main"
                             : cli_lineage_abandoned(l, sp[k].node) ? "abandoned"
                                                                    : "ref";
-        const char *cells[] = {id, t, nd->s->operation, state, sp[k].why,
-                               sp[k].has_target ? target : NULL, st};
+        const char *cells[] = {
+            id, t, nd->s->operation, state, sp[k].why, sp[k].has_target ? target : NULL, st};
         rc = cli_rows_add(&rows, cells);
         floe__free(st);
     }
@@ -301,8 +304,9 @@ int floe_cmd_suspects(int argc, char **argv)
                 o.threshold = strtod(v, &end);
                 if (*v == '\0' || *end != '\0' || !(o.threshold > 0))
                     return usage_error("--threshold needs a positive number", v);
-            } else if (!cli_format_parse(v, 1u << CLI_FMT_TEXT | 1u << CLI_FMT_TABLE |
-                                                1u << CLI_FMT_CSV | 1u << CLI_FMT_JSON,
+            } else if (!cli_format_parse(v,
+                                         1u << CLI_FMT_TEXT | 1u << CLI_FMT_TABLE |
+                                             1u << CLI_FMT_CSV | 1u << CLI_FMT_JSON,
                                          &fmt))
                 return usage_error("unknown format", v);
         } else if (a[0] == '-' && a[1] != '\0')
@@ -339,6 +343,8 @@ int floe_cmd_suspects(int argc, char **argv)
             rc = check_metric(&l, i, "added-records", "added-records", &o, scratch, &why);
         if (rc == 0)
             rc = check_metric(&l, i, "added-data-files", "added-data-files", &o, scratch, &why);
+        if (rc == 0)
+            rc = check_metric(&l, i, "deleted-records", "deleted-records", &o, scratch, &why);
         if (rc == 0 && why.len) {
             sp[nsp].node = i;
             if (!(sp[nsp].why = floe__strdup(why.ptr)))

@@ -180,9 +180,9 @@ int cli_lineage_build(cli_lineage *l, const floe_table_metadata *m, const char *
     for (size_t i = 0; i < l->n; i++) {
         const floe_snapshot *s = &m->snapshots[i];
         l->nodes[i].s = s;
-        l->nodes[i].parent =
-            s->has_parent ? index_of(m, floe__metadata_snapshot(m, s->parent_snapshot_id))
-                          : CLI_LIN_NONE;
+        l->nodes[i].parent = s->has_parent
+                                 ? index_of(m, floe__metadata_snapshot(m, s->parent_snapshot_id))
+                                 : CLI_LIN_NONE;
     }
     size_t primary = CLI_LIN_NONE;
     for (size_t r = 0; r < m->nrefs; r++) {
@@ -272,8 +272,9 @@ int cli_lineage_dot(const cli_lineage *l, const char *name, size_t limit, FILE *
         cli_format_time(nd->s->timestamp_ms, t, sizeof t);
         t[19] = '\0';
         shown[i] = true;
-        fprintf(out, "  s%lld [label=\"%lld\\n%s +%s -%s records\\n%s%s\"", (long long)nd->s->snapshot_id,
-                (long long)nd->s->snapshot_id, nd->s->operation ? nd->s->operation : "?",
+        fprintf(out, "  s%lld [label=\"%lld\\n%s +%s -%s records\\n%s%s\"",
+                (long long)nd->s->snapshot_id, (long long)nd->s->snapshot_id,
+                nd->s->operation ? nd->s->operation : "?",
                 cli_lineage_summary(l, i, "added-records"),
                 cli_lineage_summary(l, i, "deleted-records"), t,
                 cli_lineage_abandoned(l, i) ? "\\nabandoned" : "");
@@ -306,7 +307,9 @@ int cli_lineage_dot(const cli_lineage *l, const char *name, size_t limit, FILE *
         fputs(" [shape=cds, style=filled, label=", out);
         dot_string(out, ref->name);
         fprintf(out, ", fillcolor=\"%s\"];\n  ",
-                tag ? "#fff3c4" : strcmp(ref->name, "main") == 0 ? "#a5d6a7" : "#c8e6c9");
+                tag                              ? "#fff3c4"
+                : strcmp(ref->name, "main") == 0 ? "#a5d6a7"
+                                                 : "#c8e6c9");
         dot_string(out, id);
         fprintf(out, " -> s%lld [style=dotted, arrowhead=none];\n", (long long)s->snapshot_id);
         floe__free(id);

@@ -67,8 +67,8 @@ static inline bool cli_lineage_abandoned(const cli_lineage *l, size_t i)
 const char *cli_lineage_summary(const cli_lineage *l, size_t i, const char *key);
 
 typedef struct cli_graph_opts {
-    bool ascii; /* '|', '*', '-' instead of box drawing */
-    bool color; /* ANSI colours */
+    bool ascii;   /* '|', '*', '-' instead of box drawing */
+    bool color;   /* ANSI colours */
     size_t limit; /* 0 = no limit */
 } cli_graph_opts;
 

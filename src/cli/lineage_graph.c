@@ -136,11 +136,11 @@ static int node_text(const cli_lineage *l, size_t i, int idw, const cli_graph_op
     t[19] = '\0';
     char id[24];
     snprintf(id, sizeof id, "%lld", (long long)nd->s->snapshot_id);
-    fprintf(out, "%s%-*s%s  %s  %-9s +%s -%s records, %s total, %s files", o->color ? "\x1b[33m" : "",
-            idw, id, o->color ? RESET : "", t, nd->s->operation ? nd->s->operation : "?",
-            cli_lineage_summary(l, i, "added-records"), cli_lineage_summary(l, i, "deleted-records"),
-            cli_lineage_summary(l, i, "total-records"),
-            cli_lineage_summary(l, i, "total-data-files"));
+    fprintf(
+        out, "%s%-*s%s  %s  %-9s +%s -%s records, %s total, %s files", o->color ? "\x1b[33m" : "",
+        idw, id, o->color ? RESET : "", t, nd->s->operation ? nd->s->operation : "?",
+        cli_lineage_summary(l, i, "added-records"), cli_lineage_summary(l, i, "deleted-records"),
+        cli_lineage_summary(l, i, "total-records"), cli_lineage_summary(l, i, "total-data-files"));
     if (nd->decor)
         fprintf(out, "  %s(%s)%s", o->color ? "\x1b[1;32m" : "", nd->decor, o->color ? RESET : "");
     if (cli_lineage_abandoned(l, i))

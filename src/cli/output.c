@@ -338,8 +338,12 @@ static void cio_free(floe_fileio *io)
     floe__free(c);
 }
 
-static const floe_fileio_ops counting_ops = {FLOE_FILEIO_OPS_VERSION, cio_open_input,
-                                             cio_create_output, cio_remove, cio_list, cio_stat,
+static const floe_fileio_ops counting_ops = {FLOE_FILEIO_OPS_VERSION,
+                                             cio_open_input,
+                                             cio_create_output,
+                                             cio_remove,
+                                             cio_list,
+                                             cio_stat,
                                              cio_free};
 
 int cli_table_open(cli_table *t, const cli_catalog_opts *o, const char *ident,

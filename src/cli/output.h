@@ -25,7 +25,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-typedef enum cli_format { CLI_FMT_TEXT, CLI_FMT_TABLE, CLI_FMT_CSV, CLI_FMT_JSON, CLI_FMT_DOT } cli_format;
+typedef enum cli_format {
+    CLI_FMT_TEXT,
+    CLI_FMT_TABLE,
+    CLI_FMT_CSV,
+    CLI_FMT_JSON,
+    CLI_FMT_DOT
+} cli_format;
 
 /* Parse "table", "csv", "json" (and "text", "dot" when allowed by `mask`,
  * a bit per cli_format). false for anything else. */

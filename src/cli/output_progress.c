@@ -74,8 +74,10 @@ void cli_progress_cb(const floe_progress_info *info, void *payload)
             fprintf(p->out, "/%llu (%.0f%%)", (unsigned long long)info->total,
                     100.0 * (double)info->done / (double)info->total);
             if (info->done)
-                remaining = secs * (double)(info->total - (info->done < info->total ? info->done : info->total)) /
-                            (double)info->done;
+                remaining =
+                    secs *
+                    (double)(info->total - (info->done < info->total ? info->done : info->total)) /
+                    (double)info->done;
         }
         fprintf(p->out, "  %.0f/s", (double)info->done / secs);
     }
@@ -86,10 +88,11 @@ void cli_progress_cb(const floe_progress_info *info, void *payload)
             human_bytes(b, sizeof b, (double)info->bytes_total);
             fprintf(p->out, " / %s", b);
             if (!info->total && info->bytes)
-                remaining = secs *
-                            (double)(info->bytes_total -
-                                     (info->bytes < info->bytes_total ? info->bytes : info->bytes_total)) /
-                            (double)info->bytes;
+                remaining =
+                    secs *
+                    (double)(info->bytes_total -
+                             (info->bytes < info->bytes_total ? info->bytes : info->bytes_total)) /
+                    (double)info->bytes;
         }
         human_bytes(r, sizeof r, (double)info->bytes / secs);
         fprintf(p->out, "  %s/s", r);

@@ -28,7 +28,7 @@ expect() { # description, actual, expected
 }
 
 expect "commands" "$(complete_line l)" "log"
-expect "commands s" "$(complete_line s)" "serve sql suspects"
+expect "commands su" "$(complete_line su)" "suspects"
 expect "help topic" "$(complete_line help su)" "suspects"
 expect "log options" "$(complete_line log --gr)" "--graph"
 expect "log options a" "$(complete_line log --a)" "--all --ascii"

@@ -121,6 +121,27 @@ for round in 1 2 3 4 5 6; do
     fi
 done
 
+# --- a table that is rewritten nightly (overwrite of ~100 rows) until one
+# night deletes 50 times as many: flagged by deleted-records, not by its
+# operation.
+"$PY" - >"$T/rewrite.txt" <<'PYEOF'
+print("table db.rewritten")
+parent, total = "-", 100000
+for sid in range(1, 21):
+    deleted = 5000 if sid == 17 else 90 + (sid * 7) % 20
+    added = 100
+    total += added - deleted
+    print(f"snap {sid} {parent} {1790600000000 + sid * 86400000} overwrite added-records={added} "
+          f"deleted-records={deleted} added-data-files=1 total-records={total}")
+    print(f"ref main {sid} branch")
+    parent = sid
+PYEOF
+"$FIXTURE" --build "$T/wrw" <"$T/rewrite.txt" || bad "fixture rewritten"
+out=$("$FLOE_BIN" suspects --warehouse "$T/wrw" --format csv db.rewritten | tail -n +2)
+expect_eq "rewritten: the mass delete" "$(cut -d, -f1,3 <<<"$out")" "17,overwrite"
+grep -qF "deleted-records 5000" <<<"$out" && grep -qF ",16,\"CALL local.system.rollback_to_snapshot('db.rewritten', 16)\"" <<<"$out" &&
+    ok || bad "rewritten: reason and target: $out"
+
 # --- a long steady history: no false alarm anywhere along it.
 "$PY" - "$SEED" >"$T/steady.txt" <<'PYEOF'
 import random, sys

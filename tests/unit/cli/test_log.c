@@ -11,6 +11,7 @@
  *   table <ns.table>
  *   snap <id> <parent id|-> <timestamp ms> <operation> [summary-key=value ...]
  *   ref <name> <snapshot id> branch|tag
+ *   register <ns.table> <metadata file>     (an existing file, as it is)
  *
  * Lines apply in order to one metadata builder per table (a `ref main`
  * after a snapshot is the commit moving main, so rollbacks show in the
@@ -157,6 +158,18 @@ static int apply_line(fixture *f, char *line)
         return 0;
     if (strcmp(w[0], "table") == 0 && n == 2)
         return start_table(f, w[1]);
+    if (strcmp(w[0], "register") == 0 && n == 3) {
+        FLOE_TRY(finish_table(f));
+        char ns[512];
+        snprintf(ns, sizeof ns, "%s", w[1]);
+        char *dot = strrchr(ns, '.');
+        if (!dot)
+            return floe__error(FLOE_EINVALID, "fixture", "bad identifier %s", w[1]);
+        *dot = '\0';
+        if (floe_catalog_namespace_exists(f->cat, ns) == 0)
+            FLOE_TRY(floe_catalog_create_namespace(f->cat, ns, NULL));
+        return floe_catalog_register_table(f->cat, w[1], w[2]);
+    }
     if (!f->b)
         return floe__error(FLOE_EINVALID, "fixture", "no table before '%s'", w[0]);
     if (strcmp(w[0], "snap") == 0 && n >= 5) {
@@ -391,7 +404,115 @@ static void test_dot(void)
     free(svg);
 }
 
+
+/* Build `script` into a fresh warehouse and return the graph part of
+ * `floe log --graph --all` (text from the timestamp on removed). */
+static char *graph_of(const char *script, const char *ident, const char *extra)
+{
+    const char *wh = ft_tmp("wh");
+    if (build(wh, script) < 0) {
+        ft_fail(__FILE__, __LINE__, "build: %s", ft_floe_err());
+        return NULL;
+    }
+    char *out = NULL;
+    if (ft_run(&out, "%s log --warehouse %s --graph --all %s %s | sed 's/  2026-[^([]*files//'", floe_bin(),
+               wh, extra, ident) != 0)
+        ft_fail(__FILE__, __LINE__, "floe log failed");
+    return out;
+}
+
+/* A lane crossing another: main A-B-C-D, branch x from B (newest of all),
+ * an abandoned snapshot from C. Drawn by hand. */
+static void test_graph_crossing(void)
+{
+    char *out = graph_of("table t.crossing\n"
+                         "snap 1 - 1790600001000 append\nref main 1 branch\n"
+                         "snap 2 1 1790600002000 append\nref main 2 branch\n"
+                         "snap 3 2 1790600003000 append\nref main 3 branch\n"
+                         "snap 6 3 1790600005000 append\nref main 6 branch\n"
+                         "ref main 3 branch\n"
+                         "snap 4 3 1790600006000 append\nref main 4 branch\n"
+                         "snap 7 2 1790600007000 append\nref x 7 branch\n",
+                         "t.crossing", "");
+    FT_EQ_STR(out, "  ●    7  (x)\n"
+                   "◉ │    4  (main)\n"
+                   "│ │ ○  6  [abandoned]\n"
+                   "├─┼─╯\n"
+                   "● │    3\n"
+                   "├─╯\n"
+                   "●      2\n"
+                   "●      1\n");
+    free(out);
+}
+
+/* A child whose clock was behind its parent's still comes above it; a
+ * snapshot whose parent was expired ends its line. */
+static void test_graph_skew_and_expired_parent(void)
+{
+    char *out = graph_of("table t.skew\n"
+                         "snap 1 99 1790600005000 append\nref main 1 branch\n"
+                         "snap 2 1 1790600001000 append\nref main 2 branch\n"
+                         "snap 3 1 1790600009000 append\nref t1 3 tag\n",
+                         "t.skew", "--ascii");
+    FT_EQ_STR(out, "  *  3  (tag: t1)\n"
+                   "@ |  2  (main)\n"
+                   "|-'\n"
+                   "*    1\n");
+    free(out);
+}
+
+static void test_empty_table(void)
+{
+    const char *wh = ft_tmp("wh");
+    FT_OK(build(wh, "table t.empty\n"));
+    char *out = NULL;
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --graph --all t.empty", floe_bin(), wh), 0);
+    FT_EQ_STR(out, "");
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format csv t.empty | wc -l", floe_bin(), wh), 0);
+    FT_EQ_STR(out, "1\n");
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s suspects --warehouse %s t.empty", floe_bin(), wh), 0);
+    FT_EQ_STR(out, "no suspect snapshots among 0 checked\n");
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format dot t.empty", floe_bin(), wh), 0);
+    FT_CHECK(out && strstr(out, "digraph \"t.empty\" {") && strstr(out, "}\n"));
+    free(out);
+}
+
+/* A table written by Java (shared fixture): branches and tags on two
+ * snapshots, a third snapshot no ref reaches. */
+static void test_graph_java_fixture(void)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    char script[4096];
+    snprintf(script, sizeof script, "register db.java %s\n",
+             ft_path(sh, "fixtures/vectors/metadata/java-branch-and-tag.java_evolved.metadata.json"));
+    const char *wh = ft_tmp("wh");
+    FT_OK(build(wh, script));
+    char *out = NULL;
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --graph --all db.java", floe_bin(), wh), 0);
+    FT_EQ_STR(out,
+              "  ○  3060729675574597004  2020-09-13 12:26:40  append    +0 -0 records, ? total, ? files  [abandoned]\n"
+              "◉ │  3055729675574597004  2019-04-12 20:29:15  append    +0 -0 records, ? total, ? files  (main, dev, tag: release-1)\n"
+              "├─╯\n"
+              "●    3051729675574597004  2018-01-04 21:22:35  append    +0 -0 records, ? total, ? files  (audit, tag: stable)\n");
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format csv --ref audit db.java | tail -1",
+                     floe_bin(), wh),
+              0);
+    FT_EQ_STR(out, "3051729675574597004,,2018-01-04 21:22:35.770,append,0,0,,,\"audit, tag: stable\","
+                   "main\n");
+    free(out);
+}
+
 static const ft_case cases[] = {
+    {"graph_java_fixture", test_graph_java_fixture},
+    {"graph_crossing", test_graph_crossing},
+    {"graph_skew_and_expired_parent", test_graph_skew_and_expired_parent},
+    {"empty_table", test_empty_table},
     {"graph_seed", test_graph_seed}, {"graph_color", test_graph_color},
     {"table_formats", test_table_formats}, {"exit_codes", test_exit_codes},
     {"dot", test_dot},
