@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         floe_partition_spec spec = {0, 1, &pf};
         const floe_expr *proj, *res;
         if (floe_expr_project_inclusive(&proj, a, b, &spec) == 0) {
-            floe_field_summary s = {
+            floe_expr_field_summary s = {
                 (counts[3] & 2) != 0, (int8_t)((counts[3] >> 2) % 3) - 1, lo_p, lo_n, hi_p, hi_n};
             floe_expr_manifest_might_match(&r, proj, &spec, &s, 1);
         }

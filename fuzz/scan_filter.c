@@ -6,9 +6,7 @@
 #include "scan/scan.h"
 
 #include "spec/spec.h"
-#define floe_field_summary floe_expr_field_summary
 #include "expr/expr.h"
-#undef floe_field_summary
 
 #include <stdint.h>
 #include <string.h>

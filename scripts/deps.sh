@@ -5,7 +5,7 @@ set -euo pipefail
 PKGS=(cmake ninja-build pkg-config gcc clang libclang-rt-14-dev
       libjansson-dev libsqlite3-dev zlib1g-dev libzstd-dev libsnappy-dev
       libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libxml2-dev libreadline-dev
-      python3-snappy python3-zstandard python3-botocore
+      python3-snappy python3-zstandard python3-botocore graphviz
       sqlite3 python3-avro nodejs npm)
 missing=()
 for p in "${PKGS[@]}"; do

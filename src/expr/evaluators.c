@@ -113,7 +113,7 @@ static bool range_might(const floe_expr *p, const floe_value *lo, const floe_val
 
 /* ---------------------------------------------------------------- manifests */
 
-static int summary_might(bool *out, const floe_expr *p, const floe_field_summary *s)
+static int summary_might(bool *out, const floe_expr *p, const floe_expr_field_summary *s)
 {
     floe_value lo, hi;
     bool has_lo = s->lower_bound != NULL, has_hi = s->upper_bound != NULL;
@@ -169,7 +169,7 @@ static int summary_might(bool *out, const floe_expr *p, const floe_field_summary
 }
 
 static int manifest_eval(bool *out, const floe_expr *e, const floe_partition_spec *spec,
-                         const floe_field_summary *sum)
+                         const floe_expr_field_summary *sum)
 {
     switch (e->kind) {
     case FLOE_EXPR_TRUE: *out = true; return 0;
@@ -193,7 +193,7 @@ static int manifest_eval(bool *out, const floe_expr *e, const floe_partition_spe
 
 int floe_expr_manifest_might_match(bool *out, const floe_expr *projected,
                                    const floe_partition_spec *spec,
-                                   const floe_field_summary *summaries, size_t n)
+                                   const floe_expr_field_summary *summaries, size_t n)
 {
     if (n != spec->nfields)
         return floe__error(FLOE_EINVALID, "expr",

@@ -142,14 +142,14 @@ int floe_expr_eval_partition(bool *out, const floe_expr *projected, const floe_p
 /* One manifest-list partition field summary (spec "Manifest Lists",
  * field_summary): bounds are Appendix D single-value bytes of the partition
  * field's result type, NULL when absent. */
-typedef struct floe_field_summary {
+typedef struct floe_expr_field_summary {
     bool contains_null;
     int8_t contains_nan; /* -1 unknown (absent, v1), 0 false, 1 true */
     const uint8_t *lower_bound;
     size_t lower_len;
     const uint8_t *upper_bound;
     size_t upper_len;
-} floe_field_summary;
+} floe_expr_field_summary;
 
 /* Manifest-list pruning (Java ManifestEvaluator): false when no partition in
  * the manifest can match the projected expression. `summaries` has one entry
@@ -157,7 +157,7 @@ typedef struct floe_field_summary {
  * FLOE_ECORRUPT if a bound does not decode for its type. */
 int floe_expr_manifest_might_match(bool *out, const floe_expr *projected,
                                    const floe_partition_spec *spec,
-                                   const floe_field_summary *summaries, size_t n);
+                                   const floe_expr_field_summary *summaries, size_t n);
 
 /* Column metrics of one data file (manifest data_file fields 108-128), as
  * arrays keyed by field id; NULL/0 arrays mean "not recorded". */

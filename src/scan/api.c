@@ -12,9 +12,7 @@
 #include "floe/table.h"
 #include "table/table.h"
 #include "util/time.h"
-#define floe_field_summary floe_expr_field_summary
 #include "expr/expr.h"
-#undef floe_field_summary
 
 #include <string.h>
 

@@ -10,9 +10,7 @@
 
 #include "spec/spec.h"
 #include "spec/value.h"
-#define floe_field_summary floe_expr_field_summary
 #include "expr/expr.h"
-#undef floe_field_summary
 
 #include <ctype.h>
 #include <errno.h>

@@ -18,11 +18,7 @@
 #include "scan/scan.h"
 
 #include "manifest/manifest.h"
-/* expr.h and manifest.h both name a struct floe_field_summary (with
- * different layouts); rename expr's within this file. */
-#define floe_field_summary floe_expr_field_summary
 #include "expr/expr.h"
-#undef floe_field_summary
 
 #include <string.h>
 #include <strings.h>

@@ -27,9 +27,7 @@
 #include "parquet/parquet.h"
 #include "spec/spec.h"
 #include "spec/value.h"
-#define floe_field_summary floe_expr_field_summary
 #include "expr/expr.h"
-#undef floe_field_summary
 
 #include <stdio.h>
 #include <string.h>

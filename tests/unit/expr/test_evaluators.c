@@ -224,10 +224,10 @@ static void test_metrics_strings(void)
 
 /* ---------------------------------------------------------------- manifests */
 
-static floe_field_summary summary(bool contains_null, int8_t contains_nan, const floe_value *lo,
+static floe_expr_field_summary summary(bool contains_null, int8_t contains_nan, const floe_value *lo,
                                   const floe_value *hi)
 {
-    floe_field_summary s = {contains_null, contains_nan, NULL, 0, NULL, 0};
+    floe_expr_field_summary s = {contains_null, contains_nan, NULL, 0, NULL, 0};
     if (lo)
         s.lower_bound = enc(*lo, &s.lower_len);
     if (hi)
@@ -236,7 +236,7 @@ static floe_field_summary summary(bool contains_null, int8_t contains_nan, const
 }
 
 static bool manifest_might(const floe_expr *e, const floe_partition_spec *spec,
-                           const floe_field_summary *s)
+                           const floe_expr_field_summary *s)
 {
     const floe_expr *p;
     bool m = false;
@@ -259,7 +259,7 @@ static void test_manifest(void)
                dhi = floe_value_date(fx_days(2026, 9, 30));
     floe_value slo = floe_value_double(1), shi = floe_value_double(2);
     floe_value nlo = S("ab"), nhi = S("ad");
-    floe_field_summary s[4] = {summary(false, -1, &dlo, &dhi), summary(true, -1, &dlo, &dhi),
+    floe_expr_field_summary s[4] = {summary(false, -1, &dlo, &dhi), summary(true, -1, &dlo, &dhi),
                                summary(false, 0, &slo, &shi), summary(false, -1, &nlo, &nhi)};
     FT_CHECK(manifest_might(CMP(FLOE_OP_EQ, "d", S("2026-09-20")), &spec, s));
     FT_CHECK(!manifest_might(CMP(FLOE_OP_EQ, "d", S("2026-10-01")), &spec, s));
@@ -278,19 +278,19 @@ static void test_manifest(void)
     FT_CHECK(manifest_might(CMP(FLOE_OP_NOT_EQ, "d", S("2026-09-20")), &spec, s));
     FT_CHECK(manifest_might(CMP(FLOE_OP_EQ, "id", floe_value_long(1)), &spec, s));
     /* all-null partition (no bounds) */
-    floe_field_summary n[4] = {summary(true, -1, NULL, NULL), s[1], s[2], s[3]};
+    floe_expr_field_summary n[4] = {summary(true, -1, NULL, NULL), s[1], s[2], s[3]};
     FT_CHECK(!manifest_might(CMP(FLOE_OP_EQ, "d", S("2026-09-20")), &spec, n));
     FT_CHECK(!manifest_might(floe_expr_unary(A, FLOE_OP_NOT_NULL, "d"), &spec, n));
     FT_CHECK(manifest_might(floe_expr_unary(A, FLOE_OP_IS_NULL, "d"), &spec, n));
     FT_CHECK(manifest_might(CMP(FLOE_OP_NOT_EQ, "d", S("2026-09-20")), &spec, n));
     /* float partition all NaN */
-    floe_field_summary q[4] = {s[0], s[1], summary(false, 1, NULL, NULL), s[3]};
+    floe_expr_field_summary q[4] = {s[0], s[1], summary(false, 1, NULL, NULL), s[3]};
     FT_CHECK(!manifest_might(floe_expr_unary(A, FLOE_OP_NOT_NAN, "score"), &spec, q));
     FT_CHECK(!manifest_might(CMP(FLOE_OP_GT, "score", floe_value_double(0)), &spec, q));
     FT_CHECK(manifest_might(floe_expr_unary(A, FLOE_OP_IS_NAN, "score"), &spec, q));
     FT_CHECK(manifest_might(floe_expr_unary(A, FLOE_OP_NOT_NULL, "score"), &spec, q));
     /* v1 summaries: no bounds, nothing null -> unknown, might match */
-    floe_field_summary v1[4] = {summary(false, -1, NULL, NULL), s[1], s[2], s[3]};
+    floe_expr_field_summary v1[4] = {summary(false, -1, NULL, NULL), s[1], s[2], s[3]};
     FT_CHECK(manifest_might(CMP(FLOE_OP_EQ, "d", S("2026-09-20")), &spec, v1));
     /* wrong count and corrupt bytes */
     bool m;
@@ -325,7 +325,7 @@ static void test_spark_rename_column(void)
     floe_partition_spec spec = {0, 2, f};
     static const uint8_t b0[4] = {0, 0, 0, 0}, b3[4] = {3, 0, 0, 0};
     static const uint8_t d1[4] = {0x31, 0x4a, 0, 0}, d2[4] = {0x32, 0x4a, 0, 0};
-    floe_field_summary sum[2] = {{false, 0, b0, 4, b3, 4}, {true, 0, d1, 4, d2, 4}};
+    floe_expr_field_summary sum[2] = {{false, 0, b0, 4, b3, 4}, {true, 0, d1, 4, d2, 4}};
     floe_value parts[3][2] = {
         {floe_value_int(3), floe_value_null(FLOE_T_DATE)},
         {floe_value_int(2), floe_value_date(fx_days(2022, 1, 2))},

@@ -342,12 +342,12 @@ static void test_no_false_negatives(void)
          * (few, so that summaries are narrow enough to prune). */
         int in_manifest = (int)rnd_range(1, 3);
         bool manifest_match = false;
-        floe_field_summary sum[3];
+        floe_expr_field_summary sum[3];
         for (size_t i = 0; i < spec.nfields; i++) {
             agg g = {0};
             for (int r = 0; r < in_manifest; r++)
                 agg_add(&g, &parts[r][i]);
-            sum[i] = (floe_field_summary){
+            sum[i] = (floe_expr_field_summary){
                 g.nulls > 0, (int8_t)(rnd() % 3 == 0 ? -1 : g.nans > 0), NULL, 0, NULL, 0};
             if (g.has) {
                 sum[i].lower_bound = encode(&g.lo, &sum[i].lower_len);
