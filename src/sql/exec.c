@@ -46,6 +46,7 @@ static const struct {
     {"Namespace already exists", "AlreadyExistsException"},
     {"Namespace ", "NamespaceNotEmptyException"}, /* "Namespace ns is not empty..." */
     {"Procedure ", "NoSuchProcedureException"},
+    {"Catalog '", "CatalogNotFoundException"},
     {"Requirement failed", "CommitFailedException"},
 };
 
@@ -761,7 +762,9 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
             floe__buf_free(&sub);
         }
         if (rc < 0) {
-            s->error_class = rc == FLOE_ENOMEM ? NULL : "ParseException";
+            s->error_class = rc == FLOE_ENOMEM     ? NULL
+                             : rc == FLOE_ENOTFOUND ? "CatalogNotFoundException"
+                                                    : "ParseException";
         } else if (st) {
             rc = exec_stmt(s, st, a);
             s->fopt.ref_base += st->nrefs;
