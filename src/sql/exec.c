@@ -770,6 +770,16 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
             s->fopt.ref_base += st->nrefs;
         }
         floe__arena_free(a);
+        if (rc < 0 && rc != FLOE_ENOMEM && s->on_error && rest && rest > p) {
+            const char *c = floe__sql_session_option(s, "floe.continue-on-error");
+            if (c && strcasecmp(c, "true") == 0) {
+                s->on_error(s, s->payload);
+                s->error_class = NULL;
+                rc = 0;
+                p = rest;
+                continue;
+            }
+        }
         if (rc < 0 || !st || !rest)
             break;
         p = rest;
