@@ -50,8 +50,11 @@ static int floe_sql(const char *sql, char *out, size_t outlen)
     int n = 0;
     while (fgets(line, sizeof line, p)) {
         if (++n == 2 && out) {
-            line[strcspn(line, "\n")] = '\0';
-            snprintf(out, outlen, "%s", line);
+            size_t len = strcspn(line, "\n");
+            if (len >= outlen)
+                len = outlen - 1;
+            memcpy(out, line, len);
+            out[len] = 0;
         }
     }
     int st = pclose(p);

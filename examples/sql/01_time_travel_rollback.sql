@@ -49,9 +49,12 @@ SELECT snapshot_id AS main_points_at FROM shop.orders.refs WHERE name = 'main';
 SELECT count(*) AS timestamp_as_of_bad_commit FROM shop.orders TIMESTAMP AS OF '${bad_ts}';
 
 -- == 4. going forward again ==
--- rollback_to_snapshot only moves to an ancestor: this one fails with
+-- rollback_to_snapshot only moves to an ancestor: this one fails (on stderr) with
 --   ValidationException: Cannot roll back to snapshot, not an ancestor of the current state: <bad>
--- (run it by hand; a script stops at its first error)
+-- A script stops at its first error unless floe.continue-on-error is set.
+SET floe.continue-on-error = true;
+CALL local.system.rollback_to_snapshot('shop.orders', ${bad});
+RESET floe.continue-on-error;
 CALL local.system.set_current_snapshot('shop.orders', ${bad});
 SELECT count(*) AS set_current_to_bad FROM shop.orders;
 CALL local.system.set_current_snapshot('shop.orders', ${good_2});

@@ -1,6 +1,7 @@
 -- Write-audit-publish and retention (shared/seeds/000, script 2, as far as
--- floe supports it today: DELETE/UPDATE and expire_snapshots arrive with
--- their issues; the incremental read is the incremental_append(...) TVF).
+-- floe supports it today: DELETE/UPDATE arrive with the row-level issue, so
+-- the bad audit row is not deleted on the branch before publishing; the
+-- incremental read will be the incremental_append(...) TVF).
 -- Run: floe sql --warehouse /tmp/demo -f examples/sql/02_wap_retention.sql
 
 CREATE NAMESPACE IF NOT EXISTS shop;
@@ -32,10 +33,25 @@ ALTER TABLE shop.orders_wap DROP BRANCH audit;
 SET VAR month_end = (SELECT snapshot_id FROM shop.orders_wap.refs WHERE name = 'main');
 ALTER TABLE shop.orders_wap CREATE TAG `close-2026-09` AS OF VERSION ${month_end} RETAIN 365 DAYS;
 INSERT INTO shop.orders_wap VALUES (2000, 600, 10.00, 'PLACED', DATE'2026-10-01');
+INSERT INTO shop.orders_wap VALUES (2001, 601, 10.00, 'PLACED', DATE'2026-10-01');
+INSERT INTO shop.orders_wap VALUES (2002, 602, 10.00, 'PLACED', DATE'2026-10-01');
+SET VAR oldest = (SELECT snapshot_id FROM shop.orders_wap.history ORDER BY made_current_at LIMIT 1);
+SELECT count(*) AS snapshots_before_expiry FROM shop.orders_wap.snapshots;
+-- expire with the defaults (nothing is 5 days old yet)
+CALL local.system.expire_snapshots(table => 'shop.orders_wap');
 ALTER TABLE shop.orders_wap SET TBLPROPERTIES (
     'history.expire.max-snapshot-age-ms' = '1',
     'history.expire.min-snapshots-to-keep' = '2');
+-- expire with max age 1 ms, keep at least 2
+CALL local.system.expire_snapshots(table => 'shop.orders_wap');
+SELECT s.snapshot_id, r.name AS ref
+FROM shop.orders_wap.snapshots s LEFT JOIN shop.orders_wap.refs r ON s.snapshot_id = r.snapshot_id
+ORDER BY s.committed_at;
 SELECT count(*) AS tag_rows FROM shop.orders_wap VERSION AS OF 'close-2026-09';
-SELECT name, type FROM shop.orders_wap.refs ORDER BY name;
+-- the oldest snapshot is gone:
+--   IllegalArgumentException: Cannot find snapshot with ID <oldest>
+SET floe.continue-on-error = true;
+SELECT count(*) FROM shop.orders_wap VERSION AS OF ${oldest};
+RESET floe.continue-on-error;
 
 DROP TABLE shop.orders_wap PURGE;

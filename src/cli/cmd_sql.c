@@ -52,6 +52,12 @@ void cli_sql_report(floe_sql_session *s)
         fprintf(stderr, "Error: %s\n", msg);
 }
 
+static void report_and_continue(floe_sql_session *s, void *payload)
+{
+    FLOE_UNUSED(payload);
+    cli_sql_report(s);
+}
+
 static int read_file(const char *path, floe_buf *out)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -188,6 +194,7 @@ int floe_cmd_sql(int argc, char **argv)
     so.conf = &conf;
     so.format = fmt;
     so.write = write_stdout;
+    so.on_error = report_and_continue;
     floe_sql_session *s = NULL;
     if (floe__sql_session_open(&s, &so) < 0) {
         status = cli_fail("sql");

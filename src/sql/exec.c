@@ -46,6 +46,7 @@ static const struct {
     {"Namespace already exists", "AlreadyExistsException"},
     {"Namespace ", "NamespaceNotEmptyException"}, /* "Namespace ns is not empty..." */
     {"Procedure ", "NoSuchProcedureException"},
+    {"Catalog '", "CatalogNotFoundException"},
     {"Requirement failed", "CommitFailedException"},
 };
 
@@ -761,12 +762,24 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
             floe__buf_free(&sub);
         }
         if (rc < 0) {
-            s->error_class = rc == FLOE_ENOMEM ? NULL : "ParseException";
+            s->error_class = rc == FLOE_ENOMEM     ? NULL
+                             : rc == FLOE_ENOTFOUND ? "CatalogNotFoundException"
+                                                    : "ParseException";
         } else if (st) {
             rc = exec_stmt(s, st, a);
             s->fopt.ref_base += st->nrefs;
         }
         floe__arena_free(a);
+        if (rc < 0 && rc != FLOE_ENOMEM && s->on_error && rest && rest > p) {
+            const char *c = floe__sql_session_option(s, "floe.continue-on-error");
+            if (c && strcasecmp(c, "true") == 0) {
+                s->on_error(s, s->payload);
+                s->error_class = NULL;
+                rc = 0;
+                p = rest;
+                continue;
+            }
+        }
         if (rc < 0 || !st || !rest)
             break;
         p = rest;

@@ -105,6 +105,11 @@ bool floe__sql_is_micro_timestamp(const char *s, size_t n);
 
 typedef struct floe_sql_session floe_sql_session;
 
+/* Called for a failing statement when the session option
+ * floe.continue-on-error is true (the script then goes on); floe_error_last()
+ * and floe__sql_session_error_class() describe the failure. */
+typedef void (*floe_sql_error_fn)(floe_sql_session *s, void *payload);
+
 typedef struct floe_sql_session_options {
     unsigned version;         /* FLOE_SQL_SESSION_OPTIONS_VERSION */
     const char *warehouse;    /* directory; NULL = "./warehouse" */
@@ -113,13 +118,15 @@ typedef struct floe_sql_session_options {
     const floe_props *conf;   /* --conf KEY=VALUE (copied); may be NULL */
     floe_sql_format format;
     floe_sql_write_fn write; /* results; NULL = discard */
-    void *payload;
+    void *payload;           /* of write and on_error */
+    floe_sql_error_fn on_error; /* NULL: floe.continue-on-error is ignored */
 } floe_sql_session_options;
 
 #define FLOE_SQL_SESSION_OPTIONS_VERSION 1
 #define FLOE_SQL_SESSION_OPTIONS_INIT                                                              \
     {                                                                                              \
-        FLOE_SQL_SESSION_OPTIONS_VERSION, NULL, NULL, NULL, NULL, FLOE_SQLFMT_TABLE, NULL, NULL    \
+        FLOE_SQL_SESSION_OPTIONS_VERSION, NULL, NULL, NULL, NULL, FLOE_SQLFMT_TABLE, NULL, NULL,   \
+            NULL                                                                                   \
     }
 
 /* Open a session: create the warehouse directory and the catalog on first

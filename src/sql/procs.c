@@ -14,7 +14,12 @@
  *   fast_forward(table, branch, to)               branch_updated, previous_ref, updated_ref
  *   register_table(table, metadata_file)          current_snapshot_id, total_records_count,
  *                                                 total_data_files_count
+ *   expire_snapshots(table, older_than, retain_last, snapshot_ids, ...)
+ *                                                 deleted_*_count (Spark's six columns)
+ *   remove_orphan_files(table, older_than, location, dry_run, prefix_mismatch_mode)
+ *                                                 orphan_file_location (one row per file)
  */
+#include "floe/maint.h"
 #include "sql/exec_int.h"
 #include "table/table.h"
 #include "util/time.h"
@@ -22,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum ptype { P_STRING = 1, P_LONG, P_TIMESTAMP } ptype;
+typedef enum ptype { P_STRING = 1, P_LONG, P_TIMESTAMP, P_INT, P_BOOL, P_LONG_ARRAY } ptype;
 
 typedef struct param {
     const char *name;
@@ -46,6 +51,15 @@ static const param p_publish[] = {{"table", P_STRING, true}, {"wap_id", P_STRING
 static const param p_ff[] = {
     {"table", P_STRING, true}, {"branch", P_STRING, true}, {"to", P_STRING, true}};
 static const param p_register[] = {{"table", P_STRING, true}, {"metadata_file", P_STRING, true}};
+static const param p_expire[] = {
+    {"table", P_STRING, true},          {"older_than", P_TIMESTAMP, false},
+    {"retain_last", P_INT, false},      {"max_concurrent_deletes", P_INT, false},
+    {"stream_results", P_BOOL, false},  {"snapshot_ids", P_LONG_ARRAY, false},
+    {"clean_expired_metadata", P_BOOL, false}};
+static const param p_orphans[] = {
+    {"table", P_STRING, true},         {"older_than", P_TIMESTAMP, false},
+    {"location", P_STRING, false},     {"dry_run", P_BOOL, false},
+    {"max_concurrent_deletes", P_INT, false}, {"prefix_mismatch_mode", P_STRING, false}};
 
 #define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
 static const proc procs[] = {
@@ -53,16 +67,25 @@ static const proc procs[] = {
     PROC("set_current_snapshot", p_set_current), PROC("cherrypick_snapshot", p_cherrypick),
     PROC("publish_changes", p_publish),       PROC("fast_forward", p_ff),
     PROC("register_table", p_register),
+    PROC("expire_snapshots", p_expire),       PROC("remove_orphan_files", p_orphans),
 };
 
 /* Bound arguments, by parameter index. */
 typedef struct bound {
-    const floe_sql_value *v[4];
+    const floe_sql_value *v[8];
 } bound;
 
 static const char *ptype_name(ptype t)
 {
-    return t == P_STRING ? "StringType" : t == P_LONG ? "LongType" : "TimestampType";
+    switch (t) {
+    case P_STRING: return "StringType";
+    case P_LONG: return "LongType";
+    case P_TIMESTAMP: return "TimestampType";
+    case P_INT: return "IntegerType";
+    case P_BOOL: return "BooleanType";
+    case P_LONG_ARRAY: return "ArrayType(LongType)";
+    }
+    return "?";
 }
 
 static const char *vkind_name(floe_sql_value_kind k)
@@ -102,6 +125,15 @@ static bool type_ok(ptype t, const floe_sql_value *v)
     case P_TIMESTAMP:
         return v->kind == FLOE_SQLV_TIMESTAMP || v->kind == FLOE_SQLV_STRING ||
                v->kind == FLOE_SQLV_DATE || v->kind == FLOE_SQLV_INT;
+    case P_INT: return v->kind == FLOE_SQLV_INT && v->i >= INT32_MIN && v->i <= INT32_MAX;
+    case P_BOOL: return v->kind == FLOE_SQLV_BOOL;
+    case P_LONG_ARRAY:
+        if (v->kind != FLOE_SQLV_ARRAY)
+            return false;
+        for (size_t i = 0; i < v->nitems; i++)
+            if (v->items[i].kind != FLOE_SQLV_INT)
+                return false;
+        return true;
     }
     return false;
 }
@@ -236,6 +268,117 @@ static int current_id(floe_table *t, int64_t *id)
     return 1;
 }
 
+/* older_than: a timestamp literal or text in the session zone, or millis */
+static int arg_time(floe_sql_session *s, const floe_sql_value *v, int64_t *ms)
+{
+    if (v->kind == FLOE_SQLV_INT) {
+        *ms = v->i;
+        return 0;
+    }
+    return floe__time_parse(v->text, s->tz, ms);
+}
+
+static int collect_orphan(const char *location, void *payload)
+{
+    floe_vec *v = payload;
+    char **slot = floe__vec_push(v);
+    if (!slot || !(*slot = floe__strdup(location)))
+        return floe__error_nomem();
+    return 0;
+}
+
+/* expire_snapshots and remove_orphan_files (the maintenance module). */
+static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const char *ident,
+                      floe_arena *a)
+{
+    int rc = 0;
+    if (strcmp(p->name, "expire_snapshots") == 0) {
+        floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+        o.io_conf = &s->conf;
+        if (b->v[1])
+            rc = arg_time(s, b->v[1], &o.older_than_ms), o.has_older_than = rc == 0;
+        if (b->v[2])
+            o.retain_last = (int)b->v[2]->i;
+        if (b->v[6])
+            o.clean_expired_metadata = b->v[6]->b;
+        int64_t *ids = NULL;
+        if (b->v[5] && b->v[5]->nitems) {
+            ids = floe__arena_calloc(a, b->v[5]->nitems, sizeof *ids);
+            if (!ids)
+                return floe__error_nomem();
+            for (size_t i = 0; i < b->v[5]->nitems; i++)
+                ids[i] = b->v[5]->items[i].i;
+            o.snapshot_ids = ids;
+            o.nsnapshot_ids = b->v[5]->nitems;
+        }
+        floe_expire_result r;
+        if (rc == 0)
+            rc = floe_expire_snapshots(&r, s->catalog, ident, &o);
+        if (rc == FLOE_ENOTFOUND)
+            s->error_class = "NoSuchTableException";
+        if (rc < 0)
+            return rc;
+        floe__sql_forget_table(s, ident);
+        static const char *const names[] = {
+            "deleted_data_files_count",     "deleted_position_delete_files_count",
+            "deleted_equality_delete_files_count", "deleted_manifest_files_count",
+            "deleted_manifest_lists_count", "deleted_statistics_files_count"};
+        floe_sql_cell cells[6] = {floe__sql_cell_int(r.deleted_data_files_count),
+                                  floe__sql_cell_int(r.deleted_position_delete_files_count),
+                                  floe__sql_cell_int(r.deleted_equality_delete_files_count),
+                                  floe__sql_cell_int(r.deleted_manifest_files_count),
+                                  floe__sql_cell_int(r.deleted_manifest_lists_count),
+                                  floe__sql_cell_int(r.deleted_statistics_files_count)};
+        return floe__sql_emit(s, names, 6, cells, 1);
+    }
+    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    o.io_conf = &s->conf;
+    if (b->v[1])
+        rc = arg_time(s, b->v[1], &o.older_than_ms), o.has_older_than = rc == 0;
+    if (b->v[2])
+        o.location = b->v[2]->text;
+    if (b->v[3])
+        o.dry_run = b->v[3]->b;
+    if (b->v[5]) {
+        const char *m = b->v[5]->text;
+        if (strcasecmp(m, "error") == 0)
+            o.prefix_mismatch_mode = FLOE_PREFIX_MISMATCH_ERROR;
+        else if (strcasecmp(m, "ignore") == 0)
+            o.prefix_mismatch_mode = FLOE_PREFIX_MISMATCH_IGNORE;
+        else if (strcasecmp(m, "delete") == 0)
+            o.prefix_mismatch_mode = FLOE_PREFIX_MISMATCH_DELETE;
+        else
+            return floe__sql_fail(s,
+                                  floe__error(FLOE_EINVALID, "sql",
+                                              "Invalid prefix_mismatch_mode: %s", m),
+                                  "IllegalArgumentException");
+    }
+    floe_vec found = FLOE_VEC_INIT(char *);
+    o.on_orphan = collect_orphan;
+    o.payload = &found;
+    floe_orphan_result r;
+    if (rc == 0)
+        rc = floe_remove_orphan_files(&r, s->catalog, ident, &o);
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    floe_sql_cell *cells = NULL;
+    if (rc == 0) {
+        cells = floe__arena_calloc(a, found.len + 1, sizeof *cells);
+        if (!cells)
+            rc = floe__error_nomem();
+        for (size_t i = 0; cells && i < found.len; i++)
+            cells[i] = floe__sql_cell_text(*(char **)floe__vec_at(&found, i));
+    }
+    if (rc == 0) {
+        static const char *const names[] = {"orphan_file_location"};
+        rc = floe__sql_emit(s, names, 1, cells, found.len);
+    }
+    for (size_t i = 0; i < found.len; i++)
+        floe__free(*(char **)floe__vec_at(&found, i));
+    floe__vec_free(&found);
+    return rc;
+}
+
 int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     const floe_sql_call *c = &st->call;
@@ -271,6 +414,9 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
                                   floe__sql_cell_int(files ? strtoll(files, NULL, 10) : 0)};
         return floe__sql_emit(s, names, 3, cells, 1);
     }
+
+    if (strcmp(p->name, "expire_snapshots") == 0 || strcmp(p->name, "remove_orphan_files") == 0)
+        return maint_proc(s, p, &b, ident, a);
 
     /* procedures act on the catalog's current state, never a cached one */
     floe_table *t = NULL;

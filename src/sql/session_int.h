@@ -27,6 +27,7 @@ struct floe_sql_session {
     floe_sql_out *out;
     floe_sql_write_fn write;
     void *payload;
+    floe_sql_error_fn on_error;
     const char *error_class; /* static string or NULL */
     struct floe_sql_engine *engine;
 };

@@ -118,6 +118,12 @@ has "unknown procedure" "$rc:$out" "1:"
 out=$(F -c "CALL other.system.rollback_to_snapshot('x', 1)" 2>&1); rc=$?
 has "other catalog" "$rc" "1"
 
+out=$(F --format csv -c "SET floe.continue-on-error = true; SELECT nope(); SELEC; SELECT 2 AS b" 2>"$T/err"); rc=$?
+eq "continue-on-error" "$rc:$out" "0:b
+2"
+has "continue-on-error reports" "$(cat "$T/err")" "AnalysisException: no such function: nope"
+has "continue-on-error reports parse errors" "$(cat "$T/err")" "ParseException:"
+
 # ---- usage errors: exit 2
 F --bogus >/dev/null 2>&1; eq "unknown option" "$?" 2
 F -c >/dev/null 2>&1; eq "missing value" "$?" 2

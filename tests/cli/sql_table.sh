@@ -118,6 +118,20 @@ out=$(C -c "ALTER TABLE shop.t DROP BRANCH audit; ALTER TABLE shop.t DROP TAG \`
 eq "drop refs" "$out" "n
 1"
 
+# ---- expire_snapshots / remove_orphan_files
+out=$(C -c "CALL local.system.expire_snapshots(table => 'shop.t', older_than => TIMESTAMP '2099-01-01 00:00:00', retain_last => 1); SELECT count(*) AS n FROM shop.t.snapshots")
+has "expire columns" "$out" "deleted_data_files_count,deleted_position_delete_files_count,deleted_equality_delete_files_count,deleted_manifest_files_count,deleted_manifest_lists_count,deleted_statistics_files_count"
+has "expired to one snapshot" "$out" "n
+1"
+out=$(F -c "CALL local.system.expire_snapshots(table => 'shop.t', retain_last => 'x')" 2>&1)
+eq "expire wrong type" "$out" "AnalysisException: Wrong arg type for retain_last: cannot cast StringType to IntegerType"
+touch "$T/wh/shop.db/t/data/stray.parquet"
+out=$(C -c "CALL local.system.remove_orphan_files(table => 'shop.t', older_than => TIMESTAMP '2099-01-01 00:00:00', dry_run => true)")
+has "orphan listed" "$out" "stray.parquet"
+[ -e "$T/wh/shop.db/t/data/stray.parquet" ] && ok || bad "dry run deleted"
+C -c "CALL local.system.remove_orphan_files(table => 'shop.t', older_than => TIMESTAMP '2099-01-01 00:00:00')" >/dev/null
+[ -e "$T/wh/shop.db/t/data/stray.parquet" ] && bad "orphan kept" || ok
+
 # ---- properties, rename, refresh, drop
 out=$(C -c "ALTER TABLE shop.t SET TBLPROPERTIES ('a' = '1', 'b' = '2'); ALTER TABLE shop.t UNSET TBLPROPERTIES ('a'); ALTER TABLE shop.t UNSET TBLPROPERTIES IF EXISTS ('zz'); DESCRIBE EXTENDED shop.t" | grep "^Table Properties")
 has "props set" "$out" "b=2"
