@@ -212,7 +212,7 @@ static int put_kv_json(floe_buf *b, const char *k, const char *v, bool comma)
 
 /* The first metadata of a table as JSON text, parsed back by the one
  * metadata reader (so a new table is validated like any other). */
-static int initial_metadata(const floe_table_create_options *c, const char *location,
+int floe__table_initial_metadata(const floe_table_create_options *c, const char *location,
                             floe_table_metadata **out)
 {
     floe_arena *a = floe__arena_new(4096);
@@ -380,7 +380,7 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
     char *file = NULL;
     floe_buf text = FLOE_BUF_INIT;
     if (rc == 0)
-        rc = initial_metadata(create, location, &m);
+        rc = floe__table_initial_metadata(create, location, &m);
     if (rc == 0)
         rc = floe__metadata_file_name(m, 0, &file);
     if (rc == 0)
