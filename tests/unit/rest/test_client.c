@@ -375,6 +375,44 @@ static void test_catalog_calls(void)
     FT_EQ_INT(floe_catalog_open_rest(&c, s.uri, NULL), FLOE_EIO);
 }
 
+/* ---------------------------------------------------------------- iceberg-js */
+
+static void test_iceberg_js(void)
+{
+    char mods[1024];
+    snprintf(mods, sizeof mods, "%s/tests/interop/node_modules/iceberg-js/package.json",
+             FLOE_SOURCE_DIR);
+    char *v = NULL;
+    if (access(mods, R_OK) != 0 || ft_run(&v, "node --version") != 0) {
+        free(v);
+        ft_skip("node or iceberg-js not installed");
+        return;
+    }
+    free(v);
+    server s;
+    FT_ASSERT(server_start(&s, ft_tmp("rwh"), NULL) == 0);
+    floe_catalog *c = rest_client(&s);
+    FT_ASSERT(c);
+    FT_OK(floe_catalog_create_namespace(c, "shop", NULL));
+    floe_table *t = NULL;
+    FT_OK(fx_create(&t, c, "shop.orders", NULL));
+    if (t) {
+        fx_append_rows(t, R1, 2);
+        fx_append_rows(t, R2, 3);
+    }
+    floe_table_free(t);
+    floe_catalog_free(c);
+    char *out = NULL;
+    int rc = ft_run(&out, "FLOE_SOURCE_DIR=%s node %s/tests/interop/rest_warehouse_js.mjs %s %s 2",
+                    FLOE_SOURCE_DIR, FLOE_SOURCE_DIR, s.uri, TOKEN);
+    server_stop(&s);
+    FT_EQ_INT(rc, 0);
+    FT_CHECK(out && strstr(out, "14 passed, 0 failed"));
+    if (rc != 0 || !out || !strstr(out, "14 passed, 0 failed"))
+        fprintf(stderr, "%s\n", out ? out : "");
+    free(out);
+}
+
 /* ---------------------------------------------------------------- OOM */
 
 static void test_alloc_failures(void)
@@ -440,6 +478,7 @@ static const ft_case cases[] = {
     {"conflicts", test_conflicts},
     {"catalog_calls", test_catalog_calls},
     {"alloc_failures", test_alloc_failures},
+    {"iceberg_js", test_iceberg_js},
 };
 
 int main(int argc, char **argv)
