@@ -31,10 +31,10 @@
 #define REST_MAX_PAGES 100000
 
 typedef struct rest_cat {
-    char *base;   /* "http://host:port[/path]" without trailing '/' */
-    char *v1;     /* base + "/v1/" + encoded prefix + "/" (or base + "/v1/") */
-    char *auth;   /* "Authorization: Bearer ..." or NULL */
-    char *deleg;  /* "X-Iceberg-Access-Delegation: ..." or NULL */
+    char *base;  /* "http://host:port[/path]" without trailing '/' */
+    char *v1;    /* base + "/v1/" + encoded prefix + "/" (or base + "/v1/") */
+    char *auth;  /* "Authorization: Bearer ..." or NULL */
+    char *deleg; /* "X-Iceberg-Access-Delegation: ..." or NULL */
     long timeout_ms;
     bool refs;
     pthread_mutex_t lock; /* one connection (keep-alive), one request at a time */
@@ -82,7 +82,7 @@ static int http(rest_cat *r, const char *method, const char *url, const char *bo
 #define ADD(line)                                                                                  \
     do {                                                                                           \
         if (rc == 0 && (line)) {                                                                   \
-            if (!(t = curl_slist_append(hdr, (line))))                                            \
+            if (!(t = curl_slist_append(hdr, (line))))                                             \
                 rc = floe__error_nomem();                                                          \
             else                                                                                   \
                 hdr = t;                                                                           \
@@ -375,8 +375,7 @@ static int list_paged(rest_cat *r, const char *url0, const char *key, bool ident
     int rc = 0;
     for (int page = 0; rc == 0; page++) {
         if (page >= REST_MAX_PAGES) {
-            rc = floe__error(FLOE_EIO, "catalog", "REST list: more than %d pages",
-                             REST_MAX_PAGES);
+            rc = floe__error(FLOE_EIO, "catalog", "REST list: more than %d pages", REST_MAX_PAGES);
             break;
         }
         floe_buf url = FLOE_BUF_INIT;
@@ -436,7 +435,8 @@ static int list_paged(rest_cat *r, const char *url0, const char *key, bool ident
         char *nt = NULL;
         if (rc == 0 && json_is_string(next) && json_string_length(next) > 0) {
             if (token && strcmp(token, json_string_value(next)) == 0)
-                rc = floe__error(FLOE_EIO, "catalog", "REST list: the server repeated a page token");
+                rc =
+                    floe__error(FLOE_EIO, "catalog", "REST list: the server repeated a page token");
             else if (!(nt = floe__strdup(json_string_value(next))))
                 rc = floe__error_nomem();
         }
@@ -581,8 +581,8 @@ static json_t *ident_json(const char *ns, const char *name)
     return json_pack("{s:o,s:s}", "namespace", ns_json(ns), "name", name);
 }
 
-static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname,
-                             const char *tns, const char *tname)
+static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname, const char *tns,
+                             const char *tname)
 {
     rest_cat *r = rc_of(c);
     size_t len;
@@ -630,8 +630,8 @@ static int rest_register_table(floe_catalog *c, const char *ns, const char *name
 {
     rest_cat *r = rc_of(c);
     size_t len;
-    char *body = dump(json_pack("{s:s,s:s}", "name", name, "metadata-location", metadata_location),
-                      &len);
+    char *body =
+        dump(json_pack("{s:s,s:s}", "name", name, "metadata-location", metadata_location), &len);
     floe_buf url = FLOE_BUF_INIT;
     int rc = body ? url_of(&url, r, ns, NULL, "/register") : FLOE_ENOMEM;
     resp rs;
@@ -694,9 +694,8 @@ static json_t *sort_order(json_t *o)
 }
 
 static int rest_create_table(floe_catalog *c, const char *ns, const char *name,
-                             const char *schema_json, const char *spec_json,
-                             const char *order_json, const char *location,
-                             const floe_props *props, char **new_location)
+                             const char *schema_json, const char *spec_json, const char *order_json,
+                             const char *location, const floe_props *props, char **new_location)
 {
     rest_cat *r = rc_of(c);
     json_error_t e;
@@ -708,8 +707,9 @@ static int rest_create_table(floe_catalog *c, const char *ns, const char *name,
     int rc = 0;
     if (!json_is_object(schema) || (spec_json && !json_is_object(spec)) ||
         (order_json && !json_is_object(order)))
-        rc = floe__error(FLOE_EINVALID, "catalog", "create table: malformed schema, partition "
-                                                   "spec or sort order JSON");
+        rc = floe__error(FLOE_EINVALID, "catalog",
+                         "create table: malformed schema, partition "
+                         "spec or sort order JSON");
     json_t *j = rc == 0 ? json_pack("{s:s,s:O}", "name", name, "schema", schema) : NULL;
     if (rc == 0 && !j)
         rc = floe__error_nomem();
@@ -766,12 +766,23 @@ static void rest_free(floe_catalog *c)
     floe__free(c);
 }
 
-static const floe_catalog_ops rest_ops = {
-    FLOE_CATALOG_OPS_VERSION, rest_create_namespace, rest_namespace_exists, rest_load_namespace,
-    rest_list_namespaces,     rest_update_namespace, rest_drop_namespace,   rest_register_table,
-    rest_load_table,          rest_list_tables,      rest_rename_table,     rest_drop_table,
-    rest_commit_table,        rest_free,             rest_commit,           rest_create_table,
-    rest_purge_table};
+static const floe_catalog_ops rest_ops = {FLOE_CATALOG_OPS_VERSION,
+                                          rest_create_namespace,
+                                          rest_namespace_exists,
+                                          rest_load_namespace,
+                                          rest_list_namespaces,
+                                          rest_update_namespace,
+                                          rest_drop_namespace,
+                                          rest_register_table,
+                                          rest_load_table,
+                                          rest_list_tables,
+                                          rest_rename_table,
+                                          rest_drop_table,
+                                          rest_commit_table,
+                                          rest_free,
+                                          rest_commit,
+                                          rest_create_table,
+                                          rest_purge_table};
 
 /* ---------------------------------------------------------------- open */
 
@@ -820,8 +831,9 @@ static int oauth_token(rest_cat *r, const floe_rest_catalog_options *o, char **t
         rc = load_json(&rs, &j, "OAuth2 token");
         const char *tok = rc == 0 ? json_string_value(json_object_get(j, "access_token")) : NULL;
         if (rc == 0 && !tok)
-            rc = floe__error(FLOE_EINVALID, "catalog", "OAuth2 token response without "
-                                                       "access_token");
+            rc = floe__error(FLOE_EINVALID, "catalog",
+                             "OAuth2 token response without "
+                             "access_token");
         if (rc == 0 && !(*token = floe__strdup(tok)))
             rc = floe__error_nomem();
         json_decref(j);

@@ -114,8 +114,8 @@ static int location_ok(const sql_backend *s, const char *location)
     size_t n = strlen(s->root);
     bool ok = strncmp(p, s->root, n) == 0 && p[n] == '/';
     for (const char *q = p; ok && *q; q++)
-        if (q[0] == '/' && q[1] == '.' && (q[2] == '/' || q[2] == '\0' ||
-                                           (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))
+        if (q[0] == '/' && q[1] == '.' &&
+            (q[2] == '/' || q[2] == '\0' || (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))
             ok = false;
     if (!ok)
         return floe__error(FLOE_EINVALID, "rest",
@@ -237,7 +237,7 @@ static int sql_update_namespace(floe_rest_backend *b, const floe_rest_namespace 
         rc = floe__rest_strlist_add(&out->updated, req->updates.items[i].key);
     for (size_t i = 0; rc == 0 && i < req->n_removals; i++)
         rc = floe__rest_strlist_add(floe__props_get(&cur, req->removals[i]) ? &out->removed
-                                                                             : &out->missing,
+                                                                            : &out->missing,
                                     req->removals[i]);
     floe__props_free(&cur);
     floe__free(ns);
@@ -259,8 +259,8 @@ static int sql_drop_namespace(floe_rest_backend *b, const floe_rest_namespace *n
     if (rc == FLOE_EINVALID) { /* "Namespace a is not empty. ..." */
         const floe_error *e = floe_error_last();
         char *msg = floe__strdup(e && e->message ? e->message : "");
-        rc = floe__error(FLOE_ECONFLICT, "rest", "%s",
-                         msg && *msg ? msg : "Namespace is not empty");
+        rc =
+            floe__error(FLOE_ECONFLICT, "rest", "%s", msg && *msg ? msg : "Namespace is not empty");
         floe__free(msg);
     }
     return ns_err(rc, nsp);
@@ -432,8 +432,7 @@ static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp
     char *ns = ns_string(nsp);
     char *schema = dump(req->schema), *spec = dump(req->partition_spec),
          *order = dump(req->write_order);
-    int rc = ident && ns && schema && (!req->partition_spec || spec) &&
-                     (!req->write_order || order)
+    int rc = ident && ns && schema && (!req->partition_spec || spec) && (!req->write_order || order)
                  ? 0
                  : floe__error_nomem();
     floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
@@ -523,22 +522,13 @@ static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *
                 rc = floe__error(FLOE_EINVALID, "rest", "a create adds one schema");
             schema = u;
             break;
-        case FLOE_REST_ADD_SPEC:
-            spec = u;
-            break;
-        case FLOE_REST_ADD_SORT_ORDER:
-            order = u;
-            break;
-        case FLOE_REST_SET_LOCATION:
-            location = u;
-            break;
-        case FLOE_REST_UPGRADE_FORMAT_VERSION:
-            format = u;
-            break;
+        case FLOE_REST_ADD_SPEC: spec = u; break;
+        case FLOE_REST_ADD_SORT_ORDER: order = u; break;
+        case FLOE_REST_SET_LOCATION: location = u; break;
+        case FLOE_REST_UPGRADE_FORMAT_VERSION: format = u; break;
         case FLOE_REST_SET_CURRENT_SCHEMA:
         case FLOE_REST_SET_DEFAULT_SPEC:
-        case FLOE_REST_SET_DEFAULT_SORT_ORDER:
-            break; /* the created table uses the added ones */
+        case FLOE_REST_SET_DEFAULT_SORT_ORDER: break; /* the created table uses the added ones */
         case FLOE_REST_SET_PROPERTIES:
             for (size_t k = 0; rc == 0 && k < u->updates.n; k++)
                 rc = floe__props_set(&props, u->updates.items[k].key, u->updates.items[k].value);
@@ -572,8 +562,8 @@ static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *
         co.location = location ? location->location : NULL;
         rc = floe_table_create(&t, s->cat, ident, &co, NULL);
         if (rc == FLOE_EEXISTS)
-            rc = floe__error(FLOE_ECONFLICT, "rest",
-                             "Requirement failed: table already exists: %s", ident);
+            rc = floe__error(FLOE_ECONFLICT, "rest", "Requirement failed: table already exists: %s",
+                             ident);
     }
     free(js);
     free(jp);
@@ -703,8 +693,7 @@ static int sql_rename_table(floe_rest_backend *b, const floe_rest_rename_table_r
 }
 
 static int sql_register_table(floe_rest_backend *b, const floe_rest_namespace *nsp,
-                              const floe_rest_register_table_req *req,
-                              floe_rest_table_result *out)
+                              const floe_rest_register_table_req *req, floe_rest_table_result *out)
 {
     sql_backend *s = sb(b);
     FLOE_TRY(check_levels(nsp));

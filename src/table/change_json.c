@@ -46,18 +46,13 @@ static int put_json(floe_buf *b, const floe_json *j, int depth)
         return floe__error(FLOE_EINVALID, "table", "update JSON nested too deeply");
     char tmp[40];
     switch (j->type) {
-    case FLOE_JSON_NULL:
-        return floe__buf_puts(b, "null");
-    case FLOE_JSON_TRUE:
-        return floe__buf_puts(b, "true");
-    case FLOE_JSON_FALSE:
-        return floe__buf_puts(b, "false");
-    case FLOE_JSON_INTEGER:
-        return put_i64(b, j->u.i);
+    case FLOE_JSON_NULL: return floe__buf_puts(b, "null");
+    case FLOE_JSON_TRUE: return floe__buf_puts(b, "true");
+    case FLOE_JSON_FALSE: return floe__buf_puts(b, "false");
+    case FLOE_JSON_INTEGER: return put_i64(b, j->u.i);
     case FLOE_JSON_REAL:
         return floe__buf_put(b, tmp, (size_t)snprintf(tmp, sizeof tmp, "%.17g", j->u.d));
-    case FLOE_JSON_STRING:
-        return floe__json_put_str(b, j->u.s);
+    case FLOE_JSON_STRING: return floe__json_put_str(b, j->u.s);
     case FLOE_JSON_ARRAY:
     case FLOE_JSON_OBJECT: {
         bool obj = j->type == FLOE_JSON_OBJECT;
@@ -73,8 +68,7 @@ static int put_json(floe_buf *b, const floe_json *j, int depth)
         }
         return floe__buf_putc(b, obj ? '}' : ']');
     }
-    default:
-        return floe__error(FLOE_EUNSUPPORTED, "table", "lazy JSON in an update");
+    default: return floe__error(FLOE_EUNSUPPORTED, "table", "lazy JSON in an update");
     }
 }
 
@@ -120,20 +114,13 @@ static int put_snapshot(floe_buf *b, const floe_table_metadata *base, const floe
 static const char *req_name(floe_requirement_type t)
 {
     switch (t) {
-    case FLOE_REQ_ASSERT_TABLE_UUID:
-        return "assert-table-uuid";
-    case FLOE_REQ_ASSERT_REF_SNAPSHOT_ID:
-        return "assert-ref-snapshot-id";
-    case FLOE_REQ_ASSERT_LAST_ASSIGNED_FIELD_ID:
-        return "assert-last-assigned-field-id";
-    case FLOE_REQ_ASSERT_CURRENT_SCHEMA_ID:
-        return "assert-current-schema-id";
-    case FLOE_REQ_ASSERT_LAST_ASSIGNED_PARTITION_ID:
-        return "assert-last-assigned-partition-id";
-    case FLOE_REQ_ASSERT_DEFAULT_SPEC_ID:
-        return "assert-default-spec-id";
-    case FLOE_REQ_ASSERT_DEFAULT_SORT_ORDER_ID:
-        return "assert-default-sort-order-id";
+    case FLOE_REQ_ASSERT_TABLE_UUID: return "assert-table-uuid";
+    case FLOE_REQ_ASSERT_REF_SNAPSHOT_ID: return "assert-ref-snapshot-id";
+    case FLOE_REQ_ASSERT_LAST_ASSIGNED_FIELD_ID: return "assert-last-assigned-field-id";
+    case FLOE_REQ_ASSERT_CURRENT_SCHEMA_ID: return "assert-current-schema-id";
+    case FLOE_REQ_ASSERT_LAST_ASSIGNED_PARTITION_ID: return "assert-last-assigned-partition-id";
+    case FLOE_REQ_ASSERT_DEFAULT_SPEC_ID: return "assert-default-spec-id";
+    case FLOE_REQ_ASSERT_DEFAULT_SORT_ORDER_ID: return "assert-default-sort-order-id";
     }
     return "?";
 }
@@ -141,18 +128,12 @@ static const char *req_name(floe_requirement_type t)
 static const char *req_key(floe_requirement_type t)
 {
     switch (t) {
-    case FLOE_REQ_ASSERT_LAST_ASSIGNED_FIELD_ID:
-        return "last-assigned-field-id";
-    case FLOE_REQ_ASSERT_CURRENT_SCHEMA_ID:
-        return "current-schema-id";
-    case FLOE_REQ_ASSERT_LAST_ASSIGNED_PARTITION_ID:
-        return "last-assigned-partition-id";
-    case FLOE_REQ_ASSERT_DEFAULT_SPEC_ID:
-        return "default-spec-id";
-    case FLOE_REQ_ASSERT_DEFAULT_SORT_ORDER_ID:
-        return "default-sort-order-id";
-    default:
-        return "?";
+    case FLOE_REQ_ASSERT_LAST_ASSIGNED_FIELD_ID: return "last-assigned-field-id";
+    case FLOE_REQ_ASSERT_CURRENT_SCHEMA_ID: return "current-schema-id";
+    case FLOE_REQ_ASSERT_LAST_ASSIGNED_PARTITION_ID: return "last-assigned-partition-id";
+    case FLOE_REQ_ASSERT_DEFAULT_SPEC_ID: return "default-spec-id";
+    case FLOE_REQ_ASSERT_DEFAULT_SORT_ORDER_ID: return "default-sort-order-id";
+    default: return "?";
     }
 }
 
@@ -161,9 +142,7 @@ static int put_requirement(floe_buf *b, const floe_requirement *r)
     FLOE_TRY(floe__buf_puts(b, "{\"type\":"));
     FLOE_TRY(floe__json_put_str(b, req_name(r->type)));
     switch (r->type) {
-    case FLOE_REQ_ASSERT_TABLE_UUID:
-        FLOE_TRY(kstr(b, "uuid", r->uuid));
-        break;
+    case FLOE_REQ_ASSERT_TABLE_UUID: FLOE_TRY(kstr(b, "uuid", r->uuid)); break;
     case FLOE_REQ_ASSERT_REF_SNAPSHOT_ID:
         FLOE_TRY(kstr(b, "ref", r->ref));
         if (r->has_snapshot_id)
@@ -171,8 +150,7 @@ static int put_requirement(floe_buf *b, const floe_requirement *r)
         else
             FLOE_TRY(floe__buf_puts(b, ",\"snapshot-id\":null"));
         break;
-    default:
-        FLOE_TRY(kint(b, req_key(r->type), r->id));
+    default: FLOE_TRY(kint(b, req_key(r->type), r->id));
     }
     return floe__buf_putc(b, '}');
 }
@@ -238,14 +216,12 @@ static int put_update(floe_buf *b, const floe_table_metadata *base, const floe_t
         FLOE_TRY(floe__buf_puts(b, "\"set-location\""));
         FLOE_TRY(kstr(b, "location", u->name));
         break;
-    case FLOE_UPD_JSON:
-        break;
+    case FLOE_UPD_JSON: break;
     }
     return floe__buf_putc(b, '}');
 }
 
-int floe__change_to_json(const floe_table_metadata *base, const floe_table_change *c,
-                         floe_buf *out)
+int floe__change_to_json(const floe_table_metadata *base, const floe_table_change *c, floe_buf *out)
 {
     FLOE_TRY(floe__buf_puts(out, "{\"requirements\":["));
     const floe_requirement *reqs = c->requirements.items;

@@ -214,7 +214,7 @@ static int put_kv_json(floe_buf *b, const char *k, const char *v, bool comma)
 /* The first metadata of a table as JSON text, parsed back by the one
  * metadata reader (so a new table is validated like any other). */
 int floe__table_initial_metadata(const floe_table_create_options *c, const char *location,
-                            floe_table_metadata **out)
+                                 floe_table_metadata **out)
 {
     floe_arena *a = floe__arena_new(4096);
     if (!a)

@@ -116,8 +116,7 @@ static void script1(floe_catalog *c, char *out, size_t cap)
     FT_OK(fx_create(&t, c, "shop.orders", NULL));
     if (!t)
         return;
-    int64_t ids[3] = {fx_append_rows(t, R1, 2), fx_append_rows(t, R2, 3),
-                      fx_append_rows(t, R3, 1)};
+    int64_t ids[3] = {fx_append_rows(t, R1, 2), fx_append_rows(t, R2, 3), fx_append_rows(t, R3, 1)};
     /* VERSION AS OF each snapshot */
     int64_t rows[3];
     for (int i = 0; i < 3; i++) {
@@ -133,9 +132,9 @@ static void script1(floe_catalog *c, char *out, size_t cap)
     /* a fresh handle sees what the catalog holds */
     floe_table *t2 = NULL;
     FT_OK(floe_table_load(&t2, c, "shop.orders", NULL));
-    size_t off = (size_t)snprintf(out, cap, "rows=%lld,%lld,%lld rb=%d sc=%d snaps=%zu hist=",
-                                  (long long)rows[0], (long long)rows[1], (long long)rows[2], rb,
-                                  sc, t2 ? floe_table_snapshot_count(t2) : 0);
+    size_t off = (size_t)snprintf(
+        out, cap, "rows=%lld,%lld,%lld rb=%d sc=%d snaps=%zu hist=", (long long)rows[0],
+        (long long)rows[1], (long long)rows[2], rb, sc, t2 ? floe_table_snapshot_count(t2) : 0);
     for (size_t i = 0; t2 && i < floe_table_history_count(t2) && off < cap; i++) {
         floe_history_entry h;
         floe_table_history_at(t2, i, &h);
@@ -431,10 +430,10 @@ static void test_alloc_failures(void)
         floe_buf b = FLOE_BUF_INIT;
         char *loc = NULL;
         floe__alloc_fail_at(n);
-        int rc = floe_catalog_open_rest(&c2, s.uri, &(floe_rest_catalog_options){
-                                                       FLOE_REST_CATALOG_OPTIONS_VERSION, NULL,
-                                                       NULL, TOKEN, NULL, NULL, NULL, NULL,
-                                                       false, 0});
+        int rc = floe_catalog_open_rest(
+            &c2, s.uri,
+            &(floe_rest_catalog_options){FLOE_REST_CATALOG_OPTIONS_VERSION, NULL, NULL, TOKEN, NULL,
+                                         NULL, NULL, NULL, false, 0});
         if (rc == 0)
             rc = floe_catalog_list_namespaces(c2, NULL, collect, &b);
         if (rc == 0)
