@@ -12,7 +12,11 @@
 #include "catalog/catalog.h"
 #include "rest/server.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -374,6 +378,79 @@ static void test_catalog_calls(void)
     FT_EQ_INT(floe_catalog_open_rest(&c, s.uri, NULL), FLOE_EIO);
 }
 
+/* ---------------------------------------------------------------- OAuth2 */
+
+/* A one-shot token endpoint: records the request, answers a token. */
+typedef struct token_ep {
+    int fd;
+    char req[4096];
+} token_ep;
+
+static void *token_serve(void *p)
+{
+    token_ep *t = p;
+    int c = accept(t->fd, NULL, NULL);
+    if (c < 0)
+        return NULL;
+    size_t n = 0;
+    for (;;) {
+        ssize_t k = read(c, t->req + n, sizeof t->req - 1 - n);
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+        t->req[n] = '\0';
+        char *hdr_end = strstr(t->req, "\r\n\r\n");
+        char *cl = strstr(t->req, "Content-Length: ");
+        if (hdr_end && cl && n >= (size_t)(hdr_end + 4 - t->req) + (size_t)atoi(cl + 16))
+            break;
+    }
+    static const char body[] = "{\"access_token\":\"" TOKEN "\",\"token_type\":\"bearer\","
+                               "\"expires_in\":3600}";
+    char out[512];
+    int len = snprintf(out, sizeof out,
+                       "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                       "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                       strlen(body), body);
+    if (write(c, out, (size_t)len) != len)
+        t->req[0] = '\0';
+    close(c);
+    return NULL;
+}
+
+static void test_oauth2_client_credentials(void)
+{
+    server s;
+    FT_ASSERT(server_start(&s, ft_tmp("rwh"), NULL) == 0);
+    token_ep t = {.fd = socket(AF_INET, SOCK_STREAM, 0)};
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t al = sizeof a;
+    FT_ASSERT(bind(t.fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(t.fd, 1) == 0 &&
+              getsockname(t.fd, (struct sockaddr *)&a, &al) == 0);
+    pthread_t th;
+    pthread_create(&th, NULL, token_serve, &t);
+    char ep[64];
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/token", ntohs(a.sin_port));
+    floe_rest_catalog_options o = FLOE_REST_CATALOG_OPTIONS_INIT;
+    o.credential = "client:s3cr&t";
+    o.oauth2_server_uri = ep;
+    o.scope = "PRINCIPAL_ROLE:ALL";
+    floe_catalog *c = NULL;
+    FT_OK(floe_catalog_open_rest(&c, s.uri, &o));
+    pthread_join(th, NULL);
+    close(t.fd);
+    FT_CHECK(strstr(t.req, "POST /token ") != NULL);
+    FT_CHECK(strstr(t.req, "application/x-www-form-urlencoded") != NULL);
+    FT_CHECK(strstr(t.req, "grant_type=client_credentials") != NULL);
+    FT_CHECK(strstr(t.req, "client_id=client&client_secret=s3cr%26t") != NULL);
+    FT_CHECK(strstr(t.req, "scope=PRINCIPAL_ROLE%3AALL") != NULL);
+    FT_CHECK(strstr(t.req, "X-Iceberg-Access-Delegation") == NULL);
+    /* the token obtained authenticates the catalog calls */
+    FT_OK(floe_catalog_create_namespace(c, "viaoauth", NULL));
+    FT_EQ_INT(floe_catalog_namespace_exists(c, "viaoauth"), 1);
+    floe_catalog_free(c);
+    server_stop(&s);
+}
+
 /* ---------------------------------------------------------------- iceberg-js */
 
 static void test_iceberg_js(void)
@@ -478,6 +555,7 @@ static const ft_case cases[] = {
     {"catalog_calls", test_catalog_calls},
     {"alloc_failures", test_alloc_failures},
     {"iceberg_js", test_iceberg_js},
+    {"oauth2_client_credentials", test_oauth2_client_credentials},
 };
 
 int main(int argc, char **argv)
