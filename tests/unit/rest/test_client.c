@@ -268,6 +268,20 @@ static void test_conflicts(void)
     FT_EQ_INT(fx_rows(t, si.snapshot_id), 6);
     FT_EQ_INT(floe_table_snapshot_count(t), 3);
     floe_table_free(t);
+    /* loadTable snapshots=refs keeps only what main (and b1) point at */
+    for (int refs = 0; refs < 2; refs++) {
+        char *out = NULL;
+        FT_EQ_INT(ft_run(&out,
+                         "curl -s -H 'Authorization: Bearer " TOKEN "' "
+                         "'%s/v1/namespaces/shop/tables/orders?snapshots=%s'",
+                         s.uri, refs ? "refs" : "all"),
+                  0);
+        int n = 0;
+        for (const char *p = out; p && (p = strstr(p, "\"manifest-list\"")); p++)
+            n++;
+        FT_EQ_INT(n, refs ? 2 : 3);
+        free(out);
+    }
     floe_table_free(ta);
     floe_table_free(tb);
     floe_catalog_free(a);
