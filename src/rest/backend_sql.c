@@ -749,13 +749,14 @@ static int sql_config(floe_rest_backend *b, const char *warehouse, floe_rest_con
 static void sql_free(floe_rest_backend *b)
 {
     sql_backend *s = sb(b);
-    if (!s)
-        return;
-    floe_catalog_free(s->cat);
-    floe_fileio_free(s->io);
-    floe__free(s->root);
-    pthread_mutex_destroy(&s->lock);
-    floe__free(s);
+    if (s) {
+        floe_catalog_free(s->cat);
+        floe_fileio_free(s->io);
+        floe__free(s->root);
+        pthread_mutex_destroy(&s->lock);
+        floe__free(s);
+    }
+    floe__free(b); /* floe__rest_backend_free only calls this */
 }
 
 int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,

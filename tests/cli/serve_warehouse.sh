@@ -13,7 +13,7 @@ pass=0; fail=0
 ok() { pass=$((pass+1)); echo "ok   $1"; }
 bad() { fail=$((fail+1)); echo "FAIL $1"; }
 tmp=$(mktemp -d); pid=
-trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
 "$bin" serve --warehouse "$tmp/missing" --port 0 >/dev/null 2>&1; [ $? -eq 1 ] && ok "missing warehouse -> 1" || bad "missing warehouse"
 mkdir -p "$tmp/wh"
