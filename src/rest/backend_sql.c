@@ -28,15 +28,61 @@
 
 /* Largest metadata.json served (a table with ~100k snapshots). */
 #define SQL_MAX_METADATA (256u << 20)
+/* Extra SQLite connections for commits, which then run in parallel (each
+ * is dominated by fsyncs; the compare-and-set keeps them atomic). */
+#define SQL_POOL 4
 
 typedef struct sql_backend {
     floe_catalog *cat;
     floe_fileio *io;
     char *root; /* realpath of the warehouse directory */
-    /* One SQLite connection: catalog calls and commits are serialised;
-     * metadata files are read outside the lock. */
+    /* One SQLite connection for catalog calls (serialised); metadata
+     * files are read outside the lock. */
     pthread_mutex_t lock;
+    /* Commit connections (opened on first use), guarded by `lock`. */
+    floe_catalog *pool[SQL_POOL];
+    bool busy[SQL_POOL];
+    pthread_cond_t pool_cv;
+    char *db;
+    char *name;
 } sql_backend;
+
+/* Borrow a commit connection (waits while all are busy). */
+static int pool_take(sql_backend *s, int *slot)
+{
+    pthread_mutex_lock(&s->lock);
+    int rc = 0;
+    for (;;) {
+        int i = 0;
+        while (i < SQL_POOL && s->busy[i])
+            i++;
+        if (i < SQL_POOL) {
+            if (!s->pool[i]) {
+                floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
+                o.name = s->name;
+                o.warehouse = s->root;
+                o.no_create = true;
+                rc = floe_catalog_open_sql(&s->pool[i], s->db, &o);
+            }
+            if (rc == 0) {
+                s->busy[i] = true;
+                *slot = i;
+            }
+            break;
+        }
+        pthread_cond_wait(&s->pool_cv, &s->lock);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static void pool_give(sql_backend *s, int slot)
+{
+    pthread_mutex_lock(&s->lock);
+    s->busy[slot] = false;
+    pthread_cond_signal(&s->pool_cv);
+    pthread_mutex_unlock(&s->lock);
+}
 
 static sql_backend *sb(floe_rest_backend *b)
 {
@@ -601,30 +647,37 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
         return FLOE_ENOMEM;
     char *loc = NULL;
     int rc = check_updates(s, req);
-    pthread_mutex_lock(&s->lock);
     if (rc < 0) {
     } else if (create) {
+        pthread_mutex_lock(&s->lock);
         rc = commit_create(s, id, ident, req, &loc);
+        pthread_mutex_unlock(&s->lock);
     } else {
         /* the table layer parses the REST JSON itself (its own model) */
         json_t *body = json_object();
         json_t *reqs = json_object_get(req->json, "requirements");
         json_t *upds = json_object_get(req->json, "updates");
-        if (!body || json_object_set(body, "requirements", reqs ? reqs : json_array()) < 0 ||
+        if (!body ||
+            json_object_set_new(body, "requirements", reqs ? json_incref(reqs) : json_array()) <
+                0 ||
             json_object_set(body, "updates", upds) < 0)
             rc = floe__error_nomem();
         char *text = rc == 0 ? json_dumps(body, JSON_COMPACT) : NULL;
         json_decref(body);
         if (rc == 0 && !text)
             rc = floe__error_nomem();
+        int slot = -1;
         if (rc == 0)
-            rc = floe__table_commit_request(s->cat, s->io, ident, text, strlen(text), &loc);
+            rc = pool_take(s, &slot);
+        if (rc == 0) {
+            rc = floe__table_commit_request(s->pool[slot], s->io, ident, text, strlen(text), &loc);
+            pool_give(s, slot);
+        }
         free(text);
         if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
             strstr(floe_error_last()->message, "Table does not exist"))
             rc = floe__rest_no_such_table(id);
     }
-    pthread_mutex_unlock(&s->lock);
     floe__free(ident);
     if (rc < 0) {
         floe__free(loc);
@@ -751,6 +804,11 @@ static void sql_free(floe_rest_backend *b)
     sql_backend *s = sb(b);
     if (s) {
         floe_catalog_free(s->cat);
+        for (int i = 0; i < SQL_POOL; i++)
+            floe_catalog_free(s->pool[i]);
+        pthread_cond_destroy(&s->pool_cv);
+        floe__free(s->db);
+        floe__free(s->name);
         floe_fileio_free(s->io);
         floe__free(s->root);
         pthread_mutex_destroy(&s->lock);
@@ -775,6 +833,7 @@ int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
         return floe__error_nomem();
     }
     pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->pool_cv, NULL);
     b->version = FLOE_REST_BACKEND_VERSION;
     b->payload = s;
     b->free = sql_free;
@@ -802,7 +861,9 @@ int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
         o.warehouse = real;
         rc = floe_catalog_open_sql(&s->cat, db, &o);
     }
-    floe__free(db);
+    s->db = db;
+    if (rc == 0 && catalog_name && !(s->name = floe__strdup(catalog_name)))
+        rc = floe__error_nomem();
     if (rc < 0) {
         floe__rest_backend_free(b);
         return rc;
