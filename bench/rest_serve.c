@@ -8,11 +8,17 @@
  * Commits make each table's metadata grow (one snapshot per commit), so the
  * loadTable phase reads tables of `commits` snapshots (~100 by default) and
  * the per-request cost includes serialising them, as in a real catalog.
+ * The same phases then run against the SQLite warehouse backend (`floe
+ * serve --warehouse DIR`, a temporary directory): loads read the
+ * metadata.json file and pass it through; commits go through the table
+ * layer (requirements checked, metadata written create-new, pointer swapped
+ * in SQLite). Names: rest_* (memory), rest_wh_* (warehouse).
  * usage: bench_rest_serve [loads-per-client] (default 1000 loads, 100 commits)
  */
 #include "rest/server.h"
 
 #include <curl/curl.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +28,7 @@
 #define CLIENTS 8
 
 static char base[128];
+static const char *tag = "rest";
 static long per_client_loads = 1000, per_client_commits = 100;
 
 typedef struct sink {
@@ -70,6 +77,13 @@ static long request(client *cl, const char *method, const char *path, const char
     return status;
 }
 
+/* last-sequence-number of a LoadTableResult / CommitTableResponse body */
+static long long last_seq(const char *body)
+{
+    const char *p = body ? strstr(body, "\"last-sequence-number\":") : NULL;
+    return p ? strtoll(p + 23, NULL, 10) : 0;
+}
+
 /* current-snapshot-id of a LoadTableResult / CommitTableResponse body */
 static long long current_snapshot(const char *body)
 {
@@ -92,13 +106,14 @@ static void *run(void *p)
     snprintf(own, sizeof own, "t%d", cl->id);
     snprintf(path, sizeof path, "/namespaces/bench/tables/%s", table ? table : own);
     long total = cl->mode == 0 ? per_client_loads : per_client_commits;
-    long long cur = -1;
+    long long cur = -1, seq = 0;
     unsigned seed = (unsigned)cl->id * 2654435761u;
     long long next_id = (long long)(cl->id + 1) * 1000000000LL + (cl->mode == 2 ? 500000000 : 0);
     if (cl->mode) {
         sink s = {0};
         request(cl, "GET", path, NULL, &s);
         cur = current_snapshot(s.buf);
+        seq = last_seq(s.buf);
         free(s.buf);
     }
     for (long i = 0; i < total; i++) {
@@ -118,18 +133,20 @@ static void *run(void *p)
                 snprintf(body, sizeof body,
                          "{\"requirements\":[{\"type\":\"assert-ref-snapshot-id\",\"ref\":\"main\","
                          "\"snapshot-id\":%s}],\"updates\":[{\"action\":\"add-snapshot\","
-                         "\"snapshot\":{\"snapshot-id\":%lld,\"timestamp-ms\":1700000000000,"
+                         "\"snapshot\":{\"snapshot-id\":%lld,\"sequence-number\":%lld,"
+                         "\"timestamp-ms\":1700000000000,"
                          "\"manifest-list\":\"s3://wh/bench/snap-%lld.avro\",\"summary\":"
                          "{\"operation\":\"append\",\"added-records\":\"10\"}}},"
                          "{\"action\":\"set-snapshot-ref\",\"ref-name\":\"main\",\"type\":"
                          "\"branch\",\"snapshot-id\":%lld}]}",
-                         req, sid, sid, sid);
+                         req, sid, seq + 1, sid, sid);
                 free(s.buf);
                 s.buf = NULL;
                 s.len = 0;
                 st = request(cl, "POST", path, body, &s);
                 if (st == 200) {
                     cur = sid;
+                    seq = last_seq(s.buf);
                     break;
                 }
                 if (st != 409)
@@ -144,6 +161,7 @@ static void *run(void *p)
                 s.len = 0;
                 request(cl, "GET", path, NULL, &s);
                 cur = current_snapshot(s.buf);
+                seq = last_seq(s.buf);
             }
         }
         cl->lat_ms[cl->n++] = (double)(floe__mono_ns() - t0) / 1e6;
@@ -190,13 +208,13 @@ static void phase(const char *name, int mode)
         free(cl[i].lat_ms);
     }
     qsort(all, n, sizeof *all, cmp_double);
-    printf("BENCH rest_%s_rps %.0f req/s\n", name, (double)n / secs);
-    printf("BENCH rest_%s_p50 %.3f ms\n", name, n ? all[n / 2] : 0.0);
-    printf("BENCH rest_%s_p99 %.3f ms\n", name, n ? all[(n * 99) / 100] : 0.0);
+    printf("BENCH %s_%s_rps %.0f req/s\n", tag, name, (double)n / secs);
+    printf("BENCH %s_%s_p50 %.3f ms\n", tag, name, n ? all[n / 2] : 0.0);
+    printf("BENCH %s_%s_p99 %.3f ms\n", tag, name, n ? all[(n * 99) / 100] : 0.0);
     if (mode == 2)
-        printf("BENCH rest_%s_conflicts %ld retries\n", name, conflicts);
+        printf("BENCH %s_%s_conflicts %ld retries\n", tag, name, conflicts);
     if (errors)
-        printf("BENCH rest_%s_errors %ld requests\n", name, errors);
+        printf("BENCH %s_%s_errors %ld requests\n", tag, name, errors);
     free(all);
 }
 
@@ -208,11 +226,13 @@ static void metadata_size(void)
     curl_easy_setopt(cl.c, CURLOPT_WRITEFUNCTION, on_body);
     sink s = {0};
     request(&cl, "GET", "/namespaces/bench/tables/t0", NULL, &s);
-    printf("BENCH rest_load_table_body %zu bytes\n", s.len);
+    printf("BENCH %s_load_table_body %zu bytes\n", tag, s.len);
     free(s.buf);
     curl_slist_free_all(h);
     curl_easy_cleanup(cl.c);
 }
+
+static int run_backend(const char *name, const char *warehouse);
 
 int main(int argc, char **argv)
 {
@@ -221,13 +241,34 @@ int main(int argc, char **argv)
         per_client_commits = per_client_loads / 5 > 0 ? per_client_loads / 5 : 1;
     }
     curl_global_init(CURL_GLOBAL_DEFAULT);
+    char dir[] = "/tmp/floe-bench-rest-XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    int rc = run_backend("rest", NULL);
+    if (rc == 0)
+        rc = run_backend("rest_wh", dir);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", dir);
+    curl_global_cleanup();
+    return rc;
+}
+
+/* One backend: the memory mock (`warehouse` NULL) or the SQLite warehouse. */
+static int run_backend(const char *label, const char *warehouse)
+{
+    tag = label;
     floe_rest_backend *b = NULL;
     floe_rest_server *s = NULL;
     floe_rest_server_options o = FLOE_REST_SERVER_OPTIONS_INIT;
     o.token = "bench-token";
     o.threads = 4;
-    if (floe__rest_backend_mem_new(&b, "s3://wh") < 0 || floe__rest_server_start(&s, b, &o) < 0) {
+    if ((warehouse ? floe__rest_backend_sql_new(&b, warehouse, NULL)
+                   : floe__rest_backend_mem_new(&b, "s3://wh")) < 0 ||
+        floe__rest_server_start(&s, b, &o) < 0) {
         fprintf(stderr, "bench: %s\n", floe_error_last() ? floe_error_last()->message : "?");
+        floe__rest_backend_free(b);
         return 1;
     }
     snprintf(base, sizeof base, "http://127.0.0.1:%d/v1", floe__rest_server_port(s));
@@ -264,6 +305,5 @@ int main(int argc, char **argv)
 
     floe__rest_server_stop(s);
     floe__rest_backend_free(b);
-    curl_global_cleanup();
     return 0;
 }

@@ -59,6 +59,53 @@ typedef struct floe_catalog_options {
 FLOE_EXTERN int floe_catalog_open_sql(floe_catalog **out, const char *path,
                                       const floe_catalog_options *opts);
 
+/* ---------------------------------------------------------------- REST */
+
+/* Options of a client for an Iceberg REST catalog
+ * (open-api/rest-catalog-open-api.yaml). Every string is copied. */
+typedef struct floe_rest_catalog_options {
+    unsigned version;        /* FLOE_REST_CATALOG_OPTIONS_VERSION */
+    const char *name;        /* the catalog's name in floe; NULL = "rest" */
+    const char *warehouse;   /* sent as GET /v1/config?warehouse=...; NULL = none */
+    const char *token;       /* bearer token (Authorization: Bearer ...) */
+    /* OAuth2 client credentials "client_id:client_secret" (or just a
+     * secret): exchanged for a token at oauth2_server_uri (NULL =
+     * <uri>/v1/oauth/tokens) with grant_type=client_credentials and
+     * `scope` (NULL = "catalog"). Ignored when `token` is set. */
+    const char *credential;
+    const char *oauth2_server_uri;
+    const char *scope;
+    /* Value of X-Iceberg-Access-Delegation (e.g. "vended-credentials");
+     * NULL = header not sent (the default: floe reads files itself). */
+    const char *access_delegation;
+    bool snapshots_refs;     /* loadTable with snapshots=refs instead of all */
+    long timeout_ms;         /* per request; 0 = 60000 */
+} floe_rest_catalog_options;
+
+#define FLOE_REST_CATALOG_OPTIONS_VERSION 1
+#define FLOE_REST_CATALOG_OPTIONS_INIT                                                             \
+    {                                                                                              \
+        FLOE_REST_CATALOG_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false, 0      \
+    }
+
+/* Open a client for the REST catalog at `uri` ("http://host:port", or
+ * with a path prefix "http://host/api/catalog"; the "/v1/..." routes are
+ * appended). Fetches GET /v1/config first (defaults, then the options,
+ * then overrides; `prefix` selects /v1/{prefix}/...; "warehouse" becomes
+ * floe_catalog_warehouse()). With it, every floe_catalog_* and floe_table_*
+ * call goes over HTTP: table changes are sent as requirements + updates
+ * (POST .../tables/{table}), creates as createTable, purges as DELETE with
+ * purgeRequested=true; floe_catalog_commit_table (a raw pointer swap) is
+ * FLOE_EUNSUPPORTED. Errors from the server map to: 400 FLOE_EINVALID,
+ * 401/403 FLOE_EINVALID "not authorized", 404 FLOE_ENOTFOUND, 409
+ * FLOE_EEXISTS (commits: FLOE_ECONFLICT, which the table layer retries),
+ * 406/501 FLOE_EUNSUPPORTED, 5xx FLOE_EIO (commits: 500/502/503/504 and
+ * transport failures after sending FLOE_ECOMMITUNKNOWN); the message is the
+ * server's ErrorModel message. Data and metadata files are read and written
+ * by floe's FileIO (floe_table_options.io). `opts` may be NULL. */
+FLOE_EXTERN int floe_catalog_open_rest(floe_catalog **out, const char *uri,
+                                       const floe_rest_catalog_options *opts);
+
 /* Close the catalog (NULL is fine). */
 FLOE_EXTERN void floe_catalog_free(floe_catalog *catalog);
 

@@ -371,3 +371,65 @@ int floe_catalog_open_sql(floe_catalog **out, const char *path, const floe_catal
         FLOE_TRY(floe__catalog_check_part(o->name, strlen(o->name), "catalog name", o->name));
     return floe__catalog_sql_open(out, path, o);
 }
+
+/* ---------------------------------------------------------------- optional ops */
+
+bool floe__catalog_commits_changes(const floe_catalog *c)
+{
+    return c && c->ops->commit;
+}
+
+bool floe__catalog_creates_tables(const floe_catalog *c)
+{
+    return c && c->ops->create_table;
+}
+
+bool floe__catalog_purges_tables(const floe_catalog *c)
+{
+    return c && c->ops->purge_table;
+}
+
+int floe__catalog_commit(floe_catalog *c, const char *ident, const char *body, size_t len,
+                         char **new_location)
+{
+    CHECK_CAT(c);
+    *new_location = NULL;
+    if (!c->ops->commit)
+        return floe__error(FLOE_EUNSUPPORTED, "catalog", "this catalog swaps pointers only");
+    char *ns, *name;
+    FLOE_TRY(floe__catalog_split_ident(ident, &ns, &name));
+    int rc = c->ops->commit(c, ns, name, body, len, new_location);
+    floe__free(ns);
+    floe__free(name);
+    return rc;
+}
+
+int floe__catalog_create_table(floe_catalog *c, const char *ident, const char *schema_json,
+                               const char *spec_json, const char *order_json, const char *location,
+                               const floe_props *props, char **new_location)
+{
+    CHECK_CAT(c);
+    *new_location = NULL;
+    if (!c->ops->create_table)
+        return floe__error(FLOE_EUNSUPPORTED, "catalog", "this catalog cannot create tables");
+    char *ns, *name;
+    FLOE_TRY(floe__catalog_split_ident(ident, &ns, &name));
+    int rc = c->ops->create_table(c, ns, name, schema_json, spec_json, order_json, location, props,
+                                  new_location);
+    floe__free(ns);
+    floe__free(name);
+    return rc;
+}
+
+int floe__catalog_purge_table(floe_catalog *c, const char *ident)
+{
+    CHECK_CAT(c);
+    if (!c->ops->purge_table)
+        return floe__error(FLOE_EUNSUPPORTED, "catalog", "this catalog cannot purge tables");
+    char *ns, *name;
+    FLOE_TRY(floe__catalog_split_ident(ident, &ns, &name));
+    int rc = c->ops->purge_table(c, ns, name);
+    floe__free(ns);
+    floe__free(name);
+    return rc;
+}

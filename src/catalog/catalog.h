@@ -39,6 +39,24 @@ typedef struct floe_catalog_ops {
     int (*commit_table)(floe_catalog *c, const char *ns, const char *name, const char *expected,
                         const char *new_location);
     void (*free)(floe_catalog *c);
+    /* Optional (NULL for catalogs that only swap pointers, like sql.c):
+     * the catalog applies a change itself — REST `POST .../tables/{table}`
+     * with `body` = a CommitTableRequest {"requirements":[...],
+     * "updates":[...]} — and reports the new metadata location. The table
+     * layer then sends its requirements + updates instead of writing
+     * metadata and compare-and-setting. Errors: FLOE_ECONFLICT (a
+     * requirement failed: refresh and retry), FLOE_ENOTFOUND,
+     * FLOE_ECOMMITUNKNOWN (never delete written files), FLOE_EINVALID. */
+    int (*commit)(floe_catalog *c, const char *ns, const char *name, const char *body,
+                  size_t len, char **new_location);
+    /* Optional: create a table from create options on the catalog side
+     * (REST createTable); *new_location = its first metadata file. */
+    int (*create_table)(floe_catalog *c, const char *ns, const char *name, const char *schema_json,
+                        const char *spec_json, const char *order_json, const char *location,
+                        const floe_props *props, char **new_location);
+    /* Optional: drop with the catalog deleting the files (REST
+     * purgeRequested=true). */
+    int (*purge_table)(floe_catalog *c, const char *ns, const char *name);
 } floe_catalog_ops;
 
 #define FLOE_CATALOG_OPS_VERSION 1
@@ -60,6 +78,18 @@ int floe__catalog_split_ident(const char *ident, char **ns, char **name);
 
 /* Free a vector of owned strings. */
 void floe__catalog_strvec_free(floe_vec *v);
+
+/* Dispatch to the optional ops above (FLOE_EUNSUPPORTED when absent);
+ * floe__catalog_commits_changes tells whether `commit` exists. */
+bool floe__catalog_commits_changes(const floe_catalog *c);
+int floe__catalog_commit(floe_catalog *c, const char *ident, const char *body, size_t len,
+                         char **new_location);
+bool floe__catalog_creates_tables(const floe_catalog *c);
+int floe__catalog_create_table(floe_catalog *c, const char *ident, const char *schema_json,
+                               const char *spec_json, const char *order_json, const char *location,
+                               const floe_props *props, char **new_location);
+bool floe__catalog_purges_tables(const floe_catalog *c);
+int floe__catalog_purge_table(floe_catalog *c, const char *ident);
 
 /* The SQL backend. */
 int floe__catalog_sql_open(floe_catalog **out, const char *path, const floe_catalog_options *o);

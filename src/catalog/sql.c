@@ -734,7 +734,9 @@ static const floe_catalog_ops sql_ops = {FLOE_CATALOG_OPS_VERSION, sql_create_na
                                          sql_drop_namespace,       sql_register_table,
                                          sql_load_table,           sql_list_tables,
                                          sql_rename_table,         sql_drop_table,
-                                         sql_commit_table,         sql_free};
+                                         sql_commit_table,         sql_free,
+                                         NULL,                     NULL,
+                                         NULL};
 
 /* Accept the connection strings of PyIceberg (SQLAlchemy) and Java (JDBC). */
 static const char *db_path(const char *uri)

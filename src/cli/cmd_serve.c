@@ -2,8 +2,9 @@
 /*
  * `floe serve`: run the Iceberg REST catalog server (rest/server.h) until
  * SIGTERM or SIGINT, then stop gracefully (in-flight requests finish).
- * Backends: --memory (in-memory catalog, for tests and demos). The SQLite
- * warehouse backend is added by the catalog module.
+ * Backends: --memory (in-memory catalog, for tests and demos) and
+ * --warehouse DIR without --memory (the SQLite catalog DIR/catalog.db over
+ * the tables under DIR, rest/backend_sql.c).
  */
 #include "cli.h"
 
@@ -18,9 +19,11 @@
 #include <sys/stat.h>
 
 static const char usage_text[] =
-    "usage: floe serve --memory [--host H] [--port P] [--prefix P] [--token T | --token-file F]\n"
-    "                  [--threads N] [--max-body BYTES] [--warehouse LOCATION] [--quiet]\n"
+    "usage: floe serve (--warehouse DIR [--catalog-name N] | --memory) [--host H] [--port P] [--prefix P] [--token T | --token-file F]\n"
+    "                  [--threads N] [--max-body BYTES] [--quiet]\n"
     "\n"
+    "  --warehouse DIR   serve the SQLite catalog DIR/catalog.db and the tables under DIR\n"
+    "  --catalog-name N  catalog_name in the SQLite catalog (default \"default\")\n"
     "  --memory          serve an in-memory catalog (lost on exit)\n"
     "  --host H          address to bind (default 127.0.0.1)\n"
     "  --port P          TCP port (default 8181; 0 = any free port, printed at start)\n"
@@ -29,7 +32,7 @@ static const char usage_text[] =
     "  --token-file F    read the token from file F (first line)\n"
     "  --threads N       worker threads (default 4)\n"
     "  --max-body BYTES  largest accepted request body (default 16 MiB)\n"
-    "  --warehouse LOC   location prefix of new tables (memory: memory://warehouse)\n"
+    "                    (with --memory, --warehouse LOC is the location prefix of new tables)\n"
     "  --quiet           no access log on stderr\n";
 
 static int read_token_file(const char *path, char **out)
@@ -72,18 +75,19 @@ static bool parse_uint(const char *s, unsigned long long max, unsigned long long
 
 /* The catalog behind the server: the one place a new backend (the SQLite
  * catalog over a warehouse directory) is chosen. */
-static int make_backend(floe_rest_backend **out, bool memory, const char *warehouse)
+static int make_backend(floe_rest_backend **out, bool memory, const char *warehouse,
+                        const char *catalog_name)
 {
     if (memory)
         return floe__rest_backend_mem_new(out, warehouse);
-    return floe__error(FLOE_EUNSUPPORTED, "serve", "no catalog backend selected");
+    return floe__rest_backend_sql_new(out, warehouse, catalog_name);
 }
 
 int floe_cmd_serve(int argc, char **argv)
 {
     floe_rest_server_options o = FLOE_REST_SERVER_OPTIONS_INIT;
     bool memory = false, quiet = false;
-    const char *token = NULL, *token_file = NULL, *warehouse = NULL;
+    const char *token = NULL, *token_file = NULL, *warehouse = NULL, *catalog_name = NULL;
     o.port = 8181;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -137,14 +141,18 @@ int floe_cmd_serve(int argc, char **argv)
         } else if (strcmp(a, "--warehouse") == 0) {
             NEED_ARG;
             warehouse = v;
+        } else if (strcmp(a, "--catalog-name") == 0) {
+            NEED_ARG;
+            catalog_name = v;
         } else {
             fprintf(stderr, "floe serve: unknown option '%s'\n%s", a, usage_text);
             return CLI_USAGE;
         }
 #undef NEED_ARG
     }
-    if (!memory) {
-        fprintf(stderr, "floe serve: choose a catalog: --memory\n%s", usage_text);
+    if (!memory && !warehouse) {
+        fprintf(stderr, "floe serve: choose a catalog: --warehouse DIR or --memory\n%s",
+                usage_text);
         return CLI_USAGE;
     }
     if (token && token_file) {
@@ -176,7 +184,7 @@ int floe_cmd_serve(int argc, char **argv)
 
     floe_rest_backend *backend = NULL;
     floe_rest_server *server = NULL;
-    if (make_backend(&backend, memory, warehouse) < 0) {
+    if (make_backend(&backend, memory, warehouse, catalog_name) < 0) {
         free(file_token);
         return cli_fail("serve");
     }
@@ -187,9 +195,10 @@ int floe_cmd_serve(int argc, char **argv)
     }
     const char *host = o.host ? o.host : "127.0.0.1";
     bool v6 = strchr(host, ':') != NULL;
-    printf("floe serve: listening on http://%s%s%s:%d%s%s (memory catalog%s)\n", v6 ? "[" : "",
-           host, v6 ? "]" : "", floe__rest_server_port(server), o.prefix ? " prefix " : "",
-           o.prefix ? o.prefix : "", token ? ", bearer token required" : "");
+    printf("floe serve: listening on http://%s%s%s:%d%s%s (%s catalog%s)\n", v6 ? "[" : "", host,
+           v6 ? "]" : "", floe__rest_server_port(server), o.prefix ? " prefix " : "",
+           o.prefix ? o.prefix : "", memory ? "memory" : "warehouse",
+           token ? ", bearer token required" : "");
     fflush(stdout);
 
     int sig = 0;

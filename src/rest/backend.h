@@ -128,4 +128,11 @@ int floe__rest_table_exists_error(const floe_rest_ident *id);
  * `warehouse` is the location prefix of new tables ("memory://" if NULL). */
 int floe__rest_backend_mem_new(floe_rest_backend **out, const char *warehouse);
 
+/* The SQLite-catalog backend of `floe serve --warehouse DIR`: catalog at
+ * DIR/catalog.db (created if needed; `catalog_name` NULL = "default"),
+ * tables under DIR. FLOE_EINVALID when DIR is not a directory, FLOE_EIO
+ * when the catalog cannot be opened. See backend_sql.c. */
+int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
+                               const char *catalog_name);
+
 #endif

@@ -14,6 +14,7 @@
  */
 #include "table/table.h"
 
+#include "catalog/catalog.h"
 #include "spec/spec.h"
 
 #include <string.h>
@@ -397,6 +398,40 @@ int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident
     return rc;
 }
 
+/* One attempt through whichever side applies changes: a catalog that
+ * applies requirements + updates itself (REST) gets them as a
+ * CommitTableRequest and the new metadata is read back from the location it
+ * reports; otherwise floe builds and writes the metadata and swaps the
+ * pointer (SQLite). Either way the outcomes are the same codes. */
+static int commit_attempt(floe_table *t, const floe_table_change *change, char **loc,
+                          floe_table_metadata **m)
+{
+    if (!floe__catalog_commits_changes(t->catalog))
+        return floe__table_commit_sql(t->catalog, t->io, t->ident, t->metadata,
+                                      t->metadata_location, change, loc, m);
+    *loc = NULL;
+    *m = NULL;
+    floe_buf body = FLOE_BUF_INIT;
+    int rc = floe__change_to_json(t->metadata, change, &body);
+    if (rc == 0) {
+        step("swap");
+        rc = floe__catalog_commit(t->catalog, t->ident, (const char *)body.ptr, body.len, loc);
+        if (rc == 0)
+            step("committed");
+    }
+    floe__buf_free(&body);
+    if (rc == 0 && floe__table_read_metadata(t->io, *loc, m) < 0) {
+        /* committed, but the new file cannot be read back here: the next
+         * refresh picks it up */
+        floe_error_clear();
+        rc = floe_table_refresh(t);
+        floe__free(*loc);
+        *loc = NULL;
+        return rc < 0 ? rc : 1;
+    }
+    return rc;
+}
+
 /* ---------------------------------------------------------------- retry loop */
 
 typedef struct retry_policy {
@@ -458,8 +493,11 @@ int floe__table_commit(floe_table *t, floe_prepare_fn prepare, void *payload)
         }
         char *loc = NULL;
         floe_table_metadata *m = NULL;
-        rc = floe__table_commit_sql(t->catalog, t->io, t->ident, t->metadata,
-                                    t->metadata_location, &change, &loc, &m);
+        rc = commit_attempt(t, &change, &loc, &m);
+        if (rc == 1) { /* committed; the handle was refreshed */
+            rc = 0;
+            break;
+        }
         if (rc == 0) {
             floe__table_set_state(t, m, loc);
             break;
@@ -470,7 +508,7 @@ int floe__table_commit(floe_table *t, floe_prepare_fn prepare, void *payload)
             char *now = NULL;
             int saved = rc;
             char *msg = floe__strdup(floe_error_last() ? floe_error_last()->message : "");
-            if (floe_catalog_load_table(&now, NULL, t->catalog, t->ident) == 0 &&
+            if (loc && floe_catalog_load_table(&now, NULL, t->catalog, t->ident) == 0 &&
                 strcmp(now, loc) == 0) {
                 floe_table_metadata *nm = NULL;
                 if (floe__table_read_metadata(t->io, loc, &nm) == 0) {

@@ -7,6 +7,7 @@
  */
 #include "table/table.h"
 
+#include "catalog/catalog.h"
 #include "manifest/manifest.h"
 #include "spec/spec.h"
 
@@ -212,8 +213,8 @@ static int put_kv_json(floe_buf *b, const char *k, const char *v, bool comma)
 
 /* The first metadata of a table as JSON text, parsed back by the one
  * metadata reader (so a new table is validated like any other). */
-static int initial_metadata(const floe_table_create_options *c, const char *location,
-                            floe_table_metadata **out)
+int floe__table_initial_metadata(const floe_table_create_options *c, const char *location,
+                                 floe_table_metadata **out)
 {
     floe_arena *a = floe__arena_new(4096);
     if (!a)
@@ -368,7 +369,7 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
             location = floe__strndup(l, n);
             if (!location)
                 rc = floe__error_nomem();
-        } else {
+        } else if (!floe__catalog_creates_tables(catalog)) {
             char *def = NULL;
             rc = floe_catalog_default_location(&def, catalog, ident);
             if (rc == 0 && !(location = floe__strdup(def)))
@@ -379,8 +380,30 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
     floe_table_metadata *m = NULL;
     char *file = NULL;
     floe_buf text = FLOE_BUF_INIT;
+    if (rc == 0 && floe__catalog_creates_tables(catalog)) {
+        /* REST: the catalog creates the table and writes its metadata */
+        char *loc = NULL;
+        rc = floe__catalog_create_table(catalog, ident, create->schema_json,
+                                        create->partition_spec_json, create->sort_order_json,
+                                        create->location ? create->location : prop_loc,
+                                        create->properties, &loc);
+        if (rc == 0)
+            rc = floe__table_read_metadata(t->io, loc, &m);
+        floe__free(location);
+        if (rc < 0) {
+            floe__free(loc);
+            floe_table_free(t);
+            return rc;
+        }
+        floe__table_set_state(t, m, loc);
+        if (out)
+            *out = t;
+        else
+            floe_table_free(t);
+        return 0;
+    }
     if (rc == 0)
-        rc = initial_metadata(create, location, &m);
+        rc = floe__table_initial_metadata(create, location, &m);
     if (rc == 0)
         rc = floe__metadata_file_name(m, 0, &file);
     if (rc == 0)
@@ -473,6 +496,8 @@ int floe_table_drop(floe_catalog *catalog, const char *ident, bool purge,
             return floe__error(FLOE_EINVALID, "table", "NULL catalog or identifier");
         return floe_catalog_drop_table(catalog, ident);
     }
+    if (floe__catalog_purges_tables(catalog)) /* REST: purgeRequested=true */
+        return floe__catalog_purge_table(catalog, ident);
     floe_table *t;
     FLOE_TRY(floe_table_load(&t, catalog, ident, opts));
     int rc = floe_catalog_drop_table(catalog, ident);

@@ -159,6 +159,17 @@ int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident
 int floe__table_commit_request(floe_catalog *cat, floe_fileio *io, const char *ident,
                                const char *body, size_t len, char **new_location);
 
+/* The change as a REST CommitTableRequest JSON ({"requirements":[...],
+ * "updates":[...]}), appended to `out`; an assert-table-uuid for `base` is
+ * added when the change has none. */
+int floe__change_to_json(const floe_table_metadata *base, const floe_table_change *c,
+                         floe_buf *out);
+
+/* Metadata of a new table from create options (what floe_table_create
+ * writes as version 0), at `location`; nothing is written. */
+int floe__table_initial_metadata(const floe_table_create_options *c, const char *location,
+                                 floe_table_metadata **out);
+
 /* Location of metadata file number `version`: <location>/metadata/ or
  * write.metadata.path, %05d-<uuid>.metadata.json (".gz.metadata.json" with
  * write.metadata.compression-codec=gzip). */

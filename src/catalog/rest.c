@@ -1,0 +1,956 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * catalog/rest: floe's catalog interface over any Iceberg REST catalog
+ * (open-api/rest-catalog-open-api.yaml), with libcurl. GET /v1/config
+ * (defaults < client options < overrides; `prefix`), namespaces (list with
+ * pagination, create, load, update properties, drop, HEAD exists), tables
+ * (list, create, load, commit with requirements + updates, rename, drop
+ * with purgeRequested, register, HEAD exists), the ErrorModel mapped to
+ * floe codes, OAuth2 client credentials and bearer tokens, namespaces in
+ * paths as %1F-separated levels.
+ *
+ * The table layer sends its changes through the `commit` op (a
+ * CommitTableRequest) instead of writing metadata: the server checks the
+ * requirements and applies the updates. A 409 is FLOE_ECONFLICT, so the
+ * table layer refreshes and re-runs the operation (appends retry); 5xx and
+ * transport failures after the request was sent are FLOE_ECOMMITUNKNOWN.
+ */
+#include "catalog.h"
+
+#include "rest/model.h"
+
+#include <curl/curl.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest response accepted (a loadTable of a table with ~100k snapshots). */
+#define REST_MAX_RESPONSE (256u << 20)
+/* Pages followed by one list call (a server looping on tokens stops here). */
+#define REST_MAX_PAGES 100000
+
+typedef struct rest_cat {
+    char *base;  /* "http://host:port[/path]" without trailing '/' */
+    char *v1;    /* base + "/v1/" + encoded prefix + "/" (or base + "/v1/") */
+    char *auth;  /* "Authorization: Bearer ..." or NULL */
+    char *deleg; /* "X-Iceberg-Access-Delegation: ..." or NULL */
+    long timeout_ms;
+    bool refs;
+    pthread_mutex_t lock; /* one connection (keep-alive), one request at a time */
+    CURL *curl;
+} rest_cat;
+
+typedef struct resp {
+    long status;
+    floe_buf body;
+    bool too_big;
+} resp;
+
+static rest_cat *rc_of(floe_catalog *c)
+{
+    return c->impl;
+}
+
+static size_t on_data(char *ptr, size_t size, size_t n, void *ud)
+{
+    resp *r = ud;
+    size_t len = size * n;
+    if (r->body.len + len > REST_MAX_RESPONSE) {
+        r->too_big = true;
+        return 0;
+    }
+    return floe__buf_put(&r->body, ptr, len) == 0 ? len : 0;
+}
+
+/* One request. *sent tells whether the request may have reached the server
+ * (a failure after that leaves a commit's outcome unknown). */
+static int http(rest_cat *r, const char *method, const char *url, const char *body, size_t len,
+                const char *ctype, resp *out, bool *sent)
+{
+    memset(out, 0, sizeof *out);
+    out->body = (floe_buf)FLOE_BUF_INIT;
+    *sent = false;
+    pthread_mutex_lock(&r->lock);
+    CURL *h = r->curl;
+    curl_easy_reset(h);
+    struct curl_slist *hdr = NULL, *t;
+    char ctbuf[96];
+    const char *ct = ctbuf;
+    snprintf(ctbuf, sizeof ctbuf, "Content-Type: %s", ctype ? ctype : "application/json");
+    int rc = 0;
+#define ADD(line)                                                                                  \
+    do {                                                                                           \
+        if (rc == 0 && (line)) {                                                                   \
+            if (!(t = curl_slist_append(hdr, (line))))                                             \
+                rc = floe__error_nomem();                                                          \
+            else                                                                                   \
+                hdr = t;                                                                           \
+        }                                                                                          \
+    } while (0)
+    ADD("Accept: application/json");
+    ADD("X-Client-Version: floe");
+    ADD(r->auth);
+    ADD(r->deleg);
+    if (body)
+        ADD(ct);
+#undef ADD
+    if (rc == 0) {
+        curl_easy_setopt(h, CURLOPT_URL, url);
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, r->timeout_ms);
+        curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+        if (strcmp(method, "HEAD") == 0)
+            curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+        else if (strcmp(method, "GET") != 0)
+            curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+        if (body) {
+            curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+        }
+        CURLcode cc = curl_easy_perform(h);
+        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &out->status);
+        if (cc != CURLE_OK) {
+            *sent = cc != CURLE_COULDNT_CONNECT && cc != CURLE_COULDNT_RESOLVE_HOST &&
+                    cc != CURLE_COULDNT_RESOLVE_PROXY && cc != CURLE_UNSUPPORTED_PROTOCOL &&
+                    cc != CURLE_URL_MALFORMAT && !out->too_big;
+            if (cc == CURLE_WRITE_ERROR && !out->too_big && out->body.len < REST_MAX_RESPONSE)
+                rc = floe__error_nomem();
+            else
+                rc = floe__error(FLOE_EIO, "catalog", "REST %s %s: %s%s", method, url,
+                                 curl_easy_strerror(cc),
+                                 out->too_big ? " (response too large)" : "");
+        } else {
+            *sent = true;
+        }
+    }
+    curl_slist_free_all(hdr);
+    pthread_mutex_unlock(&r->lock);
+    if (rc < 0)
+        floe__buf_free(&out->body);
+    return rc;
+}
+
+/* Map a non-2xx answer to a floe error with the server's message. */
+static int http_error(const resp *rs, bool commit, const char *what)
+{
+    floe_rest_error e;
+    char *msg = NULL;
+    if (rs->body.len && floe__rest_parse_error(&e, (const char *)rs->body.ptr, rs->body.len) == 0) {
+        msg = floe__sprintf("%s: %s", e.type, e.message);
+        floe__rest_error_free(&e);
+    }
+    floe_error_clear();
+    const char *m = msg ? msg : "no error details";
+    long st = rs->status;
+    int code;
+    if (st == 409)
+        code = commit ? FLOE_ECONFLICT : FLOE_EEXISTS;
+    else if (st == 404)
+        code = FLOE_ENOTFOUND;
+    else if (commit && (st >= 500 || st < 400))
+        code = FLOE_ECOMMITUNKNOWN;
+    else if (st == 400 || st == 422 || st == 401 || st == 403 || st == 413)
+        code = FLOE_EINVALID;
+    else if (st == 406 || st == 501 || st == 405)
+        code = FLOE_EUNSUPPORTED;
+    else
+        code = FLOE_EIO;
+    int rc = floe__error(code, "catalog", "REST %s: HTTP %ld %s%s", what, st, m,
+                         st == 401 || st == 403 ? " (not authorized)" : "");
+    floe__free(msg);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- URLs, JSON */
+
+/* Encoded namespace path segment of a dotted floe namespace: levels joined
+ * by %1F (the spec's separator). */
+static int put_ns(floe_buf *b, const char *ns)
+{
+    const char *p = ns;
+    for (bool first = true;; first = false) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        char *lvl = floe__strndup(p, n);
+        if (!lvl)
+            return floe__error_nomem();
+        int rc = first ? 0 : floe__buf_puts(b, "%1F");
+        if (rc == 0)
+            rc = floe__rest_encode_segment(b, lvl);
+        floe__free(lvl);
+        FLOE_TRY(rc);
+        if (!dot)
+            return 0;
+        p = dot + 1;
+    }
+}
+
+/* v1 + "namespaces/<ns>" [+ "/tables/<name>"] [+ suffix]; *out is b->ptr. */
+static int url_of(floe_buf *b, rest_cat *r, const char *ns, const char *name, const char *suffix)
+{
+    int rc = floe__buf_puts(b, r->v1);
+    if (rc == 0)
+        rc = floe__buf_puts(b, "namespaces");
+    if (rc == 0 && ns) {
+        rc = floe__buf_putc(b, '/');
+        if (rc == 0)
+            rc = put_ns(b, ns);
+    }
+    if (rc == 0 && name) {
+        rc = floe__buf_puts(b, "/tables/");
+        if (rc == 0)
+            rc = floe__rest_encode_segment(b, name);
+    }
+    if (rc == 0 && suffix)
+        rc = floe__buf_puts(b, suffix);
+    if (rc == 0)
+        rc = floe__buf_putc(b, '\0');
+    return rc;
+}
+
+static json_t *ns_json(const char *ns)
+{
+    json_t *a = json_array();
+    const char *p = ns;
+    while (a && *p) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        if (json_array_append_new(a, json_stringn(p, n)) < 0) {
+            json_decref(a);
+            return NULL;
+        }
+        p = dot ? dot + 1 : p + n;
+    }
+    return a;
+}
+
+static json_t *props_json(const floe_props *p)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; o && p && i < p->n; i++)
+        if (json_object_set_new(o, p->items[i].key, json_string(p->items[i].value)) < 0) {
+            json_decref(o);
+            return NULL;
+        }
+    return o;
+}
+
+/* Serialise and release `j` into a floe__malloc'd string. */
+static char *dump(json_t *j, size_t *len)
+{
+    char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    char *d = s ? floe__strdup(s) : NULL;
+    free(s);
+    if (!d)
+        floe__error_nomem();
+    else if (len)
+        *len = strlen(d);
+    return d;
+}
+
+static int load_json(const resp *rs, json_t **out, const char *what)
+{
+    json_error_t e;
+    *out = json_loadb((const char *)rs->body.ptr, rs->body.len, 0, &e);
+    if (!json_is_object(*out)) {
+        json_decref(*out);
+        *out = NULL;
+        return floe__error(FLOE_ECORRUPT, "catalog", "REST %s: response is not a JSON object",
+                           what);
+    }
+    return 0;
+}
+
+/* Run a request and keep the response when 2xx; otherwise map the error. */
+static int call(rest_cat *r, const char *method, const char *url, const char *body, size_t len,
+                bool commit, const char *what, resp *rs)
+{
+    bool sent;
+    int rc = http(r, method, url, body, len, NULL, rs, &sent);
+    if (rc < 0) {
+        if (commit && sent)
+            return floe__error(FLOE_ECOMMITUNKNOWN, "catalog",
+                               "REST %s: the request failed after it was sent (%s); the commit "
+                               "may or may not have happened",
+                               what, rc == FLOE_ENOMEM ? "out of memory" : "transport error");
+        return rc;
+    }
+    if (rs->status < 200 || rs->status > 299) {
+        rc = http_error(rs, commit, what);
+        floe__buf_free(&rs->body);
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------------- namespaces */
+
+static int rest_create_namespace(floe_catalog *c, const char *ns, const floe_props *props)
+{
+    rest_cat *r = rc_of(c);
+    json_t *j = json_object();
+    if (j && (json_object_set_new(j, "namespace", ns_json(ns)) < 0 ||
+              json_object_set_new(j, "properties", props_json(props)) < 0)) {
+        json_decref(j);
+        j = NULL;
+    }
+    size_t len;
+    char *body = dump(j, &len);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = body ? url_of(&url, r, NULL, NULL, NULL) : FLOE_ENOMEM;
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "POST", (char *)url.ptr, body, len, false, "create namespace", &rs);
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    if (rc == FLOE_EEXISTS)
+        rc = floe__error(FLOE_EEXISTS, "catalog", "Namespace already exists: %s", ns);
+    floe__buf_free(&url);
+    floe__free(body);
+    return rc;
+}
+
+static int rest_namespace_exists(floe_catalog *c, const char *ns)
+{
+    rest_cat *r = rc_of(c);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_of(&url, r, ns, NULL, NULL);
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "HEAD", (char *)url.ptr, NULL, 0, false, "namespace exists", &rs);
+    floe__buf_free(&url);
+    if (rc == 0) {
+        floe__buf_free(&rs.body);
+        return 1;
+    }
+    if (rc == FLOE_ENOTFOUND) {
+        floe_error_clear();
+        return 0;
+    }
+    return rc;
+}
+
+static int rest_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
+{
+    rest_cat *r = rc_of(c);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_of(&url, r, ns, NULL, NULL);
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "load namespace", &rs);
+    floe__buf_free(&url);
+    if (rc == FLOE_ENOTFOUND)
+        return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    FLOE_TRY(rc);
+    json_t *j;
+    rc = load_json(&rs, &j, "load namespace");
+    floe__buf_free(&rs.body);
+    FLOE_TRY(rc);
+    json_t *p = json_object_get(j, "properties");
+    const char *k;
+    json_t *v;
+    json_object_foreach(p, k, v)
+    {
+        if (rc == 0 && json_is_string(v))
+            rc = floe__props_set(out, k, json_string_value(v));
+    }
+    json_decref(j);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Follow pagination of a list route; `key` is "namespaces" or
+ * "identifiers"; each item becomes a string in `out`. */
+static int list_paged(rest_cat *r, const char *url0, const char *key, bool idents, floe_vec *out)
+{
+    char *token = NULL;
+    int rc = 0;
+    for (int page = 0; rc == 0; page++) {
+        if (page >= REST_MAX_PAGES) {
+            rc = floe__error(FLOE_EIO, "catalog", "REST list: more than %d pages", REST_MAX_PAGES);
+            break;
+        }
+        floe_buf url = FLOE_BUF_INIT;
+        rc = floe__buf_puts(&url, url0);
+        if (rc == 0 && token) {
+            rc = floe__buf_puts(&url, strchr(url0, '?') ? "&pageToken=" : "?pageToken=");
+            if (rc == 0)
+                rc = floe__rest_encode_segment(&url, token);
+        }
+        if (rc == 0)
+            rc = floe__buf_putc(&url, '\0');
+        resp rs;
+        if (rc == 0)
+            rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "list", &rs);
+        floe__buf_free(&url);
+        if (rc < 0)
+            break;
+        json_t *j;
+        rc = load_json(&rs, &j, "list");
+        floe__buf_free(&rs.body);
+        if (rc < 0)
+            break;
+        json_t *items = json_object_get(j, key);
+        size_t i;
+        json_t *it;
+        json_array_foreach(items, i, it)
+        {
+            json_t *nsa = idents ? json_object_get(it, "name") : it;
+            floe_buf s = FLOE_BUF_INIT;
+            if (idents) {
+                if (!json_is_string(nsa))
+                    continue;
+                rc = floe__buf_puts(&s, json_string_value(nsa));
+            } else {
+                size_t k;
+                json_t *lvl;
+                json_array_foreach(nsa, k, lvl)
+                {
+                    if (rc == 0 && k)
+                        rc = floe__buf_putc(&s, '.');
+                    if (rc == 0 && json_is_string(lvl))
+                        rc = floe__buf_puts(&s, json_string_value(lvl));
+                }
+            }
+            if (rc == 0)
+                rc = floe__buf_putc(&s, '\0');
+            char **slot = rc == 0 ? floe__vec_push(out) : NULL;
+            if (rc == 0 && !slot)
+                rc = floe__error_nomem();
+            if (rc < 0) {
+                floe__buf_free(&s);
+                break;
+            }
+            *slot = (char *)s.ptr;
+        }
+        json_t *next = json_object_get(j, "next-page-token");
+        char *nt = NULL;
+        if (rc == 0 && json_is_string(next) && json_string_length(next) > 0) {
+            if (token && strcmp(token, json_string_value(next)) == 0)
+                rc =
+                    floe__error(FLOE_EIO, "catalog", "REST list: the server repeated a page token");
+            else if (!(nt = floe__strdup(json_string_value(next))))
+                rc = floe__error_nomem();
+        }
+        json_decref(j);
+        floe__free(token);
+        token = nt;
+        if (!token)
+            break;
+    }
+    floe__free(token);
+    if (rc == 0 && out->len > 1)
+        qsort(out->items, out->len, sizeof(char *), cmp_str);
+    return rc;
+}
+
+static int rest_list_namespaces(floe_catalog *c, const char *parent, floe_vec *out)
+{
+    rest_cat *r = rc_of(c);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_of(&url, r, NULL, NULL, NULL);
+    if (rc == 0 && parent && *parent) {
+        url.len--; /* drop the NUL */
+        rc = floe__buf_puts(&url, "?parent=");
+        if (rc == 0)
+            rc = put_ns(&url, parent);
+        if (rc == 0)
+            rc = floe__buf_putc(&url, '\0');
+    }
+    if (rc == 0)
+        rc = list_paged(r, (char *)url.ptr, "namespaces", false, out);
+    floe__buf_free(&url);
+    return rc;
+}
+
+static int rest_update_namespace(floe_catalog *c, const char *ns, const floe_props *updates,
+                                 const char *const *removals, size_t nremovals)
+{
+    rest_cat *r = rc_of(c);
+    json_t *j = json_object(), *rem = json_array();
+    for (size_t i = 0; rem && i < nremovals; i++)
+        if (json_array_append_new(rem, json_string(removals[i])) < 0) {
+            json_decref(rem);
+            rem = NULL;
+        }
+    if (j && (json_object_set_new(j, "removals", rem) < 0 ||
+              json_object_set_new(j, "updates", props_json(updates)) < 0)) {
+        json_decref(j);
+        j = NULL;
+    }
+    size_t len;
+    char *body = dump(j, &len);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = body ? url_of(&url, r, ns, NULL, "/properties") : FLOE_ENOMEM;
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "POST", (char *)url.ptr, body, len, false, "update namespace", &rs);
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    if (rc == FLOE_ENOTFOUND)
+        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    floe__buf_free(&url);
+    floe__free(body);
+    return rc;
+}
+
+static int rest_drop_namespace(floe_catalog *c, const char *ns)
+{
+    rest_cat *r = rc_of(c);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_of(&url, r, ns, NULL, NULL);
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "DELETE", (char *)url.ptr, NULL, 0, false, "drop namespace", &rs);
+    floe__buf_free(&url);
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    if (rc == FLOE_ENOTFOUND)
+        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    else if (rc == FLOE_EEXISTS) /* 409 NamespaceNotEmptyException */
+        rc = floe__error(FLOE_EINVALID, "catalog", "Namespace %s is not empty.", ns);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- tables */
+
+/* metadata-location of a LoadTableResult. */
+static int result_location(const resp *rs, char **location, const char *what)
+{
+    json_t *j;
+    FLOE_TRY(load_json(rs, &j, what));
+    const char *l = json_string_value(json_object_get(j, "metadata-location"));
+    int rc = 0;
+    if (!l || !*l)
+        rc = floe__error(FLOE_ECORRUPT, "catalog", "REST %s: response has no metadata-location",
+                         what);
+    else if (!(*location = floe__strdup(l)))
+        rc = floe__error_nomem();
+    json_decref(j);
+    return rc;
+}
+
+static int no_table(const char *ns, const char *name)
+{
+    return floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s", ns, name);
+}
+
+static int rest_load_table(floe_catalog *c, const char *ns, const char *name, char **location,
+                           char **previous)
+{
+    rest_cat *r = rc_of(c);
+    if (previous)
+        *previous = NULL;
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_of(&url, r, ns, name, r->refs ? "?snapshots=refs" : "?snapshots=all");
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "load table", &rs);
+    floe__buf_free(&url);
+    if (rc == FLOE_ENOTFOUND)
+        return no_table(ns, name);
+    FLOE_TRY(rc);
+    rc = result_location(&rs, location, "load table");
+    floe__buf_free(&rs.body);
+    return rc;
+}
+
+static int rest_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
+{
+    rest_cat *r = rc_of(c);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_of(&url, r, ns, NULL, "/tables");
+    if (rc == 0)
+        rc = list_paged(r, (char *)url.ptr, "identifiers", true, out);
+    floe__buf_free(&url);
+    if (rc == FLOE_ENOTFOUND)
+        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    return rc;
+}
+
+static json_t *ident_json(const char *ns, const char *name)
+{
+    return json_pack("{s:o,s:s}", "namespace", ns_json(ns), "name", name);
+}
+
+static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname, const char *tns,
+                             const char *tname)
+{
+    rest_cat *r = rc_of(c);
+    size_t len;
+    char *body = dump(json_pack("{s:o,s:o}", "source", ident_json(fns, fname), "destination",
+                                ident_json(tns, tname)),
+                      &len);
+    char *url = body ? floe__sprintf("%stables/rename", r->v1) : NULL;
+    int rc = url ? 0 : floe__error_nomem();
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "POST", url, body, len, false, "rename table", &rs);
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    floe__free(url);
+    floe__free(body);
+    return rc;
+}
+
+static int drop(floe_catalog *c, const char *ns, const char *name, bool purge)
+{
+    rest_cat *r = rc_of(c);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_of(&url, r, ns, name, purge ? "?purgeRequested=true" : "?purgeRequested=false");
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "DELETE", (char *)url.ptr, NULL, 0, false, "drop table", &rs);
+    floe__buf_free(&url);
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    return rc == FLOE_ENOTFOUND ? no_table(ns, name) : rc;
+}
+
+static int rest_drop_table(floe_catalog *c, const char *ns, const char *name)
+{
+    return drop(c, ns, name, false);
+}
+
+static int rest_purge_table(floe_catalog *c, const char *ns, const char *name)
+{
+    return drop(c, ns, name, true);
+}
+
+static int rest_register_table(floe_catalog *c, const char *ns, const char *name,
+                               const char *metadata_location)
+{
+    rest_cat *r = rc_of(c);
+    size_t len;
+    char *body =
+        dump(json_pack("{s:s,s:s}", "name", name, "metadata-location", metadata_location), &len);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = body ? url_of(&url, r, ns, NULL, "/register") : FLOE_ENOMEM;
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "POST", (char *)url.ptr, body, len, false, "register table", &rs);
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    if (rc == FLOE_EEXISTS)
+        rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
+    floe__buf_free(&url);
+    floe__free(body);
+    return rc;
+}
+
+static int rest_commit_table(floe_catalog *c, const char *ns, const char *name,
+                             const char *expected, const char *new_location)
+{
+    (void)c;
+    (void)expected;
+    (void)new_location;
+    return floe__error(FLOE_EUNSUPPORTED, "catalog",
+                       "a REST catalog commits requirements + updates, not pointer swaps "
+                       "(%s.%s)",
+                       ns, name);
+}
+
+static int rest_commit(floe_catalog *c, const char *ns, const char *name, const char *body,
+                       size_t len, char **new_location)
+{
+    rest_cat *r = rc_of(c);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_of(&url, r, ns, name, NULL);
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "POST", (char *)url.ptr, body, len, true, "commit", &rs);
+    floe__buf_free(&url);
+    if (rc == FLOE_ENOTFOUND)
+        return no_table(ns, name);
+    FLOE_TRY(rc);
+    rc = result_location(&rs, new_location, "commit");
+    floe__buf_free(&rs.body);
+    if (rc < 0 && rc != FLOE_ENOMEM) /* 200 but unreadable: it happened */
+        rc = floe__error(FLOE_ECOMMITUNKNOWN, "catalog", "REST commit: unreadable response");
+    return rc;
+}
+
+/* floe accepts a sort order as a bare array or without order-id; the REST
+ * SortOrder needs both. */
+static json_t *sort_order(json_t *o)
+{
+    if (json_is_array(o)) {
+        json_t *w = json_pack("{s:i,s:o}", "order-id", json_array_size(o) ? 1 : 0, "fields", o);
+        return w;
+    }
+    if (json_is_object(o) && !json_object_get(o, "order-id")) {
+        json_t *f = json_object_get(o, "fields");
+        json_object_set_new(o, "order-id", json_integer(json_array_size(f) ? 1 : 0));
+    }
+    return o;
+}
+
+static int rest_create_table(floe_catalog *c, const char *ns, const char *name,
+                             const char *schema_json, const char *spec_json, const char *order_json,
+                             const char *location, const floe_props *props, char **new_location)
+{
+    rest_cat *r = rc_of(c);
+    json_error_t e;
+    json_t *schema = schema_json ? json_loads(schema_json, 0, &e) : NULL;
+    json_t *spec = spec_json ? json_loads(spec_json, 0, &e) : NULL;
+    json_t *order = order_json ? sort_order(json_loads(order_json, 0, &e)) : NULL;
+    if (json_is_array(spec))
+        spec = json_pack("{s:o}", "fields", spec);
+    int rc = 0;
+    if (!json_is_object(schema) || (spec_json && !json_is_object(spec)) ||
+        (order_json && !json_is_object(order)))
+        rc = floe__error(FLOE_EINVALID, "catalog",
+                         "create table: malformed schema, partition "
+                         "spec or sort order JSON");
+    json_t *j = rc == 0 ? json_pack("{s:s,s:O}", "name", name, "schema", schema) : NULL;
+    if (rc == 0 && !j)
+        rc = floe__error_nomem();
+    if (rc == 0 && spec)
+        json_object_set(j, "partition-spec", spec);
+    if (rc == 0 && order)
+        json_object_set(j, "write-order", order);
+    if (rc == 0 && location)
+        json_object_set_new(j, "location", json_string(location));
+    if (rc == 0 && props && props->n)
+        json_object_set_new(j, "properties", props_json(props));
+    json_decref(schema);
+    json_decref(spec);
+    json_decref(order);
+    size_t len = 0;
+    char *body = rc == 0 ? dump(j, &len) : (json_decref(j), NULL);
+    if (rc == 0 && !body)
+        rc = FLOE_ENOMEM;
+    floe_buf url = FLOE_BUF_INIT;
+    if (rc == 0)
+        rc = url_of(&url, r, ns, NULL, "/tables");
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "POST", (char *)url.ptr, body, len, false, "create table", &rs);
+    floe__buf_free(&url);
+    floe__free(body);
+    if (rc == FLOE_EEXISTS)
+        return floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
+    if (rc == FLOE_ENOTFOUND)
+        return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    FLOE_TRY(rc);
+    rc = result_location(&rs, new_location, "create table");
+    floe__buf_free(&rs.body);
+    return rc;
+}
+
+static void rest_free(floe_catalog *c)
+{
+    rest_cat *r = c->impl;
+    if (r) {
+        if (r->curl)
+            curl_easy_cleanup(r->curl);
+        pthread_mutex_destroy(&r->lock);
+        floe__free(r->base);
+        floe__free(r->v1);
+        if (r->auth) /* the token is a secret: do not leave it in freed memory */
+            memset(r->auth, 0, strlen(r->auth));
+        floe__free(r->auth);
+        floe__free(r->deleg);
+        floe__free(r);
+    }
+    floe__free(c->name);
+    floe__free(c->warehouse);
+    floe__free(c);
+}
+
+static const floe_catalog_ops rest_ops = {FLOE_CATALOG_OPS_VERSION,
+                                          rest_create_namespace,
+                                          rest_namespace_exists,
+                                          rest_load_namespace,
+                                          rest_list_namespaces,
+                                          rest_update_namespace,
+                                          rest_drop_namespace,
+                                          rest_register_table,
+                                          rest_load_table,
+                                          rest_list_tables,
+                                          rest_rename_table,
+                                          rest_drop_table,
+                                          rest_commit_table,
+                                          rest_free,
+                                          rest_commit,
+                                          rest_create_table,
+                                          rest_purge_table};
+
+/* ---------------------------------------------------------------- open */
+
+/* OAuth2 client credentials (RFC 6749 4.4) -> access token. */
+static int oauth_token(rest_cat *r, const floe_rest_catalog_options *o, char **token)
+{
+    char *url = o->oauth2_server_uri ? floe__strdup(o->oauth2_server_uri)
+                                     : floe__sprintf("%s/v1/oauth/tokens", r->base);
+    if (!url)
+        return floe__error_nomem();
+    const char *cred = o->credential, *colon = strchr(cred, ':');
+    char *id = colon ? floe__strndup(cred, (size_t)(colon - cred)) : NULL;
+    const char *secret = colon ? colon + 1 : cred;
+    floe_buf form = FLOE_BUF_INIT;
+    int rc = colon && !id ? floe__error_nomem() : 0;
+    char *e_id = NULL, *e_secret = NULL, *e_scope = NULL;
+    pthread_mutex_lock(&r->lock);
+    if (rc == 0) {
+        e_id = id ? curl_easy_escape(r->curl, id, 0) : NULL;
+        e_secret = curl_easy_escape(r->curl, secret, 0);
+        e_scope = curl_easy_escape(r->curl, o->scope ? o->scope : "catalog", 0);
+        if ((id && !e_id) || !e_secret || !e_scope)
+            rc = floe__error_nomem();
+    }
+    pthread_mutex_unlock(&r->lock);
+    if (rc == 0)
+        rc = floe__buf_printf(&form, "grant_type=client_credentials%s%s&client_secret=%s&scope=%s",
+                              e_id ? "&client_id=" : "", e_id ? e_id : "", e_secret, e_scope);
+    curl_free(e_id);
+    curl_free(e_secret);
+    curl_free(e_scope);
+    resp rs;
+    bool sent;
+    if (rc == 0)
+        rc = http(r, "POST", url, (const char *)form.ptr, form.len,
+                  "application/x-www-form-urlencoded", &rs, &sent);
+    if (form.ptr)
+        memset(form.ptr, 0, form.len);
+    floe__buf_free(&form);
+    floe__free(id);
+    if (rc == 0 && (rs.status < 200 || rs.status > 299)) {
+        rc = floe__error(FLOE_EINVALID, "catalog", "OAuth2 token request to %s: HTTP %ld", url,
+                         rs.status);
+    } else if (rc == 0) {
+        json_t *j;
+        rc = load_json(&rs, &j, "OAuth2 token");
+        const char *tok = rc == 0 ? json_string_value(json_object_get(j, "access_token")) : NULL;
+        if (rc == 0 && !tok)
+            rc = floe__error(FLOE_EINVALID, "catalog",
+                             "OAuth2 token response without "
+                             "access_token");
+        if (rc == 0 && !(*token = floe__strdup(tok)))
+            rc = floe__error_nomem();
+        json_decref(j);
+    }
+    if (rc == 0 || rs.body.ptr)
+        floe__buf_free(&rs.body);
+    floe__free(url);
+    return rc;
+}
+
+static int fetch_config(rest_cat *r, floe_catalog *c, const floe_rest_catalog_options *o)
+{
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = floe__buf_printf(&url, "%s/v1/config", r->base);
+    if (rc == 0 && o->warehouse) {
+        rc = floe__buf_puts(&url, "?warehouse=");
+        if (rc == 0)
+            rc = floe__rest_encode_segment(&url, o->warehouse);
+    }
+    if (rc == 0)
+        rc = floe__buf_putc(&url, '\0');
+    resp rs;
+    if (rc == 0)
+        rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "config", &rs);
+    floe__buf_free(&url);
+    FLOE_TRY(rc);
+    floe_rest_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    rc = floe__rest_parse_config(&cfg, (const char *)rs.body.ptr, rs.body.len);
+    floe__buf_free(&rs.body);
+    FLOE_TRY(rc);
+    /* defaults < client options < overrides */
+    const char *prefix = floe__props_get(&cfg.overrides, "prefix");
+    if (!prefix)
+        prefix = floe__props_get(&cfg.defaults, "prefix");
+    const char *wh = floe__props_get(&cfg.overrides, "warehouse");
+    if (!wh)
+        wh = o->warehouse ? o->warehouse : floe__props_get(&cfg.defaults, "warehouse");
+    floe_buf v1 = FLOE_BUF_INIT;
+    rc = floe__buf_printf(&v1, "%s/v1/", r->base);
+    if (rc == 0 && prefix && *prefix) {
+        rc = floe__rest_encode_segment(&v1, prefix);
+        if (rc == 0)
+            rc = floe__buf_putc(&v1, '/');
+    }
+    if (rc == 0)
+        rc = floe__buf_putc(&v1, '\0');
+    if (rc == 0) {
+        r->v1 = (char *)v1.ptr;
+        v1.ptr = NULL;
+    }
+    floe__buf_free(&v1);
+    if (rc == 0 && wh && !(c->warehouse = floe__strdup(wh)))
+        rc = floe__error_nomem();
+    floe__rest_config_free(&cfg);
+    return rc;
+}
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static void curl_init(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+int floe_catalog_open_rest(floe_catalog **out, const char *uri,
+                           const floe_rest_catalog_options *opts)
+{
+    if (!out)
+        return floe__error(FLOE_EINVALID, "catalog", "floe_catalog_open_rest: NULL out");
+    *out = NULL;
+    floe_rest_catalog_options def = FLOE_REST_CATALOG_OPTIONS_INIT;
+    const floe_rest_catalog_options *o = opts ? opts : &def;
+    if (o->version != FLOE_REST_CATALOG_OPTIONS_VERSION)
+        return floe__error(FLOE_EINVALID, "catalog", "unknown REST catalog options version");
+    if (!uri || (strncmp(uri, "http://", 7) != 0 && strncmp(uri, "https://", 8) != 0))
+        return floe__error(FLOE_EINVALID, "catalog",
+                           "REST catalog uri must start with http:// or https://");
+    pthread_once(&curl_once, curl_init);
+    floe_catalog *c = floe__calloc(1, sizeof *c);
+    rest_cat *r = c ? floe__calloc(1, sizeof *r) : NULL;
+    if (!r) {
+        floe__free(c);
+        return floe__error_nomem();
+    }
+    c->ops = &rest_ops;
+    c->impl = r;
+    pthread_mutex_init(&r->lock, NULL);
+    r->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 60000;
+    r->refs = o->snapshots_refs;
+    size_t n = strlen(uri);
+    while (n > 0 && uri[n - 1] == '/')
+        n--;
+    int rc = 0;
+    if (!(c->name = floe__strdup(o->name ? o->name : "rest")) || !(r->base = floe__strndup(uri, n)))
+        rc = floe__error_nomem();
+    if (rc == 0 && !(r->curl = curl_easy_init()))
+        rc = floe__error_nomem();
+    if (rc == 0 && o->access_delegation &&
+        !(r->deleg = floe__sprintf("X-Iceberg-Access-Delegation: %s", o->access_delegation)))
+        rc = floe__error_nomem();
+    char *token = NULL;
+    if (rc == 0 && o->token && !(token = floe__strdup(o->token)))
+        rc = floe__error_nomem();
+    if (rc == 0 && !token && o->credential)
+        rc = oauth_token(r, o, &token);
+    if (rc == 0 && token && !(r->auth = floe__sprintf("Authorization: Bearer %s", token)))
+        rc = floe__error_nomem();
+    if (token) {
+        memset(token, 0, strlen(token));
+        floe__free(token);
+    }
+    if (rc == 0)
+        rc = fetch_config(r, c, o);
+    if (rc < 0) {
+        rest_free(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}

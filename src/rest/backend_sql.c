@@ -1,0 +1,873 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * rest/backend_sql: the backend of `floe serve --warehouse DIR` — the REST
+ * catalog routes (open-api/rest-catalog-open-api.yaml) over floe's SQLite
+ * catalog (DIR/catalog.db, the JDBC schema) and the table layer. Creates go
+ * through floe_table_create, commits through floe__table_commit_request (the
+ * table layer's commit path: requirements checked against the current
+ * metadata, updates applied, metadata written create-new, pointer swapped
+ * with compare-and-set), drops through floe_table_drop.
+ *
+ * Loads pass the metadata.json bytes through unparsed (snapshots=all); with
+ * snapshots=refs the JSON is parsed and the snapshots no ref points at are
+ * left out. Safety: every metadata file served or registered must resolve
+ * inside the warehouse directory, so a registered pointer cannot make the
+ * server read /etc/passwd.
+ */
+#include "backend.h"
+#include "model_internal.h"
+
+#include "catalog/catalog.h"
+#include "io/io.h"
+#include "table/table.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest metadata.json served (a table with ~100k snapshots). */
+#define SQL_MAX_METADATA (256u << 20)
+/* Extra SQLite connections for commits, which then run in parallel (each
+ * is dominated by fsyncs; the compare-and-set keeps them atomic). */
+#define SQL_POOL 4
+
+typedef struct sql_backend {
+    floe_catalog *cat;
+    floe_fileio *io;
+    char *root; /* realpath of the warehouse directory */
+    /* One SQLite connection for catalog calls (serialised); metadata
+     * files are read outside the lock. */
+    pthread_mutex_t lock;
+    /* Commit connections (opened on first use), guarded by `lock`. */
+    floe_catalog *pool[SQL_POOL];
+    bool busy[SQL_POOL];
+    pthread_cond_t pool_cv;
+    char *db;
+    char *name;
+} sql_backend;
+
+/* Borrow a commit connection (waits while all are busy). */
+static int pool_take(sql_backend *s, int *slot)
+{
+    pthread_mutex_lock(&s->lock);
+    int rc = 0;
+    for (;;) {
+        int i = 0;
+        while (i < SQL_POOL && s->busy[i])
+            i++;
+        if (i < SQL_POOL) {
+            if (!s->pool[i]) {
+                floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
+                o.name = s->name;
+                o.warehouse = s->root;
+                o.no_create = true;
+                rc = floe_catalog_open_sql(&s->pool[i], s->db, &o);
+            }
+            if (rc == 0) {
+                s->busy[i] = true;
+                *slot = i;
+            }
+            break;
+        }
+        pthread_cond_wait(&s->pool_cv, &s->lock);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static void pool_give(sql_backend *s, int slot)
+{
+    pthread_mutex_lock(&s->lock);
+    s->busy[slot] = false;
+    pthread_cond_signal(&s->pool_cv);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static sql_backend *sb(floe_rest_backend *b)
+{
+    return b->payload;
+}
+
+/* "a.b" for ["a","b"]. */
+static char *ns_string(const floe_rest_namespace *ns)
+{
+    floe_buf buf = FLOE_BUF_INIT;
+    if (floe__rest_namespace_join(&buf, ns, '.') < 0 || floe__buf_putc(&buf, '\0') < 0) {
+        floe__buf_free(&buf);
+        floe__error_nomem();
+        return NULL;
+    }
+    return (char *)buf.ptr;
+}
+
+static char *ident_string(const floe_rest_ident *id)
+{
+    char *ns = ns_string(id->ns.n ? &id->ns : NULL);
+    if (!ns)
+        return NULL;
+    char *s = floe__sprintf("%s.%s", ns, id->name);
+    floe__free(ns);
+    if (!s)
+        floe__error_nomem();
+    return s;
+}
+
+/* The catalog's names are dotted: a level holding '.' cannot be stored. */
+static int check_levels(const floe_rest_namespace *ns)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (strchr(ns->parts[i], '.'))
+            return floe__error(FLOE_EINVALID, "rest",
+                               "namespace level '%s' contains '.', which this catalog uses as "
+                               "the level separator",
+                               ns->parts[i]);
+    return 0;
+}
+
+/* Is `path` (a plain path or file:// URI) inside the warehouse? Symlinks and
+ * ".." are resolved with realpath (the file must exist). */
+static int inside_warehouse(const sql_backend *s, const char *location)
+{
+    const char *p = location;
+    if (strncmp(p, "file://", 7) == 0)
+        p += 7;
+    else if (strncmp(p, "file:", 5) == 0)
+        p += 5;
+    if (p[0] != '/')
+        return floe__error(FLOE_EINVALID, "rest",
+                           "metadata location must be a file inside the warehouse");
+    char real[PATH_MAX];
+    if (!realpath(p, real))
+        return floe__error(FLOE_EINVALID, "rest",
+                           "metadata location must be an existing file inside the warehouse");
+    size_t n = strlen(s->root);
+    if (strncmp(real, s->root, n) != 0 || real[n] != '/')
+        return floe__error(FLOE_EINVALID, "rest",
+                           "metadata location must be a file inside the warehouse");
+    return 0;
+}
+
+/* A table location (which may not exist yet) must lie inside the warehouse:
+ * metadata is written below it. Lexical check: no "." or ".." segments. */
+static int location_ok(const sql_backend *s, const char *location)
+{
+    const char *p = location;
+    if (strncmp(p, "file://", 7) == 0)
+        p += 7;
+    else if (strncmp(p, "file:", 5) == 0)
+        p += 5;
+    size_t n = strlen(s->root);
+    bool ok = strncmp(p, s->root, n) == 0 && p[n] == '/';
+    for (const char *q = p; ok && *q; q++)
+        if (q[0] == '/' && q[1] == '.' &&
+            (q[2] == '/' || q[2] == '\0' || (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))
+            ok = false;
+    if (!ok)
+        return floe__error(FLOE_EINVALID, "rest",
+                           "table location must be a directory inside the warehouse");
+    return 0;
+}
+
+/* Updates that would make the server write outside the warehouse. */
+static int check_updates(const sql_backend *s, const floe_rest_commit_table_req *req)
+{
+    for (size_t i = 0; i < req->n_updates; i++) {
+        const floe_rest_update *u = &req->updates[i];
+        if (u->kind == FLOE_REST_SET_LOCATION)
+            FLOE_TRY(location_ok(s, u->location));
+        if (u->kind == FLOE_REST_SET_PROPERTIES) {
+            const char *mp = floe__props_get(&u->updates, "write.metadata.path");
+            if (mp)
+                FLOE_TRY(location_ok(s, mp));
+        }
+    }
+    return 0;
+}
+
+/* Map the catalog's ENOTFOUND to the REST namespace/table 404s. */
+static int ns_err(int rc, const floe_rest_namespace *ns)
+{
+    return rc == FLOE_ENOTFOUND ? floe__rest_no_such_namespace(ns) : rc;
+}
+
+/* ---------------------------------------------------------------- namespaces */
+
+typedef struct ns_collect {
+    floe_rest_namespace_list *out;
+    floe_arena *a;
+} ns_collect;
+
+static int add_ns(const char *name, void *payload)
+{
+    ns_collect *c = payload;
+    floe_rest_namespace ns;
+    FLOE_TRY(floe__rest_namespace_split(c->a, name, strlen(name), '.', &ns));
+    return floe__rest_namespace_list_add(c->out, &ns);
+}
+
+static int sql_list_namespaces(floe_rest_backend *b, const floe_rest_namespace *parent,
+                               floe_rest_namespace_list *out)
+{
+    sql_backend *s = sb(b);
+    char *p = parent && parent->n ? ns_string(parent) : NULL;
+    if (parent && parent->n && !p)
+        return FLOE_ENOMEM;
+    floe_arena *a = floe__arena_new(1024);
+    if (!a) {
+        floe__free(p);
+        return floe__error_nomem();
+    }
+    ns_collect c = {out, a};
+    pthread_mutex_lock(&s->lock);
+    int rc = floe_catalog_list_namespaces(s->cat, p, add_ns, &c);
+    pthread_mutex_unlock(&s->lock);
+    floe__arena_free(a);
+    floe__free(p);
+    return parent ? ns_err(rc, parent) : rc;
+}
+
+static int sql_create_namespace(floe_rest_backend *b, const floe_rest_create_namespace_req *req,
+                                floe_rest_namespace_result *out)
+{
+    sql_backend *s = sb(b);
+    FLOE_TRY(check_levels(&req->ns));
+    char *ns = ns_string(&req->ns);
+    if (!ns)
+        return FLOE_ENOMEM;
+    pthread_mutex_lock(&s->lock);
+    int rc = floe_catalog_create_namespace(s->cat, ns, &req->properties);
+    if (rc == FLOE_EEXISTS)
+        rc = floe__rest_namespace_exists(&req->ns);
+    if (rc == 0)
+        rc = floe_catalog_load_namespace(&out->properties, s->cat, ns);
+    pthread_mutex_unlock(&s->lock);
+    floe__free(ns);
+    return rc;
+}
+
+static int sql_load_namespace(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                              floe_rest_namespace_result *out)
+{
+    sql_backend *s = sb(b);
+    if (check_levels(nsp) < 0)
+        return floe__rest_no_such_namespace(nsp);
+    char *ns = ns_string(nsp);
+    if (!ns)
+        return FLOE_ENOMEM;
+    pthread_mutex_lock(&s->lock);
+    int rc = floe_catalog_load_namespace(&out->properties, s->cat, ns);
+    pthread_mutex_unlock(&s->lock);
+    floe__free(ns);
+    return ns_err(rc, nsp);
+}
+
+static int sql_update_namespace(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                                const floe_rest_update_namespace_props_req *req,
+                                floe_rest_update_namespace_props_result *out)
+{
+    sql_backend *s = sb(b);
+    if (check_levels(nsp) < 0)
+        return floe__rest_no_such_namespace(nsp);
+    char *ns = ns_string(nsp);
+    if (!ns)
+        return FLOE_ENOMEM;
+    floe_props cur = FLOE_PROPS_INIT;
+    pthread_mutex_lock(&s->lock);
+    int rc = floe_catalog_load_namespace(&cur, s->cat, ns);
+    if (rc == 0)
+        rc = floe_catalog_update_namespace(s->cat, ns, &req->updates, req->removals,
+                                           req->n_removals);
+    pthread_mutex_unlock(&s->lock);
+    for (size_t i = 0; rc == 0 && i < req->updates.n; i++)
+        rc = floe__rest_strlist_add(&out->updated, req->updates.items[i].key);
+    for (size_t i = 0; rc == 0 && i < req->n_removals; i++)
+        rc = floe__rest_strlist_add(floe__props_get(&cur, req->removals[i]) ? &out->removed
+                                                                            : &out->missing,
+                                    req->removals[i]);
+    floe__props_free(&cur);
+    floe__free(ns);
+    return ns_err(rc, nsp);
+}
+
+static int sql_drop_namespace(floe_rest_backend *b, const floe_rest_namespace *nsp)
+{
+    sql_backend *s = sb(b);
+    if (check_levels(nsp) < 0)
+        return floe__rest_no_such_namespace(nsp);
+    char *ns = ns_string(nsp);
+    if (!ns)
+        return FLOE_ENOMEM;
+    pthread_mutex_lock(&s->lock);
+    int rc = floe_catalog_drop_namespace(s->cat, ns);
+    pthread_mutex_unlock(&s->lock);
+    floe__free(ns);
+    if (rc == FLOE_EINVALID) { /* "Namespace a is not empty. ..." */
+        const floe_error *e = floe_error_last();
+        char *msg = floe__strdup(e && e->message ? e->message : "");
+        rc =
+            floe__error(FLOE_ECONFLICT, "rest", "%s", msg && *msg ? msg : "Namespace is not empty");
+        floe__free(msg);
+    }
+    return ns_err(rc, nsp);
+}
+
+/* ---------------------------------------------------------------- tables */
+
+typedef struct tbl_collect {
+    floe_rest_ident_list *out;
+    const floe_rest_namespace *ns;
+} tbl_collect;
+
+static int add_tbl(const char *ns, const char *name, void *payload)
+{
+    (void)ns;
+    tbl_collect *c = payload;
+    floe_rest_ident id = {*c->ns, (char *)name};
+    return floe__rest_ident_list_add(c->out, &id);
+}
+
+static int sql_list_tables(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                           floe_rest_ident_list *out)
+{
+    sql_backend *s = sb(b);
+    if (check_levels(nsp) < 0)
+        return floe__rest_no_such_namespace(nsp);
+    char *ns = ns_string(nsp);
+    if (!ns)
+        return FLOE_ENOMEM;
+    tbl_collect c = {out, nsp};
+    pthread_mutex_lock(&s->lock);
+    int rc = floe_catalog_list_tables(s->cat, ns, add_tbl, &c);
+    pthread_mutex_unlock(&s->lock);
+    floe__free(ns);
+    return ns_err(rc, nsp);
+}
+
+/* Keep only the snapshots a ref (or current-snapshot-id) points at. */
+static int filter_refs(json_t *m)
+{
+    json_t *snaps = json_object_get(m, "snapshots");
+    if (!json_is_array(snaps))
+        return 0;
+    json_t *refs = json_object_get(m, "refs");
+    json_t *cur = json_object_get(m, "current-snapshot-id");
+    json_t *keep = json_array();
+    if (!keep)
+        return floe__error_nomem();
+    size_t i;
+    json_t *sn;
+    json_array_foreach(snaps, i, sn)
+    {
+        json_int_t id = json_integer_value(json_object_get(sn, "snapshot-id"));
+        bool referenced = json_is_integer(cur) && json_integer_value(cur) == id;
+        const char *k;
+        json_t *r;
+        json_object_foreach(refs, k, r)
+        {
+            if (json_integer_value(json_object_get(r, "snapshot-id")) == id)
+                referenced = true;
+        }
+        if (referenced && json_array_append(keep, sn) < 0) {
+            json_decref(keep);
+            return floe__error_nomem();
+        }
+    }
+    if (json_object_set_new(m, "snapshots", keep) < 0)
+        return floe__error_nomem();
+    return 0;
+}
+
+/* Fill `out` from the metadata file at `location` (taken). */
+static int fill_result(sql_backend *s, char *location, floe_rest_snapshots_mode mode,
+                       floe_rest_table_result *out)
+{
+    int rc = inside_warehouse(s, location);
+    floe_buf buf = FLOE_BUF_INIT;
+    if (rc == 0)
+        rc = floe__io_read_all(s->io, location, SQL_MAX_METADATA, &buf);
+    if (rc == 0 && buf.len > 3 && (unsigned char)buf.ptr[0] == 0x1f &&
+        (unsigned char)buf.ptr[1] == 0x8b)
+        rc = floe__error(FLOE_EUNSUPPORTED, "rest", "gzip-compressed metadata is not served");
+    if (rc == 0 && mode == FLOE_REST_SNAPSHOTS_REFS) {
+        json_error_t jerr;
+        json_t *m = json_loadb((const char *)buf.ptr, buf.len, 0, &jerr);
+        if (!json_is_object(m))
+            rc = floe__error(FLOE_ECORRUPT, "rest", "metadata file %s is not a JSON object",
+                             location);
+        if (rc == 0)
+            rc = filter_refs(m);
+        if (rc == 0)
+            out->metadata = m;
+        else
+            json_decref(m);
+        floe__buf_free(&buf);
+    } else if (rc == 0) {
+        /* files behind the pointer were written by floe's commit path or
+         * parsed at registration: pass them through */
+        out->metadata_text = (char *)buf.ptr;
+        out->metadata_text_len = buf.len;
+        buf.ptr = NULL;
+    }
+    floe__buf_free(&buf);
+    if (rc == 0)
+        out->metadata_location = location;
+    else
+        floe__free(location);
+    return rc;
+}
+
+static int lookup(sql_backend *s, const char *ident, char **loc)
+{
+    char *l = NULL;
+    pthread_mutex_lock(&s->lock);
+    int rc = floe_catalog_load_table(&l, NULL, s->cat, ident);
+    pthread_mutex_unlock(&s->lock);
+    if (rc == 0 && !(*loc = floe__strdup(l)))
+        rc = floe__error_nomem();
+    floe_catalog_string_free(l);
+    return rc;
+}
+
+static int sql_load_table(floe_rest_backend *b, const floe_rest_ident *id,
+                          floe_rest_snapshots_mode mode, floe_rest_table_result *out)
+{
+    sql_backend *s = sb(b);
+    if (check_levels(&id->ns) < 0)
+        return floe__rest_no_such_table(id);
+    char *ident = ident_string(id);
+    if (!ident)
+        return FLOE_ENOMEM;
+    char *loc = NULL;
+    int rc = lookup(s, ident, &loc);
+    floe__free(ident);
+    if (rc == FLOE_ENOTFOUND)
+        return floe__rest_no_such_table(id);
+    if (rc < 0)
+        return rc;
+    return fill_result(s, loc, mode, out);
+}
+
+static int sql_table_exists(floe_rest_backend *b, const floe_rest_ident *id)
+{
+    sql_backend *s = sb(b);
+    if (check_levels(&id->ns) < 0)
+        return floe__rest_no_such_table(id);
+    char *ident = ident_string(id);
+    if (!ident)
+        return FLOE_ENOMEM;
+    char *loc = NULL;
+    int rc = lookup(s, ident, &loc);
+    floe__free(ident);
+    floe__free(loc);
+    return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
+}
+
+static char *dump(const json_t *j)
+{
+    return j ? json_dumps(j, JSON_COMPACT) : NULL;
+}
+
+static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                            const floe_rest_create_table_req *req, floe_rest_table_result *out)
+{
+    sql_backend *s = sb(b);
+    FLOE_TRY(check_levels(nsp));
+    floe_rest_ident id = {*nsp, (char *)req->name};
+    char *ident = ident_string(&id);
+    char *ns = ns_string(nsp);
+    char *schema = dump(req->schema), *spec = dump(req->partition_spec),
+         *order = dump(req->write_order);
+    int rc = ident && ns && schema && (!req->partition_spec || spec) && (!req->write_order || order)
+                 ? 0
+                 : floe__error_nomem();
+    floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
+    co.schema_json = schema;
+    co.partition_spec_json = spec;
+    co.sort_order_json = order;
+    co.properties = &req->properties;
+    co.location = req->location;
+    char *loc = NULL;
+    pthread_mutex_lock(&s->lock);
+    if (rc == 0) {
+        rc = floe_catalog_namespace_exists(s->cat, ns);
+        rc = rc == 1 ? 0 : rc == 0 ? floe__rest_no_such_namespace(nsp) : rc;
+    }
+    if (rc == 0 && req->location)
+        rc = location_ok(s, req->location);
+    const char *mp = floe__props_get(&req->properties, "write.metadata.path");
+    if (rc == 0 && mp)
+        rc = location_ok(s, mp);
+    if (rc == 0 && !req->stage_create) {
+        floe_table *t = NULL;
+        rc = floe_table_create(&t, s->cat, ident, &co, NULL);
+        if (rc == FLOE_EEXISTS)
+            rc = floe__rest_table_exists_error(&id);
+        if (rc == 0 && !(loc = floe__strdup(floe_table_metadata_location(t))))
+            rc = floe__error_nomem();
+        floe_table_free(t);
+    } else if (rc == 0) {
+        /* staged: the metadata the table would get; nothing stored */
+        char *existing = NULL;
+        rc = floe_catalog_load_table(&existing, NULL, s->cat, ident);
+        floe_catalog_string_free(existing);
+        if (rc == 0)
+            rc = floe__rest_table_exists_error(&id);
+        else if (rc == FLOE_ENOTFOUND)
+            rc = 0;
+        char *def = NULL;
+        if (rc == 0 && !req->location)
+            rc = floe_catalog_default_location(&def, s->cat, ident);
+        floe_table_metadata *m = NULL;
+        if (rc == 0)
+            rc = floe__table_initial_metadata(&co, req->location ? req->location : def, &m);
+        floe_catalog_string_free(def);
+        floe_buf text = FLOE_BUF_INIT;
+        if (rc == 0)
+            rc = floe__metadata_write(m, &text);
+        floe__metadata_free(m);
+        if (rc == 0) {
+            json_error_t jerr;
+            out->metadata = json_loadb((const char *)text.ptr, text.len, 0, &jerr);
+            if (!out->metadata)
+                rc = floe__error_nomem();
+        }
+        floe__buf_free(&text);
+    }
+    pthread_mutex_unlock(&s->lock);
+    free(schema);
+    free(spec);
+    free(order);
+    floe__free(ident);
+    floe__free(ns);
+    if (rc == 0 && loc)
+        return fill_result(s, loc, FLOE_REST_SNAPSHOTS_ALL, out);
+    floe__free(loc);
+    return rc;
+}
+
+/* The commit of a staged create (assert-create): create the table from the
+ * add-schema / add-spec / add-sort-order / set-location / set-properties /
+ * upgrade-format-version updates, then commit what remains (snapshots,
+ * refs, uuid) on top. Called with the lock held. */
+static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *ident,
+                         const floe_rest_commit_table_req *req, char **loc)
+{
+    const floe_rest_update *schema = NULL, *spec = NULL, *order = NULL, *location = NULL,
+                           *format = NULL;
+    floe_props props = FLOE_PROPS_INIT;
+    int rc = 0;
+    json_t *rest = json_array();
+    if (!rest)
+        return floe__error_nomem();
+    for (size_t i = 0; rc == 0 && i < req->n_updates; i++) {
+        const floe_rest_update *u = &req->updates[i];
+        switch (u->kind) {
+        case FLOE_REST_ADD_SCHEMA:
+            if (schema)
+                rc = floe__error(FLOE_EINVALID, "rest", "a create adds one schema");
+            schema = u;
+            break;
+        case FLOE_REST_ADD_SPEC: spec = u; break;
+        case FLOE_REST_ADD_SORT_ORDER: order = u; break;
+        case FLOE_REST_SET_LOCATION: location = u; break;
+        case FLOE_REST_UPGRADE_FORMAT_VERSION: format = u; break;
+        case FLOE_REST_SET_CURRENT_SCHEMA:
+        case FLOE_REST_SET_DEFAULT_SPEC:
+        case FLOE_REST_SET_DEFAULT_SORT_ORDER: break; /* the created table uses the added ones */
+        case FLOE_REST_SET_PROPERTIES:
+            for (size_t k = 0; rc == 0 && k < u->updates.n; k++)
+                rc = floe__props_set(&props, u->updates.items[k].key, u->updates.items[k].value);
+            break;
+        default:
+            if (json_array_append(rest, u->raw) < 0)
+                rc = floe__error_nomem();
+        }
+    }
+    if (rc == 0 && !schema)
+        rc = floe__error(FLOE_EINVALID, "rest", "a create commit needs an add-schema update");
+    char fv[24];
+    if (rc == 0 && format) {
+        snprintf(fv, sizeof fv, "%lld", (long long)format->format_version);
+        rc = floe__props_set(&props, "format-version", fv);
+    }
+    char *js = rc == 0 ? dump(schema->schema) : NULL;
+    char *jp = rc == 0 && spec ? dump(spec->spec) : NULL;
+    char *jo = rc == 0 && order ? dump(order->sort_order) : NULL;
+    if (rc == 0 && (!js || (spec && !jp) || (order && !jo)))
+        rc = floe__error_nomem();
+    if (rc == 0)
+        rc = check_updates(s, req);
+    floe_table *t = NULL;
+    if (rc == 0) {
+        floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
+        co.schema_json = js;
+        co.partition_spec_json = jp;
+        co.sort_order_json = jo;
+        co.properties = &props;
+        co.location = location ? location->location : NULL;
+        rc = floe_table_create(&t, s->cat, ident, &co, NULL);
+        if (rc == FLOE_EEXISTS)
+            rc = floe__error(FLOE_ECONFLICT, "rest", "Requirement failed: table already exists: %s",
+                             ident);
+    }
+    free(js);
+    free(jp);
+    free(jo);
+    floe__props_free(&props);
+    if (rc == 0 && json_array_size(rest) > 0) {
+        json_t *body = json_pack("{s:[],s:O}", "requirements", "updates", rest);
+        char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+        json_decref(body);
+        if (!text)
+            rc = floe__error_nomem();
+        else
+            rc = floe__table_commit_request(s->cat, s->io, ident, text, strlen(text), loc);
+        free(text);
+    } else if (rc == 0 && !(*loc = floe__strdup(floe_table_metadata_location(t)))) {
+        rc = floe__error_nomem();
+    }
+    (void)id;
+    floe_table_free(t);
+    json_decref(rest);
+    return rc;
+}
+
+static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
+                            const floe_rest_commit_table_req *req, floe_rest_table_result *out)
+{
+    sql_backend *s = sb(b);
+    if (check_levels(&id->ns) < 0)
+        return floe__rest_no_such_table(id);
+    bool create = false;
+    for (size_t i = 0; i < req->n_requirements; i++)
+        create |= req->requirements[i].kind == FLOE_REST_ASSERT_CREATE;
+    char *ident = ident_string(id);
+    if (!ident)
+        return FLOE_ENOMEM;
+    char *loc = NULL;
+    int rc = check_updates(s, req);
+    if (rc < 0) {
+    } else if (create) {
+        pthread_mutex_lock(&s->lock);
+        rc = commit_create(s, id, ident, req, &loc);
+        pthread_mutex_unlock(&s->lock);
+    } else {
+        /* the table layer parses the REST JSON itself (its own model) */
+        json_t *body = json_object();
+        json_t *reqs = json_object_get(req->json, "requirements");
+        json_t *upds = json_object_get(req->json, "updates");
+        if (!body ||
+            json_object_set_new(body, "requirements", reqs ? json_incref(reqs) : json_array()) <
+                0 ||
+            json_object_set(body, "updates", upds) < 0)
+            rc = floe__error_nomem();
+        char *text = rc == 0 ? json_dumps(body, JSON_COMPACT) : NULL;
+        json_decref(body);
+        if (rc == 0 && !text)
+            rc = floe__error_nomem();
+        int slot = -1;
+        if (rc == 0)
+            rc = pool_take(s, &slot);
+        if (rc == 0) {
+            rc = floe__table_commit_request(s->pool[slot], s->io, ident, text, strlen(text), &loc);
+            pool_give(s, slot);
+        }
+        free(text);
+        if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
+            strstr(floe_error_last()->message, "Table does not exist"))
+            rc = floe__rest_no_such_table(id);
+    }
+    floe__free(ident);
+    if (rc < 0) {
+        floe__free(loc);
+        return rc;
+    }
+    return fill_result(s, loc, FLOE_REST_SNAPSHOTS_ALL, out);
+}
+
+static int sql_drop_table(floe_rest_backend *b, const floe_rest_ident *id, bool purge)
+{
+    sql_backend *s = sb(b);
+    if (check_levels(&id->ns) < 0)
+        return floe__rest_no_such_table(id);
+    char *ident = ident_string(id);
+    if (!ident)
+        return FLOE_ENOMEM;
+    char *loc = NULL;
+    int rc = lookup(s, ident, &loc);
+    /* purge reads and deletes files: only for tables inside the warehouse */
+    if (rc == 0 && purge)
+        rc = inside_warehouse(s, loc);
+    floe__free(loc);
+    if (rc == 0) {
+        floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+        o.io = s->io;
+        pthread_mutex_lock(&s->lock);
+        rc = floe_table_drop(s->cat, ident, purge, &o);
+        pthread_mutex_unlock(&s->lock);
+    }
+    floe__free(ident);
+    return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
+}
+
+static int sql_rename_table(floe_rest_backend *b, const floe_rest_rename_table_req *req)
+{
+    sql_backend *s = sb(b);
+    if (check_levels(&req->source.ns) < 0)
+        return floe__rest_no_such_table(&req->source);
+    FLOE_TRY(check_levels(&req->destination.ns));
+    char *from = ident_string(&req->source), *to = ident_string(&req->destination);
+    char *dns = ns_string(&req->destination.ns);
+    int rc = from && to && dns ? 0 : FLOE_ENOMEM;
+    char *loc = NULL;
+    if (rc == 0)
+        rc = lookup(s, from, &loc);
+    floe__free(loc);
+    if (rc == FLOE_ENOTFOUND)
+        rc = floe__rest_no_such_table(&req->source);
+    pthread_mutex_lock(&s->lock);
+    if (rc == 0) {
+        rc = floe_catalog_namespace_exists(s->cat, dns);
+        rc = rc == 1 ? 0 : rc == 0 ? floe__rest_no_such_namespace(&req->destination.ns) : rc;
+    }
+    if (rc == 0) {
+        rc = floe_catalog_rename_table(s->cat, from, to);
+        if (rc == FLOE_EEXISTS)
+            rc = floe__rest_table_exists_error(&req->destination);
+        else if (rc == FLOE_ENOTFOUND)
+            rc = floe__rest_no_such_table(&req->source);
+    }
+    pthread_mutex_unlock(&s->lock);
+    floe__free(from);
+    floe__free(to);
+    floe__free(dns);
+    return rc;
+}
+
+static int sql_register_table(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                              const floe_rest_register_table_req *req, floe_rest_table_result *out)
+{
+    sql_backend *s = sb(b);
+    FLOE_TRY(check_levels(nsp));
+    floe_rest_ident id = {*nsp, (char *)req->name};
+    char *ident = ident_string(&id), *ns = ns_string(nsp);
+    int rc = ident && ns ? 0 : FLOE_ENOMEM;
+    if (rc == 0)
+        rc = inside_warehouse(s, req->metadata_location);
+    /* it must be table metadata; errors name the file, never its content */
+    floe_buf buf = FLOE_BUF_INIT;
+    if (rc == 0)
+        rc = floe__io_read_all(s->io, req->metadata_location, SQL_MAX_METADATA, &buf);
+    floe_table_metadata *m = NULL;
+    if (rc == 0 && floe__metadata_parse(&m, buf.ptr, buf.len, "registered metadata") < 0)
+        rc = floe__error(FLOE_EINVALID, "rest", "%s is not a valid table metadata file",
+                         req->metadata_location);
+    floe__metadata_free(m);
+    floe__buf_free(&buf);
+    pthread_mutex_lock(&s->lock);
+    if (rc == 0) {
+        rc = floe_catalog_namespace_exists(s->cat, ns);
+        rc = rc == 1 ? 0 : rc == 0 ? floe__rest_no_such_namespace(nsp) : rc;
+    }
+    char *cur = NULL;
+    if (rc == 0 && req->overwrite && floe_catalog_load_table(&cur, NULL, s->cat, ident) == 0)
+        rc = floe_catalog_commit_table(s->cat, ident, cur, req->metadata_location);
+    else if (rc == 0) {
+        floe_error_clear();
+        rc = floe_catalog_register_table(s->cat, ident, req->metadata_location);
+        if (rc == FLOE_EEXISTS)
+            rc = floe__rest_table_exists_error(&id);
+    }
+    floe_catalog_string_free(cur);
+    pthread_mutex_unlock(&s->lock);
+    char *loc = NULL;
+    if (rc == 0 && !(loc = floe__strdup(req->metadata_location)))
+        rc = floe__error_nomem();
+    floe__free(ident);
+    floe__free(ns);
+    if (rc < 0)
+        return rc;
+    return fill_result(s, loc, FLOE_REST_SNAPSHOTS_ALL, out);
+}
+
+static int sql_config(floe_rest_backend *b, const char *warehouse, floe_rest_config *out)
+{
+    (void)b;
+    (void)warehouse;
+    (void)out;
+    return 0;
+}
+
+static void sql_free(floe_rest_backend *b)
+{
+    sql_backend *s = sb(b);
+    if (s) {
+        floe_catalog_free(s->cat);
+        for (int i = 0; i < SQL_POOL; i++)
+            floe_catalog_free(s->pool[i]);
+        pthread_cond_destroy(&s->pool_cv);
+        floe__free(s->db);
+        floe__free(s->name);
+        floe_fileio_free(s->io);
+        floe__free(s->root);
+        pthread_mutex_destroy(&s->lock);
+        floe__free(s);
+    }
+    floe__free(b); /* floe__rest_backend_free only calls this */
+}
+
+int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
+                               const char *catalog_name)
+{
+    *out = NULL;
+    char real[PATH_MAX];
+    if (!warehouse || !realpath(warehouse, real))
+        return floe__error(FLOE_EINVALID, "rest", "warehouse %s is not an existing directory",
+                           warehouse ? warehouse : "(null)");
+    floe_rest_backend *b = floe__calloc(1, sizeof *b);
+    sql_backend *s = floe__calloc(1, sizeof *s);
+    if (!b || !s) {
+        floe__free(b);
+        floe__free(s);
+        return floe__error_nomem();
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->pool_cv, NULL);
+    b->version = FLOE_REST_BACKEND_VERSION;
+    b->payload = s;
+    b->free = sql_free;
+    b->config = sql_config;
+    b->list_namespaces = sql_list_namespaces;
+    b->create_namespace = sql_create_namespace;
+    b->load_namespace = sql_load_namespace;
+    b->update_namespace_properties = sql_update_namespace;
+    b->drop_namespace = sql_drop_namespace;
+    b->list_tables = sql_list_tables;
+    b->create_table = sql_create_table;
+    b->load_table = sql_load_table;
+    b->table_exists = sql_table_exists;
+    b->commit_table = sql_commit_table;
+    b->drop_table = sql_drop_table;
+    b->rename_table = sql_rename_table;
+    b->register_table = sql_register_table;
+    char *db = floe__sprintf("%s/catalog.db", real);
+    int rc = (s->root = floe__strdup(real)) && db ? 0 : floe__error_nomem();
+    if (rc == 0)
+        rc = floe_fileio_local_new(&s->io);
+    if (rc == 0) {
+        floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
+        o.name = catalog_name;
+        o.warehouse = real;
+        rc = floe_catalog_open_sql(&s->cat, db, &o);
+    }
+    s->db = db;
+    if (rc == 0 && catalog_name && !(s->name = floe__strdup(catalog_name)))
+        rc = floe__error_nomem();
+    if (rc < 0) {
+        floe__rest_backend_free(b);
+        return rc;
+    }
+    *out = b;
+    return 0;
+}
