@@ -26,6 +26,8 @@ static inline floe_table *rl_orders(floe_catalog *c, const char *ident, const ch
         floe__props_set(&p, "write.update.mode", mode);
         floe__props_set(&p, "write.merge.mode", mode);
     }
+    /* lost races retry at once (the default waits 100 ms) */
+    floe__props_set(&p, "commit.retry.min-wait-ms", "1");
     floe_table *t = NULL;
     if (fx_create(&t, c, ident, &p) < 0)
         ft_fail(__FILE__, __LINE__, "create: %s", ft_floe_err());
