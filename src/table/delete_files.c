@@ -45,8 +45,7 @@ int floe__rl_copy_value(floe_arena *a, floe_value *d, const floe_value *s)
             !(d->v.bytes.ptr = floe__arena_memdup(a, s->v.bytes.ptr, s->v.bytes.len)))
             return floe__error_nomem();
         break;
-    default:
-        break;
+    default: break;
     }
     return 0;
 }
@@ -239,9 +238,8 @@ static char *delete_path(floe_rowlevel *op, const floe_partition_spec *spec,
     }
     op->next_manifest++; /* shared counter: unique file numbers per operation */
     char *p = floe__arena_sprintf(op->arena, "%s%s%s%s/00000-0-%s-%05d-deletes.parquet",
-                                  dir ? dir : m->location, dir ? "" : "/data",
-                                  part.len ? "/" : "", part.len ? part.ptr : "", op->commit_uuid,
-                                  op->next_manifest);
+                                  dir ? dir : m->location, dir ? "" : "/data", part.len ? "/" : "",
+                                  part.len ? part.ptr : "", op->commit_uuid, op->next_manifest);
     floe__buf_free(&part);
     if (!p)
         floe__error_nomem();
@@ -422,7 +420,8 @@ static int classify(file_pass *fp, const struct ArrowArray *b, int64_t r, int64_
 }
 
 /* Append slot i of `a` (primitive or struct) to b. */
-static int copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, const floe_type *t, int64_t i)
+static int copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, const floe_type *t,
+                     int64_t i)
 {
     if (!floe_type_is_nested(t)) {
         floe_value v;
@@ -550,8 +549,8 @@ static int touch(floe_rowlevel *op, const floe_scan_file *f, floe_rl_touched **o
     t->spec_id = f->spec_id;
     t->record_count = f->record_count;
     t->file_size_in_bytes = f->file_size_in_bytes;
-    floe_value *vals = floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1,
-                                          sizeof *vals);
+    floe_value *vals =
+        floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
     if (!t->path || !vals)
         return floe__error_nomem();
     for (size_t k = 0; k < f->partition.n; k++)
@@ -711,8 +710,8 @@ int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids
             rc = floe__error(FLOE_EINVALID, "table", "Cannot find equality field id %d",
                              (int)ids[i]);
         else if (floe_type_is_nested(f->type))
-            rc = floe__error(FLOE_EINVALID, "table",
-                             "equality field %s must be a primitive column", f->name);
+            rc = floe__error(FLOE_EINVALID, "table", "equality field %s must be a primitive column",
+                             f->name);
         floe_buf ts = FLOE_BUF_INIT;
         if (rc == 0)
             rc = floe_manifest_type_string(f->type, &ts);
@@ -738,8 +737,8 @@ int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids
     if (rc == 0 && !path)
         rc = floe__error_code() ? floe__error_code() : FLOE_ENOMEM;
     if (rc == 0)
-        rc = write_delete_file(op, path, es, batch, FLOE_FILE_EQUALITY_DELETES,
-                               m->default_spec_id, &none, idcopy, nids, NULL);
+        rc = write_delete_file(op, path, es, batch, FLOE_FILE_EQUALITY_DELETES, m->default_spec_id,
+                               &none, idcopy, nids, NULL);
     if (es)
         floe__schema_release(es);
     floe__arena_free(scratch);

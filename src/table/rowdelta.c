@@ -36,12 +36,9 @@
 static const char *kind_word(floe_rowlevel_kind k)
 {
     switch (k) {
-    case FLOE_ROWLEVEL_UPDATE:
-        return "update";
-    case FLOE_ROWLEVEL_MERGE:
-        return "merge";
-    default:
-        return "delete";
+    case FLOE_ROWLEVEL_UPDATE: return "update";
+    case FLOE_ROWLEVEL_MERGE: return "merge";
+    default: return "delete";
     }
 }
 
@@ -229,8 +226,7 @@ int floe_rowlevel_delete_positions(floe_rowlevel *op, const char *path, const in
     }
     for (size_t i = 0; i < n; i++) {
         if (pos[i] < 0)
-            return floe__error(FLOE_EINVALID, "table", "negative position %lld",
-                               (long long)pos[i]);
+            return floe__error(FLOE_EINVALID, "table", "negative position %lld", (long long)pos[i]);
         int64_t *slot = floe__vec_push(&p->pos);
         if (!slot)
             return floe__error_nomem();
@@ -361,18 +357,18 @@ static int mwriter_close(floe_rowlevel *op, floe_table_change *c, mwriter *mw,
         copy->manifest_path = mw->path;
         /* partition summaries point into the writer: copy them */
         if (mf.npartitions) {
-            floe_field_summary *ps = floe__arena_memdup(c->arena, mf.partitions,
-                                                        mf.npartitions * sizeof *ps);
+            floe_field_summary *ps =
+                floe__arena_memdup(c->arena, mf.partitions, mf.npartitions * sizeof *ps);
             if (!ps)
                 return floe__error_nomem();
             for (size_t i = 0; i < mf.npartitions; i++) {
                 if (ps[i].lower_bound.ptr &&
-                    !(ps[i].lower_bound.ptr = floe__arena_memdup(
-                          c->arena, ps[i].lower_bound.ptr, ps[i].lower_bound.len + 1)))
+                    !(ps[i].lower_bound.ptr = floe__arena_memdup(c->arena, ps[i].lower_bound.ptr,
+                                                                 ps[i].lower_bound.len + 1)))
                     return floe__error_nomem();
                 if (ps[i].upper_bound.ptr &&
-                    !(ps[i].upper_bound.ptr = floe__arena_memdup(
-                          c->arena, ps[i].upper_bound.ptr, ps[i].upper_bound.len + 1)))
+                    !(ps[i].upper_bound.ptr = floe__arena_memdup(c->arena, ps[i].upper_bound.ptr,
+                                                                 ps[i].upper_bound.len + 1)))
                     return floe__error_nomem();
             }
             copy->partitions = ps;
@@ -465,7 +461,7 @@ static int metrics_of(const floe_data_file *d, floe_arena *a, floe_file_metrics 
 {
     memset(fm, 0, sizeof *fm);
     fm->record_count = d->record_count;
-#define COUNTS(src, dst, cnt)                                                                        \
+#define COUNTS(src, dst, cnt)                                                                      \
     do {                                                                                           \
         if (src.set && src.n) {                                                                    \
             floe_metric_count *mc = floe__arena_alloc(a, src.n * sizeof *mc);                      \
@@ -474,10 +470,10 @@ static int metrics_of(const floe_data_file *d, floe_arena *a, floe_file_metrics 
             for (size_t i = 0; i < src.n; i++)                                                     \
                 mc[i] = (floe_metric_count){src.items[i].field_id, src.items[i].value};            \
             dst = mc;                                                                              \
-            cnt = src.n;                                                                             \
+            cnt = src.n;                                                                           \
         }                                                                                          \
     } while (0)
-#define BOUNDS(src, dst, cnt)                                                                        \
+#define BOUNDS(src, dst, cnt)                                                                      \
     do {                                                                                           \
         if (src.set && src.n) {                                                                    \
             floe_metric_bound *mb = floe__arena_alloc(a, src.n * sizeof *mb);                      \
@@ -487,7 +483,7 @@ static int metrics_of(const floe_data_file *d, floe_arena *a, floe_file_metrics 
                 mb[i] = (floe_metric_bound){src.items[i].field_id, src.items[i].ptr,               \
                                             src.items[i].len};                                     \
             dst = mb;                                                                              \
-            cnt = src.n;                                                                             \
+            cnt = src.n;                                                                           \
         }                                                                                          \
     } while (0)
     COUNTS(d->value_counts, fm->value_counts, fm->n_value_counts);
@@ -572,8 +568,8 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
     conflicts cf = {FLOE_BUF_INIT, FLOE_BUF_INIT, FLOE_BUF_INIT};
     int rc = 0;
     if (op->filter)
-        rc = floe_expr_bind(&bound, scratch, floe__metadata_current_schema(base), op->filter,
-                            false);
+        rc =
+            floe_expr_bind(&bound, scratch, floe__metadata_current_schema(base), op->filter, false);
     if (rc == 0)
         rc = bound ? floe_expr_format(bound, &text) : floe__buf_puts(&text, "true");
     /* snapshots committed on the branch since the base, newest first */
@@ -932,12 +928,11 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     floe_buf lbytes = FLOE_BUF_INIT;
     if (rc == 0) {
         const char *dir = floe__props_get(&base->properties, "write.metadata.path");
-        list_path = dir ? floe__arena_sprintf(c->arena, "%s/snap-%lld-%d-%s.avro", dir,
-                                              (long long)op->snapshot_id, op->attempt,
-                                              op->commit_uuid)
-                        : floe__arena_sprintf(c->arena, "%s/metadata/snap-%lld-%d-%s.avro",
-                                              base->location, (long long)op->snapshot_id,
-                                              op->attempt, op->commit_uuid);
+        list_path =
+            dir ? floe__arena_sprintf(c->arena, "%s/snap-%lld-%d-%s.avro", dir,
+                                      (long long)op->snapshot_id, op->attempt, op->commit_uuid)
+                : floe__arena_sprintf(c->arena, "%s/metadata/snap-%lld-%d-%s.avro", base->location,
+                                      (long long)op->snapshot_id, op->attempt, op->commit_uuid);
         if (!list_path)
             rc = floe__error_nomem();
     }
@@ -975,8 +970,8 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
         rc = build_summary(op, parent, &n, changed, c, &kv);
     if (rc == 0) {
         floe_table_update *u = floe__change_update(c, FLOE_UPD_ADD_SNAPSHOT);
-        floe_kv *kvs = kv.len ? floe__arena_memdup(c->arena, kv.items, kv.len * sizeof(floe_kv))
-                              : NULL;
+        floe_kv *kvs =
+            kv.len ? floe__arena_memdup(c->arena, kv.items, kv.len * sizeof(floe_kv)) : NULL;
         if (!u || (kv.len && !kvs)) {
             rc = floe__error_nomem();
         } else {
@@ -1057,8 +1052,8 @@ static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, si
         t->file_size_in_bytes = f->file_size_in_bytes;
         t->rows_deleted = f->record_count;
         t->removed = true;
-        floe_value *vals = floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1,
-                                              sizeof *vals);
+        floe_value *vals =
+            floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
         if (!t->path || !vals)
             rc = floe__error_nomem();
         for (size_t k = 0; rc == 0 && k < f->partition.n; k++)

@@ -20,7 +20,7 @@
 
 /* Positions given for one data file by floe_rowlevel_delete_positions. */
 typedef struct floe_rl_positions {
-    char *path; /* arena */
+    char *path;   /* arena */
     floe_vec pos; /* int64_t */
 } floe_rl_positions;
 

@@ -168,10 +168,10 @@ static void test_no_lost_update(void)
             fx_order ra = {1002, 502, 7500, sa, 2026, 9, 20};
             fx_order rb = {1002, 502, 7500, sb, 2026, 9, 20};
             floe_table *first = (i & 1) ? t2 : t1, *second = (i & 1) ? t1 : t2;
-            floe_rowlevel *a = start(first, FLOE_ROWLEVEL_UPDATE, "order_id = 1002",
-                                     FLOE_ISOLATION_TABLE);
-            floe_rowlevel *b = start(second, FLOE_ROWLEVEL_UPDATE, "order_id = 1002",
-                                     FLOE_ISOLATION_TABLE);
+            floe_rowlevel *a =
+                start(first, FLOE_ROWLEVEL_UPDATE, "order_id = 1002", FLOE_ISOLATION_TABLE);
+            floe_rowlevel *b =
+                start(second, FLOE_ROWLEVEL_UPDATE, "order_id = 1002", FLOE_ISOLATION_TABLE);
             FT_ASSERT(a && b);
             FT_OK(add_rows(a, first, &ra, 1));
             FT_OK(add_rows(b, second, &rb, 1));

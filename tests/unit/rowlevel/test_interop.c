@@ -25,8 +25,7 @@ static void find_delete_file(floe_table *t, int64_t id, char *dfile, char *dman,
     floe_manifest_list *l = NULL;
     FT_OK(fx_read_list(t, floe__table_manifest_list(t, s), &lb, &l));
     for (size_t i = 0; l && i < l->nentries; i++) {
-        if (l->entries[i].content != FLOE_MANIFEST_DELETES ||
-            l->entries[i].added_snapshot_id != id)
+        if (l->entries[i].content != FLOE_MANIFEST_DELETES || l->entries[i].added_snapshot_id != id)
             continue;
         snprintf(dman, n, "%s", l->entries[i].manifest_path);
         floe_buf mb = FLOE_BUF_INIT;
@@ -87,8 +86,8 @@ static void test_mor_readers(void)
         return;
     }
     /* DuckDB: the position delete file */
-    rc = ft_run(&out, "node %s/tests/interop/parquet_engines.mjs duckdb-read '%s'",
-                ft_source_dir(), dfile);
+    rc = ft_run(&out, "node %s/tests/interop/parquet_engines.mjs duckdb-read '%s'", ft_source_dir(),
+                dfile);
     FT_EQ_INT(rc, 0);
     FT_ASSERT(out);
     FT_CHECK(strstr(out, "{\"name\":\"file_path\",\"type\":\"VARCHAR\"},"
