@@ -525,7 +525,16 @@ static int check_snapshot(floe_rowlevel *op, const floe_table_metadata *base,
             if (!e->has_snapshot_id || e->snapshot_id != s->snapshot_id)
                 continue;
             const floe_data_file *d = &e->data_file;
-            if (d->content == FLOE_FILE_DATA && e->status == FLOE_ENTRY_ADDED) {
+            if (d->content == FLOE_FILE_DATA && e->status == FLOE_ENTRY_ADDED &&
+                op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC) {
+                /* ReplacePartitions: new data in a replaced partition */
+                bool hit = false;
+                for (size_t f = 0; f < op->nnew_files && !hit; f++)
+                    hit = mf->partition_spec_id == base->default_spec_id &&
+                          same_partition(&d->partition, &op->new_files[f].partition);
+                if (hit && op->isolation == FLOE_ISOLATION_SERIALIZABLE)
+                    rc = add_path(&cf->added, d->file_path);
+            } else if (d->content == FLOE_FILE_DATA && e->status == FLOE_ENTRY_ADDED) {
                 if (op->isolation != FLOE_ISOLATION_SERIALIZABLE || (!bound && !op->delete_all))
                     continue;
                 bool might = true;
@@ -550,7 +559,6 @@ static int check_snapshot(floe_rowlevel *op, const floe_table_metadata *base,
     }
     floe_manifest_list_free(l);
     floe__buf_free(&ldata);
-    (void)base;
     return rc;
 }
 
@@ -1082,6 +1090,8 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
         rc = floe__append_files(op->writer, &files, &nfiles);
     if (rc == 0 && op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC)
         rc = replace_partitions(op, files, nfiles);
+    op->new_files = files;
+    op->nnew_files = nfiles;
     rl_commit cm = {op, files, nfiles, NULL, 0};
     if (rc == 0 && !(cm.removed = floe__strmap_new()))
         rc = floe__error_nomem();

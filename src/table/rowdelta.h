@@ -58,6 +58,8 @@ struct floe_rowlevel {
     int64_t snapshot_id;
     int attempt;
     int next_manifest;
+    const floe_data_file *new_files; /* at commit: the added data files (writer's) */
+    size_t nnew_files;
     bool resolved; /* rows found, files written */
     bool done;
     floe_rowlevel_stats stats;

@@ -147,6 +147,42 @@ static void test_non_overlap_mor(void)
     non_overlap("merge-on-read");
 }
 
+/* INSERT OVERWRITE of a partition: a concurrent append into that partition
+ * conflicts (serializable); one into another partition does not. */
+static void test_overwrite_dynamic_conflict(void)
+{
+    floe_catalog *c = fx_catalog();
+    floe_table *t1 = rl_orders(c, "shop.orders", NULL);
+    FT_ASSERT(t1);
+    floe_table *t2 = NULL;
+    FT_OK(floe_table_load(&t2, c, "shop.orders", NULL));
+    static const fx_order NEW[] = {{3001, 1, 100, "OVER", 2026, 9, 21}};
+    static const fx_order OTHER[] = {{3002, 1, 100, "OTHER", 2026, 9, 24}};
+    static const fx_order SAME[] = {{3003, 1, 100, "SAME", 2026, 9, 21}};
+    for (int round = 0; round < 2; round++) {
+        floe_rowlevel *op = NULL;
+        floe_rowlevel_options o = FLOE_ROWLEVEL_OPTIONS_INIT;
+        o.kind = FLOE_ROWLEVEL_OVERWRITE_DYNAMIC;
+        FT_OK(floe_rowlevel_new(&op, t1, &o));
+        FT_OK(add_rows(op, t1, NEW, 1));
+        FT_OK(floe_table_refresh(t2));
+        fx_append_rows(t2, round ? SAME : OTHER, 1);
+        int rc = floe_rowlevel_commit(op, NULL, NULL);
+        if (round == 0) {
+            FT_OK(rc);
+        } else {
+            FT_EQ_INT(rc, FLOE_EINVALID);
+            FT_ERR_CONTAINS("Found conflicting files that can contain records matching");
+        }
+        floe_rowlevel_free(op);
+    }
+    FT_OK(floe_table_refresh(t1));
+    RL_ROWS_EQ(t1, -1, "1001:PLACED,1002:PLACED,1004:PLACED,3001:OVER,3002:OTHER,3003:SAME");
+    floe_table_free(t2);
+    floe_table_free(t1);
+    floe_catalog_free(c);
+}
+
 /* Two writers race to update the same row 50 times per mode: exactly one
  * wins each round, the loser retries from the new state, and the final
  * value is the retry's (no update is ever lost or applied twice). */
@@ -203,6 +239,7 @@ static const ft_case cases[] = {
     {"overlap_mor_snapshot_isolation", test_overlap_mor_snapshot_isolation},
     {"non_overlap_cow", test_non_overlap_cow},
     {"non_overlap_mor", test_non_overlap_mor},
+    {"overwrite_dynamic_conflict", test_overwrite_dynamic_conflict},
     {"no_lost_update", test_no_lost_update},
 };
 
