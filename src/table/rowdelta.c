@@ -175,16 +175,22 @@ static int check_open(const floe_rowlevel *op)
     return 0;
 }
 
-int floe_rowlevel_delete_where(floe_rowlevel *op, const char *filter)
+/* A deep copy of an unbound expression into `a`. */
+static const floe_expr *copy_expr(floe_arena *a, const floe_expr *e)
 {
-    FLOE_TRY(check_open(op));
-    if (!filter || !*filter) {
-        op->delete_all = true;
-        return 0;
+    switch (e->kind) {
+    case FLOE_EXPR_TRUE: return floe_expr_true();
+    case FLOE_EXPR_FALSE: return floe_expr_false();
+    case FLOE_EXPR_AND: return floe_expr_and(a, copy_expr(a, e->left), copy_expr(a, e->right));
+    case FLOE_EXPR_OR: return floe_expr_or(a, copy_expr(a, e->left), copy_expr(a, e->right));
+    case FLOE_EXPR_NOT: return floe_expr_not(a, copy_expr(a, e->left));
+    default: return floe_expr_pred(a, e->op, e->name, e->lits, e->nlits);
     }
+}
+
+static int add_filter(floe_rowlevel *op, const floe_expr *e)
+{
     const floe_schema *schema = floe__metadata_current_schema(op->t->metadata);
-    const floe_expr *e = NULL;
-    FLOE_TRY(floe__scan_filter_parse(&e, op->arena, filter, schema));
     /* bind now so a bad column is reported by this call */
     floe_arena *scratch = floe__arena_new(1024);
     if (!scratch)
@@ -200,6 +206,32 @@ int floe_rowlevel_delete_where(floe_rowlevel *op, const char *filter)
     }
     op->filter = e;
     return 0;
+}
+
+int floe_rowlevel_delete_where(floe_rowlevel *op, const char *filter)
+{
+    FLOE_TRY(check_open(op));
+    if (!filter || !*filter) {
+        op->delete_all = true;
+        return 0;
+    }
+    const floe_expr *e = NULL;
+    FLOE_TRY(floe__scan_filter_parse(&e, op->arena, filter,
+                                     floe__metadata_current_schema(op->t->metadata)));
+    return add_filter(op, e);
+}
+
+int floe__rowlevel_delete_where_expr(floe_rowlevel *op, const floe_expr *e)
+{
+    FLOE_TRY(check_open(op));
+    if (!e) {
+        op->delete_all = true;
+        return 0;
+    }
+    const floe_expr *copy = copy_expr(op->arena, e);
+    if (!copy)
+        return floe__error_code() ? floe__error_code() : floe__error_nomem();
+    return add_filter(op, copy);
 }
 
 int floe_rowlevel_delete_positions(floe_rowlevel *op, const char *path, const int64_t *pos,

@@ -67,6 +67,11 @@ struct floe_rowlevel {
      * while rewriting; lives in the change arena */
 };
 
+/* floe_rowlevel_delete_where with an unbound expression (names, not ids)
+ * built by an in-tree caller such as the SQL front end; copied into the
+ * operation (`e` may be freed afterwards). NULL = every row. */
+int floe__rowlevel_delete_where_expr(floe_rowlevel *op, const floe_expr *e);
+
 /* delete_files.c: read the base snapshot, find the rows to remove, write
  * copy-on-write rewrites into op->writer or position delete files; fill
  * op->touched. */

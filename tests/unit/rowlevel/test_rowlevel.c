@@ -145,6 +145,34 @@ static void test_nothing_matches(void)
     floe_catalog_free(c);
 }
 
+/* The in-tree path of the SQL front end: an unbound floe_expr. */
+static void test_expr_filter(void)
+{
+    floe_catalog *c = fx_catalog();
+    floe_table *t = rl_orders(c, "shop.orders", "merge-on-read");
+    FT_ASSERT(t);
+    floe_arena *a = floe__arena_new(1024);
+    FT_ASSERT(a);
+    floe_value lits[] = {floe_value_long(1003), floe_value_long(1004)};
+    const floe_expr *e =
+        floe_expr_or(a, floe_expr_set(a, FLOE_OP_IN, "order_id", lits, 2),
+                     floe_expr_not(a, floe_expr_unary(a, FLOE_OP_NOT_NULL, "status")));
+    FT_ASSERT(e);
+    floe_rowlevel *op = NULL;
+    FT_OK(floe_rowlevel_new(&op, t, NULL));
+    FT_OK(floe__rowlevel_delete_where_expr(op, e));
+    floe__arena_free(a); /* the operation holds its own copy */
+    int64_t id = 0;
+    floe_rowlevel_stats st;
+    FT_OK(floe_rowlevel_commit(op, &id, &st));
+    floe_rowlevel_free(op);
+    FT_EQ_INT((int)st.rows_deleted, 2);
+    FT_EQ_INT((int)st.delete_files_added, 2); /* two partitions */
+    RL_ROWS_EQ(t, -1, "1001:PLACED,1002:PLACED");
+    floe_table_free(t);
+    floe_catalog_free(c);
+}
+
 static void test_delete_all_and_partition(void)
 {
     floe_catalog *c = fx_catalog();
@@ -368,6 +396,7 @@ static const ft_case cases[] = {
     {"seed_cow", test_seed_cow},
     {"seed_mor", test_seed_mor},
     {"nothing_matches", test_nothing_matches},
+    {"expr_filter", test_expr_filter},
     {"delete_all_and_partition", test_delete_all_and_partition},
     {"positions", test_positions},
     {"branch", test_branch},
