@@ -132,7 +132,8 @@ static inline char *rl_rows_ref(floe_table *t, int64_t snapshot_id, const char *
         st.release(&st);
     }
     floe_scan_free(s);
-    qsort(items, n, sizeof *items, rl_cmp_str);
+    if (n)
+        qsort(items, n, sizeof *items, rl_cmp_str);
     size_t len = 1;
     for (size_t i = 0; i < n; i++)
         len += strlen(items[i]) + 1;
