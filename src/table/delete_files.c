@@ -109,7 +109,7 @@ static int metrics_bounds(floe_arena *a, const floe_pq_metrics *m, bool upper,
         size_t len = upper ? f->upper_bound_len : f->lower_bound_len;
         if (!p)
             continue;
-        uint8_t *c = floe__arena_memdup(a, p, len ? len : 1);
+        uint8_t *c = len ? floe__arena_memdup(a, p, len) : floe__arena_alloc(a, 1);
         if (!c)
             return floe__error_nomem();
         items[n++] = (floe_col_bytes){f->field_id, c, len};

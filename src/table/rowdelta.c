@@ -367,6 +367,12 @@ static int mwriter_open(floe_rowlevel *op, const floe_table_metadata *m, floe_ta
     return floe_manifest_writer_new(&mw->w, &wo, &mw->bytes);
 }
 
+/* A copy of n bytes (a valid pointer even for n == 0). */
+static const uint8_t *dup_bytes(floe_arena *a, const uint8_t *p, size_t n)
+{
+    return n ? floe__arena_memdup(a, p, n) : floe__arena_alloc(a, 1);
+}
+
 /* Finish, write create-new (recorded as written by this attempt), copy the
  * list entry into the change arena. */
 static int mwriter_close(floe_rowlevel *op, floe_table_change *c, mwriter *mw,
@@ -395,12 +401,12 @@ static int mwriter_close(floe_rowlevel *op, floe_table_change *c, mwriter *mw,
                 return floe__error_nomem();
             for (size_t i = 0; i < mf.npartitions; i++) {
                 if (ps[i].lower_bound.ptr &&
-                    !(ps[i].lower_bound.ptr = floe__arena_memdup(c->arena, ps[i].lower_bound.ptr,
-                                                                 ps[i].lower_bound.len + 1)))
+                    !(ps[i].lower_bound.ptr =
+                          dup_bytes(c->arena, ps[i].lower_bound.ptr, ps[i].lower_bound.len)))
                     return floe__error_nomem();
                 if (ps[i].upper_bound.ptr &&
-                    !(ps[i].upper_bound.ptr = floe__arena_memdup(c->arena, ps[i].upper_bound.ptr,
-                                                                 ps[i].upper_bound.len + 1)))
+                    !(ps[i].upper_bound.ptr =
+                          dup_bytes(c->arena, ps[i].upper_bound.ptr, ps[i].upper_bound.len)))
                     return floe__error_nomem();
             }
             copy->partitions = ps;

@@ -185,19 +185,21 @@ static void test_overwrite_dynamic_conflict(void)
 
 /* Two writers race to update the same row 50 times per mode: exactly one
  * wins each round, the loser retries from the new state, and the final
- * value is the retry's (no update is ever lost or applied twice). */
+ * value is the retry's (no update is ever lost or applied twice). A fresh
+ * table every 10 rounds keeps the manifest count (never merged by
+ * row-level commits) and so the test's cost bounded. */
 static void test_no_lost_update(void)
 {
-    for (int m = 0; m < 2; m++) {
-        floe_catalog *c = fx_catalog();
+    floe_catalog *c = fx_catalog();
+    for (int m = 0; m < 10; m++) {
         char ident[32];
         snprintf(ident, sizeof ident, "shop.race%d", m);
-        floe_table *t1 = rl_orders(c, ident, m ? "merge-on-read" : NULL);
+        floe_table *t1 = rl_orders(c, ident, (m & 1) ? "merge-on-read" : NULL);
         FT_ASSERT(t1);
         floe_table *t2 = NULL;
         FT_OK(floe_table_load(&t2, c, ident, NULL));
         int failures = 0;
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < 10; i++) {
             char sa[16], sb[16];
             snprintf(sa, sizeof sa, "A%d", i);
             snprintf(sb, sizeof sb, "B%d", i);
@@ -223,13 +225,13 @@ static void test_no_lost_update(void)
             floe_rowlevel_free(a);
             floe_rowlevel_free(b);
         }
-        FT_EQ_INT(failures, 50);
+        FT_EQ_INT(failures, 10);
         FT_OK(floe_table_refresh(t1));
-        RL_ROWS_EQ(t1, -1, "1001:PLACED,1002:B49,1003:PLACED,1004:PLACED");
+        RL_ROWS_EQ(t1, -1, "1001:PLACED,1002:B9,1003:PLACED,1004:PLACED");
         floe_table_free(t2);
         floe_table_free(t1);
-        floe_catalog_free(c);
     }
+    floe_catalog_free(c);
 }
 
 static const ft_case cases[] = {

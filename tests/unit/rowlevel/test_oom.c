@@ -46,6 +46,10 @@ static void oom(const char *mode, const char *name)
             break;
         }
         FT_OK(floe_table_refresh(t));
+        /* reading the rows back costs more than the delete: sample it (a
+         * committed delete is also seen by the next round matching nothing) */
+        if (n % 16)
+            continue;
         char *rows = rl_rows(t, -1);
         FT_ASSERT(rows);
         bool old = strcmp(rows, "1001:PLACED,1002:PLACED,1003:PLACED") == 0;
