@@ -359,6 +359,154 @@ FLOE_EXTERN int floe_append_commit(floe_append *a, int64_t *snapshot_id);
 /* Abort if not committed (deleting the files written so far) and free. */
 FLOE_EXTERN void floe_append_free(floe_append *a);
 
+/* ---------------------------------------------------------------- row-level changes */
+
+/* DELETE / UPDATE / MERGE / INSERT OVERWRITE as one snapshot (spec
+ * "Row-level Deletes", "Position Delete Files", "Equality Delete Files";
+ * Java's OverwriteFiles, RowDelta, ReplacePartitions and their
+ * MergingSnapshotProducer validation). See docs/rowlevel.md.
+ *
+ * An operation collects: rows to remove (a filter and/or per-file position
+ * lists), new rows (Arrow batches, as floe_append_write), and, for callers
+ * that have keys, equality deletes. floe_rowlevel_commit finds the affected
+ * rows in the snapshot the operation started from (the handle's branch head
+ * when it was created) and then either
+ *  - copy-on-write (default): rewrites every data file holding a removed
+ *    row with its other live rows and removes it (a file whose live rows
+ *    all go is just removed);
+ *  - merge-on-read (`write.delete.mode` / `write.update.mode` /
+ *    `write.merge.mode` = merge-on-read, by kind): writes Parquet position
+ *    delete files (file_path 2147483546, pos 2147483545, sorted) in a
+ *    delete manifest, one per partition.
+ * The snapshot's operation is `delete` when rows or files are only removed,
+ * `overwrite` when rows are also added, `append` when only added; the
+ * summary is Java's (deleted-data-files, deleted-records, removed-files-size,
+ * added-delete-files, added-position-deletes, added-position-delete-files,
+ * ...). A lost compare-and-set re-validates against every snapshot committed
+ * on the branch since the start (isolation `write.delete.isolation-level` /
+ * `write.update.isolation-level` / `write.merge.isolation-level`:
+ * serializable (default) or snapshot) and fails with FLOE_EINVALID and
+ * Java's messages: "Found conflicting files that can contain records
+ * matching <filter>: [paths]" (serializable: a new data file may hold
+ * matching rows), "Found conflicting deleted files that can contain records
+ * matching <filter>: [paths]" (a file we read was removed), "Found new
+ * conflicting delete files that can apply to records matching <filter>:
+ * [paths]" (new deletes on a file we touch); nothing is changed then. */
+typedef struct floe_rowlevel floe_rowlevel;
+
+typedef enum floe_rowlevel_kind {
+    FLOE_ROWLEVEL_DELETE = 0, /* write.delete.mode / write.delete.isolation-level */
+    FLOE_ROWLEVEL_UPDATE = 1, /* write.update.* */
+    FLOE_ROWLEVEL_MERGE = 2,  /* write.merge.* */
+    /* INSERT OVERWRITE: the new rows replace (copy-on-write always) every
+     * live data file of the partitions they land in (Java ReplacePartitions,
+     * dynamic mode; summary replace-partitions=true), plus what a filter
+     * removes. On an unpartitioned table every file is replaced. */
+    FLOE_ROWLEVEL_OVERWRITE_DYNAMIC = 3,
+} floe_rowlevel_kind;
+
+typedef enum floe_rowlevel_mode {
+    FLOE_ROWLEVEL_MODE_TABLE = 0, /* from the table property of the kind */
+    FLOE_ROWLEVEL_MODE_COPY_ON_WRITE = 1,
+    FLOE_ROWLEVEL_MODE_MERGE_ON_READ = 2,
+} floe_rowlevel_mode;
+
+typedef enum floe_isolation {
+    FLOE_ISOLATION_TABLE = 0, /* from the table property of the kind */
+    FLOE_ISOLATION_SERIALIZABLE = 1,
+    FLOE_ISOLATION_SNAPSHOT = 2,
+} floe_isolation;
+
+typedef struct floe_rowlevel_options {
+    unsigned version; /* FLOE_ROWLEVEL_OPTIONS_VERSION */
+    floe_rowlevel_kind kind;
+    floe_rowlevel_mode mode;
+    floe_isolation isolation;
+} floe_rowlevel_options;
+
+#define FLOE_ROWLEVEL_OPTIONS_VERSION 1
+#define FLOE_ROWLEVEL_OPTIONS_INIT                                                                 \
+    {                                                                                              \
+        FLOE_ROWLEVEL_OPTIONS_VERSION, FLOE_ROWLEVEL_DELETE, FLOE_ROWLEVEL_MODE_TABLE,             \
+            FLOE_ISOLATION_TABLE                                                                   \
+    }
+
+/* Start an operation on the handle's branch (the handle is borrowed until
+ * floe_rowlevel_free; it is brought up to date first unless cached). `opts`
+ * may be NULL (DELETE, table's mode and isolation). Errors: FLOE_EINVALID
+ * (bad options or mode/isolation property values, "Ref x is a tag not a
+ * branch"), FLOE_EUNSUPPORTED (format version 1 with merge-on-read),
+ * FLOE_ENOMEM, catalog errors of the freshness check. */
+FLOE_EXTERN int floe_rowlevel_new(floe_rowlevel **out, floe_table *table,
+                                  const floe_rowlevel_options *opts);
+
+/* The snapshot the operation reads (the branch head at start; -1 when the
+ * branch is empty). Callers computing new rows (UPDATE, MERGE) should scan
+ * this snapshot (floe_scan_options.has_snapshot_id) so validation covers
+ * exactly what they read. */
+FLOE_EXTERN int64_t floe_rowlevel_base_snapshot(const floe_rowlevel *op);
+/* Copy-on-write or merge-on-read, as resolved at start. */
+FLOE_EXTERN floe_rowlevel_mode floe_rowlevel_mode_of(const floe_rowlevel *op);
+
+/* Remove the live rows matching `filter` (the textual form of
+ * floe_scan_options.filter, bound to the current schema; NULL or "" = every
+ * row). May be called several times (rows matching any filter go). The
+ * filter is also the conflict-detection filter. Errors: FLOE_EINVALID
+ * (syntax, unknown column), FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rowlevel_delete_where(floe_rowlevel *op, const char *filter);
+
+/* Remove rows by position (0-based row index in the data file, as the
+ * spec's position deletes) of the live data file `data_file_path` of the
+ * base snapshot. Positions are copied; order and duplicates do not matter.
+ * Rows already deleted are ignored. The file must be live at commit
+ * (FLOE_EINVALID "Cannot commit, missing data files: [path]" otherwise).
+ * Errors: FLOE_EINVALID (negative position), FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rowlevel_delete_positions(floe_rowlevel *op, const char *data_file_path,
+                                               const int64_t *positions, size_t n);
+
+/* Add rows (UPDATE's new versions, MERGE's inserts, INSERT OVERWRITE's
+ * rows): same layout and errors as floe_append_write. */
+FLOE_EXTERN int floe_rowlevel_write(floe_rowlevel *op, const struct ArrowArray *batch);
+
+/* Add an equality delete file (merge-on-read for callers that have keys):
+ * `batch` is a struct array whose children are the fields `equality_ids`
+ * of the current schema, in that order (their types' Arrow layout). Every
+ * row of the table whose values on those columns equal a row of the batch
+ * (null-safe), in a data file with a smaller data sequence number, is
+ * deleted. Unpartitioned tables only for now. Errors: FLOE_EINVALID
+ * (unknown or nested id, layout), FLOE_EUNSUPPORTED (partitioned table,
+ * format version 1), FLOE_EIO, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rowlevel_write_equality_deletes(floe_rowlevel *op,
+                                                     const int32_t *equality_ids, size_t nids,
+                                                     const struct ArrowArray *batch);
+
+/* Add a custom snapshot summary property (copied). */
+FLOE_EXTERN int floe_rowlevel_set(floe_rowlevel *op, const char *key, const char *value);
+
+/* Find the rows, write files and manifests, commit (retrying per
+ * commit.retry.*, re-validating each time). *snapshot_id (may be NULL) gets
+ * the new snapshot, or -1 when nothing changed (no row matched and nothing
+ * was written: no snapshot, like Spark's DELETE matching nothing). On
+ * failure every file written is deleted (except after FLOE_ECOMMITUNKNOWN).
+ * *stats (may be NULL) gets what the operation did. Errors: FLOE_EINVALID
+ * (the conflicts above), FLOE_EUNSUPPORTED (non-Parquet data files, nested
+ * columns in a rewritten file), errors of reading, writing and committing. */
+typedef struct floe_rowlevel_stats {
+    int64_t rows_deleted;        /* live rows removed */
+    int64_t rows_added;          /* new rows written */
+    int64_t data_files_removed;
+    int64_t data_files_added;    /* rewritten + new */
+    int64_t delete_files_added;
+    int64_t bytes_written;       /* data + delete files (not metadata) */
+    int64_t files_read;          /* data files scanned to find rows */
+} floe_rowlevel_stats;
+
+FLOE_EXTERN int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id,
+                                     floe_rowlevel_stats *stats);
+
+/* Abort if not committed (deleting files written) and free. NULL is fine. */
+FLOE_EXTERN void floe_rowlevel_free(floe_rowlevel *op);
+
 /* ---------------------------------------------------------------- table cache */
 
 /* A cache of loaded tables over one catalog, like Iceberg's CachingCatalog

@@ -274,6 +274,27 @@ floe_table *floe__append_table(const floe_append *a)
     return a->t;
 }
 
+int floe__append_files(floe_append *a, const floe_data_file **files, size_t *n)
+{
+    *files = NULL;
+    *n = 0;
+    if (a->writer) {
+        int rc = floe__data_writer_close(a->writer);
+        floe__data_writer_free(a->writer);
+        a->writer = NULL;
+        if (rc < 0)
+            return rc;
+    }
+    *n = a->files.len;
+    *files = a->files.items;
+    return 0;
+}
+
+void floe__append_keep(floe_append *a)
+{
+    a->done = true;
+}
+
 /* ---------------------------------------------------------------- manifest helpers */
 
 static floe_avro_codec avro_codec(const floe_table_metadata *m)

@@ -33,6 +33,11 @@ void floe__append_configure(floe_append *a, const char *target, bool no_stage, i
                             int (*validate)(const floe_table_metadata *base, void *payload),
                             void *payload);
 int64_t floe__append_snapshot_id(const floe_append *a);
+/* Row-level operations use an append as their data writer: close the open
+ * files and give the data files written (borrowed from the append); keep
+ * them (the append will not delete them when freed). */
+int floe__append_files(floe_append *a, const floe_data_file **files, size_t *n);
+void floe__append_keep(floe_append *a);
 
 /* Deep copy of a data file into `arena`. */
 int floe__data_file_copy(floe_arena *arena, floe_data_file *d, const floe_data_file *s);

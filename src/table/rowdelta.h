@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * table/rowdelta: private side of the row-level operations of
+ * include/floe/table.h (floe_rowlevel_*): the operation's state, shared by
+ * rowdelta.c (API, manifests, snapshot, summary, conflict validation) and
+ * delete_files.c (finding the affected rows, copy-on-write rewrites,
+ * position and equality delete files). Spec "Row-level Deletes",
+ * "Position Delete Files", "Equality Delete Files".
+ */
+#ifndef FLOE_TABLE_ROWDELTA_H
+#define FLOE_TABLE_ROWDELTA_H
+
+#include "manifest/manifest.h"
+/* expr.h and manifest.h both name a struct floe_field_summary (as in scan/) */
+#define floe_field_summary floe_expr_field_summary
+#include "expr/expr.h"
+#undef floe_field_summary
+#include "table/table.h"
+#include "table/writer.h"
+
+/* Positions given for one data file by floe_rowlevel_delete_positions. */
+typedef struct floe_rl_positions {
+    char *path;   /* arena */
+    floe_vec pos; /* int64_t */
+} floe_rl_positions;
+
+/* A data file of the base snapshot whose rows the operation changes. */
+typedef struct floe_rl_touched {
+    const char *path; /* arena */
+    int32_t spec_id;
+    floe_partition_value partition; /* arena copy */
+    int64_t record_count;
+    int64_t file_size_in_bytes;
+    int64_t rows_deleted; /* live rows removed */
+    bool removed;         /* copy-on-write: the file leaves the table */
+} floe_rl_touched;
+
+struct floe_rowlevel {
+    floe_table *t;
+    floe_rowlevel_kind kind;
+    floe_rowlevel_mode mode;
+    floe_isolation isolation;
+    floe_arena *arena;
+    const char *branch; /* arena */
+    bool has_base;
+    int64_t base_id;
+    const floe_expr *filter; /* unbound OR of the delete_where filters; NULL: none */
+    bool delete_all;         /* delete_where(NULL): every row */
+    floe_vec positions;      /* floe_rl_positions */
+    floe_append *writer;     /* new and rewritten rows (its files, kept on success) */
+    bool wrote_rows;         /* floe_rowlevel_write was called */
+    floe_vec touched;        /* floe_rl_touched */
+    floe_vec delete_files;   /* floe_data_file (arena copies): added delete files */
+    floe_vec delete_specs;   /* int32_t: partition spec id of each delete file */
+    floe_vec own_files;      /* char* heap: delete files written */
+    floe_props extra;
+    char commit_uuid[37];
+    int64_t snapshot_id;
+    int attempt;
+    int next_manifest;
+    const floe_data_file *new_files; /* at commit: the added data files (writer's) */
+    size_t nnew_files;
+    bool resolved; /* rows found, files written */
+    bool done;
+    floe_rowlevel_stats stats;
+    /* per attempt: the parent's manifests that hold removed files, found
+     * while rewriting; lives in the change arena */
+};
+
+/* floe_rowlevel_delete_where with an unbound expression (names, not ids)
+ * built by an in-tree caller such as the SQL front end; copied into the
+ * operation (`e` may be freed afterwards). NULL = every row. */
+int floe__rowlevel_delete_where_expr(floe_rowlevel *op, const floe_expr *e);
+
+/* delete_files.c: read the base snapshot, find the rows to remove, write
+ * copy-on-write rewrites into op->writer or position delete files; fill
+ * op->touched. */
+int floe__rl_resolve(floe_rowlevel *op);
+/* Write one equality delete file (unpartitioned spec). */
+int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids,
+                              const struct ArrowArray *batch);
+/* Remember a delete file written by the operation (heap path copy). */
+int floe__rl_own_file(floe_rowlevel *op, const char *path);
+/* Add a delete file of spec `spec_id` (deep-copied into the op's arena). */
+int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_t spec_id);
+/* Deep copy of a value into an arena (bytes copied). */
+int floe__rl_copy_value(floe_arena *a, floe_value *d, const floe_value *s);
+
+#endif
