@@ -22,6 +22,7 @@
 #include "spec/value.h"
 #include "util/time.h"
 
+#include <errno.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- metadata */
@@ -464,8 +465,9 @@ int floe__incr_stream_next(struct ArrowArrayStream *s, struct ArrowArray *batch,
         int e = s->get_next(s, batch);
         if (e != 0) {
             const char *msg = s->get_last_error(s);
-            return floe__error(floe__error_code() ? floe__error_code() : FLOE_EIO, "scan", "%s",
-                               msg ? msg : "reading rows failed");
+            int code = e == ENOMEM ? FLOE_ENOMEM
+                                   : (floe__error_code() ? floe__error_code() : FLOE_EIO);
+            return floe__error(code, "scan", "%s", msg ? msg : "reading rows failed");
         }
         if (!batch->release)
             return FLOE_ITEROVER;
