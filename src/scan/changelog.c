@@ -93,6 +93,7 @@ static int set_add(cl_set *s, cl_row *r)
 /* ---------------------------------------------------------------- state */
 
 typedef struct cl_source {
+    floe_incr_owned own;
     floe_fileio *io;
     const floe_table_metadata *meta;
     const floe_schema *schema;
@@ -584,6 +585,7 @@ static void cl_free(floe_rowsource *rs)
         floe__incr_range_free(&src->range);
         floe__free(src->cols);
         floe__free(src->ids);
+        floe__incr_owned_free(&src->own);
         floe__free(src);
     }
     floe__free(rs);
@@ -672,6 +674,23 @@ int floe__changelog_rowsource(floe_rowsource **out, const floe_table_metadata *m
     rs->columns = src->cols;
     rs->ncolumns = src->ncols + 3;
     *out = rs;
+    return 0;
+}
+
+int floe__changelog_rowsource_open(floe_rowsource **out, floe_fileio *io,
+                                   const char *metadata_location,
+                                   const floe_incremental_options *opts)
+{
+    *out = NULL;
+    floe_incr_owned own;
+    const floe_table_metadata *m;
+    FLOE_TRY(floe__incr_own(&own, io, metadata_location, opts ? opts->io_conf : NULL, &io, &m));
+    int rc = floe__changelog_rowsource(out, m, io, opts);
+    if (rc < 0) {
+        floe__incr_owned_free(&own);
+        return rc;
+    }
+    ((cl_source *)(*out)->impl)->own = own;
     return 0;
 }
 

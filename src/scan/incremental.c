@@ -412,6 +412,7 @@ int floe_watermark_read(int64_t *snapshot_id, floe_fileio *io, const char *metad
 /* ---------------------------------------------------------------- row source */
 
 typedef struct inc_rs {
+    floe_incr_owned own;
     floe_fileio *io;
     const floe_table_metadata *meta;
     floe_scan_plan *plan;
@@ -513,6 +514,7 @@ static void inc_free(floe_rowsource *rs)
     if (st) {
         floe__scan_plan_free(st->plan);
         floe__free(st->cols);
+        floe__incr_owned_free(&st->own);
         floe__free(st);
     }
     floe__free(rs);
@@ -573,5 +575,53 @@ int floe__incremental_rowsource(floe_rowsource **out, const floe_table_metadata 
     rs->estimated_rows = (double)st->plan->report.records_planned;
     rs->estimated_cost = rs->estimated_rows * 4;
     *out = rs;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- owning constructors */
+
+void floe__incr_owned_free(floe_incr_owned *own)
+{
+    floe__metadata_free(own->meta);
+    floe_fileio_free(own->io);
+    own->meta = NULL;
+    own->io = NULL;
+}
+
+int floe__incr_own(floe_incr_owned *own, floe_fileio *io, const char *metadata_location,
+                   const floe_props *io_conf, floe_fileio **io_out,
+                   const floe_table_metadata **meta_out)
+{
+    memset(own, 0, sizeof(*own));
+    if (!metadata_location)
+        return floe__error(FLOE_EINVALID, "scan", "NULL metadata location");
+    if (!io) {
+        FLOE_TRY(floe_fileio_open(&own->io, metadata_location, io_conf));
+        io = own->io;
+    }
+    int rc = floe__incr_load_metadata(io, metadata_location, &own->meta);
+    if (rc < 0) {
+        floe__incr_owned_free(own);
+        return rc;
+    }
+    *io_out = io;
+    *meta_out = own->meta;
+    return 0;
+}
+
+int floe__incremental_rowsource_open(floe_rowsource **out, floe_fileio *io,
+                                     const char *metadata_location,
+                                     const floe_incremental_options *opts)
+{
+    *out = NULL;
+    floe_incr_owned own;
+    const floe_table_metadata *m;
+    FLOE_TRY(floe__incr_own(&own, io, metadata_location, opts ? opts->io_conf : NULL, &io, &m));
+    int rc = floe__incremental_rowsource(out, m, io, opts);
+    if (rc < 0) {
+        floe__incr_owned_free(&own);
+        return rc;
+    }
+    ((inc_rs *)(*out)->impl)->own = own;
     return 0;
 }

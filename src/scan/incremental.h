@@ -49,6 +49,30 @@ int floe__incremental_rowsource(floe_rowsource **out, const floe_table_metadata 
 int floe__changelog_rowsource(floe_rowsource **out, const floe_table_metadata *m,
                               floe_fileio *io, const floe_incremental_options *opts);
 
+/* The same, owning everything: the metadata is read from
+ * `metadata_location` (a snapshot of the table at call time: later commits
+ * and handle refreshes do not affect the source), through `io` (borrowed)
+ * or, when io is NULL, through a FileIO the source opens for the location
+ * with opts->io_conf and owns. What the SQL shell should use. */
+int floe__incremental_rowsource_open(floe_rowsource **out, floe_fileio *io,
+                                     const char *metadata_location,
+                                     const floe_incremental_options *opts);
+int floe__changelog_rowsource_open(floe_rowsource **out, floe_fileio *io,
+                                   const char *metadata_location,
+                                   const floe_incremental_options *opts);
+
+/* Owned resources released with a row source (either may be NULL). */
+typedef struct floe_incr_owned {
+    floe_table_metadata *meta;
+    floe_fileio *io;
+} floe_incr_owned;
+/* Load metadata (and open a FileIO when io is NULL) into *own; *io_out and
+ * *meta_out are what to use. */
+int floe__incr_own(floe_incr_owned *own, floe_fileio *io, const char *metadata_location,
+                   const floe_props *io_conf, floe_fileio **io_out,
+                   const floe_table_metadata **meta_out);
+void floe__incr_owned_free(floe_incr_owned *own);
+
 /* The added-file plan of the append snapshots of a range (what the append
  * scan reads; no delete files, as Java's IncrementalAppendScan). Strict
  * mode fails here on a delete/overwrite snapshot. */

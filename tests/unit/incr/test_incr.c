@@ -668,6 +668,31 @@ static void test_rowsource(void)
     rs->ops->free(rs);
     floe__metadata_free(m);
     floe_fileio_free(io);
+    /* the owning constructors (what the SQL shell uses): own metadata and FileIO */
+    floe_incremental_options u = FLOE_INCREMENTAL_OPTIONS_INIT;
+    u.has_start_snapshot_id = true;
+    u.start_snapshot_id = id.now;
+    u.compute_updates = true;
+    FT_OK(floe__changelog_rowsource_open(&rs, NULL, h.meta, &u));
+    FT_OK(rs->ops->open(rs, NULL, 0, &c));
+    int nupd = 0;
+    while (rs->ops->next(c) == 0) {
+        floe_rs_cell cell;
+        FT_OK(rs->ops->column(c, 3, &cell));
+        nupd += cell.value.v.bytes.len > 6 && !memcmp(cell.value.v.bytes.ptr, "UPDATE_", 7);
+    }
+    FT_EQ_INT(nupd, 2);
+    rs->ops->close(c);
+    rs->ops->free(rs);
+    u.compute_updates = false;
+    u.mode = FLOE_INCREMENTAL_APPEND_ONLY;
+    FT_OK(floe__incremental_rowsource_open(&rs, NULL, h.meta, &u));
+    FT_OK(rs->ops->open(rs, NULL, 0, &c));
+    FT_EQ_INT(rs->ops->next(c), FLOE_ITEROVER);
+    rs->ops->close(c);
+    rs->ops->free(rs);
+    FT_EQ_INT(floe__changelog_rowsource_open(&rs, NULL, "/nonexistent/v1.metadata.json", &u),
+              FLOE_ENOTFOUND);
     h_free(&h);
 }
 
