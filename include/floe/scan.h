@@ -149,6 +149,125 @@ FLOE_EXTERN int floe_scan_to_stream(floe_scan *scan, struct ArrowArrayStream *ou
 /* Free a scan (NULL is fine). */
 FLOE_EXTERN void floe_scan_free(floe_scan *scan);
 
+
+/* ================================================================ incremental reads
+ *
+ * Reads of what changed between two snapshots of `main`'s lineage (see
+ * docs/changelog.md). A range is `start` (exclusive) .. `end` (inclusive):
+ * the snapshots reached by walking the parents of `end` back to `start`.
+ * `end` defaults to main's current snapshot; without a start the range
+ * begins at the first snapshot of end's lineage. Either end may be given
+ * as a timestamp (ms since the epoch): the range then holds the ancestors
+ * of the end committed after start_timestamp_ms and at or before
+ * end_timestamp_ms (Spark's start-timestamp / end-timestamp).
+ *
+ * Errors common to both reads: FLOE_ENOTFOUND "Cannot find the starting
+ * snapshot: <id>", "Cannot find end snapshot: <id>", "Cannot find a
+ * snapshot older than <iso-8601>" (an end timestamp before the first
+ * commit); FLOE_EINVALID "Starting snapshot (exclusive) <start> is not a
+ * parent ancestor of end snapshot <end>" (Java's message: a stored
+ * watermark abandoned by a rollback gets it; the consumer must reset);
+ * FLOE_ECORRUPT / FLOE_EIO / FLOE_ENOTFOUND reading files; FLOE_ENOMEM. */
+
+typedef enum floe_incremental_mode {
+    /* Default. A `delete` or `overwrite` snapshot in the range fails the
+     * append scan (FLOE_EINVALID naming the snapshot and its operation and
+     * pointing to table_changes); `replace` (compaction) is skipped. */
+    FLOE_INCREMENTAL_STRICT = 0,
+    /* Spark's append scan: every snapshot whose operation is not `append`
+     * is skipped without a word. */
+    FLOE_INCREMENTAL_APPEND_ONLY = 1,
+} floe_incremental_mode;
+
+#define FLOE_INCREMENTAL_OPTIONS_VERSION 1u
+
+typedef struct floe_incremental_options {
+    unsigned version; /* FLOE_INCREMENTAL_OPTIONS_VERSION */
+    bool has_start_snapshot_id; /* exclusive */
+    int64_t start_snapshot_id;
+    bool has_end_snapshot_id; /* inclusive; default main's current snapshot */
+    int64_t end_snapshot_id;
+    bool has_start_timestamp_ms; /* snapshots committed strictly after it */
+    int64_t start_timestamp_ms;
+    bool has_end_timestamp_ms; /* the snapshot current at that time */
+    int64_t end_timestamp_ms;
+    floe_incremental_mode mode; /* append scan only */
+    /* Changelog only. compute_updates: a DELETE and an INSERT of the same
+     * identifier in one snapshot become UPDATE_BEFORE / UPDATE_AFTER.
+     * identifier_columns (top-level names; NULL: the schema's
+     * identifier-field-ids). net_changes: collapse the whole range (a row
+     * inserted then deleted disappears); not with compute_updates. */
+    bool compute_updates;
+    bool net_changes;
+    const char *const *identifier_columns;
+    size_t nidentifier_columns;
+    int threads; /* as floe_scan_options.threads */
+    const floe_props *io_conf; /* when the read opens its own FileIO */
+} floe_incremental_options;
+
+#define FLOE_INCREMENTAL_OPTIONS_INIT                                                              \
+    {FLOE_INCREMENTAL_OPTIONS_VERSION, false, 0, false, 0, false, 0, false, 0,                     \
+     FLOE_INCREMENTAL_STRICT, false, false, NULL, 0, 0, NULL}
+
+typedef struct floe_incremental floe_incremental;
+
+/* Incremental append scan: rows of the data files ADDED by each `append`
+ * snapshot of the range (delete files are not applied, as Java's
+ * IncrementalAppendScan). The table is the metadata file at
+ * `metadata_location`, read through `io` (borrowed; NULL: open one for the
+ * location with opts->io_conf). On success *out is the caller's
+ * (floe_incremental_free). Errors: the common ones; strict mode
+ * FLOE_EINVALID "Snapshot <id> (<operation>) in the incremental range
+ * removes or rewrites rows, which an append scan cannot return: read the
+ * range with table_changes, or use mode 'append-only' to skip it". */
+FLOE_EXTERN int floe_incremental_append_open(floe_incremental **out, floe_fileio *io,
+                                             const char *metadata_location,
+                                             const floe_incremental_options *opts);
+/* The resolved range (start -1 when open at the beginning; end -1 for a
+ * table without snapshots). */
+FLOE_EXTERN void floe_incremental_range(const floe_incremental *inc, int64_t *start_exclusive,
+                                        int64_t *end_inclusive);
+/* The rows as an ArrowArrayStream of struct batches with the current
+ * schema's columns (borrows `inc`: release the stream first). */
+FLOE_EXTERN int floe_incremental_to_stream(floe_incremental *inc, struct ArrowArrayStream *out);
+FLOE_EXTERN void floe_incremental_free(floe_incremental *inc);
+
+typedef struct floe_changelog floe_changelog;
+
+/* Changelog of the range, Spark's changelog view: the current schema's
+ * columns plus `_change_type` (string: INSERT, DELETE, UPDATE_BEFORE,
+ * UPDATE_AFTER), `_change_ordinal` (int: 0 for the oldest snapshot of the
+ * range) and `_commit_snapshot_id` (long). For each snapshot S of the
+ * range the rows of every data file S touched (added, removed, or given
+ * new delete files) are compared as they were at S's parent and at S; a
+ * row present in both (a copy-on-write carry-over) never appears. So
+ * appends, copy-on-write deletes/overwrites and merge-on-read position and
+ * equality deletes all produce the same changes. Rows stream snapshot by
+ * snapshot: memory is bounded by the rows of the files one snapshot
+ * touched (net_changes: by the distinct changed rows of the range).
+ * Errors: the common ones; FLOE_EINVALID "Cannot find identifier column
+ * <c>", "Cannot compute updates without identifier columns", "Cannot
+ * compute updates and net changes together"; FLOE_EUNSUPPORTED for nested
+ * columns; FLOE_EINVALID "Cannot compute updates: several rows with the
+ * same identifier <k> were <type>d in snapshot <id>" (from get_next). */
+FLOE_EXTERN int floe_changelog_open(floe_changelog **out, floe_fileio *io,
+                                    const char *metadata_location,
+                                    const floe_incremental_options *opts);
+FLOE_EXTERN void floe_changelog_range(const floe_changelog *cl, int64_t *start_exclusive,
+                                      int64_t *end_inclusive);
+/* Rows as an ArrowArrayStream (borrows `cl`; release the stream first). */
+FLOE_EXTERN int floe_changelog_to_stream(floe_changelog *cl, struct ArrowArrayStream *out);
+FLOE_EXTERN void floe_changelog_free(floe_changelog *cl);
+
+/* Watermark: main's current snapshot id of the table at
+ * `metadata_location` (*snapshot_id = -1 when main has none). A consumer
+ * stores it after each run and passes it as start_snapshot_id next time;
+ * FLOE_EINVALID "Starting snapshot (exclusive) ..." then means a rollback
+ * abandoned it: reset (re-read from an ancestor or from scratch).
+ * Errors: FLOE_ENOTFOUND, FLOE_ECORRUPT, FLOE_EIO, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_watermark_read(int64_t *snapshot_id, floe_fileio *io,
+                                    const char *metadata_location, const floe_props *io_conf);
+
 #ifdef __cplusplus
 }
 #endif

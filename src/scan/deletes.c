@@ -206,8 +206,11 @@ static int group_add(floe_strmap *m, floe_vec *groups, floe_arena *a, const char
             return floe__error_nomem();
         g->dels = (floe_vec)FLOE_VEC_INIT(const floe_scan_file *);
         const char *k = floe__arena_strdup(a, key);
+        if (!k)
+            return floe__error_nomem();
+        /* pushed only once k exists: a NULL slot would crash the cleanup */
         group **slot = floe__vec_push(groups);
-        if (!k || !slot)
+        if (!slot)
             return floe__error_nomem();
         *slot = g;
         FLOE_TRY(floe__strmap_put(m, k, g));
