@@ -351,7 +351,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
             floe__buf_clear(&d->page);
             FLOE_TRY(check_page_size(m->codec, body, blen, (size_t)ph.uncompressed_page_size, &w));
             FLOE_TRY(floe__buf_reserve(&d->page, (size_t)ph.uncompressed_page_size));
-            FLOE_TRY(floe__pq_decompress(m->codec, body, blen, d->page.ptr,
+            FLOE_TRY(floe__pq_decompress_ctx(m->codec, d->zctx, body, blen, d->page.ptr,
                                          (size_t)ph.uncompressed_page_size, &w));
             size_t nd = (size_t)ph.dict_num_values;
             const uint8_t *dp = (const uint8_t *)d->page.ptr;
@@ -388,7 +388,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
             floe__buf_clear(&d->page);
             FLOE_TRY(check_page_size(m->codec, body, blen, (size_t)ph.uncompressed_page_size, &w));
             FLOE_TRY(floe__buf_reserve(&d->page, (size_t)ph.uncompressed_page_size));
-            FLOE_TRY(floe__pq_decompress(m->codec, body, blen, d->page.ptr,
+            FLOE_TRY(floe__pq_decompress_ctx(m->codec, d->zctx, body, blen, d->page.ptr,
                                          (size_t)ph.uncompressed_page_size, &w));
             const uint8_t *q = (const uint8_t *)d->page.ptr;
             const uint8_t *qe = q + ph.uncompressed_page_size;
@@ -431,7 +431,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
                 floe__buf_clear(&d->page);
                 FLOE_TRY(check_page_size(m->codec, body + rl + dl, blen - rl - dl, ulen, &w));
                 FLOE_TRY(floe__buf_reserve(&d->page, ulen));
-                FLOE_TRY(floe__pq_decompress(m->codec, body + rl + dl, blen - rl - dl,
+                FLOE_TRY(floe__pq_decompress_ctx(m->codec, d->zctx, body + rl + dl, blen - rl - dl,
                                              d->page.ptr, ulen, &w));
                 vals = (const uint8_t *)d->page.ptr;
                 vlen = ulen;
