@@ -54,6 +54,9 @@ void floe__pq_pool_fill_bin(floe_pq_pool *p, floe_pq_binvals *b, size_t want_val
 /* Capacities of a primitive builder's buffers, in ArrowArray buffer order,
  * read before floe__arrow_builder_finish hands them out. */
 void floe__pq_pool_caps(const floe_arrow_builder *b, size_t cap[3]);
+/* Declare the buffer bytes of a batch handed out: the pool keeps at most
+ * the largest such amount (one batch), freeing the rest. */
+void floe__pq_pool_batch(floe_pq_pool *p, size_t bytes);
 /* Make the release callback of the finished primitive column `a` return
  * its buffers to the pool (no-op when p is NULL or a has children).
  * FLOE_ENOMEM (a unchanged). */

@@ -25,6 +25,8 @@ struct floe_pq_pool {
     int refs;          /* the reader + every wrapped column not yet released */
     size_t n, max;
     pool_entry *items; /* max entries */
+    size_t bytes;      /* held in items */
+    size_t max_bytes;  /* the largest batch handed out: the pool never holds more */
 };
 
 /* A wrapped column: the builder's release and private data, restored before
@@ -91,6 +93,7 @@ static bool pool_get(floe_pq_pool *p, size_t want, pool_entry *out)
     bool found = k != SIZE_MAX;
     if (found) {
         *out = p->items[k];
+        p->bytes -= out->cap;
         p->items[k] = p->items[--p->n];
     }
     pthread_mutex_unlock(&p->mu);
@@ -132,9 +135,11 @@ static void pooled_release(struct ArrowArray *a)
     floe_pq_pool *p = q->pool;
     pthread_mutex_lock(&p->mu);
     for (int64_t i = 0; i < a->n_buffers && i < 3; i++) {
-        if (a->buffers[i] && q->cap[i] >= 64 && p->n < p->max) {
+        if (a->buffers[i] && q->cap[i] >= 64 && p->n < p->max &&
+            q->cap[i] <= p->max_bytes - p->bytes) {
             p->items[p->n].ptr = (void *)(uintptr_t)a->buffers[i];
             p->items[p->n].cap = q->cap[i];
+            p->bytes += q->cap[i];
             p->n++;
             a->buffers[i] = NULL; /* the builder's release frees NULL: nothing */
         }
@@ -160,6 +165,16 @@ void floe__pq_pool_caps(const floe_arrow_builder *b, size_t cap[3])
         cap[1] = b->offsets.cap;
         cap[2] = b->data.cap;
     }
+}
+
+void floe__pq_pool_batch(floe_pq_pool *p, size_t bytes)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    if (bytes > p->max_bytes)
+        p->max_bytes = bytes;
+    pthread_mutex_unlock(&p->mu);
 }
 
 int floe__pq_pool_wrap(floe_pq_pool *p, struct ArrowArray *a, const size_t cap[3])

@@ -568,18 +568,18 @@ static int append_values(floe_arrow_builder *b, const floe_pq_leafdata *d, const
         }
         break;
     case CV_DEC_I32:
+        for (size_t i = 0; i < count; i++) {
+            int32_t v;
+            memcpy(&v, src + (vi + i) * 4, 4);
+            floe_i128 x = v;
+            memcpy(dst + i * 16, &x, 16);
+        }
+        break;
     case CV_DEC_I64:
         for (size_t i = 0; i < count; i++) {
-            floe_i128 x;
-            if (cv->kind == CV_DEC_I32) {
-                int32_t v;
-                memcpy(&v, src + (vi + i) * 4, 4);
-                x = v;
-            } else {
-                int64_t v;
-                memcpy(&v, src + (vi + i) * 8, 8);
-                x = v;
-            }
+            int64_t v;
+            memcpy(&v, src + (vi + i) * 8, 8);
+            floe_i128 x = v;
             memcpy(dst + i * 16, &x, 16);
         }
         break;
@@ -1004,8 +1004,12 @@ int floe__pq_reader_next(floe_pq_reader *r, struct ArrowArray *out)
         size_t(*caps)[3] = floe__malloc((nch ? nch : 1) * sizeof(*caps));
         if (!caps)
             rc = floe__error_nomem();
-        for (size_t k = 0; rc == 0 && k < nch; k++)
+        size_t bytes = 0;
+        for (size_t k = 0; rc == 0 && k < nch; k++) {
             floe__pq_pool_caps(r->builder->children[k], caps[k]);
+            bytes += caps[k][0] + caps[k][1] + caps[k][2];
+        }
+        floe__pq_pool_batch(r->pool, bytes);
         if (rc == 0)
             rc = floe__arrow_builder_finish(r->builder, out);
         for (size_t k = 0; rc == 0 && k < nch; k++)
