@@ -8,5 +8,6 @@
 #include "floe/io.h"
 #include "floe/catalog.h"
 #include "floe/table.h"
+#include "floe/maint.h"
 
 #endif

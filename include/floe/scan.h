@@ -78,10 +78,16 @@ typedef struct floe_scan_options {
     /* FileIO configuration when floe_scan_open() opens its own FileIO
      * (e.g. io.location-map); NULL for none. */
     const floe_props *io_conf;
+    /* Time travel: the snapshot that was current at this time (ms since
+     * the epoch), resolved through the snapshot-log (latest entry at or
+     * before it); used when neither a snapshot id nor a ref is given.
+     * FLOE_ENOTFOUND "Cannot find a snapshot older than <ISO-8601>". */
+    bool has_as_of_timestamp;
+    int64_t as_of_timestamp_ms;
 } floe_scan_options;
 
 #define FLOE_SCAN_OPTIONS_INIT                                                                     \
-    {FLOE_SCAN_OPTIONS_VERSION, NULL, NULL, true, NULL, 0, false, 0, NULL, 0, false, NULL}
+    {FLOE_SCAN_OPTIONS_VERSION, NULL, NULL, true, NULL, 0, false, 0, NULL, 0, false, NULL, false, 0}
 
 /* What planning did. */
 typedef struct floe_scan_report {
@@ -105,7 +111,8 @@ typedef struct floe_scan floe_scan;
  * opts->io_conf. opts may be NULL (defaults). On success *out is the
  * caller's (floe_scan_free).
  * Errors: FLOE_ENOTFOUND (metadata file; "Cannot find snapshot with ID <id>";
- * "Cannot find ref <name>"), FLOE_EINVALID (filter syntax or binding, e.g.
+ * "Cannot find matching snapshot ID or reference name for version <name>";
+ * "Cannot find a snapshot older than <ISO-8601>"), FLOE_EINVALID (filter syntax or binding, e.g.
  * "Cannot find field 'x' in struct: ..."; unknown projected column),
  * FLOE_ECORRUPT (metadata or manifest bytes, naming the file),
  * FLOE_EUNSUPPORTED (delete files that are neither Parquet nor deletion
@@ -113,6 +120,16 @@ typedef struct floe_scan floe_scan;
  * FLOE_ENOMEM. */
 FLOE_EXTERN int floe_scan_open(floe_scan **out, floe_fileio *io, const char *metadata_location,
                                const floe_scan_options *opts);
+
+struct floe_table;
+
+/* Plan a scan of an open table handle (include/floe/table.h): its current
+ * metadata and FileIO are borrowed (keep the handle unchanged and alive
+ * until the scan is freed). Snapshot selection uses the table's rules and
+ * messages (floe_table_snapshot_by_id / _by_ref / _as_of_time); with none
+ * given, the handle's branch head. Errors as floe_scan_open(). */
+FLOE_EXTERN int floe_scan_open_table(floe_scan **out, struct floe_table *table,
+                                     const floe_scan_options *opts);
 
 /* The plan report (owned by the scan). */
 FLOE_EXTERN const floe_scan_report *floe_scan_get_report(const floe_scan *scan);

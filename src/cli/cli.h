@@ -25,12 +25,23 @@ int cli_fail(const char *what);
 /* Subcommands. */
 int floe_cmd_version(int argc, char **argv);
 int floe_cmd_inspect(int argc, char **argv);
+int floe_cmd_sql(int argc, char **argv);
+
+/* floe sql (cmd_sql.c, repl.c): the interactive loop on a terminal, and
+ * the error report of a failed statement ("<JavaClass>: <message>"). */
+struct floe_sql_session;
+int cli_sql_repl(struct floe_sql_session *s);
+void cli_sql_report(struct floe_sql_session *s);
+int floe_cmd_log(int argc, char **argv);      /* cmd_log.c */
+int floe_cmd_suspects(int argc, char **argv); /* cmd_suspects.c */
 
 /* `floe inspect [--json] FILE.parquet`: print a Parquet footer (schema with
  * field ids, row groups, column chunks, statistics). Returns CLI_OK or
  * CLI_FAIL (error printed). */
 int floe_cli_inspect_parquet(const char *path, bool json);
 int floe_cmd_serve(int argc, char **argv);
+int floe_cmd_inventory(int argc, char **argv);
+int floe_cmd_retention(int argc, char **argv);
 
 /* `floe inspect [--json] FILE.avro` for Avro files: detects manifest lists
  * and manifests and prints header keys and entries (inspect_avro.c). */

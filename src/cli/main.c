@@ -10,7 +10,12 @@
 static const cli_command commands[] = {
     {"version", floe_cmd_version, "print the version", "floe version"},
     {"inspect", floe_cmd_inspect, "describe a metadata.json, manifest, manifest list or Parquet file", "floe inspect [--json] FILE"},
+    {"inventory", floe_cmd_inventory, "list (and back up) every object a pinned snapshot needs", "floe inventory [--warehouse DIR] [--catalog-name NAME] <ns.table> [--snapshot ID | --ref NAME | --timestamp TS] [--format table|csv|json] [--copy-to DIR]"},
+    {"retention", floe_cmd_retention, "report recovery windows and what expiry would delete", "floe retention [--warehouse DIR] [--catalog-name NAME] [--format text|json] <ns.table>"},
+    {"log", floe_cmd_log, "list a table's snapshots newest first; --graph draws the lineage", "floe log [--graph] [--all] [--ref NAME] [--limit N] [--ascii] [--format table|csv|json|dot] [--svg FILE] [--color auto|always|never] [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>"},
+    {"suspects", floe_cmd_suspects, "find the snapshots behind a bad write and the statement that undoes them", "floe suspects [--window N] [--min-history N] [--threshold Z] [--format text|table|csv|json] [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>"},
     {"serve", floe_cmd_serve, "run the Iceberg REST catalog server", "floe serve --memory [--host H] [--port P] [--token-file F] ..."},
+    {"sql", floe_cmd_sql, "the SQL shell (Spark/Iceberg dialect on SQLite)", "floe sql [--warehouse DIR] [--catalog-name NAME] [--conf K=V]... [--format table|csv|json] [-c SQL]... [-f FILE]..."},
 };
 
 static void usage(FILE *out)

@@ -9,6 +9,9 @@
 #include "scan/scan.h"
 
 #include "floe/io.h"
+#include "floe/table.h"
+#include "table/table.h"
+#include "util/time.h"
 #define floe_field_summary floe_expr_field_summary
 #include "expr/expr.h"
 #undef floe_field_summary
@@ -19,6 +22,7 @@ struct floe_scan {
     floe_fileio *io;
     bool own_io;
     floe_table_metadata *meta;
+    bool own_meta;
     floe_arena *arena;
     floe_scan_plan *plan;
     size_t ncolumns;
@@ -26,57 +30,60 @@ struct floe_scan {
     int threads;
 };
 
+static int plan(floe_scan *s, const floe_snapshot *snap, bool pinned, const floe_scan_options *o);
+
 void floe_scan_free(floe_scan *s)
 {
     if (!s)
         return;
     floe__scan_plan_free(s->plan);
-    floe__metadata_free(s->meta);
+    if (s->own_meta)
+        floe__metadata_free(s->meta);
     floe__arena_free(s->arena);
     if (s->own_io)
         floe_fileio_free(s->io);
     floe__free(s);
 }
 
-static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
+/* The snapshot-log entry current at `ts` (Java SnapshotUtil.snapshotIdAsOfTime). */
+static int as_of_time(const floe_table_metadata *m, int64_t ts, const floe_snapshot **out)
 {
-    uint8_t *data;
-    size_t len;
-    FLOE_TRY(floe__scan_read_object(s->io, loc, &data, &len));
-    int rc = floe__metadata_parse(&s->meta, data, len, loc);
-    floe__free(data);
-    FLOE_TRY(rc);
-    const floe_table_metadata *m = s->meta;
-    const floe_snapshot *snap;
-    const floe_schema *schema = floe__metadata_current_schema(m);
-    bool pinned = true;
-    if (o->has_snapshot_id) {
-        if (!(snap = floe__metadata_snapshot(m, o->snapshot_id)))
-            return floe__error(FLOE_ENOTFOUND, "scan", "Cannot find snapshot with ID %lld",
-                               (long long)o->snapshot_id);
-    } else if (o->ref) {
-        const floe_snapshot_ref *r = floe__metadata_ref(m, o->ref);
-        if (!r)
-            return floe__error(FLOE_ENOTFOUND, "scan", "Cannot find ref %s", o->ref);
-        if (!(snap = floe__metadata_snapshot(m, r->snapshot_id)))
-            return floe__error(FLOE_ENOTFOUND, "scan", "Cannot find snapshot with ID %lld",
-                               (long long)r->snapshot_id);
-    } else {
-        snap = floe__metadata_current_snapshot(m);
-        pinned = false;
+    const floe_snapshot_log_entry *best = NULL;
+    for (size_t i = 0; i < m->n_snapshot_log; i++)
+        if (m->snapshot_log[i].timestamp_ms <= ts)
+            best = &m->snapshot_log[i];
+    if (best && (*out = floe__metadata_snapshot(m, best->snapshot_id)))
+        return 0;
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__time_format_iso(ts, NULL, &b);
+    /* Java prints the UTC offset as +00:00 (OffsetDateTime), not Z */
+    if (rc == 0 && b.len && b.ptr[b.len - 1] == 'Z') {
+        b.len--;
+        rc = floe__buf_puts(&b, "+00:00");
     }
-    if (pinned && snap->has_schema_id) {
+    rc = floe__error(FLOE_ENOTFOUND, "scan", "Cannot find a snapshot older than %s",
+                     rc == 0 && b.ptr ? b.ptr : "?");
+    floe__buf_free(&b);
+    return rc;
+}
+
+/* Pick the schema (pinned snapshot: its own), parse the filter, plan. */
+static int plan(floe_scan *s, const floe_snapshot *snap, bool pinned, const floe_scan_options *o)
+{
+    const floe_table_metadata *m = s->meta;
+    const floe_schema *schema = floe__metadata_current_schema(m);
+    if (pinned && snap && snap->has_schema_id) {
         const floe_schema *ss = floe__metadata_schema(m, snap->schema_id);
         if (ss)
             schema = ss;
     }
     if (!(s->arena = floe__arena_new(1024)))
         return floe__error_nomem();
+    s->threads = o->threads;
     const floe_expr *filter = o->filter_expr;
     if (o->filter)
         FLOE_TRY(floe__scan_filter_parse(&filter, s->arena, o->filter, schema));
     floe_scan_plan_options po = {filter, o->case_sensitive, o->no_pruning, o->threads};
-    s->threads = o->threads;
     FLOE_TRY(floe__scan_plan(&s->plan, m, s->io, snap, schema, &po));
     if (o->columns && o->ncolumns) {
         s->columns = floe__arena_calloc(s->arena, o->ncolumns, sizeof(char *));
@@ -93,6 +100,74 @@ static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
                                    1, &st));
         st.release(&st);
     }
+    return 0;
+}
+
+static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
+{
+    uint8_t *data;
+    size_t len;
+    FLOE_TRY(floe__scan_read_object(s->io, loc, &data, &len));
+    int rc = floe__metadata_parse(&s->meta, data, len, loc);
+    floe__free(data);
+    FLOE_TRY(rc);
+    s->own_meta = true;
+    const floe_table_metadata *m = s->meta;
+    const floe_snapshot *snap;
+    bool pinned = true;
+    if (o->has_snapshot_id) {
+        if (!(snap = floe__metadata_snapshot(m, o->snapshot_id)))
+            return floe__error(FLOE_ENOTFOUND, "scan", "Cannot find snapshot with ID %lld",
+                               (long long)o->snapshot_id);
+    } else if (o->ref) {
+        const floe_snapshot_ref *r = floe__metadata_ref(m, o->ref);
+        if (!r || !(snap = floe__metadata_snapshot(m, r->snapshot_id)))
+            return floe__error(FLOE_ENOTFOUND, "scan",
+                               "Cannot find matching snapshot ID or reference name for version %s",
+                               o->ref);
+    } else if (o->has_as_of_timestamp) {
+        FLOE_TRY(as_of_time(m, o->as_of_timestamp_ms, &snap));
+    } else {
+        snap = floe__metadata_current_snapshot(m);
+        pinned = false;
+    }
+    return plan(s, snap, pinned, o);
+}
+
+int floe_scan_open_table(floe_scan **out, struct floe_table *t, const floe_scan_options *opts)
+{
+    if (!out || !t)
+        return floe__error(FLOE_EINVALID, "scan", "floe_scan_open_table: NULL argument");
+    *out = NULL;
+    floe_scan_options defaults = FLOE_SCAN_OPTIONS_INIT;
+    const floe_scan_options *o = opts ? opts : &defaults;
+    if (o->version < 1 || o->version > FLOE_SCAN_OPTIONS_VERSION)
+        return floe__error(FLOE_EINVALID, "scan", "unknown floe_scan_options version %u",
+                           o->version);
+    floe_snapshot_info info;
+    bool have = true, pinned = true;
+    if (o->has_snapshot_id)
+        FLOE_TRY(floe_table_snapshot_by_id(t, o->snapshot_id, &info));
+    else if (o->ref)
+        FLOE_TRY(floe_table_snapshot_by_ref(t, o->ref, &info));
+    else if (o->has_as_of_timestamp)
+        FLOE_TRY(floe_table_snapshot_as_of_time(t, o->as_of_timestamp_ms, &info));
+    else {
+        have = floe_table_branch_snapshot(t, &info);
+        pinned = false;
+    }
+    floe_scan *s = floe__calloc(1, sizeof(*s));
+    if (!s)
+        return floe__error_nomem();
+    s->io = floe_table_io(t);
+    s->meta = t->metadata;
+    const floe_snapshot *snap = have ? floe__metadata_snapshot(s->meta, info.snapshot_id) : NULL;
+    int rc = plan(s, snap, pinned, o);
+    if (rc < 0) {
+        floe_scan_free(s);
+        return rc;
+    }
+    *out = s;
     return 0;
 }
 

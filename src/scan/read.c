@@ -222,6 +222,7 @@ typedef struct lane {
     size_t keep_cap;
     bool ready; /* `out` holds a batch to emit */
     struct ArrowArray out;
+    int64_t rg_skipped; /* row groups skipped by the residual (statistics) */
 } lane;
 
 static void task_close(lane *s)
@@ -281,6 +282,8 @@ static int read_col_of(const scan_stream *s, int32_t id)
     return -1;
 }
 
+static bool keep_row_group(floe_pq_reader *r, size_t rg, void *payload);
+
 static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
 {
     const floe_scan_file *f = t->file;
@@ -298,6 +301,8 @@ static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
         o.name_mapping = nm_lookup;
         o.name_mapping_payload = s->mapping;
     }
+    o.keep_row_group = keep_row_group;
+    o.keep_row_group_payload = L;
     FLOE_TRY(floe__pq_reader_open(&L->r, L->in, &o));
     /* columns the file lacks: identity partition value, else initial-default */
     const floe_pq_tree *tree = floe__pq_reader_tree(L->r);
@@ -335,6 +340,94 @@ static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
         }
     }
     return 0;
+}
+
+/* Row-group pruning: the task's residual against the row group's column
+ * statistics (as Iceberg metrics, through the inclusive metrics evaluator).
+ * Only types whose Parquet min/max are exact are used (not strings or
+ * binary, whose statistics writers may truncate). A skipped row group
+ * still advances the row position used by position deletes. */
+static bool keep_row_group(floe_pq_reader *r, size_t rg, void *payload)
+{
+    lane *L = payload;
+    const floe_expr *res = L->task->residual;
+    if (!res || res->kind == FLOE_EXPR_TRUE)
+        return true;
+    floe_vec ids = FLOE_VEC_INIT(int32_t);
+    floe_metric_count vc[16], nc[16];
+    floe_metric_bound lo[16], hi[16];
+    floe_buf bytes[32];
+    size_t n = 0, nb = 0;
+    bool keep = true;
+    if (floe_expr_field_ids(res, &ids) < 0) {
+        floe_error_clear();
+        floe__vec_free(&ids);
+        return true;
+    }
+    for (size_t i = 0; i < ids.len && n < 16; i++) {
+        int32_t id = *(int32_t *)floe__vec_at(&ids, i);
+        floe_pq_chunk_stats st;
+        if (floe__pq_reader_chunk_stats(r, rg, id, &st) < 0) {
+            floe_error_clear();
+            continue;
+        }
+        if (!st.num_values && !st.has_min_max)
+            continue; /* not in the file (filled from partition or default) */
+        vc[n] = (floe_metric_count){id, st.num_values};
+        nc[n] = (floe_metric_count){id, st.has_null_count ? st.null_count : -1};
+        lo[n] = hi[n] = (floe_metric_bound){id, NULL, 0};
+        floe_type_id t = st.min.type;
+        if (st.has_min_max && t != FLOE_T_STRING && t != FLOE_T_BINARY && t != FLOE_T_FIXED &&
+            t != FLOE_T_UUID) {
+            bytes[nb] = (floe_buf)FLOE_BUF_INIT;
+            bytes[nb + 1] = (floe_buf)FLOE_BUF_INIT;
+            if (floe_value_to_single(&st.min, &bytes[nb]) == 0 &&
+                floe_value_to_single(&st.max, &bytes[nb + 1]) == 0) {
+                lo[n] = (floe_metric_bound){id, (const uint8_t *)bytes[nb].ptr, bytes[nb].len};
+                hi[n] = (floe_metric_bound){id, (const uint8_t *)bytes[nb + 1].ptr,
+                                            bytes[nb + 1].len};
+            }
+            nb += 2;
+        }
+        n++;
+    }
+    floe__vec_free(&ids);
+    if (n) {
+        /* compact the bounds (only fields that have them) */
+        floe_metric_bound blo[16], bhi[16];
+        floe_metric_count cnc[16];
+        size_t k = 0, kn = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (lo[i].ptr) {
+                blo[k] = lo[i];
+                bhi[k++] = hi[i];
+            }
+            if (nc[i].count >= 0)
+                cnc[kn++] = nc[i];
+        }
+        floe_file_metrics m;
+        memset(&m, 0, sizeof m);
+        m.record_count = floe__pq_reader_meta(r)->row_groups[rg].num_rows;
+        m.value_counts = vc;
+        m.n_value_counts = n;
+        m.null_value_counts = cnc;
+        m.n_null_value_counts = kn;
+        m.lower_bounds = blo;
+        m.n_lower_bounds = k;
+        m.upper_bounds = bhi;
+        m.n_upper_bounds = k;
+        if (floe_expr_metrics_might_match(&keep, res, &m) < 0) {
+            floe_error_clear();
+            keep = true;
+        }
+    }
+    for (size_t i = 0; i < nb; i++)
+        floe__buf_free(&bytes[i]);
+    if (!keep) {
+        L->row_off += floe__pq_reader_meta(r)->row_groups[rg].num_rows;
+        L->rg_skipped++;
+    }
+    return keep;
 }
 
 /* A constant column of n copies of v. */

@@ -78,6 +78,10 @@ static inline const floe_schema *gt_schema(void)
  * for i in [0, n). Fills `e`'s data_file metrics (pointing into `m`). */
 typedef int (*gt_fill_fn)(floe_arrow_builder *b, int64_t i, void *payload);
 
+/* Writer knobs for tests: table properties and rows per write call. */
+static const floe_props *gt_pq_props;
+static int64_t gt_batch_rows = 65536;
+
 static inline int gt_write_parquet(const char *path, const floe_schema *schema, int64_t n,
                                    gt_fill_fn fill, void *payload, floe_pq_metrics *m)
 {
@@ -88,9 +92,10 @@ static inline int gt_write_parquet(const char *path, const floe_schema *schema, 
     memset(&o, 0, sizeof o);
     o.sink = gt_file_sink;
     o.sink_payload = f;
+    o.props = gt_pq_props;
     floe_pq_writer *w;
     int rc = floe__pq_writer_new(&w, schema, &o);
-    const int64_t batch = 65536;
+    const int64_t batch = gt_batch_rows;
     for (int64_t at = 0; rc == 0 && at < n; at += batch) {
         floe_arrow_builder *b;
         if ((rc = floe__arrow_builder_new(&b, schema->root)) < 0)

@@ -8,6 +8,9 @@
 #include "gentable.h"
 #include "scanutil.h"
 
+#include "floe/catalog.h"
+#include "floe/table.h"
+
 #include <stdlib.h>
 
 static int cmp_str(const void *a, const void *b)
@@ -495,6 +498,147 @@ static void test_schema_evolution(void)
     rows_free(&r);
 }
 
+/* Time travel by timestamp (snapshot-log) and the table-handle entry. */
+static void test_as_of_time_and_table_handle(void)
+{
+    const char *dir = ft_tmp("t");
+    FT_OK(gt_make_table(dir, 2, 2, 10, false, true));
+    char meta[1200];
+    snprintf(meta, sizeof meta, "%s/metadata/v1.metadata.json", dir);
+    /* the only snapshot's log entry is at 1700000000000 */
+    floe_scan *s;
+    floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+    o.has_as_of_timestamp = true;
+    o.as_of_timestamp_ms = 1700000000000LL;
+    FT_OK(floe_scan_open(&s, NULL, meta, &o));
+    FT_EQ_INT(floe_scan_get_report(s)->snapshot_id, 1);
+    FT_EQ_INT(floe_scan_get_report(s)->tasks, 4);
+    floe_scan_free(s);
+    o.as_of_timestamp_ms = 1699999999999LL;
+    FT_EQ_INT(floe_scan_open(&s, NULL, meta, &o), FLOE_ENOTFOUND);
+    FT_ERR_CONTAINS("Cannot find a snapshot older than 2023-11-14T22:13:19.999+00:00");
+    floe_scan_options q = FLOE_SCAN_OPTIONS_INIT;
+    q.ref = "nope";
+    FT_EQ_INT(floe_scan_open(&s, NULL, meta, &q), FLOE_ENOTFOUND);
+    FT_ERR_CONTAINS("Cannot find matching snapshot ID or reference name for version nope");
+
+    /* the same table through a catalog and a table handle */
+    floe_catalog *cat;
+    FT_OK(floe_catalog_open_sql(&cat, ft_tmp("cat.db"), NULL));
+    FT_OK(floe_catalog_create_namespace(cat, "db", NULL));
+    FT_OK(floe_catalog_register_table(cat, "db.t", meta));
+    floe_table *t;
+    FT_OK(floe_table_load(&t, cat, "db.t", NULL));
+    floe_scan_options to = FLOE_SCAN_OPTIONS_INIT;
+    to.filter = "cat = 'c00001'";
+    FT_OK(floe_scan_open_table(&s, t, &to));
+    FT_EQ_INT(floe_scan_get_report(s)->manifests_skipped, 1);
+    FT_EQ_INT(floe_scan_get_report(s)->tasks, 2);
+    floe_scan_free(s);
+    to.has_snapshot_id = true;
+    to.snapshot_id = 77;
+    FT_EQ_INT(floe_scan_open_table(&s, t, &to), FLOE_ENOTFOUND);
+    FT_ERR_CONTAINS("Cannot find snapshot with ID 77");
+    floe_table_free(t);
+    floe_catalog_free(cat);
+}
+
+/* Row groups skipped by the residual's statistics still count for the
+ * positions of position deletes. */
+static void test_row_group_pruning(void)
+{
+    const char *dir = ft_tmp("rg");
+    gt_mkdirs(dir);
+    floe_arena *a = floe__arena_new(4096);
+    floe_schema *pos_schema = parse_schema(a, POS_SCHEMA);
+    floe_props props = FLOE_PROPS_INIT;
+    floe__props_set(&props, "write.parquet.row-group-size-bytes", "1");
+    gt_pq_props = &props;
+    gt_batch_rows = 1000;
+    fileinfo df[1], dl[1];
+    memset(df, 0, sizeof df);
+    memset(dl, 0, sizeof dl);
+    snprintf(df[0].path, sizeof df[0].path, "%s/data/rg.parquet", dir);
+    df[0].cat = "";
+    gt_rows rr = {0, "x"};
+    FT_OK(gt_write_parquet(df[0].path, gt_schema(), 3000, gt_fill_rows, &rr, &df[0].m));
+    snprintf(dl[0].path, sizeof dl[0].path, "%s/data/pos.parquet", dir);
+    dl[0].cat = "";
+    dl[0].content = FLOE_FILE_POSITION_DELETES;
+    const char *pp[2] = {df[0].path, df[0].path};
+    const int64_t pps[2] = {5, 2500};
+    posrows pr = {pp, pps};
+    FT_OK(gt_write_parquet(dl[0].path, pos_schema, 2, fill_pos, &pr, &dl[0].m));
+    gt_pq_props = NULL;
+    gt_batch_rows = 65536;
+    floe__props_free(&props);
+
+    char m1[1200], m2[1200], l1[1200], meta[1200];
+    snprintf(m1, sizeof m1, "%s/metadata/m1.avro", dir);
+    snprintf(m2, sizeof m2, "%s/metadata/m2.avro", dir);
+    snprintf(l1, sizeof l1, "%s/metadata/snap-1.avro", dir);
+    snprintf(meta, sizeof meta, "%s/metadata/v1.metadata.json", dir);
+    floe_manifest_file mf[2];
+    floe_manifest_writer *w[2];
+    for (int k = 0; k < 2; k++) {
+        floe_buf out = FLOE_BUF_INIT;
+        FT_OK(gt_manifest_new(&w[k], &out, false, k ? FLOE_MANIFEST_DELETES : FLOE_MANIFEST_DATA, 1,
+                              k ? m2 : m1));
+        fileinfo *f = k ? &dl[0] : &df[0];
+        floe_manifest_entry e;
+        memset(&e, 0, sizeof e);
+        e.status = FLOE_ENTRY_ADDED;
+        e.sequence_number = e.file_sequence_number = FLOE_SEQ_UNASSIGNED;
+        e.data_file.content = f->content;
+        e.data_file.file_path = f->path;
+        e.data_file.file_format = "PARQUET";
+        e.data_file.block_size_in_bytes = -1;
+        FT_OK(gt_metrics_to_entry(&f->m, a, &e.data_file));
+        FT_OK(floe_manifest_writer_add(w[k], &e));
+        FT_OK(floe_manifest_writer_finish(w[k], &mf[k]));
+        FT_OK(gt_write_bytes(k ? m2 : m1, out.ptr, out.len));
+        floe__buf_free(&out);
+    }
+    FT_OK(gt_write_list(l1, 1, 1, mf, 2));
+    int64_t id = 1;
+    const char *lists[1] = {l1};
+    FT_OK(gt_write_metadata(meta, dir, false, 1, &id, lists));
+    for (int k = 0; k < 2; k++)
+        floe_manifest_writer_free(w[k]);
+    floe__pq_metrics_free(&df[0].m);
+    floe__pq_metrics_free(&dl[0].m);
+    floe__schema_release(pos_schema);
+    floe__arena_free(a);
+
+    floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+    const char *cols[] = {"id"};
+    o.columns = cols;
+    o.ncolumns = 1;
+    rows r = {0, NULL, 0}, np = {0, NULL, 0};
+    FT_OK(scan_dir(dir, &o, &r, NULL));
+    FT_EQ_INT((long)r.n, 2998);
+    rows_free(&r);
+    o.filter = "id >= 2000";
+    FT_OK(scan_dir(dir, &o, &r, NULL));
+    FT_EQ_INT((long)r.n, 999);
+    FT_EQ_INT(rows_has(&r, "2500"), 0);
+    FT_EQ_INT(rows_has(&r, "2499"), 1);
+    FT_EQ_INT(rows_has(&r, "2501"), 1);
+    o.no_pruning = true;
+    FT_OK(scan_dir(dir, &o, &np, NULL));
+    FT_EQ_INT((long)np.n, (long)r.n);
+    rows_free(&r);
+    rows_free(&np);
+    /* the stream reads fewer row groups: check through the Parquet file */
+    floe_input *in;
+    FT_OK(floe__pq_input_file(&in, df[0].path));
+    floe_pq_reader *pr2;
+    FT_OK(floe__pq_reader_open(&pr2, in, NULL));
+    FT_ASSERT(floe__pq_reader_meta(pr2)->nrow_groups >= 3);
+    floe__pq_reader_free(pr2);
+    in->close(in);
+}
+
 static void test_oom_plan(void)
 {
     const char *dir = ft_tmp("t");
@@ -549,6 +693,8 @@ static const ft_case cases[] = {
     {"delete_rules", test_delete_rules},
     {"name_mapping", test_name_mapping},
     {"schema_evolution", test_schema_evolution},
+    {"as_of_time_and_table_handle", test_as_of_time_and_table_handle},
+    {"row_group_pruning", test_row_group_pruning},
     {"oom_plan", test_oom_plan},
 };
 

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Benchmark of `floe sql` as a user runs it:
+ *   - sql_count_small: `floe sql -c "SELECT count(*) FROM b.small"` on a
+ *     3-row table, whole process (fork + exec + catalog + table load + scan
+ *     + output), median of 21 runs, wall and CPU time;
+ *   - sql_count_sum_<N>: `SELECT count(*), sum(amount) FROM b.big` over N rows
+ *     (default 10,000,000; FLOE_BENCH_ROWS or argv[2]) in one process, best
+ *     of 3, against DuckDB reading the same Parquet files (node +
+ *     tests/interop/node_modules) in the same run.
+ * argv[1] (or FLOE_BIN) is the floe binary (default ./floe next to this
+ * benchmark). Prints SKIP when the build cannot create or read tables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double child_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static char floe_bin[1024], wh[256];
+
+/* Run floe sql with one -c; output to /dev/null unless `out` (first line of
+ * the second row of csv). Returns the exit status. */
+static int floe_sql(const char *sql, char *out, size_t outlen)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' sql --warehouse '%s' --format csv -c \"%s\" 2>/dev/null",
+             floe_bin, wh, sql);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, p)) {
+        if (++n == 2 && out) {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(out, outlen, "%s", line);
+        }
+    }
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    const char *bin = argc > 1 ? argv[1] : getenv("FLOE_BIN");
+    if (!bin)
+        bin = "./floe";
+    snprintf(floe_bin, sizeof floe_bin, "%s", bin);
+    long long rows = 10000000;
+    if (argc > 2)
+        rows = atoll(argv[2]);
+    else if (getenv("FLOE_BENCH_ROWS"))
+        rows = atoll(getenv("FLOE_BENCH_ROWS"));
+    snprintf(wh, sizeof wh, "/tmp/floe_bench_sql_%d", (int)getpid());
+
+    if (floe_sql("CREATE NAMESPACE b; CREATE TABLE b.small (id BIGINT, amount DECIMAL(10,2)); "
+                 "INSERT INTO b.small VALUES (1, 1.50), (2, 2.25), (3, -1.00)",
+                 NULL, 0) != 0 ||
+        floe_sql("SELECT count(*) FROM b.small", NULL, 0) != 0) {
+        printf("SKIP sql_shell: this build cannot create or read tables\n");
+        char rm[512];
+        snprintf(rm, sizeof rm, "rm -rf '%s'", wh);
+        return system(rm) == 0 ? 0 : 0;
+    }
+    enum { RUNS = 21 };
+    double wall[RUNS], cpu[RUNS];
+    for (int i = 0; i < RUNS; i++) {
+        double c0 = child_cpu_s(), t0 = now_s();
+        floe_sql("SELECT count(*) FROM b.small", NULL, 0);
+        wall[i] = now_s() - t0;
+        cpu[i] = child_cpu_s() - c0;
+    }
+    qsort(wall, RUNS, sizeof *wall, cmp_double);
+    qsort(cpu, RUNS, sizeof *cpu, cmp_double);
+    printf("BENCH sql_count_small_process_wall %.1f ms\n", wall[RUNS / 2] * 1e3);
+    printf("BENCH sql_count_small_process_cpu %.1f ms\n", cpu[RUNS / 2] * 1e3);
+
+    char sql[1024], got[256] = "";
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE b.big (id BIGINT, amount DECIMAL(10,2)); INSERT INTO b.big WITH "
+             "RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < %lld) "
+             "SELECT i, (i %% 10000) / 100.0 FROM c",
+             rows);
+    if (floe_sql(sql, NULL, 0) != 0) {
+        printf("SKIP sql_count_sum: cannot load %lld rows\n", rows);
+        return 0;
+    }
+    double best = 1e9;
+    for (int i = 0; i < 3; i++) {
+        double t0 = now_s();
+        floe_sql("SELECT count(*), sum(amount) FROM b.big", got, sizeof got);
+        double t = now_s() - t0;
+        if (t < best)
+            best = t;
+    }
+    printf("BENCH sql_count_sum_%lld %.3f s (%s)\n", rows, best, got);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "FLOE_SOURCE_DIR='%s' node '%s/tests/interop/sql_duckdb_query.mjs' "
+             "\"SELECT count(*), sum(amount) FROM read_parquet('%s/b.db/big/data/*.parquet')\" "
+             "2>/dev/null",
+             FLOE_SOURCE_DIR, FLOE_SOURCE_DIR, wh);
+    FILE *p = popen(cmd, "r");
+    double duck = -1;
+    if (p) {
+        char line[1024];
+        if (fgets(line, sizeof line, p)) {
+            const char *ns = strstr(line, "\"ns\":");
+            if (ns)
+                duck = atof(ns + 5) / 1e9;
+        }
+        pclose(p);
+    }
+    if (duck > 0)
+        printf("RATIO sql_count_sum_%lld %.2f duckdb\n", rows, best / duck);
+    else
+        fprintf(stderr, "DuckDB (node + tests/interop/node_modules) unavailable: floe only\n");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", wh);
+    return system(cmd) == 0 ? 0 : 0;
+}

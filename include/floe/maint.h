@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Table maintenance: snapshot expiry, orphan-file removal, the inventory of
+ * one pinned snapshot and a retention report. These are the only floe
+ * operations that delete files a commit once wrote, so each follows the
+ * Iceberg reachability rules exactly (spec "Snapshots", "Manifests":
+ * "Note that for any snapshot, all file paths marked with ADDED or EXISTING
+ * may appear at most once across all manifest files in the snapshot"; a
+ * file may be removed from storage once no retained snapshot references
+ * it). docs/maint.md explains the algorithms.
+ *
+ * Every function opens the table through a catalog (`ident` is "ns.table")
+ * and a FileIO: the options' `io` when set (borrowed), otherwise one opened
+ * for the table location with `io_conf` (io.location-map, s3.*). Counts and
+ * rows use the column names of the Spark procedures so that the SQL shell
+ * can return them as they are.
+ */
+#ifndef FLOE_MAINT_H
+#define FLOE_MAINT_H
+
+#include "floe/catalog.h"
+#include "floe/common.h"
+#include "floe/io.h"
+#include "floe/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- expire_snapshots */
+
+/* Kinds of file an expiry or orphan sweep may delete (callback argument). */
+typedef enum floe_maint_file_kind {
+    FLOE_MAINT_DATA_FILE = 0,
+    FLOE_MAINT_POSITION_DELETE_FILE,
+    FLOE_MAINT_EQUALITY_DELETE_FILE,
+    FLOE_MAINT_MANIFEST,
+    FLOE_MAINT_MANIFEST_LIST,
+    FLOE_MAINT_STATISTICS_FILE,
+    FLOE_MAINT_METADATA_FILE,
+    FLOE_MAINT_OTHER,
+} floe_maint_file_kind;
+
+/* "data_file", "position_delete_file", ..., never NULL. */
+FLOE_EXTERN const char *floe_maint_file_kind_name(floe_maint_file_kind kind);
+
+typedef struct floe_expire_options {
+    unsigned version; /* FLOE_EXPIRE_OPTIONS_VERSION */
+    /* Expire snapshots older than this (ms since epoch). Unset: now minus
+     * history.expire.max-snapshot-age-ms (default 5 days). Branches with
+     * their own max-snapshot-age-ms use theirs. */
+    bool has_older_than;
+    int64_t older_than_ms;
+    /* Keep at least this many ancestors of each branch. 0: the table's
+     * history.expire.min-snapshots-to-keep (default 1); branches with their
+     * own min-snapshots-to-keep use theirs. */
+    int retain_last;
+    /* Also expire exactly these snapshots (borrowed). A snapshot a retained
+     * ref points at cannot be named: FLOE_EINVALID "Cannot expire <id>.
+     * Still referenced by refs: [<names>]". Unknown ids are ignored. */
+    const int64_t *snapshot_ids;
+    size_t nsnapshot_ids;
+    /* Compute and report, commit and delete nothing. */
+    bool dry_run;
+    /* Accepted for Spark compatibility; unused specs/schemas are kept. */
+    bool clean_expired_metadata;
+    /* Called for every file deleted (or, with dry_run, that would be) with
+     * its kind and location; a negative return stops (after the commit, so
+     * some files may stay as orphans) and is returned. May be NULL. */
+    int (*on_file)(floe_maint_file_kind kind, const char *location, void *payload);
+    void *payload;
+    int64_t now_ms;            /* 0: the wall clock */
+    floe_fileio *io;           /* borrowed; NULL: opened for the table location */
+    const floe_props *io_conf; /* for the FileIO opened when io is NULL */
+} floe_expire_options;
+
+#define FLOE_EXPIRE_OPTIONS_VERSION 1
+#define FLOE_EXPIRE_OPTIONS_INIT                                                                   \
+    {                                                                                              \
+        FLOE_EXPIRE_OPTIONS_VERSION, false, 0, 0, NULL, 0, false, false, NULL, NULL, 0, NULL, NULL \
+    }
+
+/* Output of expire_snapshots: the first six are the Spark procedure's
+ * columns, in its order. */
+typedef struct floe_expire_result {
+    int64_t deleted_data_files_count;
+    int64_t deleted_position_delete_files_count;
+    int64_t deleted_equality_delete_files_count;
+    int64_t deleted_manifest_files_count;
+    int64_t deleted_manifest_lists_count;
+    int64_t deleted_statistics_files_count;
+    /* floe extras */
+    int64_t deleted_metadata_files_count; /* old metadata.json (delete-after-commit) */
+    int64_t expired_snapshots_count;
+    int64_t removed_refs_count;
+    int64_t manifests_read;       /* each manifest is read at most once */
+    int64_t failed_deletes_count; /* deletions storage refused (left as orphans) */
+} floe_expire_result;
+
+/* Expire snapshots of `ident` following the options and the table's
+ * retention properties, commit the change (remove-snapshot-ref for refs
+ * past their max-ref-age-ms, never `main`; remove-snapshots), and only then
+ * delete the manifest lists, manifests, data, delete and statistics files
+ * no retained snapshot references, plus old metadata files when
+ * write.metadata.delete-after-commit.enabled. If the commit fails nothing
+ * is deleted. If the cleanup cannot read what a retained snapshot references
+ * (its manifest list or a manifest), the committed expiry stands but nothing
+ * is deleted and that error is returned (the files are left for
+ * remove_orphan_files); an expired snapshot's list or manifest that is
+ * already gone is skipped. *out is filled (zeroed first). Errors: FLOE_ENOTFOUND (table),
+ * FLOE_EINVALID (options), FLOE_ECONFLICT (the table changed concurrently:
+ * run again), FLOE_ECOMMITUNKNOWN (nothing deleted), FLOE_ECORRUPT,
+ * FLOE_EIO, FLOE_ENOMEM. Failed deletions are counted, not returned. */
+FLOE_EXTERN int floe_expire_snapshots(floe_expire_result *out, floe_catalog *catalog,
+                                      const char *ident, const floe_expire_options *opts);
+
+/* The same on a loaded table handle (refreshed first per its freshness
+ * mode); the commit goes through the table layer's protocol (requirements +
+ * updates, create-new metadata, compare-and-set, retries per
+ * commit.retry.*, each retry planning again on the fresh state). The handle
+ * ends at the committed state. opts->io, when set, is used for reading and
+ * deleting; the commit uses the handle's FileIO. */
+FLOE_EXTERN int floe_table_expire_snapshots(floe_expire_result *out, floe_table *table,
+                                            const floe_expire_options *opts);
+
+/* ---------------------------------------------------------------- remove_orphan_files */
+
+typedef enum floe_prefix_mismatch_mode {
+    FLOE_PREFIX_MISMATCH_ERROR = 0, /* fail listing the conflicting locations */
+    FLOE_PREFIX_MISMATCH_IGNORE,    /* keep such files */
+    FLOE_PREFIX_MISMATCH_DELETE,    /* treat such files as orphans */
+} floe_prefix_mismatch_mode;
+
+typedef struct floe_orphan_options {
+    unsigned version; /* FLOE_ORPHAN_OPTIONS_VERSION */
+    /* Only files last modified before this are removed. Unset: now - 3 days. */
+    bool has_older_than;
+    int64_t older_than_ms;
+    const char *location; /* where to list; NULL: the table location */
+    bool dry_run;
+    /* Extra scheme equivalences "from=to[,from=to]" (Spark's map
+     * equal_schemes, e.g. "gs=gcs"). s3, s3a and s3n are always equal, and
+     * so are file: URIs and plain paths. NULL: none. */
+    const char *equal_schemes;
+    /* Authority equivalences "from=to[,from=to]" (e.g. "b.host=b"). */
+    const char *equal_authorities;
+    floe_prefix_mismatch_mode prefix_mismatch_mode;
+    /* One call per orphan (orphan_file_location), deleted or (dry run)
+     * not. A negative return stops and is returned. May be NULL. */
+    int (*on_orphan)(const char *orphan_file_location, void *payload);
+    void *payload;
+    /* Bytes of one in-memory sort run before spilling to a temporary file
+     * (0: 8 MiB). Memory stays bounded whatever the object count. */
+    size_t sort_run_bytes;
+    int64_t now_ms;
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_orphan_options;
+
+#define FLOE_ORPHAN_OPTIONS_VERSION 1
+#define FLOE_ORPHAN_OPTIONS_INIT                                                                   \
+    {                                                                                              \
+        FLOE_ORPHAN_OPTIONS_VERSION, false, 0, NULL, false, NULL, NULL,                            \
+            FLOE_PREFIX_MISMATCH_ERROR, NULL, NULL, 0, 0, NULL, NULL                               \
+    }
+
+typedef struct floe_orphan_result {
+    int64_t orphan_files_count;    /* rows reported */
+    int64_t listed_files_count;    /* objects listed (all ages) */
+    int64_t reachable_files_count; /* manifest entries read (repeats counted) */
+    int64_t failed_deletes_count;
+} floe_orphan_result;
+
+/* List storage under the location, subtract everything the table's
+ * retained metadata reaches (the current metadata.json and every one in its
+ * metadata-log, their snapshots' manifest lists, manifests, data and delete
+ * files, statistics and partition-statistics files, version-hint.text) and
+ * delete what is left and older than older_than. Leftover temporary files
+ * of interrupted local writes (".<name>.floe-tmp-<uuid>") count as objects
+ * too. Errors: FLOE_ENOTFOUND, FLOE_EINVALID ("Unable to determine whether
+ * certain files are orphan..." for a scheme/authority mismatch in ERROR
+ * mode), FLOE_ECORRUPT, FLOE_EIO, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog,
+                                         const char *ident, const floe_orphan_options *opts);
+
+/* ---------------------------------------------------------------- inventory */
+
+typedef enum floe_inventory_kind {
+    FLOE_INV_METADATA = 0,
+    FLOE_INV_MANIFEST_LIST,
+    FLOE_INV_MANIFEST,
+    FLOE_INV_DATA_FILE,
+    FLOE_INV_DELETE_FILE,
+    FLOE_INV_STATISTICS_FILE,
+} floe_inventory_kind;
+
+/* One object a pinned snapshot needs. Strings are borrowed for the call. */
+typedef struct floe_inventory_row {
+    floe_inventory_kind kind;
+    const char *kind_name; /* "metadata", "manifest_list", "manifest", "data_file", ... */
+    const char *path;
+    int64_t size;        /* bytes; -1 when unknown */
+    const char *content; /* data|position_deletes|equality_deletes (files), data|deletes
+                            (manifests), "" otherwise */
+    const char *status;  /* ADDED|EXISTING (files), "" otherwise */
+} floe_inventory_row;
+
+typedef struct floe_inventory_options {
+    unsigned version; /* FLOE_INVENTORY_OPTIONS_VERSION */
+    /* Which snapshot: at most one of these; none = the current snapshot. */
+    bool has_snapshot_id;
+    int64_t snapshot_id;
+    const char *ref; /* branch or tag */
+    bool has_timestamp;
+    int64_t timestamp_ms; /* the snapshot current at that time (snapshot-log) */
+    /* Copy every object into this local directory as a self-contained
+     * backup (see floe_inventory docs); NULL: list only. */
+    const char *copy_to;
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_inventory_options;
+
+#define FLOE_INVENTORY_OPTIONS_VERSION 1
+#define FLOE_INVENTORY_OPTIONS_INIT                                                                \
+    {                                                                                              \
+        FLOE_INVENTORY_OPTIONS_VERSION, false, 0, NULL, false, 0, NULL, NULL, NULL                 \
+    }
+
+/* Call cb once per object the selected snapshot needs: the metadata file,
+ * its manifest list, every manifest the list names (data and delete, even
+ * one without live entries), every ADDED or EXISTING data and delete file
+ * (DELETED entries are skipped, no pruning), its statistics files. With
+ * copy_to, the objects are also copied byte for byte to copy_to/<path
+ * relative to the table location> and a new metadata file holding only
+ * that snapshot (as `main`) is written to copy_to/metadata/; the backup
+ * keeps the original locations inside its files and is read with
+ * io.location-map "<table location>=<copy_to>" (written to
+ * copy_to/floe-backup.properties). The backup's metadata location is
+ * returned in *backup_metadata when not NULL (free with
+ * floe_catalog_string_free). Errors: FLOE_ENOTFOUND ("Cannot find snapshot
+ * with ID <id>", unknown ref, no snapshot at the time, no current
+ * snapshot), FLOE_EINVALID, FLOE_EEXISTS (copy target exists),
+ * FLOE_EUNSUPPORTED (copy of a file outside the table location), FLOE_EIO,
+ * FLOE_ECORRUPT, FLOE_ENOMEM, or the callback's negative return. */
+FLOE_EXTERN int floe_inventory(floe_catalog *catalog, const char *ident,
+                               const floe_inventory_options *opts,
+                               int (*cb)(const floe_inventory_row *row, void *payload),
+                               void *payload, char **backup_metadata);
+
+/* ---------------------------------------------------------------- retention report */
+
+typedef struct floe_retention_ref {
+    const char *name;
+    const char *type; /* "branch" | "tag" */
+    int64_t snapshot_id;
+    int64_t retained_count;     /* snapshots this ref keeps */
+    int64_t oldest_snapshot_id; /* oldest retained (recovery window start) */
+    int64_t oldest_timestamp_ms;
+    int64_t oldest_age_ms;
+    int64_t min_snapshots_to_keep; /* effective policy (branches) */
+    int64_t max_snapshot_age_ms;
+    int64_t max_ref_age_ms; /* -1: forever */
+    bool expires;           /* the ref itself would be removed */
+} floe_retention_ref;
+
+typedef struct floe_retention_report {
+    size_t nrefs;
+    floe_retention_ref *refs;
+    int64_t snapshots_count;
+    int64_t current_files_bytes;              /* `files`: live data+delete files of main */
+    int64_t all_files_bytes;                  /* `all_data_files`: every retained snapshot's */
+    int64_t bytes_held_only_by_old_snapshots; /* distinct live files, data + delete */
+    /* The seed's query as Spark runs it, from the metadata tables (src/meta):
+     * sum(file_size_in_bytes) of all_data_files minus that of data_files —
+     * data files only, a file listed by several manifests counted again. */
+    int64_t all_data_files_minus_files_bytes;
+    /* what expire_snapshots with the current settings would do */
+    size_t nexpiring; /* snapshots that would become unrecoverable */
+    int64_t *expiring_snapshot_ids;
+    int64_t *expiring_timestamps_ms;
+    floe_expire_result would_delete; /* dry-run counts */
+    int64_t would_free_bytes;        /* data + delete file bytes */
+} floe_retention_report;
+
+/* Compute the report (reads every manifest of every snapshot once).
+ * *out is the caller's, freed with floe_retention_report_free. */
+FLOE_EXTERN int floe_retention_report_compute(floe_retention_report **out, floe_catalog *catalog,
+                                              const char *ident, int64_t now_ms, floe_fileio *io,
+                                              const floe_props *io_conf);
+FLOE_EXTERN void floe_retention_report_free(floe_retention_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

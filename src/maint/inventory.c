@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * maint/inventory: every object one pinned snapshot needs (seed 001), for
+ * backups and audits. The traversal starts at the selected snapshot's
+ * manifest list and nowhere else — never a directory listing, never the
+ * parent's files patched by a summary. Every manifest the list names is
+ * read, data and delete manifests alike, even one with no live entries
+ * (the list names it, so a copy of the list needs it). ADDED and EXISTING
+ * entries are live (an ADDED entry in a reused manifest stays ADDED);
+ * DELETED entries are not, and say nothing about the object on storage
+ * (spec "Manifest Entry Fields", "Scan Planning"). No statistics pruning.
+ *
+ * The copy (--copy-to) is location-mapped, not rewritten: manifest lists,
+ * manifests and data files are copied byte for byte to the same relative
+ * paths under the target, and a new metadata file holding only the pinned
+ * snapshot (as `main`, with an empty metadata-log) is written there. The
+ * files keep their original absolute locations inside, so the backup is
+ * read with io.location-map "<table location>=<target>"; the mapping and
+ * the metadata location are written to <target>/floe-backup.properties.
+ * Rewriting every manifest would change the bytes being backed up and
+ * their checksums; a map keeps the backup verifiable against the source.
+ */
+#include "maint.h"
+
+#include <string.h>
+
+#define COPY_CHUNK ((size_t)4 << 20)
+
+typedef struct inv {
+    floe_fileio *io;
+    floe_fileio *dst;     /* local FileIO of the copy target, or NULL */
+    const char *location; /* table location */
+    const char *copy_to;
+    int (*cb)(const floe_inventory_row *row, void *payload);
+    void *payload;
+    floe_buf bytes;
+    floe_buf tmp;
+    char *chunk;
+} inv;
+
+static const char *kind_names[] = {"metadata",  "manifest_list", "manifest",
+                                   "data_file", "delete_file",   "statistics_file"};
+
+static int copy_object(inv *v, const char *path)
+{
+    size_t n = strlen(v->location);
+    while (n && v->location[n - 1] == '/')
+        n--;
+    if (strncmp(path, v->location, n) != 0 || path[n] != '/')
+        return floe__error(FLOE_EUNSUPPORTED, "maint",
+                           "cannot copy %s: it is outside the table location %s", path,
+                           v->location);
+    floe__buf_clear(&v->tmp);
+    FLOE_TRY(floe__buf_printf(&v->tmp, "%s%s", v->copy_to, path + n));
+    floe_input *in = NULL;
+    floe_output *out = NULL;
+    FLOE_TRY(floe_fileio_open_input(&in, v->io, path));
+    int rc = floe_fileio_create_output(&out, v->dst, v->tmp.ptr);
+    if (rc == FLOE_EEXISTS) {
+        /* the same object listed twice (allowed across delete manifests) */
+        in->close(in);
+        floe_error_clear();
+        return 0;
+    }
+    if (rc == 0 && !v->chunk && !(v->chunk = floe__malloc(COPY_CHUNK)))
+        rc = FLOE_ENOMEM;
+    for (int64_t off = 0; rc == 0 && off < in->size;) {
+        size_t len = (size_t)(in->size - off) < COPY_CHUNK ? (size_t)(in->size - off) : COPY_CHUNK;
+        rc = in->read_at(in, off, v->chunk, len);
+        if (rc == 0)
+            rc = out->write(out, v->chunk, len);
+        off += (int64_t)len;
+    }
+    in->close(in);
+    if (out) {
+        if (rc == 0)
+            rc = out->commit(out);
+        else
+            out->abort(out);
+    }
+    return rc;
+}
+
+static int emit(inv *v, floe_inventory_kind kind, const char *path, int64_t size,
+                const char *content, const char *status, bool copy)
+{
+    floe_inventory_row row = {kind, kind_names[kind], path, size, content, status};
+    if (v->cb)
+        FLOE_TRY(v->cb(&row, v->payload));
+    if (copy && v->dst)
+        FLOE_TRY(copy_object(v, path));
+    return 0;
+}
+
+static const char *file_content(int32_t c)
+{
+    return c == FLOE_FILE_POSITION_DELETES   ? "position_deletes"
+           : c == FLOE_FILE_EQUALITY_DELETES ? "equality_deletes"
+                                             : "data";
+}
+
+static int walk_manifest(inv *v, const floe_manifest_file *mf)
+{
+    floe_manifest_reader *rd = NULL;
+    FLOE_TRY(floe__maint_open_manifest(v->io, mf, &v->bytes, &rd));
+    int64_t len = mf->manifest_length >= 0 ? mf->manifest_length : (int64_t)v->bytes.len;
+    int rc =
+        emit(v, FLOE_INV_MANIFEST, mf->manifest_path, len,
+             floe_manifest_reader_info(rd)->content == FLOE_MANIFEST_DELETES ? "deletes" : "data",
+             "", true);
+    const floe_manifest_entry *e;
+    while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
+        if (e->status == FLOE_ENTRY_DELETED || !e->data_file.file_path)
+            continue;
+        floe_inventory_kind k =
+            e->data_file.content == FLOE_FILE_DATA ? FLOE_INV_DATA_FILE : FLOE_INV_DELETE_FILE;
+        rc = emit(v, k, e->data_file.file_path, e->data_file.file_size_in_bytes,
+                  file_content(e->data_file.content),
+                  e->status == FLOE_ENTRY_ADDED ? "ADDED" : "EXISTING", true);
+    }
+    if (rc == FLOE_ITEROVER)
+        rc = 0;
+    floe_manifest_reader_free(rd);
+    if (rc < 0)
+        floe__error_context("reading manifest %s", mf->manifest_path);
+    return rc;
+}
+
+/* The backup's metadata: the base reduced to the pinned snapshot as main. */
+static int write_backup_metadata(inv *v, const floe_table_metadata *base, const char *base_location,
+                                 const floe_snapshot *pin, char **out_location)
+{
+    floe_metadata_builder *b = NULL;
+    floe_table_metadata *m = NULL;
+    floe_buf text = FLOE_BUF_INIT;
+    floe_vec drop = FLOE_VEC_INIT(int64_t);
+    char *path = NULL;
+    int rc = floe__metadata_builder_new(&b, base, base_location);
+    while (rc == 0 && floe__metadata_builder_peek(b)->nrefs) {
+        const floe_table_metadata *cur = floe__metadata_builder_peek(b);
+        rc = floe__mb_remove_snapshot_ref(b, cur->refs[0].name);
+    }
+    floe_snapshot_ref main_ref = {
+        .name = "main", .snapshot_id = pin->snapshot_id, .type = FLOE_REF_BRANCH};
+    if (rc == 0)
+        rc = floe__mb_set_snapshot_ref(b, &main_ref);
+    for (size_t i = 0; rc == 0 && i < base->nsnapshots; i++) {
+        if (base->snapshots[i].snapshot_id == pin->snapshot_id)
+            continue;
+        int64_t *slot = floe__vec_push(&drop);
+        if (!slot)
+            rc = FLOE_ENOMEM;
+        else
+            *slot = base->snapshots[i].snapshot_id;
+    }
+    if (rc == 0 && drop.len)
+        rc = floe__mb_remove_snapshots(b, (const int64_t *)drop.items, drop.len);
+    if (rc == 0)
+        rc = floe__metadata_builder_build(b, floe__now_ms(), &m);
+    floe__metadata_builder_free(b);
+    if (rc == 0) {
+        /* the backup has no history before itself */
+        m->n_metadata_log = 0;
+        m->n_snapshot_log = 0;
+        rc = floe__metadata_write(m, &text);
+    }
+    char uuid[37];
+    if (rc == 0)
+        rc = floe__uuid4(uuid);
+    if (rc == 0 && !(path = floe__sprintf("%s/metadata/00000-%s.metadata.json", v->copy_to, uuid)))
+        rc = FLOE_ENOMEM;
+    if (rc == 0)
+        rc = floe__io_write_new(v->dst, path, text.ptr, text.len);
+    floe__buf_clear(&text);
+    if (rc == 0)
+        rc = floe__buf_printf(&text,
+                              "# floe inventory --copy-to backup of snapshot %lld\n"
+                              "metadata-location=%s\nio.location-map=%s=%s\n",
+                              (long long)pin->snapshot_id, path, v->location, v->copy_to);
+    char *props = rc == 0 ? floe__sprintf("%s/floe-backup.properties", v->copy_to) : NULL;
+    if (rc == 0 && !props)
+        rc = FLOE_ENOMEM;
+    if (rc == 0)
+        rc = floe__io_write_new(v->dst, props, text.ptr, text.len);
+    floe__free(props);
+    floe__buf_free(&text);
+    floe__vec_free(&drop);
+    floe__metadata_free(m);
+    if (rc < 0) {
+        floe__free(path);
+        return rc;
+    }
+    *out_location = path;
+    return 0;
+}
+
+int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventory_options *opts,
+                   int (*cb)(const floe_inventory_row *row, void *payload), void *payload,
+                   char **backup_metadata)
+{
+    static const floe_inventory_options defaults = FLOE_INVENTORY_OPTIONS_INIT;
+    const floe_inventory_options *o = opts ? opts : &defaults;
+    if (backup_metadata)
+        *backup_metadata = NULL;
+    if (o->version != FLOE_INVENTORY_OPTIONS_VERSION)
+        return floe__error(FLOE_EINVALID, "maint", "unsupported inventory options version %u",
+                           o->version);
+    floe_maint_table t;
+    FLOE_TRY(floe__maint_table_load(&t, catalog, ident, o->io, o->io_conf));
+    const floe_table_metadata *m = t.metadata;
+    const floe_snapshot *pin;
+    int rc = floe__maint_select(m, o->has_snapshot_id, o->snapshot_id, o->ref, o->has_timestamp,
+                                o->timestamp_ms, &pin);
+    inv v;
+    memset(&v, 0, sizeof v);
+    v.io = t.io;
+    v.location = m->location;
+    v.cb = cb;
+    v.payload = payload;
+    if (rc == 0 && o->copy_to) {
+        char *ct = floe__strdup(o->copy_to);
+        if (!ct)
+            rc = FLOE_ENOMEM;
+        else {
+            size_t n = strlen(ct);
+            while (n > 1 && ct[n - 1] == '/')
+                ct[--n] = '\0';
+            v.copy_to = ct;
+            rc = floe_fileio_local_new(&v.dst);
+        }
+    }
+    floe_arena *arena = floe__arena_new(0);
+    if (rc == 0 && !arena)
+        rc = FLOE_ENOMEM;
+    if (rc == 0) {
+        floe_file_info st;
+        int64_t size = floe_fileio_stat(t.io, t.metadata_location, &st) == 0 ? st.size : -1;
+        floe_error_clear();
+        rc = emit(&v, FLOE_INV_METADATA, t.metadata_location, size, "", "", false);
+    }
+    floe_manifest_list *list = NULL;
+    const floe_manifest_file *mfs = NULL;
+    size_t n = 0;
+    floe_buf list_bytes = FLOE_BUF_INIT;
+    if (rc == 0)
+        rc = floe__maint_snapshot_manifests(t.io, pin, &list_bytes, &list, arena, &mfs, &n);
+    const char *lp = NULL;
+    if (rc == 0)
+        rc = floe__maint_list_path(pin, arena, &lp);
+    if (rc == 0 && lp)
+        rc = emit(&v, FLOE_INV_MANIFEST_LIST, lp, (int64_t)list_bytes.len, "", "", true);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = walk_manifest(&v, &mfs[i]);
+    for (size_t i = 0; rc == 0 && i < m->nstatistics; i++)
+        if (m->statistics[i].snapshot_id == pin->snapshot_id)
+            rc = emit(&v, FLOE_INV_STATISTICS_FILE, m->statistics[i].statistics_path,
+                      m->statistics[i].file_size_in_bytes, "", "", true);
+    for (size_t i = 0; rc == 0 && i < m->npartition_statistics; i++)
+        if (m->partition_statistics[i].snapshot_id == pin->snapshot_id)
+            rc = emit(&v, FLOE_INV_STATISTICS_FILE, m->partition_statistics[i].statistics_path,
+                      m->partition_statistics[i].file_size_in_bytes, "", "", true);
+    if (rc == 0 && v.dst) {
+        char *loc = NULL;
+        rc = write_backup_metadata(&v, m, t.metadata_location, pin, &loc);
+        if (rc == 0 && backup_metadata)
+            *backup_metadata = loc;
+        else
+            floe__free(loc);
+    }
+    floe_manifest_list_free(list);
+    floe__buf_free(&list_bytes);
+    floe__buf_free(&v.bytes);
+    floe__buf_free(&v.tmp);
+    floe__free(v.chunk);
+    floe__free((char *)v.copy_to);
+    floe_fileio_free(v.dst);
+    floe__arena_free(arena);
+    floe__maint_table_free(&t);
+    return rc;
+}

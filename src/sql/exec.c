@@ -1,0 +1,775 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/exec: run a script statement by statement. Each statement is parsed by
+ * the front end (sqlfront.h) after `${name}` variable substitution, then
+ * dispatched: queries run on SQLite over virtual tables created for the
+ * statement's Iceberg references (exec_refs.c); namespace statements, SHOW,
+ * USE, SET/RESET, SET VAR and temporary views are handled here; table
+ * statements in exec_table.c; CALL in procs.c. The first failing statement
+ * stops the script; its error keeps Iceberg's text, and
+ * floe__sql_error_class() names the Java exception Spark would print.
+ */
+#include "sql/session_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- errors */
+
+/* Message prefix -> Java exception class, as Spark + Iceberg 1.11 throw them. */
+static const struct {
+    const char *prefix;
+    const char *cls;
+} error_classes[] = {
+    {"Cannot roll back to snapshot, not an ancestor", "ValidationException"},
+    {"Cannot roll back to unknown snapshot id", "ValidationException"},
+    {"Cannot cherry-pick unknown snapshot ID", "ValidationException"},
+    {"Cannot cherrypick snapshot", "ValidationException"},
+    {"Duplicate request to cherry pick", "DuplicateWAPCommitException"},
+    {"Cannot find snapshot with ID", "IllegalArgumentException"},
+    {"Cannot find a snapshot older than", "IllegalArgumentException"},
+    {"Cannot find matching snapshot ID or reference name", "IllegalArgumentException"},
+    {"Cannot roll back, no valid snapshot older than", "IllegalArgumentException"},
+    {"Cannot fast-forward", "IllegalArgumentException"},
+    {"Target branch does not exist", "IllegalArgumentException"},
+    {"Ref does not exist", "IllegalArgumentException"},
+    {"Ref ", "IllegalArgumentException"},
+    {"Branch does not exist", "IllegalArgumentException"},
+    {"Tag does not exist", "IllegalArgumentException"},
+    {"Cannot remove main branch", "IllegalArgumentException"},
+    {"Cannot set ", "IllegalArgumentException"},
+    {"Cannot complete create or replace", "IllegalArgumentException"},
+    {"Cannot do time-travel", "IllegalArgumentException"},
+    {"Table does not exist", "NoSuchTableException"},
+    {"Namespace does not exist", "NoSuchNamespaceException"},
+    {"Table already exists", "AlreadyExistsException"},
+    {"Namespace already exists", "AlreadyExistsException"},
+    {"Namespace ", "NamespaceNotEmptyException"}, /* "Namespace ns is not empty..." */
+    {"Procedure ", "NoSuchProcedureException"},
+    {"Requirement failed", "CommitFailedException"},
+};
+
+const char *floe__sql_error_class(int code, const char *message)
+{
+    if (!message)
+        return NULL;
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(error_classes); i++)
+        if (strncmp(message, error_classes[i].prefix, strlen(error_classes[i].prefix)) == 0)
+            return error_classes[i].cls;
+    switch (code) {
+    case FLOE_ECONFLICT: return "CommitFailedException";
+    case FLOE_ECOMMITUNKNOWN: return "CommitStateUnknownException";
+    case FLOE_EUNSUPPORTED: return "UnsupportedOperationException";
+    default: return NULL;
+    }
+}
+
+int floe__sql_fail(floe_sql_session *s, int rc, const char *java_class)
+{
+    s->error_class = java_class;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+const char *floe__sql_join(floe_arena *a, const char *const *parts, size_t n)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if ((i && floe__buf_putc(&b, '.') < 0) || floe__buf_puts(&b, parts[i]) < 0) {
+            floe__buf_free(&b);
+            return NULL;
+        }
+    }
+    char *r = floe__arena_strdup(a, b.ptr ? b.ptr : "");
+    floe__buf_free(&b);
+    return r;
+}
+
+const char *floe__sql_table_ident(floe_sql_session *s, const floe_sql_name *n, floe_arena *a)
+{
+    const char *ns = n->nns ? floe__sql_join(a, n->ns, n->nns)
+                            : (s->current_ns ? s->current_ns : FLOE_SQL_DEFAULT_NAMESPACE);
+    if (!ns)
+        return NULL;
+    return floe__arena_sprintf(a, "%s.%s", ns, n->table);
+}
+
+int floe__sql_emit(floe_sql_session *s, const char *const *names, size_t ncols,
+                   const floe_sql_cell *cells, size_t nrows)
+{
+    FLOE_TRY(floe__sql_out_begin(s->out, names, ncols));
+    for (size_t r = 0; r < nrows; r++)
+        FLOE_TRY(floe__sql_out_row(s->out, cells + r * ncols));
+    return floe__sql_out_end(s->out);
+}
+
+static int sqlite_fail(floe_sql_session *s)
+{
+    int rc = floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db));
+    return floe__sql_fail(s, rc, "AnalysisException");
+}
+
+/* Run SQLite text that returns no rows. */
+static int run_plain(floe_sql_session *s, const char *sql)
+{
+    char *err = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        int rc = floe__error(FLOE_EINVALID, "sql", "%s", err ? err : sqlite3_errmsg(s->db));
+        sqlite3_free(err);
+        return floe__sql_fail(s, rc, "AnalysisException");
+    }
+    return 0;
+}
+
+static int prepare(floe_sql_session *s, const char *sql, sqlite3_stmt **st)
+{
+    const char *tail = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, st, &tail) != SQLITE_OK)
+        return sqlite_fail(s);
+    if (!*st)
+        return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "empty query"), NULL);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- queries */
+
+static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    int rc = floe__sql_refs_create(s, st);
+    if (rc == 0) {
+        sqlite3_stmt *q = NULL;
+        rc = prepare(s, st->query->sql, &q);
+        if (rc == 0) {
+            rc = floe__sql_out_stmt(s->out, q);
+            if (rc < 0 && !s->error_class)
+                s->error_class = floe__sql_error_class(floe__error_code(),
+                                                       floe_error_last()->message);
+        }
+        sqlite3_finalize(q);
+    }
+    floe__sql_refs_drop(s, st);
+    return rc;
+}
+
+/* First column of the first row of a query, as text (NULL when no row or
+ * a NULL cell). */
+static int query_scalar(floe_sql_session *s, const floe_sql_stmt *st, char **out)
+{
+    *out = NULL;
+    int rc = floe__sql_refs_create(s, st);
+    if (rc == 0) {
+        sqlite3_stmt *q = NULL;
+        rc = prepare(s, st->query->sql, &q);
+        if (rc == 0) {
+            int r = sqlite3_step(q);
+            if (r == SQLITE_ROW) {
+                const char *t = (const char *)sqlite3_column_text(q, 0);
+                if (t && !(*out = floe__strdup(t)))
+                    rc = floe__error_nomem();
+            } else if (r != SQLITE_DONE) {
+                rc = sqlite_fail(s);
+            }
+        }
+        sqlite3_finalize(q);
+    }
+    floe__sql_refs_drop(s, st);
+    return rc;
+}
+
+static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    floe_vec lines = FLOE_VEC_INIT(const char *);
+    int rc = floe__sql_refs_create(s, st);
+    if (rc == 0) {
+        /* plan (and read) the Iceberg scans the way the query would */
+        sqlite3_stmt *q = NULL;
+        rc = prepare(s, st->query->sql, &q);
+        while (rc == 0) {
+            int r = sqlite3_step(q);
+            if (r == SQLITE_DONE)
+                break;
+            if (r != SQLITE_ROW)
+                rc = sqlite_fail(s);
+        }
+        sqlite3_finalize(q);
+    }
+    if (rc == 0)
+        rc = floe__sql_explain_refs(s, st, &lines, a);
+    if (rc == 0) {
+        /* SQLite's own plan for the rest of the query */
+        char *sql = floe__arena_sprintf(a, "EXPLAIN QUERY PLAN %s", st->query->sql);
+        sqlite3_stmt *q = NULL;
+        rc = sql ? prepare(s, sql, &q) : floe__error_nomem();
+        while (rc == 0) {
+            int r = sqlite3_step(q);
+            if (r == SQLITE_DONE)
+                break;
+            if (r != SQLITE_ROW) {
+                rc = sqlite_fail(s);
+                break;
+            }
+            const char *detail = (const char *)sqlite3_column_text(q, 3);
+            const char **slot = floe__vec_push(&lines);
+            char *l = floe__arena_sprintf(a, "SQLite: %s", detail ? detail : "");
+            if (!slot || !l) {
+                rc = floe__error_nomem();
+                break;
+            }
+            *slot = l;
+        }
+        sqlite3_finalize(q);
+    }
+    if (rc == 0) {
+        floe_sql_cell *cells = floe__arena_calloc(a, lines.len ? lines.len : 1, sizeof *cells);
+        if (!cells) {
+            rc = floe__error_nomem();
+        } else {
+            for (size_t i = 0; i < lines.len; i++)
+                cells[i] = floe__sql_cell_text(*(const char **)floe__vec_at(&lines, i));
+            static const char *const names[] = {"plan"};
+            rc = floe__sql_emit(s, names, 1, cells, lines.len);
+        }
+    }
+    floe__vec_free(&lines);
+    floe__sql_refs_drop(s, st);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- views */
+
+static bool is_local_view(floe_sql_session *s, const char *name)
+{
+    return s->fopt.is_local && s->fopt.is_local(name, s);
+}
+
+static int exec_create_view(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__sql_refs_create(s, st);
+    if (rc < 0)
+        goto done;
+    if (st->or_replace) {
+        rc = floe__buf_puts(&b, "DROP VIEW IF EXISTS temp.");
+        if (rc == 0)
+            rc = floe__sql_quote_ident(&b, st->view_name);
+        if (rc == 0)
+            rc = run_plain(s, b.ptr);
+        floe__buf_clear(&b);
+        if (rc < 0)
+            goto done;
+    }
+    rc = floe__buf_puts(&b, "CREATE TEMP VIEW ");
+    if (rc == 0)
+        rc = floe__sql_quote_ident(&b, st->view_name);
+    if (rc == 0 && st->ncolumns) {
+        rc = floe__buf_puts(&b, " (");
+        for (size_t i = 0; rc == 0 && i < st->ncolumns; i++) {
+            if (i)
+                rc = floe__buf_puts(&b, ", ");
+            if (rc == 0)
+                rc = floe__sql_quote_ident(&b, st->columns[i]);
+        }
+        if (rc == 0)
+            rc = floe__buf_putc(&b, ')');
+    }
+    if (rc == 0)
+        rc = floe__buf_printf(&b, " AS %s", st->query->sql);
+    if (rc == 0)
+        rc = run_plain(s, b.ptr);
+done:
+    floe__buf_free(&b);
+    FLOE_UNUSED(a);
+    /* a view keeps its floe_ref_* tables for the rest of the session */
+    if (rc < 0)
+        floe__sql_refs_drop(s, st);
+    return rc;
+}
+
+static int exec_drop_view(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    if (!is_local_view(s, st->view_name)) {
+        if (st->if_exists)
+            return 0;
+        int rc = floe__error(FLOE_ENOTFOUND, "sql", "View not found: %s", st->view_name);
+        return floe__sql_fail(s, rc, "NoSuchTableException");
+    }
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__buf_puts(&b, "DROP VIEW temp.");
+    if (rc == 0)
+        rc = floe__sql_quote_ident(&b, st->view_name);
+    if (rc == 0)
+        rc = run_plain(s, b.ptr);
+    floe__buf_free(&b);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- namespaces */
+
+static int ns_props(floe_props *p, const floe_sql_stmt *st)
+{
+    for (size_t i = 0; i < st->nprops; i++)
+        FLOE_TRY(floe__props_set(p, st->props[i].key, st->props[i].value ? st->props[i].value : ""));
+    if (st->comment)
+        FLOE_TRY(floe__props_set(p, "comment", st->comment));
+    if (st->location)
+        FLOE_TRY(floe__props_set(p, "location", st->location));
+    return 0;
+}
+
+static int classify(floe_sql_session *s, int rc)
+{
+    if (rc < 0 && !s->error_class) {
+        const floe_error *e = floe_error_last();
+        s->error_class = floe__sql_error_class(rc, e ? e->message : NULL);
+    }
+    return rc;
+}
+
+static int exec_create_namespace(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *ns = floe__sql_join(a, st->ns_name, st->nns_name);
+    if (!ns)
+        return floe__error_nomem();
+    if (st->if_not_exists) {
+        int ex = floe_catalog_namespace_exists(s->catalog, ns);
+        if (ex < 0)
+            return classify(s, ex);
+        if (ex == 1)
+            return 0;
+    }
+    floe_props p = FLOE_PROPS_INIT;
+    int rc = ns_props(&p, st);
+    if (rc == 0)
+        rc = floe_catalog_create_namespace(s->catalog, ns, &p);
+    floe__props_free(&p);
+    return classify(s, rc);
+}
+
+struct name_list {
+    floe_vec names; /* char* owned */
+    floe_vec ns;    /* char* owned (tables: their namespace) */
+};
+
+static void name_list_free(struct name_list *l)
+{
+    for (size_t i = 0; i < l->names.len; i++)
+        floe__free(*(char **)floe__vec_at(&l->names, i));
+    for (size_t i = 0; i < l->ns.len; i++)
+        floe__free(*(char **)floe__vec_at(&l->ns, i));
+    floe__vec_free(&l->names);
+    floe__vec_free(&l->ns);
+}
+
+static int push_name(floe_vec *v, const char *name)
+{
+    char **slot = floe__vec_push(v);
+    if (!slot || !(*slot = floe__strdup(name)))
+        return floe__error_nomem();
+    return 0;
+}
+
+static int collect_ns(const char *ns, void *payload)
+{
+    return push_name(&((struct name_list *)payload)->names, ns);
+}
+
+static int collect_table(const char *ns, const char *name, void *payload)
+{
+    struct name_list *l = payload;
+    FLOE_TRY(push_name(&l->ns, ns));
+    return push_name(&l->names, name);
+}
+
+static int exec_drop_namespace(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *ns = floe__sql_join(a, st->ns_name, st->nns_name);
+    if (!ns)
+        return floe__error_nomem();
+    int ex = floe_catalog_namespace_exists(s->catalog, ns);
+    if (ex < 0)
+        return classify(s, ex);
+    if (ex == 0) {
+        if (st->if_exists)
+            return 0;
+        return classify(s, floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns));
+    }
+    if (st->cascade) {
+        /* Spark's CASCADE drops the tables (without purging their files) and
+         * nested namespaces */
+        struct name_list l = {FLOE_VEC_INIT(char *), FLOE_VEC_INIT(char *)};
+        int rc = floe_catalog_list_tables(s->catalog, ns, collect_table, &l);
+        for (size_t i = 0; rc == 0 && i < l.names.len; i++) {
+            char *id = floe__sprintf("%s.%s", *(char **)floe__vec_at(&l.ns, i),
+                                     *(char **)floe__vec_at(&l.names, i));
+            rc = id ? floe_catalog_drop_table(s->catalog, id) : floe__error_nomem();
+            floe__free(id);
+        }
+        name_list_free(&l);
+        if (rc < 0)
+            return classify(s, rc);
+        struct name_list c = {FLOE_VEC_INIT(char *), FLOE_VEC_INIT(char *)};
+        rc = floe_catalog_list_namespaces(s->catalog, ns, collect_ns, &c);
+        for (size_t i = 0; rc == 0 && i < c.names.len; i++) {
+            floe_sql_stmt sub = *st;
+            const char *part[1] = {*(char **)floe__vec_at(&c.names, i)};
+            sub.ns_name = part;
+            sub.nns_name = 1;
+            sub.if_exists = true;
+            rc = exec_drop_namespace(s, &sub, a);
+        }
+        name_list_free(&c);
+        if (rc < 0)
+            return rc;
+    }
+    int rc = floe_catalog_drop_namespace(s->catalog, ns);
+    if (rc < 0 && floe_catalog_namespace_exists(s->catalog, ns) == 1 && rc != FLOE_ENOMEM &&
+        strstr(floe_error_last()->message, "not empty"))
+        s->error_class = "NamespaceNotEmptyException";
+    return classify(s, rc);
+}
+
+static int exec_show_namespaces(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *parent = floe__sql_join(a, st->ns_name, st->nns_name);
+    if (!parent)
+        return floe__error_nomem();
+    struct name_list l = {FLOE_VEC_INIT(char *), FLOE_VEC_INIT(char *)};
+    int rc = floe_catalog_list_namespaces(s->catalog, *parent ? parent : NULL, collect_ns, &l);
+    if (rc == 0) {
+        floe_sql_cell *cells = floe__arena_calloc(a, l.names.len + 1, sizeof *cells);
+        if (!cells) {
+            rc = floe__error_nomem();
+        } else {
+            for (size_t i = 0; i < l.names.len; i++)
+                cells[i] = floe__sql_cell_text(*(char **)floe__vec_at(&l.names, i));
+            static const char *const names[] = {"namespace"};
+            rc = floe__sql_emit(s, names, 1, cells, l.names.len);
+        }
+    }
+    name_list_free(&l);
+    return classify(s, rc);
+}
+
+static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *ns = st->nns_name ? floe__sql_join(a, st->ns_name, st->nns_name)
+                                  : (s->current_ns ? s->current_ns : FLOE_SQL_DEFAULT_NAMESPACE);
+    if (!ns)
+        return floe__error_nomem();
+    struct name_list l = {FLOE_VEC_INIT(char *), FLOE_VEC_INIT(char *)};
+    int rc = 0;
+    int ex = floe_catalog_namespace_exists(s->catalog, ns);
+    if (ex < 0)
+        rc = ex;
+    else if (ex == 1)
+        rc = floe_catalog_list_tables(s->catalog, ns, collect_table, &l);
+    else if (st->nns_name)
+        rc = floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns);
+    size_t ntables = l.names.len;
+    /* temporary views too, as Spark lists them (isTemporary = true) */
+    if (rc == 0) {
+        sqlite3_stmt *q = NULL;
+        if (sqlite3_prepare_v2(s->db,
+                               "SELECT name FROM temp.sqlite_master WHERE type = 'view' "
+                               "ORDER BY name",
+                               -1, &q, NULL) == SQLITE_OK) {
+            while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
+                rc = push_name(&l.names, (const char *)sqlite3_column_text(q, 0));
+                if (rc == 0)
+                    rc = push_name(&l.ns, "");
+            }
+        }
+        sqlite3_finalize(q);
+    }
+    if (rc == 0) {
+        size_t n = l.names.len;
+        floe_sql_cell *cells = floe__arena_calloc(a, 3 * n + 1, sizeof *cells);
+        if (!cells) {
+            rc = floe__error_nomem();
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                cells[3 * i] = floe__sql_cell_text(*(char **)floe__vec_at(&l.ns, i));
+                cells[3 * i + 1] = floe__sql_cell_text(*(char **)floe__vec_at(&l.names, i));
+                cells[3 * i + 2] = floe__sql_cell_bool(i >= ntables);
+            }
+            static const char *const names[] = {"namespace", "tableName", "isTemporary"};
+            rc = floe__sql_emit(s, names, 3, cells, n);
+        }
+    }
+    name_list_free(&l);
+    return classify(s, rc);
+}
+
+static int exec_use(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    if (st->nns_name == 0) { /* USE <catalog>: the root */
+        floe__free(s->current_ns);
+        s->current_ns = NULL;
+        return 0;
+    }
+    const char *ns = floe__sql_join(a, st->ns_name, st->nns_name);
+    if (!ns)
+        return floe__error_nomem();
+    int ex = floe_catalog_namespace_exists(s->catalog, ns);
+    if (ex < 0)
+        return classify(s, ex);
+    if (ex == 0)
+        return classify(s, floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns));
+    char *c = floe__strdup(ns);
+    if (!c)
+        return floe__error_nomem();
+    floe__free(s->current_ns);
+    s->current_ns = c;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- SET / RESET / variables */
+
+#define TZ_KEY "spark.sql.session.timeZone"
+
+/* "VAR x" / "VARIABLE x" -> "x"; NULL otherwise. */
+static const char *var_name(const char *key)
+{
+    const char *p = NULL;
+    if (strncasecmp(key, "VARIABLE", 8) == 0 && (key[8] == ' ' || key[8] == '\t'))
+        p = key + 9;
+    else if (strncasecmp(key, "VAR", 3) == 0 && (key[3] == ' ' || key[3] == '\t'))
+        p = key + 4;
+    if (!p)
+        return NULL;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+static bool valid_var_name(const char *n)
+{
+    if (!*n)
+        return false;
+    for (const char *p = n; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '.'))
+            return false;
+    return true;
+}
+
+static int exec_set_var(floe_sql_session *s, const char *name, const char *value, floe_arena *a)
+{
+    if (!valid_var_name(name))
+        return floe__sql_fail(
+            s, floe__error(FLOE_EINVALID, "sql", "invalid variable name '%s' (letters, digits, _)",
+                           name),
+            "ParseException");
+    if (!value)
+        return floe__sql_fail(
+            s, floe__error(FLOE_EINVALID, "sql", "SET VAR %s needs a value", name),
+            "ParseException");
+    size_t n = strlen(value);
+    if (n >= 2 && value[0] == '(' && value[n - 1] == ')') {
+        /* a scalar subquery: its first column of the first row */
+        char *inner = floe__arena_strndup(a, value + 1, n - 2);
+        if (!inner)
+            return floe__error_nomem();
+        floe_sql_options o = s->fopt;
+        o.current_namespace = s->current_ns;
+        o.script = NULL;
+        floe_sql_stmt *q = NULL;
+        int rc = floe__sql_parse(a, inner, &o, &q, NULL);
+        if (rc < 0)
+            return floe__sql_fail(s, rc, "ParseException");
+        if (!q || q->kind != FLOE_SQL_QUERY)
+            return floe__sql_fail(
+                s, floe__error(FLOE_EINVALID, "sql", "SET VAR %s = (...) needs a query", name),
+                "ParseException");
+        char *v = NULL;
+        rc = query_scalar(s, q, &v);
+        s->fopt.ref_base += q->nrefs;
+        if (rc < 0) {
+            floe__free(v);
+            return classify(s, rc);
+        }
+        rc = floe__props_set(&s->vars, name, v ? v : "NULL");
+        floe__free(v);
+        return rc;
+    }
+    return floe__props_set(&s->vars, name, value);
+}
+
+static int show_kv(floe_sql_session *s, const floe_props *p, const char *only, floe_arena *a)
+{
+    size_t n = only ? 1 : p->n;
+    floe_sql_cell *cells = floe__arena_calloc(a, 2 * n + 1, sizeof *cells);
+    if (!cells)
+        return floe__error_nomem();
+    if (only) {
+        const char *v = floe__sql_session_option(s, only);
+        if (!v && strcmp(only, TZ_KEY) == 0)
+            v = s->tz ? floe__tz_name(s->tz) : "UTC";
+        cells[0] = floe__sql_cell_text(only);
+        cells[1] = floe__sql_cell_text(v ? v : "<undefined>");
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            cells[2 * i] = floe__sql_cell_text(p->items[i].key);
+            cells[2 * i + 1] = floe__sql_cell_text(p->items[i].value);
+        }
+    }
+    static const char *const names[] = {"key", "value"};
+    return floe__sql_emit(s, names, 2, cells, n);
+}
+
+static int exec_set(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    if (!st->key) {
+        /* SET: every session option and --conf value */
+        floe_props all = FLOE_PROPS_INIT;
+        int rc = floe__props_copy(&all, &s->conf);
+        for (size_t i = 0; rc == 0 && i < s->options.n; i++)
+            rc = floe__props_set(&all, s->options.items[i].key, s->options.items[i].value);
+        if (rc == 0)
+            rc = show_kv(s, &all, NULL, a);
+        floe__props_free(&all);
+        return rc;
+    }
+    const char *vn = var_name(st->key);
+    if (vn)
+        return exec_set_var(s, vn, st->value, a);
+    if (!st->value)
+        return show_kv(s, NULL, st->key, a);
+    if (strcmp(st->key, TZ_KEY) == 0) {
+        FLOE_TRY(classify(s, floe__sql_session_set_time_zone(s, st->value)));
+    } else if (strcmp(st->key, "floe.format") == 0) {
+        floe_sql_format f;
+        FLOE_TRY(classify(s, floe__sql_format_parse(st->value, &f)));
+        floe__sql_session_set_format(s, f);
+    }
+    return floe__props_set(&s->options, st->key, st->value);
+}
+
+static int exec_reset(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    if (!st->key) {
+        floe__props_free(&s->options);
+        floe__tz_free(s->tz);
+        s->tz = NULL;
+        floe__sql_engine_time_zone_changed(s);
+        return 0;
+    }
+    floe__props_del(&s->options, st->key);
+    if (strcmp(st->key, TZ_KEY) == 0) {
+        floe__tz_free(s->tz);
+        s->tz = NULL;
+        floe__sql_engine_time_zone_changed(s);
+    }
+    return 0;
+}
+
+/* `${name}` -> the variable's value (SET VAR), else the session option
+ * (SET name = ...), as Spark's variable substitution does. */
+static int substitute(floe_sql_session *s, const char *text, size_t len, floe_buf *out)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '$' && i + 1 < len && text[i + 1] == '{') {
+            size_t j = i + 2;
+            while (j < len && text[j] != '}')
+                j++;
+            if (j >= len)
+                return floe__error(FLOE_EINVALID, "sql", "unterminated ${ in statement");
+            char name[256];
+            size_t n = j - (i + 2);
+            if (n == 0 || n >= sizeof name)
+                return floe__error(FLOE_EINVALID, "sql", "bad variable reference");
+            memcpy(name, text + i + 2, n);
+            name[n] = '\0';
+            const char *v = floe__props_get(&s->vars, name);
+            if (!v)
+                v = floe__sql_session_option(s, name);
+            if (!v)
+                return floe__error(FLOE_EINVALID, "sql",
+                                   "Variable ${%s} is not set (SET VAR %s = ...)", name, name);
+            FLOE_TRY(floe__buf_puts(out, v));
+            i = j;
+            continue;
+        }
+        FLOE_TRY(floe__buf_putc(out, text[i]));
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+static int exec_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    switch (st->kind) {
+    case FLOE_SQL_QUERY: return exec_query(s, st);
+    case FLOE_SQL_EXPLAIN: return exec_explain(s, st, a);
+    case FLOE_SQL_CREATE_VIEW: return exec_create_view(s, st, a);
+    case FLOE_SQL_DROP_VIEW: return exec_drop_view(s, st);
+    case FLOE_SQL_CREATE_NAMESPACE: return exec_create_namespace(s, st, a);
+    case FLOE_SQL_DROP_NAMESPACE: return exec_drop_namespace(s, st, a);
+    case FLOE_SQL_SHOW_NAMESPACES: return exec_show_namespaces(s, st, a);
+    case FLOE_SQL_SHOW_TABLES: return exec_show_tables(s, st, a);
+    case FLOE_SQL_USE: return exec_use(s, st, a);
+    case FLOE_SQL_SET: return exec_set(s, st, a);
+    case FLOE_SQL_RESET: return exec_reset(s, st);
+    case FLOE_SQL_CALL: return classify(s, floe__sql_exec_call(s, st, a));
+    default: break;
+    }
+    int rc = floe__sql_exec_table_stmt(s, st, a);
+    if (rc == 1)
+        rc = floe__sql_fail(s,
+                            floe__error(FLOE_EUNSUPPORTED, "sql", "%s is not supported yet",
+                                        floe__sql_kind_name(st->kind)),
+                            "UnsupportedOperationException");
+    return classify(s, rc);
+}
+
+static bool has_var_ref(const char *p, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (p[i] == '$' && p[i + 1] == '{')
+            return true;
+    return false;
+}
+
+int floe__sql_session_run(floe_sql_session *s, const char *script, const char *origin)
+{
+    FLOE_UNUSED(origin);
+    const char *p = script;
+    int rc = 0;
+    s->error_class = NULL;
+    while (rc == 0) {
+        floe_arena *a = floe__arena_new(0);
+        if (!a)
+            return floe__error_nomem();
+        s->fopt.current_namespace = s->current_ns;
+        s->fopt.script = script;
+        floe_sql_stmt *st = NULL;
+        const char *rest = NULL;
+        rc = floe__sql_parse(a, p, &s->fopt, &st, &rest);
+        if (rest && (rest < p || rest > p + strlen(p)))
+            rest = NULL; /* defensive: never read outside the script */
+        if (rc != FLOE_ENOMEM && rest && rest > p && has_var_ref(p, (size_t)(rest - p))) {
+            floe_buf sub = FLOE_BUF_INIT;
+            rc = substitute(s, p, (size_t)(rest - p), &sub);
+            if (rc == 0) {
+                floe_sql_options o = s->fopt;
+                o.script = NULL;
+                st = NULL;
+                rc = floe__sql_parse(a, sub.ptr ? sub.ptr : "", &o, &st, NULL);
+            }
+            floe__buf_free(&sub);
+        }
+        if (rc < 0) {
+            s->error_class = rc == FLOE_ENOMEM ? NULL : "ParseException";
+        } else if (st) {
+            rc = exec_stmt(s, st, a);
+            s->fopt.ref_base += st->nrefs;
+        }
+        floe__arena_free(a);
+        if (rc < 0 || !st || !rest)
+            break;
+        p = rest;
+    }
+    return rc;
+}

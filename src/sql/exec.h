@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/exec: the executor of `floe sql` — a session (SQLite connection,
+ * catalog, session options, variables, time zone) that runs the statements
+ * the front end (sqlfront.h) parses, and the result formatter (table, csv,
+ * json). docs/sql.md, "The executor", describes the behaviour.
+ *
+ * The library never prints: results and notices go through the session's
+ * write callback; errors are returned (negative FLOE_E*) with
+ * floe_error_last() set, and floe__sql_error_class() names the Java
+ * exception class Spark would show for them.
+ */
+#ifndef FLOE_SQL_EXEC_H
+#define FLOE_SQL_EXEC_H
+
+#include "sql/sqlfront.h"
+
+#include <sqlite3.h>
+
+/* ---------------------------------------------------------------- output */
+
+typedef enum floe_sql_format {
+    FLOE_SQLFMT_TABLE = 0, /* Spark show(truncate=False) boxes */
+    FLOE_SQLFMT_CSV,       /* RFC 4180 with a header row */
+    FLOE_SQLFMT_JSON,      /* one JSON object per row and line */
+} floe_sql_format;
+
+/* Where output bytes go: return 0, or negative to stop. */
+typedef int (*floe_sql_write_fn)(const char *data, size_t len, void *payload);
+
+/* One result cell, already typed for display. */
+typedef enum floe_sql_cell_kind {
+    FLOE_SQLC_NULL = 0,
+    FLOE_SQLC_INT,  /* i */
+    FLOE_SQLC_REAL, /* d */
+    FLOE_SQLC_BOOL, /* i (0/1) */
+    FLOE_SQLC_TEXT, /* s, n */
+    FLOE_SQLC_JSON, /* s, n: JSON text (embedded as is in json output) */
+    FLOE_SQLC_BLOB, /* s, n: bytes (hex in text formats) */
+} floe_sql_cell_kind;
+
+typedef struct floe_sql_cell {
+    floe_sql_cell_kind kind;
+    int64_t i;
+    double d;
+    const char *s;
+    size_t n;
+} floe_sql_cell;
+
+static inline floe_sql_cell floe__sql_cell_int(int64_t v)
+{
+    floe_sql_cell c = {FLOE_SQLC_INT, v, 0, NULL, 0};
+    return c;
+}
+static inline floe_sql_cell floe__sql_cell_text(const char *s)
+{
+    floe_sql_cell c = {s ? FLOE_SQLC_TEXT : FLOE_SQLC_NULL, 0, 0, s, 0};
+    for (const char *p = s; p && *p; p++)
+        c.n++;
+    return c;
+}
+static inline floe_sql_cell floe__sql_cell_bool(bool b)
+{
+    floe_sql_cell c = {FLOE_SQLC_BOOL, b ? 1 : 0, 0, NULL, 0};
+    return c;
+}
+static inline floe_sql_cell floe__sql_cell_null(void)
+{
+    floe_sql_cell c = {FLOE_SQLC_NULL, 0, 0, NULL, 0};
+    return c;
+}
+
+/* A result set being written: begin, rows, end. Table output buffers the
+ * rows (column widths); csv and json stream each row. */
+typedef struct floe_sql_out floe_sql_out;
+
+int floe__sql_out_new(floe_sql_out **out, floe_sql_format fmt, floe_sql_write_fn write,
+                      void *payload);
+void floe__sql_out_free(floe_sql_out *o);
+int floe__sql_out_begin(floe_sql_out *o, const char *const *names, size_t ncols);
+int floe__sql_out_row(floe_sql_out *o, const floe_sql_cell *cells);
+int floe__sql_out_end(floe_sql_out *o);
+/* Step a prepared statement to its end, writing every row as one result set.
+ * Column display types come from the value (INTEGER, REAL, TEXT, BLOB,
+ * JSON subtype) and the declared type (BOOLEAN, DECIMAL(p,s)). Errors:
+ * FLOE_EINVALID with SQLite's message. */
+int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st);
+/* Optional: the display type of a result column that comes straight from a
+ * table column (origin table and column as SQLite reports them):
+ * FLOE_SQL_HINT_BOOL for booleans (SQLite stores 0/1), a decimal scale
+ * >= 0, or FLOE_SQL_HINT_NONE. */
+enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2 };
+/* A REAL result whose SQLite subtype is FLOE_SQL_SUBTYPE_SCALE + s (s in
+ * 0..18) is a decimal of scale s (exec_funcs.c's exact sum). */
+#define FLOE_SQL_SUBTYPE_SCALE 0xA0
+typedef int (*floe_sql_type_hint_fn)(const char *table, const char *column, void *payload);
+void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload);
+/* Display helpers shared with the executor (tests use them too). */
+int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b);
+/* "YYYY-MM-DD HH:MM:SS.ffffff" -> "YYYY-MM-DD HH:MM:SS.fff"; false if `s`
+ * has not exactly that shape. */
+bool floe__sql_is_micro_timestamp(const char *s, size_t n);
+
+/* ---------------------------------------------------------------- session */
+
+typedef struct floe_sql_session floe_sql_session;
+
+typedef struct floe_sql_session_options {
+    unsigned version;         /* FLOE_SQL_SESSION_OPTIONS_VERSION */
+    const char *warehouse;    /* directory; NULL = "./warehouse" */
+    const char *catalog_name; /* NULL = "local" */
+    const char *catalog_uri;  /* NULL = <warehouse>/catalog.db */
+    const floe_props *conf;   /* --conf KEY=VALUE (copied); may be NULL */
+    floe_sql_format format;
+    floe_sql_write_fn write; /* results; NULL = discard */
+    void *payload;
+} floe_sql_session_options;
+
+#define FLOE_SQL_SESSION_OPTIONS_VERSION 1
+#define FLOE_SQL_SESSION_OPTIONS_INIT                                                              \
+    {                                                                                              \
+        FLOE_SQL_SESSION_OPTIONS_VERSION, NULL, NULL, NULL, NULL, FLOE_SQLFMT_TABLE, NULL, NULL    \
+    }
+
+/* Open a session: create the warehouse directory and the catalog on first
+ * use, open an in-memory SQLite connection. Errors: FLOE_EIO, FLOE_EINVALID
+ * (bad --conf value), FLOE_ENOMEM. */
+int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_options *opts);
+void floe__sql_session_free(floe_sql_session *s);
+
+/* Run every statement of `script` in order; stop at the first failing one
+ * and return its error (the statement's error class is then in
+ * floe__sql_session_error_class). `origin` names the script in messages
+ * ("-c", a file name); may be NULL. */
+int floe__sql_session_run(floe_sql_session *s, const char *script, const char *origin);
+
+/* Java exception class of the last failing statement ("IllegalArgumentException",
+ * "ValidationException", ...), or NULL when Spark would show none. */
+const char *floe__sql_session_error_class(const floe_sql_session *s);
+
+/* Output format (SET floe.format = csv changes it too). */
+void floe__sql_session_set_format(floe_sql_session *s, floe_sql_format fmt);
+
+/* Session option / variable lookups (tests). NULL when unset. */
+const char *floe__sql_session_option(const floe_sql_session *s, const char *key);
+const char *floe__sql_session_var(const floe_sql_session *s, const char *name);
+
+/* Parse "table" / "csv" / "json". FLOE_EINVALID otherwise. */
+int floe__sql_format_parse(const char *name, floe_sql_format *out);
+
+/* Java exception class for an error raised by floe (code + message), or
+ * NULL. Exposed for tests. */
+const char *floe__sql_error_class(int code, const char *message);
+
+#endif

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/exec_insert: INSERT INTO t [(cols)] VALUES ... | SELECT ... and the
+ * rows of CREATE TABLE ... AS SELECT. SQLite computes the rows; each value
+ * is converted exactly to its Iceberg column type (decimals parsed from
+ * their text at the column's scale, dates and timestamps from floe's text
+ * forms, timestamptz in the session time zone), gathered into Arrow batches
+ * and written through one floe_append: one statement = one snapshot, on
+ * main, on the target's branch (t.branch_x) or on spark.wap.branch; with
+ * spark.wap.id and write.wap.enabled=true the snapshot is staged.
+ */
+#include "arrow/arrow.h"
+#include "spec/metadata.h"
+#include "sql/exec_int.h"
+#include "table/table.h"
+#include "util/civil.h"
+#include "util/time.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH_ROWS 65536
+
+static const char *floe__sql_type_name(const floe_type *t)
+{
+    switch (t->id) {
+    case FLOE_T_BOOLEAN: return "boolean";
+    case FLOE_T_INT: return "int";
+    case FLOE_T_LONG: return "bigint";
+    case FLOE_T_FLOAT: return "float";
+    case FLOE_T_DOUBLE: return "double";
+    case FLOE_T_DECIMAL: return "decimal";
+    case FLOE_T_DATE: return "date";
+    case FLOE_T_TIMESTAMP: return "timestamp_ntz";
+    case FLOE_T_TIMESTAMPTZ: return "timestamp";
+    case FLOE_T_STRING: return "string";
+    case FLOE_T_BINARY: return "binary";
+    default: return "a nested or v3 type";
+    }
+}
+
+static int cast_error(floe_sql_session *s, const char *text, const floe_field *f)
+{
+    return floe__sql_fail(s,
+                          floe__error(FLOE_EINVALID, "sql",
+                                      "Cannot safely cast '%s': value '%s' does not fit type %s",
+                                      f->name, text ? text : "", floe__sql_type_name(f->type)),
+                          "AnalysisException");
+}
+
+/* Decimal text ("-1.5", "120", "1e2" refused) -> unscaled at `scale`,
+ * rounding half up beyond the scale; false when malformed or too wide. */
+static bool parse_decimal(const char *s, int32_t precision, int32_t scale, floe_i128 *out)
+{
+    bool neg = false;
+    while (*s == ' ')
+        s++;
+    if (*s == '-' || *s == '+')
+        neg = *s++ == '-';
+    __extension__ unsigned __int128 v = 0;
+    int digits = 0, frac = 0;
+    bool dot = false, any = false, round_up = false;
+    for (; *s; s++) {
+        if (*s == '.' && !dot) {
+            dot = true;
+            continue;
+        }
+        if (*s < '0' || *s > '9')
+            break;
+        any = true;
+        if (dot && frac >= scale) {
+            if (frac == scale && *s >= '5')
+                round_up = true;
+            frac++;
+            continue;
+        }
+        v = v * 10 + (unsigned)(*s - '0');
+        if (v)
+            digits++;
+        if (dot)
+            frac++;
+        if (digits > 38)
+            return false;
+    }
+    while (*s == ' ')
+        s++;
+    if (!any || *s)
+        return false;
+    for (; frac < scale; frac++) {
+        v *= 10;
+        if (v)
+            digits++;
+    }
+    if (round_up)
+        v += 1;
+    /* precision check: v < 10^precision */
+    __extension__ unsigned __int128 lim = 1;
+    for (int i = 0; i < precision; i++)
+        lim *= 10;
+    if (v >= lim)
+        return false;
+    *out = neg ? -(floe_i128)v : (floe_i128)v;
+    return true;
+}
+
+static int convert(floe_sql_session *s, sqlite3_value *sv, const floe_field *f, floe_value *out)
+{
+    memset(out, 0, sizeof *out);
+    const floe_type *t = f->type;
+    out->type = t->id;
+    int st = sqlite3_value_type(sv);
+    if (st == SQLITE_NULL) {
+        if (f->required)
+            return floe__sql_fail(s,
+                                  floe__error(FLOE_EINVALID, "sql",
+                                              "Cannot write nullable values to non-null column '%s'",
+                                              f->name),
+                                  "AnalysisException");
+        out->is_null = true;
+        return 0;
+    }
+    const char *text = (const char *)sqlite3_value_text(sv);
+    switch (t->id) {
+    case FLOE_T_BOOLEAN:
+        if (st == SQLITE_INTEGER)
+            out->v.b = sqlite3_value_int64(sv) != 0;
+        else if (text && strcasecmp(text, "true") == 0)
+            out->v.b = true;
+        else if (text && strcasecmp(text, "false") == 0)
+            out->v.b = false;
+        else
+            return cast_error(s, text, f);
+        return 0;
+    case FLOE_T_INT:
+    case FLOE_T_LONG: {
+        int64_t v;
+        if (st == SQLITE_INTEGER) {
+            v = sqlite3_value_int64(sv);
+        } else {
+            char *end = NULL;
+            double d = st == SQLITE_FLOAT ? sqlite3_value_double(sv) : strtod(text, &end);
+            if ((end && (end == text || *end)) || d != (double)(int64_t)d)
+                return cast_error(s, text, f);
+            v = (int64_t)d;
+        }
+        if (t->id == FLOE_T_INT && (v < INT32_MIN || v > INT32_MAX))
+            return cast_error(s, text, f);
+        if (t->id == FLOE_T_INT)
+            out->v.i32 = (int32_t)v;
+        else
+            out->v.i64 = v;
+        return 0;
+    }
+    case FLOE_T_FLOAT:
+    case FLOE_T_DOUBLE: {
+        double d;
+        if (st == SQLITE_INTEGER || st == SQLITE_FLOAT) {
+            d = sqlite3_value_double(sv);
+        } else {
+            char *end = NULL;
+            d = strtod(text, &end);
+            if (end == text || *end)
+                return cast_error(s, text, f);
+        }
+        if (t->id == FLOE_T_FLOAT)
+            out->v.f32 = (float)d;
+        else
+            out->v.f64 = d;
+        return 0;
+    }
+    case FLOE_T_DECIMAL:
+        out->scale = t->scale;
+        if (!parse_decimal(text, t->precision, t->scale, &out->v.dec))
+            return cast_error(s, text, f);
+        return 0;
+    case FLOE_T_DATE: {
+        unsigned y, m, d;
+        char tail;
+        if (!text || sscanf(text, "%4u-%2u-%2u%c", &y, &m, &d, &tail) != 3 || m < 1 || m > 12 ||
+            d < 1 || d > 31)
+            return cast_error(s, text, f);
+        out->v.i32 = (int32_t)floe__days_from_civil(y, m, d);
+        return 0;
+    }
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ: {
+        int64_t us = 0;
+        if (!text ||
+            floe__time_parse_us(text, t->id == FLOE_T_TIMESTAMPTZ ? s->tz : NULL, &us) < 0)
+            return cast_error(s, text, f);
+        out->v.i64 = us;
+        return 0;
+    }
+    case FLOE_T_STRING:
+        out->v.bytes.ptr = (const uint8_t *)(text ? text : "");
+        out->v.bytes.len = (size_t)sqlite3_value_bytes(sv);
+        return 0;
+    case FLOE_T_BINARY:
+        out->v.bytes.ptr = sqlite3_value_blob(sv);
+        out->v.bytes.len = (size_t)sqlite3_value_bytes(sv);
+        if (!out->v.bytes.ptr)
+            out->v.bytes.ptr = (const uint8_t *)"";
+        return 0;
+    default:
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "INSERT into a column of type %s is not supported yet",
+                                          floe__sql_type_name(t)),
+                              "UnsupportedOperationException");
+    }
+}
+
+static int flush(floe_append *ap, floe_arrow_builder *b)
+{
+    if (b->length == 0)
+        return 0;
+    struct ArrowArray arr;
+    memset(&arr, 0, sizeof arr);
+    FLOE_TRY(floe__arrow_builder_finish(b, &arr));
+    int rc = floe_append_write(ap, &arr);
+    if (arr.release)
+        arr.release(&arr);
+    floe__arrow_builder_reset(b);
+    return rc;
+}
+
+int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                           const floe_sql_query *q, const char *const *columns, size_t ncolumns,
+                           floe_arena *a)
+{
+    FLOE_UNUSED(a);
+    floe_table_options o = *floe__sql_table_options(s);
+    const char *branch = st->target.kind == FLOE_SQLREF_BRANCH
+                             ? st->target.suffix
+                             : floe__sql_session_option(s, "spark.wap.branch");
+    o.branch = branch;
+    o.wap_id = floe__sql_session_option(s, "spark.wap.id");
+    floe_table *t = NULL;
+    int rc = floe_table_load(&t, s->catalog, ident, &o);
+    if (rc < 0) {
+        if (rc == FLOE_ENOTFOUND && !s->error_class)
+            s->error_class = strncmp(floe_error_last()->message, "Table", 5) == 0
+                                 ? "NoSuchTableException"
+                                 : "IllegalArgumentException";
+        return rc;
+    }
+    const floe_schema *sc = floe__metadata_current_schema(t->metadata);
+    size_t nf = sc->root->nfields;
+    /* map: table field i <- query column map[i] (or -1: NULL) */
+    int *map = floe__calloc(nf ? nf : 1, sizeof *map);
+    sqlite3_stmt *qs = NULL;
+    floe_arrow_builder *b = NULL;
+    floe_append *ap = NULL;
+    if (!map) {
+        rc = floe__error_nomem();
+        goto done;
+    }
+    size_t expect = ncolumns ? ncolumns : nf;
+    for (size_t i = 0; i < nf; i++)
+        map[i] = ncolumns ? -1 : (int)i;
+    for (size_t k = 0; k < ncolumns; k++) {
+        size_t i = 0;
+        while (i < nf && strcasecmp(sc->root->fields[i].name, columns[k]) != 0)
+            i++;
+        if (i == nf) {
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "Cannot find column '%s' of table %s", columns[k],
+                                            ident),
+                                "AnalysisException");
+            goto done;
+        }
+        map[i] = (int)k;
+    }
+    if (sqlite3_prepare_v2(s->db, q->sql, -1, &qs, NULL) != SQLITE_OK || !qs) {
+        rc = floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
+                            "AnalysisException");
+        goto done;
+    }
+    if ((size_t)sqlite3_column_count(qs) != expect) {
+        rc = floe__sql_fail(s,
+                            floe__error(FLOE_EINVALID, "sql",
+                                        "Cannot write to '%s.%s', %s data columns: table has %zu "
+                                        "column(s), the data has %d",
+                                        s->catalog_name, ident,
+                                        (size_t)sqlite3_column_count(qs) > expect ? "too many"
+                                                                                  : "not enough",
+                                        expect, sqlite3_column_count(qs)),
+                            "AnalysisException");
+        goto done;
+    }
+    if ((rc = floe__arrow_builder_new(&b, sc->root)) < 0 || (rc = floe_append_new(&ap, t)) < 0)
+        goto done;
+    for (;;) {
+        int r = sqlite3_step(qs);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
+                                "AnalysisException");
+            goto done;
+        }
+        for (size_t i = 0; i < nf; i++) {
+            floe_value v;
+            const floe_field *f = &sc->root->fields[i];
+            if (map[i] < 0) {
+                if (f->required) {
+                    rc = floe__sql_fail(s,
+                                        floe__error(FLOE_EINVALID, "sql",
+                                                    "Cannot write nullable values to non-null "
+                                                    "column '%s'",
+                                                    f->name),
+                                        "AnalysisException");
+                    goto done;
+                }
+                rc = floe__arrow_builder_append_null(b->children[i]);
+            } else {
+                rc = convert(s, sqlite3_column_value(qs, map[i]), f, &v);
+                if (rc == 0)
+                    rc = floe__arrow_builder_append(b->children[i], &v);
+            }
+            if (rc < 0)
+                goto done;
+        }
+        if ((rc = floe__arrow_builder_struct_append(b, true)) < 0)
+            goto done;
+        if (b->length >= BATCH_ROWS && (rc = flush(ap, b)) < 0)
+            goto done;
+    }
+    if ((rc = flush(ap, b)) < 0)
+        goto done;
+    int64_t id = 0;
+    rc = floe_append_commit(ap, &id);
+done:
+    floe_append_free(ap);
+    floe__arrow_builder_free(b);
+    sqlite3_finalize(qs);
+    floe__free(map);
+    floe_table_free(t);
+    return rc;
+}
+
+int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    if (st->overwrite)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "INSERT OVERWRITE is not supported yet"),
+                              "UnsupportedOperationException");
+    const char *ident = floe__sql_table_ident(s, &st->target, a);
+    if (!ident)
+        return floe__error_nomem();
+    int rc = floe__sql_refs_create(s, st);
+    if (rc == 0)
+        rc = floe__sql_insert_query(s, st, ident, st->query, st->columns, st->ncolumns, a);
+    floe__sql_refs_drop(s, st);
+    return rc;
+}
+

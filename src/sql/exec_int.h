@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/exec_int: the executor's access to tables (private). Implemented in
+ * exec_refs.c and exec_insert.c.
+ */
+#ifndef FLOE_SQL_EXEC_INT_H
+#define FLOE_SQL_EXEC_INT_H
+
+#include "floe/table.h"
+#include "spec/types.h"
+#include "sql/session_int.h"
+
+/* Handle options for tables the session loads or creates (FileIO conf). */
+const floe_table_options *floe__sql_table_options(floe_sql_session *s);
+/* The table `ident` ("ns.t") through the session's cache (borrowed until the
+ * next get of the same table). Errors: FLOE_ENOTFOUND "Table does not
+ * exist: ident" with class NoSuchTableException set on the session. */
+int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out);
+/* Forget a cached table (DROP, RENAME). */
+void floe__sql_forget_table(floe_sql_session *s, const char *ident);
+/* The Iceberg type of column `column` of the live virtual table `table`
+ * (NULL when unknown or either name is NULL). */
+const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *table,
+                                            const char *column);
+/* REFRESH TABLE. */
+int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
+
+/* INSERT INTO / INSERT OVERWRITE. */
+int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* Append the rows of `q` (refs of `st` already usable) to table `ident`
+ * (branch NULL = main, or the WAP branch) mapping them to `columns` (NULL:
+ * all, in order). One snapshot. */
+int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                           const floe_sql_query *q, const char *const *columns, size_t ncolumns,
+                           floe_arena *a);
+
+#endif

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/exec_refs: the Iceberg side of a session — resolving each reference
+ * the front end found in a statement (a table at main or at a time-travel
+ * point, a branch, a tag, a metadata table, a table-valued function) to a
+ * SQLite virtual table named after the reference (floe_ref_N), and
+ * dropping those tables after the statement. Metadata tables are meta's
+ * row sources, data tables exec_data.c's; both go through the "floe_rows"
+ * virtual-table module (sql/vtab.h). Unknown tables fail with Iceberg's
+ * NoSuchTableException text. Also the session's table cache.
+ */
+#include "io/io.h"
+#include "meta/meta.h"
+#include "sql/exec_data.h"
+#include "sql/exec_int.h"
+#include "sql/vtab.h"
+#include "table/table.h"
+
+#include <string.h>
+
+/* The session's table cache, as Spark's SparkCatalog configures its
+ * CachingCatalog: cache-enabled=false loads on every use;
+ * cache-enabled=true keeps a table until it has been idle for
+ * cache.expiration-interval-ms (Java's trap: a reader that polls more often
+ * never sees a rollback until REFRESH TABLE). Without cache-enabled in
+ * --conf, floe's default is freshness mode: one catalog lookup per use,
+ * reloading only when the pointer moved. */
+struct floe_sql_engine {
+    floe_fileio *io;
+    floe_table_options topts;
+    floe_table_cache *cache;
+    floe_vtab_registry *reg;
+    floe_strmap *live; /* sqlite name -> floe_rowsource* of live virtual tables */
+};
+
+/* Result columns read straight from a virtual table column: booleans show
+ * as true/false, decimals with their scale (SQLite holds 0/1 and text). */
+static int column_hint(const char *table, const char *column, void *payload)
+{
+    struct floe_sql_engine *e = payload;
+    const floe_rowsource *rs = e->live ? floe__strmap_get(e->live, table) : NULL;
+    if (!rs)
+        return FLOE_SQL_HINT_NONE;
+    int h = floe__sql_data_hint(rs, column);
+    if (h != FLOE_SQL_HINT_NONE - 1)
+        return h;
+    for (size_t i = 0; i < rs->ncolumns; i++) {
+        if (strcmp(rs->columns[i].name, column) != 0)
+            continue;
+        const floe_type *t = rs->columns[i].type;
+        if (t->id == FLOE_T_BOOLEAN)
+            return FLOE_SQL_HINT_BOOL;
+        if (t->id == FLOE_T_DECIMAL)
+            return t->scale;
+        break;
+    }
+    return FLOE_SQL_HINT_NONE;
+}
+
+int floe__sql_engine_init(floe_sql_session *s)
+{
+    struct floe_sql_engine *e = floe__calloc(1, sizeof *e);
+    if (!e)
+        return floe__error_nomem();
+    s->engine = e;
+    FLOE_TRY(floe__fileio_router_new(&e->io, &s->conf));
+    e->topts = (floe_table_options)FLOE_TABLE_OPTIONS_INIT;
+    e->topts.io = e->io;
+    e->topts.io_conf = &s->conf;
+    floe_table_cache_options co = FLOE_TABLE_CACHE_OPTIONS_INIT;
+    co.table = e->topts;
+    const char *enabled = floe__props_get(&s->conf, "cache-enabled");
+    if (enabled) {
+        bool on = true;
+        FLOE_TRY(floe__props_get_bool(&s->conf, "cache-enabled", true, &on));
+        co.mode = on ? FLOE_CACHE_EXPIRING : FLOE_CACHE_DISABLED;
+        int64_t ms = 0;
+        FLOE_TRY(floe__props_get_int64(&s->conf, "cache.expiration-interval-ms", 30000, &ms));
+        co.expiration_ms = ms;
+        if (on)
+            co.table.freshness = FLOE_FRESHNESS_CACHED;
+    }
+    FLOE_TRY(floe_table_cache_new(&e->cache, s->catalog, &co));
+    if (!(e->live = floe__strmap_new()))
+        return floe__error_nomem();
+    floe__sql_out_set_hint(s->out, column_hint, e);
+    floe_vtab_registry *reg = NULL;
+    FLOE_TRY(floe__vtab_register(s->db, &reg));
+    e->reg = reg;
+    return 0;
+}
+
+void floe__sql_engine_fini(floe_sql_session *s)
+{
+    struct floe_sql_engine *e = s->engine;
+    if (!e)
+        return;
+    floe_table_cache_free(e->cache);
+    floe__strmap_free(e->live);
+    if (e->io)
+        floe_fileio_free(e->io);
+    floe__free(e);
+    s->engine = NULL;
+}
+
+const floe_table_options *floe__sql_table_options(floe_sql_session *s)
+{
+    return &s->engine->topts;
+}
+
+int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out)
+{
+    int rc = floe_table_cache_get(out, s->engine->cache, ident);
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    return rc;
+}
+
+void floe__sql_forget_table(floe_sql_session *s, const char *ident)
+{
+    floe_table_cache_invalidate(s->engine->cache, ident);
+}
+
+int floe__sql_refresh_table(floe_sql_session *s, const char *ident)
+{
+    int rc = floe_table_cache_refresh(s->engine->cache, ident);
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    return rc;
+}
+
+void floe__sql_engine_time_zone_changed(floe_sql_session *s)
+{
+    if (s->engine && s->engine->reg)
+        floe__vtab_set_time_zone(s->engine->reg, s->tz);
+}
+
+#include "table/table.h"
+
+/* A metadata-table row source that owns the table metadata it reads: the
+ * cached table handle may be reloaded while a temporary view still uses
+ * the virtual table, so the wrapper keeps its own copy of the state the
+ * statement resolved (the same metadata file, re-read) and delegates to
+ * the inner source through its own cursors. */
+typedef struct owned_rs {
+    floe_rowsource pub;
+    floe_rowsource *inner;
+    floe_table_metadata *m;
+    char *location;
+    floe_strmap *live; /* the engine's map of live tables (borrowed) */
+    char *sqlite_name;
+} owned_rs;
+
+typedef struct owned_cursor {
+    floe_rowcursor hdr; /* points at the wrapper */
+    floe_rowcursor *inner;
+} owned_cursor;
+
+static int owned_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                      floe_rowcursor **out)
+{
+    owned_rs *o = rs->impl;
+    owned_cursor *c = floe__calloc(1, sizeof *c);
+    if (!c)
+        return floe__error_nomem();
+    int rc = floe__rs_open(o->inner, cons, ncons, &c->inner);
+    if (rc < 0) {
+        floe__free(c);
+        return rc;
+    }
+    c->hdr.rs = rs;
+    *out = &c->hdr;
+    return 0;
+}
+static int owned_next(floe_rowcursor *c) { return floe__rs_next(((owned_cursor *)c)->inner); }
+static int owned_column(floe_rowcursor *c, size_t col, floe_rs_cell *out)
+{
+    return floe__rs_column(((owned_cursor *)c)->inner, col, out);
+}
+static void owned_close(floe_rowcursor *c)
+{
+    floe__rs_close(((owned_cursor *)c)->inner);
+    floe__free(c);
+}
+static void owned_free(floe_rowsource *rs)
+{
+    owned_rs *o = rs->impl;
+    if (o->live && o->sqlite_name && floe__strmap_get(o->live, o->sqlite_name) == rs)
+        floe__strmap_del(o->live, o->sqlite_name);
+    floe__free(o->sqlite_name);
+    floe__rs_free(o->inner);
+    floe__metadata_free(o->m);
+    floe__free(o->location);
+    floe__free(o);
+}
+static const floe_rowsource_ops owned_ops = {owned_open, owned_next, owned_column, owned_close,
+                                             owned_free};
+
+/* Time travel of a reference -> snapshot id (false: none requested). */
+static int travel_snapshot(floe_sql_session *s, floe_table *t, const floe_sql_tref *r, bool *has,
+                           int64_t *id)
+{
+    floe_snapshot_info si;
+    int rc = 0;
+    *has = true;
+    switch (r->travel.kind) {
+    case FLOE_SQLTT_NONE: *has = false; return 0;
+    case FLOE_SQLTT_SNAPSHOT: rc = floe_table_snapshot_by_id(t, r->travel.snapshot_id, &si); break;
+    case FLOE_SQLTT_REF: rc = floe_table_snapshot_by_ref(t, r->travel.ref, &si); break;
+    case FLOE_SQLTT_TIMESTAMP: {
+        int64_t ms = 0;
+        rc = floe__time_parse(r->travel.timestamp, r->travel.timestamp_utc ? NULL : s->tz, &ms);
+        if (rc == 0)
+            rc = floe_table_snapshot_as_of_time(t, ms, &si);
+        break;
+    }
+    }
+    if (rc < 0) {
+        s->error_class = "IllegalArgumentException";
+        return rc;
+    }
+    *id = si.snapshot_id;
+    return 0;
+}
+
+static int create_metadata_ref(floe_sql_session *s, const floe_sql_tref *r, floe_table *t)
+{
+    bool has = false;
+    int64_t id = 0;
+    FLOE_TRY(travel_snapshot(s, t, r, &has, &id));
+    if (has && !floe__meta_supports_time_travel(r->name.suffix))
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EINVALID, "sql",
+                                          "Cannot use time travel on metadata table %s",
+                                          r->name.suffix),
+                              "IllegalArgumentException");
+    owned_rs *o = floe__calloc(1, sizeof *o);
+    if (!o)
+        return floe__error_nomem();
+    int rc = floe__table_read_metadata(s->engine->io, t->metadata_location, &o->m);
+    if (rc == 0 && !(o->location = floe__strdup(t->metadata_location)))
+        rc = floe__error_nomem();
+    if (rc == 0) {
+        floe_meta_options mo = FLOE_META_OPTIONS_INIT;
+        mo.metadata = o->m;
+        mo.metadata_location = o->location;
+        mo.io = s->engine->io;
+        mo.has_snapshot_id = has;
+        mo.snapshot_id = id;
+        rc = floe__meta_open(&o->inner, r->name.suffix, &mo);
+        if (rc == FLOE_ENOTFOUND && has)
+            s->error_class = "IllegalArgumentException";
+    }
+    if (rc < 0) {
+        floe__metadata_free(o->m);
+        floe__free(o->location);
+        floe__free(o);
+        return rc;
+    }
+    o->pub.ops = &owned_ops;
+    o->pub.name = o->inner->name;
+    o->pub.ncolumns = o->inner->ncolumns;
+    o->pub.columns = o->inner->columns;
+    o->pub.impl = o;
+    o->live = s->engine->live;
+    if (!(o->sqlite_name = floe__strdup(r->sqlite_name))) {
+        owned_free(&o->pub);
+        return floe__error_nomem();
+    }
+    FLOE_TRY(floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, &o->pub));
+    return floe__strmap_put(s->engine->live, r->sqlite_name, &o->pub);
+}
+
+int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    floe_arena *a = floe__arena_new(0);
+    if (!a)
+        return floe__error_nomem();
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < st->nrefs; i++) {
+        const floe_sql_tref *r = &st->refs[i];
+        if (r->name.kind == FLOE_SQLREF_TVF) {
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EUNSUPPORTED, "sql",
+                                            "%s(...) is not supported yet", r->name.suffix),
+                                "UnsupportedOperationException");
+            break;
+        }
+        const char *ident = floe__sql_table_ident(s, &r->name, a);
+        if (!ident) {
+            rc = floe__error_nomem();
+            break;
+        }
+        floe_table *t = NULL;
+        rc = floe__sql_get_table(s, ident, &t);
+        if (rc < 0)
+            break;
+        if (r->name.kind == FLOE_SQLREF_METADATA) {
+            rc = create_metadata_ref(s, r, t);
+            continue;
+        }
+        floe_rowsource *rs = NULL;
+        rc = floe__sql_data_source(&rs, s, r, ident, t);
+        if (rc == 0)
+            rc = floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, rs);
+        if (rc == 0)
+            rc = floe__strmap_put(s->engine->live, r->sqlite_name, rs);
+    }
+    floe__arena_free(a);
+    return rc;
+}
+
+void floe__sql_refs_drop(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    for (size_t i = 0; i < st->nrefs; i++) {
+        char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", st->refs[i].sqlite_name);
+        if (sql)
+            sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+        sqlite3_free(sql);
+    }
+}
+
+const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *table,
+                                            const char *column)
+{
+    const floe_rowsource *rs =
+        table && column && s->engine->live ? floe__strmap_get(s->engine->live, table) : NULL;
+    if (!rs)
+        return NULL;
+    const floe_type *t = floe__sql_data_type(rs, column);
+    if (t)
+        return t;
+    for (size_t i = 0; i < rs->ncolumns; i++)
+        if (strcmp(rs->columns[i].name, column) == 0)
+            return rs->columns[i].type->id == FLOE_T_STRUCT ||
+                           rs->columns[i].type->id == FLOE_T_LIST ||
+                           rs->columns[i].type->id == FLOE_T_MAP
+                       ? NULL
+                       : rs->columns[i].type;
+    return NULL;
+}
+
+void floe__sql_live_forget(floe_sql_session *s, const floe_rowsource *rs)
+{
+    if (!s->engine || !s->engine->live)
+        return;
+    size_t it = 0;
+    const char *key;
+    void *val;
+    while (floe__strmap_next(s->engine->live, &it, &key, &val)) {
+        if (val == rs) {
+            floe__strmap_del(s->engine->live, key);
+            return;
+        }
+    }
+}
+
+int floe__sql_explain_refs(floe_sql_session *s, const floe_sql_stmt *st, floe_vec *lines,
+                           floe_arena *a)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    for (size_t i = 0; i < st->nrefs; i++) {
+        const floe_rowsource *rs = floe__strmap_get(s->engine->live, st->refs[i].sqlite_name);
+        const char *ident = floe__sql_table_ident(s, &st->refs[i].name, a);
+        if (!rs || !ident)
+            continue;
+        floe__buf_clear(&b);
+        int rc = floe__sql_data_explain(rs, ident, &b);
+        if (rc < 0) {
+            floe__buf_free(&b);
+            return rc;
+        }
+        if (rc == 1)
+            continue;
+        const char **slot = floe__vec_push(lines);
+        if (!slot || !(*slot = floe__arena_strdup(a, b.ptr))) {
+            floe__buf_free(&b);
+            return floe__error_nomem();
+        }
+    }
+    floe__buf_free(&b);
+    return 0;
+}

@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/exec_table: table statements of `floe sql` on the table layer
+ * (include/floe/table.h): CREATE TABLE (Spark types -> Iceberg schema JSON,
+ * PARTITIONED BY transforms -> partition spec JSON, spec "Partition
+ * Transforms"; Java's default partition field names), DROP TABLE [PURGE],
+ * ALTER TABLE SET/UNSET TBLPROPERTIES and RENAME TO, DESCRIBE [EXTENDED],
+ * REFRESH TABLE, and ALTER TABLE CREATE/REPLACE/DROP BRANCH|TAG.
+ * Tables are obtained through the session's table cache (exec_refs.c).
+ */
+#include "spec/metadata.h"
+#include "spec/spec.h"
+#include "sql/exec_int.h"
+#include "table/table.h"
+
+#include <jansson.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- CREATE TABLE */
+
+static const char *partition_name(floe_arena *a, const floe_sql_partition_field *p)
+{
+    const char *t = p->transform;
+    if (strcmp(t, "identity") == 0)
+        return p->column;
+    const char *suffix = strncmp(t, "bucket", 6) == 0     ? "bucket"
+                         : strncmp(t, "truncate", 8) == 0 ? "trunc"
+                                                          : t;
+    return floe__arena_sprintf(a, "%s_%s", p->column, suffix);
+}
+
+/* CTAS without a column list: the query's result columns, typed from the
+ * table column they come from when there is one (SQLite reports the origin
+ * of plain column references), else from the first row's values (INTEGER
+ * -> long, REAL -> double, BLOB -> binary, TEXT/none -> string). */
+static int infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_arena *a,
+                         floe_sql_column **out, size_t *n)
+{
+    sqlite3_stmt *qs = NULL;
+    if (sqlite3_prepare_v2(s->db, q->sql, -1, &qs, NULL) != SQLITE_OK || !qs)
+        return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
+                              "AnalysisException");
+    int ncol = sqlite3_column_count(qs);
+    int step = sqlite3_step(qs);
+    floe_sql_column *cols = floe__arena_calloc(a, ncol ? (size_t)ncol : 1, sizeof *cols);
+    int rc = cols ? 0 : floe__error_nomem();
+    floe_buf tb = FLOE_BUF_INIT;
+    for (int i = 0; rc == 0 && i < ncol; i++) {
+        cols[i].name = floe__arena_strdup(a, sqlite3_column_name(qs, i));
+        const floe_type *t =
+            floe__sql_live_column_type(s, sqlite3_column_table_name(qs, i),
+                                       sqlite3_column_origin_name(qs, i));
+        const char *ty = NULL;
+        if (t) {
+            floe__buf_clear(&tb);
+            rc = floe__type_format(t, &tb);
+            ty = rc == 0 ? floe__arena_strdup(a, tb.ptr ? tb.ptr : "string") : NULL;
+        } else {
+            int vt = step == SQLITE_ROW ? sqlite3_column_type(qs, i) : SQLITE_TEXT;
+            ty = vt == SQLITE_INTEGER ? "long"
+                 : vt == SQLITE_FLOAT ? "double"
+                 : vt == SQLITE_BLOB  ? "binary"
+                                      : "string";
+        }
+        cols[i].type = ty;
+        cols[i].sql_type = ty;
+        if (rc == 0 && (!cols[i].name || !ty))
+            rc = floe__error_nomem();
+    }
+    floe__buf_free(&tb);
+    sqlite3_finalize(qs);
+    *out = cols;
+    *n = (size_t)ncol;
+    return rc;
+}
+
+static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+
+static int create_table(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    if (!st->create.as_query)
+        return create_table_impl(s, st, a);
+    /* CTAS: the query's references live through create + insert */
+    int rc = floe__sql_refs_create(s, st);
+    floe_sql_stmt copy = *st;
+    if (rc == 0 && st->create.ncolumns == 0) {
+        floe_sql_column *cols = NULL;
+        size_t n = 0;
+        rc = infer_columns(s, st->create.as_query, a, &cols, &n);
+        copy.create.columns = cols;
+        copy.create.ncolumns = n;
+    }
+    if (rc == 0)
+        rc = create_table_impl(s, &copy, a);
+    floe__sql_refs_drop(s, st);
+    return rc;
+}
+
+static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const floe_sql_create_table *c = &st->create;
+    const char *ident = floe__sql_table_ident(s, &st->target, a);
+    if (!ident)
+        return floe__error_nomem();
+    if (c->or_replace)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "REPLACE TABLE is not supported yet"),
+                              "UnsupportedOperationException");
+    char *loc = NULL;
+    int ex = floe_catalog_load_table(&loc, NULL, s->catalog, ident);
+    floe_catalog_string_free(loc);
+    if (ex == 0) {
+        if (c->if_not_exists)
+            return 0;
+        return floe__sql_fail(s, floe__error(FLOE_EEXISTS, "sql", "Table already exists: %s", ident),
+                              "AlreadyExistsException");
+    }
+    if (ex != FLOE_ENOTFOUND)
+        return ex;
+    if (c->ncolumns == 0)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "CREATE TABLE without columns is not supported yet"),
+                              "UnsupportedOperationException");
+
+    int rc = FLOE_ENOMEM;
+    json_t *schema = json_object(), *fields = json_array();
+    json_t *spec = json_object(), *pfields = json_array();
+    char *schema_json = NULL, *spec_json = NULL;
+    floe_props props = FLOE_PROPS_INIT;
+    if (!schema || !fields || !spec || !pfields)
+        goto done;
+    json_object_set_new(schema, "type", json_string("struct"));
+    json_object_set_new(schema, "schema-id", json_integer(0));
+    for (size_t i = 0; i < c->ncolumns; i++) {
+        const floe_sql_column *col = &c->columns[i];
+        for (size_t k = 0; k < i; k++)
+            if (strcasecmp(c->columns[k].name, col->name) == 0) {
+                rc = floe__sql_fail(s,
+                                    floe__error(FLOE_EINVALID, "sql",
+                                                "Cannot create a table having a column whose name "
+                                                "contains commas or duplicate columns: %s",
+                                                col->name),
+                                    "AnalysisException");
+                goto done;
+            }
+        json_t *f = json_object();
+        if (!f)
+            goto done;
+        json_object_set_new(f, "id", json_integer((json_int_t)i + 1));
+        json_object_set_new(f, "name", json_string(col->name));
+        json_object_set_new(f, "required", json_boolean(col->not_null));
+        json_object_set_new(f, "type", json_string(col->type));
+        if (col->comment)
+            json_object_set_new(f, "doc", json_string(col->comment));
+        json_array_append_new(fields, f);
+    }
+    json_object_set(schema, "fields", fields);
+    json_object_set_new(spec, "spec-id", json_integer(0));
+    for (size_t i = 0; i < c->npartition; i++) {
+        const floe_sql_partition_field *p = &c->partition[i];
+        size_t src = 0;
+        while (src < c->ncolumns && strcasecmp(c->columns[src].name, p->column) != 0)
+            src++;
+        if (src == c->ncolumns) {
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "Cannot find source column for partition field: %s",
+                                            p->column),
+                                "IllegalArgumentException");
+            goto done;
+        }
+        const char *name = partition_name(a, p);
+        json_t *f = json_object();
+        if (!f || !name)
+            goto done;
+        json_object_set_new(f, "source-id", json_integer((json_int_t)src + 1));
+        json_object_set_new(f, "field-id", json_integer(1000 + (json_int_t)i));
+        json_object_set_new(f, "name", json_string(name));
+        json_object_set_new(f, "transform", json_string(p->transform));
+        json_array_append_new(pfields, f);
+    }
+    json_object_set(spec, "fields", pfields);
+    schema_json = json_dumps(schema, JSON_COMPACT);
+    spec_json = json_dumps(spec, JSON_COMPACT);
+    if (!schema_json || !spec_json)
+        goto done;
+    rc = 0;
+    for (size_t i = 0; rc == 0 && i < c->nprops; i++)
+        rc = floe__props_set(&props, c->props[i].key, c->props[i].value ? c->props[i].value : "");
+    if (rc == 0 && c->comment)
+        rc = floe__props_set(&props, "comment", c->comment);
+    if (rc < 0)
+        goto done;
+    floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
+    co.schema_json = schema_json;
+    co.partition_spec_json = spec_json;
+    co.properties = &props;
+    co.location = c->location;
+    rc = floe_table_create(NULL, s->catalog, ident, &co, floe__sql_table_options(s));
+    if (rc == 0 && c->as_query) {
+        rc = floe__sql_insert_query(s, st, ident, c->as_query, NULL, 0, a);
+        if (rc < 0) { /* CTAS is atomic in Spark: no table without its rows */
+            char *msg = floe__strdup(floe_error_last() ? floe_error_last()->message : "");
+            floe_table_drop(s->catalog, ident, true, floe__sql_table_options(s));
+            floe__error(rc, "sql", "%s", msg ? msg : "CREATE TABLE AS SELECT failed");
+            floe__free(msg);
+        }
+    }
+done:
+    free(schema_json);
+    free(spec_json);
+    json_decref(schema);
+    json_decref(fields);
+    json_decref(spec);
+    json_decref(pfields);
+    floe__props_free(&props);
+    if (rc == FLOE_ENOMEM && floe__error_code() != FLOE_ENOMEM)
+        return floe__error_nomem();
+    return rc;
+}
+
+/* ---------------------------------------------------------------- DESCRIBE */
+
+/* Spark's name of an Iceberg type. */
+static int spark_type(const floe_type *t, floe_buf *b)
+{
+    switch (t->id) {
+    case FLOE_T_BOOLEAN: return floe__buf_puts(b, "boolean");
+    case FLOE_T_INT: return floe__buf_puts(b, "int");
+    case FLOE_T_LONG: return floe__buf_puts(b, "bigint");
+    case FLOE_T_FLOAT: return floe__buf_puts(b, "float");
+    case FLOE_T_DOUBLE: return floe__buf_puts(b, "double");
+    case FLOE_T_DECIMAL: return floe__buf_printf(b, "decimal(%d,%d)", t->precision, t->scale);
+    case FLOE_T_DATE: return floe__buf_puts(b, "date");
+    case FLOE_T_TIMESTAMP: return floe__buf_puts(b, "timestamp_ntz");
+    case FLOE_T_TIMESTAMPTZ: return floe__buf_puts(b, "timestamp");
+    case FLOE_T_STRING:
+    case FLOE_T_UUID: return floe__buf_puts(b, "string");
+    case FLOE_T_FIXED:
+    case FLOE_T_BINARY: return floe__buf_puts(b, "binary");
+    default: return floe__type_format(t, b);
+    }
+}
+
+static const char *transform_text(floe_arena *a, const floe_partition_field *f, const char *col)
+{
+    switch (f->transform.kind) {
+    case FLOE_TR_IDENTITY: return col;
+    case FLOE_TR_BUCKET: return floe__arena_sprintf(a, "bucket(%d, %s)", f->transform.param, col);
+    case FLOE_TR_TRUNCATE:
+        return floe__arena_sprintf(a, "truncate(%d, %s)", f->transform.param, col);
+    case FLOE_TR_YEAR: return floe__arena_sprintf(a, "years(%s)", col);
+    case FLOE_TR_MONTH: return floe__arena_sprintf(a, "months(%s)", col);
+    case FLOE_TR_DAY: return floe__arena_sprintf(a, "days(%s)", col);
+    case FLOE_TR_HOUR: return floe__arena_sprintf(a, "hours(%s)", col);
+    default: return floe__arena_sprintf(a, "%s(%s)", f->transform.name, col);
+    }
+}
+
+struct rows3 {
+    floe_vec cells; /* floe_sql_cell, 3 per row */
+    floe_arena *a;
+};
+
+static int add3(struct rows3 *r, const char *x, const char *y, const char *z)
+{
+    const char *v[3] = {x, y, z};
+    for (int i = 0; i < 3; i++) {
+        floe_sql_cell *c = floe__vec_push(&r->cells);
+        if (!c)
+            return floe__error_nomem();
+        *c = v[i] ? floe__sql_cell_text(v[i]) : floe__sql_cell_text("");
+        if (!v[i] && i == 2)
+            *c = floe__sql_cell_null();
+    }
+    return 0;
+}
+
+static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    if (st->target.kind != FLOE_SQLREF_TABLE)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "DESCRIBE of a metadata table, branch or tag is not "
+                                          "supported yet"),
+                              "UnsupportedOperationException");
+    const char *ident = floe__sql_table_ident(s, &st->target, a);
+    floe_table *t = NULL;
+    int rc = ident ? floe__sql_get_table(s, ident, &t) : floe__error_nomem();
+    if (rc < 0)
+        return rc;
+    const floe_table_metadata *m = t->metadata;
+    const floe_schema *sc = floe__metadata_current_schema(m);
+    const floe_partition_spec *sp = floe__metadata_spec(m, m->default_spec_id);
+    struct rows3 r = {FLOE_VEC_INIT(floe_sql_cell), a};
+    floe_buf tb = FLOE_BUF_INIT;
+    for (size_t i = 0; rc == 0 && sc && i < sc->root->nfields; i++) {
+        const floe_field *f = &sc->root->fields[i];
+        floe__buf_clear(&tb);
+        rc = spark_type(f->type, &tb);
+        const char *ty = rc == 0 ? floe__arena_strdup(a, tb.ptr ? tb.ptr : "") : NULL;
+        if (rc == 0)
+            rc = ty ? add3(&r, f->name, ty, f->doc) : floe__error_nomem();
+    }
+    if (rc == 0 && sp && sp->nfields) {
+        rc = add3(&r, "", "", "");
+        if (rc == 0)
+            rc = add3(&r, "# Partitioning", "", "");
+        for (size_t i = 0; rc == 0 && i < sp->nfields; i++) {
+            const floe_field *src =
+                sc ? floe__schema_field_by_id(sc, sp->fields[i].source_id) : NULL;
+            const char *col = src ? src->name : sp->fields[i].name;
+            const char *part = floe__arena_sprintf(a, "Part %zu", i);
+            const char *tx = transform_text(a, &sp->fields[i], col);
+            rc = part && tx ? add3(&r, part, tx, "") : floe__error_nomem();
+        }
+    }
+    if (rc == 0 && st->extended) {
+        rc = add3(&r, "", "", "");
+        if (rc == 0)
+            rc = add3(&r, "# Detailed Table Information", "", "");
+        const char *name = floe__arena_sprintf(a, "%s.%s", s->catalog_name, ident);
+        if (rc == 0)
+            rc = name ? add3(&r, "Name", name, "") : floe__error_nomem();
+        if (rc == 0)
+            rc = add3(&r, "Type", "MANAGED", "");
+        if (rc == 0)
+            rc = add3(&r, "Location", m->location, "");
+        if (rc == 0)
+            rc = add3(&r, "Provider", "iceberg", "");
+        floe__buf_clear(&tb);
+        if (rc == 0 && m->has_current_snapshot)
+            rc = floe__buf_printf(&tb, "current-snapshot-id=%lld,", (long long)m->current_snapshot_id);
+        else if (rc == 0)
+            rc = floe__buf_puts(&tb, "current-snapshot-id=none,");
+        if (rc == 0)
+            rc = floe__buf_printf(&tb, "format=iceberg/parquet,format-version=%d", m->format_version);
+        for (size_t i = 0; rc == 0 && i < m->properties.n; i++)
+            rc = floe__buf_printf(&tb, ",%s=%s", m->properties.items[i].key,
+                                  m->properties.items[i].value);
+        const char *props = rc == 0 ? floe__arena_sprintf(a, "[%s]", tb.ptr) : NULL;
+        if (rc == 0)
+            rc = props ? add3(&r, "Table Properties", props, "") : floe__error_nomem();
+    }
+    if (rc == 0) {
+        static const char *const names[] = {"col_name", "data_type", "comment"};
+        rc = floe__sql_emit(s, names, 3, r.cells.items, r.cells.len / 3);
+    }
+    floe__buf_free(&tb);
+    floe__vec_free(&r.cells);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- ALTER TABLE */
+
+static int set_props(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a, bool unset)
+{
+    const char *ident = floe__sql_table_ident(s, &st->target, a);
+    floe_table *t = NULL;
+    int rc = ident ? floe__sql_get_table(s, ident, &t) : floe__error_nomem();
+    if (rc < 0)
+        return rc;
+    floe_props set = FLOE_PROPS_INIT;
+    const char **keys = floe__arena_calloc(a, st->nprops + 1, sizeof *keys);
+    size_t nkeys = 0;
+    if (!keys)
+        return floe__error_nomem();
+    for (size_t i = 0; rc == 0 && i < st->nprops; i++) {
+        if (unset) {
+            if (!floe_table_property(t, st->props[i].key) && !st->if_exists) {
+                rc = floe__sql_fail(s,
+                                    floe__error(FLOE_EINVALID, "sql",
+                                                "Attempted to unset non-existent property '%s' in "
+                                                "table '%s'",
+                                                st->props[i].key, ident),
+                                    "AnalysisException");
+                break;
+            }
+            keys[nkeys++] = st->props[i].key;
+        } else {
+            rc = floe__props_set(&set, st->props[i].key,
+                                 st->props[i].value ? st->props[i].value : "");
+        }
+    }
+    if (rc == 0)
+        rc = floe_table_update_properties(t, &set, keys, nkeys);
+    floe__props_free(&set);
+    return rc;
+}
+
+static int rename_table(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *from = floe__sql_table_ident(s, &st->target, a);
+    floe_sql_name to = st->new_name;
+    if (to.nns == 0) { /* RENAME TO t2: same namespace */
+        to.ns = st->target.ns;
+        to.nns = st->target.nns;
+    }
+    const char *dest = floe__sql_table_ident(s, &to, a);
+    if (!from || !dest)
+        return floe__error_nomem();
+    int rc = floe_catalog_rename_table(s->catalog, from, dest);
+    floe__sql_forget_table(s, from);
+    return rc;
+}
+
+static int ref_ddl(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *ident = floe__sql_table_ident(s, &st->target, a);
+    floe_table *t = NULL;
+    int rc = ident ? floe__sql_get_table(s, ident, &t) : floe__error_nomem();
+    if (rc < 0)
+        return rc;
+    const floe_sql_ref *r = &st->ref;
+    if (st->kind == FLOE_SQL_DROP_REF)
+        return r->is_tag ? floe_table_drop_tag(t, r->name, st->if_exists)
+                         : floe_table_drop_branch(t, r->name, st->if_exists);
+    floe_ref_options o = FLOE_REF_OPTIONS_INIT;
+    o.has_snapshot_id = r->has_snapshot;
+    o.snapshot_id = r->snapshot_id;
+    o.has_max_ref_age_ms = r->max_ref_age_ms >= 0;
+    o.max_ref_age_ms = r->max_ref_age_ms;
+    o.has_min_snapshots_to_keep = r->min_snapshots_to_keep >= 0;
+    o.min_snapshots_to_keep = (int32_t)r->min_snapshots_to_keep;
+    o.has_max_snapshot_age_ms = r->max_snapshot_age_ms >= 0;
+    o.max_snapshot_age_ms = r->max_snapshot_age_ms;
+    floe_ref_mode mode = r->op == FLOE_SQLOP_REPLACE            ? FLOE_REF_REPLACE
+                         : r->op == FLOE_SQLOP_CREATE_OR_REPLACE ? FLOE_REF_CREATE_OR_REPLACE
+                         : r->if_not_exists                      ? FLOE_REF_CREATE_IF_NOT_EXISTS
+                                                                 : FLOE_REF_CREATE;
+    return r->is_tag ? floe_table_create_tag(t, r->name, mode, &o)
+                     : floe_table_create_branch(t, r->name, mode, &o);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+int floe__sql_exec_table_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    switch (st->kind) {
+    case FLOE_SQL_CREATE_TABLE: return create_table(s, st, a);
+    case FLOE_SQL_DROP_TABLE: {
+        const char *ident = floe__sql_table_ident(s, &st->target, a);
+        if (!ident)
+            return floe__error_nomem();
+        floe__sql_forget_table(s, ident);
+        int rc = floe_table_drop(s->catalog, ident, st->purge, floe__sql_table_options(s));
+        if (rc == FLOE_ENOTFOUND && st->if_exists)
+            return 0;
+        return rc;
+    }
+    case FLOE_SQL_SET_PROPS: return set_props(s, st, a, false);
+    case FLOE_SQL_UNSET_PROPS: return set_props(s, st, a, true);
+    case FLOE_SQL_RENAME_TABLE: return rename_table(s, st, a);
+    case FLOE_SQL_CREATE_REF:
+    case FLOE_SQL_DROP_REF: return ref_ddl(s, st, a);
+    case FLOE_SQL_DESCRIBE: return describe(s, st, a);
+    case FLOE_SQL_REFRESH: {
+        const char *ident = floe__sql_table_ident(s, &st->target, a);
+        return ident ? floe__sql_refresh_table(s, ident) : floe__error_nomem();
+    }
+    case FLOE_SQL_INSERT: return floe__sql_exec_insert(s, st, a);
+    case FLOE_SQL_DELETE:
+    case FLOE_SQL_UPDATE:
+    case FLOE_SQL_MERGE:
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "%s is not supported yet (row-level operations)",
+                                          floe__sql_kind_name(st->kind)),
+                              "UnsupportedOperationException");
+    default: return 1;
+    }
+}
+

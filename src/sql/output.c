@@ -1,0 +1,501 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/output: result sets of `floe sql` as text.
+ *
+ *   table  Spark's Dataset.show(truncate=False): a box of '+', '-' and '|',
+ *          cells left-aligned, columns at least 3 wide, NULL as "NULL",
+ *          booleans as true/false; an empty result prints the header box.
+ *   csv    RFC 4180 quoting (fields with , " CR LF quoted, " doubled), a
+ *          header row, LF line ends, NULL as an empty field.
+ *   json   one object per row and line ({"col": value, ...}); 64-bit
+ *          integers as exact digits, JSON-valued cells (metadata maps,
+ *          lists, structs) embedded as JSON, NULL as null.
+ *
+ * Display conventions shared by all three: timestamps that SQLite holds as
+ * "YYYY-MM-DD HH:MM:SS.ffffff" (floe's representation, already in the
+ * session time zone) show as "YYYY-MM-DD HH:MM:SS.fff"; columns declared
+ * DECIMAL(p,s) show with exactly s fraction digits; REAL values use the
+ * shortest text that reads back to the same double.
+ */
+#include "sql/exec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct floe_sql_out {
+    floe_sql_format fmt;
+    floe_sql_write_fn write;
+    void *payload;
+    size_t ncols;
+    char **names;
+    /* table: rendered cells, row-major (ncols per row) */
+    floe_vec cells; /* char* (owned) */
+    size_t *widths;
+    floe_buf line;
+    floe_sql_type_hint_fn hint;
+    void *hint_payload;
+};
+
+void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload)
+{
+    o->hint = fn;
+    o->hint_payload = payload;
+}
+
+int floe__sql_out_new(floe_sql_out **out, floe_sql_format fmt, floe_sql_write_fn write,
+                      void *payload)
+{
+    floe_sql_out *o = floe__calloc(1, sizeof *o);
+    if (!o)
+        return floe__error_nomem();
+    o->fmt = fmt;
+    o->write = write;
+    o->payload = payload;
+    o->cells = (floe_vec)FLOE_VEC_INIT(char *);
+    *out = o;
+    return 0;
+}
+
+static void reset(floe_sql_out *o)
+{
+    for (size_t i = 0; i < o->cells.len; i++)
+        floe__free(*(char **)floe__vec_at(&o->cells, i));
+    floe__vec_free(&o->cells);
+    o->cells = (floe_vec)FLOE_VEC_INIT(char *);
+    for (size_t i = 0; o->names && i < o->ncols; i++)
+        floe__free(o->names[i]);
+    floe__free(o->names);
+    o->names = NULL;
+    floe__free(o->widths);
+    o->widths = NULL;
+    o->ncols = 0;
+}
+
+void floe__sql_out_free(floe_sql_out *o)
+{
+    if (!o)
+        return;
+    reset(o);
+    floe__buf_free(&o->line);
+    floe__free(o);
+}
+
+static int emit(floe_sql_out *o, const char *s, size_t n)
+{
+    if (!o->write || n == 0)
+        return 0;
+    if (o->write(s, n, o->payload) < 0)
+        return floe__error(FLOE_EIO, "sql", "cannot write the result");
+    return 0;
+}
+
+static int flush_line(floe_sql_out *o)
+{
+    int rc = emit(o, o->line.ptr, o->line.len);
+    floe__buf_clear(&o->line);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- cell text */
+
+bool floe__sql_is_micro_timestamp(const char *s, size_t n)
+{
+    static const char shape[] = "dddd-dd-dd dd:dd:dd.dddddd";
+    if (n != sizeof shape - 1)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (shape[i] == 'd') {
+            if (s[i] < '0' || s[i] > '9')
+                return false;
+        } else if (s[i] != shape[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static int put_real(floe_buf *b, double d)
+{
+    if (isnan(d))
+        return floe__buf_puts(b, "NaN");
+    if (isinf(d))
+        return floe__buf_puts(b, d > 0 ? "Infinity" : "-Infinity");
+    char tmp[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, d);
+        if (strtod(tmp, NULL) == d)
+            break;
+    }
+    FLOE_TRY(floe__buf_puts(b, tmp));
+    /* Spark prints doubles with a fraction: 3.0, not 3 */
+    if (!strpbrk(tmp, ".eEn"))
+        FLOE_TRY(floe__buf_puts(b, ".0"));
+    return 0;
+}
+
+int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b)
+{
+    switch (c->kind) {
+    case FLOE_SQLC_NULL: return floe__buf_puts(b, "NULL");
+    case FLOE_SQLC_INT: return floe__buf_printf(b, "%lld", (long long)c->i);
+    case FLOE_SQLC_BOOL: return floe__buf_puts(b, c->i ? "true" : "false");
+    case FLOE_SQLC_REAL: return put_real(b, c->d);
+    case FLOE_SQLC_TEXT:
+    case FLOE_SQLC_JSON:
+        if (c->kind == FLOE_SQLC_TEXT && floe__sql_is_micro_timestamp(c->s, c->n))
+            return floe__buf_put(b, c->s, c->n - 3);
+        return floe__buf_put(b, c->s, c->n);
+    case FLOE_SQLC_BLOB:
+        FLOE_TRY(floe__buf_putc(b, '['));
+        for (size_t i = 0; i < c->n; i++)
+            FLOE_TRY(floe__buf_printf(b, i ? " %02X" : "%02X", (unsigned char)c->s[i]));
+        return floe__buf_putc(b, ']');
+    }
+    return 0;
+}
+
+/* Display width: UTF-8 code points (continuation bytes do not count). */
+static size_t width_of(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+/* ---------------------------------------------------------------- begin / row / end */
+
+int floe__sql_out_begin(floe_sql_out *o, const char *const *names, size_t ncols)
+{
+    reset(o);
+    o->names = floe__calloc(ncols ? ncols : 1, sizeof *o->names);
+    o->widths = floe__calloc(ncols ? ncols : 1, sizeof *o->widths);
+    if (!o->names || !o->widths)
+        return floe__error_nomem();
+    o->ncols = ncols;
+    for (size_t i = 0; i < ncols; i++) {
+        o->names[i] = floe__strdup(names[i] ? names[i] : "");
+        if (!o->names[i])
+            return floe__error_nomem();
+        size_t w = width_of(o->names[i]);
+        o->widths[i] = w < 3 ? 3 : w;
+    }
+    if (o->fmt == FLOE_SQLFMT_CSV) {
+        for (size_t i = 0; i < ncols; i++) {
+            if (i)
+                FLOE_TRY(floe__buf_putc(&o->line, ','));
+            floe_sql_cell c = floe__sql_cell_text(o->names[i]);
+            /* header names are quoted by the same rule as values */
+            const char *s = c.s;
+            bool q = strpbrk(s, ",\"\r\n") != NULL;
+            if (q)
+                FLOE_TRY(floe__buf_putc(&o->line, '"'));
+            for (; *s; s++) {
+                if (*s == '"')
+                    FLOE_TRY(floe__buf_putc(&o->line, '"'));
+                FLOE_TRY(floe__buf_putc(&o->line, *s));
+            }
+            if (q)
+                FLOE_TRY(floe__buf_putc(&o->line, '"'));
+        }
+        FLOE_TRY(floe__buf_putc(&o->line, '\n'));
+        return flush_line(o);
+    }
+    return 0;
+}
+
+static int csv_field(floe_buf *b, const floe_sql_cell *c, floe_buf *tmp)
+{
+    if (c->kind == FLOE_SQLC_NULL)
+        return 0;
+    floe__buf_clear(tmp);
+    FLOE_TRY(floe__sql_cell_render(c, tmp));
+    const char *s = tmp->ptr ? tmp->ptr : "";
+    size_t n = tmp->len;
+    bool q = n == 0 && c->kind == FLOE_SQLC_TEXT; /* "" keeps empty apart from NULL */
+    for (size_t i = 0; i < n && !q; i++)
+        q = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+    if (q)
+        FLOE_TRY(floe__buf_putc(b, '"'));
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            FLOE_TRY(floe__buf_putc(b, '"'));
+        FLOE_TRY(floe__buf_putc(b, s[i]));
+    }
+    if (q)
+        FLOE_TRY(floe__buf_putc(b, '"'));
+    return 0;
+}
+
+static int json_field(floe_buf *b, const floe_sql_cell *c, floe_buf *tmp)
+{
+    switch (c->kind) {
+    case FLOE_SQLC_NULL: return floe__buf_puts(b, "null");
+    case FLOE_SQLC_INT: return floe__buf_printf(b, "%lld", (long long)c->i);
+    case FLOE_SQLC_BOOL: return floe__buf_puts(b, c->i ? "true" : "false");
+    case FLOE_SQLC_REAL:
+        if (isnan(c->d) || isinf(c->d)) {
+            FLOE_TRY(floe__buf_putc(b, '"'));
+            FLOE_TRY(put_real(b, c->d));
+            return floe__buf_putc(b, '"');
+        }
+        return put_real(b, c->d);
+    case FLOE_SQLC_JSON: return floe__buf_put(b, c->s, c->n);
+    case FLOE_SQLC_TEXT:
+    case FLOE_SQLC_BLOB:
+        floe__buf_clear(tmp);
+        if (c->kind == FLOE_SQLC_BLOB) {
+            for (size_t i = 0; i < c->n; i++)
+                FLOE_TRY(floe__buf_printf(tmp, "%02x", (unsigned char)c->s[i]));
+        } else {
+            FLOE_TRY(floe__sql_cell_render(c, tmp));
+        }
+        FLOE_TRY(floe__buf_putc(b, '"'));
+        FLOE_TRY(floe__buf_put_json_escaped(b, tmp->ptr ? tmp->ptr : "", tmp->len));
+        return floe__buf_putc(b, '"');
+    }
+    return 0;
+}
+
+int floe__sql_out_row(floe_sql_out *o, const floe_sql_cell *cells)
+{
+    floe_buf tmp = FLOE_BUF_INIT;
+    int rc = 0;
+    if (o->fmt == FLOE_SQLFMT_TABLE) {
+        for (size_t i = 0; i < o->ncols && rc == 0; i++) {
+            floe__buf_clear(&tmp);
+            rc = floe__sql_cell_render(&cells[i], &tmp);
+            if (rc < 0)
+                break;
+            /* control characters would break the box: show them as spaces */
+            char *s = floe__strndup(tmp.ptr ? tmp.ptr : "", tmp.len);
+            char **slot = floe__vec_push(&o->cells);
+            if (!s || !slot) {
+                floe__free(s);
+                rc = floe__error_nomem();
+                break;
+            }
+            for (char *p = s; *p; p++)
+                if (*p == '\n' || *p == '\r' || *p == '\t')
+                    *p = ' ';
+            *slot = s;
+            size_t w = width_of(s);
+            if (w > o->widths[i])
+                o->widths[i] = w;
+        }
+    } else if (o->fmt == FLOE_SQLFMT_CSV) {
+        for (size_t i = 0; i < o->ncols && rc == 0; i++) {
+            if (i)
+                rc = floe__buf_putc(&o->line, ',');
+            if (rc == 0)
+                rc = csv_field(&o->line, &cells[i], &tmp);
+        }
+        if (rc == 0)
+            rc = floe__buf_putc(&o->line, '\n');
+        if (rc == 0)
+            rc = flush_line(o);
+    } else {
+        rc = floe__buf_putc(&o->line, '{');
+        for (size_t i = 0; i < o->ncols && rc == 0; i++) {
+            if (i)
+                rc = floe__buf_putc(&o->line, ',');
+            if (rc == 0)
+                rc = floe__buf_putc(&o->line, '"');
+            if (rc == 0)
+                rc = floe__buf_put_json_escaped(&o->line, o->names[i], strlen(o->names[i]));
+            if (rc == 0)
+                rc = floe__buf_puts(&o->line, "\":");
+            if (rc == 0)
+                rc = json_field(&o->line, &cells[i], &tmp);
+        }
+        if (rc == 0)
+            rc = floe__buf_puts(&o->line, "}\n");
+        if (rc == 0)
+            rc = flush_line(o);
+    }
+    floe__buf_free(&tmp);
+    if (rc < 0)
+        floe__buf_clear(&o->line);
+    return rc;
+}
+
+static int table_sep(floe_sql_out *o)
+{
+    FLOE_TRY(floe__buf_putc(&o->line, '+'));
+    for (size_t i = 0; i < o->ncols; i++) {
+        for (size_t k = 0; k < o->widths[i]; k++)
+            FLOE_TRY(floe__buf_putc(&o->line, '-'));
+        FLOE_TRY(floe__buf_putc(&o->line, '+'));
+    }
+    FLOE_TRY(floe__buf_putc(&o->line, '\n'));
+    return flush_line(o);
+}
+
+static int table_row(floe_sql_out *o, char *const *cells)
+{
+    FLOE_TRY(floe__buf_putc(&o->line, '|'));
+    for (size_t i = 0; i < o->ncols; i++) {
+        FLOE_TRY(floe__buf_puts(&o->line, cells[i]));
+        for (size_t k = width_of(cells[i]); k < o->widths[i]; k++)
+            FLOE_TRY(floe__buf_putc(&o->line, ' '));
+        FLOE_TRY(floe__buf_putc(&o->line, '|'));
+    }
+    FLOE_TRY(floe__buf_putc(&o->line, '\n'));
+    return flush_line(o);
+}
+
+int floe__sql_out_end(floe_sql_out *o)
+{
+    int rc = 0;
+    if (o->fmt == FLOE_SQLFMT_TABLE && o->ncols > 0) {
+        rc = table_sep(o);
+        if (rc == 0)
+            rc = table_row(o, o->names);
+        if (rc == 0)
+            rc = table_sep(o);
+        for (size_t r = 0; rc == 0 && r * o->ncols < o->cells.len; r++)
+            rc = table_row(o, (char *const *)floe__vec_at(&o->cells, r * o->ncols));
+        if (rc == 0)
+            rc = table_sep(o);
+    }
+    floe__buf_clear(&o->line);
+    reset(o);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- SQLite statements */
+
+/* Scale of a declared "DECIMAL(p,s)" / "NUMERIC(p,s)" type, else -1. */
+static int decl_scale(const char *decl)
+{
+    if (!decl)
+        return -1;
+    if (strncasecmp(decl, "DECIMAL(", 8) != 0 && strncasecmp(decl, "NUMERIC(", 8) != 0)
+        return -1;
+    const char *comma = strchr(decl, ',');
+    if (!comma)
+        return 0;
+    int s = atoi(comma + 1);
+    return s < 0 || s > 38 ? -1 : s;
+}
+
+static int decimal_text(floe_buf *b, sqlite3_value *v, int scale)
+{
+    int t = sqlite3_value_type(v);
+    if (t == SQLITE_INTEGER) {
+        FLOE_TRY(floe__buf_printf(b, "%lld", (long long)sqlite3_value_int64(v)));
+        if (scale > 0) {
+            FLOE_TRY(floe__buf_putc(b, '.'));
+            for (int i = 0; i < scale; i++)
+                FLOE_TRY(floe__buf_putc(b, '0'));
+        }
+        return 0;
+    }
+    if (t == SQLITE_FLOAT)
+        return floe__buf_printf(b, "%.*f", scale, sqlite3_value_double(v));
+    const char *s = (const char *)sqlite3_value_text(v);
+    return floe__buf_puts(b, s ? s : "");
+}
+
+int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
+{
+    size_t n = (size_t)sqlite3_column_count(st);
+    const char **names = floe__calloc(n ? n : 1, sizeof *names);
+    floe_sql_cell *cells = floe__calloc(n ? n : 1, sizeof *cells);
+    int *scale = floe__calloc(n ? n : 1, sizeof *scale);
+    bool *is_bool = floe__calloc(n ? n : 1, sizeof *is_bool);
+    floe_buf *dec = floe__calloc(n ? n : 1, sizeof *dec);
+    int rc = 0;
+    if (!names || !cells || !scale || !is_bool || !dec) {
+        rc = floe__error_nomem();
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        names[i] = sqlite3_column_name(st, (int)i);
+        const char *decl = sqlite3_column_decltype(st, (int)i);
+        scale[i] = decl_scale(decl);
+        is_bool[i] = decl && strcasecmp(decl, "BOOLEAN") == 0;
+        const char *tab = sqlite3_column_table_name(st, (int)i);
+        const char *col = sqlite3_column_origin_name(st, (int)i);
+        if (o->hint && tab && col) {
+            int h = o->hint(tab, col, o->hint_payload);
+            if (h == FLOE_SQL_HINT_BOOL)
+                is_bool[i] = true;
+            else if (h >= 0)
+                scale[i] = h;
+        }
+    }
+    rc = floe__sql_out_begin(o, names, n);
+    while (rc == 0) {
+        int s = sqlite3_step(st);
+        if (s == SQLITE_DONE)
+            break;
+        if (s != SQLITE_ROW) {
+            rc = floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(sqlite3_db_handle(st)));
+            break;
+        }
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            sqlite3_value *v = sqlite3_column_value(st, (int)i);
+            floe_sql_cell *c = &cells[i];
+            memset(c, 0, sizeof *c);
+            int t = sqlite3_value_type(v);
+            if (t == SQLITE_NULL) {
+                c->kind = FLOE_SQLC_NULL;
+            } else if (scale[i] >= 0) {
+                floe__buf_clear(&dec[i]);
+                rc = decimal_text(&dec[i], v, scale[i]);
+                c->kind = FLOE_SQLC_TEXT;
+                c->s = dec[i].ptr ? dec[i].ptr : "";
+                c->n = dec[i].len;
+                /* json output: a decimal is a number */
+                if (o->fmt == FLOE_SQLFMT_JSON)
+                    c->kind = FLOE_SQLC_JSON;
+            } else if (t == SQLITE_INTEGER) {
+                c->kind = is_bool[i] ? FLOE_SQLC_BOOL : FLOE_SQLC_INT;
+                c->i = sqlite3_value_int64(v);
+            } else if (t == SQLITE_FLOAT && sqlite3_value_subtype(v) >= FLOE_SQL_SUBTYPE_SCALE &&
+                       sqlite3_value_subtype(v) <= FLOE_SQL_SUBTYPE_SCALE + 18) {
+                /* a decimal result (exact sum): show its scale */
+                floe__buf_clear(&dec[i]);
+                rc = decimal_text(&dec[i], v,
+                                  (int)(sqlite3_value_subtype(v) - FLOE_SQL_SUBTYPE_SCALE));
+                c->kind = o->fmt == FLOE_SQLFMT_JSON ? FLOE_SQLC_JSON : FLOE_SQLC_TEXT;
+                c->s = dec[i].ptr ? dec[i].ptr : "";
+                c->n = dec[i].len;
+            } else if (t == SQLITE_FLOAT) {
+                c->kind = FLOE_SQLC_REAL;
+                c->d = sqlite3_value_double(v);
+            } else if (t == SQLITE_BLOB) {
+                c->kind = FLOE_SQLC_BLOB;
+                c->s = sqlite3_value_blob(v);
+                c->n = (size_t)sqlite3_value_bytes(v);
+                if (!c->s)
+                    c->s = "";
+            } else {
+                c->s = (const char *)sqlite3_value_text(v);
+                c->n = (size_t)sqlite3_value_bytes(v);
+                if (!c->s)
+                    c->s = "";
+                c->kind = sqlite3_value_subtype(v) == 'J' ? FLOE_SQLC_JSON : FLOE_SQLC_TEXT;
+            }
+        }
+        if (rc == 0)
+            rc = floe__sql_out_row(o, cells);
+    }
+    if (rc == 0)
+        rc = floe__sql_out_end(o);
+    else
+        reset(o);
+done:
+    for (size_t i = 0; dec && i < n; i++)
+        floe__buf_free(&dec[i]);
+    floe__free(dec);
+    floe__free(is_bool);
+    floe__free(scale);
+    floe__free(cells);
+    floe__free(names);
+    return rc;
+}

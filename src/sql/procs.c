@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/procs: CALL <catalog>.system.<procedure>(...) — Iceberg's Spark
+ * procedures (docs/sql.md, "Procedures"): argument binding with Spark's
+ * rules (all positional or all `name => value`, required parameters,
+ * argument types), dispatch to the table layer, and one result row in the
+ * procedure's Spark output columns.
+ *
+ *   rollback_to_snapshot(table, snapshot_id)      previous_snapshot_id, current_snapshot_id
+ *   rollback_to_timestamp(table, timestamp)       previous_snapshot_id, current_snapshot_id
+ *   set_current_snapshot(table, snapshot_id|ref)  previous_snapshot_id, current_snapshot_id
+ *   cherrypick_snapshot(table, snapshot_id)       source_snapshot_id, current_snapshot_id
+ *   publish_changes(table, wap_id)                source_snapshot_id, current_snapshot_id
+ *   fast_forward(table, branch, to)               branch_updated, previous_ref, updated_ref
+ *   register_table(table, metadata_file)          current_snapshot_id, total_records_count,
+ *                                                 total_data_files_count
+ */
+#include "sql/exec_int.h"
+#include "table/table.h"
+#include "util/time.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum ptype { P_STRING = 1, P_LONG, P_TIMESTAMP } ptype;
+
+typedef struct param {
+    const char *name;
+    ptype type;
+    bool required;
+} param;
+
+typedef struct proc {
+    const char *name;
+    const param *params;
+    size_t nparams;
+} proc;
+
+static const param p_rollback[] = {{"table", P_STRING, true}, {"snapshot_id", P_LONG, true}};
+static const param p_rollback_ts[] = {{"table", P_STRING, true},
+                                      {"timestamp", P_TIMESTAMP, true}};
+static const param p_set_current[] = {
+    {"table", P_STRING, true}, {"snapshot_id", P_LONG, false}, {"ref", P_STRING, false}};
+static const param p_cherrypick[] = {{"table", P_STRING, true}, {"snapshot_id", P_LONG, true}};
+static const param p_publish[] = {{"table", P_STRING, true}, {"wap_id", P_STRING, true}};
+static const param p_ff[] = {
+    {"table", P_STRING, true}, {"branch", P_STRING, true}, {"to", P_STRING, true}};
+static const param p_register[] = {{"table", P_STRING, true}, {"metadata_file", P_STRING, true}};
+
+#define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
+static const proc procs[] = {
+    PROC("rollback_to_snapshot", p_rollback), PROC("rollback_to_timestamp", p_rollback_ts),
+    PROC("set_current_snapshot", p_set_current), PROC("cherrypick_snapshot", p_cherrypick),
+    PROC("publish_changes", p_publish),       PROC("fast_forward", p_ff),
+    PROC("register_table", p_register),
+};
+
+/* Bound arguments, by parameter index. */
+typedef struct bound {
+    const floe_sql_value *v[4];
+} bound;
+
+static const char *ptype_name(ptype t)
+{
+    return t == P_STRING ? "StringType" : t == P_LONG ? "LongType" : "TimestampType";
+}
+
+static const char *vkind_name(floe_sql_value_kind k)
+{
+    switch (k) {
+    case FLOE_SQLV_NULL: return "NullType";
+    case FLOE_SQLV_BOOL: return "BooleanType";
+    case FLOE_SQLV_INT: return "LongType";
+    case FLOE_SQLV_NUMBER: return "DecimalType";
+    case FLOE_SQLV_STRING: return "StringType";
+    case FLOE_SQLV_DATE: return "DateType";
+    case FLOE_SQLV_TIMESTAMP: return "TimestampType";
+    case FLOE_SQLV_ARRAY: return "ArrayType";
+    case FLOE_SQLV_MAP: return "MapType";
+    }
+    return "?";
+}
+
+static bool type_ok(ptype t, const floe_sql_value *v)
+{
+    switch (t) {
+    case P_STRING: return v->kind == FLOE_SQLV_STRING;
+    case P_LONG:
+        /* Spark casts a string of digits to a long implicitly */
+        if (v->kind == FLOE_SQLV_STRING) {
+            const char *p = v->text;
+            if (*p == '-')
+                p++;
+            if (!*p)
+                return false;
+            for (; *p; p++)
+                if (*p < '0' || *p > '9')
+                    return false;
+            return true;
+        }
+        return v->kind == FLOE_SQLV_INT;
+    case P_TIMESTAMP:
+        return v->kind == FLOE_SQLV_TIMESTAMP || v->kind == FLOE_SQLV_STRING ||
+               v->kind == FLOE_SQLV_DATE || v->kind == FLOE_SQLV_INT;
+    }
+    return false;
+}
+
+static int bind_args(floe_sql_session *s, const proc *p, const floe_sql_call *c, bound *b)
+{
+    memset(b, 0, sizeof *b);
+    if (c->nargs > p->nparams)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EINVALID, "sql",
+                                          "Too many arguments for procedure %s: %zu given, at most "
+                                          "%zu",
+                                          p->name, c->nargs, p->nparams),
+                              "AnalysisException");
+    for (size_t i = 0; i < c->nargs; i++) {
+        size_t k = i;
+        if (c->args[i].name) {
+            for (k = 0; k < p->nparams; k++)
+                if (strcasecmp(p->params[k].name, c->args[i].name) == 0)
+                    break;
+            if (k == p->nparams)
+                return floe__sql_fail(s,
+                                      floe__error(FLOE_EINVALID, "sql",
+                                                  "Unknown argument: %s (procedure %s takes %s%s%s%s%s)",
+                                                  c->args[i].name, p->name, p->params[0].name,
+                                                  p->nparams > 1 ? ", " : "",
+                                                  p->nparams > 1 ? p->params[1].name : "",
+                                                  p->nparams > 2 ? ", " : "",
+                                                  p->nparams > 2 ? p->params[2].name : ""),
+                                      "AnalysisException");
+            if (b->v[k])
+                return floe__sql_fail(s,
+                                      floe__error(FLOE_EINVALID, "sql",
+                                                  "Duplicate procedure argument: %s",
+                                                  p->params[k].name),
+                                      "AnalysisException");
+        }
+        const floe_sql_value *v = &c->args[i].value;
+        if (v->kind == FLOE_SQLV_NULL)
+            continue;
+        if (!type_ok(p->params[k].type, v))
+            return floe__sql_fail(s,
+                                  floe__error(FLOE_EINVALID, "sql",
+                                              "Wrong arg type for %s: cannot cast %s to %s",
+                                              p->params[k].name, vkind_name(v->kind),
+                                              ptype_name(p->params[k].type)),
+                                  "AnalysisException");
+        b->v[k] = v;
+    }
+    for (size_t k = 0; k < p->nparams; k++)
+        if (p->params[k].required && !b->v[k])
+            return floe__sql_fail(s,
+                                  floe__error(FLOE_EINVALID, "sql",
+                                              "Missing required parameters: [%s]",
+                                              p->params[k].name),
+                                  "AnalysisException");
+    return 0;
+}
+
+static int64_t arg_long(const floe_sql_value *v)
+{
+    return v->kind == FLOE_SQLV_INT ? v->i : strtoll(v->text, NULL, 10);
+}
+
+/* The `table` argument: "[catalog.]ns.t" with `quoted` parts allowed. */
+static int table_arg(floe_sql_session *s, const char *text, floe_arena *a, const char **out)
+{
+    floe_vec parts = FLOE_VEC_INIT(char *);
+    floe_buf cur = FLOE_BUF_INIT;
+    int rc = 0;
+    bool quoted = false;
+    for (const char *p = text;; p++) {
+        if (*p == '`') {
+            if (quoted && p[1] == '`') {
+                rc = floe__buf_putc(&cur, '`');
+                p++;
+            } else {
+                quoted = !quoted;
+            }
+        } else if ((*p == '.' && !quoted) || *p == '\0') {
+            char **slot = floe__vec_push(&parts);
+            if (!slot || !(*slot = floe__arena_strdup(a, cur.ptr ? cur.ptr : "")))
+                rc = floe__error_nomem();
+            floe__buf_clear(&cur);
+            if (*p == '\0')
+                break;
+        } else {
+            rc = floe__buf_putc(&cur, *p);
+        }
+        if (rc < 0)
+            break;
+    }
+    floe__buf_free(&cur);
+    if (rc == 0) {
+        char **v = parts.items;
+        size_t n = parts.len, first = 0;
+        if (n >= 3 && strcasecmp(v[0], s->catalog_name) == 0)
+            first = 1;
+        if (n - first == 1) {
+            const char *ns = s->current_ns ? s->current_ns : FLOE_SQL_DEFAULT_NAMESPACE;
+            *out = floe__arena_sprintf(a, "%s.%s", ns, v[first]);
+        } else {
+            *out = floe__sql_join(a, (const char *const *)v + first, n - first);
+        }
+        if (!*out)
+            rc = floe__error_nomem();
+        else if (floe_catalog_check_identifier(*out) < 0)
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "Cannot parse identifier for arg table: %s", text),
+                                "IllegalArgumentException");
+    }
+    floe__vec_free(&parts);
+    return rc;
+}
+
+static int out2(floe_sql_session *s, const char *n1, const char *n2, int64_t a, bool has_a,
+                int64_t b)
+{
+    const char *names[2] = {n1, n2};
+    floe_sql_cell cells[2] = {has_a ? floe__sql_cell_int(a) : floe__sql_cell_null(),
+                              floe__sql_cell_int(b)};
+    return floe__sql_emit(s, names, 2, cells, 1);
+}
+
+static int current_id(floe_table *t, int64_t *id)
+{
+    floe_snapshot_info si;
+    if (!floe_table_current_snapshot(t, &si))
+        return 0;
+    *id = si.snapshot_id;
+    return 1;
+}
+
+int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const floe_sql_call *c = &st->call;
+    const proc *p = NULL;
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(procs); i++)
+        if (strcmp(procs[i].name, c->procedure) == 0)
+            p = &procs[i];
+    if (!p)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_ENOTFOUND, "sql", "Procedure system.%s not found",
+                                          c->procedure),
+                              "NoSuchProcedureException");
+    bound b;
+    FLOE_TRY(bind_args(s, p, c, &b));
+    const char *ident = NULL;
+    FLOE_TRY(table_arg(s, b.v[0]->text, a, &ident));
+
+    if (strcmp(p->name, "register_table") == 0) {
+        int rc = floe_catalog_register_table(s->catalog, ident, b.v[1]->text);
+        floe_table *t = NULL;
+        if (rc == 0)
+            rc = floe__sql_get_table(s, ident, &t);
+        if (rc < 0)
+            return rc;
+        int64_t id = 0;
+        bool has = current_id(t, &id) == 1;
+        const char *rec = has ? floe_table_snapshot_summary(t, id, "total-records") : NULL;
+        const char *files = has ? floe_table_snapshot_summary(t, id, "total-data-files") : NULL;
+        static const char *const names[] = {"current_snapshot_id", "total_records_count",
+                                            "total_data_files_count"};
+        floe_sql_cell cells[3] = {has ? floe__sql_cell_int(id) : floe__sql_cell_null(),
+                                  floe__sql_cell_int(rec ? strtoll(rec, NULL, 10) : 0),
+                                  floe__sql_cell_int(files ? strtoll(files, NULL, 10) : 0)};
+        return floe__sql_emit(s, names, 3, cells, 1);
+    }
+
+    /* procedures act on the catalog's current state, never a cached one */
+    floe_table *t = NULL;
+    int rc = floe_table_load(&t, s->catalog, ident, floe__sql_table_options(s));
+    if (rc < 0) {
+        if (rc == FLOE_ENOTFOUND)
+            s->error_class = "NoSuchTableException";
+        return rc;
+    }
+    int64_t prev = 0, cur = 0;
+    if (strcmp(p->name, "rollback_to_snapshot") == 0) {
+        rc = floe_table_rollback_to_snapshot(t, arg_long(b.v[1]), &prev, &cur);
+        if (rc == 0)
+            rc = out2(s, "previous_snapshot_id", "current_snapshot_id", prev, true, cur);
+    } else if (strcmp(p->name, "rollback_to_timestamp") == 0) {
+        int64_t ms = 0;
+        const floe_sql_value *v = b.v[1];
+        if (v->kind == FLOE_SQLV_INT)
+            ms = v->i;
+        else
+            rc = floe__time_parse(v->text, s->tz, &ms);
+        if (rc == 0)
+            rc = floe_table_rollback_to_timestamp(t, ms, &prev, &cur);
+        if (rc == 0)
+            rc = out2(s, "previous_snapshot_id", "current_snapshot_id", prev, true, cur);
+    } else if (strcmp(p->name, "set_current_snapshot") == 0) {
+        if ((b.v[1] != NULL) == (b.v[2] != NULL)) {
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "Either snapshot_id or ref must be provided, not both"),
+                                "IllegalArgumentException");
+        } else {
+            bool had = current_id(t, &prev) == 1;
+            rc = b.v[1] ? floe_table_set_current_snapshot(t, arg_long(b.v[1]), NULL, &cur)
+                        : floe_table_set_current_ref(t, b.v[2]->text, NULL, &cur);
+            if (rc == 0)
+                rc = out2(s, "previous_snapshot_id", "current_snapshot_id", prev, had, cur);
+        }
+    } else if (strcmp(p->name, "cherrypick_snapshot") == 0) {
+        int64_t src = arg_long(b.v[1]);
+        rc = floe_table_cherrypick_snapshot(t, src, &prev, &cur);
+        if (rc == 0)
+            rc = out2(s, "source_snapshot_id", "current_snapshot_id", src, true, cur);
+    } else if (strcmp(p->name, "publish_changes") == 0) {
+        const char *wap = b.v[1]->text;
+        bool found = false;
+        int64_t src = 0;
+        for (size_t i = 0; i < floe_table_snapshot_count(t); i++) {
+            floe_snapshot_info si;
+            floe_table_snapshot_at(t, i, &si);
+            const char *w = floe_table_snapshot_summary(t, si.snapshot_id, "wap.id");
+            if (w && strcmp(w, wap) == 0) {
+                found = true;
+                src = si.snapshot_id;
+            }
+        }
+        if (!found)
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql", "Cannot apply unknown WAP ID '%s'",
+                                            wap),
+                                "ValidationException");
+        else
+            rc = floe_table_cherrypick_snapshot(t, src, &prev, &cur);
+        if (rc == 0)
+            rc = out2(s, "source_snapshot_id", "current_snapshot_id", src, true, cur);
+    } else if (strcmp(p->name, "fast_forward") == 0) {
+        rc = floe_table_fast_forward(t, b.v[1]->text, b.v[2]->text, &prev, &cur);
+        if (rc == 0) {
+            static const char *const names[] = {"branch_updated", "previous_ref", "updated_ref"};
+            floe_sql_cell cells[3] = {floe__sql_cell_text(b.v[1]->text), floe__sql_cell_int(prev),
+                                      floe__sql_cell_int(cur)};
+            rc = floe__sql_emit(s, names, 3, cells, 1);
+        }
+    }
+    floe_table_free(t);
+    return rc;
+}
+

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/session_int: the session structure shared by session.c, exec*.c and
+ * procs*.c (private to the executor).
+ */
+#ifndef FLOE_SQL_SESSION_INT_H
+#define FLOE_SQL_SESSION_INT_H
+
+#include "floe/catalog.h"
+#include "sql/exec.h"
+#include "util/time.h"
+
+struct floe_sql_engine; /* exec_refs.c: table cache, vtab registry */
+
+struct floe_sql_session {
+    char *warehouse;    /* absolute */
+    char *catalog_name; /* --catalog-name */
+    floe_catalog *catalog;
+    floe_props conf;    /* --conf: catalog and session properties */
+    floe_props options; /* SET key = value */
+    floe_props vars;    /* SET VAR name = ... ; ${name} */
+    floe_tz *tz;        /* NULL = UTC */
+    char *current_ns;   /* USE; NULL = none */
+    sqlite3 *db;
+    floe_sql_options fopt; /* front-end options (catalog name, ref_base, ...) */
+    floe_sql_format fmt;
+    floe_sql_out *out;
+    floe_sql_write_fn write;
+    void *payload;
+    const char *error_class; /* static string or NULL */
+    struct floe_sql_engine *engine;
+};
+
+/* Default namespace of a one-part name when no USE was run (Spark's). */
+#define FLOE_SQL_DEFAULT_NAMESPACE "default"
+
+int floe__sql_session_set_time_zone(floe_sql_session *s, const char *name);
+
+/* exec_funcs.c: functions registered on the connection (exact sum()). */
+int floe__sql_register_functions(floe_sql_session *s);
+
+/* exec_refs.c: the Iceberg side of a session. */
+int floe__sql_engine_init(floe_sql_session *s);
+void floe__sql_engine_fini(floe_sql_session *s);
+void floe__sql_engine_time_zone_changed(floe_sql_session *s);
+/* Create the virtual tables of st->refs (in temp). */
+int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st);
+/* Drop them again (errors ignored). */
+void floe__sql_refs_drop(floe_sql_session *s, const floe_sql_stmt *st);
+/* Table statements: CREATE/DROP/ALTER/DESCRIBE/REFRESH/INSERT/refs/... .
+ * Returns 1 when `st` is not one of them. */
+int floe__sql_exec_table_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* CALL <cat>.system.<proc>(...) */
+int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* EXPLAIN lines for the Iceberg references of a statement (one per ref). */
+int floe__sql_explain_refs(floe_sql_session *s, const floe_sql_stmt *st, floe_vec *lines,
+                           floe_arena *a);
+
+/* exec.c helpers shared with the other files. */
+/* "ns.table" of a resolved name (namespace default applied), in `a`. */
+const char *floe__sql_table_ident(floe_sql_session *s, const floe_sql_name *n, floe_arena *a);
+/* Dotted namespace of ns[0..nns) in `a` ("" when nns == 0). */
+const char *floe__sql_join(floe_arena *a, const char *const *parts, size_t n);
+/* Write a result set of text cells: names[ncols], rows of ncols cells. */
+int floe__sql_emit(floe_sql_session *s, const char *const *names, size_t ncols,
+                   const floe_sql_cell *cells, size_t nrows);
+/* Set the Java class for the current error (returns rc). */
+int floe__sql_fail(floe_sql_session *s, int rc, const char *java_class);
+
+#endif

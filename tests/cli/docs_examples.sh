@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The command pages: every example in a ```console test block of
+# docs/cli/*.md runs as written and prints what the page shows; every
+# command of `floe --help` has a page; the man pages generate and format
+# without warnings.
+set -u
+: "${FLOE_BIN:?}" "${FLOE_BUILD_DIR:?}" "${FLOE_SOURCE_DIR:?}"
+FIXTURE="$FLOE_BUILD_DIR/cli_test_log"
+[ -x "$FIXTURE" ] || { echo "skipped: no $FIXTURE"; exit 77; }
+PY=$(command -v python3) || { echo "skipped: no python3"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# The examples' world: ./warehouse with the tables of docs_warehouse.txt, and
+# `floe` on PATH.
+mkdir -p "$T/run" "$T/bin"
+ln -s "$FLOE_BIN" "$T/bin/floe"
+"$FIXTURE" --build "$T/run/warehouse" <"$FLOE_SOURCE_DIR/tests/cli/docs_warehouse.txt" ||
+    { echo "FAIL: docs warehouse"; exit 1; }
+
+cat >"$T/run_examples.py" <<'PYEOF'
+import os, re, shutil, subprocess, sys
+pages, rundir, env_path = sys.argv[1:-2], sys.argv[-2], sys.argv[-1]
+env = dict(os.environ, PATH=env_path + os.pathsep + os.environ["PATH"], NO_COLOR="1")
+env.pop("FLOE_WAREHOUSE", None)
+passed = failed = skipped = 0
+
+def matches(expected, actual):
+    # "..." on a line of its own stands for any number of lines
+    if not expected:
+        return not actual
+    if expected[0] == "...":
+        return any(matches(expected[1:], actual[k:]) for k in range(len(actual) + 1))
+    return bool(actual) and expected[0] == actual[0] and matches(expected[1:], actual[1:])
+
+for page in pages:
+    lines = open(page, encoding="utf-8").read().split("\n")
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^```console test(?:\s+needs=(\S+))?\s*$", lines[i])
+        if not m:
+            i += 1
+            continue
+        start = i + 1
+        i += 1
+        block = []
+        while i < len(lines) and not lines[i].startswith("```"):
+            block.append(lines[i])
+            i += 1
+        if m.group(1) and not shutil.which(m.group(1)):
+            skipped += 1
+            print(f"skip: {os.path.basename(page)}:{start}: needs {m.group(1)}")
+            continue
+        steps = []
+        for line in block:
+            if line.startswith("$ "):
+                steps.append([line[2:], []])
+            elif steps:
+                steps[-1][1].append(line)
+        for cmd, expected in steps:
+            p = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=rundir, env=env,
+                               capture_output=True, text=True)
+            actual = p.stdout.split("\n")
+            if actual and actual[-1] == "":
+                actual.pop()
+            if p.returncode == 0 and matches(expected, actual):
+                passed += 1
+            else:
+                failed += 1
+                print(f"FAIL: {os.path.basename(page)}:{start}: $ {cmd} (exit {p.returncode})")
+                print("  expected:\n    " + "\n    ".join(expected))
+                print("  got:\n    " + "\n    ".join(actual))
+                if p.stderr:
+                    print("  stderr: " + p.stderr.strip())
+print(f"EXAMPLES {passed} {failed} {skipped}")
+PYEOF
+res=$("$PY" "$T/run_examples.py" "$FLOE_SOURCE_DIR"/docs/cli/*.md "$T/run" "$T/bin")
+grep -v '^EXAMPLES ' <<<"$res"
+read -r _ p f s <<<"$(grep '^EXAMPLES ' <<<"$res")"
+pass=$((pass + p))
+fail=$((fail + f))
+[ "$p" -gt 10 ] && ok || bad "too few examples ran ($p)"
+
+# One page per command (`version` is described in floe(1)).
+cmds=$("$FLOE_BIN" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
+[ -n "$cmds" ] && ok || bad "no commands in floe --help"
+for c in $cmds; do
+    [ "$c" = version ] && continue
+    if [ -f "$FLOE_SOURCE_DIR/docs/cli/floe-$c.md" ]; then ok; else bad "no docs/cli/floe-$c.md"; fi
+    "$FLOE_BIN" help "$c" >/dev/null && ok || bad "floe help $c"
+    "$FLOE_BIN" "$c" --help >/dev/null && ok || bad "floe $c --help"
+done
+"$FLOE_BIN" help no-such-command 2>/dev/null
+[ $? -eq 2 ] && ok || bad "floe help <unknown> exits 2"
+"$FLOE_BIN" no-such-command 2>/dev/null
+[ $? -eq 2 ] && ok || bad "floe <unknown> exits 2"
+"$FLOE_BIN" --version | grep -q '^floe [0-9]' && ok || bad "floe --version"
+
+# Man pages: one per page plus floe.1, listing every command page.
+sh "$FLOE_SOURCE_DIR/scripts/gen-man.sh" --out "$T/man" >/dev/null && ok || bad "gen-man.sh"
+for md in "$FLOE_SOURCE_DIR"/docs/cli/floe-*.md; do
+    b=$(basename "$md" .md)
+    [ -s "$T/man/$b.1" ] && ok || bad "no $b.1"
+    grep -q "^\.BR $b (1)" "$T/man/floe.1" && ok || bad "floe.1 does not list $b"
+done
+if command -v groff >/dev/null; then
+    for m in "$T"/man/*.1; do
+        w=$(groff -k -man -Tutf8 -ww -z "$m" 2>&1)
+        [ -z "$w" ] && ok || bad "groff warnings in $(basename "$m"): $w"
+    done
+    groff -k -man -Tutf8 "$T/man/floe-log.1" 2>/dev/null | grep -q "abandoned" && ok ||
+        bad "floe-log.1 renders"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The progress line: drawn on stderr when stderr is a terminal (a
+# pseudo-terminal from python3's pty module here), never into a pipe or a
+# file, never with --quiet, and never on stdout. FLOE_PROGRESS_DELAY_MS=0
+# removes the one-second grace period quick commands normally get.
+set -u
+: "${FLOE_BIN:?}" "${FLOE_BUILD_DIR:?}"
+FIXTURE="$FLOE_BUILD_DIR/cli_test_log"
+[ -x "$FIXTURE" ] || { echo "skipped: no $FIXTURE"; exit 77; }
+PY=$(command -v python3) || { echo "skipped: no python3"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# A table with a few thousand snapshots (a metadata file of ~1 MiB).
+"$PY" - >"$T/big.txt" <<'PYEOF'
+print("table db.big")
+parent = "-"
+for sid in range(1, 3001):
+    print(f"snap {sid} {parent} {1790600000000 + sid * 1000} append added-records=100 "
+          f"added-data-files=1 total-records={sid * 100} total-data-files={sid}")
+    print(f"ref main {sid} branch")
+    parent = sid
+PYEOF
+"$FIXTURE" --build "$T/wh" <"$T/big.txt" || { echo "FAIL: fixture"; exit 1; }
+
+# Run argv with stderr on a pseudo-terminal; print "STDOUT:<...>" and
+# "TTY:<...>" (what reached the terminal) for the checks below.
+cat >"$T/on_tty.py" <<'PYEOF'
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+os.close(slave)
+tty = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    tty += chunk
+out = p.stdout.read()
+rc = p.wait()
+sys.stdout.write("RC:%d\nSTDOUT:%r\nTTY:%r\n" % (rc, out.decode(), tty.decode()))
+PYEOF
+
+run_pty() { FLOE_PROGRESS_DELAY_MS=0 "$PY" "$T/on_tty.py" "$@"; }
+
+out=$(run_pty "$FLOE_BIN" log --warehouse "$T/wh" --limit 1 --format csv db.big)
+grep -qF "RC:0" <<<"$out" && ok || bad "pty: exit status: $out"
+grep -q "TTY:.*reading metadata .*MiB.*done in" <<<"$out" && ok || bad "pty: progress line: $out"
+grep -q "TTY:.*\\\\x1b\[K" <<<"$out" && ok || bad "pty: line erased in place: $out"
+grep -q "STDOUT:.*3000,2999" <<<"$out" && ok || bad "pty: stdout has the listing: $out"
+grep -q "STDOUT:.*reading metadata" <<<"$out" && bad "pty: progress on stdout" || ok
+
+out=$(run_pty "$FLOE_BIN" suspects --warehouse "$T/wh" db.big)
+grep -q "TTY:.*reading metadata" <<<"$out" && ok || bad "pty suspects: progress line: $out"
+
+out=$(run_pty "$FLOE_BIN" log --quiet --warehouse "$T/wh" --limit 1 db.big)
+grep -q "TTY:''" <<<"$out" && ok || bad "pty --quiet: nothing on the terminal: $out"
+
+# The grace period: a command quicker than the delay draws nothing even on a
+# terminal (a long explicit delay, so a slow sanitizer build cannot cross it).
+out=$(FLOE_PROGRESS_DELAY_MS=600000 "$PY" "$T/on_tty.py" "$FLOE_BIN" log --warehouse "$T/wh" --limit 1 db.big)
+grep -q "TTY:''" <<<"$out" && ok || bad "pty, default delay: $out"
+
+# Piped / redirected stderr: nothing.
+FLOE_PROGRESS_DELAY_MS=0 "$FLOE_BIN" log --warehouse "$T/wh" --limit 1 db.big 2>"$T/err" | cat >/dev/null
+[ ! -s "$T/err" ] && ok || bad "stderr to a file: $(cat "$T/err")"
+err=$(FLOE_PROGRESS_DELAY_MS=0 "$FLOE_BIN" log --warehouse "$T/wh" --limit 1 db.big 2>&1 >/dev/null | cat)
+[ -z "$err" ] && ok || bad "stderr to a pipe: $err"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

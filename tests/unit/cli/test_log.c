@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cli/log: `floe log` and `floe suspects` on tables built here with the
+ * spec's metadata builder (spec/builder.c) and registered in a SQLite
+ * catalog, the way a warehouse written by floe sql or Spark looks to them.
+ *
+ * The binary doubles as the fixture tool of the shell tests and of
+ * tests/cli/docs_examples.sh: `cli_test_log --build WAREHOUSE < script`
+ * builds tables from a small script on stdin:
+ *
+ *   table <ns.table>
+ *   snap <id> <parent id|-> <timestamp ms> <operation> [summary-key=value ...]
+ *   ref <name> <snapshot id> branch|tag
+ *
+ * Lines apply in order to one metadata builder per table (a `ref main`
+ * after a snapshot is the commit moving main, so rollbacks show in the
+ * snapshot-log); `#` starts a comment. `cli_test_log --seed WAREHOUSE`
+ * builds the seed's table shop.orders (SEED below).
+ */
+#include "floe/catalog.h"
+#include "harness.h"
+#include "spec/metadata.h"
+#include "spec/spec.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+/* Seed 000's orders table: three loads, the third bad (3 -> 5 rows),
+ * main rolled back to S2, the month-end tag on S2, a branch `audit` with
+ * one write, and a new good load on main. Ids and times of S1-S3 are the
+ * seed's. */
+static const char SEED[] =
+    "table shop.orders\n"
+    "snap 3657524344527679724 - 1790601319839 append added-records=2 added-data-files=1 "
+    "total-records=2 total-data-files=1\n"
+    "ref main 3657524344527679724 branch\n"
+    "snap 5270420720687731067 3657524344527679724 1790601322058 append added-records=1 "
+    "added-data-files=1 total-records=3 total-data-files=2\n"
+    "ref main 5270420720687731067 branch\n"
+    "snap 23499723825440384 5270420720687731067 1790601326352 append added-records=2 "
+    "added-data-files=1 total-records=5 total-data-files=3\n"
+    "ref main 23499723825440384 branch\n"
+    "# rollback_to_snapshot(S2)\n"
+    "ref main 5270420720687731067 branch\n"
+    "ref close-2026-09 5270420720687731067 tag\n"
+    "ref audit 5270420720687731067 branch\n"
+    "snap 4149797747189483283 5270420720687731067 1790601340000 append added-records=1 "
+    "added-data-files=1 total-records=4 total-data-files=3\n"
+    "ref audit 4149797747189483283 branch\n"
+    "snap 1822237857672733606 5270420720687731067 1790601350000 append added-records=1 "
+    "added-data-files=1 total-records=4 total-data-files=3\n"
+    "ref main 1822237857672733606 branch\n";
+
+static const char SCHEMA[] =
+    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
+    "{\"id\":1,\"name\":\"order_id\",\"required\":true,\"type\":\"long\"},"
+    "{\"id\":2,\"name\":\"amount\",\"required\":true,\"type\":\"decimal(10, 2)\"}]}";
+
+static int mkdirs(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+typedef struct fixture {
+    const char *warehouse;
+    floe_catalog *cat;
+    char ident[512];
+    char location[4096];
+    floe_table_metadata *base;
+    floe_metadata_builder *b;
+    floe_arena *arena;
+    int64_t seq;
+    int64_t last_ts;
+    int ntables;
+} fixture;
+
+static int finish_table(fixture *f)
+{
+    if (!f->b)
+        return 0;
+    floe_table_metadata *m = NULL;
+    int rc = floe__metadata_builder_build(f->b, f->last_ts + 1, &m);
+    floe__metadata_builder_free(f->b);
+    f->b = NULL;
+    floe__metadata_free(f->base);
+    f->base = NULL;
+    if (rc < 0)
+        return rc;
+    floe_buf json = FLOE_BUF_INIT;
+    char dir[4200], path[4400], uuid[37];
+    snprintf(dir, sizeof dir, "%s/metadata", f->location);
+    rc = floe__metadata_write(m, &json);
+    floe__metadata_free(m);
+    if (rc == 0)
+        rc = floe__uuid4(uuid);
+    if (rc == 0 && mkdirs(dir) < 0)
+        rc = floe__error(FLOE_EIO, "fixture", "cannot create %s", dir);
+    snprintf(path, sizeof path, "%s/00001-%s.metadata.json", dir, uuid);
+    FILE *fp = rc == 0 ? fopen(path, "w") : NULL;
+    if (rc == 0 && (!fp || fwrite(json.ptr, 1, json.len, fp) != json.len))
+        rc = floe__error(FLOE_EIO, "fixture", "cannot write %s", path);
+    if (fp)
+        fclose(fp);
+    floe__buf_free(&json);
+    if (rc < 0)
+        return rc;
+    char ns[512];
+    snprintf(ns, sizeof ns, "%s", f->ident);
+    *strrchr(ns, '.') = '\0';
+    if (floe_catalog_namespace_exists(f->cat, ns) == 0 &&
+        (rc = floe_catalog_create_namespace(f->cat, ns, NULL)) < 0)
+        return rc;
+    return floe_catalog_register_table(f->cat, f->ident, path);
+}
+
+static int start_table(fixture *f, const char *ident)
+{
+    FLOE_TRY(finish_table(f));
+    snprintf(f->ident, sizeof f->ident, "%s", ident);
+    char *loc = NULL;
+    FLOE_TRY(floe_catalog_default_location(&loc, f->cat, ident));
+    snprintf(f->location, sizeof f->location, "%s", loc);
+    floe_catalog_string_free(loc);
+    floe_json *j = NULL;
+    FLOE_TRY(floe__json_parse(&j, SCHEMA, strlen(SCHEMA), "schema"));
+    floe_schema *sc = NULL;
+    int rc = floe__schema_from_json(&sc, j, 0, f->arena);
+    floe__json_free(j);
+    FLOE_TRY(rc);
+    rc = floe__metadata_new(&f->base, sc, NULL, NULL, f->location, NULL, 2, 1790600000000);
+    floe__schema_release(sc);
+    FLOE_TRY(rc);
+    f->seq = 0;
+    f->last_ts = 1790600000000;
+    return floe__metadata_builder_new(&f->b, f->base, NULL);
+}
+
+static int apply_line(fixture *f, char *line)
+{
+    char *save = NULL, *w[64];
+    size_t n = 0;
+    for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 64; t = strtok_r(NULL, " \t\r\n", &save))
+        w[n++] = t;
+    if (n == 0 || w[0][0] == '#')
+        return 0;
+    if (strcmp(w[0], "table") == 0 && n == 2)
+        return start_table(f, w[1]);
+    if (!f->b)
+        return floe__error(FLOE_EINVALID, "fixture", "no table before '%s'", w[0]);
+    if (strcmp(w[0], "snap") == 0 && n >= 5) {
+        floe_snapshot s = {0};
+        s.snapshot_id = strtoll(w[1], NULL, 10);
+        s.has_parent = strcmp(w[2], "-") != 0;
+        s.parent_snapshot_id = s.has_parent ? strtoll(w[2], NULL, 10) : 0;
+        s.timestamp_ms = strtoll(w[3], NULL, 10);
+        s.sequence_number = ++f->seq;
+        s.schema_id = 0;
+        s.has_schema_id = true;
+        if (s.timestamp_ms > f->last_ts)
+            f->last_ts = s.timestamp_ms;
+        floe_kv kv[64];
+        size_t nkv = 0;
+        kv[nkv++] = (floe_kv){"operation", w[4]};
+        for (size_t k = 5; k < n; k++) {
+            char *eq = strchr(w[k], '=');
+            if (!eq)
+                return floe__error(FLOE_EINVALID, "fixture", "bad summary entry %s", w[k]);
+            *eq = '\0';
+            kv[nkv++] = (floe_kv){w[k], eq + 1};
+        }
+        char ml[4400];
+        snprintf(ml, sizeof ml, "%s/metadata/snap-%s-1-fixture.avro", f->location, w[1]);
+        FLOE_TRY(floe__snapshot_pack_summary(&s, f->arena, kv, nkv));
+        FLOE_TRY(floe__snapshot_pack_manifest_list(&s, f->arena, ml));
+        return floe__mb_add_snapshot(f->b, &s);
+    }
+    if (strcmp(w[0], "ref") == 0 && n == 4) {
+        floe_snapshot_ref r = {.name = w[1], .snapshot_id = strtoll(w[2], NULL, 10),
+                               .type = strcmp(w[3], "tag") == 0 ? FLOE_REF_TAG : FLOE_REF_BRANCH};
+        return floe__mb_set_snapshot_ref(f->b, &r);
+    }
+    return floe__error(FLOE_EINVALID, "fixture", "cannot read line starting with '%s'", w[0]);
+}
+
+/* Build the tables of `script` into `warehouse` (catalog `local`). */
+static int build(const char *warehouse, const char *script)
+{
+    fixture f = {.warehouse = warehouse};
+    if (mkdirs(warehouse) < 0)
+        return floe__error(FLOE_EIO, "fixture", "cannot create %s", warehouse);
+    char db[4200];
+    snprintf(db, sizeof db, "%s/catalog.db", warehouse);
+    floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
+    o.name = "local";
+    o.warehouse = warehouse;
+    FLOE_TRY(floe_catalog_open_sql(&f.cat, db, &o));
+    f.arena = floe__arena_new(0);
+    char *copy = floe__strdup(script);
+    int rc = f.arena && copy ? 0 : floe__error_nomem();
+    char *save = NULL;
+    for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line && rc == 0;
+         line = strtok_r(NULL, "\n", &save))
+        rc = apply_line(&f, line);
+    if (rc == 0)
+        rc = finish_table(&f);
+    floe__metadata_builder_free(f.b);
+    floe__metadata_free(f.base);
+    floe__free(copy);
+    floe__arena_free(f.arena);
+    floe_catalog_free(f.cat);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static const char *floe_bin(void)
+{
+    const char *b = getenv("FLOE_BIN");
+    return b ? b : "./floe";
+}
+
+static bool seed_warehouse(const char **wh)
+{
+    *wh = ft_tmp("warehouse");
+    if (build(*wh, SEED) < 0) {
+        ft_fail(__FILE__, __LINE__, "build: %s", ft_floe_err());
+        return false;
+    }
+    return true;
+}
+
+/* Expected drawings, written by hand from the seed's story. */
+static const char GRAPH_UNICODE[] =
+    "◉      1822237857672733606  2026-09-28 13:15:50  append    +1 -0 records, 4 total, 3 files  (main)\n"
+    "│ ●    4149797747189483283  2026-09-28 13:15:40  append    +1 -0 records, 4 total, 3 files  (audit)\n"
+    "│ │ ○  23499723825440384    2026-09-28 13:15:26  append    +2 -0 records, 5 total, 3 files  [abandoned]\n"
+    "├─┴─╯\n"
+    "●      5270420720687731067  2026-09-28 13:15:22  append    +1 -0 records, 3 total, 2 files  (tag: close-2026-09)\n"
+    "●      3657524344527679724  2026-09-28 13:15:19  append    +2 -0 records, 2 total, 1 files\n";
+
+static const char GRAPH_ASCII[] =
+    "@      1822237857672733606  2026-09-28 13:15:50  append    +1 -0 records, 4 total, 3 files  (main)\n"
+    "| *    4149797747189483283  2026-09-28 13:15:40  append    +1 -0 records, 4 total, 3 files  (audit)\n"
+    "| | o  23499723825440384    2026-09-28 13:15:26  append    +2 -0 records, 5 total, 3 files  [abandoned]\n"
+    "|-'-'\n"
+    "*      5270420720687731067  2026-09-28 13:15:22  append    +1 -0 records, 3 total, 2 files  (tag: close-2026-09)\n"
+    "*      3657524344527679724  2026-09-28 13:15:19  append    +2 -0 records, 2 total, 1 files\n";
+
+static void test_graph_seed(void)
+{
+    const char *wh;
+    if (!seed_warehouse(&wh))
+        return;
+    char *out = NULL;
+    int st = ft_run(&out, "%s log --warehouse %s --graph --all shop.orders", floe_bin(), wh);
+    FT_EQ_INT(st, 0);
+    FT_EQ_STR(out, GRAPH_UNICODE);
+    free(out);
+    st = ft_run(&out, "%s log --warehouse %s --graph --all --ascii shop.orders", floe_bin(), wh);
+    FT_EQ_INT(st, 0);
+    FT_EQ_STR(out, GRAPH_ASCII);
+    free(out);
+    /* without --all: main's line only, like git log */
+    st = ft_run(&out, "%s log --warehouse %s --graph --ascii shop.orders | cut -c1-30", floe_bin(),
+                wh);
+    FT_EQ_STR(out, "@  1822237857672733606  2026-0\n"
+                   "*  5270420720687731067  2026-0\n"
+                   "*  3657524344527679724  2026-0\n");
+    free(out);
+    /* --limit cuts the listing, newest first */
+    st = ft_run(&out, "%s log --warehouse %s --graph --all --ascii --limit 2 shop.orders | cut -c1-28",
+                floe_bin(), wh);
+    FT_EQ_STR(out, "@    1822237857672733606  20\n"
+                   "| *  4149797747189483283  20\n");
+    free(out);
+}
+
+static void test_graph_color(void)
+{
+    const char *wh;
+    if (!seed_warehouse(&wh))
+        return;
+    char *out = NULL;
+    /* never colour into a pipe (auto), colour when asked */
+    ft_run(&out, "%s log --warehouse %s --graph --all shop.orders", floe_bin(), wh);
+    FT_CHECK(out && !strchr(out, '\x1b'));
+    free(out);
+    ft_run(&out, "%s log --warehouse %s --graph --all --color always shop.orders", floe_bin(), wh);
+    FT_CHECK(out && strstr(out, "\x1b[33m1822237857672733606"));
+    free(out);
+}
+
+static void test_table_formats(void)
+{
+    const char *wh;
+    if (!seed_warehouse(&wh))
+        return;
+    char *out = NULL;
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format csv shop.orders", floe_bin(), wh), 0);
+    FT_EQ_STR(out,
+              "snapshot_id,parent_id,committed_at,operation,added_records,deleted_records,"
+              "total_records,total_files,refs,state\n"
+              "1822237857672733606,5270420720687731067,2026-09-28 13:15:50.000,append,1,0,4,3,main,current\n"
+              "4149797747189483283,5270420720687731067,2026-09-28 13:15:40.000,append,1,0,4,3,audit,ref\n"
+              "23499723825440384,5270420720687731067,2026-09-28 13:15:26.352,append,2,0,5,3,,abandoned\n"
+              "5270420720687731067,3657524344527679724,2026-09-28 13:15:22.058,append,1,0,3,2,tag: close-2026-09,main\n"
+              "3657524344527679724,,2026-09-28 13:15:19.839,append,2,0,2,1,,main\n");
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format json --limit 1 shop.orders", floe_bin(), wh), 0);
+    FT_EQ_STR(out, "{\"snapshot_id\": 1822237857672733606, \"parent_id\": 5270420720687731067, "
+                   "\"committed_at\": \"2026-09-28 13:15:50.000\", \"operation\": \"append\", "
+                   "\"added_records\": 1, \"deleted_records\": 0, \"total_records\": 4, "
+                   "\"total_files\": 3, \"refs\": \"main\", \"state\": \"current\"}\n");
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --limit 1 shop.orders", floe_bin(), wh), 0);
+    FT_CHECK(out && strstr(out, "|snapshot_id        |parent_id          |committed_at           |"));
+    free(out);
+}
+
+static void test_exit_codes(void)
+{
+    const char *wh;
+    if (!seed_warehouse(&wh))
+        return;
+    char *out = NULL;
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s shop.nope 2>&1", floe_bin(), wh), 1);
+    FT_CHECK(out && strstr(out, "Table does not exist: shop.nope"));
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --bogus shop.orders 2>/dev/null", floe_bin(), wh), 2);
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s 2>/dev/null", floe_bin(), wh), 2);
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --limit 0 shop.orders 2>/dev/null", floe_bin(), wh), 2);
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --graph --format csv shop.orders 2>/dev/null",
+                     floe_bin(), wh),
+              2);
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --ref nope shop.orders 2>&1", floe_bin(), wh), 1);
+    FT_CHECK(out && strstr(out, "Cannot find ref: nope"));
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s/missing shop.orders 2>&1", floe_bin(), wh), 1);
+    FT_CHECK(out && strstr(out, "no catalog at"));
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s suspects --warehouse %s --window x shop.orders 2>/dev/null", floe_bin(),
+                     wh),
+              2);
+    free(out);
+}
+
+static void test_dot(void)
+{
+    const char *wh;
+    if (!seed_warehouse(&wh))
+        return;
+    char *out = NULL;
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format dot shop.orders", floe_bin(), wh), 0);
+    FT_CHECK(out && strncmp(out, "digraph \"shop.orders\" {\n", 24) == 0);
+    FT_CHECK(out && strstr(out, "  s5270420720687731067 -> s23499723825440384 [style=dashed"));
+    FT_CHECK(out && strstr(out, "  s3657524344527679724 -> s5270420720687731067;\n"));
+    FT_CHECK(out && strstr(out, "\"tag close-2026-09\" -> s5270420720687731067"));
+    FT_CHECK(out && strstr(out, "\"branch main\" -> s1822237857672733606"));
+    free(out);
+    if (ft_run(&out, "command -v dot >/dev/null") != 0) {
+        free(out);
+        return; /* Graphviz absent: the shell test reports the skip */
+    }
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format dot shop.orders | dot -Tsvg >/dev/null",
+                     floe_bin(), wh),
+              0);
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --svg %s shop.orders", floe_bin(), wh,
+                     ft_tmp("g.svg")),
+              0);
+    free(out);
+    char *svg = ft_read_file(ft_tmp("g.svg"), NULL);
+    FT_CHECK(svg && strstr(svg, "<svg") && strstr(svg, "audit") && strstr(svg, "5270420720687731067"));
+    free(svg);
+}
+
+static const ft_case cases[] = {
+    {"graph_seed", test_graph_seed}, {"graph_color", test_graph_color},
+    {"table_formats", test_table_formats}, {"exit_codes", test_exit_codes},
+    {"dot", test_dot},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && (strcmp(argv[1], "--build") == 0 || strcmp(argv[1], "--seed") == 0)) {
+        char *script = NULL;
+        if (strcmp(argv[1], "--seed") == 0)
+            script = floe__strdup(SEED);
+        else {
+            floe_buf b = FLOE_BUF_INIT;
+            char chunk[4096];
+            size_t n;
+            while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+                if (floe__buf_put(&b, chunk, n) < 0)
+                    return 1;
+            floe__buf_putc(&b, '\0');
+            script = floe__buf_detach(&b);
+        }
+        int rc = script ? build(argv[2], script) : FLOE_ENOMEM;
+        floe__free(script);
+        if (rc < 0) {
+            fprintf(stderr, "fixture: %s\n", ft_floe_err());
+            return 1;
+        }
+        return 0;
+    }
+    return ft_main(argc, argv, cases, FT_N(cases));
+}
