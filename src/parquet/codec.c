@@ -93,6 +93,22 @@ int floe__pq_compress_level(int codec, int level, const void *src, size_t n, flo
 int floe__pq_decompress(int codec, const void *src, size_t n, void *dst, size_t dst_len,
                         const floe_pq_where *w)
 {
+    return floe__pq_decompress_ctx(codec, NULL, src, n, dst, dst_len, w);
+}
+
+void *floe__pq_zstd_dctx_new(void)
+{
+    return ZSTD_createDCtx();
+}
+
+void floe__pq_zstd_dctx_free(void *zctx)
+{
+    ZSTD_freeDCtx(zctx);
+}
+
+int floe__pq_decompress_ctx(int codec, void *zctx, const void *src, size_t n, void *dst,
+                            size_t dst_len, const floe_pq_where *w)
+{
     switch (codec) {
     case FLOE_PQ_CODEC_UNCOMPRESSED:
         if (n != dst_len)
@@ -100,7 +116,10 @@ int floe__pq_decompress(int codec, const void *src, size_t n, void *dst, size_t 
         memcpy(dst, src, n);
         return 0;
     case FLOE_PQ_CODEC_ZSTD: {
-        size_t r = ZSTD_decompress(dst, dst_len, src, n);
+        /* a reused context: ZSTD_decompress would allocate (and fault in)
+         * a fresh ~100 KiB context for every page */
+        size_t r = zctx ? ZSTD_decompressDCtx(zctx, dst, dst_len, src, n)
+                        : ZSTD_decompress(dst, dst_len, src, n);
         if (ZSTD_isError(r) || r != dst_len)
             return floe__pq_corrupt(w, "zstd: %s",
                                     ZSTD_isError(r) ? ZSTD_getErrorName(r) : "size mismatch");

@@ -55,12 +55,55 @@ static int phys_width(const floe_pq_schema_element *el)
     }
 }
 
-/* Decode `n` levels (RLE hybrid) of max `max` into out (appended). */
+/* A page whose levels are one RLE run of `max` (no nulls, or no repeated
+ * entries): fill without decoding and report it, so the caller need not
+ * count the defined values one by one. */
+static bool levels_one_run(const uint8_t *p, size_t len, size_t n, int16_t max, uint16_t *dst)
+{
+    uint64_t h = 0;
+    size_t i = 0;
+    for (int shift = 0; i < len && shift < 64; shift += 7) {
+        uint8_t b = p[i++];
+        h |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            break;
+        if (i == len)
+            return false;
+    }
+    if (i == 0 || (h & 1) || (h >> 1) < n)
+        return false;
+    size_t vbytes = (size_t)(floe__pq_bit_width((uint64_t)max) + 7) / 8;
+    if (len - i < vbytes)
+        return false;
+    uint32_t v = 0;
+    for (size_t b = 0; b < vbytes; b++)
+        v |= (uint32_t)p[i + b] << (8 * b);
+    if (v != (uint32_t)max)
+        return false;
+    uint64_t pat = (uint64_t)(uint16_t)max * 0x0001000100010001ull;
+    size_t k = 0;
+    for (; k + 4 <= n; k += 4)
+        memcpy(dst + k, &pat, 8);
+    for (; k < n; k++)
+        dst[k] = (uint16_t)max;
+    return true;
+}
+
+/* Decode `n` levels (RLE hybrid) of max `max` into out (appended). *all_max
+ * (when given) is set when every level equals max. */
 static int read_levels(const uint8_t *p, size_t len, size_t n, int16_t max, floe_buf *out,
-                       const floe_pq_where *w)
+                       const floe_pq_where *w, bool *all_max)
 {
     FLOE_TRY(floe__buf_reserve(out, n * 2));
     uint16_t *dst = (uint16_t *)(out->ptr + out->len);
+    if (all_max)
+        *all_max = false;
+    if (n && levels_one_run(p, len, n, max, dst)) {
+        if (all_max)
+            *all_max = true;
+        out->len += n * 2;
+        return 0;
+    }
     int64_t used = floe__pq_rle_decode16(p, len, floe__pq_bit_width((uint64_t)max), dst, n, w);
     if (used < 0)
         return (int)used;
@@ -87,6 +130,10 @@ static int ensure_idx(floe_pq_leafdata *d, size_t n)
     return 0;
 }
 
+/* Bytes readable past the end of the dictionary's and the output's string
+ * data (reserved), so that short strings copy with one fixed-size memcpy. */
+#define DICT_SLACK 16
+
 static int decode_values(floe_pq_leafdata *d, const floe_pq_schema_element *el, int encoding,
                          const uint8_t *p, size_t len, size_t nv, const floe_pq_where *w)
 {
@@ -103,46 +150,62 @@ static int decode_values(floe_pq_leafdata *d, const floe_pq_schema_element *el, 
         int64_t used = floe__pq_rle_decode(p + 1, len - 1, bw, d->idx, nv, w);
         if (used < 0)
             return (int)used;
+        /* bounds first (a branch-free max), then gathers without checks */
+        uint32_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, top;
+        size_t i4 = 0;
+        for (; i4 + 4 <= nv; i4 += 4) {
+            t0 = d->idx[i4] > t0 ? d->idx[i4] : t0;
+            t1 = d->idx[i4 + 1] > t1 ? d->idx[i4 + 1] : t1;
+            t2 = d->idx[i4 + 2] > t2 ? d->idx[i4 + 2] : t2;
+            t3 = d->idx[i4 + 3] > t3 ? d->idx[i4 + 3] : t3;
+        }
+        for (; i4 < nv; i4++)
+            t0 = d->idx[i4] > t0 ? d->idx[i4] : t0;
+        top = t0 > t1 ? t0 : t1;
+        top = top > t2 ? top : t2;
+        top = top > t3 ? top : t3;
+        if (top >= d->ndict)
+            return floe__pq_corrupt(w, "dictionary index %u out of range (%zu)", top, d->ndict);
+        const uint32_t *idx = d->idx;
         if (width) {
             FLOE_TRY(floe__buf_reserve(&d->fixed, nv * (size_t)width));
             uint8_t *dst = (uint8_t *)d->fixed.ptr + d->fixed.len;
             const uint8_t *dict = (const uint8_t *)d->dict_fixed.ptr;
-            for (size_t i = 0; i < nv; i++) {
-                uint32_t ix = d->idx[i];
-                if (ix >= d->ndict)
-                    return floe__pq_corrupt(w, "dictionary index %u out of range (%zu)", ix,
-                                            d->ndict);
-                if (width == 8)
-                    memcpy(dst + i * 8, dict + (size_t)ix * 8, 8);
-                else if (width == 4)
-                    memcpy(dst + i * 4, dict + (size_t)ix * 4, 4);
-                else
-                    memcpy(dst + i * (size_t)width, dict + (size_t)ix * (size_t)width,
+            if (width == 8)
+                for (size_t i = 0; i < nv; i++)
+                    memcpy(dst + i * 8, dict + (size_t)idx[i] * 8, 8);
+            else if (width == 4)
+                for (size_t i = 0; i < nv; i++)
+                    memcpy(dst + i * 4, dict + (size_t)idx[i] * 4, 4);
+            else
+                for (size_t i = 0; i < nv; i++)
+                    memcpy(dst + i * (size_t)width, dict + (size_t)idx[i] * (size_t)width,
                            (size_t)width);
-            }
             d->fixed.len += nv * (size_t)width;
         } else {
-            /* two passes: total size, then copies into reserved space */
+            /* two passes: total size, then copies into reserved space; short
+             * values (the common case) move as one 16-byte copy, which the
+             * slack reserved after the dictionary and the output allows */
             FLOE_TRY(floe__pq_binvals_reserve(&d->bin, nv));
             const int32_t *doff = d->dict_bin.offsets;
             uint64_t total = 0;
-            for (size_t i = 0; i < nv; i++) {
-                uint32_t ix = d->idx[i];
-                if (ix >= d->ndict)
-                    return floe__pq_corrupt(w, "dictionary index %u out of range (%zu)", ix,
-                                            d->ndict);
-                total += (uint64_t)(doff[ix + 1] - doff[ix]);
-            }
+            for (size_t i = 0; i < nv; i++)
+                total += (uint64_t)(doff[idx[i] + 1] - doff[idx[i]]);
             if (d->bin.data.len + total > INT32_MAX)
                 return floe__error(FLOE_EUNSUPPORTED, "parquet", "byte array batch over 2 GiB");
-            FLOE_TRY(floe__buf_reserve(&d->bin.data, (size_t)total));
+            FLOE_TRY(floe__buf_reserve(&d->bin.data, (size_t)total + DICT_SLACK));
+            FLOE_TRY(floe__buf_reserve(&d->dict_bin.data, DICT_SLACK));
             char *dst = d->bin.data.ptr;
+            const char *src = d->dict_bin.data.ptr;
             size_t at = d->bin.data.len;
             int32_t *off = d->bin.offsets + d->bin.n;
             for (size_t i = 0; i < nv; i++) {
-                uint32_t ix = d->idx[i];
+                uint32_t ix = idx[i];
                 size_t l = (size_t)(doff[ix + 1] - doff[ix]);
-                memcpy(dst + at, d->dict_bin.data.ptr + doff[ix], l);
+                if (l <= DICT_SLACK)
+                    memcpy(dst + at, src + doff[ix], DICT_SLACK);
+                else
+                    memcpy(dst + at, src + doff[ix], l);
                 at += l;
                 off[i + 1] = (int32_t)at;
             }
@@ -351,7 +414,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
             floe__buf_clear(&d->page);
             FLOE_TRY(check_page_size(m->codec, body, blen, (size_t)ph.uncompressed_page_size, &w));
             FLOE_TRY(floe__buf_reserve(&d->page, (size_t)ph.uncompressed_page_size));
-            FLOE_TRY(floe__pq_decompress(m->codec, body, blen, d->page.ptr,
+            FLOE_TRY(floe__pq_decompress_ctx(m->codec, d->zctx, body, blen, d->page.ptr,
                                          (size_t)ph.uncompressed_page_size, &w));
             size_t nd = (size_t)ph.dict_num_values;
             const uint8_t *dp = (const uint8_t *)d->page.ptr;
@@ -382,13 +445,14 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
         const uint8_t *vals;
         size_t vlen;
         size_t lev_at = d->n;
+        bool all_defined = false;
         if (ph.type == FLOE_PQ_PAGE_DATA) {
             if (!ph.has_data)
                 return floe__pq_corrupt(&w, "data page without header");
             floe__buf_clear(&d->page);
             FLOE_TRY(check_page_size(m->codec, body, blen, (size_t)ph.uncompressed_page_size, &w));
             FLOE_TRY(floe__buf_reserve(&d->page, (size_t)ph.uncompressed_page_size));
-            FLOE_TRY(floe__pq_decompress(m->codec, body, blen, d->page.ptr,
+            FLOE_TRY(floe__pq_decompress_ctx(m->codec, d->zctx, body, blen, d->page.ptr,
                                          (size_t)ph.uncompressed_page_size, &w));
             const uint8_t *q = (const uint8_t *)d->page.ptr;
             const uint8_t *qe = q + ph.uncompressed_page_size;
@@ -400,7 +464,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
                 uint32_t l;
                 if (qe - q < 4 || (memcpy(&l, q, 4), l > (size_t)(qe - q - 4)))
                     return floe__pq_corrupt(&w, "bad repetition levels length");
-                FLOE_TRY(read_levels(q + 4, l, nlev, leaf->max_rep, &d->rep, &w));
+                FLOE_TRY(read_levels(q + 4, l, nlev, leaf->max_rep, &d->rep, &w, NULL));
                 q += 4 + l;
             }
             if (leaf->max_def > 0) {
@@ -411,7 +475,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
                 uint32_t l;
                 if (qe - q < 4 || (memcpy(&l, q, 4), l > (size_t)(qe - q - 4)))
                     return floe__pq_corrupt(&w, "bad definition levels length");
-                FLOE_TRY(read_levels(q + 4, l, nlev, leaf->max_def, &d->def, &w));
+                FLOE_TRY(read_levels(q + 4, l, nlev, leaf->max_def, &d->def, &w, &all_defined));
                 q += 4 + l;
             }
             vals = q;
@@ -423,15 +487,16 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
             if (rl + dl > blen || rl + dl > (size_t)ph.uncompressed_page_size)
                 return floe__pq_corrupt(&w, "levels past end of page");
             if (leaf->max_rep > 0)
-                FLOE_TRY(read_levels(body, rl, nlev, leaf->max_rep, &d->rep, &w));
+                FLOE_TRY(read_levels(body, rl, nlev, leaf->max_rep, &d->rep, &w, NULL));
             if (leaf->max_def > 0)
-                FLOE_TRY(read_levels(body + rl, dl, nlev, leaf->max_def, &d->def, &w));
+                FLOE_TRY(read_levels(body + rl, dl, nlev, leaf->max_def, &d->def, &w,
+                                     &all_defined));
             size_t ulen = (size_t)ph.uncompressed_page_size - rl - dl;
             if (ph.is_compressed && m->codec != FLOE_PQ_CODEC_UNCOMPRESSED) {
                 floe__buf_clear(&d->page);
                 FLOE_TRY(check_page_size(m->codec, body + rl + dl, blen - rl - dl, ulen, &w));
                 FLOE_TRY(floe__buf_reserve(&d->page, ulen));
-                FLOE_TRY(floe__pq_decompress(m->codec, body + rl + dl, blen - rl - dl,
+                FLOE_TRY(floe__pq_decompress_ctx(m->codec, d->zctx, body + rl + dl, blen - rl - dl,
                                              d->page.ptr, ulen, &w));
                 vals = (const uint8_t *)d->page.ptr;
                 vlen = ulen;
@@ -441,7 +506,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
             }
         }
         d->n += nlev;
-        size_t nv = count_defined(d, lev_at, nlev, leaf->max_def);
+        size_t nv = all_defined ? nlev : count_defined(d, lev_at, nlev, leaf->max_def);
         FLOE_TRY(decode_values(d, el, ph.encoding, vals, vlen, nv, &w));
     }
     if ((int64_t)d->n != want)

@@ -29,6 +29,7 @@ typedef struct floe_pq_leafdata {
     floe_buf raw;     /* scratch: the chunk bytes */
     uint32_t *idx;    /* scratch: dictionary indices */
     size_t idx_cap;
+    void *zctx; /* zstd context borrowed from the reader (NULL: one-shot) */
 } floe_pq_leafdata;
 
 void floe__pq_leafdata_reset(floe_pq_leafdata *d);
@@ -37,5 +38,28 @@ void floe__pq_leafdata_free(floe_pq_leafdata *d);
 /* Decode column chunk `cc` of leaf `leaf` from `in`. */
 int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const floe_pq_node *leaf,
                         floe_pq_leafdata *out);
+
+/* Recycled output buffers (pool.c): a reference-counted pool shared by a
+ * reader and the batches it handed out. */
+typedef struct floe_pq_pool floe_pq_pool;
+/* A pool keeping at most `max` buffers; NULL when out of memory (the
+ * reader then allocates as usual). */
+floe_pq_pool *floe__pq_pool_new(size_t max);
+/* Drop the reader's reference. */
+void floe__pq_pool_release(floe_pq_pool *p);
+/* An empty buffer (ptr NULL) takes a pooled allocation, preferably of at
+ * least `want` bytes; no-op when the pool is empty or p is NULL. */
+void floe__pq_pool_fill(floe_pq_pool *p, floe_buf *b, size_t want);
+void floe__pq_pool_fill_bin(floe_pq_pool *p, floe_pq_binvals *b, size_t want_values);
+/* Capacities of a primitive builder's buffers, in ArrowArray buffer order,
+ * read before floe__arrow_builder_finish hands them out. */
+void floe__pq_pool_caps(const floe_arrow_builder *b, size_t cap[3]);
+/* Declare the buffer bytes of a batch handed out: the pool keeps at most
+ * the largest such amount (one batch), freeing the rest. */
+void floe__pq_pool_batch(floe_pq_pool *p, size_t bytes);
+/* Make the release callback of the finished primitive column `a` return
+ * its buffers to the pool (no-op when p is NULL or a has children).
+ * FLOE_ENOMEM (a unchanged). */
+int floe__pq_pool_wrap(floe_pq_pool *p, struct ArrowArray *a, const size_t cap[3]);
 
 #endif

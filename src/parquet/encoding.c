@@ -47,27 +47,88 @@ static int read_uleb(const uint8_t **p, const uint8_t *end, uint64_t *out)
     return -1;
 }
 
+/* Bit unpacking, fast path: groups of 8 values of a compile-time width W
+ * (one specialised loop per width 1..32), each value taken from an
+ * unaligned 64-bit load. A group starts on a byte boundary (8 * W bits) and
+ * its last load reads up to 8 bytes from bit 7 * W, past the group, so
+ * groups are decoded this way only while W + 8 bytes remain; the rest goes
+ * through the general loop. Returns how many values were unpacked. */
+#define UNPACK_ONE(T, W, K)                                                                        \
+    do {                                                                                           \
+        uint64_t word_;                                                                            \
+        memcpy(&word_, p + off + (((size_t)(K) * (W)) >> 3), 8);                                   \
+        out[done + (K)] = (T)((word_ >> (((size_t)(K) * (W)) & 7)) & mask_);                      \
+    } while (0)
+
+#define UNPACK_GROUPS(T, W)                                                                        \
+    do {                                                                                           \
+        const uint64_t mask_ = (W) == 32 ? 0xffffffffu : ((1ull << (W)) - 1);                      \
+        for (; done + 8 <= n && off + (W) + 8 <= nbytes; done += 8, off += (W)) {                  \
+            UNPACK_ONE(T, W, 0);                                                                   \
+            UNPACK_ONE(T, W, 1);                                                                   \
+            UNPACK_ONE(T, W, 2);                                                                   \
+            UNPACK_ONE(T, W, 3);                                                                   \
+            UNPACK_ONE(T, W, 4);                                                                   \
+            UNPACK_ONE(T, W, 5);                                                                   \
+            UNPACK_ONE(T, W, 6);                                                                   \
+            UNPACK_ONE(T, W, 7);                                                                   \
+        }                                                                                          \
+    } while (0)
+
+#define UNPACK_CASE(T, W)                                                                          \
+    case W: UNPACK_GROUPS(T, W); break;
+
+#define UNPACK_FAST_BODY(T)                                                                        \
+    do {                                                                                           \
+        size_t done = 0, off = 0;                                                                  \
+        switch (w) {                                                                               \
+            UNPACK_CASE(T, 1) UNPACK_CASE(T, 2) UNPACK_CASE(T, 3) UNPACK_CASE(T, 4)                \
+            UNPACK_CASE(T, 5) UNPACK_CASE(T, 6) UNPACK_CASE(T, 7) UNPACK_CASE(T, 8)                \
+            UNPACK_CASE(T, 9) UNPACK_CASE(T, 10) UNPACK_CASE(T, 11) UNPACK_CASE(T, 12)             \
+            UNPACK_CASE(T, 13) UNPACK_CASE(T, 14) UNPACK_CASE(T, 15) UNPACK_CASE(T, 16)            \
+            UNPACK_CASE(T, 17) UNPACK_CASE(T, 18) UNPACK_CASE(T, 19) UNPACK_CASE(T, 20)            \
+            UNPACK_CASE(T, 21) UNPACK_CASE(T, 22) UNPACK_CASE(T, 23) UNPACK_CASE(T, 24)            \
+            UNPACK_CASE(T, 25) UNPACK_CASE(T, 26) UNPACK_CASE(T, 27) UNPACK_CASE(T, 28)            \
+            UNPACK_CASE(T, 29) UNPACK_CASE(T, 30) UNPACK_CASE(T, 31) UNPACK_CASE(T, 32)            \
+        default: break;                                                                            \
+        }                                                                                          \
+        return done;                                                                               \
+    } while (0)
+
+static size_t unpack32_fast(const uint8_t *p, size_t nbytes, int w, uint32_t *out, size_t n)
+{
+    UNPACK_FAST_BODY(uint32_t);
+}
+
+static size_t unpack16_fast(const uint8_t *p, size_t nbytes, int w, uint16_t *out, size_t n)
+{
+    if (w > 16)
+        return 0;
+    UNPACK_FAST_BODY(uint16_t);
+}
+
 /* Unpack `n` values of width w from p (which holds at least ceil(n*w/8)
  * bytes). */
-#define UNPACK_BODY(T)                                                                             \
+#define UNPACK_BODY(T, FAST)                                                                       \
     do {                                                                                           \
         if (w == 0) {                                                                              \
             memset(out, 0, n * sizeof(T));                                                         \
             break;                                                                                 \
         }                                                                                          \
+        size_t nbytes = (n * (size_t)w + 7) / 8;                                                   \
+        size_t i = FAST(p, nbytes, w, out, n);                                                     \
         if (w == 1) {                                                                              \
-            for (size_t i = 0; i < n; i++)                                                         \
+            for (; i < n; i++)                                                                     \
                 out[i] = (T)((p[i >> 3] >> (i & 7)) & 1);                                          \
             break;                                                                                 \
         }                                                                                          \
         if (w == 8) {                                                                              \
-            for (size_t i = 0; i < n; i++)                                                         \
+            for (; i < n; i++)                                                                     \
                 out[i] = (T)p[i];                                                                  \
             break;                                                                                 \
         }                                                                                          \
         uint64_t mask = (w == 32) ? 0xffffffffu : ((1ull << w) - 1);                               \
-        size_t nbytes = (n * (size_t)w + 7) / 8;                                                   \
-        for (size_t i = 0; i < n; i++) {                                                           \
+        for (; i < n; i++) {                                                                       \
             size_t bit = i * (size_t)w;                                                            \
             size_t byte = bit >> 3;                                                                \
             uint64_t word = 0;                                                                     \
@@ -82,12 +143,12 @@ static int read_uleb(const uint8_t **p, const uint8_t *end, uint64_t *out)
 
 static void unpack32(const uint8_t *p, int w, uint32_t *out, size_t n)
 {
-    UNPACK_BODY(uint32_t);
+    UNPACK_BODY(uint32_t, unpack32_fast);
 }
 
 static void unpack16(const uint8_t *p, int w, uint16_t *out, size_t n)
 {
-    UNPACK_BODY(uint16_t);
+    UNPACK_BODY(uint16_t, unpack16_fast);
 }
 
 #define RLE_DECODE_BODY(T, UNPACK)                                                                 \

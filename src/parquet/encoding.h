@@ -69,6 +69,13 @@ int floe__pq_compress_level(int codec, int level, const void *src, size_t n, flo
 /* Decompress into dst which must be exactly dst_len bytes long. */
 int floe__pq_decompress(int codec, const void *src, size_t n, void *dst, size_t dst_len,
                         const floe_pq_where *w);
+/* Same with a reusable zstd decompression context (from
+ * floe__pq_zstd_dctx_new; NULL: a one-shot context). */
+int floe__pq_decompress_ctx(int codec, void *zctx, const void *src, size_t n, void *dst,
+                            size_t dst_len, const floe_pq_where *w);
+/* A zstd decompression context (NULL when out of memory) and its release. */
+void *floe__pq_zstd_dctx_new(void);
+void floe__pq_zstd_dctx_free(void *zctx);
 /* Codec from `write.parquet.compression-codec` value (case-insensitive). */
 int floe__pq_codec_from_name(const char *name, int *codec);
 

@@ -48,6 +48,8 @@ struct floe_pq_reader {
     size_t cur_rg;
     int64_t rows_done;
     bool own_input;
+    void *zctx; /* zstd decompression context shared by every column chunk */
+    floe_pq_pool *pool; /* buffers of released batches, decoded into again */
     char last_error[512];
 };
 
@@ -284,6 +286,11 @@ int floe__pq_reader_open(floe_pq_reader **out, floe_input *in, const floe_pq_rea
     }
     if ((rc = floe__arrow_builder_new(&r->builder, r->schema->root)) < 0)
         goto fail;
+    /* one batch's worth of buffers: validity, values/offsets, data */
+    if (!(r->pool = floe__pq_pool_new(3 * r->builder->nchildren + 2 * r->nread + 4))) {
+        rc = floe__error_nomem();
+        goto fail;
+    }
     floe__vec_free(&c.leaves);
     *out = r;
     return 0;
@@ -301,6 +308,8 @@ void floe__pq_reader_free(floe_pq_reader *r)
     for (size_t i = 0; r->data && i < r->nread; i++)
         floe__pq_leafdata_free(&r->data[i]);
     floe__free(r->data);
+    floe__pq_zstd_dctx_free(r->zctx);
+    floe__pq_pool_release(r->pool);
     floe__arrow_builder_free(r->builder);
     if (r->own_input && r->in)
         r->in->close(r->in);
@@ -559,18 +568,18 @@ static int append_values(floe_arrow_builder *b, const floe_pq_leafdata *d, const
         }
         break;
     case CV_DEC_I32:
+        for (size_t i = 0; i < count; i++) {
+            int32_t v;
+            memcpy(&v, src + (vi + i) * 4, 4);
+            floe_i128 x = v;
+            memcpy(dst + i * 16, &x, 16);
+        }
+        break;
     case CV_DEC_I64:
         for (size_t i = 0; i < count; i++) {
-            floe_i128 x;
-            if (cv->kind == CV_DEC_I32) {
-                int32_t v;
-                memcpy(&v, src + (vi + i) * 4, 4);
-                x = v;
-            } else {
-                int64_t v;
-                memcpy(&v, src + (vi + i) * 8, 8);
-                x = v;
-            }
+            int64_t v;
+            memcpy(&v, src + (vi + i) * 8, 8);
+            floe_i128 x = v;
             memcpy(dst + i * 16, &x, 16);
         }
         break;
@@ -854,7 +863,31 @@ static int load_row_group(floe_pq_reader *r, size_t rg)
     const floe_pq_row_group *g = &r->meta.row_groups[rg];
     for (size_t i = 0; i < r->nread; i++) {
         const floe_pq_node *leaf = r->read_leaves[i];
-        FLOE_TRY(floe__pq_read_chunk(r->in, &g->columns[leaf->leaf], leaf, &r->data[i]));
+        const floe_pq_column_chunk *cc = &g->columns[leaf->leaf];
+        if (!r->zctx && cc->has_meta_data && cc->meta_data.codec == FLOE_PQ_CODEC_ZSTD &&
+            !(r->zctx = floe__pq_zstd_dctx_new()))
+            return floe__error_nomem();
+        r->data[i].zctx = r->zctx;
+        if (cc->has_meta_data && cc->meta_data.num_values > 0 &&
+            cc->meta_data.num_values < ((int64_t)1 << 40)) {
+            /* recycled buffers, best fit to the chunk's value count */
+            size_t nv = (size_t)cc->meta_data.num_values;
+            const floe_pq_schema_element *el = leaf->el;
+            size_t width = el->type == FLOE_PQ_BOOLEAN ? 1
+                           : el->type == FLOE_PQ_INT32 || el->type == FLOE_PQ_FLOAT ? 4
+                           : el->type == FLOE_PQ_INT96 ? 12
+                           : el->type == FLOE_PQ_FIXED_LEN_BYTE_ARRAY
+                               ? (size_t)(el->type_length > 0 ? el->type_length : 1)
+                           : el->type == FLOE_PQ_BYTE_ARRAY ? 0
+                                                              : 8;
+            if (width) {
+                floe__pq_pool_fill(r->pool, &r->data[i].fixed, nv * width);
+            } else {
+                floe__pq_pool_fill_bin(r->pool, &r->data[i].bin, nv);
+                floe__pq_pool_fill(r->pool, &r->data[i].bin.data, nv * 8);
+            }
+        }
+        FLOE_TRY(floe__pq_read_chunk(r->in, cc, leaf, &r->data[i]));
     }
     /* num_rows comes from the footer: check it against the decoded levels
      * (rows start where rep == 0) before trusting it for columns missing
@@ -957,12 +990,32 @@ int floe__pq_reader_next(floe_pq_reader *r, struct ArrowArray *out)
         nrows = r->opts.batch_rows;
     int rc = slice_rows(r, nrows);
     floe__arrow_builder_reset(r->builder);
+    for (size_t k = 0; k < r->builder->nchildren; k++) {
+        floe_arrow_builder *c = r->builder->children[k];
+        if (c->kind == FLOE_AK_FIXED)
+            floe__pq_pool_fill(r->pool, &c->values, (size_t)nrows * (size_t)c->width);
+    }
     /* root struct: one slot per row, all valid */
     for (size_t k = 0; rc == 0 && k < r->root->nchildren; k++)
         rc = assemble(r, r->root->children[k], r->builder->children[k], nrows);
     if (rc == 0 && (rc = floe__arrow_validity_reserve(r->builder, nrows)) == 0) {
         r->builder->length = nrows;
-        rc = floe__arrow_builder_finish(r->builder, out);
+        size_t nch = r->builder->nchildren;
+        size_t(*caps)[3] = floe__malloc((nch ? nch : 1) * sizeof(*caps));
+        if (!caps)
+            rc = floe__error_nomem();
+        size_t bytes = 0;
+        for (size_t k = 0; rc == 0 && k < nch; k++) {
+            floe__pq_pool_caps(r->builder->children[k], caps[k]);
+            bytes += caps[k][0] + caps[k][1] + caps[k][2];
+        }
+        floe__pq_pool_batch(r->pool, bytes);
+        if (rc == 0)
+            rc = floe__arrow_builder_finish(r->builder, out);
+        for (size_t k = 0; rc == 0 && k < nch; k++)
+            if ((rc = floe__pq_pool_wrap(r->pool, out->children[k], caps[k])) < 0)
+                out->release(out);
+        floe__free(caps);
     }
     if (rc < 0) {
         size_t rg = r->cur_rg;
