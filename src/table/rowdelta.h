@@ -10,11 +10,8 @@
 #ifndef FLOE_TABLE_ROWDELTA_H
 #define FLOE_TABLE_ROWDELTA_H
 
-#include "manifest/manifest.h"
-/* expr.h and manifest.h both name a struct floe_field_summary (as in scan/) */
-#define floe_field_summary floe_expr_field_summary
 #include "expr/expr.h"
-#undef floe_field_summary
+#include "manifest/manifest.h"
 #include "table/table.h"
 #include "table/writer.h"
 
