@@ -104,7 +104,8 @@ static bool parse_decimal(const char *s, int32_t precision, int32_t scale, floe_
     return true;
 }
 
-static int convert(floe_sql_session *s, sqlite3_value *sv, const floe_field *f, floe_value *out)
+int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_field *f,
+                            floe_value *out)
 {
     memset(out, 0, sizeof *out);
     const floe_type *t = f->type;
@@ -316,7 +317,7 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
                 }
                 rc = floe__arrow_builder_append_null(b->children[i]);
             } else {
-                rc = convert(s, sqlite3_column_value(qs, map[i]), f, &v);
+                rc = floe__sql_convert_value(s, sqlite3_column_value(qs, map[i]), f, &v);
                 if (rc == 0)
                     rc = floe__arrow_builder_append(b->children[i], &v);
             }

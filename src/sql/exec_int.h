@@ -34,4 +34,16 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
                            const floe_sql_query *q, const char *const *columns, size_t ncolumns,
                            floe_arena *a);
 
+/* One SQLite value as the Iceberg value of field `f` (exact conversion as
+ * INSERT does; errors name the column). Strings point into `sv`. */
+int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_field *f,
+                            floe_value *out);
+struct floe_rowsource;
+/* Expose row source `rs` (ownership as floe__vtab_create) as temp table
+ * `sqlite_name` until DROP TABLE temp."name". */
+int floe__sql_live_create(floe_sql_session *s, const char *sqlite_name,
+                          struct floe_rowsource *rs);
+/* DELETE FROM / UPDATE (exec_rowlevel.c). */
+int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+
 #endif

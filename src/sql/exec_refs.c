@@ -310,6 +310,14 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
     return rc;
 }
 
+int floe__sql_live_create(floe_sql_session *s, const char *sqlite_name, floe_rowsource *rs)
+{
+    int rc = floe__vtab_create(s->engine->reg, "temp", sqlite_name, rs);
+    if (rc == 0)
+        rc = floe__strmap_put(s->engine->live, sqlite_name, rs);
+    return rc;
+}
+
 void floe__sql_refs_drop(floe_sql_session *s, const floe_sql_stmt *st)
 {
     for (size_t i = 0; i < st->nrefs; i++) {
