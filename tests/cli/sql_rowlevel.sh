@@ -3,7 +3,7 @@
 # `floe sql` row-level statements: DELETE FROM and UPDATE in copy-on-write
 # and merge-on-read modes (one statement = one snapshot, operations delete /
 # overwrite as Spark writes them), on branch targets and spark.wap.branch,
-# and the refusals (unknown column, WHERE beyond the row-filter grammar).
+# INSERT OVERWRITE (dynamic), and the refusals (unknown column, WHERE beyond the row-filter grammar).
 set -u
 : "${FLOE_BIN:?}"
 T=$(mktemp -d)
@@ -83,6 +83,24 @@ has "subquery refused" "$?:$out" "1:UnsupportedOperationException: DELETE: WHERE
 eq "refusal changed nothing" "$(C -c "SELECT count(*) AS n FROM shop.orders")" "n
 2"
 out=$(C -c "DELETE FROM shop.orders.tag_x" 2>&1); [ $? -ne 0 ] && ok || bad "tag target accepted: $out"
+
+# ---- INSERT OVERWRITE (dynamic partition overwrite)
+out=$(C -c "CREATE TABLE shop.p (id BIGINT, d DATE) PARTITIONED BY (d);
+INSERT INTO shop.p VALUES (1, DATE'2026-01-01'), (2, DATE'2026-01-02'), (3, DATE'2026-01-02');
+INSERT OVERWRITE shop.p VALUES (9, DATE'2026-01-02');
+SELECT * FROM shop.p ORDER BY id;
+SELECT operation, summary['replace-partitions'] AS rp FROM shop.p.snapshots" 2>&1)
+eq "insert overwrite partitioned" "$out" "id,d
+1,2026-01-01
+9,2026-01-02
+operation,rp
+append,
+overwrite,true"
+out=$(C -c "CREATE TABLE shop.u (id BIGINT); INSERT INTO shop.u VALUES (1), (2);
+INSERT OVERWRITE TABLE shop.u SELECT id * 10 FROM shop.u; SELECT * FROM shop.u ORDER BY id" 2>&1)
+eq "insert overwrite unpartitioned" "$out" "id
+10
+20"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
