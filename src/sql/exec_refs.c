@@ -280,11 +280,11 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
     for (size_t i = 0; rc == 0 && i < st->nrefs; i++) {
         const floe_sql_tref *r = &st->refs[i];
         if (r->name.kind == FLOE_SQLREF_TVF) {
-            rc = floe__sql_fail(s,
-                                floe__error(FLOE_EUNSUPPORTED, "sql",
-                                            "%s(...) is not supported yet", r->name.suffix),
-                                "UnsupportedOperationException");
-            break;
+            floe_rowsource *rs = NULL;
+            rc = floe__sql_tvf_source(s, r, &rs);
+            if (rc == 0)
+                rc = floe__sql_live_create(s, r->sqlite_name, rs);
+            continue;
         }
         const char *ident = floe__sql_table_ident(s, &r->name, a);
         if (!ident) {
