@@ -22,6 +22,7 @@
 #include "sql/vtab.h"
 #include "table/table.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -168,6 +169,64 @@ done:
     return rc;
 }
 
+/* Length of a qualifier `name.` / `"name".` (spaces around the dot
+ * allowed) at p, 0 when there is none. */
+static size_t qualifier_len(const char *p, const char *name)
+{
+    size_t n = strlen(name), k = 0;
+    if (*p == '"' && strncmp(p + 1, name, n) == 0 && p[n + 1] == '"')
+        k = n + 2;
+    else if (strncasecmp(p, name, n) == 0 && !isalnum((unsigned char)p[n]) && p[n] != '_')
+        k = n;
+    else
+        return 0;
+    while (p[k] == ' ')
+        k++;
+    if (p[k] != '.')
+        return 0;
+    k++;
+    while (p[k] == ' ')
+        k++;
+    return k;
+}
+
+/* The WHERE text without `alias.` / `table.` qualifiers (outside string
+ * literals): the library's filter names columns only. Heap; NULL on OOM. */
+static char *unqualify(const char *where, const char *alias, const char *table)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = 0;
+    char prev = ' ';
+    for (const char *p = where; rc == 0 && *p;) {
+        size_t k = 0;
+        if (*p == '\'') {
+            const char *e = p + 1;
+            while (*e && !(*e == '\'' && e[1] != '\''))
+                e += *e == '\'' ? 2 : 1;
+            if (*e)
+                e++;
+            rc = floe__buf_put(&b, p, (size_t)(e - p));
+            prev = '\'';
+            p = e;
+            continue;
+        }
+        bool boundary = !isalnum((unsigned char)prev) && prev != '_' && prev != '"' && prev != '.';
+        if (boundary && ((alias && (k = qualifier_len(p, alias)) > 0) ||
+                         (k = qualifier_len(p, table)) > 0)) {
+            p += k;
+            prev = ' ';
+            continue;
+        }
+        prev = *p;
+        rc = floe__buf_putc(&b, *p++);
+    }
+    if (rc < 0 || floe__buf_puts(&b, "") < 0) {
+        floe__buf_free(&b);
+        return NULL;
+    }
+    return floe__buf_detach(&b);
+}
+
 int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     const char *ident = floe__sql_table_ident(s, &st->target, a);
@@ -196,7 +255,13 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
         goto done;
     if ((rc = floe_rowlevel_new(&op, t, &ro)) < 0)
         goto done;
-    rc = floe_rowlevel_delete_where(op, st->where ? st->where->sql : NULL);
+    char *filter = st->where ? unqualify(st->where->sql, st->alias, st->target.table) : NULL;
+    if (st->where && !filter) {
+        rc = floe__error_nomem();
+        goto done;
+    }
+    rc = floe_rowlevel_delete_where(op, filter);
+    floe__free(filter);
     if (rc == FLOE_EINVALID && st->where) {
         char why[512];
         snprintf(why, sizeof why, "%s", floe_error_last()->message);

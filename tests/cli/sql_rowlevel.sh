@@ -84,6 +84,15 @@ eq "refusal changed nothing" "$(C -c "SELECT count(*) AS n FROM shop.orders")" "
 2"
 out=$(C -c "DELETE FROM shop.orders.tag_x" 2>&1); [ $? -ne 0 ] && ok || bad "tag target accepted: $out"
 
+# ---- qualified column names in WHERE (alias or table name; not inside strings)
+out=$(C -c "CREATE TABLE shop.q (id BIGINT, s STRING);
+INSERT INTO shop.q VALUES (1, 'it''s q.x'), (2, 'b'), (3, 'c'), (4, 'd');
+UPDATE shop.q AS x SET s = 'u' WHERE x.id = 2;
+DELETE FROM shop.q q WHERE q.id = 3 OR s = 'it''s q.x';
+DELETE FROM shop.q WHERE \"q\".\"id\" = 4; SELECT * FROM shop.q" 2>&1)
+eq "qualified names" "$out" "id,s
+2,u"
+
 # ---- INSERT OVERWRITE (dynamic partition overwrite)
 out=$(C -c "CREATE TABLE shop.p (id BIGINT, d DATE) PARTITIONED BY (d);
 INSERT INTO shop.p VALUES (1, DATE'2026-01-01'), (2, DATE'2026-01-02'), (3, DATE'2026-01-02');
