@@ -230,6 +230,7 @@ int floe__sql_changelog_view(floe_sql_session *s, const char *ident, const char 
         goto done;
     }
     sqlite3_free(sql);
+    sql = NULL;
     if ((rc = floe__sql_live_create(s, hidden, rs)) < 0)
         goto done;
     sql = sqlite3_mprintf("CREATE TEMP VIEW \"%w\" AS SELECT * FROM temp.\"%w\"", vname, hidden);
