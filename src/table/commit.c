@@ -306,7 +306,17 @@ static void remove_quietly(floe_fileio *io, const char *const *uris, size_t n)
     char *msg = e && e->message ? floe__strdup(e->message) : NULL;
     const char *sub = e && e->subsystem ? e->subsystem : "table";
     step("cleanup");
-    floe_fileio_remove(io, uris, n);
+    /* A path whose allocation failed mid-write is recorded as NULL: skip it. */
+    size_t live = 0;
+    for (size_t i = 0; i < n; i++)
+        live += uris[i] != NULL;
+    if (live == n) {
+        floe_fileio_remove(io, uris, n);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (uris[i])
+                floe_fileio_remove(io, &uris[i], 1);
+    }
     if (code < 0)
         floe__error(code, sub, "%s", msg ? msg : "commit failed");
     floe__free(msg);
