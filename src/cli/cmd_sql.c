@@ -27,6 +27,8 @@ static const char sql_usage[] =
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse);\n"
     "                       the catalog is DIR/catalog.db, created on first use\n"
     "  --catalog-name NAME  catalog name in identifiers and CALL (default local)\n"
+    "  --catalog-uri URI    catalog: http(s)://... an Iceberg REST catalog (--conf\n"
+    "                       warehouse=, token=, credential=), else a SQLite file\n"
     "  --conf KEY=VALUE     catalog/session property (cache-enabled=false, ...)\n"
     "  --format FMT         table (Spark show boxes), csv or json\n"
     "  -c SQL               run statements (several, ';'-separated)\n"
@@ -104,6 +106,7 @@ int floe_cmd_sql(int argc, char **argv)
 {
     const char *warehouse = getenv("FLOE_WAREHOUSE");
     const char *catalog = NULL;
+    const char *catalog_uri = NULL;
     floe_sql_format fmt = FLOE_SQLFMT_TABLE;
     floe_props conf = FLOE_PROPS_INIT;
     /* -c / -f in order: kind 'c' or 'f' + text */
@@ -134,7 +137,7 @@ int floe_cmd_sql(int argc, char **argv)
             }
         }
         bool takes = strcmp(opt, "--warehouse") == 0 || strcmp(opt, "--catalog-name") == 0 ||
-                     strcmp(opt, "--conf") == 0 || strcmp(opt, "--format") == 0 ||
+                     strcmp(opt, "--catalog-uri") == 0 || strcmp(opt, "--conf") == 0 || strcmp(opt, "--format") == 0 ||
                      strcmp(opt, "-c") == 0 || strcmp(opt, "-f") == 0;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(sql_usage, stdout);
@@ -157,6 +160,8 @@ int floe_cmd_sql(int argc, char **argv)
             warehouse = val;
         } else if (strcmp(opt, "--catalog-name") == 0) {
             catalog = val;
+        } else if (strcmp(opt, "--catalog-uri") == 0) {
+            catalog_uri = val;
         } else if (strcmp(opt, "--format") == 0) {
             if (floe__sql_format_parse(val, &fmt) < 0) {
                 fprintf(stderr, "floe sql: %s\n%s", floe_error_last()->message, sql_usage);
@@ -191,6 +196,7 @@ int floe_cmd_sql(int argc, char **argv)
     floe_sql_session_options so = FLOE_SQL_SESSION_OPTIONS_INIT;
     so.warehouse = warehouse;
     so.catalog_name = catalog;
+    so.catalog_uri = catalog_uri;
     so.conf = &conf;
     so.format = fmt;
     so.write = write_stdout;

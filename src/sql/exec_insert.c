@@ -5,7 +5,8 @@
  * is converted exactly to its Iceberg column type (decimals parsed from
  * their text at the column's scale, dates and timestamps from floe's text
  * forms, timestamptz in the session time zone), gathered into Arrow batches
- * and written through one floe_append: one statement = one snapshot, on
+ * and written through one floe_append (INSERT OVERWRITE: one dynamic
+ * partition overwrite, floe_rowlevel): one statement = one snapshot, on
  * main, on the target's branch (t.branch_x) or on spark.wap.branch; with
  * spark.wap.id and write.wap.enabled=true the snapshot is staged.
  */
@@ -104,7 +105,8 @@ static bool parse_decimal(const char *s, int32_t precision, int32_t scale, floe_
     return true;
 }
 
-static int convert(floe_sql_session *s, sqlite3_value *sv, const floe_field *f, floe_value *out)
+int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_field *f,
+                            floe_value *out)
 {
     memset(out, 0, sizeof *out);
     const floe_type *t = f->type;
@@ -211,14 +213,16 @@ static int convert(floe_sql_session *s, sqlite3_value *sv, const floe_field *f, 
     }
 }
 
-static int flush(floe_append *ap, floe_arrow_builder *b)
+/* Rows go to an append, or to a dynamic partition overwrite (INSERT
+ * OVERWRITE: floe_rowlevel kind OVERWRITE_DYNAMIC, docs/rowlevel.md). */
+static int flush(floe_append *ap, floe_rowlevel *rl, floe_arrow_builder *b)
 {
     if (b->length == 0)
         return 0;
     struct ArrowArray arr;
     memset(&arr, 0, sizeof arr);
     FLOE_TRY(floe__arrow_builder_finish(b, &arr));
-    int rc = floe_append_write(ap, &arr);
+    int rc = rl ? floe_rowlevel_write(rl, &arr) : floe_append_write(ap, &arr);
     if (arr.release)
         arr.release(&arr);
     floe__arrow_builder_reset(b);
@@ -252,6 +256,8 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
     sqlite3_stmt *qs = NULL;
     floe_arrow_builder *b = NULL;
     floe_append *ap = NULL;
+    floe_rowlevel *rl = NULL;
+    bool overwrite = st->kind == FLOE_SQL_INSERT && st->overwrite;
     if (!map) {
         rc = floe__error_nomem();
         goto done;
@@ -290,7 +296,16 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
                             "AnalysisException");
         goto done;
     }
-    if ((rc = floe__arrow_builder_new(&b, sc->root)) < 0 || (rc = floe_append_new(&ap, t)) < 0)
+    if ((rc = floe__arrow_builder_new(&b, sc->root)) < 0)
+        goto done;
+    if (overwrite) {
+        floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
+        ro.kind = FLOE_ROWLEVEL_OVERWRITE_DYNAMIC;
+        rc = floe_rowlevel_new(&rl, t, &ro);
+    } else {
+        rc = floe_append_new(&ap, t);
+    }
+    if (rc < 0)
         goto done;
     for (;;) {
         int r = sqlite3_step(qs);
@@ -316,7 +331,7 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
                 }
                 rc = floe__arrow_builder_append_null(b->children[i]);
             } else {
-                rc = convert(s, sqlite3_column_value(qs, map[i]), f, &v);
+                rc = floe__sql_convert_value(s, sqlite3_column_value(qs, map[i]), f, &v);
                 if (rc == 0)
                     rc = floe__arrow_builder_append(b->children[i], &v);
             }
@@ -325,14 +340,15 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
         }
         if ((rc = floe__arrow_builder_struct_append(b, true)) < 0)
             goto done;
-        if (b->length >= BATCH_ROWS && (rc = flush(ap, b)) < 0)
+        if (b->length >= BATCH_ROWS && (rc = flush(ap, rl, b)) < 0)
             goto done;
     }
-    if ((rc = flush(ap, b)) < 0)
+    if ((rc = flush(ap, rl, b)) < 0)
         goto done;
     int64_t id = 0;
-    rc = floe_append_commit(ap, &id);
+    rc = rl ? floe_rowlevel_commit(rl, &id, NULL) : floe_append_commit(ap, &id);
 done:
+    floe_rowlevel_free(rl);
     floe_append_free(ap);
     floe__arrow_builder_free(b);
     sqlite3_finalize(qs);
@@ -343,11 +359,6 @@ done:
 
 int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
-    if (st->overwrite)
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EUNSUPPORTED, "sql",
-                                          "INSERT OVERWRITE is not supported yet"),
-                              "UnsupportedOperationException");
     const char *ident = floe__sql_table_ident(s, &st->target, a);
     if (!ident)
         return floe__error_nomem();

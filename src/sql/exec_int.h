@@ -34,4 +34,33 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
                            const floe_sql_query *q, const char *const *columns, size_t ncolumns,
                            floe_arena *a);
 
+/* One SQLite value as the Iceberg value of field `f` (exact conversion as
+ * INSERT does; errors name the column). Strings point into `sv`. */
+int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_field *f,
+                            floe_value *out);
+struct floe_rowsource;
+/* Expose row source `rs` (ownership as floe__vtab_create) as temp table
+ * `sqlite_name` until DROP TABLE temp."name". */
+int floe__sql_live_create(floe_sql_session *s, const char *sqlite_name,
+                          struct floe_rowsource *rs);
+/* exec_changes.c: incremental_append(...) / table_changes(...) in FROM. */
+int floe__sql_tvf_source(floe_sql_session *s, const floe_sql_tref *r,
+                         struct floe_rowsource **out);
+/* The row source of table `table` ("[cat.]ns.t") between start (exclusive)
+ * and end (inclusive), each NULL / id / timestamp; opts carries mode and
+ * changelog options. changelog: table_changes, else incremental_append. */
+struct floe_incremental_options;
+int floe__sql_changes_source(floe_sql_session *s, const char *table, const floe_sql_value *start,
+                             const floe_sql_value *end, struct floe_incremental_options *opts,
+                             bool changelog, struct floe_rowsource **out);
+/* CALL system.create_changelog_view: a session-temporary view `view`
+ * (NULL: "<table>_changes") over the changelog of `ident`. options: map of
+ * start-/end-snapshot-id, start-/end-timestamp (ms); compute_updates -1 =
+ * default (true when identifier columns are given). Prints the view name. */
+int floe__sql_changelog_view(floe_sql_session *s, const char *ident, const char *view,
+                             const floe_sql_value *options, int compute_updates,
+                             const floe_sql_value *identifier_columns, bool net_changes);
+/* DELETE FROM / UPDATE (exec_rowlevel.c). */
+int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+
 #endif

@@ -31,6 +31,7 @@ struct floe_sql_engine {
     floe_table_cache *cache;
     floe_vtab_registry *reg;
     floe_strmap *live; /* sqlite name -> floe_rowsource* of live virtual tables */
+    floe_vec names;    /* char*: keys of `live` the session owns (floe__sql_live_create) */
 };
 
 /* Result columns read straight from a virtual table column: booleans show
@@ -63,6 +64,7 @@ int floe__sql_engine_init(floe_sql_session *s)
     if (!e)
         return floe__error_nomem();
     s->engine = e;
+    e->names = (floe_vec)FLOE_VEC_INIT(char *);
     FLOE_TRY(floe__fileio_router_new(&e->io, &s->conf));
     e->topts = (floe_table_options)FLOE_TABLE_OPTIONS_INIT;
     e->topts.io = e->io;
@@ -97,6 +99,9 @@ void floe__sql_engine_fini(floe_sql_session *s)
         return;
     floe_table_cache_free(e->cache);
     floe__strmap_free(e->live);
+    for (size_t i = 0; i < e->names.len; i++)
+        floe__free(*(char **)floe__vec_at(&e->names, i));
+    floe__vec_free(&e->names);
     if (e->io)
         floe_fileio_free(e->io);
     floe__free(e);
@@ -280,11 +285,11 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
     for (size_t i = 0; rc == 0 && i < st->nrefs; i++) {
         const floe_sql_tref *r = &st->refs[i];
         if (r->name.kind == FLOE_SQLREF_TVF) {
-            rc = floe__sql_fail(s,
-                                floe__error(FLOE_EUNSUPPORTED, "sql",
-                                            "%s(...) is not supported yet", r->name.suffix),
-                                "UnsupportedOperationException");
-            break;
+            floe_rowsource *rs = NULL;
+            rc = floe__sql_tvf_source(s, r, &rs);
+            if (rc == 0)
+                rc = floe__sql_live_create(s, r->sqlite_name, rs);
+            continue;
         }
         const char *ident = floe__sql_table_ident(s, &r->name, a);
         if (!ident) {
@@ -307,6 +312,23 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
             rc = floe__strmap_put(s->engine->live, r->sqlite_name, rs);
     }
     floe__arena_free(a);
+    return rc;
+}
+
+int floe__sql_live_create(floe_sql_session *s, const char *sqlite_name, floe_rowsource *rs)
+{
+    /* the live map borrows its keys: keep a copy for the session */
+    char *name = floe__strdup(sqlite_name);
+    char **slot = name ? floe__vec_push(&s->engine->names) : NULL;
+    if (!slot) {
+        floe__free(name);
+        floe__rs_free(rs);
+        return floe__error_nomem();
+    }
+    *slot = name;
+    int rc = floe__vtab_create(s->engine->reg, "temp", name, rs);
+    if (rc == 0)
+        rc = floe__strmap_put(s->engine->live, name, rs);
     return rc;
 }
 

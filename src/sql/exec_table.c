@@ -462,7 +462,7 @@ int floe__sql_exec_table_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe
     }
     case FLOE_SQL_INSERT: return floe__sql_exec_insert(s, st, a);
     case FLOE_SQL_DELETE:
-    case FLOE_SQL_UPDATE:
+    case FLOE_SQL_UPDATE: return floe__sql_exec_rowlevel(s, st, a);
     case FLOE_SQL_MERGE:
         return floe__sql_fail(s,
                               floe__error(FLOE_EUNSUPPORTED, "sql",

@@ -27,7 +27,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum ptype { P_STRING = 1, P_LONG, P_TIMESTAMP, P_INT, P_BOOL, P_LONG_ARRAY } ptype;
+typedef enum ptype {
+    P_STRING = 1,
+    P_LONG,
+    P_TIMESTAMP,
+    P_INT,
+    P_BOOL,
+    P_LONG_ARRAY,
+    P_MAP,
+    P_STRING_ARRAY
+} ptype;
 
 typedef struct param {
     const char *name;
@@ -60,6 +69,10 @@ static const param p_orphans[] = {
     {"table", P_STRING, true},         {"older_than", P_TIMESTAMP, false},
     {"location", P_STRING, false},     {"dry_run", P_BOOL, false},
     {"max_concurrent_deletes", P_INT, false}, {"prefix_mismatch_mode", P_STRING, false}};
+static const param p_changelog[] = {
+    {"table", P_STRING, true},         {"changelog_view", P_STRING, false},
+    {"options", P_MAP, false},         {"compute_updates", P_BOOL, false},
+    {"identifier_columns", P_STRING_ARRAY, false}, {"net_changes", P_BOOL, false}};
 
 #define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
 static const proc procs[] = {
@@ -68,6 +81,7 @@ static const proc procs[] = {
     PROC("publish_changes", p_publish),       PROC("fast_forward", p_ff),
     PROC("register_table", p_register),
     PROC("expire_snapshots", p_expire),       PROC("remove_orphan_files", p_orphans),
+    PROC("create_changelog_view", p_changelog),
 };
 
 /* Bound arguments, by parameter index. */
@@ -84,6 +98,8 @@ static const char *ptype_name(ptype t)
     case P_INT: return "IntegerType";
     case P_BOOL: return "BooleanType";
     case P_LONG_ARRAY: return "ArrayType(LongType)";
+    case P_MAP: return "MapType(StringType,StringType)";
+    case P_STRING_ARRAY: return "ArrayType(StringType)";
     }
     return "?";
 }
@@ -132,6 +148,14 @@ static bool type_ok(ptype t, const floe_sql_value *v)
             return false;
         for (size_t i = 0; i < v->nitems; i++)
             if (v->items[i].kind != FLOE_SQLV_INT)
+                return false;
+        return true;
+    case P_MAP: return v->kind == FLOE_SQLV_MAP;
+    case P_STRING_ARRAY:
+        if (v->kind != FLOE_SQLV_ARRAY)
+            return false;
+        for (size_t i = 0; i < v->nitems; i++)
+            if (v->items[i].kind != FLOE_SQLV_STRING)
                 return false;
         return true;
     }
@@ -417,6 +441,10 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
 
     if (strcmp(p->name, "expire_snapshots") == 0 || strcmp(p->name, "remove_orphan_files") == 0)
         return maint_proc(s, p, &b, ident, a);
+    if (strcmp(p->name, "create_changelog_view") == 0)
+        return floe__sql_changelog_view(s, ident, b.v[1] ? b.v[1]->text : NULL, b.v[2],
+                                        b.v[3] ? (b.v[3]->b ? 1 : 0) : -1, b.v[4],
+                                        b.v[5] && b.v[5]->b);
 
     /* procedures act on the catalog's current state, never a cached one */
     floe_table *t = NULL;

@@ -103,17 +103,31 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
         goto fail;
     }
     s->warehouse = floe__strdup(abs);
-    char *uri = opts->catalog_uri ? floe__strdup(opts->catalog_uri)
-                                  : floe__sprintf("%s/catalog.db", abs);
+    const char *curi = opts->catalog_uri ? opts->catalog_uri : floe__props_get(&s->conf, "uri");
+    char *uri = curi ? floe__strdup(curi) : floe__sprintf("%s/catalog.db", abs);
     if (!s->warehouse || !uri) {
         floe__free(uri);
         rc = floe__error_nomem();
         goto fail;
     }
-    floe_catalog_options co = FLOE_CATALOG_OPTIONS_INIT;
-    co.name = s->catalog_name;
-    co.warehouse = s->warehouse;
-    rc = floe_catalog_open_sql(&s->catalog, uri, &co);
+    if (strncmp(uri, "http://", 7) == 0 || strncmp(uri, "https://", 8) == 0) {
+        /* an Iceberg REST catalog (Spark's type=rest with its property
+         * names: warehouse, token, credential, oauth2-server-uri, scope) */
+        floe_rest_catalog_options ro = FLOE_REST_CATALOG_OPTIONS_INIT;
+        ro.name = s->catalog_name;
+        ro.warehouse = floe__props_get(&s->conf, "warehouse");
+        ro.token = floe__props_get(&s->conf, "token");
+        ro.credential = floe__props_get(&s->conf, "credential");
+        ro.oauth2_server_uri = floe__props_get(&s->conf, "oauth2-server-uri");
+        ro.scope = floe__props_get(&s->conf, "scope");
+        ro.access_delegation = floe__props_get(&s->conf, "header.X-Iceberg-Access-Delegation");
+        rc = floe_catalog_open_rest(&s->catalog, uri, &ro);
+    } else {
+        floe_catalog_options co = FLOE_CATALOG_OPTIONS_INIT;
+        co.name = s->catalog_name;
+        co.warehouse = s->warehouse;
+        rc = floe_catalog_open_sql(&s->catalog, uri, &co);
+    }
     floe__free(uri);
     if (rc < 0)
         goto fail;

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/exec_rowlevel: DELETE FROM t [WHERE ...] and UPDATE t SET c = e, ...
+ * [WHERE ...] through the library's row-level operation (floe_rowlevel_*,
+ * docs/rowlevel.md; spec "Row-level Deletes"). One statement = one
+ * snapshot on main, on the target's branch (t.branch_x) or on
+ * spark.wap.branch; copy-on-write or merge-on-read as the table's
+ * write.delete.mode / write.update.mode say.
+ *
+ * The WHERE clause is the front end's SQLite text. It is handed to the
+ * library as its row filter (the scan grammar accepts the comparisons,
+ * IN, IS NULL, AND/OR/NOT and quoted names the rewriter emits); a clause
+ * beyond that grammar (functions, subqueries) is refused rather than
+ * evaluated two different ways. UPDATE computes the new versions of the
+ * matching rows with SQLite over a virtual table of the operation's base
+ * snapshot, so the rows read and the rows removed are the same ones.
+ */
+#include "arrow/arrow.h"
+#include "spec/metadata.h"
+#include "sql/exec_data.h"
+#include "sql/exec_int.h"
+#include "sql/vtab.h"
+#include "table/table.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#define BATCH_ROWS 65536
+
+static int flush(floe_rowlevel *op, floe_arrow_builder *b)
+{
+    if (b->length == 0)
+        return 0;
+    struct ArrowArray arr;
+    memset(&arr, 0, sizeof arr);
+    FLOE_TRY(floe__arrow_builder_finish(b, &arr));
+    int rc = floe_rowlevel_write(op, &arr);
+    if (arr.release)
+        arr.release(&arr);
+    floe__arrow_builder_reset(b);
+    return rc;
+}
+
+/* SELECT <new values of every column> FROM <base> AS <alias> WHERE <where> */
+static char *update_query(const floe_sql_stmt *st, const floe_schema *sc, const char *vt,
+                          const char *alias, const char *where)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__buf_puts(&b, "SELECT ");
+    for (size_t i = 0; rc == 0 && i < sc->root->nfields; i++) {
+        const char *name = sc->root->fields[i].name;
+        const floe_sql_query *e = NULL;
+        for (size_t k = 0; k < st->nsets; k++)
+            if (strcasecmp(st->sets[k].column, name) == 0)
+                e = st->sets[k].expr;
+        if (i)
+            rc = floe__buf_puts(&b, ", ");
+        if (rc == 0 && e) {
+            rc = floe__buf_printf(&b, "(%s)", e->sql);
+        } else if (rc == 0) {
+            char *q = sqlite3_mprintf("\"%w\".\"%w\"", alias, name);
+            rc = q ? floe__buf_puts(&b, q) : FLOE_ENOMEM;
+            sqlite3_free(q);
+        }
+    }
+    if (rc == 0) {
+        char *from = sqlite3_mprintf(" FROM temp.\"%w\" AS \"%w\"", vt, alias);
+        rc = from ? floe__buf_puts(&b, from) : FLOE_ENOMEM;
+        sqlite3_free(from);
+    }
+    if (rc == 0 && where)
+        rc = floe__buf_printf(&b, " WHERE %s", where);
+    if (rc < 0) {
+        floe__buf_free(&b);
+        return NULL;
+    }
+    return floe__buf_detach(&b);
+}
+
+static int check_sets(floe_sql_session *s, const floe_sql_stmt *st, const floe_schema *sc,
+                      const char *ident)
+{
+    for (size_t k = 0; k < st->nsets; k++) {
+        size_t i = 0;
+        while (i < sc->root->nfields && strcasecmp(sc->root->fields[i].name, st->sets[k].column))
+            i++;
+        if (i == sc->root->nfields)
+            return floe__sql_fail(s,
+                                  floe__error(FLOE_EINVALID, "sql",
+                                              "Cannot find column '%s' of table %s",
+                                              st->sets[k].column, ident),
+                                  "AnalysisException");
+    }
+    return 0;
+}
+
+/* New rows of an UPDATE, read from the base snapshot through SQLite. */
+static int update_rows(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                       floe_table *t, floe_rowlevel *op, const floe_schema *sc)
+{
+    int64_t base = floe_rowlevel_base_snapshot(op);
+    if (base < 0)
+        return 0; /* empty branch: nothing to update */
+    static const char vt[] = "floe_update_base";
+    floe_sql_tref r;
+    memset(&r, 0, sizeof r);
+    r.sqlite_name = vt;
+    r.name = st->target;
+    r.name.kind = FLOE_SQLREF_TABLE;
+    r.name.suffix = NULL;
+    r.travel.kind = FLOE_SQLTT_SNAPSHOT;
+    r.travel.snapshot_id = base;
+    floe_rowsource *rs = NULL;
+    int rc = floe__sql_data_source(&rs, s, &r, ident, t);
+    if (rc < 0)
+        return rc;
+    if ((rc = floe__sql_live_create(s, vt, rs)) < 0)
+        return rc;
+    const char *alias = st->alias ? st->alias : st->target.table;
+    char *sql = update_query(st, sc, vt, alias, st->where ? st->where->sql : NULL);
+    sqlite3_stmt *qs = NULL;
+    floe_arrow_builder *b = NULL;
+    size_t nf = sc->root->nfields;
+    if (!sql) {
+        rc = floe__error_nomem();
+        goto done;
+    }
+    if (sqlite3_prepare_v2(s->db, sql, -1, &qs, NULL) != SQLITE_OK || !qs) {
+        rc = floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
+                            "AnalysisException");
+        goto done;
+    }
+    if ((rc = floe__arrow_builder_new(&b, sc->root)) < 0)
+        goto done;
+    for (;;) {
+        int step = sqlite3_step(qs);
+        if (step == SQLITE_DONE)
+            break;
+        if (step != SQLITE_ROW) {
+            rc = floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
+                                "AnalysisException");
+            goto done;
+        }
+        for (size_t i = 0; i < nf; i++) {
+            floe_value v;
+            rc = floe__sql_convert_value(s, sqlite3_column_value(qs, (int)i),
+                                         &sc->root->fields[i], &v);
+            if (rc == 0)
+                rc = floe__arrow_builder_append(b->children[i], &v);
+            if (rc < 0)
+                goto done;
+        }
+        if ((rc = floe__arrow_builder_struct_append(b, true)) < 0)
+            goto done;
+        if (b->length >= BATCH_ROWS && (rc = flush(op, b)) < 0)
+            goto done;
+    }
+    rc = flush(op, b);
+done:
+    floe__arrow_builder_free(b);
+    sqlite3_finalize(qs);
+    floe__free(sql);
+    char *drop = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", vt);
+    if (drop)
+        sqlite3_exec(s->db, drop, NULL, NULL, NULL);
+    sqlite3_free(drop);
+    return rc;
+}
+
+/* Length of a qualifier `name.` / `"name".` (spaces around the dot
+ * allowed) at p, 0 when there is none. */
+static size_t qualifier_len(const char *p, const char *name)
+{
+    size_t n = strlen(name), k = 0;
+    if (*p == '"' && strncmp(p + 1, name, n) == 0 && p[n + 1] == '"')
+        k = n + 2;
+    else if (strncasecmp(p, name, n) == 0 && !isalnum((unsigned char)p[n]) && p[n] != '_')
+        k = n;
+    else
+        return 0;
+    while (p[k] == ' ')
+        k++;
+    if (p[k] != '.')
+        return 0;
+    k++;
+    while (p[k] == ' ')
+        k++;
+    return k;
+}
+
+/* The WHERE text without `alias.` / `table.` qualifiers (outside string
+ * literals): the library's filter names columns only. Heap; NULL on OOM. */
+static char *unqualify(const char *where, const char *alias, const char *table)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = 0;
+    char prev = ' ';
+    for (const char *p = where; rc == 0 && *p;) {
+        size_t k = 0;
+        if (*p == '\'') {
+            const char *e = p + 1;
+            while (*e && !(*e == '\'' && e[1] != '\''))
+                e += *e == '\'' ? 2 : 1;
+            if (*e)
+                e++;
+            rc = floe__buf_put(&b, p, (size_t)(e - p));
+            prev = '\'';
+            p = e;
+            continue;
+        }
+        bool boundary = !isalnum((unsigned char)prev) && prev != '_' && prev != '"' && prev != '.';
+        if (boundary && ((alias && (k = qualifier_len(p, alias)) > 0) ||
+                         (k = qualifier_len(p, table)) > 0)) {
+            p += k;
+            prev = ' ';
+            continue;
+        }
+        prev = *p;
+        rc = floe__buf_putc(&b, *p++);
+    }
+    if (rc < 0 || floe__buf_puts(&b, "") < 0) {
+        floe__buf_free(&b);
+        return NULL;
+    }
+    return floe__buf_detach(&b);
+}
+
+int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *ident = floe__sql_table_ident(s, &st->target, a);
+    if (!ident)
+        return floe__error_nomem();
+    floe_table_options o = *floe__sql_table_options(s);
+    o.branch = st->target.kind == FLOE_SQLREF_BRANCH
+                   ? st->target.suffix
+                   : floe__sql_session_option(s, "spark.wap.branch");
+    o.wap_id = floe__sql_session_option(s, "spark.wap.id");
+    floe_table *t = NULL;
+    int rc = floe_table_load(&t, s->catalog, ident, &o);
+    if (rc < 0) {
+        if (rc == FLOE_ENOTFOUND && !s->error_class)
+            s->error_class = strncmp(floe_error_last()->message, "Table", 5) == 0
+                                 ? "NoSuchTableException"
+                                 : "IllegalArgumentException";
+        return rc;
+    }
+    const floe_schema *sc = floe__metadata_current_schema(t->metadata);
+    floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
+    ro.kind = st->kind == FLOE_SQL_UPDATE ? FLOE_ROWLEVEL_UPDATE : FLOE_ROWLEVEL_DELETE;
+    floe_rowlevel *op = NULL;
+    bool refs = false;
+    if (st->kind == FLOE_SQL_UPDATE && (rc = check_sets(s, st, sc, ident)) < 0)
+        goto done;
+    if ((rc = floe_rowlevel_new(&op, t, &ro)) < 0)
+        goto done;
+    char *filter = st->where ? unqualify(st->where->sql, st->alias, st->target.table) : NULL;
+    if (st->where && !filter) {
+        rc = floe__error_nomem();
+        goto done;
+    }
+    rc = floe_rowlevel_delete_where(op, filter);
+    floe__free(filter);
+    if (rc == FLOE_EINVALID && st->where) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", floe_error_last()->message);
+        rc = floe__sql_fail(s,
+                            floe__error(FLOE_EUNSUPPORTED, "sql",
+                                        "%s: WHERE clause is not a simple row filter "
+                                        "(comparisons, IN, IS NULL, AND/OR/NOT on columns): %s",
+                                        floe__sql_kind_name(st->kind), why),
+                            "UnsupportedOperationException");
+        goto done;
+    }
+    if (rc < 0)
+        goto done;
+    if (st->kind == FLOE_SQL_UPDATE) {
+        refs = true;
+        if ((rc = floe__sql_refs_create(s, st)) < 0)
+            goto done;
+        if ((rc = update_rows(s, st, ident, t, op, sc)) < 0)
+            goto done;
+    }
+    int64_t id = -1;
+    rc = floe_rowlevel_commit(op, &id, NULL);
+done:
+    if (refs)
+        floe__sql_refs_drop(s, st);
+    floe_rowlevel_free(op);
+    floe_table_free(t);
+    return rc;
+}
