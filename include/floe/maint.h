@@ -82,8 +82,8 @@ typedef struct floe_expire_options {
 #define FLOE_EXPIRE_OPTIONS_VERSION 1
 #define FLOE_EXPIRE_OPTIONS_INIT                                                                   \
     {                                                                                              \
-        FLOE_EXPIRE_OPTIONS_VERSION, false, 0, 0, NULL, 0, false, false, NULL, NULL, 0, NULL, NULL, \
-            NULL, NULL                                                                             \
+        FLOE_EXPIRE_OPTIONS_VERSION, false, 0, 0, NULL, 0, false, false, NULL, NULL, 0, NULL,      \
+            NULL, NULL, NULL                                                                       \
     }
 
 /* Output of expire_snapshots: the first six are the Spark procedure's
@@ -302,6 +302,11 @@ typedef struct floe_retention_report {
 FLOE_EXTERN int floe_retention_report_compute(floe_retention_report **out, floe_catalog *catalog,
                                               const char *ident, int64_t now_ms, floe_fileio *io,
                                               const floe_props *io_conf);
+/* The same, reporting progress (snapshots read, then the dry-run expiry's
+ * files) to `progress` (may be NULL) with `progress_payload`. */
+FLOE_EXTERN int floe_retention_report_compute_progress(
+    floe_retention_report **out, floe_catalog *catalog, const char *ident, int64_t now_ms,
+    floe_fileio *io, const floe_props *io_conf, floe_progress_fn progress, void *progress_payload);
 FLOE_EXTERN void floe_retention_report_free(floe_retention_report *r);
 
 #ifdef __cplusplus

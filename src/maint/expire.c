@@ -23,8 +23,8 @@
  * there are candidate files to check.
  */
 #include "maint.h"
-#include "util/progress.h"
 #include "table/table.h"
+#include "util/progress.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -362,7 +362,8 @@ static int delete_all(cleanup *c, const floe_expire_options *o)
     size_t n = c->doomed.len;
     floe__progress pr;
     floe__progress_init(&pr, o ? o->progress : NULL, o ? o->progress_payload : NULL,
-                        "deleting files", (uint64_t)n, 0);
+                        o && o->dry_run ? "listing files to delete" : "deleting files", (uint64_t)n,
+                        0);
     for (size_t i = 0; i < n; i += BATCH) {
         size_t m = n - i < BATCH ? n - i : BATCH;
         if (i)

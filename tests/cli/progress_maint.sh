@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The progress line of maintenance commands: `floe inventory --copy-to`
-# (manifests read, bytes copied) draws it on stderr when stderr is a
+# (manifests read, bytes copied) and `floe retention` (snapshots read) draw it on stderr when stderr is a
 # terminal (a pseudo-terminal from python3's pty module), never with
 # --quiet, never into a pipe, never on stdout. FLOE_PROGRESS_DELAY_MS=0
 # removes the grace period. The table is the Spark fixture of ../shared.
@@ -60,6 +60,16 @@ out=$(run_pty "$FLOE_BIN" inventory --quiet --warehouse "$W" --conf "$MAP" db.bu
     --format csv --copy-to "$T/b2")
 grep -q "TTY:.*copying" <<<"$out" && bad "pty --quiet: progress drawn: $out" || ok
 grep -qF "RC:0" <<<"$out" && ok || bad "pty --quiet: exit status: $out"
+
+# floe retention: the snapshots read (and the dry-run expiry's files)
+out=$(run_pty "$FLOE_BIN" retention --warehouse "$W" --conf "$MAP" db.bunnies)
+grep -qF "RC:0" <<<"$out" && ok || bad "pty retention: exit status: $out"
+grep -q "TTY:.*reading snapshots 3/3 (100%).*done in" <<<"$out" && ok || bad "pty retention: $out"
+grep -q "STDOUT:.*reading snapshots" <<<"$out" && bad "pty retention: progress on stdout" || ok
+out=$(run_pty "$FLOE_BIN" retention --quiet --warehouse "$W" --conf "$MAP" db.bunnies)
+grep -q "TTY:''" <<<"$out" && ok || bad "pty retention --quiet: $out"
+err=$(FLOE_PROGRESS_DELAY_MS=0 "$FLOE_BIN" retention --warehouse "$W" --conf "$MAP" db.bunnies 2>&1 >/dev/null | cat)
+[ -z "$err" ] && ok || bad "retention, stderr to a pipe: $err"
 
 # Piped stderr: the backup note only, no progress line.
 err=$(FLOE_PROGRESS_DELAY_MS=0 "$FLOE_BIN" inventory --warehouse "$W" --conf "$MAP" db.bunnies \
