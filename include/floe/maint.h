@@ -21,6 +21,7 @@
 #include "floe/catalog.h"
 #include "floe/common.h"
 #include "floe/io.h"
+#include "floe/progress.h"
 #include "floe/table.h"
 
 #ifdef __cplusplus
@@ -72,12 +73,17 @@ typedef struct floe_expire_options {
     int64_t now_ms;            /* 0: the wall clock */
     floe_fileio *io;           /* borrowed; NULL: opened for the table location */
     const floe_props *io_conf; /* for the FileIO opened when io is NULL */
+    /* Progress reports (include/floe/progress.h) while the work runs; NULL:
+     * none. The payload is passed back as it is. */
+    floe_progress_fn progress;
+    void *progress_payload;
 } floe_expire_options;
 
 #define FLOE_EXPIRE_OPTIONS_VERSION 1
 #define FLOE_EXPIRE_OPTIONS_INIT                                                                   \
     {                                                                                              \
-        FLOE_EXPIRE_OPTIONS_VERSION, false, 0, 0, NULL, 0, false, false, NULL, NULL, 0, NULL, NULL \
+        FLOE_EXPIRE_OPTIONS_VERSION, false, 0, 0, NULL, 0, false, false, NULL, NULL, 0, NULL,      \
+            NULL, NULL, NULL                                                                       \
     }
 
 /* Output of expire_snapshots: the first six are the Spark procedure's
@@ -155,13 +161,17 @@ typedef struct floe_orphan_options {
     int64_t now_ms;
     floe_fileio *io;
     const floe_props *io_conf;
+    /* Progress reports (include/floe/progress.h) while the work runs; NULL:
+     * none. The payload is passed back as it is. */
+    floe_progress_fn progress;
+    void *progress_payload;
 } floe_orphan_options;
 
 #define FLOE_ORPHAN_OPTIONS_VERSION 1
 #define FLOE_ORPHAN_OPTIONS_INIT                                                                   \
     {                                                                                              \
         FLOE_ORPHAN_OPTIONS_VERSION, false, 0, NULL, false, NULL, NULL,                            \
-            FLOE_PREFIX_MISMATCH_ERROR, NULL, NULL, 0, 0, NULL, NULL                               \
+            FLOE_PREFIX_MISMATCH_ERROR, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL                   \
     }
 
 typedef struct floe_orphan_result {
@@ -218,12 +228,17 @@ typedef struct floe_inventory_options {
     const char *copy_to;
     floe_fileio *io;
     const floe_props *io_conf;
+    /* Progress reports (include/floe/progress.h) while the work runs (items: manifests
+     * read; bytes: bytes copied with copy_to); NULL:
+     * none. The payload is passed back as it is. */
+    floe_progress_fn progress;
+    void *progress_payload;
 } floe_inventory_options;
 
 #define FLOE_INVENTORY_OPTIONS_VERSION 1
 #define FLOE_INVENTORY_OPTIONS_INIT                                                                \
     {                                                                                              \
-        FLOE_INVENTORY_OPTIONS_VERSION, false, 0, NULL, false, 0, NULL, NULL, NULL                 \
+        FLOE_INVENTORY_OPTIONS_VERSION, false, 0, NULL, false, 0, NULL, NULL, NULL, NULL, NULL     \
     }
 
 /* Call cb once per object the selected snapshot needs: the metadata file,
@@ -287,6 +302,11 @@ typedef struct floe_retention_report {
 FLOE_EXTERN int floe_retention_report_compute(floe_retention_report **out, floe_catalog *catalog,
                                               const char *ident, int64_t now_ms, floe_fileio *io,
                                               const floe_props *io_conf);
+/* The same, reporting progress (snapshots read, then the dry-run expiry's
+ * files) to `progress` (may be NULL) with `progress_payload`. */
+FLOE_EXTERN int floe_retention_report_compute_progress(
+    floe_retention_report **out, floe_catalog *catalog, const char *ident, int64_t now_ms,
+    floe_fileio *io, const floe_props *io_conf, floe_progress_fn progress, void *progress_payload);
 FLOE_EXTERN void floe_retention_report_free(floe_retention_report *r);
 
 #ifdef __cplusplus

@@ -7,6 +7,7 @@
  * (<warehouse>/catalog.db, as `floe sql`). See docs/cli/floe-inventory.md.
  */
 #include "cli.h"
+#include "output.h"
 
 #include "floe.h"
 #include "util/civil.h"
@@ -21,7 +22,7 @@
 static const char usage_text[] =
     "usage: floe inventory [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
     "                      <ns.table> [--snapshot ID | --ref NAME | --timestamp TS]\n"
-    "                      [--format table|csv|json] [--copy-to DIR]\n"
+    "                      [--format table|csv|json] [--copy-to DIR] [--quiet]\n"
     "\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse);\n"
     "                       the catalog is DIR/catalog.db\n"
@@ -32,7 +33,8 @@ static const char usage_text[] =
     "  --timestamp TS       the snapshot current at TS (ms since epoch or\n"
     "                       'YYYY-MM-DD[ HH:MM:SS[.mmm]]', UTC), from the snapshot log\n"
     "  --format F           table (default), csv or json (one object per line)\n"
-    "  --copy-to DIR        also copy every object into DIR as a backup\n";
+    "  --copy-to DIR        also copy every object into DIR as a backup\n"
+    "  -q, --quiet          no progress line on a terminal\n";
 
 /* ms since epoch, or an ISO-ish UTC time. */
 static int parse_time(const char *s, int64_t *out)
@@ -140,9 +142,14 @@ int floe_cmd_inventory(int argc, char **argv)
     floe_props *conf = NULL;
     floe_props conf_store = FLOE_PROPS_INIT;
     int selectors = 0;
+    bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            quiet = true;
+            continue;
+        }
         bool takes = a[0] == '-' && a[1] == '-' && strcmp(a, "--help") != 0;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
@@ -246,6 +253,10 @@ int floe_cmd_inventory(int argc, char **argv)
         printf("kind,path,size,content,status\n");
     else if (strcmp(format, "table") == 0)
         printf("%-15s %12s  %-16s %-8s  %s\n", "kind", "size", "content", "status", "path");
+    cli_progress progress;
+    cli_progress_init(&progress, quiet);
+    o.progress = cli_progress_cb;
+    o.progress_payload = &progress;
     char *backup = NULL;
     rc = floe_inventory(cat, ident, &o, print_row, &out, &backup);
     if (rc == 0 && strcmp(format, "table") == 0)

@@ -8,6 +8,7 @@
  * See docs/cli/floe-retention.md.
  */
 #include "cli.h"
+#include "output.h"
 
 #include "floe.h"
 #include "util/civil.h"
@@ -20,13 +21,14 @@
 
 static const char usage_text[] =
     "usage: floe retention [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
-    "                      [--now MS] [--format text|json] <ns.table>\n"
+    "                      [--now MS] [--format text|json] [--quiet] <ns.table>\n"
     "\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse)\n"
     "  --catalog-name NAME  catalog name in the database (default local)\n"
     "  --conf KEY=VALUE     FileIO setting (io.location-map=...)\n"
     "  --now MS             evaluate the policy at this time (ms since epoch)\n"
-    "  --format F           text (default) or json\n";
+    "  --format F           text (default) or json\n"
+    "  -q, --quiet          no progress line on a terminal\n";
 
 static void fmt_time(int64_t ms, char *out, size_t n)
 {
@@ -169,9 +171,14 @@ int floe_cmd_retention(int argc, char **argv)
     floe_props conf = FLOE_PROPS_INIT;
     bool have_conf = false;
     int rc = CLI_OK;
+    bool quiet = false;
     for (int i = 1; i < argc && rc == CLI_OK; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            quiet = true;
+            continue;
+        }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
             floe__props_free(&conf);
@@ -228,8 +235,11 @@ int floe_cmd_retention(int argc, char **argv)
     int err = db ? floe_catalog_open_sql(&cat, db, &co) : FLOE_ENOMEM;
     floe__free(db);
     floe_retention_report *r = NULL;
+    cli_progress progress;
+    cli_progress_init(&progress, quiet);
     if (err == 0)
-        err = floe_retention_report_compute(&r, cat, ident, now, NULL, have_conf ? &conf : NULL);
+        err = floe_retention_report_compute_progress(
+            &r, cat, ident, now, NULL, have_conf ? &conf : NULL, cli_progress_cb, &progress);
     if (err == 0) {
         if (strcmp(format, "json") == 0)
             print_json(ident, r, now);

@@ -24,6 +24,7 @@
  */
 #include "maint.h"
 #include "table/table.h"
+#include "util/progress.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -359,15 +360,23 @@ static int delete_all(cleanup *c, const floe_expire_options *o)
     enum { BATCH = 1000 };
     const char *paths[BATCH];
     size_t n = c->doomed.len;
+    floe__progress pr;
+    floe__progress_init(&pr, o ? o->progress : NULL, o ? o->progress_payload : NULL,
+                        o && o->dry_run ? "listing files to delete" : "deleting files", (uint64_t)n,
+                        0);
     for (size_t i = 0; i < n; i += BATCH) {
         size_t m = n - i < BATCH ? n - i : BATCH;
+        if (i)
+            floe__progress_add(&pr, BATCH, 0);
         for (size_t k = 0; k < m; k++) {
             const doomed *d = floe__vec_at(&c->doomed, i + k);
             paths[k] = d->path;
             if (o && o->on_file) {
                 int rc = o->on_file(d->kind, d->path, o->payload);
-                if (rc < 0)
+                if (rc < 0) {
+                    floe__progress_finish(&pr);
                     return rc;
+                }
             }
         }
         if (o && o->dry_run) {
@@ -389,6 +398,9 @@ static int delete_all(cleanup *c, const floe_expire_options *o)
         }
         floe_error_clear();
     }
+    if (n)
+        floe__progress_add(&pr, (uint64_t)(n - (n - 1) / BATCH * BATCH), 0);
+    floe__progress_finish(&pr);
     return 0;
 }
 

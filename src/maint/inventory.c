@@ -21,6 +21,7 @@
  * their checksums; a map keeps the backup verifiable against the source.
  */
 #include "maint.h"
+#include "util/progress.h"
 
 #include <string.h>
 
@@ -36,6 +37,7 @@ typedef struct inv {
     floe_buf bytes;
     floe_buf tmp;
     char *chunk;
+    floe__progress progress; /* items: manifests read; bytes: bytes copied */
 } inv;
 
 static const char *kind_names[] = {"metadata",  "manifest_list", "manifest",
@@ -69,6 +71,8 @@ static int copy_object(inv *v, const char *path)
         rc = in->read_at(in, off, v->chunk, len);
         if (rc == 0)
             rc = out->write(out, v->chunk, len);
+        if (rc == 0)
+            floe__progress_add(&v->progress, 0, len);
         off += (int64_t)len;
     }
     in->close(in);
@@ -120,6 +124,7 @@ static int walk_manifest(inv *v, const floe_manifest_file *mf)
     }
     if (rc == FLOE_ITEROVER)
         rc = 0;
+    floe__progress_add(&v->progress, 1, 0);
     floe_manifest_reader_free(rd);
     if (rc < 0)
         floe__error_context("reading manifest %s", mf->manifest_path);
@@ -217,6 +222,8 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
     v.location = m->location;
     v.cb = cb;
     v.payload = payload;
+    floe__progress_init(&v.progress, o->progress, o->progress_payload,
+                        o->copy_to ? "copying" : "reading manifests", 0, 0);
     if (rc == 0 && o->copy_to) {
         char *ct = floe__strdup(o->copy_to);
         if (!ct)
@@ -244,6 +251,8 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
     floe_buf list_bytes = FLOE_BUF_INIT;
     if (rc == 0)
         rc = floe__maint_snapshot_manifests(t.io, pin, &list_bytes, &list, arena, &mfs, &n);
+    if (rc == 0)
+        floe__progress_set_total(&v.progress, (uint64_t)n, 0);
     const char *lp = NULL;
     if (rc == 0)
         rc = floe__maint_list_path(pin, arena, &lp);
@@ -267,6 +276,7 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
         else
             floe__free(loc);
     }
+    floe__progress_finish(&v.progress);
     floe_manifest_list_free(list);
     floe__buf_free(&list_bytes);
     floe__buf_free(&v.bytes);

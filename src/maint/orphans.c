@@ -27,6 +27,7 @@
  * older than the threshold (a write in progress is younger).
  */
 #include "maint.h"
+#include "util/progress.h"
 
 #include <dirent.h>
 #include <string.h>
@@ -186,6 +187,10 @@ static int reach_manifest(sweep *s, const floe_manifest_file *mf)
 static int reach_metadata(sweep *s, const floe_table_metadata *m)
 {
     int rc = 0;
+    /* one phase per metadata file read: items are its snapshots */
+    floe__progress pr;
+    floe__progress_init(&pr, s->o->progress, s->o->progress_payload, "reading snapshots",
+                        (uint64_t)m->nsnapshots, 0);
     for (size_t i = 0; rc == 0 && i < m->nstatistics; i++)
         rc = floe__xsort_add(s->reachable, m->statistics[i].statistics_path, 0);
     for (size_t i = 0; rc == 0 && i < m->npartition_statistics; i++)
@@ -193,6 +198,8 @@ static int reach_metadata(sweep *s, const floe_table_metadata *m)
     for (size_t i = 0; rc == 0 && i < m->nsnapshots; i++) {
         const floe_snapshot *sn = &m->snapshots[i];
         const char *lp = NULL;
+        if (i)
+            floe__progress_add(&pr, 1, 0);
         if ((rc = floe__maint_list_path(sn, s->arena, &lp)) < 0)
             break;
         if (lp) {
@@ -235,6 +242,9 @@ static int reach_metadata(sweep *s, const floe_table_metadata *m)
         }
         floe__free(copy);
     }
+    if (rc == 0 && m->nsnapshots)
+        floe__progress_add(&pr, 1, 0);
+    floe__progress_finish(&pr);
     return rc;
 }
 

@@ -11,6 +11,7 @@
  */
 #include "maint.h"
 #include "meta/meta.h"
+#include "util/progress.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -20,7 +21,8 @@ typedef struct held {
     bool current;
 } held;
 
-static int live_bytes(floe_fileio *io, const floe_table_metadata *m, floe_retention_report *r)
+static int live_bytes(floe_fileio *io, const floe_table_metadata *m, floe_retention_report *r,
+                      floe__progress *pr)
 {
     floe_arena *a = floe__arena_new(0);
     floe_strmap *manifests = floe__strmap_new(); /* path -> (void*)1 or 2 (current) */
@@ -35,6 +37,7 @@ static int live_bytes(floe_fileio *io, const floe_table_metadata *m, floe_retent
         const floe_manifest_file *mfs;
         size_t n;
         rc = floe__maint_snapshot_manifests(io, s, &bytes, &list, a, &mfs, &n);
+        floe__progress_add(pr, 1, 0);
         for (size_t k = 0; rc == 0 && k < n; k++) {
             floe_manifest_file **slot;
             floe_manifest_file *prev = floe__strmap_get(manifests, mfs[k].manifest_path);
@@ -146,6 +149,15 @@ int floe_retention_report_compute(floe_retention_report **out, floe_catalog *cat
                                   const char *ident, int64_t now_ms, floe_fileio *io,
                                   const floe_props *io_conf)
 {
+    return floe_retention_report_compute_progress(out, catalog, ident, now_ms, io, io_conf, NULL,
+                                                  NULL);
+}
+
+int floe_retention_report_compute_progress(floe_retention_report **out, floe_catalog *catalog,
+                                           const char *ident, int64_t now_ms, floe_fileio *io,
+                                           const floe_props *io_conf, floe_progress_fn progress,
+                                           void *progress_payload)
+{
     *out = NULL;
     floe_maint_table t;
     FLOE_TRY(floe__maint_table_load(&t, catalog, ident, io, io_conf));
@@ -159,8 +171,12 @@ int floe_retention_report_compute(floe_retention_report **out, floe_catalog *cat
         r->snapshots_count = (int64_t)m->nsnapshots;
         rc = report_refs(m, now, r);
     }
+    floe__progress pr;
+    floe__progress_init(&pr, progress, progress_payload, "reading snapshots",
+                        (uint64_t)m->nsnapshots, 0);
     if (rc == 0)
-        rc = live_bytes(t.io, m, r);
+        rc = live_bytes(t.io, m, r, &pr);
+    floe__progress_finish(&pr);
     if (rc == 0 && floe__metadata_current_snapshot(m)) {
         floe_meta_options mo = FLOE_META_OPTIONS_INIT;
         mo.metadata = m;
@@ -183,6 +199,8 @@ int floe_retention_report_compute(floe_retention_report **out, floe_catalog *cat
         }
         floe_expire_options dry = FLOE_EXPIRE_OPTIONS_INIT;
         dry.dry_run = true;
+        dry.progress = progress;
+        dry.progress_payload = progress_payload;
         if (rc == 0)
             rc = floe__expire_cleanup(t.io, m, t.metadata_location, NULL, NULL, plan.retained, &dry,
                                       &r->would_delete, &r->would_free_bytes);

@@ -16,11 +16,22 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # The examples' world: ./warehouse with the tables of docs_warehouse.txt, and
-# `floe` on PATH.
+# `floe` on PATH. A block opened with ```console test needs=PROGRAM (or
+# needs=PATH, relative to ./) is skipped when that is missing.
 mkdir -p "$T/run" "$T/bin"
 ln -s "$FLOE_BIN" "$T/bin/floe"
 "$FIXTURE" --build "$T/run/warehouse" <"$FLOE_SOURCE_DIR/tests/cli/docs_warehouse.txt" ||
     { echo "FAIL: docs warehouse"; exit 1; }
+# ../shared from the examples' directory is the shared fixtures; there, the
+# Spark table registered as db.bunnies. Blocks marked `needs=../shared` are
+# skipped without them.
+SH="${FLOE_SHARED_DIR:-$FLOE_SOURCE_DIR/../shared}"
+if [ -d "$SH/fixtures/spark_bunnies" ]; then
+    ln -s "$(cd "$SH" && pwd)" "$T/shared"
+    (cd "$T/run" && "$FLOE_BIN" sql -c "CREATE NAMESPACE db" \
+        -c "CALL system.register_table('db.bunnies', '../shared/fixtures/spark_bunnies/metadata/v5.metadata.json')" \
+        >/dev/null) || { echo "FAIL: register db.bunnies"; exit 1; }
+fi
 
 cat >"$T/run_examples.py" <<'PYEOF'
 import os, re, shutil, subprocess, sys
@@ -51,7 +62,13 @@ for page in pages:
         while i < len(lines) and not lines[i].startswith("```"):
             block.append(lines[i])
             i += 1
-        if m.group(1) and not shutil.which(m.group(1)):
+        need = m.group(1)
+        if need and "/" in need:
+            if not os.path.exists(os.path.join(rundir, need)):
+                skipped += 1
+                print(f"skip: {os.path.basename(page)}:{start}: needs {need}")
+                continue
+        elif need and not shutil.which(need):
             skipped += 1
             print(f"skip: {os.path.basename(page)}:{start}: needs {m.group(1)}")
             continue
