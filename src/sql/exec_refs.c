@@ -65,7 +65,13 @@ int floe__sql_engine_init(floe_sql_session *s)
         return floe__error_nomem();
     s->engine = e;
     e->names = (floe_vec)FLOE_VEC_INIT(char *);
-    FLOE_TRY(floe__fileio_router_new(&e->io, &s->conf));
+    /* One FileIO for the session: a router over every scheme, behind the
+     * location map when `io.location-map` is set (floe_fileio_open does both). */
+    const char *map = floe__props_get(&s->conf, "io.location-map");
+    if (map && *map)
+        FLOE_TRY(floe_fileio_open(&e->io, "file", &s->conf));
+    else
+        FLOE_TRY(floe__fileio_router_new(&e->io, &s->conf));
     e->topts = (floe_table_options)FLOE_TABLE_OPTIONS_INIT;
     e->topts.io = e->io;
     e->topts.io_conf = &s->conf;
