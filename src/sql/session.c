@@ -32,6 +32,12 @@ int floe__sql_format_parse(const char *name, floe_sql_format *out)
     return 0;
 }
 
+static bool is_object_store(const char *uri)
+{
+    return strncmp(uri, "s3://", 5) == 0 || strncmp(uri, "s3a://", 6) == 0 ||
+           strncmp(uri, "s3n://", 6) == 0;
+}
+
 /* mkdir -p */
 static int make_dirs(const char *path)
 {
@@ -95,16 +101,43 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
     }
     if (opts->conf && (rc = floe__props_copy(&s->conf, opts->conf)) < 0)
         goto fail;
-    if ((rc = make_dirs(wh)) < 0)
-        goto fail;
     char abs[PATH_MAX];
-    if (!realpath(wh, abs)) {
-        rc = floe__error(FLOE_EIO, "sql", "cannot resolve warehouse %s: %s", wh, strerror(errno));
-        goto fail;
+    char *default_db = NULL;
+    if (is_object_store(wh)) {
+        /* A warehouse on S3: tables live there, the SQLite catalog file stays
+         * local (--conf catalog.db=PATH, else ~/.floe/catalog-<hash>.db). */
+        size_t n = strlen(wh);
+        while (n > 0 && wh[n - 1] == '/')
+            n--;
+        s->warehouse = floe__strndup(wh, n);
+        const char *db = floe__props_get(&s->conf, "catalog.db");
+        if (db) {
+            default_db = floe__strdup(db);
+        } else {
+            const char *home = getenv("HOME");
+            char *dir = floe__sprintf("%s/.floe", home && *home ? home : ".");
+            if (dir && (rc = make_dirs(dir)) == 0)
+                default_db = floe__sprintf("%s/catalog-%016llx.db", dir,
+                                           (unsigned long long)floe__hash_bytes(wh, n));
+            floe__free(dir);
+            if (rc < 0)
+                goto fail;
+        }
+    } else {
+        if ((rc = make_dirs(wh)) < 0)
+            goto fail;
+        if (!realpath(wh, abs)) {
+            rc = floe__error(FLOE_EIO, "sql", "cannot resolve warehouse %s: %s", wh,
+                             strerror(errno));
+            goto fail;
+        }
+        s->warehouse = floe__strdup(abs);
+        default_db = floe__sprintf("%s/catalog.db", abs);
     }
-    s->warehouse = floe__strdup(abs);
     const char *curi = opts->catalog_uri ? opts->catalog_uri : floe__props_get(&s->conf, "uri");
-    char *uri = curi ? floe__strdup(curi) : floe__sprintf("%s/catalog.db", abs);
+    char *uri = curi ? floe__strdup(curi) : default_db;
+    if (curi)
+        floe__free(default_db);
     if (!s->warehouse || !uri) {
         floe__free(uri);
         rc = floe__error_nomem();
