@@ -36,6 +36,13 @@ n_meta=$(find "$T/data/bucket/wh/shop.db/orders/metadata" -name '*.metadata.json
 check "7 metadata.json objects in the bucket" "$n_meta" "7"
 n_data=$(find "$T/data/bucket/wh/shop.db/orders/data" -name '*.parquet._S3rver_object' | wc -l)
 check "3 data files in the bucket" "$n_data" "3"
+# icebird reads the same table over the same endpoint (signed GETs)
+loc=$(sqlite3 "$T/s3-catalog.db" "SELECT metadata_location FROM iceberg_tables WHERE table_name='orders'")
+out=$(cd "$SRC/tests/interop" && node s3_icebird.mjs "$P" "$loc" order_id 0 1 2 current 2>&1)
+check "icebird: first snapshot" "$(sed -n 1p <<<"$out")" "0 2 1001,1002"
+check "icebird: second snapshot" "$(sed -n 2p <<<"$out")" "1 3 1001,1002,1003"
+check "icebird: the bad load" "$(sed -n 3p <<<"$out")" "2 5 1001,1002,1003,1003,1004"
+check "icebird: current (rolled back)" "$(sed -n 4p <<<"$out")" "current 3 1001,1002,1003"
 stats=$(curl -s "http://127.0.0.1:$P/__floe/stats")
 rej=$(sed -E 's/.*"rejected":([0-9]+).*/\1/' <<<"$stats")
 check "no request failed signature verification" "$rej" "0"
