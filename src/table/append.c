@@ -570,7 +570,7 @@ static int merge_manifests(floe_append *a, const floe_table_metadata *m,
 
 /* ---------------------------------------------------------------- summary */
 
-static int64_t summary_int(const floe_snapshot *s, const char *key, bool *ok)
+int64_t floe__summary_int(const floe_snapshot *s, const char *key, bool *ok)
 {
     const char *v = s ? floe__snapshot_summary(s, key) : NULL;
     *ok = false;
@@ -582,9 +582,7 @@ static int64_t summary_int(const floe_snapshot *s, const char *key, bool *ok)
     return n;
 }
 
-static int put_kv(floe_table_change *c, floe_vec *kv, const char *k, const char *fmt, ...)
-    FLOE_PRINTF(4, 5);
-static int put_kv(floe_table_change *c, floe_vec *kv, const char *k, const char *fmt, ...)
+int floe__summary_put(floe_table_change *c, floe_vec *kv, const char *k, const char *fmt, ...)
 {
     floe_buf tmp = FLOE_BUF_INIT;
     va_list ap;
@@ -638,18 +636,18 @@ static int build_summary(floe_append *a, const floe_snapshot *parent, floe_table
         floe__free(((char **)keys.items)[i]);
     floe__vec_free(&keys);
     FLOE_TRY(rc);
-    FLOE_TRY(put_kv(c, kv, "operation", "append"));
+    FLOE_TRY(floe__summary_put(c, kv, "operation", "append"));
     for (size_t i = 0; i < a->extra.n; i++)
-        FLOE_TRY(put_kv(c, kv, a->extra.items[i].key, "%s", a->extra.items[i].value));
+        FLOE_TRY(floe__summary_put(c, kv, a->extra.items[i].key, "%s", a->extra.items[i].value));
     if (staged_wap && a->t->wap_id)
-        FLOE_TRY(put_kv(c, kv, "wap.id", "%s", a->t->wap_id));
+        FLOE_TRY(floe__summary_put(c, kv, "wap.id", "%s", a->t->wap_id));
     if (files > 0)
-        FLOE_TRY(put_kv(c, kv, "added-data-files", "%lld", (long long)files));
+        FLOE_TRY(floe__summary_put(c, kv, "added-data-files", "%lld", (long long)files));
     if (records > 0)
-        FLOE_TRY(put_kv(c, kv, "added-records", "%lld", (long long)records));
+        FLOE_TRY(floe__summary_put(c, kv, "added-records", "%lld", (long long)records));
     if (size > 0)
-        FLOE_TRY(put_kv(c, kv, "added-files-size", "%lld", (long long)size));
-    FLOE_TRY(put_kv(c, kv, "changed-partition-count", "%lld", (long long)changed));
+        FLOE_TRY(floe__summary_put(c, kv, "added-files-size", "%lld", (long long)size));
+    FLOE_TRY(floe__summary_put(c, kv, "changed-partition-count", "%lld", (long long)changed));
     static const struct {
         const char *total;
         int which;
@@ -659,9 +657,9 @@ static int build_summary(floe_append *a, const floe_snapshot *parent, floe_table
     int64_t added[4] = {records, size, files, 0};
     for (size_t i = 0; i < FLOE_ARRAY_LEN(totals); i++) {
         bool ok = true;
-        int64_t prev = parent ? summary_int(parent, totals[i].total, &ok) : 0;
+        int64_t prev = parent ? floe__summary_int(parent, totals[i].total, &ok) : 0;
         if (ok)
-            FLOE_TRY(put_kv(c, kv, totals[i].total, "%lld",
+            FLOE_TRY(floe__summary_put(c, kv, totals[i].total, "%lld",
                             (long long)(prev + added[totals[i].which])));
     }
     return 0;

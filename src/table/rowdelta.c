@@ -661,38 +661,6 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
 
 /* ---------------------------------------------------------------- summary */
 
-static int64_t summary_int(const floe_snapshot *s, const char *key, bool *ok)
-{
-    const char *v = s ? floe__snapshot_summary(s, key) : NULL;
-    *ok = false;
-    if (!v || !*v)
-        return 0;
-    char *end;
-    long long n = strtoll(v, &end, 10);
-    *ok = *end == '\0';
-    return n;
-}
-
-static int put_kv(floe_table_change *c, floe_vec *kv, const char *k, const char *fmt, ...)
-    FLOE_PRINTF(4, 5);
-static int put_kv(floe_table_change *c, floe_vec *kv, const char *k, const char *fmt, ...)
-{
-    floe_buf tmp = FLOE_BUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = floe__buf_vprintf(&tmp, fmt, ap);
-    va_end(ap);
-    floe_kv *slot = rc == 0 ? floe__vec_push(kv) : NULL;
-    if (slot) {
-        slot->key = floe__arena_strdup(c->arena, k);
-        slot->value = floe__arena_strdup(c->arena, tmp.ptr ? tmp.ptr : "");
-    }
-    floe__buf_free(&tmp);
-    if (rc < 0)
-        return rc;
-    return slot && slot->key && slot->value ? 0 : floe__error_nomem();
-}
-
 typedef struct counts {
     int64_t added_files, added_records, added_size;
     int64_t removed_files, removed_records, removed_size;
@@ -738,11 +706,11 @@ static const char *operation_of(const floe_rowlevel *op, const counts *n)
 static int build_summary(floe_rowlevel *op, const floe_snapshot *parent, const counts *n,
                          int64_t changed, floe_table_change *c, floe_vec *kv)
 {
-    FLOE_TRY(put_kv(c, kv, "operation", "%s", operation_of(op, n)));
+    FLOE_TRY(floe__summary_put(c, kv, "operation", "%s", operation_of(op, n)));
     for (size_t i = 0; i < op->extra.n; i++)
-        FLOE_TRY(put_kv(c, kv, op->extra.items[i].key, "%s", op->extra.items[i].value));
+        FLOE_TRY(floe__summary_put(c, kv, op->extra.items[i].key, "%s", op->extra.items[i].value));
     if (op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC)
-        FLOE_TRY(put_kv(c, kv, "replace-partitions", "true"));
+        FLOE_TRY(floe__summary_put(c, kv, "replace-partitions", "true"));
     int64_t ndel = n->pos_files + n->eq_files;
     struct {
         const char *key;
@@ -762,8 +730,8 @@ static int build_summary(floe_rowlevel *op, const floe_snapshot *parent, const c
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(set); i++)
         if (set[i].v > 0)
-            FLOE_TRY(put_kv(c, kv, set[i].key, "%lld", (long long)set[i].v));
-    FLOE_TRY(put_kv(c, kv, "changed-partition-count", "%lld", (long long)changed));
+            FLOE_TRY(floe__summary_put(c, kv, set[i].key, "%lld", (long long)set[i].v));
+    FLOE_TRY(floe__summary_put(c, kv, "changed-partition-count", "%lld", (long long)changed));
     struct {
         const char *key;
         int64_t delta;
@@ -777,9 +745,9 @@ static int build_summary(floe_rowlevel *op, const floe_snapshot *parent, const c
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(totals); i++) {
         bool ok = true;
-        int64_t prev = parent ? summary_int(parent, totals[i].key, &ok) : 0;
+        int64_t prev = parent ? floe__summary_int(parent, totals[i].key, &ok) : 0;
         if (ok)
-            FLOE_TRY(put_kv(c, kv, totals[i].key, "%lld", (long long)(prev + totals[i].delta)));
+            FLOE_TRY(floe__summary_put(c, kv, totals[i].key, "%lld", (long long)(prev + totals[i].delta)));
     }
     return 0;
 }

@@ -107,6 +107,13 @@ typedef struct floe_table_change {
 } floe_table_change;
 
 int floe__change_init(floe_table_change *c);
+/* Snapshot-summary helpers shared by appends and row-level commits
+ * (append.c): an integer summary value (*ok false when absent or not a
+ * number), and one "key" = printf(...) entry added to `kv` (floe_kv items
+ * allocated in the change's arena). */
+int64_t floe__summary_int(const floe_snapshot *s, const char *key, bool *ok);
+int floe__summary_put(floe_table_change *c, floe_vec *kv, const char *k, const char *fmt, ...)
+    FLOE_PRINTF(4, 5);
 void floe__change_free(floe_table_change *c);
 void floe__change_reset(floe_table_change *c);
 floe_requirement *floe__change_require(floe_table_change *c, floe_requirement_type type);
