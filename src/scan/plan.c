@@ -22,6 +22,7 @@
 #include "expr/expr.h"
 #include "io/s3.h"
 #include "manifest/manifest.h"
+#include "util/progress.h"
 
 #include <string.h>
 #include <strings.h>
@@ -80,6 +81,7 @@ typedef struct plan_ctx {
     bool filter;  /* filter is not `true` */
     const floe_expr **projected; /* per meta->specs index */
     job *jobs;
+    floe__progress progress; /* items: manifests read; bytes: their size */
 } plan_ctx;
 
 static int spec_index(const floe_table_metadata *m, int32_t spec_id)
@@ -315,6 +317,7 @@ static int read_manifest(size_t i, void *payload)
         floe_manifest_reader_free(r);
     }
     floe__free(data);
+    floe__progress_add(&c->progress, 1, len);
     return rc;
 }
 
@@ -363,7 +366,7 @@ void floe__scan_plan_free(floe_scan_plan *p)
 static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_plan_options *o,
                           const floe_manifest_file *mfs, size_t nmf, bool inherit)
 {
-    plan_ctx c = {p, io, false, false, NULL, NULL};
+    plan_ctx c = {.p = p, .io = io};
     c.filter = p->filter->kind != FLOE_EXPR_TRUE;
     c.prune = c.filter && !o->no_pruning;
     int rc = 0;
@@ -424,7 +427,11 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
             goto done;
         }
     }
-    if ((rc = floe__pool_for(pool, njobs, read_manifest, &c)) < 0)
+    floe__progress_init(&c.progress, o->progress, o->progress_payload, "reading manifests",
+                        (uint64_t)njobs, 0);
+    rc = floe__pool_for(pool, njobs, read_manifest, &c);
+    floe__progress_finish(&c.progress);
+    if (rc < 0)
         goto done;
     size_t ntasks = 0, ndel = 0;
     for (size_t i = 0; i < njobs; i++) {
@@ -474,7 +481,7 @@ int floe__scan_plan(floe_scan_plan **out, const floe_table_metadata *meta, floe_
 {
     *out = NULL;
     int64_t t0 = floe__mono_ns();
-    floe_scan_plan_options defaults = {NULL, true, false, 0};
+    floe_scan_plan_options defaults = {NULL, true, false, 0, NULL, NULL};
     const floe_scan_plan_options *o = opts ? opts : &defaults;
     floe_scan_plan *p = floe__calloc(1, sizeof(*p));
     if (!p)
