@@ -172,7 +172,12 @@ typedef struct floe_sql_prop {
 typedef struct floe_sql_column {
     const char *name;
     const char *type;     /* Iceberg type string: "long", "decimal(10,2)", "timestamptz" ... */
-    const char *sql_type; /* the type as written, upper-cased ("BIGINT", "DECIMAL(10,2)") */
+    const char *sql_type; /* the type as written, upper-cased ("BIGINT", "DECIMAL(10,2)");
+                           * nested types verbatim */
+    /* ARRAY<..>, MAP<..>, STRUCT<..>: the Iceberg type tree (every field id
+     * 0: the executor assigns fresh ids) and `type` is "list", "map" or
+     * "struct"; NULL for primitive columns. */
+    const struct floe_type *nested;
     bool not_null;
     const char *comment; /* NULL if none */
 } floe_sql_column;
