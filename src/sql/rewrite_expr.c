@@ -327,6 +327,7 @@ static const struct {
     {"array", "json_array"},
     {"map", "json_object"},
     {"named_struct", "json_object"},
+    {"struct", "json_array"}, /* by position; see sql/nested.c */
     {"size", "json_array_length"},
     {"cardinality", "json_array_length"},
     {"nvl", "ifnull"},
