@@ -16,12 +16,13 @@
 
 static const char *const struct_columns[] = {"partition", "data_file", "readable_metrics", NULL};
 
-static bool is_struct_column(const char *s)
+static bool is_struct_column(const sql_rw *r, const char *s)
 {
     for (int k = 0; struct_columns[k]; k++)
         if (floe__sql_ieq(s, struct_columns[k]))
             return true;
-    return false;
+    const floe_sql_options *o = r->p->opt;
+    return o && o->is_struct_column && o->is_struct_column(s, o->payload);
 }
 
 /* JSON path label: $."a"."b" ... ; a '"' cannot be expressed. */
@@ -44,7 +45,7 @@ int floe__sql_rw_struct_chain(sql_rw *r, size_t *pi)
         sql_tok *w = floe__sql_rw_tok(r, j);
         if (w->kind != TK_WORD && w->kind != TK_QIDENT)
             break;
-        if (split == (size_t)-1 && is_struct_column(w->text) &&
+        if (split == (size_t)-1 && is_struct_column(r, w->text) &&
             floe__sql_tok_op(floe__sql_rw_tok(r, j + 1), "."))
             split = n;
         n++;

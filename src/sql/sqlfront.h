@@ -52,12 +52,17 @@ typedef struct floe_sql_options {
      * statement through *rest): positions, lines and columns in errors and
      * in the result are then counted from its start. NULL: from `sql`. */
     const char *script;
+    /* Names of struct columns (of the statement's tables) for which
+     * `name.field` means a field access (rewritten to json_extract), like
+     * the metadata tables' partition/data_file/readable_metrics. May be
+     * NULL. Uses the same payload. */
+    bool (*is_struct_column)(const char *name, void *payload);
 } floe_sql_options;
 
 #define FLOE_SQL_OPTIONS_VERSION 1
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
-        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL                               \
+        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL                         \
     }
 
 /* ---------------------------------------------------------------- values */
