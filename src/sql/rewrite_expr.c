@@ -326,7 +326,6 @@ static const struct {
     const char *spark, *sqlite;
 } renames[] = {
     {"array", "json_array"},
-    {"map", "json_object"},
     {"named_struct", "json_object"},
     {"struct", "json_array"}, /* by position; see sql/nested.c */
     {"size", "json_array_length"},
@@ -347,6 +346,21 @@ static const struct {
     {"some", "max"},
     {"any", "max"},
 };
+
+/* Is rewritten text `s` one SQL string literal ('..', '' inside)? */
+static bool is_string_literal(const char *s)
+{
+    if (*s++ != '\'')
+        return false;
+    for (; *s; s++)
+        if (*s == '\'') {
+            if (s[1] == '\'')
+                s++;
+            else
+                return s[1] == '\0';
+        }
+    return false;
+}
 
 /* A function call at *pi (word followed by '('). Returns 1 when handled. */
 int floe__sql_rw_function(sql_rw *r, size_t *pi)
@@ -375,7 +389,7 @@ int floe__sql_rw_function(sql_rw *r, size_t *pi)
     static const char *const specials[] = {
         "current_timestamp", "now",         "current_date",   "unix_timestamp",
         "date_add",          "date_sub",    "datediff",       "concat",
-        "concat_ws",         "date_format", "array_contains", NULL};
+        "concat_ws",         "date_format", "array_contains", "map",           NULL};
     int part = -1, special = -1;
     for (size_t k = 0; k < FLOE_ARRAY_LEN(parts); k++)
         if (floe__sql_ieq(f, parts[k].spark))
@@ -460,6 +474,24 @@ int floe__sql_rw_function(sql_rw *r, size_t *pi)
                 FLOE_TRY(rc);
                 out = q ? floe__arena_sprintf(a, "strftime(%s, %s)", q, args[0]) : NULL;
             }
+        } else if (!strcmp(name, "map")) {
+            /* json_object(k, v, ...): JSON keys are text, so non-literal keys
+             * (map(1, 'a'), a date column) are cast to text as Spark's
+             * to_json shows them */
+            floe_buf b = FLOE_BUF_INIT;
+            int rc = floe__buf_puts(&b, "json_object(");
+            for (size_t k = 0; k < n && rc == 0; k++) {
+                if (k)
+                    rc = floe__buf_puts(&b, ", ");
+                if (rc == 0)
+                    rc = k % 2 == 0 && !is_string_literal(args[k])
+                             ? floe__buf_printf(&b, "CAST((%s) AS TEXT)", args[k])
+                             : floe__buf_puts(&b, args[k]);
+            }
+            if (rc == 0)
+                rc = floe__buf_putc(&b, ')');
+            out = rc == 0 ? floe__arena_strdup(a, b.ptr) : NULL;
+            floe__buf_free(&b);
         } else if (!strcmp(name, "array_contains")) {
             want = 2;
             if (n == 2)
