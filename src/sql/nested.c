@@ -332,7 +332,8 @@ int floe__sql_append_value(floe_sql_session *s, sqlite3_value *sv, const floe_fi
     nest_ctx c = {s, f->name, FLOE_BUF_INIT, FLOE_BUF_INIT};
     floe_json *j = NULL;
     int rc = floe__buf_puts(&c.path, f->name);
-    if (rc == 0 && floe__json_parse(&j, text, (size_t)len, f->name) < 0) {
+    if (rc == 0 && (rc = floe__json_parse(&j, text, (size_t)len, f->name)) < 0 &&
+        rc != FLOE_ENOMEM) {
         char msg[120];
         snprintf(msg, sizeof msg, "'%.60s%s' is not a JSON value of type %s", text,
                  len > 60 ? "..." : "", floe__type_name(f->type->id));
