@@ -268,6 +268,14 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
                                 "IllegalArgumentException");
             goto done;
         }
+        if (c->columns[src].nested) { /* spec: transforms take primitive sources */
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "Cannot partition by non-primitive source field: %s",
+                                            p->column),
+                                "ValidationException");
+            goto done;
+        }
         const char *name = partition_name(a, p);
         json_t *f = json_object();
         if (!f || !name)

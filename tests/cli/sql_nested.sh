@@ -152,6 +152,12 @@ err "unknown type" "CREATE TABLE n.x (a STRUCT<b: FOO>)" \
 err "unclosed" "CREATE TABLE n.x (a ARRAY<INT)" \
     "ParseException: syntax error: expected '>' at line 1, column 30 near \")\""
 
+err "partition by a struct" "CREATE TABLE n.x (id INT, addr STRUCT<a: INT>) PARTITIONED BY (addr)" \
+    "ValidationException: Cannot partition by non-primitive source field: addr"
+err "bucket of a list" "CREATE TABLE n.x (id INT, tags ARRAY<INT>) PARTITIONED BY (bucket(4, tags))" \
+    "ValidationException: Cannot partition by non-primitive source field: tags"
+eq "no table left" "$(Q "SHOW TABLES IN n" | grep -c '|x|')" "0"
+
 # ---- other leaf types; map keys that are not strings; session time zone
 F -c "CREATE TABLE n.e (id INT, d ARRAY<DECIMAL(10,2)>, ts STRUCT<t: TIMESTAMP, dt: DATE>,
   mk MAP<DATE, BOOLEAN>, m MAP<INT, STRING>, r ARRAY<BIGINT> NOT NULL);
