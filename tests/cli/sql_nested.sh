@@ -171,6 +171,16 @@ err "required column" "INSERT INTO n.e (id) VALUES (2)" \
 err "required column null" "INSERT INTO n.e VALUES (2, NULL, NULL, NULL, NULL, NULL)" \
     "AnalysisException: Cannot write nullable values to non-null column 'r'"
 
+# ---- a partitioned table: one batch's rows routed to two partitions
+F -c "CREATE TABLE n.pp (id INT, d DATE, tags ARRAY<STRING>, s STRUCT<x: INT>, m MAP<STRING, ARRAY<INT>>)
+  PARTITIONED BY (d);
+ INSERT INTO n.pp VALUES (1, DATE '2026-01-01', array('a'), named_struct('x', 1), map('k', array(1, NULL))),
+  (2, DATE '2026-01-02', array('b', NULL), NULL, NULL), (3, DATE '2026-01-01', NULL, named_struct('x', NULL), map())" >/dev/null
+eq "partitioned rows" "$(Q "SELECT * FROM n.pp ORDER BY id")" '1|2026-01-01|["a"]|{"x":1}|{"k":[1,null]}
+2|2026-01-02|["b",null]||
+3|2026-01-01||{"x":null}|{}'
+eq "partitioned files" "$(Q "SELECT count(*) FROM n.pp.files")" "2"
+
 # ---- CTAS and INSERT SELECT keep nested types and values
 F -c "CREATE TABLE n.c AS SELECT id, tags, addr FROM n.t" >/dev/null
 eq "ctas describe" "$(Q "DESCRIBE n.c")" "id|bigint|
