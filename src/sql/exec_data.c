@@ -411,7 +411,9 @@ int floe__sql_data_hint(const floe_rowsource *rs, const char *column)
     const data_rs *d = rs->impl;
     for (size_t i = 0; i < rs->ncolumns; i++)
         if (strcmp(d->names[i], column) == 0)
-            return d->types[i]->id == FLOE_T_BOOLEAN ? FLOE_SQL_HINT_BOOL : d->scale[i];
+            return d->types[i]->id == FLOE_T_BOOLEAN  ? FLOE_SQL_HINT_BOOL
+                   : floe_type_is_nested(d->types[i]) ? FLOE_SQL_HINT_JSON
+                                                      : d->scale[i];
     return FLOE_SQL_HINT_NONE;
 }
 

@@ -98,6 +98,8 @@ ROWS='1|["a","b"]|{"x":1,"y":2}|{"street":"Main","zip":12345}|[{"a":1,"b":{"k":[
 4|[null,"c"]|{"z":null}|{"street":"S","zip":7}|[{"a":5,"b":{"q":[null,3.0]}}]
 5|["j"]|{"m":-1}|{"street":null,"zip":9}|[{"a":2,"b":{"e":[]}}]'
 eq "rows" "$(Q "SELECT * FROM n.t ORDER BY id")" "$ROWS"
+eq "json output embeds nested values" "$(F --format json -c "SELECT id, tags, addr, nested[0].a AS a FROM n.t WHERE id IN (2, 4) ORDER BY id")" '{"id":2,"tags":[],"addr":null,"a":null}
+{"id":4,"tags":[null,"c"],"addr":{"street":"S","zip":7},"a":5}'
 eq "null vs empty" "$(Q "SELECT id, tags IS NULL, json_array_length(tags), addr IS NULL FROM n.t WHERE id IN (2, 3) ORDER BY id")" "2|0|0|1
 3|1||0"
 
