@@ -127,14 +127,13 @@ typedef struct nest_ctx {
 
 static int value_error(nest_ctx *c, const char *what)
 {
-    return floe__sql_fail(c->s,
-                          floe__error(FLOE_EINVALID, "sql",
-                                      "Cannot write to '%s': %s", c->path.ptr, what),
-                          "AnalysisException");
+    return floe__sql_fail(
+        c->s, floe__error(FLOE_EINVALID, "sql", "Cannot write to '%s': %s", c->path.ptr, what),
+        "AnalysisException");
 }
 
-static int append_json(nest_ctx *c, floe_arrow_builder *b, const floe_field *f,
-                       const floe_json *j, int depth);
+static int append_json(nest_ctx *c, floe_arrow_builder *b, const floe_field *f, const floe_json *j,
+                       int depth);
 
 /* Enter path component `name` (returns the length to restore). */
 static size_t path_push(nest_ctx *c, const char *name, int *rc)
@@ -150,8 +149,8 @@ static void path_pop(nest_ctx *c, size_t at)
     c->path.ptr[at] = '\0';
 }
 
-static int append_child(nest_ctx *c, floe_arrow_builder *b, const floe_field *f,
-                        const floe_json *j, int depth)
+static int append_child(nest_ctx *c, floe_arrow_builder *b, const floe_field *f, const floe_json *j,
+                        int depth)
 {
     int rc;
     size_t at = path_push(c, f->name, &rc);
@@ -173,8 +172,8 @@ static bool all_keys_are_fields(const floe_json *j, const floe_type *t)
     return true;
 }
 
-static int append_struct(nest_ctx *c, floe_arrow_builder *b, const floe_type *t,
-                         const floe_json *j, int depth)
+static int append_struct(nest_ctx *c, floe_arrow_builder *b, const floe_type *t, const floe_json *j,
+                         int depth)
 {
     bool by_name = floe__json_is_object(j) && all_keys_are_fields(j, t);
     if (!by_name && j->n != t->nfields)
@@ -211,9 +210,8 @@ static int append_map(nest_ctx *c, floe_arrow_builder *b, const floe_type *t, co
         }
         if (seen && (rc = floe__strmap_put(seen, j->keys[k], NULL)) < 0)
             break;
-        floe_json key = {.type = FLOE_JSON_STRING,
-                         .n = (uint32_t)strlen(j->keys[k]),
-                         .u.s = j->keys[k]};
+        floe_json key = {
+            .type = FLOE_JSON_STRING, .n = (uint32_t)strlen(j->keys[k]), .u.s = j->keys[k]};
         rc = append_child(c, b->children[0], t->key, &key, depth);
         if (rc == 0)
             rc = append_child(c, b->children[1], t->value, &j->u.items[k], depth);
@@ -223,8 +221,7 @@ static int append_map(nest_ctx *c, floe_arrow_builder *b, const floe_type *t, co
     return floe__arrow_builder_list_append(b, true, (int64_t)j->n);
 }
 
-static int append_leaf(nest_ctx *c, floe_arrow_builder *b, const floe_field *f,
-                       const floe_json *j)
+static int append_leaf(nest_ctx *c, floe_arrow_builder *b, const floe_field *f, const floe_json *j)
 {
     floe_sql_scalar x;
     memset(&x, 0, sizeof x);
@@ -274,8 +271,8 @@ static int append_leaf(nest_ctx *c, floe_arrow_builder *b, const floe_field *f,
     return floe__arrow_builder_append(b, &v);
 }
 
-static int append_json(nest_ctx *c, floe_arrow_builder *b, const floe_field *f,
-                       const floe_json *j, int depth)
+static int append_json(nest_ctx *c, floe_arrow_builder *b, const floe_field *f, const floe_json *j,
+                       int depth)
 {
     if (!j || floe__json_is_null(j)) {
         if (f->required)

@@ -165,8 +165,7 @@ static int parse_primitive(sql_parser *p, const floe_type **out, const char **wr
     return 0;
 }
 
-static floe_field *new_field(sql_parser *p, const char *name, bool required,
-                             const floe_type *type)
+static floe_field *new_field(sql_parser *p, const char *name, bool required, const floe_type *type)
 {
     floe_field *f = floe__arena_calloc(p->a, 1, sizeof *f);
     if (!f) {
@@ -227,8 +226,8 @@ static int parse_type_tree(sql_parser *p, const floe_type **out, int depth)
 {
     sql_tok *t = floe__sql_peek(p, 0);
     sql_tok *n = floe__sql_peek(p, 1);
-    bool nested = t->kind == TK_WORD && n->kind == TK_OP &&
-                  (!strcmp(n->text, "<") || !strcmp(n->text, "<>"));
+    bool nested =
+        t->kind == TK_WORD && n->kind == TK_OP && (!strcmp(n->text, "<") || !strcmp(n->text, "<>"));
     if (!nested)
         return parse_primitive(p, out, NULL, NULL);
     if (depth >= FLOE_MAX_TYPE_DEPTH)
@@ -277,7 +276,8 @@ static int parse_type_tree(sql_parser *p, const floe_type **out, int depth)
 static int parse_type(sql_parser *p, floe_sql_column *col)
 {
     sql_tok *t = floe__sql_peek(p, 0), *n = floe__sql_peek(p, 1);
-    if (!(t->kind == TK_WORD && n->kind == TK_OP && (!strcmp(n->text, "<") || !strcmp(n->text, "<>"))))
+    if (!(t->kind == TK_WORD && n->kind == TK_OP &&
+          (!strcmp(n->text, "<") || !strcmp(n->text, "<>"))))
         return parse_primitive(p, NULL, &col->type, &col->sql_type);
     const floe_type *tree = NULL;
     size_t from = t->pos;

@@ -386,10 +386,19 @@ int floe__sql_rw_function(sql_rw *r, size_t *pi)
         const char *spark, *fmt;
     } parts[] = {{"year", "%Y"}, {"month", "%m"},  {"day", "%d"},    {"dayofmonth", "%d"},
                  {"hour", "%H"}, {"minute", "%M"}, {"second", "%S"}, {"dayofyear", "%j"}};
-    static const char *const specials[] = {
-        "current_timestamp", "now",         "current_date",   "unix_timestamp",
-        "date_add",          "date_sub",    "datediff",       "concat",
-        "concat_ws",         "date_format", "array_contains", "map",           NULL};
+    static const char *const specials[] = {"current_timestamp",
+                                           "now",
+                                           "current_date",
+                                           "unix_timestamp",
+                                           "date_add",
+                                           "date_sub",
+                                           "datediff",
+                                           "concat",
+                                           "concat_ws",
+                                           "date_format",
+                                           "array_contains",
+                                           "map",
+                                           NULL};
     int part = -1, special = -1;
     for (size_t k = 0; k < FLOE_ARRAY_LEN(parts); k++)
         if (floe__sql_ieq(f, parts[k].spark))

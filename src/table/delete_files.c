@@ -463,7 +463,8 @@ static int run_pass(file_pass *fp, floe_vec *gone, int64_t *nlive, floe_arrow_bu
             if (live && !out && keep) {
                 const floe_type *root = fp->plan->schema->root;
                 for (size_t k = 0; rc == 0 && k < root->nfields; k++)
-                    rc = floe__scan_copy_slot(keep->children[k], b.children[k], root->fields[k].type, i);
+                    rc = floe__scan_copy_slot(keep->children[k], b.children[k],
+                                              root->fields[k].type, i);
                 if (rc == 0)
                     rc = floe__arrow_builder_struct_append(keep, true);
             }

@@ -18,8 +18,7 @@ static void tree(floe_buf *b, const floe_type *t)
     case FLOE_T_LIST:
         floe__buf_puts(b, "list<");
         tree(b, t->element->type);
-        floe__buf_printf(b, "%s%s>", t->element->required ? "!" : "?",
-                         t->element->id ? "#" : "");
+        floe__buf_printf(b, "%s%s>", t->element->required ? "!" : "?", t->element->id ? "#" : "");
         break;
     case FLOE_T_MAP:
         floe__buf_puts(b, "map<");
@@ -83,7 +82,7 @@ static char *column(const char *sql, size_t k)
         if (!c__)                                                                                  \
             ft_fail(__FILE__, __LINE__, "parse failed: %s (%s)", (sql), ft_floe_err());            \
         else if (strcmp(c__, (expected)) != 0)                                                     \
-            ft_fail(__FILE__, __LINE__, "for %s\n got: %s\n expected: %s", (sql), c__,           \
+            ft_fail(__FILE__, __LINE__, "for %s\n got: %s\n expected: %s", (sql), c__,             \
                     (expected));                                                                   \
         free(c__);                                                                                 \
     } while (0)
@@ -96,10 +95,12 @@ static void test_trees(void)
     EXPECT_COL(sql, 0, "long | BIGINT");
     EXPECT_COL(sql, 1, "list<string?> list | ARRAY<STRING>");
     EXPECT_COL(sql, 2, "map<string!,int?> map | MAP<STRING, INT>");
-    EXPECT_COL(sql, 3, "struct<street:string,zip:int!'c'> struct | "
-                       "STRUCT<street: STRING, zip: INT NOT NULL COMMENT 'c'>");
-    EXPECT_COL(sql, 4, "list<struct<a:int,b:map<string!,list<double?>?>>?> list | "
-                       "ARRAY<STRUCT<a: INT, b: MAP<STRING, ARRAY<DOUBLE>>>>");
+    EXPECT_COL(sql, 3,
+               "struct<street:string,zip:int!'c'> struct | "
+               "STRUCT<street: STRING, zip: INT NOT NULL COMMENT 'c'>");
+    EXPECT_COL(sql, 4,
+               "list<struct<a:int,b:map<string!,list<double?>?>>?> list | "
+               "ARRAY<STRUCT<a: INT, b: MAP<STRING, ARRAY<DOUBLE>>>>");
     /* Spark's other struct spelling, quoted names, primitives with arguments,
      * lower case, '>>' and '>>' '>' endings */
     EXPECT_COL("CREATE TABLE t (s struct<`x y` decimal(10, 2), ts timestamp NULL>)", 0,
@@ -130,8 +131,7 @@ static void test_errors(void)
     EXPECT_ERROR("CREATE TABLE t (a STRUCT<1: INT>)", FLOE_EINVALID, 25,
                  "expected a struct field name");
     EXPECT_ERROR("CREATE TABLE t (a LIST<INT>)", FLOE_EUNSUPPORTED, 18, "LIST<...>");
-    EXPECT_ERROR("CREATE TABLE t (a ARRAY<DECIMAL(40,1)>)", FLOE_EUNSUPPORTED, 24,
-                 "DECIMAL(40,1)");
+    EXPECT_ERROR("CREATE TABLE t (a ARRAY<DECIMAL(40,1)>)", FLOE_EUNSUPPORTED, 24, "DECIMAL(40,1)");
     /* depth limit: 70 levels of ARRAY< */
     floe_buf b = FLOE_BUF_INIT;
     floe__buf_puts(&b, "CREATE TABLE t (a ");
@@ -169,4 +169,7 @@ static const ft_case cases[] = {
     {"oom", test_oom},
 };
 
-int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}

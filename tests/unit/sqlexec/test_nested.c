@@ -69,7 +69,8 @@ static int roundtrip(floe_sql_session *s, const floe_field *f, const char *value
     return rc;
 }
 
-#define LIST_INT "{\"type\":\"list\",\"element-id\":2,\"element\":\"int\",\"element-required\":false}"
+#define LIST_INT                                                                                   \
+    "{\"type\":\"list\",\"element-id\":2,\"element\":\"int\",\"element-required\":false}"
 #define LIST_INT_REQ                                                                               \
     "{\"type\":\"list\",\"element-id\":2,\"element\":\"int\",\"element-required\":true}"
 #define MAP_INT_STR                                                                                \
@@ -128,8 +129,8 @@ static void test_shapes(void)
     expect(s, a, MAP_INT_STR, "{\"2\":\"b\",\"1\":null}", "{\"2\":\"b\",\"1\":null}");
     expect(s, a, MAP_INT_STR, "{}", "{}");
     expect(s, a, STRUCT_AB, "{\"a\":1,\"b\":[\"x\",null]}", "{\"a\":1,\"b\":[\"x\",null]}");
-    expect(s, a, STRUCT_AB, "{\"B\":[]}", "{\"a\":null,\"b\":[]}");     /* by name, missing a */
-    expect(s, a, STRUCT_AB, "[5,null]", "{\"a\":5,\"b\":null}");       /* array: by position */
+    expect(s, a, STRUCT_AB, "{\"B\":[]}", "{\"a\":null,\"b\":[]}");      /* by name, missing a */
+    expect(s, a, STRUCT_AB, "[5,null]", "{\"a\":5,\"b\":null}");         /* array: by position */
     expect(s, a, STRUCT_AB, "{\"x\":6,\"y\":[]}", "{\"a\":6,\"b\":[]}"); /* other names: position */
     expect(s, a, STRUCT_AB, "{}", "{\"a\":null,\"b\":null}");
     expect(s, a, LIST_DEC, "[1.005,\"2.5\",3,-0.01,null]", "[1.01,2.50,3.00,-0.01,null]");
@@ -151,7 +152,8 @@ static void test_errors(void)
     expect_err(s, a, STRUCT_REQ, true, NULL, "non-null column 'c'");
     expect_err(s, a, LIST_INT, false, "[2147483648]",
                "Cannot safely cast 'c.element': value '2147483648' does not fit type int");
-    expect_err(s, a, LIST_INT, false, "[[1]]", "Cannot write to 'c.element': a list, map or struct");
+    expect_err(s, a, LIST_INT, false, "[[1]]",
+               "Cannot write to 'c.element': a list, map or struct");
     expect_err(s, a, MAP_INT_STR, false, "{\"x\":\"a\"}", "Cannot safely cast 'c.key'");
     expect_err(s, a, MAP_INT_STR, false, "{\"1\":\"a\",\"1\":\"b\"}", "duplicate map key '1'");
     expect_err(s, a, MAP_INT_STR, false, "[]", "expected a map (a JSON object)");
@@ -196,4 +198,7 @@ static const ft_case cases[] = {
     {"oom", test_oom},
 };
 
-int main(int argc, char **argv) { return ft_main(argc, argv, cases, FT_N(cases)); }
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}
