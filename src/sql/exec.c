@@ -738,18 +738,27 @@ static bool has_var_ref(const char *p, size_t n)
 
 /* ---------------------------------------------------------------- struct columns */
 
-static bool is_struct_col(const char *name, void *payload)
+/* s->struct_cols holds "<kind><name>\0" items: 's' struct, 'm' a map with
+ * non-string keys. */
+static bool has_col(const floe_sql_session *s, char kind, const char *name)
 {
-    const floe_sql_session *s = payload;
     for (size_t at = 0; at < s->struct_cols.len; at += strlen(s->struct_cols.ptr + at) + 1)
-        if (strcasecmp(s->struct_cols.ptr + at, name) == 0)
+        if (s->struct_cols.ptr[at] == kind && strcasecmp(s->struct_cols.ptr + at + 1, name) == 0)
             return true;
     return false;
 }
 
-/* The struct columns of the tables `st` reads (its references and a DML
- * target), so that a second parse rewrites `col.field` on them (the
- * front end does not know schemas; see floe_sql_options.is_struct_column).
+static bool is_struct_col(const char *name, void *payload) { return has_col(payload, 's', name); }
+
+static bool is_keyed_map_col(const char *name, void *payload)
+{
+    return has_col(payload, 'm', name);
+}
+
+/* The struct columns (and maps with non-string keys) of the tables `st`
+ * reads (its references and a DML target), so that a second parse rewrites
+ * `col.field` and `m[1]` on them (the front end does not know schemas; see
+ * floe_sql_options.is_struct_column).
  * *any: at least one was found. Unknown tables are left to the executor. */
 static int collect_struct_columns(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a,
                                   bool *any)
@@ -775,8 +784,13 @@ static int collect_struct_columns(floe_sql_session *s, const floe_sql_stmt *st, 
         const floe_schema *sc = rc == 0 ? floe__metadata_current_schema(t->metadata) : NULL;
         for (size_t i = 0; sc && i < sc->root->nfields; i++) {
             const floe_field *f = &sc->root->fields[i];
-            if (f->type->id != FLOE_T_STRUCT || is_struct_col(f->name, s))
+            char kind = f->type->id == FLOE_T_STRUCT ? 's'
+                        : f->type->id == FLOE_T_MAP && f->type->key->type->id != FLOE_T_STRING
+                            ? 'm'
+                            : 0;
+            if (!kind || has_col(s, kind, f->name))
                 continue;
+            FLOE_TRY(floe__buf_putc(&s->struct_cols, kind));
             FLOE_TRY(floe__buf_puts(&s->struct_cols, f->name));
             FLOE_TRY(floe__buf_putc(&s->struct_cols, '\0'));
             *any = true;
@@ -821,6 +835,7 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
         s->fopt.current_namespace = s->current_ns;
         s->fopt.script = script;
         s->fopt.is_struct_column = is_struct_col;
+        s->fopt.is_keyed_map_column = is_keyed_map_col;
         floe__buf_clear(&s->struct_cols);
         floe_sql_stmt *st = NULL;
         const char *rest = NULL;

@@ -132,6 +132,9 @@ int floe__sql_rw_subscript(sql_rw *r, size_t *pi)
     bool int_map = false;
     for (int k = 0; int_maps[k] && r->o[e].k == 'w'; k++)
         int_map = int_map || floe__sql_ieq(r->o[e].s, int_maps[k]);
+    const floe_sql_options *opt = r->p->opt;
+    if (!int_map && r->o[e].k == 'w' && opt && opt->is_keyed_map_column)
+        int_map = opt->is_keyed_map_column(r->o[e].s, opt->payload);
     /* Insert json_extract( before the operand. */
     for (int k = 0; k < 2; k++)
         if (!(r->o = floe__sql_grow(r->p->a, r->o, r->n + k, &r->cap, sizeof *r->o)))

@@ -57,12 +57,15 @@ typedef struct floe_sql_options {
      * the metadata tables' partition/data_file/readable_metrics. May be
      * NULL. Uses the same payload. */
     bool (*is_struct_column)(const char *name, void *payload);
+    /* Names of map columns whose keys are not strings: `m[1]` is then the
+     * key "1" of the JSON object, not an array index. May be NULL. */
+    bool (*is_keyed_map_column)(const char *name, void *payload);
 } floe_sql_options;
 
 #define FLOE_SQL_OPTIONS_VERSION 1
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
-        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL                         \
+        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL                   \
     }
 
 /* ---------------------------------------------------------------- values */
