@@ -95,7 +95,8 @@ int floe__scan_arrow_value(const struct ArrowArray *a, const floe_type *t, int64
 }
 
 /* Append slot i of `a` (type t) to builder b. */
-static int copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, const floe_type *t, int64_t i)
+int floe__scan_copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, const floe_type *t,
+                         int64_t i)
 {
     if (!floe_type_is_nested(t)) {
         floe_value v;
@@ -105,19 +106,19 @@ static int copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, const fl
     bool valid = floe__arrow_is_valid(a, i);
     if (t->id == FLOE_T_STRUCT) {
         for (size_t k = 0; k < t->nfields; k++)
-            FLOE_TRY(copy_slot(b->children[k], a->children[k], t->fields[k].type, i));
+            FLOE_TRY(floe__scan_copy_slot(b->children[k], a->children[k], t->fields[k].type, i));
         return floe__arrow_builder_struct_append(b, valid);
     }
     const int32_t *off = (const int32_t *)a->buffers[1] + a->offset;
     int64_t lo = off[i], hi = off[i + 1];
     if (t->id == FLOE_T_LIST) {
         for (int64_t j = lo; j < hi; j++)
-            FLOE_TRY(copy_slot(b->children[0], a->children[0], t->element->type, j));
+            FLOE_TRY(floe__scan_copy_slot(b->children[0], a->children[0], t->element->type, j));
     } else {
         const struct ArrowArray *ent = a->children[0];
         for (int64_t j = lo; j < hi; j++) {
-            FLOE_TRY(copy_slot(b->children[0], ent->children[0], t->key->type, j + ent->offset));
-            FLOE_TRY(copy_slot(b->children[1], ent->children[1], t->value->type, j + ent->offset));
+            FLOE_TRY(floe__scan_copy_slot(b->children[0], ent->children[0], t->key->type, j + ent->offset));
+            FLOE_TRY(floe__scan_copy_slot(b->children[1], ent->children[1], t->value->type, j + ent->offset));
         }
     }
     return floe__arrow_builder_list_append(b, valid, hi - lo);
@@ -562,7 +563,7 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
             break;
         for (int64_t i = 0; i < n && rc == 0; i++)
             if (L->keep[i])
-                rc = copy_slot(bl, b->children[c], s->fields[c].type, i);
+                rc = floe__scan_copy_slot(bl, b->children[c], s->fields[c].type, i);
         if (rc == 0)
             rc = floe__arrow_builder_finish(bl, out->children[c]);
         floe__arrow_builder_free(bl);

@@ -144,6 +144,12 @@ int floe__scan_key(floe_buf *out, const floe_value *vals, size_t n);
 int floe__scan_arrow_value(const struct ArrowArray *a, const floe_type *t, int64_t i,
                            floe_value *out);
 
+/* Append slot i of Arrow array `a` (Iceberg type t, primitive or nested) to
+ * builder b (whose type is t). */
+struct floe_arrow_builder;
+int floe__scan_copy_slot(struct floe_arrow_builder *b, const struct ArrowArray *a,
+                         const floe_type *t, int64_t i);
+
 /* Parse the textual filter form into an unbound expression in `a`.
  * `schema` (may be NULL) only steers literal typing (fractions on decimal
  * columns stay exact). FLOE_EINVALID naming the offset on a syntax error. */

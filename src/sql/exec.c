@@ -10,6 +10,9 @@
  * floe__sql_error_class() names the Java exception Spark would print.
  */
 #include "sql/session_int.h"
+#include "spec/metadata.h"
+#include "sql/exec_int.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -733,6 +736,92 @@ static bool has_var_ref(const char *p, size_t n)
     return false;
 }
 
+/* ---------------------------------------------------------------- struct columns */
+
+/* s->struct_cols holds "<kind><name>\0" items: 's' struct, 'm' a map with
+ * non-string keys. */
+static bool has_col(const floe_sql_session *s, char kind, const char *name)
+{
+    for (size_t at = 0; at < s->struct_cols.len; at += strlen(s->struct_cols.ptr + at) + 1)
+        if (s->struct_cols.ptr[at] == kind && strcasecmp(s->struct_cols.ptr + at + 1, name) == 0)
+            return true;
+    return false;
+}
+
+static bool is_struct_col(const char *name, void *payload) { return has_col(payload, 's', name); }
+
+static bool is_keyed_map_col(const char *name, void *payload)
+{
+    return has_col(payload, 'm', name);
+}
+
+/* The struct columns (and maps with non-string keys) of the tables `st`
+ * reads (its references and a DML target), so that a second parse rewrites
+ * `col.field` and `m[1]` on them (the front end does not know schemas; see
+ * floe_sql_options.is_struct_column).
+ * *any: at least one was found. Unknown tables are left to the executor. */
+static int collect_struct_columns(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a,
+                                  bool *any)
+{
+    *any = false;
+    floe__buf_clear(&s->struct_cols);
+    bool dml = st->kind == FLOE_SQL_DELETE || st->kind == FLOE_SQL_UPDATE ||
+               st->kind == FLOE_SQL_MERGE;
+    for (size_t k = 0; k < st->nrefs + 1; k++) {
+        const floe_sql_name *n = k < st->nrefs ? &st->refs[k].name : dml ? &st->target : NULL;
+        if (!n || (n->kind != FLOE_SQLREF_TABLE && n->kind != FLOE_SQLREF_BRANCH &&
+                   n->kind != FLOE_SQLREF_TAG))
+            continue;
+        const char *ident = floe__sql_table_ident(s, n, a);
+        if (!ident)
+            return floe__error_nomem();
+        const char *ec = s->error_class;
+        floe_table *t = NULL;
+        int rc = floe__sql_get_table(s, ident, &t);
+        s->error_class = ec;
+        if (rc == FLOE_ENOMEM)
+            return rc;
+        const floe_schema *sc = rc == 0 ? floe__metadata_current_schema(t->metadata) : NULL;
+        for (size_t i = 0; sc && i < sc->root->nfields; i++) {
+            const floe_field *f = &sc->root->fields[i];
+            char kind = f->type->id == FLOE_T_STRUCT ? 's'
+                        : f->type->id == FLOE_T_MAP && f->type->key->type->id != FLOE_T_STRING
+                            ? 'm'
+                            : 0;
+            if (!kind || has_col(s, kind, f->name))
+                continue;
+            FLOE_TRY(floe__buf_putc(&s->struct_cols, kind));
+            FLOE_TRY(floe__buf_puts(&s->struct_cols, f->name));
+            FLOE_TRY(floe__buf_putc(&s->struct_cols, '\0'));
+            *any = true;
+        }
+    }
+    floe_error_clear();
+    return 0;
+}
+
+static int parse_one(floe_sql_session *s, floe_arena *a, const char *p, floe_sql_stmt **st,
+                     const char **rest)
+{
+    *st = NULL;
+    *rest = NULL;
+    int rc = floe__sql_parse(a, p, &s->fopt, st, rest);
+    if (*rest && (*rest < p || *rest > p + strlen(p)))
+        *rest = NULL; /* defensive: never read outside the script */
+    if (rc != FLOE_ENOMEM && *rest && *rest > p && has_var_ref(p, (size_t)(*rest - p))) {
+        floe_buf sub = FLOE_BUF_INIT;
+        rc = substitute(s, p, (size_t)(*rest - p), &sub);
+        if (rc == 0) {
+            floe_sql_options o = s->fopt;
+            o.script = NULL;
+            *st = NULL;
+            rc = floe__sql_parse(a, sub.ptr ? sub.ptr : "", &o, st, NULL);
+        }
+        floe__buf_free(&sub);
+    }
+    return rc;
+}
+
 int floe__sql_session_run(floe_sql_session *s, const char *script, const char *origin)
 {
     FLOE_UNUSED(origin);
@@ -745,22 +834,15 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
             return floe__error_nomem();
         s->fopt.current_namespace = s->current_ns;
         s->fopt.script = script;
+        s->fopt.is_struct_column = is_struct_col;
+        s->fopt.is_keyed_map_column = is_keyed_map_col;
+        floe__buf_clear(&s->struct_cols);
         floe_sql_stmt *st = NULL;
         const char *rest = NULL;
-        rc = floe__sql_parse(a, p, &s->fopt, &st, &rest);
-        if (rest && (rest < p || rest > p + strlen(p)))
-            rest = NULL; /* defensive: never read outside the script */
-        if (rc != FLOE_ENOMEM && rest && rest > p && has_var_ref(p, (size_t)(rest - p))) {
-            floe_buf sub = FLOE_BUF_INIT;
-            rc = substitute(s, p, (size_t)(rest - p), &sub);
-            if (rc == 0) {
-                floe_sql_options o = s->fopt;
-                o.script = NULL;
-                st = NULL;
-                rc = floe__sql_parse(a, sub.ptr ? sub.ptr : "", &o, &st, NULL);
-            }
-            floe__buf_free(&sub);
-        }
+        rc = parse_one(s, a, p, &st, &rest);
+        bool any = false;
+        if (rc == 0 && st && (rc = collect_struct_columns(s, st, a, &any)) == 0 && any)
+            rc = parse_one(s, a, p, &st, &rest);
         if (rc < 0) {
             s->error_class = rc == FLOE_ENOMEM     ? NULL
                              : rc == FLOE_ENOTFOUND ? "CatalogNotFoundException"

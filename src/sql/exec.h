@@ -89,8 +89,9 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st);
 /* Optional: the display type of a result column that comes straight from a
  * table column (origin table and column as SQLite reports them):
  * FLOE_SQL_HINT_BOOL for booleans (SQLite stores 0/1), a decimal scale
- * >= 0, or FLOE_SQL_HINT_NONE. */
-enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2 };
+ * >= 0, FLOE_SQL_HINT_JSON for nested columns (JSON text), or
+ * FLOE_SQL_HINT_NONE. */
+enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2, FLOE_SQL_HINT_JSON = -3 };
 /* A REAL result whose SQLite subtype is FLOE_SQL_SUBTYPE_SCALE + s (s in
  * 0..18) is a decimal of scale s (exec_funcs.c's exact sum). */
 #define FLOE_SQL_SUBTYPE_SCALE 0xA0

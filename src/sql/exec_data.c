@@ -25,6 +25,7 @@
 #include "meta/rowsource.h"
 #include "scan/scan.h"
 #include "sql/exec_int.h"
+#include "sql/nested.h"
 #include "spec/metadata.h"
 #include "spec/value.h"
 #include "table/table.h"
@@ -237,11 +238,29 @@ static int data_next(floe_rowcursor *base)
     }
 }
 
+/* A nested column's cell: JSON text (sql/nested.c) or NULL. */
+static int nested_cell(data_cursor *c, const data_rs *d, size_t col, floe_rs_cell *out)
+{
+    const floe_type *t = d->types[col];
+    const struct ArrowArray *a = c->batch.children[col];
+    memset(out, 0, sizeof *out);
+    if (!floe__arrow_is_valid(a, c->row)) {
+        out->value = floe_value_null(t->id);
+        return 0;
+    }
+    FLOE_TRY(floe__sql_nested_json(a, t, c->row, d->s->tz, &c->text));
+    out->json = c->text.ptr;
+    out->json_len = c->text.len;
+    return 0;
+}
+
 static int data_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
 {
     data_cursor *c = (data_cursor *)base;
     data_rs *d = base->rs->impl;
     floe_value v;
+    if (floe_type_is_nested(d->types[col]))
+        return nested_cell(c, d, col, out);
     FLOE_TRY(floe__scan_arrow_value(c->batch.children[col], d->types[col], c->row, &v));
     if (!v.is_null && d->types[col]->id == FLOE_T_DECIMAL) {
         if (d->scale[col] >= 0) { /* as double */
@@ -365,13 +384,8 @@ int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_
         d->cols[i].name = f->name;
         d->cols[i].type = f->type;
         d->cols[i].required = f->required;
-        bool nested = f->type->id == FLOE_T_STRUCT || f->type->id == FLOE_T_LIST ||
-                      f->type->id == FLOE_T_MAP;
-        if (nested) {
-            rc = floe__error(FLOE_EUNSUPPORTED, "sql",
-                             "reading nested column %s is not supported yet", f->name);
-            break;
-        }
+        if (floe_type_is_nested(f->type)) /* JSON text (sql/nested.c), never pushed */
+            continue;
         d->cols[i].push = FLOE_RS_PUSH_EQ | FLOE_RS_PUSH_RANGE;
         if (f->type->id == FLOE_T_DECIMAL) {
             if (f->type->precision <= 15) {
@@ -399,7 +413,9 @@ int floe__sql_data_hint(const floe_rowsource *rs, const char *column)
     const data_rs *d = rs->impl;
     for (size_t i = 0; i < rs->ncolumns; i++)
         if (strcmp(d->names[i], column) == 0)
-            return d->types[i]->id == FLOE_T_BOOLEAN ? FLOE_SQL_HINT_BOOL : d->scale[i];
+            return d->types[i]->id == FLOE_T_BOOLEAN  ? FLOE_SQL_HINT_BOOL
+                   : floe_type_is_nested(d->types[i]) ? FLOE_SQL_HINT_JSON
+                                                      : d->scale[i];
     return FLOE_SQL_HINT_NONE;
 }
 

@@ -13,6 +13,7 @@
 #include "arrow/arrow.h"
 #include "spec/metadata.h"
 #include "sql/exec_int.h"
+#include "sql/nested.h"
 #include "table/table.h"
 #include "util/civil.h"
 #include "util/progress.h"
@@ -109,10 +110,35 @@ static bool parse_decimal(const char *s, int32_t precision, int32_t scale, floe_
 int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_field *f,
                             floe_value *out)
 {
+    floe_sql_scalar x;
+    memset(&x, 0, sizeof x);
+    x.type = sqlite3_value_type(sv);
+    if (x.type == SQLITE_INTEGER)
+        x.i = sqlite3_value_int64(sv);
+    else if (x.type == SQLITE_FLOAT)
+        x.d = sqlite3_value_double(sv);
+    if (x.type == SQLITE_BLOB) {
+        x.text = sqlite3_value_blob(sv);
+        x.len = (size_t)sqlite3_value_bytes(sv);
+    } else if (x.type != SQLITE_NULL) {
+        x.text = (const char *)sqlite3_value_text(sv);
+        x.len = (size_t)sqlite3_value_bytes(sv);
+    }
+    /* a BLOB into a non-binary column is read as its text */
+    if (x.type == SQLITE_BLOB && f->type->id != FLOE_T_BINARY) {
+        x.text = (const char *)sqlite3_value_text(sv);
+        x.len = (size_t)sqlite3_value_bytes(sv);
+    }
+    return floe__sql_convert_scalar(s, &x, f, out);
+}
+
+int floe__sql_convert_scalar(floe_sql_session *s, const floe_sql_scalar *x, const floe_field *f,
+                             floe_value *out)
+{
     memset(out, 0, sizeof *out);
     const floe_type *t = f->type;
     out->type = t->id;
-    int st = sqlite3_value_type(sv);
+    int st = x->type;
     if (st == SQLITE_NULL) {
         if (f->required)
             return floe__sql_fail(s,
@@ -123,11 +149,11 @@ int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_f
         out->is_null = true;
         return 0;
     }
-    const char *text = (const char *)sqlite3_value_text(sv);
+    const char *text = x->text;
     switch (t->id) {
     case FLOE_T_BOOLEAN:
         if (st == SQLITE_INTEGER)
-            out->v.b = sqlite3_value_int64(sv) != 0;
+            out->v.b = x->i != 0;
         else if (text && strcasecmp(text, "true") == 0)
             out->v.b = true;
         else if (text && strcasecmp(text, "false") == 0)
@@ -139,10 +165,10 @@ int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_f
     case FLOE_T_LONG: {
         int64_t v;
         if (st == SQLITE_INTEGER) {
-            v = sqlite3_value_int64(sv);
+            v = x->i;
         } else {
             char *end = NULL;
-            double d = st == SQLITE_FLOAT ? sqlite3_value_double(sv) : strtod(text, &end);
+            double d = st == SQLITE_FLOAT ? x->d : strtod(text, &end);
             if ((end && (end == text || *end)) || d != (double)(int64_t)d)
                 return cast_error(s, text, f);
             v = (int64_t)d;
@@ -159,7 +185,7 @@ int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_f
     case FLOE_T_DOUBLE: {
         double d;
         if (st == SQLITE_INTEGER || st == SQLITE_FLOAT) {
-            d = sqlite3_value_double(sv);
+            d = st == SQLITE_INTEGER ? (double)x->i : x->d;
         } else {
             char *end = NULL;
             d = strtod(text, &end);
@@ -197,13 +223,11 @@ int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_f
     }
     case FLOE_T_STRING:
         out->v.bytes.ptr = (const uint8_t *)(text ? text : "");
-        out->v.bytes.len = (size_t)sqlite3_value_bytes(sv);
+        out->v.bytes.len = x->len;
         return 0;
     case FLOE_T_BINARY:
-        out->v.bytes.ptr = sqlite3_value_blob(sv);
-        out->v.bytes.len = (size_t)sqlite3_value_bytes(sv);
-        if (!out->v.bytes.ptr)
-            out->v.bytes.ptr = (const uint8_t *)"";
+        out->v.bytes.ptr = (const uint8_t *)(text ? text : "");
+        out->v.bytes.len = x->len;
         return 0;
     default:
         return floe__sql_fail(s,
@@ -349,7 +373,6 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
             goto done;
         }
         for (size_t i = 0; i < nf; i++) {
-            floe_value v;
             const floe_field *f = &sc->root->fields[i];
             if (map[i] < 0) {
                 if (f->required) {
@@ -363,9 +386,8 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
                 }
                 rc = floe__arrow_builder_append_null(b->children[i]);
             } else {
-                rc = floe__sql_convert_value(s, sqlite3_column_value(qs, map[i]), f, &v);
-                if (rc == 0)
-                    rc = floe__arrow_builder_append(b->children[i], &v);
+                rc = floe__sql_append_value(s, sqlite3_column_value(qs, map[i]), f,
+                                            b->children[i]);
             }
             if (rc < 0)
                 goto done;

@@ -19,6 +19,7 @@
 #include "spec/metadata.h"
 #include "sql/exec_data.h"
 #include "sql/exec_int.h"
+#include "sql/nested.h"
 #include "sql/vtab.h"
 #include "table/table.h"
 
@@ -144,11 +145,8 @@ static int update_rows(floe_sql_session *s, const floe_sql_stmt *st, const char 
             goto done;
         }
         for (size_t i = 0; i < nf; i++) {
-            floe_value v;
-            rc = floe__sql_convert_value(s, sqlite3_column_value(qs, (int)i),
-                                         &sc->root->fields[i], &v);
-            if (rc == 0)
-                rc = floe__arrow_builder_append(b->children[i], &v);
+            rc = floe__sql_append_value(s, sqlite3_column_value(qs, (int)i),
+                                        &sc->root->fields[i], b->children[i]);
             if (rc < 0)
                 goto done;
         }

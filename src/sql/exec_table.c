@@ -51,7 +51,10 @@ static int infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_aren
             floe__sql_live_column_type(s, sqlite3_column_table_name(qs, i),
                                        sqlite3_column_origin_name(qs, i));
         const char *ty = NULL;
-        if (t) {
+        if (t && floe_type_is_nested(t)) {
+            cols[i].nested = t;
+            ty = floe__type_name(t->id);
+        } else if (t) {
             floe__buf_clear(&tb);
             rc = floe__type_format(t, &tb);
             ty = rc == 0 ? floe__arena_strdup(a, tb.ptr ? tb.ptr : "string") : NULL;
@@ -72,6 +75,94 @@ static int infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_aren
     *out = cols;
     *n = (size_t)ncol;
     return rc;
+}
+
+/* Iceberg JSON of a (nested) type with fresh field ids, in the order of
+ * Iceberg's TypeUtil.assignFreshIds (what a catalog applies to a new
+ * table's schema): a struct numbers all its fields before descending into
+ * their types, a list its element, a map its key then value. */
+static json_t *type_json(const floe_type *t, int32_t *next);
+
+static json_t *field_json(const floe_field *f, int32_t id, int32_t *next)
+{
+    json_t *o = json_object(), *ty = type_json(f->type, next);
+    if (!o || !ty) {
+        json_decref(o);
+        json_decref(ty);
+        return NULL;
+    }
+    json_object_set_new(o, "id", json_integer(id));
+    json_object_set_new(o, "name", json_string(f->name));
+    json_object_set_new(o, "required", json_boolean(f->required));
+    json_object_set_new(o, "type", ty);
+    if (f->doc)
+        json_object_set_new(o, "doc", json_string(f->doc));
+    return o;
+}
+
+static json_t *type_json(const floe_type *t, int32_t *next)
+{
+    json_t *o = NULL;
+    switch (t->id) {
+    case FLOE_T_STRUCT: {
+        int32_t first = *next;
+        *next += (int32_t)t->nfields;
+        json_t *fs = json_array();
+        o = json_object();
+        if (!o || !fs) {
+            json_decref(fs);
+            break;
+        }
+        json_object_set_new(o, "type", json_string("struct"));
+        json_object_set_new(o, "fields", fs);
+        for (size_t i = 0; i < t->nfields; i++) {
+            json_t *f = field_json(&t->fields[i], first + (int32_t)i, next);
+            if (!f || json_array_append_new(fs, f) < 0) {
+                json_decref(o);
+                return NULL;
+            }
+        }
+        return o;
+    }
+    case FLOE_T_LIST: {
+        int32_t id = (*next)++;
+        json_t *et = type_json(t->element->type, next);
+        if (!et || !(o = json_object())) {
+            json_decref(et);
+            return NULL;
+        }
+        json_object_set_new(o, "type", json_string("list"));
+        json_object_set_new(o, "element-id", json_integer(id));
+        json_object_set_new(o, "element", et);
+        json_object_set_new(o, "element-required", json_boolean(t->element->required));
+        return o;
+    }
+    case FLOE_T_MAP: {
+        int32_t kid = (*next)++, vid = (*next)++;
+        json_t *kt = type_json(t->key->type, next);
+        json_t *vt = kt ? type_json(t->value->type, next) : NULL;
+        if (!kt || !vt || !(o = json_object())) {
+            json_decref(kt);
+            json_decref(vt);
+            return NULL;
+        }
+        json_object_set_new(o, "type", json_string("map"));
+        json_object_set_new(o, "key-id", json_integer(kid));
+        json_object_set_new(o, "key", kt);
+        json_object_set_new(o, "value-id", json_integer(vid));
+        json_object_set_new(o, "value", vt);
+        json_object_set_new(o, "value-required", json_boolean(t->value->required));
+        return o;
+    }
+    default: {
+        floe_buf b = FLOE_BUF_INIT;
+        if (floe__type_format(t, &b) == 0)
+            o = json_string(b.ptr ? b.ptr : "");
+        floe__buf_free(&b);
+        return o;
+    }
+    }
+    return NULL;
 }
 
 static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
@@ -133,6 +224,8 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
         goto done;
     json_object_set_new(schema, "type", json_string("struct"));
     json_object_set_new(schema, "schema-id", json_integer(0));
+    /* top-level columns take ids 1..n, nested fields follow (type_json) */
+    int32_t next_id = (int32_t)c->ncolumns + 1;
     for (size_t i = 0; i < c->ncolumns; i++) {
         const floe_sql_column *col = &c->columns[i];
         for (size_t k = 0; k < i; k++)
@@ -146,12 +239,16 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
                 goto done;
             }
         json_t *f = json_object();
-        if (!f)
+        json_t *ty = col->nested ? type_json(col->nested, &next_id) : json_string(col->type);
+        if (!f || !ty) {
+            json_decref(f);
+            json_decref(ty);
             goto done;
+        }
         json_object_set_new(f, "id", json_integer((json_int_t)i + 1));
         json_object_set_new(f, "name", json_string(col->name));
         json_object_set_new(f, "required", json_boolean(col->not_null));
-        json_object_set_new(f, "type", json_string(col->type));
+        json_object_set_new(f, "type", ty);
         if (col->comment)
             json_object_set_new(f, "doc", json_string(col->comment));
         json_array_append_new(fields, f);
@@ -169,6 +266,14 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
                                             "Cannot find source column for partition field: %s",
                                             p->column),
                                 "IllegalArgumentException");
+            goto done;
+        }
+        if (c->columns[src].nested) { /* spec: transforms take primitive sources */
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "Cannot partition by non-primitive source field: %s",
+                                            p->column),
+                                "ValidationException");
             goto done;
         }
         const char *name = partition_name(a, p);
@@ -240,6 +345,23 @@ static int spark_type(const floe_type *t, floe_buf *b)
     case FLOE_T_UUID: return floe__buf_puts(b, "string");
     case FLOE_T_FIXED:
     case FLOE_T_BINARY: return floe__buf_puts(b, "binary");
+    case FLOE_T_LIST:
+        FLOE_TRY(floe__buf_puts(b, "array<"));
+        FLOE_TRY(spark_type(t->element->type, b));
+        return floe__buf_putc(b, '>');
+    case FLOE_T_MAP:
+        FLOE_TRY(floe__buf_puts(b, "map<"));
+        FLOE_TRY(spark_type(t->key->type, b));
+        FLOE_TRY(floe__buf_putc(b, ','));
+        FLOE_TRY(spark_type(t->value->type, b));
+        return floe__buf_putc(b, '>');
+    case FLOE_T_STRUCT:
+        FLOE_TRY(floe__buf_puts(b, "struct<"));
+        for (size_t i = 0; i < t->nfields; i++) {
+            FLOE_TRY(floe__buf_printf(b, "%s%s:", i ? "," : "", t->fields[i].name));
+            FLOE_TRY(spark_type(t->fields[i].type, b));
+        }
+        return floe__buf_putc(b, '>');
     default: return floe__type_format(t, b);
     }
 }

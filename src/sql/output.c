@@ -424,6 +424,8 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
             int h = o->hint(tab, col, o->hint_payload);
             if (h == FLOE_SQL_HINT_BOOL)
                 is_bool[i] = true;
+            else if (h == FLOE_SQL_HINT_JSON)
+                scale[i] = FLOE_SQL_HINT_JSON; /* below: a JSON cell */
             else if (h >= 0)
                 scale[i] = h;
         }
@@ -479,7 +481,9 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
                 c->n = (size_t)sqlite3_value_bytes(v);
                 if (!c->s)
                     c->s = "";
-                c->kind = sqlite3_value_subtype(v) == 'J' ? FLOE_SQLC_JSON : FLOE_SQLC_TEXT;
+                c->kind = sqlite3_value_subtype(v) == 'J' || scale[i] == FLOE_SQL_HINT_JSON
+                              ? FLOE_SQLC_JSON
+                              : FLOE_SQLC_TEXT;
             }
         }
         if (rc == 0)

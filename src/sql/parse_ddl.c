@@ -10,6 +10,7 @@
  * become the spec's snapshot-reference fields max-ref-age-ms,
  * min-snapshots-to-keep and max-snapshot-age-ms).
  */
+#include "spec/spec.h"
 #include "sql/sqlfront_int.h"
 
 #include <ctype.h>
@@ -100,18 +101,31 @@ const char *floe__sql_iceberg_type(floe_arena *a, const char *spark_type)
     return NULL;
 }
 
-/* Column type at the cursor: a word with an optional (n[, m]). */
-static int parse_type(sql_parser *p, floe_sql_column *col)
+/* The closing '>' of a nested type. A '>>' token closes two levels: its
+ * first character is consumed here and the token shrinks to '>'. */
+static int expect_gt(sql_parser *p)
+{
+    sql_tok *t = floe__sql_peek(p, 0);
+    if (t->kind == TK_OP && !strcmp(t->text, ">>")) {
+        t->text = ">";
+        t->len = 1;
+        t->pos++;
+        return 0;
+    }
+    return floe__sql_expect_op(p, ">");
+}
+
+static int parse_type_tree(sql_parser *p, const floe_type **out, int depth);
+
+/* One primitive type at the cursor: a word with an optional (n[, m]). */
+static int parse_primitive(sql_parser *p, const floe_type **out, const char **written,
+                           const char **sql_type_out)
 {
     size_t from = p->i;
     sql_tok *t = floe__sql_peek(p, 0);
     if (t->kind != TK_WORD)
         return floe__sql_err(p, "syntax error: expected a column type");
     p->i++;
-    sql_tok *n = floe__sql_peek(p, 0);
-    if (n->kind == TK_OP && !strcmp(n->text, "<"))
-        return floe__sql_err_at(FLOE_EUNSUPPORTED, p->script, t->pos,
-                                "unsupported: nested column type %s<...>", t->text);
     if (floe__sql_accept_op(p, "(")) {
         while (!floe__sql_accept_op(p, ")")) {
             if (floe__sql_peek(p, 0)->kind == TK_EOF)
@@ -128,21 +142,152 @@ static int parse_type(sql_parser *p, floe_sql_column *col)
     }
     for (size_t k = 0; k < b.len; k++)
         b.ptr[k] = (char)toupper((unsigned char)b.ptr[k]);
-    col->sql_type = floe__arena_strdup(p->a, b.ptr);
+    const char *sql_type = floe__arena_strdup(p->a, b.ptr);
     floe__buf_free(&b);
-    if (!col->sql_type)
+    if (!sql_type)
         return floe__error_nomem();
     /* floe__sql_iceberg_type returns NULL for an unknown type and on OOM: a
      * clear slot tells them apart. */
     floe_error_clear();
-    col->type = floe__sql_iceberg_type(p->a, col->sql_type);
-    if (!col->type) {
+    const char *ice = floe__sql_iceberg_type(p->a, sql_type);
+    if (!ice) {
         if (floe__error_code() == FLOE_ENOMEM)
             return FLOE_ENOMEM;
         return floe__sql_err_at(FLOE_EUNSUPPORTED, p->script, t->pos, "unsupported column type %s",
-                                col->sql_type);
+                                sql_type);
     }
+    if (out)
+        FLOE_TRY(floe__type_parse(ice, p->a, out));
+    if (written)
+        *written = ice;
+    if (sql_type_out)
+        *sql_type_out = sql_type;
     return 0;
+}
+
+static floe_field *new_field(sql_parser *p, const char *name, bool required, const floe_type *type)
+{
+    floe_field *f = floe__arena_calloc(p->a, 1, sizeof *f);
+    if (!f) {
+        floe__error_nomem();
+        return NULL;
+    }
+    f->name = name;
+    f->required = required;
+    f->type = type;
+    return f;
+}
+
+/* STRUCT<name[:] type [NOT NULL] [COMMENT '...'], ...> after the '<'. */
+static int parse_struct_fields(sql_parser *p, floe_type *st, int depth)
+{
+    floe_field *fs = NULL;
+    size_t n = 0, cap = 0;
+    do {
+        if (!(fs = floe__sql_grow(p->a, fs, n, &cap, sizeof *fs)))
+            return FLOE_ENOMEM;
+        floe_field *f = &fs[n];
+        memset(f, 0, sizeof *f);
+        sql_tok *nt = floe__sql_peek(p, 0);
+        if (nt->kind != TK_WORD && nt->kind != TK_QIDENT && nt->kind != TK_STRING)
+            return floe__sql_err(p, "syntax error: expected a struct field name");
+        f->name = nt->text;
+        p->i++;
+        for (size_t k = 0; k < n; k++)
+            if (floe__sql_ieq(fs[k].name, f->name))
+                return floe__sql_err_at(FLOE_EINVALID, p->script, nt->pos,
+                                        "duplicate struct field name %s", f->name);
+        floe__sql_accept_op(p, ":");
+        FLOE_TRY(parse_type_tree(p, &f->type, depth + 1));
+        for (;;) {
+            if (floe__sql_accept(p, "NOT")) {
+                FLOE_TRY(floe__sql_expect(p, "NULL"));
+                f->required = true;
+            } else if (floe__sql_accept(p, "NULL")) {
+                f->required = false;
+            } else if (floe__sql_accept(p, "COMMENT")) {
+                FLOE_TRY(floe__sql_string(p, &f->doc));
+            } else {
+                break;
+            }
+        }
+        n++;
+    } while (floe__sql_accept_op(p, ","));
+    st->fields = fs;
+    st->nfields = n;
+    return expect_gt(p);
+}
+
+/* A Spark type as an Iceberg type tree in the parser's arena: primitives as
+ * floe__sql_iceberg_type maps them, ARRAY<t>, MAP<k, v>, STRUCT<...>. Every
+ * field id is 0 (the executor assigns fresh ids). As in Spark, list
+ * elements and map values are optional, map keys required. */
+static int parse_type_tree(sql_parser *p, const floe_type **out, int depth)
+{
+    sql_tok *t = floe__sql_peek(p, 0);
+    sql_tok *n = floe__sql_peek(p, 1);
+    bool nested =
+        t->kind == TK_WORD && n->kind == TK_OP && (!strcmp(n->text, "<") || !strcmp(n->text, "<>"));
+    if (!nested)
+        return parse_primitive(p, out, NULL, NULL);
+    if (depth >= FLOE_MAX_TYPE_DEPTH)
+        return floe__sql_err(p, "column type nested too deeply");
+    floe_type *ty = floe__arena_calloc(p->a, 1, sizeof *ty);
+    if (!ty)
+        return floe__error_nomem();
+    bool is_array = floe__sql_ieq(t->text, "ARRAY"), is_map = floe__sql_ieq(t->text, "MAP");
+    if (!is_array && !is_map && !floe__sql_ieq(t->text, "STRUCT"))
+        return floe__sql_err_at(FLOE_EUNSUPPORTED, p->script, t->pos,
+                                "unsupported column type %s<...>", t->text);
+    p->i++;
+    if (!strcmp(n->text, "<>")) {
+        p->i++;
+        return floe__sql_err_at(FLOE_EINVALID, p->script, n->pos + 1,
+                                is_array || is_map ? "syntax error: expected a column type"
+                                                   : "syntax error: expected a struct field name");
+    }
+    p->i++;
+    if (is_array) {
+        ty->id = FLOE_T_LIST;
+        const floe_type *et;
+        FLOE_TRY(parse_type_tree(p, &et, depth + 1));
+        if (!(ty->element = new_field(p, "element", false, et)))
+            return FLOE_ENOMEM;
+        FLOE_TRY(expect_gt(p));
+    } else if (is_map) {
+        ty->id = FLOE_T_MAP;
+        const floe_type *kt, *vt;
+        FLOE_TRY(parse_type_tree(p, &kt, depth + 1));
+        FLOE_TRY(floe__sql_expect_op(p, ","));
+        FLOE_TRY(parse_type_tree(p, &vt, depth + 1));
+        if (!(ty->key = new_field(p, "key", true, kt)) ||
+            !(ty->value = new_field(p, "value", false, vt)))
+            return FLOE_ENOMEM;
+        FLOE_TRY(expect_gt(p));
+    } else {
+        ty->id = FLOE_T_STRUCT;
+        FLOE_TRY(parse_struct_fields(p, ty, depth));
+    }
+    *out = ty;
+    return 0;
+}
+
+/* Column type at the cursor. */
+static int parse_type(sql_parser *p, floe_sql_column *col)
+{
+    sql_tok *t = floe__sql_peek(p, 0), *n = floe__sql_peek(p, 1);
+    if (!(t->kind == TK_WORD && n->kind == TK_OP &&
+          (!strcmp(n->text, "<") || !strcmp(n->text, "<>"))))
+        return parse_primitive(p, NULL, &col->type, &col->sql_type);
+    const floe_type *tree = NULL;
+    size_t from = t->pos;
+    FLOE_TRY(parse_type_tree(p, &tree, 0));
+    col->nested = tree;
+    col->type = floe__type_name(tree->id);
+    /* the type as written */
+    size_t to = p->t[p->i - 1].end;
+    col->sql_type = floe__arena_strndup(p->a, p->script + from, to - from);
+    return col->sql_type ? 0 : floe__error_nomem();
 }
 
 static int parse_columns(sql_parser *p, floe_sql_create_table *ct)

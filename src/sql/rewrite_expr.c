@@ -16,12 +16,13 @@
 
 static const char *const struct_columns[] = {"partition", "data_file", "readable_metrics", NULL};
 
-static bool is_struct_column(const char *s)
+static bool is_struct_column(const sql_rw *r, const char *s)
 {
     for (int k = 0; struct_columns[k]; k++)
         if (floe__sql_ieq(s, struct_columns[k]))
             return true;
-    return false;
+    const floe_sql_options *o = r->p->opt;
+    return o && o->is_struct_column && o->is_struct_column(s, o->payload);
 }
 
 /* JSON path label: $."a"."b" ... ; a '"' cannot be expressed. */
@@ -44,7 +45,7 @@ int floe__sql_rw_struct_chain(sql_rw *r, size_t *pi)
         sql_tok *w = floe__sql_rw_tok(r, j);
         if (w->kind != TK_WORD && w->kind != TK_QIDENT)
             break;
-        if (split == (size_t)-1 && is_struct_column(w->text) &&
+        if (split == (size_t)-1 && is_struct_column(r, w->text) &&
             floe__sql_tok_op(floe__sql_rw_tok(r, j + 1), "."))
             split = n;
         n++;
@@ -131,6 +132,9 @@ int floe__sql_rw_subscript(sql_rw *r, size_t *pi)
     bool int_map = false;
     for (int k = 0; int_maps[k] && r->o[e].k == 'w'; k++)
         int_map = int_map || floe__sql_ieq(r->o[e].s, int_maps[k]);
+    const floe_sql_options *opt = r->p->opt;
+    if (!int_map && r->o[e].k == 'w' && opt && opt->is_keyed_map_column)
+        int_map = opt->is_keyed_map_column(r->o[e].s, opt->payload);
     /* Insert json_extract( before the operand. */
     for (int k = 0; k < 2; k++)
         if (!(r->o = floe__sql_grow(r->p->a, r->o, r->n + k, &r->cap, sizeof *r->o)))
@@ -325,8 +329,8 @@ static const struct {
     const char *spark, *sqlite;
 } renames[] = {
     {"array", "json_array"},
-    {"map", "json_object"},
     {"named_struct", "json_object"},
+    {"struct", "json_array"}, /* by position; see sql/nested.c */
     {"size", "json_array_length"},
     {"cardinality", "json_array_length"},
     {"nvl", "ifnull"},
@@ -345,6 +349,21 @@ static const struct {
     {"some", "max"},
     {"any", "max"},
 };
+
+/* Is rewritten text `s` one SQL string literal ('..', '' inside)? */
+static bool is_string_literal(const char *s)
+{
+    if (*s++ != '\'')
+        return false;
+    for (; *s; s++)
+        if (*s == '\'') {
+            if (s[1] == '\'')
+                s++;
+            else
+                return s[1] == '\0';
+        }
+    return false;
+}
 
 /* A function call at *pi (word followed by '('). Returns 1 when handled. */
 int floe__sql_rw_function(sql_rw *r, size_t *pi)
@@ -370,10 +389,19 @@ int floe__sql_rw_function(sql_rw *r, size_t *pi)
         const char *spark, *fmt;
     } parts[] = {{"year", "%Y"}, {"month", "%m"},  {"day", "%d"},    {"dayofmonth", "%d"},
                  {"hour", "%H"}, {"minute", "%M"}, {"second", "%S"}, {"dayofyear", "%j"}};
-    static const char *const specials[] = {
-        "current_timestamp", "now",         "current_date",   "unix_timestamp",
-        "date_add",          "date_sub",    "datediff",       "concat",
-        "concat_ws",         "date_format", "array_contains", NULL};
+    static const char *const specials[] = {"current_timestamp",
+                                           "now",
+                                           "current_date",
+                                           "unix_timestamp",
+                                           "date_add",
+                                           "date_sub",
+                                           "datediff",
+                                           "concat",
+                                           "concat_ws",
+                                           "date_format",
+                                           "array_contains",
+                                           "map",
+                                           NULL};
     int part = -1, special = -1;
     for (size_t k = 0; k < FLOE_ARRAY_LEN(parts); k++)
         if (floe__sql_ieq(f, parts[k].spark))
@@ -458,6 +486,24 @@ int floe__sql_rw_function(sql_rw *r, size_t *pi)
                 FLOE_TRY(rc);
                 out = q ? floe__arena_sprintf(a, "strftime(%s, %s)", q, args[0]) : NULL;
             }
+        } else if (!strcmp(name, "map")) {
+            /* json_object(k, v, ...): JSON keys are text, so non-literal keys
+             * (map(1, 'a'), a date column) are cast to text as Spark's
+             * to_json shows them */
+            floe_buf b = FLOE_BUF_INIT;
+            int rc = floe__buf_puts(&b, "json_object(");
+            for (size_t k = 0; k < n && rc == 0; k++) {
+                if (k)
+                    rc = floe__buf_puts(&b, ", ");
+                if (rc == 0)
+                    rc = k % 2 == 0 && !is_string_literal(args[k])
+                             ? floe__buf_printf(&b, "CAST((%s) AS TEXT)", args[k])
+                             : floe__buf_puts(&b, args[k]);
+            }
+            if (rc == 0)
+                rc = floe__buf_putc(&b, ')');
+            out = rc == 0 ? floe__arena_strdup(a, b.ptr) : NULL;
+            floe__buf_free(&b);
         } else if (!strcmp(name, "array_contains")) {
             want = 2;
             if (n == 2)

@@ -32,6 +32,9 @@ struct floe_sql_session {
     void *progress_payload;
     const char *error_class; /* static string or NULL */
     struct floe_sql_engine *engine;
+    floe_buf struct_cols; /* struct (and non-string-keyed map) column names of
+                           * the statement's tables, "<kind><name>\0" each
+                           * (exec.c; `a.b` field access, `m[1]`) */
 };
 
 /* Default namespace of a one-part name when no USE was run (Spark's). */

@@ -52,12 +52,20 @@ typedef struct floe_sql_options {
      * statement through *rest): positions, lines and columns in errors and
      * in the result are then counted from its start. NULL: from `sql`. */
     const char *script;
+    /* Names of struct columns (of the statement's tables) for which
+     * `name.field` means a field access (rewritten to json_extract), like
+     * the metadata tables' partition/data_file/readable_metrics. May be
+     * NULL. Uses the same payload. */
+    bool (*is_struct_column)(const char *name, void *payload);
+    /* Names of map columns whose keys are not strings: `m[1]` is then the
+     * key "1" of the JSON object, not an array index. May be NULL. */
+    bool (*is_keyed_map_column)(const char *name, void *payload);
 } floe_sql_options;
 
 #define FLOE_SQL_OPTIONS_VERSION 1
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
-        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL                               \
+        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL                   \
     }
 
 /* ---------------------------------------------------------------- values */
@@ -172,7 +180,12 @@ typedef struct floe_sql_prop {
 typedef struct floe_sql_column {
     const char *name;
     const char *type;     /* Iceberg type string: "long", "decimal(10,2)", "timestamptz" ... */
-    const char *sql_type; /* the type as written, upper-cased ("BIGINT", "DECIMAL(10,2)") */
+    const char *sql_type; /* the type as written, upper-cased ("BIGINT", "DECIMAL(10,2)");
+                           * nested types verbatim */
+    /* ARRAY<..>, MAP<..>, STRUCT<..>: the Iceberg type tree (every field id
+     * 0: the executor assigns fresh ids) and `type` is "list", "map" or
+     * "struct"; NULL for primitive columns. */
+    const struct floe_type *nested;
     bool not_null;
     const char *comment; /* NULL if none */
 } floe_sql_column;

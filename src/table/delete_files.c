@@ -419,23 +419,6 @@ static int classify(file_pass *fp, const struct ArrowArray *b, int64_t r, int64_
     return 0;
 }
 
-/* Append slot i of `a` (primitive or struct) to b. */
-static int copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, const floe_type *t,
-                     int64_t i)
-{
-    if (!floe_type_is_nested(t)) {
-        floe_value v;
-        FLOE_TRY(floe__scan_arrow_value(a, t, i, &v));
-        return floe__arrow_builder_append(b, &v);
-    }
-    if (t->id != FLOE_T_STRUCT)
-        return floe__error(FLOE_EUNSUPPORTED, "table",
-                           "copy-on-write rewrite of list and map columns is not supported");
-    for (size_t k = 0; k < t->nfields; k++)
-        FLOE_TRY(copy_slot(b->children[k], a->children[k], t->fields[k].type, i));
-    return floe__arrow_builder_struct_append(b, floe__arrow_is_valid(a, i));
-}
-
 /* One pass: count live and removed rows (collect removed positions into
  * `gone` when not NULL), or, with `keep`, copy the remaining live rows
  * into it batch by batch and write them through the op's writer. */
@@ -480,7 +463,8 @@ static int run_pass(file_pass *fp, floe_vec *gone, int64_t *nlive, floe_arrow_bu
             if (live && !out && keep) {
                 const floe_type *root = fp->plan->schema->root;
                 for (size_t k = 0; rc == 0 && k < root->nfields; k++)
-                    rc = copy_slot(keep->children[k], b.children[k], root->fields[k].type, i);
+                    rc = floe__scan_copy_slot(keep->children[k], b.children[k],
+                                              root->fields[k].type, i);
                 if (rc == 0)
                     rc = floe__arrow_builder_struct_append(keep, true);
             }

@@ -17,6 +17,7 @@
 
 #include "arrow/arrow.h"
 #include "parquet/parquet.h"
+#include "scan/scan.h"
 #include "spec/spec.h"
 #include "spec/transform.h"
 #include "spec/value.h"
@@ -494,6 +495,11 @@ int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch)
         }
         for (size_t c = 0; rc == 0 && c < root->nfields; c++) {
             floe_value v;
+            if (floe_type_is_nested(root->fields[c].type)) { /* as the scan copies rows */
+                rc = floe__scan_copy_slot(p->rows->children[c], batch->children[c],
+                                          root->fields[c].type, r);
+                continue;
+            }
             rc = floe__arrow_value_at(batch->children[c], root->fields[c].type, r, &v);
             if (rc == 0)
                 rc = floe__arrow_builder_append(p->rows->children[c], &v);

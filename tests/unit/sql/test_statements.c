@@ -81,7 +81,11 @@ static void test_create_table(void)
 
 static void test_create_table_errors(void)
 {
-    EXPECT_ERROR("CREATE TABLE t (a ARRAY<INT>)", FLOE_EUNSUPPORTED, 18, "nested column type");
+    EXPECT_ERROR("CREATE TABLE t (a ARRAY<>)", FLOE_EINVALID, 24, "expected a column type");
+    EXPECT_ERROR("CREATE TABLE t (a MAP<STRING>)", FLOE_EINVALID, 28, "expected ','");
+    EXPECT_ERROR("CREATE TABLE t (a ARRAY<FOO>)", FLOE_EUNSUPPORTED, 24,
+                 "unsupported column type FOO");
+    EXPECT_ERROR("CREATE TABLE t (a LIST<INT>)", FLOE_EUNSUPPORTED, 18, "LIST<...>");
     EXPECT_ERROR("CREATE TABLE t (a FOO)", FLOE_EUNSUPPORTED, 18, "unsupported column type FOO");
     EXPECT_ERROR("CREATE TABLE t (a DECIMAL(40,2))", FLOE_EUNSUPPORTED, 18, "DECIMAL(40,2)");
     EXPECT_ERROR("CREATE TABLE t (a INT) USING parquet", FLOE_EUNSUPPORTED, 29, "USING parquet");
