@@ -16,6 +16,10 @@
  * Decimals of precision <= 15 are exposed as doubles (exact at their scale
  * for display, so comparisons such as `amount <= 0` are numeric); wider
  * decimals as exact text.
+ *
+ * The same adapter serves other producers of Arrow batches
+ * (floe__sql_stream_source: read_parquet), so their columns have exactly
+ * the data tables' types, conversions and display hints.
  */
 #include "sql/exec_data.h"
 
