@@ -419,13 +419,12 @@ static int leaf_metrics(mctx *c, const floe_field *f, const char *name, size_t i
         return 0;
     m.has_column_size = true;
     m.has_counts = nulls_ok;
-    if (bounds_ok && has_bounds)
-        FLOE_TRY(floe__pq_metrics_bounds(&lo, &hi, mode, trunc, &m));
-    floe_pq_field_metrics *slot = floe__vec_push(&c->fields);
+    int rc = bounds_ok && has_bounds ? floe__pq_metrics_bounds(&lo, &hi, mode, trunc, &m) : 0;
+    floe_pq_field_metrics *slot = rc == 0 ? floe__vec_push(&c->fields) : NULL;
     if (!slot) {
         floe__free(m.lower_bound);
         floe__free(m.upper_bound);
-        return floe__error_nomem();
+        return rc < 0 ? rc : floe__error_nomem();
     }
     *slot = m;
     return 0;
