@@ -359,6 +359,49 @@ FLOE_EXTERN int floe_append_commit(floe_append *a, int64_t *snapshot_id);
 /* Abort if not committed (deleting the files written so far) and free. */
 FLOE_EXTERN void floe_append_free(floe_append *a);
 
+/* ---------------------------------------------------------------- add_files */
+
+/* Options of floe_table_add_files (Spark's CALL system.add_files). */
+typedef struct floe_add_files_options {
+    /* Hive partition column -> value text: only files whose directory
+     * values equal every entry are added (NULL or empty: all). Refused on
+     * an unpartitioned table. */
+    const floe_props *partition_filter;
+    /* Refuse files some live manifest entry of the table already names
+     * (Java's check against the ENTRIES table, status != DELETED). */
+    bool check_duplicate_files;
+} floe_add_files_options;
+
+#define FLOE_ADD_FILES_OPTIONS_INIT {NULL, true}
+
+typedef struct floe_add_files_result {
+    int64_t added_files_count;
+    int64_t changed_partition_count; /* the summary's changed-partition-count */
+    int64_t snapshot_id;             /* -1 when nothing was added */
+} floe_add_files_result;
+
+/* Add existing Parquet files to `table` without rewriting them, as one
+ * `append` snapshot on the handle's branch (Spark's add_files with source
+ * `parquet`.`<location>`). `location` is one file or a directory (read
+ * through the table's FileIO); names starting with `_` or `.` are skipped.
+ * For a partitioned table the files sit in Hive directories
+ * `<col>=<value>/...` whose columns, in order, must be the identity
+ * partition fields of one of the table's specs (the files use that spec);
+ * `__HIVE_DEFAULT_PARTITION__` is null. Metrics (record count, column
+ * sizes, value/null counts, bounds under the table's metrics modes) come
+ * from each footer. Columns map by the file's field ids, else by name;
+ * when the table has no schema.name-mapping.default, one built from the
+ * current schema is committed first (as Java does), so readers can map the
+ * files too. Errors (nothing committed): FLOE_ENOTFOUND (no such location,
+ * no files), FLOE_EINVALID with Iceberg's messages (partition filter,
+ * unmatched partition columns, "Cannot complete import because data files
+ * to be imported already exist within the target table: <paths>..."),
+ * FLOE_ECORRUPT (not a Parquet file), FLOE_EUNSUPPORTED (partition value
+ * of a type without a Hive form), FLOE_EIO, FLOE_ENOMEM. `out` may be NULL. */
+FLOE_EXTERN int floe_table_add_files(floe_table *table, const char *location,
+                                     const floe_add_files_options *opts,
+                                     floe_add_files_result *out);
+
 /* ---------------------------------------------------------------- row-level changes */
 
 /* DELETE / UPDATE / MERGE / INSERT OVERWRITE as one snapshot (spec

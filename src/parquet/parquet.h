@@ -91,6 +91,23 @@ typedef struct floe_pq_metrics {
 
 void floe__pq_metrics_free(floe_pq_metrics *m);
 
+/* Metrics modes (spec "Column Metrics"; table properties
+ * write.metadata.metrics.default / .column.<name> /
+ * .max-inferred-column-defaults). */
+enum { FLOE_PQ_MM_NONE, FLOE_PQ_MM_COUNTS, FLOE_PQ_MM_TRUNCATE, FLOE_PQ_MM_FULL };
+
+/* The mode (and truncate length) of leaf column `name` (dotted Iceberg
+ * name), the `index`-th leaf in schema order, under properties `p` (may be
+ * NULL), as the writer applies it. FLOE_EINVALID for a bad mode string. */
+int floe__pq_metrics_mode(const floe_props *p, const char *name, size_t index, int *mode,
+                          int *trunc);
+/* Set m's lower/upper bound (Appendix D bytes, heap) from a column's
+ * minimum and maximum under `mode`: none and counts give no bounds,
+ * truncate(N) shortens strings (N code points, upper bound incremented) and
+ * binary (N bytes), full keeps them whole. */
+int floe__pq_metrics_bounds(const floe_value *lo, const floe_value *hi, int mode, int trunc,
+                            floe_pq_field_metrics *m);
+
 typedef struct floe_pq_write_options {
     /* Table properties: write.parquet.compression-codec (zstd),
      * write.parquet.row-group-size-bytes (128 MiB),
@@ -141,6 +158,8 @@ typedef struct floe_pq_chunk_stats {
     bool has_null_count;
     int64_t null_count;
     int64_t num_values;
+    bool present;                  /* the field has a column in the file */
+    int64_t total_compressed_size; /* of the column chunk */
 } floe_pq_chunk_stats;
 
 typedef struct floe_pq_read_options {

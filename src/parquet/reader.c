@@ -1063,6 +1063,8 @@ int floe__pq_reader_chunk_stats(floe_pq_reader *r, size_t rg, int32_t field_id,
         return 0;
     const floe_pq_column_chunk *cc = &r->meta.row_groups[rg].columns[n->pq->leaf];
     const floe_pq_column_meta *m = &cc->meta_data;
+    out->present = true;
+    out->total_compressed_size = m->total_compressed_size;
     out->num_values = m->num_values;
     if (!m->has_statistics)
         return 0;

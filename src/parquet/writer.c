@@ -43,7 +43,12 @@ static inline int put_fast(floe_buf *b, const void *p, size_t n)
     }
     return floe__buf_put(b, p, n);
 }
-enum { MM_NONE, MM_COUNTS, MM_TRUNCATE, MM_FULL };
+enum {
+    MM_NONE = FLOE_PQ_MM_NONE,
+    MM_COUNTS = FLOE_PQ_MM_COUNTS,
+    MM_TRUNCATE = FLOE_PQ_MM_TRUNCATE,
+    MM_FULL = FLOE_PQ_MM_FULL
+};
 
 typedef struct vstats {
     bool has;
@@ -172,6 +177,30 @@ typedef struct setup_ctx {
     int64_t max_inferred;
 } setup_ctx;
 
+int floe__pq_metrics_mode(const floe_props *p, const char *name, size_t index, int *mode,
+                          int *trunc)
+{
+    *mode = MM_TRUNCATE;
+    *trunc = 16;
+    const char *dm = p ? floe__props_get(p, "write.metadata.metrics.default") : NULL;
+    if (dm) {
+        FLOE_TRY(parse_mode(dm, mode, trunc));
+    } else {
+        int64_t max_inferred = 100;
+        if (p)
+            FLOE_TRY(floe__props_get_int64(
+                p, "write.metadata.metrics.max-inferred-column-defaults", 100, &max_inferred));
+        if ((int64_t)index >= max_inferred)
+            *mode = MM_NONE;
+    }
+    char key[512];
+    snprintf(key, sizeof(key), "write.metadata.metrics.column.%s", name);
+    const char *m = p ? floe__props_get(p, key) : NULL;
+    if (m)
+        FLOE_TRY(parse_mode(m, mode, trunc));
+    return 0;
+}
+
 static int setup_leaves(setup_ctx *c, const floe_field *f, const char *prefix, bool under_rep)
 {
     floe_pq_writer *w = c->w;
@@ -204,15 +233,7 @@ static int setup_leaves(setup_ctx *c, const floe_field *f, const char *prefix, b
     col->max_rep = col->node->max_rep;
     col->under_repeated = under_rep;
     col->use_dict = !w->opts.dictionary_disabled && t->id != FLOE_T_BOOLEAN;
-    col->mode = c->default_mode;
-    col->trunc = c->default_trunc;
-    if (!c->default_explicit && (int64_t)c->next >= c->max_inferred)
-        col->mode = MM_NONE;
-    char key[512];
-    snprintf(key, sizeof(key), "write.metadata.metrics.column.%s", name);
-    const char *m = w->opts.props ? floe__props_get(w->opts.props, key) : NULL;
-    if (m)
-        FLOE_TRY(parse_mode(m, &col->mode, &col->trunc));
+    FLOE_TRY(floe__pq_metrics_mode(w->opts.props, name, c->next, &col->mode, &col->trunc));
     c->next++;
     return 0;
 }
@@ -1441,22 +1462,31 @@ static int field_metrics(const wcol *c, floe_pq_field_metrics *m)
         m->has_nan_count = true;
         m->nan_value_count = c->fs.nans;
     }
-    if (c->mode == MM_COUNTS || !c->fs.has || c->under_repeated)
+    if (!c->fs.has || c->under_repeated)
         return 0;
     floe_value lo = stats_value(c, &c->fs, false), hi = stats_value(c, &c->fs, true);
-    floe_type_id tid = c->field->type->id;
+    return floe__pq_metrics_bounds(&lo, &hi, c->mode, c->trunc, m);
+}
+
+int floe__pq_metrics_bounds(const floe_value *lo_in, const floe_value *hi_in, int mode,
+                            int trunc, floe_pq_field_metrics *m)
+{
+    if (mode == MM_NONE || mode == MM_COUNTS)
+        return 0;
+    floe_value lo = *lo_in, hi = *hi_in;
+    floe_type_id tid = lo.type;
     floe_buf tb = FLOE_BUF_INIT;
     int rc = 0;
-    if (c->mode == MM_TRUNCATE && (tid == FLOE_T_STRING || tid == FLOE_T_BINARY)) {
-        size_t cut = tid == FLOE_T_STRING ? utf8_prefix(lo.v.bytes.ptr, lo.v.bytes.len, c->trunc)
-                                          : ((size_t)c->trunc < lo.v.bytes.len ? (size_t)c->trunc
-                                                                               : lo.v.bytes.len);
+    if (mode == MM_TRUNCATE && (tid == FLOE_T_STRING || tid == FLOE_T_BINARY)) {
+        size_t cut = tid == FLOE_T_STRING ? utf8_prefix(lo.v.bytes.ptr, lo.v.bytes.len, trunc)
+                                          : ((size_t)trunc < lo.v.bytes.len ? (size_t)trunc
+                                                                            : lo.v.bytes.len);
         lo.v.bytes.len = cut;
         if ((rc = bound_bytes(&lo, &m->lower_bound, &m->lower_bound_len)) < 0)
             goto done;
         bool ok = tid == FLOE_T_STRING
-                      ? truncate_string_upper(hi.v.bytes.ptr, hi.v.bytes.len, c->trunc, &tb)
-                      : truncate_binary_upper(hi.v.bytes.ptr, hi.v.bytes.len, c->trunc, &tb);
+                      ? truncate_string_upper(hi.v.bytes.ptr, hi.v.bytes.len, trunc, &tb)
+                      : truncate_binary_upper(hi.v.bytes.ptr, hi.v.bytes.len, trunc, &tb);
         if (ok) {
             hi.v.bytes.ptr = (const uint8_t *)(tb.ptr ? tb.ptr : "");
             hi.v.bytes.len = tb.len;

@@ -91,6 +91,8 @@ int floe__sql_changes_source(floe_sql_session *s, const char *table, const floe_
 int floe__sql_tvf_source(floe_sql_session *s, const floe_sql_tref *r, floe_rowsource **out)
 {
     const char *fn = r->name.suffix;
+    if (strcmp(fn, "read_parquet") == 0)
+        return floe__sql_read_parquet_source(s, r, out);
     bool changelog = strcmp(fn, "table_changes") == 0;
     if (!changelog && strcmp(fn, "incremental_append") != 0)
         return floe__sql_fail(s,

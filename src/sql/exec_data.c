@@ -16,6 +16,10 @@
  * Decimals of precision <= 15 are exposed as doubles (exact at their scale
  * for display, so comparisons such as `amount <= 0` are numeric); wider
  * decimals as exact text.
+ *
+ * The same adapter serves other producers of Arrow batches
+ * (floe__sql_stream_source: read_parquet), so their columns have exactly
+ * the data tables' types, conversions and display hints.
  */
 #include "sql/exec_data.h"
 
@@ -49,6 +53,9 @@ typedef struct data_rs {
     bool has_report;
     char *filter;
     int64_t snapshot;
+    /* floe__sql_stream_source: batches come from fns->open, not a scan */
+    const floe_sql_stream_fns *fns;
+    void *payload;
 } data_rs;
 
 typedef struct data_cursor {
@@ -172,6 +179,19 @@ static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t 
                      floe_rowcursor **out)
 {
     data_rs *d = rs->impl;
+    if (d->fns) {
+        data_cursor *c = floe__calloc(1, sizeof *c);
+        if (!c)
+            return floe__error_nomem();
+        int rc = d->fns->open(d->payload, &c->stream);
+        if (rc < 0) {
+            floe__free(c);
+            return rc;
+        }
+        c->row = -1;
+        *out = &c->hdr;
+        return 0;
+    }
     floe_table *t = NULL;
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
     FLOE_TRY(resolve(d, &t, &o));
@@ -299,6 +319,8 @@ static void data_free(floe_rowsource *rs)
 {
     data_rs *d = rs->impl;
     floe__sql_live_forget(d->s, rs);
+    if (d->fns && d->fns->free)
+        d->fns->free(d->payload);
     floe__metadata_free(d->schema_owner);
     floe__free(d->ident);
     floe__free(d->travel_text);
@@ -313,6 +335,43 @@ static void data_free(floe_rowsource *rs)
 
 static const floe_rowsource_ops data_ops = {data_open, data_next, data_column, data_close,
                                             data_free};
+
+/* Columns of the top-level fields of `sc` (borrowed: must outlive the
+ * source): the mapping every data row source uses. */
+static int init_columns(data_rs *d, const floe_schema *sc)
+{
+    int rc = 0;
+    size_t n = sc->root->nfields;
+    d->cols = floe__calloc(n ? n : 1, sizeof *d->cols);
+    d->types = floe__calloc(n ? n : 1, sizeof *d->types);
+    d->scale = floe__calloc(n ? n : 1, sizeof *d->scale);
+    d->names = floe__calloc(n ? n : 1, sizeof *d->names);
+    if (!d->cols || !d->types || !d->scale || !d->names)
+        rc = floe__error_nomem();
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const floe_field *f = &sc->root->fields[i];
+        d->names[i] = f->name;
+        d->types[i] = f->type;
+        d->scale[i] = -1;
+        d->cols[i].name = f->name;
+        d->cols[i].type = f->type;
+        d->cols[i].required = f->required;
+        if (floe_type_is_nested(f->type)) /* JSON text (sql/nested.c), never pushed */
+            continue;
+        d->cols[i].push = FLOE_RS_PUSH_EQ | FLOE_RS_PUSH_RANGE;
+        if (f->type->id == FLOE_T_DECIMAL) {
+            if (f->type->precision <= 15) {
+                d->cols[i].type = &t_double;
+                d->scale[i] = f->type->scale;
+            } else {
+                d->cols[i].push = 0;
+            }
+        }
+    }
+    d->pub.ncolumns = n;
+    d->pub.columns = d->cols;
+    return rc;
+}
 
 int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_sql_tref *r,
                           const char *ident, floe_table *t)
@@ -367,37 +426,33 @@ int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_
         if (!sc)
             rc = floe__error(FLOE_ECORRUPT, "sql", "table %s has no current schema", ident);
     }
-    size_t n = sc ? sc->root->nfields : 0;
-    if (rc == 0) {
-        d->cols = floe__calloc(n ? n : 1, sizeof *d->cols);
-        d->types = floe__calloc(n ? n : 1, sizeof *d->types);
-        d->scale = floe__calloc(n ? n : 1, sizeof *d->scale);
-        d->names = floe__calloc(n ? n : 1, sizeof *d->names);
-        if (!d->cols || !d->types || !d->scale || !d->names)
-            rc = floe__error_nomem();
+    if (rc == 0)
+        rc = init_columns(d, sc);
+    if (rc < 0) {
+        data_free(&d->pub);
+        return rc;
     }
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        const floe_field *f = &sc->root->fields[i];
-        d->names[i] = f->name;
-        d->types[i] = f->type;
-        d->scale[i] = -1;
-        d->cols[i].name = f->name;
-        d->cols[i].type = f->type;
-        d->cols[i].required = f->required;
-        if (floe_type_is_nested(f->type)) /* JSON text (sql/nested.c), never pushed */
-            continue;
-        d->cols[i].push = FLOE_RS_PUSH_EQ | FLOE_RS_PUSH_RANGE;
-        if (f->type->id == FLOE_T_DECIMAL) {
-            if (f->type->precision <= 15) {
-                d->cols[i].type = &t_double;
-                d->scale[i] = f->type->scale;
-            } else {
-                d->cols[i].push = 0;
-            }
-        }
+    *out = &d->pub;
+    return 0;
+}
+
+int floe__sql_stream_source(floe_rowsource **out, floe_sql_session *s, const char *name,
+                            const floe_schema *schema, const floe_sql_stream_fns *fns,
+                            void *payload)
+{
+    data_rs *d = floe__calloc(1, sizeof *d);
+    if (!d) {
+        if (fns->free)
+            fns->free(payload);
+        return floe__error_nomem();
     }
-    d->pub.ncolumns = n;
-    d->pub.columns = d->cols;
+    d->pub.ops = &data_ops;
+    d->pub.impl = d;
+    d->pub.name = name;
+    d->s = s;
+    d->fns = fns;
+    d->payload = payload;
+    int rc = init_columns(d, schema);
     if (rc < 0) {
         data_free(&d->pub);
         return rc;
@@ -435,6 +490,8 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     if (rs->ops != &data_ops)
         return 1;
     const data_rs *d = rs->impl;
+    if (d->fns)
+        return d->fns->explain ? d->fns->explain(d->payload, out) : 1;
     FLOE_TRY(floe__buf_printf(out, "Iceberg scan %s.%s", d->s->catalog_name, ident));
     if (d->ref)
         FLOE_TRY(floe__buf_printf(out, " (ref=%s)", d->ref));

@@ -6,16 +6,33 @@
 #ifndef FLOE_SQL_EXEC_DATA_H
 #define FLOE_SQL_EXEC_DATA_H
 
+#include "spec/types.h"
 #include "sql/session_int.h"
 
 struct floe_rowsource;
 struct floe_table;
+struct ArrowArrayStream;
 
 /* A row source over the table `ident` with the selection of `r` (time
  * travel, branch_/tag_ suffix); `t` is the table as the cache holds it.
  * Unknown snapshots/refs fail now with Iceberg's messages. */
 int floe__sql_data_source(struct floe_rowsource **out, floe_sql_session *s,
                           const floe_sql_tref *r, const char *ident, struct floe_table *t);
+/* A row source over Arrow struct batches from another producer (read_parquet):
+ * columns are the top-level fields of `schema`, typed and converted exactly
+ * as a data table's (decimals <= 15 digits as doubles, ...). Each open calls
+ * fns->open(payload, stream) for a stream whose batches' children follow
+ * `schema`; fns->free(payload) runs with the source (also when this call
+ * fails). `schema` must live as long as the payload. explain (may be NULL)
+ * writes the EXPLAIN line. */
+typedef struct floe_sql_stream_fns {
+    int (*open)(void *payload, struct ArrowArrayStream *out);
+    void (*free)(void *payload);
+    int (*explain)(void *payload, floe_buf *out);
+} floe_sql_stream_fns;
+int floe__sql_stream_source(struct floe_rowsource **out, floe_sql_session *s, const char *name,
+                            const floe_schema *schema, const floe_sql_stream_fns *fns,
+                            void *payload);
 /* Display hint of a column of a data row source (see floe_sql_type_hint_fn);
  * FLOE_SQL_HINT_NONE - 1 when `rs` is not one. */
 int floe__sql_data_hint(const struct floe_rowsource *rs, const char *column);

@@ -46,6 +46,13 @@ int floe__sql_live_create(floe_sql_session *s, const char *sqlite_name,
 /* exec_changes.c: incremental_append(...) / table_changes(...) in FROM. */
 int floe__sql_tvf_source(floe_sql_session *s, const floe_sql_tref *r,
                          struct floe_rowsource **out);
+/* vtab_parquet.c: read_parquet('path' | 'glob' | array(...), ...) in FROM. */
+int floe__sql_read_parquet_source(floe_sql_session *s, const floe_sql_tref *r,
+                                  struct floe_rowsource **out);
+/* Append to `out` (a floe_vec of heap char*) the objects `pattern` names:
+ * itself when it has no wildcard, else the listed matches in order
+ * (FLOE_ENOTFOUND "No files found that match the pattern ..." when none). */
+int floe__sql_parquet_glob(floe_fileio *io, const char *pattern, floe_vec *out);
 /* The row source of table `table` ("[cat.]ns.t") between start (exclusive)
  * and end (inclusive), each NULL / id / timestamp; opts carries mode and
  * changelog options. changelog: table_changes, else incremental_append. */

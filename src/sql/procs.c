@@ -18,12 +18,15 @@
  *                                                 deleted_*_count (Spark's six columns)
  *   remove_orphan_files(table, older_than, location, dry_run, prefix_mismatch_mode)
  *                                                 orphan_file_location (one row per file)
+ *   add_files(table, source_table => '`parquet`.`<path>`', partition_filter,
+ *             check_duplicate_files, parallelism)  added_files_count, changed_partition_count
  */
 #include "floe/maint.h"
 #include "sql/exec_int.h"
 #include "table/table.h"
 #include "util/time.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +78,11 @@ static const param p_changelog[] = {
     {"options", P_MAP, false},         {"compute_updates", P_BOOL, false},
     {"identifier_columns", P_STRING_ARRAY, false}, {"net_changes", P_BOOL, false}};
 
+static const param p_add_files[] = {
+    {"table", P_STRING, true},          {"source_table", P_STRING, true},
+    {"partition_filter", P_MAP, false}, {"check_duplicate_files", P_BOOL, false},
+    {"parallelism", P_INT, false}};
+
 #define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
 static const proc procs[] = {
     PROC("rollback_to_snapshot", p_rollback), PROC("rollback_to_timestamp", p_rollback_ts),
@@ -82,7 +90,7 @@ static const proc procs[] = {
     PROC("publish_changes", p_publish),       PROC("fast_forward", p_ff),
     PROC("register_table", p_register),
     PROC("expire_snapshots", p_expire),       PROC("remove_orphan_files", p_orphans),
-    PROC("create_changelog_view", p_changelog),
+    PROC("create_changelog_view", p_changelog), PROC("add_files", p_add_files),
 };
 
 /* Bound arguments, by parameter index. */
@@ -431,6 +439,95 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
     return rc;
 }
 
+/* add_files: the source is Spark's file identifier `parquet`.`<path>` (a
+ * one-part namespace naming the format); the work is the table layer's
+ * floe_table_add_files. */
+static int add_files_proc(floe_sql_session *s, floe_table *t, const bound *b, floe_arena *a)
+{
+    const char *src = b->v[1]->text;
+    /* split "`fmt`.`path`" (back-quoted parts, `` inside) */
+    const char *parts[2] = {NULL, NULL};
+    size_t np = 0;
+    floe_buf cur = FLOE_BUF_INIT;
+    bool quoted = false;
+    int rc = 0;
+    for (const char *p = src; rc == 0; p++) {
+        if (*p == '`' && quoted && p[1] == '`') {
+            rc = floe__buf_putc(&cur, '`');
+            p++;
+        } else if (*p == '`') {
+            quoted = !quoted;
+        } else if ((*p == '.' && !quoted && np == 0) || *p == '\0') {
+            if (np < 2 && !(parts[np++] = floe__arena_strdup(a, cur.ptr ? cur.ptr : "")))
+                rc = floe__error_nomem();
+            floe__buf_clear(&cur);
+            if (*p == '\0')
+                break;
+        } else {
+            rc = floe__buf_putc(&cur, *p);
+        }
+    }
+    floe__buf_free(&cur);
+    FLOE_TRY(rc);
+    if (np != 2 || (strcasecmp(parts[0], "parquet") != 0 && strcasecmp(parts[0], "orc") != 0 &&
+                    strcasecmp(parts[0], "avro") != 0))
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "add_files: source_table must be `parquet`.`<path>` "
+                                          "(importing a catalog table is not supported): %s",
+                                          src),
+                              "UnsupportedOperationException");
+    if (strcasecmp(parts[0], "parquet") != 0)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "add_files: only Parquet files are supported, not %s",
+                                          parts[0]),
+                              "UnsupportedOperationException");
+    if (b->v[4] && b->v[4]->i <= 0)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EINVALID, "sql",
+                                          "Parallelism should be larger than 0"),
+                              "IllegalArgumentException");
+    floe_props filter = FLOE_PROPS_INIT;
+    const floe_sql_value *m = b->v[2];
+    for (size_t i = 0; m && rc == 0 && i + 1 < m->nitems; i += 2) {
+        const floe_sql_value *k = &m->items[i], *v = &m->items[i + 1];
+        char num[32];
+        const char *vt = v->text;
+        if (v->kind == FLOE_SQLV_INT) {
+            snprintf(num, sizeof num, "%lld", (long long)v->i);
+            vt = num;
+        }
+        if (!k->text || !vt)
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "partition_filter keys and values must not be null"),
+                                "IllegalArgumentException");
+        else
+            rc = floe__props_set(&filter, k->text, vt);
+    }
+    floe_add_files_options o = FLOE_ADD_FILES_OPTIONS_INIT;
+    o.partition_filter = filter.n ? &filter : NULL;
+    if (b->v[3])
+        o.check_duplicate_files = b->v[3]->b;
+    floe_add_files_result r;
+    if (rc == 0) {
+        rc = floe_table_add_files(t, parts[1], &o, &r);
+        if (rc < 0)
+            floe__sql_fail(s, rc,
+                           rc == FLOE_EEXISTS        ? "IllegalStateException"
+                           : rc == FLOE_EUNSUPPORTED ? "UnsupportedOperationException"
+                           : rc == FLOE_EINVALID     ? "IllegalArgumentException"
+                           : rc == FLOE_ENOTFOUND    ? "AnalysisException"
+                                                     : NULL);
+    }
+    floe__props_free(&filter);
+    if (rc < 0)
+        return rc;
+    return out2(s, "added_files_count", "changed_partition_count", r.added_files_count, true,
+                r.changed_partition_count);
+}
+
 int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     const floe_sql_call *c = &st->call;
@@ -538,6 +635,8 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             rc = floe_table_cherrypick_snapshot(t, src, &prev, &cur);
         if (rc == 0)
             rc = out2(s, "source_snapshot_id", "current_snapshot_id", src, true, cur);
+    } else if (strcmp(p->name, "add_files") == 0) {
+        rc = add_files_proc(s, t, &b, a);
     } else if (strcmp(p->name, "fast_forward") == 0) {
         rc = floe_table_fast_forward(t, b.v[1]->text, b.v[2]->text, &prev, &cur);
         if (rc == 0) {

@@ -300,6 +300,16 @@ static int bounds_from(floe_arena *a, const floe_pq_metrics *m, bool upper,
     return 0;
 }
 
+int floe__data_file_set_metrics(floe_arena *a, const floe_pq_metrics *m, floe_data_file *df)
+{
+    FLOE_TRY(longs_from(a, m, 0, &df->column_sizes));
+    FLOE_TRY(longs_from(a, m, 1, &df->value_counts));
+    FLOE_TRY(longs_from(a, m, 2, &df->null_value_counts));
+    FLOE_TRY(longs_from(a, m, 3, &df->nan_value_counts));
+    FLOE_TRY(bounds_from(a, m, false, &df->lower_bounds));
+    return bounds_from(a, m, true, &df->upper_bounds);
+}
+
 /* Close the part's file and hand it to the append as a data file. */
 static int part_close(floe_data_writer *w, part *p)
 {
@@ -331,17 +341,7 @@ static int part_close(floe_data_writer *w, part *p)
         df.record_count = m.record_count;
         df.file_size_in_bytes = m.file_size_in_bytes;
         df.block_size_in_bytes = 67108864; /* v1 field; Java writes 64 MiB */
-        rc = longs_from(tmp, &m, 0, &df.column_sizes);
-        if (rc == 0)
-            rc = longs_from(tmp, &m, 1, &df.value_counts);
-        if (rc == 0)
-            rc = longs_from(tmp, &m, 2, &df.null_value_counts);
-        if (rc == 0)
-            rc = longs_from(tmp, &m, 3, &df.nan_value_counts);
-        if (rc == 0)
-            rc = bounds_from(tmp, &m, false, &df.lower_bounds);
-        if (rc == 0)
-            rc = bounds_from(tmp, &m, true, &df.upper_bounds);
+        rc = floe__data_file_set_metrics(tmp, &m, &df);
         if (m.nsplit_offsets) {
             df.has_split_offsets = true;
             df.nsplit_offsets = m.nsplit_offsets;

@@ -39,6 +39,13 @@ int64_t floe__append_snapshot_id(const floe_append *a);
 int floe__append_files(floe_append *a, const floe_data_file **files, size_t *n);
 void floe__append_keep(floe_append *a);
 
+/* The column metrics maps of `df` (column_sizes, value/null/nan counts,
+ * lower/upper bounds) from Parquet metrics; arrays in `a`, bound bytes
+ * borrowed from `m`. */
+struct floe_pq_metrics;
+int floe__data_file_set_metrics(floe_arena *a, const struct floe_pq_metrics *m,
+                                floe_data_file *df);
+
 /* Deep copy of a data file into `arena`. */
 int floe__data_file_copy(floe_arena *arena, floe_data_file *d, const floe_data_file *s);
 

@@ -43,6 +43,18 @@ check "icebird: first snapshot" "$(sed -n 1p <<<"$out")" "0 2 1001,1002"
 check "icebird: second snapshot" "$(sed -n 2p <<<"$out")" "1 3 1001,1002,1003"
 check "icebird: the bad load" "$(sed -n 3p <<<"$out")" "2 5 1001,1002,1003,1003,1004"
 check "icebird: current (rolled back)" "$(sed -n 4p <<<"$out")" "current 3 1001,1002,1003"
+# read_parquet and add_files through the session's S3 FileIO (listing + globs)
+out=$("$FLOE_BIN" sql --warehouse s3://bucket/wh "${S3[@]}" --format csv -c "
+SELECT count(*) AS n FROM read_parquet('s3://bucket/wh/shop.db/orders/data/*/*.parquet');
+CREATE TABLE shop.adopted (order_id BIGINT NOT NULL, customer_id BIGINT NOT NULL,
+  amount DECIMAL(10,2) NOT NULL, status STRING NOT NULL, order_date DATE NOT NULL)
+  PARTITIONED BY (order_date);
+CALL system.add_files(table => 'shop.adopted',
+  source_table => '\`parquet\`.\`s3://bucket/wh/shop.db/orders/data\`');
+SELECT count(*) AS n, sum(amount) AS s FROM shop.adopted" 2>&1)
+check "read_parquet over an s3:// glob" "$(sed -n 2p <<<"$out")" "5"
+check "add_files from s3://" "$(sed -n 4p <<<"$out" | cut -d, -f1)" "3"
+check "adopted rows" "$(sed -n 6p <<<"$out" | cut -d, -f1)" "5"
 stats=$(curl -s "http://127.0.0.1:$P/__floe/stats")
 rej=$(sed -E 's/.*"rejected":([0-9]+).*/\1/' <<<"$stats")
 check "no request failed signature verification" "$rej" "0"
