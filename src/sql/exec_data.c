@@ -19,6 +19,7 @@
  */
 #include "sql/exec_data.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "floe/scan.h"
@@ -42,6 +43,7 @@ typedef struct data_rs {
     floe_rs_column *cols;
     const floe_type **types; /* Iceberg type per column (what the scan returns) */
     int *scale;               /* display scale of decimal-as-double columns, else -1 */
+    double *p10;              /* 10^scale of decimal-as-double columns */
     const char **names;
     /* last plan, for EXPLAIN */
     floe_scan_report report;
@@ -50,13 +52,19 @@ typedef struct data_rs {
     int64_t snapshot;
 } data_rs;
 
+/* A cursor either streams the scan's Arrow batches (only the columns the
+ * consumer reads are projected) or, when nothing is read and the plan's
+ * record counts are exact, just counts rows down without opening a file. */
 typedef struct data_cursor {
     floe_rowcursor hdr;
     floe_scan *scan;
     struct ArrowArrayStream stream;
     struct ArrowArray batch;
     int64_t row;
-    floe_buf text; /* wide decimal cell text */
+    int64_t remaining; /* counting mode: rows still to emit; -1 when streaming */
+    int *child;        /* per column: its child in the batch, -1 when not projected */
+    const char **proj; /* projected column names */
+    floe_buf text;     /* wide decimal cell text */
 } data_cursor;
 
 static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
@@ -104,9 +112,67 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     return rc;
 }
 
-/* One pushed constraint as scan filter text; false when not expressible. */
+/* A double as a filter literal the scan parses as a number (a '.' or an
+ * exponent, so it never reads as an integer). */
+static int put_real(floe_buf *b, const char *fmt, double x)
+{
+    if (!isfinite(x))
+        return 0; /* nothing appended: not pushed */
+    size_t at = b->len;
+    FLOE_TRY(floe__buf_printf(b, fmt, x));
+    if (!strpbrk(b->ptr + at, ".eE"))
+        FLOE_TRY(floe__buf_puts(b, ".0"));
+    return 0;
+}
+
+/* A decimal(precision, scale) column is shown to SQLite as the double
+ * nearest each value; SQLite compares that double with x. The decimal
+ * literal pushed instead must keep every row SQLite keeps: a lower bound
+ * rounds down (op becomes >=), an upper bound rounds up (op becomes <=),
+ * and equality is pushed only when x is exactly a value of the column
+ * (the double of some decimal at this scale). false: nothing pushed. */
+static bool decimal_bound(double x, int scale, int precision, floe_rs_op *op, floe_buf *lit,
+                          int *rc)
+{
+    double p10 = 1;
+    for (int i = 0; i < scale; i++)
+        p10 *= 10;
+    double limit = 1;
+    for (int i = 0; i < precision; i++)
+        limit *= 10;
+    double u = x * p10;
+    if (!isfinite(u) || fabs(u) >= limit)
+        return false;
+    double r;
+    switch (*op) {
+    case FLOE_RS_EQ:
+        r = nearbyint(u);
+        if (r / p10 != x)
+            return false;
+        break;
+    case FLOE_RS_GT:
+    case FLOE_RS_GE:
+        r = floor(u);
+        while (r / p10 > x) /* u was rounded up when multiplied */
+            r -= 1;
+        *op = FLOE_RS_GE;
+        break;
+    default:
+        r = ceil(u);
+        while (r / p10 < x)
+            r += 1;
+        *op = FLOE_RS_LE;
+        break;
+    }
+    *rc = floe_decimal_format((floe_i128)(int64_t)r, scale, lit);
+    return true;
+}
+
+/* One pushed constraint as scan filter text (*added false when not
+ * expressible). `scale` >= 0: a decimal column of that scale and
+ * `precision` shown as doubles. */
 static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_value *v,
-                       int scale, bool *added)
+                       int scale, int precision, bool *added)
 {
     static const char *const ops[] = {"", "=", "<", "<=", ">", ">="};
     floe_buf lit = FLOE_BUF_INIT;
@@ -117,11 +183,14 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
     case FLOE_T_LONG: rc = floe__buf_printf(&lit, "%lld", (long long)v->v.i64); break;
     case FLOE_T_BOOLEAN: rc = floe__buf_puts(&lit, v->v.b ? "TRUE" : "FALSE"); break;
     case FLOE_T_DOUBLE:
-        if (scale >= 0) /* a decimal column seen as double: compare at its scale */
-            rc = floe__buf_printf(&lit, "%.*f", scale, v->v.f64);
-        else
-            rc = floe__buf_printf(&lit, "%.17g", v->v.f64);
+        if (scale >= 0) { /* a decimal column seen as double */
+            if (!decimal_bound(v->v.f64, scale, precision, &op, &lit, &rc))
+                break;
+        } else {
+            rc = put_real(&lit, "%.17g", v->v.f64);
+        }
         break;
+    case FLOE_T_FLOAT: rc = put_real(&lit, "%.9g", (double)v->v.f32); break;
     case FLOE_T_STRING:
     case FLOE_T_DATE:
         if (v->type == FLOE_T_DATE) {
@@ -145,7 +214,7 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
         break;
     default: floe__buf_free(&lit); return 0; /* timestamps, binary: SQLite filters alone */
     }
-    if (rc == 0) {
+    if (rc == 0 && lit.len) {
         if (b->len)
             rc = floe__buf_puts(b, " AND ");
         /* plain names stay bare (readable in EXPLAIN); others are quoted */
@@ -165,10 +234,12 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
     return rc;
 }
 
-static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
-                     floe_rowcursor **out)
+/* Plan the scan of the selection with the pushed constraints as filter
+ * (recorded for EXPLAIN). */
+static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
+                     const char *const *columns, size_t ncolumns, floe_scan **out)
 {
-    data_rs *d = rs->impl;
+    *out = NULL;
     floe_table *t = NULL;
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
     FLOE_TRY(resolve(d, &t, &o));
@@ -176,36 +247,120 @@ static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t 
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < ncons; i++) {
         bool added;
-        rc = filter_term(&filter, d->names[cons[i].column], cons[i].op, &cons[i].value,
-                         d->scale[cons[i].column], &added);
+        size_t col = cons[i].column;
+        rc = filter_term(&filter, d->names[col], cons[i].op, &cons[i].value, d->scale[col],
+                         d->types[col]->precision, &added);
     }
-    data_cursor *c = floe__calloc(1, sizeof *c);
-    if (rc == 0 && !c)
-        rc = floe__error_nomem();
     if (rc == 0) {
         o.filter = filter.len ? filter.ptr : NULL;
-        o.columns = d->names;
-        o.ncolumns = d->pub.ncolumns;
-        o.io_conf = &d->s->conf;
-        rc = floe_scan_open(&c->scan, floe_table_io(t), floe_table_metadata_location(t), &o);
+        o.columns = columns;
+        o.ncolumns = ncolumns;
+        o.io_conf = d->s ? &d->s->conf : NULL;
+        rc = floe_scan_open(out, floe_table_io(t), floe_table_metadata_location(t), &o);
     }
     if (rc == 0) {
-        d->report = *floe_scan_get_report(c->scan);
+        d->report = *floe_scan_get_report(*out);
         d->has_report = true;
         floe__free(d->filter);
         d->filter = filter.len ? floe__strdup(filter.ptr) : NULL;
-        rc = floe_scan_to_stream(c->scan, &c->stream);
+        if (filter.len && !d->filter)
+            rc = floe__error_nomem();
     }
     floe__buf_free(&filter);
     if (rc < 0) {
-        if (c)
-            floe_scan_free(c->scan);
-        floe__free(c);
+        floe_scan_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* Exact row count from the plan: the sum of record_count over the planned
+ * data files is the table's row count when no delete file applies to any
+ * of them and there is no filter (so no residual). */
+static int plan_count(const floe_scan *scan, int64_t *out)
+{
+    const floe_scan_report *r = floe_scan_get_report(scan);
+    if (r->delete_files_applied > 0 || r->records_planned < 0)
+        return 1;
+    *out = r->records_planned;
+    return 0;
+}
+
+static int data_count(floe_rowsource *rs, int64_t *out)
+{
+    data_rs *d = rs->impl;
+    floe_scan *scan = NULL;
+    *out = 0;
+    FLOE_TRY(plan_scan(d, NULL, 0, NULL, 0, &scan));
+    int rc = plan_count(scan, out);
+    floe_scan_free(scan);
+    return rc;
+}
+
+/* A column that is cheap to decode, for scans that only count rows but
+ * must still read (deletes to apply): fixed width first. */
+static size_t cheapest_column(const data_rs *d)
+{
+    for (size_t i = 0; i < d->pub.ncolumns; i++) {
+        switch (d->types[i]->id) {
+        case FLOE_T_BOOLEAN:
+        case FLOE_T_INT:
+        case FLOE_T_DATE:
+        case FLOE_T_LONG: return i;
+        default: break;
+        }
+    }
+    return 0;
+}
+
+static void data_close(floe_rowcursor *base);
+
+static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                               uint64_t used, floe_rowcursor **out)
+{
+    data_rs *d = rs->impl;
+    size_t n = d->pub.ncolumns;
+    data_cursor *c = floe__calloc(1, sizeof *c);
+    if (!c)
+        return floe__error_nomem();
+    c->hdr.rs = rs;
+    c->row = -1;
+    c->remaining = -1;
+    c->child = floe__calloc(n ? n : 1, sizeof *c->child);
+    c->proj = floe__calloc(n ? n : 1, sizeof *c->proj);
+    int rc = c->child && c->proj ? 0 : floe__error_nomem();
+    size_t nproj = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        c->child[i] = -1;
+        if (floe__rs_col_used(used, i)) {
+            c->child[i] = (int)nproj;
+            c->proj[nproj++] = d->names[i];
+        }
+    }
+    if (rc == 0 && nproj == 0 && n > 0) {
+        /* nothing read: one cheap column gives the row structure (the scan
+         * has no zero-column projection) */
+        c->proj[nproj++] = d->names[cheapest_column(d)];
+    }
+    if (rc == 0)
+        rc = plan_scan(d, cons, ncons, c->proj, nproj, &c->scan);
+    int64_t count = 0;
+    if (rc == 0 && used == 0 && ncons == 0 && plan_count(c->scan, &count) == 0)
+        c->remaining = count; /* counting mode: no file is opened */
+    else if (rc == 0)
+        rc = floe_scan_to_stream(c->scan, &c->stream);
+    if (rc < 0) {
+        data_close(&c->hdr);
         return rc;
     }
-    c->row = -1;
     *out = &c->hdr;
     return 0;
+}
+
+static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                     floe_rowcursor **out)
+{
+    return data_open_projected(rs, cons, ncons, UINT64_MAX, out);
 }
 
 static void release_batch(data_cursor *c)
@@ -218,11 +373,18 @@ static void release_batch(data_cursor *c)
 static int data_next(floe_rowcursor *base)
 {
     data_cursor *c = (data_cursor *)base;
+    if (c->remaining >= 0) {
+        if (c->remaining == 0)
+            return FLOE_ITEROVER;
+        c->remaining--;
+        c->row++;
+        return 0;
+    }
+    if (c->batch.release && c->row + 1 < c->batch.length) {
+        c->row++;
+        return 0;
+    }
     for (;;) {
-        if (c->batch.release && c->row + 1 < c->batch.length) {
-            c->row++;
-            return 0;
-        }
         release_batch(c);
         int e = c->stream.get_next(&c->stream, &c->batch);
         if (e != 0) {
@@ -231,33 +393,56 @@ static int data_next(floe_rowcursor *base)
         }
         if (!c->batch.release)
             return FLOE_ITEROVER;
-        c->row = -1;
+        if (c->batch.length > 0) {
+            c->row = 0;
+            return 0;
+        }
     }
 }
 
+/* Cells straight from the batch's buffers for the common fixed-width
+ * types (no floe_value round trip through the generic decoder). */
 static int data_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
 {
     data_cursor *c = (data_cursor *)base;
     data_rs *d = base->rs->impl;
+    int child = c->child ? c->child[col] : -1;
+    const floe_type *t = d->types[col];
+    if (child < 0 || c->remaining >= 0) { /* not projected: SQLite never asks */
+        *out = floe__rs_cell(floe_value_null(t->id));
+        return 0;
+    }
+    const struct ArrowArray *a = c->batch.children[child];
+    int64_t k = c->row + a->offset;
+    const uint8_t *valid = a->null_count == 0 ? NULL : a->buffers[0];
+    if (valid && !((valid[k >> 3] >> (k & 7)) & 1)) {
+        *out = floe__rs_cell(floe_value_null(t->id));
+        return 0;
+    }
+    const void *vb = a->buffers[1];
     floe_value v;
-    FLOE_TRY(floe__scan_arrow_value(c->batch.children[col], d->types[col], c->row, &v));
-    if (!v.is_null && d->types[col]->id == FLOE_T_DECIMAL) {
+    switch (t->id) {
+    case FLOE_T_LONG: v = floe_value_long(((const int64_t *)vb)[k]); break;
+    case FLOE_T_INT: v = floe_value_int(((const int32_t *)vb)[k]); break;
+    case FLOE_T_DOUBLE: v = floe_value_double(((const double *)vb)[k]); break;
+    case FLOE_T_DECIMAL:
         if (d->scale[col] >= 0) { /* as double */
             /* one correctly rounded division (both operands exact for
              * precision <= 15), so the double reads back as the decimal */
-            double p10 = 1;
-            for (int i = 0; i < v.scale; i++)
-                p10 *= 10;
-            double x = (double)v.v.dec / p10;
-            v.type = FLOE_T_DOUBLE;
-            v.v.f64 = x;
-        } else { /* exact text */
-            floe__buf_clear(&c->text);
-            FLOE_TRY(floe_decimal_format(v.v.dec, v.scale, &c->text));
-            v.type = FLOE_T_STRING;
-            v.v.bytes.ptr = (const uint8_t *)c->text.ptr;
-            v.v.bytes.len = c->text.len;
+            floe_i128 x;
+            memcpy(&x, (const uint8_t *)vb + 16 * k, 16);
+            v = floe_value_double((double)(int64_t)x / d->p10[col]);
+            break;
         }
+        FLOE_TRY(floe__scan_arrow_value(a, t, c->row, &v));
+        floe__buf_clear(&c->text); /* exact text */
+        FLOE_TRY(floe_decimal_format(v.v.dec, v.scale, &c->text));
+        v.type = FLOE_T_STRING;
+        v.is_null = false;
+        v.v.bytes.ptr = (const uint8_t *)c->text.ptr;
+        v.v.bytes.len = c->text.len;
+        break;
+    default: FLOE_TRY(floe__scan_arrow_value(a, t, c->row, &v)); break;
     }
     *out = floe__rs_cell(v);
     return 0;
@@ -271,6 +456,8 @@ static void data_close(floe_rowcursor *base)
         c->stream.release(&c->stream);
     floe_scan_free(c->scan);
     floe__buf_free(&c->text);
+    floe__free(c->child);
+    floe__free(c->proj);
     floe__free(c);
 }
 
@@ -285,6 +472,7 @@ static void data_free(floe_rowsource *rs)
     floe__free(d->cols);
     floe__free(d->types);
     floe__free(d->scale);
+    floe__free(d->p10);
     floe__free(d->names);
     floe__free(d->filter);
     floe__free(d);
@@ -292,6 +480,7 @@ static void data_free(floe_rowsource *rs)
 
 static const floe_rowsource_ops data_ops = {data_open, data_next, data_column, data_close,
                                             data_free};
+static const floe_rowsource_ext data_ext = {data_open_projected, data_count};
 
 int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_sql_tref *r,
                           const char *ident, floe_table *t)
@@ -300,6 +489,7 @@ int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_
     if (!d)
         return floe__error_nomem();
     d->pub.ops = &data_ops;
+    d->pub.ext = &data_ext;
     d->pub.impl = d;
     d->pub.name = "data";
     d->s = s;
@@ -351,8 +541,9 @@ int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_
         d->cols = floe__calloc(n ? n : 1, sizeof *d->cols);
         d->types = floe__calloc(n ? n : 1, sizeof *d->types);
         d->scale = floe__calloc(n ? n : 1, sizeof *d->scale);
+        d->p10 = floe__calloc(n ? n : 1, sizeof *d->p10);
         d->names = floe__calloc(n ? n : 1, sizeof *d->names);
-        if (!d->cols || !d->types || !d->scale || !d->names)
+        if (!d->cols || !d->types || !d->scale || !d->p10 || !d->names)
             rc = floe__error_nomem();
     }
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -375,6 +566,9 @@ int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_
             if (f->type->precision <= 15) {
                 d->cols[i].type = &t_double;
                 d->scale[i] = f->type->scale;
+                d->p10[i] = 1;
+                for (int k = 0; k < f->type->scale; k++)
+                    d->p10[i] *= 10;
             } else {
                 d->cols[i].push = 0;
             }

@@ -10,7 +10,10 @@
 #include "sql/vtab.h"
 
 #include "spec/value.h"
+#include "util/civil.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,7 +196,8 @@ static floe_rs_op op_of(unsigned char op)
     }
 }
 
-/* idxStr lists the pushed constraints as "<column>:<op>," in argv order. */
+/* idxStr is "u<colUsed in hex>;" then the pushed constraints as
+ * "<column>:<op>," in argv order. */
 static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
 {
     floe_vtab *vt = (floe_vtab *)base;
@@ -226,14 +230,14 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
     }
     info->estimatedCost = cost;
     info->estimatedRows = (sqlite3_int64)rows + 1;
-    if (argv_index > 0) {
-        info->idxStr = sqlite3_mprintf("%s", plan.ptr);
-        if (!info->idxStr) {
-            floe__buf_free(&plan);
-            return SQLITE_NOMEM;
-        }
-        info->needToFreeIdxStr = 1;
+    /* the columns the statement reads, so the source projects only those */
+    info->idxStr = sqlite3_mprintf("u%llx;%s", (unsigned long long)info->colUsed,
+                                   plan.ptr ? plan.ptr : "");
+    if (!info->idxStr) {
+        floe__buf_free(&plan);
+        return SQLITE_NOMEM;
     }
+    info->needToFreeIdxStr = 1;
     info->idxNum = argv_index;
     floe__buf_free(&plan);
     return SQLITE_OK;
@@ -261,8 +265,95 @@ static int vt_close(sqlite3_vtab_cursor *base)
     return SQLITE_OK;
 }
 
-/* Convert a SQL value to the column's primitive type; false: not pushable. */
-static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_value *out)
+/* ---------------------------------------------------------------- pushdown
+ *
+ * A constraint `column op value` reaches the row source only as a filter
+ * that keeps at least every row SQLite's own comparison keeps (SQLite
+ * re-checks every row: omit is never set). So each conversion follows
+ * SQLite's comparison rules for the column's declared type and widens
+ * rather than narrows:
+ *   INTEGER, REAL, BOOLEAN columns (numeric affinity): a numeric value or
+ *     text that looks numeric compares as a number; other text and blobs
+ *     compare greater than every number: not pushed;
+ *   TEXT columns (strings, dates, timestamps): the comparison is on text,
+ *     so only a text value is pushed, and for dates and timestamps only a
+ *     text that is a canonical value (its text order is the value order).
+ */
+
+/* Canonical 'YYYY-MM-DD' (years 0000..9999): days since the epoch. */
+static bool parse_date(const char *s, int len, int32_t *out)
+{
+    if (len != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    int f[3] = {0, 0, 0}, at[3] = {0, 5, 8}, w[3] = {4, 2, 2};
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < w[k]; j++) {
+            char ch = s[at[k] + j];
+            if (ch < '0' || ch > '9')
+                return false;
+            f[k] = f[k] * 10 + (ch - '0');
+        }
+    if (f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > 31)
+        return false;
+    int64_t days = floe__days_from_civil(f[0], (unsigned)f[1], (unsigned)f[2]);
+    int64_t y;
+    unsigned m, d;
+    floe__civil_from_days(days, &y, &m, &d); /* rejects 2023-02-30 */
+    if (y != f[0] || m != (unsigned)f[1] || d != (unsigned)f[2])
+        return false;
+    *out = (int32_t)days;
+    return true;
+}
+
+/* A float column shows its values widened to double: the float bound that
+ * keeps every float SQLite's double comparison keeps. */
+static bool float_bound(double x, floe_rs_op *op, float *out)
+{
+    if (!isfinite(x) || fabs(x) > FLT_MAX)
+        return false;
+    float f = (float)x;
+    if ((double)f == x) {
+        *out = f;
+        return true;
+    }
+    if (*op == FLOE_RS_EQ)
+        return false; /* no float equals x: nothing to push (SQLite finds none) */
+    if (*op == FLOE_RS_GT || *op == FLOE_RS_GE) {
+        *out = (double)f > x ? nextafterf(f, -INFINITY) : f; /* largest float <= x */
+        *op = FLOE_RS_GE;
+    } else {
+        *out = (double)f < x ? nextafterf(f, INFINITY) : f; /* smallest float >= x */
+        *op = FLOE_RS_LE;
+    }
+    return true;
+}
+
+/* Boolean columns hold 0/1: the comparison becomes `= true`, `= false` or
+ * nothing to push (both or neither value match). */
+static bool bool_bound(double x, floe_rs_op *op, bool *out)
+{
+    bool keep[2];
+    for (int b = 0; b < 2; b++) {
+        switch (*op) {
+        case FLOE_RS_EQ: keep[b] = b == x; break;
+        case FLOE_RS_LT: keep[b] = b < x; break;
+        case FLOE_RS_LE: keep[b] = b <= x; break;
+        case FLOE_RS_GT: keep[b] = b > x; break;
+        case FLOE_RS_GE: keep[b] = b >= x; break;
+        default: return false;
+        }
+    }
+    if (keep[0] == keep[1])
+        return false;
+    *op = FLOE_RS_EQ;
+    *out = keep[1];
+    return true;
+}
+
+/* Convert a SQL value to the column's primitive type (and maybe a wider
+ * operator); false: not pushable. */
+static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_rs_op *op,
+                     floe_value *out)
 {
     int st = sqlite3_value_numeric_type(sv);
     switch (t->id) {
@@ -279,6 +370,51 @@ static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv,
             *out = floe_value_long(sqlite3_value_int64(sv));
         }
         return true;
+    case FLOE_T_DOUBLE:
+    case FLOE_T_FLOAT: {
+        if (st != SQLITE_INTEGER && st != SQLITE_FLOAT)
+            return false;
+        double x;
+        if (st == SQLITE_INTEGER) {
+            /* SQLite compares integers with reals exactly: only push
+             * integers a double holds exactly */
+            sqlite3_int64 i = sqlite3_value_int64(sv);
+            if (i > ((sqlite3_int64)1 << 53) || i < -((sqlite3_int64)1 << 53))
+                return false;
+            x = (double)i;
+        } else {
+            x = sqlite3_value_double(sv);
+        }
+        if (!isfinite(x))
+            return false;
+        if (t->id == FLOE_T_DOUBLE) {
+            *out = floe_value_double(x);
+            return true;
+        }
+        float f;
+        if (!float_bound(x, op, &f))
+            return false;
+        *out = floe_value_float(f);
+        return true;
+    }
+    case FLOE_T_BOOLEAN: {
+        if (st != SQLITE_INTEGER && st != SQLITE_FLOAT)
+            return false;
+        double x = sqlite3_value_double(sv);
+        bool b;
+        if (isnan(x) || !bool_bound(x, op, &b))
+            return false;
+        *out = floe_value_bool(b);
+        return true;
+    }
+    case FLOE_T_DATE: {
+        int32_t days;
+        if (sqlite3_value_type(sv) != SQLITE_TEXT ||
+            !parse_date((const char *)sqlite3_value_text(sv), sqlite3_value_bytes(sv), &days))
+            return false;
+        *out = floe_value_date(days);
+        return true;
+    }
     case FLOE_T_STRING:
         if (sqlite3_value_type(sv) != SQLITE_TEXT)
             return false;
@@ -331,6 +467,12 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str
     floe_rs_constraint cons[64];
     size_t ncons = 0;
     const char *p = idx_str;
+    uint64_t col_used = UINT64_MAX;
+    if (p && *p == 'u') {
+        char *end = NULL;
+        col_used = (uint64_t)strtoull(p + 1, &end, 16);
+        p = end && *end == ';' ? end + 1 : NULL;
+    }
     for (int i = 0; p && i < argc && i < idx_num && ncons < FLOE_ARRAY_LEN(cons); i++) {
         int col, op, used = 0;
         if (sscanf(p, "%d:%d,%n", &col, &op, &used) != 2 || used == 0)
@@ -338,15 +480,16 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str
         p += used;
         if (col < 0 || (size_t)col >= vt->rs->ncolumns)
             continue;
+        floe_rs_op rop = (floe_rs_op)op;
         floe_value v;
-        if (!to_value(vt, vt->rs->columns[col].type, argv[i], &v))
+        if (!to_value(vt, vt->rs->columns[col].type, argv[i], &rop, &v))
             continue;
         cons[ncons].column = (size_t)col;
-        cons[ncons].op = (floe_rs_op)op;
+        cons[ncons].op = rop;
         cons[ncons].value = v;
         ncons++;
     }
-    if (floe__rs_open(vt->rs, cons, ncons, &c->cur) < 0) {
+    if (floe__rs_open_projected(vt->rs, cons, ncons, col_used, &c->cur) < 0) {
         c->cur = NULL;
         vtab_error(base->pVtab);
         return SQLITE_ERROR;
