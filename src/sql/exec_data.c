@@ -400,52 +400,59 @@ static int data_next(floe_rowcursor *base)
     }
 }
 
-/* Cells straight from the batch's buffers for the common fixed-width
- * types (no floe_value round trip through the generic decoder). */
+/* Cells straight from the batch's buffers for the common types, filled in
+ * place (no floe_value constructor calls, no generic decoder): this runs
+ * once per cell of every row SQLite reads. */
 static int data_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
 {
     data_cursor *c = (data_cursor *)base;
     data_rs *d = base->rs->impl;
-    int child = c->child ? c->child[col] : -1;
+    int child = c->child[col];
     const floe_type *t = d->types[col];
-    if (child < 0 || c->remaining >= 0) { /* not projected: SQLite never asks */
-        *out = floe__rs_cell(floe_value_null(t->id));
+    floe_value *v = &out->value;
+    out->json = NULL;
+    out->json_len = 0;
+    v->type = t->id;
+    v->is_null = true;
+    if (child < 0 || c->remaining >= 0) /* not projected: SQLite never asks */
         return 0;
-    }
     const struct ArrowArray *a = c->batch.children[child];
     int64_t k = c->row + a->offset;
     const uint8_t *valid = a->null_count == 0 ? NULL : a->buffers[0];
-    if (valid && !((valid[k >> 3] >> (k & 7)) & 1)) {
-        *out = floe__rs_cell(floe_value_null(t->id));
+    if (valid && !((valid[k >> 3] >> (k & 7)) & 1))
+        return 0;
+    v->is_null = false;
+    const void *vb = a->buffers[1];
+    switch (t->id) {
+    case FLOE_T_LONG: v->v.i64 = ((const int64_t *)vb)[k]; return 0;
+    case FLOE_T_INT:
+    case FLOE_T_DATE: v->v.i32 = ((const int32_t *)vb)[k]; return 0;
+    case FLOE_T_DOUBLE: v->v.f64 = ((const double *)vb)[k]; return 0;
+    case FLOE_T_STRING: {
+        const int32_t *off = vb;
+        v->v.bytes.ptr = (const uint8_t *)a->buffers[2] + off[k];
+        v->v.bytes.len = (size_t)(off[k + 1] - off[k]);
         return 0;
     }
-    const void *vb = a->buffers[1];
-    floe_value v;
-    switch (t->id) {
-    case FLOE_T_LONG: v = floe_value_long(((const int64_t *)vb)[k]); break;
-    case FLOE_T_INT: v = floe_value_int(((const int32_t *)vb)[k]); break;
-    case FLOE_T_DOUBLE: v = floe_value_double(((const double *)vb)[k]); break;
     case FLOE_T_DECIMAL:
         if (d->scale[col] >= 0) { /* as double */
             /* one correctly rounded division (both operands exact for
              * precision <= 15), so the double reads back as the decimal */
             floe_i128 x;
             memcpy(&x, (const uint8_t *)vb + 16 * k, 16);
-            v = floe_value_double((double)(int64_t)x / d->p10[col]);
-            break;
+            v->type = FLOE_T_DOUBLE;
+            v->v.f64 = (double)(int64_t)x / d->p10[col];
+            return 0;
         }
-        FLOE_TRY(floe__scan_arrow_value(a, t, c->row, &v));
+        FLOE_TRY(floe__scan_arrow_value(a, t, c->row, v));
         floe__buf_clear(&c->text); /* exact text */
-        FLOE_TRY(floe_decimal_format(v.v.dec, v.scale, &c->text));
-        v.type = FLOE_T_STRING;
-        v.is_null = false;
-        v.v.bytes.ptr = (const uint8_t *)c->text.ptr;
-        v.v.bytes.len = c->text.len;
-        break;
-    default: FLOE_TRY(floe__scan_arrow_value(a, t, c->row, &v)); break;
+        FLOE_TRY(floe_decimal_format(v->v.dec, v->scale, &c->text));
+        v->type = FLOE_T_STRING;
+        v->v.bytes.ptr = (const uint8_t *)c->text.ptr;
+        v->v.bytes.len = c->text.len;
+        return 0;
+    default: return floe__scan_arrow_value(a, t, c->row, v);
     }
-    *out = floe__rs_cell(v);
-    return 0;
 }
 
 static void data_close(floe_rowcursor *base)

@@ -41,6 +41,9 @@ typedef struct floe_vtab_cursor {
     bool eof;
     sqlite3_int64 rowid;
     floe_buf text; /* scratch for converted cells */
+    bool has_date; /* date_text holds date_days */
+    int32_t date_days;
+    char date_text[11];
 } floe_vtab_cursor;
 
 /* ---------------------------------------------------------------- errors */
@@ -515,6 +518,35 @@ static int result_text(sqlite3_context *ctx, floe_buf *b)
     return SQLITE_OK;
 }
 
+/* 'YYYY-MM-DD' for years 0..9999 without printf (date columns format a
+ * cell per row; the last one is kept in date_text, as dates repeat).
+ * false: other years (floe_value_format's form). */
+static bool put_date(floe_vtab_cursor *c, int32_t days)
+{
+    if (!c->has_date || c->date_days != days) {
+        int64_t y;
+        unsigned m, d;
+        floe__civil_from_days(days, &y, &m, &d);
+        if (y < 0 || y > 9999)
+            return false;
+        char *o = c->date_text;
+        o[0] = (char)('0' + y / 1000);
+        o[1] = (char)('0' + y / 100 % 10);
+        o[2] = (char)('0' + y / 10 % 10);
+        o[3] = (char)('0' + y % 10);
+        o[4] = '-';
+        o[5] = (char)('0' + m / 10);
+        o[6] = (char)('0' + m % 10);
+        o[7] = '-';
+        o[8] = (char)('0' + d / 10);
+        o[9] = (char)('0' + d % 10);
+        o[10] = 0;
+        c->date_days = days;
+        c->has_date = true;
+    }
+    return true;
+}
+
 static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 {
     floe_vtab_cursor *c = (floe_vtab_cursor *)base;
@@ -560,7 +592,14 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
     case FLOE_T_TIMESTAMPTZ_NS:
         rc = floe__rs_format_timestamp_ns(v->v.i64, vt->reg->tz, &c->text);
         break;
-    default: rc = floe_value_format(v, &c->text); break; /* decimal, date, time, uuid */
+    case FLOE_T_DATE:
+        if (put_date(c, v->v.i32)) {
+            sqlite3_result_text(ctx, c->date_text, 10, SQLITE_TRANSIENT);
+            return SQLITE_OK;
+        }
+        rc = floe_value_format(v, &c->text);
+        break;
+    default: rc = floe_value_format(v, &c->text); break; /* decimal, time, uuid */
     }
     if (rc < 0) {
         sqlite3_result_error_nomem(ctx);
