@@ -22,6 +22,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "floe/catalog.h"
 #include "floe/scan.h"
 #include "meta/rowsource.h"
 #include "scan/scan.h"
@@ -35,6 +36,8 @@ static const floe_type t_double = {.id = FLOE_T_DOUBLE};
 typedef struct data_rs {
     floe_rowsource pub;
     floe_sql_session *s; /* borrowed: the session outlives its virtual tables */
+    floe_table *table;     /* without a session: the table (owned) */
+    floe_catalog *catalog; /* and its catalog (owned, may be NULL) */
     char *ident;
     floe_sql_travel travel; /* strings owned below */
     char *travel_text;
@@ -70,7 +73,12 @@ typedef struct data_cursor {
 static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
 {
     floe_sql_session *s = d->s;
-    FLOE_TRY(floe__sql_get_table(s, d->ident, t));
+    if (s) {
+        FLOE_TRY(floe__sql_get_table(s, d->ident, t));
+    } else { /* a standalone source (loadable extension): reload when moved */
+        FLOE_TRY(floe_table_ensure_fresh(d->table));
+        *t = d->table;
+    }
     floe_snapshot_info si;
     int rc = 0;
     switch (d->travel.kind) {
@@ -78,7 +86,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         if (d->ref) {
             o->ref = d->ref;
             rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
-        } else {
+        } else if (s) {
             const char *wap = floe__sql_session_option(s, "spark.wap.branch");
             if (wap) {
                 o->ref = wap;
@@ -97,7 +105,8 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         break;
     case FLOE_SQLTT_TIMESTAMP: {
         int64_t ms = 0;
-        rc = floe__time_parse(d->travel.timestamp, d->travel.timestamp_utc ? NULL : s->tz, &ms);
+        rc = floe__time_parse(d->travel.timestamp,
+                              d->travel.timestamp_utc || !s ? NULL : s->tz, &ms);
         if (rc == 0)
             rc = floe_table_snapshot_as_of_time(*t, ms, &si);
         if (rc == 0) {
@@ -107,7 +116,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         break;
     }
     }
-    if (rc < 0 && !s->error_class)
+    if (rc < 0 && s && !s->error_class)
         s->error_class = "IllegalArgumentException";
     return rc;
 }
@@ -471,7 +480,10 @@ static void data_close(floe_rowcursor *base)
 static void data_free(floe_rowsource *rs)
 {
     data_rs *d = rs->impl;
-    floe__sql_live_forget(d->s, rs);
+    if (d->s)
+        floe__sql_live_forget(d->s, rs);
+    floe_table_free(d->table);
+    floe_catalog_free(d->catalog);
     floe__metadata_free(d->schema_owner);
     floe__free(d->ident);
     floe__free(d->travel_text);
@@ -489,12 +501,42 @@ static const floe_rowsource_ops data_ops = {data_open, data_next, data_column, d
                                             data_free};
 static const floe_rowsource_ext data_ext = {data_open_projected, data_count};
 
+static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe_sql_tref *r,
+                           const char *ident, floe_table *t, floe_catalog *cat);
+
 int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_sql_tref *r,
                           const char *ident, floe_table *t)
 {
+    return data_source_new(out, s, r, ident, t, NULL);
+}
+
+int floe__sql_data_source_table(floe_rowsource **out, floe_table *t, floe_catalog *cat,
+                                bool has_snapshot_id, int64_t snapshot_id, const char *ref)
+{
+    floe_sql_tref r;
+    memset(&r, 0, sizeof r);
+    r.travel.kind = has_snapshot_id ? FLOE_SQLTT_SNAPSHOT : ref ? FLOE_SQLTT_REF : FLOE_SQLTT_NONE;
+    r.travel.snapshot_id = snapshot_id;
+    r.travel.ref = ref;
+    return data_source_new(out, NULL, &r, floe_table_ident(t), t, cat);
+}
+
+/* s == NULL: a standalone source owning `t` and `cat` (also on failure). */
+static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe_sql_tref *r,
+                           const char *ident, floe_table *t, floe_catalog *cat)
+{
     data_rs *d = floe__calloc(1, sizeof *d);
-    if (!d)
+    if (!d) {
+        if (!s) {
+            floe_table_free(t);
+            floe_catalog_free(cat);
+        }
         return floe__error_nomem();
+    }
+    if (!s) {
+        d->table = t;
+        d->catalog = cat;
+    }
     d->pub.ops = &data_ops;
     d->pub.ext = &data_ext;
     d->pub.impl = d;
@@ -618,7 +660,8 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     if (rs->ops != &data_ops)
         return 1;
     const data_rs *d = rs->impl;
-    FLOE_TRY(floe__buf_printf(out, "Iceberg scan %s.%s", d->s->catalog_name, ident));
+    FLOE_TRY(floe__buf_printf(out, "Iceberg scan %s.%s", d->s ? d->s->catalog_name : "floe",
+                              ident));
     if (d->ref)
         FLOE_TRY(floe__buf_printf(out, " (ref=%s)", d->ref));
     else if (d->travel.kind == FLOE_SQLTT_REF)

@@ -26,6 +26,11 @@ struct floe_vtab_registry {
     int64_t next_handle;
     const floe_tz *tz;
     sqlite3 *db;
+    /* a module whose tables build their own row source from the USING
+     * arguments (floe__vtab_register_factory); NULL for floe_rows */
+    floe_vtab_factory factory;
+    void *factory_payload;
+    void (*factory_free)(void *);
 };
 
 typedef struct floe_vtab {
@@ -33,6 +38,7 @@ typedef struct floe_vtab {
     floe_vtab_registry *reg;
     int64_t handle;
     floe_rowsource *rs;
+    bool owned; /* rs belongs to this table (factory modules) */
 } floe_vtab;
 
 typedef struct floe_vtab_cursor {
@@ -73,6 +79,8 @@ static void registry_free(void *p)
     while (floe__intmap_next(reg->sources, &it, &k, &v))
         floe__rs_free(v);
     floe__intmap_free(reg->sources);
+    if (reg->factory_free)
+        reg->factory_free(reg->factory_payload);
     floe__free(reg);
 }
 
@@ -140,11 +148,36 @@ static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
     return src;
 }
 
+/* A table of a factory module: its row source comes from the USING
+ * arguments (argv[3..]) and lives as long as the table's connection. */
+static int factory_connect(sqlite3 *db, floe_vtab_registry *reg, int argc,
+                           const char *const *argv, sqlite3_vtab **out, char **err)
+{
+    floe_rowsource *rs = NULL;
+    if (reg->factory(reg->factory_payload, argc - 3, argv + 3, &rs) < 0) {
+        *err = floe_message();
+        return SQLITE_ERROR;
+    }
+    int rc = declare(db, rs, err);
+    floe_vtab *vt = rc == SQLITE_OK ? floe__calloc(1, sizeof *vt) : NULL;
+    if (!vt) {
+        floe__rs_free(rs);
+        return rc == SQLITE_OK ? SQLITE_NOMEM : rc;
+    }
+    vt->reg = reg;
+    vt->rs = rs;
+    vt->owned = true;
+    *out = &vt->base;
+    return SQLITE_OK;
+}
+
 static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
                       char **err)
 {
     floe_vtab_registry *reg = aux;
     *out = NULL;
+    if (reg->factory)
+        return factory_connect(db, reg, argc, argv, out, err);
     if (argc != 4) {
         *err = sqlite3_mprintf("floe_rows: expected one argument (a row-source handle)");
         return SQLITE_ERROR;
@@ -171,6 +204,9 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 
 static int vt_disconnect(sqlite3_vtab *base)
 {
+    floe_vtab *vt = (floe_vtab *)base;
+    if (vt->owned)
+        floe__rs_free(vt->rs);
     floe__free(base);
     return SQLITE_OK;
 }
@@ -179,7 +215,9 @@ static int vt_disconnect(sqlite3_vtab *base)
 static int vt_destroy(sqlite3_vtab *base)
 {
     floe_vtab *vt = (floe_vtab *)base;
-    if (floe__intmap_del(vt->reg->sources, vt->handle))
+    if (vt->owned)
+        floe__rs_free(vt->rs);
+    else if (floe__intmap_del(vt->reg->sources, vt->handle))
         floe__rs_free(vt->rs);
     floe__free(vt);
     return SQLITE_OK;
@@ -659,6 +697,29 @@ int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out)
         return floe__error(rc == SQLITE_NOMEM ? FLOE_ENOMEM : FLOE_ERROR, "sql",
                            "registering floe_rows: %s", sqlite3_errmsg(db));
     *out = reg;
+    return 0;
+}
+
+int floe__vtab_register_factory(sqlite3 *db, const char *module, floe_vtab_factory factory,
+                                void *payload, void (*payload_free)(void *))
+{
+    floe_vtab_registry *reg = floe__calloc(1, sizeof *reg);
+    if (reg)
+        reg->sources = floe__intmap_new();
+    if (!reg || !reg->sources) {
+        floe__free(reg);
+        if (payload_free)
+            payload_free(payload);
+        return floe__error_nomem();
+    }
+    reg->db = db;
+    reg->factory = factory;
+    reg->factory_payload = payload;
+    reg->factory_free = payload_free;
+    int rc = sqlite3_create_module_v2(db, module, &floe_rows_module, reg, registry_free);
+    if (rc != SQLITE_OK)
+        return floe__error(rc == SQLITE_NOMEM ? FLOE_ENOMEM : FLOE_ERROR, "sql",
+                           "registering %s: %s", module, sqlite3_errmsg(db));
     return 0;
 }
 

@@ -47,6 +47,19 @@ typedef struct floe_vtab_registry floe_vtab_registry;
  * their table. Errors: FLOE_ENOMEM, FLOE_ERROR with SQLite's message. */
 int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out);
 
+/* A module whose tables build their own row source: `factory` gets the
+ * USING arguments (argc/argv, as written, e.g. "table='db.t'") and returns
+ * a row source the table owns (freed when the table is disconnected or
+ * dropped); on failure it raises a floe error, which becomes the CREATE
+ * VIRTUAL TABLE error. Registered once per connection as `module`;
+ * `payload` goes to the factory and is released with `payload_free` (may
+ * be NULL) when the connection closes, also when registering fails.
+ * Errors: FLOE_ENOMEM, FLOE_ERROR with SQLite's message. */
+typedef int (*floe_vtab_factory)(void *payload, int argc, const char *const *argv,
+                                 floe_rowsource **out);
+int floe__vtab_register_factory(sqlite3 *db, const char *module, floe_vtab_factory factory,
+                                void *payload, void (*payload_free)(void *));
+
 /* Create virtual table `schema`.`name` (schema NULL: "temp") over `rs`.
  * Ownership of `rs` passes to the registry, also on failure. Errors:
  * FLOE_EEXISTS when the name is taken, FLOE_ERROR with SQLite's message,
