@@ -52,6 +52,7 @@ typedef struct data_rs {
     floe_scan_report report;
     bool has_report;
     char *filter;
+    char *read; /* what the last open read: "a,b" or "count from manifests" */
     int64_t snapshot;
 } data_rs;
 
@@ -283,6 +284,24 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
     return rc;
 }
 
+/* Remember which columns the last open read (NULL: counted from the plan). */
+static int record_read(data_rs *d, const char *const *cols, size_t n)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = cols ? 0 : floe__buf_puts(&b, "count from manifests");
+    for (size_t i = 0; cols && rc == 0 && i < n; i++)
+        rc = floe__buf_printf(&b, "%s%s", i ? "," : "", cols[i]);
+    if (rc == 0 && !b.ptr)
+        rc = floe__buf_puts(&b, "");
+    if (rc < 0) {
+        floe__buf_free(&b);
+        return rc;
+    }
+    floe__free(d->read);
+    d->read = b.ptr;
+    return 0;
+}
+
 /* Exact row count from the plan: the sum of record_count over the planned
  * data files is the table's row count when no delete file applies to any
  * of them and there is no filter (so no residual). */
@@ -303,6 +322,8 @@ static int data_count(floe_rowsource *rs, int64_t *out)
     FLOE_TRY(plan_scan(d, NULL, 0, NULL, 0, &scan));
     int rc = plan_count(scan, out);
     floe_scan_free(scan);
+    if (rc == 0)
+        rc = record_read(d, NULL, 0);
     return rc;
 }
 
@@ -323,6 +344,7 @@ static size_t cheapest_column(const data_rs *d)
 }
 
 static void data_close(floe_rowcursor *base);
+
 
 static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
                                uint64_t used, floe_rowcursor **out)
@@ -358,6 +380,8 @@ static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *con
         c->remaining = count; /* counting mode: no file is opened */
     else if (rc == 0)
         rc = floe_scan_to_stream(c->scan, &c->stream);
+    if (rc == 0) /* for EXPLAIN */
+        rc = record_read(d, c->remaining >= 0 ? NULL : c->proj, nproj);
     if (rc < 0) {
         data_close(&c->hdr);
         return rc;
@@ -494,6 +518,7 @@ static void data_free(floe_rowsource *rs)
     floe__free(d->p10);
     floe__free(d->names);
     floe__free(d->filter);
+    floe__free(d->read);
     floe__free(d);
 }
 
@@ -681,6 +706,8 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
                               (long long)r->manifests_total,
                               (long long)(r->data_files_total - r->data_files_skipped),
                               (long long)r->data_files_total));
+    if (d->read)
+        FLOE_TRY(floe__buf_printf(out, " read=[%s]", d->read));
     return 0;
 }
 

@@ -315,7 +315,9 @@ static int vt_close(sqlite3_vtab_cursor *base)
  * rather than narrows:
  *   INTEGER, REAL, BOOLEAN columns (numeric affinity): a numeric value or
  *     text that looks numeric compares as a number; other text and blobs
- *     compare greater than every number: not pushed;
+ *     compare greater than every number: not pushed. SQLite has no NaN
+ *     (a NaN cell reads as NULL, which no comparison keeps) and its -0.0
+ *     equals 0.0, which Iceberg orders apart: bounds at zero are widened;
  *   TEXT columns (strings, dates, timestamps): the comparison is on text,
  *     so only a text value is pushed, and for dates and timestamps only a
  *     text that is a canonical value (its text order is the value order).
@@ -428,6 +430,14 @@ static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv,
         }
         if (!isfinite(x))
             return false;
+        if (x == 0) {
+            /* SQLite: -0.0 = 0.0; Iceberg orders -0.0 before 0.0 (Java's
+             * Double.compare), so a bound at zero takes the zero that keeps
+             * both, and equality is not pushed */
+            if (*op == FLOE_RS_EQ)
+                return false;
+            x = *op == FLOE_RS_GT || *op == FLOE_RS_GE ? -0.0 : 0.0;
+        }
         if (t->id == FLOE_T_DOUBLE) {
             *out = floe_value_double(x);
             return true;
