@@ -75,6 +75,8 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
 {
     floe_sql_session *s = d->s;
     if (s) {
+        o->progress = s->progress;
+        o->progress_payload = s->progress_payload;
         FLOE_TRY(floe__sql_get_table(s, d->ident, t));
     } else { /* a standalone source (loadable extension): reload when moved */
         FLOE_TRY(floe_table_ensure_fresh(d->table));
