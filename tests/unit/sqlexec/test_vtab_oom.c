@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* sql/vtab + exec_data + exec_fast: projected scans, pushed filters (date,
- * decimal, boolean, double) and count(*) from manifests (also with a delete
- * file, where rows are read) give the right results through the session
- * API, and every allocation failure on the way ends cleanly (no leak, no
+/* sql/vtab + exec_data + exec_fast: a projected scan with a pushed date
+ * filter and count(*) from manifests (also with a delete file, where rows
+ * are read) give the right results through the session API, and every allocation failure on the way ends cleanly (no leak, no
  * crash; the ASan build checks leaks). */
 #include "harness.h"
 #include "sql/exec.h"
