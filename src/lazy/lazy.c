@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * lazy: libcurl, libxml2, libmicrohttpd and libcrypto loaded on first use.
+ * lazy: libcurl, libxml2, libmicrohttpd, libcrypto and libsnappy loaded on
+ * first use.
  *
- * Only S3 (io/s3*.c, io/sigv4.c), the REST catalog client (catalog/rest.c)
- * and the REST server (rest/server.c) use these libraries, yet linking them makes every
+ * Only S3 (io/s3*.c, io/sigv4.c), the REST catalog client (catalog/rest.c),
+ * the REST server (rest/server.c) and the Snappy codec (Parquet and Avro
+ * files written with it; libsnappy brings libstdc++) use these libraries, yet linking them makes every
  * process map and relocate about 35 shared objects (GnuTLS, Kerberos, LDAP,
  * ICU, libstdc++, ...) and run their constructors: about 6 ms of CPU before
  * main() on the development machine, most of a `floe sql -c "SELECT
@@ -34,6 +36,7 @@
 #include <libxml/tree.h>
 #include <microhttpd.h>
 #include <pthread.h>
+#include <snappy-c.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,6 +51,7 @@ static lazy_lib lib_curl = {{"libcurl.so.4", "libcurl-gnutls.so.4", NULL}, PTHRE
 static lazy_lib lib_xml = {{"libxml2.so.2", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
 static lazy_lib lib_mhd = {{"libmicrohttpd.so.12", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
 static lazy_lib lib_crypto = {{"libcrypto.so.3", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
+static lazy_lib lib_snappy = {{"libsnappy.so.1", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
 
 static void open_curl(void)
 {
@@ -61,6 +65,10 @@ static void open_xml(void)
 static void open_mhd(void)
 {
     lib_mhd.handle = dlopen(lib_mhd.sonames[0], RTLD_NOW | RTLD_LOCAL);
+}
+static void open_snappy(void)
+{
+    lib_snappy.handle = dlopen(lib_snappy.sonames[0], RTLD_NOW | RTLD_LOCAL);
 }
 static void open_crypto(void)
 {
@@ -402,4 +410,32 @@ int CRYPTO_memcmp(const void *in_a, const void *in_b, size_t len)
     for (size_t i = 0; i < len; i++)
         x |= (unsigned char)(a[i] ^ b[i]);
     return x;
+}
+
+/* ---------------------------------------------------------------- libsnappy */
+
+snappy_status snappy_compress(const char *input, size_t input_length, char *compressed,
+                              size_t *compressed_length)
+{
+    SYM(snappy, snappy_compress);
+    return fn_ ? fn_(input, input_length, compressed, compressed_length) : SNAPPY_INVALID_INPUT;
+}
+snappy_status snappy_uncompress(const char *compressed, size_t compressed_length,
+                                char *uncompressed, size_t *uncompressed_length)
+{
+    SYM(snappy, snappy_uncompress);
+    return fn_ ? fn_(compressed, compressed_length, uncompressed, uncompressed_length)
+               : SNAPPY_INVALID_INPUT;
+}
+size_t snappy_max_compressed_length(size_t source_length)
+{
+    SYM(snappy, snappy_max_compressed_length);
+    /* without the library: Snappy's documented bound (compress then fails) */
+    return fn_ ? fn_(source_length) : 32 + source_length + source_length / 6;
+}
+snappy_status snappy_uncompressed_length(const char *compressed, size_t compressed_length,
+                                         size_t *result)
+{
+    SYM(snappy, snappy_uncompressed_length);
+    return fn_ ? fn_(compressed, compressed_length, result) : SNAPPY_INVALID_INPUT;
 }
