@@ -26,10 +26,17 @@
  *
  * Constraints: xBestIndex offers the row source every usable =, <, <=, >,
  * >= constraint on a column whose floe_rs_column.push allows it; values are
- * converted to the column's type (timestamptz text is parsed in the session
- * time zone) and constraints that do not convert are not pushed. SQLite
- * still checks every constraint itself (omit is never set), so a row source
- * may treat them as hints.
+ * converted to the column's type following SQLite's comparison rules and
+ * widened where the types differ (float bounds, booleans, -0.0; see
+ * "pushdown" in vtab.c; timestamptz text is parsed in the session time
+ * zone), and constraints that do not convert are not pushed. SQLite still
+ * checks every constraint itself (omit is never set), so a row source may
+ * treat them as hints.
+ *
+ * Projection: SQLite's colUsed mask reaches the row source through
+ * floe__rs_open_projected() (sources without floe_rowsource.ext open as
+ * before); colUsed == 0 (count(*)) lets a data table count rows from its
+ * manifests without opening a file.
  */
 #ifndef FLOE_SQL_VTAB_H
 #define FLOE_SQL_VTAB_H
