@@ -25,6 +25,23 @@ int floe__rs_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
     return 0;
 }
 
+int floe__rs_open_projected(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                            uint64_t used, floe_rowcursor **out)
+{
+    if (!rs->ext || !rs->ext->open_projected)
+        return floe__rs_open(rs, cons, ncons, out);
+    *out = NULL;
+    FLOE_TRY(rs->ext->open_projected(rs, cons, ncons, used, out));
+    (*out)->rs = rs;
+    return 0;
+}
+
+int floe__rs_count(floe_rowsource *rs, int64_t *out)
+{
+    *out = 0;
+    return rs->ext && rs->ext->count ? rs->ext->count(rs, out) : 1;
+}
+
 int floe__rs_next(floe_rowcursor *c)
 {
     return c->rs->ops->next(c);

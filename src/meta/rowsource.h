@@ -87,6 +87,23 @@ typedef struct floe_rowsource_ops {
     void (*free)(floe_rowsource *rs);
 } floe_rowsource_ops;
 
+/* Optional operations (floe_rowsource.ext; NULL for none), kept apart so
+ * the positional initialisers of floe_rowsource_ops stay valid. */
+typedef struct floe_rowsource_ext {
+    /* Optional (NULL: open() is used). Like open(), told which columns the
+     * consumer reads: bit i of `used` for column i < 63, bit 63 for every
+     * column >= 63 (SQLite's colUsed convention); column() is then called
+     * only for those, so the source may skip reading the others. `used`
+     * == 0: rows are only counted. */
+    int (*open_projected)(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                          uint64_t used, floe_rowcursor **out);
+    /* Optional (NULL: unknown). The exact number of rows a scan without
+     * constraints returns, found without reading rows: 0 with *out set,
+     * 1 when the source cannot know it cheaply and exactly (say, deletes
+     * to apply), negative on error. */
+    int (*count)(floe_rowsource *rs, int64_t *out);
+} floe_rowsource_ext;
+
 struct floe_rowsource {
     const floe_rowsource_ops *ops;
     const char *name; /* "snapshots", "files", ... */
@@ -98,11 +115,22 @@ struct floe_rowsource {
      * walking memory); 0 when unknown. */
     double estimated_rows;
     double estimated_cost;
+    const floe_rowsource_ext *ext; /* optional operations, NULL for none */
 };
 
 /* Convenience wrappers (NULL-safe close/free). */
 int floe__rs_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
                   floe_rowcursor **out);
+/* open_projected() when the source has it, else open(). */
+int floe__rs_open_projected(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                            uint64_t used, floe_rowcursor **out);
+/* The source's count(); 1 when it has none or cannot answer. */
+int floe__rs_count(floe_rowsource *rs, int64_t *out);
+/* Is column `col` in a colUsed-style mask? */
+static inline bool floe__rs_col_used(uint64_t used, size_t col)
+{
+    return (used >> (col < 63 ? col : 63)) & 1u;
+}
 int floe__rs_next(floe_rowcursor *c);
 int floe__rs_column(floe_rowcursor *c, size_t col, floe_rs_cell *out);
 void floe__rs_close(floe_rowcursor *c);

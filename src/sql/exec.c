@@ -9,6 +9,7 @@
  * stops the script; its error keeps Iceberg's text, and
  * floe__sql_error_class() names the Java exception Spark would print.
  */
+#include "sql/exec_int.h"
 #include "sql/session_int.h"
 #include "spec/metadata.h"
 #include "sql/exec_int.h"
@@ -144,7 +145,10 @@ static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
     if (rc == 0) {
         sqlite3_stmt *q = NULL;
         rc = prepare(s, st->query->sql, &q);
-        if (rc == 0) {
+        bool done = false;
+        if (rc == 0)
+            rc = floe__sql_fast_count(s, st, q, &done);
+        if (rc == 0 && !done) {
             rc = floe__sql_out_stmt(s->out, q);
             if (rc < 0 && !s->error_class)
                 s->error_class = floe__sql_error_class(floe__error_code(),

@@ -23,8 +23,10 @@
  */
 #include "sql/exec_data.h"
 
+#include <math.h>
 #include <string.h>
 
+#include "floe/catalog.h"
 #include "floe/scan.h"
 #include "meta/rowsource.h"
 #include "scan/scan.h"
@@ -39,6 +41,8 @@ static const floe_type t_double = {.id = FLOE_T_DOUBLE};
 typedef struct data_rs {
     floe_rowsource pub;
     floe_sql_session *s; /* borrowed: the session outlives its virtual tables */
+    floe_table *table;     /* without a session: the table (owned) */
+    floe_catalog *catalog; /* and its catalog (owned, may be NULL) */
     char *ident;
     floe_sql_travel travel; /* strings owned below */
     char *travel_text;
@@ -47,32 +51,45 @@ typedef struct data_rs {
     floe_rs_column *cols;
     const floe_type **types; /* Iceberg type per column (what the scan returns) */
     int *scale;               /* display scale of decimal-as-double columns, else -1 */
+    double *p10;              /* 10^scale of decimal-as-double columns */
     const char **names;
     /* last plan, for EXPLAIN */
     floe_scan_report report;
     bool has_report;
     char *filter;
+    char *read; /* what the last open read: "a,b" or "count from manifests" */
     int64_t snapshot;
     /* floe__sql_stream_source: batches come from fns->open, not a scan */
     const floe_sql_stream_fns *fns;
     void *payload;
 } data_rs;
 
+/* A cursor either streams the scan's Arrow batches (only the columns the
+ * consumer reads are projected) or, when nothing is read and the plan's
+ * record counts are exact, just counts rows down without opening a file. */
 typedef struct data_cursor {
     floe_rowcursor hdr;
     floe_scan *scan;
     struct ArrowArrayStream stream;
     struct ArrowArray batch;
     int64_t row;
-    floe_buf text; /* wide decimal cell text */
+    int64_t remaining; /* counting mode: rows still to emit; -1 when streaming */
+    int *child;        /* per column: its child in the batch, -1 when not projected */
+    const char **proj; /* projected column names */
+    floe_buf text;     /* wide decimal cell text */
 } data_cursor;
 
 static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
 {
     floe_sql_session *s = d->s;
-    o->progress = s->progress;
-    o->progress_payload = s->progress_payload;
-    FLOE_TRY(floe__sql_get_table(s, d->ident, t));
+    if (s) {
+        o->progress = s->progress;
+        o->progress_payload = s->progress_payload;
+        FLOE_TRY(floe__sql_get_table(s, d->ident, t));
+    } else { /* a standalone source (loadable extension): reload when moved */
+        FLOE_TRY(floe_table_ensure_fresh(d->table));
+        *t = d->table;
+    }
     floe_snapshot_info si;
     int rc = 0;
     switch (d->travel.kind) {
@@ -80,7 +97,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         if (d->ref) {
             o->ref = d->ref;
             rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
-        } else {
+        } else if (s) {
             const char *wap = floe__sql_session_option(s, "spark.wap.branch");
             if (wap) {
                 o->ref = wap;
@@ -99,7 +116,8 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         break;
     case FLOE_SQLTT_TIMESTAMP: {
         int64_t ms = 0;
-        rc = floe__time_parse(d->travel.timestamp, d->travel.timestamp_utc ? NULL : s->tz, &ms);
+        rc = floe__time_parse(d->travel.timestamp,
+                              d->travel.timestamp_utc || !s ? NULL : s->tz, &ms);
         if (rc == 0)
             rc = floe_table_snapshot_as_of_time(*t, ms, &si);
         if (rc == 0) {
@@ -109,14 +127,72 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         break;
     }
     }
-    if (rc < 0 && !s->error_class)
+    if (rc < 0 && s && !s->error_class)
         s->error_class = "IllegalArgumentException";
     return rc;
 }
 
-/* One pushed constraint as scan filter text; false when not expressible. */
+/* A double as a filter literal the scan parses as a number (a '.' or an
+ * exponent, so it never reads as an integer). */
+static int put_real(floe_buf *b, const char *fmt, double x)
+{
+    if (!isfinite(x))
+        return 0; /* nothing appended: not pushed */
+    size_t at = b->len;
+    FLOE_TRY(floe__buf_printf(b, fmt, x));
+    if (!strpbrk(b->ptr + at, ".eE"))
+        FLOE_TRY(floe__buf_puts(b, ".0"));
+    return 0;
+}
+
+/* A decimal(precision, scale) column is shown to SQLite as the double
+ * nearest each value; SQLite compares that double with x. The decimal
+ * literal pushed instead must keep every row SQLite keeps: a lower bound
+ * rounds down (op becomes >=), an upper bound rounds up (op becomes <=),
+ * and equality is pushed only when x is exactly a value of the column
+ * (the double of some decimal at this scale). false: nothing pushed. */
+static bool decimal_bound(double x, int scale, int precision, floe_rs_op *op, floe_buf *lit,
+                          int *rc)
+{
+    double p10 = 1;
+    for (int i = 0; i < scale; i++)
+        p10 *= 10;
+    double limit = 1;
+    for (int i = 0; i < precision; i++)
+        limit *= 10;
+    double u = x * p10;
+    if (!isfinite(u) || fabs(u) >= limit)
+        return false;
+    double r;
+    switch (*op) {
+    case FLOE_RS_EQ:
+        r = nearbyint(u);
+        if (r / p10 != x)
+            return false;
+        break;
+    case FLOE_RS_GT:
+    case FLOE_RS_GE:
+        r = floor(u);
+        while (r / p10 > x) /* u was rounded up when multiplied */
+            r -= 1;
+        *op = FLOE_RS_GE;
+        break;
+    default:
+        r = ceil(u);
+        while (r / p10 < x)
+            r += 1;
+        *op = FLOE_RS_LE;
+        break;
+    }
+    *rc = floe_decimal_format((floe_i128)(int64_t)r, scale, lit);
+    return true;
+}
+
+/* One pushed constraint as scan filter text (*added false when not
+ * expressible). `scale` >= 0: a decimal column of that scale and
+ * `precision` shown as doubles. */
 static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_value *v,
-                       int scale, bool *added)
+                       int scale, int precision, bool *added)
 {
     static const char *const ops[] = {"", "=", "<", "<=", ">", ">="};
     floe_buf lit = FLOE_BUF_INIT;
@@ -127,11 +203,14 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
     case FLOE_T_LONG: rc = floe__buf_printf(&lit, "%lld", (long long)v->v.i64); break;
     case FLOE_T_BOOLEAN: rc = floe__buf_puts(&lit, v->v.b ? "TRUE" : "FALSE"); break;
     case FLOE_T_DOUBLE:
-        if (scale >= 0) /* a decimal column seen as double: compare at its scale */
-            rc = floe__buf_printf(&lit, "%.*f", scale, v->v.f64);
-        else
-            rc = floe__buf_printf(&lit, "%.17g", v->v.f64);
+        if (scale >= 0) { /* a decimal column seen as double */
+            if (!decimal_bound(v->v.f64, scale, precision, &op, &lit, &rc))
+                break;
+        } else {
+            rc = put_real(&lit, "%.17g", v->v.f64);
+        }
         break;
+    case FLOE_T_FLOAT: rc = put_real(&lit, "%.9g", (double)v->v.f32); break;
     case FLOE_T_STRING:
     case FLOE_T_DATE:
         if (v->type == FLOE_T_DATE) {
@@ -155,7 +234,7 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
         break;
     default: floe__buf_free(&lit); return 0; /* timestamps, binary: SQLite filters alone */
     }
-    if (rc == 0) {
+    if (rc == 0 && lit.len) {
         if (b->len)
             rc = floe__buf_puts(b, " AND ");
         /* plain names stay bare (readable in EXPLAIN); others are quoted */
@@ -175,23 +254,12 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
     return rc;
 }
 
-static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
-                     floe_rowcursor **out)
+/* Plan the scan of the selection with the pushed constraints as filter
+ * (recorded for EXPLAIN). */
+static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
+                     const char *const *columns, size_t ncolumns, floe_scan **out)
 {
-    data_rs *d = rs->impl;
-    if (d->fns) {
-        data_cursor *c = floe__calloc(1, sizeof *c);
-        if (!c)
-            return floe__error_nomem();
-        int rc = d->fns->open(d->payload, &c->stream);
-        if (rc < 0) {
-            floe__free(c);
-            return rc;
-        }
-        c->row = -1;
-        *out = &c->hdr;
-        return 0;
-    }
+    *out = NULL;
     floe_table *t = NULL;
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
     FLOE_TRY(resolve(d, &t, &o));
@@ -199,36 +267,154 @@ static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t 
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < ncons; i++) {
         bool added;
-        rc = filter_term(&filter, d->names[cons[i].column], cons[i].op, &cons[i].value,
-                         d->scale[cons[i].column], &added);
+        size_t col = cons[i].column;
+        rc = filter_term(&filter, d->names[col], cons[i].op, &cons[i].value, d->scale[col],
+                         d->types[col]->precision, &added);
     }
-    data_cursor *c = floe__calloc(1, sizeof *c);
-    if (rc == 0 && !c)
-        rc = floe__error_nomem();
     if (rc == 0) {
         o.filter = filter.len ? filter.ptr : NULL;
-        o.columns = d->names;
-        o.ncolumns = d->pub.ncolumns;
-        o.io_conf = &d->s->conf;
-        rc = floe_scan_open(&c->scan, floe_table_io(t), floe_table_metadata_location(t), &o);
+        o.columns = columns;
+        o.ncolumns = ncolumns;
+        o.io_conf = d->s ? &d->s->conf : NULL;
+        rc = floe_scan_open(out, floe_table_io(t), floe_table_metadata_location(t), &o);
     }
     if (rc == 0) {
-        d->report = *floe_scan_get_report(c->scan);
+        d->report = *floe_scan_get_report(*out);
         d->has_report = true;
         floe__free(d->filter);
         d->filter = filter.len ? floe__strdup(filter.ptr) : NULL;
-        rc = floe_scan_to_stream(c->scan, &c->stream);
+        if (filter.len && !d->filter)
+            rc = floe__error_nomem();
     }
     floe__buf_free(&filter);
     if (rc < 0) {
-        if (c)
-            floe_scan_free(c->scan);
-        floe__free(c);
+        floe_scan_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* Remember which columns the last open read (NULL: counted from the plan). */
+static int record_read(data_rs *d, const char *const *cols, size_t n)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = cols ? 0 : floe__buf_puts(&b, "count from manifests");
+    for (size_t i = 0; cols && rc == 0 && i < n; i++)
+        rc = floe__buf_printf(&b, "%s%s", i ? "," : "", cols[i]);
+    if (rc == 0 && !b.ptr)
+        rc = floe__buf_puts(&b, "");
+    if (rc < 0) {
+        floe__buf_free(&b);
         return rc;
     }
+    floe__free(d->read);
+    d->read = b.ptr;
+    return 0;
+}
+
+/* Exact row count from the plan: the sum of record_count over the planned
+ * data files is the table's row count when no delete file applies to any
+ * of them and there is no filter (so no residual). */
+static int plan_count(const floe_scan *scan, int64_t *out)
+{
+    const floe_scan_report *r = floe_scan_get_report(scan);
+    if (r->delete_files_applied > 0 || r->records_planned < 0)
+        return 1;
+    *out = r->records_planned;
+    return 0;
+}
+
+static int data_count(floe_rowsource *rs, int64_t *out)
+{
+    data_rs *d = rs->impl;
+    floe_scan *scan = NULL;
+    *out = 0;
+    FLOE_TRY(plan_scan(d, NULL, 0, NULL, 0, &scan));
+    int rc = plan_count(scan, out);
+    floe_scan_free(scan);
+    if (rc == 0)
+        rc = record_read(d, NULL, 0);
+    return rc;
+}
+
+/* A column that is cheap to decode, for scans that only count rows but
+ * must still read (deletes to apply): fixed width first. */
+static size_t cheapest_column(const data_rs *d)
+{
+    for (size_t i = 0; i < d->pub.ncolumns; i++) {
+        switch (d->types[i]->id) {
+        case FLOE_T_BOOLEAN:
+        case FLOE_T_INT:
+        case FLOE_T_DATE:
+        case FLOE_T_LONG: return i;
+        default: break;
+        }
+    }
+    return 0;
+}
+
+static void data_close(floe_rowcursor *base);
+
+
+static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                               uint64_t used, floe_rowcursor **out)
+{
+    data_rs *d = rs->impl;
+    size_t n = d->pub.ncolumns;
+    data_cursor *c = floe__calloc(1, sizeof *c);
+    if (!c)
+        return floe__error_nomem();
+    c->hdr.rs = rs;
     c->row = -1;
+    c->remaining = -1;
+    c->child = floe__calloc(n ? n : 1, sizeof *c->child);
+    c->proj = floe__calloc(n ? n : 1, sizeof *c->proj);
+    int rc = c->child && c->proj ? 0 : floe__error_nomem();
+    size_t nproj = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        c->child[i] = -1;
+        if (floe__rs_col_used(used, i)) {
+            c->child[i] = (int)nproj;
+            c->proj[nproj++] = d->names[i];
+        }
+    }
+    if (rc == 0 && d->fns) { /* a stream source: every column, in order */
+        for (size_t i = 0; i < n; i++)
+            c->child[i] = (int)i;
+        rc = d->fns->open(d->payload, &c->stream);
+        if (rc < 0) {
+            data_close(&c->hdr);
+            return rc;
+        }
+        *out = &c->hdr;
+        return 0;
+    }
+    if (rc == 0 && nproj == 0 && n > 0) {
+        /* nothing read: one cheap column gives the row structure (the scan
+         * has no zero-column projection) */
+        c->proj[nproj++] = d->names[cheapest_column(d)];
+    }
+    if (rc == 0)
+        rc = plan_scan(d, cons, ncons, c->proj, nproj, &c->scan);
+    int64_t count = 0;
+    if (rc == 0 && used == 0 && ncons == 0 && plan_count(c->scan, &count) == 0)
+        c->remaining = count; /* counting mode: no file is opened */
+    else if (rc == 0)
+        rc = floe_scan_to_stream(c->scan, &c->stream);
+    if (rc == 0) /* for EXPLAIN */
+        rc = record_read(d, c->remaining >= 0 ? NULL : c->proj, nproj);
+    if (rc < 0) {
+        data_close(&c->hdr);
+        return rc;
+    }
     *out = &c->hdr;
     return 0;
+}
+
+static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                     floe_rowcursor **out)
+{
+    return data_open_projected(rs, cons, ncons, UINT64_MAX, out);
 }
 
 static void release_batch(data_cursor *c)
@@ -241,11 +427,18 @@ static void release_batch(data_cursor *c)
 static int data_next(floe_rowcursor *base)
 {
     data_cursor *c = (data_cursor *)base;
+    if (c->remaining >= 0) {
+        if (c->remaining == 0)
+            return FLOE_ITEROVER;
+        c->remaining--;
+        c->row++;
+        return 0;
+    }
+    if (c->batch.release && c->row + 1 < c->batch.length) {
+        c->row++;
+        return 0;
+    }
     for (;;) {
-        if (c->batch.release && c->row + 1 < c->batch.length) {
-            c->row++;
-            return 0;
-        }
         release_batch(c);
         int e = c->stream.get_next(&c->stream, &c->batch);
         if (e != 0) {
@@ -254,54 +447,85 @@ static int data_next(floe_rowcursor *base)
         }
         if (!c->batch.release)
             return FLOE_ITEROVER;
-        c->row = -1;
+        if (c->batch.length > 0) {
+            c->row = 0;
+            return 0;
+        }
     }
 }
 
 /* A nested column's cell: JSON text (sql/nested.c) or NULL. */
-static int nested_cell(data_cursor *c, const data_rs *d, size_t col, floe_rs_cell *out)
+static int nested_cell(data_cursor *c, const data_rs *d, size_t col, int child,
+                       floe_rs_cell *out)
 {
     const floe_type *t = d->types[col];
-    const struct ArrowArray *a = c->batch.children[col];
+    const struct ArrowArray *a = c->batch.children[child];
     memset(out, 0, sizeof *out);
     if (!floe__arrow_is_valid(a, c->row)) {
         out->value = floe_value_null(t->id);
         return 0;
     }
-    FLOE_TRY(floe__sql_nested_json(a, t, c->row, d->s->tz, &c->text));
+    FLOE_TRY(floe__sql_nested_json(a, t, c->row, d->s ? d->s->tz : NULL, &c->text));
     out->json = c->text.ptr;
     out->json_len = c->text.len;
     return 0;
 }
 
+/* Cells straight from the batch's buffers for the common types, filled in
+ * place (no floe_value constructor calls, no generic decoder): this runs
+ * once per cell of every row SQLite reads. */
 static int data_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
 {
     data_cursor *c = (data_cursor *)base;
     data_rs *d = base->rs->impl;
-    floe_value v;
-    if (floe_type_is_nested(d->types[col]))
-        return nested_cell(c, d, col, out);
-    FLOE_TRY(floe__scan_arrow_value(c->batch.children[col], d->types[col], c->row, &v));
-    if (!v.is_null && d->types[col]->id == FLOE_T_DECIMAL) {
+    int child = c->child[col];
+    const floe_type *t = d->types[col];
+    floe_value *v = &out->value;
+    out->json = NULL;
+    out->json_len = 0;
+    v->type = t->id;
+    v->is_null = true;
+    if (child < 0 || c->remaining >= 0) /* not projected: SQLite never asks */
+        return 0;
+    if (floe_type_is_nested(t))
+        return nested_cell(c, d, col, child, out);
+    const struct ArrowArray *a = c->batch.children[child];
+    int64_t k = c->row + a->offset;
+    const uint8_t *valid = a->null_count == 0 ? NULL : a->buffers[0];
+    if (valid && !((valid[k >> 3] >> (k & 7)) & 1))
+        return 0;
+    v->is_null = false;
+    const void *vb = a->buffers[1];
+    switch (t->id) {
+    case FLOE_T_LONG: v->v.i64 = ((const int64_t *)vb)[k]; return 0;
+    case FLOE_T_INT:
+    case FLOE_T_DATE: v->v.i32 = ((const int32_t *)vb)[k]; return 0;
+    case FLOE_T_DOUBLE: v->v.f64 = ((const double *)vb)[k]; return 0;
+    case FLOE_T_STRING: {
+        const int32_t *off = vb;
+        v->v.bytes.ptr = (const uint8_t *)a->buffers[2] + off[k];
+        v->v.bytes.len = (size_t)(off[k + 1] - off[k]);
+        return 0;
+    }
+    case FLOE_T_DECIMAL:
         if (d->scale[col] >= 0) { /* as double */
             /* one correctly rounded division (both operands exact for
              * precision <= 15), so the double reads back as the decimal */
-            double p10 = 1;
-            for (int i = 0; i < v.scale; i++)
-                p10 *= 10;
-            double x = (double)v.v.dec / p10;
-            v.type = FLOE_T_DOUBLE;
-            v.v.f64 = x;
-        } else { /* exact text */
-            floe__buf_clear(&c->text);
-            FLOE_TRY(floe_decimal_format(v.v.dec, v.scale, &c->text));
-            v.type = FLOE_T_STRING;
-            v.v.bytes.ptr = (const uint8_t *)c->text.ptr;
-            v.v.bytes.len = c->text.len;
+            floe_i128 x;
+            memcpy(&x, (const uint8_t *)vb + 16 * k, 16);
+            v->type = FLOE_T_DOUBLE;
+            v->v.f64 = (double)(int64_t)x / d->p10[col];
+            return 0;
         }
+        FLOE_TRY(floe__scan_arrow_value(a, t, c->row, v));
+        floe__buf_clear(&c->text); /* exact text */
+        FLOE_TRY(floe_decimal_format(v->v.dec, v->scale, &c->text));
+        v->type = FLOE_T_STRING;
+        v->v.bytes.ptr = (const uint8_t *)c->text.ptr;
+        v->v.bytes.len = c->text.len;
+        return 0;
+    default: return floe__scan_arrow_value(a, t, c->row, v);
     }
-    *out = floe__rs_cell(v);
-    return 0;
 }
 
 static void data_close(floe_rowcursor *base)
@@ -312,15 +536,20 @@ static void data_close(floe_rowcursor *base)
         c->stream.release(&c->stream);
     floe_scan_free(c->scan);
     floe__buf_free(&c->text);
+    floe__free(c->child);
+    floe__free(c->proj);
     floe__free(c);
 }
 
 static void data_free(floe_rowsource *rs)
 {
     data_rs *d = rs->impl;
-    floe__sql_live_forget(d->s, rs);
+    if (d->s)
+        floe__sql_live_forget(d->s, rs);
     if (d->fns && d->fns->free)
         d->fns->free(d->payload);
+    floe_table_free(d->table);
+    floe_catalog_free(d->catalog);
     floe__metadata_free(d->schema_owner);
     floe__free(d->ident);
     floe__free(d->travel_text);
@@ -328,13 +557,19 @@ static void data_free(floe_rowsource *rs)
     floe__free(d->cols);
     floe__free(d->types);
     floe__free(d->scale);
+    floe__free(d->p10);
     floe__free(d->names);
     floe__free(d->filter);
+    floe__free(d->read);
     floe__free(d);
 }
 
 static const floe_rowsource_ops data_ops = {data_open, data_next, data_column, data_close,
                                             data_free};
+static const floe_rowsource_ext data_ext = {data_open_projected, data_count};
+
+static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe_sql_tref *r,
+                           const char *ident, floe_table *t, floe_catalog *cat);
 
 /* Columns of the top-level fields of `sc` (borrowed: must outlive the
  * source): the mapping every data row source uses. */
@@ -345,8 +580,9 @@ static int init_columns(data_rs *d, const floe_schema *sc)
     d->cols = floe__calloc(n ? n : 1, sizeof *d->cols);
     d->types = floe__calloc(n ? n : 1, sizeof *d->types);
     d->scale = floe__calloc(n ? n : 1, sizeof *d->scale);
+    d->p10 = floe__calloc(n ? n : 1, sizeof *d->p10);
     d->names = floe__calloc(n ? n : 1, sizeof *d->names);
-    if (!d->cols || !d->types || !d->scale || !d->names)
+    if (!d->cols || !d->types || !d->scale || !d->p10 || !d->names)
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const floe_field *f = &sc->root->fields[i];
@@ -363,6 +599,9 @@ static int init_columns(data_rs *d, const floe_schema *sc)
             if (f->type->precision <= 15) {
                 d->cols[i].type = &t_double;
                 d->scale[i] = f->type->scale;
+                d->p10[i] = 1;
+                for (int k = 0; k < f->type->scale; k++)
+                    d->p10[i] *= 10;
             } else {
                 d->cols[i].push = 0;
             }
@@ -376,10 +615,38 @@ static int init_columns(data_rs *d, const floe_schema *sc)
 int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_sql_tref *r,
                           const char *ident, floe_table *t)
 {
+    return data_source_new(out, s, r, ident, t, NULL);
+}
+
+int floe__sql_data_source_table(floe_rowsource **out, floe_table *t, floe_catalog *cat,
+                                bool has_snapshot_id, int64_t snapshot_id, const char *ref)
+{
+    floe_sql_tref r;
+    memset(&r, 0, sizeof r);
+    r.travel.kind = has_snapshot_id ? FLOE_SQLTT_SNAPSHOT : ref ? FLOE_SQLTT_REF : FLOE_SQLTT_NONE;
+    r.travel.snapshot_id = snapshot_id;
+    r.travel.ref = ref;
+    return data_source_new(out, NULL, &r, floe_table_ident(t), t, cat);
+}
+
+/* s == NULL: a standalone source owning `t` and `cat` (also on failure). */
+static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe_sql_tref *r,
+                           const char *ident, floe_table *t, floe_catalog *cat)
+{
     data_rs *d = floe__calloc(1, sizeof *d);
-    if (!d)
+    if (!d) {
+        if (!s) {
+            floe_table_free(t);
+            floe_catalog_free(cat);
+        }
         return floe__error_nomem();
+    }
+    if (!s) {
+        d->table = t;
+        d->catalog = cat;
+    }
     d->pub.ops = &data_ops;
+    d->pub.ext = &data_ext;
     d->pub.impl = d;
     d->pub.name = "data";
     d->s = s;
@@ -492,7 +759,8 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     const data_rs *d = rs->impl;
     if (d->fns)
         return d->fns->explain ? d->fns->explain(d->payload, out) : 1;
-    FLOE_TRY(floe__buf_printf(out, "Iceberg scan %s.%s", d->s->catalog_name, ident));
+    FLOE_TRY(floe__buf_printf(out, "Iceberg scan %s.%s", d->s ? d->s->catalog_name : "floe",
+                              ident));
     if (d->ref)
         FLOE_TRY(floe__buf_printf(out, " (ref=%s)", d->ref));
     else if (d->travel.kind == FLOE_SQLTT_REF)
@@ -512,6 +780,8 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
                               (long long)r->manifests_total,
                               (long long)(r->data_files_total - r->data_files_skipped),
                               (long long)r->data_files_total));
+    if (d->read)
+        FLOE_TRY(floe__buf_printf(out, " read=[%s]", d->read));
     return 0;
 }
 

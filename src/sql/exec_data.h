@@ -33,6 +33,14 @@ typedef struct floe_sql_stream_fns {
 int floe__sql_stream_source(struct floe_rowsource **out, floe_sql_session *s, const char *name,
                             const floe_schema *schema, const floe_sql_stream_fns *fns,
                             void *payload);
+struct floe_catalog;
+/* A standalone row source (no session: the SQLite loadable extension) over
+ * table `t` at main's head, snapshot `snapshot_id` or ref `ref`; it owns
+ * `t` and `cat` (may be NULL), also on failure, and checks at each scan
+ * whether the table moved (floe_table_ensure_fresh). */
+int floe__sql_data_source_table(struct floe_rowsource **out, struct floe_table *t,
+                                struct floe_catalog *cat, bool has_snapshot_id,
+                                int64_t snapshot_id, const char *ref);
 /* Display hint of a column of a data row source (see floe_sql_type_hint_fn);
  * FLOE_SQL_HINT_NONE - 1 when `rs` is not one. */
 int floe__sql_data_hint(const struct floe_rowsource *rs, const char *column);

@@ -109,6 +109,21 @@ static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         return;
     i128 v;
     int sc;
+    if (t == SQLITE_FLOAT && s->real && s->scale <= 9) {
+        /* fast path: x at the accumulator's scale. Below 2^51 two decimals
+         * of that scale are more than two ulps apart, so an r that reads
+         * back as x is the one decimal of that scale rounding to x: the
+         * shortest decimal scaled up (what exact_decimal would give). */
+        static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+        double r = nearbyint(x * p10[s->scale]);
+        if (fabs(r) < 2251799813685248.0 && r / p10[s->scale] == x) {
+            i128 acc = acc_get(s) + (i128)(int64_t)r;
+            acc_set(s, acc);
+            if (acc > LIMIT || acc < -LIMIT)
+                s->inexact = true;
+            return;
+        }
+    }
     if (t == SQLITE_INTEGER) {
         v = sqlite3_value_int64(argv[0]);
         sc = 0;

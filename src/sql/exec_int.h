@@ -22,6 +22,15 @@ void floe__sql_forget_table(floe_sql_session *s, const char *ident);
  * (NULL when unknown or either name is NULL). */
 const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *table,
                                             const char *column);
+/* The exact row count of the live virtual table `sqlite_name` without
+ * reading rows (floe__rs_count): 0 with *out set, 1 when its source cannot
+ * tell (not a data table, deletes to apply), negative on error. */
+int floe__sql_live_count(floe_sql_session *s, const char *sqlite_name, int64_t *out);
+/* exec_fast.c: answer `q` (prepared from st's query) when it is a bare
+ * `SELECT count(*) FROM <table>` whose count is exact without reading rows;
+ * *done tells whether the result was written. */
+int floe__sql_fast_count(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
+                         bool *done);
 /* REFRESH TABLE. */
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 

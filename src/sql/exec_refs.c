@@ -368,6 +368,13 @@ const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *tab
     return NULL;
 }
 
+int floe__sql_live_count(floe_sql_session *s, const char *sqlite_name, int64_t *out)
+{
+    *out = 0;
+    floe_rowsource *rs = s->engine->live ? floe__strmap_get(s->engine->live, sqlite_name) : NULL;
+    return rs ? floe__rs_count(rs, out) : 1;
+}
+
 void floe__sql_live_forget(floe_sql_session *s, const floe_rowsource *rs)
 {
     if (!s->engine || !s->engine->live)

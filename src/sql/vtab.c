@@ -10,7 +10,10 @@
 #include "sql/vtab.h"
 
 #include "spec/value.h"
+#include "util/civil.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,11 @@ struct floe_vtab_registry {
     int64_t next_handle;
     const floe_tz *tz;
     sqlite3 *db;
+    /* a module whose tables build their own row source from the USING
+     * arguments (floe__vtab_register_factory); NULL for floe_rows */
+    floe_vtab_factory factory;
+    void *factory_payload;
+    void (*factory_free)(void *);
 };
 
 typedef struct floe_vtab {
@@ -30,6 +38,7 @@ typedef struct floe_vtab {
     floe_vtab_registry *reg;
     int64_t handle;
     floe_rowsource *rs;
+    bool owned; /* rs belongs to this table (factory modules) */
 } floe_vtab;
 
 typedef struct floe_vtab_cursor {
@@ -38,6 +47,9 @@ typedef struct floe_vtab_cursor {
     bool eof;
     sqlite3_int64 rowid;
     floe_buf text; /* scratch for converted cells */
+    bool has_date; /* date_text holds date_days */
+    int32_t date_days;
+    char date_text[11];
 } floe_vtab_cursor;
 
 /* ---------------------------------------------------------------- errors */
@@ -67,6 +79,8 @@ static void registry_free(void *p)
     while (floe__intmap_next(reg->sources, &it, &k, &v))
         floe__rs_free(v);
     floe__intmap_free(reg->sources);
+    if (reg->factory_free)
+        reg->factory_free(reg->factory_payload);
     floe__free(reg);
 }
 
@@ -134,11 +148,36 @@ static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
     return src;
 }
 
+/* A table of a factory module: its row source comes from the USING
+ * arguments (argv[3..]) and lives as long as the table's connection. */
+static int factory_connect(sqlite3 *db, floe_vtab_registry *reg, int argc,
+                           const char *const *argv, sqlite3_vtab **out, char **err)
+{
+    floe_rowsource *rs = NULL;
+    if (reg->factory(reg->factory_payload, argc - 3, argv + 3, &rs) < 0) {
+        *err = floe_message();
+        return SQLITE_ERROR;
+    }
+    int rc = declare(db, rs, err);
+    floe_vtab *vt = rc == SQLITE_OK ? floe__calloc(1, sizeof *vt) : NULL;
+    if (!vt) {
+        floe__rs_free(rs);
+        return rc == SQLITE_OK ? SQLITE_NOMEM : rc;
+    }
+    vt->reg = reg;
+    vt->rs = rs;
+    vt->owned = true;
+    *out = &vt->base;
+    return SQLITE_OK;
+}
+
 static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
                       char **err)
 {
     floe_vtab_registry *reg = aux;
     *out = NULL;
+    if (reg->factory)
+        return factory_connect(db, reg, argc, argv, out, err);
     if (argc != 4) {
         *err = sqlite3_mprintf("floe_rows: expected one argument (a row-source handle)");
         return SQLITE_ERROR;
@@ -165,6 +204,9 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 
 static int vt_disconnect(sqlite3_vtab *base)
 {
+    floe_vtab *vt = (floe_vtab *)base;
+    if (vt->owned)
+        floe__rs_free(vt->rs);
     floe__free(base);
     return SQLITE_OK;
 }
@@ -173,7 +215,9 @@ static int vt_disconnect(sqlite3_vtab *base)
 static int vt_destroy(sqlite3_vtab *base)
 {
     floe_vtab *vt = (floe_vtab *)base;
-    if (floe__intmap_del(vt->reg->sources, vt->handle))
+    if (vt->owned)
+        floe__rs_free(vt->rs);
+    else if (floe__intmap_del(vt->reg->sources, vt->handle))
         floe__rs_free(vt->rs);
     floe__free(vt);
     return SQLITE_OK;
@@ -193,7 +237,8 @@ static floe_rs_op op_of(unsigned char op)
     }
 }
 
-/* idxStr lists the pushed constraints as "<column>:<op>," in argv order. */
+/* idxStr is "u<colUsed in hex>;" then the pushed constraints as
+ * "<column>:<op>," in argv order. */
 static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
 {
     floe_vtab *vt = (floe_vtab *)base;
@@ -226,14 +271,14 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
     }
     info->estimatedCost = cost;
     info->estimatedRows = (sqlite3_int64)rows + 1;
-    if (argv_index > 0) {
-        info->idxStr = sqlite3_mprintf("%s", plan.ptr);
-        if (!info->idxStr) {
-            floe__buf_free(&plan);
-            return SQLITE_NOMEM;
-        }
-        info->needToFreeIdxStr = 1;
+    /* the columns the statement reads, so the source projects only those */
+    info->idxStr = sqlite3_mprintf("u%llx;%s", (unsigned long long)info->colUsed,
+                                   plan.ptr ? plan.ptr : "");
+    if (!info->idxStr) {
+        floe__buf_free(&plan);
+        return SQLITE_NOMEM;
     }
+    info->needToFreeIdxStr = 1;
     info->idxNum = argv_index;
     floe__buf_free(&plan);
     return SQLITE_OK;
@@ -261,8 +306,97 @@ static int vt_close(sqlite3_vtab_cursor *base)
     return SQLITE_OK;
 }
 
-/* Convert a SQL value to the column's primitive type; false: not pushable. */
-static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_value *out)
+/* ---------------------------------------------------------------- pushdown
+ *
+ * A constraint `column op value` reaches the row source only as a filter
+ * that keeps at least every row SQLite's own comparison keeps (SQLite
+ * re-checks every row: omit is never set). So each conversion follows
+ * SQLite's comparison rules for the column's declared type and widens
+ * rather than narrows:
+ *   INTEGER, REAL, BOOLEAN columns (numeric affinity): a numeric value or
+ *     text that looks numeric compares as a number; other text and blobs
+ *     compare greater than every number: not pushed. SQLite has no NaN
+ *     (a NaN cell reads as NULL, which no comparison keeps) and its -0.0
+ *     equals 0.0, which Iceberg orders apart: bounds at zero are widened;
+ *   TEXT columns (strings, dates, timestamps): the comparison is on text,
+ *     so only a text value is pushed, and for dates and timestamps only a
+ *     text that is a canonical value (its text order is the value order).
+ */
+
+/* Canonical 'YYYY-MM-DD' (years 0000..9999): days since the epoch. */
+static bool parse_date(const char *s, int len, int32_t *out)
+{
+    if (len != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    int f[3] = {0, 0, 0}, at[3] = {0, 5, 8}, w[3] = {4, 2, 2};
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < w[k]; j++) {
+            char ch = s[at[k] + j];
+            if (ch < '0' || ch > '9')
+                return false;
+            f[k] = f[k] * 10 + (ch - '0');
+        }
+    if (f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > 31)
+        return false;
+    int64_t days = floe__days_from_civil(f[0], (unsigned)f[1], (unsigned)f[2]);
+    int64_t y;
+    unsigned m, d;
+    floe__civil_from_days(days, &y, &m, &d); /* rejects 2023-02-30 */
+    if (y != f[0] || m != (unsigned)f[1] || d != (unsigned)f[2])
+        return false;
+    *out = (int32_t)days;
+    return true;
+}
+
+/* A float column shows its values widened to double: the float bound that
+ * keeps every float SQLite's double comparison keeps. */
+static bool float_bound(double x, floe_rs_op *op, float *out)
+{
+    if (!isfinite(x) || fabs(x) > FLT_MAX)
+        return false;
+    float f = (float)x;
+    if ((double)f == x) {
+        *out = f;
+        return true;
+    }
+    if (*op == FLOE_RS_EQ)
+        return false; /* no float equals x: nothing to push (SQLite finds none) */
+    if (*op == FLOE_RS_GT || *op == FLOE_RS_GE) {
+        *out = (double)f > x ? nextafterf(f, -INFINITY) : f; /* largest float <= x */
+        *op = FLOE_RS_GE;
+    } else {
+        *out = (double)f < x ? nextafterf(f, INFINITY) : f; /* smallest float >= x */
+        *op = FLOE_RS_LE;
+    }
+    return true;
+}
+
+/* Boolean columns hold 0/1: the comparison becomes `= true`, `= false` or
+ * nothing to push (both or neither value match). */
+static bool bool_bound(double x, floe_rs_op *op, bool *out)
+{
+    bool keep[2];
+    for (int b = 0; b < 2; b++) {
+        switch (*op) {
+        case FLOE_RS_EQ: keep[b] = b == x; break;
+        case FLOE_RS_LT: keep[b] = b < x; break;
+        case FLOE_RS_LE: keep[b] = b <= x; break;
+        case FLOE_RS_GT: keep[b] = b > x; break;
+        case FLOE_RS_GE: keep[b] = b >= x; break;
+        default: return false;
+        }
+    }
+    if (keep[0] == keep[1])
+        return false;
+    *op = FLOE_RS_EQ;
+    *out = keep[1];
+    return true;
+}
+
+/* Convert a SQL value to the column's primitive type (and maybe a wider
+ * operator); false: not pushable. */
+static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_rs_op *op,
+                     floe_value *out)
 {
     int st = sqlite3_value_numeric_type(sv);
     switch (t->id) {
@@ -279,6 +413,59 @@ static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv,
             *out = floe_value_long(sqlite3_value_int64(sv));
         }
         return true;
+    case FLOE_T_DOUBLE:
+    case FLOE_T_FLOAT: {
+        if (st != SQLITE_INTEGER && st != SQLITE_FLOAT)
+            return false;
+        double x;
+        if (st == SQLITE_INTEGER) {
+            /* SQLite compares integers with reals exactly: only push
+             * integers a double holds exactly */
+            sqlite3_int64 i = sqlite3_value_int64(sv);
+            if (i > ((sqlite3_int64)1 << 53) || i < -((sqlite3_int64)1 << 53))
+                return false;
+            x = (double)i;
+        } else {
+            x = sqlite3_value_double(sv);
+        }
+        if (!isfinite(x))
+            return false;
+        if (x == 0) {
+            /* SQLite: -0.0 = 0.0; Iceberg orders -0.0 before 0.0 (Java's
+             * Double.compare), so a bound at zero takes the zero that keeps
+             * both, and equality is not pushed */
+            if (*op == FLOE_RS_EQ)
+                return false;
+            x = *op == FLOE_RS_GT || *op == FLOE_RS_GE ? -0.0 : 0.0;
+        }
+        if (t->id == FLOE_T_DOUBLE) {
+            *out = floe_value_double(x);
+            return true;
+        }
+        float f;
+        if (!float_bound(x, op, &f))
+            return false;
+        *out = floe_value_float(f);
+        return true;
+    }
+    case FLOE_T_BOOLEAN: {
+        if (st != SQLITE_INTEGER && st != SQLITE_FLOAT)
+            return false;
+        double x = sqlite3_value_double(sv);
+        bool b;
+        if (isnan(x) || !bool_bound(x, op, &b))
+            return false;
+        *out = floe_value_bool(b);
+        return true;
+    }
+    case FLOE_T_DATE: {
+        int32_t days;
+        if (sqlite3_value_type(sv) != SQLITE_TEXT ||
+            !parse_date((const char *)sqlite3_value_text(sv), sqlite3_value_bytes(sv), &days))
+            return false;
+        *out = floe_value_date(days);
+        return true;
+    }
     case FLOE_T_STRING:
         if (sqlite3_value_type(sv) != SQLITE_TEXT)
             return false;
@@ -331,6 +518,12 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str
     floe_rs_constraint cons[64];
     size_t ncons = 0;
     const char *p = idx_str;
+    uint64_t col_used = UINT64_MAX;
+    if (p && *p == 'u') {
+        char *end = NULL;
+        col_used = (uint64_t)strtoull(p + 1, &end, 16);
+        p = end && *end == ';' ? end + 1 : NULL;
+    }
     for (int i = 0; p && i < argc && i < idx_num && ncons < FLOE_ARRAY_LEN(cons); i++) {
         int col, op, used = 0;
         if (sscanf(p, "%d:%d,%n", &col, &op, &used) != 2 || used == 0)
@@ -338,15 +531,16 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str
         p += used;
         if (col < 0 || (size_t)col >= vt->rs->ncolumns)
             continue;
+        floe_rs_op rop = (floe_rs_op)op;
         floe_value v;
-        if (!to_value(vt, vt->rs->columns[col].type, argv[i], &v))
+        if (!to_value(vt, vt->rs->columns[col].type, argv[i], &rop, &v))
             continue;
         cons[ncons].column = (size_t)col;
-        cons[ncons].op = (floe_rs_op)op;
+        cons[ncons].op = rop;
         cons[ncons].value = v;
         ncons++;
     }
-    if (floe__rs_open(vt->rs, cons, ncons, &c->cur) < 0) {
+    if (floe__rs_open_projected(vt->rs, cons, ncons, col_used, &c->cur) < 0) {
         c->cur = NULL;
         vtab_error(base->pVtab);
         return SQLITE_ERROR;
@@ -370,6 +564,35 @@ static int result_text(sqlite3_context *ctx, floe_buf *b)
 {
     sqlite3_result_text(ctx, b->ptr ? b->ptr : "", (int)b->len, SQLITE_TRANSIENT);
     return SQLITE_OK;
+}
+
+/* 'YYYY-MM-DD' for years 0..9999 without printf (date columns format a
+ * cell per row; the last one is kept in date_text, as dates repeat).
+ * false: other years (floe_value_format's form). */
+static bool put_date(floe_vtab_cursor *c, int32_t days)
+{
+    if (!c->has_date || c->date_days != days) {
+        int64_t y;
+        unsigned m, d;
+        floe__civil_from_days(days, &y, &m, &d);
+        if (y < 0 || y > 9999)
+            return false;
+        char *o = c->date_text;
+        o[0] = (char)('0' + y / 1000);
+        o[1] = (char)('0' + y / 100 % 10);
+        o[2] = (char)('0' + y / 10 % 10);
+        o[3] = (char)('0' + y % 10);
+        o[4] = '-';
+        o[5] = (char)('0' + m / 10);
+        o[6] = (char)('0' + m % 10);
+        o[7] = '-';
+        o[8] = (char)('0' + d / 10);
+        o[9] = (char)('0' + d % 10);
+        o[10] = 0;
+        c->date_days = days;
+        c->has_date = true;
+    }
+    return true;
 }
 
 static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
@@ -417,7 +640,14 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
     case FLOE_T_TIMESTAMPTZ_NS:
         rc = floe__rs_format_timestamp_ns(v->v.i64, vt->reg->tz, &c->text);
         break;
-    default: rc = floe_value_format(v, &c->text); break; /* decimal, date, time, uuid */
+    case FLOE_T_DATE:
+        if (put_date(c, v->v.i32)) {
+            sqlite3_result_text(ctx, c->date_text, 10, SQLITE_TRANSIENT);
+            return SQLITE_OK;
+        }
+        rc = floe_value_format(v, &c->text);
+        break;
+    default: rc = floe_value_format(v, &c->text); break; /* decimal, time, uuid */
     }
     if (rc < 0) {
         sqlite3_result_error_nomem(ctx);
@@ -477,6 +707,29 @@ int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out)
         return floe__error(rc == SQLITE_NOMEM ? FLOE_ENOMEM : FLOE_ERROR, "sql",
                            "registering floe_rows: %s", sqlite3_errmsg(db));
     *out = reg;
+    return 0;
+}
+
+int floe__vtab_register_factory(sqlite3 *db, const char *module, floe_vtab_factory factory,
+                                void *payload, void (*payload_free)(void *))
+{
+    floe_vtab_registry *reg = floe__calloc(1, sizeof *reg);
+    if (reg)
+        reg->sources = floe__intmap_new();
+    if (!reg || !reg->sources) {
+        floe__free(reg);
+        if (payload_free)
+            payload_free(payload);
+        return floe__error_nomem();
+    }
+    reg->db = db;
+    reg->factory = factory;
+    reg->factory_payload = payload;
+    reg->factory_free = payload_free;
+    int rc = sqlite3_create_module_v2(db, module, &floe_rows_module, reg, registry_free);
+    if (rc != SQLITE_OK)
+        return floe__error(rc == SQLITE_NOMEM ? FLOE_ENOMEM : FLOE_ERROR, "sql",
+                           "registering %s: %s", module, sqlite3_errmsg(db));
     return 0;
 }
 

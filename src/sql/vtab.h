@@ -26,10 +26,17 @@
  *
  * Constraints: xBestIndex offers the row source every usable =, <, <=, >,
  * >= constraint on a column whose floe_rs_column.push allows it; values are
- * converted to the column's type (timestamptz text is parsed in the session
- * time zone) and constraints that do not convert are not pushed. SQLite
- * still checks every constraint itself (omit is never set), so a row source
- * may treat them as hints.
+ * converted to the column's type following SQLite's comparison rules and
+ * widened where the types differ (float bounds, booleans, -0.0; see
+ * "pushdown" in vtab.c; timestamptz text is parsed in the session time
+ * zone), and constraints that do not convert are not pushed. SQLite still
+ * checks every constraint itself (omit is never set), so a row source may
+ * treat them as hints.
+ *
+ * Projection: SQLite's colUsed mask reaches the row source through
+ * floe__rs_open_projected() (sources without floe_rowsource.ext open as
+ * before); colUsed == 0 (count(*)) lets a data table count rows from its
+ * manifests without opening a file.
  */
 #ifndef FLOE_SQL_VTAB_H
 #define FLOE_SQL_VTAB_H
@@ -46,6 +53,19 @@ typedef struct floe_vtab_registry floe_vtab_registry;
  * (table metadata, FileIO) must outlive the connection or the DROP TABLE of
  * their table. Errors: FLOE_ENOMEM, FLOE_ERROR with SQLite's message. */
 int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out);
+
+/* A module whose tables build their own row source: `factory` gets the
+ * USING arguments (argc/argv, as written, e.g. "table='db.t'") and returns
+ * a row source the table owns (freed when the table is disconnected or
+ * dropped); on failure it raises a floe error, which becomes the CREATE
+ * VIRTUAL TABLE error. Registered once per connection as `module`;
+ * `payload` goes to the factory and is released with `payload_free` (may
+ * be NULL) when the connection closes, also when registering fails.
+ * Errors: FLOE_ENOMEM, FLOE_ERROR with SQLite's message. */
+typedef int (*floe_vtab_factory)(void *payload, int argc, const char *const *argv,
+                                 floe_rowsource **out);
+int floe__vtab_register_factory(sqlite3 *db, const char *module, floe_vtab_factory factory,
+                                void *payload, void (*payload_free)(void *));
 
 /* Create virtual table `schema`.`name` (schema NULL: "temp") over `rs`.
  * Ownership of `rs` passes to the registry, also on failure. Errors:

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* sql/vtab: metadata tables queried through SQLite's virtual-table module
  * floe_rows: counts with WHERE, json_extract on summary, ORDER BY, type
- * mapping, pushed-down constraints, session time zone, DROP TABLE. */
+ * mapping, pushed-down constraints, the colUsed projection handed to the
+ * source, session time zone, DROP TABLE. */
 #include "fixture.h"
 #include "sql/vtab.h"
 
@@ -198,6 +199,65 @@ static void test_pushdown(void)
     teardown(&e);
 }
 
+/* A source that records the colUsed mask it is opened with (ext). */
+static uint64_t seen_used;
+static int nprojected;
+
+static int spy_open_projected(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                              uint64_t used, floe_rowcursor **out)
+{
+    seen_used = used;
+    nprojected++;
+    return spy_open(rs, cons, ncons, out);
+}
+
+static void test_projection(void)
+{
+    env e;
+    if (!setup(&e, 6))
+        return;
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = e.m;
+    FT_OK(floe__meta_open(&inner, "snapshots", &o));
+    static floe_rowsource_ops ops;
+    static floe_rowsource_ext ext;
+    ops = *inner->ops;
+    ops.open = spy_open;
+    ops.free = spy_free;
+    ext.open_projected = spy_open_projected;
+    floe_rowsource *spy = floe__calloc(1, sizeof *spy);
+    FT_ASSERT(spy);
+    *spy = *inner;
+    spy->ops = &ops;
+    spy->ext = &ext;
+    FT_OK(floe__vtab_create(e.reg, "main", "spy", spy));
+    /* columns: committed_at 0, snapshot_id 1, parent_id 2, operation 3, ... */
+    Q_EQ(e.db, "SELECT operation FROM spy WHERE snapshot_id = 5270420720687731067", "append");
+    FT_EQ_INT(nprojected, 1);
+    FT_EQ_INT(seen_used, (1u << 1) | (1u << 3));
+    Q_EQ(e.db, "SELECT count(*) FROM spy", "3");
+    FT_EQ_INT(nprojected, 2);
+    FT_EQ_INT(seen_used, 0);
+    Q_EQ(e.db, "SELECT count(*) FROM spy WHERE parent_id IS NULL ORDER BY 1", "1");
+    FT_EQ_INT(seen_used, 1u << 2);
+    FT_CHECK(sqlite3_exec(e.db, "SELECT * FROM spy", NULL, NULL, NULL) == SQLITE_OK);
+    FT_EQ_INT(seen_used & 0x3f, 0x3f);
+    /* no count() in ext: floe__rs_count says unknown */
+    int64_t n = -1;
+    FT_EQ_INT(floe__rs_count(spy, &n), 1);
+    /* a source without ext: open_projected falls back to open */
+    floe_rowsource *plain;
+    FT_OK(floe__meta_open(&plain, "refs", &o));
+    floe_rowcursor *c;
+    FT_OK(floe__rs_open_projected(plain, NULL, 0, 0, &c));
+    FT_EQ_INT(floe__rs_next(c), 0);
+    floe__rs_close(c);
+    floe__rs_free(plain);
+    FT_CHECK(floe__rs_col_used(UINT64_C(1) << 63, 70));
+    FT_CHECK(!floe__rs_col_used(UINT64_C(1) << 62, 70));
+    teardown(&e);
+}
+
 static void test_time_zone(void)
 {
     env e;
@@ -243,6 +303,7 @@ static void test_create_errors(void)
 static const ft_case cases[] = {
     {"seed_queries", test_seed_queries},
     {"pushdown", test_pushdown},
+    {"projection", test_projection},
     {"time_zone", test_time_zone},
     {"create_errors", test_create_errors},
 };
