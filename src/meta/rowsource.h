@@ -98,6 +98,9 @@ struct floe_rowsource {
      * walking memory); 0 when unknown. */
     double estimated_rows;
     double estimated_cost;
+    /* SQL: the last nhidden columns are hidden (not part of SELECT *), as
+     * the metadata columns _file and _pos of data tables; 0 usually. */
+    size_t nhidden;
 };
 
 /* Convenience wrappers (NULL-safe close/free). */

@@ -20,6 +20,7 @@
 #include "sql/exec_data.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "floe/scan.h"
 #include "meta/rowsource.h"
@@ -46,6 +47,9 @@ typedef struct data_rs {
     /* last plan, for EXPLAIN */
     floe_scan_report report;
     bool has_report;
+    /* the hidden metadata columns _file and _pos (the last two) are read
+     * only when a statement asks for them (floe__sql_data_want_meta) */
+    bool want_meta;
     char *filter;
     int64_t snapshot;
 } data_rs;
@@ -185,7 +189,7 @@ static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t 
     if (rc == 0) {
         o.filter = filter.len ? filter.ptr : NULL;
         o.columns = d->names;
-        o.ncolumns = d->pub.ncolumns;
+        o.ncolumns = d->pub.ncolumns - (d->want_meta ? 0 : 2);
         o.io_conf = &d->s->conf;
         rc = floe_scan_open(&c->scan, floe_table_io(t), floe_table_metadata_location(t), &o);
     }
@@ -240,6 +244,10 @@ static int data_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     data_cursor *c = (data_cursor *)base;
     data_rs *d = base->rs->impl;
     floe_value v;
+    if ((int64_t)col >= c->batch.n_children) { /* metadata column not read */
+        *out = floe__rs_cell(floe_value_null(d->types[col]->id));
+        return 0;
+    }
     FLOE_TRY(floe__scan_arrow_value(c->batch.children[col], d->types[col], c->row, &v));
     if (!v.is_null && d->types[col]->id == FLOE_T_DECIMAL) {
         if (d->scale[col] >= 0) { /* as double */
@@ -348,10 +356,10 @@ int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_
     }
     size_t n = sc ? sc->root->nfields : 0;
     if (rc == 0) {
-        d->cols = floe__calloc(n ? n : 1, sizeof *d->cols);
-        d->types = floe__calloc(n ? n : 1, sizeof *d->types);
-        d->scale = floe__calloc(n ? n : 1, sizeof *d->scale);
-        d->names = floe__calloc(n ? n : 1, sizeof *d->names);
+        d->cols = floe__calloc(n + 2, sizeof *d->cols);
+        d->types = floe__calloc(n + 2, sizeof *d->types);
+        d->scale = floe__calloc(n + 2, sizeof *d->scale);
+        d->names = floe__calloc(n + 2, sizeof *d->names);
         if (!d->cols || !d->types || !d->scale || !d->names)
             rc = floe__error_nomem();
     }
@@ -380,7 +388,18 @@ int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_
             }
         }
     }
-    d->pub.ncolumns = n;
+    /* Spark's metadata columns _file and _pos (hidden: not in SELECT *) */
+    for (size_t m = 0; rc == 0 && m < 2; m++) {
+        size_t i = n + m;
+        d->names[i] = m == 0 ? "_file" : "_pos";
+        d->types[i] = m == 0 ? &floe__rs_t_string : &floe__rs_t_long;
+        d->scale[i] = -1;
+        d->cols[i].name = d->names[i];
+        d->cols[i].type = d->types[i];
+        d->cols[i].required = true;
+    }
+    d->pub.ncolumns = n + 2;
+    d->pub.nhidden = 2;
     d->pub.columns = d->cols;
     if (rc < 0) {
         data_free(&d->pub);
@@ -440,3 +459,31 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     return 0;
 }
 
+void floe__sql_data_want_meta(struct floe_rowsource *rs, bool on)
+{
+    if (rs->ops == &data_ops)
+        ((data_rs *)rs->impl)->want_meta = on;
+}
+
+/* Does `text` name `word` as a whole identifier (case-insensitive)? */
+static bool names_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = text; p && *p; p++) {
+        if (strncasecmp(p, word, n) != 0)
+            continue;
+        char before = p == text ? ' ' : p[-1], after = p[n];
+        bool inner = (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') ||
+                     (before >= '0' && before <= '9') || before == '_' ||
+                     (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z') ||
+                     (after >= '0' && after <= '9') || after == '_';
+        if (!inner)
+            return true;
+    }
+    return false;
+}
+
+bool floe__sql_text_wants_meta(const char *text)
+{
+    return text && (names_word(text, "_file") || names_word(text, "_pos"));
+}

@@ -313,6 +313,8 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
         floe_rowsource *rs = NULL;
         rc = floe__sql_data_source(&rs, s, r, ident, t);
         if (rc == 0)
+            floe__sql_data_want_meta(rs, floe__sql_text_wants_meta(st->text));
+        if (rc == 0)
             rc = floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, rs);
         if (rc == 0)
             rc = floe__strmap_put(s->engine->live, r->sqlite_name, rs);

@@ -463,12 +463,7 @@ int floe__sql_exec_table_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe
     case FLOE_SQL_INSERT: return floe__sql_exec_insert(s, st, a);
     case FLOE_SQL_DELETE:
     case FLOE_SQL_UPDATE: return floe__sql_exec_rowlevel(s, st, a);
-    case FLOE_SQL_MERGE:
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EUNSUPPORTED, "sql",
-                                          "%s is not supported yet (row-level operations)",
-                                          floe__sql_kind_name(st->kind)),
-                              "UnsupportedOperationException");
+    case FLOE_SQL_MERGE: return floe__sql_exec_merge(s, st, a);
     default: return 1;
     }
 }
