@@ -156,5 +156,70 @@ id,v
 2,B
 4,D"
 
+# ---- REPLACE TABLE ... AS SELECT keeps the history
+C -c "CREATE TABLE s.rt (id BIGINT, v STRING) PARTITIONED BY (v) TBLPROPERTIES ('keep'='1');
+INSERT INTO s.rt VALUES (1, 'a'), (2, 'b'); INSERT INTO s.rt VALUES (3, 'c')" >/dev/null
+old=$(C -c "SELECT snapshot_id FROM s.rt.refs WHERE name = 'main'" | tail -1)
+out=$(C -c "REPLACE TABLE s.rt (id BIGINT, w DOUBLE) TBLPROPERTIES ('k'='v')
+AS SELECT id * 10 AS id, id / 2.0 AS w FROM s.rt WHERE id < 3;
+SELECT * FROM s.rt ORDER BY id; SELECT count(*) AS old_rows FROM s.rt VERSION AS OF $old;
+SELECT count(*) AS h, sum(CASE WHEN is_current_ancestor THEN 1 ELSE 0 END) AS cur FROM s.rt.history;
+SELECT operation, summary['added-records'] AS a, summary['total-records'] AS t, parent_id IS NULL AS root FROM s.rt.snapshots;
+DESCRIBE s.rt" 2>&1)
+eq "rtas" "$out" "id,w
+10,0.5
+20,1.0
+old_rows
+3
+h,cur
+3,1
+operation,a,t,root
+append,2,2,1
+append,1,3,0
+append,2,2,1
+col_name,data_type,comment
+id,bigint,
+w,double,"
+meta=$(ls -t $(find "$T/wh" -path '*rt/metadata/*.metadata.json') | head -1)
+out=$(python3 -c "
+import json,sys; m=json.load(open(sys.argv[1]))
+print(m['current-schema-id'], m['last-column-id'], m['default-spec-id'], m['last-partition-id'], len(m['schemas']), sorted(m['refs']), sorted(m['properties'].items()))
+print([(f['id'], f['name']) for f in m['schemas'][-1]['fields']], m['partition-specs'][-1]['fields'])" "$meta" 2>&1)
+eq "rtas metadata" "$out" "1 3 1 1000 2 ['main'] [('k', 'v'), ('keep', '1')]
+[(1, 'id'), (3, 'w')] []"
+if command -v node >/dev/null && [ -d "${FLOE_SOURCE_DIR:-/nonexistent}/tests/interop/node_modules/icebird" ]; then
+    out=$(node "$FLOE_SOURCE_DIR/tests/interop/table_icebird.mjs" "$meta" id current 1 2 2>&1)
+    eq "icebird reads the replaced table" "$out" "current 2 10,20
+1 3 1,2,3
+2 2 10,20"
+fi
+
+# ---- REPLACE without AS SELECT: empty, same schema reused; CREATE OR REPLACE
+out=$(C -c "REPLACE TABLE s.rt (id BIGINT, w DOUBLE); SELECT count(*) AS n FROM s.rt;
+SELECT count(*) AS refs FROM s.rt.refs WHERE name = 'main'" 2>&1)
+eq "replace empty" "$out" "n
+0
+refs
+0"
+meta=$(ls -t $(find "$T/wh" -path '*rt/metadata/*.metadata.json') | head -1)
+eq "replace reuses the schema" "$(python3 -c "
+import json,sys; m=json.load(open(sys.argv[1])); print(m['current-schema-id'], len(m['schemas']), m.get('current-snapshot-id', -1))" "$meta")" "1 2 -1"
+out=$(C -c "CREATE OR REPLACE TABLE s.created (id INT) AS SELECT 5 AS id; SELECT * FROM s.created;
+SELECT operation FROM s.created.snapshots" 2>&1)
+eq "create or replace missing" "$out" "id
+5
+operation
+append"
+out=$(C -c "REPLACE TABLE s.missing (id INT)" 2>&1)
+eq "replace missing" "$?:$out" "1:CannotReplaceMissingTableException: Table s.missing cannot be replaced as it did not exist. Use CREATE OR REPLACE TABLE to create the table."
+n0=$(count_snaps s.created)
+out=$(C -c "CREATE OR REPLACE TABLE s.created (id INT, s STRING) PARTITIONED BY (s) AS SELECT 'x' AS id, 'a' AS s" 2>&1)
+eq "rtas type error" "$?:$out" "1:AnalysisException: Cannot safely cast 'id': value 'x' does not fit type int"
+out=$(C -c "SELECT * FROM s.created; DESCRIBE s.created" 2>&1)
+eq "rtas failure restores" "$(count_snaps s.created):$out" "$n0:id
+5
+col_name,data_type,comment
+id,int,"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
