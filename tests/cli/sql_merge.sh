@@ -40,6 +40,14 @@ eq "SELECT * hides them" "$(C -c "SELECT * FROM s.t WHERE id = 1")" "id,v,n
 eq "_file is a data file" "$(C -c "SELECT count(DISTINCT t._file) AS n FROM s.t t JOIN s.t.files f ON f.file_path = t._file")" "n
 2"
 
+# positions count rows before deletes (merge-on-read keeps the file)
+out=$(C -c "CREATE TABLE s.pos (id BIGINT) TBLPROPERTIES ('write.delete.mode'='merge-on-read');
+INSERT INTO s.pos VALUES (1), (2), (3); DELETE FROM s.pos WHERE id = 1;
+SELECT id, _pos FROM s.pos ORDER BY id" 2>&1)
+eq "_pos after a position delete" "$out" "id,_pos
+2,1
+3,2"
+
 # ---- DELETE with a subquery (positions), copy-on-write
 out=$(C -c "DELETE FROM s.t WHERE id IN (SELECT id FROM s.gone); SELECT id FROM s.t ORDER BY id" 2>&1)
 eq "subquery delete rows" "$out" "id
