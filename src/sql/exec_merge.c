@@ -15,12 +15,15 @@
  *    MERGE_CARDINALITY_VIOLATION, unless the only MATCHED clause is an
  *    unconditional DELETE (Spark skips the check then); nothing is written.
  *
- * The whole statement is one SQLite query over the base snapshot of the
- * target (a virtual table with the hidden columns _file and _pos) joined
- * with the source (inner, left or full outer join, depending on which kinds
- * of clauses exist). One CASE expression picks the clause of each joined
- * row; the values each UPDATE or INSERT clause produces are further result
- * columns. Rows an UPDATE or DELETE touches go to the library by position
+ * The source is evaluated once into a SQLite temp table (rows numbered).
+ * A first query reads the base snapshot of the target (a virtual table with
+ * the hidden columns _file and _pos, the outer loop: read once) joined with
+ * it (CROSS JOIN, or LEFT JOIN when NOT MATCHED BY SOURCE clauses need the
+ * target-only rows); a second one, only with NOT MATCHED clauses, reads
+ * the source rows the first did not match (SQLite's FULL OUTER JOIN would
+ * not use an index on the source and turns quadratic). One CASE expression
+ * picks the clause of each row; the values each UPDATE or INSERT clause
+ * produces are further result columns. Rows an UPDATE or DELETE touches go to the library by position
  * (floe_rowlevel_delete_positions), new rows through floe_rowlevel_write;
  * the commit is one snapshot: `append` when only rows were inserted (as
  * Spark, which plans an insert-only MERGE as an append), `delete` when
@@ -40,6 +43,7 @@
 #define SRC_FLAG "__floe_src"
 
 static const char TARGET_VT[] = "floe_merge_target";
+static const char SOURCE_TMP[] = "floe_merge_source";
 
 static int fail(floe_sql_session *s, int code, const char *cls, const char *msg)
 {
@@ -179,41 +183,54 @@ static int clause_value(floe_buf *b, const floe_sql_merge_clause *c, const floe_
     return floe__buf_puts(b, "NULL");
 }
 
-/* SELECT action, matched, _file, _pos, <values of each producing clause>
- * FROM target JOIN source ON cond. *first_col[k] is the first result
- * column of clause k's values. */
+/* Result columns of both passes: action (clause number, 0: none),
+ * matched (0/1), _file, _pos, source row id, then the values of each
+ * clause producing rows in this pass (first_col[k], -1 when none). */
+#define COL_VALUES 5
+
+/* Pass 1 (`source_pass` false): every target row of the base snapshot (the
+ * outer loop: the Iceberg table is read once) with its matching source rows
+ * (LEFT JOIN when target-only rows have clauses, else CROSS JOIN, which
+ * keeps the join order); SQLite builds an automatic index on the
+ * materialised source for an equality ON. Pass 2 (only with NOT MATCHED
+ * clauses): every source row; those pass 1 matched are skipped. */
 static int merge_query(floe_buf *b, const floe_sql_merge *m, const floe_schema *sc,
-                       const char *talias, const char *salias, int *first_col)
+                       const char *talias, const char *salias, bool source_pass, int *first_col)
 {
-    bool nm = false, nmbs = false;
-    for (size_t k = 0; k < m->nclauses; k++) {
-        nm |= m->clauses[k].when == FLOE_SQLM_NOT_MATCHED;
+    bool nmbs = false;
+    for (size_t k = 0; k < m->nclauses; k++)
         nmbs |= m->clauses[k].when == FLOE_SQLM_NOT_MATCHED_BY_SOURCE;
-    }
-    char *tp = sqlite3_mprintf("\"%w\".\"_pos\" IS NOT NULL", talias);
+    bool nm_pass = false;
+    for (size_t k = 0; k < m->nclauses; k++)
+        nm_pass |= m->clauses[k].when == FLOE_SQLM_NOT_MATCHED;
     char *sp = sqlite3_mprintf("\"%w\".\"" SRC_FLAG "\" IS NOT NULL", salias);
-    int rc = tp && sp ? 0 : floe__error_nomem();
-    if (rc == 0)
-        rc = floe__buf_printf(b, "SELECT CASE WHEN %s AND %s THEN ", tp, sp);
-    if (rc == 0)
-        rc = clause_case(b, m, FLOE_SQLM_MATCHED);
-    if (rc == 0)
-        rc = floe__buf_printf(b, " WHEN %s THEN ", sp);
-    if (rc == 0)
-        rc = clause_case(b, m, FLOE_SQLM_NOT_MATCHED);
-    if (rc == 0)
-        rc = floe__buf_printf(b, " WHEN %s THEN ", tp);
-    if (rc == 0)
-        rc = clause_case(b, m, FLOE_SQLM_NOT_MATCHED_BY_SOURCE);
-    if (rc == 0)
-        rc = floe__buf_printf(b, " ELSE 0 END, (%s AND %s), ", tp, sp);
-    if (rc == 0)
-        rc = put_q(b, "\"%w\".\"_file\", \"%w\".\"_pos\"", talias, talias);
-    int col = 4;
+    int rc = sp ? 0 : floe__error_nomem();
+    if (rc == 0 && source_pass) {
+        rc = floe__buf_puts(b, "SELECT ");
+        if (rc == 0)
+            rc = clause_case(b, m, FLOE_SQLM_NOT_MATCHED);
+        if (rc == 0)
+            rc = put_q(b, ", 0, NULL, NULL, \"%w\".\"" SRC_FLAG "\"", salias, NULL);
+    } else if (rc == 0) {
+        rc = floe__buf_printf(b, "SELECT CASE WHEN %s THEN ", sp);
+        if (rc == 0)
+            rc = clause_case(b, m, FLOE_SQLM_MATCHED);
+        if (rc == 0)
+            rc = floe__buf_puts(b, " ELSE ");
+        if (rc == 0)
+            rc = clause_case(b, m, FLOE_SQLM_NOT_MATCHED_BY_SOURCE);
+        if (rc == 0)
+            rc = floe__buf_printf(b, " END, (%s), ", sp);
+        if (rc == 0)
+            rc = put_q(b, "\"%w\".\"_file\", \"%w\".\"_pos\"", talias, talias);
+        if (rc == 0)
+            rc = put_q(b, ", \"%w\".\"" SRC_FLAG "\"", salias, NULL);
+    }
+    int col = COL_VALUES;
     for (size_t k = 0; rc == 0 && k < m->nclauses; k++) {
         const floe_sql_merge_clause *c = &m->clauses[k];
         first_col[k] = -1;
-        if (!produces_rows(c))
+        if (!produces_rows(c) || (c->when == FLOE_SQLM_NOT_MATCHED) != source_pass)
             continue;
         first_col[k] = col;
         for (size_t i = 0; rc == 0 && i < sc->root->nfields; i++) {
@@ -223,28 +240,20 @@ static int merge_query(floe_buf *b, const floe_sql_merge *m, const floe_schema *
             col++;
         }
     }
-    /* FROM: the join keeps the sides the clauses need */
-    char *tgt = sqlite3_mprintf("temp.\"%w\" AS \"%w\"", TARGET_VT, talias);
-    char *src = sqlite3_mprintf("(SELECT *, 1 AS \"" SRC_FLAG "\" FROM (%s)) AS \"%w\"",
-                                m->source->sql, salias);
-    if (rc == 0 && (!tgt || !src))
-        rc = floe__error_nomem();
-    if (rc == 0) {
-        if (nm && nmbs)
-            rc = floe__buf_printf(b, " FROM %s FULL OUTER JOIN %s", tgt, src);
-        else if (nmbs)
-            rc = floe__buf_printf(b, " FROM %s LEFT JOIN %s", tgt, src);
-        else if (nm)
-            rc = floe__buf_printf(b, " FROM %s LEFT JOIN %s", src, tgt);
-        else
-            rc = floe__buf_printf(b, " FROM %s JOIN %s", tgt, src);
+    if (rc == 0 && source_pass) {
+        rc = put_q(b, " FROM temp.\"%w\" AS \"%w\"", SOURCE_TMP, salias);
+    } else if (rc == 0) {
+        rc = put_q(b, " FROM temp.\"%w\" AS \"%w\"", TARGET_VT, talias);
+        /* target-only rows are needed for NOT MATCHED BY SOURCE clauses */
+        if (rc == 0)
+            rc = floe__buf_puts(b, nmbs ? " LEFT JOIN " : " CROSS JOIN ");
+        if (rc == 0)
+            rc = put_q(b, "temp.\"%w\" AS \"%w\"", SOURCE_TMP, salias);
+        if (rc == 0)
+            rc = floe__buf_printf(b, " ON (%s)", m->on->sql);
     }
-    if (rc == 0)
-        rc = floe__buf_printf(b, " ON (%s)", m->on->sql);
-    sqlite3_free(tp);
+    (void)nm_pass;
     sqlite3_free(sp);
-    sqlite3_free(tgt);
-    sqlite3_free(src);
     return rc;
 }
 
@@ -264,6 +273,97 @@ static bool check_cardinality(const floe_sql_merge *m)
     return !(n == 1 && only->action == FLOE_SQLM_DELETE && !only->condition);
 }
 
+typedef struct merge_state {
+    floe_sql_session *s;
+    const floe_sql_merge *m;
+    const floe_schema *sc;
+    floe_rowlevel *op;
+    floe_arrow_builder *b;
+    floe_sql_rl_positions pos;
+    bool cardinality;
+    floe_strmap *seen;   /* "pos:file" of matched target rows (cardinality) */
+    floe_intmap *hit;    /* source row ids matched in pass 1 (NULL: no pass 2) */
+    floe_buf key;
+} merge_state;
+
+static const char CARDINALITY[] =
+    "[MERGE_CARDINALITY_VIOLATION] The ON search condition of the MERGE statement matched a "
+    "single row from the target table with multiple rows of the source table. This could "
+    "result in the target row being operated on more than once with an update or delete "
+    "operation and is not allowed.";
+
+/* Run one pass's query and act on its rows. */
+static int merge_pass(merge_state *ms, const char *sql, const int *first, bool source_pass)
+{
+    floe_sql_session *s = ms->s;
+    sqlite3_stmt *qs = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &qs, NULL) != SQLITE_OK || !qs)
+        return fail(s, FLOE_EINVALID, "AnalysisException", sqlite3_errmsg(s->db));
+    size_t nf = ms->sc->root->nfields;
+    int rc = 0;
+    for (;;) {
+        int step = sqlite3_step(qs);
+        if (step == SQLITE_DONE)
+            break;
+        if (step != SQLITE_ROW) {
+            rc = fail(s, FLOE_EINVALID, "AnalysisException", sqlite3_errmsg(s->db));
+            break;
+        }
+        int64_t k = sqlite3_column_int64(qs, 0);
+        bool matched = sqlite3_column_int(qs, 1) != 0;
+        const char *file = (const char *)sqlite3_column_text(qs, 2);
+        int64_t p = sqlite3_column_int64(qs, 3);
+        int64_t src = sqlite3_column_int64(qs, 4);
+        if (source_pass && floe__intmap_has(ms->hit, src))
+            continue;
+        if (matched && ms->hit && (rc = floe__intmap_put(ms->hit, src, (void *)1)) < 0)
+            break;
+        if (matched && ms->cardinality) {
+            floe__buf_clear(&ms->key);
+            if ((rc = floe__buf_printf(&ms->key, "%lld:%s", (long long)p, file ? file : "")) < 0)
+                break;
+            if (floe__strmap_has(ms->seen, ms->key.ptr)) {
+                rc = fail(s, FLOE_EINVALID, "SparkException", CARDINALITY);
+                break;
+            }
+            if ((rc = floe__strmap_put(ms->seen, ms->key.ptr, (void *)1)) < 0)
+                break;
+        }
+        if (k <= 0 || (size_t)k > ms->m->nclauses)
+            continue;
+        const floe_sql_merge_clause *c = &ms->m->clauses[k - 1];
+        if (c->action != FLOE_SQLM_INSERT) {
+            if (!file) {
+                rc = floe__error(FLOE_ERROR, "sql", "MERGE: target row without _file");
+                break;
+            }
+            if ((rc = floe__sql_rl_positions_add(&ms->pos, ms->op, file, p)) < 0)
+                break;
+        }
+        if (!produces_rows(c))
+            continue;
+        if (first[k - 1] < 0) {
+            rc = floe__error(FLOE_ERROR, "sql", "MERGE: clause %lld has no values", (long long)k);
+            break;
+        }
+        for (size_t i = 0; rc == 0 && i < nf; i++) {
+            floe_value v;
+            rc = floe__sql_convert_value(s, sqlite3_column_value(qs, first[k - 1] + (int)i),
+                                         &ms->sc->root->fields[i], &v);
+            if (rc == 0)
+                rc = floe__arrow_builder_append(ms->b->children[i], &v);
+        }
+        if (rc == 0)
+            rc = floe__arrow_builder_struct_append(ms->b, true);
+        if (rc == 0 && ms->b->length >= BATCH_ROWS)
+            rc = floe__sql_rl_flush(ms->op, ms->b);
+        if (rc < 0)
+            break;
+    }
+    sqlite3_finalize(qs);
+    return rc;
+}
+
 static int run_merge(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
                      floe_table *t, floe_rowlevel *op, const floe_schema *sc)
 {
@@ -278,98 +378,64 @@ static int run_merge(floe_sql_session *s, const floe_sql_stmt *st, const char *i
         floe__free(src[i]);
     floe__free(src);
     FLOE_TRY(rc);
-    FLOE_TRY(floe__sql_base_vtab(s, st, ident, t, op, TARGET_VT));
-
-    floe_buf q = FLOE_BUF_INIT;
-    int *first = floe__calloc(m->nclauses, sizeof *first);
-    sqlite3_stmt *qs = NULL;
-    floe_arrow_builder *b = NULL;
-    floe_strmap *seen = NULL;
-    floe_buf key = FLOE_BUF_INIT;
-    floe_sql_rl_positions pos;
-    memset(&pos, 0, sizeof pos);
-    bool cardinality = check_cardinality(m);
-    size_t nf = sc->root->nfields;
-    rc = first ? merge_query(&q, m, sc, talias, salias, first) : floe__error_nomem();
-    if (rc < 0)
-        goto done;
-    if (sqlite3_prepare_v2(s->db, q.ptr, -1, &qs, NULL) != SQLITE_OK || !qs) {
+    /* the source once, each row numbered (the number doubles as the
+     * presence flag: NULL on target-only rows of the LEFT JOIN) */
+    char *mat = sqlite3_mprintf("CREATE TEMP TABLE \"%w\" AS SELECT *, row_number() OVER () AS \""
+                                SRC_FLAG "\" FROM (%s)",
+                                SOURCE_TMP, m->source->sql);
+    if (!mat)
+        return floe__error_nomem();
+    int erc = sqlite3_exec(s->db, mat, NULL, NULL, NULL);
+    sqlite3_free(mat);
+    if (erc != SQLITE_OK) {
         rc = fail(s, FLOE_EINVALID, "AnalysisException", sqlite3_errmsg(s->db));
-        goto done;
+        floe__sql_drop_vtab(s, SOURCE_TMP);
+        return rc;
     }
-    if ((rc = floe__arrow_builder_new(&b, sc->root)) < 0)
-        goto done;
-    if (cardinality && !(seen = floe__strmap_new())) {
+    if ((rc = floe__sql_base_vtab(s, st, ident, t, op, TARGET_VT)) < 0) {
+        floe__sql_drop_vtab(s, SOURCE_TMP);
+        return rc;
+    }
+    bool nm = false;
+    for (size_t k = 0; k < m->nclauses; k++)
+        nm |= m->clauses[k].when == FLOE_SQLM_NOT_MATCHED;
+    merge_state ms;
+    memset(&ms, 0, sizeof ms);
+    ms.s = s;
+    ms.m = m;
+    ms.sc = sc;
+    ms.op = op;
+    ms.key = (floe_buf)FLOE_BUF_INIT;
+    ms.cardinality = check_cardinality(m);
+    floe_buf q1 = FLOE_BUF_INIT, q2 = FLOE_BUF_INIT;
+    int *first = floe__calloc(2 * m->nclauses, sizeof *first);
+    if (!first || (ms.cardinality && !(ms.seen = floe__strmap_new())) ||
+        (nm && !(ms.hit = floe__intmap_new())))
         rc = floe__error_nomem();
-        goto done;
-    }
-    for (;;) {
-        int step = sqlite3_step(qs);
-        if (step == SQLITE_DONE)
-            break;
-        if (step != SQLITE_ROW) {
-            rc = fail(s, FLOE_EINVALID, "AnalysisException", sqlite3_errmsg(s->db));
-            goto done;
-        }
-        int64_t k = sqlite3_column_int64(qs, 0);
-        bool matched = sqlite3_column_int(qs, 1) != 0;
-        const char *file = (const char *)sqlite3_column_text(qs, 2);
-        int64_t p = sqlite3_column_int64(qs, 3);
-        if (matched && cardinality) {
-            floe__buf_clear(&key);
-            if ((rc = floe__buf_printf(&key, "%lld:%s", (long long)p, file ? file : "")) < 0)
-                goto done;
-            if (floe__strmap_has(seen, key.ptr)) {
-                rc = fail(s, FLOE_EINVALID, "SparkException",
-                          "[MERGE_CARDINALITY_VIOLATION] The ON search condition of the MERGE "
-                          "statement matched a single row from the target table with multiple "
-                          "rows of the source table. This could result in the target row being "
-                          "operated on more than once with an update or delete operation and is "
-                          "not allowed.");
-                goto done;
-            }
-            if ((rc = floe__strmap_put(seen, key.ptr, (void *)1)) < 0)
-                goto done;
-        }
-        if (k <= 0 || (size_t)k > m->nclauses)
-            continue;
-        const floe_sql_merge_clause *c = &m->clauses[k - 1];
-        if (c->action != FLOE_SQLM_INSERT) {
-            if (!file) {
-                rc = floe__error(FLOE_ERROR, "sql", "MERGE: target row without _file");
-                goto done;
-            }
-            if ((rc = floe__sql_rl_positions_add(&pos, op, file, p)) < 0)
-                goto done;
-        }
-        if (!produces_rows(c))
-            continue;
-        for (size_t i = 0; i < nf; i++) {
-            floe_value v;
-            rc = floe__sql_convert_value(s, sqlite3_column_value(qs, first[k - 1] + (int)i),
-                                         &sc->root->fields[i], &v);
-            if (rc == 0)
-                rc = floe__arrow_builder_append(b->children[i], &v);
-            if (rc < 0)
-                goto done;
-        }
-        if ((rc = floe__arrow_builder_struct_append(b, true)) < 0)
-            goto done;
-        if (b->length >= BATCH_ROWS && (rc = floe__sql_rl_flush(op, b)) < 0)
-            goto done;
-    }
-    rc = floe__sql_rl_flush(op, b);
     if (rc == 0)
-        rc = floe__sql_rl_positions_flush(&pos, op);
-done:
-    floe__sql_rl_positions_free(&pos);
-    floe__buf_free(&key);
-    floe__strmap_free(seen);
-    floe__arrow_builder_free(b);
-    sqlite3_finalize(qs);
-    floe__buf_free(&q);
+        rc = merge_query(&q1, m, sc, talias, salias, false, first);
+    if (rc == 0 && nm)
+        rc = merge_query(&q2, m, sc, talias, salias, true, first + m->nclauses);
+    if (rc == 0)
+        rc = floe__arrow_builder_new(&ms.b, sc->root);
+    if (rc == 0)
+        rc = merge_pass(&ms, q1.ptr, first, false);
+    if (rc == 0 && nm)
+        rc = merge_pass(&ms, q2.ptr, first + m->nclauses, true);
+    if (rc == 0)
+        rc = floe__sql_rl_flush(op, ms.b);
+    if (rc == 0)
+        rc = floe__sql_rl_positions_flush(&ms.pos, op);
+    floe__sql_rl_positions_free(&ms.pos);
+    floe__buf_free(&ms.key);
+    floe__strmap_free(ms.seen);
+    floe__intmap_free(ms.hit);
+    floe__arrow_builder_free(ms.b);
+    floe__buf_free(&q1);
+    floe__buf_free(&q2);
     floe__free(first);
     floe__sql_drop_vtab(s, TARGET_VT);
+    floe__sql_drop_vtab(s, SOURCE_TMP);
     return rc;
 }
 
