@@ -75,6 +75,13 @@ int floe__sql_rl_flush(floe_rowlevel *op, struct floe_arrow_builder *b);
 int floe__sql_base_vtab(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
                         floe_table *t, floe_rowlevel *op, const char *vt);
 void floe__sql_drop_vtab(floe_sql_session *s, const char *vt);
+/* Replace the statement's data-table references (floe_ref_N virtual
+ * tables, created by floe__sql_refs_create) by SQLite temp tables holding
+ * their rows (with _file/_pos when the text names them): a correlated
+ * subquery of a row-level statement then reads each Iceberg table once
+ * (SQLite indexes temp tables automatically) instead of re-scanning it for
+ * every target row. floe__sql_refs_drop drops them as before. */
+int floe__sql_refs_materialize(floe_sql_session *s, const floe_sql_stmt *st);
 /* Positions to delete, collected row by row and handed to
  * floe_rowlevel_delete_positions per run of one file. Zero-initialise. */
 typedef struct floe_sql_rl_positions {

@@ -468,6 +468,8 @@ int floe__sql_exec_merge(floe_sql_session *s, const floe_sql_stmt *st, floe_aren
     refs = true;
     if ((rc = floe__sql_refs_create(s, st)) < 0)
         goto done;
+    if ((rc = floe__sql_refs_materialize(s, st)) < 0)
+        goto done;
     if ((rc = run_merge(s, st, ident, t, op, sc)) < 0)
         goto done;
     int64_t id = -1;

@@ -174,6 +174,79 @@ void floe__sql_rl_positions_free(floe_sql_rl_positions *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Does `text` contain `word` as a whole identifier (case-insensitive)? */
+static bool text_names(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    if (!n)
+        return false;
+    for (const char *p = text; *p; p++) {
+        if (strncasecmp(p, word, n) != 0)
+            continue;
+        char before = p == text ? ' ' : p[-1], after = p[n];
+        if (!(isalnum((unsigned char)before) || before == '_') &&
+            !(isalnum((unsigned char)after) || after == '_'))
+            return true;
+    }
+    return false;
+}
+
+/* SQLite builds automatic indexes for joins but not for correlated
+ * subqueries (EXISTS (SELECT ... WHERE s.id = t.id)): index the columns of
+ * a materialised reference that the statement names, at most 8. */
+static int index_named_columns(floe_sql_session *s, const floe_sql_stmt *st, const char *table)
+{
+    char *sql = sqlite3_mprintf("SELECT * FROM temp.\"%w\" LIMIT 0", table);
+    sqlite3_stmt *qs = NULL;
+    if (!sql)
+        return floe__error_nomem();
+    int prc = sqlite3_prepare_v2(s->db, sql, -1, &qs, NULL);
+    sqlite3_free(sql);
+    if (prc != SQLITE_OK)
+        return 0; /* no index: slower, still right */
+    int nc = sqlite3_column_count(qs), made = 0, rc = 0;
+    for (int i = 0; rc == 0 && i < nc && made < 8; i++) {
+        const char *col = sqlite3_column_name(qs, i);
+        if (!col || !text_names(st->text, col))
+            continue;
+        char *ix = sqlite3_mprintf("CREATE INDEX temp.\"%w__ix%d\" ON \"%w\"(\"%w\")", table, i,
+                                   table, col);
+        if (!ix)
+            rc = floe__error_nomem();
+        else if (sqlite3_exec(s->db, ix, NULL, NULL, NULL) == SQLITE_OK)
+            made++;
+        sqlite3_free(ix);
+    }
+    sqlite3_finalize(qs);
+    return rc;
+}
+
+int floe__sql_refs_materialize(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    bool meta = floe__sql_text_wants_meta(st->text);
+    for (size_t i = 0; i < st->nrefs; i++) {
+        const floe_sql_tref *r = &st->refs[i];
+        if (r->name.kind != FLOE_SQLREF_TABLE && r->name.kind != FLOE_SQLREF_BRANCH &&
+            r->name.kind != FLOE_SQLREF_TAG)
+            continue;
+        char *sql = sqlite3_mprintf(
+            "CREATE TEMP TABLE \"%w__mat\" AS SELECT *%s FROM temp.\"%w\"; "
+            "DROP TABLE temp.\"%w\"; ALTER TABLE temp.\"%w__mat\" RENAME TO \"%w\"",
+            r->sqlite_name, meta ? ", \"_file\", \"_pos\"" : "", r->sqlite_name, r->sqlite_name,
+            r->sqlite_name, r->sqlite_name);
+        if (!sql)
+            return floe__error_nomem();
+        int erc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+        sqlite3_free(sql);
+        if (erc != SQLITE_OK)
+            return floe__sql_fail(s,
+                                  floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
+                                  "AnalysisException");
+        FLOE_TRY(index_named_columns(s, st, r->sqlite_name));
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- DELETE, UPDATE */
 
 /* Rows of the base snapshot matching the WHERE, read through SQLite: with
@@ -357,6 +430,8 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     if (st->kind == FLOE_SQL_UPDATE || positions) {
         refs = true;
         if ((rc = floe__sql_refs_create(s, st)) < 0)
+            goto done;
+        if ((rc = floe__sql_refs_materialize(s, st)) < 0)
             goto done;
         if ((rc = rows_from_base(s, st, ident, t, op, sc, positions)) < 0)
             goto done;
