@@ -200,9 +200,6 @@ static int merge_query(floe_buf *b, const floe_sql_merge *m, const floe_schema *
     bool nmbs = false;
     for (size_t k = 0; k < m->nclauses; k++)
         nmbs |= m->clauses[k].when == FLOE_SQLM_NOT_MATCHED_BY_SOURCE;
-    bool nm_pass = false;
-    for (size_t k = 0; k < m->nclauses; k++)
-        nm_pass |= m->clauses[k].when == FLOE_SQLM_NOT_MATCHED;
     char *sp = sqlite3_mprintf("\"%w\".\"" SRC_FLAG "\" IS NOT NULL", salias);
     int rc = sp ? 0 : floe__error_nomem();
     if (rc == 0 && source_pass) {
@@ -252,7 +249,6 @@ static int merge_query(floe_buf *b, const floe_sql_merge *m, const floe_schema *
         if (rc == 0)
             rc = floe__buf_printf(b, " ON (%s)", m->on->sql);
     }
-    (void)nm_pass;
     sqlite3_free(sp);
     return rc;
 }
