@@ -9,9 +9,11 @@
  * commits/s with 8 writer processes racing on one table.
  *
  * Tables are generated as metadata JSON with Spark-like summaries and a
- * snapshot-log entry per snapshot, then registered in a fresh catalog.
+ * snapshot-log entry per snapshot (bench_tables.h), then registered in a
+ * fresh catalog. Rollback latency against data size: bench/table_rollback_size.c.
  * Output: BENCH <name> <value> <unit>.
  */
+#include "bench_tables.h"
 #include "arrow/arrow.h"
 #include "floe/table.h"
 #include "manifest/manifest.h"
@@ -25,12 +27,6 @@
 #include <unistd.h>
 
 static char g_dir[128];
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 static floe_catalog *open_catalog(void)
 {
@@ -53,43 +49,11 @@ static int make_table(floe_catalog *c, const char *name, int n, int64_t *first, 
     snprintf(loc, sizeof loc, "%s/b.db/%s", g_dir, name);
     snprintf(ident, sizeof ident, "b.%s", name);
     snprintf(file, sizeof file, "%s/metadata/00000-bench.metadata.json", loc);
+    char lpath[800];
+    snprintf(lpath, sizeof lpath, "%s/metadata/snap-empty.avro", loc);
     floe_buf b = FLOE_BUF_INIT;
-    int64_t base_id = 1000000007LL, ts0 = 1700000000000LL;
-    floe__buf_printf(&b,
-                     "{\"format-version\":2,\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\","
-                     "\"location\":\"%s\",\"last-sequence-number\":%d,\"last-updated-ms\":%lld,"
-                     "\"last-column-id\":2,\"current-schema-id\":0,\"schemas\":[{\"type\":"
-                     "\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":"
-                     "false,\"type\":\"long\"},{\"id\":2,\"name\":\"d\",\"required\":false,\"type\":"
-                     "\"date\"}]}],\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,"
-                     "\"fields\":[]}],\"last-partition-id\":999,\"default-sort-order-id\":0,"
-                     "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
-                     "\"current-snapshot-id\":%lld,\"refs\":{\"main\":{\"snapshot-id\":%lld,"
-                     "\"type\":\"branch\"}},\"snapshots\":[",
-                     loc, n, (long long)(ts0 + n), (long long)(base_id + n - 1),
-                     (long long)(base_id + n - 1));
-    for (int i = 0; i < n; i++) {
-        if (i)
-            floe__buf_putc(&b, ',');
-        floe__buf_printf(&b, "{\"sequence-number\":%d,\"snapshot-id\":%lld,", i + 1,
-                         (long long)(base_id + i));
-        if (i)
-            floe__buf_printf(&b, "\"parent-snapshot-id\":%lld,", (long long)(base_id + i - 1));
-        floe__buf_printf(
-            &b,
-            "\"timestamp-ms\":%lld,\"summary\":{\"operation\":\"append\",\"spark.app.id\":"
-            "\"local-1700000000000\",\"added-data-files\":\"1\",\"added-records\":\"10\","
-            "\"added-files-size\":\"1024\",\"changed-partition-count\":\"1\",\"total-records\":"
-            "\"%d\",\"total-files-size\":\"%d\",\"total-data-files\":\"%d\",\"total-delete-files\":"
-            "\"0\",\"total-position-deletes\":\"0\",\"total-equality-deletes\":\"0\"},"
-            "\"manifest-list\":\"%s/metadata/snap-empty.avro\",\"schema-id\":0}",
-            (long long)(ts0 + i), (i + 1) * 10, (i + 1) * 1024, i + 1, loc);
-    }
-    floe__buf_puts(&b, "],\"statistics\":[],\"snapshot-log\":[");
-    for (int i = 0; i < n; i++)
-        floe__buf_printf(&b, "%s{\"timestamp-ms\":%lld,\"snapshot-id\":%lld}", i ? "," : "",
-                         (long long)(ts0 + i), (long long)(base_id + i));
-    floe__buf_puts(&b, "],\"metadata-log\":[]}");
+    int64_t base_id = BT_BASE_ID;
+    bt_chain_metadata(&b, loc, n, lpath, 1024, NULL, 0);
     floe_fileio *io = NULL;
     int rc = floe_fileio_local_new(&io);
     if (rc == 0)
@@ -100,8 +64,6 @@ static int make_table(floe_catalog *c, const char *name, int n, int64_t *first, 
     floe_manifest_list_writer_options lo = {.format_version = 2, .snapshot_id = base_id,
                                             .sequence_number = 1, .compression_level = -1};
     floe_manifest_list_writer *lw = NULL;
-    char lpath[800];
-    snprintf(lpath, sizeof lpath, "%s/metadata/snap-empty.avro", loc);
     if (rc == 0)
         rc = floe_manifest_list_writer_new(&lw, &lo, &list);
     if (rc == 0)
@@ -177,12 +139,6 @@ static int small_append(floe_table *t, int64_t id)
     return rc;
 }
 
-static int64_t median(int64_t *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_i64);
-    return v[n / 2];
-}
-
 static void bench_size(floe_catalog *c, int n, int runs)
 {
     char name[32], ident[40];
@@ -208,7 +164,7 @@ static void bench_size(floe_catalog *c, int n, int runs)
         }
     }
     printf("BENCH table_commit_metadata_only_%d_snapshots %.2f ms\n", n,
-           (double)median(lat, runs) / 1e6);
+           bt_median_ms(lat, runs));
     for (int i = 0; i < runs; i++) {
         synth s;
         int64_t t0 = floe__mono_ns();
@@ -217,7 +173,7 @@ static void bench_size(floe_catalog *c, int n, int runs)
         lat[i] = floe__mono_ns() - t0;
     }
     printf("BENCH table_commit_synthetic_snapshot_%d_snapshots %.2f ms\n", n,
-           (double)median(lat, runs) / 1e6);
+           bt_median_ms(lat, runs));
     for (int i = 0; i < runs; i++) {
         int64_t t0 = floe__mono_ns();
         if (small_append(t, i) < 0) {
@@ -227,7 +183,7 @@ static void bench_size(floe_catalog *c, int n, int runs)
         lat[i] = floe__mono_ns() - t0;
     }
     printf("BENCH table_commit_small_append_%d_snapshots %.2f ms\n", n,
-           (double)median(lat, runs) / 1e6);
+           bt_median_ms(lat, runs));
     int checks = 2000;
     int64_t t0 = floe__mono_ns();
     for (int i = 0; i < checks; i++)

@@ -29,6 +29,7 @@
 #include "floe/arrow.h"
 #include "floe/common.h"
 #include "floe/io.h"
+#include "floe/progress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,7 +37,7 @@ extern "C" {
 
 struct floe_expr;
 
-#define FLOE_SCAN_OPTIONS_VERSION 1u
+#define FLOE_SCAN_OPTIONS_VERSION 2u
 
 /* How to scan. Initialise with FLOE_SCAN_OPTIONS_INIT and set what you need:
  * later library versions append fields and bump `version`. */
@@ -87,10 +88,17 @@ typedef struct floe_scan_options {
      * FLOE_ENOTFOUND "Cannot find a snapshot older than <ISO-8601>". */
     bool has_as_of_timestamp;
     int64_t as_of_timestamp_ms;
+    /* Version 2. Progress of planning (include/floe/progress.h): phase
+     * "reading manifests", items = manifests read of those that survived
+     * the manifest list's pruning, bytes = manifest bytes read; NULL for
+     * none. Called from the planning threads, one call at a time. */
+    floe_progress_fn progress;
+    void *progress_payload;
 } floe_scan_options;
 
 #define FLOE_SCAN_OPTIONS_INIT                                                                     \
-    {FLOE_SCAN_OPTIONS_VERSION, NULL, NULL, true, NULL, 0, false, 0, NULL, 0, false, NULL, false, 0}
+    {FLOE_SCAN_OPTIONS_VERSION, NULL, NULL, true, NULL, 0, false, 0, NULL, 0, false, NULL, false, 0, \
+     NULL, NULL}
 
 /* What planning did. */
 typedef struct floe_scan_report {

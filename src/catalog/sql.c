@@ -182,39 +182,40 @@ static int run(sql_cat *s, const char *sql, int n, const char *const *vals, int 
     return rc;
 }
 
-/* Run a query returning at most one interesting row: *found = 1 if a row. */
-static int query_exists(sql_cat *s, const char *sql, int n, const char *const *vals, int *found)
+/* Run a query returning at most one interesting row: *found = 1 if a row,
+ * *out (when not NULL) its first column as an integer (0 without a row). */
+static int query_row(sql_cat *s, const char *sql, int n, const char *const *vals, int *found,
+                     int64_t *out)
 {
     sqlite3_stmt *st;
     FLOE_TRY(prepare(s, sql, &st));
     int rc = bind(s, st, n, vals);
     *found = 0;
+    if (out)
+        *out = 0;
     if (rc == 0) {
         int r = sqlite3_step(st);
-        if (r == SQLITE_ROW)
+        if (r == SQLITE_ROW) {
             *found = 1;
-        else if (r != SQLITE_DONE)
+            if (out)
+                *out = sqlite3_column_int64(st, 0);
+        } else if (r != SQLITE_DONE) {
             rc = db_err(s, r, "reading");
+        }
     }
     sqlite3_finalize(st);
     return rc;
 }
 
+static int query_exists(sql_cat *s, const char *sql, int n, const char *const *vals, int *found)
+{
+    return query_row(s, sql, n, vals, found, NULL);
+}
+
 static int query_int(sql_cat *s, const char *sql, int n, const char *const *vals, int64_t *out)
 {
-    sqlite3_stmt *st;
-    FLOE_TRY(prepare(s, sql, &st));
-    int rc = bind(s, st, n, vals);
-    *out = 0;
-    if (rc == 0) {
-        int r = sqlite3_step(st);
-        if (r == SQLITE_ROW)
-            *out = sqlite3_column_int64(st, 0);
-        else if (r != SQLITE_DONE)
-            rc = db_err(s, r, "reading");
-    }
-    sqlite3_finalize(st);
-    return rc;
+    int found;
+    return query_row(s, sql, n, vals, &found, out);
 }
 
 /* Write transactions take the write lock up front (BEGIN IMMEDIATE), so the

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `floe sql [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...
- *           [--format table|csv|json] [-c SQL]... [-f FILE]...`
+ *           [--format table|csv|json] [--quiet] [-c SQL]... [-f FILE]...`
  *
  * The SQL shell (docs/cli/floe-sql.md). -c and -f run in the order given,
  * in one session; with neither, statements come from standard input: an
  * interactive REPL on a terminal (repl.c), otherwise statement by statement
  * as they arrive (each result is flushed before the next statement is
  * read), so a long-lived session can be driven through a pipe.
+ * Long statements (planning a big table's scan, INSERT / CTAS / INSERT
+ * OVERWRITE of many rows) draw a progress line on stderr when it is a
+ * terminal (output_progress.c), unless --quiet.
  * Exit status: 0, 1 at the first failing statement, 2 on usage errors.
  */
 #include "cli.h"
+#include "output.h"
 
 #include "sql/exec.h"
 
@@ -22,7 +26,7 @@
 
 static const char sql_usage[] =
     "usage: floe sql [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
-    "                [--format table|csv|json] [-c SQL]... [-f FILE]...\n"
+    "                [--format table|csv|json] [--quiet] [-c SQL]... [-f FILE]...\n"
     "\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse);\n"
     "                       the catalog is DIR/catalog.db, created on first use\n"
@@ -33,6 +37,7 @@ static const char sql_usage[] =
     "  --format FMT         table (Spark show boxes), csv or json\n"
     "  -c SQL               run statements (several, ';'-separated)\n"
     "  -f FILE              run a script file ('-' = standard input)\n"
+    "  -q, --quiet          no progress line on a terminal (planning, long inserts)\n"
     "\n"
     "With neither -c nor -f: a REPL on a terminal, else statements from stdin.\n";
 
@@ -109,6 +114,7 @@ int floe_cmd_sql(int argc, char **argv)
     const char *catalog_uri = NULL;
     floe_sql_format fmt = FLOE_SQLFMT_TABLE;
     floe_props conf = FLOE_PROPS_INIT;
+    bool quiet = false;
     /* -c / -f in order: kind 'c' or 'f' + text */
     char *kinds = calloc((size_t)argc + 1, 1);
     const char **items = calloc((size_t)argc + 1, sizeof *items);
@@ -142,6 +148,10 @@ int floe_cmd_sql(int argc, char **argv)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(sql_usage, stdout);
             goto done;
+        }
+        if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            quiet = true;
+            continue;
         }
         if (!takes) {
             fprintf(stderr, "floe sql: unknown option '%s'\n%s", a, sql_usage);
@@ -201,6 +211,10 @@ int floe_cmd_sql(int argc, char **argv)
     so.format = fmt;
     so.write = write_stdout;
     so.on_error = report_and_continue;
+    cli_progress progress;
+    cli_progress_init(&progress, quiet);
+    so.progress = cli_progress_cb;
+    so.progress_payload = &progress;
     floe_sql_session *s = NULL;
     if (floe__sql_session_open(&s, &so) < 0) {
         status = cli_fail("sql");

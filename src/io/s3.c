@@ -669,6 +669,14 @@ static int get_one(size_t i, void *payload)
     return g->rc = rc;
 }
 
+int floe__s3_read_parallelism(const floe_fileio *io)
+{
+    if (!floe__s3_is_s3(io))
+        return 0;
+    const s3_io *s = io->impl;
+    return (int)floe__s3_client_config(s->client)->parallelism;
+}
+
 int floe__s3_get_many(floe_fileio *io, floe_s3_get *gets, size_t n, int parallelism)
 {
     if (!floe__s3_is_s3(io))

@@ -32,6 +32,10 @@ int floe__s3_fileio_new(const floe_props *conf, floe_fileio **out);
 /* True when the FileIO was made by floe__s3_fileio_new. */
 bool floe__s3_is_s3(const floe_fileio *io);
 
+/* The FileIO's s3.read.parallelism (default 16), or 0 when it is not S3:
+ * how many requests to keep in flight when the caller has no better idea. */
+int floe__s3_read_parallelism(const floe_fileio *io);
+
 /* One GET of floe__s3_get_many: a whole object (length -1; at most
  * FLOE_S3_MAX_WHOLE_GET bytes, larger answers are FLOE_ECORRUPT) or a range. */
 typedef struct floe_s3_get {

@@ -384,6 +384,22 @@ static int delete_orphans(sweep *s, floe_xsort *orphans)
     return rc;
 }
 
+/* Record one distinct (listed vs referenced) prefix pair; the message
+ * names at most MAX_CONFLICTS of them. */
+static int note_conflict(floe_props *seen, floe_buf *msg, size_t *n, const char *listed,
+                         const char *referenced)
+{
+    floe_buf key = FLOE_BUF_INIT;
+    int rc = floe__buf_printf(&key, "(%s vs %s)", listed, referenced);
+    if (rc == 0 && !floe__props_get(seen, key.ptr)) {
+        rc = floe__props_set(seen, key.ptr, "");
+        if (rc == 0 && (*n)++ < MAX_CONFLICTS)
+            rc = floe__buf_printf(msg, "%s%s", *n > 1 ? ", " : "", key.ptr);
+    }
+    floe__buf_free(&key);
+    return rc;
+}
+
 static int join(sweep *s, floe_xsort *orphans)
 {
     joiner j;
@@ -391,6 +407,7 @@ static int join(sweep *s, floe_xsort *orphans)
     j.group = (floe_vec)FLOE_VEC_INIT(char *);
     floe_buf lnorm = FLOE_BUF_INIT, conflicts = FLOE_BUF_INIT;
     size_t nconf = 0;
+    floe_props seen = FLOE_PROPS_INIT; /* distinct conflicting pairs */
     int rc = r_next(s, &j);
     const char *loc;
     while (rc == 0 && (rc = floe__xsort_next(s->listed, &loc, NULL)) == 0) {
@@ -408,12 +425,10 @@ static int join(sweep *s, floe_xsort *orphans)
             if (!match) {
                 if (s->o->prefix_mismatch_mode == FLOE_PREFIX_MISMATCH_DELETE)
                     orphan = true;
-                else if (s->o->prefix_mismatch_mode == FLOE_PREFIX_MISMATCH_ERROR) {
-                    if (nconf++ < MAX_CONFLICTS)
-                        rc = floe__buf_printf(&conflicts, "%s(%s vs %s)", nconf > 1 ? ", " : "",
-                                              lnorm.ptr && *lnorm.ptr ? lnorm.ptr : "<path>",
-                                              *(char **)floe__vec_at(&j.group, 0));
-                }
+                else if (s->o->prefix_mismatch_mode == FLOE_PREFIX_MISMATCH_ERROR)
+                    rc = note_conflict(&seen, &conflicts, &nconf,
+                                       lnorm.ptr && *lnorm.ptr ? lnorm.ptr : "<path>",
+                                       *(char **)floe__vec_at(&j.group, 0));
             }
         }
         if (rc == 0 && orphan)
@@ -435,6 +450,7 @@ static int join(sweep *s, floe_xsort *orphans)
     floe__buf_free(&j.tmp);
     floe__buf_free(&lnorm);
     floe__buf_free(&conflicts);
+    floe__props_free(&seen);
     return rc;
 }
 

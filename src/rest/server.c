@@ -250,8 +250,12 @@ static int keyed_cmp(const void *a, const void *b)
 
 /* Sort items by key and select one page: *first..*first+*count of `sorted`.
  * *next is the token for the following page (NULL on the last one). */
-static int paginate(req_ctx *ctx, const page *p, keyed *sorted, size_t n, size_t *first,
-                    size_t *count, char **next)
+/* Sort `sorted` (keys of the n elements of `items`, each `size` bytes), skip
+ * past the page token and copy at most one page of elements, in key order,
+ * into an arena array *sel of *count; *next is the token of the next page or
+ * NULL. */
+static int paginate(req_ctx *ctx, const page *p, keyed *sorted, size_t n, const void *items,
+                    size_t size, void **sel, size_t *count, char **next)
 {
     qsort(sorted, n, sizeof *sorted, keyed_cmp);
     size_t i = 0;
@@ -261,7 +265,6 @@ static int paginate(req_ctx *ctx, const page *p, keyed *sorted, size_t n, size_t
     size_t k = n - i;
     if (p->size && k > p->size)
         k = p->size;
-    *first = i;
     *count = k;
     *next = NULL;
     if (p->paginate && i + k < n) {
@@ -269,6 +272,12 @@ static int paginate(req_ctx *ctx, const page *p, keyed *sorted, size_t n, size_t
         if (!*next)
             return floe__error_nomem();
     }
+    char *out = floe__arena_calloc(ctx->arena, k ? k : 1, size);
+    if (!out)
+        return floe__error_nomem();
+    for (size_t j = 0; j < k; j++)
+        memcpy(out + j * size, (const char *)items + sorted[i + j].index * size, size);
+    *sel = out;
     return 0;
 }
 
@@ -356,17 +365,11 @@ static enum MHD_Result h_list_namespaces(route *r)
         floe__buf_free(&kb);
         k[i].index = i;
     }
-    size_t first = 0, count = 0;
+    size_t count = 0;
     char *next = NULL;
-    rc = k ? paginate(r->ctx, &p, k, list.n, &first, &count, &next) : floe__error_nomem();
-    floe_rest_namespace *sel = NULL;
-    if (rc >= 0) {
-        sel = floe__arena_calloc(r->ctx->arena, count ? count : 1, sizeof *sel);
-        for (size_t i = 0; sel && i < count; i++)
-            sel[i] = list.items[k[first + i].index];
-        if (!sel)
-            rc = floe__error_nomem();
-    }
+    void *sel = NULL;
+    rc = k ? paginate(r->ctx, &p, k, list.n, list.items, sizeof *list.items, &sel, &count, &next)
+           : floe__error_nomem();
     enum MHD_Result ret =
         rc < 0 ? FAIL(R_OTHER, rc)
                : send_json(r->c, r->ctx, 200,
@@ -459,17 +462,11 @@ static enum MHD_Result h_list_tables(route *r)
         k[i].key = list.items[i].name;
         k[i].index = i;
     }
-    size_t first = 0, count = 0;
+    size_t count = 0;
     char *next = NULL;
-    rc = k ? paginate(r->ctx, &p, k, list.n, &first, &count, &next) : floe__error_nomem();
-    floe_rest_ident *sel = NULL;
-    if (rc >= 0) {
-        sel = floe__arena_calloc(r->ctx->arena, count ? count : 1, sizeof *sel);
-        for (size_t i = 0; sel && i < count; i++)
-            sel[i] = list.items[k[first + i].index];
-        if (!sel)
-            rc = floe__error_nomem();
-    }
+    void *sel = NULL;
+    rc = k ? paginate(r->ctx, &p, k, list.n, list.items, sizeof *list.items, &sel, &count, &next)
+           : floe__error_nomem();
     enum MHD_Result ret =
         rc < 0 ? FAIL(R_OTHER, rc)
                : send_json(r->c, r->ctx, 200,

@@ -81,7 +81,11 @@ static int plan(floe_scan *s, const floe_snapshot *snap, bool pinned, const floe
     const floe_expr *filter = o->filter_expr;
     if (o->filter)
         FLOE_TRY(floe__scan_filter_parse(&filter, s->arena, o->filter, schema));
-    floe_scan_plan_options po = {filter, o->case_sensitive, o->no_pruning, o->threads};
+    floe_scan_plan_options po = {filter, o->case_sensitive, o->no_pruning, o->threads, NULL, NULL};
+    if (o->version >= 2) { /* version 1 callers have no progress fields */
+        po.progress = o->progress;
+        po.progress_payload = o->progress_payload;
+    }
     FLOE_TRY(floe__scan_plan(&s->plan, m, s->io, snap, schema, &po));
     if (o->columns && o->ncolumns) {
         s->columns = floe__arena_calloc(s->arena, o->ncolumns, sizeof(char *));

@@ -269,7 +269,7 @@ static int plan_of(floe_scan_plan **out, cl_source *src, const floe_snapshot *s)
     *out = NULL;
     if (!s)
         return 0;
-    floe_scan_plan_options po = {NULL, true, true, src->threads};
+    floe_scan_plan_options po = {NULL, true, true, src->threads, NULL, NULL};
     return floe__scan_plan(out, src->meta, src->io, s, NULL, &po);
 }
 

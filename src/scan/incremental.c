@@ -200,7 +200,7 @@ static int copy_file(floe_arena *a, const floe_scan_file *src, floe_scan_file **
 static int plan_snapshot(floe_scan_plan **out, const floe_table_metadata *m, floe_fileio *io,
                          const floe_snapshot *s, int threads)
 {
-    floe_scan_plan_options po = {NULL, true, true, threads};
+    floe_scan_plan_options po = {NULL, true, true, threads, NULL, NULL};
     return floe__scan_plan(out, m, io, s, NULL, &po);
 }
 

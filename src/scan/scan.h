@@ -59,6 +59,8 @@ typedef struct floe_scan_plan_options {
      * is planned; residual = the whole filter). For tests and comparisons. */
     bool no_pruning;
     int threads; /* manifests read in parallel; 0: online CPUs, 1: inline */
+    floe_progress_fn progress; /* manifests read / to read; NULL: none */
+    void *progress_payload;
 } floe_scan_plan_options;
 
 typedef struct floe_scan_plan {

@@ -13,6 +13,7 @@
 #ifndef FLOE_SQL_EXEC_H
 #define FLOE_SQL_EXEC_H
 
+#include "floe/progress.h"
 #include "sql/sqlfront.h"
 
 #include <sqlite3.h>
@@ -120,13 +121,18 @@ typedef struct floe_sql_session_options {
     floe_sql_write_fn write; /* results; NULL = discard */
     void *payload;           /* of write and on_error */
     floe_sql_error_fn on_error; /* NULL: floe.continue-on-error is ignored */
+    /* Progress of long statements (include/floe/progress.h): scan planning
+     * ("reading manifests") and the rows of INSERT / CTAS / INSERT
+     * OVERWRITE ("writing rows"); NULL for none. */
+    floe_progress_fn progress;
+    void *progress_payload;
 } floe_sql_session_options;
 
 #define FLOE_SQL_SESSION_OPTIONS_VERSION 1
 #define FLOE_SQL_SESSION_OPTIONS_INIT                                                              \
     {                                                                                              \
         FLOE_SQL_SESSION_OPTIONS_VERSION, NULL, NULL, NULL, NULL, FLOE_SQLFMT_TABLE, NULL, NULL,   \
-            NULL                                                                                   \
+            NULL, NULL, NULL                                                                       \
     }
 
 /* Open a session: create the warehouse directory and the catalog on first

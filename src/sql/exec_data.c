@@ -66,6 +66,8 @@ typedef struct data_cursor {
 static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
 {
     floe_sql_session *s = d->s;
+    o->progress = s->progress;
+    o->progress_payload = s->progress_payload;
     FLOE_TRY(floe__sql_get_table(s, d->ident, t));
     floe_snapshot_info si;
     int rc = 0;

@@ -15,6 +15,7 @@
 #include "sql/exec_int.h"
 #include "table/table.h"
 #include "util/civil.h"
+#include "util/progress.h"
 #include "util/time.h"
 
 #include <stdio.h>
@@ -213,6 +214,34 @@ int floe__sql_convert_value(floe_sql_session *s, sqlite3_value *sv, const floe_f
     }
 }
 
+/* Bytes of the rows gathered in a builder (its Arrow buffers): the
+ * progress report's measure of data converted, before Parquet encoding. */
+static uint64_t builder_bytes(const floe_arrow_builder *b)
+{
+    uint64_t n = b->validity.len + b->values.len + b->offsets.len + b->data.len;
+    for (size_t i = 0; i < b->nchildren; i++)
+        n += builder_bytes(b->children[i]);
+    return n;
+}
+
+/* Progress of the rows (the session's callback; total unknown, SQLite
+ * produces them one by one), reported every PROGRESS_ROWS rows. */
+#define PROGRESS_ROWS 1024
+
+typedef struct insert_progress {
+    floe__progress p;
+    uint64_t rows, bytes; /* reported so far */
+    uint64_t flushed;     /* bytes of the batches already written */
+} insert_progress;
+
+static void count_rows(insert_progress *ip, const floe_arrow_builder *b, uint64_t rows)
+{
+    uint64_t bytes = ip->flushed + builder_bytes(b);
+    floe__progress_add(&ip->p, rows - ip->rows, bytes - ip->bytes);
+    ip->rows = rows;
+    ip->bytes = bytes;
+}
+
 /* Rows go to an append, or to a dynamic partition overwrite (INSERT
  * OVERWRITE: floe_rowlevel kind OVERWRITE_DYNAMIC, docs/rowlevel.md). */
 static int flush(floe_append *ap, floe_rowlevel *rl, floe_arrow_builder *b)
@@ -258,6 +287,9 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
     floe_append *ap = NULL;
     floe_rowlevel *rl = NULL;
     bool overwrite = st->kind == FLOE_SQL_INSERT && st->overwrite;
+    insert_progress ip = {.rows = 0};
+    uint64_t nrows = 0;
+    floe__progress_init(&ip.p, s->progress, s->progress_payload, "writing rows", 0, 0);
     if (!map) {
         rc = floe__error_nomem();
         goto done;
@@ -340,14 +372,21 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
         }
         if ((rc = floe__arrow_builder_struct_append(b, true)) < 0)
             goto done;
-        if (b->length >= BATCH_ROWS && (rc = flush(ap, rl, b)) < 0)
-            goto done;
+        if (++nrows % PROGRESS_ROWS == 0 || b->length >= BATCH_ROWS)
+            count_rows(&ip, b, nrows);
+        if (b->length >= BATCH_ROWS) {
+            ip.flushed += builder_bytes(b);
+            if ((rc = flush(ap, rl, b)) < 0)
+                goto done;
+        }
     }
+    count_rows(&ip, b, nrows);
     if ((rc = flush(ap, rl, b)) < 0)
         goto done;
     int64_t id = 0;
     rc = rl ? floe_rowlevel_commit(rl, &id, NULL) : floe_append_commit(ap, &id);
 done:
+    floe__progress_finish(&ip.p);
     floe_rowlevel_free(rl);
     floe_append_free(ap);
     floe__arrow_builder_free(b);

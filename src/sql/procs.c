@@ -68,7 +68,8 @@ static const param p_expire[] = {
 static const param p_orphans[] = {
     {"table", P_STRING, true},         {"older_than", P_TIMESTAMP, false},
     {"location", P_STRING, false},     {"dry_run", P_BOOL, false},
-    {"max_concurrent_deletes", P_INT, false}, {"prefix_mismatch_mode", P_STRING, false}};
+    {"max_concurrent_deletes", P_INT, false}, {"prefix_mismatch_mode", P_STRING, false},
+    {"equal_schemes", P_MAP, false},   {"equal_authorities", P_MAP, false}};
 static const param p_changelog[] = {
     {"table", P_STRING, true},         {"changelog_view", P_STRING, false},
     {"options", P_MAP, false},         {"compute_updates", P_BOOL, false},
@@ -86,7 +87,7 @@ static const proc procs[] = {
 
 /* Bound arguments, by parameter index. */
 typedef struct bound {
-    const floe_sql_value *v[8];
+    const floe_sql_value *v[12];
 } bound;
 
 static const char *ptype_name(ptype t)
@@ -302,6 +303,29 @@ static int arg_time(floe_sql_session *s, const floe_sql_value *v, int64_t *ms)
     return floe__time_parse(v->text, s->tz, ms);
 }
 
+/* Spark's equal_schemes / equal_authorities map: each key is a
+ * comma-separated list of names equal to the value, e.g. map('s3a,s3n', 's3').
+ * Becomes the library's "from=to[,from=to]" list. */
+static int equivalences(floe_arena *a, const floe_sql_value *map, const char **out)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i + 1 < map->nitems; i += 2) {
+        const char *k = map->items[i].text ? map->items[i].text : "";
+        const char *to = map->items[i + 1].text ? map->items[i + 1].text : "";
+        while (rc == 0 && *k) {
+            size_t n = strcspn(k, ",");
+            if (n)
+                rc = floe__buf_printf(&b, "%s%.*s=%s", b.len ? "," : "", (int)n, k, to);
+            k += n + (k[n] == ',');
+        }
+    }
+    if (rc == 0 && !(*out = floe__arena_strdup(a, b.ptr ? b.ptr : "")))
+        rc = floe__error_nomem();
+    floe__buf_free(&b);
+    return rc;
+}
+
 static int collect_orphan(const char *location, void *payload)
 {
     floe_vec *v = payload;
@@ -377,6 +401,10 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
                                               "Invalid prefix_mismatch_mode: %s", m),
                                   "IllegalArgumentException");
     }
+    if (rc == 0 && b->v[6])
+        rc = equivalences(a, b->v[6], &o.equal_schemes);
+    if (rc == 0 && b->v[7])
+        rc = equivalences(a, b->v[7], &o.equal_authorities);
     floe_vec found = FLOE_VEC_INIT(char *);
     o.on_orphan = collect_orphan;
     o.payload = &found;

@@ -92,6 +92,8 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
     s->write = opts->write;
     s->payload = opts->payload;
     s->on_error = opts->on_error;
+    s->progress = opts->progress;
+    s->progress_payload = opts->progress_payload;
     int rc = 0;
     const char *wh = opts->warehouse ? opts->warehouse : "warehouse";
     s->catalog_name = floe__strdup(opts->catalog_name ? opts->catalog_name : "local");

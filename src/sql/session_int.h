@@ -28,6 +28,8 @@ struct floe_sql_session {
     floe_sql_write_fn write;
     void *payload;
     floe_sql_error_fn on_error;
+    floe_progress_fn progress; /* NULL: no progress reports */
+    void *progress_payload;
     const char *error_class; /* static string or NULL */
     struct floe_sql_engine *engine;
 };

@@ -131,6 +131,22 @@ has "orphan listed" "$out" "stray.parquet"
 [ -e "$T/wh/shop.db/t/data/stray.parquet" ] && ok || bad "dry run deleted"
 C -c "CALL local.system.remove_orphan_files(table => 'shop.t', older_than => TIMESTAMP '2099-01-01 00:00:00')" >/dev/null
 [ -e "$T/wh/shop.db/t/data/stray.parquet" ] && bad "orphan kept" || ok
+# equal_authorities: the table lives at s3://b/wh (mapped to a local dir); listed
+# through s3://other/wh (same dir), every file conflicts until declared equal
+M="io.location-map=s3://b/wh=$T/d,s3://other/wh=$T/d"
+G() { "$FLOE_BIN" sql --warehouse "$T/wh2" --conf "$M" --format csv "$@"; }
+G -c "CREATE NAMESPACE shop; CREATE TABLE shop.m (id BIGINT) LOCATION 's3://b/wh/shop/m'; INSERT INTO shop.m VALUES (1), (2)" >/dev/null
+touch "$T/d/shop/m/data/stray.parquet"
+ORPH="CALL system.remove_orphan_files(table => 'shop.m', older_than => TIMESTAMP '2099-01-01 00:00:00', dry_run => true, location => 's3://other/wh/shop/m'"
+out=$(G -c "$ORPH)" 2>&1)
+has "prefix conflict" "$out" "Conflicting authorities/schemes (1): (s3://other vs s3://b)"
+out=$(G -c "$ORPH, equal_authorities => map('x,other', 'b'))" 2>&1)
+eq "equal_authorities" "$out" "orphan_file_location
+s3://other/wh/shop/m/data/stray.parquet"
+out=$(G -c "$ORPH, equal_schemes => map('s3', 'gs'))" 2>&1)
+has "equal_schemes does not cover authorities" "$out" "Conflicting authorities/schemes"
+out=$(G -c "$ORPH, equal_authorities => 'b')" 2>&1)
+eq "equal_authorities type" "$out" "AnalysisException: Wrong arg type for equal_authorities: cannot cast StringType to MapType(StringType,StringType)"
 
 # ---- properties, rename, refresh, drop
 out=$(C -c "ALTER TABLE shop.t SET TBLPROPERTIES ('a' = '1', 'b' = '2'); ALTER TABLE shop.t UNSET TBLPROPERTIES ('a'); ALTER TABLE shop.t UNSET TBLPROPERTIES IF EXISTS ('zz'); DESCRIBE EXTENDED shop.t" | grep "^Table Properties")

@@ -48,8 +48,15 @@ static inline int gt_file_sink(const void *data, size_t len, void *payload)
     return fwrite(data, 1, len, payload) == len ? 0 : FLOE_EIO;
 }
 
+/* Where gt_write_bytes puts metadata files (manifests, lists, metadata
+ * JSON): NULL = the local file system; a hook lets a benchmark write the
+ * table to another FileIO (e.g. S3, with `dir` an s3:// URI). */
+static int (*gt_write_hook)(const char *path, const void *p, size_t n);
+
 static inline int gt_write_bytes(const char *path, const void *p, size_t n)
 {
+    if (gt_write_hook)
+        return gt_write_hook(path, p, n);
     FILE *f = fopen(path, "wb");
     if (!f)
         return FLOE_EIO;
@@ -276,7 +283,8 @@ static inline int gt_write_list(const char *path, int64_t snap, int64_t seq,
 static inline int gt_make_table(const char *dir, int nman, int nfiles, int64_t rows,
                                 bool write_data, bool partitioned)
 {
-    gt_mkdirs(dir);
+    if (!gt_write_hook)
+        gt_mkdirs(dir);
     const floe_schema *schema = gt_schema();
     if (!schema)
         return FLOE_EINVALID;

@@ -686,7 +686,63 @@ static void test_oom_plan(void)
     floe_fileio_free(io);
 }
 
+/* Planning progress: one final report with every surviving manifest read
+ * (items) and their bytes; a version 1 caller's options are not read past
+ * their end. */
+typedef struct progress_log {
+    int calls, finished;
+    floe_progress_info last;
+    char phase[64];
+} progress_log;
+
+static void log_progress(const floe_progress_info *info, void *payload)
+{
+    progress_log *l = payload;
+    l->calls++;
+    l->finished += info->finished;
+    l->last = *info;
+    snprintf(l->phase, sizeof l->phase, "%s", info->phase);
+}
+
+static void test_plan_progress(void)
+{
+    const char *dir = ft_tmp("t");
+    FT_OK(gt_make_table(dir, 6, 2, 5, false, true));
+    char meta[1200];
+    snprintf(meta, sizeof meta, "%s/metadata/v1.metadata.json", dir);
+    floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+    progress_log log;
+    memset(&log, 0, sizeof log);
+    o.threads = 3;
+    o.progress = log_progress;
+    o.progress_payload = &log;
+    floe_scan *s = NULL;
+    FT_OK(floe_scan_open(&s, NULL, meta, &o));
+    FT_EQ_INT(floe_scan_get_report(s)->tasks, 12);
+    floe_scan_free(s);
+    FT_EQ_INT(log.finished, 1);
+    FT_CHECK(log.last.finished);
+    FT_EQ_STR(log.phase, "reading manifests");
+    FT_EQ_INT((long)log.last.done, 6);
+    FT_EQ_INT((long)log.last.total, 6);
+    FT_CHECK(log.last.bytes > 6 * 100);
+    /* manifests skipped by the list's summaries are not to be read */
+    memset(&log, 0, sizeof log);
+    o.filter = "cat = 'c00004'";
+    FT_OK(floe_scan_open(&s, NULL, meta, &o));
+    floe_scan_free(s);
+    FT_EQ_INT((long)log.last.done, 1);
+    FT_EQ_INT((long)log.last.total, 1);
+    /* version 1 options end before the progress fields */
+    memset(&log, 0, sizeof log);
+    o.version = 1;
+    FT_OK(floe_scan_open(&s, NULL, meta, &o));
+    floe_scan_free(s);
+    FT_EQ_INT(log.calls, 0);
+}
+
 static const ft_case cases[] = {
+    {"plan_progress", test_plan_progress},
     {"partition_pruning", test_partition_pruning},
     {"current_vs_pinned", test_current_vs_pinned},
     {"filter_errors", test_filter_errors},
