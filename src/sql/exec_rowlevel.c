@@ -24,6 +24,7 @@
 #include "sql/exec_data.h"
 #include "sql/exec_int.h"
 #include "sql/vtab.h"
+#include "table/rowdelta.h"
 #include "table/table.h"
 
 #include <ctype.h>
@@ -162,6 +163,9 @@ int floe__sql_rl_positions_flush(floe_sql_rl_positions *p, floe_rowlevel *op)
 {
     if (!p->n)
         return 0;
+    /* the condition that chose these rows is not a filter the library can
+     * check new files against: serializable means any new file conflicts */
+    floe__rowlevel_conflict_all(op);
     int rc = floe_rowlevel_delete_positions(op, p->file, p->pos, p->n);
     p->n = 0;
     return rc;
