@@ -59,7 +59,10 @@ typedef struct floe_scan_options {
     const struct floe_expr *filter_expr;
     bool case_sensitive; /* column names in the filter and projection */
     /* Projection by top-level column name, in output order; NULL / 0: every
-     * column of the schema, in schema order. */
+     * column of the schema, in schema order. The metadata columns `_file`
+     * (string: the data file's path) and `_pos` (long: the row's 0-based
+     * position in that file, counted before deletes) may be named too
+     * (reserved field ids 2147483646 / 2147483645; docs/scan.md). */
     const char *const *columns;
     size_t ncolumns;
     /* Snapshot: a snapshot id (has_snapshot_id), else a ref (branch or tag

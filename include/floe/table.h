@@ -109,6 +109,27 @@ FLOE_EXTERN int floe_table_create(floe_table **out, floe_catalog *catalog, const
                                   const floe_table_create_options *create,
                                   const floe_table_options *opts);
 
+/* Replace an existing table's definition in one commit, as Spark's
+ * REPLACE TABLE / CREATE OR REPLACE TABLE on an Iceberg catalog (Java's
+ * TableMetadata.buildReplacement; spec "Schemas", "Partition Specs",
+ * "Snapshot References"). The table keeps its uuid, snapshots, history,
+ * metadata log and refs other than `main`, which is removed
+ * (current-snapshot-id -1: the table reads empty until rows are appended;
+ * old snapshots stay readable by id). The schema of `create` becomes
+ * current: a column whose dotted name exists in the current schema keeps
+ * its field id, new columns get ids after last-column-id; an identical
+ * existing schema is reused, otherwise the next schema id is added. The
+ * partition spec becomes the default (a field whose source column and
+ * transform occur in an existing spec keeps that field id, others get ids
+ * after last-partition-id; an identical existing spec is reused), the sort
+ * order becomes unsorted, the properties are set over the old ones
+ * (`format-version` may upgrade, never downgrade) and `location`, when
+ * given, becomes the table location. The handle ends at the new state.
+ * Errors: FLOE_EINVALID (bad schema/spec JSON, partition source missing,
+ * format downgrade), FLOE_EUNSUPPORTED (format-version 1 tables, a sort
+ * order), commit errors (FLOE_ECONFLICT after retries, FLOE_EIO). */
+FLOE_EXTERN int floe_table_replace(floe_table *table, const floe_table_create_options *create);
+
 /* Drop a table from the catalog. With `purge`, afterwards delete every file
  * reachable from its metadata (Java's dropTableData): the manifest lists of
  * all snapshots, their manifests, the data and delete files those list,

@@ -116,6 +116,9 @@ struct floe_rowsource {
     double estimated_rows;
     double estimated_cost;
     const floe_rowsource_ext *ext; /* optional operations, NULL for none */
+    /* SQL: the last nhidden columns are hidden (not part of SELECT *), as
+     * the metadata columns _file and _pos of data tables; 0 usually. */
+    size_t nhidden;
 };
 
 /* Convenience wrappers (NULL-safe close/free). */

@@ -19,6 +19,13 @@
  *   - drops rows failing the task's residual filter;
  *   - and emits only the requested columns.
  * Batches that lose no rows pass through without copying.
+ *
+ * Two metadata columns may be requested by name besides the schema's
+ * (Java's MetadataColumns, the ids reserved by the spec's "Reserved Field
+ * IDs"): `_file` (string, id 2147483646: the data file's path) and `_pos`
+ * (long, id 2147483645: the row's 0-based position in the file, counted
+ * before deletes and filters, as position delete files count). Row-level
+ * SQL uses them to name the rows it removes.
  */
 #include "scan/scan.h"
 
@@ -122,6 +129,23 @@ int floe__scan_copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, cons
         }
     }
     return floe__arrow_builder_list_append(b, valid, hi - lo);
+}
+
+/* ---------------------------------------------------------------- metadata columns */
+
+#define META_FILE_ID 2147483646
+#define META_POS_ID 2147483645
+
+static const floe_type meta_string = {.id = FLOE_T_STRING};
+static const floe_type meta_long = {.id = FLOE_T_LONG};
+static const floe_field meta_fields[2] = {
+    {.id = META_FILE_ID, .name = "_file", .required = true, .type = &meta_string},
+    {.id = META_POS_ID, .name = "_pos", .required = true, .type = &meta_long},
+};
+
+static bool is_meta_id(int32_t id)
+{
+    return id == META_FILE_ID || id == META_POS_ID;
 }
 
 /* ---------------------------------------------------------------- name mapping */
@@ -309,7 +333,7 @@ static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
     for (size_t i = 0; i < s->nread; i++) {
         const floe_field *fd = &s->fields[i];
         L->fill[i] = NULL;
-        if (file_has_field(tree, fd, s->mapping))
+        if (is_meta_id(fd->id) || file_has_field(tree, fd, s->mapping))
             continue;
         for (size_t k = 0; spec && k < spec->nfields && k < f->partition.n; k++)
             if (spec->fields[k].source_id == fd->id &&
@@ -487,6 +511,32 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
             continue;
         struct ArrowArray col;
         FLOE_TRY(fill_column(&col, n, &s->fields[i], L->fill[i]));
+        struct ArrowArray *slot = b->children[i];
+        if (slot->release)
+            slot->release(slot);
+        *slot = col;
+    }
+    for (size_t i = 0; i < s->nread; i++) {
+        if (!is_meta_id(s->fields[i].id))
+            continue;
+        struct ArrowArray col;
+        if (s->fields[i].id == META_FILE_ID) {
+            const char *path = L->task->file->path;
+            floe_value v = floe_value_bytes(FLOE_T_STRING, path, strlen(path));
+            FLOE_TRY(fill_column(&col, n, &s->fields[i], &v));
+        } else {
+            floe_arrow_builder *bl;
+            FLOE_TRY(floe__arrow_builder_new(&bl, s->fields[i].type));
+            int rc = 0;
+            for (int64_t r = 0; r < n && rc == 0; r++) {
+                floe_value v = floe_value_long(L->row_off + r);
+                rc = floe__arrow_builder_append(bl, &v);
+            }
+            if (rc == 0)
+                rc = floe__arrow_builder_finish(bl, &col);
+            floe__arrow_builder_free(bl);
+            FLOE_TRY(rc);
+        }
         struct ArrowArray *slot = b->children[i];
         if (slot->release)
             slot->release(slot);
@@ -761,7 +811,7 @@ static int stream_setup(scan_stream *s, const char *const *columns, size_t ncolu
 {
     const floe_scan_plan *p = s->plan;
     const floe_type *root = p->schema->root;
-    size_t cap = root->nfields + 1;
+    size_t cap = root->nfields + 3; /* + _file, _pos */
     s->fields = floe__arena_calloc(s->arena, cap, sizeof(floe_field));
     if (!s->fields)
         return floe__error_nomem();
@@ -774,6 +824,9 @@ static int stream_setup(scan_stream *s, const char *const *columns, size_t ncolu
             for (size_t i = 0; i < root->nfields && !hit; i++)
                 if (columns[c] && name_eq(root->fields[i].name, columns[c], false))
                     hit = &root->fields[i];
+            for (size_t m = 0; m < 2 && !hit; m++)
+                if (columns[c] && name_eq(meta_fields[m].name, columns[c], false))
+                    hit = &meta_fields[m];
             if (!hit)
                 return floe__error(FLOE_EINVALID, "scan", "Cannot find column '%s' in table schema",
                                    columns[c] ? columns[c] : "(null)");

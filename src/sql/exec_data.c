@@ -25,6 +25,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #include "floe/catalog.h"
 #include "floe/scan.h"
@@ -341,7 +342,7 @@ static int data_count(floe_rowsource *rs, int64_t *out)
  * must still read (deletes to apply): fixed width first. */
 static size_t cheapest_column(const data_rs *d)
 {
-    for (size_t i = 0; i < d->pub.ncolumns; i++) {
+    for (size_t i = 0; i < d->pub.ncolumns - d->pub.nhidden; i++) {
         switch (d->types[i]->id) {
         case FLOE_T_BOOLEAN:
         case FLOE_T_INT:
@@ -572,16 +573,18 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
                            const char *ident, floe_table *t, floe_catalog *cat);
 
 /* Columns of the top-level fields of `sc` (borrowed: must outlive the
- * source): the mapping every data row source uses. */
-static int init_columns(data_rs *d, const floe_schema *sc)
+ * source): the mapping every data row source uses. With `meta`, Spark's
+ * metadata columns _file and _pos follow, hidden (not part of SELECT *) and
+ * read only when a query uses them (projection). */
+static int init_columns(data_rs *d, const floe_schema *sc, bool meta)
 {
     int rc = 0;
-    size_t n = sc->root->nfields;
-    d->cols = floe__calloc(n ? n : 1, sizeof *d->cols);
-    d->types = floe__calloc(n ? n : 1, sizeof *d->types);
-    d->scale = floe__calloc(n ? n : 1, sizeof *d->scale);
-    d->p10 = floe__calloc(n ? n : 1, sizeof *d->p10);
-    d->names = floe__calloc(n ? n : 1, sizeof *d->names);
+    size_t n = sc->root->nfields, nmeta = meta ? 2 : 0;
+    d->cols = floe__calloc(n + nmeta + 1, sizeof *d->cols);
+    d->types = floe__calloc(n + nmeta + 1, sizeof *d->types);
+    d->scale = floe__calloc(n + nmeta + 1, sizeof *d->scale);
+    d->p10 = floe__calloc(n + nmeta + 1, sizeof *d->p10);
+    d->names = floe__calloc(n + nmeta + 1, sizeof *d->names);
     if (!d->cols || !d->types || !d->scale || !d->p10 || !d->names)
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -607,7 +610,17 @@ static int init_columns(data_rs *d, const floe_schema *sc)
             }
         }
     }
-    d->pub.ncolumns = n;
+    for (size_t m = 0; rc == 0 && m < nmeta; m++) {
+        size_t i = n + m;
+        d->names[i] = m == 0 ? "_file" : "_pos";
+        d->types[i] = m == 0 ? &floe__rs_t_string : &floe__rs_t_long;
+        d->scale[i] = -1;
+        d->cols[i].name = d->names[i];
+        d->cols[i].type = d->types[i];
+        d->cols[i].required = true;
+    }
+    d->pub.ncolumns = n + nmeta;
+    d->pub.nhidden = nmeta;
     d->pub.columns = d->cols;
     return rc;
 }
@@ -694,7 +707,7 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
             rc = floe__error(FLOE_ECORRUPT, "sql", "table %s has no current schema", ident);
     }
     if (rc == 0)
-        rc = init_columns(d, sc);
+        rc = init_columns(d, sc, true);
     if (rc < 0) {
         data_free(&d->pub);
         return rc;
@@ -719,7 +732,7 @@ int floe__sql_stream_source(floe_rowsource **out, floe_sql_session *s, const cha
     d->s = s;
     d->fns = fns;
     d->payload = payload;
-    int rc = init_columns(d, schema);
+    int rc = init_columns(d, schema, false);
     if (rc < 0) {
         data_free(&d->pub);
         return rc;
@@ -785,3 +798,25 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     return 0;
 }
 
+/* Does `text` name `word` as a whole identifier (case-insensitive)? */
+static bool names_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = text; p && *p; p++) {
+        if (strncasecmp(p, word, n) != 0)
+            continue;
+        char before = p == text ? ' ' : p[-1], after = p[n];
+        bool inner = (before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z') ||
+                     (before >= '0' && before <= '9') || before == '_' ||
+                     (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z') ||
+                     (after >= '0' && after <= '9') || after == '_';
+        if (!inner)
+            return true;
+    }
+    return false;
+}
+
+bool floe__sql_text_wants_meta(const char *text)
+{
+    return text && (names_word(text, "_file") || names_word(text, "_pos"));
+}

@@ -48,6 +48,8 @@ int floe__sql_data_hint(const struct floe_rowsource *rs, const char *column);
 const struct floe_type *floe__sql_data_type(const struct floe_rowsource *rs, const char *column);
 /* EXPLAIN line of a data row source after it was opened (1: not one). */
 int floe__sql_data_explain(const struct floe_rowsource *rs, const char *ident, floe_buf *out);
+/* Does a statement's text name _file or _pos (whole identifiers)? */
+bool floe__sql_text_wants_meta(const char *text);
 /* exec_refs.c: forget a live virtual table's row source (when freed). */
 void floe__sql_live_forget(floe_sql_session *s, const struct floe_rowsource *rs);
 

@@ -78,5 +78,37 @@ int floe__sql_changelog_view(floe_sql_session *s, const char *ident, const char 
                              const floe_sql_value *identifier_columns, bool net_changes);
 /* DELETE FROM / UPDATE (exec_rowlevel.c). */
 int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* MERGE INTO (exec_merge.c). */
+int floe__sql_exec_merge(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+
+/* exec_rowlevel.c helpers shared with MERGE. */
+struct floe_arrow_builder;
+/* Write the builder's rows (if any) to the operation and reset it. */
+int floe__sql_rl_flush(floe_rowlevel *op, struct floe_arrow_builder *b);
+/* Temp virtual table `vt` over the operation's base snapshot of st->target
+ * (an empty scan when the table has no snapshot), with the hidden metadata
+ * columns _file and _pos read. Drop it with floe__sql_drop_vtab. */
+int floe__sql_base_vtab(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                        floe_table *t, floe_rowlevel *op, const char *vt);
+void floe__sql_drop_vtab(floe_sql_session *s, const char *vt);
+/* Replace the statement's data-table references (floe_ref_N virtual
+ * tables, created by floe__sql_refs_create) by SQLite temp tables holding
+ * their rows (with _file/_pos when the text names them): a correlated
+ * subquery of a row-level statement then reads each Iceberg table once
+ * (SQLite indexes temp tables automatically) instead of re-scanning it for
+ * every target row. floe__sql_refs_drop drops them as before. */
+int floe__sql_refs_materialize(floe_sql_session *s, const floe_sql_stmt *st);
+/* Positions to delete, collected row by row and handed to
+ * floe_rowlevel_delete_positions per run of one file. Zero-initialise. */
+typedef struct floe_sql_rl_positions {
+    char *file;
+    int64_t *pos;
+    size_t n, cap;
+    int64_t total; /* positions added */
+} floe_sql_rl_positions;
+int floe__sql_rl_positions_add(floe_sql_rl_positions *p, floe_rowlevel *op, const char *file,
+                               int64_t pos);
+int floe__sql_rl_positions_flush(floe_sql_rl_positions *p, floe_rowlevel *op);
+void floe__sql_rl_positions_free(floe_sql_rl_positions *p);
 
 #endif

@@ -7,13 +7,17 @@
  * spark.wap.branch; copy-on-write or merge-on-read as the table's
  * write.delete.mode / write.update.mode say.
  *
- * The WHERE clause is the front end's SQLite text. It is handed to the
- * library as its row filter (the scan grammar accepts the comparisons,
- * IN, IS NULL, AND/OR/NOT and quoted names the rewriter emits); a clause
- * beyond that grammar (functions, subqueries) is refused rather than
- * evaluated two different ways. UPDATE computes the new versions of the
- * matching rows with SQLite over a virtual table of the operation's base
- * snapshot, so the rows read and the rows removed are the same ones.
+ * The WHERE clause is the front end's SQLite text. When the library's row
+ * filter grammar accepts it (comparisons, IN, IS NULL, AND/OR/NOT and the
+ * quoted names the rewriter emits) it is handed over as the filter, so
+ * partitions and files are pruned. Any other clause (subqueries, EXISTS,
+ * functions, arithmetic) is evaluated by SQLite over a virtual table of the
+ * operation's base snapshot with the hidden metadata columns _file and _pos
+ * (Spark's names), and the matching rows go to the library as positions
+ * (floe_rowlevel_delete_positions). UPDATE computes the new versions of the
+ * matching rows with SQLite over the same base snapshot, so the rows read
+ * and the rows removed are the same ones. The helpers shared with MERGE
+ * (exec_merge.c) are declared in exec_int.h.
  */
 #include "arrow/arrow.h"
 #include "spec/metadata.h"
@@ -21,6 +25,7 @@
 #include "sql/exec_int.h"
 #include "sql/nested.h"
 #include "sql/vtab.h"
+#include "table/rowdelta.h"
 #include "table/table.h"
 
 #include <ctype.h>
@@ -30,7 +35,7 @@
 
 #define BATCH_ROWS 65536
 
-static int flush(floe_rowlevel *op, floe_arrow_builder *b)
+int floe__sql_rl_flush(floe_rowlevel *op, floe_arrow_builder *b)
 {
     if (b->length == 0)
         return 0;
@@ -46,11 +51,17 @@ static int flush(floe_rowlevel *op, floe_arrow_builder *b)
 
 /* SELECT <new values of every column> FROM <base> AS <alias> WHERE <where> */
 static char *update_query(const floe_sql_stmt *st, const floe_schema *sc, const char *vt,
-                          const char *alias, const char *where)
+                          const char *alias, const char *where, bool positions, bool update)
 {
     floe_buf b = FLOE_BUF_INIT;
     int rc = floe__buf_puts(&b, "SELECT ");
-    for (size_t i = 0; rc == 0 && i < sc->root->nfields; i++) {
+    if (positions) {
+        char *q = sqlite3_mprintf("\"%w\".\"_file\", \"%w\".\"_pos\"%s", alias, alias,
+                                  update ? ", " : "");
+        rc = q ? floe__buf_puts(&b, q) : FLOE_ENOMEM;
+        sqlite3_free(q);
+    }
+    for (size_t i = 0; update && rc == 0 && i < sc->root->nfields; i++) {
         const char *name = sc->root->fields[i].name;
         const floe_sql_query *e = NULL;
         for (size_t k = 0; k < st->nsets; k++)
@@ -97,33 +108,171 @@ static int check_sets(floe_sql_session *s, const floe_sql_stmt *st, const floe_s
     return 0;
 }
 
-/* New rows of an UPDATE, read from the base snapshot through SQLite. */
-static int update_rows(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
-                       floe_table *t, floe_rowlevel *op, const floe_schema *sc)
+/* ---------------------------------------------------------------- shared with MERGE */
+
+int floe__sql_base_vtab(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                        floe_table *t, floe_rowlevel *op, const char *vt)
 {
     int64_t base = floe_rowlevel_base_snapshot(op);
-    if (base < 0)
-        return 0; /* empty branch: nothing to update */
-    static const char vt[] = "floe_update_base";
     floe_sql_tref r;
     memset(&r, 0, sizeof r);
     r.sqlite_name = vt;
     r.name = st->target;
     r.name.kind = FLOE_SQLREF_TABLE;
     r.name.suffix = NULL;
-    r.travel.kind = FLOE_SQLTT_SNAPSHOT;
-    r.travel.snapshot_id = base;
+    if (base >= 0) {
+        r.travel.kind = FLOE_SQLTT_SNAPSHOT;
+        r.travel.snapshot_id = base;
+    } /* else the table has no snapshot: an empty scan of its schema */
     floe_rowsource *rs = NULL;
-    int rc = floe__sql_data_source(&rs, s, &r, ident, t);
-    if (rc < 0)
-        return rc;
-    if ((rc = floe__sql_live_create(s, vt, rs)) < 0)
-        return rc;
+    FLOE_TRY(floe__sql_data_source(&rs, s, &r, ident, t));
+    return floe__sql_live_create(s, vt, rs);
+}
+
+void floe__sql_drop_vtab(floe_sql_session *s, const char *vt)
+{
+    char *drop = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", vt);
+    if (drop)
+        sqlite3_exec(s->db, drop, NULL, NULL, NULL);
+    sqlite3_free(drop);
+}
+
+int floe__sql_rl_positions_add(floe_sql_rl_positions *p, floe_rowlevel *op, const char *file,
+                               int64_t pos)
+{
+    if (!p->file || strcmp(p->file, file) != 0) {
+        FLOE_TRY(floe__sql_rl_positions_flush(p, op));
+        floe__free(p->file);
+        if (!(p->file = floe__strdup(file)))
+            return floe__error_nomem();
+    }
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 1024;
+        int64_t *v = floe__realloc(p->pos, cap * sizeof *v);
+        if (!v)
+            return floe__error_nomem();
+        p->pos = v;
+        p->cap = cap;
+    }
+    p->pos[p->n++] = pos;
+    p->total++;
+    return 0;
+}
+
+int floe__sql_rl_positions_flush(floe_sql_rl_positions *p, floe_rowlevel *op)
+{
+    if (!p->n)
+        return 0;
+    /* the condition that chose these rows is not a filter the library can
+     * check new files against: serializable means any new file conflicts */
+    floe__rowlevel_conflict_all(op);
+    int rc = floe_rowlevel_delete_positions(op, p->file, p->pos, p->n);
+    p->n = 0;
+    return rc;
+}
+
+void floe__sql_rl_positions_free(floe_sql_rl_positions *p)
+{
+    floe__free(p->file);
+    floe__free(p->pos);
+    memset(p, 0, sizeof *p);
+}
+
+/* Does `text` contain `word` as a whole identifier (case-insensitive)? */
+static bool text_names(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    if (!n)
+        return false;
+    for (const char *p = text; *p; p++) {
+        if (strncasecmp(p, word, n) != 0)
+            continue;
+        char before = p == text ? ' ' : p[-1], after = p[n];
+        if (!(isalnum((unsigned char)before) || before == '_') &&
+            !(isalnum((unsigned char)after) || after == '_'))
+            return true;
+    }
+    return false;
+}
+
+/* SQLite builds automatic indexes for joins but not for correlated
+ * subqueries (EXISTS (SELECT ... WHERE s.id = t.id)): index the columns of
+ * a materialised reference that the statement names, at most 8. */
+static int index_named_columns(floe_sql_session *s, const floe_sql_stmt *st, const char *table)
+{
+    char *sql = sqlite3_mprintf("SELECT * FROM temp.\"%w\" LIMIT 0", table);
+    sqlite3_stmt *qs = NULL;
+    if (!sql)
+        return floe__error_nomem();
+    int prc = sqlite3_prepare_v2(s->db, sql, -1, &qs, NULL);
+    sqlite3_free(sql);
+    if (prc != SQLITE_OK)
+        return 0; /* no index: slower, still right */
+    int nc = sqlite3_column_count(qs), made = 0, rc = 0;
+    for (int i = 0; rc == 0 && i < nc && made < 8; i++) {
+        const char *col = sqlite3_column_name(qs, i);
+        if (!col || !text_names(st->text, col))
+            continue;
+        char *ix = sqlite3_mprintf("CREATE INDEX temp.\"%w__ix%d\" ON \"%w\"(\"%w\")", table, i,
+                                   table, col);
+        if (!ix)
+            rc = floe__error_nomem();
+        else if (sqlite3_exec(s->db, ix, NULL, NULL, NULL) == SQLITE_OK)
+            made++;
+        sqlite3_free(ix);
+    }
+    sqlite3_finalize(qs);
+    return rc;
+}
+
+int floe__sql_refs_materialize(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    bool meta = floe__sql_text_wants_meta(st->text);
+    for (size_t i = 0; i < st->nrefs; i++) {
+        const floe_sql_tref *r = &st->refs[i];
+        if (r->name.kind != FLOE_SQLREF_TABLE && r->name.kind != FLOE_SQLREF_BRANCH &&
+            r->name.kind != FLOE_SQLREF_TAG)
+            continue;
+        char *sql = sqlite3_mprintf(
+            "CREATE TEMP TABLE \"%w__mat\" AS SELECT *%s FROM temp.\"%w\"; "
+            "DROP TABLE temp.\"%w\"; ALTER TABLE temp.\"%w__mat\" RENAME TO \"%w\"",
+            r->sqlite_name, meta ? ", \"_file\", \"_pos\"" : "", r->sqlite_name, r->sqlite_name,
+            r->sqlite_name, r->sqlite_name);
+        if (!sql)
+            return floe__error_nomem();
+        int erc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+        sqlite3_free(sql);
+        if (erc != SQLITE_OK)
+            return floe__sql_fail(s,
+                                  floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
+                                  "AnalysisException");
+        FLOE_TRY(index_named_columns(s, st, r->sqlite_name));
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- DELETE, UPDATE */
+
+/* Rows of the base snapshot matching the WHERE, read through SQLite: with
+ * `positions` their (_file, _pos) go to the operation as positions; with
+ * UPDATE their new versions are written. */
+static int rows_from_base(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                          floe_table *t, floe_rowlevel *op, const floe_schema *sc, bool positions)
+{
+    if (floe_rowlevel_base_snapshot(op) < 0)
+        return 0; /* empty branch: nothing to change */
+    static const char vt[] = "floe_update_base";
+    bool update = st->kind == FLOE_SQL_UPDATE;
+    FLOE_TRY(floe__sql_base_vtab(s, st, ident, t, op, vt));
     const char *alias = st->alias ? st->alias : st->target.table;
-    char *sql = update_query(st, sc, vt, alias, st->where ? st->where->sql : NULL);
+    char *sql = update_query(st, sc, vt, alias, st->where ? st->where->sql : NULL, positions,
+                             update);
     sqlite3_stmt *qs = NULL;
     floe_arrow_builder *b = NULL;
+    floe_sql_rl_positions pos;
+    memset(&pos, 0, sizeof pos);
     size_t nf = sc->root->nfields;
+    int off = positions ? 2 : 0, rc = 0;
     if (!sql) {
         rc = floe__error_nomem();
         goto done;
@@ -144,26 +293,37 @@ static int update_rows(floe_sql_session *s, const floe_sql_stmt *st, const char 
                                 "AnalysisException");
             goto done;
         }
+        if (positions) {
+            const char *file = (const char *)sqlite3_column_text(qs, 0);
+            if (!file || sqlite3_column_type(qs, 1) != SQLITE_INTEGER) {
+                rc = floe__error(FLOE_ERROR, "sql", "row without _file/_pos");
+                goto done;
+            }
+            if ((rc = floe__sql_rl_positions_add(&pos, op, file, sqlite3_column_int64(qs, 1))) < 0)
+                goto done;
+        }
+        if (!update)
+            continue;
         for (size_t i = 0; i < nf; i++) {
-            rc = floe__sql_append_value(s, sqlite3_column_value(qs, (int)i),
+            rc = floe__sql_append_value(s, sqlite3_column_value(qs, (int)i + off),
                                         &sc->root->fields[i], b->children[i]);
             if (rc < 0)
                 goto done;
         }
         if ((rc = floe__arrow_builder_struct_append(b, true)) < 0)
             goto done;
-        if (b->length >= BATCH_ROWS && (rc = flush(op, b)) < 0)
+        if (b->length >= BATCH_ROWS && (rc = floe__sql_rl_flush(op, b)) < 0)
             goto done;
     }
-    rc = flush(op, b);
+    rc = floe__sql_rl_flush(op, b);
+    if (rc == 0)
+        rc = floe__sql_rl_positions_flush(&pos, op);
 done:
+    floe__sql_rl_positions_free(&pos);
     floe__arrow_builder_free(b);
     sqlite3_finalize(qs);
     floe__free(sql);
-    char *drop = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", vt);
-    if (drop)
-        sqlite3_exec(s->db, drop, NULL, NULL, NULL);
-    sqlite3_free(drop);
+    floe__sql_drop_vtab(s, vt);
     return rc;
 }
 
@@ -260,24 +420,21 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     }
     rc = floe_rowlevel_delete_where(op, filter);
     floe__free(filter);
-    if (rc == FLOE_EINVALID && st->where) {
-        char why[512];
-        snprintf(why, sizeof why, "%s", floe_error_last()->message);
-        rc = floe__sql_fail(s,
-                            floe__error(FLOE_EUNSUPPORTED, "sql",
-                                        "%s: WHERE clause is not a simple row filter "
-                                        "(comparisons, IN, IS NULL, AND/OR/NOT on columns): %s",
-                                        floe__sql_kind_name(st->kind), why),
-                            "UnsupportedOperationException");
-        goto done;
+    /* not a simple row filter: SQLite finds the rows, by position */
+    bool positions = rc == FLOE_EINVALID && st->where;
+    if (positions) {
+        floe_error_clear();
+        rc = 0;
     }
     if (rc < 0)
         goto done;
-    if (st->kind == FLOE_SQL_UPDATE) {
+    if (st->kind == FLOE_SQL_UPDATE || positions) {
         refs = true;
         if ((rc = floe__sql_refs_create(s, st)) < 0)
             goto done;
-        if ((rc = update_rows(s, st, ident, t, op, sc)) < 0)
+        if ((rc = floe__sql_refs_materialize(s, st)) < 0)
+            goto done;
+        if ((rc = rows_from_base(s, st, ident, t, op, sc, positions)) < 0)
             goto done;
     }
     int64_t id = -1;

@@ -584,7 +584,7 @@ int floe__sql_parse_create(sql_parser *p, floe_sql_stmt *st)
 {
     if (floe__sql_accept(p, "REPLACE")) {
         FLOE_TRY(floe__sql_expect(p, "TABLE"));
-        st->or_replace = st->create.or_replace = true;
+        st->or_replace = st->create.or_replace = st->create.replace_only = true;
         return parse_create_table(p, st);
     }
     FLOE_TRY(floe__sql_expect(p, "CREATE"));

@@ -194,6 +194,37 @@ static int rewrite_table_source(sql_parser *p, size_t from, size_t to, floe_sql_
     return rc;
 }
 
+/* `(query) AS s(a, b)`: Spark's column aliases of a derived table (an
+ * inline VALUES table, usually) become a SQLite CTE column list. */
+static int source_column_aliases(sql_parser *p, floe_sql_query *q)
+{
+    FLOE_TRY(floe__sql_expect_op(p, "("));
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__buf_puts(&b, "WITH \"__floe_cols\"(");
+    size_t n = 0;
+    do {
+        const char *name;
+        if (rc == 0)
+            rc = floe__sql_ident(p, &name);
+        if (rc == 0 && n++)
+            rc = floe__buf_puts(&b, ", ");
+        if (rc == 0)
+            rc = floe__sql_quote_ident(&b, name);
+    } while (rc == 0 && floe__sql_accept_op(p, ","));
+    if (rc == 0)
+        rc = floe__sql_expect_op(p, ")");
+    if (rc == 0)
+        rc = floe__buf_printf(&b, ") AS (%s) SELECT * FROM \"__floe_cols\"", q->sql);
+    const char *sql = rc == 0 ? floe__arena_strdup(p->a, b.ptr) : NULL;
+    floe__buf_free(&b);
+    if (rc < 0)
+        return rc;
+    if (!sql)
+        return floe__error_nomem();
+    q->sql = sql;
+    return 0;
+}
+
 static int merge_source(sql_parser *p, floe_sql_merge *m)
 {
     size_t from = p->i;
@@ -209,6 +240,8 @@ static int merge_source(sql_parser *p, floe_sql_merge *m)
         FLOE_TRY(floe__sql_rewrite(p, from + 1, close, &q));
         p->i = close + 1;
         FLOE_TRY(opt_alias(p, &m->source_alias));
+        if (m->source_alias && tok_op(floe__sql_peek(p, 0), "("))
+            FLOE_TRY(source_column_aliases(p, q));
         if (p->i != on)
             return floe__sql_err(p, "syntax error: expected ON");
     } else {

@@ -205,6 +205,7 @@ typedef struct floe_sql_query {
 
 typedef struct floe_sql_create_table {
     bool or_replace; /* CREATE OR REPLACE TABLE / REPLACE TABLE */
+    bool replace_only; /* REPLACE TABLE: the table must exist */
     bool if_not_exists;
     const floe_sql_column *columns;
     size_t ncolumns;

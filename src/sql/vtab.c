@@ -133,7 +133,8 @@ static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
         if (rc == 0)
             rc = put_ident(&b, rs->columns[i].name);
         if (rc == 0)
-            rc = floe__buf_printf(&b, " %s", decl_type(rs->columns[i].type));
+            rc = floe__buf_printf(&b, " %s%s", decl_type(rs->columns[i].type),
+                                  i + rs->nhidden >= rs->ncolumns ? " HIDDEN" : "");
     }
     if (rc == 0)
         rc = floe__buf_putc(&b, ')');

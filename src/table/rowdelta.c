@@ -234,6 +234,12 @@ int floe__rowlevel_delete_where_expr(floe_rowlevel *op, const floe_expr *e)
     return add_filter(op, copy);
 }
 
+void floe__rowlevel_conflict_all(floe_rowlevel *op)
+{
+    if (op)
+        op->conflict_all = true;
+}
+
 int floe_rowlevel_delete_positions(floe_rowlevel *op, const char *path, const int64_t *pos,
                                    size_t n)
 {
@@ -573,7 +579,8 @@ static int check_snapshot(floe_rowlevel *op, const floe_table_metadata *base,
                 if (hit && op->isolation == FLOE_ISOLATION_SERIALIZABLE)
                     rc = add_path(&cf->added, d->file_path);
             } else if (d->content == FLOE_FILE_DATA && e->status == FLOE_ENTRY_ADDED) {
-                if (op->isolation != FLOE_ISOLATION_SERIALIZABLE || (!bound && !op->delete_all))
+                if (op->isolation != FLOE_ISOLATION_SERIALIZABLE ||
+                    (!bound && !op->delete_all && !op->conflict_all))
                     continue;
                 bool might = true;
                 if (bound) {

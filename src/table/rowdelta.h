@@ -43,6 +43,7 @@ struct floe_rowlevel {
     int64_t base_id;
     const floe_expr *filter; /* unbound OR of the delete_where filters; NULL: none */
     bool delete_all;         /* delete_where(NULL): every row */
+    bool conflict_all;       /* serializable: any concurrent data file conflicts */
     floe_vec positions;      /* floe_rl_positions */
     floe_append *writer;     /* new and rewritten rows (its files, kept on success) */
     bool wrote_rows;         /* floe_rowlevel_write was called */
@@ -68,6 +69,14 @@ struct floe_rowlevel {
  * built by an in-tree caller such as the SQL front end; copied into the
  * operation (`e` may be freed afterwards). NULL = every row. */
 int floe__rowlevel_delete_where_expr(floe_rowlevel *op, const floe_expr *e);
+
+/* For callers that name rows by position (floe_rowlevel_delete_positions)
+ * after evaluating a condition the filter grammar cannot express (SQL
+ * subqueries, MERGE joins): under serializable isolation every data file
+ * added concurrently conflicts, as Java's conflict-detection filter
+ * `true` ("Found conflicting files that can contain records matching
+ * true: [...]"). Snapshot isolation is unaffected. */
+void floe__rowlevel_conflict_all(floe_rowlevel *op);
 
 /* delete_files.c: read the base snapshot, find the rows to remove, write
  * copy-on-write rewrites into op->writer or position delete files; fill

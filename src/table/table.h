@@ -177,6 +177,11 @@ int floe__change_to_json(const floe_table_metadata *base, const floe_table_chang
 int floe__table_initial_metadata(const floe_table_create_options *c, const char *location,
                                  floe_table_metadata **out);
 
+/* Undo of floe_table_replace (replace.c) when the rows of a REPLACE TABLE
+ * AS SELECT could not be written: one commit bringing back `old`'s current
+ * schema, default spec and sort order, properties, location and main. */
+int floe__table_restore_definition(floe_table *t, const floe_table_metadata *old);
+
 /* Location of metadata file number `version`: <location>/metadata/ or
  * write.metadata.path, %05d-<uuid>.metadata.json (".gz.metadata.json" with
  * write.metadata.compression-codec=gzip). */

@@ -234,7 +234,57 @@ static void test_no_lost_update(void)
     floe_catalog_free(c);
 }
 
+/* Rows named by position (SQL subqueries, MERGE) with the conflict-all
+ * flag: a concurrent append fails a serializable commit ("matching true",
+ * as Java's conflict filter `true`) but not a snapshot-isolated one. */
+static void test_positions_conflict_all(void)
+{
+    floe_catalog *c = fx_catalog();
+    FT_ASSERT(c);
+    floe_table *t1 = rl_orders(c, "shop.orders", NULL);
+    FT_ASSERT(t1);
+    floe_table *t2 = NULL;
+    FT_OK(floe_table_load(&t2, c, "shop.orders", NULL));
+    floe_scan_options so = FLOE_SCAN_OPTIONS_INIT;
+    so.filter = "order_id = 1003";
+    floe_scan *sc = NULL;
+    FT_OK(floe_scan_open_table(&sc, t1, &so));
+    FT_ASSERT(floe_scan_task_count(sc) == 1);
+    char *path = floe__strdup(floe_scan_task_path(sc, 0));
+    floe_scan_free(sc);
+    FT_ASSERT(path);
+    static const fx_order R1005[] = {{1005, 505, 4200, "PLACED", 2026, 9, 23}};
+    for (int iso = 0; iso < 2; iso++) {
+        FT_OK(floe_table_refresh(t1));
+        floe_rowlevel *op = NULL;
+        floe_rowlevel_options o = FLOE_ROWLEVEL_OPTIONS_INIT;
+        o.kind = FLOE_ROWLEVEL_MERGE;
+        o.isolation = iso ? FLOE_ISOLATION_SNAPSHOT : FLOE_ISOLATION_SERIALIZABLE;
+        FT_OK(floe_rowlevel_new(&op, t1, &o));
+        int64_t zero = 0;
+        FT_OK(floe_rowlevel_delete_positions(op, path, &zero, 1));
+        floe__rowlevel_conflict_all(op);
+        FT_OK(floe_table_refresh(t2));
+        fx_append_rows(t2, R1005, 1);
+        int rc = floe_rowlevel_commit(op, NULL, NULL);
+        if (iso == 0) {
+            FT_EQ_INT(rc, FLOE_EINVALID);
+            FT_ERR_CONTAINS("Found conflicting files that can contain records matching true");
+        } else {
+            FT_OK(rc);
+        }
+        floe_rowlevel_free(op);
+    }
+    FT_OK(floe_table_refresh(t1));
+    RL_ROWS_EQ(t1, -1, "1001:PLACED,1002:PLACED,1004:PLACED,1005:PLACED,1005:PLACED");
+    floe__free(path);
+    floe_table_free(t2);
+    floe_table_free(t1);
+    floe_catalog_free(c);
+}
+
 static const ft_case cases[] = {
+    {"positions_conflict_all", test_positions_conflict_all},
     {"overlap_cow", test_overlap_cow},
     {"overlap_mor", test_overlap_mor},
     {"overlap_cow_snapshot_isolation", test_overlap_cow_snapshot_isolation},

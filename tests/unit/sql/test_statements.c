@@ -277,6 +277,18 @@ static void test_merge(void)
                  "on: t.k = src.k\n"
                  "when not_matched_by_source and [t.k > 1] update\nset: flag = true\n"
                  "ref: floe_ref_1 = local.s.u @ref:x\n");
+    /* column aliases of a derived source become a CTE column list */
+    EXPECT_PARSE("MERGE INTO s.o t USING (VALUES (1, 'a'), (2, 'b')) AS s(id, \"v\") ON t.id = s.id "
+                 "WHEN MATCHED THEN DELETE",
+                 NULL,
+                 "MERGE\ntarget: local.s.o\nalias: t\n"
+                 "source: WITH \"__floe_cols\"(\"id\", \"v\") AS (VALUES (1, 'a'), (2, 'b')) "
+                 "SELECT * FROM \"__floe_cols\"\nsource_alias: s\n"
+                 "on: t.id = s.id\n"
+                 "when matched delete\n");
+    EXPECT_ERROR("MERGE INTO s.o t USING (VALUES (1)) AS s(id, 1) ON t.id = s.id WHEN MATCHED THEN "
+                 "DELETE",
+                 FLOE_EINVALID, 45, "expected");
     EXPECT_ERROR("MERGE INTO s.t USING s.u ON 1 = 1", FLOE_EINVALID, 33, "expected WHEN");
     EXPECT_ERROR("MERGE INTO s.t USING s.u ON 1 = 1 WHEN NOT MATCHED THEN DELETE", FLOE_EINVALID,
                  56, "WHEN NOT MATCHED allows only INSERT");
