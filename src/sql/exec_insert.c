@@ -282,26 +282,35 @@ static int flush(floe_append *ap, floe_rowlevel *rl, floe_arrow_builder *b)
     return rc;
 }
 
+/* Load the table a write statement targets, opened on the branch it writes
+ * (t.branch_x, else the session's spark.wap.branch) with the session's
+ * spark.wap.id, so every write lands where the statement says. */
+int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                          floe_table **t)
+{
+    floe_table_options o = *floe__sql_table_options(s);
+    o.branch = st->target.kind == FLOE_SQLREF_BRANCH
+                   ? st->target.suffix
+                   : floe__sql_session_option(s, "spark.wap.branch");
+    o.wap_id = floe__sql_session_option(s, "spark.wap.id");
+    *t = NULL;
+    int rc = floe_table_load(t, s->catalog, ident, &o);
+    if (rc == FLOE_ENOTFOUND && !s->error_class)
+        s->error_class = strncmp(floe_error_last()->message, "Table", 5) == 0
+                             ? "NoSuchTableException"
+                             : "IllegalArgumentException";
+    return rc;
+}
+
 int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
                            const floe_sql_query *q, const char *const *columns, size_t ncolumns,
                            floe_arena *a)
 {
     FLOE_UNUSED(a);
-    floe_table_options o = *floe__sql_table_options(s);
-    const char *branch = st->target.kind == FLOE_SQLREF_BRANCH
-                             ? st->target.suffix
-                             : floe__sql_session_option(s, "spark.wap.branch");
-    o.branch = branch;
-    o.wap_id = floe__sql_session_option(s, "spark.wap.id");
     floe_table *t = NULL;
-    int rc = floe_table_load(&t, s->catalog, ident, &o);
-    if (rc < 0) {
-        if (rc == FLOE_ENOTFOUND && !s->error_class)
-            s->error_class = strncmp(floe_error_last()->message, "Table", 5) == 0
-                                 ? "NoSuchTableException"
-                                 : "IllegalArgumentException";
+    int rc = floe__sql_load_target(s, st, ident, &t);
+    if (rc < 0)
         return rc;
-    }
     const floe_schema *sc = floe__metadata_current_schema(t->metadata);
     size_t nf = sc->root->nfields;
     /* map: table field i <- query column map[i] (or -1: NULL) */

@@ -36,6 +36,10 @@ int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 
 /* INSERT INTO / INSERT OVERWRITE. */
 int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* exec_insert.c: the table a write statement targets, on its branch (t.branch_x
+ * or spark.wap.branch) with spark.wap.id; sets the error class when missing. */
+int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                          struct floe_table **t);
 /* Append the rows of `q` (refs of `st` already usable) to table `ident`
  * (branch NULL = main, or the WAP branch) mapping them to `columns` (NULL:
  * all, in order). One snapshot. */

@@ -390,20 +390,10 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     const char *ident = floe__sql_table_ident(s, &st->target, a);
     if (!ident)
         return floe__error_nomem();
-    floe_table_options o = *floe__sql_table_options(s);
-    o.branch = st->target.kind == FLOE_SQLREF_BRANCH
-                   ? st->target.suffix
-                   : floe__sql_session_option(s, "spark.wap.branch");
-    o.wap_id = floe__sql_session_option(s, "spark.wap.id");
     floe_table *t = NULL;
-    int rc = floe_table_load(&t, s->catalog, ident, &o);
-    if (rc < 0) {
-        if (rc == FLOE_ENOTFOUND && !s->error_class)
-            s->error_class = strncmp(floe_error_last()->message, "Table", 5) == 0
-                                 ? "NoSuchTableException"
-                                 : "IllegalArgumentException";
+    int rc = floe__sql_load_target(s, st, ident, &t);
+    if (rc < 0)
         return rc;
-    }
     const floe_schema *sc = floe__metadata_current_schema(t->metadata);
     floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
     ro.kind = st->kind == FLOE_SQL_UPDATE ? FLOE_ROWLEVEL_UPDATE : FLOE_ROWLEVEL_DELETE;
