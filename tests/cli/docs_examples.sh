@@ -11,9 +11,7 @@ FIXTURE="$FLOE_BUILD_DIR/cli_test_log"
 PY=$(command -v python3) || { echo "skipped: no python3"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 # The examples' world: ./warehouse with the tables of docs_warehouse.txt, and
 # `floe` on PATH. A block opened with ```console test needs=PROGRAM (or

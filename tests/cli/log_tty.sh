@@ -10,9 +10,7 @@ FIXTURE="$FLOE_BUILD_DIR/cli_test_log"
 PY=$(command -v python3) || { echo "skipped: no python3"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 "$FIXTURE" --seed "$T/wh" || { echo "FAIL: fixture"; exit 1; }
 
 cat >"$T/stdout_tty.py" <<'PYEOF'

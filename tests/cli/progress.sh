@@ -11,9 +11,7 @@ FIXTURE="$FLOE_BUILD_DIR/cli_test_log"
 PY=$(command -v python3) || { echo "skipped: no python3"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 # A table with a few thousand snapshots (a metadata file of ~1 MiB).
 "$PY" - >"$T/big.txt" <<'PYEOF'

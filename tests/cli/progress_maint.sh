@@ -13,9 +13,7 @@ command -v sqlite3 >/dev/null || { echo "skipped: no sqlite3"; exit 77; }
 PY=$(command -v python3) || { echo "skipped: no python3"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 W="$T/wh"
 mkdir -p "$W"

@@ -11,9 +11,7 @@ set -u
 PY=$(command -v python3) || { echo "skipped: no python3"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 W="$T/wh"
 ROWS=100000
 NMAN=40

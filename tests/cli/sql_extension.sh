@@ -12,11 +12,7 @@ command -v sqlite3 >/dev/null || { echo "skipped: no sqlite3 binary"; exit 77; }
 [ -f "$EXT" ] || { echo "skipped: $EXT not built"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-eq() { if [ "$2" == "$3" ]; then ok; else bad "$1"; printf -- '--- expected\n%s\n--- got\n%s\n' "$3" "$2"; fi; }
-has() { if grep -qF -- "$3" <<<"$2"; then ok; else bad "$1: missing '$3' in: $2"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 F() { "$FLOE_BIN" sql --warehouse "$T/wh" --format csv "$@"; }
 # sqlite3 with the extension and one virtual table per argument list
 Q() { local using=$1; shift; sqlite3 -batch -csv "$T/x.db" ".load ${EXT%.so}" \

@@ -11,11 +11,7 @@ set -u
 : "${FLOE_BIN:?}"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-eq() { if [ "$2" == "$3" ]; then ok; else bad "$1"; printf -- '--- expected\n%s\n--- got\n%s\n' "$3" "$2"; fi; }
-has() { if grep -qF -- "$3" <<<"$2"; then ok; else bad "$1: missing '$3' in: $2"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 C() { "$FLOE_BIN" sql --warehouse "$T/wh" --format csv "$@"; }
 snaps() { C -c "SELECT operation, summary['added-records'] AS a, summary['deleted-records'] AS d, summary['added-position-deletes'] AS pd FROM $1.snapshots"; }
 count_snaps() { C -c "SELECT count(*) AS n FROM $1.snapshots" | tail -1; }
