@@ -72,9 +72,13 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     const char *bin = argc > 1 ? argv[1] : getenv("FLOE_BIN");
-    if (!bin)
-        bin = "./floe";
-    snprintf(floe_bin, sizeof floe_bin, "%s", bin);
+    if (bin) {
+        snprintf(floe_bin, sizeof floe_bin, "%s", bin);
+    } else { /* the floe built next to this benchmark */
+        const char *slash = strrchr(argv[0], '/');
+        int dir = slash ? (int)(slash - argv[0]) : 1;
+        snprintf(floe_bin, sizeof floe_bin, "%.*s/floe", dir, slash ? argv[0] : ".");
+    }
     long long rows = 10000000;
     if (argc > 2)
         rows = atoll(argv[2]);
