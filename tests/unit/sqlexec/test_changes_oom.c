@@ -3,41 +3,14 @@
  * every allocation failure while reading incremental_append(...),
  * and a changelog view (table_changes shares its row source) ends cleanly (no leak, no crash;
  * the ASan build checks leaks). */
-#include "harness.h"
-#include "sql/exec.h"
+#include "session_fixture.h"
 
 #include <string.h>
-
-static char sink[65536];
-static int collect(const char *data, size_t len, void *payload)
-{
-    floe_buf *b = payload;
-    if (b->len + len + 1 > sizeof sink)
-        return -1;
-    memcpy(sink + b->len, data, len);
-    b->len += len;
-    sink[b->len] = '\0';
-    b->ptr = sink;
-    return 0;
-}
-
-static floe_sql_session *open_session(floe_buf *out)
-{
-    floe_sql_session_options o = FLOE_SQL_SESSION_OPTIONS_INIT;
-    o.warehouse = ft_tmp("wh");
-    o.format = FLOE_SQLFMT_CSV;
-    o.write = collect;
-    o.payload = out;
-    floe_sql_session *s = NULL;
-    if (floe__sql_session_open(&s, &o) < 0)
-        return NULL;
-    return s;
-}
 
 static void test_oom_changes(void)
 {
     floe_buf out = FLOE_BUF_INIT;
-    floe_sql_session *s = open_session(&out);
+    floe_sql_session *s = open_session(&out, FLOE_SQLFMT_CSV);
     FT_ASSERT(s);
     int rc = floe__sql_session_run(s,
                                    "CREATE NAMESPACE IF NOT EXISTS m; "
@@ -59,7 +32,7 @@ static void test_oom_changes(void)
     for (long n = 1; n < 20000; n++) {
         out.len = 0;
         floe__alloc_fail_at(n);
-        s = open_session(&out);
+        s = open_session(&out, FLOE_SQLFMT_CSV);
         rc = s ? floe__sql_session_run(s, script, NULL) : FLOE_ENOMEM;
         floe__alloc_fail_at(0);
         floe__sql_session_free(s);

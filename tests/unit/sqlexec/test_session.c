@@ -1,38 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* sql/exec: the session API (no process), output formats, error classes,
  * variables, and out-of-memory handling of a whole script. */
-#include "harness.h"
-#include "sql/exec.h"
+#include "session_fixture.h"
 
 #include <string.h>
-
-/* Output sink that never allocates through floe (so the OOM loop only
- * fails the library's own allocations). */
-static char sink[65536];
-static int collect(const char *data, size_t len, void *payload)
-{
-    floe_buf *b = payload;
-    if (b->len + len + 1 > sizeof sink)
-        return -1;
-    memcpy(sink + b->len, data, len);
-    b->len += len;
-    sink[b->len] = '\0';
-    b->ptr = sink;
-    return 0;
-}
-
-static floe_sql_session *open_session(floe_buf *out, floe_sql_format fmt)
-{
-    floe_sql_session_options o = FLOE_SQL_SESSION_OPTIONS_INIT;
-    o.warehouse = ft_tmp("wh");
-    o.format = fmt;
-    o.write = collect;
-    o.payload = out;
-    floe_sql_session *s = NULL;
-    if (floe__sql_session_open(&s, &o) < 0)
-        return NULL;
-    return s;
-}
 
 static void test_table_format(void)
 {
