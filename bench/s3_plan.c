@@ -82,13 +82,8 @@ int main(void)
         fprintf(stderr, "s3_plan: could not start the local S3\n");
         return 1;
     }
-    char ep[64];
-    snprintf(ep, sizeof ep, "http://127.0.0.1:%d", srv.port);
     floe_props p = FLOE_PROPS_INIT;
-    floe__props_set(&p, "s3.endpoint", ep);
-    floe__props_set(&p, "s3.access-key-id", S3SRV_ACCESS);
-    floe__props_set(&p, "s3.secret-access-key", S3SRV_SECRET);
-    floe__props_set(&p, "s3.path-style-access", "true");
+    s3srv_props(&srv, &p);
     int rc = 1;
     if (floe__s3_fileio_new(&p, &g_io) < 0) {
         fail("open");

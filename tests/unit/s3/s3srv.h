@@ -3,11 +3,13 @@
  * Start and stop the local S3 of tests/interop/s3_server.mjs (s3rver behind
  * a SigV4-verifying, fault-injecting proxy on 127.0.0.1) from a C test or
  * benchmark. Header-only; used by tests/unit/s3/test_s3_server.c and
- * bench/s3_io.c. The server runs until we close its stdin, so it dies with
+ * bench/s3_io.c, bench/s3_plan.c. The server runs until we close its stdin, so it dies with
  * the test even on a crash.
  */
 #ifndef FLOE_TEST_S3SRV_H
 #define FLOE_TEST_S3SRV_H
+
+#include "util/util.h"
 
 #include <curl/curl.h>
 #include <fcntl.h>
@@ -157,6 +159,22 @@ static inline long s3srv_stat(const s3srv *s, const char *field)
     snprintf(key, sizeof key, "\"%s\":", field);
     const char *p = strstr(buf, key);
     return p ? atol(p + strlen(key)) : -1;
+}
+
+/* FileIO properties that reach this server: its endpoint, the test
+ * credentials and path-style addressing. */
+static inline int s3srv_props(const s3srv *s, floe_props *p)
+{
+    char ep[64];
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d", s->port);
+    int rc = floe__props_set(p, "s3.endpoint", ep);
+    if (rc == 0)
+        rc = floe__props_set(p, "s3.access-key-id", S3SRV_ACCESS);
+    if (rc == 0)
+        rc = floe__props_set(p, "s3.secret-access-key", S3SRV_SECRET);
+    if (rc == 0)
+        rc = floe__props_set(p, "s3.path-style-access", "true");
+    return rc;
 }
 
 #endif

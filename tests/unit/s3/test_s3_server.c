@@ -29,11 +29,8 @@ static const char *endpoint(void)
 static floe_fileio *open_io(const char *first, ...)
 {
     floe_props p = FLOE_PROPS_INIT;
-    floe__props_set(&p, "s3.endpoint", endpoint());
+    s3srv_props(&srv, &p);
     floe__props_set(&p, "s3.region", "eu-central-1");
-    floe__props_set(&p, "s3.access-key-id", S3SRV_ACCESS);
-    floe__props_set(&p, "s3.secret-access-key", S3SRV_SECRET);
-    floe__props_set(&p, "s3.path-style-access", "true");
     floe__props_set(&p, "s3.retry.num-retries", "3");
     floe__props_set(&p, "s3.retry.min-wait-ms", "10");
     floe__props_set(&p, "s3.retry.max-wait-ms", "40");
