@@ -130,6 +130,32 @@ FLOE_EXTERN int floe_table_create(floe_table **out, floe_catalog *catalog, const
  * order), commit errors (FLOE_ECONFLICT after retries, FLOE_EIO). */
 FLOE_EXTERN int floe_table_replace(floe_table *table, const floe_table_create_options *create);
 
+/* A staged replacement: REPLACE TABLE ... AS SELECT as ONE commit (Java's
+ * replace transaction, what Spark's atomic RTAS commits). *staged (the
+ * caller's, floe_table_free) is a handle whose metadata is `table`'s with
+ * the replacement of floe_table_replace applied — new schema, partition
+ * spec and location, no `main` — and nothing is committed. Write rows
+ * through it (floe_append_new(&a, *staged), floe_append_write,
+ * floe_append_commit): the data files use the new schema and spec, and
+ * floe_append_commit makes one commit on `table` of the replacement plus
+ * the new snapshot (operation "append", no parent, totals from zero) with
+ * `main` pointing at it: exactly one new metadata file. A lost
+ * compare-and-set is retried on the refreshed table as any commit; when
+ * the refreshed table would give the replacement other schema or spec ids
+ * than the files were written for, the commit fails with FLOE_ECONFLICT
+ * (nothing committed). floe_table_replace_commit commits the replacement
+ * alone when nothing was committed through the handle yet (no rows). A
+ * staged handle cannot be refreshed or replaced, commits once, and
+ * `table` (borrowed: it must outlive *staged) ends at the committed state.
+ * Freeing *staged without a commit leaves the table untouched. Errors: as
+ * floe_table_replace; FLOE_EINVALID for a second commit. */
+FLOE_EXTERN int floe_table_replace_begin(floe_table *table, const floe_table_create_options *create,
+                                         floe_table **staged);
+/* Commit a staged replacement by itself if nothing was committed through
+ * it yet (0 and no commit otherwise). Errors: FLOE_EINVALID (not a staged
+ * handle), commit errors as floe_table_replace. */
+FLOE_EXTERN int floe_table_replace_commit(floe_table *staged);
+
 /* Drop a table from the catalog. With `purge`, afterwards delete every file
  * reachable from its metadata (Java's dropTableData): the manifest lists of
  * all snapshots, their manifests, the data and delete files those list,

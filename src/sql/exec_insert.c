@@ -309,8 +309,17 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
     FLOE_UNUSED(a);
     floe_table *t = NULL;
     int rc = floe__sql_load_target(s, st, ident, &t);
-    if (rc < 0)
-        return rc;
+    if (rc == 0)
+        rc = floe__sql_insert_into(s, st, t, ident, q, columns, ncolumns);
+    floe_table_free(t);
+    return rc;
+}
+
+int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, floe_table *t,
+                          const char *ident, const floe_sql_query *q,
+                          const char *const *columns, size_t ncolumns)
+{
+    int rc = 0;
     const floe_schema *sc = floe__metadata_current_schema(t->metadata);
     size_t nf = sc->root->nfields;
     /* map: table field i <- query column map[i] (or -1: NULL) */
@@ -423,7 +432,6 @@ done:
     floe__arrow_builder_free(b);
     sqlite3_finalize(qs);
     floe__free(map);
-    floe_table_free(t);
     return rc;
 }
 

@@ -46,6 +46,12 @@ int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const ch
 int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
                            const floe_sql_query *q, const char *const *columns, size_t ncolumns,
                            floe_arena *a);
+/* The same on an open table handle `t` (borrowed; `ident` names it in
+ * messages): the rows of a REPLACE TABLE AS SELECT go to the staged
+ * replacement's handle. */
+int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, struct floe_table *t,
+                          const char *ident, const floe_sql_query *q,
+                          const char *const *columns, size_t ncolumns);
 
 /* One SQLite value as the Iceberg value of field `f` (exact conversion as
  * INSERT does; errors name the column). Strings point into `sv`. */

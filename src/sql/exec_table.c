@@ -188,57 +188,27 @@ static int create_table(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
 }
 
 /* REPLACE TABLE / CREATE OR REPLACE TABLE of an existing table
- * (floe_table_replace: history kept, main removed, new definition current).
- * AS SELECT: the query's rows are first copied into a SQLite temp table
- * (the query may read the table being replaced, as it was), then appended
- * as the first snapshot of the new definition; when that fails the old
- * definition and main are restored, so the statement changes nothing. */
+ * (floe_table_replace_begin: history kept, main removed, new definition
+ * current). One commit either way: AS SELECT writes the query's rows
+ * through the staged replacement (the query reads the table as it was:
+ * nothing is committed until the end), then the replacement and the new
+ * snapshot are committed together; any failure before leaves the table
+ * exactly as it was, as Spark's atomic REPLACE TABLE AS SELECT. */
 static int replace_table(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
-                         const floe_table_create_options *co, floe_arena *a)
+                         const floe_table_create_options *co)
 {
-    static const char tmp[] = "floe_rtas_rows";
     const floe_sql_create_table *c = &st->create;
-    int rc = 0;
-    if (c->as_query) {
-        char *sql = sqlite3_mprintf("CREATE TEMP TABLE \"%w\" AS %s", tmp, c->as_query->sql);
-        if (!sql)
-            return floe__error_nomem();
-        if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-            rc = floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
-                                "AnalysisException");
-        sqlite3_free(sql);
-        if (rc < 0)
-            return rc;
-    }
     floe__sql_forget_table(s, ident);
-    floe_table *t = NULL;
-    floe_table_metadata *old = NULL;
-    rc = floe_table_load(&t, s->catalog, ident, floe__sql_table_options(s));
+    floe_table *t = NULL, *staged = NULL;
+    int rc = floe_table_load(&t, s->catalog, ident, floe__sql_table_options(s));
     if (rc == 0)
-        rc = floe__table_read_metadata(floe_table_io(t), floe_table_metadata_location(t), &old);
-    if (rc == 0)
-        rc = floe_table_replace(t, co);
+        rc = floe_table_replace_begin(t, co, &staged);
+    if (rc == 0 && c->as_query)
+        rc = floe__sql_insert_into(s, st, staged, ident, c->as_query, NULL, 0);
+    if (rc == 0) /* no rows: the replacement alone */
+        rc = floe_table_replace_commit(staged);
     floe__sql_forget_table(s, ident);
-    if (rc == 0 && c->as_query) {
-        floe_sql_query q = {"SELECT * FROM temp.\"" "floe_rtas_rows" "\"", c->as_query->pos};
-        rc = floe__sql_insert_query(s, st, ident, &q, NULL, 0, a);
-        if (rc < 0) { /* atomic as Spark's: back to the old definition */
-            char *msg = floe__strdup(floe_error_last() ? floe_error_last()->message : "");
-            floe__sql_forget_table(s, ident);
-            if (floe_table_refresh(t) == 0)
-                floe__table_restore_definition(t, old);
-            floe__sql_forget_table(s, ident);
-            floe__error(rc, "sql", "%s", msg ? msg : "REPLACE TABLE AS SELECT failed");
-            floe__free(msg);
-        }
-    }
-    if (c->as_query) {
-        char *drop = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", tmp);
-        if (drop)
-            sqlite3_exec(s->db, drop, NULL, NULL, NULL);
-        sqlite3_free(drop);
-    }
-    floe__metadata_free(old);
+    floe_table_free(staged);
     floe_table_free(t);
     return rc;
 }
@@ -363,7 +333,7 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
     co.properties = &props;
     co.location = c->location;
     if (replacing) {
-        rc = replace_table(s, st, ident, &co, a);
+        rc = replace_table(s, st, ident, &co);
         goto done;
     }
     rc = floe_table_create(NULL, s->catalog, ident, &co, floe__sql_table_options(s));

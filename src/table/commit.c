@@ -473,6 +473,8 @@ static void remove_written(floe_fileio *io, const floe_table_change *c)
 
 int floe__table_commit(floe_table *t, floe_prepare_fn prepare, void *payload)
 {
+    if (t->staged)
+        return floe__staged_commit(t, prepare, payload);
     floe_table_change change;
     FLOE_TRY(floe__change_init(&change));
     retry_policy pol;

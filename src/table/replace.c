@@ -36,7 +36,6 @@
 typedef struct replace_op {
     floe_table_metadata *def; /* the new definition (ids as the caller gave) */
     const floe_table_create_options *co;
-    const floe_table_metadata *restore; /* undo: the definition to go back to */
     floe_json *updates;                 /* this attempt's parsed updates */
 } replace_op;
 
@@ -341,63 +340,16 @@ static int build_updates(const floe_table_metadata *base, replace_op *o, floe_bu
     return floe__buf_putc(u, ']');
 }
 
-/* Updates that bring back the definition and main of `old` (undo of a
- * replace whose rows could not be written). */
-static int build_restore(const floe_table_metadata *base, const floe_table_metadata *old,
-                         floe_buf *u)
-{
-    FLOE_TRY(floe__buf_printf(u, "[{\"action\":\"set-current-schema\",\"schema-id\":%d},"
-                                 "{\"action\":\"set-default-spec\",\"spec-id\":%d},"
-                                 "{\"action\":\"set-default-sort-order\",\"sort-order-id\":%d}",
-                              (int)old->current_schema_id, (int)old->default_spec_id,
-                              (int)old->default_sort_order_id));
-    const floe_snapshot_ref *main = floe__metadata_ref(old, "main");
-    if (main && floe__metadata_snapshot(base, main->snapshot_id))
-        FLOE_TRY(floe__buf_printf(u, ",{\"action\":\"set-snapshot-ref\",\"ref-name\":\"main\","
-                                     "\"type\":\"branch\",\"snapshot-id\":%lld}",
-                                  (long long)main->snapshot_id));
-    else if (floe__metadata_ref(base, "main"))
-        FLOE_TRY(floe__buf_puts(u, ",{\"action\":\"remove-snapshot-ref\",\"ref-name\":\"main\"}"));
-    if (old->properties.n) {
-        FLOE_TRY(floe__buf_puts(u, ",{\"action\":\"set-properties\",\"updates\":{"));
-        for (size_t i = 0; i < old->properties.n; i++) {
-            if (i)
-                FLOE_TRY(floe__buf_putc(u, ','));
-            FLOE_TRY(put_str(u, old->properties.items[i].key));
-            FLOE_TRY(floe__buf_putc(u, ':'));
-            FLOE_TRY(put_str(u, old->properties.items[i].value));
-        }
-        FLOE_TRY(floe__buf_puts(u, "}}"));
-    }
-    bool any = false;
-    for (size_t i = 0; i < base->properties.n; i++) {
-        const char *k = base->properties.items[i].key;
-        if (floe__props_get(&old->properties, k))
-            continue;
-        FLOE_TRY(floe__buf_puts(u, any ? "," : ",{\"action\":\"remove-properties\",\"removals\":["));
-        any = true;
-        FLOE_TRY(put_str(u, k));
-    }
-    if (any)
-        FLOE_TRY(floe__buf_puts(u, "]}"));
-    if (old->location && base->location && strcmp(old->location, base->location) != 0) {
-        FLOE_TRY(floe__buf_puts(u, ",{\"action\":\"set-location\",\"location\":"));
-        FLOE_TRY(put_str(u, old->location));
-        FLOE_TRY(floe__buf_putc(u, '}'));
-    }
-    return floe__buf_putc(u, ']');
-}
-
 static int prepare(const floe_table_metadata *base, floe_table_change *c, void *payload)
 {
     replace_op *o = payload;
-    if (base->format_version < 2 && !o->restore)
+    if (base->format_version < 2)
         return floe__error(FLOE_EUNSUPPORTED, "table",
                            "REPLACE TABLE of a format-version 1 table is not supported");
     floe__json_free(o->updates);
     o->updates = NULL;
     floe_buf u = FLOE_BUF_INIT;
-    int rc = o->restore ? build_restore(base, o->restore, &u) : build_updates(base, o, &u, c->arena);
+    int rc = build_updates(base, o, &u, c->arena);
     if (rc == 0)
         rc = floe__json_parse(&o->updates, u.ptr, u.len, "replace-table updates");
     floe__buf_free(&u);
@@ -429,6 +381,8 @@ int floe_table_replace(floe_table *t, const floe_table_create_options *create)
 {
     if (!t || !create || !create->schema_json)
         return floe__error(FLOE_EINVALID, "table", "REPLACE TABLE needs a table and a schema");
+    if (t->staged)
+        return floe__error(FLOE_EINVALID, "table", "a staged replacement cannot be replaced");
     replace_op o;
     memset(&o, 0, sizeof o);
     o.co = create;
@@ -440,12 +394,212 @@ int floe_table_replace(floe_table *t, const floe_table_create_options *create)
     return rc;
 }
 
-int floe__table_restore_definition(floe_table *t, const floe_table_metadata *old)
+
+/* ---------------------------------------------------------------- staged replacement */
+
+struct floe_staged_replace {
+    floe_table *target; /* borrowed: the table being replaced */
+    replace_op op;
+    floe_table_create_options co; /* copies: a retry rebuilds the updates */
+    floe_props props;
+    char *location;
+    /* the begin base's ids the requirements assert (Java: the original
+     * replace base, whatever a retry refreshes to) */
+    int32_t schema_id, last_column_id, last_partition_id, spec_id;
+    bool committed;
+};
+
+void floe__staged_free(floe_staged_replace *sr)
 {
-    replace_op o;
-    memset(&o, 0, sizeof o);
-    o.restore = old;
-    int rc = floe__table_commit(t, prepare, &o);
-    floe__json_free(o.updates);
+    if (!sr)
+        return;
+    floe__json_free(sr->op.updates);
+    floe__metadata_free(sr->op.def);
+    floe__props_free(&sr->props);
+    floe__free(sr->location);
+    floe__free(sr);
+}
+
+/* `base` with the change's updates applied, in memory (nothing written). */
+static int build_in_memory(const floe_table_metadata *base, const char *base_location,
+                           const floe_table_change *c, floe_table_metadata **out)
+{
+    *out = NULL;
+    floe_metadata_builder *b = NULL;
+    int rc = floe__metadata_builder_new(&b, base, base_location);
+    if (rc == 0)
+        rc = floe__apply_updates(b, c->updates.items, c->updates.len);
+    if (rc == 0)
+        rc = floe__metadata_builder_build(b, floe__now_ms(), out);
+    floe__metadata_builder_free(b);
     return rc;
+}
+
+static bool same_spec(const floe_partition_spec *a, const floe_partition_spec *b)
+{
+    if (!a || !b || a->spec_id != b->spec_id || a->nfields != b->nfields)
+        return false;
+    for (size_t i = 0; i < a->nfields; i++) {
+        const floe_partition_field *x = &a->fields[i], *y = &b->fields[i];
+        if (x->source_id != y->source_id || x->field_id != y->field_id ||
+            strcmp(x->name, y->name) != 0 || !x->transform.name || !y->transform.name ||
+            strcmp(x->transform.name, y->transform.name) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* The data files of a staged replacement were written for the schema ids,
+ * spec and location it saw at begin; a retry on a newer base must arrive
+ * at the same definition, else the files no longer fit (a final conflict,
+ * as Java's replace transaction failing its requirements). */
+static int check_definition(const floe_table_metadata *now, const floe_table_metadata *staged,
+                            const char *ident)
+{
+    const floe_schema *a = floe__metadata_current_schema(now);
+    const floe_schema *b = floe__metadata_current_schema(staged);
+    floe_buf x = FLOE_BUF_INIT, y = FLOE_BUF_INIT;
+    int rc = a && b ? floe__schema_to_json(a, &x) : 0;
+    if (rc == 0 && a && b)
+        rc = floe__schema_to_json(b, &y);
+    bool same = rc == 0 && a && b && x.len == y.len && memcmp(x.ptr, y.ptr, x.len) == 0 &&
+                same_spec(floe__metadata_spec(now, now->default_spec_id),
+                          floe__metadata_spec(staged, staged->default_spec_id)) &&
+                now->location && staged->location && strcmp(now->location, staged->location) == 0;
+    floe__buf_free(&x);
+    floe__buf_free(&y);
+    FLOE_TRY(rc);
+    if (!same)
+        return floe__error(FLOE_ECONFLICT, "table",
+                           "Cannot commit the replacement of %s: the table definition changed "
+                           "since the replace began (schema %d, spec %d now; %d, %d staged)",
+                           ident, (int)now->current_schema_id, (int)now->default_spec_id,
+                           (int)staged->current_schema_id, (int)staged->default_spec_id);
+    return 0;
+}
+
+typedef struct staged_commit {
+    floe_table *staged;
+    floe_prepare_fn inner;
+    void *payload;
+} staged_commit;
+
+/* One attempt: the replace updates on the table's base, then the inner
+ * operation's updates prepared on the replaced definition. Only the
+ * replace's requirements are kept, on the ids seen at begin: like Java's
+ * UpdateRequirements.forReplaceTable on the original replace base, a
+ * replace asserts no refs (main is replaced whatever it points to now), so
+ * a concurrent append is retried over while a concurrent change of the
+ * definition fails. */
+static int staged_prepare(const floe_table_metadata *base, floe_table_change *c, void *payload)
+{
+    staged_commit *sc = payload;
+    floe_staged_replace *sr = sc->staged->staged;
+    FLOE_TRY(prepare(base, c, &sr->op));
+    for (size_t i = 0; i < c->requirements.len; i++) {
+        floe_requirement *r = floe__vec_at(&c->requirements, i);
+        if (r->type == FLOE_REQ_ASSERT_CURRENT_SCHEMA_ID)
+            r->id = sr->schema_id;
+        else if (r->type == FLOE_REQ_ASSERT_LAST_ASSIGNED_FIELD_ID)
+            r->id = sr->last_column_id;
+        else if (r->type == FLOE_REQ_ASSERT_LAST_ASSIGNED_PARTITION_ID)
+            r->id = sr->last_partition_id;
+        else if (r->type == FLOE_REQ_ASSERT_DEFAULT_SPEC_ID)
+            r->id = sr->spec_id;
+    }
+    if (!sc->inner)
+        return 0;
+    /* a changed definition is reported as the requirement it breaks */
+    FLOE_TRY(floe__check_requirements(base, c->requirements.items, c->requirements.len));
+    size_t nreq = c->requirements.len;
+    floe_table_metadata *m = NULL;
+    int rc = build_in_memory(base, sr->target->metadata_location, c, &m);
+    if (rc == 0)
+        rc = check_definition(m, sc->staged->metadata, sr->target->ident);
+    if (rc == 0)
+        rc = sc->inner(m, c, sc->payload);
+    c->requirements.len = nreq;
+    floe__metadata_free(m);
+    return rc;
+}
+
+int floe__staged_commit(floe_table *t, floe_prepare_fn inner, void *payload)
+{
+    floe_staged_replace *sr = t->staged;
+    if (sr->committed)
+        return floe__error(FLOE_EINVALID, "table",
+                           "the staged replacement of %s is already committed", t->ident);
+    staged_commit sc = {t, inner, payload};
+    int rc = floe__table_commit(sr->target, staged_prepare, &sc);
+    if (rc == 0 || rc == FLOE_ECOMMITUNKNOWN)
+        sr->committed = true;
+    return rc;
+}
+
+int floe_table_replace_begin(floe_table *t, const floe_table_create_options *create,
+                             floe_table **staged)
+{
+    if (staged)
+        *staged = NULL;
+    if (!t || !create || !create->schema_json || !staged)
+        return floe__error(FLOE_EINVALID, "table", "REPLACE TABLE needs a table and a schema");
+    if (t->staged)
+        return floe__error(FLOE_EINVALID, "table", "a staged replacement cannot be replaced");
+    floe_staged_replace *sr = floe__calloc(1, sizeof *sr);
+    floe_table *h = sr ? floe__calloc(1, sizeof *h) : NULL;
+    if (!h) {
+        floe__free(sr);
+        return floe__error_nomem();
+    }
+    h->staged = sr;
+    sr->target = t;
+    sr->schema_id = t->metadata->current_schema_id;
+    sr->last_column_id = t->metadata->last_column_id;
+    sr->last_partition_id = t->metadata->last_partition_id;
+    sr->spec_id = t->metadata->default_spec_id;
+    sr->co = *create;
+    sr->co.properties = create->properties ? &sr->props : NULL;
+    sr->co.location = NULL;
+    sr->op.co = &sr->co;
+    h->catalog = t->catalog;
+    h->io = t->io;
+    h->freshness = FLOE_FRESHNESS_CACHED;
+    int rc = (h->ident = floe__strdup(t->ident)) && (h->branch = floe__strdup("main")) &&
+                     (h->metadata_location = floe__strdup(t->metadata_location)) &&
+                     (!create->location || (sr->location = floe__strdup(create->location)))
+                 ? 0
+                 : floe__error_nomem();
+    sr->co.location = sr->location;
+    if (rc == 0 && create->properties)
+        rc = floe__props_copy(&sr->props, create->properties);
+    if (rc == 0)
+        rc = floe__table_initial_metadata(create, create->location ? create->location
+                                                                   : floe_table_location(t),
+                                          &sr->op.def);
+    /* the replaced definition the data files are written for */
+    floe_table_change c;
+    bool have_change = false;
+    if (rc == 0)
+        have_change = (rc = floe__change_init(&c)) == 0;
+    if (rc == 0)
+        rc = prepare(t->metadata, &c, &sr->op);
+    if (rc == 0)
+        rc = build_in_memory(t->metadata, t->metadata_location, &c, &h->metadata);
+    if (have_change)
+        floe__change_free(&c);
+    if (rc < 0) {
+        floe_table_free(h);
+        return rc;
+    }
+    *staged = h;
+    return 0;
+}
+
+int floe_table_replace_commit(floe_table *staged)
+{
+    if (!staged || !staged->staged)
+        return floe__error(FLOE_EINVALID, "table", "not a staged replacement");
+    if (staged->staged->committed)
+        return 0;
+    return floe__staged_commit(staged, NULL, NULL);
 }

@@ -147,6 +147,7 @@ void floe_table_free(floe_table *t)
     if (!t)
         return;
     drop_caches(t);
+    floe__staged_free(t->staged);
     floe__metadata_free(t->metadata);
     floe__free(t->metadata_location);
     if (t->own_io)
@@ -179,6 +180,9 @@ int floe_table_refresh(floe_table *t)
 {
     if (!t)
         return floe__error(FLOE_EINVALID, "table", "NULL table");
+    if (t->staged) /* its state is the uncommitted replacement */
+        return floe__error(FLOE_EINVALID, "table",
+                           "a staged replacement of %s cannot be refreshed", t->ident);
     char *location = NULL;
     FLOE_TRY(floe_catalog_load_table(&location, NULL, t->catalog, t->ident));
     return reload(t, location);
@@ -188,7 +192,7 @@ int floe_table_ensure_fresh(floe_table *t)
 {
     if (!t)
         return floe__error(FLOE_EINVALID, "table", "NULL table");
-    if (t->freshness == FLOE_FRESHNESS_CACHED && t->metadata)
+    if ((t->freshness == FLOE_FRESHNESS_CACHED || t->staged) && t->metadata)
         return 0;
     char *location = NULL;
     FLOE_TRY(floe_catalog_load_table(&location, NULL, t->catalog, t->ident));

@@ -23,6 +23,8 @@
 
 /* ---------------------------------------------------------------- the handle */
 
+typedef struct floe_staged_replace floe_staged_replace;
+
 struct floe_table {
     floe_catalog *catalog; /* borrowed */
     char *ident;
@@ -36,6 +38,10 @@ struct floe_table {
     floe_arena *ml_arena;
     char *branch; /* write target; "main" unless the options name one */
     char *wap_id; /* NULL unless the options set one */
+    /* Set on the handle of a staged replacement (floe_table_replace_begin,
+     * replace.c): its metadata is the replaced definition, never committed
+     * by itself; commits through it go to the table being replaced. */
+    struct floe_staged_replace *staged;
 };
 
 /* Replace the handle's state with `m` loaded from `location` (both taken). */
@@ -177,10 +183,12 @@ int floe__change_to_json(const floe_table_metadata *base, const floe_table_chang
 int floe__table_initial_metadata(const floe_table_create_options *c, const char *location,
                                  floe_table_metadata **out);
 
-/* Undo of floe_table_replace (replace.c) when the rows of a REPLACE TABLE
- * AS SELECT could not be written: one commit bringing back `old`'s current
- * schema, default spec and sort order, properties, location and main. */
-int floe__table_restore_definition(floe_table *t, const floe_table_metadata *old);
+/* Commit through a staged replacement's handle (floe__table_commit hands
+ * over when t->staged is set, replace.c): ONE commit on the table being
+ * replaced of the replace updates followed by what `prepare` produces on
+ * the replaced definition (NULL: the replacement alone). */
+int floe__staged_commit(floe_table *t, floe_prepare_fn prepare, void *payload);
+void floe__staged_free(struct floe_staged_replace *s);
 
 /* Location of metadata file number `version`: <location>/metadata/ or
  * write.metadata.path, %05d-<uuid>.metadata.json (".gz.metadata.json" with
