@@ -15,6 +15,9 @@ trap 'rm -rf "$T"' EXIT
 C() { "$FLOE_BIN" sql --warehouse "$T/wh" --format csv "$@"; }
 snaps() { C -c "SELECT operation, summary['added-records'] AS a, summary['deleted-records'] AS d, summary['added-position-deletes'] AS pd FROM $1.snapshots"; }
 count_snaps() { C -c "SELECT count(*) AS n FROM $1.snapshots" | tail -1; }
+# metadata files of table directory $1 and the newest one (%05d- names sort)
+metas() { find "$T/wh" -path "*/$1/metadata/*.metadata.json" | wc -l; }
+latest() { find "$T/wh" -path "*/$1/metadata/*.metadata.json" | sort | tail -1; }
 
 C -c "CREATE NAMESPACE s;
 CREATE TABLE s.t (id BIGINT, v STRING, n INT);
@@ -164,9 +167,11 @@ id,v
 C -c "CREATE TABLE s.rt (id BIGINT, v STRING) PARTITIONED BY (v) TBLPROPERTIES ('keep'='1');
 INSERT INTO s.rt VALUES (1, 'a'), (2, 'b'); INSERT INTO s.rt VALUES (3, 'c')" >/dev/null
 old=$(C -c "SELECT snapshot_id FROM s.rt.refs WHERE name = 'main'" | tail -1)
-out=$(C -c "REPLACE TABLE s.rt (id BIGINT, w DOUBLE) TBLPROPERTIES ('k'='v')
-AS SELECT id * 10 AS id, id / 2.0 AS w FROM s.rt WHERE id < 3;
-SELECT * FROM s.rt ORDER BY id; SELECT count(*) AS old_rows FROM s.rt VERSION AS OF $old;
+m0=$(metas rt)
+C -c "REPLACE TABLE s.rt (id BIGINT, w DOUBLE) TBLPROPERTIES ('k'='v')
+AS SELECT id * 10 AS id, id / 2.0 AS w FROM s.rt WHERE id < 3" >/dev/null
+eq "rtas is one commit" "$(metas rt)" "$((m0 + 1))"
+out=$(C -c "SELECT * FROM s.rt ORDER BY id; SELECT count(*) AS old_rows FROM s.rt VERSION AS OF $old;
 SELECT count(*) AS h, sum(CASE WHEN is_current_ancestor THEN 1 ELSE 0 END) AS cur FROM s.rt.history;
 SELECT operation, summary['added-records'] AS a, summary['total-records'] AS t, parent_id IS NULL AS root FROM s.rt.snapshots;
 DESCRIBE s.rt" 2>&1)
@@ -199,7 +204,10 @@ if command -v node >/dev/null && [ -d "${FLOE_SOURCE_DIR:-/nonexistent}/tests/in
 fi
 
 # ---- REPLACE without AS SELECT: empty, same schema reused; CREATE OR REPLACE
-out=$(C -c "REPLACE TABLE s.rt (id BIGINT, w DOUBLE); SELECT count(*) AS n FROM s.rt;
+m0=$(metas rt)
+C -c "REPLACE TABLE s.rt (id BIGINT, w DOUBLE)" >/dev/null
+eq "replace is one commit" "$(metas rt)" "$((m0 + 1))"
+out=$(C -c "SELECT count(*) AS n FROM s.rt;
 SELECT count(*) AS refs FROM s.rt.refs WHERE name = 'main'" 2>&1)
 eq "replace empty" "$out" "n
 0
@@ -217,8 +225,34 @@ append"
 out=$(C -c "REPLACE TABLE s.missing (id INT)" 2>&1)
 eq "replace missing" "$?:$out" "1:CannotReplaceMissingTableException: Table s.missing cannot be replaced as it did not exist. Use CREATE OR REPLACE TABLE to create the table."
 n0=$(count_snaps s.created)
+m0=$(metas created)
+l0=$(latest created)
 out=$(C -c "CREATE OR REPLACE TABLE s.created (id INT, s STRING) PARTITIONED BY (s) AS SELECT 'x' AS id, 'a' AS s" 2>&1)
 eq "rtas type error" "$?:$out" "1:AnalysisException: Cannot safely cast 'id': value 'x' does not fit type int"
+eq "rtas type error commits nothing" "$(metas created):$(latest created)" "$m0:$l0"
+# a runtime failure after some rows were written (NULL into NOT NULL on
+# the third row), a query error, a missing source: nothing committed
+out=$(C -c "CREATE OR REPLACE TABLE s.created (id INT NOT NULL) AS
+SELECT CASE WHEN x < 3 THEN x END AS id FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 3)" 2>&1)
+eq "rtas not null" "$?:$out" "1:AnalysisException: Cannot write nullable values to non-null column 'id'"
+eq "rtas not null commits nothing" "$(metas created):$(latest created)" "$m0:$l0"
+out=$(C -c "REPLACE TABLE s.created (id INT) AS SELECT id FROM s.nosuch" 2>&1)
+eq "rtas bad source fails" "$?" "1"
+out=$(C -c "REPLACE TABLE s.created (id INT) AS SELECT 1 AS id, 2 AS extra" 2>&1)
+eq "rtas column count fails" "$?" "1"
+eq "failed rtas commit nothing" "$(metas created):$(latest created)" "$m0:$l0"
+# CREATE OR REPLACE ... AS SELECT of an existing table: one commit; no rows:
+# the replacement alone (one commit, no snapshot)
+C -c "CREATE OR REPLACE TABLE s.created (id INT) AS SELECT 6 AS id" >/dev/null
+eq "create or replace as select is one commit" "$(metas created)" "$((m0 + 1))"
+C -c "CREATE OR REPLACE TABLE s.created (id INT) AS SELECT 7 AS id WHERE 1 = 0" >/dev/null
+eq "empty rtas is one commit" "$(metas created)" "$((m0 + 2))"
+eq "empty rtas has no rows" "$(C -c "SELECT count(*) AS n FROM s.created; SELECT count(*) AS n FROM s.created.refs WHERE name = 'main'")" "n
+0
+n
+0"
+C -c "CREATE OR REPLACE TABLE s.created (id INT) AS SELECT 5 AS id" >/dev/null
+n0=$(count_snaps s.created)
 out=$(C -c "SELECT * FROM s.created; DESCRIBE s.created" 2>&1)
 eq "rtas failure restores" "$(count_snaps s.created):$out" "$n0:id
 5
