@@ -27,6 +27,13 @@
  * set-properties, set-location, upgrade-format-version) with Java's
  * requirements for a replace (current schema, last assigned ids, default
  * spec), so the same commit goes through the SQLite catalog and REST.
+ *
+ * REPLACE TABLE ... AS SELECT is one commit, as Java's replace
+ * transaction: floe_table_replace_begin returns a staged handle over the
+ * replaced definition (built in memory, nothing written); appends through
+ * it write files with the new schema and spec, and their commit is handed
+ * to floe__staged_commit, which commits the replace updates and the
+ * append's snapshot together on the real table (docs/table.md).
  */
 #include "spec/spec.h"
 #include "table/table.h"
