@@ -94,4 +94,11 @@ bool floe__arrow_is_valid(const struct ArrowArray *a, int64_t i);
 /* Map a floe error code to an errno value for the stream interface. */
 int floe__arrow_errno(int floe_code);
 
+/* The value of row `i` of a primitive Arrow column of Iceberg type `t`
+ * (bytes borrowed from the array), checked against the array's length and
+ * offsets. FLOE_EINVALID for a bad array, FLOE_EUNSUPPORTED for nested
+ * types. */
+int floe__arrow_value_at(const struct ArrowArray *arr, const floe_type *t, int64_t i,
+                         floe_value *out);
+
 #endif

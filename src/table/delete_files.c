@@ -325,7 +325,7 @@ static int find_value(const floe_type *st, const struct ArrowArray *arr, int64_t
     for (size_t k = 0; k < st->nfields; k++) {
         const floe_field *f = &st->fields[k];
         if (f->id == id)
-            return floe__scan_arrow_value(arr->children[k], f->type, row, out) == 0 ? 1 : -1;
+            return floe__arrow_value_at(arr->children[k], f->type, row, out) == 0 ? 1 : -1;
         if (f->type->id == FLOE_T_STRUCT && depth < 16) {
             int r = find_value(f->type, arr->children[k], row, id, out, depth + 1);
             if (r != 0) {
