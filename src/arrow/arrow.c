@@ -658,3 +658,33 @@ int floe__arrow_value_at(const struct ArrowArray *arr, const floe_type *t, int64
                            "cannot read Arrow values of type %s", floe__type_name(t->id));
     }
 }
+
+static int find_value(const floe_type *st, const struct ArrowArray *arr, int64_t row, int32_t id,
+                      floe_value *out, int depth)
+{
+    for (size_t k = 0; k < st->nfields; k++) {
+        const floe_field *f = &st->fields[k];
+        if (f->id == id)
+            return floe__arrow_value_at(arr->children[k], f->type, row, out) == 0 ? 1 : -1;
+        if (f->type->id == FLOE_T_STRUCT && depth < FLOE_MAX_TYPE_DEPTH) {
+            int r = find_value(f->type, arr->children[k], row, id, out, depth + 1);
+            if (r != 0) {
+                if (r > 0 && !floe__arrow_is_valid(arr->children[k], row))
+                    *out = floe_value_null(out->type);
+                return r;
+            }
+        }
+    }
+    return 0;
+}
+
+int floe__arrow_row_value(int32_t field_id, floe_value *out, void *payload)
+{
+    const floe_arrow_row *g = payload;
+    int r = find_value(g->root, g->batch, g->row, field_id, out, 0);
+    if (r < 0)
+        return floe__error_code() ? floe__error_code() : FLOE_ERROR;
+    if (r == 0)
+        *out = floe_value_null(FLOE_T_INT);
+    return 0;
+}

@@ -406,42 +406,6 @@ static int fill_column(struct ArrowArray *out, int64_t n, const floe_field *fd, 
     return rc;
 }
 
-typedef struct getter_ctx {
-    const scan_stream *s;
-    const struct ArrowArray *batch;
-    int64_t row;
-} getter_ctx;
-
-static int find_value(const floe_type *st, const struct ArrowArray *arr, int64_t row, int32_t id,
-                      floe_value *out, int depth)
-{
-    for (size_t k = 0; k < st->nfields; k++) {
-        const floe_field *f = &st->fields[k];
-        if (f->id == id)
-            return floe__arrow_value_at(arr->children[k], f->type, row, out) == 0 ? 1 : -1;
-        if (f->type->id == FLOE_T_STRUCT && depth < 16) {
-            int r = find_value(f->type, arr->children[k], row, id, out, depth + 1);
-            if (r != 0) {
-                if (r > 0 && !floe__arrow_is_valid(arr->children[k], row))
-                    *out = floe_value_null(out->type);
-                return r;
-            }
-        }
-    }
-    return 0;
-}
-
-static int row_getter(int32_t field_id, floe_value *out, void *payload)
-{
-    getter_ctx *g = payload;
-    int r = find_value(&g->s->read_root, g->batch, g->row, field_id, out, 0);
-    if (r < 0)
-        return floe__error_code() ? floe__error_code() : FLOE_ERROR;
-    if (r == 0)
-        *out = floe_value_null(FLOE_T_INT);
-    return 0;
-}
-
 static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct ArrowArray *out)
 {
     int64_t n = b->length;
@@ -517,13 +481,13 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
             }
         }
         if (filter) {
-            getter_ctx g = {s, b, 0};
+            floe_arrow_row g = {&s->read_root, b, 0};
             for (int64_t i = 0; i < n; i++) {
                 if (!L->keep[i])
                     continue;
                 bool ok;
                 g.row = i;
-                FLOE_TRY(floe_expr_eval(&ok, res, row_getter, &g));
+                FLOE_TRY(floe_expr_eval(&ok, res, floe__arrow_row_value, &g));
                 L->keep[i] = ok;
             }
         }

@@ -313,42 +313,6 @@ static int write_pos_group(floe_rowlevel *op, const floe_schema *schema, pd_grou
 
 /* ---------------------------------------------------------------- finding rows */
 
-typedef struct row_ctx {
-    const floe_type *root;
-    const struct ArrowArray *batch;
-    int64_t row;
-} row_ctx;
-
-static int find_value(const floe_type *st, const struct ArrowArray *arr, int64_t row, int32_t id,
-                      floe_value *out, int depth)
-{
-    for (size_t k = 0; k < st->nfields; k++) {
-        const floe_field *f = &st->fields[k];
-        if (f->id == id)
-            return floe__arrow_value_at(arr->children[k], f->type, row, out) == 0 ? 1 : -1;
-        if (f->type->id == FLOE_T_STRUCT && depth < 16) {
-            int r = find_value(f->type, arr->children[k], row, id, out, depth + 1);
-            if (r != 0) {
-                if (r > 0 && !floe__arrow_is_valid(arr->children[k], row))
-                    *out = floe_value_null(out->type);
-                return r;
-            }
-        }
-    }
-    return 0;
-}
-
-static int row_getter(int32_t field_id, floe_value *out, void *payload)
-{
-    row_ctx *g = payload;
-    int r = find_value(g->root, g->batch, g->row, field_id, out, 0);
-    if (r < 0)
-        return floe__error_code() ? floe__error_code() : FLOE_ERROR;
-    if (r == 0)
-        *out = floe_value_null(FLOE_T_INT);
-    return 0;
-}
-
 static int i64_cmp(const void *x, const void *y)
 {
     int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
@@ -395,7 +359,7 @@ static int classify(file_pass *fp, const struct ArrowArray *b, int64_t r, int64_
 {
     *live = !(fp->pd.n && sorted_has(fp->pd.pos, fp->pd.n, pos));
     *gone = false;
-    row_ctx g = {fp->plan->schema->root, b, r};
+    floe_arrow_row g = {fp->plan->schema->root, b, r};
     for (size_t e = 0; *live && e < fp->neq; e++) {
         size_t n = floe__scan_eqset_nids(fp->eq[e]);
         const int32_t *ids = floe__scan_eqset_ids(fp->eq[e]);
@@ -403,7 +367,7 @@ static int classify(file_pass *fp, const struct ArrowArray *b, int64_t r, int64_
         if (n > 32)
             return floe__error(FLOE_EUNSUPPORTED, "table", "more than 32 equality ids");
         for (size_t k = 0; k < n; k++)
-            FLOE_TRY(row_getter(ids[k], &vals[k], &g));
+            FLOE_TRY(floe__arrow_row_value(ids[k], &vals[k], &g));
         if (floe__scan_eqset_has(fp->eq[e], vals))
             *live = false;
     }
@@ -413,7 +377,7 @@ static int classify(file_pass *fp, const struct ArrowArray *b, int64_t r, int64_
         *gone = true;
     if (!*gone && fp->cond) {
         bool m = false;
-        FLOE_TRY(floe_expr_eval(&m, fp->cond, row_getter, &g));
+        FLOE_TRY(floe_expr_eval(&m, fp->cond, floe__arrow_row_value, &g));
         *gone = m;
     }
     return 0;
