@@ -77,47 +77,6 @@ int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_
     return rc;
 }
 
-static int metrics_longs(floe_arena *a, const floe_pq_metrics *m, int which, floe_col_longs *out)
-{
-    floe_col_long *items = floe__arena_calloc(a, m->nfields ? m->nfields : 1, sizeof *items);
-    if (!items)
-        return floe__error_nomem();
-    size_t n = 0;
-    for (size_t i = 0; i < m->nfields; i++) {
-        const floe_pq_field_metrics *f = &m->fields[i];
-        if (which == 0 && f->has_column_size)
-            items[n++] = (floe_col_long){f->field_id, f->column_size};
-        else if (which == 1 && f->has_counts)
-            items[n++] = (floe_col_long){f->field_id, f->value_count};
-        else if (which == 2 && f->has_counts)
-            items[n++] = (floe_col_long){f->field_id, f->null_value_count};
-    }
-    *out = (floe_col_longs){n, items, true};
-    return 0;
-}
-
-static int metrics_bounds(floe_arena *a, const floe_pq_metrics *m, bool upper,
-                          floe_col_bytes_map *out)
-{
-    floe_col_bytes *items = floe__arena_calloc(a, m->nfields ? m->nfields : 1, sizeof *items);
-    if (!items)
-        return floe__error_nomem();
-    size_t n = 0;
-    for (size_t i = 0; i < m->nfields; i++) {
-        const floe_pq_field_metrics *f = &m->fields[i];
-        const uint8_t *p = upper ? f->upper_bound : f->lower_bound;
-        size_t len = upper ? f->upper_bound_len : f->lower_bound_len;
-        if (!p)
-            continue;
-        uint8_t *c = len ? floe__arena_memdup(a, p, len) : floe__arena_alloc(a, 1);
-        if (!c)
-            return floe__error_nomem();
-        items[n++] = (floe_col_bytes){f->field_id, c, len};
-    }
-    *out = (floe_col_bytes_map){n, items, true};
-    return 0;
-}
-
 static int out_sink(const void *data, size_t len, void *payload)
 {
     floe_output *o = payload;
@@ -180,15 +139,7 @@ static int write_delete_file(floe_rowlevel *op, const char *path, const floe_sch
         df.record_count = m.record_count;
         df.file_size_in_bytes = m.file_size_in_bytes;
         df.block_size_in_bytes = 67108864;
-        rc = metrics_longs(ar, &m, 0, &df.column_sizes);
-        if (rc == 0)
-            rc = metrics_longs(ar, &m, 1, &df.value_counts);
-        if (rc == 0)
-            rc = metrics_longs(ar, &m, 2, &df.null_value_counts);
-        if (rc == 0)
-            rc = metrics_bounds(ar, &m, false, &df.lower_bounds);
-        if (rc == 0)
-            rc = metrics_bounds(ar, &m, true, &df.upper_bounds);
+        rc = floe__data_file_set_metrics(ar, &m, &df);
         if (m.nsplit_offsets) {
             df.has_split_offsets = true;
             df.nsplit_offsets = m.nsplit_offsets;
