@@ -5,6 +5,8 @@
  * consumer, which calls release exactly once; release frees the children).
  */
 #include "arrow/arrow.h"
+#include "spec/spec.h"
+#include "spec/value.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -579,4 +581,110 @@ fail:
     out->release(out);
     floe__arrow_builder_reset(b);
     return rc;
+}
+
+/* ---------------------------------------------------------------- reading values */
+
+static bool arrow_valid(const struct ArrowArray *arr, int64_t i)
+{
+    const uint8_t *bits = arr->n_buffers > 0 ? arr->buffers[0] : NULL;
+    return !bits || floe__arrow_bit_get(bits, i + arr->offset);
+}
+
+int floe__arrow_value_at(const struct ArrowArray *arr, const floe_type *t, int64_t i,
+                         floe_value *out)
+{
+    if (i < 0 || i >= arr->length)
+        return floe__error(FLOE_EINVALID, "arrow", "row %lld out of range", (long long)i);
+    if (!arrow_valid(arr, i)) {
+        *out = floe_value_null(t->id);
+        return 0;
+    }
+    int64_t k = i + arr->offset;
+    const void *vals = arr->n_buffers > 1 ? arr->buffers[1] : NULL;
+    if (!vals)
+        return floe__error(FLOE_EINVALID, "arrow", "Arrow column without a values buffer");
+    switch (t->id) {
+    case FLOE_T_BOOLEAN:
+        *out = floe_value_bool(floe__arrow_bit_get(vals, k));
+        return 0;
+    case FLOE_T_INT:
+        *out = floe_value_int(((const int32_t *)vals)[k]);
+        return 0;
+    case FLOE_T_DATE:
+        *out = floe_value_date(((const int32_t *)vals)[k]);
+        return 0;
+    case FLOE_T_LONG:
+        *out = floe_value_long(((const int64_t *)vals)[k]);
+        return 0;
+    case FLOE_T_TIME:
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ:
+    case FLOE_T_TIMESTAMP_NS:
+    case FLOE_T_TIMESTAMPTZ_NS:
+        *out = floe_value_i64(t->id, ((const int64_t *)vals)[k]);
+        return 0;
+    case FLOE_T_FLOAT:
+        *out = floe_value_float(((const float *)vals)[k]);
+        return 0;
+    case FLOE_T_DOUBLE:
+        *out = floe_value_double(((const double *)vals)[k]);
+        return 0;
+    case FLOE_T_DECIMAL: {
+        floe_i128 v;
+        memcpy(&v, (const uint8_t *)vals + 16 * k, 16); /* little-endian decimal128 */
+        *out = floe_value_decimal(v, t->scale);
+        return 0;
+    }
+    case FLOE_T_STRING:
+    case FLOE_T_BINARY: {
+        const int32_t *off = vals;
+        const uint8_t *data = arr->n_buffers > 2 ? arr->buffers[2] : NULL;
+        if (off[k + 1] < off[k] || (!data && off[k + 1] > off[k]))
+            return floe__error(FLOE_EINVALID, "arrow", "bad Arrow offsets at row %lld",
+                               (long long)i);
+        *out = floe_value_bytes(t->id, data ? data + off[k] : (const uint8_t *)"",
+                                (size_t)(off[k + 1] - off[k]));
+        return 0;
+    }
+    case FLOE_T_UUID:
+    case FLOE_T_FIXED: {
+        size_t w = t->id == FLOE_T_UUID ? 16 : (size_t)t->length;
+        *out = floe_value_bytes(t->id, (const uint8_t *)vals + w * (size_t)k, w);
+        return 0;
+    }
+    default:
+        return floe__error(FLOE_EUNSUPPORTED, "arrow",
+                           "cannot read Arrow values of type %s", floe__type_name(t->id));
+    }
+}
+
+static int find_value(const floe_type *st, const struct ArrowArray *arr, int64_t row, int32_t id,
+                      floe_value *out, int depth)
+{
+    for (size_t k = 0; k < st->nfields; k++) {
+        const floe_field *f = &st->fields[k];
+        if (f->id == id)
+            return floe__arrow_value_at(arr->children[k], f->type, row, out) == 0 ? 1 : -1;
+        if (f->type->id == FLOE_T_STRUCT && depth < FLOE_MAX_TYPE_DEPTH) {
+            int r = find_value(f->type, arr->children[k], row, id, out, depth + 1);
+            if (r != 0) {
+                if (r > 0 && !floe__arrow_is_valid(arr->children[k], row))
+                    *out = floe_value_null(out->type);
+                return r;
+            }
+        }
+    }
+    return 0;
+}
+
+int floe__arrow_row_value(int32_t field_id, floe_value *out, void *payload)
+{
+    const floe_arrow_row *g = payload;
+    int r = find_value(g->root, g->batch, g->row, field_id, out, 0);
+    if (r < 0)
+        return floe__error_code() ? floe__error_code() : FLOE_ERROR;
+    if (r == 0)
+        *out = floe_value_null(FLOE_T_INT);
+    return 0;
 }

@@ -94,4 +94,24 @@ bool floe__arrow_is_valid(const struct ArrowArray *a, int64_t i);
 /* Map a floe error code to an errno value for the stream interface. */
 int floe__arrow_errno(int floe_code);
 
+/* The value of row `i` of a primitive Arrow column of Iceberg type `t`
+ * (bytes borrowed from the array), checked against the array's length and
+ * offsets. FLOE_EINVALID for a bad array, FLOE_EUNSUPPORTED for nested
+ * types. */
+int floe__arrow_value_at(const struct ArrowArray *arr, const floe_type *t, int64_t i,
+                         floe_value *out);
+
+/* A row of a struct batch, for evaluating expressions on it: root is the
+ * batch's Iceberg struct type, row the row index. */
+typedef struct floe_arrow_row {
+    const floe_type *root;
+    const struct ArrowArray *batch;
+    int64_t row;
+} floe_arrow_row;
+
+/* Expression getter (floe_expr_eval) over a floe_arrow_row payload: the
+ * value of field `field_id`, searched through nested structs (null when a
+ * struct on the way is null, or when the field is absent). */
+int floe__arrow_row_value(int32_t field_id, floe_value *out, void *payload);
+
 #endif

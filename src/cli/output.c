@@ -9,6 +9,7 @@
 #include "floe/io.h"
 #include "floe/table.h"
 #include "io/io.h"
+#include "sql/exec.h"
 #include "table/table.h"
 #include "util/civil.h"
 #include "util/progress.h"
@@ -63,132 +64,42 @@ static const char *cell(const cli_rows *r, size_t row, size_t col)
     return *(char **)floe__vec_at(&r->cells, row * r->ncols + col);
 }
 
-/* Display width of UTF-8 text: code points, not bytes. */
-static size_t width(const char *s)
+static int to_file(const char *data, size_t len, void *payload)
 {
-    size_t w = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            w++;
-    return w;
+    return fwrite(data, 1, len, payload) == len ? 0 : -1;
 }
 
-static void rule(FILE *out, const size_t *w, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        fputc('+', out);
-        for (size_t k = 0; k < w[i]; k++)
-            fputc('-', out);
-    }
-    fputs("+\n", out);
-}
-
-static void table_line(FILE *out, const size_t *w, size_t n, const char *const *v)
-{
-    for (size_t i = 0; i < n; i++) {
-        const char *s = v[i] ? v[i] : "NULL";
-        fprintf(out, "|%s", s);
-        for (size_t k = width(s); k < w[i]; k++)
-            fputc(' ', out);
-    }
-    fputs("|\n", out);
-}
-
-static void csv_field(FILE *out, const char *s)
-{
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
-static void json_string(FILE *out, const char *s)
-{
-    floe_buf b = FLOE_BUF_INIT;
-    if (floe__buf_put_json_escaped(&b, s, strlen(s)) == 0)
-        fprintf(out, "\"%s\"", b.len ? b.ptr : "");
-    floe__buf_free(&b);
-}
-
+/* Listings print through the SQL shell's formatter (sql/output.c), so every
+ * command's table, csv and json look the same as `floe sql`'s: text columns
+ * as strings, numeric ones as their digits. */
 int cli_rows_print(const cli_rows *r, cli_format fmt, FILE *out)
 {
+    floe_sql_format f = fmt == CLI_FMT_CSV    ? FLOE_SQLFMT_CSV
+                        : fmt == CLI_FMT_JSON ? FLOE_SQLFMT_JSON
+                                              : FLOE_SQLFMT_TABLE;
     size_t nrows = r->ncols ? r->cells.len / r->ncols : 0;
-    if (fmt == CLI_FMT_CSV) {
+    const char **names = floe__calloc(r->ncols ? r->ncols : 1, sizeof *names);
+    floe_sql_cell *cells = floe__calloc(r->ncols ? r->ncols : 1, sizeof *cells);
+    floe_sql_out *o = NULL;
+    int rc = names && cells ? floe__sql_out_new(&o, f, to_file, out) : floe__error_nomem();
+    for (size_t c = 0; rc == 0 && c < r->ncols; c++)
+        names[c] = r->cols[c].name;
+    if (rc == 0)
+        rc = floe__sql_out_begin(o, names, r->ncols);
+    for (size_t i = 0; rc == 0 && i < nrows; i++) {
         for (size_t c = 0; c < r->ncols; c++) {
-            if (c)
-                fputc(',', out);
-            csv_field(out, r->cols[c].name);
+            cells[c] = floe__sql_cell_text(cell(r, i, c));
+            if (cells[c].kind == FLOE_SQLC_TEXT && r->cols[c].type != CLI_COL_STR)
+                cells[c].kind = FLOE_SQLC_JSON; /* digits, unquoted in json */
         }
-        fputc('\n', out);
-        for (size_t i = 0; i < nrows; i++) {
-            for (size_t c = 0; c < r->ncols; c++) {
-                if (c)
-                    fputc(',', out);
-                csv_field(out, cell(r, i, c));
-            }
-            fputc('\n', out);
-        }
-    } else if (fmt == CLI_FMT_JSON) {
-        for (size_t i = 0; i < nrows; i++) {
-            fputc('{', out);
-            for (size_t c = 0; c < r->ncols; c++) {
-                const char *v = cell(r, i, c);
-                if (c)
-                    fputs(", ", out);
-                json_string(out, r->cols[c].name);
-                fputs(": ", out);
-                if (!v)
-                    fputs("null", out);
-                else if (r->cols[c].type == CLI_COL_STR)
-                    json_string(out, v);
-                else
-                    fputs(v, out);
-            }
-            fputs("}\n", out);
-        }
-    } else {
-        size_t *w = floe__calloc(r->ncols ? r->ncols : 1, sizeof *w);
-        const char **line = floe__calloc(r->ncols ? r->ncols : 1, sizeof *line);
-        if (!w || !line) {
-            floe__free(w);
-            floe__free(line);
-            return floe__error_nomem();
-        }
-        for (size_t c = 0; c < r->ncols; c++) {
-            w[c] = width(r->cols[c].name);
-            if (w[c] < 3)
-                w[c] = 3;
-            for (size_t i = 0; i < nrows; i++) {
-                const char *v = cell(r, i, c);
-                size_t k = width(v ? v : "NULL");
-                if (k > w[c])
-                    w[c] = k;
-            }
-        }
-        rule(out, w, r->ncols);
-        for (size_t c = 0; c < r->ncols; c++)
-            line[c] = r->cols[c].name;
-        table_line(out, w, r->ncols, line);
-        rule(out, w, r->ncols);
-        for (size_t i = 0; i < nrows; i++) {
-            for (size_t c = 0; c < r->ncols; c++)
-                line[c] = cell(r, i, c);
-            table_line(out, w, r->ncols, line);
-        }
-        rule(out, w, r->ncols);
-        floe__free(w);
-        floe__free(line);
+        rc = floe__sql_out_row(o, cells);
     }
-    return ferror(out) ? floe__error(FLOE_EIO, "cli", "cannot write the output") : 0;
+    if (rc == 0)
+        rc = floe__sql_out_end(o);
+    floe__sql_out_free(o);
+    floe__free(names);
+    floe__free(cells);
+    return rc;
 }
 
 void cli_format_time(int64_t ms, char *buf, size_t len)

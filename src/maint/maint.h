@@ -96,18 +96,6 @@ typedef int (*floe_expire_commit_fn)(const floe_table_metadata *base, const char
                                      const floe_expire_plan *plan, floe_table_metadata **committed,
                                      char **location, void *payload);
 
-/* The SQLite-catalog commit used until the table layer drives expiry:
- * builder + create-new metadata file + compare-and-set. payload: a
- * floe_expire_sql_commit. */
-typedef struct floe_expire_sql_commit {
-    floe_catalog *catalog;
-    const char *ident;
-    floe_fileio *io;
-} floe_expire_sql_commit;
-int floe__expire_commit_sql(const floe_table_metadata *base, const char *base_location,
-                            const floe_expire_plan *plan, floe_table_metadata **committed,
-                            char **location, void *payload);
-
 /* Delete (or with dry_run only report) what `base` reaches and
  * `retained_ids` do not: the whole reachable cleanup, every manifest read
  * at most once. `committed` / `committed_location` (NULL for a dry run)

@@ -678,6 +678,19 @@ static int push_null(wcol *c, uint16_t def, uint16_t rep)
 }
 
 /* Physical bytes of the value at physical index j of leaf array a. */
+/* Widen integer bounds (booleans, int32, int64) by v. */
+static void stats_int(vstats *s, int64_t v)
+{
+    if (!s->has) {
+        s->min.i = s->max.i = v;
+        s->has = true;
+    } else if (v < s->min.i) {
+        s->min.i = v;
+    } else if (v > s->max.i) {
+        s->max.i = v;
+    }
+}
+
 static int push_value(floe_pq_writer *w, wcol *c, const struct ArrowArray *a, int64_t j,
                       uint16_t rep)
 {
@@ -691,13 +704,7 @@ static int push_value(floe_pq_writer *w, wcol *c, const struct ArrowArray *a, in
         bool b = floe__arrow_bit_get(vals, j);
         tmp[0] = b;
         n = 1;
-        if (!s->has) {
-            s->min.i = s->max.i = b;
-            s->has = true;
-        } else {
-            if (b < s->min.i) s->min.i = b;
-            if (b > s->max.i) s->max.i = b;
-        }
+        stats_int(s, b);
         break;
     }
     case SK_I32: {
@@ -705,13 +712,7 @@ static int push_value(floe_pq_writer *w, wcol *c, const struct ArrowArray *a, in
         memcpy(&v, vals + j * 4, 4);
         memcpy(tmp, &v, 4);
         n = 4;
-        if (!s->has) {
-            s->min.i = s->max.i = v;
-            s->has = true;
-        } else {
-            if (v < s->min.i) s->min.i = v;
-            if (v > s->max.i) s->max.i = v;
-        }
+        stats_int(s, v);
         break;
     }
     case SK_I64: {
@@ -719,13 +720,7 @@ static int push_value(floe_pq_writer *w, wcol *c, const struct ArrowArray *a, in
         memcpy(&v, vals + j * 8, 8);
         memcpy(tmp, &v, 8);
         n = 8;
-        if (!s->has) {
-            s->min.i = s->max.i = v;
-            s->has = true;
-        } else {
-            if (v < s->min.i) s->min.i = v;
-            if (v > s->max.i) s->max.i = v;
-        }
+        stats_int(s, v);
         break;
     }
     case SK_F32:

@@ -20,6 +20,7 @@
  */
 #include "scan/incremental.h"
 
+#include "arrow/arrow.h"
 #define floe_field_summary floe_expr_field_summary
 #include "expr/expr.h"
 #undef floe_field_summary
@@ -201,7 +202,7 @@ static int read_rows(cl_cursor *c, const floe_scan_plan *from, floe_vec *tasks, 
     const floe_type *root = src->schema->root;
     while (rc == 0 && (rc = floe__incr_stream_next(&st, &batch, &have, &row)) == 0) {
         for (size_t k = 0; rc == 0 && k < src->ncols; k++)
-            rc = floe__scan_arrow_value(batch.children[k], root->fields[k].type, row, &vals[k]);
+            rc = floe__arrow_value_at(batch.children[k], root->fields[k].type, row, &vals[k]);
         if (rc == 0)
             rc = fn(c, vals, payload);
     }

@@ -24,6 +24,7 @@
  */
 #include "scan/scan.h"
 
+#include "arrow/arrow.h"
 #include "manifest/manifest.h"
 #include "parquet/parquet.h"
 #include "spec/spec.h"
@@ -515,7 +516,7 @@ static int load_eq_file(floe_scan_eqset *s, floe_fileio *io, const floe_schema *
             break;
         for (int64_t i = 0; i < b.length && rc == 0; i++) {
             for (size_t k = 0; k < s->nids && rc == 0; k++)
-                rc = floe__scan_arrow_value(b.children[k], fields[k].type, i, &vals[k]);
+                rc = floe__arrow_value_at(b.children[k], fields[k].type, i, &vals[k]);
             floe__buf_clear(&key);
             if (rc == 0 && (rc = floe__scan_key(&key, vals, s->nids)) == 0)
                 rc = eq_add(s, key.ptr ? key.ptr : "", key.len);

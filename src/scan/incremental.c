@@ -16,6 +16,7 @@
  */
 #include "scan/incremental.h"
 
+#include "arrow/arrow.h"
 #define floe_field_summary floe_expr_field_summary
 #include "expr/expr.h"
 #undef floe_field_summary
@@ -491,7 +492,7 @@ static int inc_column(floe_rowcursor *cur, size_t col, floe_rs_cell *out)
     inc_cursor *c = (inc_cursor *)cur;
     const floe_type *root = c->st->plan->schema->root;
     floe_value v;
-    FLOE_TRY(floe__scan_arrow_value(c->batch.children[col], root->fields[col].type, c->row, &v));
+    FLOE_TRY(floe__arrow_value_at(c->batch.children[col], root->fields[col].type, c->row, &v));
     *out = floe__rs_cell(v);
     return 0;
 }

@@ -40,74 +40,13 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---------------------------------------------------------------- arrow values */
-
-int floe__scan_arrow_value(const struct ArrowArray *a, const floe_type *t, int64_t i,
-                           floe_value *out)
-{
-    if (!floe__arrow_is_valid(a, i)) {
-        *out = floe_value_null(t->id);
-        return 0;
-    }
-    int64_t k = i + a->offset;
-    const void *vb = a->n_buffers > 1 ? a->buffers[1] : NULL;
-    switch (t->id) {
-    case FLOE_T_BOOLEAN:
-        *out = floe_value_bool(floe__arrow_bit_get(vb, k));
-        return 0;
-    case FLOE_T_INT:
-        *out = floe_value_int(((const int32_t *)vb)[k]);
-        return 0;
-    case FLOE_T_DATE:
-        *out = floe_value_date(((const int32_t *)vb)[k]);
-        return 0;
-    case FLOE_T_LONG:
-        *out = floe_value_long(((const int64_t *)vb)[k]);
-        return 0;
-    case FLOE_T_TIME:
-    case FLOE_T_TIMESTAMP:
-    case FLOE_T_TIMESTAMPTZ:
-    case FLOE_T_TIMESTAMP_NS:
-    case FLOE_T_TIMESTAMPTZ_NS:
-        *out = floe_value_i64(t->id, ((const int64_t *)vb)[k]);
-        return 0;
-    case FLOE_T_FLOAT:
-        *out = floe_value_float(((const float *)vb)[k]);
-        return 0;
-    case FLOE_T_DOUBLE:
-        *out = floe_value_double(((const double *)vb)[k]);
-        return 0;
-    case FLOE_T_DECIMAL: {
-        floe_i128 d;
-        memcpy(&d, (const uint8_t *)vb + 16 * k, 16);
-        *out = floe_value_decimal(d, t->scale);
-        return 0;
-    }
-    case FLOE_T_STRING:
-    case FLOE_T_BINARY: {
-        const int32_t *off = vb;
-        const uint8_t *data = a->buffers[2];
-        *out = floe_value_bytes(t->id, data + off[k], (size_t)(off[k + 1] - off[k]));
-        return 0;
-    }
-    case FLOE_T_UUID:
-    case FLOE_T_FIXED: {
-        size_t w = t->id == FLOE_T_UUID ? 16 : (size_t)t->length;
-        *out = floe_value_bytes(t->id, (const uint8_t *)vb + w * (size_t)k, w);
-        return 0;
-    }
-    default:
-        return floe__error(FLOE_EUNSUPPORTED, "scan", "cannot evaluate values of type %d", t->id);
-    }
-}
-
 /* Append slot i of `a` (type t) to builder b. */
 int floe__scan_copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, const floe_type *t,
                          int64_t i)
 {
     if (!floe_type_is_nested(t)) {
         floe_value v;
-        FLOE_TRY(floe__scan_arrow_value(a, t, i, &v));
+        FLOE_TRY(floe__arrow_value_at(a, t, i, &v));
         return floe__arrow_builder_append(b, &v);
     }
     bool valid = floe__arrow_is_valid(a, i);
@@ -467,42 +406,6 @@ static int fill_column(struct ArrowArray *out, int64_t n, const floe_field *fd, 
     return rc;
 }
 
-typedef struct getter_ctx {
-    const scan_stream *s;
-    const struct ArrowArray *batch;
-    int64_t row;
-} getter_ctx;
-
-static int find_value(const floe_type *st, const struct ArrowArray *arr, int64_t row, int32_t id,
-                      floe_value *out, int depth)
-{
-    for (size_t k = 0; k < st->nfields; k++) {
-        const floe_field *f = &st->fields[k];
-        if (f->id == id)
-            return floe__scan_arrow_value(arr->children[k], f->type, row, out) == 0 ? 1 : -1;
-        if (f->type->id == FLOE_T_STRUCT && depth < 16) {
-            int r = find_value(f->type, arr->children[k], row, id, out, depth + 1);
-            if (r != 0) {
-                if (r > 0 && !floe__arrow_is_valid(arr->children[k], row))
-                    *out = floe_value_null(out->type);
-                return r;
-            }
-        }
-    }
-    return 0;
-}
-
-static int row_getter(int32_t field_id, floe_value *out, void *payload)
-{
-    getter_ctx *g = payload;
-    int r = find_value(&g->s->read_root, g->batch, g->row, field_id, out, 0);
-    if (r < 0)
-        return floe__error_code() ? floe__error_code() : FLOE_ERROR;
-    if (r == 0)
-        *out = floe_value_null(FLOE_T_INT);
-    return 0;
-}
-
 static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct ArrowArray *out)
 {
     int64_t n = b->length;
@@ -571,20 +474,20 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
                     continue;
                 for (size_t k = 0; k < nid; k++) {
                     int c = L->eq_cols[e][k];
-                    FLOE_TRY(floe__scan_arrow_value(b->children[c], s->fields[c].type, i, &vals[k]));
+                    FLOE_TRY(floe__arrow_value_at(b->children[c], s->fields[c].type, i, &vals[k]));
                 }
                 if (floe__scan_eqset_has(L->eq[e], vals))
                     L->keep[i] = 0;
             }
         }
         if (filter) {
-            getter_ctx g = {s, b, 0};
+            floe_arrow_row g = {&s->read_root, b, 0};
             for (int64_t i = 0; i < n; i++) {
                 if (!L->keep[i])
                     continue;
                 bool ok;
                 g.row = i;
-                FLOE_TRY(floe_expr_eval(&ok, res, row_getter, &g));
+                FLOE_TRY(floe_expr_eval(&ok, res, floe__arrow_row_value, &g));
                 L->keep[i] = ok;
             }
         }

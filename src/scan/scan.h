@@ -140,9 +140,6 @@ bool floe__scan_eqset_has(const floe_scan_eqset *s, const floe_value *vals);
 /* Encode a tuple of values as a byte key (null-safe, type-tagged). */
 int floe__scan_key(floe_buf *out, const floe_value *vals, size_t n);
 
-/* A value of the Arrow array `a` (Iceberg type `t`, primitive) at row i. */
-int floe__scan_arrow_value(const struct ArrowArray *a, const floe_type *t, int64_t i,
-                           floe_value *out);
 
 /* Append slot i of Arrow array `a` (Iceberg type t, primitive or nested) to
  * builder b (whose type is t). */

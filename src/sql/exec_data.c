@@ -23,6 +23,8 @@
  */
 #include "sql/exec_data.h"
 
+#include "arrow/arrow.h"
+
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -518,14 +520,14 @@ static int data_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
             v->v.f64 = (double)(int64_t)x / d->p10[col];
             return 0;
         }
-        FLOE_TRY(floe__scan_arrow_value(a, t, c->row, v));
+        FLOE_TRY(floe__arrow_value_at(a, t, c->row, v));
         floe__buf_clear(&c->text); /* exact text */
         FLOE_TRY(floe_decimal_format(v->v.dec, v->scale, &c->text));
         v->type = FLOE_T_STRING;
         v->v.bytes.ptr = (const uint8_t *)c->text.ptr;
         v->v.bytes.len = c->text.len;
         return 0;
-    default: return floe__scan_arrow_value(a, t, c->row, v);
+    default: return floe__arrow_value_at(a, t, c->row, v);
     }
 }
 

@@ -25,6 +25,7 @@
  */
 #include "sql/nested.h"
 
+#include "arrow/arrow.h"
 #include "meta/rowsource.h"
 #include "scan/scan.h"
 #include "spec/spec.h"
@@ -40,7 +41,7 @@ static int leaf_json(const struct ArrowArray *a, const floe_type *t, int64_t i, 
                      floe_buf *out)
 {
     floe_value v;
-    FLOE_TRY(floe__scan_arrow_value(a, t, i, &v));
+    FLOE_TRY(floe__arrow_value_at(a, t, i, &v));
     if (!v.is_null && v.type == FLOE_T_TIMESTAMPTZ && tz) {
         FLOE_TRY(floe__buf_putc(out, '"'));
         FLOE_TRY(floe__rs_format_timestamp_us(v.v.i64, tz, out));

@@ -77,47 +77,6 @@ int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_
     return rc;
 }
 
-static int metrics_longs(floe_arena *a, const floe_pq_metrics *m, int which, floe_col_longs *out)
-{
-    floe_col_long *items = floe__arena_calloc(a, m->nfields ? m->nfields : 1, sizeof *items);
-    if (!items)
-        return floe__error_nomem();
-    size_t n = 0;
-    for (size_t i = 0; i < m->nfields; i++) {
-        const floe_pq_field_metrics *f = &m->fields[i];
-        if (which == 0 && f->has_column_size)
-            items[n++] = (floe_col_long){f->field_id, f->column_size};
-        else if (which == 1 && f->has_counts)
-            items[n++] = (floe_col_long){f->field_id, f->value_count};
-        else if (which == 2 && f->has_counts)
-            items[n++] = (floe_col_long){f->field_id, f->null_value_count};
-    }
-    *out = (floe_col_longs){n, items, true};
-    return 0;
-}
-
-static int metrics_bounds(floe_arena *a, const floe_pq_metrics *m, bool upper,
-                          floe_col_bytes_map *out)
-{
-    floe_col_bytes *items = floe__arena_calloc(a, m->nfields ? m->nfields : 1, sizeof *items);
-    if (!items)
-        return floe__error_nomem();
-    size_t n = 0;
-    for (size_t i = 0; i < m->nfields; i++) {
-        const floe_pq_field_metrics *f = &m->fields[i];
-        const uint8_t *p = upper ? f->upper_bound : f->lower_bound;
-        size_t len = upper ? f->upper_bound_len : f->lower_bound_len;
-        if (!p)
-            continue;
-        uint8_t *c = len ? floe__arena_memdup(a, p, len) : floe__arena_alloc(a, 1);
-        if (!c)
-            return floe__error_nomem();
-        items[n++] = (floe_col_bytes){f->field_id, c, len};
-    }
-    *out = (floe_col_bytes_map){n, items, true};
-    return 0;
-}
-
 static int out_sink(const void *data, size_t len, void *payload)
 {
     floe_output *o = payload;
@@ -180,15 +139,7 @@ static int write_delete_file(floe_rowlevel *op, const char *path, const floe_sch
         df.record_count = m.record_count;
         df.file_size_in_bytes = m.file_size_in_bytes;
         df.block_size_in_bytes = 67108864;
-        rc = metrics_longs(ar, &m, 0, &df.column_sizes);
-        if (rc == 0)
-            rc = metrics_longs(ar, &m, 1, &df.value_counts);
-        if (rc == 0)
-            rc = metrics_longs(ar, &m, 2, &df.null_value_counts);
-        if (rc == 0)
-            rc = metrics_bounds(ar, &m, false, &df.lower_bounds);
-        if (rc == 0)
-            rc = metrics_bounds(ar, &m, true, &df.upper_bounds);
+        rc = floe__data_file_set_metrics(ar, &m, &df);
         if (m.nsplit_offsets) {
             df.has_split_offsets = true;
             df.nsplit_offsets = m.nsplit_offsets;
@@ -313,42 +264,6 @@ static int write_pos_group(floe_rowlevel *op, const floe_schema *schema, pd_grou
 
 /* ---------------------------------------------------------------- finding rows */
 
-typedef struct row_ctx {
-    const floe_type *root;
-    const struct ArrowArray *batch;
-    int64_t row;
-} row_ctx;
-
-static int find_value(const floe_type *st, const struct ArrowArray *arr, int64_t row, int32_t id,
-                      floe_value *out, int depth)
-{
-    for (size_t k = 0; k < st->nfields; k++) {
-        const floe_field *f = &st->fields[k];
-        if (f->id == id)
-            return floe__scan_arrow_value(arr->children[k], f->type, row, out) == 0 ? 1 : -1;
-        if (f->type->id == FLOE_T_STRUCT && depth < 16) {
-            int r = find_value(f->type, arr->children[k], row, id, out, depth + 1);
-            if (r != 0) {
-                if (r > 0 && !floe__arrow_is_valid(arr->children[k], row))
-                    *out = floe_value_null(out->type);
-                return r;
-            }
-        }
-    }
-    return 0;
-}
-
-static int row_getter(int32_t field_id, floe_value *out, void *payload)
-{
-    row_ctx *g = payload;
-    int r = find_value(g->root, g->batch, g->row, field_id, out, 0);
-    if (r < 0)
-        return floe__error_code() ? floe__error_code() : FLOE_ERROR;
-    if (r == 0)
-        *out = floe_value_null(FLOE_T_INT);
-    return 0;
-}
-
 static int i64_cmp(const void *x, const void *y)
 {
     int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
@@ -395,7 +310,7 @@ static int classify(file_pass *fp, const struct ArrowArray *b, int64_t r, int64_
 {
     *live = !(fp->pd.n && sorted_has(fp->pd.pos, fp->pd.n, pos));
     *gone = false;
-    row_ctx g = {fp->plan->schema->root, b, r};
+    floe_arrow_row g = {fp->plan->schema->root, b, r};
     for (size_t e = 0; *live && e < fp->neq; e++) {
         size_t n = floe__scan_eqset_nids(fp->eq[e]);
         const int32_t *ids = floe__scan_eqset_ids(fp->eq[e]);
@@ -403,7 +318,7 @@ static int classify(file_pass *fp, const struct ArrowArray *b, int64_t r, int64_
         if (n > 32)
             return floe__error(FLOE_EUNSUPPORTED, "table", "more than 32 equality ids");
         for (size_t k = 0; k < n; k++)
-            FLOE_TRY(row_getter(ids[k], &vals[k], &g));
+            FLOE_TRY(floe__arrow_row_value(ids[k], &vals[k], &g));
         if (floe__scan_eqset_has(fp->eq[e], vals))
             *live = false;
     }
@@ -413,7 +328,7 @@ static int classify(file_pass *fp, const struct ArrowArray *b, int64_t r, int64_
         *gone = true;
     if (!*gone && fp->cond) {
         bool m = false;
-        FLOE_TRY(floe_expr_eval(&m, fp->cond, row_getter, &g));
+        FLOE_TRY(floe_expr_eval(&m, fp->cond, floe__arrow_row_value, &g));
         *gone = m;
     }
     return 0;

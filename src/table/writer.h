@@ -49,9 +49,5 @@ int floe__data_file_set_metrics(floe_arena *a, const struct floe_pq_metrics *m,
 /* Deep copy of a data file into `arena`. */
 int floe__data_file_copy(floe_arena *arena, floe_data_file *d, const floe_data_file *s);
 
-/* The value of row `i` of a primitive Arrow column of Iceberg type `t`
- * (bytes borrowed from the array). FLOE_EUNSUPPORTED for nested types. */
-int floe__arrow_value_at(const struct ArrowArray *arr, const floe_type *t, int64_t i,
-                         floe_value *out);
 
 #endif

@@ -64,8 +64,8 @@ ref main 23499723825440384 branch
 EOF2
 "$FIXTURE" --build "$T/wh2" <"$T/seed.txt" || bad "fixture seed"
 out=$("$FLOE_BIN" suspects --warehouse "$T/wh2" --format json shop.orders)
-grep -qF '"snapshot_id": 23499723825440384' <<<"$out" && ok || bad "seed: suspect: $out"
-grep -qF '"rollback_to": 5270420720687731067' <<<"$out" && ok || bad "seed: target: $out"
+grep -qF '"snapshot_id":23499723825440384' <<<"$out" && ok || bad "seed: suspect: $out"
+grep -qF '"rollback_to":5270420720687731067' <<<"$out" && ok || bad "seed: target: $out"
 grep -qF "CALL local.system.rollback_to_snapshot('shop.orders', 5270420720687731067)" <<<"$out" &&
     ok || bad "seed: statement"
 # after the rollback the suspect is abandoned: still reported, nothing to undo

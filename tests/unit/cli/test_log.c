@@ -332,10 +332,10 @@ static void test_table_formats(void)
               "3657524344527679724,,2026-09-28 13:15:19.839,append,2,0,2,1,,main\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format json --limit 1 shop.orders", floe_bin(), wh), 0);
-    FT_EQ_STR(out, "{\"snapshot_id\": 1822237857672733606, \"parent_id\": 5270420720687731067, "
-                   "\"committed_at\": \"2026-09-28 13:15:50.000\", \"operation\": \"append\", "
-                   "\"added_records\": 1, \"deleted_records\": 0, \"total_records\": 4, "
-                   "\"total_files\": 3, \"refs\": \"main\", \"state\": \"current\"}\n");
+    FT_EQ_STR(out, "{\"snapshot_id\":1822237857672733606,\"parent_id\":5270420720687731067,"
+                   "\"committed_at\":\"2026-09-28 13:15:50.000\",\"operation\":\"append\","
+                   "\"added_records\":1,\"deleted_records\":0,\"total_records\":4,"
+                   "\"total_files\":3,\"refs\":\"main\",\"state\":\"current\"}\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --limit 1 shop.orders", floe_bin(), wh), 0);
     FT_CHECK(out && strstr(out, "|snapshot_id        |parent_id          |committed_at           |"));

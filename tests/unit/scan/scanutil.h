@@ -81,7 +81,7 @@ static inline int cell_format(floe_buf *b, const struct ArrowArray *a, const str
     if (fmt_type(s->format, &t) < 0)
         return floe__buf_printf(b, "<%s>", s->format);
     floe_value v;
-    if (floe__scan_arrow_value(a, &t, i, &v) < 0)
+    if (floe__arrow_value_at(a, &t, i, &v) < 0)
         return -1;
     if (!v.is_null && (v.type == FLOE_T_DOUBLE || v.type == FLOE_T_FLOAT)) {
         /* shortest text that reads back (within the type's precision) */
