@@ -204,10 +204,38 @@ int floe_append_new(floe_append **out, floe_table *t)
     return 0;
 }
 
-static void delete_own_files(floe_append *a)
+/* ---------------------------------------------------------------- files an operation wrote */
+
+int floe__paths_add(floe_vec *paths, const char *path)
 {
-    if (a->own_files.len)
-        floe_fileio_remove(a->t->io, a->own_files.items, a->own_files.len);
+    char **slot = floe__vec_push(paths);
+    if (!slot || !(*slot = floe__strdup(path))) {
+        if (slot)
+            paths->len--;
+        return floe__error_nomem();
+    }
+    return 0;
+}
+
+void floe__paths_truncate(floe_vec *paths, size_t n)
+{
+    for (size_t i = n; i < paths->len; i++)
+        floe__free(((char **)paths->items)[i]);
+    if (n < paths->len)
+        paths->len = n;
+}
+
+void floe__paths_remove(floe_vec *paths, floe_fileio *io)
+{
+    if (paths->len)
+        floe_fileio_remove(io, paths->items, paths->len);
+    floe__paths_truncate(paths, 0);
+}
+
+void floe__paths_free(floe_vec *paths)
+{
+    floe__paths_truncate(paths, 0);
+    floe__vec_free(paths);
 }
 
 void floe_append_free(floe_append *a)
@@ -217,10 +245,8 @@ void floe_append_free(floe_append *a)
     if (a->writer)
         floe__data_writer_free(a->writer);
     if (!a->done)
-        delete_own_files(a);
-    for (size_t i = 0; i < a->own_files.len; i++)
-        floe__free(((char **)a->own_files.items)[i]);
-    floe__vec_free(&a->own_files);
+        floe__paths_remove(&a->own_files, a->t->io);
+    floe__paths_free(&a->own_files);
     floe__vec_free(&a->files);
     floe__props_free(&a->extra);
     floe__arena_free(a->arena);
@@ -229,13 +255,7 @@ void floe_append_free(floe_append *a)
 
 int floe__append_own_file(floe_append *a, const char *path)
 {
-    char **slot = floe__vec_push(&a->own_files);
-    if (!slot || !(*slot = floe__strdup(path))) {
-        if (slot)
-            a->own_files.len--;
-        return floe__error_nomem();
-    }
-    return 0;
+    return floe__paths_add(&a->own_files, path);
 }
 
 int floe__append_add_file(floe_append *a, const floe_data_file *df)
@@ -724,9 +744,7 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
             else
                 *slot = copy;
         }
-        for (size_t i = before; i < a->own_files.len; i++)
-            floe__free(((char **)a->own_files.items)[i]);
-        a->own_files.len = before;
+        floe__paths_truncate(&a->own_files, before);
     }
     /* manifest list */
     int64_t seq = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
@@ -852,10 +870,7 @@ int floe_append_commit(floe_append *a, int64_t *snapshot_id)
             *snapshot_id = a->snapshot_id;
         return rc;
     }
-    delete_own_files(a);
-    for (size_t i = 0; i < a->own_files.len; i++)
-        floe__free(((char **)a->own_files.items)[i]);
-    a->own_files.len = 0;
+    floe__paths_remove(&a->own_files, a->t->io);
     a->done = true;
     return rc;
 }

@@ -50,17 +50,6 @@ int floe__rl_copy_value(floe_arena *a, floe_value *d, const floe_value *s)
     return 0;
 }
 
-int floe__rl_own_file(floe_rowlevel *op, const char *path)
-{
-    char **slot = floe__vec_push(&op->own_files);
-    if (!slot || !(*slot = floe__strdup(path))) {
-        if (slot)
-            op->own_files.len--;
-        return floe__error_nomem();
-    }
-    return 0;
-}
-
 int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_t spec_id)
 {
     int32_t *sp = floe__vec_push(&op->delete_specs);
@@ -125,7 +114,7 @@ static int write_delete_file(floe_rowlevel *op, const char *path, const floe_sch
     if (o)
         o->abort(o);
     if (rc == 0)
-        rc = floe__rl_own_file(op, path);
+        rc = floe__paths_add(&op->own_files, path);
     floe_arena *ar = rc == 0 ? floe__arena_new(4096) : NULL;
     if (rc == 0 && !ar)
         rc = floe__error_nomem();

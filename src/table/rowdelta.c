@@ -129,22 +129,14 @@ int floe_rowlevel_new(floe_rowlevel **out, floe_table *t, const floe_rowlevel_op
     return 0;
 }
 
-static void delete_own(floe_rowlevel *op)
-{
-    if (op->own_files.len)
-        floe_fileio_remove(op->t->io, op->own_files.items, op->own_files.len);
-}
-
 void floe_rowlevel_free(floe_rowlevel *op)
 {
     if (!op)
         return;
     if (!op->done)
-        delete_own(op);
+        floe__paths_remove(&op->own_files, op->t->io);
     floe_append_free(op->writer); /* deletes its files unless kept */
-    for (size_t i = 0; i < op->own_files.len; i++)
-        floe__free(((char **)op->own_files.items)[i]);
-    floe__vec_free(&op->own_files);
+    floe__paths_free(&op->own_files);
     for (size_t i = 0; i < op->positions.len; i++)
         floe__vec_free(&((floe_rl_positions *)floe__vec_at(&op->positions, i))->pos);
     floe__vec_free(&op->positions);
@@ -1135,10 +1127,7 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
     if (rc == 0 && stats)
         *stats = op->stats;
     if (rc < 0 && rc != FLOE_ECOMMITUNKNOWN) {
-        delete_own(op);
-        for (size_t i = 0; i < op->own_files.len; i++)
-            floe__free(((char **)op->own_files.items)[i]);
-        op->own_files.len = 0;
+        floe__paths_remove(&op->own_files, op->t->io);
     }
     return rc;
 }

@@ -85,8 +85,6 @@ int floe__rl_resolve(floe_rowlevel *op);
 /* Write one equality delete file (unpartitioned spec). */
 int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids,
                               const struct ArrowArray *batch);
-/* Remember a delete file written by the operation (heap path copy). */
-int floe__rl_own_file(floe_rowlevel *op, const char *path);
 /* Add a delete file of spec `spec_id` (deep-copied into the op's arena). */
 int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_t spec_id);
 /* Deep copy of a value into an arena (bytes copied). */

@@ -113,6 +113,16 @@ typedef struct floe_table_change {
 } floe_table_change;
 
 int floe__change_init(floe_table_change *c);
+
+/* append.c: the files an uncommitted operation wrote (a floe_vec of heap
+ * char* paths), removed from storage unless its commit keeps them. */
+int floe__paths_add(floe_vec *paths, const char *path);
+/* Forget (free) the entries from index n on. */
+void floe__paths_truncate(floe_vec *paths, size_t n);
+/* Delete every listed file from `io` (best effort) and forget them. */
+void floe__paths_remove(floe_vec *paths, floe_fileio *io);
+void floe__paths_free(floe_vec *paths);
+
 /* Snapshot-summary helpers shared by appends and row-level commits
  * (append.c): an integer summary value (*ok false when absent or not a
  * number), and one "key" = printf(...) entry added to `kv` (floe_kv items
