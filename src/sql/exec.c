@@ -148,6 +148,8 @@ static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
         bool done = false;
         if (rc == 0)
             rc = floe__sql_fast_count(s, st, q, &done);
+        if (rc == 0 && !done)
+            rc = floe__sql_fast_aggregate(s, st, q, &done);
         if (rc == 0 && !done) {
             rc = floe__sql_out_stmt(s->out, q);
             if (rc < 0 && !s->error_class)
@@ -188,6 +190,7 @@ static int query_scalar(floe_sql_session *s, const floe_sql_stmt *st, char **out
 static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     floe_vec lines = FLOE_VEC_INIT(const char *);
+    const char *fast = NULL;
     int rc = floe__sql_refs_create(s, st);
     if (rc == 0) {
         /* plan (and read) the Iceberg scans the way the query would */
@@ -200,10 +203,19 @@ static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             if (r != SQLITE_ROW)
                 rc = sqlite_fail(s);
         }
+        if (rc == 0)
+            rc = floe__sql_fast_explain(s, st, q, a, &fast);
         sqlite3_finalize(q);
     }
     if (rc == 0)
         rc = floe__sql_explain_refs(s, st, &lines, a);
+    if (rc == 0 && fast) {
+        const char **slot = floe__vec_push(&lines);
+        if (!slot)
+            rc = floe__error_nomem();
+        else
+            *slot = fast;
+    }
     if (rc == 0) {
         /* SQLite's own plan for the rest of the query */
         char *sql = floe__arena_sprintf(a, "EXPLAIN QUERY PLAN %s", st->query->sql);

@@ -20,7 +20,14 @@
  */
 #include "sql/exec_int.h"
 
+#include <math.h>
 #include <string.h>
+#include <strings.h>
+
+#include "meta/rowsource.h"
+#include "scan/scan.h"
+#include "sql/exec_data.h"
+#include "util/civil.h"
 
 static void skip_space(const char **p)
 {
@@ -126,4 +133,417 @@ int floe__sql_fast_count(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_s
     floe_sql_cell cell = floe__sql_cell_int(n);
     *done = true;
     return floe__sql_emit(s, names, 1, &cell, 1);
+}
+
+/* ------------------------------------------------------- fast aggregates */
+
+__extension__ typedef __int128 i128;
+
+enum { AG_COUNT_STAR, AG_COUNT, AG_SUM, AG_MIN, AG_MAX, AG_AVG };
+#define MAX_AGGS 32
+
+typedef struct agg {
+    int kind;
+    int slot;             /* index into the projected columns, -1 for count(*) */
+    const floe_type *type; /* Iceberg type of the column */
+    double p10;           /* decimals: 10^scale (SQLite sees unscaled / p10) */
+    int64_t cnt;          /* non-NULL values (rows for count(*)) */
+    floe_sql_dsum sum;    /* sum(): exec_funcs.c's exact sum */
+    double rsum;          /* avg(): SQLite 3.40's plain double sum */
+    bool has;             /* min/max: a value was seen */
+    bool is_real;         /* min/max: best is dbl, else i */
+    int64_t i;
+    double dbl;
+} agg;
+
+typedef struct fast_plan {
+    agg aggs[MAX_AGGS];
+    size_t naggs;
+    size_t cols[MAX_AGGS];
+    size_t ncols;
+    bool bail; /* a value the fast path does not reproduce: let SQLite run */
+} fast_plan;
+
+static bool plain_type(const floe_type *t)
+{
+    switch (t->id) {
+    case FLOE_T_INT:
+    case FLOE_T_LONG:
+    case FLOE_T_FLOAT:
+    case FLOE_T_DOUBLE:
+    case FLOE_T_DATE: return true;
+    case FLOE_T_DECIMAL: return t->precision <= 15; /* SQLite sees doubles (exec_data.c) */
+    default: return false;
+    }
+}
+
+/* One `fn(arg)` select item (optionally `[AS] alias`); its column resolved
+ * against the row source. */
+static bool parse_item(const char **p, const floe_rowsource *rs, fast_plan *fp)
+{
+    static const char *const fns[] = {"count", "sum", "min", "max", "avg"};
+    static const int kinds[] = {AG_COUNT, AG_SUM, AG_MIN, AG_MAX, AG_AVG};
+    char name[256], col[256];
+    if (fp->naggs >= MAX_AGGS)
+        return false;
+    agg *g = &fp->aggs[fp->naggs];
+    memset(g, 0, sizeof *g);
+    g->kind = -1;
+    for (size_t i = 0; i < 5 && g->kind < 0; i++)
+        if (word(p, fns[i]))
+            g->kind = kinds[i];
+    if (g->kind < 0 || !word(p, "("))
+        return false;
+    g->slot = -1;
+    if (g->kind == AG_COUNT && (word(p, "*") || word(p, "1"))) {
+        g->kind = AG_COUNT_STAR;
+    } else {
+        if (!ident(p, col, sizeof col))
+            return false;
+        const char *save = *p;
+        if (word(p, ".")) { /* a qualifier (SQLite checked it names the table) */
+            if (!ident(p, col, sizeof col))
+                return false;
+        } else {
+            *p = save;
+        }
+        size_t nvis = rs->ncolumns - rs->nhidden, c = nvis;
+        for (size_t i = 0; i < nvis; i++)
+            if (strcasecmp(rs->columns[i].name, col) == 0) {
+                if (c != nvis)
+                    return false; /* ambiguous by case */
+                c = i;
+            }
+        if (c == nvis)
+            return false;
+        g->type = floe__sql_data_type(rs, rs->columns[c].name);
+        if (!g->type || !plain_type(g->type))
+            return false;
+        if (g->type->id == FLOE_T_DATE && (g->kind == AG_SUM || g->kind == AG_AVG))
+            return false; /* text in SQLite */
+        if (g->type->id == FLOE_T_DECIMAL) {
+            g->p10 = 1;
+            for (int k = 0; k < g->type->scale; k++)
+                g->p10 *= 10;
+        }
+        size_t slot = 0;
+        while (slot < fp->ncols && fp->cols[slot] != c)
+            slot++;
+        if (slot == fp->ncols)
+            fp->cols[fp->ncols++] = c;
+        g->slot = (int)slot;
+    }
+    if (!word(p, ")"))
+        return false;
+    fp->naggs++;
+    if (word(p, "as"))
+        return ident(p, name, sizeof name);
+    const char *save = *p;
+    if (word(p, "from")) { /* not an alias */
+        *p = save;
+        return true;
+    }
+    if (!ident(p, name, sizeof name))
+        *p = save;
+    return true;
+}
+
+/* Is `sql` `SELECT agg(col), ... FROM <table> [[AS] alias] [;]`? */
+static bool parse_aggregates(const char *sql, const char *table, const floe_rowsource *rs,
+                             fast_plan *fp)
+{
+    const char *p = sql;
+    char name[256];
+    memset(fp, 0, sizeof *fp);
+    if (!word(&p, "select"))
+        return false;
+    do {
+        if (!parse_item(&p, rs, fp))
+            return false;
+    } while (word(&p, ","));
+    if (!word(&p, "from") || !ident(&p, name, sizeof name) || strcmp(name, table) != 0)
+        return false;
+    if (word(&p, "as")) {
+        if (!ident(&p, name, sizeof name))
+            return false;
+    } else {
+        const char *save = p;
+        if (!ident(&p, name, sizeof name))
+            p = save;
+    }
+    word(&p, ";");
+    skip_space(&p);
+    return *p == 0;
+}
+
+/* The fast path applies to `q` (and `fp` holds its plan): a data table,
+ * the option on, the statement's shape. */
+static bool recognise(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
+                      fast_plan *fp, floe_rowsource **rs)
+{
+    const char *opt = floe__sql_session_option(s, "floe.fast-aggregates");
+    if (opt && strcasecmp(opt, "false") == 0)
+        return false;
+    if (st->nrefs != 1 || !st->query || !st->query->sql)
+        return false;
+    *rs = floe__sql_live_source(s, st->refs[0].sqlite_name);
+    if (!*rs || !floe__sql_data_type(*rs, (*rs)->columns[0].name))
+        return false;
+    return parse_aggregates(st->query->sql, st->refs[0].sqlite_name, *rs, fp) &&
+           (size_t)sqlite3_column_count(q) == fp->naggs;
+}
+
+/* Dates SQLite sees as 'YYYY-MM-DD' text compare as their day numbers only
+ * for years 0000..9999 (vtab.c formats others differently). */
+static int32_t date_lo, date_hi;
+
+/* SQLite's min()/max(): a later value replaces the best only when strictly
+ * smaller/greater (first of equals kept). */
+static inline void minmax_int(agg *g, int64_t v)
+{
+    if (!g->has || (g->kind == AG_MIN ? v < g->i : v > g->i))
+        g->i = v;
+    g->has = true;
+}
+
+static inline void minmax_real(agg *g, double v)
+{
+    if (!g->has || (g->kind == AG_MIN ? v < g->dbl : v > g->dbl))
+        g->dbl = v;
+    g->has = true;
+    g->is_real = true;
+}
+
+static inline bool valid_at(const struct ArrowArray *a, int64_t k)
+{
+    const uint8_t *valid = a->null_count == 0 ? NULL : a->buffers[0];
+    return !valid || ((valid[k >> 3] >> (k & 7)) & 1);
+}
+
+/* sum() of a decimal(p <= 15, s <= 9) column: exactly the sum of the
+ * unscaled values, at the largest scale any value's shortest decimal form
+ * needs (what stepping each value's double through floe__sql_dsum_step
+ * gives: exact_decimal reads back the shortest form). */
+static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n)
+{
+    const uint8_t *vb = a->buffers[1];
+    int scale = g->type->scale;
+    i128 acc = 0;
+    int64_t cnt = 0;
+    int need = 0; /* fraction digits the values need */
+    for (int64_t r = 0; r < n; r++) {
+        int64_t k = r + a->offset;
+        if (!valid_at(a, k))
+            continue;
+        i128 x;
+        memcpy(&x, vb + 16 * k, 16);
+        acc += x;
+        cnt++;
+        if (need < scale) {
+            int64_t v = (int64_t)x;
+            int tz = 0;
+            while (tz < scale && v % 10 == 0) {
+                v /= 10;
+                tz++;
+            }
+            if (v == 0)
+                tz = scale;
+            if (scale - tz > need)
+                need = scale - tz;
+        }
+    }
+    if (cnt == 0)
+        return;
+    g->cnt += cnt;
+    for (int k = need; k < scale; k++)
+        acc /= 10; /* exact: every value is a multiple of 10^(scale - need) */
+    floe__sql_dsum_add_exact(&g->sum, acc, need, true);
+}
+
+static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64_t n)
+{
+    fast_plan *fp = payload;
+    for (size_t ai = 0; ai < fp->naggs; ai++) {
+        agg *g = &fp->aggs[ai];
+        if (g->kind == AG_COUNT_STAR) {
+            g->cnt += n;
+            continue;
+        }
+        const struct ArrowArray *a = arrays[g->slot];
+        const void *vb = a->buffers[1];
+        floe_type_id t = g->type->id;
+        if (g->kind == AG_SUM && t == FLOE_T_DECIMAL && g->type->scale <= 9) {
+            sum_decimal(g, a, n);
+            continue;
+        }
+        if (g->kind == AG_SUM && (t == FLOE_T_LONG || t == FLOE_T_INT)) {
+            i128 acc = 0;
+            int64_t cnt = 0;
+            for (int64_t r = 0; r < n; r++) {
+                int64_t k = r + a->offset;
+                if (!valid_at(a, k))
+                    continue;
+                acc += t == FLOE_T_LONG ? ((const int64_t *)vb)[k] : ((const int32_t *)vb)[k];
+                cnt++;
+            }
+            if (cnt)
+                floe__sql_dsum_add_exact(&g->sum, acc, 0, false);
+            g->cnt += cnt;
+            continue;
+        }
+        for (int64_t r = 0; r < n; r++) {
+            int64_t k = r + a->offset;
+            if (!valid_at(a, k))
+                continue;
+            bool is_int = true;
+            int64_t iv = 0;
+            double x = 0;
+            switch (t) {
+            case FLOE_T_LONG: iv = ((const int64_t *)vb)[k]; break;
+            case FLOE_T_INT: iv = ((const int32_t *)vb)[k]; break;
+            case FLOE_T_DATE:
+                iv = ((const int32_t *)vb)[k];
+                if (iv < date_lo || iv > date_hi) {
+                    fp->bail = true;
+                    return 1;
+                }
+                break;
+            case FLOE_T_FLOAT: is_int = false; x = (double)((const float *)vb)[k]; break;
+            case FLOE_T_DOUBLE: is_int = false; x = ((const double *)vb)[k]; break;
+            default: { /* decimal as SQLite sees it (exec_data.c) */
+                i128 d;
+                memcpy(&d, (const uint8_t *)vb + 16 * k, 16);
+                is_int = false;
+                x = (double)(int64_t)d / g->p10;
+                break;
+            }
+            }
+            if (!is_int && isnan(x))
+                continue; /* SQLite stores a NaN result as NULL */
+            g->cnt++;
+            switch (g->kind) {
+            case AG_SUM:
+                floe__sql_dsum_step(&g->sum, is_int ? SQLITE_INTEGER : SQLITE_FLOAT, iv,
+                                    is_int ? (double)iv : x);
+                break;
+            case AG_AVG: g->rsum += is_int ? (double)iv : x; break;
+            case AG_MIN:
+            case AG_MAX:
+                if (is_int)
+                    minmax_int(g, iv);
+                else
+                    minmax_real(g, x);
+                break;
+            default: break;
+            }
+        }
+    }
+    return 0;
+}
+
+/* json output shows a decimal as a number */
+static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cell *c)
+{
+    *c = floe__sql_cell_null();
+    switch (g->kind) {
+    case AG_COUNT_STAR:
+    case AG_COUNT: *c = floe__sql_cell_int(g->cnt); return 0;
+    case AG_AVG:
+        if (g->cnt > 0) {
+            c->kind = FLOE_SQLC_REAL;
+            c->d = g->rsum / (double)g->cnt;
+        }
+        return 0;
+    case AG_SUM: {
+        int64_t i = 0;
+        double d = 0;
+        int scale = 0;
+        switch (floe__sql_dsum_result(&g->sum, &i, &d, &scale)) {
+        case FLOE_SQL_DSUM_NULL: return 0;
+        case FLOE_SQL_DSUM_OVERFLOW: return 1; /* SQLite raises its error */
+        case FLOE_SQL_DSUM_INT: *c = floe__sql_cell_int(i); return 0;
+        case FLOE_SQL_DSUM_REAL:
+            c->kind = FLOE_SQLC_REAL;
+            c->d = d;
+            return 0;
+        default:
+            FLOE_TRY(floe__sql_out_decimal_cell(s->out, d, scale, text, c));
+            return 0;
+        }
+    }
+    default: /* min, max */
+        if (!g->has)
+            return 0;
+        if (g->type->id == FLOE_T_DATE) {
+            int64_t y;
+            unsigned m, d;
+            floe__civil_from_days(g->i, &y, &m, &d);
+            FLOE_TRY(floe__buf_printf(text, "%04lld-%02u-%02u", (long long)y, m, d));
+            c->kind = FLOE_SQLC_TEXT;
+            c->s = text->ptr;
+            c->n = text->len;
+        } else if (g->is_real) {
+            c->kind = FLOE_SQLC_REAL;
+            c->d = g->dbl;
+        } else {
+            *c = floe__sql_cell_int(g->i);
+        }
+        return 0;
+    }
+}
+
+int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
+                             bool *done)
+{
+    *done = false;
+    fast_plan *fp = floe__calloc(1, sizeof *fp);
+    if (!fp)
+        return floe__error_nomem();
+    floe_rowsource *rs = NULL;
+    if (!recognise(s, st, q, fp, &rs)) {
+        floe__free(fp);
+        return 0;
+    }
+    date_lo = (int32_t)floe__days_from_civil(0, 1, 1);
+    date_hi = (int32_t)floe__days_from_civil(9999, 12, 31);
+    int rc = floe__sql_data_each_batch(rs, fp->cols, fp->ncols, on_batch, fp);
+    floe_buf text[MAX_AGGS];
+    floe_sql_cell cells[MAX_AGGS];
+    const char *names[MAX_AGGS];
+    memset(text, 0, sizeof text);
+    for (size_t i = 0; rc == 0 && i < fp->naggs; i++) {
+        names[i] = sqlite3_column_name(q, (int)i);
+        if (!names[i])
+            rc = floe__error_nomem();
+        if (rc == 0)
+            rc = result_cell(s, &fp->aggs[i], &text[i], &cells[i]);
+    }
+    if (rc == 0) {
+        *done = true;
+        rc = floe__sql_emit(s, names, fp->naggs, cells, 1);
+    }
+    for (size_t i = 0; i < fp->naggs; i++)
+        floe__buf_free(&text[i]);
+    floe__free(fp);
+    return rc < 0 ? rc : 0; /* 1: let SQLite answer */
+}
+
+int floe__sql_fast_explain(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
+                           floe_arena *a, const char **line)
+{
+    *line = NULL;
+    fast_plan *fp = floe__calloc(1, sizeof *fp);
+    if (!fp)
+        return floe__error_nomem();
+    floe_rowsource *rs = NULL;
+    int rc = 0;
+    if (recognise(s, st, q, fp, &rs)) {
+        *line = floe__arena_sprintf(a, "Fast aggregate: %zu aggregate%s over the scan's Arrow "
+                                       "batches (SQLite does not step the rows)",
+                                    fp->naggs, fp->naggs == 1 ? "" : "s");
+        if (!*line)
+            rc = floe__error_nomem();
+    }
+    floe__free(fp);
+    return rc;
 }
