@@ -196,15 +196,15 @@ static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
         /* plan (and read) the Iceberg scans the way the query would */
         sqlite3_stmt *q = NULL;
         rc = prepare(s, st->query->sql, &q);
-        while (rc == 0) {
+        if (rc == 0)
+            rc = floe__sql_fast_explain(s, st, q, a, &fast);
+        while (rc == 0 && !fast) {
             int r = sqlite3_step(q);
             if (r == SQLITE_DONE)
                 break;
             if (r != SQLITE_ROW)
                 rc = sqlite_fail(s);
         }
-        if (rc == 0)
-            rc = floe__sql_fast_explain(s, st, q, a, &fast);
         sqlite3_finalize(q);
     }
     if (rc == 0)

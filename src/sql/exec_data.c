@@ -798,8 +798,9 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     return 0;
 }
 
-int floe__sql_data_each_batch(floe_rowsource *rs, const size_t *cols, size_t ncols,
-                              floe_sql_batch_fn fn, void *payload)
+int floe__sql_data_each_batch(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                              const size_t *cols, size_t ncols, floe_sql_batch_fn fn,
+                              void *payload)
 {
     if (rs->ops != &data_ops || ((data_rs *)rs->impl)->fns)
         return 1;
@@ -813,7 +814,7 @@ int floe__sql_data_each_batch(floe_rowsource *rs, const size_t *cols, size_t nco
     if (!arrays)
         return floe__error_nomem();
     floe_rowcursor *base = NULL;
-    int rc = data_open_projected(rs, NULL, 0, used, &base);
+    int rc = data_open_projected(rs, cons, ncons, used, &base);
     data_cursor *c = (data_cursor *)base;
     if (rc == 0 && c->remaining >= 0) { /* counted from the manifests */
         rc = fn(payload, NULL, c->remaining);

@@ -156,11 +156,32 @@ typedef struct agg {
     double dbl;
 } agg;
 
+/* One WHERE term `col op literal`, evaluated on every row exactly as
+ * SQLite compares the value it would see (INTEGER, REAL or date text) with
+ * the literal SQLite parsed. */
+enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
+typedef struct pred {
+    int slot;
+    int op;
+    const floe_type *type;
+    double p10;
+    int64_t iv;   /* integer columns: an integer literal */
+    double dv;    /* REAL columns: the literal as a double */
+    char text[16]; /* date columns: the text literal */
+    size_t len;
+} pred;
+
 typedef struct fast_plan {
     agg aggs[MAX_AGGS];
     size_t naggs;
-    size_t cols[MAX_AGGS];
+    pred preds[MAX_AGGS];
+    size_t npreds;
+    floe_rs_constraint cons[MAX_AGGS]; /* pushed to the scan (pruning) */
+    size_t ncons;
+    size_t cols[2 * MAX_AGGS];
     size_t ncols;
+    uint8_t *keep; /* per row of the batch: passes the WHERE */
+    int64_t keep_cap;
     bool bail; /* a value the fast path does not reproduce: let SQLite run */
 } fast_plan;
 
@@ -175,6 +196,40 @@ static bool plain_type(const floe_type *t)
     case FLOE_T_DECIMAL: return t->precision <= 15; /* SQLite sees doubles (exec_data.c) */
     default: return false;
     }
+}
+
+/* `[qualifier.]name` of a visible column (SQLite checked the qualifier
+ * names the statement's one table): its index and its slot among the
+ * projected columns. */
+static bool column(const char **p, char *col, const floe_rowsource *rs, fast_plan *fp,
+                   size_t *c_out, size_t *slot_out)
+{
+    if (!ident(p, col, 256))
+        return false;
+    const char *save = *p;
+    if (word(p, ".")) {
+        if (!ident(p, col, 256))
+            return false;
+    } else {
+        *p = save;
+    }
+    size_t nvis = rs->ncolumns - rs->nhidden, c = nvis;
+    for (size_t i = 0; i < nvis; i++)
+        if (strcasecmp(rs->columns[i].name, col) == 0) {
+            if (c != nvis)
+                return false; /* ambiguous by case */
+            c = i;
+        }
+    if (c == nvis)
+        return false;
+    size_t slot = 0;
+    while (slot < fp->ncols && fp->cols[slot] != c)
+        slot++;
+    if (slot == fp->ncols)
+        fp->cols[fp->ncols++] = c;
+    *c_out = c;
+    *slot_out = slot;
+    return true;
 }
 
 /* One `fn(arg)` select item (optionally `[AS] alias`); its column resolved
@@ -195,26 +250,12 @@ static bool parse_item(const char **p, const floe_rowsource *rs, fast_plan *fp)
     if (g->kind < 0 || !word(p, "("))
         return false;
     g->slot = -1;
+    size_t slot = 0;
     if (g->kind == AG_COUNT && (word(p, "*") || word(p, "1"))) {
         g->kind = AG_COUNT_STAR;
     } else {
-        if (!ident(p, col, sizeof col))
-            return false;
-        const char *save = *p;
-        if (word(p, ".")) { /* a qualifier (SQLite checked it names the table) */
-            if (!ident(p, col, sizeof col))
-                return false;
-        } else {
-            *p = save;
-        }
-        size_t nvis = rs->ncolumns - rs->nhidden, c = nvis;
-        for (size_t i = 0; i < nvis; i++)
-            if (strcasecmp(rs->columns[i].name, col) == 0) {
-                if (c != nvis)
-                    return false; /* ambiguous by case */
-                c = i;
-            }
-        if (c == nvis)
+        size_t c;
+        if (!column(p, col, rs, fp, &c, &slot))
             return false;
         g->type = floe__sql_data_type(rs, rs->columns[c].name);
         if (!g->type || !plain_type(g->type))
@@ -226,11 +267,6 @@ static bool parse_item(const char **p, const floe_rowsource *rs, fast_plan *fp)
             for (int k = 0; k < g->type->scale; k++)
                 g->p10 *= 10;
         }
-        size_t slot = 0;
-        while (slot < fp->ncols && fp->cols[slot] != c)
-            slot++;
-        if (slot == fp->ncols)
-            fp->cols[fp->ncols++] = c;
         g->slot = (int)slot;
     }
     if (!word(p, ")"))
@@ -248,9 +284,168 @@ static bool parse_item(const char **p, const floe_rowsource *rs, fast_plan *fp)
     return true;
 }
 
-/* Is `sql` `SELECT agg(col), ... FROM <table> [[AS] alias] [;]`? */
-static bool parse_aggregates(const char *sql, const char *table, const floe_rowsource *rs,
-                             fast_plan *fp)
+/* A literal as SQLite parses it: its text run through the session's
+ * connection (`SELECT <literal>`), so numbers round exactly as in the
+ * query. Literals: 'text', [-]number. */
+static bool literal(const char **p, floe_sql_session *s, int *type, int64_t *iv, double *dv,
+                    char *text, size_t cap, size_t *len)
+{
+    skip_space(p);
+    const char *b = *p, *e = b;
+    if (*e == '\'') {
+        for (e++; *e && !(*e == '\'' && e[1] != '\''); e++)
+            if (*e == '\'')
+                e++; /* '' */
+        if (*e != '\'')
+            return false;
+        e++;
+    } else {
+        if (*e == '-')
+            e++;
+        if (!(*e >= '0' && *e <= '9') && *e != '.')
+            return false;
+        while ((*e >= '0' && *e <= '9') || *e == '.' || *e == 'e' || *e == 'E' ||
+               ((*e == '+' || *e == '-') && (e[-1] == 'e' || e[-1] == 'E')))
+            e++;
+    }
+    char sql[96];
+    if ((size_t)(e - b) + 8 > sizeof sql)
+        return false;
+    memcpy(sql, "SELECT ", 7);
+    memcpy(sql + 7, b, (size_t)(e - b));
+    sql[7 + (e - b)] = 0;
+    sqlite3_stmt *q = NULL;
+    bool ok = sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) == SQLITE_OK && q &&
+              sqlite3_step(q) == SQLITE_ROW;
+    if (ok) {
+        *type = sqlite3_column_type(q, 0);
+        *iv = sqlite3_column_int64(q, 0);
+        *dv = sqlite3_column_double(q, 0);
+        if (*type == SQLITE_TEXT) {
+            const char *t = (const char *)sqlite3_column_text(q, 0);
+            *len = (size_t)sqlite3_column_bytes(q, 0);
+            ok = t && *len < cap;
+            if (ok)
+                memcpy(text, t, *len + 1);
+        }
+    }
+    sqlite3_finalize(q);
+    *p = e;
+    return ok;
+}
+
+/* Days of a canonical 'YYYY-MM-DD' (years 0000..9999); false otherwise. */
+static bool canonical_date(const char *t, size_t len, int32_t *days)
+{
+    if (len != 10 || t[4] != '-' || t[7] != '-')
+        return false;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && !(t[i] >= '0' && t[i] <= '9'))
+            return false;
+    int64_t y = (t[0] - '0') * 1000 + (t[1] - '0') * 100 + (t[2] - '0') * 10 + (t[3] - '0');
+    unsigned m = (unsigned)((t[5] - '0') * 10 + (t[6] - '0'));
+    unsigned d = (unsigned)((t[8] - '0') * 10 + (t[9] - '0'));
+    if (m < 1 || m > 12 || d < 1 || d > 31)
+        return false;
+    int64_t z = floe__days_from_civil(y, m, d);
+    int64_t y2;
+    unsigned m2, d2;
+    floe__civil_from_days(z, &y2, &m2, &d2);
+    if (y2 != y || m2 != m || d2 != d)
+        return false;
+    *days = (int32_t)z;
+    return true;
+}
+
+/* One WHERE term `[q.]col op literal`. Only comparisons whose SQLite
+ * meaning is plain: an integer column with an integer literal, a REAL
+ * column (double, float, decimal <= 15 digits) with a number, a date
+ * column with a text literal. Integer and date terms are also pushed to
+ * the scan (pruning); every term is checked on each row here. */
+static bool parse_pred(const char **p, floe_sql_session *s, const floe_rowsource *rs,
+                       fast_plan *fp)
+{
+    static const char *const ops[] = {"==", "=", "<>", "!=", "<=", ">=", "<", ">"};
+    static const int opk[] = {OP_EQ, OP_EQ, OP_NE, OP_NE, OP_LE, OP_GE, OP_LT, OP_GT};
+    char col[256];
+    size_t c, slot;
+    if (fp->npreds >= MAX_AGGS || !column(p, col, rs, fp, &c, &slot))
+        return false;
+    pred *pr = &fp->preds[fp->npreds];
+    memset(pr, 0, sizeof *pr);
+    pr->slot = (int)slot;
+    pr->type = floe__sql_data_type(rs, rs->columns[c].name);
+    if (!pr->type || !plain_type(pr->type))
+        return false;
+    pr->op = -1;
+    for (size_t i = 0; i < 8 && pr->op < 0; i++)
+        if (word(p, ops[i]))
+            pr->op = opk[i];
+    int type = 0;
+    if (pr->op < 0 ||
+        !literal(p, s, &type, &pr->iv, &pr->dv, pr->text, sizeof pr->text, &pr->len))
+        return false;
+    floe_rs_constraint *k = &fp->cons[fp->ncons];
+    memset(k, 0, sizeof *k);
+    k->column = c;
+    static const floe_rs_op push[] = {FLOE_RS_EQ, 0, FLOE_RS_LT, FLOE_RS_LE, FLOE_RS_GT,
+                                      FLOE_RS_GE};
+    k->op = push[pr->op];
+    switch (pr->type->id) {
+    case FLOE_T_INT:
+    case FLOE_T_LONG:
+        if (type != SQLITE_INTEGER)
+            return false;
+        if (pr->type->id == FLOE_T_LONG) {
+            k->value.type = FLOE_T_LONG;
+            k->value.v.i64 = pr->iv;
+        } else {
+            if (pr->iv < INT32_MIN || pr->iv > INT32_MAX)
+                k->op = 0; /* not pushed: SQLite alone compares */
+            k->value.type = FLOE_T_INT;
+            k->value.v.i32 = (int32_t)pr->iv;
+        }
+        break;
+    case FLOE_T_DATE: {
+        int32_t days;
+        if (type != SQLITE_TEXT)
+            return false;
+        if (canonical_date(pr->text, pr->len, &days)) {
+            k->value.type = FLOE_T_DATE;
+            k->value.v.i32 = days;
+        } else {
+            k->op = 0;
+        }
+        break;
+    }
+    default: /* REAL in SQLite */
+        if (type == SQLITE_INTEGER) {
+            /* SQLite compares REAL and INTEGER exactly; a double holds the
+             * integer exactly below 2^53 */
+            if (pr->iv > 9007199254740992LL || pr->iv < -9007199254740992LL)
+                return false;
+            pr->dv = (double)pr->iv;
+        } else if (type != SQLITE_FLOAT) {
+            return false;
+        }
+        if (pr->type->id == FLOE_T_DECIMAL) {
+            pr->p10 = 1;
+            for (int i = 0; i < pr->type->scale; i++)
+                pr->p10 *= 10;
+        }
+        k->op = 0;
+        break;
+    }
+    if (k->op)
+        fp->ncons++;
+    fp->npreds++;
+    return true;
+}
+
+/* Is `sql` `SELECT agg(col), ... FROM <table> [[AS] alias] [WHERE col op
+ * literal [AND ...]] [;]`? */
+static bool parse_aggregates(floe_sql_session *s, const char *sql, const char *table,
+                             const floe_rowsource *rs, fast_plan *fp)
 {
     const char *p = sql;
     char name[256];
@@ -268,8 +463,14 @@ static bool parse_aggregates(const char *sql, const char *table, const floe_rows
             return false;
     } else {
         const char *save = p;
-        if (!ident(&p, name, sizeof name))
+        if (word(&p, "where") || !ident(&p, name, sizeof name))
             p = save;
+    }
+    if (word(&p, "where")) {
+        do {
+            if (!parse_pred(&p, s, rs, fp))
+                return false;
+        } while (word(&p, "and"));
     }
     word(&p, ";");
     skip_space(&p);
@@ -289,7 +490,7 @@ static bool recognise(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt
     *rs = floe__sql_live_source(s, st->refs[0].sqlite_name);
     if (!*rs || !floe__sql_data_type(*rs, (*rs)->columns[0].name))
         return false;
-    return parse_aggregates(st->query->sql, st->refs[0].sqlite_name, *rs, fp) &&
+    return parse_aggregates(s, st->query->sql, st->refs[0].sqlite_name, *rs, fp) &&
            (size_t)sqlite3_column_count(q) == fp->naggs;
 }
 
@@ -324,7 +525,7 @@ static inline bool valid_at(const struct ArrowArray *a, int64_t k)
  * unscaled values, at the largest scale any value's shortest decimal form
  * needs (what stepping each value's double through floe__sql_dsum_step
  * gives: exact_decimal reads back the shortest form). */
-static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n)
+static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n, const uint8_t *keep)
 {
     const uint8_t *vb = a->buffers[1];
     int scale = g->type->scale;
@@ -333,7 +534,7 @@ static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n)
     int need = 0; /* fraction digits the values need */
     for (int64_t r = 0; r < n; r++) {
         int64_t k = r + a->offset;
-        if (!valid_at(a, k))
+        if ((keep && !keep[r]) || !valid_at(a, k))
             continue;
         i128 x;
         memcpy(&x, vb + 16 * k, 16);
@@ -360,20 +561,132 @@ static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n)
     floe__sql_dsum_add_exact(&g->sum, acc, need, true);
 }
 
+/* 'YYYY-MM-DD' of a day in years 0000..9999 (vtab.c's text). */
+static void date_text(int32_t days, char out[10])
+{
+    int64_t y;
+    unsigned m, d;
+    floe__civil_from_days(days, &y, &m, &d);
+    out[0] = (char)('0' + y / 1000);
+    out[1] = (char)('0' + y / 100 % 10);
+    out[2] = (char)('0' + y / 10 % 10);
+    out[3] = (char)('0' + y % 10);
+    out[4] = '-';
+    out[5] = (char)('0' + m / 10);
+    out[6] = (char)('0' + m % 10);
+    out[7] = '-';
+    out[8] = (char)('0' + d / 10);
+    out[9] = (char)('0' + d % 10);
+}
+
+static inline bool cmp_ok(int op, int c)
+{
+    switch (op) {
+    case OP_EQ: return c == 0;
+    case OP_NE: return c != 0;
+    case OP_LT: return c < 0;
+    case OP_LE: return c <= 0;
+    case OP_GT: return c > 0;
+    default: return c >= 0;
+    }
+}
+
+/* fp->keep[r]: row r passes every WHERE term (NULL and NaN never do);
+ * 1 when a date outside 0000..9999 is met (SQLite's text differs). */
+static int filter_batch(fast_plan *fp, const struct ArrowArray *const *arrays, int64_t n)
+{
+    if (n > fp->keep_cap) {
+        uint8_t *k = floe__realloc(fp->keep, (size_t)n);
+        if (!k)
+            return floe__error_nomem();
+        fp->keep = k;
+        fp->keep_cap = n;
+    }
+    memset(fp->keep, 1, (size_t)n);
+    for (size_t pi = 0; pi < fp->npreds; pi++) {
+        const pred *pr = &fp->preds[pi];
+        const struct ArrowArray *a = arrays[pr->slot];
+        const void *vb = a->buffers[1];
+        for (int64_t r = 0; r < n; r++) {
+            int64_t k = r + a->offset;
+            if (!fp->keep[r])
+                continue;
+            if (!valid_at(a, k)) {
+                fp->keep[r] = 0;
+                continue;
+            }
+            int c;
+            switch (pr->type->id) {
+            case FLOE_T_LONG:
+            case FLOE_T_INT: {
+                int64_t v = pr->type->id == FLOE_T_LONG ? ((const int64_t *)vb)[k]
+                                                        : ((const int32_t *)vb)[k];
+                c = v < pr->iv ? -1 : v > pr->iv;
+                break;
+            }
+            case FLOE_T_DATE: {
+                int32_t v = ((const int32_t *)vb)[k];
+                if (v < date_lo || v > date_hi) {
+                    fp->bail = true;
+                    return 1;
+                }
+                char t[10];
+                date_text(v, t);
+                size_t m = pr->len < 10 ? pr->len : 10;
+                c = memcmp(t, pr->text, m);
+                if (c == 0)
+                    c = 10 < pr->len ? -1 : 10 > pr->len;
+                break;
+            }
+            default: {
+                double x;
+                if (pr->type->id == FLOE_T_DOUBLE) {
+                    x = ((const double *)vb)[k];
+                } else if (pr->type->id == FLOE_T_FLOAT) {
+                    x = (double)((const float *)vb)[k];
+                } else {
+                    i128 d;
+                    memcpy(&d, (const uint8_t *)vb + 16 * k, 16);
+                    x = (double)(int64_t)d / pr->p10;
+                }
+                if (isnan(x)) { /* NULL to SQLite */
+                    fp->keep[r] = 0;
+                    continue;
+                }
+                c = x < pr->dv ? -1 : x > pr->dv;
+                break;
+            }
+            }
+            fp->keep[r] = cmp_ok(pr->op, c);
+        }
+    }
+    return 0;
+}
+
 static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64_t n)
 {
     fast_plan *fp = payload;
+    const uint8_t *keep = NULL;
+    if (fp->npreds) {
+        FLOE_TRY(filter_batch(fp, arrays, n));
+        keep = fp->keep;
+    }
     for (size_t ai = 0; ai < fp->naggs; ai++) {
         agg *g = &fp->aggs[ai];
         if (g->kind == AG_COUNT_STAR) {
-            g->cnt += n;
+            if (!keep) {
+                g->cnt += n;
+                continue;
+            }
+            for (int64_t r = 0; r < n; r++)
+                g->cnt += keep[r];
             continue;
         }
         const struct ArrowArray *a = arrays[g->slot];
         const void *vb = a->buffers[1];
         floe_type_id t = g->type->id;
         if (g->kind == AG_SUM && t == FLOE_T_DECIMAL && g->type->scale <= 9) {
-            sum_decimal(g, a, n);
+            sum_decimal(g, a, n, keep);
             continue;
         }
         if (g->kind == AG_SUM && (t == FLOE_T_LONG || t == FLOE_T_INT)) {
@@ -381,7 +694,7 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
             int64_t cnt = 0;
             for (int64_t r = 0; r < n; r++) {
                 int64_t k = r + a->offset;
-                if (!valid_at(a, k))
+                if ((keep && !keep[r]) || !valid_at(a, k))
                     continue;
                 acc += t == FLOE_T_LONG ? ((const int64_t *)vb)[k] : ((const int32_t *)vb)[k];
                 cnt++;
@@ -393,7 +706,7 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
         }
         for (int64_t r = 0; r < n; r++) {
             int64_t k = r + a->offset;
-            if (!valid_at(a, k))
+            if ((keep && !keep[r]) || !valid_at(a, k))
                 continue;
             bool is_int = true;
             int64_t iv = 0;
@@ -475,10 +788,9 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
         if (!g->has)
             return 0;
         if (g->type->id == FLOE_T_DATE) {
-            int64_t y;
-            unsigned m, d;
-            floe__civil_from_days(g->i, &y, &m, &d);
-            FLOE_TRY(floe__buf_printf(text, "%04lld-%02u-%02u", (long long)y, m, d));
+            char t[10];
+            date_text((int32_t)g->i, t);
+            FLOE_TRY(floe__buf_put(text, t, 10));
             c->kind = FLOE_SQLC_TEXT;
             c->s = text->ptr;
             c->n = text->len;
@@ -492,8 +804,9 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
     }
 }
 
-int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
-                             bool *done)
+/* Answer `q` when the fast path applies (*done); emit: write the result. */
+static int run_fast(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q, bool emit,
+                    size_t *naggs, bool *done)
 {
     *done = false;
     fast_plan *fp = floe__calloc(1, sizeof *fp);
@@ -506,7 +819,7 @@ int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlit
     }
     date_lo = (int32_t)floe__days_from_civil(0, 1, 1);
     date_hi = (int32_t)floe__days_from_civil(9999, 12, 31);
-    int rc = floe__sql_data_each_batch(rs, fp->cols, fp->ncols, on_batch, fp);
+    int rc = floe__sql_data_each_batch(rs, fp->cons, fp->ncons, fp->cols, fp->ncols, on_batch, fp);
     floe_buf text[MAX_AGGS];
     floe_sql_cell cells[MAX_AGGS];
     const char *names[MAX_AGGS];
@@ -520,30 +833,35 @@ int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlit
     }
     if (rc == 0) {
         *done = true;
-        rc = floe__sql_emit(s, names, fp->naggs, cells, 1);
+        *naggs = fp->naggs;
+        if (emit)
+            rc = floe__sql_emit(s, names, fp->naggs, cells, 1);
     }
     for (size_t i = 0; i < fp->naggs; i++)
         floe__buf_free(&text[i]);
+    floe__free(fp->keep);
     floe__free(fp);
     return rc < 0 ? rc : 0; /* 1: let SQLite answer */
+}
+
+int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
+                             bool *done)
+{
+    size_t n = 0;
+    return run_fast(s, st, q, true, &n, done);
 }
 
 int floe__sql_fast_explain(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
                            floe_arena *a, const char **line)
 {
     *line = NULL;
-    fast_plan *fp = floe__calloc(1, sizeof *fp);
-    if (!fp)
+    size_t n = 0;
+    bool done = false;
+    FLOE_TRY(run_fast(s, st, q, false, &n, &done));
+    if (done && !(*line = floe__arena_sprintf(a,
+                                              "Fast aggregate: %zu aggregate%s over the scan's "
+                                              "Arrow batches (SQLite does not step the rows)",
+                                              n, n == 1 ? "" : "s")))
         return floe__error_nomem();
-    floe_rowsource *rs = NULL;
-    int rc = 0;
-    if (recognise(s, st, q, fp, &rs)) {
-        *line = floe__arena_sprintf(a, "Fast aggregate: %zu aggregate%s over the scan's Arrow "
-                                       "batches (SQLite does not step the rows)",
-                                    fp->naggs, fp->naggs == 1 ? "" : "s");
-        if (!*line)
-            rc = floe__error_nomem();
-    }
-    floe__free(fp);
-    return rc;
+    return 0;
 }

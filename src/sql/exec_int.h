@@ -38,8 +38,9 @@ int floe__sql_fast_count(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_s
  * SET floe.fast-aggregates = false. */
 int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
                              bool *done);
-/* exec_fast.c: the EXPLAIN line for a statement the fast path would answer
- * (*line NULL otherwise; arena-allocated). */
+/* exec_fast.c: EXPLAIN of `q`: runs it on the fast path without output
+ * when it applies and sets *line (arena-allocated) saying so, else *line
+ * is NULL and the caller runs `q` on SQLite. */
 int floe__sql_fast_explain(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
                            floe_arena *a, const char **line);
 /* The row source behind the live virtual table `sqlite_name` (NULL: none). */

@@ -51,7 +51,21 @@ queries() {
     same "SELECT sum(amount) FROM $t"
     same "SELECT count(*) AS n, sum(a.amount) total, avg(\"amount\") FROM $t a"
     same "SELECT SUM(Amount), MAX(x) AS \"m x\" FROM $t AS q;"
+    local w
+    for w in "${wheres[@]}"; do
+        same "SELECT count(*), sum(amount), avg(x), min(d), max(i), sum(id), count(f) FROM $t WHERE $w"
+    done
 }
+wheres=(
+  "id > 4" "id >= 4 AND id < 8" "id = 3" "id <> 3" "id != 3" "id == 2" "i > 0" "i < 3000000000" "i > -3000000000" "si <= 7"
+  "amount > 1.555" "amount >= 1.55" "amount = 1.5" "amount = 1.50" "amount < -1" "amount <= 0" "amount > -0.01" "amount <> 0"
+  "x > 1" "x >= 0" "x = -0.0" "x < 0.1" "x <= 0.3" "x > -1e308" "x = 0"
+  "f > 1.1" "f = 1.100000023841858" "f >= 1" "f < 2"
+  "big > 1.1" "big = 2.2" "tiny >= 7" "fine < 0.2" "fine >= 0.1000000000001"
+  "d = '2024-01-15'" "d > '2024-01-15'" "d >= '2024-01-01'" "d < '2024-02-01'" "d <= '2024-1-5'" "d > '2024-01-01 10:00'"
+  "d = '2024-02-30'" "d < '9999-12-31'" "d > '0001-01-01'"
+  "id > 1 AND amount > 0 AND d >= '2024-01-01'" "x > 0 AND x < 1"
+)
 queries a.t
 same "SELECT count(*), count(amount), sum(amount), min(d), max(x), avg(id) FROM a.e"
 same "SELECT sum(n), count(id), avg(id), min(id), max(id) FROM a.o"
@@ -61,8 +75,17 @@ ex=$(F -c "EXPLAIN SELECT sum(amount), count(*) FROM a.t" 2>&1)
 has "explain fast" "$ex" "Fast aggregate: 2 aggregates"
 ex=$(F -c "SET floe.fast-aggregates = false; EXPLAIN SELECT sum(amount) FROM a.t" 2>&1)
 if grep -q "Fast aggregate" <<<"$ex"; then bad "explain with the option off: $ex"; else ok; fi
-ex=$(F -c "EXPLAIN SELECT sum(amount) FROM a.t WHERE id > 1" 2>&1)
-if grep -q "Fast aggregate" <<<"$ex"; then bad "explain with WHERE: $ex"; else ok; fi
+ex=$(F -c "EXPLAIN SELECT sum(amount) FROM a.t WHERE id > 1 AND x > 0" 2>&1)
+has "explain WHERE fast" "$ex" "Fast aggregate: 1 aggregate"
+has "explain WHERE pushed" "$ex" "[filters=id > 1]"
+for q in "SELECT sum(amount) FROM a.t WHERE id > 1 OR x > 0" "SELECT sum(amount) FROM a.t WHERE s = 'a'" \
+         "SELECT sum(amount) FROM a.t WHERE id > 1.5" "SELECT sum(amount) FROM a.t WHERE d > 5" \
+         "SELECT sum(amount) FROM a.t WHERE x IS NULL" "SELECT sum(amount) FROM a.t GROUP BY s" \
+         "SELECT sum(id) + 0 FROM a.t" "SELECT count(DISTINCT id) FROM a.t" "SELECT sum(s) FROM a.t" \
+         "SELECT sum(amount) FROM a.t LIMIT 1" "SELECT sum(d) FROM a.t"; do
+    if grep -q "Fast aggregate" <<<"$(F -c "EXPLAIN $q" 2>&1)"; then bad "not fast: $q"; else ok; fi
+    same "$q"
+done
 
 # overflow: SQLite's error either way
 o1=$(F -c "SELECT sum(id) FROM a.o" 2>&1); r1=$?
