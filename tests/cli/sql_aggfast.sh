@@ -32,7 +32,7 @@ F -c "CREATE TABLE a.e (id BIGINT, amount DECIMAL(10,2), x DOUBLE, d DATE)"
 F -c "CREATE TABLE a.o (id BIGINT, n INT)"
 F -c "INSERT INTO a.o VALUES (1, 1), (9223372036854775807, 2), (2, 3)"
 
-# the same query, fast and through SQLite, in every output format
+# the same queries (one script), fast and through SQLite, in every format
 same() {
     local q=$1 fmt
     for fmt in table csv json; do
@@ -40,20 +40,6 @@ same() {
         fast=$(F --format "$fmt" -c "$q" 2>&1)
         slow=$(F --format "$fmt" -c "SET floe.fast-aggregates = false; $q" 2>&1)
         eq "$q ($fmt)" "$fast" "$slow"
-    done
-}
-queries() {
-    local t=$1
-    for c in id i si ti x f amount big tiny fine; do
-        same "SELECT count(*), count($c), sum($c), min($c), max($c), avg($c) FROM $t"
-    done
-    same "SELECT count(d), min(d), max(d) FROM $t"
-    same "SELECT sum(amount) FROM $t"
-    same "SELECT count(*) AS n, sum(a.amount) total, avg(\"amount\") FROM $t a"
-    same "SELECT SUM(Amount), MAX(x) AS \"m x\" FROM $t AS q;"
-    local w
-    for w in "${wheres[@]}"; do
-        same "SELECT count(*), sum(amount), avg(x), min(d), max(i), sum(id), count(f) FROM $t WHERE $w"
     done
 }
 wheres=(
@@ -66,6 +52,21 @@ wheres=(
   "d = '2024-02-30'" "d < '9999-12-31'" "d > '0001-01-01'"
   "id > 1 AND amount > 0 AND d >= '2024-01-01'" "x > 0 AND x < 1"
 )
+queries() {
+    local t=$1 c q="" w
+    for c in id i si ti x f; do
+        q+="SELECT count(*), count($c), sum($c), min($c), max($c), avg($c) FROM $t;"$'\n'
+    done
+    q+="SELECT count(amount), sum(amount), min(amount), max(amount), avg(amount), sum(big), min(big), max(big), avg(big), count(tiny), sum(tiny), min(tiny), max(tiny), avg(tiny), sum(fine), min(fine), max(fine), avg(fine) FROM $t;"$'\n'
+    q+="SELECT count(d), min(d), max(d) FROM $t;"$'\n'
+    q+="SELECT count(*) AS n, sum(a.amount) total, avg(\"amount\") FROM $t a;"$'\n'
+    q+="SELECT SUM(Amount), MAX(x) AS \"m x\" FROM $t AS q;"$'\n'
+    for w in "${wheres[@]}"; do
+        q+="SELECT count(*), sum(amount), avg(x), min(d), max(i), sum(id), count(f) FROM $t WHERE $w;"$'\n'
+    done
+    same "$q"
+    same "SELECT sum(amount) FROM $t"
+}
 queries a.t
 same "SELECT count(*), count(amount), sum(amount), min(d), max(x), avg(id) FROM a.e"
 same "SELECT sum(n), count(id), avg(id), min(id), max(id) FROM a.o"
