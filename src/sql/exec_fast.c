@@ -1,22 +1,32 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * sql/exec_fast: answers a bare `SELECT count(*) FROM <table>` from the
- * scan plan instead of stepping every row through SQLite.
+ * sql/exec_fast: answers simple aggregate statements without stepping every
+ * row through SQLite.
  *
- * Iceberg manifests record each data file's record_count (spec "Manifests",
- * data_file field 103). When a snapshot's planned data files have no delete
- * file applying to them and the query has no filter, the table's row count
- * is exactly the sum of those counts, so the answer needs the manifests only
- * (no data file is opened). The row source decides whether its count is
- * exact (floe_rowsource_ext.count: exec_data.c refuses when a delete file
- * applies); this file only recognises the statement: after rewriting, the
- * query text must be exactly
- *     SELECT count(*) | count(1) FROM <the statement's one reference> [[AS] alias] [;]
- * (no WHERE, GROUP BY, HAVING, LIMIT, join or other column). The statement
- * is prepared first (so a syntax error still surfaces as SQLite's) and the
- * result column keeps SQLite's name. Anything else runs on SQLite, where the
- * virtual table still avoids reading data for count(*) (vtab.c: no column
- * used -> counting cursor).
+ * 1. A bare `SELECT count(*) FROM <table>` from the scan plan. Iceberg
+ *    manifests record each data file's record_count (spec "Manifests",
+ *    data_file field 103). When a snapshot's planned data files have no
+ *    delete file applying to them and the query has no filter, the table's
+ *    row count is exactly the sum of those counts, so the answer needs the
+ *    manifests only (no data file is opened). The row source decides
+ *    whether its count is exact (floe_rowsource_ext.count: exec_data.c
+ *    refuses when a delete file applies).
+ * 2. `SELECT agg(col) [[AS] name], ... FROM <table> [[AS] alias]
+ *    [WHERE col op literal [AND ...]]` with count/sum/min/max/avg over
+ *    numeric and date columns of a data table: computed over the scan's
+ *    Arrow batches (floe__sql_data_each_batch: projected, deletes
+ *    applied), reproducing exactly what SQLite prints for the values it
+ *    would see (exec_data.c/vtab.c: decimals <= 15 digits as doubles, NaN
+ *    as NULL, dates as text). sum() is exec_funcs.c's exact sum (one
+ *    implementation); avg() is SQLite 3.40's plain double sum / count;
+ *    WHERE literals are parsed by SQLite itself and every term is checked
+ *    on each row here. Anything the recogniser does not know, and any value
+ *    it cannot reproduce (integer overflow, a date outside 0000..9999), is
+ *    left to SQLite. `SET floe.fast-aggregates = false` turns 2 off.
+ *
+ * Both recognise the statement's rewritten text (one reference, the
+ * floe_ref_N name); the statement is prepared first (so a syntax error
+ * still surfaces as SQLite's) and result columns keep SQLite's names.
  */
 #include "sql/exec_int.h"
 
@@ -495,8 +505,9 @@ static bool recognise(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt
 }
 
 /* Dates SQLite sees as 'YYYY-MM-DD' text compare as their day numbers only
- * for years 0000..9999 (vtab.c formats others differently). */
-static int32_t date_lo, date_hi;
+ * for years 0000..9999 (vtab.c formats others differently):
+ * days_from_civil(0, 1, 1) and days_from_civil(9999, 12, 31). */
+enum { DATE_LO = -719528, DATE_HI = 2932896 };
 
 /* SQLite's min()/max(): a later value replaces the best only when strictly
  * smaller/greater (first of equals kept). */
@@ -626,7 +637,7 @@ static int filter_batch(fast_plan *fp, const struct ArrowArray *const *arrays, i
             }
             case FLOE_T_DATE: {
                 int32_t v = ((const int32_t *)vb)[k];
-                if (v < date_lo || v > date_hi) {
+                if (v < DATE_LO || v > DATE_HI) {
                     fp->bail = true;
                     return 1;
                 }
@@ -716,7 +727,7 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
             case FLOE_T_INT: iv = ((const int32_t *)vb)[k]; break;
             case FLOE_T_DATE:
                 iv = ((const int32_t *)vb)[k];
-                if (iv < date_lo || iv > date_hi) {
+                if (iv < DATE_LO || iv > DATE_HI) {
                     fp->bail = true;
                     return 1;
                 }
@@ -817,8 +828,6 @@ static int run_fast(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *
         floe__free(fp);
         return 0;
     }
-    date_lo = (int32_t)floe__days_from_civil(0, 1, 1);
-    date_hi = (int32_t)floe__days_from_civil(9999, 12, 31);
     int rc = floe__sql_data_each_batch(rs, fp->cons, fp->ncons, fp->cols, fp->ncols, on_batch, fp);
     floe_buf text[MAX_AGGS];
     floe_sql_cell cells[MAX_AGGS];

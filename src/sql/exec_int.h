@@ -32,9 +32,10 @@ int floe__sql_live_count(floe_sql_session *s, const char *sqlite_name, int64_t *
 int floe__sql_fast_count(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
                          bool *done);
 /* exec_fast.c: answer `q` (prepared from st's query) when it is
- * `SELECT agg(col), ... FROM <table>` over a data table (agg: count, sum,
- * min, max, avg on numeric and date columns) by reading the scan's Arrow
- * batches directly; *done tells whether the result was written. Off with
+ * `SELECT agg(col), ... FROM <table> [WHERE col op literal AND ...]` over a
+ * data table (agg: count, sum, min, max, avg on numeric and date columns)
+ * by reading the scan's Arrow batches directly, with SQLite's exact
+ * results; *done tells whether the result was written. Off with
  * SET floe.fast-aggregates = false. */
 int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
                              bool *done);
