@@ -148,14 +148,14 @@ static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
         bool done = false;
         if (rc == 0)
             rc = floe__sql_fast_count(s, st, q, &done);
+        bool read = rc == 0; /* errors reading rows get a class as SQLite's do */
         if (rc == 0 && !done)
             rc = floe__sql_fast_aggregate(s, st, q, &done);
-        if (rc == 0 && !done) {
+        if (rc == 0 && !done)
             rc = floe__sql_out_stmt(s->out, q);
-            if (rc < 0 && !s->error_class)
-                s->error_class = floe__sql_error_class(floe__error_code(),
-                                                       floe_error_last()->message);
-        }
+        if (read && rc < 0 && !s->error_class)
+            s->error_class =
+                floe__sql_error_class(floe__error_code(), floe_error_last()->message);
         sqlite3_finalize(q);
     }
     floe__sql_refs_drop(s, st);
