@@ -40,6 +40,7 @@ same() {
         fast=$(F --format "$fmt" -c "$q" 2>&1)
         slow=$(F --format "$fmt" -c "SET floe.fast-aggregates = false; $q" 2>&1)
         eq "$q ($fmt)" "$fast" "$slow"
+        if grep -q "Exception\|rror" <<<"$fast"; then bad "$q ($fmt) failed: $fast"; fi
     done
 }
 wheres=(
@@ -59,6 +60,8 @@ queries() {
     done
     q+="SELECT count(amount), sum(amount), min(amount), max(amount), avg(amount), sum(big), min(big), max(big), avg(big), count(tiny), sum(tiny), min(tiny), max(tiny), avg(tiny), sum(fine), min(fine), max(fine), avg(fine) FROM $t;"$'\n'
     q+="SELECT count(d), min(d), max(d) FROM $t;"$'\n'
+    q+="SELECT count(*) FROM $t;"$'\n'
+    q+="SELECT count(1), count(id), max(ti) FROM $t;"$'\n'
     q+="SELECT count(*) AS n, sum(a.amount) total, avg(\"amount\") FROM $t a;"$'\n'
     q+="SELECT SUM(Amount), MAX(x) AS \"m x\" FROM $t AS q;"$'\n'
     for w in "${wheres[@]}"; do
@@ -115,6 +118,8 @@ F -c "ALTER TABLE a.t CREATE BRANCH b1"
 F -c "INSERT INTO a.t.branch_b1 VALUES (9, 9, 9, 9, 9.5, 9.5, -5.55, 1.0, 1, 0.3, DATE'2025-05-05', 'h')"
 queries a.t.branch_b1
 queries "a.t VERSION AS OF $snap"
+ts=$(F --format csv -c "SELECT committed_at FROM a.t.snapshots WHERE snapshot_id = $snap" | tail -1)
+queries "a.t TIMESTAMP AS OF '$ts'"
 F -c "DELETE FROM a.t"
 queries a.t
 
