@@ -148,12 +148,14 @@ static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
         bool done = false;
         if (rc == 0)
             rc = floe__sql_fast_count(s, st, q, &done);
-        if (rc == 0 && !done) {
+        bool read = rc == 0; /* errors reading rows get a class as SQLite's do */
+        if (rc == 0 && !done)
+            rc = floe__sql_fast_aggregate(s, st, q, &done);
+        if (rc == 0 && !done)
             rc = floe__sql_out_stmt(s->out, q);
-            if (rc < 0 && !s->error_class)
-                s->error_class = floe__sql_error_class(floe__error_code(),
-                                                       floe_error_last()->message);
-        }
+        if (read && rc < 0 && !s->error_class)
+            s->error_class =
+                floe__sql_error_class(floe__error_code(), floe_error_last()->message);
         sqlite3_finalize(q);
     }
     floe__sql_refs_drop(s, st);
@@ -188,12 +190,15 @@ static int query_scalar(floe_sql_session *s, const floe_sql_stmt *st, char **out
 static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     floe_vec lines = FLOE_VEC_INIT(const char *);
+    const char *fast = NULL;
     int rc = floe__sql_refs_create(s, st);
     if (rc == 0) {
         /* plan (and read) the Iceberg scans the way the query would */
         sqlite3_stmt *q = NULL;
         rc = prepare(s, st->query->sql, &q);
-        while (rc == 0) {
+        if (rc == 0)
+            rc = floe__sql_fast_explain(s, st, q, a, &fast);
+        while (rc == 0 && !fast) {
             int r = sqlite3_step(q);
             if (r == SQLITE_DONE)
                 break;
@@ -204,6 +209,13 @@ static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
     }
     if (rc == 0)
         rc = floe__sql_explain_refs(s, st, &lines, a);
+    if (rc == 0 && fast) {
+        const char **slot = floe__vec_push(&lines);
+        if (!slot)
+            rc = floe__error_nomem();
+        else
+            *slot = fast;
+    }
     if (rc == 0) {
         /* SQLite's own plan for the rest of the query */
         char *sql = floe__arena_sprintf(a, "EXPLAIN QUERY PLAN %s", st->query->sql);

@@ -86,6 +86,10 @@ int floe__sql_out_end(floe_sql_out *o);
  * JSON subtype) and the declared type (BOOLEAN, DECIMAL(p,s)). Errors:
  * FLOE_EINVALID with SQLite's message. */
 int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st);
+/* The cell floe__sql_out_stmt shows for a decimal result of scale `scale`
+ * (exec_funcs.c's exact sum) whose double is `d`; text holds its bytes. */
+int floe__sql_out_decimal_cell(const floe_sql_out *o, double d, int scale, floe_buf *text,
+                               floe_sql_cell *c);
 /* Optional: the display type of a result column that comes straight from a
  * table column (origin table and column as SQLite reports them):
  * FLOE_SQL_HINT_BOOL for booleans (SQLite stores 0/1), a decimal scale

@@ -800,6 +800,50 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     return 0;
 }
 
+int floe__sql_data_each_batch(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+                              const size_t *cols, size_t ncols, floe_sql_batch_fn fn,
+                              void *payload)
+{
+    if (rs->ops != &data_ops || ((data_rs *)rs->impl)->fns)
+        return 1;
+    uint64_t used = 0;
+    for (size_t i = 0; i < ncols; i++) {
+        if (cols[i] >= rs->ncolumns - rs->nhidden)
+            return 1;
+        used |= (uint64_t)1 << (cols[i] < 63 ? cols[i] : 63);
+    }
+    const struct ArrowArray **arrays = floe__calloc(ncols ? ncols : 1, sizeof *arrays);
+    if (!arrays)
+        return floe__error_nomem();
+    floe_rowcursor *base = NULL;
+    int rc = data_open_projected(rs, cons, ncons, used, &base);
+    data_cursor *c = (data_cursor *)base;
+    if (rc == 0 && c->remaining >= 0) { /* counted from the manifests */
+        rc = fn(payload, NULL, c->remaining);
+    } else {
+        while (rc == 0) {
+            release_batch(c);
+            if (c->stream.get_next(&c->stream, &c->batch) != 0) {
+                const char *m =
+                    c->stream.get_last_error ? c->stream.get_last_error(&c->stream) : NULL;
+                rc = floe__error(FLOE_EIO, "sql", "%s", m ? m : "reading the table failed");
+                break;
+            }
+            if (!c->batch.release)
+                break;
+            if (c->batch.length == 0)
+                continue;
+            for (size_t i = 0; i < ncols; i++)
+                arrays[i] = c->batch.children[c->child[cols[i]]];
+            rc = fn(payload, ncols ? arrays : NULL, c->batch.length);
+        }
+    }
+    if (base)
+        data_close(base);
+    floe__free(arrays);
+    return rc;
+}
+
 /* Does `text` name `word` as a whole identifier (case-insensitive)? */
 static bool names_word(const char *text, const char *word)
 {

@@ -12,6 +12,7 @@
 struct floe_rowsource;
 struct floe_table;
 struct ArrowArrayStream;
+struct ArrowArray;
 
 /* A row source over the table `ident` with the selection of `r` (time
  * travel, branch_/tag_ suffix); `t` is the table as the cache holds it.
@@ -48,6 +49,21 @@ int floe__sql_data_hint(const struct floe_rowsource *rs, const char *column);
 const struct floe_type *floe__sql_data_type(const struct floe_rowsource *rs, const char *column);
 /* EXPLAIN line of a data row source after it was opened (1: not one). */
 int floe__sql_data_explain(const struct floe_rowsource *rs, const char *ident, floe_buf *out);
+/* Read a data table's rows batch by batch (the fast aggregates of
+ * exec_fast.c): plans the scan like a SQLite read with constraints `cons`
+ * (pruning and row filter, as pushed by SQLite),
+ * projected to the visible columns `cols` (indices into rs->columns), and
+ * calls fn(payload, arrays, length) for each batch, arrays[i] being the
+ * Arrow array of cols[i] (arrays is NULL when ncols is 0: then the length
+ * may be the whole count from the manifests). Delete files are applied by
+ * the scan. 1: `rs` is not a data table (nothing read); fn's negative
+ * return stops and is returned, its 1 stops and is returned as 1. */
+typedef int (*floe_sql_batch_fn)(void *payload, const struct ArrowArray *const *arrays,
+                                 int64_t length);
+struct floe_rs_constraint;
+int floe__sql_data_each_batch(struct floe_rowsource *rs, const struct floe_rs_constraint *cons,
+                              size_t ncons, const size_t *cols, size_t ncols,
+                              floe_sql_batch_fn fn, void *payload);
 /* Does a statement's text name _file or _pos (whole identifiers)? */
 bool floe__sql_text_wants_meta(const char *text);
 /* exec_refs.c: forget a live virtual table's row source (when freed). */

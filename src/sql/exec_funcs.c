@@ -17,7 +17,7 @@
  * SQLite's behaviour (Kahan-compensated double sum). All-INTEGER input
  * gives an INTEGER result ("integer overflow" beyond 64 bits, as SQLite).
  */
-#include "sql/session_int.h"
+#include "sql/exec_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,17 +25,7 @@
 
 __extension__ typedef __int128 i128;
 
-/* SQLite's aggregate context is only 8-byte aligned: the 128-bit
- * accumulator is kept as bytes and copied in and out. */
-typedef struct dsum {
-    unsigned char acc_bytes[16]; /* i128: exact sum * 10^scale */
-    int scale;
-    bool any;      /* at least one non-NULL value */
-    bool real;     /* a REAL was seen */
-    bool inexact;  /* fell back to doubles */
-    bool overflow; /* all-integer sum overflowed 64 bits */
-    double d, c;   /* Kahan-Babuska sum for the fallback */
-} dsum;
+typedef floe_sql_dsum dsum;
 
 static const i128 LIMIT = (i128)1000000000000000000 * (i128)1000000000000000000; /* 1e36 */
 
@@ -93,17 +83,9 @@ static bool rescale(dsum *s, int scale)
     return true;
 }
 
-static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+void floe__sql_dsum_step(floe_sql_dsum *s, int t, int64_t iv, double x)
 {
-    FLOE_UNUSED(argc);
-    dsum *s = sqlite3_aggregate_context(ctx, sizeof *s);
-    if (!s)
-        return;
-    int t = sqlite3_value_numeric_type(argv[0]);
-    if (t == SQLITE_NULL)
-        return;
     s->any = true;
-    double x = sqlite3_value_double(argv[0]);
     kahan(s, x);
     if (s->inexact)
         return;
@@ -125,7 +107,7 @@ static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         }
     }
     if (t == SQLITE_INTEGER) {
-        v = sqlite3_value_int64(argv[0]);
+        v = iv;
         sc = 0;
     } else if (t == SQLITE_FLOAT && exact_decimal(x, &v, &sc)) {
         s->real = true;
@@ -150,25 +132,52 @@ static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         s->inexact = true;
 }
 
-static void sum_final(sqlite3_context *ctx)
+static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    dsum *s = sqlite3_aggregate_context(ctx, 0);
-    if (!s || !s->any) {
-        sqlite3_result_null(ctx);
+    FLOE_UNUSED(argc);
+    dsum *s = sqlite3_aggregate_context(ctx, sizeof *s);
+    if (!s)
+        return;
+    int t = sqlite3_value_numeric_type(argv[0]);
+    if (t == SQLITE_NULL)
+        return;
+    floe__sql_dsum_step(s, t, t == SQLITE_INTEGER ? sqlite3_value_int64(argv[0]) : 0,
+                        sqlite3_value_double(argv[0]));
+}
+
+void floe__sql_dsum_add_exact(floe_sql_dsum *s, floe_i128 v, int sc, bool real)
+{
+    s->any = true;
+    if (real)
+        s->real = true;
+    if (s->inexact)
+        return;
+    if (!rescale(s, sc)) {
+        s->inexact = true;
         return;
     }
+    for (int k = sc; k < s->scale; k++)
+        v *= 10;
+    i128 acc = acc_get(s) + v;
+    acc_set(s, acc);
+    if (acc > LIMIT || acc < -LIMIT)
+        s->inexact = true;
+}
+
+int floe__sql_dsum_result(const floe_sql_dsum *s, int64_t *i, double *d, int *scale)
+{
+    if (!s || !s->any)
+        return FLOE_SQL_DSUM_NULL;
     if (s->inexact) {
-        sqlite3_result_double(ctx, s->d + s->c);
-        return;
+        *d = s->d + s->c;
+        return FLOE_SQL_DSUM_REAL;
     }
     i128 acc = acc_get(s);
     if (!s->real) {
-        if (acc > INT64_MAX || acc < INT64_MIN) {
-            sqlite3_result_error(ctx, "integer overflow", -1);
-            return;
-        }
-        sqlite3_result_int64(ctx, (sqlite3_int64)acc);
-        return;
+        if (acc > INT64_MAX || acc < INT64_MIN)
+            return FLOE_SQL_DSUM_OVERFLOW;
+        *i = (int64_t)acc;
+        return FLOE_SQL_DSUM_INT;
     }
     /* the exact decimal text, then its correctly rounded double */
     char buf[64];
@@ -182,14 +191,33 @@ static void sum_final(sqlite3_context *ctx)
     int k = 0;
     if (acc < 0)
         buf[k++] = '-';
-    for (int i = n - 1; i >= 0; i--) {
-        buf[k++] = digits[i];
-        if (i == s->scale && s->scale > 0)
+    for (int j = n - 1; j >= 0; j--) {
+        buf[k++] = digits[j];
+        if (j == s->scale && s->scale > 0)
             buf[k++] = '.';
     }
     buf[k] = '\0';
-    sqlite3_result_double(ctx, strtod(buf, NULL));
-    sqlite3_result_subtype(ctx, (unsigned)(FLOE_SQL_SUBTYPE_SCALE + s->scale));
+    *d = strtod(buf, NULL);
+    *scale = s->scale;
+    return FLOE_SQL_DSUM_DECIMAL;
+}
+
+static void sum_final(sqlite3_context *ctx)
+{
+    dsum *s = sqlite3_aggregate_context(ctx, 0);
+    int64_t i = 0;
+    double d = 0;
+    int scale = 0;
+    switch (floe__sql_dsum_result(s, &i, &d, &scale)) {
+    case FLOE_SQL_DSUM_NULL: sqlite3_result_null(ctx); return;
+    case FLOE_SQL_DSUM_REAL: sqlite3_result_double(ctx, d); return;
+    case FLOE_SQL_DSUM_OVERFLOW: sqlite3_result_error(ctx, "integer overflow", -1); return;
+    case FLOE_SQL_DSUM_INT: sqlite3_result_int64(ctx, (sqlite3_int64)i); return;
+    default:
+        sqlite3_result_double(ctx, d);
+        sqlite3_result_subtype(ctx, (unsigned)(FLOE_SQL_SUBTYPE_SCALE + scale));
+        return;
+    }
 }
 
 int floe__sql_register_functions(floe_sql_session *s)

@@ -31,6 +31,49 @@ int floe__sql_live_count(floe_sql_session *s, const char *sqlite_name, int64_t *
  * *done tells whether the result was written. */
 int floe__sql_fast_count(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
                          bool *done);
+/* exec_fast.c: answer `q` (prepared from st's query) when it is
+ * `SELECT agg(col), ... FROM <table> [WHERE col op literal AND ...]` over a
+ * data table (agg: count, sum, min, max, avg on numeric and date columns)
+ * by reading the scan's Arrow batches directly, with SQLite's exact
+ * results; *done tells whether the result was written. Off with
+ * SET floe.fast-aggregates = false. */
+int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
+                             bool *done);
+/* exec_fast.c: EXPLAIN of `q`: runs it on the fast path without output
+ * when it applies and sets *line (arena-allocated) saying so, else *line
+ * is NULL and the caller runs `q` on SQLite. */
+int floe__sql_fast_explain(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
+                           floe_arena *a, const char **line);
+/* The row source behind the live virtual table `sqlite_name` (NULL: none). */
+struct floe_rowsource *floe__sql_live_source(floe_sql_session *s, const char *sqlite_name);
+
+/* exec_funcs.c: the exact sum behind sum() (one implementation for SQLite's
+ * aggregate and the fast path). Zero-initialise; 8-byte alignment suffices
+ * (SQLite's aggregate context), so the 128-bit accumulator is bytes. */
+typedef struct floe_sql_dsum {
+    unsigned char acc_bytes[16]; /* i128: exact sum * 10^scale */
+    int scale;
+    bool any;      /* at least one non-NULL value */
+    bool real;     /* a REAL was seen */
+    bool inexact;  /* fell back to doubles */
+    bool overflow; /* unused */
+    double d, c;   /* Kahan-Babuska sum for the fallback */
+} floe_sql_dsum;
+/* One non-NULL value: `t` its SQLite numeric type (SQLITE_INTEGER: iv;
+ * SQLITE_FLOAT: x; SQLITE_TEXT: x is its numeric prefix), x its double. */
+void floe__sql_dsum_step(floe_sql_dsum *s, int t, int64_t iv, double x);
+/* Add v * 10^-scale (scale <= 9), exactly what stepping values of that sum
+ * one by one gives when none makes the sum inexact: integers (real false)
+ * or decimals whose shortest form has at most `scale` fraction digits. */
+void floe__sql_dsum_add_exact(floe_sql_dsum *s, floe_i128 v, int scale, bool real);
+enum {
+    FLOE_SQL_DSUM_NULL,
+    FLOE_SQL_DSUM_INT,      /* *i */
+    FLOE_SQL_DSUM_REAL,     /* *d: a plain double (inexact fallback) */
+    FLOE_SQL_DSUM_DECIMAL,  /* *d shown with *scale fraction digits */
+    FLOE_SQL_DSUM_OVERFLOW, /* SQLite's "integer overflow" */
+};
+int floe__sql_dsum_result(const floe_sql_dsum *s, int64_t *i, double *d, int *scale);
 /* REFRESH TABLE. */
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 

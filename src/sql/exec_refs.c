@@ -375,6 +375,11 @@ int floe__sql_live_count(floe_sql_session *s, const char *sqlite_name, int64_t *
     return rs ? floe__rs_count(rs, out) : 1;
 }
 
+floe_rowsource *floe__sql_live_source(floe_sql_session *s, const char *sqlite_name)
+{
+    return s->engine->live ? floe__strmap_get(s->engine->live, sqlite_name) : NULL;
+}
+
 void floe__sql_live_forget(floe_sql_session *s, const floe_rowsource *rs)
 {
     if (!s->engine || !s->engine->live)

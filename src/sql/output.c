@@ -400,6 +400,19 @@ static int decimal_text(floe_buf *b, sqlite3_value *v, int scale)
     return floe__buf_puts(b, s ? s : "");
 }
 
+int floe__sql_out_decimal_cell(const floe_sql_out *o, double d, int scale, floe_buf *text,
+                               floe_sql_cell *c)
+{
+    /* as floe__sql_out_stmt shows a REAL with a decimal-scale subtype */
+    floe__buf_clear(text);
+    FLOE_TRY(floe__buf_printf(text, "%.*f", scale, d));
+    memset(c, 0, sizeof *c);
+    c->kind = o->fmt == FLOE_SQLFMT_JSON ? FLOE_SQLC_JSON : FLOE_SQLC_TEXT;
+    c->s = text->ptr ? text->ptr : "";
+    c->n = text->len;
+    return 0;
+}
+
 int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
 {
     size_t n = (size_t)sqlite3_column_count(st);
