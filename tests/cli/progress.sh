@@ -25,28 +25,9 @@ for sid in range(1, 2001):
 PYEOF
 "$FIXTURE" --build "$T/wh" <"$T/big.txt" || { echo "FAIL: fixture"; exit 1; }
 
-# Run argv with stderr on a pseudo-terminal; print "STDOUT:<...>" and
-# "TTY:<...>" (what reached the terminal) for the checks below.
-cat >"$T/on_tty.py" <<'PYEOF'
-import os, pty, subprocess, sys
-master, slave = pty.openpty()
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-os.close(slave)
-tty = b""
-while True:
-    try:
-        chunk = os.read(master, 65536)
-    except OSError:
-        break
-    if not chunk:
-        break
-    tty += chunk
-out = p.stdout.read()
-rc = p.wait()
-sys.stdout.write("RC:%d\nSTDOUT:%r\nTTY:%r\n" % (rc, out.decode(), tty.decode()))
-PYEOF
 
-run_pty() { FLOE_PROGRESS_DELAY_MS=0 "$PY" "$T/on_tty.py" "$@"; }
+ON_TTY="$(dirname "${BASH_SOURCE[0]}")/../on_tty.py" # stderr on a pseudo-terminal
+run_pty() { FLOE_PROGRESS_DELAY_MS=0 "$PY" "$ON_TTY" "$@"; }
 
 out=$(run_pty "$FLOE_BIN" log --warehouse "$T/wh" --limit 1 --format csv db.big)
 grep -qF "RC:0" <<<"$out" && ok || bad "pty: exit status: $out"
@@ -63,7 +44,7 @@ grep -q "TTY:''" <<<"$out" && ok || bad "pty --quiet: nothing on the terminal: $
 
 # The grace period: a command quicker than the delay draws nothing even on a
 # terminal (a long explicit delay, so a slow sanitizer build cannot cross it).
-out=$(FLOE_PROGRESS_DELAY_MS=600000 "$PY" "$T/on_tty.py" "$FLOE_BIN" log --warehouse "$T/wh" --limit 1 db.big)
+out=$(FLOE_PROGRESS_DELAY_MS=600000 "$PY" "$ON_TTY" "$FLOE_BIN" log --warehouse "$T/wh" --limit 1 db.big)
 grep -q "TTY:''" <<<"$out" && ok || bad "pty, default delay: $out"
 
 # Piped / redirected stderr: nothing.

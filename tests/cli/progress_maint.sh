@@ -20,25 +20,8 @@ mkdir -p "$W"
 sqlite3 "$W/catalog.db" "CREATE TABLE iceberg_tables (catalog_name VARCHAR(255) NOT NULL, table_namespace VARCHAR(255) NOT NULL, table_name VARCHAR(255) NOT NULL, metadata_location VARCHAR(1000), previous_metadata_location VARCHAR(1000), iceberg_type VARCHAR(5), PRIMARY KEY (catalog_name, table_namespace, table_name)); CREATE TABLE iceberg_namespace_properties (catalog_name VARCHAR(255) NOT NULL, namespace VARCHAR(255) NOT NULL, property_key VARCHAR(255), property_value VARCHAR(1000), PRIMARY KEY (catalog_name, namespace, property_key)); INSERT INTO iceberg_tables VALUES ('local', 'db', 'bunnies', '$FIX/spark_bunnies/metadata/v5.metadata.json', NULL, 'TABLE');"
 MAP="io.location-map=s3a://hyperparam-iceberg/spark/bunnies=$FIX/spark_bunnies"
 
-cat >"$T/on_tty.py" <<'PYEOF'
-import os, pty, subprocess, sys
-master, slave = pty.openpty()
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-os.close(slave)
-tty = b""
-while True:
-    try:
-        chunk = os.read(master, 65536)
-    except OSError:
-        break
-    if not chunk:
-        break
-    tty += chunk
-out = p.stdout.read()
-rc = p.wait()
-sys.stdout.write("RC:%d\nSTDOUT:%r\nTTY:%r\n" % (rc, out.decode(), tty.decode()))
-PYEOF
-run_pty() { FLOE_PROGRESS_DELAY_MS=0 "$PY" "$T/on_tty.py" "$@"; }
+ON_TTY="$(dirname "${BASH_SOURCE[0]}")/../on_tty.py" # stderr on a pseudo-terminal
+run_pty() { FLOE_PROGRESS_DELAY_MS=0 "$PY" "$ON_TTY" "$@"; }
 
 out=$(run_pty "$FLOE_BIN" inventory --warehouse "$W" --conf "$MAP" db.bunnies --ref main \
     --format csv --copy-to "$T/b1")

@@ -16,25 +16,8 @@ W="$T/wh"
 ROWS=100000
 NMAN=40
 
-cat >"$T/on_tty.py" <<'PYEOF'
-import os, pty, subprocess, sys
-master, slave = pty.openpty()
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-os.close(slave)
-tty = b""
-while True:
-    try:
-        chunk = os.read(master, 65536)
-    except OSError:
-        break
-    if not chunk:
-        break
-    tty += chunk
-out = p.stdout.read()
-rc = p.wait()
-sys.stdout.write("RC:%d\nSTDOUT:%r\nTTY:%r\n" % (rc, out.decode(), tty.decode()))
-PYEOF
-run_pty() { FLOE_PROGRESS_DELAY_MS=0 "$PY" "$T/on_tty.py" "$@"; }
+ON_TTY="$(dirname "${BASH_SOURCE[0]}")/../on_tty.py" # stderr on a pseudo-terminal
+run_pty() { FLOE_PROGRESS_DELAY_MS=0 "$PY" "$ON_TTY" "$@"; }
 sql() { "$FLOE_BIN" sql --warehouse "$W" "$@"; }
 
 GEN="WITH RECURSIVE r(id) AS (SELECT 1 UNION ALL SELECT id + 1 FROM r WHERE id < $ROWS) SELECT id"
@@ -94,7 +77,7 @@ FLOE_PROGRESS_DELAY_MS=0 "$FLOE_BIN" sql --warehouse "$W" \
 [ ! -s "$T/err" ] && ok || bad "insert, stderr to a file: $(cat "$T/err")"
 
 # the default grace period: quick statements draw nothing even on a terminal
-out=$(FLOE_PROGRESS_DELAY_MS=600000 "$PY" "$T/on_tty.py" "$FLOE_BIN" sql --warehouse "$W" -c "$Q")
+out=$(FLOE_PROGRESS_DELAY_MS=600000 "$PY" "$ON_TTY" "$FLOE_BIN" sql --warehouse "$W" -c "$Q")
 grep -q "TTY:''" <<<"$out" && ok || bad "default delay: $out"
 
 echo "$pass passed, $fail failed"
