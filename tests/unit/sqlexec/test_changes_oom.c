@@ -29,24 +29,7 @@ static void test_oom_changes(void)
     const char *want = "count(*)\n3\n"
                        "changelog_view\ncv\n"
                        "a,b,_change_type\n1,X,INSERT\n2,y,INSERT\n";
-    for (long n = 1; n < 20000; n++) {
-        out.len = 0;
-        floe__alloc_fail_at(n);
-        s = open_session(&out, FLOE_SQLFMT_CSV);
-        rc = s ? floe__sql_session_run(s, script, NULL) : FLOE_ENOMEM;
-        floe__alloc_fail_at(0);
-        floe__sql_session_free(s);
-        if (rc == 0) {
-            FT_EQ_STR(out.ptr, want);
-            return;
-        }
-        const char *m = floe_error_last() ? floe_error_last()->message : "";
-        if (rc != FLOE_ENOMEM && floe__error_code() != FLOE_ENOMEM && !strstr(m, "memory")) {
-            ft_fail(__FILE__, __LINE__, "n=%ld rc=%d %s", n, rc, ft_floe_err());
-            return;
-        }
-    }
-    (void)FT_CHECK(!"never succeeded");
+    oom_loop(script, want, true, __FILE__, __LINE__);
 }
 
 static const ft_case cases[] = {{"oom_changes", test_oom_changes}};
