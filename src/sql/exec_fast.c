@@ -102,26 +102,31 @@ static bool ident(const char **p, char *buf, size_t cap)
     return true;
 }
 
+/* `FROM <table> [[AS] alias]`, where table is the statement's one
+ * reference by its SQLite name (a following WHERE is not an alias). */
+static bool from_table(const char **p, const char *table)
+{
+    char name[256];
+    if (!word(p, "from") || !ident(p, name, sizeof name) || strcmp(name, table) != 0)
+        return false;
+    if (word(p, "as"))
+        return ident(p, name, sizeof name);
+    const char *save = *p;
+    if (word(p, "where") || !ident(p, name, sizeof name))
+        *p = save;
+    return true;
+}
+
 /* Is `sql` a bare count over the virtual table `table`? */
 static bool is_bare_count(const char *sql, const char *table)
 {
     const char *p = sql;
-    char name[256];
     if (!word(&p, "select") || !word(&p, "count") || !word(&p, "("))
         return false;
     if (!word(&p, "*") && !word(&p, "1"))
         return false;
-    if (!word(&p, ")") || !word(&p, "from") || !ident(&p, name, sizeof name) ||
-        strcmp(name, table) != 0)
+    if (!word(&p, ")") || !from_table(&p, table))
         return false;
-    if (word(&p, "as")) {
-        if (!ident(&p, name, sizeof name))
-            return false;
-    } else {
-        const char *save = p;
-        if (!ident(&p, name, sizeof name))
-            p = save;
-    }
     word(&p, ";");
     skip_space(&p);
     return *p == 0;
@@ -458,7 +463,6 @@ static bool parse_aggregates(floe_sql_session *s, const char *sql, const char *t
                              const floe_rowsource *rs, fast_plan *fp)
 {
     const char *p = sql;
-    char name[256];
     memset(fp, 0, sizeof *fp);
     if (!word(&p, "select"))
         return false;
@@ -466,16 +470,8 @@ static bool parse_aggregates(floe_sql_session *s, const char *sql, const char *t
         if (!parse_item(&p, rs, fp))
             return false;
     } while (word(&p, ","));
-    if (!word(&p, "from") || !ident(&p, name, sizeof name) || strcmp(name, table) != 0)
+    if (!from_table(&p, table))
         return false;
-    if (word(&p, "as")) {
-        if (!ident(&p, name, sizeof name))
-            return false;
-    } else {
-        const char *save = p;
-        if (word(&p, "where") || !ident(&p, name, sizeof name))
-            p = save;
-    }
     if (word(&p, "where")) {
         do {
             if (!parse_pred(&p, s, rs, fp))
