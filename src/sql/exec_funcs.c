@@ -83,6 +83,22 @@ static bool rescale(dsum *s, int scale)
     return true;
 }
 
+/* Add v * 10^-sc to the exact accumulator (inexact from then on when the
+ * scale or the magnitude no longer fits). */
+static void add_scaled(floe_sql_dsum *s, i128 v, int sc)
+{
+    if (!rescale(s, sc)) {
+        s->inexact = true;
+        return;
+    }
+    for (int k = sc; k < s->scale; k++)
+        v *= 10;
+    i128 acc = acc_get(s) + v;
+    acc_set(s, acc);
+    if (acc > LIMIT || acc < -LIMIT)
+        s->inexact = true;
+}
+
 void floe__sql_dsum_step(floe_sql_dsum *s, int t, int64_t iv, double x)
 {
     s->any = true;
@@ -120,16 +136,7 @@ void floe__sql_dsum_step(floe_sql_dsum *s, int t, int64_t iv, double x)
         s->inexact = true;
         return;
     }
-    if (!rescale(s, sc)) {
-        s->inexact = true;
-        return;
-    }
-    for (int k = sc; k < s->scale; k++)
-        v *= 10;
-    i128 acc = acc_get(s) + v;
-    acc_set(s, acc);
-    if (acc > LIMIT || acc < -LIMIT)
-        s->inexact = true;
+    add_scaled(s, v, sc);
 }
 
 static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -150,18 +157,8 @@ void floe__sql_dsum_add_exact(floe_sql_dsum *s, floe_i128 v, int sc, bool real)
     s->any = true;
     if (real)
         s->real = true;
-    if (s->inexact)
-        return;
-    if (!rescale(s, sc)) {
-        s->inexact = true;
-        return;
-    }
-    for (int k = sc; k < s->scale; k++)
-        v *= 10;
-    i128 acc = acc_get(s) + v;
-    acc_set(s, acc);
-    if (acc > LIMIT || acc < -LIMIT)
-        s->inexact = true;
+    if (!s->inexact)
+        add_scaled(s, v, sc);
 }
 
 int floe__sql_dsum_result(const floe_sql_dsum *s, int64_t *i, double *d, int *scale)
