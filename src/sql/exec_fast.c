@@ -529,16 +529,13 @@ static inline bool valid_at(const struct ArrowArray *a, int64_t k)
 }
 
 /* sum() of a decimal(p <= 15, s <= 9) column: exactly the sum of the
- * unscaled values, at the largest scale any value's shortest decimal form
- * needs (what stepping each value's double through floe__sql_dsum_step
- * gives: exact_decimal reads back the shortest form). */
+ * unscaled values at the column's scale (what SQLite's sum() does with the
+ * cells' scale subtype, vtab.c). */
 static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n, const uint8_t *keep)
 {
     const uint8_t *vb = a->buffers[1];
-    int scale = g->type->scale;
     i128 acc = 0;
     int64_t cnt = 0;
-    int need = 0; /* fraction digits the values need */
     for (int64_t r = 0; r < n; r++) {
         int64_t k = r + a->offset;
         if ((keep && !keep[r]) || !valid_at(a, k))
@@ -547,25 +544,11 @@ static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n, const uin
         memcpy(&x, vb + 16 * k, 16);
         acc += x;
         cnt++;
-        if (need < scale) {
-            int64_t v = (int64_t)x;
-            int tz = 0;
-            while (tz < scale && v % 10 == 0) {
-                v /= 10;
-                tz++;
-            }
-            if (v == 0)
-                tz = scale;
-            if (scale - tz > need)
-                need = scale - tz;
-        }
     }
     if (cnt == 0)
         return;
     g->cnt += cnt;
-    for (int k = need; k < scale; k++)
-        acc /= 10; /* exact: every value is a multiple of 10^(scale - need) */
-    floe__sql_dsum_add_exact(&g->sum, acc, need, true);
+    floe__sql_dsum_add_exact(&g->sum, acc, g->type->scale, true);
 }
 
 /* 'YYYY-MM-DD' of a day in years 0000..9999 (vtab.c's text). */
@@ -801,6 +784,8 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
             c->kind = FLOE_SQLC_TEXT;
             c->s = text->ptr;
             c->n = text->len;
+        } else if (g->type->id == FLOE_T_DECIMAL) { /* at the column's scale, as vtab.c */
+            FLOE_TRY(floe__sql_out_decimal_cell(s->out, g->dbl, g->type->scale, text, c));
         } else if (g->is_real) {
             c->kind = FLOE_SQLC_REAL;
             c->d = g->dbl;

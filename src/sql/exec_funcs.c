@@ -148,6 +148,9 @@ static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     int t = sqlite3_value_numeric_type(argv[0]);
     if (t == SQLITE_NULL)
         return;
+    unsigned st = sqlite3_value_subtype(argv[0]);
+    if (t == SQLITE_FLOAT && st >= FLOE_SQL_SUBTYPE_SCALE && st <= FLOE_SQL_SUBTYPE_SCALE + 18)
+        floe__sql_dsum_add_exact(s, 0, (int)(st - FLOE_SQL_SUBTYPE_SCALE), true); /* the column's scale */
     floe__sql_dsum_step(s, t, t == SQLITE_INTEGER ? sqlite3_value_int64(argv[0]) : 0,
                         sqlite3_value_double(argv[0]));
 }
@@ -219,7 +222,8 @@ static void sum_final(sqlite3_context *ctx)
 
 int floe__sql_register_functions(floe_sql_session *s)
 {
-    if (sqlite3_create_function(s->db, "sum", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, NULL,
+    if (sqlite3_create_function(s->db, "sum", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_SUBTYPE,
+                                NULL, NULL,
                                 sum_step, sum_final) != SQLITE_OK)
         return floe__error(FLOE_ENOMEM, "sql", "cannot register sum(): %s", sqlite3_errmsg(s->db));
     return 0;

@@ -9,6 +9,9 @@
  */
 #include "sql/vtab.h"
 
+#include "sql/exec.h"
+#include "sql/exec_data.h"
+
 #include "spec/value.h"
 #include "util/civil.h"
 
@@ -39,6 +42,7 @@ typedef struct floe_vtab {
     int64_t handle;
     floe_rowsource *rs;
     bool owned; /* rs belongs to this table (factory modules) */
+    int *scale; /* per column: a decimal's scale (cells are doubles), else -1 */
 } floe_vtab;
 
 typedef struct floe_vtab_cursor {
@@ -149,6 +153,22 @@ static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
     return src;
 }
 
+/* Decimal columns of data tables reach SQLite as doubles; their scale rides
+ * along as the cell's subtype (FLOE_SQL_SUBTYPE_SCALE + s), so sum(), min()
+ * and max() over them print at the column's scale, as Spark does. */
+static int column_scales(floe_vtab *vt)
+{
+    const floe_rowsource *rs = vt->rs;
+    vt->scale = floe__calloc(rs->ncolumns ? rs->ncolumns : 1, sizeof *vt->scale);
+    if (!vt->scale)
+        return SQLITE_NOMEM;
+    for (size_t i = 0; i < rs->ncolumns; i++) {
+        int h = floe__sql_data_hint(rs, rs->columns[i].name);
+        vt->scale[i] = h >= 0 && h <= 18 ? h : -1;
+    }
+    return SQLITE_OK;
+}
+
 /* A table of a factory module: its row source comes from the USING
  * arguments (argv[3..]) and lives as long as the table's connection. */
 static int factory_connect(sqlite3 *db, floe_vtab_registry *reg, int argc,
@@ -168,6 +188,11 @@ static int factory_connect(sqlite3 *db, floe_vtab_registry *reg, int argc,
     vt->reg = reg;
     vt->rs = rs;
     vt->owned = true;
+    if (column_scales(vt) != SQLITE_OK) {
+        floe__rs_free(rs);
+        floe__free(vt);
+        return SQLITE_NOMEM;
+    }
     *out = &vt->base;
     return SQLITE_OK;
 }
@@ -199,6 +224,10 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     vt->reg = reg;
     vt->handle = handle;
     vt->rs = rs;
+    if (column_scales(vt) != SQLITE_OK) {
+        floe__free(vt);
+        return SQLITE_NOMEM;
+    }
     *out = &vt->base;
     return SQLITE_OK;
 }
@@ -208,6 +237,7 @@ static int vt_disconnect(sqlite3_vtab *base)
     floe_vtab *vt = (floe_vtab *)base;
     if (vt->owned)
         floe__rs_free(vt->rs);
+    floe__free(vt->scale);
     floe__free(base);
     return SQLITE_OK;
 }
@@ -220,6 +250,7 @@ static int vt_destroy(sqlite3_vtab *base)
         floe__rs_free(vt->rs);
     else if (floe__intmap_del(vt->reg->sources, vt->handle))
         floe__rs_free(vt->rs);
+    floe__free(vt->scale);
     floe__free(vt);
     return SQLITE_OK;
 }
@@ -624,7 +655,11 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
     case FLOE_T_INT: sqlite3_result_int64(ctx, v->v.i32); return SQLITE_OK;
     case FLOE_T_LONG: sqlite3_result_int64(ctx, v->v.i64); return SQLITE_OK;
     case FLOE_T_FLOAT: sqlite3_result_double(ctx, (double)v->v.f32); return SQLITE_OK;
-    case FLOE_T_DOUBLE: sqlite3_result_double(ctx, v->v.f64); return SQLITE_OK;
+    case FLOE_T_DOUBLE:
+        sqlite3_result_double(ctx, v->v.f64);
+        if (vt->scale && vt->scale[col] >= 0)
+            sqlite3_result_subtype(ctx, (unsigned)(FLOE_SQL_SUBTYPE_SCALE + vt->scale[col]));
+        return SQLITE_OK;
     case FLOE_T_STRING:
         sqlite3_result_text(ctx, (const char *)v->v.bytes.ptr, (int)v->v.bytes.len,
                             SQLITE_TRANSIENT);

@@ -24,6 +24,16 @@ eq "decimal compare" "$(C -c "SELECT id FROM shop.o WHERE amount <= 0")" "id
 3"
 eq "decimal scale and exact sum" "$(C -c "SELECT sum(amount) AS s, max(amount) AS m FROM shop.o")" "s,m
 194.55,120.55"
+# aggregates keep the column's scale (as Spark prints them), on the
+# fast path and through SQLite
+for fast in true false; do
+    eq "aggregate scale (fast-aggregates=$fast)" "$(C -c "SET floe.fast-aggregates = $fast; SELECT sum(amount) AS s, min(amount) AS lo, max(amount) AS hi FROM shop.o WHERE id >= 2")" "s,lo,hi
+74.00,-1.00,75.00"
+done
+eq "aggregate scale through a subquery" "$(C -c "SELECT sum(amount) AS s FROM (SELECT amount FROM shop.o WHERE id = 2)")" "s
+75.00"
+eq "aggregate scale as json" "$(F --format json -c "SELECT sum(amount) AS s FROM shop.o WHERE id = 2")" '{"s":75.00}'
+
 eq "rows" "$(C -c "SELECT id, amount, ts, d FROM shop.o ORDER BY id")" "id,amount,ts,d
 1,120.55,2026-09-20 10:00:00.000,2026-09-20
 2,75.00,,2026-09-20
