@@ -794,53 +794,64 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     if (rc == 0)
         rc = build_summary(a, parent, c, &kv, stage);
     if (rc == 0) {
-        floe_table_update *u = floe__change_update(c, FLOE_UPD_ADD_SNAPSHOT);
-        floe_kv *kvs = kv.len ? floe__arena_memdup(c->arena, kv.items, kv.len * sizeof(floe_kv))
-                              : NULL;
-        if (!u || (kv.len && !kvs)) {
-            rc = floe__error_nomem();
-        } else {
-            floe_snapshot *s = &u->snapshot;
-            s->snapshot_id = a->snapshot_id;
-            s->has_parent = parent != NULL;
-            s->parent_snapshot_id = parent ? parent->snapshot_id : 0;
-            s->sequence_number = seq;
-            s->timestamp_ms = floe__now_ms();
-            if (s->timestamp_ms < base->last_updated_ms)
-                s->timestamp_ms = base->last_updated_ms;
-            rc = floe__snapshot_pack_manifest_list(s, c->arena, list_path);
-            if (rc == 0)
-                rc = floe__snapshot_pack_summary(s, c->arena, kvs, kv.len);
-            s->has_schema_id = true;
-            s->schema_id = base->current_schema_id;
-            if (base->format_version >= 3) {
-                int64_t rows = 0;
-                for (size_t i = 0; i < a->files.len; i++)
-                    rows += ((floe_data_file *)a->files.items)[i].record_count;
-                s->has_first_row_id = true;
-                s->first_row_id = base->has_next_row_id ? base->next_row_id : 0;
-                s->has_added_rows = true;
-                s->added_rows = rows;
-            }
-        }
+        int64_t rows = 0;
+        for (size_t i = 0; i < a->files.len; i++)
+            rows += ((floe_data_file *)a->files.items)[i].record_count;
+        rc = floe__change_add_snapshot(c, base, a->snapshot_id, parent, seq, list_path, &kv, rows);
     }
     floe__vec_free(&kv);
-    if (rc == 0) {
-        rc = floe__change_assert_ref(c, base, branch);
-        if (rc == 0 && !stage) {
-            floe_snapshot_ref r = {0};
-            if (head)
-                r = *head;
-            r.name = branch;
-            r.type = FLOE_REF_BRANCH;
-            r.snapshot_id = a->snapshot_id;
-            rc = floe__change_set_ref(c, &r);
-        }
-    }
+    if (rc == 0)
+        rc = floe__change_advance_branch(c, base, branch, head, stage ? -1 : a->snapshot_id);
     floe_manifest_list_free(plist);
     floe__buf_free(&pdata);
     floe__buf_free(&ppath);
     return rc;
+}
+
+int floe__change_add_snapshot(floe_table_change *c, const floe_table_metadata *base,
+                              int64_t snapshot_id, const floe_snapshot *parent, int64_t seq,
+                              const char *list_path, const floe_vec *kv, int64_t added_rows)
+{
+    floe_table_update *u = floe__change_update(c, FLOE_UPD_ADD_SNAPSHOT);
+    floe_kv *kvs =
+        kv->len ? floe__arena_memdup(c->arena, kv->items, kv->len * sizeof(floe_kv)) : NULL;
+    if (!u || (kv->len && !kvs))
+        return floe__error_nomem();
+    floe_snapshot *s = &u->snapshot;
+    s->snapshot_id = snapshot_id;
+    s->has_parent = parent != NULL;
+    s->parent_snapshot_id = parent ? parent->snapshot_id : 0;
+    s->sequence_number = seq;
+    /* never before the base's last update (clocks of other writers) */
+    s->timestamp_ms = floe__now_ms();
+    if (s->timestamp_ms < base->last_updated_ms)
+        s->timestamp_ms = base->last_updated_ms;
+    s->has_schema_id = true;
+    s->schema_id = base->current_schema_id;
+    if (base->format_version >= 3) {
+        s->has_first_row_id = true;
+        s->first_row_id = base->has_next_row_id ? base->next_row_id : 0;
+        s->has_added_rows = true;
+        s->added_rows = added_rows;
+    }
+    FLOE_TRY(floe__snapshot_pack_manifest_list(s, c->arena, list_path));
+    return floe__snapshot_pack_summary(s, c->arena, kvs, kv->len);
+}
+
+int floe__change_advance_branch(floe_table_change *c, const floe_table_metadata *base,
+                                const char *branch, const floe_snapshot_ref *head,
+                                int64_t snapshot_id)
+{
+    FLOE_TRY(floe__change_assert_ref(c, base, branch));
+    if (snapshot_id < 0)
+        return 0;
+    floe_snapshot_ref r = {0};
+    if (head)
+        r = *head;
+    r.name = branch;
+    r.type = FLOE_REF_BRANCH;
+    r.snapshot_id = snapshot_id;
+    return floe__change_set_ref(c, &r);
 }
 
 int floe_append_commit(floe_append *a, int64_t *snapshot_id)

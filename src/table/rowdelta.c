@@ -981,47 +981,12 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     floe_vec kv = FLOE_VEC_INIT(floe_kv);
     if (rc == 0)
         rc = build_summary(op, parent, &n, changed, c, &kv);
-    if (rc == 0) {
-        floe_table_update *u = floe__change_update(c, FLOE_UPD_ADD_SNAPSHOT);
-        floe_kv *kvs =
-            kv.len ? floe__arena_memdup(c->arena, kv.items, kv.len * sizeof(floe_kv)) : NULL;
-        if (!u || (kv.len && !kvs)) {
-            rc = floe__error_nomem();
-        } else {
-            floe_snapshot *s = &u->snapshot;
-            s->snapshot_id = op->snapshot_id;
-            s->has_parent = parent != NULL;
-            s->parent_snapshot_id = parent ? parent->snapshot_id : 0;
-            s->sequence_number = seq;
-            s->timestamp_ms = floe__now_ms();
-            if (s->timestamp_ms < base->last_updated_ms)
-                s->timestamp_ms = base->last_updated_ms;
-            rc = floe__snapshot_pack_manifest_list(s, c->arena, list_path);
-            if (rc == 0)
-                rc = floe__snapshot_pack_summary(s, c->arena, kvs, kv.len);
-            s->has_schema_id = true;
-            s->schema_id = base->current_schema_id;
-            if (base->format_version >= 3) {
-                s->has_first_row_id = true;
-                s->first_row_id = base->has_next_row_id ? base->next_row_id : 0;
-                s->has_added_rows = true;
-                s->added_rows = n.added_records;
-            }
-        }
-    }
+    if (rc == 0)
+        rc = floe__change_add_snapshot(c, base, op->snapshot_id, parent, seq, list_path, &kv,
+                                       n.added_records);
     floe__vec_free(&kv);
-    if (rc == 0) {
-        rc = floe__change_assert_ref(c, base, op->branch);
-        if (rc == 0) {
-            floe_snapshot_ref r = {0};
-            if (head)
-                r = *head;
-            r.name = op->branch;
-            r.type = FLOE_REF_BRANCH;
-            r.snapshot_id = op->snapshot_id;
-            rc = floe__change_set_ref(c, &r);
-        }
-    }
+    if (rc == 0)
+        rc = floe__change_advance_branch(c, base, op->branch, head, op->snapshot_id);
     floe_manifest_list_free(plist);
     floe__buf_free(&ldata);
     return rc;

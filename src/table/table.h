@@ -139,6 +139,18 @@ int floe__change_set_ref(floe_table_change *c, const floe_snapshot_ref *ref);
 /* assert-ref-snapshot-id for the ref's state in `base`. */
 int floe__change_assert_ref(floe_table_change *c, const floe_table_metadata *base,
                             const char *ref);
+/* append.c: the add-snapshot update of a new snapshot on `base` (parent may
+ * be NULL): timestamp never before the base's last update, current schema,
+ * manifest list, summary `kv` (floe_kv, copied), and for v3 first-row-id /
+ * added-rows. */
+int floe__change_add_snapshot(floe_table_change *c, const floe_table_metadata *base,
+                              int64_t snapshot_id, const floe_snapshot *parent, int64_t seq,
+                              const char *list_path, const floe_vec *kv, int64_t added_rows);
+/* Require `branch` to be where `base` has it and, unless snapshot_id < 0
+ * (a staged snapshot), move it (keeping head's retention settings) there. */
+int floe__change_advance_branch(floe_table_change *c, const floe_table_metadata *base,
+                                const char *branch, const floe_snapshot_ref *head,
+                                int64_t snapshot_id);
 
 /* Check requirements against a base: FLOE_ECONFLICT with the REST
  * message ("Requirement failed: branch main has changed: expected id 1 !=
