@@ -11,6 +11,8 @@
 #include "backend_mem.h"
 #include "model_internal.h"
 
+#include "io/io.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -730,9 +732,8 @@ static int m_rename_table(floe_rest_backend *b, const floe_rest_rename_table_req
  * warehouse is not local or does not exist. Caller frees. */
 static char *local_dir(const char *location)
 {
-    if (strncmp(location, "file://", 7) == 0)
-        location += 7;
-    if (location[0] != '/')
+    location = floe__local_path(location);
+    if (!location || location[0] != '/')
         return NULL;
     char *r = realpath(location, NULL);
     struct stat st;
@@ -755,10 +756,8 @@ static int m_register_table(floe_rest_backend *b, const floe_rest_namespace *ns,
     if (!dir)
         return floe__error(FLOE_EUNSUPPORTED, "rest",
                            "registering tables needs a local --warehouse directory");
-    const char *path = req->metadata_location;
-    if (strncmp(path, "file://", 7) == 0)
-        path += 7;
-    char *real = path[0] == '/' ? realpath(path, NULL) : NULL;
+    const char *path = floe__local_path(req->metadata_location);
+    char *real = path && path[0] == '/' ? realpath(path, NULL) : NULL;
     size_t dl = strlen(dir);
     struct stat st;
     bool inside = real && strncmp(real, dir, dl) == 0 && (real[dl] == '/' || dl == 1) &&

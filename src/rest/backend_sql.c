@@ -129,12 +129,8 @@ static int check_levels(const floe_rest_namespace *ns)
  * ".." are resolved with realpath (the file must exist). */
 static int inside_warehouse(const sql_backend *s, const char *location)
 {
-    const char *p = location;
-    if (strncmp(p, "file://", 7) == 0)
-        p += 7;
-    else if (strncmp(p, "file:", 5) == 0)
-        p += 5;
-    if (p[0] != '/')
+    const char *p = floe__local_path(location);
+    if (!p || p[0] != '/')
         return floe__error(FLOE_EINVALID, "rest",
                            "metadata location must be a file inside the warehouse");
     char real[PATH_MAX];
@@ -152,13 +148,9 @@ static int inside_warehouse(const sql_backend *s, const char *location)
  * metadata is written below it. Lexical check: no "." or ".." segments. */
 static int location_ok(const sql_backend *s, const char *location)
 {
-    const char *p = location;
-    if (strncmp(p, "file://", 7) == 0)
-        p += 7;
-    else if (strncmp(p, "file:", 5) == 0)
-        p += 5;
+    const char *p = floe__local_path(location);
     size_t n = strlen(s->root);
-    bool ok = strncmp(p, s->root, n) == 0 && p[n] == '/';
+    bool ok = p && strncmp(p, s->root, n) == 0 && p[n] == '/';
     for (const char *q = p; ok && *q; q++)
         if (q[0] == '/' && q[1] == '.' &&
             (q[2] == '/' || q[2] == '\0' || (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))
