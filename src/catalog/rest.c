@@ -287,6 +287,38 @@ static int call(rest_cat *r, const char *method, const char *url, const char *bo
     return rc;
 }
 
+/* One request to {v1}namespaces[/ns][/tables/name][suffix] with `body` (may
+ * be NULL). The response goes to *out (the caller frees out->body), or is
+ * dropped when out is NULL. */
+static int request(rest_cat *r, const char *method, const char *ns, const char *name,
+                   const char *suffix, const char *body, size_t len, bool commit,
+                   const char *what, resp *out)
+{
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_of(&url, r, ns, name, suffix);
+    resp rs;
+    if (rc == 0)
+        rc = call(r, method, (char *)url.ptr, body, len, commit, what, &rs);
+    floe__buf_free(&url);
+    if (rc == 0 && out)
+        *out = rs;
+    else if (rc == 0)
+        floe__buf_free(&rs.body);
+    return rc;
+}
+
+/* A POST whose body is the JSON `j` (consumed; NULL: out of memory). */
+static int post_json(rest_cat *r, const char *ns, const char *name, const char *suffix, json_t *j,
+                     const char *what, resp *out)
+{
+    size_t len;
+    char *body = dump(j, &len);
+    int rc = body ? request(r, "POST", ns, name, suffix, body, len, false, what, out)
+                  : FLOE_ENOMEM;
+    floe__free(body);
+    return rc;
+}
+
 /* ---------------------------------------------------------------- namespaces */
 
 static int rest_create_namespace(floe_catalog *c, const char *ns, const floe_props *props)
@@ -298,35 +330,18 @@ static int rest_create_namespace(floe_catalog *c, const char *ns, const floe_pro
         json_decref(j);
         j = NULL;
     }
-    size_t len;
-    char *body = dump(j, &len);
-    floe_buf url = FLOE_BUF_INIT;
-    int rc = body ? url_of(&url, r, NULL, NULL, NULL) : FLOE_ENOMEM;
-    resp rs;
-    if (rc == 0)
-        rc = call(r, "POST", (char *)url.ptr, body, len, false, "create namespace", &rs);
-    if (rc == 0)
-        floe__buf_free(&rs.body);
+    int rc = post_json(r, NULL, NULL, NULL, j, "create namespace", NULL);
     if (rc == FLOE_EEXISTS)
         rc = floe__error(FLOE_EEXISTS, "catalog", "Namespace already exists: %s", ns);
-    floe__buf_free(&url);
-    floe__free(body);
     return rc;
 }
 
 static int rest_namespace_exists(floe_catalog *c, const char *ns)
 {
     rest_cat *r = rc_of(c);
-    floe_buf url = FLOE_BUF_INIT;
-    int rc = url_of(&url, r, ns, NULL, NULL);
-    resp rs;
+    int rc = request(r, "HEAD", ns, NULL, NULL, NULL, 0, false, "namespace exists", NULL);
     if (rc == 0)
-        rc = call(r, "HEAD", (char *)url.ptr, NULL, 0, false, "namespace exists", &rs);
-    floe__buf_free(&url);
-    if (rc == 0) {
-        floe__buf_free(&rs.body);
         return 1;
-    }
     if (rc == FLOE_ENOTFOUND) {
         floe_error_clear();
         return 0;
@@ -337,12 +352,8 @@ static int rest_namespace_exists(floe_catalog *c, const char *ns)
 static int rest_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
 {
     rest_cat *r = rc_of(c);
-    floe_buf url = FLOE_BUF_INIT;
-    int rc = url_of(&url, r, ns, NULL, NULL);
     resp rs;
-    if (rc == 0)
-        rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "load namespace", &rs);
-    floe__buf_free(&url);
+    int rc = request(r, "GET", ns, NULL, NULL, NULL, 0, false, "load namespace", &rs);
     if (rc == FLOE_ENOTFOUND)
         return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
     FLOE_TRY(rc);
@@ -486,33 +497,16 @@ static int rest_update_namespace(floe_catalog *c, const char *ns, const floe_pro
         json_decref(j);
         j = NULL;
     }
-    size_t len;
-    char *body = dump(j, &len);
-    floe_buf url = FLOE_BUF_INIT;
-    int rc = body ? url_of(&url, r, ns, NULL, "/properties") : FLOE_ENOMEM;
-    resp rs;
-    if (rc == 0)
-        rc = call(r, "POST", (char *)url.ptr, body, len, false, "update namespace", &rs);
-    if (rc == 0)
-        floe__buf_free(&rs.body);
+    int rc = post_json(r, ns, NULL, "/properties", j, "update namespace", NULL);
     if (rc == FLOE_ENOTFOUND)
         rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
-    floe__buf_free(&url);
-    floe__free(body);
     return rc;
 }
 
 static int rest_drop_namespace(floe_catalog *c, const char *ns)
 {
     rest_cat *r = rc_of(c);
-    floe_buf url = FLOE_BUF_INIT;
-    int rc = url_of(&url, r, ns, NULL, NULL);
-    resp rs;
-    if (rc == 0)
-        rc = call(r, "DELETE", (char *)url.ptr, NULL, 0, false, "drop namespace", &rs);
-    floe__buf_free(&url);
-    if (rc == 0)
-        floe__buf_free(&rs.body);
+    int rc = request(r, "DELETE", ns, NULL, NULL, NULL, 0, false, "drop namespace", NULL);
     if (rc == FLOE_ENOTFOUND)
         rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
     else if (rc == FLOE_EEXISTS) /* 409 NamespaceNotEmptyException */
@@ -549,12 +543,9 @@ static int rest_load_table(floe_catalog *c, const char *ns, const char *name, ch
     rest_cat *r = rc_of(c);
     if (previous)
         *previous = NULL;
-    floe_buf url = FLOE_BUF_INIT;
-    int rc = url_of(&url, r, ns, name, r->refs ? "?snapshots=refs" : "?snapshots=all");
     resp rs;
-    if (rc == 0)
-        rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "load table", &rs);
-    floe__buf_free(&url);
+    int rc = request(r, "GET", ns, name, r->refs ? "?snapshots=refs" : "?snapshots=all", NULL, 0,
+                     false, "load table", &rs);
     if (rc == FLOE_ENOTFOUND)
         return no_table(ns, name);
     FLOE_TRY(rc);
@@ -604,14 +595,9 @@ static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname
 static int drop(floe_catalog *c, const char *ns, const char *name, bool purge)
 {
     rest_cat *r = rc_of(c);
-    floe_buf url = FLOE_BUF_INIT;
-    int rc = url_of(&url, r, ns, name, purge ? "?purgeRequested=true" : "?purgeRequested=false");
-    resp rs;
-    if (rc == 0)
-        rc = call(r, "DELETE", (char *)url.ptr, NULL, 0, false, "drop table", &rs);
-    floe__buf_free(&url);
-    if (rc == 0)
-        floe__buf_free(&rs.body);
+    int rc = request(r, "DELETE", ns, name,
+                     purge ? "?purgeRequested=true" : "?purgeRequested=false", NULL, 0, false,
+                     "drop table", NULL);
     return rc == FLOE_ENOTFOUND ? no_table(ns, name) : rc;
 }
 
@@ -629,20 +615,11 @@ static int rest_register_table(floe_catalog *c, const char *ns, const char *name
                                const char *metadata_location)
 {
     rest_cat *r = rc_of(c);
-    size_t len;
-    char *body =
-        dump(json_pack("{s:s,s:s}", "name", name, "metadata-location", metadata_location), &len);
-    floe_buf url = FLOE_BUF_INIT;
-    int rc = body ? url_of(&url, r, ns, NULL, "/register") : FLOE_ENOMEM;
-    resp rs;
-    if (rc == 0)
-        rc = call(r, "POST", (char *)url.ptr, body, len, false, "register table", &rs);
-    if (rc == 0)
-        floe__buf_free(&rs.body);
+    int rc = post_json(r, ns, NULL, "/register",
+                       json_pack("{s:s,s:s}", "name", name, "metadata-location", metadata_location),
+                       "register table", NULL);
     if (rc == FLOE_EEXISTS)
         rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
-    floe__buf_free(&url);
-    floe__free(body);
     return rc;
 }
 
@@ -662,12 +639,8 @@ static int rest_commit(floe_catalog *c, const char *ns, const char *name, const 
                        size_t len, char **new_location)
 {
     rest_cat *r = rc_of(c);
-    floe_buf url = FLOE_BUF_INIT;
-    int rc = url_of(&url, r, ns, name, NULL);
     resp rs;
-    if (rc == 0)
-        rc = call(r, "POST", (char *)url.ptr, body, len, true, "commit", &rs);
-    floe__buf_free(&url);
+    int rc = request(r, "POST", ns, name, NULL, body, len, true, "commit", &rs);
     if (rc == FLOE_ENOTFOUND)
         return no_table(ns, name);
     FLOE_TRY(rc);
@@ -724,18 +697,11 @@ static int rest_create_table(floe_catalog *c, const char *ns, const char *name,
     json_decref(schema);
     json_decref(spec);
     json_decref(order);
-    size_t len = 0;
-    char *body = rc == 0 ? dump(j, &len) : (json_decref(j), NULL);
-    if (rc == 0 && !body)
-        rc = FLOE_ENOMEM;
-    floe_buf url = FLOE_BUF_INIT;
-    if (rc == 0)
-        rc = url_of(&url, r, ns, NULL, "/tables");
     resp rs;
     if (rc == 0)
-        rc = call(r, "POST", (char *)url.ptr, body, len, false, "create table", &rs);
-    floe__buf_free(&url);
-    floe__free(body);
+        rc = post_json(r, ns, NULL, "/tables", j, "create table", &rs);
+    else
+        json_decref(j);
     if (rc == FLOE_EEXISTS)
         return floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
     if (rc == FLOE_ENOTFOUND)
