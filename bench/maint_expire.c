@@ -18,6 +18,7 @@
 #include "spec/metadata.h"
 #include "spec/spec.h"
 #include "util/util.h"
+#include "bench_mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,30 +38,6 @@ static double cpu_ms(void)
 #define T0 1800000000000LL
 #define FILES_PER_SNAPSHOT 10
 #define MERGE_EVERY 100
-
-static long status_kb(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return -1;
-    char line[256];
-    long v = -1;
-    size_t n = strlen(key);
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0)
-            v = atol(line + n + 1);
-    fclose(f);
-    return v;
-}
-
-static void reset_peak(void)
-{
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (f) {
-        fputs("5", f);
-        fclose(f);
-    }
-}
 
 static int die(const char *what)
 {
@@ -313,8 +290,8 @@ int main(int argc, char **argv)
     o.older_than_ms = T0 + (int64_t)(nsnap - nsnap / 10) * 1000;
     commit_ctx cc = {0};
     floe_expire_result r;
-    long rss0 = status_kb("VmRSS:");
-    reset_peak();
+    long rss0 = bm_status_kb("VmRSS:");
+    bm_reset_peak();
     int64_t t0 = floe__mono_ns();
     double c0 = cpu_ms();
     if (floe__expire_run(io, m, "mem://wh/t/metadata/00000-x.metadata.json", &o, commit_mem, &cc,
@@ -322,7 +299,7 @@ int main(int argc, char **argv)
         return die("expire");
     double wall_ms = (double)(floe__mono_ns() - t0) / 1e6;
     double cpu = cpu_ms() - c0;
-    long hwm = status_kb("VmHWM:");
+    long hwm = bm_status_kb("VmHWM:");
     fprintf(
         stderr,
         "setup %.1f s: %d snapshots, %d data files, %zu manifests (%zu segments)\n"

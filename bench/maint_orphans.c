@@ -18,6 +18,7 @@
 #include "manifest/manifest.h"
 #include "spec/metadata.h"
 #include "util/util.h"
+#include "bench_mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,30 +39,6 @@ static double cpu_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static long status_kb(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return -1;
-    char line[256];
-    long v = -1;
-    size_t n = strlen(key);
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0)
-            v = atol(line + n + 1);
-    fclose(f);
-    return v;
-}
-
-static void reset_peak(void)
-{
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (f) {
-        fputs("5", f);
-        fclose(f);
-    }
 }
 
 static int die(const char *what)
@@ -250,14 +227,14 @@ int main(int argc, char **argv)
     o.has_older_than = true;
     o.older_than_ms = T0 + 1000;
     floe_orphan_result r;
-    long rss0 = status_kb("VmRSS:");
-    reset_peak();
+    long rss0 = bm_status_kb("VmRSS:");
+    bm_reset_peak();
     int64_t t0 = floe__mono_ns();
     double c0 = cpu_ms();
     if (floe_remove_orphan_files(&r, cat, "db.t", &o) < 0)
         return die("sweep");
     double wall = (double)(floe__mono_ns() - t0) / 1e6, cpu = cpu_ms() - c0;
-    long hwm = status_kb("VmHWM:");
+    long hwm = bm_status_kb("VmHWM:");
     fprintf(stderr, "setup %.1f s; listed %lld, reachable %lld, orphans %lld\n", setup_s,
             (long long)r.listed_files_count, (long long)r.reachable_files_count,
             (long long)r.orphan_files_count);

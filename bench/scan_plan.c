@@ -15,56 +15,21 @@
  */
 #include "../tests/unit/scan/gentable.h"
 #include "floe/scan.h"
+#include "bench_mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-static long rss_kb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmRSS:", 6))
-            kb = atol(line + 6);
-    if (f)
-        fclose(f);
-    return kb;
-}
-
-static long hwm_kb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6))
-            kb = atol(line + 6);
-    if (f)
-        fclose(f);
-    return kb;
-}
-
-/* Reset the peak-RSS counter (Linux >= 4.0: write 5 to clear_refs). */
-static void reset_hwm(void)
-{
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (f) {
-        fputs("5", f);
-        fclose(f);
-    }
-}
-
 static int plan(const char *meta, const char *filter, const char *label, int64_t nfiles)
 {
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
     o.filter = filter;
-    long base = rss_kb();
+    long base = bm_status_kb("VmRSS:");
     struct rusage u0, u1;
     getrusage(RUSAGE_SELF, &u0);
-    reset_hwm();
+    bm_reset_peak();
     int64_t t0 = floe__mono_ns();
     floe_scan *s;
     int rc = floe_scan_open(&s, NULL, meta, &o);
@@ -78,7 +43,7 @@ static int plan(const char *meta, const char *filter, const char *label, int64_t
                  (double)(u1.ru_utime.tv_usec - u0.ru_utime.tv_usec) / 1e6 +
                  (double)(u1.ru_stime.tv_sec - u0.ru_stime.tv_sec) +
                  (double)(u1.ru_stime.tv_usec - u0.ru_stime.tv_usec) / 1e6;
-    long peak = hwm_kb();
+    long peak = bm_status_kb("VmHWM:");
     const floe_scan_report *r = floe_scan_get_report(s);
     double wall = (double)(t1 - t0) / 1e9;
     int64_t opened = r->manifests_total - r->manifests_skipped;
