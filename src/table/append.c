@@ -317,7 +317,7 @@ void floe__append_keep(floe_append *a)
 
 /* ---------------------------------------------------------------- manifest helpers */
 
-static floe_avro_codec avro_codec(const floe_table_metadata *m)
+floe_avro_codec floe__table_avro_codec(const floe_table_metadata *m)
 {
     const char *c = floe__props_get(&m->properties, "write.avro.compression-codec");
     if (!c || strcmp(c, "gzip") == 0)
@@ -398,7 +398,7 @@ static int mwriter_open(floe_append *a, const floe_table_metadata *m, int32_t sp
     o.snapshot_id = a->snapshot_id;
     o.sequence_number = FLOE_SEQ_UNASSIGNED;
     o.manifest_path = mw->path;
-    o.codec = avro_codec(m);
+    o.codec = floe__table_avro_codec(m);
     o.compression_level = -1;
     return floe_manifest_writer_new(&mw->w, &o, &mw->bytes);
 }
@@ -749,44 +749,9 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     /* manifest list */
     int64_t seq = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
     char *list_path = NULL;
-    floe_buf lbytes = FLOE_BUF_INIT;
-    if (rc == 0) {
-        const char *dir = floe__props_get(&base->properties, "write.metadata.path");
-        list_path = dir ? floe__arena_sprintf(c->arena, "%s/snap-%lld-%d-%s.avro", dir,
-                                              (long long)a->snapshot_id, a->attempt,
-                                              a->commit_uuid)
-                        : floe__arena_sprintf(c->arena, "%s/metadata/snap-%lld-%d-%s.avro",
-                                              base->location, (long long)a->snapshot_id,
-                                              a->attempt, a->commit_uuid);
-        if (!list_path)
-            rc = floe__error_nomem();
-    }
-    if (rc == 0) {
-        floe_manifest_list_writer_options lo = {0};
-        lo.format_version = base->format_version >= 2 ? 2 : 1;
-        lo.snapshot_id = a->snapshot_id;
-        lo.has_parent_snapshot_id = parent != NULL;
-        lo.parent_snapshot_id = parent ? parent->snapshot_id : 0;
-        lo.sequence_number = seq;
-        lo.codec = avro_codec(base);
-        lo.compression_level = -1;
-        floe_manifest_list_writer *lw = NULL;
-        rc = floe_manifest_list_writer_new(&lw, &lo, &lbytes);
-        for (size_t i = 0; rc == 0 && i < manifests.len; i++)
-            rc = floe_manifest_list_writer_add(lw, ((const floe_manifest_file **)manifests.items)[i]);
-        if (rc == 0)
-            rc = floe_manifest_list_writer_finish(lw);
-        floe_manifest_list_writer_free(lw);
-    }
-    if (rc == 0) {
-        rc = floe__io_write_new(a->t->io, list_path, lbytes.ptr, lbytes.len);
-        const char **slot = rc == 0 ? floe__vec_push(&c->written) : NULL;
-        if (rc == 0 && !slot)
-            rc = floe__error_nomem();
-        if (rc == 0)
-            *slot = list_path;
-    }
-    floe__buf_free(&lbytes);
+    if (rc == 0)
+        rc = floe__change_write_list(c, a->t->io, base, a->snapshot_id, a->attempt, a->commit_uuid,
+                                     parent, seq, &manifests, &list_path);
     floe__vec_free(&manifests);
     floe__free(in);
     /* snapshot */
@@ -806,6 +771,48 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     floe__buf_free(&pdata);
     floe__buf_free(&ppath);
     return rc;
+}
+
+int floe__change_write_list(floe_table_change *c, floe_fileio *io,
+                            const floe_table_metadata *base, int64_t snapshot_id, int attempt,
+                            const char *commit_uuid, const floe_snapshot *parent, int64_t seq,
+                            const floe_vec *manifests, char **list_path)
+{
+    const char *dir = floe__props_get(&base->properties, "write.metadata.path");
+    char *path = dir ? floe__arena_sprintf(c->arena, "%s/snap-%lld-%d-%s.avro", dir,
+                                           (long long)snapshot_id, attempt, commit_uuid)
+                     : floe__arena_sprintf(c->arena, "%s/metadata/snap-%lld-%d-%s.avro",
+                                           base->location, (long long)snapshot_id, attempt,
+                                           commit_uuid);
+    if (!path)
+        return floe__error_nomem();
+    floe_manifest_list_writer_options lo = {0};
+    lo.format_version = base->format_version >= 2 ? 2 : 1;
+    lo.snapshot_id = snapshot_id;
+    lo.has_parent_snapshot_id = parent != NULL;
+    lo.parent_snapshot_id = parent ? parent->snapshot_id : 0;
+    lo.sequence_number = seq;
+    lo.codec = floe__table_avro_codec(base);
+    lo.compression_level = -1;
+    floe_buf bytes = FLOE_BUF_INIT;
+    floe_manifest_list_writer *lw = NULL;
+    int rc = floe_manifest_list_writer_new(&lw, &lo, &bytes);
+    for (size_t i = 0; rc == 0 && i < manifests->len; i++)
+        rc = floe_manifest_list_writer_add(lw, ((const floe_manifest_file **)manifests->items)[i]);
+    if (rc == 0)
+        rc = floe_manifest_list_writer_finish(lw);
+    floe_manifest_list_writer_free(lw);
+    if (rc == 0)
+        rc = floe__io_write_new(io, path, bytes.ptr, bytes.len);
+    floe__buf_free(&bytes);
+    const char **slot = rc == 0 ? floe__vec_push(&c->written) : NULL;
+    if (rc == 0 && !slot)
+        rc = floe__error_nomem();
+    if (rc < 0)
+        return rc;
+    *slot = path;
+    *list_path = path;
+    return 0;
 }
 
 int floe__change_add_snapshot(floe_table_change *c, const floe_table_metadata *base,

@@ -292,19 +292,6 @@ int floe_rowlevel_set(floe_rowlevel *op, const char *key, const char *value)
 
 /* ---------------------------------------------------------------- manifests */
 
-static floe_avro_codec avro_codec(const floe_table_metadata *m)
-{
-    const char *c = floe__props_get(&m->properties, "write.avro.compression-codec");
-    floe_avro_codec out;
-    if (!c || strcmp(c, "gzip") == 0)
-        return FLOE_AVRO_CODEC_DEFLATE;
-    if (strcmp(c, "uncompressed") == 0)
-        return FLOE_AVRO_CODEC_NULL;
-    if (floe_avro_codec_from_name(c, strlen(c), &out) == 0)
-        return out;
-    return FLOE_AVRO_CODEC_DEFLATE;
-}
-
 typedef struct mwriter {
     floe_manifest_writer *w;
     floe_buf bytes, spec_json, schema_json;
@@ -360,7 +347,7 @@ static int mwriter_open(floe_rowlevel *op, const floe_table_metadata *m, floe_ta
     wo.snapshot_id = op->snapshot_id;
     wo.sequence_number = FLOE_SEQ_UNASSIGNED;
     wo.manifest_path = mw->path;
-    wo.codec = avro_codec(m);
+    wo.codec = floe__table_avro_codec(m);
     wo.compression_level = -1;
     return floe_manifest_writer_new(&mw->w, &wo, &mw->bytes);
 }
@@ -938,44 +925,9 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     /* manifest list */
     int64_t seq = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
     char *list_path = NULL;
-    floe_buf lbytes = FLOE_BUF_INIT;
-    if (rc == 0) {
-        const char *dir = floe__props_get(&base->properties, "write.metadata.path");
-        list_path =
-            dir ? floe__arena_sprintf(c->arena, "%s/snap-%lld-%d-%s.avro", dir,
-                                      (long long)op->snapshot_id, op->attempt, op->commit_uuid)
-                : floe__arena_sprintf(c->arena, "%s/metadata/snap-%lld-%d-%s.avro", base->location,
-                                      (long long)op->snapshot_id, op->attempt, op->commit_uuid);
-        if (!list_path)
-            rc = floe__error_nomem();
-    }
-    if (rc == 0) {
-        floe_manifest_list_writer_options lo = {0};
-        lo.format_version = base->format_version >= 2 ? 2 : 1;
-        lo.snapshot_id = op->snapshot_id;
-        lo.has_parent_snapshot_id = parent != NULL;
-        lo.parent_snapshot_id = parent ? parent->snapshot_id : 0;
-        lo.sequence_number = seq;
-        lo.codec = avro_codec(base);
-        lo.compression_level = -1;
-        floe_manifest_list_writer *lw = NULL;
-        rc = floe_manifest_list_writer_new(&lw, &lo, &lbytes);
-        for (size_t i = 0; rc == 0 && i < manifests.len; i++)
-            rc = floe_manifest_list_writer_add(lw,
-                                               ((const floe_manifest_file **)manifests.items)[i]);
-        if (rc == 0)
-            rc = floe_manifest_list_writer_finish(lw);
-        floe_manifest_list_writer_free(lw);
-    }
-    if (rc == 0) {
-        rc = floe__io_write_new(op->t->io, list_path, lbytes.ptr, lbytes.len);
-        const char **slot = rc == 0 ? floe__vec_push(&c->written) : NULL;
-        if (rc == 0 && !slot)
-            rc = floe__error_nomem();
-        if (rc == 0)
-            *slot = list_path;
-    }
-    floe__buf_free(&lbytes);
+    if (rc == 0)
+        rc = floe__change_write_list(c, op->t->io, base, op->snapshot_id, op->attempt,
+                                     op->commit_uuid, parent, seq, &manifests, &list_path);
     floe__vec_free(&manifests);
     /* snapshot + branch */
     floe_vec kv = FLOE_VEC_INIT(floe_kv);

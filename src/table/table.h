@@ -16,6 +16,7 @@
 #ifndef FLOE_TABLE_TABLE_H
 #define FLOE_TABLE_TABLE_H
 
+#include "avro/avro.h"
 #include "floe/table.h"
 #include "io/io.h"
 #include "spec/metadata.h"
@@ -139,6 +140,17 @@ int floe__change_set_ref(floe_table_change *c, const floe_snapshot_ref *ref);
 /* assert-ref-snapshot-id for the ref's state in `base`. */
 int floe__change_assert_ref(floe_table_change *c, const floe_table_metadata *base,
                             const char *ref);
+/* append.c: the Avro codec for manifests and lists of `m`
+ * (write.avro.compression-codec, gzip = deflate by default as Java). */
+floe_avro_codec floe__table_avro_codec(const floe_table_metadata *m);
+/* append.c: write the manifest list of a new snapshot (the `manifests`
+ * vector of const floe_manifest_file *) as
+ * <metadata dir>/snap-<id>-<attempt>-<uuid>.avro, recorded in c->written;
+ * *list_path (in the change's arena) is its location. */
+int floe__change_write_list(floe_table_change *c, floe_fileio *io,
+                            const floe_table_metadata *base, int64_t snapshot_id, int attempt,
+                            const char *commit_uuid, const floe_snapshot *parent, int64_t seq,
+                            const floe_vec *manifests, char **list_path);
 /* append.c: the add-snapshot update of a new snapshot on `base` (parent may
  * be NULL): timestamp never before the base's last update, current schema,
  * manifest list, summary `kv` (floe_kv, copied), and for v3 first-row-id /
