@@ -125,18 +125,8 @@ typedef struct cl_cursor {
 
 static int copy_values(floe_arena *a, floe_value *vals, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        floe_value *v = &vals[i];
-        if (!v->is_null &&
-            (v->type == FLOE_T_STRING || v->type == FLOE_T_BINARY || v->type == FLOE_T_FIXED ||
-             v->type == FLOE_T_UUID) &&
-            v->v.bytes.len) {
-            void *p = floe__arena_memdup(a, v->v.bytes.ptr, v->v.bytes.len);
-            if (!p)
-                return floe__error_nomem();
-            v->v.bytes.ptr = p;
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        FLOE_TRY(floe__value_copy(a, &vals[i], &vals[i]));
     return 0;
 }
 

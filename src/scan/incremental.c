@@ -179,19 +179,8 @@ static int copy_file(floe_arena *a, const floe_scan_file *src, floe_scan_file **
         floe_value *vals = floe__arena_calloc(a, src->partition.n, sizeof(floe_value));
         if (!vals)
             return floe__error_nomem();
-        for (size_t i = 0; i < src->partition.n; i++) {
-            vals[i] = src->partition.values[i];
-            const floe_value *v = &src->partition.values[i];
-            if (!v->is_null &&
-                (v->type == FLOE_T_STRING || v->type == FLOE_T_BINARY ||
-                 v->type == FLOE_T_FIXED || v->type == FLOE_T_UUID) &&
-                v->v.bytes.len) {
-                void *p = floe__arena_memdup(a, v->v.bytes.ptr, v->v.bytes.len);
-                if (!p)
-                    return floe__error_nomem();
-                vals[i].v.bytes.ptr = p;
-            }
-        }
+        for (size_t i = 0; i < src->partition.n; i++)
+            FLOE_TRY(floe__value_copy(a, &vals[i], &src->partition.values[i]));
         f->partition.values = vals;
     }
     *out = f;

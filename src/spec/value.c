@@ -387,3 +387,14 @@ int floe_value_format(const floe_value *v, floe_buf *out)
     default: return floe__buf_printf(out, "<type %d>", (int)v->type);
     }
 }
+
+int floe__value_copy(floe_arena *a, floe_value *d, const floe_value *s)
+{
+    *d = *s;
+    bool bytes = s->type == FLOE_T_STRING || s->type == FLOE_T_BINARY ||
+                 s->type == FLOE_T_FIXED || s->type == FLOE_T_UUID;
+    if (bytes && !s->is_null && s->v.bytes.len &&
+        !(d->v.bytes.ptr = floe__arena_memdup(a, s->v.bytes.ptr, s->v.bytes.len)))
+        return floe__error_nomem();
+    return 0;
+}

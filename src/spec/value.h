@@ -30,6 +30,10 @@ int floe_value_from_single(const floe_type *t, const uint8_t *p, size_t len, flo
  * number of big-endian two's-complement bytes. */
 int floe_value_to_single(const floe_value *v, floe_buf *out);
 
+/* *d = *s with the bytes of a string/binary/fixed/uuid value copied into
+ * `a` (so d outlives s's buffers). FLOE_ENOMEM. */
+int floe__value_copy(floe_arena *a, floe_value *d, const floe_value *s);
+
 /* Total order for two non-null values of the same type (strings and binary
  * compare as unsigned bytes, which for UTF-8 is code point order; floats order
  * -NaN < -inf < ... < -0 < 0 < ... < inf < NaN as the spec's sort order).

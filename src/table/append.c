@@ -19,6 +19,7 @@
 
 #include "manifest/manifest.h"
 #include "spec/spec.h"
+#include "spec/value.h"
 #include "spec/transform.h"
 #include "table/writer.h"
 
@@ -97,24 +98,6 @@ static int copy_bytes_map(floe_arena *a, floe_col_bytes_map *d, const floe_col_b
     return 0;
 }
 
-static int copy_value(floe_arena *a, floe_value *d, const floe_value *s)
-{
-    *d = *s;
-    switch (s->type) {
-    case FLOE_T_STRING:
-    case FLOE_T_BINARY:
-    case FLOE_T_FIXED:
-    case FLOE_T_UUID:
-        if (!s->is_null && s->v.bytes.len &&
-            !(d->v.bytes.ptr = dup_bytes(a, s->v.bytes.ptr, s->v.bytes.len)))
-            return floe__error_nomem();
-        break;
-    default:
-        break;
-    }
-    return 0;
-}
-
 int floe__data_file_copy(floe_arena *a, floe_data_file *d, const floe_data_file *s)
 {
     *d = *s;
@@ -126,7 +109,7 @@ int floe__data_file_copy(floe_arena *a, floe_data_file *d, const floe_data_file 
         if (!v)
             return floe__error_nomem();
         for (size_t i = 0; i < s->partition.n; i++)
-            FLOE_TRY(copy_value(a, &v[i], &s->partition.values[i]));
+            FLOE_TRY(floe__value_copy(a, &v[i], &s->partition.values[i]));
         d->partition.values = v;
     }
     FLOE_TRY(copy_longs(a, &d->column_sizes, &s->column_sizes));

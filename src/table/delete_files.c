@@ -33,23 +33,6 @@
 
 /* ---------------------------------------------------------------- small helpers */
 
-int floe__rl_copy_value(floe_arena *a, floe_value *d, const floe_value *s)
-{
-    *d = *s;
-    switch (s->type) {
-    case FLOE_T_STRING:
-    case FLOE_T_BINARY:
-    case FLOE_T_FIXED:
-    case FLOE_T_UUID:
-        if (!s->is_null && s->v.bytes.len &&
-            !(d->v.bytes.ptr = floe__arena_memdup(a, s->v.bytes.ptr, s->v.bytes.len)))
-            return floe__error_nomem();
-        break;
-    default: break;
-    }
-    return 0;
-}
-
 int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_t spec_id)
 {
     int32_t *sp = floe__vec_push(&op->delete_specs);
@@ -442,7 +425,7 @@ static int touch(floe_rowlevel *op, const floe_scan_file *f, floe_rl_touched **o
     if (!t->path || !vals)
         return floe__error_nomem();
     for (size_t k = 0; k < f->partition.n; k++)
-        FLOE_TRY(floe__rl_copy_value(op->arena, &vals[k], &f->partition.values[k]));
+        FLOE_TRY(floe__value_copy(op->arena, &vals[k], &f->partition.values[k]));
     t->partition.n = f->partition.n;
     t->partition.values = vals;
     *out = t;

@@ -987,7 +987,7 @@ static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, si
         if (!t->path || !vals)
             rc = floe__error_nomem();
         for (size_t k = 0; rc == 0 && k < f->partition.n; k++)
-            rc = floe__rl_copy_value(op->arena, &vals[k], &f->partition.values[k]);
+            rc = floe__value_copy(op->arena, &vals[k], &f->partition.values[k]);
         t->partition.n = f->partition.n;
         t->partition.values = vals;
         op->stats.data_files_removed++;

@@ -87,7 +87,5 @@ int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids
                               const struct ArrowArray *batch);
 /* Add a delete file of spec `spec_id` (deep-copied into the op's arena). */
 int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_t spec_id);
-/* Deep copy of a value into an arena (bytes copied). */
-int floe__rl_copy_value(floe_arena *a, floe_value *d, const floe_value *s);
 
 #endif
