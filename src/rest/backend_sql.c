@@ -125,6 +125,16 @@ static int check_levels(const floe_rest_namespace *ns)
     return 0;
 }
 
+/* The catalog's dotted name of a request's namespace (caller frees); a
+ * namespace this catalog cannot hold (a level with '.') does not exist. */
+static int namespace_arg(const floe_rest_namespace *nsp, char **ns)
+{
+    if (check_levels(nsp) < 0)
+        return floe__rest_no_such_namespace(nsp);
+    *ns = ns_string(nsp);
+    return *ns ? 0 : FLOE_ENOMEM;
+}
+
 /* Is `path` (a plain path or file:// URI) inside the warehouse? Symlinks and
  * ".." are resolved with realpath (the file must exist). */
 static int inside_warehouse(const sql_backend *s, const char *location)
@@ -242,11 +252,8 @@ static int sql_load_namespace(floe_rest_backend *b, const floe_rest_namespace *n
                               floe_rest_namespace_result *out)
 {
     sql_backend *s = sb(b);
-    if (check_levels(nsp) < 0)
-        return floe__rest_no_such_namespace(nsp);
-    char *ns = ns_string(nsp);
-    if (!ns)
-        return FLOE_ENOMEM;
+    char *ns;
+    FLOE_TRY(namespace_arg(nsp, &ns));
     pthread_mutex_lock(&s->lock);
     int rc = floe_catalog_load_namespace(&out->properties, s->cat, ns);
     pthread_mutex_unlock(&s->lock);
@@ -259,11 +266,8 @@ static int sql_update_namespace(floe_rest_backend *b, const floe_rest_namespace 
                                 floe_rest_update_namespace_props_result *out)
 {
     sql_backend *s = sb(b);
-    if (check_levels(nsp) < 0)
-        return floe__rest_no_such_namespace(nsp);
-    char *ns = ns_string(nsp);
-    if (!ns)
-        return FLOE_ENOMEM;
+    char *ns;
+    FLOE_TRY(namespace_arg(nsp, &ns));
     floe_props cur = FLOE_PROPS_INIT;
     pthread_mutex_lock(&s->lock);
     int rc = floe_catalog_load_namespace(&cur, s->cat, ns);
@@ -285,11 +289,8 @@ static int sql_update_namespace(floe_rest_backend *b, const floe_rest_namespace 
 static int sql_drop_namespace(floe_rest_backend *b, const floe_rest_namespace *nsp)
 {
     sql_backend *s = sb(b);
-    if (check_levels(nsp) < 0)
-        return floe__rest_no_such_namespace(nsp);
-    char *ns = ns_string(nsp);
-    if (!ns)
-        return FLOE_ENOMEM;
+    char *ns;
+    FLOE_TRY(namespace_arg(nsp, &ns));
     pthread_mutex_lock(&s->lock);
     int rc = floe_catalog_drop_namespace(s->cat, ns);
     pthread_mutex_unlock(&s->lock);
@@ -323,11 +324,8 @@ static int sql_list_tables(floe_rest_backend *b, const floe_rest_namespace *nsp,
                            floe_rest_ident_list *out)
 {
     sql_backend *s = sb(b);
-    if (check_levels(nsp) < 0)
-        return floe__rest_no_such_namespace(nsp);
-    char *ns = ns_string(nsp);
-    if (!ns)
-        return FLOE_ENOMEM;
+    char *ns;
+    FLOE_TRY(namespace_arg(nsp, &ns));
     tbl_collect c = {out, nsp};
     pthread_mutex_lock(&s->lock);
     int rc = floe_catalog_list_tables(s->cat, ns, add_tbl, &c);
