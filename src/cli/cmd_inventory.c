@@ -136,8 +136,8 @@ static int print_row(const floe_inventory_row *r, void *payload)
 
 int floe_cmd_inventory(int argc, char **argv)
 {
-    const char *warehouse = getenv("FLOE_WAREHOUSE");
-    const char *catalog_name = "local", *ident = NULL, *format = "table";
+    cli_catalog_opts cat_opts = {NULL, NULL};
+    const char *ident = NULL, *format = "table";
     floe_inventory_options o = FLOE_INVENTORY_OPTIONS_INIT;
     floe_props *conf = NULL;
     floe_props conf_store = FLOE_PROPS_INIT;
@@ -170,12 +170,10 @@ int floe_cmd_inventory(int argc, char **argv)
             ident = a;
             continue;
         }
+        if (cli_catalog_opt(&cat_opts, argc, argv, &i) > 0)
+            continue;
         i++;
-        if (strcmp(a, "--warehouse") == 0) {
-            warehouse = v;
-        } else if (strcmp(a, "--catalog-name") == 0) {
-            catalog_name = v;
-        } else if (strcmp(a, "--format") == 0) {
+        if (strcmp(a, "--format") == 0) {
             format = v;
         } else if (strcmp(a, "--copy-to") == 0) {
             o.copy_to = v;
@@ -224,8 +222,6 @@ int floe_cmd_inventory(int argc, char **argv)
         floe__props_free(&conf_store);
         return CLI_USAGE;
     }
-    if (!warehouse || !*warehouse)
-        warehouse = "warehouse";
     o.io_conf = conf;
     /* an absolute copy target, so that the backup's location map works
      * from anywhere */
@@ -235,14 +231,8 @@ int floe_cmd_inventory(int argc, char **argv)
         if (getcwd(cwd, sizeof cwd))
             o.copy_to = abs_copy = floe__sprintf("%s/%s", cwd, o.copy_to);
     }
-    char *db = floe__sprintf("%s/catalog.db", warehouse);
-    floe_catalog_options co = FLOE_CATALOG_OPTIONS_INIT;
-    co.name = catalog_name;
-    co.warehouse = warehouse;
-    co.no_create = true;
     floe_catalog *cat = NULL;
-    int rc = db ? floe_catalog_open_sql(&cat, db, &co) : FLOE_ENOMEM;
-    floe__free(db);
+    int rc = cli_catalog_open(&cat_opts, &cat);
     if (rc < 0) {
         floe__free(abs_copy);
         floe__props_free(&conf_store);

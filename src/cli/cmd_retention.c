@@ -165,8 +165,8 @@ static void print_json(const char *ident, const floe_retention_report *r, int64_
 
 int floe_cmd_retention(int argc, char **argv)
 {
-    const char *warehouse = getenv("FLOE_WAREHOUSE");
-    const char *catalog_name = "local", *ident = NULL, *format = "text";
+    cli_catalog_opts cat_opts = {NULL, NULL};
+    const char *ident = NULL, *format = "text";
     int64_t now = 0;
     floe_props conf = FLOE_PROPS_INIT;
     bool have_conf = false;
@@ -190,16 +190,18 @@ int floe_cmd_retention(int argc, char **argv)
             ident = a;
             continue;
         }
+        int taken = cli_catalog_opt(&cat_opts, argc, argv, &i);
+        if (taken) {
+            if (taken < 0)
+                rc = CLI_USAGE;
+            continue;
+        }
         if (!v) {
             rc = CLI_USAGE;
             break;
         }
         i++;
-        if (strcmp(a, "--warehouse") == 0) {
-            warehouse = v;
-        } else if (strcmp(a, "--catalog-name") == 0) {
-            catalog_name = v;
-        } else if (strcmp(a, "--format") == 0) {
+        if (strcmp(a, "--format") == 0) {
             format = v;
         } else if (strcmp(a, "--now") == 0) {
             char *end;
@@ -222,18 +224,10 @@ int floe_cmd_retention(int argc, char **argv)
         floe__props_free(&conf);
         return CLI_USAGE;
     }
-    if (!warehouse || !*warehouse)
-        warehouse = "warehouse";
     if (!now)
         now = floe__now_ms();
-    char *db = floe__sprintf("%s/catalog.db", warehouse);
-    floe_catalog_options co = FLOE_CATALOG_OPTIONS_INIT;
-    co.name = catalog_name;
-    co.warehouse = warehouse;
-    co.no_create = true;
     floe_catalog *cat = NULL;
-    int err = db ? floe_catalog_open_sql(&cat, db, &co) : FLOE_ENOMEM;
-    floe__free(db);
+    int err = cli_catalog_open(&cat_opts, &cat);
     floe_retention_report *r = NULL;
     cli_progress progress;
     cli_progress_init(&progress, quiet);

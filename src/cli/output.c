@@ -257,10 +257,9 @@ static const floe_fileio_ops counting_ops = {FLOE_FILEIO_OPS_VERSION,
                                              cio_stat,
                                              cio_free};
 
-int cli_table_open(cli_table *t, const cli_catalog_opts *o, const char *ident,
-                   floe_progress_fn progress, void *progress_payload)
+int cli_catalog_open(const cli_catalog_opts *o, floe_catalog **out)
 {
-    memset(t, 0, sizeof *t);
+    *out = NULL;
     const char *wh = warehouse(o);
     char *db = floe__sprintf("%s/catalog.db", wh);
     if (!db)
@@ -275,8 +274,16 @@ int cli_table_open(cli_table *t, const cli_catalog_opts *o, const char *ident,
     copts.name = cli_catalog_name(o);
     copts.warehouse = wh;
     copts.no_create = true;
-    int rc = floe_catalog_open_sql(&t->catalog, db, &copts);
+    int rc = floe_catalog_open_sql(out, db, &copts);
     floe__free(db);
+    return rc;
+}
+
+int cli_table_open(cli_table *t, const cli_catalog_opts *o, const char *ident,
+                   floe_progress_fn progress, void *progress_payload)
+{
+    memset(t, 0, sizeof *t);
+    int rc = cli_catalog_open(o, &t->catalog);
     if (rc < 0)
         return rc;
     counting_io *c = floe__calloc(1, sizeof *c);

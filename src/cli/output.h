@@ -80,6 +80,10 @@ typedef struct cli_catalog_opts {
  * (usage error, message printed). */
 int cli_catalog_opt(cli_catalog_opts *o, int argc, char **argv, int *i);
 
+/* Open the warehouse's SQLite catalog (<warehouse>/catalog.db, never
+ * created here). FLOE_ENOTFOUND "no catalog at ..." when it is missing. */
+int cli_catalog_open(const cli_catalog_opts *o, floe_catalog **out);
+
 /* The catalog name used in statements (`local` by default). */
 const char *cli_catalog_name(const cli_catalog_opts *o);
 
