@@ -133,44 +133,6 @@ static int f_next(floe_rowcursor *base)
     }
 }
 
-static floe_rs_cell null_cell(floe_type_id t)
-{
-    floe_rs_cell c;
-    c.value.type = t;
-    c.value.is_null = true;
-    c.value.scale = 0;
-    c.json = NULL;
-    c.json_len = 0;
-    return c;
-}
-
-static floe_rs_cell long_cell(int64_t v)
-{
-    floe_rs_cell c = null_cell(FLOE_T_LONG);
-    c.value.is_null = false;
-    c.value.v.i64 = v;
-    return c;
-}
-
-static floe_rs_cell int_cell(int32_t v)
-{
-    floe_rs_cell c = null_cell(FLOE_T_INT);
-    c.value.is_null = false;
-    c.value.v.i32 = v;
-    return c;
-}
-
-static floe_rs_cell str_cell(const char *s)
-{
-    floe_rs_cell c = null_cell(FLOE_T_STRING);
-    if (s) {
-        c.value.is_null = false;
-        c.value.v.bytes.ptr = (const uint8_t *)s;
-        c.value.v.bytes.len = strlen(s);
-    }
-    return c;
-}
-
 /* Hand the JSON in c->tmp out as a cell living until the next row. */
 static int json_cell(files_cursor *c, int rc, floe_rs_cell *out)
 {
@@ -179,7 +141,7 @@ static int json_cell(files_cursor *c, int rc, floe_rs_cell *out)
     char *p = floe__arena_strndup(c->row, c->tmp.ptr ? c->tmp.ptr : "", c->tmp.len);
     if (!p)
         return floe__error_nomem();
-    *out = null_cell(FLOE_T_STRUCT);
+    *out = floe__rs_null(FLOE_T_STRUCT);
     out->value.is_null = false;
     out->json = p;
     out->json_len = c->tmp.len;
@@ -197,17 +159,17 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
     const meta_info *info = c->src->info;
     floe__buf_clear(&c->tmp);
     switch (col) {
-    case DF_CONTENT: *out = int_cell(df->content); return 0;
-    case DF_FILE_PATH: *out = str_cell(df->file_path); return 0;
-    case DF_FILE_FORMAT: *out = str_cell(df->file_format); return 0;
-    case DF_SPEC_ID: *out = int_cell(spec_id_of(c)); return 0;
+    case DF_CONTENT: *out = floe__rs_int(df->content); return 0;
+    case DF_FILE_PATH: *out = floe__rs_str(df->file_path); return 0;
+    case DF_FILE_FORMAT: *out = floe__rs_str(df->file_format); return 0;
+    case DF_SPEC_ID: *out = floe__rs_int(spec_id_of(c)); return 0;
     case DF_PARTITION:
         return json_cell(c,
                          meta_json_partition(info, &df->partition, c->minfo->partition_field_ids,
                                              c->minfo->npartition_fields, &c->tmp),
                          out);
-    case DF_RECORD_COUNT: *out = long_cell(df->record_count); return 0;
-    case DF_FILE_SIZE: *out = long_cell(df->file_size_in_bytes); return 0;
+    case DF_RECORD_COUNT: *out = floe__rs_long(df->record_count); return 0;
+    case DF_FILE_SIZE: *out = floe__rs_long(df->file_size_in_bytes); return 0;
     case DF_COLUMN_SIZES:
     case DF_VALUE_COUNTS:
     case DF_NULL_VALUE_COUNTS:
@@ -217,7 +179,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
                                   : col == DF_NULL_VALUE_COUNTS ? &df->null_value_counts
                                                                 : &df->nan_value_counts;
         if (!m->set) {
-            *out = null_cell(FLOE_T_MAP);
+            *out = floe__rs_null(FLOE_T_MAP);
             return 0;
         }
         return json_cell(c, meta_json_longs(m, &c->tmp), out);
@@ -227,20 +189,20 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
         const floe_col_bytes_map *m =
             col == DF_LOWER_BOUNDS ? &df->lower_bounds : &df->upper_bounds;
         if (!m->set) {
-            *out = null_cell(FLOE_T_MAP);
+            *out = floe__rs_null(FLOE_T_MAP);
             return 0;
         }
         return json_cell(c, meta_json_bytes_map(m, &c->tmp), out);
     }
     case DF_KEY_METADATA:
-        *out = null_cell(FLOE_T_BINARY);
+        *out = floe__rs_null(FLOE_T_BINARY);
         if (df->key_metadata.set)
             out->value =
                 floe_value_bytes(FLOE_T_BINARY, df->key_metadata.ptr, df->key_metadata.len);
         return 0;
     case DF_SPLIT_OFFSETS: {
         if (!df->has_split_offsets) {
-            *out = null_cell(FLOE_T_LIST);
+            *out = floe__rs_null(FLOE_T_LIST);
             return 0;
         }
         int rc = floe__buf_putc(&c->tmp, '[');
@@ -252,7 +214,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
     }
     case DF_EQUALITY_IDS: {
         if (!df->has_equality_ids) {
-            *out = null_cell(FLOE_T_LIST);
+            *out = floe__rs_null(FLOE_T_LIST);
             return 0;
         }
         int rc = floe__buf_putc(&c->tmp, '[');
@@ -263,18 +225,18 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
         return json_cell(c, rc, out);
     }
     case DF_SORT_ORDER_ID:
-        *out = df->has_sort_order_id ? int_cell(df->sort_order_id) : null_cell(FLOE_T_INT);
+        *out = df->has_sort_order_id ? floe__rs_int(df->sort_order_id) : floe__rs_null(FLOE_T_INT);
         return 0;
     case DF_FIRST_ROW_ID:
-        *out = df->has_first_row_id ? long_cell(df->first_row_id) : null_cell(FLOE_T_LONG);
+        *out = df->has_first_row_id ? floe__rs_long(df->first_row_id) : floe__rs_null(FLOE_T_LONG);
         return 0;
-    case DF_REFERENCED_DATA_FILE: *out = str_cell(df->referenced_data_file); return 0;
+    case DF_REFERENCED_DATA_FILE: *out = floe__rs_str(df->referenced_data_file); return 0;
     case DF_CONTENT_OFFSET:
-        *out = df->has_content_offset ? long_cell(df->content_offset) : null_cell(FLOE_T_LONG);
+        *out = df->has_content_offset ? floe__rs_long(df->content_offset) : floe__rs_null(FLOE_T_LONG);
         return 0;
     case DF_CONTENT_SIZE:
-        *out = df->has_content_size_in_bytes ? long_cell(df->content_size_in_bytes)
-                                             : null_cell(FLOE_T_LONG);
+        *out = df->has_content_size_in_bytes ? floe__rs_long(df->content_size_in_bytes)
+                                             : floe__rs_null(FLOE_T_LONG);
         return 0;
     default: return json_cell(c, meta_json_readable_metrics(info, df, &c->tmp), out);
     }
@@ -282,7 +244,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
 
 static floe_rs_cell seq_cell(int64_t v)
 {
-    return v == FLOE_SEQ_UNASSIGNED ? null_cell(FLOE_T_LONG) : long_cell(v);
+    return v == FLOE_SEQ_UNASSIGNED ? floe__rs_null(FLOE_T_LONG) : floe__rs_long(v);
 }
 
 static int f_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
@@ -294,9 +256,9 @@ static int f_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     const floe_manifest_entry *e = c->e;
     floe__buf_clear(&c->tmp);
     switch (lc) {
-    case EN_STATUS: *out = int_cell(e->status); return 0;
+    case EN_STATUS: *out = floe__rs_int(e->status); return 0;
     case EN_SNAPSHOT_ID:
-        *out = e->has_snapshot_id ? long_cell(e->snapshot_id) : null_cell(FLOE_T_LONG);
+        *out = e->has_snapshot_id ? floe__rs_long(e->snapshot_id) : floe__rs_null(FLOE_T_LONG);
         return 0;
     case EN_SEQ: *out = seq_cell(e->sequence_number); return 0;
     case EN_FILE_SEQ: *out = seq_cell(e->file_sequence_number); return 0;

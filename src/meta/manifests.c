@@ -119,18 +119,12 @@ static int m_next(floe_rowcursor *base)
 
 static floe_rs_cell opt_int(int32_t v)
 {
-    floe_rs_cell c;
-    memset(&c, 0, sizeof c);
-    c.value = v < 0 ? floe_value_null(FLOE_T_INT) : floe_value_int(v);
-    return c;
+    return v < 0 ? floe__rs_null(FLOE_T_INT) : floe__rs_int(v);
 }
 
 static floe_rs_cell opt_long(int64_t v, bool has)
 {
-    floe_rs_cell c;
-    memset(&c, 0, sizeof c);
-    c.value = has ? floe_value_long(v) : floe_value_null(FLOE_T_LONG);
-    return c;
+    return has ? floe__rs_long(v) : floe__rs_null(FLOE_T_LONG);
 }
 
 static int put_bound(const floe_partition_field *pf, const floe_type *t, const floe_opt_bytes *b,

@@ -27,7 +27,10 @@
 #define FLOE_META_ROWSOURCE_H
 
 #include "spec/types.h"
+#include "spec/value.h"
 #include "util/time.h"
+
+#include <string.h>
 
 /* Column flags: which pushed-down constraints the source can use. */
 enum {
@@ -209,6 +212,29 @@ static inline floe_rs_cell floe__rs_cell(floe_value v)
     c.json = NULL;
     c.json_len = 0;
     return c;
+}
+
+/* Cells of the common kinds (strings borrowed; NULL string: a null cell). */
+static inline floe_rs_cell floe__rs_null(floe_type_id t)
+{
+    return floe__rs_cell(floe_value_null(t));
+}
+static inline floe_rs_cell floe__rs_long(int64_t v)
+{
+    return floe__rs_cell(floe_value_long(v));
+}
+static inline floe_rs_cell floe__rs_int(int32_t v)
+{
+    return floe__rs_cell(floe_value_int(v));
+}
+static inline floe_rs_cell floe__rs_bool(bool b)
+{
+    return floe__rs_cell(floe_value_bool(b));
+}
+static inline floe_rs_cell floe__rs_str(const char *s)
+{
+    return s ? floe__rs_cell(floe_value_bytes(FLOE_T_STRING, s, strlen(s)))
+             : floe__rs_null(FLOE_T_STRING);
 }
 
 #endif

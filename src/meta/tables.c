@@ -15,56 +15,9 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static floe_rs_cell cell_null(floe_type_id t)
-{
-    floe_rs_cell c;
-    memset(&c, 0, sizeof c);
-    c.value.type = t;
-    c.value.is_null = true;
-    return c;
-}
-
-static floe_rs_cell cell_long(int64_t x)
-{
-    floe_rs_cell c = cell_null(FLOE_T_LONG);
-    c.value.is_null = false;
-    c.value.v.i64 = x;
-    return c;
-}
-
-static floe_rs_cell cell_int(int32_t x)
-{
-    floe_rs_cell c = cell_null(FLOE_T_INT);
-    c.value.is_null = false;
-    c.value.v.i32 = x;
-    return c;
-}
-
 static floe_rs_cell cell_ts_ms(int64_t ms)
 {
-    floe_rs_cell c = cell_null(FLOE_T_TIMESTAMPTZ);
-    c.value.is_null = false;
-    c.value.v.i64 = ms * 1000;
-    return c;
-}
-
-static floe_rs_cell cell_str(const char *s)
-{
-    if (!s)
-        return cell_null(FLOE_T_STRING);
-    floe_rs_cell c = cell_null(FLOE_T_STRING);
-    c.value.is_null = false;
-    c.value.v.bytes.ptr = (const uint8_t *)s;
-    c.value.v.bytes.len = strlen(s);
-    return c;
-}
-
-static floe_rs_cell cell_bool(bool b)
-{
-    floe_rs_cell c = cell_null(FLOE_T_BOOLEAN);
-    c.value.is_null = false;
-    c.value.v.b = b;
-    return c;
+    return floe__rs_cell(floe_value_i64(FLOE_T_TIMESTAMPTZ, ms * 1000));
 }
 
 /* A JSON cell copied into `scratch`. */
@@ -75,7 +28,7 @@ static int cell_json(floe_buf *b, floe_arena *scratch, floe_rs_cell *out)
     floe__buf_free(b);
     if (!p)
         return floe__error_nomem();
-    *out = cell_null(FLOE_T_STRING);
+    *out = floe__rs_null(FLOE_T_STRING);
     out->value.is_null = false;
     out->json = p;
     out->json_len = n;
@@ -140,11 +93,11 @@ static int snapshots_cell(void *st, size_t row, size_t col, floe_arena *scratch,
     const floe_snapshot *s = &m->snapshots[row];
     switch (col) {
     case 0: *out = cell_ts_ms(s->timestamp_ms); return 0;
-    case 1: *out = cell_long(s->snapshot_id); return 0;
+    case 1: *out = floe__rs_long(s->snapshot_id); return 0;
     case 2:
-        *out = s->has_parent ? cell_long(s->parent_snapshot_id) : cell_null(FLOE_T_LONG);
+        *out = s->has_parent ? floe__rs_long(s->parent_snapshot_id) : floe__rs_null(FLOE_T_LONG);
         return 0;
-    case 3: *out = cell_str(s->operation); return 0;
+    case 3: *out = floe__rs_str(s->operation); return 0;
     case 4: {
         floe_buf b = FLOE_BUF_INIT;
         const char *ml;
@@ -155,20 +108,20 @@ static int snapshots_cell(void *st, size_t row, size_t col, floe_arena *scratch,
         }
         if (!ml) {
             floe__buf_free(&b);
-            *out = cell_null(FLOE_T_STRING);
+            *out = floe__rs_null(FLOE_T_STRING);
             return 0;
         }
         char *p = floe__arena_strndup(scratch, b.ptr, b.len);
         floe__buf_free(&b);
         if (!p)
             return floe__error_nomem();
-        *out = cell_str(p);
+        *out = floe__rs_str(p);
         return 0;
     }
     default: break;
     }
     if (!s->summary_packed && !s->operation) {
-        *out = cell_null(FLOE_T_MAP);
+        *out = floe__rs_null(FLOE_T_MAP);
         return 0;
     }
     /* Java's Snapshot.summary() holds every summary key but "operation" */
@@ -234,13 +187,13 @@ static int history_cell(void *st, size_t row, size_t col, floe_arena *scratch, f
     const floe_snapshot *s;
     switch (col) {
     case 0: *out = cell_ts_ms(e->timestamp_ms); return 0;
-    case 1: *out = cell_long(e->snapshot_id); return 0;
+    case 1: *out = floe__rs_long(e->snapshot_id); return 0;
     case 2:
         /* the parent of a snapshot that was expired is unknown: null, as Java */
         s = floe__metadata_snapshot(h->m, e->snapshot_id);
-        *out = s && s->has_parent ? cell_long(s->parent_snapshot_id) : cell_null(FLOE_T_LONG);
+        *out = s && s->has_parent ? floe__rs_long(s->parent_snapshot_id) : floe__rs_null(FLOE_T_LONG);
         return 0;
-    default: *out = cell_bool(floe__intmap_has(h->ancestors, e->snapshot_id)); return 0;
+    default: *out = floe__rs_bool(floe__intmap_has(h->ancestors, e->snapshot_id)); return 0;
     }
 }
 
@@ -292,19 +245,19 @@ static int refs_cell(void *st, size_t row, size_t col, floe_arena *scratch, floe
     FLOE_UNUSED(scratch);
     const floe_snapshot_ref *r = &((const floe_table_metadata *)st)->refs[row];
     switch (col) {
-    case 0: *out = cell_str(r->name); return 0;
-    case 1: *out = cell_str(r->type == FLOE_REF_TAG ? "TAG" : "BRANCH"); return 0;
-    case 2: *out = cell_long(r->snapshot_id); return 0;
+    case 0: *out = floe__rs_str(r->name); return 0;
+    case 1: *out = floe__rs_str(r->type == FLOE_REF_TAG ? "TAG" : "BRANCH"); return 0;
+    case 2: *out = floe__rs_long(r->snapshot_id); return 0;
     case 3:
-        *out = r->has_max_ref_age_ms ? cell_long(r->max_ref_age_ms) : cell_null(FLOE_T_LONG);
+        *out = r->has_max_ref_age_ms ? floe__rs_long(r->max_ref_age_ms) : floe__rs_null(FLOE_T_LONG);
         return 0;
     case 4:
-        *out = r->has_min_snapshots_to_keep ? cell_int(r->min_snapshots_to_keep)
-                                            : cell_null(FLOE_T_INT);
+        *out = r->has_min_snapshots_to_keep ? floe__rs_int(r->min_snapshots_to_keep)
+                                            : floe__rs_null(FLOE_T_INT);
         return 0;
     default:
         *out =
-            r->has_max_snapshot_age_ms ? cell_long(r->max_snapshot_age_ms) : cell_null(FLOE_T_LONG);
+            r->has_max_snapshot_age_ms ? floe__rs_long(r->max_snapshot_age_ms) : floe__rs_null(FLOE_T_LONG);
         return 0;
     }
 }
@@ -354,23 +307,23 @@ static int mle_cell(void *st, size_t row, size_t col, floe_arena *scratch, floe_
         return 0;
     }
     if (col == 1) {
-        *out = cell_str(file);
+        *out = floe__rs_str(file);
         return 0;
     }
     /* The snapshot current at that time, from the snapshot-log, as Java's
      * MetadataLogEntriesTable computes it (not read from the old file). */
     int64_t id;
     if (!floe__meta_snapshot_as_of(s->m, ts, &id)) {
-        *out = cell_null(col == 3 ? FLOE_T_INT : FLOE_T_LONG);
+        *out = floe__rs_null(col == 3 ? FLOE_T_INT : FLOE_T_LONG);
         return 0;
     }
     const floe_snapshot *snap = floe__metadata_snapshot(s->m, id);
     if (col == 2)
-        *out = cell_long(id);
+        *out = floe__rs_long(id);
     else if (col == 3)
-        *out = snap && snap->has_schema_id ? cell_int(snap->schema_id) : cell_null(FLOE_T_INT);
+        *out = snap && snap->has_schema_id ? floe__rs_int(snap->schema_id) : floe__rs_null(FLOE_T_INT);
     else
-        *out = snap ? cell_long(snap->sequence_number) : cell_null(FLOE_T_LONG);
+        *out = snap ? floe__rs_long(snap->sequence_number) : floe__rs_null(FLOE_T_LONG);
     return 0;
 }
 
