@@ -141,10 +141,7 @@ static int json_cell(files_cursor *c, int rc, floe_rs_cell *out)
     char *p = floe__arena_strndup(c->row, c->tmp.ptr ? c->tmp.ptr : "", c->tmp.len);
     if (!p)
         return floe__error_nomem();
-    *out = floe__rs_null(FLOE_T_STRUCT);
-    out->value.is_null = false;
-    out->json = p;
-    out->json_len = c->tmp.len;
+    *out = floe__rs_json(FLOE_T_STRUCT, p, c->tmp.len);
     return 0;
 }
 

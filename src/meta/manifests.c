@@ -225,9 +225,7 @@ static int m_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
         char *p = floe__arena_strndup(c->row, c->tmp.ptr ? c->tmp.ptr : "", c->tmp.len);
         if (!p)
             return floe__error_nomem();
-        out->value.type = FLOE_T_LIST;
-        out->json = p;
-        out->json_len = c->tmp.len;
+        *out = floe__rs_json(FLOE_T_LIST, p, c->tmp.len);
         return 0;
     }
     default: *out = opt_long(c->snap->snapshot_id, true); return 0;

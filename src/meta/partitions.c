@@ -183,9 +183,7 @@ static int p_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     memset(out, 0, sizeof *out);
     switch (c->src->logical[col]) {
     case 0:
-        out->value.type = FLOE_T_STRUCT;
-        out->json = p->key;
-        out->json_len = strlen(p->key);
+        *out = floe__rs_json(FLOE_T_STRUCT, p->key, strlen(p->key));
         return 0;
     case 1: out->value = floe_value_int(p->spec_id); return 0;
     case 2: out->value = floe_value_long(p->record_count); return 0;

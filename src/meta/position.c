@@ -158,9 +158,7 @@ static int pd_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     }
     case PD_ROW: out->value = floe_value_null(FLOE_T_STRUCT); return 0;
     case PD_PARTITION:
-        out->value.type = FLOE_T_STRUCT;
-        out->json = c->partition;
-        out->json_len = strlen(c->partition);
+        *out = floe__rs_json(FLOE_T_STRUCT, c->partition, strlen(c->partition));
         return 0;
     case PD_SPEC_ID: out->value = floe_value_int(c->spec_id); return 0;
     default:

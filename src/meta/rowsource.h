@@ -231,6 +231,15 @@ static inline floe_rs_cell floe__rs_bool(bool b)
 {
     return floe__rs_cell(floe_value_bool(b));
 }
+/* A JSON-valued cell (a map, list or struct of type t) over borrowed text. */
+static inline floe_rs_cell floe__rs_json(floe_type_id t, const char *json, size_t len)
+{
+    floe_rs_cell c = floe__rs_null(t);
+    c.value.is_null = false;
+    c.json = json;
+    c.json_len = len;
+    return c;
+}
 static inline floe_rs_cell floe__rs_str(const char *s)
 {
     return s ? floe__rs_cell(floe_value_bytes(FLOE_T_STRING, s, strlen(s)))

@@ -28,10 +28,7 @@ static int cell_json(floe_buf *b, floe_arena *scratch, floe_rs_cell *out)
     floe__buf_free(b);
     if (!p)
         return floe__error_nomem();
-    *out = floe__rs_null(FLOE_T_STRING);
-    out->value.is_null = false;
-    out->json = p;
-    out->json_len = n;
+    *out = floe__rs_json(FLOE_T_STRING, p, n);
     return 0;
 }
 

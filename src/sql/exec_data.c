@@ -463,14 +463,12 @@ static int nested_cell(data_cursor *c, const data_rs *d, size_t col, int child,
 {
     const floe_type *t = d->types[col];
     const struct ArrowArray *a = c->batch.children[child];
-    memset(out, 0, sizeof *out);
     if (!floe__arrow_is_valid(a, c->row)) {
-        out->value = floe_value_null(t->id);
+        *out = floe__rs_null(t->id);
         return 0;
     }
     FLOE_TRY(floe__sql_nested_json(a, t, c->row, d->s ? d->s->tz : NULL, &c->text));
-    out->json = c->text.ptr;
-    out->json_len = c->text.len;
+    *out = floe__rs_json(t->id, c->text.ptr, c->text.len);
     return 0;
 }
 
