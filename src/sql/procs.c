@@ -343,6 +343,26 @@ static int collect_orphan(const char *location, void *payload)
     return 0;
 }
 
+/* remove_orphan_files refuses an older_than less than 24 hours ago (or in
+ * the future), as Java's RemoveOrphanFilesProcedure: a file that young may
+ * belong to a write still in progress. A dry run deletes nothing and is
+ * allowed; SET floe.remove-orphan-files.validate-interval = false lifts the
+ * check for the session (Java skips it under spark.testing; its Action API,
+ * like floe_remove_orphan_files, has no such check). */
+#define ORPHAN_MIN_INTERVAL_MS (24LL * 3600 * 1000)
+static const char orphan_interval_msg[] =
+    "Cannot remove orphan files with an interval less than 24 hours. Executing this procedure "
+    "with a short interval may corrupt the table if other operations are happening at the same "
+    "time. If you are absolutely confident that no concurrent operations will be affected by "
+    "removing orphan files with such a short interval, you can use the Action API to remove "
+    "orphan files with an arbitrary interval.";
+
+static bool orphan_interval_checked(const floe_sql_session *s)
+{
+    const char *v = floe__sql_session_option(s, "floe.remove-orphan-files.validate-interval");
+    return !v || strcasecmp(v, "false") != 0;
+}
+
 /* expire_snapshots and remove_orphan_files (the maintenance module). */
 static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const char *ident,
                       floe_arena *a)
@@ -395,6 +415,10 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
         o.location = b->v[2]->text;
     if (b->v[3])
         o.dry_run = b->v[3]->b;
+    if (rc == 0 && o.has_older_than && !o.dry_run && orphan_interval_checked(s) &&
+        floe__now_ms() - o.older_than_ms < ORPHAN_MIN_INTERVAL_MS)
+        return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", orphan_interval_msg),
+                              "IllegalArgumentException");
     if (b->v[5]) {
         const char *m = b->v[5]->text;
         if (strcasecmp(m, "error") == 0)
