@@ -83,7 +83,11 @@ FLOE_EXTERN int floe_table_load(floe_table **out, floe_catalog *catalog, const c
  * the schema are kept as given; partition field ids are assigned from 1000
  * when absent. `properties` may be NULL; the reserved "format-version"
  * property selects 1 or 2 (default 2) and is not stored. `location` NULL =
- * floe_catalog_default_location. */
+ * floe_catalog_default_location. A location that already holds table
+ * metadata (a `*.metadata.json` file in `<location>/metadata`, e.g. a table
+ * of another catalog in the same warehouse) is refused; the reserved
+ * property FLOE_ALLOW_EXISTING_LOCATION = "true" (not stored) creates the
+ * table there anyway. */
 typedef struct floe_table_create_options {
     unsigned version; /* FLOE_TABLE_CREATE_OPTIONS_VERSION */
     const char *schema_json;
@@ -92,6 +96,8 @@ typedef struct floe_table_create_options {
     const floe_props *properties;
     const char *location;
 } floe_table_create_options;
+
+#define FLOE_ALLOW_EXISTING_LOCATION "floe.create.allow-existing-location"
 
 #define FLOE_TABLE_CREATE_OPTIONS_VERSION 1
 #define FLOE_TABLE_CREATE_OPTIONS_INIT                                                             \
@@ -102,7 +108,8 @@ typedef struct floe_table_create_options {
 /* Create a table: write <location>/metadata/00000-<uuid>.metadata.json
  * (create-new) and register it in the catalog. On failure the written file
  * is removed. *out (may be NULL if the handle is not wanted) is the
- * caller's. Errors: FLOE_EEXISTS "Table already exists: ident",
+ * caller's. Errors: FLOE_EEXISTS "Table already exists: ident" or
+ * "Table already exists at location: <location>",
  * FLOE_ENOTFOUND (namespace), FLOE_EINVALID (bad schema/spec/order JSON,
  * bad format-version), FLOE_EIO, FLOE_ENOMEM. */
 FLOE_EXTERN int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident,

@@ -49,6 +49,8 @@ typedef struct sweep {
     floe_props schemes;     /* from -> to */
     floe_props authorities; /* from -> to */
     floe_buf norm;          /* scratch: a normalised location */
+    floe_vec metadata_files; /* char*: listed *.metadata.json (any age) */
+    floe_strmap *own;        /* normalised: this table's current + logged metadata */
 } sweep;
 
 /* "from=to[,from=to]" into props. */
@@ -154,6 +156,11 @@ static int on_listed(const floe_file_info *info, void *payload)
 {
     sweep *s = payload;
     s->r->listed_files_count++;
+    if (floe__metadata_file_location(info->uri)) {
+        char **slot = floe__vec_push(&s->metadata_files);
+        if (!slot || !(*slot = floe__strdup(info->uri)))
+            return FLOE_ENOMEM;
+    }
     if (info->mtime_ms >= s->older_than)
         return 0;
     return add_listed(s, info->uri, info->mtime_ms);
@@ -526,9 +533,61 @@ static int join(sweep *s, floe_xsort *orphans)
     return rc;
 }
 
+/* Note one of this table's metadata files (current or in the log). */
+static int note_own(sweep *s, const char *location)
+{
+    FLOE_TRY(norm_location(location, &s->norm));
+    const char *path = s->norm.ptr + floe__location_path_offset(s->norm.ptr);
+    if (floe__strmap_has(s->own, path))
+        return 0;
+    char *k = floe__arena_strdup(s->arena, path);
+    return k ? floe__strmap_put(s->own, k, (void *)1) : FLOE_ENOMEM;
+}
+
+/* Another table's metadata under the listed location means its data,
+ * manifests and metadata would all be listed as orphans of this one (two
+ * tables created at one location, or a dropped table's files). Every
+ * listed metadata file that is not this table's current or logged one is
+ * read: one of this table (same table-uuid; e.g. an uncommitted or
+ * trimmed version) is an ordinary orphan candidate, any other stops the
+ * sweep before anything is deleted. */
+static int check_other_tables(sweep *s, const floe_table_metadata *m, const char *location)
+{
+    for (size_t i = 0; i < s->metadata_files.len; i++) {
+        const char *f = *(char **)floe__vec_at(&s->metadata_files, i);
+        FLOE_TRY(norm_location(f, &s->norm));
+        if (floe__strmap_has(s->own, s->norm.ptr + floe__location_path_offset(s->norm.ptr)))
+            continue;
+        floe_table_metadata *other = NULL;
+        int rc = floe__maint_read_metadata(s->io, f, &other);
+        if (rc == FLOE_ENOTFOUND) { /* gone since the listing */
+            floe_error_clear();
+            continue;
+        }
+        if (rc < 0)
+            return floe__error_context("cannot tell which table the metadata file %s under %s "
+                                       "belongs to, so no orphan files were removed",
+                                       f, location);
+        bool same = other->table_uuid && m->table_uuid &&
+                    strcmp(other->table_uuid, m->table_uuid) == 0;
+        if (!same)
+            rc = floe__error(FLOE_EINVALID, "maint",
+                             "Cannot remove orphan files: %s is the metadata of another table "
+                             "(table-uuid %s, location %s) under %s; its files would be taken for "
+                             "orphans. Move one of the tables, or remove that table's files first",
+                             f, other->table_uuid ? other->table_uuid : "unknown",
+                             other->location ? other->location : "unknown", location);
+        floe__metadata_free(other);
+        FLOE_TRY(rc);
+    }
+    return 0;
+}
+
 static int sweep_table(sweep *s, const floe_table_metadata *m, const char *metadata_location)
 {
-    int rc = add_reachable(s, metadata_location);
+    int rc = note_own(s, metadata_location);
+    if (rc == 0)
+        rc = add_reachable(s, metadata_location);
     char *hint = rc == 0 ? floe__sprintf("%s/metadata/version-hint.text", m->location) : NULL;
     if (rc == 0 && !hint)
         rc = FLOE_ENOMEM;
@@ -540,7 +599,7 @@ static int sweep_table(sweep *s, const floe_table_metadata *m, const char *metad
     /* every metadata file of the log, and what its snapshots reach */
     for (size_t i = 0; rc == 0 && i < m->n_metadata_log; i++) {
         const char *p = m->metadata_log[i].metadata_file;
-        if ((rc = add_reachable(s, p)) < 0)
+        if ((rc = note_own(s, p)) < 0 || (rc = add_reachable(s, p)) < 0)
             break;
         floe_table_metadata *old = NULL;
         rc = floe__maint_read_metadata(s->io, p, &old);
@@ -590,8 +649,10 @@ int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog, con
     if (rc == 0)
         rc = floe__xsort_new(&orphans, o->sort_run_bytes);
     s.seen = floe__strmap_new();
+    s.own = floe__strmap_new();
     s.arena = floe__arena_new(0);
-    if (rc == 0 && (!s.seen || !s.arena))
+    s.metadata_files = (floe_vec)FLOE_VEC_INIT(char *);
+    if (rc == 0 && (!s.seen || !s.own || !s.arena))
         rc = FLOE_ENOMEM;
     const char *location = o->location ? o->location : t.metadata->location;
     if (rc == 0) {
@@ -607,6 +668,8 @@ int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog, con
     if (rc == 0)
         rc = sweep_table(&s, t.metadata, t.metadata_location);
     if (rc == 0)
+        rc = check_other_tables(&s, t.metadata, location);
+    if (rc == 0)
         rc = join(&s, orphans);
     if (rc == 0)
         rc = delete_orphans(&s, orphans);
@@ -615,6 +678,10 @@ int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog, con
     floe__xsort_free(s.reachable);
     floe__xsort_free(orphans);
     floe__strmap_free(s.seen);
+    floe__strmap_free(s.own);
+    for (size_t i = 0; i < s.metadata_files.len; i++)
+        floe__free(*(char **)floe__vec_at(&s.metadata_files, i));
+    floe__vec_free(&s.metadata_files);
     floe__arena_free(s.arena);
     floe__buf_free(&s.bytes);
     floe__buf_free(&s.norm);

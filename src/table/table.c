@@ -12,6 +12,7 @@
 #include "spec/spec.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* ---------------------------------------------------------------- state */
 
@@ -322,7 +323,8 @@ int floe__table_initial_metadata(const floe_table_create_options *c, const char 
         bool comma = false;
         for (size_t i = 0; rc == 0 && c->properties && i < c->properties->n; i++) {
             const floe_kv *kv = &c->properties->items[i];
-            if (strcmp(kv->key, "format-version") == 0 || strcmp(kv->key, "location") == 0)
+            if (strcmp(kv->key, "format-version") == 0 || strcmp(kv->key, "location") == 0 ||
+                strcmp(kv->key, FLOE_ALLOW_EXISTING_LOCATION) == 0)
                 continue;
             rc = put_kv_json(&b, kv->key, kv->value, comma);
             comma = true;
@@ -340,6 +342,39 @@ int floe__table_initial_metadata(const floe_table_create_options *c, const char 
     floe__json_free(jo);
     floe__buf_free(&b);
     floe__arena_free(a);
+    return rc;
+}
+
+/* A location that already holds table metadata is taken, as in Java's
+ * HadoopTables ("Table already exists at location: ..."): two tables in one
+ * directory would each see the other's files as orphans. The reserved
+ * create property floe.create.allow-existing-location=true skips the check
+ * (and is not stored). */
+static int on_listed_metadata(const floe_file_info *info, void *payload)
+{
+    bool *found = payload;
+    if (floe__metadata_file_location(info->uri))
+        *found = true;
+    return 0;
+}
+
+static int check_location_free(floe_fileio *io, const char *location, const floe_props *props)
+{
+    const char *allow = props ? floe__props_get(props, FLOE_ALLOW_EXISTING_LOCATION) : NULL;
+    if (allow && strcasecmp(allow, "true") == 0)
+        return 0;
+    char *prefix = floe__sprintf("%s/metadata/", location);
+    if (!prefix)
+        return floe__error_nomem();
+    bool found = false;
+    int rc = floe_fileio_list(io, prefix, on_listed_metadata, &found);
+    floe__free(prefix);
+    if (rc == FLOE_ENOTFOUND) {
+        floe_error_clear();
+        rc = 0;
+    }
+    if (rc == 0 && found)
+        rc = floe__error(FLOE_EEXISTS, "table", "Table already exists at location: %s", location);
     return rc;
 }
 
@@ -406,6 +441,8 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
             floe_table_free(t);
         return 0;
     }
+    if (rc == 0)
+        rc = check_location_free(t->io, location, create->properties);
     if (rc == 0)
         rc = floe__table_initial_metadata(create, location, &m);
     if (rc == 0)

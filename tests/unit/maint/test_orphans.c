@@ -384,6 +384,78 @@ static void test_spellings(void)
     floe_catalog_free(cat);
 }
 
+/* ------------------------------------------------------------ two tables, one location */
+
+/* Two tables registered at one location (two catalogs sharing a
+ * warehouse): neither sweep may list the other's files; both stop, naming
+ * the other table's metadata file, and delete nothing. A metadata file of
+ * the table itself that no longer is in its log (same table-uuid) is still
+ * an ordinary orphan. */
+static void test_shared_location(void)
+{
+    const char *dir = ft_tmp("shared");
+    mkdir(dir, 0755);
+    char db[4096], loc[2048], p[4096];
+    snprintf(db, sizeof db, "%s/catalog.db", dir);
+    snprintf(loc, sizeof loc, "%.1900s/wh/shop/orders", dir);
+    floe_catalog *cat;
+    floe_fileio *io;
+    FT_OK(floe_catalog_open_sql(&cat, db, NULL));
+    FT_OK(floe_fileio_local_new(&io));
+    fx_table a, b;
+    FT_OK(fx_create(&a, cat, io, "ice.orders", loc, T0));
+    FT_OK(fx_append(&a, "main", 1, NULL));
+    /* a stale copy of a's own metadata (same table-uuid) */
+    floe_buf text = FLOE_BUF_INIT;
+    FT_OK(floe__io_read_all(io, a.meta_loc, (size_t)1 << 20, &text));
+    snprintf(p, sizeof p, "%s/metadata/00099-stale.metadata.json", loc);
+    FT_OK(ft_write_file(p, text.ptr, text.len));
+    floe__buf_free(&text);
+
+    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    found f = {FLOE_VEC_INIT(char *)};
+    o.on_orphan = on_orphan;
+    o.payload = &f;
+    o.has_older_than = true;
+    o.older_than_ms = floe__now_ms() + 60000;
+    o.dry_run = true;
+    floe_orphan_result r;
+    FT_OK(floe_remove_orphan_files(&r, cat, "ice.orders", &o));
+    FT_EQ_INT(r.orphan_files_count, 1);
+    FT_CHECK(has(&f, "00099-stale.metadata.json"));
+    found_free(&f);
+    f.paths = (floe_vec)FLOE_VEC_INIT(char *);
+
+    FT_OK(fx_create(&b, cat, io, "local.orders", loc, T0));
+    FT_OK(fx_append(&b, "main", 1, NULL));
+    char *live_a = fx_live(&a, fx_head(&a, "main"), 0);
+    char *live_b = fx_live(&b, fx_head(&b, "main"), 0);
+    o.dry_run = false; /* would delete: must stop first */
+    FT_EQ_INT(floe_remove_orphan_files(&r, cat, "local.orders", &o), FLOE_EINVALID);
+    FT_ERR_CONTAINS("is the metadata of another table");
+    FT_ERR_CONTAINS(a.m->table_uuid);
+    FT_EQ_INT(r.orphan_files_count, 0);
+    FT_EQ_INT(floe_remove_orphan_files(&r, cat, "ice.orders", &o), FLOE_EINVALID);
+    FT_ERR_CONTAINS(b.m->table_uuid);
+    FT_EQ_INT((long)f.paths.len, 0);
+    /* every file of both tables is still there */
+    for (int k = 0; k < 2; k++) {
+        char *live = k ? live_b : live_a;
+        for (char *line = live, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+            *nl = '\0';
+            FT_CHECK(access(line, F_OK) == 0);
+        }
+    }
+    FT_CHECK(access(a.meta_loc, F_OK) == 0 && access(b.meta_loc, F_OK) == 0);
+    floe__free(live_a);
+    floe__free(live_b);
+    found_free(&f);
+    fx_free(&a);
+    fx_free(&b);
+    floe_fileio_free(io);
+    floe_catalog_free(cat);
+}
+
 /* ------------------------------------------------------------ xsort */
 
 static int cmp_path(const void *a, const void *b)
@@ -513,6 +585,7 @@ static const ft_case cases[] = {
     {"local_orphans", test_local_orphans},
     {"s3_schemes", test_s3_schemes},
     {"spellings", test_spellings},
+    {"shared_location", test_shared_location},
     {"xsort_spills", test_xsort_spills},
     {"path_offset", test_path_offset},
 };
