@@ -88,17 +88,6 @@ static int parse_pairs(floe_props *out, const char *spec, const char *what)
  * Normalising can only make two spellings equal, never two equal ones
  * different, so a live file is never taken for an orphan because of how a
  * writer spelled it. */
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int norm_location(const char *loc, floe_buf *out)
 {
     floe__buf_clear(out);
@@ -119,8 +108,10 @@ static int norm_location(const char *loc, floe_buf *out)
         while (*p && *p != '/') {
             char c = *p++;
             /* %XX decoded (%00 stays as written) */
-            if (c == '%' && hexval(p[0]) >= 0 && hexval(p[1]) >= 0 && (p[0] != '0' || p[1] != '0')) {
-                c = (char)(hexval(p[0]) * 16 + hexval(p[1]));
+            int hi = c == '%' ? floe__hex_digit(p[0]) : -1;
+            int lo = hi >= 0 ? floe__hex_digit(p[1]) : -1;
+            if (lo >= 0 && (hi || lo)) {
+                c = (char)(hi * 16 + lo);
                 p += 2;
             }
             FLOE_TRY(floe__buf_put(out, &c, 1));

@@ -141,17 +141,6 @@ int floe__type_format(const floe_type *t, floe_buf *out)
 
 /* ---------------------------------------------------------------- values in JSON */
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int bad_value(const floe_type *t, const char *why)
 {
     return floe__error(FLOE_EINVALID, "schema", "invalid JSON value for type %s: %s",
@@ -325,7 +314,7 @@ int floe__value_from_json(floe_value *out, const floe_json *j, const floe_type *
         if (!p)
             return floe__error_nomem();
         for (size_t i = 0; i < slen / 2; i++) {
-            int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+            int hi = floe__hex_digit(s[2 * i]), lo = floe__hex_digit(s[2 * i + 1]);
             if (hi < 0 || lo < 0)
                 return bad_value(t, "malformed hex");
             p[i] = (uint8_t)(hi << 4 | lo);

@@ -286,6 +286,31 @@ static void test_s3_schemes(void)
 
 /* ------------------------------------------------------------ spellings */
 
+/* A catalog and a local FileIO in a fresh directory; *loc is the table
+ * location <dir>/wh/<sub>. */
+static int local_world(const char *name, const char *sub, char *loc, size_t loclen,
+                       floe_catalog **cat, floe_fileio **io)
+{
+    const char *dir = ft_tmp(name);
+    mkdir(dir, 0755);
+    char db[4096];
+    snprintf(db, sizeof db, "%s/catalog.db", dir);
+    snprintf(loc, loclen, "%.1900s/wh/%s", dir, sub);
+    FLOE_TRY(floe_catalog_open_sql(cat, db, NULL));
+    return floe_fileio_local_new(io);
+}
+
+/* Options of a dry run over every file (a threshold in the future). */
+static void dry_run_all(floe_orphan_options *o, found *f)
+{
+    *o = (floe_orphan_options)FLOE_ORPHAN_OPTIONS_INIT;
+    o->on_orphan = on_orphan;
+    o->payload = f;
+    o->has_older_than = true;
+    o->older_than_ms = floe__now_ms() + 60000;
+    o->dry_run = true;
+}
+
 /* Commit an append whose manifest names existing files by these exact
  * strings (as another writer may spell them). */
 static int append_spelled(fx_table *t, const char *const *paths, size_t n)
@@ -326,15 +351,10 @@ static int append_spelled(fx_table *t, const char *const *paths, size_t n)
  * next to them still is, reported as listed. */
 static void test_spellings(void)
 {
-    const char *dir = ft_tmp("spell");
-    mkdir(dir, 0755);
-    char db[4096], loc[2048], p[4096];
-    snprintf(db, sizeof db, "%s/catalog.db", dir);
-    snprintf(loc, sizeof loc, "%.1900s/wh/db/t", dir);
+    char loc[2048], p[4096];
     floe_catalog *cat;
     floe_fileio *io;
-    FT_OK(floe_catalog_open_sql(&cat, db, NULL));
-    FT_OK(floe_fileio_local_new(&io));
+    FT_OK(local_world("spell", "db/t", loc, sizeof loc, &cat, &io));
     fx_table t;
     FT_OK(fx_create(&t, cat, io, "db.t", loc, T0));
     FT_OK(fx_append(&t, "main", 1, NULL));
@@ -353,13 +373,9 @@ static void test_spellings(void)
     const char *const spelled[] = {s1, s2, s3, s4, s5};
     FT_OK(append_spelled(&t, spelled, FT_N(spelled)));
 
-    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    floe_orphan_options o;
     found f = {FLOE_VEC_INIT(char *)};
-    o.on_orphan = on_orphan;
-    o.payload = &f;
-    o.has_older_than = true;
-    o.older_than_ms = floe__now_ms() + 60000;
-    o.dry_run = true;
+    dry_run_all(&o, &f);
     floe_orphan_result r;
     FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 1);
@@ -393,15 +409,10 @@ static void test_spellings(void)
  * an ordinary orphan. */
 static void test_shared_location(void)
 {
-    const char *dir = ft_tmp("shared");
-    mkdir(dir, 0755);
-    char db[4096], loc[2048], p[4096];
-    snprintf(db, sizeof db, "%s/catalog.db", dir);
-    snprintf(loc, sizeof loc, "%.1900s/wh/shop/orders", dir);
+    char loc[2048], p[4096];
     floe_catalog *cat;
     floe_fileio *io;
-    FT_OK(floe_catalog_open_sql(&cat, db, NULL));
-    FT_OK(floe_fileio_local_new(&io));
+    FT_OK(local_world("shared", "shop/orders", loc, sizeof loc, &cat, &io));
     fx_table a, b;
     FT_OK(fx_create(&a, cat, io, "ice.orders", loc, T0));
     FT_OK(fx_append(&a, "main", 1, NULL));
@@ -412,13 +423,9 @@ static void test_shared_location(void)
     FT_OK(ft_write_file(p, text.ptr, text.len));
     floe__buf_free(&text);
 
-    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    floe_orphan_options o;
     found f = {FLOE_VEC_INIT(char *)};
-    o.on_orphan = on_orphan;
-    o.payload = &f;
-    o.has_older_than = true;
-    o.older_than_ms = floe__now_ms() + 60000;
-    o.dry_run = true;
+    dry_run_all(&o, &f);
     floe_orphan_result r;
     FT_OK(floe_remove_orphan_files(&r, cat, "ice.orders", &o));
     FT_EQ_INT(r.orphan_files_count, 1);
