@@ -10,5 +10,6 @@
 #include "floe/catalog.h"
 #include "floe/table.h"
 #include "floe/maint.h"
+#include "floe/sql.h"
 
 #endif

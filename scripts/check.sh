@@ -24,6 +24,15 @@ run_preset() {
 bash scripts/interop-setup.sh || echo "interop setup failed: interop tests will report skipped"
 rc=0
 run_preset dev || rc=1
+# floe-python (tests/python) on the dev build, in the peer venv
+py_log=build/dev/python-test.log
+bash scripts/python-test.sh build/dev 2>&1 | tee "$py_log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+py_line=$(grep -E "^python: [0-9]+ passed" "$py_log" | tail -1)
+[ -n "$py_line" ] || py_line="python: 0 passed, 1 failed, 0 skipped"
+total_pass=$((total_pass + $(sed -E 's/python: ([0-9]+) passed.*/\1/' <<<"$py_line")))
+total_fail=$((total_fail + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$py_line")))
+total_skip=$((total_skip + $(sed -E 's/.* ([0-9]+) skipped.*/\1/' <<<"$py_line")))
 run_preset asan || rc=1
 echo "${total_pass} passed, ${total_fail} failed, ${total_skip} skipped"
 [ $rc -eq 0 ] && [ $total_fail -eq 0 ]

@@ -101,6 +101,15 @@ enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2, FLOE_SQL_HINT_JSON = -3
 #define FLOE_SQL_SUBTYPE_SCALE 0xA0
 typedef int (*floe_sql_type_hint_fn)(const char *table, const char *column, void *payload);
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload);
+/* Optional: hand result sets to `sink` instead of formatting them (the
+ * public SQL API, src/sql/api.c, collects typed cells this way). The cells
+ * passed to row() are borrowed for the call. NULL restores formatting. */
+typedef struct floe_sql_out_sink {
+    int (*begin)(const char *const *names, size_t ncols, void *payload);
+    int (*row)(const floe_sql_cell *cells, size_t ncols, void *payload);
+    void *payload;
+} floe_sql_out_sink;
+void floe__sql_out_set_sink(floe_sql_out *o, const floe_sql_out_sink *sink);
 /* Display helpers shared with the executor (tests use them too). */
 int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b);
 /* "YYYY-MM-DD HH:MM:SS.ffffff" -> "YYYY-MM-DD HH:MM:SS.fff"; false if `s`

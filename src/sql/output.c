@@ -36,7 +36,10 @@ struct floe_sql_out {
     floe_buf line;
     floe_sql_type_hint_fn hint;
     void *hint_payload;
+    const floe_sql_out_sink *sink; /* NULL: format */
 };
+
+void floe__sql_out_set_sink(floe_sql_out *o, const floe_sql_out_sink *sink) { o->sink = sink; }
 
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload)
 {
@@ -171,6 +174,10 @@ static size_t width_of(const char *s)
 int floe__sql_out_begin(floe_sql_out *o, const char *const *names, size_t ncols)
 {
     reset(o);
+    if (o->sink) {
+        o->ncols = ncols;
+        return o->sink->begin(names, ncols, o->sink->payload);
+    }
     o->names = floe__calloc(ncols ? ncols : 1, sizeof *o->names);
     o->widths = floe__calloc(ncols ? ncols : 1, sizeof *o->widths);
     if (!o->names || !o->widths)
@@ -262,6 +269,8 @@ static int json_field(floe_buf *b, const floe_sql_cell *c, floe_buf *tmp)
 
 int floe__sql_out_row(floe_sql_out *o, const floe_sql_cell *cells)
 {
+    if (o->sink)
+        return o->sink->row(cells, o->ncols, o->sink->payload);
     floe_buf tmp = FLOE_BUF_INIT;
     int rc = 0;
     if (o->fmt == FLOE_SQLFMT_TABLE) {
@@ -350,7 +359,7 @@ static int table_row(floe_sql_out *o, char *const *cells)
 int floe__sql_out_end(floe_sql_out *o)
 {
     int rc = 0;
-    if (o->fmt == FLOE_SQLFMT_TABLE && o->ncols > 0) {
+    if (!o->sink && o->fmt == FLOE_SQLFMT_TABLE && o->ncols > 0) {
         rc = table_sep(o);
         if (rc == 0)
             rc = table_row(o, o->names);

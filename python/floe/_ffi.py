@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Access to the native module and error translation (internal)."""
+from typing import Optional
+
+from ._native import ffi, lib  # noqa: F401  (built by floe/_build.py)
+from .errors import error_for
+
+
+def text(p) -> Optional[str]:
+    """A C string as str (None for NULL)."""
+    return None if p == ffi.NULL else ffi.string(p).decode("utf-8", "replace")
+
+
+def raise_last(rc: int, java_class: Optional[str] = None) -> None:
+    """Raise the exception for a failed floe call (rc < 0)."""
+    err = lib.floe_error_last()
+    message = text(err.message) if err != ffi.NULL else None
+    if not message:
+        message = text(lib.floe_error_code_name(rc)) or "floe error %d" % rc
+    code = text(lib.floe_error_code_name(rc))
+    if java_class is None:
+        java_class = text(lib.floe_sql_error_class_for(rc, err.message if err != ffi.NULL else ffi.NULL))
+    raise error_for(java_class, code, message)
+
+
+def check(rc: int) -> int:
+    """Return rc, raising the floe exception when it is negative."""
+    if rc < 0:
+        raise_last(rc)
+    return rc
+
+
+def cstr(s: Optional[str], keep: list):
+    """A char* for s kept alive by `keep` (NULL for None)."""
+    if s is None:
+        return ffi.NULL
+    if not isinstance(s, str):
+        raise TypeError("expected str, got %s" % type(s).__name__)
+    b = ffi.new("char[]", s.encode("utf-8"))
+    keep.append(b)
+    return b
+
+
+def cstr_array(items, keep: list):
+    """A const char *[] of items (kept alive by `keep`)."""
+    arr = ffi.new("const char *[]", [cstr(x, keep) for x in items] or [ffi.NULL])
+    keep.append(arr)
+    return arr
+
+
+def ptr_int(p) -> int:
+    return int(ffi.cast("uintptr_t", p))
