@@ -200,16 +200,79 @@ class SqlResult:
         """The result as a pandas DataFrame (needs pandas)."""
         return self.to_arrow().to_pandas()
 
-    def show_string(self) -> str:
-        """The result in Spark's show() boxes, as ``floe sql`` prints it."""
-        return self._text or ""
+    def _display(self) -> List[List[str]]:
+        """Cells as floe shows them, parsed from libfloe's rendered boxes."""
+        if not self._text:
+            return []
+        lines = self._text.splitlines()
+        widths = [len(x) for x in lines[0].strip("+").split("+")]
+        rows = []
+        for line in lines[3:-1]:
+            pos, cells = 1, []
+            for w in widths:
+                cells.append(line[pos:pos + w].rstrip(" "))
+                pos += w + 1
+            rows.append(cells)
+        return rows
 
-    def show(self) -> None:
-        """Print the result in Spark's show(truncate=False) boxes, as ``floe sql`` prints it."""
-        print(self.show_string(), end="")
+    def select(self, *columns: str) -> "SqlResult":
+        """A result with only these columns (PySpark's DataFrame.select)."""
+        idx = []
+        for c in columns:
+            if c not in self._columns:
+                from .errors import AnalysisException
+                raise AnalysisException("[UNRESOLVED_COLUMN] A column with name `%s` cannot be "
+                                        "resolved. Did you mean one of %s?" % (c, self._columns))
+            idx.append(self._columns.index(c))
+        r = SqlResult(ffi.NULL)
+        r.has_rows = True
+        r._columns = [self._columns[i] for i in idx]
+        r._data = [self._data[i] for i in idx]
+        r._kinds = [self._kinds[i] for i in idx]
+        disp = self._display()
+        r._disp = [[row[i] for i in idx] for row in disp]  # type: ignore[attr-defined]
+        r._text = _box(r._columns, r._disp, left=True)  # type: ignore[attr-defined]
+        return r
+
+    def show_string(self, n: Optional[int] = None, truncate: Union[bool, int] = False) -> str:
+        """The result in Spark's show() boxes. With the defaults (all rows, no
+        truncation) this is exactly what ``floe sql`` prints."""
+        if n is None and truncate is False:
+            return self._text or ""
+        disp = getattr(self, "_disp", None) or self._display()
+        more = n is not None and len(disp) > n
+        rows = disp[:n] if n is not None else disp
+        width = 20 if truncate is True else int(truncate)
+        if width > 0:
+            rows = [[c if len(c) <= width else (c[:width - 3] + "..." if width >= 4 else c[:width])
+                     for c in row] for row in rows]
+        out = _box(self._columns, rows, left=width <= 0)
+        if more:
+            out += "only showing top %d row%s\n" % (n, "" if n == 1 else "s")
+        return out
+
+    def show(self, n: int = 20, truncate: Union[bool, int] = True) -> None:
+        """Print the result as PySpark's ``DataFrame.show(n, truncate)`` does:
+        by default the first 20 rows, cells cut to 20 characters and
+        right-aligned; ``show(truncate=False)`` prints left-aligned full cells,
+        as ``floe sql`` does."""
+        if not self.has_rows:
+            return
+        print(self.show_string(n, truncate), end="")
 
     def __repr__(self) -> str:
         return "SqlResult(columns=%r, rows=%d)" % (self._columns, len(self))
+
+
+def _box(names: List[str], rows: List[List[str]], left: bool) -> str:
+    """Spark's show() box around display strings (left- or right-aligned)."""
+    widths = [max([3, len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
+    sep = "+" + "+".join("-" * w for w in widths) + "+\n"
+
+    def line(cells: List[str]) -> str:
+        return "|" + "|".join(c.ljust(w) if left else c.rjust(w) for c, w in zip(cells, widths)) + "|\n"
+
+    return sep + line(names) + sep + "".join(line(r) for r in rows) + sep
 
 
 class Catalog:

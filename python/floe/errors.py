@@ -19,6 +19,17 @@ class FloeError(Exception):
         self.message = message
         self.code = code
 
+    @property
+    def java_name(self) -> str:
+        """The fully qualified Java class name Spark would report
+        (``e.java_exception.getClass().getName()`` in PySpark)."""
+        name = self.__dict__.get("java_class") or type(self).__name__
+        if name in _JAVA_LANG:
+            return "java.lang." + name
+        if name in _SPARK:
+            return _SPARK[name] + name
+        return "org.apache.iceberg.exceptions." + name
+
 
 class IcebergException(FloeError):
     """Iceberg's RuntimeIOException / generic failures."""
@@ -103,6 +114,14 @@ class NoSuchProcedureException(NotFoundException):
 class RuntimeIOException(FloeError, OSError):
     """org.apache.iceberg.exceptions.RuntimeIOException."""
 
+
+_JAVA_LANG = {"IllegalArgumentException", "IllegalStateException", "UnsupportedOperationException"}
+_SPARK = {"ParseException": "org.apache.spark.sql.catalyst.parser.",
+          "AnalysisException": "org.apache.spark.sql.",
+          "CatalogNotFoundException": "org.apache.spark.sql.connector.catalog.",
+          "TableAlreadyExistsException": "org.apache.spark.sql.catalyst.analysis.",
+          "NamespaceAlreadyExistsException": "org.apache.spark.sql.catalyst.analysis.",
+          "NoSuchProcedureException": "org.apache.spark.sql.catalyst.analysis."}
 
 _BY_CLASS = {c.__name__: c for c in (
     ValidationException, IllegalArgumentException, IllegalStateException,
