@@ -9,3 +9,20 @@ for b in "$BUILD"/bench_*; do
   echo "== $(basename "$b")"
   "$b" || echo "BENCH $(basename "$b") failed"
 done
+# floe-python vs PyIceberg (bench/python_vs_pyiceberg.py) in the peer venv
+venv=${FLOE_PEERS_DIR:-$HOME/.cache/floe-peers}/venv
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import pyiceberg, cffi' 2>/dev/null; then
+  echo "== python_vs_pyiceberg"
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  rm -rf "$root/python/build"
+  if FLOE_BUILD_DIR=$(cd "$BUILD" && pwd) "$venv/bin/pip" install -q --no-build-isolation \
+      --force-reinstall --no-deps "$root/python" >/dev/null 2>&1; then
+    (cd /tmp && "$venv/bin/python" "$root/bench/python_vs_pyiceberg.py") ||
+      echo "BENCH python_vs_pyiceberg failed"
+  else
+    echo "BENCH python_vs_pyiceberg failed (pip install ./python)"
+  fi
+  rm -rf "$root/python/build" "$root"/python/*.egg-info
+else
+  echo "BENCH python_vs_pyiceberg skipped (no peer venv with pyiceberg and cffi: scripts/python-test.sh)"
+fi

@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: Apache-2.0
+"""floe-python vs PyIceberg 0.12 in the same run, on one SQLite catalog.
+
+Prints `BENCH <name> <seconds> s` for both engines and
+`RATIO <name> <floe time / pyiceberg time> pyiceberg` (below 1: floe is
+faster). Each figure is the best of FLOE_BENCH_REPS (default 3) runs.
+
+  scan_to_arrow   plan + to_arrow() of a FLOE_BENCH_ROWS-row table
+                  (default 10,000,000; id BIGINT, v DOUBLE, s STRING)
+  scan_filtered   the same with a filter selecting ~1% of the rows
+  append_1m       append of 1,000,000 rows to an empty table
+  files_table     the files metadata table over FLOE_BENCH_FILES data files
+                  (default 100,000: one partitioned append, a file per partition)
+  tag_commit_1k   a metadata-only commit (create a tag) on a table with 1,000 snapshots
+
+Run: scripts/bench.sh runs it in the peer venv after installing ./python
+against the release build; or `python bench/python_vs_pyiceberg.py`.
+"""
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+import floe
+from pyiceberg.catalog.sql import SqlCatalog
+from pyiceberg.expressions import LessThan
+
+ROWS = int(os.environ.get("FLOE_BENCH_ROWS", 10_000_000))
+FILES = int(os.environ.get("FLOE_BENCH_FILES", 100_000))
+SNAPS = int(os.environ.get("FLOE_BENCH_SNAPSHOTS", 1000))
+REPS = int(os.environ.get("FLOE_BENCH_REPS", 3))
+
+
+def best(fn, reps=REPS):
+    t = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        t.append(time.perf_counter() - t0)
+    return min(t)
+
+
+def report(name, f, p):
+    print("BENCH python_%s_floe %.4f s" % (name, f))
+    print("BENCH python_%s_pyiceberg %.4f s" % (name, p))
+    print("RATIO python_%s %.3f pyiceberg" % (name, f / p if p > 0 else float("nan")))
+    sys.stdout.flush()
+
+
+def data(n, start=0):
+    ids = pa.array(range(start, start + n), pa.int64())
+    return pa.table({"id": ids, "v": pc.multiply(ids.cast(pa.float64()), 0.5),
+                     "s": pc.cast(pc.modulo(ids, 1000), pa.string())})
+
+
+def main():
+    wh = tempfile.mkdtemp(prefix="floe-bench-py-")
+    try:
+        cat = floe.catalog(warehouse=wh)
+        py = SqlCatalog("local", uri="sqlite:///%s/catalog.db" % wh, warehouse="file://%s" % wh)
+        cat.sql("CREATE NAMESPACE b")
+
+        # --- scans of one ROWS-row table (written by floe, 1M-row batches)
+        cat.sql("CREATE TABLE b.big (id BIGINT, v DOUBLE, s STRING) USING iceberg")
+        t = cat.load_table("b.big")
+        step = 1_000_000
+        t.append(pa.concat_tables([data(min(step, ROWS - i), i) for i in range(0, ROWS, step)]))
+        pt = py.load_table("b.big")
+        assert t.scan().to_arrow().num_rows == ROWS == pt.scan().to_arrow().num_rows
+        report("scan_to_arrow_%dm" % (ROWS // 1_000_000) if ROWS >= 1_000_000 else "scan_to_arrow",
+               best(lambda: t.scan().to_arrow()), best(lambda: pt.scan().to_arrow()))
+        lim = ROWS // 100
+        assert t.scan(filter="id < %d" % lim).to_arrow().num_rows == lim
+        assert pt.scan(row_filter=LessThan("id", lim)).to_arrow().num_rows == lim
+        report("scan_filtered", best(lambda: t.scan(filter="id < %d" % lim).to_arrow()),
+               best(lambda: pt.scan(row_filter=LessThan("id", lim)).to_arrow()))
+
+        # --- append of 1M rows (a fresh table each run)
+        m = data(1_000_000)
+        k = [0]
+
+        def fresh():
+            k[0] += 1
+            cat.sql("CREATE TABLE b.app%d (id BIGINT, v DOUBLE, s STRING) USING iceberg" % k[0])
+            return "b.app%d" % k[0]
+
+        ft = [cat.load_table(fresh()) for _ in range(REPS)]
+        pts = [py.load_table(fresh()) for _ in range(REPS)]
+        fi, pi = iter(ft), iter(pts)
+        report("append_1m", best(lambda: next(fi).append(m)), best(lambda: next(pi).append(m)))
+
+        # --- files table over FILES data files: one append, one file per partition
+        cat.sql("CREATE TABLE b.files (id BIGINT, p BIGINT) USING iceberg PARTITIONED BY (p)")
+        tf = cat.load_table("b.files")
+        ids = pa.array(range(FILES), pa.int64())
+        tf.append(pa.table({"id": ids, "p": ids}))
+        pf = py.load_table("b.files")
+        assert tf.files().num_rows == FILES == pf.inspect.files().num_rows
+        report("files_table_%dk" % (FILES // 1000), best(lambda: tf.files()),
+               best(lambda: pf.inspect.files()))
+
+        # --- metadata-only commit at SNAPS snapshots
+        cat.sql("CREATE TABLE b.snaps (id BIGINT) USING iceberg")
+        ts = cat.load_table("b.snaps")
+        one = pa.table({"id": pa.array([1], pa.int64())})
+        for _ in range(SNAPS):
+            ts.append(one)
+        ps = py.load_table("b.snaps")
+        assert len(ps.metadata.snapshots) == SNAPS
+        sid = ts.current_snapshot_id()
+        n = [0]
+
+        def floe_tag():
+            n[0] += 1
+            ts.create_tag("f%d" % n[0], snapshot_id=sid)
+
+        def py_tag():
+            n[0] += 1
+            ps.manage_snapshots().create_tag(sid, "p%d" % n[0]).commit()
+
+        report("tag_commit_%dsnaps" % SNAPS, best(floe_tag), best(py_tag))
+        cat.close()
+    finally:
+        shutil.rmtree(wh, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
