@@ -21,7 +21,7 @@ def test_sql_roundtrip_and_show(cat, capsys):
     assert t.schema == pa.schema([("id", pa.int64()), ("name", pa.string()), ("ok", pa.bool_()),
                                   ("x", pa.float64())])
     assert r.to_pandas()["id"].tolist() == [1, 2]
-    r.show()
+    r.show(truncate=False)
     assert capsys.readouterr().out == (
         "+---+----+-----+----+\n"
         "|id |name|ok   |x   |\n"
