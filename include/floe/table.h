@@ -635,6 +635,12 @@ FLOE_EXTERN int floe_table_cache_get(floe_table **out, floe_table_cache *cache, 
 FLOE_EXTERN int floe_table_cache_refresh(floe_table_cache *cache, const char *ident);
 /* Forget the entry (no error if absent). */
 FLOE_EXTERN void floe_table_cache_invalidate(floe_table_cache *cache, const char *ident);
+/* A commit of `written`'s table went through another handle (a write
+ * target on a branch, a procedure): the cached entry, if any, takes the
+ * state that commit produced, as Java's cached Table is the object that
+ * committed (a session always sees its own writes, whatever the mode).
+ * No entry: nothing to do. Errors: reading the metadata file. */
+FLOE_EXTERN int floe_table_cache_committed(floe_table_cache *cache, const floe_table *written);
 
 #ifdef __cplusplus
 }

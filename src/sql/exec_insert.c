@@ -311,6 +311,8 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
     int rc = floe__sql_load_target(s, st, ident, &t);
     if (rc == 0)
         rc = floe__sql_insert_into(s, st, t, ident, q, columns, ncolumns);
+    if (rc == 0)
+        rc = floe__sql_table_committed(s, t);
     floe_table_free(t);
     return rc;
 }

@@ -18,6 +18,20 @@ const floe_table_options *floe__sql_table_options(floe_sql_session *s);
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out);
 /* Forget a cached table (DROP, RENAME). */
 void floe__sql_forget_table(floe_sql_session *s, const char *ident);
+/* A write committed through handle `written` (not the cached one): the
+ * cached table takes its state, so the session reads its own writes (as
+ * Java's cached Table, the object that committed). */
+int floe__sql_table_committed(floe_sql_session *s, const struct floe_table *written);
+/* The same after a commit made without a handle (expire_snapshots,
+ * remove_orphan_files): the cached table is reloaded from the catalog. */
+int floe__sql_table_changed(floe_sql_session *s, const char *ident);
+/* The state a row-level statement (DELETE, UPDATE, MERGE) starts from, as
+ * Spark's: its scan reads the catalog's Table object, which with
+ * cache-enabled=true is the cached one (SparkTable does not refresh it);
+ * the commit then refreshes, validates from that snapshot (isolation
+ * level) and retries. Makes write handle `t` (opened on the statement's
+ * branch) take the cached state; a no-op in the other cache modes. */
+int floe__sql_write_base(floe_sql_session *s, const char *ident, struct floe_table *t);
 /* The Iceberg type of column `column` of the live virtual table `table`
  * (NULL when unknown or either name is NULL). */
 const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *table,

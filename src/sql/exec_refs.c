@@ -29,6 +29,7 @@ struct floe_sql_engine {
     floe_fileio *io;
     floe_table_options topts;
     floe_table_cache *cache;
+    bool expiring; /* cache-enabled=true: handles keep their state (Java's Table) */
     floe_vtab_registry *reg;
     floe_strmap *live; /* sqlite name -> floe_rowsource* of live virtual tables */
     floe_vec names;    /* char*: keys of `live` the session owns (floe__sql_live_create) */
@@ -86,7 +87,8 @@ int floe__sql_engine_init(floe_sql_session *s)
         FLOE_TRY(floe__props_get_int64(&s->conf, "cache.expiration-interval-ms", 30000, &ms));
         co.expiration_ms = ms;
         if (on)
-            co.table.freshness = FLOE_FRESHNESS_CACHED;
+            e->topts.freshness = co.table.freshness = FLOE_FRESHNESS_CACHED;
+        e->expiring = on;
     }
     FLOE_TRY(floe_table_cache_new(&e->cache, s->catalog, &co));
     if (!(e->live = floe__strmap_new()))
@@ -138,6 +140,34 @@ int floe__sql_refresh_table(floe_sql_session *s, const char *ident)
     if (rc == FLOE_ENOTFOUND)
         s->error_class = "NoSuchTableException";
     return rc;
+}
+
+int floe__sql_table_committed(floe_sql_session *s, const floe_table *written)
+{
+    return floe_table_cache_committed(s->engine->cache, written);
+}
+
+int floe__sql_table_changed(floe_sql_session *s, const char *ident)
+{
+    floe_table *t = NULL;
+    int rc = floe_table_cache_get(&t, s->engine->cache, ident);
+    if (rc == 0)
+        rc = floe_table_refresh(t);
+    if (rc == FLOE_ENOTFOUND) { /* gone meanwhile: nothing to show */
+        floe_error_clear();
+        floe_table_cache_invalidate(s->engine->cache, ident);
+        rc = 0;
+    }
+    return rc;
+}
+
+int floe__sql_write_base(floe_sql_session *s, const char *ident, floe_table *t)
+{
+    if (!s->engine->expiring)
+        return 0; /* the cache serves the catalog's state: t already has it */
+    floe_table *cached = NULL;
+    FLOE_TRY(floe__sql_get_table(s, ident, &cached));
+    return floe__table_adopt(t, floe_table_metadata_location(cached));
 }
 
 void floe__sql_engine_time_zone_changed(floe_sql_session *s)

@@ -176,6 +176,21 @@ static int reload(floe_table *t, char *location)
     return 0;
 }
 
+int floe__table_adopt(floe_table *t, const char *location)
+{
+    if (t->metadata_location && strcmp(t->metadata_location, location) == 0)
+        return 0;
+    floe_table_metadata *m = NULL;
+    FLOE_TRY(floe__table_read_metadata(t->io, location, &m));
+    char *copy = floe__strdup(location);
+    if (!copy) {
+        floe__metadata_free(m);
+        return floe__error_nomem();
+    }
+    floe__table_set_state(t, m, copy);
+    return 0;
+}
+
 int floe_table_refresh(floe_table *t)
 {
     if (!t)

@@ -51,6 +51,9 @@ void floe__table_set_state(floe_table *t, floe_table_metadata *m, char *location
  * (decoded once, valid until the state changes); NULL when it has none or
  * on out-of-memory. */
 const char *floe__table_manifest_list(const floe_table *t, const floe_snapshot *s);
+/* Make `location` the handle's state (read and parsed; nothing happens
+ * when it is the current one already). */
+int floe__table_adopt(floe_table *t, const char *location);
 /* Read + parse a metadata file through the handle's FileIO. */
 int floe__table_read_metadata(floe_fileio *io, const char *location, floe_table_metadata **out);
 
