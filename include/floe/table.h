@@ -52,18 +52,22 @@ typedef struct floe_table_options {
     /* The branch writes of this handle go to (NULL = "main"); the session's
      * wap.branch. A write target, never an option a write may ignore: the
      * branch must exist when the handle is loaded (FLOE_ENOTFOUND "Cannot
-     * use branch (does not exist): <b>"). */
+     * use branch (does not exist): <b>") unless create_branch is set. */
     const char *branch;
     /* The session's wap.id: with table property write.wap.enabled=true,
      * appends are staged (committed without moving any branch, wap.id in
      * the summary) for floe_table_cherrypick_snapshot to publish. */
     const char *wap_id;
+    /* The branch need not exist: the first write creates it from main's
+     * head (Spark's spark.wap.branch; Java's SnapshotUtil.latestSnapshot
+     * falls back to the current snapshot for a missing branch). */
+    bool create_branch;
 } floe_table_options;
 
 #define FLOE_TABLE_OPTIONS_VERSION 1
 #define FLOE_TABLE_OPTIONS_INIT                                                                    \
     {                                                                                              \
-        FLOE_TABLE_OPTIONS_VERSION, NULL, NULL, FLOE_FRESHNESS_CHECK, NULL, NULL                   \
+        FLOE_TABLE_OPTIONS_VERSION, NULL, NULL, FLOE_FRESHNESS_CHECK, NULL, NULL, false            \
     }
 
 /* ---------------------------------------------------------------- load, create, drop */

@@ -101,10 +101,18 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
             o->ref = d->ref;
             rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
         } else if (s) {
+            /* Spark's SparkReadConf.branch(): spark.wap.branch applies to
+             * a table with write.wap.enabled=true once the branch exists */
             const char *wap = floe__sql_session_option(s, "spark.wap.branch");
-            if (wap) {
-                o->ref = wap;
-                rc = floe_table_snapshot_by_ref(*t, wap, &si);
+            bool enabled = false;
+            if (wap)
+                rc = floe__props_get_bool(&(*t)->metadata->properties, "write.wap.enabled",
+                                          false, &enabled);
+            if (rc == 0 && enabled) {
+                if (floe_table_snapshot_by_ref(*t, wap, &si) == 0)
+                    o->ref = wap;
+                else
+                    floe_error_clear(); /* not created yet: main */
             }
         }
         break;

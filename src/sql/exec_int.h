@@ -93,6 +93,10 @@ int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 
 /* INSERT INTO / INSERT OVERWRITE. */
 int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* exec_refs.c: whether table `ident` (as the session sees it) has
+ * write.wap.enabled=true, which makes spark.wap.branch apply (Spark's
+ * SparkWriteConf / SparkReadConf). */
+int floe__sql_wap_enabled(floe_sql_session *s, const char *ident, bool *out);
 /* exec_insert.c: the table a write statement targets, on its branch (t.branch_x
  * or spark.wap.branch) with spark.wap.id; sets the error class when missing. */
 int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,

@@ -161,6 +161,14 @@ int floe__sql_table_changed(floe_sql_session *s, const char *ident)
     return rc;
 }
 
+int floe__sql_wap_enabled(floe_sql_session *s, const char *ident, bool *out)
+{
+    floe_table *t = NULL;
+    *out = false;
+    FLOE_TRY(floe__sql_get_table(s, ident, &t));
+    return floe__props_get_bool(&t->metadata->properties, "write.wap.enabled", false, out);
+}
+
 int floe__sql_write_base(floe_sql_session *s, const char *ident, floe_table *t)
 {
     if (!s->engine->expiring)
