@@ -9,6 +9,7 @@
  * stops the script; its error keeps Iceberg's text, and
  * floe__sql_error_class() names the Java exception Spark would print.
  */
+#include "catalog/catalog.h"
 #include "sql/exec_int.h"
 #include "sql/session_int.h"
 #include "spec/metadata.h"
@@ -412,7 +413,7 @@ static int exec_drop_namespace(floe_sql_session *s, const floe_sql_stmt *st, flo
     if (ex == 0) {
         if (st->if_exists)
             return 0;
-        return classify(s, floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns));
+        return classify(s, floe__catalog_namespace_missing(s->catalog, ns));
     }
     if (st->cascade) {
         /* Spark's CASCADE drops the tables (without purging their files) and
@@ -485,7 +486,7 @@ static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     else if (ex == 1)
         rc = floe_catalog_list_tables(s->catalog, ns, collect_table, &l);
     else if (st->nns_name)
-        rc = floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns);
+        rc = floe__catalog_namespace_missing(s->catalog, ns);
     size_t ntables = l.names.len;
     /* temporary views too, as Spark lists them (isTemporary = true) */
     if (rc == 0) {
@@ -535,7 +536,7 @@ static int exec_use(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     if (ex < 0)
         return classify(s, ex);
     if (ex == 0)
-        return classify(s, floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns));
+        return classify(s, floe__catalog_namespace_missing(s->catalog, ns));
     char *c = floe__strdup(ns);
     if (!c)
         return floe__error_nomem();

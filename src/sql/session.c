@@ -96,7 +96,8 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
     s->progress_payload = opts->progress_payload;
     int rc = 0;
     const char *wh = opts->warehouse ? opts->warehouse : "warehouse";
-    s->catalog_name = floe__strdup(opts->catalog_name ? opts->catalog_name : "local");
+    s->catalog_name =
+        floe__strdup(opts->catalog_name ? opts->catalog_name : FLOE_CATALOG_DEFAULT_NAME);
     if (!s->catalog_name) {
         rc = floe__error_nomem();
         goto fail;
