@@ -16,6 +16,9 @@ const floe_table_options *floe__sql_table_options(floe_sql_session *s);
  * next get of the same table). Errors: FLOE_ENOTFOUND "Table does not
  * exist: ident" with class NoSuchTableException set on the session. */
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out);
+/* The same in the session's catalog number `cat` (a row source created in
+ * one statement keeps reading its catalog's cache in later ones). */
+int floe__sql_get_table_in(floe_sql_session *s, size_t cat, const char *ident, floe_table **out);
 /* Forget a cached table (DROP, RENAME). */
 void floe__sql_forget_table(floe_sql_session *s, const char *ident);
 /* A write committed through handle `written` (not the cached one): the

@@ -76,21 +76,30 @@ int floe__sql_engine_init(floe_sql_session *s)
     e->topts = (floe_table_options)FLOE_TABLE_OPTIONS_INIT;
     e->topts.io = e->io;
     e->topts.io_conf = &s->conf;
-    floe_table_cache_options co = FLOE_TABLE_CACHE_OPTIONS_INIT;
-    co.table = e->topts;
-    const char *enabled = floe__props_get(&s->conf, "cache-enabled");
-    if (enabled) {
-        bool on = true;
-        FLOE_TRY(floe__props_get_bool(&s->conf, "cache-enabled", true, &on));
-        co.mode = on ? FLOE_CACHE_EXPIRING : FLOE_CACHE_DISABLED;
-        int64_t ms = 0;
-        FLOE_TRY(floe__props_get_int64(&s->conf, "cache.expiration-interval-ms", 30000, &ms));
-        co.expiration_ms = ms;
-        if (on)
-            e->topts.freshness = co.table.freshness = FLOE_FRESHNESS_CACHED;
-        e->expiring = on;
+    for (size_t i = 0; i < s->ncats; i++) {
+        floe_sql_catalog *c = &s->cats[i];
+        floe_table_cache_options co = FLOE_TABLE_CACHE_OPTIONS_INIT;
+        co.table = e->topts;
+        /* a catalog defined Spark-style has Spark's default, cache-enabled=true */
+        if (c->spark || floe__props_get(&c->props, "cache-enabled")) {
+            bool on = true;
+            FLOE_TRY(floe__props_get_bool(&c->props, "cache-enabled", true, &on));
+            co.mode = on ? FLOE_CACHE_EXPIRING : FLOE_CACHE_DISABLED;
+            int64_t ms = 0;
+            FLOE_TRY(floe__props_get_int64(&c->props, "cache.expiration-interval-ms", 30000, &ms));
+            co.expiration_ms = ms;
+            if (on)
+                co.table.freshness = FLOE_FRESHNESS_CACHED;
+            c->expiring = on;
+        } else if (floe__props_get(&c->props, "cache.expiration-interval-ms")) {
+            return floe__error(FLOE_EINVALID, "sql",
+                               "catalog '%s': cache.expiration-interval-ms applies to "
+                               "cache-enabled=true (floe's default is freshness mode)",
+                               c->name);
+        }
+        FLOE_TRY(floe_table_cache_new(&c->cache, c->catalog, &co));
     }
-    FLOE_TRY(floe_table_cache_new(&e->cache, s->catalog, &co));
+    floe__sql_engine_catalog_changed(s);
     if (!(e->live = floe__strmap_new()))
         return floe__error_nomem();
     floe__sql_out_set_hint(s->out, column_hint, e);
@@ -105,7 +114,10 @@ void floe__sql_engine_fini(floe_sql_session *s)
     struct floe_sql_engine *e = s->engine;
     if (!e)
         return;
-    floe_table_cache_free(e->cache);
+    for (size_t i = 0; i < s->ncats; i++) {
+        floe_table_cache_free(s->cats[i].cache);
+        s->cats[i].cache = NULL;
+    }
     floe__strmap_free(e->live);
     for (size_t i = 0; i < e->names.len; i++)
         floe__free(*(char **)floe__vec_at(&e->names, i));
@@ -119,6 +131,24 @@ void floe__sql_engine_fini(floe_sql_session *s)
 const floe_table_options *floe__sql_table_options(floe_sql_session *s)
 {
     return &s->engine->topts;
+}
+
+void floe__sql_engine_catalog_changed(floe_sql_session *s)
+{
+    struct floe_sql_engine *e = s->engine;
+    if (!e)
+        return;
+    e->cache = s->cats[s->cur].cache;
+    e->expiring = s->cats[s->cur].expiring;
+    e->topts.freshness = e->expiring ? FLOE_FRESHNESS_CACHED : FLOE_FRESHNESS_CHECK;
+}
+
+int floe__sql_get_table_in(floe_sql_session *s, size_t cat, const char *ident, floe_table **out)
+{
+    int rc = floe_table_cache_get(out, s->cats[cat < s->ncats ? cat : s->cur].cache, ident);
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    return rc;
 }
 
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out)
