@@ -303,20 +303,17 @@ int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const ch
     int rc = 0;
     if (wap_branch && (rc = floe__sql_wap_enabled(s, ident, &enabled)) < 0)
         return rc;
-    if (enabled && wap_id)
+    if (enabled && (wap_id || branch)) { /* SparkWriteConf.branch()'s two checks */
+        bool id = wap_id != NULL;
         return floe__sql_fail(s,
-                              floe__error(FLOE_EINVALID, "sql",
-                                          "Cannot set both WAP ID and branch, but got ID [%s] and "
-                                          "branch [%s]",
-                                          wap_id, wap_branch),
+                              floe__error(FLOE_EINVALID, "sql", "%s [%s] and %s [%s]",
+                                          id ? "Cannot set both WAP ID and branch, but got ID"
+                                             : "Cannot write to both branch and WAP branch, "
+                                               "but got branch",
+                                          id ? wap_id : branch, id ? "branch" : "WAP branch",
+                                          wap_branch),
                               "ValidationException");
-    if (enabled && branch)
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EINVALID, "sql",
-                                          "Cannot write to both branch and WAP branch, but got "
-                                          "branch [%s] and WAP branch [%s]",
-                                          branch, wap_branch),
-                              "ValidationException");
+    }
     o.branch = enabled ? wap_branch : branch;
     o.create_branch = enabled;
     o.wap_id = wap_id;
