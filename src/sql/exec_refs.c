@@ -347,7 +347,8 @@ static int create_metadata_ref(floe_sql_session *s, const floe_sql_tref *r, floe
         return floe__error_nomem();
     }
     FLOE_TRY(floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, &o->pub));
-    return floe__strmap_put(s->engine->live, r->sqlite_name, &o->pub);
+    /* keyed by the source's own copy: a temporary view outlives the statement */
+    return floe__strmap_put(s->engine->live, o->sqlite_name, &o->pub);
 }
 
 int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
@@ -380,10 +381,8 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
         }
         floe_rowsource *rs = NULL;
         rc = floe__sql_data_source(&rs, s, r, ident, t);
-        if (rc == 0)
-            rc = floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, rs);
-        if (rc == 0)
-            rc = floe__strmap_put(s->engine->live, r->sqlite_name, rs);
+        if (rc == 0) /* the name outlives the statement (temporary views) */
+            rc = floe__sql_live_create(s, r->sqlite_name, rs);
     }
     floe__arena_free(a);
     return rc;
