@@ -392,7 +392,7 @@ int floe__sql_parse_call(sql_parser *p, floe_sql_stmt *st)
     const char **parts;
     size_t np;
     FLOE_TRY(floe__sql_parts(p, &parts, &np));
-    const char *cat = p->opt->catalog_name ? p->opt->catalog_name : "local";
+    const char *cat = p->opt->catalog_name ? p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
     if (np == 3) {
         cat = floe__sql_catalog_named(p, parts[0]);
         if (!cat)

@@ -6,6 +6,7 @@
 #ifndef FLOE_SQL_SQLFRONT_INT_H
 #define FLOE_SQL_SQLFRONT_INT_H
 
+#include "floe/catalog.h" /* FLOE_CATALOG_DEFAULT_NAME */
 #include "sql/sqlfront.h"
 
 typedef enum sql_tok_kind {
