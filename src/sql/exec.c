@@ -584,6 +584,8 @@ static bool valid_var_name(const char *n)
     return true;
 }
 
+static int pick_catalog(floe_sql_session *s, const floe_sql_stmt *st);
+
 static int exec_set_var(floe_sql_session *s, const char *name, const char *value, floe_arena *a)
 {
     if (!valid_var_name(name))
@@ -613,7 +615,9 @@ static int exec_set_var(floe_sql_session *s, const char *name, const char *value
                 s, floe__error(FLOE_EINVALID, "sql", "SET VAR %s = (...) needs a query", name),
                 "ParseException");
         char *v = NULL;
-        rc = query_scalar(s, q, &v);
+        rc = pick_catalog(s, q); /* the catalog of the query's tables */
+        if (rc == 0)
+            rc = query_scalar(s, q, &v);
         s->fopt.ref_base += q->nrefs;
         if (rc < 0) {
             floe__free(v);

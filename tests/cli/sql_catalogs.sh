@@ -76,6 +76,21 @@ has "EXPLAIN names the catalog" "$out" "Iceberg scan ops.shop.o"
 if command -v sqlite3 >/dev/null; then
     eq "ops' database" "$(sqlite3 "$T/wh2/catalog.db" "SELECT catalog_name || '.' || table_namespace || '.' || table_name FROM iceberg_tables")" "ops.shop.o"
 fi
+eq "SET VAR over another catalog's table" "$(C --conf spark.sql.catalog.ops=$S --conf spark.sql.catalog.ops.warehouse="$T/wh2" \
+    -c 'SET VAR n = (SELECT count(*) FROM ops.shop.o); SELECT ${n} AS n')" "n
+1"
+# the session catalog's keys in Spark's spelling are its plain --conf keys
+C -c "CREATE TABLE shop.c (id BIGINT); INSERT INTO shop.c VALUES (1)" >/dev/null
+coproc CACHED { "$FLOE_BIN" sql --warehouse "$T/wh" --format csv --conf spark.sql.catalog.local.cache-enabled=true 2>&1; }
+printf 'SELECT count(*) AS n FROM shop.c;\n' >&"${CACHED[1]}"
+IFS= read -r -t 20 h <&"${CACHED[0]}"; IFS= read -r -t 20 a <&"${CACHED[0]}"
+C -c "INSERT INTO shop.c VALUES (2)" >/dev/null
+printf 'SELECT count(*) AS n FROM shop.c;\n' >&"${CACHED[1]}"
+IFS= read -r -t 20 h <&"${CACHED[0]}"; IFS= read -r -t 20 b <&"${CACHED[0]}"
+exec {CACHED[1]}>&-
+wait
+eq "spark.sql.catalog.local.cache-enabled=true honoured" "$a $b" "1 1"
+
 # ---- one statement over two catalogs: refused; a temporary view bridges
 out=$(C --conf spark.sql.catalog.ops=$S --conf spark.sql.catalog.ops.warehouse="$T/wh2" \
     -c "SELECT * FROM ops.shop.o JOIN shop.t ON true" 2>&1); rc=$?
