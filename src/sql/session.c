@@ -109,6 +109,10 @@ static const char *const session_keys[] = {"spark.sql.session.timeZone",
 
 #define SPARK_CATALOG_PREFIX "spark.sql.catalog."
 #define SPARK_CATALOG_IMPL "org.apache.iceberg.spark.SparkCatalog"
+/* Iceberg's SQL extensions, always on in floe: the one value of
+ * spark.sql.extensions a session accepts (at start, a static config). */
+#define SPARK_EXTENSIONS_KEY "spark.sql.extensions"
+#define ICEBERG_EXTENSIONS "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
 
 static bool in_list(const char *const *list, const char *key)
 {
@@ -129,9 +133,12 @@ int floe__sql_check_set_key(floe_sql_session *s, const char *key)
     int rc = 0;
     if (in_list(session_keys, key))
         return 0;
-    if (in_list(catalog_keys, key) || is_fileio_key(key) ||
-        strncmp(key, SPARK_CATALOG_PREFIX, strlen(SPARK_CATALOG_PREFIX)) == 0 ||
-        strcmp(key, "spark.sql.defaultCatalog") == 0)
+    if (strcmp(key, SPARK_EXTENSIONS_KEY) == 0)
+        rc = floe__error(FLOE_EINVALID, "sql",
+                         "Cannot modify the value of a static config: " SPARK_EXTENSIONS_KEY);
+    else if (in_list(catalog_keys, key) || is_fileio_key(key) ||
+             strncmp(key, SPARK_CATALOG_PREFIX, strlen(SPARK_CATALOG_PREFIX)) == 0 ||
+             strcmp(key, "spark.sql.defaultCatalog") == 0)
         rc = floe__error(FLOE_EINVALID, "sql",
                          "Cannot set '%s' in a running session: catalog and FileIO properties "
                          "are read when the session opens (floe sql --conf %s=..., or "
@@ -149,7 +156,8 @@ int floe__sql_check_set_key(floe_sql_session *s, const char *key)
                          key);
     else
         return 0; /* a variable: ${key} reads it and SET lists it */
-    s->error_class = "IllegalArgumentException";
+    s->error_class = strcmp(key, SPARK_EXTENSIONS_KEY) == 0 ? "AnalysisException" /* Spark's */
+                                                             : "IllegalArgumentException";
     return rc;
 }
 
@@ -239,6 +247,14 @@ static int collect_catalogs(floe_sql_session *s, const char *name)
             c = &s->cats[0];
         } else if (strcmp(k, "spark.sql.defaultCatalog") == 0 || is_fileio_key(k) ||
                    in_list(session_keys, k)) {
+            continue;
+        } else if (strcmp(k, SPARK_EXTENSIONS_KEY) == 0) {
+            if (strcmp(v, ICEBERG_EXTENSIONS) != 0)
+                return floe__error(
+                    FLOE_EINVALID, "sql",
+                    "--conf %s=%s: floe has Iceberg's SQL extensions (" ICEBERG_EXTENSIONS
+                    ", always on) and no others",
+                    k, v);
             continue;
         } else if (strncmp(k, "spark.", 6) == 0 || strncmp(k, "floe.", 5) == 0) {
             return floe__error(FLOE_EINVALID, "sql", "--conf %s: %s", k,

@@ -40,6 +40,12 @@ out=$(C --conf token=abc -c "SELECT 1" 2>&1); rc=$?
 has "a REST property on the SQLite catalog" "$out,$rc" "catalog 'local': token is a property of a REST catalog"
 out=$(C --conf spark.serializer=org.apache.spark.serializer.KryoSerializer -c "SELECT 1" 2>&1); rc=$?
 has "--conf of a Spark property floe lacks" "$out,$rc" "--conf spark.serializer: a Spark property floe does not implement"
+eq "Iceberg's extensions: always on" "$(C --conf spark.sql.extensions=org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions -c "SELECT 1 AS a")" "a
+1"
+out=$(C --conf spark.sql.extensions=com.example.Ext -c "SELECT 1" 2>&1); rc=$?
+has "other extensions refused" "$out,$rc" "floe has Iceberg's SQL extensions"
+out=$(C -c "SET spark.sql.extensions = x" 2>&1); rc=$?
+eq "spark.sql.extensions is static" "$out,$rc" "AnalysisException: Cannot modify the value of a static config: spark.sql.extensions,1"
 # honoured through --conf: session options as SET would set them
 eq "--conf spark.sql.session.timeZone" "$(C --conf spark.sql.session.timeZone=Europe/Paris -c "SET TIME ZONE 'UTC'; RESET spark.sql.session.timeZone; SET spark.sql.session.timeZone" | sed -n 2p)" "spark.sql.session.timeZone,Europe/Paris"
 eq "--conf floe.format" "$(C --conf floe.format=json -c "SELECT 1 AS a")" '{"a":1}'
