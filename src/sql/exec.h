@@ -103,9 +103,11 @@ typedef int (*floe_sql_type_hint_fn)(const char *table, const char *column, void
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload);
 /* Display helpers shared with the executor (tests use them too). */
 int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b);
-/* "YYYY-MM-DD HH:MM:SS.ffffff" -> "YYYY-MM-DD HH:MM:SS.fff"; false if `s`
- * has not exactly that shape. */
+/* Is `s` exactly "YYYY-MM-DD HH:MM:SS.ffffff" (floe's timestamp text)? */
 bool floe__sql_is_micro_timestamp(const char *s, size_t n);
+/* The length Spark prints of such a text: the fraction's trailing zeros
+ * dropped, and the '.' when nothing is left ("… 10:00:00.5", "… 10:00:00"). */
+size_t floe__sql_timestamp_len(const char *s, size_t n);
 
 /* ---------------------------------------------------------------- session */
 

@@ -235,7 +235,15 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
         if (rc == 0)
             rc = floe__buf_putc(&lit, '\'');
         break;
-    default: floe__buf_free(&lit); return 0; /* timestamps, binary: SQLite filters alone */
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ: /* UTC text: the filter reads a zone-less timestamptz as UTC */
+        rc = floe__buf_putc(&lit, '\'');
+        if (rc == 0)
+            rc = floe__rs_format_timestamp_us(v->v.i64, NULL, &lit);
+        if (rc == 0)
+            rc = floe__buf_putc(&lit, '\'');
+        break;
+    default: floe__buf_free(&lit); return 0; /* binary, nanosecond timestamps: SQLite filters alone */
     }
     if (rc == 0 && lit.len) {
         if (b->len)

@@ -13,7 +13,10 @@
  *
  * Display conventions shared by all three: timestamps that SQLite holds as
  * "YYYY-MM-DD HH:MM:SS.ffffff" (floe's representation, already in the
- * session time zone) show as "YYYY-MM-DD HH:MM:SS.fff"; columns declared
+ * session time zone) show as Spark's show() prints them: the fraction
+ * without its trailing zeros, no '.' when it is zero
+ * ("2026-01-01 00:00:00.000001", "2026-09-28 13:15:19.839",
+ * "2026-01-01 00:00:00"); columns declared
  * DECIMAL(p,s) show with exactly s fraction digits; REAL values use the
  * shortest text that reads back to the same double.
  */
@@ -116,6 +119,13 @@ bool floe__sql_is_micro_timestamp(const char *s, size_t n)
     return true;
 }
 
+size_t floe__sql_timestamp_len(const char *s, size_t n)
+{
+    while (n > 19 && s[n - 1] == '0')
+        n--;
+    return n == 20 ? 19 : n; /* no fraction left: no '.' */
+}
+
 static int put_real(floe_buf *b, double d)
 {
     if (isnan(d))
@@ -135,6 +145,28 @@ static int put_real(floe_buf *b, double d)
     return 0;
 }
 
+/* JSON text with each string that is a timestamp text shown as a
+ * top-level timestamp cell is (nested timestamps stay full inside SQLite,
+ * where they compare with top-level ones as text). */
+static int put_json(floe_buf *b, const char *s, size_t n)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '"')
+            continue;
+        size_t e = i + 1; /* the closing quote */
+        while (e < n && s[e] != '"')
+            e += s[e] == '\\' ? 2 : 1;
+        if (e < n && floe__sql_is_micro_timestamp(s + i + 1, e - i - 1)) {
+            FLOE_TRY(floe__buf_put(b, s + from, i + 1 - from));
+            FLOE_TRY(floe__buf_put(b, s + i + 1, floe__sql_timestamp_len(s + i + 1, 26)));
+            from = e;
+        }
+        i = e;
+    }
+    return floe__buf_put(b, s + from, n - from);
+}
+
 int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b)
 {
     switch (c->kind) {
@@ -142,10 +174,10 @@ int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b)
     case FLOE_SQLC_INT: return floe__buf_printf(b, "%lld", (long long)c->i);
     case FLOE_SQLC_BOOL: return floe__buf_puts(b, c->i ? "true" : "false");
     case FLOE_SQLC_REAL: return put_real(b, c->d);
+    case FLOE_SQLC_JSON: return put_json(b, c->s, c->n);
     case FLOE_SQLC_TEXT:
-    case FLOE_SQLC_JSON:
-        if (c->kind == FLOE_SQLC_TEXT && floe__sql_is_micro_timestamp(c->s, c->n))
-            return floe__buf_put(b, c->s, c->n - 3);
+        if (floe__sql_is_micro_timestamp(c->s, c->n))
+            return floe__buf_put(b, c->s, floe__sql_timestamp_len(c->s, c->n));
         return floe__buf_put(b, c->s, c->n);
     case FLOE_SQLC_BLOB:
         FLOE_TRY(floe__buf_putc(b, '['));
@@ -243,7 +275,7 @@ static int json_field(floe_buf *b, const floe_sql_cell *c, floe_buf *tmp)
             return floe__buf_putc(b, '"');
         }
         return put_real(b, c->d);
-    case FLOE_SQLC_JSON: return floe__buf_put(b, c->s, c->n);
+    case FLOE_SQLC_JSON: return put_json(b, c->s, c->n);
     case FLOE_SQLC_TEXT:
     case FLOE_SQLC_BLOB:
         floe__buf_clear(tmp);

@@ -14,6 +14,7 @@
 
 #include "spec/value.h"
 #include "util/civil.h"
+#include "util/time.h"
 
 #include <float.h>
 #include <math.h>
@@ -290,7 +291,11 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
         unsigned push = vt->rs->columns[c->iColumn].push;
         bool ok = (op == FLOE_RS_EQ && (push & FLOE_RS_PUSH_EQ)) ||
                   (op != FLOE_RS_EQ && op != 0 && (push & FLOE_RS_PUSH_RANGE));
-        if (!ok)
+        /* text compared under another collation (COLLATE NOCASE) is not
+         * what the source's filter compares */
+        const char *coll = sqlite3_vtab_collation(info, i);
+        if (!ok || (coll && sqlite3_stricmp(coll, "BINARY") != 0 &&
+                    strcmp(decl_type(vt->rs->columns[c->iColumn].type), "TEXT") == 0))
             continue;
         if (floe__buf_printf(&plan, "%d:%d,", c->iColumn, (int)op) < 0) {
             floe__buf_free(&plan);
@@ -425,6 +430,100 @@ static bool bool_bound(double x, floe_rs_op *op, bool *out)
     return true;
 }
 
+/* Timestamps are text 'YYYY-MM-DD HH:MM:SS.ffffff' inside SQLite, which
+ * compares them with text literals as text (whatever the literal's form).
+ * For years 0000..9999 that text orders as the instants do, so a text
+ * literal L gives a canonical bound c with: every cell text V for which
+ * `V op L` holds also satisfies `V op' c` (never a row lost). L's first k
+ * characters follow the shape; V (26 characters) compares with L by
+ * V[0:k] against L[0:k] first:
+ *   - L canonical (k = n = 26): c = L, same operator;
+ *   - L a shorter prefix of the shape ('2026-01-01', '2026-01-01 10:00'):
+ *     V > L and V >= L mean V[0:k] >= L, i.e. V >= L padded with the
+ *     smallest completion; V < L and V <= L mean V[0:k] < L (a V starting
+ *     with L is longer, hence greater), i.e. V < the padded L;
+ *   - L leaves the shape at k (a 'T', a zone, a 7th fraction digit):
+ *     only lower bounds, V >= the padded L[0:k] (and V > L[0:26] when the
+ *     first 26 characters are canonical; upper bound V <= L[0:26]).
+ * Equality is pushed only for a canonical L. Prefixes that end inside the
+ * month or the day (k = 6, 9) or before the year's end have no simple
+ * smallest valid completion and are not pushed; neither are bounds that
+ * are not valid timestamps (padding '2024-02-30'). */
+static bool ts_text_bound(const char *l, size_t n, floe_rs_op *op, char out[27])
+{
+    static const char shape[] = "dddd-dd-dd dd:dd:dd.dddddd";
+    static const char least[] = "0000-01-01 00:00:00.000000";
+    size_t k = 0;
+    while (k < n && k < 26 &&
+           (shape[k] == 'd' ? l[k] >= '0' && l[k] <= '9' : l[k] == shape[k]))
+        k++;
+    if (k < 4 || k == 6 || k == 9)
+        return false;
+    memcpy(out, least, sizeof least);
+    memcpy(out, l, k);
+    int64_t us;
+    if (floe__time_parse_us(out, NULL, &us) < 0 || !parse_date(out, 10, &(int32_t){0})) {
+        floe_error_clear();
+        return false; /* not a valid timestamp (a 30th of February, an hour 24) */
+    }
+    int hh = (out[11] - '0') * 10 + (out[12] - '0'), mi = (out[14] - '0') * 10 + (out[15] - '0'),
+        ss = (out[17] - '0') * 10 + (out[18] - '0');
+    if (hh > 23 || mi > 59 || ss > 59)
+        return false;
+    bool lower = *op == FLOE_RS_GT || *op == FLOE_RS_GE;
+    if (k == 26) {
+        if (n == 26)
+            return true; /* canonical: the comparison as written */
+        /* L extends a canonical text: V > L and V >= L mean V > L[0:26],
+         * V < L and V <= L mean V <= L[0:26]; V = L never holds */
+        if (*op == FLOE_RS_EQ)
+            return false;
+        *op = lower ? FLOE_RS_GT : FLOE_RS_LE;
+        return true;
+    }
+    if (*op == FLOE_RS_EQ)
+        return false; /* no 26-character text equals L */
+    if (lower) {
+        *op = FLOE_RS_GE;
+        return true;
+    }
+    if (k < n)
+        return false; /* V[0:k] <= L[0:k]: no simple upper bound */
+    *op = FLOE_RS_LT;
+    return true;
+}
+
+/* A timestamp(tz) constraint from a text value (see ts_text_bound). The
+ * bound is a wall-clock time: for timestamptz it is in the session zone,
+ * where a wall-clock time may name two instants (clocks set back) or none;
+ * the instant bound is widened by the zone's range of offsets so that
+ * every instant whose wall-clock text satisfies the comparison is kept
+ * (exact for UTC and fixed offsets; equality only there). */
+static bool ts_bound(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_rs_op *op,
+                     floe_value *out)
+{
+    char text[27];
+    if (sqlite3_value_type(sv) != SQLITE_TEXT ||
+        !ts_text_bound((const char *)sqlite3_value_text(sv), (size_t)sqlite3_value_bytes(sv), op,
+                       text))
+        return false;
+    int64_t us;
+    if (floe__time_parse_us(text, NULL, &us) < 0) {
+        floe_error_clear();
+        return false;
+    }
+    if (t->id == FLOE_T_TIMESTAMPTZ) {
+        int32_t lo, hi;
+        floe__tz_offset_range(vt->reg->tz, &lo, &hi);
+        if (*op == FLOE_RS_EQ && lo != hi)
+            return false;
+        us -= (int64_t)(*op == FLOE_RS_GT || *op == FLOE_RS_GE || *op == FLOE_RS_EQ ? hi : lo) *
+              1000000;
+    }
+    *out = floe_value_i64(t->id, us);
+    return true;
+}
+
 /* Convert a SQL value to the column's primitive type (and maybe a wider
  * operator); false: not pushable. */
 static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_rs_op *op,
@@ -505,18 +604,7 @@ static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv,
                                 (size_t)sqlite3_value_bytes(sv));
         return true;
     case FLOE_T_TIMESTAMP:
-    case FLOE_T_TIMESTAMPTZ: {
-        if (sqlite3_value_type(sv) != SQLITE_TEXT)
-            return false;
-        int64_t us;
-        const floe_tz *tz = t->id == FLOE_T_TIMESTAMPTZ ? vt->reg->tz : NULL;
-        if (floe__time_parse_us((const char *)sqlite3_value_text(sv), tz, &us) < 0) {
-            floe_error_clear();
-            return false;
-        }
-        *out = floe_value_i64(t->id, us);
-        return true;
-    }
+    case FLOE_T_TIMESTAMPTZ: return ts_bound(vt, t, sv, op, out);
     default: return false;
     }
 }

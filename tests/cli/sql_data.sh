@@ -35,11 +35,11 @@ eq "aggregate scale through a subquery" "$(C -c "SELECT sum(amount) AS s FROM (S
 eq "aggregate scale as json" "$(F --format json -c "SELECT sum(amount) AS s FROM shop.o WHERE id = 2")" '{"s":75.00}'
 
 eq "rows" "$(C -c "SELECT id, amount, ts, d FROM shop.o ORDER BY id")" "id,amount,ts,d
-1,120.55,2026-09-20 10:00:00.000,2026-09-20
+1,120.55,2026-09-20 10:00:00,2026-09-20
 2,75.00,,2026-09-20
-3,-1.00,2026-09-21 23:30:00.123,2026-09-21"
+3,-1.00,2026-09-21 23:30:00.123456,2026-09-21"
 eq "session time zone" "$(C -c "SET TIME ZONE 'Asia/Tokyo'; SELECT ts FROM shop.o WHERE id = 3")" "ts
-2026-09-22 08:30:00.123"
+2026-09-22 08:30:00.123456"
 eq "json row" "$(F --format json -c "SELECT id, amount, d FROM shop.o WHERE id = 1")" '{"id":1,"amount":120.55,"d":"2026-09-20"}'
 
 out=$(C -c "SET VAR s1 = $S1; SELECT count(*) AS n FROM shop.o VERSION AS OF \${s1}; SELECT count(*) AS n FROM shop.o FOR SYSTEM_VERSION AS OF \${s1}")

@@ -101,5 +101,80 @@ fi
 eq "count time travel after delete" "$(C -c "SELECT count(*) FROM p.t VERSION AS OF $first" | tail -1)" "3"
 eq "count syntax error surfaces" "$(C -c "SELECT count(*) FROM p.t WHERE" 2>&1 | head -1 | cut -c1-17)" "AnalysisException"
 
+# timestamps (timestamptz `ts`, hour-partitioned, and timestamp_ntz `nt`):
+# text 'YYYY-MM-DD HH:MM:SS.ffffff' inside SQLite, compared as text with
+# any text literal; the pushed bound must keep every row SQLite keeps, to
+# the microsecond, for canonical and shorter literals, 'T' and zones,
+# TIMESTAMP '...' literals and values that are not text
+F -c "CREATE TABLE p.e (id INT, ts TIMESTAMP, nt TIMESTAMP_NTZ) PARTITIONED BY (hours(ts))"
+F -c "INSERT INTO p.e VALUES (1, TIMESTAMP '2026-01-01 00:00:00', TIMESTAMP_NTZ '2026-01-01 00:00:00')"
+F -c "INSERT INTO p.e VALUES (2, TIMESTAMP '2026-01-01 00:00:00.000001', TIMESTAMP_NTZ '2026-01-01 00:00:00.000001'), (3, TIMESTAMP '2025-12-31 23:59:59.999999', TIMESTAMP_NTZ '2025-12-31 23:59:59.999999')"
+F -c "INSERT INTO p.e VALUES (4, TIMESTAMP '2026-09-28 13:15:19.839', TIMESTAMP_NTZ '2026-09-28 13:15:19.839'), (5, NULL, NULL)"
+F -c "INSERT INTO p.e VALUES (6, TIMESTAMP '2026-11-01 05:30:00Z', TIMESTAMP_NTZ '2026-11-01 05:30:00'), (7, TIMESTAMP '2026-11-01 06:10:00Z', TIMESTAMP_NTZ '2026-11-01 06:10:00'), (8, TIMESTAMP '2026-11-01 06:30:00Z', TIMESTAMP_NTZ '2026-11-01 06:30:00')"
+tpreds=()
+for c in ts nt; do
+  tpreds+=(
+    "$c = '2026-01-01 00:00:00.000001'" "$c = '2026-01-01 00:00:00.000000'" "$c = '2026-01-01 00:00:00'"
+    "$c = '2026-01-01'" "$c > '2026-01-01'" "$c >= '2026-01-01'" "$c < '2026-01-01'" "$c <= '2026-01-01'"
+    "$c > '2026-01-01 00:00:00'" "$c >= '2026-01-01 00:00:00.000001'" "$c > '2026-01-01 00:00:00.000001'"
+    "$c < '2026-01-01 00:00:00.000001'" "$c <= '2026-01-01 00:00:00.000001'" "$c <= '2026-01-01 00:00:00'"
+    "$c < '2026-01-01 00:00:00.0000005'" "$c > '2026-01-01 00:00:00.0000001'" "$c <= '2026-01-01 00:00:00.0000001'"
+    "$c = '2026-01-01 00:00:00.0000001'" "$c < '2026-01-01 01'" "$c >= '2025-12-31 23:59:59.9'" "$c < '2026-09'"
+    "$c > '2026-01-01T00:00:00'" "$c < '2026-01-01T00:00:00'" "$c > '2026-01-01 00:00:00+02:00'"
+    "$c < '2026-01-01 00:00:00Z'" "$c > '2026-02-30'" "$c > '2026-1-1'" "$c > 5" "$c < 'z'" "$c > ''" "$c >= '2026'"
+    "$c = TIMESTAMP '2026-01-01 00:00:00.000001'" "$c >= TIMESTAMP '2026-01-01 01:00:00+01:00'"
+    "$c < TIMESTAMP '2026-09-28 13:15:19.839'" "$c <= TIMESTAMP '2026-09-28 13:15:19.839'"
+    "$c BETWEEN '2026-01-01' AND '2026-01-02'" "$c >= '2026-11-01 01:20' AND $c < '2026-11-01 01:40'"
+  )
+done
+tcheck() {
+  local p
+  for p in "${tpreds[@]}"; do
+    got=$(C -c "$1 SELECT id FROM p.e WHERE $p ORDER BY id" 2>&1)
+    want=$(C -c "$1 SELECT id FROM p.e WHERE CASE WHEN $p THEN 1 ELSE 0 END ORDER BY id" 2>&1)
+    eq "timestamp pushdown ${1:-UTC}: $p" "$got" "$want"
+  done
+}
+NY="SET TIME ZONE 'America/New_York';"
+tcheck ""
+# a zone with daylight saving: 2026-11-01 01:00-02:00 happens twice in New York
+tcheck "$NY"
+eq "ts exact microsecond" "$(C -c "SELECT id FROM p.e WHERE ts = '2026-01-01 00:00:00.000001'" | tail -1)" "2"
+eq "ts date literal" "$(C -c "SELECT id FROM p.e WHERE ts >= '2026-01-01' AND ts < '2026-01-02' ORDER BY id" | tr '\n' ' ')" "id 1 2 "
+eq "ts micro below" "$(C -c "SELECT id FROM p.e WHERE ts < '2026-01-01 00:00:00.000001' ORDER BY id" | tr '\n' ' ')" "id 1 3 "
+eq "ts new york wall clock" "$(C -c "$NY SELECT id FROM p.e WHERE ts >= '2026-11-01 01:20' AND ts < '2026-11-01 01:40' ORDER BY id" | tr '\n' ' ')" "id 6 8 "
+out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts = '2026-01-01 00:00:00.000001'")
+has "ts equality pushed" "$out" "[filters=ts = '2026-01-01 00:00:00.000001']"
+has "ts equality prunes" "$out" "files=1/"
+out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts > '2026-01-01'")
+has "ts date literal widened" "$out" "[filters=ts >= '2026-01-01 00:00:00.000000']"
+out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts <= '2026-01-01 00'")
+has "ts prefix upper bound" "$out" "[filters=ts < '2026-01-01 00:00:00.000000']"
+out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts >= TIMESTAMP '2026-09-28 13:00:00'")
+has "TIMESTAMP literal pushed" "$out" "[filters=ts >= '2026-09-28 13:00:00.000000']"
+has "TIMESTAMP literal prunes" "$out" "manifests=2/4 files=3/4"
+out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE nt > '2026-09-28 13:15:19.839000'")
+has "timestamp_ntz pushed" "$out" "[filters=nt > '2026-09-28 13:15:19.839000']"
+out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts = '2026-01-01'")
+has "non-canonical equality not pushed" "$out" "[filters=]"
+out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts > 'x' COLLATE NOCASE")
+has "other collation not pushed" "$out" "[filters=]"
+out=$(C -c "$NY EXPLAIN SELECT id FROM p.e WHERE ts >= '2026-11-01 01:30:00'")
+has "ts in a DST zone widened by its offsets" "$out" "[filters=ts >= '2026-11-01 05:30:00.000000']"
+out=$(C -c "SET TIME ZONE '+02:00'; EXPLAIN SELECT id FROM p.e WHERE ts = '2026-01-01 02:00:00.000001'")
+has "ts in a fixed zone exact" "$out" "[filters=ts = '2026-01-01 00:00:00.000001']"
+# Spark prints timestamps with their microseconds, trailing zeros dropped
+eq "timestamp display" "$(C -c "SELECT ts, nt FROM p.e WHERE id IN (1, 2, 4) ORDER BY id")" "ts,nt
+2026-01-01 00:00:00,2026-01-01 00:00:00
+2026-01-01 00:00:00.000001,2026-01-01 00:00:00.000001
+2026-09-28 13:15:19.839,2026-09-28 13:15:19.839"
+eq "timestamp display json" "$(F --format json -c "SELECT ts, max(nt) AS m FROM p.e WHERE id = 2")" '{"ts":"2026-01-01 00:00:00.000001","m":"2026-01-01 00:00:00.000001"}'
+eq "timestamp display half" "$(C -c "SELECT TIMESTAMP '2026-09-20 01:02:03.5' AS t" | tail -1)" "2026-09-20 01:02:03.5"
+F -c "CREATE TABLE p.n (id INT, s STRUCT<a: TIMESTAMP, b: TIMESTAMP_NTZ>, l ARRAY<TIMESTAMP>)"
+F -c "INSERT INTO p.n VALUES (1, named_struct('a', TIMESTAMP '2026-01-01 00:00:00', 'b', TIMESTAMP_NTZ '2026-01-01 00:00:00.000001'), array(TIMESTAMP '2026-09-28 13:15:19.839'))"
+eq "nested timestamps" "$(F --format json -c "SELECT s, l FROM p.n")" '{"s":{"a":"2026-01-01 00:00:00","b":"2026-01-01 00:00:00.000001"},"l":["2026-09-28 13:15:19.839"]}'
+eq "nested timestamp compares with a column" "$(C -c "SELECT s['a'] = e.nt AS same FROM p.n JOIN p.e AS e ON e.id = 1" | tail -1)" "1"
+eq "nested timestamp table display" "$(C -c "SELECT s FROM p.n" | tail -1)" '"{""a"":""2026-01-01 00:00:00"",""b"":""2026-01-01 00:00:00.000001""}"'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
