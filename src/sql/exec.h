@@ -96,8 +96,9 @@ int floe__sql_out_decimal_cell(const floe_sql_out *o, double d, int scale, floe_
  * >= 0, FLOE_SQL_HINT_JSON for nested columns (JSON text), or
  * FLOE_SQL_HINT_NONE. */
 enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2, FLOE_SQL_HINT_JSON = -3 };
-/* A REAL result whose SQLite subtype is FLOE_SQL_SUBTYPE_SCALE + s (s in
- * 0..18) is a decimal of scale s (exec_funcs.c's exact sum). */
+/* A REAL or TEXT result whose SQLite subtype is FLOE_SQL_SUBTYPE_SCALE + s
+ * (s in 0..38) is a decimal of scale s (exec_funcs.c's exact sum, cells of
+ * decimal columns: doubles up to 15 digits, exact text beyond). */
 #define FLOE_SQL_SUBTYPE_SCALE 0xA0
 typedef int (*floe_sql_type_hint_fn)(const char *table, const char *column, void *payload);
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload);

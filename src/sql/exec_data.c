@@ -15,7 +15,8 @@
  *
  * Decimals of precision <= 15 are exposed as doubles (exact at their scale
  * for display, so comparisons such as `amount <= 0` are numeric); wider
- * decimals as exact text.
+ * decimals as exact text, which vtab.c declares with a numeric collation
+ * (so they compare, sort, group and aggregate by value) and pushes down.
  *
  * The same adapter serves other producers of Arrow batches
  * (floe__sql_stream_source: read_parquet), so their columns have exactly
@@ -234,6 +235,11 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
         }
         if (rc == 0)
             rc = floe__buf_putc(&lit, '\'');
+        break;
+    case FLOE_T_DECIMAL: /* a wide decimal (vtab.c bounds it at the column's scale) */
+        rc = floe_decimal_format(v->v.dec, v->scale, &lit);
+        if (rc == 0 && v->scale == 0)
+            rc = floe__buf_puts(&lit, ".0"); /* a decimal literal, not a 64-bit integer */
         break;
     case FLOE_T_TIMESTAMP:
     case FLOE_T_TIMESTAMPTZ: /* UTC text: the filter reads a zone-less timestamptz as UTC */
@@ -613,9 +619,7 @@ static int init_columns(data_rs *d, const floe_schema *sc, bool meta)
                 d->p10[i] = 1;
                 for (int k = 0; k < f->type->scale; k++)
                     d->p10[i] *= 10;
-            } else {
-                d->cols[i].push = 0;
-            }
+            } /* wider: exact text with a numeric collation (vtab.c), pushed as decimals */
         }
     }
     for (size_t m = 0; rc == 0 && m < nmeta; m++) {
@@ -758,6 +762,7 @@ int floe__sql_data_hint(const floe_rowsource *rs, const char *column)
         if (strcmp(d->names[i], column) == 0)
             return d->types[i]->id == FLOE_T_BOOLEAN  ? FLOE_SQL_HINT_BOOL
                    : floe_type_is_nested(d->types[i]) ? FLOE_SQL_HINT_JSON
+                   : d->types[i]->id == FLOE_T_DECIMAL ? d->types[i]->scale
                                                       : d->scale[i];
     return FLOE_SQL_HINT_NONE;
 }

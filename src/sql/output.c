@@ -503,9 +503,11 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
             } else if (t == SQLITE_INTEGER) {
                 c->kind = is_bool[i] ? FLOE_SQLC_BOOL : FLOE_SQLC_INT;
                 c->i = sqlite3_value_int64(v);
-            } else if (t == SQLITE_FLOAT && sqlite3_value_subtype(v) >= FLOE_SQL_SUBTYPE_SCALE &&
-                       sqlite3_value_subtype(v) <= FLOE_SQL_SUBTYPE_SCALE + 18) {
-                /* a decimal result (exact sum): show its scale */
+            } else if ((t == SQLITE_FLOAT || t == SQLITE_TEXT) &&
+                       sqlite3_value_subtype(v) >= FLOE_SQL_SUBTYPE_SCALE &&
+                       sqlite3_value_subtype(v) <= FLOE_SQL_SUBTYPE_SCALE + 38) {
+                /* a decimal result (exact sum, min/max of a decimal
+                 * column): show its scale; a wide one is its exact text */
                 floe__buf_clear(&dec[i]);
                 rc = decimal_text(&dec[i], v,
                                   (int)(sqlite3_value_subtype(v) - FLOE_SQL_SUBTYPE_SCALE));

@@ -99,7 +99,170 @@ void floe__vtab_set_time_zone(floe_vtab_registry *reg, const floe_tz *tz)
     reg->tz = tz;
 }
 
+/* ---------------------------------------------------------------- wide decimals */
+
+/* Decimals wider than 15 digits are their exact text inside SQLite
+ * ('3.14159265358979323846264'), declared TEXT with the collation
+ * FLOE_DECIMAL_COLLATION, which orders numbers by value: comparisons with
+ * numbers (which SQLite turns into their text under the column's TEXT
+ * affinity), ORDER BY, GROUP BY, DISTINCT, min()/max() and joins of two
+ * such columns are then numeric and exact. Text that is not a number sorts
+ * after every number, bytewise. */
+
+bool floe__vtab_decimal_parse(const char *s, size_t n, floe_dec_num *d)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    d->ip = s + i;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    d->ilen = (size_t)(s + i - d->ip);
+    d->fp = s + i;
+    d->flen = 0;
+    if (i < n && s[i] == '.') {
+        d->fp = s + ++i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        d->flen = (size_t)(s + i - d->fp);
+    }
+    if (d->ilen + d->flen == 0)
+        return false;
+    int64_t e = 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = false;
+        if (i < n && (s[i] == '-' || s[i] == '+'))
+            eneg = s[i++] == '-';
+        if (i >= n || s[i] < '0' || s[i] > '9')
+            return false;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            if (e < 1000000000)
+                e = e * 10 + (s[i] - '0');
+        e = eneg ? -e : e;
+    }
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    if (i != n)
+        return false;
+    size_t len = d->ilen + d->flen;
+    d->first = 0;
+    while (d->first < len && floe__vtab_dec_digit(d, d->first) == '0')
+        d->first++;
+    d->sign = d->first == len ? 0 : neg ? -1 : 1;
+    d->last = len;
+    while (d->last > d->first && floe__vtab_dec_digit(d, d->last - 1) == '0')
+        d->last--;
+    d->point = (int64_t)d->ilen + e;
+    return true;
+}
+
+static int dec_cmp(const floe_dec_num *a, const floe_dec_num *b)
+{
+    if (a->sign != b->sign)
+        return a->sign < b->sign ? -1 : 1;
+    if (a->sign == 0)
+        return 0;
+    /* magnitudes: the first significant digit's power of ten, then digits */
+    int64_t ea = a->point - (int64_t)a->first, eb = b->point - (int64_t)b->first;
+    int m = ea != eb ? (ea < eb ? -1 : 1) : 0;
+    for (size_t k = 0; m == 0; k++) {
+        bool ha = a->first + k < a->last, hb = b->first + k < b->last;
+        if (!ha && !hb)
+            break;
+        char ca = ha ? floe__vtab_dec_digit(a, a->first + k) : '0', cb = hb ? floe__vtab_dec_digit(b, b->first + k) : '0';
+        m = ca != cb ? (ca < cb ? -1 : 1) : 0;
+    }
+    return a->sign > 0 ? m : -m;
+}
+
+static int decimal_collate(void *payload, int n1, const void *s1, int n2, const void *s2)
+{
+    FLOE_UNUSED(payload);
+    floe_dec_num a, b;
+    bool na = floe__vtab_decimal_parse(s1, (size_t)n1, &a),
+         nb = floe__vtab_decimal_parse(s2, (size_t)n2, &b);
+    if (na && nb)
+        return dec_cmp(&a, &b);
+    if (na != nb)
+        return na ? -1 : 1;
+    int c = memcmp(s1, s2, (size_t)(n1 < n2 ? n1 : n2));
+    return c ? c : (n1 > n2) - (n1 < n2);
+}
+
+/* The unscaled value at `scale` of the number `d`, rounded down (floor) or
+ * up; *exact: no rounding happened. false: beyond 10^37 (outside every
+ * decimal column). */
+static bool dec_at_scale(const floe_dec_num *d, int scale, bool up, floe_i128 *out, bool *exact)
+{
+    floe_i128 v = 0;
+    bool rem = false;
+    const floe_i128 cap = (floe_i128)10000000000000000000u * (floe_i128)1000000000000000000u;
+    if (d->sign != 0) {
+        /* digit k weighs 10^(point - 1 - k + scale): the digits before
+         * `units` make the integer part, any nonzero one after a remainder */
+        int64_t units = d->point + scale, first = (int64_t)d->first, last = (int64_t)d->last;
+        if (units - first > 40)
+            return false;
+        for (int64_t k = first; k < units; k++) {
+            if (v > cap)
+                return false;
+            v = v * 10 + (k < last ? floe__vtab_dec_digit(d, (size_t)k) - '0' : 0);
+        }
+        if (v > cap)
+            return false;
+        rem = last > units;
+    }
+    *exact = !rem;
+    if (d->sign < 0)
+        v = -v - (rem && !up ? 1 : 0);
+    else
+        v += rem && up ? 1 : 0;
+    *out = v;
+    return true;
+}
+
+/* A wide decimal constraint: the value as SQLite compares it (its text,
+ * what the column's TEXT affinity makes of a number) bounded at the
+ * column's scale, lower bounds rounded down (>=), upper bounds rounded up
+ * (<=), equality only with a value of the column's scale. */
+static bool decimal_bound(const floe_type *t, sqlite3_value *sv, floe_rs_op *op, floe_value *out)
+{
+    int vt = sqlite3_value_type(sv);
+    if (vt == SQLITE_NULL || vt == SQLITE_BLOB)
+        return false;
+    const char *text = (const char *)sqlite3_value_text(sv);
+    floe_dec_num d;
+    if (!text || !floe__vtab_decimal_parse(text, (size_t)sqlite3_value_bytes(sv), &d))
+        return false;
+    bool lower = *op == FLOE_RS_GT || *op == FLOE_RS_GE;
+    floe_i128 v;
+    bool exact;
+    if (!dec_at_scale(&d, t->scale, !lower && *op != FLOE_RS_EQ, &v, &exact))
+        return false;
+    if (*op == FLOE_RS_EQ) {
+        if (!exact)
+            return false;
+    } else if (!exact) {
+        *op = lower ? FLOE_RS_GE : FLOE_RS_LE;
+    }
+    /* the scan's filter reads decimals of at most 35 digits */
+    const floe_i128 lim = (floe_i128)100000000000000000u * (floe_i128)1000000000000000000u;
+    if (v >= lim || v <= -lim)
+        return false;
+    *out = floe_value_decimal(v, t->scale);
+    return true;
+}
+
 /* ---------------------------------------------------------------- declaring */
+
+static bool is_wide_decimal(const floe_type *t)
+{
+    return t->id == FLOE_T_DECIMAL && t->precision > 15;
+}
 
 static const char *decl_type(const floe_type *t)
 {
@@ -138,8 +301,11 @@ static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
         if (rc == 0)
             rc = put_ident(&b, rs->columns[i].name);
         if (rc == 0)
-            rc = floe__buf_printf(&b, " %s%s", decl_type(rs->columns[i].type),
-                                  i + rs->nhidden >= rs->ncolumns ? " HIDDEN" : "");
+            rc = floe__buf_printf(&b, " %s%s%s", decl_type(rs->columns[i].type),
+                                  i + rs->nhidden >= rs->ncolumns ? " HIDDEN" : "",
+                                  is_wide_decimal(rs->columns[i].type)
+                                      ? " COLLATE " FLOE_DECIMAL_COLLATION
+                                      : "");
     }
     if (rc == 0)
         rc = floe__buf_putc(&b, ')');
@@ -154,9 +320,10 @@ static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
     return src;
 }
 
-/* Decimal columns of data tables reach SQLite as doubles; their scale rides
- * along as the cell's subtype (FLOE_SQL_SUBTYPE_SCALE + s), so sum(), min()
- * and max() over them print at the column's scale, as Spark does. */
+/* Decimal columns of data tables reach SQLite as doubles (precision <= 15)
+ * or exact text; their scale rides along as the cell's subtype
+ * (FLOE_SQL_SUBTYPE_SCALE + s), so sum(), min() and max() over them print
+ * at the column's scale, as Spark does, and sum() adds wide ones exactly. */
 static int column_scales(floe_vtab *vt)
 {
     const floe_rowsource *rs = vt->rs;
@@ -165,7 +332,7 @@ static int column_scales(floe_vtab *vt)
         return SQLITE_NOMEM;
     for (size_t i = 0; i < rs->ncolumns; i++) {
         int h = floe__sql_data_hint(rs, rs->columns[i].name);
-        vt->scale[i] = h >= 0 && h <= 18 ? h : -1;
+        vt->scale[i] = h >= 0 && h <= 38 ? h : -1;
     }
     return SQLITE_OK;
 }
@@ -294,8 +461,10 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
         /* text compared under another collation (COLLATE NOCASE) is not
          * what the source's filter compares */
         const char *coll = sqlite3_vtab_collation(info, i);
-        if (!ok || (coll && sqlite3_stricmp(coll, "BINARY") != 0 &&
-                    strcmp(decl_type(vt->rs->columns[c->iColumn].type), "TEXT") == 0))
+        const floe_type *ct = vt->rs->columns[c->iColumn].type;
+        const char *want = is_wide_decimal(ct) ? FLOE_DECIMAL_COLLATION : "BINARY";
+        if (!ok || (coll && sqlite3_stricmp(coll, want) != 0 &&
+                    strcmp(decl_type(ct), "TEXT") == 0))
             continue;
         if (floe__buf_printf(&plan, "%d:%d,", c->iColumn, (int)op) < 0) {
             floe__buf_free(&plan);
@@ -529,6 +698,8 @@ static bool ts_bound(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv,
 static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_rs_op *op,
                      floe_value *out)
 {
+    if (is_wide_decimal(t)) /* before sqlite3_value_numeric_type rounds its text */
+        return decimal_bound(t, sv, op, out);
     int st = sqlite3_value_numeric_type(sv);
     switch (t->id) {
     case FLOE_T_INT:
@@ -751,6 +922,8 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
     case FLOE_T_STRING:
         sqlite3_result_text(ctx, (const char *)v->v.bytes.ptr, (int)v->v.bytes.len,
                             SQLITE_TRANSIENT);
+        if (vt->scale && vt->scale[col] >= 0) /* a wide decimal's exact text */
+            sqlite3_result_subtype(ctx, (unsigned)(FLOE_SQL_SUBTYPE_SCALE + vt->scale[col]));
         return SQLITE_OK;
     case FLOE_T_FIXED:
     case FLOE_T_BINARY:
@@ -812,6 +985,17 @@ static sqlite3_module floe_rows_module = {
 
 /* ---------------------------------------------------------------- public */
 
+static int register_collation(sqlite3 *db)
+{
+    int rc = sqlite3_create_collation_v2(db, FLOE_DECIMAL_COLLATION, SQLITE_UTF8, NULL,
+                                         decimal_collate, NULL);
+    if (rc != SQLITE_OK)
+        return floe__error(rc == SQLITE_NOMEM ? FLOE_ENOMEM : FLOE_ERROR, "sql",
+                           "registering the %s collation: %s", FLOE_DECIMAL_COLLATION,
+                           sqlite3_errmsg(db));
+    return 0;
+}
+
 int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out)
 {
     *out = NULL;
@@ -825,6 +1009,11 @@ int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out)
     }
     reg->next_handle = 1;
     reg->db = db;
+    int crc = register_collation(db);
+    if (crc < 0) {
+        registry_free(reg);
+        return crc;
+    }
     /* on failure SQLite calls the destructor itself */
     int rc = sqlite3_create_module_v2(db, "floe_rows", &floe_rows_module, reg, registry_free);
     if (rc != SQLITE_OK)
@@ -845,6 +1034,14 @@ int floe__vtab_register_factory(sqlite3 *db, const char *module, floe_vtab_facto
         if (payload_free)
             payload_free(payload);
         return floe__error_nomem();
+    }
+    int crc = register_collation(db);
+    if (crc < 0) {
+        floe__intmap_free(reg->sources);
+        floe__free(reg);
+        if (payload_free)
+            payload_free(payload);
+        return crc;
     }
     reg->db = db;
     reg->factory = factory;

@@ -176,5 +176,58 @@ eq "nested timestamps" "$(F --format json -c "SELECT s, l FROM p.n")" '{"s":{"a"
 eq "nested timestamp compares with a column" "$(C -c "SELECT s['a'] = e.nt AS same FROM p.n JOIN p.e AS e ON e.id = 1" | tail -1)" "1"
 eq "nested timestamp table display" "$(C -c "SELECT s FROM p.n" | tail -1)" '"{""a"":""2026-01-01 00:00:00"",""b"":""2026-01-01 00:00:00.000001""}"'
 
+# decimals wider than 15 digits: exact text inside SQLite with a numeric
+# collation, so WHERE, ORDER BY, GROUP BY, DISTINCT, min/max, joins and
+# sum() work by value, exactly; bounds are pushed at the column's scale
+F -c "CREATE TABLE p.w (id INT, c DECIMAL(36,23), m DECIMAL(38,2), z DECIMAL(20,0))"
+F -c "INSERT INTO p.w VALUES (1, 3.14159265358979323846264, 12345678901234567890123456789012345.67, 12345678901234567890), (2, 999.5, -0.01, -5), (3, NULL, NULL, NULL)"
+F -c "INSERT INTO p.w VALUES (4, 1000, 1000.00, 1000), (5, 1000.00000000000000000001, 99999999999999999999999999999999999.99, 99999999999999999999), (6, 20000, 2.50, 0)"
+F -c "INSERT INTO p.w VALUES (7, -5, -99999999999999999999999999999999999.99, -99999999999999999999), (8, -3.14159265358979323846264, 0, 20000), (9, 123456789012.5, 1000.01, 1)"
+wpreds=(
+  "c = 3.14159265358979323846264" "c = -3.14159265358979323846264" "c > 1000" "c >= 1000" "c < 1000" "c <= 1000"
+  "c = 1000" "c = 1000.0" "c = '1000'" "c > 1000.000000000000000000000005" "c < 1000.000000000000000000000005"
+  "c = 1000.000000000000000000000005" "c > -3.14159265358979323846265" "c < -3.141592653589793238462635" "c > 999.49"
+  "c <= 999.5" "c > 1e3" "c < 1.5e4" "c > 0.1" "c = 3.14159265358979" "c < 'abc'" "c > 'abc'" "c > x'00'"
+  "c BETWEEN 3 AND 1000" "c IN (1000, 20000)" "c <> 1000"
+  "m > 1000" "m >= 1000.01" "m = 1000.010" "m < -99999999999999999999999999999999999.98" "m = 0" "m > 0.005" "m < 0"
+  "m >= 12345678901234567890123456789012345.67" "m > 9999999999999999999999999999999999999.99"
+  "z > 12345678901234567889" "z = 12345678901234567890" "z < -99999999999999999998" "z >= 0.5" "z <= -0.5" "z = 1"
+)
+for p in "${wpreds[@]}"; do
+  got=$(C -c "SELECT id FROM p.w WHERE $p ORDER BY id" 2>&1)
+  want=$(C -c "SELECT id FROM p.w WHERE CASE WHEN $p THEN 1 ELSE 0 END ORDER BY id" 2>&1)
+  eq "wide decimal pushdown: $p" "$got" "$want"
+done
+eq "wide decimal equality" "$(C -c "SELECT id FROM p.w WHERE c = 3.14159265358979323846264" | tail -1)" "1"
+eq "wide decimal negative equality" "$(C -c "SELECT id FROM p.w WHERE c = -3.14159265358979323846264" | tail -1)" "8"
+eq "wide decimal range" "$(C -c "SELECT id FROM p.w WHERE c > 1000 ORDER BY id" | tr '\n' ' ')" "id 5 6 9 "
+eq "wide decimal vs string" "$(C -c "SELECT id FROM p.w WHERE c >= '1000' ORDER BY id" | tr '\n' ' ')" "id 4 5 6 9 "
+eq "wide decimal order" "$(C -c "SELECT id FROM p.w ORDER BY c DESC, id" | tr '\n' ' ')" "id 9 6 5 4 2 1 8 7 3 "
+eq "wide decimal min max" "$(C -c "SELECT min(c), max(c), min(m), max(m), min(z), max(z) FROM p.w" | tail -1)" \
+  "-5.00000000000000000000000,123456789012.50000000000000000000000,-99999999999999999999999999999999999.99,99999999999999999999999999999999999.99,-99999999999999999999,99999999999999999999"
+eq "wide decimal sum exact at scale" "$(C -c "SELECT sum(c), sum(z) FROM p.w" | tail -1)" "123456812007.00000000000000000001000,12345678901234588886"
+eq "wide decimal sum over 38 digits is NULL (Spark)" "$(C -c "SELECT sum(m) IS NULL, sum(m) FILTER (WHERE id < 5) FROM p.w" | tail -1)" "0,12345678901234567890123456789013345.66"
+eq "wide decimal sum at 38 digits" "$(C -c "SELECT sum(m) FROM p.w WHERE id IN (1, 5)" | tail -1)" "112345678901234567890123456789012345.66"
+eq "wide decimal sum past 38 digits" "$(C -c "SELECT sum(a.m) IS NULL FROM p.w AS a, p.w AS b, p.w AS c WHERE a.id = 5 AND b.id < 9 AND c.id < 4" | tail -1)" "1"
+eq "wide decimal group by" "$(C -c "SELECT c, count(*) FROM (SELECT c FROM p.w UNION ALL SELECT c FROM p.w WHERE id > 4) GROUP BY c HAVING count(*) > 1 ORDER BY c" | tr '\n' ' ')" \
+  "c,count(*) -5.00000000000000000000000,2 -3.14159265358979323846264,2 1000.00000000000000000001000,2 20000.00000000000000000000000,2 123456789012.50000000000000000000000,2 "
+eq "wide decimal distinct" "$(C -c "SELECT count(DISTINCT z) FROM (SELECT z FROM p.w UNION ALL SELECT z FROM p.w)" | tail -1)" "8"
+eq "wide decimal join" "$(C -c "SELECT a.id, b.id FROM p.w AS a JOIN p.w AS b ON a.z = b.m ORDER BY a.id, b.id" | tr '\n' ' ')" "id,id 4,4 6,8 "
+eq "wide decimal json number" "$(F --format json -c "SELECT c, sum(z) AS s FROM p.w WHERE id = 1")" '{"c":3.14159265358979323846264,"s":12345678901234567890}'
+eq "wide decimal exact insert" "$(C -c "SELECT m FROM p.w WHERE id = 1" | tail -1)" "12345678901234567890123456789012345.67"
+out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE c = 3.14159265358979323846264")
+has "wide decimal equality pushed" "$out" "[filters=c = 3.14159265358979323846264]"
+has "wide decimal equality prunes" "$out" "files=2/3"
+out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE c > 1000.000000000000000000000005")
+has "wide decimal lower bound rounds down" "$out" "[filters=c >= 1000.00000000000000000000000]"
+out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE m < 1000.005")
+has "wide decimal upper bound rounds up" "$out" "[filters=m <= 1000.01]"
+out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE z > 12345678901234567889")
+has "wide decimal scale 0" "$out" "[filters=z > 12345678901234567889.0]"
+out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE c = 1000.000000000000000000000005")
+has "wide decimal off-scale equality not pushed" "$out" "[filters=]"
+out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE c > 'abc'")
+has "wide decimal non-number not pushed" "$out" "[filters=]"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
