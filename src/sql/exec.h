@@ -102,6 +102,9 @@ enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2, FLOE_SQL_HINT_JSON = -3
 #define FLOE_SQL_SUBTYPE_SCALE 0xA0
 typedef int (*floe_sql_type_hint_fn)(const char *table, const char *column, void *payload);
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload);
+/* Remove, in place, the suffixes SQLite knows case-twin columns by
+ * (sqlfront.h floe__sql_case_twin_name) from a result column name. */
+void floe__sql_strip_twin_marks(char *name);
 /* Display helpers shared with the executor (tests use them too). */
 int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b);
 /* Is `s` exactly "YYYY-MM-DD HH:MM:SS.ffffff" (floe's timestamp text)? */

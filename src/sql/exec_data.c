@@ -36,6 +36,7 @@
 #include "scan/scan.h"
 #include "sql/exec_int.h"
 #include "sql/nested.h"
+#include "sql/sqlfront.h"
 #include "spec/metadata.h"
 #include "spec/value.h"
 #include "table/table.h"
@@ -753,13 +754,22 @@ int floe__sql_stream_source(floe_rowsource **out, floe_sql_session *s, const cha
     return 0;
 }
 
+/* A column's name as SQLite reports it (a case twin's up to its mark,
+ * sqlfront.h) is `name`? */
+static bool same_column(const char *name, const char *sqlite_name)
+{
+    const char *mark = strchr(sqlite_name, FLOE_SQL_TWIN_MARK);
+    size_t n = mark ? (size_t)(mark - sqlite_name) : strlen(sqlite_name);
+    return strncmp(name, sqlite_name, n) == 0 && name[n] == 0;
+}
+
 int floe__sql_data_hint(const floe_rowsource *rs, const char *column)
 {
     if (rs->ops != &data_ops)
         return FLOE_SQL_HINT_NONE - 1;
     const data_rs *d = rs->impl;
     for (size_t i = 0; i < rs->ncolumns; i++)
-        if (strcmp(d->names[i], column) == 0)
+        if (same_column(d->names[i], column))
             return d->types[i]->id == FLOE_T_BOOLEAN  ? FLOE_SQL_HINT_BOOL
                    : floe_type_is_nested(d->types[i]) ? FLOE_SQL_HINT_JSON
                    : d->types[i]->id == FLOE_T_DECIMAL ? d->types[i]->scale
@@ -773,7 +783,7 @@ const floe_type *floe__sql_data_type(const floe_rowsource *rs, const char *colum
         return NULL;
     const data_rs *d = rs->impl;
     for (size_t i = 0; i < rs->ncolumns; i++)
-        if (strcmp(d->names[i], column) == 0)
+        if (same_column(d->names[i], column))
             return d->types[i];
     return NULL;
 }

@@ -82,6 +82,9 @@ bool floe__sql_dsum_add_text(floe_sql_dsum *s, const char *text, size_t n, int s
 /* The exact sum as decimal text at its scale into buf (64 bytes); false
  * when it has more than 38 digits (Spark's decimal overflow: NULL). */
 bool floe__sql_dsum_text(const floe_sql_dsum *s, char buf[64]);
+/* Does top-level column i of `sc` differ from another only in case? (The
+ * virtual tables declare such columns as floe__sql_case_twin_name.) */
+bool floe__sql_schema_case_twin(const floe_schema *sc, size_t i);
 /* REFRESH TABLE. */
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 

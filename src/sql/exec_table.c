@@ -46,7 +46,10 @@ static int infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_aren
     int rc = cols ? 0 : floe__error_nomem();
     floe_buf tb = FLOE_BUF_INIT;
     for (int i = 0; rc == 0 && i < ncol; i++) {
-        cols[i].name = floe__arena_strdup(a, sqlite3_column_name(qs, i));
+        char *name = floe__arena_strdup(a, sqlite3_column_name(qs, i));
+        if (name)
+            floe__sql_strip_twin_marks(name);
+        cols[i].name = name;
         const floe_type *t =
             floe__sql_live_column_type(s, sqlite3_column_table_name(qs, i),
                                        sqlite3_column_origin_name(qs, i));

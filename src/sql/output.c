@@ -21,6 +21,7 @@
  * shortest text that reads back to the same double.
  */
 #include "sql/exec.h"
+#include "sql/sqlfront.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -188,6 +189,23 @@ int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b)
     return 0;
 }
 
+/* A column whose name differs from another's only in case is known to
+ * SQLite with a suffix, also inside a result name such as
+ * sum("uSeR_Id<suffix>"): the names as written. */
+void floe__sql_strip_twin_marks(char *name)
+{
+    char *to = name;
+    for (const char *r = name; *r;) {
+        if (*r == FLOE_SQL_TWIN_MARK) {
+            for (r++; *r == '0' || *r == '1'; r++)
+                ;
+            continue;
+        }
+        *to++ = *r++;
+    }
+    *to = 0;
+}
+
 /* Display width: UTF-8 code points (continuation bytes do not count). */
 static size_t width_of(const char *s)
 {
@@ -212,6 +230,7 @@ int floe__sql_out_begin(floe_sql_out *o, const char *const *names, size_t ncols)
         o->names[i] = floe__strdup(names[i] ? names[i] : "");
         if (!o->names[i])
             return floe__error_nomem();
+        floe__sql_strip_twin_marks(o->names[i]);
         size_t w = width_of(o->names[i]);
         o->widths[i] = w < 3 ? 3 : w;
     }

@@ -316,6 +316,20 @@ static bool unary_minus(const sql_rw *r)
     return false;
 }
 
+const char *floe__sql_case_twin_name(floe_arena *a, const char *name)
+{
+    size_t n = strlen(name);
+    char *s = floe__arena_alloc(a, 2 * n + 2);
+    if (!s)
+        return NULL;
+    memcpy(s, name, n);
+    s[n] = FLOE_SQL_TWIN_MARK;
+    for (size_t i = 0; i < n; i++)
+        s[n + 1 + i] = name[i] >= 'A' && name[i] <= 'Z' ? '1' : '0';
+    s[2 * n + 1] = 0;
+    return s;
+}
+
 /* Emit one source token with SQLite quoting. */
 static int emit_tok(sql_rw *r, size_t i)
 {
@@ -333,7 +347,13 @@ static int emit_tok(sql_rw *r, size_t i)
                 call = false;
         return floe__sql_rw_emit(r, t->text, call ? 'f' : 'w');
     }
-    case TK_QIDENT: return floe__sql_rw_emit(r, floe__sql_quoted(a, t->text, true), 'w');
+    case TK_QIDENT: {
+        const floe_sql_options *o = r->p->opt;
+        const char *name = t->text;
+        if (o && o->is_case_twin_column && o->is_case_twin_column(name, o->payload))
+            name = floe__sql_case_twin_name(a, name); /* the exact-case column */
+        return floe__sql_rw_emit(r, name ? floe__sql_quoted(a, name, true) : NULL, 'w');
+    }
     case TK_STRING: return floe__sql_rw_emit(r, floe__sql_quoted(a, t->text, false), 'o');
     case TK_NUMBER:
         if (wide_number(t->text)) {

@@ -11,6 +11,7 @@
 
 #include "sql/exec.h"
 #include "sql/exec_data.h"
+#include "sql/sqlfront.h"
 
 #include "spec/value.h"
 #include "util/civil.h"
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* SQLite's JSON subtype (json.c: JSON_SUBTYPE) so json functions see JSON. */
 #define FLOE_JSON_SUBTYPE 74
@@ -291,15 +293,33 @@ static int put_ident(floe_buf *b, const char *s)
     return floe__buf_putc(b, '"');
 }
 
+/* Does column i's name equal another's but for case (Iceberg names are
+ * case-sensitive, SQLite's are not)? */
+static bool case_twin(const floe_rowsource *rs, size_t i)
+{
+    for (size_t j = 0; j < rs->ncolumns; j++)
+        if (j != i && strcasecmp(rs->columns[i].name, rs->columns[j].name) == 0)
+            return true;
+    return false;
+}
+
 static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
 {
     floe_buf b = FLOE_BUF_INIT;
+    floe_arena *a = NULL;
     int rc = floe__buf_puts(&b, "CREATE TABLE x(");
     for (size_t i = 0; rc == 0 && i < rs->ncolumns; i++) {
         if (i)
             rc = floe__buf_puts(&b, ", ");
+        const char *name = rs->columns[i].name;
+        if (rc == 0 && case_twin(rs, i)) { /* declared apart (sqlfront.h) */
+            if (!a && !(a = floe__arena_new(0)))
+                rc = floe__error_nomem();
+            if (rc == 0 && !(name = floe__sql_case_twin_name(a, name)))
+                rc = floe__error_nomem();
+        }
         if (rc == 0)
-            rc = put_ident(&b, rs->columns[i].name);
+            rc = put_ident(&b, name);
         if (rc == 0)
             rc = floe__buf_printf(&b, " %s%s%s", decl_type(rs->columns[i].type),
                                   i + rs->nhidden >= rs->ncolumns ? " HIDDEN" : "",
@@ -309,6 +329,7 @@ static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
     }
     if (rc == 0)
         rc = floe__buf_putc(&b, ')');
+    floe__arena_free(a);
     if (rc < 0) {
         floe__buf_free(&b);
         return SQLITE_NOMEM;
