@@ -947,6 +947,7 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
         s->fopt.is_struct_column = is_struct_col;
         s->fopt.is_keyed_map_column = is_keyed_map_col;
         s->fopt.is_case_twin_column = is_case_twin_col;
+        s->fopt.time_zone = s->tz;
         floe__buf_clear(&s->struct_cols);
         floe_sql_stmt *st = NULL;
         const char *rest = NULL;

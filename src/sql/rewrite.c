@@ -22,6 +22,9 @@
  */
 #include "sql/sqlfront_int.h"
 
+#include "meta/rowsource.h"
+#include "util/time.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -878,7 +881,20 @@ static int rw_range(sql_rw *r, size_t from, size_t to)
                                                 ? "invalid DATE literal"
                                                 : "invalid TIMESTAMP literal");
                 }
-                FLOE_TRY(floe__sql_rw_emit(r, floe__sql_quoted(r->p->a, v, false), 'o'));
+                if (!floe__sql_is_word(t, "DATE") && utc && r->p->opt && r->p->opt->time_zone) {
+                    /* the instant as the session zone's wall clock (as
+                     * timestamptz cells read) */
+                    int64_t us;
+                    floe_buf b = FLOE_BUF_INIT;
+                    rc = floe__time_parse_us(v, NULL, &us);
+                    if (rc == 0)
+                        rc = floe__rs_format_timestamp_us(us, r->p->opt->time_zone, &b);
+                    v = rc == 0 ? floe__arena_strdup(r->p->a, b.ptr) : NULL;
+                    floe__buf_free(&b);
+                    if (rc < 0 && rc != FLOE_ENOMEM)
+                        return floe__sql_rw_err(r, i, FLOE_EINVALID, "invalid TIMESTAMP literal");
+                }
+                FLOE_TRY(floe__sql_rw_emit(r, v ? floe__sql_quoted(r->p->a, v, false) : NULL, 'o'));
                 i += 2;
                 continue;
             }

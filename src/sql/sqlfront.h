@@ -66,6 +66,11 @@ typedef struct floe_sql_options {
      * quoted identifier spelled exactly as one of them is rewritten to that
      * name. May be NULL. */
     bool (*is_case_twin_column)(const char *name, void *payload);
+    /* The session time zone (NULL: UTC): a TIMESTAMP literal with a zone
+     * ('…+02:00', 'Z') becomes the wall-clock text of that instant in this
+     * zone, which is how timestamptz cells read (in the session zone), so
+     * they compare as the same instant. */
+    const struct floe_tz *time_zone;
 } floe_sql_options;
 
 /* The name SQLite knows a case-twin column by: `name`, the byte
@@ -79,7 +84,7 @@ const char *floe__sql_case_twin_name(floe_arena *a, const char *name);
 #define FLOE_SQL_OPTIONS_VERSION 1
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
-        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL             \
+        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL       \
     }
 
 /* ---------------------------------------------------------------- values */

@@ -143,6 +143,9 @@ eq "ts exact microsecond" "$(C -c "SELECT id FROM p.e WHERE ts = '2026-01-01 00:
 eq "ts date literal" "$(C -c "SELECT id FROM p.e WHERE ts >= '2026-01-01' AND ts < '2026-01-02' ORDER BY id" | tr '\n' ' ')" "id 1 2 "
 eq "ts micro below" "$(C -c "SELECT id FROM p.e WHERE ts < '2026-01-01 00:00:00.000001' ORDER BY id" | tr '\n' ' ')" "id 1 3 "
 eq "ts new york wall clock" "$(C -c "$NY SELECT id FROM p.e WHERE ts >= '2026-11-01 01:20' AND ts < '2026-11-01 01:40' ORDER BY id" | tr '\n' ' ')" "id 6 8 "
+eq "zoned TIMESTAMP literal is an instant" "$(C -c "$NY SELECT id FROM p.e WHERE ts >= TIMESTAMP '2026-09-28 13:15:19.839Z' ORDER BY id" | tr '\n' ' ')" "id 4 6 7 8 "
+eq "zoned TIMESTAMP literal is an instant (after)" "$(C -c "$NY SELECT id FROM p.e WHERE ts > TIMESTAMP '2026-09-28 09:15:19.839-04:00' ORDER BY id" | tr '\n' ' ')" "id 6 7 8 "
+eq "zoned TIMESTAMP literal equality" "$(C -c "SET TIME ZONE '+05:30'; SELECT id FROM p.e WHERE ts = TIMESTAMP '2026-01-01 02:00:00.000001+02:00'" | tail -1)" "2"
 out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts = '2026-01-01 00:00:00.000001'")
 has "ts equality pushed" "$out" "[filters=ts = '2026-01-01 00:00:00.000001']"
 has "ts equality prunes" "$out" "files=1/"
