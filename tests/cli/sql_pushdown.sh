@@ -15,6 +15,25 @@ trap 'rm -rf "$T"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 F() { "$FLOE_BIN" sql --warehouse "$T/wh" "$@"; }
 C() { F --format csv "$@"; }
+# consistent TABLE SETUP PRED...: each WHERE PRED keeps exactly the rows of
+# the same comparison inside CASE (which SQLite cannot push); SETUP runs first
+consistent() {
+  local t=$1 pre=$2 p got want
+  shift 2
+  for p in "$@"; do
+    got=$(C -c "$pre SELECT id FROM $t WHERE $p ORDER BY id" 2>&1)
+    want=$(C -c "$pre SELECT id FROM $t WHERE CASE WHEN $p THEN 1 ELSE 0 END ORDER BY id" 2>&1)
+    eq "pushdown $t ${pre:-}: $p" "$got" "$want"
+  done
+}
+# plan DESCRIPTION SCRIPT NEEDLE...: EXPLAIN of the SCRIPT's (first) SELECT
+# shows each NEEDLE
+plan() {
+  local d=$1 out n
+  out=$(C -c "${2/SELECT/EXPLAIN SELECT}")
+  shift 2
+  for n in "$@"; do has "$d" "$out" "$n"; done
+}
 
 out=$(F -c "CREATE NAMESPACE p; CREATE TABLE p.t (id BIGINT, d DATE, x DOUBLE, f FLOAT, amount DECIMAL(10,2), ok BOOLEAN, s STRING)" 2>&1)
 if grep -q "not supported yet" <<<"$out"; then echo "skipped: $out"; exit 77; fi
@@ -44,11 +63,7 @@ preds=(
   "ok = 2" "ok < 2" "ok >= 0" "ok = 'x'"
   "s > 'b'" "s = 'c'" "id > 3"
 )
-for p in "${preds[@]}"; do
-  got=$(C -c "SELECT id FROM p.t WHERE $p ORDER BY id" 2>&1)
-  want=$(C -c "SELECT id FROM p.t WHERE CASE WHEN $p THEN 1 ELSE 0 END ORDER BY id" 2>&1)
-  eq "pushdown: $p" "$got" "$want"
-done
+consistent p.t "" "${preds[@]}"
 # spot checks of the values themselves (not only self-consistency)
 eq "decimal mixed scale" "$(C -c "SELECT id FROM p.t WHERE amount > 1.555 ORDER BY id" | tr '\n' ' ')" "id 6 8 "
 eq "negative decimal" "$(C -c "SELECT id FROM p.t WHERE amount <= -1.005 ORDER BY id" | tr '\n' ' ')" "id 2 "
@@ -127,18 +142,10 @@ for c in ts nt; do
     "$c BETWEEN '2026-01-01' AND '2026-01-02'" "$c >= '2026-11-01 01:20' AND $c < '2026-11-01 01:40'"
   )
 done
-tcheck() {
-  local p
-  for p in "${tpreds[@]}"; do
-    got=$(C -c "$1 SELECT id FROM p.e WHERE $p ORDER BY id" 2>&1)
-    want=$(C -c "$1 SELECT id FROM p.e WHERE CASE WHEN $p THEN 1 ELSE 0 END ORDER BY id" 2>&1)
-    eq "timestamp pushdown ${1:-UTC}: $p" "$got" "$want"
-  done
-}
 NY="SET TIME ZONE 'America/New_York';"
-tcheck ""
+consistent p.e "" "${tpreds[@]}"
 # a zone with daylight saving: 2026-11-01 01:00-02:00 happens twice in New York
-tcheck "$NY"
+consistent p.e "$NY" "${tpreds[@]}"
 eq "ts exact microsecond" "$(C -c "SELECT id FROM p.e WHERE ts = '2026-01-01 00:00:00.000001'" | tail -1)" "2"
 eq "ts date literal" "$(C -c "SELECT id FROM p.e WHERE ts >= '2026-01-01' AND ts < '2026-01-02' ORDER BY id" | tr '\n' ' ')" "id 1 2 "
 eq "ts micro below" "$(C -c "SELECT id FROM p.e WHERE ts < '2026-01-01 00:00:00.000001' ORDER BY id" | tr '\n' ' ')" "id 1 3 "
@@ -146,26 +153,15 @@ eq "ts new york wall clock" "$(C -c "$NY SELECT id FROM p.e WHERE ts >= '2026-11
 eq "zoned TIMESTAMP literal is an instant" "$(C -c "$NY SELECT id FROM p.e WHERE ts >= TIMESTAMP '2026-09-28 13:15:19.839Z' ORDER BY id" | tr '\n' ' ')" "id 4 6 7 8 "
 eq "zoned TIMESTAMP literal is an instant (after)" "$(C -c "$NY SELECT id FROM p.e WHERE ts > TIMESTAMP '2026-09-28 09:15:19.839-04:00' ORDER BY id" | tr '\n' ' ')" "id 6 7 8 "
 eq "zoned TIMESTAMP literal equality" "$(C -c "SET TIME ZONE '+05:30'; SELECT id FROM p.e WHERE ts = TIMESTAMP '2026-01-01 02:00:00.000001+02:00'" | tail -1)" "2"
-out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts = '2026-01-01 00:00:00.000001'")
-has "ts equality pushed" "$out" "[filters=ts = '2026-01-01 00:00:00.000001']"
-has "ts equality prunes" "$out" "files=1/"
-out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts > '2026-01-01'")
-has "ts date literal widened" "$out" "[filters=ts >= '2026-01-01 00:00:00.000000']"
-out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts <= '2026-01-01 00'")
-has "ts prefix upper bound" "$out" "[filters=ts < '2026-01-01 00:00:00.000000']"
-out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts >= TIMESTAMP '2026-09-28 13:00:00'")
-has "TIMESTAMP literal pushed" "$out" "[filters=ts >= '2026-09-28 13:00:00.000000']"
-has "TIMESTAMP literal prunes" "$out" "manifests=2/4 files=3/4"
-out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE nt > '2026-09-28 13:15:19.839000'")
-has "timestamp_ntz pushed" "$out" "[filters=nt > '2026-09-28 13:15:19.839000']"
-out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts = '2026-01-01'")
-has "non-canonical equality not pushed" "$out" "[filters=]"
-out=$(C -c "EXPLAIN SELECT id FROM p.e WHERE ts > 'x' COLLATE NOCASE")
-has "other collation not pushed" "$out" "[filters=]"
-out=$(C -c "$NY EXPLAIN SELECT id FROM p.e WHERE ts >= '2026-11-01 01:30:00'")
-has "ts in a DST zone widened by its offsets" "$out" "[filters=ts >= '2026-11-01 05:30:00.000000']"
-out=$(C -c "SET TIME ZONE '+02:00'; EXPLAIN SELECT id FROM p.e WHERE ts = '2026-01-01 02:00:00.000001'")
-has "ts in a fixed zone exact" "$out" "[filters=ts = '2026-01-01 00:00:00.000001']"
+plan "ts equality pushed" "SELECT id FROM p.e WHERE ts = '2026-01-01 00:00:00.000001'" "[filters=ts = '2026-01-01 00:00:00.000001']" "files=1/"
+plan "ts date literal widened" "SELECT id FROM p.e WHERE ts > '2026-01-01'" "[filters=ts >= '2026-01-01 00:00:00.000000']"
+plan "ts prefix upper bound" "SELECT id FROM p.e WHERE ts <= '2026-01-01 00'" "[filters=ts < '2026-01-01 00:00:00.000000']"
+plan "TIMESTAMP literal pushed" "SELECT id FROM p.e WHERE ts >= TIMESTAMP '2026-09-28 13:00:00'" "[filters=ts >= '2026-09-28 13:00:00.000000']" "manifests=2/4 files=3/4"
+plan "timestamp_ntz pushed" "SELECT id FROM p.e WHERE nt > '2026-09-28 13:15:19.839000'" "[filters=nt > '2026-09-28 13:15:19.839000']"
+plan "non-canonical equality not pushed" "SELECT id FROM p.e WHERE ts = '2026-01-01'" "[filters=]"
+plan "other collation not pushed" "SELECT id FROM p.e WHERE ts > 'x' COLLATE NOCASE" "[filters=]"
+plan "ts in a DST zone widened by its offsets" "$NY SELECT id FROM p.e WHERE ts >= '2026-11-01 01:30:00'" "[filters=ts >= '2026-11-01 05:30:00.000000']"
+plan "ts in a fixed zone exact" "SET TIME ZONE '+02:00'; SELECT id FROM p.e WHERE ts = '2026-01-01 02:00:00.000001'" "[filters=ts = '2026-01-01 00:00:00.000001']"
 # Spark prints timestamps with their microseconds, trailing zeros dropped
 eq "timestamp display" "$(C -c "SELECT ts, nt FROM p.e WHERE id IN (1, 2, 4) ORDER BY id")" "ts,nt
 2026-01-01 00:00:00,2026-01-01 00:00:00
@@ -196,11 +192,7 @@ wpreds=(
   "m >= 12345678901234567890123456789012345.67" "m > 9999999999999999999999999999999999999.99"
   "z > 12345678901234567889" "z = 12345678901234567890" "z < -99999999999999999998" "z >= 0.5" "z <= -0.5" "z = 1"
 )
-for p in "${wpreds[@]}"; do
-  got=$(C -c "SELECT id FROM p.w WHERE $p ORDER BY id" 2>&1)
-  want=$(C -c "SELECT id FROM p.w WHERE CASE WHEN $p THEN 1 ELSE 0 END ORDER BY id" 2>&1)
-  eq "wide decimal pushdown: $p" "$got" "$want"
-done
+consistent p.w "" "${wpreds[@]}"
 eq "wide decimal equality" "$(C -c "SELECT id FROM p.w WHERE c = 3.14159265358979323846264" | tail -1)" "1"
 eq "wide decimal negative equality" "$(C -c "SELECT id FROM p.w WHERE c = -3.14159265358979323846264" | tail -1)" "8"
 eq "wide decimal range" "$(C -c "SELECT id FROM p.w WHERE c > 1000 ORDER BY id" | tr '\n' ' ')" "id 5 6 9 "
@@ -218,19 +210,12 @@ eq "wide decimal distinct" "$(C -c "SELECT count(DISTINCT z) FROM (SELECT z FROM
 eq "wide decimal join" "$(C -c "SELECT a.id, b.id FROM p.w AS a JOIN p.w AS b ON a.z = b.m ORDER BY a.id, b.id" | tr '\n' ' ')" "id,id 4,4 6,8 "
 eq "wide decimal json number" "$(F --format json -c "SELECT c, sum(z) AS s FROM p.w WHERE id = 1")" '{"c":3.14159265358979323846264,"s":12345678901234567890}'
 eq "wide decimal exact insert" "$(C -c "SELECT m FROM p.w WHERE id = 1" | tail -1)" "12345678901234567890123456789012345.67"
-out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE c = 3.14159265358979323846264")
-has "wide decimal equality pushed" "$out" "[filters=c = 3.14159265358979323846264]"
-has "wide decimal equality prunes" "$out" "files=2/3"
-out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE c > 1000.000000000000000000000005")
-has "wide decimal lower bound rounds down" "$out" "[filters=c >= 1000.00000000000000000000000]"
-out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE m < 1000.005")
-has "wide decimal upper bound rounds up" "$out" "[filters=m <= 1000.01]"
-out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE z > 12345678901234567889")
-has "wide decimal scale 0" "$out" "[filters=z > 12345678901234567889.0]"
-out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE c = 1000.000000000000000000000005")
-has "wide decimal off-scale equality not pushed" "$out" "[filters=]"
-out=$(C -c "EXPLAIN SELECT id FROM p.w WHERE c > 'abc'")
-has "wide decimal non-number not pushed" "$out" "[filters=]"
+plan "wide decimal equality pushed" "SELECT id FROM p.w WHERE c = 3.14159265358979323846264" "[filters=c = 3.14159265358979323846264]" "files=2/3"
+plan "wide decimal lower bound rounds down" "SELECT id FROM p.w WHERE c > 1000.000000000000000000000005" "[filters=c >= 1000.00000000000000000000000]"
+plan "wide decimal upper bound rounds up" "SELECT id FROM p.w WHERE m < 1000.005" "[filters=m <= 1000.01]"
+plan "wide decimal scale 0" "SELECT id FROM p.w WHERE z > 12345678901234567889" "[filters=z > 12345678901234567889.0]"
+plan "wide decimal off-scale equality not pushed" "SELECT id FROM p.w WHERE c = 1000.000000000000000000000005" "[filters=]"
+plan "wide decimal non-number not pushed" "SELECT id FROM p.w WHERE c > 'abc'" "[filters=]"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
