@@ -153,7 +153,7 @@ static bool ambiguous_reference(floe_sql_session *s, const char *msg, floe_buf *
     return n > 1 && floe__buf_puts(out, "].") == 0;
 }
 
-static int sqlite_fail(floe_sql_session *s)
+int floe__sql_sqlite_fail(floe_sql_session *s)
 {
     floe_buf amb = FLOE_BUF_INIT;
     const char *msg = sqlite3_errmsg(s->db);
@@ -179,7 +179,7 @@ static int prepare(floe_sql_session *s, const char *sql, sqlite3_stmt **st)
 {
     const char *tail = NULL;
     if (sqlite3_prepare_v2(s->db, sql, -1, st, &tail) != SQLITE_OK)
-        return sqlite_fail(s);
+        return floe__sql_sqlite_fail(s);
     if (!*st)
         return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "empty query"), NULL);
     return 0;
@@ -226,7 +226,7 @@ static int query_scalar(floe_sql_session *s, const floe_sql_stmt *st, char **out
                 if (t && !(*out = floe__strdup(t)))
                     rc = floe__error_nomem();
             } else if (r != SQLITE_DONE) {
-                rc = sqlite_fail(s);
+                rc = floe__sql_sqlite_fail(s);
             }
         }
         sqlite3_finalize(q);
@@ -251,7 +251,7 @@ static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             if (r == SQLITE_DONE)
                 break;
             if (r != SQLITE_ROW)
-                rc = sqlite_fail(s);
+                rc = floe__sql_sqlite_fail(s);
         }
         sqlite3_finalize(q);
     }
@@ -274,7 +274,7 @@ static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             if (r == SQLITE_DONE)
                 break;
             if (r != SQLITE_ROW) {
-                rc = sqlite_fail(s);
+                rc = floe__sql_sqlite_fail(s);
                 break;
             }
             const char *detail = (const char *)sqlite3_column_text(q, 3);

@@ -85,6 +85,9 @@ bool floe__sql_dsum_text(const floe_sql_dsum *s, char buf[64]);
 /* Does top-level column i of `sc` differ from another only in case? (The
  * virtual tables declare such columns as floe__sql_case_twin_name.) */
 bool floe__sql_schema_case_twin(const floe_schema *sc, size_t i);
+/* SQLite's last error on the session's connection as an AnalysisException
+ * (an unknown column that names case twins: Spark's AMBIGUOUS_REFERENCE). */
+int floe__sql_sqlite_fail(floe_sql_session *s);
 /* REFRESH TABLE. */
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 

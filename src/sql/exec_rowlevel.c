@@ -283,8 +283,7 @@ static int rows_from_base(floe_sql_session *s, const floe_sql_stmt *st, const ch
         goto done;
     }
     if (sqlite3_prepare_v2(s->db, sql, -1, &qs, NULL) != SQLITE_OK || !qs) {
-        rc = floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
-                            "AnalysisException");
+        rc = floe__sql_sqlite_fail(s);
         goto done;
     }
     if ((rc = floe__arrow_builder_new(&b, sc->root)) < 0)
@@ -413,7 +412,12 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
         rc = floe__error_nomem();
         goto done;
     }
-    rc = floe_rowlevel_delete_where(op, filter);
+    /* the library binds names case-insensitively: with case twins (see
+     * vtab.c) only SQLite tells `user_id` (ambiguous) from `uSeR_Id` */
+    bool twins = false;
+    for (size_t i = 0; i < sc->root->nfields && !twins; i++)
+        twins = floe__sql_schema_case_twin(sc, i);
+    rc = twins && st->where ? FLOE_EINVALID : floe_rowlevel_delete_where(op, filter);
     floe__free(filter);
     /* not a simple row filter: SQLite finds the rows, by position */
     bool positions = rc == FLOE_EINVALID && st->where;

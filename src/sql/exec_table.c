@@ -38,8 +38,7 @@ static int infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_aren
 {
     sqlite3_stmt *qs = NULL;
     if (sqlite3_prepare_v2(s->db, q->sql, -1, &qs, NULL) != SQLITE_OK || !qs)
-        return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
-                              "AnalysisException");
+        return floe__sql_sqlite_fail(s);
     int ncol = sqlite3_column_count(qs);
     int step = sqlite3_step(qs);
     floe_sql_column *cols = floe__arena_calloc(a, ncol ? (size_t)ncol : 1, sizeof *cols);

@@ -131,6 +131,8 @@ F -c "UPDATE cc.u SET \`uSeR_Id\` = 7 WHERE v = 'a'"
 eq "update one twin" "$(C -c "SELECT * FROM cc.u ORDER BY v")" "user_id,uSeR_Id,v
 1,7,a
 3,4,b"
+has "delete by an ambiguous name" "$(C -c "DELETE FROM cc.u WHERE user_id = 3" 2>&1)" "[AMBIGUOUS_REFERENCE] Reference \`user_id\` is ambiguous"
+has "insert from an ambiguous name" "$(C -c "INSERT INTO cc.t SELECT user_id, 1, 'x' FROM cc.u" 2>&1)" "[AMBIGUOUS_REFERENCE]"
 F -c "DELETE FROM cc.u WHERE \`user_id\` = 3"
 eq "delete by one twin" "$(C -c "SELECT * FROM cc.u")" "user_id,uSeR_Id,v
 1,7,a"
