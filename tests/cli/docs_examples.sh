@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The command pages: every example in a ```console test block of
-# docs/cli/*.md runs as written and prints what the page shows; every
+# docs/cli/*.md, docs/sql.md and docs/maint.md runs as written and prints what the page shows; every
 # command of `floe --help` has a page; the man pages generate and format
 # without warnings.
 set -u
@@ -93,7 +93,8 @@ for page in pages:
                     print("  stderr: " + p.stderr.strip())
 print(f"EXAMPLES {passed} {failed} {skipped}")
 PYEOF
-res=$("$PY" "$T/run_examples.py" "$FLOE_SOURCE_DIR"/docs/cli/*.md "$T/run" "$T/bin")
+res=$("$PY" "$T/run_examples.py" "$FLOE_SOURCE_DIR"/docs/cli/*.md "$FLOE_SOURCE_DIR"/docs/sql.md \
+    "$FLOE_SOURCE_DIR"/docs/maint.md "$T/run" "$T/bin")
 grep -v '^EXAMPLES ' <<<"$res"
 read -r _ p f s <<<"$(grep '^EXAMPLES ' <<<"$res")"
 pass=$((pass + p))
