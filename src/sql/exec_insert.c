@@ -379,8 +379,7 @@ int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, floe_tab
         map[i] = (int)k;
     }
     if (sqlite3_prepare_v2(s->db, q->sql, -1, &qs, NULL) != SQLITE_OK || !qs) {
-        rc = floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
-                            "AnalysisException");
+        rc = floe__sql_sqlite_fail(s);
         goto done;
     }
     if ((size_t)sqlite3_column_count(qs) != expect) {

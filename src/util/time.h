@@ -30,6 +30,10 @@ int32_t floe__tz_offset_at(const floe_tz *tz, int64_t utc_s);
  * local were UTC). Ambiguous times (fall back) take the earlier instant;
  * times in a gap (spring forward) are shifted by the gap, like java.time. */
 int64_t floe__tz_local_to_utc(const floe_tz *tz, int64_t local_s);
+/* The smallest and largest UTC offset (seconds) the zone ever uses (0, 0
+ * for NULL): an instant whose local wall-clock time is `local_s` lies in
+ * [local_s - *max, local_s - *min]. */
+void floe__tz_offset_range(const floe_tz *tz, int32_t *min, int32_t *max);
 
 /* `YYYY-MM-DD HH:MM:SS` plus `.fff` when the milliseconds are not zero. */
 int floe__time_format(int64_t ms, const floe_tz *tz, floe_buf *out);

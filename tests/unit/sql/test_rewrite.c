@@ -294,6 +294,24 @@ static void test_expressions(void)
       "ref: floe_ref_1 = ice.db.u branch:b\n");
 }
 
+/* Decimal literals SQLite cannot hold exactly (more than 15 significant
+ * digits, integers past 64 bits) become their text, a unary minus joining
+ * them; others stay numbers. */
+static void test_wide_literals(void)
+{
+    q("SELECT 3.14159265358979323846264, -3.14159265358979323846264, 1 - 0.1234567890123456",
+      "QUERY\nquery: SELECT '3.14159265358979323846264', '-3.14159265358979323846264', 1 - "
+      "'0.1234567890123456'\n");
+    q("SELECT (-12345678901234567890), 1.500000000000000000000, 0.000000000000000012345, "
+      "123456789012345, -9223372036854775808, 1.2345678901234567e3",
+      "QUERY\nquery: SELECT ('-12345678901234567890'), 1.500000000000000000000, "
+      "0.000000000000000012345, 123456789012345, - 9223372036854775808, 1.2345678901234567e3\n");
+    q("SELECT * FROM db.t WHERE c = -1234567890.1234567 AND x IN (1, -99999999999999999999)",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\" WHERE c = '-1234567890.1234567' AND x "
+      "IN (1, '-99999999999999999999')\n"
+      "ref: floe_ref_1 = ice.db.t\n");
+}
+
 static void test_errors(void)
 {
     EXPECT_ERROR("SELECT * FROM t VERSION AS OF x", FLOE_EINVALID, 30, "VERSION AS OF expects");
@@ -343,6 +361,7 @@ static const ft_case cases[] = {
     {"quoting_and_comments", test_quoting_and_comments},
     {"nested", test_nested},
     {"expressions", test_expressions},
+    {"wide_literals", test_wide_literals},
     {"errors", test_errors},
 };
 
