@@ -143,6 +143,16 @@ static inspector detect(const unsigned char *p, size_t len)
     return i < len && p[i] == '{' ? inspect_metadata : NULL;
 }
 
+const char cli_usage_inspect[] =
+    "usage: floe inspect [--json] FILE\n"
+    "\n"
+    "FILE is table metadata (*.metadata.json, plain or gzip), an Avro manifest or\n"
+    "manifest list, or a Parquet file; its kind is found from its first bytes.\n"
+    "\n"
+    "  --json      print the file as JSON (metadata as floe writes it, Avro\n"
+    "              entries and the Parquet footer as objects)\n"
+    "  -h, --help  print this text\n";
+
 int floe_cmd_inspect(int argc, char **argv)
 {
     bool json = false;
@@ -150,18 +160,21 @@ int floe_cmd_inspect(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = true;
-        else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "floe inspect: unknown option '%s'\n", argv[i]);
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(cli_usage_inspect, stdout);
+            return CLI_OK;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "floe inspect: unknown option '%s'\n%s", argv[i], cli_usage_inspect);
             return CLI_USAGE;
         } else if (!path)
             path = argv[i];
         else {
-            fprintf(stderr, "floe inspect: only one FILE\n");
+            fprintf(stderr, "floe inspect: only one FILE\n%s", cli_usage_inspect);
             return CLI_USAGE;
         }
     }
     if (!path) {
-        fprintf(stderr, "usage: floe inspect [--json] FILE\n");
+        fprintf(stderr, "floe inspect: no FILE given\n%s", cli_usage_inspect);
         return CLI_USAGE;
     }
     FILE *f = fopen(path, "rb");

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage_text[] =
+const char cli_usage_inventory[] =
     "usage: floe inventory [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
     "                      <ns.table> [--snapshot ID | --ref NAME | --timestamp TS]\n"
     "                      [--format table|csv|json] [--copy-to DIR] [--quiet]\n"
@@ -152,18 +152,18 @@ int floe_cmd_inventory(int argc, char **argv)
         }
         bool takes = a[0] == '-' && a[1] == '-' && strcmp(a, "--help") != 0;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
+            fputs(cli_usage_inventory, stdout);
             floe__props_free(&conf_store);
             return CLI_OK;
         }
         if (takes && !v) {
-            fprintf(stderr, "floe inventory: %s needs a value\n%s", a, usage_text);
+            fprintf(stderr, "floe inventory: %s needs a value\n%s", a, cli_usage_inventory);
             floe__props_free(&conf_store);
             return CLI_USAGE;
         }
         if (!takes) {
             if (ident) {
-                fprintf(stderr, "floe inventory: unexpected argument '%s'\n%s", a, usage_text);
+                fprintf(stderr, "floe inventory: unexpected argument '%s'\n%s", a, cli_usage_inventory);
                 floe__props_free(&conf_store);
                 return CLI_USAGE;
             }
@@ -211,14 +211,14 @@ int floe_cmd_inventory(int argc, char **argv)
             floe__free(key);
             conf = &conf_store;
         } else {
-            fprintf(stderr, "floe inventory: unknown option '%s'\n%s", a, usage_text);
+            fprintf(stderr, "floe inventory: unknown option '%s'\n%s", a, cli_usage_inventory);
             floe__props_free(&conf_store);
             return CLI_USAGE;
         }
     }
     if (!ident || selectors > 1 ||
         (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))) {
-        fprintf(stderr, "%s", usage_text);
+        fprintf(stderr, "%s", cli_usage_inventory);
         floe__props_free(&conf_store);
         return CLI_USAGE;
     }

@@ -20,16 +20,29 @@
 
 extern char **environ;
 
-static const char usage_text[] =
+const char cli_usage_log[] =
     "usage: floe log [--graph] [--all] [--ref NAME] [--limit N] [--ascii]\n"
     "                [--format table|csv|json|dot] [--svg FILE] [--color auto|always|never]\n"
-    "                [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>\n";
+    "                [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>\n"
+    "\n"
+    "  --graph              draw the lineage (text, or DOT with --format dot)\n"
+    "  --all                every snapshot: other branches, tags, abandoned ones\n"
+    "  --ref NAME           start from branch or tag NAME instead of main\n"
+    "  -n, --limit N        the newest N snapshots only\n"
+    "  --ascii              plain ASCII graph\n"
+    "  --format F           table (default), csv, json (one object per line) or dot\n"
+    "  --svg FILE           render the graph to FILE through Graphviz's dot\n"
+    "  --color WHEN         colour the graph: auto (default: on a terminal unless\n"
+    "                       NO_COLOR is set), always or never\n"
+    "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse)\n"
+    "  --catalog-name NAME  catalog name in the database (default local)\n"
+    "  -q, --quiet          no progress line on a terminal\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
     if (msg)
         fprintf(stderr, "floe log: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fputs(usage_text, stderr);
+    fputs(cli_usage_log, stderr);
     return CLI_USAGE;
 }
 
@@ -168,7 +181,7 @@ int floe_cmd_log(int argc, char **argv)
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
             quiet = true;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
+            fputs(cli_usage_log, stdout);
             return CLI_OK;
         } else if (strcmp(a, "--limit") == 0 || strcmp(a, "-n") == 0 || strcmp(a, "--ref") == 0 ||
                    strcmp(a, "--format") == 0 || strcmp(a, "--svg") == 0 ||

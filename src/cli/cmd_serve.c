@@ -18,11 +18,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char usage_text[] =
-    "usage: floe serve (--warehouse DIR [--catalog-name N] | --memory) [--host H] [--port P] [--prefix P] [--token T | --token-file F]\n"
+const char cli_usage_serve[] =
+    "usage: floe serve (--warehouse DIR [--catalog-name N] | --memory [--warehouse LOC])\n"
+    "                  [--host H] [--port P] [--prefix P] [--token T | --token-file F]\n"
     "                  [--threads N] [--max-body BYTES] [--quiet]\n"
     "\n"
     "  --warehouse DIR   serve the SQLite catalog DIR/catalog.db and the tables under DIR\n"
+    "                    (with --memory: LOC, the location prefix of tables created\n"
+    "                    without a location)\n"
     "  --catalog-name N  catalog_name in the SQLite catalog (default \"default\")\n"
     "  --memory          serve an in-memory catalog (lost on exit)\n"
     "  --host H          address to bind (default 127.0.0.1)\n"
@@ -32,7 +35,6 @@ static const char usage_text[] =
     "  --token-file F    read the token from file F (first line)\n"
     "  --threads N       worker threads (default 4)\n"
     "  --max-body BYTES  largest accepted request body (default 16 MiB)\n"
-    "                    (with --memory, --warehouse LOC is the location prefix of new tables)\n"
     "  --quiet           no access log on stderr\n";
 
 static int read_token_file(const char *path, char **out)
@@ -96,7 +98,7 @@ int floe_cmd_serve(int argc, char **argv)
 #define NEED_ARG                                                                                   \
     do {                                                                                           \
         if (!v) {                                                                                  \
-            fprintf(stderr, "floe serve: %s needs a value\n%s", a, usage_text);                    \
+            fprintf(stderr, "floe serve: %s needs a value\n%s", a, cli_usage_serve);              \
             return CLI_USAGE;                                                                      \
         }                                                                                          \
         i++;                                                                                       \
@@ -145,14 +147,14 @@ int floe_cmd_serve(int argc, char **argv)
             NEED_ARG;
             catalog_name = v;
         } else {
-            fprintf(stderr, "floe serve: unknown option '%s'\n%s", a, usage_text);
+            fprintf(stderr, "floe serve: unknown option '%s'\n%s", a, cli_usage_serve);
             return CLI_USAGE;
         }
 #undef NEED_ARG
     }
     if (!memory && !warehouse) {
         fprintf(stderr, "floe serve: choose a catalog: --warehouse DIR or --memory\n%s",
-                usage_text);
+                cli_usage_serve);
         return CLI_USAGE;
     }
     if (token && token_file) {

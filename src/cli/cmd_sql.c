@@ -24,9 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char sql_usage[] =
-    "usage: floe sql [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
-    "                [--format table|csv|json] [--quiet] [-c SQL]... [-f FILE]...\n"
+const char cli_usage_sql[] =
+    "usage: floe sql [--warehouse DIR | --catalog-uri URI] [--catalog-name NAME]\n"
+    "                [--conf KEY=VALUE]... [--format table|csv|json] [--quiet]\n"
+    "                [-c SQL]... [-f FILE]...\n"
     "\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse);\n"
     "                       the catalog is DIR/catalog.db, created on first use\n"
@@ -146,7 +147,7 @@ int floe_cmd_sql(int argc, char **argv)
                      strcmp(opt, "--catalog-uri") == 0 || strcmp(opt, "--conf") == 0 || strcmp(opt, "--format") == 0 ||
                      strcmp(opt, "-c") == 0 || strcmp(opt, "-f") == 0;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(sql_usage, stdout);
+            fputs(cli_usage_sql, stdout);
             goto done;
         }
         if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
@@ -154,13 +155,13 @@ int floe_cmd_sql(int argc, char **argv)
             continue;
         }
         if (!takes) {
-            fprintf(stderr, "floe sql: unknown option '%s'\n%s", a, sql_usage);
+            fprintf(stderr, "floe sql: unknown option '%s'\n%s", a, cli_usage_sql);
             status = CLI_USAGE;
             goto done;
         }
         if (!val) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "floe sql: %s needs a value\n%s", a, sql_usage);
+                fprintf(stderr, "floe sql: %s needs a value\n%s", a, cli_usage_sql);
                 status = CLI_USAGE;
                 goto done;
             }
@@ -174,7 +175,7 @@ int floe_cmd_sql(int argc, char **argv)
             catalog_uri = val;
         } else if (strcmp(opt, "--format") == 0) {
             if (floe__sql_format_parse(val, &fmt) < 0) {
-                fprintf(stderr, "floe sql: %s\n%s", floe_error_last()->message, sql_usage);
+                fprintf(stderr, "floe sql: %s\n%s", floe_error_last()->message, cli_usage_sql);
                 status = CLI_USAGE;
                 goto done;
             }
