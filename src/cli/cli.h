@@ -32,7 +32,13 @@ extern const char cli_usage_suspects[];
 extern const char cli_usage_serve[];
 extern const char cli_usage_sql[];
 
-/* Print the last floe error as `floe: <message>` on stderr; returns CLI_FAIL. */
+/* The one way the floe command reports a failure: `<JavaClass>: <message>`
+ * on stderr, as Spark prints an exception (floe sql, every other command).
+ * cls NULL: the class floe__sql_error_class gives the last floe error.
+ * Returns CLI_FAIL. */
+int cli_error(const char *cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cli_error for the last floe error; `what` (a file, or NULL) goes before
+ * its message. */
 int cli_fail(const char *what);
 
 /* Subcommands. */

@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 typedef int (*inspector)(const char *path, const void *data, size_t len, bool json);
@@ -178,10 +179,9 @@ int floe_cmd_inspect(int argc, char **argv)
         return CLI_USAGE;
     }
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "floe: cannot open %s\n", path);
-        return CLI_FAIL;
-    }
+    if (!f)
+        return cli_error("NotFoundException", "Failed to open input file: %s: %s", path,
+                         strerror(errno));
     floe_buf b = FLOE_BUF_INIT;
     char chunk[65536];
     size_t n;
@@ -196,9 +196,10 @@ int floe_cmd_inspect(int argc, char **argv)
     inspector fn = detect((const unsigned char *)(b.ptr ? b.ptr : ""), b.len);
     int status;
     if (!fn) {
-        fprintf(stderr, "floe: %s: unrecognized file type (expected table metadata JSON, Avro or "
-                        "Parquet)\n", path);
-        status = CLI_FAIL;
+        status = cli_error("IllegalArgumentException",
+                           "%s: unrecognized file type (expected table metadata JSON, Avro or "
+                           "Parquet)",
+                           path);
     } else {
         status = fn(path, b.ptr ? b.ptr : "", b.len, json);
     }

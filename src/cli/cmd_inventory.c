@@ -236,7 +236,7 @@ int floe_cmd_inventory(int argc, char **argv)
     if (rc < 0) {
         floe__free(abs_copy);
         floe__props_free(&conf_store);
-        return cli_fail("inventory");
+        return cli_fail(NULL);
     }
     out_ctx out = {format, 0, 0};
     if (strcmp(format, "csv") == 0)
@@ -261,6 +261,6 @@ int floe_cmd_inventory(int argc, char **argv)
     floe_catalog_free(cat);
     floe__props_free(&conf_store);
     if (rc < 0)
-        return cli_fail("inventory");
+        return cli_fail(NULL);
     return CLI_OK;
 }

@@ -124,25 +124,26 @@ static bool on_path(const char *prog)
 static int render_svg(const cli_lineage *l, const char *name, size_t limit, const char *svg)
 {
     if (!on_path("dot")) {
-        fprintf(stderr, "floe log: --svg needs Graphviz's `dot` on PATH "
-                        "(Debian/Ubuntu: apt-get install graphviz)\n");
-        return CLI_FAIL;
+        return cli_error("UnsupportedOperationException",
+                         "--svg needs Graphviz's `dot` on PATH (Debian/Ubuntu: apt-get install "
+                         "graphviz)");
     }
     char tmpl[] = "/tmp/floe-log-XXXXXX";
     int fd = mkstemp(tmpl);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        fprintf(stderr, "floe log: cannot create a temporary file: %s\n", strerror(errno));
+        int err = errno;
         if (fd >= 0)
             close(fd);
-        return CLI_FAIL;
+        return cli_error("RuntimeIOException", "cannot create a temporary file: %s",
+                         strerror(err));
     }
     int rc = cli_lineage_dot(l, name, limit, f);
     if (fclose(f) != 0 && rc == 0)
         rc = FLOE_EIO;
     if (rc < 0) {
         unlink(tmpl);
-        return cli_fail("log");
+        return cli_fail(NULL);
     }
     char *args[] = {"dot", "-Tsvg", "-o", (char *)svg, tmpl, NULL};
     pid_t pid;
@@ -152,8 +153,7 @@ static int render_svg(const cli_lineage *l, const char *name, size_t limit, cons
         err = errno;
     unlink(tmpl);
     if (err || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "floe log: dot failed to write %s\n", svg);
-        return CLI_FAIL;
+        return cli_error("RuntimeIOException", "dot failed to write %s", svg);
     }
     return CLI_OK;
 }

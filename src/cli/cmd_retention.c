@@ -257,5 +257,5 @@ int floe_cmd_retention(int argc, char **argv)
     floe_retention_report_free(r);
     floe_catalog_free(cat);
     floe__props_free(&conf);
-    return err < 0 ? cli_fail("retention") : CLI_OK;
+    return err < 0 ? cli_fail(NULL) : CLI_OK;
 }

@@ -41,7 +41,7 @@ static int read_token_file(const char *path, char **out)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "floe serve: cannot open token file %s: %s\n", path, strerror(errno));
+        cli_error("RuntimeIOException", "cannot open token file %s: %s", path, strerror(errno));
         return -1;
     }
     struct stat st;
@@ -56,7 +56,7 @@ static int read_token_file(const char *path, char **out)
         len--;
     buf[len] = '\0';
     if (len == 0) {
-        fprintf(stderr, "floe serve: token file %s is empty\n", path);
+        cli_error("IllegalArgumentException", "token file %s is empty", path);
         return -1;
     }
     *out = strdup(buf);
@@ -188,12 +188,12 @@ int floe_cmd_serve(int argc, char **argv)
     floe_rest_server *server = NULL;
     if (make_backend(&backend, memory, warehouse, catalog_name) < 0) {
         free(file_token);
-        return cli_fail("serve");
+        return cli_fail(NULL);
     }
     if (floe__rest_server_start(&server, backend, &o) < 0) {
         floe__rest_backend_free(backend);
         free(file_token);
-        return cli_fail("serve");
+        return cli_fail(NULL);
     }
     const char *host = o.host ? o.host : "127.0.0.1";
     bool v6 = strchr(host, ':') != NULL;

@@ -51,13 +51,7 @@ static int write_stdout(const char *data, size_t len, void *payload)
 void cli_sql_report(floe_sql_session *s)
 {
     const floe_error *e = floe_error_last();
-    const char *cls = floe__sql_session_error_class(s);
-    const char *msg = e && e->message ? e->message : "unknown error";
-    fflush(stdout);
-    if (cls)
-        fprintf(stderr, "%s: %s\n", cls, msg);
-    else
-        fprintf(stderr, "Error: %s\n", msg);
+    cli_error(floe__sql_session_error_class(s), "%s", e && e->message ? e->message : "unknown error");
 }
 
 static void report_and_continue(floe_sql_session *s, void *payload)
@@ -190,7 +184,7 @@ int floe_cmd_sql(int argc, char **argv)
             int rc = key ? floe__props_set(&conf, key, eq + 1) : FLOE_ENOMEM;
             floe__free(key);
             if (rc < 0) {
-                status = cli_fail("sql");
+                status = cli_fail(NULL);
                 goto done;
             }
         } else {
@@ -218,7 +212,7 @@ int floe_cmd_sql(int argc, char **argv)
     so.progress_payload = &progress;
     floe_sql_session *s = NULL;
     if (floe__sql_session_open(&s, &so) < 0) {
-        status = cli_fail("sql");
+        status = cli_fail(NULL);
         goto done;
     }
     int rc = 0;

@@ -4,6 +4,9 @@
 
 #include "floe.h"
 
+#include "sql/exec.h"
+
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,14 +54,25 @@ static const cli_command *find(const char *name)
     return NULL;
 }
 
+int cli_error(const char *cls, const char *fmt, ...)
+{
+    const floe_error *e = floe_error_last();
+    fflush(stdout);
+    fprintf(stderr, "%s: ",
+            cls ? cls : floe__sql_error_class(e ? e->code : FLOE_ERROR, e ? e->message : NULL));
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_FAIL;
+}
+
 int cli_fail(const char *what)
 {
     const floe_error *e = floe_error_last();
-    if (what)
-        fprintf(stderr, "floe: %s: %s\n", what, e ? e->message : "unknown error");
-    else
-        fprintf(stderr, "floe: %s\n", e ? e->message : "unknown error");
-    return CLI_FAIL;
+    const char *msg = e && e->message ? e->message : "unknown error";
+    return what ? cli_error(NULL, "%s: %s", what, msg) : cli_error(NULL, "%s", msg);
 }
 
 int floe_cmd_version(int argc, char **argv)
