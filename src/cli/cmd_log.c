@@ -46,18 +46,6 @@ static int usage_error(const char *msg, const char *arg)
     return CLI_USAGE;
 }
 
-static const char *state_of(const cli_lineage *l, size_t i)
-{
-    unsigned f = l->nodes[i].flags;
-    if (f & CLI_LIN_CURRENT)
-        return "current";
-    if (f & CLI_LIN_MAIN)
-        return "main";
-    if (f & CLI_LIN_REF)
-        return "ref";
-    return "abandoned";
-}
-
 static const char *known(const char *v)
 {
     return strcmp(v, "?") == 0 ? NULL : v;
@@ -71,6 +59,7 @@ static int print_rows(const cli_lineage *l, size_t limit, cli_format fmt)
         {"added_records", CLI_COL_INT}, {"deleted_records", CLI_COL_INT},
         {"total_records", CLI_COL_INT}, {"total_files", CLI_COL_INT},
         {"refs", CLI_COL_STR},          {"state", CLI_COL_STR},
+        {"wap_id", CLI_COL_STR},
     };
     cli_rows rows;
     cli_rows_init(&rows, cols, sizeof cols / sizeof cols[0]);
@@ -92,7 +81,8 @@ static int print_rows(const cli_lineage *l, size_t limit, cli_format fmt)
                                known(cli_lineage_summary(l, i, "total-records")),
                                known(cli_lineage_summary(l, i, "total-data-files")),
                                l->nodes[i].decor,
-                               state_of(l, i)};
+                               cli_lineage_state(l, i),
+                               l->nodes[i].wap_id};
         rc = cli_rows_add(&rows, cells);
     }
     if (rc == 0)
