@@ -77,16 +77,19 @@ for page in pages:
     while i < len(lines):
         if lines[i].startswith("#"):
             heading = lines[i]
-        m = re.match(r"^```console test(?:\s+needs=(\S+))?\s*$", lines[i])
         fence = re.match(r"^```(\S*)", lines[i])
-        if not m and fence:
-            start = i + 1
+        if not fence:
             i += 1
-            block = []
-            while i < len(lines) and not lines[i].startswith("```"):
-                block.append(lines[i])
-                i += 1
-            i += 1  # past the closing fence
+            continue
+        m = re.match(r"^```console test(?:\s+needs=(\S+))?\s*$", lines[i])
+        start = i + 1
+        i += 1
+        block = []
+        while i < len(lines) and not lines[i].startswith("```"):
+            block.append(lines[i])
+            i += 1
+        i += 1  # past the closing fence
+        if not m:
             if fence.group(1) not in ("", "sh", "bash", "console", "shell"):
                 continue
             if heading.lower().startswith("## synopsis") or not any(RUNS_FLOE.search(l) for l in block):
@@ -100,16 +103,6 @@ for page in pages:
                 print(f"FAIL: {key[0]}:{start}: an example running floe that no test runs "
                       "(make it a ```console test block, or list it in EXCLUDED with the reason)")
             continue
-        if not m:
-            i += 1
-            continue
-        start = i + 1
-        i += 1
-        block = []
-        while i < len(lines) and not lines[i].startswith("```"):
-            block.append(lines[i])
-            i += 1
-        i += 1  # past the closing fence
         need = m.group(1)
         if need and "/" in need:
             if not os.path.exists(os.path.join(rundir, need)):
