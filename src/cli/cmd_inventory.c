@@ -10,7 +10,7 @@
 #include "output.h"
 
 #include "floe.h"
-#include "util/civil.h"
+#include "util/time.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -31,12 +31,14 @@ const char cli_usage_inventory[] =
     "  --snapshot ID        the snapshot to pin (default: the current one)\n"
     "  --ref NAME           the snapshot a branch or tag points at\n"
     "  --timestamp TS       the snapshot current at TS (ms since epoch or\n"
-    "                       'YYYY-MM-DD[ HH:MM:SS[.mmm]]', UTC), from the snapshot log\n"
+    "                       'YYYY-MM-DD[ HH:MM:SS[.fff]][+HH:MM]', UTC without an offset),\n"
+    "                       from the snapshot log\n"
     "  --format F           table (default), csv or json (one object per line)\n"
     "  --copy-to DIR        also copy every object into DIR as a backup\n"
     "  -q, --quiet          no progress line on a terminal\n";
 
-/* ms since epoch, or an ISO-ish UTC time. */
+/* ms since epoch, or a time as floe sql reads one (util/time: UTC unless
+ * it carries an offset; a 4-digit year, so never out of range). */
 static int parse_time(const char *s, int64_t *out)
 {
     char *end;
@@ -46,35 +48,7 @@ static int parse_time(const char *s, int64_t *out)
         *out = v;
         return 0;
     }
-    int y, mo, d, h = 0, mi = 0, se = 0, ms = 0, n = 0;
-    if (sscanf(s, "%d-%d-%d%n", &y, &mo, &d, &n) != 3)
-        return -1;
-    const char *rest = s + n;
-    if (*rest == ' ' || *rest == 'T') {
-        int m2 = 0;
-        if (sscanf(rest + 1, "%d:%d:%d%n", &h, &mi, &se, &m2) != 3)
-            return -1;
-        rest += 1 + m2;
-        if (*rest == '.') {
-            int m3 = 0;
-            if (sscanf(rest + 1, "%d%n", &ms, &m3) != 1)
-                return -1;
-            while (m3 < 3) {
-                ms *= 10;
-                m3++;
-            }
-            while (m3-- > 3)
-                ms /= 10;
-            rest += strlen(rest);
-        }
-    }
-    if (*rest && strcmp(rest, "Z") != 0)
-        return -1;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
-        return -1;
-    *out = ((floe__days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 + mi) * 60000LL +
-           se * 1000LL + ms;
-    return 0;
+    return floe__time_parse(s, NULL, out);
 }
 
 typedef struct out_ctx {
@@ -193,7 +167,8 @@ int floe_cmd_inventory(int argc, char **argv)
             selectors++;
         } else if (strcmp(a, "--timestamp") == 0) {
             if (parse_time(v, &o.timestamp_ms) < 0) {
-                fprintf(stderr, "floe inventory: bad timestamp '%s'\n", v);
+                fprintf(stderr, "floe inventory: %s\n%s", floe_error_last()->message,
+                        cli_usage_inventory);
                 floe__props_free(&conf_store);
                 return CLI_USAGE;
             }

@@ -46,6 +46,10 @@ err "timestamp before the first commit (sql)" "$want" \
     floe sql --warehouse "$W" -c "SELECT * FROM db.t TIMESTAMP AS OF '2020-01-01 00:00:00'"
 err "timestamp before the first commit (inventory)" "$want" \
     floe inventory --warehouse "$W" --timestamp 2020-01-01 db.t
+# a year no int64 of milliseconds holds: a usage error, not an overflow
+floe inventory --warehouse "$W" --timestamp 2000000000-01-01 db.t >/dev/null 2>"$T/err"
+eq "timestamp out of range: exit 2" "$?" 2
+has "timestamp out of range: says so" "$(cat "$T/err")" "floe inventory: invalid timestamp '2000000000-01-01'"
 err "inspect a missing file" \
     "NotFoundException: Failed to open input file: $T/none.avro: No such file or directory" \
     floe inspect "$T/none.avro"
