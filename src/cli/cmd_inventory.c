@@ -137,7 +137,8 @@ int floe_cmd_inventory(int argc, char **argv)
         }
         if (!takes) {
             if (ident) {
-                fprintf(stderr, "floe inventory: unexpected argument '%s'\n%s", a, cli_usage_inventory);
+                fprintf(stderr, "floe inventory: unexpected argument '%s'\n%s", a,
+                        cli_usage_inventory);
                 floe__props_free(&conf_store);
                 return CLI_USAGE;
             }

@@ -125,8 +125,7 @@ static int render_svg(const cli_lineage *l, const char *name, size_t limit, cons
         int err = errno;
         if (fd >= 0)
             close(fd);
-        return cli_error("RuntimeIOException", "cannot create a temporary file: %s",
-                         strerror(err));
+        return cli_error("RuntimeIOException", "cannot create a temporary file: %s", strerror(err));
     }
     int rc = cli_lineage_dot(l, name, limit, f);
     if (fclose(f) != 0 && rc == 0)

@@ -51,7 +51,8 @@ static int write_stdout(const char *data, size_t len, void *payload)
 void cli_sql_report(floe_sql_session *s)
 {
     const floe_error *e = floe_error_last();
-    cli_error(floe__sql_session_error_class(s), "%s", e && e->message ? e->message : "unknown error");
+    cli_error(floe__sql_session_error_class(s), "%s",
+              e && e->message ? e->message : "unknown error");
 }
 
 static void report_and_continue(floe_sql_session *s, void *payload)

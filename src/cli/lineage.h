@@ -44,7 +44,7 @@ typedef struct cli_lnode {
     const floe_snapshot *s;
     size_t parent; /* index of the parent in the table, CLI_LIN_NONE if none or expired */
     unsigned flags;
-    char *decor; /* "main, audit, tag: close-2026-09" or NULL */
+    char *decor;        /* "main, audit, tag: close-2026-09" or NULL */
     unsigned wap;       /* CLI_WAP_*: staged (wap.id, not on main) or published */
     const char *wap_id; /* its wap id (summary wap.id or published-wap-id), or NULL */
 } cli_lnode;

@@ -27,7 +27,7 @@ static const struct {
 } error_classes[] = {
     {"Cannot roll back to snapshot, not an ancestor", "ValidationException"},
     {"Cannot use branch (does not exist)", "ValidationException"}, /* SparkTable */
-    {"Cannot expire ", "IllegalArgumentException"},                 /* RemoveSnapshots */
+    {"Cannot expire ", "IllegalArgumentException"},                /* RemoveSnapshots */
     {"Cannot roll back to unknown snapshot id", "ValidationException"},
     {"Cannot cherry-pick unknown snapshot ID", "ValidationException"},
     {"Cannot cherrypick snapshot", "ValidationException"},

@@ -49,8 +49,8 @@ typedef struct data_rs {
     char *ident;
     floe_sql_travel travel; /* strings owned below */
     char *travel_text;
-    char *ref; /* branch/tag suffix */
-    bool ref_is_branch; /* t.branch_x: x must be a branch (SparkTable's check) */
+    char *ref;                         /* branch/tag suffix */
+    bool ref_is_branch;                /* t.branch_x: x must be a branch (SparkTable's check) */
     floe_table_metadata *schema_owner; /* the metadata whose schema types the columns use */
     floe_rs_column *cols;
     const floe_type **types; /* Iceberg type per column (what the scan returns) */

@@ -391,7 +391,8 @@ static void test_wap_states(void)
                    "200 [staged wap.id=load-1]\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format dot shop.wap", floe_bin(), wh), 0);
-    FT_CHECK(out && strstr(out, "staged\\nwap.id load-1\"") && strstr(out, "published\\nwap.id load-2\""));
+    FT_CHECK(out && strstr(out, "staged\\nwap.id load-1\"") &&
+             strstr(out, "published\\nwap.id load-2\""));
     free(out);
 }
 
@@ -568,7 +569,8 @@ static const ft_case cases[] = {
     {"empty_table", test_empty_table},
     {"graph_seed", test_graph_seed}, {"graph_color", test_graph_color},
     {"table_formats", test_table_formats}, {"exit_codes", test_exit_codes},
-    {"dot", test_dot}, {"wap_states", test_wap_states},
+    {"dot", test_dot},
+    {"wap_states", test_wap_states},
 };
 
 int main(int argc, char **argv)

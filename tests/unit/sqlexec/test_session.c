@@ -67,8 +67,9 @@ static void test_error_classes(void)
     FT_EQ_STR(floe__sql_error_class(FLOE_EINVALID, NULL), "IllegalArgumentException");
     FT_EQ_STR(floe__sql_error_class(FLOE_ENOTFOUND, "Cannot use branch (does not exist): b"),
               "ValidationException");
-    FT_EQ_STR(floe__sql_error_class(FLOE_EINVALID, "Cannot expire 7. Still referenced by refs: [main]"),
-              "IllegalArgumentException");
+    FT_EQ_STR(
+        floe__sql_error_class(FLOE_EINVALID, "Cannot expire 7. Still referenced by refs: [main]"),
+        "IllegalArgumentException");
 
     floe_buf out = FLOE_BUF_INIT;
     floe_sql_session *s = open_session(&out, FLOE_SQLFMT_CSV);
