@@ -139,7 +139,9 @@ typedef enum floe_prefix_mismatch_mode {
 
 typedef struct floe_orphan_options {
     unsigned version; /* FLOE_ORPHAN_OPTIONS_VERSION */
-    /* Only files last modified before this are removed. Unset: now - 3 days. */
+    /* Only files last modified before this are removed. Unset: now - 3 days
+     * (Java's default). Any value is taken, as by Java's Action API; the
+     * SQL procedure refuses one less than 24 hours ago (docs/maint.md). */
     bool has_older_than;
     int64_t older_than_ms;
     const char *location; /* where to list; NULL: the table location */
@@ -187,9 +189,15 @@ typedef struct floe_orphan_result {
  * files, statistics and partition-statistics files, version-hint.text) and
  * delete what is left and older than older_than. Leftover temporary files
  * of interrupted local writes (".<name>.floe-tmp-<uuid>") count as objects
- * too. Errors: FLOE_ENOTFOUND, FLOE_EINVALID ("Unable to determine whether
- * certain files are orphan..." for a scheme/authority mismatch in ERROR
- * mode), FLOE_ECORRUPT, FLOE_EIO, FLOE_ENOMEM. */
+ * too. Locations are compared after normalisation (scheme equivalences,
+ * percent-decoding, "//", "." and ".." segments), so a live file spelled
+ * differently is never an orphan. If the listing holds another table's
+ * metadata file (a *.metadata.json with another table-uuid), nothing is
+ * deleted: FLOE_EINVALID "Cannot remove orphan files: <file> is the
+ * metadata of another table ...". Errors: FLOE_ENOTFOUND, FLOE_EINVALID
+ * (that, or "Unable to determine whether certain files are orphan..." for
+ * a scheme/authority mismatch in ERROR mode), FLOE_ECORRUPT, FLOE_EIO,
+ * FLOE_ENOMEM. */
 FLOE_EXTERN int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog,
                                          const char *ident, const floe_orphan_options *opts);
 

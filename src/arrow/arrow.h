@@ -62,6 +62,10 @@ void floe__arrow_builder_reset(floe_arrow_builder *b);
  * must match the builder's (ints may widen; decimals are rescaled never). */
 int floe__arrow_builder_append(floe_arrow_builder *b, const floe_value *v);
 int floe__arrow_builder_append_null(floe_arrow_builder *b);
+/* Append field f's initial-default (spec "Default values"), of any type:
+ * null when it has none; a struct default gives the members it names and
+ * every other member its own initial-default (the spec's stored `{}`). */
+int floe__arrow_builder_append_default(floe_arrow_builder *b, const floe_field *f);
 /* Nested: struct_append after appending one slot to every child; list/map
  * append after appending `n` elements (entries) to the children. A null
  * struct/list still needs its children to get a (null) slot for structs. */

@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 
+#include "floe/catalog.h"
 #include "rest/server.h"
 
 #include <errno.h>
@@ -26,7 +27,7 @@ const char cli_usage_serve[] =
     "  --warehouse DIR   serve the SQLite catalog DIR/catalog.db and the tables under DIR\n"
     "                    (with --memory: LOC, the location prefix of tables created\n"
     "                    without a location)\n"
-    "  --catalog-name N  catalog_name in the SQLite catalog (default \"default\")\n"
+    "  --catalog-name N  catalog_name in the SQLite catalog (default \"local\", as floe sql)\n"
     "  --memory          serve an in-memory catalog (lost on exit)\n"
     "  --host H          address to bind (default 127.0.0.1)\n"
     "  --port P          TCP port (default 8181; 0 = any free port, printed at start)\n"
@@ -197,10 +198,11 @@ int floe_cmd_serve(int argc, char **argv)
     }
     const char *host = o.host ? o.host : "127.0.0.1";
     bool v6 = strchr(host, ':') != NULL;
-    printf("floe serve: listening on http://%s%s%s:%d%s%s (%s catalog%s)\n", v6 ? "[" : "", host,
-           v6 ? "]" : "", floe__rest_server_port(server), o.prefix ? " prefix " : "",
-           o.prefix ? o.prefix : "", memory ? "memory" : "warehouse",
-           token ? ", bearer token required" : "");
+    printf("floe serve: listening on http://%s%s%s:%d%s%s (%s catalog%s%s%s%s)\n", v6 ? "[" : "",
+           host, v6 ? "]" : "", floe__rest_server_port(server), o.prefix ? " prefix " : "",
+           o.prefix ? o.prefix : "", memory ? "memory" : "warehouse", memory ? "" : " '",
+           memory ? "" : (catalog_name ? catalog_name : FLOE_CATALOG_DEFAULT_NAME),
+           memory ? "" : "'", token ? ", bearer token required" : "");
     fflush(stdout);
 
     int sig = 0;

@@ -120,10 +120,15 @@ int floe__expire_run(floe_fileio *io, const floe_table_metadata *base, const cha
 typedef struct floe_xsort floe_xsort;
 int floe__xsort_new(floe_xsort **out, size_t run_bytes);
 int floe__xsort_add(floe_xsort *s, const char *location, int64_t aux);
+/* A record sorted by `key` that carries `original` (NULL: the key) back out
+ * of _next_keyed: the orphan sweep sorts normalised locations but must
+ * report and delete the object under the name the listing gave. */
+int floe__xsort_add_keyed(floe_xsort *s, const char *key, const char *original, int64_t aux);
 /* Finish adding; then read in order with _next (FLOE_ITEROVER at the end).
  * The returned string is valid until the next call. */
 int floe__xsort_finish(floe_xsort *s);
 int floe__xsort_next(floe_xsort *s, const char **location, int64_t *aux);
+int floe__xsort_next_keyed(floe_xsort *s, const char **key, const char **original, int64_t *aux);
 size_t floe__xsort_runs(const floe_xsort *s);
 size_t floe__xsort_peak_bytes(const floe_xsort *s);
 void floe__xsort_free(floe_xsort *s);

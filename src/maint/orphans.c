@@ -48,6 +48,9 @@ typedef struct sweep {
     floe_buf bytes;
     floe_props schemes;     /* from -> to */
     floe_props authorities; /* from -> to */
+    floe_buf norm;          /* scratch: a normalised location */
+    floe_vec metadata_files; /* char*: listed *.metadata.json (any age) */
+    floe_strmap *own;        /* normalised: this table's current + logged metadata */
 } sweep;
 
 /* "from=to[,from=to]" into props. */
@@ -78,13 +81,80 @@ static int parse_pairs(floe_props *out, const char *spec, const char *what)
     return 0;
 }
 
+/* The location with its path part normalised as Java compares them (a
+ * Hadoop Path's URI: normalize(), then the decoded path): %XX decoded,
+ * empty segments ("//") and "." dropped, ".." removing the segment before
+ * it. Scheme and authority are kept as written (norm_prefix compares them).
+ * Normalising can only make two spellings equal, never two equal ones
+ * different, so a live file is never taken for an orphan because of how a
+ * writer spelled it. */
+static int norm_location(const char *loc, floe_buf *out)
+{
+    floe__buf_clear(out);
+    size_t off = floe__location_path_offset(loc);
+    FLOE_TRY(floe__buf_put(out, loc, off));
+    const char *p = loc + off;
+    if (*p == '/')
+        FLOE_TRY(floe__buf_put(out, "/", 1));
+    size_t root = out->len; /* segments start here */
+    while (*p) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        if (out->len > root)
+            FLOE_TRY(floe__buf_put(out, "/", 1));
+        size_t seg = out->len;
+        while (*p && *p != '/') {
+            char c = *p++;
+            /* %XX decoded (%00 stays as written) */
+            int hi = c == '%' ? floe__hex_digit(p[0]) : -1;
+            int lo = hi >= 0 ? floe__hex_digit(p[1]) : -1;
+            if (lo >= 0 && (hi || lo)) {
+                c = (char)(hi * 16 + lo);
+                p += 2;
+            }
+            FLOE_TRY(floe__buf_put(out, &c, 1));
+        }
+        size_t sl = out->len - seg;
+        const char *sp = out->ptr + seg;
+        if (sl == 1 && sp[0] == '.') {
+            out->len = seg > root ? seg - 1 : seg;
+        } else if (sl == 2 && sp[0] == '.' && sp[1] == '.') {
+            out->len = seg > root ? seg - 1 : seg;
+            while (out->len > root && out->ptr[--out->len] != '/')
+                ;
+        }
+    }
+    FLOE_TRY(floe__buf_reserve(out, 0));
+    out->ptr[out->len] = '\0';
+    return 0;
+}
+
+static int add_reachable(sweep *s, const char *loc)
+{
+    FLOE_TRY(norm_location(loc, &s->norm));
+    return floe__xsort_add(s->reachable, s->norm.ptr, 0);
+}
+
+static int add_listed(sweep *s, const char *loc, int64_t mtime_ms)
+{
+    FLOE_TRY(norm_location(loc, &s->norm));
+    return floe__xsort_add_keyed(s->listed, s->norm.ptr, loc, mtime_ms);
+}
+
 static int on_listed(const floe_file_info *info, void *payload)
 {
     sweep *s = payload;
     s->r->listed_files_count++;
+    if (floe__metadata_file_location(info->uri)) {
+        char **slot = floe__vec_push(&s->metadata_files);
+        if (!slot || !(*slot = floe__strdup(info->uri)))
+            return FLOE_ENOMEM;
+    }
     if (info->mtime_ms >= s->older_than)
         return 0;
-    return floe__xsort_add(s->listed, info->uri, info->mtime_ms);
+    return add_listed(s, info->uri, info->mtime_ms);
 }
 
 /* Hidden temporaries of the local backend, found by walking ourselves. */
@@ -119,7 +189,7 @@ static int walk_tmp(sweep *s, floe_buf *dir, size_t head_len, const char *head, 
                 if (rc == 0)
                     rc = floe__buf_puts(&uri, dir->ptr);
                 if (rc == 0)
-                    rc = floe__xsort_add(s->listed, uri.ptr, mtime);
+                    rc = add_listed(s, uri.ptr, mtime);
             }
         }
     }
@@ -173,7 +243,7 @@ static int reach_manifest(sweep *s, const floe_manifest_file *mf)
     const floe_manifest_entry *e;
     while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
         if (e->data_file.file_path)
-            rc = floe__xsort_add(s->reachable, e->data_file.file_path, 0);
+            rc = add_reachable(s, e->data_file.file_path);
         s->r->reachable_files_count++;
     }
     if (rc == FLOE_ITEROVER)
@@ -192,9 +262,9 @@ static int reach_metadata(sweep *s, const floe_table_metadata *m)
     floe__progress_init(&pr, s->o->progress, s->o->progress_payload, "reading snapshots",
                         (uint64_t)m->nsnapshots, 0);
     for (size_t i = 0; rc == 0 && i < m->nstatistics; i++)
-        rc = floe__xsort_add(s->reachable, m->statistics[i].statistics_path, 0);
+        rc = add_reachable(s, m->statistics[i].statistics_path);
     for (size_t i = 0; rc == 0 && i < m->npartition_statistics; i++)
-        rc = floe__xsort_add(s->reachable, m->partition_statistics[i].statistics_path, 0);
+        rc = add_reachable(s, m->partition_statistics[i].statistics_path);
     for (size_t i = 0; rc == 0 && i < m->nsnapshots; i++) {
         const floe_snapshot *sn = &m->snapshots[i];
         const char *lp = NULL;
@@ -205,7 +275,7 @@ static int reach_metadata(sweep *s, const floe_table_metadata *m)
         if (lp) {
             if (seen_before(s, lp, &rc) || rc < 0)
                 continue;
-            if ((rc = floe__xsort_add(s->reachable, lp, 0)) < 0)
+            if ((rc = add_reachable(s, lp)) < 0)
                 break;
         }
         floe_manifest_list *list = NULL;
@@ -236,7 +306,7 @@ static int reach_metadata(sweep *s, const floe_table_metadata *m)
         for (size_t k = 0; rc == 0 && k < n; k++) {
             if (seen_before(s, copy[k].manifest_path, &rc) || rc < 0)
                 continue;
-            rc = floe__xsort_add(s->reachable, copy[k].manifest_path, 0);
+            rc = add_reachable(s, copy[k].manifest_path);
             if (rc == 0)
                 rc = reach_manifest(s, &copy[k]);
         }
@@ -409,8 +479,8 @@ static int join(sweep *s, floe_xsort *orphans)
     size_t nconf = 0;
     floe_props seen = FLOE_PROPS_INIT; /* distinct conflicting pairs */
     int rc = r_next(s, &j);
-    const char *loc;
-    while (rc == 0 && (rc = floe__xsort_next(s->listed, &loc, NULL)) == 0) {
+    const char *loc, *original;
+    while (rc == 0 && (rc = floe__xsort_next_keyed(s->listed, &loc, &original, NULL)) == 0) {
         const char *lpath = loc + floe__location_path_offset(loc);
         if ((rc = seek_group(s, &j, lpath)) < 0)
             break;
@@ -432,7 +502,7 @@ static int join(sweep *s, floe_xsort *orphans)
             }
         }
         if (rc == 0 && orphan)
-            rc = floe__xsort_add(orphans, loc, 0);
+            rc = floe__xsort_add(orphans, original, 0);
     }
     if (rc == FLOE_ITEROVER)
         rc = 0;
@@ -454,21 +524,73 @@ static int join(sweep *s, floe_xsort *orphans)
     return rc;
 }
 
+/* Note one of this table's metadata files (current or in the log). */
+static int note_own(sweep *s, const char *location)
+{
+    FLOE_TRY(norm_location(location, &s->norm));
+    const char *path = s->norm.ptr + floe__location_path_offset(s->norm.ptr);
+    if (floe__strmap_has(s->own, path))
+        return 0;
+    char *k = floe__arena_strdup(s->arena, path);
+    return k ? floe__strmap_put(s->own, k, (void *)1) : FLOE_ENOMEM;
+}
+
+/* Another table's metadata under the listed location means its data,
+ * manifests and metadata would all be listed as orphans of this one (two
+ * tables created at one location, or a dropped table's files). Every
+ * listed metadata file that is not this table's current or logged one is
+ * read: one of this table (same table-uuid; e.g. an uncommitted or
+ * trimmed version) is an ordinary orphan candidate, any other stops the
+ * sweep before anything is deleted. */
+static int check_other_tables(sweep *s, const floe_table_metadata *m, const char *location)
+{
+    for (size_t i = 0; i < s->metadata_files.len; i++) {
+        const char *f = *(char **)floe__vec_at(&s->metadata_files, i);
+        FLOE_TRY(norm_location(f, &s->norm));
+        if (floe__strmap_has(s->own, s->norm.ptr + floe__location_path_offset(s->norm.ptr)))
+            continue;
+        floe_table_metadata *other = NULL;
+        int rc = floe__maint_read_metadata(s->io, f, &other);
+        if (rc == FLOE_ENOTFOUND) { /* gone since the listing */
+            floe_error_clear();
+            continue;
+        }
+        if (rc < 0)
+            return floe__error_context("cannot tell which table the metadata file %s under %s "
+                                       "belongs to, so no orphan files were removed",
+                                       f, location);
+        bool same = other->table_uuid && m->table_uuid &&
+                    strcmp(other->table_uuid, m->table_uuid) == 0;
+        if (!same)
+            rc = floe__error(FLOE_EINVALID, "maint",
+                             "Cannot remove orphan files: %s is the metadata of another table "
+                             "(table-uuid %s, location %s) under %s; its files would be taken for "
+                             "orphans. Move one of the tables, or remove that table's files first",
+                             f, other->table_uuid ? other->table_uuid : "unknown",
+                             other->location ? other->location : "unknown", location);
+        floe__metadata_free(other);
+        FLOE_TRY(rc);
+    }
+    return 0;
+}
+
 static int sweep_table(sweep *s, const floe_table_metadata *m, const char *metadata_location)
 {
-    int rc = floe__xsort_add(s->reachable, metadata_location, 0);
+    int rc = note_own(s, metadata_location);
+    if (rc == 0)
+        rc = add_reachable(s, metadata_location);
     char *hint = rc == 0 ? floe__sprintf("%s/metadata/version-hint.text", m->location) : NULL;
     if (rc == 0 && !hint)
         rc = FLOE_ENOMEM;
     if (rc == 0)
-        rc = floe__xsort_add(s->reachable, hint, 0);
+        rc = add_reachable(s, hint);
     floe__free(hint);
     if (rc == 0)
         rc = reach_metadata(s, m);
     /* every metadata file of the log, and what its snapshots reach */
     for (size_t i = 0; rc == 0 && i < m->n_metadata_log; i++) {
         const char *p = m->metadata_log[i].metadata_file;
-        if ((rc = floe__xsort_add(s->reachable, p, 0)) < 0)
+        if ((rc = note_own(s, p)) < 0 || (rc = add_reachable(s, p)) < 0)
             break;
         floe_table_metadata *old = NULL;
         rc = floe__maint_read_metadata(s->io, p, &old);
@@ -518,8 +640,10 @@ int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog, con
     if (rc == 0)
         rc = floe__xsort_new(&orphans, o->sort_run_bytes);
     s.seen = floe__strmap_new();
+    s.own = floe__strmap_new();
     s.arena = floe__arena_new(0);
-    if (rc == 0 && (!s.seen || !s.arena))
+    s.metadata_files = (floe_vec)FLOE_VEC_INIT(char *);
+    if (rc == 0 && (!s.seen || !s.own || !s.arena))
         rc = FLOE_ENOMEM;
     const char *location = o->location ? o->location : t.metadata->location;
     if (rc == 0) {
@@ -535,6 +659,8 @@ int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog, con
     if (rc == 0)
         rc = sweep_table(&s, t.metadata, t.metadata_location);
     if (rc == 0)
+        rc = check_other_tables(&s, t.metadata, location);
+    if (rc == 0)
         rc = join(&s, orphans);
     if (rc == 0)
         rc = delete_orphans(&s, orphans);
@@ -543,8 +669,13 @@ int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog, con
     floe__xsort_free(s.reachable);
     floe__xsort_free(orphans);
     floe__strmap_free(s.seen);
+    floe__strmap_free(s.own);
+    for (size_t i = 0; i < s.metadata_files.len; i++)
+        floe__free(*(char **)floe__vec_at(&s.metadata_files, i));
+    floe__vec_free(&s.metadata_files);
     floe__arena_free(s.arena);
     floe__buf_free(&s.bytes);
+    floe__buf_free(&s.norm);
     floe__props_free(&s.schemes);
     floe__props_free(&s.authorities);
     floe__maint_table_free(&t);

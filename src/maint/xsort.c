@@ -152,10 +152,16 @@ static void note_peak(floe_xsort *s)
 
 int floe__xsort_add(floe_xsort *s, const char *location, int64_t aux)
 {
-    size_t n = strlen(location);
-    if (n > MAX_LOCATION)
+    return floe__xsort_add_keyed(s, location, NULL, aux);
+}
+
+int floe__xsort_add_keyed(floe_xsort *s, const char *key, const char *original, int64_t aux)
+{
+    size_t n = strlen(key), no = original ? strlen(original) : 0;
+    if (n > MAX_LOCATION || no > MAX_LOCATION)
         return floe__error(FLOE_EINVALID, "maint", "location longer than %u bytes", MAX_LOCATION);
-    size_t need = sizeof(rec_hdr) + n + 1;
+    /* key NUL original NUL (an empty original: the key itself) */
+    size_t need = sizeof(rec_hdr) + n + 1 + no + 1;
     need = (need + 7) & ~(size_t)7;
     if (s->len + need > s->run_bytes && s->index.len)
         FLOE_TRY(spill(s));
@@ -171,11 +177,13 @@ int floe__xsort_add(floe_xsort *s, const char *location, int64_t aux)
         s->buf = nb;
         s->cap = cap;
     }
-    rec_hdr h = {(uint32_t)(need - sizeof(rec_hdr)), (uint32_t)floe__location_path_offset(location),
-                 aux};
-    memcpy(s->buf + s->len, &h, sizeof h);
-    memcpy(s->buf + s->len + sizeof h, location, n + 1);
-    memset(s->buf + s->len + sizeof h + n + 1, 0, need - sizeof h - n - 1);
+    rec_hdr h = {(uint32_t)(need - sizeof(rec_hdr)), (uint32_t)floe__location_path_offset(key), aux};
+    char *at = s->buf + s->len;
+    memset(at, 0, need);
+    memcpy(at, &h, sizeof h);
+    memcpy(at + sizeof h, key, n);
+    if (no)
+        memcpy(at + sizeof h + n + 1, original, no);
     uintptr_t *slot = floe__vec_push(&s->index);
     if (!slot)
         return FLOE_ENOMEM;
@@ -196,7 +204,8 @@ static int advance(floe_xsort *s, source *src)
         size_t at = (size_t) * (uintptr_t *)floe__vec_at(&s->index, src->next++);
         memcpy(&src->hdr, s->buf + at, sizeof src->hdr);
         floe__buf_clear(&src->cur);
-        FLOE_TRY(floe__buf_puts(&src->cur, rec_loc(s->buf, at)));
+        FLOE_TRY(floe__buf_put(&src->cur, rec_loc(s->buf, at), src->hdr.len));
+        src->cur.len = strlen(src->cur.ptr);
         src->live = true;
         return 0;
     }
@@ -205,7 +214,7 @@ static int advance(floe_xsort *s, source *src)
         src->live = false;
         return 0;
     }
-    if (got != sizeof src->hdr || src->hdr.len > MAX_LOCATION + 8)
+    if (got != sizeof src->hdr || src->hdr.len > 2 * MAX_LOCATION + 10)
         return floe__error(FLOE_EIO, "maint", "reading a sort run failed");
     floe__buf_clear(&src->cur);
     FLOE_TRY(floe__buf_reserve(&src->cur, src->hdr.len));
@@ -273,6 +282,11 @@ int floe__xsort_finish(floe_xsort *s)
 
 int floe__xsort_next(floe_xsort *s, const char **location, int64_t *aux)
 {
+    return floe__xsort_next_keyed(s, location, NULL, aux);
+}
+
+int floe__xsort_next_keyed(floe_xsort *s, const char **key, const char **original, int64_t *aux)
+{
     if (!s->finished)
         FLOE_TRY(floe__xsort_finish(s));
     if (s->started) {
@@ -291,7 +305,11 @@ int floe__xsort_next(floe_xsort *s, const char **location, int64_t *aux)
     s->last = s->heap[0];
     /* valid until the next call, which refills this source */
     source *top = &s->src[s->last];
-    *location = top->cur.ptr;
+    *key = top->cur.ptr;
+    if (original) {
+        const char *o = top->cur.ptr + top->cur.len + 1;
+        *original = top->cur.len + 1 < top->hdr.len && *o ? o : top->cur.ptr;
+    }
     if (aux)
         *aux = top->hdr.aux;
     return 0;

@@ -150,6 +150,15 @@ static int plan(plan_ctx *c, const floe_field *f, const floe_pq_node *pq, int16_
             if (n->ref_leaf < 0)
                 n->ref_leaf = n->children[i]->ref_leaf;
         }
+        if (pq && n->ref_leaf < 0) {
+            /* none of the read members is in the file (all take defaults):
+             * the struct's own nulls still come from any leaf under it */
+            const floe_pq_node *lf = pq;
+            while (lf->nchildren)
+                lf = lf->children[0];
+            if (lf != pq && lf->el->type >= 0 && (n->ref_leaf = add_leaf(c, lf)) < 0)
+                return n->ref_leaf;
+        }
         return 0;
     }
     if (t->id == FLOE_T_LIST) {
@@ -795,9 +804,24 @@ static int assemble_primitive(floe_pq_reader *r, const rnode *n, floe_arrow_buil
     return 0;
 }
 
+/* A field the file lacks reads its initial-default, at every nesting level
+ * (spec "Column Projection" and "Default values"): a column added with a
+ * default, or a member added to a struct (also inside lists and maps) after
+ * the file was written. */
+static int append_defaults(floe_arrow_builder *b, const floe_field *f, int64_t count)
+{
+    if (!f->initial_default || f->initial_default->is_null)
+        return append_nulls(b, count);
+    for (int64_t i = 0; i < count; i++)
+        FLOE_TRY(floe__arrow_builder_append_default(b, f));
+    return 0;
+}
+
 static int assemble(floe_pq_reader *r, const rnode *n, floe_arrow_builder *b, int64_t nslots)
 {
-    if (!n->pq || n->ref_leaf < 0)
+    if (!n->pq)
+        return append_defaults(b, n->field, nslots);
+    if (n->ref_leaf < 0)
         return append_nulls(b, nslots);
     const floe_type *t = n->field->type;
     if (!floe_type_is_nested(t))

@@ -66,17 +66,6 @@ int floe__rest_check_name(const char *s, size_t len, const char *what)
     return 0;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 int floe__rest_percent_decode(floe_arena *a, const char *s, bool plus_is_space, char **out,
                               size_t *out_len)
 {
@@ -87,8 +76,8 @@ int floe__rest_percent_decode(floe_arena *a, const char *s, bool plus_is_space, 
     size_t o = 0;
     for (size_t i = 0; i < len; i++) {
         if (s[i] == '%') {
-            int hi = i + 1 < len ? hexval(s[i + 1]) : -1;
-            int lo = i + 2 < len ? hexval(s[i + 2]) : -1;
+            int hi = i + 1 < len ? floe__hex_digit(s[i + 1]) : -1;
+            int lo = i + 2 < len ? floe__hex_digit(s[i + 2]) : -1;
             if (hi < 0 || lo < 0)
                 return floe__error(FLOE_EINVALID, "rest", "malformed percent-escape in a path");
             d[o++] = (char)(hi * 16 + lo);

@@ -11,8 +11,9 @@
  * decimal precision) and gives nulls for columns the file lacks; this file
  * then
  *   - fills a missing column with the file's identity partition value (files
- *     written without their partition columns, e.g. Hive migrations), else
- *     with the field's initial-default (v3 defaults);
+ *     written without their partition columns, e.g. Hive migrations); the
+ *     reader has already given every field the file lacks, at any nesting
+ *     level, its initial-default (v3 defaults);
  *   - drops rows deleted by position (positions counted from the file's
  *     first row) or by equality (null-safe, only deletes whose data
  *     sequence number is greater; pairing is done in planning);
@@ -266,7 +267,8 @@ static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
     o.keep_row_group = keep_row_group;
     o.keep_row_group_payload = L;
     FLOE_TRY(floe__pq_reader_open(&L->r, L->in, &o));
-    /* columns the file lacks: identity partition value, else initial-default */
+    /* columns the file lacks: the identity partition value (the Parquet
+     * reader has filled them with their initial-default, at every level) */
     const floe_pq_tree *tree = floe__pq_reader_tree(L->r);
     const floe_partition_spec *spec = floe__metadata_spec(s->plan->meta, f->spec_id);
     for (size_t i = 0; i < s->nread; i++) {
@@ -278,8 +280,6 @@ static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
             if (spec->fields[k].source_id == fd->id &&
                 spec->fields[k].transform.kind == FLOE_TR_IDENTITY)
                 L->fill[i] = &f->partition.values[k];
-        if (!L->fill[i] && fd->initial_default && !floe_type_is_nested(fd->type))
-            L->fill[i] = fd->initial_default;
         if (L->fill[i] && L->fill[i]->is_null)
             L->fill[i] = NULL;
     }

@@ -893,6 +893,19 @@ int floe__md_reader_finish(floe_md_reader *r, const floe_json *root, floe_table_
     return 0;
 }
 
+bool floe__metadata_file_location(const char *location)
+{
+    static const char ext[] = ".metadata.json", dir[] = "metadata/";
+    size_t n = strlen(location), ne = sizeof ext - 1, nd = sizeof dir - 1;
+    const char *name = strrchr(location, '/');
+    if (!name || n < ne || strcmp(location + n - ne, ext) != 0)
+        return false;
+    name++;
+    return (size_t)(name - location) >= nd && strncmp(name - nd, dir, nd) == 0 &&
+           (name - location == (ptrdiff_t)nd || name[-nd - 1] == '/') &&
+           strlen(name) > ne;
+}
+
 void floe__metadata_free(floe_table_metadata *m)
 {
     if (!m)

@@ -174,6 +174,12 @@ int floe__metadata_read_input(floe_table_metadata **out, struct floe_input *in);
 unsigned long floe__metadata_stream_fallbacks(void);
 void floe__metadata_free(floe_table_metadata *m);
 
+/* True when `location` names a table metadata file: a `metadata/` directory
+ * holding `<anything>.metadata.json` (the spec's file naming, including the
+ * `.gz.metadata.json` of compressed metadata). What create and the orphan
+ * sweep look for to find another table living at a location. */
+bool floe__metadata_file_location(const char *location);
+
 /* Append the metadata as JSON with the spec's field names (compact; ids as
  * JSON integers). Format v1 tables also get the legacy `schema` and
  * `partition-spec` fields, as Java writes them. */

@@ -141,17 +141,6 @@ int floe__type_format(const floe_type *t, floe_buf *out)
 
 /* ---------------------------------------------------------------- values in JSON */
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int bad_value(const floe_type *t, const char *why)
 {
     return floe__error(FLOE_EINVALID, "schema", "invalid JSON value for type %s: %s",
@@ -325,7 +314,7 @@ int floe__value_from_json(floe_value *out, const floe_json *j, const floe_type *
         if (!p)
             return floe__error_nomem();
         for (size_t i = 0; i < slen / 2; i++) {
-            int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+            int hi = floe__hex_digit(s[2 * i]), lo = floe__hex_digit(s[2 * i + 1]);
             if (hi < 0 || lo < 0)
                 return bad_value(t, "malformed hex");
             p[i] = (uint8_t)(hi << 4 | lo);
@@ -439,6 +428,120 @@ int floe__type_from_json(const floe_type **out, const floe_json *j, floe_arena *
     return 0;
 }
 
+/* ---------------------------------------------------------------- defaults of any type */
+
+static const floe_field *struct_member(const floe_type *t, int32_t id)
+{
+    for (size_t i = 0; i < t->nfields; i++)
+        if (t->fields[i].id == id)
+            return &t->fields[i];
+    return NULL;
+}
+
+/* A value of any type from the spec's JSON single-value serialization
+ * (struct: object by field id; list: array; map: {"keys":[...],
+ * "values":[...]}), checked against `t`: what defaults are stored as. */
+static int any_value_from_json(floe_value *out, const floe_json *j, const floe_type *t,
+                               floe_arena *a, int depth)
+{
+    if (!floe_type_is_nested(t))
+        return floe__value_from_json(out, j, t, a);
+    memset(out, 0, sizeof *out);
+    out->type = t->id;
+    if (depth > 32)
+        return bad_value(t, "nested too deeply");
+    if (floe__json_is_null(j)) {
+        out->is_null = true;
+        return 0;
+    }
+    const floe_json *keys = NULL, *vals = NULL;
+    size_t n;
+    if (t->id == FLOE_T_STRUCT) {
+        if (!floe__json_is_object(j))
+            return bad_value(t, "expected an object of values by field id");
+        n = floe__json_len(j);
+    } else if (t->id == FLOE_T_LIST) {
+        if (!floe__json_is_array(j))
+            return bad_value(t, "expected an array");
+        n = floe__json_len(j);
+    } else {
+        keys = floe__json_get(j, "keys");
+        vals = floe__json_get(j, "values");
+        if (!floe__json_is_array(keys) || !floe__json_is_array(vals) ||
+            floe__json_len(keys) != floe__json_len(vals))
+            return bad_value(t, "expected {\"keys\": [...], \"values\": [...]} of equal length");
+        n = floe__json_len(keys);
+    }
+    size_t nitems = t->id == FLOE_T_MAP ? 2 * n : n;
+    floe_nested_value *nv = floe__arena_calloc(a, 1, sizeof *nv);
+    floe_value *items = floe__arena_calloc(a, nitems ? nitems : 1, sizeof *items);
+    int32_t *ids = floe__arena_calloc(a, n ? n : 1, sizeof *ids);
+    if (!nv || !items || !ids)
+        return floe__error_nomem();
+    for (size_t i = 0; i < n; i++) {
+        if (t->id == FLOE_T_STRUCT) {
+            char *end;
+            long id = strtol(j->keys[i], &end, 10);
+            const floe_field *m = *end || end == j->keys[i] ? NULL : struct_member(t, (int32_t)id);
+            if (!m)
+                return floe__error(FLOE_EINVALID, "schema",
+                                   "invalid JSON value for type struct: no field with id '%s'",
+                                   j->keys[i]);
+            ids[i] = m->id;
+            FLOE_TRY(any_value_from_json(&items[i], floe__json_at(j, i), m->type, a, depth + 1));
+        } else if (t->id == FLOE_T_LIST) {
+            FLOE_TRY(any_value_from_json(&items[i], floe__json_at(j, i), t->element->type, a,
+                                         depth + 1));
+        } else {
+            FLOE_TRY(any_value_from_json(&items[2 * i], floe__json_at(keys, i), t->key->type, a,
+                                         depth + 1));
+            FLOE_TRY(any_value_from_json(&items[2 * i + 1], floe__json_at(vals, i),
+                                         t->value->type, a, depth + 1));
+        }
+    }
+    nv->n = n;
+    nv->ids = ids;
+    nv->items = items;
+    out->v.nested = nv;
+    return 0;
+}
+
+static int any_value_to_json(const floe_value *v, const floe_type *t, floe_buf *out)
+{
+    if (!floe_type_is_nested(t))
+        return floe__value_to_json(v, out);
+    if (v->is_null)
+        return floe__buf_puts(out, "null");
+    const floe_nested_value *d = v->v.nested;
+    if (t->id == FLOE_T_STRUCT) {
+        FLOE_TRY(floe__buf_putc(out, '{'));
+        for (size_t i = 0; i < d->n; i++) {
+            FLOE_TRY(floe__buf_printf(out, "%s\"%d\":", i ? "," : "", (int)d->ids[i]));
+            FLOE_TRY(any_value_to_json(&d->items[i], struct_member(t, d->ids[i])->type, out));
+        }
+        return floe__buf_putc(out, '}');
+    }
+    if (t->id == FLOE_T_LIST) {
+        FLOE_TRY(floe__buf_putc(out, '['));
+        for (size_t i = 0; i < d->n; i++) {
+            if (i)
+                FLOE_TRY(floe__buf_putc(out, ','));
+            FLOE_TRY(any_value_to_json(&d->items[i], t->element->type, out));
+        }
+        return floe__buf_putc(out, ']');
+    }
+    for (int part = 0; part < 2; part++) {
+        FLOE_TRY(floe__buf_puts(out, part ? "],\"values\":[" : "{\"keys\":["));
+        for (size_t i = 0; i < d->n; i++) {
+            if (i)
+                FLOE_TRY(floe__buf_putc(out, ','));
+            FLOE_TRY(any_value_to_json(&d->items[2 * i + (size_t)part],
+                                       part ? t->value->type : t->key->type, out));
+        }
+    }
+    return floe__buf_puts(out, "]}");
+}
+
 static int field_from_json(floe_field *f, const floe_json *j, floe_arena *a, int depth)
 {
     if (!floe__json_is_object(j))
@@ -459,13 +562,12 @@ static int field_from_json(floe_field *f, const floe_json *j, floe_arena *a, int
     static const char *const dkeys[2] = {"initial-default", "write-default"};
     for (int k = 0; k < 2; k++) {
         floe_json *d = floe__json_get(j, dkeys[k]);
-        /* Nested defaults are not modelled (floe_value is primitive). */
-        if (!d || floe__json_is_null(d) || floe_type_is_nested(f->type))
+        if (!d || floe__json_is_null(d))
             continue;
         floe_value *v = floe__arena_calloc(a, 1, sizeof *v);
         if (!v)
             return floe__error_nomem();
-        int rc = floe__value_from_json(v, d, f->type, a);
+        int rc = any_value_from_json(v, d, f->type, a, 0);
         if (rc < 0)
             return floe__error_context("%s of %s", dkeys[k], ctx);
         if (k == 0)
@@ -574,11 +676,11 @@ static int field_to_json(const floe_field *f, floe_buf *out)
     }
     if (f->initial_default) {
         FLOE_TRY(floe__buf_puts(out, ",\"initial-default\":"));
-        FLOE_TRY(floe__value_to_json(f->initial_default, out));
+        FLOE_TRY(any_value_to_json(f->initial_default, f->type, out));
     }
     if (f->write_default) {
         FLOE_TRY(floe__buf_puts(out, ",\"write-default\":"));
-        FLOE_TRY(floe__value_to_json(f->write_default, out));
+        FLOE_TRY(any_value_to_json(f->write_default, f->type, out));
     }
     return floe__buf_putc(out, '}');
 }

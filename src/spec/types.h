@@ -48,6 +48,7 @@ typedef enum floe_type_id {
 
 typedef struct floe_type floe_type;
 typedef struct floe_value floe_value;
+typedef struct floe_nested_value floe_nested_value;
 
 /* A struct field, a list element (name "element") or a map key/value
  * (names "key"/"value"). */
@@ -57,7 +58,9 @@ typedef struct floe_field {
     bool required;
     const floe_type *type;
     const char *doc;                  /* NULL if none */
-    const floe_value *initial_default; /* NULL if none (spec: v3 defaults) */
+    /* NULL if none (spec "Default values"); for a struct, list or map
+     * field a value of that type (floe_value.v.nested). */
+    const floe_value *initial_default;
     const floe_value *write_default;
 } floe_field;
 
@@ -97,7 +100,9 @@ typedef struct floe_schema {
 /* One value of a primitive type (partition values, bounds, literals,
  * defaults). Bytes are borrowed from the owner (arena or input buffer). */
 struct floe_value {
-    floe_type_id type; /* primitive type id; FLOE_T_INVALID never */
+    /* primitive type id; FLOE_T_INVALID never. Struct, list and map only
+     * for default values (v.nested). */
+    floe_type_id type;
     bool is_null;
     int32_t scale;     /* decimal: scale of `dec` */
     union {
@@ -111,7 +116,19 @@ struct floe_value {
             const uint8_t *ptr;
             size_t len;
         } bytes;       /* string, uuid (16), fixed, binary */
+        const floe_nested_value *nested; /* struct, list, map */
     } v;
+};
+
+/* A struct, list or map value: a default of a nested field (spec "Default
+ * values", read from the spec's "JSON single-value serialization"). A
+ * struct names the members it gives by field id (the spec's stored form is
+ * `{}`: every field takes its own default); a list has `n` elements; a map
+ * `n` entries, key i at items[2i] and value i at items[2i+1]. */
+struct floe_nested_value {
+    size_t n;
+    const int32_t *ids;       /* struct: field id of member i */
+    const floe_value *items;  /* struct, list: n; map: 2n */
 };
 
 /* ---------------------------------------------------------------- partitioning */

@@ -9,10 +9,10 @@
  * stops the script; its error keeps Iceberg's text, and
  * floe__sql_error_class() names the Java exception Spark would print.
  */
-#include "sql/exec_int.h"
-#include "sql/session_int.h"
+#include "catalog/catalog.h"
 #include "spec/metadata.h"
 #include "sql/exec_int.h"
+#include "sql/session_int.h"
 #include "table/table.h"
 
 #include <stdlib.h>
@@ -419,7 +419,7 @@ static int exec_drop_namespace(floe_sql_session *s, const floe_sql_stmt *st, flo
     if (ex == 0) {
         if (st->if_exists)
             return 0;
-        return classify(s, floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns));
+        return classify(s, floe__catalog_namespace_missing(s->catalog, ns));
     }
     if (st->cascade) {
         /* Spark's CASCADE drops the tables (without purging their files) and
@@ -492,7 +492,7 @@ static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     else if (ex == 1)
         rc = floe_catalog_list_tables(s->catalog, ns, collect_table, &l);
     else if (st->nns_name)
-        rc = floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns);
+        rc = floe__catalog_namespace_missing(s->catalog, ns);
     size_t ntables = l.names.len;
     /* temporary views too, as Spark lists them (isTemporary = true) */
     if (rc == 0) {
@@ -528,9 +528,18 @@ static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     return classify(s, rc);
 }
 
+/* USE [catalog.]ns / USE catalog: as Spark, the current catalog (names
+ * without one) becomes the one named. */
+static void use_current_catalog(floe_sql_session *s)
+{
+    s->dflt = s->cur;
+    s->fopt.catalog_name = s->cats[s->cur].name;
+}
+
 static int exec_use(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     if (st->nns_name == 0) { /* USE <catalog>: the root */
+        use_current_catalog(s);
         floe__free(s->current_ns);
         s->current_ns = NULL;
         return 0;
@@ -542,10 +551,11 @@ static int exec_use(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     if (ex < 0)
         return classify(s, ex);
     if (ex == 0)
-        return classify(s, floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns));
+        return classify(s, floe__catalog_namespace_missing(s->catalog, ns));
     char *c = floe__strdup(ns);
     if (!c)
         return floe__error_nomem();
+    use_current_catalog(s);
     floe__free(s->current_ns);
     s->current_ns = c;
     return 0;
@@ -581,6 +591,8 @@ static bool valid_var_name(const char *n)
     return true;
 }
 
+static int pick_catalog(floe_sql_session *s, const floe_sql_stmt *st);
+
 static int exec_set_var(floe_sql_session *s, const char *name, const char *value, floe_arena *a)
 {
     if (!valid_var_name(name))
@@ -610,7 +622,9 @@ static int exec_set_var(floe_sql_session *s, const char *name, const char *value
                 s, floe__error(FLOE_EINVALID, "sql", "SET VAR %s = (...) needs a query", name),
                 "ParseException");
         char *v = NULL;
-        rc = query_scalar(s, q, &v);
+        rc = pick_catalog(s, q); /* the catalog of the query's tables */
+        if (rc == 0)
+            rc = query_scalar(s, q, &v);
         s->fopt.ref_base += q->nrefs;
         if (rc < 0) {
             floe__free(v);
@@ -663,6 +677,7 @@ static int exec_set(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
         return exec_set_var(s, vn, st->value, a);
     if (!st->value)
         return show_kv(s, NULL, st->key, a);
+    FLOE_TRY(floe__sql_check_set_key(s, st->key));
     if (strcmp(st->key, TZ_KEY) == 0) {
         FLOE_TRY(classify(s, floe__sql_session_set_time_zone(s, st->value)));
     } else if (strcmp(st->key, "floe.format") == 0) {
@@ -673,22 +688,37 @@ static int exec_set(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     return floe__props_set(&s->options, st->key, st->value);
 }
 
-static int exec_reset(floe_sql_session *s, const floe_sql_stmt *st)
+/* RESET of a session option takes it back to its --conf value, else the
+ * default (the --format given, UTC). `key` NULL: every option. */
+static int reset_option(floe_sql_session *s, const char *key)
 {
-    if (!st->key) {
-        floe__props_free(&s->options);
-        floe__tz_free(s->tz);
-        s->tz = NULL;
-        floe__sql_engine_time_zone_changed(s);
-        return 0;
+    if (!key || strcmp(key, "floe.format") == 0) {
+        floe_sql_format f = s->fmt0;
+        const char *c = floe__props_get(&s->conf, "floe.format");
+        if (c)
+            FLOE_TRY(classify(s, floe__sql_format_parse(c, &f)));
+        floe__sql_session_set_format(s, f);
     }
-    floe__props_del(&s->options, st->key);
-    if (strcmp(st->key, TZ_KEY) == 0) {
+    if (!key || strcmp(key, TZ_KEY) == 0) {
+        const char *c = floe__props_get(&s->conf, TZ_KEY);
+        if (c)
+            return classify(s, floe__sql_session_set_time_zone(s, c));
         floe__tz_free(s->tz);
         s->tz = NULL;
         floe__sql_engine_time_zone_changed(s);
     }
     return 0;
+}
+
+static int exec_reset(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    if (!st->key) {
+        floe__props_free(&s->options);
+        return reset_option(s, NULL);
+    }
+    FLOE_TRY(floe__sql_check_set_key(s, st->key));
+    floe__props_del(&s->options, st->key);
+    return reset_option(s, st->key);
 }
 
 /* `${name}` -> the variable's value (SET VAR), else the session option
@@ -724,6 +754,40 @@ static int substitute(floe_sql_session *s, const char *text, size_t len, floe_bu
 }
 
 /* ---------------------------------------------------------------- dispatch */
+
+/* The catalog a statement works in, as Spark resolves it: the one its
+ * names name (tables, CALL <cat>.system, a namespace), else the current
+ * one. A statement naming tables of two catalogs is refused: the
+ * executor runs one statement against one catalog. */
+static int pick_catalog(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    const char *cat = NULL, *other = NULL;
+    const char *seen[3] = {st->kind == FLOE_SQL_CALL ? st->call.catalog : NULL, st->ns_catalog,
+                           st->target.table ? st->target.catalog : NULL};
+    for (size_t i = 0; i < 3 + st->nrefs; i++) {
+        const char *c = i < 3 ? seen[i]
+                        : st->refs[i - 3].name.kind == FLOE_SQLREF_TVF
+                            ? NULL
+                            : st->refs[i - 3].name.catalog;
+        if (!c)
+            continue;
+        if (!cat)
+            cat = c;
+        else if (strcasecmp(c, cat) != 0)
+            other = c;
+    }
+    if (other)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "A statement over tables of two catalogs (%s, %s) is "
+                                          "not supported yet: copy one side into a temporary "
+                                          "view first",
+                                          cat, other),
+                              "UnsupportedOperationException");
+    int k = cat ? floe__sql_catalog_index(s, cat) : (int)s->dflt;
+    floe__sql_use_catalog(s, k < 0 ? s->dflt : (size_t)k);
+    return 0;
+}
 
 static int exec_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
@@ -864,12 +928,15 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
         const char *rest = NULL;
         rc = parse_one(s, a, p, &st, &rest);
         bool any = false;
+        if (rc == 0 && st)
+            rc = pick_catalog(s, st);
         if (rc == 0 && st && (rc = collect_struct_columns(s, st, a, &any)) == 0 && any)
             rc = parse_one(s, a, p, &st, &rest);
         if (rc < 0) {
-            s->error_class = rc == FLOE_ENOMEM     ? NULL
-                             : rc == FLOE_ENOTFOUND ? "CatalogNotFoundException"
-                                                    : "ParseException";
+            if (!s->error_class) /* pick_catalog sets its own */
+                s->error_class = rc == FLOE_ENOMEM      ? NULL
+                                 : rc == FLOE_ENOTFOUND ? "CatalogNotFoundException"
+                                                        : "ParseException";
         } else if (st) {
             rc = exec_stmt(s, st, a);
             s->fopt.ref_base += st->nrefs;

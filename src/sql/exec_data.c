@@ -44,6 +44,7 @@ static const floe_type t_double = {.id = FLOE_T_DOUBLE};
 typedef struct data_rs {
     floe_rowsource pub;
     floe_sql_session *s; /* borrowed: the session outlives its virtual tables */
+    size_t cat;          /* the session catalog the table is in */
     floe_table *table;     /* without a session: the table (owned) */
     floe_catalog *catalog; /* and its catalog (owned, may be NULL) */
     char *ident;
@@ -89,7 +90,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     if (s) {
         o->progress = s->progress;
         o->progress_payload = s->progress_payload;
-        FLOE_TRY(floe__sql_get_table(s, d->ident, t));
+        FLOE_TRY(floe__sql_get_table_in(s, d->cat, d->ident, t));
     } else { /* a standalone source (loadable extension): reload when moved */
         FLOE_TRY(floe_table_ensure_fresh(d->table));
         *t = d->table;
@@ -106,10 +107,18 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
             o->ref = d->ref;
             rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
         } else if (s) {
+            /* Spark's SparkReadConf.branch(): spark.wap.branch applies to
+             * a table with write.wap.enabled=true once the branch exists */
             const char *wap = floe__sql_session_option(s, "spark.wap.branch");
-            if (wap) {
-                o->ref = wap;
-                rc = floe_table_snapshot_by_ref(*t, wap, &si);
+            bool enabled = false;
+            if (wap)
+                rc = floe__props_get_bool(&(*t)->metadata->properties, "write.wap.enabled", false,
+                                          &enabled);
+            if (rc == 0 && enabled) {
+                if (floe_table_snapshot_by_ref(*t, wap, &si) == 0)
+                    o->ref = wap;
+                else
+                    floe_error_clear(); /* not created yet: main */
             }
         }
         break;
@@ -668,6 +677,7 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
     d->pub.impl = d;
     d->pub.name = "data";
     d->s = s;
+    d->cat = s ? s->cur : 0;
     d->travel = r->travel;
     int rc = 0;
     if (!(d->ident = floe__strdup(ident)))
@@ -778,7 +788,7 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     const data_rs *d = rs->impl;
     if (d->fns)
         return d->fns->explain ? d->fns->explain(d->payload, out) : 1;
-    FLOE_TRY(floe__buf_printf(out, "Iceberg scan %s.%s", d->s ? d->s->catalog_name : "floe",
+    FLOE_TRY(floe__buf_printf(out, "Iceberg scan %s.%s", d->s ? d->s->cats[d->cat].name : "floe",
                               ident));
     if (d->ref)
         FLOE_TRY(floe__buf_printf(out, " (ref=%s)", d->ref));

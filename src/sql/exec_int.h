@@ -16,8 +16,25 @@ const floe_table_options *floe__sql_table_options(floe_sql_session *s);
  * next get of the same table). Errors: FLOE_ENOTFOUND "Table does not
  * exist: ident" with class NoSuchTableException set on the session. */
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out);
+/* The same in the session's catalog number `cat` (a row source created in
+ * one statement keeps reading its catalog's cache in later ones). */
+int floe__sql_get_table_in(floe_sql_session *s, size_t cat, const char *ident, floe_table **out);
 /* Forget a cached table (DROP, RENAME). */
 void floe__sql_forget_table(floe_sql_session *s, const char *ident);
+/* A write committed through handle `written` (not the cached one): the
+ * cached table takes its state, so the session reads its own writes (as
+ * Java's cached Table, the object that committed). */
+int floe__sql_table_committed(floe_sql_session *s, const struct floe_table *written);
+/* The same after a commit made without a handle (expire_snapshots,
+ * remove_orphan_files): the cached table is reloaded from the catalog. */
+int floe__sql_table_changed(floe_sql_session *s, const char *ident);
+/* The state a row-level statement (DELETE, UPDATE, MERGE) starts from, as
+ * Spark's: its scan reads the catalog's Table object, which with
+ * cache-enabled=true is the cached one (SparkTable does not refresh it);
+ * the commit then refreshes, validates from that snapshot (isolation
+ * level) and retries. Makes write handle `t` (opened on the statement's
+ * branch) take the cached state; a no-op in the other cache modes. */
+int floe__sql_write_base(floe_sql_session *s, const char *ident, struct floe_table *t);
 /* The Iceberg type of column `column` of the live virtual table `table`
  * (NULL when unknown or either name is NULL). */
 const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *table,
@@ -79,6 +96,10 @@ int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 
 /* INSERT INTO / INSERT OVERWRITE. */
 int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* exec_refs.c: whether table `ident` (as the session sees it) has
+ * write.wap.enabled=true, which makes spark.wap.branch apply (Spark's
+ * SparkWriteConf / SparkReadConf). */
+int floe__sql_wap_enabled(floe_sql_session *s, const char *ident, bool *out);
 /* exec_insert.c: the table a write statement targets, on its branch (t.branch_x
  * or spark.wap.branch) with spark.wap.id; sets the error class when missing. */
 int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,

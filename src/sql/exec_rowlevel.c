@@ -394,11 +394,13 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     int rc = floe__sql_load_target(s, st, ident, &t);
     if (rc < 0)
         return rc;
-    const floe_schema *sc = floe__metadata_current_schema(t->metadata);
     floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
     ro.kind = st->kind == FLOE_SQL_UPDATE ? FLOE_ROWLEVEL_UPDATE : FLOE_ROWLEVEL_DELETE;
     floe_rowlevel *op = NULL;
     bool refs = false;
+    if ((rc = floe__sql_write_base(s, ident, t)) < 0)
+        goto done;
+    const floe_schema *sc = floe__metadata_current_schema(t->metadata);
     if (st->kind == FLOE_SQL_UPDATE && (rc = check_sets(s, st, sc, ident)) < 0)
         goto done;
     if ((rc = floe_rowlevel_new(&op, t, &ro)) < 0)
@@ -429,6 +431,8 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     }
     int64_t id = -1;
     rc = floe_rowlevel_commit(op, &id, NULL);
+    if (rc == 0)
+        rc = floe__sql_table_committed(s, t);
 done:
     if (refs)
         floe__sql_refs_drop(s, st);

@@ -343,6 +343,26 @@ static int collect_orphan(const char *location, void *payload)
     return 0;
 }
 
+/* remove_orphan_files refuses an older_than less than 24 hours ago (or in
+ * the future), as Java's RemoveOrphanFilesProcedure: a file that young may
+ * belong to a write still in progress. A dry run deletes nothing and is
+ * allowed; SET floe.remove-orphan-files.validate-interval = false lifts the
+ * check for the session (Java skips it under spark.testing; its Action API,
+ * like floe_remove_orphan_files, has no such check). */
+#define ORPHAN_MIN_INTERVAL_MS (24LL * 3600 * 1000)
+static const char orphan_interval_msg[] =
+    "Cannot remove orphan files with an interval less than 24 hours. Executing this procedure "
+    "with a short interval may corrupt the table if other operations are happening at the same "
+    "time. If you are absolutely confident that no concurrent operations will be affected by "
+    "removing orphan files with such a short interval, you can use the Action API to remove "
+    "orphan files with an arbitrary interval.";
+
+static bool orphan_interval_checked(const floe_sql_session *s)
+{
+    const char *v = floe__sql_session_option(s, "floe.remove-orphan-files.validate-interval");
+    return !v || strcasecmp(v, "false") != 0;
+}
+
 /* expire_snapshots and remove_orphan_files (the maintenance module). */
 static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const char *ident,
                       floe_arena *a)
@@ -395,6 +415,10 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
         o.location = b->v[2]->text;
     if (b->v[3])
         o.dry_run = b->v[3]->b;
+    if (rc == 0 && o.has_older_than && !o.dry_run && orphan_interval_checked(s) &&
+        floe__now_ms() - o.older_than_ms < ORPHAN_MIN_INTERVAL_MS)
+        return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", orphan_interval_msg),
+                              "IllegalArgumentException");
     if (b->v[5]) {
         const char *m = b->v[5]->text;
         if (strcasecmp(m, "error") == 0)
@@ -421,6 +445,11 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
         rc = floe_remove_orphan_files(&r, s->catalog, ident, &o);
     if (rc == FLOE_ENOTFOUND)
         s->error_class = "NoSuchTableException";
+    const floe_error *e = rc == FLOE_EINVALID ? floe_error_last() : NULL;
+    if (e && e->message &&
+        (strncmp(e->message, "Unable to determine whether", 27) == 0 ||
+         strncmp(e->message, "Cannot remove orphan files: ", 28) == 0))
+        s->error_class = "ValidationException"; /* Java's, for the prefix mismatch */
     floe_sql_cell *cells = NULL;
     if (rc == 0) {
         cells = floe__arena_calloc(a, found.len + 1, sizeof *cells);
@@ -571,7 +600,8 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
                                         b.v[3] ? (b.v[3]->b ? 1 : 0) : -1, b.v[4],
                                         b.v[5] && b.v[5]->b);
 
-    /* procedures act on the catalog's current state, never a cached one */
+    /* procedures act on the catalog's current state, never a cached one;
+     * the cached table then takes what they committed */
     floe_table *t = NULL;
     int rc = floe_table_load(&t, s->catalog, ident, floe__sql_table_options(s));
     if (rc < 0) {
@@ -646,6 +676,8 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             rc = floe__sql_emit(s, names, 3, cells, 1);
         }
     }
+    if (rc == 0) /* the session sees what its procedure committed */
+        rc = floe__sql_table_committed(s, t);
     floe_table_free(t);
     return rc;
 }

@@ -97,14 +97,27 @@ static int split_ns(floe_arena *a, const char *ns, const char *const **out, size
     return 0;
 }
 
+const char *floe__sql_catalog_named(const sql_parser *p, const char *part)
+{
+    const char *def = p->opt->catalog_name ? p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
+    if (floe__sql_ieq(part, def))
+        return def;
+    for (size_t i = 0; p->opt->catalogs && i < p->opt->ncatalogs; i++)
+        if (floe__sql_ieq(part, p->opt->catalogs[i]))
+            return p->opt->catalogs[i];
+    return NULL;
+}
+
 int floe__sql_resolve(sql_parser *p, const char *const *parts, size_t n, size_t pos,
                       bool allow_suffix, floe_sql_name *out)
 {
     memset(out, 0, sizeof *out);
-    out->catalog = p->opt->catalog_name ? p->opt->catalog_name : "local";
+    out->catalog = p->opt->catalog_name ? p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
     out->pos = pos;
     out->kind = FLOE_SQLREF_TABLE;
-    if (n >= 2 && floe__sql_ieq(parts[0], out->catalog)) {
+    const char *cat = n >= 2 ? floe__sql_catalog_named(p, parts[0]) : NULL;
+    if (cat) {
+        out->catalog = cat;
         parts++;
         n--;
     }
@@ -614,7 +627,8 @@ static int rw_factor(sql_rw *r, size_t *pi)
             ours = ours || floe__sql_ieq(parts[0], tvfs[k]);
         if (!ours)
             return 0; /* SQLite's own table-valued function: copied */
-        ref.name.catalog = r->p->opt->catalog_name ? r->p->opt->catalog_name : "local";
+        ref.name.catalog =
+            r->p->opt->catalog_name ? r->p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
         ref.name.table = "";
         ref.name.kind = FLOE_SQLREF_TVF;
         char *lower = floe__arena_strdup(r->p->a, parts[0]);

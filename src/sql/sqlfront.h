@@ -60,12 +60,18 @@ typedef struct floe_sql_options {
     /* Names of map columns whose keys are not strings: `m[1]` is then the
      * key "1" of the JSON object, not an array index. May be NULL. */
     bool (*is_keyed_map_column)(const char *name, void *payload);
+    /* Every catalog of the session (Spark's spark.sql.catalog.<name>),
+     * catalog_name among them or not: a leading part equal to one of them
+     * names that catalog (floe_sql_name.catalog, call.catalog,
+     * ns_catalog). May be NULL. */
+    const char *const *catalogs;
+    size_t ncatalogs;
 } floe_sql_options;
 
 #define FLOE_SQL_OPTIONS_VERSION 1
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
-        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL                   \
+        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, 0          \
     }
 
 /* ---------------------------------------------------------------- values */
@@ -103,8 +109,9 @@ typedef enum floe_sql_ref_kind {
     FLOE_SQLREF_TVF,       /* table-valued function <suffix>(args): read_parquet, ... */
 } floe_sql_ref_kind;
 
-/* A resolved table name. `catalog` is always the session catalog name (a
- * name with a different leading part keeps it as a namespace part).
+/* A resolved table name. `catalog` is the catalog its leading part names
+ * (one of the options' catalogs), else the session catalog name (a name
+ * with another leading part keeps it as a namespace part).
  * For TVFs, ns/table are empty and `suffix` is the lower-case function name. */
 typedef struct floe_sql_name {
     const char *catalog;
@@ -285,7 +292,7 @@ typedef struct floe_sql_arg {
 } floe_sql_arg;
 
 typedef struct floe_sql_call {
-    const char *catalog;   /* the session catalog (resolved) */
+    const char *catalog;   /* the catalog named (resolved), else the session's */
     const char *procedure; /* lower-case: "rollback_to_snapshot" */
     const floe_sql_arg *args;
     size_t nargs;
@@ -304,6 +311,7 @@ typedef struct floe_sql_stmt {
     floe_sql_name new_name;     /* RENAME TO */
     const char *const *ns_name; /* namespace statements, USE, SHOW TABLES IN */
     size_t nns_name;
+    const char *ns_catalog; /* the catalog ns_name is in (USE <catalog>: nns_name 0) */
     bool if_exists, if_not_exists, purge, cascade, extended, overwrite;
     const char *alias;              /* DELETE/UPDATE target alias */
     const char *key, *value;        /* SET / RESET */

@@ -682,13 +682,9 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     bool wap_enabled = false;
     FLOE_TRY(floe__props_get_bool(&base->properties, "write.wap.enabled", false, &wap_enabled));
     bool stage = wap_enabled && a->t->wap_id != NULL && !a->no_stage;
-    const floe_snapshot_ref *head = floe__metadata_ref(base, branch);
-    if (head && head->type != FLOE_REF_BRANCH)
-        return floe__error(FLOE_EINVALID, "table", "Ref %s is a tag not a branch", branch);
-    if (!head && strcmp(branch, "main") != 0)
-        return floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
-                           branch);
-    const floe_snapshot *parent = head ? floe__metadata_snapshot(base, head->snapshot_id) : NULL;
+    const floe_snapshot_ref *head = floe__metadata_ref(base, branch), *from = NULL;
+    FLOE_TRY(floe__table_write_head(base, branch, !a->target && a->t->create_branch, &from));
+    const floe_snapshot *parent = from ? floe__metadata_snapshot(base, from->snapshot_id) : NULL;
     if (floe__metadata_snapshot(base, a->snapshot_id))
         FLOE_TRY(floe__snapshot_id(&a->snapshot_id)); /* vanishingly rare collision */
 

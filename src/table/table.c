@@ -12,6 +12,7 @@
 #include "spec/spec.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* ---------------------------------------------------------------- state */
 
@@ -103,6 +104,7 @@ static int table_new(floe_table **out, floe_catalog *catalog, const char *ident,
         return floe__error_nomem();
     t->catalog = catalog;
     t->freshness = opts ? opts->freshness : FLOE_FRESHNESS_CHECK;
+    t->create_branch = opts && opts->create_branch;
     const char *branch = opts && opts->branch ? opts->branch : "main";
     int rc = (t->ident = floe__strdup(ident)) && (t->branch = floe__strdup(branch)) &&
                      (!opts || !opts->wap_id || (t->wap_id = floe__strdup(opts->wap_id)))
@@ -128,7 +130,7 @@ int floe_table_load(floe_table **out, floe_catalog *catalog, const char *ident,
     floe_table *t;
     FLOE_TRY(table_new(&t, catalog, ident, opts));
     int rc = floe_table_refresh(t);
-    if (rc == 0 && strcmp(t->branch, "main") != 0) {
+    if (rc == 0 && strcmp(t->branch, "main") != 0 && !t->create_branch) {
         const floe_snapshot_ref *r = floe__metadata_ref(t->metadata, t->branch);
         if (!r || r->type != FLOE_REF_BRANCH)
             rc = floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
@@ -168,6 +170,37 @@ static int reload(floe_table *t, char *location)
     }
     char *copy = floe__strdup(location);
     floe_catalog_string_free(location);
+    if (!copy) {
+        floe__metadata_free(m);
+        return floe__error_nomem();
+    }
+    floe__table_set_state(t, m, copy);
+    return 0;
+}
+
+int floe__table_write_head(const floe_table_metadata *base, const char *branch, bool create,
+                           const floe_snapshot_ref **out)
+{
+    const floe_snapshot_ref *head = floe__metadata_ref(base, branch);
+    *out = head;
+    if (head && head->type != FLOE_REF_BRANCH)
+        return floe__error(FLOE_EINVALID, "table", "Ref %s is a tag not a branch", branch);
+    if (head || strcmp(branch, "main") == 0)
+        return 0;
+    if (!create)
+        return floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
+                           branch);
+    *out = floe__metadata_ref(base, "main");
+    return 0;
+}
+
+int floe__table_adopt(floe_table *t, const char *location)
+{
+    if (t->metadata_location && strcmp(t->metadata_location, location) == 0)
+        return 0;
+    floe_table_metadata *m = NULL;
+    FLOE_TRY(floe__table_read_metadata(t->io, location, &m));
+    char *copy = floe__strdup(location);
     if (!copy) {
         floe__metadata_free(m);
         return floe__error_nomem();
@@ -322,7 +355,8 @@ int floe__table_initial_metadata(const floe_table_create_options *c, const char 
         bool comma = false;
         for (size_t i = 0; rc == 0 && c->properties && i < c->properties->n; i++) {
             const floe_kv *kv = &c->properties->items[i];
-            if (strcmp(kv->key, "format-version") == 0 || strcmp(kv->key, "location") == 0)
+            if (strcmp(kv->key, "format-version") == 0 || strcmp(kv->key, "location") == 0 ||
+                strcmp(kv->key, FLOE_ALLOW_EXISTING_LOCATION) == 0)
                 continue;
             rc = put_kv_json(&b, kv->key, kv->value, comma);
             comma = true;
@@ -340,6 +374,39 @@ int floe__table_initial_metadata(const floe_table_create_options *c, const char 
     floe__json_free(jo);
     floe__buf_free(&b);
     floe__arena_free(a);
+    return rc;
+}
+
+/* A location that already holds table metadata is taken, as in Java's
+ * HadoopTables ("Table already exists at location: ..."): two tables in one
+ * directory would each see the other's files as orphans. The reserved
+ * create property floe.create.allow-existing-location=true skips the check
+ * (and is not stored). */
+static int on_listed_metadata(const floe_file_info *info, void *payload)
+{
+    bool *found = payload;
+    if (floe__metadata_file_location(info->uri))
+        *found = true;
+    return 0;
+}
+
+static int check_location_free(floe_fileio *io, const char *location, const floe_props *props)
+{
+    const char *allow = props ? floe__props_get(props, FLOE_ALLOW_EXISTING_LOCATION) : NULL;
+    if (allow && strcasecmp(allow, "true") == 0)
+        return 0;
+    char *prefix = floe__sprintf("%s/metadata/", location);
+    if (!prefix)
+        return floe__error_nomem();
+    bool found = false;
+    int rc = floe_fileio_list(io, prefix, on_listed_metadata, &found);
+    floe__free(prefix);
+    if (rc == FLOE_ENOTFOUND) {
+        floe_error_clear();
+        rc = 0;
+    }
+    if (rc == 0 && found)
+        rc = floe__error(FLOE_EEXISTS, "table", "Table already exists at location: %s", location);
     return rc;
 }
 
@@ -406,6 +473,8 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
             floe_table_free(t);
         return 0;
     }
+    if (rc == 0)
+        rc = check_location_free(t->io, location, create->properties);
     if (rc == 0)
         rc = floe__table_initial_metadata(create, location, &m);
     if (rc == 0)

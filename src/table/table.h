@@ -39,6 +39,7 @@ struct floe_table {
     floe_arena *ml_arena;
     char *branch; /* write target; "main" unless the options name one */
     char *wap_id; /* NULL unless the options set one */
+    bool create_branch; /* a missing branch forks from main's head on write */
     /* Set on the handle of a staged replacement (floe_table_replace_begin,
      * replace.c): its metadata is the replaced definition, never committed
      * by itself; commits through it go to the table being replaced. */
@@ -51,6 +52,15 @@ void floe__table_set_state(floe_table *t, floe_table_metadata *m, char *location
  * (decoded once, valid until the state changes); NULL when it has none or
  * on out-of-memory. */
 const char *floe__table_manifest_list(const floe_table *t, const floe_snapshot *s);
+/* The ref a write to `branch` builds on (*out, NULL when it is empty): the
+ * branch's head, or for a missing branch that `create` allows main's head
+ * (the branch forks from there). Errors: FLOE_EINVALID "Ref <b> is a tag
+ * not a branch", FLOE_ENOTFOUND "Cannot use branch (does not exist): <b>". */
+int floe__table_write_head(const floe_table_metadata *base, const char *branch, bool create,
+                           const floe_snapshot_ref **out);
+/* Make `location` the handle's state (read and parsed; nothing happens
+ * when it is the current one already). */
+int floe__table_adopt(floe_table *t, const char *location);
 /* Read + parse a metadata file through the handle's FileIO. */
 int floe__table_read_metadata(floe_fileio *io, const char *location, floe_table_metadata **out);
 

@@ -37,7 +37,7 @@ void floe__uuid_format(const uint8_t b[16], char out[37])
     out[o] = '\0';
 }
 
-static int hexval(char c)
+int floe__hex_digit(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -57,11 +57,11 @@ int floe__uuid_parse(const char *s, uint8_t out[16])
                 goto bad;
             continue;
         }
-        int hi = hexval(s[i]);
+        int hi = floe__hex_digit(s[i]);
         if (hi < 0)
             goto bad;
         i++;
-        int lo = hexval(s[i]);
+        int lo = floe__hex_digit(s[i]);
         if (lo < 0)
             goto bad;
         out[n++] = (uint8_t)(hi << 4 | lo);

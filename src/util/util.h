@@ -164,6 +164,8 @@ int floe__snapshot_id(int64_t *out);
 /* Format / parse the canonical 8-4-4-4-12 form from / to 16 bytes. */
 void floe__uuid_format(const uint8_t bytes[16], char out[37]);
 int floe__uuid_parse(const char *s, uint8_t out[16]);
+/* The value of hex digit c (either case), -1 if it is none. */
+int floe__hex_digit(char c);
 
 /* ---------------------------------------------------------------- clock */
 

@@ -69,7 +69,7 @@ audit2
 4
 tag
 3"
-out=$(C -c "SET spark.wap.branch = audit; INSERT INTO shop.o VALUES (5, 6.00, NULL, DATE'2026-09-22'); SELECT count(*) AS n FROM shop.o; RESET spark.wap.branch; SELECT count(*) AS n FROM shop.o")
+out=$(C -c "ALTER TABLE shop.o SET TBLPROPERTIES ('write.wap.enabled' = 'true'); SET spark.wap.branch = audit; INSERT INTO shop.o VALUES (5, 6.00, NULL, DATE'2026-09-22'); SELECT count(*) AS n FROM shop.o; RESET spark.wap.branch; SELECT count(*) AS n FROM shop.o; ALTER TABLE shop.o UNSET TBLPROPERTIES ('write.wap.enabled')")
 eq "spark.wap.branch" "$out" "n
 5
 n

@@ -59,7 +59,9 @@ eq "mor files" "$(C -c "SELECT content, record_count FROM shop.m.files ORDER BY 
 out=$(C -c "ALTER TABLE shop.m CREATE BRANCH b1;
 DELETE FROM shop.m.branch_b1 WHERE id = 3;
 SELECT count(*) AS main FROM shop.m; SELECT count(*) AS b1 FROM shop.m.branch_b1;
+ALTER TABLE shop.m SET TBLPROPERTIES ('write.wap.enabled' = 'true');
 SET spark.wap.branch = b1; UPDATE shop.m SET status = 'z'; RESET spark.wap.branch;
+ALTER TABLE shop.m UNSET TBLPROPERTIES ('write.wap.enabled');
 SELECT * FROM shop.m.branch_b1; SELECT * FROM shop.m ORDER BY id" 2>&1)
 eq "branch targets" "$out" "main
 2

@@ -125,7 +125,21 @@ touch "$T/wh/shop.db/t/data/stray.parquet"
 out=$(C -c "CALL local.system.remove_orphan_files(table => 'shop.t', older_than => TIMESTAMP '2099-01-01 00:00:00', dry_run => true)")
 has "orphan listed" "$out" "stray.parquet"
 [ -e "$T/wh/shop.db/t/data/stray.parquet" ] && ok || bad "dry run deleted"
-C -c "CALL local.system.remove_orphan_files(table => 'shop.t', older_than => TIMESTAMP '2099-01-01 00:00:00')" >/dev/null
+# no older_than: now - 3 days, so a file written a moment ago is no orphan yet
+out=$(C -c "CALL system.remove_orphan_files(table => 'shop.t', dry_run => true)")
+eq "default older_than is 3 days ago" "$out" "orphan_file_location"
+# deleting with an interval under 24 hours (or in the future) is refused, as in Java
+SHORT="Cannot remove orphan files with an interval less than 24 hours. Executing this procedure with a short interval may corrupt the table if other operations are happening at the same time. If you are absolutely confident that no concurrent operations will be affected by removing orphan files with such a short interval, you can use the Action API to remove orphan files with an arbitrary interval."
+out=$(F -c "CALL system.remove_orphan_files(table => 'shop.t', older_than => TIMESTAMP '2099-01-01 00:00:00')" 2>&1)
+eq "future older_than refused" "$out" "IllegalArgumentException: $SHORT"
+recent=$(date -u -d '-2 hours' '+%Y-%m-%d %H:%M:%S')
+out=$(F -c "SET TIME ZONE 'UTC'; CALL system.remove_orphan_files(table => 'shop.t', older_than => TIMESTAMP '$recent')" 2>&1)
+eq "older_than 2 hours ago refused" "$out" "IllegalArgumentException: $SHORT"
+[ -e "$T/wh/shop.db/t/data/stray.parquet" ] && ok || bad "refused call deleted"
+older=$(date -u -d '-25 hours' '+%Y-%m-%d %H:%M:%S')
+out=$(C -c "SET TIME ZONE 'UTC'; CALL system.remove_orphan_files(table => 'shop.t', older_than => TIMESTAMP '$older')")
+eq "older_than 25 hours ago accepted" "$out" "orphan_file_location"
+C -c "SET floe.remove-orphan-files.validate-interval = false; CALL system.remove_orphan_files(table => 'shop.t', older_than => TIMESTAMP '2099-01-01 00:00:00')" >/dev/null
 [ -e "$T/wh/shop.db/t/data/stray.parquet" ] && bad "orphan kept" || ok
 # equal_authorities: the table lives at s3://b/wh (mapped to a local dir); listed
 # through s3://other/wh (same dir), every file conflicts until declared equal

@@ -284,6 +284,185 @@ static void test_s3_schemes(void)
     floe_catalog_free(cat);
 }
 
+/* ------------------------------------------------------------ spellings */
+
+/* A catalog and a local FileIO in a fresh directory; *loc is the table
+ * location <dir>/wh/<sub>. */
+static int local_world(const char *name, const char *sub, char *loc, size_t loclen,
+                       floe_catalog **cat, floe_fileio **io)
+{
+    const char *dir = ft_tmp(name);
+    mkdir(dir, 0755);
+    char db[4096];
+    snprintf(db, sizeof db, "%s/catalog.db", dir);
+    snprintf(loc, loclen, "%.1900s/wh/%s", dir, sub);
+    FLOE_TRY(floe_catalog_open_sql(cat, db, NULL));
+    return floe_fileio_local_new(io);
+}
+
+/* Options of a dry run over every file (a threshold in the future). */
+static void dry_run_all(floe_orphan_options *o, found *f)
+{
+    *o = (floe_orphan_options)FLOE_ORPHAN_OPTIONS_INIT;
+    o->on_orphan = on_orphan;
+    o->payload = f;
+    o->has_older_than = true;
+    o->older_than_ms = floe__now_ms() + 60000;
+    o->dry_run = true;
+}
+
+/* Commit an append whose manifest names existing files by these exact
+ * strings (as another writer may spell them). */
+static int append_spelled(fx_table *t, const char *const *paths, size_t n)
+{
+    t->clock += 1000;
+    floe_arena *a = floe__arena_new(0);
+    int64_t snap, seq = t->m->last_sequence_number + 1, parent = fx_head(t, "main");
+    floe__snapshot_id(&snap);
+    floe_manifest_entry *es = floe__arena_calloc(a, n, sizeof *es);
+    for (size_t i = 0; i < n; i++) {
+        es[i].status = FLOE_ENTRY_ADDED;
+        es[i].has_snapshot_id = true;
+        es[i].snapshot_id = snap;
+        es[i].sequence_number = es[i].file_sequence_number = FLOE_SEQ_UNASSIGNED;
+        es[i].data_file.file_path = (char *)paths[i];
+        es[i].data_file.file_size_in_bytes = 1;
+        es[i].data_file.file_format = "PARQUET";
+        es[i].data_file.record_count = 1;
+        es[i].data_file.block_size_in_bytes = -1;
+    }
+    floe_manifest_file mf;
+    int rc = fx_write_manifest(t, FLOE_MANIFEST_DATA, snap, FLOE_SEQ_UNASSIGNED, es, n, &mf, a);
+    floe_buf bytes = FLOE_BUF_INIT;
+    floe_manifest_list *list = NULL;
+    if (rc == 0)
+        rc = fx_manifests(t, parent, &bytes, &list);
+    if (rc == 0)
+        rc = fx_commit_snapshot(t, "main", "append", snap, seq, parent, list ? list->entries : NULL,
+                                list ? list->nentries : 0, &mf, 1, a);
+    floe_manifest_list_free(list);
+    floe__buf_free(&bytes);
+    floe__arena_free(a);
+    return rc;
+}
+
+/* A live file whose metadata spelling differs from the listing's by
+ * percent-encoding, "//", "./" or "x/.." is never an orphan; the stray
+ * next to them still is, reported as listed. */
+static void test_spellings(void)
+{
+    char loc[2048], p[4096];
+    floe_catalog *cat;
+    floe_fileio *io;
+    FT_OK(local_world("spell", "db/t", loc, sizeof loc, &cat, &io));
+    fx_table t;
+    FT_OK(fx_create(&t, cat, io, "db.t", loc, T0));
+    FT_OK(fx_append(&t, "main", 1, NULL));
+    static const char *const names[] = {"a b.parquet", "n1.parquet", "n2.parquet", "n3.parquet",
+                                        "c%d.parquet", "stray.parquet"};
+    for (size_t i = 0; i < FT_N(names); i++) {
+        snprintf(p, sizeof p, "%s/data/%s", loc, names[i]);
+        FT_OK(ft_write_file(p, "x", 1));
+    }
+    char s1[4096], s2[4096], s3[4096], s4[4096], s5[4096];
+    snprintf(s1, sizeof s1, "file://%s/data/a%%20b.parquet", loc); /* percent-encoded */
+    snprintf(s2, sizeof s2, "%s/data//n1.parquet", loc);            /* double slash */
+    snprintf(s3, sizeof s3, "%s/./data/n2.parquet", loc);           /* dot segment */
+    snprintf(s4, sizeof s4, "file:%s/data/x/../n3.parquet", loc);  /* dot-dot segment */
+    snprintf(s5, sizeof s5, "%s/data/c%%25d.parquet", loc);         /* an encoded percent */
+    const char *const spelled[] = {s1, s2, s3, s4, s5};
+    FT_OK(append_spelled(&t, spelled, FT_N(spelled)));
+
+    floe_orphan_options o;
+    found f = {FLOE_VEC_INIT(char *)};
+    dry_run_all(&o, &f);
+    floe_orphan_result r;
+    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_EQ_INT(r.orphan_files_count, 1);
+    snprintf(p, sizeof p, "%s/data/stray.parquet", loc);
+    FT_CHECK(f.paths.len == 1 && strcmp(*(char **)floe__vec_at(&f.paths, 0), p) == 0);
+    for (size_t i = 0; i < f.paths.len; i++)
+        if (!strstr(*(char **)floe__vec_at(&f.paths, i), "stray"))
+            ft_fail(__FILE__, __LINE__, "live file taken for an orphan: %s",
+                    *(char **)floe__vec_at(&f.paths, i));
+    /* and for real: only the stray goes */
+    o.dry_run = false;
+    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_EQ_INT(r.orphan_files_count, 1);
+    FT_CHECK(access(p, F_OK) != 0);
+    for (size_t i = 0; i + 1 < FT_N(names); i++) {
+        snprintf(p, sizeof p, "%s/data/%s", loc, names[i]);
+        FT_CHECK(access(p, F_OK) == 0);
+    }
+    found_free(&f);
+    fx_free(&t);
+    floe_fileio_free(io);
+    floe_catalog_free(cat);
+}
+
+/* ------------------------------------------------------------ two tables, one location */
+
+/* Two tables registered at one location (two catalogs sharing a
+ * warehouse): neither sweep may list the other's files; both stop, naming
+ * the other table's metadata file, and delete nothing. A metadata file of
+ * the table itself that no longer is in its log (same table-uuid) is still
+ * an ordinary orphan. */
+static void test_shared_location(void)
+{
+    char loc[2048], p[4096];
+    floe_catalog *cat;
+    floe_fileio *io;
+    FT_OK(local_world("shared", "shop/orders", loc, sizeof loc, &cat, &io));
+    fx_table a, b;
+    FT_OK(fx_create(&a, cat, io, "ice.orders", loc, T0));
+    FT_OK(fx_append(&a, "main", 1, NULL));
+    /* a stale copy of a's own metadata (same table-uuid) */
+    floe_buf text = FLOE_BUF_INIT;
+    FT_OK(floe__io_read_all(io, a.meta_loc, (size_t)1 << 20, &text));
+    snprintf(p, sizeof p, "%s/metadata/00099-stale.metadata.json", loc);
+    FT_OK(ft_write_file(p, text.ptr, text.len));
+    floe__buf_free(&text);
+
+    floe_orphan_options o;
+    found f = {FLOE_VEC_INIT(char *)};
+    dry_run_all(&o, &f);
+    floe_orphan_result r;
+    FT_OK(floe_remove_orphan_files(&r, cat, "ice.orders", &o));
+    FT_EQ_INT(r.orphan_files_count, 1);
+    FT_CHECK(has(&f, "00099-stale.metadata.json"));
+    found_free(&f);
+    f.paths = (floe_vec)FLOE_VEC_INIT(char *);
+
+    FT_OK(fx_create(&b, cat, io, "local.orders", loc, T0));
+    FT_OK(fx_append(&b, "main", 1, NULL));
+    char *live_a = fx_live(&a, fx_head(&a, "main"), 0);
+    char *live_b = fx_live(&b, fx_head(&b, "main"), 0);
+    o.dry_run = false; /* would delete: must stop first */
+    FT_EQ_INT(floe_remove_orphan_files(&r, cat, "local.orders", &o), FLOE_EINVALID);
+    FT_ERR_CONTAINS("is the metadata of another table");
+    FT_ERR_CONTAINS(a.m->table_uuid);
+    FT_EQ_INT(r.orphan_files_count, 0);
+    FT_EQ_INT(floe_remove_orphan_files(&r, cat, "ice.orders", &o), FLOE_EINVALID);
+    FT_ERR_CONTAINS(b.m->table_uuid);
+    FT_EQ_INT((long)f.paths.len, 0);
+    /* every file of both tables is still there */
+    for (int k = 0; k < 2; k++) {
+        char *live = k ? live_b : live_a;
+        for (char *line = live, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+            *nl = '\0';
+            FT_CHECK(access(line, F_OK) == 0);
+        }
+    }
+    FT_CHECK(access(a.meta_loc, F_OK) == 0 && access(b.meta_loc, F_OK) == 0);
+    floe__free(live_a);
+    floe__free(live_b);
+    found_free(&f);
+    fx_free(&a);
+    fx_free(&b);
+    floe_fileio_free(io);
+    floe_catalog_free(cat);
+}
+
 /* ------------------------------------------------------------ xsort */
 
 static int cmp_path(const void *a, const void *b)
@@ -412,6 +591,8 @@ static const ft_case cases[] = {
     {"oom", test_oom},
     {"local_orphans", test_local_orphans},
     {"s3_schemes", test_s3_schemes},
+    {"spellings", test_spellings},
+    {"shared_location", test_shared_location},
     {"xsort_spills", test_xsort_spills},
     {"path_offset", test_path_offset},
 };

@@ -5,6 +5,7 @@
  * key_value maps) and read back by floe and by DuckDB with identical values.
  */
 #include "pqengines.h"
+#include "spec/spec.h"
 
 static const floe_type nt_long = {.id = FLOE_T_LONG}, nt_int = {.id = FLOE_T_INT},
                        nt_str = {.id = FLOE_T_STRING}, nt_dbl = {.id = FLOE_T_DOUBLE};
@@ -284,9 +285,155 @@ static void roundtrip(int version, bool no_dict, int64_t batch_rows)
 static void test_nested_v1(void) { roundtrip(1, false, 0); }
 static void test_nested_v2_plain(void) { roundtrip(2, true, 7); }
 
+/* The file written with n_schema read through a later schema (spec
+ * "Default values", "Column Projection"): members added to a struct, to the
+ * struct elements of a list, and new struct, list and map columns read their
+ * initial-default; a new struct with `{}` takes its members' defaults, one
+ * without a default is null; a struct read only through new members keeps
+ * the file's nulls. */
+static const char evolved_json[] =
+    "{\"type\":\"struct\",\"schema-id\":1,\"fields\":["
+    "{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"},"
+    "{\"id\":2,\"name\":\"s\",\"required\":false,\"type\":{\"type\":\"struct\",\"fields\":["
+    " {\"id\":21,\"name\":\"a\",\"required\":true,\"type\":\"int\"},"
+    " {\"id\":22,\"name\":\"b\",\"required\":false,\"type\":\"string\"},"
+    " {\"id\":30,\"name\":\"c\",\"required\":false,\"type\":\"int\",\"initial-default\":7},"
+    " {\"id\":43,\"name\":\"u\",\"required\":false,\"type\":\"uuid\","
+    "  \"initial-default\":\"f79c3e09-677c-4bbd-a479-3f349cb785e7\"}]}},"
+    "{\"id\":8,\"name\":\"ls\",\"required\":true,\"type\":{\"type\":\"list\",\"element-id\":9,"
+    " \"element-required\":true,\"element\":{\"type\":\"struct\",\"fields\":["
+    "  {\"id\":10,\"name\":\"x\",\"required\":false,\"type\":\"double\"},"
+    "  {\"id\":31,\"name\":\"y\",\"required\":false,\"type\":\"string\",\"initial-default\":\"hi\"}]}}},"
+    "{\"id\":32,\"name\":\"p\",\"required\":false,\"initial-default\":{},\"type\":{\"type\":\"struct\","
+    " \"fields\":[{\"id\":33,\"name\":\"x\",\"required\":false,\"type\":\"int\",\"initial-default\":0},"
+    " {\"id\":34,\"name\":\"y\",\"required\":false,\"type\":\"long\",\"initial-default\":-1}]}},"
+    "{\"id\":35,\"name\":\"tags\",\"required\":false,\"initial-default\":[\"a\",\"b\"],"
+    " \"type\":{\"type\":\"list\",\"element-id\":36,\"element\":\"string\",\"element-required\":false}},"
+    "{\"id\":37,\"name\":\"mm\",\"required\":false,\"initial-default\":{\"keys\":[\"k\"],\"values\":[1]},"
+    " \"type\":{\"type\":\"map\",\"key-id\":38,\"key\":\"string\",\"value-id\":39,\"value\":\"int\","
+    " \"value-required\":false}},"
+    "{\"id\":40,\"name\":\"q\",\"required\":false,\"type\":{\"type\":\"struct\",\"fields\":["
+    " {\"id\":41,\"name\":\"z\",\"required\":false,\"type\":\"int\",\"initial-default\":3}]}},"
+    "{\"id\":44,\"name\":\"lp\",\"required\":false,\"initial-default\":[{\"45\":5},{}],"
+    " \"type\":{\"type\":\"list\",\"element-id\":46,\"element-required\":false,\"element\":"
+    " {\"type\":\"struct\",\"fields\":[{\"id\":45,\"name\":\"v\",\"required\":false,\"type\":\"int\"},"
+    " {\"id\":47,\"name\":\"w\",\"required\":false,\"type\":\"int\",\"initial-default\":9}]}}}"
+    "]}";
+
+static char *json_of(const struct ArrowArray *a, const floe_type *t, int64_t i)
+{
+    json_t *v = to_json_value(a, t, i);
+    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+    json_decref(v);
+    return s;
+}
+
+static void read_evolved(const floe_buf *file, const char *schema_json, int64_t *rows,
+                         void (*check)(const struct ArrowArray *, const floe_schema *, int64_t,
+                                       int64_t))
+{
+    floe_arena *ar = floe__arena_new(0);
+    floe_json *j = NULL;
+    floe_schema *sc = NULL;
+    FT_OK(floe__json_parse(&j, schema_json, strlen(schema_json), "schema"));
+    FT_OK(floe__schema_from_json(&sc, j, 0, ar));
+    floe__json_free(j);
+    floe_input *in;
+    FT_OK(floe__pq_input_memory(&in, file->ptr, file->len, "nested.parquet"));
+    floe_pq_read_options o = {0};
+    o.projection = sc;
+    floe_pq_reader *r;
+    FT_OK(floe__pq_reader_open(&r, in, &o));
+    struct ArrowArray a;
+    int rc;
+    *rows = 0;
+    while ((rc = floe__pq_reader_next(r, &a)) == 0) {
+        for (int64_t i = 0; i < a.length; i++, (*rows)++)
+            check(&a, sc, i, *rows);
+        a.release(&a);
+    }
+    FT_EQ_INT(rc, FLOE_ITEROVER);
+    floe__pq_reader_free(r);
+    in->close(in);
+    floe__schema_release(sc);
+    floe__arena_free(ar);
+}
+
+static int evolved_bad;
+
+static void expect_col(const struct ArrowArray *a, const floe_schema *sc, size_t c, int64_t i,
+                       int64_t row, const char *want)
+{
+    char *got = json_of(a->children[c], sc->root->fields[c].type, i);
+    if (strcmp(got, want) != 0 && evolved_bad++ < 8)
+        ft_fail(__FILE__, __LINE__, "row %lld %s: want %s got %s", (long long)row,
+                sc->root->fields[c].name, want, got);
+    free(got);
+}
+
+#define UUID_HEX "f79c3e09677c4bbda4793f349cb785e7" /* canon() prints uuids as hex */
+
+static void check_evolved(const struct ArrowArray *a, const floe_schema *sc, int64_t i,
+                          int64_t row)
+{
+    char want[512];
+    if (row % 5 == 0)
+        snprintf(want, sizeof want, "null");
+    else if (row % 2)
+        snprintf(want, sizeof want,
+                 "{\"a\":%lld,\"b\":\"x%lld\",\"c\":7,\"u\":\"%s\"}",
+                 (long long)row, (long long)row, UUID_HEX);
+    else
+        snprintf(want, sizeof want,
+                 "{\"a\":%lld,\"b\":null,\"c\":7,\"u\":\"%s\"}",
+                 (long long)row, UUID_HEX);
+    expect_col(a, sc, 1, i, row, want);
+    /* ls: i % 3 elements, each with y = "hi" */
+    char *ls = json_of(a->children[2], sc->root->fields[2].type, i);
+    int n = 0;
+    for (const char *p = ls; (p = strstr(p, "\"y\":\"hi\"")); p++)
+        n++;
+    if (n != row % 3 || strstr(ls, "\"y\":null"))
+        ft_fail(__FILE__, __LINE__, "row %lld ls: %s", (long long)row, ls);
+    free(ls);
+    expect_col(a, sc, 3, i, row, "{\"x\":0,\"y\":-1}");
+    expect_col(a, sc, 4, i, row, "[\"a\",\"b\"]");
+    expect_col(a, sc, 5, i, row, "{\"k\":1}");
+    expect_col(a, sc, 6, i, row, "null");
+    expect_col(a, sc, 7, i, row, "[{\"v\":5,\"w\":9},{\"v\":null,\"w\":9}]");
+}
+
+static const char only_new_json[] =
+    "{\"type\":\"struct\",\"schema-id\":1,\"fields\":["
+    "{\"id\":2,\"name\":\"s\",\"required\":false,\"type\":{\"type\":\"struct\",\"fields\":["
+    " {\"id\":30,\"name\":\"c\",\"required\":false,\"type\":\"int\",\"initial-default\":7}]}}]}";
+
+static void check_only_new(const struct ArrowArray *a, const floe_schema *sc, int64_t i,
+                           int64_t row)
+{
+    expect_col(a, sc, 0, i, row, row % 5 == 0 ? "null" : "{\"c\":7}");
+}
+
+static void test_nested_defaults(void)
+{
+    struct ArrowArray src;
+    FT_OK(build_rows(NROWS, &src));
+    floe_buf file = FLOE_BUF_INIT;
+    FT_OK(write_nested(&file, &src, 1, false));
+    src.release(&src);
+    int64_t rows;
+    evolved_bad = 0;
+    read_evolved(&file, evolved_json, &rows, check_evolved);
+    FT_EQ_INT(rows, NROWS);
+    read_evolved(&file, only_new_json, &rows, check_only_new);
+    FT_EQ_INT(rows, NROWS);
+    floe__buf_free(&file);
+}
+
 static const ft_case cases[] = {
     {"nested_v1", test_nested_v1},
     {"nested_v2_plain", test_nested_v2_plain},
+    {"nested_defaults", test_nested_defaults},
 };
 
 int main(int argc, char **argv)

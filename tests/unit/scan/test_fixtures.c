@@ -303,6 +303,26 @@ static void test_column_defaults(void)
     if (r.n != 3 || rows_has(&r, "true|342342|-9223372036854775808|HELLO|12345.00|2003-10-20") != 2)
         rows_dump(&r);
     rows_free(&r);
+    /* every added column, PROVENANCE.md's expected values (the table's
+     * timestamptz printed in UTC, uuid canonical, fixed/binary as hex) */
+    const char *all[] = {"col_boolean", "col_integer", "col_long", "col_float", "col_double",
+                         "col_decimal", "col_date", "col_time", "col_timestamp",
+                         "col_timestamptz", "col_string", "col_uuid", "col_fixed", "col_binary"};
+    o.columns = all;
+    o.ncolumns = FT_N(all);
+    rc = scan_fixture(&F_DEFAULTS, &o, &r, NULL, err, sizeof err);
+    if (rc) {
+        ft_fail(__FILE__, __LINE__, "rc %d %s", rc, err);
+        return;
+    }
+    static const char want[] =
+        "true|342342|-9223372036854775808|0.34234|0.342343242342342|12345.00|2003-10-20|"
+        "00:00:00.012345|1970-01-01T00:00:00.012345|1970-01-01T00:00:00.012345+00:00|HELLO|"
+        "f79c3e09-677c-4bbd-a479-3f349cb785e7|010203ff03|0102";
+    FT_EQ_INT(rows_has(&r, want), 2);
+    if (rows_has(&r, want) != 2)
+        rows_dump(&r);
+    rows_free(&r);
 }
 
 static void test_lineitem_v1_gzip(void)

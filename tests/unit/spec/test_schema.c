@@ -205,10 +205,63 @@ static void test_specs_and_orders(void)
     floe__arena_free(a);
 }
 
+/* Defaults of struct, list and map fields (spec "Default values", JSON
+ * single-value serialization) are parsed, checked against the type, and
+ * written back in the same form (a commit must not drop them). */
+static void test_nested_defaults_json(void)
+{
+    static const char js[] =
+        "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
+        "{\"id\":1,\"name\":\"p\",\"required\":false,\"type\":{\"type\":\"struct\",\"fields\":["
+        "{\"id\":2,\"name\":\"x\",\"required\":false,\"type\":\"int\",\"initial-default\":0}]},"
+        "\"initial-default\":{},\"write-default\":{}},"
+        "{\"id\":3,\"name\":\"tags\",\"required\":false,\"type\":{\"type\":\"list\",\"element-id\":4,"
+        "\"element\":\"string\",\"element-required\":false},\"initial-default\":[\"a\",null]},"
+        "{\"id\":5,\"name\":\"m\",\"required\":false,\"type\":{\"type\":\"map\",\"key-id\":6,"
+        "\"key\":\"string\",\"value-id\":7,\"value\":\"date\",\"value-required\":false},"
+        "\"initial-default\":{\"keys\":[\"k\"],\"values\":[\"2003-10-20\"]}},"
+        "{\"id\":8,\"name\":\"lp\",\"required\":false,\"type\":{\"type\":\"list\",\"element-id\":9,"
+        "\"element\":{\"type\":\"struct\",\"fields\":[{\"id\":10,\"name\":\"v\",\"required\":false,"
+        "\"type\":\"int\"}]},\"element-required\":false},\"initial-default\":[{\"10\":5},{}]}]}";
+    floe_arena *a = floe__arena_new(0);
+    floe_json *j = NULL;
+    floe_schema *sc = NULL;
+    FT_OK(floe__json_parse(&j, js, strlen(js), "schema"));
+    FT_OK(floe__schema_from_json(&sc, j, 0, a));
+    floe__json_free(j);
+    const floe_field *p = floe__schema_field_by_name(sc, "p");
+    FT_ASSERT(p && p->initial_default && !p->initial_default->is_null);
+    FT_EQ_INT(p->initial_default->type, FLOE_T_STRUCT);
+    FT_EQ_INT((long)p->initial_default->v.nested->n, 0);
+    floe_buf b = FLOE_BUF_INIT;
+    FT_OK(floe__schema_to_json(sc, &b));
+    FT_CHECK(strstr(b.ptr, "\"initial-default\":{},\"write-default\":{}") != NULL);
+    FT_CHECK(strstr(b.ptr, "\"initial-default\":[\"a\",null]") != NULL);
+    FT_CHECK(strstr(b.ptr, "\"initial-default\":{\"keys\":[\"k\"],\"values\":[\"2003-10-20\"]}") !=
+             NULL);
+    FT_CHECK(strstr(b.ptr, "\"initial-default\":[{\"10\":5},{}]") != NULL);
+    if (!strstr(b.ptr, "[{\"10\":5},{}]"))
+        ft_fail(__FILE__, __LINE__, "%s", b.ptr);
+    floe__buf_free(&b);
+    floe__schema_release(sc);
+    /* a value that does not fit the type is an error naming the field */
+    static const char bad[] =
+        "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"p\",\"required\":false,"
+        "\"type\":{\"type\":\"struct\",\"fields\":[{\"id\":2,\"name\":\"x\",\"required\":false,"
+        "\"type\":\"int\"}]},\"initial-default\":{\"9\":1}}]}";
+    FT_OK(floe__json_parse(&j, bad, strlen(bad), "schema"));
+    FT_EQ_INT(floe__schema_from_json(&sc, j, 0, a), FLOE_EINVALID);
+    FT_ERR_CONTAINS("no field with id '9'");
+    FT_ERR_CONTAINS("initial-default of schema field 'p'");
+    floe__json_free(j);
+    floe__arena_free(a);
+}
+
 static const ft_case cases[] = {
     {"type_strings", test_type_strings},     {"schema_json", test_schema_json},
     {"defaults_fixture", test_defaults_fixture}, {"transforms", test_transforms},
     {"specs_and_orders", test_specs_and_orders},
+    {"nested_defaults_json", test_nested_defaults_json},
 };
 
 int main(int argc, char **argv)

@@ -64,6 +64,50 @@ static void test_create_load(void)
     floe_catalog_free(c);
 }
 
+/* Two catalogs (catalog_name ice and local) on one catalog.db and one
+ * warehouse: the second CREATE of shop.orders would land in the first's
+ * directory. It is refused with Java's HadoopTables wording, unless the
+ * reserved property allows it (and that property is not stored). */
+static void test_create_location_taken(void)
+{
+    floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
+    o.warehouse = ft_tmp("wh-shared");
+    o.name = "ice";
+    floe_catalog *ice = NULL, *local = NULL;
+    FT_OK(floe_catalog_open_sql(&ice, ft_tmp("shared.db"), &o));
+    o.name = "local";
+    FT_OK(floe_catalog_open_sql(&local, ft_tmp("shared.db"), &o));
+    FT_OK(floe_catalog_create_namespace(ice, "shop", NULL));
+    FT_OK(floe_catalog_create_namespace(local, "shop", NULL));
+    floe_table *a = NULL, *b = NULL;
+    FT_OK(fx_create(&a, ice, "shop.orders", NULL));
+    fx_append(a, 1);
+    int nfiles = fx_count_files(a);
+    char msg[4200];
+    snprintf(msg, sizeof msg, "Table already exists at location: %s", floe_table_location(a));
+    FT_CHECK(fx_create(&b, local, "shop.orders", NULL) == FLOE_EEXISTS);
+    FT_ERR_IS(FLOE_EEXISTS, msg);
+    FT_CHECK(floe_catalog_load_table(&(char *){NULL}, NULL, local, "shop.orders") == FLOE_ENOTFOUND);
+    FT_EQ_INT(fx_count_files(a), nfiles); /* nothing written at the location */
+    /* an explicit LOCATION there is refused the same way */
+    floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
+    co.schema_json = ORDERS_SCHEMA;
+    co.location = floe_table_location(a);
+    FT_CHECK(floe_table_create(NULL, local, "shop.other", &co, NULL) == FLOE_EEXISTS);
+    FT_ERR_IS(FLOE_EEXISTS, msg);
+    /* the documented override */
+    floe_props p = FLOE_PROPS_INIT;
+    floe__props_set(&p, FLOE_ALLOW_EXISTING_LOCATION, "true");
+    FT_OK(fx_create(&b, local, "shop.orders", &p));
+    FT_EQ_STR(floe_table_location(b), floe_table_location(a));
+    FT_CHECK(floe_table_property(b, FLOE_ALLOW_EXISTING_LOCATION) == NULL);
+    floe__props_free(&p);
+    floe_table_free(a);
+    floe_table_free(b);
+    floe_catalog_free(ice);
+    floe_catalog_free(local);
+}
+
 /* The seed's script 1: three loads, rollback, forward-rollback error,
  * set-current back and forth; 4 history entries for 3 snapshots. */
 static void test_script1(void)
@@ -597,6 +641,7 @@ static const ft_case cases[] = {
     {"rest_commit_request", test_rest_commit_request},
     {"oom", test_oom},
     {"create_load", test_create_load},
+    {"create_location_taken", test_create_location_taken},
     {"script1", test_script1},
     {"selection_errors", test_selection_errors},
     {"refs", test_refs},
