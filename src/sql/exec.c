@@ -26,6 +26,8 @@ static const struct {
     const char *cls;
 } error_classes[] = {
     {"Cannot roll back to snapshot, not an ancestor", "ValidationException"},
+    {"Cannot use branch (does not exist)", "ValidationException"}, /* SparkTable */
+    {"Cannot expire ", "IllegalArgumentException"},                /* RemoveSnapshots */
     {"Cannot roll back to unknown snapshot id", "ValidationException"},
     {"Cannot cherry-pick unknown snapshot ID", "ValidationException"},
     {"Cannot cherrypick snapshot", "ValidationException"},
@@ -56,16 +58,21 @@ static const struct {
 
 const char *floe__sql_error_class(int code, const char *message)
 {
-    if (!message)
-        return NULL;
-    for (size_t i = 0; i < FLOE_ARRAY_LEN(error_classes); i++)
+    for (size_t i = 0; message && i < FLOE_ARRAY_LEN(error_classes); i++)
         if (strncmp(message, error_classes[i].prefix, strlen(error_classes[i].prefix)) == 0)
             return error_classes[i].cls;
+    /* No message of its own: the exception Iceberg raises for the kind. */
     switch (code) {
+    case FLOE_ENOTFOUND: return "NotFoundException";
+    case FLOE_EEXISTS: return "AlreadyExistsException";
+    case FLOE_EINVALID: return "IllegalArgumentException";
     case FLOE_ECONFLICT: return "CommitFailedException";
     case FLOE_ECOMMITUNKNOWN: return "CommitStateUnknownException";
     case FLOE_EUNSUPPORTED: return "UnsupportedOperationException";
-    default: return NULL;
+    case FLOE_ECORRUPT:
+    case FLOE_EIO: return "RuntimeIOException";
+    case FLOE_ENOMEM: return "OutOfMemoryError";
+    default: return "RuntimeException";
     }
 }
 

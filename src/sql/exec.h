@@ -172,8 +172,9 @@ const char *floe__sql_session_var(const floe_sql_session *s, const char *name);
 /* Parse "table" / "csv" / "json". FLOE_EINVALID otherwise. */
 int floe__sql_format_parse(const char *name, floe_sql_format *out);
 
-/* Java exception class for an error raised by floe (code + message), or
- * NULL. Exposed for tests. */
+/* Java exception class for an error raised by floe (code + message): the
+ * one Iceberg/Spark throws for that message, else the one for the code
+ * (never NULL). Every error the floe command prints is named by it. */
 const char *floe__sql_error_class(int code, const char *message);
 
 #endif

@@ -52,7 +52,8 @@ typedef struct data_rs {
     char *ident;
     floe_sql_travel travel; /* strings owned below */
     char *travel_text;
-    char *ref; /* branch/tag suffix */
+    char *ref;                         /* branch/tag suffix */
+    bool ref_is_branch;                /* t.branch_x: x must be a branch (SparkTable's check) */
     floe_table_metadata *schema_owner; /* the metadata whose schema types the columns use */
     floe_rs_column *cols;
     const floe_type **types; /* Iceberg type per column (what the scan returns) */
@@ -100,7 +101,11 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     int rc = 0;
     switch (d->travel.kind) {
     case FLOE_SQLTT_NONE:
-        if (d->ref) {
+        if (d->ref && d->ref_is_branch && strcmp(d->ref, "main") != 0 &&
+            floe_table_snapshot_by_ref(*t, d->ref, &si) < 0) {
+            rc = floe__error(FLOE_ENOTFOUND, "sql", "Cannot use branch (does not exist): %s",
+                             d->ref);
+        } else if (d->ref) {
             o->ref = d->ref;
             rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
         } else if (s) {
@@ -142,7 +147,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     }
     }
     if (rc < 0 && s && !s->error_class)
-        s->error_class = "IllegalArgumentException";
+        s->error_class = floe__sql_error_class(rc, floe_error_last()->message);
     return rc;
 }
 
@@ -700,6 +705,7 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
     if (rc == 0 && (r->name.kind == FLOE_SQLREF_BRANCH || r->name.kind == FLOE_SQLREF_TAG) &&
         !(d->ref = floe__strdup(r->name.suffix)))
         rc = floe__error_nomem();
+    d->ref_is_branch = r->name.kind == FLOE_SQLREF_BRANCH;
     /* Resolve once now: unknown snapshots and refs fail at analysis, as in
      * Spark, and the selection's schema gives the columns. */
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;

@@ -500,7 +500,13 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
         if (s == SQLITE_DONE)
             break;
         if (s != SQLITE_ROW) {
-            rc = floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(sqlite3_db_handle(st)));
+            /* A virtual table's failure comes back as its message: keep
+             * the floe error behind it (its code names its Java class). */
+            const char *m = sqlite3_errmsg(sqlite3_db_handle(st));
+            const floe_error *e = floe_error_last();
+            rc = e && e->code < 0 && e->message && strcmp(e->message, m) == 0
+                     ? e->code
+                     : floe__error(FLOE_EINVALID, "sql", "%s", m);
             break;
         }
         for (size_t i = 0; i < n && rc == 0; i++) {

@@ -449,6 +449,24 @@ int floe__time_format_iso(int64_t ms, const floe_tz *tz, floe_buf *out)
     return format_common(ms, tz, out, true);
 }
 
+int floe__time_error_no_snapshot_older(const char *subsystem, int64_t ms)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__time_format_iso(ms, NULL, &b);
+    /* Java prints the UTC offset as +00:00 (OffsetDateTime), not Z */
+    if (rc == 0 && b.len && b.ptr[b.len - 1] == 'Z') {
+        b.len--;
+        rc = floe__buf_puts(&b, "+00:00");
+    }
+    if (rc < 0) {
+        floe__buf_free(&b);
+        return rc;
+    }
+    rc = floe__error(FLOE_ENOTFOUND, subsystem, "Cannot find a snapshot older than %s", b.ptr);
+    floe__buf_free(&b);
+    return rc;
+}
+
 static bool digits(const char *p, int n, int *out)
 {
     int v = 0;

@@ -96,7 +96,7 @@ out=$(F --format csv -c "SET TIME ZONE 'Europe/Paris'; SET spark.sql.session.tim
 eq "set time zone" "$out" "key,value
 spark.sql.session.timeZone,Europe/Paris"
 out=$(F -c "SET TIME ZONE 'Mars/Olympus'" 2>&1); rc=$?
-has "bad zone" "$rc:$out" "1:Error: Cannot resolve the given timezone"
+has "bad zone" "$rc:$out" "1:IllegalArgumentException: Cannot resolve the given timezone"
 out=$(F --conf cache-enabled=false --format csv -c "SET")
 eq "--conf shows in SET" "$out" "key,value
 cache-enabled,false"
