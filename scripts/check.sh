@@ -24,6 +24,16 @@ run_preset() {
 bash scripts/interop-setup.sh || echo "interop setup failed: interop tests will report skipped"
 rc=0
 run_preset dev || rc=1
+# the reference-engine peer suite (tests/peers) on the dev build, counted in the last line
+run_peers() {
+  [ -x build/dev/floe ] || return 1
+  bash scripts/peers-test.sh build/dev/floe 2>&1 | tee build/dev/peers.log
+  local line; line=$(grep -E "^peers: [0-9]+ passed" build/dev/peers.log | tail -1)
+  [ -n "$line" ] || { total_fail=$((total_fail + 1)); return 1; }
+  set -- $(grep -oE "[0-9]+" <<<"$line")
+  total_pass=$((total_pass + $1)); total_fail=$((total_fail + $2)); total_skip=$((total_skip + $3))
+}
+run_peers || rc=1
 run_preset asan || rc=1
 echo "${total_pass} passed, ${total_fail} failed, ${total_skip} skipped"
 [ $rc -eq 0 ] && [ $total_fail -eq 0 ]
