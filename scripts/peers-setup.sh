@@ -25,11 +25,10 @@ PY=${PYTHON:-python3}
 command -v "$PY" >/dev/null || fail "python3 not found"
 
 # --- Python venv -------------------------------------------------------------------------
-want_py="pyspark==$PYSPARK_VERSION pyiceberg[sql-sqlite,pyarrow]==$PYICEBERG_VERSION pytest==$PYTEST_VERSION"
+want_py="pyspark==$PYSPARK_VERSION pyiceberg[sql-sqlite,pyarrow,pyiceberg-core]==$PYICEBERG_VERSION pytest==$PYTEST_VERSION"
 if [ "$(cat "$DIR/venv/.stamp" 2>/dev/null)" != "$want_py" ]; then
-  echo "peers-setup: creating venv in $DIR/venv ($want_py)"
-  rm -rf "$DIR/venv"
-  "$PY" -m venv "$DIR/venv" || fail "python3 -m venv failed"
+  echo "peers-setup: installing into $DIR/venv ($want_py)"
+  [ -x "$DIR/venv/bin/python" ] || "$PY" -m venv "$DIR/venv" || fail "python3 -m venv failed"
   # shellcheck disable=SC2086
   "$DIR/venv/bin/pip" install --quiet --disable-pip-version-check $want_py \
     || fail "pip install failed"

@@ -300,3 +300,75 @@ def warehouse(tmp_path):
     w = tmp_path / "wh"
     w.mkdir()
     return str(w)
+
+
+# --- rows in one canonical form ----------------------------------------------------------
+# Spark rows, PyIceberg (pyarrow) rows and floe's --format json rows become the same
+# Python structure: numbers and decimals as their exact text (decimals at their scale),
+# dates 'YYYY-MM-DD', timestamps 'YYYY-MM-DD HH:MM:SS.ffffff' in UTC, binary as hex,
+# maps as dicts, structs as dicts by field name, lists as lists.
+
+def canon(v):
+    import datetime
+    import decimal
+    if v is None or isinstance(v, bool):
+        return v
+    if isinstance(v, (int, decimal.Decimal)):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, datetime.datetime):
+        if v.tzinfo is not None:
+            v = v.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(v, datetime.date):
+        return v.isoformat()
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    if isinstance(v, uuid.UUID):
+        return str(v)
+    if hasattr(v, "asDict"):  # pyspark Row (a struct)
+        return {k: canon(x) for k, x in v.asDict(recursive=False).items()}
+    if isinstance(v, dict):
+        return {str(canon(k)): canon(x) for k, x in v.items()}
+    if isinstance(v, list) and v and all(isinstance(e, tuple) and len(e) == 2 for e in v):
+        return {str(canon(k)): canon(x) for k, x in v}  # pyarrow map
+    if isinstance(v, (list, tuple)):
+        return [canon(x) for x in v]
+    return str(v)
+
+
+TS_MS = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$")
+
+
+def canon_floe(v):
+    """floe's JSON cells (parsed with numbers as text): timestamps print at milliseconds."""
+    if isinstance(v, str) and TS_MS.match(v):
+        return v + "000"
+    if isinstance(v, dict):
+        return {k: canon_floe(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [canon_floe(x) for x in v]
+    return v
+
+
+def key(row):
+    return json.dumps(row, sort_keys=True)
+
+
+def spark_rows(df):
+    return sorted(({k: canon(v) for k, v in r.asDict(recursive=False).items()}
+                   for r in df.collect()), key=key)
+
+
+def arrow_rows(tbl):
+    return sorted(({k: canon(v) for k, v in r.items()} for r in tbl.to_pylist()), key=key)
+
+
+def floe_json_rows(out, drop=()):
+    rows = []
+    for line in out.splitlines():
+        if line.strip():
+            r = json.loads(line, parse_float=str, parse_int=str)
+            rows.append({k: canon_floe(v) for k, v in r.items() if k not in drop})
+    return rows
