@@ -123,5 +123,22 @@ eq "insert overwrite unpartitioned" "$out" "id
 10
 20"
 
+# ---- an append whose manifest merge meets a delete manifest: the delete
+# manifest is carried over, never written into a merged data manifest
+out=$(C -c "CREATE TABLE shop.mm (id BIGINT, d DATE) PARTITIONED BY (d) TBLPROPERTIES (
+  'write.delete.mode'='merge-on-read', 'commit.manifest.min-count-to-merge'='2');
+INSERT INTO shop.mm VALUES (1, DATE'2026-01-01'), (2, DATE'2026-01-01');
+DELETE FROM shop.mm WHERE id = 1;
+INSERT INTO shop.mm VALUES (4, DATE'2026-01-02');
+SELECT * FROM shop.mm ORDER BY id;
+SELECT content, added_data_files_count + existing_data_files_count AS data,
+       added_delete_files_count + existing_delete_files_count AS dels FROM shop.mm.manifests" 2>&1)
+eq "manifest merge keeps delete manifests apart" "$out" "id,d
+2,2026-01-01
+4,2026-01-02
+content,data,dels
+0,2,0
+1,0,1"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
