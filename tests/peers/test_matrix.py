@@ -353,3 +353,80 @@ def test_17_expire_snapshots(env):
     live = {int(r["snapshot_id"]) for r in env.floe.rows(f"SELECT snapshot_id FROM {T}.snapshots")}
     env.model = {k: v for k, v in env.model.items() if k in live}
     env.check_all()
+
+
+def _evolve(rows_, note=None):
+    out = []
+    for r in rows_:
+        r = dict(r)
+        r["label"] = r.pop("s")
+        r["note"] = note
+        out.append(r)
+    return out
+
+
+def _lit_note(r, note, spark=False):
+    return lit(r, spark)[:-1] + f", '{note}')"
+
+
+def test_18_spark_schema_evolution_floe_writes(env):
+    """Spark adds and renames columns; floe and PyIceberg read old files by field id."""
+    env.sql("ALTER TABLE {T} ADD COLUMN note STRING")
+    env.sql("ALTER TABLE {T} RENAME COLUMN s TO label")
+    cur = [dict(r) for r in env.current]
+    for r in cur:
+        r["label"] = r.pop("s")
+        r["note"] = None
+    env.model = {}  # older snapshots keep their own schema: only new states are compared
+    env.sql("INSERT INTO {T} VALUES " + _lit_note(row(15), "from-spark", True))
+    env.current = sorted(cur + canon_rows(_evolve(rows(15), "from-spark")), key=key)
+    env.model[int(env.main())] = env.current
+    env.check_all()
+    env.floe.sql(f"INSERT INTO {T} VALUES " + _lit_note(row(16), "from-floe"))
+    env.current = sorted(env.current + canon_rows(_evolve(rows(16), "from-floe")), key=key)
+    env.model[int(env.main())] = env.current
+    env.check_all()
+
+
+def test_19_spark_partition_evolution_floe_writes(env):
+    env.sql("ALTER TABLE {T} DROP PARTITION FIELD hours(tsn)")
+    env.sql("ALTER TABLE {T} ADD PARTITION FIELD bucket(2, dec)")
+    env.floe.sql(f"INSERT INTO {T} VALUES " + _lit_note(row(17), "floe-spec1"))
+    env.sql("INSERT INTO {T} VALUES " + _lit_note(row(18), "spark-spec1", True))
+    env.current = sorted(env.current + canon_rows(_evolve(rows(17), "floe-spec1"))
+                         + canon_rows(_evolve(rows(18), "spark-spec1")), key=key)
+    env.model[int(env.main())] = env.current
+    env.check_all()
+    specs = {r.spec_id for r in env.sql("SELECT spec_id FROM {T}.files").collect()}
+    fspecs = {r["spec_id"] for r in env.floe.rows(f"SELECT spec_id FROM {T}.files")}
+    assert specs == fspecs and len(specs) == 2
+
+
+def test_20_wap_publish_changes_and_rollback_to_timestamp(env):
+    env.floe.sql(f"ALTER TABLE {T} SET TBLPROPERTIES ('write.wap.enabled'='true')")
+    env.floe.sql("SET spark.wap.id = job-2", f"INSERT INTO {T} VALUES " + _lit_note(row(19), "wap"))
+    env.check_all()  # staged: main unchanged
+    env.sql(f"CALL {env.cat}.system.publish_changes('{T}', 'job-2')")
+    before = env.current
+    env.current = sorted(before + canon_rows(_evolve(rows(19), "wap")), key=key)
+    env.model[int(env.main())] = env.current
+    env.check_all()
+    env.sql("REFRESH TABLE {T}")
+    ms = env.sql(f"SELECT unix_millis(committed_at) FROM {{T}}.snapshots "
+                 f"WHERE snapshot_id = {env.main()}").collect()[0][0]
+    # rollback_to_timestamp (millis) to just before the publish: the state before it
+    env.floe.sql(f"CALL {NAME}.system.rollback_to_timestamp('{T}', {ms - 1})")
+    env.current = before
+    env.check_all()
+
+
+def test_21_replace_and_drop_branch_and_tag(env):
+    head = int(env.main())
+    env.floe.sql(f"ALTER TABLE {T} CREATE OR REPLACE BRANCH dev AS OF VERSION {head}")
+    env.sql("ALTER TABLE {T} REPLACE TAG v1 AS OF VERSION " + str(head))
+    refs = {r.name: r.snapshot_id for r in env.sql("SELECT * FROM {T}.refs").collect()}
+    assert refs["dev"] == refs["v1"] == head
+    env.sql("ALTER TABLE {T} DROP BRANCH dev")
+    env.floe.sql(f"ALTER TABLE {T} DROP TAG v1")
+    assert {r["name"] for r in env.floe.rows(f"SELECT name FROM {T}.refs")} == {"main"}
+    assert {r.name for r in env.sql("SELECT name FROM {T}.refs").collect()} == {"main"}
