@@ -121,3 +121,40 @@ def test_c_pyiceberg_sql_and_rest(floe_serve, warehouse):
     rc.create_table("shop.made_by_py", schema=pa.schema([("x", pa.int32())]))
     rc.load_table("shop.made_by_py").append(pa.table({"x": pa.array([7], pa.int32())}))
     assert fl.scalar("SELECT sum(x) FROM shop.made_by_py") == 7
+
+
+def test_c_pyiceberg_types_spark_sql_cannot_create(spark, warehouse):
+    """uuid, fixed(3) and time columns written by PyIceberg: floe reads them exactly,
+    Spark reads the uuid (as a string) and the fixed (as binary) the same."""
+    try:
+        import datetime
+        import uuid as uuidlib
+
+        import pyarrow as pa
+        from pyiceberg.catalog.sql import SqlCatalog
+        from pyiceberg.schema import Schema
+        from pyiceberg.types import FixedType, LongType, NestedField, TimeType, UUIDType
+    except ImportError:
+        unavailable("pyiceberg not importable")
+    name = uniq("ty")
+    Floe(warehouse, name).sql("CREATE NAMESPACE db")
+    c = SqlCatalog(name, uri="sqlite:///" + os.path.join(warehouse, "catalog.db"),
+                   warehouse="file://" + warehouse)
+    u = uuidlib.UUID("12345678-1234-5678-1234-567812345678")
+    for tname, extra in (("with_time", [NestedField(4, "t", TimeType(), required=False)]),
+                         ("no_time", [])):
+        s = Schema(NestedField(1, "id", LongType(), required=False),
+                   NestedField(2, "u", UUIDType(), required=False),
+                   NestedField(3, "fx", FixedType(3), required=False), *extra)
+        t = c.create_table(f"db.{tname}", schema=s)
+        row = {"id": 1, "u": u.bytes, "fx": b"abc"}
+        if extra:
+            row["t"] = datetime.time(1, 2, 3, 456789)
+        t.append(pa.Table.from_pylist([row], schema=t.schema().as_arrow()))
+    fl = Floe(warehouse, name)
+    assert fl.rows("SELECT * FROM db.with_time") == [
+        {"id": 1, "u": str(u), "fx": "616263", "t": "01:02:03.456789"}]
+    cat = add_catalog(spark, name, jdbc_props(os.path.join(warehouse, "catalog.db"), warehouse))
+    got = [tuple(r) for r in spark.sql(f"SELECT id, u, hex(fx) FROM {cat}.db.no_time").collect()]
+    assert got == [(1, str(u), "616263")]
+    assert fl.rows("SELECT id, u, fx FROM db.no_time") == [{"id": 1, "u": str(u), "fx": "616263"}]
