@@ -3,6 +3,7 @@
 # function per stage:
 #   stage_interop_setup   fetch what the interop tests need (else they skip)
 #   stage_ctest dev       build the dev preset (gcc -O1), run ctest
+#   stage_peers           the Spark / PyIceberg peer suite on the dev build
 #   stage_ctest asan      the same under ASan + UBSan
 #   stage_build release   build the release preset (gcc -O2: its warnings
 #                         differ from -O1's), one check
@@ -26,7 +27,30 @@ build_preset() {
 }
 
 stage_interop_setup() {
-    bash scripts/interop-setup.sh || echo "interop setup failed: interop tests will report skipped"
+    bash scripts/interop-setup.sh && return 0
+    # Under CI a missing verifier is a failure, never a skip.
+    if [ "${CI:-}" = true ]; then
+        echo "== interop setup FAILED"
+        count 0 1 0
+        return 1
+    fi
+    echo "interop setup failed: interop tests will report skipped"
+}
+
+# The reference-engine peer suite (tests/peers: Spark, PyIceberg, S3Proxy)
+# against the dev build, once; scripts/peers-test.sh closes with
+# `peers: N passed, N failed, N skipped`.
+stage_peers() {
+    [ -x build/dev/floe ] || { count 0 1 0; return 1; }
+    echo "== peers: test"
+    bash scripts/peers-test.sh build/dev/floe 2>&1 | tee build/dev/peers.log
+    local line
+    line=$(grep -E "^peers: [0-9]+ passed" build/dev/peers.log | tail -1)
+    [ -n "$line" ] || { count 0 1 0; return 1; }
+    # shellcheck disable=SC2046
+    set -- $(grep -oE "[0-9]+" <<<"$line")
+    count "$1" "$2" "$3"
+    [ "$2" -eq 0 ]
 }
 
 stage_ctest() {
@@ -96,8 +120,9 @@ stage_fuzz() {
 }
 
 rc=0
-stage_interop_setup
+stage_interop_setup || rc=1
 stage_ctest dev || rc=1
+stage_peers || rc=1
 stage_ctest asan || rc=1
 stage_build release || rc=1
 stage_fuzz || rc=1

@@ -103,6 +103,7 @@ static const char *const rest_keys[] = {
 static const char *const session_keys[] = {"spark.sql.session.timeZone",
                                            "spark.wap.id",
                                            "spark.wap.branch",
+                                           "spark.sql.sources.partitionOverwriteMode",
                                            "floe.format",
                                            "floe.continue-on-error",
                                            "floe.fast-aggregates",

@@ -285,6 +285,10 @@ static void test_expressions(void)
       "CAST(e AS DOUBLE), try_cast(f AS INT), CAST(g AS TIMESTAMP)",
       "QUERY\nquery: SELECT CAST(a AS TEXT), CAST(b AS INTEGER), CAST(c AS NUMERIC), date(d), "
       "CAST(e AS REAL), CAST(f AS INTEGER), CAST(g AS TEXT)\n");
+    /* a typed null of a nested type is NULL (Spark's CAST(NULL AS ARRAY<INT>)) */
+    q("SELECT CAST(NULL AS ARRAY<INT>), CAST(NULL AS MAP<STRING, ARRAY<INT>>), "
+      "CAST(NULL AS STRUCT<x: INT>)",
+      "QUERY\nquery: SELECT NULL, NULL, NULL\n");
     q("SELECT a <=> b, !c, a != b, a <> b, a == b, s RLIKE 'x', s ILIKE 'y'",
       "QUERY\nquery: SELECT a IS b, NOT c, a != b, a <> b, a == b, s REGEXP 'x', s LIKE 'y'\n");
     /* expression rewrites apply inside subqueries and DML parts too */
