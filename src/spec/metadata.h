@@ -13,6 +13,7 @@
 #define FLOE_SPEC_METADATA_H
 
 #include "spec/types.h"
+#include "util/json_writer.h"
 
 /* Highest table format version floe reads. */
 #define FLOE_MAX_FORMAT_VERSION 3
@@ -197,6 +198,20 @@ const floe_schema *floe__metadata_schema(const floe_table_metadata *m, int32_t s
 const floe_schema *floe__metadata_current_schema(const floe_table_metadata *m);
 const floe_partition_spec *floe__metadata_spec(const floe_table_metadata *m, int32_t spec_id);
 const floe_sort_order *floe__metadata_sort_order(const floe_table_metadata *m, int32_t order_id);
+
+/* JSON emitters on util/json_writer (metadata_write.c), shared by the
+ * metadata file and the REST commit serializer. A snapshot gets
+ * sequence-number unless format_version is 1 and it is 0 (format_version 0:
+ * unknown, always written); `rest` writes the REST model's form (summary
+ * with an operation always, no v1 inline manifest list). The ref emitter
+ * writes the fields of a SnapshotReference into the open object. */
+int floe__snapshot_write(floe_jw *w, const floe_snapshot *s, int format_version, bool rest);
+int floe__ref_fields_write(floe_jw *w, const floe_snapshot_ref *r);
+int floe__statistics_write(floe_jw *w, const floe_statistics_file *s);
+int floe__partition_statistics_write(floe_jw *w, const floe_partition_statistics_file *s);
+int floe__schema_write(floe_jw *w, const floe_schema *s);
+int floe__partition_spec_write(floe_jw *w, const floe_partition_spec *s);
+int floe__sort_order_write(floe_jw *w, const floe_sort_order *o);
 
 /* ---------------------------------------------------------------- builder (builder.c) */
 

@@ -133,12 +133,21 @@ int floe__jw_str(floe_jw *w, const char *s)
     return floe__jw_strn(w, s, strlen(s));
 }
 
+/* A small formatter instead of printf: a table with 10,000 snapshots
+ * writes ~100,000 integers per commit. */
 int floe__jw_int(floe_jw *w, int64_t v)
 {
     FLOE_TRY(before_value(w));
     char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
-    return put(w, tmp, (size_t)n);
+    char *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    return put(w, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 int floe__jw_double(floe_jw *w, double v)
@@ -175,6 +184,11 @@ int floe__jw_null(floe_jw *w)
     return put(w, "null", 4);
 }
 
+int floe__jw_begin_raw(floe_jw *w)
+{
+    return before_value(w);
+}
+
 int floe__jw_raw(floe_jw *w, const char *json, size_t len)
 {
     FLOE_TRY(before_value(w));
@@ -203,4 +217,12 @@ int floe__jw_kbool(floe_jw *w, const char *key, bool v)
 {
     FLOE_TRY(floe__jw_key(w, key));
     return floe__jw_bool(w, v);
+}
+
+int floe__jw_kv_object(floe_jw *w, const floe_kv *kv, size_t n)
+{
+    FLOE_TRY(floe__jw_obj(w));
+    for (size_t i = 0; i < n; i++)
+        FLOE_TRY(floe__jw_kstr(w, kv[i].key, kv[i].value));
+    return floe__jw_obj_end(w);
 }

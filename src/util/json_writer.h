@@ -47,6 +47,12 @@ int floe__jw_null(floe_jw *w);
 /* One complete JSON value already serialized (not checked). */
 int floe__jw_raw(floe_jw *w, const char *json, size_t len);
 
+/* Place the separator for one value the caller then appends to w->out
+ * itself (an emitter that writes into a floe_buf). */
+int floe__jw_begin_raw(floe_jw *w);
+/* Write a {"key":"value",...} object of n pairs. */
+int floe__jw_kv_object(floe_jw *w, const floe_kv *kv, size_t n);
+
 /* key + value shorthands */
 int floe__jw_kstr(floe_jw *w, const char *key, const char *s);
 int floe__jw_kint(floe_jw *w, const char *key, int64_t v);
