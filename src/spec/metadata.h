@@ -283,11 +283,6 @@ int floe__mb_upgrade_format_version(floe_metadata_builder *b, int format_version
 /* Sets table-uuid (Java's TableMetadata.Builder.assignUUID: any non-empty
  * value, replacing the old one). */
 int floe__mb_assign_uuid(floe_metadata_builder *b, const char *uuid);
-/* Apply one REST `TableUpdate` object ({"action": "add-snapshot", ...}) of
- * the kinds above. FLOE_EUNSUPPORTED for other actions (remove-schemas,
- * remove-partition-specs, ...), FLOE_EINVALID for malformed payloads. */
-struct floe_json;
-int floe__mb_apply_json(floe_metadata_builder *b, const struct floe_json *update);
 
 /* Finish: stamps last-updated-ms (now_ms unless an added snapshot set it),
  * extends the metadata-log and validates. *out is the caller's; the builder
@@ -297,6 +292,7 @@ int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
 
 /* Parse one snapshot / statistics-file object with the rules of `m`'s format
  * version; strings are allocated in m's arena. */
+struct floe_json;
 int floe__snapshot_from_json(floe_snapshot *out, const struct floe_json *j, floe_table_metadata *m);
 int floe__statistics_from_json(floe_statistics_file *out, const struct floe_json *j,
                                floe_table_metadata *m);
