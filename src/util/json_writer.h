@@ -16,7 +16,7 @@
 
 #include "util/util.h"
 
-#define FLOE_JW_MAX_DEPTH 64
+#define FLOE_JW_MAX_DEPTH 256 /* as the parser's FLOE_JSON_MAX_DEPTH */
 
 typedef struct floe_jw {
     floe_buf *out;
