@@ -674,6 +674,45 @@ int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
 
 /* ---------------------------------------------------------------- new tables */
 
+static int new_table_json(floe_buf *out, const floe_schema *s0, const floe_partition_spec *p0,
+                          const floe_sort_order *o, int32_t last_pid, const char *uuid,
+                          const char *location, const floe_props *properties,
+                          int format_version, int64_t now_ms)
+{
+    floe_jw jw, *w = &jw;
+    floe__jw_init(w, out);
+    FLOE_TRY(floe__jw_obj(w));
+    FLOE_TRY(floe__jw_kint(w, "format-version", format_version));
+    FLOE_TRY(floe__jw_kstr(w, "table-uuid", uuid));
+    FLOE_TRY(floe__jw_kstr(w, "location", location));
+    FLOE_TRY(floe__jw_kint(w, "last-sequence-number", 0));
+    FLOE_TRY(floe__jw_kint(w, "last-updated-ms", now_ms));
+    FLOE_TRY(floe__jw_kint(w, "last-column-id", s0->highest_field_id));
+    FLOE_TRY(floe__jw_kint(w, "current-schema-id", 0));
+    FLOE_TRY(floe__jw_key(w, "schemas"));
+    FLOE_TRY(floe__jw_arr(w));
+    FLOE_TRY(floe__schema_write(w, s0));
+    FLOE_TRY(floe__jw_arr_end(w));
+    FLOE_TRY(floe__jw_kint(w, "default-spec-id", 0));
+    FLOE_TRY(floe__jw_key(w, "partition-specs"));
+    FLOE_TRY(floe__jw_arr(w));
+    FLOE_TRY(floe__partition_spec_write(w, p0));
+    FLOE_TRY(floe__jw_arr_end(w));
+    FLOE_TRY(floe__jw_kint(w, "last-partition-id", last_pid));
+    FLOE_TRY(floe__jw_kint(w, "default-sort-order-id", o->order_id));
+    FLOE_TRY(floe__jw_key(w, "sort-orders"));
+    FLOE_TRY(floe__jw_arr(w));
+    FLOE_TRY(floe__sort_order_write(w, o));
+    FLOE_TRY(floe__jw_arr_end(w));
+    FLOE_TRY(floe__jw_key(w, "properties"));
+    FLOE_TRY(floe__jw_kv_object(w, properties ? properties->items : NULL,
+                                properties ? properties->n : 0));
+    if (format_version >= 3)
+        FLOE_TRY(floe__jw_kint(w, "next-row-id", 0));
+    FLOE_TRY(floe__jw_obj_end(w));
+    return floe__jw_finish(w);
+}
+
 int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
                        const floe_partition_spec *spec, const floe_sort_order *order,
                        const char *location, const floe_props *properties, int format_version,
@@ -705,39 +744,8 @@ int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
         if (p0.fields[i].field_id > last_pid)
             last_pid = p0.fields[i].field_id;
     floe_buf j = FLOE_BUF_INIT;
-    int rc = floe__buf_printf(&j, "{\"format-version\":%d,\"table-uuid\":\"%s\",\"location\":",
-                              format_version, uuid);
-    if (rc == 0)
-        rc = floe__json_put_str(&j, location);
-    if (rc == 0)
-        rc = floe__buf_printf(&j, ",\"last-sequence-number\":0,\"last-updated-ms\":%lld,"
-                                  "\"last-column-id\":%d,\"current-schema-id\":0,\"schemas\":[",
-                              (long long)now_ms, (int)schema->highest_field_id);
-    if (rc == 0)
-        rc = floe__schema_to_json(&s0, &j);
-    if (rc == 0)
-        rc = floe__buf_puts(&j, "],\"default-spec-id\":0,\"partition-specs\":[");
-    if (rc == 0)
-        rc = floe__partition_spec_to_json(&p0, &j);
-    if (rc == 0)
-        rc = floe__buf_printf(&j, "],\"last-partition-id\":%d,\"default-sort-order-id\":%d,"
-                                  "\"sort-orders\":[",
-                              (int)last_pid, (int)o.order_id);
-    if (rc == 0)
-        rc = floe__sort_order_to_json(&o, &j);
-    if (rc == 0)
-        rc = floe__buf_puts(&j, "],\"properties\":{");
-    for (size_t i = 0; rc == 0 && properties && i < properties->n; i++) {
-        rc = floe__buf_puts(&j, i ? "," : "");
-        if (rc == 0)
-            rc = floe__json_put_str(&j, properties->items[i].key);
-        if (rc == 0)
-            rc = floe__buf_putc(&j, ':');
-        if (rc == 0)
-            rc = floe__json_put_str(&j, properties->items[i].value);
-    }
-    if (rc == 0)
-        rc = floe__buf_puts(&j, format_version >= 3 ? "},\"next-row-id\":0}" : "}}");
+    int rc = new_table_json(&j, &s0, &p0, &o, last_pid, uuid, location, properties,
+                            format_version, now_ms);
     if (rc == 0)
         rc = floe__metadata_parse(out, j.ptr, j.len, "new table metadata");
     floe__buf_free(&j);
