@@ -328,8 +328,8 @@ static void test_apply(void)
     static const char *unsupported[] = {
         "{\"updates\":[{\"action\":\"remove-schemas\",\"schema-ids\":[0]}]}",
         "{\"updates\":[{\"action\":\"remove-partition-specs\",\"spec-ids\":[0]}]}",
-        "{\"updates\":[{\"action\":\"add-encryption-key\",\"encryption-key\":{\"key-id\":\"k\","
-        "\"encrypted-key-metadata\":\"AA\"}}]}",
+        ("{\"updates\":[{\"action\":\"add-encryption-key\",\"encryption-key\":{\"key-id\":\"k\","
+         "\"encrypted-key-metadata\":\"AA\"}}]}"),
         "{\"updates\":[{\"action\":\"remove-encryption-key\",\"key-id\":\"k\"}]}",
     };
     for (size_t i = 0; i < FT_N(unsupported); i++) {
