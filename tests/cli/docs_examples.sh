@@ -53,6 +53,12 @@ EXCLUDED = {
     ("README.md", "make demo                                              # the seed's story; leaves build/demo-warehouse"):
         "the tour (a shell session, placeholders, a server on port 8181): "
         "tests/cli/readme_tour.sh runs it from the README, placeholders filled in",
+    ("README.md", "make build && scripts/peers-test.sh build/dev/floe"):
+        "the reference-engine peer suite itself (minutes of Spark); make check runs it "
+        "(scripts/check.sh stage_peers)",
+    ("interop.md", "make build"):
+        "the reference-engine peer suite itself (minutes of Spark); make check runs it "
+        "(scripts/check.sh stage_peers)",
 }
 used = set()
 unchecked = 0
