@@ -338,13 +338,15 @@ def canon(v):
     return str(v)
 
 
-TS_MS = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$")
+TS_TEXT = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?:\.(\d{1,6}))?$")
 
 
 def canon_floe(v):
-    """floe's JSON cells (parsed with numbers as text): timestamps print at milliseconds."""
-    if isinstance(v, str) and TS_MS.match(v):
-        return v + "000"
+    """floe's JSON cells (parsed with numbers as text): timestamps print as Spark's show()
+    does (the fraction without trailing zeros, none when zero); canon() writes six digits."""
+    m = isinstance(v, str) and TS_TEXT.match(v)
+    if m:
+        return f"{m.group(1)}.{(m.group(2) or '').ljust(6, '0')}"
     if isinstance(v, dict):
         return {k: canon_floe(x) for k, x in v.items()}
     if isinstance(v, list):

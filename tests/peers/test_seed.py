@@ -258,7 +258,19 @@ def test_stale_reader_rest(floe_bin, floe_serve, warehouse, tmp_path):
     # floe: two sessions as two processes fed through pipes
     fw = str(tmp_path / "floe-wh")
     base = Floe(fw, "local")
-    floe_run(base.args() + ["-f", os.path.join(EXAMPLES, "03_stale_reader.sql")])
+    # the seed's two catalogs in one session, as examples/sql/03_stale_reader.sql documents
+    out = floe_run(["sql", "--quiet", "--warehouse", fw, "--catalog-name", "ice",
+              "--conf", "spark.sql.catalog.ice=org.apache.iceberg.spark.SparkCatalog",
+              "--conf", "spark.sql.catalog.ops=org.apache.iceberg.spark.SparkCatalog",
+              "--conf", "spark.sql.catalog.ops.cache-enabled=false",
+              "-f", os.path.join(EXAMPLES, "03_stale_reader.sql")])
+    want = [l for l in expected("stale_reader.py").splitlines() if l.strip()]
+    got = [l.strip("| ").rstrip() for l in out.stdout.splitlines() if " sees " in l
+           or "after REFRESH" in l]
+    assert got == want  # 5 / 3 / 5 / 3
+    base = Floe(fw, "ice")
+    base.sql("CREATE TABLE shop.orders_cache (order_id BIGINT, amount DECIMAL(10,2))",
+             "INSERT INTO shop.orders_cache VALUES (1001, 120.50), (1002, 75.00), (1003, 310.25)")
 
     def session(*conf):
         return subprocess.Popen([floe_bin] + base.args() + ["--format", "csv", *conf],
@@ -282,7 +294,7 @@ def test_stale_reader_rest(floe_bin, floe_serve, warehouse, tmp_path):
         assert ask(dash_cached, q) == "3"  # cached as first loaded, like Spark's CachingCatalog
         dash_cached.stdin.write("REFRESH TABLE shop.orders_cache;\n")
         assert ask(dash_cached, q) == "5" and ask(dash_fresh, q) == "5"
-        base.sql(f"CALL local.system.rollback_to_snapshot('shop.orders_cache', {good})")
+        base.sql(f"CALL ice.system.rollback_to_snapshot('shop.orders_cache', {good})")
         assert base.scalar(q) == 3                 # on-call
         assert ask(dash_cached, q) == "5"          # Spark's trap, reproduced
         assert ask(dash_fresh, q) == "3"           # floe's default: fresh
