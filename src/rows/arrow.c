@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * meta/arrow: any row source as an Arrow C stream (include/floe/arrow.h):
+ * rows/arrow: any row source as an Arrow C stream (include/floe/arrow.h):
  * each batch is a struct array whose children are the source's columns,
  * typed from their Iceberg types as the arrow module maps them (nested
  * columns become real Arrow structs, lists and maps, rebuilt from the
  * cells' JSON text; see rowsource.h for that encoding). One batch holds at
  * most `batch_rows` rows, so memory stays bounded whatever the row count.
  */
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 
 #include "arrow/arrow.h"
 #include "spec/spec.h"

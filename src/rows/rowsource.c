@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * meta/rowsource: dispatch wrappers of the row-source interface, the static
+ * rows/rowsource: dispatch wrappers of the row-source interface, the static
  * Iceberg types metadata tables use for their columns, the JSON encoding of
  * primitive values inside nested cells, timestamp text, and the "indexed"
  * row source that metadata tables over in-memory arrays are built on.
  */
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 
 #include "spec/value.h"
 #include "util/civil.h"
