@@ -55,7 +55,7 @@ tidy)
   rt=$(command -v run-clang-tidy || command -v run-clang-tidy-14 || true)
   command -v clang-tidy >/dev/null && [ -n "$rt" ] || { echo "skipped: clang-tidy not installed"; exit 77; }
   subset "$src/scripts/tidy-pending.txt"
-  if "$rt" -p "$tmp" -j "$jobs" -quiet -use-color=false >"$tmp/out" 2>&1 &&
+  if "$rt" -p "$tmp" -j "$jobs" -quiet 2>&1 | sed "s/\x1b\\[[0-9;]*m//g" >"$tmp/out" && [ "${PIPESTATUS[0]}" -eq 0 ] &&
      ! grep -qE '(warning|error): ' "$tmp/out"; then
     echo "ok   clang-tidy clean on src/ (modules in scripts/tidy-pending.txt excepted)"
     echo "1 passed, 0 failed"

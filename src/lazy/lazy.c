@@ -90,7 +90,7 @@ static void *lazy_sym(lazy_lib *lib, void (*open_fn)(void), void **slot, const c
  * pointer, as POSIX dlsym() requires to work) */
 #define SYM(lib, name)                                                                             \
     static void *slot_;                                                                            \
-    __typeof__(&name) fn_;                                                                         \
+    __typeof__(&(name)) fn_;                                                                       \
     do {                                                                                           \
         void *p_ = lazy_sym(&lib_##lib, open_##lib, &slot_, #name);                                \
         memcpy(&fn_, &p_, sizeof fn_);                                                             \
