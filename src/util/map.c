@@ -60,8 +60,8 @@ static bool key_eq(const map *m, const map_slot *s, const char *skey, int64_t ik
 {
     /* string maps are always looked up with a string key (the analyzer
      * does not relate skey to m->strkeys) */
-    return m->strkeys ? strcmp(s->key.s, skey) == 0 /* NOLINT(clang-analyzer-core.NonNullParamChecker) */
-                      : s->key.i == ikey;
+    /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
+    return m->strkeys ? strcmp(s->key.s, skey) == 0 : s->key.i == ikey;
 }
 
 static map_slot *find(const map *m, uint64_t h, const char *skey, int64_t ikey)
