@@ -81,7 +81,7 @@ static int value_from_text(rs_stream *st, const floe_type *t, const char *s, siz
         long us = 0;
         if (sscanf(s, "%d:%d:%d.%ld", &h, &mi, &sec, &us) < 3)
             return bad_cell("a time", s);
-        *out = floe_value_i64(FLOE_T_TIME, ((int64_t)h * 3600 + mi * 60 + sec) * 1000000 + us);
+        *out = floe_value_i64(FLOE_T_TIME, ((int64_t)h * 3600 + (int64_t)mi * 60 + sec) * 1000000 + us);
         return 0;
     }
     case FLOE_T_TIMESTAMP:
@@ -293,7 +293,9 @@ int floe__rs_arrow_stream(floe_rowsource *rs, const floe_rs_constraint *cons, si
     st->scratch = floe__arena_new(0);
     int rc = st->fields && st->scratch ? 0 : floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < rs->ncolumns; i++) {
-        st->fields[i].id = (int32_t)i + 1;
+        /* rc == 0: fields was allocated (the analyzer does not know that
+         * floe__error_nomem() is negative) */
+        st->fields[i].id = (int32_t)i + 1; /* NOLINT(clang-analyzer-core.NullDereference) */
         st->fields[i].name = rs->columns[i].name;
         st->fields[i].required = rs->columns[i].required;
         st->fields[i].type = rs->columns[i].type;

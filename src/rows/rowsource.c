@@ -167,9 +167,8 @@ static int json_real(double d, int max_digits, floe_buf *out)
         if (max_digits == 9 ? (float)strtod(s, NULL) == (float)d : strtod(s, NULL) == d)
             break;
     }
-    if (!strpbrk(s, ".en"))
-        strcat(s, ".0");
-    return floe__buf_puts(out, s);
+    FLOE_TRY(floe__buf_puts(out, s));
+    return strpbrk(s, ".en") ? 0 : floe__buf_puts(out, ".0");
 }
 
 int floe__rs_json_value(const floe_value *v, floe_buf *out)
