@@ -81,7 +81,8 @@ static int value_from_text(rs_stream *st, const floe_type *t, const char *s, siz
         long us = 0;
         if (sscanf(s, "%d:%d:%d.%ld", &h, &mi, &sec, &us) < 3)
             return bad_cell("a time", s);
-        *out = floe_value_i64(FLOE_T_TIME, ((int64_t)h * 3600 + (int64_t)mi * 60 + sec) * 1000000 + us);
+        *out = floe_value_i64(FLOE_T_TIME,
+                              ((int64_t)h * 3600 + (int64_t)mi * 60 + sec) * 1000000 + us);
         return 0;
     }
     case FLOE_T_TIMESTAMP:
