@@ -25,7 +25,8 @@ extern __typeof__(MHD_get_daemon_info) floe__MHD_get_daemon_info;
 extern __typeof__(MHD_get_connection_info) floe__MHD_get_connection_info;
 extern __typeof__(MHD_destroy_response) floe__MHD_destroy_response;
 extern __typeof__(MHD_create_response_from_buffer) floe__MHD_create_response_from_buffer;
-extern __typeof__(MHD_create_response_from_buffer_with_free_callback) floe__MHD_create_response_from_buffer_with_free_callback;
+extern __typeof__(MHD_create_response_from_buffer_with_free_callback)
+    floe__MHD_create_response_from_buffer_with_free_callback;
 extern __typeof__(MHD_add_response_header) floe__MHD_add_response_header;
 
 #define MHD_start_daemon floe__MHD_start_daemon
@@ -38,7 +39,8 @@ extern __typeof__(MHD_add_response_header) floe__MHD_add_response_header;
 #define MHD_get_connection_info floe__MHD_get_connection_info
 #define MHD_destroy_response floe__MHD_destroy_response
 #define MHD_create_response_from_buffer floe__MHD_create_response_from_buffer
-#define MHD_create_response_from_buffer_with_free_callback floe__MHD_create_response_from_buffer_with_free_callback
+#define MHD_create_response_from_buffer_with_free_callback                                         \
+    floe__MHD_create_response_from_buffer_with_free_callback
 #define MHD_add_response_header floe__MHD_add_response_header
 
 #endif

@@ -32,6 +32,7 @@ int floe_scan_open_table(floe_scan **out, struct floe_table *t, const floe_scan_
         have = floe_table_branch_snapshot(t, &info);
         pinned = false;
     }
-    const floe_snapshot *snap = have ? floe__metadata_snapshot(t->metadata, info.snapshot_id) : NULL;
+    const floe_snapshot *snap =
+        have ? floe__metadata_snapshot(t->metadata, info.snapshot_id) : NULL;
     return floe__scan_open_snapshot(out, floe_table_io(t), t->metadata, snap, pinned, o);
 }
