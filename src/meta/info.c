@@ -305,6 +305,14 @@ static int put_key(floe_buf *b, bool *first, const char *key)
     return floe__buf_putc(b, ':');
 }
 
+/* A map entry's key: `"<field id>":`, after a ',' unless it is the first. */
+static int put_id_key(floe_buf *b, bool first, int64_t id)
+{
+    FLOE_TRY(first ? floe__buf_putc(b, '"') : floe__buf_put(b, ",\"", 2));
+    FLOE_TRY(floe__rs_put_i64(b, id));
+    return floe__buf_put(b, "\":", 2);
+}
+
 int floe__meta_json_partition(const meta_info *info, const floe_partition_value *pv,
                               const int32_t *ids, size_t nids, floe_buf *out)
 {
@@ -327,9 +335,7 @@ int floe__meta_json_longs(const floe_col_longs *m, floe_buf *out)
         return floe__buf_puts(out, "null");
     FLOE_TRY(floe__buf_putc(out, '{'));
     for (size_t i = 0; i < m->n; i++) {
-        FLOE_TRY(floe__buf_put(out, ",\"" + (i == 0), i == 0 ? 1 : 2));
-        FLOE_TRY(floe__rs_put_i64(out, m->items[i].field_id));
-        FLOE_TRY(floe__buf_put(out, "\":", 2));
+        FLOE_TRY(put_id_key(out, i == 0, m->items[i].field_id));
         FLOE_TRY(floe__rs_put_i64(out, m->items[i].value));
     }
     return floe__buf_putc(out, '}');
@@ -357,9 +363,7 @@ int floe__meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out)
         return floe__buf_puts(out, "null");
     FLOE_TRY(floe__buf_putc(out, '{'));
     for (size_t i = 0; i < m->n; i++) {
-        FLOE_TRY(floe__buf_put(out, ",\"" + (i == 0), i == 0 ? 1 : 2));
-        FLOE_TRY(floe__rs_put_i64(out, m->items[i].field_id));
-        FLOE_TRY(floe__buf_put(out, "\":", 2));
+        FLOE_TRY(put_id_key(out, i == 0, m->items[i].field_id));
         FLOE_TRY(put_hex(out, m->items[i].ptr, m->items[i].len));
     }
     return floe__buf_putc(out, '}');
@@ -475,12 +479,11 @@ int floe__meta_json_readable_metrics(const meta_info *info, const floe_data_file
         const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts,
                                          &df->null_value_counts, &df->nan_value_counts};
         FLOE_TRY(floe__buf_putc(out, '{'));
+        bool first_metric = true;
         for (int k = 0; k < 4; k++) {
             int64_t v = 0;
             bool has = find_long(maps[k], f->id, &v);
-            FLOE_TRY(floe__buf_put(out, ",\"" + (k == 0), k == 0 ? 1 : 2));
-            FLOE_TRY(floe__buf_puts(out, metric_names[k]));
-            FLOE_TRY(floe__buf_put(out, "\":", 2));
+            FLOE_TRY(put_key(out, &first_metric, metric_names[k]));
             FLOE_TRY(put_opt_long(out, has, v));
         }
         FLOE_TRY(floe__buf_puts(out, ",\"lower_bound\":"));

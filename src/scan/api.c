@@ -51,17 +51,7 @@ static int as_of_time(const floe_table_metadata *m, int64_t ts, const floe_snaps
             best = &m->snapshot_log[i];
     if (best && (*out = floe__metadata_snapshot(m, best->snapshot_id)))
         return 0;
-    floe_buf b = FLOE_BUF_INIT;
-    int rc = floe__time_format_iso(ts, NULL, &b);
-    /* Java prints the UTC offset as +00:00 (OffsetDateTime), not Z */
-    if (rc == 0 && b.len && b.ptr[b.len - 1] == 'Z') {
-        b.len--;
-        rc = floe__buf_puts(&b, "+00:00");
-    }
-    rc = floe__error(FLOE_ENOTFOUND, "scan", "Cannot find a snapshot older than %s",
-                     rc == 0 && b.ptr ? b.ptr : "?");
-    floe__buf_free(&b);
-    return rc;
+    return floe__time_error_no_snapshot_older("scan", ts);
 }
 
 /* Pick the schema (pinned snapshot: its own), parse the filter, plan. */

@@ -15,7 +15,8 @@
  *
  * Decimals of precision <= 15 are exposed as doubles (exact at their scale
  * for display, so comparisons such as `amount <= 0` are numeric); wider
- * decimals as exact text.
+ * decimals as exact text, which vtab.c declares with a numeric collation
+ * (so they compare, sort, group and aggregate by value) and pushes down.
  *
  * The same adapter serves other producers of Arrow batches
  * (floe__sql_stream_source: read_parquet), so their columns have exactly
@@ -35,6 +36,7 @@
 #include "scan/scan.h"
 #include "sql/exec_int.h"
 #include "sql/nested.h"
+#include "sql/sqlfront.h"
 #include "spec/metadata.h"
 #include "spec/value.h"
 #include "table/table.h"
@@ -50,7 +52,8 @@ typedef struct data_rs {
     char *ident;
     floe_sql_travel travel; /* strings owned below */
     char *travel_text;
-    char *ref; /* branch/tag suffix */
+    char *ref;                         /* branch/tag suffix */
+    bool ref_is_branch;                /* t.branch_x: x must be a branch (SparkTable's check) */
     floe_table_metadata *schema_owner; /* the metadata whose schema types the columns use */
     floe_rs_column *cols;
     const floe_type **types; /* Iceberg type per column (what the scan returns) */
@@ -98,7 +101,11 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     int rc = 0;
     switch (d->travel.kind) {
     case FLOE_SQLTT_NONE:
-        if (d->ref) {
+        if (d->ref && d->ref_is_branch && strcmp(d->ref, "main") != 0 &&
+            floe_table_snapshot_by_ref(*t, d->ref, &si) < 0) {
+            rc = floe__error(FLOE_ENOTFOUND, "sql", "Cannot use branch (does not exist): %s",
+                             d->ref);
+        } else if (d->ref) {
             o->ref = d->ref;
             rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
         } else if (s) {
@@ -140,7 +147,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     }
     }
     if (rc < 0 && s && !s->error_class)
-        s->error_class = "IllegalArgumentException";
+        s->error_class = floe__sql_error_class(rc, floe_error_last()->message);
     return rc;
 }
 
@@ -244,7 +251,20 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
         if (rc == 0)
             rc = floe__buf_putc(&lit, '\'');
         break;
-    default: floe__buf_free(&lit); return 0; /* timestamps, binary: SQLite filters alone */
+    case FLOE_T_DECIMAL: /* a wide decimal (vtab.c bounds it at the column's scale) */
+        rc = floe_decimal_format(v->v.dec, v->scale, &lit);
+        if (rc == 0 && v->scale == 0)
+            rc = floe__buf_puts(&lit, ".0"); /* a decimal literal, not a 64-bit integer */
+        break;
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ: /* UTC text: the filter reads a zone-less timestamptz as UTC */
+        rc = floe__buf_putc(&lit, '\'');
+        if (rc == 0)
+            rc = floe__rs_format_timestamp_us(v->v.i64, NULL, &lit);
+        if (rc == 0)
+            rc = floe__buf_putc(&lit, '\'');
+        break;
+    default: floe__buf_free(&lit); return 0; /* binary, nanosecond timestamps: SQLite filters alone */
     }
     if (rc == 0 && lit.len) {
         if (b->len)
@@ -614,9 +634,7 @@ static int init_columns(data_rs *d, const floe_schema *sc, bool meta)
                 d->p10[i] = 1;
                 for (int k = 0; k < f->type->scale; k++)
                     d->p10[i] *= 10;
-            } else {
-                d->cols[i].push = 0;
-            }
+            } /* wider: exact text with a numeric collation (vtab.c), pushed as decimals */
         }
     }
     for (size_t m = 0; rc == 0 && m < nmeta; m++) {
@@ -687,6 +705,7 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
     if (rc == 0 && (r->name.kind == FLOE_SQLREF_BRANCH || r->name.kind == FLOE_SQLREF_TAG) &&
         !(d->ref = floe__strdup(r->name.suffix)))
         rc = floe__error_nomem();
+    d->ref_is_branch = r->name.kind == FLOE_SQLREF_BRANCH;
     /* Resolve once now: unknown snapshots and refs fail at analysis, as in
      * Spark, and the selection's schema gives the columns. */
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
@@ -751,15 +770,25 @@ int floe__sql_stream_source(floe_rowsource **out, floe_sql_session *s, const cha
     return 0;
 }
 
+/* A column's name as SQLite reports it (a case twin's up to its mark,
+ * sqlfront.h) is `name`? */
+static bool same_column(const char *name, const char *sqlite_name)
+{
+    const char *mark = strchr(sqlite_name, FLOE_SQL_TWIN_MARK);
+    size_t n = mark ? (size_t)(mark - sqlite_name) : strlen(sqlite_name);
+    return strncmp(name, sqlite_name, n) == 0 && name[n] == 0;
+}
+
 int floe__sql_data_hint(const floe_rowsource *rs, const char *column)
 {
     if (rs->ops != &data_ops)
         return FLOE_SQL_HINT_NONE - 1;
     const data_rs *d = rs->impl;
     for (size_t i = 0; i < rs->ncolumns; i++)
-        if (strcmp(d->names[i], column) == 0)
+        if (same_column(d->names[i], column))
             return d->types[i]->id == FLOE_T_BOOLEAN  ? FLOE_SQL_HINT_BOOL
                    : floe_type_is_nested(d->types[i]) ? FLOE_SQL_HINT_JSON
+                   : d->types[i]->id == FLOE_T_DECIMAL ? d->types[i]->scale
                                                       : d->scale[i];
     return FLOE_SQL_HINT_NONE;
 }
@@ -770,7 +799,7 @@ const floe_type *floe__sql_data_type(const floe_rowsource *rs, const char *colum
         return NULL;
     const data_rs *d = rs->impl;
     for (size_t i = 0; i < rs->ncolumns; i++)
-        if (strcmp(d->names[i], column) == 0)
+        if (same_column(d->names[i], column))
             return d->types[i];
     return NULL;
 }

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -102,10 +103,28 @@ static const char *const rest_keys[] = {
 static const char *const session_keys[] = {"spark.sql.session.timeZone",
                                            "spark.wap.id",
                                            "spark.wap.branch",
+                                           "spark.sql.sources.partitionOverwriteMode",
                                            "floe.format",
                                            "floe.continue-on-error",
                                            "floe.fast-aggregates",
+                                           "floe.remove-orphan-files.validate-interval",
                                            NULL};
+
+/* "floe.a, floe.b, ...": the floe.* session options, for refusals. */
+static const char *floe_keys_text(char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; session_keys[i]; i++) {
+        if (strncmp(session_keys[i], "floe.", 5) != 0)
+            continue;
+        int w = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", session_keys[i]);
+        if (w < 0 || (size_t)w >= cap - n)
+            break;
+        n += (size_t)w;
+    }
+    return buf;
+}
 
 #define SPARK_CATALOG_PREFIX "spark.sql.catalog."
 #define SPARK_CATALOG_IMPL "org.apache.iceberg.spark.SparkCatalog"
@@ -149,11 +168,11 @@ int floe__sql_check_set_key(floe_sql_session *s, const char *key)
                          "Cannot set '%s': floe does not implement this Spark property (setting "
                          "it would change nothing)",
                          key);
-    else if (strncmp(key, "floe.", 5) == 0)
-        rc = floe__error(FLOE_EINVALID, "sql",
-                         "Cannot set '%s': not a floe session property (floe.format, "
-                         "floe.continue-on-error, floe.fast-aggregates)",
-                         key);
+    else if (strncmp(key, "floe.", 5) == 0) {
+        char keys[256];
+        rc = floe__error(FLOE_EINVALID, "sql", "Cannot set '%s': not a floe session property (%s)",
+                         key, floe_keys_text(keys, sizeof keys));
+    }
     else
         return 0; /* a variable: ${key} reads it and SET lists it */
     s->error_class = strcmp(key, SPARK_EXTENSIONS_KEY) == 0 ? "AnalysisException" /* Spark's */
@@ -256,13 +275,15 @@ static int collect_catalogs(floe_sql_session *s, const char *name)
                     ", always on) and no others",
                     k, v);
             continue;
-        } else if (strncmp(k, "spark.", 6) == 0 || strncmp(k, "floe.", 5) == 0) {
-            return floe__error(FLOE_EINVALID, "sql", "--conf %s: %s", k,
-                               strncmp(k, "spark.", 6) == 0
-                                   ? "a Spark property floe does not implement (it would "
-                                     "change nothing)"
-                                   : "not a floe session property (floe.format, "
-                                     "floe.continue-on-error, floe.fast-aggregates)");
+        } else if (strncmp(k, "spark.", 6) == 0) {
+            return floe__error(FLOE_EINVALID, "sql",
+                               "--conf %s: a Spark property floe does not implement (it would "
+                               "change nothing)",
+                               k);
+        } else if (strncmp(k, "floe.", 5) == 0) {
+            char keys[256];
+            return floe__error(FLOE_EINVALID, "sql", "--conf %s: not a floe session property (%s)",
+                               k, floe_keys_text(keys, sizeof keys));
         } else {
             continue; /* a variable: ${key} */
         }

@@ -66,12 +66,32 @@ typedef struct floe_sql_options {
      * ns_catalog). May be NULL. */
     const char *const *catalogs;
     size_t ncatalogs;
+    /* Columns of the statement's tables whose names differ from another
+     * column's only in case (`user_id`, `uSeR_Id`): SQLite, whose names
+     * are case-insensitive, sees them as floe__sql_case_twin_name(); a
+     * quoted identifier spelled exactly as one of them is rewritten to that
+     * name. May be NULL. */
+    bool (*is_case_twin_column)(const char *name, void *payload);
+    /* The session time zone (NULL: UTC): a TIMESTAMP literal with a zone
+     * ('…+02:00', 'Z') becomes the wall-clock text of that instant in this
+     * zone, which is how timestamptz cells read (in the session zone), so
+     * they compare as the same instant. */
+    const struct floe_tz *time_zone;
 } floe_sql_options;
+
+/* The name SQLite knows a case-twin column by: `name`, the byte
+ * FLOE_SQL_TWIN_MARK, and one '0' or '1' per byte of `name` (1 for an
+ * upper-case ASCII letter), so twins stay distinct without regard to case.
+ * Output shows a column name up to the mark. In arena `a` (NULL: out of
+ * memory). */
+#define FLOE_SQL_TWIN_MARK '\x1f'
+const char *floe__sql_case_twin_name(floe_arena *a, const char *name);
 
 #define FLOE_SQL_OPTIONS_VERSION 1
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
-        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, 0          \
+        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, \
+            NULL                                                                                   \
     }
 
 /* ---------------------------------------------------------------- values */

@@ -366,6 +366,32 @@ int32_t floe__tz_offset_at(const floe_tz *tz, int64_t t)
     return tz->utoff[tz->idx[lo]];
 }
 
+void floe__tz_offset_range(const floe_tz *tz, int32_t *min, int32_t *max)
+{
+    *min = *max = 0;
+    if (!tz)
+        return;
+    if (tz->fixed) {
+        *min = *max = tz->fixed_off;
+        return;
+    }
+    bool any = false;
+    for (size_t i = 0; i < tz->ntypes; i++) {
+        int32_t o = tz->utoff[i];
+        *min = !any || o < *min ? o : *min;
+        *max = !any || o > *max ? o : *max;
+        any = true;
+    }
+    if (tz->rule.present) {
+        int32_t r[2] = {tz->rule.std_off, tz->rule.has_dst ? tz->rule.dst_off : tz->rule.std_off};
+        for (int i = 0; i < 2; i++) {
+            *min = !any || r[i] < *min ? r[i] : *min;
+            *max = !any || r[i] > *max ? r[i] : *max;
+            any = true;
+        }
+    }
+}
+
 int64_t floe__tz_local_to_utc(const floe_tz *tz, int64_t local)
 {
     if (!tz)
@@ -421,6 +447,24 @@ int floe__time_format(int64_t ms, const floe_tz *tz, floe_buf *out)
 int floe__time_format_iso(int64_t ms, const floe_tz *tz, floe_buf *out)
 {
     return format_common(ms, tz, out, true);
+}
+
+int floe__time_error_no_snapshot_older(const char *subsystem, int64_t ms)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__time_format_iso(ms, NULL, &b);
+    /* Java prints the UTC offset as +00:00 (OffsetDateTime), not Z */
+    if (rc == 0 && b.len && b.ptr[b.len - 1] == 'Z') {
+        b.len--;
+        rc = floe__buf_puts(&b, "+00:00");
+    }
+    if (rc < 0) {
+        floe__buf_free(&b);
+        return rc;
+    }
+    rc = floe__error(FLOE_ENOTFOUND, subsystem, "Cannot find a snapshot older than %s", b.ptr);
+    floe__buf_free(&b);
+    return rc;
 }
 
 static bool digits(const char *p, int n, int *out)

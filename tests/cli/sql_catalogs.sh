@@ -29,7 +29,7 @@ has "SET of an unknown floe key" "$out,$rc" "Cannot set 'floe.formt': not a floe
 eq "a plain key is a variable" "$(C -c 'SET x = 41; SELECT ${x} + 1 AS y')" "y
 42"
 out=$(C --conf spark.sql.catalog.ops.cache-enabled=false -c "SELECT 1" 2>&1); rc=$?
-eq "catalog property of an undefined catalog" "$out,$rc" "floe: sql: --conf spark.sql.catalog.ops.cache-enabled: catalog 'ops' is not defined (--conf spark.sql.catalog.ops=$S),1"
+eq "catalog property of an undefined catalog" "$out,$rc" "IllegalArgumentException: --conf spark.sql.catalog.ops.cache-enabled: catalog 'ops' is not defined (--conf spark.sql.catalog.ops=$S),1"
 out=$(C --conf spark.sql.catalog.ops=com.example.Other -c "SELECT 1" 2>&1); rc=$?
 has "another catalog class" "$out,$rc" "floe's catalogs are Iceberg catalogs ($S),1"
 out=$(C --conf spark.sql.catalog.ops=$S --conf spark.sql.catalog.ops.io-impl=x -c "SELECT 1" 2>&1); rc=$?
