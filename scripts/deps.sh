@@ -7,7 +7,7 @@ PKGS=(cmake ninja-build pkg-config gcc clang libclang-rt-14-dev
       libjansson-dev libsqlite3-dev zlib1g-dev libzstd-dev libsnappy-dev
       libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libxml2-dev libreadline-dev
       python3-snappy python3-zstandard python3-botocore graphviz
-      sqlite3 curl python3-avro nodejs npm)
+      sqlite3 curl python3-avro nodejs npm clang-tidy cppcheck)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -334,7 +334,7 @@ static int put_java_float(double x, bool single, floe_buf *out)
             break;
     }
     /* s is [-]d[.ddd]e[+-]XX: split into digits and exponent. */
-    char digits[32];
+    char digits[32] = {0}; /* [0, nd) set below (cppcheck cannot tell) */
     size_t nd = 0;
     const char *p = s;
     bool neg = *p == '-';

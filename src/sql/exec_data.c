@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * sql/exec_data: an Iceberg table's rows as a row source (meta/rowsource.h)
+ * sql/exec_data: an Iceberg table's rows as a row source (rows/rowsource.h)
  * for the SQL shell's virtual tables: a small adapter from the scan's Arrow
  * stream (include/floe/scan.h) to rows.
  *
@@ -32,7 +32,7 @@
 
 #include "floe/catalog.h"
 #include "floe/scan.h"
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "scan/scan.h"
 #include "sql/exec_int.h"
 #include "sql/nested.h"

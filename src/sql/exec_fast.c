@@ -34,7 +34,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "scan/scan.h"
 #include "sql/exec_data.h"
 #include "util/civil.h"

@@ -22,7 +22,7 @@
  */
 #include "sql/sqlfront_int.h"
 
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "util/time.h"
 
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * sql/vtab: any row source (meta/rowsource.h) as a SQLite virtual table.
+ * sql/vtab: any row source (rows/rowsource.h) as a SQLite virtual table.
  *
  * One module, "floe_rows", is registered per connection together with a
  * registry of row sources. The executor hands a row source to the registry
@@ -43,7 +43,7 @@
 #ifndef FLOE_SQL_VTAB_H
 #define FLOE_SQL_VTAB_H
 
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 
 #include <sqlite3.h>
 

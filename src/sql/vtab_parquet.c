@@ -19,7 +19,7 @@
  * each open. Nested columns are refused, as for Iceberg tables.
  */
 #include "floe/io.h"
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "parquet/parquet.h"
 #include "sql/exec_data.h"
 #include "spec/spec.h"

@@ -493,7 +493,7 @@ static int merge_manifests(floe_append *a, const floe_table_metadata *m,
     }
     /* group by spec id, in order of first appearance (Java uses a sorted
      * map keyed by spec id, descending; `in` holds data manifests only) */
-    int32_t specs[64];
+    int32_t specs[64] = {0}; /* [0, nspecs) set below (cppcheck cannot tell) */
     size_t nspecs = 0;
     for (size_t i = 0; i < n; i++) {
         bool seen = false;

@@ -162,7 +162,7 @@ static int64_t rule_local(int64_t y, const tz_date *d)
     if (d->kind == 'M') {
         int64_t first = floe__days_from_civil(y, (unsigned)d->m, 1);
         int wd = (int)floe__floormod(first + 4, 7); /* 1970-01-01 was a Thursday */
-        int64_t x = first + (d->d - wd + 7) % 7 + 7 * (d->w - 1);
+        int64_t x = first + (d->d - wd + 7) % 7 + 7 * (int64_t)(d->w - 1);
         while (x >= first + month_days(y, (unsigned)d->m))
             x -= 7;
         day = x;
@@ -210,8 +210,8 @@ static int tzif_parse(floe_tz *tz, const uint8_t *p, size_t len, const char *pat
         if (timecnt > 100000 || typecnt == 0 || typecnt > 256 || charcnt > 100000 ||
             leap > 100000 || isut > 256 || isstd > 256)
             return floe__error(FLOE_ECORRUPT, "time", "%s: bad counts", path);
-        size_t body = timecnt * tsize + timecnt + typecnt * 6 + charcnt +
-                      leap * (tsize + 4) + isstd + isut;
+        size_t body = (size_t)timecnt * tsize + timecnt + (size_t)typecnt * 6 + charcnt +
+                      (size_t)leap * (tsize + 4) + isstd + isut;
         const uint8_t *b = h + 44;
         if ((size_t)(b - p) + body > len)
             return floe__error(FLOE_ECORRUPT, "time", "%s: truncated data", path);
@@ -242,7 +242,7 @@ static int tzif_parse(floe_tz *tz, const uint8_t *p, size_t len, const char *pat
         }
         const uint8_t *ti = ix + timecnt;
         for (uint32_t i = 0; i < typecnt; i++)
-            tz->utoff[i] = (int32_t)be32(ti + i * 6);
+            tz->utoff[i] = (int32_t)be32(ti + (size_t)i * 6);
         const uint8_t *end = b + body;
         if (tsize == 8 && (size_t)(end - p) < len && *end == '\n') {
             const uint8_t *nl = memchr(end + 1, '\n', len - (size_t)(end + 1 - p));
@@ -522,8 +522,8 @@ static int parse_common(const char *s, const floe_tz *tz, int64_t *out_us)
         if (h > 23 || mi > 59 || sec > 59)
             goto bad;
     }
-    int64_t local = floe__days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 +
-                    mi * 60 + sec;
+    int64_t local = floe__days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + (int64_t)h * 3600 +
+                    (int64_t)mi * 60 + sec;
     int64_t utc;
     if (*p == '\0') {
         utc = floe__tz_local_to_utc(tz, local);
