@@ -17,13 +17,13 @@
  */
 #include "rest/server.h"
 
-#include <curl/curl.h>
-#include <unistd.h>
+#include "lazy/curl.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CLIENTS 8
 

@@ -7,7 +7,7 @@
  * applied to a small fixed table through the metadata builder; whatever the
  * builder accepts must build into metadata that again round-trips.
  */
-#include "spec/metadata.h"
+#include "spec/commit.h"
 #include "spec/spec.h"
 
 #include <stdlib.h>
@@ -52,7 +52,7 @@ static void updates(const uint8_t *data, size_t size)
         floe__metadata_builder_new(&b, base, "s3://b/t/metadata/0.json") < 0)
         abort();
     for (size_t i = 0; i < floe__json_len(u); i++)
-        floe__mb_apply_json(b, floe__json_at(u, i)); /* rejected updates are fine */
+        floe__commit_apply_json(b, floe__json_at(u, i)); /* rejected updates are fine */
     if (floe__metadata_builder_build(b, 2, &out) == 0) {
         roundtrip(out);
         floe__metadata_free(out);

@@ -129,7 +129,7 @@ static int factory(void *payload, int argc, const char *const *argv, floe_rowsou
     if (rc == 0) {
         floe_catalog_options co = FLOE_CATALOG_OPTIONS_INIT;
         co.warehouse = val[0];
-        co.name = val[5] ? val[5] : "local"; /* floe sql's default catalog name */
+        co.name = val[5] ? val[5] : FLOE_CATALOG_DEFAULT_NAME; /* as floe sql */
         co.no_create = true;
         rc = floe_catalog_open_sql(&cat, catalog_path, &co);
     }

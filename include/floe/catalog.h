@@ -35,9 +35,16 @@ typedef struct floe_catalog floe_catalog;
 /* Ordered string properties (namespace properties). */
 typedef struct floe_props floe_props;
 
+/* The catalog name used when none is given, everywhere in floe (the
+ * library, `floe sql`, `floe serve`, `floe log`, ...): Iceberg's Spark
+ * quickstart name (`spark.sql.catalog.local`). It is the catalog_name
+ * column of the JDBC catalog schema and the first part of three-part SQL
+ * names. */
+#define FLOE_CATALOG_DEFAULT_NAME "local"
+
 typedef struct floe_catalog_options {
     unsigned version;      /* FLOE_CATALOG_OPTIONS_VERSION */
-    const char *name;      /* catalog_name column; NULL = "default" */
+    const char *name;      /* catalog_name column; NULL = FLOE_CATALOG_DEFAULT_NAME */
     const char *warehouse; /* root of default table locations; NULL = none */
     int busy_timeout_ms;   /* wait for a locked database; 0 = 30000 */
     bool no_create;        /* fail instead of creating the file and tables */

@@ -52,18 +52,22 @@ typedef struct floe_table_options {
     /* The branch writes of this handle go to (NULL = "main"); the session's
      * wap.branch. A write target, never an option a write may ignore: the
      * branch must exist when the handle is loaded (FLOE_ENOTFOUND "Cannot
-     * use branch (does not exist): <b>"). */
+     * use branch (does not exist): <b>") unless create_branch is set. */
     const char *branch;
     /* The session's wap.id: with table property write.wap.enabled=true,
      * appends are staged (committed without moving any branch, wap.id in
      * the summary) for floe_table_cherrypick_snapshot to publish. */
     const char *wap_id;
+    /* The branch need not exist: the first write creates it from main's
+     * head (Spark's spark.wap.branch; Java's SnapshotUtil.latestSnapshot
+     * falls back to the current snapshot for a missing branch). */
+    bool create_branch;
 } floe_table_options;
 
 #define FLOE_TABLE_OPTIONS_VERSION 1
 #define FLOE_TABLE_OPTIONS_INIT                                                                    \
     {                                                                                              \
-        FLOE_TABLE_OPTIONS_VERSION, NULL, NULL, FLOE_FRESHNESS_CHECK, NULL, NULL                   \
+        FLOE_TABLE_OPTIONS_VERSION, NULL, NULL, FLOE_FRESHNESS_CHECK, NULL, NULL, false            \
     }
 
 /* ---------------------------------------------------------------- load, create, drop */
@@ -642,6 +646,12 @@ FLOE_EXTERN int floe_table_cache_get(floe_table **out, floe_table_cache *cache, 
 FLOE_EXTERN int floe_table_cache_refresh(floe_table_cache *cache, const char *ident);
 /* Forget the entry (no error if absent). */
 FLOE_EXTERN void floe_table_cache_invalidate(floe_table_cache *cache, const char *ident);
+/* A commit of `written`'s table went through another handle (a write
+ * target on a branch, a procedure): the cached entry, if any, takes the
+ * state that commit produced, as Java's cached Table is the object that
+ * committed (a session always sees its own writes, whatever the mode).
+ * No entry: nothing to do. Errors: reading the metadata file. */
+FLOE_EXTERN int floe_table_cache_committed(floe_table_cache *cache, const floe_table *written);
 
 #ifdef __cplusplus
 }

@@ -306,7 +306,7 @@ int floe_avro_datum_to_json(floe_avro_cursor *c, const floe_avro_schema *s, floe
 
 int floe_avro_put_long(floe_buf *b, int64_t v)
 {
-    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+    uint64_t z = ((uint64_t)v << 1) ^ -(uint64_t)(v < 0); /* zigzag */
     if (b->cap - b->len < 12)
         FLOE_TRY(floe__buf_reserve(b, 11));
     uint8_t *p = (uint8_t *)b->ptr + b->len;

@@ -8,7 +8,7 @@
  */
 #include "avro.h"
 
-#include <snappy-c.h>
+#include "lazy/snappy.h"
 #include <string.h>
 #include <zlib.h>
 #define ZSTD_STATIC_LINKING_ONLY

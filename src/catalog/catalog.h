@@ -76,6 +76,10 @@ int floe__catalog_check_part(const char *part, size_t len, const char *what, con
 /* Split "a.b.t" into namespace "a.b" and name "t" (fresh strings). */
 int floe__catalog_split_ident(const char *ident, char **ns, char **name);
 
+/* FLOE_ENOTFOUND "Namespace does not exist: ns", telling (SQLite catalog)
+ * when the database holds the namespace under another catalog_name. */
+int floe__catalog_namespace_missing(floe_catalog *c, const char *ns);
+
 /* Free a vector of owned strings. */
 void floe__catalog_strvec_free(floe_vec *v);
 

@@ -19,7 +19,7 @@
 
 #include "rest/model.h"
 
-#include <curl/curl.h>
+#include "lazy/curl.h"
 #include <jansson.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -125,6 +125,8 @@ static const char T_COMMIT_V0_SQL[] =
 
 /* ---------------------------------------------------------------- sqlite helpers */
 
+static const floe_catalog_ops sql_ops;
+
 static sql_cat *impl(floe_catalog *c)
 {
     return c->impl;
@@ -253,9 +255,46 @@ static int ns_exists_locked(floe_catalog *c, const char *ns, int *found)
     return rc;
 }
 
-static int ns_missing(const char *ns)
+/* Where a missing namespace or table lives under another catalog_name of
+ * the same database (a warehouse written by `--catalog-name ice`, or by a
+ * tool with another default): " (the catalog database at P has it in
+ * catalog 'X': use --catalog-name X)", else "". Heap; NULL on OOM. */
+static char *elsewhere(floe_catalog *c, const char *ns, const char *name)
 {
-    return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    static const char TABLE_SQL[] =
+        "SELECT catalog_name FROM iceberg_tables WHERE table_namespace = ?1 AND table_name = ?2"
+        " AND catalog_name <> ?3 ORDER BY 1 LIMIT 1";
+    static const char NS_SQL[] =
+        "SELECT catalog_name FROM iceberg_namespace_properties WHERE namespace = ?1"
+        " AND catalog_name <> ?3 UNION SELECT catalog_name FROM iceberg_tables"
+        " WHERE (table_namespace = ?1 OR substr(table_namespace, 1, length(?1) + 1) = ?1 || '.')"
+        " AND catalog_name <> ?3 ORDER BY 1 LIMIT 1";
+    sql_cat *s = impl(c);
+    sqlite3_stmt *st = NULL;
+    char *hint = NULL;
+    if (sqlite3_prepare_v2(s->db, name ? TABLE_SQL : NS_SQL, -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, ns, -1, SQLITE_STATIC);
+        if (name)
+            sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, c->name, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            const char *other = (const char *)sqlite3_column_text(st, 0);
+            hint = floe__sprintf(" (the catalog database at %s has it in catalog '%s': use "
+                                 "--catalog-name %s)",
+                                 s->path, other ? other : "", other ? other : "");
+        }
+    }
+    sqlite3_finalize(st);
+    return hint ? hint : floe__strdup("");
+}
+
+static int ns_missing(floe_catalog *c, const char *ns)
+{
+    char *hint = elsewhere(c, ns, NULL);
+    int rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s%s", ns,
+                         hint ? hint : "");
+    floe__free(hint);
+    return rc;
 }
 
 static int sql_create_namespace(floe_catalog *c, const char *ns, const floe_props *props)
@@ -299,7 +338,7 @@ static int sql_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
     int found = 0;
     int rc = ns_exists_locked(c, ns, &found);
     if (rc == 0 && !found)
-        rc = ns_missing(ns);
+        rc = ns_missing(c, ns);
     sqlite3_stmt *st = NULL;
     if (rc == 0)
         rc = prepare(s, NS_PROPS_SQL, &st);
@@ -341,7 +380,7 @@ static int list_ns_locked(floe_catalog *c, const char *parent, floe_vec *out)
         int found = 0;
         rc = ns_exists_locked(c, parent, &found);
         if (rc == 0 && !found)
-            rc = ns_missing(parent);
+            rc = ns_missing(c, parent);
         if (rc == 0 && !(prefix = floe__sprintf("%s.", parent)))
             rc = FLOE_ENOMEM;
     }
@@ -412,7 +451,7 @@ static int sql_update_namespace(floe_catalog *c, const char *ns, const floe_prop
         int found = 0;
         rc = ns_exists_locked(c, ns, &found);
         if (rc == 0 && !found)
-            rc = ns_missing(ns);
+            rc = ns_missing(c, ns);
         for (size_t i = 0; rc == 0 && i < nremovals; i++) {
             const char *v[] = {c->name, ns, removals[i]};
             rc = run(s, NS_DELETE_KEY_SQL, 3, v, NULL, NULL);
@@ -466,9 +505,20 @@ static int sql_drop_namespace(floe_catalog *c, const char *ns)
 
 /* ---------------------------------------------------------------- tables */
 
-static int table_missing(const char *ns, const char *name)
+static int table_missing(floe_catalog *c, const char *ns, const char *name)
 {
-    return floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s", ns, name);
+    char *hint = elsewhere(c, ns, name);
+    int rc = floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s%s", ns, name,
+                         hint ? hint : "");
+    floe__free(hint);
+    return rc;
+}
+
+int floe__catalog_namespace_missing(floe_catalog *c, const char *ns)
+{
+    if (c && c->ops == &sql_ops)
+        return ns_missing(c, ns);
+    return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
 }
 
 static int sql_register_table(floe_catalog *c, const char *ns, const char *name, const char *loc)
@@ -480,7 +530,7 @@ static int sql_register_table(floe_catalog *c, const char *ns, const char *name,
         int found = 0;
         rc = ns_exists_locked(c, ns, &found);
         if (rc == 0 && !found)
-            rc = ns_missing(ns);
+            rc = ns_missing(c, ns);
         if (rc == 0) {
             const char *v[] = {c->name, ns, name, loc};
             int r = 0;
@@ -533,7 +583,7 @@ static int sql_load_table(floe_catalog *c, const char *ns, const char *name, cha
     int found = 0;
     int rc = get_locked(c, ns, name, loc, prev, &found);
     if (rc == 0 && !found)
-        rc = table_missing(ns, name);
+        rc = table_missing(c, ns, name);
     pthread_mutex_unlock(&s->lock);
     if (rc < 0) {
         floe__free(*loc);
@@ -553,7 +603,7 @@ static int sql_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
     int found = 0;
     int rc = ns_exists_locked(c, ns, &found);
     if (rc == 0 && !found)
-        rc = ns_missing(ns);
+        rc = ns_missing(c, ns);
     sqlite3_stmt *st = NULL;
     if (rc == 0)
         rc = prepare(s, V(s, T_LIST), &st);
@@ -597,11 +647,11 @@ static int sql_rename_table(floe_catalog *c, const char *from_ns, const char *fr
         int found = 0;
         rc = get_locked(c, from_ns, from_name, NULL, NULL, &found);
         if (rc == 0 && !found)
-            rc = table_missing(from_ns, from_name);
+            rc = table_missing(c, from_ns, from_name);
         if (rc == 0)
             rc = ns_exists_locked(c, to_ns, &found);
         if (rc == 0 && !found)
-            rc = ns_missing(to_ns);
+            rc = ns_missing(c, to_ns);
         if (rc == 0) {
             const char *v[] = {c->name, to_ns, to_name};
             rc = query_exists(s, T_ANY_SQL, 3, v, &found);
@@ -614,7 +664,7 @@ static int sql_rename_table(floe_catalog *c, const char *from_ns, const char *fr
             int changes = 0;
             rc = run(s, V(s, T_RENAME), 5, v, &changes, NULL);
             if (rc == 0 && changes != 1)
-                rc = table_missing(from_ns, from_name);
+                rc = table_missing(c, from_ns, from_name);
         }
         rc = tx_end(s, rc);
     }
@@ -630,7 +680,7 @@ static int sql_drop_table(floe_catalog *c, const char *ns, const char *name)
     int changes = 0;
     int rc = run(s, V(s, T_DROP), 3, v, &changes, NULL);
     if (rc == 0 && changes == 0)
-        rc = table_missing(ns, name);
+        rc = table_missing(c, ns, name);
     pthread_mutex_unlock(&s->lock);
     return rc;
 }
@@ -692,7 +742,7 @@ static int sql_commit_table(floe_catalog *c, const char *ns, const char *name, c
         int found = 0;
         rc = get_locked(c, ns, name, &cur, NULL, &found);
         if (rc == 0 && !found)
-            rc = table_missing(ns, name);
+            rc = table_missing(c, ns, name);
         else if (rc == 0)
             rc = floe__error(FLOE_ECONFLICT, "catalog",
                              "Failed to update table %s.%s from metadata location %s: the "
@@ -813,7 +863,7 @@ int floe__catalog_sql_open(floe_catalog **out, const char *uri, const floe_catal
     c->impl = s;
     pthread_mutex_init(&s->lock, NULL);
     int rc = 0;
-    const char *name = o && o->name ? o->name : "default";
+    const char *name = o && o->name ? o->name : FLOE_CATALOG_DEFAULT_NAME;
     if (!(c->name = floe__strdup(name)) || !(s->path = floe__strdup(path)))
         rc = FLOE_ENOMEM;
     if (rc == 0 && o && o->warehouse && *o->warehouse) {

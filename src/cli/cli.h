@@ -16,10 +16,29 @@ typedef struct cli_command {
     const char *name;
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
     const char *summary;
-    const char *usage;
+    const char *usage; /* the command's cli_usage_<name> */
 } cli_command;
 
-/* Print the last floe error as `floe: <message>` on stderr; returns CLI_FAIL. */
+/* Each command's one usage text: the synopsis ("usage: floe <cmd> ...")
+ * and every option described. `floe <cmd> --help` (or -h, or `floe help
+ * <cmd>`) prints it on stdout and exits 0; a usage error prints a line
+ * naming the problem and then this text on stderr, and exits 2. */
+extern const char cli_usage_version[];
+extern const char cli_usage_inspect[];
+extern const char cli_usage_inventory[];
+extern const char cli_usage_retention[];
+extern const char cli_usage_log[];
+extern const char cli_usage_suspects[];
+extern const char cli_usage_serve[];
+extern const char cli_usage_sql[];
+
+/* The one way the floe command reports a failure: `<JavaClass>: <message>`
+ * on stderr, as Spark prints an exception (floe sql, every other command).
+ * cls NULL: the class floe__sql_error_class gives the last floe error.
+ * Returns CLI_FAIL. */
+int cli_error(const char *cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cli_error for the last floe error; `what` (a file, or NULL) goes before
+ * its message. */
 int cli_fail(const char *what);
 
 /* Subcommands. */

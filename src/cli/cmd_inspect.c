@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 typedef int (*inspector)(const char *path, const void *data, size_t len, bool json);
@@ -143,6 +144,16 @@ static inspector detect(const unsigned char *p, size_t len)
     return i < len && p[i] == '{' ? inspect_metadata : NULL;
 }
 
+const char cli_usage_inspect[] =
+    "usage: floe inspect [--json] FILE\n"
+    "\n"
+    "FILE is table metadata (*.metadata.json, plain or gzip), an Avro manifest or\n"
+    "manifest list, or a Parquet file; its kind is found from its first bytes.\n"
+    "\n"
+    "  --json      print the file as JSON (metadata as floe writes it, Avro\n"
+    "              entries and the Parquet footer as objects)\n"
+    "  -h, --help  print this text\n";
+
 int floe_cmd_inspect(int argc, char **argv)
 {
     bool json = false;
@@ -150,25 +161,27 @@ int floe_cmd_inspect(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = true;
-        else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "floe inspect: unknown option '%s'\n", argv[i]);
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(cli_usage_inspect, stdout);
+            return CLI_OK;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "floe inspect: unknown option '%s'\n%s", argv[i], cli_usage_inspect);
             return CLI_USAGE;
         } else if (!path)
             path = argv[i];
         else {
-            fprintf(stderr, "floe inspect: only one FILE\n");
+            fprintf(stderr, "floe inspect: only one FILE\n%s", cli_usage_inspect);
             return CLI_USAGE;
         }
     }
     if (!path) {
-        fprintf(stderr, "usage: floe inspect [--json] FILE\n");
+        fprintf(stderr, "floe inspect: no FILE given\n%s", cli_usage_inspect);
         return CLI_USAGE;
     }
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "floe: cannot open %s\n", path);
-        return CLI_FAIL;
-    }
+    if (!f)
+        return cli_error("NotFoundException", "Failed to open input file: %s: %s", path,
+                         strerror(errno));
     floe_buf b = FLOE_BUF_INIT;
     char chunk[65536];
     size_t n;
@@ -183,9 +196,10 @@ int floe_cmd_inspect(int argc, char **argv)
     inspector fn = detect((const unsigned char *)(b.ptr ? b.ptr : ""), b.len);
     int status;
     if (!fn) {
-        fprintf(stderr, "floe: %s: unrecognized file type (expected table metadata JSON, Avro or "
-                        "Parquet)\n", path);
-        status = CLI_FAIL;
+        status = cli_error("IllegalArgumentException",
+                           "%s: unrecognized file type (expected table metadata JSON, Avro or "
+                           "Parquet)",
+                           path);
     } else {
         status = fn(path, b.ptr ? b.ptr : "", b.len, json);
     }

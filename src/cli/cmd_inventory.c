@@ -10,7 +10,7 @@
 #include "output.h"
 
 #include "floe.h"
-#include "util/civil.h"
+#include "util/time.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage_text[] =
+const char cli_usage_inventory[] =
     "usage: floe inventory [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
     "                      <ns.table> [--snapshot ID | --ref NAME | --timestamp TS]\n"
     "                      [--format table|csv|json] [--copy-to DIR] [--quiet]\n"
@@ -31,12 +31,14 @@ static const char usage_text[] =
     "  --snapshot ID        the snapshot to pin (default: the current one)\n"
     "  --ref NAME           the snapshot a branch or tag points at\n"
     "  --timestamp TS       the snapshot current at TS (ms since epoch or\n"
-    "                       'YYYY-MM-DD[ HH:MM:SS[.mmm]]', UTC), from the snapshot log\n"
+    "                       'YYYY-MM-DD[ HH:MM:SS[.fff]][+HH:MM]', UTC without an offset),\n"
+    "                       from the snapshot log\n"
     "  --format F           table (default), csv or json (one object per line)\n"
     "  --copy-to DIR        also copy every object into DIR as a backup\n"
     "  -q, --quiet          no progress line on a terminal\n";
 
-/* ms since epoch, or an ISO-ish UTC time. */
+/* ms since epoch, or a time as floe sql reads one (util/time: UTC unless
+ * it carries an offset; a 4-digit year, so never out of range). */
 static int parse_time(const char *s, int64_t *out)
 {
     char *end;
@@ -46,35 +48,7 @@ static int parse_time(const char *s, int64_t *out)
         *out = v;
         return 0;
     }
-    int y, mo, d, h = 0, mi = 0, se = 0, ms = 0, n = 0;
-    if (sscanf(s, "%d-%d-%d%n", &y, &mo, &d, &n) != 3)
-        return -1;
-    const char *rest = s + n;
-    if (*rest == ' ' || *rest == 'T') {
-        int m2 = 0;
-        if (sscanf(rest + 1, "%d:%d:%d%n", &h, &mi, &se, &m2) != 3)
-            return -1;
-        rest += 1 + m2;
-        if (*rest == '.') {
-            int m3 = 0;
-            if (sscanf(rest + 1, "%d%n", &ms, &m3) != 1)
-                return -1;
-            while (m3 < 3) {
-                ms *= 10;
-                m3++;
-            }
-            while (m3-- > 3)
-                ms /= 10;
-            rest += strlen(rest);
-        }
-    }
-    if (*rest && strcmp(rest, "Z") != 0)
-        return -1;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
-        return -1;
-    *out = ((floe__days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 + mi) * 60000LL +
-           se * 1000LL + ms;
-    return 0;
+    return floe__time_parse(s, NULL, out);
 }
 
 typedef struct out_ctx {
@@ -152,18 +126,19 @@ int floe_cmd_inventory(int argc, char **argv)
         }
         bool takes = a[0] == '-' && a[1] == '-' && strcmp(a, "--help") != 0;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
+            fputs(cli_usage_inventory, stdout);
             floe__props_free(&conf_store);
             return CLI_OK;
         }
         if (takes && !v) {
-            fprintf(stderr, "floe inventory: %s needs a value\n%s", a, usage_text);
+            fprintf(stderr, "floe inventory: %s needs a value\n%s", a, cli_usage_inventory);
             floe__props_free(&conf_store);
             return CLI_USAGE;
         }
         if (!takes) {
             if (ident) {
-                fprintf(stderr, "floe inventory: unexpected argument '%s'\n%s", a, usage_text);
+                fprintf(stderr, "floe inventory: unexpected argument '%s'\n%s", a,
+                        cli_usage_inventory);
                 floe__props_free(&conf_store);
                 return CLI_USAGE;
             }
@@ -193,7 +168,8 @@ int floe_cmd_inventory(int argc, char **argv)
             selectors++;
         } else if (strcmp(a, "--timestamp") == 0) {
             if (parse_time(v, &o.timestamp_ms) < 0) {
-                fprintf(stderr, "floe inventory: bad timestamp '%s'\n", v);
+                fprintf(stderr, "floe inventory: %s\n%s", floe_error_last()->message,
+                        cli_usage_inventory);
                 floe__props_free(&conf_store);
                 return CLI_USAGE;
             }
@@ -211,14 +187,14 @@ int floe_cmd_inventory(int argc, char **argv)
             floe__free(key);
             conf = &conf_store;
         } else {
-            fprintf(stderr, "floe inventory: unknown option '%s'\n%s", a, usage_text);
+            fprintf(stderr, "floe inventory: unknown option '%s'\n%s", a, cli_usage_inventory);
             floe__props_free(&conf_store);
             return CLI_USAGE;
         }
     }
     if (!ident || selectors > 1 ||
         (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))) {
-        fprintf(stderr, "%s", usage_text);
+        fprintf(stderr, "%s", cli_usage_inventory);
         floe__props_free(&conf_store);
         return CLI_USAGE;
     }
@@ -236,7 +212,7 @@ int floe_cmd_inventory(int argc, char **argv)
     if (rc < 0) {
         floe__free(abs_copy);
         floe__props_free(&conf_store);
-        return cli_fail("inventory");
+        return cli_fail(NULL);
     }
     out_ctx out = {format, 0, 0};
     if (strcmp(format, "csv") == 0)
@@ -261,6 +237,6 @@ int floe_cmd_inventory(int argc, char **argv)
     floe_catalog_free(cat);
     floe__props_free(&conf_store);
     if (rc < 0)
-        return cli_fail("inventory");
+        return cli_fail(NULL);
     return CLI_OK;
 }

@@ -20,29 +20,30 @@
 
 extern char **environ;
 
-static const char usage_text[] =
+const char cli_usage_log[] =
     "usage: floe log [--graph] [--all] [--ref NAME] [--limit N] [--ascii]\n"
     "                [--format table|csv|json|dot] [--svg FILE] [--color auto|always|never]\n"
-    "                [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>\n";
+    "                [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>\n"
+    "\n"
+    "  --graph              draw the lineage (text, or DOT with --format dot)\n"
+    "  --all                every snapshot: other branches, tags, abandoned ones\n"
+    "  --ref NAME           start from branch or tag NAME instead of main\n"
+    "  -n, --limit N        the newest N snapshots only\n"
+    "  --ascii              plain ASCII graph\n"
+    "  --format F           table (default), csv, json (one object per line) or dot\n"
+    "  --svg FILE           render the graph to FILE through Graphviz's dot\n"
+    "  --color WHEN         colour the graph: auto (default: on a terminal unless\n"
+    "                       NO_COLOR is set), always or never\n"
+    "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse)\n"
+    "  --catalog-name NAME  catalog name in the database (default local)\n"
+    "  -q, --quiet          no progress line on a terminal\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
     if (msg)
         fprintf(stderr, "floe log: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fputs(usage_text, stderr);
+    fputs(cli_usage_log, stderr);
     return CLI_USAGE;
-}
-
-static const char *state_of(const cli_lineage *l, size_t i)
-{
-    unsigned f = l->nodes[i].flags;
-    if (f & CLI_LIN_CURRENT)
-        return "current";
-    if (f & CLI_LIN_MAIN)
-        return "main";
-    if (f & CLI_LIN_REF)
-        return "ref";
-    return "abandoned";
 }
 
 static const char *known(const char *v)
@@ -58,6 +59,7 @@ static int print_rows(const cli_lineage *l, size_t limit, cli_format fmt)
         {"added_records", CLI_COL_INT}, {"deleted_records", CLI_COL_INT},
         {"total_records", CLI_COL_INT}, {"total_files", CLI_COL_INT},
         {"refs", CLI_COL_STR},          {"state", CLI_COL_STR},
+        {"wap_id", CLI_COL_STR},
     };
     cli_rows rows;
     cli_rows_init(&rows, cols, sizeof cols / sizeof cols[0]);
@@ -79,7 +81,8 @@ static int print_rows(const cli_lineage *l, size_t limit, cli_format fmt)
                                known(cli_lineage_summary(l, i, "total-records")),
                                known(cli_lineage_summary(l, i, "total-data-files")),
                                l->nodes[i].decor,
-                               state_of(l, i)};
+                               cli_lineage_state(l, i),
+                               l->nodes[i].wap_id};
         rc = cli_rows_add(&rows, cells);
     }
     if (rc == 0)
@@ -111,25 +114,25 @@ static bool on_path(const char *prog)
 static int render_svg(const cli_lineage *l, const char *name, size_t limit, const char *svg)
 {
     if (!on_path("dot")) {
-        fprintf(stderr, "floe log: --svg needs Graphviz's `dot` on PATH "
-                        "(Debian/Ubuntu: apt-get install graphviz)\n");
-        return CLI_FAIL;
+        return cli_error("UnsupportedOperationException",
+                         "--svg needs Graphviz's `dot` on PATH (Debian/Ubuntu: apt-get install "
+                         "graphviz)");
     }
     char tmpl[] = "/tmp/floe-log-XXXXXX";
     int fd = mkstemp(tmpl);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        fprintf(stderr, "floe log: cannot create a temporary file: %s\n", strerror(errno));
+        int err = errno;
         if (fd >= 0)
             close(fd);
-        return CLI_FAIL;
+        return cli_error("RuntimeIOException", "cannot create a temporary file: %s", strerror(err));
     }
     int rc = cli_lineage_dot(l, name, limit, f);
     if (fclose(f) != 0 && rc == 0)
         rc = FLOE_EIO;
     if (rc < 0) {
         unlink(tmpl);
-        return cli_fail("log");
+        return cli_fail(NULL);
     }
     char *args[] = {"dot", "-Tsvg", "-o", (char *)svg, tmpl, NULL};
     pid_t pid;
@@ -139,8 +142,7 @@ static int render_svg(const cli_lineage *l, const char *name, size_t limit, cons
         err = errno;
     unlink(tmpl);
     if (err || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "floe log: dot failed to write %s\n", svg);
-        return CLI_FAIL;
+        return cli_error("RuntimeIOException", "dot failed to write %s", svg);
     }
     return CLI_OK;
 }
@@ -168,7 +170,7 @@ int floe_cmd_log(int argc, char **argv)
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
             quiet = true;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
+            fputs(cli_usage_log, stdout);
             return CLI_OK;
         } else if (strcmp(a, "--limit") == 0 || strcmp(a, "-n") == 0 || strcmp(a, "--ref") == 0 ||
                    strcmp(a, "--format") == 0 || strcmp(a, "--svg") == 0 ||

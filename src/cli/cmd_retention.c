@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
+const char cli_usage_retention[] =
     "usage: floe retention [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
     "                      [--now MS] [--format text|json] [--quiet] <ns.table>\n"
     "\n"
@@ -163,8 +163,17 @@ static void print_json(const char *ident, const floe_retention_report *r, int64_
            (long long)w->deleted_statistics_files_count, (long long)r->would_free_bytes);
 }
 
+/* Keep a usage error's message and argument for the report; CLI_USAGE. */
+static int usage_problem(const char *(*problem)[2], const char *msg, const char *arg)
+{
+    (*problem)[0] = msg;
+    (*problem)[1] = arg;
+    return CLI_USAGE;
+}
+
 int floe_cmd_retention(int argc, char **argv)
 {
+    const char *problem[2] = {NULL, NULL};
     cli_catalog_opts cat_opts = {NULL, NULL};
     const char *ident = NULL, *format = "text";
     int64_t now = 0;
@@ -180,24 +189,24 @@ int floe_cmd_retention(int argc, char **argv)
             continue;
         }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
+            fputs(cli_usage_retention, stdout);
             floe__props_free(&conf);
             return CLI_OK;
         }
         if (a[0] != '-') {
             if (ident)
-                rc = CLI_USAGE;
+                rc = usage_problem(&problem, "more than one table given", a);
             ident = a;
             continue;
         }
         int taken = cli_catalog_opt(&cat_opts, argc, argv, &i);
         if (taken) {
             if (taken < 0)
-                rc = CLI_USAGE;
+                rc = usage_problem(&problem, "missing value for", a);
             continue;
         }
         if (!v) {
-            rc = CLI_USAGE;
+            rc = usage_problem(&problem, "missing value for", a);
             break;
         }
         i++;
@@ -207,20 +216,25 @@ int floe_cmd_retention(int argc, char **argv)
             char *end;
             now = strtoll(v, &end, 10);
             if (!*v || *end)
-                rc = CLI_USAGE;
+                rc = usage_problem(&problem, "--now needs milliseconds since the epoch", v);
         } else if (strcmp(a, "--conf") == 0) {
             const char *eq = strchr(v, '=');
             char *key = eq && eq != v ? floe__strndup(v, (size_t)(eq - v)) : NULL;
             if (!key || floe__props_set(&conf, key, eq + 1) < 0)
-                rc = CLI_USAGE;
+                rc = usage_problem(&problem, "--conf wants KEY=VALUE, not", v);
             floe__free(key);
             have_conf = true;
         } else {
-            rc = CLI_USAGE;
+            rc = usage_problem(&problem, "unknown option", a);
         }
     }
-    if (rc != CLI_OK || !ident || (strcmp(format, "text") && strcmp(format, "json"))) {
-        fprintf(stderr, "%s", usage_text);
+    if (rc == CLI_OK && !ident)
+        rc = usage_problem(&problem, "no table given", NULL);
+    if (rc == CLI_OK && strcmp(format, "text") && strcmp(format, "json"))
+        rc = usage_problem(&problem, "unknown format", format);
+    if (rc != CLI_OK) {
+        fprintf(stderr, "floe retention: %s%s%s\n%s", problem[0], problem[1] ? ": " : "",
+                problem[1] ? problem[1] : "", cli_usage_retention);
         floe__props_free(&conf);
         return CLI_USAGE;
     }
@@ -243,5 +257,5 @@ int floe_cmd_retention(int argc, char **argv)
     floe_retention_report_free(r);
     floe_catalog_free(cat);
     floe__props_free(&conf);
-    return err < 0 ? cli_fail("retention") : CLI_OK;
+    return err < 0 ? cli_fail(NULL) : CLI_OK;
 }

@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 
+#include "floe/catalog.h"
 #include "rest/server.h"
 
 #include <errno.h>
@@ -18,12 +19,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char usage_text[] =
-    "usage: floe serve (--warehouse DIR [--catalog-name N] | --memory) [--host H] [--port P] [--prefix P] [--token T | --token-file F]\n"
+const char cli_usage_serve[] =
+    "usage: floe serve (--warehouse DIR [--catalog-name N] | --memory [--warehouse LOC])\n"
+    "                  [--host H] [--port P] [--prefix P] [--token T | --token-file F]\n"
     "                  [--threads N] [--max-body BYTES] [--quiet]\n"
     "\n"
     "  --warehouse DIR   serve the SQLite catalog DIR/catalog.db and the tables under DIR\n"
-    "  --catalog-name N  catalog_name in the SQLite catalog (default \"default\")\n"
+    "                    (with --memory: LOC, the location prefix of tables created\n"
+    "                    without a location)\n"
+    "  --catalog-name N  catalog_name in the SQLite catalog (default \"local\", as floe sql)\n"
     "  --memory          serve an in-memory catalog (lost on exit)\n"
     "  --host H          address to bind (default 127.0.0.1)\n"
     "  --port P          TCP port (default 8181; 0 = any free port, printed at start)\n"
@@ -32,14 +36,13 @@ static const char usage_text[] =
     "  --token-file F    read the token from file F (first line)\n"
     "  --threads N       worker threads (default 4)\n"
     "  --max-body BYTES  largest accepted request body (default 16 MiB)\n"
-    "                    (with --memory, --warehouse LOC is the location prefix of new tables)\n"
     "  --quiet           no access log on stderr\n";
 
 static int read_token_file(const char *path, char **out)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "floe serve: cannot open token file %s: %s\n", path, strerror(errno));
+        cli_error("RuntimeIOException", "cannot open token file %s: %s", path, strerror(errno));
         return -1;
     }
     struct stat st;
@@ -54,7 +57,7 @@ static int read_token_file(const char *path, char **out)
         len--;
     buf[len] = '\0';
     if (len == 0) {
-        fprintf(stderr, "floe serve: token file %s is empty\n", path);
+        cli_error("IllegalArgumentException", "token file %s is empty", path);
         return -1;
     }
     *out = strdup(buf);
@@ -96,7 +99,7 @@ int floe_cmd_serve(int argc, char **argv)
 #define NEED_ARG                                                                                   \
     do {                                                                                           \
         if (!v) {                                                                                  \
-            fprintf(stderr, "floe serve: %s needs a value\n%s", a, usage_text);                    \
+            fprintf(stderr, "floe serve: %s needs a value\n%s", a, cli_usage_serve);              \
             return CLI_USAGE;                                                                      \
         }                                                                                          \
         i++;                                                                                       \
@@ -145,14 +148,14 @@ int floe_cmd_serve(int argc, char **argv)
             NEED_ARG;
             catalog_name = v;
         } else {
-            fprintf(stderr, "floe serve: unknown option '%s'\n%s", a, usage_text);
+            fprintf(stderr, "floe serve: unknown option '%s'\n%s", a, cli_usage_serve);
             return CLI_USAGE;
         }
 #undef NEED_ARG
     }
     if (!memory && !warehouse) {
         fprintf(stderr, "floe serve: choose a catalog: --warehouse DIR or --memory\n%s",
-                usage_text);
+                cli_usage_serve);
         return CLI_USAGE;
     }
     if (token && token_file) {
@@ -186,19 +189,20 @@ int floe_cmd_serve(int argc, char **argv)
     floe_rest_server *server = NULL;
     if (make_backend(&backend, memory, warehouse, catalog_name) < 0) {
         free(file_token);
-        return cli_fail("serve");
+        return cli_fail(NULL);
     }
     if (floe__rest_server_start(&server, backend, &o) < 0) {
         floe__rest_backend_free(backend);
         free(file_token);
-        return cli_fail("serve");
+        return cli_fail(NULL);
     }
     const char *host = o.host ? o.host : "127.0.0.1";
     bool v6 = strchr(host, ':') != NULL;
-    printf("floe serve: listening on http://%s%s%s:%d%s%s (%s catalog%s)\n", v6 ? "[" : "", host,
-           v6 ? "]" : "", floe__rest_server_port(server), o.prefix ? " prefix " : "",
-           o.prefix ? o.prefix : "", memory ? "memory" : "warehouse",
-           token ? ", bearer token required" : "");
+    printf("floe serve: listening on http://%s%s%s:%d%s%s (%s catalog%s%s%s%s)\n", v6 ? "[" : "",
+           host, v6 ? "]" : "", floe__rest_server_port(server), o.prefix ? " prefix " : "",
+           o.prefix ? o.prefix : "", memory ? "memory" : "warehouse", memory ? "" : " '",
+           memory ? "" : (catalog_name ? catalog_name : FLOE_CATALOG_DEFAULT_NAME),
+           memory ? "" : "'", token ? ", bearer token required" : "");
     fflush(stdout);
 
     int sig = 0;

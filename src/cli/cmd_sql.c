@@ -24,9 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char sql_usage[] =
-    "usage: floe sql [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
-    "                [--format table|csv|json] [--quiet] [-c SQL]... [-f FILE]...\n"
+const char cli_usage_sql[] =
+    "usage: floe sql [--warehouse DIR | --catalog-uri URI] [--catalog-name NAME]\n"
+    "                [--conf KEY=VALUE]... [--format table|csv|json] [--quiet]\n"
+    "                [-c SQL]... [-f FILE]...\n"
     "\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse);\n"
     "                       the catalog is DIR/catalog.db, created on first use\n"
@@ -50,13 +51,8 @@ static int write_stdout(const char *data, size_t len, void *payload)
 void cli_sql_report(floe_sql_session *s)
 {
     const floe_error *e = floe_error_last();
-    const char *cls = floe__sql_session_error_class(s);
-    const char *msg = e && e->message ? e->message : "unknown error";
-    fflush(stdout);
-    if (cls)
-        fprintf(stderr, "%s: %s\n", cls, msg);
-    else
-        fprintf(stderr, "Error: %s\n", msg);
+    cli_error(floe__sql_session_error_class(s), "%s",
+              e && e->message ? e->message : "unknown error");
 }
 
 static void report_and_continue(floe_sql_session *s, void *payload)
@@ -146,7 +142,7 @@ int floe_cmd_sql(int argc, char **argv)
                      strcmp(opt, "--catalog-uri") == 0 || strcmp(opt, "--conf") == 0 || strcmp(opt, "--format") == 0 ||
                      strcmp(opt, "-c") == 0 || strcmp(opt, "-f") == 0;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(sql_usage, stdout);
+            fputs(cli_usage_sql, stdout);
             goto done;
         }
         if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
@@ -154,13 +150,13 @@ int floe_cmd_sql(int argc, char **argv)
             continue;
         }
         if (!takes) {
-            fprintf(stderr, "floe sql: unknown option '%s'\n%s", a, sql_usage);
+            fprintf(stderr, "floe sql: unknown option '%s'\n%s", a, cli_usage_sql);
             status = CLI_USAGE;
             goto done;
         }
         if (!val) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "floe sql: %s needs a value\n%s", a, sql_usage);
+                fprintf(stderr, "floe sql: %s needs a value\n%s", a, cli_usage_sql);
                 status = CLI_USAGE;
                 goto done;
             }
@@ -174,7 +170,7 @@ int floe_cmd_sql(int argc, char **argv)
             catalog_uri = val;
         } else if (strcmp(opt, "--format") == 0) {
             if (floe__sql_format_parse(val, &fmt) < 0) {
-                fprintf(stderr, "floe sql: %s\n%s", floe_error_last()->message, sql_usage);
+                fprintf(stderr, "floe sql: %s\n%s", floe_error_last()->message, cli_usage_sql);
                 status = CLI_USAGE;
                 goto done;
             }
@@ -189,7 +185,7 @@ int floe_cmd_sql(int argc, char **argv)
             int rc = key ? floe__props_set(&conf, key, eq + 1) : FLOE_ENOMEM;
             floe__free(key);
             if (rc < 0) {
-                status = cli_fail("sql");
+                status = cli_fail(NULL);
                 goto done;
             }
         } else {
@@ -217,7 +213,7 @@ int floe_cmd_sql(int argc, char **argv)
     so.progress_payload = &progress;
     floe_sql_session *s = NULL;
     if (floe__sql_session_open(&s, &so) < 0) {
-        status = cli_fail("sql");
+        status = cli_fail(NULL);
         goto done;
     }
     int rc = 0;

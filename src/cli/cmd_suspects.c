@@ -32,10 +32,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
+const char cli_usage_suspects[] =
     "usage: floe suspects [--window N] [--min-history N] [--threshold Z]\n"
     "                     [--format text|table|csv|json] [--warehouse DIR]\n"
-    "                     [--catalog-name NAME] [--quiet] <ns.table>\n";
+    "                     [--catalog-name NAME] [--quiet] <ns.table>\n"
+    "\n"
+    "  --window N           previous commits that form the baseline (default 50)\n"
+    "  --min-history N      fewest previous commits of the same operation for the\n"
+    "                       size check (default 5)\n"
+    "  --threshold Z        robust z-score above which a size is suspect (default 3.5)\n"
+    "  --format F           text (default): a report per suspect; table, csv or json:\n"
+    "                       one row per suspect\n"
+    "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse)\n"
+    "  --catalog-name NAME  catalog name in the database and the statement (default local)\n"
+    "  -q, --quiet          no progress line on a terminal\n";
 
 typedef struct suspect_opts {
     size_t window;
@@ -47,7 +57,7 @@ static int usage_error(const char *msg, const char *arg)
 {
     if (msg)
         fprintf(stderr, "floe suspects: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fputs(usage_text, stderr);
+    fputs(cli_usage_suspects, stderr);
     return CLI_USAGE;
 }
 
@@ -286,7 +296,7 @@ int floe_cmd_suspects(int argc, char **argv)
         if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
             quiet = true;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
+            fputs(cli_usage_suspects, stdout);
             return CLI_OK;
         } else if (strcmp(a, "--window") == 0 || strcmp(a, "--min-history") == 0 ||
                    strcmp(a, "--threshold") == 0 || strcmp(a, "--format") == 0) {

@@ -168,6 +168,50 @@ static int order(cli_lineage *l)
     return 0;
 }
 
+/* Write-audit-publish: a snapshot with wap.id is staged until main carries
+ * it, by a cherry-pick whose snapshot records published-wap-id (Iceberg's
+ * SnapshotSummary.PUBLISHED_WAP_ID_PROP) or by fast-forwarding onto it. */
+static void classify_wap(cli_lineage *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        cli_lnode *nd = &l->nodes[i];
+        const char *pub = floe__snapshot_summary(nd->s, "published-wap-id");
+        const char *wap = floe__snapshot_summary(nd->s, "wap.id");
+        if (pub && (nd->flags & CLI_LIN_MAIN)) {
+            nd->wap = CLI_WAP_PUBLISHED;
+            nd->wap_id = pub;
+        } else if (wap) {
+            nd->wap = (nd->flags & CLI_LIN_MAIN) ? CLI_WAP_PUBLISHED : CLI_WAP_STAGED;
+            nd->wap_id = wap;
+        }
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        cli_lnode *nd = &l->nodes[i];
+        if (nd->wap != CLI_WAP_STAGED)
+            continue;
+        for (size_t j = 0; j < l->n; j++)
+            if ((l->nodes[j].flags & CLI_LIN_MAIN) && l->nodes[j].wap == CLI_WAP_PUBLISHED &&
+                strcmp(l->nodes[j].wap_id, nd->wap_id) == 0) {
+                nd->wap = CLI_WAP_PUBLISHED;
+                break;
+            }
+    }
+}
+
+const char *cli_lineage_state(const cli_lineage *l, size_t i)
+{
+    const cli_lnode *nd = &l->nodes[i];
+    if (nd->flags & CLI_LIN_CURRENT)
+        return "current";
+    if (nd->flags & CLI_LIN_MAIN)
+        return "main";
+    if (nd->flags & CLI_LIN_REF)
+        return "ref";
+    return nd->wap == CLI_WAP_STAGED      ? "staged"
+           : nd->wap == CLI_WAP_PUBLISHED ? "published"
+                                          : "abandoned";
+}
+
 int cli_lineage_build(cli_lineage *l, const floe_table_metadata *m, const char *ref, bool all)
 {
     memset(l, 0, sizeof *l);
@@ -206,6 +250,7 @@ int cli_lineage_build(cli_lineage *l, const floe_table_metadata *m, const char *
     for (size_t i = 0; i < l->n; i++)
         if (all || (l->nodes[i].flags & CLI_LIN_PRIMARY))
             l->nodes[i].flags |= CLI_LIN_SELECTED;
+    classify_wap(l);
     int rc = decorate(l);
     if (rc == 0)
         rc = order(l);
@@ -240,15 +285,21 @@ const char *cli_lineage_summary(const cli_lineage *l, size_t i, const char *key)
 
 /* ---------------------------------------------------------------- DOT */
 
-static void dot_string(FILE *out, const char *s)
+/* Text inside a DOT string: quotes and backslashes escaped, controls dropped. */
+static void dot_text(FILE *out, const char *s)
 {
-    fputc('"', out);
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
             fputc('\\', out);
         if ((unsigned char)*s >= 0x20)
             fputc(*s, out);
     }
+}
+
+static void dot_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    dot_text(out, s);
     fputc('"', out);
 }
 
@@ -272,12 +323,18 @@ int cli_lineage_dot(const cli_lineage *l, const char *name, size_t limit, FILE *
         cli_format_time(nd->s->timestamp_ms, t, sizeof t);
         t[19] = '\0';
         shown[i] = true;
-        fprintf(out, "  s%lld [label=\"%lld\\n%s +%s -%s records\\n%s%s\"",
+        fprintf(out, "  s%lld [label=\"%lld\\n%s +%s -%s records\\n%s%s%s",
                 (long long)nd->s->snapshot_id, (long long)nd->s->snapshot_id,
                 nd->s->operation ? nd->s->operation : "?",
                 cli_lineage_summary(l, i, "added-records"),
                 cli_lineage_summary(l, i, "deleted-records"), t,
-                cli_lineage_abandoned(l, i) ? "\\nabandoned" : "");
+                cli_lineage_abandoned(l, i) ? "\\n" : "",
+                cli_lineage_abandoned(l, i) ? cli_lineage_state(l, i) : "");
+        if (nd->wap_id) {
+            fputs("\\nwap.id ", out);
+            dot_text(out, nd->wap_id);
+        }
+        fputc('"', out);
         if (cli_lineage_abandoned(l, i))
             fputs(", style=\"rounded,dashed\", color=\"#c62828\", fontcolor=\"#c62828\"", out);
         else if (nd->flags & CLI_LIN_CURRENT)

@@ -7,7 +7,11 @@
  * name branch heads and tagged snapshots. A rollback moves `main` back and
  * leaves the newer snapshots in the file: they are no longer an ancestor of
  * any ref ("abandoned", is_current_ancestor=false in the history table)
- * until expiry removes them.
+ * until expiry removes them. Write-audit-publish (spark.wap.id) commits a
+ * snapshot off every ref on purpose: it is "staged" (summary wap.id) until a
+ * cherry-pick publishes it onto main (the new main snapshot's summary
+ * published-wap-id names the same id, or main fast-forwards to it), then
+ * both are "published".
  *
  * lineage.c classifies every snapshot (ancestor of main, of another ref, or
  * of none), orders a selection newest first with children always before
@@ -33,11 +37,16 @@ enum {
 
 #define CLI_LIN_NONE ((size_t)-1)
 
+/* Write-audit-publish state of a snapshot (cli_lnode.wap). */
+enum { CLI_WAP_NONE = 0, CLI_WAP_STAGED = 1, CLI_WAP_PUBLISHED = 2 };
+
 typedef struct cli_lnode {
     const floe_snapshot *s;
     size_t parent; /* index of the parent in the table, CLI_LIN_NONE if none or expired */
     unsigned flags;
-    char *decor; /* "main, audit, tag: close-2026-09" or NULL */
+    char *decor;        /* "main, audit, tag: close-2026-09" or NULL */
+    unsigned wap;       /* CLI_WAP_*: staged (wap.id, not on main) or published */
+    const char *wap_id; /* its wap id (summary wap.id or published-wap-id), or NULL */
 } cli_lnode;
 
 typedef struct cli_lineage {
@@ -57,10 +66,15 @@ typedef struct cli_lineage {
 int cli_lineage_build(cli_lineage *l, const floe_table_metadata *m, const char *ref, bool all);
 void cli_lineage_free(cli_lineage *l);
 
+/* Not an ancestor of any ref (drawn apart: ○, dashed). */
 static inline bool cli_lineage_abandoned(const cli_lineage *l, size_t i)
 {
     return !(l->nodes[i].flags & CLI_LIN_REF);
 }
+
+/* What `floe log` calls the snapshot: current, main, ref, then for one off
+ * every ref staged, published (write-audit-publish) or abandoned. */
+const char *cli_lineage_state(const cli_lineage *l, size_t i);
 
 /* Summary figure as text: "0" for an absent added-* / deleted-* count of a
  * snapshot with a summary, "?" for anything else absent. */

@@ -143,7 +143,11 @@ static int node_text(const cli_lineage *l, size_t i, int idw, const cli_graph_op
         cli_lineage_summary(l, i, "total-records"), cli_lineage_summary(l, i, "total-data-files"));
     if (nd->decor)
         fprintf(out, "  %s(%s)%s", o->color ? "\x1b[1;32m" : "", nd->decor, o->color ? RESET : "");
-    if (cli_lineage_abandoned(l, i))
+    if (nd->wap_id)
+        fprintf(out, "  %s[%s wap.id=%s]%s", o->color ? "\x1b[36m" : "",
+                nd->wap == CLI_WAP_STAGED ? "staged" : "published", nd->wap_id,
+                o->color ? RESET : "");
+    else if (cli_lineage_abandoned(l, i))
         fprintf(out, "  %s[abandoned]%s", o->color ? "\x1b[31m" : "", o->color ? RESET : "");
     fputc('\n', out);
     return 0;

@@ -4,18 +4,30 @@
 
 #include "floe.h"
 
+#include "sql/exec.h"
+
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+const char cli_usage_version[] = "usage: floe version\n"
+                                 "\n"
+                                 "Prints `floe <version>`; `floe --version` and `floe -V` do too.\n";
+
 static const cli_command commands[] = {
-    {"version", floe_cmd_version, "print the version", "floe version"},
-    {"inspect", floe_cmd_inspect, "describe a metadata.json, manifest, manifest list or Parquet file", "floe inspect [--json] FILE"},
-    {"inventory", floe_cmd_inventory, "list (and back up) every object a pinned snapshot needs", "floe inventory [--warehouse DIR] [--catalog-name NAME] <ns.table> [--snapshot ID | --ref NAME | --timestamp TS] [--format table|csv|json] [--copy-to DIR]"},
-    {"retention", floe_cmd_retention, "report recovery windows and what expiry would delete", "floe retention [--warehouse DIR] [--catalog-name NAME] [--format text|json] <ns.table>"},
-    {"log", floe_cmd_log, "list a table's snapshots newest first; --graph draws the lineage", "floe log [--graph] [--all] [--ref NAME] [--limit N] [--ascii] [--format table|csv|json|dot] [--svg FILE] [--color auto|always|never] [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>"},
-    {"suspects", floe_cmd_suspects, "find the snapshots behind a bad write and the statement that undoes them", "floe suspects [--window N] [--min-history N] [--threshold Z] [--format text|table|csv|json] [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>"},
-    {"serve", floe_cmd_serve, "run the Iceberg REST catalog server", "floe serve --memory [--host H] [--port P] [--token-file F] ..."},
-    {"sql", floe_cmd_sql, "the SQL shell (Spark/Iceberg dialect on SQLite)", "floe sql [--warehouse DIR] [--catalog-name NAME] [--conf K=V]... [--format table|csv|json] [-c SQL]... [-f FILE]..."},
+    {"version", floe_cmd_version, "print the version", cli_usage_version},
+    {"inspect", floe_cmd_inspect, "describe a metadata.json, manifest, manifest list or Parquet file",
+     cli_usage_inspect},
+    {"inventory", floe_cmd_inventory, "list (and back up) every object a pinned snapshot needs",
+     cli_usage_inventory},
+    {"retention", floe_cmd_retention, "report recovery windows and what expiry would delete",
+     cli_usage_retention},
+    {"log", floe_cmd_log, "list a table's snapshots newest first; --graph draws the lineage",
+     cli_usage_log},
+    {"suspects", floe_cmd_suspects,
+     "find the snapshots behind a bad write and the statement that undoes them", cli_usage_suspects},
+    {"serve", floe_cmd_serve, "run the Iceberg REST catalog server", cli_usage_serve},
+    {"sql", floe_cmd_sql, "the SQL shell (Spark/Iceberg dialect on SQLite)", cli_usage_sql},
 };
 
 static void usage(FILE *out)
@@ -26,6 +38,14 @@ static void usage(FILE *out)
     fprintf(out, "\n`floe help <command>` or `floe <command> --help` for details.\n");
 }
 
+/* `floe <cmd> --help`, `floe help <cmd>`: the command's usage text, as the
+ * command prints it for a --help among its other options. */
+static int help(const cli_command *c)
+{
+    fputs(c->usage, stdout);
+    return CLI_OK;
+}
+
 static const cli_command *find(const char *name)
 {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -34,14 +54,25 @@ static const cli_command *find(const char *name)
     return NULL;
 }
 
+int cli_error(const char *cls, const char *fmt, ...)
+{
+    const floe_error *e = floe_error_last();
+    fflush(stdout);
+    fprintf(stderr, "%s: ",
+            cls ? cls : floe__sql_error_class(e ? e->code : FLOE_ERROR, e ? e->message : NULL));
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_FAIL;
+}
+
 int cli_fail(const char *what)
 {
     const floe_error *e = floe_error_last();
-    if (what)
-        fprintf(stderr, "floe: %s: %s\n", what, e ? e->message : "unknown error");
-    else
-        fprintf(stderr, "floe: %s\n", e ? e->message : "unknown error");
-    return CLI_FAIL;
+    const char *msg = e && e->message ? e->message : "unknown error";
+    return what ? cli_error(NULL, "%s: %s", what, msg) : cli_error(NULL, "%s", msg);
 }
 
 int floe_cmd_version(int argc, char **argv)
@@ -75,8 +106,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "floe: unknown command '%s'\n", argv[2]);
             return CLI_USAGE;
         }
-        printf("usage: %s\n\n%s\n", c->usage, c->summary);
-        return CLI_OK;
+        return help(c);
     }
     const cli_command *c = find(cmd);
     if (!c) {
@@ -85,8 +115,7 @@ int main(int argc, char **argv)
         return CLI_USAGE;
     }
     if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-        printf("usage: %s\n\n%s\n", c->usage, c->summary);
-        return CLI_OK;
+        return help(c);
     }
     return c->run(argc - 1, argv + 1);
 }

@@ -160,7 +160,7 @@ int cli_catalog_opt(cli_catalog_opts *o, int argc, char **argv, int *i)
 
 const char *cli_catalog_name(const cli_catalog_opts *o)
 {
-    return o->catalog_name && *o->catalog_name ? o->catalog_name : "local";
+    return o->catalog_name && *o->catalog_name ? o->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
 }
 
 static const char *warehouse(const cli_catalog_opts *o)

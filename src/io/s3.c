@@ -17,8 +17,7 @@
  */
 #include "s3_client.h"
 
-#include <openssl/evp.h>
-#include <openssl/md5.h>
+#include "lazy/crypto.h"
 #include <string.h>
 
 typedef struct s3_io {

@@ -12,7 +12,7 @@
  */
 #include "s3_client.h"
 
-#include <curl/curl.h>
+#include "lazy/curl.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,8 +13,7 @@
  */
 #include "s3.h"
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
+#include "lazy/xml.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -12,10 +12,8 @@
  */
 #include "sigv4.h"
 
+#include "lazy/crypto.h"
 #include <ctype.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -10,9 +10,12 @@
  * ICU, libstdc++, ...) and run their constructors: about 6 ms of CPU before
  * main() on the development machine, most of a `floe sql -c "SELECT
  * count(*) FROM t"` run. So libfloe does not link them: this file defines
- * the functions floe calls with the libraries' own prototypes (the headers
- * check them), and each definition dlopen()s the library by its SONAME the
- * first time (thread-safe), looks the symbol up once and forwards the call.
+ * the functions floe calls under floe-private names with the libraries' own
+ * prototypes (floe__curl_easy_init, floe__SHA256, ...; lazy/<lib>.h declares
+ * them and maps the calls, so callers include it instead of the library
+ * header and a program linking floe statically keeps the real libraries).
+ * Each definition dlopen()s the library by its SONAME the first time
+ * (thread-safe), looks the real symbol up once and forwards the call.
  * When a library cannot be loaded, calls fail the way the library reports
  * failure (NULL, CURLE_FAILED_INIT, MHD_NO), so callers' error paths name
  * the operation.
@@ -24,19 +27,13 @@
  * option list through MHD_start_daemon_va; floe calls
  * MHD_get_*_info without optional arguments.
  */
-#define CURL_DISABLE_TYPECHECK 1
-#include <curl/curl.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
+#include "lazy/crypto.h"
+#include "lazy/curl.h"
+#include "lazy/mhd.h"
+#include "lazy/snappy.h"
+#include "lazy/xml.h"
 #include <dlfcn.h>
-#include <libxml/globals.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <microhttpd.h>
 #include <pthread.h>
-#include <snappy-c.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
@@ -93,7 +90,7 @@ static void *lazy_sym(lazy_lib *lib, void (*open_fn)(void), void **slot, const c
  * pointer, as POSIX dlsym() requires to work) */
 #define SYM(lib, name)                                                                             \
     static void *slot_;                                                                            \
-    __typeof__(&name) fn_;                                                                         \
+    __typeof__(&(name)) fn_;                                                                       \
     do {                                                                                           \
         void *p_ = lazy_sym(&lib_##lib, open_##lib, &slot_, #name);                                \
         memcpy(&fn_, &p_, sizeof fn_);                                                             \
@@ -101,23 +98,23 @@ static void *lazy_sym(lazy_lib *lib, void (*open_fn)(void), void **slot, const c
 
 /* ---------------------------------------------------------------- libcurl */
 
-CURLcode curl_global_init(long flags)
+CURLcode floe__curl_global_init(long flags)
 {
     SYM(curl, curl_global_init);
     return fn_ ? fn_(flags) : CURLE_FAILED_INIT;
 }
-void curl_global_cleanup(void)
+void floe__curl_global_cleanup(void)
 {
     SYM(curl, curl_global_cleanup);
     if (fn_)
         fn_();
 }
-CURL *curl_easy_init(void)
+CURL *floe__curl_easy_init(void)
 {
     SYM(curl, curl_easy_init);
     return fn_ ? fn_() : NULL;
 }
-CURLcode curl_easy_setopt(CURL *curl, CURLoption option, ...)
+CURLcode floe__curl_easy_setopt(CURL *curl, CURLoption option, ...)
 {
     SYM(curl, curl_easy_setopt);
     va_list ap;
@@ -126,7 +123,7 @@ CURLcode curl_easy_setopt(CURL *curl, CURLoption option, ...)
     va_end(ap);
     return fn_ ? fn_(curl, option, arg) : CURLE_FAILED_INIT;
 }
-CURLcode curl_easy_getinfo(CURL *curl, CURLINFO info, ...)
+CURLcode floe__curl_easy_getinfo(CURL *curl, CURLINFO info, ...)
 {
     SYM(curl, curl_easy_getinfo);
     va_list ap;
@@ -135,61 +132,61 @@ CURLcode curl_easy_getinfo(CURL *curl, CURLINFO info, ...)
     va_end(ap);
     return fn_ ? fn_(curl, info, arg) : CURLE_FAILED_INIT;
 }
-CURLcode curl_easy_perform(CURL *curl)
+CURLcode floe__curl_easy_perform(CURL *curl)
 {
     SYM(curl, curl_easy_perform);
     return fn_ ? fn_(curl) : CURLE_FAILED_INIT;
 }
-void curl_easy_cleanup(CURL *curl)
+void floe__curl_easy_cleanup(CURL *curl)
 {
     SYM(curl, curl_easy_cleanup);
     if (fn_)
         fn_(curl);
 }
-void curl_easy_reset(CURL *curl)
+void floe__curl_easy_reset(CURL *curl)
 {
     SYM(curl, curl_easy_reset);
     if (fn_)
         fn_(curl);
 }
-const char *curl_easy_strerror(CURLcode code)
+const char *floe__curl_easy_strerror(CURLcode code)
 {
     SYM(curl, curl_easy_strerror);
     return fn_ ? fn_(code) : "libcurl could not be loaded";
 }
-char *curl_easy_escape(CURL *handle, const char *string, int length)
+char *floe__curl_easy_escape(CURL *handle, const char *string, int length)
 {
     SYM(curl, curl_easy_escape);
     return fn_ ? fn_(handle, string, length) : NULL;
 }
-void curl_free(void *p)
+void floe__curl_free(void *p)
 {
     SYM(curl, curl_free);
     if (fn_)
         fn_(p);
 }
-struct curl_slist *curl_slist_append(struct curl_slist *list, const char *data)
+struct curl_slist *floe__curl_slist_append(struct curl_slist *list, const char *data)
 {
     SYM(curl, curl_slist_append);
     return fn_ ? fn_(list, data) : NULL;
 }
-void curl_slist_free_all(struct curl_slist *list)
+void floe__curl_slist_free_all(struct curl_slist *list)
 {
     SYM(curl, curl_slist_free_all);
     if (fn_)
         fn_(list);
 }
-time_t curl_getdate(const char *p, const time_t *unused)
+time_t floe__curl_getdate(const char *p, const time_t *unused)
 {
     SYM(curl, curl_getdate);
     return fn_ ? fn_(p, unused) : (time_t)-1;
 }
-CURLSH *curl_share_init(void)
+CURLSH *floe__curl_share_init(void)
 {
     SYM(curl, curl_share_init);
     return fn_ ? fn_() : NULL;
 }
-CURLSHcode curl_share_setopt(CURLSH *share, CURLSHoption option, ...)
+CURLSHcode floe__curl_share_setopt(CURLSH *share, CURLSHoption option, ...)
 {
     SYM(curl, curl_share_setopt);
     va_list ap;
@@ -198,7 +195,7 @@ CURLSHcode curl_share_setopt(CURLSH *share, CURLSHoption option, ...)
     va_end(ap);
     return fn_ ? fn_(share, option, arg) : CURLSHE_NOT_BUILT_IN;
 }
-CURLSHcode curl_share_cleanup(CURLSH *share)
+CURLSHcode floe__curl_share_cleanup(CURLSH *share)
 {
     SYM(curl, curl_share_cleanup);
     return fn_ ? fn_(share) : CURLSHE_NOT_BUILT_IN;
@@ -206,29 +203,29 @@ CURLSHcode curl_share_cleanup(CURLSH *share)
 
 /* ---------------------------------------------------------------- libxml2 */
 
-void xmlInitParser(void)
+void floe__xmlInitParser(void)
 {
     SYM(xml, xmlInitParser);
     if (fn_)
         fn_();
 }
-xmlDocPtr xmlReadMemory(const char *buffer, int size, const char *URL, const char *encoding,
-                        int options)
+xmlDocPtr floe__xmlReadMemory(const char *buffer, int size, const char *URL, const char *encoding,
+                              int options)
 {
     SYM(xml, xmlReadMemory);
     return fn_ ? fn_(buffer, size, URL, encoding, options) : NULL;
 }
-xmlNodePtr xmlDocGetRootElement(const xmlDoc *doc)
+xmlNodePtr floe__xmlDocGetRootElement(const xmlDoc *doc)
 {
     SYM(xml, xmlDocGetRootElement);
     return fn_ ? fn_(doc) : NULL;
 }
-xmlChar *xmlNodeGetContent(const xmlNode *cur)
+xmlChar *floe__xmlNodeGetContent(const xmlNode *cur)
 {
     SYM(xml, xmlNodeGetContent);
     return fn_ ? fn_(cur) : NULL;
 }
-void xmlFreeDoc(xmlDocPtr cur)
+void floe__xmlFreeDoc(xmlDocPtr cur)
 {
     SYM(xml, xmlFreeDoc);
     if (fn_)
@@ -242,7 +239,7 @@ static void no_free(void *p)
     (void)p;
 }
 static xmlFreeFunc no_free_fn = no_free;
-xmlFreeFunc *__xmlFree(void)
+xmlFreeFunc *floe__xmlFree_func(void)
 {
     SYM(xml, __xmlFree);
     return fn_ ? fn_() : &no_free_fn;
@@ -255,14 +252,14 @@ static void lazy_xml_free(void *p)
     if (real && *real)
         (*real)(p);
 }
-xmlFreeFunc xmlFree = lazy_xml_free;
+xmlFreeFunc floe__xmlFree = lazy_xml_free;
 #endif
 
 /* ---------------------------------------------------------------- libmicrohttpd */
 
-struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port,
-                                    MHD_AcceptPolicyCallback apc, void *apc_cls,
-                                    MHD_AccessHandlerCallback dh, void *dh_cls, ...)
+struct MHD_Daemon *floe__MHD_start_daemon(unsigned int flags, uint16_t port,
+                                          MHD_AcceptPolicyCallback apc, void *apc_cls,
+                                          MHD_AccessHandlerCallback dh, void *dh_cls, ...)
 {
     SYM(mhd, MHD_start_daemon_va);
     va_list ap;
@@ -271,70 +268,71 @@ struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port,
     va_end(ap);
     return d;
 }
-void MHD_stop_daemon(struct MHD_Daemon *daemon)
+void floe__MHD_stop_daemon(struct MHD_Daemon *daemon)
 {
     SYM(mhd, MHD_stop_daemon);
     if (fn_)
         fn_(daemon);
 }
-MHD_socket MHD_quiesce_daemon(struct MHD_Daemon *daemon)
+MHD_socket floe__MHD_quiesce_daemon(struct MHD_Daemon *daemon)
 {
     SYM(mhd, MHD_quiesce_daemon);
     return fn_ ? fn_(daemon) : MHD_INVALID_SOCKET;
 }
-enum MHD_Result MHD_queue_response(struct MHD_Connection *connection, unsigned int status_code,
-                                   struct MHD_Response *response)
+enum MHD_Result floe__MHD_queue_response(struct MHD_Connection *connection,
+                                         unsigned int status_code, struct MHD_Response *response)
 {
     SYM(mhd, MHD_queue_response);
     return fn_ ? fn_(connection, status_code, response) : MHD_NO;
 }
-const char *MHD_lookup_connection_value(struct MHD_Connection *connection,
-                                        enum MHD_ValueKind kind, const char *key)
+const char *floe__MHD_lookup_connection_value(struct MHD_Connection *connection,
+                                              enum MHD_ValueKind kind, const char *key)
 {
     SYM(mhd, MHD_lookup_connection_value);
     return fn_ ? fn_(connection, kind, key) : NULL;
 }
-enum MHD_Result MHD_lookup_connection_value_n(struct MHD_Connection *connection,
-                                              enum MHD_ValueKind kind, const char *key,
-                                              size_t key_size, const char **value_ptr,
-                                              size_t *value_size_ptr)
+enum MHD_Result floe__MHD_lookup_connection_value_n(struct MHD_Connection *connection,
+                                                    enum MHD_ValueKind kind, const char *key,
+                                                    size_t key_size, const char **value_ptr,
+                                                    size_t *value_size_ptr)
 {
     SYM(mhd, MHD_lookup_connection_value_n);
     return fn_ ? fn_(connection, kind, key, key_size, value_ptr, value_size_ptr) : MHD_NO;
 }
-const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon,
-                                                enum MHD_DaemonInfoType info_type, ...)
+const union MHD_DaemonInfo *floe__MHD_get_daemon_info(struct MHD_Daemon *daemon,
+                                                      enum MHD_DaemonInfoType info_type, ...)
 {
     SYM(mhd, MHD_get_daemon_info);
     return fn_ ? fn_(daemon, info_type) : NULL;
 }
-const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
-                                                        enum MHD_ConnectionInfoType info_type,
-                                                        ...)
+const union MHD_ConnectionInfo *floe__MHD_get_connection_info(struct MHD_Connection *connection,
+                                                              enum MHD_ConnectionInfoType info_type,
+                                                              ...)
 {
     SYM(mhd, MHD_get_connection_info);
     return fn_ ? fn_(connection, info_type) : NULL;
 }
-void MHD_destroy_response(struct MHD_Response *response)
+void floe__MHD_destroy_response(struct MHD_Response *response)
 {
     SYM(mhd, MHD_destroy_response);
     if (fn_)
         fn_(response);
 }
-struct MHD_Response *MHD_create_response_from_buffer(size_t size, void *buffer,
-                                                     enum MHD_ResponseMemoryMode mode)
+struct MHD_Response *floe__MHD_create_response_from_buffer(size_t size, void *buffer,
+                                                           enum MHD_ResponseMemoryMode mode)
 {
     SYM(mhd, MHD_create_response_from_buffer);
     return fn_ ? fn_(size, buffer, mode) : NULL;
 }
-struct MHD_Response *MHD_create_response_from_buffer_with_free_callback(
-    size_t size, void *buffer, MHD_ContentReaderFreeCallback crfc)
+struct MHD_Response *
+floe__MHD_create_response_from_buffer_with_free_callback(size_t size, void *buffer,
+                                                         MHD_ContentReaderFreeCallback crfc)
 {
     SYM(mhd, MHD_create_response_from_buffer_with_free_callback);
     return fn_ ? fn_(size, buffer, crfc) : NULL;
 }
-enum MHD_Result MHD_add_response_header(struct MHD_Response *response, const char *header,
-                                        const char *content)
+enum MHD_Result floe__MHD_add_response_header(struct MHD_Response *response, const char *header,
+                                              const char *content)
 {
     SYM(mhd, MHD_add_response_header);
     return fn_ ? fn_(response, header, content) : MHD_NO;
@@ -344,18 +342,18 @@ enum MHD_Result MHD_add_response_header(struct MHD_Response *response, const cha
  * Without the library: digests fail (NULL / 0, outputs zeroed), and the two
  * helpers that must never fail keep their contract in plain C. */
 
-const EVP_MD *EVP_sha256(void)
+const EVP_MD *floe__EVP_sha256(void)
 {
     SYM(crypto, EVP_sha256);
     return fn_ ? fn_() : NULL;
 }
-const EVP_MD *EVP_md5(void)
+const EVP_MD *floe__EVP_md5(void)
 {
     SYM(crypto, EVP_md5);
     return fn_ ? fn_() : NULL;
 }
-int EVP_Digest(const void *data, size_t count, unsigned char *md, unsigned int *size,
-               const EVP_MD *type, ENGINE *impl)
+int floe__EVP_Digest(const void *data, size_t count, unsigned char *md, unsigned int *size,
+                     const EVP_MD *type, ENGINE *impl)
 {
     SYM(crypto, EVP_Digest);
     if (fn_ && type)
@@ -363,7 +361,7 @@ int EVP_Digest(const void *data, size_t count, unsigned char *md, unsigned int *
     memset(md, 0, 16);
     return 0;
 }
-int EVP_EncodeBlock(unsigned char *t, const unsigned char *f, int n)
+int floe__EVP_EncodeBlock(unsigned char *t, const unsigned char *f, int n)
 {
     SYM(crypto, EVP_EncodeBlock);
     if (fn_)
@@ -371,8 +369,9 @@ int EVP_EncodeBlock(unsigned char *t, const unsigned char *f, int n)
     t[0] = 0;
     return 0;
 }
-unsigned char *HMAC(const EVP_MD *evp_md, const void *key, int key_len, const unsigned char *data,
-                    size_t data_len, unsigned char *md, unsigned int *md_len)
+unsigned char *floe__HMAC(const EVP_MD *evp_md, const void *key, int key_len,
+                          const unsigned char *data, size_t data_len, unsigned char *md,
+                          unsigned int *md_len)
 {
     SYM(crypto, HMAC);
     if (fn_ && evp_md)
@@ -381,7 +380,7 @@ unsigned char *HMAC(const EVP_MD *evp_md, const void *key, int key_len, const un
         *md_len = 0;
     return NULL;
 }
-unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md)
+unsigned char *floe__SHA256(const unsigned char *d, size_t n, unsigned char *md)
 {
     SYM(crypto, SHA256);
     if (fn_)
@@ -389,7 +388,7 @@ unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md)
     memset(md, 0, SHA256_DIGEST_LENGTH);
     return NULL;
 }
-void OPENSSL_cleanse(void *ptr, size_t len)
+void floe__OPENSSL_cleanse(void *ptr, size_t len)
 {
     SYM(crypto, OPENSSL_cleanse);
     if (fn_) {
@@ -400,7 +399,7 @@ void OPENSSL_cleanse(void *ptr, size_t len)
     while (len--)
         *p++ = 0;
 }
-int CRYPTO_memcmp(const void *in_a, const void *in_b, size_t len)
+int floe__CRYPTO_memcmp(const void *in_a, const void *in_b, size_t len)
 {
     SYM(crypto, CRYPTO_memcmp);
     if (fn_)
@@ -414,27 +413,27 @@ int CRYPTO_memcmp(const void *in_a, const void *in_b, size_t len)
 
 /* ---------------------------------------------------------------- libsnappy */
 
-snappy_status snappy_compress(const char *input, size_t input_length, char *compressed,
-                              size_t *compressed_length)
+snappy_status floe__snappy_compress(const char *input, size_t input_length, char *compressed,
+                                    size_t *compressed_length)
 {
     SYM(snappy, snappy_compress);
     return fn_ ? fn_(input, input_length, compressed, compressed_length) : SNAPPY_INVALID_INPUT;
 }
-snappy_status snappy_uncompress(const char *compressed, size_t compressed_length,
-                                char *uncompressed, size_t *uncompressed_length)
+snappy_status floe__snappy_uncompress(const char *compressed, size_t compressed_length,
+                                      char *uncompressed, size_t *uncompressed_length)
 {
     SYM(snappy, snappy_uncompress);
     return fn_ ? fn_(compressed, compressed_length, uncompressed, uncompressed_length)
                : SNAPPY_INVALID_INPUT;
 }
-size_t snappy_max_compressed_length(size_t source_length)
+size_t floe__snappy_max_compressed_length(size_t source_length)
 {
     SYM(snappy, snappy_max_compressed_length);
     /* without the library: Snappy's documented bound (compress then fails) */
     return fn_ ? fn_(source_length) : 32 + source_length + source_length / 6;
 }
-snappy_status snappy_uncompressed_length(const char *compressed, size_t compressed_length,
-                                         size_t *result)
+snappy_status floe__snappy_uncompressed_length(const char *compressed, size_t compressed_length,
+                                               size_t *result)
 {
     SYM(snappy, snappy_uncompressed_length);
     return fn_ ? fn_(compressed, compressed_length, result) : SNAPPY_INVALID_INPUT;

@@ -8,6 +8,7 @@
  * travel resolves through the snapshot-log, not snapshot timestamps).
  */
 #include "maint.h"
+#include "util/time.h"
 
 #include <string.h>
 
@@ -153,8 +154,7 @@ int floe__maint_select(const floe_table_metadata *m, bool has_id, int64_t id, co
             if (m->snapshot_log[i].timestamp_ms <= ts)
                 best = &m->snapshot_log[i];
         if (!best)
-            return floe__error(FLOE_ENOTFOUND, "maint", "Cannot find a snapshot older than %lld",
-                               (long long)ts);
+            return floe__time_error_no_snapshot_older("maint", ts);
         *out = floe__metadata_snapshot(m, best->snapshot_id);
         if (!*out)
             return floe__error(FLOE_ENOTFOUND, "maint", "Cannot find snapshot with ID %lld",

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int gen_decimal_bytes(int32_t precision)
+int floe__gen_decimal_bytes(int32_t precision)
 {
     for (int n = 1; n <= 16; n++) {
         /* the largest |unscaled| in n bytes is 2^(8n-1) - 1 */
@@ -106,7 +106,7 @@ static int avro_partition_type(floe_buf *b, const floe_type *t, const gen_ctx *c
     return floe__buf_printf(b,
                             "{\"type\":\"fixed\",\"name\":\"%s\",\"size\":%d,\"logicalType\":"
                             "\"decimal\",\"precision\":%d,\"scale\":%d}",
-                            name, gen_decimal_bytes(t->precision), (int)t->precision,
+                            name, floe__gen_decimal_bytes(t->precision), (int)t->precision,
                             (int)t->scale);
 }
 
@@ -131,10 +131,10 @@ static int avro_type(floe_buf *b, const gen_ctx *ctx, const gen_field *f)
     case G_INTLIST:
         return floe__buf_printf(b, "{\"type\":\"array\",\"items\":\"%s\",\"element-id\":%d}",
                                 f->kind == G_LONGLIST ? "long" : "int", (int)f->a);
-    case G_RECORD: return gen_avro_record(b, ctx, f->rname, f->sub, f->nsub);
+    case G_RECORD: return floe__gen_avro_record(b, ctx, f->rname, f->sub, f->nsub);
     case G_SUMMARIES:
         FLOE_TRY(floe__buf_puts(b, "{\"type\":\"array\",\"items\":"));
-        FLOE_TRY(gen_avro_record(b, ctx, f->rname, f->sub, f->nsub));
+        FLOE_TRY(floe__gen_avro_record(b, ctx, f->rname, f->sub, f->nsub));
         return floe__buf_printf(b, ",\"element-id\":%d}", (int)f->a);
     case G_PARTITION:
         FLOE_TRY(floe__buf_puts(b, "{\"type\":\"record\",\"name\":\"r102\",\"fields\":["));
@@ -151,8 +151,8 @@ static int avro_type(floe_buf *b, const gen_ctx *ctx, const gen_field *f)
     return floe__error(FLOE_EINVALID, "manifest", "bad generated field kind");
 }
 
-int gen_avro_record(floe_buf *b, const gen_ctx *ctx, const char *rname, const gen_field *fields,
-                    size_t n)
+int floe__gen_avro_record(floe_buf *b, const gen_ctx *ctx, const char *rname,
+                          const gen_field *fields, size_t n)
 {
     FLOE_TRY(floe__buf_puts(b, "{\"type\":\"record\",\"name\":"));
     FLOE_TRY(qstr(b, rname));
@@ -198,11 +198,11 @@ static int iceberg_type(floe_buf *b, const gen_ctx *ctx, const gen_field *f)
                                 "{\"type\":\"list\",\"element-id\":%d,\"element\":\"%s\","
                                 "\"element-required\":true}",
                                 (int)f->a, f->kind == G_LONGLIST ? "long" : "int");
-    case G_RECORD: return gen_iceberg_struct(b, ctx, f->sub, f->nsub, false);
+    case G_RECORD: return floe__gen_iceberg_struct(b, ctx, f->sub, f->nsub, false);
     case G_SUMMARIES:
         FLOE_TRY(
             floe__buf_printf(b, "{\"type\":\"list\",\"element-id\":%d,\"element\":", (int)f->a));
-        FLOE_TRY(gen_iceberg_struct(b, ctx, f->sub, f->nsub, false));
+        FLOE_TRY(floe__gen_iceberg_struct(b, ctx, f->sub, f->nsub, false));
         return floe__buf_puts(b, ",\"element-required\":true}");
     case G_PARTITION:
         FLOE_TRY(floe__buf_puts(b, "{\"type\":\"struct\",\"fields\":["));
@@ -219,8 +219,8 @@ static int iceberg_type(floe_buf *b, const gen_ctx *ctx, const gen_field *f)
     return floe__error(FLOE_EINVALID, "manifest", "bad generated field kind");
 }
 
-int gen_iceberg_struct(floe_buf *b, const gen_ctx *ctx, const gen_field *fields, size_t n,
-                       bool root)
+int floe__gen_iceberg_struct(floe_buf *b, const gen_ctx *ctx, const gen_field *fields, size_t n,
+                             bool root)
 {
     FLOE_TRY(floe__buf_puts(b, root ? "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
                                     : "{\"type\":\"struct\",\"fields\":["));

@@ -44,12 +44,12 @@ typedef struct gen_ctx {
 } gen_ctx;
 
 /* Emit the Avro record schema / the Iceberg struct schema for `fields`. */
-int gen_avro_record(floe_buf *b, const gen_ctx *ctx, const char *rname, const gen_field *fields,
-                    size_t n);
-int gen_iceberg_struct(floe_buf *b, const gen_ctx *ctx, const gen_field *fields, size_t n,
-                       bool root);
+int floe__gen_avro_record(floe_buf *b, const gen_ctx *ctx, const char *rname,
+                          const gen_field *fields, size_t n);
+int floe__gen_iceberg_struct(floe_buf *b, const gen_ctx *ctx, const gen_field *fields, size_t n,
+                             bool root);
 
 /* Bytes of a fixed holding an unscaled decimal of `precision` digits. */
-int gen_decimal_bytes(int32_t precision);
+int floe__gen_decimal_bytes(int32_t precision);
 
 #endif

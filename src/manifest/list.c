@@ -108,8 +108,12 @@ static int read_summary(floe_avro_cursor *c, const mf_record_plan *sp, floe_fiel
             FLOE_TRY(floe_avro_read_bool(c, &s->contains_nan));
             s->has_contains_nan = true;
             break;
-        case S_LOWER: FLOE_TRY(mf_read_opt_bytes(c, f->type, NULL, false, &s->lower_bound)); break;
-        case S_UPPER: FLOE_TRY(mf_read_opt_bytes(c, f->type, NULL, false, &s->upper_bound)); break;
+        case S_LOWER:
+            FLOE_TRY(floe__mf_read_opt_bytes(c, f->type, NULL, false, &s->lower_bound));
+            break;
+        case S_UPPER:
+            FLOE_TRY(floe__mf_read_opt_bytes(c, f->type, NULL, false, &s->upper_bound));
+            break;
         }
     }
     return 0;
@@ -162,7 +166,7 @@ static int read_entry(floe_avro_cursor *c, const mf_record_plan *plan, floe_aren
         case L_EXISTING_ROWS: FLOE_TRY(floe_avro_read_long(c, &m->existing_rows_count)); break;
         case L_DELETED_ROWS: FLOE_TRY(floe_avro_read_long(c, &m->deleted_rows_count)); break;
         case L_KEY_METADATA:
-            FLOE_TRY(mf_read_opt_bytes(c, f->type, NULL, false, &m->key_metadata));
+            FLOE_TRY(floe__mf_read_opt_bytes(c, f->type, NULL, false, &m->key_metadata));
             break;
         case L_FIRST_ROW_ID:
             FLOE_TRY(floe_avro_read_long(c, &m->first_row_id));
@@ -201,15 +205,16 @@ static int list_read(floe_manifest_list *l, const char *source)
 {
     floe_avro_file *f = l->file;
     mf_record_plan plan;
-    FLOE_TRY(mf_plan_record(&plan, l->arena, f->schema, list_known, FLOE_ARRAY_LEN(list_known),
-                            list_subs, FLOE_ARRAY_LEN(list_subs), source, "manifest_file"));
+    FLOE_TRY(floe__mf_plan_record(&plan, l->arena, f->schema, list_known,
+                                  FLOE_ARRAY_LEN(list_known), list_subs, FLOE_ARRAY_LEN(list_subs),
+                                  source, "manifest_file"));
     bool has_content = false, has_first_row = false;
     for (size_t i = 0; i < plan.nfields; i++) {
         has_content |= plan.fields[i].target == L_CONTENT;
         has_first_row |= plan.fields[i].target == L_FIRST_ROW_ID;
     }
     int64_t v;
-    if (mf_meta_int64(f, "format-version", &v)) {
+    if (floe__mf_meta_int64(f, "format-version", &v)) {
         if (v < 1 || v > 3)
             return floe__error(FLOE_ECORRUPT, "manifest", "unsupported format-version %lld in %s",
                                (long long)v, source);
@@ -217,9 +222,10 @@ static int list_read(floe_manifest_list *l, const char *source)
     } else {
         l->format_version = has_first_row ? 3 : has_content ? 2 : 1;
     }
-    l->has_snapshot_id = mf_meta_int64(f, "snapshot-id", &l->snapshot_id);
-    l->has_parent_snapshot_id = mf_meta_int64(f, "parent-snapshot-id", &l->parent_snapshot_id);
-    l->has_sequence_number = mf_meta_int64(f, "sequence-number", &l->sequence_number);
+    l->has_snapshot_id = floe__mf_meta_int64(f, "snapshot-id", &l->snapshot_id);
+    l->has_parent_snapshot_id =
+        floe__mf_meta_int64(f, "parent-snapshot-id", &l->parent_snapshot_id);
+    l->has_sequence_number = floe__mf_meta_int64(f, "sequence-number", &l->sequence_number);
 
     size_t cap = 0;
     floe_avro_cursor c;
@@ -382,8 +388,8 @@ int floe_manifest_list_writer_new(floe_manifest_list_writer **out,
     snprintf(fv, sizeof fv, "%d", opts->format_version);
     floe_manifest_list_writer *w = NULL;
     int rc;
-    if ((rc = gen_avro_record(&avro, &ctx, "manifest_file", fields, n)) < 0 ||
-        (rc = gen_iceberg_struct(&ice, &ctx, fields, n, true)) < 0)
+    if ((rc = floe__gen_avro_record(&avro, &ctx, "manifest_file", fields, n)) < 0 ||
+        (rc = floe__gen_iceberg_struct(&ice, &ctx, fields, n, true)) < 0)
         goto done;
     floe_kv meta[5];
     size_t nmeta = 0;

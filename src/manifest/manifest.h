@@ -127,9 +127,9 @@ typedef struct floe_manifest_list_writer_options {
 
 typedef struct floe_manifest_list_writer floe_manifest_list_writer;
 
-/* Start a manifest list; bytes are appended to `out` (the caller's). */
-int floe_manifest_list_writer_new(floe_manifest_list_writer **w,
-                                  const floe_manifest_list_writer_options *opts, floe_buf *out);
+/* Start a manifest list; bytes are appended to `dst` (the caller's). */
+int floe_manifest_list_writer_new(floe_manifest_list_writer **out,
+                                  const floe_manifest_list_writer_options *opts, floe_buf *dst);
 /* Append one entry. v2: FLOE_SEQ_UNASSIGNED sequence numbers become the
  * list's sequence_number. FLOE_EINVALID for a missing path or snapshot id. */
 int floe_manifest_list_writer_add(floe_manifest_list_writer *w, const floe_manifest_file *mf);
@@ -281,10 +281,10 @@ typedef struct floe_manifest_writer_options {
 
 typedef struct floe_manifest_writer floe_manifest_writer;
 
-/* Start a manifest; bytes are appended to `out`. FLOE_EINVALID for bad
+/* Start a manifest; bytes are appended to `dst`. FLOE_EINVALID for bad
  * options (unsupported version, partition types that are not primitive). */
-int floe_manifest_writer_new(floe_manifest_writer **w, const floe_manifest_writer_options *opts,
-                             floe_buf *out);
+int floe_manifest_writer_new(floe_manifest_writer **out, const floe_manifest_writer_options *opts,
+                             floe_buf *dst);
 /* Append an entry. ADDED entries with FLOE_SEQ_UNASSIGNED sequence numbers
  * are written with nulls (inherited on read); EXISTING and DELETED need
  * explicit ones in v2 (FLOE_EINVALID otherwise). Partition values must

@@ -61,9 +61,9 @@ static bool check_kind(mf_field_plan *p)
     return false;
 }
 
-int mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schema *rec,
-                   const mf_known *known, size_t nknown, const mf_sub *subs, size_t nsubs,
-                   const char *source, const char *what)
+int floe__mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schema *rec,
+                         const mf_known *known, size_t nknown, const mf_sub *subs, size_t nsubs,
+                         const char *source, const char *what)
 {
     if (rec->kind != FLOE_AVRO_RECORD)
         return floe__error(FLOE_ECORRUPT, "manifest",
@@ -116,8 +116,8 @@ int mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schem
                 if (!sub)
                     return floe__error_nomem();
                 const floe_avro_schema *r = k->vk == MF_VK_RECORD ? p->type : p->type->items;
-                FLOE_TRY(
-                    mf_plan_record(sub, arena, r, s->known, s->nknown, NULL, 0, source, k->name));
+                FLOE_TRY(floe__mf_plan_record(sub, arena, r, s->known, s->nknown, NULL, 0, source,
+                                              k->name));
                 p->sub = sub;
             }
         }
@@ -130,7 +130,7 @@ int mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schem
     return 0;
 }
 
-floe_type_id mf_avro_to_type(const floe_avro_schema *s)
+floe_type_id floe__mf_avro_to_type(const floe_avro_schema *s)
 {
     const char *lt = s->logical_type ? s->logical_type : "";
     switch (s->kind) {
@@ -171,8 +171,8 @@ static const uint8_t *keep(floe_arena *a, const uint8_t *p, size_t n)
     return floe__arena_memdup(a, p, n ? n : 1);
 }
 
-int mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_type_id t,
-                  floe_arena *copy_to, floe_value *out)
+int floe__mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_type_id t,
+                        floe_arena *copy_to, floe_value *out)
 {
     memset(out, 0, sizeof *out);
     out->type = t;
@@ -220,8 +220,8 @@ int mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_type_id t
     }
 }
 
-int mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *nout,
-                     const int64_t **out)
+int floe__mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *nout,
+                           const int64_t **out)
 {
     int64_t *items = NULL;
     size_t n = 0;
@@ -241,8 +241,8 @@ int mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a,
     return 0;
 }
 
-int mf_read_intlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *nout,
-                    const int32_t **out)
+int floe__mf_read_intlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *nout,
+                          const int32_t **out)
 {
     int32_t *items = NULL;
     size_t n = 0;
@@ -262,8 +262,8 @@ int mf_read_intlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, 
     return 0;
 }
 
-int mf_read_opt_bytes(floe_avro_cursor *c, const floe_avro_schema *t, floe_arena *a, bool copy,
-                      floe_opt_bytes *out)
+int floe__mf_read_opt_bytes(floe_avro_cursor *c, const floe_avro_schema *t, floe_arena *a,
+                            bool copy, floe_opt_bytes *out)
 {
     const uint8_t *p;
     size_t n;
@@ -281,7 +281,7 @@ int mf_read_opt_bytes(floe_avro_cursor *c, const floe_avro_schema *t, floe_arena
     return 0;
 }
 
-bool mf_meta_int64(floe_avro_file *f, const char *key, int64_t *out)
+bool floe__mf_meta_int64(floe_avro_file *f, const char *key, int64_t *out)
 {
     size_t len;
     const uint8_t *v = floe_avro_file_meta(f, key, &len);

@@ -62,9 +62,9 @@ typedef struct mf_sub {
     size_t nknown;
 } mf_sub;
 
-int mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schema *rec,
-                   const mf_known *known, size_t nknown, const mf_sub *subs, size_t nsubs,
-                   const char *source, const char *what);
+int floe__mf_plan_record(mf_record_plan *out, floe_arena *arena, const floe_avro_schema *rec,
+                         const mf_known *known, size_t nknown, const mf_sub *subs, size_t nsubs,
+                         const char *source, const char *what);
 
 /* Read a (possibly optional) field's union branch: *is_null true for null. */
 static inline int mf_read_null(floe_avro_cursor *c, const mf_field_plan *f, bool *is_null)
@@ -82,13 +82,13 @@ static inline int mf_read_null(floe_avro_cursor *c, const mf_field_plan *f, bool
 
 /* Iceberg type of a primitive Avro partition field (logical types, fixed
  * decimal/uuid, adjust-to-utc); FLOE_T_INVALID when not a primitive. */
-floe_type_id mf_avro_to_type(const floe_avro_schema *s);
+floe_type_id floe__mf_avro_to_type(const floe_avro_schema *s);
 
 /* Decode one primitive datum of Avro type `s` as a value of `t`. Byte
  * values are borrowed from the cursor's buffer, or copied into `copy_to`
  * when non-NULL. */
-int mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_type_id t,
-                  floe_arena *copy_to, floe_value *out);
+int floe__mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_type_id t,
+                        floe_arena *copy_to, floe_value *out);
 
 /* Metrics maps and lists into `arena` (the two maps are inline: they are
  * most of the work of decoding a manifest entry). */
@@ -227,14 +227,14 @@ static inline int mf_read_bytesmap(floe_avro_cursor *c, const mf_field_plan *f, 
     return 0;
 }
 
-int mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
-                     const int64_t **items);
-int mf_read_intlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
-                    const int32_t **items);
-int mf_read_opt_bytes(floe_avro_cursor *c, const floe_avro_schema *t, floe_arena *a, bool copy,
-                      floe_opt_bytes *out);
+int floe__mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
+                           const int64_t **items);
+int floe__mf_read_intlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
+                          const int32_t **items);
+int floe__mf_read_opt_bytes(floe_avro_cursor *c, const floe_avro_schema *t, floe_arena *a,
+                            bool copy, floe_opt_bytes *out);
 
 /* Header integer (decimal text) -> value; false when absent or malformed. */
-bool mf_meta_int64(floe_avro_file *f, const char *key, int64_t *out);
+bool floe__mf_meta_int64(floe_avro_file *f, const char *key, int64_t *out);
 
 #endif

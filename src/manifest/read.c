@@ -149,7 +149,7 @@ static int plan_partition(floe_manifest_reader *r, const floe_avro_schema *rec)
         part_plan *p = &r->part[i];
         p->full = f->type;
         p->type = floe_avro_unwrap_optional(f->type, &p->null_index);
-        p->tid = mf_avro_to_type(p->type);
+        p->tid = floe__mf_avro_to_type(p->type);
         if (p->tid == FLOE_T_INVALID)
             return floe__error(FLOE_ECORRUPT, "manifest",
                                "schema/metadata mismatch in %s: partition field %s has "
@@ -176,8 +176,9 @@ static int setup(floe_manifest_reader *r, const floe_manifest_read_options *opts
 {
     floe_avro_file *f = r->file;
     const char *src = f->source;
-    FLOE_TRY(mf_plan_record(&r->plan, r->meta, f->schema, entry_known, FLOE_ARRAY_LEN(entry_known),
-                            entry_subs, FLOE_ARRAY_LEN(entry_subs), src, "manifest_entry"));
+    FLOE_TRY(floe__mf_plan_record(&r->plan, r->meta, f->schema, entry_known,
+                                  FLOE_ARRAY_LEN(entry_known), entry_subs,
+                                  FLOE_ARRAY_LEN(entry_subs), src, "manifest_entry"));
     bool has_content = false, has_seq = false, has_v3 = false;
     for (size_t i = 0; i < r->plan.nfields; i++) {
         const mf_field_plan *p = &r->plan.fields[i];
@@ -194,7 +195,7 @@ static int setup(floe_manifest_reader *r, const floe_manifest_read_options *opts
         }
     }
     int64_t v;
-    if (mf_meta_int64(f, "format-version", &v)) {
+    if (floe__mf_meta_int64(f, "format-version", &v)) {
         if (v < 1 || v > 3)
             return floe__error(FLOE_ECORRUPT, "manifest", "unsupported format-version %lld in %s",
                                (long long)v, src);
@@ -215,7 +216,7 @@ static int setup(floe_manifest_reader *r, const floe_manifest_read_options *opts
         r->info.content = opts->manifest->content;
     }
     r->info.partition_spec_id = 0;
-    if (mf_meta_int64(f, "partition-spec-id", &v))
+    if (floe__mf_meta_int64(f, "partition-spec-id", &v))
         r->info.partition_spec_id = (int32_t)v;
     else if (opts && opts->manifest)
         r->info.partition_spec_id = opts->manifest->partition_spec_id;
@@ -289,7 +290,7 @@ static int read_partition(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
             FLOE_TRY(floe_avro_read_long(c, &vals[i].v.i64));
             continue;
         }
-        FLOE_TRY(mf_read_value(c, p->type, p->tid, copy, &vals[i]));
+        FLOE_TRY(floe__mf_read_value(c, p->type, p->tid, copy, &vals[i]));
     }
     df->partition.n = r->npart;
     df->partition.values = vals;
@@ -404,14 +405,14 @@ static int read_data_file(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
         case D_FILE_SIZE: FLOE_TRY(floe_avro_read_long(c, &df->file_size_in_bytes)); break;
         case D_BLOCK_SIZE: FLOE_TRY(floe_avro_read_long(c, &df->block_size_in_bytes)); break;
         case D_KEY_METADATA:
-            FLOE_TRY(mf_read_opt_bytes(c, f->type, a, r->keep, &df->key_metadata));
+            FLOE_TRY(floe__mf_read_opt_bytes(c, f->type, a, r->keep, &df->key_metadata));
             break;
         case D_SPLIT_OFFSETS:
-            FLOE_TRY(mf_read_longlist(c, f, a, &df->nsplit_offsets, &df->split_offsets));
+            FLOE_TRY(floe__mf_read_longlist(c, f, a, &df->nsplit_offsets, &df->split_offsets));
             df->has_split_offsets = true;
             break;
         case D_EQUALITY_IDS:
-            FLOE_TRY(mf_read_intlist(c, f, a, &df->nequality_ids, &df->equality_ids));
+            FLOE_TRY(floe__mf_read_intlist(c, f, a, &df->nequality_ids, &df->equality_ids));
             df->has_equality_ids = true;
             break;
         case D_SORT_ORDER_ID:

@@ -202,8 +202,8 @@ int floe_manifest_writer_new(floe_manifest_writer **out, const floe_manifest_wri
     gen_ctx ctx = {np, w->part};
     const gen_field *fields = o->format_version == 1 ? entry_v1 : entry_v2;
     size_t nf = o->format_version == 1 ? FLOE_ARRAY_LEN(entry_v1) : FLOE_ARRAY_LEN(entry_v2);
-    if ((rc = gen_avro_record(&avro, &ctx, "manifest_entry", fields, nf)) < 0 ||
-        (rc = gen_iceberg_struct(&ice, &ctx, fields, nf, true)) < 0)
+    if ((rc = floe__gen_avro_record(&avro, &ctx, "manifest_entry", fields, nf)) < 0 ||
+        (rc = floe__gen_iceberg_struct(&ice, &ctx, fields, nf, true)) < 0)
         goto done;
     char spec_id[16], fv[8];
     snprintf(spec_id, sizeof spec_id, "%d", (int)o->partition_spec_id);
@@ -328,7 +328,7 @@ static int put_partition_value(floe_buf *b, const floe_manifest_partition_field 
     case FLOE_T_DECIMAL: {
         if (v->scale != t->scale)
             return type_mismatch(pf);
-        int n = gen_decimal_bytes(t->precision);
+        int n = floe__gen_decimal_bytes(t->precision);
         uint8_t tmp[16];
         floe_u128 u = (floe_u128)v->v.dec;
         for (int i = n - 1; i >= 0; i--) {

@@ -97,9 +97,9 @@ static int f_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
     c->row = floe__arena_new(0);
     int rc = c->row ? 0 : floe__error_nomem();
     if (rc == 0)
-        rc = meta_walker_new(&c->w, &s->o, is_all(s->kind) ? WALK_ALL : WALK_SNAPSHOT,
-                             is_all(s->kind) ? NULL : meta_selected_snapshot(&s->o),
-                             pushed_contents(s, cons, ncons));
+        rc = floe__meta_walker_new(&c->w, &s->o, is_all(s->kind) ? WALK_ALL : WALK_SNAPSHOT,
+                                   is_all(s->kind) ? NULL : floe__meta_selected_snapshot(&s->o),
+                                   pushed_contents(s, cons, ncons));
     if (rc < 0) {
         floe__arena_free(c->row);
         floe__free(c);
@@ -110,7 +110,7 @@ static int f_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
         if (cons[i].op == FLOE_RS_EQ && s->logical[cons[i].column] == EN_STATUS &&
             cons[i].value.type == FLOE_T_INT && cons[i].value.v.i32 >= 0 &&
             cons[i].value.v.i32 <= 2)
-            meta_walker_want_statuses(c->w, 1u << cons[i].value.v.i32);
+            floe__meta_walker_want_statuses(c->w, 1u << cons[i].value.v.i32);
     *out = &c->base;
     return 0;
 }
@@ -121,7 +121,7 @@ static int f_next(floe_rowcursor *base)
     const floe_table_metadata *m = c->src->o.metadata;
     floe__arena_reset(c->row);
     for (;;) {
-        FLOE_TRY(meta_walker_next_entry(c->w, &c->e, &c->mf, &c->minfo));
+        FLOE_TRY(floe__meta_walker_next_entry(c->w, &c->e, &c->mf, &c->minfo));
         if (is_entries(c->src->kind))
             return 0;
         if (c->e->status == FLOE_ENTRY_DELETED)
@@ -162,8 +162,9 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
     case DF_SPEC_ID: *out = floe__rs_int(spec_id_of(c)); return 0;
     case DF_PARTITION:
         return json_cell(c,
-                         meta_json_partition(info, &df->partition, c->minfo->partition_field_ids,
-                                             c->minfo->npartition_fields, &c->tmp),
+                         floe__meta_json_partition(info, &df->partition,
+                                                   c->minfo->partition_field_ids,
+                                                   c->minfo->npartition_fields, &c->tmp),
                          out);
     case DF_RECORD_COUNT: *out = floe__rs_long(df->record_count); return 0;
     case DF_FILE_SIZE: *out = floe__rs_long(df->file_size_in_bytes); return 0;
@@ -179,7 +180,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
             *out = floe__rs_null(FLOE_T_MAP);
             return 0;
         }
-        return json_cell(c, meta_json_longs(m, &c->tmp), out);
+        return json_cell(c, floe__meta_json_longs(m, &c->tmp), out);
     }
     case DF_LOWER_BOUNDS:
     case DF_UPPER_BOUNDS: {
@@ -189,7 +190,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
             *out = floe__rs_null(FLOE_T_MAP);
             return 0;
         }
-        return json_cell(c, meta_json_bytes_map(m, &c->tmp), out);
+        return json_cell(c, floe__meta_json_bytes_map(m, &c->tmp), out);
     }
     case DF_KEY_METADATA:
         *out = floe__rs_null(FLOE_T_BINARY);
@@ -235,7 +236,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
         *out = df->has_content_size_in_bytes ? floe__rs_long(df->content_size_in_bytes)
                                              : floe__rs_null(FLOE_T_LONG);
         return 0;
-    default: return json_cell(c, meta_json_readable_metrics(info, df, &c->tmp), out);
+    default: return json_cell(c, floe__meta_json_readable_metrics(info, df, &c->tmp), out);
     }
 }
 
@@ -261,19 +262,20 @@ static int f_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     case EN_FILE_SEQ: *out = seq_cell(e->file_sequence_number); return 0;
     case EN_DATA_FILE:
         return json_cell(c,
-                         meta_json_data_file(c->src->info, &e->data_file, spec_id_of(c),
-                                             c->minfo->partition_field_ids,
-                                             c->minfo->npartition_fields, &c->tmp),
+                         floe__meta_json_data_file(c->src->info, &e->data_file, spec_id_of(c),
+                                                   c->minfo->partition_field_ids,
+                                                   c->minfo->npartition_fields, &c->tmp),
                          out);
     default:
-        return json_cell(c, meta_json_readable_metrics(c->src->info, &e->data_file, &c->tmp), out);
+        return json_cell(c, floe__meta_json_readable_metrics(c->src->info, &e->data_file, &c->tmp),
+                         out);
     }
 }
 
 static void f_close(floe_rowcursor *base)
 {
     files_cursor *c = (files_cursor *)base;
-    meta_walker_free(c->w);
+    floe__meta_walker_free(c->w);
     floe__arena_free(c->row);
     floe__buf_free(&c->tmp);
     floe__free(c);
@@ -282,7 +284,7 @@ static void f_close(floe_rowcursor *base)
 static void f_free(floe_rowsource *rs)
 {
     files_source *s = rs->impl;
-    meta_info_free(s->info);
+    floe__meta_info_free(s->info);
     floe__free(s->cols);
     floe__free(s->logical);
     floe__free(s);
@@ -290,8 +292,8 @@ static void f_free(floe_rowsource *rs)
 
 static const floe_rowsource_ops files_ops = {f_open, f_next, f_column, f_close, f_free};
 
-int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files_kind kind,
-                    const char *name)
+int floe__meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files_kind kind,
+                          const char *name)
 {
     *out = NULL;
     if (!o->io)
@@ -301,7 +303,7 @@ int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files
         return floe__error_nomem();
     s->kind = kind;
     s->o = *o;
-    int rc = meta_info_new(&s->info, o->metadata);
+    int rc = floe__meta_info_new(&s->info, o->metadata);
     size_t ncols = 0;
     if (rc == 0) {
         s->cols = floe__calloc(DF_NCOLS, sizeof *s->cols);
@@ -327,8 +329,8 @@ int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files
         for (int i = 0; i < DF_NCOLS; i++) {
             if (i == DF_PARTITION && s->info->npart == 0)
                 continue;
-            s->cols[ncols].name = meta_df_names[i];
-            s->cols[ncols].type = meta_df_type(s->info, i);
+            s->cols[ncols].name = floe__meta_df_names[i];
+            s->cols[ncols].type = floe__meta_df_type(s->info, i);
             s->cols[ncols].required = i == DF_FILE_PATH || i == DF_FILE_FORMAT ||
                                       i == DF_RECORD_COUNT || i == DF_FILE_SIZE ||
                                       i == DF_PARTITION;
@@ -342,7 +344,7 @@ int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files
         return rc;
     }
     /* the selected snapshot's summary says how many files it holds */
-    const floe_snapshot *snap = meta_selected_snapshot(o);
+    const floe_snapshot *snap = floe__meta_selected_snapshot(o);
     static const char *const totals[] = {"total-data-files", "total-delete-files"};
     for (size_t i = 0; snap && i < 2; i++) {
         const char *v = floe__snapshot_summary(snap, totals[i]);

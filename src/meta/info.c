@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const meta_df_names[DF_NCOLS] = {
+const char *const floe__meta_df_names[DF_NCOLS] = {
     "content",
     "file_path",
     "file_format",
@@ -245,7 +245,7 @@ static int build_data_file_type(meta_info *info)
         if (c == DF_PARTITION && info->npart == 0)
             continue;
         f[n].id = ids[c];
-        f[n].name = meta_df_names[c];
+        f[n].name = floe__meta_df_names[c];
         f[n].required = c == DF_FILE_PATH || c == DF_FILE_FORMAT || c == DF_RECORD_COUNT ||
                         c == DF_FILE_SIZE || c == DF_PARTITION;
         f[n].type = df_col_type(info, c);
@@ -258,12 +258,12 @@ static int build_data_file_type(meta_info *info)
     return 0;
 }
 
-const floe_type *meta_df_type(const meta_info *info, int col)
+const floe_type *floe__meta_df_type(const meta_info *info, int col)
 {
     return df_col_type(info, col);
 }
 
-int meta_info_new(meta_info **out, const floe_table_metadata *m)
+int floe__meta_info_new(meta_info **out, const floe_table_metadata *m)
 {
     *out = NULL;
     meta_info *info = floe__calloc(1, sizeof *info);
@@ -279,14 +279,14 @@ int meta_info_new(meta_info **out, const floe_table_metadata *m)
     if (rc == 0)
         rc = build_data_file_type(info);
     if (rc < 0) {
-        meta_info_free(info);
+        floe__meta_info_free(info);
         return rc;
     }
     *out = info;
     return 0;
 }
 
-void meta_info_free(meta_info *info)
+void floe__meta_info_free(meta_info *info)
 {
     if (info) {
         floe__arena_free(info->arena);
@@ -305,8 +305,16 @@ static int put_key(floe_buf *b, bool *first, const char *key)
     return floe__buf_putc(b, ':');
 }
 
-int meta_json_partition(const meta_info *info, const floe_partition_value *pv, const int32_t *ids,
-                        size_t nids, floe_buf *out)
+/* A map entry's key: `"<field id>":`, after a ',' unless it is the first. */
+static int put_id_key(floe_buf *b, bool first, int64_t id)
+{
+    FLOE_TRY(first ? floe__buf_putc(b, '"') : floe__buf_put(b, ",\"", 2));
+    FLOE_TRY(floe__rs_put_i64(b, id));
+    return floe__buf_put(b, "\":", 2);
+}
+
+int floe__meta_json_partition(const meta_info *info, const floe_partition_value *pv,
+                              const int32_t *ids, size_t nids, floe_buf *out)
 {
     FLOE_TRY(floe__buf_putc(out, '{'));
     bool first = true;
@@ -321,15 +329,13 @@ int meta_json_partition(const meta_info *info, const floe_partition_value *pv, c
     return floe__buf_putc(out, '}');
 }
 
-int meta_json_longs(const floe_col_longs *m, floe_buf *out)
+int floe__meta_json_longs(const floe_col_longs *m, floe_buf *out)
 {
     if (!m->set)
         return floe__buf_puts(out, "null");
     FLOE_TRY(floe__buf_putc(out, '{'));
     for (size_t i = 0; i < m->n; i++) {
-        FLOE_TRY(floe__buf_put(out, ",\"" + (i == 0), i == 0 ? 1 : 2));
-        FLOE_TRY(floe__rs_put_i64(out, m->items[i].field_id));
-        FLOE_TRY(floe__buf_put(out, "\":", 2));
+        FLOE_TRY(put_id_key(out, i == 0, m->items[i].field_id));
         FLOE_TRY(floe__rs_put_i64(out, m->items[i].value));
     }
     return floe__buf_putc(out, '}');
@@ -351,15 +357,13 @@ static int put_hex(floe_buf *out, const uint8_t *p, size_t n)
     return 0;
 }
 
-int meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out)
+int floe__meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out)
 {
     if (!m->set)
         return floe__buf_puts(out, "null");
     FLOE_TRY(floe__buf_putc(out, '{'));
     for (size_t i = 0; i < m->n; i++) {
-        FLOE_TRY(floe__buf_put(out, ",\"" + (i == 0), i == 0 ? 1 : 2));
-        FLOE_TRY(floe__rs_put_i64(out, m->items[i].field_id));
-        FLOE_TRY(floe__buf_put(out, "\":", 2));
+        FLOE_TRY(put_id_key(out, i == 0, m->items[i].field_id));
         FLOE_TRY(put_hex(out, m->items[i].ptr, m->items[i].len));
     }
     return floe__buf_putc(out, '}');
@@ -370,8 +374,8 @@ static int put_opt_long(floe_buf *out, bool has, int64_t v)
     return has ? floe__rs_put_i64(out, v) : floe__buf_put(out, "null", 4);
 }
 
-int meta_json_data_file(const meta_info *info, const floe_data_file *df, int32_t spec_id,
-                        const int32_t *ids, size_t nids, floe_buf *out)
+int floe__meta_json_data_file(const meta_info *info, const floe_data_file *df, int32_t spec_id,
+                              const int32_t *ids, size_t nids, floe_buf *out)
 {
     bool first = true;
     FLOE_TRY(floe__buf_putc(out, '{'));
@@ -385,24 +389,24 @@ int meta_json_data_file(const meta_info *info, const floe_data_file *df, int32_t
     FLOE_TRY(floe__buf_printf(out, "%d", (int)spec_id));
     if (info->npart) {
         FLOE_TRY(put_key(out, &first, "partition"));
-        FLOE_TRY(meta_json_partition(info, &df->partition, ids, nids, out));
+        FLOE_TRY(floe__meta_json_partition(info, &df->partition, ids, nids, out));
     }
     FLOE_TRY(put_key(out, &first, "record_count"));
     FLOE_TRY(floe__buf_printf(out, "%lld", (long long)df->record_count));
     FLOE_TRY(put_key(out, &first, "file_size_in_bytes"));
     FLOE_TRY(floe__buf_printf(out, "%lld", (long long)df->file_size_in_bytes));
     FLOE_TRY(put_key(out, &first, "column_sizes"));
-    FLOE_TRY(meta_json_longs(&df->column_sizes, out));
+    FLOE_TRY(floe__meta_json_longs(&df->column_sizes, out));
     FLOE_TRY(put_key(out, &first, "value_counts"));
-    FLOE_TRY(meta_json_longs(&df->value_counts, out));
+    FLOE_TRY(floe__meta_json_longs(&df->value_counts, out));
     FLOE_TRY(put_key(out, &first, "null_value_counts"));
-    FLOE_TRY(meta_json_longs(&df->null_value_counts, out));
+    FLOE_TRY(floe__meta_json_longs(&df->null_value_counts, out));
     FLOE_TRY(put_key(out, &first, "nan_value_counts"));
-    FLOE_TRY(meta_json_longs(&df->nan_value_counts, out));
+    FLOE_TRY(floe__meta_json_longs(&df->nan_value_counts, out));
     FLOE_TRY(put_key(out, &first, "lower_bounds"));
-    FLOE_TRY(meta_json_bytes_map(&df->lower_bounds, out));
+    FLOE_TRY(floe__meta_json_bytes_map(&df->lower_bounds, out));
     FLOE_TRY(put_key(out, &first, "upper_bounds"));
-    FLOE_TRY(meta_json_bytes_map(&df->upper_bounds, out));
+    FLOE_TRY(floe__meta_json_bytes_map(&df->upper_bounds, out));
     FLOE_TRY(put_key(out, &first, "key_metadata"));
     FLOE_TRY(df->key_metadata.set ? put_hex(out, df->key_metadata.ptr, df->key_metadata.len)
                                   : floe__buf_puts(out, "null"));
@@ -465,7 +469,7 @@ static int put_bound(floe_buf *out, const floe_col_bytes_map *m, const floe_fiel
     return floe__buf_puts(out, "null");
 }
 
-int meta_json_readable_metrics(const meta_info *info, const floe_data_file *df, floe_buf *out)
+int floe__meta_json_readable_metrics(const meta_info *info, const floe_data_file *df, floe_buf *out)
 {
     FLOE_TRY(floe__buf_putc(out, '{'));
     bool first = true;
@@ -475,12 +479,11 @@ int meta_json_readable_metrics(const meta_info *info, const floe_data_file *df, 
         const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts,
                                          &df->null_value_counts, &df->nan_value_counts};
         FLOE_TRY(floe__buf_putc(out, '{'));
+        bool first_metric = true;
         for (int k = 0; k < 4; k++) {
             int64_t v = 0;
             bool has = find_long(maps[k], f->id, &v);
-            FLOE_TRY(floe__buf_put(out, ",\"" + (k == 0), k == 0 ? 1 : 2));
-            FLOE_TRY(floe__buf_puts(out, metric_names[k]));
-            FLOE_TRY(floe__buf_put(out, "\":", 2));
+            FLOE_TRY(put_key(out, &first_metric, metric_names[k]));
             FLOE_TRY(put_opt_long(out, has, v));
         }
         FLOE_TRY(floe__buf_puts(out, ",\"lower_bound\":"));

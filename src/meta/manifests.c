@@ -85,7 +85,7 @@ static int m_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
     manifests_source *s = rs->impl;
     /* all_manifests WHERE reference_snapshot_id = n: read that list only */
     meta_walk_mode mode = s->all ? WALK_ALL_PAIRS : WALK_SNAPSHOT;
-    const floe_snapshot *snap = s->all ? NULL : meta_selected_snapshot(&s->o);
+    const floe_snapshot *snap = s->all ? NULL : floe__meta_selected_snapshot(&s->o);
     for (size_t i = 0; s->all && i < ncons; i++) {
         if (cons[i].column == MC_REFERENCE_SNAPSHOT_ID && cons[i].op == FLOE_RS_EQ &&
             cons[i].value.type == FLOE_T_LONG) {
@@ -100,7 +100,7 @@ static int m_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
     c->row = floe__arena_new(0);
     int rc = c->row ? 0 : floe__error_nomem();
     if (rc == 0)
-        rc = meta_walker_new(&c->w, &s->o, mode, snap, WALK_DATA | WALK_DELETES);
+        rc = floe__meta_walker_new(&c->w, &s->o, mode, snap, WALK_DATA | WALK_DELETES);
     if (rc < 0) {
         floe__arena_free(c->row);
         floe__free(c);
@@ -114,7 +114,7 @@ static int m_next(floe_rowcursor *base)
 {
     manifests_cursor *c = (manifests_cursor *)base;
     floe__arena_reset(c->row);
-    return meta_walker_next_manifest(c->w, &c->mf, &c->snap);
+    return floe__meta_walker_next_manifest(c->w, &c->mf, &c->snap);
 }
 
 static floe_rs_cell opt_int(int32_t v)
@@ -235,7 +235,7 @@ static int m_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
 static void m_close(floe_rowcursor *base)
 {
     manifests_cursor *c = (manifests_cursor *)base;
-    meta_walker_free(c->w);
+    floe__meta_walker_free(c->w);
     floe__arena_free(c->row);
     floe__buf_free(&c->tmp);
     floe__free(c);
@@ -248,7 +248,7 @@ static void m_free(floe_rowsource *rs)
 
 static const floe_rowsource_ops manifests_ops = {m_open, m_next, m_column, m_close, m_free};
 
-int meta_open_manifests(floe_rowsource **out, const floe_meta_options *o, bool all)
+int floe__meta_open_manifests(floe_rowsource **out, const floe_meta_options *o, bool all)
 {
     *out = NULL;
     if (!o->io)

@@ -99,12 +99,12 @@ int floe__meta_open(floe_rowsource **out, const char *name, const floe_meta_opti
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(files); i++)
         if (strcmp(name, files[i].name) == 0)
-            return meta_open_files(out, opts, files[i].kind, files[i].name);
+            return floe__meta_open_files(out, opts, files[i].kind, files[i].name);
     if (strcmp(name, "manifests") == 0 || strcmp(name, "all_manifests") == 0)
-        return meta_open_manifests(out, opts, name[0] == 'a');
+        return floe__meta_open_manifests(out, opts, name[0] == 'a');
     if (strcmp(name, "position_deletes") == 0)
-        return meta_open_position_deletes(out, opts);
-    return meta_open_partitions(out, opts);
+        return floe__meta_open_position_deletes(out, opts);
+    return floe__meta_open_partitions(out, opts);
 }
 
 /* Sum of file_size_in_bytes over a files-family table. */

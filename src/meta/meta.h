@@ -22,7 +22,7 @@
 #define FLOE_META_META_H
 
 #include "floe/sys/fileio.h"
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "spec/metadata.h"
 
 typedef struct floe_meta_options {

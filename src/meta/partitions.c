@@ -69,22 +69,22 @@ static int aggregate(parts_cursor *c)
     parts_source *s = c->src;
     const floe_table_metadata *m = s->o.metadata;
     meta_walker *w;
-    FLOE_TRY(meta_walker_new(&w, &s->o, WALK_SNAPSHOT, meta_selected_snapshot(&s->o),
-                             WALK_DATA | WALK_DELETES));
+    FLOE_TRY(floe__meta_walker_new(&w, &s->o, WALK_SNAPSHOT, floe__meta_selected_snapshot(&s->o),
+                                   WALK_DATA | WALK_DELETES));
     floe_strmap *index = floe__strmap_new();
     floe_buf key = FLOE_BUF_INIT;
     int rc = index ? 0 : floe__error_nomem();
     const floe_manifest_entry *e;
     const floe_manifest_file *mf;
     const floe_manifest_info *mi;
-    while (rc == 0 && (rc = meta_walker_next_entry(w, &e, &mf, &mi)) == 0) {
+    while (rc == 0 && (rc = floe__meta_walker_next_entry(w, &e, &mf, &mi)) == 0) {
         if (e->status == FLOE_ENTRY_DELETED)
             continue;
         const floe_data_file *df = &e->data_file;
         floe__buf_clear(&key);
         if (s->info->npart) {
-            rc = meta_json_partition(s->info, &df->partition, mi->partition_field_ids,
-                                     mi->npartition_fields, &key);
+            rc = floe__meta_json_partition(s->info, &df->partition, mi->partition_field_ids,
+                                           mi->npartition_fields, &key);
             if (rc < 0)
                 break;
         }
@@ -134,7 +134,7 @@ static int aggregate(parts_cursor *c)
         rc = 0;
     floe__buf_free(&key);
     floe__strmap_free(index);
-    meta_walker_free(w);
+    floe__meta_walker_free(w);
     return rc;
 }
 
@@ -207,13 +207,13 @@ static int p_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
 static void p_free(floe_rowsource *rs)
 {
     parts_source *s = rs->impl;
-    meta_info_free(s->info);
+    floe__meta_info_free(s->info);
     floe__free(s);
 }
 
 static const floe_rowsource_ops parts_ops = {p_open, p_next, p_column, p_close, p_free};
 
-int meta_open_partitions(floe_rowsource **out, const floe_meta_options *o)
+int floe__meta_open_partitions(floe_rowsource **out, const floe_meta_options *o)
 {
     *out = NULL;
     if (!o->io)
@@ -222,7 +222,7 @@ int meta_open_partitions(floe_rowsource **out, const floe_meta_options *o)
     if (!s)
         return floe__error_nomem();
     s->o = *o;
-    int rc = meta_info_new(&s->info, o->metadata);
+    int rc = floe__meta_info_new(&s->info, o->metadata);
     if (rc < 0) {
         floe__free(s);
         return rc;

@@ -68,7 +68,7 @@ static int open_next_file(pos_cursor *c)
     const floe_manifest_file *mf;
     const floe_manifest_info *mi;
     for (;;) {
-        FLOE_TRY(meta_walker_next_entry(c->w, &e, &mf, &mi));
+        FLOE_TRY(floe__meta_walker_next_entry(c->w, &e, &mf, &mi));
         const floe_data_file *df = &e->data_file;
         if (e->status == FLOE_ENTRY_DELETED || df->content != FLOE_FILE_POSITION_DELETES)
             continue;
@@ -79,8 +79,8 @@ static int open_next_file(pos_cursor *c)
         floe__arena_reset(c->file);
         c->delete_path = floe__arena_strdup(c->file, df->file_path);
         floe_buf b = FLOE_BUF_INIT;
-        int rc = meta_json_partition(c->src->info, &df->partition, mi->partition_field_ids,
-                                     mi->npartition_fields, &b);
+        int rc = floe__meta_json_partition(c->src->info, &df->partition, mi->partition_field_ids,
+                                           mi->npartition_fields, &b);
         c->partition = rc == 0 ? floe__arena_strndup(c->file, b.ptr ? b.ptr : "", b.len) : NULL;
         floe__buf_free(&b);
         FLOE_TRY(rc);
@@ -171,7 +171,7 @@ static void pd_close(floe_rowcursor *base)
 {
     pos_cursor *c = (pos_cursor *)base;
     close_file(c);
-    meta_walker_free(c->w);
+    floe__meta_walker_free(c->w);
     floe__arena_free(c->file);
     floe__free(c);
 }
@@ -189,8 +189,8 @@ static int pd_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nc
     c->file = floe__arena_new(0);
     int rc = c->file ? 0 : floe__error_nomem();
     if (rc == 0)
-        rc = meta_walker_new(&c->w, &s->o, WALK_SNAPSHOT, meta_selected_snapshot(&s->o),
-                             WALK_DELETES);
+        rc = floe__meta_walker_new(&c->w, &s->o, WALK_SNAPSHOT, floe__meta_selected_snapshot(&s->o),
+                                   WALK_DELETES);
     if (rc < 0) {
         pd_close(&c->base);
         return rc;
@@ -202,13 +202,13 @@ static int pd_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nc
 static void pd_free(floe_rowsource *rs)
 {
     pos_source *s = rs->impl;
-    meta_info_free(s->info);
+    floe__meta_info_free(s->info);
     floe__free(s);
 }
 
 static const floe_rowsource_ops pos_ops = {pd_open, pd_next, pd_column, pd_close, pd_free};
 
-int meta_open_position_deletes(floe_rowsource **out, const floe_meta_options *o)
+int floe__meta_open_position_deletes(floe_rowsource **out, const floe_meta_options *o)
 {
     *out = NULL;
     if (!o->io)
@@ -217,7 +217,7 @@ int meta_open_position_deletes(floe_rowsource **out, const floe_meta_options *o)
     if (!s)
         return floe__error_nomem();
     s->o = *o;
-    int rc = meta_info_new(&s->info, o->metadata);
+    int rc = floe__meta_info_new(&s->info, o->metadata);
     if (rc < 0) {
         floe__free(s);
         return rc;

@@ -42,20 +42,21 @@ typedef struct meta_info {
     const floe_type *data_file_type; /* struct of the data_file columns */
 } meta_info;
 
-int meta_info_new(meta_info **out, const floe_table_metadata *m);
-void meta_info_free(meta_info *info);
+int floe__meta_info_new(meta_info **out, const floe_table_metadata *m);
+void floe__meta_info_free(meta_info *info);
 
 /* Partition tuple of `df` (written with the fields `ids` of its manifest)
  * as a JSON object over the unified partition fields. */
-int meta_json_partition(const meta_info *info, const floe_partition_value *pv, const int32_t *ids,
-                        size_t nids, floe_buf *out);
+int floe__meta_json_partition(const meta_info *info, const floe_partition_value *pv,
+                              const int32_t *ids, size_t nids, floe_buf *out);
 /* The data_file struct as JSON (partition included when npart > 0). */
-int meta_json_data_file(const meta_info *info, const floe_data_file *df, int32_t spec_id,
-                        const int32_t *ids, size_t nids, floe_buf *out);
+int floe__meta_json_data_file(const meta_info *info, const floe_data_file *df, int32_t spec_id,
+                              const int32_t *ids, size_t nids, floe_buf *out);
 /* readable_metrics: {"col":{"column_size":..,...,"lower_bound":..},...}. */
-int meta_json_readable_metrics(const meta_info *info, const floe_data_file *df, floe_buf *out);
-int meta_json_longs(const floe_col_longs *m, floe_buf *out);
-int meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out);
+int floe__meta_json_readable_metrics(const meta_info *info, const floe_data_file *df,
+                                     floe_buf *out);
+int floe__meta_json_longs(const floe_col_longs *m, floe_buf *out);
+int floe__meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out);
 
 /* The files-table columns (Java DataFile.getType + readable_metrics),
  * partition left out when the table is unpartitioned. */
@@ -84,9 +85,9 @@ typedef enum meta_df_col {
     DF_READABLE_METRICS,
     DF_NCOLS
 } meta_df_col;
-extern const char *const meta_df_names[DF_NCOLS];
+extern const char *const floe__meta_df_names[DF_NCOLS];
 /* Iceberg type of a files-table column. */
-const floe_type *meta_df_type(const meta_info *info, int col);
+const floe_type *floe__meta_df_type(const meta_info *info, int col);
 
 /* ---------------------------------------------------------------- walker */
 
@@ -102,24 +103,24 @@ enum { WALK_DATA = 1, WALK_DELETES = 2 };
 typedef struct meta_walker meta_walker;
 
 /* `snapshot` is used by WALK_SNAPSHOT (NULL: no rows). */
-int meta_walker_new(meta_walker **out, const floe_meta_options *o, meta_walk_mode mode,
-                    const floe_snapshot *snapshot, unsigned contents);
-void meta_walker_free(meta_walker *w);
+int floe__meta_walker_new(meta_walker **out, const floe_meta_options *o, meta_walk_mode mode,
+                          const floe_snapshot *snapshot, unsigned contents);
+void floe__meta_walker_free(meta_walker *w);
 /* Skip manifests whose list entry says they hold no entry of these
  * statuses (bits 1 << FLOE_ENTRY_*). */
-void meta_walker_want_statuses(meta_walker *w, unsigned statuses);
+void floe__meta_walker_want_statuses(meta_walker *w, unsigned statuses);
 /* Next manifest-list entry and the snapshot whose list holds it;
  * FLOE_ITEROVER at the end. Valid until the next call. */
-int meta_walker_next_manifest(meta_walker *w, const floe_manifest_file **mf,
-                              const floe_snapshot **snap);
+int floe__meta_walker_next_manifest(meta_walker *w, const floe_manifest_file **mf,
+                                    const floe_snapshot **snap);
 /* Next entry of the walk's manifests (opening them in turn); the manifest
  * it belongs to in *mf and the partition field ids of that manifest. */
-int meta_walker_next_entry(meta_walker *w, const floe_manifest_entry **e,
-                           const floe_manifest_file **mf, const floe_manifest_info **info);
+int floe__meta_walker_next_entry(meta_walker *w, const floe_manifest_entry **e,
+                                 const floe_manifest_file **mf, const floe_manifest_info **info);
 
 /* Snapshot the time-travel options select (opts->snapshot_id or the
  * current one); NULL when the table has none. */
-const floe_snapshot *meta_selected_snapshot(const floe_meta_options *o);
+const floe_snapshot *floe__meta_selected_snapshot(const floe_meta_options *o);
 
 /* Families (files.c, manifests.c, partitions.c). */
 typedef enum meta_files_kind {
@@ -132,10 +133,10 @@ typedef enum meta_files_kind {
     MF_ENTRIES,
     MF_ALL_ENTRIES,
 } meta_files_kind;
-int meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files_kind kind,
-                    const char *name);
-int meta_open_manifests(floe_rowsource **out, const floe_meta_options *o, bool all);
-int meta_open_partitions(floe_rowsource **out, const floe_meta_options *o);
-int meta_open_position_deletes(floe_rowsource **out, const floe_meta_options *o);
+int floe__meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta_files_kind kind,
+                          const char *name);
+int floe__meta_open_manifests(floe_rowsource **out, const floe_meta_options *o, bool all);
+int floe__meta_open_partitions(floe_rowsource **out, const floe_meta_options *o);
+int floe__meta_open_position_deletes(floe_rowsource **out, const floe_meta_options *o);
 
 #endif

@@ -54,15 +54,15 @@ struct meta_walker {
     bool pool_tried;
 };
 
-const floe_snapshot *meta_selected_snapshot(const floe_meta_options *o)
+const floe_snapshot *floe__meta_selected_snapshot(const floe_meta_options *o)
 {
     if (o->has_snapshot_id)
         return floe__metadata_snapshot(o->metadata, o->snapshot_id);
     return floe__metadata_current_snapshot(o->metadata);
 }
 
-int meta_walker_new(meta_walker **out, const floe_meta_options *o, meta_walk_mode mode,
-                    const floe_snapshot *snapshot, unsigned contents)
+int floe__meta_walker_new(meta_walker **out, const floe_meta_options *o, meta_walk_mode mode,
+                          const floe_snapshot *snapshot, unsigned contents)
 {
     *out = NULL;
     if (!o->io)
@@ -79,7 +79,7 @@ int meta_walker_new(meta_walker **out, const floe_meta_options *o, meta_walk_mod
         w->seen = floe__strmap_new();
         w->seen_arena = floe__arena_new(0);
         if (!w->seen || !w->seen_arena) {
-            meta_walker_free(w);
+            floe__meta_walker_free(w);
             return floe__error_nomem();
         }
     }
@@ -102,7 +102,7 @@ static void unload(meta_walker *w)
     w->loaded = false;
 }
 
-void meta_walker_free(meta_walker *w)
+void floe__meta_walker_free(meta_walker *w)
 {
     if (!w)
         return;
@@ -171,7 +171,7 @@ static const floe_manifest_file *next_in_snapshot(meta_walker *w)
     return &w->v1mf;
 }
 
-void meta_walker_want_statuses(meta_walker *w, unsigned statuses)
+void floe__meta_walker_want_statuses(meta_walker *w, unsigned statuses)
 {
     w->statuses = statuses;
 }
@@ -188,8 +188,8 @@ static bool may_hold(const floe_manifest_file *f, unsigned statuses)
     return false;
 }
 
-int meta_walker_next_manifest(meta_walker *w, const floe_manifest_file **mf,
-                              const floe_snapshot **snap)
+int floe__meta_walker_next_manifest(meta_walker *w, const floe_manifest_file **mf,
+                                    const floe_snapshot **snap)
 {
     for (;;) {
         if (!w->loaded)
@@ -236,7 +236,7 @@ static int fill(meta_walker *w)
     while (w->nslots < WALK_PREFETCH) {
         const floe_manifest_file *mf;
         const floe_snapshot *snap;
-        int rc = meta_walker_next_manifest(w, &mf, &snap);
+        int rc = floe__meta_walker_next_manifest(w, &mf, &snap);
         if (rc == FLOE_ITEROVER)
             break;
         FLOE_TRY(rc);
@@ -261,8 +261,8 @@ static int fill(meta_walker *w)
     return floe__pool_for(w->nslots > 1 ? w->pool : NULL, w->nslots, fetch_one, w);
 }
 
-int meta_walker_next_entry(meta_walker *w, const floe_manifest_entry **e,
-                           const floe_manifest_file **mf, const floe_manifest_info **info)
+int floe__meta_walker_next_entry(meta_walker *w, const floe_manifest_entry **e,
+                                 const floe_manifest_file **mf, const floe_manifest_info **info)
 {
     for (;;) {
         if (w->reader) {

@@ -7,7 +7,7 @@
 #include "parquet/encoding.h"
 #include "parquet/format.h"
 
-#include <snappy-c.h>
+#include "lazy/snappy.h"
 #include <string.h>
 #include <strings.h>
 #include <zlib.h>

@@ -7,7 +7,7 @@
  */
 #include "parquet/column.h"
 
-#include <snappy-c.h>
+#include "lazy/snappy.h"
 #include <zstd.h>
 
 #include <string.h>

@@ -274,7 +274,7 @@ int floe__tenc_varint(floe_tenc *e, uint64_t v)
 
 static uint64_t zigzag(int64_t v)
 {
-    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+    return ((uint64_t)v << 1) ^ -(uint64_t)(v < 0);
 }
 
 int floe__tenc_struct_begin(floe_tenc *e)

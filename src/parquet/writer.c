@@ -1375,7 +1375,7 @@ static bool truncate_string_upper(const uint8_t *s, size_t len, int n, floe_buf 
         return floe__buf_put(out, s, len) == 0;
     }
     /* starts of the code points in [0, cut) */
-    size_t starts[64];
+    size_t starts[64] = {0}; /* [0, ns) set below (cppcheck cannot tell) */
     size_t ns = 0;
     for (size_t i = 0; i < cut && ns < 64; ns++) {
         starts[ns] = i;

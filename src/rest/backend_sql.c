@@ -129,6 +129,7 @@ static int check_levels(const floe_rest_namespace *ns)
  * namespace this catalog cannot hold (a level with '.') does not exist. */
 static int namespace_arg(const floe_rest_namespace *nsp, char **ns)
 {
+    *ns = NULL; /* defined on every path, the error ones too */
     if (check_levels(nsp) < 0)
         return floe__rest_no_such_namespace(nsp);
     *ns = ns_string(nsp);

@@ -11,9 +11,8 @@
 #include "server.h"
 #include "model_internal.h"
 
-#include <microhttpd.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
+#include "lazy/crypto.h"
+#include "lazy/mhd.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>

@@ -4,13 +4,12 @@
  * metadata through FileIO, pick the snapshot (id, ref or current) and the
  * schema rows are read with (Java's rule: a pinned snapshot reads with its
  * own schema, the current snapshot with the current schema), parse the
- * filter, plan, and hand out streams.
+ * filter, plan, and hand out streams. Opening a scan from a table handle
+ * (floe_scan_open_table) is table/scan.c, above this layer.
  */
 #include "scan/scan.h"
 
 #include "floe/io.h"
-#include "floe/table.h"
-#include "table/table.h"
 #include "util/time.h"
 #include "expr/expr.h"
 
@@ -52,17 +51,7 @@ static int as_of_time(const floe_table_metadata *m, int64_t ts, const floe_snaps
             best = &m->snapshot_log[i];
     if (best && (*out = floe__metadata_snapshot(m, best->snapshot_id)))
         return 0;
-    floe_buf b = FLOE_BUF_INIT;
-    int rc = floe__time_format_iso(ts, NULL, &b);
-    /* Java prints the UTC offset as +00:00 (OffsetDateTime), not Z */
-    if (rc == 0 && b.len && b.ptr[b.len - 1] == 'Z') {
-        b.len--;
-        rc = floe__buf_puts(&b, "+00:00");
-    }
-    rc = floe__error(FLOE_ENOTFOUND, "scan", "Cannot find a snapshot older than %s",
-                     rc == 0 && b.ptr ? b.ptr : "?");
-    floe__buf_free(&b);
-    return rc;
+    return floe__time_error_no_snapshot_older("scan", ts);
 }
 
 /* Pick the schema (pinned snapshot: its own), parse the filter, plan. */
@@ -136,34 +125,27 @@ static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
     return plan(s, snap, pinned, o);
 }
 
-int floe_scan_open_table(floe_scan **out, struct floe_table *t, const floe_scan_options *opts)
+int floe__scan_options_get(const floe_scan_options *opts, floe_scan_options *defaults,
+                           const floe_scan_options **out)
 {
-    if (!out || !t)
-        return floe__error(FLOE_EINVALID, "scan", "floe_scan_open_table: NULL argument");
-    *out = NULL;
-    floe_scan_options defaults = FLOE_SCAN_OPTIONS_INIT;
-    const floe_scan_options *o = opts ? opts : &defaults;
+    *defaults = (floe_scan_options)FLOE_SCAN_OPTIONS_INIT;
+    const floe_scan_options *o = opts ? opts : defaults;
     if (o->version < 1 || o->version > FLOE_SCAN_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "scan", "unknown floe_scan_options version %u",
                            o->version);
-    floe_snapshot_info info;
-    bool have = true, pinned = true;
-    if (o->has_snapshot_id)
-        FLOE_TRY(floe_table_snapshot_by_id(t, o->snapshot_id, &info));
-    else if (o->ref)
-        FLOE_TRY(floe_table_snapshot_by_ref(t, o->ref, &info));
-    else if (o->has_as_of_timestamp)
-        FLOE_TRY(floe_table_snapshot_as_of_time(t, o->as_of_timestamp_ms, &info));
-    else {
-        have = floe_table_branch_snapshot(t, &info);
-        pinned = false;
-    }
+    *out = o;
+    return 0;
+}
+
+int floe__scan_open_snapshot(floe_scan **out, floe_fileio *io, floe_table_metadata *meta,
+                             const floe_snapshot *snap, bool pinned, const floe_scan_options *o)
+{
+    *out = NULL;
     floe_scan *s = floe__calloc(1, sizeof(*s));
     if (!s)
         return floe__error_nomem();
-    s->io = floe_table_io(t);
-    s->meta = t->metadata;
-    const floe_snapshot *snap = have ? floe__metadata_snapshot(s->meta, info.snapshot_id) : NULL;
+    s->io = io;
+    s->meta = meta;
     int rc = plan(s, snap, pinned, o);
     if (rc < 0) {
         floe_scan_free(s);
@@ -179,11 +161,9 @@ int floe_scan_open(floe_scan **out, floe_fileio *io, const char *metadata_locati
     if (!out || !metadata_location)
         return floe__error(FLOE_EINVALID, "scan", "floe_scan_open: NULL argument");
     *out = NULL;
-    floe_scan_options defaults = FLOE_SCAN_OPTIONS_INIT;
-    const floe_scan_options *o = opts ? opts : &defaults;
-    if (o->version < 1 || o->version > FLOE_SCAN_OPTIONS_VERSION)
-        return floe__error(FLOE_EINVALID, "scan", "unknown floe_scan_options version %u",
-                           o->version);
+    floe_scan_options defaults;
+    const floe_scan_options *o;
+    FLOE_TRY(floe__scan_options_get(opts, &defaults, &o));
     floe_scan *s = floe__calloc(1, sizeof(*s));
     if (!s)
         return floe__error_nomem();

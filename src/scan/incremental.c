@@ -69,20 +69,6 @@ static const floe_snapshot *ancestor_as_of(const floe_table_metadata *m, const f
     return NULL;
 }
 
-static int no_snapshot_older(int64_t ts)
-{
-    floe_buf b = FLOE_BUF_INIT;
-    int rc = floe__time_format_iso(ts, NULL, &b);
-    if (rc == 0 && b.len && b.ptr[b.len - 1] == 'Z') {
-        b.len--;
-        rc = floe__buf_puts(&b, "+00:00");
-    }
-    rc = floe__error(FLOE_ENOTFOUND, "scan", "Cannot find a snapshot older than %s",
-                     rc == 0 ? b.ptr : "?");
-    floe__buf_free(&b);
-    return rc;
-}
-
 int floe__incr_range_resolve(floe_incr_range *out, const floe_table_metadata *m,
                              const floe_incremental_options *o)
 {
@@ -96,7 +82,7 @@ int floe__incr_range_resolve(floe_incr_range *out, const floe_table_metadata *m,
         end = main_head(m);
         if (end && o->has_end_timestamp_ms) {
             if (!(end = ancestor_as_of(m, end, o->end_timestamp_ms)))
-                return no_snapshot_older(o->end_timestamp_ms);
+                return floe__time_error_no_snapshot_older("scan", o->end_timestamp_ms);
         }
     }
     if (o->has_start_snapshot_id) {

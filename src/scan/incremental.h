@@ -4,7 +4,7 @@
  * include/floe/scan.h — range resolution (start exclusive, end inclusive,
  * by snapshot id or timestamp, Java's ancestry rule), the incremental
  * append scan and the changelog, and their row sources for the SQL shell
- * (src/meta/rowsource.h: the interface is shared; this module only fills
+ * (src/rows/rowsource.h: the interface is shared; this module only fills
  * the struct, it calls nothing of meta/).
  *
  *   incremental.c  range resolution, append scan, watermark, row source
@@ -15,7 +15,7 @@
 #define FLOE_SCAN_INCREMENTAL_H
 
 #include "floe/scan.h"
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "scan/scan.h"
 
 /* A resolved range: the snapshots after `start` (exclusive) up to `end`

@@ -77,6 +77,17 @@ typedef struct floe_scan_plan {
     floe_arena **arenas;
 } floe_scan_plan;
 
+/* The scan options `opts` stands for (*defaults, FLOE_SCAN_OPTIONS_INIT, when
+ * NULL); FLOE_EINVALID for a version this library does not know. */
+int floe__scan_options_get(const floe_scan_options *opts, floe_scan_options *defaults,
+                           const floe_scan_options **out);
+/* A scan of `snap` (NULL: an empty table) of `meta` through `io`, both
+ * borrowed: they must outlive the scan. `pinned`: a snapshot chosen by id,
+ * ref or time, read with its own schema (else the current schema). The
+ * options' snapshot selection is not looked at (the caller made it). */
+int floe__scan_open_snapshot(floe_scan **out, floe_fileio *io, floe_table_metadata *meta,
+                             const floe_snapshot *snap, bool pinned, const floe_scan_options *o);
+
 /* Plan a scan of `snapshot` (NULL: the empty table) with rows read as
  * `schema` (NULL: the table's current schema). `io` is borrowed only for
  * the call. Errors: FLOE_EINVALID (filter does not bind, unknown spec id),

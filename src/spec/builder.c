@@ -674,6 +674,45 @@ int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
 
 /* ---------------------------------------------------------------- new tables */
 
+static int new_table_json(floe_buf *out, const floe_schema *s0, const floe_partition_spec *p0,
+                          const floe_sort_order *o, int32_t last_pid, const char *uuid,
+                          const char *location, const floe_props *properties,
+                          int format_version, int64_t now_ms)
+{
+    floe_jw jw, *w = &jw;
+    floe__jw_init(w, out);
+    FLOE_TRY(floe__jw_obj(w));
+    FLOE_TRY(floe__jw_kint(w, "format-version", format_version));
+    FLOE_TRY(floe__jw_kstr(w, "table-uuid", uuid));
+    FLOE_TRY(floe__jw_kstr(w, "location", location));
+    FLOE_TRY(floe__jw_kint(w, "last-sequence-number", 0));
+    FLOE_TRY(floe__jw_kint(w, "last-updated-ms", now_ms));
+    FLOE_TRY(floe__jw_kint(w, "last-column-id", s0->highest_field_id));
+    FLOE_TRY(floe__jw_kint(w, "current-schema-id", 0));
+    FLOE_TRY(floe__jw_key(w, "schemas"));
+    FLOE_TRY(floe__jw_arr(w));
+    FLOE_TRY(floe__schema_write(w, s0));
+    FLOE_TRY(floe__jw_arr_end(w));
+    FLOE_TRY(floe__jw_kint(w, "default-spec-id", 0));
+    FLOE_TRY(floe__jw_key(w, "partition-specs"));
+    FLOE_TRY(floe__jw_arr(w));
+    FLOE_TRY(floe__partition_spec_write(w, p0));
+    FLOE_TRY(floe__jw_arr_end(w));
+    FLOE_TRY(floe__jw_kint(w, "last-partition-id", last_pid));
+    FLOE_TRY(floe__jw_kint(w, "default-sort-order-id", o->order_id));
+    FLOE_TRY(floe__jw_key(w, "sort-orders"));
+    FLOE_TRY(floe__jw_arr(w));
+    FLOE_TRY(floe__sort_order_write(w, o));
+    FLOE_TRY(floe__jw_arr_end(w));
+    FLOE_TRY(floe__jw_key(w, "properties"));
+    FLOE_TRY(floe__jw_kv_object(w, properties ? properties->items : NULL,
+                                properties ? properties->n : 0));
+    if (format_version >= 3)
+        FLOE_TRY(floe__jw_kint(w, "next-row-id", 0));
+    FLOE_TRY(floe__jw_obj_end(w));
+    return floe__jw_finish(w);
+}
+
 int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
                        const floe_partition_spec *spec, const floe_sort_order *order,
                        const char *location, const floe_props *properties, int format_version,
@@ -705,225 +744,10 @@ int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
         if (p0.fields[i].field_id > last_pid)
             last_pid = p0.fields[i].field_id;
     floe_buf j = FLOE_BUF_INIT;
-    int rc = floe__buf_printf(&j, "{\"format-version\":%d,\"table-uuid\":\"%s\",\"location\":",
-                              format_version, uuid);
-    if (rc == 0)
-        rc = floe__json_put_str(&j, location);
-    if (rc == 0)
-        rc = floe__buf_printf(&j, ",\"last-sequence-number\":0,\"last-updated-ms\":%lld,"
-                                  "\"last-column-id\":%d,\"current-schema-id\":0,\"schemas\":[",
-                              (long long)now_ms, (int)schema->highest_field_id);
-    if (rc == 0)
-        rc = floe__schema_to_json(&s0, &j);
-    if (rc == 0)
-        rc = floe__buf_puts(&j, "],\"default-spec-id\":0,\"partition-specs\":[");
-    if (rc == 0)
-        rc = floe__partition_spec_to_json(&p0, &j);
-    if (rc == 0)
-        rc = floe__buf_printf(&j, "],\"last-partition-id\":%d,\"default-sort-order-id\":%d,"
-                                  "\"sort-orders\":[",
-                              (int)last_pid, (int)o.order_id);
-    if (rc == 0)
-        rc = floe__sort_order_to_json(&o, &j);
-    if (rc == 0)
-        rc = floe__buf_puts(&j, "],\"properties\":{");
-    for (size_t i = 0; rc == 0 && properties && i < properties->n; i++) {
-        rc = floe__buf_puts(&j, i ? "," : "");
-        if (rc == 0)
-            rc = floe__json_put_str(&j, properties->items[i].key);
-        if (rc == 0)
-            rc = floe__buf_putc(&j, ':');
-        if (rc == 0)
-            rc = floe__json_put_str(&j, properties->items[i].value);
-    }
-    if (rc == 0)
-        rc = floe__buf_puts(&j, format_version >= 3 ? "},\"next-row-id\":0}" : "}}");
+    int rc = new_table_json(&j, &s0, &p0, &o, last_pid, uuid, location, properties,
+                            format_version, now_ms);
     if (rc == 0)
         rc = floe__metadata_parse(out, j.ptr, j.len, "new table metadata");
     floe__buf_free(&j);
     return rc;
-}
-
-/* ---------------------------------------------------------------- REST updates as JSON */
-
-static int member_i64(const floe_json *u, const char *key, const char *action, int64_t *out)
-{
-    char ctx[96];
-    snprintf(ctx, sizeof ctx, "update '%s'", action);
-    return floe__json_int(u, key, ctx, out);
-}
-
-static int member_obj(const floe_json *u, const char *key, const char *action,
-                      const floe_json **out)
-{
-    *out = floe__json_get(u, key);
-    if (!floe__json_is_object(*out))
-        return bad("%s field '%s' in update '%s'", *out ? "wrong type of" : "missing required",
-                   key, action);
-    return 0;
-}
-
-static int apply_ref(floe_metadata_builder *b, const floe_json *u, const char *action)
-{
-    char ctx[96];
-    snprintf(ctx, sizeof ctx, "update '%s'", action);
-    floe_snapshot_ref r = {0};
-    const char *type;
-    int64_t v;
-    FLOE_TRY(floe__json_str(u, "ref-name", ctx, b->m->arena, &r.name));
-    FLOE_TRY(floe__json_int(u, "snapshot-id", ctx, &r.snapshot_id));
-    FLOE_TRY(floe__json_str(u, "type", ctx, b->m->arena, &type));
-    if (strcmp(type, "branch") != 0 && strcmp(type, "tag") != 0)
-        return bad("field 'type' in %s must be 'branch' or 'tag'", ctx);
-    r.type = type[0] == 't' ? FLOE_REF_TAG : FLOE_REF_BRANCH;
-    FLOE_TRY(floe__json_int_opt(u, "min-snapshots-to-keep", ctx, &v, &r.has_min_snapshots_to_keep));
-    r.min_snapshots_to_keep = (int32_t)v;
-    FLOE_TRY(floe__json_int_opt(u, "max-snapshot-age-ms", ctx, &r.max_snapshot_age_ms,
-                                &r.has_max_snapshot_age_ms));
-    FLOE_TRY(floe__json_int_opt(u, "max-ref-age-ms", ctx, &r.max_ref_age_ms,
-                                &r.has_max_ref_age_ms));
-    return floe__mb_set_snapshot_ref(b, &r);
-}
-
-int floe__mb_apply_json(floe_metadata_builder *b, const floe_json *u)
-{
-    const char *action = floe__json_sval(floe__json_get(u, "action"));
-    if (!floe__json_is_object(u) || !action)
-        return bad("missing required field 'action' in table update");
-    floe_arena *a = b->m->arena;
-    const floe_json *o;
-    int64_t v;
-    if (strcmp(action, "add-snapshot") == 0) {
-        floe_snapshot s;
-        FLOE_TRY(member_obj(u, "snapshot", action, &o));
-        FLOE_TRY(floe__snapshot_from_json(&s, o, b->m));
-        return floe__mb_add_snapshot(b, &s);
-    }
-    if (strcmp(action, "set-snapshot-ref") == 0)
-        return apply_ref(b, u, action);
-    if (strcmp(action, "remove-snapshots") == 0) {
-        const floe_json *ids = floe__json_get(u, "snapshot-ids");
-        if (!floe__json_is_array(ids))
-            return bad("missing required field 'snapshot-ids' in update '%s'", action);
-        size_t n = floe__json_len(ids);
-        int64_t *v64 = floe__arena_calloc(a, n ? n : 1, sizeof *v64);
-        if (!v64)
-            return floe__error_nomem();
-        for (size_t i = 0; i < n; i++) {
-            if (!floe__json_is_integer(floe__json_at(ids, i)))
-                return bad("snapshot-ids in update '%s' must be integers", action);
-            v64[i] = floe__json_ival(floe__json_at(ids, i));
-        }
-        return floe__mb_remove_snapshots(b, v64, n);
-    }
-    if (strcmp(action, "remove-snapshot-ref") == 0) {
-        const char *name = floe__json_sval(floe__json_get(u, "ref-name"));
-        if (!name)
-            return bad("missing required field 'ref-name' in update '%s'", action);
-        return floe__mb_remove_snapshot_ref(b, name);
-    }
-    if (strcmp(action, "set-properties") == 0) {
-        FLOE_TRY(member_obj(u, "updates", action, &o));
-        const char *key;
-        floe_json *val;
-        FLOE_JSON_FOREACH(o, key, val) {
-            if (!floe__json_is_string(val))
-                return bad("property '%s' in update '%s' must be a string", key, action);
-            FLOE_TRY(floe__props_set(&b->m->properties, key, floe__json_sval(val)));
-        }
-        return 0;
-    }
-    if (strcmp(action, "remove-properties") == 0) {
-        const floe_json *keys = floe__json_get(u, "removals");
-        if (!floe__json_is_array(keys))
-            return bad("missing required field 'removals' in update '%s'", action);
-        for (size_t i = 0; i < floe__json_len(keys); i++) {
-            const char *k = floe__json_sval(floe__json_at(keys, i));
-            if (!k)
-                return bad("removals in update '%s' must be strings", action);
-            floe__props_del(&b->m->properties, k);
-        }
-        return 0;
-    }
-    if (strcmp(action, "add-schema") == 0) {
-        floe_schema *s;
-        FLOE_TRY(member_obj(u, "schema", action, &o));
-        FLOE_TRY(floe__schema_from_json(&s, o, 0, a));
-        int rc = floe__mb_add_schema(b, s, NULL);
-        floe__schema_release(s);
-        return rc;
-    }
-    if (strcmp(action, "set-current-schema") == 0) {
-        FLOE_TRY(member_i64(u, "schema-id", action, &v));
-        return floe__mb_set_current_schema(b, (int32_t)v);
-    }
-    if (strcmp(action, "add-spec") == 0) {
-        floe_partition_spec *s;
-        FLOE_TRY(member_obj(u, "spec", action, &o));
-        /* REST clients may omit spec-id (the server assigns it) */
-        if (!floe__json_get(o, "spec-id")) {
-            const floe_json *f = floe__json_get(o, "fields");
-            FLOE_TRY(floe__partition_spec_from_json(&s, f, 0, true, a));
-        } else {
-            FLOE_TRY(floe__partition_spec_from_json(&s, o, 0, true, a));
-        }
-        return floe__mb_add_spec(b, s, NULL);
-    }
-    if (strcmp(action, "set-default-spec") == 0) {
-        FLOE_TRY(member_i64(u, "spec-id", action, &v));
-        return floe__mb_set_default_spec(b, (int32_t)v);
-    }
-    if (strcmp(action, "add-sort-order") == 0) {
-        floe_sort_order *s;
-        FLOE_TRY(member_obj(u, "sort-order", action, &o));
-        FLOE_TRY(floe__sort_order_from_json(&s, o, a));
-        return floe__mb_add_sort_order(b, s, NULL);
-    }
-    if (strcmp(action, "set-default-sort-order") == 0) {
-        FLOE_TRY(member_i64(u, "sort-order-id", action, &v));
-        return floe__mb_set_default_sort_order(b, (int32_t)v);
-    }
-    if (strcmp(action, "set-location") == 0) {
-        const char *loc = floe__json_sval(floe__json_get(u, "location"));
-        if (!loc)
-            return bad("missing required field 'location' in update '%s'", action);
-        return floe__mb_set_location(b, loc);
-    }
-    if (strcmp(action, "remove-statistics") == 0) {
-        FLOE_TRY(member_i64(u, "snapshot-id", action, &v));
-        return floe__mb_remove_statistics(b, v);
-    }
-    if (strcmp(action, "remove-partition-statistics") == 0) {
-        FLOE_TRY(member_i64(u, "snapshot-id", action, &v));
-        return floe__mb_remove_partition_statistics(b, v);
-    }
-    if (strcmp(action, "set-partition-statistics") == 0) {
-        char ctx[96];
-        snprintf(ctx, sizeof ctx, "update '%s'", action);
-        floe_partition_statistics_file st = {0};
-        FLOE_TRY(member_obj(u, "partition-statistics", action, &o));
-        FLOE_TRY(floe__json_int(o, "snapshot-id", ctx, &st.snapshot_id));
-        FLOE_TRY(floe__json_str(o, "statistics-path", ctx, a, &st.statistics_path));
-        FLOE_TRY(floe__json_int(o, "file-size-in-bytes", ctx, &st.file_size_in_bytes));
-        return floe__mb_set_partition_statistics(b, &st);
-    }
-    if (strcmp(action, "upgrade-format-version") == 0) {
-        FLOE_TRY(member_i64(u, "format-version", action, &v));
-        if (v < 1 || v > INT32_MAX)
-            return bad("invalid format-version %lld in update '%s'", (long long)v, action);
-        return floe__mb_upgrade_format_version(b, (int)v);
-    }
-    if (strcmp(action, "assign-uuid") == 0) {
-        const floe_json *id = floe__json_get(u, "uuid");
-        if (!floe__json_is_string(id))
-            return bad("%s field 'uuid' in update '%s'", id && !floe__json_is_null(id) ? "wrong type of" : "missing required", action);
-        return floe__mb_assign_uuid(b, floe__json_sval(id));
-    }
-    if (strcmp(action, "set-statistics") == 0) {
-        floe_statistics_file st;
-        FLOE_TRY(member_obj(u, "statistics", action, &o));
-        FLOE_TRY(floe__statistics_from_json(&st, o, b->m));
-        return floe__mb_set_statistics(b, &st);
-    }
-    return floe__error(FLOE_EUNSUPPORTED, "metadata", "unsupported table update '%s'", action);
 }

@@ -296,9 +296,13 @@ int floe__statistics_from_json(floe_statistics_file *out, const floe_json *j,
                                floe_table_metadata *m)
 {
     memset(out, 0, sizeof *out);
-    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, NULL, NULL, 0, 0, 0, false, false,
-                false};
-    return parse_statistics(&p, out, j);
+    /* blob properties are interned like every string map */
+    parser p = {m, m->arena, "statistics", {m->arena, NULL, 0}, floe__strmap_new(), NULL, 0, 0, 0,
+                false, false, false};
+    int rc = p.interned ? parse_statistics(&p, out, j) : floe__error_nomem();
+    floe__strmap_free(p.interned);
+    floe__free(p.kv);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- top level */

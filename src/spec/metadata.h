@@ -13,6 +13,7 @@
 #define FLOE_SPEC_METADATA_H
 
 #include "spec/types.h"
+#include "util/json_writer.h"
 
 /* Highest table format version floe reads. */
 #define FLOE_MAX_FORMAT_VERSION 3
@@ -198,6 +199,20 @@ const floe_schema *floe__metadata_current_schema(const floe_table_metadata *m);
 const floe_partition_spec *floe__metadata_spec(const floe_table_metadata *m, int32_t spec_id);
 const floe_sort_order *floe__metadata_sort_order(const floe_table_metadata *m, int32_t order_id);
 
+/* JSON emitters on util/json_writer (metadata_write.c), shared by the
+ * metadata file and the REST commit serializer. A snapshot gets
+ * sequence-number unless format_version is 1 and it is 0 (format_version 0:
+ * unknown, always written); `rest` writes the REST model's form (summary
+ * with an operation always, no v1 inline manifest list). The ref emitter
+ * writes the fields of a SnapshotReference into the open object. */
+int floe__snapshot_write(floe_jw *w, const floe_snapshot *s, int format_version, bool rest);
+int floe__ref_fields_write(floe_jw *w, const floe_snapshot_ref *r);
+int floe__statistics_write(floe_jw *w, const floe_statistics_file *s);
+int floe__partition_statistics_write(floe_jw *w, const floe_partition_statistics_file *s);
+int floe__schema_write(floe_jw *w, const floe_schema *s);
+int floe__partition_spec_write(floe_jw *w, const floe_partition_spec *s);
+int floe__sort_order_write(floe_jw *w, const floe_sort_order *o);
+
 /* ---------------------------------------------------------------- builder (builder.c) */
 
 /* Metadata of a new, empty table (what a create-table commit writes):
@@ -268,11 +283,6 @@ int floe__mb_upgrade_format_version(floe_metadata_builder *b, int format_version
 /* Sets table-uuid (Java's TableMetadata.Builder.assignUUID: any non-empty
  * value, replacing the old one). */
 int floe__mb_assign_uuid(floe_metadata_builder *b, const char *uuid);
-/* Apply one REST `TableUpdate` object ({"action": "add-snapshot", ...}) of
- * the kinds above. FLOE_EUNSUPPORTED for other actions (remove-schemas,
- * remove-partition-specs, ...), FLOE_EINVALID for malformed payloads. */
-struct floe_json;
-int floe__mb_apply_json(floe_metadata_builder *b, const struct floe_json *update);
 
 /* Finish: stamps last-updated-ms (now_ms unless an added snapshot set it),
  * extends the metadata-log and validates. *out is the caller's; the builder
@@ -282,6 +292,7 @@ int floe__metadata_builder_build(floe_metadata_builder *b, int64_t now_ms,
 
 /* Parse one snapshot / statistics-file object with the rules of `m`'s format
  * version; strings are allocated in m's arena. */
+struct floe_json;
 int floe__snapshot_from_json(floe_snapshot *out, const struct floe_json *j, floe_table_metadata *m);
 int floe__statistics_from_json(floe_statistics_file *out, const struct floe_json *j,
                                floe_table_metadata *m);

@@ -10,6 +10,7 @@
  * family ("bucket[x]", "bucket[0]", "truncate") is an error.
  */
 #include "spec/spec.h"
+#include "util/json_writer.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -84,16 +85,14 @@ int floe__transform_format(const floe_transform *t, floe_buf *out)
     }
 }
 
-static int put_transform(floe_buf *out, const floe_transform *t)
+static int put_transform(floe_jw *w, const floe_transform *t)
 {
-    FLOE_TRY(floe__buf_putc(out, '"'));
     floe_buf tmp = FLOE_BUF_INIT;
     int rc = floe__transform_format(t, &tmp);
-    if (rc == 0 && tmp.len)
-        rc = floe__buf_put_json_escaped(out, tmp.ptr, tmp.len);
+    if (rc == 0)
+        rc = floe__jw_strn(w, tmp.len ? tmp.ptr : "", tmp.len);
     floe__buf_free(&tmp);
-    FLOE_TRY(rc);
-    return floe__buf_putc(out, '"');
+    return rc;
 }
 
 /* "source-id", or v3 "source-ids" with a single element (multi-argument
@@ -163,17 +162,25 @@ int floe__partition_spec_from_json(floe_partition_spec **out, const floe_json *j
 
 int floe__partition_spec_to_json(const floe_partition_spec *s, floe_buf *out)
 {
-    FLOE_TRY(floe__buf_printf(out, "{\"spec-id\":%d,\"fields\":[", (int)s->spec_id));
+    floe_jw w;
+    floe__jw_init(&w, out);
+    FLOE_TRY(floe__jw_obj(&w));
+    FLOE_TRY(floe__jw_kint(&w, "spec-id", s->spec_id));
+    FLOE_TRY(floe__jw_key(&w, "fields"));
+    FLOE_TRY(floe__jw_arr(&w));
     for (size_t i = 0; i < s->nfields; i++) {
         const floe_partition_field *f = &s->fields[i];
-        FLOE_TRY(floe__buf_printf(out, "%s{\"name\":", i ? "," : ""));
-        FLOE_TRY(floe__json_put_str(out, f->name));
-        FLOE_TRY(floe__buf_puts(out, ",\"transform\":"));
-        FLOE_TRY(put_transform(out, &f->transform));
-        FLOE_TRY(floe__buf_printf(out, ",\"source-id\":%d,\"field-id\":%d}", (int)f->source_id,
-                                  (int)f->field_id));
+        FLOE_TRY(floe__jw_obj(&w));
+        FLOE_TRY(floe__jw_kstr(&w, "name", f->name));
+        FLOE_TRY(floe__jw_key(&w, "transform"));
+        FLOE_TRY(put_transform(&w, &f->transform));
+        FLOE_TRY(floe__jw_kint(&w, "source-id", f->source_id));
+        FLOE_TRY(floe__jw_kint(&w, "field-id", f->field_id));
+        FLOE_TRY(floe__jw_obj_end(&w));
     }
-    return floe__buf_puts(out, "]}");
+    FLOE_TRY(floe__jw_arr_end(&w));
+    FLOE_TRY(floe__jw_obj_end(&w));
+    return floe__jw_finish(&w);
 }
 
 int floe__sort_order_from_json(floe_sort_order **out, const floe_json *j, floe_arena *a)
@@ -223,14 +230,23 @@ int floe__sort_order_from_json(floe_sort_order **out, const floe_json *j, floe_a
 
 int floe__sort_order_to_json(const floe_sort_order *o, floe_buf *out)
 {
-    FLOE_TRY(floe__buf_printf(out, "{\"order-id\":%d,\"fields\":[", (int)o->order_id));
+    floe_jw w;
+    floe__jw_init(&w, out);
+    FLOE_TRY(floe__jw_obj(&w));
+    FLOE_TRY(floe__jw_kint(&w, "order-id", o->order_id));
+    FLOE_TRY(floe__jw_key(&w, "fields"));
+    FLOE_TRY(floe__jw_arr(&w));
     for (size_t i = 0; i < o->nfields; i++) {
         const floe_sort_field *f = &o->fields[i];
-        FLOE_TRY(floe__buf_puts(out, i ? ",{\"transform\":" : "{\"transform\":"));
-        FLOE_TRY(put_transform(out, &f->transform));
-        FLOE_TRY(floe__buf_printf(out, ",\"source-id\":%d,\"direction\":\"%s\",\"null-order\":\"%s\"}",
-                                  (int)f->source_id, f->descending ? "desc" : "asc",
-                                  f->nulls_first ? "nulls-first" : "nulls-last"));
+        FLOE_TRY(floe__jw_obj(&w));
+        FLOE_TRY(floe__jw_key(&w, "transform"));
+        FLOE_TRY(put_transform(&w, &f->transform));
+        FLOE_TRY(floe__jw_kint(&w, "source-id", f->source_id));
+        FLOE_TRY(floe__jw_kstr(&w, "direction", f->descending ? "desc" : "asc"));
+        FLOE_TRY(floe__jw_kstr(&w, "null-order", f->nulls_first ? "nulls-first" : "nulls-last"));
+        FLOE_TRY(floe__jw_obj_end(&w));
     }
-    return floe__buf_puts(out, "]}");
+    FLOE_TRY(floe__jw_arr_end(&w));
+    FLOE_TRY(floe__jw_obj_end(&w));
+    return floe__jw_finish(&w);
 }

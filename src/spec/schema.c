@@ -5,6 +5,7 @@
  * single-value serialization, and field lookup by id and by dotted name.
  */
 #include "spec/spec.h"
+#include "util/json_writer.h"
 #include "spec/value.h"
 #include "util/civil.h"
 #include "util/time.h"
@@ -506,40 +507,43 @@ static int any_value_from_json(floe_value *out, const floe_json *j, const floe_t
     return 0;
 }
 
-static int any_value_to_json(const floe_value *v, const floe_type *t, floe_buf *out)
+/* A default value: primitives in the spec's single-value form, structs as
+ * {"<field id>": value}, lists as arrays, maps as {"keys":[..],"values":[..]}. */
+static int any_value_to_json(floe_jw *w, const floe_value *v, const floe_type *t)
 {
-    if (!floe_type_is_nested(t))
-        return floe__value_to_json(v, out);
+    if (!floe_type_is_nested(t)) {
+        FLOE_TRY(floe__jw_begin_raw(w));
+        return floe__value_to_json(v, w->out);
+    }
     if (v->is_null)
-        return floe__buf_puts(out, "null");
+        return floe__jw_null(w);
     const floe_nested_value *d = v->v.nested;
     if (t->id == FLOE_T_STRUCT) {
-        FLOE_TRY(floe__buf_putc(out, '{'));
+        FLOE_TRY(floe__jw_obj(w));
         for (size_t i = 0; i < d->n; i++) {
-            FLOE_TRY(floe__buf_printf(out, "%s\"%d\":", i ? "," : "", (int)d->ids[i]));
-            FLOE_TRY(any_value_to_json(&d->items[i], struct_member(t, d->ids[i])->type, out));
+            char id[16];
+            snprintf(id, sizeof id, "%d", (int)d->ids[i]);
+            FLOE_TRY(floe__jw_key(w, id));
+            FLOE_TRY(any_value_to_json(w, &d->items[i], struct_member(t, d->ids[i])->type));
         }
-        return floe__buf_putc(out, '}');
+        return floe__jw_obj_end(w);
     }
     if (t->id == FLOE_T_LIST) {
-        FLOE_TRY(floe__buf_putc(out, '['));
-        for (size_t i = 0; i < d->n; i++) {
-            if (i)
-                FLOE_TRY(floe__buf_putc(out, ','));
-            FLOE_TRY(any_value_to_json(&d->items[i], t->element->type, out));
-        }
-        return floe__buf_putc(out, ']');
+        FLOE_TRY(floe__jw_arr(w));
+        for (size_t i = 0; i < d->n; i++)
+            FLOE_TRY(any_value_to_json(w, &d->items[i], t->element->type));
+        return floe__jw_arr_end(w);
     }
+    FLOE_TRY(floe__jw_obj(w));
     for (int part = 0; part < 2; part++) {
-        FLOE_TRY(floe__buf_puts(out, part ? "],\"values\":[" : "{\"keys\":["));
-        for (size_t i = 0; i < d->n; i++) {
-            if (i)
-                FLOE_TRY(floe__buf_putc(out, ','));
-            FLOE_TRY(any_value_to_json(&d->items[2 * i + (size_t)part],
-                                       part ? t->value->type : t->key->type, out));
-        }
+        FLOE_TRY(floe__jw_key(w, part ? "values" : "keys"));
+        FLOE_TRY(floe__jw_arr(w));
+        for (size_t i = 0; i < d->n; i++)
+            FLOE_TRY(any_value_to_json(w, &d->items[2 * i + (size_t)part],
+                                       part ? t->value->type : t->key->type));
+        FLOE_TRY(floe__jw_arr_end(w));
     }
-    return floe__buf_puts(out, "]}");
+    return floe__jw_obj_end(w);
 }
 
 static int field_from_json(floe_field *f, const floe_json *j, floe_arena *a, int depth)
@@ -662,78 +666,93 @@ void floe__schema_release(floe_schema *s)
     s->by_id = s->parent_of = NULL;
 }
 
-static int type_to_json(const floe_type *t, floe_buf *out);
+static int type_to_json(floe_jw *w, const floe_type *t);
 
-static int field_to_json(const floe_field *f, floe_buf *out)
+static int field_to_json(floe_jw *w, const floe_field *f)
 {
-    FLOE_TRY(floe__buf_printf(out, "{\"id\":%d,\"name\":", (int)f->id));
-    FLOE_TRY(floe__json_put_str(out, f->name));
-    FLOE_TRY(floe__buf_printf(out, ",\"required\":%s,\"type\":", f->required ? "true" : "false"));
-    FLOE_TRY(type_to_json(f->type, out));
-    if (f->doc) {
-        FLOE_TRY(floe__buf_puts(out, ",\"doc\":"));
-        FLOE_TRY(floe__json_put_str(out, f->doc));
-    }
+    FLOE_TRY(floe__jw_obj(w));
+    FLOE_TRY(floe__jw_kint(w, "id", f->id));
+    FLOE_TRY(floe__jw_kstr(w, "name", f->name));
+    FLOE_TRY(floe__jw_kbool(w, "required", f->required));
+    FLOE_TRY(floe__jw_key(w, "type"));
+    FLOE_TRY(type_to_json(w, f->type));
+    if (f->doc)
+        FLOE_TRY(floe__jw_kstr(w, "doc", f->doc));
     if (f->initial_default) {
-        FLOE_TRY(floe__buf_puts(out, ",\"initial-default\":"));
-        FLOE_TRY(any_value_to_json(f->initial_default, f->type, out));
+        FLOE_TRY(floe__jw_key(w, "initial-default"));
+        FLOE_TRY(any_value_to_json(w, f->initial_default, f->type));
     }
     if (f->write_default) {
-        FLOE_TRY(floe__buf_puts(out, ",\"write-default\":"));
-        FLOE_TRY(any_value_to_json(f->write_default, f->type, out));
+        FLOE_TRY(floe__jw_key(w, "write-default"));
+        FLOE_TRY(any_value_to_json(w, f->write_default, f->type));
     }
-    return floe__buf_putc(out, '}');
+    return floe__jw_obj_end(w);
 }
 
-static int fields_to_json(const floe_type *t, floe_buf *out)
+static int fields_to_json(floe_jw *w, const floe_type *t)
 {
-    FLOE_TRY(floe__buf_puts(out, "\"fields\":["));
-    for (size_t i = 0; i < t->nfields; i++) {
-        if (i)
-            FLOE_TRY(floe__buf_putc(out, ','));
-        FLOE_TRY(field_to_json(&t->fields[i], out));
-    }
-    return floe__buf_putc(out, ']');
+    FLOE_TRY(floe__jw_key(w, "fields"));
+    FLOE_TRY(floe__jw_arr(w));
+    for (size_t i = 0; i < t->nfields; i++)
+        FLOE_TRY(field_to_json(w, &t->fields[i]));
+    return floe__jw_arr_end(w);
 }
 
-static int type_to_json(const floe_type *t, floe_buf *out)
+static int type_to_json(floe_jw *w, const floe_type *t)
 {
     switch (t->id) {
     case FLOE_T_STRUCT:
-        FLOE_TRY(floe__buf_puts(out, "{\"type\":\"struct\","));
-        FLOE_TRY(fields_to_json(t, out));
-        return floe__buf_putc(out, '}');
+        FLOE_TRY(floe__jw_obj(w));
+        FLOE_TRY(floe__jw_kstr(w, "type", "struct"));
+        FLOE_TRY(fields_to_json(w, t));
+        return floe__jw_obj_end(w);
     case FLOE_T_LIST:
-        FLOE_TRY(floe__buf_printf(out, "{\"type\":\"list\",\"element-id\":%d,\"element\":",
-                                  (int)t->element->id));
-        FLOE_TRY(type_to_json(t->element->type, out));
-        return floe__buf_printf(out, ",\"element-required\":%s}",
-                                t->element->required ? "true" : "false");
+        FLOE_TRY(floe__jw_obj(w));
+        FLOE_TRY(floe__jw_kstr(w, "type", "list"));
+        FLOE_TRY(floe__jw_kint(w, "element-id", t->element->id));
+        FLOE_TRY(floe__jw_key(w, "element"));
+        FLOE_TRY(type_to_json(w, t->element->type));
+        FLOE_TRY(floe__jw_kbool(w, "element-required", t->element->required));
+        return floe__jw_obj_end(w);
     case FLOE_T_MAP:
-        FLOE_TRY(floe__buf_printf(out, "{\"type\":\"map\",\"key-id\":%d,\"key\":", (int)t->key->id));
-        FLOE_TRY(type_to_json(t->key->type, out));
-        FLOE_TRY(floe__buf_printf(out, ",\"value-id\":%d,\"value\":", (int)t->value->id));
-        FLOE_TRY(type_to_json(t->value->type, out));
-        return floe__buf_printf(out, ",\"value-required\":%s}",
-                                t->value->required ? "true" : "false");
-    default:
-        FLOE_TRY(floe__buf_putc(out, '"'));
-        FLOE_TRY(floe__type_format(t, out));
-        return floe__buf_putc(out, '"');
+        FLOE_TRY(floe__jw_obj(w));
+        FLOE_TRY(floe__jw_kstr(w, "type", "map"));
+        FLOE_TRY(floe__jw_kint(w, "key-id", t->key->id));
+        FLOE_TRY(floe__jw_key(w, "key"));
+        FLOE_TRY(type_to_json(w, t->key->type));
+        FLOE_TRY(floe__jw_kint(w, "value-id", t->value->id));
+        FLOE_TRY(floe__jw_key(w, "value"));
+        FLOE_TRY(type_to_json(w, t->value->type));
+        FLOE_TRY(floe__jw_kbool(w, "value-required", t->value->required));
+        return floe__jw_obj_end(w);
+    default: {
+        floe_buf tmp = FLOE_BUF_INIT;
+        int rc = floe__type_format(t, &tmp);
+        if (rc == 0)
+            rc = floe__jw_strn(w, tmp.len ? tmp.ptr : "", tmp.len);
+        floe__buf_free(&tmp);
+        return rc;
+    }
     }
 }
 
 int floe__schema_to_json(const floe_schema *s, floe_buf *out)
 {
-    FLOE_TRY(floe__buf_printf(out, "{\"type\":\"struct\",\"schema-id\":%d,", (int)s->schema_id));
+    floe_jw w;
+    floe__jw_init(&w, out);
+    FLOE_TRY(floe__jw_obj(&w));
+    FLOE_TRY(floe__jw_kstr(&w, "type", "struct"));
+    FLOE_TRY(floe__jw_kint(&w, "schema-id", s->schema_id));
     if (s->n_identifier_field_ids) {
-        FLOE_TRY(floe__buf_puts(out, "\"identifier-field-ids\":["));
+        FLOE_TRY(floe__jw_key(&w, "identifier-field-ids"));
+        FLOE_TRY(floe__jw_arr(&w));
         for (size_t i = 0; i < s->n_identifier_field_ids; i++)
-            FLOE_TRY(floe__buf_printf(out, "%s%d", i ? "," : "", (int)s->identifier_field_ids[i]));
-        FLOE_TRY(floe__buf_puts(out, "],"));
+            FLOE_TRY(floe__jw_int(&w, s->identifier_field_ids[i]));
+        FLOE_TRY(floe__jw_arr_end(&w));
     }
-    FLOE_TRY(fields_to_json(s->root, out));
-    return floe__buf_putc(out, '}');
+    FLOE_TRY(fields_to_json(&w, s->root));
+    FLOE_TRY(floe__jw_obj_end(&w));
+    return floe__jw_finish(&w);
 }
 
 /* ---------------------------------------------------------------- lookup */

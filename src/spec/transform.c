@@ -266,7 +266,11 @@ int floe_transform_apply(const floe_transform *t, const floe_value *in, floe_val
         return 0;
     }
     case FLOE_TR_DAY: *out = floe_value_date((int32_t)epoch_days(in)); return 0;
-    case FLOE_TR_HOUR: *out = floe_value_int((int32_t)epoch_hours(in)); return 0;
+    case FLOE_TR_HOUR:
+        /* Past year 246953 the hour count leaves int32: Java narrows it
+         * with (int), so does floe. */
+        *out = floe_value_int(floe__wrap_i32(epoch_hours(in)));
+        return 0;
     default: break;
     }
     return floe__error(FLOE_EUNSUPPORTED, "transform", "unsupported transform kind %d",
@@ -330,7 +334,7 @@ static int put_java_float(double x, bool single, floe_buf *out)
             break;
     }
     /* s is [-]d[.ddd]e[+-]XX: split into digits and exponent. */
-    char digits[32];
+    char digits[32] = {0}; /* [0, nd) set below (cppcheck cannot tell) */
     size_t nd = 0;
     const char *p = s;
     bool neg = *p == '-';

@@ -9,10 +9,10 @@
  * stops the script; its error keeps Iceberg's text, and
  * floe__sql_error_class() names the Java exception Spark would print.
  */
-#include "sql/exec_int.h"
-#include "sql/session_int.h"
+#include "catalog/catalog.h"
 #include "spec/metadata.h"
 #include "sql/exec_int.h"
+#include "sql/session_int.h"
 #include "table/table.h"
 
 #include <stdlib.h>
@@ -26,6 +26,8 @@ static const struct {
     const char *cls;
 } error_classes[] = {
     {"Cannot roll back to snapshot, not an ancestor", "ValidationException"},
+    {"Cannot use branch (does not exist)", "ValidationException"}, /* SparkTable */
+    {"Cannot expire ", "IllegalArgumentException"},                /* RemoveSnapshots */
     {"Cannot roll back to unknown snapshot id", "ValidationException"},
     {"Cannot cherry-pick unknown snapshot ID", "ValidationException"},
     {"Cannot cherrypick snapshot", "ValidationException"},
@@ -56,16 +58,21 @@ static const struct {
 
 const char *floe__sql_error_class(int code, const char *message)
 {
-    if (!message)
-        return NULL;
-    for (size_t i = 0; i < FLOE_ARRAY_LEN(error_classes); i++)
+    for (size_t i = 0; message && i < FLOE_ARRAY_LEN(error_classes); i++)
         if (strncmp(message, error_classes[i].prefix, strlen(error_classes[i].prefix)) == 0)
             return error_classes[i].cls;
+    /* No message of its own: the exception Iceberg raises for the kind. */
     switch (code) {
+    case FLOE_ENOTFOUND: return "NotFoundException";
+    case FLOE_EEXISTS: return "AlreadyExistsException";
+    case FLOE_EINVALID: return "IllegalArgumentException";
     case FLOE_ECONFLICT: return "CommitFailedException";
     case FLOE_ECOMMITUNKNOWN: return "CommitStateUnknownException";
     case FLOE_EUNSUPPORTED: return "UnsupportedOperationException";
-    default: return NULL;
+    case FLOE_ECORRUPT:
+    case FLOE_EIO: return "RuntimeIOException";
+    case FLOE_ENOMEM: return "OutOfMemoryError";
+    default: return "RuntimeException";
     }
 }
 
@@ -109,9 +116,57 @@ int floe__sql_emit(floe_sql_session *s, const char *const *names, size_t ncols,
     return floe__sql_out_end(s->out);
 }
 
-static int sqlite_fail(floe_sql_session *s)
+/* Entries 'c' of s->struct_cols: "c<name>\x1e<qualifier>" for each
+ * column whose name differs from another's of its table only in case
+ * (collect_struct_columns). */
+#define TWIN_SEP '\x1e'
+
+/* Spark's error for an unqualified or qualified reference (SQLite's "no
+ * such column: [t.]x") that matches several case twins
+ * (ResolveReferences, case-insensitive): [AMBIGUOUS_REFERENCE]. false:
+ * `msg` is not about one. */
+static bool ambiguous_reference(floe_sql_session *s, const char *msg, floe_buf *out)
 {
-    int rc = floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db));
+    static const char prefix[] = "no such column: ";
+    if (strncmp(msg, prefix, sizeof prefix - 1) != 0)
+        return false;
+    const char *ref = msg + sizeof prefix - 1, *last = strrchr(ref, '.');
+    last = last ? last + 1 : ref;
+    size_t n = 0;
+    for (size_t at = 0; at < s->struct_cols.len; at += strlen(s->struct_cols.ptr + at) + 1) {
+        const char *e = s->struct_cols.ptr + at, *sep = strchr(e, TWIN_SEP);
+        if (e[0] != 'c' || !sep || (size_t)(sep - e - 1) != strlen(last) ||
+            strncasecmp(e + 1, last, strlen(last)) != 0)
+            continue;
+        if (n++ == 0) {
+            if (floe__buf_puts(out, "[AMBIGUOUS_REFERENCE] Reference ") < 0)
+                return false;
+            for (const char *p = ref; *p;) { /* `t`.`x`, as Spark's toSQLId */
+                const char *dot = strchr(p, '.');
+                size_t len = dot ? (size_t)(dot - p) : strlen(p);
+                if (floe__buf_printf(out, "%s`%.*s`", p == ref ? "" : ".", (int)len, p) < 0)
+                    return false;
+                p += len + (dot ? 1 : 0);
+                if (!dot)
+                    break;
+            }
+            if (floe__buf_puts(out, " is ambiguous, could be: [") < 0)
+                return false;
+        }
+        if (floe__buf_printf(out, "%s%s.`%.*s`", n > 1 ? ", " : "", sep + 1, (int)(sep - e - 1),
+                             e + 1) < 0)
+            return false;
+    }
+    return n > 1 && floe__buf_puts(out, "].") == 0;
+}
+
+int floe__sql_sqlite_fail(floe_sql_session *s)
+{
+    floe_buf amb = FLOE_BUF_INIT;
+    const char *msg = sqlite3_errmsg(s->db);
+    int rc = floe__error(FLOE_EINVALID, "sql", "%s",
+                         ambiguous_reference(s, msg, &amb) ? amb.ptr : msg);
+    floe__buf_free(&amb);
     return floe__sql_fail(s, rc, "AnalysisException");
 }
 
@@ -131,7 +186,7 @@ static int prepare(floe_sql_session *s, const char *sql, sqlite3_stmt **st)
 {
     const char *tail = NULL;
     if (sqlite3_prepare_v2(s->db, sql, -1, st, &tail) != SQLITE_OK)
-        return sqlite_fail(s);
+        return floe__sql_sqlite_fail(s);
     if (!*st)
         return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "empty query"), NULL);
     return 0;
@@ -178,7 +233,7 @@ static int query_scalar(floe_sql_session *s, const floe_sql_stmt *st, char **out
                 if (t && !(*out = floe__strdup(t)))
                     rc = floe__error_nomem();
             } else if (r != SQLITE_DONE) {
-                rc = sqlite_fail(s);
+                rc = floe__sql_sqlite_fail(s);
             }
         }
         sqlite3_finalize(q);
@@ -203,7 +258,7 @@ static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             if (r == SQLITE_DONE)
                 break;
             if (r != SQLITE_ROW)
-                rc = sqlite_fail(s);
+                rc = floe__sql_sqlite_fail(s);
         }
         sqlite3_finalize(q);
     }
@@ -226,7 +281,7 @@ static int exec_explain(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             if (r == SQLITE_DONE)
                 break;
             if (r != SQLITE_ROW) {
-                rc = sqlite_fail(s);
+                rc = floe__sql_sqlite_fail(s);
                 break;
             }
             const char *detail = (const char *)sqlite3_column_text(q, 3);
@@ -412,7 +467,7 @@ static int exec_drop_namespace(floe_sql_session *s, const floe_sql_stmt *st, flo
     if (ex == 0) {
         if (st->if_exists)
             return 0;
-        return classify(s, floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns));
+        return classify(s, floe__catalog_namespace_missing(s->catalog, ns));
     }
     if (st->cascade) {
         /* Spark's CASCADE drops the tables (without purging their files) and
@@ -485,7 +540,7 @@ static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     else if (ex == 1)
         rc = floe_catalog_list_tables(s->catalog, ns, collect_table, &l);
     else if (st->nns_name)
-        rc = floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns);
+        rc = floe__catalog_namespace_missing(s->catalog, ns);
     size_t ntables = l.names.len;
     /* temporary views too, as Spark lists them (isTemporary = true) */
     if (rc == 0) {
@@ -521,9 +576,18 @@ static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     return classify(s, rc);
 }
 
+/* USE [catalog.]ns / USE catalog: as Spark, the current catalog (names
+ * without one) becomes the one named. */
+static void use_current_catalog(floe_sql_session *s)
+{
+    s->dflt = s->cur;
+    s->fopt.catalog_name = s->cats[s->cur].name;
+}
+
 static int exec_use(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     if (st->nns_name == 0) { /* USE <catalog>: the root */
+        use_current_catalog(s);
         floe__free(s->current_ns);
         s->current_ns = NULL;
         return 0;
@@ -535,10 +599,11 @@ static int exec_use(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     if (ex < 0)
         return classify(s, ex);
     if (ex == 0)
-        return classify(s, floe__error(FLOE_ENOTFOUND, "sql", "Namespace does not exist: %s", ns));
+        return classify(s, floe__catalog_namespace_missing(s->catalog, ns));
     char *c = floe__strdup(ns);
     if (!c)
         return floe__error_nomem();
+    use_current_catalog(s);
     floe__free(s->current_ns);
     s->current_ns = c;
     return 0;
@@ -574,6 +639,8 @@ static bool valid_var_name(const char *n)
     return true;
 }
 
+static int pick_catalog(floe_sql_session *s, const floe_sql_stmt *st);
+
 static int exec_set_var(floe_sql_session *s, const char *name, const char *value, floe_arena *a)
 {
     if (!valid_var_name(name))
@@ -603,7 +670,9 @@ static int exec_set_var(floe_sql_session *s, const char *name, const char *value
                 s, floe__error(FLOE_EINVALID, "sql", "SET VAR %s = (...) needs a query", name),
                 "ParseException");
         char *v = NULL;
-        rc = query_scalar(s, q, &v);
+        rc = pick_catalog(s, q); /* the catalog of the query's tables */
+        if (rc == 0)
+            rc = query_scalar(s, q, &v);
         s->fopt.ref_base += q->nrefs;
         if (rc < 0) {
             floe__free(v);
@@ -656,6 +725,7 @@ static int exec_set(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
         return exec_set_var(s, vn, st->value, a);
     if (!st->value)
         return show_kv(s, NULL, st->key, a);
+    FLOE_TRY(floe__sql_check_set_key(s, st->key));
     if (strcmp(st->key, TZ_KEY) == 0) {
         FLOE_TRY(classify(s, floe__sql_session_set_time_zone(s, st->value)));
     } else if (strcmp(st->key, "floe.format") == 0) {
@@ -666,22 +736,37 @@ static int exec_set(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     return floe__props_set(&s->options, st->key, st->value);
 }
 
-static int exec_reset(floe_sql_session *s, const floe_sql_stmt *st)
+/* RESET of a session option takes it back to its --conf value, else the
+ * default (the --format given, UTC). `key` NULL: every option. */
+static int reset_option(floe_sql_session *s, const char *key)
 {
-    if (!st->key) {
-        floe__props_free(&s->options);
-        floe__tz_free(s->tz);
-        s->tz = NULL;
-        floe__sql_engine_time_zone_changed(s);
-        return 0;
+    if (!key || strcmp(key, "floe.format") == 0) {
+        floe_sql_format f = s->fmt0;
+        const char *c = floe__props_get(&s->conf, "floe.format");
+        if (c)
+            FLOE_TRY(classify(s, floe__sql_format_parse(c, &f)));
+        floe__sql_session_set_format(s, f);
     }
-    floe__props_del(&s->options, st->key);
-    if (strcmp(st->key, TZ_KEY) == 0) {
+    if (!key || strcmp(key, TZ_KEY) == 0) {
+        const char *c = floe__props_get(&s->conf, TZ_KEY);
+        if (c)
+            return classify(s, floe__sql_session_set_time_zone(s, c));
         floe__tz_free(s->tz);
         s->tz = NULL;
         floe__sql_engine_time_zone_changed(s);
     }
     return 0;
+}
+
+static int exec_reset(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    if (!st->key) {
+        floe__props_free(&s->options);
+        return reset_option(s, NULL);
+    }
+    FLOE_TRY(floe__sql_check_set_key(s, st->key));
+    floe__props_del(&s->options, st->key);
+    return reset_option(s, st->key);
 }
 
 /* `${name}` -> the variable's value (SET VAR), else the session option
@@ -717,6 +802,40 @@ static int substitute(floe_sql_session *s, const char *text, size_t len, floe_bu
 }
 
 /* ---------------------------------------------------------------- dispatch */
+
+/* The catalog a statement works in, as Spark resolves it: the one its
+ * names name (tables, CALL <cat>.system, a namespace), else the current
+ * one. A statement naming tables of two catalogs is refused: the
+ * executor runs one statement against one catalog. */
+static int pick_catalog(floe_sql_session *s, const floe_sql_stmt *st)
+{
+    const char *cat = NULL, *other = NULL;
+    const char *seen[3] = {st->kind == FLOE_SQL_CALL ? st->call.catalog : NULL, st->ns_catalog,
+                           st->target.table ? st->target.catalog : NULL};
+    for (size_t i = 0; i < 3 + st->nrefs; i++) {
+        const char *c = i < 3 ? seen[i]
+                        : st->refs[i - 3].name.kind == FLOE_SQLREF_TVF
+                            ? NULL
+                            : st->refs[i - 3].name.catalog;
+        if (!c)
+            continue;
+        if (!cat)
+            cat = c;
+        else if (strcasecmp(c, cat) != 0)
+            other = c;
+    }
+    if (other)
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EUNSUPPORTED, "sql",
+                                          "A statement over tables of two catalogs (%s, %s) is "
+                                          "not supported yet: copy one side into a temporary "
+                                          "view first",
+                                          cat, other),
+                              "UnsupportedOperationException");
+    int k = cat ? floe__sql_catalog_index(s, cat) : (int)s->dflt;
+    floe__sql_use_catalog(s, k < 0 ? s->dflt : (size_t)k);
+    return 0;
+}
 
 static int exec_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
@@ -771,6 +890,50 @@ static bool is_keyed_map_col(const char *name, void *payload)
     return has_col(payload, 'm', name);
 }
 
+static bool is_case_twin_col(const char *name, void *payload)
+{
+    const floe_sql_session *s = payload;
+    size_t n = strlen(name);
+    for (size_t at = 0; at < s->struct_cols.len; at += strlen(s->struct_cols.ptr + at) + 1) {
+        const char *e = s->struct_cols.ptr + at;
+        if (e[0] == 'c' && strncmp(e + 1, name, n) == 0 && e[1 + n] == TWIN_SEP)
+            return true;
+    }
+    return false;
+}
+
+bool floe__sql_schema_case_twin(const floe_schema *sc, size_t i)
+{
+    for (size_t j = 0; j < sc->root->nfields; j++)
+        if (j != i && strcasecmp(sc->root->fields[i].name, sc->root->fields[j].name) == 0)
+            return true;
+    return false;
+}
+
+/* The 'c' entries of a table's columns that differ from another's only in
+ * case, qualified as Spark names them (`cat`.`ns`.`t`). */
+static int collect_case_twins(floe_sql_session *s, const char *catalog, const char *ident,
+                              const floe_schema *sc, bool *any)
+{
+    for (size_t i = 0; i < sc->root->nfields; i++) {
+        const char *name = sc->root->fields[i].name;
+        if (!floe__sql_schema_case_twin(sc, i))
+            continue;
+        FLOE_TRY(floe__buf_printf(&s->struct_cols, "c%s%c`%s`", name, TWIN_SEP, catalog));
+        for (const char *p = ident; *p;) {
+            const char *dot = strchr(p, '.');
+            size_t len = dot ? (size_t)(dot - p) : strlen(p);
+            FLOE_TRY(floe__buf_printf(&s->struct_cols, ".`%.*s`", (int)len, p));
+            p += len + (dot ? 1 : 0);
+            if (!dot)
+                break;
+        }
+        FLOE_TRY(floe__buf_putc(&s->struct_cols, '\0'));
+        *any = true;
+    }
+    return 0;
+}
+
 /* The struct columns (and maps with non-string keys) of the tables `st`
  * reads (its references and a DML target), so that a second parse rewrites
  * `col.field` and `m[1]` on them (the front end does not know schemas; see
@@ -798,6 +961,9 @@ static int collect_struct_columns(floe_sql_session *s, const floe_sql_stmt *st, 
         if (rc == FLOE_ENOMEM)
             return rc;
         const floe_schema *sc = rc == 0 ? floe__metadata_current_schema(t->metadata) : NULL;
+        if (sc)
+            FLOE_TRY(collect_case_twins(s, n->catalog ? n->catalog : s->catalog_name, ident, sc,
+                                        any));
         for (size_t i = 0; sc && i < sc->root->nfields; i++) {
             const floe_field *f = &sc->root->fields[i];
             char kind = f->type->id == FLOE_T_STRUCT ? 's'
@@ -852,17 +1018,22 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
         s->fopt.script = script;
         s->fopt.is_struct_column = is_struct_col;
         s->fopt.is_keyed_map_column = is_keyed_map_col;
+        s->fopt.is_case_twin_column = is_case_twin_col;
+        s->fopt.time_zone = s->tz;
         floe__buf_clear(&s->struct_cols);
         floe_sql_stmt *st = NULL;
         const char *rest = NULL;
         rc = parse_one(s, a, p, &st, &rest);
         bool any = false;
+        if (rc == 0 && st)
+            rc = pick_catalog(s, st);
         if (rc == 0 && st && (rc = collect_struct_columns(s, st, a, &any)) == 0 && any)
             rc = parse_one(s, a, p, &st, &rest);
         if (rc < 0) {
-            s->error_class = rc == FLOE_ENOMEM     ? NULL
-                             : rc == FLOE_ENOTFOUND ? "CatalogNotFoundException"
-                                                    : "ParseException";
+            if (!s->error_class) /* pick_catalog sets its own */
+                s->error_class = rc == FLOE_ENOMEM      ? NULL
+                                 : rc == FLOE_ENOTFOUND ? "CatalogNotFoundException"
+                                                        : "ParseException";
         } else if (st) {
             rc = exec_stmt(s, st, a);
             s->fopt.ref_base += st->nrefs;

@@ -96,8 +96,9 @@ int floe__sql_out_decimal_cell(const floe_sql_out *o, double d, int scale, floe_
  * >= 0, FLOE_SQL_HINT_JSON for nested columns (JSON text), or
  * FLOE_SQL_HINT_NONE. */
 enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2, FLOE_SQL_HINT_JSON = -3 };
-/* A REAL result whose SQLite subtype is FLOE_SQL_SUBTYPE_SCALE + s (s in
- * 0..18) is a decimal of scale s (exec_funcs.c's exact sum). */
+/* A REAL or TEXT result whose SQLite subtype is FLOE_SQL_SUBTYPE_SCALE + s
+ * (s in 0..38) is a decimal of scale s (exec_funcs.c's exact sum, cells of
+ * decimal columns: doubles up to 15 digits, exact text beyond). */
 #define FLOE_SQL_SUBTYPE_SCALE 0xA0
 typedef int (*floe_sql_type_hint_fn)(const char *table, const char *column, void *payload);
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload);
@@ -110,11 +111,16 @@ typedef struct floe_sql_out_sink {
     void *payload;
 } floe_sql_out_sink;
 void floe__sql_out_set_sink(floe_sql_out *o, const floe_sql_out_sink *sink);
+/* Remove, in place, the suffixes SQLite knows case-twin columns by
+ * (sqlfront.h floe__sql_case_twin_name) from a result column name. */
+void floe__sql_strip_twin_marks(char *name);
 /* Display helpers shared with the executor (tests use them too). */
 int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b);
-/* "YYYY-MM-DD HH:MM:SS.ffffff" -> "YYYY-MM-DD HH:MM:SS.fff"; false if `s`
- * has not exactly that shape. */
+/* Is `s` exactly "YYYY-MM-DD HH:MM:SS.ffffff" (floe's timestamp text)? */
 bool floe__sql_is_micro_timestamp(const char *s, size_t n);
+/* The length Spark prints of such a text: the fraction's trailing zeros
+ * dropped, and the '.' when nothing is left ("… 10:00:00.5", "… 10:00:00"). */
+size_t floe__sql_timestamp_len(const char *s, size_t n);
 
 /* ---------------------------------------------------------------- session */
 
@@ -175,8 +181,9 @@ const char *floe__sql_session_var(const floe_sql_session *s, const char *name);
 /* Parse "table" / "csv" / "json". FLOE_EINVALID otherwise. */
 int floe__sql_format_parse(const char *name, floe_sql_format *out);
 
-/* Java exception class for an error raised by floe (code + message), or
- * NULL. Exposed for tests. */
+/* Java exception class for an error raised by floe (code + message): the
+ * one Iceberg/Spark throws for that message, else the one for the code
+ * (never NULL). Every error the floe command prints is named by it. */
 const char *floe__sql_error_class(int code, const char *message);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * sql/exec_data: an Iceberg table's rows as a row source (meta/rowsource.h)
+ * sql/exec_data: an Iceberg table's rows as a row source (rows/rowsource.h)
  * for the SQL shell's virtual tables: a small adapter from the scan's Arrow
  * stream (include/floe/scan.h) to rows.
  *
@@ -15,7 +15,8 @@
  *
  * Decimals of precision <= 15 are exposed as doubles (exact at their scale
  * for display, so comparisons such as `amount <= 0` are numeric); wider
- * decimals as exact text.
+ * decimals as exact text, which vtab.c declares with a numeric collation
+ * (so they compare, sort, group and aggregate by value) and pushes down.
  *
  * The same adapter serves other producers of Arrow batches
  * (floe__sql_stream_source: read_parquet), so their columns have exactly
@@ -31,10 +32,11 @@
 
 #include "floe/catalog.h"
 #include "floe/scan.h"
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "scan/scan.h"
 #include "sql/exec_int.h"
 #include "sql/nested.h"
+#include "sql/sqlfront.h"
 #include "spec/metadata.h"
 #include "spec/value.h"
 #include "table/table.h"
@@ -44,12 +46,14 @@ static const floe_type t_double = {.id = FLOE_T_DOUBLE};
 typedef struct data_rs {
     floe_rowsource pub;
     floe_sql_session *s; /* borrowed: the session outlives its virtual tables */
+    size_t cat;          /* the session catalog the table is in */
     floe_table *table;     /* without a session: the table (owned) */
     floe_catalog *catalog; /* and its catalog (owned, may be NULL) */
     char *ident;
     floe_sql_travel travel; /* strings owned below */
     char *travel_text;
-    char *ref; /* branch/tag suffix */
+    char *ref;                         /* branch/tag suffix */
+    bool ref_is_branch;                /* t.branch_x: x must be a branch (SparkTable's check) */
     floe_table_metadata *schema_owner; /* the metadata whose schema types the columns use */
     floe_rs_column *cols;
     const floe_type **types; /* Iceberg type per column (what the scan returns) */
@@ -88,7 +92,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     if (s) {
         o->progress = s->progress;
         o->progress_payload = s->progress_payload;
-        FLOE_TRY(floe__sql_get_table(s, d->ident, t));
+        FLOE_TRY(floe__sql_get_table_in(s, d->cat, d->ident, t));
     } else { /* a standalone source (loadable extension): reload when moved */
         FLOE_TRY(floe_table_ensure_fresh(d->table));
         *t = d->table;
@@ -97,14 +101,26 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     int rc = 0;
     switch (d->travel.kind) {
     case FLOE_SQLTT_NONE:
-        if (d->ref) {
+        if (d->ref && d->ref_is_branch && strcmp(d->ref, "main") != 0 &&
+            floe_table_snapshot_by_ref(*t, d->ref, &si) < 0) {
+            rc = floe__error(FLOE_ENOTFOUND, "sql", "Cannot use branch (does not exist): %s",
+                             d->ref);
+        } else if (d->ref) {
             o->ref = d->ref;
             rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
         } else if (s) {
+            /* Spark's SparkReadConf.branch(): spark.wap.branch applies to
+             * a table with write.wap.enabled=true once the branch exists */
             const char *wap = floe__sql_session_option(s, "spark.wap.branch");
-            if (wap) {
-                o->ref = wap;
-                rc = floe_table_snapshot_by_ref(*t, wap, &si);
+            bool enabled = false;
+            if (wap)
+                rc = floe__props_get_bool(&(*t)->metadata->properties, "write.wap.enabled", false,
+                                          &enabled);
+            if (rc == 0 && enabled) {
+                if (floe_table_snapshot_by_ref(*t, wap, &si) == 0)
+                    o->ref = wap;
+                else
+                    floe_error_clear(); /* not created yet: main */
             }
         }
         break;
@@ -131,7 +147,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     }
     }
     if (rc < 0 && s && !s->error_class)
-        s->error_class = "IllegalArgumentException";
+        s->error_class = floe__sql_error_class(rc, floe_error_last()->message);
     return rc;
 }
 
@@ -235,7 +251,20 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
         if (rc == 0)
             rc = floe__buf_putc(&lit, '\'');
         break;
-    default: floe__buf_free(&lit); return 0; /* timestamps, binary: SQLite filters alone */
+    case FLOE_T_DECIMAL: /* a wide decimal (vtab.c bounds it at the column's scale) */
+        rc = floe_decimal_format(v->v.dec, v->scale, &lit);
+        if (rc == 0 && v->scale == 0)
+            rc = floe__buf_puts(&lit, ".0"); /* a decimal literal, not a 64-bit integer */
+        break;
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ: /* UTC text: the filter reads a zone-less timestamptz as UTC */
+        rc = floe__buf_putc(&lit, '\'');
+        if (rc == 0)
+            rc = floe__rs_format_timestamp_us(v->v.i64, NULL, &lit);
+        if (rc == 0)
+            rc = floe__buf_putc(&lit, '\'');
+        break;
+    default: floe__buf_free(&lit); return 0; /* binary, nanosecond timestamps: SQLite filters alone */
     }
     if (rc == 0 && lit.len) {
         if (b->len)
@@ -605,9 +634,7 @@ static int init_columns(data_rs *d, const floe_schema *sc, bool meta)
                 d->p10[i] = 1;
                 for (int k = 0; k < f->type->scale; k++)
                     d->p10[i] *= 10;
-            } else {
-                d->cols[i].push = 0;
-            }
+            } /* wider: exact text with a numeric collation (vtab.c), pushed as decimals */
         }
     }
     for (size_t m = 0; rc == 0 && m < nmeta; m++) {
@@ -663,6 +690,7 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
     d->pub.impl = d;
     d->pub.name = "data";
     d->s = s;
+    d->cat = s ? s->cur : 0;
     d->travel = r->travel;
     int rc = 0;
     if (!(d->ident = floe__strdup(ident)))
@@ -677,6 +705,7 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
     if (rc == 0 && (r->name.kind == FLOE_SQLREF_BRANCH || r->name.kind == FLOE_SQLREF_TAG) &&
         !(d->ref = floe__strdup(r->name.suffix)))
         rc = floe__error_nomem();
+    d->ref_is_branch = r->name.kind == FLOE_SQLREF_BRANCH;
     /* Resolve once now: unknown snapshots and refs fail at analysis, as in
      * Spark, and the selection's schema gives the columns. */
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
@@ -741,15 +770,25 @@ int floe__sql_stream_source(floe_rowsource **out, floe_sql_session *s, const cha
     return 0;
 }
 
+/* A column's name as SQLite reports it (a case twin's up to its mark,
+ * sqlfront.h) is `name`? */
+static bool same_column(const char *name, const char *sqlite_name)
+{
+    const char *mark = strchr(sqlite_name, FLOE_SQL_TWIN_MARK);
+    size_t n = mark ? (size_t)(mark - sqlite_name) : strlen(sqlite_name);
+    return strncmp(name, sqlite_name, n) == 0 && name[n] == 0;
+}
+
 int floe__sql_data_hint(const floe_rowsource *rs, const char *column)
 {
     if (rs->ops != &data_ops)
         return FLOE_SQL_HINT_NONE - 1;
     const data_rs *d = rs->impl;
     for (size_t i = 0; i < rs->ncolumns; i++)
-        if (strcmp(d->names[i], column) == 0)
+        if (same_column(d->names[i], column))
             return d->types[i]->id == FLOE_T_BOOLEAN  ? FLOE_SQL_HINT_BOOL
                    : floe_type_is_nested(d->types[i]) ? FLOE_SQL_HINT_JSON
+                   : d->types[i]->id == FLOE_T_DECIMAL ? d->types[i]->scale
                                                       : d->scale[i];
     return FLOE_SQL_HINT_NONE;
 }
@@ -760,7 +799,7 @@ const floe_type *floe__sql_data_type(const floe_rowsource *rs, const char *colum
         return NULL;
     const data_rs *d = rs->impl;
     for (size_t i = 0; i < rs->ncolumns; i++)
-        if (strcmp(d->names[i], column) == 0)
+        if (same_column(d->names[i], column))
             return d->types[i];
     return NULL;
 }
@@ -772,7 +811,7 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     const data_rs *d = rs->impl;
     if (d->fns)
         return d->fns->explain ? d->fns->explain(d->payload, out) : 1;
-    FLOE_TRY(floe__buf_printf(out, "Iceberg scan %s.%s", d->s ? d->s->catalog_name : "floe",
+    FLOE_TRY(floe__buf_printf(out, "Iceberg scan %s.%s", d->s ? d->s->cats[d->cat].name : "floe",
                               ident));
     if (d->ref)
         FLOE_TRY(floe__buf_printf(out, " (ref=%s)", d->ref));

@@ -34,7 +34,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "scan/scan.h"
 #include "sql/exec_data.h"
 #include "util/civil.h"
@@ -769,6 +769,7 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
             c->kind = FLOE_SQLC_REAL;
             c->d = d;
             return 0;
+        case FLOE_SQL_DSUM_TEXT: return 1; /* wide decimals: SQLite answers */
         default:
             FLOE_TRY(floe__sql_out_decimal_cell(s->out, d, scale, text, c));
             return 0;

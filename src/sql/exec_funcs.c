@@ -13,8 +13,11 @@
  * correctly rounded double of the exact sum, tagged with a subtype that
  * carries its scale so the output shows it with that many fraction digits
  * (decimal display). A value without such a representation (a computed
- * double like 0.1 + 0.2), or an accumulator past 10^36, falls back to
- * SQLite's behaviour (Kahan-compensated double sum). All-INTEGER input
+ * double like 0.1 + 0.2), or an accumulator past 10^72, falls back to
+ * SQLite's behaviour (Kahan-compensated double sum). Wide decimal cells
+ * (exact text with the column's scale as subtype, vtab.c) are added from
+ * their text and the sum is their exact text at that scale (NULL beyond 38
+ * digits, as Spark's decimal overflow without ANSI mode). All-INTEGER input
  * gives an INTEGER result ("integer overflow" beyond 64 bits, as SQLite).
  */
 #include "sql/exec_int.h"
@@ -70,33 +73,59 @@ static i128 acc_get(const dsum *s)
 
 static void acc_set(dsum *s, i128 v) { memcpy(s->acc_bytes, &v, sizeof v); }
 
+static i128 hi_get(const dsum *s)
+{
+    i128 v;
+    memcpy(&v, s->hi_bytes, sizeof v);
+    return v;
+}
+
+/* Keep |acc| <= 10^36: what is beyond moves to hi (units of 10^36), so the
+ * sum stays exact up to 10^72 (then inexact: doubles). */
+static void spill(dsum *s, i128 acc)
+{
+    if (acc <= LIMIT && acc >= -LIMIT) {
+        acc_set(s, acc);
+        return;
+    }
+    i128 hi = hi_get(s) + acc / LIMIT;
+    acc %= LIMIT;
+    acc_set(s, acc);
+    memcpy(s->hi_bytes, &hi, sizeof hi);
+    if (hi > LIMIT || hi < -LIMIT)
+        s->inexact = true;
+}
+
 static bool rescale(dsum *s, int scale)
 {
-    i128 acc = acc_get(s);
     while (s->scale < scale) {
-        if (acc > LIMIT / 10 || acc < -LIMIT / 10)
+        i128 hi = hi_get(s);
+        if (hi > LIMIT / 10 || hi < -LIMIT / 10)
             return false;
-        acc *= 10;
+        hi *= 10;
+        memcpy(s->hi_bytes, &hi, sizeof hi);
+        spill(s, acc_get(s) * 10);
         s->scale++;
     }
-    acc_set(s, acc);
     return true;
 }
 
 /* Add v * 10^-sc to the exact accumulator (inexact from then on when the
- * scale or the magnitude no longer fits). */
+ * scale or the magnitude no longer fits). |v| < 10^38. */
 static void add_scaled(floe_sql_dsum *s, i128 v, int sc)
 {
     if (!rescale(s, sc)) {
         s->inexact = true;
         return;
     }
-    for (int k = sc; k < s->scale; k++)
+    for (int k = sc; k < s->scale; k++) {
+        if (v > LIMIT * 10 || v < -LIMIT * 10) {
+            s->inexact = true;
+            return;
+        }
         v *= 10;
-    i128 acc = acc_get(s) + v;
-    acc_set(s, acc);
-    if (acc > LIMIT || acc < -LIMIT)
-        s->inexact = true;
+    }
+    spill(s, acc_get(s) + v);
 }
 
 void floe__sql_dsum_step(floe_sql_dsum *s, int t, int64_t iv, double x)
@@ -115,10 +144,7 @@ void floe__sql_dsum_step(floe_sql_dsum *s, int t, int64_t iv, double x)
         static const double p10[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
         double r = nearbyint(x * p10[s->scale]);
         if (fabs(r) < 2251799813685248.0 && r / p10[s->scale] == x) {
-            i128 acc = acc_get(s) + (i128)(int64_t)r;
-            acc_set(s, acc);
-            if (acc > LIMIT || acc < -LIMIT)
-                s->inexact = true;
+            spill(s, acc_get(s) + (i128)(int64_t)r);
             return;
         }
     }
@@ -145,10 +171,16 @@ static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     dsum *s = sqlite3_aggregate_context(ctx, sizeof *s);
     if (!s)
         return;
+    unsigned st = sqlite3_value_subtype(argv[0]);
+    if (sqlite3_value_type(argv[0]) == SQLITE_TEXT && st >= FLOE_SQL_SUBTYPE_SCALE &&
+        st <= FLOE_SQL_SUBTYPE_SCALE + 38 &&
+        floe__sql_dsum_add_text(s, (const char *)sqlite3_value_text(argv[0]),
+                                (size_t)sqlite3_value_bytes(argv[0]),
+                                (int)(st - FLOE_SQL_SUBTYPE_SCALE)))
+        return; /* a wide decimal cell: its exact text (before it becomes a double) */
     int t = sqlite3_value_numeric_type(argv[0]);
     if (t == SQLITE_NULL)
         return;
-    unsigned st = sqlite3_value_subtype(argv[0]);
     if (t == SQLITE_FLOAT && st >= FLOE_SQL_SUBTYPE_SCALE && st <= FLOE_SQL_SUBTYPE_SCALE + 18)
         floe__sql_dsum_add_exact(s, 0, (int)(st - FLOE_SQL_SUBTYPE_SCALE), true); /* the column's scale */
     floe__sql_dsum_step(s, t, t == SQLITE_INTEGER ? sqlite3_value_int64(argv[0]) : 0,
@@ -164,6 +196,84 @@ void floe__sql_dsum_add_exact(floe_sql_dsum *s, floe_i128 v, int sc, bool real)
         add_scaled(s, v, sc);
 }
 
+bool floe__sql_dsum_add_text(floe_sql_dsum *s, const char *text, size_t n, int scale)
+{
+    size_t i = 0;
+    bool neg = false, dot = false;
+    int digits = 0, sc = 0;
+    i128 v = 0;
+    if (!text)
+        return false;
+    if (i < n && text[i] == '-')
+        neg = text[i++] == '-';
+    for (; i < n; i++) {
+        if (text[i] == '.' && !dot) {
+            dot = true;
+            continue;
+        }
+        if (text[i] < '0' || text[i] > '9' || ++digits > 38)
+            return false;
+        v = v * 10 + (text[i] - '0');
+        sc += dot;
+    }
+    if (digits == 0)
+        return false;
+    s->wide = true;
+    kahan(s, strtod(text, NULL));
+    floe__sql_dsum_add_exact(s, 0, scale, true); /* the column's scale */
+    floe__sql_dsum_add_exact(s, neg ? -v : v, sc, true);
+    return true;
+}
+
+/* The exact sum's decimal text at its scale; its count of digits. */
+static int digits_text(const dsum *s, char buf[96])
+{
+    i128 hi = hi_get(s), acc = acc_get(s);
+    if (hi > 0 && acc < 0) {
+        hi -= 1;
+        acc += LIMIT;
+    } else if (hi < 0 && acc > 0) {
+        hi += 1;
+        acc -= LIMIT;
+    }
+    bool neg = hi < 0 || (hi == 0 && acc < 0);
+    char digits[96];
+    int n = 0;
+    i128 a = acc < 0 ? -acc : acc, h = hi < 0 ? -hi : hi;
+    do { /* reversed: acc's 36 digits (when hi), then hi's */
+        digits[n++] = (char)('0' + (int)(a % 10));
+        a /= 10;
+    } while (h != 0 ? n < 36 : a > 0);
+    while (h > 0) {
+        digits[n++] = (char)('0' + (int)(h % 10));
+        h /= 10;
+    }
+    while (n <= s->scale)
+        digits[n++] = '0';
+    int k = 0;
+    if (neg)
+        buf[k++] = '-';
+    for (int j = n - 1; j >= 0; j--) {
+        buf[k++] = digits[j];
+        if (j == s->scale && s->scale > 0)
+            buf[k++] = '.';
+    }
+    buf[k] = '\0';
+    int sig = n; /* digits of the unscaled value, without leading zeros */
+    while (sig > 1 && digits[sig - 1] == '0')
+        sig--;
+    return sig;
+}
+
+bool floe__sql_dsum_text(const floe_sql_dsum *s, char buf[64])
+{
+    char t[96];
+    if (digits_text(s, t) > 38)
+        return false;
+    memcpy(buf, t, strlen(t) + 1);
+    return true;
+}
+
 int floe__sql_dsum_result(const floe_sql_dsum *s, int64_t *i, double *d, int *scale)
 {
     if (!s || !s->any)
@@ -174,31 +284,18 @@ int floe__sql_dsum_result(const floe_sql_dsum *s, int64_t *i, double *d, int *sc
     }
     i128 acc = acc_get(s);
     if (!s->real) {
-        if (acc > INT64_MAX || acc < INT64_MIN)
+        if (hi_get(s) != 0 || acc > INT64_MAX || acc < INT64_MIN)
             return FLOE_SQL_DSUM_OVERFLOW;
         *i = (int64_t)acc;
         return FLOE_SQL_DSUM_INT;
     }
-    /* the exact decimal text, then its correctly rounded double */
-    char buf[64];
-    i128 a = acc < 0 ? -acc : acc;
-    char digits[48];
-    int n = 0;
-    do {
-        digits[n++] = (char)('0' + (int)(a % 10));
-        a /= 10;
-    } while (a > 0 || n <= s->scale);
-    int k = 0;
-    if (acc < 0)
-        buf[k++] = '-';
-    for (int j = n - 1; j >= 0; j--) {
-        buf[k++] = digits[j];
-        if (j == s->scale && s->scale > 0)
-            buf[k++] = '.';
-    }
-    buf[k] = '\0';
-    *d = strtod(buf, NULL);
     *scale = s->scale;
+    if (s->wide)
+        return FLOE_SQL_DSUM_TEXT;
+    /* the exact decimal text, then its correctly rounded double */
+    char buf[96];
+    digits_text(s, buf);
+    *d = strtod(buf, NULL);
     return FLOE_SQL_DSUM_DECIMAL;
 }
 
@@ -213,6 +310,18 @@ static void sum_final(sqlite3_context *ctx)
     case FLOE_SQL_DSUM_REAL: sqlite3_result_double(ctx, d); return;
     case FLOE_SQL_DSUM_OVERFLOW: sqlite3_result_error(ctx, "integer overflow", -1); return;
     case FLOE_SQL_DSUM_INT: sqlite3_result_int64(ctx, (sqlite3_int64)i); return;
+    case FLOE_SQL_DSUM_TEXT: {
+        /* Spark: sum(decimal(p, s)) is decimal(min(38, p + 10), s), NULL
+         * when the sum does not fit 38 digits */
+        char buf[64];
+        if (!floe__sql_dsum_text(s, buf)) {
+            sqlite3_result_null(ctx);
+            return;
+        }
+        sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+        sqlite3_result_subtype(ctx, (unsigned)(FLOE_SQL_SUBTYPE_SCALE + scale));
+        return;
+    }
     default:
         sqlite3_result_double(ctx, d);
         sqlite3_result_subtype(ctx, (unsigned)(FLOE_SQL_SUBTYPE_SCALE + scale));

@@ -266,8 +266,12 @@ static void count_rows(insert_progress *ip, const floe_arrow_builder *b, uint64_
     ip->bytes = bytes;
 }
 
-/* Rows go to an append, or to a dynamic partition overwrite (INSERT
- * OVERWRITE: floe_rowlevel kind OVERWRITE_DYNAMIC, docs/rowlevel.md). */
+/* Rows go to an append, or to an INSERT OVERWRITE: as in Spark, by the
+ * session's spark.sql.sources.partitionOverwriteMode — `static` (Spark's
+ * default; without a PARTITION clause every row of the table is replaced:
+ * a copy-on-write delete of everything plus the new rows, Iceberg's
+ * overwriteByFilter(true)) or `dynamic` (floe_rowlevel kind
+ * OVERWRITE_DYNAMIC: the partitions the new rows land in, docs/rowlevel.md). */
 static int flush(floe_append *ap, floe_rowlevel *rl, floe_arrow_builder *b)
 {
     if (b->length == 0)
@@ -283,22 +287,43 @@ static int flush(floe_append *ap, floe_rowlevel *rl, floe_arrow_builder *b)
 }
 
 /* Load the table a write statement targets, opened on the branch it writes
- * (t.branch_x, else the session's spark.wap.branch) with the session's
- * spark.wap.id, so every write lands where the statement says. */
+ * with the session's spark.wap.id, so every write lands where the statement
+ * says. The branch is Spark's SparkWriteConf.branch(): the target's
+ * (t.branch_x) unless the table has write.wap.enabled=true and the session
+ * sets spark.wap.branch, which then names it (created from main's head on
+ * the first write when missing, as Java's SnapshotProducer does); both
+ * spark.wap.id and spark.wap.branch, or spark.wap.branch and t.branch_x,
+ * are refused with Spark's ValidationException. Without
+ * write.wap.enabled=true both session keys are ignored, as in Spark. */
 int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
                           floe_table **t)
 {
     floe_table_options o = *floe__sql_table_options(s);
-    o.branch = st->target.kind == FLOE_SQLREF_BRANCH
-                   ? st->target.suffix
-                   : floe__sql_session_option(s, "spark.wap.branch");
-    o.wap_id = floe__sql_session_option(s, "spark.wap.id");
+    const char *branch = st->target.kind == FLOE_SQLREF_BRANCH ? st->target.suffix : NULL;
+    const char *wap_id = floe__sql_session_option(s, "spark.wap.id");
+    const char *wap_branch = floe__sql_session_option(s, "spark.wap.branch");
     *t = NULL;
-    int rc = floe_table_load(t, s->catalog, ident, &o);
+    bool enabled = false;
+    int rc = 0;
+    if (wap_branch && (rc = floe__sql_wap_enabled(s, ident, &enabled)) < 0)
+        return rc;
+    if (enabled && (wap_id || branch)) { /* SparkWriteConf.branch()'s two checks */
+        bool id = wap_id != NULL;
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EINVALID, "sql", "%s [%s] and %s [%s]",
+                                          id ? "Cannot set both WAP ID and branch, but got ID"
+                                             : "Cannot write to both branch and WAP branch, "
+                                               "but got branch",
+                                          id ? wap_id : branch, id ? "branch" : "WAP branch",
+                                          wap_branch),
+                              "ValidationException");
+    }
+    o.branch = enabled ? wap_branch : branch;
+    o.create_branch = enabled;
+    o.wap_id = wap_id;
+    rc = floe_table_load(t, s->catalog, ident, &o);
     if (rc == FLOE_ENOTFOUND && !s->error_class)
-        s->error_class = strncmp(floe_error_last()->message, "Table", 5) == 0
-                             ? "NoSuchTableException"
-                             : "IllegalArgumentException";
+        s->error_class = floe__sql_error_class(rc, floe_error_last()->message);
     return rc;
 }
 
@@ -311,6 +336,8 @@ int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const c
     int rc = floe__sql_load_target(s, st, ident, &t);
     if (rc == 0)
         rc = floe__sql_insert_into(s, st, t, ident, q, columns, ncolumns);
+    if (rc == 0)
+        rc = floe__sql_table_committed(s, t);
     floe_table_free(t);
     return rc;
 }
@@ -354,8 +381,7 @@ int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, floe_tab
         map[i] = (int)k;
     }
     if (sqlite3_prepare_v2(s->db, q->sql, -1, &qs, NULL) != SQLITE_OK || !qs) {
-        rc = floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
-                            "AnalysisException");
+        rc = floe__sql_sqlite_fail(s);
         goto done;
     }
     if ((size_t)sqlite3_column_count(qs) != expect) {
@@ -373,9 +399,24 @@ int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, floe_tab
     if ((rc = floe__arrow_builder_new(&b, sc->root)) < 0)
         goto done;
     if (overwrite) {
+        const char *m = floe__sql_session_option(s, "spark.sql.sources.partitionOverwriteMode");
+        if (m && strcasecmp(m, "static") != 0 && strcasecmp(m, "dynamic") != 0) {
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "The value of spark.sql.sources."
+                                            "partitionOverwriteMode should be one of STATIC, "
+                                            "DYNAMIC, but was %s",
+                                            m),
+                                "IllegalArgumentException");
+            goto done;
+        }
+        bool dynamic = m && strcasecmp(m, "dynamic") == 0;
         floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
-        ro.kind = FLOE_ROWLEVEL_OVERWRITE_DYNAMIC;
+        ro.kind = dynamic ? FLOE_ROWLEVEL_OVERWRITE_DYNAMIC : FLOE_ROWLEVEL_DELETE;
+        ro.mode = FLOE_ROWLEVEL_MODE_COPY_ON_WRITE;
         rc = floe_rowlevel_new(&rl, t, &ro);
+        if (rc == 0 && !dynamic)
+            rc = floe_rowlevel_delete_where(rl, NULL);
     } else {
         rc = floe_append_new(&ap, t);
     }

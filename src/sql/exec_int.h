@@ -16,8 +16,25 @@ const floe_table_options *floe__sql_table_options(floe_sql_session *s);
  * next get of the same table). Errors: FLOE_ENOTFOUND "Table does not
  * exist: ident" with class NoSuchTableException set on the session. */
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out);
+/* The same in the session's catalog number `cat` (a row source created in
+ * one statement keeps reading its catalog's cache in later ones). */
+int floe__sql_get_table_in(floe_sql_session *s, size_t cat, const char *ident, floe_table **out);
 /* Forget a cached table (DROP, RENAME). */
 void floe__sql_forget_table(floe_sql_session *s, const char *ident);
+/* A write committed through handle `written` (not the cached one): the
+ * cached table takes its state, so the session reads its own writes (as
+ * Java's cached Table, the object that committed). */
+int floe__sql_table_committed(floe_sql_session *s, const struct floe_table *written);
+/* The same after a commit made without a handle (expire_snapshots,
+ * remove_orphan_files): the cached table is reloaded from the catalog. */
+int floe__sql_table_changed(floe_sql_session *s, const char *ident);
+/* The state a row-level statement (DELETE, UPDATE, MERGE) starts from, as
+ * Spark's: its scan reads the catalog's Table object, which with
+ * cache-enabled=true is the cached one (SparkTable does not refresh it);
+ * the commit then refreshes, validates from that snapshot (isolation
+ * level) and retries. Makes write handle `t` (opened on the statement's
+ * branch) take the cached state; a no-op in the other cache modes. */
+int floe__sql_write_base(floe_sql_session *s, const char *ident, struct floe_table *t);
 /* The Iceberg type of column `column` of the live virtual table `table`
  * (NULL when unknown or either name is NULL). */
 const floe_type *floe__sql_live_column_type(floe_sql_session *s, const char *table,
@@ -51,18 +68,19 @@ struct floe_rowsource *floe__sql_live_source(floe_sql_session *s, const char *sq
  * aggregate and the fast path). Zero-initialise; 8-byte alignment suffices
  * (SQLite's aggregate context), so the 128-bit accumulator is bytes. */
 typedef struct floe_sql_dsum {
-    unsigned char acc_bytes[16]; /* i128: exact sum * 10^scale */
+    unsigned char acc_bytes[16]; /* i128: exact sum * 10^scale = hi * 10^36 + acc */
+    unsigned char hi_bytes[16];  /* i128: what acc spilled past 10^36 */
     int scale;
-    bool any;      /* at least one non-NULL value */
-    bool real;     /* a REAL was seen */
-    bool inexact;  /* fell back to doubles */
-    bool overflow; /* unused */
-    double d, c;   /* Kahan-Babuska sum for the fallback */
+    bool any;     /* at least one non-NULL value */
+    bool real;    /* a REAL was seen */
+    bool inexact; /* fell back to doubles */
+    bool wide;    /* a wide decimal (exact text) was seen: the result is text */
+    double d, c;  /* Kahan-Babuska sum for the fallback */
 } floe_sql_dsum;
 /* One non-NULL value: `t` its SQLite numeric type (SQLITE_INTEGER: iv;
  * SQLITE_FLOAT: x; SQLITE_TEXT: x is its numeric prefix), x its double. */
 void floe__sql_dsum_step(floe_sql_dsum *s, int t, int64_t iv, double x);
-/* Add v * 10^-scale (scale <= 9), exactly what stepping values of that sum
+/* Add v * 10^-scale (scale <= 38), exactly what stepping values of that sum
  * one by one gives when none makes the sum inexact: integers (real false)
  * or decimals whose shortest form has at most `scale` fraction digits. */
 void floe__sql_dsum_add_exact(floe_sql_dsum *s, floe_i128 v, int scale, bool real);
@@ -72,13 +90,30 @@ enum {
     FLOE_SQL_DSUM_REAL,     /* *d: a plain double (inexact fallback) */
     FLOE_SQL_DSUM_DECIMAL,  /* *d shown with *scale fraction digits */
     FLOE_SQL_DSUM_OVERFLOW, /* SQLite's "integer overflow" */
+    FLOE_SQL_DSUM_TEXT,     /* floe__sql_dsum_text: the exact decimal text (wide decimals) */
 };
 int floe__sql_dsum_result(const floe_sql_dsum *s, int64_t *i, double *d, int *scale);
+/* Add a wide decimal cell's exact text (scale `scale`, the column's); false
+ * when it is not a plain decimal number (then step it as SQLite would). */
+bool floe__sql_dsum_add_text(floe_sql_dsum *s, const char *text, size_t n, int scale);
+/* The exact sum as decimal text at its scale into buf (64 bytes); false
+ * when it has more than 38 digits (Spark's decimal overflow: NULL). */
+bool floe__sql_dsum_text(const floe_sql_dsum *s, char buf[64]);
+/* Does top-level column i of `sc` differ from another only in case? (The
+ * virtual tables declare such columns as floe__sql_case_twin_name.) */
+bool floe__sql_schema_case_twin(const floe_schema *sc, size_t i);
+/* SQLite's last error on the session's connection as an AnalysisException
+ * (an unknown column that names case twins: Spark's AMBIGUOUS_REFERENCE). */
+int floe__sql_sqlite_fail(floe_sql_session *s);
 /* REFRESH TABLE. */
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 
 /* INSERT INTO / INSERT OVERWRITE. */
 int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* exec_refs.c: whether table `ident` (as the session sees it) has
+ * write.wap.enabled=true, which makes spark.wap.branch apply (Spark's
+ * SparkWriteConf / SparkReadConf). */
+int floe__sql_wap_enabled(floe_sql_session *s, const char *ident, bool *out);
 /* exec_insert.c: the table a write statement targets, on its branch (t.branch_x
  * or spark.wap.branch) with spark.wap.id; sets the error class when missing. */
 int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,

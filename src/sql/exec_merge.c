@@ -439,8 +439,12 @@ int floe__sql_exec_merge(floe_sql_session *s, const floe_sql_stmt *st, floe_aren
         return floe__error_nomem();
     floe_table *t = NULL;
     int rc = floe__sql_load_target(s, st, ident, &t);
-    if (rc < 0)
+    if (rc == 0)
+        rc = floe__sql_write_base(s, ident, t);
+    if (rc < 0) {
+        floe_table_free(t);
         return rc;
+    }
     const floe_schema *sc = floe__metadata_current_schema(t->metadata);
     floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
     ro.kind = FLOE_ROWLEVEL_MERGE;
@@ -457,6 +461,8 @@ int floe__sql_exec_merge(floe_sql_session *s, const floe_sql_stmt *st, floe_aren
         goto done;
     int64_t id = -1;
     rc = floe_rowlevel_commit(op, &id, NULL);
+    if (rc == 0)
+        rc = floe__sql_table_committed(s, t);
 done:
     if (refs)
         floe__sql_refs_drop(s, st);

@@ -29,6 +29,7 @@ struct floe_sql_engine {
     floe_fileio *io;
     floe_table_options topts;
     floe_table_cache *cache;
+    bool expiring; /* cache-enabled=true: handles keep their state (Java's Table) */
     floe_vtab_registry *reg;
     floe_strmap *live; /* sqlite name -> floe_rowsource* of live virtual tables */
     floe_vec names;    /* char*: keys of `live` the session owns (floe__sql_live_create) */
@@ -75,20 +76,30 @@ int floe__sql_engine_init(floe_sql_session *s)
     e->topts = (floe_table_options)FLOE_TABLE_OPTIONS_INIT;
     e->topts.io = e->io;
     e->topts.io_conf = &s->conf;
-    floe_table_cache_options co = FLOE_TABLE_CACHE_OPTIONS_INIT;
-    co.table = e->topts;
-    const char *enabled = floe__props_get(&s->conf, "cache-enabled");
-    if (enabled) {
-        bool on = true;
-        FLOE_TRY(floe__props_get_bool(&s->conf, "cache-enabled", true, &on));
-        co.mode = on ? FLOE_CACHE_EXPIRING : FLOE_CACHE_DISABLED;
-        int64_t ms = 0;
-        FLOE_TRY(floe__props_get_int64(&s->conf, "cache.expiration-interval-ms", 30000, &ms));
-        co.expiration_ms = ms;
-        if (on)
-            co.table.freshness = FLOE_FRESHNESS_CACHED;
+    for (size_t i = 0; i < s->ncats; i++) {
+        floe_sql_catalog *c = &s->cats[i];
+        floe_table_cache_options co = FLOE_TABLE_CACHE_OPTIONS_INIT;
+        co.table = e->topts;
+        /* a catalog defined Spark-style has Spark's default, cache-enabled=true */
+        if (c->spark || floe__props_get(&c->props, "cache-enabled")) {
+            bool on = true;
+            FLOE_TRY(floe__props_get_bool(&c->props, "cache-enabled", true, &on));
+            co.mode = on ? FLOE_CACHE_EXPIRING : FLOE_CACHE_DISABLED;
+            int64_t ms = 0;
+            FLOE_TRY(floe__props_get_int64(&c->props, "cache.expiration-interval-ms", 30000, &ms));
+            co.expiration_ms = ms;
+            if (on)
+                co.table.freshness = FLOE_FRESHNESS_CACHED;
+            c->expiring = on;
+        } else if (floe__props_get(&c->props, "cache.expiration-interval-ms")) {
+            return floe__error(FLOE_EINVALID, "sql",
+                               "catalog '%s': cache.expiration-interval-ms applies to "
+                               "cache-enabled=true (floe's default is freshness mode)",
+                               c->name);
+        }
+        FLOE_TRY(floe_table_cache_new(&c->cache, c->catalog, &co));
     }
-    FLOE_TRY(floe_table_cache_new(&e->cache, s->catalog, &co));
+    floe__sql_engine_catalog_changed(s);
     if (!(e->live = floe__strmap_new()))
         return floe__error_nomem();
     floe__sql_out_set_hint(s->out, column_hint, e);
@@ -103,7 +114,10 @@ void floe__sql_engine_fini(floe_sql_session *s)
     struct floe_sql_engine *e = s->engine;
     if (!e)
         return;
-    floe_table_cache_free(e->cache);
+    for (size_t i = 0; i < s->ncats; i++) {
+        floe_table_cache_free(s->cats[i].cache);
+        s->cats[i].cache = NULL;
+    }
     floe__strmap_free(e->live);
     for (size_t i = 0; i < e->names.len; i++)
         floe__free(*(char **)floe__vec_at(&e->names, i));
@@ -117,6 +131,24 @@ void floe__sql_engine_fini(floe_sql_session *s)
 const floe_table_options *floe__sql_table_options(floe_sql_session *s)
 {
     return &s->engine->topts;
+}
+
+void floe__sql_engine_catalog_changed(floe_sql_session *s)
+{
+    struct floe_sql_engine *e = s->engine;
+    if (!e)
+        return;
+    e->cache = s->cats[s->cur].cache;
+    e->expiring = s->cats[s->cur].expiring;
+    e->topts.freshness = e->expiring ? FLOE_FRESHNESS_CACHED : FLOE_FRESHNESS_CHECK;
+}
+
+int floe__sql_get_table_in(floe_sql_session *s, size_t cat, const char *ident, floe_table **out)
+{
+    int rc = floe_table_cache_get(out, s->cats[cat < s->ncats ? cat : s->cur].cache, ident);
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    return rc;
 }
 
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out)
@@ -138,6 +170,42 @@ int floe__sql_refresh_table(floe_sql_session *s, const char *ident)
     if (rc == FLOE_ENOTFOUND)
         s->error_class = "NoSuchTableException";
     return rc;
+}
+
+int floe__sql_table_committed(floe_sql_session *s, const floe_table *written)
+{
+    return floe_table_cache_committed(s->engine->cache, written);
+}
+
+int floe__sql_table_changed(floe_sql_session *s, const char *ident)
+{
+    floe_table *t = NULL;
+    int rc = floe_table_cache_get(&t, s->engine->cache, ident);
+    if (rc == 0)
+        rc = floe_table_refresh(t);
+    if (rc == FLOE_ENOTFOUND) { /* gone meanwhile: nothing to show */
+        floe_error_clear();
+        floe_table_cache_invalidate(s->engine->cache, ident);
+        rc = 0;
+    }
+    return rc;
+}
+
+int floe__sql_wap_enabled(floe_sql_session *s, const char *ident, bool *out)
+{
+    floe_table *t = NULL;
+    *out = false;
+    FLOE_TRY(floe__sql_get_table(s, ident, &t));
+    return floe__props_get_bool(&t->metadata->properties, "write.wap.enabled", false, out);
+}
+
+int floe__sql_write_base(floe_sql_session *s, const char *ident, floe_table *t)
+{
+    if (!s->engine->expiring)
+        return 0; /* the cache serves the catalog's state: t already has it */
+    floe_table *cached = NULL;
+    FLOE_TRY(floe__sql_get_table(s, ident, &cached));
+    return floe__table_adopt(t, floe_table_metadata_location(cached));
 }
 
 void floe__sql_engine_time_zone_changed(floe_sql_session *s)
@@ -279,7 +347,8 @@ static int create_metadata_ref(floe_sql_session *s, const floe_sql_tref *r, floe
         return floe__error_nomem();
     }
     FLOE_TRY(floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, &o->pub));
-    return floe__strmap_put(s->engine->live, r->sqlite_name, &o->pub);
+    /* keyed by the source's own copy: a temporary view outlives the statement */
+    return floe__strmap_put(s->engine->live, o->sqlite_name, &o->pub);
 }
 
 int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
@@ -312,10 +381,8 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
         }
         floe_rowsource *rs = NULL;
         rc = floe__sql_data_source(&rs, s, r, ident, t);
-        if (rc == 0)
-            rc = floe__vtab_create(s->engine->reg, "temp", r->sqlite_name, rs);
-        if (rc == 0)
-            rc = floe__strmap_put(s->engine->live, r->sqlite_name, rs);
+        if (rc == 0) /* the name outlives the statement (temporary views) */
+            rc = floe__sql_live_create(s, r->sqlite_name, rs);
     }
     floe__arena_free(a);
     return rc;

@@ -64,15 +64,20 @@ static char *update_query(const floe_sql_stmt *st, const floe_schema *sc, const 
     for (size_t i = 0; update && rc == 0 && i < sc->root->nfields; i++) {
         const char *name = sc->root->fields[i].name;
         const floe_sql_query *e = NULL;
+        bool twin = floe__sql_schema_case_twin(sc, i); /* then only its exact name */
         for (size_t k = 0; k < st->nsets; k++)
-            if (strcasecmp(st->sets[k].column, name) == 0)
+            if ((twin ? strcmp : strcasecmp)(st->sets[k].column, name) == 0)
                 e = st->sets[k].expr;
         if (i)
             rc = floe__buf_puts(&b, ", ");
         if (rc == 0 && e) {
             rc = floe__buf_printf(&b, "(%s)", e->sql);
         } else if (rc == 0) {
-            char *q = sqlite3_mprintf("\"%w\".\"%w\"", alias, name);
+            floe_arena *ta = twin ? floe__arena_new(0) : NULL;
+            if (ta) /* SQLite knows it by its twin name (sqlfront.h) */
+                name = floe__sql_case_twin_name(ta, name);
+            char *q = name ? sqlite3_mprintf("\"%w\".\"%w\"", alias, name) : NULL;
+            floe__arena_free(ta);
             rc = q ? floe__buf_puts(&b, q) : FLOE_ENOMEM;
             sqlite3_free(q);
         }
@@ -278,8 +283,7 @@ static int rows_from_base(floe_sql_session *s, const floe_sql_stmt *st, const ch
         goto done;
     }
     if (sqlite3_prepare_v2(s->db, sql, -1, &qs, NULL) != SQLITE_OK || !qs) {
-        rc = floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
-                            "AnalysisException");
+        rc = floe__sql_sqlite_fail(s);
         goto done;
     }
     if ((rc = floe__arrow_builder_new(&b, sc->root)) < 0)
@@ -394,11 +398,13 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     int rc = floe__sql_load_target(s, st, ident, &t);
     if (rc < 0)
         return rc;
-    const floe_schema *sc = floe__metadata_current_schema(t->metadata);
     floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
     ro.kind = st->kind == FLOE_SQL_UPDATE ? FLOE_ROWLEVEL_UPDATE : FLOE_ROWLEVEL_DELETE;
     floe_rowlevel *op = NULL;
     bool refs = false;
+    if ((rc = floe__sql_write_base(s, ident, t)) < 0)
+        goto done;
+    const floe_schema *sc = floe__metadata_current_schema(t->metadata);
     if (st->kind == FLOE_SQL_UPDATE && (rc = check_sets(s, st, sc, ident)) < 0)
         goto done;
     if ((rc = floe_rowlevel_new(&op, t, &ro)) < 0)
@@ -408,7 +414,12 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
         rc = floe__error_nomem();
         goto done;
     }
-    rc = floe_rowlevel_delete_where(op, filter);
+    /* the library binds names case-insensitively: with case twins (see
+     * vtab.c) only SQLite tells `user_id` (ambiguous) from `uSeR_Id` */
+    bool twins = false;
+    for (size_t i = 0; i < sc->root->nfields && !twins; i++)
+        twins = floe__sql_schema_case_twin(sc, i);
+    rc = twins && st->where ? FLOE_EINVALID : floe_rowlevel_delete_where(op, filter);
     floe__free(filter);
     /* not a simple row filter: SQLite finds the rows, by position */
     bool positions = rc == FLOE_EINVALID && st->where;
@@ -429,6 +440,8 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     }
     int64_t id = -1;
     rc = floe_rowlevel_commit(op, &id, NULL);
+    if (rc == 0)
+        rc = floe__sql_table_committed(s, t);
 done:
     if (refs)
         floe__sql_refs_drop(s, st);

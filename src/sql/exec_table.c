@@ -38,15 +38,17 @@ static int infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_aren
 {
     sqlite3_stmt *qs = NULL;
     if (sqlite3_prepare_v2(s->db, q->sql, -1, &qs, NULL) != SQLITE_OK || !qs)
-        return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
-                              "AnalysisException");
+        return floe__sql_sqlite_fail(s);
     int ncol = sqlite3_column_count(qs);
     int step = sqlite3_step(qs);
     floe_sql_column *cols = floe__arena_calloc(a, ncol ? (size_t)ncol : 1, sizeof *cols);
     int rc = cols ? 0 : floe__error_nomem();
     floe_buf tb = FLOE_BUF_INIT;
     for (int i = 0; rc == 0 && i < ncol; i++) {
-        cols[i].name = floe__arena_strdup(a, sqlite3_column_name(qs, i));
+        char *name = floe__arena_strdup(a, sqlite3_column_name(qs, i));
+        if (name)
+            floe__sql_strip_twin_marks(name);
+        cols[i].name = name;
         const floe_type *t =
             floe__sql_live_column_type(s, sqlite3_column_table_name(qs, i),
                                        sqlite3_column_origin_name(qs, i));

@@ -7,7 +7,7 @@
  * a list is a JSON array, a map a JSON object whose keys are the keys' text
  * (a map<int,..> key 1 is "1"), a struct a JSON object keyed by field name
  * (null fields kept as null). Primitives inside follow the metadata tables'
- * cells (meta/rowsource.h floe__rs_json_value: decimals as numbers at their
+ * cells (rows/rowsource.h floe__rs_json_value: decimals as numbers at their
  * scale, dates and timestamps as text, binary as hex), except that
  * timestamptz is shown in the session time zone as top-level columns are.
  *
@@ -26,7 +26,7 @@
 #include "sql/nested.h"
 
 #include "arrow/arrow.h"
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "scan/scan.h"
 #include "spec/spec.h"
 #include "spec/value.h"

@@ -13,11 +13,15 @@
  *
  * Display conventions shared by all three: timestamps that SQLite holds as
  * "YYYY-MM-DD HH:MM:SS.ffffff" (floe's representation, already in the
- * session time zone) show as "YYYY-MM-DD HH:MM:SS.fff"; columns declared
+ * session time zone) show as Spark's show() prints them: the fraction
+ * without its trailing zeros, no '.' when it is zero
+ * ("2026-01-01 00:00:00.000001", "2026-09-28 13:15:19.839",
+ * "2026-01-01 00:00:00"); columns declared
  * DECIMAL(p,s) show with exactly s fraction digits; REAL values use the
  * shortest text that reads back to the same double.
  */
 #include "sql/exec.h"
+#include "sql/sqlfront.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -119,6 +123,13 @@ bool floe__sql_is_micro_timestamp(const char *s, size_t n)
     return true;
 }
 
+size_t floe__sql_timestamp_len(const char *s, size_t n)
+{
+    while (n > 19 && s[n - 1] == '0')
+        n--;
+    return n == 20 ? 19 : n; /* no fraction left: no '.' */
+}
+
 static int put_real(floe_buf *b, double d)
 {
     if (isnan(d))
@@ -138,6 +149,28 @@ static int put_real(floe_buf *b, double d)
     return 0;
 }
 
+/* JSON text with each string that is a timestamp text shown as a
+ * top-level timestamp cell is (nested timestamps stay full inside SQLite,
+ * where they compare with top-level ones as text). */
+static int put_json(floe_buf *b, const char *s, size_t n)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '"')
+            continue;
+        size_t e = i + 1; /* the closing quote */
+        while (e < n && s[e] != '"')
+            e += s[e] == '\\' ? 2 : 1;
+        if (e < n && floe__sql_is_micro_timestamp(s + i + 1, e - i - 1)) {
+            FLOE_TRY(floe__buf_put(b, s + from, i + 1 - from));
+            FLOE_TRY(floe__buf_put(b, s + i + 1, floe__sql_timestamp_len(s + i + 1, 26)));
+            from = e;
+        }
+        i = e;
+    }
+    return floe__buf_put(b, s + from, n - from);
+}
+
 int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b)
 {
     switch (c->kind) {
@@ -145,10 +178,10 @@ int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b)
     case FLOE_SQLC_INT: return floe__buf_printf(b, "%lld", (long long)c->i);
     case FLOE_SQLC_BOOL: return floe__buf_puts(b, c->i ? "true" : "false");
     case FLOE_SQLC_REAL: return put_real(b, c->d);
+    case FLOE_SQLC_JSON: return put_json(b, c->s, c->n);
     case FLOE_SQLC_TEXT:
-    case FLOE_SQLC_JSON:
-        if (c->kind == FLOE_SQLC_TEXT && floe__sql_is_micro_timestamp(c->s, c->n))
-            return floe__buf_put(b, c->s, c->n - 3);
+        if (floe__sql_is_micro_timestamp(c->s, c->n))
+            return floe__buf_put(b, c->s, floe__sql_timestamp_len(c->s, c->n));
         return floe__buf_put(b, c->s, c->n);
     case FLOE_SQLC_BLOB:
         FLOE_TRY(floe__buf_putc(b, '['));
@@ -157,6 +190,23 @@ int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b)
         return floe__buf_putc(b, ']');
     }
     return 0;
+}
+
+/* A column whose name differs from another's only in case is known to
+ * SQLite with a suffix, also inside a result name such as
+ * sum("uSeR_Id<suffix>"): the names as written. */
+void floe__sql_strip_twin_marks(char *name)
+{
+    char *to = name;
+    for (const char *r = name; *r;) {
+        if (*r == FLOE_SQL_TWIN_MARK) {
+            for (r++; *r == '0' || *r == '1'; r++)
+                ;
+            continue;
+        }
+        *to++ = *r++;
+    }
+    *to = 0;
 }
 
 /* Display width: UTF-8 code points (continuation bytes do not count). */
@@ -187,6 +237,7 @@ int floe__sql_out_begin(floe_sql_out *o, const char *const *names, size_t ncols)
         o->names[i] = floe__strdup(names[i] ? names[i] : "");
         if (!o->names[i])
             return floe__error_nomem();
+        floe__sql_strip_twin_marks(o->names[i]);
         size_t w = width_of(o->names[i]);
         o->widths[i] = w < 3 ? 3 : w;
     }
@@ -250,7 +301,7 @@ static int json_field(floe_buf *b, const floe_sql_cell *c, floe_buf *tmp)
             return floe__buf_putc(b, '"');
         }
         return put_real(b, c->d);
-    case FLOE_SQLC_JSON: return floe__buf_put(b, c->s, c->n);
+    case FLOE_SQLC_JSON: return put_json(b, c->s, c->n);
     case FLOE_SQLC_TEXT:
     case FLOE_SQLC_BLOB:
         floe__buf_clear(tmp);
@@ -458,7 +509,13 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
         if (s == SQLITE_DONE)
             break;
         if (s != SQLITE_ROW) {
-            rc = floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(sqlite3_db_handle(st)));
+            /* A virtual table's failure comes back as its message: keep
+             * the floe error behind it (its code names its Java class). */
+            const char *m = sqlite3_errmsg(sqlite3_db_handle(st));
+            const floe_error *e = floe_error_last();
+            rc = e && e->code < 0 && e->message && strcmp(e->message, m) == 0
+                     ? e->code
+                     : floe__error(FLOE_EINVALID, "sql", "%s", m);
             break;
         }
         for (size_t i = 0; i < n && rc == 0; i++) {
@@ -480,9 +537,11 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
             } else if (t == SQLITE_INTEGER) {
                 c->kind = is_bool[i] ? FLOE_SQLC_BOOL : FLOE_SQLC_INT;
                 c->i = sqlite3_value_int64(v);
-            } else if (t == SQLITE_FLOAT && sqlite3_value_subtype(v) >= FLOE_SQL_SUBTYPE_SCALE &&
-                       sqlite3_value_subtype(v) <= FLOE_SQL_SUBTYPE_SCALE + 18) {
-                /* a decimal result (exact sum): show its scale */
+            } else if ((t == SQLITE_FLOAT || t == SQLITE_TEXT) &&
+                       sqlite3_value_subtype(v) >= FLOE_SQL_SUBTYPE_SCALE &&
+                       sqlite3_value_subtype(v) <= FLOE_SQL_SUBTYPE_SCALE + 38) {
+                /* a decimal result (exact sum, min/max of a decimal
+                 * column): show its scale; a wide one is its exact text */
                 floe__buf_clear(&dec[i]);
                 rc = decimal_text(&dec[i], v,
                                   (int)(sqlite3_value_subtype(v) - FLOE_SQL_SUBTYPE_SCALE));

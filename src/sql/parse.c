@@ -249,10 +249,14 @@ static int ns_parts(sql_parser *p, floe_sql_stmt *st)
     const char **parts;
     size_t n;
     FLOE_TRY(floe__sql_parts(p, &parts, &n));
-    if (n >= 2 && p->opt->catalog_name && floe__sql_ieq(parts[0], p->opt->catalog_name)) {
+    const char *cat = n >= 1 ? floe__sql_catalog_named(p, parts[0]) : NULL;
+    st->ns_catalog = p->opt->catalog_name;
+    if (cat && n >= 2) {
+        st->ns_catalog = cat;
         parts++;
         n--;
-    } else if (n == 1 && p->opt->catalog_name && floe__sql_ieq(parts[0], p->opt->catalog_name)) {
+    } else if (cat && n == 1) {
+        st->ns_catalog = cat;
         n = 0; /* USE <catalog>: the catalog's root */
     }
     st->ns_name = parts;

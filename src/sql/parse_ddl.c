@@ -464,7 +464,9 @@ static int parse_create_namespace(sql_parser *p, floe_sql_stmt *st)
     const char **parts;
     size_t n;
     FLOE_TRY(floe__sql_parts(p, &parts, &n));
-    if (n >= 2 && p->opt->catalog_name && floe__sql_ieq(parts[0], p->opt->catalog_name)) {
+    const char *cat = n >= 2 ? floe__sql_catalog_named(p, parts[0]) : NULL;
+    st->ns_catalog = cat ? cat : p->opt->catalog_name;
+    if (cat) {
         parts++;
         n--;
     }

@@ -392,9 +392,10 @@ int floe__sql_parse_call(sql_parser *p, floe_sql_stmt *st)
     const char **parts;
     size_t np;
     FLOE_TRY(floe__sql_parts(p, &parts, &np));
-    const char *cat = p->opt->catalog_name ? p->opt->catalog_name : "local";
+    const char *cat = p->opt->catalog_name ? p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
     if (np == 3) {
-        if (!floe__sql_ieq(parts[0], cat))
+        cat = floe__sql_catalog_named(p, parts[0]);
+        if (!cat)
             return floe__sql_err_at(FLOE_ENOTFOUND, p->script, p->t[at].pos,
                                     "Catalog '%s' not found", parts[0]);
         parts++;

@@ -600,7 +600,8 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
                                         b.v[3] ? (b.v[3]->b ? 1 : 0) : -1, b.v[4],
                                         b.v[5] && b.v[5]->b);
 
-    /* procedures act on the catalog's current state, never a cached one */
+    /* procedures act on the catalog's current state, never a cached one;
+     * the cached table then takes what they committed */
     floe_table *t = NULL;
     int rc = floe_table_load(&t, s->catalog, ident, floe__sql_table_options(s));
     if (rc < 0) {
@@ -675,6 +676,8 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             rc = floe__sql_emit(s, names, 3, cells, 1);
         }
     }
+    if (rc == 0) /* the session sees what its procedure committed */
+        rc = floe__sql_table_committed(s, t);
     floe_table_free(t);
     return rc;
 }

@@ -22,6 +22,9 @@
  */
 #include "sql/sqlfront_int.h"
 
+#include "rows/rowsource.h"
+#include "util/time.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -97,14 +100,27 @@ static int split_ns(floe_arena *a, const char *ns, const char *const **out, size
     return 0;
 }
 
+const char *floe__sql_catalog_named(const sql_parser *p, const char *part)
+{
+    const char *def = p->opt->catalog_name ? p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
+    if (floe__sql_ieq(part, def))
+        return def;
+    for (size_t i = 0; p->opt->catalogs && i < p->opt->ncatalogs; i++)
+        if (floe__sql_ieq(part, p->opt->catalogs[i]))
+            return p->opt->catalogs[i];
+    return NULL;
+}
+
 int floe__sql_resolve(sql_parser *p, const char *const *parts, size_t n, size_t pos,
                       bool allow_suffix, floe_sql_name *out)
 {
     memset(out, 0, sizeof *out);
-    out->catalog = p->opt->catalog_name ? p->opt->catalog_name : "local";
+    out->catalog = p->opt->catalog_name ? p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
     out->pos = pos;
     out->kind = FLOE_SQLREF_TABLE;
-    if (n >= 2 && floe__sql_ieq(parts[0], out->catalog)) {
+    const char *cat = n >= 2 ? floe__sql_catalog_named(p, parts[0]) : NULL;
+    if (cat) {
+        out->catalog = cat;
         parts++;
         n--;
     }
@@ -268,6 +284,68 @@ const char *floe__sql_quoted(floe_arena *a, const char *s, bool ident)
     return out;
 }
 
+/* A decimal literal SQLite cannot hold: more than 15 significant digits
+ * (SQLite's REAL keeps ~15.95 and shows 15) or an integer beyond 64 bits.
+ * Spark reads it as an exact decimal; here it becomes its text, which a wide
+ * decimal column compares exactly (vtab.c's numeric collation), INSERT
+ * converts exactly and arithmetic turns into a number as before. Exponent
+ * forms are doubles in Spark and stay numbers. */
+static bool wide_number(const char *t)
+{
+    if (strpbrk(t, "eExX"))
+        return false;
+    const char *dot = strchr(t, '.');
+    const char *a = t, *b = t + strlen(t);
+    while (a < b && (*a == '0' || *a == '.'))
+        a++;
+    if (dot)
+        while (b > a && (b[-1] == '0' || b[-1] == '.'))
+            b--;
+    size_t sig = (size_t)(b - a) - (dot && dot >= a && dot < b ? 1 : 0);
+    if (dot)
+        return sig > 15;
+    /* up to 2^63 (-2^63 is SQLite's smallest INTEGER literal) */
+    return sig > 19 || (sig == 19 && strcmp(a, "9223372036854775808") > 0);
+}
+
+/* Is the last item emitted a unary minus (after an operator, '(' , ',',
+ * a keyword or nothing)? Then it joins a wide literal's text. */
+static bool unary_minus(const sql_rw *r)
+{
+    static const char *const kw[] = {"SELECT", "WHERE", "AND", "OR", "NOT", "WHEN", "THEN",
+                                     "ELSE", "ON", "IN", "IS", "BETWEEN", "LIKE", "HAVING",
+                                     "VALUES", "CASE", "BY", "DISTINCT", "ALL", "RETURN", NULL};
+    if (r->n == 0 || strcmp(r->o[r->n - 1].s, "-") != 0)
+        return false;
+    if (r->n == 1)
+        return true;
+    const sql_out_item *p = &r->o[r->n - 2];
+    if (p->k == '(' || p->k == ',')
+        return true;
+    if (p->k == 'o')
+        return p->s[0] != '\'' && !(p->s[0] >= '0' && p->s[0] <= '9') && p->s[0] != '.' &&
+               p->s[0] != 'X';
+    if (p->k == 'w')
+        for (int k = 0; kw[k]; k++)
+            if (floe__sql_ieq(p->s, kw[k]))
+                return true;
+    return false;
+}
+
+const char *floe__sql_case_twin_name(floe_arena *a, const char *name)
+{
+    size_t n = strlen(name);
+    char *s = floe__arena_alloc(a, 2 * n + 2);
+    if (!s)
+        return NULL;
+    memcpy(s, name, n);
+    s[n] = FLOE_SQL_TWIN_MARK;
+    for (size_t i = 0; i < n; i++)
+        s[n + 1 + i] = name[i] >= 'A' && name[i] <= 'Z' ? '1' : '0';
+    s[2 * n + 1] = 0;
+    return s;
+}
+
 /* Emit one source token with SQLite quoting. */
 static int emit_tok(sql_rw *r, size_t i)
 {
@@ -285,9 +363,24 @@ static int emit_tok(sql_rw *r, size_t i)
                 call = false;
         return floe__sql_rw_emit(r, t->text, call ? 'f' : 'w');
     }
-    case TK_QIDENT: return floe__sql_rw_emit(r, floe__sql_quoted(a, t->text, true), 'w');
+    case TK_QIDENT: {
+        const floe_sql_options *o = r->p->opt;
+        const char *name = t->text;
+        if (o && o->is_case_twin_column && o->is_case_twin_column(name, o->payload))
+            name = floe__sql_case_twin_name(a, name); /* the exact-case column */
+        return floe__sql_rw_emit(r, name ? floe__sql_quoted(a, name, true) : NULL, 'w');
+    }
     case TK_STRING: return floe__sql_rw_emit(r, floe__sql_quoted(a, t->text, false), 'o');
-    case TK_NUMBER: return floe__sql_rw_emit(r, t->text, 'o');
+    case TK_NUMBER:
+        if (wide_number(t->text)) {
+            bool neg = unary_minus(r);
+            if (neg)
+                r->n--;
+            return floe__sql_rw_emit(
+                r, floe__sql_quoted(a, floe__arena_sprintf(a, "%s%s", neg ? "-" : "", t->text), false),
+                'o');
+        }
+        return floe__sql_rw_emit(r, t->text, 'o');
     case TK_BLOB: return floe__sql_rw_emit(r, floe__arena_sprintf(a, "X'%s'", t->text), 'o');
     case TK_OP:
         if (!strcmp(t->text, "(") || !strcmp(t->text, ")") || !strcmp(t->text, ".") ||
@@ -614,7 +707,8 @@ static int rw_factor(sql_rw *r, size_t *pi)
             ours = ours || floe__sql_ieq(parts[0], tvfs[k]);
         if (!ours)
             return 0; /* SQLite's own table-valued function: copied */
-        ref.name.catalog = r->p->opt->catalog_name ? r->p->opt->catalog_name : "local";
+        ref.name.catalog =
+            r->p->opt->catalog_name ? r->p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
         ref.name.table = "";
         ref.name.kind = FLOE_SQLREF_TVF;
         char *lower = floe__arena_strdup(r->p->a, parts[0]);
@@ -801,7 +895,20 @@ static int rw_range(sql_rw *r, size_t from, size_t to)
                                                 ? "invalid DATE literal"
                                                 : "invalid TIMESTAMP literal");
                 }
-                FLOE_TRY(floe__sql_rw_emit(r, floe__sql_quoted(r->p->a, v, false), 'o'));
+                if (!floe__sql_is_word(t, "DATE") && utc && r->p->opt && r->p->opt->time_zone) {
+                    /* the instant as the session zone's wall clock (as
+                     * timestamptz cells read) */
+                    int64_t us;
+                    floe_buf b = FLOE_BUF_INIT;
+                    rc = floe__time_parse_us(v, NULL, &us);
+                    if (rc == 0)
+                        rc = floe__rs_format_timestamp_us(us, r->p->opt->time_zone, &b);
+                    v = rc == 0 ? floe__arena_strdup(r->p->a, b.ptr) : NULL;
+                    floe__buf_free(&b);
+                    if (rc < 0 && rc != FLOE_ENOMEM)
+                        return floe__sql_rw_err(r, i, FLOE_EINVALID, "invalid TIMESTAMP literal");
+                }
+                FLOE_TRY(floe__sql_rw_emit(r, v ? floe__sql_quoted(r->p->a, v, false) : NULL, 'o'));
                 i += 2;
                 continue;
             }

@@ -274,7 +274,13 @@ static int rw_cast(sql_rw *r, size_t *pi)
     FLOE_TRY(floe__sql_rw_sub(r, lp + 1, as, &x));
     sql_tok *ty = floe__sql_rw_tok(r, as + 1);
     const char *out;
-    if (floe__sql_is_word(ty, "DATE")) {
+    bool nested = floe__sql_is_word(ty, "ARRAY") || floe__sql_is_word(ty, "MAP") ||
+                  floe__sql_is_word(ty, "STRUCT");
+    if (nested && as == lp + 2 && floe__sql_is_word(floe__sql_rw_tok(r, lp + 1), "NULL")) {
+        /* a typed null list/map/struct (Spark's CAST(NULL AS ARRAY<INT>)):
+         * nested values are JSON text here, and a NULL is SQL NULL */
+        out = "NULL";
+    } else if (floe__sql_is_word(ty, "DATE")) {
         out = floe__arena_sprintf(r->p->a, "date(%s)", x);
     } else {
         const char *st = cast_type(ty);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -79,6 +80,318 @@ static bool is_local_name(const char *name, void *payload)
     return found;
 }
 
+/* ---------------------------------------------------------------- keys */
+
+/* Catalog properties (Spark's spark.sql.catalog.<name>.<key>, or a plain
+ * --conf key for the session's catalog): fixed when the session opens. */
+static const char *const catalog_keys[] = {"type",
+                                           "uri",
+                                           "warehouse",
+                                           "cache-enabled",
+                                           "cache.expiration-interval-ms",
+                                           "token",
+                                           "credential",
+                                           "oauth2-server-uri",
+                                           "scope",
+                                           "header.X-Iceberg-Access-Delegation",
+                                           NULL};
+/* The ones only an Iceberg REST catalog reads. */
+static const char *const rest_keys[] = {
+    "token", "credential", "oauth2-server-uri", "scope", "header.X-Iceberg-Access-Delegation",
+    NULL};
+/* Session options floe reads (SET or --conf). */
+static const char *const session_keys[] = {"spark.sql.session.timeZone",
+                                           "spark.wap.id",
+                                           "spark.wap.branch",
+                                           "spark.sql.sources.partitionOverwriteMode",
+                                           "floe.format",
+                                           "floe.continue-on-error",
+                                           "floe.fast-aggregates",
+                                           "floe.remove-orphan-files.validate-interval",
+                                           NULL};
+
+/* "floe.a, floe.b, ...": the floe.* session options, for refusals. */
+static const char *floe_keys_text(char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; session_keys[i]; i++) {
+        if (strncmp(session_keys[i], "floe.", 5) != 0)
+            continue;
+        int w = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", session_keys[i]);
+        if (w < 0 || (size_t)w >= cap - n)
+            break;
+        n += (size_t)w;
+    }
+    return buf;
+}
+
+#define SPARK_CATALOG_PREFIX "spark.sql.catalog."
+#define SPARK_CATALOG_IMPL "org.apache.iceberg.spark.SparkCatalog"
+/* Iceberg's SQL extensions, always on in floe: the one value of
+ * spark.sql.extensions a session accepts (at start, a static config). */
+#define SPARK_EXTENSIONS_KEY "spark.sql.extensions"
+#define ICEBERG_EXTENSIONS "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
+
+static bool in_list(const char *const *list, const char *key)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (strcmp(list[i], key) == 0)
+            return true;
+    return false;
+}
+
+static bool is_fileio_key(const char *key)
+{
+    return strncmp(key, "s3.", 3) == 0 || strcmp(key, "io.location-map") == 0 ||
+           strcmp(key, "catalog.db") == 0;
+}
+
+int floe__sql_check_set_key(floe_sql_session *s, const char *key)
+{
+    int rc = 0;
+    if (in_list(session_keys, key))
+        return 0;
+    if (strcmp(key, SPARK_EXTENSIONS_KEY) == 0)
+        rc = floe__error(FLOE_EINVALID, "sql",
+                         "Cannot modify the value of a static config: " SPARK_EXTENSIONS_KEY);
+    else if (in_list(catalog_keys, key) || is_fileio_key(key) ||
+             strncmp(key, SPARK_CATALOG_PREFIX, strlen(SPARK_CATALOG_PREFIX)) == 0 ||
+             strcmp(key, "spark.sql.defaultCatalog") == 0)
+        rc = floe__error(FLOE_EINVALID, "sql",
+                         "Cannot set '%s' in a running session: catalog and FileIO properties "
+                         "are read when the session opens (floe sql --conf %s=..., or "
+                         "--conf spark.sql.catalog.<name>.<key>=... for a catalog)",
+                         key, key);
+    else if (strncmp(key, "spark.", 6) == 0)
+        rc = floe__error(FLOE_EINVALID, "sql",
+                         "Cannot set '%s': floe does not implement this Spark property (setting "
+                         "it would change nothing)",
+                         key);
+    else if (strncmp(key, "floe.", 5) == 0) {
+        char keys[256];
+        rc = floe__error(FLOE_EINVALID, "sql", "Cannot set '%s': not a floe session property (%s)",
+                         key, floe_keys_text(keys, sizeof keys));
+    }
+    else
+        return 0; /* a variable: ${key} reads it and SET lists it */
+    s->error_class = strcmp(key, SPARK_EXTENSIONS_KEY) == 0 ? "AnalysisException" /* Spark's */
+                                                             : "IllegalArgumentException";
+    return rc;
+}
+
+/* ---------------------------------------------------------------- catalogs */
+
+int floe__sql_catalog_index(const floe_sql_session *s, const char *name)
+{
+    for (size_t i = 0; name && i < s->ncats; i++)
+        if (strcasecmp(s->cats[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static floe_sql_catalog *add_catalog(floe_sql_session *s, const char *name, size_t len)
+{
+    for (size_t i = 0; i < s->ncats; i++)
+        if (strlen(s->cats[i].name) == len && strncasecmp(s->cats[i].name, name, len) == 0)
+            return &s->cats[i];
+    floe_sql_catalog *c = floe__realloc(s->cats, (s->ncats + 1) * sizeof *c);
+    if (!c)
+        return NULL;
+    s->cats = c;
+    c = &s->cats[s->ncats];
+    memset(c, 0, sizeof *c);
+    if (!(c->name = floe__strndup(name, len)))
+        return NULL;
+    s->ncats++;
+    return c;
+}
+
+/* The catalogs of --conf: the session's (cats[0], named `name`) with the
+ * plain catalog keys, and one per spark.sql.catalog.<n> = SparkCatalog
+ * with its spark.sql.catalog.<n>.<key> properties. Every key is checked:
+ * one floe would not act on is refused. */
+static int collect_catalogs(floe_sql_session *s, const char *name)
+{
+    if (!add_catalog(s, name, strlen(name)))
+        return floe__error_nomem();
+    const size_t np = strlen(SPARK_CATALOG_PREFIX);
+    /* definitions first, so properties may come in any order */
+    for (size_t i = 0; i < s->conf.n; i++) {
+        const char *k = s->conf.items[i].key, *v = s->conf.items[i].value;
+        if (strncmp(k, SPARK_CATALOG_PREFIX, np) != 0 || strchr(k + np, '.') || !k[np])
+            continue;
+        if (strcmp(v, SPARK_CATALOG_IMPL) != 0)
+            return floe__error(
+                FLOE_EINVALID, "sql",
+                "--conf %s=%s: floe's catalogs are Iceberg catalogs (" SPARK_CATALOG_IMPL ")", k,
+                v);
+        floe_sql_catalog *c = add_catalog(s, k + np, strlen(k + np));
+        if (!c)
+            return floe__error_nomem();
+        c->spark = true;
+    }
+    for (size_t i = 0; i < s->conf.n; i++) {
+        const char *k = s->conf.items[i].key, *v = s->conf.items[i].value;
+        floe_sql_catalog *c = NULL;
+        const char *prop = k;
+        if (strncmp(k, SPARK_CATALOG_PREFIX, np) == 0) {
+            const char *dot = strchr(k + np, '.');
+            if (!dot)
+                continue; /* a definition */
+            int idx = -1;
+            for (size_t j = 0; j < s->ncats; j++)
+                if (strlen(s->cats[j].name) == (size_t)(dot - (k + np)) &&
+                    strncasecmp(s->cats[j].name, k + np, (size_t)(dot - (k + np))) == 0)
+                    idx = (int)j;
+            if (idx < 0)
+                return floe__error(FLOE_EINVALID, "sql",
+                                   "--conf %s: catalog '%.*s' is not defined (--conf "
+                                   "spark.sql.catalog.%.*s=" SPARK_CATALOG_IMPL ")",
+                                   k, (int)(dot - (k + np)), k + np, (int)(dot - (k + np)), k + np);
+            c = &s->cats[idx];
+            prop = dot + 1;
+            if (is_fileio_key(prop))
+                return floe__error(FLOE_EINVALID, "sql",
+                                   "--conf %s: FileIO properties are the session's (one FileIO "
+                                   "reads every catalog's files): --conf %s=...",
+                                   k, prop);
+            if (!in_list(catalog_keys, prop))
+                return floe__error(FLOE_EINVALID, "sql",
+                                   "--conf %s: unknown catalog property '%s' (floe knows type, "
+                                   "uri, warehouse, cache-enabled, cache.expiration-interval-ms, "
+                                   "token, credential, oauth2-server-uri, scope)",
+                                   k, prop);
+        } else if (in_list(catalog_keys, k)) {
+            c = &s->cats[0];
+        } else if (strcmp(k, "spark.sql.defaultCatalog") == 0 || is_fileio_key(k) ||
+                   in_list(session_keys, k)) {
+            continue;
+        } else if (strcmp(k, SPARK_EXTENSIONS_KEY) == 0) {
+            if (strcmp(v, ICEBERG_EXTENSIONS) != 0)
+                return floe__error(
+                    FLOE_EINVALID, "sql",
+                    "--conf %s=%s: floe has Iceberg's SQL extensions (" ICEBERG_EXTENSIONS
+                    ", always on) and no others",
+                    k, v);
+            continue;
+        } else if (strncmp(k, "spark.", 6) == 0) {
+            return floe__error(FLOE_EINVALID, "sql",
+                               "--conf %s: a Spark property floe does not implement (it would "
+                               "change nothing)",
+                               k);
+        } else if (strncmp(k, "floe.", 5) == 0) {
+            char keys[256];
+            return floe__error(FLOE_EINVALID, "sql", "--conf %s: not a floe session property (%s)",
+                               k, floe_keys_text(keys, sizeof keys));
+        } else {
+            continue; /* a variable: ${key} */
+        }
+        FLOE_TRY(floe__props_set(&c->props, prop, v));
+    }
+    return 0;
+}
+
+/* The connection string a catalog's properties name: uri, else
+ * <warehouse>/catalog.db. *rest: an Iceberg REST catalog. Checks type and
+ * the REST-only keys. */
+static int catalog_uri(floe_sql_catalog *c, const char *fallback, char **uri, bool *rest)
+{
+    const char *type = floe__props_get(&c->props, "type");
+    const char *u = floe__props_get(&c->props, "uri");
+    bool http = u && (strncmp(u, "http://", 7) == 0 || strncmp(u, "https://", 8) == 0);
+    if (type && strcmp(type, "rest") != 0 && strcmp(type, "jdbc") != 0 && strcmp(type, "sql") != 0)
+        return floe__error(FLOE_EINVALID, "sql",
+                           "catalog '%s': type '%s' is not supported (floe has type=jdbc, a "
+                           "SQLite catalog database in the JDBC schema, and type=rest)",
+                           c->name, type);
+    if (type && strcmp(type, "rest") == 0 && !http)
+        return floe__error(FLOE_EINVALID, "sql",
+                           "catalog '%s': type=rest needs uri=http(s)://...%s", c->name, "");
+    if (type && strcmp(type, "rest") != 0 && http)
+        return floe__error(FLOE_EINVALID, "sql",
+                           "catalog '%s': uri %s is a REST catalog: type=rest", c->name, u);
+    *rest = http;
+    for (size_t i = 0; !http && rest_keys[i]; i++)
+        if (floe__props_get(&c->props, rest_keys[i]))
+            return floe__error(FLOE_EINVALID, "sql",
+                               "catalog '%s': %s is a property of a REST catalog (uri=http://...)",
+                               c->name, rest_keys[i]);
+    *uri = u ? floe__strdup(u) : fallback ? floe__strdup(fallback) : NULL;
+    return *uri ? 0 : floe__error_nomem();
+}
+
+static int open_catalog(floe_sql_catalog *c, const char *uri, bool rest, const char *warehouse)
+{
+    if (rest) {
+        /* an Iceberg REST catalog (Spark's type=rest with its property
+         * names: warehouse, token, credential, oauth2-server-uri, scope) */
+        floe_rest_catalog_options ro = FLOE_REST_CATALOG_OPTIONS_INIT;
+        ro.name = c->name;
+        ro.warehouse = floe__props_get(&c->props, "warehouse");
+        ro.token = floe__props_get(&c->props, "token");
+        ro.credential = floe__props_get(&c->props, "credential");
+        ro.oauth2_server_uri = floe__props_get(&c->props, "oauth2-server-uri");
+        ro.scope = floe__props_get(&c->props, "scope");
+        ro.access_delegation = floe__props_get(&c->props, "header.X-Iceberg-Access-Delegation");
+        return floe_catalog_open_rest(&c->catalog, uri, &ro);
+    }
+    floe_catalog_options co = FLOE_CATALOG_OPTIONS_INIT;
+    co.name = c->name;
+    const char *w = floe__props_get(&c->props, "warehouse");
+    co.warehouse = w ? w : warehouse;
+    return floe_catalog_open_sql(&c->catalog, uri, &co);
+}
+
+/* Every catalog other than the session's: its own database or REST
+ * catalog when it names one (type, uri or warehouse), else the session's
+ * catalog (its database and catalog_name rows) with its own settings, as
+ * two Spark catalogs over one metastore. */
+static int open_other_catalogs(floe_sql_session *s)
+{
+    for (size_t i = 1; i < s->ncats; i++) {
+        floe_sql_catalog *c = &s->cats[i];
+        const char *w = floe__props_get(&c->props, "warehouse");
+        if (!floe__props_get(&c->props, "type") && !floe__props_get(&c->props, "uri") && !w) {
+            bool rest = false;
+            char *u = NULL;
+            FLOE_TRY(catalog_uri(c, "", &u, &rest)); /* checks the keys */
+            floe__free(u);
+            c->catalog = s->cats[0].catalog;
+            c->shared = true;
+            continue;
+        }
+        char *def = NULL;
+        if (w && !is_object_store(w)) {
+            FLOE_TRY(make_dirs(w));
+            if (!(def = floe__sprintf("%s/catalog.db", w)))
+                return floe__error_nomem();
+        }
+        char *uri = NULL;
+        bool rest = false;
+        int rc = catalog_uri(c, def ? def : NULL, &uri, &rest);
+        floe__free(def);
+        if (rc == 0 && !uri)
+            rc = floe__error(FLOE_EINVALID, "sql",
+                             "catalog '%s': set uri (or warehouse) of its catalog database%s",
+                             c->name, "");
+        if (rc == 0)
+            rc = open_catalog(c, uri, rest, s->warehouse);
+        floe__free(uri);
+        if (rc < 0)
+            return floe__error_context("opening catalog '%s'", c->name);
+    }
+    return 0;
+}
+
+void floe__sql_use_catalog(floe_sql_session *s, size_t k)
+{
+    s->cur = k;
+    s->catalog = s->cats[k].catalog;
+    s->catalog_name = s->cats[k].name;
+    floe__sql_engine_catalog_changed(s);
+}
+
 int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_options *opts)
 {
     floe_sql_session_options def = FLOE_SQL_SESSION_OPTIONS_INIT;
@@ -88,7 +401,7 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
     floe_sql_session *s = floe__calloc(1, sizeof *s);
     if (!s)
         return floe__error_nomem();
-    s->fmt = opts->format;
+    s->fmt = s->fmt0 = opts->format;
     s->write = opts->write;
     s->payload = opts->payload;
     s->on_error = opts->on_error;
@@ -96,13 +409,13 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
     s->progress_payload = opts->progress_payload;
     int rc = 0;
     const char *wh = opts->warehouse ? opts->warehouse : "warehouse";
-    s->catalog_name = floe__strdup(opts->catalog_name ? opts->catalog_name : "local");
-    if (!s->catalog_name) {
-        rc = floe__error_nomem();
-        goto fail;
-    }
     if (opts->conf && (rc = floe__props_copy(&s->conf, opts->conf)) < 0)
         goto fail;
+    const char *name = opts->catalog_name ? opts->catalog_name
+                                          : floe__props_get(&s->conf, "spark.sql.defaultCatalog");
+    if ((rc = collect_catalogs(s, name ? name : FLOE_CATALOG_DEFAULT_NAME)) < 0)
+        goto fail;
+    floe_sql_catalog *main = &s->cats[0];
     char abs[PATH_MAX];
     char *default_db = NULL;
     if (is_object_store(wh)) {
@@ -126,6 +439,14 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
                 goto fail;
         }
     } else {
+        if (floe__props_get(&s->conf, "catalog.db")) {
+            rc = floe__error(FLOE_EINVALID, "sql",
+                             "--conf catalog.db=%s: the catalog database of a local warehouse is "
+                             "<warehouse>/catalog.db (catalog.db is for an s3:// warehouse; or "
+                             "--catalog-uri)%s",
+                             floe__props_get(&s->conf, "catalog.db"), "");
+            goto fail;
+        }
         if ((rc = make_dirs(wh)) < 0)
             goto fail;
         if (!realpath(wh, abs)) {
@@ -136,50 +457,57 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
         s->warehouse = floe__strdup(abs);
         default_db = floe__sprintf("%s/catalog.db", abs);
     }
-    const char *curi = opts->catalog_uri ? opts->catalog_uri : floe__props_get(&s->conf, "uri");
-    char *uri = curi ? floe__strdup(curi) : default_db;
-    if (curi)
+    if (!s->warehouse || !default_db) {
         floe__free(default_db);
-    if (!s->warehouse || !uri) {
-        floe__free(uri);
         rc = floe__error_nomem();
         goto fail;
     }
-    if (strncmp(uri, "http://", 7) == 0 || strncmp(uri, "https://", 8) == 0) {
-        /* an Iceberg REST catalog (Spark's type=rest with its property
-         * names: warehouse, token, credential, oauth2-server-uri, scope) */
-        floe_rest_catalog_options ro = FLOE_REST_CATALOG_OPTIONS_INIT;
-        ro.name = s->catalog_name;
-        ro.warehouse = floe__props_get(&s->conf, "warehouse");
-        ro.token = floe__props_get(&s->conf, "token");
-        ro.credential = floe__props_get(&s->conf, "credential");
-        ro.oauth2_server_uri = floe__props_get(&s->conf, "oauth2-server-uri");
-        ro.scope = floe__props_get(&s->conf, "scope");
-        ro.access_delegation = floe__props_get(&s->conf, "header.X-Iceberg-Access-Delegation");
-        rc = floe_catalog_open_rest(&s->catalog, uri, &ro);
-    } else {
-        floe_catalog_options co = FLOE_CATALOG_OPTIONS_INIT;
-        co.name = s->catalog_name;
-        co.warehouse = s->warehouse;
-        rc = floe_catalog_open_sql(&s->catalog, uri, &co);
+    if (opts->catalog_uri && (rc = floe__props_set(&main->props, "uri", opts->catalog_uri)) < 0) {
+        floe__free(default_db);
+        goto fail;
     }
+    char *uri = NULL;
+    bool rest = false;
+    rc = catalog_uri(main, default_db, &uri, &rest);
+    floe__free(default_db);
+    if (rc == 0)
+        rc = open_catalog(main, uri, rest, s->warehouse);
     floe__free(uri);
+    if (rc == 0)
+        rc = open_other_catalogs(s);
     if (rc < 0)
         goto fail;
+    if (!(s->cat_names = floe__calloc(s->ncats, sizeof *s->cat_names))) {
+        rc = floe__error_nomem();
+        goto fail;
+    }
+    for (size_t i = 0; i < s->ncats; i++)
+        s->cat_names[i] = s->cats[i].name;
+    s->catalog = main->catalog;
+    s->catalog_name = main->name;
     if (sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
         SQLITE_OK) {
         rc = floe__error(FLOE_ENOMEM, "sql", "cannot open the SQLite engine");
         goto fail;
     }
     s->fopt = (floe_sql_options)FLOE_SQL_OPTIONS_INIT;
-    s->fopt.catalog_name = s->catalog_name;
+    s->fopt.catalog_name = main->name;
+    s->fopt.catalogs = s->cat_names;
+    s->fopt.ncatalogs = s->ncats;
     s->fopt.is_local = is_local_name;
     s->fopt.payload = s;
+    /* session options given with --conf take effect as SET would */
+    const char *fmt = floe__props_get(&s->conf, "floe.format");
+    if (fmt && (rc = floe__sql_format_parse(fmt, &s->fmt)) < 0)
+        goto fail;
     if ((rc = floe__sql_out_new(&s->out, s->fmt, s->write, s->payload)) < 0)
         goto fail;
     if ((rc = floe__sql_register_functions(s)) < 0)
         goto fail;
     if ((rc = floe__sql_engine_init(s)) < 0)
+        goto fail;
+    const char *tz = floe__props_get(&s->conf, "spark.sql.session.timeZone");
+    if (tz && (rc = floe__sql_session_set_time_zone(s, tz)) < 0)
         goto fail;
     *out = s;
     return 0;
@@ -197,7 +525,14 @@ void floe__sql_session_free(floe_sql_session *s)
         sqlite3_close(s->db);
     floe__sql_engine_fini(s);
     floe__sql_out_free(s->out);
-    floe_catalog_free(s->catalog);
+    for (size_t i = 0; i < s->ncats; i++) {
+        if (!s->cats[i].shared)
+            floe_catalog_free(s->cats[i].catalog);
+        floe__props_free(&s->cats[i].props);
+        floe__free(s->cats[i].name);
+    }
+    floe__free(s->cats);
+    floe__free(s->cat_names);
     floe__props_free(&s->conf);
     floe__props_free(&s->options);
     floe__props_free(&s->vars);
@@ -205,7 +540,6 @@ void floe__sql_session_free(floe_sql_session *s)
     floe__tz_free(s->tz);
     floe__free(s->current_ns);
     floe__free(s->warehouse);
-    floe__free(s->catalog_name);
     floe__free(s);
 }
 

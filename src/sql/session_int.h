@@ -11,11 +11,30 @@
 #include "util/time.h"
 
 struct floe_sql_engine; /* exec_refs.c: table cache, vtab registry */
+struct floe_table_cache;
+
+/* One catalog of the session, as Spark's spark.sql.catalog.<name>: the
+ * session's own (--catalog-name, the plain --conf catalog keys) and each
+ * one defined with --conf spark.sql.catalog.<name>=...SparkCatalog. */
+typedef struct floe_sql_catalog {
+    char *name;                     /* first part of three-part names and of CALL */
+    floe_catalog *catalog;          /* owned unless `shared` */
+    bool shared;                    /* the session catalog's, seen with other settings */
+    bool spark;                     /* defined Spark-style: Spark's defaults (cache-enabled=true) */
+    floe_props props;               /* its catalog properties (type, uri, cache-enabled, ...) */
+    struct floe_table_cache *cache; /* exec_refs.c */
+    bool expiring;                  /* cache-enabled=true */
+} floe_sql_catalog;
 
 struct floe_sql_session {
     char *warehouse;    /* absolute */
-    char *catalog_name; /* --catalog-name */
-    floe_catalog *catalog;
+    floe_sql_catalog *cats;
+    size_t ncats;
+    size_t dflt;              /* the catalog of names without one (--catalog-name, USE) */
+    size_t cur;               /* the catalog of the running statement */
+    const char **cat_names;   /* the front end's catalog names (ncats) */
+    const char *catalog_name; /* cats[cur].name */
+    floe_catalog *catalog;    /* cats[cur].catalog */
     floe_props conf;    /* --conf: catalog and session properties */
     floe_props options; /* SET key = value */
     floe_props vars;    /* SET VAR name = ... ; ${name} */
@@ -24,6 +43,7 @@ struct floe_sql_session {
     sqlite3 *db;
     floe_sql_options fopt; /* front-end options (catalog name, ref_base, ...) */
     floe_sql_format fmt;
+    floe_sql_format fmt0; /* the session's --format (RESET floe.format) */
     floe_sql_out *out;
     floe_sql_write_fn write;
     void *payload;
@@ -41,6 +61,16 @@ struct floe_sql_session {
 #define FLOE_SQL_DEFAULT_NAMESPACE "default"
 
 int floe__sql_session_set_time_zone(floe_sql_session *s, const char *name);
+/* Run the next statement in catalog cats[k] (s->catalog, s->catalog_name
+ * and the table cache follow). */
+void floe__sql_use_catalog(floe_sql_session *s, size_t k);
+/* The index of catalog `name` (case-insensitive), or -1. */
+int floe__sql_catalog_index(const floe_sql_session *s, const char *name);
+/* SET / RESET of `key` mid-session: 0 when the key is a session option or
+ * a variable; catalog and FileIO properties (fixed when the session
+ * opened), Spark properties floe does not implement and unknown floe.*
+ * keys fail with a message saying what to do instead. */
+int floe__sql_check_set_key(floe_sql_session *s, const char *key);
 
 /* exec_funcs.c: functions registered on the connection (exact sum()). */
 int floe__sql_register_functions(floe_sql_session *s);
@@ -49,6 +79,8 @@ int floe__sql_register_functions(floe_sql_session *s);
 int floe__sql_engine_init(floe_sql_session *s);
 void floe__sql_engine_fini(floe_sql_session *s);
 void floe__sql_engine_time_zone_changed(floe_sql_session *s);
+/* s->cur changed: the table cache and handle options follow. */
+void floe__sql_engine_catalog_changed(floe_sql_session *s);
 /* Create the virtual tables of st->refs (in temp). */
 int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st);
 /* Drop them again (errors ignored). */

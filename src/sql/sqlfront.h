@@ -60,12 +60,38 @@ typedef struct floe_sql_options {
     /* Names of map columns whose keys are not strings: `m[1]` is then the
      * key "1" of the JSON object, not an array index. May be NULL. */
     bool (*is_keyed_map_column)(const char *name, void *payload);
+    /* Every catalog of the session (Spark's spark.sql.catalog.<name>),
+     * catalog_name among them or not: a leading part equal to one of them
+     * names that catalog (floe_sql_name.catalog, call.catalog,
+     * ns_catalog). May be NULL. */
+    const char *const *catalogs;
+    size_t ncatalogs;
+    /* Columns of the statement's tables whose names differ from another
+     * column's only in case (`user_id`, `uSeR_Id`): SQLite, whose names
+     * are case-insensitive, sees them as floe__sql_case_twin_name(); a
+     * quoted identifier spelled exactly as one of them is rewritten to that
+     * name. May be NULL. */
+    bool (*is_case_twin_column)(const char *name, void *payload);
+    /* The session time zone (NULL: UTC): a TIMESTAMP literal with a zone
+     * ('…+02:00', 'Z') becomes the wall-clock text of that instant in this
+     * zone, which is how timestamptz cells read (in the session zone), so
+     * they compare as the same instant. */
+    const struct floe_tz *time_zone;
 } floe_sql_options;
+
+/* The name SQLite knows a case-twin column by: `name`, the byte
+ * FLOE_SQL_TWIN_MARK, and one '0' or '1' per byte of `name` (1 for an
+ * upper-case ASCII letter), so twins stay distinct without regard to case.
+ * Output shows a column name up to the mark. In arena `a` (NULL: out of
+ * memory). */
+#define FLOE_SQL_TWIN_MARK '\x1f'
+const char *floe__sql_case_twin_name(floe_arena *a, const char *name);
 
 #define FLOE_SQL_OPTIONS_VERSION 1
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
-        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL                   \
+        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, \
+            NULL                                                                                   \
     }
 
 /* ---------------------------------------------------------------- values */
@@ -103,8 +129,9 @@ typedef enum floe_sql_ref_kind {
     FLOE_SQLREF_TVF,       /* table-valued function <suffix>(args): read_parquet, ... */
 } floe_sql_ref_kind;
 
-/* A resolved table name. `catalog` is always the session catalog name (a
- * name with a different leading part keeps it as a namespace part).
+/* A resolved table name. `catalog` is the catalog its leading part names
+ * (one of the options' catalogs), else the session catalog name (a name
+ * with another leading part keeps it as a namespace part).
  * For TVFs, ns/table are empty and `suffix` is the lower-case function name. */
 typedef struct floe_sql_name {
     const char *catalog;
@@ -285,7 +312,7 @@ typedef struct floe_sql_arg {
 } floe_sql_arg;
 
 typedef struct floe_sql_call {
-    const char *catalog;   /* the session catalog (resolved) */
+    const char *catalog;   /* the catalog named (resolved), else the session's */
     const char *procedure; /* lower-case: "rollback_to_snapshot" */
     const floe_sql_arg *args;
     size_t nargs;
@@ -304,6 +331,7 @@ typedef struct floe_sql_stmt {
     floe_sql_name new_name;     /* RENAME TO */
     const char *const *ns_name; /* namespace statements, USE, SHOW TABLES IN */
     size_t nns_name;
+    const char *ns_catalog; /* the catalog ns_name is in (USE <catalog>: nns_name 0) */
     bool if_exists, if_not_exists, purge, cascade, extended, overwrite;
     const char *alias;              /* DELETE/UPDATE target alias */
     const char *key, *value;        /* SET / RESET */

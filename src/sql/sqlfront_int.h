@@ -6,6 +6,7 @@
 #ifndef FLOE_SQL_SQLFRONT_INT_H
 #define FLOE_SQL_SQLFRONT_INT_H
 
+#include "floe/catalog.h" /* FLOE_CATALOG_DEFAULT_NAME */
 #include "sql/sqlfront.h"
 
 typedef enum sql_tok_kind {
@@ -76,6 +77,9 @@ int floe__sql_norm_timestamp(floe_arena *a, const char *s, const char **out, boo
 
 /* rewrite.c */
 /* Resolve a multi-part name (parts as written) into a floe_sql_name. */
+/* The catalog (options' spelling) that leading name part `part` names,
+ * else NULL. */
+const char *floe__sql_catalog_named(const sql_parser *p, const char *part);
 int floe__sql_resolve(sql_parser *p, const char *const *parts, size_t nparts, size_t pos,
                       bool allow_suffix, floe_sql_name *out);
 /* Parse a dotted identifier at the cursor into parts. */

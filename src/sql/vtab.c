@@ -11,15 +11,18 @@
 
 #include "sql/exec.h"
 #include "sql/exec_data.h"
+#include "sql/sqlfront.h"
 
 #include "spec/value.h"
 #include "util/civil.h"
+#include "util/time.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* SQLite's JSON subtype (json.c: JSON_SUBTYPE) so json functions see JSON. */
 #define FLOE_JSON_SUBTYPE 74
@@ -98,7 +101,170 @@ void floe__vtab_set_time_zone(floe_vtab_registry *reg, const floe_tz *tz)
     reg->tz = tz;
 }
 
+/* ---------------------------------------------------------------- wide decimals */
+
+/* Decimals wider than 15 digits are their exact text inside SQLite
+ * ('3.14159265358979323846264'), declared TEXT with the collation
+ * FLOE_DECIMAL_COLLATION, which orders numbers by value: comparisons with
+ * numbers (which SQLite turns into their text under the column's TEXT
+ * affinity), ORDER BY, GROUP BY, DISTINCT, min()/max() and joins of two
+ * such columns are then numeric and exact. Text that is not a number sorts
+ * after every number, bytewise. */
+
+bool floe__vtab_decimal_parse(const char *s, size_t n, floe_dec_num *d)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    d->ip = s + i;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    d->ilen = (size_t)(s + i - d->ip);
+    d->fp = s + i;
+    d->flen = 0;
+    if (i < n && s[i] == '.') {
+        d->fp = s + ++i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        d->flen = (size_t)(s + i - d->fp);
+    }
+    if (d->ilen + d->flen == 0)
+        return false;
+    int64_t e = 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = false;
+        if (i < n && (s[i] == '-' || s[i] == '+'))
+            eneg = s[i++] == '-';
+        if (i >= n || s[i] < '0' || s[i] > '9')
+            return false;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            if (e < 1000000000)
+                e = e * 10 + (s[i] - '0');
+        e = eneg ? -e : e;
+    }
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    if (i != n)
+        return false;
+    size_t len = d->ilen + d->flen;
+    d->first = 0;
+    while (d->first < len && floe__vtab_dec_digit(d, d->first) == '0')
+        d->first++;
+    d->sign = d->first == len ? 0 : neg ? -1 : 1;
+    d->last = len;
+    while (d->last > d->first && floe__vtab_dec_digit(d, d->last - 1) == '0')
+        d->last--;
+    d->point = (int64_t)d->ilen + e;
+    return true;
+}
+
+static int dec_cmp(const floe_dec_num *a, const floe_dec_num *b)
+{
+    if (a->sign != b->sign)
+        return a->sign < b->sign ? -1 : 1;
+    if (a->sign == 0)
+        return 0;
+    /* magnitudes: the first significant digit's power of ten, then digits */
+    int64_t ea = a->point - (int64_t)a->first, eb = b->point - (int64_t)b->first;
+    int m = ea != eb ? (ea < eb ? -1 : 1) : 0;
+    for (size_t k = 0; m == 0; k++) {
+        bool ha = a->first + k < a->last, hb = b->first + k < b->last;
+        if (!ha && !hb)
+            break;
+        char ca = ha ? floe__vtab_dec_digit(a, a->first + k) : '0', cb = hb ? floe__vtab_dec_digit(b, b->first + k) : '0';
+        m = ca != cb ? (ca < cb ? -1 : 1) : 0;
+    }
+    return a->sign > 0 ? m : -m;
+}
+
+static int decimal_collate(void *payload, int n1, const void *s1, int n2, const void *s2)
+{
+    FLOE_UNUSED(payload);
+    floe_dec_num a, b;
+    bool na = floe__vtab_decimal_parse(s1, (size_t)n1, &a),
+         nb = floe__vtab_decimal_parse(s2, (size_t)n2, &b);
+    if (na && nb)
+        return dec_cmp(&a, &b);
+    if (na != nb)
+        return na ? -1 : 1;
+    int c = memcmp(s1, s2, (size_t)(n1 < n2 ? n1 : n2));
+    return c ? c : (n1 > n2) - (n1 < n2);
+}
+
+/* The unscaled value at `scale` of the number `d`, rounded down (floor) or
+ * up; *exact: no rounding happened. false: beyond 10^37 (outside every
+ * decimal column). */
+static bool dec_at_scale(const floe_dec_num *d, int scale, bool up, floe_i128 *out, bool *exact)
+{
+    floe_i128 v = 0;
+    bool rem = false;
+    const floe_i128 cap = (floe_i128)10000000000000000000u * (floe_i128)1000000000000000000u;
+    if (d->sign != 0) {
+        /* digit k weighs 10^(point - 1 - k + scale): the digits before
+         * `units` make the integer part, any nonzero one after a remainder */
+        int64_t units = d->point + scale, first = (int64_t)d->first, last = (int64_t)d->last;
+        if (units - first > 40)
+            return false;
+        for (int64_t k = first; k < units; k++) {
+            if (v > cap)
+                return false;
+            v = v * 10 + (k < last ? floe__vtab_dec_digit(d, (size_t)k) - '0' : 0);
+        }
+        if (v > cap)
+            return false;
+        rem = last > units;
+    }
+    *exact = !rem;
+    if (d->sign < 0)
+        v = -v - (rem && !up ? 1 : 0);
+    else
+        v += rem && up ? 1 : 0;
+    *out = v;
+    return true;
+}
+
+/* A wide decimal constraint: the value as SQLite compares it (its text,
+ * what the column's TEXT affinity makes of a number) bounded at the
+ * column's scale, lower bounds rounded down (>=), upper bounds rounded up
+ * (<=), equality only with a value of the column's scale. */
+static bool decimal_bound(const floe_type *t, sqlite3_value *sv, floe_rs_op *op, floe_value *out)
+{
+    int vt = sqlite3_value_type(sv);
+    if (vt == SQLITE_NULL || vt == SQLITE_BLOB)
+        return false;
+    const char *text = (const char *)sqlite3_value_text(sv);
+    floe_dec_num d;
+    if (!text || !floe__vtab_decimal_parse(text, (size_t)sqlite3_value_bytes(sv), &d))
+        return false;
+    bool lower = *op == FLOE_RS_GT || *op == FLOE_RS_GE;
+    floe_i128 v;
+    bool exact;
+    if (!dec_at_scale(&d, t->scale, !lower && *op != FLOE_RS_EQ, &v, &exact))
+        return false;
+    if (*op == FLOE_RS_EQ) {
+        if (!exact)
+            return false;
+    } else if (!exact) {
+        *op = lower ? FLOE_RS_GE : FLOE_RS_LE;
+    }
+    /* the scan's filter reads decimals of at most 35 digits */
+    const floe_i128 lim = (floe_i128)100000000000000000u * (floe_i128)1000000000000000000u;
+    if (v >= lim || v <= -lim)
+        return false;
+    *out = floe_value_decimal(v, t->scale);
+    return true;
+}
+
 /* ---------------------------------------------------------------- declaring */
+
+static bool is_wide_decimal(const floe_type *t)
+{
+    return t->id == FLOE_T_DECIMAL && t->precision > 15;
+}
 
 static const char *decl_type(const floe_type *t)
 {
@@ -127,21 +293,43 @@ static int put_ident(floe_buf *b, const char *s)
     return floe__buf_putc(b, '"');
 }
 
+/* Does column i's name equal another's but for case (Iceberg names are
+ * case-sensitive, SQLite's are not)? */
+static bool case_twin(const floe_rowsource *rs, size_t i)
+{
+    for (size_t j = 0; j < rs->ncolumns; j++)
+        if (j != i && strcasecmp(rs->columns[i].name, rs->columns[j].name) == 0)
+            return true;
+    return false;
+}
+
 static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
 {
     floe_buf b = FLOE_BUF_INIT;
+    floe_arena *a = NULL;
     int rc = floe__buf_puts(&b, "CREATE TABLE x(");
     for (size_t i = 0; rc == 0 && i < rs->ncolumns; i++) {
         if (i)
             rc = floe__buf_puts(&b, ", ");
+        const char *name = rs->columns[i].name;
+        if (rc == 0 && case_twin(rs, i)) { /* declared apart (sqlfront.h) */
+            if (!a && !(a = floe__arena_new(0)))
+                rc = floe__error_nomem();
+            if (rc == 0 && !(name = floe__sql_case_twin_name(a, name)))
+                rc = floe__error_nomem();
+        }
         if (rc == 0)
-            rc = put_ident(&b, rs->columns[i].name);
+            rc = put_ident(&b, name);
         if (rc == 0)
-            rc = floe__buf_printf(&b, " %s%s", decl_type(rs->columns[i].type),
-                                  i + rs->nhidden >= rs->ncolumns ? " HIDDEN" : "");
+            rc = floe__buf_printf(&b, " %s%s%s", decl_type(rs->columns[i].type),
+                                  i + rs->nhidden >= rs->ncolumns ? " HIDDEN" : "",
+                                  is_wide_decimal(rs->columns[i].type)
+                                      ? " COLLATE " FLOE_DECIMAL_COLLATION
+                                      : "");
     }
     if (rc == 0)
         rc = floe__buf_putc(&b, ')');
+    floe__arena_free(a);
     if (rc < 0) {
         floe__buf_free(&b);
         return SQLITE_NOMEM;
@@ -153,9 +341,10 @@ static int declare(sqlite3 *db, const floe_rowsource *rs, char **err)
     return src;
 }
 
-/* Decimal columns of data tables reach SQLite as doubles; their scale rides
- * along as the cell's subtype (FLOE_SQL_SUBTYPE_SCALE + s), so sum(), min()
- * and max() over them print at the column's scale, as Spark does. */
+/* Decimal columns of data tables reach SQLite as doubles (precision <= 15)
+ * or exact text; their scale rides along as the cell's subtype
+ * (FLOE_SQL_SUBTYPE_SCALE + s), so sum(), min() and max() over them print
+ * at the column's scale, as Spark does, and sum() adds wide ones exactly. */
 static int column_scales(floe_vtab *vt)
 {
     const floe_rowsource *rs = vt->rs;
@@ -164,7 +353,7 @@ static int column_scales(floe_vtab *vt)
         return SQLITE_NOMEM;
     for (size_t i = 0; i < rs->ncolumns; i++) {
         int h = floe__sql_data_hint(rs, rs->columns[i].name);
-        vt->scale[i] = h >= 0 && h <= 18 ? h : -1;
+        vt->scale[i] = h >= 0 && h <= 38 ? h : -1;
     }
     return SQLITE_OK;
 }
@@ -290,7 +479,13 @@ static int vt_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
         unsigned push = vt->rs->columns[c->iColumn].push;
         bool ok = (op == FLOE_RS_EQ && (push & FLOE_RS_PUSH_EQ)) ||
                   (op != FLOE_RS_EQ && op != 0 && (push & FLOE_RS_PUSH_RANGE));
-        if (!ok)
+        /* text compared under another collation (COLLATE NOCASE) is not
+         * what the source's filter compares */
+        const char *coll = sqlite3_vtab_collation(info, i);
+        const floe_type *ct = vt->rs->columns[c->iColumn].type;
+        const char *want = is_wide_decimal(ct) ? FLOE_DECIMAL_COLLATION : "BINARY";
+        if (!ok || (coll && sqlite3_stricmp(coll, want) != 0 &&
+                    strcmp(decl_type(ct), "TEXT") == 0))
             continue;
         if (floe__buf_printf(&plan, "%d:%d,", c->iColumn, (int)op) < 0) {
             floe__buf_free(&plan);
@@ -425,11 +620,107 @@ static bool bool_bound(double x, floe_rs_op *op, bool *out)
     return true;
 }
 
+/* Timestamps are text 'YYYY-MM-DD HH:MM:SS.ffffff' inside SQLite, which
+ * compares them with text literals as text (whatever the literal's form).
+ * For years 0000..9999 that text orders as the instants do, so a text
+ * literal L gives a canonical bound c with: every cell text V for which
+ * `V op L` holds also satisfies `V op' c` (never a row lost). L's first k
+ * characters follow the shape; V (26 characters) compares with L by
+ * V[0:k] against L[0:k] first:
+ *   - L canonical (k = n = 26): c = L, same operator;
+ *   - L a shorter prefix of the shape ('2026-01-01', '2026-01-01 10:00'):
+ *     V > L and V >= L mean V[0:k] >= L, i.e. V >= L padded with the
+ *     smallest completion; V < L and V <= L mean V[0:k] < L (a V starting
+ *     with L is longer, hence greater), i.e. V < the padded L;
+ *   - L leaves the shape at k (a 'T', a zone, a 7th fraction digit):
+ *     only lower bounds, V >= the padded L[0:k] (and V > L[0:26] when the
+ *     first 26 characters are canonical; upper bound V <= L[0:26]).
+ * Equality is pushed only for a canonical L. Prefixes that end inside the
+ * month or the day (k = 6, 9) or before the year's end have no simple
+ * smallest valid completion and are not pushed; neither are bounds that
+ * are not valid timestamps (padding '2024-02-30'). */
+static bool ts_text_bound(const char *l, size_t n, floe_rs_op *op, char out[27])
+{
+    static const char shape[] = "dddd-dd-dd dd:dd:dd.dddddd";
+    static const char least[] = "0000-01-01 00:00:00.000000";
+    size_t k = 0;
+    while (k < n && k < 26 &&
+           (shape[k] == 'd' ? l[k] >= '0' && l[k] <= '9' : l[k] == shape[k]))
+        k++;
+    if (k < 4 || k == 6 || k == 9)
+        return false;
+    memcpy(out, least, sizeof least);
+    memcpy(out, l, k);
+    int64_t us;
+    if (floe__time_parse_us(out, NULL, &us) < 0 || !parse_date(out, 10, &(int32_t){0})) {
+        floe_error_clear();
+        return false; /* not a valid timestamp (a 30th of February, an hour 24) */
+    }
+    int hh = (out[11] - '0') * 10 + (out[12] - '0'), mi = (out[14] - '0') * 10 + (out[15] - '0'),
+        ss = (out[17] - '0') * 10 + (out[18] - '0');
+    if (hh > 23 || mi > 59 || ss > 59)
+        return false;
+    bool lower = *op == FLOE_RS_GT || *op == FLOE_RS_GE;
+    if (k == 26) {
+        if (n == 26)
+            return true; /* canonical: the comparison as written */
+        /* L extends a canonical text: V > L and V >= L mean V > L[0:26],
+         * V < L and V <= L mean V <= L[0:26]; V = L never holds */
+        if (*op == FLOE_RS_EQ)
+            return false;
+        *op = lower ? FLOE_RS_GT : FLOE_RS_LE;
+        return true;
+    }
+    if (*op == FLOE_RS_EQ)
+        return false; /* no 26-character text equals L */
+    if (lower) {
+        *op = FLOE_RS_GE;
+        return true;
+    }
+    if (k < n)
+        return false; /* V[0:k] <= L[0:k]: no simple upper bound */
+    *op = FLOE_RS_LT;
+    return true;
+}
+
+/* A timestamp(tz) constraint from a text value (see ts_text_bound). The
+ * bound is a wall-clock time: for timestamptz it is in the session zone,
+ * where a wall-clock time may name two instants (clocks set back) or none;
+ * the instant bound is widened by the zone's range of offsets so that
+ * every instant whose wall-clock text satisfies the comparison is kept
+ * (exact for UTC and fixed offsets; equality only there). */
+static bool ts_bound(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_rs_op *op,
+                     floe_value *out)
+{
+    char text[27];
+    if (sqlite3_value_type(sv) != SQLITE_TEXT ||
+        !ts_text_bound((const char *)sqlite3_value_text(sv), (size_t)sqlite3_value_bytes(sv), op,
+                       text))
+        return false;
+    int64_t us;
+    if (floe__time_parse_us(text, NULL, &us) < 0) {
+        floe_error_clear();
+        return false;
+    }
+    if (t->id == FLOE_T_TIMESTAMPTZ) {
+        int32_t lo, hi;
+        floe__tz_offset_range(vt->reg->tz, &lo, &hi);
+        if (*op == FLOE_RS_EQ && lo != hi)
+            return false;
+        us -= (int64_t)(*op == FLOE_RS_GT || *op == FLOE_RS_GE || *op == FLOE_RS_EQ ? hi : lo) *
+              1000000;
+    }
+    *out = floe_value_i64(t->id, us);
+    return true;
+}
+
 /* Convert a SQL value to the column's primitive type (and maybe a wider
  * operator); false: not pushable. */
 static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv, floe_rs_op *op,
                      floe_value *out)
 {
+    if (is_wide_decimal(t)) /* before sqlite3_value_numeric_type rounds its text */
+        return decimal_bound(t, sv, op, out);
     int st = sqlite3_value_numeric_type(sv);
     switch (t->id) {
     case FLOE_T_INT:
@@ -505,18 +796,7 @@ static bool to_value(const floe_vtab *vt, const floe_type *t, sqlite3_value *sv,
                                 (size_t)sqlite3_value_bytes(sv));
         return true;
     case FLOE_T_TIMESTAMP:
-    case FLOE_T_TIMESTAMPTZ: {
-        if (sqlite3_value_type(sv) != SQLITE_TEXT)
-            return false;
-        int64_t us;
-        const floe_tz *tz = t->id == FLOE_T_TIMESTAMPTZ ? vt->reg->tz : NULL;
-        if (floe__time_parse_us((const char *)sqlite3_value_text(sv), tz, &us) < 0) {
-            floe_error_clear();
-            return false;
-        }
-        *out = floe_value_i64(t->id, us);
-        return true;
-    }
+    case FLOE_T_TIMESTAMPTZ: return ts_bound(vt, t, sv, op, out);
     default: return false;
     }
 }
@@ -663,6 +943,8 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
     case FLOE_T_STRING:
         sqlite3_result_text(ctx, (const char *)v->v.bytes.ptr, (int)v->v.bytes.len,
                             SQLITE_TRANSIENT);
+        if (vt->scale && vt->scale[col] >= 0) /* a wide decimal's exact text */
+            sqlite3_result_subtype(ctx, (unsigned)(FLOE_SQL_SUBTYPE_SCALE + vt->scale[col]));
         return SQLITE_OK;
     case FLOE_T_FIXED:
     case FLOE_T_BINARY:
@@ -724,6 +1006,17 @@ static sqlite3_module floe_rows_module = {
 
 /* ---------------------------------------------------------------- public */
 
+static int register_collation(sqlite3 *db)
+{
+    int rc = sqlite3_create_collation_v2(db, FLOE_DECIMAL_COLLATION, SQLITE_UTF8, NULL,
+                                         decimal_collate, NULL);
+    if (rc != SQLITE_OK)
+        return floe__error(rc == SQLITE_NOMEM ? FLOE_ENOMEM : FLOE_ERROR, "sql",
+                           "registering the %s collation: %s", FLOE_DECIMAL_COLLATION,
+                           sqlite3_errmsg(db));
+    return 0;
+}
+
 int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out)
 {
     *out = NULL;
@@ -737,6 +1030,11 @@ int floe__vtab_register(sqlite3 *db, floe_vtab_registry **out)
     }
     reg->next_handle = 1;
     reg->db = db;
+    int crc = register_collation(db);
+    if (crc < 0) {
+        registry_free(reg);
+        return crc;
+    }
     /* on failure SQLite calls the destructor itself */
     int rc = sqlite3_create_module_v2(db, "floe_rows", &floe_rows_module, reg, registry_free);
     if (rc != SQLITE_OK)
@@ -757,6 +1055,14 @@ int floe__vtab_register_factory(sqlite3 *db, const char *module, floe_vtab_facto
         if (payload_free)
             payload_free(payload);
         return floe__error_nomem();
+    }
+    int crc = register_collation(db);
+    if (crc < 0) {
+        floe__intmap_free(reg->sources);
+        floe__free(reg);
+        if (payload_free)
+            payload_free(payload);
+        return crc;
     }
     reg->db = db;
     reg->factory = factory;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * sql/vtab: any row source (meta/rowsource.h) as a SQLite virtual table.
+ * sql/vtab: any row source (rows/rowsource.h) as a SQLite virtual table.
  *
  * One module, "floe_rows", is registered per connection together with a
  * registry of row sources. The executor hands a row source to the registry
@@ -19,7 +19,9 @@
  *   timestamptz -> the same text in the session time zone (UTC unless
  *   floe__vtab_set_time_zone() says otherwise); *_ns types with 9 digits;
  *   decimal -> TEXT with the scale's digits ('120.50'), so no precision is
- *   lost (the executor may register numeric helpers);
+ *   lost, with the collation FLOE_DECIMAL_COLLATION (numeric order) and
+ *   the column's scale as the cell's subtype when the source gives one
+ *   (data tables: decimals of precision <= 15 are doubles instead);
  *   struct, list, map -> TEXT holding JSON (see rowsource.h), with SQLite's
  *   JSON subtype, so json_extract(summary, '$.added-records') works and
  *   json_object() nests them as JSON.
@@ -41,11 +43,37 @@
 #ifndef FLOE_SQL_VTAB_H
 #define FLOE_SQL_VTAB_H
 
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 
 #include <sqlite3.h>
 
 typedef struct floe_vtab_registry floe_vtab_registry;
+
+/* The collation of wide decimal columns (registered with the module): text
+ * ordered by numeric value, exactly; text that is not a number after every
+ * number, bytewise. */
+#define FLOE_DECIMAL_COLLATION "floe_decimal"
+
+/* A number's text: [spaces][sign]digits[.digits][e[sign]digits][spaces].
+ * Its value is sign * 0.D * 10^(point - first), D the digits from `first`
+ * to `last` (exclusive; indices over all digits, integer part then
+ * fraction, read with floe__vtab_dec_digit); sign 0 for zero. Points into
+ * the parsed text. */
+typedef struct floe_dec_num {
+    int sign;
+    const char *ip, *fp; /* integer and fraction digits */
+    size_t ilen, flen;
+    size_t first, last; /* first nonzero digit, one past the last nonzero one */
+    int64_t point;      /* digits before the decimal point (exponent applied) */
+} floe_dec_num;
+
+static inline char floe__vtab_dec_digit(const floe_dec_num *d, size_t k)
+{
+    return k < d->ilen ? d->ip[k] : d->fp[k - d->ilen];
+}
+
+/* Parse `n` bytes of `s`; false when it is not such a number. */
+bool floe__vtab_decimal_parse(const char *s, size_t n, floe_dec_num *d);
 
 /* Register the "floe_rows" module on `db` (once per connection). The
  * registry belongs to the connection (freed by sqlite3_close, after its

@@ -19,7 +19,7 @@
  * each open. Nested columns are refused, as for Iceberg tables.
  */
 #include "floe/io.h"
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 #include "parquet/parquet.h"
 #include "sql/exec_data.h"
 #include "spec/spec.h"
@@ -306,6 +306,7 @@ static void src_free(void *payload)
     for (size_t i = 0; i < p->npaths; i++)
         floe__free(p->paths[i]);
     floe__free(p->paths);
+    floe__schema_release(&p->schema); /* its field indexes are on the heap */
     floe__arena_free(p->arena);
     floe__free(p);
 }

@@ -492,8 +492,8 @@ static int merge_manifests(floe_append *a, const floe_table_metadata *m,
         return 0;
     }
     /* group by spec id, in order of first appearance (Java uses a sorted
-     * map keyed by spec id, descending; deletes never occur here) */
-    int32_t specs[64];
+     * map keyed by spec id, descending; `in` holds data manifests only) */
+    int32_t specs[64] = {0}; /* [0, nspecs) set below (cppcheck cannot tell) */
     size_t nspecs = 0;
     for (size_t i = 0; i < n; i++) {
         bool seen = false;
@@ -682,13 +682,9 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     bool wap_enabled = false;
     FLOE_TRY(floe__props_get_bool(&base->properties, "write.wap.enabled", false, &wap_enabled));
     bool stage = wap_enabled && a->t->wap_id != NULL && !a->no_stage;
-    const floe_snapshot_ref *head = floe__metadata_ref(base, branch);
-    if (head && head->type != FLOE_REF_BRANCH)
-        return floe__error(FLOE_EINVALID, "table", "Ref %s is a tag not a branch", branch);
-    if (!head && strcmp(branch, "main") != 0)
-        return floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
-                           branch);
-    const floe_snapshot *parent = head ? floe__metadata_snapshot(base, head->snapshot_id) : NULL;
+    const floe_snapshot_ref *head = floe__metadata_ref(base, branch), *from = NULL;
+    FLOE_TRY(floe__table_write_head(base, branch, !a->target && a->t->create_branch, &from));
+    const floe_snapshot *parent = from ? floe__metadata_snapshot(base, from->snapshot_id) : NULL;
     if (floe__metadata_snapshot(base, a->snapshot_id))
         FLOE_TRY(floe__snapshot_id(&a->snapshot_id)); /* vanishingly rare collision */
 
@@ -713,11 +709,27 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
         rc = floe__error_nomem();
     floe_vec manifests = FLOE_VEC_INIT(const floe_manifest_file *);
     if (rc == 0) {
-        in[0] = &a->new_mf;
-        for (size_t i = 1; i < nin; i++)
-            in[i] = &plist->entries[i - 1];
+        /* Data manifests are merged (Java's mergeManager); delete manifests
+         * never go into a data manifest: they follow, carried over as they
+         * are (Java merges them apart, in its deleteMergeManager). */
+        size_t ndata = 0;
+        in[ndata++] = &a->new_mf;
+        for (size_t i = 0; plist && i < plist->nentries; i++)
+            if (plist->entries[i].content == FLOE_MANIFEST_DATA)
+                in[ndata++] = &plist->entries[i];
+        size_t ndel = ndata;
+        for (size_t i = 0; plist && i < plist->nentries; i++)
+            if (plist->entries[i].content != FLOE_MANIFEST_DATA)
+                in[ndel++] = &plist->entries[i];
         size_t before = a->own_files.len;
-        rc = merge_manifests(a, base, in, nin, &manifests);
+        rc = merge_manifests(a, base, in, ndata, &manifests);
+        for (size_t i = ndata; rc == 0 && i < ndel; i++) {
+            const floe_manifest_file **slot = floe__vec_push(&manifests);
+            if (!slot)
+                rc = floe__error_nomem();
+            else
+                *slot = in[i];
+        }
         /* merged manifests belong to this attempt only */
         for (size_t i = before; rc == 0 && i < a->own_files.len; i++) {
             const char **slot = floe__vec_push(&c->written);

@@ -11,6 +11,9 @@
  * FLOE_CACHE_FRESHNESS, floe's default, compares the catalog pointer on
  * every get (one indexed SQLite lookup) and reloads only when it moved.
  * FLOE_CACHE_DISABLED loads on every get (cache-enabled=false).
+ * In every mode a commit the cache's owner made through another handle
+ * replaces the cached state (floe_table_cache_committed): Java's cached
+ * Table is the object that committed, so a session sees its own writes.
  */
 #include "table/table.h"
 
@@ -164,4 +167,18 @@ int floe_table_cache_refresh(floe_table_cache *c, const char *ident)
         return 0;
     }
     return floe_table_refresh(e->table);
+}
+
+int floe_table_cache_committed(floe_table_cache *c, const floe_table *written)
+{
+    if (!c || !written)
+        return floe__error(FLOE_EINVALID, "table", "NULL cache or table");
+    entry *e = floe__strmap_get(c->entries, floe_table_ident(written));
+    const char *loc = floe_table_metadata_location(written);
+    if (!e || !loc)
+        return 0;
+    int rc = floe__table_adopt(e->table, loc);
+    if (rc < 0)
+        floe_table_cache_invalidate(c, floe_table_ident(written));
+    return rc;
 }

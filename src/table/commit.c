@@ -66,6 +66,8 @@ int floe__change_init(floe_table_change *c)
 
 void floe__change_free(floe_table_change *c)
 {
+    if (c->updates.items)
+        floe__commit_release(c->updates.items, c->updates.len);
     floe__vec_free(&c->requirements);
     floe__vec_free(&c->updates);
     floe__vec_free(&c->written);
@@ -75,6 +77,8 @@ void floe__change_free(floe_table_change *c)
 
 void floe__change_reset(floe_table_change *c)
 {
+    if (c->updates.items)
+        floe__commit_release(c->updates.items, c->updates.len);
     c->requirements.len = 0;
     c->updates.len = 0;
     c->written.len = 0;
@@ -120,101 +124,17 @@ int floe__change_assert_ref(floe_table_change *c, const floe_table_metadata *bas
     return 0;
 }
 
-/* ---------------------------------------------------------------- requirements */
-
-static int req_failed(const char *fmt, ...) FLOE_PRINTF(1, 2);
-static int req_failed(const char *fmt, ...)
+int floe__change_update_parse(floe_table_change *c, const floe_json *u, int *format_version)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = floe__verror(FLOE_ECONFLICT, "table", fmt, ap);
-    va_end(ap);
+    floe_table_update *up = floe__vec_push(&c->updates);
+    if (!up)
+        return floe__error_nomem();
+    int rc = floe__update_parse(u, format_version, c->arena, up);
+    if (rc < 0) {
+        floe__commit_release(up, 1);
+        c->updates.len--;
+    }
     return rc;
-}
-
-static int check_id(const char *what, int32_t expected, int32_t actual)
-{
-    if (expected != actual)
-        return req_failed("Requirement failed: %s changed: expected id %d != %d", what,
-                          (int)expected, (int)actual);
-    return 0;
-}
-
-int floe__check_requirements(const floe_table_metadata *m, const floe_requirement *reqs, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const floe_requirement *r = &reqs[i];
-        switch (r->type) {
-        case FLOE_REQ_ASSERT_TABLE_UUID:
-            if (!m->table_uuid || strcmp(m->table_uuid, r->uuid) != 0)
-                return req_failed("Requirement failed: UUID does not match: expected %s != %s",
-                                  r->uuid, m->table_uuid ? m->table_uuid : "null");
-            break;
-        case FLOE_REQ_ASSERT_REF_SNAPSHOT_ID: {
-            const floe_snapshot_ref *ref = floe__metadata_ref(m, r->ref);
-            if (ref && !r->has_snapshot_id)
-                return req_failed("Requirement failed: %s %s was created concurrently",
-                                  ref->type == FLOE_REF_TAG ? "tag" : "branch", r->ref);
-            if (!ref && r->has_snapshot_id)
-                return req_failed("Requirement failed: branch or tag %s is missing, expected %lld",
-                                  r->ref, (long long)r->snapshot_id);
-            if (ref && ref->snapshot_id != r->snapshot_id)
-                return req_failed("Requirement failed: %s %s has changed: expected id %lld != %lld",
-                                  ref->type == FLOE_REF_TAG ? "tag" : "branch", r->ref,
-                                  (long long)r->snapshot_id, (long long)ref->snapshot_id);
-            break;
-        }
-        case FLOE_REQ_ASSERT_LAST_ASSIGNED_FIELD_ID:
-            FLOE_TRY(check_id("last assigned field id", r->id, m->last_column_id));
-            break;
-        case FLOE_REQ_ASSERT_CURRENT_SCHEMA_ID:
-            FLOE_TRY(check_id("current schema", r->id, m->current_schema_id));
-            break;
-        case FLOE_REQ_ASSERT_LAST_ASSIGNED_PARTITION_ID:
-            FLOE_TRY(check_id("last assigned partition id", r->id, m->last_partition_id));
-            break;
-        case FLOE_REQ_ASSERT_DEFAULT_SPEC_ID:
-            FLOE_TRY(check_id("default partition spec", r->id, m->default_spec_id));
-            break;
-        case FLOE_REQ_ASSERT_DEFAULT_SORT_ORDER_ID:
-            FLOE_TRY(check_id("default sort order", r->id, m->default_sort_order_id));
-            break;
-        }
-    }
-    return 0;
-}
-
-int floe__apply_updates(floe_metadata_builder *b, const floe_table_update *u, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        switch (u[i].type) {
-        case FLOE_UPD_ADD_SNAPSHOT:
-            FLOE_TRY(floe__mb_add_snapshot(b, &u[i].snapshot));
-            break;
-        case FLOE_UPD_SET_SNAPSHOT_REF:
-            FLOE_TRY(floe__mb_set_snapshot_ref(b, &u[i].ref));
-            break;
-        case FLOE_UPD_REMOVE_SNAPSHOTS:
-            FLOE_TRY(floe__mb_remove_snapshots(b, u[i].ids, u[i].nids));
-            break;
-        case FLOE_UPD_REMOVE_SNAPSHOT_REF:
-            FLOE_TRY(floe__mb_remove_snapshot_ref(b, u[i].name));
-            break;
-        case FLOE_UPD_SET_PROPERTIES:
-            FLOE_TRY(floe__mb_set_properties(b, u[i].kv, u[i].nkv));
-            break;
-        case FLOE_UPD_REMOVE_PROPERTIES:
-            FLOE_TRY(floe__mb_remove_properties(b, u[i].keys, u[i].nkeys));
-            break;
-        case FLOE_UPD_SET_LOCATION:
-            FLOE_TRY(floe__mb_set_location(b, u[i].name));
-            break;
-        case FLOE_UPD_JSON:
-            FLOE_TRY(floe__mb_apply_json(b, u[i].json));
-            break;
-        }
-    }
-    return 0;
 }
 
 /* ---------------------------------------------------------------- metadata files */
@@ -329,14 +249,14 @@ int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident
 {
     *new_location = NULL;
     *new_metadata = NULL;
-    FLOE_TRY(floe__check_requirements(base, change->requirements.items, change->requirements.len));
+    FLOE_TRY(floe__commit_check(base, change->requirements.items, change->requirements.len));
     floe_metadata_builder *b = NULL;
     floe_table_metadata *m = NULL;
     floe_buf text = FLOE_BUF_INIT;
     char *loc = NULL;
     int rc = floe__metadata_builder_new(&b, base, base_location);
     if (rc == 0)
-        rc = floe__apply_updates(b, change->updates.items, change->updates.len);
+        rc = floe__commit_apply(b, change->updates.items, change->updates.len);
     if (rc == 0)
         rc = floe__metadata_builder_build(b, floe__now_ms(), &m);
     floe__metadata_builder_free(b);
@@ -492,7 +412,7 @@ int floe__table_commit(floe_table *t, floe_prepare_fn prepare, void *payload)
             break; /* nothing changes: no metadata file (Java: "Nothing to commit") */
         /* A requirement that fails on a possibly stale handle is checked
          * again on the catalog's current state; failing there, it is final. */
-        rc = floe__check_requirements(t->metadata, change.requirements.items,
+        rc = floe__commit_check(t->metadata, change.requirements.items,
                                       change.requirements.len);
         if (rc < 0) {
             remove_written(t->io, &change);

@@ -375,12 +375,9 @@ static int prepare(const floe_table_metadata *base, floe_table_change *c, void *
     if (!(r = floe__change_require(c, FLOE_REQ_ASSERT_DEFAULT_SPEC_ID)))
         return floe__error_nomem();
     r->id = base->default_spec_id;
-    for (size_t i = 0; i < floe__json_len(o->updates); i++) {
-        floe_table_update *up = floe__change_update(c, FLOE_UPD_JSON);
-        if (!up)
-            return floe__error_nomem();
-        up->json = floe__json_at(o->updates, i);
-    }
+    int fv = base->format_version;
+    for (size_t i = 0; i < floe__json_len(o->updates); i++)
+        FLOE_TRY(floe__change_update_parse(c, floe__json_at(o->updates, i), &fv));
     return 0;
 }
 
@@ -435,7 +432,7 @@ static int build_in_memory(const floe_table_metadata *base, const char *base_loc
     floe_metadata_builder *b = NULL;
     int rc = floe__metadata_builder_new(&b, base, base_location);
     if (rc == 0)
-        rc = floe__apply_updates(b, c->updates.items, c->updates.len);
+        rc = floe__commit_apply(b, c->updates.items, c->updates.len);
     if (rc == 0)
         rc = floe__metadata_builder_build(b, floe__now_ms(), out);
     floe__metadata_builder_free(b);
@@ -517,7 +514,7 @@ static int staged_prepare(const floe_table_metadata *base, floe_table_change *c,
     if (!sc->inner)
         return 0;
     /* a changed definition is reported as the requirement it breaks */
-    FLOE_TRY(floe__check_requirements(base, c->requirements.items, c->requirements.len));
+    FLOE_TRY(floe__commit_check(base, c->requirements.items, c->requirements.len));
     size_t nreq = c->requirements.len;
     floe_table_metadata *m = NULL;
     int rc = build_in_memory(base, sr->target->metadata_location, c, &m);

@@ -109,10 +109,9 @@ int floe_rowlevel_new(floe_rowlevel **out, floe_table *t, const floe_rowlevel_op
     if (rc == 0 && !(op->branch = floe__arena_strdup(op->arena, t->branch)))
         rc = floe__error_nomem();
     if (rc == 0) {
-        const floe_snapshot_ref *head = floe__metadata_ref(t->metadata, op->branch);
-        if (head && head->type != FLOE_REF_BRANCH)
-            rc = floe__error(FLOE_EINVALID, "table", "Ref %s is a tag not a branch", op->branch);
-        else if (head) {
+        const floe_snapshot_ref *head = NULL;
+        rc = floe__table_write_head(t->metadata, op->branch, t->create_branch, &head);
+        if (rc == 0 && head) {
             op->has_base = true;
             op->base_id = head->snapshot_id;
         }
@@ -809,14 +808,10 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     rl_commit *cm = payload;
     floe_rowlevel *op = cm->op;
     op->attempt++;
-    const floe_snapshot_ref *head = floe__metadata_ref(base, op->branch);
-    if (head && head->type != FLOE_REF_BRANCH)
-        return floe__error(FLOE_EINVALID, "table", "Ref %s is a tag not a branch", op->branch);
-    if (!head && strcmp(op->branch, "main") != 0)
-        return floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
-                           op->branch);
-    FLOE_TRY(validate(op, base, head));
-    const floe_snapshot *parent = head ? floe__metadata_snapshot(base, head->snapshot_id) : NULL;
+    const floe_snapshot_ref *head = floe__metadata_ref(base, op->branch), *from = NULL;
+    FLOE_TRY(floe__table_write_head(base, op->branch, op->t->create_branch, &from));
+    FLOE_TRY(validate(op, base, from));
+    const floe_snapshot *parent = from ? floe__metadata_snapshot(base, from->snapshot_id) : NULL;
     if (floe__metadata_snapshot(base, op->snapshot_id))
         FLOE_TRY(floe__snapshot_id(&op->snapshot_id));
     counts n;

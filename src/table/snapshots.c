@@ -219,23 +219,8 @@ int floe_table_snapshot_as_of_time(const floe_table *t, int64_t ts, floe_snapsho
             if (s)
                 found = s;
         }
-    if (!found) {
-        floe_buf b = FLOE_BUF_INIT;
-        int rc = floe__time_format_iso(ts, NULL, &b);
-        if (rc < 0) {
-            floe__buf_free(&b);
-            return rc;
-        }
-        /* Java prints the UTC offset as +00:00 (OffsetDateTime), not Z */
-        if (b.len && b.ptr[b.len - 1] == 'Z') {
-            b.len--;
-            rc = floe__buf_puts(&b, "+00:00");
-        }
-        rc = floe__error(FLOE_ENOTFOUND, "table", "Cannot find a snapshot older than %s",
-                         rc == 0 ? b.ptr : "?");
-        floe__buf_free(&b);
-        return rc;
-    }
+    if (!found)
+        return floe__time_error_no_snapshot_older("table", ts);
     if (out)
         fill_info(t, found, out);
     return 0;

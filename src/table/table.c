@@ -104,6 +104,7 @@ static int table_new(floe_table **out, floe_catalog *catalog, const char *ident,
         return floe__error_nomem();
     t->catalog = catalog;
     t->freshness = opts ? opts->freshness : FLOE_FRESHNESS_CHECK;
+    t->create_branch = opts && opts->create_branch;
     const char *branch = opts && opts->branch ? opts->branch : "main";
     int rc = (t->ident = floe__strdup(ident)) && (t->branch = floe__strdup(branch)) &&
                      (!opts || !opts->wap_id || (t->wap_id = floe__strdup(opts->wap_id)))
@@ -129,7 +130,7 @@ int floe_table_load(floe_table **out, floe_catalog *catalog, const char *ident,
     floe_table *t;
     FLOE_TRY(table_new(&t, catalog, ident, opts));
     int rc = floe_table_refresh(t);
-    if (rc == 0 && strcmp(t->branch, "main") != 0) {
+    if (rc == 0 && strcmp(t->branch, "main") != 0 && !t->create_branch) {
         const floe_snapshot_ref *r = floe__metadata_ref(t->metadata, t->branch);
         if (!r || r->type != FLOE_REF_BRANCH)
             rc = floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
@@ -169,6 +170,37 @@ static int reload(floe_table *t, char *location)
     }
     char *copy = floe__strdup(location);
     floe_catalog_string_free(location);
+    if (!copy) {
+        floe__metadata_free(m);
+        return floe__error_nomem();
+    }
+    floe__table_set_state(t, m, copy);
+    return 0;
+}
+
+int floe__table_write_head(const floe_table_metadata *base, const char *branch, bool create,
+                           const floe_snapshot_ref **out)
+{
+    const floe_snapshot_ref *head = floe__metadata_ref(base, branch);
+    *out = head;
+    if (head && head->type != FLOE_REF_BRANCH)
+        return floe__error(FLOE_EINVALID, "table", "Ref %s is a tag not a branch", branch);
+    if (head || strcmp(branch, "main") == 0)
+        return 0;
+    if (!create)
+        return floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
+                           branch);
+    *out = floe__metadata_ref(base, "main");
+    return 0;
+}
+
+int floe__table_adopt(floe_table *t, const char *location)
+{
+    if (t->metadata_location && strcmp(t->metadata_location, location) == 0)
+        return 0;
+    floe_table_metadata *m = NULL;
+    FLOE_TRY(floe__table_read_metadata(t->io, location, &m));
+    char *copy = floe__strdup(location);
     if (!copy) {
         floe__metadata_free(m);
         return floe__error_nomem();

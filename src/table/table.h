@@ -20,6 +20,7 @@
 #include "floe/table.h"
 #include "io/io.h"
 #include "spec/metadata.h"
+#include "spec/commit.h"
 #include "util/util.h"
 
 /* ---------------------------------------------------------------- the handle */
@@ -39,6 +40,7 @@ struct floe_table {
     floe_arena *ml_arena;
     char *branch; /* write target; "main" unless the options name one */
     char *wap_id; /* NULL unless the options set one */
+    bool create_branch; /* a missing branch forks from main's head on write */
     /* Set on the handle of a staged replacement (floe_table_replace_begin,
      * replace.c): its metadata is the replaced definition, never committed
      * by itself; commits through it go to the table being replaced. */
@@ -51,56 +53,21 @@ void floe__table_set_state(floe_table *t, floe_table_metadata *m, char *location
  * (decoded once, valid until the state changes); NULL when it has none or
  * on out-of-memory. */
 const char *floe__table_manifest_list(const floe_table *t, const floe_snapshot *s);
+/* The ref a write to `branch` builds on (*out, NULL when it is empty): the
+ * branch's head, or for a missing branch that `create` allows main's head
+ * (the branch forks from there). Errors: FLOE_EINVALID "Ref <b> is a tag
+ * not a branch", FLOE_ENOTFOUND "Cannot use branch (does not exist): <b>". */
+int floe__table_write_head(const floe_table_metadata *base, const char *branch, bool create,
+                           const floe_snapshot_ref **out);
+/* Make `location` the handle's state (read and parsed; nothing happens
+ * when it is the current one already). */
+int floe__table_adopt(floe_table *t, const char *location);
 /* Read + parse a metadata file through the handle's FileIO. */
 int floe__table_read_metadata(floe_fileio *io, const char *location, floe_table_metadata **out);
 
 /* ---------------------------------------------------------------- commit model */
 
-/* REST `TableRequirement` kinds. */
-typedef enum floe_requirement_type {
-    FLOE_REQ_ASSERT_TABLE_UUID = 0,
-    FLOE_REQ_ASSERT_REF_SNAPSHOT_ID,
-    FLOE_REQ_ASSERT_LAST_ASSIGNED_FIELD_ID,
-    FLOE_REQ_ASSERT_CURRENT_SCHEMA_ID,
-    FLOE_REQ_ASSERT_LAST_ASSIGNED_PARTITION_ID,
-    FLOE_REQ_ASSERT_DEFAULT_SPEC_ID,
-    FLOE_REQ_ASSERT_DEFAULT_SORT_ORDER_ID,
-} floe_requirement_type;
-
-typedef struct floe_requirement {
-    floe_requirement_type type;
-    const char *ref;        /* assert-ref-snapshot-id */
-    bool has_snapshot_id;   /* assert-ref-snapshot-id: false = the ref must not exist */
-    int64_t snapshot_id;
-    const char *uuid;       /* assert-table-uuid */
-    int32_t id;             /* the other asserts */
-} floe_requirement;
-
-/* REST `TableUpdate` kinds handled by the table layer. */
-typedef enum floe_update_type {
-    FLOE_UPD_ADD_SNAPSHOT = 0,
-    FLOE_UPD_SET_SNAPSHOT_REF,
-    FLOE_UPD_REMOVE_SNAPSHOTS,
-    FLOE_UPD_REMOVE_SNAPSHOT_REF,
-    FLOE_UPD_SET_PROPERTIES,
-    FLOE_UPD_REMOVE_PROPERTIES,
-    FLOE_UPD_SET_LOCATION,
-    FLOE_UPD_JSON, /* any REST TableUpdate object, applied by floe__mb_apply_json */
-} floe_update_type;
-
-typedef struct floe_table_update {
-    floe_update_type type;
-    floe_snapshot snapshot;  /* add-snapshot */
-    floe_snapshot_ref ref;   /* set-snapshot-ref */
-    const char *name;        /* remove-snapshot-ref, set-location */
-    const int64_t *ids;      /* remove-snapshots */
-    size_t nids;
-    const floe_kv *kv;       /* set-properties */
-    size_t nkv;
-    const char *const *keys; /* remove-properties */
-    size_t nkeys;
-    const struct floe_json *json; /* FLOE_UPD_JSON */
-} floe_table_update;
+/* The requirement and update types are spec/commit.h's. */
 
 /* One attempt's change. Everything it points to lives in `arena` (or is
  * static / outlives the commit). */
@@ -164,13 +131,10 @@ int floe__change_advance_branch(floe_table_change *c, const floe_table_metadata 
                                 const char *branch, const floe_snapshot_ref *head,
                                 int64_t snapshot_id);
 
-/* Check requirements against a base: FLOE_ECONFLICT with the REST
- * message ("Requirement failed: branch main has changed: expected id 1 !=
- * 2") when one fails. */
-int floe__check_requirements(const floe_table_metadata *base, const floe_requirement *reqs,
-                             size_t n);
-/* Apply updates to a builder over `base`. */
-int floe__apply_updates(floe_metadata_builder *b, const floe_table_update *u, size_t n);
+/* Parse one REST TableUpdate object into the change (its arena);
+ * *format_version as in floe__update_parse. */
+int floe__change_update_parse(floe_table_change *c, const struct floe_json *u,
+                              int *format_version);
 
 /* Produce the change for one attempt from `base`. A negative return is the
  * operation's validation failure and ends the commit (not retried). */

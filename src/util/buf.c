@@ -125,7 +125,8 @@ char *floe__buf_detach(floe_buf *b)
 {
     if (!b->ptr && floe__buf_reserve(b, 0) < 0)
         return NULL;
-    b->ptr[b->len] = '\0';
+    /* reserve succeeded: ptr is set (the analyzer does not follow it) */
+    b->ptr[b->len] = '\0'; /* NOLINT(clang-analyzer-core.NullDereference) */
     char *p = b->ptr;
     b->ptr = NULL;
     b->len = b->cap = 0;

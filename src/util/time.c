@@ -162,7 +162,7 @@ static int64_t rule_local(int64_t y, const tz_date *d)
     if (d->kind == 'M') {
         int64_t first = floe__days_from_civil(y, (unsigned)d->m, 1);
         int wd = (int)floe__floormod(first + 4, 7); /* 1970-01-01 was a Thursday */
-        int64_t x = first + (d->d - wd + 7) % 7 + 7 * (d->w - 1);
+        int64_t x = first + (d->d - wd + 7) % 7 + 7 * (int64_t)(d->w - 1);
         while (x >= first + month_days(y, (unsigned)d->m))
             x -= 7;
         day = x;
@@ -210,8 +210,8 @@ static int tzif_parse(floe_tz *tz, const uint8_t *p, size_t len, const char *pat
         if (timecnt > 100000 || typecnt == 0 || typecnt > 256 || charcnt > 100000 ||
             leap > 100000 || isut > 256 || isstd > 256)
             return floe__error(FLOE_ECORRUPT, "time", "%s: bad counts", path);
-        size_t body = timecnt * tsize + timecnt + typecnt * 6 + charcnt +
-                      leap * (tsize + 4) + isstd + isut;
+        size_t body = (size_t)timecnt * tsize + timecnt + (size_t)typecnt * 6 + charcnt +
+                      (size_t)leap * (tsize + 4) + isstd + isut;
         const uint8_t *b = h + 44;
         if ((size_t)(b - p) + body > len)
             return floe__error(FLOE_ECORRUPT, "time", "%s: truncated data", path);
@@ -242,7 +242,7 @@ static int tzif_parse(floe_tz *tz, const uint8_t *p, size_t len, const char *pat
         }
         const uint8_t *ti = ix + timecnt;
         for (uint32_t i = 0; i < typecnt; i++)
-            tz->utoff[i] = (int32_t)be32(ti + i * 6);
+            tz->utoff[i] = (int32_t)be32(ti + (size_t)i * 6);
         const uint8_t *end = b + body;
         if (tsize == 8 && (size_t)(end - p) < len && *end == '\n') {
             const uint8_t *nl = memchr(end + 1, '\n', len - (size_t)(end + 1 - p));
@@ -366,6 +366,32 @@ int32_t floe__tz_offset_at(const floe_tz *tz, int64_t t)
     return tz->utoff[tz->idx[lo]];
 }
 
+void floe__tz_offset_range(const floe_tz *tz, int32_t *min, int32_t *max)
+{
+    *min = *max = 0;
+    if (!tz)
+        return;
+    if (tz->fixed) {
+        *min = *max = tz->fixed_off;
+        return;
+    }
+    bool any = false;
+    for (size_t i = 0; i < tz->ntypes; i++) {
+        int32_t o = tz->utoff[i];
+        *min = !any || o < *min ? o : *min;
+        *max = !any || o > *max ? o : *max;
+        any = true;
+    }
+    if (tz->rule.present) {
+        int32_t r[2] = {tz->rule.std_off, tz->rule.has_dst ? tz->rule.dst_off : tz->rule.std_off};
+        for (int i = 0; i < 2; i++) {
+            *min = !any || r[i] < *min ? r[i] : *min;
+            *max = !any || r[i] > *max ? r[i] : *max;
+            any = true;
+        }
+    }
+}
+
 int64_t floe__tz_local_to_utc(const floe_tz *tz, int64_t local)
 {
     if (!tz)
@@ -423,6 +449,24 @@ int floe__time_format_iso(int64_t ms, const floe_tz *tz, floe_buf *out)
     return format_common(ms, tz, out, true);
 }
 
+int floe__time_error_no_snapshot_older(const char *subsystem, int64_t ms)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__time_format_iso(ms, NULL, &b);
+    /* Java prints the UTC offset as +00:00 (OffsetDateTime), not Z */
+    if (rc == 0 && b.len && b.ptr[b.len - 1] == 'Z') {
+        b.len--;
+        rc = floe__buf_puts(&b, "+00:00");
+    }
+    if (rc < 0) {
+        floe__buf_free(&b);
+        return rc;
+    }
+    rc = floe__error(FLOE_ENOTFOUND, subsystem, "Cannot find a snapshot older than %s", b.ptr);
+    floe__buf_free(&b);
+    return rc;
+}
+
 static bool digits(const char *p, int n, int *out)
 {
     int v = 0;
@@ -478,8 +522,8 @@ static int parse_common(const char *s, const floe_tz *tz, int64_t *out_us)
         if (h > 23 || mi > 59 || sec > 59)
             goto bad;
     }
-    int64_t local = floe__days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 +
-                    mi * 60 + sec;
+    int64_t local = floe__days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + (int64_t)h * 3600 +
+                    (int64_t)mi * 60 + sec;
     int64_t utc;
     if (*p == '\0') {
         utc = floe__tz_local_to_utc(tz, local);

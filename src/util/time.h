@@ -30,11 +30,19 @@ int32_t floe__tz_offset_at(const floe_tz *tz, int64_t utc_s);
  * local were UTC). Ambiguous times (fall back) take the earlier instant;
  * times in a gap (spring forward) are shifted by the gap, like java.time. */
 int64_t floe__tz_local_to_utc(const floe_tz *tz, int64_t local_s);
+/* The smallest and largest UTC offset (seconds) the zone ever uses (0, 0
+ * for NULL): an instant whose local wall-clock time is `local_s` lies in
+ * [local_s - *max, local_s - *min]. */
+void floe__tz_offset_range(const floe_tz *tz, int32_t *min, int32_t *max);
 
 /* `YYYY-MM-DD HH:MM:SS` plus `.fff` when the milliseconds are not zero. */
 int floe__time_format(int64_t ms, const floe_tz *tz, floe_buf *out);
 /* `YYYY-MM-DDTHH:MM:SS[.fff]` + `Z` (offset 0) or `+HH:MM`. */
 int floe__time_format_iso(int64_t ms, const floe_tz *tz, floe_buf *out);
+/* SnapshotUtil's "Cannot find a snapshot older than <ts>" (FLOE_ENOTFOUND),
+ * the time as Java's OffsetDateTime prints it in UTC (`...+00:00`): every
+ * time-travel lookup (SQL, scans, inventory) names the time this one way. */
+int floe__time_error_no_snapshot_older(const char *subsystem, int64_t ms);
 /* Parse either form: date, optional time (`T` or space), optional fraction
  * (1-9 digits; truncated to ms), optional `Z`/`+HH:MM`/`+HHMM`/`+HH`. An
  * explicit offset wins; otherwise the text is local time in `tz` (NULL: UTC).

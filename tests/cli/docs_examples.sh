@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The command pages: every example in a ```console test block of
-# docs/cli/*.md, docs/sql.md and docs/maint.md runs as written and prints what the page shows; every
-# command of `floe --help` has a page; the man pages generate and format
-# without warnings.
+# The docs: every example in a ```console test block of docs/**/*.md and
+# README.md runs as written and prints what the page shows; every other
+# fenced block that runs floe (```sh, ```console, plain ```) must be one of
+# the exclusions listed below with the reason it cannot run here, so an
+# example nobody checks fails this test (synopsis blocks, under a
+# "## Synopsis" heading, are not examples). Also: every command of
+# `floe --help` has a page; the man pages generate and format without
+# warnings.
 set -u
 : "${FLOE_BIN:?}" "${FLOE_BUILD_DIR:?}" "${FLOE_SOURCE_DIR:?}"
 FIXTURE="$FLOE_BUILD_DIR/cli_test_log"
@@ -34,6 +38,30 @@ fi
 cat >"$T/run_examples.py" <<'PYEOF'
 import os, re, shutil, subprocess, sys
 pages, rundir, env_path = sys.argv[1:-2], sys.argv[-2], sys.argv[-1]
+# Blocks running floe that cannot run here: (page, text of the block's first
+# line) -> why. Each must still exist (a stale exclusion fails too).
+EXCLUDED = {
+    ("floe-serve.md", "floe serve --memory --port 0 --token-file ~/.floe-token"):
+        "a server until killed, reading ~/.floe-token; the console test after it runs "
+        "the same server on a free port and talks to it over REST",
+    ("rest.md", "mkdir -p /data/wh"):
+        "servers on port 8181 and /data, until killed; floe-serve.md's console test and "
+        "tests/cli/serve.sh, serve_warehouse.sh run them",
+    ("s3.md", "floe sql --warehouse s3://warehouse/ \\"):
+        "needs an S3 endpoint and keys; tests/interop/sql_s3_warehouse.sh runs it "
+        "against a local S3 server",
+    ("README.md", "make demo                                              # the seed's story; leaves build/demo-warehouse"):
+        "the tour (a shell session, placeholders, a server on port 8181): "
+        "tests/cli/readme_tour.sh runs it from the README, placeholders filled in",
+    ("README.md", "make build && scripts/peers-test.sh build/dev/floe"):
+        "the reference-engine peer suite itself (minutes of Spark); make check runs it "
+        "(scripts/check.sh stage_peers)",
+    ("interop.md", "make build"):
+        "the reference-engine peer suite itself (minutes of Spark); make check runs it "
+        "(scripts/check.sh stage_peers)",
+}
+used = set()
+unchecked = 0
 env = dict(os.environ, PATH=env_path + os.pathsep + os.environ["PATH"], NO_COLOR="1")
 env.pop("FLOE_WAREHOUSE", None)
 passed = failed = skipped = 0
@@ -46,20 +74,40 @@ def matches(expected, actual):
         return any(matches(expected[1:], actual[k:]) for k in range(len(actual) + 1))
     return bool(actual) and expected[0] == actual[0] and matches(expected[1:], actual[1:])
 
+RUNS_FLOE = re.compile(r"(^|\$ |[|;&(]\s*|\bbuild/dev/)floe\b")
 for page in pages:
     lines = open(page, encoding="utf-8").read().split("\n")
     i = 0
+    heading = ""
     while i < len(lines):
-        m = re.match(r"^```console test(?:\s+needs=(\S+))?\s*$", lines[i])
-        if not m:
+        if lines[i].startswith("#"):
+            heading = lines[i]
+        fence = re.match(r"^```(\S*)", lines[i])
+        if not fence:
             i += 1
             continue
+        m = re.match(r"^```console test(?:\s+needs=(\S+))?\s*$", lines[i])
         start = i + 1
         i += 1
         block = []
         while i < len(lines) and not lines[i].startswith("```"):
             block.append(lines[i])
             i += 1
+        i += 1  # past the closing fence
+        if not m:
+            if fence.group(1) not in ("", "sh", "bash", "console", "shell"):
+                continue
+            if heading.lower().startswith("## synopsis") or not any(RUNS_FLOE.search(l) for l in block):
+                continue
+            key = (os.path.basename(page), block[0] if block else "")
+            if key in EXCLUDED:
+                used.add(key)
+                print(f"excluded: {key[0]}:{start}: {EXCLUDED[key]}")
+            else:
+                unchecked += 1
+                print(f"FAIL: {key[0]}:{start}: an example running floe that no test runs "
+                      "(make it a ```console test block, or list it in EXCLUDED with the reason)")
+            continue
         need = m.group(1)
         if need and "/" in need:
             if not os.path.exists(os.path.join(rundir, need)):
@@ -91,10 +139,15 @@ for page in pages:
                 print("  got:\n    " + "\n    ".join(actual))
                 if p.stderr:
                     print("  stderr: " + p.stderr.strip())
+for key in sorted(set(EXCLUDED) - used):
+    unchecked += 1
+    print(f"FAIL: exclusion {key[0]}: '{key[1]}' matches no block any more")
+failed += unchecked
 print(f"EXAMPLES {passed} {failed} {skipped}")
 PYEOF
-res=$("$PY" "$T/run_examples.py" "$FLOE_SOURCE_DIR"/docs/cli/*.md "$FLOE_SOURCE_DIR"/docs/sql.md \
-    "$FLOE_SOURCE_DIR"/docs/maint.md "$T/run" "$T/bin")
+shopt -s globstar
+res=$("$PY" "$T/run_examples.py" "$FLOE_SOURCE_DIR"/docs/**/*.md "$FLOE_SOURCE_DIR/README.md" \
+    "$T/run" "$T/bin")
 grep -v '^EXAMPLES ' <<<"$res"
 read -r _ p f s <<<"$(grep '^EXAMPLES ' <<<"$res")"
 pass=$((pass + p))

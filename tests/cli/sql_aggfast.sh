@@ -73,6 +73,19 @@ queries() {
 queries a.t
 same "SELECT count(*), count(amount), sum(amount), min(d), max(x), avg(id) FROM a.e"
 same "SELECT sum(n), count(id), avg(id), min(id), max(id) FROM a.o"
+# wide decimals (exact text, numeric collation) and timestamps (text with
+# microseconds, printed as Spark) give the same output on either path
+F -c "CREATE TABLE a.w (id BIGINT, c DECIMAL(36,23), m DECIMAL(38,2), ts TIMESTAMP, nt TIMESTAMP_NTZ)"
+F -c "INSERT INTO a.w VALUES (1, 3.14159265358979323846264, 12345678901234567890123456789012345.67, TIMESTAMP '2026-01-01 00:00:00', TIMESTAMP_NTZ '2026-01-01 00:00:00.000001'),
+  (2, -3.14159265358979323846264, -0.01, TIMESTAMP '2026-09-28 13:15:19.839', TIMESTAMP_NTZ '2025-12-31 23:59:59.999999'), (3, NULL, NULL, NULL, NULL)"
+F -c "INSERT INTO a.w VALUES (4, 1000.00000000000000000001, 99999999999999999999999999999999999.99, TIMESTAMP '2026-01-01 00:00:00.000001', TIMESTAMP_NTZ '2026-01-01 00:00:00'), (5, 999.5, 1000.00, TIMESTAMP '1970-01-01 00:00:00', TIMESTAMP_NTZ '2100-01-01 12:00:00.5')"
+q="SELECT count(*), count(c), sum(c), min(c), max(c), avg(c), sum(m), min(m), max(m) FROM a.w;"$'\n'
+q+="SELECT count(ts), min(ts), max(ts), min(nt), max(nt) FROM a.w;"$'\n'
+for w in "c > 1000" "c = 3.14159265358979323846264" "m <= 0" "ts > '2026-01-01'" "ts = '2026-01-01 00:00:00.000001'" "nt < '2026-01-01 00:00:00.000001'" "id > 1"; do
+    q+="SELECT count(*), sum(c), min(c), max(m), min(ts), max(nt) FROM a.w WHERE $w;"$'\n'
+done
+same "$q"
+eq "wide decimal sum" "$(F --format csv -c "SELECT sum(c), max(ts) FROM a.w" | tail -1)" "1999.50000000000000000001000,2026-09-28 13:15:19.839"
 
 # EXPLAIN names the fast path
 ex=$(F -c "EXPLAIN SELECT sum(amount), count(*) FROM a.t" 2>&1)

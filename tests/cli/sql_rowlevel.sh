@@ -59,7 +59,9 @@ eq "mor files" "$(C -c "SELECT content, record_count FROM shop.m.files ORDER BY 
 out=$(C -c "ALTER TABLE shop.m CREATE BRANCH b1;
 DELETE FROM shop.m.branch_b1 WHERE id = 3;
 SELECT count(*) AS main FROM shop.m; SELECT count(*) AS b1 FROM shop.m.branch_b1;
+ALTER TABLE shop.m SET TBLPROPERTIES ('write.wap.enabled' = 'true');
 SET spark.wap.branch = b1; UPDATE shop.m SET status = 'z'; RESET spark.wap.branch;
+ALTER TABLE shop.m UNSET TBLPROPERTIES ('write.wap.enabled');
 SELECT * FROM shop.m.branch_b1; SELECT * FROM shop.m ORDER BY id" 2>&1)
 eq "branch targets" "$out" "main
 2
@@ -90,13 +92,28 @@ DELETE FROM shop.q WHERE \"q\".\"id\" = 4; SELECT * FROM shop.q" 2>&1)
 eq "qualified names" "$out" "id,s
 2,u"
 
-# ---- INSERT OVERWRITE (dynamic partition overwrite)
+# ---- INSERT OVERWRITE: static (Spark's default: the whole table) and dynamic
+# (spark.sql.sources.partitionOverwriteMode=dynamic: the partitions written)
+out=$(C -c "CREATE TABLE shop.ps (id BIGINT, d DATE) PARTITIONED BY (d);
+INSERT INTO shop.ps VALUES (1, DATE'2026-01-01'), (2, DATE'2026-01-02'), (3, DATE'2026-01-02');
+INSERT OVERWRITE shop.ps VALUES (9, DATE'2026-01-02');
+SELECT * FROM shop.ps ORDER BY id;
+SELECT operation, summary['replace-partitions'] AS rp, summary['deleted-records'] AS del
+FROM shop.ps.snapshots" 2>&1)
+eq "insert overwrite partitioned, static" "$out" "id,d
+9,2026-01-02
+operation,rp,del
+append,,
+overwrite,,3"
+out=$(C -c "SET spark.sql.sources.partitionOverwriteMode = nope; INSERT OVERWRITE shop.ps VALUES (1, DATE'2026-01-01')" 2>&1)
+eq "bad overwrite mode" "$out" "IllegalArgumentException: The value of spark.sql.sources.partitionOverwriteMode should be one of STATIC, DYNAMIC, but was nope"
 out=$(C -c "CREATE TABLE shop.p (id BIGINT, d DATE) PARTITIONED BY (d);
 INSERT INTO shop.p VALUES (1, DATE'2026-01-01'), (2, DATE'2026-01-02'), (3, DATE'2026-01-02');
+SET spark.sql.sources.partitionOverwriteMode = dynamic;
 INSERT OVERWRITE shop.p VALUES (9, DATE'2026-01-02');
 SELECT * FROM shop.p ORDER BY id;
 SELECT operation, summary['replace-partitions'] AS rp FROM shop.p.snapshots" 2>&1)
-eq "insert overwrite partitioned" "$out" "id,d
+eq "insert overwrite partitioned, dynamic" "$out" "id,d
 1,2026-01-01
 9,2026-01-02
 operation,rp
@@ -107,6 +124,23 @@ INSERT OVERWRITE TABLE shop.u SELECT id * 10 FROM shop.u; SELECT * FROM shop.u O
 eq "insert overwrite unpartitioned" "$out" "id
 10
 20"
+
+# ---- an append whose manifest merge meets a delete manifest: the delete
+# manifest is carried over, never written into a merged data manifest
+out=$(C -c "CREATE TABLE shop.mm (id BIGINT, d DATE) PARTITIONED BY (d) TBLPROPERTIES (
+  'write.delete.mode'='merge-on-read', 'commit.manifest.min-count-to-merge'='2');
+INSERT INTO shop.mm VALUES (1, DATE'2026-01-01'), (2, DATE'2026-01-01');
+DELETE FROM shop.mm WHERE id = 1;
+INSERT INTO shop.mm VALUES (4, DATE'2026-01-02');
+SELECT * FROM shop.mm ORDER BY id;
+SELECT content, added_data_files_count + existing_data_files_count AS data,
+       added_delete_files_count + existing_delete_files_count AS dels FROM shop.mm.manifests" 2>&1)
+eq "manifest merge keeps delete manifests apart" "$out" "id,d
+2,2026-01-01
+4,2026-01-02
+content,data,dels
+0,2,0
+1,0,1"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

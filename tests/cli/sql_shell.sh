@@ -32,7 +32,7 @@ eq "empty result keeps the header" "$out" "+---+
 +---+
 +---+"
 out=$(F -c "SELECT TIMESTAMP'2026-09-20 01:02:03.5' AS ts, DATE'2026-9-1' AS d")
-has "timestamp millis" "$out" "|2026-09-20 01:02:03.500|2026-09-01|"
+has "timestamp as Spark prints it" "$out" "|2026-09-20 01:02:03.5|2026-09-01|"
 
 # ---- csv (RFC 4180 quoting, header) and json (one object per row)
 out=$(F --format csv -c "SELECT 1 AS a, 'x,\"y' AS b, NULL AS c, '' AS d UNION ALL SELECT 2, 'multi
@@ -96,7 +96,7 @@ out=$(F --format csv -c "SET TIME ZONE 'Europe/Paris'; SET spark.sql.session.tim
 eq "set time zone" "$out" "key,value
 spark.sql.session.timeZone,Europe/Paris"
 out=$(F -c "SET TIME ZONE 'Mars/Olympus'" 2>&1); rc=$?
-has "bad zone" "$rc:$out" "1:Error: Cannot resolve the given timezone"
+has "bad zone" "$rc:$out" "1:IllegalArgumentException: Cannot resolve the given timezone"
 out=$(F --conf cache-enabled=false --format csv -c "SET")
 eq "--conf shows in SET" "$out" "key,value
 cache-enabled,false"

@@ -47,7 +47,8 @@ static void test_namespaces(void)
 {
     floe_catalog *c = open_cat("cat.db", NULL);
     FT_ASSERT(c);
-    FT_EQ_STR(floe_catalog_name(c), "default");
+    FT_EQ_STR(floe_catalog_name(c), FLOE_CATALOG_DEFAULT_NAME);
+    FT_EQ_STR(floe_catalog_name(c), "local");
     floe_props p = FLOE_PROPS_INIT;
     FT_OK(floe__props_set(&p, "owner", "alice"));
     FT_OK(floe__props_set(&p, "comment", "sales data"));
@@ -185,7 +186,7 @@ static void test_views_untouched(void)
     sqlite3 *db;
     FT_ASSERT(sqlite3_open(ft_tmp("cat.db"), &db) == SQLITE_OK);
     FT_ASSERT(sqlite3_exec(db,
-                           "INSERT INTO iceberg_tables VALUES ('default', 'db', 'v', "
+                           "INSERT INTO iceberg_tables VALUES ('local', 'db', 'v', "
                            "'/v/1.metadata.json', NULL, 'VIEW')",
                            NULL, NULL, NULL) == SQLITE_OK);
     char *loc;

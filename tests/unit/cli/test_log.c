@@ -324,21 +324,75 @@ static void test_table_formats(void)
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format csv shop.orders", floe_bin(), wh), 0);
     FT_EQ_STR(out,
               "snapshot_id,parent_id,committed_at,operation,added_records,deleted_records,"
-              "total_records,total_files,refs,state\n"
-              "1822237857672733606,5270420720687731067,2026-09-28 13:15:50.000,append,1,0,4,3,main,current\n"
-              "4149797747189483283,5270420720687731067,2026-09-28 13:15:40.000,append,1,0,4,3,audit,ref\n"
-              "23499723825440384,5270420720687731067,2026-09-28 13:15:26.352,append,2,0,5,3,,abandoned\n"
-              "5270420720687731067,3657524344527679724,2026-09-28 13:15:22.058,append,1,0,3,2,tag: close-2026-09,main\n"
-              "3657524344527679724,,2026-09-28 13:15:19.839,append,2,0,2,1,,main\n");
+              "total_records,total_files,refs,state,wap_id\n"
+              "1822237857672733606,5270420720687731067,2026-09-28 13:15:50.000,append,1,0,4,3,main,current,\n"
+              "4149797747189483283,5270420720687731067,2026-09-28 13:15:40.000,append,1,0,4,3,audit,ref,\n"
+              "23499723825440384,5270420720687731067,2026-09-28 13:15:26.352,append,2,0,5,3,,abandoned,\n"
+              "5270420720687731067,3657524344527679724,2026-09-28 13:15:22.058,append,1,0,3,2,tag: close-2026-09,main,\n"
+              "3657524344527679724,,2026-09-28 13:15:19.839,append,2,0,2,1,,main,\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format json --limit 1 shop.orders", floe_bin(), wh), 0);
     FT_EQ_STR(out, "{\"snapshot_id\":1822237857672733606,\"parent_id\":5270420720687731067,"
                    "\"committed_at\":\"2026-09-28 13:15:50.000\",\"operation\":\"append\","
                    "\"added_records\":1,\"deleted_records\":0,\"total_records\":4,"
-                   "\"total_files\":3,\"refs\":\"main\",\"state\":\"current\"}\n");
+                   "\"total_files\":3,\"refs\":\"main\",\"state\":\"current\",\"wap_id\":null}\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --limit 1 shop.orders", floe_bin(), wh), 0);
     FT_CHECK(out && strstr(out, "|snapshot_id        |parent_id          |committed_at           |"));
+    free(out);
+}
+
+/* Write-audit-publish (issue #21 item 15): a snapshot committed with
+ * spark.wap.id is staged, not abandoned; once a cherry-pick publishes it
+ * (published-wap-id on main) both are published, naming the wap id. Java's
+ * cherry-pick summary keys: published-wap-id, source-snapshot-id. */
+static const char WAP[] =
+    "table shop.wap\n"
+    "snap 100 - 1790601300000 append added-records=1 total-records=1 total-data-files=1\n"
+    "ref main 100 branch\n"
+    "snap 200 100 1790601310000 append added-records=1 total-records=2 total-data-files=2 "
+    "wap.id=load-1\n"
+    "snap 300 100 1790601320000 append added-records=1 total-records=2 total-data-files=2 "
+    "wap.id=load-2\n"
+    "snap 400 100 1790601330000 append added-records=1 total-records=2 total-data-files=2 "
+    "published-wap-id=load-2 source-snapshot-id=300\n"
+    "ref main 400 branch\n"
+    "snap 500 400 1790601340000 append added-records=1 total-records=3 total-data-files=3\n"
+    "ref main 500 branch\n"
+    "# rollback: 500 is abandoned\n"
+    "ref main 400 branch\n";
+
+static void test_wap_states(void)
+{
+    const char *wh = ft_tmp("warehouse");
+    if (build(wh, WAP) < 0) {
+        ft_fail(__FILE__, __LINE__, "build: %s", ft_floe_err());
+        return;
+    }
+    char *out = NULL;
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format csv shop.wap | cut -d, -f1,9-",
+                     floe_bin(), wh),
+              0);
+    FT_EQ_STR(out, "snapshot_id,refs,state,wap_id\n"
+                   "500,,abandoned,\n"
+                   "400,main,current,load-2\n"
+                   "300,,published,load-2\n"
+                   "200,,staged,load-1\n"
+                   "100,,main,\n");
+    free(out);
+    FT_EQ_INT(ft_run(&out,
+                     "%s log --warehouse %s --all --graph --ascii shop.wap | "
+                     "sed -nE 's/.* ([0-9]{3}) .*(\\[[^]]*\\])$/\\1 \\2/p'",
+                     floe_bin(), wh),
+              0);
+    FT_EQ_STR(out, "500 [abandoned]\n"
+                   "400 [published wap.id=load-2]\n"
+                   "300 [published wap.id=load-2]\n"
+                   "200 [staged wap.id=load-1]\n");
+    free(out);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format dot shop.wap", floe_bin(), wh), 0);
+    FT_CHECK(out && strstr(out, "staged\\nwap.id load-1\"") &&
+             strstr(out, "published\\nwap.id load-2\""));
     free(out);
 }
 
@@ -504,7 +558,7 @@ static void test_graph_java_fixture(void)
                      floe_bin(), wh),
               0);
     FT_EQ_STR(out, "3051729675574597004,,2018-01-04 21:22:35.770,append,0,0,,,\"audit, tag: stable\","
-                   "main\n");
+                   "main,\n");
     free(out);
 }
 
@@ -516,6 +570,7 @@ static const ft_case cases[] = {
     {"graph_seed", test_graph_seed}, {"graph_color", test_graph_color},
     {"table_formats", test_table_formats}, {"exit_codes", test_exit_codes},
     {"dot", test_dot},
+    {"wap_states", test_wap_states},
 };
 
 int main(int argc, char **argv)

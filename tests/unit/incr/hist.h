@@ -440,7 +440,7 @@ static inline int64_t h_commit(h_table *h, const char *op)
     floe_manifest_file mfs[2];
     floe_buf o1 = FLOE_BUF_INIT, o2 = FLOE_BUF_INIT;
     floe_manifest_writer *w1 = NULL, *w2 = NULL;
-    bool any1, any2;
+    bool any1 = false, any2 = false; /* a failed write adds no manifest */
     int rc = h_write_manifest(h, FLOE_MANIFEST_DATA, dpath, &mfs[0], &o1, &w1, &any1);
     if (rc == 0)
         rc = h_write_manifest(h, FLOE_MANIFEST_DELETES, xpath, &mfs[1], &o2, &w2, &any2);

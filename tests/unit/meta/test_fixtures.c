@@ -584,8 +584,8 @@ static void test_readable_metrics_types(void)
     const char *rm = strstr(r, "|{\"col0\":");
     FT_ASSERT(rm);
     static const char *const want[] = {
-        "{\"col0\":{\"column_size\":42,\"value_count\":1,\"null_value_count\":0,"
-        "\"nan_value_count\":null,\"lower_bound\":true,\"upper_bound\":true}",
+        ("{\"col0\":{\"column_size\":42,\"value_count\":1,\"null_value_count\":0,"
+         "\"nan_value_count\":null,\"lower_bound\":true,\"upper_bound\":true}"), /* one element */
         "\"col1\":{",
         "\"lower_bound\":2147483647,",
         "\"col10\":{",

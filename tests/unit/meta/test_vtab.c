@@ -2,7 +2,8 @@
 /* sql/vtab: metadata tables queried through SQLite's virtual-table module
  * floe_rows: counts with WHERE, json_extract on summary, ORDER BY, type
  * mapping, pushed-down constraints, the colUsed projection handed to the
- * source, session time zone, DROP TABLE. */
+ * source, session time zone, DROP TABLE, the numeric collation of wide
+ * decimals. */
 #include "fixture.h"
 #include "sql/vtab.h"
 
@@ -189,7 +190,9 @@ static void test_pushdown(void)
          "0");
     FT_EQ_INT(nseen, 1); /* parent_id is not pushable */
     FT_EQ_INT(seen[0].column, 0);
-    FT_EQ_INT(seen[0].op, FLOE_RS_GT);
+    /* text comparison: '... 13:15:20.000000' > '... 13:15:20', so the
+     * shorter literal is the lower bound >= 13:15:20.000000 */
+    FT_EQ_INT(seen[0].op, FLOE_RS_GE);
     FT_EQ_INT(seen[0].value.v.i64, (T0 + 20000) * 1000);
     Q_EQ(e.db, "SELECT count(*) FROM spy WHERE snapshot_id = 'x'", "0");
     FT_EQ_INT(nseen, 0); /* text for a long column is not pushed */
@@ -300,12 +303,41 @@ static void test_create_errors(void)
     teardown(&e);
 }
 
+/* The numeric collation of wide decimal columns: order by value (signs,
+ * zeros, leading and trailing zeros, exponents, 38-digit values), equal
+ * values equal, text that is not a number after every number. */
+static void test_decimal_collation(void)
+{
+    env e;
+    if (!setup(&e, 1))
+        return;
+    FT_CHECK(sqlite3_exec(e.db,
+                          "CREATE TABLE n(x TEXT COLLATE floe_decimal); INSERT INTO n VALUES "
+                          "('1e3'), ('999.99999999999999999999999'), ('-0'), ('0.000'), ('-1.5'), "
+                          "('abc'), ('1000.00000000000000000000001'), ('+2'), (' 3 '), ('-1.50'), "
+                          "('-12345678901234567890123456789012345.67'), ('0.0001e4'), ('-1e-30'), "
+                          "('99999999999999999999999999999999999999'), ('1.'), ('.5'), ('1e'), ('')",
+                          NULL, NULL, NULL) == SQLITE_OK);
+    Q_EQ(e.db, "SELECT x FROM n ORDER BY x, rowid",
+         "-12345678901234567890123456789012345.67,-1.5,-1.50,-1e-30,-0,0.000,.5,0.0001e4,1.,+2, 3 ,"
+         "999.99999999999999999999999,1e3,1000.00000000000000000000001,"
+         "99999999999999999999999999999999999999,,1e,abc");
+    Q_EQ(e.db, "SELECT count(DISTINCT x) FROM n", "15");
+    Q_EQ(e.db, "SELECT count(*) FROM n WHERE x = 1000", "1");
+    Q_EQ(e.db, "SELECT count(*) FROM n WHERE x = '1000.000'", "1");
+    Q_EQ(e.db, "SELECT count(*) FROM n WHERE x > 2", "8"); /* 5 numbers, then the texts */
+    Q_EQ(e.db, "SELECT max(x) FROM n WHERE x < 1e40", "99999999999999999999999999999999999999");
+    Q_EQ(e.db, "SELECT max(x) FROM n WHERE x < 'a'", "1e");
+    teardown(&e);
+}
+
 static const ft_case cases[] = {
     {"seed_queries", test_seed_queries},
     {"pushdown", test_pushdown},
     {"projection", test_projection},
     {"time_zone", test_time_zone},
     {"create_errors", test_create_errors},
+    {"decimal_collation", test_decimal_collation},
 };
 
 int main(int argc, char **argv)

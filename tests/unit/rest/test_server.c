@@ -9,7 +9,7 @@
 #include "harness.h"
 #include "rest/server.h"
 
-#include <curl/curl.h>
+#include "lazy/curl.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 
 #include "util/util.h"
 
-#include <curl/curl.h>
+#include "lazy/curl.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>

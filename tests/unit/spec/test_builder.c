@@ -2,7 +2,7 @@
 /* spec/builder: commit-path metadata updates (REST TableCommit update kinds)
  * with snapshot-log and metadata-log bookkeeping. */
 #include "harness.h"
-#include "spec/metadata.h"
+#include "spec/commit.h"
 #include "spec/spec.h"
 
 #include <stdio.h>
@@ -271,7 +271,7 @@ static void test_apply_json(void)
     floe_metadata_builder *b;
     FT_OK(floe__metadata_builder_new(&b, m, "s3://b/t/metadata/00000.metadata.json"));
     for (size_t i = 0; i < floe__json_len(u); i++) {
-        int rc = floe__mb_apply_json(b, floe__json_at(u, i));
+        int rc = floe__commit_apply_json(b, floe__json_at(u, i));
         if (rc < 0)
             ft_fail(__FILE__, __LINE__, "update %zu: %s", i, ft_floe_err());
     }
@@ -312,7 +312,7 @@ static void test_apply_json(void)
     };
     for (size_t i = 0; i < FT_N(bad); i++) {
         FT_OK(floe__json_parse(&u, bad[i][0], strlen(bad[i][0]), "u"));
-        FT_CHECK(floe__mb_apply_json(b, u) < 0);
+        FT_CHECK(floe__commit_apply_json(b, u) < 0);
         FT_ERR_CONTAINS(bad[i][1]);
         floe__json_free(u);
     }
@@ -327,7 +327,7 @@ static int apply_text(floe_metadata_builder *b, const char *text)
     FLOE_TRY(floe__json_parse(&u, text, strlen(text), "updates"));
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < floe__json_len(u); i++)
-        rc = floe__mb_apply_json(b, floe__json_at(u, i));
+        rc = floe__commit_apply_json(b, floe__json_at(u, i));
     floe__json_free(u);
     return rc;
 }

@@ -233,6 +233,73 @@ static void test_dates(void)
     FT_ERR_CONTAINS("zorder");
 }
 
+/* Timestamps at the ends of int64 (issue #21 item 17): the transforms give
+ * Java's values, the hour count narrowed like Java's (int) cast. Expected:
+ * Spark's range -290308-12-21T19:59:05.224192 .. +294247-01-10T04:00:54.775807. */
+static void test_extremes(void)
+{
+    floe_transform y = TR(FLOE_TR_YEAR, 0), m = TR(FLOE_TR_MONTH, 0), d = TR(FLOE_TR_DAY, 0),
+                   h = TR(FLOE_TR_HOUR, 0);
+    floe_value in, out;
+    floe_type_id us_types[] = {FLOE_T_TIMESTAMP, FLOE_T_TIMESTAMPTZ};
+    for (size_t i = 0; i < FT_N(us_types); i++) {
+        in = floe_value_i64(us_types[i], INT64_MAX);
+        FT_OK(floe_transform_apply(&y, &in, &out));
+        FT_EQ_INT(out.v.i32, 294247 - 1970);
+        FT_OK(floe_transform_apply(&m, &in, &out));
+        FT_EQ_INT(out.v.i32, (294247 - 1970) * 12);
+        FT_OK(floe_transform_apply(&d, &in, &out));
+        FT_EQ_INT(out.v.i32, 106751991);
+        FT_OK(floe_transform_apply(&h, &in, &out));
+        FT_EQ_INT(out.v.i32, -1732919508); /* (int) 2562047788L */
+        in = floe_value_i64(us_types[i], INT64_MIN);
+        FT_OK(floe_transform_apply(&y, &in, &out));
+        FT_EQ_INT(out.v.i32, -290308 - 1970);
+        FT_OK(floe_transform_apply(&m, &in, &out));
+        FT_EQ_INT(out.v.i32, (-290308 - 1970) * 12 + 11);
+        FT_OK(floe_transform_apply(&d, &in, &out));
+        FT_EQ_INT(out.v.i32, -106751992);
+        FT_OK(floe_transform_apply(&h, &in, &out));
+        FT_EQ_INT(out.v.i32, 1732919507); /* (int) -2562047789L */
+    }
+    /* nanoseconds: 1677-09-21T00:12:43.145224192 .. 2262-04-11T23:47:16.854775807 */
+    in = floe_value_i64(FLOE_T_TIMESTAMP_NS, INT64_MIN);
+    FT_OK(floe_transform_apply(&y, &in, &out));
+    FT_EQ_INT(out.v.i32, 1677 - 1970 - 0);
+    FT_OK(floe_transform_apply(&d, &in, &out));
+    FT_EQ_INT(out.v.i32, days(1677, 9, 21));
+    in = floe_value_i64(FLOE_T_TIMESTAMPTZ_NS, INT64_MAX);
+    FT_OK(floe_transform_apply(&m, &in, &out));
+    FT_EQ_INT(out.v.i32, (2262 - 1970) * 12 + 3);
+    FT_OK(floe_transform_apply(&h, &in, &out));
+    FT_EQ_INT(out.v.i32, (int64_t)days(2262, 4, 11) * 24 + 23);
+    /* dates at the ends of int32 */
+    in = floe_value_date(INT32_MAX);
+    FT_OK(floe_transform_apply(&d, &in, &out));
+    FT_EQ_INT(out.v.i32, INT32_MAX);
+    FT_OK(floe_transform_apply(&y, &in, &out));
+    FT_EQ_INT(out.v.i32, 5881580 - 1970);
+    FT_OK(floe_transform_apply(&m, &in, &out));
+    FT_EQ_INT(out.v.i32, (5881580 - 1970) * 12 + 6);
+    in = floe_value_date(INT32_MIN);
+    FT_OK(floe_transform_apply(&d, &in, &out));
+    FT_EQ_INT(out.v.i32, INT32_MIN);
+    FT_OK(floe_transform_apply(&y, &in, &out));
+    FT_EQ_INT(out.v.i32, -5877641 - 1970);
+    FT_OK(floe_transform_apply(&m, &in, &out));
+    FT_EQ_INT(out.v.i32, (-5877641 - 1970) * 12 + 5);
+    /* and their human strings */
+    floe_buf b = FLOE_BUF_INIT;
+    in = floe_value_i64(FLOE_T_TIMESTAMP, INT64_MIN);
+    FT_OK(floe_value_format(&in, &b));
+    FT_EQ_STR(b.ptr, "-290308-12-21T19:59:05.224192");
+    b.len = 0;
+    in = floe_value_i64(FLOE_T_TIMESTAMP, INT64_MAX);
+    FT_OK(floe_value_format(&in, &b));
+    FT_EQ_STR(b.ptr, "294247-01-10T04:00:54.775807");
+    floe__buf_free(&b);
+}
+
 static void test_can_apply_and_result_types(void)
 {
     floe_type ti = T(FLOE_T_INT), tf = T(FLOE_T_FLOAT), ts = T(FLOE_T_STRING),
@@ -375,6 +442,7 @@ static const ft_case cases[] = {
     {"spark_rename_column_buckets", test_spark_rename_column_buckets},
     {"truncate", test_truncate},
     {"dates", test_dates},
+    {"extremes", test_extremes},
     {"can_apply_and_result_types", test_can_apply_and_result_types},
     {"human_strings", test_human_strings},
     {"partition_path", test_partition_path},

@@ -285,6 +285,10 @@ static void test_expressions(void)
       "CAST(e AS DOUBLE), try_cast(f AS INT), CAST(g AS TIMESTAMP)",
       "QUERY\nquery: SELECT CAST(a AS TEXT), CAST(b AS INTEGER), CAST(c AS NUMERIC), date(d), "
       "CAST(e AS REAL), CAST(f AS INTEGER), CAST(g AS TEXT)\n");
+    /* a typed null of a nested type is NULL (Spark's CAST(NULL AS ARRAY<INT>)) */
+    q("SELECT CAST(NULL AS ARRAY<INT>), CAST(NULL AS MAP<STRING, ARRAY<INT>>), "
+      "CAST(NULL AS STRUCT<x: INT>)",
+      "QUERY\nquery: SELECT NULL, NULL, NULL\n");
     q("SELECT a <=> b, !c, a != b, a <> b, a == b, s RLIKE 'x', s ILIKE 'y'",
       "QUERY\nquery: SELECT a IS b, NOT c, a != b, a <> b, a == b, s REGEXP 'x', s LIKE 'y'\n");
     /* expression rewrites apply inside subqueries and DML parts too */
@@ -292,6 +296,24 @@ static void test_expressions(void)
       "DELETE\ntarget: ice.db.t\nwhere: d < '2026-01-01' AND id IN (SELECT id FROM "
       "\"floe_ref_1\" AS \"branch_b\")\n"
       "ref: floe_ref_1 = ice.db.u branch:b\n");
+}
+
+/* Decimal literals SQLite cannot hold exactly (more than 15 significant
+ * digits, integers past 64 bits) become their text, a unary minus joining
+ * them; others stay numbers. */
+static void test_wide_literals(void)
+{
+    q("SELECT 3.14159265358979323846264, -3.14159265358979323846264, 1 - 0.1234567890123456",
+      "QUERY\nquery: SELECT '3.14159265358979323846264', '-3.14159265358979323846264', 1 - "
+      "'0.1234567890123456'\n");
+    q("SELECT (-12345678901234567890), 1.500000000000000000000, 0.000000000000000012345, "
+      "123456789012345, -9223372036854775808, 1.2345678901234567e3",
+      "QUERY\nquery: SELECT ('-12345678901234567890'), 1.500000000000000000000, "
+      "0.000000000000000012345, 123456789012345, - 9223372036854775808, 1.2345678901234567e3\n");
+    q("SELECT * FROM db.t WHERE c = -1234567890.1234567 AND x IN (1, -99999999999999999999)",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\" WHERE c = '-1234567890.1234567' AND x "
+      "IN (1, '-99999999999999999999')\n"
+      "ref: floe_ref_1 = ice.db.t\n");
 }
 
 static void test_errors(void)
@@ -343,6 +365,7 @@ static const ft_case cases[] = {
     {"quoting_and_comments", test_quoting_and_comments},
     {"nested", test_nested},
     {"expressions", test_expressions},
+    {"wide_literals", test_wide_literals},
     {"errors", test_errors},
 };
 

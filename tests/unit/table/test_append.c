@@ -375,6 +375,25 @@ static void test_branch_and_wap(void)
     o.branch = "nope";
     FT_CHECK(floe_table_load(&audit, c, "shop.orders_wap", &o) == FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Cannot use branch (does not exist): nope");
+    /* create_branch (Spark's spark.wap.branch): the first write creates the
+     * branch, its snapshot's parent main's head; main does not move */
+    o.create_branch = true;
+    FT_OK(floe_table_load(&audit, c, "shop.orders_wap", &o));
+    int64_t n1 = fx_append_rows(audit, LOAD2, 1);
+    FT_OK(floe_table_refresh(t));
+    FT_EQ_INT(fx_main(t), a1);
+    FT_OK(floe_table_ref(t, "nope", &r));
+    FT_EQ_INT(r.snapshot_id, n1);
+    floe_snapshot_info ni;
+    FT_OK(floe_table_snapshot_by_id(t, n1, &ni));
+    FT_EQ_INT(ni.parent_snapshot_id, a1);
+    FT_EQ_INT(fx_rows(t, n1), 4);
+    int64_t n2 = fx_append_rows(audit, LOAD2, 1); /* then an ordinary branch */
+    FT_OK(floe_table_snapshot_by_id(audit, n2, &ni));
+    FT_EQ_INT(ni.parent_snapshot_id, n1);
+    floe_table_free(audit);
+    FT_OK(floe_table_drop_branch(t, "nope", false));
+    o.create_branch = false;
 
     /* write.wap.enabled + wap.id: staged, then published by cherry-pick */
     floe_props p = FLOE_PROPS_INIT;

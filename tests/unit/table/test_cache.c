@@ -115,8 +115,41 @@ static void test_stale_reader(void)
     floe__table_cache_set_clock(NULL);
 }
 
+/* A commit through another handle (the SQL session's write target) is
+ * taken by the expiring cache's entry: the session reads its own write,
+ * as Java's cached Table is the object that committed. */
+static void test_committed(void)
+{
+    floe_catalog *c = fx_catalog();
+    FT_ASSERT(c);
+    floe_table *w = NULL;
+    FT_OK(fx_create(&w, c, "shop.own", NULL));
+    int64_t first = fx_append(w, 3);
+    floe_table_cache_options eo = FLOE_TABLE_CACHE_OPTIONS_INIT;
+    eo.mode = FLOE_CACHE_EXPIRING;
+    floe_table_cache *dash = NULL;
+    FT_OK(floe_table_cache_new(&dash, c, &eo));
+    floe_table *t = NULL;
+    FT_OK(floe_table_cache_get(&t, dash, "shop.own"));
+    FT_EQ_INT(fx_main(t), first);
+    int64_t second = fx_append(w, 2);
+    FT_OK(floe_table_cache_get(&t, dash, "shop.own"));
+    FT_EQ_INT(fx_main(t), first); /* someone else's commit: stale */
+    FT_OK(floe_table_cache_committed(dash, w));
+    FT_OK(floe_table_cache_get(&t, dash, "shop.own"));
+    FT_EQ_INT(fx_main(t), second);
+    FT_EQ_STR(floe_table_metadata_location(t), floe_table_metadata_location(w));
+    /* no entry: nothing to do */
+    floe_table_cache_invalidate(dash, "shop.own");
+    FT_OK(floe_table_cache_committed(dash, w));
+    floe_table_cache_free(dash);
+    floe_table_free(w);
+    floe_catalog_free(c);
+}
+
 static const ft_case cases[] = {
     {"stale_reader", test_stale_reader},
+    {"committed", test_committed},
 };
 
 int main(int argc, char **argv)

@@ -265,11 +265,8 @@ static int add_schema_prepare(const floe_table_metadata *base, floe_table_change
         rc = floe__json_parse(j, b.ptr, b.len, "test");
     floe__buf_free(&b);
     FLOE_TRY(rc);
-    floe_table_update *u = floe__change_update(c, FLOE_UPD_JSON);
-    if (!u)
-        return floe__error_nomem();
-    u->json = *j;
-    return 0;
+    int fv = base->format_version;
+    return floe__change_update_parse(c, *j, &fv);
 }
 
 static void test_staged_concurrent(void)

@@ -627,8 +627,10 @@ static void test_rest_commit_request(void)
     FT_ERR_IS(FLOE_ECONFLICT, msg);
     FT_EQ_INT(fx_count_files(t), files + 1);
     const char *bad = "{\"requirements\":[{\"type\":\"assert-create\"}],\"updates\":[]}";
+    /* Java's AssertTableDoesNotExist on an existing table */
     FT_CHECK(floe__table_commit_request(c, NULL, "shop.rest", bad, strlen(bad), NULL) ==
-             FLOE_EUNSUPPORTED);
+             FLOE_ECONFLICT);
+    FT_ERR_IS(FLOE_ECONFLICT, "Requirement failed: table already exists");
     const char *junk = "{\"updates\":[{\"action\":\"set-snapshot-ref\"}]}";
     FT_CHECK(floe__table_commit_request(c, NULL, "shop.rest", junk, strlen(junk), NULL) ==
              FLOE_EINVALID);

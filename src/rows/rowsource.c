@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * meta/rowsource: dispatch wrappers of the row-source interface, the static
+ * rows/rowsource: dispatch wrappers of the row-source interface, the static
  * Iceberg types metadata tables use for their columns, the JSON encoding of
  * primitive values inside nested cells, timestamp text, and the "indexed"
  * row source that metadata tables over in-memory arrays are built on.
  */
-#include "meta/rowsource.h"
+#include "rows/rowsource.h"
 
 #include "spec/value.h"
 #include "util/civil.h"
@@ -167,9 +167,8 @@ static int json_real(double d, int max_digits, floe_buf *out)
         if (max_digits == 9 ? (float)strtod(s, NULL) == (float)d : strtod(s, NULL) == d)
             break;
     }
-    if (!strpbrk(s, ".en"))
-        strcat(s, ".0");
-    return floe__buf_puts(out, s);
+    FLOE_TRY(floe__buf_puts(out, s));
+    return strpbrk(s, ".en") ? 0 : floe__buf_puts(out, ".0");
 }
 
 int floe__rs_json_value(const floe_value *v, floe_buf *out)

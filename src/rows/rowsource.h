@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * meta/rowsource: the row-source interface. A row source is a table-valued
+ * rows/rowsource: the row-source interface. A row source is a table-valued
  * thing with a fixed column list (names + Iceberg types) that can be opened
  * any number of times; each open yields a cursor producing rows one at a
  * time. Metadata tables (meta.h) are row sources; the SQL shell exposes any
@@ -23,8 +23,8 @@
  * (say, read one snapshot's manifests) but may still return rows that do not
  * satisfy them; consumers re-check (SQLite does).
  */
-#ifndef FLOE_META_ROWSOURCE_H
-#define FLOE_META_ROWSOURCE_H
+#ifndef FLOE_ROWS_ROWSOURCE_H
+#define FLOE_ROWS_ROWSOURCE_H
 
 #include "spec/types.h"
 #include "spec/value.h"

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* util/civil: floor division and the Gregorian day count at the ends of the
+ * int64 range (issue #21 item 17: floormod(INT64_MIN, 10^6) overflowed).
+ * Expected dates come from Python's datetime reduced by 400-year cycles and
+ * from Spark's documented timestamp range (-290308-12-21T19:59:05.224192 to
+ * +294247-01-10T04:00:54.775807). */
+#include "harness.h"
+#include "util/civil.h"
+
+static void test_floor_extremes(void)
+{
+    FT_EQ_INT(floe__floordiv(INT64_MIN, 1000000), -9223372036855LL);
+    FT_EQ_INT(floe__floormod(INT64_MIN, 1000000), 224192);
+    FT_EQ_INT(floe__floordiv(INT64_MAX, 1000000), 9223372036854LL);
+    FT_EQ_INT(floe__floormod(INT64_MAX, 1000000), 775807);
+    FT_EQ_INT(floe__floordiv(INT64_MIN, 1), INT64_MIN);
+    FT_EQ_INT(floe__floormod(INT64_MIN, 1), 0);
+    FT_EQ_INT(floe__floordiv(INT64_MIN, INT64_MAX), -2);
+    FT_EQ_INT(floe__floormod(INT64_MIN, INT64_MAX), INT64_MAX - 1);
+    FT_EQ_INT(floe__floordiv(-1, 86400), -1);
+    FT_EQ_INT(floe__floormod(-1, 86400), 86399);
+    FT_EQ_INT(floe__floordiv(-86400, 86400), -1);
+    FT_EQ_INT(floe__floormod(-86400, 86400), 0);
+}
+
+static void check_civil(int64_t z, int64_t ey, unsigned em, unsigned ed)
+{
+    int64_t y;
+    unsigned m, d;
+    floe__civil_from_days(z, &y, &m, &d);
+    FT_EQ_INT(y, ey);
+    FT_EQ_INT(m, em);
+    FT_EQ_INT(d, ed);
+    FT_EQ_INT(floe__days_from_civil(ey, em, ed), z);
+}
+
+static void test_civil_extremes(void)
+{
+    check_civil(0, 1970, 1, 1);
+    check_civil(-1, 1969, 12, 31);
+    check_civil(INT64_MAX, 25252734927768524LL, 7, 27);
+    check_civil(INT64_MIN, -25252734927764585LL, 6, 7);
+    check_civil(INT32_MAX, 5881580, 7, 11);
+    check_civil(INT32_MIN, -5877641, 6, 23);
+    /* the days of the int64 microsecond timestamps' ends */
+    check_civil(106751991, 294247, 1, 10);
+    check_civil(-106751992, -290308, 12, 21);
+    /* a day count that does not fit saturates */
+    FT_EQ_INT(floe__days_from_civil(INT64_MAX, 12, 31), INT64_MAX);
+    FT_EQ_INT(floe__days_from_civil(INT64_MIN, 1, 1), INT64_MIN);
+}
+
+static void test_wrap_i32(void)
+{
+    FT_EQ_INT(floe__wrap_i32(2562047788LL), -1732919508);
+    FT_EQ_INT(floe__wrap_i32(-2562047789LL), 1732919507);
+    FT_EQ_INT(floe__wrap_i32(-1), -1);
+    FT_EQ_INT(floe__wrap_i32(INT32_MIN), INT32_MIN);
+    FT_EQ_INT(floe__wrap_i32(INT64_MIN), 0);
+}
+
+static const ft_case cases[] = {
+    {"floor_extremes", test_floor_extremes},
+    {"civil_extremes", test_civil_extremes},
+    {"wrap_i32", test_wrap_i32},
+};
+
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}
