@@ -162,7 +162,7 @@ int floe_scan_open(floe_scan **out, floe_fileio *io, const char *metadata_locati
         return floe__error(FLOE_EINVALID, "scan", "floe_scan_open: NULL argument");
     *out = NULL;
     floe_scan_options defaults;
-    const floe_scan_options *o;
+    const floe_scan_options *o = NULL;
     FLOE_TRY(floe__scan_options_get(opts, &defaults, &o));
     floe_scan *s = floe__calloc(1, sizeof(*s));
     if (!s)

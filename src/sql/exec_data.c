@@ -449,6 +449,24 @@ static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t 
     return data_open_projected(rs, cons, ncons, UINT64_MAX, out);
 }
 
+/* The scan stream's error, raised again with the code it carried: the
+ * stream's text is "<FLOE_E* name>: <message>" (scan/read.c), so a data
+ * file floe cannot read keeps FLOE_EUNSUPPORTED and prints as Java's
+ * UnsupportedOperationException, not as an I/O failure. */
+static int stream_error(data_cursor *c)
+{
+    const char *m = c->stream.get_last_error ? c->stream.get_last_error(&c->stream) : NULL;
+    if (!m)
+        return floe__error(FLOE_EIO, "sql", "reading the table failed");
+    for (int code = FLOE_ERROR; code >= FLOE_ENOMEM; code--) {
+        const char *name = floe_error_code_name(code);
+        size_t n = strlen(name);
+        if (strncmp(m, name, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
+            return floe__error(code, "sql", "%s", m + n + 2);
+    }
+    return floe__error(FLOE_EIO, "sql", "%s", m);
+}
+
 static void release_batch(data_cursor *c)
 {
     if (c->batch.release)
@@ -474,8 +492,7 @@ static int data_next(floe_rowcursor *base)
         release_batch(c);
         int e = c->stream.get_next(&c->stream, &c->batch);
         if (e != 0) {
-            const char *m = c->stream.get_last_error ? c->stream.get_last_error(&c->stream) : NULL;
-            return floe__error(FLOE_EIO, "sql", "%s", m ? m : "reading the table failed");
+            return stream_error(c);
         }
         if (!c->batch.release)
             return FLOE_ITEROVER;
@@ -861,9 +878,7 @@ int floe__sql_data_each_batch(floe_rowsource *rs, const floe_rs_constraint *cons
         while (rc == 0) {
             release_batch(c);
             if (c->stream.get_next(&c->stream, &c->batch) != 0) {
-                const char *m =
-                    c->stream.get_last_error ? c->stream.get_last_error(&c->stream) : NULL;
-                rc = floe__error(FLOE_EIO, "sql", "%s", m ? m : "reading the table failed");
+                rc = stream_error(c);
                 break;
             }
             if (!c->batch.release)

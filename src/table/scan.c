@@ -18,7 +18,7 @@ int floe_scan_open_table(floe_scan **out, struct floe_table *t, const floe_scan_
         return floe__error(FLOE_EINVALID, "scan", "floe_scan_open_table: NULL argument");
     *out = NULL;
     floe_scan_options defaults;
-    const floe_scan_options *o;
+    const floe_scan_options *o = NULL;
     FLOE_TRY(floe__scan_options_get(opts, &defaults, &o));
     floe_snapshot_info info;
     bool have = true, pinned = true;
