@@ -119,10 +119,25 @@ stage_fuzz() {
     return $rc
 }
 
+# floe-python (tests/python, pytest in the peer venv) on the dev build;
+# scripts/python-test.sh closes with `python: N passed, N failed, N skipped`.
+stage_python() {
+    echo "== python: test"
+    bash scripts/python-test.sh build/dev 2>&1 | tee build/dev/python-test.log
+    local line
+    line=$(grep -E "^python: [0-9]+ passed" build/dev/python-test.log | tail -1)
+    [ -n "$line" ] || { count 0 1 0; return 1; }
+    # shellcheck disable=SC2046
+    set -- $(grep -oE "[0-9]+" <<<"$line")
+    count "$1" "$2" "$3"
+    [ "$2" -eq 0 ]
+}
+
 rc=0
 stage_interop_setup || rc=1
 stage_ctest dev || rc=1
 stage_peers || rc=1
+stage_python || rc=1
 stage_ctest asan || rc=1
 stage_build release || rc=1
 stage_fuzz || rc=1

@@ -60,7 +60,7 @@ FLOE_EXTERN void floe_sql_close(floe_sql_session *s);
 
 /* The session's catalog (borrowed; valid until floe_sql_close): the table
  * API (include/floe/table.h) on the same catalog the SQL runs on. */
-FLOE_EXTERN floe_catalog *floe_sql_catalog(floe_sql_session *s);
+FLOE_EXTERN floe_catalog *floe_sql_session_catalog(floe_sql_session *s);
 
 /* Run the statements of `text` in order, stopping at the first failing one.
  * On success *out (may be NULL to discard) holds the last result set any

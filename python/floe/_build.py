@@ -67,7 +67,7 @@ typedef struct floe_sql_open_options {
 #define FLOE_SQL_OPEN_OPTIONS_VERSION ...
 int floe_sql_open(floe_sql_session **out, const floe_sql_open_options *opts);
 void floe_sql_close(floe_sql_session *s);
-floe_catalog *floe_sql_catalog(floe_sql_session *s);
+floe_catalog *floe_sql_session_catalog(floe_sql_session *s);
 int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql_result **out);
 const char *floe_sql_error_class(const floe_sql_session *s);
 const char *floe_sql_error_class_for(int code, const char *message);

@@ -337,7 +337,7 @@ class Catalog:
         return self._s
 
     def _catalog_handle(self):
-        return lib.floe_sql_catalog(self._session())
+        return lib.floe_sql_session_catalog(self._session())
 
     # ------------------------------------------------------------ SQL
     def sql(self, text: str, params: Params = None) -> SqlResult:

@@ -148,7 +148,7 @@ int floe_sql_open(floe_sql_session **out, const floe_sql_open_options *opts)
 
 void floe_sql_close(floe_sql_session *s) { floe__sql_session_free(s); }
 
-floe_catalog *floe_sql_catalog(floe_sql_session *s) { return s ? s->catalog : NULL; }
+floe_catalog *floe_sql_session_catalog(floe_sql_session *s) { return s ? s->catalog : NULL; }
 
 const char *floe_sql_error_class(const floe_sql_session *s)
 {

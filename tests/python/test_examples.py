@@ -69,9 +69,6 @@ def test_example_matches_seed(name, tmp_path):
     assert mask(run_example(name, tmp_path)) == mask(expected(name))
 
 
-@pytest.mark.xfail(strict=True, reason="floe sql with cache-enabled=true does not show the "
-                   "session's own INSERT (the cached table is not updated by its commit, unlike "
-                   "Java's CachingCatalog): the dashboard sees 3 instead of 5 before the rollback")
 def test_stale_reader_matches_seed(tmp_path):
     assert mask(run_example("stale_reader", tmp_path)) == mask(expected("stale_reader"))
 

@@ -30,7 +30,7 @@ static void test_query_values(void)
 {
     floe_sql_session *s = open_session();
     FT_ASSERT(s);
-    FT_ASSERT(floe_sql_catalog(s) != NULL);
+    FT_ASSERT(floe_sql_session_catalog(s) != NULL);
     FT_OK(floe_sql_execute(s, "CREATE NAMESPACE shop; CREATE TABLE shop.t (id BIGINT, x DOUBLE, "
                               "b BOOLEAN, s STRING) USING iceberg",
                            NULL));
@@ -126,7 +126,7 @@ static void test_table_api_on_session_catalog(void)
                               "USING iceberg; INSERT INTO n.t VALUES (7)",
                            NULL));
     floe_table *t = NULL;
-    FT_OK(floe_table_load(&t, floe_sql_catalog(s), "n.t", NULL));
+    FT_OK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", NULL));
     floe_snapshot_info info;
     FT_CHECK(floe_table_current_snapshot(t, &info));
     floe_table_free(t);
