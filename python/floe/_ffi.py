@@ -50,3 +50,30 @@ def cstr_array(items, keep: list):
 
 def ptr_int(p) -> int:
     return int(ffi.cast("uintptr_t", p))
+
+
+class NativeHandle:
+    """close() / with / garbage collection for an object owning one libfloe handle.
+
+    A subclass sets ``self._lock`` and implements ``_release()``, which frees the
+    handle if it is still open (called under the lock)."""
+
+    def _release(self) -> None:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Free the native handle; later calls raise :class:`floe.IllegalStateException`."""
+        with self._lock:
+            self._release()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass

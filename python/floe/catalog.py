@@ -275,7 +275,7 @@ def _box(names: List[str], rows: List[List[str]], left: bool) -> str:
     return sep + line(names) + sep + "".join(line(r) for r in rows) + sep
 
 
-class Catalog:
+class Catalog(_ffi.NativeHandle):
     """A floe catalog (SQLite or REST) with its SQL session.
 
     Thread-safe: statements of one catalog object run one at a time; use one
@@ -312,24 +312,11 @@ class Catalog:
         self.properties = dict(props)
 
     # ------------------------------------------------------------ lifecycle
-    def close(self) -> None:
+    def _release(self) -> None:
         """Close the session (tables loaded from it must not be used afterwards)."""
-        with self._lock:
-            if self._s is not None:
-                lib.floe_sql_close(self._s)
-                self._s = None
-
-    def __enter__(self) -> "Catalog":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
+        if self._s is not None:
+            lib.floe_sql_close(self._s)
+            self._s = None
 
     def _session(self):
         if self._s is None:

@@ -216,7 +216,7 @@ def _stream_error(e: Exception) -> BaseException:
     return error_for(None, "FLOE_EIO", msg)
 
 
-class Table:
+class Table(_ffi.NativeHandle):
     """An Iceberg table opened through a floe catalog.
 
     Writes (``append``, ``overwrite``, ``delete``) commit at once and return
@@ -245,24 +245,10 @@ class Table:
         self._t = out[0]
 
     # ------------------------------------------------------------ lifecycle
-    def close(self) -> None:
-        """Free the handle; later calls raise :class:`floe.IllegalStateException`."""
-        with self._lock:
-            if self._t is not None:
-                lib.floe_table_free(self._t)
-                self._t = None
-
-    def __enter__(self) -> "Table":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
+    def _release(self) -> None:
+        if self._t is not None:
+            lib.floe_table_free(self._t)
+            self._t = None
 
     def _handle(self):
         if self._t is None:
