@@ -4,7 +4,8 @@
 Prints `BENCH <name> <seconds> s` for both engines and
 `RATIO <name> <floe time / pyiceberg time> pyiceberg` (below 1: floe is
 faster; bench/README.md). Each figure is the median wall time of
-FLOE_BENCH_REPS (default 5) runs, floe and PyIceberg alternating.
+FLOE_BENCH_REPS (default 5) runs, floe and PyIceberg alternating; the
+`_cpu` lines are the medians of the process's CPU time (all threads).
 
   scan_to_arrow   plan + to_arrow() of a FLOE_BENCH_ROWS-row table
                   (default 10,000,000; id BIGINT, v DOUBLE, s STRING)
@@ -38,24 +39,30 @@ REPS = int(os.environ.get("FLOE_BENCH_REPS", 5))
 
 
 def timed(fn):
-    t0 = time.perf_counter()
+    """(wall, CPU) seconds of fn(); CPU is the process's, every thread."""
+    c0, t0 = os.times(), time.perf_counter()
     fn()
-    return time.perf_counter() - t0
+    c1 = os.times()
+    return time.perf_counter() - t0, (c1.user - c0.user) + (c1.system - c0.system)
 
 
 def medians(f, p, reps=REPS):
-    """Median wall times of f and p, run alternately (same load for both)."""
+    """Median wall and CPU times of f and p, run alternately (same load for both)."""
     tf, tp = [], []
     for _ in range(reps):
         tf.append(timed(f))
         tp.append(timed(p))
-    return statistics.median(tf), statistics.median(tp)
+    med = statistics.median
+    return (med(w for w, _ in tf), med(w for w, _ in tp), med(c for _, c in tf),
+            med(c for _, c in tp))
 
 
 def report(name, fp):
-    f, p = fp
+    f, p, fc, pc_ = fp
     print("BENCH python_%s_floe %.4f s" % (name, f))
     print("BENCH python_%s_pyiceberg %.4f s" % (name, p))
+    print("BENCH python_%s_floe_cpu %.4f s" % (name, fc))
+    print("BENCH python_%s_pyiceberg_cpu %.4f s" % (name, pc_))
     print("RATIO python_%s %.3f pyiceberg" % (name, f / p if p > 0 else float("nan")))
     sys.stdout.flush()
 
