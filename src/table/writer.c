@@ -8,8 +8,12 @@
  * columns with the spec's transforms; a batch whose rows all fall in one
  * partition goes to that partition's writer as is, otherwise its rows are
  * copied into one Arrow builder per partition (primitive columns only).
- * One Parquet file is open per partition; it is rolled when its size
- * reaches write.target-file-size-bytes (512 MiB by default). Closed files
+ * One Parquet file is open per partition, at most WRITER_MAX_OPEN at once
+ * (a write touching more partitions closes the least recently opened file
+ * first, so an append of 100,000 partitions does not run out of file
+ * descriptors; a partition written again later gets another file); a file
+ * is rolled when its size reaches write.target-file-size-bytes (512 MiB by
+ * default). Closed files
  * become data files with the Parquet writer's metrics (column sizes,
  * value/null/NaN counts, bounds, split offsets).
  */
@@ -24,6 +28,8 @@
 
 #include <stdio.h>
 #include <string.h>
+
+#define WRITER_MAX_OPEN 256
 
 typedef struct part {
     char *key;             /* partition path ("" when unpartitioned) */
@@ -50,6 +56,8 @@ struct floe_data_writer {
     char *schema_json;
     const char *data_dir;  /* write.data.path or <location>/data */
     char *data_dir_owned;
+    size_t nopen;          /* parts with an open file */
+    size_t evict_at;       /* where the search for a file to close resumes */
 };
 
 /* ---------------------------------------------------------------- lifecycle */
@@ -239,6 +247,7 @@ static int part_close(floe_data_writer *w, part *p)
 {
     if (!p->pw)
         return 0;
+    w->nopen--;
     floe_pq_metrics m;
     memset(&m, 0, sizeof m);
     int rc = floe__pq_writer_close(p->pw, &m);
@@ -289,8 +298,18 @@ static int part_write(floe_data_writer *w, part *p, const struct ArrowArray *bat
 {
     if (batch->length == 0)
         return 0;
-    if (!p->pw)
+    if (!p->pw) {
+        /* close the oldest open file first when at the limit (round robin
+         * over the parts in creation order) */
+        for (size_t k = 0; w->nopen >= WRITER_MAX_OPEN && k < w->order.len; k++) {
+            part *q = ((part **)w->order.items)[w->evict_at];
+            w->evict_at = (w->evict_at + 1) % w->order.len;
+            if (q != p && q->pw)
+                FLOE_TRY(part_close(w, q));
+        }
         FLOE_TRY(part_open(w, p));
+        w->nopen++;
+    }
     FLOE_TRY(floe__pq_writer_write(p->pw, batch));
     if (floe__pq_writer_bytes(p->pw) >= w->target_size)
         return part_close(w, p);
