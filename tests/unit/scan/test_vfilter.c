@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The scan's batch filter and compaction (src/scan/vfilter.c) against the
- * row-at-a-time slow path they replace: for random batches (every
- * primitive type, nulls, NaN and signed zeros, sliced columns, a struct
- * column) and random bound filters (AND / OR / NOT of every operator), the
+ * row-at-a-time slow path they replace: for random batches of the expr
+ * fixture's schema (every primitive type, nulls, NaN and signed zeros,
+ * sliced columns, a struct and a list column) and random bound filters (AND / OR / NOT of every operator), the
  * mask must be floe_expr_eval's answer row by row, and the compacted
  * columns must hold the slots floe__scan_copy_slot copies, value by value.
  * Then both under an allocation-failure loop: FLOE_ENOMEM, never a crash
@@ -16,42 +16,8 @@
 
 #include <stdlib.h>
 
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static int64_t rnd_range(int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
-}
-
-/* The batch's columns: fx_root's primitives and the `loc` struct. */
-static const floe_field vf_fields[] = {
-    {1, "id", false, &fx_long, NULL, NULL, NULL},
-    {2, "name", false, &fx_string, NULL, NULL, NULL},
-    {3, "ts", false, &fx_tstz, NULL, NULL, NULL},
-    {4, "d", false, &fx_date, NULL, NULL, NULL},
-    {5, "price", false, &fx_dec, NULL, NULL, NULL},
-    {6, "score", false, &fx_double, NULL, NULL, NULL},
-    {7, "f", false, &fx_float, NULL, NULL, NULL},
-    {8, "i", false, &fx_int, NULL, NULL, NULL},
-    {9, "b", false, &fx_binary, NULL, NULL, NULL},
-    {11, "loc", false, &fx_loc, NULL, NULL, NULL},
-    {16, "t", false, &fx_time, NULL, NULL, NULL},
-    {17, "fx", false, &fx_fixed, NULL, NULL, NULL},
-    {18, "flag", false, &fx_bool, NULL, NULL, NULL},
-    {20, "lts", false, &fx_ts, NULL, NULL, NULL},
-    {21, "nts", false, &fx_tsns, NULL, NULL, NULL},
-};
-#define VF_N (sizeof vf_fields / sizeof vf_fields[0])
-static const floe_type vf_root = {.id = FLOE_T_STRUCT, .nfields = VF_N, .fields = vf_fields};
-static const floe_schema vf_schema = {.schema_id = 0, .root = &vf_root, .highest_field_id = 21};
+#define rnd fx_rnd
+#define rnd_range fx_rnd_range
 
 /* predicate columns: every top-level primitive and the nested loc.zip */
 static const int32_t pcols[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 18, 20, 21};
@@ -62,10 +28,10 @@ static const floe_type *type_of(int32_t id, const char **name)
         *name = "loc.zip";
         return &fx_int;
     }
-    for (size_t i = 0; i < VF_N; i++)
-        if (vf_fields[i].id == id) {
-            *name = vf_fields[i].name;
-            return vf_fields[i].type;
+    for (size_t i = 0; i < FT_N(fx_fields); i++)
+        if (fx_fields[i].id == id) {
+            *name = fx_fields[i].name;
+            return fx_fields[i].type;
         }
     return NULL;
 }
@@ -103,11 +69,13 @@ static floe_value rnd_value(floe_arena *a, const floe_type *t, bool nan)
         }
         return floe_value_bytes(t->id, floe__arena_memdup(a, n ? buf : "", n ? n : 1), n);
     }
-    case FLOE_T_FIXED: {
-        uint8_t *p = floe__arena_alloc(a, 4);
-        for (int k = 0; k < 4; k++)
+    case FLOE_T_FIXED:
+    case FLOE_T_UUID: {
+        size_t w = t->id == FLOE_T_UUID ? 16 : (size_t)t->length;
+        uint8_t *p = floe__arena_alloc(a, w);
+        for (size_t k = 0; k < w; k++)
             p[k] = (uint8_t)(rnd() % 3);
-        return floe_value_bytes(FLOE_T_FIXED, p, 4);
+        return floe_value_bytes(t->id, p, w);
     }
     default: return floe_value_null(t->id);
     }
@@ -135,17 +103,6 @@ static const floe_expr *rnd_pred(floe_arena *a)
     return floe_expr_pred(a, op, name, lits, n);
 }
 
-static const floe_expr *rnd_expr(floe_arena *a, int depth)
-{
-    if (depth == 0 || rnd() % 3 == 0)
-        return rnd_pred(a);
-    switch (rnd() % 3) {
-    case 0: return floe_expr_and(a, rnd_expr(a, depth - 1), rnd_expr(a, depth - 1));
-    case 1: return floe_expr_or(a, rnd_expr(a, depth - 1), rnd_expr(a, depth - 1));
-    default: return floe_expr_not(a, rnd_expr(a, depth - 1));
-    }
-}
-
 static floe_value rnd_cell(floe_arena *a, const floe_type *t, int null_pct)
 {
     if ((int)(rnd() % 100) < null_pct)
@@ -154,17 +111,26 @@ static floe_value rnd_cell(floe_arena *a, const floe_type *t, int null_pct)
 }
 
 /* A batch of n rows built from pre + n: the top-level primitive columns
- * are sliced to start at row `pre` (Arrow offset); the struct column keeps
- * offset 0 (the reader never slices structs). */
+ * are sliced to start at row `pre` (Arrow offset); the struct and list
+ * columns keep offset 0 (the reader never slices nested columns). */
 static void make_batch(floe_arena *a, struct ArrowArray *out, int64_t n, int64_t pre,
                        int null_pct)
 {
     floe_arrow_builder *b;
-    FT_OK(floe__arrow_builder_new(&b, &vf_root));
+    FT_OK(floe__arrow_builder_new(&b, &fx_root));
     for (int64_t r = 0; r < n + pre; r++) {
-        for (size_t k = 0; k < VF_N; k++) {
-            const floe_type *t = vf_fields[k].type;
+        for (size_t k = 0; k < FT_N(fx_fields); k++) {
+            const floe_type *t = fx_fields[k].type;
             floe_arrow_builder *c = b->children[k];
+            if (t->id == FLOE_T_LIST) {
+                int64_t len = rnd_range(0, 2);
+                for (int64_t j = 0; j < len; j++) {
+                    floe_value v = rnd_cell(a, t->element->type, null_pct);
+                    FT_OK(floe__arrow_builder_append(c->children[0], &v));
+                }
+                FT_OK(floe__arrow_builder_list_append(c, (int)(rnd() % 100) >= null_pct, len));
+                continue;
+            }
             if (t->id == FLOE_T_STRUCT) {
                 for (size_t j = 0; j < t->nfields; j++) {
                     floe_value v = rnd_cell(a, t->fields[j].type, null_pct);
@@ -181,9 +147,9 @@ static void make_batch(floe_arena *a, struct ArrowArray *out, int64_t n, int64_t
     FT_OK(floe__arrow_builder_finish(b, out));
     floe__arrow_builder_free(b);
     out->length = n;
-    for (size_t k = 0; k < VF_N; k++) {
+    for (size_t k = 0; k < FT_N(fx_fields); k++) {
         out->children[k]->length = n;
-        if (vf_fields[k].type->id != FLOE_T_STRUCT)
+        if (!floe_type_is_nested(fx_fields[k].type))
             out->children[k]->offset = pre;
     }
 }
@@ -192,7 +158,7 @@ static void make_batch(floe_arena *a, struct ArrowArray *out, int64_t n, int64_t
 static int slow_mask(uint8_t *m, const uint8_t *m0, const floe_expr *e,
                      const struct ArrowArray *batch, int64_t n)
 {
-    floe_arrow_row g = {&vf_root, batch, 0};
+    floe_arrow_row g = {&fx_root, batch, 0};
     for (int64_t i = 0; i < n; i++) {
         bool ok = false;
         g.row = i;
@@ -230,6 +196,20 @@ static bool same_column(const struct ArrowArray *x, const struct ArrowArray *y, 
             return false;
         if (!vx)
             continue;
+        if (t->id == FLOE_T_LIST) {
+            const int32_t *ox = (const int32_t *)x->buffers[1] + x->offset;
+            const int32_t *oy = (const int32_t *)y->buffers[1] + y->offset;
+            if (ox[i + 1] - ox[i] != oy[i + 1] - oy[i])
+                return false;
+            for (int32_t j = 0; j < ox[i + 1] - ox[i]; j++) {
+                floe_value a, b;
+                if (floe__arrow_value_at(x->children[0], t->element->type, ox[i] + j, &a) < 0 ||
+                    floe__arrow_value_at(y->children[0], t->element->type, oy[i] + j, &b) < 0 ||
+                    a.is_null != b.is_null || (!a.is_null && floe_value_compare(&a, &b) != 0))
+                    return false;
+            }
+            continue;
+        }
         if (t->id == FLOE_T_STRUCT) {
             for (size_t k = 0; k < t->nfields; k++) {
                 floe_value a, b;
@@ -256,6 +236,7 @@ static bool same_column(const struct ArrowArray *x, const struct ArrowArray *y, 
 static void test_filter_matches_slow_path(void)
 {
     long exprs = 0, rows = 0, kept_total = 0, fast_preds = 0;
+    fx_rng_state = 0x2545f4914f6cdd1dull;
     for (int round = 0; round < 60; round++) {
         floe_arena *a = floe__arena_new(0);
         FT_ASSERT(a != NULL);
@@ -267,9 +248,9 @@ static void test_filter_matches_slow_path(void)
         int64_t *idx = malloc((size_t)n * sizeof *idx);
         FT_ASSERT(m0 && fast && slow && idx);
         for (int q = 0; q < 40; q++) {
-            const floe_expr *e = rnd_expr(a, 3), *bound = NULL;
+            const floe_expr *e = fx_rnd_expr(a, 3, rnd_pred), *bound = NULL;
             FT_ASSERT(e != NULL);
-            if (floe_expr_bind(&bound, a, &vf_schema, e, true) < 0) {
+            if (floe_expr_bind(&bound, a, &fx_schema, e, true) < 0) {
                 floe_error_clear();
                 continue;
             }
@@ -278,7 +259,7 @@ static void test_filter_matches_slow_path(void)
             for (int64_t i = 0; i < n; i++)
                 m0[i] = rnd() % 5 != 0;
             memcpy(fast, m0, (size_t)n);
-            FT_OK(floe__scan_filter_rows(fast, bound, &vf_root, &batch, n));
+            FT_OK(floe__scan_filter_rows(fast, bound, &fx_root, &batch, n));
             FT_OK(slow_mask(slow, m0, bound, &batch, n));
             if (memcmp(fast, slow, (size_t)n) != 0) {
                 ft_fail(__FILE__, __LINE__, "filter %s disagrees with the slow path (round %d)",
@@ -294,13 +275,13 @@ static void test_filter_matches_slow_path(void)
                     FT_CHECK(idx[want++] == i);
             FT_EQ_INT(kept, want);
             kept_total += kept;
-            for (size_t k = 0; k < VF_N; k++) {
+            for (size_t k = 0; k < FT_N(fx_fields); k++) {
                 struct ArrowArray x, y;
-                FT_OK(floe__scan_take(&x, batch.children[k], vf_fields[k].type, idx, kept));
-                FT_OK(slow_take(&y, batch.children[k], vf_fields[k].type, fast, n));
-                if (!same_column(&x, &y, vf_fields[k].type))
+                FT_OK(floe__scan_take(&x, batch.children[k], fx_fields[k].type, idx, kept));
+                FT_OK(slow_take(&y, batch.children[k], fx_fields[k].type, fast, n));
+                if (!same_column(&x, &y, fx_fields[k].type))
                     ft_fail(__FILE__, __LINE__, "take of column %s differs (round %d, %s)",
-                            vf_fields[k].name, round, fx_fmt(bound));
+                            fx_fields[k].name, round, fx_fmt(bound));
                 x.release(&x);
                 y.release(&y);
             }
@@ -333,7 +314,7 @@ static void test_oom(void)
         a, floe_expr_cmp(a, FLOE_OP_LT, "id", floe_value_long(0)),
         floe_expr_not(a, floe_expr_cmp(a, FLOE_OP_STARTS_WITH, "name", S("a"))));
     const floe_expr *bound = NULL;
-    FT_OK(floe_expr_bind(&bound, a, &vf_schema, e, true));
+    FT_OK(floe_expr_bind(&bound, a, &fx_schema, e, true));
     uint8_t m0[100], want[100], got[100];
     int64_t idx[100];
     memset(m0, 1, sizeof m0);
@@ -344,7 +325,7 @@ static void test_oom(void)
         memcpy(got, m0, sizeof got);
         struct ArrowArray x = {0};
         floe__alloc_fail_at(nth);
-        int rc = floe__scan_filter_rows(got, bound, &vf_root, &batch, n);
+        int rc = floe__scan_filter_rows(got, bound, &fx_root, &batch, n);
         if (rc == 0)
             rc = floe__scan_take(&x, batch.children[1], &fx_string, idx, kept);
         floe__alloc_fail_at(0);
