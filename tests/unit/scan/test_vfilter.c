@@ -3,8 +3,9 @@
  * The scan's batch filter and compaction (src/scan/vfilter.c) against the
  * row-at-a-time slow path they replace: for random batches of the expr
  * fixture's schema (every primitive type, nulls, NaN and signed zeros,
- * sliced columns, a struct and a list column) and random bound filters (AND / OR / NOT of every operator), the
- * mask must be floe_expr_eval's answer row by row, and the compacted
+ * sliced columns, a struct and a list column) and random bound filters
+ * (AND / OR / NOT of every operator), the mask must be floe_expr_eval's
+ * answer row by row, and the compacted
  * columns must hold the slots floe__scan_copy_slot copies, value by value.
  * Then both under an allocation-failure loop: FLOE_ENOMEM, never a crash
  * or a wrong answer.
