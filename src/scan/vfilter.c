@@ -235,7 +235,7 @@ static int take_flat(floe_arrow_builder *b, const struct ArrowArray *in, const i
             floe__arrow_bit_set(vb, j, ok);
             nulls += !ok;
         }
-    } else {
+    } else if (kept > 0) {
         memset(vb, 0xff, (size_t)(kept + 7) / 8);
     }
     if (b->kind == FLOE_AK_BOOL) {
