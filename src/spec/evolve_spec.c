@@ -400,6 +400,10 @@ int floe__spec_change_apply(floe_spec_change *c, floe_arena *a, floe_partition_s
     }
     for (size_t i = 0; i < c->adds.len; i++)
         f[n++] = *(const floe_partition_field *)floe__vec_at(&c->adds, i);
+    for (size_t i = 0; i < n; i++) /* the result outlives the change */
+        if (!(f[i].name = floe__arena_strdup(a, f[i].name)) ||
+            !(f[i].transform.name = floe__arena_strdup(a, f[i].transform.name)))
+            return floe__error_nomem();
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < i; k++)
             if (strcmp(f[i].name, f[k].name) == 0)
