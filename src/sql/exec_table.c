@@ -14,6 +14,7 @@
 #include "table/table.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- CREATE TABLE */
@@ -435,6 +436,96 @@ static int add3(struct rows3 *r, const char *x, const char *y, const char *z)
     return 0;
 }
 
+/* Spark's DESCRIBE EXTENDED "Table Properties": SparkTable.properties()
+ * (format, current-snapshot-id, format-version, sort-order,
+ * identifier-fields) and the table's own, sorted by key. */
+static int kv_cmp(const void *x, const void *y)
+{
+    return strcmp(((const floe_kv *)x)->key, ((const floe_kv *)y)->key);
+}
+
+static const char *sort_order_text(floe_arena *a, const floe_table_metadata *m)
+{
+    const floe_sort_order *o = floe__metadata_sort_order(m, m->default_sort_order_id);
+    const floe_schema *sc = floe__metadata_current_schema(m);
+    if (!o || !o->nfields || !sc)
+        return NULL;
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < o->nfields; i++) {
+        const floe_sort_field *f = &o->fields[i];
+        const floe_field *src = floe__schema_field_by_id(sc, f->source_id);
+        const char *col = src ? src->name : "?";
+        const char *dir = f->descending ? "DESC" : "ASC";
+        const char *nulls = f->nulls_first ? "NULLS FIRST" : "NULLS LAST";
+        if (i)
+            rc = floe__buf_puts(&b, ", ");
+        switch (f->transform.kind) {
+        case FLOE_TR_BUCKET:
+            rc = rc ? rc : floe__buf_printf(&b, "bucket(%d, %s)", (int)f->transform.param, col);
+            break;
+        case FLOE_TR_TRUNCATE:
+            rc = rc ? rc : floe__buf_printf(&b, "truncate(%s, %d)", col, (int)f->transform.param);
+            break;
+        case FLOE_TR_YEAR: rc = rc ? rc : floe__buf_printf(&b, "years(%s)", col); break;
+        case FLOE_TR_MONTH: rc = rc ? rc : floe__buf_printf(&b, "months(%s)", col); break;
+        case FLOE_TR_DAY: rc = rc ? rc : floe__buf_printf(&b, "days(%s)", col); break;
+        case FLOE_TR_HOUR: rc = rc ? rc : floe__buf_printf(&b, "hours(%s)", col); break;
+        default: rc = rc ? rc : floe__buf_puts(&b, col); break;
+        }
+        if (rc == 0)
+            rc = floe__buf_printf(&b, " %s %s", dir, nulls);
+    }
+    const char *r = rc == 0 && b.ptr ? floe__arena_strdup(a, b.ptr) : NULL;
+    floe__buf_free(&b);
+    return r;
+}
+
+static int describe_properties(const floe_table_metadata *m, floe_arena *a, floe_buf *tb)
+{
+    size_t n = 0, cap = m->properties.n + 5;
+    floe_kv *kv = floe__arena_calloc(a, cap, sizeof *kv);
+    if (!kv)
+        return floe__error_nomem();
+    kv[n].key = (char *)"current-snapshot-id";
+    kv[n++].value = m->has_current_snapshot
+                        ? floe__arena_sprintf(a, "%lld", (long long)m->current_snapshot_id)
+                        : (char *)"none";
+    kv[n].key = (char *)"format";
+    kv[n++].value = (char *)"iceberg/parquet";
+    kv[n].key = (char *)"format-version";
+    kv[n++].value = floe__arena_sprintf(a, "%d", m->format_version);
+    const char *order = sort_order_text(a, m);
+    if (order) {
+        kv[n].key = (char *)"sort-order";
+        kv[n++].value = (char *)order;
+    }
+    const floe_schema *sc = floe__metadata_current_schema(m);
+    if (sc && sc->n_identifier_field_ids) {
+        floe_buf b = FLOE_BUF_INIT;
+        int rc = floe__buf_putc(&b, '[');
+        for (size_t i = 0; rc == 0 && i < sc->n_identifier_field_ids; i++) {
+            const floe_field *f = floe__schema_field_by_id(sc, sc->identifier_field_ids[i]);
+            rc = floe__buf_printf(&b, "%s%s", i ? "," : "", f ? f->name : "?");
+        }
+        if (rc == 0)
+            rc = floe__buf_putc(&b, ']');
+        kv[n].key = (char *)"identifier-fields";
+        kv[n++].value = rc == 0 ? floe__arena_strdup(a, b.ptr) : NULL;
+        floe__buf_free(&b);
+    }
+    for (size_t i = 0; i < m->properties.n; i++)
+        kv[n++] = m->properties.items[i];
+    for (size_t i = 0; i < n; i++)
+        if (!kv[i].value)
+            return floe__error_nomem();
+    qsort(kv, n, sizeof *kv, kv_cmp);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = floe__buf_printf(tb, "%s%s=%s", i ? "," : "", kv[i].key, kv[i].value);
+    return rc;
+}
+
 static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     if (st->target.kind != FLOE_SQLREF_TABLE)
@@ -488,15 +579,8 @@ static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
         if (rc == 0)
             rc = add3(&r, "Provider", "iceberg", "");
         floe__buf_clear(&tb);
-        if (rc == 0 && m->has_current_snapshot)
-            rc = floe__buf_printf(&tb, "current-snapshot-id=%lld,", (long long)m->current_snapshot_id);
-        else if (rc == 0)
-            rc = floe__buf_puts(&tb, "current-snapshot-id=none,");
         if (rc == 0)
-            rc = floe__buf_printf(&tb, "format=iceberg/parquet,format-version=%d", m->format_version);
-        for (size_t i = 0; rc == 0 && i < m->properties.n; i++)
-            rc = floe__buf_printf(&tb, ",%s=%s", m->properties.items[i].key,
-                                  m->properties.items[i].value);
+            rc = describe_properties(m, a, &tb);
         const char *props = rc == 0 ? floe__arena_sprintf(a, "[%s]", tb.ptr) : NULL;
         if (rc == 0)
             rc = props ? add3(&r, "Table Properties", props, "") : floe__error_nomem();
@@ -612,6 +696,7 @@ int floe__sql_exec_table_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe
     case FLOE_SQL_RENAME_TABLE: return rename_table(s, st, a);
     case FLOE_SQL_CREATE_REF:
     case FLOE_SQL_DROP_REF: return ref_ddl(s, st, a);
+    case FLOE_SQL_ALTER_SCHEMA: return floe__sql_exec_alter(s, st, a);
     case FLOE_SQL_DESCRIBE: return describe(s, st, a);
     case FLOE_SQL_REFRESH: {
         const char *ident = floe__sql_table_ident(s, &st->target, a);

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sql/exec_alter: ALTER TABLE evolution statements (parse_alter.c) run as
+ * Spark 3.5 + Iceberg 1.11 run them: Spark's column changes through
+ * Spark3Util.applySchemaChanges onto one UpdateSchema, the extensions'
+ * AddPartitionFieldExec / DropPartitionFieldExec / ReplacePartitionFieldExec,
+ * SetWriteDistributionAndOrderingExec, SetIdentifierFieldsExec and
+ * DropIdentifierFieldsExec — each one commit (include/floe/evolve.h).
+ */
+#include "spec/metadata.h"
+#include "spec/spec.h"
+#include "sql/exec_int.h"
+#include "table/evolve.h"
+#include "table/table.h"
+
+#include <string.h>
+
+/* "a.b.c" -> parent "a.b" (NULL at top level) and leaf "c". */
+static int split_name(floe_arena *a, const char *full, const char **parent, const char **leaf)
+{
+    const char *dot = strrchr(full, '.');
+    *leaf = dot ? dot + 1 : full;
+    *parent = dot ? floe__arena_strndup(a, full, (size_t)(dot - full)) : NULL;
+    return dot && !*parent ? floe__error_nomem() : 0;
+}
+
+/* Spark3Util.peerName: `name` in the struct of `full`. */
+static const char *peer_name(floe_arena *a, const char *full, const char *name)
+{
+    const char *dot = strrchr(full, '.');
+    return dot ? floe__arena_sprintf(a, "%.*s.%s", (int)(dot - full), full, name)
+               : floe__arena_strdup(a, name);
+}
+
+static int add_columns(floe_schema_update *u, const floe_sql_alter *al, floe_arena *a)
+{
+    for (size_t i = 0; i < al->ncolumns; i++) {
+        const floe_sql_column *c = &al->columns[i];
+        const char *parent, *leaf;
+        FLOE_TRY(split_name(a, c->name, &parent, &leaf));
+        if (c->not_null)
+            return floe__error(FLOE_EINVALID, "sql",
+                               "Incompatible change: cannot add required column: %s", leaf);
+        if (c->nested)
+            FLOE_TRY(floe__schema_update_add_type(u, parent, leaf, c->nested, false, c->comment,
+                                                  NULL));
+        else
+            FLOE_TRY(floe_schema_update_add_column(u, parent, leaf, c->type, false, c->comment,
+                                                   NULL));
+        if (al->positions[i] == 1)
+            FLOE_TRY(floe_schema_update_move_first(u, c->name));
+        else if (al->positions[i] == 2) {
+            const char *ref = peer_name(a, c->name, al->after[i]);
+            FLOE_TRY(ref ? floe_schema_update_move_after(u, c->name, ref) : floe__error_nomem());
+        }
+    }
+    return 0;
+}
+
+static int alter_column(floe_schema_update *u, const floe_sql_alter *al, floe_arena *a)
+{
+    if (al->set_type) {
+        const floe_sql_column *c = &al->columns[0];
+        if (c->nested)
+            return floe__error(FLOE_EINVALID, "sql", "Cannot update '%s', not a primitive type: %s",
+                               al->column, c->sql_type);
+        return floe_schema_update_update_column(u, al->column, c->type);
+    }
+    if (al->set_comment)
+        return floe_schema_update_update_column_doc(u, al->column, al->new_name);
+    if (al->drop_not_null)
+        return floe_schema_update_make_column_optional(u, al->column);
+    if (al->set_not_null)
+        return floe_schema_update_require_column(u, al->column);
+    if (al->position == 1)
+        return floe_schema_update_move_first(u, al->column);
+    const char *ref = peer_name(a, al->column, al->after_column);
+    return ref ? floe_schema_update_move_after(u, al->column, ref) : floe__error_nomem();
+}
+
+/* DropIdentifierFieldsExec: the current identifier names minus `names`. */
+static int drop_identifiers(floe_schema_update *u, const floe_table *t, const floe_sql_alter *al,
+                            floe_arena *a)
+{
+    const floe_schema *s = floe__metadata_current_schema(t->metadata);
+    size_t n = s->n_identifier_field_ids;
+    const char **keep = floe__arena_calloc(a, n + 1, sizeof *keep);
+    if (!keep)
+        return floe__error_nomem();
+    for (size_t i = 0; i < n; i++) {
+        const floe_field *f = floe__schema_field_by_id(s, s->identifier_field_ids[i]);
+        keep[i] = f ? f->name : "";
+    }
+    for (size_t k = 0; k < al->nnames; k++) {
+        if (!floe__schema_field_by_name(s, al->names[k]))
+            return floe__error(FLOE_EINVALID, "sql",
+                               "Cannot complete drop identifier fields operation: field %s not "
+                               "found",
+                               al->names[k]);
+        size_t i = 0;
+        while (i < n && strcmp(keep[i], al->names[k]) != 0)
+            i++;
+        if (i == n)
+            return floe__error(FLOE_EINVALID, "sql",
+                               "Cannot complete drop identifier fields operation: %s is not an "
+                               "identifier field",
+                               al->names[k]);
+        keep[i] = keep[--n];
+    }
+    return floe_schema_update_set_identifier_fields(u, keep, n);
+}
+
+static int schema_ddl(floe_table *t, const floe_sql_alter *al, floe_arena *a)
+{
+    floe_schema_update *u = NULL;
+    FLOE_TRY(floe_schema_update_new(&u, t));
+    int rc = 0;
+    switch (al->kind) {
+    case FLOE_SQL_ALT_ADD_COLUMNS: rc = add_columns(u, al, a); break;
+    case FLOE_SQL_ALT_RENAME_COLUMN:
+        rc = floe_schema_update_rename_column(u, al->column, al->new_name);
+        break;
+    case FLOE_SQL_ALT_ALTER_COLUMN: rc = alter_column(u, al, a); break;
+    case FLOE_SQL_ALT_DROP_COLUMNS:
+        for (size_t i = 0; rc == 0 && i < al->nnames; i++) {
+            if (al->if_exists && !floe__schema_field_by_name(
+                                     floe__metadata_current_schema(t->metadata), al->names[i]))
+                continue;
+            rc = floe_schema_update_delete_column(u, al->names[i]);
+        }
+        break;
+    case FLOE_SQL_ALT_SET_IDENTIFIER:
+        rc = floe_schema_update_set_identifier_fields(u, al->names, al->nnames);
+        break;
+    case FLOE_SQL_ALT_DROP_IDENTIFIER: rc = drop_identifiers(u, t, al, a); break;
+    default: break;
+    }
+    if (rc == 0)
+        rc = floe_schema_update_commit(u);
+    floe_schema_update_free(u);
+    return rc;
+}
+
+/* Drop/Replace PartitionFieldExec: a bare name that is no column of the
+ * schema names a partition field. */
+static int remove_partition(floe_spec_update *u, const floe_table *t, const floe_sql_alter *al)
+{
+    if (al->field_name &&
+        !floe__schema_field_by_name(floe__metadata_current_schema(t->metadata), al->field_name))
+        return floe_spec_update_remove_field(u, al->field_name, NULL, NULL);
+    return floe_spec_update_remove_field(u, NULL, al->source, al->transform);
+}
+
+static int spec_ddl(floe_table *t, const floe_sql_alter *al)
+{
+    floe_spec_update *u = NULL;
+    FLOE_TRY(floe_spec_update_new(&u, t));
+    int rc = 0;
+    if (al->kind == FLOE_SQL_ALT_ADD_PARTITION)
+        rc = floe_spec_update_add_field(u, al->as_name, al->source, al->transform);
+    else
+        rc = remove_partition(u, t, al);
+    if (rc == 0 && al->kind == FLOE_SQL_ALT_REPLACE_PARTITION)
+        rc = floe_spec_update_add_field(u, al->as_name, al->with_source, al->with_transform);
+    if (rc == 0)
+        rc = floe_spec_update_commit(u);
+    floe_spec_update_free(u);
+    return rc;
+}
+
+static int write_ddl(floe_table *t, const floe_sql_alter *al, floe_arena *a)
+{
+    floe_sort_term *terms = floe__arena_calloc(a, al->norder + 1, sizeof *terms);
+    if (!terms)
+        return floe__error_nomem();
+    for (size_t i = 0; i < al->norder; i++) {
+        terms[i].column = al->order[i].column;
+        terms[i].transform = al->order[i].transform;
+        terms[i].descending = al->order[i].descending;
+        terms[i].nulls_first = al->order[i].nulls_first;
+    }
+    return floe_table_replace_sort_order(t, terms, al->norder, al->distribution);
+}
+
+int floe__sql_exec_alter(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *ident = floe__sql_table_ident(s, &st->target, a);
+    floe_table *t = NULL;
+    int rc = ident ? floe__sql_get_table(s, ident, &t) : floe__error_nomem();
+    if (rc < 0)
+        return rc;
+    const floe_sql_alter *al = &st->alter;
+    switch (al->kind) {
+    case FLOE_SQL_ALT_ADD_PARTITION:
+    case FLOE_SQL_ALT_DROP_PARTITION:
+    case FLOE_SQL_ALT_REPLACE_PARTITION: return spec_ddl(t, al);
+    case FLOE_SQL_ALT_WRITE: return write_ddl(t, al, a);
+    default: return schema_ddl(t, al, a);
+    }
+}
