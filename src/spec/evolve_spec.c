@@ -199,8 +199,10 @@ static int resolve(floe_spec_change *c, const char *source, const floe_transform
         (tr->kind != FLOE_TR_VOID && !floe_transform_result_type(tr, f->type))) {
         floe_buf b = FLOE_BUF_INIT;
         int rc = floe__type_java(f->type, &b);
-        rc = rc == 0 ? floe__error(FLOE_EINVALID, "evolve", "Invalid source type %s for transform: %s",
-                                   b.ptr ? b.ptr : "", tr->name)
+        /* Java's UnboundTransform.bind */
+        rc = rc == 0 ? floe__error(FLOE_EINVALID, "evolve",
+                                   "Cannot bind: %s cannot transform %s values from '%s'", tr->name,
+                                   b.ptr ? b.ptr : "", source)
                      : rc;
         floe__buf_free(&b);
         return rc;

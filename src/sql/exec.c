@@ -56,7 +56,7 @@ static const struct {
     {"Requirement failed", "CommitFailedException"},
     {"Cannot find source column", "ValidationException"}, /* schema evolution */
     {"Cannot find field '", "ValidationException"},
-    {"Invalid source type", "ValidationException"},
+    {"Cannot bind: ", "ValidationException"},
     {"Invalid schema: multiple fields", "ValidationException"},
 };
 

@@ -364,42 +364,52 @@ done:
 
 /* ---------------------------------------------------------------- DESCRIBE */
 
-/* Spark's name of an Iceberg type. */
-static int spark_type(const floe_type *t, floe_buf *b)
+/* Spark's name of an Iceberg type: its catalogString ("struct<a:int>",
+ * DESCRIBE) or, with `sql`, its SQL form in messages ("STRUCT<a: INT>"). */
+int floe__sql_spark_type(const floe_type *t, bool sql, floe_buf *b)
 {
+    const char *name = NULL;
     switch (t->id) {
-    case FLOE_T_BOOLEAN: return floe__buf_puts(b, "boolean");
-    case FLOE_T_INT: return floe__buf_puts(b, "int");
-    case FLOE_T_LONG: return floe__buf_puts(b, "bigint");
-    case FLOE_T_FLOAT: return floe__buf_puts(b, "float");
-    case FLOE_T_DOUBLE: return floe__buf_puts(b, "double");
-    case FLOE_T_DECIMAL: return floe__buf_printf(b, "decimal(%d,%d)", t->precision, t->scale);
-    case FLOE_T_DATE: return floe__buf_puts(b, "date");
-    case FLOE_T_TIMESTAMP: return floe__buf_puts(b, "timestamp_ntz");
-    case FLOE_T_TIMESTAMPTZ: return floe__buf_puts(b, "timestamp");
+    case FLOE_T_BOOLEAN: name = "boolean"; break;
+    case FLOE_T_INT: name = "int"; break;
+    case FLOE_T_LONG: name = "bigint"; break;
+    case FLOE_T_FLOAT: name = "float"; break;
+    case FLOE_T_DOUBLE: name = "double"; break;
+    case FLOE_T_DECIMAL:
+        return floe__buf_printf(b, sql ? "DECIMAL(%d,%d)" : "decimal(%d,%d)", t->precision,
+                                t->scale);
+    case FLOE_T_DATE: name = "date"; break;
+    case FLOE_T_TIMESTAMP: name = "timestamp_ntz"; break;
+    case FLOE_T_TIMESTAMPTZ: name = "timestamp"; break;
     case FLOE_T_STRING:
-    case FLOE_T_UUID: return floe__buf_puts(b, "string");
+    case FLOE_T_UUID: name = "string"; break;
     case FLOE_T_FIXED:
-    case FLOE_T_BINARY: return floe__buf_puts(b, "binary");
+    case FLOE_T_BINARY: name = "binary"; break;
     case FLOE_T_LIST:
-        FLOE_TRY(floe__buf_puts(b, "array<"));
-        FLOE_TRY(spark_type(t->element->type, b));
+        FLOE_TRY(floe__buf_puts(b, sql ? "ARRAY<" : "array<"));
+        FLOE_TRY(floe__sql_spark_type(t->element->type, sql, b));
         return floe__buf_putc(b, '>');
     case FLOE_T_MAP:
-        FLOE_TRY(floe__buf_puts(b, "map<"));
-        FLOE_TRY(spark_type(t->key->type, b));
-        FLOE_TRY(floe__buf_putc(b, ','));
-        FLOE_TRY(spark_type(t->value->type, b));
+        FLOE_TRY(floe__buf_puts(b, sql ? "MAP<" : "map<"));
+        FLOE_TRY(floe__sql_spark_type(t->key->type, sql, b));
+        FLOE_TRY(floe__buf_puts(b, sql ? ", " : ","));
+        FLOE_TRY(floe__sql_spark_type(t->value->type, sql, b));
         return floe__buf_putc(b, '>');
     case FLOE_T_STRUCT:
-        FLOE_TRY(floe__buf_puts(b, "struct<"));
+        FLOE_TRY(floe__buf_puts(b, sql ? "STRUCT<" : "struct<"));
         for (size_t i = 0; i < t->nfields; i++) {
-            FLOE_TRY(floe__buf_printf(b, "%s%s:", i ? "," : "", t->fields[i].name));
-            FLOE_TRY(spark_type(t->fields[i].type, b));
+            FLOE_TRY(floe__buf_printf(b, "%s%s%s", i ? (sql ? ", " : ",") : "", t->fields[i].name,
+                                      sql ? ": " : ":"));
+            FLOE_TRY(floe__sql_spark_type(t->fields[i].type, sql, b));
         }
         return floe__buf_putc(b, '>');
     default: return floe__type_format(t, b);
     }
+    if (!sql)
+        return floe__buf_puts(b, name);
+    for (const char *c = name; *c; c++)
+        FLOE_TRY(floe__buf_putc(b, (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c)));
+    return 0;
 }
 
 static const char *transform_text(floe_arena *a, const floe_partition_field *f, const char *col)
@@ -547,7 +557,7 @@ static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     for (size_t i = 0; rc == 0 && sc && i < sc->root->nfields; i++) {
         const floe_field *f = &sc->root->fields[i];
         floe__buf_clear(&tb);
-        rc = spark_type(f->type, &tb);
+        rc = floe__sql_spark_type(f->type, false, &tb);
         const char *ty = rc == 0 ? floe__arena_strdup(a, tb.ptr ? tb.ptr : "") : NULL;
         if (rc == 0)
             rc = ty ? add3(&r, f->name, ty, f->doc) : floe__error_nomem();

@@ -534,8 +534,9 @@ static int build_order(const floe_table_metadata *base, const order_req *r, floe
                                        &f[i].transform));
         if (floe_type_is_nested(src->type) || f[i].transform.kind == FLOE_TR_UNKNOWN ||
             !floe_transform_result_type(&f[i].transform, src->type))
-            return floe__error(FLOE_EINVALID, "evolve", "Invalid source type %s for transform: %s",
-                               floe__type_name(src->type->id), f[i].transform.name);
+            return floe__error(FLOE_EINVALID, "evolve",
+                               "Cannot bind: %s cannot transform %s values from '%s'",
+                               f[i].transform.name, floe__type_name(src->type->id), t->column);
         f[i].source_id = src->id;
         f[i].descending = t->descending;
         f[i].nulls_first = t->nulls_first;

@@ -6,6 +6,7 @@ spec changes, a write order), writing a snapshot after each change; the other re
 snapshot (VERSION AS OF: that snapshot's schema) and a branch (the current schema); rows
 must be identical. Bad input gets Spark's error class and message, and commits nothing."""
 import os
+import re
 
 import pytest
 
@@ -131,13 +132,17 @@ BAD = [
 
 
 def spark_error(spark, q):
+    """(Java class, first line of the message) Spark raised; the position suffix of an
+    AnalysisException (floe's errors carry no position) removed."""
     try:
         spark.sql(q)
-    except Exception as e:  # pyspark wraps the JVM exception
-        desc = getattr(e, "desc", None) or str(e)
+    except Exception as e:  # pyspark's own classes, or Py4JJavaError for the others
         java = getattr(e, "java_exception", None)
-        cls = java.getClass().getSimpleName() if java is not None else type(e).__name__
-        return cls, desc.splitlines()[0]
+        if java is not None and type(e).__name__ == "Py4JJavaError":
+            cls, msg = java.getClass().getSimpleName(), java.getMessage()
+        else:
+            cls, msg = type(e).__name__, getattr(e, "desc", None) or str(e)
+        return cls, re.sub(r"; line \d+ pos \d+;?$", "", msg.splitlines()[0])
     return None
 
 

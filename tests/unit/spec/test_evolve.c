@@ -467,7 +467,7 @@ static void test_spec_v2(void)
            "Cannot find field 'nope' in struct: struct<1: id: optional long, 2: ts: optional "
            "timestamp, 3: s: optional string>");
     ERR_IS(floe__spec_change_add(c, NULL, "s", &day),
-           "Invalid source type string for transform: day");
+           "Cannot bind: day cannot transform string values from 's'");
     FT_OK(floe__spec_change_add(c, "s4", "s", &t4));
     ERR_IS(floe__spec_change_remove(c, "s4"),
            "Cannot delete newly added field: 1002: s4: truncate[4](3)");
