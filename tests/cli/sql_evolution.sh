@@ -95,6 +95,28 @@ F -c "ALTER TABLE s.k DROP IDENTIFIER FIELDS region"
 out=$(C -c "DESCRIBE EXTENDED s.k" | grep 'Table Properties')
 has "identifier fields" "$out" "identifier-fields=[id]"
 
+# ---- a write order sorts the rows of every file written after it
+F -c "CREATE TABLE s.o (id BIGINT, n INT, g STRING) USING iceberg PARTITIONED BY (g)"
+F -c "ALTER TABLE s.o WRITE ORDERED BY n DESC NULLS LAST, id"
+F -c "INSERT INTO s.o VALUES (1, 5, 'a'), (2, NULL, 'a'), (3, 9, 'b'), (4, 7, 'a'), (5, 7, 'a'), (6, 1, 'b'), (7, 8, 'a')"
+out=$(C -c "SELECT id, n FROM s.o WHERE g = 'a'")
+eq "sorted within the file" "$out" "id,n
+7,8
+4,7
+5,7
+1,5
+2,"
+out=$(C -c "SELECT id FROM s.o WHERE g = 'b'")
+eq "sorted within the other file" "$out" "id
+3
+6"
+F -c "ALTER TABLE s.o WRITE UNORDERED"
+F -c "INSERT INTO s.o VALUES (10, 1, 'c'), (11, 2, 'c')"
+out=$(C -c "SELECT id FROM s.o WHERE g = 'c'")
+eq "unordered keeps insert order" "$out" "id
+10
+11"
+
 # ---- refused changes: Java's messages, nothing committed
 before=$(meta)
 chk() { out=$(F -c "$1" 2>&1); eq "$1" "$?:$out" "1:$2"; }
