@@ -48,16 +48,15 @@ struct floe_schema_change {
     floe_vec ident;   /* const char *: identifier field names */
 };
 
-static int bad(const char *fmt, ...) FLOE_PRINTF(1, 2);
-static int bad(const char *fmt, ...)
+int floe__evolve_bad(const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = floe__verror(FLOE_EINVALID, "evolve", fmt, ap);
     va_end(ap);
-    return floe__error(FLOE_EINVALID, "evolve", "%s", msg);
+    return rc;
 }
+#define bad floe__evolve_bad
 
 /* ---------------------------------------------------------------- Java's type strings */
 
@@ -406,6 +405,19 @@ static const floe_field *find_for_update(const floe_schema_change *c, const char
     return NULL;
 }
 
+/* The field an update request changes, refused when missing or deleted. */
+static int for_update(const floe_schema_change *c, const char *name, const floe_field **out)
+{
+    bool is_added;
+    const floe_field *f = find_for_update(c, name, &is_added);
+    if (!f)
+        return bad("Cannot update missing column: %s", name);
+    if (has_id(&c->deletes, f->id))
+        return bad("Cannot update a column that will be deleted: %s", f->name);
+    *out = f;
+    return 0;
+}
+
 int floe__schema_change_optional(floe_schema_change *c, const char *name, bool optional)
 {
     bool is_added;
@@ -447,12 +459,8 @@ static bool promotion_allowed(const floe_type *from, const floe_type *to)
 
 int floe__schema_change_type(floe_schema_change *c, const char *name, const floe_type *type)
 {
-    bool is_added;
-    const floe_field *f = find_for_update(c, name, &is_added);
-    if (!f)
-        return bad("Cannot update missing column: %s", name);
-    if (has_id(&c->deletes, f->id))
-        return bad("Cannot update a column that will be deleted: %s", f->name);
+    const floe_field *f;
+    FLOE_TRY(for_update(c, name, &f));
     if (floe_type_is_nested(f->type) || floe_type_is_nested(type)) {
         if (f->type == type)
             return 0;
@@ -474,12 +482,8 @@ int floe__schema_change_type(floe_schema_change *c, const char *name, const floe
 
 int floe__schema_change_doc(floe_schema_change *c, const char *name, const char *doc)
 {
-    bool is_added;
-    const floe_field *f = find_for_update(c, name, &is_added);
-    if (!f)
-        return bad("Cannot update missing column: %s", name);
-    if (has_id(&c->deletes, f->id))
-        return bad("Cannot update a column that will be deleted: %s", f->name);
+    const floe_field *f;
+    FLOE_TRY(for_update(c, name, &f));
     if ((!f->doc && !doc) || (f->doc && doc && strcmp(f->doc, doc) == 0))
         return 0;
     floe_field nf = *f;

@@ -59,6 +59,9 @@ int floe__schema_change_apply(floe_schema_change *c, floe_arena *a, floe_schema 
 int floe__spec_check_schema(const floe_partition_spec *spec, const floe_schema *schema);
 int floe__order_check_schema(const floe_sort_order *order, const floe_schema *schema);
 
+/* FLOE_EINVALID with a formatted message (Java's IllegalArgumentException). */
+int floe__evolve_bad(const char *fmt, ...) FLOE_PRINTF(1, 2);
+
 /* Java's Type.toString for messages ("decimal(9, 2)", "struct<1: a: ...>"). */
 int floe__type_java(const floe_type *t, floe_buf *out);
 

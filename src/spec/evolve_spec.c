@@ -24,16 +24,7 @@ struct floe_spec_change {
     floe_vec renames; /* floe_kv: old name -> new name */
 };
 
-static int bad(const char *fmt, ...) FLOE_PRINTF(1, 2);
-static int bad(const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return floe__error(FLOE_EINVALID, "evolve", "%s", msg);
-}
+#define bad floe__evolve_bad
 
 /* Java's PartitionField.toString: "1000: id_bucket: bucket[16](1)". */
 static const char *pf_str(floe_spec_change *c, const floe_partition_field *f)
