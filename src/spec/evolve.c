@@ -97,13 +97,25 @@ int floe__type_java(const floe_type *t, floe_buf *out)
 
 /* A type / field as Java prints it, in the change's arena ("?" on OOM:
  * only used inside messages). */
-static const char *java_str(floe_arena *a, const floe_type *t, const floe_field *f)
+static const char *java_done(floe_arena *a, int rc, floe_buf *b)
+{
+    const char *s = rc == 0 && b->ptr ? floe__arena_strdup(a, b->ptr) : NULL;
+    floe__buf_free(b);
+    return s ? s : "?";
+}
+
+static const char *java_type(floe_arena *a, const floe_type *t)
 {
     floe_buf b = FLOE_BUF_INIT;
-    int rc = f ? field_java(f, &b) : floe__type_java(t, &b);
-    const char *s = rc == 0 && b.ptr ? floe__arena_strdup(a, b.ptr) : NULL;
-    floe__buf_free(&b);
-    return s ? s : "?";
+    return java_done(a, floe__type_java(t, &b), &b);
+}
+
+static const char *java_field(floe_arena *a, const floe_field *f)
+{
+    if (!f)
+        return "?";
+    floe_buf b = FLOE_BUF_INIT;
+    return java_done(a, field_java(f, &b), &b);
 }
 
 /* ---------------------------------------------------------------- lookups */
@@ -299,7 +311,7 @@ int floe__schema_change_add(floe_schema_change *c, const char *parent, const cha
             pf = pf->type->element; /* and to the list element type */
         if (pf->type->id != FLOE_T_STRUCT)
             return bad("Cannot add to non-struct column: %s: %s", parent,
-                       java_str(c->a, pf->type, NULL));
+                       java_type(c->a, pf->type));
         parent_id = pf->id;
         const char *dotted = floe__arena_sprintf(c->a, "%s.%s", parent, name);
         if (!dotted)
@@ -465,13 +477,13 @@ int floe__schema_change_type(floe_schema_change *c, const char *name, const floe
         if (f->type == type)
             return 0;
         return bad("Cannot change column type: %s: %s -> %s", name,
-                   java_str(c->a, f->type, NULL), java_str(c->a, type, NULL));
+                   java_type(c->a, f->type), java_type(c->a, type));
     }
     if (type_equal(f->type, type))
         return 0;
     if (!promotion_allowed(f->type, type))
         return bad("Cannot change column type: %s: %s -> %s", name,
-                   java_str(c->a, f->type, NULL), java_str(c->a, type, NULL));
+                   java_type(c->a, f->type), java_type(c->a, type));
     floe_field nf = *f;
     floe_type *t = floe__arena_memdup(c->a, type, sizeof *type);
     if (!t)
@@ -523,7 +535,7 @@ int floe__schema_change_move(floe_schema_change *c, const char *name, floe_move_
         const floe_field *pf = floe__schema_field_by_id(c->schema, parent);
         if (pf && pf->type->id != FLOE_T_STRUCT)
             return bad("Cannot move fields in non-struct type: %s",
-                       java_str(c->a, pf->type, NULL));
+                       java_type(c->a, pf->type));
     }
     if (kind != FLOE_MOVE_FIRST && parent_of(c, ref_id) != parent)
         return bad("Cannot move field %s to a different struct", name);
@@ -656,7 +668,7 @@ static int apply_member(floe_schema_change *c, const floe_field *f, const char *
     FLOE_TRY(apply_field(c, f, &t));
     if (!t)
         return bad("Cannot delete %s type from %s: %s", what,
-                   owner->id == FLOE_T_LIST ? "list" : "map", java_str(c->a, owner, NULL));
+                   owner->id == FLOE_T_LIST ? "list" : "map", java_type(c->a, owner));
     const update *u = find_update(c, f->id);
     floe_field *n = floe__arena_memdup(c->a, f, sizeof *f);
     if (!n)
@@ -705,7 +717,7 @@ static int apply_type(floe_schema_change *c, const floe_type *t, const floe_type
     }
     case FLOE_T_MAP: {
         int32_t key = t->key->id;
-        const char *m = java_str(c->a, t, NULL);
+        const char *m = java_type(c->a, t);
         if (has_id(&c->deletes, key))
             return bad("Cannot delete map keys: %s", m);
         if (find_update(c, key))
@@ -748,11 +760,11 @@ static int validate_identifier(floe_schema_change *c, const floe_schema *s, int3
         const floe_field *pf = floe__schema_field_by_id(s, chain[n]);
         if (pf->type->id != FLOE_T_STRUCT)
             return bad("Cannot add field %s as an identifier field: must not be nested in %s",
-                       f->name, java_str(c->a, NULL, pf));
+                       f->name, java_field(c->a, pf));
         if (!pf->required)
             return bad("Cannot add field %s as an identifier field: must not be nested in an "
                        "optional field %s",
-                       f->name, java_str(c->a, NULL, pf));
+                       f->name, java_field(c->a, pf));
     }
     return 0;
 }
@@ -788,13 +800,13 @@ static int check_identifier_deletes(floe_schema_change *c)
         if (has_id(&c->deletes, f->id))
             return bad("Cannot delete identifier field %s. To force deletion, also call "
                        "setIdentifierFields to update identifier fields.",
-                       java_str(c->a, NULL, f));
+                       java_field(c->a, f));
         for (int32_t p = (int32_t)(intptr_t)floe__intmap_get(c->schema->parent_of, f->id);
              p != ROOT; p = (int32_t)(intptr_t)floe__intmap_get(c->schema->parent_of, p))
             if (has_id(&c->deletes, p))
                 return bad("Cannot delete field %s as it will delete nested identifier field %s",
-                           java_str(c->a, NULL, floe__schema_field_by_id(c->schema, p)),
-                           java_str(c->a, NULL, f));
+                           java_field(c->a, floe__schema_field_by_id(c->schema, p)),
+                           java_field(c->a, f));
     }
     return 0;
 }
