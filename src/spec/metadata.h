@@ -213,6 +213,27 @@ int floe__schema_write(floe_jw *w, const floe_schema *s);
 int floe__partition_spec_write(floe_jw *w, const floe_partition_spec *s);
 int floe__sort_order_write(floe_jw *w, const floe_sort_order *o);
 
+/* ---------------------------------------------------------------- copies (metadata_copy.c) */
+
+/* A deep copy of `src` in a fresh arena (the builder's starting point); it
+ * serializes byte for byte like `src` and shares nothing with it.
+ * FLOE_ENOMEM. *out is the caller's (floe__metadata_free). */
+int floe__metadata_copy(floe_table_metadata **out, const floe_table_metadata *src);
+/* Copies of single parts into arena `a` (strings, packed summary and
+ * manifest list, blobs). The statistics copies fail with FLOE_EINVALID
+ * without a statistics-path; schema, spec and order copies keep their ids
+ * and are FLOE_ENOMEM only (the copied schema has its lookup maps: release
+ * it with floe__schema_release). */
+int floe__snapshot_copy(floe_snapshot *dst, const floe_snapshot *src, floe_arena *a);
+int floe__statistics_copy(floe_statistics_file *dst, const floe_statistics_file *src,
+                          floe_arena *a);
+int floe__partition_statistics_copy(floe_partition_statistics_file *dst,
+                                    const floe_partition_statistics_file *src, floe_arena *a);
+int floe__schema_copy(floe_schema **out, const floe_schema *s, floe_arena *a);
+int floe__partition_spec_copy(floe_partition_spec **out, const floe_partition_spec *s,
+                              floe_arena *a);
+int floe__sort_order_copy(floe_sort_order **out, const floe_sort_order *o, floe_arena *a);
+
 /* ---------------------------------------------------------------- builder (builder.c) */
 
 /* Metadata of a new, empty table (what a create-table commit writes):
