@@ -81,6 +81,9 @@ typedef struct floe_scan_plan {
  * NULL); FLOE_EINVALID for a version this library does not know. */
 int floe__scan_options_get(const floe_scan_options *opts, floe_scan_options *defaults,
                            const floe_scan_options **out);
+/* The snapshot the options name (id, else ref, else as-of time, else the
+ * current one); true when one is pinned (read with its own schema). */
+bool floe__scan_options_selector(const floe_scan_options *o, floe_snapshot_selector *sel);
 /* A scan of `snap` (NULL: an empty table) of `meta` through `io`, both
  * borrowed: they must outlive the scan. `pinned`: a snapshot chosen by id,
  * ref or time, read with its own schema (else the current schema). The

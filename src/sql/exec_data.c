@@ -101,10 +101,12 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     int rc = 0;
     switch (d->travel.kind) {
     case FLOE_SQLTT_NONE:
-        if (d->ref && d->ref_is_branch && strcmp(d->ref, "main") != 0 &&
-            floe_table_snapshot_by_ref(*t, d->ref, &si) < 0) {
-            rc = floe__error(FLOE_ENOTFOUND, "sql", "Cannot use branch (does not exist): %s",
-                             d->ref);
+        if (d->ref && d->ref_is_branch) {
+            floe_snapshot_selector sel = {FLOE_SNAP_BRANCH, 0, d->ref, 0};
+            const floe_snapshot *head;
+            rc = floe__snapshot_select(&head, (*t)->metadata, &sel, "sql");
+            if (rc == 0 && head) /* main before the first commit reads empty */
+                o->ref = d->ref;
         } else if (d->ref) {
             o->ref = d->ref;
             rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
