@@ -144,7 +144,7 @@ static void check_file(const char *path)
     const floe_schema *cs = copy ? floe__metadata_current_schema(copy) : NULL;
     if (FT_CHECK(cs != NULL) && cs->root->nfields)
         FT_CHECK(floe__schema_field_by_id(cs, cs->root->fields[0].id) == &cs->root->fields[0]);
-    int rc_old, rc_new;
+    int rc_old = 0, rc_new = FLOE_ENOMEM;
     char *built_old = build(old, updates, n, &rc_old);
     char *built_new = copy ? build(copy, updates, n, &rc_new) : NULL;
     FT_EQ_INT(rc_new, rc_old);
