@@ -117,6 +117,11 @@ int floe__scan_read_object(floe_fileio *io, const char *uri, uint8_t **data, siz
  * it is released. */
 int floe__scan_stream(const floe_scan_plan *plan, floe_fileio *io, const char *const *columns,
                       size_t ncolumns, int threads, struct ArrowArrayStream *out);
+/* After get_next of a floe scan stream failed: raise that failure again
+ * under `subsystem` with its FLOE_E* code and message (Arrow consumers see
+ * only an errno and "<FLOE_E* name>: <message>") and return the code; 0
+ * when `st` is not a floe scan stream or has not failed. */
+int floe__scan_stream_error(struct ArrowArrayStream *st, const char *subsystem);
 
 /* Position deletes of one data file: sorted, distinct row positions. */
 typedef struct floe_scan_posdel {

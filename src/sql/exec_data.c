@@ -457,16 +457,11 @@ static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t 
  * UnsupportedOperationException, not as an I/O failure. */
 static int stream_error(data_cursor *c)
 {
+    int code = floe__scan_stream_error(&c->stream, "sql");
+    if (code < 0)
+        return code;
     const char *m = c->stream.get_last_error ? c->stream.get_last_error(&c->stream) : NULL;
-    if (!m)
-        return floe__error(FLOE_EIO, "sql", "reading the table failed");
-    for (int code = FLOE_ERROR; code >= FLOE_ENOMEM; code--) {
-        const char *name = floe_error_code_name(code);
-        size_t n = strlen(name);
-        if (strncmp(m, name, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
-            return floe__error(code, "sql", "%s", m + n + 2);
-    }
-    return floe__error(FLOE_EIO, "sql", "%s", m);
+    return floe__error(FLOE_EIO, "sql", "%s", m ? m : "reading the table failed");
 }
 
 static void release_batch(data_cursor *c)
