@@ -4,6 +4,7 @@
 
 #include "floe/common.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdarg.h>
@@ -123,6 +124,49 @@ static char *slurp(FILE *f, size_t *len)
     if (len)
         *len = n;
     return buf;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+void ft_collect(const char *dir, bool (*want)(const char *path), char ***list, size_t *n)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            ft_collect(path, want, list, n);
+        } else if (want(path)) {
+            *list = realloc(*list, (*n + 1) * sizeof **list);
+            (*list)[(*n)++] = strdup(path);
+        }
+    }
+    closedir(d);
+}
+
+static bool is_metadata(const char *path)
+{
+    if (strstr(path, "/vectors/avro"))
+        return false;
+    return ends_with(path, ".metadata.json") ||
+           (strstr(path, "/vectors/metadata/") && ends_with(path, ".json"));
+}
+
+void ft_collect_metadata(const char *dir, char ***list, size_t *n)
+{
+    ft_collect(dir, is_metadata, list, n);
 }
 
 char *ft_read_file(const char *path, size_t *len)

@@ -48,6 +48,14 @@ const char *ft_source_dir(void);
 /* Path join into a static ring buffer: ft_path(ft_shared_dir(), "fixtures/x"). */
 const char *ft_path(const char *a, const char *b);
 
+/* Append the files below `dir` (recursively, hidden names skipped) for
+ * which want(path) holds to *list (malloc'd paths, *n of them). */
+void ft_collect(const char *dir, bool (*want)(const char *path), char ***list, size_t *n);
+/* ft_collect of the table metadata files: *.metadata.json(.gz), and the
+ * .json files under vectors/metadata; vectors/avro (decoded Avro headers)
+ * is skipped. */
+void ft_collect_metadata(const char *dir, char ***list, size_t *n);
+
 /* Read a whole file (malloc'd, NUL-terminated; NULL on failure). */
 char *ft_read_file(const char *path, size_t *len);
 int ft_write_file(const char *path, const void *data, size_t len);

@@ -129,39 +129,10 @@ int floe__maint_select(const floe_table_metadata *m, bool has_id, int64_t id, co
     if ((has_id ? 1 : 0) + (ref ? 1 : 0) + (has_ts ? 1 : 0) > 1)
         return floe__error(FLOE_EINVALID, "maint",
                            "Cannot specify more than one of snapshot id, ref and timestamp");
-    if (has_id) {
-        *out = floe__metadata_snapshot(m, id);
-        if (!*out)
-            return floe__error(FLOE_ENOTFOUND, "maint", "Cannot find snapshot with ID %lld",
-                               (long long)id);
-        return 0;
-    }
-    if (ref) {
-        const floe_snapshot_ref *r = floe__metadata_ref(m, ref);
-        if (!r)
-            return floe__error(FLOE_ENOTFOUND, "maint",
-                               "Cannot find matching snapshot ID or reference name for version %s",
-                               ref);
-        *out = floe__metadata_snapshot(m, r->snapshot_id);
-        if (!*out)
-            return floe__error(FLOE_ENOTFOUND, "maint", "Cannot find snapshot with ID %lld",
-                               (long long)r->snapshot_id);
-        return 0;
-    }
-    if (has_ts) {
-        const floe_snapshot_log_entry *best = NULL;
-        for (size_t i = 0; i < m->n_snapshot_log; i++)
-            if (m->snapshot_log[i].timestamp_ms <= ts)
-                best = &m->snapshot_log[i];
-        if (!best)
-            return floe__time_error_no_snapshot_older("maint", ts);
-        *out = floe__metadata_snapshot(m, best->snapshot_id);
-        if (!*out)
-            return floe__error(FLOE_ENOTFOUND, "maint", "Cannot find snapshot with ID %lld",
-                               (long long)best->snapshot_id);
-        return 0;
-    }
-    *out = floe__metadata_current_snapshot(m);
+    floe_snapshot_selector sel = {FLOE_SNAP_CURRENT, id, ref, ts};
+    sel.kind = has_id ? FLOE_SNAP_ID : ref ? FLOE_SNAP_REF : has_ts ? FLOE_SNAP_AS_OF
+                                                                 : FLOE_SNAP_CURRENT;
+    FLOE_TRY(floe__snapshot_select(out, m, &sel, "maint"));
     if (!*out)
         return floe__error(FLOE_ENOTFOUND, "maint", "table has no current snapshot");
     return 0;

@@ -72,9 +72,9 @@ int floe__meta_open(floe_rowsource **out, const char *name, const floe_meta_opti
     if (opts->has_snapshot_id) {
         if (!floe__meta_supports_time_travel(name))
             return no_time_travel(name);
-        if (!floe__metadata_snapshot(opts->metadata, opts->snapshot_id))
-            return floe__error(FLOE_ENOTFOUND, "meta", "Cannot find snapshot with ID %lld",
-                               (long long)opts->snapshot_id);
+        floe_snapshot_selector sel = {FLOE_SNAP_ID, opts->snapshot_id, NULL, 0};
+        const floe_snapshot *snap;
+        FLOE_TRY(floe__snapshot_select(&snap, opts->metadata, &sel, "meta"));
     }
     if (strcmp(name, "snapshots") == 0)
         return floe__meta_open_snapshots(out, opts);

@@ -79,8 +79,5 @@ int floe__meta_open_metadata_log_entries(floe_rowsource **out, const floe_meta_o
 /* Ids of the snapshots that are ancestors of `snapshot_id` (itself
  * included) in a fresh map (values unused). */
 int floe__meta_ancestors(const floe_table_metadata *m, int64_t snapshot_id, floe_intmap **out);
-/* Last snapshot-log entry at or before `ts_ms` (Java's
- * SnapshotUtil.nullableSnapshotIdAsOfTime); false when none. */
-bool floe__meta_snapshot_as_of(const floe_table_metadata *m, int64_t ts_ms, int64_t *id);
 
 #endif

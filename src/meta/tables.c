@@ -59,18 +59,6 @@ int floe__meta_ancestors(const floe_table_metadata *m, int64_t snapshot_id, floe
     return 0;
 }
 
-bool floe__meta_snapshot_as_of(const floe_table_metadata *m, int64_t ts_ms, int64_t *id)
-{
-    bool found = false;
-    for (size_t i = 0; i < m->n_snapshot_log; i++) {
-        if (m->snapshot_log[i].timestamp_ms <= ts_ms) {
-            *id = m->snapshot_log[i].snapshot_id;
-            found = true;
-        }
-    }
-    return found;
-}
-
 /* ---------------------------------------------------------------- snapshots */
 
 static const floe_rs_column snapshots_cols[] = {
@@ -310,7 +298,7 @@ static int mle_cell(void *st, size_t row, size_t col, floe_arena *scratch, floe_
     /* The snapshot current at that time, from the snapshot-log, as Java's
      * MetadataLogEntriesTable computes it (not read from the old file). */
     int64_t id;
-    if (!floe__meta_snapshot_as_of(s->m, ts, &id)) {
+    if (!floe__snapshot_log_as_of(s->m, ts, &id)) {
         *out = floe__rs_null(col == 3 ? FLOE_T_INT : FLOE_T_LONG);
         return 0;
     }

@@ -42,18 +42,6 @@ void floe_scan_free(floe_scan *s)
     floe__free(s);
 }
 
-/* The snapshot-log entry current at `ts` (Java SnapshotUtil.snapshotIdAsOfTime). */
-static int as_of_time(const floe_table_metadata *m, int64_t ts, const floe_snapshot **out)
-{
-    const floe_snapshot_log_entry *best = NULL;
-    for (size_t i = 0; i < m->n_snapshot_log; i++)
-        if (m->snapshot_log[i].timestamp_ms <= ts)
-            best = &m->snapshot_log[i];
-    if (best && (*out = floe__metadata_snapshot(m, best->snapshot_id)))
-        return 0;
-    return floe__time_error_no_snapshot_older("scan", ts);
-}
-
 /* Pick the schema (pinned snapshot: its own), parse the filter, plan. */
 static int plan(floe_scan *s, const floe_snapshot *snap, bool pinned, const floe_scan_options *o)
 {
@@ -103,26 +91,11 @@ static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
     floe__free(data);
     FLOE_TRY(rc);
     s->own_meta = true;
-    const floe_table_metadata *m = s->meta;
+    floe_snapshot_selector sel;
+    bool pinned = floe__scan_options_selector(o, &sel);
     const floe_snapshot *snap;
-    bool pinned = true;
-    if (o->has_snapshot_id) {
-        if (!(snap = floe__metadata_snapshot(m, o->snapshot_id)))
-            return floe__error(FLOE_ENOTFOUND, "scan", "Cannot find snapshot with ID %lld",
-                               (long long)o->snapshot_id);
-    } else if (o->ref) {
-        const floe_snapshot_ref *r = floe__metadata_ref(m, o->ref);
-        if (!r || !(snap = floe__metadata_snapshot(m, r->snapshot_id)))
-            return floe__error(FLOE_ENOTFOUND, "scan",
-                               "Cannot find matching snapshot ID or reference name for version %s",
-                               o->ref);
-        pinned = r->type != FLOE_REF_BRANCH; /* a branch: the current schema */
-    } else if (o->has_as_of_timestamp) {
-        FLOE_TRY(as_of_time(m, o->as_of_timestamp_ms, &snap));
-    } else {
-        snap = floe__metadata_current_snapshot(m);
-        pinned = false;
-    }
+    FLOE_TRY(floe__snapshot_select(&snap, s->meta, &sel, "scan"));
+    pinned = pinned && floe__snapshot_selector_pins_schema(s->meta, &sel);
     return plan(s, snap, pinned, o);
 }
 
@@ -136,6 +109,22 @@ int floe__scan_options_get(const floe_scan_options *opts, floe_scan_options *def
                            o->version);
     *out = o;
     return 0;
+}
+
+bool floe__scan_options_selector(const floe_scan_options *o, floe_snapshot_selector *sel)
+{
+    *sel = (floe_snapshot_selector){FLOE_SNAP_CURRENT, 0, NULL, 0};
+    if (o->has_snapshot_id) {
+        sel->kind = FLOE_SNAP_ID;
+        sel->snapshot_id = o->snapshot_id;
+    } else if (o->ref) {
+        sel->kind = FLOE_SNAP_REF;
+        sel->ref = o->ref;
+    } else if (o->has_as_of_timestamp) {
+        sel->kind = FLOE_SNAP_AS_OF;
+        sel->timestamp_ms = o->as_of_timestamp_ms;
+    }
+    return sel->kind != FLOE_SNAP_CURRENT;
 }
 
 int floe__scan_open_snapshot(floe_scan **out, floe_fileio *io, floe_table_metadata *meta,

@@ -164,7 +164,9 @@ typedef struct scan_stream {
     struct lane *lanes;
     size_t emit; /* next lane to emit a ready batch from */
     floe_pool *pool;
-    char last_error[1024];
+    char last_error[1024]; /* "<FLOE_E* name>: <message>" for Arrow consumers */
+    int last_code;         /* the FLOE_E* code of that failure */
+    size_t message_at;     /* where <message> starts in last_error */
 } scan_stream;
 
 /* One task being read. Several lanes decode batches of different tasks in
@@ -604,8 +606,11 @@ static int st_get_next(struct ArrowArrayStream *st, struct ArrowArray *out)
     if (rc < 0) {
         memset(out, 0, sizeof *out);
         const floe_error *e = floe_error_last();
-        snprintf(s->last_error, sizeof s->last_error, "%s: %s", floe_error_code_name(rc),
+        const char *name = floe_error_code_name(rc);
+        snprintf(s->last_error, sizeof s->last_error, "%s: %s", name,
                  e && e->message ? e->message : "error");
+        s->last_code = rc;
+        s->message_at = strlen(name) + 2;
         return floe__arrow_errno(rc);
     }
     return 0;
@@ -615,6 +620,16 @@ static const char *st_last_error(struct ArrowArrayStream *st)
 {
     scan_stream *s = st->private_data;
     return s->last_error[0] ? s->last_error : NULL;
+}
+
+int floe__scan_stream_error(struct ArrowArrayStream *st, const char *subsystem)
+{
+    if (!st || st->get_last_error != st_last_error || !st->private_data)
+        return 0;
+    const scan_stream *s = st->private_data;
+    if (s->last_code >= 0 || s->message_at >= sizeof s->last_error)
+        return 0;
+    return floe__error(s->last_code, subsystem, "%s", s->last_error + s->message_at);
 }
 
 static void st_release(struct ArrowArrayStream *st)

@@ -81,6 +81,9 @@ typedef struct floe_scan_plan {
  * NULL); FLOE_EINVALID for a version this library does not know. */
 int floe__scan_options_get(const floe_scan_options *opts, floe_scan_options *defaults,
                            const floe_scan_options **out);
+/* The snapshot the options name (id, else ref, else as-of time, else the
+ * current one); true when one is pinned (read with its own schema). */
+bool floe__scan_options_selector(const floe_scan_options *o, floe_snapshot_selector *sel);
 /* A scan of `snap` (NULL: an empty table) of `meta` through `io`, both
  * borrowed: they must outlive the scan. `pinned`: a snapshot chosen by id,
  * ref or time, read with its own schema (else the current schema). The
@@ -114,6 +117,11 @@ int floe__scan_read_object(floe_fileio *io, const char *uri, uint8_t **data, siz
  * it is released. */
 int floe__scan_stream(const floe_scan_plan *plan, floe_fileio *io, const char *const *columns,
                       size_t ncolumns, int threads, struct ArrowArrayStream *out);
+/* After get_next of a floe scan stream failed: raise that failure again
+ * under `subsystem` with its FLOE_E* code and message (Arrow consumers see
+ * only an errno and "<FLOE_E* name>: <message>") and return the code; 0
+ * when `st` is not a floe scan stream or has not failed. */
+int floe__scan_stream_error(struct ArrowArrayStream *st, const char *subsystem);
 
 /* Position deletes of one data file: sorted, distinct row positions. */
 typedef struct floe_scan_posdel {

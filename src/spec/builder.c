@@ -7,10 +7,10 @@
  * last-column-id, last-partition-id, next-row-id, the snapshot-log when
  * `main` moves and the metadata-log with write.metadata.previous-versions-max.
  *
- * The base is copied by writing it and parsing it back into a fresh arena:
- * one tested code path, and the copy costs about as much as a commit writes
- * anyway. Updates then replace arrays inside that arena (arenas do not free,
- * so a builder's memory grows with the number of updates, which is small).
+ * The builder starts from a deep copy of the parsed base (metadata_copy.c;
+ * no JSON round trip). Updates then replace arrays inside the copy's arena
+ * (arenas do not free, so a builder's memory grows with the number of
+ * updates, which is small).
  */
 #include "spec/metadata.h"
 
@@ -49,9 +49,9 @@ static void *grow(floe_arena *a, const void *old, size_t n, size_t size)
     return p;
 }
 
-static int reindex(floe_table_metadata *m)
+/* ref_by_name points into m->refs: rebuilt whenever refs change. */
+static int index_refs(floe_table_metadata *m)
 {
-    FLOE_TRY(floe__metadata_index_snapshots(m));
     floe_strmap *by_name = floe__strmap_new();
     if (!by_name)
         return floe__error_nomem();
@@ -65,6 +65,37 @@ static int reindex(floe_table_metadata *m)
     return 0;
 }
 
+static int reindex(floe_table_metadata *m)
+{
+    FLOE_TRY(floe__metadata_index_snapshots(m));
+    return index_refs(m);
+}
+
+/* The snapshot just appended at the end of m->snapshots joins the sorted id
+ * index (its id is known to be new): one insertion, not a sort of 10,000. */
+static int index_added_snapshot(floe_table_metadata *m)
+{
+    size_t n = m->nsnapshots, k = n - 1;
+    if (n > UINT32_MAX)
+        return bad("too many snapshots");
+    uint32_t *o = floe__realloc(m->snapshot_order, n * sizeof *o);
+    if (!o)
+        return floe__error_nomem();
+    m->snapshot_order = o;
+    int64_t id = m->snapshots[k].snapshot_id;
+    size_t lo = 0, hi = k;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->snapshots[o[mid]].snapshot_id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(&o[lo + 1], &o[lo], (k - lo) * sizeof *o);
+    o[lo] = (uint32_t)k;
+    return 0;
+}
+
 int floe__metadata_builder_new(floe_metadata_builder **out, const floe_table_metadata *base,
                                const char *base_location)
 {
@@ -74,11 +105,7 @@ int floe__metadata_builder_new(floe_metadata_builder **out, const floe_table_met
     floe_metadata_builder *b = floe__calloc(1, sizeof *b);
     if (!b)
         return floe__error_nomem();
-    floe_buf text = FLOE_BUF_INIT;
-    int rc = floe__metadata_write(base, &text);
-    if (rc == 0)
-        rc = floe__metadata_parse(&b->m, text.ptr, text.len, "base metadata");
-    floe__buf_free(&text);
+    int rc = floe__metadata_copy(&b->m, base);
     if (rc == 0 && base_location && !(b->base_location = floe__strdup(base_location)))
         rc = floe__error_nomem();
     if (rc < 0) {
@@ -111,52 +138,6 @@ static const char *dup(floe_arena *a, const char *s)
     return s ? floe__arena_strdup(a, s) : NULL;
 }
 
-static int copy_snapshot(floe_arena *a, floe_snapshot *d, const floe_snapshot *s)
-{
-    *d = *s;
-    d->operation = NULL;
-    d->summary_packed = NULL;
-    d->n_summary = 0;
-    d->manifest_list_packed = NULL;
-    if (s->key_id && !(d->key_id = dup(a, s->key_id)))
-        return floe__error_nomem();
-    if (s->manifest_list_packed) {
-        floe_buf path = FLOE_BUF_INIT;
-        const char *p;
-        int rc = floe__snapshot_manifest_list(s, &path, &p);
-        if (rc == 0)
-            rc = floe__snapshot_pack_manifest_list(d, a, p);
-        floe__buf_free(&path);
-        FLOE_TRY(rc);
-    }
-    if (s->n_manifests) {
-        const char **v = floe__arena_alloc(a, s->n_manifests * sizeof *v);
-        if (!v)
-            return floe__error_nomem();
-        for (size_t i = 0; i < s->n_manifests; i++)
-            if (!(v[i] = dup(a, s->manifests[i])))
-                return floe__error_nomem();
-        d->manifests = v;
-    }
-    if (s->n_summary) {
-        floe_kv *kv = floe__malloc(s->n_summary * sizeof *kv);
-        if (!kv)
-            return floe__error_nomem();
-        const uint8_t *it = s->summary_packed;
-        size_t n = 0;
-        const char *k, *v;
-        while (n < s->n_summary && floe__summary_next(&it, &k, &v)) {
-            kv[n].key = (char *)k;
-            kv[n].value = (char *)v;
-            n++;
-        }
-        int rc = floe__snapshot_pack_summary(d, a, kv, n);
-        floe__free(kv);
-        FLOE_TRY(rc);
-    }
-    return 0;
-}
-
 int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s)
 {
     floe_table_metadata *m = b->m;
@@ -184,7 +165,7 @@ int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s)
                        (long long)m->next_row_id);
     }
     floe_snapshot copy;
-    FLOE_TRY(copy_snapshot(m->arena, &copy, s));
+    FLOE_TRY(floe__snapshot_copy(&copy, s, m->arena));
     floe_snapshot *arr = floe__realloc(m->snapshots, (m->nsnapshots + 1) * sizeof *arr);
     if (!arr)
         return floe__error_nomem();
@@ -199,7 +180,7 @@ int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s)
     }
     b->snapshot_added = true;
     b->added_timestamp_ms = s->timestamp_ms;
-    return reindex(m);
+    return index_added_snapshot(m);
 }
 
 int floe__mb_set_snapshot_ref(floe_metadata_builder *b, const floe_snapshot_ref *ref)
@@ -244,7 +225,7 @@ int floe__mb_set_snapshot_ref(floe_metadata_builder *b, const floe_snapshot_ref 
         m->snapshot_log = log;
         m->n_snapshot_log++;
     }
-    return reindex(m);
+    return index_refs(m);
 }
 
 int floe__mb_remove_snapshot_ref(floe_metadata_builder *b, const char *name)
@@ -258,7 +239,7 @@ int floe__mb_remove_snapshot_ref(floe_metadata_builder *b, const char *name)
     m->nrefs--;
     if (strcmp(name, "main") == 0)
         m->has_current_snapshot = false;
-    return reindex(m);
+    return index_refs(m);
 }
 
 static bool in_ids(int64_t id, const int64_t *ids, size_t n)
@@ -328,13 +309,6 @@ int floe__mb_set_location(floe_metadata_builder *b, const char *location)
 
 /* ---------------------------------------------------------------- schemas, specs, orders */
 
-/* Copies go through JSON: the one representation every part already has a
- * tested reader and writer for. */
-static int json_roundtrip(floe_buf *text, floe_json **j)
-{
-    return floe__json_parse(j, text->ptr, text->len, "copy");
-}
-
 int floe__mb_add_schema(floe_metadata_builder *b, const floe_schema *s, int32_t *schema_id)
 {
     floe_table_metadata *m = b->m;
@@ -345,17 +319,8 @@ int floe__mb_add_schema(floe_metadata_builder *b, const floe_schema *s, int32_t 
     floe_schema **arr = grow(m->arena, m->schemas, m->nschemas, sizeof *arr);
     if (!arr)
         return floe__error_nomem();
-    floe_buf text = FLOE_BUF_INIT;
-    floe_json *j = NULL;
     floe_schema *copy = NULL;
-    int rc = floe__schema_to_json(s, &text);
-    if (rc == 0)
-        rc = json_roundtrip(&text, &j);
-    if (rc == 0)
-        rc = floe__schema_from_json(&copy, j, id, m->arena);
-    floe__json_free(j);
-    floe__buf_free(&text);
-    FLOE_TRY(rc);
+    FLOE_TRY(floe__schema_copy(&copy, s, m->arena));
     copy->schema_id = id;
     arr[m->nschemas] = copy;
     m->schemas = arr;
@@ -392,17 +357,8 @@ int floe__mb_add_spec(floe_metadata_builder *b, const floe_partition_spec *spec,
     floe_partition_spec **arr = grow(m->arena, m->specs, m->nspecs, sizeof *arr);
     if (!arr)
         return floe__error_nomem();
-    floe_buf text = FLOE_BUF_INIT;
-    floe_json *j = NULL;
     floe_partition_spec *copy = NULL;
-    int rc = floe__partition_spec_to_json(spec, &text);
-    if (rc == 0)
-        rc = json_roundtrip(&text, &j);
-    if (rc == 0)
-        rc = floe__partition_spec_from_json(&copy, j, id, true, m->arena);
-    floe__json_free(j);
-    floe__buf_free(&text);
-    FLOE_TRY(rc);
+    FLOE_TRY(floe__partition_spec_copy(&copy, spec, m->arena));
     copy->spec_id = id;
     arr[m->nspecs] = copy;
     m->specs = arr;
@@ -450,17 +406,8 @@ int floe__mb_add_sort_order(floe_metadata_builder *b, const floe_sort_order *o, 
     floe_sort_order **arr = grow(m->arena, m->sort_orders, m->nsort_orders, sizeof *arr);
     if (!arr)
         return floe__error_nomem();
-    floe_buf text = FLOE_BUF_INIT;
-    floe_json *j = NULL;
     floe_sort_order *copy = NULL;
-    int rc = floe__sort_order_to_json(o, &text);
-    if (rc == 0)
-        rc = json_roundtrip(&text, &j);
-    if (rc == 0)
-        rc = floe__sort_order_from_json(&copy, j, m->arena);
-    floe__json_free(j);
-    floe__buf_free(&text);
-    FLOE_TRY(rc);
+    FLOE_TRY(floe__sort_order_copy(&copy, o, m->arena));
     copy->order_id = id;
     arr[m->nsort_orders] = copy;
     m->sort_orders = arr;
@@ -491,36 +438,8 @@ int floe__mb_set_statistics(floe_metadata_builder *b, const floe_statistics_file
 {
     floe_table_metadata *m = b->m;
     floe_arena *a = m->arena;
-    floe_statistics_file c = *st;
-    if (!st->statistics_path || !(c.statistics_path = dup(a, st->statistics_path)) ||
-        (st->key_metadata && !(c.key_metadata = dup(a, st->key_metadata))))
-        return st->statistics_path ? floe__error_nomem() : bad("statistics need a statistics-path");
-    if (st->nblobs) {
-        floe_blob_metadata *bl = floe__arena_calloc(a, st->nblobs, sizeof *bl);
-        if (!bl)
-            return floe__error_nomem();
-        for (size_t i = 0; i < st->nblobs; i++) {
-            const floe_blob_metadata *s = &st->blob_metadata[i];
-            bl[i] = *s;
-            if (!(bl[i].type = dup(a, s->type)) ||
-                (s->nfields && !(bl[i].fields = floe__arena_memdup(a, s->fields,
-                                                                   s->nfields * sizeof *s->fields))))
-                return floe__error_nomem();
-            if (s->nproperties) {
-                floe_kv *kv = floe__arena_alloc(a, s->nproperties * sizeof *kv);
-                if (!kv)
-                    return floe__error_nomem();
-                for (size_t k = 0; k < s->nproperties; k++) {
-                    kv[k].key = (char *)dup(a, s->properties[k].key);
-                    kv[k].value = (char *)dup(a, s->properties[k].value);
-                    if (!kv[k].key || !kv[k].value)
-                        return floe__error_nomem();
-                }
-                bl[i].properties = kv;
-            }
-        }
-        c.blob_metadata = bl;
-    }
+    floe_statistics_file c;
+    FLOE_TRY(floe__statistics_copy(&c, st, a));
     for (size_t i = 0; i < m->nstatistics; i++) {
         if (m->statistics[i].snapshot_id == st->snapshot_id) {
             m->statistics[i] = c;
@@ -551,11 +470,8 @@ int floe__mb_set_partition_statistics(floe_metadata_builder *b,
                                       const floe_partition_statistics_file *st)
 {
     floe_table_metadata *m = b->m;
-    floe_partition_statistics_file c = *st;
-    if (!st->statistics_path)
-        return bad("partition statistics need a statistics-path");
-    if (!(c.statistics_path = dup(m->arena, st->statistics_path)))
-        return floe__error_nomem();
+    floe_partition_statistics_file c;
+    FLOE_TRY(floe__partition_statistics_copy(&c, st, m->arena));
     for (size_t i = 0; i < m->npartition_statistics; i++) {
         if (m->partition_statistics[i].snapshot_id == st->snapshot_id) {
             m->partition_statistics[i] = c;

@@ -213,6 +213,67 @@ int floe__schema_write(floe_jw *w, const floe_schema *s);
 int floe__partition_spec_write(floe_jw *w, const floe_partition_spec *s);
 int floe__sort_order_write(floe_jw *w, const floe_sort_order *o);
 
+/* ---------------------------------------------------------------- which snapshot (snapshot_select.c) */
+
+/* One way to name a snapshot; every caller that picks one (scans, metadata
+ * tables, procedures, SQL time travel, the CLI) goes through
+ * floe__snapshot_select, so each form has one answer and one message. */
+typedef enum floe_snapshot_select_kind {
+    FLOE_SNAP_CURRENT = 0, /* the table's current snapshot (main); NULL when none */
+    FLOE_SNAP_ID,          /* `snapshot_id` */
+    FLOE_SNAP_REF,         /* branch or tag `ref` (VERSION AS OF 'name', scan ref option) */
+    FLOE_SNAP_BRANCH,      /* the head of branch `ref` read as `t.branch_<ref>` */
+    FLOE_SNAP_AS_OF,       /* current at `timestamp_ms` by the snapshot-log */
+} floe_snapshot_select_kind;
+
+typedef struct floe_snapshot_selector {
+    floe_snapshot_select_kind kind;
+    int64_t snapshot_id;
+    const char *ref;
+    int64_t timestamp_ms;
+} floe_snapshot_selector;
+
+/* The snapshot `sel` names (borrowed from m). *out is NULL without an
+ * error only for FLOE_SNAP_CURRENT on a table without a current snapshot
+ * and FLOE_SNAP_BRANCH "main" before the first commit. FLOE_ENOTFOUND,
+ * raised under `subsystem`, with Java's / Spark's messages:
+ * "Cannot find snapshot with ID 42" (also for a ref or log entry whose
+ * snapshot is gone), "Cannot find matching snapshot ID or reference name
+ * for version nope", "Cannot use branch (does not exist): nope",
+ * "Cannot find a snapshot older than 2020-01-01T00:00:00+00:00". */
+int floe__snapshot_select(const floe_snapshot **out, const floe_table_metadata *m,
+                          const floe_snapshot_selector *sel, const char *subsystem);
+/* Whether a read of `sel` uses the selected snapshot's schema (Java's
+ * SnapshotUtil.schemaFor): a snapshot id, tag or time does; the current
+ * snapshot and a branch read with the table's current schema. */
+bool floe__snapshot_selector_pins_schema(const floe_table_metadata *m,
+                                         const floe_snapshot_selector *sel);
+/* The snapshot-log entry current at ts_ms — the last one at or before it,
+ * Java's SnapshotUtil.nullableSnapshotIdAsOfTime — into *id; false when
+ * there is none (the snapshot may since have been expired). */
+bool floe__snapshot_log_as_of(const floe_table_metadata *m, int64_t ts_ms, int64_t *id);
+
+/* ---------------------------------------------------------------- copies (metadata_copy.c) */
+
+/* A deep copy of `src` in a fresh arena (the builder's starting point); it
+ * serializes byte for byte like `src` and shares nothing with it.
+ * FLOE_ENOMEM. *out is the caller's (floe__metadata_free). */
+int floe__metadata_copy(floe_table_metadata **out, const floe_table_metadata *src);
+/* Copies of single parts into arena `a` (strings, packed summary and
+ * manifest list, blobs). The statistics copies fail with FLOE_EINVALID
+ * without a statistics-path; schema, spec and order copies keep their ids
+ * and are FLOE_ENOMEM only (the copied schema has its lookup maps: release
+ * it with floe__schema_release). */
+int floe__snapshot_copy(floe_snapshot *dst, const floe_snapshot *src, floe_arena *a);
+int floe__statistics_copy(floe_statistics_file *dst, const floe_statistics_file *src,
+                          floe_arena *a);
+int floe__partition_statistics_copy(floe_partition_statistics_file *dst,
+                                    const floe_partition_statistics_file *src, floe_arena *a);
+int floe__schema_copy(floe_schema **out, const floe_schema *s, floe_arena *a);
+int floe__partition_spec_copy(floe_partition_spec **out, const floe_partition_spec *s,
+                              floe_arena *a);
+int floe__sort_order_copy(floe_sort_order **out, const floe_sort_order *o, floe_arena *a);
+
 /* ---------------------------------------------------------------- builder (builder.c) */
 
 /* Metadata of a new, empty table (what a create-table commit writes):

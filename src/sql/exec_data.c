@@ -101,10 +101,12 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     int rc = 0;
     switch (d->travel.kind) {
     case FLOE_SQLTT_NONE:
-        if (d->ref && d->ref_is_branch && strcmp(d->ref, "main") != 0 &&
-            floe_table_snapshot_by_ref(*t, d->ref, &si) < 0) {
-            rc = floe__error(FLOE_ENOTFOUND, "sql", "Cannot use branch (does not exist): %s",
-                             d->ref);
+        if (d->ref && d->ref_is_branch) {
+            floe_snapshot_selector sel = {FLOE_SNAP_BRANCH, 0, d->ref, 0};
+            const floe_snapshot *head;
+            rc = floe__snapshot_select(&head, (*t)->metadata, &sel, "sql");
+            if (rc == 0 && head) /* main before the first commit reads empty */
+                o->ref = d->ref;
         } else if (d->ref) {
             o->ref = d->ref;
             rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
@@ -455,16 +457,11 @@ static int data_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t 
  * UnsupportedOperationException, not as an I/O failure. */
 static int stream_error(data_cursor *c)
 {
+    int code = floe__scan_stream_error(&c->stream, "sql");
+    if (code < 0)
+        return code;
     const char *m = c->stream.get_last_error ? c->stream.get_last_error(&c->stream) : NULL;
-    if (!m)
-        return floe__error(FLOE_EIO, "sql", "reading the table failed");
-    for (int code = FLOE_ERROR; code >= FLOE_ENOMEM; code--) {
-        const char *name = floe_error_code_name(code);
-        size_t n = strlen(name);
-        if (strncmp(m, name, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
-            return floe__error(code, "sql", "%s", m + n + 2);
-    }
-    return floe__error(FLOE_EIO, "sql", "%s", m);
+    return floe__error(FLOE_EIO, "sql", "%s", m ? m : "reading the table failed");
 }
 
 static void release_batch(data_cursor *c)

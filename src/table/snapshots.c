@@ -185,45 +185,32 @@ int floe_table_ref(const floe_table *t, const char *name, floe_ref_info *out)
 
 /* ---------------------------------------------------------------- selection */
 
-int floe_table_snapshot_by_id(const floe_table *t, int64_t id, floe_snapshot_info *out)
+static int select_info(const floe_table *t, const floe_snapshot_selector *sel,
+                       floe_snapshot_info *out)
 {
-    const floe_snapshot *s = floe__metadata_snapshot(t->metadata, id);
-    if (!s)
-        return floe__error(FLOE_ENOTFOUND, "table", "Cannot find snapshot with ID %lld",
-                           (long long)id);
+    const floe_snapshot *s;
+    FLOE_TRY(floe__snapshot_select(&s, t->metadata, sel, "table"));
     if (out)
         fill_info(t, s, out);
     return 0;
+}
+
+int floe_table_snapshot_by_id(const floe_table *t, int64_t id, floe_snapshot_info *out)
+{
+    floe_snapshot_selector sel = {FLOE_SNAP_ID, id, NULL, 0};
+    return select_info(t, &sel, out);
 }
 
 int floe_table_snapshot_by_ref(const floe_table *t, const char *ref, floe_snapshot_info *out)
 {
-    const floe_snapshot_ref *r = ref ? floe__metadata_ref(t->metadata, ref) : NULL;
-    const floe_snapshot *s = r ? floe__metadata_snapshot(t->metadata, r->snapshot_id) : NULL;
-    if (!s)
-        return floe__error(FLOE_ENOTFOUND, "table",
-                           "Cannot find matching snapshot ID or reference name for version %s",
-                           ref ? ref : "");
-    if (out)
-        fill_info(t, s, out);
-    return 0;
+    floe_snapshot_selector sel = {FLOE_SNAP_REF, 0, ref, 0};
+    return select_info(t, &sel, out);
 }
 
 int floe_table_snapshot_as_of_time(const floe_table *t, int64_t ts, floe_snapshot_info *out)
 {
-    const floe_table_metadata *m = t->metadata;
-    const floe_snapshot *found = NULL;
-    for (size_t i = 0; i < m->n_snapshot_log; i++)
-        if (m->snapshot_log[i].timestamp_ms <= ts) {
-            const floe_snapshot *s = floe__metadata_snapshot(m, m->snapshot_log[i].snapshot_id);
-            if (s)
-                found = s;
-        }
-    if (!found)
-        return floe__time_error_no_snapshot_older("table", ts);
-    if (out)
-        fill_info(t, found, out);
-    return 0;
+    floe_snapshot_selector sel = {FLOE_SNAP_AS_OF, 0, NULL, ts};
+    return select_info(t, &sel, out);
 }
 
 int floe_table_is_ancestor_of(const floe_table *t, int64_t snapshot, int64_t ancestor)
@@ -568,12 +555,10 @@ static int prepare(const floe_table_metadata *base, floe_table_change *c, void *
             return invalid("Cannot roll back to unknown snapshot id: %lld", (long long)o->id);
         return prepare_set_current(base, c, o, o->id);
     case OP_SET_CURRENT_REF: {
-        const floe_snapshot_ref *r = floe__metadata_ref(base, o->name);
-        if (!r)
-            return floe__error(FLOE_ENOTFOUND, "table",
-                               "Cannot find matching snapshot ID or reference name for version %s",
-                               o->name);
-        return prepare_set_current(base, c, o, r->snapshot_id);
+        floe_snapshot_selector sel = {FLOE_SNAP_REF, 0, o->name, 0};
+        const floe_snapshot *s;
+        FLOE_TRY(floe__snapshot_select(&s, base, &sel, "table"));
+        return prepare_set_current(base, c, o, s->snapshot_id);
     }
     case OP_CHERRYPICK:
         return prepare_cherrypick(base, c, o);

@@ -12,7 +12,6 @@
 #include <jansson.h>
 #include <math.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -65,44 +64,29 @@ static int read_any(const char *path, int *kind, size_t *nentries)
     return rc;
 }
 
-static void walk(const char *dir, int *lists, int *manifests)
+static bool is_avro(const char *path)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    size_t n = strlen(path);
+    return n >= 5 && strcmp(path + n - 5, ".avro") == 0;
+}
+
+static void check_avro(const char *path, int *lists, int *manifests)
+{
+    int kind = 0;
+    size_t entries = 0;
+    int rc = read_any(path, &kind, &entries);
+    if (rc < 0) {
+        ft_fail(__FILE__, __LINE__, "%s: %s", path, ft_floe_err());
         return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            walk(path, lists, manifests);
-            continue;
-        }
-        size_t n = strlen(path);
-        if (n < 5 || strcmp(path + n - 5, ".avro") != 0)
-            continue;
-        int kind = 0;
-        size_t entries = 0;
-        int rc = read_any(path, &kind, &entries);
-        if (rc < 0) {
-            ft_fail(__FILE__, __LINE__, "%s: %s", path, ft_floe_err());
-            continue;
-        }
-        FT_CHECK(kind == FLOE_KIND_MANIFEST_LIST || kind == FLOE_KIND_MANIFEST);
-        if (kind == FLOE_KIND_MANIFEST_LIST)
-            (*lists)++;
-        else
-            (*manifests)++;
-        FT_CHECK(entries > 0 || strstr(path, "snap-4848311183447800628") ||
-                 strstr(path, "snap-8928121299234260333") ||
-                 strstr(path, "snap-5032402648663831776"));
     }
-    closedir(d);
+    FT_CHECK(kind == FLOE_KIND_MANIFEST_LIST || kind == FLOE_KIND_MANIFEST);
+    if (kind == FLOE_KIND_MANIFEST_LIST)
+        (*lists)++;
+    else
+        (*manifests)++;
+    FT_CHECK(entries > 0 || strstr(path, "snap-4848311183447800628") ||
+             strstr(path, "snap-8928121299234260333") ||
+             strstr(path, "snap-5032402648663831776"));
 }
 
 static void test_all_fixtures_decode(void)
@@ -111,7 +95,14 @@ static void test_all_fixtures_decode(void)
     if (!sh)
         return;
     int lists = 0, manifests = 0;
-    walk(ft_path(sh, "fixtures"), &lists, &manifests);
+    char **files = NULL;
+    size_t n = 0;
+    ft_collect(ft_path(sh, "fixtures"), is_avro, &files, &n);
+    for (size_t i = 0; i < n; i++) {
+        check_avro(files[i], &lists, &manifests);
+        free(files[i]);
+    }
+    free(files);
     /* 55 .avro files at the time of writing; don't pin the exact split */
     FT_CHECK(lists >= 20);
     FT_CHECK(manifests >= 20);

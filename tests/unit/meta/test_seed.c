@@ -248,9 +248,9 @@ static void test_time_travel(void)
     floe__free(r);
     /* TIMESTAMP AS OF a moment inside the bad window resolves to S3 (5 rows) */
     int64_t id;
-    FT_CHECK(floe__meta_snapshot_as_of(s.m, T3 + 1, &id));
+    FT_CHECK(floe__snapshot_log_as_of(s.m, T3 + 1, &id));
     FT_EQ_INT(id, S3);
-    FT_CHECK(!floe__meta_snapshot_as_of(s.m, T0, &id));
+    FT_CHECK(!floe__snapshot_log_as_of(s.m, T0, &id));
     r = rows_at(&s, "data_files", id, &n);
     FT_EQ_INT(n, 3);
     FT_EQ_INT(count_records(r), 5);

@@ -403,7 +403,48 @@ static void test_unknown_snapshot_and_ref(void)
     rows_free(&r);
 }
 
+/* A data file gone from under a scan: the Arrow stream fails with an errno
+ * and "<code name>: <message>"; floe__scan_stream_error gives back the
+ * FLOE_E* code and the message (what the SQL layer raises). */
+static void test_stream_error_code(void)
+{
+    const char *sh = ft_shared_dir();
+    if (!sh)
+        return;
+    char *out = NULL;
+    FT_EQ_INT(ft_run(&out, "cp -r '%s/fixtures/%s/metadata' '%s/'", sh, F_SPARK_BUNNIES.dir,
+                     ft_tmpdir()),
+              0);
+    free(out);
+    floe_fileio *io = fixture_io(F_SPARK_BUNNIES.location, ft_tmpdir());
+    FT_ASSERT(io != NULL);
+    char meta[2048];
+    snprintf(meta, sizeof meta, "%s/metadata/%s", ft_tmpdir(), F_SPARK_BUNNIES.metadata);
+    floe_scan *sc = NULL;
+    FT_OK(floe_scan_open(&sc, io, meta, NULL));
+    struct ArrowArrayStream st;
+    FT_OK(floe_scan_to_stream(sc, &st));
+    FT_EQ_INT(floe__scan_stream_error(&st, "probe"), 0); /* nothing failed yet */
+    struct ArrowArray a;
+    FT_CHECK(st.get_next(&st, &a) != 0);
+    const char *text = st.get_last_error(&st);
+    FT_CHECK(text && strncmp(text, "FLOE_ENOTFOUND: ", 16) == 0);
+    floe_error_clear();
+    FT_EQ_INT(floe__scan_stream_error(&st, "probe"), FLOE_ENOTFOUND);
+    const floe_error *e = floe_error_last();
+    FT_ASSERT(e != NULL && text != NULL);
+    FT_EQ_STR(e->message, text + 16);
+    FT_EQ_STR(e->subsystem, "probe");
+    st.release(&st);
+    /* a stream floe's scan did not make is left to its own error text */
+    struct ArrowArrayStream other = {0};
+    FT_EQ_INT(floe__scan_stream_error(&other, "probe"), 0);
+    floe_scan_free(sc);
+    floe_fileio_free(io);
+}
+
 static const ft_case cases[] = {
+    {"stream_error_code", test_stream_error_code},
     {"spark_bunnies", test_spark_bunnies},
     {"spark_bunnies_projection_by_spaced_name", test_spark_bunnies_projection_by_spaced_name},
     {"java_bunnies", test_java_bunnies},

@@ -38,39 +38,6 @@ static json_t *raw_json(const char *path)
     return j;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-/* Collect table-metadata files: *.metadata.json(.gz) outside vectors/avro
- * (those are decoded Avro headers), and the .json files under vectors/metadata. */
-static void collect(const char *dir, char ***list, size_t *n)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (e->d_type == DT_DIR) {
-            if (!strstr(path, "/vectors/avro"))
-                collect(path, list, n);
-            continue;
-        }
-        bool meta = ends_with(path, ".metadata.json") ||
-                    (strstr(path, "/vectors/metadata/") && ends_with(path, ".json"));
-        if (meta && !strstr(path, "/vectors/avro")) {
-            *list = realloc(*list, (*n + 1) * sizeof **list);
-            (*list)[(*n)++] = strdup(path);
-        }
-    }
-    closedir(d);
-}
 
 static int64_t jint(const json_t *o, const char *k, int64_t def)
 {
@@ -167,7 +134,7 @@ static void test_fixtures(void)
         return;
     char **list = NULL;
     size_t n = 0;
-    collect(ft_path(sh, "fixtures"), &list, &n);
+    ft_collect_metadata(ft_path(sh, "fixtures"), &list, &n);
     FT_CHECK(n >= 40);
     for (size_t i = 0; i < n; i++) {
         floe_table_metadata *m = NULL, *m2 = NULL;

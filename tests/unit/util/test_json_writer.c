@@ -136,8 +136,61 @@ static void test_oom(void)
     FT_CHECK(n > 1 && n < 1000);
 }
 
+/* The writer scans strings eight bytes at a time: an escape at every
+ * position of strings up to 40 bytes, high bytes (UTF-8) next to it, as
+ * values and as keys (after a comma), against an escaper written here. */
+static void expect_escaped(floe_buf *want, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            floe__buf_printf(want, "\\%c", c);
+        else if (c == '\n')
+            floe__buf_puts(want, "\\n");
+        else if (c < 0x20)
+            floe__buf_printf(want, "\\u%04x", c);
+        else
+            floe__buf_putc(want, (char)c);
+    }
+}
+
+static void test_escape_positions(void)
+{
+    static const char specials[] = {'"', '\\', '\n', 0x01, 0x1f};
+    for (size_t len = 1; len <= 40; len++)
+        for (size_t at = 0; at < len; at++)
+            for (size_t k = 0; k < sizeof specials; k++) {
+                char s[48];
+                for (size_t i = 0; i < len; i++)
+                    s[i] = (char)(i % 3 == 0 ? 0xc3 : i % 3 == 1 ? 0xa9 : 'a' + (int)(i % 26));
+                s[at] = specials[k];
+                s[len] = '\0';
+                floe_buf got = FLOE_BUF_INIT, want = FLOE_BUF_INIT;
+                floe_jw w;
+                floe__jw_init(&w, &got);
+                floe__jw_obj(&w);
+                floe__jw_kint(&w, "first", 1);
+                floe__jw_key(&w, s);
+                floe__jw_strn(&w, s, len);
+                floe__jw_obj_end(&w);
+                FT_EQ_INT(floe__jw_finish(&w), 0);
+                floe__buf_puts(&want, "{\"first\":1,\"");
+                expect_escaped(&want, s, len);
+                floe__buf_puts(&want, "\":\"");
+                expect_escaped(&want, s, len);
+                floe__buf_puts(&want, "\"}");
+                bool same = got.len == want.len && strcmp(got.ptr, want.ptr) == 0;
+                FT_CHECK(same);
+                floe__buf_free(&got);
+                floe__buf_free(&want);
+                if (!same)
+                    return; /* one report is enough */
+            }
+}
+
 static const ft_case cases[] = {
     {"nesting", test_nesting}, {"escaping", test_escaping}, {"numbers", test_numbers},
+    {"escape_positions", test_escape_positions},
     {"misuse", test_misuse},   {"oom", test_oom},
 };
 
