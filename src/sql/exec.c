@@ -206,8 +206,11 @@ static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
         bool read = rc == 0; /* errors reading rows get a class as SQLite's do */
         if (rc == 0 && !done)
             rc = floe__sql_fast_aggregate(s, st, q, &done);
-        if (rc == 0 && !done)
+        if (rc == 0 && !done) {
+            floe__sql_out_set_bool_columns(s->out, st->query->bool_columns);
             rc = floe__sql_out_stmt(s->out, q);
+            floe__sql_out_set_bool_columns(s->out, 0);
+        }
         if (read && rc < 0 && !s->error_class)
             s->error_class =
                 floe__sql_error_class(floe__error_code(), floe_error_last()->message);

@@ -390,6 +390,14 @@ static int emit_tok(sql_rw *r, size_t i)
             return floe__sql_rw_emit(r, "IS", 'o');
         if (!strcmp(t->text, "!"))
             return floe__sql_rw_emit(r, "NOT", 'o');
+        if (!strcmp(t->text, "/")) {
+            /* Spark's '/' is a double division (7 / 2 = 3.5): make the left
+             * operand a REAL. '*' and '/' share precedence and associate to
+             * the left, so `a * b / c` stays ((a * b) * 1.0) / c. */
+            FLOE_TRY(floe__sql_rw_emit(r, "*", 'o'));
+            FLOE_TRY(floe__sql_rw_emit(r, "1.0", 'o'));
+            return floe__sql_rw_emit(r, "/", 'o');
+        }
         if (!strcmp(t->text, "::"))
             return floe__sql_rw_err(r, i, FLOE_EUNSUPPORTED,
                                     "unsupported: '::' casts (use CAST(x AS t))");
@@ -917,8 +925,13 @@ static int rw_range(sql_rw *r, size_t from, size_t to)
                 i++;
                 continue;
             }
-            if (floe__sql_is_word(t, "ILIKE")) {
-                FLOE_TRY(floe__sql_rw_emit(r, "LIKE", 'w'));
+            if (floe__sql_is_word(t, "LIKE") || floe__sql_is_word(t, "ILIKE")) {
+                FLOE_TRY(floe__sql_rw_like(r, &i));
+                continue;
+            }
+            if (floe__sql_is_word(t, "DIV") && !floe__sql_tok_op(next, "(")) {
+                /* Spark's integral division: SQLite's '/' of two integers */
+                FLOE_TRY(floe__sql_rw_emit(r, "/", 'o'));
                 i++;
                 continue;
             }
@@ -954,6 +967,116 @@ static int rw_range(sql_rw *r, size_t from, size_t to)
     return 0;
 }
 
+/* ------------------------------------------------------- boolean columns */
+
+/* Is the select item [s, e) a boolean expression (Spark prints true/false;
+ * SQLite computes 0/1)? A comparison, logical or predicate operator outside
+ * parentheses and CASE, TRUE/FALSE, CAST(... AS BOOLEAN) or a call of a
+ * predicate function. */
+static bool bool_item(sql_rw *r, size_t s, size_t e)
+{
+    static const char *const ops[] = {"=", "==", "!=", "<>", "<", ">", "<=", ">=", "<=>", "!"};
+    static const char *const words[] = {"AND",    "OR",      "NOT", "IS",     "LIKE",
+                                        "ILIKE",  "RLIKE",   "IN",  "BETWEEN", "REGEXP",
+                                        "EXISTS", NULL};
+    static const char *const preds[] = {"array_contains", "isnull",   "isnotnull", "startswith",
+                                        "endswith",       "contains", "bool_and",  "bool_or",
+                                        "every",          "some",     "any",       NULL};
+    sql_tok *t0 = floe__sql_rw_tok(r, s);
+    if (e == s + 1 && (floe__sql_is_word(t0, "TRUE") || floe__sql_is_word(t0, "FALSE")))
+        return true;
+    if (t0->kind == TK_WORD && floe__sql_tok_op(floe__sql_rw_tok(r, s + 1), "(") &&
+        floe__sql_rw_match_paren(r, s + 1) == e - 1) {
+        if (word_in(t0, preds))
+            return true;
+        if ((floe__sql_is_word(t0, "CAST") || floe__sql_is_word(t0, "TRY_CAST")) &&
+            floe__sql_is_word(floe__sql_rw_tok(r, e - 2), "BOOLEAN"))
+            return true;
+    }
+    int depth = 0;
+    for (size_t k = s; k < e; k++) {
+        sql_tok *t = floe__sql_rw_tok(r, k);
+        if (floe__sql_tok_op(t, "(") || floe__sql_is_word(t, "CASE"))
+            depth++;
+        else if (floe__sql_tok_op(t, ")") || floe__sql_is_word(t, "END"))
+            depth--;
+        else if (depth == 0 && t->kind == TK_OP) {
+            for (size_t j = 0; j < FLOE_ARRAY_LEN(ops); j++)
+                if (!strcmp(t->text, ops[j]))
+                    return true;
+        } else if (depth == 0 && word_in(t, words)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The outermost select list's boolean columns (bit c: column c), up to the
+ * first `*` item (the columns after it are not known here). */
+static uint64_t bool_columns(sql_rw *r, size_t from, size_t to)
+{
+    size_t i = from;
+    while (i < to && floe__sql_tok_op(floe__sql_rw_tok(r, i), "("))
+        i++;
+    if (floe__sql_is_word(floe__sql_rw_tok(r, i), "WITH")) {
+        /* WITH [RECURSIVE] name [(cols)] AS (query) [, ...] */
+        for (i++; i < to && !floe__sql_is_word(floe__sql_rw_tok(r, i), "SELECT"); i++)
+            if (floe__sql_tok_op(floe__sql_rw_tok(r, i), "(")) {
+                size_t m = floe__sql_rw_match_paren(r, i);
+                if (m == (size_t)-1)
+                    return 0;
+                i = m;
+            }
+    }
+    if (!floe__sql_is_word(floe__sql_rw_tok(r, i), "SELECT"))
+        return 0;
+    i++;
+    if (floe__sql_is_word(floe__sql_rw_tok(r, i), "DISTINCT") ||
+        floe__sql_is_word(floe__sql_rw_tok(r, i), "ALL"))
+        i++;
+    static const char *const end[] = {"FROM",  "WHERE",     "GROUP",  "HAVING",  "ORDER",
+                                      "LIMIT", "WINDOW",    "UNION",  "EXCEPT",  "INTERSECT",
+                                      "MINUS", "LATERAL",   "CLUSTER", "SORT",   "DISTRIBUTE",
+                                      NULL};
+    uint64_t bits = 0;
+    size_t col = 0, start = i;
+    int depth = 0;
+    for (size_t k = i; col < 64; k++) {
+        sql_tok *t = floe__sql_rw_tok(r, k);
+        bool stop = k >= to || t->kind == TK_EOF || (depth == 0 && word_in(t, end)) ||
+                    (depth == 0 && floe__sql_tok_op(t, ")"));
+        if (stop || (depth == 0 && floe__sql_tok_op(t, ","))) {
+            size_t e = k;
+            if (e == start || floe__sql_tok_op(floe__sql_rw_tok(r, e - 1), "*"))
+                break;
+            /* an alias: `AS name`, or a bare name after an operand */
+            for (size_t a = start, d = 0; a < e; a++) {
+                sql_tok *x = floe__sql_rw_tok(r, a);
+                if (floe__sql_tok_op(x, "(") || floe__sql_is_word(x, "CASE"))
+                    d++;
+                else if (floe__sql_tok_op(x, ")") || floe__sql_is_word(x, "END"))
+                    d--;
+                else if (d == 0 && floe__sql_is_word(x, "AS")) {
+                    e = a;
+                    break;
+                }
+            }
+            if (bool_item(r, start, e))
+                bits |= (uint64_t)1 << col;
+            col++;
+            start = k + 1;
+            if (stop)
+                break;
+            continue;
+        }
+        if (floe__sql_tok_op(t, "(") || floe__sql_is_word(t, "CASE"))
+            depth++;
+        else if (floe__sql_tok_op(t, ")") || floe__sql_is_word(t, "END"))
+            depth--;
+    }
+    return bits;
+}
+
 int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **out)
 {
     sql_rw r;
@@ -972,6 +1095,7 @@ int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **ou
     q->sql = join(&r);
     if (!q->sql)
         return FLOE_ENOMEM;
+    q->bool_columns = bool_columns(&r, from, to);
     *out = q;
     return 0;
 }

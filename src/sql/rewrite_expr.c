@@ -231,6 +231,78 @@ static int call_args(sql_rw *r, size_t lp, size_t *rp_out, char ***args_out, siz
     return 0;
 }
 
+/* The end (exclusive) of the operand starting at token k: a parenthesised
+ * expression, or a name / literal with its `.field` parts and call
+ * parentheses. */
+static size_t operand_end(sql_rw *r, size_t k)
+{
+    if (floe__sql_tok_op(floe__sql_rw_tok(r, k), "(")) {
+        size_t m = floe__sql_rw_match_paren(r, k);
+        return m == (size_t)-1 ? k : m + 1;
+    }
+    sql_tok *t = floe__sql_rw_tok(r, k);
+    if (t->kind == TK_EOF || t->kind == TK_OP)
+        return k;
+    k++;
+    for (;;) {
+        if (floe__sql_tok_op(floe__sql_rw_tok(r, k), "(") && t->kind == TK_WORD) {
+            size_t m = floe__sql_rw_match_paren(r, k);
+            if (m == (size_t)-1)
+                return k;
+            k = m + 1;
+        } else if (floe__sql_tok_op(floe__sql_rw_tok(r, k), ".") &&
+                   (floe__sql_rw_tok(r, k + 1)->kind == TK_WORD ||
+                    floe__sql_rw_tok(r, k + 1)->kind == TK_QIDENT)) {
+            t = floe__sql_rw_tok(r, k + 1);
+            k += 2;
+        } else {
+            return k;
+        }
+    }
+}
+
+/* LIKE is Spark's (case-sensitive, exec_spark.c's like()); ILIKE and LIKE
+ * ANY / ALL (p1, ...) compare with a pattern list made by
+ * floe_like_pattern(mode, p1, ...). After NOT, ANY and ALL swap: Spark's
+ * `x NOT LIKE ANY (a, b)` is "some pattern does not match", which is SQL's
+ * NOT (x LIKE ALL (a, b)). */
+int floe__sql_rw_like(sql_rw *r, size_t *pi)
+{
+    size_t i = *pi;
+    bool ci = floe__sql_is_word(floe__sql_rw_tok(r, i), "ILIKE");
+    bool negated = i > 0 && floe__sql_is_word(floe__sql_rw_tok(r, i - 1), "NOT");
+    sql_tok *q = floe__sql_rw_tok(r, i + 1);
+    int mode = ci ? 4 : 0;
+    size_t from = i + 1, to;
+    if ((floe__sql_is_word(q, "ANY") || floe__sql_is_word(q, "SOME") ||
+         floe__sql_is_word(q, "ALL")) &&
+        floe__sql_tok_op(floe__sql_rw_tok(r, i + 2), "(")) {
+        bool all = floe__sql_is_word(q, "ALL");
+        mode |= all != negated ? 2 : 1;
+        size_t rp = floe__sql_rw_match_paren(r, i + 2);
+        if (rp == (size_t)-1 || rp == i + 3)
+            return floe__sql_rw_err(r, i + 2, FLOE_EINVALID,
+                                    "syntax error: expected LIKE ANY|ALL (pattern, ...)");
+        from = i + 3;
+        to = rp;
+        *pi = rp + 1;
+    } else if (!ci) {
+        FLOE_TRY(floe__sql_rw_emit(r, "LIKE", 'w'));
+        *pi = i + 1;
+        return 0;
+    } else {
+        to = operand_end(r, from);
+        if (to == from)
+            return floe__sql_rw_err(r, from, FLOE_EINVALID, "syntax error: expected a pattern");
+        *pi = to;
+    }
+    char *x;
+    FLOE_TRY(floe__sql_rw_sub(r, from, to, &x));
+    FLOE_TRY(floe__sql_rw_emit(r, "LIKE", 'w'));
+    return floe__sql_rw_emit(r, floe__arena_sprintf(r->p->a, "floe_like_pattern(%d, %s)", mode, x),
+                             'x');
+}
+
 static const char *cast_type(const sql_tok *t)
 {
     static const struct {
@@ -248,6 +320,25 @@ static const char *cast_type(const sql_tok *t)
     for (size_t k = 0; k < FLOE_ARRAY_LEN(m); k++)
         if (floe__sql_ieq(t->text, m[k].spark))
             return m[k].sqlite;
+    return NULL;
+}
+
+/* The floe_cast() kind of a CAST target type, NULL when SQLite's CAST is
+ * kept (STRING, FLOAT, DECIMAL, BINARY). */
+static const char *spark_cast_kind(const sql_tok *t)
+{
+    static const struct {
+        const char *spark, *kind;
+    } m[] = {{"int", "int"},         {"integer", "int"},         {"bigint", "bigint"},
+             {"long", "bigint"},     {"smallint", "smallint"},   {"short", "smallint"},
+             {"tinyint", "tinyint"}, {"byte", "tinyint"},        {"double", "double"},
+             {"boolean", "boolean"}, {"date", "date"},           {"timestamp", "timestamp"},
+             {"timestamp_ntz", "timestamp"}, {"timestamp_ltz", "timestamp"}};
+    if (t->kind != TK_WORD)
+        return NULL;
+    for (size_t k = 0; k < FLOE_ARRAY_LEN(m); k++)
+        if (floe__sql_ieq(t->text, m[k].spark))
+            return m[k].kind;
     return NULL;
 }
 
@@ -280,8 +371,10 @@ static int rw_cast(sql_rw *r, size_t *pi)
         /* a typed null list/map/struct (Spark's CAST(NULL AS ARRAY<INT>)):
          * nested values are JSON text here, and a NULL is SQL NULL */
         out = "NULL";
-    } else if (floe__sql_is_word(ty, "DATE")) {
-        out = floe__arena_sprintf(r->p->a, "date(%s)", x);
+    } else if (spark_cast_kind(ty) && as + 2 == rp) {
+        /* Spark's CAST without ANSI mode (text that does not parse is NULL,
+         * integers wrap): exec_spark.c */
+        out = floe__arena_sprintf(r->p->a, "floe_cast(%s, '%s')", x, spark_cast_kind(ty));
     } else {
         const char *st = cast_type(ty);
         if (!st)

@@ -228,6 +228,9 @@ typedef struct floe_sql_partition_field {
 typedef struct floe_sql_query {
     const char *sql;
     size_t pos; /* where the fragment starts in the script */
+    /* bit c: output column c of the outermost select list is a boolean
+     * expression (printed true/false); columns after a `*` are not marked */
+    uint64_t bool_columns;
 } floe_sql_query;
 
 typedef struct floe_sql_create_table {
