@@ -1011,6 +1011,23 @@ static bool bool_item(sql_rw *r, size_t s, size_t e)
     return false;
 }
 
+/* Is token k (the last of a select item without AS) an alias: a name
+ * after an operand (`x > 1 big`, `f(x) d`), not after an operator? */
+static bool bare_alias(sql_rw *r, size_t k)
+{
+    static const char *const not_names[] = {"NULL", "TRUE", "FALSE", "END", NULL};
+    static const char *const operators[] = {"AND",   "OR",      "NOT",   "IS",    "LIKE", "ILIKE",
+                                            "RLIKE", "IN",      "BETWEEN", "REGEXP", "DISTINCT",
+                                            "CASE",  "WHEN",    "THEN",  "ELSE",  "INTERVAL",
+                                            "DIV",   NULL};
+    sql_tok *t = floe__sql_rw_tok(r, k), *prev = floe__sql_rw_tok(r, k - 1);
+    if (!(t->kind == TK_QIDENT || (t->kind == TK_WORD && !word_in(t, not_names))))
+        return false;
+    if (prev->kind == TK_OP)
+        return floe__sql_tok_op(prev, ")");
+    return prev->kind != TK_WORD || !word_in(prev, operators);
+}
+
 /* The outermost select list's boolean columns (bit c: column c), up to the
  * first `*` item (the columns after it are not known here). */
 static uint64_t bool_columns(sql_rw *r, size_t from, size_t to)
@@ -1061,6 +1078,8 @@ static uint64_t bool_columns(sql_rw *r, size_t from, size_t to)
                     break;
                 }
             }
+            if (e == k && e >= start + 2 && bare_alias(r, e - 1))
+                e--;
             if (bool_item(r, start, e))
                 bits |= (uint64_t)1 << col;
             col++;
