@@ -127,3 +127,11 @@ SELECT typeof(rand()) AS a
 SELECT factorial(5) AS a
 -- case: nanvl
 SELECT nanvl(CAST('NaN' AS DOUBLE), 1.0d) AS a
+-- case: div_precedence
+SELECT 2 * 3 / 4 AS a, 1 + 6 / 4 AS b, 12 / 2 / 4 AS c
+-- case: bool_bare_alias
+SELECT 1 < 2 x, 3 IS NULL y
+-- case: bool_case_not_bool
+SELECT CASE WHEN 1 > 0 THEN 5 END AS a
+-- case: bool_in_subquery_col
+SELECT (SELECT 1) = 1 AS a

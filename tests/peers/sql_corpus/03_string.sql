@@ -97,3 +97,23 @@ SELECT concat('[', space(3), ']') AS a
 SELECT get_json_object('{"a":{"b":2}}', '$.a.b') AS a
 -- case: string_escape_backslash
 SELECT 'a\\b' AS a
+-- case: like_unicode_underscore
+SELECT 'héllo' LIKE 'h_llo' AS a
+-- case: like_any_null
+SELECT 'a' LIKE ANY ('x%', NULL) AS a, 'a' LIKE ANY ('a%', NULL) AS b
+-- case: like_all_null
+SELECT 'a' LIKE ALL ('a%', NULL) AS a, 'a' LIKE ALL ('x%', NULL) AS b
+-- case: ilike_any
+SELECT 'Banana' ILIKE ANY ('x%', 'B%') AS a
+-- case: not_like_any_false
+SELECT 'abc' NOT LIKE ANY ('a%', '%c') AS a
+-- case: not_like_all
+SELECT 'abc' NOT LIKE ALL ('x%', 'y%') AS a, 'abc' NOT LIKE ALL ('a%', 'y%') AS b
+-- case: like_all_table
+SELECT id FROM db.t WHERE s LIKE ALL ('a%', '%e')
+-- case: ilike_column_upper
+SELECT id FROM db.t WHERE s ILIKE '%AN%'
+-- case: rlike_column
+SELECT id FROM db.t WHERE s RLIKE '^[ab]'
+-- case: like_percent_only
+SELECT '' LIKE '%' AS a, NULL LIKE '%' AS b

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `floe sql` answers as Spark 3.5 does where SQLite would answer otherwise
+# (src/sql/exec_spark.c, rewrite*.c; issue #22). Every expected value is
+# what Spark 3.5 prints (spark.sql.ansi.enabled=false), as recorded by the
+# differential corpus tests/peers/sql_corpus/*.sql.
+set -u
+: "${FLOE_BIN:?}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+Q() { "$FLOE_BIN" sql --quiet --warehouse "$T/wh" --format csv -c "$1" 2>&1 | tail -n +2 | tr '\n' ' '; }
+
+eq "division is a double" "$(Q "SELECT 7/2, -7/2, 6/3, 1/0, 2 * 3 / 4")" "3.5,-3.5,2.0,,1.5 "
+eq "div is integral" "$(Q "SELECT 7 div 2, -7 div 2, 5 div 0")" "3,-3, "
+eq "booleans print true/false" "$(Q "SELECT true, 1 = 1 AS a, NULL = 1 AS b, 1 < 0 c, 2 IN (1, 2), NULL IS NULL")" \
+  "true,true,,false,true,true "
+eq "CASE over a comparison is not a boolean" "$(Q "SELECT CASE WHEN 1 > 0 THEN 5 END")" "5 "
+eq "LIKE is case-sensitive" "$(Q "SELECT 'Apple' LIKE 'a%', 'apple' LIKE 'a%', 'abc' LIKE 'a_c', 'abbc' LIKE 'a_c'")" \
+  "false,true,true,false "
+eq "LIKE _ is one character" "$(Q "SELECT 'héllo' LIKE 'h_llo'")" "true "
+eq "ILIKE" "$(Q "SELECT 'Apple' ILIKE 'a%', 'xyz' ILIKE 'A%'")" "true,false "
+eq "LIKE ANY" "$(Q "SELECT 'banana' LIKE ANY ('a%', 'b%'), 'cherry' LIKE ANY ('a%', 'b%')")" "true,false "
+eq "LIKE ALL" "$(Q "SELECT 'abc' LIKE ALL ('a%', '%c'), 'abd' LIKE ALL ('a%', '%c')")" "true,false "
+eq "NOT LIKE ANY" "$(Q "SELECT 'abc' NOT LIKE ANY ('a%', 'x%'), 'abc' NOT LIKE ANY ('a%', '%c')")" "true,false "
+eq "LIKE ANY with NULL" "$(Q "SELECT 'a' LIKE ANY ('x%', NULL), 'a' LIKE ANY ('a%', NULL)")" ",true "
+eq "ILIKE ANY" "$(Q "SELECT 'Banana' ILIKE ANY ('x%', 'B%')")" "true "
+eq "RLIKE is case-sensitive" "$(Q "SELECT 'Apple' RLIKE '^a', 'apple' RLIKE '^a', 'abc123' REGEXP '[0-9]+'")" \
+  "false,true,true "
+eq "try_cast" "$(Q "SELECT try_cast('abc' AS INT), try_cast('42' AS INT)")" ",42 "
+eq "CAST text to int without ANSI" "$(Q "SELECT CAST('abc' AS INT), CAST('12abc' AS INT), CAST(' 12 ' AS INT), CAST('1.9' AS INT)")" \
+  ",,12,1 "
+eq "CAST wraps integers" "$(Q "SELECT CAST(3000000000 AS INT), CAST(40000 AS SMALLINT), CAST(200 AS TINYINT)")" \
+  "-1294967296,-25536,-56 "
+eq "CAST double to int truncates" "$(Q "SELECT CAST(1.9 AS INT), CAST(-1.9 AS INT)")" "1,-1 "
+eq "CAST text to double" "$(Q "SELECT CAST('x1' AS DOUBLE), CAST('1.5e2' AS DOUBLE)")" ",150.0 "
+eq "CAST to boolean" "$(Q "SELECT CAST('true' AS BOOLEAN), CAST('no' AS BOOLEAN), CAST('x' AS BOOLEAN), CAST(0 AS BOOLEAN), CAST(5 AS BOOLEAN)")" \
+  "true,false,,false,true "
+eq "CAST to date" "$(Q "SELECT CAST('2024-02-29' AS DATE), CAST('2024-02-30' AS DATE), CAST('hello' AS DATE), CAST(TIMESTAMP'2024-01-15 10:30:00' AS DATE)")" \
+  "2024-02-29,,,2024-01-15 "
+eq "CAST to timestamp" "$(Q "SELECT CAST(DATE'2024-01-15' AS TIMESTAMP), CAST('nope' AS TIMESTAMP)")" "2024-01-15 00:00:00, "
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
