@@ -713,6 +713,13 @@ static int rw_factor(sql_rw *r, size_t *pi)
         bool ours = false;
         for (int k = 0; tvfs[k] && n == 1 && t->kind == TK_WORD; k++)
             ours = ours || floe__sql_ieq(parts[0], tvfs[k]);
+        if (!ours && n == 1 && t->kind == TK_WORD && floe__sql_ieq(parts[0], "range")) {
+            j = i;
+            FLOE_TRY(floe__sql_rw_range(r, &j));
+            FLOE_TRY(emit_alias(r, j, "range"));
+            *pi = j;
+            return 0;
+        }
         if (!ours)
             return 0; /* SQLite's own table-valued function: copied */
         ref.name.catalog =

@@ -231,6 +231,31 @@ static int call_args(sql_rw *r, size_t lp, size_t *rp_out, char ***args_out, siz
     return 0;
 }
 
+/* Spark's range(end) / range(start, end [, step]) table-valued function at
+ * *pi (the word range): a recursive CTE with Spark's one column `id`. The
+ * rows stop before `end` in the direction of the step (a zero step gives
+ * no rows; Spark raises an error). *pi moves past the ')'. */
+int floe__sql_rw_range(sql_rw *r, size_t *pi)
+{
+    size_t rp = 0, n = 0;
+    char **args = NULL;
+    FLOE_TRY(call_args(r, *pi + 1, &rp, &args, &n));
+    if (n < 1 || n > 3)
+        return floe__sql_rw_err(r, *pi, FLOE_EINVALID,
+                                "range() expects (end), (start, end) or (start, end, step)");
+    const char *start = n == 1 ? "0" : args[0], *end = n == 1 ? args[0] : args[1];
+    const char *step = n == 3 ? args[2] : "1";
+    const char *out = floe__arena_sprintf(
+        r->p->a,
+        "(WITH RECURSIVE floe_range(id) AS (SELECT (%s) UNION ALL SELECT id + (%s) FROM "
+        "floe_range WHERE ((%s) > 0 AND id + (%s) < (%s)) OR ((%s) < 0 AND id + (%s) > (%s))) "
+        "SELECT id FROM floe_range WHERE ((%s) > 0 AND id < (%s)) OR ((%s) < 0 AND id > (%s)))",
+        start, step, step, step, end, step, step, end, step, end, step, end);
+    FLOE_TRY(floe__sql_rw_emit(r, out, 'x'));
+    *pi = rp + 1;
+    return 0;
+}
+
 /* The end (exclusive) of the operand starting at token k: a parenthesised
  * expression, or a name / literal with its `.field` parts and call
  * parentheses. */
@@ -500,6 +525,7 @@ int floe__sql_rw_function(sql_rw *r, size_t *pi)
                                            "date_format",
                                            "array_contains",
                                            "map",
+                                           "sequence",
                                            NULL};
     int part = -1, special = -1;
     for (size_t k = 0; k < FLOE_ARRAY_LEN(parts); k++)
@@ -603,6 +629,23 @@ int floe__sql_rw_function(sql_rw *r, size_t *pi)
                 rc = floe__buf_putc(&b, ')');
             out = rc == 0 ? floe__arena_strdup(a, b.ptr) : NULL;
             floe__buf_free(&b);
+        } else if (!strcmp(name, "sequence")) {
+            /* Spark's sequence(start, stop [, step]) of integers: stop
+             * included, the step 1 or -1 by default */
+            if (n < 2 || n > 3)
+                return floe__sql_rw_err(r, i, FLOE_EINVALID, "sequence() expects 2 or 3 arguments");
+            const char *st =
+                n == 3 ? args[2]
+                       : floe__arena_sprintf(a, "CASE WHEN (%s) <= (%s) THEN 1 ELSE -1 END",
+                                             args[0], args[1]);
+            out = st ? floe__arena_sprintf(
+                           a,
+                           "(SELECT json_group_array(id) FROM (WITH RECURSIVE floe_seq(id) AS "
+                           "(SELECT (%s) UNION ALL SELECT id + (%s) FROM floe_seq WHERE ((%s) > 0 "
+                           "AND id + (%s) <= (%s)) OR ((%s) < 0 AND id + (%s) >= (%s))) SELECT id "
+                           "FROM floe_seq))",
+                           args[0], st, st, st, args[1], st, st, args[1])
+                     : NULL;
         } else if (!strcmp(name, "array_contains")) {
             want = 2;
             if (n == 2)

@@ -39,6 +39,11 @@ eq "CAST to boolean" "$(Q "SELECT CAST('true' AS BOOLEAN), CAST('no' AS BOOLEAN)
 eq "CAST to date" "$(Q "SELECT CAST('2024-02-29' AS DATE), CAST('2024-02-30' AS DATE), CAST('hello' AS DATE), CAST(TIMESTAMP'2024-01-15 10:30:00' AS DATE)")" \
   "2024-02-29,,,2024-01-15 "
 eq "CAST to timestamp" "$(Q "SELECT CAST(DATE'2024-01-15' AS TIMESTAMP), CAST('nope' AS TIMESTAMP)")" "2024-01-15 00:00:00, "
+eq "range(n)" "$(Q "SELECT * FROM range(3)")" "0 1 2 "
+eq "range(start, end, step)" "$(Q "SELECT id FROM range(0, 10, 3)")" "0 3 6 9 "
+eq "range with a negative step" "$(Q "SELECT id FROM range(5, 0, -2)")" "5 3 1 "
+eq "range joined" "$(Q "SELECT r.id + 1 FROM range(2) AS r JOIN range(1, 3) s ON s.id = r.id")" "2 "
+eq "sequence" "$(Q "SELECT size(sequence(1, 5)), size(sequence(1, 10, 3)), sequence(5, 1)[0]")" "5,4,5 "
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

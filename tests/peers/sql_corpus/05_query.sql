@@ -203,3 +203,9 @@ SELECT id, big, small FROM db.w
 SELECT sum(big) AS s, sum(small) AS t FROM db.w
 -- case: wide_decimal_compare
 SELECT id FROM db.w WHERE big > 0
+-- case: range_negative_step
+SELECT id FROM range(5, 0, -2)
+-- case: range_alias_join
+SELECT u.id, r.id AS r FROM db.u u JOIN range(3) AS r ON u.id = r.id + 1
+-- case: range_where
+SELECT sum(id) AS s FROM range(1, 101) WHERE id % 2 = 0

@@ -107,3 +107,7 @@ SELECT array(array(1), array(2, 3)) AS a
 SELECT array('a', 'b') AS a
 -- case: array_null_elem
 SELECT array(1, NULL) AS a
+-- case: sequence_desc_size
+SELECT size(sequence(5, 1)) AS n, sequence(5, 1)[0] AS f
+-- case: sequence_contains
+SELECT array_contains(sequence(1, 10, 2), 7) AS a
