@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---------------------------------------------------------------- names */
 
@@ -564,6 +565,91 @@ bool floe__sql_all_digits(const char *s)
     return true;
 }
 
+/* Is token v (next: the one after it) current_timestamp() / now() /
+ * current_timestamp? */
+static bool travel_now(const sql_tok *v, const sql_tok *next)
+{
+    return floe__sql_is_word(v, "CURRENT_TIMESTAMP") ||
+           (floe__sql_is_word(v, "NOW") && floe__sql_tok_op(next, "("));
+}
+
+/* TIMESTAMP AS OF with a constant expression, evaluated here: a start
+ * (current_timestamp(), now(), TIMESTAMP '...' or '...') followed by any
+ * number of `+|- INTERVAL n unit` (WEEK, DAY, HOUR, MINUTE, SECOND,
+ * MILLISECOND, MICROSECOND, singular or plural). j is at the start token;
+ * the result is the instant in UTC. */
+static int travel_expr(sql_rw *r, size_t *pi, size_t j, floe_sql_travel *tt)
+{
+    static const struct {
+        const char *unit;
+        int64_t us;
+    } units[] = {{"WEEK", 604800000000LL}, {"DAY", 86400000000LL},   {"HOUR", 3600000000LL},
+                 {"MINUTE", 60000000LL},   {"SECOND", 1000000LL},    {"MILLISECOND", 1000LL},
+                 {"MICROSECOND", 1LL}};
+    sql_tok *v = floe__sql_rw_tok(r, j);
+    int64_t us;
+    if (travel_now(v, floe__sql_rw_tok(r, j + 1))) {
+        us = floe__now_ms() * 1000;
+        j++;
+        if (floe__sql_tok_op(floe__sql_rw_tok(r, j), "(")) {
+            if (!floe__sql_tok_op(floe__sql_rw_tok(r, j + 1), ")"))
+                return floe__sql_rw_err(r, j, FLOE_EINVALID, "syntax error: expected ()");
+            j += 2;
+        }
+    } else {
+        if (floe__sql_is_word(v, "TIMESTAMP"))
+            v = floe__sql_rw_tok(r, ++j);
+        const char *text;
+        bool utc;
+        if (v->kind != TK_STRING ||
+            floe__sql_norm_timestamp(r->p->a, v->text, &text, &utc) < 0 ||
+            floe__time_parse_us(text, utc ? NULL : r->p->opt ? r->p->opt->time_zone : NULL, &us) < 0)
+            return floe__sql_rw_err(r, j, FLOE_EINVALID, "invalid timestamp in TIMESTAMP AS OF");
+        j++;
+    }
+    for (;;) {
+        sql_tok *op = floe__sql_rw_tok(r, j);
+        bool minus = floe__sql_tok_op(op, "-");
+        if (!minus && !floe__sql_tok_op(op, "+"))
+            break;
+        sql_tok *n = floe__sql_rw_tok(r, j + 2), *u = floe__sql_rw_tok(r, j + 3);
+        if (!floe__sql_is_word(floe__sql_rw_tok(r, j + 1), "INTERVAL") ||
+            !((n->kind == TK_NUMBER || n->kind == TK_STRING) && floe__sql_all_digits(n->text)))
+            return floe__sql_rw_err(
+                r, j, FLOE_EUNSUPPORTED,
+                "unsupported: TIMESTAMP AS OF accepts +|- INTERVAL <integer> <unit> only");
+        int64_t per = 0;
+        for (size_t k = 0; k < FLOE_ARRAY_LEN(units) && u->kind == TK_WORD; k++) {
+            size_t l = strlen(units[k].unit);
+            if (strncasecmp(u->text, units[k].unit, l) == 0 &&
+                (u->text[l] == 0 || ((u->text[l] == 's' || u->text[l] == 'S') && !u->text[l + 1])))
+                per = units[k].us;
+        }
+        if (!per)
+            return floe__sql_rw_err(r, j + 3, FLOE_EUNSUPPORTED,
+                                    "unsupported: interval unit in TIMESTAMP AS OF (WEEK, DAY, "
+                                    "HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND)");
+        errno = 0;
+        long long cnt = strtoll(n->text, NULL, 10);
+        if (errno || cnt > INT64_MAX / per)
+            return floe__sql_rw_err(r, j + 2, FLOE_EINVALID, "interval out of range");
+        us += minus ? -cnt * per : cnt * per;
+        j += 4;
+    }
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__rs_format_timestamp_us(us, NULL, &b);
+    tt->kind = FLOE_SQLTT_TIMESTAMP;
+    tt->timestamp = rc == 0 ? floe__arena_strdup(r->p->a, b.ptr) : NULL;
+    tt->timestamp_utc = true;
+    floe__buf_free(&b);
+    if (rc == 0 && !tt->timestamp)
+        rc = floe__error_nomem();
+    if (rc < 0)
+        return rc == FLOE_ENOMEM ? rc : floe__sql_rw_err(r, j, FLOE_EINVALID, "timestamp out of range");
+    *pi = j;
+    return 0;
+}
+
 /* [FOR] VERSION|SYSTEM_VERSION|TIMESTAMP|SYSTEM_TIME AS OF <value> at *pi. */
 static int parse_travel(sql_rw *r, size_t *pi, floe_sql_travel *tt)
 {
@@ -604,6 +690,11 @@ static int parse_travel(sql_rw *r, size_t *pi, floe_sql_travel *tt)
         *pi = j + 1;
         return 0;
     }
+    size_t after = j + (floe__sql_is_word(v, "TIMESTAMP") ? 2 : 1);
+    if (travel_now(v, floe__sql_rw_tok(r, j + 1)) ||
+        floe__sql_tok_op(floe__sql_rw_tok(r, after), "+") ||
+        floe__sql_tok_op(floe__sql_rw_tok(r, after), "-"))
+        return travel_expr(r, pi, j, tt);
     if (floe__sql_is_word(v, "TIMESTAMP") && floe__sql_rw_tok(r, j + 1)->kind == TK_STRING)
         v = floe__sql_rw_tok(r, ++j);
     if (v->kind != TK_STRING)

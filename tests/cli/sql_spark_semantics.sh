@@ -9,6 +9,7 @@ set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+E() { "$FLOE_BIN" sql --quiet --warehouse "$T/wh" -c "$1" 2>&1; }
 Q() { "$FLOE_BIN" sql --quiet --warehouse "$T/wh" --format csv -c "$1" 2>&1 | tail -n +2 | tr '\n' ' '; }
 
 eq "division is a double" "$(Q "SELECT 7/2, -7/2, 6/3, 1/0, 2 * 3 / 4")" "3.5,-3.5,2.0,,1.5 "
@@ -44,6 +45,17 @@ eq "range(start, end, step)" "$(Q "SELECT id FROM range(0, 10, 3)")" "0 3 6 9 "
 eq "range with a negative step" "$(Q "SELECT id FROM range(5, 0, -2)")" "5 3 1 "
 eq "range joined" "$(Q "SELECT r.id + 1 FROM range(2) AS r JOIN range(1, 3) s ON s.id = r.id")" "2 "
 eq "sequence" "$(Q "SELECT size(sequence(1, 5)), size(sequence(1, 10, 3)), sequence(5, 1)[0]")" "5,4,5 "
+
+# TIMESTAMP AS OF with a constant expression (Spark evaluates it once)
+"$FLOE_BIN" sql --quiet --warehouse "$T/wh" -c "CREATE NAMESPACE s; CREATE TABLE s.tt (id INT); INSERT INTO s.tt VALUES (1), (2)" >/dev/null
+eq "TIMESTAMP AS OF now + 1 day" "$(Q "SELECT count(*) FROM s.tt TIMESTAMP AS OF current_timestamp() + INTERVAL 1 DAY")" "2 "
+eq "FOR SYSTEM_TIME AS OF with intervals" "$(Q "SELECT count(*) FROM s.tt FOR SYSTEM_TIME AS OF now() + INTERVAL 2 HOURS - INTERVAL '30' MINUTES")" "2 "
+has "TIMESTAMP AS OF before the first snapshot" "$(E "SELECT count(*) FROM s.tt TIMESTAMP AS OF current_timestamp() - INTERVAL 1000 DAYS")" \
+  "IllegalArgumentException: Cannot find a snapshot older than"
+has "TIMESTAMP AS OF literal minus interval" "$(E "SELECT count(*) FROM s.tt TIMESTAMP AS OF TIMESTAMP '2000-01-08 00:00:00' - INTERVAL 1 WEEK")" \
+  "Cannot find a snapshot older than 2000-01-01T00:00"
+has "TIMESTAMP AS OF with a month interval" "$(E "SELECT count(*) FROM s.tt TIMESTAMP AS OF now() - INTERVAL 1 MONTH")" \
+  "ParseException: unsupported: interval unit"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
