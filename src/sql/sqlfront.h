@@ -197,6 +197,7 @@ typedef enum floe_sql_kind {
     FLOE_SQL_CALL,             /* call */
     FLOE_SQL_CREATE_VIEW,      /* CREATE [OR REPLACE] TEMPORARY VIEW: view_name, columns, query */
     FLOE_SQL_DROP_VIEW,        /* view_name, if_exists */
+    FLOE_SQL_SHOW_TBLPROPERTIES, /* target, key (NULL: all) */
 } floe_sql_kind;
 
 typedef struct floe_sql_prop {

@@ -57,5 +57,13 @@ has "TIMESTAMP AS OF literal minus interval" "$(E "SELECT count(*) FROM s.tt TIM
 has "TIMESTAMP AS OF with a month interval" "$(E "SELECT count(*) FROM s.tt TIMESTAMP AS OF now() - INTERVAL 1 MONTH")" \
   "ParseException: unsupported: interval unit"
 
+# SHOW TBLPROPERTIES (Spark: key, value sorted by key; Iceberg adds current-snapshot-id,
+# format and format-version)
+"$FLOE_BIN" sql --quiet --warehouse "$T/wh" -c "CREATE TABLE s.p (id INT) TBLPROPERTIES ('k' = 'v')" >/dev/null
+eq "SHOW TBLPROPERTIES" "$(Q "SHOW TBLPROPERTIES s.p")" "current-snapshot-id,none format,iceberg/parquet format-version,2 k,v "
+eq "SHOW TBLPROPERTIES key" "$(Q "SHOW TBLPROPERTIES s.p ('k')")" "k,v "
+eq "SHOW TBLPROPERTIES missing key" "$(Q "SHOW TBLPROPERTIES s.p ('nope')")" "nope,Table local.s.p does not have property: nope "
+has "SHOW TBLPROPERTIES without a table" "$(E "SHOW TBLPROPERTIES s.nope")" "NoSuchTableException"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -23,3 +23,13 @@ SELECT name, type FROM db.u.refs
 SELECT count(*) AS n FROM db.u TIMESTAMP AS OF current_timestamp() + INTERVAL 1 DAY
 -- case: timestamp_as_of_past
 SELECT count(*) AS n FROM db.u TIMESTAMP AS OF current_timestamp() - INTERVAL 1000 DAYS
+-- case: show_tblproperties_all
+SHOW TBLPROPERTIES db.t
+-- case: show_tblproperties_missing
+SHOW TBLPROPERTIES db.t ('nope')
+-- case: show_tblproperties_version
+SHOW TBLPROPERTIES db.w ('format-version')
+-- case: show_tblproperties_empty_table
+SHOW TBLPROPERTIES db.e
+-- case: empty_table_count
+SELECT count(*) AS n FROM db.e
