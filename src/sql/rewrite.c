@@ -143,6 +143,19 @@ int floe__sql_resolve(sql_parser *p, const char *const *parts, size_t n, size_t 
                 }
             }
         }
+        if (kind && p->opt->is_table) {
+            floe_buf b = FLOE_BUF_INIT;
+            int rc = 0;
+            for (size_t k = 0; k < n && rc == 0; k++)
+                rc = floe__buf_printf(&b, "%s%s", k ? "." : "", parts[k]);
+            if (rc < 0) {
+                floe__buf_free(&b);
+                return rc;
+            }
+            if (p->opt->is_table(out->catalog, b.ptr, p->opt->payload))
+                kind = 0; /* a table named like the suffix */
+            floe__buf_free(&b);
+        }
         if (kind) {
             out->kind = kind;
             out->suffix = suffix;

@@ -65,5 +65,9 @@ eq "SHOW TBLPROPERTIES key" "$(Q "SHOW TBLPROPERTIES s.p ('k')")" "k,v "
 eq "SHOW TBLPROPERTIES missing key" "$(Q "SHOW TBLPROPERTIES s.p ('nope')")" "nope,Table local.s.p does not have property: nope "
 has "SHOW TBLPROPERTIES without a table" "$(E "SHOW TBLPROPERTIES s.nope")" "NoSuchTableException"
 
+# a table named like a metadata table (Spark loads the whole name as a table first)
+eq "table db.history" "$(Q "CREATE NAMESPACE db; CREATE TABLE db.history (id INT); INSERT INTO db.history VALUES (1), (2); DELETE FROM db.history WHERE id = 1; SELECT * FROM db.history")" "2 "
+eq "metadata table history still" "$(Q "SELECT count(*) FROM s.p.history")" "0 "
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

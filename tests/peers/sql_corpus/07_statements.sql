@@ -33,3 +33,7 @@ SHOW TBLPROPERTIES db.w ('format-version')
 SHOW TBLPROPERTIES db.e
 -- case: empty_table_count
 SELECT count(*) AS n FROM db.e
+-- case: table_named_history
+SELECT * FROM db.history
+-- case: metadata_history_still
+SELECT count(*) AS n FROM db.t.history

@@ -21,3 +21,5 @@ CREATE TABLE db.w (id BIGINT, big DECIMAL(38,6), small DECIMAL(4,1), f FLOAT) US
 INSERT INTO db.w VALUES (1, '12345.678901', '123.4', CAST(1.5 AS FLOAT)),
   (2, '-0.000001', '-0.5', CAST(-2.25 AS FLOAT)), (3, NULL, NULL, NULL);
 CREATE TABLE db.e (id INT) USING iceberg;
+CREATE TABLE db.history (id INT, what STRING) USING iceberg;
+INSERT INTO db.history VALUES (1, 'written by floe');
