@@ -25,14 +25,9 @@ static int kv_cmp(const void *x, const void *y)
 
 int floe__sql_exec_show_tblproperties(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
-    if (st->target.kind != FLOE_SQLREF_TABLE)
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EUNSUPPORTED, "sql",
-                                          "SHOW TBLPROPERTIES of a metadata table, branch or tag"),
-                              "AnalysisException");
-    const char *ident = floe__sql_table_ident(s, &st->target, a);
-    floe_table *t = NULL;
-    int rc = ident ? floe__sql_get_table(s, ident, &t) : floe__error_nomem();
+    const char *ident;
+    floe_table *t;
+    int rc = floe__sql_target_table(s, st, a, "SHOW TBLPROPERTIES", &ident, &t);
     if (rc < 0)
         return rc;
     const floe_table_metadata *m = t->metadata;

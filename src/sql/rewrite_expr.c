@@ -328,42 +328,32 @@ int floe__sql_rw_like(sql_rw *r, size_t *pi)
                              'x');
 }
 
-static const char *cast_type(const sql_tok *t)
-{
-    static const struct {
-        const char *spark, *sqlite;
-    } m[] = {{"string", "TEXT"},       {"varchar", "TEXT"},     {"char", "TEXT"},
-             {"bigint", "INTEGER"},    {"long", "INTEGER"},     {"int", "INTEGER"},
-             {"integer", "INTEGER"},   {"smallint", "INTEGER"}, {"tinyint", "INTEGER"},
-             {"short", "INTEGER"},     {"byte", "INTEGER"},     {"boolean", "INTEGER"},
-             {"float", "REAL"},        {"real", "REAL"},        {"double", "REAL"},
-             {"decimal", "NUMERIC"},   {"dec", "NUMERIC"},      {"numeric", "NUMERIC"},
-             {"binary", "BLOB"},       {"timestamp", "TEXT"},   {"timestamp_ntz", "TEXT"},
-             {"timestamp_ltz", "TEXT"}};
-    if (t->kind != TK_WORD)
-        return NULL;
-    for (size_t k = 0; k < FLOE_ARRAY_LEN(m); k++)
-        if (floe__sql_ieq(t->text, m[k].spark))
-            return m[k].sqlite;
-    return NULL;
-}
+/* A CAST target type: SQLite's CAST type, and the floe_cast() kind when
+ * Spark's semantics need floe_cast (NULL: SQLite's CAST is kept). */
+typedef struct {
+    const char *spark, *sqlite, *kind;
+} cast_target;
 
-/* The floe_cast() kind of a CAST target type, NULL when SQLite's CAST is
- * kept (STRING, FLOAT, DECIMAL, BINARY). */
-static const char *spark_cast_kind(const sql_tok *t)
+static const cast_target *cast_type(const sql_tok *t)
 {
-    static const struct {
-        const char *spark, *kind;
-    } m[] = {{"int", "int"},         {"integer", "int"},         {"bigint", "bigint"},
-             {"long", "bigint"},     {"smallint", "smallint"},   {"short", "smallint"},
-             {"tinyint", "tinyint"}, {"byte", "tinyint"},        {"double", "double"},
-             {"boolean", "boolean"}, {"date", "date"},           {"timestamp", "timestamp"},
-             {"timestamp_ntz", "timestamp"}, {"timestamp_ltz", "timestamp"}};
+    static const cast_target m[] = {
+        {"string", "TEXT", NULL},          {"varchar", "TEXT", NULL},
+        {"char", "TEXT", NULL},            {"bigint", "INTEGER", "bigint"},
+        {"long", "INTEGER", "bigint"},     {"int", "INTEGER", "int"},
+        {"integer", "INTEGER", "int"},     {"smallint", "INTEGER", "smallint"},
+        {"tinyint", "INTEGER", "tinyint"}, {"short", "INTEGER", "smallint"},
+        {"byte", "INTEGER", "tinyint"},    {"boolean", "INTEGER", "boolean"},
+        {"float", "REAL", NULL},           {"real", "REAL", NULL},
+        {"double", "REAL", "double"},      {"decimal", "NUMERIC", NULL},
+        {"dec", "NUMERIC", NULL},          {"numeric", "NUMERIC", NULL},
+        {"binary", "BLOB", NULL},          {"timestamp", "TEXT", "timestamp"},
+        {"timestamp_ntz", "TEXT", "timestamp"}, {"timestamp_ltz", "TEXT", "timestamp"},
+        {"date", NULL, "date"}};
     if (t->kind != TK_WORD)
         return NULL;
     for (size_t k = 0; k < FLOE_ARRAY_LEN(m); k++)
         if (floe__sql_ieq(t->text, m[k].spark))
-            return m[k].kind;
+            return &m[k];
     return NULL;
 }
 
@@ -396,12 +386,12 @@ static int rw_cast(sql_rw *r, size_t *pi)
         /* a typed null list/map/struct (Spark's CAST(NULL AS ARRAY<INT>)):
          * nested values are JSON text here, and a NULL is SQL NULL */
         out = "NULL";
-    } else if (spark_cast_kind(ty) && as + 2 == rp) {
+    } else if (cast_type(ty) && cast_type(ty)->kind && as + 2 == rp) {
         /* Spark's CAST without ANSI mode (text that does not parse is NULL,
          * integers wrap): exec_spark.c */
-        out = floe__arena_sprintf(r->p->a, "floe_cast(%s, '%s')", x, spark_cast_kind(ty));
+        out = floe__arena_sprintf(r->p->a, "floe_cast(%s, '%s')", x, cast_type(ty)->kind);
     } else {
-        const char *st = cast_type(ty);
+        const char *st = cast_type(ty) ? cast_type(ty)->sqlite : NULL;
         if (!st)
             return floe__sql_rw_err(r, as + 1, FLOE_EUNSUPPORTED, "unsupported: CAST to this type");
         size_t k = as + 2;

@@ -324,8 +324,11 @@ static void test_errors(void)
     EXPECT_ERROR("SELECT * FROM t.branch_a VERSION AS OF 1", FLOE_EINVALID, 25,
                  "Cannot do time-travel based on both table identifier and AS OF");
     EXPECT_ERROR("SELECT * FROM t FOR x", FLOE_EINVALID, 20, "expected VERSION AS OF");
-    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF now()", FLOE_EUNSUPPORTED, 32,
+    /* constant expressions are evaluated (Spark accepts them); a column is not one */
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF x", FLOE_EUNSUPPORTED, 32,
                  "TIMESTAMP AS OF needs a literal");
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF now() - INTERVAL 1 MONTH", FLOE_EUNSUPPORTED, 51,
+                 "interval unit in TIMESTAMP AS OF");
     EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF '2026-13-01'", FLOE_EINVALID, 32,
                  "invalid timestamp");
     EXPECT_ERROR("SELECT * FROM t VERSION AS OF 99999999999999999999", FLOE_EINVALID, 30,
