@@ -210,8 +210,11 @@ static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
         bool read = rc == 0; /* errors reading rows get a class as SQLite's do */
         if (rc == 0 && !done)
             rc = floe__sql_fast_aggregate(s, st, q, &done);
-        if (rc == 0 && !done)
+        if (rc == 0 && !done) {
+            floe__sql_out_set_bool_columns(s->out, st->query->bool_columns);
             rc = floe__sql_out_stmt(s->out, q);
+            floe__sql_out_set_bool_columns(s->out, 0);
+        }
         if (read && rc < 0 && !s->error_class)
             s->error_class =
                 floe__sql_error_class(floe__error_code(), floe_error_last()->message);
@@ -852,6 +855,7 @@ static int exec_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a
     case FLOE_SQL_DROP_NAMESPACE: return exec_drop_namespace(s, st, a);
     case FLOE_SQL_SHOW_NAMESPACES: return exec_show_namespaces(s, st, a);
     case FLOE_SQL_SHOW_TABLES: return exec_show_tables(s, st, a);
+    case FLOE_SQL_SHOW_TBLPROPERTIES: return floe__sql_exec_show_tblproperties(s, st, a);
     case FLOE_SQL_USE: return exec_use(s, st, a);
     case FLOE_SQL_SET: return exec_set(s, st, a);
     case FLOE_SQL_RESET: return exec_reset(s, st);

@@ -85,6 +85,9 @@ int floe__sql_out_end(floe_sql_out *o);
  * Column display types come from the value (INTEGER, REAL, TEXT, BLOB,
  * JSON subtype) and the declared type (BOOLEAN, DECIMAL(p,s)). Errors:
  * FLOE_EINVALID with SQLite's message. */
+/* Output columns (bit c: column c) of the next floe__sql_out_stmt that are
+ * booleans although SQLite computes them as 0/1 (floe_sql_query.bool_columns). */
+void floe__sql_out_set_bool_columns(floe_sql_out *o, uint64_t bits);
 int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st);
 /* The cell floe__sql_out_stmt shows for a decimal result of scale `scale`
  * (exec_funcs.c's exact sum) whose double is `d`; text holds its bytes. */

@@ -16,6 +16,12 @@ const floe_table_options *floe__sql_table_options(floe_sql_session *s);
  * next get of the same table). Errors: FLOE_ENOTFOUND "Table does not
  * exist: ident" with class NoSuchTableException set on the session. */
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out);
+/* exec_table.c: the statement's target table (a plain table, not a
+ * metadata table, branch or tag: UnsupportedOperationException naming `what`). */
+int floe__sql_target_table(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a,
+                           const char *what, const char **ident, floe_table **t);
+/* exec_show.c: SHOW TBLPROPERTIES t [('key')] */
+int floe__sql_exec_show_tblproperties(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
 /* The same in the session's catalog number `cat` (a row source created in
  * one statement keeps reading its catalog's cache in later ones). */
 int floe__sql_get_table_in(floe_sql_session *s, size_t cat, const char *ident, floe_table **out);

@@ -536,17 +536,26 @@ static int describe_properties(const floe_table_metadata *m, floe_arena *a, floe
     return rc;
 }
 
-static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+int floe__sql_target_table(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a,
+                           const char *what, const char **ident, floe_table **t)
 {
     if (st->target.kind != FLOE_SQLREF_TABLE)
         return floe__sql_fail(s,
                               floe__error(FLOE_EUNSUPPORTED, "sql",
-                                          "DESCRIBE of a metadata table, branch or tag is not "
-                                          "supported yet"),
+                                          "%s of a metadata table, branch or tag is not "
+                                          "supported yet",
+                                          what),
                               "UnsupportedOperationException");
-    const char *ident = floe__sql_table_ident(s, &st->target, a);
-    floe_table *t = NULL;
-    int rc = ident ? floe__sql_get_table(s, ident, &t) : floe__error_nomem();
+    *t = NULL;
+    *ident = floe__sql_table_ident(s, &st->target, a);
+    return *ident ? floe__sql_get_table(s, *ident, t) : floe__error_nomem();
+}
+
+static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *ident;
+    floe_table *t;
+    int rc = floe__sql_target_table(s, st, a, "DESCRIBE", &ident, &t);
     if (rc < 0)
         return rc;
     const floe_table_metadata *m = t->metadata;

@@ -40,10 +40,13 @@ struct floe_sql_out {
     floe_buf line;
     floe_sql_type_hint_fn hint;
     void *hint_payload;
+    uint64_t bool_columns; /* the next statement's boolean columns */
     const floe_sql_out_sink *sink; /* NULL: format */
 };
 
 void floe__sql_out_set_sink(floe_sql_out *o, const floe_sql_out_sink *sink) { o->sink = sink; }
+
+void floe__sql_out_set_bool_columns(floe_sql_out *o, uint64_t bits) { o->bool_columns = bits; }
 
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload)
 {
@@ -490,7 +493,8 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
         names[i] = sqlite3_column_name(st, (int)i);
         const char *decl = sqlite3_column_decltype(st, (int)i);
         scale[i] = decl_scale(decl);
-        is_bool[i] = decl && strcasecmp(decl, "BOOLEAN") == 0;
+        is_bool[i] = (decl && strcasecmp(decl, "BOOLEAN") == 0) ||
+                     (i < 64 && (o->bool_columns >> i & 1));
         const char *tab = sqlite3_column_table_name(st, (int)i);
         const char *col = sqlite3_column_origin_name(st, (int)i);
         if (o->hint && tab && col) {

@@ -336,6 +336,15 @@ static int parse_show(sql_parser *p, floe_sql_stmt *st)
         st->kind = FLOE_SQL_SHOW_NAMESPACES;
     } else if (floe__sql_accept(p, "TABLES")) {
         st->kind = FLOE_SQL_SHOW_TABLES;
+    } else if (floe__sql_accept(p, "TBLPROPERTIES")) {
+        /* SHOW TBLPROPERTIES t [('key')] */
+        st->kind = FLOE_SQL_SHOW_TBLPROPERTIES;
+        FLOE_TRY(floe__sql_table_name(p, false, &st->target));
+        if (floe__sql_accept_op(p, "(")) {
+            FLOE_TRY(floe__sql_string(p, &st->key));
+            FLOE_TRY(floe__sql_expect_op(p, ")"));
+        }
+        return 0;
     } else {
         return floe__sql_err_unsupported(p, "SHOW of this kind (expected NAMESPACES or TABLES)");
     }
@@ -527,6 +536,7 @@ const char *floe__sql_kind_name(floe_sql_kind k)
     case FLOE_SQL_DROP_NAMESPACE: return "DROP_NAMESPACE";
     case FLOE_SQL_SHOW_NAMESPACES: return "SHOW_NAMESPACES";
     case FLOE_SQL_SHOW_TABLES: return "SHOW_TABLES";
+    case FLOE_SQL_SHOW_TBLPROPERTIES: return "SHOW_TBLPROPERTIES";
     case FLOE_SQL_CREATE_TABLE: return "CREATE_TABLE";
     case FLOE_SQL_DROP_TABLE: return "DROP_TABLE";
     case FLOE_SQL_SET_PROPS: return "SET_PROPS";

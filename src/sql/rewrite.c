@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---------------------------------------------------------------- names */
 
@@ -141,6 +142,19 @@ int floe__sql_resolve(sql_parser *p, const char *const *parts, size_t n, size_t 
                     suffix = metadata_tables[k];
                 }
             }
+        }
+        if (kind && p->opt->is_table) {
+            floe_buf b = FLOE_BUF_INIT;
+            int rc = 0;
+            for (size_t k = 0; k < n && rc == 0; k++)
+                rc = floe__buf_printf(&b, "%s%s", k ? "." : "", parts[k]);
+            if (rc < 0) {
+                floe__buf_free(&b);
+                return rc;
+            }
+            if (p->opt->is_table(out->catalog, b.ptr, p->opt->payload))
+                kind = 0; /* a table named like the suffix */
+            floe__buf_free(&b);
         }
         if (kind) {
             out->kind = kind;
@@ -390,6 +404,14 @@ static int emit_tok(sql_rw *r, size_t i)
             return floe__sql_rw_emit(r, "IS", 'o');
         if (!strcmp(t->text, "!"))
             return floe__sql_rw_emit(r, "NOT", 'o');
+        if (!strcmp(t->text, "/")) {
+            /* Spark's '/' is a double division (7 / 2 = 3.5): make the left
+             * operand a REAL. '*' and '/' share precedence and associate to
+             * the left, so `a * b / c` stays ((a * b) * 1.0) / c. */
+            FLOE_TRY(floe__sql_rw_emit(r, "*", 'o'));
+            FLOE_TRY(floe__sql_rw_emit(r, "1.0", 'o'));
+            return floe__sql_rw_emit(r, "/", 'o');
+        }
         if (!strcmp(t->text, "::"))
             return floe__sql_rw_err(r, i, FLOE_EUNSUPPORTED,
                                     "unsupported: '::' casts (use CAST(x AS t))");
@@ -556,6 +578,91 @@ bool floe__sql_all_digits(const char *s)
     return true;
 }
 
+/* Is token v (next: the one after it) current_timestamp() / now() /
+ * current_timestamp? */
+static bool travel_now(const sql_tok *v, const sql_tok *next)
+{
+    return floe__sql_is_word(v, "CURRENT_TIMESTAMP") ||
+           (floe__sql_is_word(v, "NOW") && floe__sql_tok_op(next, "("));
+}
+
+/* TIMESTAMP AS OF with a constant expression, evaluated here: a start
+ * (current_timestamp(), now(), TIMESTAMP '...' or '...') followed by any
+ * number of `+|- INTERVAL n unit` (WEEK, DAY, HOUR, MINUTE, SECOND,
+ * MILLISECOND, MICROSECOND, singular or plural). j is at the start token;
+ * the result is the instant in UTC. */
+static int travel_expr(sql_rw *r, size_t *pi, size_t j, floe_sql_travel *tt)
+{
+    static const struct {
+        const char *unit;
+        int64_t us;
+    } units[] = {{"WEEK", 604800000000LL}, {"DAY", 86400000000LL},   {"HOUR", 3600000000LL},
+                 {"MINUTE", 60000000LL},   {"SECOND", 1000000LL},    {"MILLISECOND", 1000LL},
+                 {"MICROSECOND", 1LL}};
+    sql_tok *v = floe__sql_rw_tok(r, j);
+    int64_t us;
+    if (travel_now(v, floe__sql_rw_tok(r, j + 1))) {
+        us = floe__now_ms() * 1000;
+        j++;
+        if (floe__sql_tok_op(floe__sql_rw_tok(r, j), "(")) {
+            if (!floe__sql_tok_op(floe__sql_rw_tok(r, j + 1), ")"))
+                return floe__sql_rw_err(r, j, FLOE_EINVALID, "syntax error: expected ()");
+            j += 2;
+        }
+    } else {
+        if (floe__sql_is_word(v, "TIMESTAMP"))
+            v = floe__sql_rw_tok(r, ++j);
+        const char *text;
+        bool utc;
+        if (v->kind != TK_STRING ||
+            floe__sql_norm_timestamp(r->p->a, v->text, &text, &utc) < 0 ||
+            floe__time_parse_us(text, utc ? NULL : r->p->opt ? r->p->opt->time_zone : NULL, &us) < 0)
+            return floe__sql_rw_err(r, j, FLOE_EINVALID, "invalid timestamp in TIMESTAMP AS OF");
+        j++;
+    }
+    for (;;) {
+        sql_tok *op = floe__sql_rw_tok(r, j);
+        bool minus = floe__sql_tok_op(op, "-");
+        if (!minus && !floe__sql_tok_op(op, "+"))
+            break;
+        sql_tok *n = floe__sql_rw_tok(r, j + 2), *u = floe__sql_rw_tok(r, j + 3);
+        if (!floe__sql_is_word(floe__sql_rw_tok(r, j + 1), "INTERVAL") ||
+            !((n->kind == TK_NUMBER || n->kind == TK_STRING) && floe__sql_all_digits(n->text)))
+            return floe__sql_rw_err(
+                r, j, FLOE_EUNSUPPORTED,
+                "unsupported: TIMESTAMP AS OF accepts +|- INTERVAL <integer> <unit> only");
+        int64_t per = 0;
+        for (size_t k = 0; k < FLOE_ARRAY_LEN(units) && u->kind == TK_WORD; k++) {
+            size_t l = strlen(units[k].unit);
+            if (strncasecmp(u->text, units[k].unit, l) == 0 &&
+                (u->text[l] == 0 || ((u->text[l] == 's' || u->text[l] == 'S') && !u->text[l + 1])))
+                per = units[k].us;
+        }
+        if (!per)
+            return floe__sql_rw_err(r, j + 3, FLOE_EUNSUPPORTED,
+                                    "unsupported: interval unit in TIMESTAMP AS OF (WEEK, DAY, "
+                                    "HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND)");
+        errno = 0;
+        long long cnt = strtoll(n->text, NULL, 10);
+        if (errno || cnt > INT64_MAX / per)
+            return floe__sql_rw_err(r, j + 2, FLOE_EINVALID, "interval out of range");
+        us += minus ? -cnt * per : cnt * per;
+        j += 4;
+    }
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__rs_format_timestamp_us(us, NULL, &b);
+    tt->kind = FLOE_SQLTT_TIMESTAMP;
+    tt->timestamp = rc == 0 ? floe__arena_strdup(r->p->a, b.ptr) : NULL;
+    tt->timestamp_utc = true;
+    floe__buf_free(&b);
+    if (rc == 0 && !tt->timestamp)
+        rc = floe__error_nomem();
+    if (rc < 0)
+        return rc == FLOE_ENOMEM ? rc : floe__sql_rw_err(r, j, FLOE_EINVALID, "timestamp out of range");
+    *pi = j;
+    return 0;
+}
+
 /* [FOR] VERSION|SYSTEM_VERSION|TIMESTAMP|SYSTEM_TIME AS OF <value> at *pi. */
 static int parse_travel(sql_rw *r, size_t *pi, floe_sql_travel *tt)
 {
@@ -596,6 +703,11 @@ static int parse_travel(sql_rw *r, size_t *pi, floe_sql_travel *tt)
         *pi = j + 1;
         return 0;
     }
+    size_t after = j + (floe__sql_is_word(v, "TIMESTAMP") ? 2 : 1);
+    if (travel_now(v, floe__sql_rw_tok(r, j + 1)) ||
+        floe__sql_tok_op(floe__sql_rw_tok(r, after), "+") ||
+        floe__sql_tok_op(floe__sql_rw_tok(r, after), "-"))
+        return travel_expr(r, pi, j, tt);
     if (floe__sql_is_word(v, "TIMESTAMP") && floe__sql_rw_tok(r, j + 1)->kind == TK_STRING)
         v = floe__sql_rw_tok(r, ++j);
     if (v->kind != TK_STRING)
@@ -705,6 +817,13 @@ static int rw_factor(sql_rw *r, size_t *pi)
         bool ours = false;
         for (int k = 0; tvfs[k] && n == 1 && t->kind == TK_WORD; k++)
             ours = ours || floe__sql_ieq(parts[0], tvfs[k]);
+        if (!ours && n == 1 && t->kind == TK_WORD && floe__sql_ieq(parts[0], "range")) {
+            j = i;
+            FLOE_TRY(floe__sql_rw_range(r, &j));
+            FLOE_TRY(emit_alias(r, j, "range"));
+            *pi = j;
+            return 0;
+        }
         if (!ours)
             return 0; /* SQLite's own table-valued function: copied */
         ref.name.catalog =
@@ -917,8 +1036,13 @@ static int rw_range(sql_rw *r, size_t from, size_t to)
                 i++;
                 continue;
             }
-            if (floe__sql_is_word(t, "ILIKE")) {
-                FLOE_TRY(floe__sql_rw_emit(r, "LIKE", 'w'));
+            if (floe__sql_is_word(t, "LIKE") || floe__sql_is_word(t, "ILIKE")) {
+                FLOE_TRY(floe__sql_rw_like(r, &i));
+                continue;
+            }
+            if (floe__sql_is_word(t, "DIV") && !floe__sql_tok_op(next, "(")) {
+                /* Spark's integral division: SQLite's '/' of two integers */
+                FLOE_TRY(floe__sql_rw_emit(r, "/", 'o'));
                 i++;
                 continue;
             }
@@ -954,6 +1078,135 @@ static int rw_range(sql_rw *r, size_t from, size_t to)
     return 0;
 }
 
+/* ------------------------------------------------------- boolean columns */
+
+/* Is the select item [s, e) a boolean expression (Spark prints true/false;
+ * SQLite computes 0/1)? A comparison, logical or predicate operator outside
+ * parentheses and CASE, TRUE/FALSE, CAST(... AS BOOLEAN) or a call of a
+ * predicate function. */
+static bool bool_item(sql_rw *r, size_t s, size_t e)
+{
+    static const char *const ops[] = {"=", "==", "!=", "<>", "<", ">", "<=", ">=", "<=>", "!"};
+    static const char *const words[] = {"AND",    "OR",      "NOT", "IS",     "LIKE",
+                                        "ILIKE",  "RLIKE",   "IN",  "BETWEEN", "REGEXP",
+                                        "EXISTS", NULL};
+    static const char *const preds[] = {"array_contains", "isnull",   "isnotnull", "startswith",
+                                        "endswith",       "contains", "bool_and",  "bool_or",
+                                        "every",          "some",     "any",       NULL};
+    sql_tok *t0 = floe__sql_rw_tok(r, s);
+    if (e == s + 1 && (floe__sql_is_word(t0, "TRUE") || floe__sql_is_word(t0, "FALSE")))
+        return true;
+    if (t0->kind == TK_WORD && floe__sql_tok_op(floe__sql_rw_tok(r, s + 1), "(") &&
+        floe__sql_rw_match_paren(r, s + 1) == e - 1) {
+        if (word_in(t0, preds))
+            return true;
+        if ((floe__sql_is_word(t0, "CAST") || floe__sql_is_word(t0, "TRY_CAST")) &&
+            floe__sql_is_word(floe__sql_rw_tok(r, e - 2), "BOOLEAN"))
+            return true;
+    }
+    int depth = 0;
+    for (size_t k = s; k < e; k++) {
+        sql_tok *t = floe__sql_rw_tok(r, k);
+        if (floe__sql_tok_op(t, "(") || floe__sql_is_word(t, "CASE"))
+            depth++;
+        else if (floe__sql_tok_op(t, ")") || floe__sql_is_word(t, "END"))
+            depth--;
+        else if (depth == 0 && t->kind == TK_OP) {
+            for (size_t j = 0; j < FLOE_ARRAY_LEN(ops); j++)
+                if (!strcmp(t->text, ops[j]))
+                    return true;
+        } else if (depth == 0 && word_in(t, words)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is token k (the last of a select item without AS) an alias: a name
+ * after an operand (`x > 1 big`, `f(x) d`), not after an operator? */
+static bool bare_alias(sql_rw *r, size_t k)
+{
+    static const char *const not_names[] = {"NULL", "TRUE", "FALSE", "END", NULL};
+    static const char *const operators[] = {"AND",   "OR",      "NOT",   "IS",    "LIKE", "ILIKE",
+                                            "RLIKE", "IN",      "BETWEEN", "REGEXP", "DISTINCT",
+                                            "CASE",  "WHEN",    "THEN",  "ELSE",  "INTERVAL",
+                                            "DIV",   NULL};
+    sql_tok *t = floe__sql_rw_tok(r, k), *prev = floe__sql_rw_tok(r, k - 1);
+    if (!(t->kind == TK_QIDENT || (t->kind == TK_WORD && !word_in(t, not_names))))
+        return false;
+    if (prev->kind == TK_OP)
+        return floe__sql_tok_op(prev, ")");
+    return prev->kind != TK_WORD || !word_in(prev, operators);
+}
+
+/* The outermost select list's boolean columns (bit c: column c), up to the
+ * first `*` item (the columns after it are not known here). */
+static uint64_t bool_columns(sql_rw *r, size_t from, size_t to)
+{
+    size_t i = from;
+    while (i < to && floe__sql_tok_op(floe__sql_rw_tok(r, i), "("))
+        i++;
+    if (floe__sql_is_word(floe__sql_rw_tok(r, i), "WITH")) {
+        /* WITH [RECURSIVE] name [(cols)] AS (query) [, ...] */
+        for (i++; i < to && !floe__sql_is_word(floe__sql_rw_tok(r, i), "SELECT"); i++)
+            if (floe__sql_tok_op(floe__sql_rw_tok(r, i), "(")) {
+                size_t m = floe__sql_rw_match_paren(r, i);
+                if (m == (size_t)-1)
+                    return 0;
+                i = m;
+            }
+    }
+    if (!floe__sql_is_word(floe__sql_rw_tok(r, i), "SELECT"))
+        return 0;
+    i++;
+    if (floe__sql_is_word(floe__sql_rw_tok(r, i), "DISTINCT") ||
+        floe__sql_is_word(floe__sql_rw_tok(r, i), "ALL"))
+        i++;
+    static const char *const end[] = {"FROM",  "WHERE",     "GROUP",  "HAVING",  "ORDER",
+                                      "LIMIT", "WINDOW",    "UNION",  "EXCEPT",  "INTERSECT",
+                                      "MINUS", "LATERAL",   "CLUSTER", "SORT",   "DISTRIBUTE",
+                                      NULL};
+    uint64_t bits = 0;
+    size_t col = 0, start = i;
+    int depth = 0;
+    for (size_t k = i; col < 64; k++) {
+        sql_tok *t = floe__sql_rw_tok(r, k);
+        bool stop = k >= to || t->kind == TK_EOF || (depth == 0 && word_in(t, end)) ||
+                    (depth == 0 && floe__sql_tok_op(t, ")"));
+        if (stop || (depth == 0 && floe__sql_tok_op(t, ","))) {
+            size_t e = k;
+            if (e == start || floe__sql_tok_op(floe__sql_rw_tok(r, e - 1), "*"))
+                break;
+            /* an alias: `AS name`, or a bare name after an operand */
+            for (size_t a = start, d = 0; a < e; a++) {
+                sql_tok *x = floe__sql_rw_tok(r, a);
+                if (floe__sql_tok_op(x, "(") || floe__sql_is_word(x, "CASE"))
+                    d++;
+                else if (floe__sql_tok_op(x, ")") || floe__sql_is_word(x, "END"))
+                    d--;
+                else if (d == 0 && floe__sql_is_word(x, "AS")) {
+                    e = a;
+                    break;
+                }
+            }
+            if (e == k && e >= start + 2 && bare_alias(r, e - 1))
+                e--;
+            if (bool_item(r, start, e))
+                bits |= (uint64_t)1 << col;
+            col++;
+            start = k + 1;
+            if (stop)
+                break;
+            continue;
+        }
+        if (floe__sql_tok_op(t, "(") || floe__sql_is_word(t, "CASE"))
+            depth++;
+        else if (floe__sql_tok_op(t, ")") || floe__sql_is_word(t, "END"))
+            depth--;
+    }
+    return bits;
+}
+
 int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **out)
 {
     sql_rw r;
@@ -972,6 +1225,7 @@ int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **ou
     q->sql = join(&r);
     if (!q->sql)
         return FLOE_ENOMEM;
+    q->bool_columns = bool_columns(&r, from, to);
     *out = q;
     return 0;
 }

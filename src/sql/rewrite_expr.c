@@ -231,23 +231,129 @@ static int call_args(sql_rw *r, size_t lp, size_t *rp_out, char ***args_out, siz
     return 0;
 }
 
-static const char *cast_type(const sql_tok *t)
+/* Spark's range(end) / range(start, end [, step]) table-valued function at
+ * *pi (the word range): a recursive CTE with Spark's one column `id`. The
+ * rows stop before `end` in the direction of the step (a zero step gives
+ * no rows; Spark raises an error). *pi moves past the ')'. */
+int floe__sql_rw_range(sql_rw *r, size_t *pi)
 {
-    static const struct {
-        const char *spark, *sqlite;
-    } m[] = {{"string", "TEXT"},       {"varchar", "TEXT"},     {"char", "TEXT"},
-             {"bigint", "INTEGER"},    {"long", "INTEGER"},     {"int", "INTEGER"},
-             {"integer", "INTEGER"},   {"smallint", "INTEGER"}, {"tinyint", "INTEGER"},
-             {"short", "INTEGER"},     {"byte", "INTEGER"},     {"boolean", "INTEGER"},
-             {"float", "REAL"},        {"real", "REAL"},        {"double", "REAL"},
-             {"decimal", "NUMERIC"},   {"dec", "NUMERIC"},      {"numeric", "NUMERIC"},
-             {"binary", "BLOB"},       {"timestamp", "TEXT"},   {"timestamp_ntz", "TEXT"},
-             {"timestamp_ltz", "TEXT"}};
+    size_t rp = 0, n = 0;
+    char **args = NULL;
+    FLOE_TRY(call_args(r, *pi + 1, &rp, &args, &n));
+    if (n < 1 || n > 3)
+        return floe__sql_rw_err(r, *pi, FLOE_EINVALID,
+                                "range() expects (end), (start, end) or (start, end, step)");
+    const char *start = n == 1 ? "0" : args[0], *end = n == 1 ? args[0] : args[1];
+    const char *step = n == 3 ? args[2] : "1";
+    const char *out = floe__arena_sprintf(
+        r->p->a,
+        "(WITH RECURSIVE floe_range(id) AS (SELECT (%s) UNION ALL SELECT id + (%s) FROM "
+        "floe_range WHERE ((%s) > 0 AND id + (%s) < (%s)) OR ((%s) < 0 AND id + (%s) > (%s))) "
+        "SELECT id FROM floe_range WHERE ((%s) > 0 AND id < (%s)) OR ((%s) < 0 AND id > (%s)))",
+        start, step, step, step, end, step, step, end, step, end, step, end);
+    FLOE_TRY(floe__sql_rw_emit(r, out, 'x'));
+    *pi = rp + 1;
+    return 0;
+}
+
+/* The end (exclusive) of the operand starting at token k: a parenthesised
+ * expression, or a name / literal with its `.field` parts and call
+ * parentheses. */
+static size_t operand_end(sql_rw *r, size_t k)
+{
+    if (floe__sql_tok_op(floe__sql_rw_tok(r, k), "(")) {
+        size_t m = floe__sql_rw_match_paren(r, k);
+        return m == (size_t)-1 ? k : m + 1;
+    }
+    sql_tok *t = floe__sql_rw_tok(r, k);
+    if (t->kind == TK_EOF || t->kind == TK_OP)
+        return k;
+    k++;
+    for (;;) {
+        if (floe__sql_tok_op(floe__sql_rw_tok(r, k), "(") && t->kind == TK_WORD) {
+            size_t m = floe__sql_rw_match_paren(r, k);
+            if (m == (size_t)-1)
+                return k;
+            k = m + 1;
+        } else if (floe__sql_tok_op(floe__sql_rw_tok(r, k), ".") &&
+                   (floe__sql_rw_tok(r, k + 1)->kind == TK_WORD ||
+                    floe__sql_rw_tok(r, k + 1)->kind == TK_QIDENT)) {
+            t = floe__sql_rw_tok(r, k + 1);
+            k += 2;
+        } else {
+            return k;
+        }
+    }
+}
+
+/* LIKE is Spark's (case-sensitive, exec_spark.c's like()); ILIKE and LIKE
+ * ANY / ALL (p1, ...) compare with a pattern list made by
+ * floe_like_pattern(mode, p1, ...). After NOT, ANY and ALL swap: Spark's
+ * `x NOT LIKE ANY (a, b)` is "some pattern does not match", which is SQL's
+ * NOT (x LIKE ALL (a, b)). */
+int floe__sql_rw_like(sql_rw *r, size_t *pi)
+{
+    size_t i = *pi;
+    bool ci = floe__sql_is_word(floe__sql_rw_tok(r, i), "ILIKE");
+    bool negated = i > 0 && floe__sql_is_word(floe__sql_rw_tok(r, i - 1), "NOT");
+    sql_tok *q = floe__sql_rw_tok(r, i + 1);
+    int mode = ci ? 4 : 0;
+    size_t from = i + 1, to;
+    if ((floe__sql_is_word(q, "ANY") || floe__sql_is_word(q, "SOME") ||
+         floe__sql_is_word(q, "ALL")) &&
+        floe__sql_tok_op(floe__sql_rw_tok(r, i + 2), "(")) {
+        bool all = floe__sql_is_word(q, "ALL");
+        mode |= all != negated ? 2 : 1;
+        size_t rp = floe__sql_rw_match_paren(r, i + 2);
+        if (rp == (size_t)-1 || rp == i + 3)
+            return floe__sql_rw_err(r, i + 2, FLOE_EINVALID,
+                                    "syntax error: expected LIKE ANY|ALL (pattern, ...)");
+        from = i + 3;
+        to = rp;
+        *pi = rp + 1;
+    } else if (!ci) {
+        FLOE_TRY(floe__sql_rw_emit(r, "LIKE", 'w'));
+        *pi = i + 1;
+        return 0;
+    } else {
+        to = operand_end(r, from);
+        if (to == from)
+            return floe__sql_rw_err(r, from, FLOE_EINVALID, "syntax error: expected a pattern");
+        *pi = to;
+    }
+    char *x;
+    FLOE_TRY(floe__sql_rw_sub(r, from, to, &x));
+    FLOE_TRY(floe__sql_rw_emit(r, "LIKE", 'w'));
+    return floe__sql_rw_emit(r, floe__arena_sprintf(r->p->a, "floe_like_pattern(%d, %s)", mode, x),
+                             'x');
+}
+
+/* A CAST target type: SQLite's CAST type, and the floe_cast() kind when
+ * Spark's semantics need floe_cast (NULL: SQLite's CAST is kept). */
+typedef struct {
+    const char *spark, *sqlite, *kind;
+} cast_target;
+
+static const cast_target *cast_type(const sql_tok *t)
+{
+    static const cast_target m[] = {
+        {"string", "TEXT", NULL},          {"varchar", "TEXT", NULL},
+        {"char", "TEXT", NULL},            {"bigint", "INTEGER", "bigint"},
+        {"long", "INTEGER", "bigint"},     {"int", "INTEGER", "int"},
+        {"integer", "INTEGER", "int"},     {"smallint", "INTEGER", "smallint"},
+        {"tinyint", "INTEGER", "tinyint"}, {"short", "INTEGER", "smallint"},
+        {"byte", "INTEGER", "tinyint"},    {"boolean", "INTEGER", "boolean"},
+        {"float", "REAL", NULL},           {"real", "REAL", NULL},
+        {"double", "REAL", "double"},      {"decimal", "NUMERIC", NULL},
+        {"dec", "NUMERIC", NULL},          {"numeric", "NUMERIC", NULL},
+        {"binary", "BLOB", NULL},          {"timestamp", "TEXT", "timestamp"},
+        {"timestamp_ntz", "TEXT", "timestamp"}, {"timestamp_ltz", "TEXT", "timestamp"},
+        {"date", NULL, "date"}};
     if (t->kind != TK_WORD)
         return NULL;
     for (size_t k = 0; k < FLOE_ARRAY_LEN(m); k++)
         if (floe__sql_ieq(t->text, m[k].spark))
-            return m[k].sqlite;
+            return &m[k];
     return NULL;
 }
 
@@ -280,10 +386,12 @@ static int rw_cast(sql_rw *r, size_t *pi)
         /* a typed null list/map/struct (Spark's CAST(NULL AS ARRAY<INT>)):
          * nested values are JSON text here, and a NULL is SQL NULL */
         out = "NULL";
-    } else if (floe__sql_is_word(ty, "DATE")) {
-        out = floe__arena_sprintf(r->p->a, "date(%s)", x);
+    } else if (cast_type(ty) && cast_type(ty)->kind && as + 2 == rp) {
+        /* Spark's CAST without ANSI mode (text that does not parse is NULL,
+         * integers wrap): exec_spark.c */
+        out = floe__arena_sprintf(r->p->a, "floe_cast(%s, '%s')", x, cast_type(ty)->kind);
     } else {
-        const char *st = cast_type(ty);
+        const char *st = cast_type(ty) ? cast_type(ty)->sqlite : NULL;
         if (!st)
             return floe__sql_rw_err(r, as + 1, FLOE_EUNSUPPORTED, "unsupported: CAST to this type");
         size_t k = as + 2;
@@ -407,6 +515,7 @@ int floe__sql_rw_function(sql_rw *r, size_t *pi)
                                            "date_format",
                                            "array_contains",
                                            "map",
+                                           "sequence",
                                            NULL};
     int part = -1, special = -1;
     for (size_t k = 0; k < FLOE_ARRAY_LEN(parts); k++)
@@ -510,6 +619,23 @@ int floe__sql_rw_function(sql_rw *r, size_t *pi)
                 rc = floe__buf_putc(&b, ')');
             out = rc == 0 ? floe__arena_strdup(a, b.ptr) : NULL;
             floe__buf_free(&b);
+        } else if (!strcmp(name, "sequence")) {
+            /* Spark's sequence(start, stop [, step]) of integers: stop
+             * included, the step 1 or -1 by default */
+            if (n < 2 || n > 3)
+                return floe__sql_rw_err(r, i, FLOE_EINVALID, "sequence() expects 2 or 3 arguments");
+            const char *st =
+                n == 3 ? args[2]
+                       : floe__arena_sprintf(a, "CASE WHEN (%s) <= (%s) THEN 1 ELSE -1 END",
+                                             args[0], args[1]);
+            out = st ? floe__arena_sprintf(
+                           a,
+                           "(SELECT json_group_array(id) FROM (WITH RECURSIVE floe_seq(id) AS "
+                           "(SELECT (%s) UNION ALL SELECT id + (%s) FROM floe_seq WHERE ((%s) > 0 "
+                           "AND id + (%s) <= (%s)) OR ((%s) < 0 AND id + (%s) >= (%s))) SELECT id "
+                           "FROM floe_seq))",
+                           args[0], st, st, st, args[1], st, st, args[1])
+                     : NULL;
         } else if (!strcmp(name, "array_contains")) {
             want = 2;
             if (n == 2)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,6 +63,25 @@ static int make_dirs(const char *path)
     }
     floe__free(p);
     return rc;
+}
+
+/* floe_sql_options.is_table: the table exists in the named catalog. */
+static bool is_table_name(const char *catalog, const char *ident, void *payload)
+{
+    floe_sql_session *s = payload;
+    for (size_t i = 0; i < s->ncats; i++) {
+        if (strcasecmp(s->cats[i].name, catalog) != 0)
+            continue;
+        if (!s->cats[i].catalog)
+            return false;
+        char *loc = NULL;
+        int rc = floe_catalog_load_table(&loc, NULL, s->cats[i].catalog, ident);
+        floe_catalog_string_free(loc);
+        if (rc < 0)
+            floe_error_clear(); /* not a table: the name keeps its suffix meaning */
+        return rc == 0;
+    }
+    return false;
 }
 
 static bool is_local_name(const char *name, void *payload)
@@ -495,6 +515,7 @@ int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_option
     s->fopt.catalogs = s->cat_names;
     s->fopt.ncatalogs = s->ncats;
     s->fopt.is_local = is_local_name;
+    s->fopt.is_table = is_table_name;
     s->fopt.payload = s;
     /* session options given with --conf take effect as SET would */
     const char *fmt = floe__props_get(&s->conf, "floe.format");

@@ -77,6 +77,12 @@ typedef struct floe_sql_options {
      * zone, which is how timestamptz cells read (in the session zone), so
      * they compare as the same instant. */
     const struct floe_tz *time_zone;
+    /* Does table `ident` (dotted, without the catalog) exist in catalog
+     * `catalog`? Asked for a name whose last part would be a metadata table,
+     * branch_ or tag_ suffix: a table of that name wins (Spark loads the
+     * whole identifier as a table first), so `db.history` can be a table.
+     * May be NULL (then the suffix always applies). */
+    bool (*is_table)(const char *catalog, const char *ident, void *payload);
 } floe_sql_options;
 
 /* The name SQLite knows a case-twin column by: `name`, the byte
@@ -91,7 +97,7 @@ const char *floe__sql_case_twin_name(floe_arena *a, const char *name);
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
         FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, \
-            NULL                                                                                   \
+            NULL, NULL                                                                             \
     }
 
 /* ---------------------------------------------------------------- values */
@@ -198,6 +204,7 @@ typedef enum floe_sql_kind {
     FLOE_SQL_CREATE_VIEW,      /* CREATE [OR REPLACE] TEMPORARY VIEW: view_name, columns, query */
     FLOE_SQL_DROP_VIEW,        /* view_name, if_exists */
     FLOE_SQL_ALTER_SCHEMA,     /* ALTER TABLE schema / partition / order / identifier DDL: alter */
+    FLOE_SQL_SHOW_TBLPROPERTIES, /* target, key (NULL: all) */
 } floe_sql_kind;
 
 typedef struct floe_sql_prop {
@@ -272,6 +279,9 @@ typedef struct floe_sql_alter {
 typedef struct floe_sql_query {
     const char *sql;
     size_t pos; /* where the fragment starts in the script */
+    /* bit c: output column c of the outermost select list is a boolean
+     * expression (printed true/false); columns after a `*` are not marked */
+    uint64_t bool_columns;
 } floe_sql_query;
 
 typedef struct floe_sql_create_table {

@@ -151,6 +151,10 @@ size_t floe__sql_rw_match_paren(sql_rw *r, size_t open);
  * struct_chain and function return 1 when they handled it, 0 when not. */
 int floe__sql_rw_struct_chain(sql_rw *r, size_t *pi);
 int floe__sql_rw_subscript(sql_rw *r, size_t *pi);
+/* [NOT] LIKE / ILIKE [ANY | ALL] pattern(s) at *pi (the LIKE word). */
+int floe__sql_rw_like(sql_rw *r, size_t *pi);
+/* range(...) in a FROM position at *pi: a subquery with column id. */
+int floe__sql_rw_range(sql_rw *r, size_t *pi);
 int floe__sql_rw_function(sql_rw *r, size_t *pi);
 
 #endif

@@ -30,7 +30,7 @@ CALL system.rollback_to_snapshot('shop.o', \${good});
 SELECT count(*) AS n FROM shop.o;
 SELECT snapshot_id = \${good} AS is_good FROM shop.o.refs WHERE name = 'main'" 2>&1 |
     grep -v '^previous_snapshot_id\|^[0-9]*,[0-9]*$' | tr '\n' ' ')
-eq "own writes with cache-enabled=true" "$out" "n 3 n 5 n 4 s 9.00 n 3 is_good 1 "
+eq "own writes with cache-enabled=true" "$out" "n 3 n 5 n 4 s 9.00 n 3 is_good true "
 
 # ---- a long-lived session with the cache; another process commits between
 # its statements

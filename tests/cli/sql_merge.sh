@@ -29,11 +29,11 @@ INSERT INTO s.gone VALUES (2), (5)" >/dev/null
 # ---- _file / _pos metadata columns
 out=$(C -c "SELECT id, _pos, _file LIKE '%.parquet' AS pq FROM s.t ORDER BY id" 2>&1)
 eq "_pos per file" "$out" "id,_pos,pq
-1,0,1
-2,1,1
-3,2,1
-4,0,1
-5,1,1"
+1,0,true
+2,1,true
+3,2,true
+4,0,true
+5,1,true"
 eq "SELECT * hides them" "$(C -c "SELECT * FROM s.t WHERE id = 1")" "id,v,n
 1,a,10"
 eq "_file is a data file" "$(C -c "SELECT count(DISTINCT t._file) AS n FROM s.t t JOIN s.t.files f ON f.file_path = t._file")" "n
@@ -183,9 +183,9 @@ old_rows
 h,cur
 3,1
 operation,a,t,root
-append,2,2,1
-append,1,3,0
-append,2,2,1
+append,2,2,true
+append,1,3,false
+append,2,2,true
 col_name,data_type,comment
 id,bigint,
 w,double,"

@@ -97,8 +97,8 @@ ROWS='1|["a","b"]|{"x":1,"y":2}|{"street":"Main","zip":12345}|[{"a":1,"b":{"k":[
 eq "rows" "$(Q "SELECT * FROM n.t ORDER BY id")" "$ROWS"
 eq "json output embeds nested values" "$(F --format json -c "SELECT id, tags, addr, nested[0].a AS a FROM n.t WHERE id IN (2, 4) ORDER BY id")" '{"id":2,"tags":[],"addr":null,"a":null}
 {"id":4,"tags":[null,"c"],"addr":{"street":"S","zip":7},"a":5}'
-eq "null vs empty" "$(Q "SELECT id, tags IS NULL, json_array_length(tags), addr IS NULL FROM n.t WHERE id IN (2, 3) ORDER BY id")" "2|0|0|1
-3|1||0"
+eq "null vs empty" "$(Q "SELECT id, tags IS NULL, json_array_length(tags), addr IS NULL FROM n.t WHERE id IN (2, 3) ORDER BY id")" "2|false|0|true
+3|true||false"
 
 # ---- access forms
 eq "subscripts and fields" "$(Q "SELECT id, tags[1], attrs['y'], addr.street, t.addr.zip,
@@ -165,7 +165,7 @@ F -c "CREATE TABLE n.e (id INT, d ARRAY<DECIMAL(10,2)>, ts STRUCT<t: TIMESTAMP, 
   map(DATE '2026-01-02', true), map(1, 'a', 2, NULL), array(9007199254740993, -1))" >/dev/null
 eq "leaf types" "$(Q "SELECT * FROM n.e")" '1|[1.01,2.00,3.10]|{"t":"2026-01-02 03:04:05.123456","dt":"2026-01-02"}|{"2026-01-02":true}|{"1":"a","2":null}|[9007199254740993,-1]'
 eq "timestamptz in session zone" "$(Q "SET TIME ZONE 'Asia/Tokyo'; SELECT ts.t, m['1'] FROM n.e")" "2026-01-02 12:04:05.123456|a"
-eq "integer map key" "$(Q "SELECT m[1], m[2] IS NULL, d[2], r[0] FROM n.e")" "a|1|3.1|9007199254740993"
+eq "integer map key" "$(Q "SELECT m[1], m[2] IS NULL, d[2], r[0] FROM n.e")" "a|true|3.1|9007199254740993"
 err "required column" "INSERT INTO n.e (id) VALUES (2)" \
     "AnalysisException: Cannot write nullable values to non-null column 'r'"
 err "required column null" "INSERT INTO n.e VALUES (2, NULL, NULL, NULL, NULL, NULL)" \

@@ -52,11 +52,11 @@ eq "rtas over rest" "$out" "id,n
 11,7
 12,7
 operation,t,root
-append,2,1
-append,3,0
-delete,2,0
-overwrite,2,0
-append,2,1"
+append,2,true
+append,3,false
+delete,2,false
+overwrite,2,false
+append,2,true"
 eq "rtas over rest is one commit" "$(metas)" "$((m0 + 1))"
 
 echo "$pass passed, $fail failed"

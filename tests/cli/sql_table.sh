@@ -107,7 +107,7 @@ SELECT name, type, snapshot_id = $s1 AS at_s1, max_reference_age_in_ms FROM shop
 has "branch listed" "$out" "audit,BRANCH"
 has "fast_forward output" "$out" "branch_updated,previous_ref,updated_ref
 main,$s2,"
-has "tag" "$out" "close-2026-09,TAG,1,31536000000"
+has "tag" "$out" "close-2026-09,TAG,true,31536000000"
 out=$(F -c "ALTER TABLE shop.t CREATE BRANCH audit" 2>&1)
 eq "branch exists" "$out" "IllegalArgumentException: Ref audit already exists"
 out=$(C -c "ALTER TABLE shop.t DROP BRANCH audit; ALTER TABLE shop.t DROP TAG \`close-2026-09\`; SELECT count(*) AS n FROM shop.t.refs")

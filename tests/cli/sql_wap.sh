@@ -60,7 +60,7 @@ out=$(C -c "SELECT r.name, s.parent_id = m.snapshot_id AS forked_from_main FROM 
 JOIN shop.t.snapshots s ON s.snapshot_id = r.snapshot_id
 JOIN shop.t.refs m ON m.name = 'main' WHERE r.name = 'fresh'")
 eq "created from main's head" "$out" "name,forked_from_main
-fresh,1"
+fresh,true"
 eq "main untouched by the new branch" "$(n "")" "4"
 
 # ---- spark.wap.id alone stages the write (write.wap.enabled=true)

@@ -1,0 +1,119 @@
+-- String functions and pattern matching.
+-- case: like_case_sensitive
+SELECT 'Apple' LIKE 'a%' AS a, 'apple' LIKE 'a%' AS b
+-- case: like_underscore
+SELECT 'abc' LIKE 'a_c' AS a, 'abbc' LIKE 'a_c' AS b
+-- case: not_like
+SELECT 'abc' NOT LIKE 'b%' AS a
+-- case: like_null
+SELECT NULL LIKE 'a%' AS a
+-- case: like_escape
+SELECT 'a_c' LIKE 'a\\_c' AS a, 'abc' LIKE 'a\\_c' AS b
+-- case: ilike
+SELECT 'Apple' ILIKE 'a%' AS a, 'xyz' ILIKE 'A%' AS b
+-- case: rlike_case
+SELECT 'Apple' RLIKE '^a' AS a, 'apple' RLIKE '^a' AS b
+-- case: regexp_op
+SELECT 'abc123' REGEXP '[0-9]+' AS a
+-- case: like_any
+SELECT 'banana' LIKE ANY ('a%', 'b%') AS a, 'cherry' LIKE ANY ('a%', 'b%') AS b
+-- case: like_all
+SELECT 'abc' LIKE ALL ('a%', '%c') AS a, 'abd' LIKE ALL ('a%', '%c') AS b
+-- case: not_like_any
+SELECT 'abc' NOT LIKE ANY ('a%', 'x%') AS a
+-- case: like_any_table
+SELECT id FROM db.t WHERE s LIKE ANY ('a%', 'B%')
+-- case: upper_lower
+SELECT upper('abc') AS a, lower('ABC') AS b, ucase('x') AS c, lcase('Y') AS d
+-- case: length
+SELECT length('hello') AS a, length('') AS b, char_length('ab') AS c, length(NULL) AS d
+-- case: length_unicode
+SELECT length('héllo') AS a
+-- case: substr
+SELECT substr('hello', 2, 3) AS a, substring('hello', 2) AS b, substr('hello', -3) AS c
+-- case: substr_zero
+SELECT substr('hello', 0, 2) AS a
+-- case: left_right
+SELECT left('hello', 2) AS a, right('hello', 2) AS b
+-- case: concat
+SELECT concat('a', 'b', 'c') AS a, concat('a', NULL) AS b
+-- case: concat_pipes
+SELECT 'a' || 'b' AS a
+-- case: concat_ws
+SELECT concat_ws('-', 'a', 'b', 'c') AS a, concat_ws('-', 'a', NULL, 'c') AS b
+-- case: concat_ws_array
+SELECT concat_ws(',', array('x', 'y')) AS a
+-- case: trim
+SELECT trim('  a  ') AS a, ltrim('  a') AS b, rtrim('a  ') AS c
+-- case: trim_chars
+SELECT trim(BOTH 'x' FROM 'xxaxx') AS a
+-- case: lpad_rpad
+SELECT lpad('5', 3, '0') AS a, rpad('ab', 4, '*') AS b, lpad('hello', 2, '0') AS c
+-- case: replace
+SELECT replace('aXbXc', 'X', '-') AS a
+-- case: instr_locate
+SELECT instr('hello', 'l') AS a, locate('l', 'hello') AS b, locate('z', 'hello') AS c
+-- case: reverse
+SELECT reverse('abc') AS a
+-- case: repeat
+SELECT repeat('ab', 3) AS a
+-- case: initcap
+SELECT initcap('hello world') AS a
+-- case: split
+SELECT split('a,b,c', ',') AS a
+-- case: split_size
+SELECT size(split('a,b,c', ',')) AS a
+-- case: split_index
+SELECT split('a,b,c', ',')[1] AS a
+-- case: split_part
+SELECT split_part('a,b,c', ',', 2) AS a
+-- case: regexp_replace
+SELECT regexp_replace('a1b22c', '[0-9]+', '#') AS a
+-- case: regexp_extract
+SELECT regexp_extract('abc123def', '([0-9]+)', 1) AS a
+-- case: ascii_chr
+SELECT ascii('A') AS a, chr(66) AS b
+-- case: startswith
+SELECT startswith('hello', 'he') AS a, endswith('hello', 'lo') AS b
+-- case: contains
+SELECT contains('hello', 'ell') AS a
+-- case: string_compare
+SELECT 'a' < 'b' AS a, 'B' < 'a' AS b
+-- case: md5
+SELECT md5('abc') AS a
+-- case: sha2
+SELECT sha2('abc', 256) AS a
+-- case: base64
+SELECT base64('abc') AS a
+-- case: format_number
+SELECT format_number(1234567.891, 2) AS a
+-- case: format_string
+SELECT format_string('%d-%s', 5, 'x') AS a
+-- case: translate
+SELECT translate('abc', 'ab', 'xy') AS a
+-- case: space
+SELECT concat('[', space(3), ']') AS a
+-- case: get_json_object
+SELECT get_json_object('{"a":{"b":2}}', '$.a.b') AS a
+-- case: string_escape_backslash
+SELECT 'a\\b' AS a
+-- case: like_unicode_underscore
+SELECT 'héllo' LIKE 'h_llo' AS a
+-- case: like_any_null
+SELECT 'a' LIKE ANY ('x%', NULL) AS a, 'a' LIKE ANY ('a%', NULL) AS b
+-- case: like_all_null
+SELECT 'a' LIKE ALL ('a%', NULL) AS a, 'a' LIKE ALL ('x%', NULL) AS b
+-- case: ilike_any
+SELECT 'Banana' ILIKE ANY ('x%', 'B%') AS a
+-- case: not_like_any_false
+SELECT 'abc' NOT LIKE ANY ('a%', '%c') AS a
+-- case: not_like_all
+SELECT 'abc' NOT LIKE ALL ('x%', 'y%') AS a, 'abc' NOT LIKE ALL ('a%', 'y%') AS b
+-- case: like_all_table
+SELECT id FROM db.t WHERE s LIKE ALL ('a%', '%e')
+-- case: ilike_column_upper
+SELECT id FROM db.t WHERE s ILIKE '%AN%'
+-- case: rlike_column
+SELECT id FROM db.t WHERE s RLIKE '^[ab]'
+-- case: like_percent_only
+SELECT '' LIKE '%' AS a, NULL LIKE '%' AS b

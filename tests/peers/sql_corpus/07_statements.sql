@@ -1,0 +1,39 @@
+-- Statements other than queries.
+-- case: show_namespaces
+SHOW NAMESPACES
+-- case: show_tables
+SHOW TABLES IN db
+-- case: show_tables_like
+SHOW TABLES IN db LIKE 'u*'
+-- case: show_tblproperties_key
+SHOW TBLPROPERTIES db.u ('format-version')
+-- case: describe_cols
+DESCRIBE db.u
+-- case: show_columns
+SHOW COLUMNS IN db.u
+-- case: snapshots_count
+SELECT count(*) AS n FROM db.u.snapshots
+-- case: history_count
+SELECT count(*) AS n FROM db.u.history
+-- case: files_count
+SELECT count(*) AS n FROM db.t.files
+-- case: refs
+SELECT name, type FROM db.u.refs
+-- case: timestamp_as_of_expr
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF current_timestamp() + INTERVAL 1 DAY
+-- case: timestamp_as_of_past
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF current_timestamp() - INTERVAL 1000 DAYS
+-- case: show_tblproperties_all
+SHOW TBLPROPERTIES db.t
+-- case: show_tblproperties_missing
+SHOW TBLPROPERTIES db.t ('nope')
+-- case: show_tblproperties_version
+SHOW TBLPROPERTIES db.w ('format-version')
+-- case: show_tblproperties_empty_table
+SHOW TBLPROPERTIES db.e
+-- case: empty_table_count
+SELECT count(*) AS n FROM db.e
+-- case: table_named_history
+SELECT * FROM db.history
+-- case: metadata_history_still
+SELECT count(*) AS n FROM db.t.history
