@@ -270,6 +270,68 @@ FLOE_EXTERN int floe_inventory(floe_catalog *catalog, const char *ident,
                                int (*cb)(const floe_inventory_row *row, void *payload),
                                void *payload, char **backup_metadata);
 
+/* ---------------------------------------------------------------- rewrite_table_path */
+
+typedef struct floe_rewrite_path_options {
+    unsigned version;          /* FLOE_REWRITE_PATH_OPTIONS_VERSION */
+    const char *source_prefix; /* required: the prefix every path starts with */
+    const char *target_prefix; /* required: what replaces it */
+    /* File names (not paths) of metadata versions in the table's metadata
+     * log: start_version's snapshots were copied by an earlier run (only
+     * what came after it is rewritten); end_version is the last version
+     * rewritten. NULL: from the first version / up to the current one. */
+    const char *start_version;
+    const char *end_version;
+    /* Where the rewritten metadata files, manifest lists, manifests and
+     * position delete files are written (each at its path relative to
+     * source_prefix). NULL: <metadata dir>/copy-table-staging-<uuid>/. */
+    const char *staging_location;
+    bool create_file_list; /* write <staging>/file-list (default true) */
+    /* floe extension: copy every planned file to its target location too
+     * (staged files are moved when staging is not the target). */
+    bool copy;
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_rewrite_path_options;
+
+#define FLOE_REWRITE_PATH_OPTIONS_VERSION 1
+#define FLOE_REWRITE_PATH_OPTIONS_INIT                                                             \
+    {                                                                                              \
+        FLOE_REWRITE_PATH_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, true, false, NULL, NULL   \
+    }
+
+/* Spark's result columns (RewriteTablePathProcedure). Strings are the
+ * caller's: free with floe_rewrite_path_result_free. */
+typedef struct floe_rewrite_path_result {
+    char *latest_version;     /* file name of the end version */
+    char *file_list_location; /* "N/A" without create_file_list */
+    char *staging_location;
+    int64_t rewritten_manifest_file_paths_count;
+    int64_t rewritten_delete_file_paths_count;
+    int64_t copied_files_count; /* with copy: objects copied */
+} floe_rewrite_path_result;
+
+/* Java's RewriteTablePath action: write a copy of the table's metadata in
+ * which every path starting with source_prefix starts with target_prefix
+ * instead — each metadata version from start_version (exclusive) to
+ * end_version, the manifest list of every snapshot they hold, every
+ * manifest those lists name, every live position delete file (its
+ * file_path column) — into the staging location, and a file list
+ * ("<from>,<to>" per line) of everything to copy: the staged files and
+ * every live data, delete and statistics file of the copied snapshots
+ * (whatever snapshot added it). Entries that are not live keep their
+ * metadata but are not copied, so files expiry already deleted (a removed
+ * delete file) do not stop it; a manifest list missing for a snapshot only
+ * an older version holds (expired) is skipped. Errors: FLOE_EINVALID (Java's
+ * messages: "Source prefix('') cannot be empty.", "Cannot find provided
+ * version file <v> in metadata log.", "Encountered data file <p> not under
+ * the source prefix <s>", ...), FLOE_ENOTFOUND (table), FLOE_EUNSUPPORTED
+ * (deletion vectors, format v3 manifests), FLOE_EEXISTS (a staged file
+ * exists), FLOE_ECORRUPT, FLOE_EIO, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rewrite_table_path(floe_rewrite_path_result *out, floe_catalog *catalog,
+                                        const char *ident, const floe_rewrite_path_options *opts);
+FLOE_EXTERN void floe_rewrite_path_result_free(floe_rewrite_path_result *r);
+
 /* ---------------------------------------------------------------- retention report */
 
 typedef struct floe_retention_ref {

@@ -20,6 +20,10 @@
  *                                                 orphan_file_location (one row per file)
  *   add_files(table, source_table => '`parquet`.`<path>`', partition_filter,
  *             check_duplicate_files, parallelism)  added_files_count, changed_partition_count
+ *   rewrite_table_path(table, source_prefix, target_prefix, start_version, end_version,
+ *             staging_location, create_file_list)  latest_version, file_list_location,
+ *                                                 rewritten_manifest_file_paths_count,
+ *                                                 rewritten_delete_file_paths_count
  */
 #include "floe/maint.h"
 #include "sql/exec_int.h"
@@ -83,6 +87,14 @@ static const param p_add_files[] = {
     {"partition_filter", P_MAP, false}, {"check_duplicate_files", P_BOOL, false},
     {"parallelism", P_INT, false}};
 
+/* ---- table maintenance procedures (maint/: issue 25), one block */
+static const param p_rewrite_path[] = {
+    {"table", P_STRING, true},          {"source_prefix", P_STRING, true},
+    {"target_prefix", P_STRING, true},  {"start_version", P_STRING, false},
+    {"end_version", P_STRING, false},   {"staging_location", P_STRING, false},
+    {"create_file_list", P_BOOL, false}};
+/* ---- end of the maintenance block */
+
 #define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
 static const proc procs[] = {
     PROC("rollback_to_snapshot", p_rollback), PROC("rollback_to_timestamp", p_rollback_ts),
@@ -91,6 +103,8 @@ static const proc procs[] = {
     PROC("register_table", p_register),
     PROC("expire_snapshots", p_expire),       PROC("remove_orphan_files", p_orphans),
     PROC("create_changelog_view", p_changelog), PROC("add_files", p_add_files),
+    /* maintenance (issue 25) */
+    PROC("rewrite_table_path", p_rewrite_path),
 };
 
 /* Bound arguments, by parameter index. */
@@ -468,6 +482,52 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
     return rc;
 }
 
+/* ---- table maintenance procedures (maint/: issue 25), one block */
+
+/* rewrite_table_path: Java's RewriteTablePathProcedure over
+ * floe_rewrite_table_path; its four output columns. */
+static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *ident)
+{
+    floe_rewrite_path_options o = FLOE_REWRITE_PATH_OPTIONS_INIT;
+    o.io_conf = &s->conf;
+    o.source_prefix = b->v[1]->text;
+    o.target_prefix = b->v[2]->text;
+    o.start_version = b->v[3] ? b->v[3]->text : NULL;
+    o.end_version = b->v[4] ? b->v[4]->text : NULL;
+    o.staging_location = b->v[5] ? b->v[5]->text : NULL;
+    if (b->v[6])
+        o.create_file_list = b->v[6]->b;
+    floe_rewrite_path_result r;
+    int rc = floe_rewrite_table_path(&r, s->catalog, ident, &o);
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    else if (rc == FLOE_EINVALID)
+        s->error_class = "IllegalArgumentException";
+    else if (rc == FLOE_EUNSUPPORTED)
+        s->error_class = "UnsupportedOperationException";
+    if (rc < 0)
+        return rc;
+    static const char *const names[] = {"latest_version", "file_list_location",
+                                        "rewritten_manifest_file_paths_count",
+                                        "rewritten_delete_file_paths_count"};
+    floe_sql_cell cells[4] = {floe__sql_cell_text(r.latest_version),
+                              floe__sql_cell_text(r.file_list_location),
+                              floe__sql_cell_int(r.rewritten_manifest_file_paths_count),
+                              floe__sql_cell_int(r.rewritten_delete_file_paths_count)};
+    rc = floe__sql_emit(s, names, 4, cells, 1);
+    floe_rewrite_path_result_free(&r);
+    return rc;
+}
+
+/* Dispatch of the maintenance block; 1 when `p` is not one of them. */
+static int maint_block_proc(floe_sql_session *s, const proc *p, const bound *b, const char *ident)
+{
+    if (strcmp(p->name, "rewrite_table_path") == 0)
+        return rewrite_path_proc(s, b, ident);
+    return 1;
+}
+/* ---- end of the maintenance block */
+
 /* add_files: the source is Spark's file identifier `parquet`.`<path>` (a
  * one-part namespace naming the format); the work is the table layer's
  * floe_table_add_files. */
@@ -595,6 +655,9 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
 
     if (strcmp(p->name, "expire_snapshots") == 0 || strcmp(p->name, "remove_orphan_files") == 0)
         return maint_proc(s, p, &b, ident, a);
+    int mrc = maint_block_proc(s, p, &b, ident);
+    if (mrc <= 0)
+        return mrc;
     if (strcmp(p->name, "create_changelog_view") == 0)
         return floe__sql_changelog_view(s, ident, b.v[1] ? b.v[1]->text : NULL, b.v[2],
                                         b.v[3] ? (b.v[3]->b ? 1 : 0) : -1, b.v[4],
