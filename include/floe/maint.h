@@ -253,17 +253,20 @@ typedef struct floe_inventory_options {
  * its manifest list, every manifest the list names (data and delete, even
  * one without live entries), every ADDED or EXISTING data and delete file
  * (DELETED entries are skipped, no pruning), its statistics files. With
- * copy_to, the objects are also copied byte for byte to copy_to/<path
- * relative to the table location> and a new metadata file holding only
- * that snapshot (as `main`) is written to copy_to/metadata/; the backup
- * keeps the original locations inside its files and is read with
- * io.location-map "<table location>=<copy_to>" (written to
- * copy_to/floe-backup.properties). The backup's metadata location is
+ * copy_to, a self-contained backup of that snapshot is written there: a
+ * new metadata file holding only it (as `main`) in copy_to/metadata/, and
+ * floe_rewrite_table_path's rewrite from the table location to copy_to of
+ * its manifest list, manifests and position delete files, with the data,
+ * equality delete and statistics files copied byte for byte to copy_to/<path
+ * relative to the table location>; nothing in it names the original
+ * (copy_to/floe-backup.properties records its metadata location). The
+ * backup's metadata location is
  * returned in *backup_metadata when not NULL (free with
  * floe_catalog_string_free). Errors: FLOE_ENOTFOUND ("Cannot find snapshot
  * with ID <id>", unknown ref, no snapshot at the time, no current
  * snapshot), FLOE_EINVALID, FLOE_EEXISTS (copy target exists),
- * FLOE_EUNSUPPORTED (copy of a file outside the table location), FLOE_EIO,
+ * FLOE_EINVALID (a file outside the table location), FLOE_EUNSUPPORTED
+ * (what rewrite_table_path cannot rewrite yet), FLOE_EIO,
  * FLOE_ECORRUPT, FLOE_ENOMEM, or the callback's negative return. */
 FLOE_EXTERN int floe_inventory(floe_catalog *catalog, const char *ident,
                                const floe_inventory_options *opts,

@@ -32,7 +32,7 @@ typedef struct inv {
     int (*cb)(const floe_inventory_row *row, void *payload);
     void *payload;
     floe_buf bytes;
-    floe__progress progress; /* items: manifests read */
+    floe__progress progress; /* items: manifests read; bytes: bytes written to the copy */
 } inv;
 
 static const char *kind_names[] = {"metadata",  "manifest_list", "manifest",
@@ -143,7 +143,7 @@ static int write_backup(inv *v, floe_fileio *io, const floe_table_metadata *base
     floe_rewrite_path_result res;
     memset(&res, 0, sizeof res);
     if (rc == 0)
-        rc = floe__rewrite_path_run(io, m, src_path, NULL, NULL, &ro, &res);
+        rc = floe__rewrite_path_run(io, m, src_path, NULL, NULL, &ro, &v->progress, &res);
     floe_rewrite_path_result_free(&res);
     if (rc == 0)
         rc = floe__buf_printf(&text,

@@ -30,6 +30,7 @@
 #include "spec/spec.h"
 #include "spec/value.h"
 #include "table/table.h"
+#include "util/progress.h"
 
 #include <string.h>
 #include <strings.h>
@@ -62,6 +63,7 @@ typedef struct rtp {
     const char *src, *tgt, *staging; /* src/tgt without a trailing '/', staging with one */
     size_t src_len;
     floe_intmap *start_ids; /* snapshots of the start version; NULL: none */
+    floe_intmap *delta;     /* snapshots rewritten (those of the versions, not of start) */
     floe_arena *arena;
     floe_strmap *plan;      /* from -> to */
     floe_vec plan_from;     /* const char*: plan keys in order */
@@ -72,6 +74,7 @@ typedef struct rtp {
     floe_schema *pos_schema;
     floe_avro_codec codec;
     int64_t n_manifests, n_deletes, n_copied;
+    floe__progress *progress; /* bytes written and copied; NULL: none */
 } rtp;
 
 /* ---------------------------------------------------------------- paths */
@@ -126,6 +129,8 @@ static int plan_add(rtp *r, const char *from, const char *to)
 static int write_staged(rtp *r, const char *staged, const void *data, size_t len)
 {
     int rc = floe__io_write_new(r->stage, staged, data, len);
+    if (rc == 0 && r->progress)
+        floe__progress_add(r->progress, 0, len);
     if (rc < 0)
         floe__error_context("writing %s", staged);
     return rc;
@@ -439,9 +444,11 @@ static int rewrite_manifest(rtp *r, const floe_manifest_file *mf)
     return rc;
 }
 
+/* Java's rule: a manifest added by a rewritten snapshot (the others were
+ * rewritten by the run that copied the start version). */
 static bool manifest_rewritten(const rtp *r, const floe_manifest_file *mf)
 {
-    return !r->start_ids || !floe__intmap_has(r->start_ids, mf->added_snapshot_id);
+    return !r->start_ids || floe__intmap_has(r->delta, mf->added_snapshot_id);
 }
 
 /* ---------------------------------------------------------------- manifest lists */
@@ -582,6 +589,8 @@ static int copy_one(rtp *r, floe_fileio *from_io, const char *from, const char *
         rc = in->read_at(in, off, *chunk, len);
         if (rc == 0)
             rc = out->write(out, *chunk, len);
+        if (rc == 0 && r->progress)
+            floe__progress_add(r->progress, 0, len);
         off += (int64_t)len;
     }
     in->close(in);
@@ -656,6 +665,7 @@ static void rtp_free(rtp *r)
     floe__strmap_free(r->manifests);
     floe__strmap_free(r->deletes);
     floe__intmap_free(r->start_ids);
+    floe__intmap_free(r->delta);
     floe__buf_free(&r->bytes);
     floe__buf_free(&r->out);
     floe__arena_free(r->arena);
@@ -665,7 +675,7 @@ static void rtp_free(rtp *r)
  * except those of the start version. */
 static int collect_snapshots(rtp *r, floe_table_metadata *const *versions, size_t nversions)
 {
-    floe_intmap *seen = floe__intmap_new();
+    floe_intmap *seen = r->delta = floe__intmap_new();
     if (!seen)
         return floe__error_nomem();
     int rc = 0;
@@ -696,7 +706,6 @@ static int collect_snapshots(rtp *r, floe_table_metadata *const *versions, size_
             }
         }
     }
-    floe__intmap_free(seen);
     return rc;
 }
 
@@ -767,10 +776,12 @@ static char *trim_slash(const char *s)
 
 int floe__rewrite_path_run(floe_fileio *io, floe_table_metadata *end, const char *end_location,
                            const floe_table_metadata *start, const char *start_location,
-                           const floe_rewrite_path_options *o, floe_rewrite_path_result *res)
+                           const floe_rewrite_path_options *o, floe__progress *progress,
+                           floe_rewrite_path_result *res)
 {
     rtp r;
     memset(&r, 0, sizeof r);
+    r.progress = progress;
     r.io = io;
     r.end = end;
     r.snaps.item_size = sizeof(rtp_snap);
@@ -929,7 +940,7 @@ int floe_rewrite_table_path(floe_rewrite_path_result *out, floe_catalog *catalog
             rc = floe__error(FLOE_EINVALID, "maint", "Version file %s does not exist.", start_loc);
     }
     if (rc == 0)
-        rc = floe__rewrite_path_run(t.io, end, end_loc, start, start_loc, o, out);
+        rc = floe__rewrite_path_run(t.io, end, end_loc, start, start_loc, o, NULL, out);
     floe__metadata_free(end);
     floe__metadata_free(start);
     floe__maint_table_free(&t);
