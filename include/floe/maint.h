@@ -273,6 +273,55 @@ FLOE_EXTERN int floe_inventory(floe_catalog *catalog, const char *ident,
                                int (*cb)(const floe_inventory_row *row, void *payload),
                                void *payload, char **backup_metadata);
 
+/* ---------------------------------------------------------------- rewrite_data_files */
+
+typedef struct floe_rewrite_data_files_options {
+    unsigned version;     /* FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION */
+    const char *strategy; /* "binpack" (NULL: binpack); "sort" is not supported yet */
+    const char *where;    /* filter (the scan API's text form, e.g. "id > 5"); NULL: all */
+    const char *branch;   /* NULL: main */
+    /* Spark's `options` map: target-file-size-bytes (default: the table's
+     * write.target-file-size-bytes, 512 MiB), min-file-size-bytes (75% of
+     * the target), max-file-size-bytes (180%), min-input-files (5),
+     * rewrite-all (false), max-file-group-size-bytes (100 GiB),
+     * delete-file-threshold (none), partial-progress.enabled (false),
+     * partial-progress.max-commits (10); max-concurrent-file-group-rewrites
+     * and use-starting-sequence-number are accepted. NULL: defaults. */
+    const floe_props *options;
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_rewrite_data_files_options;
+
+#define FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION 1
+#define FLOE_REWRITE_DATA_FILES_OPTIONS_INIT                                                       \
+    {                                                                                              \
+        FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL                \
+    }
+
+/* Spark's result columns (RewriteDataFilesProcedure). */
+typedef struct floe_rewrite_data_files_result {
+    int64_t rewritten_data_files_count;
+    int64_t added_data_files_count;
+    int64_t rewritten_bytes_count;
+    int64_t failed_data_files_count;
+    int64_t removed_delete_files_count; /* floe keeps delete files: 0 */
+} floe_rewrite_data_files_result;
+
+/* Compact the data files of a branch (bin-packing small or oversized
+ * files per partition, docs/maint.md): their rows, with position and
+ * equality deletes and deletion vectors applied, are written into new
+ * files of the target size and a `replace` snapshot swaps them in. A commit
+ * whose files were removed, or got new delete files, since the rewrite was
+ * planned fails (with partial progress: counted in failed_data_files_count)
+ * rather than resurrect rows. Errors: FLOE_ENOTFOUND (table, branch),
+ * FLOE_EINVALID (Java's option messages, "Missing required files to
+ * delete: [..]", "Cannot commit, found new delete for replaced data file:
+ * [..]"), FLOE_ECONFLICT, FLOE_EUNSUPPORTED (sort), FLOE_EIO, FLOE_ECORRUPT,
+ * FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rewrite_data_files(floe_rewrite_data_files_result *out,
+                                        floe_catalog *catalog, const char *ident,
+                                        const floe_rewrite_data_files_options *opts);
+
 /* ---------------------------------------------------------------- rewrite_table_path */
 
 typedef struct floe_rewrite_path_options {

@@ -24,6 +24,11 @@
  *             staging_location, create_file_list)  latest_version, file_list_location,
  *                                                 rewritten_manifest_file_paths_count,
  *                                                 rewritten_delete_file_paths_count
+ *   rewrite_data_files(table, strategy, sort_order, options, where, branch)
+ *                                                 rewritten_data_files_count,
+ *                                                 added_data_files_count, rewritten_bytes_count,
+ *                                                 failed_data_files_count,
+ *                                                 removed_delete_files_count
  */
 #include "floe/maint.h"
 #include "sql/exec_int.h"
@@ -93,6 +98,9 @@ static const param p_rewrite_path[] = {
     {"target_prefix", P_STRING, true},  {"start_version", P_STRING, false},
     {"end_version", P_STRING, false},   {"staging_location", P_STRING, false},
     {"create_file_list", P_BOOL, false}};
+static const param p_rewrite_data[] = {
+    {"table", P_STRING, true},  {"strategy", P_STRING, false}, {"sort_order", P_STRING, false},
+    {"options", P_MAP, false},  {"where", P_STRING, false},    {"branch", P_STRING, false}};
 /* ---- end of the maintenance block */
 
 #define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
@@ -104,7 +112,7 @@ static const proc procs[] = {
     PROC("expire_snapshots", p_expire),       PROC("remove_orphan_files", p_orphans),
     PROC("create_changelog_view", p_changelog), PROC("add_files", p_add_files),
     /* maintenance (issue 25) */
-    PROC("rewrite_table_path", p_rewrite_path),
+    PROC("rewrite_table_path", p_rewrite_path), PROC("rewrite_data_files", p_rewrite_data),
 };
 
 /* Bound arguments, by parameter index. */
@@ -519,11 +527,73 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
     return rc;
 }
 
+/* rewrite_data_files: Java's RewriteDataFilesProcedure over
+ * floe_rewrite_data_files; its five output columns. The options map's
+ * values are text (numbers as written). */
+static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *ident)
+{
+    floe_props opts = FLOE_PROPS_INIT;
+    int rc = 0;
+    const floe_sql_value *m = b->v[3];
+    for (size_t i = 0; m && rc == 0 && i + 1 < m->nitems; i += 2) {
+        const floe_sql_value *k = &m->items[i], *v = &m->items[i + 1];
+        char num[32];
+        const char *vt = v->text;
+        if (v->kind == FLOE_SQLV_INT) {
+            snprintf(num, sizeof num, "%lld", (long long)v->i);
+            vt = num;
+        }
+        rc = k->text && vt ? floe__props_set(&opts, k->text, vt)
+                           : floe__sql_fail(s,
+                                            floe__error(FLOE_EINVALID, "sql",
+                                                        "options keys and values must not be null"),
+                                            "IllegalArgumentException");
+    }
+    floe_rewrite_data_files_options o = FLOE_REWRITE_DATA_FILES_OPTIONS_INIT;
+    o.io_conf = &s->conf;
+    o.strategy = b->v[1] ? b->v[1]->text : NULL;
+    if (b->v[2] && !o.strategy)
+        o.strategy = "sort"; /* Spark: a sort_order alone selects sort */
+    o.options = opts.n ? &opts : NULL;
+    o.where = b->v[4] ? b->v[4]->text : NULL;
+    o.branch = b->v[5] ? b->v[5]->text : NULL;
+    floe_rewrite_data_files_result r;
+    if (rc == 0)
+        rc = floe_rewrite_data_files(&r, s->catalog, ident, &o);
+    floe__props_free(&opts);
+    if (rc == FLOE_ENOTFOUND && !s->error_class)
+        s->error_class = "NoSuchTableException";
+    else if (rc == FLOE_EINVALID && !s->error_class)
+        s->error_class = floe_error_last() && floe_error_last()->message &&
+                                 (strncmp(floe_error_last()->message, "Missing required", 16) == 0 ||
+                                  strncmp(floe_error_last()->message, "Cannot commit", 13) == 0)
+                             ? "ValidationException"
+                             : "IllegalArgumentException";
+    else if (rc == FLOE_EUNSUPPORTED && !s->error_class)
+        s->error_class = "UnsupportedOperationException";
+    else if (rc == FLOE_ECONFLICT && !s->error_class)
+        s->error_class = "CommitFailedException";
+    if (rc < 0)
+        return rc;
+    floe__sql_forget_table(s, ident);
+    static const char *const names[] = {"rewritten_data_files_count", "added_data_files_count",
+                                        "rewritten_bytes_count", "failed_data_files_count",
+                                        "removed_delete_files_count"};
+    floe_sql_cell cells[5] = {floe__sql_cell_int(r.rewritten_data_files_count),
+                              floe__sql_cell_int(r.added_data_files_count),
+                              floe__sql_cell_int(r.rewritten_bytes_count),
+                              floe__sql_cell_int(r.failed_data_files_count),
+                              floe__sql_cell_int(r.removed_delete_files_count)};
+    return floe__sql_emit(s, names, 5, cells, 1);
+}
+
 /* Dispatch of the maintenance block; 1 when `p` is not one of them. */
 static int maint_block_proc(floe_sql_session *s, const proc *p, const bound *b, const char *ident)
 {
     if (strcmp(p->name, "rewrite_table_path") == 0)
         return rewrite_path_proc(s, b, ident);
+    if (strcmp(p->name, "rewrite_data_files") == 0)
+        return rewrite_data_proc(s, b, ident);
     return 1;
 }
 /* ---- end of the maintenance block */

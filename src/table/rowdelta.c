@@ -47,7 +47,7 @@ static int resolve_mode(floe_rowlevel *op, const floe_rowlevel_options *o)
     const floe_props *p = &op->t->metadata->properties;
     char key[64];
     op->mode = o ? o->mode : FLOE_ROWLEVEL_MODE_TABLE;
-    if (op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC) {
+    if (op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC || op->kind == FLOE_ROWLEVEL_REWRITE) {
         op->mode = FLOE_ROWLEVEL_MODE_COPY_ON_WRITE;
     } else if (op->mode == FLOE_ROWLEVEL_MODE_TABLE) {
         snprintf(key, sizeof key, "write.%s.mode", kind_word(op->kind));
@@ -66,6 +66,8 @@ static int resolve_mode(floe_rowlevel *op, const floe_rowlevel_options *o)
         return floe__error(FLOE_EUNSUPPORTED, "table",
                            "merge-on-read needs format version 2 or later");
     op->isolation = o ? o->isolation : FLOE_ISOLATION_TABLE;
+    if (op->kind == FLOE_ROWLEVEL_REWRITE)
+        op->isolation = FLOE_ISOLATION_SNAPSHOT; /* appends never conflict with a rewrite */
     if (op->isolation == FLOE_ISOLATION_TABLE) {
         snprintf(key, sizeof key, "write.%s.isolation-level", kind_word(op->kind));
         const char *v = floe__props_get(p, key);
@@ -102,7 +104,7 @@ int floe_rowlevel_new(floe_rowlevel **out, floe_table *t, const floe_rowlevel_op
     op->delete_specs.item_size = sizeof(int32_t);
     op->own_files.item_size = sizeof(char *);
     rc = (op->arena = floe__arena_new(16384)) ? 0 : floe__error_nomem();
-    if (rc == 0 && (op->kind < FLOE_ROWLEVEL_DELETE || op->kind > FLOE_ROWLEVEL_OVERWRITE_DYNAMIC))
+    if (rc == 0 && (op->kind < FLOE_ROWLEVEL_DELETE || op->kind > FLOE_ROWLEVEL_REWRITE))
         rc = floe__error(FLOE_EINVALID, "table", "bad row-level kind %d", (int)op->kind);
     if (rc == 0)
         rc = resolve_mode(op, o);
@@ -264,13 +266,21 @@ int floe_rowlevel_delete_positions(floe_rowlevel *op, const char *path, const in
     return 0;
 }
 
-int floe_rowlevel_write(floe_rowlevel *op, const struct ArrowArray *batch)
+int floe__rowlevel_writer(floe_rowlevel *op, floe_append **out)
 {
     FLOE_TRY(check_open(op));
     if (!op->writer)
         FLOE_TRY(floe_append_new(&op->writer, op->t));
+    *out = op->writer;
+    return 0;
+}
+
+int floe_rowlevel_write(floe_rowlevel *op, const struct ArrowArray *batch)
+{
+    floe_append *w = NULL;
+    FLOE_TRY(floe__rowlevel_writer(op, &w));
     op->wrote_rows = true;
-    return floe_append_write(op->writer, batch);
+    return floe_append_write(w, batch);
 }
 
 int floe_rowlevel_write_equality_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids,
@@ -621,6 +631,13 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
         rc = floe__error(FLOE_EINVALID, "table",
                          "Found conflicting files that can contain records matching %s: [%s]",
                          text.ptr, cf.added.ptr);
+    if (rc == 0 && cf.deleted.len && op->kind == FLOE_ROWLEVEL_REWRITE)
+        rc = floe__error(FLOE_EINVALID, "table", "Missing required files to delete: [%s]",
+                         cf.deleted.ptr);
+    if (rc == 0 && cf.deletes.len && op->kind == FLOE_ROWLEVEL_REWRITE)
+        rc = floe__error(FLOE_EINVALID, "table",
+                         "Cannot commit, found new delete for replaced data file: [%s]",
+                         cf.deletes.ptr);
     if (rc == 0 && cf.deleted.len) {
         if (op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ)
             rc = floe__error(FLOE_EINVALID, "table", "Cannot commit, missing data files: [%s]",
@@ -679,6 +696,8 @@ static const char *operation_of(const floe_rowlevel *op, const counts *n)
 {
     if (op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC)
         return "overwrite";
+    if (op->kind == FLOE_ROWLEVEL_REWRITE)
+        return "replace";
     bool adds = n->added_files > 0, deletes = n->pos_files + n->eq_files > 0;
     bool removes = n->removed_files > 0;
     if (adds && !deletes && !removes)
@@ -939,6 +958,29 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     return rc;
 }
 
+int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
+{
+    floe_rl_touched *t = floe__vec_push(&op->touched);
+    if (!t)
+        return floe__error_nomem();
+    t->path = floe__arena_strdup(op->arena, f->path);
+    t->spec_id = f->spec_id;
+    t->record_count = f->record_count;
+    t->file_size_in_bytes = f->file_size_in_bytes;
+    t->rows_deleted = f->record_count;
+    t->removed = true;
+    floe_value *vals =
+        floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
+    int rc = t->path && vals ? 0 : floe__error_nomem();
+    for (size_t k = 0; rc == 0 && k < f->partition.n; k++)
+        rc = floe__value_copy(op->arena, &vals[k], &f->partition.values[k]);
+    t->partition.n = f->partition.n;
+    t->partition.values = vals;
+    op->stats.data_files_removed++;
+    op->stats.rows_deleted += f->record_count;
+    return rc;
+}
+
 /* INSERT OVERWRITE (dynamic): every live data file of the base in a
  * partition the new rows land in is removed. */
 static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, size_t nfiles)
@@ -966,27 +1008,7 @@ static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, si
                   same_partition(&f->partition, &files[k].partition);
         if (!hit)
             continue;
-        floe_rl_touched *t = floe__vec_push(&op->touched);
-        if (!t) {
-            rc = floe__error_nomem();
-            break;
-        }
-        t->path = floe__arena_strdup(op->arena, f->path);
-        t->spec_id = f->spec_id;
-        t->record_count = f->record_count;
-        t->file_size_in_bytes = f->file_size_in_bytes;
-        t->rows_deleted = f->record_count;
-        t->removed = true;
-        floe_value *vals =
-            floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
-        if (!t->path || !vals)
-            rc = floe__error_nomem();
-        for (size_t k = 0; rc == 0 && k < f->partition.n; k++)
-            rc = floe__value_copy(op->arena, &vals[k], &f->partition.values[k]);
-        t->partition.n = f->partition.n;
-        t->partition.values = vals;
-        op->stats.data_files_removed++;
-        op->stats.rows_deleted += f->record_count;
+        rc = floe__rowlevel_remove_file(op, f);
     }
     floe__scan_plan_free(plan);
     return rc;

@@ -78,6 +78,15 @@ int floe__rowlevel_delete_where_expr(floe_rowlevel *op, const floe_expr *e);
  * true: [...]"). Snapshot isolation is unaffected. */
 void floe__rowlevel_conflict_all(floe_rowlevel *op);
 
+/* FLOE_ROWLEVEL_REWRITE: the data file `f` of the operation's base snapshot
+ * leaves the table (copied into the operation; `f` may be freed after). */
+struct floe_scan_file;
+int floe__rowlevel_remove_file(floe_rowlevel *op, const struct floe_scan_file *f);
+
+/* The operation's data writer (created on first use), e.g. to set its
+ * target file size. */
+int floe__rowlevel_writer(floe_rowlevel *op, floe_append **out);
+
 /* delete_files.c: read the base snapshot, find the rows to remove, write
  * copy-on-write rewrites into op->writer or position delete files; fill
  * op->touched. */
