@@ -322,6 +322,42 @@ FLOE_EXTERN int floe_rewrite_data_files(floe_rewrite_data_files_result *out,
                                         floe_catalog *catalog, const char *ident,
                                         const floe_rewrite_data_files_options *opts);
 
+/* ---------------------------------------------------------------- rewrite_manifests */
+
+typedef struct floe_rewrite_manifests_options {
+    unsigned version; /* FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION */
+    int32_t spec_id;  /* -1: the table's default spec */
+    /* Bytes per new manifest; 0: commit.manifest.target-size-bytes (8 MiB). */
+    int64_t target_manifest_size_bytes;
+    bool use_caching; /* accepted (Spark's); floe reads each manifest once */
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_rewrite_manifests_options;
+
+#define FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION 1
+#define FLOE_REWRITE_MANIFESTS_OPTIONS_INIT                                                        \
+    {                                                                                              \
+        FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION, -1, 0, true, NULL, NULL                            \
+    }
+
+/* Spark's result columns (RewriteManifestsProcedure). */
+typedef struct floe_rewrite_manifests_result {
+    int64_t rewritten_manifests_count;
+    int64_t added_manifests_count;
+} floe_rewrite_manifests_result;
+
+/* Java's RewriteManifests action on the current snapshot: for data and for
+ * delete manifests, those of the spec are replaced by ceil(their bytes /
+ * target) manifests holding the live entries clustered by partition, in a
+ * `replace` snapshot; nothing is committed when a content has no manifest
+ * of the spec or one that stays one. Rows and files are unchanged.
+ * Errors: FLOE_ENOTFOUND (table), FLOE_EINVALID ("Cannot find partition
+ * spec with ID <id>"), FLOE_EUNSUPPORTED (v1 snapshots without a manifest
+ * list, v3 manifests), FLOE_EIO, FLOE_ECORRUPT, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rewrite_manifests(floe_rewrite_manifests_result *out, floe_catalog *catalog,
+                                       const char *ident,
+                                       const floe_rewrite_manifests_options *opts);
+
 /* ---------------------------------------------------------------- rewrite_table_path */
 
 typedef struct floe_rewrite_path_options {

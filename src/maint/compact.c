@@ -25,6 +25,9 @@
  * validation fails the call; with it, the groups are spread over at most
  * partial-progress.max-commits commits and a failed one counts its files
  * in failed_data_files_count.
+ *
+ * rewrite_manifests (the snapshot producer is table/rewrite_manifests.c)
+ * lives here too: the procedure's entry point on a catalog and identifier.
  */
 #include "maint.h"
 #include "expr/expr.h"
@@ -409,6 +412,29 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
     groups_free(&groups);
     floe__scan_plan_free(plan);
     floe__arena_free(a);
+    floe_table_free(t);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- rewrite_manifests */
+
+int floe_rewrite_manifests(floe_rewrite_manifests_result *out, floe_catalog *catalog,
+                           const char *ident, const floe_rewrite_manifests_options *opts)
+{
+    memset(out, 0, sizeof *out);
+    if (!opts || opts->version != FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION)
+        return floe__error(FLOE_EINVALID, "maint", "unsupported rewrite_manifests options");
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    to.io = opts->io;
+    to.io_conf = opts->io_conf;
+    floe_table *t = NULL;
+    FLOE_TRY(floe_table_load(&t, catalog, ident, &to));
+    floe_rewrite_manifests_stats st;
+    int rc = floe__table_rewrite_manifests(t, opts->spec_id, opts->target_manifest_size_bytes, &st);
+    if (rc == 0) {
+        out->rewritten_manifests_count = st.rewritten_manifests_count;
+        out->added_manifests_count = st.added_manifests_count;
+    }
     floe_table_free(t);
     return rc;
 }

@@ -29,6 +29,8 @@
  *                                                 added_data_files_count, rewritten_bytes_count,
  *                                                 failed_data_files_count,
  *                                                 removed_delete_files_count
+ *   rewrite_manifests(table, use_caching, spec_id) rewritten_manifests_count,
+ *                                                 added_manifests_count
  */
 #include "floe/maint.h"
 #include "sql/exec_int.h"
@@ -101,6 +103,8 @@ static const param p_rewrite_path[] = {
 static const param p_rewrite_data[] = {
     {"table", P_STRING, true},  {"strategy", P_STRING, false}, {"sort_order", P_STRING, false},
     {"options", P_MAP, false},  {"where", P_STRING, false},    {"branch", P_STRING, false}};
+static const param p_rewrite_manifests[] = {
+    {"table", P_STRING, true}, {"use_caching", P_BOOL, false}, {"spec_id", P_INT, false}};
 /* ---- end of the maintenance block */
 
 #define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
@@ -113,6 +117,7 @@ static const proc procs[] = {
     PROC("create_changelog_view", p_changelog), PROC("add_files", p_add_files),
     /* maintenance (issue 25) */
     PROC("rewrite_table_path", p_rewrite_path), PROC("rewrite_data_files", p_rewrite_data),
+    PROC("rewrite_manifests", p_rewrite_manifests),
 };
 
 /* Bound arguments, by parameter index. */
@@ -587,6 +592,29 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
     return floe__sql_emit(s, names, 5, cells, 1);
 }
 
+/* rewrite_manifests: Java's RewriteManifestsProcedure over
+ * floe_rewrite_manifests; its two output columns. */
+static int rewrite_manifests_proc(floe_sql_session *s, const bound *b, const char *ident)
+{
+    floe_rewrite_manifests_options o = FLOE_REWRITE_MANIFESTS_OPTIONS_INIT;
+    o.io_conf = &s->conf;
+    if (b->v[1])
+        o.use_caching = b->v[1]->b;
+    if (b->v[2])
+        o.spec_id = (int32_t)b->v[2]->i;
+    floe_rewrite_manifests_result r;
+    int rc = floe_rewrite_manifests(&r, s->catalog, ident, &o);
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    else if (rc == FLOE_EINVALID)
+        s->error_class = "IllegalArgumentException";
+    if (rc < 0)
+        return rc;
+    floe__sql_forget_table(s, ident);
+    return out2(s, "rewritten_manifests_count", "added_manifests_count",
+                r.rewritten_manifests_count, true, r.added_manifests_count);
+}
+
 /* Dispatch of the maintenance block; 1 when `p` is not one of them. */
 static int maint_block_proc(floe_sql_session *s, const proc *p, const bound *b, const char *ident)
 {
@@ -594,6 +622,8 @@ static int maint_block_proc(floe_sql_session *s, const proc *p, const bound *b, 
         return rewrite_path_proc(s, b, ident);
     if (strcmp(p->name, "rewrite_data_files") == 0)
         return rewrite_data_proc(s, b, ident);
+    if (strcmp(p->name, "rewrite_manifests") == 0)
+        return rewrite_manifests_proc(s, b, ident);
     return 1;
 }
 /* ---- end of the maintenance block */

@@ -3,9 +3,10 @@
  * rewrite_data_files (maint/compact.c) through the SQL session: result
  * columns, deletes applied while rewriting, a delete committed while the
  * compaction commits (it must fail, never resurrect the deleted row),
- * branches, partial progress, Java's option checks, and random histories
- * (appends, deletes, updates, branches, tags) with compactions interleaved:
- * every snapshot reads the same rows before and after.
+ * branches, partial progress, Java's option checks, rewrite_manifests, and
+ * random histories (appends, deletes, updates, branches, tags) with
+ * compactions and manifest rewrites interleaved: every snapshot reads the
+ * same rows before and after.
  */
 #include "harness.h"
 
@@ -339,6 +340,66 @@ static void test_concurrent_position_delete(void)
                     "ValidationException: Cannot commit, found new delete for replaced data file");
 }
 
+/* ---------------------------------------------------------------- rewrite_manifests */
+
+static void test_rewrite_manifests(void)
+{
+    floe_sql_session *s = open_session("manifests");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s int) USING iceberg "
+               "PARTITIONED BY (s) TBLPROPERTIES ('write.delete.mode'='merge-on-read')");
+    for (int i = 0; i < 6; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 0), (%d, 1), (%d, 2)", 3 * i,
+                 3 * i + 1, 3 * i + 2);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE id = 4");
+    exec_ok(s, "DELETE FROM db.t WHERE id = 5");
+    char *before = read_everything(s);
+    char *out = must(s, "SELECT content, count(*) FROM db.t.manifests GROUP BY content ORDER BY content");
+    FT_EQ_STR(out, "content,count(*)\n0,6\n1,2\n");
+    floe__free(out);
+    /* a target of about two manifests' bytes: 6 data manifests of ~7 KB
+     * become ceil(43 KB / 15 KB) = 3, each one partition (6 files each);
+     * the 2 delete manifests become 1 (Java's arithmetic) */
+    exec_ok(s, "ALTER TABLE db.t SET TBLPROPERTIES ('commit.manifest.target-size-bytes'='15000')");
+    out = must(s, "CALL local.system.rewrite_manifests('db.t')");
+    FT_EQ_STR(out, "rewritten_manifests_count,added_manifests_count\n8,4\n");
+    floe__free(out);
+    out = must(s, "SELECT operation FROM db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+    FT_EQ_STR(out, "operation\nreplace\n");
+    floe__free(out);
+    /* clustered: no data manifest spans two partitions */
+    out = must(s, "SELECT count(*) FROM db.t.manifests WHERE content = 0 AND "
+                  "partition_summaries[0].lower_bound <> partition_summaries[0].upper_bound");
+    FT_EQ_STR(out, "count(*)\n0\n");
+    floe__free(out);
+    char *after = read_everything(s);
+    FT_CHECK(strncmp(after, before, strlen(before)) == 0);
+    /* the new head reads the old head's rows */
+    FT_CHECK(strstr(after, "== ") != NULL);
+    floe__free(after);
+    floe__free(before);
+    /* the default target (8 MiB): the 3 data manifests become 1; the one
+     * delete manifest stays */
+    exec_ok(s, "ALTER TABLE db.t UNSET TBLPROPERTIES ('commit.manifest.target-size-bytes')");
+    out = must(s, "CALL local.system.rewrite_manifests(table => 'db.t', use_caching => false)");
+    FT_EQ_STR(out, "rewritten_manifests_count,added_manifests_count\n3,1\n");
+    floe__free(out);
+    out = must(s, "CALL local.system.rewrite_manifests('db.t')");
+    FT_EQ_STR(out, "rewritten_manifests_count,added_manifests_count\n0,0\n");
+    floe__free(out);
+    out = must(s, "SELECT count(*), sum(id) FROM db.t");
+    FT_EQ_STR(out, "count(*),sum(id)\n16,144\n");
+    floe__free(out);
+    char *err = NULL;
+    FT_CHECK(run(s, "CALL local.system.rewrite_manifests(table => 'db.t', spec_id => 7)", &err) ==
+             NULL);
+    FT_CHECK(err && strstr(err, "Cannot find partition spec with ID 7"));
+    floe__free(err);
+    floe_sql_close(s);
+}
+
 /* ---------------------------------------------------------------- random histories */
 
 static void test_random_histories(void)
@@ -377,6 +438,9 @@ static void test_random_histories(void)
                 } else {
                     snprintf(q, sizeof q, "ALTER TABLE db.t CREATE TAG tag%d", tags++);
                 }
+                break;
+            case 6:
+                snprintf(q, sizeof q, "CALL local.system.rewrite_manifests('db.t')");
                 break;
             default:
                 snprintf(q, sizeof q,
@@ -418,6 +482,7 @@ static const ft_case cases[] = {
     {"branch", test_branch},
     {"concurrent_delete_file", test_concurrent_delete_file},
     {"concurrent_position_delete", test_concurrent_position_delete},
+    {"rewrite_manifests", test_rewrite_manifests},
     {"random_histories", test_random_histories},
 };
 
