@@ -285,7 +285,9 @@ typedef struct floe_rewrite_data_files_options {
      * the target), max-file-size-bytes (180%), min-input-files (5),
      * rewrite-all (false), max-file-group-size-bytes (100 GiB),
      * delete-file-threshold (none), partial-progress.enabled (false),
-     * partial-progress.max-commits (10); max-concurrent-file-group-rewrites
+     * partial-progress.max-commits (10), remove-dangling-deletes (false:
+     * true removes, in one more commit, the delete files that apply to no
+     * live data file); max-concurrent-file-group-rewrites
      * and use-starting-sequence-number are accepted. NULL: defaults. */
     const floe_props *options;
     floe_fileio *io;
@@ -304,7 +306,7 @@ typedef struct floe_rewrite_data_files_result {
     int64_t added_data_files_count;
     int64_t rewritten_bytes_count;
     int64_t failed_data_files_count;
-    int64_t removed_delete_files_count; /* floe keeps delete files: 0 */
+    int64_t removed_delete_files_count; /* with remove-dangling-deletes */
 } floe_rewrite_data_files_result;
 
 /* Compact the data files of a branch (bin-packing small or oversized

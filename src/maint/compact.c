@@ -24,7 +24,9 @@
  * partial-progress.enabled every group goes into one commit and a failed
  * validation fails the call; with it, the groups are spread over at most
  * partial-progress.max-commits commits and a failed one counts its files
- * in failed_data_files_count.
+ * in failed_data_files_count. With remove-dangling-deletes, one more
+ * commit removes the delete files that no longer apply to any live data
+ * file (removed_delete_files_count).
  *
  * rewrite_manifests (the snapshot producer is table/rewrite_manifests.c)
  * lives here too: the procedure's entry point on a catalog and identifier.
@@ -349,6 +351,89 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
     return rc;
 }
 
+/* remove-dangling-deletes: every live delete file of the branch head that
+ * the scan planner pairs with no live data file applies to no row, so
+ * removing it changes no read (the planner's sequence-number, partition
+ * and referenced-file rules decide, as they do for reads). One more
+ * replace commit, from `*base`. */
+static int remove_dangling(floe_table *t, int64_t *base, floe_rewrite_data_files_result *r)
+{
+    floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
+    ro.kind = FLOE_ROWLEVEL_REWRITE;
+    floe_rowlevel *op = NULL;
+    int rc = floe_rowlevel_new(&op, t, &ro);
+    if (rc == 0 && floe_rowlevel_base_snapshot(op) != *base)
+        rc = floe__error(FLOE_ECONFLICT, "maint",
+                         "Cannot remove dangling deletes: branch %s moved since the rewrite",
+                         floe_table_branch(t));
+    const floe_snapshot *snap =
+        rc == 0 && *base >= 0 ? floe__metadata_snapshot(t->metadata, *base) : NULL;
+    floe_scan_plan *plan = NULL;
+    if (rc == 0 && snap) {
+        floe_scan_plan_options po;
+        memset(&po, 0, sizeof po);
+        po.threads = 1;
+        rc = floe__scan_plan(&plan, t->metadata, t->io, snap, NULL, &po);
+    }
+    floe_strmap *used = rc == 0 ? floe__strmap_new() : NULL;
+    if (rc == 0 && !used)
+        rc = floe__error_nomem();
+    for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++)
+        for (size_t k = 0; rc == 0 && k < plan->tasks[i].ndeletes; k++)
+            rc = floe__strmap_put(used, plan->tasks[i].deletes[k]->path, (void *)1);
+    floe_arena *a = floe__arena_new(4096);
+    floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
+    floe_manifest_list *l = NULL;
+    const floe_manifest_file *mfs = NULL;
+    size_t n = 0;
+    if (rc == 0 && !a)
+        rc = floe__error_nomem();
+    if (rc == 0 && snap)
+        rc = floe__maint_snapshot_manifests(t->io, snap, &lb, &l, a, &mfs, &n);
+    int64_t removed = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (mfs[i].content != FLOE_MANIFEST_DELETES)
+            continue;
+        floe_manifest_reader *rd = NULL;
+        rc = floe__maint_open_manifest(t->io, &mfs[i], &mb, &rd);
+        const floe_manifest_entry *e;
+        while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
+            if (!FLOE_ENTRY_IS_LIVE(e->status) || floe__strmap_has(used, e->data_file.file_path))
+                continue;
+            floe_scan_file f;
+            memset(&f, 0, sizeof f);
+            f.path = e->data_file.file_path;
+            f.content = e->data_file.content;
+            f.spec_id = mfs[i].partition_spec_id;
+            f.partition = e->data_file.partition;
+            f.record_count = e->data_file.record_count;
+            f.file_size_in_bytes = e->data_file.file_size_in_bytes;
+            rc = floe__rowlevel_remove_file(op, &f);
+            if (rc == 0)
+                rc = floe__strmap_put(used, floe__arena_strdup(a, f.path), (void *)1);
+            removed++;
+        }
+        if (rc == FLOE_ITEROVER)
+            rc = 0;
+        floe_manifest_reader_free(rd);
+    }
+    int64_t committed = -1;
+    if (rc == 0 && removed)
+        rc = floe_rowlevel_commit(op, &committed, NULL);
+    if (rc == 0 && removed) {
+        r->removed_delete_files_count += removed;
+        *base = committed;
+    }
+    floe_manifest_list_free(l);
+    floe__buf_free(&lb);
+    floe__buf_free(&mb);
+    floe__arena_free(a);
+    floe__strmap_free(used);
+    floe__scan_plan_free(plan);
+    floe_rowlevel_free(op);
+    return rc;
+}
+
 int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *catalog,
                             const char *ident, const floe_rewrite_data_files_options *opts)
 {
@@ -409,6 +494,11 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
                 floe_error_clear(); /* counted in failed_data_files_count */
         }
     }
+    bool dangling = false;
+    if (rc == 0)
+        rc = opt_bool(o->options, "remove-dangling-deletes", false, &dangling);
+    if (rc == 0 && dangling && snap)
+        rc = remove_dangling(t, &base, out);
     groups_free(&groups);
     floe__scan_plan_free(plan);
     floe__arena_free(a);

@@ -667,6 +667,9 @@ typedef struct counts {
     int64_t added_files, added_records, added_size;
     int64_t removed_files, removed_records, removed_size;
     int64_t pos_files, eq_files, pos_records, eq_records, delete_size;
+    /* delete files removed (rewrite_data_files' dangling deletes) */
+    int64_t removed_pos_files, removed_eq_files, removed_pos_records, removed_eq_records,
+        removed_delete_size;
 } counts;
 
 /* Distinct partitions changed (Java's changed-partition-count): keys
@@ -728,9 +731,14 @@ static int build_summary(floe_rowlevel *op, const floe_snapshot *parent, const c
         {"added-records", n->added_records},
         {"deleted-records", n->removed_records},
         {"added-files-size", n->added_size + n->delete_size},
-        {"removed-files-size", n->removed_size},
+        {"removed-files-size", n->removed_size + n->removed_delete_size},
         {"added-position-deletes", n->pos_records},
         {"added-equality-deletes", n->eq_records},
+        {"removed-position-delete-files", n->removed_pos_files},
+        {"removed-equality-delete-files", n->removed_eq_files},
+        {"removed-delete-files", n->removed_pos_files + n->removed_eq_files},
+        {"removed-position-deletes", n->removed_pos_records},
+        {"removed-equality-deletes", n->removed_eq_records},
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(set); i++)
         if (set[i].v > 0)
@@ -741,11 +749,12 @@ static int build_summary(floe_rowlevel *op, const floe_snapshot *parent, const c
         int64_t delta;
     } totals[] = {
         {"total-records", n->added_records - n->removed_records},
-        {"total-files-size", n->added_size + n->delete_size - n->removed_size},
+        {"total-files-size",
+         n->added_size + n->delete_size - n->removed_size - n->removed_delete_size},
         {"total-data-files", n->added_files - n->removed_files},
-        {"total-delete-files", ndel},
-        {"total-position-deletes", n->pos_records},
-        {"total-equality-deletes", n->eq_records},
+        {"total-delete-files", ndel - n->removed_pos_files - n->removed_eq_files},
+        {"total-position-deletes", n->pos_records - n->removed_pos_records},
+        {"total-equality-deletes", n->eq_records - n->removed_eq_records},
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(totals); i++) {
         bool ok = true;
@@ -764,6 +773,7 @@ typedef struct rl_commit {
     size_t nfiles;
     floe_strmap *removed; /* path -> floe_rl_touched* (copy-on-write removals) */
     size_t nremoved;
+    bool removes_deletes; /* some removals are delete files: filter delete manifests too */
 } rl_commit;
 
 static int push_mf(floe_vec *v, const floe_manifest_file *mf)
@@ -793,19 +803,30 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
     if (rc == 0 && hit) {
         mwriter mw;
         floe_manifest_file *nmf = NULL;
-        rc = mwriter_open(op, base, c, mf->partition_spec_id, FLOE_MANIFEST_DATA, &mw);
+        rc = mwriter_open(op, base, c, mf->partition_spec_id, mf->content, &mw);
         for (size_t k = 0; rc == 0 && k < man->nentries; k++) {
             floe_manifest_entry e = man->entries[k];
             if (e.status == FLOE_ENTRY_DELETED)
                 continue;
-            if (floe__strmap_has(rc_->removed, e.data_file.file_path)) {
+            const floe_data_file *d = &e.data_file;
+            if (floe__strmap_has(rc_->removed, d->file_path)) {
                 e.status = FLOE_ENTRY_DELETED;
                 e.has_snapshot_id = true;
                 e.snapshot_id = op->snapshot_id;
                 (*found)++;
-                n->removed_files++;
-                n->removed_records += e.data_file.record_count;
-                n->removed_size += e.data_file.file_size_in_bytes;
+                if (d->content == FLOE_FILE_DATA) {
+                    n->removed_files++;
+                    n->removed_records += d->record_count;
+                    n->removed_size += d->file_size_in_bytes;
+                } else if (d->content == FLOE_FILE_POSITION_DELETES) {
+                    n->removed_pos_files++;
+                    n->removed_pos_records += d->record_count;
+                    n->removed_delete_size += d->file_size_in_bytes;
+                } else {
+                    n->removed_eq_files++;
+                    n->removed_eq_records += d->record_count;
+                    n->removed_delete_size += d->file_size_in_bytes;
+                }
             } else {
                 e.status = FLOE_ENTRY_EXISTING;
             }
@@ -907,7 +928,7 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     size_t found = 0;
     for (size_t i = 0; rc == 0 && plist && i < plist->nentries; i++) {
         const floe_manifest_file *mf = &plist->entries[i];
-        if (cm->nremoved && mf->content == FLOE_MANIFEST_DATA &&
+        if (cm->nremoved && (mf->content == FLOE_MANIFEST_DATA || cm->removes_deletes) &&
             (mf->added_files_count != 0 || mf->existing_files_count != 0))
             rc = filter_manifest(cm, base, c, mf, &manifests, &found, &n);
         else
@@ -964,6 +985,7 @@ int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
     if (!t)
         return floe__error_nomem();
     t->path = floe__arena_strdup(op->arena, f->path);
+    t->content = f->content;
     t->spec_id = f->spec_id;
     t->record_count = f->record_count;
     t->file_size_in_bytes = f->file_size_in_bytes;
@@ -976,8 +998,10 @@ int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
         rc = floe__value_copy(op->arena, &vals[k], &f->partition.values[k]);
     t->partition.n = f->partition.n;
     t->partition.values = vals;
-    op->stats.data_files_removed++;
-    op->stats.rows_deleted += f->record_count;
+    if (f->content == FLOE_FILE_DATA) {
+        op->stats.data_files_removed++;
+        op->stats.rows_deleted += f->record_count;
+    }
     return rc;
 }
 
@@ -1031,7 +1055,7 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
         rc = replace_partitions(op, files, nfiles);
     op->new_files = files;
     op->nnew_files = nfiles;
-    rl_commit cm = {op, files, nfiles, NULL, 0};
+    rl_commit cm = {op, files, nfiles, NULL, 0, false};
     if (rc == 0 && !(cm.removed = floe__strmap_new()))
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < op->touched.len; i++) {
@@ -1039,6 +1063,7 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
         if (t->removed && !floe__strmap_has(cm.removed, t->path)) {
             rc = floe__strmap_put(cm.removed, t->path, t);
             cm.nremoved++;
+            cm.removes_deletes = cm.removes_deletes || t->content != FLOE_FILE_DATA;
         }
     }
     for (size_t i = 0; i < nfiles; i++) {

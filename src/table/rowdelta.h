@@ -24,6 +24,7 @@ typedef struct floe_rl_positions {
 /* A data file of the base snapshot whose rows the operation changes. */
 typedef struct floe_rl_touched {
     const char *path; /* arena */
+    int32_t content;  /* FLOE_FILE_*: a REWRITE also removes dangling delete files */
     int32_t spec_id;
     floe_partition_value partition; /* arena copy */
     int64_t record_count;
@@ -78,8 +79,8 @@ int floe__rowlevel_delete_where_expr(floe_rowlevel *op, const floe_expr *e);
  * true: [...]"). Snapshot isolation is unaffected. */
 void floe__rowlevel_conflict_all(floe_rowlevel *op);
 
-/* FLOE_ROWLEVEL_REWRITE: the data file `f` of the operation's base snapshot
- * leaves the table (copied into the operation; `f` may be freed after). */
+/* FLOE_ROWLEVEL_REWRITE: the data file (or, for dangling deletes, the
+ * delete file) `f` of the operation's base snapshot leaves the table (copied into the operation; `f` may be freed after). */
 struct floe_scan_file;
 int floe__rowlevel_remove_file(floe_rowlevel *op, const struct floe_scan_file *f);
 

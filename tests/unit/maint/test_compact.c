@@ -340,6 +340,52 @@ static void test_concurrent_position_delete(void)
                     "ValidationException: Cannot commit, found new delete for replaced data file");
 }
 
+static void test_remove_dangling_deletes(void)
+{
+    floe_sql_session *s = open_session("dangling");
+    exec_ok(s, SETUP);
+    for (int i = 0; i < 4; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v'), (%d, 'w')", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE id = 3");
+    exec_ok(s, "UPDATE db.t SET s = 'u' WHERE id = 6");
+    char *rows = must(s, "SELECT * FROM db.t ORDER BY id");
+    char *out = must(s, "SELECT count(*) FROM db.t.delete_files");
+    long long ndel = cell(out, 1, 0);
+    FT_CHECK(ndel >= 2);
+    floe__free(out);
+    /* without the option the rewritten files' delete files stay */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('min-input-files', '2'))");
+    FT_EQ_INT(cell(out, 1, 4), 0);
+    floe__free(out);
+    out = must(s, "SELECT count(*) FROM db.t.delete_files");
+    FT_EQ_INT(cell(out, 1, 0), ndel);
+    floe__free(out);
+    /* with it (and nothing left to compact) they go, in a replace snapshot */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('min-input-files', '2', 'remove-dangling-deletes', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 0);
+    FT_EQ_INT(cell(out, 1, 4), ndel);
+    floe__free(out);
+    out = must(s, "SELECT count(*) FROM db.t.delete_files");
+    FT_EQ_STR(out, "count(*)\n0\n");
+    floe__free(out);
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, rows);
+    floe__free(out);
+    out = must(s, "SELECT summary['removed-delete-files'], summary['total-delete-files'] FROM "
+                  "db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+    char want[128];
+    snprintf(want, sizeof want, "%lld,0\n", ndel);
+    FT_CHECK(strstr(out, want) != NULL);
+    floe__free(out);
+    floe__free(rows);
+    floe_sql_close(s);
+}
+
 /* ---------------------------------------------------------------- rewrite_manifests */
 
 static void test_rewrite_manifests(void)
@@ -482,6 +528,7 @@ static const ft_case cases[] = {
     {"branch", test_branch},
     {"concurrent_delete_file", test_concurrent_delete_file},
     {"concurrent_position_delete", test_concurrent_position_delete},
+    {"remove_dangling_deletes", test_remove_dangling_deletes},
     {"rewrite_manifests", test_rewrite_manifests},
     {"random_histories", test_random_histories},
 };
