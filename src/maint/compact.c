@@ -264,6 +264,23 @@ static int plan_groups(const cplan *p, const floe_scan_plan *plan, floe_vec *out
 }
 
 /* Rewrite the groups [from, to) in one replace commit. */
+/* A replace operation that starts at `base` (the planned snapshot or this
+ * rewrite's last commit); FLOE_ECONFLICT when someone committed in between,
+ * since the operation's validation starts at its own base. */
+static int start_op(floe_table *t, int64_t base, floe_rowlevel **out)
+{
+    floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
+    ro.kind = FLOE_ROWLEVEL_REWRITE;
+    int rc = floe_rowlevel_new(out, t, &ro);
+    if (rc == 0 && floe_rowlevel_base_snapshot(*out) != base)
+        rc = floe__error(FLOE_ECONFLICT, "maint",
+                         "Cannot commit rewrite: branch %s moved from %lld to %lld since the "
+                         "rewrite was planned",
+                         floe_table_branch(t), (long long)base,
+                         (long long)floe_rowlevel_base_snapshot(*out));
+    return rc;
+}
+
 /* `*base` is the snapshot the groups were planned on, or the one this
  * rewrite committed last: the operation must start there, so that its
  * validation covers every commit since the plan (a delete committed in
@@ -272,16 +289,8 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
                           const floe_vec *groups, size_t from, size_t to, int64_t *base,
                           floe_rewrite_data_files_result *r)
 {
-    floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
-    ro.kind = FLOE_ROWLEVEL_REWRITE;
     floe_rowlevel *op = NULL;
-    int rc = floe_rowlevel_new(&op, t, &ro);
-    if (rc == 0 && floe_rowlevel_base_snapshot(op) != *base)
-        rc = floe__error(FLOE_ECONFLICT, "maint",
-                         "Cannot commit rewrite: branch %s moved from %lld to %lld since the "
-                         "rewrite was planned",
-                         floe_table_branch(t), (long long)*base,
-                         (long long)floe_rowlevel_base_snapshot(op));
+    int rc = start_op(t, *base, &op);
     floe_append *w = NULL;
     if (rc == 0)
         rc = floe__rowlevel_writer(op, &w);
@@ -358,14 +367,8 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
  * replace commit, from `*base`. */
 static int remove_dangling(floe_table *t, int64_t *base, floe_rewrite_data_files_result *r)
 {
-    floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
-    ro.kind = FLOE_ROWLEVEL_REWRITE;
     floe_rowlevel *op = NULL;
-    int rc = floe_rowlevel_new(&op, t, &ro);
-    if (rc == 0 && floe_rowlevel_base_snapshot(op) != *base)
-        rc = floe__error(FLOE_ECONFLICT, "maint",
-                         "Cannot remove dangling deletes: branch %s moved since the rewrite",
-                         floe_table_branch(t));
+    int rc = start_op(t, *base, &op);
     const floe_snapshot *snap =
         rc == 0 && *base >= 0 ? floe__metadata_snapshot(t->metadata, *base) : NULL;
     floe_scan_plan *plan = NULL;

@@ -29,6 +29,7 @@
 #include "parquet/parquet.h"
 #include "spec/spec.h"
 #include "spec/value.h"
+#include "table/rowdelta.h"
 #include "table/table.h"
 #include "util/progress.h"
 
@@ -39,10 +40,7 @@
 #define FIELD_POS 2147483545
 #define COPY_CHUNK ((size_t)4 << 20)
 
-#define POS_DELETE_SCHEMA                                                                          \
-    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["                                            \
-    "{\"id\":2147483546,\"name\":\"file_path\",\"required\":true,\"type\":\"string\"},"            \
-    "{\"id\":2147483545,\"name\":\"pos\",\"required\":true,\"type\":\"long\"}]}"
+#define POS_DELETE_SCHEMA FLOE_POS_DELETE_SCHEMA_JSON
 
 /* One snapshot whose manifest list is rewritten. */
 typedef struct rtp_snap {

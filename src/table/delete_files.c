@@ -171,10 +171,7 @@ static char *delete_path(floe_rowlevel *op, const floe_partition_spec *spec,
 
 /* ---------------------------------------------------------------- position delete files */
 
-#define POS_DELETE_SCHEMA                                                                          \
-    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["                                            \
-    "{\"id\":2147483546,\"name\":\"file_path\",\"required\":true,\"type\":\"string\"},"            \
-    "{\"id\":2147483545,\"name\":\"pos\",\"required\":true,\"type\":\"long\"}]}"
+#define POS_DELETE_SCHEMA FLOE_POS_DELETE_SCHEMA_JSON
 
 typedef struct pd_pair {
     const char *path; /* the touched file's (op arena: stable) */

@@ -15,6 +15,13 @@
 #include "table/table.h"
 #include "table/writer.h"
 
+/* The position delete file schema (spec "Position Delete Files"):
+ * file_path (2147483546) and pos (2147483545). */
+#define FLOE_POS_DELETE_SCHEMA_JSON                                                                \
+    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["                                            \
+    "{\"id\":2147483546,\"name\":\"file_path\",\"required\":true,\"type\":\"string\"},"            \
+    "{\"id\":2147483545,\"name\":\"pos\",\"required\":true,\"type\":\"long\"}]}"
+
 /* Positions given for one data file by floe_rowlevel_delete_positions. */
 typedef struct floe_rl_positions {
     char *path;   /* arena */
