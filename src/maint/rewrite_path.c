@@ -136,12 +136,6 @@ static int write_staged(rtp *r, const char *staged, const void *data, size_t len
 
 /* ---------------------------------------------------------------- position delete files */
 
-static int out_sink(const void *data, size_t len, void *payload)
-{
-    floe_output *o = payload;
-    return o->write(o, data, len);
-}
-
 static int child_index(const floe_type *root, int32_t id)
 {
     for (size_t i = 0; i < root->nfields; i++)
@@ -230,46 +224,16 @@ static int rewrite_pos_file(rtp *r, const char *file, const char *staged, int64_
     if (rc == 0)
         rc = floe__arrow_builder_finish(b, &arr);
     floe__arrow_builder_free(b);
-    floe_output *o = NULL;
-    if (rc == 0)
-        rc = floe_fileio_create_output(&o, r->stage, staged);
-    floe_props props = FLOE_PROPS_INIT;
-    floe_buf sj = FLOE_BUF_INIT;
-    if (rc == 0)
-        rc = floe__props_copy(&props, &r->end->properties);
-    if (rc == 0) /* exact file_path bounds, as floe and Java write delete files */
-        rc = floe__props_set(&props, "write.metadata.metrics.default", "full");
-    if (rc == 0)
-        rc = floe__schema_to_json(r->pos_schema, &sj);
-    floe_pq_writer *w = NULL;
     floe_pq_metrics m;
     memset(&m, 0, sizeof m);
-    if (rc == 0) {
-        floe_pq_write_options wo = {0};
-        wo.props = &props;
-        wo.iceberg_schema_json = sj.ptr;
-        wo.sink = out_sink;
-        wo.sink_payload = o;
-        rc = floe__pq_writer_new(&w, r->pos_schema, &wo);
-    }
     if (rc == 0)
-        rc = floe__pq_writer_write(w, &arr);
-    if (rc == 0)
-        rc = floe__pq_writer_close(w, &m);
-    floe__pq_writer_free(w);
-    if (o) {
-        if (rc == 0)
-            rc = o->commit(o);
-        else
-            o->abort(o);
-    }
+        rc = floe__write_delete_parquet(r->stage, staged, r->pos_schema, &arr,
+                                        &r->end->properties, true, &m);
     if (rc == 0)
         *size = m.file_size_in_bytes;
     if (arr.release)
         arr.release(&arr);
     floe__pq_metrics_free(&m);
-    floe__props_free(&props);
-    floe__buf_free(&sj);
     if (rc < 0)
         floe__error_context("rewriting position delete file %s", file);
     return rc;

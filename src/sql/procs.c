@@ -361,6 +361,31 @@ static int equivalences(floe_arena *a, const floe_sql_value *map, const char **o
     return rc;
 }
 
+/* A map argument (string keys; string or integer values) as properties;
+ * IllegalArgumentException "<what> keys and values must not be null". */
+static int map_props(floe_sql_session *s, const floe_sql_value *m, const char *what,
+                     floe_props *out)
+{
+    int rc = 0;
+    for (size_t i = 0; m && rc == 0 && i + 1 < m->nitems; i += 2) {
+        const floe_sql_value *k = &m->items[i], *v = &m->items[i + 1];
+        char num[32];
+        const char *vt = v->text;
+        if (v->kind == FLOE_SQLV_INT) {
+            snprintf(num, sizeof num, "%lld", (long long)v->i);
+            vt = num;
+        }
+        if (!k->text || !vt)
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "%s keys and values must not be null", what),
+                                "IllegalArgumentException");
+        else
+            rc = floe__props_set(out, k->text, vt);
+    }
+    return rc;
+}
+
 static int collect_orphan(const char *location, void *payload)
 {
     floe_vec *v = payload;
@@ -538,22 +563,7 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
 static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *ident)
 {
     floe_props opts = FLOE_PROPS_INIT;
-    int rc = 0;
-    const floe_sql_value *m = b->v[3];
-    for (size_t i = 0; m && rc == 0 && i + 1 < m->nitems; i += 2) {
-        const floe_sql_value *k = &m->items[i], *v = &m->items[i + 1];
-        char num[32];
-        const char *vt = v->text;
-        if (v->kind == FLOE_SQLV_INT) {
-            snprintf(num, sizeof num, "%lld", (long long)v->i);
-            vt = num;
-        }
-        rc = k->text && vt ? floe__props_set(&opts, k->text, vt)
-                           : floe__sql_fail(s,
-                                            floe__error(FLOE_EINVALID, "sql",
-                                                        "options keys and values must not be null"),
-                                            "IllegalArgumentException");
-    }
+    int rc = map_props(s, b->v[3], "options", &opts);
     floe_rewrite_data_files_options o = FLOE_REWRITE_DATA_FILES_OPTIONS_INIT;
     o.io_conf = &s->conf;
     o.strategy = b->v[1] ? b->v[1]->text : NULL;
@@ -678,23 +688,8 @@ static int add_files_proc(floe_sql_session *s, floe_table *t, const bound *b, fl
                                           "Parallelism should be larger than 0"),
                               "IllegalArgumentException");
     floe_props filter = FLOE_PROPS_INIT;
-    const floe_sql_value *m = b->v[2];
-    for (size_t i = 0; m && rc == 0 && i + 1 < m->nitems; i += 2) {
-        const floe_sql_value *k = &m->items[i], *v = &m->items[i + 1];
-        char num[32];
-        const char *vt = v->text;
-        if (v->kind == FLOE_SQLV_INT) {
-            snprintf(num, sizeof num, "%lld", (long long)v->i);
-            vt = num;
-        }
-        if (!k->text || !vt)
-            rc = floe__sql_fail(s,
-                                floe__error(FLOE_EINVALID, "sql",
-                                            "partition_filter keys and values must not be null"),
-                                "IllegalArgumentException");
-        else
-            rc = floe__props_set(&filter, k->text, vt);
-    }
+    if (rc == 0)
+        rc = map_props(s, b->v[2], "partition_filter", &filter);
     floe_add_files_options o = FLOE_ADD_FILES_OPTIONS_INIT;
     o.partition_filter = filter.n ? &filter : NULL;
     if (b->v[3])

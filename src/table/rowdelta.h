@@ -95,6 +95,14 @@ int floe__rowlevel_remove_file(floe_rowlevel *op, const struct floe_scan_file *f
  * target file size. */
 int floe__rowlevel_writer(floe_rowlevel *op, floe_append **out);
 
+/* delete_files.c: write `batch` (rows of `schema`) as a new Parquet delete
+ * file at `path` with the table's Parquet properties (position deletes:
+ * full file_path bounds); *m gets the metrics (floe__pq_metrics_free). */
+struct floe_pq_metrics;
+int floe__write_delete_parquet(floe_fileio *io, const char *path, const floe_schema *schema,
+                               const struct ArrowArray *batch, const floe_props *table_props,
+                               bool position, struct floe_pq_metrics *m);
+
 /* delete_files.c: read the base snapshot, find the rows to remove, write
  * copy-on-write rewrites into op->writer or position delete files; fill
  * op->touched. */
