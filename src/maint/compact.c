@@ -420,6 +420,11 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_rewrite_data_files
             rc = 0;
         floe_manifest_reader_free(rd);
     }
+    /* the plan points into the handle's metadata, which the commit replaces */
+    floe__scan_plan_free(plan);
+    plan = NULL;
+    floe__strmap_free(used);
+    used = NULL;
     int64_t committed = -1;
     if (rc == 0 && removed)
         rc = floe_rowlevel_commit(op, &committed, NULL);
@@ -474,13 +479,20 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
     if (rc == 0 && o->where && *o->where)
         rc = floe__scan_filter_parse(&filter, a, o->where,
                                      floe__metadata_current_schema(t->metadata));
+    /* the plan keeps pointers into its metadata: a copy of our own, since
+     * each commit replaces the handle's */
+    floe_table_metadata *meta = NULL;
+    if (rc == 0 && snap)
+        rc = floe__table_read_metadata(t->io, t->metadata_location, &meta);
+    if (rc == 0 && meta)
+        snap = floe__metadata_snapshot(meta, snap->snapshot_id);
     floe_scan_plan *plan = NULL;
     if (rc == 0 && snap) {
         floe_scan_plan_options po;
         memset(&po, 0, sizeof po);
         po.filter = filter;
         po.threads = 1;
-        rc = floe__scan_plan(&plan, t->metadata, t->io, snap, NULL, &po);
+        rc = floe__scan_plan(&plan, meta, t->io, snap, NULL, &po);
     }
     floe_vec groups = FLOE_VEC_INIT(cgroup);
     if (rc == 0 && plan)
@@ -504,6 +516,7 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
         rc = remove_dangling(t, &base, out);
     groups_free(&groups);
     floe__scan_plan_free(plan);
+    floe__metadata_free(meta);
     floe__arena_free(a);
     floe_table_free(t);
     return rc;

@@ -630,6 +630,8 @@ static void rtp_free(rtp *r)
     floe__intmap_free(r->delta);
     floe__buf_free(&r->bytes);
     floe__buf_free(&r->out);
+    if (r->pos_schema)
+        floe__schema_release(r->pos_schema);
     floe__arena_free(r->arena);
 }
 
