@@ -253,22 +253,174 @@ typedef struct floe_inventory_options {
  * its manifest list, every manifest the list names (data and delete, even
  * one without live entries), every ADDED or EXISTING data and delete file
  * (DELETED entries are skipped, no pruning), its statistics files. With
- * copy_to, the objects are also copied byte for byte to copy_to/<path
- * relative to the table location> and a new metadata file holding only
- * that snapshot (as `main`) is written to copy_to/metadata/; the backup
- * keeps the original locations inside its files and is read with
- * io.location-map "<table location>=<copy_to>" (written to
- * copy_to/floe-backup.properties). The backup's metadata location is
+ * copy_to, a self-contained backup of that snapshot is written there: a
+ * new metadata file holding only it (as `main`) in copy_to/metadata/, and
+ * floe_rewrite_table_path's rewrite from the table location to copy_to of
+ * its manifest list, manifests and position delete files, with the data,
+ * equality delete and statistics files copied byte for byte to copy_to/<path
+ * relative to the table location>; nothing in it names the original
+ * (copy_to/floe-backup.properties records its metadata location). The
+ * backup's metadata location is
  * returned in *backup_metadata when not NULL (free with
  * floe_catalog_string_free). Errors: FLOE_ENOTFOUND ("Cannot find snapshot
  * with ID <id>", unknown ref, no snapshot at the time, no current
  * snapshot), FLOE_EINVALID, FLOE_EEXISTS (copy target exists),
- * FLOE_EUNSUPPORTED (copy of a file outside the table location), FLOE_EIO,
+ * FLOE_EINVALID (a file outside the table location), FLOE_EUNSUPPORTED
+ * (what rewrite_table_path cannot rewrite yet), FLOE_EIO,
  * FLOE_ECORRUPT, FLOE_ENOMEM, or the callback's negative return. */
 FLOE_EXTERN int floe_inventory(floe_catalog *catalog, const char *ident,
                                const floe_inventory_options *opts,
                                int (*cb)(const floe_inventory_row *row, void *payload),
                                void *payload, char **backup_metadata);
+
+/* ---------------------------------------------------------------- rewrite_data_files */
+
+typedef struct floe_rewrite_data_files_options {
+    unsigned version;     /* FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION */
+    const char *strategy; /* "binpack" (NULL: binpack); "sort" is not supported yet */
+    const char *where;    /* filter (the scan API's text form, e.g. "id > 5"); NULL: all */
+    const char *branch;   /* NULL: main */
+    /* Spark's `options` map: target-file-size-bytes (default: the table's
+     * write.target-file-size-bytes, 512 MiB), min-file-size-bytes (75% of
+     * the target), max-file-size-bytes (180%), min-input-files (5),
+     * rewrite-all (false), max-file-group-size-bytes (100 GiB),
+     * delete-file-threshold (none), partial-progress.enabled (false),
+     * partial-progress.max-commits (10), remove-dangling-deletes (false:
+     * true removes, in one more commit, the delete files that apply to no
+     * live data file); max-concurrent-file-group-rewrites
+     * and use-starting-sequence-number are accepted. NULL: defaults. */
+    const floe_props *options;
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_rewrite_data_files_options;
+
+#define FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION 1
+#define FLOE_REWRITE_DATA_FILES_OPTIONS_INIT                                                       \
+    {                                                                                              \
+        FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL                \
+    }
+
+/* Spark's result columns (RewriteDataFilesProcedure). */
+typedef struct floe_rewrite_data_files_result {
+    int64_t rewritten_data_files_count;
+    int64_t added_data_files_count;
+    int64_t rewritten_bytes_count;
+    int64_t failed_data_files_count;
+    int64_t removed_delete_files_count; /* with remove-dangling-deletes */
+} floe_rewrite_data_files_result;
+
+/* Compact the data files of a branch (bin-packing small or oversized
+ * files per partition, docs/maint.md): their rows, with position and
+ * equality deletes and deletion vectors applied, are written into new
+ * files of the target size and a `replace` snapshot swaps them in. A commit
+ * whose files were removed, or got new delete files, since the rewrite was
+ * planned fails (with partial progress: counted in failed_data_files_count)
+ * rather than resurrect rows. Errors: FLOE_ENOTFOUND (table, branch),
+ * FLOE_EINVALID (Java's option messages, "Missing required files to
+ * delete: [..]", "Cannot commit, found new delete for replaced data file:
+ * [..]"), FLOE_ECONFLICT, FLOE_EUNSUPPORTED (sort), FLOE_EIO, FLOE_ECORRUPT,
+ * FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rewrite_data_files(floe_rewrite_data_files_result *out,
+                                        floe_catalog *catalog, const char *ident,
+                                        const floe_rewrite_data_files_options *opts);
+
+/* ---------------------------------------------------------------- rewrite_manifests */
+
+typedef struct floe_rewrite_manifests_options {
+    unsigned version; /* FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION */
+    int32_t spec_id;  /* -1: the table's default spec */
+    /* Bytes per new manifest; 0: commit.manifest.target-size-bytes (8 MiB). */
+    int64_t target_manifest_size_bytes;
+    bool use_caching; /* accepted (Spark's); floe reads each manifest once */
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_rewrite_manifests_options;
+
+#define FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION 1
+#define FLOE_REWRITE_MANIFESTS_OPTIONS_INIT                                                        \
+    {                                                                                              \
+        FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION, -1, 0, true, NULL, NULL                            \
+    }
+
+/* Spark's result columns (RewriteManifestsProcedure). */
+typedef struct floe_rewrite_manifests_result {
+    int64_t rewritten_manifests_count;
+    int64_t added_manifests_count;
+} floe_rewrite_manifests_result;
+
+/* Java's RewriteManifests action on the current snapshot: for data and for
+ * delete manifests, those of the spec are replaced by ceil(their bytes /
+ * target) manifests holding the live entries clustered by partition, in a
+ * `replace` snapshot; nothing is committed when a content has no manifest
+ * of the spec or one that stays one. Rows and files are unchanged.
+ * Errors: FLOE_ENOTFOUND (table), FLOE_EINVALID ("Cannot find partition
+ * spec with ID <id>"), FLOE_EUNSUPPORTED (v1 snapshots without a manifest
+ * list, v3 manifests), FLOE_EIO, FLOE_ECORRUPT, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rewrite_manifests(floe_rewrite_manifests_result *out, floe_catalog *catalog,
+                                       const char *ident,
+                                       const floe_rewrite_manifests_options *opts);
+
+/* ---------------------------------------------------------------- rewrite_table_path */
+
+typedef struct floe_rewrite_path_options {
+    unsigned version;          /* FLOE_REWRITE_PATH_OPTIONS_VERSION */
+    const char *source_prefix; /* required: the prefix every path starts with */
+    const char *target_prefix; /* required: what replaces it */
+    /* File names (not paths) of metadata versions in the table's metadata
+     * log: start_version's snapshots were copied by an earlier run (only
+     * what came after it is rewritten); end_version is the last version
+     * rewritten. NULL: from the first version / up to the current one. */
+    const char *start_version;
+    const char *end_version;
+    /* Where the rewritten metadata files, manifest lists, manifests and
+     * position delete files are written (each at its path relative to
+     * source_prefix). NULL: <metadata dir>/copy-table-staging-<uuid>/. */
+    const char *staging_location;
+    bool create_file_list; /* write <staging>/file-list (default true) */
+    /* floe extension: copy every planned file to its target location too
+     * (staged files are moved when staging is not the target). */
+    bool copy;
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_rewrite_path_options;
+
+#define FLOE_REWRITE_PATH_OPTIONS_VERSION 1
+#define FLOE_REWRITE_PATH_OPTIONS_INIT                                                             \
+    {                                                                                              \
+        FLOE_REWRITE_PATH_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, true, false, NULL, NULL   \
+    }
+
+/* Spark's result columns (RewriteTablePathProcedure). Strings are the
+ * caller's: free with floe_rewrite_path_result_free. */
+typedef struct floe_rewrite_path_result {
+    char *latest_version;     /* file name of the end version */
+    char *file_list_location; /* "N/A" without create_file_list */
+    char *staging_location;
+    int64_t rewritten_manifest_file_paths_count;
+    int64_t rewritten_delete_file_paths_count;
+    int64_t copied_files_count; /* with copy: objects copied */
+} floe_rewrite_path_result;
+
+/* Java's RewriteTablePath action: write a copy of the table's metadata in
+ * which every path starting with source_prefix starts with target_prefix
+ * instead — each metadata version from start_version (exclusive) to
+ * end_version, the manifest list of every snapshot they hold, every
+ * manifest those lists name, every live position delete file (its
+ * file_path column) — into the staging location, and a file list
+ * ("<from>,<to>" per line) of everything to copy: the staged files and
+ * every live data, delete and statistics file of the copied snapshots
+ * (whatever snapshot added it). Entries that are not live keep their
+ * metadata but are not copied, so files expiry already deleted (a removed
+ * delete file) do not stop it; a manifest list missing for a snapshot only
+ * an older version holds (expired) is skipped. Errors: FLOE_EINVALID (Java's
+ * messages: "Source prefix('') cannot be empty.", "Cannot find provided
+ * version file <v> in metadata log.", "Encountered data file <p> not under
+ * the source prefix <s>", ...), FLOE_ENOTFOUND (table), FLOE_EUNSUPPORTED
+ * (deletion vectors, format v3 manifests), FLOE_EEXISTS (a staged file
+ * exists), FLOE_ECORRUPT, FLOE_EIO, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rewrite_table_path(floe_rewrite_path_result *out, floe_catalog *catalog,
+                                        const char *ident, const floe_rewrite_path_options *opts);
+FLOE_EXTERN void floe_rewrite_path_result_free(floe_rewrite_path_result *r);
 
 /* ---------------------------------------------------------------- retention report */
 

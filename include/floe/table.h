@@ -504,6 +504,14 @@ typedef enum floe_rowlevel_kind {
      * dynamic mode; summary replace-partitions=true), plus what a filter
      * removes. On an unpartitioned table every file is replaced. */
     FLOE_ROWLEVEL_OVERWRITE_DYNAMIC = 3,
+    /* Compaction (Java RewriteFiles, operation `replace`): the data files
+     * named by the rewrite (maint's rewrite_data_files) are removed and the
+     * rows written replace them; copy-on-write always. A concurrent commit
+     * that removed one of them fails the commit ("Missing required files to
+     * delete: [paths]"), as does a new delete file that may apply to one
+     * ("Cannot commit, found new delete for replaced data file: [paths]"):
+     * rows are never resurrected. Concurrent appends do not conflict. */
+    FLOE_ROWLEVEL_REWRITE = 4,
 } floe_rowlevel_kind;
 
 typedef enum floe_rowlevel_mode {

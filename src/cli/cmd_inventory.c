@@ -2,8 +2,8 @@
 /*
  * `floe inventory`: every object one pinned snapshot needs (seed 001), one
  * row each — kind, path, size, content, status — as an aligned table, CSV
- * or JSON lines, optionally copied into a self-contained, location-mapped
- * backup (--copy-to). The table comes from the warehouse's SQLite catalog
+ * or JSON lines, optionally copied into a self-contained backup whose
+ * metadata names only the copy (--copy-to). The table comes from the warehouse's SQLite catalog
  * (<warehouse>/catalog.db, as `floe sql`). See docs/cli/floe-inventory.md.
  */
 #include "cli.h"
@@ -34,7 +34,8 @@ const char cli_usage_inventory[] =
     "                       'YYYY-MM-DD[ HH:MM:SS[.fff]][+HH:MM]', UTC without an offset),\n"
     "                       from the snapshot log\n"
     "  --format F           table (default), csv or json (one object per line)\n"
-    "  --copy-to DIR        also copy every object into DIR as a backup\n"
+    "  --copy-to DIR        also copy the snapshot into DIR as a self-contained\n"
+    "                       backup (its metadata names only files under DIR)\n"
     "  -q, --quiet          no progress line on a terminal\n";
 
 /* ms since epoch, or a time as floe sql reads one (util/time: UTC unless
@@ -229,8 +230,8 @@ int floe_cmd_inventory(int argc, char **argv)
         printf("%lld objects, %lld bytes\n", (long long)out.rows, (long long)out.bytes);
     if (rc == 0 && backup)
         fprintf(stderr,
-                "backup written: metadata %s\nread it with --conf io.location-map=<table "
-                "location>=%s (see %s/floe-backup.properties)\n",
+                "backup written: metadata %s\nit names only files under %s: register it "
+                "(CALL system.register_table) to read it (see %s/floe-backup.properties)\n",
                 backup, o.copy_to, o.copy_to);
     floe_catalog_string_free(backup);
     floe__free(abs_copy);

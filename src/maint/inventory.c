@@ -10,22 +10,19 @@
  * DELETED entries are not, and say nothing about the object on storage
  * (spec "Manifest Entry Fields", "Scan Planning"). No statistics pruning.
  *
- * The copy (--copy-to) is location-mapped, not rewritten: manifest lists,
- * manifests and data files are copied byte for byte to the same relative
- * paths under the target, and a new metadata file holding only the pinned
- * snapshot (as `main`, with an empty metadata-log) is written there. The
- * files keep their original absolute locations inside, so the backup is
- * read with io.location-map "<table location>=<target>"; the mapping and
- * the metadata location are written to <target>/floe-backup.properties.
- * Rewriting every manifest would change the bytes being backed up and
- * their checksums; a map keeps the backup verifiable against the source.
+ * The copy (--copy-to) stands on its own: it is rewrite_table_path
+ * (rewrite_path.c) of a metadata version holding only the pinned snapshot
+ * (as `main`, with an empty metadata-log), from the table location to the
+ * target. Its metadata, manifest list, manifests and position delete files
+ * name the copy's paths, so the backup is read — after the original is
+ * gone — with nothing but its metadata location (written to
+ * <target>/floe-backup.properties); data, equality delete and statistics
+ * files are copied byte for byte.
  */
 #include "maint.h"
 #include "util/progress.h"
 
 #include <string.h>
-
-#define COPY_CHUNK ((size_t)4 << 20)
 
 typedef struct inv {
     floe_fileio *io;
@@ -35,65 +32,17 @@ typedef struct inv {
     int (*cb)(const floe_inventory_row *row, void *payload);
     void *payload;
     floe_buf bytes;
-    floe_buf tmp;
-    char *chunk;
-    floe__progress progress; /* items: manifests read; bytes: bytes copied */
+    floe__progress progress; /* items: manifests read; bytes: bytes written to the copy */
 } inv;
 
 static const char *kind_names[] = {"metadata",  "manifest_list", "manifest",
                                    "data_file", "delete_file",   "statistics_file"};
 
-static int copy_object(inv *v, const char *path)
-{
-    size_t n = strlen(v->location);
-    while (n && v->location[n - 1] == '/')
-        n--;
-    if (strncmp(path, v->location, n) != 0 || path[n] != '/')
-        return floe__error(FLOE_EUNSUPPORTED, "maint",
-                           "cannot copy %s: it is outside the table location %s", path,
-                           v->location);
-    floe__buf_clear(&v->tmp);
-    FLOE_TRY(floe__buf_printf(&v->tmp, "%s%s", v->copy_to, path + n));
-    floe_input *in = NULL;
-    floe_output *out = NULL;
-    FLOE_TRY(floe_fileio_open_input(&in, v->io, path));
-    int rc = floe_fileio_create_output(&out, v->dst, v->tmp.ptr);
-    if (rc == FLOE_EEXISTS) {
-        /* the same object listed twice (allowed across delete manifests) */
-        in->close(in);
-        floe_error_clear();
-        return 0;
-    }
-    if (rc == 0 && !v->chunk && !(v->chunk = floe__malloc(COPY_CHUNK)))
-        rc = FLOE_ENOMEM;
-    for (int64_t off = 0; rc == 0 && off < in->size;) {
-        size_t len = (size_t)(in->size - off) < COPY_CHUNK ? (size_t)(in->size - off) : COPY_CHUNK;
-        rc = in->read_at(in, off, v->chunk, len);
-        if (rc == 0)
-            rc = out->write(out, v->chunk, len);
-        if (rc == 0)
-            floe__progress_add(&v->progress, 0, len);
-        off += (int64_t)len;
-    }
-    in->close(in);
-    if (out) {
-        if (rc == 0)
-            rc = out->commit(out);
-        else
-            out->abort(out);
-    }
-    return rc;
-}
-
 static int emit(inv *v, floe_inventory_kind kind, const char *path, int64_t size,
-                const char *content, const char *status, bool copy)
+                const char *content, const char *status)
 {
     floe_inventory_row row = {kind, kind_names[kind], path, size, content, status};
-    if (v->cb)
-        FLOE_TRY(v->cb(&row, v->payload));
-    if (copy && v->dst)
-        FLOE_TRY(copy_object(v, path));
-    return 0;
+    return v->cb ? v->cb(&row, v->payload) : 0;
 }
 
 static const char *file_content(int32_t c)
@@ -111,7 +60,7 @@ static int walk_manifest(inv *v, const floe_manifest_file *mf)
     int rc =
         emit(v, FLOE_INV_MANIFEST, mf->manifest_path, len,
              floe_manifest_reader_info(rd)->content == FLOE_MANIFEST_DELETES ? "deletes" : "data",
-             "", true);
+             "");
     const floe_manifest_entry *e;
     while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
         if (e->status == FLOE_ENTRY_DELETED || !e->data_file.file_path)
@@ -120,7 +69,7 @@ static int walk_manifest(inv *v, const floe_manifest_file *mf)
             e->data_file.content == FLOE_FILE_DATA ? FLOE_INV_DATA_FILE : FLOE_INV_DELETE_FILE;
         rc = emit(v, k, e->data_file.file_path, e->data_file.file_size_in_bytes,
                   file_content(e->data_file.content),
-                  e->status == FLOE_ENTRY_ADDED ? "ADDED" : "EXISTING", true);
+                  e->status == FLOE_ENTRY_ADDED ? "ADDED" : "EXISTING");
     }
     if (rc == FLOE_ITEROVER)
         rc = 0;
@@ -131,15 +80,21 @@ static int walk_manifest(inv *v, const floe_manifest_file *mf)
     return rc;
 }
 
-/* The backup's metadata: the base reduced to the pinned snapshot as main. */
-static int write_backup_metadata(inv *v, const floe_table_metadata *base, const char *base_location,
-                                 const floe_snapshot *pin, char **out_location)
+/* The backup: the base reduced to the pinned snapshot as `main` (no
+ * history before itself), given to rewrite_table_path as the one version
+ * to rewrite with the table location as source prefix and the copy as
+ * target and staging location, so that the rewritten metadata, manifest
+ * list, manifests and position delete files are written in place and the
+ * data, equality delete and statistics files are copied beside them. */
+static int write_backup(inv *v, floe_fileio *io, const floe_table_metadata *base,
+                        const char *base_location, const floe_snapshot *pin,
+                        const floe_props *io_conf, char **out_location)
 {
     floe_metadata_builder *b = NULL;
     floe_table_metadata *m = NULL;
     floe_buf text = FLOE_BUF_INIT;
     floe_vec drop = FLOE_VEC_INIT(int64_t);
-    char *path = NULL;
+    char *src_path = NULL, *path = NULL;
     int rc = floe__metadata_builder_new(&b, base, base_location);
     while (rc == 0 && floe__metadata_builder_peek(b)->nrefs) {
         const floe_table_metadata *cur = floe__metadata_builder_peek(b);
@@ -164,30 +119,44 @@ static int write_backup_metadata(inv *v, const floe_table_metadata *base, const 
         rc = floe__metadata_builder_build(b, floe__now_ms(), &m);
     floe__metadata_builder_free(b);
     if (rc == 0) {
-        /* the backup has no history before itself */
         m->n_metadata_log = 0;
         m->n_snapshot_log = 0;
-        rc = floe__metadata_write(m, &text);
     }
     char uuid[37];
     if (rc == 0)
         rc = floe__uuid4(uuid);
-    if (rc == 0 && !(path = floe__sprintf("%s/metadata/00000-%s.metadata.json", v->copy_to, uuid)))
+    size_t n = strlen(v->location);
+    while (n > 1 && v->location[n - 1] == '/')
+        n--;
+    if (rc == 0 && (!(src_path = floe__sprintf("%.*s/metadata/00000-%s.metadata.json", (int)n,
+                                               v->location, uuid)) ||
+                    !(path = floe__sprintf("%s/metadata/00000-%s.metadata.json", v->copy_to,
+                                           uuid))))
         rc = FLOE_ENOMEM;
+    floe_rewrite_path_options ro = FLOE_REWRITE_PATH_OPTIONS_INIT;
+    ro.source_prefix = v->location;
+    ro.target_prefix = v->copy_to;
+    ro.staging_location = v->copy_to;
+    ro.create_file_list = false;
+    ro.copy = true;
+    ro.io_conf = io_conf;
+    floe_rewrite_path_result res;
+    memset(&res, 0, sizeof res);
     if (rc == 0)
-        rc = floe__io_write_new(v->dst, path, text.ptr, text.len);
-    floe__buf_clear(&text);
+        rc = floe__rewrite_path_run(io, m, src_path, NULL, NULL, &ro, &v->progress, &res);
+    floe_rewrite_path_result_free(&res);
     if (rc == 0)
         rc = floe__buf_printf(&text,
                               "# floe inventory --copy-to backup of snapshot %lld\n"
-                              "metadata-location=%s\nio.location-map=%s=%s\n",
-                              (long long)pin->snapshot_id, path, v->location, v->copy_to);
+                              "metadata-location=%s\n",
+                              (long long)pin->snapshot_id, path);
     char *props = rc == 0 ? floe__sprintf("%s/floe-backup.properties", v->copy_to) : NULL;
     if (rc == 0 && !props)
         rc = FLOE_ENOMEM;
     if (rc == 0)
         rc = floe__io_write_new(v->dst, props, text.ptr, text.len);
     floe__free(props);
+    floe__free(src_path);
     floe__buf_free(&text);
     floe__vec_free(&drop);
     floe__metadata_free(m);
@@ -243,7 +212,7 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
         floe_file_info st;
         int64_t size = floe_fileio_stat(t.io, t.metadata_location, &st) == 0 ? st.size : -1;
         floe_error_clear();
-        rc = emit(&v, FLOE_INV_METADATA, t.metadata_location, size, "", "", false);
+        rc = emit(&v, FLOE_INV_METADATA, t.metadata_location, size, "", "");
     }
     floe_manifest_list *list = NULL;
     const floe_manifest_file *mfs = NULL;
@@ -257,20 +226,20 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
     if (rc == 0)
         rc = floe__maint_list_path(pin, arena, &lp);
     if (rc == 0 && lp)
-        rc = emit(&v, FLOE_INV_MANIFEST_LIST, lp, (int64_t)list_bytes.len, "", "", true);
+        rc = emit(&v, FLOE_INV_MANIFEST_LIST, lp, (int64_t)list_bytes.len, "", "");
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = walk_manifest(&v, &mfs[i]);
     for (size_t i = 0; rc == 0 && i < m->nstatistics; i++)
         if (m->statistics[i].snapshot_id == pin->snapshot_id)
             rc = emit(&v, FLOE_INV_STATISTICS_FILE, m->statistics[i].statistics_path,
-                      m->statistics[i].file_size_in_bytes, "", "", true);
+                      m->statistics[i].file_size_in_bytes, "", "");
     for (size_t i = 0; rc == 0 && i < m->npartition_statistics; i++)
         if (m->partition_statistics[i].snapshot_id == pin->snapshot_id)
             rc = emit(&v, FLOE_INV_STATISTICS_FILE, m->partition_statistics[i].statistics_path,
-                      m->partition_statistics[i].file_size_in_bytes, "", "", true);
+                      m->partition_statistics[i].file_size_in_bytes, "", "");
     if (rc == 0 && v.dst) {
         char *loc = NULL;
-        rc = write_backup_metadata(&v, m, t.metadata_location, pin, &loc);
+        rc = write_backup(&v, t.io, m, t.metadata_location, pin, o->io_conf, &loc);
         if (rc == 0 && backup_metadata)
             *backup_metadata = loc;
         else
@@ -280,8 +249,6 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
     floe_manifest_list_free(list);
     floe__buf_free(&list_bytes);
     floe__buf_free(&v.bytes);
-    floe__buf_free(&v.tmp);
-    floe__free(v.chunk);
     floe__free((char *)v.copy_to);
     floe_fileio_free(v.dst);
     floe__arena_free(arena);

@@ -111,6 +111,21 @@ int floe__expire_run(floe_fileio *io, const floe_table_metadata *base, const cha
                      const floe_expire_options *o, floe_expire_commit_fn commit,
                      void *commit_payload, floe_expire_result *r);
 
+/* ---------------------------------------------------------------- rewrite_table_path (rewrite_path.c) */
+
+struct floe__progress;
+
+/* The rewrite of `end` (at end_location; parsed, changed in place) and the
+ * metadata-log versions before it down to start_location (exclusive),
+ * with `start` the start version's metadata (NULL: everything). The
+ * inventory's backup passes an end version built in memory. Errors as
+ * floe_rewrite_table_path. `progress` (may be NULL) gets the bytes written
+ * and copied. */
+int floe__rewrite_path_run(floe_fileio *io, floe_table_metadata *end, const char *end_location,
+                           const floe_table_metadata *start, const char *start_location,
+                           const floe_rewrite_path_options *o, struct floe__progress *progress,
+                           floe_rewrite_path_result *res);
+
 /* ---------------------------------------------------------------- external sort (xsort.c) */
 
 /* Records (a location string + an int64) sorted by the location's path

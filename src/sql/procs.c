@@ -20,6 +20,17 @@
  *                                                 orphan_file_location (one row per file)
  *   add_files(table, source_table => '`parquet`.`<path>`', partition_filter,
  *             check_duplicate_files, parallelism)  added_files_count, changed_partition_count
+ *   rewrite_table_path(table, source_prefix, target_prefix, start_version, end_version,
+ *             staging_location, create_file_list)  latest_version, file_list_location,
+ *                                                 rewritten_manifest_file_paths_count,
+ *                                                 rewritten_delete_file_paths_count
+ *   rewrite_data_files(table, strategy, sort_order, options, where, branch)
+ *                                                 rewritten_data_files_count,
+ *                                                 added_data_files_count, rewritten_bytes_count,
+ *                                                 failed_data_files_count,
+ *                                                 removed_delete_files_count
+ *   rewrite_manifests(table, use_caching, spec_id) rewritten_manifests_count,
+ *                                                 added_manifests_count
  */
 #include "floe/maint.h"
 #include "sql/exec_int.h"
@@ -83,6 +94,19 @@ static const param p_add_files[] = {
     {"partition_filter", P_MAP, false}, {"check_duplicate_files", P_BOOL, false},
     {"parallelism", P_INT, false}};
 
+/* ---- table maintenance procedures (maint/: issue 25), one block */
+static const param p_rewrite_path[] = {
+    {"table", P_STRING, true},          {"source_prefix", P_STRING, true},
+    {"target_prefix", P_STRING, true},  {"start_version", P_STRING, false},
+    {"end_version", P_STRING, false},   {"staging_location", P_STRING, false},
+    {"create_file_list", P_BOOL, false}};
+static const param p_rewrite_data[] = {
+    {"table", P_STRING, true},  {"strategy", P_STRING, false}, {"sort_order", P_STRING, false},
+    {"options", P_MAP, false},  {"where", P_STRING, false},    {"branch", P_STRING, false}};
+static const param p_rewrite_manifests[] = {
+    {"table", P_STRING, true}, {"use_caching", P_BOOL, false}, {"spec_id", P_INT, false}};
+/* ---- end of the maintenance block */
+
 #define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
 static const proc procs[] = {
     PROC("rollback_to_snapshot", p_rollback), PROC("rollback_to_timestamp", p_rollback_ts),
@@ -91,6 +115,9 @@ static const proc procs[] = {
     PROC("register_table", p_register),
     PROC("expire_snapshots", p_expire),       PROC("remove_orphan_files", p_orphans),
     PROC("create_changelog_view", p_changelog), PROC("add_files", p_add_files),
+    /* maintenance (issue 25) */
+    PROC("rewrite_table_path", p_rewrite_path), PROC("rewrite_data_files", p_rewrite_data),
+    PROC("rewrite_manifests", p_rewrite_manifests),
 };
 
 /* Bound arguments, by parameter index. */
@@ -334,6 +361,31 @@ static int equivalences(floe_arena *a, const floe_sql_value *map, const char **o
     return rc;
 }
 
+/* A map argument (string keys; string or integer values) as properties;
+ * IllegalArgumentException "<what> keys and values must not be null". */
+static int map_props(floe_sql_session *s, const floe_sql_value *m, const char *what,
+                     floe_props *out)
+{
+    int rc = 0;
+    for (size_t i = 0; m && rc == 0 && i + 1 < m->nitems; i += 2) {
+        const floe_sql_value *k = &m->items[i], *v = &m->items[i + 1];
+        char num[32];
+        const char *vt = v->text;
+        if (v->kind == FLOE_SQLV_INT) {
+            snprintf(num, sizeof num, "%lld", (long long)v->i);
+            vt = num;
+        }
+        if (!k->text || !vt)
+            rc = floe__sql_fail(s,
+                                floe__error(FLOE_EINVALID, "sql",
+                                            "%s keys and values must not be null", what),
+                                "IllegalArgumentException");
+        else
+            rc = floe__props_set(out, k->text, vt);
+    }
+    return rc;
+}
+
 static int collect_orphan(const char *location, void *payload)
 {
     floe_vec *v = payload;
@@ -468,6 +520,124 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
     return rc;
 }
 
+/* ---- table maintenance procedures (maint/: issue 25), one block */
+
+/* rewrite_table_path: Java's RewriteTablePathProcedure over
+ * floe_rewrite_table_path; its four output columns. */
+static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *ident)
+{
+    floe_rewrite_path_options o = FLOE_REWRITE_PATH_OPTIONS_INIT;
+    o.io_conf = &s->conf;
+    o.source_prefix = b->v[1]->text;
+    o.target_prefix = b->v[2]->text;
+    o.start_version = b->v[3] ? b->v[3]->text : NULL;
+    o.end_version = b->v[4] ? b->v[4]->text : NULL;
+    o.staging_location = b->v[5] ? b->v[5]->text : NULL;
+    if (b->v[6])
+        o.create_file_list = b->v[6]->b;
+    floe_rewrite_path_result r;
+    int rc = floe_rewrite_table_path(&r, s->catalog, ident, &o);
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    else if (rc == FLOE_EINVALID)
+        s->error_class = "IllegalArgumentException";
+    else if (rc == FLOE_EUNSUPPORTED)
+        s->error_class = "UnsupportedOperationException";
+    if (rc < 0)
+        return rc;
+    static const char *const names[] = {"latest_version", "file_list_location",
+                                        "rewritten_manifest_file_paths_count",
+                                        "rewritten_delete_file_paths_count"};
+    floe_sql_cell cells[4] = {floe__sql_cell_text(r.latest_version),
+                              floe__sql_cell_text(r.file_list_location),
+                              floe__sql_cell_int(r.rewritten_manifest_file_paths_count),
+                              floe__sql_cell_int(r.rewritten_delete_file_paths_count)};
+    rc = floe__sql_emit(s, names, 4, cells, 1);
+    floe_rewrite_path_result_free(&r);
+    return rc;
+}
+
+/* rewrite_data_files: Java's RewriteDataFilesProcedure over
+ * floe_rewrite_data_files; its five output columns. The options map's
+ * values are text (numbers as written). */
+static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *ident)
+{
+    floe_props opts = FLOE_PROPS_INIT;
+    int rc = map_props(s, b->v[3], "options", &opts);
+    floe_rewrite_data_files_options o = FLOE_REWRITE_DATA_FILES_OPTIONS_INIT;
+    o.io_conf = &s->conf;
+    o.strategy = b->v[1] ? b->v[1]->text : NULL;
+    if (b->v[2] && !o.strategy)
+        o.strategy = "sort"; /* Spark: a sort_order alone selects sort */
+    o.options = opts.n ? &opts : NULL;
+    o.where = b->v[4] ? b->v[4]->text : NULL;
+    o.branch = b->v[5] ? b->v[5]->text : NULL;
+    floe_rewrite_data_files_result r;
+    if (rc == 0)
+        rc = floe_rewrite_data_files(&r, s->catalog, ident, &o);
+    floe__props_free(&opts);
+    if (rc == FLOE_ENOTFOUND && !s->error_class)
+        s->error_class = "NoSuchTableException";
+    else if (rc == FLOE_EINVALID && !s->error_class)
+        s->error_class = floe_error_last() && floe_error_last()->message &&
+                                 (strncmp(floe_error_last()->message, "Missing required", 16) == 0 ||
+                                  strncmp(floe_error_last()->message, "Cannot commit", 13) == 0)
+                             ? "ValidationException"
+                             : "IllegalArgumentException";
+    else if (rc == FLOE_EUNSUPPORTED && !s->error_class)
+        s->error_class = "UnsupportedOperationException";
+    else if (rc == FLOE_ECONFLICT && !s->error_class)
+        s->error_class = "CommitFailedException";
+    if (rc < 0)
+        return rc;
+    floe__sql_forget_table(s, ident);
+    static const char *const names[] = {"rewritten_data_files_count", "added_data_files_count",
+                                        "rewritten_bytes_count", "failed_data_files_count",
+                                        "removed_delete_files_count"};
+    floe_sql_cell cells[5] = {floe__sql_cell_int(r.rewritten_data_files_count),
+                              floe__sql_cell_int(r.added_data_files_count),
+                              floe__sql_cell_int(r.rewritten_bytes_count),
+                              floe__sql_cell_int(r.failed_data_files_count),
+                              floe__sql_cell_int(r.removed_delete_files_count)};
+    return floe__sql_emit(s, names, 5, cells, 1);
+}
+
+/* rewrite_manifests: Java's RewriteManifestsProcedure over
+ * floe_rewrite_manifests; its two output columns. */
+static int rewrite_manifests_proc(floe_sql_session *s, const bound *b, const char *ident)
+{
+    floe_rewrite_manifests_options o = FLOE_REWRITE_MANIFESTS_OPTIONS_INIT;
+    o.io_conf = &s->conf;
+    if (b->v[1])
+        o.use_caching = b->v[1]->b;
+    if (b->v[2])
+        o.spec_id = (int32_t)b->v[2]->i;
+    floe_rewrite_manifests_result r;
+    int rc = floe_rewrite_manifests(&r, s->catalog, ident, &o);
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    else if (rc == FLOE_EINVALID)
+        s->error_class = "IllegalArgumentException";
+    if (rc < 0)
+        return rc;
+    floe__sql_forget_table(s, ident);
+    return out2(s, "rewritten_manifests_count", "added_manifests_count",
+                r.rewritten_manifests_count, true, r.added_manifests_count);
+}
+
+/* Dispatch of the maintenance block; 1 when `p` is not one of them. */
+static int maint_block_proc(floe_sql_session *s, const proc *p, const bound *b, const char *ident)
+{
+    if (strcmp(p->name, "rewrite_table_path") == 0)
+        return rewrite_path_proc(s, b, ident);
+    if (strcmp(p->name, "rewrite_data_files") == 0)
+        return rewrite_data_proc(s, b, ident);
+    if (strcmp(p->name, "rewrite_manifests") == 0)
+        return rewrite_manifests_proc(s, b, ident);
+    return 1;
+}
+/* ---- end of the maintenance block */
+
 /* add_files: the source is Spark's file identifier `parquet`.`<path>` (a
  * one-part namespace naming the format); the work is the table layer's
  * floe_table_add_files. */
@@ -518,23 +688,8 @@ static int add_files_proc(floe_sql_session *s, floe_table *t, const bound *b, fl
                                           "Parallelism should be larger than 0"),
                               "IllegalArgumentException");
     floe_props filter = FLOE_PROPS_INIT;
-    const floe_sql_value *m = b->v[2];
-    for (size_t i = 0; m && rc == 0 && i + 1 < m->nitems; i += 2) {
-        const floe_sql_value *k = &m->items[i], *v = &m->items[i + 1];
-        char num[32];
-        const char *vt = v->text;
-        if (v->kind == FLOE_SQLV_INT) {
-            snprintf(num, sizeof num, "%lld", (long long)v->i);
-            vt = num;
-        }
-        if (!k->text || !vt)
-            rc = floe__sql_fail(s,
-                                floe__error(FLOE_EINVALID, "sql",
-                                            "partition_filter keys and values must not be null"),
-                                "IllegalArgumentException");
-        else
-            rc = floe__props_set(&filter, k->text, vt);
-    }
+    if (rc == 0)
+        rc = map_props(s, b->v[2], "partition_filter", &filter);
     floe_add_files_options o = FLOE_ADD_FILES_OPTIONS_INIT;
     o.partition_filter = filter.n ? &filter : NULL;
     if (b->v[3])
@@ -595,6 +750,9 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
 
     if (strcmp(p->name, "expire_snapshots") == 0 || strcmp(p->name, "remove_orphan_files") == 0)
         return maint_proc(s, p, &b, ident, a);
+    int mrc = maint_block_proc(s, p, &b, ident);
+    if (mrc <= 0)
+        return mrc;
     if (strcmp(p->name, "create_changelog_view") == 0)
         return floe__sql_changelog_view(s, ident, b.v[1] ? b.v[1]->text : NULL, b.v[2],
                                         b.v[3] ? (b.v[3]->b ? 1 : 0) : -1, b.v[4],

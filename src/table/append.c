@@ -46,7 +46,18 @@ struct floe_append {
     bool no_stage;       /* never stage (cherry-pick publishes) */
     int (*validate)(const floe_table_metadata *base, void *payload);
     void *validate_payload;
+    int64_t target_size; /* > 0: rolls data files here, not at the table property */
 };
+
+void floe__append_set_target_size(floe_append *a, int64_t bytes)
+{
+    a->target_size = bytes;
+}
+
+int64_t floe__append_target_size(const floe_append *a)
+{
+    return a->target_size;
+}
 
 void floe__append_configure(floe_append *a, const char *target, bool no_stage, int32_t spec_id,
                             int (*validate)(const floe_table_metadata *base, void *payload),

@@ -55,27 +55,23 @@ static int out_sink(const void *data, size_t len, void *payload)
     return o->write(o, data, len);
 }
 
-/* Write `batch` (rows of `schema`) as one Parquet delete file at `path` and
- * register it with the operation as a delete file of `content`. */
-static int write_delete_file(floe_rowlevel *op, const char *path, const floe_schema *schema,
-                             const struct ArrowArray *batch, int32_t content, int32_t spec_id,
-                             const floe_partition_value *partition, const int32_t *eq_ids,
-                             size_t neq, const char *referenced)
+int floe__write_delete_parquet(floe_fileio *io, const char *path, const floe_schema *schema,
+                               const struct ArrowArray *batch, const floe_props *table_props,
+                               bool position, struct floe_pq_metrics *m)
 {
+    memset(m, 0, sizeof *m);
     floe_output *o = NULL;
-    FLOE_TRY(floe_fileio_create_output(&o, op->t->io, path));
+    FLOE_TRY(floe_fileio_create_output(&o, io, path));
     floe_props props = FLOE_PROPS_INIT;
     floe_buf sj = FLOE_BUF_INIT;
-    int rc = floe__props_copy(&props, &op->t->metadata->properties);
+    int rc = floe__props_copy(&props, table_props);
     /* exact bounds on file_path (Java keeps them full for delete files):
      * readers prune position deletes by the referenced path */
-    if (rc == 0 && content == FLOE_FILE_POSITION_DELETES)
+    if (rc == 0 && position)
         rc = floe__props_set(&props, "write.metadata.metrics.default", "full");
     if (rc == 0)
         rc = floe__schema_to_json(schema, &sj);
     floe_pq_writer *w = NULL;
-    floe_pq_metrics m;
-    memset(&m, 0, sizeof m);
     if (rc == 0) {
         floe_pq_write_options wo = {0};
         wo.props = &props;
@@ -87,15 +83,28 @@ static int write_delete_file(floe_rowlevel *op, const char *path, const floe_sch
     if (rc == 0)
         rc = floe__pq_writer_write(w, batch);
     if (rc == 0)
-        rc = floe__pq_writer_close(w, &m);
+        rc = floe__pq_writer_close(w, m);
     floe__pq_writer_free(w);
-    if (rc == 0) {
-        floe_output *tmp = o;
-        o = NULL;
-        rc = tmp->commit(tmp);
-    }
-    if (o)
+    if (rc == 0)
+        rc = o->commit(o);
+    else
         o->abort(o);
+    floe__buf_free(&sj);
+    floe__props_free(&props);
+    return rc;
+}
+
+/* Write `batch` (rows of `schema`) as one Parquet delete file at `path` and
+ * register it with the operation as a delete file of `content`. */
+static int write_delete_file(floe_rowlevel *op, const char *path, const floe_schema *schema,
+                             const struct ArrowArray *batch, int32_t content, int32_t spec_id,
+                             const floe_partition_value *partition, const int32_t *eq_ids,
+                             size_t neq, const char *referenced)
+{
+    floe_pq_metrics m;
+    const floe_props *tp = &op->t->metadata->properties;
+    int rc = floe__write_delete_parquet(op->t->io, path, schema, batch, tp,
+                                        content == FLOE_FILE_POSITION_DELETES, &m);
     if (rc == 0)
         rc = floe__paths_add(&op->own_files, path);
     floe_arena *ar = rc == 0 ? floe__arena_new(4096) : NULL;
@@ -132,8 +141,6 @@ static int write_delete_file(floe_rowlevel *op, const char *path, const floe_sch
     }
     floe__arena_free(ar);
     floe__pq_metrics_free(&m);
-    floe__buf_free(&sj);
-    floe__props_free(&props);
     return rc;
 }
 
@@ -171,10 +178,7 @@ static char *delete_path(floe_rowlevel *op, const floe_partition_spec *spec,
 
 /* ---------------------------------------------------------------- position delete files */
 
-#define POS_DELETE_SCHEMA                                                                          \
-    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["                                            \
-    "{\"id\":2147483546,\"name\":\"file_path\",\"required\":true,\"type\":\"string\"},"            \
-    "{\"id\":2147483545,\"name\":\"pos\",\"required\":true,\"type\":\"long\"}]}"
+#define POS_DELETE_SCHEMA FLOE_POS_DELETE_SCHEMA_JSON
 
 typedef struct pd_pair {
     const char *path; /* the touched file's (op arena: stable) */

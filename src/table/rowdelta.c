@@ -47,7 +47,7 @@ static int resolve_mode(floe_rowlevel *op, const floe_rowlevel_options *o)
     const floe_props *p = &op->t->metadata->properties;
     char key[64];
     op->mode = o ? o->mode : FLOE_ROWLEVEL_MODE_TABLE;
-    if (op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC) {
+    if (op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC || op->kind == FLOE_ROWLEVEL_REWRITE) {
         op->mode = FLOE_ROWLEVEL_MODE_COPY_ON_WRITE;
     } else if (op->mode == FLOE_ROWLEVEL_MODE_TABLE) {
         snprintf(key, sizeof key, "write.%s.mode", kind_word(op->kind));
@@ -66,6 +66,8 @@ static int resolve_mode(floe_rowlevel *op, const floe_rowlevel_options *o)
         return floe__error(FLOE_EUNSUPPORTED, "table",
                            "merge-on-read needs format version 2 or later");
     op->isolation = o ? o->isolation : FLOE_ISOLATION_TABLE;
+    if (op->kind == FLOE_ROWLEVEL_REWRITE)
+        op->isolation = FLOE_ISOLATION_SNAPSHOT; /* appends never conflict with a rewrite */
     if (op->isolation == FLOE_ISOLATION_TABLE) {
         snprintf(key, sizeof key, "write.%s.isolation-level", kind_word(op->kind));
         const char *v = floe__props_get(p, key);
@@ -102,7 +104,7 @@ int floe_rowlevel_new(floe_rowlevel **out, floe_table *t, const floe_rowlevel_op
     op->delete_specs.item_size = sizeof(int32_t);
     op->own_files.item_size = sizeof(char *);
     rc = (op->arena = floe__arena_new(16384)) ? 0 : floe__error_nomem();
-    if (rc == 0 && (op->kind < FLOE_ROWLEVEL_DELETE || op->kind > FLOE_ROWLEVEL_OVERWRITE_DYNAMIC))
+    if (rc == 0 && (op->kind < FLOE_ROWLEVEL_DELETE || op->kind > FLOE_ROWLEVEL_REWRITE))
         rc = floe__error(FLOE_EINVALID, "table", "bad row-level kind %d", (int)op->kind);
     if (rc == 0)
         rc = resolve_mode(op, o);
@@ -264,13 +266,21 @@ int floe_rowlevel_delete_positions(floe_rowlevel *op, const char *path, const in
     return 0;
 }
 
-int floe_rowlevel_write(floe_rowlevel *op, const struct ArrowArray *batch)
+int floe__rowlevel_writer(floe_rowlevel *op, floe_append **out)
 {
     FLOE_TRY(check_open(op));
     if (!op->writer)
         FLOE_TRY(floe_append_new(&op->writer, op->t));
+    *out = op->writer;
+    return 0;
+}
+
+int floe_rowlevel_write(floe_rowlevel *op, const struct ArrowArray *batch)
+{
+    floe_append *w = NULL;
+    FLOE_TRY(floe__rowlevel_writer(op, &w));
     op->wrote_rows = true;
-    return floe_append_write(op->writer, batch);
+    return floe_append_write(w, batch);
 }
 
 int floe_rowlevel_write_equality_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids,
@@ -621,6 +631,13 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
         rc = floe__error(FLOE_EINVALID, "table",
                          "Found conflicting files that can contain records matching %s: [%s]",
                          text.ptr, cf.added.ptr);
+    if (rc == 0 && cf.deleted.len && op->kind == FLOE_ROWLEVEL_REWRITE)
+        rc = floe__error(FLOE_EINVALID, "table", "Missing required files to delete: [%s]",
+                         cf.deleted.ptr);
+    if (rc == 0 && cf.deletes.len && op->kind == FLOE_ROWLEVEL_REWRITE)
+        rc = floe__error(FLOE_EINVALID, "table",
+                         "Cannot commit, found new delete for replaced data file: [%s]",
+                         cf.deletes.ptr);
     if (rc == 0 && cf.deleted.len) {
         if (op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ)
             rc = floe__error(FLOE_EINVALID, "table", "Cannot commit, missing data files: [%s]",
@@ -650,6 +667,9 @@ typedef struct counts {
     int64_t added_files, added_records, added_size;
     int64_t removed_files, removed_records, removed_size;
     int64_t pos_files, eq_files, pos_records, eq_records, delete_size;
+    /* delete files removed (rewrite_data_files' dangling deletes) */
+    int64_t removed_pos_files, removed_eq_files, removed_pos_records, removed_eq_records,
+        removed_delete_size;
 } counts;
 
 /* Distinct partitions changed (Java's changed-partition-count): keys
@@ -679,6 +699,8 @@ static const char *operation_of(const floe_rowlevel *op, const counts *n)
 {
     if (op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC)
         return "overwrite";
+    if (op->kind == FLOE_ROWLEVEL_REWRITE)
+        return "replace";
     bool adds = n->added_files > 0, deletes = n->pos_files + n->eq_files > 0;
     bool removes = n->removed_files > 0;
     if (adds && !deletes && !removes)
@@ -709,9 +731,14 @@ static int build_summary(floe_rowlevel *op, const floe_snapshot *parent, const c
         {"added-records", n->added_records},
         {"deleted-records", n->removed_records},
         {"added-files-size", n->added_size + n->delete_size},
-        {"removed-files-size", n->removed_size},
+        {"removed-files-size", n->removed_size + n->removed_delete_size},
         {"added-position-deletes", n->pos_records},
         {"added-equality-deletes", n->eq_records},
+        {"removed-position-delete-files", n->removed_pos_files},
+        {"removed-equality-delete-files", n->removed_eq_files},
+        {"removed-delete-files", n->removed_pos_files + n->removed_eq_files},
+        {"removed-position-deletes", n->removed_pos_records},
+        {"removed-equality-deletes", n->removed_eq_records},
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(set); i++)
         if (set[i].v > 0)
@@ -722,11 +749,12 @@ static int build_summary(floe_rowlevel *op, const floe_snapshot *parent, const c
         int64_t delta;
     } totals[] = {
         {"total-records", n->added_records - n->removed_records},
-        {"total-files-size", n->added_size + n->delete_size - n->removed_size},
+        {"total-files-size",
+         n->added_size + n->delete_size - n->removed_size - n->removed_delete_size},
         {"total-data-files", n->added_files - n->removed_files},
-        {"total-delete-files", ndel},
-        {"total-position-deletes", n->pos_records},
-        {"total-equality-deletes", n->eq_records},
+        {"total-delete-files", ndel - n->removed_pos_files - n->removed_eq_files},
+        {"total-position-deletes", n->pos_records - n->removed_pos_records},
+        {"total-equality-deletes", n->eq_records - n->removed_eq_records},
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(totals); i++) {
         bool ok = true;
@@ -745,6 +773,7 @@ typedef struct rl_commit {
     size_t nfiles;
     floe_strmap *removed; /* path -> floe_rl_touched* (copy-on-write removals) */
     size_t nremoved;
+    bool removes_deletes; /* some removals are delete files: filter delete manifests too */
 } rl_commit;
 
 static int push_mf(floe_vec *v, const floe_manifest_file *mf)
@@ -774,19 +803,30 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
     if (rc == 0 && hit) {
         mwriter mw;
         floe_manifest_file *nmf = NULL;
-        rc = mwriter_open(op, base, c, mf->partition_spec_id, FLOE_MANIFEST_DATA, &mw);
+        rc = mwriter_open(op, base, c, mf->partition_spec_id, mf->content, &mw);
         for (size_t k = 0; rc == 0 && k < man->nentries; k++) {
             floe_manifest_entry e = man->entries[k];
             if (e.status == FLOE_ENTRY_DELETED)
                 continue;
-            if (floe__strmap_has(rc_->removed, e.data_file.file_path)) {
+            const floe_data_file *d = &e.data_file;
+            if (floe__strmap_has(rc_->removed, d->file_path)) {
                 e.status = FLOE_ENTRY_DELETED;
                 e.has_snapshot_id = true;
                 e.snapshot_id = op->snapshot_id;
                 (*found)++;
-                n->removed_files++;
-                n->removed_records += e.data_file.record_count;
-                n->removed_size += e.data_file.file_size_in_bytes;
+                if (d->content == FLOE_FILE_DATA) {
+                    n->removed_files++;
+                    n->removed_records += d->record_count;
+                    n->removed_size += d->file_size_in_bytes;
+                } else if (d->content == FLOE_FILE_POSITION_DELETES) {
+                    n->removed_pos_files++;
+                    n->removed_pos_records += d->record_count;
+                    n->removed_delete_size += d->file_size_in_bytes;
+                } else {
+                    n->removed_eq_files++;
+                    n->removed_eq_records += d->record_count;
+                    n->removed_delete_size += d->file_size_in_bytes;
+                }
             } else {
                 e.status = FLOE_ENTRY_EXISTING;
             }
@@ -888,7 +928,7 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     size_t found = 0;
     for (size_t i = 0; rc == 0 && plist && i < plist->nentries; i++) {
         const floe_manifest_file *mf = &plist->entries[i];
-        if (cm->nremoved && mf->content == FLOE_MANIFEST_DATA &&
+        if (cm->nremoved && (mf->content == FLOE_MANIFEST_DATA || cm->removes_deletes) &&
             (mf->added_files_count != 0 || mf->existing_files_count != 0))
             rc = filter_manifest(cm, base, c, mf, &manifests, &found, &n);
         else
@@ -939,6 +979,32 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     return rc;
 }
 
+int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
+{
+    floe_rl_touched *t = floe__vec_push(&op->touched);
+    if (!t)
+        return floe__error_nomem();
+    t->path = floe__arena_strdup(op->arena, f->path);
+    t->content = f->content;
+    t->spec_id = f->spec_id;
+    t->record_count = f->record_count;
+    t->file_size_in_bytes = f->file_size_in_bytes;
+    t->rows_deleted = f->record_count;
+    t->removed = true;
+    floe_value *vals =
+        floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
+    int rc = t->path && vals ? 0 : floe__error_nomem();
+    for (size_t k = 0; rc == 0 && k < f->partition.n; k++)
+        rc = floe__value_copy(op->arena, &vals[k], &f->partition.values[k]);
+    t->partition.n = f->partition.n;
+    t->partition.values = vals;
+    if (f->content == FLOE_FILE_DATA) {
+        op->stats.data_files_removed++;
+        op->stats.rows_deleted += f->record_count;
+    }
+    return rc;
+}
+
 /* INSERT OVERWRITE (dynamic): every live data file of the base in a
  * partition the new rows land in is removed. */
 static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, size_t nfiles)
@@ -966,27 +1032,7 @@ static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, si
                   same_partition(&f->partition, &files[k].partition);
         if (!hit)
             continue;
-        floe_rl_touched *t = floe__vec_push(&op->touched);
-        if (!t) {
-            rc = floe__error_nomem();
-            break;
-        }
-        t->path = floe__arena_strdup(op->arena, f->path);
-        t->spec_id = f->spec_id;
-        t->record_count = f->record_count;
-        t->file_size_in_bytes = f->file_size_in_bytes;
-        t->rows_deleted = f->record_count;
-        t->removed = true;
-        floe_value *vals =
-            floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
-        if (!t->path || !vals)
-            rc = floe__error_nomem();
-        for (size_t k = 0; rc == 0 && k < f->partition.n; k++)
-            rc = floe__value_copy(op->arena, &vals[k], &f->partition.values[k]);
-        t->partition.n = f->partition.n;
-        t->partition.values = vals;
-        op->stats.data_files_removed++;
-        op->stats.rows_deleted += f->record_count;
+        rc = floe__rowlevel_remove_file(op, f);
     }
     floe__scan_plan_free(plan);
     return rc;
@@ -1009,7 +1055,7 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
         rc = replace_partitions(op, files, nfiles);
     op->new_files = files;
     op->nnew_files = nfiles;
-    rl_commit cm = {op, files, nfiles, NULL, 0};
+    rl_commit cm = {op, files, nfiles, NULL, 0, false};
     if (rc == 0 && !(cm.removed = floe__strmap_new()))
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < op->touched.len; i++) {
@@ -1017,6 +1063,7 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
         if (t->removed && !floe__strmap_has(cm.removed, t->path)) {
             rc = floe__strmap_put(cm.removed, t->path, t);
             cm.nremoved++;
+            cm.removes_deletes = cm.removes_deletes || t->content != FLOE_FILE_DATA;
         }
     }
     for (size_t i = 0; i < nfiles; i++) {

@@ -15,6 +15,13 @@
 #include "table/table.h"
 #include "table/writer.h"
 
+/* The position delete file schema (spec "Position Delete Files"):
+ * file_path (2147483546) and pos (2147483545). */
+#define FLOE_POS_DELETE_SCHEMA_JSON                                                                \
+    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["                                            \
+    "{\"id\":2147483546,\"name\":\"file_path\",\"required\":true,\"type\":\"string\"},"            \
+    "{\"id\":2147483545,\"name\":\"pos\",\"required\":true,\"type\":\"long\"}]}"
+
 /* Positions given for one data file by floe_rowlevel_delete_positions. */
 typedef struct floe_rl_positions {
     char *path;   /* arena */
@@ -24,6 +31,7 @@ typedef struct floe_rl_positions {
 /* A data file of the base snapshot whose rows the operation changes. */
 typedef struct floe_rl_touched {
     const char *path; /* arena */
+    int32_t content;  /* FLOE_FILE_*: a REWRITE also removes dangling delete files */
     int32_t spec_id;
     floe_partition_value partition; /* arena copy */
     int64_t record_count;
@@ -77,6 +85,23 @@ int floe__rowlevel_delete_where_expr(floe_rowlevel *op, const floe_expr *e);
  * `true` ("Found conflicting files that can contain records matching
  * true: [...]"). Snapshot isolation is unaffected. */
 void floe__rowlevel_conflict_all(floe_rowlevel *op);
+
+/* FLOE_ROWLEVEL_REWRITE: the data file (or, for dangling deletes, the
+ * delete file) `f` of the operation's base snapshot leaves the table (copied into the operation; `f` may be freed after). */
+struct floe_scan_file;
+int floe__rowlevel_remove_file(floe_rowlevel *op, const struct floe_scan_file *f);
+
+/* The operation's data writer (created on first use), e.g. to set its
+ * target file size. */
+int floe__rowlevel_writer(floe_rowlevel *op, floe_append **out);
+
+/* delete_files.c: write `batch` (rows of `schema`) as a new Parquet delete
+ * file at `path` with the table's Parquet properties (position deletes:
+ * full file_path bounds); *m gets the metrics (floe__pq_metrics_free). */
+struct floe_pq_metrics;
+int floe__write_delete_parquet(floe_fileio *io, const char *path, const floe_schema *schema,
+                               const struct ArrowArray *batch, const floe_props *table_props,
+                               bool position, struct floe_pq_metrics *m);
 
 /* delete_files.c: read the base snapshot, find the rows to remove, write
  * copy-on-write rewrites into op->writer or position delete files; fill

@@ -197,6 +197,24 @@ int floe__metadata_file_version(const char *location);
 /* Serialize (and gzip if the table asks for it). */
 int floe__metadata_serialize(const floe_table_metadata *m, floe_buf *out);
 
+/* ---------------------------------------------------------------- rewrite_manifests */
+
+typedef struct floe_rewrite_manifests_stats {
+    int64_t rewritten_manifests_count;
+    int64_t added_manifests_count;
+    int64_t entries_processed;
+} floe_rewrite_manifests_stats;
+
+/* rewrite_manifests.c: replace the data and delete manifests of spec
+ * `spec_id` (-1: the default spec) of the handle's branch head by new ones
+ * of about `target_bytes` (0: commit.manifest.target-size-bytes, 8 MiB)
+ * clustered by partition, in a `replace` snapshot (nothing is committed
+ * when there is nothing to rewrite). FLOE_EINVALID for an unknown spec,
+ * FLOE_EUNSUPPORTED (v1 snapshot without a list, v3 manifests), commit
+ * errors. */
+int floe__table_rewrite_manifests(floe_table *t, int32_t spec_id, int64_t target_bytes,
+                                  floe_rewrite_manifests_stats *out);
+
 /* Test hooks: sleep function for backoff (NULL = nanosleep) and a call
  * made at each step of a commit: "write-metadata" (before the create-new
  * write), "swap" (before the compare-and-set), "committed" (right after a

@@ -110,6 +110,8 @@ int floe__data_writer_new(floe_data_writer **out, floe_append *a)
     if (rc == 0)
         rc = floe__props_get_int64(&m->properties, "write.target-file-size-bytes", 536870912,
                                    &w->target_size);
+    if (rc == 0 && floe__append_target_size(a) > 0)
+        w->target_size = floe__append_target_size(a);
     if (rc == 0)
         rc = floe__uuid4(w->uuid);
     if (rc == 0) {

@@ -33,6 +33,10 @@ void floe__append_configure(floe_append *a, const char *target, bool no_stage, i
                             int (*validate)(const floe_table_metadata *base, void *payload),
                             void *payload);
 int64_t floe__append_snapshot_id(const floe_append *a);
+/* Roll data files at `bytes` instead of write.target-file-size-bytes
+ * (rewrite_data_files' target-file-size-bytes); 0: the property. */
+void floe__append_set_target_size(floe_append *a, int64_t bytes);
+int64_t floe__append_target_size(const floe_append *a);
 /* Row-level operations use an append as their data writer: close the open
  * files and give the data files written (borrowed from the append); keep
  * them (the append will not delete them when freed). */

@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * table/rewrite_manifests: a `replace` snapshot that only reorganises the
+ * manifests of a branch head (Java's RewriteManifestsSparkAction /
+ * BaseRewriteManifests, read, not copied; spec "Manifests", "Manifest
+ * Lists"). For data and for delete manifests separately: the manifests of
+ * the partition spec (`spec_id`, default the table's) are replaced by
+ * ceil(total bytes / target) new ones holding their live entries as
+ * EXISTING (snapshot ids and sequence numbers kept), clustered by
+ * partition: the entries are ordered by partition and cut into that many
+ * consecutive runs. Nothing happens for a content with no matching
+ * manifest, or with one that would be rewritten into one. Each commit
+ * attempt redoes the work from its base, so a lost compare-and-set never
+ * drops a concurrent change.
+ */
+#include "manifest/manifest.h"
+#include "scan/scan.h"
+#include "table/table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rm_entry {
+    const floe_manifest_entry *e;
+    char *key; /* partition key bytes (heap), then the path */
+    size_t keylen;
+} rm_entry;
+
+typedef struct rm_op {
+    floe_table *t;
+    int32_t spec_id;
+    int64_t target;
+    char uuid[37];
+    int64_t snapshot_id;
+    int attempt, next;
+    floe_rewrite_manifests_stats stats;
+} rm_op;
+
+static int entry_cmp(const void *x, const void *y)
+{
+    const rm_entry *a = x, *b = y;
+    size_t n = a->keylen < b->keylen ? a->keylen : b->keylen;
+    int c = memcmp(a->key, b->key, n);
+    return c ? c : (a->keylen > b->keylen) - (a->keylen < b->keylen);
+}
+
+/* Write entries [from, to) as one manifest like `model` (header schema,
+ * spec, partition fields); its list entry goes into `out` (change arena). */
+static int write_one(rm_op *op, const floe_table_metadata *base, floe_table_change *c,
+                     const floe_manifest_info *model, int32_t content, const rm_entry *es,
+                     size_t from, size_t to, floe_manifest_file **out)
+{
+    const char *dir = floe__props_get(&base->properties, "write.metadata.path");
+    char *path = dir ? floe__arena_sprintf(c->arena, "%s/%s-m%d.avro", dir, op->uuid, op->next)
+                     : floe__arena_sprintf(c->arena, "%s/metadata/%s-m%d.avro", base->location,
+                                           op->uuid, op->next);
+    op->next++;
+    floe_manifest_partition_field *pf =
+        floe__arena_calloc(c->arena, model->npartition_fields + 1, sizeof *pf);
+    if (!path || !pf)
+        return floe__error_nomem();
+    for (size_t i = 0; i < model->npartition_fields; i++) {
+        pf[i].field_id = model->partition_field_ids[i];
+        pf[i].name = model->partition_field_names[i];
+        pf[i].type = &model->partition_types[i];
+    }
+    floe_manifest_writer_options o = {0};
+    o.format_version = base->format_version >= 2 ? 2 : 1;
+    o.content = content;
+    o.partition_spec_id = op->spec_id;
+    o.npartition_fields = model->npartition_fields;
+    o.partition_fields = pf;
+    o.schema_json = model->schema_json;
+    o.partition_spec_json = model->partition_spec_json;
+    o.snapshot_id = op->snapshot_id;
+    o.sequence_number = FLOE_SEQ_UNASSIGNED;
+    o.manifest_path = path;
+    o.codec = floe__table_avro_codec(base);
+    o.compression_level = -1;
+    floe_buf bytes = FLOE_BUF_INIT;
+    floe_manifest_writer *w = NULL;
+    int rc = floe_manifest_writer_new(&w, &o, &bytes);
+    for (size_t i = from; rc == 0 && i < to; i++) {
+        floe_manifest_entry e = *es[i].e;
+        e.status = FLOE_ENTRY_EXISTING;
+        rc = floe_manifest_writer_add(w, &e);
+    }
+    floe_manifest_file mf;
+    if (rc == 0)
+        rc = floe_manifest_writer_finish(w, &mf);
+    if (rc == 0)
+        rc = floe__io_write_new(op->t->io, path, bytes.ptr, bytes.len);
+    const char **slot = rc == 0 ? floe__vec_push(&c->written) : NULL;
+    if (rc == 0 && !slot)
+        rc = floe__error_nomem();
+    if (slot)
+        *slot = path;
+    floe_manifest_file *copy = rc == 0 ? floe__arena_memdup(c->arena, &mf, sizeof mf) : NULL;
+    if (rc == 0 && !copy)
+        rc = floe__error_nomem();
+    if (copy && mf.npartitions) {
+        floe_field_summary *ps =
+            floe__arena_memdup(c->arena, mf.partitions, mf.npartitions * sizeof *ps);
+        for (size_t i = 0; ps && i < mf.npartitions; i++) {
+            if (ps[i].lower_bound.set && ps[i].lower_bound.len &&
+                !(ps[i].lower_bound.ptr = floe__arena_memdup(c->arena, ps[i].lower_bound.ptr,
+                                                             ps[i].lower_bound.len)))
+                rc = floe__error_nomem();
+            if (ps[i].upper_bound.set && ps[i].upper_bound.len &&
+                !(ps[i].upper_bound.ptr = floe__arena_memdup(c->arena, ps[i].upper_bound.ptr,
+                                                             ps[i].upper_bound.len)))
+                rc = floe__error_nomem();
+        }
+        copy->partitions = ps;
+        if (!ps)
+            rc = floe__error_nomem();
+    }
+    if (copy)
+        copy->manifest_path = path;
+    floe_manifest_writer_free(w);
+    floe__buf_free(&bytes);
+    *out = copy;
+    return rc;
+}
+
+/* One content (data or deletes) of the head's list: the matching manifests
+ * are marked in `replaced` and the new ones pushed to `added`. */
+static int rewrite_content(rm_op *op, const floe_table_metadata *base, floe_table_change *c,
+                           const floe_manifest_list *l, int32_t content, bool *replaced,
+                           floe_vec *added)
+{
+    size_t nmatch = 0;
+    int64_t total = 0;
+    for (size_t i = 0; i < l->nentries; i++)
+        if (l->entries[i].content == content && l->entries[i].partition_spec_id == op->spec_id) {
+            nmatch++;
+            total += l->entries[i].manifest_length > 0 ? l->entries[i].manifest_length : 0;
+        }
+    int64_t want = (total + op->target - 1) / op->target;
+    if (want < 1)
+        want = 1;
+    if (nmatch == 0 || (want == 1 && nmatch == 1))
+        return 0;
+    floe_manifest **mans = floe__calloc(nmatch, sizeof *mans);
+    floe_buf *bufs = floe__calloc(nmatch, sizeof *bufs);
+    floe_vec entries = FLOE_VEC_INIT(rm_entry);
+    int rc = mans && bufs ? 0 : floe__error_nomem();
+    const floe_manifest_info *model = NULL;
+    floe_buf key = FLOE_BUF_INIT;
+    size_t k = 0;
+    for (size_t i = 0; rc == 0 && i < l->nentries; i++) {
+        const floe_manifest_file *mf = &l->entries[i];
+        if (mf->content != content || mf->partition_spec_id != op->spec_id)
+            continue;
+        replaced[i] = true;
+        rc = floe__io_read_all(op->t->io, mf->manifest_path, (size_t)1 << 31, &bufs[k]);
+        if (rc == 0)
+            rc = floe_manifest_read(&mans[k], (const uint8_t *)bufs[k].ptr, bufs[k].len,
+                                    mf->manifest_path, mf);
+        if (rc < 0)
+            break;
+        const floe_manifest_info *info = floe_manifest_reader_info(mans[k]->reader);
+        if (!model)
+            model = info;
+        if (info->format_version > 2 || !info->schema_json || !info->partition_spec_json)
+            rc = floe__error(FLOE_EUNSUPPORTED, "table", "cannot rewrite manifest %s",
+                             mf->manifest_path);
+        for (size_t j = 0; rc == 0 && j < mans[k]->nentries; j++) {
+            const floe_manifest_entry *e = &mans[k]->entries[j];
+            op->stats.entries_processed++;
+            if (!FLOE_ENTRY_IS_LIVE(e->status))
+                continue;
+            floe__buf_clear(&key);
+            rc = floe__scan_key(&key, e->data_file.partition.values, e->data_file.partition.n);
+            if (rc == 0)
+                rc = floe__buf_put(&key, e->data_file.file_path, strlen(e->data_file.file_path));
+            rm_entry *re = rc == 0 ? floe__vec_push(&entries) : NULL;
+            if (rc == 0 && !re)
+                rc = floe__error_nomem();
+            if (rc == 0) {
+                re->e = e;
+                re->keylen = key.len;
+                if (!(re->key = floe__malloc(key.len + 1)))
+                    rc = floe__error_nomem();
+                else
+                    memcpy(re->key, key.ptr, key.len);
+            }
+        }
+        k++;
+        op->stats.rewritten_manifests_count++;
+    }
+    rm_entry *es = entries.items;
+    if (rc == 0 && entries.len)
+        qsort(es, entries.len, sizeof *es, entry_cmp);
+    size_t n = entries.len, runs = (size_t)want < n ? (size_t)want : (n ? n : 0);
+    for (size_t r = 0; rc == 0 && r < runs; r++) {
+        size_t from = n * r / runs, to = n * (r + 1) / runs;
+        floe_manifest_file *mf = NULL;
+        rc = write_one(op, base, c, model, content, es, from, to, &mf);
+        const floe_manifest_file **slot = rc == 0 ? floe__vec_push(added) : NULL;
+        if (rc == 0 && !slot)
+            rc = floe__error_nomem();
+        if (slot)
+            *slot = mf;
+        if (rc == 0)
+            op->stats.added_manifests_count++;
+    }
+    for (size_t i = 0; i < entries.len; i++)
+        floe__free(es[i].key);
+    floe__vec_free(&entries);
+    for (size_t i = 0; mans && i < nmatch; i++)
+        floe_manifest_free(mans[i]);
+    for (size_t i = 0; bufs && i < nmatch; i++)
+        floe__buf_free(&bufs[i]);
+    floe__free(mans);
+    floe__free(bufs);
+    floe__buf_free(&key);
+    return rc;
+}
+
+static int rm_prepare(const floe_table_metadata *base, floe_table_change *c, void *payload)
+{
+    rm_op *op = payload;
+    op->attempt++;
+    int next = op->next;
+    memset(&op->stats, 0, sizeof op->stats);
+    op->next = next;
+    const floe_snapshot_ref *head = NULL;
+    FLOE_TRY(floe__table_write_head(base, op->t->branch, false, &head));
+    const floe_snapshot *parent = head ? floe__metadata_snapshot(base, head->snapshot_id) : NULL;
+    if (!parent)
+        return 0;
+    if (floe__metadata_snapshot(base, op->snapshot_id))
+        FLOE_TRY(floe__snapshot_id(&op->snapshot_id));
+    floe_buf pb = FLOE_BUF_INIT, ldata = FLOE_BUF_INIT;
+    const char *lpath = NULL;
+    floe_manifest_list *l = NULL;
+    int rc = floe__snapshot_manifest_list(parent, &pb, &lpath);
+    if (rc == 0 && !lpath)
+        rc = floe__error(FLOE_EUNSUPPORTED, "table",
+                         "rewrite_manifests of a v1 snapshot without a manifest list");
+    if (rc == 0)
+        rc = floe__io_read_all(op->t->io, lpath, (size_t)1 << 31, &ldata);
+    if (rc == 0)
+        rc = floe_manifest_list_read(&l, (const uint8_t *)ldata.ptr, ldata.len, lpath);
+    bool *replaced = rc == 0 ? floe__arena_calloc(c->arena, l->nentries + 1, sizeof *replaced)
+                             : NULL;
+    if (rc == 0 && !replaced)
+        rc = floe__error_nomem();
+    floe_vec manifests = FLOE_VEC_INIT(const floe_manifest_file *);
+    if (rc == 0)
+        rc = rewrite_content(op, base, c, l, FLOE_MANIFEST_DATA, replaced, &manifests);
+    if (rc == 0)
+        rc = rewrite_content(op, base, c, l, FLOE_MANIFEST_DELETES, replaced, &manifests);
+    int64_t kept = 0;
+    for (size_t i = 0; rc == 0 && i < l->nentries; i++) {
+        if (replaced[i])
+            continue;
+        const floe_manifest_file **slot = floe__vec_push(&manifests);
+        if (!slot)
+            rc = floe__error_nomem();
+        else
+            *slot = &l->entries[i];
+        kept++;
+    }
+    int64_t seq = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
+    char *list_path = NULL;
+    floe_vec kv = FLOE_VEC_INIT(floe_kv);
+    if (rc == 0 && op->stats.rewritten_manifests_count) {
+        rc = floe__change_write_list(c, op->t->io, base, op->snapshot_id, op->attempt, op->uuid,
+                                     parent, seq, &manifests, &list_path);
+        static const char *const carry[] = {"total-records",          "total-files-size",
+                                            "total-data-files",       "total-delete-files",
+                                            "total-position-deletes", "total-equality-deletes"};
+        if (rc == 0)
+            rc = floe__summary_put(c, &kv, "operation", "replace");
+        if (rc == 0)
+            rc = floe__summary_put(c, &kv, "manifests-created", "%lld",
+                                   (long long)op->stats.added_manifests_count);
+        if (rc == 0)
+            rc = floe__summary_put(c, &kv, "manifests-kept", "%lld", (long long)kept);
+        if (rc == 0)
+            rc = floe__summary_put(c, &kv, "manifests-replaced", "%lld",
+                                   (long long)op->stats.rewritten_manifests_count);
+        if (rc == 0)
+            rc = floe__summary_put(c, &kv, "entries-processed", "%lld",
+                                   (long long)op->stats.entries_processed);
+        for (size_t i = 0; rc == 0 && i < FLOE_ARRAY_LEN(carry); i++) {
+            const char *v = floe__snapshot_summary(parent, carry[i]);
+            if (v)
+                rc = floe__summary_put(c, &kv, carry[i], "%s", v);
+        }
+        if (rc == 0)
+            rc = floe__change_add_snapshot(c, base, op->snapshot_id, parent, seq, list_path, &kv,
+                                           0);
+        if (rc == 0)
+            rc = floe__change_advance_branch(c, base, op->t->branch, head, op->snapshot_id);
+    }
+    floe__vec_free(&kv);
+    floe__vec_free(&manifests);
+    floe_manifest_list_free(l);
+    floe__buf_free(&ldata);
+    floe__buf_free(&pb);
+    return rc;
+}
+
+int floe__table_rewrite_manifests(floe_table *t, int32_t spec_id, int64_t target_bytes,
+                                  floe_rewrite_manifests_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    FLOE_TRY(floe_table_ensure_fresh(t));
+    rm_op op;
+    memset(&op, 0, sizeof op);
+    op.t = t;
+    op.spec_id = spec_id >= 0 ? spec_id : t->metadata->default_spec_id;
+    if (!floe__metadata_spec(t->metadata, op.spec_id))
+        return floe__error(FLOE_EINVALID, "table", "Cannot find partition spec with ID %d",
+                           (int)op.spec_id);
+    op.target = target_bytes;
+    if (op.target <= 0)
+        FLOE_TRY(floe__props_get_int64(&t->metadata->properties,
+                                       "commit.manifest.target-size-bytes", 8388608, &op.target));
+    if (op.target <= 0)
+        op.target = 8388608;
+    FLOE_TRY(floe__uuid4(op.uuid));
+    FLOE_TRY(floe__snapshot_id(&op.snapshot_id));
+    /* anything to do? (the manifest list only) */
+    const floe_snapshot_ref *head = NULL;
+    FLOE_TRY(floe__table_write_head(t->metadata, t->branch, false, &head));
+    const floe_snapshot *s = head ? floe__metadata_snapshot(t->metadata, head->snapshot_id) : NULL;
+    if (!s)
+        return 0;
+    floe_buf pb = FLOE_BUF_INIT, ldata = FLOE_BUF_INIT;
+    const char *lpath = NULL;
+    floe_manifest_list *l = NULL;
+    int rc = floe__snapshot_manifest_list(s, &pb, &lpath);
+    if (rc == 0 && lpath)
+        rc = floe__io_read_all(t->io, lpath, (size_t)1 << 31, &ldata);
+    if (rc == 0 && lpath)
+        rc = floe_manifest_list_read(&l, (const uint8_t *)ldata.ptr, ldata.len, lpath);
+    bool work = false;
+    for (int32_t content = FLOE_MANIFEST_DATA; rc == 0 && l && content <= FLOE_MANIFEST_DELETES;
+         content++) {
+        size_t nmatch = 0;
+        int64_t total = 0;
+        for (size_t i = 0; i < l->nentries; i++)
+            if (l->entries[i].content == content && l->entries[i].partition_spec_id == op.spec_id) {
+                nmatch++;
+                total += l->entries[i].manifest_length > 0 ? l->entries[i].manifest_length : 0;
+            }
+        work = work || nmatch > 1 || (nmatch == 1 && total > op.target);
+    }
+    floe_manifest_list_free(l);
+    floe__buf_free(&ldata);
+    floe__buf_free(&pb);
+    if (rc < 0 || !work)
+        return rc;
+    op.attempt = 0;
+    rc = floe__table_commit(t, rm_prepare, &op);
+    if (rc == 0)
+        *out = op.stats;
+    return rc;
+}

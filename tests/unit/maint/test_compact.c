@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * rewrite_data_files (maint/compact.c) through the SQL session: result
+ * columns, deletes applied while rewriting, a delete committed while the
+ * compaction commits (it must fail, never resurrect the deleted row),
+ * branches, partial progress, Java's option checks, rewrite_manifests, and
+ * random histories (appends, deletes, updates, branches, tags) with
+ * compactions and manifest rewrites interleaved: every snapshot reads the
+ * same rows before and after.
+ */
+#include "harness.h"
+
+#include "floe/maint.h"
+#include "floe/sql.h"
+#include "table/table.h"
+#include "util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static floe_sql_session *open_session(const char *name)
+{
+    floe_sql_open_options o = FLOE_SQL_OPEN_OPTIONS_INIT;
+    o.warehouse = ft_tmp(name);
+    floe_sql_session *s = NULL;
+    FT_CHECK(floe_sql_open(&s, &o) == 0);
+    return s;
+}
+
+/* Run statements; the last one's rows as CSV (caller frees), or NULL with
+ * the error class and message in *err when one fails. */
+static char *run(floe_sql_session *s, const char *sql, char **err)
+{
+    floe_sql_result *r = NULL;
+    if (err)
+        *err = NULL;
+    int rc = floe_sql_execute(s, sql, &r);
+    if (rc < 0) {
+        if (err)
+            *err = floe__sprintf("%s: %s", floe_sql_error_class(s) ? floe_sql_error_class(s) : "",
+                                 floe_error_last()->message ? floe_error_last()->message : "");
+        return NULL;
+    }
+    char *out = NULL;
+    if (r && floe_sql_result_render(r, FLOE_SQL_RENDER_CSV, &out) < 0)
+        out = NULL;
+    floe_sql_result_free(r);
+    char *copy = floe__strdup(out ? out : "");
+    floe_sql_string_free(out);
+    return copy;
+}
+
+static char *must(floe_sql_session *s, const char *sql)
+{
+    char *err = NULL;
+    char *out = run(s, sql, &err);
+    if (!out) {
+        fprintf(stderr, "    sql failed: %s\n    %s\n", sql, err ? err : "");
+        FT_CHECK(out != NULL);
+        floe__free(err);
+        return floe__strdup("");
+    }
+    return out;
+}
+
+static void exec_ok(floe_sql_session *s, const char *sql)
+{
+    floe__free(must(s, sql));
+}
+
+/* Rows of every snapshot, of every ref, in one text. */
+static char *read_everything(floe_sql_session *s)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    char *ids = must(s, "SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at, snapshot_id");
+    char *save = NULL;
+    for (char *line = strtok_r(ids, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strcmp(line, "snapshot_id") == 0)
+            continue;
+        char q[256];
+        snprintf(q, sizeof q, "SELECT * FROM db.t VERSION AS OF %s ORDER BY id, s", line);
+        char *rows = must(s, q);
+        floe__buf_printf(&b, "== %s\n%s", line, rows);
+        floe__free(rows);
+    }
+    floe__free(ids);
+    return floe__buf_detach(&b);
+}
+
+/* One CSV cell: row `row` (1 = first data row), column `col`. */
+static long long cell(const char *csv, int row, int col)
+{
+    const char *p = csv;
+    for (int i = 0; i < row && p; i++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    for (int c = 0; c < col && p; c++) {
+        p = strchr(p, ',');
+        if (p)
+            p++;
+    }
+    return p ? atoll(p) : -1;
+}
+
+#define SETUP                                                                                      \
+    "CREATE NAMESPACE db;"                                                                         \
+    "CREATE TABLE db.t (id bigint, s string) USING iceberg PARTITIONED BY (bucket(2, id)) "        \
+    "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', "                  \
+    "'write.update.mode'='merge-on-read')"
+
+static void test_binpack_applies_deletes(void)
+{
+    floe_sql_session *s = open_session("binpack");
+    exec_ok(s, SETUP);
+    for (int i = 0; i < 6; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a%d'), (%d, 'b%d')", 2 * i, i,
+                 2 * i + 1, i);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE id = 4");
+    exec_ok(s, "UPDATE db.t SET s = 'z' WHERE id = 7");
+    char *before = read_everything(s);
+    char *head = must(s, "SELECT * FROM db.t ORDER BY id, s");
+    char *files = must(s, "SELECT count(*), sum(file_size_in_bytes) FROM db.t.data_files");
+    long long nfiles = cell(files, 1, 0), nbytes = cell(files, 1, 1);
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                        "map('min-input-files', '2'))");
+    FT_CHECK(strncmp(out, "rewritten_data_files_count,added_data_files_count,"
+                          "rewritten_bytes_count,failed_data_files_count,"
+                          "removed_delete_files_count\n",
+                     120) == 0);
+    /* every file is small and each bucket holds >= 2: all of them, one per bucket */
+    FT_EQ_INT(cell(out, 1, 0), nfiles);
+    FT_EQ_INT(cell(out, 1, 1), 2);
+    FT_EQ_INT(cell(out, 1, 2), nbytes);
+    FT_EQ_INT(cell(out, 1, 3), 0);
+    floe__free(out);
+    char *op = must(s, "SELECT operation FROM db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+    FT_EQ_STR(op, "operation\nreplace\n");
+    floe__free(op);
+    /* the new head reads the rows the old head read, deletes applied */
+    char *after_head = must(s, "SELECT * FROM db.t ORDER BY id, s");
+    FT_EQ_STR(after_head, head);
+    FT_CHECK(strstr(after_head, "4,") == NULL && strstr(after_head, "7,z") != NULL);
+    /* older snapshots are untouched */
+    char *after = read_everything(s);
+    FT_CHECK(strncmp(after, before, strlen(before)) == 0);
+    /* nothing left to do: a second run rewrites nothing */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t')");
+    FT_EQ_INT(cell(out, 1, 0), 0);
+    floe__free(out);
+    floe__free(before);
+    floe__free(after);
+    floe__free(head);
+    floe__free(after_head);
+    floe__free(files);
+    floe_sql_close(s);
+}
+
+static void test_options_and_where(void)
+{
+    floe_sql_session *s = open_session("options");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, p int) USING iceberg "
+               "PARTITIONED BY (p)");
+    for (int i = 0; i < 4; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 0), (%d, 1)", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    /* 4 files per partition: below min-input-files (5), nothing happens */
+    char *out = must(s, "CALL local.system.rewrite_data_files('db.t')");
+    FT_EQ_INT(cell(out, 1, 0), 0);
+    floe__free(out);
+    /* where: only partition p = 0 */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', where => 'p = 0', "
+                  "options => map('min-input-files', '2'))");
+    FT_EQ_INT(cell(out, 1, 0), 4);
+    FT_EQ_INT(cell(out, 1, 1), 1);
+    floe__free(out);
+    out = must(s, "SELECT count(*) FROM db.t.data_files");
+    FT_EQ_STR(out, "count(*)\n5\n");
+    floe__free(out);
+    /* Java's checks */
+    char *err = NULL;
+    FT_CHECK(run(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                    "map('target-file-size-bytes', '100', 'min-file-size-bytes', '200'))",
+                 &err) == NULL);
+    FT_CHECK(err && strstr(err, "IllegalArgumentException: 'target-file-size-bytes' (100) must "
+                                "be > 'min-file-size-bytes' (200), all new files will be smaller "
+                                "than the min threshold"));
+    floe__free(err);
+    FT_CHECK(run(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                    "map('bogus', '1'))",
+                 &err) == NULL);
+    FT_CHECK(err && strstr(err, "Cannot use options [bogus], they are not supported"));
+    floe__free(err);
+    FT_CHECK(run(s, "CALL local.system.rewrite_data_files(table => 'db.t', strategy => 'foo')",
+                 &err) == NULL);
+    FT_CHECK(err && strstr(err, "unsupported strategy: foo. Only binpack or sort is supported"));
+    floe__free(err);
+    FT_CHECK(run(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                    "map('min-input-files', '0'))",
+                 &err) == NULL);
+    FT_CHECK(err && strstr(err, "'min-input-files' is set to 0 but must be > 0"));
+    floe__free(err);
+    /* rewrite-all, partial progress over two commits */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('rewrite-all', 'true', 'partial-progress.enabled', 'true', "
+                  "'partial-progress.max-commits', '2'))");
+    FT_EQ_INT(cell(out, 1, 0), 5);
+    FT_EQ_INT(cell(out, 1, 1), 2);
+    floe__free(out);
+    /* two groups (one per partition), two commits */
+    out = must(s, "SELECT count(*) FROM db.t.snapshots WHERE operation = 'replace'");
+    FT_EQ_INT(cell(out, 1, 0), 3);
+    floe__free(out);
+    out = must(s, "SELECT count(*), count(DISTINCT id) FROM db.t");
+    FT_EQ_STR(out, "count(*),count(DISTINCT id)\n8,8\n");
+    floe__free(out);
+    floe_sql_close(s);
+}
+
+static void test_branch(void)
+{
+    floe_sql_session *s = open_session("branch");
+    exec_ok(s, SETUP);
+    exec_ok(s, "INSERT INTO db.t VALUES (1, 'a'), (2, 'b')");
+    exec_ok(s, "ALTER TABLE db.t CREATE BRANCH dev");
+    for (int i = 0; i < 5; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t.branch_dev VALUES (%d, 'd')", 10 + 2 * i);
+        exec_ok(s, q);
+    }
+    char *main_before = must(s, "SELECT snapshot_id FROM db.t.refs WHERE name = 'main'");
+    char *dev_rows = must(s, "SELECT * FROM db.t.branch_dev ORDER BY id");
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', branch => 'dev')");
+    FT_CHECK(cell(out, 1, 0) >= 5);
+    floe__free(out);
+    char *main_after = must(s, "SELECT snapshot_id FROM db.t.refs WHERE name = 'main'");
+    FT_EQ_STR(main_after, main_before);
+    char *dev_after = must(s, "SELECT * FROM db.t.branch_dev ORDER BY id");
+    FT_EQ_STR(dev_after, dev_rows);
+    out = must(s, "SELECT operation FROM db.t.snapshots s JOIN db.t.refs r ON s.snapshot_id = "
+                  "r.snapshot_id WHERE r.name = 'dev'");
+    FT_EQ_STR(out, "operation\nreplace\n");
+    floe__free(out);
+    char *err = NULL;
+    FT_CHECK(run(s, "CALL local.system.rewrite_data_files(table => 'db.t', branch => 'nope')",
+                 &err) == NULL);
+    FT_CHECK(err && strstr(err, "Cannot use branch (does not exist): nope"));
+    floe__free(err);
+    floe__free(main_before);
+    floe__free(main_after);
+    floe__free(dev_rows);
+    floe__free(dev_after);
+    floe_sql_close(s);
+}
+
+/* ---------------------------------------------------------------- a concurrent delete */
+
+static floe_sql_session *g_other;
+static const char *g_stmt;
+static int g_fired;
+
+static void concurrent_hook(const char *step)
+{
+    if (strcmp(step, "swap") != 0 || g_fired || !g_other)
+        return;
+    g_fired = 1; /* before our compare-and-set: another writer commits first */
+    floe_sql_session *o = g_other;
+    g_other = NULL;
+    exec_ok(o, g_stmt);
+}
+
+static void concurrent_case(const char *name, const char *mode, const char *expect)
+{
+    floe_sql_session *s = open_session(name);
+    exec_ok(s, SETUP);
+    char q[256];
+    snprintf(q, sizeof q, "ALTER TABLE db.t SET TBLPROPERTIES ('write.delete.mode'='%s')", mode);
+    exec_ok(s, q);
+    for (int i = 0; i < 5; i++) {
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v'), (%d, 'w')", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    floe_sql_open_options oo = FLOE_SQL_OPEN_OPTIONS_INIT;
+    oo.warehouse = ft_tmp(name);
+    floe_sql_session *other = NULL;
+    FT_OK(floe_sql_open(&other, &oo));
+    g_other = other;
+    g_stmt = "DELETE FROM db.t WHERE id = 3";
+    g_fired = 0;
+    floe__table_set_step_hook(concurrent_hook);
+    char *err = NULL;
+    char *out = run(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                       "map('min-input-files', '2'))", &err);
+    floe__table_set_step_hook(NULL);
+    FT_CHECK(g_fired == 1);
+    if (out)
+        fprintf(stderr, "    compaction succeeded: %s\n", out);
+    FT_CHECK(out == NULL);
+    FT_CHECK(err && strstr(err, expect));
+    if (err && !strstr(err, expect))
+        fprintf(stderr, "    got: %s\n", err);
+    floe__free(err);
+    floe__free(out);
+    /* the deleted row stays deleted; the other rows are all there */
+    out = must(s, "SELECT count(*), sum(id) FROM db.t");
+    FT_EQ_STR(out, "count(*),sum(id)\n9,42\n");
+    floe__free(out);
+    out = must(s, "SELECT count(*) FROM db.t.snapshots WHERE operation = 'replace'");
+    FT_EQ_INT(cell(out, 1, 0), 0);
+    floe__free(out);
+    /* run again: it compacts what is there now */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('min-input-files', '2'))");
+    FT_CHECK(cell(out, 1, 0) > 0);
+    floe__free(out);
+    out = must(s, "SELECT count(*), sum(id) FROM db.t");
+    FT_EQ_STR(out, "count(*),sum(id)\n9,42\n");
+    floe__free(out);
+    floe_sql_close(other);
+    floe_sql_close(s);
+}
+
+static void test_concurrent_delete_file(void)
+{
+    /* copy-on-write: the file holding id 3 is removed meanwhile */
+    concurrent_case("cc_cow", "copy-on-write", "ValidationException: Missing required files to delete");
+}
+
+static void test_concurrent_position_delete(void)
+{
+    /* merge-on-read: a position delete for a rewritten file appears meanwhile */
+    concurrent_case("cc_mor", "merge-on-read",
+                    "ValidationException: Cannot commit, found new delete for replaced data file");
+}
+
+static void test_remove_dangling_deletes(void)
+{
+    floe_sql_session *s = open_session("dangling");
+    exec_ok(s, SETUP);
+    for (int i = 0; i < 4; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v'), (%d, 'w')", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE id = 3");
+    exec_ok(s, "UPDATE db.t SET s = 'u' WHERE id = 6");
+    char *rows = must(s, "SELECT * FROM db.t ORDER BY id");
+    char *out = must(s, "SELECT count(*) FROM db.t.delete_files");
+    long long ndel = cell(out, 1, 0);
+    FT_CHECK(ndel >= 2);
+    floe__free(out);
+    /* without the option the rewritten files' delete files stay */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('min-input-files', '2'))");
+    FT_EQ_INT(cell(out, 1, 4), 0);
+    floe__free(out);
+    out = must(s, "SELECT count(*) FROM db.t.delete_files");
+    FT_EQ_INT(cell(out, 1, 0), ndel);
+    floe__free(out);
+    /* with it (and nothing left to compact) they go, in a replace snapshot */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('min-input-files', '2', 'remove-dangling-deletes', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 0);
+    FT_EQ_INT(cell(out, 1, 4), ndel);
+    floe__free(out);
+    out = must(s, "SELECT count(*) FROM db.t.delete_files");
+    FT_EQ_STR(out, "count(*)\n0\n");
+    floe__free(out);
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, rows);
+    floe__free(out);
+    out = must(s, "SELECT summary['removed-delete-files'], summary['total-delete-files'] FROM "
+                  "db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+    char want[128];
+    snprintf(want, sizeof want, "%lld,0\n", ndel);
+    FT_CHECK(strstr(out, want) != NULL);
+    floe__free(out);
+    floe__free(rows);
+    floe_sql_close(s);
+}
+
+/* ---------------------------------------------------------------- rewrite_manifests */
+
+static void test_rewrite_manifests(void)
+{
+    floe_sql_session *s = open_session("manifests");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s int) USING iceberg "
+               "PARTITIONED BY (s) TBLPROPERTIES ('write.delete.mode'='merge-on-read')");
+    for (int i = 0; i < 6; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 0), (%d, 1), (%d, 2)", 3 * i,
+                 3 * i + 1, 3 * i + 2);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE id = 4");
+    exec_ok(s, "DELETE FROM db.t WHERE id = 5");
+    char *before = read_everything(s);
+    char *out = must(s, "SELECT content, count(*) FROM db.t.manifests GROUP BY content ORDER BY content");
+    FT_EQ_STR(out, "content,count(*)\n0,6\n1,2\n");
+    floe__free(out);
+    /* a target of about two manifests' bytes: 6 data manifests of ~7 KB
+     * become ceil(43 KB / 15 KB) = 3, each one partition (6 files each);
+     * the 2 delete manifests become 1 (Java's arithmetic) */
+    exec_ok(s, "ALTER TABLE db.t SET TBLPROPERTIES ('commit.manifest.target-size-bytes'='15000')");
+    out = must(s, "CALL local.system.rewrite_manifests('db.t')");
+    FT_EQ_STR(out, "rewritten_manifests_count,added_manifests_count\n8,4\n");
+    floe__free(out);
+    out = must(s, "SELECT operation FROM db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+    FT_EQ_STR(out, "operation\nreplace\n");
+    floe__free(out);
+    /* clustered: no data manifest spans two partitions */
+    out = must(s, "SELECT count(*) FROM db.t.manifests WHERE content = 0 AND "
+                  "partition_summaries[0].lower_bound <> partition_summaries[0].upper_bound");
+    FT_EQ_STR(out, "count(*)\n0\n");
+    floe__free(out);
+    char *after = read_everything(s);
+    FT_CHECK(strncmp(after, before, strlen(before)) == 0);
+    /* the new head reads the old head's rows */
+    FT_CHECK(strstr(after, "== ") != NULL);
+    floe__free(after);
+    floe__free(before);
+    /* the default target (8 MiB): the 3 data manifests become 1; the one
+     * delete manifest stays */
+    exec_ok(s, "ALTER TABLE db.t UNSET TBLPROPERTIES ('commit.manifest.target-size-bytes')");
+    out = must(s, "CALL local.system.rewrite_manifests(table => 'db.t', use_caching => false)");
+    FT_EQ_STR(out, "rewritten_manifests_count,added_manifests_count\n3,1\n");
+    floe__free(out);
+    out = must(s, "CALL local.system.rewrite_manifests('db.t')");
+    FT_EQ_STR(out, "rewritten_manifests_count,added_manifests_count\n0,0\n");
+    floe__free(out);
+    out = must(s, "SELECT count(*), sum(id) FROM db.t");
+    FT_EQ_STR(out, "count(*),sum(id)\n16,144\n");
+    floe__free(out);
+    char *err = NULL;
+    FT_CHECK(run(s, "CALL local.system.rewrite_manifests(table => 'db.t', spec_id => 7)", &err) ==
+             NULL);
+    FT_CHECK(err && strstr(err, "Cannot find partition spec with ID 7"));
+    floe__free(err);
+    floe_sql_close(s);
+}
+
+/* ---------------------------------------------------------------- random histories */
+
+static void test_random_histories(void)
+{
+    unsigned seed = 20261202;
+    for (int round = 0; round < 3; round++) {
+        char name[32];
+        snprintf(name, sizeof name, "random%d", round);
+        floe_sql_session *s = open_session(name);
+        exec_ok(s, SETUP);
+        exec_ok(s, "INSERT INTO db.t VALUES (0, 'seed')");
+        int next = 1, branches = 0, tags = 0;
+        for (int step = 0; step < 24; step++) {
+            char q[256];
+            unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
+            const char *target = branches && (r & 16) ? "db.t.branch_b0" : "db.t";
+            switch (r % 8) {
+            case 0:
+            case 1:
+            case 2:
+                snprintf(q, sizeof q, "INSERT INTO %s VALUES (%d, 'r%u'), (%d, 'q')", target, next,
+                         r % 97, next + 1);
+                next += 2;
+                break;
+            case 3:
+                snprintf(q, sizeof q, "DELETE FROM %s WHERE id %% 7 = %u", target, r % 7);
+                break;
+            case 4:
+                snprintf(q, sizeof q, "UPDATE %s SET s = 'u%u' WHERE id %% 5 = %u", target,
+                         r % 13, r % 5);
+                break;
+            case 5:
+                if (branches == 0) {
+                    snprintf(q, sizeof q, "ALTER TABLE db.t CREATE BRANCH b0");
+                    branches++;
+                } else {
+                    snprintf(q, sizeof q, "ALTER TABLE db.t CREATE TAG tag%d", tags++);
+                }
+                break;
+            case 6:
+                snprintf(q, sizeof q, "CALL local.system.rewrite_manifests('db.t')");
+                break;
+            default:
+                snprintf(q, sizeof q,
+                         "CALL local.system.rewrite_data_files(table => 'db.t'%s, options => "
+                         "map('min-input-files', '2'))",
+                         strcmp(target, "db.t") ? ", branch => 'b0'" : "");
+                break;
+            }
+            char *before = read_everything(s);
+            exec_ok(s, q);
+            if (r % 8 >= 6) {
+                /* compaction: the old snapshots read as before, the new head as the old */
+                char *after = read_everything(s);
+                FT_CHECK(strncmp(after, before, strlen(before)) == 0);
+                floe__free(after);
+            }
+            floe__free(before);
+        }
+        /* a final compaction of each branch, all files */
+        char *before = read_everything(s);
+        char *mh = must(s, "SELECT * FROM db.t ORDER BY id, s");
+        exec_ok(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                   "map('rewrite-all', 'true'))");
+        char *after = read_everything(s);
+        FT_CHECK(strncmp(after, before, strlen(before)) == 0);
+        char *mh2 = must(s, "SELECT * FROM db.t ORDER BY id, s");
+        FT_EQ_STR(mh2, mh);
+        floe__free(before);
+        floe__free(after);
+        floe__free(mh);
+        floe__free(mh2);
+        floe_sql_close(s);
+    }
+}
+
+static const ft_case cases[] = {
+    {"binpack_applies_deletes", test_binpack_applies_deletes},
+    {"options_and_where", test_options_and_where},
+    {"branch", test_branch},
+    {"concurrent_delete_file", test_concurrent_delete_file},
+    {"concurrent_position_delete", test_concurrent_position_delete},
+    {"remove_dangling_deletes", test_remove_dangling_deletes},
+    {"rewrite_manifests", test_rewrite_manifests},
+    {"random_histories", test_random_histories},
+};
+
+int main(int argc, char **argv)
+{
+    return ft_main(argc, argv, cases, FT_N(cases));
+}
