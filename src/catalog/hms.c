@@ -381,76 +381,6 @@ static int metastore_error(hms *h, const reply *r, const char *what)
                        r->exc, r->msg, h->uri);
 }
 
-/* ---------------------------------------------------------------- re-encoding */
-
-/* Write a decoded value again (fields of an object read from the metastore
- * that floe does not change travel back as they came). */
-static void enc_value(floe_tbenc *e, const floe_tbval *v);
-
-static void enc_fields_except(floe_tbenc *e, const floe_tbval *st, const int16_t *skip, int nskip)
-{
-    for (uint32_t i = 0; st && i < st->n; i++) {
-        const floe_tbval *f = &st->items[i];
-        bool drop = false;
-        for (int k = 0; k < nskip; k++)
-            drop |= f->id == skip[k];
-        if (drop)
-            continue;
-        floe__tbenc_field(e, f->type, f->id);
-        enc_value(e, f);
-    }
-}
-
-static void enc_value(floe_tbenc *e, const floe_tbval *v)
-{
-    switch (v->type) {
-    case FLOE_TB_BOOL:
-    case FLOE_TB_BYTE: {
-        floe__tbenc_bool(e, v->i != 0);
-        if (v->type == FLOE_TB_BYTE && (v->i < 0 || v->i > 1)) {
-            /* bool writer clamps; rewrite the real byte */
-            e->out->ptr[e->out->len - 1] = (char)(int8_t)v->i;
-        }
-        return;
-    }
-    case FLOE_TB_I16: {
-        uint8_t b[2] = {(uint8_t)((uint16_t)v->i >> 8), (uint8_t)v->i};
-        if (e->rc == 0 && floe__buf_put(e->out, b, 2) < 0)
-            e->rc = FLOE_ENOMEM;
-        return;
-    }
-    case FLOE_TB_I32:
-        floe__tbenc_i32(e, (int32_t)v->i);
-        return;
-    case FLOE_TB_I64:
-    case FLOE_TB_DOUBLE:
-        floe__tbenc_i64(e, v->i);
-        return;
-    case FLOE_TB_STRING:
-        floe__tbenc_i32(e, (int32_t)v->len);
-        if (e->rc == 0 && floe__buf_put(e->out, v->s, v->len) < 0)
-            e->rc = FLOE_ENOMEM;
-        return;
-    case FLOE_TB_STRUCT:
-        enc_fields_except(e, v, NULL, 0);
-        floe__tbenc_stop(e);
-        return;
-    case FLOE_TB_LIST:
-    case FLOE_TB_SET:
-        floe__tbenc_list_begin(e, v->etype, v->n);
-        for (uint32_t i = 0; i < v->n; i++)
-            enc_value(e, &v->items[i]);
-        return;
-    case FLOE_TB_MAP:
-        floe__tbenc_map_begin(e, v->ktype, v->etype, v->n / 2);
-        for (uint32_t i = 0; i < v->n; i++)
-            enc_value(e, &v->items[i]);
-        return;
-    default:
-        return;
-    }
-}
-
 /* ---------------------------------------------------------------- names */
 
 static int one_level(const char *ns)
@@ -697,7 +627,7 @@ static int hms_update_namespace(floe_catalog *c, const char *ns, const floe_prop
         floe__tbenc_init(&ke, &keep);
         static const int16_t skip[] = {DB_DESCRIPTION, DB_LOCATION, DB_PARAMS, DB_OWNER,
                                        DB_OWNER_TYPE};
-        enc_fields_except(&ke, db, skip, 5);
+        floe__tbenc_fields_except(&ke, db, skip, 5);
         floe__tbenc_field_string(&ke, DB_DESCRIPTION, comment);
         floe__tbenc_field_string(&ke, DB_LOCATION, location);
         floe__tbenc_field_props(&ke, DB_PARAMS, &params);
@@ -986,7 +916,7 @@ static int alter_table(hms *h, const char *db, const char *name, const floe_tbva
     static const int16_t skip[] = {T_NAME, T_DB, T_PARAMS};
     floe__tbenc_field_string(&ke, T_NAME, new_name);
     floe__tbenc_field_string(&ke, T_DB, new_db);
-    enc_fields_except(&ke, t, skip, 3);
+    floe__tbenc_fields_except(&ke, t, skip, 3);
     floe__tbenc_field_props(&ke, T_PARAMS, params);
     floe__tbenc_stop(&ke);
     int rc = ke.rc;

@@ -136,6 +136,70 @@ void floe__tbenc_field_props(floe_tbenc *e, int16_t id, const floe_props *p)
     }
 }
 
+/* ---------------------------------------------------------------- re-encoding */
+
+
+/* Write a decoded value again (fields of an object read from the metastore
+ * that floe does not change travel back as they came). */
+
+void floe__tbenc_fields_except(floe_tbenc *e, const floe_tbval *st, const int16_t *skip, int nskip)
+{
+    for (uint32_t i = 0; st && i < st->n; i++) {
+        const floe_tbval *f = &st->items[i];
+        bool drop = false;
+        for (int k = 0; k < nskip; k++)
+            drop |= f->id == skip[k];
+        if (drop)
+            continue;
+        floe__tbenc_field(e, f->type, f->id);
+        floe__tbenc_value(e, f);
+    }
+}
+
+void floe__tbenc_value(floe_tbenc *e, const floe_tbval *v)
+{
+    switch (v->type) {
+    case FLOE_TB_BOOL:
+        floe__tbenc_bool(e, v->i != 0);
+        return;
+    case FLOE_TB_BYTE:
+        put_u8(e, (unsigned)(uint8_t)(int8_t)v->i);
+        return;
+    case FLOE_TB_I16: {
+        put_be(e, (uint16_t)v->i, 2);
+        return;
+    }
+    case FLOE_TB_I32:
+        floe__tbenc_i32(e, (int32_t)v->i);
+        return;
+    case FLOE_TB_I64:
+    case FLOE_TB_DOUBLE:
+        floe__tbenc_i64(e, v->i);
+        return;
+    case FLOE_TB_STRING:
+        floe__tbenc_i32(e, (int32_t)v->len);
+        put(e, v->s, v->len);
+        return;
+    case FLOE_TB_STRUCT:
+        floe__tbenc_fields_except(e, v, NULL, 0);
+        floe__tbenc_stop(e);
+        return;
+    case FLOE_TB_LIST:
+    case FLOE_TB_SET:
+        floe__tbenc_list_begin(e, v->etype, v->n);
+        for (uint32_t i = 0; i < v->n; i++)
+            floe__tbenc_value(e, &v->items[i]);
+        return;
+    case FLOE_TB_MAP:
+        floe__tbenc_map_begin(e, v->ktype, v->etype, v->n / 2);
+        for (uint32_t i = 0; i < v->n; i++)
+            floe__tbenc_value(e, &v->items[i]);
+        return;
+    default:
+        return;
+    }
+}
+
 /* ---------------------------------------------------------------- decoder */
 
 typedef struct dec {
@@ -348,7 +412,11 @@ int floe__tbdec_message(const uint8_t *buf, size_t len, floe_arena *a, const cha
         out->type = (int)((uint32_t)word & 0xff);
         FLOE_TRY(get_string(&d, &name));
     } else {
-        d.p -= 4; /* non-strict: the word is the name's length */
+        /* non-strict: the word is the name's length; method names are short,
+         * so a huge one is another protocol (an HTTP or TLS peer) */
+        if (word > 65536)
+            return bad(&d, "unknown protocol version (not the Thrift binary protocol)");
+        d.p -= 4;
         FLOE_TRY(get_string(&d, &name));
         FLOE_TRY(need(&d, 1, "message type"));
         out->type = *d.p++;

@@ -64,6 +64,15 @@ void floe__tbenc_field_bool(floe_tbenc *e, int16_t id, bool v);
 /* A map<string,string> field from props (always written, possibly empty). */
 void floe__tbenc_field_props(floe_tbenc *e, int16_t id, const floe_props *p);
 
+/* Write a decoded value again, as it came (fields of an object read from
+ * the metastore that floe does not change travel back unchanged); the
+ * fields variant writes a struct's fields except the ids in `skip`, without
+ * the closing STOP. Defined below the decoder's types. */
+struct floe_tbval;
+void floe__tbenc_value(floe_tbenc *e, const struct floe_tbval *v);
+void floe__tbenc_fields_except(floe_tbenc *e, const struct floe_tbval *st, const int16_t *skip,
+                               int nskip);
+
 /* ---------------------------------------------------------------- decoder */
 
 typedef struct floe_tbval floe_tbval;
