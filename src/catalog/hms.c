@@ -353,7 +353,6 @@ static int call_end(hms *h, const call_spec *cs, floe_tbenc *e, reply *out)
                            "Hive Metastore %s: reply to %s does not match the call (got %s #%d)",
                            h->uri, cs->name, msg.name ? msg.name : "?", (int)msg.seqid);
     }
-    out->res = &msg.body;
     for (uint32_t i = 0; i < msg.body.n; i++) {
         const floe_tbval *f = &msg.body.items[i];
         if (f->id >= 1 && f->id <= 4 && f->type == FLOE_TB_STRUCT) {
