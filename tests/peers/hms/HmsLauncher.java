@@ -64,7 +64,12 @@ public class HmsLauncher {
     System.setProperty("hive.metastore.schema.verification", "false");
     System.setProperty("datanucleus.schema.autoCreateAll", "true");
     System.setProperty("hive.metastore.warehouse.dir", "file:" + dir + "/warehouse");
-    System.setProperty("hive.txn.timeout", System.getProperty("hms.txn.timeout", "300"));
+    // Locks of writers that died (no heartbeat for hive.txn.timeout) are expired by the
+    // metastore's house keeper, which Hive 2.3 starts only with the compactor initiator on.
+    System.setProperty("hive.txn.timeout", System.getProperty("hms.txn.timeout", "300") + "s");
+    System.setProperty("hive.compactor.initiator.on", "true");
+    System.setProperty("hive.timedout.txn.reaper.start", "1s");
+    System.setProperty("hive.timedout.txn.reaper.interval", "2s");
     System.setProperty("derby.stream.error.file", dir + "/derby.log");
     TxnDbUtil.prepDb(new HiveConf());
     HiveMetaStore.main(new String[] {"-p", port,
