@@ -406,6 +406,17 @@ static int get_database(hms *h, const char *db, reply *r)
     return call_end(h, &C_GET_DATABASE, &e, r);
 }
 
+/* get_database with its exceptions mapped: 0 with the Database in r->res. */
+static int load_database(hms *h, const char *ns, reply *r)
+{
+    FLOE_TRY(get_database(h, ns, r));
+    if (is_exc(r, "NoSuchObjectException"))
+        return ns_missing(ns);
+    if (r->exc)
+        return metastore_error(h, r, ns);
+    return 0;
+}
+
 static const char *owner_type_name(int64_t t)
 {
     return t == PRINCIPAL_ROLE ? "ROLE" : t == PRINCIPAL_GROUP ? "GROUP" : "USER";
@@ -523,12 +534,8 @@ static int hms_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
         return ns_missing(ns);
     pthread_mutex_lock(&h->lock);
     reply r;
-    int rc = get_database(h, ns, &r);
-    if (rc == 0 && is_exc(&r, "NoSuchObjectException"))
-        rc = ns_missing(ns);
-    else if (rc == 0 && r.exc)
-        rc = metastore_error(h, &r, ns);
-    else if (rc == 0)
+    int rc = load_database(h, ns, &r);
+    if (rc == 0)
         rc = db_to_props(floe__tb_field(r.res, 0, FLOE_TB_STRUCT), out);
     pthread_mutex_unlock(&h->lock);
     return rc;
@@ -581,11 +588,7 @@ static int hms_update_namespace(floe_catalog *c, const char *ns, const floe_prop
         return ns_missing(ns);
     pthread_mutex_lock(&h->lock);
     reply r;
-    int rc = get_database(h, ns, &r);
-    if (rc == 0 && is_exc(&r, "NoSuchObjectException"))
-        rc = ns_missing(ns);
-    else if (rc == 0 && r.exc)
-        rc = metastore_error(h, &r, ns);
+    int rc = load_database(h, ns, &r);
     floe_props params = FLOE_PROPS_INIT;
     const floe_tbval *db = rc == 0 ? floe__tb_field(r.res, 0, FLOE_TB_STRUCT) : NULL;
     if (rc == 0)
@@ -766,11 +769,7 @@ static int hms_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
         return ns_missing(ns);
     pthread_mutex_lock(&h->lock);
     reply r;
-    int rc = get_database(h, ns, &r);
-    if (rc == 0 && is_exc(&r, "NoSuchObjectException"))
-        rc = ns_missing(ns);
-    else if (rc == 0 && r.exc)
-        rc = metastore_error(h, &r, ns);
+    int rc = load_database(h, ns, &r);
     floe_vec names = FLOE_VEC_INIT(char *);
     if (rc == 0) {
         floe_tbenc e;
@@ -865,11 +864,7 @@ static int hms_register_table(floe_catalog *c, const char *ns, const char *name,
     pthread_mutex_lock(&h->lock);
     reply r;
     if (rc == 0) {
-        rc = get_database(h, ns, &r);
-        if (rc == 0 && is_exc(&r, "NoSuchObjectException"))
-            rc = ns_missing(ns);
-        else if (rc == 0 && r.exc)
-            rc = metastore_error(h, &r, ns);
+        rc = load_database(h, ns, &r);
     }
     if (rc == 0) {
         int32_t now = (int32_t)(floe__now_ms() / 1000);
