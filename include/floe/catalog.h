@@ -113,6 +113,44 @@ typedef struct floe_rest_catalog_options {
 FLOE_EXTERN int floe_catalog_open_rest(floe_catalog **out, const char *uri,
                                        const floe_rest_catalog_options *opts);
 
+/* ---------------------------------------------------------------- Hive Metastore */
+/* Options of a Hive Metastore client (Iceberg's HiveCatalog; Spark's
+ * spark.sql.catalog.<name>.type=hive). Every string is copied. */
+typedef struct floe_hive_catalog_options {
+    unsigned version;       /* FLOE_HIVE_CATALOG_OPTIONS_VERSION */
+    const char *name;       /* the catalog's name in floe; NULL = "hive" */
+    /* Root of new databases' locations (<warehouse>/<db>.db) when a
+     * namespace is created without a location; NULL = the metastore's
+     * hive.metastore.warehouse.dir. Tables default to <db location>/<table>. */
+    const char *warehouse;
+    long timeout_ms;        /* connect and per-call read timeout; 0 = 60000 */
+    bool framed;            /* TFramedTransport instead of the buffered default */
+    /* engine.hive.lock-enabled=false: commit without an HMS lock, relying on
+     * the metastore's expected-parameter check (Hive 4; older metastores
+     * do not check, so only one writer may commit at a time). */
+    bool lock_disabled;
+    long lock_timeout_ms;            /* iceberg.hive.lock-timeout-ms; 0 = 180000 */
+    long lock_check_min_wait_ms;     /* iceberg.hive.lock-check-min-wait-ms; 0 = 50 */
+    long lock_check_max_wait_ms;     /* iceberg.hive.lock-check-max-wait-ms; 0 = 5000 */
+    long lock_heartbeat_interval_ms; /* iceberg.hive.lock-heartbeat-interval-ms; 0 = 240000 */
+} floe_hive_catalog_options;
+#define FLOE_HIVE_CATALOG_OPTIONS_VERSION 1
+#define FLOE_HIVE_CATALOG_OPTIONS_INIT                                                             \
+    {                                                                                              \
+        FLOE_HIVE_CATALOG_OPTIONS_VERSION, NULL, NULL, 0, false, false, 0, 0, 0, 0                 \
+    }
+/* Open a client for the Hive Metastore at `uri` ("thrift://host:port", or
+ * several comma-separated, tried in order), connecting at once. Namespaces
+ * are HMS databases (one level); tables are HMS tables with Iceberg's
+ * HiveCatalog parameters (table_type=ICEBERG, metadata_location,
+ * previous_metadata_location, EXTERNAL=TRUE); a commit takes an HMS table
+ * lock, checks metadata_location is still the base, alters the table and
+ * unlocks (docs/catalog.md). Errors: FLOE_EIO (cannot connect), FLOE_EINVALID
+ * (bad uri); later calls map the metastore's exceptions to Iceberg's
+ * messages ("Table does not exist: db.t", "Not an iceberg table: ...",
+ * "Namespace db is not empty. One or more tables exist."). `opts` may be NULL. */
+FLOE_EXTERN int floe_catalog_open_hive(floe_catalog **out, const char *uri,
+                                       const floe_hive_catalog_options *opts);
 /* Close the catalog (NULL is fine). */
 FLOE_EXTERN void floe_catalog_free(floe_catalog *catalog);
 

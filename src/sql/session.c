@@ -114,7 +114,28 @@ static const char *const catalog_keys[] = {"type",
                                            "oauth2-server-uri",
                                            "scope",
                                            "header.X-Iceberg-Access-Delegation",
+                                           /* type=hive (a Hive Metastore) */
+                                           "clients",
+                                           "hadoop.iceberg.hive.lock-timeout-ms",
+                                           "hadoop.iceberg.hive.lock-check-min-wait-ms",
+                                           "hadoop.iceberg.hive.lock-check-max-wait-ms",
+                                           "hadoop.iceberg.hive.lock-heartbeat-interval-ms",
+                                           "hadoop.iceberg.engine.hive.lock-enabled",
+                                           "hadoop.hive.metastore.thrift.framed.transport.enabled",
+                                           "hadoop.hive.metastore.client.socket.timeout",
                                            NULL};
+/* The ones only a Hive Metastore catalog reads (Iceberg's HiveCatalog takes
+ * its lock settings from the Hadoop configuration, which Spark fills from
+ * spark.sql.catalog.<name>.hadoop.<key>). */
+static const char *const hive_keys[] = {"clients",
+                                        "hadoop.iceberg.hive.lock-timeout-ms",
+                                        "hadoop.iceberg.hive.lock-check-min-wait-ms",
+                                        "hadoop.iceberg.hive.lock-check-max-wait-ms",
+                                        "hadoop.iceberg.hive.lock-heartbeat-interval-ms",
+                                        "hadoop.iceberg.engine.hive.lock-enabled",
+                                        "hadoop.hive.metastore.thrift.framed.transport.enabled",
+                                        "hadoop.hive.metastore.client.socket.timeout",
+                                        NULL};
 /* The ones only an Iceberg REST catalog reads. */
 static const char *const rest_keys[] = {
     "token", "credential", "oauth2-server-uri", "scope", "header.X-Iceberg-Access-Delegation",
@@ -320,11 +341,27 @@ static int catalog_uri(floe_sql_catalog *c, const char *fallback, char **uri, bo
     const char *type = floe__props_get(&c->props, "type");
     const char *u = floe__props_get(&c->props, "uri");
     bool http = u && (strncmp(u, "http://", 7) == 0 || strncmp(u, "https://", 8) == 0);
-    if (type && strcmp(type, "rest") != 0 && strcmp(type, "jdbc") != 0 && strcmp(type, "sql") != 0)
+    bool thrift = u && strncmp(u, "thrift://", 9) == 0;
+    if (type && strcmp(type, "rest") != 0 && strcmp(type, "jdbc") != 0 &&
+        strcmp(type, "sql") != 0 && strcmp(type, "hive") != 0)
         return floe__error(FLOE_EINVALID, "sql",
                            "catalog '%s': type '%s' is not supported (floe has type=jdbc, a "
-                           "SQLite catalog database in the JDBC schema, and type=rest)",
+                           "SQLite catalog database in the JDBC schema, type=rest and type=hive)",
                            c->name, type);
+    if (type && strcmp(type, "hive") == 0 && !thrift)
+        return floe__error(FLOE_EINVALID, "sql",
+                           "catalog '%s': type=hive needs uri=thrift://host:port (the Hive "
+                           "Metastore)",
+                           c->name);
+    if (type && strcmp(type, "hive") != 0 && thrift)
+        return floe__error(FLOE_EINVALID, "sql",
+                           "catalog '%s': uri %s is a Hive Metastore: type=hive", c->name, u);
+    for (size_t i = 0; !thrift && hive_keys[i]; i++)
+        if (floe__props_get(&c->props, hive_keys[i]))
+            return floe__error(FLOE_EINVALID, "sql",
+                               "catalog '%s': %s is a property of a Hive Metastore catalog "
+                               "(type=hive, uri=thrift://...)",
+                               c->name, hive_keys[i]);
     if (type && strcmp(type, "rest") == 0 && !http)
         return floe__error(FLOE_EINVALID, "sql",
                            "catalog '%s': type=rest needs uri=http(s)://...%s", c->name, "");
@@ -339,6 +376,53 @@ static int catalog_uri(floe_sql_catalog *c, const char *fallback, char **uri, bo
                                c->name, rest_keys[i]);
     *uri = u ? floe__strdup(u) : fallback ? floe__strdup(fallback) : NULL;
     return *uri ? 0 : floe__error_nomem();
+}
+
+/* A Hive Metastore (Spark's type=hive): uri, warehouse, and Iceberg's
+ * HiveCatalog lock settings from the Hadoop configuration keys. */
+static int hive_ms(floe_sql_catalog *c, const char *key, long *out)
+{
+    int64_t v = 0;
+    FLOE_TRY(floe__props_get_int64(&c->props, key, 0, &v));
+    if (v < 0 || v > INT32_MAX)
+        return floe__error(FLOE_EINVALID, "sql", "catalog '%s': %s=%lld is out of range", c->name,
+                           key, (long long)v);
+    *out = (long)v;
+    return 0;
+}
+
+static int open_hive_catalog(floe_sql_catalog *c, const char *uri, const char *warehouse)
+{
+    floe_hive_catalog_options ho = FLOE_HIVE_CATALOG_OPTIONS_INIT;
+    ho.name = c->name;
+    const char *w = floe__props_get(&c->props, "warehouse");
+    ho.warehouse = w ? w : warehouse;
+    bool lock = true, framed = false;
+    FLOE_TRY(hive_ms(c, "hadoop.iceberg.hive.lock-timeout-ms", &ho.lock_timeout_ms));
+    FLOE_TRY(hive_ms(c, "hadoop.iceberg.hive.lock-check-min-wait-ms", &ho.lock_check_min_wait_ms));
+    FLOE_TRY(hive_ms(c, "hadoop.iceberg.hive.lock-check-max-wait-ms", &ho.lock_check_max_wait_ms));
+    FLOE_TRY(hive_ms(c, "hadoop.iceberg.hive.lock-heartbeat-interval-ms",
+                     &ho.lock_heartbeat_interval_ms));
+    FLOE_TRY(floe__props_get_bool(&c->props, "hadoop.iceberg.engine.hive.lock-enabled", true,
+                                  &lock));
+    FLOE_TRY(floe__props_get_bool(&c->props,
+                                  "hadoop.hive.metastore.thrift.framed.transport.enabled", false,
+                                  &framed));
+    ho.lock_disabled = !lock;
+    ho.framed = framed;
+    const char *to = floe__props_get(&c->props, "hadoop.hive.metastore.client.socket.timeout");
+    if (to) {
+        /* Hive's time value: seconds by default, or with a unit suffix s / ms. */
+        char *end = NULL;
+        long v = strtol(to, &end, 10);
+        if (end == to || v <= 0 || (*end && strcmp(end, "s") != 0 && strcmp(end, "ms") != 0))
+            return floe__error(FLOE_EINVALID, "sql",
+                               "catalog '%s': hadoop.hive.metastore.client.socket.timeout=%s: "
+                               "expected a time such as 600s or 5000ms",
+                               c->name, to);
+        ho.timeout_ms = strcmp(end, "ms") == 0 ? v : v * 1000;
+    }
+    return floe_catalog_open_hive(&c->catalog, uri, &ho);
 }
 
 static int open_catalog(floe_sql_catalog *c, const char *uri, bool rest, const char *warehouse)
@@ -356,6 +440,8 @@ static int open_catalog(floe_sql_catalog *c, const char *uri, bool rest, const c
         ro.access_delegation = floe__props_get(&c->props, "header.X-Iceberg-Access-Delegation");
         return floe_catalog_open_rest(&c->catalog, uri, &ro);
     }
+    if (strncmp(uri, "thrift://", 9) == 0)
+        return open_hive_catalog(c, uri, warehouse);
     floe_catalog_options co = FLOE_CATALOG_OPTIONS_INIT;
     co.name = c->name;
     const char *w = floe__props_get(&c->props, "warehouse");

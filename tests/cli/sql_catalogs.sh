@@ -34,8 +34,12 @@ out=$(C --conf spark.sql.catalog.ops=com.example.Other -c "SELECT 1" 2>&1); rc=$
 has "another catalog class" "$out,$rc" "floe's catalogs are Iceberg catalogs ($S),1"
 out=$(C --conf spark.sql.catalog.ops=$S --conf spark.sql.catalog.ops.io-impl=x -c "SELECT 1" 2>&1); rc=$?
 has "unknown catalog property" "$out,$rc" "unknown catalog property 'io-impl'"
+out=$(C --conf spark.sql.catalog.ops=$S --conf spark.sql.catalog.ops.type=glue -c "SELECT 1" 2>&1); rc=$?
+has "catalog type floe lacks" "$out,$rc" "type 'glue' is not supported"
 out=$(C --conf spark.sql.catalog.ops=$S --conf spark.sql.catalog.ops.type=hive -c "SELECT 1" 2>&1); rc=$?
-has "catalog type floe lacks" "$out,$rc" "type 'hive' is not supported"
+has "type=hive without a thrift uri" "$out,$rc" "type=hive needs uri=thrift://host:port"
+out=$(C --conf spark.sql.catalog.ops=$S --conf spark.sql.catalog.ops.hadoop.iceberg.hive.lock-timeout-ms=5 -c "SELECT 1" 2>&1); rc=$?
+has "hive key on another catalog" "$out,$rc" "is a property of a Hive Metastore catalog"
 out=$(C --conf token=abc -c "SELECT 1" 2>&1); rc=$?
 has "a REST property on the SQLite catalog" "$out,$rc" "catalog 'local': token is a property of a REST catalog"
 out=$(C --conf spark.serializer=org.apache.spark.serializer.KryoSerializer -c "SELECT 1" 2>&1); rc=$?
