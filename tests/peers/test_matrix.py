@@ -43,11 +43,11 @@ def row(n):
 
 
 def lit(r, spark=False):
-    """Row r as a Spark SQL VALUES tuple. The decimals differ: Spark takes `1.23BD`
-    literals; floe takes the text (its CAST to DECIMAL goes through a double)."""
+    """Row r as a Spark SQL VALUES tuple, the same text for Spark and floe: decimals
+    as exact `1.23BD` literals (`spark` only documents the call site)."""
     ts = r["ts"].strftime("%Y-%m-%d %H:%M:%S.%f")
     tsn = r["tsn"].strftime("%Y-%m-%d %H:%M:%S.%f")
-    dec, big = (f"{r['dec']}BD", f"{r['big']}BD") if spark else (f"'{r['dec']}'", f"'{r['big']}'")
+    dec, big = f"{r['dec']}BD", f"{r['big']}BD"
     arr = "NULL" if r["arr"] is None else \
         "array(" + ", ".join(map(str, r["arr"])) + ")"
     return (f"({r['id']}, {r['i']}, CAST({r['f']} AS FLOAT), CAST({r['d']} AS DOUBLE), "
