@@ -3,7 +3,9 @@
 
 Prints `BENCH <name> <seconds> s` for both engines and
 `RATIO <name> <floe time / pyiceberg time> pyiceberg` (below 1: floe is
-faster). Each figure is the best of FLOE_BENCH_REPS (default 3) runs.
+faster; bench/README.md). Each figure is the median wall time of
+FLOE_BENCH_REPS (default 5) runs, floe and PyIceberg alternating; the
+`_cpu` lines are the medians of the process's CPU time (all threads).
 
   scan_to_arrow   plan + to_arrow() of a FLOE_BENCH_ROWS-row table
                   (default 10,000,000; id BIGINT, v DOUBLE, s STRING)
@@ -18,6 +20,7 @@ against the release build; or `python bench/python_vs_pyiceberg.py`.
 """
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -32,21 +35,34 @@ from pyiceberg.expressions import LessThan
 ROWS = int(os.environ.get("FLOE_BENCH_ROWS", 10_000_000))
 FILES = int(os.environ.get("FLOE_BENCH_FILES", 100_000))
 SNAPS = int(os.environ.get("FLOE_BENCH_SNAPSHOTS", 1000))
-REPS = int(os.environ.get("FLOE_BENCH_REPS", 3))
+REPS = int(os.environ.get("FLOE_BENCH_REPS", 5))
 
 
-def best(fn, reps=REPS):
-    t = []
+def timed(fn):
+    """(wall, CPU) seconds of fn(); CPU is the process's, every thread."""
+    c0, t0 = os.times(), time.perf_counter()
+    fn()
+    c1 = os.times()
+    return time.perf_counter() - t0, (c1.user - c0.user) + (c1.system - c0.system)
+
+
+def medians(f, p, reps=REPS):
+    """Median wall and CPU times of f and p, run alternately (same load for both)."""
+    tf, tp = [], []
     for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        t.append(time.perf_counter() - t0)
-    return min(t)
+        tf.append(timed(f))
+        tp.append(timed(p))
+    med = statistics.median
+    return (med(w for w, _ in tf), med(w for w, _ in tp), med(c for _, c in tf),
+            med(c for _, c in tp))
 
 
-def report(name, f, p):
+def report(name, fp):
+    f, p, fc, pc_ = fp
     print("BENCH python_%s_floe %.4f s" % (name, f))
     print("BENCH python_%s_pyiceberg %.4f s" % (name, p))
+    print("BENCH python_%s_floe_cpu %.4f s" % (name, fc))
+    print("BENCH python_%s_pyiceberg_cpu %.4f s" % (name, pc_))
     print("RATIO python_%s %.3f pyiceberg" % (name, f / p if p > 0 else float("nan")))
     sys.stdout.flush()
 
@@ -72,12 +88,12 @@ def main():
         pt = py.load_table("b.big")
         assert t.scan().to_arrow().num_rows == ROWS == pt.scan().to_arrow().num_rows
         report("scan_to_arrow_%dm" % (ROWS // 1_000_000) if ROWS >= 1_000_000 else "scan_to_arrow",
-               best(lambda: t.scan().to_arrow()), best(lambda: pt.scan().to_arrow()))
+               medians(lambda: t.scan().to_arrow(), lambda: pt.scan().to_arrow()))
         lim = ROWS // 100
         assert t.scan(filter="id < %d" % lim).to_arrow().num_rows == lim
         assert pt.scan(row_filter=LessThan("id", lim)).to_arrow().num_rows == lim
-        report("scan_filtered", best(lambda: t.scan(filter="id < %d" % lim).to_arrow()),
-               best(lambda: pt.scan(row_filter=LessThan("id", lim)).to_arrow()))
+        report("scan_filtered", medians(lambda: t.scan(filter="id < %d" % lim).to_arrow(),
+                                        lambda: pt.scan(row_filter=LessThan("id", lim)).to_arrow()))
 
         # --- append of 1M rows (a fresh table each run)
         m = data(1_000_000)
@@ -91,7 +107,7 @@ def main():
         ft = [cat.load_table(fresh()) for _ in range(REPS)]
         pts = [py.load_table(fresh()) for _ in range(REPS)]
         fi, pi = iter(ft), iter(pts)
-        report("append_1m", best(lambda: next(fi).append(m)), best(lambda: next(pi).append(m)))
+        report("append_1m", medians(lambda: next(fi).append(m), lambda: next(pi).append(m)))
 
         # --- files table over FILES data files: one append, one file per partition
         cat.sql("CREATE TABLE b.files (id BIGINT, p BIGINT) USING iceberg PARTITIONED BY (p)")
@@ -100,8 +116,7 @@ def main():
         tf.append(pa.table({"id": ids, "p": ids}))
         pf = py.load_table("b.files")
         assert tf.files().num_rows == FILES == pf.inspect.files().num_rows
-        report("files_table_%dk" % (FILES // 1000), best(lambda: tf.files()),
-               best(lambda: pf.inspect.files()))
+        report("files_table_%dk" % (FILES // 1000), medians(lambda: tf.files(), lambda: pf.inspect.files()))
 
         # --- metadata-only commit at SNAPS snapshots
         cat.sql("CREATE TABLE b.snaps (id BIGINT) USING iceberg")
@@ -122,7 +137,7 @@ def main():
             n[0] += 1
             ps.manage_snapshots().create_tag(sid, "p%d" % n[0]).commit()
 
-        report("tag_commit_%dsnaps" % SNAPS, best(floe_tag), best(py_tag))
+        report("tag_commit_%dsnaps" % SNAPS, medians(floe_tag, py_tag))
         cat.close()
     finally:
         shutil.rmtree(wh, ignore_errors=True)

@@ -9,6 +9,7 @@
 #include "floe/progress.h"
 #include "floe/catalog.h"
 #include "floe/table.h"
+#include "floe/evolve.h"
 #include "floe/scan.h"
 #include "floe/maint.h"
 #include "floe/sql.h"

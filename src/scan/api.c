@@ -116,6 +116,7 @@ static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
             return floe__error(FLOE_ENOTFOUND, "scan",
                                "Cannot find matching snapshot ID or reference name for version %s",
                                o->ref);
+        pinned = r->type != FLOE_REF_BRANCH; /* a branch: the current schema */
     } else if (o->has_as_of_timestamp) {
         FLOE_TRY(as_of_time(m, o->as_of_timestamp_ms, &snap));
     } else {

@@ -183,6 +183,7 @@ typedef struct lane {
     int64_t row_off;
     uint8_t *keep;
     size_t keep_cap;
+    int64_t *idx; /* kept row indices (keep_cap of them) */
     bool ready; /* `out` holds a batch to emit */
     struct ArrowArray out;
     int64_t rg_skipped; /* row groups skipped by the residual (statistics) */
@@ -454,6 +455,10 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
             if (!k)
                 return floe__error_nomem();
             L->keep = k;
+            int64_t *ix = floe__realloc(L->idx, (size_t)n * sizeof *ix);
+            if (!ix)
+                return floe__error_nomem();
+            L->idx = ix;
             L->keep_cap = (size_t)n;
         }
         memset(L->keep, 1, (size_t)n);
@@ -480,20 +485,9 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
                     L->keep[i] = 0;
             }
         }
-        if (filter) {
-            floe_arrow_row g = {&s->read_root, b, 0};
-            for (int64_t i = 0; i < n; i++) {
-                if (!L->keep[i])
-                    continue;
-                bool ok;
-                g.row = i;
-                FLOE_TRY(floe_expr_eval(&ok, res, floe__arrow_row_value, &g));
-                L->keep[i] = ok;
-            }
-        }
-        kept = 0;
-        for (int64_t i = 0; i < n; i++)
-            kept += L->keep[i];
+        if (filter)
+            FLOE_TRY(floe__scan_filter_rows(L->keep, res, &s->read_root, b, n));
+        kept = floe__scan_kept_rows(L->keep, n, L->idx);
     }
     L->row_off += n;
     if (kept == n && s->nread == s->nout) {
@@ -511,15 +505,7 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
             b->children[c]->release = NULL;
             continue;
         }
-        floe_arrow_builder *bl;
-        if ((rc = floe__arrow_builder_new(&bl, s->fields[c].type)) < 0)
-            break;
-        for (int64_t i = 0; i < n && rc == 0; i++)
-            if (L->keep[i])
-                rc = floe__scan_copy_slot(bl, b->children[c], s->fields[c].type, i);
-        if (rc == 0)
-            rc = floe__arrow_builder_finish(bl, out->children[c]);
-        floe__arrow_builder_free(bl);
+        rc = floe__scan_take(out->children[c], b->children[c], s->fields[c].type, L->idx, kept);
     }
     if (rc < 0) {
         out->release(out);
@@ -640,6 +626,7 @@ static void st_release(struct ArrowArrayStream *st)
         for (size_t i = 0; i < s->nlanes; i++) {
             task_close(&s->lanes[i]);
             floe__free(s->lanes[i].keep);
+            floe__free(s->lanes[i].idx);
         }
         floe__free(s->lanes);
         floe__pool_free(s->pool);

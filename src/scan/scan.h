@@ -158,6 +158,20 @@ struct floe_arrow_builder;
 int floe__scan_copy_slot(struct floe_arrow_builder *b, const struct ArrowArray *a,
                          const floe_type *t, int64_t i);
 
+/* The residual filter on a decoded batch (vfilter.c): keep[i] stays 1 only
+ * where it was 1 and row i of `batch` (a struct array of `root`'s fields,
+ * n rows) matches the bound expression `res` -- the answers of
+ * floe_expr_eval with floe__arrow_row_value, a column at a time. */
+int floe__scan_filter_rows(uint8_t *keep, const struct floe_expr *res, const floe_type *root,
+                           const struct ArrowArray *batch, int64_t n);
+/* The indices i < n where keep[i] != 0, ascending, into idx (room for n);
+ * returns how many. */
+int64_t floe__scan_kept_rows(const uint8_t *keep, int64_t n, int64_t *idx);
+/* Rows idx[0..kept) (ascending) of column `in` (Iceberg type t) as a new
+ * array `out`. */
+int floe__scan_take(struct ArrowArray *out, const struct ArrowArray *in, const floe_type *t,
+                    const int64_t *idx, int64_t kept);
+
 /* Parse the textual filter form into an unbound expression in `a`.
  * `schema` (may be NULL) only steers literal typing (fractions on decimal
  * columns stay exact). FLOE_EINVALID naming the offset on a syntax error. */

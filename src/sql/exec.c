@@ -54,6 +54,10 @@ static const struct {
     {"Procedure ", "NoSuchProcedureException"},
     {"Catalog '", "CatalogNotFoundException"},
     {"Requirement failed", "CommitFailedException"},
+    {"Cannot find source column", "ValidationException"}, /* schema evolution */
+    {"Cannot find field '", "ValidationException"},
+    {"Cannot bind: ", "ValidationException"},
+    {"Invalid schema: multiple fields", "ValidationException"},
 };
 
 const char *floe__sql_error_class(int code, const char *message)

@@ -739,8 +739,13 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
         floe_snapshot_info si;
         if (o.has_snapshot_id)
             pinned = o.snapshot_id;
-        else if (o.ref && floe_table_snapshot_by_ref(cur, o.ref, &si) == 0)
-            pinned = si.snapshot_id;
+        else if (o.ref && floe_table_snapshot_by_ref(cur, o.ref, &si) == 0) {
+            /* SnapshotUtil.schemaFor: a tag reads with its snapshot's
+             * schema, a branch with the table's current one */
+            const floe_snapshot_ref *ref = floe__metadata_ref(d->schema_owner, o.ref);
+            if (!ref || ref->type != FLOE_REF_BRANCH)
+                pinned = si.snapshot_id;
+        }
         for (size_t i = 0; pinned >= 0 && i < d->schema_owner->nsnapshots; i++) {
             const floe_snapshot *sn = &d->schema_owner->snapshots[i];
             if (sn->snapshot_id == pinned && sn->has_schema_id) {

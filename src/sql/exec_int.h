@@ -113,6 +113,11 @@ int floe__sql_sqlite_fail(floe_sql_session *s);
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 
 /* INSERT INTO / INSERT OVERWRITE. */
+/* exec_table.c: Spark's name of an Iceberg type, catalogString or (sql)
+ * the SQL form of messages ("STRUCT<a: INT, b: STRING>"). */
+int floe__sql_spark_type(const struct floe_type *t, bool sql, floe_buf *b);
+/* exec_alter.c: ALTER TABLE evolution DDL (FLOE_SQL_ALTER_SCHEMA). */
+int floe__sql_exec_alter(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
 int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
 /* exec_refs.c: whether table `ident` (as the session sees it) has
  * write.wap.enabled=true, which makes spark.wap.branch apply (Spark's

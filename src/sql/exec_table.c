@@ -14,6 +14,7 @@
 #include "table/table.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- CREATE TABLE */
@@ -363,42 +364,52 @@ done:
 
 /* ---------------------------------------------------------------- DESCRIBE */
 
-/* Spark's name of an Iceberg type. */
-static int spark_type(const floe_type *t, floe_buf *b)
+/* Spark's name of an Iceberg type: its catalogString ("struct<a:int>",
+ * DESCRIBE) or, with `sql`, its SQL form in messages ("STRUCT<a: INT>"). */
+int floe__sql_spark_type(const floe_type *t, bool sql, floe_buf *b)
 {
+    const char *name = NULL;
     switch (t->id) {
-    case FLOE_T_BOOLEAN: return floe__buf_puts(b, "boolean");
-    case FLOE_T_INT: return floe__buf_puts(b, "int");
-    case FLOE_T_LONG: return floe__buf_puts(b, "bigint");
-    case FLOE_T_FLOAT: return floe__buf_puts(b, "float");
-    case FLOE_T_DOUBLE: return floe__buf_puts(b, "double");
-    case FLOE_T_DECIMAL: return floe__buf_printf(b, "decimal(%d,%d)", t->precision, t->scale);
-    case FLOE_T_DATE: return floe__buf_puts(b, "date");
-    case FLOE_T_TIMESTAMP: return floe__buf_puts(b, "timestamp_ntz");
-    case FLOE_T_TIMESTAMPTZ: return floe__buf_puts(b, "timestamp");
+    case FLOE_T_BOOLEAN: name = "boolean"; break;
+    case FLOE_T_INT: name = "int"; break;
+    case FLOE_T_LONG: name = "bigint"; break;
+    case FLOE_T_FLOAT: name = "float"; break;
+    case FLOE_T_DOUBLE: name = "double"; break;
+    case FLOE_T_DECIMAL:
+        return floe__buf_printf(b, sql ? "DECIMAL(%d,%d)" : "decimal(%d,%d)", t->precision,
+                                t->scale);
+    case FLOE_T_DATE: name = "date"; break;
+    case FLOE_T_TIMESTAMP: name = "timestamp_ntz"; break;
+    case FLOE_T_TIMESTAMPTZ: name = "timestamp"; break;
     case FLOE_T_STRING:
-    case FLOE_T_UUID: return floe__buf_puts(b, "string");
+    case FLOE_T_UUID: name = "string"; break;
     case FLOE_T_FIXED:
-    case FLOE_T_BINARY: return floe__buf_puts(b, "binary");
+    case FLOE_T_BINARY: name = "binary"; break;
     case FLOE_T_LIST:
-        FLOE_TRY(floe__buf_puts(b, "array<"));
-        FLOE_TRY(spark_type(t->element->type, b));
+        FLOE_TRY(floe__buf_puts(b, sql ? "ARRAY<" : "array<"));
+        FLOE_TRY(floe__sql_spark_type(t->element->type, sql, b));
         return floe__buf_putc(b, '>');
     case FLOE_T_MAP:
-        FLOE_TRY(floe__buf_puts(b, "map<"));
-        FLOE_TRY(spark_type(t->key->type, b));
-        FLOE_TRY(floe__buf_putc(b, ','));
-        FLOE_TRY(spark_type(t->value->type, b));
+        FLOE_TRY(floe__buf_puts(b, sql ? "MAP<" : "map<"));
+        FLOE_TRY(floe__sql_spark_type(t->key->type, sql, b));
+        FLOE_TRY(floe__buf_puts(b, sql ? ", " : ","));
+        FLOE_TRY(floe__sql_spark_type(t->value->type, sql, b));
         return floe__buf_putc(b, '>');
     case FLOE_T_STRUCT:
-        FLOE_TRY(floe__buf_puts(b, "struct<"));
+        FLOE_TRY(floe__buf_puts(b, sql ? "STRUCT<" : "struct<"));
         for (size_t i = 0; i < t->nfields; i++) {
-            FLOE_TRY(floe__buf_printf(b, "%s%s:", i ? "," : "", t->fields[i].name));
-            FLOE_TRY(spark_type(t->fields[i].type, b));
+            FLOE_TRY(floe__buf_printf(b, "%s%s%s", i ? (sql ? ", " : ",") : "", t->fields[i].name,
+                                      sql ? ": " : ":"));
+            FLOE_TRY(floe__sql_spark_type(t->fields[i].type, sql, b));
         }
         return floe__buf_putc(b, '>');
     default: return floe__type_format(t, b);
     }
+    if (!sql)
+        return floe__buf_puts(b, name);
+    for (const char *c = name; *c; c++)
+        FLOE_TRY(floe__buf_putc(b, (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c)));
+    return 0;
 }
 
 static const char *transform_text(floe_arena *a, const floe_partition_field *f, const char *col)
@@ -435,6 +446,96 @@ static int add3(struct rows3 *r, const char *x, const char *y, const char *z)
     return 0;
 }
 
+/* Spark's DESCRIBE EXTENDED "Table Properties": SparkTable.properties()
+ * (format, current-snapshot-id, format-version, sort-order,
+ * identifier-fields) and the table's own, sorted by key. */
+static int kv_cmp(const void *x, const void *y)
+{
+    return strcmp(((const floe_kv *)x)->key, ((const floe_kv *)y)->key);
+}
+
+static const char *sort_order_text(floe_arena *a, const floe_table_metadata *m)
+{
+    const floe_sort_order *o = floe__metadata_sort_order(m, m->default_sort_order_id);
+    const floe_schema *sc = floe__metadata_current_schema(m);
+    if (!o || !o->nfields || !sc)
+        return NULL;
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < o->nfields; i++) {
+        const floe_sort_field *f = &o->fields[i];
+        const floe_field *src = floe__schema_field_by_id(sc, f->source_id);
+        const char *col = src ? src->name : "?";
+        const char *dir = f->descending ? "DESC" : "ASC";
+        const char *nulls = f->nulls_first ? "NULLS FIRST" : "NULLS LAST";
+        if (i)
+            rc = floe__buf_puts(&b, ", ");
+        switch (f->transform.kind) {
+        case FLOE_TR_BUCKET:
+            rc = rc ? rc : floe__buf_printf(&b, "bucket(%d, %s)", (int)f->transform.param, col);
+            break;
+        case FLOE_TR_TRUNCATE:
+            rc = rc ? rc : floe__buf_printf(&b, "truncate(%s, %d)", col, (int)f->transform.param);
+            break;
+        case FLOE_TR_YEAR: rc = rc ? rc : floe__buf_printf(&b, "years(%s)", col); break;
+        case FLOE_TR_MONTH: rc = rc ? rc : floe__buf_printf(&b, "months(%s)", col); break;
+        case FLOE_TR_DAY: rc = rc ? rc : floe__buf_printf(&b, "days(%s)", col); break;
+        case FLOE_TR_HOUR: rc = rc ? rc : floe__buf_printf(&b, "hours(%s)", col); break;
+        default: rc = rc ? rc : floe__buf_puts(&b, col); break;
+        }
+        if (rc == 0)
+            rc = floe__buf_printf(&b, " %s %s", dir, nulls);
+    }
+    const char *r = rc == 0 && b.ptr ? floe__arena_strdup(a, b.ptr) : NULL;
+    floe__buf_free(&b);
+    return r;
+}
+
+static int describe_properties(const floe_table_metadata *m, floe_arena *a, floe_buf *tb)
+{
+    size_t n = 0, cap = m->properties.n + 5;
+    floe_kv *kv = floe__arena_calloc(a, cap, sizeof *kv);
+    if (!kv)
+        return floe__error_nomem();
+    kv[n].key = (char *)"current-snapshot-id";
+    kv[n++].value = m->has_current_snapshot
+                        ? floe__arena_sprintf(a, "%lld", (long long)m->current_snapshot_id)
+                        : (char *)"none";
+    kv[n].key = (char *)"format";
+    kv[n++].value = (char *)"iceberg/parquet";
+    kv[n].key = (char *)"format-version";
+    kv[n++].value = floe__arena_sprintf(a, "%d", m->format_version);
+    const char *order = sort_order_text(a, m);
+    if (order) {
+        kv[n].key = (char *)"sort-order";
+        kv[n++].value = (char *)order;
+    }
+    const floe_schema *sc = floe__metadata_current_schema(m);
+    if (sc && sc->n_identifier_field_ids) {
+        floe_buf b = FLOE_BUF_INIT;
+        int rc = floe__buf_putc(&b, '[');
+        for (size_t i = 0; rc == 0 && i < sc->n_identifier_field_ids; i++) {
+            const floe_field *f = floe__schema_field_by_id(sc, sc->identifier_field_ids[i]);
+            rc = floe__buf_printf(&b, "%s%s", i ? "," : "", f ? f->name : "?");
+        }
+        if (rc == 0)
+            rc = floe__buf_putc(&b, ']');
+        kv[n].key = (char *)"identifier-fields";
+        kv[n++].value = rc == 0 ? floe__arena_strdup(a, b.ptr) : NULL;
+        floe__buf_free(&b);
+    }
+    for (size_t i = 0; i < m->properties.n; i++)
+        kv[n++] = m->properties.items[i];
+    for (size_t i = 0; i < n; i++)
+        if (!kv[i].value)
+            return floe__error_nomem();
+    qsort(kv, n, sizeof *kv, kv_cmp);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = floe__buf_printf(tb, "%s%s=%s", i ? "," : "", kv[i].key, kv[i].value);
+    return rc;
+}
+
 static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     if (st->target.kind != FLOE_SQLREF_TABLE)
@@ -456,7 +557,7 @@ static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     for (size_t i = 0; rc == 0 && sc && i < sc->root->nfields; i++) {
         const floe_field *f = &sc->root->fields[i];
         floe__buf_clear(&tb);
-        rc = spark_type(f->type, &tb);
+        rc = floe__sql_spark_type(f->type, false, &tb);
         const char *ty = rc == 0 ? floe__arena_strdup(a, tb.ptr ? tb.ptr : "") : NULL;
         if (rc == 0)
             rc = ty ? add3(&r, f->name, ty, f->doc) : floe__error_nomem();
@@ -488,15 +589,8 @@ static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
         if (rc == 0)
             rc = add3(&r, "Provider", "iceberg", "");
         floe__buf_clear(&tb);
-        if (rc == 0 && m->has_current_snapshot)
-            rc = floe__buf_printf(&tb, "current-snapshot-id=%lld,", (long long)m->current_snapshot_id);
-        else if (rc == 0)
-            rc = floe__buf_puts(&tb, "current-snapshot-id=none,");
         if (rc == 0)
-            rc = floe__buf_printf(&tb, "format=iceberg/parquet,format-version=%d", m->format_version);
-        for (size_t i = 0; rc == 0 && i < m->properties.n; i++)
-            rc = floe__buf_printf(&tb, ",%s=%s", m->properties.items[i].key,
-                                  m->properties.items[i].value);
+            rc = describe_properties(m, a, &tb);
         const char *props = rc == 0 ? floe__arena_sprintf(a, "[%s]", tb.ptr) : NULL;
         if (rc == 0)
             rc = props ? add3(&r, "Table Properties", props, "") : floe__error_nomem();
@@ -612,6 +706,7 @@ int floe__sql_exec_table_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe
     case FLOE_SQL_RENAME_TABLE: return rename_table(s, st, a);
     case FLOE_SQL_CREATE_REF:
     case FLOE_SQL_DROP_REF: return ref_ddl(s, st, a);
+    case FLOE_SQL_ALTER_SCHEMA: return floe__sql_exec_alter(s, st, a);
     case FLOE_SQL_DESCRIBE: return describe(s, st, a);
     case FLOE_SQL_REFRESH: {
         const char *ident = floe__sql_table_ident(s, &st->target, a);

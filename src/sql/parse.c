@@ -546,6 +546,7 @@ const char *floe__sql_kind_name(floe_sql_kind k)
     case FLOE_SQL_CALL: return "CALL";
     case FLOE_SQL_CREATE_VIEW: return "CREATE_VIEW";
     case FLOE_SQL_DROP_VIEW: return "DROP_VIEW";
+    case FLOE_SQL_ALTER_SCHEMA: return "ALTER_SCHEMA";
     }
     return "?";
 }

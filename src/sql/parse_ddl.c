@@ -273,7 +273,7 @@ static int parse_type_tree(sql_parser *p, const floe_type **out, int depth)
 }
 
 /* Column type at the cursor. */
-static int parse_type(sql_parser *p, floe_sql_column *col)
+int floe__sql_column_type(sql_parser *p, floe_sql_column *col)
 {
     sql_tok *t = floe__sql_peek(p, 0), *n = floe__sql_peek(p, 1);
     if (!(t->kind == TK_WORD && n->kind == TK_OP &&
@@ -300,7 +300,7 @@ static int parse_columns(sql_parser *p, floe_sql_create_table *ct)
         floe_sql_column *c = &cols[n];
         memset(c, 0, sizeof *c);
         FLOE_TRY(floe__sql_ident(p, &c->name));
-        FLOE_TRY(parse_type(p, c));
+        FLOE_TRY(floe__sql_column_type(p, c));
         for (;;) {
             if (floe__sql_accept(p, "NOT")) {
                 FLOE_TRY(floe__sql_expect(p, "NULL"));
@@ -323,7 +323,7 @@ static int parse_columns(sql_parser *p, floe_sql_create_table *ct)
     return floe__sql_expect_op(p, ")");
 }
 
-static int parse_partition_field(sql_parser *p, floe_sql_partition_field *f)
+int floe__sql_partition_term(sql_parser *p, floe_sql_partition_field *f)
 {
     sql_tok *t = floe__sql_peek(p, 0);
     sql_tok *n = floe__sql_peek(p, 1);
@@ -385,7 +385,7 @@ static int parse_partitioned_by(sql_parser *p, floe_sql_create_table *ct)
         if (!(fs = floe__sql_grow(p->a, fs, n, &cap, sizeof *fs)))
             return FLOE_ENOMEM;
         memset(&fs[n], 0, sizeof fs[n]);
-        FLOE_TRY(parse_partition_field(p, &fs[n]));
+        FLOE_TRY(floe__sql_partition_term(p, &fs[n]));
         n++;
     } while (floe__sql_accept_op(p, ","));
     ct->partition = fs;
@@ -689,6 +689,9 @@ int floe__sql_parse_alter(sql_parser *p, floe_sql_stmt *st)
     FLOE_TRY(floe__sql_table_name(p, false, &st->target));
     floe_sql_ref *r = &st->ref;
     r->max_ref_age_ms = r->min_snapshots_to_keep = r->max_snapshot_age_ms = -1;
+    int ev = floe__sql_parse_alter_schema(p, st);
+    if (ev <= 0)
+        return ev;
     if (floe__sql_accept(p, "SET")) {
         st->kind = FLOE_SQL_SET_PROPS;
         if (!floe__sql_accept(p, "TBLPROPERTIES"))

@@ -197,6 +197,7 @@ typedef enum floe_sql_kind {
     FLOE_SQL_CALL,             /* call */
     FLOE_SQL_CREATE_VIEW,      /* CREATE [OR REPLACE] TEMPORARY VIEW: view_name, columns, query */
     FLOE_SQL_DROP_VIEW,        /* view_name, if_exists */
+    FLOE_SQL_ALTER_SCHEMA,     /* ALTER TABLE schema / partition / order / identifier DDL: alter */
 } floe_sql_kind;
 
 typedef struct floe_sql_prop {
@@ -223,6 +224,49 @@ typedef struct floe_sql_partition_field {
     const char *column;
     int32_t param; /* N or W; 0 otherwise */
 } floe_sql_partition_field;
+
+/* ALTER TABLE evolution DDL (Spark 3.5 + Iceberg extensions). */
+typedef enum floe_sql_alter_kind {
+    FLOE_SQL_ALT_ADD_COLUMNS = 0, /* columns (name dotted), positions */
+    FLOE_SQL_ALT_RENAME_COLUMN,   /* column -> new_name */
+    FLOE_SQL_ALT_ALTER_COLUMN,    /* column: type / comment / nullability / position */
+    FLOE_SQL_ALT_DROP_COLUMNS,    /* names, if_exists */
+    FLOE_SQL_ALT_ADD_PARTITION,   /* field [AS name] */
+    FLOE_SQL_ALT_DROP_PARTITION,  /* field (a bare name may be a field name) */
+    FLOE_SQL_ALT_REPLACE_PARTITION, /* field WITH with [AS name] */
+    FLOE_SQL_ALT_WRITE,           /* order, distribution */
+    FLOE_SQL_ALT_SET_IDENTIFIER,  /* names */
+    FLOE_SQL_ALT_DROP_IDENTIFIER, /* names */
+} floe_sql_alter_kind;
+
+typedef struct floe_sql_sort_item {
+    const char *transform; /* Iceberg transform (identity, bucket[N], ...) */
+    const char *column;
+    bool descending, nulls_first;
+} floe_sql_sort_item;
+
+typedef struct floe_sql_alter {
+    floe_sql_alter_kind kind;
+    const floe_sql_column *columns; /* ADD COLUMNS; ALTER COLUMN TYPE: columns[0] */
+    const int *positions;           /* per added column: 0 none, 1 FIRST, 2 AFTER */
+    const char *const *after;       /* per added column: the AFTER column */
+    size_t ncolumns;
+    const char *column;             /* RENAME / ALTER COLUMN: dotted name */
+    const char *new_name;
+    bool set_type, set_comment, drop_not_null, set_not_null;
+    int position;                   /* ALTER COLUMN: 0 none, 1 FIRST, 2 AFTER (after) */
+    const char *after_column;
+    const char *const *names;       /* DROP COLUMNS, identifier fields */
+    size_t nnames;
+    bool if_exists;
+    const char *field_name;         /* DROP PARTITION FIELD <name> candidate */
+    const char *transform, *source; /* partition field term */
+    const char *with_transform, *with_source;
+    const char *as_name;
+    const floe_sql_sort_item *order;
+    size_t norder;
+    const char *distribution;       /* "hash", "none", "range" or NULL (unchanged) */
+} floe_sql_alter;
 
 /* Rewritten SQLite text. Its Iceberg references are in the statement's refs. */
 typedef struct floe_sql_query {
@@ -351,6 +395,7 @@ typedef struct floe_sql_stmt {
     floe_sql_ref ref;
     floe_sql_merge merge;
     floe_sql_call call;
+    floe_sql_alter alter;
 } floe_sql_stmt;
 
 /* ---------------------------------------------------------------- API */

@@ -100,6 +100,14 @@ int floe__sql_add_ref(sql_parser *p, const floe_sql_tref *ref, const char **sqli
 int floe__sql_parse_create(sql_parser *p, floe_sql_stmt *st);
 int floe__sql_parse_alter(sql_parser *p, floe_sql_stmt *st);
 int floe__sql_props(sql_parser *p, bool with_values, floe_sql_prop **out, size_t *n);
+/* A column type at the cursor (primitive or ARRAY/MAP/STRUCT tree). */
+int floe__sql_column_type(sql_parser *p, floe_sql_column *col);
+/* A partition transform term: col, years(col), bucket(N, col), ... */
+int floe__sql_partition_term(sql_parser *p, floe_sql_partition_field *f);
+
+/* parse_alter.c: ALTER TABLE <t> evolution DDL after the table name; 1
+ * when the statement is not one of them (cursor unchanged). */
+int floe__sql_parse_alter_schema(sql_parser *p, floe_sql_stmt *st);
 
 /* parse_dml.c */
 int floe__sql_parse_insert(sql_parser *p, floe_sql_stmt *st);

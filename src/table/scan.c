@@ -24,9 +24,13 @@ int floe_scan_open_table(floe_scan **out, struct floe_table *t, const floe_scan_
     bool have = true, pinned = true;
     if (o->has_snapshot_id)
         FLOE_TRY(floe_table_snapshot_by_id(t, o->snapshot_id, &info));
-    else if (o->ref)
+    else if (o->ref) {
         FLOE_TRY(floe_table_snapshot_by_ref(t, o->ref, &info));
-    else if (o->has_as_of_timestamp)
+        /* Java's SnapshotUtil.schemaFor: a branch reads with the table's
+         * current schema, a tag with its snapshot's */
+        const floe_snapshot_ref *r = floe__metadata_ref(t->metadata, o->ref);
+        pinned = !(r && r->type == FLOE_REF_BRANCH);
+    } else if (o->has_as_of_timestamp)
         FLOE_TRY(floe_table_snapshot_as_of_time(t, o->as_of_timestamp_ms, &info));
     else {
         have = floe_table_branch_snapshot(t, &info);

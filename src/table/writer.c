@@ -8,10 +8,19 @@
  * columns with the spec's transforms; a batch whose rows all fall in one
  * partition goes to that partition's writer as is, otherwise its rows are
  * copied into one Arrow builder per partition (primitive columns only).
- * One Parquet file is open per partition; it is rolled when its size
- * reaches write.target-file-size-bytes (512 MiB by default). Closed files
+ * One Parquet file is open per partition, at most WRITER_MAX_OPEN at once
+ * (a write touching more partitions closes the least recently opened file
+ * first, so an append of 100,000 partitions does not run out of file
+ * descriptors; a partition written again later gets another file); a file
+ * is rolled when its size reaches write.target-file-size-bytes (512 MiB by
+ * default). Closed files
  * become data files with the Parquet writer's metrics (column sizes,
  * value/null/NaN counts, bounds, split offsets).
+ *
+ * With a write sort order (spec "Sorting"; ALTER TABLE ... WRITE ORDERED
+ * BY) the rows of each partition are kept until the writer closes and
+ * written in that order, so every file is sorted (Spark sorts the rows of
+ * a task before writing). Only top-level sort sources are used.
  */
 #include "table/writer.h"
 
@@ -23,7 +32,10 @@
 #include "spec/value.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define WRITER_MAX_OPEN 256
 
 typedef struct part {
     char *key;             /* partition path ("" when unpartitioned) */
@@ -50,7 +62,32 @@ struct floe_data_writer {
     char *schema_json;
     const char *data_dir;  /* write.data.path or <location>/data */
     char *data_dir_owned;
+    size_t nopen;          /* parts with an open file */
+    size_t evict_at;       /* where the search for a file to close resumes */
+    const floe_sort_order *sort; /* the write order, NULL when unsorted */
+    int *sort_col;               /* per sort field: top-level column index */
 };
+
+/* The table's write order, when every source is a top-level column. */
+static int sort_setup(floe_data_writer *w, const floe_table_metadata *m)
+{
+    const floe_sort_order *o = floe__metadata_sort_order(m, m->default_sort_order_id);
+    if (!o || !o->nfields)
+        return 0;
+    if (!(w->sort_col = floe__arena_calloc(w->arena, o->nfields, sizeof *w->sort_col)))
+        return floe__error_nomem();
+    for (size_t i = 0; i < o->nfields; i++) {
+        w->sort_col[i] = -1;
+        for (size_t c = 0; c < w->schema->root->nfields; c++)
+            if (w->schema->root->fields[c].id == o->fields[i].source_id &&
+                !floe_type_is_nested(w->schema->root->fields[c].type))
+                w->sort_col[i] = (int)c;
+        if (w->sort_col[i] < 0)
+            return 0; /* not a top-level primitive: write unsorted */
+    }
+    w->sort = o;
+    return 0;
+}
 
 /* ---------------------------------------------------------------- lifecycle */
 
@@ -89,6 +126,8 @@ int floe__data_writer_new(floe_data_writer **out, floe_append *a)
         if (!w->data_dir)
             rc = floe__error_nomem();
     }
+    if (rc == 0)
+        rc = sort_setup(w, m);
     size_t nf = w->spec ? w->spec->nfields : 0;
     if (rc == 0 && nf) {
         w->source_col = floe__arena_calloc(w->arena, nf, sizeof *w->source_col);
@@ -239,6 +278,7 @@ static int part_close(floe_data_writer *w, part *p)
 {
     if (!p->pw)
         return 0;
+    w->nopen--;
     floe_pq_metrics m;
     memset(&m, 0, sizeof m);
     int rc = floe__pq_writer_close(p->pw, &m);
@@ -289,8 +329,18 @@ static int part_write(floe_data_writer *w, part *p, const struct ArrowArray *bat
 {
     if (batch->length == 0)
         return 0;
-    if (!p->pw)
+    if (!p->pw) {
+        /* close the oldest open file first when at the limit (round robin
+         * over the parts in creation order) */
+        for (size_t k = 0; w->nopen >= WRITER_MAX_OPEN && k < w->order.len; k++) {
+            part *q = ((part **)w->order.items)[w->evict_at];
+            w->evict_at = (w->evict_at + 1) % w->order.len;
+            if (q != p && q->pw)
+                FLOE_TRY(part_close(w, q));
+        }
         FLOE_TRY(part_open(w, p));
+        w->nopen++;
+    }
     FLOE_TRY(floe__pq_writer_write(p->pw, batch));
     if (floe__pq_writer_bytes(p->pw) >= w->target_size)
         return part_close(w, p);
@@ -371,6 +421,120 @@ static bool same_tuple(const floe_value *a, const floe_value *b, size_t n)
     return true;
 }
 
+/* Append row r of `batch` to `dst` (a builder of the schema's struct). */
+static int copy_row(const floe_type *root, floe_arrow_builder *dst,
+                    const struct ArrowArray *batch, int64_t r)
+{
+    int rc = 0;
+    for (size_t c = 0; rc == 0 && c < root->nfields; c++) {
+        floe_value v;
+        if (floe_type_is_nested(root->fields[c].type)) { /* as the scan copies rows */
+            rc = floe__scan_copy_slot(dst->children[c], batch->children[c],
+                                      root->fields[c].type, r);
+            continue;
+        }
+        rc = floe__arrow_value_at(batch->children[c], root->fields[c].type, r, &v);
+        if (rc == 0)
+            rc = floe__arrow_builder_append(dst->children[c], &v);
+    }
+    return rc == 0 ? floe__arrow_builder_struct_append(dst, true) : rc;
+}
+
+/* Sorted writes: route every row into its partition's builder. */
+static int keep_rows(floe_data_writer *w, const struct ArrowArray *batch)
+{
+    const floe_type *root = w->schema->root;
+    size_t nf = w->spec ? w->spec->nfields : 0;
+    floe_value cur[64];
+    if (nf > FLOE_ARRAY_LEN(cur))
+        return floe__error(FLOE_EUNSUPPORTED, "table", "more than 64 partition fields");
+    int rc = 0;
+    for (int64_t r = 0; rc == 0 && r < batch->length; r++) {
+        part *p = NULL;
+        if (nf)
+            rc = row_tuple(w, batch, r, cur);
+        if (rc == 0)
+            rc = part_get(w, nf ? cur : NULL, &p);
+        if (rc == 0 && !p->rows)
+            rc = floe__arrow_builder_new(&p->rows, root);
+        if (rc == 0)
+            rc = copy_row(root, p->rows, batch, r);
+    }
+    return rc;
+}
+
+typedef struct sort_ctx {
+    const floe_sort_order *o;
+    const floe_value *keys; /* field f of row r at keys[r * nfields + f] */
+} sort_ctx;
+
+static int row_cmp(const void *x, const void *y, void *payload)
+{
+    const sort_ctx *c = payload;
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    size_t nf = c->o->nfields;
+    for (size_t f = 0; f < nf; f++) {
+        const floe_value *va = &c->keys[(size_t)a * nf + f], *vb = &c->keys[(size_t)b * nf + f];
+        const floe_sort_field *sf = &c->o->fields[f];
+        int r;
+        if (va->is_null || vb->is_null)
+            r = va->is_null == vb->is_null ? 0 : (va->is_null == sf->nulls_first ? -1 : 1);
+        else
+            r = sf->descending ? -floe_value_compare(va, vb) : floe_value_compare(va, vb);
+        if (r)
+            return r;
+    }
+    return a < b ? -1 : a > b; /* stable */
+}
+
+/* Write a part's kept rows in the sort order. */
+static int write_sorted(floe_data_writer *w, part *p)
+{
+    if (!p->rows || p->rows->length == 0)
+        return 0;
+    const floe_type *root = w->schema->root;
+    size_t nf = w->sort->nfields;
+    struct ArrowArray all, sorted;
+    memset(&all, 0, sizeof all);
+    memset(&sorted, 0, sizeof sorted);
+    FLOE_TRY(floe__arrow_builder_finish(p->rows, &all));
+    size_t n = (size_t)all.length;
+    int64_t *perm = floe__calloc(n ? n : 1, sizeof *perm);
+    floe_value *keys = floe__calloc((n * nf) > 0 ? n * nf : 1, sizeof *keys);
+    floe_arrow_builder *b = NULL;
+    int rc = perm && keys ? 0 : floe__error_nomem();
+    for (size_t r = 0; rc == 0 && r < n; r++) {
+        perm[r] = (int64_t)r;
+        for (size_t f = 0; rc == 0 && f < nf; f++) {
+            int col = w->sort_col[f];
+            floe_value v;
+            rc = floe__arrow_value_at(all.children[col], root->fields[col].type, (int64_t)r, &v);
+            if (rc == 0 && v.is_null)
+                keys[r * nf + f] = v;
+            else if (rc == 0)
+                rc = floe_transform_apply(&w->sort->fields[f].transform, &v, &keys[r * nf + f]);
+        }
+    }
+    if (rc == 0) {
+        sort_ctx ctx = {w->sort, keys};
+        qsort_r(perm, n, sizeof *perm, row_cmp, &ctx);
+        rc = floe__arrow_builder_new(&b, root);
+    }
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        rc = copy_row(root, b, &all, perm[k]);
+    if (rc == 0)
+        rc = floe__arrow_builder_finish(b, &sorted);
+    if (rc == 0)
+        rc = part_write(w, p, &sorted);
+    if (sorted.release)
+        sorted.release(&sorted);
+    all.release(&all);
+    floe__arrow_builder_free(b);
+    floe__free(perm);
+    floe__free(keys);
+    return rc;
+}
+
 int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch)
 {
     const floe_type *root = w->schema->root;
@@ -378,6 +542,8 @@ int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch)
         return floe__error(FLOE_EINVALID, "table",
                            "batch has %lld columns, the table schema %zu",
                            (long long)batch->n_children, root->nfields);
+    if (w->sort)
+        return keep_rows(w, batch);
     size_t nf = w->spec ? w->spec->nfields : 0;
     if (nf == 0) {
         part *p;
@@ -417,19 +583,8 @@ int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch)
             else
                 *slot = p;
         }
-        for (size_t c = 0; rc == 0 && c < root->nfields; c++) {
-            floe_value v;
-            if (floe_type_is_nested(root->fields[c].type)) { /* as the scan copies rows */
-                rc = floe__scan_copy_slot(p->rows->children[c], batch->children[c],
-                                          root->fields[c].type, r);
-                continue;
-            }
-            rc = floe__arrow_value_at(batch->children[c], root->fields[c].type, r, &v);
-            if (rc == 0)
-                rc = floe__arrow_builder_append(p->rows->children[c], &v);
-        }
         if (rc == 0)
-            rc = floe__arrow_builder_struct_append(p->rows, true);
+            rc = copy_row(root, p->rows, batch, r);
     }
     for (size_t i = 0; i < touched.len; i++) {
         part *p = ((part **)touched.items)[i];
@@ -451,6 +606,8 @@ int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch)
 int floe__data_writer_close(floe_data_writer *w)
 {
     int rc = 0;
+    for (size_t i = 0; rc == 0 && w->sort && i < w->order.len; i++)
+        rc = write_sorted(w, ((part **)w->order.items)[i]);
     for (size_t i = 0; rc == 0 && i < w->order.len; i++)
         rc = part_close(w, ((part **)w->order.items)[i]);
     return rc;

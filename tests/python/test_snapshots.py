@@ -21,6 +21,9 @@ def test_rollback_set_current_cherrypick(table):
     assert table.current_snapshot_id() == s2  # nothing committed
     assert table.history().num_rows == 4
     snaps = {r["snapshot_id"]: r["committed_at"] for r in table.snapshots().to_pylist()}
+    # time travel: the snapshot current at a timestamp (at or before it)
+    assert table.scan(as_of=snaps[s1].replace(" ", "T")).to_arrow().num_rows == 1
+    assert table.scan(as_of=snaps[s2].replace(" ", "T")).to_arrow().num_rows == 2
     # strictly older than s2's commit: s1
     assert table.rollback_to_timestamp(snaps[s2].replace(" ", "T")) == (s2, s1)
     with pytest.raises(TypeError):

@@ -136,3 +136,22 @@ def test_million_row_scan_does_not_leak(cat):
             rss.append(_rss_kb())
     # flat after warm-up: less than 1/4 of one scan's data (16 MB) of growth
     assert rss[1] - rss[0] < 4 * 1024, rss
+
+
+def test_append_many_partitions_bounded_open_files(cat):
+    # one append over more partitions than the process may open files: the
+    # writer keeps a bounded number of partition files open at once
+    import resource
+    cat.sql("CREATE NAMESPACE IF NOT EXISTS p")
+    cat.sql("CREATE TABLE p.t (id BIGINT, p BIGINT) USING iceberg PARTITIONED BY (p)")
+    t = cat.load_table("p.t")
+    n = 800
+    ids = pa.array(range(n), pa.int64())
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(500, hard), hard))
+    try:
+        t.append(pa.table({"id": ids, "p": ids}))
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert t.files().num_rows == n  # still one file per partition
+    assert sorted(t.to_arrow().column("id").to_pylist()) == list(range(n))

@@ -98,6 +98,38 @@ static inline int64_t fx_micros(int y, unsigned m, unsigned d, int hh, int mm, i
     return ((int64_t)fx_days(y, m, d) * 86400 + hh * 3600 + mm * 60 + ss) * 1000000;
 }
 
+/* xorshift64: the random generator of the property tests (seed by
+ * assigning fx_rng_state). */
+static uint64_t fx_rng_state = 0x9e3779b97f4a7c15ull;
+
+static inline uint64_t fx_rnd(void)
+{
+    fx_rng_state ^= fx_rng_state << 13;
+    fx_rng_state ^= fx_rng_state >> 7;
+    fx_rng_state ^= fx_rng_state << 17;
+    return fx_rng_state;
+}
+
+static inline int64_t fx_rnd_range(int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(fx_rnd() % (uint64_t)(hi - lo + 1));
+}
+
+/* A random AND / OR / NOT tree of up to `depth` levels over pred(a). */
+static inline const floe_expr *fx_rnd_expr(floe_arena *a, int depth,
+                                           const floe_expr *(*pred)(floe_arena *a))
+{
+    if (depth == 0 || fx_rnd() % 3 == 0)
+        return pred(a);
+    switch (fx_rnd() % 3) {
+    case 0:
+        return floe_expr_and(a, fx_rnd_expr(a, depth - 1, pred), fx_rnd_expr(a, depth - 1, pred));
+    case 1:
+        return floe_expr_or(a, fx_rnd_expr(a, depth - 1, pred), fx_rnd_expr(a, depth - 1, pred));
+    default: return floe_expr_not(a, fx_rnd_expr(a, depth - 1, pred));
+    }
+}
+
 /* Format an expression into a static buffer ring (for FT_EQ_STR). */
 static inline const char *fx_fmt(const floe_expr *e)
 {

@@ -13,20 +13,8 @@
 
 #include <stdlib.h>
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static int64_t rnd_range(int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
-}
+#define rnd fx_rnd
+#define rnd_range fx_rnd_range
 
 /* Columns used by the generator. */
 static const int32_t cols[] = {1, 2, 3, 4, 5, 6, 8, 9, 20, 21};
@@ -131,13 +119,7 @@ static const floe_expr *rnd_pred(floe_arena *a)
 
 static const floe_expr *rnd_expr(floe_arena *a, int depth)
 {
-    if (depth == 0 || rnd() % 3 == 0)
-        return rnd_pred(a);
-    switch (rnd() % 3) {
-    case 0: return floe_expr_and(a, rnd_expr(a, depth - 1), rnd_expr(a, depth - 1));
-    case 1: return floe_expr_or(a, rnd_expr(a, depth - 1), rnd_expr(a, depth - 1));
-    default: return floe_expr_not(a, rnd_expr(a, depth - 1));
-    }
+    return fx_rnd_expr(a, depth, rnd_pred);
 }
 
 /* A random partition spec of 1..3 fields over the generator's columns. */
@@ -280,7 +262,7 @@ static void test_no_false_negatives(void)
     /* FLOE_PROP_SEED / FLOE_PROP_ITERS explore further than the default run. */
     const char *seed = getenv("FLOE_PROP_SEED"), *iters = getenv("FLOE_PROP_ITERS");
     if (seed)
-        rng_state ^= strtoull(seed, NULL, 10) * 0x2545F4914F6CDD1Dull;
+        fx_rng_state ^= strtoull(seed, NULL, 10) * 0x2545F4914F6CDD1Dull;
     int niter = iters ? atoi(iters) : 4000;
     for (int iter = 0; iter < niter; iter++) {
         floe_arena *a = floe__arena_new(8192);

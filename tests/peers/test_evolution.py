@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Schema and partition evolution (issue #23) against Spark 3.5 + Iceberg 1.11.
+
+One engine evolves a table (add / drop / rename / promote / reorder columns, partition
+spec changes, a write order), writing a snapshot after each change; the other reads every
+snapshot (VERSION AS OF: that snapshot's schema) and a branch (the current schema); rows
+must be identical. Bad input gets Spark's error class and message, and commits nothing."""
+import os
+import re
+
+import pytest
+
+from conftest import Floe, add_catalog, floe_json_rows, jdbc_props, key, spark_rows, uniq
+
+STEPS = [
+    "ALTER TABLE {t} ADD COLUMNS (price DECIMAL(9,2) COMMENT 'p', pt STRUCT<x: INT, y: INT>)",
+    "ALTER TABLE {t} RENAME COLUMN data TO payload",
+    "ALTER TABLE {t} ALTER COLUMN n TYPE BIGINT",
+    "ALTER TABLE {t} ALTER COLUMN price TYPE DECIMAL(12,2)",
+    "ALTER TABLE {t} ALTER COLUMN f TYPE DOUBLE",
+    "ALTER TABLE {t} ALTER COLUMN n FIRST",
+    "ALTER TABLE {t} ALTER COLUMN price AFTER id",
+    "ALTER TABLE {t} ADD COLUMN pt.z STRING",
+    "ALTER TABLE {t} DROP COLUMN f",
+    "ALTER TABLE {t} ADD PARTITION FIELD bucket(4, id)",
+    "ALTER TABLE {t} DROP PARTITION FIELD cat",
+    "ALTER TABLE {t} WRITE ORDERED BY n DESC, id",
+]
+# a row after each step, in the schema of that step (column order as written)
+ROWS = [
+    "(3, 'c', 'x', 30, 3.5, 3.25, named_struct('x', 1, 'y', 2))",
+    "(4, 'd', 'y', 40, 4.5, 4.25, named_struct('x', 3, 'y', 4))",
+    "(5, 'e', 'x', 5000000000, 5.5, 5.25, NULL)",
+    "(6, 'f', 'z', 60, 6.5, 1234567890.12, named_struct('x', 5, 'y', 6))",
+    "(7, 'g', 'x', 70, 7.125, 7.5, NULL)",
+    "(80, 8, 'h', 'y', 8.25, 8.5, NULL)",
+    "(90, 9, 9.5, 'i', 'x', 9.75, named_struct('x', 7, 'y', 8))",
+    "(100, 10, 10.5, 'j', 'z', 10.75, named_struct('x', 9, 'y', 10, 'z', 'zz'))",
+    "(110, 11, 11.5, 'k', 'x', named_struct('x', 11, 'y', 12, 'z', NULL))",
+    "(120, 12, 12.5, 'l', 'y', NULL)",
+    "(130, 13, 13.5, 'm', 'q', named_struct('x', 13, 'y', 14, 'z', 'w'))",
+    "(140, 14, 14.5, 'n', 'x', NULL)",
+]
+CREATE = "CREATE TABLE {t} (id BIGINT NOT NULL, data STRING, cat STRING, n INT, f FLOAT) " \
+         "USING iceberg PARTITIONED BY (cat)"
+FIRST = "INSERT INTO {t} VALUES (1, 'a', 'x', 10, 1.5), (2, 'b', 'y', 20, 2.5)"
+
+
+def env(spark, warehouse):
+    name = uniq("ev")
+    fl = Floe(warehouse, name)
+    fl.sql("CREATE NAMESPACE s")
+    cat = add_catalog(spark, name, jdbc_props(os.path.join(warehouse, "catalog.db"), warehouse))
+    return fl, cat
+
+
+def snapshots(fl):
+    return [r["snapshot_id"] for r in fl.rows(
+        "SELECT snapshot_id FROM s.t.snapshots ORDER BY committed_at")]
+
+
+def floe_read(fl, q):
+    return sorted(floe_json_rows(fl.sql(q).stdout), key=key)
+
+
+def evolve(run, t):
+    run(CREATE.format(t=t))
+    run(FIRST.format(t=t))
+    run(f"ALTER TABLE {t} CREATE BRANCH before_evolution")
+    for step, row in zip(STEPS, ROWS):
+        run(step.format(t=t))
+        run(f"INSERT INTO {t} VALUES {row}")
+
+
+def check_every_snapshot(fl, spark, cat):
+    sids = snapshots(fl)
+    assert len(sids) == 1 + len(STEPS)
+    for sid in sids:
+        want = spark_rows(spark.sql(f"SELECT * FROM {cat}.s.t VERSION AS OF {sid}"))
+        got = floe_read(fl, f"SELECT * FROM s.t VERSION AS OF {sid}")
+        assert got == want, f"snapshot {sid}"
+    # a branch reads with the table's current schema (SparkTable of a branch)
+    want = spark_rows(spark.sql(f"SELECT * FROM {cat}.s.t.branch_before_evolution"))
+    assert floe_read(fl, "SELECT * FROM s.t.branch_before_evolution") == want
+    assert set(want[0]) == {"n", "id", "price", "payload", "cat", "pt"}
+    # current state: columns in the evolved order, every row
+    want = spark_rows(spark.sql(f"SELECT * FROM {cat}.s.t"))
+    assert floe_read(fl, "SELECT * FROM s.t") == want
+    assert len(want) == 2 + len(ROWS)
+    assert {"id": "5", "n": "5000000000"}.items() <= next(r for r in want if r["id"] == "5").items()
+    # partition pruning across specs gives the same rows
+    for q in ("cat = 'x'", "id = 120", "id > 100 AND cat = 'x'"):
+        want = spark_rows(spark.sql(f"SELECT id FROM {cat}.s.t WHERE {q}"))
+        assert floe_read(fl, f"SELECT id FROM s.t WHERE {q}") == want, q
+    # the metadata both engines left behind describes the same table
+    want = spark_rows(spark.sql(f"SELECT spec_id, count(*) AS c FROM {cat}.s.t.files GROUP BY spec_id"))
+    assert floe_read(fl, "SELECT spec_id, count(*) AS c FROM s.t.files GROUP BY spec_id") == want
+
+
+def test_floe_evolves_spark_reads(spark, warehouse):
+    fl, cat = env(spark, warehouse)
+    evolve(lambda q: fl.sql(q), "s.t")
+    spark.sql(f"REFRESH TABLE {cat}.s.t")
+    check_every_snapshot(fl, spark, cat)
+    order = spark.sql(f"DESCRIBE TABLE EXTENDED {cat}.s.t").collect()
+    props = next(r.data_type for r in order if r.col_name == "Table Properties")
+    assert "sort-order=n DESC NULLS LAST, id ASC NULLS FIRST" in props
+
+
+def test_spark_evolves_floe_reads(spark, warehouse):
+    fl, cat = env(spark, warehouse)
+    evolve(lambda q: spark.sql(q), f"{cat}.s.t")
+    check_every_snapshot(fl, spark, cat)
+    got = floe_json_rows(fl.sql("DESCRIBE TABLE EXTENDED s.t").stdout)
+    props = next(r["data_type"] for r in got if r["col_name"] == "Table Properties")
+    assert "sort-order=n DESC NULLS LAST, id ASC NULLS FIRST" in props
+
+
+BAD = [
+    "ALTER TABLE {t} DROP COLUMN cat",                      # partition source
+    "ALTER TABLE {t} ALTER COLUMN data TYPE INT",           # incompatible promotion
+    "ALTER TABLE {t} ALTER COLUMN n TYPE DECIMAL(9,2)",
+    "ALTER TABLE {t} ADD COLUMN data INT",                  # duplicate name
+    "ALTER TABLE {t} RENAME COLUMN n TO data",
+    "ALTER TABLE {t} ADD PARTITION FIELD cat",              # duplicate partition field
+    "ALTER TABLE {t} ADD PARTITION FIELD days(data)",
+    "ALTER TABLE {t} DROP PARTITION FIELD nope",
+    "ALTER TABLE {t} ALTER COLUMN data SET NOT NULL",
+    "ALTER TABLE {t} SET IDENTIFIER FIELDS data",
+    "ALTER TABLE {t} WRITE ORDERED BY nope",
+]
+
+
+def spark_error(spark, q):
+    """(Java class, first line of the message) Spark raised; the position suffix of an
+    AnalysisException (floe's errors carry no position) removed."""
+    try:
+        spark.sql(q)
+    except Exception as e:  # pyspark's own classes, or Py4JJavaError for the others
+        java = getattr(e, "java_exception", None)
+        if java is not None and type(e).__name__ == "Py4JJavaError":
+            cls, msg = java.getClass().getSimpleName(), java.getMessage()
+        else:
+            cls, msg = type(e).__name__, getattr(e, "desc", None) or str(e)
+        return cls, re.sub(r"; line \d+ pos \d+;?$", "", msg.splitlines()[0])
+    return None
+
+
+@pytest.mark.parametrize("bad", BAD)
+def test_bad_input_same_error_nothing_committed(spark, warehouse, bad):
+    fl, cat = env(spark, warehouse)
+    fl.sql(CREATE.format(t="s.t"), FIRST.format(t="s.t"))
+    before = sorted(os.listdir(os.path.join(warehouse, "s.db", "t", "metadata")))
+    want = spark_error(spark, bad.format(t=f"{cat}.s.t"))
+    assert want is not None, "Spark accepted " + bad
+    got = fl.error(bad.format(t="s.t"))
+    assert got == f"{want[0]}: {want[1]}"
+    assert sorted(os.listdir(os.path.join(warehouse, "s.db", "t", "metadata"))) == before
