@@ -143,9 +143,50 @@ static int add_listed(sweep *s, const char *loc, int64_t mtime_ms)
     return floe__xsort_add_keyed(s->listed, s->norm.ptr, loc, mtime_ms);
 }
 
+/* A Hadoop checksum sidecar ".<name>.crc" of a local location: Hadoop's
+ * local file system (Spark's writes to file: tables) writes one next to
+ * every file, hides it from listings and deletes it with its file, so
+ * Java's DeleteOrphanFiles never sees it. It is part of <name> here too:
+ * not listed, and removed with <name> when that is an orphan. */
+static bool is_local(const char *uri)
+{
+    const char *scheme;
+    size_t sl = floe__uri_scheme(uri, &scheme);
+    return !sl || (sl == 4 && strncmp(scheme, "file", 4) == 0);
+}
+
+static bool hadoop_crc(const char *uri)
+{
+    const char *b = strrchr(uri, '/');
+    b = b ? b + 1 : uri;
+    size_t n = strlen(b);
+    return n > 5 && b[0] == '.' && strcmp(b + n - 4, ".crc") == 0 && is_local(uri);
+}
+
+/* The sidecar of local orphan `loc` when it exists, else NULL. */
+static char *crc_sidecar(const char *loc)
+{
+    if (!is_local(loc))
+        return NULL;
+    const char *b = strrchr(loc, '/');
+    if (!b)
+        return NULL;
+    char *side = floe__sprintf("%.*s/.%s.crc", (int)(b - loc), loc, b + 1);
+    const char *path = side ? floe__local_path(side) : NULL;
+    struct stat st;
+    if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        floe_error_clear();
+        floe__free(side);
+        return NULL;
+    }
+    return side;
+}
+
 static int on_listed(const floe_file_info *info, void *payload)
 {
     sweep *s = payload;
+    if (hadoop_crc(info->uri))
+        return 0;
     s->r->listed_files_count++;
     if (floe__metadata_file_location(info->uri)) {
         char **slot = floe__vec_push(&s->metadata_files);
@@ -202,9 +243,7 @@ static int walk_tmp(sweep *s, floe_buf *dir, size_t head_len, const char *head, 
 
 static int list_tmp(sweep *s, const char *location)
 {
-    const char *scheme;
-    size_t sl = floe__uri_scheme(location, &scheme);
-    if (sl && !(sl == 4 && strncmp(scheme, "file", 4) == 0))
+    if (!is_local(location))
         return 0;
     const char *path = floe__local_path(location);
     if (!path) {
@@ -438,7 +477,9 @@ static int delete_orphans(sweep *s, floe_xsort *orphans)
             rc = FLOE_ENOMEM;
             break;
         }
-        if (++n == BATCH) {
+        if ((batch[n + 1] = crc_sidecar(loc))) /* deleted with its file, not counted */
+            n++;
+        if (++n >= BATCH - 1) {
             rc = flush(s, (const char **)batch, n);
             for (size_t i = 0; i < n; i++)
                 floe__free(batch[i]);

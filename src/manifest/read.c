@@ -10,7 +10,9 @@
  * Inheritance on read: in v1 every sequence number is 0; in v2+ an ADDED
  * entry with a null data or file sequence number inherits the manifest's
  * sequence_number from its manifest-list entry, and a null snapshot_id
- * inherits the list entry's added_snapshot_id.
+ * inherits the list entry's added_snapshot_id. A v3 data manifest's
+ * first_row_id goes to its live files without one, in order, each taking
+ * record_count ids (row lineage, as Java's ManifestReader).
  */
 #include "plan.h"
 
@@ -100,6 +102,10 @@ struct floe_manifest_reader {
     bool inherit;
     int64_t inherit_seq;
     int64_t inherit_snapshot_id;
+    /* v3 row lineage: a committed data manifest's first_row_id is handed
+     * out to its live files without one (Java's ManifestReader.idAssigner) */
+    bool assign_row_ids, clear_row_ids;
+    int64_t next_row_id;
     /* streaming */
     floe_avro_cursor cur;
     int64_t left; /* objects left in the current block */
@@ -230,6 +236,12 @@ static int setup(floe_manifest_reader *r, const floe_manifest_read_options *opts
         r->inherit = true;
         r->inherit_seq = opts->manifest->sequence_number;
         r->inherit_snapshot_id = opts->manifest->added_snapshot_id;
+        if (opts->manifest->has_first_row_id && opts->manifest->content == FLOE_MANIFEST_DATA) {
+            r->assign_row_ids = true;
+            r->next_row_id = opts->manifest->first_row_id;
+        } else {
+            r->clear_row_ids = true; /* a committed manifest without one (pre-v3) */
+        }
     }
     return 0;
 }
@@ -494,6 +506,14 @@ static int read_entry(floe_manifest_reader *r, floe_avro_cursor *c, floe_manifes
             e->sequence_number = r->inherit_seq;
         if (e->file_sequence_number == FLOE_SEQ_UNASSIGNED && e->status == FLOE_ENTRY_ADDED)
             e->file_sequence_number = r->inherit_seq;
+    }
+    if (r->assign_row_ids && e->status != FLOE_ENTRY_DELETED && !e->data_file.has_first_row_id) {
+        e->data_file.has_first_row_id = true;
+        e->data_file.first_row_id = r->next_row_id;
+        r->next_row_id += e->data_file.record_count;
+    } else if (r->clear_row_ids) {
+        e->data_file.has_first_row_id = false;
+        e->data_file.first_row_id = 0;
     }
     if (!e->has_snapshot_id && r->inherit && r->inherit_snapshot_id >= 0) {
         e->snapshot_id = r->inherit_snapshot_id;

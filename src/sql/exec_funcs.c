@@ -335,5 +335,6 @@ int floe__sql_register_functions(floe_sql_session *s)
                                 NULL, NULL,
                                 sum_step, sum_final) != SQLITE_OK)
         return floe__error(FLOE_ENOMEM, "sql", "cannot register sum(): %s", sqlite3_errmsg(s->db));
+    FLOE_TRY(floe__sql_register_decimal(s->db));
     return floe__sql_register_spark_functions(s);
 }

@@ -73,6 +73,10 @@ struct floe_rowsource *floe__sql_live_source(floe_sql_session *s, const char *sq
 /* exec_funcs.c: the exact sum behind sum() (one implementation for SQLite's
  * aggregate and the fast path). Zero-initialise; 8-byte alignment suffices
  * (SQLite's aggregate context), so the 128-bit accumulator is bytes. */
+/* Register floe_cast_decimal(x, p, s), Spark's CAST(x AS DECIMAL(p, s))
+ * (exec_decimal.c). */
+int floe__sql_register_decimal(sqlite3 *db);
+
 typedef struct floe_sql_dsum {
     unsigned char acc_bytes[16]; /* i128: exact sum * 10^scale = hi * 10^36 + acc */
     unsigned char hi_bytes[16];  /* i128: what acc spilled past 10^36 */

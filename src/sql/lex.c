@@ -191,9 +191,14 @@ static int lex_one(floe_arena *a, const char *s, size_t i, sql_tok *t)
             }
         }
         size_t text_end = e;
-        /* Spark's long suffix: 10L. */
+        /* Spark's long suffix: 10L; its decimal suffix: 1.5BD (the token's
+         * end is then two past its text, which the rewriter reads). */
         if ((s[e] == 'L' || s[e] == 'l') && !is_ident_char((unsigned char)s[e + 1]))
             e++;
+        else if ((s[e] == 'B' || s[e] == 'b') && (s[e + 1] == 'D' || s[e + 1] == 'd') &&
+                 !is_ident_char((unsigned char)s[e + 2]) &&
+                 strcspn(s + i, "eExX") >= text_end - i) /* digits[.digits] only */
+            e += 2;
         if (is_ident_char((unsigned char)s[e]))
             return floe__sql_err_at(FLOE_EUNSUPPORTED, s, i, "unsupported numeric literal");
         t->kind = TK_NUMBER;

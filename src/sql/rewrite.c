@@ -346,6 +346,38 @@ static bool unary_minus(const sql_rw *r)
     return false;
 }
 
+/* Spark's decimal literal 1.50BD: DECIMAL(max(digits, scale), scale) of its
+ * exact digits (leading zeros aside), at most 38 digits. It becomes
+ * floe_cast_decimal('1.50', p, s) (exec_decimal.c): exact, printed at its
+ * scale; a unary minus joins the text. */
+static int decimal_literal(sql_rw *r, size_t i, const sql_tok *t)
+{
+    floe_arena *a = r->p->a;
+    const char *dot = strchr(t->text, '.');
+    int scale = dot ? (int)strlen(dot + 1) : 0, digits = 0;
+    bool lead = true;
+    for (const char *c = t->text; *c; c++)
+        if (*c != '.' && !(lead && *c == '0')) {
+            lead = false;
+            digits++;
+        }
+    int precision = digits > scale ? digits : scale;
+    if (precision < 1)
+        precision = 1;
+    if (precision > 38) {
+        const char *msg = floe__arena_sprintf(a, "[DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION] Decimal "
+                                                 "precision %d exceeds max precision 38.", precision);
+        return msg ? floe__sql_rw_err(r, i, FLOE_EINVALID, msg) : floe__error_nomem();
+    }
+    bool neg = unary_minus(r);
+    if (neg)
+        r->n--;
+    const char *lit = floe__sql_quoted(a, floe__arena_sprintf(a, "%s%s", neg ? "-" : "", t->text), false);
+    return floe__sql_rw_emit(
+        r, lit ? floe__arena_sprintf(a, "floe_cast_decimal(%s, %d, %d)", lit, precision, scale) : NULL,
+        'o');
+}
+
 const char *floe__sql_case_twin_name(floe_arena *a, const char *name)
 {
     size_t n = strlen(name);
@@ -386,6 +418,8 @@ static int emit_tok(sql_rw *r, size_t i)
     }
     case TK_STRING: return floe__sql_rw_emit(r, floe__sql_quoted(a, t->text, false), 'o');
     case TK_NUMBER:
+        if (t->end - t->pos == t->len + 2) /* 1.5BD */
+            return decimal_literal(r, i, t);
         if (wide_number(t->text)) {
             bool neg = unary_minus(r);
             if (neg)

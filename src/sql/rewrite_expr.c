@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- expressions */
@@ -357,6 +358,41 @@ static const cast_target *cast_type(const sql_tok *t)
     return NULL;
 }
 
+/* DECIMAL, DECIMAL(p) or DECIMAL(p, s) from token `at` to the CAST's ')' at
+ * rp: Spark's defaults (10, 0) and limits (p <= 38, s <= p). */
+static int decimal_type(sql_rw *r, size_t at, size_t rp, int *p, int *s)
+{
+    size_t k = at + 1;
+    if (k != rp) {
+        sql_tok *a = floe__sql_rw_tok(r, k + 1), *c = floe__sql_rw_tok(r, k + 2);
+        if (!floe__sql_tok_op(floe__sql_rw_tok(r, k), "(") || a->kind != TK_NUMBER ||
+            !floe__sql_all_digits(a->text) || a->len > 3)
+            return floe__sql_rw_err(r, k, FLOE_EINVALID, "syntax error in CAST type");
+        *p = atoi(a->text);
+        *s = 0;
+        k += 2;
+        if (floe__sql_tok_op(c, ",")) {
+            sql_tok *b = floe__sql_rw_tok(r, k + 1);
+            if (b->kind != TK_NUMBER || !floe__sql_all_digits(b->text) || b->len > 3)
+                return floe__sql_rw_err(r, k + 1, FLOE_EINVALID, "syntax error in CAST type");
+            *s = atoi(b->text);
+            k += 2;
+        }
+        if (!floe__sql_tok_op(floe__sql_rw_tok(r, k), ")") || k + 1 != rp)
+            return floe__sql_rw_err(r, k, FLOE_EINVALID, "syntax error in CAST type");
+    }
+    const char *msg = NULL;
+    if (*p < 1 || *p > 38)
+        msg = floe__arena_sprintf(r->p->a, "[DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION] Decimal "
+                                           "precision %d exceeds max precision 38.", *p);
+    else if (*s > *p)
+        msg = floe__arena_sprintf(r->p->a, "Decimal scale (%d) cannot be greater than precision (%d).",
+                                  *s, *p);
+    else
+        return 0;
+    return msg ? floe__sql_rw_err(r, at, FLOE_EINVALID, msg) : floe__error_nomem();
+}
+
 /* CAST(x AS type) / TRY_CAST. *pi at the CAST word. */
 static int rw_cast(sql_rw *r, size_t *pi)
 {
@@ -380,12 +416,17 @@ static int rw_cast(sql_rw *r, size_t *pi)
     FLOE_TRY(floe__sql_rw_sub(r, lp + 1, as, &x));
     sql_tok *ty = floe__sql_rw_tok(r, as + 1);
     const char *out;
+    int p = 10, sc = 0;
     bool nested = floe__sql_is_word(ty, "ARRAY") || floe__sql_is_word(ty, "MAP") ||
                   floe__sql_is_word(ty, "STRUCT");
     if (nested && as == lp + 2 && floe__sql_is_word(floe__sql_rw_tok(r, lp + 1), "NULL")) {
         /* a typed null list/map/struct (Spark's CAST(NULL AS ARRAY<INT>)):
          * nested values are JSON text here, and a NULL is SQL NULL */
         out = "NULL";
+    } else if (floe__sql_is_word(ty, "DECIMAL") || floe__sql_is_word(ty, "DEC") ||
+               floe__sql_is_word(ty, "NUMERIC")) {
+        FLOE_TRY(decimal_type(r, as + 1, rp, &p, &sc));
+        out = floe__arena_sprintf(r->p->a, "floe_cast_decimal(%s, %d, %d)", x, p, sc);
     } else if (cast_type(ty) && cast_type(ty)->kind && as + 2 == rp) {
         /* Spark's CAST without ANSI mode (text that does not parse is NULL,
          * integers wrap): exec_spark.c */

@@ -248,6 +248,21 @@ def jdbc_props(db, warehouse, s3=None):
     return p
 
 
+def shared_catalog(spark, wh, name):
+    """One warehouse as the matrix tests use it: floe's catalog.db (with namespace `db`)
+    opened by `floe sql`, by Spark's JDBC catalog and by PyIceberg's SqlCatalog, all
+    under catalog name `name`. Returns (Floe, Spark catalog name, PyIceberg catalog)."""
+    db = os.path.join(wh, "catalog.db")
+    fl = Floe(wh, name)
+    fl.sql("CREATE NAMESPACE db")
+    cat = add_catalog(spark, name, jdbc_props(db, wh))
+    try:
+        from pyiceberg.catalog.sql import SqlCatalog
+    except ImportError:
+        unavailable("pyiceberg not importable")
+    return fl, cat, SqlCatalog(name, uri="sqlite:///" + db, warehouse="file://" + wh)
+
+
 def rest_props(uri):
     return {"type": "rest", "uri": uri, "cache-enabled": "false"}
 
@@ -356,6 +371,11 @@ def canon_floe(v):
 
 def key(row):
     return json.dumps(row, sort_keys=True)
+
+
+def canon_rows(rows):
+    """Rows of Python values (the expected side) in canonical form, sorted."""
+    return sorted(({k: canon(v) for k, v in r.items()} for r in rows), key=key)
 
 
 def spark_rows(df):

@@ -10,14 +10,11 @@ nested values). The tests run in file order and share the table: a failure in on
 is reported on that step. docs/interop.md records the result of each step.
 """
 import datetime as dtm
-import json
-import os
 from decimal import Decimal
 
 import pytest
 
-from conftest import (Floe, add_catalog, arrow_rows, floe_json_rows, jdbc_props, key,
-                      spark_rows, unavailable)
+from conftest import arrow_rows, canon_rows, floe_json_rows, key, shared_catalog, spark_rows
 
 NAME = "mx"
 T = "db.types"
@@ -34,8 +31,8 @@ def row(n):
         "big": Decimal(f"1234567890123456789012345678901{n % 10}.12345{n % 10}"),
         "dt": dtm.date(2020 + n % 5, 1 + n % 12, 1 + n % 28),
         "dt2": dtm.date(2025, 1 + n % 12, 15),
-        "ts": dtm.datetime(2026, 1, 1 + n % 28, n % 24, 4, 5, 123000, tzinfo=dtm.timezone.utc),
-        "tsn": dtm.datetime(2026, 2, 1 + n % 28, n % 24, 30, 0, 500000),
+        "ts": dtm.datetime(2026, 1, 1 + n % 28, n % 24, 4, 5, 123456, tzinfo=dtm.timezone.utc),
+        "tsn": dtm.datetime(2026, 2, 1 + n % 28, n % 24, 30, 0, 500001),
         "s": f"str-{n:04d}-é", "b": n % 2 == 0, "bin": bytes([n % 256, 0xca, 0xfe]),
         "arr": [n, n + 1] if n % 4 else None, "m": {"k": n, "z": -n},
         "st": {"x": n, "y": f"y{n}"},
@@ -43,11 +40,11 @@ def row(n):
 
 
 def lit(r, spark=False):
-    """Row r as a Spark SQL VALUES tuple. The decimals differ: Spark takes `1.23BD`
-    literals; floe takes the text (its CAST to DECIMAL goes through a double)."""
+    """Row r as a Spark SQL VALUES tuple, the same text for Spark and floe: decimals
+    as exact `1.23BD` literals (`spark` only documents the call site)."""
     ts = r["ts"].strftime("%Y-%m-%d %H:%M:%S.%f")
     tsn = r["tsn"].strftime("%Y-%m-%d %H:%M:%S.%f")
-    dec, big = (f"{r['dec']}BD", f"{r['big']}BD") if spark else (f"'{r['dec']}'", f"'{r['big']}'")
+    dec, big = f"{r['dec']}BD", f"{r['big']}BD"
     arr = "NULL" if r["arr"] is None else \
         "array(" + ", ".join(map(str, r["arr"])) + ")"
     return (f"({r['id']}, {r['i']}, CAST({r['f']} AS FLOAT), CAST({r['d']} AS DOUBLE), "
@@ -58,25 +55,12 @@ def lit(r, spark=False):
             f"named_struct('x', {r['st']['x']}, 'y', '{r['st']['y']}'))")
 
 
-def canon_rows(rows):
-    from conftest import canon
-    return sorted(({k: canon(v) for k, v in r.items()} for r in rows), key=key)
-
-
 class Env:
     """The warehouse, its three clients and the model: snapshot id -> expected rows."""
 
     def __init__(self, spark, wh):
         self.spark, self.wh = spark, wh
-        self.db = os.path.join(wh, "catalog.db")
-        self.floe = Floe(wh, NAME)
-        self.floe.sql("CREATE NAMESPACE db")
-        self.cat = add_catalog(spark, NAME, jdbc_props(self.db, wh))
-        try:
-            from pyiceberg.catalog.sql import SqlCatalog
-        except ImportError:
-            unavailable("pyiceberg not importable")
-        self.py = SqlCatalog(NAME, uri="sqlite:///" + self.db, warehouse="file://" + wh)
+        self.floe, self.cat, self.py = shared_catalog(spark, wh, NAME)
         self.model = {}  # snapshot id -> canonical rows
         self.current = []
 

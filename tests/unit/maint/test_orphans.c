@@ -73,6 +73,18 @@ static void test_local_orphans(void)
     FT_OK(ft_write_file(p, "x", 1));
     snprintf(p, sizeof p, "%s/metadata/stray.avro", loc);
     FT_OK(ft_write_file(p, "x", 1));
+    /* Hadoop checksum sidecars (Spark on file: tables): of an orphan (goes with
+     * it) and of a live file (stays); never counted as orphans themselves */
+    char crc_orphan[4096], crc_live[4096];
+    snprintf(crc_orphan, sizeof crc_orphan, "%s/data/.stray.parquet.crc", loc);
+    FT_OK(ft_write_file(crc_orphan, "c", 1));
+    const char *live_nl = strchr(live_before, '\n'), *live_slash = live_before;
+    for (const char *q = live_before; q < live_nl; q++)
+        if (*q == '/')
+            live_slash = q;
+    snprintf(crc_live, sizeof crc_live, "%.*s/.%.*s.crc", (int)(live_slash - live_before),
+             live_before, (int)(live_nl - live_slash - 1), live_slash + 1);
+    FT_OK(ft_write_file(crc_live, "c", 1));
     snprintf(p, sizeof p, "%s/data/.00009-x.parquet.floe-tmp-0a1b", loc);
     FT_OK(ft_write_file(p, "x", 1));
 
@@ -107,6 +119,8 @@ static void test_local_orphans(void)
     FT_EQ_INT(r.orphan_files_count, 6);
     FT_CHECK(access(leftover_data, F_OK) != 0);
     FT_CHECK(access(p, F_OK) != 0);
+    FT_CHECK(access(crc_orphan, F_OK) != 0); /* with its file */
+    FT_CHECK(access(crc_live, F_OK) == 0);   /* its file is live */
     /* the table is intact: every live file and every metadata file is there */
     FT_OK(fx_reload(&t));
     char *live_after = fx_live(&t, fx_head(&t, "main"), 0);

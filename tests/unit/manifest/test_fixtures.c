@@ -481,12 +481,68 @@ static void test_icebird_expectations(void)
     free(j.data);
 }
 
+/* v3 row lineage: a data manifest's first_row_id (from its manifest-list
+ * entry) goes to the live files without one, in file order, each taking
+ * record_count ids (Java's ManifestReader.idAssigner); a committed manifest
+ * without one leaves every file without one. */
+static void test_first_row_id_inheritance(void)
+{
+    static const char *const names[] = {"1e4d337d-8375-4b90-88b6-c4c298666ae8-m0.avro",
+                                        "8aede263-dc6c-40c4-b0e9-b078d2a9deb8-m0.avro",
+                                        "95c000ad-7919-4a56-b865-7767704e1e29-m0.avro"};
+    int checked = 0;
+    for (size_t k = 0; k < FT_N(names); k++) {
+        char rel[256];
+        snprintf(rel, sizeof rel, "trino_deletion_vectors_v3/metadata/%s", names[k]);
+        blob b = load(rel);
+        if (!b.data)
+            return;
+        floe_manifest *raw, *m;
+        FT_OK(floe_manifest_read(&raw, (const uint8_t *)b.data, b.len, rel, NULL));
+        if (floe_manifest_reader_info(raw->reader)->content != FLOE_MANIFEST_DATA) {
+            floe_manifest_free(raw);
+            free(b.data);
+            continue;
+        }
+        floe_manifest_file mf = {0};
+        mf.content = FLOE_MANIFEST_DATA;
+        mf.sequence_number = 1;
+        mf.has_first_row_id = true;
+        mf.first_row_id = 1000;
+        FT_OK(floe_manifest_read(&m, (const uint8_t *)b.data, b.len, rel, &mf));
+        FT_EQ_INT(m->nentries, raw->nentries);
+        int64_t next = 1000;
+        for (size_t i = 0; i < m->nentries && i < raw->nentries; i++) {
+            const floe_data_file *r = &raw->entries[i].data_file, *d = &m->entries[i].data_file;
+            if (raw->entries[i].status == FLOE_ENTRY_DELETED || r->has_first_row_id) {
+                FT_EQ_INT(d->has_first_row_id, r->has_first_row_id);
+                FT_EQ_INT(d->first_row_id, r->first_row_id);
+            } else {
+                FT_CHECK(d->has_first_row_id);
+                FT_EQ_INT(d->first_row_id, next);
+                next += r->record_count;
+                checked++;
+            }
+        }
+        floe_manifest_free(m);
+        mf.has_first_row_id = false; /* committed, no first_row_id: none */
+        FT_OK(floe_manifest_read(&m, (const uint8_t *)b.data, b.len, rel, &mf));
+        for (size_t i = 0; i < m->nentries; i++)
+            FT_CHECK(!m->entries[i].data_file.has_first_row_id);
+        floe_manifest_free(m);
+        floe_manifest_free(raw);
+        free(b.data);
+    }
+    FT_CHECK(checked > 0);
+}
+
 static const ft_case cases[] = {
     {"icebird_expectations", test_icebird_expectations},
     {"all_fixtures_decode", test_all_fixtures_decode},
     {"trino_bucket_values", test_trino_bucket_values},
     {"java_bunnies_deletes_and_inheritance", test_java_bunnies_deletes_and_inheritance},
     {"trino_dv_v3", test_trino_dv_v3},
+    {"first_row_id_inheritance", test_first_row_id_inheritance},
     {"renamed_list_fields", test_renamed_list_fields},
     {"v1_lineitem", test_v1_lineitem},
     {"rename_column_partitions", test_rename_column_partitions},

@@ -283,7 +283,7 @@ static void test_expressions(void)
       "strftime('%Y-%m-%d %H:%M', ts), ((3) IN (SELECT value FROM json_each(arr)))\n");
     q("SELECT CAST(a AS STRING), CAST(b AS BIGINT), CAST(c AS DECIMAL(10, 2)), CAST(d AS DATE), "
       "CAST(e AS DOUBLE), try_cast(f AS INT), CAST(g AS TIMESTAMP)",
-      "QUERY\nquery: SELECT CAST(a AS TEXT), floe_cast(b, 'bigint'), CAST(c AS NUMERIC), "
+      "QUERY\nquery: SELECT CAST(a AS TEXT), floe_cast(b, 'bigint'), floe_cast_decimal(c, 10, 2), "
       "floe_cast(d, 'date'), floe_cast(e, 'double'), floe_cast(f, 'int'), "
       "floe_cast(g, 'timestamp')\n");
     /* a typed null of a nested type is NULL (Spark's CAST(NULL AS ARRAY<INT>)) */
