@@ -117,6 +117,8 @@ static int copy_file(floe_scan_file **out, floe_arena *a, const floe_manifest_en
     f->record_count = df->record_count;
     f->file_size_in_bytes = df->file_size_in_bytes;
     f->data_sequence_number = e->sequence_number < 0 ? 0 : e->sequence_number;
+    f->has_first_row_id = df->has_first_row_id;
+    f->first_row_id = df->first_row_id;
     if (df->partition.n) {
         floe_value *vals = floe__arena_alloc(a, df->partition.n * sizeof(*vals));
         if (!vals)

@@ -27,6 +27,14 @@
  * (long, id 2147483645: the row's 0-based position in the file, counted
  * before deletes and filters, as position delete files count). Row-level
  * SQL uses them to name the rows it removes.
+ *
+ * And the v3 row lineage columns (spec "Row Lineage"): `_row_id` (long, id
+ * 2147483540) and `_last_updated_sequence_number` (long, id 2147483539).
+ * They are read from the data file like any column (null when the file
+ * lacks them); a null `_row_id` is the file's first_row_id plus the row's
+ * position, a null `_last_updated_sequence_number` the file's data
+ * sequence number. Files without a first_row_id (written before v3) keep
+ * both null.
  */
 #include "scan/scan.h"
 
@@ -75,12 +83,17 @@ int floe__scan_copy_slot(floe_arrow_builder *b, const struct ArrowArray *a, cons
 
 #define META_FILE_ID 2147483646
 #define META_POS_ID 2147483645
+#define META_ROW_ID_ID 2147483540
+#define META_LAST_SEQ_ID 2147483539
 
 static const floe_type meta_string = {.id = FLOE_T_STRING};
 static const floe_type meta_long = {.id = FLOE_T_LONG};
-static const floe_field meta_fields[2] = {
+static const floe_field meta_fields[4] = {
     {.id = META_FILE_ID, .name = "_file", .required = true, .type = &meta_string},
     {.id = META_POS_ID, .name = "_pos", .required = true, .type = &meta_long},
+    {.id = META_ROW_ID_ID, .name = "_row_id", .required = false, .type = &meta_long},
+    {.id = META_LAST_SEQ_ID, .name = "_last_updated_sequence_number", .required = false,
+     .type = &meta_long},
 };
 
 static bool is_meta_id(int32_t id)
@@ -409,6 +422,27 @@ static int fill_column(struct ArrowArray *out, int64_t n, const floe_field *fd, 
     return rc;
 }
 
+/* A long column of n rows: row r is stored's value where that is not null
+ * (stored may be NULL), else base + r * step. */
+static int long_column(struct ArrowArray *out, int64_t n, const floe_field *fd,
+                       const struct ArrowArray *stored, int64_t base, int64_t step)
+{
+    floe_arrow_builder *bl;
+    FLOE_TRY(floe__arrow_builder_new(&bl, fd->type));
+    int rc = 0;
+    for (int64_t r = 0; r < n && rc == 0; r++) {
+        floe_value v = floe_value_long(base + r * step);
+        if (stored && floe__arrow_is_valid(stored, r))
+            rc = floe__arrow_value_at(stored, fd->type, r, &v);
+        if (rc == 0)
+            rc = floe__arrow_builder_append(bl, &v);
+    }
+    if (rc == 0)
+        rc = floe__arrow_builder_finish(bl, out);
+    floe__arrow_builder_free(bl);
+    return rc;
+}
+
 static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct ArrowArray *out)
 {
     int64_t n = b->length;
@@ -431,19 +465,25 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
             floe_value v = floe_value_bytes(FLOE_T_STRING, path, strlen(path));
             FLOE_TRY(fill_column(&col, n, &s->fields[i], &v));
         } else {
-            floe_arrow_builder *bl;
-            FLOE_TRY(floe__arrow_builder_new(&bl, s->fields[i].type));
-            int rc = 0;
-            for (int64_t r = 0; r < n && rc == 0; r++) {
-                floe_value v = floe_value_long(L->row_off + r);
-                rc = floe__arrow_builder_append(bl, &v);
-            }
-            if (rc == 0)
-                rc = floe__arrow_builder_finish(bl, &col);
-            floe__arrow_builder_free(bl);
-            FLOE_TRY(rc);
+            FLOE_TRY(long_column(&col, n, &s->fields[i], NULL, L->row_off, 1));
         }
         struct ArrowArray *slot = b->children[i];
+        if (slot->release)
+            slot->release(slot);
+        *slot = col;
+    }
+    const floe_scan_file *f = L->task->file;
+    for (size_t i = 0; f->has_first_row_id && i < s->nread; i++) {
+        int32_t id = s->fields[i].id;
+        struct ArrowArray *slot = b->children[i];
+        if ((id != META_ROW_ID_ID && id != META_LAST_SEQ_ID) || slot->null_count == 0)
+            continue;
+        /* inherited where the file stores null (or lacks the column) */
+        struct ArrowArray col;
+        if (id == META_ROW_ID_ID)
+            FLOE_TRY(long_column(&col, n, &s->fields[i], slot, f->first_row_id + L->row_off, 1));
+        else
+            FLOE_TRY(long_column(&col, n, &s->fields[i], slot, f->data_sequence_number, 0));
         if (slot->release)
             slot->release(slot);
         *slot = col;
@@ -716,7 +756,7 @@ static int stream_setup(scan_stream *s, const char *const *columns, size_t ncolu
 {
     const floe_scan_plan *p = s->plan;
     const floe_type *root = p->schema->root;
-    size_t cap = root->nfields + 3; /* + _file, _pos */
+    size_t cap = root->nfields + 1 + FLOE_ARRAY_LEN(meta_fields);
     s->fields = floe__arena_calloc(s->arena, cap, sizeof(floe_field));
     if (!s->fields)
         return floe__error_nomem();
@@ -729,7 +769,7 @@ static int stream_setup(scan_stream *s, const char *const *columns, size_t ncolu
             for (size_t i = 0; i < root->nfields && !hit; i++)
                 if (columns[c] && name_eq(root->fields[i].name, columns[c], false))
                     hit = &root->fields[i];
-            for (size_t m = 0; m < 2 && !hit; m++)
+            for (size_t m = 0; m < FLOE_ARRAY_LEN(meta_fields) && !hit; m++)
                 if (columns[c] && name_eq(meta_fields[m].name, columns[c], false))
                     hit = &meta_fields[m];
             if (!hit)

@@ -35,6 +35,8 @@ typedef struct floe_scan_file {
     int64_t record_count;
     int64_t file_size_in_bytes;
     int64_t data_sequence_number;
+    bool has_first_row_id; /* v3 row lineage (inherited from the manifest) */
+    int64_t first_row_id;
     floe_partition_value partition; /* spec order */
     size_t nequality_ids;
     const int32_t *equality_ids;

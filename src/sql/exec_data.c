@@ -615,14 +615,19 @@ static const floe_rowsource_ext data_ext = {data_open_projected, data_count};
 static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe_sql_tref *r,
                            const char *ident, floe_table *t, floe_catalog *cat);
 
+/* Spark's metadata columns of a data table (scan/read.c gives them). */
+static const char *const meta_names[] = {"_file", "_pos", "_row_id",
+                                         "_last_updated_sequence_number"};
+
 /* Columns of the top-level fields of `sc` (borrowed: must outlive the
- * source): the mapping every data row source uses. With `meta`, Spark's
- * metadata columns _file and _pos follow, hidden (not part of SELECT *) and
- * read only when a query uses them (projection). */
+ * source): the mapping every data row source uses. With `meta`, the
+ * metadata columns follow (_file, _pos and the v3 row lineage columns),
+ * hidden (not part of SELECT *) and read only when a query uses them
+ * (projection). */
 static int init_columns(data_rs *d, const floe_schema *sc, bool meta)
 {
     int rc = 0;
-    size_t n = sc->root->nfields, nmeta = meta ? 2 : 0;
+    size_t n = sc->root->nfields, nmeta = meta ? FLOE_ARRAY_LEN(meta_names) : 0;
     d->cols = floe__calloc(n + nmeta + 1, sizeof *d->cols);
     d->types = floe__calloc(n + nmeta + 1, sizeof *d->types);
     d->scale = floe__calloc(n + nmeta + 1, sizeof *d->scale);
@@ -653,12 +658,12 @@ static int init_columns(data_rs *d, const floe_schema *sc, bool meta)
     }
     for (size_t m = 0; rc == 0 && m < nmeta; m++) {
         size_t i = n + m;
-        d->names[i] = m == 0 ? "_file" : "_pos";
+        d->names[i] = meta_names[m];
         d->types[i] = m == 0 ? &floe__rs_t_string : &floe__rs_t_long;
         d->scale[i] = -1;
         d->cols[i].name = d->names[i];
         d->cols[i].type = d->types[i];
-        d->cols[i].required = true;
+        d->cols[i].required = m < 2; /* lineage: null before v3 */
     }
     d->pub.ncolumns = n + nmeta;
     d->pub.nhidden = nmeta;
@@ -918,5 +923,8 @@ static bool names_word(const char *text, const char *word)
 
 bool floe__sql_text_wants_meta(const char *text)
 {
-    return text && (names_word(text, "_file") || names_word(text, "_pos"));
+    for (size_t i = 0; text && i < FLOE_ARRAY_LEN(meta_names); i++)
+        if (names_word(text, meta_names[i]))
+            return true;
+    return false;
 }

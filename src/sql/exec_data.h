@@ -64,7 +64,8 @@ struct floe_rs_constraint;
 int floe__sql_data_each_batch(struct floe_rowsource *rs, const struct floe_rs_constraint *cons,
                               size_t ncons, const size_t *cols, size_t ncols,
                               floe_sql_batch_fn fn, void *payload);
-/* Does a statement's text name _file or _pos (whole identifiers)? */
+/* Does a statement's text name a metadata column (_file, _pos, _row_id,
+ * _last_updated_sequence_number; whole identifiers)? */
 bool floe__sql_text_wants_meta(const char *text);
 /* exec_refs.c: forget a live virtual table's row source (when freed). */
 void floe__sql_live_forget(floe_sql_session *s, const struct floe_rowsource *rs);

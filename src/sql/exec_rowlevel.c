@@ -241,7 +241,9 @@ int floe__sql_refs_materialize(floe_sql_session *s, const floe_sql_stmt *st)
         char *sql = sqlite3_mprintf(
             "CREATE TEMP TABLE \"%w__mat\" AS SELECT *%s FROM temp.\"%w\"; "
             "DROP TABLE temp.\"%w\"; ALTER TABLE temp.\"%w__mat\" RENAME TO \"%w\"",
-            r->sqlite_name, meta ? ", \"_file\", \"_pos\"" : "", r->sqlite_name, r->sqlite_name,
+            r->sqlite_name,
+            meta ? ", \"_file\", \"_pos\", \"_row_id\", \"_last_updated_sequence_number\"" : "",
+            r->sqlite_name, r->sqlite_name,
             r->sqlite_name, r->sqlite_name);
         if (!sql)
             return floe__error_nomem();

@@ -401,13 +401,19 @@ def test_e_spark_v3_deletion_vectors_and_row_lineage(cells):
     sfr = sorted((x.file_path, x.first_row_id) for x in t.sql(q).collect())
     ffr = sorted((x["file_path"], x["first_row_id"]) for x in t.frows(q))
     assert ffr == sfr and all(v is not None for _, v in sfr), (ffr, sfr)
-    # Spark's _row_id and _last_updated_sequence_number columns; floe does not expose
-    # them (docs/interop.md, Known differences): a clear error, no rows
-    lin = t.sql("SELECT id, _row_id, _last_updated_sequence_number FROM {T}").collect()
-    assert len(lin) == len(rows) and all(x._row_id is not None for x in lin)
-    p = t.c.floe.sql(f"SELECT id, _row_id FROM {t.t}", check=False)
-    assert p.returncode != 0 and p.stdout.strip() == "", p.stdout
-    assert p.stderr.strip() == "AnalysisException: no such column: _row_id", p.stderr
+    # Spark's _row_id and _last_updated_sequence_number metadata columns, at every
+    # snapshot: inherited from first_row_id + _pos and the data sequence number, or
+    # stored in the file (the updated row keeps its _row_id)
+    lq = "SELECT id, _row_id, _last_updated_sequence_number FROM {T}"
+    for sid in list(t.model) + [None]:
+        q = lq + (f" VERSION AS OF {sid}" if sid else "")
+        want = sorted((x.id, x._row_id, x._last_updated_sequence_number)
+                      for x in t.sql(q).collect())
+        got = sorted((int(x["id"]), x["_row_id"], x["_last_updated_sequence_number"])
+                     for x in t.frows(q))
+        assert got == want and all(v is not None for _, v, _ in want), (sid, got, want)
+    upd = [x for x in t.sql(lq).collect() if x.id == 4]
+    assert upd and upd[0]._last_updated_sequence_number > 1, upd
 
 
 # --- f. time travel across a schema change -----------------------------------------------
