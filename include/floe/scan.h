@@ -62,7 +62,9 @@ typedef struct floe_scan_options {
      * column of the schema, in schema order. The metadata columns `_file`
      * (string: the data file's path) and `_pos` (long: the row's 0-based
      * position in that file, counted before deletes) may be named too
-     * (reserved field ids 2147483646 / 2147483645; docs/scan.md). */
+     * (reserved field ids 2147483646 / 2147483645; docs/scan.md), and the
+     * v3 row lineage columns `_row_id` / `_last_updated_sequence_number`
+     * (longs, ids 2147483540 / 2147483539: stored, else inherited). */
     const char *const *columns;
     size_t ncolumns;
     /* Snapshot: a snapshot id (has_snapshot_id), else a ref (branch or tag
