@@ -62,7 +62,7 @@ def test_overwrite_and_delete(table):
     assert table.delete("order_id = 12345") is None  # nothing matched: no snapshot
     table.overwrite(orders([7]))
     assert table.to_arrow().column("order_id").to_pylist() == [7]
-    with pytest.raises(floe.IllegalArgumentException):
+    with pytest.raises(floe.ValidationException):  # Java Binder: Cannot find field ...
         table.delete("no_such_column = 1")
     with pytest.raises(TypeError):
         table.delete(5)
