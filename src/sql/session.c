@@ -109,20 +109,6 @@ static const char *const catalog_keys[] = {"type",
                                            "warehouse",
                                            "cache-enabled",
                                            "cache.expiration-interval-ms",
-                                           "token",
-                                           "credential",
-                                           "oauth2-server-uri",
-                                           "scope",
-                                           "header.X-Iceberg-Access-Delegation",
-                                           /* type=hive (a Hive Metastore) */
-                                           "clients",
-                                           "hadoop.iceberg.hive.lock-timeout-ms",
-                                           "hadoop.iceberg.hive.lock-check-min-wait-ms",
-                                           "hadoop.iceberg.hive.lock-check-max-wait-ms",
-                                           "hadoop.iceberg.hive.lock-heartbeat-interval-ms",
-                                           "hadoop.iceberg.engine.hive.lock-enabled",
-                                           "hadoop.hive.metastore.thrift.framed.transport.enabled",
-                                           "hadoop.hive.metastore.client.socket.timeout",
                                            NULL};
 /* The ones only a Hive Metastore catalog reads (Iceberg's HiveCatalog takes
  * its lock settings from the Hadoop configuration, which Spark fills from
@@ -182,6 +168,13 @@ static bool in_list(const char *const *list, const char *key)
     return false;
 }
 
+/* Any catalog property: the common ones, a REST catalog's, a Hive
+ * Metastore catalog's. */
+static bool is_catalog_key(const char *key)
+{
+    return in_list(catalog_keys, key) || in_list(rest_keys, key) || in_list(hive_keys, key);
+}
+
 static bool is_fileio_key(const char *key)
 {
     return strncmp(key, "s3.", 3) == 0 || strcmp(key, "io.location-map") == 0 ||
@@ -196,7 +189,7 @@ int floe__sql_check_set_key(floe_sql_session *s, const char *key)
     if (strcmp(key, SPARK_EXTENSIONS_KEY) == 0)
         rc = floe__error(FLOE_EINVALID, "sql",
                          "Cannot modify the value of a static config: " SPARK_EXTENSIONS_KEY);
-    else if (in_list(catalog_keys, key) || is_fileio_key(key) ||
+    else if (is_catalog_key(key) || is_fileio_key(key) ||
              strncmp(key, SPARK_CATALOG_PREFIX, strlen(SPARK_CATALOG_PREFIX)) == 0 ||
              strcmp(key, "spark.sql.defaultCatalog") == 0)
         rc = floe__error(FLOE_EINVALID, "sql",
@@ -297,13 +290,13 @@ static int collect_catalogs(floe_sql_session *s, const char *name)
                                    "--conf %s: FileIO properties are the session's (one FileIO "
                                    "reads every catalog's files): --conf %s=...",
                                    k, prop);
-            if (!in_list(catalog_keys, prop))
+            if (!is_catalog_key(prop))
                 return floe__error(FLOE_EINVALID, "sql",
                                    "--conf %s: unknown catalog property '%s' (floe knows type, "
                                    "uri, warehouse, cache-enabled, cache.expiration-interval-ms, "
                                    "token, credential, oauth2-server-uri, scope)",
                                    k, prop);
-        } else if (in_list(catalog_keys, k)) {
+        } else if (is_catalog_key(k)) {
             c = &s->cats[0];
         } else if (strcmp(k, "spark.sql.defaultCatalog") == 0 || is_fileio_key(k) ||
                    in_list(session_keys, k)) {
