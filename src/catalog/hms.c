@@ -437,31 +437,41 @@ static int owner_type_code(const char *s, int32_t *out)
     return 0;
 }
 
+/* A namespace property into a Hive Database (HiveCatalog.convertToDatabase):
+ * the reserved keys into their fields, the rest into the parameters. */
+typedef struct db_fields {
+    const char *comment, *location, *owner;
+    int32_t owner_type;
+} db_fields;
+
+static int db_set_prop(db_fields *f, floe_props *params, const char *k, const char *v)
+{
+    if (strcmp(k, "comment") == 0)
+        f->comment = v;
+    else if (strcmp(k, "location") == 0)
+        f->location = v;
+    else if (strcmp(k, OWNER_KEY) == 0)
+        f->owner = v;
+    else if (strcmp(k, OWNER_TYPE_KEY) == 0)
+        return v ? owner_type_code(v, &f->owner_type) : 0;
+    else if (v)
+        return floe__props_set(params, k, v);
+    return 0;
+}
+
 static int hms_create_namespace(floe_catalog *c, const char *ns, const floe_props *props)
 {
     hms *h = impl(c);
     if (!one_level(ns))
         return floe__error(FLOE_EINVALID, "catalog",
                            "Cannot support multi part namespace in Hive Metastore: %s", ns);
-    const char *comment = NULL, *location = NULL, *owner = NULL, *otype = NULL;
+    db_fields f = {NULL, NULL, NULL, PRINCIPAL_USER};
     floe_props params = FLOE_PROPS_INIT;
     int rc = 0;
-    for (size_t i = 0; props && i < props->n && rc == 0; i++) {
-        const char *k = props->items[i].key, *v = props->items[i].value;
-        if (strcmp(k, "comment") == 0)
-            comment = v;
-        else if (strcmp(k, "location") == 0)
-            location = v;
-        else if (strcmp(k, OWNER_KEY) == 0)
-            owner = v;
-        else if (strcmp(k, OWNER_TYPE_KEY) == 0)
-            otype = v;
-        else if (v)
-            rc = floe__props_set(&params, k, v);
-    }
-    int32_t ot = PRINCIPAL_USER;
-    if (rc == 0 && otype)
-        rc = owner_type_code(otype, &ot);
+    for (size_t i = 0; props && i < props->n && rc == 0; i++)
+        rc = db_set_prop(&f, &params, props->items[i].key, props->items[i].value);
+    const char *comment = f.comment, *location = f.location, *owner = f.owner;
+    int32_t ot = f.owner_type;
     char *defloc = NULL;
     if (rc == 0 && !location && c->warehouse) {
         if (!(defloc = floe__sprintf("%s/%s.db", c->warehouse, ns)))
@@ -608,19 +618,10 @@ static int hms_update_namespace(floe_catalog *c, const char *ns, const floe_prop
         else
             floe__props_del(&params, removals[i]);
     }
-    for (size_t i = 0; rc == 0 && updates && i < updates->n; i++) {
-        const char *k = updates->items[i].key, *v = updates->items[i].value;
-        if (strcmp(k, "location") == 0)
-            location = v;
-        else if (strcmp(k, "comment") == 0)
-            comment = v;
-        else if (strcmp(k, OWNER_KEY) == 0)
-            owner = v;
-        else if (strcmp(k, OWNER_TYPE_KEY) == 0)
-            rc = owner_type_code(v, &ot);
-        else
-            rc = floe__props_set(&params, k, v);
-    }
+    db_fields f = {comment, location, owner, ot};
+    for (size_t i = 0; rc == 0 && updates && i < updates->n; i++)
+        rc = db_set_prop(&f, &params, updates->items[i].key, updates->items[i].value);
+    comment = f.comment, location = f.location, owner = f.owner, ot = f.owner_type;
     if (rc == 0) {
         /* The reply's strings live in the arena the next call resets:
          * encode the new Database before sending. */
