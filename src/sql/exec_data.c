@@ -737,25 +737,20 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
     const floe_schema *sc = NULL;
     if (rc == 0) {
         sc = floe__metadata_current_schema(d->schema_owner);
-        int64_t pinned = -1;
-        floe_snapshot_info si;
-        if (o.has_snapshot_id)
-            pinned = o.snapshot_id;
-        else if (o.ref && floe_table_snapshot_by_ref(cur, o.ref, &si) == 0) {
-            /* SnapshotUtil.schemaFor: a tag reads with its snapshot's
-             * schema, a branch with the table's current one */
-            const floe_snapshot_ref *ref = floe__metadata_ref(d->schema_owner, o.ref);
-            if (!ref || ref->type != FLOE_REF_BRANCH)
-                pinned = si.snapshot_id;
+        /* SnapshotUtil.schemaFor: a snapshot id or tag reads with its
+         * snapshot's schema, a branch with the table's current one */
+        floe_snapshot_selector sel;
+        const floe_snapshot *sn = NULL;
+        if (floe__scan_options_selector(&o, &sel) &&
+            floe__snapshot_selector_pins_schema(d->schema_owner, &sel) &&
+            floe__snapshot_select(&sn, d->schema_owner, &sel, "sql") < 0) {
+            floe_error_clear(); /* the scan reports it */
+            sn = NULL;
         }
-        for (size_t i = 0; pinned >= 0 && i < d->schema_owner->nsnapshots; i++) {
-            const floe_snapshot *sn = &d->schema_owner->snapshots[i];
-            if (sn->snapshot_id == pinned && sn->has_schema_id) {
-                const floe_schema *ps = floe__metadata_schema(d->schema_owner, sn->schema_id);
-                if (ps)
-                    sc = ps;
-            }
-        }
+        const floe_schema *ps =
+            sn && sn->has_schema_id ? floe__metadata_schema(d->schema_owner, sn->schema_id) : NULL;
+        if (ps)
+            sc = ps;
         if (!sc)
             rc = floe__error(FLOE_ECORRUPT, "sql", "table %s has no current schema", ident);
     }
