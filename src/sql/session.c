@@ -367,7 +367,11 @@ static int catalog_uri(floe_sql_catalog *c, const char *fallback, char **uri, bo
             return floe__error(FLOE_EINVALID, "sql",
                                "catalog '%s': %s is a property of a REST catalog (uri=http://...)",
                                c->name, rest_keys[i]);
-    *uri = u ? floe__strdup(u) : fallback ? floe__strdup(fallback) : NULL;
+    if (!u && !fallback) {
+        *uri = NULL; /* nothing named */
+        return 0;
+    }
+    *uri = floe__strdup(u ? u : fallback);
     return *uri ? 0 : floe__error_nomem();
 }
 
@@ -481,6 +485,35 @@ static int open_other_catalogs(floe_sql_session *s)
             return floe__error_context("opening catalog '%s'", c->name);
     }
     return 0;
+}
+
+int floe__sql_catalog_open(floe_catalog **out, const char *name, const char *uri,
+                           const floe_props *conf, const char *warehouse)
+{
+    *out = NULL;
+    floe_sql_session *s = floe__calloc(1, sizeof *s);
+    if (!s)
+        return floe__error_nomem();
+    int rc = conf ? floe__props_copy(&s->conf, conf) : 0;
+    if (rc == 0)
+        rc = collect_catalogs(s, name ? name : FLOE_CATALOG_DEFAULT_NAME);
+    floe_sql_catalog *c = rc == 0 ? &s->cats[0] : NULL;
+    if (rc == 0 && uri)
+        rc = floe__props_set(&c->props, "uri", uri);
+    char *u = NULL;
+    bool rest = false;
+    if (rc == 0)
+        rc = catalog_uri(c, NULL, &u, &rest);
+    if (rc == 0 && u) { /* no uri: nothing to open (the keys were checked) */
+        rc = open_catalog(c, u, rest, warehouse);
+        if (rc == 0) {
+            *out = c->catalog;
+            c->catalog = NULL;
+        }
+    }
+    floe__free(u);
+    floe__sql_session_free(s);
+    return rc;
 }
 
 void floe__sql_use_catalog(floe_sql_session *s, size_t k)
