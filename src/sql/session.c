@@ -119,6 +119,7 @@ static const char *const hive_keys[] = {"clients",
                                         "hadoop.iceberg.hive.lock-check-max-wait-ms",
                                         "hadoop.iceberg.hive.lock-heartbeat-interval-ms",
                                         "hadoop.iceberg.engine.hive.lock-enabled",
+                                        "hadoop.iceberg.hive.table-property-max-size",
                                         "hadoop.hive.metastore.thrift.framed.transport.enabled",
                                         "hadoop.hive.metastore.client.socket.timeout",
                                         NULL};
@@ -406,6 +407,10 @@ static int open_hive_catalog(floe_sql_catalog *c, const char *uri, const char *w
                                   "hadoop.hive.metastore.thrift.framed.transport.enabled", false,
                                   &framed));
     ho.lock_disabled = !lock;
+    int64_t max_size = 0;
+    FLOE_TRY(floe__props_get_int64(&c->props, "hadoop.iceberg.hive.table-property-max-size",
+                                   32672, &max_size));
+    ho.table_property_max_size = max_size <= 0 ? -1 : max_size > INT32_MAX ? INT32_MAX : (long)max_size;
     ho.framed = framed;
     const char *to = floe__props_get(&c->props, "hadoop.hive.metastore.client.socket.timeout");
     if (to) {
