@@ -76,7 +76,11 @@ public class HmsLauncher {
     System.setProperty("hive.timedout.txn.reaper.start", "1s");
     System.setProperty("hive.timedout.txn.reaper.interval", "2s");
     System.setProperty("derby.stream.error.file", dir + "/derby.log");
-    TxnDbUtil.prepDb(new HiveConf());
+    // A restart (the same DIR) finds the transaction tables there already.
+    if (!new java.io.File(dir, "txn-tables-created").exists()) {
+      TxnDbUtil.prepDb(new HiveConf());
+      new java.io.File(dir, "txn-tables-created").createNewFile();
+    }
     HiveMetaStore.main(new String[] {"-p", port,
         "--hiveconf", "fs.s3a.impl=" + S3aStub.class.getName(),
         "--hiveconf", "fs.s3a.impl.disable.cache=true"});
