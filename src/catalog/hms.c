@@ -1407,17 +1407,23 @@ static const char *beat_failed(heartbeat *hb)
 
 /* Test hook (tests/peers/test_hms.py): FLOE_HMS_TEST_HOLD_LOCK_MS=N makes a
  * commit wait N ms once it holds the lock, before reading the table (a
- * long commit; a writer to SIGKILL while it holds the lock). */
+ * long commit; a writer to SIGKILL while it holds the lock) — or, with
+ * FLOE_HMS_TEST_HOLD_LOCK_UNTIL=FILE, until FILE exists (at most N ms). */
 static void test_hold_lock(const char *ns, const char *name, int64_t lockid)
 {
     const char *v = getenv("FLOE_HMS_TEST_HOLD_LOCK_MS");
+    const char *until = getenv("FLOE_HMS_TEST_HOLD_LOCK_UNTIL");
     long ms = v ? strtol(v, NULL, 10) : 0;
     if (ms <= 0)
         return;
     fprintf(stderr, "floe: FLOE_HMS_TEST_HOLD_LOCK_MS: holding lock %lld on %s.%s for %ld ms\n",
             (long long)lockid, ns, name, ms);
     fflush(stderr);
-    sleep_ms(ms);
+    for (long waited = 0; waited < ms; waited += 100) {
+        if (until && access(until, F_OK) == 0)
+            return;
+        sleep_ms(ms - waited < 100 ? ms - waited : 100);
+    }
 }
 
 /* ---------------------------------------------------------------- commit */

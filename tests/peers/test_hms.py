@@ -537,9 +537,12 @@ def test_metastore_restarted_mid_run(spark, s3, floe_bin, tmp_path):
         fl.sql(f"INSERT INTO {ns}.t VALUES (2)")  # between operations
         # during one: the commit holds the lock (kept in the metastore's database) while the
         # metastore restarts; its next call reconnects once and the commit completes
-        p, _ = start_holding(fl, floe_bin, f"INSERT INTO {ns}.t VALUES (3)", 2000)
+        gate = str(tmp_path / "metastore-is-back")
+        p, _ = start_holding(fl, floe_bin, f"INSERT INTO {ns}.t VALUES (3)", 600000,
+                             {"FLOE_HMS_TEST_HOLD_LOCK_UNTIL": gate})
         h.stop()
         h.start()
+        open(gate, "w").close()
         out, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
         assert sorted(r["i"] for r in fl.rows(f"SELECT i FROM {ns}.t")) == [1, 2, 3]
