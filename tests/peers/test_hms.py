@@ -558,3 +558,20 @@ def test_metastore_restarted_mid_run(spark, s3, floe_bin, tmp_path):
         assert metadata_files(s3, ns, "t") == before
     finally:
         h.stop()
+
+
+def test_lock_lost_during_commit_fails_it(s3, hms, floe_bin):
+    """A commit whose heartbeat comes too late (interval above hive.txn.timeout): the
+    metastore expires the lock, the next heartbeat is refused, and the commit fails before
+    its alter with Java's ensureActive message; the table is unchanged."""
+    ns = uniq("lost")
+    fl = FloeHms(hms, s3)
+    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (i int) USING iceberg "
+           "TBLPROPERTIES ('commit.retry.num-retries'='0')", f"INSERT INTO {ns}.t VALUES (1)")
+    late = (HMS_TXN_TIMEOUT_S + HMS_REAPER_S + 2) * 1000
+    slow = FloeHms(hms, s3, extra=["--conf", f"hadoop.iceberg.hive.lock-heartbeat-interval-ms={late}"])
+    p, _ = start_holding(slow, floe_bin, f"INSERT INTO {ns}.t VALUES (2)", late + 3000)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 1, err
+    assert "Failed to heartbeat for hive lock. Failed to heartbeat for lock:" in err, err
+    assert [r["i"] for r in fl.rows(f"SELECT i FROM {ns}.t")] == [1]
