@@ -166,10 +166,10 @@ static char *delete_path(floe_rowlevel *op, const floe_partition_spec *spec,
         floe__buf_free(&part);
         return NULL;
     }
-    op->next_manifest++; /* shared counter: unique file numbers per operation */
+    op->next_file++; /* unique file numbers per operation */
     char *p = floe__arena_sprintf(op->arena, "%s%s%s%s/00000-0-%s-%05d-deletes.parquet",
                                   dir ? dir : m->location, dir ? "" : "/data", part.len ? "/" : "",
-                                  part.len ? part.ptr : "", op->commit_uuid, op->next_manifest);
+                                  part.len ? part.ptr : "", op->prod.commit_uuid, op->next_file);
     floe__buf_free(&part);
     if (!p)
         floe__error_nomem();
