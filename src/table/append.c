@@ -437,7 +437,7 @@ static int merge_manifests(floe_append *a, const floe_table_metadata *m, floe_ta
 /* Java's SnapshotSummary for an append of data files. */
 static int build_summary(floe_append *a, const floe_table_metadata *base,
                          const floe_snapshot *parent, floe_table_change *c, floe_vec *kv,
-                         bool staged_wap, int64_t *rows)
+                         bool staged_wap)
 {
     floe_summary_counts n;
     memset(&n, 0, sizeof n);
@@ -456,7 +456,6 @@ static int build_summary(floe_append *a, const floe_table_metadata *base,
     o.wap_id = staged_wap ? a->t->wap_id : NULL;
     o.changed_partitions = floe__partition_set_count(&parts);
     floe__partition_set_free(&parts);
-    *rows = n.added_records;
     if (rc == 0)
         rc = floe__producer_summary(c, kv, &o, &n, parent);
     return rc;
@@ -514,7 +513,7 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     floe_vec kv = FLOE_VEC_INIT(floe_kv);
     floe_producer_snapshot ps = {0};
     if (rc == 0)
-        rc = build_summary(a, base, parent, c, &kv, stage, &ps.added_rows);
+        rc = build_summary(a, base, parent, c, &kv, stage);
     ps.parent = parent;
     ps.manifests = &manifests;
     ps.summary = &kv;

@@ -92,7 +92,7 @@ static int writer_open(floe_producer *p, const floe_table_metadata *m, int32_t s
     p->next_manifest++;
     mw->snapshot_id = p->snapshot_id;
     floe_manifest_writer_options o = {0};
-    o.format_version = m->format_version >= 2 ? 2 : 1;
+    o.format_version = m->format_version;
     o.content = content;
     o.partition_spec_id = spec_id;
     o.npartition_fields = nfields;
@@ -172,6 +172,7 @@ int floe__producer_manifest_add_new(floe_producer_manifest *mw, const floe_data_
     e.sequence_number = FLOE_SEQ_UNASSIGNED;
     e.file_sequence_number = FLOE_SEQ_UNASSIGNED;
     e.data_file = *df;
+    e.data_file.has_first_row_id = false; /* v3: inherited from the manifest's */
     return floe_manifest_writer_add(mw->w, &e);
 }
 
@@ -379,7 +380,7 @@ int floe__producer_summary(floe_table_change *c, floe_vec *kv, const floe_summar
 
 static int write_list(floe_producer *p, floe_table_change *c, const floe_table_metadata *base,
                       const floe_snapshot *parent, int64_t seq, const floe_vec *manifests,
-                      char **list_path)
+                      char **list_path, int64_t *added_rows)
 {
     char *heap = metadata_file(base, "snap-%lld-%d-%s.avro", (long long)p->snapshot_id,
                                p->attempt, p->commit_uuid);
@@ -388,7 +389,8 @@ static int write_list(floe_producer *p, floe_table_change *c, const floe_table_m
     if (!path)
         return floe__error_nomem();
     floe_manifest_list_writer_options lo = {0};
-    lo.format_version = base->format_version >= 2 ? 2 : 1;
+    lo.format_version = base->format_version;
+    lo.first_row_id = base->has_next_row_id ? base->next_row_id : 0;
     lo.snapshot_id = p->snapshot_id;
     lo.has_parent_snapshot_id = parent != NULL;
     lo.parent_snapshot_id = parent ? parent->snapshot_id : 0;
@@ -402,6 +404,8 @@ static int write_list(floe_producer *p, floe_table_change *c, const floe_table_m
         rc = floe_manifest_list_writer_add(lw, ((const floe_manifest_file **)manifests->items)[i]);
     if (rc == 0)
         rc = floe_manifest_list_writer_finish(lw);
+    if (rc == 0)
+        *added_rows = floe_manifest_list_writer_next_row_id(lw) - lo.first_row_id;
     floe_manifest_list_writer_free(lw);
     if (rc == 0)
         rc = floe__io_write_new(p->io, path, bytes.ptr, bytes.len);
@@ -417,7 +421,8 @@ static int write_list(floe_producer *p, floe_table_change *c, const floe_table_m
 }
 
 static int add_snapshot(floe_producer *p, floe_table_change *c, const floe_table_metadata *base,
-                        const floe_producer_snapshot *ps, int64_t seq, const char *list_path)
+                        const floe_producer_snapshot *ps, int64_t seq, const char *list_path,
+                        int64_t added_rows)
 {
     const floe_vec *kv = ps->summary;
     floe_table_update *u = floe__change_update(c, FLOE_UPD_ADD_SNAPSHOT);
@@ -440,7 +445,7 @@ static int add_snapshot(floe_producer *p, floe_table_change *c, const floe_table
         s->has_first_row_id = true;
         s->first_row_id = base->has_next_row_id ? base->next_row_id : 0;
         s->has_added_rows = true;
-        s->added_rows = ps->added_rows;
+        s->added_rows = added_rows;
     }
     FLOE_TRY(floe__snapshot_pack_manifest_list(s, c->arena, list_path));
     return floe__snapshot_pack_summary(s, c->arena, kvs, kv->len);
@@ -451,8 +456,9 @@ int floe__producer_commit(floe_producer *p, floe_table_change *c, const floe_tab
 {
     int64_t seq = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
     char *list_path = NULL;
-    FLOE_TRY(write_list(p, c, base, s->parent, seq, s->manifests, &list_path));
-    FLOE_TRY(add_snapshot(p, c, base, s, seq, list_path));
+    int64_t added_rows = 0;
+    FLOE_TRY(write_list(p, c, base, s->parent, seq, s->manifests, &list_path, &added_rows));
+    FLOE_TRY(add_snapshot(p, c, base, s, seq, list_path, added_rows));
     FLOE_TRY(floe__change_assert_ref(c, base, s->branch));
     if (s->stage)
         return 0;

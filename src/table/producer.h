@@ -131,7 +131,6 @@ typedef struct floe_producer_snapshot {
     const floe_snapshot *parent;     /* NULL: the first snapshot of the branch */
     const floe_vec *manifests;       /* const floe_manifest_file *, list order */
     const floe_vec *summary;         /* floe_kv */
-    int64_t added_rows;              /* v3 added-rows */
     const char *branch;              /* the branch the snapshot is for */
     const floe_snapshot_ref *head;   /* its ref in the base (NULL: new branch) */
     bool stage;                      /* add the snapshot, leave the branch */
@@ -139,7 +138,8 @@ typedef struct floe_producer_snapshot {
 
 /* Write the manifest list (c->written), push add-snapshot (sequence number
  * last + 1 from v2; timestamp never before the base's last update; current
- * schema; v3 first-row-id / added-rows) and assert-ref-snapshot-id plus,
+ * schema; v3: first-row-id = next-row-id, first_row_id handed to the data
+ * manifests without one, added-rows = the row ids they took) and assert-ref-snapshot-id plus,
  * unless staged, set-snapshot-ref for the branch (head's retention kept). */
 int floe__producer_commit(floe_producer *p, floe_table_change *c, const floe_table_metadata *base,
                           const floe_producer_snapshot *s);

@@ -101,7 +101,7 @@ static int rewrite_content(rm_op *op, const floe_table_metadata *base, floe_tabl
         const floe_manifest_info *info = floe_manifest_reader_info(mans[k]->reader);
         if (!model)
             model = info;
-        if (info->format_version > 2 || !info->schema_json || !info->partition_spec_json)
+        if (info->format_version > 3 || !info->schema_json || !info->partition_spec_json)
             rc = floe__error(FLOE_EUNSUPPORTED, "table", "cannot rewrite manifest %s",
                              mf->manifest_path);
         for (size_t j = 0; rc == 0 && j < mans[k]->nentries; j++) {

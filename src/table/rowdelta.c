@@ -729,7 +729,6 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     ps.parent = parent;
     ps.manifests = &manifests;
     ps.summary = &kv;
-    ps.added_rows = n.added_records;
     ps.branch = op->branch;
     ps.head = head;
     if (rc == 0)
