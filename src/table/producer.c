@@ -327,7 +327,8 @@ int floe__producer_summary(floe_table_change *c, floe_vec *kv, const floe_summar
         FLOE_TRY(floe__summary_put(c, kv, "replace-partitions", "true"));
     if (o->wap_id)
         FLOE_TRY(floe__summary_put(c, kv, "wap.id", "%s", o->wap_id));
-    int64_t ndel = n->pos_files + n->eq_files;
+    int64_t ndel = n->pos_files + n->eq_files + n->dvs;
+    int64_t nremoved_del = n->removed_pos_files + n->removed_eq_files + n->removed_dvs;
     const struct {
         const char *key;
         int64_t v;
@@ -336,6 +337,7 @@ int floe__producer_summary(floe_table_change *c, floe_vec *kv, const floe_summar
         {"deleted-data-files", n->removed_files},
         {"added-equality-delete-files", n->eq_files},
         {"added-position-delete-files", n->pos_files},
+        {"added-dvs", n->dvs},
         {"added-delete-files", ndel},
         {"added-records", n->added_records},
         {"deleted-records", n->removed_records},
@@ -345,7 +347,8 @@ int floe__producer_summary(floe_table_change *c, floe_vec *kv, const floe_summar
         {"added-equality-deletes", n->eq_records},
         {"removed-position-delete-files", n->removed_pos_files},
         {"removed-equality-delete-files", n->removed_eq_files},
-        {"removed-delete-files", n->removed_pos_files + n->removed_eq_files},
+        {"removed-dvs", n->removed_dvs},
+        {"removed-delete-files", nremoved_del},
         {"removed-position-deletes", n->removed_pos_records},
         {"removed-equality-deletes", n->removed_eq_records},
     };
@@ -362,7 +365,7 @@ int floe__producer_summary(floe_table_change *c, floe_vec *kv, const floe_summar
         {"total-files-size",
          n->added_size + n->delete_size - n->removed_size - n->removed_delete_size},
         {"total-data-files", n->added_files - n->removed_files},
-        {"total-delete-files", ndel - n->removed_pos_files - n->removed_eq_files},
+        {"total-delete-files", ndel - nremoved_del},
         {"total-position-deletes", n->pos_records - n->removed_pos_records},
         {"total-equality-deletes", n->eq_records - n->removed_eq_records},
     };

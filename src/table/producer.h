@@ -90,6 +90,7 @@ typedef struct floe_summary_counts {
     int64_t pos_files, eq_files, pos_records, eq_records, delete_size;
     int64_t removed_pos_files, removed_eq_files, removed_pos_records, removed_eq_records,
         removed_delete_size;
+    int64_t dvs, removed_dvs; /* deletion vectors (counted apart from pos_files) */
 } floe_summary_counts;
 
 /* Distinct partitions changed (changed-partition-count): "<spec>/<path>". */

@@ -333,6 +333,25 @@ static bool same_partition(const floe_partition_value *a, const floe_partition_v
 }
 
 /* Can delete file `d` (spec `spec_id`) apply to a data file we touch? */
+static bool is_dv(const floe_data_file *d)
+{
+    return d->content == FLOE_FILE_POSITION_DELETES && d->has_content_offset &&
+           d->file_format && strcmp(d->file_format, "PUFFIN") == 0;
+}
+
+/* Does the operation add a DV for data file `path`? (Java's
+ * validateAddedDVs: two DVs for one data file in a snapshot are invalid.) */
+static bool adds_dv_for(const floe_rowlevel *op, const char *path)
+{
+    for (size_t i = 0; i < op->delete_files.len; i++) {
+        const floe_data_file *d = floe__vec_at(&op->delete_files, i);
+        if (d->referenced_data_file && d->file_format && strcmp(d->file_format, "PUFFIN") == 0 &&
+            strcmp(d->referenced_data_file, path) == 0)
+            return true;
+    }
+    return false;
+}
+
 static bool delete_applies(floe_rowlevel *op, const floe_data_file *d, int32_t spec_id)
 {
     for (size_t i = 0; i < op->touched.len; i++) {
@@ -444,7 +463,14 @@ static int check_snapshot(floe_rowlevel *op, const floe_table_metadata *base,
                 if (touched_by_path(op, d->file_path))
                     rc = add_path(&cf->deleted, d->file_path);
             } else if (d->content != FLOE_FILE_DATA && e->status == FLOE_ENTRY_ADDED) {
-                if (delete_applies(op, d, mf->partition_spec_id))
+                if (is_dv(d) && d->referenced_data_file && adds_dv_for(op, d->referenced_data_file))
+                    rc = floe__error(FLOE_EINVALID, "table",
+                                     "Found concurrently added DV for %s: DV{location=%s, "
+                                     "offset=%lld, length=%lld, referencedDataFile=%s}",
+                                     d->referenced_data_file, d->file_path,
+                                     (long long)d->content_offset,
+                                     (long long)d->content_size_in_bytes, d->referenced_data_file);
+                else if (delete_applies(op, d, mf->partition_spec_id))
                     rc = add_path(&cf->deletes, d->file_path);
             }
         }
@@ -532,7 +558,7 @@ static const char *operation_of(const floe_rowlevel *op, const counts *n)
         return "overwrite";
     if (op->kind == FLOE_ROWLEVEL_REWRITE)
         return "replace";
-    bool adds = n->added_files > 0, deletes = n->pos_files + n->eq_files > 0;
+    bool adds = n->added_files > 0, deletes = n->pos_files + n->eq_files + n->dvs > 0;
     bool removes = n->removed_files > 0;
     if (adds && !deletes && !removes)
         return "append";
@@ -561,6 +587,19 @@ static int push_mf(floe_vec *v, const floe_manifest_file *mf)
     return 0;
 }
 
+/* The key of a removal: the path, and for a deletion vector (one blob of
+ * a Puffin file that may hold others) its content offset too. */
+static const char *removal_key(floe_buf *b, const char *path, bool dv, int64_t offset)
+{
+    if (!dv)
+        return path;
+    floe__buf_clear(b);
+    if (floe__buf_printf(b, "%s#%lld", path, (long long)offset) < 0)
+        return NULL;
+    return b->ptr;
+}
+
+
 /* Rewrite a parent data manifest that holds removed files; `found` counts
  * them. Returns 1 through *rewritten when it did. */
 static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe_table_change *c,
@@ -571,9 +610,15 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
     floe_manifest *man = NULL;
     int rc = read_manifest(op, mf, &data, &man);
     bool hit = false;
-    for (size_t k = 0; rc == 0 && k < man->nentries && !hit; k++)
-        hit = man->entries[k].status != FLOE_ENTRY_DELETED &&
-              floe__strmap_has(rc_->removed, man->entries[k].data_file.file_path);
+    floe_buf key = FLOE_BUF_INIT;
+    for (size_t k = 0; rc == 0 && k < man->nentries && !hit; k++) {
+        const floe_data_file *d = &man->entries[k].data_file;
+        const char *kk = removal_key(&key, d->file_path, is_dv(d), d->content_offset);
+        if (!kk)
+            rc = floe__error_nomem();
+        hit = kk && man->entries[k].status != FLOE_ENTRY_DELETED &&
+              floe__strmap_has(rc_->removed, kk);
+    }
     if (rc == 0 && !hit)
         rc = push_mf(out, mf);
     if (rc == 0 && hit) {
@@ -586,7 +631,12 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
             if (e.status == FLOE_ENTRY_DELETED)
                 continue;
             const floe_data_file *d = &e.data_file;
-            if (floe__strmap_has(rc_->removed, d->file_path)) {
+            const char *kk = removal_key(&key, d->file_path, is_dv(d), d->content_offset);
+            if (!kk) {
+                rc = floe__error_nomem();
+                break;
+            }
+            if (floe__strmap_has(rc_->removed, kk)) {
                 e.status = FLOE_ENTRY_DELETED;
                 e.has_snapshot_id = true;
                 e.snapshot_id = op->prod.snapshot_id;
@@ -595,6 +645,10 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
                     n->removed_files++;
                     n->removed_records += d->record_count;
                     n->removed_size += d->file_size_in_bytes;
+                } else if (is_dv(d)) {
+                    n->removed_dvs++;
+                    n->removed_pos_records += d->record_count;
+                    n->removed_delete_size += d->content_size_in_bytes;
                 } else if (d->content == FLOE_FILE_POSITION_DELETES) {
                     n->removed_pos_files++;
                     n->removed_pos_records += d->record_count;
@@ -615,6 +669,7 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
         if (rc == 0)
             rc = push_mf(out, nmf);
     }
+    floe__buf_free(&key);
     floe_manifest_free(man);
     floe__buf_free(&data);
     return rc;
@@ -669,14 +724,19 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
             if (specs[k] != specs[i])
                 continue;
             const floe_data_file *d = floe__vec_at(&op->delete_files, k);
-            if (d->content == FLOE_FILE_POSITION_DELETES) {
+            if (is_dv(d)) {
+                n.dvs++;
+                n.pos_records += d->record_count;
+                n.delete_size += d->content_size_in_bytes;
+            } else if (d->content == FLOE_FILE_POSITION_DELETES) {
                 n.pos_files++;
                 n.pos_records += d->record_count;
+                n.delete_size += d->file_size_in_bytes;
             } else {
                 n.eq_files++;
                 n.eq_records += d->record_count;
+                n.delete_size += d->file_size_in_bytes;
             }
-            n.delete_size += d->file_size_in_bytes;
             rc = floe__producer_manifest_add_new(&mw, d);
         }
         if (rc == 0)
@@ -821,8 +881,13 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < op->touched.len; i++) {
         floe_rl_touched *t = floe__vec_at(&op->touched, i);
-        if (t->removed && !floe__strmap_has(cm.removed, t->path)) {
-            rc = floe__strmap_put(cm.removed, t->path, t);
+        const char *key = !t->is_dv ? t->path
+                                    : floe__arena_sprintf(op->arena, "%s#%lld", t->path,
+                                                          (long long)t->content_offset);
+        if (!key)
+            rc = floe__error_nomem();
+        else if (t->removed && !floe__strmap_has(cm.removed, key)) {
+            rc = floe__strmap_put(cm.removed, key, t);
             cm.nremoved++;
             cm.removes_deletes = cm.removes_deletes || t->content != FLOE_FILE_DATA;
         }

@@ -39,6 +39,8 @@ typedef struct floe_rl_touched {
     int64_t file_size_in_bytes;
     int64_t rows_deleted; /* live rows removed */
     bool removed;         /* copy-on-write: the file leaves the table */
+    bool is_dv;           /* a deletion vector: one blob of `path` at content_offset */
+    int64_t content_offset;
 } floe_rl_touched;
 
 struct floe_rowlevel {
