@@ -320,40 +320,27 @@ static const gen_field summary_fields[] = {
             summary_fields, FLOE_ARRAY_LEN(summary_fields)                                         \
     }
 
-static const gen_field list_v2[] = {
-    F(500, "manifest_path", "Location URI with FS scheme", false, G_STRING),
-    F(501, "manifest_length", "Total file size in bytes", false, G_LONG),
-    F(502, "partition_spec_id", "Spec ID used to write", false, G_INT),
-    F(517, "content", "Contents of the manifest: 0=data, 1=deletes", false, G_INT),
-    F(515, "sequence_number", "Sequence number when the manifest was added", false, G_LONG),
-    F(516, "min_sequence_number", "Lowest sequence number in the manifest", false, G_LONG),
-    F(503, "added_snapshot_id", "Snapshot ID that added the manifest", false, G_LONG),
-    F(504, "added_files_count", "Added entry count", false, G_INT),
-    F(505, "existing_files_count", "Existing entry count", false, G_INT),
-    F(506, "deleted_files_count", "Deleted entry count", false, G_INT),
-    F(512, "added_rows_count", "Added rows count", false, G_LONG),
-    F(513, "existing_rows_count", "Existing rows count", false, G_LONG),
-    F(514, "deleted_rows_count", "Deleted rows count", false, G_LONG),
-    PARTITIONS,
-    F(519, "key_metadata", "Encryption key metadata blob", true, G_BYTES),
-};
+/* The v2 fields; v3 adds first_row_id (520). */
+#define LIST_V2_FIELDS                                                                             \
+    F(500, "manifest_path", "Location URI with FS scheme", false, G_STRING),                       \
+        F(501, "manifest_length", "Total file size in bytes", false, G_LONG),                      \
+        F(502, "partition_spec_id", "Spec ID used to write", false, G_INT),                        \
+        F(517, "content", "Contents of the manifest: 0=data, 1=deletes", false, G_INT),            \
+        F(515, "sequence_number", "Sequence number when the manifest was added", false, G_LONG),   \
+        F(516, "min_sequence_number", "Lowest sequence number in the manifest", false, G_LONG),    \
+        F(503, "added_snapshot_id", "Snapshot ID that added the manifest", false, G_LONG),         \
+        F(504, "added_files_count", "Added entry count", false, G_INT),                            \
+        F(505, "existing_files_count", "Existing entry count", false, G_INT),                      \
+        F(506, "deleted_files_count", "Deleted entry count", false, G_INT),                        \
+        F(512, "added_rows_count", "Added rows count", false, G_LONG),                             \
+        F(513, "existing_rows_count", "Existing rows count", false, G_LONG),                       \
+        F(514, "deleted_rows_count", "Deleted rows count", false, G_LONG), PARTITIONS,             \
+        F(519, "key_metadata", "Encryption key metadata blob", true, G_BYTES)
+
+static const gen_field list_v2[] = {LIST_V2_FIELDS};
 
 static const gen_field list_v3[] = {
-    F(500, "manifest_path", "Location URI with FS scheme", false, G_STRING),
-    F(501, "manifest_length", "Total file size in bytes", false, G_LONG),
-    F(502, "partition_spec_id", "Spec ID used to write", false, G_INT),
-    F(517, "content", "Contents of the manifest: 0=data, 1=deletes", false, G_INT),
-    F(515, "sequence_number", "Sequence number when the manifest was added", false, G_LONG),
-    F(516, "min_sequence_number", "Lowest sequence number in the manifest", false, G_LONG),
-    F(503, "added_snapshot_id", "Snapshot ID that added the manifest", false, G_LONG),
-    F(504, "added_files_count", "Added entry count", false, G_INT),
-    F(505, "existing_files_count", "Existing entry count", false, G_INT),
-    F(506, "deleted_files_count", "Deleted entry count", false, G_INT),
-    F(512, "added_rows_count", "Added rows count", false, G_LONG),
-    F(513, "existing_rows_count", "Existing rows count", false, G_LONG),
-    F(514, "deleted_rows_count", "Deleted rows count", false, G_LONG),
-    PARTITIONS,
-    F(519, "key_metadata", "Encryption key metadata blob", true, G_BYTES),
+    LIST_V2_FIELDS,
     F(520, "first_row_id", "Starting row ID to assign to new rows in ADDED data files", true,
       G_LONG),
 };

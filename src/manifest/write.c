@@ -63,40 +63,33 @@
         id, name, doc, opt, kind, 0, 0, NULL, NULL, 0                                              \
     }
 
-static const gen_field data_file_v2[] = {
-    F(134, "content", "Contents of the file: 0=data, 1=position deletes, 2=equality deletes", false,
-      G_INT),
-    F(100, "file_path", "Location URI with FS scheme", false, G_STRING),
-    F(101, "file_format", "File format name: avro, orc, or parquet", false, G_STRING),
-    F(102, "partition", "Partition data tuple, schema based on the partition spec", false,
-      G_PARTITION),
-    F(103, "record_count", "Number of records in the file", false, G_LONG),
-    F(104, "file_size_in_bytes", "Total file size in bytes", false, G_LONG),
-    DF_COMMON_METRICS,
-    {135, "equality_ids", "Equality comparison field IDs", true, G_INTLIST, 136, 0, NULL, NULL, 0},
-    F(140, "sort_order_id", "Sort order ID", true, G_INT),
-    F(143, "referenced_data_file",
-      "Fully qualified location (URI with FS scheme) of a data file that all deletes reference",
-      true, G_STRING),
-};
+/* The fields v2 and v3 share up to sort_order_id. */
+#define DF_V2_HEAD                                                                                 \
+    F(134, "content", "Contents of the file: 0=data, 1=position deletes, 2=equality deletes",      \
+      false, G_INT),                                                                               \
+        F(100, "file_path", "Location URI with FS scheme", false, G_STRING),                       \
+        F(101, "file_format", "File format name: avro, orc, or parquet", false, G_STRING),         \
+        F(102, "partition", "Partition data tuple, schema based on the partition spec", false,     \
+          G_PARTITION),                                                                            \
+        F(103, "record_count", "Number of records in the file", false, G_LONG),                    \
+        F(104, "file_size_in_bytes", "Total file size in bytes", false, G_LONG),                   \
+        DF_COMMON_METRICS,                                                                         \
+        {135, "equality_ids", "Equality comparison field IDs", true, G_INTLIST, 136, 0, NULL,      \
+         NULL, 0},                                                                                 \
+        F(140, "sort_order_id", "Sort order ID", true, G_INT)
+
+#define DF_REFERENCED                                                                              \
+    F(143, "referenced_data_file",                                                                 \
+      "Fully qualified location (URI with FS scheme) of a data file that all deletes reference",   \
+      true, G_STRING)
+
+static const gen_field data_file_v2[] = {DF_V2_HEAD, DF_REFERENCED};
 
 static const gen_field data_file_v3[] = {
-    F(134, "content", "Contents of the file: 0=data, 1=position deletes, 2=equality deletes", false,
-      G_INT),
-    F(100, "file_path", "Location URI with FS scheme", false, G_STRING),
-    F(101, "file_format", "File format name: avro, orc, or parquet", false, G_STRING),
-    F(102, "partition", "Partition data tuple, schema based on the partition spec", false,
-      G_PARTITION),
-    F(103, "record_count", "Number of records in the file", false, G_LONG),
-    F(104, "file_size_in_bytes", "Total file size in bytes", false, G_LONG),
-    DF_COMMON_METRICS,
-    {135, "equality_ids", "Equality comparison field IDs", true, G_INTLIST, 136, 0, NULL, NULL, 0},
-    F(140, "sort_order_id", "Sort order ID", true, G_INT),
+    DF_V2_HEAD,
     F(142, "first_row_id", "The first row ID assigned to the first row in the data file", true,
       G_LONG),
-    F(143, "referenced_data_file",
-      "Fully qualified location (URI with FS scheme) of a data file that all deletes reference",
-      true, G_STRING),
+    DF_REFERENCED,
     F(144, "content_offset", "The offset in the file where the content starts", true, G_LONG),
     F(145, "content_size_in_bytes", "The length of referenced content stored in the file", true,
       G_LONG),

@@ -367,6 +367,19 @@ def test_d_spark_rewrites_a_floe_table(cells):
     t.check()
 
 
+def lineage_matches(t):
+    """Spark's and floe's _row_id / _last_updated_sequence_number agree at every snapshot."""
+    t.sql("REFRESH TABLE {T}")
+    lq = "SELECT id, _row_id, _last_updated_sequence_number FROM {T}"
+    for sid in list(t.model) + [None]:
+        q = lq + (f" VERSION AS OF {sid}" if sid else "")
+        want = sorted((x.id, x._row_id, x._last_updated_sequence_number)
+                      for x in t.sql(q).collect())
+        got = sorted((int(x["id"]), x["_row_id"], x["_last_updated_sequence_number"])
+                     for x in t.frows(q))
+        assert got == want and all(v is not None for _, v, _ in want), (sid, got, want)
+
+
 # --- e. v3 tables Spark writes: deletion vectors, row lineage ----------------------------
 
 def test_e_spark_v3_deletion_vectors_and_row_lineage(cells):
@@ -404,29 +417,10 @@ def test_e_spark_v3_deletion_vectors_and_row_lineage(cells):
     # Spark's _row_id and _last_updated_sequence_number metadata columns, at every
     # snapshot: inherited from first_row_id + _pos and the data sequence number, or
     # stored in the file (the updated row keeps its _row_id)
+    lineage_matches(t)
     lq = "SELECT id, _row_id, _last_updated_sequence_number FROM {T}"
-    for sid in list(t.model) + [None]:
-        q = lq + (f" VERSION AS OF {sid}" if sid else "")
-        want = sorted((x.id, x._row_id, x._last_updated_sequence_number)
-                      for x in t.sql(q).collect())
-        got = sorted((int(x["id"]), x["_row_id"], x["_last_updated_sequence_number"])
-                     for x in t.frows(q))
-        assert got == want and all(v is not None for _, v, _ in want), (sid, got, want)
     upd = [x for x in t.sql(lq).collect() if x.id == 4]
     assert upd and upd[0]._last_updated_sequence_number > 1, upd
-
-
-def lineage_matches(t):
-    """Spark's and floe's _row_id / _last_updated_sequence_number agree at every snapshot."""
-    t.sql("REFRESH TABLE {T}")
-    lq = "SELECT id, _row_id, _last_updated_sequence_number FROM {T}"
-    for sid in list(t.model) + [None]:
-        q = lq + (f" VERSION AS OF {sid}" if sid else "")
-        want = sorted((x.id, x._row_id, x._last_updated_sequence_number)
-                      for x in t.sql(q).collect())
-        got = sorted((int(x["id"]), x["_row_id"], x["_last_updated_sequence_number"])
-                     for x in t.frows(q))
-        assert got == want and all(v is not None for _, v, _ in want), (sid, got, want)
 
 
 def test_e2_floe_v3_deletion_vectors_and_row_lineage(cells):

@@ -10,6 +10,7 @@
 #include "scan/scan.h"
 #include "table/puffin.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,18 +20,25 @@ static void decode(const floe_buf *b, size_t off, size_t len, floe_vec *out)
                                (uint64_t)INT64_MAX, out));
 }
 
-/* The first DV of the fixture: positions {0,3,6}, blob at offset 4, 46 bytes. */
-static void test_matches_java(void)
+/* A Puffin file of the fixture (NULL: no ../shared, the case is skipped). */
+static char *fixture(const char *name, size_t *len)
 {
     const char *sh = ft_shared_dir();
     if (!sh)
-        return;
+        return NULL;
+    char rel[256];
+    snprintf(rel, sizeof rel, "fixtures/trino_deletion_vectors_v3/data/%s.puffin", name);
+    char *file = ft_read_file(ft_path(sh, rel), len);
+    FT_CHECK(file && *len > 50);
+    return file;
+}
+
+/* The first DV of the fixture: positions {0,3,6}, blob at offset 4, 46 bytes. */
+static void test_matches_java(void)
+{
     size_t len = 0;
-    char *file = ft_read_file(
-        ft_path(sh, "fixtures/trino_deletion_vectors_v3/data/"
-                    "dv-20260504_111446_00010_8gkte-9a41c74f-3cae-4b67-a4e3-ec4437d1c988.puffin"),
-        &len);
-    FT_CHECK(file && len > 50);
+    char *file = fixture("dv-20260504_111446_00010_8gkte-9a41c74f-3cae-4b67-a4e3-ec4437d1c988",
+                         &len);
     if (!file)
         return;
     int64_t pos[] = {0, 3, 6};
@@ -65,15 +73,9 @@ static void test_matches_java(void)
  * decoded by scan/dv.c and encoded again, byte for byte. */
 static void test_reencode_java(void)
 {
-    const char *sh = ft_shared_dir();
-    if (!sh)
-        return;
     size_t len = 0;
-    char *file = ft_read_file(
-        ft_path(sh, "fixtures/trino_deletion_vectors_v3/data/"
-                    "dv-20260504_111849_00012_8gkte-2ed65adb-8895-4026-bb5e-efcedbf874e5.puffin"),
-        &len);
-    FT_CHECK(file && len > 100);
+    char *file = fixture("dv-20260504_111849_00012_8gkte-2ed65adb-8895-4026-bb5e-efcedbf874e5",
+                         &len);
     if (!file)
         return;
     floe_buf whole = {file, len, len};
