@@ -58,6 +58,7 @@ static const struct {
     {"Cannot find field '", "ValidationException"},
     {"Cannot bind: ", "ValidationException"},
     {"Invalid schema: multiple fields", "ValidationException"},
+    {"Table column names conflict with names reserved", "ValidationException"}, /* exec_data */
 };
 
 const char *floe__sql_error_class(int code, const char *message)

@@ -222,6 +222,26 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
     const char *ident = floe__sql_table_ident(s, &st->target, a);
     if (!ident)
         return floe__error_nomem();
+    for (size_t i = 0; i < c->ncolumns; i++) {
+        if (!c->columns[i].has_default)
+            continue;
+        /* ResolveDefaultColumns: SparkCatalog does not declare column defaults */
+        floe_buf q = FLOE_BUF_INIT;
+        int qrc = floe__sql_quoted_table(s, ident, &q);
+        if (qrc == 0)
+            qrc = floe__sql_fail(
+                s,
+                floe__error(FLOE_EUNSUPPORTED, "sql",
+                            "[UNSUPPORTED_FEATURE.TABLE_OPERATION] The feature is not supported: "
+                            "Table %s does not support column default value. Please check the "
+                            "current catalog and namespace to make sure the qualified table name "
+                            "is expected, and also check the catalog implementation which is "
+                            "configured by \"spark.sql.catalog\".",
+                            q.ptr),
+                "AnalysisException");
+        floe__buf_free(&q);
+        return qrc;
+    }
     char *loc = NULL;
     int ex = floe_catalog_load_table(&loc, NULL, s->catalog, ident);
     floe_catalog_string_free(loc);

@@ -158,6 +158,14 @@ static int literal_list(sql_parser *p, floe_sql_value *out, floe_sql_value_kind 
     return 0;
 }
 
+int floe__sql_default(sql_parser *p, floe_sql_column *c)
+{
+    floe_sql_value v;
+    FLOE_TRY(floe__sql_literal(p, &v));
+    c->has_default = true;
+    return 0;
+}
+
 int floe__sql_literal(sql_parser *p, floe_sql_value *out)
 {
     sql_tok *t = floe__sql_peek(p, 0);

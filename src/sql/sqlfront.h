@@ -223,6 +223,9 @@ typedef struct floe_sql_column {
     const struct floe_type *nested;
     bool not_null;
     const char *comment; /* NULL if none */
+    /* `DEFAULT <literal>` was written: Spark 3.5 + Iceberg 1.11 refuse
+     * column defaults in DDL (the executor raises their messages). */
+    bool has_default;
 } floe_sql_column;
 
 typedef struct floe_sql_partition_field {
@@ -261,6 +264,7 @@ typedef struct floe_sql_alter {
     const char *column;             /* RENAME / ALTER COLUMN: dotted name */
     const char *new_name;
     bool set_type, set_comment, drop_not_null, set_not_null;
+    bool set_default; /* ALTER COLUMN SET DEFAULT <literal> | DROP DEFAULT (refused as Spark) */
     int position;                   /* ALTER COLUMN: 0 none, 1 FIRST, 2 AFTER (after) */
     const char *after_column;
     const char *const *names;       /* DROP COLUMNS, identifier fields */
