@@ -205,6 +205,7 @@ typedef enum floe_sql_kind {
     FLOE_SQL_DROP_VIEW,        /* view_name, if_exists */
     FLOE_SQL_ALTER_SCHEMA,     /* ALTER TABLE schema / partition / order / identifier DDL: alter */
     FLOE_SQL_SHOW_TBLPROPERTIES, /* target, key (NULL: all) */
+    FLOE_SQL_SHOW_CREATE_TABLE,  /* target */
 } floe_sql_kind;
 
 typedef struct floe_sql_prop {

@@ -156,3 +156,63 @@ def test_bad_input_same_error_nothing_committed(spark, warehouse, bad):
     got = fl.error(bad.format(t="s.t"))
     assert got == f"{want[0]}: {want[1]}"
     assert sorted(os.listdir(os.path.join(warehouse, "s.db", "t", "metadata"))) == before
+
+
+# SHOW CREATE TABLE and DESCRIBE of evolved tables: floe's text must be Spark's.
+SHOWN = {
+    "a": ["CREATE TABLE {t} (id BIGINT NOT NULL COMMENT 'the id', `my col` STRING, ts TIMESTAMP, "
+          "d DATE, amt DECIMAL(10,2), pt STRUCT<x: INT COMMENT 'it''s x', y: STRING>, "
+          "tags ARRAY<STRING>, m MAP<STRING, INT>) USING iceberg "
+          "PARTITIONED BY (days(ts), bucket(16, id), truncate(4, `my col`)) "
+          "COMMENT 'a table' TBLPROPERTIES ('k1'='v1', 'my.secret'='hush')",
+          "ALTER TABLE {t} WRITE ORDERED BY id DESC NULLS FIRST, `my col`",
+          "ALTER TABLE {t} ADD COLUMN discount DECIMAL(10,2) COMMENT 'disc'",
+          "ALTER TABLE {t} RENAME COLUMN `my col` TO payload",
+          "ALTER TABLE {t} ADD PARTITION FIELD years(d) AS yr",
+          "ALTER TABLE {t} SET IDENTIFIER FIELDS id"],
+    "b": ["CREATE TABLE {t} (a INT, ts TIMESTAMP_NTZ, h TIMESTAMP, s STRING) USING iceberg "
+          "PARTITIONED BY (hours(h), a, years(ts))",
+          "ALTER TABLE {t} DROP PARTITION FIELD a",
+          "ALTER TABLE {t} ADD PARTITION FIELD bucket(4, a)",
+          "ALTER TABLE {t} ADD PARTITION FIELD bucket(8, s)",
+          "ALTER TABLE {t} WRITE DISTRIBUTED BY PARTITION LOCALLY ORDERED BY a",
+          "ALTER TABLE {t} ALTER COLUMN a TYPE BIGINT",
+          "ALTER TABLE {t} ALTER COLUMN s FIRST"],
+    "c": ["CREATE TABLE {t} (a INT, b FLOAT, c DOUBLE, e BINARY, f BOOLEAN) USING iceberg "
+          "TBLPROPERTIES ('format-version'='1')",
+          "ALTER TABLE {t} ADD PARTITION FIELD a",
+          "ALTER TABLE {t} ADD PARTITION FIELD truncate(2, e)",
+          "ALTER TABLE {t} DROP PARTITION FIELD a",
+          "ALTER TABLE {t} WRITE UNORDERED"],
+}
+
+
+def without_metadata_columns(rows):
+    """Spark's DESCRIBE EXTENDED less its '# Metadata Columns' section (floe does not list
+    them yet)."""
+    out, skip = [], False
+    for r in rows:
+        if r["col_name"] == "# Metadata Columns":
+            skip = True
+            out.pop()  # the blank row before it
+            continue
+        if skip and r["col_name"] == "":
+            skip = False
+        if not skip:
+            out.append(r)
+    return out
+
+
+@pytest.mark.parametrize("which", sorted(SHOWN))
+def test_show_create_and_describe_as_spark(spark, warehouse, which):
+    fl, cat = env(spark, warehouse)
+    for q in SHOWN[which]:
+        fl.sql(q.format(t="s.t"))
+        spark.sql(f"REFRESH TABLE {cat}.s.t")
+        want = spark.sql(f"SHOW CREATE TABLE {cat}.s.t").collect()[0][0]
+        got = fl.rows("SHOW CREATE TABLE s.t")
+        assert got == [{"createtab_stmt": want}], q
+        for d in ("DESCRIBE TABLE", "DESCRIBE TABLE EXTENDED"):
+            want = [r.asDict() for r in spark.sql(f"{d} {cat}.s.t").collect()]
+            got = fl.rows(f"{d} s.t")
+            assert got == without_metadata_columns(want), f"{d} after {q}"
