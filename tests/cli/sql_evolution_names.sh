@@ -82,5 +82,51 @@ out=$(F -c "ALTER TABLE s.d ADD COLUMN c INT DEFAULT" 2>&1)
 eq "default without a value" "${out%% at line*}" "ParseException: syntax error: expected a literal (number, string, TIMESTAMP '...', DATE '...', true, false, NULL, array(), map())"
 eq "nothing committed" "$(meta d)" "$before"
 
+# ---- SHOW CREATE TABLE after evolution (text as Spark 3.5 printed it for
+# the same table: tests/peers/test_evolution.py checks it against Spark)
+F -c "CREATE TABLE s.c (id BIGINT NOT NULL COMMENT 'the id', \`my col\` STRING, ts TIMESTAMP, pt STRUCT<x: INT COMMENT 'it''s x'>) PARTITIONED BY (days(ts), bucket(16, id)) COMMENT 'a table' TBLPROPERTIES ('k1'='v1', 'my.password'='hush')" \
+  -c "ALTER TABLE s.c RENAME COLUMN \`my col\` TO payload" -c "ALTER TABLE s.c ADD PARTITION FIELD truncate(4, payload)" \
+  -c "ALTER TABLE s.c WRITE ORDERED BY id DESC NULLS FIRST" -c "ALTER TABLE s.c SET IDENTIFIER FIELDS id" \
+  -c "ALTER TABLE s.c ADD COLUMN \`1\` INT"
+out=$(F --format csv -c "SHOW CREATE TABLE s.c")
+eq "show create table" "$out" "createtab_stmt
+\"CREATE TABLE local.s.c (
+  id BIGINT NOT NULL COMMENT 'the id',
+  payload STRING,
+  ts TIMESTAMP,
+  pt STRUCT<x: INT COMMENT 'it\\'s x'>,
+  \`1\` INT)
+USING iceberg
+PARTITIONED BY (days(ts), truncate(4, payload))
+CLUSTERED BY (id)
+INTO 16 BUCKETS
+COMMENT 'a table'
+LOCATION '$T/wh/s.db/c'
+TBLPROPERTIES (
+  'current-snapshot-id' = 'none',
+  'format' = 'iceberg/parquet',
+  'format-version' = '2',
+  'identifier-fields' = '[id]',
+  'k1' = 'v1',
+  'my.password' = '*********(redacted)',
+  'sort-order' = 'id DESC NULLS FIRST',
+  'write.distribution-mode' = 'range')
+\""
+out=$(F --format csv -c "DESCRIBE TABLE EXTENDED s.c" | sed -n '/# Partitioning/,$p')
+eq "describe extended" "$out" '# Partitioning,"",""
+Part 0,days(ts),""
+Part 1,"bucket(16, id)",""
+Part 2,"truncate(4, payload)",""
+"","",""
+# Detailed Table Information,"",""
+Name,local.s.c,""
+Type,MANAGED,""
+Comment,a table,""
+Location,'"$T/wh/s.db/c"',""
+Provider,iceberg,""
+Table Properties,"[current-snapshot-id=none,format=iceberg/parquet,format-version=2,identifier-fields=[id],k1=v1,my.password=*********(redacted),sort-order=id DESC NULLS FIRST,write.distribution-mode=range]",""'
+out=$(F -c "SHOW CREATE TABLE s.c AS SERDE" 2>&1)
+eq "as serde" "${out%% at line*}" "ParseException: unsupported: SHOW CREATE TABLE AS SERDE (v1 Hive tables only)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
