@@ -95,6 +95,10 @@ def check_every_snapshot(fl, spark, cat):
     # the metadata both engines left behind describes the same table
     want = spark_rows(spark.sql(f"SELECT spec_id, count(*) AS c FROM {cat}.s.t.files GROUP BY spec_id"))
     assert floe_read(fl, "SELECT spec_id, count(*) AS c FROM s.t.files GROUP BY spec_id") == want
+    # the partitions table: the unified partition type over every spec, as Spark
+    q = "SELECT partition, spec_id, record_count, file_count FROM {}.partitions"
+    want = spark_rows(spark.sql(q.format(f"{cat}.s.t")))
+    assert floe_read(fl, q.format("s.t")) == want
 
 
 def test_floe_evolves_spark_reads(spark, warehouse):
