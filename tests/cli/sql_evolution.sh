@@ -159,5 +159,18 @@ out=$(C -c "SELECT count(*) AS n FROM s.t")
 eq "table readable" "$out" "n
 4"
 
+# ---- rollback moves main only: the current schema stays (Java's
+# rollbackTo / SetSnapshotOperation), old rows read through it
+F -c "CREATE TABLE s.rb (id INT, qty INT)" -c "INSERT INTO s.rb VALUES (1, 10)"
+first=$(C -c "SELECT snapshot_id FROM s.rb.snapshots" | tail -1)
+F -c "ALTER TABLE s.rb ADD COLUMN note STRING" -c "ALTER TABLE s.rb RENAME COLUMN qty TO quantity" \
+  -c "INSERT INTO s.rb VALUES (2, 20, 'x')" -c "CALL local.system.rollback_to_snapshot('s.rb', $first)" >/dev/null
+out=$(C -c "SELECT * FROM s.rb")
+eq "rollback keeps the schema" "$out" "id,quantity,note
+1,10,"
+out=$(C -c "SELECT * FROM s.rb VERSION AS OF $first")
+eq "the old snapshot's schema by VERSION AS OF" "$out" "id,qty
+1,10"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -120,6 +120,29 @@ def test_spark_evolves_floe_reads(spark, warehouse):
     assert "sort-order=n DESC NULLS LAST, id ASC NULLS FIRST" in props
 
 
+def test_rollback_keeps_the_current_schema(spark, warehouse):
+    """rollback_to_snapshot moves main only, in floe as in Spark: both read the old rows
+    through the current schema, and the old snapshot with its own by VERSION AS OF."""
+    for engine in ("floe", "spark"):
+        fl, cat = env(spark, warehouse)
+        run = (lambda q: fl.sql(q.format(t="s.t", c=fl.name))) if engine == "floe" else \
+            (lambda q: spark.sql(q.format(t=f"{cat}.s.t", c=cat)))
+        run("CREATE TABLE {t} (id INT, qty INT) USING iceberg")
+        run("INSERT INTO {t} VALUES (1, 10)")
+        first = snapshots(fl)[0]
+        run("ALTER TABLE {t} ADD COLUMN note STRING")
+        run("ALTER TABLE {t} RENAME COLUMN qty TO quantity")
+        run("INSERT INTO {t} VALUES (2, 20, 'x')")
+        run("CALL {c}.system.rollback_to_snapshot('s.t', %d)" % int(first))
+        spark.sql(f"REFRESH TABLE {cat}.s.t")
+        want = spark_rows(spark.sql(f"SELECT * FROM {cat}.s.t"))
+        assert want == [{"id": "1", "quantity": "10", "note": None}], engine
+        assert floe_read(fl, "SELECT * FROM s.t") == want, engine
+        want = spark_rows(spark.sql(f"SELECT * FROM {cat}.s.t VERSION AS OF {first}"))
+        assert want == [{"id": "1", "qty": "10"}], engine
+        assert floe_read(fl, f"SELECT * FROM s.t VERSION AS OF {first}") == want, engine
+
+
 BAD = [
     "ALTER TABLE {t} DROP COLUMN cat",                      # partition source
     "ALTER TABLE {t} ALTER COLUMN data TYPE INT",           # incompatible promotion
