@@ -155,14 +155,20 @@ BAD = [
     "ALTER TABLE {t} ALTER COLUMN data SET NOT NULL",
     "ALTER TABLE {t} SET IDENTIFIER FIELDS data",
     "ALTER TABLE {t} WRITE ORDERED BY nope",
+    "ALTER TABLE {t} ADD COLUMN c INT DEFAULT 5",           # column defaults
+    "ALTER TABLE {t} ADD COLUMNS (c INT, d STRING DEFAULT 'x')",
+    "CREATE TABLE {t}2 (a INT, b INT DEFAULT 1) USING iceberg",
 ]
 
 
-def spark_error(spark, q):
+def spark_error(spark, q, collect=False):
     """(Java class, first line of the message) Spark raised; the position suffix of an
-    AnalysisException (floe's errors carry no position) removed."""
+    AnalysisException (floe's errors carry no position) removed. `collect`: run the query
+    (a read fails when it runs, not when it is planned)."""
     try:
-        spark.sql(q)
+        df = spark.sql(q)
+        if collect:
+            df.collect()
     except Exception as e:  # pyspark's own classes, or Py4JJavaError for the others
         java = getattr(e, "java_exception", None)
         if java is not None and type(e).__name__ == "Py4JJavaError":
@@ -243,3 +249,32 @@ def test_show_create_and_describe_as_spark(spark, warehouse, which):
             want = [r.asDict() for r in spark.sql(f"{d} {cat}.s.t").collect()]
             got = fl.rows(f"{d} s.t")
             assert got == without_metadata_columns(want), f"{d} after {q}"
+
+
+RESERVED = ["_file", "_pos", "_deleted", "_spec_id", "_partition", "_row_id",
+            "_last_updated_sequence_number"]
+
+
+def test_reserved_names_as_spark(spark, warehouse):
+    """Columns named like metadata columns: created and added by both engines, written,
+    and any read of one fails with the same ValidationException; renamed away, the
+    metadata column is back."""
+    fl, cat = env(spark, warehouse)
+    fl.sql("CREATE TABLE s.t (id INT, _file STRING) USING iceberg",
+           "INSERT INTO s.t VALUES (1, 'mine')")
+    for c in RESERVED[1:]:
+        spark.sql(f"ALTER TABLE {cat}.s.t ADD COLUMN {c} STRING")
+    spark.sql(f"INSERT INTO {cat}.s.t VALUES (2, 'b', 'c', 'd', 'e', 'f', 'g', 'h')")
+    assert [r["col_name"] for r in fl.rows("DESCRIBE s.t")] == ["id"] + RESERVED
+    for q in ("SELECT * FROM {t}", "SELECT id, _file FROM {t}", "SELECT _pos, _row_id FROM {t}"):
+        want = spark_error(spark, q.format(t=f"{cat}.s.t"), collect=True)
+        assert want is not None, q
+        got = fl.error(q.format(t="s.t"))
+        assert got.splitlines()[0] == f"{want[0]}: {want[1]}", q
+    want = spark_rows(spark.sql(f"SELECT id FROM {cat}.s.t"))
+    assert floe_read(fl, "SELECT id FROM s.t") == want
+    fl.sql("ALTER TABLE s.t RENAME COLUMN _file TO f")
+    spark.sql(f"REFRESH TABLE {cat}.s.t")
+    q = "SELECT f, _file LIKE '%.parquet' AS p FROM {}"
+    want = spark_rows(spark.sql(q.format(f"{cat}.s.t")))
+    assert floe_read(fl, q.format("s.t")) == want
