@@ -53,7 +53,31 @@ static const char *known(const char *v)
     return strcmp(v, "?") == 0 ? NULL : v;
 }
 
-static int print_rows(const cli_lineage *l, size_t limit, cli_format fmt)
+static const char *change_kind(int kind)
+{
+    return kind == CLI_CHANGE_SCHEMA ? "schema" : kind == CLI_CHANGE_SPEC ? "partition-spec"
+                                                                          : "sort-order";
+}
+
+/* The changes placed at position k of the listing (cli_change_position). */
+static int change_rows(cli_rows *rows, const cli_lineage *l, const cli_changes *ch, size_t n,
+                       size_t k)
+{
+    int rc = 0;
+    for (size_t c = ch->n; c-- > 0 && rc == 0;) { /* newest first */
+        if (cli_change_position(l, &ch->items[c], n) != k)
+            continue;
+        char t[40];
+        cli_format_time(ch->items[c].timestamp_ms, t, sizeof t);
+        const char *cells[] = {NULL, NULL, t,    change_kind(ch->items[c].kind),
+                               NULL, NULL, NULL, NULL,
+                               NULL, NULL, NULL, ch->items[c].text};
+        rc = cli_rows_add(rows, cells);
+    }
+    return rc;
+}
+
+static int print_rows(const cli_lineage *l, const cli_changes *ch, size_t limit, cli_format fmt)
 {
     static const cli_col cols[] = {
         {"snapshot_id", CLI_COL_INT},   {"parent_id", CLI_COL_INT},
@@ -61,13 +85,16 @@ static int print_rows(const cli_lineage *l, size_t limit, cli_format fmt)
         {"added_records", CLI_COL_INT}, {"deleted_records", CLI_COL_INT},
         {"total_records", CLI_COL_INT}, {"total_files", CLI_COL_INT},
         {"refs", CLI_COL_STR},          {"state", CLI_COL_STR},
-        {"wap_id", CLI_COL_STR},
+        {"wap_id", CLI_COL_STR},        {"change", CLI_COL_STR},
     };
     cli_rows rows;
     cli_rows_init(&rows, cols, sizeof cols / sizeof cols[0]);
     size_t n = limit && limit < l->norder ? limit : l->norder;
     int rc = 0;
     for (size_t k = 0; k < n && rc == 0; k++) {
+        rc = change_rows(&rows, l, ch, n, k);
+        if (rc < 0)
+            break;
         size_t i = l->order[k];
         const floe_snapshot *s = l->nodes[i].s;
         char id[24], parent[24], t[40];
@@ -84,9 +111,12 @@ static int print_rows(const cli_lineage *l, size_t limit, cli_format fmt)
                                known(cli_lineage_summary(l, i, "total-data-files")),
                                l->nodes[i].decor,
                                cli_lineage_state(l, i),
-                               l->nodes[i].wap_id};
+                               l->nodes[i].wap_id,
+                               NULL};
         rc = cli_rows_add(&rows, cells);
     }
+    if (rc == 0)
+        rc = change_rows(&rows, l, ch, n, n);
     if (rc == 0)
         rc = cli_rows_print(&rows, fmt, stdout);
     cli_rows_free(&rows);
@@ -226,16 +256,23 @@ int floe_cmd_log(int argc, char **argv)
         cli_table_close(&t);
         return cli_fail(NULL);
     }
-    int rc;
+    cli_changes ch;
+    int rc = cli_changes_build(&ch, m, t.io);
+    if (rc < 0) {
+        cli_lineage_free(&l);
+        cli_table_close(&t);
+        return cli_fail(NULL);
+    }
     if (svg)
         rc = render_svg(&l, ident, limit, svg) == CLI_OK ? 0 : -1;
     else if (fmt == CLI_FMT_DOT)
         rc = cli_lineage_dot(&l, ident, limit, stdout);
     else if (graph) {
-        cli_graph_opts go = {ascii, color, limit};
+        cli_graph_opts go = {ascii, color, limit, &ch};
         rc = cli_lineage_graph(&l, &go, stdout);
     } else
-        rc = print_rows(&l, limit, fmt);
+        rc = print_rows(&l, &ch, limit, fmt);
+    cli_changes_free(&ch);
     cli_lineage_free(&l);
     cli_table_close(&t);
     if (rc < 0)

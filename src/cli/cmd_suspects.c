@@ -160,6 +160,24 @@ static int check_operation(const cli_lineage *l, size_t i, const suspect_opts *o
                             why->len ? "; " : "", s->operation, n);
 }
 
+/* A suspect written with another schema than its parent says so, and what
+ * changed between the two (cli_schema_diff). */
+static int check_schema(const cli_lineage *l, size_t i, floe_buf *why)
+{
+    const floe_snapshot *s = l->nodes[i].s;
+    size_t p = l->nodes[i].parent;
+    if (p == CLI_LIN_NONE || !s->has_schema_id || !l->nodes[p].s->has_schema_id)
+        return 0;
+    int32_t from = l->nodes[p].s->schema_id, to = s->schema_id;
+    const floe_schema *a = floe__metadata_schema(l->m, from), *b = floe__metadata_schema(l->m, to);
+    if (from == to || !a || !b)
+        return 0;
+    FLOE_TRY(floe__buf_printf(why, "; written with schema %d, its parent with schema %d (",
+                              (int)to, (int)from));
+    FLOE_TRY(cli_schema_diff(a, b, why));
+    return floe__buf_putc(why, ')');
+}
+
 typedef struct suspect {
     size_t node;
     char *why;
@@ -357,6 +375,8 @@ int floe_cmd_suspects(int argc, char **argv)
             rc = check_metric(&l, i, "added-data-files", "added-data-files", &o, scratch, &why);
         if (rc == 0)
             rc = check_metric(&l, i, "deleted-records", "deleted-records", &o, scratch, &why);
+        if (rc == 0 && why.len)
+            rc = check_schema(&l, i, &why);
         if (rc == 0 && why.len) {
             sp[nsp].node = i;
             if (!(sp[nsp].why = floe__strdup(why.ptr)))

@@ -23,6 +23,9 @@
 #define FLOE_CLI_LINEAGE_H
 
 #include "spec/metadata.h"
+#include "util/util.h"
+
+struct floe_fileio;
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -80,10 +83,13 @@ const char *cli_lineage_state(const cli_lineage *l, size_t i);
  * snapshot with a summary, "?" for anything else absent. */
 const char *cli_lineage_summary(const cli_lineage *l, size_t i, const char *key);
 
+struct cli_changes;
+
 typedef struct cli_graph_opts {
     bool ascii;   /* '|', '*', '-' instead of box drawing */
     bool color;   /* ANSI colours */
     size_t limit; /* 0 = no limit */
+    const struct cli_changes *changes; /* drawn between the snapshots (may be NULL) */
 } cli_graph_opts;
 
 /* The text graph, newest first (lineage_graph.c). */
@@ -93,5 +99,41 @@ int cli_lineage_graph(const cli_lineage *l, const cli_graph_opts *o, FILE *out);
  * edges left to right, refs as labels pointing at their snapshot,
  * abandoned snapshots dashed red, main's current snapshot bold. */
 int cli_lineage_dot(const cli_lineage *l, const char *name, size_t limit, FILE *out);
+
+/* ---- schema, partition spec and sort order changes (lineage_changes.c) */
+
+enum { CLI_CHANGE_SCHEMA = 1, CLI_CHANGE_SPEC = 2, CLI_CHANGE_ORDER = 3 };
+
+typedef struct cli_change {
+    int64_t timestamp_ms; /* last-updated-ms of the metadata file that made it */
+    int kind;             /* CLI_CHANGE_* */
+    char *text;           /* "schema 0 -> 1: added column note string; renamed a -> b" */
+    bool with_snapshot;   /* committed together with snapshot_id */
+    int64_t snapshot_id;
+    bool has_after;       /* main's snapshot when it was made: the change is newer */
+    int64_t after_id;
+} cli_change;
+
+typedef struct cli_changes {
+    cli_change *items; /* oldest first */
+    size_t n, cap;
+} cli_changes;
+
+/* The changes of current schema, default spec and default sort order
+ * along the metadata log (previous files read through `io`; an unreadable
+ * one is skipped), and before it a snapshot's schema-id differing from its
+ * parent's. FLOE_ENOMEM only. */
+int cli_changes_build(cli_changes *c, const floe_table_metadata *m, struct floe_fileio *io);
+void cli_changes_free(cli_changes *c);
+
+/* Where a change goes in a listing of the first `nlisted` of l->order:
+ * the index of the listed snapshot it precedes (nlisted: after the last),
+ * right below the snapshot it was committed with; CLI_LIN_NONE when it is
+ * older than every listed snapshot and the listing was cut. */
+size_t cli_change_position(const cli_lineage *l, const cli_change *ch, size_t nlisted);
+
+/* What changed from one schema to another, by field id, appended to `out`
+ * ("added column x int; renamed a -> b; ..."). FLOE_ENOMEM. */
+int cli_schema_diff(const floe_schema *from, const floe_schema *to, floe_buf *out);
 
 #endif

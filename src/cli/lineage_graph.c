@@ -40,9 +40,10 @@ static const char *const lane_colors[] = {"\x1b[31m", "\x1b[32m", "\x1b[33m",
 #define RESET "\x1b[0m"
 
 typedef struct row {
-    floe_buf g;   /* graph part, with colour codes */
-    size_t width; /* visible width of g */
-    size_t node;  /* node index, FREE for a join row */
+    floe_buf g;    /* graph part, with colour codes */
+    size_t width;  /* visible width of g */
+    size_t node;   /* node index, FREE for a join or change row */
+    size_t change; /* index in o->changes for a change row, else FREE */
 } row;
 
 typedef struct drawer {
@@ -153,13 +154,54 @@ static int node_text(const cli_lineage *l, size_t i, int idw, const cli_graph_op
     return 0;
 }
 
+/* The schema / spec / sort-order changes placed before listed snapshot k
+ * (n: after the last): the open lanes go on through them. */
+static int change_rows(drawer *d, const cli_lineage *l, size_t n, size_t k, const size_t *lanes,
+                       size_t nlanes, row *rows, size_t *nrows)
+{
+    const cli_changes *ch = d->o->changes;
+    for (size_t c = ch ? ch->n : 0; c-- > 0;) { /* newest first */
+        if (cli_change_position(l, &ch->items[c], n) != k)
+            continue;
+        row *r = &rows[(*nrows)++];
+        r->node = FREE;
+        r->change = c;
+        d->b = &r->g;
+        d->width = 0;
+        size_t last = last_lane(lanes, nlanes, k == 0 && nlanes ? 0 : FREE);
+        for (size_t q = 0; last != FREE && q <= last; q++) {
+            if (open_lane(lanes[q]) || (k == 0 && q == 0))
+                put(d, d->gl->vert, q);
+            else
+                space(d);
+            if (q < last)
+                space(d);
+        }
+        if (d->rc < 0)
+            return d->rc;
+        r->width = d->width;
+        trim(r);
+    }
+    return 0;
+}
+
+static void change_text(const cli_change *ch, int idw, const cli_graph_opts *o, FILE *out)
+{
+    char t[40];
+    cli_format_time(ch->timestamp_ms, t, sizeof t);
+    t[19] = '\0';
+    fprintf(out, "%-*s  %s  %s%s%s\n", idw, "", t, o->color ? "\x1b[35m" : "", ch->text,
+            o->color ? RESET : "");
+}
+
 int cli_lineage_graph(const cli_lineage *l, const cli_graph_opts *o, FILE *out)
 {
     size_t n = o->limit && o->limit < l->norder ? o->limit : l->norder;
     /* At most one lane per listed snapshot (plus the reserved first one). */
     size_t *lanes = floe__calloc(n + 1, sizeof *lanes);
     size_t *join = floe__calloc(n + 1, sizeof *join);
-    row *rows = floe__calloc(2 * n + 1, sizeof *rows);
+    size_t nch = o->changes ? o->changes->n : 0;
+    row *rows = floe__calloc(2 * n + 1 + nch, sizeof *rows);
     int rc = 0;
     if (!lanes || !join || !rows) {
         rc = floe__error_nomem();
@@ -180,7 +222,11 @@ int cli_lineage_graph(const cli_lineage *l, const cli_graph_opts *o, FILE *out)
         if (w > idw)
             idw = w;
     }
+    for (size_t k = 0; k < 2 * n + 1 + nch; k++)
+        rows[k].change = FREE;
     for (size_t k = 0; k < n; k++) {
+        if ((rc = change_rows(&d, l, n, k, lanes, nlanes, rows, &nrows)) < 0)
+            goto done;
         size_t i = l->order[k];
         size_t nj = 0;
         /* The primary line's first snapshot lands in the reserved lane, and
@@ -236,12 +282,20 @@ int cli_lineage_graph(const cli_lineage *l, const cli_graph_opts *o, FILE *out)
         size_t p = l->nodes[i].parent;
         lanes[c] = p != CLI_LIN_NONE && (l->nodes[p].flags & CLI_LIN_SELECTED) ? p : FREE;
     }
+    if ((rc = change_rows(&d, l, n, n, lanes, nlanes, rows, &nrows)) < 0)
+        goto done;
     size_t gw = 0;
     for (size_t k = 0; k < nrows; k++)
         if (rows[k].node != FREE && rows[k].width > gw)
             gw = rows[k].width;
     for (size_t k = 0; k < nrows; k++) {
         fputs(rows[k].g.len ? rows[k].g.ptr : "", out);
+        if (rows[k].change != FREE) {
+            for (size_t w = rows[k].width; w < gw + 2; w++)
+                fputc(' ', out);
+            change_text(&o->changes->items[rows[k].change], idw, o, out);
+            continue;
+        }
         if (rows[k].node == FREE) {
             fputc('\n', out);
             continue;
@@ -253,7 +307,7 @@ int cli_lineage_graph(const cli_lineage *l, const cli_graph_opts *o, FILE *out)
     if (ferror(out))
         rc = floe__error(FLOE_EIO, "cli", "cannot write the output");
 done:
-    for (size_t k = 0; rows && k < 2 * n + 1; k++)
+    for (size_t k = 0; rows && k < 2 * n + 1 + nch; k++)
         floe__buf_free(&rows[k].g);
     floe__free(rows);
     floe__free(lanes);

@@ -58,6 +58,7 @@ static const struct {
     {"Cannot find field '", "ValidationException"},
     {"Cannot bind: ", "ValidationException"},
     {"Invalid schema: multiple fields", "ValidationException"},
+    {"Table column names conflict with names reserved", "ValidationException"}, /* exec_data */
 };
 
 const char *floe__sql_error_class(int code, const char *message)
@@ -856,6 +857,7 @@ static int exec_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a
     case FLOE_SQL_SHOW_NAMESPACES: return exec_show_namespaces(s, st, a);
     case FLOE_SQL_SHOW_TABLES: return exec_show_tables(s, st, a);
     case FLOE_SQL_SHOW_TBLPROPERTIES: return floe__sql_exec_show_tblproperties(s, st, a);
+    case FLOE_SQL_SHOW_CREATE_TABLE: return floe__sql_exec_show_create(s, st, a);
     case FLOE_SQL_USE: return exec_use(s, st, a);
     case FLOE_SQL_SET: return exec_set(s, st, a);
     case FLOE_SQL_RESET: return exec_reset(s, st);

@@ -42,6 +42,11 @@ static int add_columns(floe_schema_update *u, const floe_sql_alter *al, floe_are
         if (c->not_null)
             return floe__error(FLOE_EINVALID, "sql",
                                "Incompatible change: cannot add required column: %s", leaf);
+        if (c->has_default) /* Spark3Util.apply(AddColumn) */
+            return floe__error(FLOE_EUNSUPPORTED, "sql",
+                               "Cannot add column %s since setting default values in Spark is "
+                               "currently unsupported",
+                               leaf);
         if (c->nested)
             FLOE_TRY(floe__schema_update_add_type(u, parent, leaf, c->nested, false, c->comment,
                                                   NULL));
@@ -73,6 +78,11 @@ static int alter_column(floe_schema_update *u, const floe_sql_alter *al, floe_ar
         return floe_schema_update_make_column_optional(u, al->column);
     if (al->set_not_null)
         return floe_schema_update_require_column(u, al->column);
+    if (al->set_default) /* Spark3Util.applySchemaChanges: no case for UpdateColumnDefaultValue */
+        return floe__error(FLOE_EUNSUPPORTED, "sql",
+                           "Cannot apply unknown table change: "
+                           "org.apache.spark.sql.connector.catalog.TableChange$"
+                           "UpdateColumnDefaultValue");
     if (al->position == 1)
         return floe_schema_update_move_first(u, al->column);
     const char *ref = peer_name(a, al->column, al->after_column);
@@ -192,6 +202,18 @@ static int analysis(floe_sql_session *s, int rc)
     return floe__sql_fail(s, rc, "AnalysisException");
 }
 
+int floe__sql_quoted_table(const floe_sql_session *s, const char *ident, floe_buf *q)
+{
+    int rc = floe__buf_printf(q, "`%s`", s->catalog_name);
+    for (const char *p = ident; rc == 0 && *p;) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        rc = floe__buf_printf(q, ".`%.*s`", (int)n, p);
+        p += n + (dot ? 1 : 0);
+    }
+    return rc;
+}
+
 static const char *sql_type(floe_arena *a, const floe_type *t)
 {
     floe_buf b = FLOE_BUF_INIT;
@@ -282,14 +304,8 @@ static int check_alter_type(floe_sql_session *s, const char *ident, const floe_s
         return 0;
     const char *leaf = strrchr(al->column, '.');
     leaf = leaf ? leaf + 1 : al->column;
-    floe_buf q = FLOE_BUF_INIT; /* `cat`.`ns`.`t` */
-    int rc = floe__buf_printf(&q, "`%s`", s->catalog_name);
-    for (const char *p = ident; rc == 0 && *p;) {
-        const char *dot = strchr(p, '.');
-        size_t n = dot ? (size_t)(dot - p) : strlen(p);
-        rc = floe__buf_printf(&q, ".`%.*s`", (int)n, p);
-        p += n + (dot ? 1 : 0);
-    }
+    floe_buf q = FLOE_BUF_INIT;
+    int rc = floe__sql_quoted_table(s, ident, &q);
     if (rc == 0)
         rc = analysis(s, floe__error(FLOE_EINVALID, "sql",
                                      "[NOT_SUPPORTED_CHANGE_COLUMN] ALTER TABLE ALTER/CHANGE COLUMN "

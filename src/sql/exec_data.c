@@ -371,11 +371,48 @@ static int data_count(floe_rowsource *rs, int64_t *out)
     return rc;
 }
 
+/* MetadataColumns.isMetadataColumn: names a table column may have (Java's
+ * UpdateSchema and Spark's CREATE TABLE accept them) but Spark cannot read
+ * while the metadata column of that name exists. */
+static const char *const reserved_names[] = {"_file",     "_pos",       "_deleted",
+                                             "_spec_id",  "_partition", "_row_id",
+                                             "_last_updated_sequence_number"};
+
+static bool reserved_name(const char *name)
+{
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(reserved_names); i++)
+        if (strcmp(name, reserved_names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* SparkSchemaUtil.validateMetadataColumnReferences: a scan reading a table
+ * column whose name is reserved for a metadata column fails (the column
+ * can be written, and renamed with ALTER TABLE). */
+static int check_reserved(const data_rs *d, uint64_t used)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < d->pub.ncolumns - d->pub.nhidden; i++)
+        if (floe__rs_col_used(used, i) && reserved_name(d->names[i]))
+            rc = floe__buf_printf(&b, "%s%s", b.len ? ", " : "", d->names[i]);
+    if (rc == 0 && b.len)
+        rc = floe__error(FLOE_EINVALID, "sql",
+                         "Table column names conflict with names reserved for Iceberg metadata "
+                         "columns: [%s].\nPlease, use ALTER TABLE statements to rename the "
+                         "conflicting table columns.",
+                         b.ptr);
+    floe__buf_free(&b);
+    return rc < 0 ? rc : 0;
+}
+
 /* A column that is cheap to decode, for scans that only count rows but
  * must still read (deletes to apply): fixed width first. */
 static size_t cheapest_column(const data_rs *d)
 {
     for (size_t i = 0; i < d->pub.ncolumns - d->pub.nhidden; i++) {
+        if (reserved_name(d->names[i]))
+            continue;
         switch (d->types[i]->id) {
         case FLOE_T_BOOLEAN:
         case FLOE_T_INT:
@@ -404,6 +441,8 @@ static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *con
     c->child = floe__calloc(n ? n : 1, sizeof *c->child);
     c->proj = floe__calloc(n ? n : 1, sizeof *c->proj);
     int rc = c->child && c->proj ? 0 : floe__error_nomem();
+    if (rc == 0 && !d->fns)
+        rc = check_reserved(d, used);
     size_t nproj = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         c->child[i] = -1;
@@ -656,17 +695,25 @@ static int init_columns(data_rs *d, const floe_schema *sc, bool meta)
             } /* wider: exact text with a numeric collation (vtab.c), pushed as decimals */
         }
     }
+    size_t i = n;
     for (size_t m = 0; rc == 0 && m < nmeta; m++) {
-        size_t i = n + m;
+        /* A table column of the same name hides the metadata column, as in
+         * Spark (DataSourceV2Relation.metadataOutput). */
+        bool hidden = false;
+        for (size_t k = 0; k < n && !hidden; k++)
+            hidden = strcasecmp(sc->root->fields[k].name, meta_names[m]) == 0;
+        if (hidden)
+            continue;
         d->names[i] = meta_names[m];
         d->types[i] = m == 0 ? &floe__rs_t_string : &floe__rs_t_long;
         d->scale[i] = -1;
         d->cols[i].name = d->names[i];
         d->cols[i].type = d->types[i];
         d->cols[i].required = m < 2; /* lineage: null before v3 */
+        i++;
     }
-    d->pub.ncolumns = n + nmeta;
-    d->pub.nhidden = nmeta;
+    d->pub.ncolumns = i;
+    d->pub.nhidden = i - n;
     d->pub.columns = d->cols;
     return rc;
 }

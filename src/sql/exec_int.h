@@ -7,6 +7,7 @@
 #define FLOE_SQL_EXEC_INT_H
 
 #include "floe/table.h"
+#include "spec/metadata.h"
 #include "spec/types.h"
 #include "sql/session_int.h"
 
@@ -22,6 +23,18 @@ int floe__sql_target_table(floe_sql_session *s, const floe_sql_stmt *st, floe_ar
                            const char *what, const char **ident, floe_table **t);
 /* exec_show.c: SHOW TBLPROPERTIES t [('key')] */
 int floe__sql_exec_show_tblproperties(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* SHOW CREATE TABLE t as Spark 3.5's ShowCreateTableExec prints an Iceberg table. */
+int floe__sql_exec_show_create(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* SparkTable.properties() as DESCRIBE EXTENDED and SHOW CREATE TABLE show
+ * them: the table's properties plus current-snapshot-id, format,
+ * format-version, sort-order and identifier-fields, without Spark's
+ * reserved ones (comment, location, provider, owner, external,
+ * is_managed_location), sorted by key. In `a`. */
+int floe__sql_spark_props(const floe_table_metadata *m, floe_arena *a, floe_kv **out, size_t *n);
+/* Spark's name of a partition transform of column `col` ("bucket(16, id)",
+ * "days(ts)", `col` for identity); NULL for void (Spark3Util.toTransforms
+ * leaves it out). In `a`. */
+const char *floe__sql_transform_text(floe_arena *a, const floe_partition_field *f, const char *col);
 /* The same in the session's catalog number `cat` (a row source created in
  * one statement keeps reading its catalog's cache in later ones). */
 int floe__sql_get_table_in(floe_sql_session *s, size_t cat, const char *ident, floe_table **out);
@@ -122,6 +135,10 @@ int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 /* exec_table.c: Spark's name of an Iceberg type, catalogString or (sql)
  * the SQL form of messages ("STRUCT<a: INT, b: STRING>"). */
 int floe__sql_spark_type(const struct floe_type *t, bool sql, floe_buf *b);
+/* QuotingUtils.quoteIfNeeded: `name` in backticks unless [A-Za-z0-9_]+ and not all digits. */
+int floe__sql_quote_if_needed(const char *name, floe_buf *b);
+/* '...' with ' escaped as \' (Spark's escapeSingleQuotedString). */
+int floe__sql_single_quoted(const char *text, floe_buf *b);
 /* exec_alter.c: ALTER TABLE evolution DDL (FLOE_SQL_ALTER_SCHEMA). */
 int floe__sql_exec_alter(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
 int floe__sql_exec_insert(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);

@@ -6,6 +6,14 @@
  * ("none" without a snapshot), format (iceberg/parquet) and
  * format-version, sorted by key. A key the table lacks is one row whose
  * value says so ("Table cat.db.t does not have property: k").
+ *
+ * SHOW CREATE TABLE t, as Spark 3.5's ShowCreateTableExec prints a v2
+ * table (one row, column createtab_stmt): CREATE TABLE <table.name()>
+ * with the columns (StructField.toDDL: name TYPE [NOT NULL] [COMMENT
+ * '...']), USING iceberg, PARTITIONED BY the transforms but bucket, which
+ * goes to CLUSTERED BY (col) INTO N BUCKETS as a v1 bucket spec (the last
+ * bucket field only, as Spark), COMMENT, LOCATION and TBLPROPERTIES
+ * (floe__sql_spark_props).
  */
 #include "spec/metadata.h"
 #include "sql/exec_int.h"
@@ -75,4 +83,92 @@ int floe__sql_exec_show_tblproperties(floe_sql_session *s, const floe_sql_stmt *
     }
     static const char *const names[] = {"key", "value"};
     return floe__sql_emit(s, names, 2, cells, out);
+}
+
+static int show_create(const floe_sql_session *s, const char *ident, const floe_table_metadata *m,
+                       floe_arena *a, floe_buf *b)
+{
+    const floe_schema *sc = floe__metadata_current_schema(m);
+    if (!sc)
+        return floe__error(FLOE_ECORRUPT, "sql", "table %s has no current schema", ident);
+    FLOE_TRY(floe__buf_printf(b, "CREATE TABLE %s.%s (\n", s->catalog_name, ident));
+    for (size_t i = 0; i < sc->root->nfields; i++) {
+        const floe_field *f = &sc->root->fields[i];
+        FLOE_TRY(floe__buf_puts(b, i ? ",\n  " : "  "));
+        FLOE_TRY(floe__sql_quote_if_needed(f->name, b));
+        FLOE_TRY(floe__buf_putc(b, ' '));
+        FLOE_TRY(floe__sql_spark_type(f->type, true, b));
+        if (f->required)
+            FLOE_TRY(floe__buf_puts(b, " NOT NULL"));
+        if (f->doc) {
+            FLOE_TRY(floe__buf_puts(b, " COMMENT "));
+            FLOE_TRY(floe__sql_single_quoted(f->doc, b));
+        }
+    }
+    FLOE_TRY(floe__buf_puts(b, ")\nUSING iceberg\n"));
+    const floe_partition_spec *sp = floe__metadata_spec(m, m->default_spec_id);
+    const floe_partition_field *bucket = NULL;
+    size_t nparts = 0;
+    for (size_t i = 0; sp && i < sp->nfields; i++) {
+        const floe_partition_field *pf = &sp->fields[i];
+        const floe_field *src = floe__schema_field_by_id(sc, pf->source_id);
+        if (pf->transform.kind == FLOE_TR_BUCKET) {
+            bucket = pf;
+            continue;
+        }
+        floe_buf col = FLOE_BUF_INIT;
+        int rc = floe__sql_quote_if_needed(src ? src->name : pf->name, &col);
+        const char *tx = rc == 0 ? floe__sql_transform_text(a, pf, col.ptr) : NULL;
+        if (rc == 0 && tx)
+            rc = floe__buf_printf(b, "%s%s", nparts++ ? ", " : "PARTITIONED BY (", tx);
+        floe__buf_free(&col);
+        FLOE_TRY(rc);
+    }
+    if (nparts)
+        FLOE_TRY(floe__buf_puts(b, ")\n"));
+    if (bucket) {
+        const floe_field *src = floe__schema_field_by_id(sc, bucket->source_id);
+        FLOE_TRY(floe__buf_printf(b, "CLUSTERED BY (%s)\nINTO %d BUCKETS\n",
+                                  src ? src->name : bucket->name, (int)bucket->transform.param));
+    }
+    const char *comment = floe__props_get(&m->properties, "comment");
+    if (comment) {
+        FLOE_TRY(floe__buf_puts(b, "COMMENT "));
+        FLOE_TRY(floe__sql_single_quoted(comment, b));
+        FLOE_TRY(floe__buf_putc(b, '\n'));
+    }
+    FLOE_TRY(floe__buf_puts(b, "LOCATION "));
+    FLOE_TRY(floe__sql_single_quoted(m->location, b));
+    FLOE_TRY(floe__buf_putc(b, '\n'));
+    floe_kv *props;
+    size_t n;
+    FLOE_TRY(floe__sql_spark_props(m, a, &props, &n));
+    for (size_t i = 0; i < n; i++) {
+        FLOE_TRY(floe__buf_puts(b, i ? ",\n  " : "TBLPROPERTIES (\n  "));
+        FLOE_TRY(floe__sql_single_quoted(props[i].key, b));
+        FLOE_TRY(floe__buf_puts(b, " = "));
+        FLOE_TRY(floe__sql_single_quoted(props[i].value,
+                                         b));
+    }
+    return n ? floe__buf_puts(b, ")\n") : 0;
+}
+
+int floe__sql_exec_show_create(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
+{
+    const char *ident;
+    floe_table *t;
+    int rc = floe__sql_target_table(s, st, a, "SHOW CREATE TABLE", &ident, &t);
+    if (rc < 0)
+        return rc;
+    floe_buf b = FLOE_BUF_INIT;
+    rc = show_create(s, ident, t->metadata, a, &b);
+    const char *text = rc == 0 ? floe__arena_strdup(a, b.ptr) : NULL;
+    floe__buf_free(&b);
+    if (rc == 0 && !text)
+        rc = floe__error_nomem();
+    if (rc < 0)
+        return rc;
+    floe_sql_cell cell = floe__sql_cell_text(text);
+    static const char *const names[] = {"createtab_stmt"};
+    return floe__sql_emit(s, names, 1, &cell, 1);
 }

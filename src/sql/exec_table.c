@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---------------------------------------------------------------- CREATE TABLE */
 
@@ -222,6 +223,26 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
     const char *ident = floe__sql_table_ident(s, &st->target, a);
     if (!ident)
         return floe__error_nomem();
+    for (size_t i = 0; i < c->ncolumns; i++) {
+        if (!c->columns[i].has_default)
+            continue;
+        /* ResolveDefaultColumns: SparkCatalog does not declare column defaults */
+        floe_buf q = FLOE_BUF_INIT;
+        int qrc = floe__sql_quoted_table(s, ident, &q);
+        if (qrc == 0)
+            qrc = floe__sql_fail(
+                s,
+                floe__error(FLOE_EUNSUPPORTED, "sql",
+                            "[UNSUPPORTED_FEATURE.TABLE_OPERATION] The feature is not supported: "
+                            "Table %s does not support column default value. Please check the "
+                            "current catalog and namespace to make sure the qualified table name "
+                            "is expected, and also check the catalog implementation which is "
+                            "configured by \"spark.sql.catalog\".",
+                            q.ptr),
+                "AnalysisException");
+        floe__buf_free(&q);
+        return qrc;
+    }
     char *loc = NULL;
     int ex = floe_catalog_load_table(&loc, NULL, s->catalog, ident);
     floe_catalog_string_free(loc);
@@ -366,6 +387,31 @@ done:
 
 /* Spark's name of an Iceberg type: its catalogString ("struct<a:int>",
  * DESCRIBE) or, with `sql`, its SQL form in messages ("STRUCT<a: INT>"). */
+int floe__sql_quote_if_needed(const char *name, floe_buf *b)
+{
+    bool plain = *name != '\0', digits = true;
+    for (const char *c = name; *c; c++) {
+        bool word = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                    (*c >= '0' && *c <= '9') || *c == '_';
+        plain &= word;
+        digits &= *c >= '0' && *c <= '9';
+    }
+    if (plain && !digits)
+        return floe__buf_puts(b, name);
+    FLOE_TRY(floe__buf_putc(b, '`'));
+    for (const char *c = name; *c; c++)
+        FLOE_TRY(*c == '`' ? floe__buf_puts(b, "``") : floe__buf_putc(b, *c));
+    return floe__buf_putc(b, '`');
+}
+
+int floe__sql_single_quoted(const char *text, floe_buf *b)
+{
+    FLOE_TRY(floe__buf_putc(b, '\''));
+    for (const char *c = text; *c; c++)
+        FLOE_TRY(*c == '\'' ? floe__buf_puts(b, "\\'") : floe__buf_putc(b, *c));
+    return floe__buf_putc(b, '\'');
+}
+
 int floe__sql_spark_type(const floe_type *t, bool sql, floe_buf *b)
 {
     const char *name = NULL;
@@ -398,9 +444,21 @@ int floe__sql_spark_type(const floe_type *t, bool sql, floe_buf *b)
     case FLOE_T_STRUCT:
         FLOE_TRY(floe__buf_puts(b, sql ? "STRUCT<" : "struct<"));
         for (size_t i = 0; i < t->nfields; i++) {
-            FLOE_TRY(floe__buf_printf(b, "%s%s%s", i ? (sql ? ", " : ",") : "", t->fields[i].name,
-                                      sql ? ": " : ":"));
-            FLOE_TRY(floe__sql_spark_type(t->fields[i].type, sql, b));
+            const floe_field *f = &t->fields[i];
+            if (!sql) {
+                FLOE_TRY(floe__buf_printf(b, "%s%s:", i ? "," : "", f->name));
+                FLOE_TRY(floe__sql_spark_type(f->type, sql, b));
+                continue;
+            }
+            /* StructField.sql: quoteIfNeeded(name): type [COMMENT '...'] */
+            FLOE_TRY(floe__buf_puts(b, i ? ", " : ""));
+            FLOE_TRY(floe__sql_quote_if_needed(f->name, b));
+            FLOE_TRY(floe__buf_puts(b, ": "));
+            FLOE_TRY(floe__sql_spark_type(f->type, sql, b));
+            if (f->doc) {
+                FLOE_TRY(floe__buf_puts(b, " COMMENT "));
+                FLOE_TRY(floe__sql_single_quoted(f->doc, b));
+            }
         }
         return floe__buf_putc(b, '>');
     default: return floe__type_format(t, b);
@@ -412,9 +470,10 @@ int floe__sql_spark_type(const floe_type *t, bool sql, floe_buf *b)
     return 0;
 }
 
-static const char *transform_text(floe_arena *a, const floe_partition_field *f, const char *col)
+const char *floe__sql_transform_text(floe_arena *a, const floe_partition_field *f, const char *col)
 {
     switch (f->transform.kind) {
+    case FLOE_TR_VOID: return NULL;
     case FLOE_TR_IDENTITY: return col;
     case FLOE_TR_BUCKET: return floe__arena_sprintf(a, "bucket(%d, %s)", f->transform.param, col);
     case FLOE_TR_TRUNCATE:
@@ -491,7 +550,30 @@ static const char *sort_order_text(floe_arena *a, const floe_table_metadata *m)
     return r;
 }
 
-static int describe_properties(const floe_table_metadata *m, floe_arena *a, floe_buf *tb)
+/* CatalogV2Util.TABLE_RESERVED_PROPERTIES: shown apart (or not at all). */
+static bool reserved_prop(const char *k)
+{
+    static const char *const keys[] = {"comment", "location", "provider",
+                                       "owner",   "external", "is_managed_location"};
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(keys); i++)
+        if (strcmp(k, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* SQLConf.redactOptions with the default spark.redaction.regex,
+ * (?i)secret|password|token|access[.]?key, matched against the key. */
+static bool redacted_prop(const char *key)
+{
+    static const char *const words[] = {"secret", "password", "token", "accesskey", "access.key"};
+    for (const char *k = key; *k; k++)
+        for (size_t w = 0; w < FLOE_ARRAY_LEN(words); w++)
+            if (strncasecmp(k, words[w], strlen(words[w])) == 0)
+                return true;
+    return false;
+}
+
+int floe__sql_spark_props(const floe_table_metadata *m, floe_arena *a, floe_kv **out, size_t *nout)
 {
     size_t n = 0, cap = m->properties.n + 5;
     floe_kv *kv = floe__arena_calloc(a, cap, sizeof *kv);
@@ -525,11 +607,26 @@ static int describe_properties(const floe_table_metadata *m, floe_arena *a, floe
         floe__buf_free(&b);
     }
     for (size_t i = 0; i < m->properties.n; i++)
-        kv[n++] = m->properties.items[i];
+        if (!reserved_prop(m->properties.items[i].key)) {
+            kv[n] = m->properties.items[i];
+            if (redacted_prop(kv[n].key))
+                kv[n].value = (char *)"*********(redacted)";
+            n++;
+        }
     for (size_t i = 0; i < n; i++)
         if (!kv[i].value)
             return floe__error_nomem();
     qsort(kv, n, sizeof *kv, kv_cmp);
+    *out = kv;
+    *nout = n;
+    return 0;
+}
+
+static int describe_properties(const floe_table_metadata *m, floe_arena *a, floe_buf *tb)
+{
+    floe_kv *kv;
+    size_t n;
+    FLOE_TRY(floe__sql_spark_props(m, a, &kv, &n));
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = floe__buf_printf(tb, "%s%s=%s", i ? "," : "", kv[i].key, kv[i].value);
@@ -571,18 +668,45 @@ static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
         if (rc == 0)
             rc = ty ? add3(&r, f->name, ty, f->doc) : floe__error_nomem();
     }
-    if (rc == 0 && sp && sp->nfields) {
+    /* DescribeTableExec.addPartitioning over Spark3Util.toTransforms (which
+     * leaves void fields, v1 drops, out): identity fields only are listed
+     * as columns under "# Partition Information", anything else as
+     * transforms under "# Partitioning". */
+    bool identity_only = true;
+    size_t nlive = 0;
+    for (size_t i = 0; sp && i < sp->nfields; i++) {
+        floe_transform_kind k = sp->fields[i].transform.kind;
+        nlive += k != FLOE_TR_VOID;
+        identity_only &= k == FLOE_TR_VOID || k == FLOE_TR_IDENTITY;
+    }
+    if (rc == 0 && nlive && identity_only) {
+        rc = add3(&r, "# Partition Information", "", "");
+        if (rc == 0)
+            rc = add3(&r, "# col_name", "data_type", "comment");
+    } else if (rc == 0 && nlive) {
         rc = add3(&r, "", "", "");
         if (rc == 0)
             rc = add3(&r, "# Partitioning", "", "");
-        for (size_t i = 0; rc == 0 && i < sp->nfields; i++) {
-            const floe_field *src =
-                sc ? floe__schema_field_by_id(sc, sp->fields[i].source_id) : NULL;
-            const char *col = src ? src->name : sp->fields[i].name;
-            const char *part = floe__arena_sprintf(a, "Part %zu", i);
-            const char *tx = transform_text(a, &sp->fields[i], col);
-            rc = part && tx ? add3(&r, part, tx, "") : floe__error_nomem();
+    }
+    for (size_t i = 0, np = 0; rc == 0 && sp && i < sp->nfields; i++) {
+        if (sp->fields[i].transform.kind == FLOE_TR_VOID)
+            continue;
+        const floe_field *src = sc ? floe__schema_field_by_id(sc, sp->fields[i].source_id) : NULL;
+        floe__buf_clear(&tb);
+        rc = floe__sql_quote_if_needed(src ? src->name : sp->fields[i].name, &tb);
+        const char *col = rc == 0 ? floe__arena_strdup(a, tb.ptr) : NULL;
+        if (rc == 0 && identity_only) {
+            floe__buf_clear(&tb);
+            rc = src ? floe__sql_spark_type(src->type, false, &tb) : 0;
+            const char *ty = rc == 0 ? floe__arena_strdup(a, tb.ptr ? tb.ptr : "") : NULL;
+            if (rc == 0)
+                rc = col && ty ? add3(&r, col, ty, src ? src->doc : NULL) : floe__error_nomem();
+            continue;
         }
+        const char *part = floe__arena_sprintf(a, "Part %zu", np++);
+        const char *tx = col ? floe__sql_transform_text(a, &sp->fields[i], col) : NULL;
+        if (rc == 0)
+            rc = part && tx ? add3(&r, part, tx, "") : floe__error_nomem();
     }
     if (rc == 0 && st->extended) {
         rc = add3(&r, "", "", "");
@@ -593,10 +717,17 @@ static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
             rc = name ? add3(&r, "Name", name, "") : floe__error_nomem();
         if (rc == 0)
             rc = add3(&r, "Type", "MANAGED", "");
+        /* TABLE_RESERVED_PROPERTIES present in SparkTable.properties(), in order */
+        const char *comment = floe__props_get(&m->properties, "comment");
+        const char *owner = floe__props_get(&m->properties, "owner");
+        if (rc == 0 && comment)
+            rc = add3(&r, "Comment", comment, "");
         if (rc == 0)
             rc = add3(&r, "Location", m->location, "");
         if (rc == 0)
             rc = add3(&r, "Provider", "iceberg", "");
+        if (rc == 0 && owner)
+            rc = add3(&r, "Owner", owner, "");
         floe__buf_clear(&tb);
         if (rc == 0)
             rc = describe_properties(m, a, &tb);

@@ -175,6 +175,14 @@ static int literal_list(sql_parser *p, floe_sql_value *out, floe_sql_value_kind 
     return 0;
 }
 
+int floe__sql_default(sql_parser *p, floe_sql_column *c)
+{
+    floe_sql_value v;
+    FLOE_TRY(floe__sql_literal(p, &v));
+    c->has_default = true;
+    return 0;
+}
+
 int floe__sql_literal(sql_parser *p, floe_sql_value *out)
 {
     sql_tok *t = floe__sql_peek(p, 0);
@@ -353,6 +361,14 @@ static int parse_show(sql_parser *p, floe_sql_stmt *st)
         st->kind = FLOE_SQL_SHOW_NAMESPACES;
     } else if (floe__sql_accept(p, "TABLES")) {
         st->kind = FLOE_SQL_SHOW_TABLES;
+    } else if (floe__sql_accept(p, "CREATE")) {
+        /* SHOW CREATE TABLE t */
+        FLOE_TRY(floe__sql_expect(p, "TABLE"));
+        st->kind = FLOE_SQL_SHOW_CREATE_TABLE;
+        FLOE_TRY(floe__sql_table_name(p, false, &st->target));
+        if (floe__sql_is_word(floe__sql_peek(p, 0), "AS"))
+            return floe__sql_err_unsupported(p, "SHOW CREATE TABLE AS SERDE (v1 Hive tables only)");
+        return 0;
     } else if (floe__sql_accept(p, "TBLPROPERTIES")) {
         /* SHOW TBLPROPERTIES t [('key')] */
         st->kind = FLOE_SQL_SHOW_TBLPROPERTIES;
@@ -554,6 +570,7 @@ const char *floe__sql_kind_name(floe_sql_kind k)
     case FLOE_SQL_SHOW_NAMESPACES: return "SHOW_NAMESPACES";
     case FLOE_SQL_SHOW_TABLES: return "SHOW_TABLES";
     case FLOE_SQL_SHOW_TBLPROPERTIES: return "SHOW_TBLPROPERTIES";
+    case FLOE_SQL_SHOW_CREATE_TABLE: return "SHOW_CREATE_TABLE";
     case FLOE_SQL_CREATE_TABLE: return "CREATE_TABLE";
     case FLOE_SQL_DROP_TABLE: return "DROP_TABLE";
     case FLOE_SQL_SET_PROPS: return "SET_PROPS";

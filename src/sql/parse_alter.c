@@ -85,8 +85,8 @@ static int add_columns(sql_parser *p, floe_sql_alter *al)
                 c->not_null = true;
             } else if (floe__sql_accept(p, "COMMENT")) {
                 FLOE_TRY(floe__sql_string(p, &c->comment));
-            } else if (floe__sql_is_word(floe__sql_peek(p, 0), "DEFAULT")) {
-                return floe__sql_err_unsupported(p, "column DEFAULT");
+            } else if (floe__sql_accept(p, "DEFAULT")) {
+                FLOE_TRY(floe__sql_default(p, c));
             } else {
                 break;
             }
@@ -121,14 +121,21 @@ static int alter_column(sql_parser *p, floe_sql_alter *al)
         FLOE_TRY(floe__sql_string(p, &al->new_name));
         al->set_comment = true;
     } else if (floe__sql_accept(p, "DROP")) {
-        if (floe__sql_is_word(floe__sql_peek(p, 0), "DEFAULT"))
-            return floe__sql_err_unsupported(p, "ALTER COLUMN DROP DEFAULT");
+        if (floe__sql_accept(p, "DEFAULT")) {
+            al->set_default = true;
+            return 0;
+        }
         FLOE_TRY(floe__sql_expect(p, "NOT"));
         FLOE_TRY(floe__sql_expect(p, "NULL"));
         al->drop_not_null = true;
     } else if (floe__sql_accept(p, "SET")) {
-        if (floe__sql_is_word(floe__sql_peek(p, 0), "DEFAULT"))
-            return floe__sql_err_unsupported(p, "ALTER COLUMN SET DEFAULT");
+        if (floe__sql_accept(p, "DEFAULT")) {
+            floe_sql_column c;
+            memset(&c, 0, sizeof c);
+            FLOE_TRY(floe__sql_default(p, &c));
+            al->set_default = true;
+            return 0;
+        }
         FLOE_TRY(floe__sql_expect(p, "NOT"));
         FLOE_TRY(floe__sql_expect(p, "NULL"));
         al->set_not_null = true;

@@ -309,9 +309,10 @@ static int parse_columns(sql_parser *p, floe_sql_create_table *ct)
                 c->not_null = false;
             } else if (floe__sql_accept(p, "COMMENT")) {
                 FLOE_TRY(floe__sql_string(p, &c->comment));
-            } else if (floe__sql_is_word(floe__sql_peek(p, 0), "DEFAULT") ||
-                       floe__sql_is_word(floe__sql_peek(p, 0), "GENERATED")) {
-                return floe__sql_err_unsupported(p, "column DEFAULT / GENERATED");
+            } else if (floe__sql_accept(p, "DEFAULT")) {
+                FLOE_TRY(floe__sql_default(p, c));
+            } else if (floe__sql_is_word(floe__sql_peek(p, 0), "GENERATED")) {
+                return floe__sql_err_unsupported(p, "column GENERATED");
             } else {
                 break;
             }

@@ -98,6 +98,8 @@ int floe__sql_explain_refs(floe_sql_session *s, const floe_sql_stmt *st, floe_ve
 
 /* exec.c helpers shared with the other files. */
 /* "ns.table" of a resolved name (namespace default applied), in `a`. */
+/* `cat`.`ns`.`t` as Spark quotes a table in its messages (exec_alter.c). */
+int floe__sql_quoted_table(const floe_sql_session *s, const char *ident, floe_buf *q);
 const char *floe__sql_table_ident(floe_sql_session *s, const floe_sql_name *n, floe_arena *a);
 /* Dotted namespace of ns[0..nns) in `a` ("" when nns == 0). */
 const char *floe__sql_join(floe_arena *a, const char *const *parts, size_t n);

@@ -205,6 +205,7 @@ typedef enum floe_sql_kind {
     FLOE_SQL_DROP_VIEW,        /* view_name, if_exists */
     FLOE_SQL_ALTER_SCHEMA,     /* ALTER TABLE schema / partition / order / identifier DDL: alter */
     FLOE_SQL_SHOW_TBLPROPERTIES, /* target, key (NULL: all) */
+    FLOE_SQL_SHOW_CREATE_TABLE,  /* target */
 } floe_sql_kind;
 
 typedef struct floe_sql_prop {
@@ -223,6 +224,9 @@ typedef struct floe_sql_column {
     const struct floe_type *nested;
     bool not_null;
     const char *comment; /* NULL if none */
+    /* `DEFAULT <literal>` was written: Spark 3.5 + Iceberg 1.11 refuse
+     * column defaults in DDL (the executor raises their messages). */
+    bool has_default;
 } floe_sql_column;
 
 typedef struct floe_sql_partition_field {
@@ -261,6 +265,7 @@ typedef struct floe_sql_alter {
     const char *column;             /* RENAME / ALTER COLUMN: dotted name */
     const char *new_name;
     bool set_type, set_comment, drop_not_null, set_not_null;
+    bool set_default; /* ALTER COLUMN SET DEFAULT <literal> | DROP DEFAULT (refused as Spark) */
     int position;                   /* ALTER COLUMN: 0 none, 1 FIRST, 2 AFTER (after) */
     const char *after_column;
     const char *const *names;       /* DROP COLUMNS, identifier fields */

@@ -72,6 +72,8 @@ int floe__sql_ident_list(sql_parser *p, const char *const **out, size_t *n);
 int floe__sql_int(sql_parser *p, int64_t *out);
 int floe__sql_string(sql_parser *p, const char **out);
 int floe__sql_literal(sql_parser *p, floe_sql_value *out);
+/* The literal after a column's DEFAULT keyword: sets c->has_default. */
+int floe__sql_default(sql_parser *p, floe_sql_column *c);
 
 /* Date/timestamp literal normalisation (rewrite.c). */
 int floe__sql_norm_date(floe_arena *a, const char *s, const char **out);

@@ -10,7 +10,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 W="$T/wh"
 sql() { "$FLOE_BIN" sql --warehouse "$W" --format csv "$@"; }
-states() { "$FLOE_BIN" log --warehouse "$W" --all --format csv db.t | cut -d, -f9- | tail -n +2; }
+states() { "$FLOE_BIN" log --warehouse "$W" --all --format csv db.t | cut -d, -f9-11 | tail -n +2; }
 sql -c "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint) USING iceberg
         TBLPROPERTIES ('write.wap.enabled'='true'); INSERT INTO db.t VALUES (1);
         SET spark.wap.id = w1; INSERT INTO db.t VALUES (2);

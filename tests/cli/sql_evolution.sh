@@ -37,9 +37,9 @@ payload,string,the text
 cat,string,
 n,bigint,
 pt,"struct<z:double,x:int,y:int>",
-"","",""
-# Partitioning,"",""
-Part 0,cat,""'
+# Partition Information,"",""
+# col_name,data_type,comment
+cat,string,'
 
 F -c "INSERT INTO s.t VALUES (0.5, 3, 1.25, 'c', 'x', 30, named_struct('z', 3.5, 'x', 1, 'y', 2))"
 out=$(C -c "SELECT id, f, price, payload, n, pt.z AS z, pt.x AS x FROM s.t ORDER BY id")
@@ -137,7 +137,7 @@ chk "ALTER TABLE s.t DROP COLUMN nope" \
 chk "ALTER TABLE s.t RENAME COLUMN nope TO x" \
     "IllegalArgumentException: Cannot rename missing column: nope"
 chk "ALTER TABLE s.t RENAME COLUMN n TO cat" \
-    'AnalysisException: [FIELDS_ALREADY_EXISTS] Cannot rename column, because `cat` already exists in "STRUCT<f: DOUBLE, id: BIGINT, price: DECIMAL(12,2), payload: STRING, cat: STRING, n: BIGINT, pt: STRUCT<z: DOUBLE, x: INT, y: INT>>".'
+    'AnalysisException: [FIELDS_ALREADY_EXISTS] Cannot rename column, because `cat` already exists in "STRUCT<f: DOUBLE, id: BIGINT, price: DECIMAL(12,2) COMMENT '"'"'the price'"'"', payload: STRING COMMENT '"'"'the text'"'"', cat: STRING, n: BIGINT, pt: STRUCT<z: DOUBLE, x: INT, y: INT>>".'
 chk "ALTER TABLE s.t ALTER COLUMN n AFTER nope" \
     "IllegalArgumentException: Cannot move n after missing column: nope"
 chk "ALTER TABLE s.t ADD PARTITION FIELD truncate(2, payload)" \
@@ -158,6 +158,19 @@ eq "nothing committed" "$(meta)" "$before"
 out=$(C -c "SELECT count(*) AS n FROM s.t")
 eq "table readable" "$out" "n
 4"
+
+# ---- rollback moves main only: the current schema stays (Java's
+# rollbackTo / SetSnapshotOperation), old rows read through it
+F -c "CREATE TABLE s.rb (id INT, qty INT)" -c "INSERT INTO s.rb VALUES (1, 10)"
+first=$(C -c "SELECT snapshot_id FROM s.rb.snapshots" | tail -1)
+F -c "ALTER TABLE s.rb ADD COLUMN note STRING" -c "ALTER TABLE s.rb RENAME COLUMN qty TO quantity" \
+  -c "INSERT INTO s.rb VALUES (2, 20, 'x')" -c "CALL local.system.rollback_to_snapshot('s.rb', $first)" >/dev/null
+out=$(C -c "SELECT * FROM s.rb")
+eq "rollback keeps the schema" "$out" "id,quantity,note
+1,10,"
+out=$(C -c "SELECT * FROM s.rb VERSION AS OF $first")
+eq "the old snapshot's schema by VERSION AS OF" "$out" "id,qty
+1,10"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

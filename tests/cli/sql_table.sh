@@ -23,7 +23,8 @@ has "describe timestamp" "$out" "ts,timestamp,"
 has "describe partition 0" "$out" 'Part 0,days(ts),""'
 has "describe partition 1" "$out" 'Part 1,"bucket(4, id)",""'
 has "describe location" "$out" "Location,$T/wh/shop.db/t"
-has "describe properties" "$out" "owner=me"
+has "describe owner" "$out" 'Owner,me,""'
+case "$out" in *owner=me*) bad "owner is reserved: not in Table Properties";; *) ok;; esac
 out=$(F -c "CREATE TABLE shop.t (x INT)" 2>&1); eq "create twice" "$?:$out" "1:AlreadyExistsException: Table already exists: shop.t"
 F -c "CREATE TABLE IF NOT EXISTS shop.t (x INT)"; eq "create if not exists" "$?" 0
 

@@ -324,18 +324,18 @@ static void test_table_formats(void)
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format csv shop.orders", floe_bin(), wh), 0);
     FT_EQ_STR(out,
               "snapshot_id,parent_id,committed_at,operation,added_records,deleted_records,"
-              "total_records,total_files,refs,state,wap_id\n"
-              "1822237857672733606,5270420720687731067,2026-09-28 13:15:50.000,append,1,0,4,3,main,current,\n"
-              "4149797747189483283,5270420720687731067,2026-09-28 13:15:40.000,append,1,0,4,3,audit,ref,\n"
-              "23499723825440384,5270420720687731067,2026-09-28 13:15:26.352,append,2,0,5,3,,abandoned,\n"
-              "5270420720687731067,3657524344527679724,2026-09-28 13:15:22.058,append,1,0,3,2,tag: close-2026-09,main,\n"
-              "3657524344527679724,,2026-09-28 13:15:19.839,append,2,0,2,1,,main,\n");
+              "total_records,total_files,refs,state,wap_id,change\n"
+              "1822237857672733606,5270420720687731067,2026-09-28 13:15:50.000,append,1,0,4,3,main,current,,\n"
+              "4149797747189483283,5270420720687731067,2026-09-28 13:15:40.000,append,1,0,4,3,audit,ref,,\n"
+              "23499723825440384,5270420720687731067,2026-09-28 13:15:26.352,append,2,0,5,3,,abandoned,,\n"
+              "5270420720687731067,3657524344527679724,2026-09-28 13:15:22.058,append,1,0,3,2,tag: close-2026-09,main,,\n"
+              "3657524344527679724,,2026-09-28 13:15:19.839,append,2,0,2,1,,main,,\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format json --limit 1 shop.orders", floe_bin(), wh), 0);
     FT_EQ_STR(out, "{\"snapshot_id\":1822237857672733606,\"parent_id\":5270420720687731067,"
                    "\"committed_at\":\"2026-09-28 13:15:50.000\",\"operation\":\"append\","
                    "\"added_records\":1,\"deleted_records\":0,\"total_records\":4,"
-                   "\"total_files\":3,\"refs\":\"main\",\"state\":\"current\",\"wap_id\":null}\n");
+                   "\"total_files\":3,\"refs\":\"main\",\"state\":\"current\",\"wap_id\":null,\"change\":null}\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --limit 1 shop.orders", floe_bin(), wh), 0);
     FT_CHECK(out && strstr(out, "|snapshot_id        |parent_id          |committed_at           |"));
@@ -370,7 +370,7 @@ static void test_wap_states(void)
         return;
     }
     char *out = NULL;
-    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format csv shop.wap | cut -d, -f1,9-",
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format csv shop.wap | cut -d, -f1,9-11",
                      floe_bin(), wh),
               0);
     FT_EQ_STR(out, "snapshot_id,refs,state,wap_id\n"
@@ -558,7 +558,7 @@ static void test_graph_java_fixture(void)
                      floe_bin(), wh),
               0);
     FT_EQ_STR(out, "3051729675574597004,,2018-01-04 21:22:35.770,append,0,0,,,\"audit, tag: stable\","
-                   "main,\n");
+                   "main,,\n");
     free(out);
 }
 
