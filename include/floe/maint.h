@@ -20,6 +20,7 @@
 
 #include "floe/catalog.h"
 #include "floe/common.h"
+#include "floe/evolve.h"
 #include "floe/io.h"
 #include "floe/progress.h"
 #include "floe/table.h"
@@ -277,7 +278,8 @@ FLOE_EXTERN int floe_inventory(floe_catalog *catalog, const char *ident,
 
 typedef struct floe_rewrite_data_files_options {
     unsigned version;     /* FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION */
-    const char *strategy; /* "binpack" (NULL: binpack); "sort" is not supported yet */
+    const char *strategy; /* "binpack" (NULL: binpack, or sort when sort_order/zorder is set)
+                           * or "sort" */
     const char *where;    /* filter (the scan API's text form, e.g. "id > 5"); NULL: all */
     const char *branch;   /* NULL: main */
     /* Spark's `options` map: target-file-size-bytes (default: the table's
@@ -287,17 +289,28 @@ typedef struct floe_rewrite_data_files_options {
      * delete-file-threshold (none), partial-progress.enabled (false),
      * partial-progress.max-commits (10), remove-dangling-deletes (false:
      * true removes, in one more commit, the delete files that apply to no
-     * live data file); max-concurrent-file-group-rewrites
-     * and use-starting-sequence-number are accepted. NULL: defaults. */
+     * live data file), max-concurrent-file-group-rewrites (5: files read
+     * in parallel, at most the online CPUs); sort: compression-factor,
+     * shuffle-partitions-per-file (1); z-order: also max-output-size,
+     * var-length-contribution (8). use-starting-sequence-number is
+     * accepted. NULL: defaults. */
     const floe_props *options;
     floe_fileio *io;
     const floe_props *io_conf;
+    /* Strategy sort: the order (Spark's sort_order argument, parsed);
+     * NULL with nsort_order 0: the table's sort order. */
+    const floe_sort_term *sort_order;
+    size_t nsort_order;
+    /* Strategy sort by z-order: the columns of zorder(c1, c2, ...). */
+    const char *const *zorder;
+    size_t nzorder;
 } floe_rewrite_data_files_options;
 
-#define FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION 1
+#define FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION 2
 #define FLOE_REWRITE_DATA_FILES_OPTIONS_INIT                                                       \
     {                                                                                              \
-        FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL                \
+        FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,      \
+            NULL, 0                                                                                \
     }
 
 /* Spark's result columns (RewriteDataFilesProcedure). */
@@ -318,7 +331,7 @@ typedef struct floe_rewrite_data_files_result {
  * rather than resurrect rows. Errors: FLOE_ENOTFOUND (table, branch),
  * FLOE_EINVALID (Java's option messages, "Missing required files to
  * delete: [..]", "Cannot commit, found new delete for replaced data file:
- * [..]"), FLOE_ECONFLICT, FLOE_EUNSUPPORTED (sort), FLOE_EIO, FLOE_ECORRUPT,
+ * [..]"), FLOE_ECONFLICT, FLOE_EUNSUPPORTED, FLOE_EIO, FLOE_ECORRUPT,
  * FLOE_ENOMEM. */
 FLOE_EXTERN int floe_rewrite_data_files(floe_rewrite_data_files_result *out,
                                         floe_catalog *catalog, const char *ident,

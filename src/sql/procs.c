@@ -557,6 +557,28 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
     return rc;
 }
 
+/* RewriteDataFilesProcedure.checkAndApplyStrategy: the sort_order text
+ * as sort terms or z-order columns, never both. */
+static int sort_order_arg(floe_arena *a, const char *text, floe_rewrite_data_files_options *o)
+{
+    const floe_sql_sort_item *items = NULL;
+    size_t n = 0;
+    floe_sql_zorder z;
+    FLOE_TRY(floe__sql_parse_sort_order(a, text, &items, &n, &z));
+    if (z.terms && n)
+        return floe__error(FLOE_EINVALID, "sql",
+                           "Cannot mix identity sort columns and a Zorder sort expression: %s",
+                           text);
+    floe_sort_term *terms = floe__sql_sort_terms(a, items, n);
+    if (!terms)
+        return floe__error_nomem();
+    o->sort_order = terms;
+    o->nsort_order = n;
+    o->zorder = z.columns;
+    o->nzorder = z.ncolumns;
+    return 0;
+}
+
 /* rewrite_data_files: Java's RewriteDataFilesProcedure over
  * floe_rewrite_data_files; its five output columns. The options map's
  * values are text (numbers as written). */
@@ -569,6 +591,11 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
     o.strategy = b->v[1] ? b->v[1]->text : NULL;
     if (b->v[2] && !o.strategy)
         o.strategy = "sort"; /* Spark: a sort_order alone selects sort */
+    floe_arena *a = floe__arena_new(1024);
+    if (rc == 0 && !a)
+        rc = floe__error_nomem();
+    if (rc == 0 && b->v[2])
+        rc = sort_order_arg(a, b->v[2]->text, &o);
     o.options = opts.n ? &opts : NULL;
     o.where = b->v[4] ? b->v[4]->text : NULL;
     o.branch = b->v[5] ? b->v[5]->text : NULL;
@@ -576,6 +603,7 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
     if (rc == 0)
         rc = floe_rewrite_data_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
+    floe__arena_free(a);
     if (rc == FLOE_ENOTFOUND && !s->error_class)
         s->error_class = "NoSuchTableException";
     else if (rc == FLOE_EINVALID && !s->error_class)

@@ -115,3 +115,34 @@ def test_spark_reads_rewrite_table_path_copy(spark, floe_bin, tmp_path):
     spark.sql(f"CALL {cat}.system.register_table('db.copy', "
               f"'{target}/metadata/{out['latest_version']}')")
     assert spark_rows(spark.sql(f"SELECT * FROM {cat}.db.copy")) == want
+
+
+def file_order(spark, table):
+    """Rows (id, s) of each partition p in the order its one data file holds them."""
+    out = {}
+    for r in spark.sql(f"SELECT p, id, s FROM {table}").collect():
+        out.setdefault(r[0], []).append((r[1], r[2]))
+    return out
+
+
+def test_sort_and_zorder_same_columns_and_order(spark, floe_bin, tmp_path):
+    """floe's sort and z-order rewrites give Spark's result columns on twin tables,
+    and each rewritten file holds its rows in the order Spark's rewrite wrote them."""
+    wh, floe, cat = setup(tmp_path, spark)
+    cols = ["rewritten_data_files_count", "added_data_files_count", "rewritten_bytes_count",
+            "failed_data_files_count"]
+    for n, order in enumerate(["id DESC NULLS LAST", "s ASC NULLS FIRST, id DESC",
+                               "zorder(id, s)"]):
+        a, b = f"db.a{n}", f"db.b{n}"
+        spark_twin(spark, cat, a)
+        spark_twin(spark, cat, b)
+        for t in (a, b):  # strings of several lengths for the z-order's 8-byte cut
+            spark.sql(f"INSERT INTO {cat}.{t} VALUES (100, 'a-longer-string', 0), "
+                      "(101, 'é', 1), (-5, NULL, 2), (102, 'zz', 0)")
+        args = (f"sort_order => '{order}', options => map('min-input-files', '2')")
+        s = spark.sql(f"CALL {cat}.system.rewrite_data_files(table => '{a}', {args})"
+                      ).collect()[0].asDict()
+        f = floe.rows(f"CALL {floe.name}.system.rewrite_data_files(table => '{b}', {args})")[0]
+        assert {c: int(f[c]) for c in cols} == {c: int(s[c]) for c in cols}, order
+        spark.sql(f"REFRESH TABLE {cat}.{b}")
+        assert file_order(spark, f"{cat}.{b}") == file_order(spark, f"{cat}.{a}"), order

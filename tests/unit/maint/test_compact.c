@@ -522,6 +522,163 @@ static void test_random_histories(void)
     }
 }
 
+/* Rows of the table in the order the (single) data file holds them. */
+static char *physical(floe_sql_session *s, const char *cols)
+{
+    char *n = must(s, "SELECT count(*) FROM db.t.data_files");
+    FT_EQ_STR(n, "count(*)\n1\n");
+    floe__free(n);
+    char q[128];
+    snprintf(q, sizeof q, "SELECT %s FROM db.t", cols);
+    return must(s, q);
+}
+
+static void test_sort_strategy(void)
+{
+    floe_sql_session *s = open_session("sort");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s string) USING iceberg");
+    static const int ids[] = {5, 1, 9, 3, 7, 2};
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(ids); i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v%d'), (NULL, 'n%zu')", ids[i],
+                 ids[i], i);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE s IN ('n1', 'n2', 'n3', 'n4', 'n5')");
+    char *files = must(s, "SELECT count(*) FROM db.t.data_files");
+    long long nfiles = cell(files, 1, 0);
+    floe__free(files);
+    FT_CHECK(nfiles >= 2);
+    /* an explicit order: id DESC NULLS LAST */
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', sort_order => "
+                        "'id DESC NULLS LAST', options => map('min-input-files', '2'))");
+    FT_EQ_INT(cell(out, 1, 0), nfiles);
+    FT_EQ_INT(cell(out, 1, 1), 1);
+    floe__free(out);
+    out = physical(s, "id"); /* CSV: a null is empty */
+    FT_EQ_STR(out, "id\n9\n7\n5\n3\n2\n1\n\n");
+    floe__free(out);
+    /* the table's order (strategy sort without sort_order): s ASC */
+    exec_ok(s, "ALTER TABLE db.t WRITE ORDERED BY s");
+    exec_ok(s, "INSERT INTO db.t VALUES (0, 'a')");
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', strategy => 'sort', "
+                  "options => map('rewrite-all', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 2);
+    FT_EQ_INT(cell(out, 1, 1), 1);
+    floe__free(out);
+    out = physical(s, "s");
+    FT_EQ_STR(out, "s\na\nn0\nv1\nv2\nv3\nv5\nv7\nv9\n");
+    floe__free(out);
+    /* a transform term, parenthesized list */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', sort_order => "
+                  "'(truncate(1, s) DESC, id ASC NULLS FIRST)', "
+                  "options => map('rewrite-all', 'true'))");
+    floe__free(out);
+    out = physical(s, "id");
+    FT_EQ_STR(out, "id\n1\n2\n3\n5\n7\n9\n\n0\n");
+    floe__free(out);
+    floe_sql_close(s);
+}
+
+static void test_sort_errors(void)
+{
+    floe_sql_session *s = open_session("sort_errors");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, x int, y int, p int) USING "
+               "iceberg PARTITIONED BY (p); INSERT INTO db.t VALUES (1, 1, 1, 0)");
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"strategy => 'sort'", "IllegalArgumentException: Cannot sort data without a valid sort "
+                               "order, table 'db.t' is unsorted and no sort order is provided"},
+        {"strategy => 'binpack', sort_order => 'id'",
+         "IllegalArgumentException: Cannot set rewrite mode, it has already been set to BIN-PACK"},
+        {"sort_order => 'id,zorder(x,y)'", "IllegalArgumentException: Cannot mix identity sort "
+                                           "columns and a Zorder sort expression: id,zorder(x,y)"},
+        {"sort_order => 'id DESC NULLS SOMETIMES'",
+         "IllegalArgumentException: Unable to parse sortOrder: id DESC NULLS SOMETIMES"},
+        {"sort_order => 'nope'", "IllegalArgumentException: Cannot find field 'nope' in struct: "
+                                 "struct<1: id: optional long, 2: x: optional int, 3: y: "
+                                 "optional int, 4: p: optional int>"},
+        {"sort_order => 'zorder(x, nope)'",
+         "IllegalArgumentException: Cannot find column 'nope' in table schema (case sensitive = "
+         "false): struct<1: id: optional long, 2: x: optional int, 3: y: optional int, 4: p: "
+         "optional int>"},
+        {"sort_order => 'zorder(p)'", "IllegalArgumentException: Cannot ZOrder, all columns "
+                                      "provided were identity partition columns and cannot be "
+                                      "used"},
+        {"sort_order => 'id', options => map('max-output-size', '3')",
+         "IllegalArgumentException: Cannot use options [max-output-size], they are not supported "
+         "by the action or the rewriter SORT"},
+        {"sort_order => 'zorder(x)', options => map('var-length-contribution', '0')",
+         "IllegalArgumentException: Cannot use less than 1 byte for variable length types with "
+         "ZOrder, 'var-length-contribution' was set to 0"},
+        {"sort_order => 'zorder(x)', options => map('max-output-size', '0')",
+         "IllegalArgumentException: Cannot have the interleaved ZOrder value use less than 1 "
+         "byte, 'max-output-size' was set to 0"},
+        {"sort_order => 'id', options => map('compression-factor', '0')",
+         "IllegalArgumentException: 'compression-factor' is set to 0 but must be > 0"},
+    };
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(cases); i++) {
+        char q[512], *err = NULL;
+        snprintf(q, sizeof q, "CALL local.system.rewrite_data_files(table => 'db.t', %s)",
+                 cases[i].args);
+        FT_CHECK(run(s, q, &err) == NULL);
+        if (!err || strcmp(err, cases[i].want) != 0)
+            fprintf(stderr, "    %s\n    got  %s\n    want %s\n", q, err ? err : "(ok)",
+                    cases[i].want);
+        FT_CHECK(err && strcmp(err, cases[i].want) == 0);
+        floe__free(err);
+    }
+    floe_sql_close(s);
+}
+
+/* Morton order of small non-negative (x, y), x's bit first at each level:
+ * what Java's interleaving gives for ints in [0, 4) (both sign bits flip
+ * to 1 and every higher bit is 0). */
+static int morton(int x, int y)
+{
+    return ((x >> 1 & 1) << 3) | ((y >> 1 & 1) << 2) | ((x & 1) << 1) | (y & 1);
+}
+
+static void test_zorder(void)
+{
+    floe_sql_session *s = open_session("zorder");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (x int, y int, s string) USING iceberg");
+    /* the 16 points of a 4x4 grid in a scrambled order, 4 files, and x = -1 */
+    int order[16];
+    for (int i = 0; i < 16; i++)
+        order[i] = (i * 7 + 3) % 16;
+    for (int f = 0; f < 4; f++) {
+        floe_buf q = FLOE_BUF_INIT;
+        floe__buf_printf(&q, "INSERT INTO db.t VALUES ");
+        for (int k = 0; k < 4; k++) {
+            int pt = order[f * 4 + k];
+            floe__buf_printf(&q, "%s(%d, %d, 'p')", k ? ", " : "", pt / 4, pt % 4);
+        }
+        exec_ok(s, q.ptr);
+        floe__buf_free(&q);
+    }
+    exec_ok(s, "INSERT INTO db.t VALUES (-1, 2, 'n'), (-1, 0, 'n')");
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', sort_order => "
+                        "'zorder(x, y)', options => map('min-input-files', '2'))");
+    FT_EQ_INT(cell(out, 1, 0), 5);
+    FT_EQ_INT(cell(out, 1, 1), 1);
+    floe__free(out);
+    /* expected: x = -1 first (its sign bit flips to 0), by y; then Morton */
+    floe_buf want = FLOE_BUF_INIT;
+    floe__buf_printf(&want, "x,y\n-1,0\n-1,2\n");
+    for (int m = 0; m < 16; m++)
+        for (int x = 0; x < 4; x++)
+            for (int y = 0; y < 4; y++)
+                if (morton(x, y) == m)
+                    floe__buf_printf(&want, "%d,%d\n", x, y);
+    out = physical(s, "x, y");
+    FT_EQ_STR(out, want.ptr);
+    floe__free(out);
+    floe__buf_free(&want);
+    floe_sql_close(s);
+}
+
 static const ft_case cases[] = {
     {"binpack_applies_deletes", test_binpack_applies_deletes},
     {"options_and_where", test_options_and_where},
@@ -531,6 +688,9 @@ static const ft_case cases[] = {
     {"remove_dangling_deletes", test_remove_dangling_deletes},
     {"rewrite_manifests", test_rewrite_manifests},
     {"random_histories", test_random_histories},
+    {"sort_strategy", test_sort_strategy},
+    {"sort_errors", test_sort_errors},
+    {"zorder", test_zorder},
 };
 
 int main(int argc, char **argv)
