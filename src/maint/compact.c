@@ -48,6 +48,7 @@
 #include "arrow/arrow.h"
 #include "spec/spec.h"
 #include "spec/evolve.h"
+#include "spec/value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,7 @@ typedef struct cplan {
     int64_t target, min, max, max_group;
     int min_inputs, delete_threshold, max_commits, threads;
     bool rewrite_all, partial;
+    bool deletes; /* rewrite_position_delete_files */
     cstrategy strategy;
     const floe_sort_order *order; /* C_SORT */
     /* C_ZORDER: top-level column indexes and types of the z columns */
@@ -80,6 +82,12 @@ static const char *const known_options[] = {
     "max-concurrent-file-group-rewrites", "use-starting-sequence-number",
     "rewrite-job-order", "delete-ratio-threshold", "max-file-group-input-files", "output-spec-id",
     "remove-dangling-deletes", "partial-progress.max-failed-commits"};
+/* RewritePositionDeleteFilesSparkAction + BinPackRewritePositionDeletePlanner */
+static const char *const delete_options[] = {
+    "target-file-size-bytes", "min-file-size-bytes", "max-file-size-bytes", "min-input-files",
+    "rewrite-all", "max-file-group-size-bytes", "max-file-group-input-files",
+    "max-concurrent-file-group-rewrites", "partial-progress.enabled",
+    "partial-progress.max-commits", "rewrite-job-order"};
 /* SparkShufflingDataRewritePlanner + SparkShufflingFileRewriteRunner */
 static const char *const sort_options[] = {"compression-factor", "shuffle-partitions-per-file"};
 /* SparkZOrderFileRewriteRunner */
@@ -127,6 +135,11 @@ static int plan_options(const floe_table_metadata *m, const floe_props *o, cplan
     int rc = 0;
     for (size_t i = 0; o && rc == 0 && i < o->n; i++) {
         const char *k = o->items[i].key;
+        if (p->deletes) {
+            if (!in_list(k, delete_options, FLOE_ARRAY_LEN(delete_options)))
+                rc = floe__buf_printf(&bad, "%s%s", bad.len ? ", " : "", k);
+            continue;
+        }
         if (in_list(k, known_options, FLOE_ARRAY_LEN(known_options)) ||
             (p->strategy != C_BINPACK && in_list(k, sort_options, FLOE_ARRAY_LEN(sort_options))) ||
             (p->strategy == C_ZORDER && in_list(k, zorder_options, FLOE_ARRAY_LEN(zorder_options))))
@@ -141,8 +154,12 @@ static int plan_options(const floe_table_metadata *m, const floe_props *o, cplan
     floe__buf_free(&bad);
     FLOE_TRY(rc);
     int64_t def_target, v;
-    FLOE_TRY(floe__props_get_int64(&m->properties, "write.target-file-size-bytes", 536870912,
-                                   &def_target));
+    if (p->deletes)
+        FLOE_TRY(floe__props_get_int64(&m->properties, "write.delete.target-file-size-bytes",
+                                       67108864, &def_target));
+    else
+        FLOE_TRY(floe__props_get_int64(&m->properties, "write.target-file-size-bytes", 536870912,
+                                       &def_target));
     FLOE_TRY(opt_long(o, "target-file-size-bytes", def_target, &p->target));
     FLOE_TRY(opt_long(o, "min-file-size-bytes", (int64_t)((double)p->target * 0.75), &p->min));
     FLOE_TRY(opt_long(o, "max-file-size-bytes", (int64_t)((double)p->target * 1.80), &p->max));
@@ -961,6 +978,262 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
     floe__scan_plan_free(plan);
     floe__metadata_free(meta);
     floe__arena_free(a);
+    floe_table_free(t);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- position deletes */
+
+/* The live position delete files (Parquet; deletion vectors are not
+ * rewritten) of `snap`, as scan files in `a`; with `scope`, only those
+ * among its keys. */
+static int live_position_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
+                                 const floe_strmap *scope, floe_vec *out)
+{
+    floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
+    floe_manifest_list *l = NULL;
+    const floe_manifest_file *mfs = NULL;
+    size_t n = 0;
+    int rc = floe__maint_snapshot_manifests(t->io, snap, &lb, &l, a, &mfs, &n);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (mfs[i].content != FLOE_MANIFEST_DELETES)
+            continue;
+        floe_manifest_reader *rd = NULL;
+        rc = floe__maint_open_manifest(t->io, &mfs[i], &mb, &rd);
+        const floe_manifest_entry *e;
+        while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
+            const floe_data_file *d = &e->data_file;
+            if (!FLOE_ENTRY_IS_LIVE(e->status) || d->content != FLOE_FILE_POSITION_DELETES ||
+                (d->file_format && strcasecmp(d->file_format, "PARQUET") != 0) ||
+                (scope && !floe__strmap_has(scope, d->file_path)))
+                continue;
+            floe_scan_file *f = floe__arena_calloc(a, 1, sizeof *f);
+            floe_value *vals = floe__arena_calloc(a, d->partition.n + 1, sizeof *vals);
+            floe_scan_file **slot = f && vals ? floe__vec_push(out) : NULL;
+            if (!slot || !(f->path = floe__arena_strdup(a, d->file_path))) {
+                rc = floe__error_nomem();
+                break;
+            }
+            for (size_t k = 0; rc == 0 && k < d->partition.n; k++)
+                rc = floe__value_copy(a, &vals[k], &d->partition.values[k]);
+            f->format = "PARQUET";
+            f->content = d->content;
+            f->spec_id = mfs[i].partition_spec_id;
+            f->partition.n = d->partition.n;
+            f->partition.values = vals;
+            f->record_count = d->record_count;
+            f->file_size_in_bytes = d->file_size_in_bytes;
+            *slot = f;
+        }
+        if (rc == FLOE_ITEROVER)
+            rc = 0;
+        floe_manifest_reader_free(rd);
+    }
+    floe_manifest_list_free(l);
+    floe__buf_free(&lb);
+    floe__buf_free(&mb);
+    return rc;
+}
+
+/* One group of position delete files: removed from `op`, and the
+ * positions they delete in live data files (the planner's pairing:
+ * sequence numbers and partitions as a read applies them) written as one
+ * new file. Positions in files that are no longer live (dangling) go. */
+static int rewrite_delete_group(floe_table *t, const floe_scan_plan *plan, floe_rowlevel *op,
+                                const cgroup *grp, bool per_file,
+                                floe_rewrite_position_deletes_result *r)
+{
+    floe_strmap *in = floe__strmap_new();
+    int rc = in ? 0 : floe__error_nomem();
+    const floe_scan_file *first = NULL;
+    for (size_t i = 0; rc == 0 && i < grp->tasks.len; i++) {
+        const floe_scan_file *f = (*(const floe_scan_task **)floe__vec_at(&grp->tasks, i))->file;
+        first = first ? first : f;
+        rc = floe__rowlevel_remove_file(op, f);
+        if (rc == 0)
+            rc = floe__strmap_put(in, f->path, (void *)1);
+        r->rewritten_delete_files_count++;
+        r->rewritten_bytes_count += f->file_size_in_bytes;
+    }
+    floe_vec paths = FLOE_VEC_INIT(const char *), pos = FLOE_VEC_INIT(int64_t);
+    const floe_scan_file **sel = NULL;
+    if (rc == 0)
+        sel = floe__calloc(grp->tasks.len + 1, sizeof *sel);
+    if (rc == 0 && !sel)
+        rc = floe__error_nomem();
+    for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++) {
+        const floe_scan_task *task = &plan->tasks[i];
+        size_t n = 0;
+        for (size_t k = 0; k < task->ndeletes; k++)
+            if (floe__strmap_has(in, task->deletes[k]->path))
+                sel[n++] = task->deletes[k];
+        if (!n)
+            continue;
+        floe_scan_posdel pd;
+        memset(&pd, 0, sizeof pd);
+        rc = floe__scan_load_posdeletes(t->io, task->file, sel, n, &pd);
+        for (size_t k = 0; rc == 0 && k < pd.n; k++) {
+            const char **ps = floe__vec_push(&paths);
+            int64_t *pp = ps ? floe__vec_push(&pos) : NULL;
+            if (!pp) {
+                rc = floe__error_nomem();
+                break;
+            }
+            *ps = task->file->path;
+            *pp = pd.pos[k];
+        }
+        floe__free(pd.pos);
+        /* write.delete.granularity file (Spark's default): a file per data file */
+        if (rc == 0 && per_file && paths.len)
+            rc = floe__rowlevel_write_position_deletes(op, first->spec_id, &first->partition,
+                                                       paths.items, pos.items, paths.len);
+        if (per_file)
+            paths.len = pos.len = 0;
+    }
+    if (rc == 0 && paths.len)
+        rc = floe__rowlevel_write_position_deletes(op, first->spec_id, &first->partition,
+                                                   paths.items, pos.items, paths.len);
+    floe__vec_free(&paths);
+    floe__vec_free(&pos);
+    floe__free(sel);
+    floe__strmap_free(in);
+    return rc;
+}
+
+int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out,
+                                       floe_catalog *catalog, const char *ident,
+                                       const floe_rewrite_position_deletes_options *opts)
+{
+    memset(out, 0, sizeof *out);
+    if (!opts || opts->version != FLOE_REWRITE_POSITION_DELETES_OPTIONS_VERSION)
+        return floe__error(FLOE_EINVALID, "maint",
+                           "unsupported rewrite_position_delete_files options");
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    to.io = opts->io;
+    to.io_conf = opts->io_conf;
+    floe_table *t = NULL;
+    FLOE_TRY(floe_table_load(&t, catalog, ident, &to));
+    cplan p;
+    memset(&p, 0, sizeof p);
+    p.deletes = true;
+    int rc = plan_options(t->metadata, opts->options, &p);
+    if (rc == 0 && t->metadata->format_version >= 3)
+        rc = floe__error(FLOE_EUNSUPPORTED, "maint",
+                         "rewrite_position_delete_files: format v3 tables (deletion vectors) "
+                         "are not supported yet");
+    const floe_snapshot_ref *head = NULL;
+    if (rc == 0)
+        rc = floe__table_write_head(t->metadata, t->branch, false, &head);
+    floe_table_metadata *meta = NULL;
+    if (rc == 0 && head)
+        rc = floe__table_read_metadata(t->io, t->metadata_location, &meta);
+    const floe_snapshot *snap = meta && head ? floe__metadata_snapshot(meta, head->snapshot_id)
+                                             : NULL;
+    floe_arena *a = floe__arena_new(4096);
+    if (rc == 0 && !a)
+        rc = floe__error_nomem();
+    floe_scan_plan *plan = NULL, *filtered = NULL;
+    floe_scan_plan_options po;
+    memset(&po, 0, sizeof po);
+    po.threads = 1;
+    if (rc == 0 && snap)
+        rc = floe__scan_plan(&plan, meta, t->io, snap, NULL, &po);
+    /* where: the delete files a read of the matching rows applies */
+    floe_strmap *scope = NULL;
+    if (rc == 0 && snap && opts->where && *opts->where) {
+        const floe_expr *filter = NULL;
+        rc = floe__scan_filter_parse(&filter, a, opts->where, floe__metadata_current_schema(meta));
+        po.filter = filter;
+        if (rc == 0)
+            rc = floe__scan_plan(&filtered, meta, t->io, snap, NULL, &po);
+        if (rc == 0 && !(scope = floe__strmap_new()))
+            rc = floe__error_nomem();
+        for (size_t i = 0; rc == 0 && i < filtered->ntasks; i++)
+            for (size_t k = 0; rc == 0 && k < filtered->tasks[i].ndeletes; k++)
+                rc = floe__strmap_put(scope, filtered->tasks[i].deletes[k]->path, (void *)1);
+    }
+    floe_vec files = FLOE_VEC_INIT(floe_scan_file *);
+    if (rc == 0 && snap)
+        rc = live_position_deletes(t, snap, a, scope, &files);
+    /* the delete files as tasks of the binpack planner (no deletes of their own) */
+    floe_scan_task *tasks = rc == 0 ? floe__calloc(files.len + 1, sizeof *tasks) : NULL;
+    if (rc == 0 && !tasks)
+        rc = floe__error_nomem();
+    for (size_t i = 0; rc == 0 && i < files.len; i++)
+        tasks[i].file = *(floe_scan_file **)floe__vec_at(&files, i);
+    floe_scan_plan dplan;
+    memset(&dplan, 0, sizeof dplan);
+    dplan.tasks = tasks;
+    dplan.ntasks = files.len;
+    floe_vec groups = FLOE_VEC_INIT(cgroup);
+    if (rc == 0)
+        rc = plan_groups(&p, &dplan, &groups);
+    const char *gran = floe__props_get(&t->metadata->properties, "write.delete.granularity");
+    bool per_file = !(gran && strcasecmp(gran, "partition") == 0);
+    int64_t base = snap ? snap->snapshot_id : -1;
+    size_t commits = !p.partial ? 1
+                     : groups.len < (size_t)p.max_commits ? groups.len : (size_t)p.max_commits;
+    size_t per = commits ? (groups.len + commits - 1) / commits : 0;
+    for (size_t g = 0; rc == 0 && g < groups.len; g += per) {
+        size_t end = g + per < groups.len ? g + per : groups.len;
+        floe_rewrite_position_deletes_result part;
+        memset(&part, 0, sizeof part);
+        floe_rowlevel *op = NULL;
+        int e = start_op(t, base, &op);
+        for (size_t k = g; e == 0 && k < end; k++)
+            e = rewrite_delete_group(t, plan, op, floe__vec_at(&groups, k), per_file, &part);
+        floe_rowlevel_stats st;
+        memset(&st, 0, sizeof st);
+        int64_t committed = -1;
+        if (e == 0)
+            e = floe_rowlevel_commit(op, &committed, &st);
+        floe_rowlevel_free(op);
+        if (e == 0) {
+            if (committed >= 0)
+                base = committed;
+            out->rewritten_delete_files_count += part.rewritten_delete_files_count;
+            out->rewritten_bytes_count += part.rewritten_bytes_count;
+            out->added_delete_files_count += st.delete_files_added;
+            out->added_bytes_count += st.bytes_written;
+        } else if (p.partial) {
+            floe_error_clear(); /* that commit's files stay; Java logs it */
+        } else {
+            rc = e;
+        }
+    }
+    groups_free(&groups);
+    floe__free(tasks);
+    floe__vec_free(&files);
+    floe__strmap_free(scope);
+    floe__scan_plan_free(filtered);
+    floe__scan_plan_free(plan);
+    floe__metadata_free(meta);
+    floe__arena_free(a);
+    floe_table_free(t);
+    return rc;
+}
+
+/* RemoveDanglingDeletesSparkAction on its own: one replace commit on main
+ * (none when nothing dangles). */
+int floe_remove_dangling_deletes(int64_t *removed, floe_catalog *catalog, const char *ident,
+                                 const floe_remove_dangling_deletes_options *opts)
+{
+    *removed = 0;
+    if (!opts || opts->version != FLOE_REMOVE_DANGLING_DELETES_OPTIONS_VERSION)
+        return floe__error(FLOE_EINVALID, "maint", "unsupported remove_dangling_deletes options");
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    to.io = opts->io;
+    to.io_conf = opts->io_conf;
+    floe_table *t = NULL;
+    FLOE_TRY(floe_table_load(&t, catalog, ident, &to));
+    const floe_snapshot_ref *head = NULL;
+    int rc = floe__table_write_head(t->metadata, t->branch, false, &head);
+    floe_rewrite_data_files_result r;
+    memset(&r, 0, sizeof r);
+    int64_t base = head ? head->snapshot_id : -1;
+    if (rc == 0 && head)
+        rc = remove_dangling(t, &base, &r);
+    *removed = r.removed_delete_files_count;
     floe_table_free(t);
     return rc;
 }
