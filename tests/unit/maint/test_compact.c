@@ -709,6 +709,102 @@ static void test_expire_reasons(void)
     floe_sql_close(s);
 }
 
+/* ---------------------------------------------------------------- rewrites under faults */
+
+static void fault_table(floe_sql_session *s)
+{
+    exec_ok(s, SETUP);
+    for (int i = 0; i < 4; i++) {
+        char q[96];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a'), (%d, 'b')", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE id = 3");
+}
+
+/* Run the rewrite `which` (0 data files, 1 manifests) through `io`. */
+static int run_rewrite(floe_sql_session *s, int which, floe_fileio *io)
+{
+    if (which == 0) {
+        floe_props opts = FLOE_PROPS_INIT;
+        floe__props_set(&opts, "rewrite-all", "true");
+        floe_rewrite_data_files_options o = FLOE_REWRITE_DATA_FILES_OPTIONS_INIT;
+        o.io = io;
+        o.options = &opts;
+        floe_rewrite_data_files_result r;
+        int rc = floe_rewrite_data_files(&r, floe_sql_session_catalog(s), "db.t", &o);
+        floe__props_free(&opts);
+        return rc;
+    }
+    floe_rewrite_manifests_options o = FLOE_REWRITE_MANIFESTS_OPTIONS_INIT;
+    o.io = io;
+    floe_rewrite_manifests_result r;
+    return floe_rewrite_manifests(&r, floe_sql_session_catalog(s), "db.t", &o);
+}
+
+/* Fail (after = false) or perform-then-fail (after = true: a crash right
+ * after the step) each I/O step of rewrite_data_files and
+ * rewrite_manifests in turn: afterwards every snapshot there was reads the
+ * rows it read (nothing another snapshot needs is gone), the head reads
+ * the same rows, and at most one new snapshot exists. */
+static void test_rewrite_io_faults(void)
+{
+    floe_fileio *local = NULL, *io = NULL;
+    FT_OK(floe_fileio_local_new(&local));
+    floe_fault_options fo = FLOE_FAULT_OPTIONS_INIT;
+    FT_OK(floe__fileio_fault_new(&io, local, &fo));
+    for (int which = 0; which < 2; which++) {
+        char name[64];
+        snprintf(name, sizeof name, "rewrite_faults_%d", which);
+        floe_sql_session *s = open_session(name);
+        fault_table(s);
+        fo.fail_nth = 0;
+        fo.after = false;
+        floe__fileio_fault_set(io, &fo);
+        FT_OK(run_rewrite(s, which, io));
+        long steps = floe__fileio_fault_count(io);
+        FT_CHECK(steps > 5);
+        floe_sql_close(s);
+        int failures = 0;
+        for (int after = 0; after < 2; after++)
+            for (long n = 1; n <= steps; n++) {
+                snprintf(name, sizeof name, "rewrite_faults_%d_%d_%ld", which, after, n);
+                s = open_session(name);
+                fault_table(s);
+                char *before = read_everything(s);
+                char *head = must(s, "SELECT * FROM db.t ORDER BY id, s");
+                char *nsnap = must(s, "SELECT count(*) FROM db.t.snapshots");
+                fo.fail_nth = n;
+                fo.after = after;
+                floe__fileio_fault_set(io, &fo);
+                int rc = run_rewrite(s, which, io);
+                floe_error_clear();
+                failures += rc < 0;
+                floe_sql_close(s);
+                s = open_session(name); /* a fresh reader */
+                char *all = read_everything(s);
+                if (strncmp(all, before, strlen(before)) != 0)
+                    fprintf(stderr, "    %s step %ld (after=%d) changed an old snapshot\n",
+                            which ? "rewrite_manifests" : "rewrite_data_files", n, after);
+                FT_CHECK(strncmp(all, before, strlen(before)) == 0);
+                char *now = must(s, "SELECT * FROM db.t ORDER BY id, s");
+                FT_EQ_STR(now, head);
+                char *ns = must(s, "SELECT count(*) FROM db.t.snapshots");
+                FT_CHECK(cell(ns, 1, 0) == cell(nsnap, 1, 0) ||
+                         cell(ns, 1, 0) == cell(nsnap, 1, 0) + 1);
+                floe__free(ns);
+                floe__free(now);
+                floe__free(all);
+                floe__free(before);
+                floe__free(head);
+                floe__free(nsnap);
+                floe_sql_close(s);
+            }
+        FT_CHECK(failures > 0);
+    }
+    floe_fileio_free(io);
+}
+
 /* ---------------------------------------------------------------- rewrite_manifests */
 
 static void test_rewrite_manifests(void)
@@ -1018,6 +1114,7 @@ static const ft_case cases[] = {
     {"rewrite_position_deletes_partly_dangling", test_rewrite_position_deletes_partly_dangling},
     {"expire_io_faults", test_expire_io_faults},
     {"expire_reasons", test_expire_reasons},
+    {"rewrite_io_faults", test_rewrite_io_faults},
 };
 
 int main(int argc, char **argv)
