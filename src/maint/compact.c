@@ -698,6 +698,65 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
     return rc;
 }
 
+/* The live delete files of `snap` as scan files in `a`, each once: with
+ * `positions`, only Parquet position delete files (deletion vectors are
+ * not rewritten); with `scope`, only those among its keys; none of `skip`. */
+static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a, bool positions,
+                        const floe_strmap *scope, const floe_strmap *skip, floe_vec *out)
+{
+    floe_strmap *seen = floe__strmap_new();
+    if (!seen)
+        return floe__error_nomem();
+    floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
+    floe_manifest_list *l = NULL;
+    const floe_manifest_file *mfs = NULL;
+    size_t n = 0;
+    int rc = floe__maint_snapshot_manifests(t->io, snap, &lb, &l, a, &mfs, &n);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (mfs[i].content != FLOE_MANIFEST_DELETES)
+            continue;
+        floe_manifest_reader *rd = NULL;
+        rc = floe__maint_open_manifest(t->io, &mfs[i], &mb, &rd);
+        const floe_manifest_entry *e;
+        while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
+            const floe_data_file *d = &e->data_file;
+            if (!FLOE_ENTRY_IS_LIVE(e->status) || floe__strmap_has(seen, d->file_path) ||
+                (positions && (d->content != FLOE_FILE_POSITION_DELETES ||
+                               (d->file_format && strcasecmp(d->file_format, "PARQUET") != 0))) ||
+                (scope && !floe__strmap_has(scope, d->file_path)) ||
+                (skip && floe__strmap_has(skip, d->file_path)))
+                continue;
+            floe_scan_file *f = floe__arena_calloc(a, 1, sizeof *f);
+            floe_value *vals = floe__arena_calloc(a, d->partition.n + 1, sizeof *vals);
+            floe_scan_file **slot = f && vals ? floe__vec_push(out) : NULL;
+            if (!slot || !(f->path = floe__arena_strdup(a, d->file_path))) {
+                rc = floe__error_nomem();
+                break;
+            }
+            for (size_t k = 0; rc == 0 && k < d->partition.n; k++)
+                rc = floe__value_copy(a, &vals[k], &d->partition.values[k]);
+            if (rc == 0)
+                rc = floe__strmap_put(seen, f->path, (void *)1);
+            f->format = d->file_format ? floe__arena_strdup(a, d->file_format) : "PARQUET";
+            f->content = d->content;
+            f->spec_id = mfs[i].partition_spec_id;
+            f->partition.n = d->partition.n;
+            f->partition.values = vals;
+            f->record_count = d->record_count;
+            f->file_size_in_bytes = d->file_size_in_bytes;
+            *slot = f;
+        }
+        if (rc == FLOE_ITEROVER)
+            rc = 0;
+        floe_manifest_reader_free(rd);
+    }
+    floe_manifest_list_free(l);
+    floe__buf_free(&lb);
+    floe__buf_free(&mb);
+    floe__strmap_free(seen);
+    return rc;
+}
+
 /* remove-dangling-deletes: every live delete file of the branch head that
  * the scan planner pairs with no live data file applies to no row, so
  * removing it changes no read (the planner's sequence-number, partition
@@ -723,41 +782,15 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_rewrite_data_files
         for (size_t k = 0; rc == 0 && k < plan->tasks[i].ndeletes; k++)
             rc = floe__strmap_put(used, plan->tasks[i].deletes[k]->path, (void *)1);
     floe_arena *a = floe__arena_new(4096);
-    floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
-    floe_manifest_list *l = NULL;
-    const floe_manifest_file *mfs = NULL;
-    size_t n = 0;
+    floe_vec files = FLOE_VEC_INIT(floe_scan_file *);
     if (rc == 0 && !a)
         rc = floe__error_nomem();
     if (rc == 0 && snap)
-        rc = floe__maint_snapshot_manifests(t->io, snap, &lb, &l, a, &mfs, &n);
+        rc = live_deletes(t, snap, a, false, NULL, used, &files);
     int64_t removed = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        if (mfs[i].content != FLOE_MANIFEST_DELETES)
-            continue;
-        floe_manifest_reader *rd = NULL;
-        rc = floe__maint_open_manifest(t->io, &mfs[i], &mb, &rd);
-        const floe_manifest_entry *e;
-        while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
-            if (!FLOE_ENTRY_IS_LIVE(e->status) || floe__strmap_has(used, e->data_file.file_path))
-                continue;
-            floe_scan_file f;
-            memset(&f, 0, sizeof f);
-            f.path = e->data_file.file_path;
-            f.content = e->data_file.content;
-            f.spec_id = mfs[i].partition_spec_id;
-            f.partition = e->data_file.partition;
-            f.record_count = e->data_file.record_count;
-            f.file_size_in_bytes = e->data_file.file_size_in_bytes;
-            rc = floe__rowlevel_remove_file(op, &f);
-            if (rc == 0)
-                rc = floe__strmap_put(used, floe__arena_strdup(a, f.path), (void *)1);
-            removed++;
-        }
-        if (rc == FLOE_ITEROVER)
-            rc = 0;
-        floe_manifest_reader_free(rd);
-    }
+    for (size_t i = 0; rc == 0 && i < files.len; i++, removed++)
+        rc = floe__rowlevel_remove_file(op, *(floe_scan_file **)floe__vec_at(&files, i));
+    floe__vec_free(&files);
     /* the plan points into the handle's metadata, which the commit replaces */
     floe__scan_plan_free(plan);
     plan = NULL;
@@ -770,9 +803,6 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_rewrite_data_files
         r->removed_delete_files_count += removed;
         *base = committed;
     }
-    floe_manifest_list_free(l);
-    floe__buf_free(&lb);
-    floe__buf_free(&mb);
     floe__arena_free(a);
     floe__strmap_free(used);
     floe__scan_plan_free(plan);
@@ -984,57 +1014,6 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
 
 /* ---------------------------------------------------------------- position deletes */
 
-/* The live position delete files (Parquet; deletion vectors are not
- * rewritten) of `snap`, as scan files in `a`; with `scope`, only those
- * among its keys. */
-static int live_position_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
-                                 const floe_strmap *scope, floe_vec *out)
-{
-    floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
-    floe_manifest_list *l = NULL;
-    const floe_manifest_file *mfs = NULL;
-    size_t n = 0;
-    int rc = floe__maint_snapshot_manifests(t->io, snap, &lb, &l, a, &mfs, &n);
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        if (mfs[i].content != FLOE_MANIFEST_DELETES)
-            continue;
-        floe_manifest_reader *rd = NULL;
-        rc = floe__maint_open_manifest(t->io, &mfs[i], &mb, &rd);
-        const floe_manifest_entry *e;
-        while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
-            const floe_data_file *d = &e->data_file;
-            if (!FLOE_ENTRY_IS_LIVE(e->status) || d->content != FLOE_FILE_POSITION_DELETES ||
-                (d->file_format && strcasecmp(d->file_format, "PARQUET") != 0) ||
-                (scope && !floe__strmap_has(scope, d->file_path)))
-                continue;
-            floe_scan_file *f = floe__arena_calloc(a, 1, sizeof *f);
-            floe_value *vals = floe__arena_calloc(a, d->partition.n + 1, sizeof *vals);
-            floe_scan_file **slot = f && vals ? floe__vec_push(out) : NULL;
-            if (!slot || !(f->path = floe__arena_strdup(a, d->file_path))) {
-                rc = floe__error_nomem();
-                break;
-            }
-            for (size_t k = 0; rc == 0 && k < d->partition.n; k++)
-                rc = floe__value_copy(a, &vals[k], &d->partition.values[k]);
-            f->format = "PARQUET";
-            f->content = d->content;
-            f->spec_id = mfs[i].partition_spec_id;
-            f->partition.n = d->partition.n;
-            f->partition.values = vals;
-            f->record_count = d->record_count;
-            f->file_size_in_bytes = d->file_size_in_bytes;
-            *slot = f;
-        }
-        if (rc == FLOE_ITEROVER)
-            rc = 0;
-        floe_manifest_reader_free(rd);
-    }
-    floe_manifest_list_free(l);
-    floe__buf_free(&lb);
-    floe__buf_free(&mb);
-    return rc;
-}
-
 /* One group of position delete files: removed from `op`, and the
  * positions they delete in live data files (the planner's pairing:
  * sequence numbers and partitions as a read applies them) written as one
@@ -1154,7 +1133,7 @@ int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out
     }
     floe_vec files = FLOE_VEC_INIT(floe_scan_file *);
     if (rc == 0 && snap)
-        rc = live_position_deletes(t, snap, a, scope, &files);
+        rc = live_deletes(t, snap, a, true, scope, NULL, &files);
     /* the delete files as tasks of the binpack planner (no deletes of their own) */
     floe_scan_task *tasks = rc == 0 ? floe__calloc(files.len + 1, sizeof *tasks) : NULL;
     if (rc == 0 && !tasks)
