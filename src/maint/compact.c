@@ -106,6 +106,17 @@ static const char *strategy_name(cstrategy s)
     return s == C_SORT ? "SORT" : s == C_ZORDER ? "Z-ORDER" : "BIN-PACK";
 }
 
+/* The table through the caller's FileIO (or one opened from io_conf). */
+static int load(floe_table **t, floe_catalog *catalog, const char *ident, floe_fileio *io,
+                const floe_props *io_conf, const char *branch)
+{
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    to.io = io;
+    to.io_conf = io_conf;
+    to.branch = branch;
+    return floe_table_load(t, catalog, ident, &to);
+}
+
 static int opt_long(const floe_props *o, const char *k, int64_t def, int64_t *out)
 {
     const char *v = o ? floe__props_get(o, k) : NULL;
@@ -375,10 +386,9 @@ static void z_long(uint8_t *out, int64_t v)
  * others with the sign bit flipped (float widened to double first). */
 static void z_double(uint8_t *out, double d)
 {
-    int64_t l;
-    memcpy(&l, &d, 8);
-    l ^= (int64_t)((uint64_t)(l >> 63) | 0x8000000000000000ULL);
-    uint64_t u = (uint64_t)l;
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    u ^= (u >> 63) ? ~0ULL : 0x8000000000000000ULL; /* (l >> 63) | Long.MIN_VALUE */
     for (int i = 0; i < 8; i++)
         out[i] = (uint8_t)(u >> (56 - 8 * i));
 }
@@ -945,12 +955,8 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
     if (o->nsort_order && o->nzorder)
         return floe__error(FLOE_EINVALID, "maint",
                            "Cannot mix identity sort columns and a Zorder sort expression");
-    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
-    to.io = o->io;
-    to.io_conf = o->io_conf;
-    to.branch = o->branch;
     floe_table *t = NULL;
-    FLOE_TRY(floe_table_load(&t, catalog, ident, &to));
+    FLOE_TRY(load(&t, catalog, ident, o->io, o->io_conf, o->branch));
     floe_arena *a = floe__arena_new(4096);
     int rc = a ? 0 : floe__error_nomem();
     if (rc == 0 && p.strategy == C_SORT)
@@ -1087,11 +1093,8 @@ int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out
     if (!opts || opts->version != FLOE_REWRITE_POSITION_DELETES_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint",
                            "unsupported rewrite_position_delete_files options");
-    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
-    to.io = opts->io;
-    to.io_conf = opts->io_conf;
     floe_table *t = NULL;
-    FLOE_TRY(floe_table_load(&t, catalog, ident, &to));
+    FLOE_TRY(load(&t, catalog, ident, opts->io, opts->io_conf, NULL));
     cplan p;
     memset(&p, 0, sizeof p);
     p.deletes = true;
@@ -1200,11 +1203,8 @@ int floe_remove_dangling_deletes(int64_t *removed, floe_catalog *catalog, const 
     *removed = 0;
     if (!opts || opts->version != FLOE_REMOVE_DANGLING_DELETES_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported remove_dangling_deletes options");
-    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
-    to.io = opts->io;
-    to.io_conf = opts->io_conf;
     floe_table *t = NULL;
-    FLOE_TRY(floe_table_load(&t, catalog, ident, &to));
+    FLOE_TRY(load(&t, catalog, ident, opts->io, opts->io_conf, NULL));
     const floe_snapshot_ref *head = NULL;
     int rc = floe__table_write_head(t->metadata, t->branch, false, &head);
     floe_rewrite_data_files_result r;
@@ -1225,11 +1225,8 @@ int floe_rewrite_manifests(floe_rewrite_manifests_result *out, floe_catalog *cat
     memset(out, 0, sizeof *out);
     if (!opts || opts->version != FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported rewrite_manifests options");
-    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
-    to.io = opts->io;
-    to.io_conf = opts->io_conf;
     floe_table *t = NULL;
-    FLOE_TRY(floe_table_load(&t, catalog, ident, &to));
+    FLOE_TRY(load(&t, catalog, ident, opts->io, opts->io_conf, NULL));
     floe_rewrite_manifests_stats st;
     int rc = floe__table_rewrite_manifests(t, opts->spec_id, opts->target_manifest_size_bytes, &st);
     if (rc == 0) {
