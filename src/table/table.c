@@ -485,7 +485,7 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
         rc = floe__io_write_new(t->io, file, text.ptr, text.len);
     floe__buf_free(&text);
     if (rc == 0) {
-        rc = floe_catalog_register_table(catalog, ident, file);
+        rc = floe__catalog_register_table_md(catalog, ident, file, m);
         if (rc < 0) {
             const char *one[] = {file};
             int code = rc;
