@@ -20,6 +20,7 @@
 
 #include "floe/catalog.h"
 #include "floe/common.h"
+#include "floe/evolve.h"
 #include "floe/io.h"
 #include "floe/progress.h"
 #include "floe/table.h"
@@ -77,13 +78,27 @@ typedef struct floe_expire_options {
      * none. The payload is passed back as it is. */
     floe_progress_fn progress;
     void *progress_payload;
+    /* The per-file report, before anything is deleted: every file that
+     * goes (or, with dry_run, would), with the reason "expired snapshot
+     * <id>" (manifest lists, manifests and files of the snapshot that
+     * listed them; "dropped from the metadata log" for metadata files),
+     * then every file an expired snapshot listed that stays (kept = true),
+     * with "kept: referenced by ref <name> (snapshot <id>)" or "kept:
+     * snapshot <id> is retained". A negative return stops before any
+     * deletion and is returned. May be NULL. */
+    int (*on_report)(floe_maint_file_kind kind, const char *location, const char *reason,
+                     bool kept, void *payload);
+    /* Write that report as CSV (status,kind,path,reason; status "delete",
+     * "would delete" or "kept") to this new file (through the FileIO),
+     * before deleting. NULL: none. */
+    const char *report_path;
 } floe_expire_options;
 
-#define FLOE_EXPIRE_OPTIONS_VERSION 1
+#define FLOE_EXPIRE_OPTIONS_VERSION 2
 #define FLOE_EXPIRE_OPTIONS_INIT                                                                   \
     {                                                                                              \
         FLOE_EXPIRE_OPTIONS_VERSION, false, 0, 0, NULL, 0, false, false, NULL, NULL, 0, NULL,      \
-            NULL, NULL, NULL                                                                       \
+            NULL, NULL, NULL, NULL, NULL                                                           \
     }
 
 /* Output of expire_snapshots: the first six are the Spark procedure's
@@ -277,7 +292,8 @@ FLOE_EXTERN int floe_inventory(floe_catalog *catalog, const char *ident,
 
 typedef struct floe_rewrite_data_files_options {
     unsigned version;     /* FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION */
-    const char *strategy; /* "binpack" (NULL: binpack); "sort" is not supported yet */
+    const char *strategy; /* "binpack" (NULL: binpack, or sort when sort_order/zorder is set)
+                           * or "sort" */
     const char *where;    /* filter (the scan API's text form, e.g. "id > 5"); NULL: all */
     const char *branch;   /* NULL: main */
     /* Spark's `options` map: target-file-size-bytes (default: the table's
@@ -287,17 +303,28 @@ typedef struct floe_rewrite_data_files_options {
      * delete-file-threshold (none), partial-progress.enabled (false),
      * partial-progress.max-commits (10), remove-dangling-deletes (false:
      * true removes, in one more commit, the delete files that apply to no
-     * live data file); max-concurrent-file-group-rewrites
-     * and use-starting-sequence-number are accepted. NULL: defaults. */
+     * live data file), max-concurrent-file-group-rewrites (5: files read
+     * in parallel, at most the online CPUs); sort: compression-factor,
+     * shuffle-partitions-per-file (1); z-order: also max-output-size,
+     * var-length-contribution (8). use-starting-sequence-number is
+     * accepted. NULL: defaults. */
     const floe_props *options;
     floe_fileio *io;
     const floe_props *io_conf;
+    /* Strategy sort: the order (Spark's sort_order argument, parsed);
+     * NULL with nsort_order 0: the table's sort order. */
+    const floe_sort_term *sort_order;
+    size_t nsort_order;
+    /* Strategy sort by z-order: the columns of zorder(c1, c2, ...). */
+    const char *const *zorder;
+    size_t nzorder;
 } floe_rewrite_data_files_options;
 
-#define FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION 1
+#define FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION 2
 #define FLOE_REWRITE_DATA_FILES_OPTIONS_INIT                                                       \
     {                                                                                              \
-        FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL                \
+        FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,      \
+            NULL, 0                                                                                \
     }
 
 /* Spark's result columns (RewriteDataFilesProcedure). */
@@ -318,11 +345,75 @@ typedef struct floe_rewrite_data_files_result {
  * rather than resurrect rows. Errors: FLOE_ENOTFOUND (table, branch),
  * FLOE_EINVALID (Java's option messages, "Missing required files to
  * delete: [..]", "Cannot commit, found new delete for replaced data file:
- * [..]"), FLOE_ECONFLICT, FLOE_EUNSUPPORTED (sort), FLOE_EIO, FLOE_ECORRUPT,
+ * [..]"), FLOE_ECONFLICT, FLOE_EUNSUPPORTED, FLOE_EIO, FLOE_ECORRUPT,
  * FLOE_ENOMEM. */
 FLOE_EXTERN int floe_rewrite_data_files(floe_rewrite_data_files_result *out,
                                         floe_catalog *catalog, const char *ident,
                                         const floe_rewrite_data_files_options *opts);
+
+/* ---------------------------------------------------------------- rewrite_position_delete_files */
+
+typedef struct floe_rewrite_position_deletes_options {
+    unsigned version;  /* FLOE_REWRITE_POSITION_DELETES_OPTIONS_VERSION */
+    const char *where; /* the delete files applying to rows matching it; NULL: all */
+    /* Spark's options: target-file-size-bytes (the table's
+     * write.delete.target-file-size-bytes, 64 MiB), min-file-size-bytes
+     * (75%), max-file-size-bytes (180%), min-input-files (5), rewrite-all,
+     * max-file-group-size-bytes (100 GiB), partial-progress.enabled,
+     * partial-progress.max-commits (10); max-concurrent-file-group-rewrites,
+     * max-file-group-input-files and rewrite-job-order are accepted. */
+    const floe_props *options;
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_rewrite_position_deletes_options;
+
+#define FLOE_REWRITE_POSITION_DELETES_OPTIONS_VERSION 1
+#define FLOE_REWRITE_POSITION_DELETES_OPTIONS_INIT                                                 \
+    {                                                                                              \
+        FLOE_REWRITE_POSITION_DELETES_OPTIONS_VERSION, NULL, NULL, NULL, NULL                      \
+    }
+
+/* Spark's result columns (RewritePositionDeleteFilesProcedure). */
+typedef struct floe_rewrite_position_deletes_result {
+    int64_t rewritten_delete_files_count;
+    int64_t added_delete_files_count;
+    int64_t rewritten_bytes_count;
+    int64_t added_bytes_count;
+} floe_rewrite_position_deletes_result;
+
+/* Compact the position delete files of main (bin-packing by partition, as
+ * Java's BinPackRewritePositionDeletePlanner): each group becomes one new
+ * position delete file holding the positions its files delete in live
+ * data files; positions in data files that are no longer live (dangling)
+ * are dropped, and a group left with none is only removed. One `replace`
+ * commit (with partial progress: up to max-commits). Format v2 only.
+ * Errors: FLOE_ENOTFOUND, FLOE_EINVALID (Java's option messages,
+ * validation), FLOE_EUNSUPPORTED (format v3), FLOE_ECONFLICT, FLOE_EIO,
+ * FLOE_ECORRUPT, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out,
+                                                   floe_catalog *catalog, const char *ident,
+                                                   const floe_rewrite_position_deletes_options *opts);
+
+/* ---------------------------------------------------------------- remove_dangling_deletes */
+
+typedef struct floe_remove_dangling_deletes_options {
+    unsigned version; /* FLOE_REMOVE_DANGLING_DELETES_OPTIONS_VERSION */
+    floe_fileio *io;
+    const floe_props *io_conf;
+} floe_remove_dangling_deletes_options;
+
+#define FLOE_REMOVE_DANGLING_DELETES_OPTIONS_VERSION 1
+#define FLOE_REMOVE_DANGLING_DELETES_OPTIONS_INIT                                                  \
+    {                                                                                              \
+        FLOE_REMOVE_DANGLING_DELETES_OPTIONS_VERSION, NULL, NULL                                   \
+    }
+
+/* Java's RemoveDanglingDeletesSparkAction: remove, in one `replace` commit
+ * on main, every live delete file that the scan planner pairs with no live
+ * data file (no read changes); *removed gets how many (0: no commit). */
+FLOE_EXTERN int floe_remove_dangling_deletes(int64_t *removed, floe_catalog *catalog,
+                                             const char *ident,
+                                             const floe_remove_dangling_deletes_options *opts);
 
 /* ---------------------------------------------------------------- rewrite_manifests */
 

@@ -197,11 +197,14 @@ done:
 typedef struct cand_file {
     floe_maint_file_kind kind;
     int64_t size;
+    int64_t snap; /* the expired snapshot whose manifest listed it */
 } cand_file;
 
 typedef struct doomed {
     floe_maint_file_kind kind;
     const char *path;
+    const char *reason; /* arena; "expired snapshot S", "kept: ..." */
+    bool kept;          /* reported only: a candidate a retained snapshot still needs */
 } doomed;
 
 typedef struct cleanup {
@@ -212,7 +215,12 @@ typedef struct cleanup {
     floe_strmap *retained_lists;     /* path -> 1 */
     floe_strmap *candidates;         /* path -> floe_manifest_file* */
     floe_vec candidate_order;        /* floe_manifest_file* in discovery order */
+    floe_vec candidate_snap;         /* int64_t: the expired snapshot listing each */
     floe_vec retained_order;
+    floe_vec retained_snap;          /* int64_t: the retained snapshot listing each */
+    const floe_table_metadata *base;
+    bool report;                     /* reasons wanted (on_report / report_path) */
+    floe_vec kept;                   /* doomed with kept = true */
     floe_strmap *files; /* path -> cand_file* */
     floe_vec doomed;    /* doomed */
     floe_expire_result *r;
@@ -233,7 +241,7 @@ static floe_manifest_file *copy_mf(floe_arena *a, const floe_manifest_file *mf)
 
 /* Read the manifest-list entries of `s` into `into` (dedup by path). */
 static int collect_manifests(cleanup *c, const floe_snapshot *s, floe_strmap *into, floe_vec *order,
-                             const floe_strmap *exclude)
+                             floe_vec *owners, const floe_strmap *exclude)
 {
     floe_manifest_list *list = NULL;
     const floe_manifest_file *mfs;
@@ -245,11 +253,13 @@ static int collect_manifests(cleanup *c, const floe_snapshot *s, floe_strmap *in
             continue;
         floe_manifest_file *cp = copy_mf(c->arena, &mfs[i]);
         floe_manifest_file **slot = cp ? floe__vec_push(order) : NULL;
-        if (!slot) {
+        int64_t *own = slot ? floe__vec_push(owners) : NULL;
+        if (!own) {
             rc = FLOE_ENOMEM;
             break;
         }
         *slot = cp;
+        *own = s->snapshot_id;
         rc = floe__strmap_put(into, cp->manifest_path, cp);
     }
     floe_manifest_list_free(list);
@@ -269,7 +279,9 @@ static floe_maint_file_kind file_kind(int32_t content)
 }
 
 /* Stream one manifest: add (add=true) or strike (add=false) its live files. */
-static int scan_manifest(cleanup *c, const floe_manifest_file *mf, bool add)
+static int keep_reason(cleanup *c, int64_t snap, const char **out);
+
+static int scan_manifest(cleanup *c, const floe_manifest_file *mf, bool add, int64_t owner)
 {
     floe_manifest_reader *rd = NULL;
     int rc = floe__maint_open_manifest(c->io, mf, &c->bytes, &rd);
@@ -283,6 +295,18 @@ static int scan_manifest(cleanup *c, const floe_manifest_file *mf, bool add)
         if (!path)
             continue;
         if (!add) {
+            cand_file *was = c->report ? floe__strmap_get(c->files, path) : NULL;
+            doomed *k = was ? floe__vec_push(&c->kept) : NULL;
+            if (was && (!k || !(k->path = floe__arena_strdup(c->arena, path)))) {
+                rc = FLOE_ENOMEM;
+                break;
+            }
+            if (k) {
+                k->kind = was->kind;
+                k->kept = true;
+                if ((rc = keep_reason(c, owner, &k->reason)) < 0)
+                    break;
+            }
             floe__strmap_del(c->files, path);
             continue;
         }
@@ -296,6 +320,7 @@ static int scan_manifest(cleanup *c, const floe_manifest_file *mf, bool add)
         }
         cf->kind = file_kind(e->data_file.content);
         cf->size = e->data_file.file_size_in_bytes;
+        cf->snap = owner;
         rc = floe__strmap_put(c->files, key, cf);
     }
     if (rc == FLOE_ITEROVER)
@@ -306,14 +331,49 @@ static int scan_manifest(cleanup *c, const floe_manifest_file *mf, bool add)
     return rc;
 }
 
-static int doom(cleanup *c, floe_maint_file_kind kind, const char *path)
+static int doom(cleanup *c, floe_maint_file_kind kind, const char *path, int64_t snap)
 {
     doomed *d = floe__vec_push(&c->doomed);
     if (!d)
         return FLOE_ENOMEM;
     d->kind = kind;
     d->path = path;
+    d->kept = false;
+    d->reason = NULL;
+    if (c->report) {
+        d->reason = snap >= 0 ? floe__arena_sprintf(c->arena, "expired snapshot %lld",
+                                                    (long long)snap)
+                              : "dropped from the metadata log";
+        if (!d->reason)
+            return FLOE_ENOMEM;
+    }
     return 0;
+}
+
+/* Why a retained snapshot stays: the first ref (main first) whose history
+ * reaches it, else its age. */
+static int keep_reason(cleanup *c, int64_t snap, const char **out)
+{
+    const floe_table_metadata *m = c->base;
+    const char *ref = NULL;
+    /* a ref pointing at it, else one whose history reaches it; main first */
+    for (int pass = 0; pass < 4 && !ref; pass++)
+        for (size_t i = 0; i < m->nrefs && !ref; i++) {
+            const floe_snapshot_ref *r = &m->refs[i];
+            if ((strcmp(r->name, "main") == 0) != (pass % 2 == 0))
+                continue;
+            const floe_snapshot *s = floe__metadata_snapshot(m, r->snapshot_id);
+            for (size_t hops = 0; s && hops <= m->nsnapshots && !ref; hops++) {
+                if (s->snapshot_id == snap)
+                    ref = r->name;
+                s = pass >= 2 && s->has_parent ? floe__metadata_snapshot(m, s->parent_snapshot_id)
+                                               : NULL;
+            }
+        }
+    *out = ref ? floe__arena_sprintf(c->arena, "kept: referenced by ref %s (snapshot %lld)", ref,
+                                     (long long)snap)
+               : floe__arena_sprintf(c->arena, "kept: snapshot %lld is retained", (long long)snap);
+    return *out ? 0 : FLOE_ENOMEM;
 }
 
 static bool in_stats(const floe_table_metadata *m, const floe_intmap *ids, const char *path)
@@ -404,6 +464,47 @@ static int delete_all(cleanup *c, const floe_expire_options *o)
     return 0;
 }
 
+/* The per-file report: every file that goes with its expired snapshot,
+ * then every candidate a retained snapshot keeps, to on_report and as CSV
+ * (status,kind,path,reason) to report_path — written before anything is
+ * deleted, so a failed report deletes nothing. */
+static int report(cleanup *c, const floe_expire_options *o)
+{
+    floe_buf csv = FLOE_BUF_INIT;
+    int rc = o->report_path ? floe__buf_printf(&csv, "status,kind,path,reason\n") : 0;
+    for (int pass = 0; rc == 0 && pass < 2; pass++) {
+        const floe_vec *v = pass == 0 ? &c->doomed : &c->kept;
+        for (size_t i = 0; rc == 0 && i < v->len; i++) {
+            const doomed *d = floe__vec_at(v, i);
+            const char *status = d->kept ? "kept" : o->dry_run ? "would delete" : "delete";
+            if (o->on_report)
+                rc = o->on_report(d->kind, d->path, d->reason, d->kept, o->payload);
+            if (rc == 0 && o->report_path) {
+                bool q = strpbrk(d->path, ",\"\n") != NULL;
+                rc = floe__buf_printf(&csv, "%s,%s,%s", status, floe_maint_file_kind_name(d->kind),
+                                      q ? "\"" : "");
+                for (const char *p = d->path; rc == 0 && q && *p; p++)
+                    rc = *p == '"' ? floe__buf_printf(&csv, "\"\"") : floe__buf_putc(&csv, *p);
+                if (rc == 0)
+                    rc = floe__buf_printf(&csv, "%s%s,%s\n", q ? "\"" : "", q ? "" : d->path,
+                                          d->reason);
+            }
+        }
+    }
+    if (rc == 0 && o->report_path) {
+        floe_output *out = NULL;
+        rc = floe_fileio_create_output(&out, c->io, o->report_path);
+        if (rc == 0)
+            rc = out->write(out, csv.ptr, csv.len);
+        if (rc == 0)
+            rc = out->commit(out);
+        else if (out)
+            out->abort(out);
+    }
+    floe__buf_free(&csv);
+    return rc;
+}
+
 int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
                          const char *base_location, const floe_table_metadata *committed,
                          const char *committed_location, const floe_intmap *retained_ids,
@@ -420,7 +521,12 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
     c.files = floe__strmap_new();
     c.candidate_order = (floe_vec)FLOE_VEC_INIT(floe_manifest_file *);
     c.retained_order = (floe_vec)FLOE_VEC_INIT(floe_manifest_file *);
+    c.candidate_snap = (floe_vec)FLOE_VEC_INIT(int64_t);
+    c.retained_snap = (floe_vec)FLOE_VEC_INIT(int64_t);
     c.doomed = (floe_vec)FLOE_VEC_INIT(doomed);
+    c.kept = (floe_vec)FLOE_VEC_INIT(doomed);
+    c.base = committed ? committed : base;
+    c.report = o && (o->on_report || o->report_path);
     int rc = 0;
     if (freed_bytes)
         *freed_bytes = 0;
@@ -441,14 +547,16 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
         if (rc == 0 && lp)
             rc = floe__strmap_put(c.retained_lists, lp, (void *)1);
         if (rc == 0)
-            rc = collect_manifests(&c, s, c.retained_manifests, &c.retained_order, NULL);
+            rc = collect_manifests(&c, s, c.retained_manifests, &c.retained_order, &c.retained_snap,
+                                   NULL);
     }
     /* 2. candidates: expired snapshots' manifests no retained one lists */
     for (size_t i = 0; rc == 0 && any_expired && i < base->nsnapshots; i++) {
         const floe_snapshot *s = &base->snapshots[i];
         if (floe__intmap_has(retained_ids, s->snapshot_id))
             continue;
-        rc = collect_manifests(&c, s, c.candidates, &c.candidate_order, c.retained_manifests);
+        rc = collect_manifests(&c, s, c.candidates, &c.candidate_order, &c.candidate_snap,
+                               c.retained_manifests);
         if (rc == FLOE_ENOTFOUND) {
             /* an expired snapshot's list already gone: what it named can no
              * longer be enumerated here (remove_orphan_files finds it) */
@@ -462,14 +570,15 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
         if (rc == 0 && lp && !floe__strmap_has(c.retained_lists, lp)) {
             rc = floe__strmap_put(c.retained_lists, lp, (void *)1); /* dedup */
             if (rc == 0)
-                rc = doom(&c, FLOE_MAINT_MANIFEST_LIST, lp);
+                rc = doom(&c, FLOE_MAINT_MANIFEST_LIST, lp, s->snapshot_id);
         }
     }
     /* 3. candidate files: live entries of candidate manifests (one that is
      * already gone is skipped; a retained one missing fails the whole
      * cleanup below, before anything is deleted) */
     for (size_t i = 0; rc == 0 && i < c.candidate_order.len; i++) {
-        rc = scan_manifest(&c, *(floe_manifest_file **)floe__vec_at(&c.candidate_order, i), true);
+        rc = scan_manifest(&c, *(floe_manifest_file **)floe__vec_at(&c.candidate_order, i), true,
+                           *(int64_t *)floe__vec_at(&c.candidate_snap, i));
         if (rc == FLOE_ENOTFOUND) {
             floe_error_clear();
             rc = 0;
@@ -477,7 +586,8 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
     }
     /* 4. strike what a retained manifest still lists live */
     for (size_t i = 0; rc == 0 && floe__strmap_len(c.files) && i < c.retained_order.len; i++)
-        rc = scan_manifest(&c, *(floe_manifest_file **)floe__vec_at(&c.retained_order, i), false);
+        rc = scan_manifest(&c, *(floe_manifest_file **)floe__vec_at(&c.retained_order, i), false,
+                           *(int64_t *)floe__vec_at(&c.retained_snap, i));
     if (rc < 0)
         goto done;
     /* data and delete files first, in a stable order (manifest order) */
@@ -488,12 +598,13 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
         const cand_file *cf = val;
         if (freed_bytes && cf->size > 0)
             *freed_bytes += cf->size;
-        if ((rc = doom(&c, cf->kind, key)) < 0)
+        if ((rc = doom(&c, cf->kind, key, cf->snap)) < 0)
             goto done;
     }
     for (size_t i = 0; i < c.candidate_order.len; i++) {
         const floe_manifest_file *mf = *(floe_manifest_file **)floe__vec_at(&c.candidate_order, i);
-        if ((rc = doom(&c, FLOE_MAINT_MANIFEST, mf->manifest_path)) < 0)
+        if ((rc = doom(&c, FLOE_MAINT_MANIFEST, mf->manifest_path,
+                       *(int64_t *)floe__vec_at(&c.candidate_snap, i))) < 0)
             goto done;
     }
     /* 5. statistics of expired snapshots that no retained snapshot shares */
@@ -501,14 +612,14 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
         const floe_statistics_file *st = &base->statistics[i];
         if (!floe__intmap_has(retained_ids, st->snapshot_id) &&
             !in_stats(base, retained_ids, st->statistics_path) &&
-            (rc = doom(&c, FLOE_MAINT_STATISTICS_FILE, st->statistics_path)) < 0)
+            (rc = doom(&c, FLOE_MAINT_STATISTICS_FILE, st->statistics_path, st->snapshot_id)) < 0)
             goto done;
     }
     for (size_t i = 0; i < base->npartition_statistics; i++) {
         const floe_partition_statistics_file *st = &base->partition_statistics[i];
         if (!floe__intmap_has(retained_ids, st->snapshot_id) &&
             !in_stats(base, retained_ids, st->statistics_path) &&
-            (rc = doom(&c, FLOE_MAINT_STATISTICS_FILE, st->statistics_path)) < 0)
+            (rc = doom(&c, FLOE_MAINT_STATISTICS_FILE, st->statistics_path, st->snapshot_id)) < 0)
             goto done;
     }
     /* 6. metadata files the committed metadata-log dropped */
@@ -521,11 +632,14 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
             const char *p =
                 i < base->n_metadata_log ? base->metadata_log[i].metadata_file : base_location;
             if (p && !in_metadata_log(committed, committed_location, p) &&
-                (rc = doom(&c, FLOE_MAINT_METADATA_FILE, p)) < 0)
+                (rc = doom(&c, FLOE_MAINT_METADATA_FILE, p, -1)) < 0)
                 goto done;
         }
     }
-    rc = delete_all(&c, o);
+    if (c.report)
+        rc = report(&c, o);
+    if (rc == 0)
+        rc = delete_all(&c, o);
 done:
     floe__buf_free(&c.bytes);
     floe__strmap_free(c.retained_manifests);
@@ -534,7 +648,10 @@ done:
     floe__strmap_free(c.files);
     floe__vec_free(&c.candidate_order);
     floe__vec_free(&c.retained_order);
+    floe__vec_free(&c.candidate_snap);
+    floe__vec_free(&c.retained_snap);
     floe__vec_free(&c.doomed);
+    floe__vec_free(&c.kept);
     floe__arena_free(c.arena);
     return rc;
 }

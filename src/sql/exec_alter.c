@@ -179,17 +179,23 @@ static int spec_ddl(floe_table *t, const floe_sql_alter *al)
     return rc;
 }
 
+floe_sort_term *floe__sql_sort_terms(floe_arena *a, const floe_sql_sort_item *items, size_t n)
+{
+    floe_sort_term *terms = floe__arena_calloc(a, n + 1, sizeof *terms);
+    for (size_t i = 0; terms && i < n; i++) {
+        terms[i].column = items[i].column;
+        terms[i].transform = items[i].transform;
+        terms[i].descending = items[i].descending;
+        terms[i].nulls_first = items[i].nulls_first;
+    }
+    return terms;
+}
+
 static int write_ddl(floe_table *t, const floe_sql_alter *al, floe_arena *a)
 {
-    floe_sort_term *terms = floe__arena_calloc(a, al->norder + 1, sizeof *terms);
+    floe_sort_term *terms = floe__sql_sort_terms(a, al->order, al->norder);
     if (!terms)
         return floe__error_nomem();
-    for (size_t i = 0; i < al->norder; i++) {
-        terms[i].column = al->order[i].column;
-        terms[i].transform = al->order[i].transform;
-        terms[i].descending = al->order[i].descending;
-        terms[i].nulls_first = al->order[i].nulls_first;
-    }
     return floe_table_replace_sort_order(t, terms, al->norder, al->distribution);
 }
 

@@ -6,6 +6,7 @@
 #ifndef FLOE_SQL_EXEC_INT_H
 #define FLOE_SQL_EXEC_INT_H
 
+#include "floe/evolve.h"
 #include "floe/table.h"
 #include "spec/metadata.h"
 #include "spec/types.h"
@@ -230,5 +231,9 @@ int floe__sql_rl_positions_add(floe_sql_rl_positions *p, floe_rowlevel *op, cons
                                int64_t pos);
 int floe__sql_rl_positions_flush(floe_sql_rl_positions *p, floe_rowlevel *op);
 void floe__sql_rl_positions_free(floe_sql_rl_positions *p);
+
+/* exec_alter.c: parsed order items as the evolve API's sort terms (in `a`;
+ * NULL when out of memory). */
+floe_sort_term *floe__sql_sort_terms(floe_arena *a, const floe_sql_sort_item *items, size_t n);
 
 #endif

@@ -167,6 +167,90 @@ static int term(sql_parser *p, const char **transform, const char **source, cons
     return 0;
 }
 
+/* The grammar's `order`: orderField (',' orderField)*, optionally in
+ * parentheses; orderField: transform (ASC|DESC)? (NULLS (FIRST|LAST))?.
+ * With `z`, a zorder(c1, c2, ...) term adds its columns there instead. */
+static int order_list(sql_parser *p, const floe_sql_sort_item **out, size_t *nout,
+                      floe_sql_zorder *z)
+{
+    bool paren = floe__sql_accept_op(p, "(");
+    floe_sql_sort_item *items = NULL;
+    size_t n = 0, cap = 0, zcap = 0;
+    do {
+        sql_tok *t0 = floe__sql_peek(p, 0), *t1 = floe__sql_peek(p, 1);
+        bool was_z = z && floe__sql_is_word(t0, "zorder") && t1->kind == TK_OP &&
+                     !strcmp(t1->text, "(");
+        if (was_z) {
+            p->i += 2;
+            do {
+                if (!(z->columns = floe__sql_grow(p->a, (void *)z->columns, z->ncolumns, &zcap,
+                                                  sizeof *z->columns)))
+                    return floe__error_nomem();
+                FLOE_TRY(column_name(p, &z->columns[z->ncolumns]));
+                z->ncolumns++;
+            } while (floe__sql_accept_op(p, ","));
+            FLOE_TRY(floe__sql_expect_op(p, ")"));
+            z->terms++;
+        } else {
+            if (!(items = floe__sql_grow(p->a, items, n, &cap, sizeof *items)))
+                return floe__error_nomem();
+            floe_sql_sort_item *it = &items[n];
+            memset(it, 0, sizeof *it);
+            FLOE_TRY(term(p, &it->transform, &it->column, NULL));
+            n++;
+        }
+        bool desc = false, nulls_first;
+        if (floe__sql_accept(p, "DESC"))
+            desc = true;
+        else
+            floe__sql_accept(p, "ASC");
+        nulls_first = !desc;
+        if (floe__sql_accept(p, "NULLS")) {
+            if (floe__sql_accept(p, "FIRST"))
+                nulls_first = true;
+            else if (floe__sql_accept(p, "LAST"))
+                nulls_first = false;
+            else
+                return floe__sql_err(p, "syntax error: expected FIRST or LAST");
+        }
+        if (!was_z) {
+            items[n - 1].descending = desc;
+            items[n - 1].nulls_first = nulls_first;
+        }
+    } while (floe__sql_accept_op(p, ","));
+    if (paren)
+        FLOE_TRY(floe__sql_expect_op(p, ")"));
+    *out = items;
+    *nout = n;
+    return 0;
+}
+
+int floe__sql_parse_sort_order(floe_arena *a, const char *text, const floe_sql_sort_item **items,
+                               size_t *n, floe_sql_zorder *z)
+{
+    memset(z, 0, sizeof *z);
+    *items = NULL;
+    *n = 0;
+    sql_tok *toks = NULL;
+    size_t ntoks = 0, next = 0;
+    int rc = floe__sql_lex_stmt(a, text, 0, &toks, &ntoks, &next);
+    sql_parser p;
+    memset(&p, 0, sizeof p);
+    p.a = a;
+    p.script = text;
+    p.t = toks;
+    p.n = ntoks;
+    if (rc == 0 && (ntoks == 0 || text[next]))
+        rc = floe__error(FLOE_EINVALID, "sql", "empty or several statements");
+    if (rc == 0)
+        rc = order_list(&p, items, n, z);
+    if (rc == 0 && p.i < p.n)
+        rc = floe__error(FLOE_EINVALID, "sql", "unexpected '%s'", p.t[p.i].text);
+    if (rc == FLOE_EINVALID)
+        rc = floe__error(FLOE_EINVALID, "sql", "Unable to parse sortOrder: %s", text);
+    return rc;
+}
+
 static int write_spec(sql_parser *p, floe_sql_alter *al)
 {
     al->kind = FLOE_SQL_ALT_WRITE;
@@ -183,34 +267,7 @@ static int write_spec(sql_parser *p, floe_sql_alter *al)
             locally = floe__sql_accept(p, "LOCALLY");
             FLOE_TRY(floe__sql_expect(p, "ORDERED"));
             FLOE_TRY(floe__sql_expect(p, "BY"));
-            bool paren = floe__sql_accept_op(p, "(");
-            floe_sql_sort_item *items = NULL;
-            size_t n = 0, cap = 0;
-            do {
-                if (!(items = floe__sql_grow(p->a, items, n, &cap, sizeof *items)))
-                    return floe__error_nomem();
-                floe_sql_sort_item *it = &items[n];
-                memset(it, 0, sizeof *it);
-                FLOE_TRY(term(p, &it->transform, &it->column, NULL));
-                if (floe__sql_accept(p, "DESC"))
-                    it->descending = true;
-                else
-                    floe__sql_accept(p, "ASC");
-                it->nulls_first = !it->descending;
-                if (floe__sql_accept(p, "NULLS")) {
-                    if (floe__sql_accept(p, "FIRST"))
-                        it->nulls_first = true;
-                    else if (floe__sql_accept(p, "LAST"))
-                        it->nulls_first = false;
-                    else
-                        return floe__sql_err(p, "syntax error: expected FIRST or LAST");
-                }
-                n++;
-            } while (floe__sql_accept_op(p, ","));
-            if (paren)
-                FLOE_TRY(floe__sql_expect_op(p, ")"));
-            al->order = items;
-            al->norder = n;
+            FLOE_TRY(order_list(p, &al->order, &al->norder, NULL));
             ordering = true;
         } else {
             break;

@@ -31,6 +31,12 @@
  *                                                 removed_delete_files_count
  *   rewrite_manifests(table, use_caching, spec_id) rewritten_manifests_count,
  *                                                 added_manifests_count
+ *   rewrite_position_delete_files(table, options, where)
+ *                                                 rewritten_delete_files_count,
+ *                                                 added_delete_files_count,
+ *                                                 rewritten_bytes_count, added_bytes_count
+ *   remove_dangling_deletes(table)                removed_delete_files_count (floe's: Spark
+ *                                                 has the action, not a procedure)
  */
 #include "floe/maint.h"
 #include "sql/exec_int.h"
@@ -78,7 +84,9 @@ static const param p_expire[] = {
     {"table", P_STRING, true},          {"older_than", P_TIMESTAMP, false},
     {"retain_last", P_INT, false},      {"max_concurrent_deletes", P_INT, false},
     {"stream_results", P_BOOL, false},  {"snapshot_ids", P_LONG_ARRAY, false},
-    {"clean_expired_metadata", P_BOOL, false}};
+    {"clean_expired_metadata", P_BOOL, false},
+    /* floe's: the per-file report */
+    {"dry_run", P_BOOL, false},         {"report_location", P_STRING, false}};
 static const param p_orphans[] = {
     {"table", P_STRING, true},         {"older_than", P_TIMESTAMP, false},
     {"location", P_STRING, false},     {"dry_run", P_BOOL, false},
@@ -105,6 +113,9 @@ static const param p_rewrite_data[] = {
     {"options", P_MAP, false},  {"where", P_STRING, false},    {"branch", P_STRING, false}};
 static const param p_rewrite_manifests[] = {
     {"table", P_STRING, true}, {"use_caching", P_BOOL, false}, {"spec_id", P_INT, false}};
+static const param p_rewrite_deletes[] = {
+    {"table", P_STRING, true}, {"options", P_MAP, false}, {"where", P_STRING, false}};
+static const param p_dangling[] = {{"table", P_STRING, true}};
 /* ---- end of the maintenance block */
 
 #define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
@@ -118,6 +129,8 @@ static const proc procs[] = {
     /* maintenance (issue 25) */
     PROC("rewrite_table_path", p_rewrite_path), PROC("rewrite_data_files", p_rewrite_data),
     PROC("rewrite_manifests", p_rewrite_manifests),
+    PROC("rewrite_position_delete_files", p_rewrite_deletes),
+    PROC("remove_dangling_deletes", p_dangling),
 };
 
 /* Bound arguments, by parameter index. */
@@ -415,6 +428,27 @@ static bool orphan_interval_checked(const floe_sql_session *s)
 }
 
 /* expire_snapshots and remove_orphan_files (the maintenance module). */
+/* expire_snapshots(dry_run => true): one row per file of the report. */
+typedef struct expire_report {
+    floe_arena *a;
+    floe_vec cells; /* floe_sql_cell, 4 per row */
+} expire_report;
+
+static int collect_report(floe_maint_file_kind kind, const char *location, const char *reason,
+                          bool kept, void *payload)
+{
+    expire_report *r = payload;
+    const char *text[4] = {kept ? "kept" : "would delete", floe_maint_file_kind_name(kind),
+                           floe__arena_strdup(r->a, location), floe__arena_strdup(r->a, reason)};
+    for (int i = 0; i < 4; i++) {
+        floe_sql_cell *c = text[i] ? floe__vec_push(&r->cells) : NULL;
+        if (!c)
+            return floe__error_nomem();
+        *c = floe__sql_cell_text(text[i]);
+    }
+    return 0;
+}
+
 static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const char *ident,
                       floe_arena *a)
 {
@@ -439,11 +473,23 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
             o.nsnapshot_ids = b->v[5]->nitems;
         }
         floe_expire_result r;
+        expire_report rep = {a, FLOE_VEC_INIT(floe_sql_cell)};
+        o.dry_run = b->v[7] && b->v[7]->b;
+        o.report_path = b->v[8] ? b->v[8]->text : NULL;
+        if (o.dry_run) {
+            o.on_report = collect_report;
+            o.payload = &rep;
+        }
         if (rc == 0)
             rc = floe_expire_snapshots(&r, s->catalog, ident, &o);
         if (rc == FLOE_ENOTFOUND)
             s->error_class = "NoSuchTableException";
-        if (rc < 0)
+        if (rc == 0 && o.dry_run) {
+            static const char *const cols[] = {"status", "kind", "path", "reason"};
+            rc = floe__sql_emit(s, cols, 4, rep.cells.items, rep.cells.len / 4);
+        }
+        floe__vec_free(&rep.cells);
+        if (rc < 0 || o.dry_run)
             return rc;
         floe__sql_forget_table(s, ident);
         static const char *const names[] = {
@@ -556,6 +602,47 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
     return rc;
 }
 
+/* The Java exception class of a rewrite's failure. */
+static void maint_error_class(floe_sql_session *s, int rc)
+{
+    if (rc >= 0 || s->error_class)
+        return;
+    const char *m = floe_error_last() ? floe_error_last()->message : NULL;
+    if (rc == FLOE_ENOTFOUND)
+        s->error_class = "NoSuchTableException";
+    else if (rc == FLOE_EINVALID)
+        s->error_class = m && (strncmp(m, "Missing required", 16) == 0 ||
+                               strncmp(m, "Cannot commit", 13) == 0)
+                             ? "ValidationException"
+                             : "IllegalArgumentException";
+    else if (rc == FLOE_EUNSUPPORTED)
+        s->error_class = "UnsupportedOperationException";
+    else if (rc == FLOE_ECONFLICT)
+        s->error_class = "CommitFailedException";
+}
+
+/* RewriteDataFilesProcedure.checkAndApplyStrategy: the sort_order text
+ * as sort terms or z-order columns, never both. */
+static int sort_order_arg(floe_arena *a, const char *text, floe_rewrite_data_files_options *o)
+{
+    const floe_sql_sort_item *items = NULL;
+    size_t n = 0;
+    floe_sql_zorder z;
+    FLOE_TRY(floe__sql_parse_sort_order(a, text, &items, &n, &z));
+    if (z.terms && n)
+        return floe__error(FLOE_EINVALID, "sql",
+                           "Cannot mix identity sort columns and a Zorder sort expression: %s",
+                           text);
+    floe_sort_term *terms = floe__sql_sort_terms(a, items, n);
+    if (!terms)
+        return floe__error_nomem();
+    o->sort_order = terms;
+    o->nsort_order = n;
+    o->zorder = z.columns;
+    o->nzorder = z.ncolumns;
+    return 0;
+}
+
 /* rewrite_data_files: Java's RewriteDataFilesProcedure over
  * floe_rewrite_data_files; its five output columns. The options map's
  * values are text (numbers as written). */
@@ -568,6 +655,11 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
     o.strategy = b->v[1] ? b->v[1]->text : NULL;
     if (b->v[2] && !o.strategy)
         o.strategy = "sort"; /* Spark: a sort_order alone selects sort */
+    floe_arena *a = floe__arena_new(1024);
+    if (rc == 0 && !a)
+        rc = floe__error_nomem();
+    if (rc == 0 && b->v[2])
+        rc = sort_order_arg(a, b->v[2]->text, &o);
     o.options = opts.n ? &opts : NULL;
     o.where = b->v[4] ? b->v[4]->text : NULL;
     o.branch = b->v[5] ? b->v[5]->text : NULL;
@@ -575,18 +667,8 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
     if (rc == 0)
         rc = floe_rewrite_data_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
-    if (rc == FLOE_ENOTFOUND && !s->error_class)
-        s->error_class = "NoSuchTableException";
-    else if (rc == FLOE_EINVALID && !s->error_class)
-        s->error_class = floe_error_last() && floe_error_last()->message &&
-                                 (strncmp(floe_error_last()->message, "Missing required", 16) == 0 ||
-                                  strncmp(floe_error_last()->message, "Cannot commit", 13) == 0)
-                             ? "ValidationException"
-                             : "IllegalArgumentException";
-    else if (rc == FLOE_EUNSUPPORTED && !s->error_class)
-        s->error_class = "UnsupportedOperationException";
-    else if (rc == FLOE_ECONFLICT && !s->error_class)
-        s->error_class = "CommitFailedException";
+    floe__arena_free(a);
+    maint_error_class(s, rc);
     if (rc < 0)
         return rc;
     floe__sql_forget_table(s, ident);
@@ -624,6 +706,50 @@ static int rewrite_manifests_proc(floe_sql_session *s, const bound *b, const cha
                 r.rewritten_manifests_count, true, r.added_manifests_count);
 }
 
+/* rewrite_position_delete_files: Java's RewritePositionDeleteFilesProcedure
+ * over floe_rewrite_position_delete_files; its four output columns. */
+static int rewrite_deletes_proc(floe_sql_session *s, const bound *b, const char *ident)
+{
+    floe_props opts = FLOE_PROPS_INIT;
+    int rc = map_props(s, b->v[1], "options", &opts);
+    floe_rewrite_position_deletes_options o = FLOE_REWRITE_POSITION_DELETES_OPTIONS_INIT;
+    o.io_conf = &s->conf;
+    o.options = opts.n ? &opts : NULL;
+    o.where = b->v[2] ? b->v[2]->text : NULL;
+    floe_rewrite_position_deletes_result r;
+    if (rc == 0)
+        rc = floe_rewrite_position_delete_files(&r, s->catalog, ident, &o);
+    floe__props_free(&opts);
+    maint_error_class(s, rc);
+    if (rc < 0)
+        return rc;
+    floe__sql_forget_table(s, ident);
+    static const char *const names[] = {"rewritten_delete_files_count", "added_delete_files_count",
+                                        "rewritten_bytes_count", "added_bytes_count"};
+    floe_sql_cell cells[4] = {floe__sql_cell_int(r.rewritten_delete_files_count),
+                              floe__sql_cell_int(r.added_delete_files_count),
+                              floe__sql_cell_int(r.rewritten_bytes_count),
+                              floe__sql_cell_int(r.added_bytes_count)};
+    return floe__sql_emit(s, names, 4, cells, 1);
+}
+
+/* remove_dangling_deletes: RemoveDanglingDeletesSparkAction as a procedure
+ * (floe's; the column is rewrite_data_files' removed_delete_files_count). */
+static int dangling_proc(floe_sql_session *s, const char *ident)
+{
+    floe_remove_dangling_deletes_options o = FLOE_REMOVE_DANGLING_DELETES_OPTIONS_INIT;
+    o.io_conf = &s->conf;
+    int64_t removed = 0;
+    int rc = floe_remove_dangling_deletes(&removed, s->catalog, ident, &o);
+    maint_error_class(s, rc);
+    if (rc < 0)
+        return rc;
+    floe__sql_forget_table(s, ident);
+    static const char *const names[] = {"removed_delete_files_count"};
+    floe_sql_cell cells[1] = {floe__sql_cell_int(removed)};
+    return floe__sql_emit(s, names, 1, cells, 1);
+}
+
 /* Dispatch of the maintenance block; 1 when `p` is not one of them. */
 static int maint_block_proc(floe_sql_session *s, const proc *p, const bound *b, const char *ident)
 {
@@ -633,6 +759,10 @@ static int maint_block_proc(floe_sql_session *s, const proc *p, const bound *b, 
         return rewrite_data_proc(s, b, ident);
     if (strcmp(p->name, "rewrite_manifests") == 0)
         return rewrite_manifests_proc(s, b, ident);
+    if (strcmp(p->name, "rewrite_position_delete_files") == 0)
+        return rewrite_deletes_proc(s, b, ident);
+    if (strcmp(p->name, "remove_dangling_deletes") == 0)
+        return dangling_proc(s, ident);
     return 1;
 }
 /* ---- end of the maintenance block */

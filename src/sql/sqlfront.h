@@ -256,6 +256,20 @@ typedef struct floe_sql_sort_item {
     bool descending, nulls_first;
 } floe_sql_sort_item;
 
+/* The zorder(c1, c2, ...) terms of a sort order (their columns, in order). */
+typedef struct floe_sql_zorder {
+    const char **columns;
+    size_t ncolumns;
+    size_t terms;
+} floe_sql_zorder;
+
+/* Spark's IcebergSqlExtensions `order` (the sort_order argument of
+ * rewrite_data_files) from text: transform terms with ASC/DESC and NULLS
+ * FIRST/LAST, and zorder(...) terms. FLOE_EINVALID "Unable to parse
+ * sortOrder: <text>". */
+int floe__sql_parse_sort_order(floe_arena *a, const char *text, const floe_sql_sort_item **items,
+                               size_t *n, floe_sql_zorder *z);
+
 typedef struct floe_sql_alter {
     floe_sql_alter_kind kind;
     const floe_sql_column *columns; /* ADD COLUMNS; ALTER COLUMN TYPE: columns[0] */

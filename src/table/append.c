@@ -43,7 +43,21 @@ struct floe_append {
     int (*validate)(const floe_table_metadata *base, void *payload);
     void *validate_payload;
     int64_t target_size; /* > 0: rolls data files here, not at the table property */
+    bool sort_set;                /* floe__append_set_sort_order was called */
+    const floe_sort_order *sort;  /* then: the write order (NULL: unsorted) */
 };
+
+void floe__append_set_sort_order(floe_append *a, const floe_sort_order *order)
+{
+    a->sort_set = true;
+    a->sort = order;
+}
+
+bool floe__append_sort_order(const floe_append *a, const floe_sort_order **order)
+{
+    *order = a->sort;
+    return a->sort_set;
+}
 
 void floe__append_set_target_size(floe_append *a, int64_t bytes)
 {

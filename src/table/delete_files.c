@@ -352,6 +352,36 @@ static int dv_write(floe_rowlevel *op, const floe_vec *dvs)
     return rc;
 }
 
+/* rewrite_position_delete_files (maint/compact.c): one position delete
+ * file of the pairs, added to the operation. */
+int floe__rowlevel_write_position_deletes(floe_rowlevel *op, int32_t spec_id,
+                                          const floe_partition_value *partition,
+                                          const char *const *paths, const int64_t *pos, size_t n)
+{
+    floe_arena *scratch = floe__arena_new(1024);
+    floe_schema *schema = NULL;
+    pd_group g;
+    memset(&g, 0, sizeof g);
+    g.spec_id = spec_id;
+    g.partition = *partition;
+    g.pairs.item_size = sizeof(pd_pair);
+    int rc = scratch ? parse_schema(POS_DELETE_SCHEMA, scratch, &schema) : floe__error_nomem();
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        pd_pair *pp = floe__vec_push(&g.pairs);
+        if (!pp)
+            rc = floe__error_nomem();
+        else
+            *pp = (pd_pair){paths[i], pos[i]};
+    }
+    if (rc == 0)
+        rc = write_pos_group(op, schema, &g);
+    floe__vec_free(&g.pairs);
+    if (schema)
+        floe__schema_release(schema);
+    floe__arena_free(scratch);
+    return rc;
+}
+
 /* ---------------------------------------------------------------- finding rows */
 
 static int i64_cmp(const void *x, const void *y)

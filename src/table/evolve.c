@@ -510,9 +510,10 @@ typedef struct order_req {
     const char *mode;
 } order_req;
 
-static int build_order(const floe_table_metadata *base, const order_req *r, floe_arena *a,
-                       floe_sort_order **out)
+int floe__sort_order_bind(const floe_table_metadata *base, const floe_sort_term *terms, size_t n,
+                          floe_arena *a, floe_sort_order **out)
 {
+    const order_req req = {terms, n, NULL}, *r = &req;
     const floe_schema *schema = floe__metadata_current_schema(base);
     floe_sort_order *o = floe__arena_calloc(a, 1, sizeof *o);
     floe_sort_field *f = floe__arena_calloc(a, r->n + 1, sizeof *f);
@@ -565,7 +566,7 @@ static int order_prepare(const floe_table_metadata *base, floe_table_change *cha
 {
     const order_req *r = payload;
     floe_sort_order *o = NULL;
-    FLOE_TRY(build_order(base, r, change->arena, &o));
+    FLOE_TRY(floe__sort_order_bind(base, r->terms, r->n, change->arena, &o));
     int32_t reuse = -1;
     for (size_t i = 0; i < base->nsort_orders && reuse < 0; i++)
         if (same_order(base->sort_orders[i], o))

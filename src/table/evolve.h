@@ -15,4 +15,10 @@ int floe__schema_update_add_type(floe_schema_update *u, const char *parent, cons
                                  const floe_type *type, bool required, const char *doc,
                                  const char *default_json);
 
+/* Sort terms bound to the current schema of `base` as a sort order in `a`
+ * (order id 0), with the messages of floe_table_replace_sort_order
+ * ("Cannot find field 'x' in struct: ..."). */
+int floe__sort_order_bind(const floe_table_metadata *base, const floe_sort_term *terms, size_t n,
+                          floe_arena *a, floe_sort_order **out);
+
 #endif

@@ -113,5 +113,11 @@ int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids
                               const struct ArrowArray *batch);
 /* Add a delete file of spec `spec_id` (deep-copied into the op's arena). */
 int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_t spec_id);
+/* Write one position delete file of the pairs (paths[i], pos[i]) of spec
+ * `spec_id` / `partition` (sorted here) and add it to the operation
+ * (rewrite_position_delete_files). */
+int floe__rowlevel_write_position_deletes(floe_rowlevel *op, int32_t spec_id,
+                                          const floe_partition_value *partition,
+                                          const char *const *paths, const int64_t *pos, size_t n);
 
 #endif

@@ -71,7 +71,9 @@ struct floe_data_writer {
 /* The table's write order, when every source is a top-level column. */
 static int sort_setup(floe_data_writer *w, const floe_table_metadata *m)
 {
-    const floe_sort_order *o = floe__metadata_sort_order(m, m->default_sort_order_id);
+    const floe_sort_order *o = NULL;
+    if (!floe__append_sort_order(w->a, &o))
+        o = floe__metadata_sort_order(m, m->default_sort_order_id);
     if (!o || !o->nfields)
         return 0;
     if (!(w->sort_col = floe__arena_calloc(w->arena, o->nfields, sizeof *w->sort_col)))

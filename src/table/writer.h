@@ -37,6 +37,11 @@ int64_t floe__append_snapshot_id(const floe_append *a);
  * (rewrite_data_files' target-file-size-bytes); 0: the property. */
 void floe__append_set_target_size(floe_append *a, int64_t bytes);
 int64_t floe__append_target_size(const floe_append *a);
+/* Write rows in `order` instead of the table's write order (NULL:
+ * unsorted; rewrite_data_files' sort and z-order strategies); the order is
+ * borrowed. floe__append_sort_order: true when one was set. */
+void floe__append_set_sort_order(floe_append *a, const floe_sort_order *order);
+bool floe__append_sort_order(const floe_append *a, const floe_sort_order **order);
 /* Row-level operations use an append as their data writer: close the open
  * files and give the data files written (borrowed from the append); keep
  * them (the append will not delete them when freed). */

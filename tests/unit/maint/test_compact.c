@@ -8,12 +8,18 @@
  * compactions and manifest rewrites interleaved: every snapshot reads the
  * same rows before and after.
  */
+#define _XOPEN_SOURCE 700
 #include "harness.h"
 
 #include "floe/maint.h"
 #include "floe/sql.h"
+#include "io/io.h"
 #include "table/table.h"
 #include "util/util.h"
+
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -386,6 +392,419 @@ static void test_remove_dangling_deletes(void)
     floe_sql_close(s);
 }
 
+/* ---------------------------------------------------------------- position deletes */
+
+static long long sum_delete_bytes(floe_sql_session *s)
+{
+    char *out = must(s, "SELECT coalesce(sum(file_size_in_bytes), 0) FROM db.t.delete_files");
+    long long v = cell(out, 1, 0);
+    floe__free(out);
+    return v;
+}
+
+static void test_rewrite_position_deletes(void)
+{
+    floe_sql_session *s = open_session("posdeletes");
+    exec_ok(s, SETUP);
+    for (int i = 0; i < 4; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v'), (%d, 'w')", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    static const int gone[] = {1, 2, 5, 6, 7};
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(gone); i++) {
+        char q[64];
+        snprintf(q, sizeof q, "DELETE FROM db.t WHERE id = %d", gone[i]);
+        exec_ok(s, q);
+    }
+    char *rows = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(rows, "id,s\n0,v\n3,w\n4,v\n");
+    char *out = must(s, "SELECT count(*), count(DISTINCT partition) FROM db.t.delete_files");
+    long long ndel = cell(out, 1, 0), nparts = cell(out, 1, 1);
+    FT_EQ_INT(ndel, 5);
+    floe__free(out);
+    long long bytes = sum_delete_bytes(s);
+    /* Java's option check (the runner is BIN-PACK) */
+    char *err = NULL;
+    FT_CHECK(run(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
+                    "options => map('bogus', '1'))",
+                 &err) == NULL);
+    FT_EQ_STR(err, "IllegalArgumentException: Cannot use options [bogus], they are not supported "
+                   "by the action or the rewriter BIN-PACK");
+    floe__free(err);
+    /* fewer than min-input-files (5) per partition: nothing */
+    out = must(s, "CALL local.system.rewrite_position_delete_files('db.t')");
+    FT_EQ_STR(out, "rewritten_delete_files_count,added_delete_files_count,rewritten_bytes_count,"
+                   "added_bytes_count\n0,0,0,0\n");
+    floe__free(out);
+    /* all of them, with write.delete.granularity partition: one new file per
+     * partition (the default, file, is tested below), same rows */
+    exec_ok(s, "ALTER TABLE db.t SET TBLPROPERTIES ('write.delete.granularity'='partition')");
+    out = must(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
+                  "options => map('rewrite-all', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 5);
+    FT_EQ_INT(cell(out, 1, 1), nparts);
+    FT_EQ_INT(cell(out, 1, 2), bytes);
+    FT_EQ_INT(cell(out, 1, 3), sum_delete_bytes(s));
+    floe__free(out);
+    out = must(s, "SELECT count(*), sum(record_count) FROM db.t.delete_files");
+    char want[64];
+    snprintf(want, sizeof want, "count(*),sum(record_count)\n%lld,5\n", nparts);
+    FT_EQ_STR(out, want);
+    floe__free(out);
+    out = must(s, "SELECT operation FROM db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+    FT_EQ_STR(out, "operation\nreplace\n");
+    floe__free(out);
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, rows);
+    floe__free(out);
+    /* compacting the data files leaves every delete dangling: a rewrite drops them all */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('rewrite-all', 'true'))");
+    floe__free(out);
+    out = must(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
+                  "options => map('rewrite-all', 'true'))");
+    snprintf(want, sizeof want, "%lld,0,", nparts);
+    FT_CHECK(strstr(out, want) != NULL);
+    FT_EQ_INT(cell(out, 1, 3), 0);
+    floe__free(out);
+    out = must(s, "SELECT count(*) FROM db.t.delete_files");
+    FT_EQ_STR(out, "count(*)\n0\n");
+    floe__free(out);
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, rows);
+    floe__free(out);
+    floe__free(rows);
+    floe_sql_close(s);
+}
+
+/* A live data file keeps its deletes, a rewritten one's go: one group
+ * mixing both keeps exactly the live file's positions. */
+static void test_rewrite_position_deletes_partly_dangling(void)
+{
+    floe_sql_session *s = open_session("posdeletes_partly");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, p int) USING iceberg "
+               "PARTITIONED BY (p) TBLPROPERTIES ('write.delete.mode'='merge-on-read')");
+    exec_ok(s, "INSERT INTO db.t VALUES (1, 0), (2, 0), (3, 0)");
+    exec_ok(s, "INSERT INTO db.t VALUES (4, 0), (5, 0), (6, 0)");
+    exec_ok(s, "INSERT INTO db.t VALUES (7, 1), (8, 1)");
+    exec_ok(s, "DELETE FROM db.t WHERE id IN (1, 4)");
+    exec_ok(s, "DELETE FROM db.t WHERE id IN (2, 5)");
+    exec_ok(s, "DELETE FROM db.t WHERE id = 7");
+    /* compact only partition 1's data file: its delete dangles */
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', where => 'p = 1', "
+                        "options => map('rewrite-all', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 1);
+    floe__free(out);
+    char *rows = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(rows, "id,p\n3,0\n6,0\n8,1\n");
+    /* where: only the deletes applying to p = 0 rows; each of the two
+     * covers both data files, the new ones one data file each
+     * (write.delete.granularity file, Spark's default) */
+    out = must(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', where => "
+                  "'p = 0', options => map('rewrite-all', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 2);
+    FT_EQ_INT(cell(out, 1, 1), 2);
+    floe__free(out);
+    out = must(s, "SELECT count(*), sum(record_count) FROM db.t.delete_files");
+    FT_EQ_STR(out, "count(*),sum(record_count)\n3,5\n");
+    floe__free(out);
+    /* the standalone procedure removes partition 1's dangling file */
+    out = must(s, "CALL local.system.remove_dangling_deletes('db.t')");
+    FT_EQ_STR(out, "removed_delete_files_count\n1\n");
+    floe__free(out);
+    out = must(s, "CALL local.system.remove_dangling_deletes(table => 'db.t')");
+    FT_EQ_STR(out, "removed_delete_files_count\n0\n");
+    floe__free(out);
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, rows);
+    floe__free(out);
+    /* compact p = 0's first file only: the merged delete file is partly dangling */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', where => 'id < 4', "
+                  "options => map('rewrite-all', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 1);
+    floe__free(out);
+    out = must(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
+                  "options => map('rewrite-all', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 2);
+    FT_EQ_INT(cell(out, 1, 1), 1);
+    floe__free(out);
+    out = must(s, "SELECT count(*), sum(record_count) FROM db.t.delete_files");
+    FT_EQ_STR(out, "count(*),sum(record_count)\n1,2\n");
+    floe__free(out);
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, rows);
+    floe__free(out);
+    floe__free(rows);
+    floe_sql_close(s);
+}
+
+/* ---------------------------------------------------------------- expiry under faults */
+
+static floe_buf g_files;
+
+static int collect_file(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_F)
+        floe__buf_printf(&g_files, "%s\n", path);
+    return 0;
+}
+
+/* Every regular file under `dir`, one per line (caller frees). */
+static char *list_files(const char *dir)
+{
+    floe__buf_clear(&g_files);
+    nftw(dir, collect_file, 16, FTW_PHYS);
+    char *out = floe__strdup(g_files.ptr ? g_files.ptr : "");
+    floe__buf_free(&g_files);
+    return out;
+}
+
+/* A history whose expiry deletes files: appends, a tag on an old snapshot
+ * (its manifests stay retained), a manifest rewrite, a merge-on-read
+ * delete, a compaction. */
+static floe_sql_session *expiry_table(const char *name)
+{
+    floe_sql_session *s = open_session(name);
+    exec_ok(s, SETUP);
+    for (int i = 0; i < 3; i++) {
+        char q[96];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a'), (%d, 'b')", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "ALTER TABLE db.t CREATE TAG old");
+    /* manifests only expired snapshots list, naming files the tag keeps */
+    floe__free(must(s, "CALL local.system.rewrite_manifests('db.t')"));
+    exec_ok(s, "DELETE FROM db.t WHERE id = 2");
+    exec_ok(s, "INSERT INTO db.t VALUES (10, 'c')");
+    floe__free(must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                       "map('rewrite-all', 'true'))"));
+    return s;
+}
+
+/* Fail each I/O step of an expiry in turn (a read of a retained manifest
+ * list or manifest among them): an expiry that fails deletes nothing, and
+ * whatever happens, main and the tag read the same rows. */
+static void test_expire_io_faults(void)
+{
+    floe_sql_session *s = expiry_table("expire_faults");
+    const char *wh = ft_tmp("expire_faults");
+    char *main_rows = must(s, "SELECT * FROM db.t ORDER BY id, s");
+    char *tag_rows = must(s, "SELECT * FROM db.t VERSION AS OF 'old' ORDER BY id, s");
+    floe_fileio *local = NULL, *io = NULL;
+    FT_OK(floe_fileio_local_new(&local));
+    floe_fault_options fo = FLOE_FAULT_OPTIONS_INIT;
+    FT_OK(floe__fileio_fault_new(&io, local, &fo));
+    floe_expire_options eo = FLOE_EXPIRE_OPTIONS_INIT;
+    eo.has_older_than = true;
+    eo.older_than_ms = floe__now_ms() + 60000;
+    eo.retain_last = 1;
+    eo.io = io;
+    floe_expire_result base;
+    FT_OK(floe_expire_snapshots(&base, floe_sql_session_catalog(s), "db.t", &eo));
+    long steps = floe__fileio_fault_count(io);
+    int64_t base_deleted = base.deleted_data_files_count + base.deleted_manifest_files_count +
+                           base.deleted_manifest_lists_count +
+                           base.deleted_position_delete_files_count;
+    FT_CHECK(base.deleted_data_files_count > 0 && base.deleted_manifest_lists_count > 0);
+    FT_CHECK(steps > 5);
+    floe_sql_close(s);
+    int failed_runs = 0;
+    for (long n = 1; n <= steps; n++) {
+        char name[64];
+        snprintf(name, sizeof name, "expire_faults_%ld", n);
+        s = expiry_table(name);
+        const char *dir = ft_tmp(name);
+        char *before = list_files(dir);
+        fo.fail_nth = n;
+        floe__fileio_fault_set(io, &fo);
+        floe_expire_result r;
+        int rc = floe_expire_snapshots(&r, floe_sql_session_catalog(s), "db.t", &eo);
+        floe_error_clear();
+        if (rc < 0) {
+            failed_runs++;
+            /* nothing that existed before is gone */
+            char *save = NULL;
+            for (char *f = strtok_r(before, "\n", &save); f; f = strtok_r(NULL, "\n", &save)) {
+                if (access(f, F_OK) != 0)
+                    fprintf(stderr, "    step %ld failed the expiry, yet %s was deleted\n", n, f);
+                FT_CHECK(access(f, F_OK) == 0);
+            }
+        } else {
+            int64_t deleted = r.deleted_data_files_count + r.deleted_manifest_files_count +
+                              r.deleted_manifest_lists_count +
+                              r.deleted_position_delete_files_count;
+            FT_EQ_INT(deleted + r.failed_deletes_count, base_deleted);
+        }
+        char *m = must(s, "SELECT * FROM db.t ORDER BY id, s");
+        char *tg = must(s, "SELECT * FROM db.t VERSION AS OF 'old' ORDER BY id, s");
+        FT_EQ_STR(m, main_rows);
+        FT_EQ_STR(tg, tag_rows);
+        floe__free(m);
+        floe__free(tg);
+        floe__free(before);
+        floe_sql_close(s);
+    }
+    (void)wh;
+    FT_CHECK(failed_runs > 0);
+    floe_fileio_free(io);
+    floe__free(main_rows);
+    floe__free(tag_rows);
+}
+
+/* expire_snapshots(dry_run => true): a reason per file, nothing committed;
+ * report_location: the same report as CSV. */
+static void test_expire_reasons(void)
+{
+    floe_sql_session *s = expiry_table("expire_reasons");
+    char *first = must(s, "SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at LIMIT 1");
+    char *tag = must(s, "SELECT snapshot_id FROM db.t.refs WHERE name = 'old'");
+    char *nsnap = must(s, "SELECT count(*) FROM db.t.snapshots");
+    const char *call = "CALL local.system.expire_snapshots(table => 'db.t', older_than => "
+                       "TIMESTAMP '2099-01-01 00:00:00', retain_last => 1, dry_run => true)";
+    char *out = must(s, call);
+    FT_CHECK(strncmp(out, "status,kind,path,reason\n", 24) == 0);
+    char want[256];
+    /* the first snapshot's manifest list goes, because that snapshot expires */
+    snprintf(want, sizeof want, "would delete,manifest_list,");
+    FT_CHECK(strstr(out, want) != NULL);
+    snprintf(want, sizeof want, ",expired snapshot %lld\n", cell(first, 1, 0));
+    FT_CHECK(strstr(out, want) != NULL);
+    /* the tag's data files stay, for the tag */
+    snprintf(want, sizeof want, ",kept: referenced by ref old (snapshot %lld)\n", cell(tag, 1, 0));
+    FT_CHECK(strstr(out, want) != NULL);
+    FT_CHECK(strstr(out, "kept,data_file,") != NULL);
+    FT_CHECK(strstr(out, "would delete,data_file,") != NULL);
+    floe__free(out);
+    out = must(s, "SELECT count(*) FROM db.t.snapshots");
+    FT_EQ_STR(out, nsnap);
+    floe__free(out);
+    /* the real run writes its report first */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/report.csv", ft_tmp("expire_reasons"));
+    char q[4400];
+    snprintf(q, sizeof q,
+             "CALL local.system.expire_snapshots(table => 'db.t', older_than => TIMESTAMP "
+             "'2099-01-01 00:00:00', retain_last => 1, report_location => '%s')",
+             path);
+    out = must(s, q);
+    FT_CHECK(cell(out, 1, 0) > 0);
+    floe__free(out);
+    FILE *f = fopen(path, "r");
+    FT_ASSERT(f != NULL);
+    char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    FT_CHECK(strncmp(buf, "status,kind,path,reason\n", 24) == 0);
+    FT_CHECK(strstr(buf, "\ndelete,data_file,") != NULL);
+    FT_CHECK(strstr(buf, "\nkept,data_file,") != NULL);
+    snprintf(want, sizeof want, ",expired snapshot %lld\n", cell(first, 1, 0));
+    FT_CHECK(strstr(buf, want) != NULL);
+    floe__free(first);
+    floe__free(tag);
+    floe__free(nsnap);
+    floe_sql_close(s);
+}
+
+/* ---------------------------------------------------------------- rewrites under faults */
+
+static void fault_table(floe_sql_session *s)
+{
+    exec_ok(s, SETUP);
+    for (int i = 0; i < 4; i++) {
+        char q[96];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a'), (%d, 'b')", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE id = 3");
+}
+
+/* Run the rewrite `which` (0 data files, 1 manifests) through `io`. */
+static int run_rewrite(floe_sql_session *s, int which, floe_fileio *io)
+{
+    if (which == 0) {
+        floe_props opts = FLOE_PROPS_INIT;
+        floe__props_set(&opts, "rewrite-all", "true");
+        floe_rewrite_data_files_options o = FLOE_REWRITE_DATA_FILES_OPTIONS_INIT;
+        o.io = io;
+        o.options = &opts;
+        floe_rewrite_data_files_result r;
+        int rc = floe_rewrite_data_files(&r, floe_sql_session_catalog(s), "db.t", &o);
+        floe__props_free(&opts);
+        return rc;
+    }
+    floe_rewrite_manifests_options o = FLOE_REWRITE_MANIFESTS_OPTIONS_INIT;
+    o.io = io;
+    floe_rewrite_manifests_result r;
+    return floe_rewrite_manifests(&r, floe_sql_session_catalog(s), "db.t", &o);
+}
+
+/* Fail (after = false) or perform-then-fail (after = true: a crash right
+ * after the step) each I/O step of rewrite_data_files and
+ * rewrite_manifests in turn: afterwards every snapshot there was reads the
+ * rows it read (nothing another snapshot needs is gone), the head reads
+ * the same rows, and at most one new snapshot exists. */
+static void test_rewrite_io_faults(void)
+{
+    floe_fileio *local = NULL, *io = NULL;
+    FT_OK(floe_fileio_local_new(&local));
+    floe_fault_options fo = FLOE_FAULT_OPTIONS_INIT;
+    FT_OK(floe__fileio_fault_new(&io, local, &fo));
+    for (int which = 0; which < 2; which++) {
+        char name[64];
+        snprintf(name, sizeof name, "rewrite_faults_%d", which);
+        floe_sql_session *s = open_session(name);
+        fault_table(s);
+        fo.fail_nth = 0;
+        fo.after = false;
+        floe__fileio_fault_set(io, &fo);
+        FT_OK(run_rewrite(s, which, io));
+        long steps = floe__fileio_fault_count(io);
+        FT_CHECK(steps > 5);
+        floe_sql_close(s);
+        int failures = 0;
+        for (int after = 0; after < 2; after++)
+            for (long n = 1; n <= steps; n++) {
+                snprintf(name, sizeof name, "rewrite_faults_%d_%d_%ld", which, after, n);
+                s = open_session(name);
+                fault_table(s);
+                char *before = read_everything(s);
+                char *head = must(s, "SELECT * FROM db.t ORDER BY id, s");
+                char *nsnap = must(s, "SELECT count(*) FROM db.t.snapshots");
+                fo.fail_nth = n;
+                fo.after = after;
+                floe__fileio_fault_set(io, &fo);
+                int rc = run_rewrite(s, which, io);
+                floe_error_clear();
+                failures += rc < 0;
+                floe_sql_close(s);
+                s = open_session(name); /* a fresh reader */
+                char *all = read_everything(s);
+                if (strncmp(all, before, strlen(before)) != 0)
+                    fprintf(stderr, "    %s step %ld (after=%d) changed an old snapshot\n",
+                            which ? "rewrite_manifests" : "rewrite_data_files", n, after);
+                FT_CHECK(strncmp(all, before, strlen(before)) == 0);
+                char *now = must(s, "SELECT * FROM db.t ORDER BY id, s");
+                FT_EQ_STR(now, head);
+                char *ns = must(s, "SELECT count(*) FROM db.t.snapshots");
+                FT_CHECK(cell(ns, 1, 0) == cell(nsnap, 1, 0) ||
+                         cell(ns, 1, 0) == cell(nsnap, 1, 0) + 1);
+                floe__free(ns);
+                floe__free(now);
+                floe__free(all);
+                floe__free(before);
+                floe__free(head);
+                floe__free(nsnap);
+                floe_sql_close(s);
+            }
+        FT_CHECK(failures > 0);
+    }
+    floe_fileio_free(io);
+}
+
 /* ---------------------------------------------------------------- rewrite_manifests */
 
 static void test_rewrite_manifests(void)
@@ -522,6 +941,163 @@ static void test_random_histories(void)
     }
 }
 
+/* Rows of the table in the order the (single) data file holds them. */
+static char *physical(floe_sql_session *s, const char *cols)
+{
+    char *n = must(s, "SELECT count(*) FROM db.t.data_files");
+    FT_EQ_STR(n, "count(*)\n1\n");
+    floe__free(n);
+    char q[128];
+    snprintf(q, sizeof q, "SELECT %s FROM db.t", cols);
+    return must(s, q);
+}
+
+static void test_sort_strategy(void)
+{
+    floe_sql_session *s = open_session("sort");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s string) USING iceberg");
+    static const int ids[] = {5, 1, 9, 3, 7, 2};
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(ids); i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v%d'), (NULL, 'n%zu')", ids[i],
+                 ids[i], i);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE s IN ('n1', 'n2', 'n3', 'n4', 'n5')");
+    char *files = must(s, "SELECT count(*) FROM db.t.data_files");
+    long long nfiles = cell(files, 1, 0);
+    floe__free(files);
+    FT_CHECK(nfiles >= 2);
+    /* an explicit order: id DESC NULLS LAST */
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', sort_order => "
+                        "'id DESC NULLS LAST', options => map('min-input-files', '2'))");
+    FT_EQ_INT(cell(out, 1, 0), nfiles);
+    FT_EQ_INT(cell(out, 1, 1), 1);
+    floe__free(out);
+    out = physical(s, "id"); /* CSV: a null is empty */
+    FT_EQ_STR(out, "id\n9\n7\n5\n3\n2\n1\n\n");
+    floe__free(out);
+    /* the table's order (strategy sort without sort_order): s ASC */
+    exec_ok(s, "ALTER TABLE db.t WRITE ORDERED BY s");
+    exec_ok(s, "INSERT INTO db.t VALUES (0, 'a')");
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', strategy => 'sort', "
+                  "options => map('rewrite-all', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 2);
+    FT_EQ_INT(cell(out, 1, 1), 1);
+    floe__free(out);
+    out = physical(s, "s");
+    FT_EQ_STR(out, "s\na\nn0\nv1\nv2\nv3\nv5\nv7\nv9\n");
+    floe__free(out);
+    /* a transform term, parenthesized list */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', sort_order => "
+                  "'(truncate(1, s) DESC, id ASC NULLS FIRST)', "
+                  "options => map('rewrite-all', 'true'))");
+    floe__free(out);
+    out = physical(s, "id");
+    FT_EQ_STR(out, "id\n1\n2\n3\n5\n7\n9\n\n0\n");
+    floe__free(out);
+    floe_sql_close(s);
+}
+
+static void test_sort_errors(void)
+{
+    floe_sql_session *s = open_session("sort_errors");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, x int, y int, p int) USING "
+               "iceberg PARTITIONED BY (p); INSERT INTO db.t VALUES (1, 1, 1, 0)");
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"strategy => 'sort'", "IllegalArgumentException: Cannot sort data without a valid sort "
+                               "order, table 'db.t' is unsorted and no sort order is provided"},
+        {"strategy => 'binpack', sort_order => 'id'",
+         "IllegalArgumentException: Cannot set rewrite mode, it has already been set to BIN-PACK"},
+        {"sort_order => 'id,zorder(x,y)'", "IllegalArgumentException: Cannot mix identity sort "
+                                           "columns and a Zorder sort expression: id,zorder(x,y)"},
+        {"sort_order => 'id DESC NULLS SOMETIMES'",
+         "IllegalArgumentException: Unable to parse sortOrder: id DESC NULLS SOMETIMES"},
+        {"sort_order => 'nope'", "IllegalArgumentException: Cannot find field 'nope' in struct: "
+                                 "struct<1: id: optional long, 2: x: optional int, 3: y: "
+                                 "optional int, 4: p: optional int>"},
+        {"sort_order => 'zorder(x, nope)'",
+         "IllegalArgumentException: Cannot find column 'nope' in table schema (case sensitive = "
+         "false): struct<1: id: optional long, 2: x: optional int, 3: y: optional int, 4: p: "
+         "optional int>"},
+        {"sort_order => 'zorder(p)'", "IllegalArgumentException: Cannot ZOrder, all columns "
+                                      "provided were identity partition columns and cannot be "
+                                      "used"},
+        {"sort_order => 'id', options => map('max-output-size', '3')",
+         "IllegalArgumentException: Cannot use options [max-output-size], they are not supported "
+         "by the action or the rewriter SORT"},
+        {"sort_order => 'zorder(x)', options => map('var-length-contribution', '0')",
+         "IllegalArgumentException: Cannot use less than 1 byte for variable length types with "
+         "ZOrder, 'var-length-contribution' was set to 0"},
+        {"sort_order => 'zorder(x)', options => map('max-output-size', '0')",
+         "IllegalArgumentException: Cannot have the interleaved ZOrder value use less than 1 "
+         "byte, 'max-output-size' was set to 0"},
+        {"sort_order => 'id', options => map('compression-factor', '0')",
+         "IllegalArgumentException: 'compression-factor' is set to 0 but must be > 0"},
+    };
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(cases); i++) {
+        char q[512], *err = NULL;
+        snprintf(q, sizeof q, "CALL local.system.rewrite_data_files(table => 'db.t', %s)",
+                 cases[i].args);
+        FT_CHECK(run(s, q, &err) == NULL);
+        if (!err || strcmp(err, cases[i].want) != 0)
+            fprintf(stderr, "    %s\n    got  %s\n    want %s\n", q, err ? err : "(ok)",
+                    cases[i].want);
+        FT_CHECK(err && strcmp(err, cases[i].want) == 0);
+        floe__free(err);
+    }
+    floe_sql_close(s);
+}
+
+/* Morton order of small non-negative (x, y), x's bit first at each level:
+ * what Java's interleaving gives for ints in [0, 4) (both sign bits flip
+ * to 1 and every higher bit is 0). */
+static int morton(int x, int y)
+{
+    return ((x >> 1 & 1) << 3) | ((y >> 1 & 1) << 2) | ((x & 1) << 1) | (y & 1);
+}
+
+static void test_zorder(void)
+{
+    floe_sql_session *s = open_session("zorder");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (x int, y int, s string) USING iceberg");
+    /* the 16 points of a 4x4 grid in a scrambled order, 4 files, and x = -1 */
+    int order[16];
+    for (int i = 0; i < 16; i++)
+        order[i] = (i * 7 + 3) % 16;
+    for (int f = 0; f < 4; f++) {
+        floe_buf q = FLOE_BUF_INIT;
+        floe__buf_printf(&q, "INSERT INTO db.t VALUES ");
+        for (int k = 0; k < 4; k++) {
+            int pt = order[f * 4 + k];
+            floe__buf_printf(&q, "%s(%d, %d, 'p')", k ? ", " : "", pt / 4, pt % 4);
+        }
+        exec_ok(s, q.ptr);
+        floe__buf_free(&q);
+    }
+    exec_ok(s, "INSERT INTO db.t VALUES (-1, 2, 'n'), (-1, 0, 'n')");
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', sort_order => "
+                        "'zorder(x, y)', options => map('min-input-files', '2'))");
+    FT_EQ_INT(cell(out, 1, 0), 5);
+    FT_EQ_INT(cell(out, 1, 1), 1);
+    floe__free(out);
+    /* expected: x = -1 first (its sign bit flips to 0), by y; then Morton */
+    floe_buf want = FLOE_BUF_INIT;
+    floe__buf_printf(&want, "x,y\n-1,0\n-1,2\n");
+    for (int m = 0; m < 16; m++)
+        for (int x = 0; x < 4; x++)
+            for (int y = 0; y < 4; y++)
+                if (morton(x, y) == m)
+                    floe__buf_printf(&want, "%d,%d\n", x, y);
+    out = physical(s, "x, y");
+    FT_EQ_STR(out, want.ptr);
+    floe__free(out);
+    floe__buf_free(&want);
+    floe_sql_close(s);
+}
+
 static const ft_case cases[] = {
     {"binpack_applies_deletes", test_binpack_applies_deletes},
     {"options_and_where", test_options_and_where},
@@ -531,6 +1107,14 @@ static const ft_case cases[] = {
     {"remove_dangling_deletes", test_remove_dangling_deletes},
     {"rewrite_manifests", test_rewrite_manifests},
     {"random_histories", test_random_histories},
+    {"sort_strategy", test_sort_strategy},
+    {"sort_errors", test_sort_errors},
+    {"zorder", test_zorder},
+    {"rewrite_position_deletes", test_rewrite_position_deletes},
+    {"rewrite_position_deletes_partly_dangling", test_rewrite_position_deletes_partly_dangling},
+    {"expire_io_faults", test_expire_io_faults},
+    {"expire_reasons", test_expire_reasons},
+    {"rewrite_io_faults", test_rewrite_io_faults},
 };
 
 int main(int argc, char **argv)
