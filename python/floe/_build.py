@@ -179,6 +179,16 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
                    char **backup_metadata);
 extern "Python" int floe_py_inventory_row(const floe_inventory_row *row, void *payload);
 
+/* meta.h */
+typedef struct floe_metadata_table_options {
+    unsigned version; bool has_snapshot_id; int64_t snapshot_id; const char *ref;
+    bool has_as_of_timestamp; int64_t as_of_timestamp_ms; size_t batch_rows; ...;
+} floe_metadata_table_options;
+#define FLOE_METADATA_TABLE_OPTIONS_VERSION ...
+const char *floe_metadata_table_name(size_t i);
+int floe_metadata_table_stream(floe_table *table, const char *name,
+                               const floe_metadata_table_options *opts, struct ArrowArrayStream *out);
+
 /* owning streams (below): the stream frees its producer on release */
 int floe_py_scan_stream(floe_scan *scan, struct ArrowArrayStream *out);
 int floe_py_incremental_stream(floe_incremental *inc, struct ArrowArrayStream *out);
