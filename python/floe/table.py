@@ -19,6 +19,7 @@ from .catalog import Catalog, sql_literal
 from .errors import IllegalArgumentException, IllegalStateException
 
 Timestamp = Union[int, _dt.datetime, str]
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 
 
 def to_millis(ts: Timestamp) -> int:
@@ -32,7 +33,8 @@ def to_millis(ts: Timestamp) -> int:
     if isinstance(ts, _dt.datetime):
         if ts.tzinfo is None:
             ts = ts.replace(tzinfo=_dt.timezone.utc)
-        return int(ts.timestamp() * 1000)
+        # integer arithmetic: a float timestamp() can land a millisecond early
+        return (ts - _EPOCH) // _dt.timedelta(milliseconds=1)
     raise TypeError("timestamp must be int ms, datetime or str, not %s" % type(ts).__name__)
 
 
