@@ -129,7 +129,11 @@ class Scan:
 
     def to_reader(self) -> pa.RecordBatchReader:
         """The rows as a pyarrow RecordBatchReader over libfloe's ArrowArrayStream
-        (zero-copy). Do not change this Table object while reading it."""
+        (zero-copy). Do not change this Table object while reading it; the reader
+        keeps the Table and its Catalog alive until it is done."""
+        return _kept_alive(self._native_reader(), self.table)
+
+    def _native_reader(self) -> pa.RecordBatchReader:
         with self.table._lock:
             scan = self._open()
             stream = ffi.new("struct ArrowArrayStream *")
@@ -142,7 +146,7 @@ class Scan:
 
     def to_batches(self) -> Iterator[pa.RecordBatch]:
         """The rows batch by batch (zero-copy from libfloe)."""
-        reader = self.to_reader()
+        reader = self._native_reader()
         left = self.limit
         try:
             for b in _read_batches(reader):
@@ -159,7 +163,7 @@ class Scan:
     def to_arrow(self) -> pa.Table:
         """The rows as a pyarrow Table (zero-copy from libfloe's batches)."""
         with self.table._lock:
-            reader = self.to_reader()
+            reader = self._native_reader()
             schema = reader.schema
             if self.limit is None:
                 try:
@@ -189,6 +193,18 @@ class Scan:
     def count(self) -> int:
         """Number of rows (deletes applied)."""
         return self.to_arrow().num_rows
+
+
+def _kept_alive(reader: pa.RecordBatchReader, *owners: Any) -> pa.RecordBatchReader:
+    """A reader over `reader` that holds `owners` (the Table, hence the Catalog
+    whose session and FileIO libfloe's stream borrows) until it is exhausted."""
+    def batches() -> Iterator[pa.RecordBatch]:
+        keep = owners  # noqa: F841  (referenced by the generator frame)
+        try:
+            yield from _read_batches(reader)
+        finally:
+            reader.close()
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 def _read_all(reader: pa.RecordBatchReader) -> pa.Table:
@@ -243,6 +259,7 @@ class Table(_ffi.NativeHandle):
         o.wap_id = _ffi.cstr(wap_id, keep)
         out = ffi.new("floe_table **")
         with catalog._lock:
+            o.io = catalog._fileio()  # the session's storage settings (s3.*, io.location-map)
             _ffi.check(lib.floe_table_load(out, catalog._catalog_handle(), _ffi.cstr(identifier, keep), o))
         self._t = out[0]
 
@@ -603,22 +620,8 @@ class Table(_ffi.NativeHandle):
         return self._sql("CALL %s.system.%s(table => %s%s)" % (
             self.catalog.name, proc, sql_literal(self.identifier), ", " + args if args else ""))
 
-    def metadata_reader(self, name: str, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
-                        as_of: Optional[Timestamp] = None,
-                        batch_rows: int = 0) -> pa.RecordBatchReader:
-        """Metadata table ``name`` as a pyarrow RecordBatchReader over libfloe's
-        ArrowArrayStream (include/floe/meta.h), batch by batch: memory stays
-        bounded whatever the number of files. Column names and types are
-        Spark's (``committed_at`` timestamp[us, UTC], ``summary``
-        map<string, string>, ``partition`` and ``readable_metrics`` structs).
-
-        Time travel (``snapshot_id``, ``ref`` or ``as_of``) is accepted by the
-        tables Spark allows it on (files, data_files, delete_files, entries,
-        manifests, partitions, position_deletes). Errors:
-        :class:`NotFoundException` ``Unknown metadata table: x``,
-        ``Cannot find snapshot with ID n``; :class:`IllegalArgumentException`
-        ``Cannot select snapshot in table: HISTORY``. The reader holds its own
-        copy of the table's metadata: the Table may change meanwhile."""
+    def _metadata_stream(self, name: str, snapshot_id: Optional[int], ref: Optional[str],
+                         as_of: Optional[Timestamp], batch_rows: int) -> pa.RecordBatchReader:
         if not isinstance(name, str):
             raise TypeError("metadata table name must be a str, not %s" % type(name).__name__)
         if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 0:
@@ -642,6 +645,25 @@ class Table(_ffi.NativeHandle):
             _ffi.check(lib.floe_metadata_table_stream(self._handle(), _ffi.cstr(name, keep), o, stream))
         return pa.RecordBatchReader._import_from_c(_ffi.ptr_int(stream))
 
+    def metadata_reader(self, name: str, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+                        as_of: Optional[Timestamp] = None,
+                        batch_rows: int = 0) -> pa.RecordBatchReader:
+        """Metadata table ``name`` as a pyarrow RecordBatchReader over libfloe's
+        ArrowArrayStream (include/floe/meta.h), batch by batch: memory stays
+        bounded whatever the number of files. Column names and types are
+        Spark's (``committed_at`` timestamp[us, UTC], ``summary``
+        map<string, string>, ``partition`` and ``readable_metrics`` structs).
+
+        Time travel (``snapshot_id``, ``ref`` or ``as_of``) is accepted by the
+        tables Spark allows it on (files, data_files, delete_files, entries,
+        manifests, partitions, position_deletes). Errors:
+        :class:`NotFoundException` ``Unknown metadata table: x``,
+        ``Cannot find snapshot with ID n``; :class:`IllegalArgumentException`
+        ``Cannot select snapshot in table: HISTORY``. The reader holds its own
+        copy of the table's metadata: the Table may change meanwhile (it reads
+        manifests through the Catalog's FileIO, so it keeps the Catalog alive)."""
+        return _kept_alive(self._metadata_stream(name, snapshot_id, ref, as_of, batch_rows), self)
+
     def metadata_table(self, name: str, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
                        as_of: Optional[Timestamp] = None) -> pa.Table:
         """Metadata table ``name`` (snapshots, history, refs, metadata_log_entries,
@@ -649,7 +671,7 @@ class Table(_ffi.NativeHandle):
         all_delete_files, manifests, all_manifests, entries, all_entries,
         partitions, position_deletes) as a pyarrow Table with Spark's column
         names and types; see :meth:`metadata_reader`."""
-        return _read_all(self.metadata_reader(name, snapshot_id=snapshot_id, ref=ref, as_of=as_of))
+        return _read_all(self._metadata_stream(name, snapshot_id, ref, as_of, 0))
 
     def history(self) -> pa.Table:
         """``t.history``: made_current_at, snapshot_id, parent_id, is_current_ancestor."""
