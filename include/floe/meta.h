@@ -53,8 +53,10 @@ FLOE_EXTERN const char *floe_metadata_table_name(size_t i);
 
 /* Metadata table `name` of `table` as an ArrowArrayStream of struct batches
  * (one child per column). The stream reads its own copy of the table's
- * current metadata file, so it stays valid after the table handle changes
- * or is freed; release it with out->release. Errors: FLOE_ENOTFOUND
+ * current metadata file, so the handle may refresh or commit while it is
+ * read; it reads manifests through the handle's FileIO (floe_table_io),
+ * which must stay open until the stream is released (keep the handle, or
+ * the FileIO it borrows, alive). Release the stream with out->release. Errors: FLOE_ENOTFOUND
  * "Unknown metadata table: x", "Cannot find snapshot with ID n" (and the
  * other messages of floe_table_snapshot_by_id / _by_ref / _as_of_time);
  * FLOE_EINVALID "Cannot select snapshot in table: HISTORY" for time travel
