@@ -99,6 +99,7 @@ class Row(tuple):
             raise AttributeError(name) from None
 
     def asDict(self) -> Dict[str, Any]:
+        """The row as a dict by column name (PySpark's Row.asDict)."""
         return dict(zip(self._fields, self))
 
 
@@ -196,7 +197,7 @@ class SqlResult:
             arrays.append(pa.array(col, type=t))
         return pa.Table.from_arrays(arrays, names=self._columns) if arrays else pa.table({})
 
-    def to_pandas(self):
+    def to_pandas(self) -> "pandas.DataFrame":  # noqa: F821
         """The result as a pandas DataFrame (needs pandas)."""
         return self.to_arrow().to_pandas()
 

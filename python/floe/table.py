@@ -173,6 +173,7 @@ class Scan:
         return pa.Table.from_batches(list(self.to_batches_from(reader)), schema=schema)
 
     def to_batches_from(self, reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
+        """The batches of ``reader`` cut to the scan's limit (closes the reader)."""
         left = self.limit if self.limit is not None else -1
         try:
             for b in _read_batches(reader):
@@ -186,7 +187,7 @@ class Scan:
         finally:
             reader.close()
 
-    def to_pandas(self, **kwargs: Any):
+    def to_pandas(self, **kwargs: Any) -> "pandas.DataFrame":  # noqa: F821
         """The rows as a pandas DataFrame."""
         return self.to_arrow().to_pandas(**kwargs)
 
@@ -292,16 +293,19 @@ class Table(_ffi.NativeHandle):
     # ------------------------------------------------------------ properties
     @property
     def metadata_location(self) -> str:
+        """Location of the table's current metadata.json."""
         with self._lock:
             return _ffi.text(lib.floe_table_metadata_location(self._handle()))
 
     @property
     def location(self) -> str:
+        """The table's base location (``s3a://warehouse/shop.db/orders``, ...)."""
         with self._lock:
             return _ffi.text(lib.floe_table_location(self._handle()))
 
     @property
     def format_version(self) -> int:
+        """The Iceberg format version (1, 2 or 3)."""
         with self._lock:
             return lib.floe_table_format_version(self._handle())
 
