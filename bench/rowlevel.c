@@ -5,7 +5,8 @@
  * merge-on-read: wall time of the operation (find rows + write files +
  * commit), bytes of data/delete files written, and the full-scan read time
  * before and after the merge-on-read delete (the cost of applying position
- * deletes on read).
+ * deletes on read), and the same merge-on-read delete on a format v3 table,
+ * where it writes deletion vectors (one Puffin DV per data file; `mor_dv`).
  *
  *   bench_rowlevel [ROWS] [FILES]      default 10,000,000 rows in 10 files
  *
@@ -63,11 +64,12 @@ static int batch(int64_t from, int64_t n, struct ArrowArray *out)
     return rc;
 }
 
-static floe_table *make_table(floe_catalog *c, const char *ident, const char *mode, int64_t rows,
-                              int files)
+static floe_table *make_table(floe_catalog *c, const char *ident, const char *mode,
+                              const char *format, int64_t rows, int files)
 {
     floe_props p = FLOE_PROPS_INIT;
     floe__props_set(&p, "write.delete.mode", mode);
+    floe__props_set(&p, "format-version", format);
     floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
     co.schema_json = SCHEMA;
     co.properties = &p;
@@ -140,12 +142,13 @@ int main(int argc, char **argv)
         return 1;
     floe_catalog_create_namespace(c, "b", NULL);
     printf("# %lld rows in %d files, DELETE WHERE v = 7 (1%%)\n", (long long)rows, files);
-    const char *modes[] = {"copy-on-write", "merge-on-read"};
-    const char *tags[] = {"cow", "mor"};
-    for (int m = 0; m < 2; m++) {
+    const char *modes[] = {"copy-on-write", "merge-on-read", "merge-on-read"};
+    const char *formats[] = {"2", "2", "3"};
+    const char *tags[] = {"cow", "mor", "mor_dv"};
+    for (int m = 0; m < 3; m++) {
         char ident[32];
         snprintf(ident, sizeof ident, "b.t_%s", tags[m]);
-        floe_table *t = make_table(c, ident, modes[m], rows, files);
+        floe_table *t = make_table(c, ident, modes[m], formats[m], rows, files);
         if (!t)
             return 1;
         int64_t n0 = 0, n1 = 0;
@@ -165,9 +168,9 @@ int main(int argc, char **argv)
             return 1;
         }
         double after = scan_all(t, &n1);
-        printf("# %s: %lld rows deleted, %lld -> %lld rows read, %lld data files removed, "
+        printf("# %s (v%s): %lld rows deleted, %lld -> %lld rows read, %lld data files removed, "
                "%lld data + %lld delete files written\n",
-               modes[m], (long long)st.rows_deleted, (long long)n0, (long long)n1,
+               modes[m], formats[m], (long long)st.rows_deleted, (long long)n0, (long long)n1,
                (long long)st.data_files_removed, (long long)st.data_files_added,
                (long long)st.delete_files_added);
         printf("BENCH rowlevel_delete_%s_wall %.3f s\n", tags[m], wall);
@@ -175,8 +178,9 @@ int main(int argc, char **argv)
                (long long)st.bytes_written);
         printf("BENCH rowlevel_read_before_%s %.3f s\n", tags[m], before);
         printf("BENCH rowlevel_read_after_%s %.3f s\n", tags[m], after);
-        if (m == 1)
-            printf("BENCH rowlevel_read_slowdown_mor %.2f x\n", before > 0 ? after / before : 0);
+        if (m > 0)
+            printf("BENCH rowlevel_read_slowdown_%s %.2f x\n", tags[m],
+                   before > 0 ? after / before : 0);
         floe_table_free(t);
     }
     floe_catalog_free(c);

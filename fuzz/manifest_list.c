@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (floe_manifest_list_read(&l, data, size, "fuzz-l.avro") < 0)
         return 0;
     floe_buf out = FLOE_BUF_INIT;
-    floe_manifest_list_writer_options o = {2, 1, false, 0, 3, FLOE_AVRO_CODEC_NULL, -1};
+    floe_manifest_list_writer_options o = {2, 1, false, 0, 3, FLOE_AVRO_CODEC_NULL, -1, 0};
     floe_manifest_list_writer *w;
     if (floe_manifest_list_writer_new(&w, &o, &out) == 0) {
         for (size_t i = 0; i < l->nentries; i++)

@@ -6,9 +6,13 @@ BUILD=${1:-build/release}
 bash "$(dirname "$0")/interop-setup.sh" || true
 for b in "$BUILD"/bench_*; do
   [ -x "$b" ] || continue
+  [ "$(basename "$b")" = bench_hms_catalog ] && continue # needs a metastore: below
   echo "== $(basename "$b")"
   "$b" || echo "BENCH $(basename "$b") failed"
 done
+# floe vs Iceberg Java's HiveCatalog through one Hive Metastore (bench/hms_vs_hivecatalog.sh)
+echo "== hms_vs_hivecatalog"
+bash "$(dirname "$0")/../bench/hms_vs_hivecatalog.sh" "$BUILD" || echo "BENCH hms_vs_hivecatalog failed"
 # floe-python vs PyIceberg (bench/python_vs_pyiceberg.py) in the peer venv
 venv=${FLOE_PEERS_DIR:-$HOME/.cache/floe-peers}/venv
 if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import pyiceberg, cffi' 2>/dev/null; then

@@ -4,7 +4,7 @@
 # finished. Otherwise: print the command, fail.
 set -euo pipefail
 PKGS=(cmake ninja-build pkg-config gcc clang libclang-rt-14-dev
-      libjansson-dev libsqlite3-dev zlib1g-dev libzstd-dev libsnappy-dev
+      libjansson-dev libsqlite3-dev zlib1g-dev libzstd-dev libsnappy-dev libdeflate-dev
       libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libxml2-dev libreadline-dev
       python3-snappy python3-zstandard python3-botocore graphviz
       sqlite3 curl python3-avro nodejs npm clang-tidy cppcheck)

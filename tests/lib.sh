@@ -9,3 +9,17 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 eq() { if [ "$2" == "$3" ]; then ok; else bad "$1"; printf -- '--- expected\n%s\n--- got\n%s\n' "$3" "$2"; fi; }
 # has DESCRIPTION TEXT NEEDLE (fixed string)
 has() { if grep -qF -- "$3" <<<"$2"; then ok; else bad "$1: missing '$3' in: $2"; fi; }
+# serve_start DIR ARGS...: `floe serve ARGS --port 0` in the background (output in
+# DIR/serve.out, DIR/serve.err); sets pid (kill it in the EXIT trap) and U, the
+# http://127.0.0.1:PORT it listens on; exits 77 (skipped) when it does not start.
+serve_start() {
+  local d=$1 port=
+  shift
+  "$FLOE_BIN" serve "$@" --port 0 >"$d/serve.out" 2>"$d/serve.err" &
+  pid=$!
+  for _ in $(seq 1 100); do
+    port=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$d/serve.out"); [ -n "$port" ] && break; sleep 0.05
+  done
+  if [ -z "$port" ]; then echo "skipped: floe serve did not start: $(cat "$d/serve.err")"; exit 77; fi
+  U="http://127.0.0.1:$port"
+}

@@ -133,11 +133,16 @@ typedef struct floe_hive_catalog_options {
     long lock_check_min_wait_ms;     /* iceberg.hive.lock-check-min-wait-ms; 0 = 50 */
     long lock_check_max_wait_ms;     /* iceberg.hive.lock-check-max-wait-ms; 0 = 5000 */
     long lock_heartbeat_interval_ms; /* iceberg.hive.lock-heartbeat-interval-ms; 0 = 240000 */
+    /* iceberg.hive.table-property-max-size: longest current-schema,
+     * current-snapshot-summary, default-partition-spec, default-sort-order
+     * mirrored into the HMS table parameters; 0 = 32672, < 0 = none of them
+     * (and no current-snapshot-id / -timestamp-ms). */
+    long table_property_max_size;
 } floe_hive_catalog_options;
 #define FLOE_HIVE_CATALOG_OPTIONS_VERSION 1
 #define FLOE_HIVE_CATALOG_OPTIONS_INIT                                                             \
     {                                                                                              \
-        FLOE_HIVE_CATALOG_OPTIONS_VERSION, NULL, NULL, 0, false, false, 0, 0, 0, 0                 \
+        FLOE_HIVE_CATALOG_OPTIONS_VERSION, NULL, NULL, 0, false, false, 0, 0, 0, 0, 0              \
     }
 /* Open a client for the Hive Metastore at `uri` ("thrift://host:port", or
  * several comma-separated, tried in order), connecting at once. Namespaces

@@ -253,6 +253,10 @@ int floe_avro_compress(floe_avro_codec codec, int level, const uint8_t *in, size
  * Errors are FLOE_ECORRUPT naming `source` and `offset` (the block's). */
 int floe_avro_decompress(floe_avro_codec codec, const uint8_t *in, size_t len, floe_buf *out,
                          const char *source, int64_t offset);
+/* Deflate with zlib's streaming inflate, what floe_avro_decompress() does
+ * when libdeflate (lazy/deflate.h) is not installed; same contract. */
+int floe_avro_inflate_zlib(const uint8_t *in, size_t len, floe_buf *out, const char *source,
+                           int64_t offset);
 
 /* ---------------------------------------------------------------- container files */
 

@@ -238,11 +238,18 @@ int floe_catalog_drop_namespace(floe_catalog *c, const char *ns)
 
 int floe_catalog_register_table(floe_catalog *c, const char *ident, const char *metadata_location)
 {
+    return floe__catalog_register_table_md(c, ident, metadata_location, NULL);
+}
+
+int floe__catalog_register_table_md(floe_catalog *c, const char *ident,
+                                    const char *metadata_location, const floe_table_metadata *m)
+{
     CHECK_CAT(c);
     FLOE_TRY(check_location(metadata_location, "metadata location"));
     char *ns, *name;
     FLOE_TRY(floe__catalog_split_ident(ident, &ns, &name));
-    int rc = c->ops->register_table(c, ns, name, metadata_location);
+    int rc = c->md ? c->md->register_table_md(c, ns, name, metadata_location, m)
+                 : c->ops->register_table(c, ns, name, metadata_location);
     floe__free(ns);
     floe__free(name);
     return rc;
@@ -309,12 +316,20 @@ int floe_catalog_drop_table(floe_catalog *c, const char *ident)
 int floe_catalog_commit_table(floe_catalog *c, const char *ident, const char *expected,
                               const char *new_location)
 {
+    return floe__catalog_commit_table_md(c, ident, expected, new_location, NULL, NULL);
+}
+
+int floe__catalog_commit_table_md(floe_catalog *c, const char *ident, const char *expected,
+                                  const char *new_location, const floe_table_metadata *base,
+                                  const floe_table_metadata *m)
+{
     CHECK_CAT(c);
     FLOE_TRY(check_location(expected, "expected metadata location"));
     FLOE_TRY(check_location(new_location, "new metadata location"));
     char *ns, *name;
     FLOE_TRY(floe__catalog_split_ident(ident, &ns, &name));
-    int rc = c->ops->commit_table(c, ns, name, expected, new_location);
+    int rc = c->md ? c->md->commit_table_md(c, ns, name, expected, new_location, base, m)
+                 : c->ops->commit_table(c, ns, name, expected, new_location);
     floe__free(ns);
     floe__free(name);
     return rc;

@@ -10,6 +10,7 @@
 #define FLOE_CATALOG_CATALOG_H
 
 #include "floe/catalog.h"
+#include "spec/metadata.h"
 #include "util/util.h"
 
 /* Longest namespace string / table name (VARCHAR(255) in the JDBC schema). */
@@ -59,6 +60,18 @@ typedef struct floe_catalog_ops {
     int (*purge_table)(floe_catalog *c, const char *ns, const char *name);
 } floe_catalog_ops;
 
+/* Optional (floe_catalog.md, NULL for most): register_table / commit_table
+ * told the metadata of the new file (`m`) and of the base (`base`, NULL at
+ * creation), for a catalog that mirrors table state into its own objects
+ * (the Hive Metastore: columns and parameters, HiveTableOperations). */
+typedef struct floe_catalog_md_ops {
+    int (*register_table_md)(floe_catalog *c, const char *ns, const char *name,
+                             const char *metadata_location, const floe_table_metadata *m);
+    int (*commit_table_md)(floe_catalog *c, const char *ns, const char *name, const char *expected,
+                           const char *new_location, const floe_table_metadata *base,
+                           const floe_table_metadata *m);
+} floe_catalog_md_ops;
+
 #define FLOE_CATALOG_OPS_VERSION 1
 
 struct floe_catalog {
@@ -66,6 +79,7 @@ struct floe_catalog {
     char *name;      /* catalog name */
     char *warehouse; /* without trailing '/', or NULL */
     void *impl;
+    const floe_catalog_md_ops *md; /* NULL: the plain ops */
 };
 
 /* Validate one identifier part (len bytes, may contain NUL when coming from
@@ -93,6 +107,14 @@ int floe__catalog_create_table(floe_catalog *c, const char *ident, const char *s
                                const char *spec_json, const char *order_json, const char *location,
                                const floe_props *props, char **new_location);
 bool floe__catalog_purges_tables(const floe_catalog *c);
+/* floe_catalog_register_table / floe_catalog_commit_table with the new
+ * file's metadata `m` (and the base's), for the catalogs that want it
+ * (register_table_md / commit_table_md); `m` may be NULL. */
+int floe__catalog_register_table_md(floe_catalog *c, const char *ident,
+                                    const char *metadata_location, const floe_table_metadata *m);
+int floe__catalog_commit_table_md(floe_catalog *c, const char *ident, const char *expected,
+                                  const char *new_location, const floe_table_metadata *base,
+                                  const floe_table_metadata *m);
 int floe__catalog_purge_table(floe_catalog *c, const char *ident);
 
 /* The SQL backend. */

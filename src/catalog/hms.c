@@ -30,7 +30,9 @@
  * request was never completely sent.
  */
 #include "catalog.h"
+#include "spec/spec.h"
 #include "thrift_binary.h"
+#include "util/json_writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -825,12 +827,97 @@ static char *table_location_of(const char *metadata_location)
     return floe__strndup(metadata_location, n);
 }
 
-static void enc_sd(floe_tbenc *e, const char *location)
+/* HiveSchemaUtil.convertToTypeString: the Hive type of an Iceberg type, as
+ * Java writes it with Hive 2 on the classpath (Spark 3.5's; timestamptz is
+ * "timestamp" there). Types Java cannot map are its
+ * UnsupportedOperationException. */
+static int hive_type(const floe_type *t, floe_buf *out)
+{
+    switch (t->id) {
+    case FLOE_T_BOOLEAN:
+        return floe__buf_puts(out, "boolean");
+    case FLOE_T_INT:
+        return floe__buf_puts(out, "int");
+    case FLOE_T_LONG:
+        return floe__buf_puts(out, "bigint");
+    case FLOE_T_FLOAT:
+        return floe__buf_puts(out, "float");
+    case FLOE_T_DOUBLE:
+        return floe__buf_puts(out, "double");
+    case FLOE_T_DATE:
+        return floe__buf_puts(out, "date");
+    case FLOE_T_TIME:
+    case FLOE_T_STRING:
+    case FLOE_T_UUID:
+        return floe__buf_puts(out, "string");
+    case FLOE_T_TIMESTAMP:
+    case FLOE_T_TIMESTAMPTZ:
+        return floe__buf_puts(out, "timestamp");
+    case FLOE_T_FIXED:
+    case FLOE_T_BINARY:
+        return floe__buf_puts(out, "binary");
+    case FLOE_T_VARIANT:
+        return floe__buf_puts(out, "unknown");
+    case FLOE_T_DECIMAL:
+        return floe__buf_printf(out, "decimal(%d,%d)", (int)t->precision, (int)t->scale);
+    case FLOE_T_STRUCT:
+        FLOE_TRY(floe__buf_puts(out, "struct<"));
+        for (size_t i = 0; i < t->nfields; i++) {
+            FLOE_TRY(floe__buf_printf(out, "%s%s:", i ? "," : "", t->fields[i].name));
+            FLOE_TRY(hive_type(t->fields[i].type, out));
+        }
+        return floe__buf_puts(out, ">");
+    case FLOE_T_LIST:
+        FLOE_TRY(floe__buf_puts(out, "array<"));
+        FLOE_TRY(hive_type(t->element->type, out));
+        return floe__buf_puts(out, ">");
+    case FLOE_T_MAP:
+        FLOE_TRY(floe__buf_puts(out, "map<"));
+        FLOE_TRY(hive_type(t->key->type, out));
+        FLOE_TRY(floe__buf_puts(out, ","));
+        FLOE_TRY(hive_type(t->value->type, out));
+        return floe__buf_puts(out, ">");
+    default: {
+        floe_buf name = FLOE_BUF_INIT;
+        int rc = floe__type_format(t, &name);
+        if (rc == 0)
+            rc = floe__error(FLOE_EUNSUPPORTED, "catalog", "%.*s is not supported", (int)name.len,
+                             name.ptr);
+        floe__buf_free(&name);
+        return rc;
+    }
+    }
+}
+
+/* HiveSchemaUtil.convert: one FieldSchema {1: name, 2: type, 3: comment}
+ * per top-level column of the current schema (none when m is NULL). */
+static int enc_cols(floe_tbenc *e, const floe_table_metadata *m)
+{
+    const floe_schema *sc = m ? floe__metadata_current_schema(m) : NULL;
+    size_t n = sc && sc->root ? sc->root->nfields : 0;
+    floe__tbenc_field(e, FLOE_TB_LIST, SD_COLS);
+    floe__tbenc_list_begin(e, FLOE_TB_STRUCT, (uint32_t)n);
+    floe_buf ty = FLOE_BUF_INIT;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const floe_field *f = &sc->root->fields[i];
+        floe__buf_clear(&ty);
+        if ((rc = hive_type(f->type, &ty)) == 0 && (rc = floe__buf_putc(&ty, '\0')) == 0) {
+            floe__tbenc_field_string(e, 1, f->name);
+            floe__tbenc_field_string(e, 2, ty.ptr);
+            floe__tbenc_field_string(e, 3, f->doc);
+            floe__tbenc_stop(e);
+        }
+    }
+    floe__buf_free(&ty);
+    return rc;
+}
+
+static int enc_sd(floe_tbenc *e, const char *location, const floe_table_metadata *m)
 {
     /* HiveOperationsBase.storageDescriptor with the Hive engine off. */
     floe__tbenc_field(e, FLOE_TB_STRUCT, T_SD);
-    floe__tbenc_field(e, FLOE_TB_LIST, SD_COLS);
-    floe__tbenc_list_begin(e, FLOE_TB_STRUCT, 0);
+    FLOE_TRY(enc_cols(e, m));
     floe__tbenc_field_string(e, SD_LOCATION, location);
     floe__tbenc_field_string(e, SD_INPUT, "org.apache.hadoop.mapred.FileInputFormat");
     floe__tbenc_field_string(e, SD_OUTPUT, "org.apache.hadoop.mapred.FileOutputFormat");
@@ -846,14 +933,134 @@ static void enc_sd(floe_tbenc *e, const char *location)
     floe__tbenc_list_begin(e, FLOE_TB_STRUCT, 0);
     floe__tbenc_field_props(e, SD_PARAMS, NULL);
     floe__tbenc_stop(e);
+    return e->rc;
 }
 
-static int hms_register_table(floe_catalog *c, const char *ns, const char *name, const char *loc)
+/* ---------------------------------------------------------------- parameters */
+
+#define HMS_TABLE_OWNER "owner"
+
+/* The default spec / sort order of m when it partitions / sorts. */
+static const floe_partition_spec *partitioned_spec(const floe_table_metadata *m)
+{
+    const floe_partition_spec *sp = floe__metadata_spec(m, m->default_spec_id);
+    for (size_t i = 0; sp && i < sp->nfields; i++)
+        if (sp->fields[i].transform.kind != FLOE_TR_VOID)
+            return sp;
+    return NULL;
+}
+
+/* A JSON value into params[key] when it fits max_size (setField). */
+static int set_field(floe_props *params, const char *key, floe_buf *json, long max_size)
+{
+    floe__props_del(params, key);
+    if (max_size <= 0 || json->len > (size_t)max_size)
+        return 0;
+    FLOE_TRY(floe__buf_putc(json, '\0'));
+    return floe__props_set(params, key, json->ptr);
+}
+
+/* HMSTablePropertyHelper.updateHmsTableForIcebergTable with the Hive engine
+ * off: the Iceberg table properties (but `owner`; gc.enabled as
+ * external.table.purge), uuid, the removed ones dropped, table_type,
+ * metadata_location, previous_metadata_location, current-schema, Hive's
+ * basic stats from the current snapshot's summary, current-snapshot-id,
+ * -timestamp-ms, -summary, snapshot-count, default-partition-spec,
+ * default-sort-order, and HiveTableOperations' stats switches. */
+static int mirror_params(floe_props *p, const char *new_location, const char *previous,
+                         const floe_table_metadata *base, const floe_table_metadata *m,
+                         long max_size)
+{
+    for (size_t i = 0; i < m->properties.n; i++) {
+        const char *k = m->properties.items[i].key;
+        if (strcasecmp(k, HMS_TABLE_OWNER) == 0)
+            continue;
+        FLOE_TRY(floe__props_set(p, strcmp(k, "gc.enabled") == 0 ? "external.table.purge" : k,
+                                 m->properties.items[i].value));
+    }
+    if (m->table_uuid)
+        FLOE_TRY(floe__props_set(p, "uuid", m->table_uuid));
+    for (size_t i = 0; base && i < base->properties.n; i++)
+        if (!floe__props_get(&m->properties, base->properties.items[i].key))
+            floe__props_del(p, base->properties.items[i].key);
+    FLOE_TRY(floe__props_set(p, "table_type", "ICEBERG"));
+    FLOE_TRY(floe__props_set(p, "metadata_location", new_location));
+    if (previous && *previous)
+        FLOE_TRY(floe__props_set(p, "previous_metadata_location", previous));
+    floe_buf j = FLOE_BUF_INIT;
+    const floe_schema *sc = floe__metadata_current_schema(m);
+    int rc = sc ? floe__schema_to_json(sc, &j) : 0;
+    if (rc == 0)
+        rc = set_field(p, "current-schema", &j, sc ? max_size : 0);
+    floe__props_del(p, "storage_handler");
+    const floe_snapshot *cur = floe__metadata_current_snapshot(m);
+    static const char *const stats[][2] = {{"total-data-files", "numFiles"},
+                                           {"total-records", "numRows"},
+                                           {"total-files-size", "totalSize"}};
+    for (size_t i = 0; rc == 0 && cur && i < 3; i++) {
+        const char *v = floe__snapshot_summary(cur, stats[i][0]);
+        if (v)
+            rc = floe__props_set(p, stats[i][1], v);
+    }
+    floe__props_del(p, "current-snapshot-id");
+    floe__props_del(p, "current-snapshot-timestamp-ms");
+    floe__props_del(p, "current-snapshot-summary");
+    if (rc == 0 && cur && max_size > 0) {
+        char num[32];
+        snprintf(num, sizeof num, "%lld", (long long)cur->snapshot_id);
+        rc = floe__props_set(p, "current-snapshot-id", num);
+        snprintf(num, sizeof num, "%lld", (long long)cur->timestamp_ms);
+        if (rc == 0)
+            rc = floe__props_set(p, "current-snapshot-timestamp-ms", num);
+        /* the summary map as Jackson writes it: without "operation" */
+        floe__buf_clear(&j);
+        floe_jw w;
+        floe__jw_init(&w, &j);
+        floe__jw_obj(&w);
+        const uint8_t *it = cur->summary_packed;
+        const char *k, *v;
+        while (it && floe__summary_next(&it, &k, &v))
+            if (strcmp(k, "operation") != 0)
+                floe__jw_kstr(&w, k, v);
+        floe__jw_obj_end(&w);
+        if (rc == 0)
+            rc = floe__jw_finish(&w);
+        if (rc == 0)
+            rc = set_field(p, "current-snapshot-summary", &j, max_size);
+    }
+    if (rc == 0) {
+        char num[32];
+        snprintf(num, sizeof num, "%zu", m->nsnapshots);
+        rc = floe__props_set(p, "snapshot-count", num);
+    }
+    const floe_partition_spec *sp = partitioned_spec(m);
+    floe__buf_clear(&j);
+    if (rc == 0 && sp)
+        rc = floe__partition_spec_to_json(sp, &j);
+    if (rc == 0)
+        rc = set_field(p, "default-partition-spec", &j, sp ? max_size : 0);
+    const floe_sort_order *so = floe__metadata_sort_order(m, m->default_sort_order_id);
+    bool sorted = so && so->nfields > 0;
+    floe__buf_clear(&j);
+    if (rc == 0 && sorted)
+        rc = floe__sort_order_to_json(so, &j);
+    if (rc == 0)
+        rc = set_field(p, "default-sort-order", &j, sorted ? max_size : 0);
+    floe__buf_free(&j);
+    if (rc == 0) {
+        floe__props_del(p, "COLUMN_STATS_ACCURATE");
+        rc = floe__props_set(p, "DO_NOT_UPDATE_STATS", "true");
+    }
+    return rc;
+}
+
+static int hms_register_table_md(floe_catalog *c, const char *ns, const char *name,
+                                 const char *loc, const floe_table_metadata *m)
 {
     hms *h = impl(c);
     if (!one_level(ns))
         return ns_missing(ns);
-    char *tloc = table_location_of(loc);
+    char *tloc = m && m->location ? floe__strdup(m->location) : table_location_of(loc);
     if (!tloc)
         return floe__error_nomem();
     floe_props params = FLOE_PROPS_INIT;
@@ -862,6 +1069,8 @@ static int hms_register_table(floe_catalog *c, const char *ns, const char *name,
         rc = floe__props_set(&params, "table_type", "ICEBERG");
     if (rc == 0)
         rc = floe__props_set(&params, "metadata_location", loc);
+    if (rc == 0 && m)
+        rc = mirror_params(&params, loc, NULL, NULL, m, h->o.table_property_max_size);
     pthread_mutex_lock(&h->lock);
     reply r;
     if (rc == 0) {
@@ -878,7 +1087,7 @@ static int hms_register_table(floe_catalog *c, const char *ns, const char *name,
         floe__tbenc_field_i32(&e, T_CREATE_TIME, now);
         floe__tbenc_field_i32(&e, T_ACCESS_TIME, now);
         floe__tbenc_field_i32(&e, T_RETENTION, INT32_MAX);
-        enc_sd(&e, tloc);
+        enc_sd(&e, tloc, m);
         floe__tbenc_field(&e, FLOE_TB_LIST, T_PART_KEYS);
         floe__tbenc_list_begin(&e, FLOE_TB_STRUCT, 0);
         floe__tbenc_field_props(&e, T_PARAMS, &params);
@@ -898,20 +1107,29 @@ static int hms_register_table(floe_catalog *c, const char *ns, const char *name,
     return rc;
 }
 
+static int hms_register_table(floe_catalog *c, const char *ns, const char *name, const char *loc)
+{
+    return hms_register_table_md(c, ns, name, loc, NULL);
+}
+
 /* alter_table_with_environment_context(db, name, table', env): table' is
  * `t` with names and parameters replaced. Sent bytes are built before the
  * call (t lives in the arena the call resets). */
 static int alter_table(hms *h, const char *db, const char *name, const floe_tbval *t,
                        const char *new_db, const char *new_name, const floe_props *params,
-                       const floe_props *env, reply *r)
+                       const floe_props *env, const floe_table_metadata *m, reply *r)
 {
     floe_buf keep = FLOE_BUF_INIT;
     floe_tbenc ke;
     floe__tbenc_init(&ke, &keep);
-    static const int16_t skip[] = {T_NAME, T_DB, T_PARAMS};
+    /* with metadata: a new storage descriptor (columns of the schema),
+     * as HiveTableOperations sets one on every commit */
+    static const int16_t skip[] = {T_NAME, T_DB, T_PARAMS, T_SD};
     floe__tbenc_field_string(&ke, T_NAME, new_name);
     floe__tbenc_field_string(&ke, T_DB, new_db);
-    floe__tbenc_fields_except(&ke, t, skip, 3);
+    floe__tbenc_fields_except(&ke, t, skip, m ? 4 : 3);
+    if (m)
+        enc_sd(&ke, m->location, m);
     floe__tbenc_field_props(&ke, T_PARAMS, params);
     floe__tbenc_stop(&ke);
     int rc = ke.rc;
@@ -950,7 +1168,7 @@ static int hms_rename_table(floe_catalog *c, const char *from_ns, const char *fr
     if (rc == 0)
         rc = load_iceberg(c, from_ns, from_name, &r, &t, &p);
     if (rc == 0) {
-        rc = alter_table(h, from_ns, from_name, t, to_ns, to_name, &p, NULL, &r);
+        rc = alter_table(h, from_ns, from_name, t, to_ns, to_name, &p, NULL, NULL, &r);
         if (rc == 0 && is_exc(&r, "InvalidOperationException") && strstr(r.msg, "already exists"))
             rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", to_ns,
                              to_name);
@@ -1083,6 +1301,131 @@ static int acquire_lock(hms *h, const char *db, const char *name, int64_t *locki
     return 0;
 }
 
+/* ---------------------------------------------------------------- heartbeat */
+
+/* MetastoreLock's heartbeat: while a commit holds the lock, a thread sends
+ * `heartbeat` every lock-heartbeat-interval-ms on a connection of its own
+ * (the commit's connection is busy with the commit's calls), so the
+ * metastore does not expire the lock (hive.txn.timeout) during a long
+ * commit. A failed heartbeat is remembered: ensure_active then fails the
+ * commit before the alter (CommitFailedException) or calls it unknown after
+ * it (CommitStateUnknownException), as Java does. */
+typedef struct heartbeat {
+    hms conn; /* a second connection to the same metastore */
+    int64_t lockid;
+    long interval_ms;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool running, stop;
+    char failed[512]; /* the first failure's message, "" when none */
+} heartbeat;
+
+static void *beat_main(void *arg)
+{
+    heartbeat *hb = arg;
+    pthread_mutex_lock(&hb->mu);
+    while (!hb->stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_sec += hb->interval_ms / 1000;
+        ts.tv_nsec += (hb->interval_ms % 1000) * 1000000L;
+        if (ts.tv_nsec >= 1000000000L)
+            ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+        int w = 0;
+        while (!hb->stop && w != ETIMEDOUT)
+            w = pthread_cond_timedwait(&hb->cv, &hb->mu, &ts);
+        if (hb->stop)
+            break;
+        pthread_mutex_unlock(&hb->mu);
+        reply r;
+        int rc = lock_call(&hb->conn, &C_HEARTBEAT, hb->lockid, &r);
+        if (rc == 0 && r.exc)
+            rc = floe__error(FLOE_ECONFLICT, "catalog", "%s: %s", r.exc, r.msg);
+        char why[400] = "";
+        if (rc < 0)
+            snprintf(why, sizeof why, "%s",
+                     floe_error_last() && floe_error_last()->message ? floe_error_last()->message
+                                                                       : "heartbeat failed");
+        floe_error_clear();
+        pthread_mutex_lock(&hb->mu);
+        if (rc < 0 && !hb->failed[0])
+            snprintf(hb->failed, sizeof hb->failed, "Failed to heartbeat for lock: %lld (%s)",
+                     (long long)hb->lockid, why);
+    }
+    pthread_mutex_unlock(&hb->mu);
+    return NULL;
+}
+
+static void beat_start(heartbeat *hb, const hms *h, int64_t lockid)
+{
+    memset(hb, 0, sizeof *hb);
+    hb->conn.fd = -1;
+    hb->conn.addrs = h->addrs;
+    hb->conn.naddrs = h->naddrs;
+    hb->conn.uri = h->uri;
+    hb->conn.o = h->o;
+    hb->lockid = lockid;
+    hb->interval_ms = h->o.lock_heartbeat_interval_ms;
+    pthread_mutex_init(&hb->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&hb->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    hb->conn.arena = floe__arena_new(4096);
+    /* Without a thread (no memory) the commit goes on unbeaten: the lock
+     * then lasts hive.txn.timeout, as a Java client whose heartbeat died. */
+    hb->running = hb->conn.arena && pthread_create(&hb->th, NULL, beat_main, hb) == 0;
+}
+
+static void beat_stop(heartbeat *hb)
+{
+    if (hb->running) {
+        pthread_mutex_lock(&hb->mu);
+        hb->stop = true;
+        pthread_cond_signal(&hb->cv);
+        pthread_mutex_unlock(&hb->mu);
+        pthread_join(hb->th, NULL);
+    }
+    disconnect(&hb->conn);
+    floe__buf_free(&hb->conn.req);
+    floe__buf_free(&hb->conn.resp);
+    floe__arena_free(hb->conn.arena);
+    pthread_cond_destroy(&hb->cv);
+    pthread_mutex_destroy(&hb->mu);
+}
+
+/* MetastoreLock.ensureActive: the message of a failed heartbeat, or NULL. */
+static const char *beat_failed(heartbeat *hb)
+{
+    pthread_mutex_lock(&hb->mu);
+    const char *f = hb->failed[0] ? hb->failed : NULL;
+    pthread_mutex_unlock(&hb->mu);
+    return f;
+}
+
+/* Test hook (tests/peers/test_hms.py): FLOE_HMS_TEST_HOLD_LOCK_MS=N makes a
+ * commit wait N ms once it holds the lock, before reading the table (a
+ * long commit; a writer to SIGKILL while it holds the lock) — or, with
+ * FLOE_HMS_TEST_HOLD_LOCK_UNTIL=FILE, until FILE exists (at most N ms). */
+static void test_hold_lock(const char *ns, const char *name, int64_t lockid)
+{
+    const char *v = getenv("FLOE_HMS_TEST_HOLD_LOCK_MS");
+    const char *until = getenv("FLOE_HMS_TEST_HOLD_LOCK_UNTIL");
+    long ms = v ? strtol(v, NULL, 10) : 0;
+    if (ms <= 0)
+        return;
+    fprintf(stderr, "floe: FLOE_HMS_TEST_HOLD_LOCK_MS: holding lock %lld on %s.%s for %ld ms\n",
+            (long long)lockid, ns, name, ms);
+    fflush(stderr);
+    for (long waited = 0; waited < ms; waited += 100) {
+        if (until && access(until, F_OK) == 0)
+            return;
+        sleep_ms(ms - waited < 100 ? ms - waited : 100);
+    }
+}
+
 /* ---------------------------------------------------------------- commit */
 
 /* Where does the table point now? 1 = at `loc`, 0 = elsewhere, < 0 = cannot tell. */
@@ -1100,15 +1443,37 @@ static int points_at(floe_catalog *c, const char *ns, const char *name, const ch
     return rc;
 }
 
-static int hms_commit_table(floe_catalog *c, const char *ns, const char *name, const char *expected,
-                            const char *new_location)
+/* HiveTableOperations.hiveLockEnabled: the table property
+ * engine.hive.lock-enabled of the base (the new metadata at creation),
+ * else the catalog's iceberg.engine.hive.lock-enabled. */
+static bool lock_enabled(const hms *h, const floe_table_metadata *base,
+                         const floe_table_metadata *m)
+{
+    const floe_table_metadata *md = base ? base : m;
+    const char *v = md ? floe__props_get(&md->properties, "engine.hive.lock-enabled") : NULL;
+    if (v)
+        return strcasecmp(v, "true") == 0;
+    return !h->o.lock_disabled;
+}
+
+static int hms_commit_table_md(floe_catalog *c, const char *ns, const char *name,
+                               const char *expected, const char *new_location,
+                               const floe_table_metadata *base, const floe_table_metadata *m)
 {
     hms *h = impl(c);
     pthread_mutex_lock(&h->lock);
     int64_t lockid = -1;
     int rc = 0;
-    if (!h->o.lock_disabled)
+    bool locking = lock_enabled(h, base, m);
+    heartbeat hb;
+    bool beating = false;
+    if (locking)
         rc = acquire_lock(h, ns, name, &lockid);
+    if (rc == 0 && locking) {
+        beat_start(&hb, h, lockid);
+        beating = true;
+        test_hold_lock(ns, name, lockid);
+    }
     reply r;
     const floe_tbval *t = NULL;
     floe_props p = FLOE_PROPS_INIT, env = FLOE_PROPS_INIT;
@@ -1118,32 +1483,43 @@ static int hms_commit_table(floe_catalog *c, const char *ns, const char *name, c
         const char *cur = floe__props_get(&p, "metadata_location");
         if (!cur || !expected || strcmp(cur, expected) != 0)
             rc = floe__error(FLOE_ECONFLICT, "catalog",
-                             "Base metadata location '%s' is not same as the current table "
-                             "metadata location '%s' for %s.%s",
+                             "Cannot commit: Base metadata location '%s' is not same as the "
+                             "current table metadata location '%s' for %s.%s",
                              expected ? expected : "null", cur ? cur : "null", ns, name);
     }
-    if (rc == 0)
+    if (rc == 0 && m)
+        rc = mirror_params(&p, new_location, expected, base, m, h->o.table_property_max_size);
+    if (rc == 0 && !m) {
         rc = floe__props_set(&p, "metadata_location", new_location);
-    if (rc == 0)
-        rc = floe__props_set(&p, "previous_metadata_location", expected);
-    if (rc == 0)
-        rc = floe__props_set(&p, "table_type", "ICEBERG");
+        if (rc == 0)
+            rc = floe__props_set(&p, "previous_metadata_location", expected);
+        if (rc == 0)
+            rc = floe__props_set(&p, "table_type", "ICEBERG");
+    }
     if (rc == 0)
         rc = floe__props_set(&env, "DO_NOT_UPDATE_STATS", "true");
-    if (rc == 0 && h->o.lock_disabled) {
+    if (rc == 0 && !locking) {
         rc = floe__props_set(&env, "expected_parameter_key", "metadata_location");
         if (rc == 0)
             rc = floe__props_set(&env, "expected_parameter_value", expected);
     }
+    const char *lost = rc == 0 && beating ? beat_failed(&hb) : NULL;
+    if (lost) /* lock.ensureActive() before persisting: nothing was sent */
+        rc = floe__error(FLOE_ECONFLICT, "catalog", "Failed to heartbeat for hive lock. %s", lost);
     if (rc == 0) {
-        rc = alter_table(h, ns, name, t, ns, name, &p, &env, &r);
+        rc = alter_table(h, ns, name, t, ns, name, &p, &env, m, &r);
         if (rc == 0 && r.exc) {
             /* The metastore answered no: nothing changed. Hive 4 refuses a
-             * failed expected-parameter check with a MetaException. */
-            if (h->o.lock_disabled)
+             * failed expected-parameter check with a MetaException "The
+             * table has been modified. The parameter value for key
+             * 'metadata_location' is ...". */
+            if (!locking && strstr(r.msg, "The table has been modified"))
                 rc = floe__error(FLOE_ECONFLICT, "catalog",
                                  "The table %s.%s has been modified concurrently: %s: %s", ns,
                                  name, r.exc, r.msg);
+            else if (is_exc(&r, "InvalidObjectException"))
+                rc = floe__error(FLOE_EINVALID, "catalog", "Invalid Hive object for %s.%s: %s", ns,
+                                 name, r.msg);
             else
                 rc = metastore_error(h, &r, name);
         } else if (rc < 0 && r.sent) {
@@ -1161,13 +1537,31 @@ static int hms_commit_table(floe_catalog *c, const char *ns, const char *name, c
             }
             floe__free(msg);
         }
+        /* lock.ensureActive() after persisting: a lock lost meanwhile lets
+         * another writer in — the outcome cannot be vouched for. */
+        if (rc == 0 && beating && (lost = beat_failed(&hb)) != NULL)
+            rc = floe__error(FLOE_ECOMMITUNKNOWN, "catalog",
+                             "Failed to heartbeat for hive lock while committing changes. This "
+                             "can lead to a concurrent commit attempt be able to overwrite this "
+                             "commit. Please check the commit history. If you are running into "
+                             "this issue, try reducing iceberg.hive.lock-heartbeat-interval-ms. "
+                             "(%s)",
+                             lost);
     }
+    if (beating)
+        beat_stop(&hb);
     if (lockid >= 0)
         unlock_quietly(h, lockid);
     floe__props_free(&p);
     floe__props_free(&env);
     pthread_mutex_unlock(&h->lock);
     return rc;
+}
+
+static int hms_commit_table(floe_catalog *c, const char *ns, const char *name, const char *expected,
+                            const char *new_location)
+{
+    return hms_commit_table_md(c, ns, name, expected, new_location, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- open */
@@ -1210,6 +1604,8 @@ static const floe_catalog_ops hms_ops = {
     .commit_table = hms_commit_table,
     .free = hms_free,
 };
+
+static const floe_catalog_md_ops hms_md_ops = {hms_register_table_md, hms_commit_table_md};
 
 /* thrift://host:port[,thrift://host2:port2...] */
 static int parse_uris(hms *h, const char *uri)
@@ -1294,6 +1690,7 @@ int floe_catalog_open_hive(floe_catalog **out, const char *uri,
         return floe__error_nomem();
     }
     c->ops = &hms_ops;
+    c->md = &hms_md_ops;
     c->impl = h;
     h->fd = -1;
     pthread_mutex_init(&h->lock, NULL);

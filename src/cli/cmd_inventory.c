@@ -20,14 +20,15 @@
 #include <unistd.h>
 
 const char cli_usage_inventory[] =
-    "usage: floe inventory [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
+    "usage: floe inventory [--warehouse DIR | --catalog-uri URI] [--catalog-name NAME]\n"
+    "                      [--conf KEY=VALUE]...\n"
     "                      <ns.table> [--snapshot ID | --ref NAME | --timestamp TS]\n"
     "                      [--format table|csv|json] [--copy-to DIR] [--quiet]\n"
     "\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse);\n"
     "                       the catalog is DIR/catalog.db\n"
     "  --catalog-name NAME  catalog name in the database (default local)\n"
-    "  --conf KEY=VALUE     FileIO setting, e.g. io.location-map=s3a://b/t=/srv/copy\n"
+    CLI_CATALOG_USAGE
     "  --snapshot ID        the snapshot to pin (default: the current one)\n"
     "  --ref NAME           the snapshot a branch or tag points at\n"
     "  --timestamp TS       the snapshot current at TS (ms since epoch or\n"
@@ -111,7 +112,7 @@ static int print_row(const floe_inventory_row *r, void *payload)
 
 int floe_cmd_inventory(int argc, char **argv)
 {
-    cli_catalog_opts cat_opts = {NULL, NULL};
+    cli_catalog_opts cat_opts = {0};
     const char *ident = NULL, *format = "table";
     floe_inventory_options o = FLOE_INVENTORY_OPTIONS_INIT;
     floe_props *conf = NULL;
@@ -146,7 +147,12 @@ int floe_cmd_inventory(int argc, char **argv)
             ident = a;
             continue;
         }
-        if (cli_catalog_opt(&cat_opts, argc, argv, &i) > 0)
+        int taken = cli_catalog_opt(&cat_opts, argc, argv, &i);
+        if (taken < 0) {
+            fputs(cli_usage_inventory, stderr);
+            return CLI_USAGE;
+        }
+        if (taken > 0)
             continue;
         i++;
         if (strcmp(a, "--format") == 0) {
@@ -176,17 +182,6 @@ int floe_cmd_inventory(int argc, char **argv)
             }
             o.has_timestamp = true;
             selectors++;
-        } else if (strcmp(a, "--conf") == 0) {
-            const char *eq = strchr(v, '=');
-            char *key = eq ? floe__strndup(v, (size_t)(eq - v)) : NULL;
-            if (!eq || eq == v || !key || floe__props_set(&conf_store, key, eq + 1) < 0) {
-                fprintf(stderr, "floe inventory: bad --conf '%s' (want KEY=VALUE)\n", v);
-                floe__free(key);
-                floe__props_free(&conf_store);
-                return CLI_USAGE;
-            }
-            floe__free(key);
-            conf = &conf_store;
         } else {
             fprintf(stderr, "floe inventory: unknown option '%s'\n%s", a, cli_usage_inventory);
             floe__props_free(&conf_store);
@@ -199,7 +194,11 @@ int floe_cmd_inventory(int argc, char **argv)
         floe__props_free(&conf_store);
         return CLI_USAGE;
     }
-    o.io_conf = conf;
+    if (cli_catalog_conf(&cat_opts, &conf_store) < 0) {
+        floe__props_free(&conf_store);
+        return cli_fail(NULL);
+    }
+    o.io_conf = conf = cat_opts.nconf ? &conf_store : NULL;
     /* an absolute copy target, so that the backup's location map works
      * from anywhere */
     char *abs_copy = NULL;

@@ -23,7 +23,8 @@ extern char **environ;
 const char cli_usage_log[] =
     "usage: floe log [--graph] [--all] [--ref NAME] [--limit N] [--ascii]\n"
     "                [--format table|csv|json|dot] [--svg FILE] [--color auto|always|never]\n"
-    "                [--warehouse DIR] [--catalog-name NAME] [--quiet] <ns.table>\n"
+    "                [--warehouse DIR] [--catalog-uri URI] [--catalog-name NAME]\n"
+    "                [--conf KEY=VALUE]... [--quiet] <ns.table>\n"
     "\n"
     "  --graph              draw the lineage (text, or DOT with --format dot)\n"
     "  --all                every snapshot: other branches, tags, abandoned ones\n"
@@ -36,6 +37,7 @@ const char cli_usage_log[] =
     "                       NO_COLOR is set), always or never\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse)\n"
     "  --catalog-name NAME  catalog name in the database (default local)\n"
+    CLI_CATALOG_USAGE
     "  -q, --quiet          no progress line on a terminal\n";
 
 static int usage_error(const char *msg, const char *arg)

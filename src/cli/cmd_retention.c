@@ -20,12 +20,13 @@
 #include <string.h>
 
 const char cli_usage_retention[] =
-    "usage: floe retention [--warehouse DIR] [--catalog-name NAME] [--conf KEY=VALUE]...\n"
+    "usage: floe retention [--warehouse DIR | --catalog-uri URI] [--catalog-name NAME]\n"
+    "                      [--conf KEY=VALUE]...\n"
     "                      [--now MS] [--format text|json] [--quiet] <ns.table>\n"
     "\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse)\n"
     "  --catalog-name NAME  catalog name in the database (default local)\n"
-    "  --conf KEY=VALUE     FileIO setting (io.location-map=...)\n"
+    CLI_CATALOG_USAGE
     "  --now MS             evaluate the policy at this time (ms since epoch)\n"
     "  --format F           text (default) or json\n"
     "  -q, --quiet          no progress line on a terminal\n";
@@ -174,7 +175,7 @@ static int usage_problem(const char *(*problem)[2], const char *msg, const char 
 int floe_cmd_retention(int argc, char **argv)
 {
     const char *problem[2] = {NULL, NULL};
-    cli_catalog_opts cat_opts = {NULL, NULL};
+    cli_catalog_opts cat_opts = {0};
     const char *ident = NULL, *format = "text";
     int64_t now = 0;
     floe_props conf = FLOE_PROPS_INIT;
@@ -202,7 +203,7 @@ int floe_cmd_retention(int argc, char **argv)
         int taken = cli_catalog_opt(&cat_opts, argc, argv, &i);
         if (taken) {
             if (taken < 0)
-                rc = usage_problem(&problem, "missing value for", a);
+                rc = usage_problem(&problem, "bad value for", a);
             continue;
         }
         if (!v) {
@@ -217,13 +218,6 @@ int floe_cmd_retention(int argc, char **argv)
             now = strtoll(v, &end, 10);
             if (!*v || *end)
                 rc = usage_problem(&problem, "--now needs milliseconds since the epoch", v);
-        } else if (strcmp(a, "--conf") == 0) {
-            const char *eq = strchr(v, '=');
-            char *key = eq && eq != v ? floe__strndup(v, (size_t)(eq - v)) : NULL;
-            if (!key || floe__props_set(&conf, key, eq + 1) < 0)
-                rc = usage_problem(&problem, "--conf wants KEY=VALUE, not", v);
-            floe__free(key);
-            have_conf = true;
         } else {
             rc = usage_problem(&problem, "unknown option", a);
         }
@@ -240,6 +234,11 @@ int floe_cmd_retention(int argc, char **argv)
     }
     if (!now)
         now = floe__now_ms();
+    have_conf = cat_opts.nconf > 0;
+    if (cli_catalog_conf(&cat_opts, &conf) < 0) {
+        floe__props_free(&conf);
+        return cli_fail(NULL);
+    }
     floe_catalog *cat = NULL;
     int err = cli_catalog_open(&cat_opts, &cat);
     floe_retention_report *r = NULL;

@@ -35,7 +35,8 @@
 const char cli_usage_suspects[] =
     "usage: floe suspects [--window N] [--min-history N] [--threshold Z]\n"
     "                     [--format text|table|csv|json] [--warehouse DIR]\n"
-    "                     [--catalog-name NAME] [--quiet] <ns.table>\n"
+    "                     [--catalog-uri URI] [--catalog-name NAME]\n"
+    "                     [--conf KEY=VALUE]... [--quiet] <ns.table>\n"
     "\n"
     "  --window N           previous commits that form the baseline (default 50)\n"
     "  --min-history N      fewest previous commits of the same operation for the\n"
@@ -45,6 +46,7 @@ const char cli_usage_suspects[] =
     "                       one row per suspect\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse)\n"
     "  --catalog-name NAME  catalog name in the database and the statement (default local)\n"
+    CLI_CATALOG_USAGE
     "  -q, --quiet          no progress line on a terminal\n";
 
 typedef struct suspect_opts {

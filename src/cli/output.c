@@ -153,9 +153,38 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 int cli_catalog_opt(cli_catalog_opts *o, int argc, char **argv, int *i)
 {
     int rc = opt_value(argc, argv, i, "--warehouse", &o->warehouse);
+    if (!rc)
+        rc = opt_value(argc, argv, i, "--catalog-name", &o->catalog_name);
+    if (!rc)
+        rc = opt_value(argc, argv, i, "--catalog-uri", &o->catalog_uri);
     if (rc)
         return rc;
-    return opt_value(argc, argv, i, "--catalog-name", &o->catalog_name);
+    const char *kv = NULL;
+    if ((rc = opt_value(argc, argv, i, "--conf", &kv)) <= 0)
+        return rc;
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv) {
+        fprintf(stderr, "floe: --conf needs KEY=VALUE, got '%s'\n", kv);
+        return -1;
+    }
+    if (o->nconf == CLI_MAX_CONF) {
+        fprintf(stderr, "floe: more than %d --conf options\n", CLI_MAX_CONF);
+        return -1;
+    }
+    o->conf[o->nconf++] = kv;
+    return 1;
+}
+
+int cli_catalog_conf(const cli_catalog_opts *o, floe_props *out)
+{
+    for (size_t i = 0; i < o->nconf; i++) {
+        const char *eq = strchr(o->conf[i], '=');
+        char *key = floe__strndup(o->conf[i], (size_t)(eq - o->conf[i]));
+        int rc = key ? floe__props_set(out, key, eq + 1) : floe__error_nomem();
+        floe__free(key);
+        FLOE_TRY(rc);
+    }
+    return 0;
 }
 
 const char *cli_catalog_name(const cli_catalog_opts *o)
@@ -260,6 +289,16 @@ static const floe_fileio_ops counting_ops = {FLOE_FILEIO_OPS_VERSION,
 int cli_catalog_open(const cli_catalog_opts *o, floe_catalog **out)
 {
     *out = NULL;
+    floe_props conf = FLOE_PROPS_INIT;
+    int crc = cli_catalog_conf(o, &conf);
+    if (crc == 0) {
+        const char *env = getenv("FLOE_WAREHOUSE");
+        const char *wh = o->warehouse && *o->warehouse ? o->warehouse : env && *env ? env : NULL;
+        crc = floe__sql_catalog_open(out, cli_catalog_name(o), o->catalog_uri, &conf, wh);
+    }
+    floe__props_free(&conf);
+    if (crc < 0 || *out)
+        return crc;
     const char *wh = warehouse(o);
     char *db = floe__sprintf("%s/catalog.db", wh);
     if (!db)
@@ -291,7 +330,12 @@ int cli_table_open(cli_table *t, const cli_catalog_opts *o, const char *ident,
         cli_table_close(t);
         return floe__error_nomem();
     }
-    if ((rc = floe__fileio_router_new(&c->inner, NULL)) < 0) {
+    floe_props conf = FLOE_PROPS_INIT;
+    rc = cli_catalog_conf(o, &conf); /* FileIO keys (s3.*, io.location-map) */
+    if (rc == 0)
+        rc = floe__fileio_router_new(&c->inner, &conf);
+    floe__props_free(&conf);
+    if (rc < 0) {
         floe__free(c);
         cli_table_close(t);
         return rc;

@@ -70,18 +70,38 @@ bool cli_color_parse(const char *when, FILE *out, bool *color);
 
 /* ---------------------------------------------------------------- tables */
 
+#define CLI_MAX_CONF 128
+
+/* The usage lines of --catalog-uri and --conf (every table command). */
+#define CLI_CATALOG_USAGE                                                                          \
+    "  --catalog-uri URI    the catalog: thrift://HOST:PORT a Hive Metastore,\n"                 \
+    "                       http(s)://... an Iceberg REST catalog (default: the\n"               \
+    "                       SQLite catalog DIR/catalog.db)\n"                                     \
+    "  --conf KEY=VALUE     catalog or FileIO property, as floe sql --conf: type, uri,\n"        \
+    "                       warehouse, hadoop.iceberg.hive.*, token, credential, s3.*,\n"       \
+    "                       io.location-map=s3a://b/t=/srv/copy, ...\n"
+
 typedef struct cli_catalog_opts {
     const char *warehouse;    /* NULL: $FLOE_WAREHOUSE, else ./warehouse */
     const char *catalog_name; /* NULL: "local" */
+    const char *catalog_uri;  /* --catalog-uri: thrift:// (HMS), http(s):// (REST), SQLite */
+    const char *conf[CLI_MAX_CONF]; /* --conf KEY=VALUE as given (into argv) */
+    size_t nconf;
 } cli_catalog_opts;
 
-/* If argv[*i] is --warehouse/--catalog-name (or --x=VALUE), consume it.
- * Returns 1 when consumed, 0 when not ours, -1 when the value is missing
- * (usage error, message printed). */
+/* If argv[*i] is --warehouse, --catalog-name, --catalog-uri or --conf (or
+ * --x=VALUE), consume it. Returns 1 when consumed, 0 when not ours, -1 on a
+ * usage error (message printed: a missing value, --conf without KEY=). */
 int cli_catalog_opt(cli_catalog_opts *o, int argc, char **argv, int *i);
 
-/* Open the warehouse's SQLite catalog (<warehouse>/catalog.db, never
- * created here). FLOE_ENOTFOUND "no catalog at ..." when it is missing. */
+/* The --conf pairs as properties (appended to *out). FLOE_ENOMEM. */
+int cli_catalog_conf(const cli_catalog_opts *o, floe_props *out);
+
+/* Open the catalog the options name, as `floe sql` opens its session's
+ * (floe__sql_catalog_open: the same --catalog-uri and --conf keys): a Hive
+ * Metastore for thrift://, a REST catalog for http(s)://; without a uri the
+ * warehouse's SQLite catalog (<warehouse>/catalog.db, never created here;
+ * FLOE_ENOTFOUND "no catalog at ..." when it is missing). */
 int cli_catalog_open(const cli_catalog_opts *o, floe_catalog **out);
 
 /* The catalog name used in statements (`local` by default). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * lazy: libcurl, libxml2, libmicrohttpd, libcrypto and libsnappy loaded on
- * first use.
+ * lazy: libcurl, libxml2, libmicrohttpd, libcrypto, libsnappy and libdeflate
+ * loaded on first use.
  *
  * Only S3 (io/s3*.c, io/sigv4.c), the REST catalog client (catalog/rest.c),
  * the REST server (rest/server.c) and the Snappy codec (Parquet and Avro
@@ -29,6 +29,7 @@
  */
 #include "lazy/crypto.h"
 #include "lazy/curl.h"
+#include "lazy/deflate.h"
 #include "lazy/mhd.h"
 #include "lazy/snappy.h"
 #include "lazy/xml.h"
@@ -49,6 +50,7 @@ static lazy_lib lib_xml = {{"libxml2.so.2", NULL, NULL}, PTHREAD_ONCE_INIT, NULL
 static lazy_lib lib_mhd = {{"libmicrohttpd.so.12", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
 static lazy_lib lib_crypto = {{"libcrypto.so.3", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
 static lazy_lib lib_snappy = {{"libsnappy.so.1", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
+static lazy_lib lib_deflate = {{"libdeflate.so.0", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
 
 static void open_curl(void)
 {
@@ -66,6 +68,10 @@ static void open_mhd(void)
 static void open_snappy(void)
 {
     lib_snappy.handle = dlopen(lib_snappy.sonames[0], RTLD_NOW | RTLD_LOCAL);
+}
+static void open_deflate(void)
+{
+    lib_deflate.handle = dlopen(lib_deflate.sonames[0], RTLD_NOW | RTLD_LOCAL);
 }
 static void open_crypto(void)
 {
@@ -437,4 +443,27 @@ snappy_status floe__snappy_uncompressed_length(const char *compressed, size_t co
 {
     SYM(snappy, snappy_uncompressed_length);
     return fn_ ? fn_(compressed, compressed_length, result) : SNAPPY_INVALID_INPUT;
+}
+
+/* ---------------------------------------------------------------- libdeflate */
+
+struct libdeflate_decompressor *floe__libdeflate_alloc_decompressor(void)
+{
+    SYM(deflate, libdeflate_alloc_decompressor);
+    return fn_ ? fn_() : NULL;
+}
+void floe__libdeflate_free_decompressor(struct libdeflate_decompressor *decompressor)
+{
+    SYM(deflate, libdeflate_free_decompressor);
+    if (fn_)
+        fn_(decompressor);
+}
+enum libdeflate_result floe__libdeflate_deflate_decompress(struct libdeflate_decompressor *d,
+                                                           const void *in, size_t in_nbytes,
+                                                           void *out, size_t out_nbytes_avail,
+                                                           size_t *actual_out_nbytes_ret)
+{
+    SYM(deflate, libdeflate_deflate_decompress);
+    return fn_ ? fn_(d, in, in_nbytes, out, out_nbytes_avail, actual_out_nbytes_ret)
+               : LIBDEFLATE_BAD_DATA;
 }

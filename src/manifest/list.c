@@ -320,22 +320,29 @@ static const gen_field summary_fields[] = {
             summary_fields, FLOE_ARRAY_LEN(summary_fields)                                         \
     }
 
-static const gen_field list_v2[] = {
-    F(500, "manifest_path", "Location URI with FS scheme", false, G_STRING),
-    F(501, "manifest_length", "Total file size in bytes", false, G_LONG),
-    F(502, "partition_spec_id", "Spec ID used to write", false, G_INT),
-    F(517, "content", "Contents of the manifest: 0=data, 1=deletes", false, G_INT),
-    F(515, "sequence_number", "Sequence number when the manifest was added", false, G_LONG),
-    F(516, "min_sequence_number", "Lowest sequence number in the manifest", false, G_LONG),
-    F(503, "added_snapshot_id", "Snapshot ID that added the manifest", false, G_LONG),
-    F(504, "added_files_count", "Added entry count", false, G_INT),
-    F(505, "existing_files_count", "Existing entry count", false, G_INT),
-    F(506, "deleted_files_count", "Deleted entry count", false, G_INT),
-    F(512, "added_rows_count", "Added rows count", false, G_LONG),
-    F(513, "existing_rows_count", "Existing rows count", false, G_LONG),
-    F(514, "deleted_rows_count", "Deleted rows count", false, G_LONG),
-    PARTITIONS,
-    F(519, "key_metadata", "Encryption key metadata blob", true, G_BYTES),
+/* The v2 fields; v3 adds first_row_id (520). */
+#define LIST_V2_FIELDS                                                                             \
+    F(500, "manifest_path", "Location URI with FS scheme", false, G_STRING),                       \
+        F(501, "manifest_length", "Total file size in bytes", false, G_LONG),                      \
+        F(502, "partition_spec_id", "Spec ID used to write", false, G_INT),                        \
+        F(517, "content", "Contents of the manifest: 0=data, 1=deletes", false, G_INT),            \
+        F(515, "sequence_number", "Sequence number when the manifest was added", false, G_LONG),   \
+        F(516, "min_sequence_number", "Lowest sequence number in the manifest", false, G_LONG),    \
+        F(503, "added_snapshot_id", "Snapshot ID that added the manifest", false, G_LONG),         \
+        F(504, "added_files_count", "Added entry count", false, G_INT),                            \
+        F(505, "existing_files_count", "Existing entry count", false, G_INT),                      \
+        F(506, "deleted_files_count", "Deleted entry count", false, G_INT),                        \
+        F(512, "added_rows_count", "Added rows count", false, G_LONG),                             \
+        F(513, "existing_rows_count", "Existing rows count", false, G_LONG),                       \
+        F(514, "deleted_rows_count", "Deleted rows count", false, G_LONG), PARTITIONS,             \
+        F(519, "key_metadata", "Encryption key metadata blob", true, G_BYTES)
+
+static const gen_field list_v2[] = {LIST_V2_FIELDS};
+
+static const gen_field list_v3[] = {
+    LIST_V2_FIELDS,
+    F(520, "first_row_id", "Starting row ID to assign to new rows in ADDED data files", true,
+      G_LONG),
 };
 
 static const gen_field list_v1[] = {
@@ -356,7 +363,13 @@ static const gen_field list_v1[] = {
 struct floe_manifest_list_writer {
     floe_manifest_list_writer_options o;
     floe_avro_writer *avro;
+    int64_t next_row_id; /* v3: the next first_row_id to assign */
 };
+
+int64_t floe_manifest_list_writer_next_row_id(const floe_manifest_list_writer *w)
+{
+    return w->next_row_id;
+}
 
 void floe_manifest_list_writer_free(floe_manifest_list_writer *w)
 {
@@ -370,15 +383,20 @@ int floe_manifest_list_writer_new(floe_manifest_list_writer **out,
                                   const floe_manifest_list_writer_options *opts, floe_buf *dst)
 {
     *out = NULL;
-    if (opts->format_version != 1 && opts->format_version != 2)
+    if (opts->format_version < 1 || opts->format_version > 3)
         return floe__error(FLOE_EINVALID, "manifest",
-                           "cannot write a format v%d manifest list (only 1 and 2)",
+                           "cannot write a format v%d manifest list (only 1, 2 and 3)",
                            opts->format_version);
-    const gen_field *fields = opts->format_version == 1 ? list_v1 : list_v2;
-    size_t n = opts->format_version == 1 ? FLOE_ARRAY_LEN(list_v1) : FLOE_ARRAY_LEN(list_v2);
+    const gen_field *fields = opts->format_version == 1   ? list_v1
+                              : opts->format_version == 2 ? list_v2
+                                                          : list_v3;
+    size_t n = opts->format_version == 1   ? FLOE_ARRAY_LEN(list_v1)
+               : opts->format_version == 2 ? FLOE_ARRAY_LEN(list_v2)
+                                           : FLOE_ARRAY_LEN(list_v3);
     gen_ctx ctx = {0, NULL};
     floe_buf avro = FLOE_BUF_INIT, ice = FLOE_BUF_INIT;
-    char snap[32], parent[32], seq[32], fv[8];
+    char snap[32], parent[32], seq[32], fv[8], first[32];
+    snprintf(first, sizeof first, "%" PRId64, opts->first_row_id);
     snprintf(snap, sizeof snap, "%" PRId64, opts->snapshot_id);
     if (opts->has_parent_snapshot_id)
         snprintf(parent, sizeof parent, "%" PRId64, opts->parent_snapshot_id);
@@ -391,12 +409,14 @@ int floe_manifest_list_writer_new(floe_manifest_list_writer **out,
     if ((rc = floe__gen_avro_record(&avro, &ctx, "manifest_file", fields, n)) < 0 ||
         (rc = floe__gen_iceberg_struct(&ice, &ctx, fields, n, true)) < 0)
         goto done;
-    floe_kv meta[5];
+    floe_kv meta[6];
     size_t nmeta = 0;
     meta[nmeta++] = (floe_kv){(char *)"snapshot-id", snap};
     meta[nmeta++] = (floe_kv){(char *)"parent-snapshot-id", parent};
     if (opts->format_version >= 2)
         meta[nmeta++] = (floe_kv){(char *)"sequence-number", seq};
+    if (opts->format_version >= 3)
+        meta[nmeta++] = (floe_kv){(char *)"first-row-id", first};
     meta[nmeta++] = (floe_kv){(char *)"format-version", fv};
     meta[nmeta++] = (floe_kv){(char *)"iceberg.schema", ice.ptr};
     if (!(w = floe__calloc(1, sizeof *w))) {
@@ -404,6 +424,7 @@ int floe_manifest_list_writer_new(floe_manifest_list_writer **out,
         goto done;
     }
     w->o = *opts;
+    w->next_row_id = opts->first_row_id;
     if ((rc = floe_avro_writer_new(&w->avro, dst, avro.ptr, opts->codec, opts->compression_level,
                                    meta, nmeta)) < 0)
         goto done;
@@ -511,8 +532,25 @@ int floe_manifest_list_writer_add(floe_manifest_list_writer *w, const floe_manif
     } else {
         T(floe_avro_put_long(b, 0));
     }
+    int64_t next = w->next_row_id;
+    if (w->o.format_version >= 3) {
+        /* Java's ManifestListWriter.V3Writer: a data manifest without a
+         * first_row_id gets the next one and room for its added and existing
+         * rows (existing files from before v3 may have no row ids yet) */
+        bool assign = mf->content == FLOE_MANIFEST_DATA && !mf->has_first_row_id;
+        bool has = mf->content == FLOE_MANIFEST_DATA && (mf->has_first_row_id || assign);
+        T(floe_avro_put_long(b, has ? 1 : 0));
+        if (has)
+            T(floe_avro_put_long(b, assign ? next : mf->first_row_id));
+        if (assign)
+            next += (mf->added_rows_count > 0 ? mf->added_rows_count : 0) +
+                    (mf->existing_rows_count > 0 ? mf->existing_rows_count : 0);
+    }
 #undef T
-    return floe_avro_writer_commit(w->avro);
+    rc = floe_avro_writer_commit(w->avro);
+    if (rc == 0)
+        w->next_row_id = next;
+    return rc;
 fail:
     b->len = mark; /* drop the partial object */
     return rc;

@@ -2,9 +2,9 @@
 /*
  * manifest: Iceberg manifest lists and manifests (spec "Manifests",
  * "Manifest Lists", "Manifest Entry Fields", "Sequence Number Inheritance",
- * Appendix C) read and written over floe's Avro codec, format v1 and v2
- * (the v3 fields first_row_id, referenced_data_file, content_offset and
- * content_size_in_bytes are read when present).
+ * Appendix C) read and written over floe's Avro codec, format v1, v2 and v3
+ * (first_row_id, referenced_data_file, content_offset and
+ * content_size_in_bytes).
  *
  * Readers take the file's bytes (from FileIO) and a `source` name for error
  * messages; they resolve the writer's schema by field id (falling back to
@@ -116,13 +116,14 @@ int floe_manifest_list_read(floe_manifest_list **out, const uint8_t *data, size_
 void floe_manifest_list_free(floe_manifest_list *l);
 
 typedef struct floe_manifest_list_writer_options {
-    int format_version; /* 1 or 2 */
+    int format_version; /* 1, 2 or 3 */
     int64_t snapshot_id;
     bool has_parent_snapshot_id;
     int64_t parent_snapshot_id;
     int64_t sequence_number; /* v2: the commit's; replaces FLOE_SEQ_UNASSIGNED in entries */
     floe_avro_codec codec;
     int compression_level; /* < 0: codec default */
+    int64_t first_row_id;  /* v3: the table's next-row-id (header `first-row-id`) */
 } floe_manifest_list_writer_options;
 
 typedef struct floe_manifest_list_writer floe_manifest_list_writer;
@@ -134,6 +135,11 @@ int floe_manifest_list_writer_new(floe_manifest_list_writer **out,
  * list's sequence_number. FLOE_EINVALID for a missing path or snapshot id. */
 int floe_manifest_list_writer_add(floe_manifest_list_writer *w, const floe_manifest_file *mf);
 int floe_manifest_list_writer_finish(floe_manifest_list_writer *w);
+/* v3: after the entries, the row id after the last one assigned. Each data
+ * manifest without a first_row_id is given the next one and reserves its
+ * added_rows_count + existing_rows_count (Java's V3Writer); the snapshot's
+ * added-rows is this minus opts->first_row_id. */
+int64_t floe_manifest_list_writer_next_row_id(const floe_manifest_list_writer *w);
 void floe_manifest_list_writer_free(floe_manifest_list_writer *w);
 
 /* ---------------------------------------------------------------- manifests */
@@ -265,7 +271,7 @@ typedef struct floe_manifest_partition_field {
 } floe_manifest_partition_field;
 
 typedef struct floe_manifest_writer_options {
-    int format_version; /* 1 or 2 */
+    int format_version; /* 1, 2 or 3 */
     int32_t content;    /* FLOE_MANIFEST_DATA / _DELETES (v2) */
     int32_t partition_spec_id;
     size_t npartition_fields;

@@ -63,21 +63,36 @@
         id, name, doc, opt, kind, 0, 0, NULL, NULL, 0                                              \
     }
 
-static const gen_field data_file_v2[] = {
-    F(134, "content", "Contents of the file: 0=data, 1=position deletes, 2=equality deletes", false,
-      G_INT),
-    F(100, "file_path", "Location URI with FS scheme", false, G_STRING),
-    F(101, "file_format", "File format name: avro, orc, or parquet", false, G_STRING),
-    F(102, "partition", "Partition data tuple, schema based on the partition spec", false,
-      G_PARTITION),
-    F(103, "record_count", "Number of records in the file", false, G_LONG),
-    F(104, "file_size_in_bytes", "Total file size in bytes", false, G_LONG),
-    DF_COMMON_METRICS,
-    {135, "equality_ids", "Equality comparison field IDs", true, G_INTLIST, 136, 0, NULL, NULL, 0},
-    F(140, "sort_order_id", "Sort order ID", true, G_INT),
-    F(143, "referenced_data_file",
-      "Fully qualified location (URI with FS scheme) of a data file that all deletes reference",
-      true, G_STRING),
+/* The fields v2 and v3 share up to sort_order_id. */
+#define DF_V2_HEAD                                                                                 \
+    F(134, "content", "Contents of the file: 0=data, 1=position deletes, 2=equality deletes",      \
+      false, G_INT),                                                                               \
+        F(100, "file_path", "Location URI with FS scheme", false, G_STRING),                       \
+        F(101, "file_format", "File format name: avro, orc, or parquet", false, G_STRING),         \
+        F(102, "partition", "Partition data tuple, schema based on the partition spec", false,     \
+          G_PARTITION),                                                                            \
+        F(103, "record_count", "Number of records in the file", false, G_LONG),                    \
+        F(104, "file_size_in_bytes", "Total file size in bytes", false, G_LONG),                   \
+        DF_COMMON_METRICS,                                                                         \
+        {135, "equality_ids", "Equality comparison field IDs", true, G_INTLIST, 136, 0, NULL,      \
+         NULL, 0},                                                                                 \
+        F(140, "sort_order_id", "Sort order ID", true, G_INT)
+
+#define DF_REFERENCED                                                                              \
+    F(143, "referenced_data_file",                                                                 \
+      "Fully qualified location (URI with FS scheme) of a data file that all deletes reference",   \
+      true, G_STRING)
+
+static const gen_field data_file_v2[] = {DF_V2_HEAD, DF_REFERENCED};
+
+static const gen_field data_file_v3[] = {
+    DF_V2_HEAD,
+    F(142, "first_row_id", "The first row ID assigned to the first row in the data file", true,
+      G_LONG),
+    DF_REFERENCED,
+    F(144, "content_offset", "The offset in the file where the content starts", true, G_LONG),
+    F(145, "content_size_in_bytes", "The length of referenced content stored in the file", true,
+      G_LONG),
 };
 
 /* v1 as Java writes it: no docs on partition and block_size_in_bytes */
@@ -98,6 +113,14 @@ static const gen_field entry_v2[] = {
     F(3, "sequence_number", NULL, true, G_LONG),
     F(4, "file_sequence_number", NULL, true, G_LONG),
     {2, "data_file", NULL, false, G_RECORD, 0, 0, "r2", data_file_v2, FLOE_ARRAY_LEN(data_file_v2)},
+};
+
+static const gen_field entry_v3[] = {
+    F(0, "status", NULL, false, G_INT),
+    F(1, "snapshot_id", NULL, true, G_LONG),
+    F(3, "sequence_number", NULL, true, G_LONG),
+    F(4, "file_sequence_number", NULL, true, G_LONG),
+    {2, "data_file", NULL, false, G_RECORD, 0, 0, "r2", data_file_v3, FLOE_ARRAY_LEN(data_file_v3)},
 };
 
 static const gen_field entry_v1[] = {
@@ -149,9 +172,10 @@ int floe_manifest_writer_new(floe_manifest_writer **out, const floe_manifest_wri
                              floe_buf *dst)
 {
     *out = NULL;
-    if (o->format_version != 1 && o->format_version != 2)
+    if (o->format_version < 1 || o->format_version > 3)
         return floe__error(FLOE_EINVALID, "manifest",
-                           "cannot write a format v%d manifest (only 1 and 2)", o->format_version);
+                           "cannot write a format v%d manifest (only 1, 2 and 3)",
+                           o->format_version);
     if (o->format_version == 1 && o->content != FLOE_MANIFEST_DATA)
         return floe__error(FLOE_EINVALID, "manifest", "format v1 has no delete manifests");
     if (o->content != FLOE_MANIFEST_DATA && o->content != FLOE_MANIFEST_DELETES)
@@ -200,8 +224,12 @@ int floe_manifest_writer_new(floe_manifest_writer **out, const floe_manifest_wri
     w->o.schema_json = w->o.partition_spec_json = NULL; /* not kept */
 
     gen_ctx ctx = {np, w->part};
-    const gen_field *fields = o->format_version == 1 ? entry_v1 : entry_v2;
-    size_t nf = o->format_version == 1 ? FLOE_ARRAY_LEN(entry_v1) : FLOE_ARRAY_LEN(entry_v2);
+    const gen_field *fields = o->format_version == 1   ? entry_v1
+                              : o->format_version == 2 ? entry_v2
+                                                       : entry_v3;
+    size_t nf = o->format_version == 1   ? FLOE_ARRAY_LEN(entry_v1)
+                : o->format_version == 2 ? FLOE_ARRAY_LEN(entry_v2)
+                                         : FLOE_ARRAY_LEN(entry_v3);
     if ((rc = floe__gen_avro_record(&avro, &ctx, "manifest_entry", fields, nf)) < 0 ||
         (rc = floe__gen_iceberg_struct(&ice, &ctx, fields, nf, true)) < 0)
         goto done;
@@ -432,6 +460,11 @@ static int encode_entry(floe_manifest_writer *w, floe_buf *b, const floe_manifes
         }
     }
     FLOE_TRY(put_opt_long(b, df->has_sort_order_id, df->sort_order_id));
+    if (w->o.format_version >= 3) {
+        /* null: inherited from the manifest's first_row_id on read */
+        FLOE_TRY(put_opt_long(b, df->content == FLOE_FILE_DATA && df->has_first_row_id,
+                              df->first_row_id));
+    }
     if (!v1) {
         if (df->referenced_data_file) {
             FLOE_TRY(put_some(b));
@@ -439,6 +472,10 @@ static int encode_entry(floe_manifest_writer *w, floe_buf *b, const floe_manifes
         } else {
             FLOE_TRY(put_null(b));
         }
+    }
+    if (w->o.format_version >= 3) {
+        FLOE_TRY(put_opt_long(b, df->has_content_offset, df->content_offset));
+        FLOE_TRY(put_opt_long(b, df->has_content_size_in_bytes, df->content_size_in_bytes));
     }
     return 0;
 }

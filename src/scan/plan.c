@@ -24,9 +24,33 @@
 #include "manifest/manifest.h"
 #include "util/progress.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+
+/* Read a whole local object into `b` (cleared first; its capacity is
+ * reused): with the 1 MB-sized manifests of a big table a fresh buffer per
+ * manifest cost a page fault per 4 KiB and an munmap. */
+static int read_local(floe_fileio *io, const char *uri, floe_buf *b)
+{
+    floe__buf_clear(b);
+    floe_input *in;
+    FLOE_TRY(floe_fileio_open_input(&in, io, uri));
+    if (in->size < 0 || (uint64_t)in->size > ((uint64_t)1 << 40)) {
+        in->close(in);
+        return floe__error(FLOE_ECORRUPT, "scan", "object %s has an unusable size", uri);
+    }
+    size_t n = (size_t)in->size;
+    int rc = floe__buf_reserve(b, n);
+    if (rc == 0 && n)
+        rc = in->read_at(in, 0, b->ptr, n);
+    in->close(in);
+    if (rc < 0)
+        return rc;
+    b->len = n;
+    return 0;
+}
 
 int floe__scan_read_object(floe_fileio *io, const char *uri, uint8_t **data, size_t *len)
 {
@@ -41,26 +65,14 @@ int floe__scan_read_object(floe_fileio *io, const char *uri, uint8_t **data, siz
         *len = g.size;
         return 0;
     }
-    floe_input *in;
-    FLOE_TRY(floe_fileio_open_input(&in, io, uri));
-    if (in->size < 0 || (uint64_t)in->size > ((uint64_t)1 << 40)) {
-        in->close(in);
-        return floe__error(FLOE_ECORRUPT, "scan", "object %s has an unusable size", uri);
-    }
-    size_t n = (size_t)in->size;
-    uint8_t *buf = floe__malloc(n ? n : 1);
-    if (!buf) {
-        in->close(in);
-        return floe__error_nomem();
-    }
-    int rc = n ? in->read_at(in, 0, buf, n) : 0;
-    in->close(in);
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = read_local(io, uri, &b);
     if (rc < 0) {
-        floe__free(buf);
+        floe__buf_free(&b);
         return rc;
     }
-    *data = buf;
-    *len = n;
+    *data = (uint8_t *)b.ptr;
+    *len = b.len;
     return 0;
 }
 
@@ -82,7 +94,39 @@ typedef struct plan_ctx {
     const floe_expr **projected; /* per meta->specs index */
     job *jobs;
     floe__progress progress; /* items: manifests read; bytes: their size */
+    /* read buffers of local manifests, reused across jobs: at most one per
+     * thread is in use, the others wait in `spare` */
+    pthread_mutex_t spare_lock;
+    floe_buf **spare;
+    size_t nspare, spare_cap;
 } plan_ctx;
+
+static floe_buf *take_buf(plan_ctx *c)
+{
+    floe_buf *b = NULL;
+    pthread_mutex_lock(&c->spare_lock);
+    if (c->nspare)
+        b = c->spare[--c->nspare];
+    pthread_mutex_unlock(&c->spare_lock);
+    if (!b && (b = floe__malloc(sizeof *b)))
+        *b = (floe_buf)FLOE_BUF_INIT;
+    return b;
+}
+
+/* Back to the spare list (spare_cap slots: one per thread), else freed. */
+static void give_buf(plan_ctx *c, floe_buf *b)
+{
+    pthread_mutex_lock(&c->spare_lock);
+    if (c->nspare < c->spare_cap) {
+        c->spare[c->nspare++] = b;
+        b = NULL;
+    }
+    pthread_mutex_unlock(&c->spare_lock);
+    if (b) {
+        floe__buf_free(b);
+        floe__free(b);
+    }
+}
 
 static int spec_index(const floe_table_metadata *m, int32_t spec_id)
 {
@@ -307,18 +351,33 @@ static int read_manifest(size_t i, void *payload)
     plan_ctx *c = payload;
     job *j = &c->jobs[i];
     const char *path = j->mf->manifest_path;
-    uint8_t *data;
-    size_t len;
-    int rc = floe__scan_read_object(c->io, path, &data, &len);
-    if (rc < 0)
+    uint8_t *data = NULL;
+    size_t len = 0;
+    floe_buf *b = NULL;
+    int rc;
+    if (floe__s3_is_s3(c->io)) {
+        rc = floe__scan_read_object(c->io, path, &data, &len);
+    } else if (!(b = take_buf(c))) {
+        rc = floe__error_nomem();
+    } else if ((rc = read_local(c->io, path, b)) == 0) {
+        data = (uint8_t *)b->ptr;
+        len = b->len;
+    }
+    if (rc < 0) {
+        if (b)
+            give_buf(c, b);
         return floe__error_context("reading manifest %s", path);
+    }
     floe_manifest_read_options ro = {j->inherit ? j->mf : NULL, false};
     floe_manifest_reader *r;
     if ((rc = floe_manifest_reader_open(&r, data, len, path, &ro)) == 0) {
         rc = read_entries(c, j, r, path);
         floe_manifest_reader_free(r);
     }
-    floe__free(data);
+    if (b)
+        give_buf(c, b);
+    else
+        floe__free(data);
     floe__progress_add(&c->progress, 1, len);
     return rc;
 }
@@ -368,7 +427,7 @@ void floe__scan_plan_free(floe_scan_plan *p)
 static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_plan_options *o,
                           const floe_manifest_file *mfs, size_t nmf, bool inherit)
 {
-    plan_ctx c = {.p = p, .io = io};
+    plan_ctx c = {.p = p, .io = io, .spare_lock = PTHREAD_MUTEX_INITIALIZER};
     c.filter = p->filter->kind != FLOE_EXPR_TRUE;
     c.prune = c.filter && !o->no_pruning;
     int rc = 0;
@@ -429,6 +488,11 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
             goto done;
         }
     }
+    c.spare_cap = (size_t)(pool ? floe__pool_threads(pool) : 1);
+    if (!(c.spare = floe__calloc(c.spare_cap, sizeof *c.spare))) {
+        rc = floe__error_nomem();
+        goto done;
+    }
     floe__progress_init(&c.progress, o->progress, o->progress_payload, "reading manifests",
                         (uint64_t)njobs, 0);
     rc = floe__pool_for(pool, njobs, read_manifest, &c);
@@ -469,6 +533,12 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
     floe__free(dels);
 done:
     floe__pool_free(pool);
+    for (size_t i = 0; i < c.nspare; i++) {
+        floe__buf_free(c.spare[i]);
+        floe__free(c.spare[i]);
+    }
+    floe__free(c.spare);
+    pthread_mutex_destroy(&c.spare_lock);
     for (size_t i = 0; i < nmf; i++) {
         floe__vec_free(&c.jobs[i].tasks);
         floe__vec_free(&c.jobs[i].deletes);

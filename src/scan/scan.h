@@ -35,13 +35,14 @@ typedef struct floe_scan_file {
     int64_t record_count;
     int64_t file_size_in_bytes;
     int64_t data_sequence_number;
+    /* the two flags share one word (a plan holds one of these per file) */
     bool has_first_row_id; /* v3 row lineage (inherited from the manifest) */
+    bool has_content_offset;
     int64_t first_row_id;
     floe_partition_value partition; /* spec order */
     size_t nequality_ids;
     const int32_t *equality_ids;
     const char *referenced_data_file; /* NULL when null */
-    bool has_content_offset;
     int64_t content_offset;
     int64_t content_size_in_bytes;
 } floe_scan_file;

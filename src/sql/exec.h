@@ -13,6 +13,7 @@
 #ifndef FLOE_SQL_EXEC_H
 #define FLOE_SQL_EXEC_H
 
+#include "floe/catalog.h"
 #include "floe/progress.h"
 #include "sql/sqlfront.h"
 
@@ -163,6 +164,17 @@ typedef struct floe_sql_session_options {
  * (bad --conf value), FLOE_ENOMEM. */
 int floe__sql_session_open(floe_sql_session **out, const floe_sql_session_options *opts);
 void floe__sql_session_free(floe_sql_session *s);
+
+/* Open one catalog the way a session opens its own (the one mapping of
+ * catalog keys onto floe_catalog_open_sql/_rest/_hive): `conf` holds --conf
+ * KEY=VALUE (the plain catalog keys type, uri, warehouse, the REST and Hive
+ * keys, or spark.sql.catalog.<name>.<key>; FileIO keys are skipped; every
+ * key is checked as floe sql checks it), `uri` is --catalog-uri (NULL: the
+ * conf's uri), `warehouse` the default warehouse of new namespaces. With
+ * no uri at all, *out stays NULL and 0 is returned (the caller opens its
+ * local catalog). Used by the floe commands other than floe sql. */
+int floe__sql_catalog_open(floe_catalog **out, const char *name, const char *uri,
+                           const floe_props *conf, const char *warehouse);
 
 /* Run every statement of `script` in order; stop at the first failing one
  * and return its error (the statement's error class is then in

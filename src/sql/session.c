@@ -119,6 +119,7 @@ static const char *const hive_keys[] = {"clients",
                                         "hadoop.iceberg.hive.lock-check-max-wait-ms",
                                         "hadoop.iceberg.hive.lock-heartbeat-interval-ms",
                                         "hadoop.iceberg.engine.hive.lock-enabled",
+                                        "hadoop.iceberg.hive.table-property-max-size",
                                         "hadoop.hive.metastore.thrift.framed.transport.enabled",
                                         "hadoop.hive.metastore.client.socket.timeout",
                                         NULL};
@@ -367,7 +368,11 @@ static int catalog_uri(floe_sql_catalog *c, const char *fallback, char **uri, bo
             return floe__error(FLOE_EINVALID, "sql",
                                "catalog '%s': %s is a property of a REST catalog (uri=http://...)",
                                c->name, rest_keys[i]);
-    *uri = u ? floe__strdup(u) : fallback ? floe__strdup(fallback) : NULL;
+    if (!u && !fallback) {
+        *uri = NULL; /* nothing named */
+        return 0;
+    }
+    *uri = floe__strdup(u ? u : fallback);
     return *uri ? 0 : floe__error_nomem();
 }
 
@@ -402,6 +407,10 @@ static int open_hive_catalog(floe_sql_catalog *c, const char *uri, const char *w
                                   "hadoop.hive.metastore.thrift.framed.transport.enabled", false,
                                   &framed));
     ho.lock_disabled = !lock;
+    int64_t max_size = 0;
+    FLOE_TRY(floe__props_get_int64(&c->props, "hadoop.iceberg.hive.table-property-max-size",
+                                   32672, &max_size));
+    ho.table_property_max_size = max_size <= 0 ? -1 : max_size > INT32_MAX ? INT32_MAX : (long)max_size;
     ho.framed = framed;
     const char *to = floe__props_get(&c->props, "hadoop.hive.metastore.client.socket.timeout");
     if (to) {
@@ -481,6 +490,35 @@ static int open_other_catalogs(floe_sql_session *s)
             return floe__error_context("opening catalog '%s'", c->name);
     }
     return 0;
+}
+
+int floe__sql_catalog_open(floe_catalog **out, const char *name, const char *uri,
+                           const floe_props *conf, const char *warehouse)
+{
+    *out = NULL;
+    floe_sql_session *s = floe__calloc(1, sizeof *s);
+    if (!s)
+        return floe__error_nomem();
+    int rc = conf ? floe__props_copy(&s->conf, conf) : 0;
+    if (rc == 0)
+        rc = collect_catalogs(s, name ? name : FLOE_CATALOG_DEFAULT_NAME);
+    floe_sql_catalog *c = rc == 0 ? &s->cats[0] : NULL;
+    if (rc == 0 && uri)
+        rc = floe__props_set(&c->props, "uri", uri);
+    char *u = NULL;
+    bool rest = false;
+    if (rc == 0)
+        rc = catalog_uri(c, NULL, &u, &rest);
+    if (rc == 0 && u) { /* no uri: nothing to open (the keys were checked) */
+        rc = open_catalog(c, u, rest, warehouse);
+        if (rc == 0) {
+            *out = c->catalog;
+            c->catalog = NULL;
+        }
+    }
+    floe__free(u);
+    floe__sql_session_free(s);
+    return rc;
 }
 
 void floe__sql_use_catalog(floe_sql_session *s, size_t k)

@@ -15,7 +15,7 @@
  * the new manifest is merged only when it reaches the minimum count).
  * A lost compare-and-set re-applies the append on the new parent.
  */
-#include "table/table.h"
+#include "table/producer.h"
 
 #include "manifest/manifest.h"
 #include "spec/spec.h"
@@ -33,13 +33,9 @@ struct floe_append {
     floe_vec files;     /* floe_data_file, deep copies in arena */
     int32_t spec_id;    /* spec the data files were written with */
     floe_props extra;   /* custom summary properties */
-    char commit_uuid[37];
-    int64_t snapshot_id;
-    int next_manifest;  /* N of <uuid>-m<N>.avro */
+    floe_producer prod; /* commit uuid, snapshot id, attempts */
     floe_vec own_files; /* char* (heap): data files and manifests of this append */
-    floe_manifest_file new_mf;
-    bool have_new_mf;
-    int attempt;
+    floe_manifest_file *new_mf; /* written once, kept across retries (arena) */
     bool done;
     floe_data_writer *writer;
     const char *target;  /* branch override (cherry-pick: main); NULL = the handle's */
@@ -72,7 +68,7 @@ void floe__append_configure(floe_append *a, const char *target, bool no_stage, i
 
 int64_t floe__append_snapshot_id(const floe_append *a)
 {
-    return a->snapshot_id;
+    return a->prod.snapshot_id;
 }
 
 /* ---------------------------------------------------------------- copies */
@@ -146,31 +142,6 @@ int floe__data_file_copy(floe_arena *a, floe_data_file *d, const floe_data_file 
     return 0;
 }
 
-static int copy_manifest_file(floe_arena *a, floe_manifest_file *d, const floe_manifest_file *s)
-{
-    *d = *s;
-    if (!(d->manifest_path = floe__arena_strdup(a, s->manifest_path)))
-        return floe__error_nomem();
-    if (s->npartitions) {
-        floe_field_summary *p = floe__arena_alloc(a, s->npartitions * sizeof *p);
-        if (!p)
-            return floe__error_nomem();
-        for (size_t i = 0; i < s->npartitions; i++) {
-            p[i] = s->partitions[i];
-            if (p[i].lower_bound.set &&
-                !(p[i].lower_bound.ptr = dup_bytes(a, s->partitions[i].lower_bound.ptr,
-                                                   s->partitions[i].lower_bound.len)))
-                return floe__error_nomem();
-            if (p[i].upper_bound.set &&
-                !(p[i].upper_bound.ptr = dup_bytes(a, s->partitions[i].upper_bound.ptr,
-                                                   s->partitions[i].upper_bound.len)))
-                return floe__error_nomem();
-        }
-        d->partitions = p;
-    }
-    return 0;
-}
-
 /* ---------------------------------------------------------------- lifecycle */
 
 int floe_append_new(floe_append **out, floe_table *t)
@@ -187,9 +158,7 @@ int floe_append_new(floe_append **out, floe_table *t)
     a->spec_id = t->metadata->default_spec_id;
     int rc = (a->arena = floe__arena_new(16384)) ? 0 : floe__error_nomem();
     if (rc == 0)
-        rc = floe__uuid4(a->commit_uuid);
-    if (rc == 0)
-        rc = floe__snapshot_id(&a->snapshot_id);
+        rc = floe__producer_init(&a->prod, t->io);
     if (rc < 0) {
         floe_append_free(a);
         return rc;
@@ -311,134 +280,17 @@ void floe__append_keep(floe_append *a)
 
 /* ---------------------------------------------------------------- manifest helpers */
 
-floe_avro_codec floe__table_avro_codec(const floe_table_metadata *m)
-{
-    const char *c = floe__props_get(&m->properties, "write.avro.compression-codec");
-    if (!c || strcmp(c, "gzip") == 0)
-        return FLOE_AVRO_CODEC_DEFLATE; /* Java's default */
-    floe_avro_codec out;
-    if (strcmp(c, "uncompressed") == 0)
-        return FLOE_AVRO_CODEC_NULL;
-    if (floe_avro_codec_from_name(c, strlen(c), &out) == 0)
-        return out;
-    return FLOE_AVRO_CODEC_DEFLATE;
-}
-
-/* Partition fields (id, name, result type) and the `partition-spec` header. */
-static int spec_fields(const floe_table_metadata *m, const floe_partition_spec *spec,
-                       floe_arena *ar, floe_manifest_partition_field **out, floe_buf *json)
-{
-    const floe_schema *schema = floe__metadata_current_schema(m);
-    floe_manifest_partition_field *pf =
-        floe__arena_calloc(ar, spec->nfields ? spec->nfields : 1, sizeof *pf);
-    if (!pf)
-        return floe__error_nomem();
-    FLOE_TRY(floe__buf_putc(json, '['));
-    for (size_t i = 0; i < spec->nfields; i++) {
-        const floe_partition_field *f = &spec->fields[i];
-        const floe_field *src = floe__schema_field_by_id(schema, f->source_id);
-        const floe_type *rt = src ? floe_transform_result_type(&f->transform, src->type) : NULL;
-        if (!rt)
-            return floe__error(FLOE_EINVALID, "table",
-                               "partition field %s: source %d missing or transform not applicable",
-                               f->name, (int)f->source_id);
-        pf[i].field_id = f->field_id;
-        pf[i].name = f->name;
-        pf[i].type = rt;
-        FLOE_TRY(floe__buf_printf(json, "%s{\"name\":", i ? "," : ""));
-        FLOE_TRY(floe__json_put_str(json, f->name));
-        FLOE_TRY(floe__buf_puts(json, ",\"transform\":\""));
-        FLOE_TRY(floe__transform_format(&f->transform, json));
-        FLOE_TRY(floe__buf_printf(json, "\",\"source-id\":%d,\"field-id\":%d}", (int)f->source_id,
-                                  (int)f->field_id));
-    }
-    FLOE_TRY(floe__buf_putc(json, ']'));
-    *out = pf;
-    return 0;
-}
-
-typedef struct mwriter {
-    floe_manifest_writer *w;
-    floe_buf bytes;
-    floe_buf spec_json, schema_json;
-    char *path;
-} mwriter;
-
-static int mwriter_open(floe_append *a, const floe_table_metadata *m, int32_t spec_id,
-                        mwriter *mw)
-{
-    memset(mw, 0, sizeof *mw);
-    const floe_partition_spec *spec = floe__metadata_spec(m, spec_id);
-    if (!spec)
-        return floe__error(FLOE_EINVALID, "table", "unknown partition spec %d", (int)spec_id);
-    floe_manifest_partition_field *pf = NULL;
-    FLOE_TRY(spec_fields(m, spec, a->arena, &pf, &mw->spec_json));
-    FLOE_TRY(floe__schema_to_json(floe__metadata_current_schema(m), &mw->schema_json));
-    const char *dir = floe__props_get(&m->properties, "write.metadata.path");
-    mw->path = dir ? floe__sprintf("%s/%s-m%d.avro", dir, a->commit_uuid, a->next_manifest)
-                   : floe__sprintf("%s/metadata/%s-m%d.avro", m->location, a->commit_uuid,
-                                   a->next_manifest);
-    if (!mw->path)
-        return floe__error_nomem();
-    a->next_manifest++;
-    floe_manifest_writer_options o = {0};
-    o.format_version = m->format_version >= 2 ? 2 : 1;
-    o.content = FLOE_MANIFEST_DATA;
-    o.partition_spec_id = spec_id;
-    o.npartition_fields = spec->nfields;
-    o.partition_fields = pf;
-    o.schema_json = mw->schema_json.ptr;
-    o.partition_spec_json = mw->spec_json.ptr;
-    o.snapshot_id = a->snapshot_id;
-    o.sequence_number = FLOE_SEQ_UNASSIGNED;
-    o.manifest_path = mw->path;
-    o.codec = floe__table_avro_codec(m);
-    o.compression_level = -1;
-    return floe_manifest_writer_new(&mw->w, &o, &mw->bytes);
-}
-
-/* Finish, write create-new, copy the list entry into the append's arena. */
-static int mwriter_close(floe_append *a, mwriter *mw, floe_manifest_file *out)
-{
-    floe_manifest_file mf;
-    int rc = floe_manifest_writer_finish(mw->w, &mf);
-    if (rc == 0)
-        rc = floe__io_write_new(a->t->io, mw->path, mw->bytes.ptr, mw->bytes.len);
-    if (rc == 0)
-        rc = floe__append_own_file(a, mw->path);
-    if (rc == 0)
-        rc = copy_manifest_file(a->arena, out, &mf);
-    return rc;
-}
-
-static void mwriter_free(mwriter *mw)
-{
-    floe_manifest_writer_free(mw->w);
-    floe__buf_free(&mw->bytes);
-    floe__buf_free(&mw->spec_json);
-    floe__buf_free(&mw->schema_json);
-    floe__free(mw->path);
-}
-
 static int write_new_manifest(floe_append *a, const floe_table_metadata *m)
 {
-    mwriter mw;
-    int rc = mwriter_open(a, m, a->spec_id, &mw);
-    for (size_t i = 0; rc == 0 && i < a->files.len; i++) {
-        floe_manifest_entry e = {0};
-        e.status = FLOE_ENTRY_ADDED;
-        e.has_snapshot_id = true;
-        e.snapshot_id = a->snapshot_id;
-        e.sequence_number = FLOE_SEQ_UNASSIGNED;
-        e.file_sequence_number = FLOE_SEQ_UNASSIGNED;
-        e.data_file = ((floe_data_file *)a->files.items)[i];
-        rc = floe_manifest_writer_add(mw.w, &e);
-    }
+    floe_producer_manifest mw;
+    int rc = floe__producer_manifest_open(&a->prod, m, a->spec_id, FLOE_MANIFEST_DATA, a->arena,
+                                          &mw);
+    for (size_t i = 0; rc == 0 && i < a->files.len; i++)
+        rc = floe__producer_manifest_add_new(&mw, &((floe_data_file *)a->files.items)[i]);
     if (rc == 0)
-        rc = mwriter_close(a, &mw, &a->new_mf);
-    mwriter_free(&mw);
-    if (rc == 0)
-        a->have_new_mf = true;
+        rc = floe__producer_manifest_close(&mw, a->t->io, NULL, &a->own_files, a->arena,
+                                           &a->new_mf);
+    floe__producer_manifest_free(&mw);
     return rc;
 }
 
@@ -446,11 +298,12 @@ static int write_new_manifest(floe_append *a, const floe_table_metadata *m)
 
 /* Rewrite the manifests of one bin into one (live entries EXISTING with
  * their sequence numbers; this snapshot's ADDED stay ADDED). */
-static int merge_bin(floe_append *a, const floe_table_metadata *m, int32_t spec_id,
-                     const floe_manifest_file *const *bin, size_t n, floe_manifest_file *out)
+static int merge_bin(floe_append *a, const floe_table_metadata *m, floe_table_change *c,
+                     int32_t spec_id, const floe_manifest_file *const *bin, size_t n,
+                     floe_manifest_file **out)
 {
-    mwriter mw;
-    int rc = mwriter_open(a, m, spec_id, &mw);
+    floe_producer_manifest mw;
+    int rc = floe__producer_manifest_open(&a->prod, m, spec_id, FLOE_MANIFEST_DATA, c->arena, &mw);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         floe_buf data = FLOE_BUF_INIT;
         floe_manifest *man = NULL;
@@ -460,7 +313,7 @@ static int merge_bin(floe_append *a, const floe_table_metadata *m, int32_t spec_
                                     bin[i]->manifest_path, bin[i]);
         for (size_t k = 0; rc == 0 && k < man->nentries; k++) {
             floe_manifest_entry e = man->entries[k];
-            bool ours = e.has_snapshot_id && e.snapshot_id == a->snapshot_id;
+            bool ours = e.has_snapshot_id && e.snapshot_id == a->prod.snapshot_id;
             if (e.status == FLOE_ENTRY_DELETED && !ours)
                 continue;
             if (ours && e.status == FLOE_ENTRY_ADDED) {
@@ -475,15 +328,15 @@ static int merge_bin(floe_append *a, const floe_table_metadata *m, int32_t spec_
         floe__buf_free(&data);
     }
     if (rc == 0)
-        rc = mwriter_close(a, &mw, out);
-    mwriter_free(&mw);
+        rc = floe__producer_manifest_close(&mw, a->t->io, c, NULL, c->arena, out);
+    floe__producer_manifest_free(&mw);
     return rc;
 }
 
 /* Java's ManifestMergeManager over the list [new, parent's...]. `in` and
  * the result hold pointers to manifest entries living in a->arena or the
  * parent list (alive until the list is freed). */
-static int merge_manifests(floe_append *a, const floe_table_metadata *m,
+static int merge_manifests(floe_append *a, const floe_table_metadata *m, floe_table_change *c,
                            const floe_manifest_file **in, size_t n, floe_vec *out)
 {
     bool enabled = true;
@@ -554,7 +407,7 @@ static int merge_manifests(floe_append *a, const floe_table_metadata *m,
             size_t from = bin_start[b];
             size_t to = b > 0 ? bin_start[b - 1] : g;
             size_t cnt = to - from;
-            bool has_first = a->have_new_mf && from == 0 && group[0] == in[0];
+            bool has_first = a->new_mf && from == 0 && group[0] == in[0];
             if (cnt == 1 || (has_first && (int64_t)cnt < min_count)) {
                 for (size_t k = from; k < to && rc == 0; k++) {
                     const floe_manifest_file **slot = floe__vec_push(out);
@@ -564,11 +417,8 @@ static int merge_manifests(floe_append *a, const floe_table_metadata *m,
                         *slot = group[k];
                 }
             } else if (cnt > 1) {
-                floe_manifest_file *merged = floe__arena_calloc(a->arena, 1, sizeof *merged);
-                if (!merged)
-                    rc = floe__error_nomem();
-                if (rc == 0)
-                    rc = merge_bin(a, m, specs[s], &group[from], cnt, merged);
+                floe_manifest_file *merged = NULL;
+                rc = merge_bin(a, m, c, specs[s], &group[from], cnt, &merged);
                 const floe_manifest_file **slot = rc == 0 ? floe__vec_push(out) : NULL;
                 if (rc == 0 && !slot)
                     rc = floe__error_nomem();
@@ -584,99 +434,31 @@ static int merge_manifests(floe_append *a, const floe_table_metadata *m,
 
 /* ---------------------------------------------------------------- summary */
 
-int64_t floe__summary_int(const floe_snapshot *s, const char *key, bool *ok)
+/* Java's SnapshotSummary for an append of data files. */
+static int build_summary(floe_append *a, const floe_table_metadata *base,
+                         const floe_snapshot *parent, floe_table_change *c, floe_vec *kv,
+                         bool staged_wap)
 {
-    const char *v = s ? floe__snapshot_summary(s, key) : NULL;
-    *ok = false;
-    if (!v || !*v)
-        return 0;
-    char *end;
-    long long n = strtoll(v, &end, 10);
-    *ok = *end == '\0';
-    return n;
-}
-
-int floe__summary_put(floe_table_change *c, floe_vec *kv, const char *k, const char *fmt, ...)
-{
-    floe_buf tmp = FLOE_BUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = floe__buf_vprintf(&tmp, fmt, ap);
-    va_end(ap);
-    floe_kv *slot = rc == 0 ? floe__vec_push(kv) : NULL;
-    if (slot) {
-        slot->key = floe__arena_strdup(c->arena, k);
-        slot->value = floe__arena_strdup(c->arena, tmp.ptr ? tmp.ptr : "");
-    }
-    floe__buf_free(&tmp);
-    if (rc < 0)
-        return rc;
-    return slot && slot->key && slot->value ? 0 : floe__error_nomem();
-}
-
-/* Java's SnapshotSummary for an append of data files, then the totals
- * updated from the parent's summary (0 when there is no parent). */
-static int build_summary(floe_append *a, const floe_snapshot *parent, floe_table_change *c,
-                         floe_vec *kv, bool staged_wap)
-{
-    int64_t files = (int64_t)a->files.len, records = 0, size = 0;
-    floe_strmap *parts = floe__strmap_new();
-    floe_vec keys = FLOE_VEC_INIT(char *);
-    int rc = parts ? 0 : floe__error_nomem();
-    const floe_partition_spec *spec = floe__metadata_spec(a->t->metadata, a->spec_id);
+    floe_summary_counts n;
+    memset(&n, 0, sizeof n);
+    floe_partition_set parts;
+    int rc = floe__partition_set_init(&parts);
     for (size_t i = 0; rc == 0 && i < a->files.len; i++) {
         const floe_data_file *d = &((floe_data_file *)a->files.items)[i];
-        records += d->record_count;
-        size += d->file_size_in_bytes;
-        floe_buf path = FLOE_BUF_INIT;
-        if (spec && d->partition.n == spec->nfields)
-            rc = floe_partition_path(spec, &d->partition, &path);
-        if (rc == 0 && !path.ptr)
-            rc = floe__buf_puts(&path, "");
-        if (rc == 0 && !floe__strmap_has(parts, path.ptr)) {
-            char **slot = floe__vec_push(&keys);
-            if (!slot) {
-                rc = floe__error_nomem();
-            } else {
-                *slot = floe__buf_detach(&path);
-                rc = floe__strmap_put(parts, *slot, NULL);
-            }
-        }
-        floe__buf_free(&path);
+        n.added_files++;
+        n.added_records += d->record_count;
+        n.added_size += d->file_size_in_bytes;
+        rc = floe__partition_set_add(&parts, base, a->spec_id, &d->partition);
     }
-    int64_t changed = parts ? (int64_t)floe__strmap_len(parts) : 0;
-    floe__strmap_free(parts);
-    for (size_t i = 0; i < keys.len; i++)
-        floe__free(((char **)keys.items)[i]);
-    floe__vec_free(&keys);
-    FLOE_TRY(rc);
-    FLOE_TRY(floe__summary_put(c, kv, "operation", "append"));
-    for (size_t i = 0; i < a->extra.n; i++)
-        FLOE_TRY(floe__summary_put(c, kv, a->extra.items[i].key, "%s", a->extra.items[i].value));
-    if (staged_wap && a->t->wap_id)
-        FLOE_TRY(floe__summary_put(c, kv, "wap.id", "%s", a->t->wap_id));
-    if (files > 0)
-        FLOE_TRY(floe__summary_put(c, kv, "added-data-files", "%lld", (long long)files));
-    if (records > 0)
-        FLOE_TRY(floe__summary_put(c, kv, "added-records", "%lld", (long long)records));
-    if (size > 0)
-        FLOE_TRY(floe__summary_put(c, kv, "added-files-size", "%lld", (long long)size));
-    FLOE_TRY(floe__summary_put(c, kv, "changed-partition-count", "%lld", (long long)changed));
-    static const struct {
-        const char *total;
-        int which;
-    } totals[] = {{"total-records", 0},        {"total-files-size", 1},
-                  {"total-data-files", 2},     {"total-delete-files", 3},
-                  {"total-position-deletes", 3}, {"total-equality-deletes", 3}};
-    int64_t added[4] = {records, size, files, 0};
-    for (size_t i = 0; i < FLOE_ARRAY_LEN(totals); i++) {
-        bool ok = true;
-        int64_t prev = parent ? floe__summary_int(parent, totals[i].total, &ok) : 0;
-        if (ok)
-            FLOE_TRY(floe__summary_put(c, kv, totals[i].total, "%lld",
-                            (long long)(prev + added[totals[i].which])));
-    }
-    return 0;
+    floe_summary_options o = {0};
+    o.operation = "append";
+    o.extra = &a->extra;
+    o.wap_id = staged_wap ? a->t->wap_id : NULL;
+    o.changed_partitions = floe__partition_set_count(&parts);
+    floe__partition_set_free(&parts);
+    if (rc == 0)
+        rc = floe__producer_summary(c, kv, &o, &n, parent);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- commit */
@@ -686,8 +468,8 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     floe_append *a = payload;
     if (a->validate)
         FLOE_TRY(a->validate(base, a->validate_payload));
-    a->attempt++;
-    if (!a->have_new_mf)
+    FLOE_TRY(floe__producer_begin(&a->prod, base));
+    if (!a->new_mf)
         FLOE_TRY(write_new_manifest(a, base));
     const char *branch = a->target ? a->target : a->t->branch;
     bool wap_enabled = false;
@@ -696,24 +478,11 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     const floe_snapshot_ref *head = floe__metadata_ref(base, branch), *from = NULL;
     FLOE_TRY(floe__table_write_head(base, branch, !a->target && a->t->create_branch, &from));
     const floe_snapshot *parent = from ? floe__metadata_snapshot(base, from->snapshot_id) : NULL;
-    if (floe__metadata_snapshot(base, a->snapshot_id))
-        FLOE_TRY(floe__snapshot_id(&a->snapshot_id)); /* vanishingly rare collision */
 
     /* the parent's manifests */
-    floe_buf pdata = FLOE_BUF_INIT, ppath = FLOE_BUF_INIT;
+    floe_buf pdata = FLOE_BUF_INIT;
     floe_manifest_list *plist = NULL;
-    const char *parent_list = NULL;
-    int rc = parent ? floe__snapshot_manifest_list(parent, &ppath, &parent_list) : 0;
-    if (rc < 0) {
-    } else if (parent && parent_list) {
-        rc = floe__io_read_all(a->t->io, parent_list, (size_t)1 << 31, &pdata);
-        if (rc == 0)
-            rc = floe_manifest_list_read(&plist, (const uint8_t *)pdata.ptr, pdata.len,
-                                         parent_list);
-    } else if (parent && parent->n_manifests) {
-        rc = floe__error(FLOE_EUNSUPPORTED, "table",
-                         "appending to a v1 snapshot without a manifest list is not supported");
-    }
+    int rc = parent ? floe__producer_read_list(&a->prod, parent, &pdata, &plist) : 0;
     size_t nin = 1 + (plist ? plist->nentries : 0);
     const floe_manifest_file **in = rc == 0 ? floe__malloc(nin * sizeof *in) : NULL;
     if (rc == 0 && !in)
@@ -724,7 +493,7 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
          * never go into a data manifest: they follow, carried over as they
          * are (Java merges them apart, in its deleteMergeManager). */
         size_t ndata = 0;
-        in[ndata++] = &a->new_mf;
+        in[ndata++] = a->new_mf;
         for (size_t i = 0; plist && i < plist->nentries; i++)
             if (plist->entries[i].content == FLOE_MANIFEST_DATA)
                 in[ndata++] = &plist->entries[i];
@@ -732,8 +501,7 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
         for (size_t i = 0; plist && i < plist->nentries; i++)
             if (plist->entries[i].content != FLOE_MANIFEST_DATA)
                 in[ndel++] = &plist->entries[i];
-        size_t before = a->own_files.len;
-        rc = merge_manifests(a, base, in, ndata, &manifests);
+        rc = merge_manifests(a, base, c, in, ndata, &manifests);
         for (size_t i = ndata; rc == 0 && i < ndel; i++) {
             const floe_manifest_file **slot = floe__vec_push(&manifests);
             if (!slot)
@@ -741,130 +509,25 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
             else
                 *slot = in[i];
         }
-        /* merged manifests belong to this attempt only */
-        for (size_t i = before; rc == 0 && i < a->own_files.len; i++) {
-            const char **slot = floe__vec_push(&c->written);
-            char *copy = floe__arena_strdup(c->arena, ((char **)a->own_files.items)[i]);
-            if (!slot || !copy)
-                rc = floe__error_nomem();
-            else
-                *slot = copy;
-        }
-        floe__paths_truncate(&a->own_files, before);
     }
-    /* manifest list */
-    int64_t seq = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
-    char *list_path = NULL;
+    floe_vec kv = FLOE_VEC_INIT(floe_kv);
+    floe_producer_snapshot ps = {0};
     if (rc == 0)
-        rc = floe__change_write_list(c, a->t->io, base, a->snapshot_id, a->attempt, a->commit_uuid,
-                                     parent, seq, &manifests, &list_path);
+        rc = build_summary(a, base, parent, c, &kv, stage);
+    ps.parent = parent;
+    ps.manifests = &manifests;
+    ps.summary = &kv;
+    ps.branch = branch;
+    ps.head = head;
+    ps.stage = stage;
+    if (rc == 0)
+        rc = floe__producer_commit(&a->prod, c, base, &ps);
+    floe__vec_free(&kv);
     floe__vec_free(&manifests);
     floe__free(in);
-    /* snapshot */
-    floe_vec kv = FLOE_VEC_INIT(floe_kv);
-    if (rc == 0)
-        rc = build_summary(a, parent, c, &kv, stage);
-    if (rc == 0) {
-        int64_t rows = 0;
-        for (size_t i = 0; i < a->files.len; i++)
-            rows += ((floe_data_file *)a->files.items)[i].record_count;
-        rc = floe__change_add_snapshot(c, base, a->snapshot_id, parent, seq, list_path, &kv, rows);
-    }
-    floe__vec_free(&kv);
-    if (rc == 0)
-        rc = floe__change_advance_branch(c, base, branch, head, stage ? -1 : a->snapshot_id);
     floe_manifest_list_free(plist);
     floe__buf_free(&pdata);
-    floe__buf_free(&ppath);
     return rc;
-}
-
-int floe__change_write_list(floe_table_change *c, floe_fileio *io,
-                            const floe_table_metadata *base, int64_t snapshot_id, int attempt,
-                            const char *commit_uuid, const floe_snapshot *parent, int64_t seq,
-                            const floe_vec *manifests, char **list_path)
-{
-    const char *dir = floe__props_get(&base->properties, "write.metadata.path");
-    char *path = dir ? floe__arena_sprintf(c->arena, "%s/snap-%lld-%d-%s.avro", dir,
-                                           (long long)snapshot_id, attempt, commit_uuid)
-                     : floe__arena_sprintf(c->arena, "%s/metadata/snap-%lld-%d-%s.avro",
-                                           base->location, (long long)snapshot_id, attempt,
-                                           commit_uuid);
-    if (!path)
-        return floe__error_nomem();
-    floe_manifest_list_writer_options lo = {0};
-    lo.format_version = base->format_version >= 2 ? 2 : 1;
-    lo.snapshot_id = snapshot_id;
-    lo.has_parent_snapshot_id = parent != NULL;
-    lo.parent_snapshot_id = parent ? parent->snapshot_id : 0;
-    lo.sequence_number = seq;
-    lo.codec = floe__table_avro_codec(base);
-    lo.compression_level = -1;
-    floe_buf bytes = FLOE_BUF_INIT;
-    floe_manifest_list_writer *lw = NULL;
-    int rc = floe_manifest_list_writer_new(&lw, &lo, &bytes);
-    for (size_t i = 0; rc == 0 && i < manifests->len; i++)
-        rc = floe_manifest_list_writer_add(lw, ((const floe_manifest_file **)manifests->items)[i]);
-    if (rc == 0)
-        rc = floe_manifest_list_writer_finish(lw);
-    floe_manifest_list_writer_free(lw);
-    if (rc == 0)
-        rc = floe__io_write_new(io, path, bytes.ptr, bytes.len);
-    floe__buf_free(&bytes);
-    const char **slot = rc == 0 ? floe__vec_push(&c->written) : NULL;
-    if (rc == 0 && !slot)
-        rc = floe__error_nomem();
-    if (rc < 0)
-        return rc;
-    *slot = path;
-    *list_path = path;
-    return 0;
-}
-
-int floe__change_add_snapshot(floe_table_change *c, const floe_table_metadata *base,
-                              int64_t snapshot_id, const floe_snapshot *parent, int64_t seq,
-                              const char *list_path, const floe_vec *kv, int64_t added_rows)
-{
-    floe_table_update *u = floe__change_update(c, FLOE_UPD_ADD_SNAPSHOT);
-    floe_kv *kvs =
-        kv->len ? floe__arena_memdup(c->arena, kv->items, kv->len * sizeof(floe_kv)) : NULL;
-    if (!u || (kv->len && !kvs))
-        return floe__error_nomem();
-    floe_snapshot *s = &u->snapshot;
-    s->snapshot_id = snapshot_id;
-    s->has_parent = parent != NULL;
-    s->parent_snapshot_id = parent ? parent->snapshot_id : 0;
-    s->sequence_number = seq;
-    /* never before the base's last update (clocks of other writers) */
-    s->timestamp_ms = floe__now_ms();
-    if (s->timestamp_ms < base->last_updated_ms)
-        s->timestamp_ms = base->last_updated_ms;
-    s->has_schema_id = true;
-    s->schema_id = base->current_schema_id;
-    if (base->format_version >= 3) {
-        s->has_first_row_id = true;
-        s->first_row_id = base->has_next_row_id ? base->next_row_id : 0;
-        s->has_added_rows = true;
-        s->added_rows = added_rows;
-    }
-    FLOE_TRY(floe__snapshot_pack_manifest_list(s, c->arena, list_path));
-    return floe__snapshot_pack_summary(s, c->arena, kvs, kv->len);
-}
-
-int floe__change_advance_branch(floe_table_change *c, const floe_table_metadata *base,
-                                const char *branch, const floe_snapshot_ref *head,
-                                int64_t snapshot_id)
-{
-    FLOE_TRY(floe__change_assert_ref(c, base, branch));
-    if (snapshot_id < 0)
-        return 0;
-    floe_snapshot_ref r = {0};
-    if (head)
-        r = *head;
-    r.name = branch;
-    r.type = FLOE_REF_BRANCH;
-    r.snapshot_id = snapshot_id;
-    return floe__change_set_ref(c, &r);
 }
 
 int floe_append_commit(floe_append *a, int64_t *snapshot_id)
@@ -891,7 +554,7 @@ int floe_append_commit(floe_append *a, int64_t *snapshot_id)
     if (rc == 0 || rc == FLOE_ECOMMITUNKNOWN) {
         a->done = true; /* keep every file */
         if (rc == 0 && snapshot_id)
-            *snapshot_id = a->snapshot_id;
+            *snapshot_id = a->prod.snapshot_id;
         return rc;
     }
     floe__paths_remove(&a->own_files, a->t->io);

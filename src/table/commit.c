@@ -281,7 +281,7 @@ int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident
     floe__buf_free(&text);
     if (rc == 0) {
         step("swap");
-        rc = floe_catalog_commit_table(cat, ident, base_location, loc);
+        rc = floe__catalog_commit_table_md(cat, ident, base_location, loc, base, m);
         if (rc == 0)
             step("committed");
         if (rc < 0 && rc != FLOE_ECOMMITUNKNOWN) {

@@ -19,6 +19,7 @@
  * Equality delete files are written from the caller's key batches.
  */
 #include "table/rowdelta.h"
+#include "table/puffin.h"
 
 #include "arrow/arrow.h"
 #include "parquet/parquet.h"
@@ -156,7 +157,7 @@ static int parse_schema(const char *json, floe_arena *a, floe_schema **out)
 /* Location of a new delete file: the data directory and partition path
  * (Java: <data>/<partition>/<NNNNN>-<task>-<uuid>-<NNNNN>-deletes.parquet). */
 static char *delete_path(floe_rowlevel *op, const floe_partition_spec *spec,
-                         const floe_partition_value *pv)
+                         const floe_partition_value *pv, const char *ext)
 {
     const floe_table_metadata *m = op->t->metadata;
     const char *dir = floe__props_get(&m->properties, "write.data.path");
@@ -166,10 +167,10 @@ static char *delete_path(floe_rowlevel *op, const floe_partition_spec *spec,
         floe__buf_free(&part);
         return NULL;
     }
-    op->next_manifest++; /* shared counter: unique file numbers per operation */
-    char *p = floe__arena_sprintf(op->arena, "%s%s%s%s/00000-0-%s-%05d-deletes.parquet",
+    op->next_file++; /* unique file numbers per operation */
+    char *p = floe__arena_sprintf(op->arena, "%s%s%s%s/00000-0-%s-%05d-deletes.%s",
                                   dir ? dir : m->location, dir ? "" : "/data", part.len ? "/" : "",
-                                  part.len ? part.ptr : "", op->commit_uuid, op->next_manifest);
+                                  part.len ? part.ptr : "", op->prod.commit_uuid, op->next_file, ext);
     floe__buf_free(&part);
     if (!p)
         floe__error_nomem();
@@ -227,7 +228,7 @@ static int write_pos_group(floe_rowlevel *op, const floe_schema *schema, pd_grou
         rc = floe__arrow_builder_finish(b, &arr);
     floe__arrow_builder_free(b);
     const floe_partition_spec *spec = floe__metadata_spec(op->t->metadata, g->spec_id);
-    char *path = rc == 0 ? delete_path(op, spec, &g->partition) : NULL;
+    char *path = rc == 0 ? delete_path(op, spec, &g->partition, "parquet") : NULL;
     if (rc == 0 && !path)
         rc = floe__error_code() ? floe__error_code() : FLOE_ENOMEM;
     if (rc == 0)
@@ -235,6 +236,119 @@ static int write_pos_group(floe_rowlevel *op, const floe_schema *schema, pd_grou
                                &g->partition, NULL, 0, single ? pp[0].path : NULL);
     if (arr.release)
         arr.release(&arr);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- deletion vectors */
+
+/* v3 merge-on-read: the new DV of one data file (spec "Deletion Vectors":
+ * at most one per data file in a snapshot, so it holds the positions of
+ * the deletes it replaces too). */
+typedef struct dv_pending {
+    const char *path; /* the data file's (op arena) */
+    int32_t spec_id;
+    floe_partition_value partition;
+    int64_t *pos; /* heap, sorted, distinct */
+    size_t n;
+} dv_pending;
+
+/* pos = the union of two sorted, distinct lists. */
+static int dv_union(const int64_t *a, size_t na, const int64_t *b, size_t nb, int64_t **out,
+                    size_t *n)
+{
+    int64_t *p = floe__malloc((na + nb + 1) * sizeof *p);
+    if (!p)
+        return floe__error_nomem();
+    size_t i = 0, j = 0, k = 0;
+    while (i < na || j < nb) {
+        int64_t v = j >= nb || (i < na && a[i] <= b[j]) ? a[i] : b[j];
+        if (i < na && a[i] == v)
+            i++;
+        if (j < nb && b[j] == v)
+            j++;
+        p[k++] = v;
+    }
+    *out = p;
+    *n = k;
+    return 0;
+}
+
+/* The data file's new DV: its removed positions merged with those of the
+ * deletes that apply to it; the file-scoped ones among them (its DV, a
+ * position delete file naming only it) leave the table in this commit
+ * (Java's BaseDVFileWriter with previous deletes; partition-scoped files
+ * stay, their positions are carried). */
+static int dv_note(floe_rowlevel *op, floe_vec *dvs, const floe_rl_touched *t,
+                   const floe_scan_task *task, const floe_scan_posdel *pd, const floe_vec *gone)
+{
+    dv_pending *d = floe__vec_push(dvs);
+    if (!d)
+        return floe__error_nomem();
+    memset(d, 0, sizeof *d);
+    d->path = t->path;
+    d->spec_id = t->spec_id;
+    d->partition = t->partition;
+    FLOE_TRY(dv_union(pd->pos, pd->n, gone->items, gone->len, &d->pos, &d->n));
+    for (size_t k = 0; k < task->ndeletes; k++) {
+        const floe_scan_file *old = task->deletes[k];
+        if (old->content != FLOE_FILE_POSITION_DELETES || !old->referenced_data_file ||
+            strcmp(old->referenced_data_file, d->path) != 0)
+            continue;
+        FLOE_TRY(floe__rowlevel_remove_file(op, old)); /* may move op->touched (and t) */
+        floe_rl_touched *r = floe__vec_at(&op->touched, op->touched.len - 1);
+        r->is_dv = strcmp(old->format, "PUFFIN") == 0 && old->has_content_offset;
+        r->content_offset = old->content_offset;
+    }
+    return 0;
+}
+
+/* One Puffin file of every new DV, each its manifest entry. */
+static int dv_write(floe_rowlevel *op, const floe_vec *dvs)
+{
+    if (!dvs->len)
+        return 0;
+    floe_puffin_writer w;
+    floe_puffin_blob_info *bi = floe__calloc(dvs->len, sizeof *bi);
+    int rc = bi ? floe__puffin_writer_init(&w) : floe__error_nomem();
+    if (!bi)
+        memset(&w, 0, sizeof w);
+    for (size_t i = 0; rc == 0 && i < dvs->len; i++) {
+        const dv_pending *d = floe__vec_at(dvs, i);
+        rc = floe__puffin_add_dv(&w, d->path, d->pos, d->n, &bi[i]);
+    }
+    if (rc == 0)
+        rc = floe__puffin_finish(&w);
+    floe_partition_value none = {0, NULL};
+    char *path = rc == 0 ? delete_path(op, NULL, &none, "puffin") : NULL;
+    if (rc == 0 && !path)
+        rc = floe__error_code() ? floe__error_code() : FLOE_ENOMEM;
+    if (rc == 0)
+        rc = floe__io_write_new(op->t->io, path, w.bytes.ptr, w.bytes.len);
+    if (rc == 0)
+        rc = floe__paths_add(&op->own_files, path);
+    for (size_t i = 0; rc == 0 && i < dvs->len; i++) {
+        const dv_pending *d = floe__vec_at(dvs, i);
+        floe_data_file df;
+        memset(&df, 0, sizeof df);
+        df.content = FLOE_FILE_POSITION_DELETES;
+        df.file_path = path;
+        df.file_format = "PUFFIN";
+        df.partition = d->partition;
+        df.record_count = (int64_t)d->n;
+        df.file_size_in_bytes = (int64_t)w.bytes.len;
+        df.referenced_data_file = d->path;
+        df.has_content_offset = true;
+        df.content_offset = bi[i].offset;
+        df.has_content_size_in_bytes = true;
+        df.content_size_in_bytes = bi[i].length;
+        rc = floe__rl_add_delete_file(op, &df, d->spec_id);
+        if (rc == 0)
+            op->stats.delete_files_added++;
+    }
+    if (rc == 0)
+        op->stats.bytes_written += (int64_t)w.bytes.len;
+    floe__puffin_writer_free(&w);
+    floe__free(bi);
     return rc;
 }
 
@@ -462,6 +576,8 @@ int floe__rl_resolve(floe_rowlevel *op)
     if (rc == 0 && op->filter && !op->delete_all && !plan_filtered)
         rc = floe_expr_bind(&bound, scratch, plan->schema, op->filter, false);
     floe_vec groups = FLOE_VEC_INIT(pd_group);
+    floe_vec dvs = FLOE_VEC_INIT(dv_pending);
+    bool use_dvs = op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ && m->format_version >= 3;
     floe_vec gone = FLOE_VEC_INIT(int64_t);
     floe_vec given = FLOE_VEC_INIT(int64_t);
     floe_arrow_builder *keep = NULL;
@@ -513,7 +629,9 @@ int floe__rl_resolve(floe_rowlevel *op)
                 t->rows_deleted = (int64_t)gone.len;
                 op->stats.rows_deleted += (int64_t)gone.len;
             }
-            if (rc == 0 && op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ) {
+            if (rc == 0 && use_dvs) {
+                rc = dv_note(op, &dvs, t, task, &fp.pd, &gone);
+            } else if (rc == 0 && op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ) {
                 pd_group *g = NULL;
                 rc = group_for(&groups, t, &g);
                 for (size_t k = 0; rc == 0 && k < gone.len; k++) {
@@ -541,6 +659,11 @@ int floe__rl_resolve(floe_rowlevel *op)
     }
     for (size_t i = 0; rc == 0 && i < groups.len; i++)
         rc = write_pos_group(op, pd_schema, floe__vec_at(&groups, i));
+    if (rc == 0)
+        rc = dv_write(op, &dvs);
+    for (size_t i = 0; i < dvs.len; i++)
+        floe__free(((dv_pending *)floe__vec_at(&dvs, i))->pos);
+    floe__vec_free(&dvs);
     for (size_t i = 0; i < groups.len; i++)
         floe__vec_free(&((pd_group *)floe__vec_at(&groups, i))->pairs);
     floe__vec_free(&groups);
@@ -608,7 +731,7 @@ int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids
     if (rc == 0 && !idcopy)
         rc = floe__error_nomem();
     floe_partition_value none = {0, NULL};
-    char *path = rc == 0 ? delete_path(op, spec, &none) : NULL;
+    char *path = rc == 0 ? delete_path(op, spec, &none, "parquet") : NULL;
     if (rc == 0 && !path)
         rc = floe__error_code() ? floe__error_code() : FLOE_ENOMEM;
     if (rc == 0)

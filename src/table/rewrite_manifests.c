@@ -15,7 +15,7 @@
  */
 #include "manifest/manifest.h"
 #include "scan/scan.h"
-#include "table/table.h"
+#include "table/producer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +30,7 @@ typedef struct rm_op {
     floe_table *t;
     int32_t spec_id;
     int64_t target;
-    char uuid[37];
-    int64_t snapshot_id;
-    int attempt, next;
+    floe_producer prod;
     floe_rewrite_manifests_stats stats;
 } rm_op;
 
@@ -50,76 +48,17 @@ static int write_one(rm_op *op, const floe_table_metadata *base, floe_table_chan
                      const floe_manifest_info *model, int32_t content, const rm_entry *es,
                      size_t from, size_t to, floe_manifest_file **out)
 {
-    const char *dir = floe__props_get(&base->properties, "write.metadata.path");
-    char *path = dir ? floe__arena_sprintf(c->arena, "%s/%s-m%d.avro", dir, op->uuid, op->next)
-                     : floe__arena_sprintf(c->arena, "%s/metadata/%s-m%d.avro", base->location,
-                                           op->uuid, op->next);
-    op->next++;
-    floe_manifest_partition_field *pf =
-        floe__arena_calloc(c->arena, model->npartition_fields + 1, sizeof *pf);
-    if (!path || !pf)
-        return floe__error_nomem();
-    for (size_t i = 0; i < model->npartition_fields; i++) {
-        pf[i].field_id = model->partition_field_ids[i];
-        pf[i].name = model->partition_field_names[i];
-        pf[i].type = &model->partition_types[i];
-    }
-    floe_manifest_writer_options o = {0};
-    o.format_version = base->format_version >= 2 ? 2 : 1;
-    o.content = content;
-    o.partition_spec_id = op->spec_id;
-    o.npartition_fields = model->npartition_fields;
-    o.partition_fields = pf;
-    o.schema_json = model->schema_json;
-    o.partition_spec_json = model->partition_spec_json;
-    o.snapshot_id = op->snapshot_id;
-    o.sequence_number = FLOE_SEQ_UNASSIGNED;
-    o.manifest_path = path;
-    o.codec = floe__table_avro_codec(base);
-    o.compression_level = -1;
-    floe_buf bytes = FLOE_BUF_INIT;
-    floe_manifest_writer *w = NULL;
-    int rc = floe_manifest_writer_new(&w, &o, &bytes);
+    floe_producer_manifest mw;
+    int rc = floe__producer_manifest_open_like(&op->prod, base, model, op->spec_id, content,
+                                               c->arena, &mw);
     for (size_t i = from; rc == 0 && i < to; i++) {
         floe_manifest_entry e = *es[i].e;
         e.status = FLOE_ENTRY_EXISTING;
-        rc = floe_manifest_writer_add(w, &e);
+        rc = floe_manifest_writer_add(mw.w, &e);
     }
-    floe_manifest_file mf;
     if (rc == 0)
-        rc = floe_manifest_writer_finish(w, &mf);
-    if (rc == 0)
-        rc = floe__io_write_new(op->t->io, path, bytes.ptr, bytes.len);
-    const char **slot = rc == 0 ? floe__vec_push(&c->written) : NULL;
-    if (rc == 0 && !slot)
-        rc = floe__error_nomem();
-    if (slot)
-        *slot = path;
-    floe_manifest_file *copy = rc == 0 ? floe__arena_memdup(c->arena, &mf, sizeof mf) : NULL;
-    if (rc == 0 && !copy)
-        rc = floe__error_nomem();
-    if (copy && mf.npartitions) {
-        floe_field_summary *ps =
-            floe__arena_memdup(c->arena, mf.partitions, mf.npartitions * sizeof *ps);
-        for (size_t i = 0; ps && i < mf.npartitions; i++) {
-            if (ps[i].lower_bound.set && ps[i].lower_bound.len &&
-                !(ps[i].lower_bound.ptr = floe__arena_memdup(c->arena, ps[i].lower_bound.ptr,
-                                                             ps[i].lower_bound.len)))
-                rc = floe__error_nomem();
-            if (ps[i].upper_bound.set && ps[i].upper_bound.len &&
-                !(ps[i].upper_bound.ptr = floe__arena_memdup(c->arena, ps[i].upper_bound.ptr,
-                                                             ps[i].upper_bound.len)))
-                rc = floe__error_nomem();
-        }
-        copy->partitions = ps;
-        if (!ps)
-            rc = floe__error_nomem();
-    }
-    if (copy)
-        copy->manifest_path = path;
-    floe_manifest_writer_free(w);
-    floe__buf_free(&bytes);
-    *out = copy;
+        rc = floe__producer_manifest_close(&mw, op->t->io, c, NULL, c->arena, out);
+    floe__producer_manifest_free(&mw);
     return rc;
 }
 
@@ -162,7 +101,7 @@ static int rewrite_content(rm_op *op, const floe_table_metadata *base, floe_tabl
         const floe_manifest_info *info = floe_manifest_reader_info(mans[k]->reader);
         if (!model)
             model = info;
-        if (info->format_version > 2 || !info->schema_json || !info->partition_spec_json)
+        if (info->format_version > 3 || !info->schema_json || !info->partition_spec_json)
             rc = floe__error(FLOE_EUNSUPPORTED, "table", "cannot rewrite manifest %s",
                              mf->manifest_path);
         for (size_t j = 0; rc == 0 && j < mans[k]->nentries; j++) {
@@ -221,28 +160,18 @@ static int rewrite_content(rm_op *op, const floe_table_metadata *base, floe_tabl
 static int rm_prepare(const floe_table_metadata *base, floe_table_change *c, void *payload)
 {
     rm_op *op = payload;
-    op->attempt++;
-    int next = op->next;
     memset(&op->stats, 0, sizeof op->stats);
-    op->next = next;
     const floe_snapshot_ref *head = NULL;
     FLOE_TRY(floe__table_write_head(base, op->t->branch, false, &head));
     const floe_snapshot *parent = head ? floe__metadata_snapshot(base, head->snapshot_id) : NULL;
     if (!parent)
         return 0;
-    if (floe__metadata_snapshot(base, op->snapshot_id))
-        FLOE_TRY(floe__snapshot_id(&op->snapshot_id));
-    floe_buf pb = FLOE_BUF_INIT, ldata = FLOE_BUF_INIT;
-    const char *lpath = NULL;
+    FLOE_TRY(floe__producer_begin(&op->prod, base));
+    floe_buf ldata = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
-    int rc = floe__snapshot_manifest_list(parent, &pb, &lpath);
-    if (rc == 0 && !lpath)
-        rc = floe__error(FLOE_EUNSUPPORTED, "table",
-                         "rewrite_manifests of a v1 snapshot without a manifest list");
-    if (rc == 0)
-        rc = floe__io_read_all(op->t->io, lpath, (size_t)1 << 31, &ldata);
-    if (rc == 0)
-        rc = floe_manifest_list_read(&l, (const uint8_t *)ldata.ptr, ldata.len, lpath);
+    int rc = floe__producer_read_list(&op->prod, parent, &ldata, &l);
+    if (rc == 0 && !l)
+        return 0; /* nothing to rewrite */
     bool *replaced = rc == 0 ? floe__arena_calloc(c->arena, l->nentries + 1, sizeof *replaced)
                              : NULL;
     if (rc == 0 && !replaced)
@@ -263,17 +192,12 @@ static int rm_prepare(const floe_table_metadata *base, floe_table_change *c, voi
             *slot = &l->entries[i];
         kept++;
     }
-    int64_t seq = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
-    char *list_path = NULL;
     floe_vec kv = FLOE_VEC_INIT(floe_kv);
     if (rc == 0 && op->stats.rewritten_manifests_count) {
-        rc = floe__change_write_list(c, op->t->io, base, op->snapshot_id, op->attempt, op->uuid,
-                                     parent, seq, &manifests, &list_path);
         static const char *const carry[] = {"total-records",          "total-files-size",
                                             "total-data-files",       "total-delete-files",
                                             "total-position-deletes", "total-equality-deletes"};
-        if (rc == 0)
-            rc = floe__summary_put(c, &kv, "operation", "replace");
+        rc = floe__summary_put(c, &kv, "operation", "replace");
         if (rc == 0)
             rc = floe__summary_put(c, &kv, "manifests-created", "%lld",
                                    (long long)op->stats.added_manifests_count);
@@ -290,17 +214,19 @@ static int rm_prepare(const floe_table_metadata *base, floe_table_change *c, voi
             if (v)
                 rc = floe__summary_put(c, &kv, carry[i], "%s", v);
         }
+        floe_producer_snapshot ps = {0};
+        ps.parent = parent;
+        ps.manifests = &manifests;
+        ps.summary = &kv;
+        ps.branch = op->t->branch;
+        ps.head = head;
         if (rc == 0)
-            rc = floe__change_add_snapshot(c, base, op->snapshot_id, parent, seq, list_path, &kv,
-                                           0);
-        if (rc == 0)
-            rc = floe__change_advance_branch(c, base, op->t->branch, head, op->snapshot_id);
+            rc = floe__producer_commit(&op->prod, c, base, &ps);
     }
     floe__vec_free(&kv);
     floe__vec_free(&manifests);
     floe_manifest_list_free(l);
     floe__buf_free(&ldata);
-    floe__buf_free(&pb);
     return rc;
 }
 
@@ -322,8 +248,7 @@ int floe__table_rewrite_manifests(floe_table *t, int32_t spec_id, int64_t target
                                        "commit.manifest.target-size-bytes", 8388608, &op.target));
     if (op.target <= 0)
         op.target = 8388608;
-    FLOE_TRY(floe__uuid4(op.uuid));
-    FLOE_TRY(floe__snapshot_id(&op.snapshot_id));
+    FLOE_TRY(floe__producer_init(&op.prod, t->io));
     /* anything to do? (the manifest list only) */
     const floe_snapshot_ref *head = NULL;
     FLOE_TRY(floe__table_write_head(t->metadata, t->branch, false, &head));
@@ -355,7 +280,6 @@ int floe__table_rewrite_manifests(floe_table *t, int32_t spec_id, int64_t target
     floe__buf_free(&pb);
     if (rc < 0 || !work)
         return rc;
-    op.attempt = 0;
     rc = floe__table_commit(t, rm_prepare, &op);
     if (rc == 0)
         *out = op.stats;

@@ -119,9 +119,7 @@ int floe_rowlevel_new(floe_rowlevel **out, floe_table *t, const floe_rowlevel_op
         }
     }
     if (rc == 0)
-        rc = floe__uuid4(op->commit_uuid);
-    if (rc == 0)
-        rc = floe__snapshot_id(&op->snapshot_id);
+        rc = floe__producer_init(&op->prod, t->io);
     if (rc < 0) {
         floe_rowlevel_free(op);
         return rc;
@@ -301,143 +299,6 @@ int floe_rowlevel_set(floe_rowlevel *op, const char *key, const char *value)
 
 /* ---------------------------------------------------------------- manifests */
 
-typedef struct mwriter {
-    floe_manifest_writer *w;
-    floe_buf bytes, spec_json, schema_json;
-    char *path; /* change arena */
-} mwriter;
-
-static int mwriter_open(floe_rowlevel *op, const floe_table_metadata *m, floe_table_change *c,
-                        int32_t spec_id, int32_t content, mwriter *mw)
-{
-    memset(mw, 0, sizeof *mw);
-    const floe_partition_spec *spec = floe__metadata_spec(m, spec_id);
-    const floe_schema *schema = floe__metadata_current_schema(m);
-    if (!spec)
-        return floe__error(FLOE_EINVALID, "table", "unknown partition spec %d", (int)spec_id);
-    floe_manifest_partition_field *pf =
-        floe__arena_calloc(c->arena, spec->nfields ? spec->nfields : 1, sizeof *pf);
-    if (!pf)
-        return floe__error_nomem();
-    FLOE_TRY(floe__buf_putc(&mw->spec_json, '['));
-    for (size_t i = 0; i < spec->nfields; i++) {
-        const floe_partition_field *f = &spec->fields[i];
-        const floe_field *src = floe__schema_field_by_id(schema, f->source_id);
-        const floe_type *rt = src ? floe_transform_result_type(&f->transform, src->type) : NULL;
-        if (!rt)
-            return floe__error(FLOE_EINVALID, "table", "partition field %s: source %d missing",
-                               f->name, (int)f->source_id);
-        pf[i] = (floe_manifest_partition_field){f->field_id, f->name, rt};
-        FLOE_TRY(floe__buf_printf(&mw->spec_json, "%s{\"name\":", i ? "," : ""));
-        FLOE_TRY(floe__json_put_str(&mw->spec_json, f->name));
-        FLOE_TRY(floe__buf_puts(&mw->spec_json, ",\"transform\":\""));
-        FLOE_TRY(floe__transform_format(&f->transform, &mw->spec_json));
-        FLOE_TRY(floe__buf_printf(&mw->spec_json, "\",\"source-id\":%d,\"field-id\":%d}",
-                                  (int)f->source_id, (int)f->field_id));
-    }
-    FLOE_TRY(floe__buf_putc(&mw->spec_json, ']'));
-    FLOE_TRY(floe__schema_to_json(schema, &mw->schema_json));
-    const char *dir = floe__props_get(&m->properties, "write.metadata.path");
-    op->next_manifest++;
-    mw->path = dir ? floe__arena_sprintf(c->arena, "%s/%s-m%d.avro", dir, op->commit_uuid,
-                                         op->next_manifest)
-                   : floe__arena_sprintf(c->arena, "%s/metadata/%s-m%d.avro", m->location,
-                                         op->commit_uuid, op->next_manifest);
-    if (!mw->path)
-        return floe__error_nomem();
-    floe_manifest_writer_options wo = {0};
-    wo.format_version = m->format_version >= 2 ? 2 : 1;
-    wo.content = content;
-    wo.partition_spec_id = spec_id;
-    wo.npartition_fields = spec->nfields;
-    wo.partition_fields = pf;
-    wo.schema_json = mw->schema_json.ptr;
-    wo.partition_spec_json = mw->spec_json.ptr;
-    wo.snapshot_id = op->snapshot_id;
-    wo.sequence_number = FLOE_SEQ_UNASSIGNED;
-    wo.manifest_path = mw->path;
-    wo.codec = floe__table_avro_codec(m);
-    wo.compression_level = -1;
-    return floe_manifest_writer_new(&mw->w, &wo, &mw->bytes);
-}
-
-/* A copy of n bytes (a valid pointer even for n == 0). */
-static const uint8_t *dup_bytes(floe_arena *a, const uint8_t *p, size_t n)
-{
-    return n ? floe__arena_memdup(a, p, n) : floe__arena_alloc(a, 1);
-}
-
-/* Finish, write create-new (recorded as written by this attempt), copy the
- * list entry into the change arena. */
-static int mwriter_close(floe_rowlevel *op, floe_table_change *c, mwriter *mw,
-                         floe_manifest_file **out)
-{
-    floe_manifest_file mf;
-    int rc = floe_manifest_writer_finish(mw->w, &mf);
-    if (rc == 0)
-        rc = floe__io_write_new(op->t->io, mw->path, mw->bytes.ptr, mw->bytes.len);
-    const char **slot = rc == 0 ? floe__vec_push(&c->written) : NULL;
-    if (rc == 0 && !slot)
-        rc = floe__error_nomem();
-    if (rc == 0)
-        *slot = mw->path;
-    floe_manifest_file *copy = rc == 0 ? floe__arena_alloc(c->arena, sizeof *copy) : NULL;
-    if (rc == 0 && !copy)
-        rc = floe__error_nomem();
-    if (rc == 0) {
-        *copy = mf;
-        copy->manifest_path = mw->path;
-        /* partition summaries point into the writer: copy them */
-        if (mf.npartitions) {
-            floe_field_summary *ps =
-                floe__arena_memdup(c->arena, mf.partitions, mf.npartitions * sizeof *ps);
-            if (!ps)
-                return floe__error_nomem();
-            for (size_t i = 0; i < mf.npartitions; i++) {
-                if (ps[i].lower_bound.ptr &&
-                    !(ps[i].lower_bound.ptr =
-                          dup_bytes(c->arena, ps[i].lower_bound.ptr, ps[i].lower_bound.len)))
-                    return floe__error_nomem();
-                if (ps[i].upper_bound.ptr &&
-                    !(ps[i].upper_bound.ptr =
-                          dup_bytes(c->arena, ps[i].upper_bound.ptr, ps[i].upper_bound.len)))
-                    return floe__error_nomem();
-            }
-            copy->partitions = ps;
-        }
-        copy->key_metadata.ptr = NULL;
-        copy->key_metadata.len = 0;
-        *out = copy;
-    }
-    return rc;
-}
-
-static void mwriter_free(mwriter *mw)
-{
-    floe_manifest_writer_free(mw->w);
-    floe__buf_free(&mw->bytes);
-    floe__buf_free(&mw->spec_json);
-    floe__buf_free(&mw->schema_json);
-}
-
-static int read_list(floe_rowlevel *op, const floe_snapshot *s, floe_buf *data,
-                     floe_manifest_list **out)
-{
-    *out = NULL;
-    floe_buf pb = FLOE_BUF_INIT;
-    const char *path = NULL;
-    int rc = floe__snapshot_manifest_list(s, &pb, &path);
-    if (rc == 0 && !path && s->n_manifests)
-        rc = floe__error(FLOE_EUNSUPPORTED, "table",
-                         "row-level changes to a v1 snapshot without a manifest list");
-    if (rc == 0 && path)
-        rc = floe__io_read_all(op->t->io, path, (size_t)1 << 31, data);
-    if (rc == 0 && path)
-        rc = floe_manifest_list_read(out, (const uint8_t *)data->ptr, data->len, path);
-    floe__buf_free(&pb);
-    return rc;
-}
-
 static int read_manifest(floe_rowlevel *op, const floe_manifest_file *mf, floe_buf *data,
                          floe_manifest **out)
 {
@@ -472,6 +333,25 @@ static bool same_partition(const floe_partition_value *a, const floe_partition_v
 }
 
 /* Can delete file `d` (spec `spec_id`) apply to a data file we touch? */
+static bool is_dv(const floe_data_file *d)
+{
+    return d->content == FLOE_FILE_POSITION_DELETES && d->has_content_offset &&
+           d->file_format && strcmp(d->file_format, "PUFFIN") == 0;
+}
+
+/* Does the operation add a DV for data file `path`? (Java's
+ * validateAddedDVs: two DVs for one data file in a snapshot are invalid.) */
+static bool adds_dv_for(const floe_rowlevel *op, const char *path)
+{
+    for (size_t i = 0; i < op->delete_files.len; i++) {
+        const floe_data_file *d = floe__vec_at(&op->delete_files, i);
+        if (d->referenced_data_file && d->file_format && strcmp(d->file_format, "PUFFIN") == 0 &&
+            strcmp(d->referenced_data_file, path) == 0)
+            return true;
+    }
+    return false;
+}
+
 static bool delete_applies(floe_rowlevel *op, const floe_data_file *d, int32_t spec_id)
 {
     for (size_t i = 0; i < op->touched.len; i++) {
@@ -544,7 +424,7 @@ static int check_snapshot(floe_rowlevel *op, const floe_table_metadata *base,
 {
     floe_buf ldata = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
-    int rc = read_list(op, s, &ldata, &l);
+    int rc = floe__producer_read_list(&op->prod, s, &ldata, &l);
     for (size_t i = 0; rc == 0 && l && i < l->nentries; i++) {
         const floe_manifest_file *mf = &l->entries[i];
         if (mf->added_snapshot_id != s->snapshot_id)
@@ -583,7 +463,14 @@ static int check_snapshot(floe_rowlevel *op, const floe_table_metadata *base,
                 if (touched_by_path(op, d->file_path))
                     rc = add_path(&cf->deleted, d->file_path);
             } else if (d->content != FLOE_FILE_DATA && e->status == FLOE_ENTRY_ADDED) {
-                if (delete_applies(op, d, mf->partition_spec_id))
+                if (is_dv(d) && d->referenced_data_file && adds_dv_for(op, d->referenced_data_file))
+                    rc = floe__error(FLOE_EINVALID, "table",
+                                     "Found concurrently added DV for %s: DV{location=%s, "
+                                     "offset=%lld, length=%lld, referencedDataFile=%s}",
+                                     d->referenced_data_file, d->file_path,
+                                     (long long)d->content_offset,
+                                     (long long)d->content_size_in_bytes, d->referenced_data_file);
+                else if (delete_applies(op, d, mf->partition_spec_id))
                     rc = add_path(&cf->deletes, d->file_path);
             }
         }
@@ -663,37 +550,7 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
 
 /* ---------------------------------------------------------------- summary */
 
-typedef struct counts {
-    int64_t added_files, added_records, added_size;
-    int64_t removed_files, removed_records, removed_size;
-    int64_t pos_files, eq_files, pos_records, eq_records, delete_size;
-    /* delete files removed (rewrite_data_files' dangling deletes) */
-    int64_t removed_pos_files, removed_eq_files, removed_pos_records, removed_eq_records,
-        removed_delete_size;
-} counts;
-
-/* Distinct partitions changed (Java's changed-partition-count): keys
- * "<spec>/<partition path>" of every added or removed file. */
-static int note_partition(floe_strmap *seen, floe_vec *keys, const floe_table_metadata *m,
-                          int32_t spec_id, const floe_partition_value *pv)
-{
-    const floe_partition_spec *spec = floe__metadata_spec(m, spec_id);
-    floe_buf b = FLOE_BUF_INIT;
-    int rc = floe__buf_printf(&b, "%d/", (int)spec_id);
-    if (rc == 0 && spec && spec->nfields && pv->n == spec->nfields)
-        rc = floe_partition_path(spec, pv, &b);
-    if (rc == 0 && !floe__strmap_has(seen, b.ptr)) {
-        char **slot = floe__vec_push(keys);
-        if (!slot) {
-            rc = floe__error_nomem();
-        } else {
-            *slot = floe__buf_detach(&b);
-            rc = floe__strmap_put(seen, *slot, NULL);
-        }
-    }
-    floe__buf_free(&b);
-    return rc;
-}
+typedef floe_summary_counts counts;
 
 static const char *operation_of(const floe_rowlevel *op, const counts *n)
 {
@@ -701,68 +558,13 @@ static const char *operation_of(const floe_rowlevel *op, const counts *n)
         return "overwrite";
     if (op->kind == FLOE_ROWLEVEL_REWRITE)
         return "replace";
-    bool adds = n->added_files > 0, deletes = n->pos_files + n->eq_files > 0;
+    bool adds = n->added_files > 0, deletes = n->pos_files + n->eq_files + n->dvs > 0;
     bool removes = n->removed_files > 0;
     if (adds && !deletes && !removes)
         return "append";
     if (!adds)
         return "delete";
     return "overwrite";
-}
-
-static int build_summary(floe_rowlevel *op, const floe_snapshot *parent, const counts *n,
-                         int64_t changed, floe_table_change *c, floe_vec *kv)
-{
-    FLOE_TRY(floe__summary_put(c, kv, "operation", "%s", operation_of(op, n)));
-    for (size_t i = 0; i < op->extra.n; i++)
-        FLOE_TRY(floe__summary_put(c, kv, op->extra.items[i].key, "%s", op->extra.items[i].value));
-    if (op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC)
-        FLOE_TRY(floe__summary_put(c, kv, "replace-partitions", "true"));
-    int64_t ndel = n->pos_files + n->eq_files;
-    struct {
-        const char *key;
-        int64_t v;
-    } set[] = {
-        {"added-data-files", n->added_files},
-        {"deleted-data-files", n->removed_files},
-        {"added-equality-delete-files", n->eq_files},
-        {"added-position-delete-files", n->pos_files},
-        {"added-delete-files", ndel},
-        {"added-records", n->added_records},
-        {"deleted-records", n->removed_records},
-        {"added-files-size", n->added_size + n->delete_size},
-        {"removed-files-size", n->removed_size + n->removed_delete_size},
-        {"added-position-deletes", n->pos_records},
-        {"added-equality-deletes", n->eq_records},
-        {"removed-position-delete-files", n->removed_pos_files},
-        {"removed-equality-delete-files", n->removed_eq_files},
-        {"removed-delete-files", n->removed_pos_files + n->removed_eq_files},
-        {"removed-position-deletes", n->removed_pos_records},
-        {"removed-equality-deletes", n->removed_eq_records},
-    };
-    for (size_t i = 0; i < FLOE_ARRAY_LEN(set); i++)
-        if (set[i].v > 0)
-            FLOE_TRY(floe__summary_put(c, kv, set[i].key, "%lld", (long long)set[i].v));
-    FLOE_TRY(floe__summary_put(c, kv, "changed-partition-count", "%lld", (long long)changed));
-    struct {
-        const char *key;
-        int64_t delta;
-    } totals[] = {
-        {"total-records", n->added_records - n->removed_records},
-        {"total-files-size",
-         n->added_size + n->delete_size - n->removed_size - n->removed_delete_size},
-        {"total-data-files", n->added_files - n->removed_files},
-        {"total-delete-files", ndel - n->removed_pos_files - n->removed_eq_files},
-        {"total-position-deletes", n->pos_records - n->removed_pos_records},
-        {"total-equality-deletes", n->eq_records - n->removed_eq_records},
-    };
-    for (size_t i = 0; i < FLOE_ARRAY_LEN(totals); i++) {
-        bool ok = true;
-        int64_t prev = parent ? floe__summary_int(parent, totals[i].key, &ok) : 0;
-        if (ok)
-            FLOE_TRY(floe__summary_put(c, kv, totals[i].key, "%lld", (long long)(prev + totals[i].delta)));
-    }
-    return 0;
 }
 
 /* ---------------------------------------------------------------- commit */
@@ -785,6 +587,19 @@ static int push_mf(floe_vec *v, const floe_manifest_file *mf)
     return 0;
 }
 
+/* The key of a removal: the path, and for a deletion vector (one blob of
+ * a Puffin file that may hold others) its content offset too. */
+static const char *removal_key(floe_buf *b, const char *path, bool dv, int64_t offset)
+{
+    if (!dv)
+        return path;
+    floe__buf_clear(b);
+    if (floe__buf_printf(b, "%s#%lld", path, (long long)offset) < 0)
+        return NULL;
+    return b->ptr;
+}
+
+
 /* Rewrite a parent data manifest that holds removed files; `found` counts
  * them. Returns 1 through *rewritten when it did. */
 static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe_table_change *c,
@@ -795,29 +610,45 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
     floe_manifest *man = NULL;
     int rc = read_manifest(op, mf, &data, &man);
     bool hit = false;
-    for (size_t k = 0; rc == 0 && k < man->nentries && !hit; k++)
-        hit = man->entries[k].status != FLOE_ENTRY_DELETED &&
-              floe__strmap_has(rc_->removed, man->entries[k].data_file.file_path);
+    floe_buf key = FLOE_BUF_INIT;
+    for (size_t k = 0; rc == 0 && k < man->nentries && !hit; k++) {
+        const floe_data_file *d = &man->entries[k].data_file;
+        const char *kk = removal_key(&key, d->file_path, is_dv(d), d->content_offset);
+        if (!kk)
+            rc = floe__error_nomem();
+        hit = kk && man->entries[k].status != FLOE_ENTRY_DELETED &&
+              floe__strmap_has(rc_->removed, kk);
+    }
     if (rc == 0 && !hit)
         rc = push_mf(out, mf);
     if (rc == 0 && hit) {
-        mwriter mw;
+        floe_producer_manifest mw;
         floe_manifest_file *nmf = NULL;
-        rc = mwriter_open(op, base, c, mf->partition_spec_id, mf->content, &mw);
+        rc = floe__producer_manifest_open(&op->prod, base, mf->partition_spec_id, mf->content,
+                                          c->arena, &mw);
         for (size_t k = 0; rc == 0 && k < man->nentries; k++) {
             floe_manifest_entry e = man->entries[k];
             if (e.status == FLOE_ENTRY_DELETED)
                 continue;
             const floe_data_file *d = &e.data_file;
-            if (floe__strmap_has(rc_->removed, d->file_path)) {
+            const char *kk = removal_key(&key, d->file_path, is_dv(d), d->content_offset);
+            if (!kk) {
+                rc = floe__error_nomem();
+                break;
+            }
+            if (floe__strmap_has(rc_->removed, kk)) {
                 e.status = FLOE_ENTRY_DELETED;
                 e.has_snapshot_id = true;
-                e.snapshot_id = op->snapshot_id;
+                e.snapshot_id = op->prod.snapshot_id;
                 (*found)++;
                 if (d->content == FLOE_FILE_DATA) {
                     n->removed_files++;
                     n->removed_records += d->record_count;
                     n->removed_size += d->file_size_in_bytes;
+                } else if (is_dv(d)) {
+                    n->removed_dvs++;
+                    n->removed_pos_records += d->record_count;
+                    n->removed_delete_size += d->content_size_in_bytes;
                 } else if (d->content == FLOE_FILE_POSITION_DELETES) {
                     n->removed_pos_files++;
                     n->removed_pos_records += d->record_count;
@@ -833,11 +664,12 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
             rc = floe_manifest_writer_add(mw.w, &e);
         }
         if (rc == 0)
-            rc = mwriter_close(op, c, &mw, &nmf);
-        mwriter_free(&mw);
+            rc = floe__producer_manifest_close(&mw, op->t->io, c, NULL, c->arena, &nmf);
+        floe__producer_manifest_free(&mw);
         if (rc == 0)
             rc = push_mf(out, nmf);
     }
+    floe__buf_free(&key);
     floe_manifest_free(man);
     floe__buf_free(&data);
     return rc;
@@ -847,41 +679,32 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
 {
     rl_commit *cm = payload;
     floe_rowlevel *op = cm->op;
-    op->attempt++;
+    FLOE_TRY(floe__producer_begin(&op->prod, base));
     const floe_snapshot_ref *head = floe__metadata_ref(base, op->branch), *from = NULL;
     FLOE_TRY(floe__table_write_head(base, op->branch, op->t->create_branch, &from));
     FLOE_TRY(validate(op, base, from));
     const floe_snapshot *parent = from ? floe__metadata_snapshot(base, from->snapshot_id) : NULL;
-    if (floe__metadata_snapshot(base, op->snapshot_id))
-        FLOE_TRY(floe__snapshot_id(&op->snapshot_id));
     counts n;
     memset(&n, 0, sizeof n);
     floe_vec manifests = FLOE_VEC_INIT(const floe_manifest_file *);
     floe_buf ldata = FLOE_BUF_INIT;
     floe_manifest_list *plist = NULL;
-    int rc = parent ? read_list(op, parent, &ldata, &plist) : 0;
+    int rc = parent ? floe__producer_read_list(&op->prod, parent, &ldata, &plist) : 0;
     /* the new data manifest */
     if (rc == 0 && cm->nfiles) {
-        mwriter mw;
+        floe_producer_manifest mw;
         floe_manifest_file *mf = NULL;
-        rc = mwriter_open(op, base, c, base->default_spec_id, FLOE_MANIFEST_DATA, &mw);
+        rc = floe__producer_manifest_open(&op->prod, base, base->default_spec_id,
+                                          FLOE_MANIFEST_DATA, c->arena, &mw);
         for (size_t i = 0; rc == 0 && i < cm->nfiles; i++) {
-            floe_manifest_entry e;
-            memset(&e, 0, sizeof e);
-            e.status = FLOE_ENTRY_ADDED;
-            e.has_snapshot_id = true;
-            e.snapshot_id = op->snapshot_id;
-            e.sequence_number = FLOE_SEQ_UNASSIGNED;
-            e.file_sequence_number = FLOE_SEQ_UNASSIGNED;
-            e.data_file = cm->files[i];
             n.added_files++;
             n.added_records += cm->files[i].record_count;
             n.added_size += cm->files[i].file_size_in_bytes;
-            rc = floe_manifest_writer_add(mw.w, &e);
+            rc = floe__producer_manifest_add_new(&mw, &cm->files[i]);
         }
         if (rc == 0)
-            rc = mwriter_close(op, c, &mw, &mf);
-        mwriter_free(&mw);
+            rc = floe__producer_manifest_close(&mw, op->t->io, c, NULL, c->arena, &mf);
+        floe__producer_manifest_free(&mw);
         if (rc == 0)
             rc = push_mf(&manifests, mf);
     }
@@ -893,34 +716,32 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
             first = specs[k] != specs[i];
         if (!first)
             continue;
-        mwriter mw;
+        floe_producer_manifest mw;
         floe_manifest_file *mf = NULL;
-        rc = mwriter_open(op, base, c, specs[i], FLOE_MANIFEST_DELETES, &mw);
+        rc = floe__producer_manifest_open(&op->prod, base, specs[i], FLOE_MANIFEST_DELETES,
+                                          c->arena, &mw);
         for (size_t k = i; rc == 0 && k < op->delete_files.len; k++) {
             if (specs[k] != specs[i])
                 continue;
             const floe_data_file *d = floe__vec_at(&op->delete_files, k);
-            floe_manifest_entry e;
-            memset(&e, 0, sizeof e);
-            e.status = FLOE_ENTRY_ADDED;
-            e.has_snapshot_id = true;
-            e.snapshot_id = op->snapshot_id;
-            e.sequence_number = FLOE_SEQ_UNASSIGNED;
-            e.file_sequence_number = FLOE_SEQ_UNASSIGNED;
-            e.data_file = *d;
-            if (d->content == FLOE_FILE_POSITION_DELETES) {
+            if (is_dv(d)) {
+                n.dvs++;
+                n.pos_records += d->record_count;
+                n.delete_size += d->content_size_in_bytes;
+            } else if (d->content == FLOE_FILE_POSITION_DELETES) {
                 n.pos_files++;
                 n.pos_records += d->record_count;
+                n.delete_size += d->file_size_in_bytes;
             } else {
                 n.eq_files++;
                 n.eq_records += d->record_count;
+                n.delete_size += d->file_size_in_bytes;
             }
-            n.delete_size += d->file_size_in_bytes;
-            rc = floe_manifest_writer_add(mw.w, &e);
+            rc = floe__producer_manifest_add_new(&mw, d);
         }
         if (rc == 0)
-            rc = mwriter_close(op, c, &mw, &mf);
-        mwriter_free(&mw);
+            rc = floe__producer_manifest_close(&mw, op->t->io, c, NULL, c->arena, &mf);
+        floe__producer_manifest_free(&mw);
         if (rc == 0)
             rc = push_mf(&manifests, mf);
     }
@@ -938,42 +759,42 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
         rc = floe__error(FLOE_EINVALID, "table", "Missing required files to delete: %zu of %zu",
                          cm->nremoved - found, cm->nremoved);
     /* changed partitions */
-    floe_strmap *seen = rc == 0 ? floe__strmap_new() : NULL;
-    floe_vec keys = FLOE_VEC_INIT(char *);
-    if (rc == 0 && !seen)
-        rc = floe__error_nomem();
+    floe_partition_set parts;
+    if (rc == 0)
+        rc = floe__partition_set_init(&parts);
+    else
+        memset(&parts, 0, sizeof parts);
     for (size_t i = 0; rc == 0 && i < cm->nfiles; i++)
-        rc = note_partition(seen, &keys, base, base->default_spec_id, &cm->files[i].partition);
+        rc = floe__partition_set_add(&parts, base, base->default_spec_id, &cm->files[i].partition);
     for (size_t i = 0; rc == 0 && i < op->delete_files.len; i++)
-        rc = note_partition(seen, &keys, base, specs[i],
-                            &((floe_data_file *)floe__vec_at(&op->delete_files, i))->partition);
+        rc = floe__partition_set_add(
+            &parts, base, specs[i],
+            &((floe_data_file *)floe__vec_at(&op->delete_files, i))->partition);
     for (size_t i = 0; rc == 0 && i < op->touched.len; i++) {
         const floe_rl_touched *t = floe__vec_at(&op->touched, i);
         if (t->removed)
-            rc = note_partition(seen, &keys, base, t->spec_id, &t->partition);
+            rc = floe__partition_set_add(&parts, base, t->spec_id, &t->partition);
     }
-    int64_t changed = seen ? (int64_t)floe__strmap_len(seen) : 0;
-    floe__strmap_free(seen);
-    for (size_t i = 0; i < keys.len; i++)
-        floe__free(((char **)keys.items)[i]);
-    floe__vec_free(&keys);
-    /* manifest list */
-    int64_t seq = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
-    char *list_path = NULL;
-    if (rc == 0)
-        rc = floe__change_write_list(c, op->t->io, base, op->snapshot_id, op->attempt,
-                                     op->commit_uuid, parent, seq, &manifests, &list_path);
-    floe__vec_free(&manifests);
+    floe_summary_options so = {0};
+    so.operation = operation_of(op, &n);
+    so.extra = &op->extra;
+    so.replace_partitions = op->kind == FLOE_ROWLEVEL_OVERWRITE_DYNAMIC;
+    so.changed_partitions = floe__partition_set_count(&parts);
+    floe__partition_set_free(&parts);
     /* snapshot + branch */
     floe_vec kv = FLOE_VEC_INIT(floe_kv);
     if (rc == 0)
-        rc = build_summary(op, parent, &n, changed, c, &kv);
+        rc = floe__producer_summary(c, &kv, &so, &n, parent);
+    floe_producer_snapshot ps = {0};
+    ps.parent = parent;
+    ps.manifests = &manifests;
+    ps.summary = &kv;
+    ps.branch = op->branch;
+    ps.head = head;
     if (rc == 0)
-        rc = floe__change_add_snapshot(c, base, op->snapshot_id, parent, seq, list_path, &kv,
-                                       n.added_records);
+        rc = floe__producer_commit(&op->prod, c, base, &ps);
     floe__vec_free(&kv);
-    if (rc == 0)
-        rc = floe__change_advance_branch(c, base, op->branch, head, op->snapshot_id);
+    floe__vec_free(&manifests);
     floe_manifest_list_free(plist);
     floe__buf_free(&ldata);
     return rc;
@@ -1060,8 +881,13 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < op->touched.len; i++) {
         floe_rl_touched *t = floe__vec_at(&op->touched, i);
-        if (t->removed && !floe__strmap_has(cm.removed, t->path)) {
-            rc = floe__strmap_put(cm.removed, t->path, t);
+        const char *key = !t->is_dv ? t->path
+                                    : floe__arena_sprintf(op->arena, "%s#%lld", t->path,
+                                                          (long long)t->content_offset);
+        if (!key)
+            rc = floe__error_nomem();
+        else if (t->removed && !floe__strmap_has(cm.removed, key)) {
+            rc = floe__strmap_put(cm.removed, key, t);
             cm.nremoved++;
             cm.removes_deletes = cm.removes_deletes || t->content != FLOE_FILE_DATA;
         }
@@ -1079,7 +905,7 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
             if (op->writer)
                 floe__append_keep(op->writer);
             if (rc == 0 && snapshot_id)
-                *snapshot_id = op->snapshot_id;
+                *snapshot_id = op->prod.snapshot_id;
         }
     }
     floe__strmap_free(cm.removed);

@@ -12,6 +12,7 @@
 
 #include "expr/expr.h"
 #include "manifest/manifest.h"
+#include "table/producer.h"
 #include "table/table.h"
 #include "table/writer.h"
 
@@ -38,6 +39,8 @@ typedef struct floe_rl_touched {
     int64_t file_size_in_bytes;
     int64_t rows_deleted; /* live rows removed */
     bool removed;         /* copy-on-write: the file leaves the table */
+    bool is_dv;           /* a deletion vector: one blob of `path` at content_offset */
+    int64_t content_offset;
 } floe_rl_touched;
 
 struct floe_rowlevel {
@@ -60,10 +63,8 @@ struct floe_rowlevel {
     floe_vec delete_specs;   /* int32_t: partition spec id of each delete file */
     floe_vec own_files;      /* char* heap: delete files written */
     floe_props extra;
-    char commit_uuid[37];
-    int64_t snapshot_id;
-    int attempt;
-    int next_manifest;
+    floe_producer prod; /* commit uuid, snapshot id, attempts, manifests */
+    int next_file;      /* N of the delete files' names */
     const floe_data_file *new_files; /* at commit: the added data files (writer's) */
     size_t nnew_files;
     bool resolved; /* rows found, files written */

@@ -20,6 +20,7 @@
 #include "util/time.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- helpers */
@@ -516,15 +517,38 @@ static int prepare_drop_ref(const floe_table_metadata *base, floe_table_change *
     return 0;
 }
 
+/* Java's TableMetadata.replaceProperties: `format-version` is reserved; a
+ * new value upgrades the table (upgrade-format-version; the builder refuses
+ * downgrades and versions above 3 with Java's messages) and is not stored. */
 static int prepare_properties(const floe_table_metadata *base, floe_table_change *c, op *o)
 {
-    FLOE_UNUSED(base);
-    if (o->set && o->set->n) {
+    size_t n = o->set ? o->set->n : 0, kept = 0;
+    floe_kv *kv = n ? floe__arena_alloc(c->arena, n * sizeof *kv) : NULL;
+    if (n && !kv)
+        return floe__error_nomem();
+    for (size_t i = 0; i < n; i++) {
+        const floe_kv *p = &o->set->items[i];
+        if (strcmp(p->key, "format-version") != 0) {
+            kv[kept++] = *p;
+            continue;
+        }
+        char *end = NULL;
+        long v = strtol(p->value, &end, 10);
+        if (!*p->value || *end || v < 1 || v > 1000)
+            return invalid("For input string: \"%s\"", p->value);
+        if (v == base->format_version)
+            continue;
+        floe_table_update *u = floe__change_update(c, FLOE_UPD_UPGRADE_FORMAT_VERSION);
+        if (!u)
+            return floe__error_nomem();
+        u->id = v;
+    }
+    if (kept) {
         floe_table_update *u = floe__change_update(c, FLOE_UPD_SET_PROPERTIES);
         if (!u)
             return floe__error_nomem();
-        u->kv = o->set->items;
-        u->nkv = o->set->n;
+        u->kv = kv;
+        u->nkv = kept;
     }
     if (o->nremove) {
         floe_table_update *u = floe__change_update(c, FLOE_UPD_REMOVE_PROPERTIES);

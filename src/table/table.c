@@ -269,9 +269,12 @@ int floe__table_initial_metadata(const floe_table_create_options *c, const char 
             format = 1;
         else if (strcmp(fv, "2") == 0)
             format = 2;
+        else if (strcmp(fv, "3") == 0)
+            format = 3;
         else
             rc = floe__error(FLOE_EINVALID, "table",
-                             "Unsupported format version: %s (floe creates v1 and v2 tables)", fv);
+                             "Unsupported format version: %s (floe creates v1, v2 and v3 tables)",
+                             fv);
     }
     if (rc == 0 && !c->schema_json)
         rc = floe__error(FLOE_EINVALID, "table", "a new table needs a schema");
@@ -329,6 +332,8 @@ int floe__table_initial_metadata(const floe_table_create_options *c, const char 
                               format, uuid);
         if (rc == 0)
             rc = floe__json_put_str(&b, location);
+        if (rc == 0 && format >= 3)
+            rc = floe__buf_puts(&b, ",\"next-row-id\":0"); /* spec "Row Lineage" */
         if (rc == 0)
             rc = floe__buf_printf(&b,
                                   ",\"last-sequence-number\":0,\"last-updated-ms\":%lld,"
@@ -485,7 +490,7 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
         rc = floe__io_write_new(t->io, file, text.ptr, text.len);
     floe__buf_free(&text);
     if (rc == 0) {
-        rc = floe_catalog_register_table(catalog, ident, file);
+        rc = floe__catalog_register_table_md(catalog, ident, file, m);
         if (rc < 0) {
             const char *one[] = {file};
             int code = rc;

@@ -91,13 +91,6 @@ void floe__paths_truncate(floe_vec *paths, size_t n);
 void floe__paths_remove(floe_vec *paths, floe_fileio *io);
 void floe__paths_free(floe_vec *paths);
 
-/* Snapshot-summary helpers shared by appends and row-level commits
- * (append.c): an integer summary value (*ok false when absent or not a
- * number), and one "key" = printf(...) entry added to `kv` (floe_kv items
- * allocated in the change's arena). */
-int64_t floe__summary_int(const floe_snapshot *s, const char *key, bool *ok);
-int floe__summary_put(floe_table_change *c, floe_vec *kv, const char *k, const char *fmt, ...)
-    FLOE_PRINTF(4, 5);
 void floe__change_free(floe_table_change *c);
 void floe__change_reset(floe_table_change *c);
 floe_requirement *floe__change_require(floe_table_change *c, floe_requirement_type type);
@@ -107,30 +100,9 @@ int floe__change_set_ref(floe_table_change *c, const floe_snapshot_ref *ref);
 /* assert-ref-snapshot-id for the ref's state in `base`. */
 int floe__change_assert_ref(floe_table_change *c, const floe_table_metadata *base,
                             const char *ref);
-/* append.c: the Avro codec for manifests and lists of `m`
+/* producer.c: the Avro codec for manifests and lists of `m`
  * (write.avro.compression-codec, gzip = deflate by default as Java). */
 floe_avro_codec floe__table_avro_codec(const floe_table_metadata *m);
-/* append.c: write the manifest list of a new snapshot (the `manifests`
- * vector of const floe_manifest_file *) as
- * <metadata dir>/snap-<id>-<attempt>-<uuid>.avro, recorded in c->written;
- * *list_path (in the change's arena) is its location. */
-int floe__change_write_list(floe_table_change *c, floe_fileio *io,
-                            const floe_table_metadata *base, int64_t snapshot_id, int attempt,
-                            const char *commit_uuid, const floe_snapshot *parent, int64_t seq,
-                            const floe_vec *manifests, char **list_path);
-/* append.c: the add-snapshot update of a new snapshot on `base` (parent may
- * be NULL): timestamp never before the base's last update, current schema,
- * manifest list, summary `kv` (floe_kv, copied), and for v3 first-row-id /
- * added-rows. */
-int floe__change_add_snapshot(floe_table_change *c, const floe_table_metadata *base,
-                              int64_t snapshot_id, const floe_snapshot *parent, int64_t seq,
-                              const char *list_path, const floe_vec *kv, int64_t added_rows);
-/* Require `branch` to be where `base` has it and, unless snapshot_id < 0
- * (a staged snapshot), move it (keeping head's retention settings) there. */
-int floe__change_advance_branch(floe_table_change *c, const floe_table_metadata *base,
-                                const char *branch, const floe_snapshot_ref *head,
-                                int64_t snapshot_id);
-
 /* Parse one REST TableUpdate object into the change (its arena);
  * *format_version as in floe__update_parse. */
 int floe__change_update_parse(floe_table_change *c, const struct floe_json *u,

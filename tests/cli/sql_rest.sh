@@ -13,14 +13,7 @@ trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$T"' EXIT
 
 mkdir -p "$T/wh"
 printf 'sekrit\n' >"$T/tok"
-"$FLOE_BIN" serve --warehouse "$T/wh" --port 0 --token-file "$T/tok" >"$T/out" 2>"$T/err" &
-pid=$!
-port=
-for _ in $(seq 1 100); do
-  port=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$T/out"); [ -n "$port" ] && break; sleep 0.05
-done
-if [ -z "$port" ]; then echo "skipped: floe serve did not start: $(cat "$T/err")"; exit 77; fi
-U="http://127.0.0.1:$port"
+serve_start "$T" --warehouse "$T/wh" --token-file "$T/tok"
 C() { "$FLOE_BIN" sql --warehouse "$T/client" --format csv --conf token=sekrit "$@"; }
 
 out=$(C --catalog-uri "$U" -c "CREATE NAMESPACE shop; CREATE TABLE shop.t (id BIGINT, s STRING);

@@ -367,6 +367,19 @@ def test_d_spark_rewrites_a_floe_table(cells):
     t.check()
 
 
+def lineage_matches(t):
+    """Spark's and floe's _row_id / _last_updated_sequence_number agree at every snapshot."""
+    t.sql("REFRESH TABLE {T}")
+    lq = "SELECT id, _row_id, _last_updated_sequence_number FROM {T}"
+    for sid in list(t.model) + [None]:
+        q = lq + (f" VERSION AS OF {sid}" if sid else "")
+        want = sorted((x.id, x._row_id, x._last_updated_sequence_number)
+                      for x in t.sql(q).collect())
+        got = sorted((int(x["id"]), x["_row_id"], x["_last_updated_sequence_number"])
+                     for x in t.frows(q))
+        assert got == want and all(v is not None for _, v, _ in want), (sid, got, want)
+
+
 # --- e. v3 tables Spark writes: deletion vectors, row lineage ----------------------------
 
 def test_e_spark_v3_deletion_vectors_and_row_lineage(cells):
@@ -404,16 +417,76 @@ def test_e_spark_v3_deletion_vectors_and_row_lineage(cells):
     # Spark's _row_id and _last_updated_sequence_number metadata columns, at every
     # snapshot: inherited from first_row_id + _pos and the data sequence number, or
     # stored in the file (the updated row keeps its _row_id)
+    lineage_matches(t)
     lq = "SELECT id, _row_id, _last_updated_sequence_number FROM {T}"
-    for sid in list(t.model) + [None]:
-        q = lq + (f" VERSION AS OF {sid}" if sid else "")
-        want = sorted((x.id, x._row_id, x._last_updated_sequence_number)
-                      for x in t.sql(q).collect())
-        got = sorted((int(x["id"]), x["_row_id"], x["_last_updated_sequence_number"])
-                     for x in t.frows(q))
-        assert got == want and all(v is not None for _, v, _ in want), (sid, got, want)
     upd = [x for x in t.sql(lq).collect() if x.id == 4]
     assert upd and upd[0]._last_updated_sequence_number > 1, upd
+
+
+def test_e2_floe_v3_deletion_vectors_and_row_lineage(cells):
+    """floe writes a v3 table (row ids, DVs merged per data file); Spark reads every
+    snapshot with the same rows and _row_id values, then writes DVs on floe's files that
+    floe merges again."""
+    t = Table(cells, "fv3")
+    t.fsql(f"CREATE TABLE {{T}} ({COLS}) USING iceberg PARTITIONED BY (s) "
+           "TBLPROPERTIES ('format-version'='3', 'write.delete.mode'='merge-on-read', "
+           "'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')")
+    rows = [r(i) for i in range(1, 9)]
+    t.fsql("INSERT INTO {T} VALUES " + vals(rows))
+    t.record(rows)
+    t.fsql("INSERT INTO {T} VALUES " + vals([r(9), r(10)]))
+    rows += [r(9), r(10)]
+    t.record(rows)
+    t.fsql("DELETE FROM {T} WHERE id IN (2, 5)")
+    rows = [x for x in rows if x["id"] not in (2, 5)]
+    t.record(rows)
+    t.fsql("DELETE FROM {T} WHERE id IN (8, 9)")  # DVs on files that have one: merged
+    rows = [x for x in rows if x["id"] not in (8, 9)]
+    t.record(rows)
+    t.fsql("UPDATE {T} SET dec = 77.70BD WHERE id = 4")
+    rows = [x if x["id"] != 4 else r(4, dec="77.70") for x in rows]
+    t.record(rows)
+    dvs = t.sql("SELECT file_format, referenced_data_file FROM {T}.delete_files").collect()
+    assert dvs and all(x.file_format == "PUFFIN" for x in dvs)
+    assert len({x.referenced_data_file for x in dvs}) == len(dvs)  # one DV per data file
+    t.check()
+    lineage_matches(t)
+    # Spark deletes on floe's v3 table (merging floe's DVs); floe reads and writes again
+    t.sql("DELETE FROM {T} WHERE id = 1")
+    rows = [x for x in rows if x["id"] != 1]
+    t.record(rows)
+    t.fsql("DELETE FROM {T} WHERE id = 3", "INSERT INTO {T} VALUES " + vals([r(11)]))
+    rows = [x for x in rows if x["id"] != 3] + [r(11)]
+    t.record(rows)
+    dvs = t.sql("SELECT referenced_data_file FROM {T}.delete_files").collect()
+    assert len({x.referenced_data_file for x in dvs}) == len(dvs)
+    t.check()
+    lineage_matches(t)
+
+
+def test_e3_floe_writes_a_spark_v3_table(cells):
+    """Spark creates a v3 table with DVs; floe appends and deletes (merging Spark's DV);
+    Spark reads every snapshot, _row_id values equal."""
+    t = Table(cells, "sv3")
+    t.sql(f"CREATE TABLE {{T}} ({COLS}) USING iceberg "
+          "TBLPROPERTIES ('format-version'='3', 'write.delete.mode'='merge-on-read')")
+    rows = [r(i) for i in range(1, 7)]
+    t.sql("INSERT INTO {T} VALUES " + vals(rows, True))
+    t.record(rows)
+    t.sql("DELETE FROM {T} WHERE id = 2")
+    rows = [x for x in rows if x["id"] != 2]
+    t.record(rows)
+    t.fsql("INSERT INTO {T} VALUES " + vals([r(7), r(8)]))
+    rows += [r(7), r(8)]
+    t.record(rows)
+    t.fsql("DELETE FROM {T} WHERE id IN (3, 7)")
+    rows = [x for x in rows if x["id"] not in (3, 7)]
+    t.record(rows)
+    dvs = t.sql("SELECT file_format, referenced_data_file FROM {T}.delete_files").collect()
+    assert dvs and all(x.file_format == "PUFFIN" for x in dvs)
+    assert len({x.referenced_data_file for x in dvs}) == len(dvs)
+    t.check()
+    lineage_matches(t)
 
 
 # --- f. time travel across a schema change -----------------------------------------------

@@ -8,7 +8,9 @@ on a free port of 127.0.0.1. Data lives on the suite's S3Proxy (s3a://warehouse/
 seed. Under CI=true a metastore that cannot be started is a failure, not a skip.
 """
 import glob
+import json
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -19,7 +21,8 @@ from conftest import (PEERS_DIR, ROOT, Floe, FloeError, add_catalog, floe_run, f
                       unavailable, wait_port)
 from test_seed import ID, expected, facts, mask, spark_submit
 
-HMS_TXN_TIMEOUT_S = 10  # hive.txn.timeout: how long a lock outlives its last heartbeat
+HMS_TXN_TIMEOUT_S = 8  # hive.txn.timeout: how long a lock outlives its last heartbeat
+HMS_REAPER_S = 2  # hive.timedout.txn.reaper.interval (HmsLauncher.java)
 
 
 def pyspark_jars():
@@ -34,18 +37,22 @@ class Hms:
         self.port = free_port()
         self.uri = f"thrift://127.0.0.1:{self.port}"
         self.proc = None
+        self.compiled = False
 
     def start(self):
+        """Start (or start again, on the same port and Derby database) the metastore."""
         jars = pyspark_jars()
         if not jars:
             unavailable("Hive metastore jars not found in the peers' pyspark (scripts/peers-setup.sh)")
         cls = os.path.join(self.tmp, "classes")
         os.makedirs(cls, exist_ok=True)
-        p = subprocess.run(["javac", "-nowarn", "-cp", os.path.join(jars, "*"), "-d", cls,
-                            os.path.join(ROOT, "tests", "peers", "hms", "HmsLauncher.java")],
-                           capture_output=True, text=True, timeout=300)
-        if p.returncode != 0:
-            unavailable("cannot compile the metastore launcher: " + p.stderr[-2000:])
+        if not self.compiled:
+            p = subprocess.run(["javac", "-nowarn", "-cp", os.path.join(jars, "*"), "-d", cls,
+                                os.path.join(ROOT, "tests", "peers", "hms", "HmsLauncher.java")],
+                               capture_output=True, text=True, timeout=300)
+            if p.returncode != 0:
+                unavailable("cannot compile the metastore launcher: " + p.stderr[-2000:])
+            self.compiled = True
         data = os.path.join(self.tmp, "hms")
         os.makedirs(data, exist_ok=True)
         self.log = open(os.path.join(self.tmp, "hms.log"), "a")
@@ -253,12 +260,14 @@ def dead_holder_lock(spark, hms, ns, table):
 
 def test_lock_held_by_dead_writer_times_out(spark, s3, hms, floe_bin):
     """A lock whose holder died: with a short iceberg.hive.lock-timeout-ms floe gives up with
-    HiveCatalog's message (a failed commit, the table unchanged). The metastore expiring the
-    dead writer's lock (hive.txn.timeout) and a SIGKILLed floe holding it are not tested yet:
-    the test metastore (Hive 2.3.9) does not expire it within the test's time (issue #26)."""
+    HiveCatalog's message (a failed commit, the table unchanged) before the metastore expires
+    it (test_sigkill_while_holding_lock waits for that)."""
     ns = uniq("lock")
     fl = FloeHms(hms, s3)
-    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (a int) USING iceberg",
+    # one attempt: a lock timeout is a failed commit, which the table layer retries (as Java's
+    # commit.retry.num-retries); retried, the dead lock would expire meanwhile
+    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (a int) USING iceberg "
+           "TBLPROPERTIES ('commit.retry.num-retries'='0')",
            f"INSERT INTO {ns}.t VALUES (1)")
     dead_holder_lock(spark, hms, ns, "t")
     quick = FloeHms(hms, s3, extra=["--conf", "hadoop.iceberg.hive.lock-timeout-ms=1500",
@@ -294,3 +303,270 @@ def test_concurrent_floe_and_spark(spark, s3, hms, floe_bin):
     assert [(r[0], r[1]) for r in rows] == [("floe", n), ("spark", n)]
     assert fl.scalar(f"SELECT count(*) FROM {ns}.t") == 2 * n
     assert len(snapshot_ids_floe(fl, f"{ns}.t")) == 2 * n
+
+
+# --- every floe command over the metastore ---------------------------------------------------
+
+def cli_args(hms, s3):
+    return ["--catalog-uri", hms.uri, "--warehouse", "s3a://warehouse/"] + s3.floe_conf()
+
+
+def test_commands_over_hms(spark, s3, hms, floe_bin):
+    """floe log, suspects, inventory and retention open the metastore with --catalog-uri
+    thrift:// (and --conf type=hive,uri=...), on a table Spark and floe both wrote."""
+    ns = uniq("cmds")
+    cat = spark_cat(spark, hms, s3)
+    fl = FloeHms(hms, s3)
+    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (id bigint, who string) USING iceberg",
+           f"INSERT INTO {ns}.t VALUES (1, 'floe')")
+    spark.sql(f"INSERT INTO {cat}.{ns}.t VALUES (2, 'spark')")
+    want = [str(r[0]) for r in spark.sql(
+        f"SELECT snapshot_id FROM {cat}.{ns}.t.snapshots ORDER BY committed_at DESC").collect()]
+    p = floe_run(["log", "--format", "csv"] + cli_args(hms, s3) + [f"{ns}.t"])
+    assert [ln.split(",")[0] for ln in p.stdout.splitlines()[1:]] == want
+    # the same through --conf type=hive and uri=, as floe sql takes them
+    p = floe_run(["log", "--format", "csv", "--conf", "type=hive", "--conf", "uri=" + hms.uri]
+                 + s3.floe_conf() + [f"{ns}.t"])
+    assert [ln.split(",")[0] for ln in p.stdout.splitlines()[1:]] == want
+    p = floe_run(["suspects"] + cli_args(hms, s3) + [f"{ns}.t"])
+    assert p.stdout.strip() == "no suspect snapshots among 2 checked"
+    p = floe_run(["inventory", "--quiet", "--format", "csv"] + cli_args(hms, s3) + [f"{ns}.t"])
+    data = [ln for ln in p.stdout.splitlines() if ln.startswith("data_file,")]
+    files = sorted(r[0] for r in spark.sql(
+        f"SELECT file_path FROM {cat}.{ns}.t.data_files").collect())
+    assert sorted(ln.split(",")[1] for ln in data) == files
+    p = floe_run(["retention", "--format", "json"] + cli_args(hms, s3) + [f"{ns}.t"])
+    r = json.loads(p.stdout)
+    assert r["table"] == f"{ns}.t"
+    # a missing table is the metastore's answer mapped to Iceberg's message
+    p = floe_run(["log"] + cli_args(hms, s3) + [f"{ns}.nope"], check=False)
+    assert p.returncode == 1 and f"Table does not exist: {ns}.nope" in p.stderr
+
+
+# --- HMS columns and parameters as Java writes them ---------------------------------------
+
+MIRRORED = ["table_type", "EXTERNAL", "snapshot-count", "numRows", "numFiles",
+            "external.table.purge", "p1", "p2", "DO_NOT_UPDATE_STATS", "storage_handler",
+            "COLUMN_STATS_ACCURATE", "default-sort-order"]
+
+
+def test_hms_columns_and_parameters_as_java(spark, s3, hms, floe_bin):
+    """The same table created and written once by floe and once by Spark's HiveCatalog: the
+    metastore holds the same columns (HiveSchemaUtil's types and comments) and the same
+    mirrored parameters (HMSTablePropertyHelper); removed properties leave the HMS too."""
+    ns = uniq("cols")
+    cat = spark_cat(spark, hms, s3)
+    ddl = ("(id bigint COMMENT 'the id', s string, d decimal(10,2), b boolean, f float, "
+           "dd double, dt date, ts timestamp, bin binary, m map<string,int>, "
+           "st struct<a:int,b:array<string>>) USING iceberg PARTITIONED BY (bucket(4, id)) "
+           "TBLPROPERTIES ('gc.enabled'='false', 'p1'='v1', 'p2'='v2')")
+    row = ("(1, 'a', 1.50, true, 1.5, 2.5, DATE'2026-01-01', TIMESTAMP'2026-01-01 00:00:00', "
+           "X'00', map('x', 1), named_struct('a', 1, 'b', array('q')))")
+    fl = FloeHms(hms, s3)
+    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.f {ddl}", f"INSERT INTO {ns}.f VALUES {row}",
+           f"ALTER TABLE {ns}.f UNSET TBLPROPERTIES ('p2')")
+    spark.sql(f"CREATE TABLE {cat}.{ns}.j {ddl}")
+    spark.sql(f"INSERT INTO {cat}.{ns}.j VALUES {row}")
+    spark.sql(f"ALTER TABLE {cat}.{ns}.j UNSET TBLPROPERTIES ('p2')")
+    client = hms_client(spark, hms)
+    tf, tj = client.getTable(ns, "f"), client.getTable(ns, "j")
+
+    def cols(t):
+        return [(c.getName(), c.getType(), c.getComment()) for c in t.getSd().getCols()]
+
+    assert cols(tf) == cols(tj)
+    assert cols(tf)[0] == ("id", "bigint", "the id") and len(cols(tf)) == 11
+    pf, pj = dict(tf.getParameters()), dict(tj.getParameters())
+    assert {k: pf.get(k) for k in MIRRORED} == {k: pj.get(k) for k in MIRRORED}
+    assert pf["p1"] == "v1" and "p2" not in pf and pf["external.table.purge"] == "false"
+    for k in ("current-schema", "default-partition-spec"):
+        assert json.loads(pf[k]) == json.loads(pj[k]), k
+    for k in ("uuid", "current-snapshot-id", "current-snapshot-timestamp-ms",
+              "current-snapshot-summary", "metadata_location", "previous_metadata_location"):
+        assert (k in pf) == (k in pj), k
+    # the summaries themselves differ (Spark adds app-id, engine-name, ...): each side mirrors
+    # its own current snapshot's summary without "operation", as Jackson writes the map
+    for t, p in (("f", pf), ("j", pj)):
+        summary = spark.sql(f"SELECT summary FROM {cat}.{ns}.{t}.snapshots").collect()[0][0]
+        want = {k: v for k, v in summary.items() if k != "operation"}
+        assert json.loads(p["current-snapshot-summary"]) == want, t
+    assert pf["current-snapshot-id"] == str(fl.scalar(
+        f"SELECT snapshot_id FROM {ns}.f.snapshots ORDER BY committed_at DESC LIMIT 1"))
+    assert len(pf["uuid"]) == 36
+    assert tf.getSd().getLocation() == tj.getSd().getLocation().replace("/j", "/f")
+    assert tf.getSd().getInputFormat() == tj.getSd().getInputFormat()
+    assert tf.getSd().getSerdeInfo().getSerializationLib() == \
+        tj.getSd().getSerdeInfo().getSerializationLib()
+    # iceberg.hive.table-property-max-size: a small one leaves the JSON values out, as Java
+    small = FloeHms(hms, s3, extra=["--conf", "hadoop.iceberg.hive.table-property-max-size=200"])
+    small.sql(f"INSERT INTO {ns}.f VALUES {row}")
+    pf = dict(client.getTable(ns, "f").getParameters())
+    assert "current-schema" not in pf and "current-snapshot-summary" not in pf
+    assert "default-partition-spec" in pf and pf["snapshot-count"] == "2"
+    # a schema change reaches the HMS columns on the next commit
+    fl.sql(f"ALTER TABLE {ns}.f ADD COLUMN extra string COMMENT 'new'")
+    assert cols(client.getTable(ns, "f"))[-1] == ("extra", "string", "new")
+
+
+# --- lock-free commits ----------------------------------------------------------------------
+
+def test_lock_free_table_property(spark, s3, hms, floe_bin):
+    """engine.hive.lock-enabled=false (the table property, as Java's hiveLockEnabled reads
+    it, over the catalog's iceberg.engine.hive.lock-enabled): the commit takes no HMS lock,
+    so a lock held by a dead writer does not stop it; Hive 2.3.9 does not check the
+    expected_parameter_key/value the alter carries (HIVE-26882 is Hive 4), as Java's docs
+    warn. With the property true the catalog setting is overridden and the lock is taken."""
+    ns = uniq("nolock")
+    fl = FloeHms(hms, s3)
+    fl.sql(f"CREATE NAMESPACE {ns}",
+           f"CREATE TABLE {ns}.t (a int) USING iceberg TBLPROPERTIES ('engine.hive.lock-enabled'='false')",
+           f"CREATE TABLE {ns}.l (a int) USING iceberg TBLPROPERTIES ('engine.hive.lock-enabled'='true', "
+           "'commit.retry.num-retries'='0')")
+    dead_holder_lock(spark, hms, ns, "t")
+    dead_holder_lock(spark, hms, ns, "l")
+    quick = ["--conf", "hadoop.iceberg.hive.lock-timeout-ms=1500",
+             "--conf", "hadoop.iceberg.hive.lock-check-max-wait-ms=200"]
+    FloeHms(hms, s3, extra=quick).sql(f"INSERT INTO {ns}.t VALUES (1)")
+    assert fl.scalar(f"SELECT count(*) FROM {ns}.t") == 1
+    # the table property wins over the catalog's lock-enabled=false
+    err = FloeHms(hms, s3, extra=quick + ["--conf", "hadoop.iceberg.engine.hive.lock-enabled=false"]
+                  ).error(f"INSERT INTO {ns}.l VALUES (1)")
+    assert f"waiting for lock on {ns}.l" in err
+    # and Spark reads the lock-free commit
+    cat = spark_cat(spark, hms, s3)
+    assert spark.sql(f"SELECT count(*) FROM {cat}.{ns}.t").collect()[0][0] == 1
+
+
+# --- a writer killed while holding the lock; a long commit's heartbeat --------------------------
+
+def start_holding(fl, floe_bin, stmt, hold_ms, extra_env=None):
+    """A floe process that stops once it holds the table lock (FLOE_HMS_TEST_HOLD_LOCK_MS);
+    returns (process, time it reported holding the lock)."""
+    env = dict(os.environ, FLOE_HMS_TEST_HOLD_LOCK_MS=str(hold_ms), **(extra_env or {}))
+    p = subprocess.Popen([floe_bin] + fl.args() + ["--format", "json", "-c", stmt],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    got = []
+    th = threading.Thread(target=lambda: got.append(p.stderr.readline()), daemon=True)
+    th.start()
+    th.join(120)
+    assert got and "holding lock" in got[0], got
+    return p, time.time()
+
+
+def metadata_files(s3, ns, t):
+    return {"s3a://warehouse/" + o for o in s3.objects(f"{ns}.db/{t}/metadata")
+            if o.endswith(".metadata.json")}
+
+
+def data_files(s3, ns, t):
+    return {"s3a://warehouse/" + o for o in s3.objects(f"{ns}.db/{t}/data")}
+
+
+def test_sigkill_while_holding_lock(spark, s3, hms, floe_bin):
+    """A floe writer SIGKILLed while it holds the table lock: the metastore expires the lock
+    (hive.txn.timeout without heartbeats, its timeout reaper), then floe and Spark commit; the
+    table is the old version plus theirs, and the killed commit's files are referenced by
+    nothing."""
+    ns = uniq("kill")
+    cat = spark_cat(spark, hms, s3)
+    fl = FloeHms(hms, s3)
+    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (i int, who string) USING iceberg",
+           f"INSERT INTO {ns}.t VALUES (1, 'before')")
+    p, held = start_holding(fl, floe_bin, f"INSERT INTO {ns}.t VALUES (2, 'killed')", 600000)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait(30)
+    fl.sql(f"INSERT INTO {ns}.t VALUES (3, 'floe')")  # waits for the dead lock to expire
+    waited = time.time() - held
+    assert waited >= HMS_TXN_TIMEOUT_S - 1, waited  # it did wait: the lock was held, then expired
+    spark.sql(f"INSERT INTO {cat}.{ns}.t VALUES (4, 'spark')")
+    rows = spark.sql(f"SELECT i, who FROM {cat}.{ns}.t ORDER BY i").collect()
+    assert [(r[0], r[1]) for r in rows] == [(1, "before"), (3, "floe"), (4, "spark")]
+    assert fl.scalar(f"SELECT count(*) FROM {ns}.t") == 3
+    # the killed commit wrote its metadata and data before taking the lock: both are orphans
+    referenced = {r["file"] for r in fl.rows(f"SELECT file FROM {ns}.t.metadata_log_entries")}
+    orphans = metadata_files(s3, ns, "t") - referenced
+    assert len(orphans) == 1, orphans
+    live = {r["file_path"] for r in fl.rows(f"SELECT file_path FROM {ns}.t.all_data_files")}
+    dead = data_files(s3, ns, "t") - live
+    assert len(dead) == 1 and len(live) == 3, (dead, live)
+
+
+def test_heartbeat_keeps_lock_during_long_commit(s3, hms, floe_bin):
+    """A commit that holds the lock longer than hive.txn.timeout heartbeats it
+    (iceberg.hive.lock-heartbeat-interval-ms): past the timeout the lock is still held (a
+    second writer times out waiting), and the long commit then succeeds."""
+    ns = uniq("beat")
+    fl = FloeHms(hms, s3)
+    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (i int) USING iceberg "
+           "TBLPROPERTIES ('commit.retry.num-retries'='0')",
+           f"INSERT INTO {ns}.t VALUES (1)")
+    hold_s = HMS_TXN_TIMEOUT_S + HMS_REAPER_S + 6
+    beating = FloeHms(hms, s3, extra=["--conf", "hadoop.iceberg.hive.lock-heartbeat-interval-ms=1000"])
+    p, held = start_holding(beating, floe_bin, f"INSERT INTO {ns}.t VALUES (2)", hold_s * 1000)
+    time.sleep(max(0, held + HMS_TXN_TIMEOUT_S + HMS_REAPER_S + 1 - time.time()))
+    quick = FloeHms(hms, s3, extra=["--conf", "hadoop.iceberg.hive.lock-timeout-ms=1500",
+                                    "--conf", "hadoop.iceberg.hive.lock-check-max-wait-ms=200"])
+    err = quick.error(f"INSERT INTO {ns}.t VALUES (3)")
+    assert f"waiting for lock on {ns}.t" in err
+    assert time.time() - held < hold_s, "the check ran after the long commit ended"
+    out, errout = p.communicate(timeout=120)
+    assert p.returncode == 0, errout
+    assert sorted(r["i"] for r in fl.rows(f"SELECT i FROM {ns}.t")) == [1, 2]
+
+
+# --- the metastore restarted mid-run ---------------------------------------------------------
+
+def test_metastore_restarted_mid_run(spark, s3, floe_bin, tmp_path):
+    """A metastore of its own, restarted between floe operations and under a commit holding
+    its lock: floe reconnects and goes on; a commit whose metastore is gone fails with a clear
+    error before the alter was sent, leaving no file behind and the table as it was."""
+    h = Hms(str(tmp_path))
+    h.start()
+    try:
+        ns = uniq("restart")
+        fl = FloeHms(h, s3)
+        fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (i int) USING iceberg",
+               f"INSERT INTO {ns}.t VALUES (1)")
+        h.stop()
+        h.start()
+        fl.sql(f"INSERT INTO {ns}.t VALUES (2)")  # between operations
+        # during one: the commit holds the lock (kept in the metastore's database) while the
+        # metastore restarts; its next call reconnects once and the commit completes
+        gate = str(tmp_path / "metastore-is-back")
+        p, _ = start_holding(fl, floe_bin, f"INSERT INTO {ns}.t VALUES (3)", 600000,
+                             {"FLOE_HMS_TEST_HOLD_LOCK_UNTIL": gate})
+        h.stop()
+        h.start()
+        open(gate, "w").close()
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        assert sorted(r["i"] for r in fl.rows(f"SELECT i FROM {ns}.t")) == [1, 2, 3]
+        # in flight with the metastore gone: a clear error, nothing sent, nothing left
+        before = metadata_files(s3, ns, "t")
+        p, _ = start_holding(fl, floe_bin, f"INSERT INTO {ns}.t VALUES (4)", 2000)
+        h.stop()
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 1 and "Could not connect to Hive Metastore" in err, err
+        assert "outcome unknown" not in err
+        h.start()
+        assert sorted(r["i"] for r in fl.rows(f"SELECT i FROM {ns}.t")) == [1, 2, 3]
+        assert metadata_files(s3, ns, "t") == before
+    finally:
+        h.stop()
+
+
+def test_lock_lost_during_commit_fails_it(s3, hms, floe_bin):
+    """A commit whose heartbeat comes too late (interval above hive.txn.timeout): the
+    metastore expires the lock, the next heartbeat is refused, and the commit fails before
+    its alter with Java's ensureActive message; the table is unchanged."""
+    ns = uniq("lost")
+    fl = FloeHms(hms, s3)
+    fl.sql(f"CREATE NAMESPACE {ns}", f"CREATE TABLE {ns}.t (i int) USING iceberg "
+           "TBLPROPERTIES ('commit.retry.num-retries'='0')", f"INSERT INTO {ns}.t VALUES (1)")
+    late = (HMS_TXN_TIMEOUT_S + HMS_REAPER_S + 2) * 1000
+    slow = FloeHms(hms, s3, extra=["--conf", f"hadoop.iceberg.hive.lock-heartbeat-interval-ms={late}"])
+    p, _ = start_holding(slow, floe_bin, f"INSERT INTO {ns}.t VALUES (2)", late + 3000)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 1, err
+    assert "Failed to heartbeat for hive lock. Failed to heartbeat for lock:" in err, err
+    assert [r["i"] for r in fl.rows(f"SELECT i FROM {ns}.t")] == [1]

@@ -65,13 +65,22 @@ public class HmsLauncher {
     System.setProperty("datanucleus.schema.autoCreateAll", "true");
     System.setProperty("hive.metastore.warehouse.dir", "file:" + dir + "/warehouse");
     // Locks of writers that died (no heartbeat for hive.txn.timeout) are expired by the
-    // metastore's house keeper, which Hive 2.3 starts only with the compactor initiator on.
+    // metastore's house keeper (AcidHouseKeeperService -> TxnHandler.performTimeOuts ->
+    // timeOutLocks; Hive 2.3.9 no longer times locks out inside lock/check_lock), which Hive
+    // 2.3 starts only with the compactor initiator on and an ACID transaction manager
+    // (with DummyTxnManager it logs "AcidHouseKeeperService not started").
+    System.setProperty("hive.support.concurrency", "true");
+    System.setProperty("hive.txn.manager", "org.apache.hadoop.hive.ql.lockmgr.DbTxnManager");
     System.setProperty("hive.txn.timeout", System.getProperty("hms.txn.timeout", "300") + "s");
     System.setProperty("hive.compactor.initiator.on", "true");
     System.setProperty("hive.timedout.txn.reaper.start", "1s");
     System.setProperty("hive.timedout.txn.reaper.interval", "2s");
     System.setProperty("derby.stream.error.file", dir + "/derby.log");
-    TxnDbUtil.prepDb(new HiveConf());
+    // A restart (the same DIR) finds the transaction tables there already.
+    if (!new java.io.File(dir, "txn-tables-created").exists()) {
+      TxnDbUtil.prepDb(new HiveConf());
+      new java.io.File(dir, "txn-tables-created").createNewFile();
+    }
     HiveMetaStore.main(new String[] {"-p", port,
         "--hiveconf", "fs.s3a.impl=" + S3aStub.class.getName(),
         "--hiveconf", "fs.s3a.impl.disable.cache=true"});

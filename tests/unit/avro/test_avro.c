@@ -10,6 +10,7 @@
 #include "harness.h"
 
 #include <stdlib.h>
+#include <zlib.h>
 
 static const char *SCHEMA =
     "{\"type\":\"record\",\"name\":\"r\",\"fields\":["
@@ -138,6 +139,209 @@ static void test_codecs(void)
     FT_EQ_INT(floe_avro_codec_from_name("xz", 2, &k), FLOE_EUNSUPPORTED);
     FT_OK(floe_avro_codec_from_name("zstandard", 9, &k));
     FT_EQ_INT(k, FLOE_AVRO_CODEC_ZSTD);
+}
+
+/* Decompress `z` with floe_avro_decompress (libdeflate) and with the zlib
+ * streaming path into reused buffers; both must give `want`. */
+static void check_both_inflates(const floe_buf *z, const uint8_t *want, size_t n, floe_buf *o1,
+                                floe_buf *o2)
+{
+    FT_OK(floe_avro_decompress(FLOE_AVRO_CODEC_DEFLATE, (const uint8_t *)z->ptr, z->len, o1,
+                               "d.avro", 7));
+    FT_OK(floe_avro_inflate_zlib((const uint8_t *)z->ptr, z->len, o2, "d.avro", 7));
+    FT_EQ_INT(o1->len, n);
+    FT_EQ_INT(o2->len, n);
+    FT_CHECK(o1->len == n && (n == 0 || memcmp(o1->ptr, want, n) == 0));
+    FT_CHECK(o2->len == n && (n == 0 || memcmp(o2->ptr, want, n) == 0));
+    FT_CHECK(o1->ptr && o1->ptr[n] == 0);
+}
+
+/* Whole-block inflate (libdeflate) against zlib's streaming inflate: empty,
+ * incompressible, ordinary and highly compressible blocks (output far above
+ * the first size guess), at three levels, into buffers reused from larger
+ * and smaller blocks. */
+static void test_deflate_paths_agree(void)
+{
+    size_t sizes[] = {0, 1, 100, 65536, 200000, 1u << 20};
+    uint8_t *data = malloc(1u << 20);
+    FT_ASSERT(data != NULL);
+    floe_buf o1 = FLOE_BUF_INIT, o2 = FLOE_BUF_INIT;
+    for (int kind = 0; kind < 3; kind++) {
+        uint32_t x = 12345;
+        for (size_t i = 0; i < (1u << 20); i++) {
+            x = x * 1103515245u + 12345u;
+            data[i] = kind == 0   ? (uint8_t)(x >> 24)                        /* random */
+                      : kind == 1 ? (uint8_t)("manifest-entry "[i % 15] + (x >> 30)) /* text */
+                                  : 0;                                        /* zeros */
+        }
+        for (size_t s = 0; s < FLOE_ARRAY_LEN(sizes); s++)
+            for (int level = 1; level <= 9; level += 4) {
+                floe_buf z = FLOE_BUF_INIT;
+                FT_OK(floe_avro_compress(FLOE_AVRO_CODEC_DEFLATE, level, data, sizes[s], &z));
+                check_both_inflates(&z, data, sizes[s], &o1, &o2);
+                floe__buf_free(&z);
+            }
+    }
+    floe__buf_free(&o1);
+    floe__buf_free(&o2);
+    free(data);
+}
+
+/* Every truncation and a byte flip at every position of a deflate block:
+ * both paths fail with FLOE_ECORRUPT naming the block or, when a flip still
+ * decodes, give the same bytes. */
+static void test_deflate_corrupt(void)
+{
+    uint8_t data[3000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)("s3://bucket/data/part-"[i % 22] ^ (i / 97));
+    floe_buf z = FLOE_BUF_INIT, o1 = FLOE_BUF_INIT, o2 = FLOE_BUF_INIT;
+    FT_OK(floe_avro_compress(FLOE_AVRO_CODEC_DEFLATE, -1, data, sizeof data, &z));
+    for (size_t n = 0; n < z.len; n++) {
+        int r1 = floe_avro_decompress(FLOE_AVRO_CODEC_DEFLATE, (const uint8_t *)z.ptr, n, &o1,
+                                      "t.avro", 99);
+        if (r1 != FLOE_ECORRUPT)
+            ft_fail(__FILE__, __LINE__, "truncated to %zu: rc %d", n, r1);
+        else if (!strstr(ft_floe_err(), "offset 99 in t.avro"))
+            ft_fail(__FILE__, __LINE__, "truncated to %zu: %s", n, ft_floe_err());
+        int r2 = floe_avro_inflate_zlib((const uint8_t *)z.ptr, n, &o2, "t.avro", 99);
+        if (r2 != FLOE_ECORRUPT)
+            ft_fail(__FILE__, __LINE__, "zlib, truncated to %zu: rc %d", n, r2);
+    }
+    int both_ok = 0;
+    for (size_t i = 0; i < z.len; i++) {
+        z.ptr[i] ^= 0x24;
+        int r1 = floe_avro_decompress(FLOE_AVRO_CODEC_DEFLATE, (const uint8_t *)z.ptr, z.len, &o1,
+                                      "t.avro", 99);
+        int r2 = floe_avro_inflate_zlib((const uint8_t *)z.ptr, z.len, &o2, "t.avro", 99);
+        if ((r1 != 0 && r1 != FLOE_ECORRUPT) || (r2 != 0 && r2 != FLOE_ECORRUPT))
+            ft_fail(__FILE__, __LINE__, "flip at %zu: rc %d / %d", i, r1, r2);
+        if (r1 == 0 && r2 == 0) {
+            both_ok++;
+            if (o1.len != o2.len || memcmp(o1.ptr, o2.ptr, o1.len) != 0)
+                ft_fail(__FILE__, __LINE__, "flip at %zu: the two inflates differ", i);
+        }
+        z.ptr[i] ^= 0x24;
+    }
+    (void)both_ok;
+    floe__buf_free(&z);
+    floe__buf_free(&o1);
+    floe__buf_free(&o2);
+}
+
+/* A deflate bomb: 257 MiB of zeros in ~260 KB fails at the 256 MiB limit. */
+static void test_deflate_bomb(void)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    FT_ASSERT(deflateInit2(&zs, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    static uint8_t zeros[1u << 20];
+    floe_buf z = FLOE_BUF_INIT;
+    for (int i = 0; i < 257; i++) {
+        zs.next_in = zeros;
+        zs.avail_in = sizeof zeros;
+        do {
+            FT_ASSERT(floe__buf_reserve(&z, 65536) == 0);
+            zs.next_out = (Bytef *)z.ptr + z.len;
+            zs.avail_out = 65536;
+            deflate(&zs, i == 256 ? Z_FINISH : Z_NO_FLUSH);
+            z.len += 65536 - zs.avail_out;
+        } while (zs.avail_in > 0 || (i == 256 && zs.avail_out == 0));
+    }
+    deflateEnd(&zs);
+    FT_CHECK(z.len < 2u << 20);
+    floe_buf o = FLOE_BUF_INIT;
+    FT_EQ_INT(floe_avro_decompress(FLOE_AVRO_CODEC_DEFLATE, (const uint8_t *)z.ptr, z.len, &o,
+                                   "bomb.avro", 5),
+              FLOE_ECORRUPT);
+    FT_ERR_CONTAINS("256 MiB limit in the block at offset 5 in bomb.avro");
+    FT_EQ_INT(floe_avro_inflate_zlib((const uint8_t *)z.ptr, z.len, &o, "bomb.avro", 5),
+              FLOE_ECORRUPT);
+    FT_ERR_CONTAINS("256 MiB limit");
+    floe__buf_free(&o);
+    floe__buf_free(&z);
+}
+
+/* Fail every allocation in turn while inflating a block into a fresh and
+ * into a reused buffer: FLOE_ENOMEM each time until it succeeds whole. */
+static void test_deflate_oom(void)
+{
+    uint8_t data[150000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i % 251 + i / 1000);
+    floe_buf z = FLOE_BUF_INIT;
+    FT_OK(floe_avro_compress(FLOE_AVRO_CODEC_DEFLATE, -1, data, sizeof data, &z));
+    for (int reuse = 0; reuse < 2; reuse++) {
+        int ok = 0;
+        for (long n = 1; n < 100 && !ok; n++) {
+            floe_buf o = FLOE_BUF_INIT;
+            if (reuse)
+                FT_ASSERT(floe__buf_reserve(&o, 1000) == 0);
+            floe__alloc_fail_at(n);
+            int rc = floe_avro_decompress(FLOE_AVRO_CODEC_DEFLATE, (const uint8_t *)z.ptr, z.len,
+                                          &o, "oom.avro", 1);
+            floe__alloc_fail_at(0);
+            if (rc == 0) {
+                ok = 1;
+                FT_CHECK(o.len == sizeof data && memcmp(o.ptr, data, sizeof data) == 0);
+            } else if (rc != FLOE_ENOMEM) {
+                ft_fail(__FILE__, __LINE__, "fail at %ld: rc %d %s", n, rc, ft_floe_err());
+            }
+            floe__buf_free(&o);
+        }
+        FT_CHECK(ok);
+    }
+    floe__buf_free(&z);
+}
+
+/* The same manifest written with the null and the deflate codec: every
+ * record decodes to the same JSON, and each deflate block's bytes equal
+ * zlib's inflate of its payload. */
+static void test_deflate_manifest_identical(void)
+{
+    floe_buf js[2] = {FLOE_BUF_INIT, FLOE_BUF_INIT};
+    const floe_avro_codec codecs[2] = {FLOE_AVRO_CODEC_NULL, FLOE_AVRO_CODEC_DEFLATE};
+    for (int k = 0; k < 2; k++) {
+        gt_opts o = {2, codecs[k], true, FLOE_MANIFEST_DATA, 3000, 77, 3};
+        floe_buf b = FLOE_BUF_INIT;
+        floe_manifest_file mf;
+        FT_OK(gt_write_manifest(&o, &b, &mf, NULL));
+        floe_avro_file *f;
+        FT_OK(floe_avro_file_open(&f, (const uint8_t *)b.ptr, b.len, "m.avro"));
+        floe_avro_cursor c;
+        int64_t n, total = 0;
+        floe_buf zl = FLOE_BUF_INIT;
+        for (;;) {
+            size_t at = f->pos;
+            int rc = floe_avro_file_next_block(f, &c, &n);
+            if (rc == FLOE_ITEROVER)
+                break;
+            FT_OK(rc);
+            if (k == 1) { /* the block's payload, inflated by zlib */
+                floe_avro_cursor h = {f->data + at, f->data + f->len, f->data, "m.avro", 0, -1};
+                int64_t cnt, size;
+                FT_OK(floe_avro_read_long(&h, &cnt));
+                FT_OK(floe_avro_read_long(&h, &size));
+                FT_OK(floe_avro_inflate_zlib(h.p, (size_t)size, &zl, "m.avro", 0));
+                FT_CHECK(zl.len == (size_t)(c.end - c.p) && memcmp(zl.ptr, c.p, zl.len) == 0);
+            }
+            for (int64_t i = 0; i < n; i++) {
+                FT_OK(floe_avro_datum_to_json(&c, f->schema, &js[k], 0));
+                floe__buf_putc(&js[k], '\n');
+            }
+            total += n;
+        }
+        FT_EQ_INT(total, 3000);
+        if (k == 1)
+            FT_CHECK(f->blocks > 10);
+        floe__buf_free(&zl);
+        floe_avro_file_free(f);
+        floe__buf_free(&b);
+    }
+    FT_EQ_INT(js[0].len, js[1].len);
+    FT_CHECK(js[0].len > 0 && js[0].len == js[1].len && memcmp(js[0].ptr, js[1].ptr, js[0].len) == 0);
+    floe__buf_free(&js[0]);
+    floe__buf_free(&js[1]);
 }
 
 /* Hand-built container: header with `codec`, then raw `body` bytes. */
@@ -371,6 +575,11 @@ static const ft_case cases[] = {
     {"schema_roundtrip", test_schema_roundtrip},
     {"schema_invalid", test_schema_invalid},
     {"codecs", test_codecs},
+    {"deflate_paths_agree", test_deflate_paths_agree},
+    {"deflate_corrupt", test_deflate_corrupt},
+    {"deflate_bomb", test_deflate_bomb},
+    {"deflate_oom", test_deflate_oom},
+    {"deflate_manifest_identical", test_deflate_manifest_identical},
     {"hostile_containers", test_hostile_containers},
     {"schema_mismatch", test_schema_mismatch},
     {"bit_flips", test_bit_flips},

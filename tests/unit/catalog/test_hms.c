@@ -357,6 +357,58 @@ static void test_garbage_and_reconnect(void)
     FT_EQ_INT(s.done, 3);
 }
 
+/* The alter_table request was sent and the connection dropped before the
+ * answer: floe reconnects and reads the table; still at the base, the
+ * outcome is unknown (FLOE_ECOMMITUNKNOWN: no file may be deleted), and the
+ * lock is released. A base that moved is a lost race (FLOE_ECONFLICT) with
+ * Java's message, and no alter is sent. */
+static void test_commit_unknown(void)
+{
+    /* LockResponse {1: lockid 7, 2: state ACQUIRED} */
+    static const uint8_t lockres[] = {12, 0, 0, 10, 0, 1, 0, 0, 0, 0, 0, 0, 0, 7,
+                                      8,  0, 2, 0, 0, 0, 1, 0, 0};
+    static const uint8_t none[] = {0};
+    uint8_t r1[64], r2[sizeof REPLY_TABLE], r4[sizeof REPLY_TABLE], r5[64];
+    size_t n1 = reply(r1, "lock", 1, lockres, sizeof lockres);
+    memcpy(r2, REPLY_TABLE, sizeof r2);
+    r2[20] = 2;
+    memcpy(r4, REPLY_TABLE, sizeof r4);
+    r4[20] = 4;
+    size_t n5 = reply(r5, "unlock", 5, none, sizeof none);
+    const step steps[] = {{"lock", r1, n1},
+                          {"get_table", r2, sizeof r2},
+                          {"alter_table_with_environment_context", NULL, 0},
+                          {"get_table", r4, sizeof r4},
+                          {"unlock", r5, n5}};
+    server s;
+    FT_ASSERT(server_start(&s, steps, 5, false));
+    floe_catalog *c = NULL;
+    FT_OK(open_at(&c, &s, false));
+    FT_EQ_INT(floe_catalog_commit_table(c, "db.t", "s3://b/m.json", "s3://b/m2.json"),
+              FLOE_ECOMMITUNKNOWN);
+    FT_ERR_CONTAINS("outcome unknown");
+    floe_catalog_free(c);
+    server_stop(&s);
+    FT_EQ_INT(s.done, 5);
+    FT_EQ_STR(s.got[2], "alter_table_with_environment_context");
+    FT_EQ_STR(s.got[4], "unlock");
+
+    /* the base moved: no alter, unlock, Java's CommitFailedException message */
+    n1 = reply(r1, "lock", 1, lockres, sizeof lockres);
+    n5 = reply(r5, "unlock", 3, none, sizeof none);
+    const step moved[] = {{"lock", r1, n1}, {"get_table", r2, sizeof r2}, {"unlock", r5, n5}};
+    FT_ASSERT(server_start(&s, moved, 3, false));
+    FT_OK(open_at(&c, &s, false));
+    FT_EQ_INT(floe_catalog_commit_table(c, "db.t", "s3://b/other.json", "s3://b/m2.json"),
+              FLOE_ECONFLICT);
+    FT_ERR_CONTAINS("Cannot commit: Base metadata location 's3://b/other.json' is not same as "
+                    "the current table metadata location 's3://b/m.json' for db.t");
+    floe_catalog_free(c);
+    server_stop(&s);
+    FT_EQ_INT(s.done, 3);
+    FT_EQ_STR(s.got[2], "unlock");
+}
+
 static void test_framed(void)
 {
     const step steps[] = {{"get_table", REPLY_TABLE, sizeof REPLY_TABLE}};
@@ -401,6 +453,7 @@ static const ft_case cases[] = {
     {"exceptions_mapped", test_exceptions_mapped},
     {"garbage_and_reconnect", test_garbage_and_reconnect},
     {"framed", test_framed},
+    {"commit_unknown", test_commit_unknown},
     {"open_errors", test_open_errors},
 };
 

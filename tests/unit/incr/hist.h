@@ -454,7 +454,7 @@ static inline int64_t h_commit(h_table *h, const char *op)
     if (rc == 0) {
         floe_buf out = FLOE_BUF_INIT;
         floe_manifest_list_writer_options lo = {2, h->cur, s->has_parent, s->parent, s->seq,
-                                                FLOE_AVRO_CODEC_NULL, -1};
+                                                FLOE_AVRO_CODEC_NULL, -1, 0};
         floe_manifest_list_writer *lw;
         rc = floe_manifest_list_writer_new(&lw, &lo, &out);
         for (size_t i = 0; rc == 0 && i < n; i++)

@@ -136,7 +136,7 @@ static void test_readers_agree(void)
             floe_manifest_list_writer_options lo = {o.version,  INT64_C(9158179788527662767),
                                                     k % 2 == 0, INT64_C(6458828015811002920),
                                                     12,         codecs[c],
-                                                    -1};
+                                                    -1, 0};
             floe_manifest_list_writer *lw;
             FT_OK(floe_manifest_list_writer_new(&lw, &lo, &l));
             FT_OK(floe_manifest_list_writer_add(lw, &mf));

@@ -211,7 +211,7 @@ static void test_manifest_list_roundtrip(void)
                                                     INT64_C(6458828015811002920),
                                                     version == 2 ? 9 : 0,
                                                     codecs[c],
-                                                    -1};
+                                                    -1, 0};
             floe_manifest_list_writer *lw;
             FT_OK(floe_manifest_list_writer_new(&lw, &lo, &out));
             FT_OK(floe_manifest_list_writer_add(lw, &mf));
@@ -286,7 +286,7 @@ static void test_writer_rejects(void)
     floe_buf out = FLOE_BUF_INIT;
     floe_manifest_writer_options wo;
     memset(&wo, 0, sizeof wo);
-    wo.format_version = 3;
+    wo.format_version = 4; /* 1, 2 and 3 are written */
     wo.schema_json = GT_SCHEMA;
     wo.partition_spec_json = "[]";
     floe_manifest_writer *w;
@@ -334,7 +334,7 @@ static void test_oom(void)
         if (rc == 0)
             rc = floe_manifest_read(&m, (const uint8_t *)out.ptr, out.len, "oom.avro", &mf);
         if (rc == 0) {
-            floe_manifest_list_writer_options lo = {2, 1, false, 0, 6, FLOE_AVRO_CODEC_SNAPPY, -1};
+            floe_manifest_list_writer_options lo = {2, 1, false, 0, 6, FLOE_AVRO_CODEC_SNAPPY, -1, 0};
             rc = floe_manifest_list_writer_new(&lw, &lo, &lbuf);
             if (rc == 0)
                 rc = floe_manifest_list_writer_add(lw, &mf);
@@ -406,7 +406,7 @@ static void test_schemas_match_java(void)
     floe_manifest_writer *mw = NULL;
     FT_OK(gt_write_manifest(&o, &m, &mf, &mw)); /* mf's strings live in mw */
     compare_with_java(&m, "a01399a1-e864-4562-b921-c8cb56e6e4a9-m0.avro");
-    floe_manifest_list_writer_options lo = {2, 5, true, 4, 6, FLOE_AVRO_CODEC_NULL, -1};
+    floe_manifest_list_writer_options lo = {2, 5, true, 4, 6, FLOE_AVRO_CODEC_NULL, -1, 0};
     floe_manifest_list_writer *lw;
     FT_OK(floe_manifest_list_writer_new(&lw, &lo, &l));
     FT_OK(floe_manifest_list_writer_add(lw, &mf));
@@ -436,7 +436,7 @@ static void test_carry_over_and_rewrite(void)
     FT_OK(floe_manifest_list_read(&parent, (const uint8_t *)data, len, "parent.avro"));
     floe_buf out = FLOE_BUF_INIT;
     floe_manifest_list_writer_options lo = {
-        2, 77, true, parent->snapshot_id, 4, FLOE_AVRO_CODEC_DEFLATE, -1};
+        2, 77, true, parent->snapshot_id, 4, FLOE_AVRO_CODEC_DEFLATE, -1, 0};
     floe_manifest_list_writer *lw;
     FT_OK(floe_manifest_list_writer_new(&lw, &lo, &out));
     for (size_t i = 0; i < parent->nentries; i++)
@@ -518,11 +518,117 @@ static void test_carry_over_and_rewrite(void)
     floe__buf_free(&out);
 }
 
+
+/* v3 (spec "Row Lineage", "Manifest Lists"): a data file's first_row_id and
+ * a DV's content_offset / content_size_in_bytes round-trip; the list writer
+ * hands first_row_id to data manifests without one, in order, each
+ * reserving added + existing rows, keeps an assigned one and gives delete
+ * manifests none. */
+static void test_v3_row_ids(void)
+{
+    gt_opts o = {3, FLOE_AVRO_CODEC_NULL, false, FLOE_MANIFEST_DATA, 6, 42, FLOE_SEQ_UNASSIGNED};
+    floe_buf m = FLOE_BUF_INIT, out = FLOE_BUF_INIT;
+    floe_manifest_file mf;
+    floe_manifest_writer *mw = NULL;
+    FT_OK(gt_write_manifest(&o, &m, &mf, &mw));
+    FT_CHECK(!mf.has_first_row_id);
+    floe_manifest_list_writer_options lo = {3, 77, false, 0, 5, FLOE_AVRO_CODEC_NULL, -1, 100};
+    floe_manifest_list_writer *lw;
+    FT_OK(floe_manifest_list_writer_new(&lw, &lo, &out));
+    FT_OK(floe_manifest_list_writer_add(lw, &mf)); /* gets 100 */
+    floe_manifest_file del = mf, kept = mf, second = mf;
+    del.manifest_path = "del-m0.avro";
+    del.content = FLOE_MANIFEST_DELETES;
+    FT_OK(floe_manifest_list_writer_add(lw, &del)); /* none */
+    kept.manifest_path = "kept-m0.avro";
+    kept.has_first_row_id = true;
+    kept.first_row_id = 7;
+    FT_OK(floe_manifest_list_writer_add(lw, &kept)); /* keeps 7 */
+    second.manifest_path = "second-m0.avro";
+    second.added_rows_count = 10;
+    second.existing_rows_count = 5;
+    FT_OK(floe_manifest_list_writer_add(lw, &second));
+    int64_t first_span = mf.added_rows_count + mf.existing_rows_count;
+    FT_EQ_INT(floe_manifest_list_writer_next_row_id(lw), 100 + first_span + 15);
+    FT_OK(floe_manifest_list_writer_finish(lw));
+    floe_manifest_list_writer_free(lw);
+    floe_manifest_list *l;
+    FT_OK(floe_manifest_list_read(&l, (const uint8_t *)out.ptr, out.len, "snap.avro"));
+    FT_EQ_INT(l->format_version, 3);
+    FT_EQ_INT(l->nentries, 4);
+    FT_CHECK(l->entries[0].has_first_row_id && l->entries[0].first_row_id == 100);
+    FT_CHECK(!l->entries[1].has_first_row_id);
+    FT_CHECK(l->entries[2].has_first_row_id && l->entries[2].first_row_id == 7);
+    FT_CHECK(l->entries[3].has_first_row_id && l->entries[3].first_row_id == 100 + first_span);
+    size_t len = 0;
+    const uint8_t *fr = floe_avro_file_meta(l->file, "first-row-id", &len);
+    FT_CHECK(fr && len == 3 && memcmp(fr, "100", 3) == 0);
+    /* the manifest read through its entry: live files without an id take
+     * 100, 100 + rows, ... in order */
+    floe_manifest *man;
+    FT_OK(floe_manifest_read(&man, (const uint8_t *)m.ptr, m.len, "m0.avro", &l->entries[0]));
+    int64_t next = 100;
+    for (size_t i = 0; i < man->nentries; i++) {
+        const floe_manifest_entry *e = &man->entries[i];
+        if (e->status == FLOE_ENTRY_DELETED)
+            continue;
+        FT_CHECK(e->data_file.has_first_row_id && e->data_file.first_row_id == next);
+        next += e->data_file.record_count;
+    }
+    floe_manifest_free(man);
+    floe_manifest_list_free(l);
+    floe_manifest_writer_free(mw);
+
+    /* an EXISTING file keeps its explicit first_row_id; DV fields */
+    floe_manifest_writer_options wo;
+    memset(&wo, 0, sizeof wo);
+    wo.format_version = 3;
+    wo.content = FLOE_MANIFEST_DELETES;
+    wo.schema_json = GT_SCHEMA;
+    wo.partition_spec_json = "[]";
+    wo.snapshot_id = 9;
+    wo.sequence_number = FLOE_SEQ_UNASSIGNED;
+    floe_buf dm = FLOE_BUF_INIT;
+    floe_manifest_writer *w;
+    FT_OK(floe_manifest_writer_new(&w, &wo, &dm));
+    floe_manifest_entry e;
+    memset(&e, 0, sizeof e);
+    e.status = FLOE_ENTRY_ADDED;
+    e.sequence_number = e.file_sequence_number = FLOE_SEQ_UNASSIGNED;
+    e.data_file.content = FLOE_FILE_POSITION_DELETES;
+    e.data_file.file_path = "s3://b/t/data/dv.puffin";
+    e.data_file.file_format = "PUFFIN";
+    e.data_file.record_count = 3;
+    e.data_file.file_size_in_bytes = 120;
+    e.data_file.referenced_data_file = "s3://b/t/data/a.parquet";
+    e.data_file.has_content_offset = true;
+    e.data_file.content_offset = 4;
+    e.data_file.has_content_size_in_bytes = true;
+    e.data_file.content_size_in_bytes = 60;
+    FT_OK(floe_manifest_writer_add(w, &e));
+    floe_manifest_file dmf;
+    FT_OK(floe_manifest_writer_finish(w, &dmf));
+    FT_OK(floe_manifest_read(&man, (const uint8_t *)dm.ptr, dm.len, "dv-m0.avro", NULL));
+    FT_EQ_INT(man->nentries, 1);
+    const floe_data_file *d = &man->entries[0].data_file;
+    FT_EQ_STR(d->file_format, "PUFFIN");
+    FT_EQ_STR(d->referenced_data_file, "s3://b/t/data/a.parquet");
+    FT_CHECK(d->has_content_offset && d->content_offset == 4);
+    FT_CHECK(d->has_content_size_in_bytes && d->content_size_in_bytes == 60);
+    FT_CHECK(!d->has_first_row_id);
+    floe_manifest_free(man);
+    floe_manifest_writer_free(w);
+    floe__buf_free(&dm);
+    floe__buf_free(&m);
+    floe__buf_free(&out);
+}
+
 static const ft_case cases[] = {
     {"carry_over_and_rewrite", test_carry_over_and_rewrite},
     {"schemas_match_java", test_schemas_match_java},
     {"v2_partitioned", test_v2_partitioned},
     {"v2_unpartitioned", test_v2_unpartitioned},
+    {"v3_row_ids", test_v3_row_ids},
     {"v2_deletes", test_v2_deletes},
     {"v1_partitioned", test_v1_partitioned},
     {"v1_unpartitioned", test_v1_unpartitioned},

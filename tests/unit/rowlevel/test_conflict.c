@@ -283,7 +283,48 @@ static void test_positions_conflict_all(void)
     floe_catalog_free(c);
 }
 
+
+/* v3: two merge-on-read deletes of different rows of one data file, from
+ * the same base: each writes a DV for the file; the second finds the
+ * first's (Java's validateAddedDVs) and changes nothing. */
+static void test_concurrent_dv(void)
+{
+    floe_catalog *c = fx_catalog();
+    FT_ASSERT(c);
+    floe_props p = FLOE_PROPS_INIT;
+    floe__props_set(&p, "format-version", "3");
+    floe__props_set(&p, "write.delete.mode", "merge-on-read");
+    floe__props_set(&p, "commit.retry.min-wait-ms", "1");
+    floe_table *t1 = NULL, *t2 = NULL;
+    FT_OK(fx_create(&t1, c, "shop.orders", &p));
+    floe__props_free(&p);
+    FT_ASSERT(t1);
+    fx_append_rows(t1, RL_LOAD1, 2); /* 1001 and 1002 in one data file */
+    FT_OK(floe_table_load(&t2, c, "shop.orders", NULL));
+    floe_rowlevel *a = start(t1, FLOE_ROWLEVEL_DELETE, "order_id = 1001", FLOE_ISOLATION_SNAPSHOT);
+    floe_rowlevel *b = start(t2, FLOE_ROWLEVEL_DELETE, "order_id = 1002", FLOE_ISOLATION_SNAPSHOT);
+    FT_ASSERT(a && b);
+    FT_OK(floe_rowlevel_commit(a, NULL, NULL));
+    size_t nsnap = floe_table_snapshot_count(t1);
+    FT_EQ_INT(floe_rowlevel_commit(b, NULL, NULL), FLOE_EINVALID);
+    FT_ERR_CONTAINS("Found concurrently added DV for ");
+    FT_ERR_CONTAINS("DV{location=");
+    floe_rowlevel_free(b);
+    floe_rowlevel_free(a);
+    FT_OK(floe_table_refresh(t1));
+    FT_EQ_INT((int)floe_table_snapshot_count(t1), (int)nsnap);
+    /* committed again from the new base, it merges the first DV */
+    FT_OK(floe_table_refresh(t2));
+    FT_OK(rl_delete(t2, "order_id = 1002", NULL));
+    FT_OK(floe_table_refresh(t1));
+    RL_ROWS_EQ(t1, -1, "");
+    floe_table_free(t2);
+    floe_table_free(t1);
+    floe_catalog_free(c);
+}
+
 static const ft_case cases[] = {
+    {"concurrent_dv", test_concurrent_dv},
     {"positions_conflict_all", test_positions_conflict_all},
     {"overlap_cow", test_overlap_cow},
     {"overlap_mor", test_overlap_mor},

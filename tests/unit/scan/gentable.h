@@ -261,7 +261,7 @@ static inline int gt_write_list(const char *path, int64_t snap, int64_t seq,
                                 const floe_manifest_file *mfs, size_t n)
 {
     floe_buf out = FLOE_BUF_INIT;
-    floe_manifest_list_writer_options lo = {2, snap, false, 0, seq, FLOE_AVRO_CODEC_NULL, -1};
+    floe_manifest_list_writer_options lo = {2, snap, false, 0, seq, FLOE_AVRO_CODEC_NULL, -1, 0};
     floe_manifest_list_writer *lw;
     int rc = floe_manifest_list_writer_new(&lw, &lo, &out);
     for (size_t i = 0; rc == 0 && i < n; i++)

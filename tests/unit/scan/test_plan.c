@@ -12,6 +12,7 @@
 #include "floe/table.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -741,6 +742,98 @@ static void test_plan_progress(void)
     FT_EQ_INT(log.calls, 0);
 }
 
+/* Paths, record counts and report of a plan, as text. */
+static void describe_plan(floe_buf *out, const char *meta, const char *filter, int threads)
+{
+    floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+    o.filter = filter;
+    o.threads = threads;
+    floe_scan *s = NULL;
+    FT_OK(floe_scan_open(&s, NULL, meta, &o));
+    if (!s)
+        return;
+    const floe_scan_report *r = floe_scan_get_report(s);
+    floe__buf_printf(out, "manifests %lld/%lld files %lld/%lld deletes %lld/%lld tasks %lld "
+                          "records %lld\n",
+                     (long long)r->manifests_skipped, (long long)r->manifests_total,
+                     (long long)r->data_files_skipped, (long long)r->data_files_total,
+                     (long long)r->delete_files_applied, (long long)r->delete_files_total,
+                     (long long)r->tasks, (long long)r->records_planned);
+    for (size_t i = 0; i < floe_scan_task_count(s); i++)
+        floe__buf_printf(out, "%s\n", floe_scan_task_path(s, i));
+    floe_scan_free(s);
+}
+
+/* Manifests read by 2, 3 and 8 threads (reused read buffers, one arena per
+ * manifest) give the serial plan: same tasks in the same order, same report;
+ * a missing manifest fails the parallel plan like the serial one. */
+static void test_parallel_plan_identical(void)
+{
+    const char *dir = ft_tmp("t");
+    FT_OK(gt_make_table(dir, 37, 23, 5, false, true));
+    char meta[1200];
+    snprintf(meta, sizeof meta, "%s/metadata/v1.metadata.json", dir);
+    const char *filters[] = {NULL, "cat = 'c00007'", "cat > 'c00030' OR v < 2"};
+    for (size_t f = 0; f < FLOE_ARRAY_LEN(filters); f++) {
+        floe_buf serial = FLOE_BUF_INIT;
+        describe_plan(&serial, meta, filters[f], 1);
+        FT_CHECK(serial.len > 0);
+        int threads[] = {2, 3, 8};
+        for (size_t t = 0; t < FLOE_ARRAY_LEN(threads); t++) {
+            floe_buf par = FLOE_BUF_INIT;
+            describe_plan(&par, meta, filters[f], threads[t]);
+            if (par.len != serial.len || memcmp(par.ptr, serial.ptr, par.len) != 0)
+                ft_fail(__FILE__, __LINE__, "filter %s, %d threads: plans differ",
+                        filters[f] ? filters[f] : "(none)", threads[t]);
+            floe__buf_free(&par);
+        }
+        if (f == 0) { /* 37 manifests of 23 files */
+            FT_CHECK(strstr(serial.ptr, "files 0/851 ") != NULL);
+            FT_CHECK(strstr(serial.ptr, "tasks 851 ") != NULL);
+        }
+        floe__buf_free(&serial);
+    }
+    char victim[1300];
+    snprintf(victim, sizeof victim, "%s/metadata/m00019.avro", dir);
+    FT_CHECK(unlink(victim) == 0);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+        o.threads = threads;
+        floe_scan *s = NULL;
+        FT_EQ_INT(floe_scan_open(&s, NULL, meta, &o), FLOE_ENOTFOUND);
+        FT_ERR_CONTAINS("m00019.avro");
+        FT_CHECK(s == NULL);
+    }
+}
+
+/* Fail each allocation in turn while two threads plan a small table: every
+ * attempt is FLOE_ENOMEM or the whole plan (ASan checks nothing leaks). */
+static void test_oom_parallel_plan(void)
+{
+    const char *dir = ft_tmp("t");
+    FT_OK(gt_make_table(dir, 4, 3, 5, false, true));
+    char meta[1200];
+    snprintf(meta, sizeof meta, "%s/metadata/v1.metadata.json", dir);
+    int ok = 0;
+    for (long n = 1; n < 20000 && !ok; n++) {
+        floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+        o.threads = 2;
+        floe_scan *s = NULL;
+        floe__alloc_fail_at(n);
+        int rc = floe_scan_open(&s, NULL, meta, &o);
+        floe__alloc_fail_at(0);
+        if (rc == 0) {
+            ok = 1;
+            FT_EQ_INT((long)floe_scan_task_count(s), 12);
+        } else if (rc != FLOE_ENOMEM) {
+            ft_fail(__FILE__, __LINE__, "allocation %ld: rc %d (%s)", n, rc, ft_floe_err());
+            ok = -1;
+        }
+        floe_scan_free(s);
+    }
+    FT_EQ_INT(ok, 1);
+}
+
 static const ft_case cases[] = {
     {"plan_progress", test_plan_progress},
     {"partition_pruning", test_partition_pruning},
@@ -752,6 +845,8 @@ static const ft_case cases[] = {
     {"as_of_time_and_table_handle", test_as_of_time_and_table_handle},
     {"row_group_pruning", test_row_group_pruning},
     {"oom_plan", test_oom_plan},
+    {"parallel_plan_identical", test_parallel_plan_identical},
+    {"oom_parallel_plan", test_oom_parallel_plan},
 };
 
 int main(int argc, char **argv)

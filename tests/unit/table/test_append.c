@@ -343,6 +343,37 @@ static void test_reapply(void)
     floe_catalog_free(c);
 }
 
+/* v3: the retry re-assigns row ids from the new base (spec "Row Lineage":
+ * first-row-id is the table's next-row-id when the snapshot is committed). */
+static void test_reapply_v3_row_ids(void)
+{
+    floe_catalog *c = fx_catalog();
+    FT_ASSERT(c);
+    floe_props p = FLOE_PROPS_INIT;
+    floe__props_set(&p, "format-version", "3");
+    floe_table *t = NULL, *stale = NULL;
+    FT_OK(fx_create(&t, c, "shop.race3", &p));
+    floe__props_free(&p);
+    FT_ASSERT(t);
+    int64_t s1 = fx_append_rows(t, LOAD1, 2);
+    FT_OK(floe_table_load(&stale, c, "shop.race3", NULL));
+    int64_t s2 = fx_append_rows(t, LOAD2, 1);
+    int64_t s3 = fx_append_rows(stale, BAD, 2); /* loses, retries on s2 */
+    FT_ASSERT(s3 > 0);
+    FT_OK(floe_table_refresh(t));
+    const floe_snapshot *a = floe__metadata_snapshot(t->metadata, s1),
+                        *b = floe__metadata_snapshot(t->metadata, s2),
+                        *d = floe__metadata_snapshot(t->metadata, s3);
+    FT_ASSERT(a && b && d);
+    FT_CHECK(a->has_first_row_id && a->first_row_id == 0 && a->added_rows == 2);
+    FT_CHECK(b->has_first_row_id && b->first_row_id == 2 && b->added_rows == 1);
+    FT_CHECK(d->has_first_row_id && d->first_row_id == 3 && d->added_rows == 2);
+    FT_CHECK(t->metadata->has_next_row_id && t->metadata->next_row_id == 5);
+    floe_table_free(stale);
+    floe_table_free(t);
+    floe_catalog_free(c);
+}
+
 /* Writes to a branch are a property of the handle; WAP staging. */
 static void test_branch_and_wap(void)
 {
@@ -717,6 +748,7 @@ static const ft_case cases[] = {
     {"merge_append", test_merge_append},
     {"rolling", test_rolling},
     {"reapply", test_reapply},
+    {"reapply_v3_row_ids", test_reapply_v3_row_ids},
     {"branch_and_wap", test_branch_and_wap},
     {"append_faults", test_append_faults},
     {"append_faults_after", test_append_faults_after},

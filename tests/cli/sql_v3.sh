@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Format v3 writes (spec "Row Lineage", Appendix E): CREATE TABLE with
+# 'format-version'='3', the upgrade of a v2 table by SET TBLPROPERTIES (Java's
+# TableMetadata.replaceProperties: reserved key, downgrade refused), next-row-id,
+# snapshot first-row-id / added-rows, v3 manifest lists (first_row_id handed
+# to data manifests in list order, each reserving added + existing rows) and
+# the _row_id / _last_updated_sequence_number values readers derive from them.
+set -u
+: "${FLOE_BIN:?}"
+PY=$(command -v python3) || { echo "skipped: no python3"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+C() { "$FLOE_BIN" sql --warehouse "$T/wh" --format csv "$@"; }
+# the table's newest metadata.json
+meta() { ls -t "$T"/wh/n.db/"$1"/metadata/*.metadata.json | head -1; }
+
+# ---- a new v3 table: row ids 0.. in commit order
+C -c "CREATE NAMESPACE n;
+CREATE TABLE n.t (id BIGINT, s STRING) TBLPROPERTIES ('format-version'='3');
+INSERT INTO n.t VALUES (1, 'a'), (2, 'b');
+INSERT INTO n.t VALUES (3, 'c')" >/dev/null
+eq "v3 lineage" "$(C -c "SELECT _row_id, _last_updated_sequence_number AS seq, id FROM n.t ORDER BY id")" \
+"_row_id,seq,id
+0,1,1
+1,1,2
+2,2,3"
+out=$("$PY" - "$(meta t)" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+print(m["format-version"], m["next-row-id"], "format-version" in m["properties"])
+for s in sorted(m["snapshots"], key=lambda s: s["sequence-number"]):
+    print(s["sequence-number"], s["first-row-id"], s["added-rows"])
+EOF
+)
+eq "v3 metadata" "$out" "3 3 False
+1 0 2
+2 2 1"
+list=$(ls -t "$T"/wh/n.db/t/metadata/snap-*.avro | head -1)
+out=$("$FLOE_BIN" inspect --json "$list" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["metadata"]["format-version"], d["metadata"]["first-row-id"])
+for e in d["entries"]:
+    print(e["first_row_id"], e["added_rows_count"])')
+eq "v3 manifest list" "$out" "3 2
+2 1
+0 2"
+man=$(ls -t "$T"/wh/n.db/t/metadata/*-m0.avro | head -1)
+has "v3 manifest" "$("$FLOE_BIN" inspect --json "$man")" '"format-version": "3"'
+
+# ---- upgrade of a v2 table: the first v3 commit numbers the old rows too
+C -c "CREATE TABLE n.u (id BIGINT) TBLPROPERTIES ('format-version'='2');
+INSERT INTO n.u VALUES (1), (2);
+ALTER TABLE n.u SET TBLPROPERTIES ('format-version'='3', 'k'='v');
+INSERT INTO n.u VALUES (3)" >/dev/null
+eq "upgraded" "$("$PY" -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["format-version"], m["next-row-id"], m["properties"].get("k"), "format-version" in m["properties"])' "$(meta u)")" \
+   "3 3 v False"
+# new manifest first in the list (0), the v2 one after it (1, 2)
+eq "upgraded lineage" "$(C -c "SELECT _row_id, id FROM n.u ORDER BY id")" "_row_id,id
+1,1
+2,2
+0,3"
+out=$(C -c "ALTER TABLE n.u SET TBLPROPERTIES ('format-version'='2')" 2>&1)
+eq "downgrade" "$out" "IllegalArgumentException: Cannot downgrade v3 table to v2"
+out=$(C -c "ALTER TABLE n.u SET TBLPROPERTIES ('format-version'='4')" 2>&1)
+eq "unsupported" "$out" "IllegalArgumentException: Cannot upgrade table to unsupported format version: v4 (supported: v3)"
+eq "same version: nothing to commit" "$(C -c "ALTER TABLE n.u SET TBLPROPERTIES ('format-version'='3'); SELECT count(*) AS n FROM n.u.snapshots")" "n
+2"
+
+# ---- deletion vectors (spec "Deletion Vectors"): merge-on-read DELETE /
+# UPDATE write one Puffin DV per data file; a second delete of the same file
+# merges the old DV into the new one and removes the old
+C -c "CREATE TABLE n.m (id BIGINT, s STRING) TBLPROPERTIES ('format-version'='3',
+ 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read');
+INSERT INTO n.m VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd');
+INSERT INTO n.m VALUES (5, 'e'), (6, 'f');
+DELETE FROM n.m WHERE id = 2" >/dev/null
+eq "dv: one" "$(C -c "SELECT file_format, record_count, content_offset, content_size_in_bytes FROM n.m.delete_files")" \
+"file_format,record_count,content_offset,content_size_in_bytes
+PUFFIN,1,4,42"
+C -c "DELETE FROM n.m WHERE id IN (3, 6)" >/dev/null
+# file 1: {1} merged with {2}; file 2: {1}; the old DV gone
+eq "dv: merged" "$(C -c "SELECT record_count FROM n.m.delete_files ORDER BY record_count")" "record_count
+1
+2"
+# snapshot by sequence number (commits in one millisecond share committed_at)
+snap() { "$PY" -c 'import json,sys; m=json.load(open(sys.argv[1])); s=sorted(m["snapshots"], key=lambda s: s["sequence-number"])[int(sys.argv[2])]; print(s["snapshot-id"] if sys.argv[3] == "id" else ",".join(s["summary"].get(k, "") for k in sys.argv[3].split(",")))' "$(meta "$1")" "$2" "$3"; }
+eq "dv: summary" "$(snap m -1 added-dvs,removed-dvs,added-position-delete-files,total-delete-files,total-position-deletes)" "2,1,,2,3"
+C -c "UPDATE n.m SET s = 'X' WHERE id = 1" >/dev/null
+eq "dv: rows" "$(C -c "SELECT id, s FROM n.m ORDER BY id")" "id,s
+1,X
+4,d
+5,e"
+eq "dv: one per data file" "$(C -c "SELECT count(*) AS n, count(DISTINCT referenced_data_file) AS f, sum(record_count) AS r FROM n.m.delete_files")" "n,f,r
+2,2,4"
+# every snapshot still reads as it was
+eq "dv: time travel" "$(C -c "SELECT count(*) AS n FROM n.m VERSION AS OF $(snap m 2 id)")" "n
+5"
+# a v2 table keeps Parquet position delete files
+C -c "CREATE TABLE n.p (id BIGINT) TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read');
+INSERT INTO n.p VALUES (1), (2); DELETE FROM n.p WHERE id = 1" >/dev/null
+eq "v2: parquet deletes" "$(C -c "SELECT file_format FROM n.p.delete_files")" "file_format
+PARQUET"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
