@@ -12,6 +12,7 @@
 #include "floe/evolve.h"
 #include "floe/scan.h"
 #include "floe/maint.h"
+#include "floe/meta.h"
 #include "floe/sql.h"
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "floe/catalog.h"
 #include "floe/common.h"
+#include "floe/io.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -61,6 +62,12 @@ FLOE_EXTERN void floe_sql_close(floe_sql_session *s);
 /* The session's catalog (borrowed; valid until floe_sql_close): the table
  * API (include/floe/table.h) on the same catalog the SQL runs on. */
 FLOE_EXTERN floe_catalog *floe_sql_session_catalog(floe_sql_session *s);
+
+/* The session's FileIO (borrowed; valid until floe_sql_close): the one its
+ * statements read and write tables through, configured from the session's
+ * s3.* and io.location-map keys. Pass it as floe_table_options.io so that the
+ * table API reaches the same storage (an s3:// warehouse, say). */
+FLOE_EXTERN floe_fileio *floe_sql_session_fileio(floe_sql_session *s);
 
 /* Run the statements of `text` in order, stopping at the first failing one.
  * On success *out (may be NULL to discard) holds the last result set any

@@ -68,6 +68,7 @@ typedef struct floe_sql_open_options {
 int floe_sql_open(floe_sql_session **out, const floe_sql_open_options *opts);
 void floe_sql_close(floe_sql_session *s);
 floe_catalog *floe_sql_session_catalog(floe_sql_session *s);
+floe_fileio *floe_sql_session_fileio(floe_sql_session *s);
 int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql_result **out);
 const char *floe_sql_error_class(const floe_sql_session *s);
 const char *floe_sql_error_class_for(int code, const char *message);
@@ -172,12 +173,22 @@ typedef enum floe_inventory_kind { FLOE_INV_METADATA, FLOE_INV_MANIFEST_LIST, FL
 typedef struct floe_inventory_row { floe_inventory_kind kind; const char *kind_name; const char *path;
     int64_t size; const char *content; const char *status; } floe_inventory_row;
 typedef struct floe_inventory_options { unsigned version; bool has_snapshot_id; int64_t snapshot_id;
-    const char *ref; bool has_timestamp; int64_t timestamp_ms; ...; } floe_inventory_options;
+    const char *ref; bool has_timestamp; int64_t timestamp_ms; floe_fileio *io; ...; } floe_inventory_options;
 #define FLOE_INVENTORY_OPTIONS_VERSION ...
 int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventory_options *opts,
                    int (*cb)(const floe_inventory_row *row, void *payload), void *payload,
                    char **backup_metadata);
 extern "Python" int floe_py_inventory_row(const floe_inventory_row *row, void *payload);
+
+/* meta.h */
+typedef struct floe_metadata_table_options {
+    unsigned version; bool has_snapshot_id; int64_t snapshot_id; const char *ref;
+    bool has_as_of_timestamp; int64_t as_of_timestamp_ms; size_t batch_rows; ...;
+} floe_metadata_table_options;
+#define FLOE_METADATA_TABLE_OPTIONS_VERSION ...
+const char *floe_metadata_table_name(size_t i);
+int floe_metadata_table_stream(floe_table *table, const char *name,
+                               const floe_metadata_table_options *opts, struct ArrowArrayStream *out);
 
 /* owning streams (below): the stream frees its producer on release */
 int floe_py_scan_stream(floe_scan *scan, struct ArrowArrayStream *out);

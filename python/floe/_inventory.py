@@ -29,6 +29,7 @@ def inventory(table: "Table", snapshot_id: Optional[int], ref: Optional[str],
         o.has_snapshot_id = True
         o.snapshot_id = _snapshot_id(snapshot_id)
     o.ref = _ffi.cstr(ref, keep)
+    o.io = table.catalog._fileio()
     if as_of is not None:
         o.has_timestamp = True
         o.timestamp_ms = to_millis(as_of)

@@ -2,7 +2,7 @@
 """Catalogs and SQL results: ``floe.catalog(...)``, ``cat.sql(...)``.
 
 A :class:`Catalog` is one libfloe SQL session (include/floe/sql.h) on a
-SQLite or REST catalog: ``cat.sql(text)`` runs floe's Spark-dialect SQL
+SQLite, REST or Hive Metastore catalog: ``cat.sql(text)`` runs floe's Spark-dialect SQL
 (docs/sql.md) and ``cat.load_table(ident)`` opens the table API
 (include/floe/table.h) on the same catalog handle.
 """
@@ -99,6 +99,7 @@ class Row(tuple):
             raise AttributeError(name) from None
 
     def asDict(self) -> Dict[str, Any]:
+        """The row as a dict by column name (PySpark's Row.asDict)."""
         return dict(zip(self._fields, self))
 
 
@@ -196,7 +197,7 @@ class SqlResult:
             arrays.append(pa.array(col, type=t))
         return pa.Table.from_arrays(arrays, names=self._columns) if arrays else pa.table({})
 
-    def to_pandas(self):
+    def to_pandas(self) -> "pandas.DataFrame":  # noqa: F821
         """The result as a pandas DataFrame (needs pandas)."""
         return self.to_arrow().to_pandas()
 
@@ -276,7 +277,7 @@ def _box(names: List[str], rows: List[List[str]], left: bool) -> str:
 
 
 class Catalog(_ffi.NativeHandle):
-    """A floe catalog (SQLite or REST) with its SQL session.
+    """A floe catalog (SQLite, REST or Hive Metastore) with its SQL session.
 
     Thread-safe: statements of one catalog object run one at a time; use one
     catalog object per thread for parallel statements.
@@ -325,6 +326,10 @@ class Catalog(_ffi.NativeHandle):
 
     def _catalog_handle(self):
         return lib.floe_sql_session_catalog(self._session())
+
+    def _fileio(self):
+        """The session's FileIO (s3.* and io.location-map applied), for the table API."""
+        return lib.floe_sql_session_fileio(self._session())
 
     # ------------------------------------------------------------ SQL
     def sql(self, text: str, params: Params = None) -> SqlResult:
@@ -386,6 +391,8 @@ def catalog(warehouse: Optional[str] = None, name: Optional[str] = None,
     - SQLite (JDBC-catalog schema): ``floe.catalog(warehouse="/data/wh")``
       keeps ``<warehouse>/catalog.db``; ``uri="/path/catalog.db"`` names the file.
     - REST: ``floe.catalog(uri="http://host:8181", warehouse="wh", token=...)``.
+    - Hive Metastore: ``floe.catalog(uri="thrift://host:9083", warehouse="s3a://bucket/path")``
+      (Spark's ``type=hive``; Iceberg's HiveCatalog conventions and locks).
 
     ``props`` are floe sql's ``--conf`` keys (``s3.endpoint``, ``credential``,
     session options such as ``spark.wap.id``); write dots as ``__`` in

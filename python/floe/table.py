@@ -19,6 +19,7 @@ from .catalog import Catalog, sql_literal
 from .errors import IllegalArgumentException, IllegalStateException
 
 Timestamp = Union[int, _dt.datetime, str]
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 
 
 def to_millis(ts: Timestamp) -> int:
@@ -32,7 +33,8 @@ def to_millis(ts: Timestamp) -> int:
     if isinstance(ts, _dt.datetime):
         if ts.tzinfo is None:
             ts = ts.replace(tzinfo=_dt.timezone.utc)
-        return int(ts.timestamp() * 1000)
+        # integer arithmetic: a float timestamp() can land a millisecond early
+        return (ts - _EPOCH) // _dt.timedelta(milliseconds=1)
     raise TypeError("timestamp must be int ms, datetime or str, not %s" % type(ts).__name__)
 
 
@@ -127,7 +129,11 @@ class Scan:
 
     def to_reader(self) -> pa.RecordBatchReader:
         """The rows as a pyarrow RecordBatchReader over libfloe's ArrowArrayStream
-        (zero-copy). Do not change this Table object while reading it."""
+        (zero-copy). Do not change this Table object while reading it; the reader
+        keeps the Table and its Catalog alive until it is done."""
+        return _kept_alive(self._native_reader(), self.table)
+
+    def _native_reader(self) -> pa.RecordBatchReader:
         with self.table._lock:
             scan = self._open()
             stream = ffi.new("struct ArrowArrayStream *")
@@ -140,7 +146,7 @@ class Scan:
 
     def to_batches(self) -> Iterator[pa.RecordBatch]:
         """The rows batch by batch (zero-copy from libfloe)."""
-        reader = self.to_reader()
+        reader = self._native_reader()
         left = self.limit
         try:
             for b in _read_batches(reader):
@@ -157,7 +163,7 @@ class Scan:
     def to_arrow(self) -> pa.Table:
         """The rows as a pyarrow Table (zero-copy from libfloe's batches)."""
         with self.table._lock:
-            reader = self.to_reader()
+            reader = self._native_reader()
             schema = reader.schema
             if self.limit is None:
                 try:
@@ -167,6 +173,7 @@ class Scan:
         return pa.Table.from_batches(list(self.to_batches_from(reader)), schema=schema)
 
     def to_batches_from(self, reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
+        """The batches of ``reader`` cut to the scan's limit (closes the reader)."""
         left = self.limit if self.limit is not None else -1
         try:
             for b in _read_batches(reader):
@@ -180,13 +187,25 @@ class Scan:
         finally:
             reader.close()
 
-    def to_pandas(self, **kwargs: Any):
+    def to_pandas(self, **kwargs: Any) -> "pandas.DataFrame":  # noqa: F821
         """The rows as a pandas DataFrame."""
         return self.to_arrow().to_pandas(**kwargs)
 
     def count(self) -> int:
         """Number of rows (deletes applied)."""
         return self.to_arrow().num_rows
+
+
+def _kept_alive(reader: pa.RecordBatchReader, *owners: Any) -> pa.RecordBatchReader:
+    """A reader over `reader` that holds `owners` (the Table, hence the Catalog
+    whose session and FileIO libfloe's stream borrows) until it is exhausted."""
+    def batches() -> Iterator[pa.RecordBatch]:
+        keep = owners  # noqa: F841  (referenced by the generator frame)
+        try:
+            yield from _read_batches(reader)
+        finally:
+            reader.close()
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 def _read_all(reader: pa.RecordBatchReader) -> pa.Table:
@@ -241,6 +260,7 @@ class Table(_ffi.NativeHandle):
         o.wap_id = _ffi.cstr(wap_id, keep)
         out = ffi.new("floe_table **")
         with catalog._lock:
+            o.io = catalog._fileio()  # the session's storage settings (s3.*, io.location-map)
             _ffi.check(lib.floe_table_load(out, catalog._catalog_handle(), _ffi.cstr(identifier, keep), o))
         self._t = out[0]
 
@@ -273,16 +293,19 @@ class Table(_ffi.NativeHandle):
     # ------------------------------------------------------------ properties
     @property
     def metadata_location(self) -> str:
+        """Location of the table's current metadata.json."""
         with self._lock:
             return _ffi.text(lib.floe_table_metadata_location(self._handle()))
 
     @property
     def location(self) -> str:
+        """The table's base location (``s3a://warehouse/shop.db/orders``, ...)."""
         with self._lock:
             return _ffi.text(lib.floe_table_location(self._handle()))
 
     @property
     def format_version(self) -> int:
+        """The Iceberg format version (1, 2 or 3)."""
         with self._lock:
             return lib.floe_table_format_version(self._handle())
 
@@ -601,40 +624,134 @@ class Table(_ffi.NativeHandle):
         return self._sql("CALL %s.system.%s(table => %s%s)" % (
             self.catalog.name, proc, sql_literal(self.identifier), ", " + args if args else ""))
 
-    def metadata_table(self, name: str) -> pa.Table:
-        """A metadata table (history, snapshots, refs, files, manifests, entries,
-        partitions, all_data_files, metadata_log_entries, ...) as an Arrow table."""
-        if not isinstance(name, str) or not name.replace("_", "").isalnum():
-            raise IllegalArgumentException("unknown metadata table %r" % (name,))
-        self._handle()
-        return self.catalog.sql("SELECT * FROM %s.%s" % (self.identifier, name)).to_arrow()
+    def _metadata_stream(self, name: str, snapshot_id: Optional[int], ref: Optional[str],
+                         as_of: Optional[Timestamp], batch_rows: int) -> pa.RecordBatchReader:
+        if not isinstance(name, str):
+            raise TypeError("metadata table name must be a str, not %s" % type(name).__name__)
+        if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 0:
+            raise TypeError("batch_rows must be a non-negative int")
+        keep: list = []
+        o = ffi.new("floe_metadata_table_options *")
+        o.version = lib.FLOE_METADATA_TABLE_OPTIONS_VERSION
+        if snapshot_id is not None:
+            o.has_snapshot_id = True
+            o.snapshot_id = _snapshot_id(snapshot_id)
+        if ref is not None:
+            if not isinstance(ref, str):
+                raise TypeError("ref must be a str")
+            o.ref = _ffi.cstr(ref, keep)
+        if as_of is not None:
+            o.has_as_of_timestamp = True
+            o.as_of_timestamp_ms = to_millis(as_of)
+        o.batch_rows = batch_rows
+        stream = ffi.new("struct ArrowArrayStream *")
+        with self._lock:
+            _ffi.check(lib.floe_metadata_table_stream(self._handle(), _ffi.cstr(name, keep), o, stream))
+        return pa.RecordBatchReader._import_from_c(_ffi.ptr_int(stream))
+
+    def metadata_reader(self, name: str, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+                        as_of: Optional[Timestamp] = None,
+                        batch_rows: int = 0) -> pa.RecordBatchReader:
+        """Metadata table ``name`` as a pyarrow RecordBatchReader over libfloe's
+        ArrowArrayStream (include/floe/meta.h), batch by batch: memory stays
+        bounded whatever the number of files. Column names and types are
+        Spark's (``committed_at`` timestamp[us, UTC], ``summary``
+        map<string, string>, ``partition`` and ``readable_metrics`` structs).
+
+        Time travel (``snapshot_id``, ``ref`` or ``as_of``) is accepted by the
+        tables Spark allows it on (files, data_files, delete_files, entries,
+        manifests, partitions, position_deletes). Errors:
+        :class:`NotFoundException` ``Unknown metadata table: x``,
+        ``Cannot find snapshot with ID n``; :class:`IllegalArgumentException`
+        ``Cannot select snapshot in table: HISTORY``. The reader holds its own
+        copy of the table's metadata: the Table may change meanwhile (it reads
+        manifests through the Catalog's FileIO, so it keeps the Catalog alive)."""
+        return _kept_alive(self._metadata_stream(name, snapshot_id, ref, as_of, batch_rows), self)
+
+    def metadata_table(self, name: str, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+                       as_of: Optional[Timestamp] = None) -> pa.Table:
+        """Metadata table ``name`` (snapshots, history, refs, metadata_log_entries,
+        files, data_files, delete_files, all_files, all_data_files,
+        all_delete_files, manifests, all_manifests, entries, all_entries,
+        partitions, position_deletes) as a pyarrow Table with Spark's column
+        names and types; see :meth:`metadata_reader`."""
+        return _read_all(self._metadata_stream(name, snapshot_id, ref, as_of, 0))
 
     def history(self) -> pa.Table:
+        """``t.history``: made_current_at, snapshot_id, parent_id, is_current_ancestor."""
         return self.metadata_table("history")
 
     def snapshots(self) -> pa.Table:
+        """``t.snapshots``: committed_at, snapshot_id, parent_id, operation, manifest_list, summary."""
         return self.metadata_table("snapshots")
 
     def refs(self) -> pa.Table:
+        """``t.refs``: name, type, snapshot_id, max_reference_age_in_ms,
+        min_snapshots_to_keep, max_snapshot_age_in_ms."""
         return self.metadata_table("refs")
 
-    def files(self) -> pa.Table:
-        return self.metadata_table("files")
+    def metadata_log_entries(self) -> pa.Table:
+        """``t.metadata_log_entries``: timestamp, file, latest_snapshot_id,
+        latest_schema_id, latest_sequence_number."""
+        return self.metadata_table("metadata_log_entries")
 
-    def manifests(self) -> pa.Table:
-        return self.metadata_table("manifests")
+    def files(self, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+              as_of: Optional[Timestamp] = None) -> pa.Table:
+        """``t.files``: the live data and delete files of a snapshot (DataFile's
+        columns plus readable_metrics)."""
+        return self.metadata_table("files", snapshot_id, ref, as_of)
 
-    def entries(self) -> pa.Table:
-        return self.metadata_table("entries")
+    def data_files(self, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+                   as_of: Optional[Timestamp] = None) -> pa.Table:
+        """``t.data_files``: like :meth:`files`, data files only."""
+        return self.metadata_table("data_files", snapshot_id, ref, as_of)
 
-    def partitions(self) -> pa.Table:
-        return self.metadata_table("partitions")
+    def delete_files(self, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+                     as_of: Optional[Timestamp] = None) -> pa.Table:
+        """``t.delete_files``: like :meth:`files`, delete files only."""
+        return self.metadata_table("delete_files", snapshot_id, ref, as_of)
+
+    def manifests(self, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+                  as_of: Optional[Timestamp] = None) -> pa.Table:
+        """``t.manifests``: the manifests of a snapshot with their counts and
+        partition summaries."""
+        return self.metadata_table("manifests", snapshot_id, ref, as_of)
+
+    def entries(self, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+                as_of: Optional[Timestamp] = None) -> pa.Table:
+        """``t.entries``: manifest entries (status, snapshot_id, sequence
+        numbers, data_file struct, readable_metrics)."""
+        return self.metadata_table("entries", snapshot_id, ref, as_of)
+
+    def partitions(self, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+                   as_of: Optional[Timestamp] = None) -> pa.Table:
+        """``t.partitions``: per-partition counts (record_count, file_count, ...)."""
+        return self.metadata_table("partitions", snapshot_id, ref, as_of)
+
+    def position_deletes(self, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
+                         as_of: Optional[Timestamp] = None) -> pa.Table:
+        """``t.position_deletes``: the rows of the position-delete files."""
+        return self.metadata_table("position_deletes", snapshot_id, ref, as_of)
+
+    def all_files(self) -> pa.Table:
+        """``t.all_files``: files of every retained snapshot."""
+        return self.metadata_table("all_files")
 
     def all_data_files(self) -> pa.Table:
+        """``t.all_data_files``."""
         return self.metadata_table("all_data_files")
 
-    def metadata_log_entries(self) -> pa.Table:
-        return self.metadata_table("metadata_log_entries")
+    def all_delete_files(self) -> pa.Table:
+        """``t.all_delete_files``."""
+        return self.metadata_table("all_delete_files")
+
+    def all_manifests(self) -> pa.Table:
+        """``t.all_manifests``: manifests of every retained snapshot."""
+        return self.metadata_table("all_manifests")
+
+    def all_entries(self) -> pa.Table:
+        """``t.all_entries``: manifest entries of every retained snapshot."""
+        return self.metadata_table("all_entries")
 
     def expire_snapshots(self, older_than: Optional[Timestamp] = None, retain_last: Optional[int] = None,
                          snapshot_ids: Optional[Sequence[int]] = None, dry_run: bool = False) -> Dict[str, int]:

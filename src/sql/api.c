@@ -7,6 +7,7 @@
  */
 #include "floe/sql.h"
 
+#include "sql/exec_int.h"
 #include "sql/session_int.h"
 
 #include <string.h>
@@ -149,6 +150,11 @@ int floe_sql_open(floe_sql_session **out, const floe_sql_open_options *opts)
 void floe_sql_close(floe_sql_session *s) { floe__sql_session_free(s); }
 
 floe_catalog *floe_sql_session_catalog(floe_sql_session *s) { return s ? s->catalog : NULL; }
+
+floe_fileio *floe_sql_session_fileio(floe_sql_session *s)
+{
+    return s && s->engine ? floe__sql_table_options(s)->io : NULL;
+}
 
 const char *floe_sql_error_class(const floe_sql_session *s)
 {

@@ -271,6 +271,19 @@ def uniq(prefix="c"):
     return prefix + uuid.uuid4().hex[:8]
 
 
+# --- Hive Metastore -----------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def hms(tmp_path_factory, spark):
+    """One Hive 2.3.9 metastore for the run (test_hms.Hms, tests/peers/hms/HmsLauncher.java),
+    shared by test_hms.py and test_python_hms.py."""
+    from test_hms import Hms
+    h = Hms(str(tmp_path_factory.mktemp("hms")))
+    h.start()
+    yield h
+    h.stop()
+
+
 # --- floe serve ----------------------------------------------------------------------------
 
 class Serve:

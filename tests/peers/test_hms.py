@@ -76,12 +76,7 @@ class Hms:
                 self.proc.wait(10)
 
 
-@pytest.fixture(scope="session")
-def hms(tmp_path_factory, spark):
-    h = Hms(str(tmp_path_factory.mktemp("hms")))
-    h.start()
-    yield h
-    h.stop()
+# the `hms` fixture (one metastore per run, shared with test_python_hms.py) is in conftest.py
 
 
 class FloeHms(Floe):

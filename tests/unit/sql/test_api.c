@@ -10,6 +10,7 @@
 #include "floe/sql.h"
 #include "floe/table.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static floe_sql_session *open_session(void)
@@ -133,8 +134,41 @@ static void test_table_api_on_session_catalog(void)
     floe_sql_close(s);
 }
 
+/* floe_sql_session_fileio: the table API reaches storage as the session's
+ * statements do. With io.location-map every table file lands under the
+ * mapped directory, so a handle with its own FileIO cannot read the table
+ * while one on the session's FileIO can. */
+static void test_session_fileio(void)
+{
+    FT_CHECK(floe_sql_session_fileio(NULL) == NULL);
+    char map[600];
+    snprintf(map, sizeof map, "%s=%s", ft_tmp("wh"), ft_tmp("moved"));
+    const char *conf[] = {"io.location-map", map};
+    floe_sql_open_options o = FLOE_SQL_OPEN_OPTIONS_INIT;
+    o.warehouse = ft_tmp("wh");
+    o.conf = conf;
+    o.nconf = 1;
+    floe_sql_session *s = NULL;
+    FT_OK(floe_sql_open(&s, &o));
+    FT_ASSERT(floe_sql_session_fileio(s) != NULL);
+    FT_OK(floe_sql_execute(s, "CREATE NAMESPACE n; CREATE TABLE n.t (id INT) USING iceberg; "
+                              "INSERT INTO n.t VALUES (7)",
+                           NULL));
+    floe_table *t = NULL;
+    FT_CHECK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", NULL) < 0);
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    to.io = floe_sql_session_fileio(s);
+    FT_OK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", &to));
+    floe_snapshot_info info;
+    FT_CHECK(floe_table_current_snapshot(t, &info));
+    FT_CHECK(floe_table_io(t) == floe_sql_session_fileio(s));
+    floe_table_free(t);
+    floe_sql_close(s);
+}
+
 static const ft_case cases[] = {
     {"query_values", test_query_values},
+    {"session_fileio", test_session_fileio},
     {"errors", test_errors},
     {"bad_options", test_bad_options},
     {"table_api_on_session_catalog", test_table_api_on_session_catalog},
