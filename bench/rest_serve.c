@@ -265,7 +265,7 @@ static int run_backend(const char *label, const char *warehouse)
     o.token = "bench-token";
     o.threads = 4;
     if ((warehouse ? floe__rest_backend_sql_new(&b, warehouse, NULL)
-                   : floe__rest_backend_mem_new(&b, "s3://wh")) < 0 ||
+                   : floe__rest_backend_memory_new(&b, "s3://wh")) < 0 ||
         floe__rest_server_start(&s, b, &o) < 0) {
         fprintf(stderr, "bench: %s\n", floe_error_last() ? floe_error_last()->message : "?");
         floe__rest_backend_free(b);

@@ -57,6 +57,13 @@ typedef struct floe_catalog_ops {
     /* Optional: drop with the catalog deleting the files (REST
      * purgeRequested=true). */
     int (*purge_table)(floe_catalog *c, const char *ns, const char *name);
+    /* Optional: compare-and-set n tables' pointers atomically (one database
+     * transaction): every ns[i].names[i] from expected[i] to locations[i],
+     * or none. FLOE_ECONFLICT (naming the first table that moved; nothing
+     * changed), FLOE_ENOTFOUND, FLOE_ECOMMITUNKNOWN. */
+    int (*commit_tables)(floe_catalog *c, size_t n, const char *const *ns,
+                         const char *const *names, const char *const *expected,
+                         const char *const *locations);
 } floe_catalog_ops;
 
 #define FLOE_CATALOG_OPS_VERSION 1
@@ -93,6 +100,11 @@ int floe__catalog_create_table(floe_catalog *c, const char *ident, const char *s
                                const char *spec_json, const char *order_json, const char *location,
                                const floe_props *props, char **new_location);
 bool floe__catalog_purges_tables(const floe_catalog *c);
+/* Atomic multi-table pointer swap (ops->commit_tables; FLOE_EUNSUPPORTED
+ * when absent): idents[i] from expected[i] to locations[i], all or none. */
+bool floe__catalog_commits_tables(const floe_catalog *c);
+int floe__catalog_commit_tables(floe_catalog *c, size_t n, const char *const *idents,
+                                const char *const *expected, const char *const *locations);
 int floe__catalog_purge_table(floe_catalog *c, const char *ident);
 
 /* The SQL backend. */

@@ -748,7 +748,8 @@ static const floe_catalog_ops rest_ops = {FLOE_CATALOG_OPS_VERSION,
                                           rest_free,
                                           rest_commit,
                                           rest_create_table,
-                                          rest_purge_table};
+                                          rest_purge_table,
+                                          NULL};
 
 /* ---------------------------------------------------------------- open */
 

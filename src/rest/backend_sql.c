@@ -1,28 +1,39 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * rest/backend_sql: the backend of `floe serve --warehouse DIR` — the REST
- * catalog routes (open-api/rest-catalog-open-api.yaml) over floe's SQLite
- * catalog (DIR/catalog.db, the JDBC schema) and the table layer. Creates go
- * through floe_table_create, commits through floe__table_commit_request (the
- * table layer's commit path: requirements checked against the current
- * metadata, updates applied, metadata written create-new, pointer swapped
- * with compare-and-set), drops through floe_table_drop.
+ * rest/backend_sql: the one backend of `floe serve` — the REST catalog
+ * routes (open-api/rest-catalog-open-api.yaml) over any floe_catalog and the
+ * table layer:
+ *   --warehouse DIR          the SQLite catalog DIR/catalog.db (JDBC schema),
+ *                            local files under DIR;
+ *   --memory                 an in-memory SQLite catalog and the memory
+ *                            FileIO (lost on exit; tests and demos);
+ *   --catalog-uri thrift://  a Hive Metastore (floe_catalog_open_hive),
+ *                            local files under --warehouse DIR.
+ * Creates go through floe_table_create, commits through the table layer's
+ * commit path (requirements checked against the current metadata, updates
+ * applied, metadata written create-new, pointer swapped with
+ * compare-and-set), drops through floe_table_drop, multi-table
+ * transactions through one atomic swap of every pointer (catalogs that
+ * have one: SQLite).
  *
  * Loads pass the metadata.json bytes through unparsed (snapshots=all); with
  * snapshots=refs the JSON is parsed and the snapshots no ref points at are
  * left out. Safety: every metadata file served or registered must resolve
- * inside the warehouse directory, so a registered pointer cannot make the
- * server read /etc/passwd.
+ * inside the warehouse (realpath for a local directory, a lexical prefix
+ * without "." or ".." segments otherwise), so a registered pointer cannot
+ * make the server read /etc/passwd.
  */
 #include "backend.h"
 #include "model_internal.h"
 
 #include "catalog/catalog.h"
 #include "io/io.h"
+#include "spec/spec.h"
 #include "table/table.h"
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +46,11 @@
 typedef struct sql_backend {
     floe_catalog *cat;
     floe_fileio *io;
-    char *root; /* realpath of the warehouse directory */
+    /* The warehouse: realpath of a local directory (`local`), or a location
+     * prefix without trailing '/' (memory). */
+    char *root;
+    bool local;
+    bool advertise_warehouse; /* /v1/config defaults.warehouse = root */
     /* One SQLite connection for catalog calls (serialised); metadata
      * files are read outside the lock. */
     pthread_mutex_t lock;
@@ -43,7 +58,7 @@ typedef struct sql_backend {
     floe_catalog *pool[SQL_POOL];
     bool busy[SQL_POOL];
     pthread_cond_t pool_cv;
-    char *db;
+    char *db; /* NULL: no pool, every commit on `cat` under `lock` */
     char *name;
 } sql_backend;
 
@@ -87,6 +102,51 @@ static void pool_give(sql_backend *s, int slot)
 static sql_backend *sb(floe_rest_backend *b)
 {
     return b->payload;
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static char *ns_text(const floe_rest_namespace *ns, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ns->n && o + 1 < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "." : "", ns->parts[i]);
+    return buf;
+}
+
+int floe__rest_no_such_namespace(const floe_rest_namespace *ns)
+{
+    char b[600];
+    return floe__error(FLOE_ENOTFOUND, "namespace", "Namespace does not exist: %s",
+                       ns_text(ns, b, sizeof b));
+}
+
+int floe__rest_no_such_table(const floe_rest_ident *id)
+{
+    char b[600];
+    return floe__error(FLOE_ENOTFOUND, "table", "Table does not exist: %s.%s",
+                       ns_text(&id->ns, b, sizeof b), id->name);
+}
+
+int floe__rest_namespace_exists(const floe_rest_namespace *ns)
+{
+    char b[600];
+    return floe__error(FLOE_EEXISTS, "namespace", "Namespace already exists: %s",
+                       ns_text(ns, b, sizeof b));
+}
+
+int floe__rest_table_exists_error(const floe_rest_ident *id)
+{
+    char b[600];
+    return floe__error(FLOE_EEXISTS, "table", "Table already exists: %s.%s",
+                       ns_text(&id->ns, b, sizeof b), id->name);
+}
+
+void floe__rest_backend_free(floe_rest_backend *b)
+{
+    if (b && b->free)
+        b->free(b);
 }
 
 /* "a.b" for ["a","b"]. */
@@ -136,10 +196,29 @@ static int namespace_arg(const floe_rest_namespace *nsp, char **ns)
     return *ns ? 0 : FLOE_ENOMEM;
 }
 
+/* Does `p` lie below `root` lexically: root + '/' + at least one byte, and
+ * no "." or ".." segment? */
+static bool below(const char *root, const char *p)
+{
+    size_t n = strlen(root);
+    bool ok = p && strncmp(p, root, n) == 0 && p[n] == '/' && p[n + 1];
+    for (const char *q = p; ok && *q; q++)
+        if (q[0] == '/' && q[1] == '.' &&
+            (q[2] == '/' || q[2] == '\0' || (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))
+            ok = false;
+    return ok;
+}
+
 /* Is `path` (a plain path or file:// URI) inside the warehouse? Symlinks and
  * ".." are resolved with realpath (the file must exist). */
 static int inside_warehouse(const sql_backend *s, const char *location)
 {
+    if (!s->local) {
+        if (!below(s->root, location))
+            return floe__error(FLOE_EINVALID, "rest",
+                               "metadata location must be a file inside the warehouse");
+        return 0;
+    }
     const char *p = floe__local_path(location);
     if (!p || p[0] != '/')
         return floe__error(FLOE_EINVALID, "rest",
@@ -159,14 +238,7 @@ static int inside_warehouse(const sql_backend *s, const char *location)
  * metadata is written below it. Lexical check: no "." or ".." segments. */
 static int location_ok(const sql_backend *s, const char *location)
 {
-    const char *p = floe__local_path(location);
-    size_t n = strlen(s->root);
-    bool ok = p && strncmp(p, s->root, n) == 0 && p[n] == '/';
-    for (const char *q = p; ok && *q; q++)
-        if (q[0] == '/' && q[1] == '.' &&
-            (q[2] == '/' || q[2] == '\0' || (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))
-            ok = false;
-    if (!ok)
+    if (!below(s->root, s->local ? floe__local_path(location) : location))
         return floe__error(FLOE_EINVALID, "rest",
                            "table location must be a directory inside the warehouse");
     return 0;
@@ -491,7 +563,9 @@ static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp
         rc = location_ok(s, mp);
     if (rc == 0 && !req->stage_create) {
         floe_table *t = NULL;
-        rc = floe_table_create(&t, s->cat, ident, &co, NULL);
+        floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+        to.io = s->io;
+        rc = floe_table_create(&t, s->cat, ident, &co, &to);
         if (rc == FLOE_EEXISTS)
             rc = floe__rest_table_exists_error(&id);
         if (rc == 0 && !(loc = floe__strdup(floe_table_metadata_location(t))))
@@ -546,8 +620,17 @@ static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *
 {
     const floe_rest_update *schema = NULL, *spec = NULL, *order = NULL, *location = NULL,
                            *format = NULL;
+    /* assert-create first (Java's AssertTableDoesNotExist) */
+    char *existing = NULL;
+    int rc = floe_catalog_load_table(&existing, NULL, s->cat, ident);
+    floe_catalog_string_free(existing);
+    if (rc == 0)
+        return floe__error(FLOE_ECONFLICT, "rest", "Requirement failed: table already exists");
+    if (rc != FLOE_ENOTFOUND)
+        return rc;
+    floe_error_clear();
+    rc = 0;
     floe_props props = FLOE_PROPS_INIT;
-    int rc = 0;
     json_t *rest = json_array();
     if (!rest)
         return floe__error_nomem();
@@ -597,7 +680,9 @@ static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *
         co.sort_order_json = jo;
         co.properties = &props;
         co.location = location ? location->location : NULL;
-        rc = floe_table_create(&t, s->cat, ident, &co, NULL);
+        floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+        to.io = s->io;
+        rc = floe_table_create(&t, s->cat, ident, &co, &to);
         if (rc == FLOE_EEXISTS)
             rc = floe__error(FLOE_ECONFLICT, "rest", "Requirement failed: table already exists: %s",
                              ident);
@@ -624,6 +709,62 @@ static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *
     return rc;
 }
 
+/* Commit bodies are read as Java's REST parsers do, whatever the table's
+ * format version (snapshot sequence-number optional, SnapshotParser); the
+ * builder then enforces the version's rules ("Cannot add snapshot with
+ * sequence number ..."). */
+#define FLOE_REST_PARSE_FORMAT 1
+
+/* The table `ident` loaded through the backend's FileIO and the request's
+ * change parsed. */
+static int load_change(sql_backend *s, floe_catalog *cat, const char *ident,
+                       json_t *req_json, floe_table **t, floe_table_change *change)
+{
+    *t = NULL;
+    FLOE_TRY(floe__change_init(change));
+    floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+    o.io = s->io;
+    int rc = floe_table_load(t, cat, ident, &o);
+    json_t *body = rc == 0 ? json_object() : NULL;
+    json_t *reqs = json_object_get(req_json, "requirements");
+    json_t *upds = json_object_get(req_json, "updates");
+    if (rc == 0 &&
+        (!body ||
+         json_object_set_new(body, "requirements", reqs ? json_incref(reqs) : json_array()) < 0 ||
+         json_object_set(body, "updates", upds) < 0))
+        rc = floe__error_nomem();
+    char *text = rc == 0 ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    if (rc == 0 && !text)
+        rc = floe__error_nomem();
+    floe_json *root = NULL;
+    if (rc == 0)
+        rc = floe__json_parse(&root, text, strlen(text), "CommitTableRequest");
+    free(text);
+    if (rc == 0)
+        rc = floe__commit_parse(root, FLOE_REST_PARSE_FORMAT, change->arena,
+                                &change->requirements, &change->updates);
+    floe__json_free(root);
+    return rc;
+}
+
+/* A commit on `cat` (no retry: a REST client retries itself). */
+static int commit_on(sql_backend *s, floe_catalog *cat, const char *ident,
+                     const floe_rest_commit_table_req *req, char **loc)
+{
+    floe_table *t = NULL;
+    floe_table_change change;
+    int rc = load_change(s, cat, ident, req->json, &t, &change);
+    floe_table_metadata *m = NULL;
+    if (rc == 0)
+        rc = floe__table_commit_sql(cat, t->io, t->ident, t->metadata, t->metadata_location,
+                                    &change, loc, &m);
+    floe__metadata_free(m);
+    floe_table_free(t);
+    floe__change_free(&change);
+    return rc;
+}
+
 static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
                             const floe_rest_commit_table_req *req, floe_rest_table_result *out)
 {
@@ -643,38 +784,105 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
         pthread_mutex_lock(&s->lock);
         rc = commit_create(s, id, ident, req, &loc);
         pthread_mutex_unlock(&s->lock);
+    } else if (!s->db) {
+        pthread_mutex_lock(&s->lock);
+        rc = commit_on(s, s->cat, ident, req, &loc);
+        pthread_mutex_unlock(&s->lock);
     } else {
-        /* the table layer parses the REST JSON itself (its own model) */
-        json_t *body = json_object();
-        json_t *reqs = json_object_get(req->json, "requirements");
-        json_t *upds = json_object_get(req->json, "updates");
-        if (!body ||
-            json_object_set_new(body, "requirements", reqs ? json_incref(reqs) : json_array()) <
-                0 ||
-            json_object_set(body, "updates", upds) < 0)
-            rc = floe__error_nomem();
-        char *text = rc == 0 ? json_dumps(body, JSON_COMPACT) : NULL;
-        json_decref(body);
-        if (rc == 0 && !text)
-            rc = floe__error_nomem();
         int slot = -1;
-        if (rc == 0)
-            rc = pool_take(s, &slot);
+        rc = pool_take(s, &slot);
         if (rc == 0) {
-            rc = floe__table_commit_request(s->pool[slot], s->io, ident, text, strlen(text), &loc);
+            rc = commit_on(s, s->pool[slot], ident, req, &loc);
             pool_give(s, slot);
         }
-        free(text);
-        if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
-            strstr(floe_error_last()->message, "Table does not exist"))
-            rc = floe__rest_no_such_table(id);
     }
+    if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
+        strstr(floe_error_last()->message, "Table does not exist"))
+        rc = floe__rest_no_such_table(id);
     floe__free(ident);
     if (rc < 0) {
         floe__free(loc);
         return rc;
     }
     return fill_result(s, loc, FLOE_REST_SNAPSHOTS_ALL, out);
+}
+
+/* POST /v1/{prefix}/transactions/commit: every change checked against its
+ * table's current metadata and its next metadata file written, then every
+ * pointer swapped in one catalog transaction — all tables change or none
+ * (a failed requirement or a lost swap: 409, the written files removed). */
+static int sql_commit_transaction(floe_rest_backend *b,
+                                  const floe_rest_commit_transaction_req *req)
+{
+    sql_backend *s = sb(b);
+    size_t n = req->n_changes;
+    if (n == 0)
+        return 0;
+    if (!floe__catalog_commits_tables(s->cat))
+        return floe__error(FLOE_EUNSUPPORTED, "rest",
+                           "this catalog cannot commit several tables atomically");
+    for (size_t i = 0; i < n; i++) {
+        const floe_rest_commit_table_req *c = &req->changes[i];
+        for (size_t k = 0; k < c->n_requirements; k++)
+            if (c->requirements[k].kind == FLOE_REST_ASSERT_CREATE)
+                return floe__error(FLOE_EUNSUPPORTED, "rest",
+                                   "a transaction cannot create tables (assert-create)");
+        FLOE_TRY(check_updates(s, c));
+        if (check_levels(&c->identifier.ns) < 0)
+            return floe__rest_no_such_table(&c->identifier);
+        for (size_t k = 0; k < i; k++)
+            if (floe__rest_namespace_eq(&req->changes[k].identifier.ns, &c->identifier.ns) &&
+                strcmp(req->changes[k].identifier.name, c->identifier.name) == 0)
+                return floe__error(FLOE_EINVALID, "rest",
+                                   "a transaction changes table %s more than once",
+                                   c->identifier.name);
+    }
+    char **idents = floe__calloc(n, sizeof *idents);
+    char **locs = floe__calloc(n, sizeof *locs);
+    const char **bases = floe__calloc(n, sizeof *bases);
+    floe_table **tables = floe__calloc(n, sizeof *tables);
+    int rc = idents && locs && bases && tables ? 0 : floe__error_nomem();
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const floe_rest_commit_table_req *c = &req->changes[i];
+        if (!(idents[i] = ident_string(&c->identifier))) {
+            rc = FLOE_ENOMEM;
+            break;
+        }
+        floe_table_change change;
+        rc = load_change(s, s->cat, idents[i],
+                         json_array_get(json_object_get(req->json, "table-changes"), i),
+                         &tables[i], &change);
+        if (rc == FLOE_ENOTFOUND)
+            rc = floe__rest_no_such_table(&c->identifier);
+        floe_table_metadata *m = NULL;
+        if (rc == 0)
+            rc = floe__table_commit_write(s->io, tables[i]->metadata,
+                                          tables[i]->metadata_location, &change, &locs[i], &m);
+        if (rc == 0)
+            bases[i] = tables[i]->metadata_location;
+        floe__metadata_free(m);
+        floe__change_free(&change);
+    }
+    if (rc == 0)
+        rc = floe__catalog_commit_tables(s->cat, n, (const char *const *)idents, bases,
+                                         (const char *const *)locs);
+    pthread_mutex_unlock(&s->lock);
+    /* on a sure failure the new files are garbage; on an unknown outcome
+     * they may be live */
+    if (rc < 0 && rc != FLOE_ECOMMITUNKNOWN && locs)
+        floe__table_remove_quietly(s->io, (const char *const *)locs, n);
+    for (size_t i = 0; locs && i < n; i++)
+        floe__free(locs[i]);
+    for (size_t i = 0; idents && i < n; i++)
+        floe__free(idents[i]);
+    for (size_t i = 0; tables && i < n; i++)
+        floe_table_free(tables[i]);
+    floe__free(idents);
+    floe__free(locs);
+    floe__free(bases);
+    floe__free(tables);
+    return rc;
 }
 
 static int sql_drop_table(floe_rest_backend *b, const floe_rest_ident *id, bool purge)
@@ -784,10 +992,9 @@ static int sql_register_table(floe_rest_backend *b, const floe_rest_namespace *n
 
 static int sql_config(floe_rest_backend *b, const char *warehouse, floe_rest_config *out)
 {
-    (void)b;
     (void)warehouse;
-    (void)out;
-    return 0;
+    sql_backend *s = sb(b);
+    return s->advertise_warehouse ? floe__props_set(&out->defaults, "warehouse", s->root) : 0;
 }
 
 static void sql_free(floe_rest_backend *b)
@@ -808,23 +1015,25 @@ static void sql_free(floe_rest_backend *b)
     floe__free(b); /* floe__rest_backend_free only calls this */
 }
 
-int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
-                               const char *catalog_name)
+/* The backend over `cat` and `io` (both taken, also on failure). */
+static int backend_new(floe_rest_backend **out, floe_catalog *cat, floe_fileio *io,
+                       const char *root, bool local)
 {
     *out = NULL;
-    char real[PATH_MAX];
-    if (!warehouse || !realpath(warehouse, real))
-        return floe__error(FLOE_EINVALID, "rest", "warehouse %s is not an existing directory",
-                           warehouse ? warehouse : "(null)");
     floe_rest_backend *b = floe__calloc(1, sizeof *b);
     sql_backend *s = floe__calloc(1, sizeof *s);
     if (!b || !s) {
         floe__free(b);
         floe__free(s);
+        floe_catalog_free(cat);
+        floe_fileio_free(io);
         return floe__error_nomem();
     }
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->pool_cv, NULL);
+    s->cat = cat;
+    s->io = io;
+    s->local = local;
     b->version = FLOE_REST_BACKEND_VERSION;
     b->payload = s;
     b->free = sql_free;
@@ -842,23 +1051,97 @@ int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
     b->drop_table = sql_drop_table;
     b->rename_table = sql_rename_table;
     b->register_table = sql_register_table;
+    b->commit_transaction = sql_commit_transaction;
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    if (!(s->root = floe__strndup(root, n))) {
+        floe__rest_backend_free(b);
+        return floe__error_nomem();
+    }
+    *out = b;
+    return 0;
+}
+
+static int local_root(const char *warehouse, char real[PATH_MAX])
+{
+    const char *p = warehouse ? floe__local_path(warehouse) : NULL;
+    if (!p || !realpath(p, real))
+        return floe__error(FLOE_EINVALID, "rest", "warehouse %s is not an existing directory",
+                           warehouse ? warehouse : "(null)");
+    return 0;
+}
+
+int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
+                               const char *catalog_name)
+{
+    *out = NULL;
+    char real[PATH_MAX];
+    FLOE_TRY(local_root(warehouse, real));
     char *db = floe__sprintf("%s/catalog.db", real);
-    int rc = (s->root = floe__strdup(real)) && db ? 0 : floe__error_nomem();
+    char *name = catalog_name ? floe__strdup(catalog_name) : NULL;
+    floe_fileio *io = NULL;
+    floe_catalog *cat = NULL;
+    int rc = db && (!catalog_name || name) ? 0 : floe__error_nomem();
     if (rc == 0)
-        rc = floe_fileio_local_new(&s->io);
+        rc = floe_fileio_local_new(&io);
     if (rc == 0) {
         floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
         o.name = catalog_name;
         o.warehouse = real;
-        rc = floe_catalog_open_sql(&s->cat, db, &o);
+        rc = floe_catalog_open_sql(&cat, db, &o);
     }
-    s->db = db;
-    if (rc == 0 && catalog_name && !(s->name = floe__strdup(catalog_name)))
-        rc = floe__error_nomem();
+    if (rc == 0)
+        rc = backend_new(out, cat, io, real, true);
+    else {
+        floe_catalog_free(cat);
+        floe_fileio_free(io);
+    }
     if (rc < 0) {
-        floe__rest_backend_free(b);
+        floe__free(db);
+        floe__free(name);
         return rc;
     }
-    *out = b;
+    sql_backend *s = sb(*out);
+    s->db = db;
+    s->name = name;
     return 0;
+}
+
+int floe__rest_backend_memory_new(floe_rest_backend **out, const char *warehouse)
+{
+    *out = NULL;
+    if (!warehouse)
+        warehouse = FLOE_REST_MEMORY_WAREHOUSE;
+    floe_fileio *io = NULL;
+    floe_catalog *cat = NULL;
+    int rc = floe_fileio_memory_new(&io);
+    if (rc == 0) {
+        floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
+        o.warehouse = warehouse;
+        rc = floe_catalog_open_sql(&cat, ":memory:", &o);
+    }
+    if (rc < 0) {
+        floe_fileio_free(io);
+        return rc;
+    }
+    FLOE_TRY(backend_new(out, cat, io, warehouse, false));
+    sb(*out)->advertise_warehouse = true;
+    return 0;
+}
+
+int floe__rest_backend_catalog_new(floe_rest_backend **out, floe_catalog *cat,
+                                   const char *warehouse)
+{
+    *out = NULL;
+    char real[PATH_MAX];
+    floe_fileio *io = NULL;
+    int rc = local_root(warehouse, real);
+    if (rc == 0)
+        rc = floe_fileio_local_new(&io);
+    if (rc < 0) {
+        floe_catalog_free(cat);
+        return rc;
+    }
+    return backend_new(out, cat, io, real, true);
 }

@@ -161,7 +161,7 @@ static void start(void)
     o.prefix = "cat";
     o.max_body = 64 * 1024;
     o.threads = 4;
-    if (floe__rest_backend_mem_new(&be, "s3://wh") < 0 ||
+    if (floe__rest_backend_memory_new(&be, "s3://wh") < 0 ||
         floe__rest_server_start(&srv, be, &o) < 0) {
         ft_fail(__FILE__, __LINE__, "server start: %s", ft_floe_err());
         return;
@@ -396,7 +396,8 @@ static void test_tables(void)
     json_t *md = json_object_get(r.json, "metadata");
     FT_EQ_INT(json_integer_value(json_object_get(md, "format-version")), 2);
     FT_EQ_INT(json_integer_value(json_object_get(md, "last-column-id")), 2);
-    FT_EQ_STR(json_string_value(json_object_get(md, "location")), "s3://wh/tb/t");
+    /* the catalog's default location: <warehouse>/<namespace>.db/<table> */
+    FT_EQ_STR(json_string_value(json_object_get(md, "location")), "s3://wh/tb.db/t");
     char uuid[64];
     snprintf(uuid, sizeof uuid, "%s", json_string_value(json_object_get(md, "table-uuid")));
     char loc0[512];
@@ -585,11 +586,12 @@ static void test_tables(void)
     EXPECT_ERROR(r, 400, "BadRequestException");
     resp_free(&r);
 
-    /* register: the s3:// warehouse is not local, so no file is ever read;
-     * (registration itself is tested in test_backend_mem) */
+    /* register: only files inside the warehouse (here the memory FileIO's
+     * s3://wh/...) are read, never /etc/passwd (registration itself is
+     * tested in test_backend_memory) */
     r = http("POST", "/namespaces/tb/register",
              "{\"name\":\"reg\",\"metadata-location\":\"/etc/passwd\"}");
-    EXPECT_ERROR(r, 406, "UnsupportedOperationException");
+    EXPECT_ERROR(r, 400, "BadRequestException");
     FT_CHECK(r.body && !strstr(r.body, "root"));
     resp_free(&r);
     create_table("tb", "reg");
@@ -940,7 +942,7 @@ static void test_options(void)
 {
     floe_rest_backend *b = NULL;
     floe_rest_server *s = NULL;
-    FT_OK(floe__rest_backend_mem_new(&b, NULL));
+    FT_OK(floe__rest_backend_memory_new(&b, NULL));
     floe_rest_server_options o = FLOE_REST_SERVER_OPTIONS_INIT;
     o.prefix = "namespaces";
     FT_EQ_INT(floe__rest_server_start(&s, b, &o), FLOE_EINVALID);
