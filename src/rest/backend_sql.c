@@ -115,32 +115,34 @@ static char *ns_text(const floe_rest_namespace *ns, char *buf, size_t n)
     return buf;
 }
 
-int floe__rest_no_such_namespace(const floe_rest_namespace *ns)
+/* "<what>: a.b" or "<what>: a.b.t" in subsystem `sub`. */
+static int named_error(int code, const char *sub, const char *what, const floe_rest_namespace *ns,
+                       const char *name)
 {
     char b[600];
-    return floe__error(FLOE_ENOTFOUND, "namespace", "Namespace does not exist: %s",
-                       ns_text(ns, b, sizeof b));
+    ns_text(ns, b, sizeof b);
+    return name ? floe__error(code, sub, "%s: %s.%s", what, b, name)
+                : floe__error(code, sub, "%s: %s", what, b);
+}
+
+int floe__rest_no_such_namespace(const floe_rest_namespace *ns)
+{
+    return named_error(FLOE_ENOTFOUND, "namespace", "Namespace does not exist", ns, NULL);
 }
 
 int floe__rest_no_such_table(const floe_rest_ident *id)
 {
-    char b[600];
-    return floe__error(FLOE_ENOTFOUND, "table", "Table does not exist: %s.%s",
-                       ns_text(&id->ns, b, sizeof b), id->name);
+    return named_error(FLOE_ENOTFOUND, "table", "Table does not exist", &id->ns, id->name);
 }
 
 int floe__rest_namespace_exists(const floe_rest_namespace *ns)
 {
-    char b[600];
-    return floe__error(FLOE_EEXISTS, "namespace", "Namespace already exists: %s",
-                       ns_text(ns, b, sizeof b));
+    return named_error(FLOE_EEXISTS, "namespace", "Namespace already exists", ns, NULL);
 }
 
 int floe__rest_table_exists_error(const floe_rest_ident *id)
 {
-    char b[600];
-    return floe__error(FLOE_EEXISTS, "table", "Table already exists: %s.%s",
-                       ns_text(&id->ns, b, sizeof b), id->name);
+    return named_error(FLOE_EEXISTS, "table", "Table already exists", &id->ns, id->name);
 }
 
 void floe__rest_backend_free(floe_rest_backend *b)
@@ -247,17 +249,25 @@ static int location_ok(const sql_backend *s, const char *location)
 /* Updates that would make the server write outside the warehouse. */
 static int check_updates(const sql_backend *s, const floe_rest_commit_table_req *req)
 {
-    for (size_t i = 0; i < req->n_updates; i++) {
-        const floe_rest_update *u = &req->updates[i];
-        if (u->kind == FLOE_REST_SET_LOCATION)
-            FLOE_TRY(location_ok(s, u->location));
-        if (u->kind == FLOE_REST_SET_PROPERTIES) {
-            const char *mp = floe__props_get(&u->updates, "write.metadata.path");
-            if (mp)
-                FLOE_TRY(location_ok(s, mp));
-        }
+    const floe_table_update *u = req->updates.items;
+    for (size_t i = 0; i < req->updates.len; i++) {
+        if (u[i].type == FLOE_UPD_SET_LOCATION)
+            FLOE_TRY(location_ok(s, u[i].name));
+        for (size_t k = 0; u[i].type == FLOE_UPD_SET_PROPERTIES && k < u[i].nkv; k++)
+            if (strcmp(u[i].kv[k].key, "write.metadata.path") == 0)
+                FLOE_TRY(location_ok(s, u[i].kv[k].value));
     }
     return 0;
+}
+
+/* Does the change hold an assert-create (a staged create's commit)? */
+static bool creates(const floe_rest_commit_table_req *req)
+{
+    const floe_requirement *r = req->requirements.items;
+    for (size_t i = 0; i < req->requirements.len; i++)
+        if (r[i].type == FLOE_REQ_ASSERT_CREATE)
+            return true;
+    return false;
 }
 
 /* Map the catalog's ENOTFOUND to the REST namespace/table 404s. */
@@ -526,7 +536,9 @@ static int sql_table_exists(floe_rest_backend *b, const floe_rest_ident *id)
     return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
 }
 
-static char *dump(const json_t *j)
+/* A CreateTableRequest payload (schema, partition-spec, write-order) as
+ * the text floe_table_create parses (NULL when absent). */
+static char *payload_text(const json_t *j)
 {
     return j ? json_dumps(j, JSON_COMPACT) : NULL;
 }
@@ -539,8 +551,8 @@ static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp
     floe_rest_ident id = {*nsp, (char *)req->name};
     char *ident = ident_string(&id);
     char *ns = ns_string(nsp);
-    char *schema = dump(req->schema), *spec = dump(req->partition_spec),
-         *order = dump(req->write_order);
+    char *schema = payload_text(req->schema), *spec = payload_text(req->partition_spec),
+         *order = payload_text(req->write_order);
     int rc = ident && ns && schema && (!req->partition_spec || spec) && (!req->write_order || order)
                  ? 0
                  : floe__error_nomem();
@@ -611,15 +623,50 @@ static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp
     return rc;
 }
 
+/* A typed schema / spec / sort order as the JSON text floe_table_create
+ * takes (floe's writer); NULL `what` writes nothing. */
+static int json_of(int (*write)(floe_jw *, const void *), const void *what, floe_buf *out)
+{
+    if (!what)
+        return 0;
+    floe_jw w;
+    floe__jw_init(&w, out);
+    FLOE_TRY(write(&w, what));
+    FLOE_TRY(floe__jw_finish(&w));
+    return floe__buf_putc(out, '\0');
+}
+
+static int write_schema(floe_jw *w, const void *x) { return floe__schema_write(w, x); }
+static int write_spec(floe_jw *w, const void *x) { return floe__partition_spec_write(w, x); }
+static int write_order(floe_jw *w, const void *x) { return floe__sort_order_write(w, x); }
+
+/* A commit of `change` on `cat` against the table's current metadata
+ * (no retry: a REST client retries itself). */
+static int commit_on(sql_backend *s, floe_catalog *cat, const char *ident, const floe_vec *reqs,
+                     const floe_vec *updates, char **loc)
+{
+    floe_table *t = NULL;
+    floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+    o.io = s->io;
+    int rc = floe_table_load(&t, cat, ident, &o);
+    /* the request owns what the change points to: borrowed, never freed */
+    floe_table_change change = {NULL, *reqs, *updates, FLOE_VEC_INIT(char *)};
+    floe_table_metadata *m = NULL;
+    if (rc == 0)
+        rc = floe__table_commit_sql(cat, t->io, t->ident, t->metadata, t->metadata_location,
+                                    &change, loc, &m);
+    floe__metadata_free(m);
+    floe_table_free(t);
+    return rc;
+}
+
 /* The commit of a staged create (assert-create): create the table from the
  * add-schema / add-spec / add-sort-order / set-location / set-properties /
  * upgrade-format-version updates, then commit what remains (snapshots,
  * refs, uuid) on top. Called with the lock held. */
-static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *ident,
-                         const floe_rest_commit_table_req *req, char **loc)
+static int commit_create(sql_backend *s, const char *ident, const floe_rest_commit_table_req *req,
+                         char **loc)
 {
-    const floe_rest_update *schema = NULL, *spec = NULL, *order = NULL, *location = NULL,
-                           *format = NULL;
     /* assert-create first (Java's AssertTableDoesNotExist) */
     char *existing = NULL;
     int rc = floe_catalog_load_table(&existing, NULL, s->cat, ident);
@@ -630,56 +677,59 @@ static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *
         return rc;
     floe_error_clear();
     rc = 0;
+    const floe_table_update *u = req->updates.items, *schema = NULL, *spec = NULL, *order = NULL,
+                            *location = NULL, *format = NULL;
     floe_props props = FLOE_PROPS_INIT;
-    json_t *rest = json_array();
-    if (!rest)
-        return floe__error_nomem();
-    for (size_t i = 0; rc == 0 && i < req->n_updates; i++) {
-        const floe_rest_update *u = &req->updates[i];
-        switch (u->kind) {
-        case FLOE_REST_ADD_SCHEMA:
+    floe_vec rest = FLOE_VEC_INIT(floe_table_update);
+    for (size_t i = 0; rc == 0 && i < req->updates.len; i++) {
+        switch (u[i].type) {
+        case FLOE_UPD_ADD_SCHEMA:
             if (schema)
                 rc = floe__error(FLOE_EINVALID, "rest", "a create adds one schema");
-            schema = u;
+            schema = &u[i];
             break;
-        case FLOE_REST_ADD_SPEC: spec = u; break;
-        case FLOE_REST_ADD_SORT_ORDER: order = u; break;
-        case FLOE_REST_SET_LOCATION: location = u; break;
-        case FLOE_REST_UPGRADE_FORMAT_VERSION: format = u; break;
-        case FLOE_REST_SET_CURRENT_SCHEMA:
-        case FLOE_REST_SET_DEFAULT_SPEC:
-        case FLOE_REST_SET_DEFAULT_SORT_ORDER: break; /* the created table uses the added ones */
-        case FLOE_REST_SET_PROPERTIES:
-            for (size_t k = 0; rc == 0 && k < u->updates.n; k++)
-                rc = floe__props_set(&props, u->updates.items[k].key, u->updates.items[k].value);
+        case FLOE_UPD_ADD_SPEC: spec = &u[i]; break;
+        case FLOE_UPD_ADD_SORT_ORDER: order = &u[i]; break;
+        case FLOE_UPD_SET_LOCATION: location = &u[i]; break;
+        case FLOE_UPD_UPGRADE_FORMAT_VERSION: format = &u[i]; break;
+        case FLOE_UPD_SET_CURRENT_SCHEMA:
+        case FLOE_UPD_SET_DEFAULT_SPEC:
+        case FLOE_UPD_SET_DEFAULT_SORT_ORDER: break; /* the created table uses the added ones */
+        case FLOE_UPD_SET_PROPERTIES:
+            for (size_t k = 0; rc == 0 && k < u[i].nkv; k++)
+                rc = floe__props_set(&props, u[i].kv[k].key, u[i].kv[k].value);
             break;
-        default:
-            if (json_array_append(rest, u->raw) < 0)
+        default: {
+            floe_table_update *slot = floe__vec_push(&rest);
+            if (!slot)
                 rc = floe__error_nomem();
+            else
+                *slot = u[i];
+        }
         }
     }
     if (rc == 0 && !schema)
         rc = floe__error(FLOE_EINVALID, "rest", "a create commit needs an add-schema update");
     char fv[24];
     if (rc == 0 && format) {
-        snprintf(fv, sizeof fv, "%lld", (long long)format->format_version);
+        snprintf(fv, sizeof fv, "%lld", (long long)format->id);
         rc = floe__props_set(&props, "format-version", fv);
     }
-    char *js = rc == 0 ? dump(schema->schema) : NULL;
-    char *jp = rc == 0 && spec ? dump(spec->spec) : NULL;
-    char *jo = rc == 0 && order ? dump(order->sort_order) : NULL;
-    if (rc == 0 && (!js || (spec && !jp) || (order && !jo)))
-        rc = floe__error_nomem();
+    floe_buf js = FLOE_BUF_INIT, jp = FLOE_BUF_INIT, jo = FLOE_BUF_INIT;
     if (rc == 0)
-        rc = check_updates(s, req);
+        rc = json_of(write_schema, schema->schema, &js);
+    if (rc == 0)
+        rc = json_of(write_spec, spec ? spec->spec : NULL, &jp);
+    if (rc == 0)
+        rc = json_of(write_order, order ? order->order : NULL, &jo);
     floe_table *t = NULL;
     if (rc == 0) {
         floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
-        co.schema_json = js;
-        co.partition_spec_json = jp;
-        co.sort_order_json = jo;
+        co.schema_json = (const char *)js.ptr;
+        co.partition_spec_json = (const char *)jp.ptr;
+        co.sort_order_json = (const char *)jo.ptr;
         co.properties = &props;
-        co.location = location ? location->location : NULL;
+        co.location = location ? location->name : NULL;
         floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
         to.io = s->io;
         rc = floe_table_create(&t, s->cat, ident, &co, &to);
@@ -687,81 +737,18 @@ static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *
             rc = floe__error(FLOE_ECONFLICT, "rest", "Requirement failed: table already exists: %s",
                              ident);
     }
-    free(js);
-    free(jp);
-    free(jo);
+    floe__buf_free(&js);
+    floe__buf_free(&jp);
+    floe__buf_free(&jo);
     floe__props_free(&props);
-    if (rc == 0 && json_array_size(rest) > 0) {
-        json_t *body = json_pack("{s:[],s:O}", "requirements", "updates", rest);
-        char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-        json_decref(body);
-        if (!text)
-            rc = floe__error_nomem();
-        else
-            rc = floe__table_commit_request(s->cat, s->io, ident, text, strlen(text), loc);
-        free(text);
+    if (rc == 0 && rest.len > 0) {
+        floe_vec none = FLOE_VEC_INIT(floe_requirement);
+        rc = commit_on(s, s->cat, ident, &none, &rest, loc);
     } else if (rc == 0 && !(*loc = floe__strdup(floe_table_metadata_location(t)))) {
         rc = floe__error_nomem();
     }
-    (void)id;
     floe_table_free(t);
-    json_decref(rest);
-    return rc;
-}
-
-/* Commit bodies are read as Java's REST parsers do, whatever the table's
- * format version (snapshot sequence-number optional, SnapshotParser); the
- * builder then enforces the version's rules ("Cannot add snapshot with
- * sequence number ..."). */
-#define FLOE_REST_PARSE_FORMAT 1
-
-/* The table `ident` loaded through the backend's FileIO and the request's
- * change parsed. */
-static int load_change(sql_backend *s, floe_catalog *cat, const char *ident,
-                       json_t *req_json, floe_table **t, floe_table_change *change)
-{
-    *t = NULL;
-    FLOE_TRY(floe__change_init(change));
-    floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
-    o.io = s->io;
-    int rc = floe_table_load(t, cat, ident, &o);
-    json_t *body = rc == 0 ? json_object() : NULL;
-    json_t *reqs = json_object_get(req_json, "requirements");
-    json_t *upds = json_object_get(req_json, "updates");
-    if (rc == 0 &&
-        (!body ||
-         json_object_set_new(body, "requirements", reqs ? json_incref(reqs) : json_array()) < 0 ||
-         json_object_set(body, "updates", upds) < 0))
-        rc = floe__error_nomem();
-    char *text = rc == 0 ? json_dumps(body, JSON_COMPACT) : NULL;
-    json_decref(body);
-    if (rc == 0 && !text)
-        rc = floe__error_nomem();
-    floe_json *root = NULL;
-    if (rc == 0)
-        rc = floe__json_parse(&root, text, strlen(text), "CommitTableRequest");
-    free(text);
-    if (rc == 0)
-        rc = floe__commit_parse(root, FLOE_REST_PARSE_FORMAT, change->arena,
-                                &change->requirements, &change->updates);
-    floe__json_free(root);
-    return rc;
-}
-
-/* A commit on `cat` (no retry: a REST client retries itself). */
-static int commit_on(sql_backend *s, floe_catalog *cat, const char *ident,
-                     const floe_rest_commit_table_req *req, char **loc)
-{
-    floe_table *t = NULL;
-    floe_table_change change;
-    int rc = load_change(s, cat, ident, req->json, &t, &change);
-    floe_table_metadata *m = NULL;
-    if (rc == 0)
-        rc = floe__table_commit_sql(cat, t->io, t->ident, t->metadata, t->metadata_location,
-                                    &change, loc, &m);
-    floe__metadata_free(m);
-    floe_table_free(t);
-    floe__change_free(&change);
+    floe__vec_free(&rest);
     return rc;
 }
 
@@ -771,9 +758,7 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
     sql_backend *s = sb(b);
     if (check_levels(&id->ns) < 0)
         return floe__rest_no_such_table(id);
-    bool create = false;
-    for (size_t i = 0; i < req->n_requirements; i++)
-        create |= req->requirements[i].kind == FLOE_REST_ASSERT_CREATE;
+    bool create = creates(req);
     char *ident = ident_string(id);
     if (!ident)
         return FLOE_ENOMEM;
@@ -782,17 +767,17 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
     if (rc < 0) {
     } else if (create) {
         pthread_mutex_lock(&s->lock);
-        rc = commit_create(s, id, ident, req, &loc);
+        rc = commit_create(s, ident, req, &loc);
         pthread_mutex_unlock(&s->lock);
     } else if (!s->db) {
         pthread_mutex_lock(&s->lock);
-        rc = commit_on(s, s->cat, ident, req, &loc);
+        rc = commit_on(s, s->cat, ident, &req->requirements, &req->updates, &loc);
         pthread_mutex_unlock(&s->lock);
     } else {
         int slot = -1;
         rc = pool_take(s, &slot);
         if (rc == 0) {
-            rc = commit_on(s, s->pool[slot], ident, req, &loc);
+            rc = commit_on(s, s->pool[slot], ident, &req->requirements, &req->updates, &loc);
             pool_give(s, slot);
         }
     }
@@ -823,10 +808,9 @@ static int sql_commit_transaction(floe_rest_backend *b,
                            "this catalog cannot commit several tables atomically");
     for (size_t i = 0; i < n; i++) {
         const floe_rest_commit_table_req *c = &req->changes[i];
-        for (size_t k = 0; k < c->n_requirements; k++)
-            if (c->requirements[k].kind == FLOE_REST_ASSERT_CREATE)
-                return floe__error(FLOE_EUNSUPPORTED, "rest",
-                                   "a transaction cannot create tables (assert-create)");
+        if (creates(c))
+            return floe__error(FLOE_EUNSUPPORTED, "rest",
+                               "a transaction cannot create tables (assert-create)");
         FLOE_TRY(check_updates(s, c));
         if (check_levels(&c->identifier.ns) < 0)
             return floe__rest_no_such_table(&c->identifier);
@@ -849,12 +833,13 @@ static int sql_commit_transaction(floe_rest_backend *b,
             rc = FLOE_ENOMEM;
             break;
         }
-        floe_table_change change;
-        rc = load_change(s, s->cat, idents[i],
-                         json_array_get(json_object_get(req->json, "table-changes"), i),
-                         &tables[i], &change);
+        floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+        o.io = s->io;
+        rc = floe_table_load(&tables[i], s->cat, idents[i], &o);
         if (rc == FLOE_ENOTFOUND)
             rc = floe__rest_no_such_table(&c->identifier);
+        /* borrowed from the request, never freed */
+        floe_table_change change = {NULL, c->requirements, c->updates, FLOE_VEC_INIT(char *)};
         floe_table_metadata *m = NULL;
         if (rc == 0)
             rc = floe__table_commit_write(s->io, tables[i]->metadata,
@@ -862,7 +847,6 @@ static int sql_commit_transaction(floe_rest_backend *b,
         if (rc == 0)
             bases[i] = tables[i]->metadata_location;
         floe__metadata_free(m);
-        floe__change_free(&change);
     }
     if (rc == 0)
         rc = floe__catalog_commit_tables(s->cat, n, (const char *const *)idents, bases,
