@@ -106,6 +106,10 @@ struct floe_rest_backend {
      * if the metadata file cannot be read. */
     int (*register_table)(floe_rest_backend *b, const floe_rest_namespace *ns,
                           const floe_rest_register_table_req *req, floe_rest_table_result *out);
+    /* Optional: the current metadata location only (caller frees), for
+     * the server's If-None-Match check without reading the metadata.
+     * ENOTFOUND as load_table. */
+    int (*table_location)(floe_rest_backend *b, const floe_rest_ident *id, char **location);
     /* Optional (NULL: 501). All changes commit atomically or none does. */
     int (*commit_transaction)(floe_rest_backend *b, const floe_rest_commit_transaction_req *req);
 

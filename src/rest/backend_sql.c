@@ -521,6 +521,20 @@ static int sql_load_table(floe_rest_backend *b, const floe_rest_ident *id,
     return fill_result(s, loc, mode, out);
 }
 
+static int sql_table_location(floe_rest_backend *b, const floe_rest_ident *id, char **location)
+{
+    sql_backend *s = sb(b);
+    *location = NULL;
+    if (check_levels(&id->ns) < 0)
+        return floe__rest_no_such_table(id);
+    char *ident = ident_string(id);
+    if (!ident)
+        return FLOE_ENOMEM;
+    int rc = lookup(s, ident, location);
+    floe__free(ident);
+    return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
+}
+
 static int sql_table_exists(floe_rest_backend *b, const floe_rest_ident *id)
 {
     sql_backend *s = sb(b);
@@ -1031,6 +1045,7 @@ static int backend_new(floe_rest_backend **out, floe_catalog *cat, floe_fileio *
     b->create_table = sql_create_table;
     b->load_table = sql_load_table;
     b->table_exists = sql_table_exists;
+    b->table_location = sql_table_location;
     b->commit_table = sql_commit_table;
     b->drop_table = sql_drop_table;
     b->rename_table = sql_rename_table;

@@ -477,15 +477,53 @@ static enum MHD_Result h_list_tables(route *r)
 /* ETag of a table response: a metadata location names one immutable
  * metadata version, and the snapshots mode changes the body, so both go in
  * (spec: components/parameters/etag). Staged tables have none. */
-static void table_etag(req_ctx *ctx, const floe_rest_table_result *res, const char *mode)
+static void etag_of(req_ctx *ctx, const char *location, const char *mode)
 {
     ctx->etag[0] = '\0';
-    if (!res->metadata_location)
+    if (!location)
         return;
-    uint64_t h1 = floe__hash_bytes(res->metadata_location, strlen(res->metadata_location));
+    uint64_t h1 = floe__hash_bytes(location, strlen(location));
     uint64_t h2 = floe__hash_bytes(mode, strlen(mode)) ^ (h1 * 0x9e3779b97f4a7c15ULL);
     snprintf(ctx->etag, sizeof ctx->etag, "\"%016llx%016llx\"", (unsigned long long)h1,
              (unsigned long long)h2);
+}
+
+static void table_etag(req_ctx *ctx, const floe_rest_table_result *res, const char *mode)
+{
+    etag_of(ctx, res->metadata_location, mode);
+}
+
+/* Does an If-None-Match value match `etag` (RFC 9110 13.1.2: a list of
+ * entity tags compared weakly, or "*" for any current representation)? */
+static bool none_match_hit(const char *inm, const char *etag)
+{
+    if (!inm || !etag[0])
+        return false;
+    size_t elen = strlen(etag);
+    const char *p = inm;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (!*p)
+            return false;
+        if (*p == '*')
+            return true;
+        if (p[0] == 'W' && p[1] == '/')
+            p += 2;
+        const char *end = p;
+        if (*end == '"') {
+            end = strchr(p + 1, '"');
+            if (!end)
+                return false;
+            end++;
+        } else {
+            while (*end && *end != ',' && *end != ' ')
+                end++;
+        }
+        if ((size_t)(end - p) == elen && memcmp(p, etag, elen) == 0)
+            return true;
+        p = end;
+    }
 }
 
 static enum MHD_Result send_table(route *r, floe_rest_table_result *res, bool commit,
@@ -579,6 +617,19 @@ static enum MHD_Result h_table(route *r)
     }
     if (rc < 0)
         return FAIL(R_OTHER, rc);
+    const char *m = mode == FLOE_REST_SNAPSHOTS_REFS ? "refs" : "all";
+    const char *inm = MHD_lookup_connection_value(r->c, MHD_HEADER_KIND, "If-None-Match");
+    if (inm && r->method == M_GET && b->table_location) {
+        /* the cheap path of a freshness check: the pointer alone decides */
+        char *loc = NULL;
+        rc = b->table_location(b, &r->id, &loc);
+        if (rc < 0)
+            return FAIL(R_TABLE, rc);
+        etag_of(r->ctx, loc, m);
+        floe__free(loc);
+        if (none_match_hit(inm, r->ctx->etag))
+            return send_bytes(r->c, r->ctx, 304, NULL, 0, false);
+    }
     floe_rest_table_result res = {0};
     rc = b->load_table(b, &r->id, mode, &res);
     enum MHD_Result ret;
@@ -587,10 +638,8 @@ static enum MHD_Result h_table(route *r)
     else if (r->method == M_HEAD)
         ret = send_no_content(r->c, r->ctx);
     else {
-        const char *m = mode == FLOE_REST_SNAPSHOTS_REFS ? "refs" : "all";
         table_etag(r->ctx, &res, m);
-        const char *inm = MHD_lookup_connection_value(r->c, MHD_HEADER_KIND, "If-None-Match");
-        if (inm && r->ctx->etag[0] && strcmp(inm, r->ctx->etag) == 0)
+        if (none_match_hit(inm, r->ctx->etag))
             ret = send_bytes(r->c, r->ctx, 304, NULL, 0, false);
         else
             ret = send_table(r, &res, false, m);

@@ -492,7 +492,28 @@ static void test_tables(void)
     r = http("GET", "/namespaces/tb/tables/t", NULL);
     FT_EQ_INT(r.status, 304);
     FT_CHECK(r.len == 0);
+    FT_EQ_STR(r.etag, etag); /* a 304 repeats the tag */
     resp_free(&r);
+    /* RFC 9110: a list of tags, weak comparison, "*" */
+    char list[200];
+    snprintf(list, sizeof list, "If-None-Match: \"other\", W/%s", etag);
+    extra_header = list;
+    r = http("GET", "/namespaces/tb/tables/t", NULL);
+    FT_EQ_INT(r.status, 304);
+    resp_free(&r);
+    extra_header = "If-None-Match: *";
+    r = http("GET", "/namespaces/tb/tables/t", NULL);
+    FT_EQ_INT(r.status, 304);
+    resp_free(&r);
+    r = http("GET", "/namespaces/tb/tables/zz", NULL);
+    EXPECT_ERROR(r, 404, "NoSuchTableException"); /* no table, no 304 */
+    resp_free(&r);
+    extra_header = "If-None-Match: \"stale\"";
+    r = http("GET", "/namespaces/tb/tables/t", NULL);
+    FT_EQ_INT(r.status, 200);
+    FT_EQ_STR(r.etag, etag);
+    resp_free(&r);
+    extra_header = inm;
     r = http("GET", "/namespaces/tb/tables/t?snapshots=refs", NULL);
     FT_EQ_INT(r.status, 200); /* another representation, another tag */
     FT_CHECK(strcmp(r.etag, etag) != 0);
