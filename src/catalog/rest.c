@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Largest response accepted (a loadTable of a table with ~100k snapshots). */
 #define REST_MAX_RESPONSE (256u << 20)
@@ -39,12 +40,27 @@ typedef struct rest_cat {
     bool refs;
     pthread_mutex_t lock; /* one connection (keep-alive), one request at a time */
     CURL *curl;
+    /* loadTable freshness: "ns.name" -> the ETag and metadata location of
+     * the last 200, sent back as If-None-Match (a 304 keeps the location) */
+    pthread_mutex_t cache_lock;
+    floe_strmap *etags; /* -> etag_entry */
 } rest_cat;
+
+typedef struct etag_entry {
+    char *etag;
+    char *location;
+} etag_entry;
+
+/* Per-request extra headers (NULL members are not sent). */
+typedef struct req_extra {
+    const char *if_none_match;
+} req_extra;
 
 typedef struct resp {
     long status;
     floe_buf body;
     bool too_big;
+    char etag[96]; /* the response's ETag header, "" if none */
 } resp;
 
 static rest_cat *rc_of(floe_catalog *c)
@@ -63,10 +79,31 @@ static size_t on_data(char *ptr, size_t size, size_t n, void *ud)
     return floe__buf_put(&r->body, ptr, len) == 0 ? len : 0;
 }
 
+static size_t on_header(char *ptr, size_t size, size_t n, void *ud)
+{
+    resp *r = ud;
+    size_t len = size * n;
+    if (len > 5 && strncasecmp(ptr, "etag:", 5) == 0) {
+        const char *v = ptr + 5;
+        size_t k = len - 5;
+        while (k && (*v == ' ' || *v == '\t')) {
+            v++;
+            k--;
+        }
+        while (k && (v[k - 1] == '\r' || v[k - 1] == '\n' || v[k - 1] == ' '))
+            k--;
+        if (k < sizeof r->etag) {
+            memcpy(r->etag, v, k);
+            r->etag[k] = '\0';
+        }
+    }
+    return len;
+}
+
 /* One request. *sent tells whether the request may have reached the server
  * (a failure after that leaves a commit's outcome unknown). */
 static int http(rest_cat *r, const char *method, const char *url, const char *body, size_t len,
-                const char *ctype, resp *out, bool *sent)
+                const char *ctype, const req_extra *x, resp *out, bool *sent)
 {
     memset(out, 0, sizeof *out);
     out->body = (floe_buf)FLOE_BUF_INIT;
@@ -94,12 +131,21 @@ static int http(rest_cat *r, const char *method, const char *url, const char *bo
     ADD(r->deleg);
     if (body)
         ADD(ct);
+    char inm[160];
+    const char *inm_line = NULL;
+    if (x && x->if_none_match) {
+        snprintf(inm, sizeof inm, "If-None-Match: %s", x->if_none_match);
+        inm_line = inm;
+    }
+    ADD(inm_line);
 #undef ADD
     if (rc == 0) {
         curl_easy_setopt(h, CURLOPT_URL, url);
         curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
         curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
+        curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(h, CURLOPT_HEADERDATA, out);
         curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, r->timeout_ms);
         curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -268,10 +314,10 @@ static int load_json(const resp *rs, json_t **out, const char *what)
 
 /* Run a request and keep the response when 2xx; otherwise map the error. */
 static int call(rest_cat *r, const char *method, const char *url, const char *body, size_t len,
-                bool commit, const char *what, resp *rs)
+                bool commit, const char *what, const req_extra *x, resp *rs)
 {
     bool sent;
-    int rc = http(r, method, url, body, len, NULL, rs, &sent);
+    int rc = http(r, method, url, body, len, NULL, x, rs, &sent);
     if (rc < 0) {
         if (commit && sent)
             return floe__error(FLOE_ECOMMITUNKNOWN, "catalog",
@@ -280,7 +326,8 @@ static int call(rest_cat *r, const char *method, const char *url, const char *bo
                                what, rc == FLOE_ENOMEM ? "out of memory" : "transport error");
         return rc;
     }
-    if (rs->status < 200 || rs->status > 299) {
+    if ((rs->status < 200 || rs->status > 299) &&
+        !(rs->status == 304 && x && x->if_none_match)) {
         rc = http_error(rs, commit, what);
         floe__buf_free(&rs->body);
     }
@@ -290,21 +337,28 @@ static int call(rest_cat *r, const char *method, const char *url, const char *bo
 /* One request to {v1}namespaces[/ns][/tables/name][suffix] with `body` (may
  * be NULL). The response goes to *out (the caller frees out->body), or is
  * dropped when out is NULL. */
-static int request(rest_cat *r, const char *method, const char *ns, const char *name,
-                   const char *suffix, const char *body, size_t len, bool commit,
-                   const char *what, resp *out)
+static int request_ex(rest_cat *r, const char *method, const char *ns, const char *name,
+                      const char *suffix, const char *body, size_t len, bool commit,
+                      const char *what, const req_extra *x, resp *out)
 {
     floe_buf url = FLOE_BUF_INIT;
     int rc = url_of(&url, r, ns, name, suffix);
     resp rs;
     if (rc == 0)
-        rc = call(r, method, (char *)url.ptr, body, len, commit, what, &rs);
+        rc = call(r, method, (char *)url.ptr, body, len, commit, what, x, &rs);
     floe__buf_free(&url);
     if (rc == 0 && out)
         *out = rs;
     else if (rc == 0)
         floe__buf_free(&rs.body);
     return rc;
+}
+
+static int request(rest_cat *r, const char *method, const char *ns, const char *name,
+                   const char *suffix, const char *body, size_t len, bool commit,
+                   const char *what, resp *out)
+{
+    return request_ex(r, method, ns, name, suffix, body, len, commit, what, NULL, out);
 }
 
 /* A POST whose body is the JSON `j` (consumed; NULL: out of memory). */
@@ -400,7 +454,7 @@ static int list_paged(rest_cat *r, const char *url0, const char *key, bool ident
             rc = floe__buf_putc(&url, '\0');
         resp rs;
         if (rc == 0)
-            rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "list", &rs);
+            rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "list", NULL, &rs);
         floe__buf_free(&url);
         if (rc < 0)
             break;
@@ -537,20 +591,83 @@ static int no_table(const char *ns, const char *name)
     return floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s", ns, name);
 }
 
+static void entry_free(etag_entry *e)
+{
+    if (e) {
+        floe__free(e->etag);
+        floe__free(e->location);
+        floe__free(e);
+    }
+}
+
+/* Called with cache_lock held. */
+static void forget(rest_cat *r, const char *key)
+{
+    etag_entry *e = floe__strmap_get(r->etags, key);
+    if (e) {
+        floe__strmap_del(r->etags, key);
+        entry_free(e);
+    }
+}
+
+static int remember(rest_cat *r, const char *key, const char *etag, const char *location)
+{
+    etag_entry *e = floe__calloc(1, sizeof *e);
+    if (!e || !(e->etag = floe__strdup(etag)) || !(e->location = floe__strdup(location))) {
+        entry_free(e);
+        return floe__error_nomem();
+    }
+    pthread_mutex_lock(&r->cache_lock);
+    forget(r, key);
+    int rc = floe__strmap_put(r->etags, key, e);
+    pthread_mutex_unlock(&r->cache_lock);
+    if (rc < 0)
+        entry_free(e);
+    return rc < 0 ? floe__error_nomem() : 0;
+}
+
 static int rest_load_table(floe_catalog *c, const char *ns, const char *name, char **location,
                            char **previous)
 {
     rest_cat *r = rc_of(c);
     if (previous)
         *previous = NULL;
+    /* a freshness check or cached refresh sends the last ETag: a 304 means
+     * the pointer did not move and no metadata crosses the wire */
+    char *key = floe__sprintf("%s\x1f%s", ns, name);
+    if (!key)
+        return floe__error_nomem();
+    char *tag = NULL, *cached = NULL;
+    pthread_mutex_lock(&r->cache_lock);
+    etag_entry *e = floe__strmap_get(r->etags, key);
+    int rc = e && (!(tag = floe__strdup(e->etag)) || !(cached = floe__strdup(e->location)))
+                 ? floe__error_nomem()
+                 : 0;
+    pthread_mutex_unlock(&r->cache_lock);
+    req_extra x = {tag};
     resp rs;
-    int rc = request(r, "GET", ns, name, r->refs ? "?snapshots=refs" : "?snapshots=all", NULL, 0,
-                     false, "load table", &rs);
+    if (rc == 0)
+        rc = request_ex(r, "GET", ns, name, r->refs ? "?snapshots=refs" : "?snapshots=all", NULL,
+                        0, false, "load table", &x, &rs);
+    if (rc == 0 && rs.status == 304) {
+        floe__buf_free(&rs.body);
+        *location = cached;
+        cached = NULL;
+    } else if (rc == 0) {
+        rc = result_location(&rs, location, "load table");
+        floe__buf_free(&rs.body);
+        if (rc == 0 && rs.etag[0])
+            rc = remember(r, key, rs.etag, *location);
+    }
+    pthread_mutex_lock(&r->cache_lock);
+    if (rc == FLOE_ENOTFOUND)
+        forget(r, key);
+    pthread_mutex_unlock(&r->cache_lock);
+    floe__free(key);
+    floe__free(tag);
+    floe__free(cached);
     if (rc == FLOE_ENOTFOUND)
         return no_table(ns, name);
-    FLOE_TRY(rc);
-    rc = result_location(&rs, location, "load table");
-    floe__buf_free(&rs.body);
     return rc;
 }
 
@@ -584,7 +701,7 @@ static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname
     int rc = url ? 0 : floe__error_nomem();
     resp rs;
     if (rc == 0)
-        rc = call(r, "POST", url, body, len, false, "rename table", &rs);
+        rc = call(r, "POST", url, body, len, false, "rename table", NULL, &rs);
     if (rc == 0)
         floe__buf_free(&rs.body);
     floe__free(url);
@@ -719,6 +836,13 @@ static void rest_free(floe_catalog *c)
         if (r->curl)
             curl_easy_cleanup(r->curl);
         pthread_mutex_destroy(&r->lock);
+        size_t it = 0;
+        const char *k;
+        void *v;
+        while (r->etags && floe__strmap_next(r->etags, &it, &k, &v))
+            entry_free(v);
+        floe__strmap_free(r->etags);
+        pthread_mutex_destroy(&r->cache_lock);
         floe__free(r->base);
         floe__free(r->v1);
         if (r->auth) /* the token is a secret: do not leave it in freed memory */
@@ -785,7 +909,7 @@ static int oauth_token(rest_cat *r, const floe_rest_catalog_options *o, char **t
     bool sent;
     if (rc == 0)
         rc = http(r, "POST", url, (const char *)form.ptr, form.len,
-                  "application/x-www-form-urlencoded", &rs, &sent);
+                  "application/x-www-form-urlencoded", NULL, &rs, &sent);
     if (form.ptr)
         memset(form.ptr, 0, form.len);
     floe__buf_free(&form);
@@ -824,7 +948,7 @@ static int fetch_config(rest_cat *r, floe_catalog *c, const floe_rest_catalog_op
         rc = floe__buf_putc(&url, '\0');
     resp rs;
     if (rc == 0)
-        rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "config", &rs);
+        rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "config", NULL, &rs);
     floe__buf_free(&url);
     FLOE_TRY(rc);
     floe_rest_config cfg;
@@ -888,6 +1012,11 @@ int floe_catalog_open_rest(floe_catalog **out, const char *uri,
     c->ops = &rest_ops;
     c->impl = r;
     pthread_mutex_init(&r->lock, NULL);
+    pthread_mutex_init(&r->cache_lock, NULL);
+    if (!(r->etags = floe__strmap_new())) {
+        rest_free(c);
+        return floe__error_nomem();
+    }
     r->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 60000;
     r->refs = o->snapshots_refs;
     size_t n = strlen(uri);
