@@ -47,6 +47,7 @@ typedef struct rest_cat {
 } rest_cat;
 
 typedef struct etag_entry {
+    char *key; /* the map's key (maps borrow keys) */
     char *etag;
     char *location;
 } etag_entry;
@@ -594,6 +595,7 @@ static int no_table(const char *ns, const char *name)
 static void entry_free(etag_entry *e)
 {
     if (e) {
+        floe__free(e->key);
         floe__free(e->etag);
         floe__free(e->location);
         floe__free(e);
@@ -613,13 +615,14 @@ static void forget(rest_cat *r, const char *key)
 static int remember(rest_cat *r, const char *key, const char *etag, const char *location)
 {
     etag_entry *e = floe__calloc(1, sizeof *e);
-    if (!e || !(e->etag = floe__strdup(etag)) || !(e->location = floe__strdup(location))) {
+    if (!e || !(e->key = floe__strdup(key)) || !(e->etag = floe__strdup(etag)) ||
+        !(e->location = floe__strdup(location))) {
         entry_free(e);
         return floe__error_nomem();
     }
     pthread_mutex_lock(&r->cache_lock);
     forget(r, key);
-    int rc = floe__strmap_put(r->etags, key, e);
+    int rc = floe__strmap_put(r->etags, e->key, e);
     pthread_mutex_unlock(&r->cache_lock);
     if (rc < 0)
         entry_free(e);

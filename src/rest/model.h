@@ -206,6 +206,9 @@ typedef struct floe_rest_config {
     floe_props defaults;
     floe_props overrides;
     floe_rest_strlist endpoints;
+    /* idempotency-key-lifetime (ISO-8601 duration, "PT30M"; floe__malloc'd,
+     * NULL if absent: the server does not support Idempotency-Key) */
+    char *idempotency_key_lifetime;
 } floe_rest_config;
 
 /* LoadTableResult / CommitTableResponse (metadata_location required there). */
