@@ -25,9 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* Largest response accepted (a loadTable of a table with ~100k snapshots). */
 #define REST_MAX_RESPONSE (256u << 20)
+/* Retries of a mutation after a transport failure or a 5xx, with the same
+ * Idempotency-Key, when the server supports keys (backoff 100 ms, 200 ms, ...). */
+#define REST_RETRIES 3
 /* Pages followed by one list call (a server looping on tokens stops here). */
 #define REST_MAX_PAGES 100000
 
@@ -38,6 +42,7 @@ typedef struct rest_cat {
     char *deleg; /* "X-Iceberg-Access-Delegation: ..." or NULL */
     long timeout_ms;
     bool refs;
+    bool idempotent; /* the server advertised idempotency-key-lifetime */
     pthread_mutex_t lock; /* one connection (keep-alive), one request at a time */
     CURL *curl;
     /* loadTable freshness: "ns.name" -> the ETag and metadata location of
@@ -55,6 +60,7 @@ typedef struct etag_entry {
 /* Per-request extra headers (NULL members are not sent). */
 typedef struct req_extra {
     const char *if_none_match;
+    const char *idempotency_key;
 } req_extra;
 
 typedef struct resp {
@@ -139,6 +145,13 @@ static int http(rest_cat *r, const char *method, const char *url, const char *bo
         inm_line = inm;
     }
     ADD(inm_line);
+    char idem[80];
+    const char *idem_line = NULL;
+    if (x && x->idempotency_key) {
+        snprintf(idem, sizeof idem, "Idempotency-Key: %s", x->idempotency_key);
+        idem_line = idem;
+    }
+    ADD(idem_line);
 #undef ADD
     if (rc == 0) {
         curl_easy_setopt(h, CURLOPT_URL, url);
@@ -150,6 +163,14 @@ static int http(rest_cat *r, const char *method, const char *url, const char *bo
         curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, r->timeout_ms);
         curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+        /* libcurl re-sends a request on its own when a reused connection
+         * turns out dead before any answer: harmless for a keyed mutation
+         * (the server replays), a blind second commit otherwise (a 409 that
+         * would make the table layer delete files of a commit that landed).
+         * Unkeyed mutations therefore take a fresh connection. */
+        if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0 &&
+            !(x && x->idempotency_key))
+            curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
         if (strcmp(method, "HEAD") == 0)
             curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
         else if (strcmp(method, "GET") != 0)
@@ -314,11 +335,52 @@ static int load_json(const resp *rs, json_t **out, const char *what)
 }
 
 /* Run a request and keep the response when 2xx; otherwise map the error. */
+/* A UUIDv7 (RFC 9562: 48-bit Unix milliseconds, then random bits), the
+ * form the spec asks of an Idempotency-Key. */
+static int uuid7(char out[37])
+{
+    char v4[37];
+    uint8_t b[16];
+    FLOE_TRY(floe__uuid4(v4));
+    FLOE_TRY(floe__uuid_parse(v4, b));
+    uint64_t ms = (uint64_t)floe__now_ms();
+    for (int i = 0; i < 6; i++)
+        b[i] = (uint8_t)(ms >> (8 * (5 - i)));
+    b[6] = (uint8_t)((b[6] & 0x0f) | 0x70);
+    floe__uuid_format(b, out);
+    return 0;
+}
+
+/* Run a request and keep the response when 2xx (or a 304 to an
+ * If-None-Match); otherwise map the error. A mutation to a server that
+ * supports Idempotency-Key carries a fresh key and is re-sent with the same
+ * key after a transport failure or a 5xx: the server applies it once. */
 static int call(rest_cat *r, const char *method, const char *url, const char *body, size_t len,
                 bool commit, const char *what, const req_extra *x, resp *rs)
 {
-    bool sent;
-    int rc = http(r, method, url, body, len, NULL, x, rs, &sent);
+    req_extra xx = {x ? x->if_none_match : NULL, x ? x->idempotency_key : NULL};
+    char key[37];
+    bool keyed = r->idempotent && (strcmp(method, "POST") == 0 || strcmp(method, "DELETE") == 0);
+    if (keyed && !xx.idempotency_key) {
+        FLOE_TRY(uuid7(key));
+        xx.idempotency_key = key;
+    }
+    bool sent = false;
+    int rc = 0;
+    for (int attempt = 0;; attempt++) {
+        rc = http(r, method, url, body, len, NULL, &xx, rs, &sent);
+        bool again = keyed && attempt < REST_RETRIES &&
+                     ((rc < 0 && rc != FLOE_ENOMEM) ||
+                      (rc == 0 && (rs->status == 500 || rs->status == 502 ||
+                                   rs->status == 503 || rs->status == 504)));
+        if (!again)
+            break;
+        if (rc == 0)
+            floe__buf_free(&rs->body);
+        floe_error_clear();
+        struct timespec ts = {0, (long)(100L << attempt) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     if (rc < 0) {
         if (commit && sent)
             return floe__error(FLOE_ECOMMITUNKNOWN, "catalog",
@@ -647,7 +709,7 @@ static int rest_load_table(floe_catalog *c, const char *ns, const char *name, ch
                  ? floe__error_nomem()
                  : 0;
     pthread_mutex_unlock(&r->cache_lock);
-    req_extra x = {tag};
+    req_extra x = {tag, NULL};
     resp rs;
     if (rc == 0)
         rc = request_ex(r, "GET", ns, name, r->refs ? "?snapshots=refs" : "?snapshots=all", NULL,
@@ -755,6 +817,50 @@ static int rest_commit_table(floe_catalog *c, const char *ns, const char *name,
                        ns, name);
 }
 
+/* After an unknown outcome against a server without Idempotency-Key:
+ * reload the table; when every snapshot the change added is there, the
+ * commit happened (*new_location set, 0). Otherwise the outcome stays
+ * unknown (1): files are never deleted on an unknown outcome. */
+static int reconcile(rest_cat *r, const char *ns, const char *name, const char *body, size_t len,
+                     char **new_location)
+{
+    json_t *b = json_loadb(body, len, 0, NULL), *u;
+    size_t i, want = 0, found = 0;
+    resp rs;
+    int rc = request(r, "GET", ns, name, "?snapshots=all", NULL, 0, false, "load table", &rs);
+    json_t *res = rc == 0 ? json_loadb((const char *)rs.body.ptr, rs.body.len, 0, NULL) : NULL;
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    json_t *snaps = json_object_get(json_object_get(res, "metadata"), "snapshots");
+    json_array_foreach(json_object_get(b, "updates"), i, u)
+    {
+        const char *a = json_string_value(json_object_get(u, "action"));
+        if (!a || strcmp(a, "add-snapshot") != 0)
+            continue;
+        want++;
+        json_int_t id = json_integer_value(json_object_get(json_object_get(u, "snapshot"),
+                                                           "snapshot-id"));
+        size_t k;
+        json_t *sn;
+        json_array_foreach(snaps, k, sn)
+        {
+            if (json_integer_value(json_object_get(sn, "snapshot-id")) == id) {
+                found++;
+                break;
+            }
+        }
+    }
+    const char *loc = json_string_value(json_object_get(res, "metadata-location"));
+    int out = 1;
+    if (want > 0 && found == want && loc) {
+        *new_location = floe__strdup(loc);
+        out = *new_location ? 0 : 1;
+    }
+    json_decref(b);
+    json_decref(res);
+    return out;
+}
+
 static int rest_commit(floe_catalog *c, const char *ns, const char *name, const char *body,
                        size_t len, char **new_location)
 {
@@ -763,6 +869,19 @@ static int rest_commit(floe_catalog *c, const char *ns, const char *name, const 
     int rc = request(r, "POST", ns, name, NULL, body, len, true, "commit", &rs);
     if (rc == FLOE_ENOTFOUND)
         return no_table(ns, name);
+    if (rc == FLOE_ECOMMITUNKNOWN && !r->idempotent) {
+        const floe_error *e = floe_error_last();
+        char *msg = floe__strdup(e && e->message ? e->message : "outcome unknown");
+        int k = reconcile(r, ns, name, body, len, new_location);
+        if (k == 0) {
+            floe__free(msg);
+            floe_error_clear();
+            return 0;
+        }
+        rc = floe__error(FLOE_ECOMMITUNKNOWN, "catalog", "%s",
+                         msg ? msg : "REST commit: outcome unknown");
+        floe__free(msg);
+    }
     FLOE_TRY(rc);
     rc = result_location(&rs, new_location, "commit");
     floe__buf_free(&rs.body);
@@ -959,6 +1078,7 @@ static int fetch_config(rest_cat *r, floe_catalog *c, const floe_rest_catalog_op
     rc = floe__rest_parse_config(&cfg, (const char *)rs.body.ptr, rs.body.len);
     floe__buf_free(&rs.body);
     FLOE_TRY(rc);
+    r->idempotent = cfg.idempotency_key_lifetime != NULL;
     /* defaults < client options < overrides */
     const char *prefix = floe__props_get(&cfg.overrides, "prefix");
     if (!prefix)
