@@ -417,38 +417,28 @@ static int sql_list_tables(floe_rest_backend *b, const floe_rest_namespace *nsp,
     return ns_err(rc, nsp);
 }
 
-/* Keep only the snapshots a ref (or current-snapshot-id) points at. */
-static int filter_refs(json_t *m)
+/* snapshots=refs: keep only the snapshots a ref (or current-snapshot-id)
+ * points at, on floe's parsed metadata, and write it with floe's writer. */
+static int refs_only(const floe_buf *in, const char *location, floe_buf *out)
 {
-    json_t *snaps = json_object_get(m, "snapshots");
-    if (!json_is_array(snaps))
-        return 0;
-    json_t *refs = json_object_get(m, "refs");
-    json_t *cur = json_object_get(m, "current-snapshot-id");
-    json_t *keep = json_array();
-    if (!keep)
-        return floe__error_nomem();
-    size_t i;
-    json_t *sn;
-    json_array_foreach(snaps, i, sn)
-    {
-        json_int_t id = json_integer_value(json_object_get(sn, "snapshot-id"));
-        bool referenced = json_is_integer(cur) && json_integer_value(cur) == id;
-        const char *k;
-        json_t *r;
-        json_object_foreach(refs, k, r)
-        {
-            if (json_integer_value(json_object_get(r, "snapshot-id")) == id)
-                referenced = true;
-        }
-        if (referenced && json_array_append(keep, sn) < 0) {
-            json_decref(keep);
-            return floe__error_nomem();
-        }
+    floe_table_metadata *m = NULL;
+    FLOE_TRY(floe__metadata_parse(&m, in->ptr, in->len, location));
+    size_t k = 0;
+    for (size_t i = 0; i < m->nsnapshots; i++) {
+        int64_t id = m->snapshots[i].snapshot_id;
+        bool referenced = m->has_current_snapshot && m->current_snapshot_id == id;
+        for (size_t r = 0; r < m->nrefs && !referenced; r++)
+            referenced = m->refs[r].snapshot_id == id;
+        if (referenced)
+            m->snapshots[k++] = m->snapshots[i];
     }
-    if (json_object_set_new(m, "snapshots", keep) < 0)
-        return floe__error_nomem();
-    return 0;
+    m->nsnapshots = k;
+    /* the id index no longer matches the array: the writer does not need it */
+    floe__free(m->snapshot_order);
+    m->snapshot_order = NULL;
+    int rc = floe__metadata_write(m, out);
+    floe__metadata_free(m);
+    return rc;
 }
 
 /* Fill `out` from the metadata file at `location` (taken). */
@@ -463,18 +453,14 @@ static int fill_result(sql_backend *s, char *location, floe_rest_snapshots_mode 
         (unsigned char)buf.ptr[1] == 0x8b)
         rc = floe__error(FLOE_EUNSUPPORTED, "rest", "gzip-compressed metadata is not served");
     if (rc == 0 && mode == FLOE_REST_SNAPSHOTS_REFS) {
-        json_error_t jerr;
-        json_t *m = json_loadb((const char *)buf.ptr, buf.len, 0, &jerr);
-        if (!json_is_object(m))
-            rc = floe__error(FLOE_ECORRUPT, "rest", "metadata file %s is not a JSON object",
-                             location);
-        if (rc == 0)
-            rc = filter_refs(m);
-        if (rc == 0)
-            out->metadata = m;
-        else
-            json_decref(m);
-        floe__buf_free(&buf);
+        floe_buf text = FLOE_BUF_INIT;
+        rc = refs_only(&buf, location, &text);
+        if (rc == 0) {
+            out->metadata_text = (char *)text.ptr;
+            out->metadata_text_len = text.len;
+        } else {
+            floe__buf_free(&text);
+        }
     } else if (rc == 0) {
         /* files behind the pointer were written by floe's commit path or
          * parsed at registration: pass them through */
