@@ -803,9 +803,6 @@ static int sql_commit_transaction(floe_rest_backend *b,
     size_t n = req->n_changes;
     if (n == 0)
         return 0;
-    if (!floe__catalog_commits_tables(s->cat))
-        return floe__error(FLOE_EUNSUPPORTED, "rest",
-                           "this catalog cannot commit several tables atomically");
     for (size_t i = 0; i < n; i++) {
         const floe_rest_commit_table_req *c = &req->changes[i];
         if (creates(c))
@@ -1036,7 +1033,8 @@ static int backend_new(floe_rest_backend **out, floe_catalog *cat, floe_fileio *
     b->drop_table = sql_drop_table;
     b->rename_table = sql_rename_table;
     b->register_table = sql_register_table;
-    b->commit_transaction = sql_commit_transaction;
+    /* advertised (and routed) only where every pointer swaps at once */
+    b->commit_transaction = floe__catalog_commits_tables(cat) ? sql_commit_transaction : NULL;
     size_t n = strlen(root);
     while (n > 1 && root[n - 1] == '/')
         n--;

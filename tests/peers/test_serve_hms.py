@@ -41,6 +41,12 @@ def test_pyiceberg_and_spark_rest_over_hms(spark, hms, serve_hms, caplog):  # no
     except ImportError:
         unavailable("pyiceberg not importable")
     url, wh = serve_hms
+    import json
+    import urllib.request
+    cfg = json.load(urllib.request.urlopen(url + "/v1/config"))
+    # a metastore swaps one table at a time: no multi-table transactions advertised
+    assert "POST /v1/{prefix}/transactions/commit" not in cfg["endpoints"]
+    assert "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}" in cfg["endpoints"]
     db = uniq("sh")
     rc = RestCatalog("svc", uri=url)
     rc.create_namespace(db)

@@ -222,8 +222,29 @@ static void test_config(void)
     FT_EQ_STR(json_string_value(json_object_get(json_object_get(r.json, "overrides"), "prefix")),
               "cat");
     FT_CHECK(json_is_object(json_object_get(r.json, "defaults")));
+    /* exactly the routes served, in the spec's "<verb> <path>" form */
+    static const char *const want[] = {
+        "GET /v1/{prefix}/namespaces",
+        "POST /v1/{prefix}/namespaces",
+        "GET /v1/{prefix}/namespaces/{namespace}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}",
+        "POST /v1/{prefix}/namespaces/{namespace}/properties",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "POST /v1/{prefix}/namespaces/{namespace}/register",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
+        "POST /v1/{prefix}/tables/rename",
+        "POST /v1/{prefix}/transactions/commit",
+    };
     json_t *ep = json_object_get(r.json, "endpoints");
-    FT_CHECK(json_array_size(ep) >= 15);
+    FT_EQ_INT(json_array_size(ep), FT_N(want));
+    for (size_t i = 0; i < FT_N(want) && i < json_array_size(ep); i++)
+        FT_EQ_STR(json_string_value(json_array_get(ep, i)), want[i]);
     resp_free(&r);
     r = http_ex("POST", url, "{}", TOKEN, false);
     EXPECT_ERROR(r, 405, "UnsupportedOperationException");
