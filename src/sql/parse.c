@@ -112,6 +112,23 @@ static int parse_i64(const char *s, int64_t *out)
     return 0;
 }
 
+int floe__sql_ident_list(sql_parser *p, const char *const **out, size_t *nout)
+{
+    const char **ids = NULL;
+    size_t n = 0, cap = 0;
+    FLOE_TRY(floe__sql_expect_op(p, "("));
+    do {
+        if (!(ids = floe__sql_grow(p->a, ids, n, &cap, sizeof *ids)))
+            return FLOE_ENOMEM;
+        FLOE_TRY(floe__sql_ident(p, &ids[n]));
+        n++;
+    } while (floe__sql_accept_op(p, ","));
+    FLOE_TRY(floe__sql_expect_op(p, ")"));
+    *out = ids;
+    *nout = n;
+    return 0;
+}
+
 int floe__sql_int(sql_parser *p, int64_t *out)
 {
     bool neg = floe__sql_accept_op(p, "-");

@@ -561,19 +561,8 @@ static int parse_create_view(sql_parser *p, floe_sql_stmt *st)
     if (floe__sql_peek(p, 0)->kind == TK_OP && !strcmp(floe__sql_peek(p, 0)->text, ".")) {
         return floe__sql_err_unsupported(p, "qualified temporary view name");
     }
-    if (floe__sql_accept_op(p, "(")) {
-        const char **cols = NULL;
-        size_t n = 0, cap = 0;
-        do {
-            if (!(cols = floe__sql_grow(p->a, cols, n, &cap, sizeof *cols)))
-                return FLOE_ENOMEM;
-            FLOE_TRY(floe__sql_ident(p, &cols[n]));
-            n++;
-        } while (floe__sql_accept_op(p, ","));
-        FLOE_TRY(floe__sql_expect_op(p, ")"));
-        st->columns = cols;
-        st->ncolumns = n;
-    }
+    if (floe__sql_peek(p, 0)->kind == TK_OP && !strcmp(floe__sql_peek(p, 0)->text, "("))
+        FLOE_TRY(floe__sql_ident_list(p, &st->columns, &st->ncolumns));
     FLOE_TRY(floe__sql_expect(p, "AS"));
     floe_sql_query *q;
     FLOE_TRY(floe__sql_rewrite(p, p->i, p->n, &q));

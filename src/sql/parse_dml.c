@@ -71,18 +71,7 @@ int floe__sql_parse_insert(sql_parser *p, floe_sql_stmt *st)
         return floe__sql_err_unsupported(p, "INSERT ... BY NAME");
     if (tok_op(floe__sql_peek(p, 0), "(") && !(floe__sql_is_word(floe__sql_peek(p, 1), "SELECT") ||
                                                floe__sql_is_word(floe__sql_peek(p, 1), "WITH"))) {
-        p->i++;
-        const char **cols = NULL;
-        size_t n = 0, cap = 0;
-        do {
-            if (!(cols = floe__sql_grow(p->a, cols, n, &cap, sizeof *cols)))
-                return FLOE_ENOMEM;
-            FLOE_TRY(floe__sql_ident(p, &cols[n]));
-            n++;
-        } while (floe__sql_accept_op(p, ","));
-        FLOE_TRY(floe__sql_expect_op(p, ")"));
-        st->columns = cols;
-        st->ncolumns = n;
+        FLOE_TRY(floe__sql_ident_list(p, &st->columns, &st->ncolumns));
     }
     sql_tok *t = floe__sql_peek(p, 0);
     if (!(floe__sql_is_word(t, "VALUES") || floe__sql_is_word(t, "SELECT") ||
@@ -308,18 +297,7 @@ static int merge_clause(sql_parser *p, floe_sql_merge_clause *c)
             c->star = true;
             return 0;
         }
-        const char **cols = NULL;
-        size_t n = 0, cap = 0;
-        FLOE_TRY(floe__sql_expect_op(p, "("));
-        do {
-            if (!(cols = floe__sql_grow(p->a, cols, n, &cap, sizeof *cols)))
-                return FLOE_ENOMEM;
-            FLOE_TRY(floe__sql_ident(p, &cols[n]));
-            n++;
-        } while (floe__sql_accept_op(p, ","));
-        FLOE_TRY(floe__sql_expect_op(p, ")"));
-        c->columns = cols;
-        c->ncolumns = n;
+        FLOE_TRY(floe__sql_ident_list(p, &c->columns, &c->ncolumns));
         FLOE_TRY(floe__sql_expect(p, "VALUES"));
         FLOE_TRY(floe__sql_expect_op(p, "("));
         const floe_sql_query **vals = NULL;
@@ -336,9 +314,9 @@ static int merge_clause(sql_parser *p, floe_sql_merge_clause *c)
             p->i = end;
         } while (floe__sql_accept_op(p, ","));
         FLOE_TRY(floe__sql_expect_op(p, ")"));
-        if (nv != n)
+        if (nv != c->ncolumns)
             return floe__sql_err_at(FLOE_EINVALID, p->script, p->t[p->i - 1].pos,
-                                    "INSERT has %zu columns but %zu values", n, nv);
+                                    "INSERT has %zu columns but %zu values", c->ncolumns, nv);
         c->values = vals;
         c->nvalues = nv;
     } else {

@@ -156,6 +156,17 @@ static const char *vkind_name(floe_sql_value_kind k)
     return "?";
 }
 
+/* An ARRAY(...) literal whose items all have `kind`. */
+static bool array_of(const floe_sql_value *v, floe_sql_value_kind kind)
+{
+    if (v->kind != FLOE_SQLV_ARRAY)
+        return false;
+    for (size_t i = 0; i < v->nitems; i++)
+        if (v->items[i].kind != kind)
+            return false;
+    return true;
+}
+
 static bool type_ok(ptype t, const floe_sql_value *v)
 {
     switch (t) {
@@ -179,21 +190,9 @@ static bool type_ok(ptype t, const floe_sql_value *v)
                v->kind == FLOE_SQLV_DATE || v->kind == FLOE_SQLV_INT;
     case P_INT: return v->kind == FLOE_SQLV_INT && v->i >= INT32_MIN && v->i <= INT32_MAX;
     case P_BOOL: return v->kind == FLOE_SQLV_BOOL;
-    case P_LONG_ARRAY:
-        if (v->kind != FLOE_SQLV_ARRAY)
-            return false;
-        for (size_t i = 0; i < v->nitems; i++)
-            if (v->items[i].kind != FLOE_SQLV_INT)
-                return false;
-        return true;
+    case P_LONG_ARRAY: return array_of(v, FLOE_SQLV_INT);
     case P_MAP: return v->kind == FLOE_SQLV_MAP;
-    case P_STRING_ARRAY:
-        if (v->kind != FLOE_SQLV_ARRAY)
-            return false;
-        for (size_t i = 0; i < v->nitems; i++)
-            if (v->items[i].kind != FLOE_SQLV_STRING)
-                return false;
-        return true;
+    case P_STRING_ARRAY: return array_of(v, FLOE_SQLV_STRING);
     }
     return false;
 }

@@ -22,6 +22,7 @@
  */
 #include "sql/sqlfront_int.h"
 
+#include "meta/meta.h"
 #include "rows/rowsource.h"
 #include "util/time.h"
 
@@ -33,24 +34,6 @@
 #include <strings.h>
 
 /* ---------------------------------------------------------------- names */
-
-static const char *const metadata_tables[] = {"snapshots",
-                                              "history",
-                                              "refs",
-                                              "files",
-                                              "data_files",
-                                              "delete_files",
-                                              "all_files",
-                                              "all_data_files",
-                                              "all_delete_files",
-                                              "manifests",
-                                              "all_manifests",
-                                              "entries",
-                                              "all_entries",
-                                              "partitions",
-                                              "metadata_log_entries",
-                                              "position_deletes",
-                                              NULL};
 
 static bool prefix_ci(const char *s, const char *prefix)
 {
@@ -136,10 +119,10 @@ int floe__sql_resolve(sql_parser *p, const char *const *parts, size_t n, size_t 
             kind = FLOE_SQLREF_TAG;
             suffix = last + 4;
         } else {
-            for (int k = 0; metadata_tables[k]; k++) {
-                if (floe__sql_ieq(last, metadata_tables[k])) {
+            for (int k = 0; floe__meta_table_names[k]; k++) {
+                if (floe__sql_ieq(last, floe__meta_table_names[k])) {
                     kind = FLOE_SQLREF_METADATA;
-                    suffix = metadata_tables[k];
+                    suffix = floe__meta_table_names[k];
                 }
             }
         }

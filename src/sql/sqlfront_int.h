@@ -67,6 +67,8 @@ int floe__sql_expect(sql_parser *p, const char *kw);
 bool floe__sql_accept_op(sql_parser *p, const char *op);
 int floe__sql_expect_op(sql_parser *p, const char *op);
 int floe__sql_ident(sql_parser *p, const char **out);
+/* `( ident [, ident]... )` into an arena array. */
+int floe__sql_ident_list(sql_parser *p, const char *const **out, size_t *n);
 int floe__sql_int(sql_parser *p, int64_t *out);
 int floe__sql_string(sql_parser *p, const char **out);
 int floe__sql_literal(sql_parser *p, floe_sql_value *out);

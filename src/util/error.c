@@ -75,6 +75,11 @@ int floe__verror(int code, const char *subsystem, const char *fmt, va_list ap)
     return code;
 }
 
+#ifdef __clang_analyzer__
+#undef floe__error
+#undef floe__error_nomem
+#endif
+
 int floe__error(int code, const char *subsystem, const char *fmt, ...)
 {
     va_list ap;

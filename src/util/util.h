@@ -51,6 +51,16 @@ int floe__error_nomem(void);
 /* Current code on this thread (0 if none). */
 int floe__error_code(void);
 
+#ifdef __clang_analyzer__
+/* For clang's static analyzer (clang-tidy) only: these return their code,
+ * which is negative, but the analyzer cannot see into another translation
+ * unit and follows impossible paths where a raised error is >= 0 (then
+ * FLOE_TRY falls through with outputs unset). Spelling the result out lets
+ * it prune them; the compiled code is unchanged. */
+#define floe__error(code, ...) (floe__error((code), __VA_ARGS__), (code))
+#define floe__error_nomem() (floe__error_nomem(), FLOE_ENOMEM)
+#endif
+
 /* ---------------------------------------------------------------- memory */
 
 void *floe__malloc(size_t size);
