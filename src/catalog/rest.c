@@ -365,16 +365,19 @@ static int call(rest_cat *r, const char *method, const char *url, const char *bo
         FLOE_TRY(uuid7(key));
         xx.idempotency_key = key;
     }
-    bool sent = false;
+    bool sent = false, uncertain = false;
     int rc = 0;
     for (int attempt = 0;; attempt++) {
         rc = http(r, method, url, body, len, NULL, &xx, rs, &sent);
-        bool again = keyed && attempt < REST_RETRIES &&
-                     ((rc < 0 && rc != FLOE_ENOMEM) ||
+        bool failed = (rc < 0 && rc != FLOE_ENOMEM && sent) ||
                       (rc == 0 && (rs->status == 500 || rs->status == 502 ||
-                                   rs->status == 503 || rs->status == 504)));
+                                   rs->status == 503 || rs->status == 504));
+        bool again = keyed && attempt < REST_RETRIES && (failed || (rc < 0 && rc != FLOE_ENOMEM));
         if (!again)
             break;
+        /* a 5xx is not kept by the server: the retry may run the request
+         * again on a state the first attempt already changed */
+        uncertain |= failed;
         if (rc == 0)
             floe__buf_free(&rs->body);
         floe_error_clear();
@@ -393,6 +396,11 @@ static int call(rest_cat *r, const char *method, const char *url, const char *bo
         !(rs->status == 304 && x && x->if_none_match)) {
         rc = http_error(rs, commit, what);
         floe__buf_free(&rs->body);
+        if (commit && uncertain && rc == FLOE_ECONFLICT)
+            rc = floe__error(FLOE_ECOMMITUNKNOWN, "catalog",
+                             "REST %s: refused after an earlier attempt failed with an unknown "
+                             "outcome; the commit may have happened",
+                             what);
     }
     return rc;
 }
@@ -817,8 +825,8 @@ static int rest_commit_table(floe_catalog *c, const char *ns, const char *name,
                        ns, name);
 }
 
-/* After an unknown outcome against a server without Idempotency-Key:
- * reload the table; when every snapshot the change added is there, the
+/* After an unknown outcome (a server without Idempotency-Key, or retries
+ * that ended in doubt): reload the table; when every snapshot the change added is there, the
  * commit happened (*new_location set, 0). Otherwise the outcome stays
  * unknown (1): files are never deleted on an unknown outcome. */
 static int reconcile(rest_cat *r, const char *ns, const char *name, const char *body, size_t len,
@@ -869,7 +877,7 @@ static int rest_commit(floe_catalog *c, const char *ns, const char *name, const 
     int rc = request(r, "POST", ns, name, NULL, body, len, true, "commit", &rs);
     if (rc == FLOE_ENOTFOUND)
         return no_table(ns, name);
-    if (rc == FLOE_ECOMMITUNKNOWN && !r->idempotent) {
+    if (rc == FLOE_ECOMMITUNKNOWN) {
         const floe_error *e = floe_error_last();
         char *msg = floe__strdup(e && e->message ? e->message : "outcome unknown");
         int k = reconcile(r, ns, name, body, len, new_location);

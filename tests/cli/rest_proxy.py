@@ -5,7 +5,8 @@ client: it logs every exchange (method, path, status, If-None-Match, Idempotency
 drop the response of the Nth table commit (POST .../tables/{table}) after the server applied
 it, or hide idempotency-key-lifetime in /v1/config (a server without Idempotency-Key).
 
-usage: rest_proxy.py UPSTREAM_PORT LOG [--drop-commit N] [--no-idempotency]
+usage: rest_proxy.py UPSTREAM_PORT LOG [--drop-commit N] [--fail-commit N] [--no-idempotency]
+(--fail-commit: answer the Nth commit with a 503 after the server applied it)
 Prints "port P" on stdout once listening.
 """
 import http.client
@@ -19,6 +20,7 @@ import threading
 upstream = int(sys.argv[1])
 log_path = sys.argv[2]
 drop_commit = int(sys.argv[sys.argv.index("--drop-commit") + 1]) if "--drop-commit" in sys.argv else 0
+fail_commit = int(sys.argv[sys.argv.index("--fail-commit") + 1]) if "--fail-commit" in sys.argv else 0
 no_idem = "--no-idempotency" in sys.argv
 lock = threading.Lock()
 commits = 0
@@ -60,14 +62,19 @@ class Handler(socketserver.StreamRequestHandler):
                 cfg.pop("idempotency-key-lifetime", None)
                 data = json.dumps(cfg).encode()
             get = {k.lower(): v for k, v in headers.items()}
-            dropped = False
+            dropped = failed = False
             if method == "POST" and COMMIT.match(path.split("?")[0]):
                 with lock:
                     commits += 1
                     dropped = commits == drop_commit
+                    failed = commits == fail_commit
+            if failed:
+                r.status, r.reason, rh = 503, "Service Unavailable", []
+                data = b'{"error":{"message":"proxy","type":"ServiceUnavailableException","code":503}}'
+
             log(f"{method} {path} {r.status} inm={get.get('if-none-match', '-')} "
                 f"key={get.get('idempotency-key', '-')} bytes={len(data)}"
-                f"{' DROPPED' if dropped else ''}")
+                f"{' DROPPED' if dropped else ''}{' FAILED' if failed else ''}")
             if dropped:
                 # the server applied it; the client never hears back
                 self.connection.shutdown(socket.SHUT_RDWR)

@@ -54,6 +54,17 @@ eq "exactly one snapshot" "$("$FLOE_BIN" sql --warehouse "$T/c1" --catalog-uri "
 r
 2"
 
+# 1b. a 503 after the server applied the commit: re-sent with the same key,
+# the server replays its stored 200
+start_proxy failed --fail-commit 1
+out=$("$FLOE_BIN" sql --warehouse "$T/c1b" --catalog-uri "$P" --format csv -c "CREATE TABLE shop.u (id BIGINT);
+INSERT INTO shop.u VALUES (1)" 2>&1)
+eq "insert succeeds though it was answered 503" "$?" "0"
+has "the answer was a 503" "$(cat "$T/failed.log")" "FAILED"
+eq "re-sent once with the same key" "$(grep -E '^POST /v1/namespaces/shop/tables/u ' "$T/failed.log" | sed 's/.*key=\([^ ]*\).*/\1/' | sort | uniq -c | awk '{print $1}')" "2"
+eq "one snapshot on shop.u" "$("$FLOE_BIN" sql --warehouse "$T/c1" --catalog-uri "http://127.0.0.1:$port" --format csv -c "SELECT count(*) AS n FROM shop.u.snapshots")" "n
+1"
+
 # 2. freshness: the second read of an unchanged table is a 304, after a commit a 200
 start_proxy fresh
 "$FLOE_BIN" sql --warehouse "$T/c2" --catalog-uri "$P" --format csv -c "SELECT count(*) FROM shop.t;
