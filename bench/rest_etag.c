@@ -9,6 +9,7 @@
  * requests/s and bytes per response.
  * usage: bench_rest_etag [snapshots] (default 10000)
  */
+#include "http_sink.h"
 #include "rest/server.h"
 
 #include "lazy/curl.h"
@@ -20,23 +21,6 @@
 static char base[128];
 static char etag[128];
 
-typedef struct sink {
-    char *buf;
-    size_t len;
-} sink;
-
-static size_t on_body(char *p, size_t sz, size_t n, void *u)
-{
-    sink *s = u;
-    char *b = realloc(s->buf, s->len + sz * n + 1);
-    if (!b)
-        return 0;
-    memcpy(b + s->len, p, sz * n);
-    s->len += sz * n;
-    b[s->len] = '\0';
-    s->buf = b;
-    return sz * n;
-}
 
 static size_t on_header(char *p, size_t sz, size_t n, void *u)
 {

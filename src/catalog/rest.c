@@ -107,6 +107,15 @@ static size_t on_header(char *ptr, size_t size, size_t n, void *ud)
     return len;
 }
 
+/* "Name: value" in buf, or NULL when there is no value. */
+static const char *header_line(char *buf, size_t n, const char *name, const char *value)
+{
+    if (!value)
+        return NULL;
+    snprintf(buf, n, "%s: %s", name, value);
+    return buf;
+}
+
 /* One request. *sent tells whether the request may have reached the server
  * (a failure after that leaves a commit's outcome unknown). */
 static int http(rest_cat *r, const char *method, const char *url, const char *body, size_t len,
@@ -138,20 +147,9 @@ static int http(rest_cat *r, const char *method, const char *url, const char *bo
     ADD(r->deleg);
     if (body)
         ADD(ct);
-    char inm[160];
-    const char *inm_line = NULL;
-    if (x && x->if_none_match) {
-        snprintf(inm, sizeof inm, "If-None-Match: %s", x->if_none_match);
-        inm_line = inm;
-    }
-    ADD(inm_line);
-    char idem[80];
-    const char *idem_line = NULL;
-    if (x && x->idempotency_key) {
-        snprintf(idem, sizeof idem, "Idempotency-Key: %s", x->idempotency_key);
-        idem_line = idem;
-    }
-    ADD(idem_line);
+    char inm[160], idem[80];
+    ADD(header_line(inm, sizeof inm, "If-None-Match", x ? x->if_none_match : NULL));
+    ADD(header_line(idem, sizeof idem, "Idempotency-Key", x ? x->idempotency_key : NULL));
 #undef ADD
     if (rc == 0) {
         curl_easy_setopt(h, CURLOPT_URL, url);
