@@ -641,7 +641,7 @@ static int bind(const floe_expr **out, floe_arena *a, const floe_schema *schema,
     case FLOE_EXPR_FALSE: *out = e; return 0;
     case FLOE_EXPR_AND:
     case FLOE_EXPR_OR: {
-        const floe_expr *l, *r;
+        const floe_expr *l = NULL, *r = NULL; /* set by bind() on success */
         FLOE_TRY(bind(&l, a, schema, e->left, cs));
         FLOE_TRY(bind(&r, a, schema, e->right, cs));
         *out = e->kind == FLOE_EXPR_AND ? floe_expr_and(a, l, r) : floe_expr_or(a, l, r);

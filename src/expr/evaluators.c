@@ -81,7 +81,9 @@ static bool has_prefix(const floe_value *v, const floe_value *prefix)
  * satisfy p? */
 static bool range_might(const floe_expr *p, const floe_value *lo, const floe_value *hi)
 {
-    const floe_value *lit = p->nlits ? &p->lits[0] : NULL;
+    if (!p->nlits)
+        return true; /* every operator below compares with a literal */
+    const floe_value *lit = &p->lits[0];
     switch (p->op) {
     case FLOE_OP_LT: return !lo || floe_expr_value_compare(lo, lit) < 0;
     case FLOE_OP_LT_EQ: return !lo || floe_expr_value_compare(lo, lit) <= 0;

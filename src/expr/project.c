@@ -156,7 +156,9 @@ static const floe_expr *incl_one(const proj *pj, const floe_expr *p)
         return floe_expr_true();
     if (p->op == FLOE_OP_IS_NULL || p->op == FLOE_OP_NOT_NULL)
         return mk(pj, p->op, NULL, 0);
-    const floe_value *v = p->nlits ? &p->lits[0] : NULL;
+    if (!p->nlits)
+        return floe_expr_true(); /* IS_NAN / NOT_NAN: no projection */
+    const floe_value *v = &p->lits[0];
     bool bytes = p->type->id == FLOE_T_STRING || p->type->id == FLOE_T_BINARY;
     if (k == FLOE_TR_BUCKET) {
         if (p->op == FLOE_OP_EQ)
@@ -224,7 +226,9 @@ static const floe_expr *strict_one(const proj *pj, const floe_expr *p)
         return floe_expr_false();
     if (p->op == FLOE_OP_IS_NULL || p->op == FLOE_OP_NOT_NULL)
         return mk(pj, p->op, NULL, 0);
-    const floe_value *v = p->nlits ? &p->lits[0] : NULL;
+    if (!p->nlits)
+        return floe_expr_false(); /* IS_NAN / NOT_NAN: no projection */
+    const floe_value *v = &p->lits[0];
     bool bytes = p->type->id == FLOE_T_STRING || p->type->id == FLOE_T_BINARY;
     bool fix = fix_pre_epoch(pj, p);
     floe_value t;
@@ -309,7 +313,7 @@ static int project(const floe_expr **out, floe_arena *a, const floe_expr *e,
             r = strict ? strict_one(&pj, e) : incl_one(&pj, e);
         acc = strict ? floe_expr_or(a, acc, r) : floe_expr_and(a, acc, r);
         if (!acc)
-            return floe__error_code() ? floe__error_code() : floe__error_nomem();
+            return floe__error_or_nomem();
     }
     *out = acc;
     return 0;
@@ -367,14 +371,14 @@ static int residual(const floe_expr **out, floe_arena *a, const floe_expr *e,
             continue;
         const floe_expr *s = strict_one(&pj, e);
         if (!s)
-            return floe__error_code() ? floe__error_code() : floe__error_nomem();
+            return floe__error_or_nomem();
         if (s->kind != FLOE_EXPR_FALSE && eval_on(s, &pv->values[i])) {
             *out = floe_expr_true();
             return 0;
         }
         const floe_expr *in = incl_one(&pj, e);
         if (!in)
-            return floe__error_code() ? floe__error_code() : floe__error_nomem();
+            return floe__error_or_nomem();
         if (!eval_on(in, &pv->values[i])) {
             *out = floe_expr_false();
             return 0;

@@ -254,16 +254,13 @@ static int rewrite(const mapper *m, const char *uri, int back, char **out)
     return *out ? 0 : FLOE_ENOMEM;
 }
 
-#define MAPPED(m, uri, var)                                                                        \
-    char *var##_owned;                                                                             \
-    FLOE_TRY(rewrite((m), (uri), 0, &var##_owned));                                                \
-    const char *var = var##_owned ? var##_owned : (uri)
-
 static int m_open_input(floe_fileio *io, const char *uri, floe_input **out)
 {
     mapper *m = io->impl;
     *out = NULL;
-    MAPPED(m, uri, u);
+    char *u_owned;
+    FLOE_TRY(rewrite(m, uri, 0, &u_owned));
+    const char *u = u_owned ? u_owned : uri;
     int rc = m->inner->ops->open_input(m->inner, u, out);
     floe__free(u_owned);
     return rc;
@@ -273,7 +270,9 @@ static int m_create_output(floe_fileio *io, const char *uri, floe_output **out)
 {
     mapper *m = io->impl;
     *out = NULL;
-    MAPPED(m, uri, u);
+    char *u_owned;
+    FLOE_TRY(rewrite(m, uri, 0, &u_owned));
+    const char *u = u_owned ? u_owned : uri;
     int rc = m->inner->ops->create_output(m->inner, u, out);
     floe__free(u_owned);
     return rc;
@@ -325,7 +324,9 @@ static int m_list(floe_fileio *io, const char *prefix,
                   int (*cb)(const floe_file_info *info, void *payload), void *payload)
 {
     mapper *m = io->impl;
-    MAPPED(m, prefix, p);
+    char *p_owned;
+    FLOE_TRY(rewrite(m, prefix, 0, &p_owned));
+    const char *p = p_owned ? p_owned : prefix;
     back_ctx ctx = {m, cb, payload};
     int rc = m->inner->ops->list(m->inner, p, back_cb, &ctx);
     floe__free(p_owned);
@@ -335,7 +336,9 @@ static int m_list(floe_fileio *io, const char *prefix,
 static int m_stat(floe_fileio *io, const char *uri, floe_file_info *out)
 {
     mapper *m = io->impl;
-    MAPPED(m, uri, u);
+    char *u_owned;
+    FLOE_TRY(rewrite(m, uri, 0, &u_owned));
+    const char *u = u_owned ? u_owned : uri;
     int rc = m->inner->ops->stat(m->inner, u, out);
     floe__free(u_owned);
     out->uri = uri;

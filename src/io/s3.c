@@ -159,7 +159,7 @@ static int s3_open_input(floe_fileio *io, const char *uri, floe_input **out)
         goto fail;
     if ((rc = floe__s3_parse_uri(si->arena, uri, &si->bucket, &si->key)) < 0)
         goto fail;
-    floe_file_info info;
+    floe_file_info info = {0};
     if ((rc = head(si->s, si->base.uri, si->bucket, si->key, &info)) < 0)
         goto fail;
     si->base.size = info.size;
@@ -545,7 +545,7 @@ static int s3_list(floe_fileio *io, const char *prefix,
 {
     s3_io *s = io->impl;
     floe_arena *a = floe__arena_new(4096);
-    floe_arena *page_arena = floe__arena_new(64 * 1024);
+    floe_arena *page_arena = floe__arena_new((size_t)64 * 1024);
     floe_buf uri = FLOE_BUF_INIT;
     char *token = NULL;
     int rc = 0;
@@ -568,7 +568,7 @@ static int s3_list(floe_fileio *io, const char *prefix,
         if (token)
             r.query[r.nquery++] = (floe_sigv4_kv){"continuation-token", token};
         rc = floe__s3_perform(s->client, &r);
-        floe_s3_list_page page;
+        floe_s3_list_page page = {0};
         floe__arena_reset(page_arena);
         if (rc == 0)
             rc = floe__s3_parse_list(page_arena, r.resp.ptr, r.resp.len, &page);

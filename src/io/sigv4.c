@@ -14,6 +14,7 @@
 
 #include "lazy/crypto.h"
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -226,8 +227,7 @@ int floe__sigv4_sign(const floe_sigv4_request *req, floe_sigv4_result *out)
         char *kSecret = floe__malloc(slen + 5);
         if (!kSecret)
             goto fail;
-        memcpy(kSecret, "AWS4", 4);
-        memcpy(kSecret + 4, req->secret_key, slen + 1);
+        snprintf(kSecret, slen + 5, "AWS4%s", req->secret_key);
         rc = hmac(kSecret, slen + 4, date, 8, k);
         OPENSSL_cleanse(kSecret, slen + 4);
         floe__free(kSecret);

@@ -290,7 +290,7 @@ static int predicate(fp *p, const floe_expr **out)
         }
     }
     if (!e)
-        return floe__error_code() ? floe__error_code() : floe__error_nomem();
+        return floe__error_or_nomem();
     *out = e;
     return 0;
 }

@@ -78,6 +78,7 @@ int floe__verror(int code, const char *subsystem, const char *fmt, va_list ap)
 #ifdef __clang_analyzer__
 #undef floe__error
 #undef floe__error_nomem
+#undef floe__error_or_nomem
 #endif
 
 int floe__error(int code, const char *subsystem, const char *fmt, ...)
@@ -98,6 +99,12 @@ int floe__error_nomem(void)
     slot.pub.message = slot.message;
     slot.set = true;
     return FLOE_ENOMEM;
+}
+
+int floe__error_or_nomem(void)
+{
+    int rc = floe__error_code();
+    return rc < 0 ? rc : floe__error_nomem();
 }
 
 int floe__error_context(const char *fmt, ...)

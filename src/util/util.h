@@ -50,6 +50,9 @@ int floe__error_context(const char *fmt, ...) FLOE_PRINTF(1, 2);
 int floe__error_nomem(void);
 /* Current code on this thread (0 if none). */
 int floe__error_code(void);
+/* After a call that returns NULL on failure: the error it raised, or
+ * FLOE_ENOMEM raised when it raised none (an allocation failed). */
+int floe__error_or_nomem(void);
 
 #ifdef __clang_analyzer__
 /* For clang's static analyzer (clang-tidy) only: these return their code,
@@ -59,6 +62,7 @@ int floe__error_code(void);
  * it prune them; the compiled code is unchanged. */
 #define floe__error(code, ...) (floe__error((code), __VA_ARGS__), (code))
 #define floe__error_nomem() (floe__error_nomem(), FLOE_ENOMEM)
+#define floe__error_or_nomem() (floe__error_or_nomem(), FLOE_ENOMEM)
 #endif
 
 /* ---------------------------------------------------------------- memory */
