@@ -15,6 +15,7 @@
  * in SQLite). Names: rest_* (memory), rest_wh_* (warehouse).
  * usage: bench_rest_serve [loads-per-client] (default 1000 loads, 100 commits)
  */
+#include "http_sink.h"
 #include "rest/server.h"
 
 #include "lazy/curl.h"
@@ -31,23 +32,6 @@ static char base[128];
 static const char *tag = "rest";
 static long per_client_loads = 1000, per_client_commits = 100;
 
-typedef struct sink {
-    char *buf;
-    size_t len;
-} sink;
-
-static size_t on_body(char *p, size_t sz, size_t n, void *u)
-{
-    sink *s = u;
-    char *b = realloc(s->buf, s->len + sz * n + 1);
-    if (!b)
-        return 0;
-    memcpy(b + s->len, p, sz * n);
-    s->len += sz * n;
-    b[s->len] = '\0';
-    s->buf = b;
-    return sz * n;
-}
 
 typedef struct client {
     int id;
@@ -265,7 +249,7 @@ static int run_backend(const char *label, const char *warehouse)
     o.token = "bench-token";
     o.threads = 4;
     if ((warehouse ? floe__rest_backend_sql_new(&b, warehouse, NULL)
-                   : floe__rest_backend_mem_new(&b, "s3://wh")) < 0 ||
+                   : floe__rest_backend_memory_new(&b, "s3://wh")) < 0 ||
         floe__rest_server_start(&s, b, &o) < 0) {
         fprintf(stderr, "bench: %s\n", floe_error_last() ? floe_error_last()->message : "?");
         floe__rest_backend_free(b);

@@ -26,6 +26,21 @@
         }                                                                                          \
     } while (0)
 
+/* The commit bodies serialise with floe's JSON writer (spec/commit). */
+#define ROUND_TRIP_W(type, parse, write, free_fn)                                                  \
+    do {                                                                                           \
+        type *r = NULL;                                                                            \
+        if (parse(&r, text, len) == 0) {                                                           \
+            floe_buf b = FLOE_BUF_INIT;                                                            \
+            type *r2 = NULL;                                                                       \
+            if (write(&b, r) == 0 && parse(&r2, (const char *)b.ptr, b.len) != 0)                 \
+                abort();                                                                           \
+            free_fn(r2);                                                                           \
+            floe__buf_free(&b);                                                                    \
+            free_fn(r);                                                                            \
+        }                                                                                          \
+    } while (0)
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 1 << 20)
@@ -55,12 +70,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    floe__rest_rename_table_to_json, floe__rest_rename_table_free);
         break;
     case 5:
-        ROUND_TRIP(floe_rest_commit_table_req, floe__rest_parse_commit_table,
-                   floe__rest_commit_table_to_json, floe__rest_commit_table_free);
+        ROUND_TRIP_W(floe_rest_commit_table_req, floe__rest_parse_commit_table,
+                     floe__rest_commit_table_write, floe__rest_commit_table_free);
         break;
     case 6:
-        ROUND_TRIP(floe_rest_commit_transaction_req, floe__rest_parse_commit_transaction,
-                   floe__rest_commit_transaction_to_json, floe__rest_commit_transaction_free);
+        ROUND_TRIP_W(floe_rest_commit_transaction_req, floe__rest_parse_commit_transaction,
+                     floe__rest_commit_transaction_write, floe__rest_commit_transaction_free);
         break;
     case 7: {
         /* response parsers, as the REST client will use them */

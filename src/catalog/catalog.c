@@ -404,6 +404,34 @@ bool floe__catalog_purges_tables(const floe_catalog *c)
     return c && c->ops->purge_table;
 }
 
+bool floe__catalog_commits_tables(const floe_catalog *c)
+{
+    return c && c->ops->commit_tables;
+}
+
+int floe__catalog_commit_tables(floe_catalog *c, size_t n, const char *const *idents,
+                                const char *const *expected, const char *const *locations)
+{
+    CHECK_CAT(c);
+    if (!c->ops->commit_tables)
+        return floe__error(FLOE_EUNSUPPORTED, "catalog",
+                           "this catalog cannot commit several tables atomically");
+    char **ns = floe__calloc(n ? n : 1, sizeof *ns), **names = floe__calloc(n ? n : 1, sizeof *names);
+    int rc = ns && names ? 0 : floe__error_nomem();
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = floe__catalog_split_ident(idents[i], &ns[i], &names[i]);
+    if (rc == 0)
+        rc = c->ops->commit_tables(c, n, (const char *const *)ns, (const char *const *)names,
+                                   expected, locations);
+    for (size_t i = 0; i < n && ns && names; i++) {
+        floe__free(ns[i]);
+        floe__free(names[i]);
+    }
+    floe__free(ns);
+    floe__free(names);
+    return rc;
+}
+
 int floe__catalog_commit(floe_catalog *c, const char *ident, const char *body, size_t len,
                          char **new_location)
 {

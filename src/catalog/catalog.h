@@ -58,6 +58,13 @@ typedef struct floe_catalog_ops {
     /* Optional: drop with the catalog deleting the files (REST
      * purgeRequested=true). */
     int (*purge_table)(floe_catalog *c, const char *ns, const char *name);
+    /* Optional: compare-and-set n tables' pointers atomically (one database
+     * transaction): every ns[i].names[i] from expected[i] to locations[i],
+     * or none. FLOE_ECONFLICT (naming the first table that moved; nothing
+     * changed), FLOE_ENOTFOUND, FLOE_ECOMMITUNKNOWN. */
+    int (*commit_tables)(floe_catalog *c, size_t n, const char *const *ns,
+                         const char *const *names, const char *const *expected,
+                         const char *const *locations);
 } floe_catalog_ops;
 
 /* Optional (floe_catalog.md, NULL for most): register_table / commit_table
@@ -115,6 +122,12 @@ int floe__catalog_register_table_md(floe_catalog *c, const char *ident,
 int floe__catalog_commit_table_md(floe_catalog *c, const char *ident, const char *expected,
                                   const char *new_location, const floe_table_metadata *base,
                                   const floe_table_metadata *m);
+
+/* Atomic multi-table pointer swap (ops->commit_tables; FLOE_EUNSUPPORTED
+ * when absent): idents[i] from expected[i] to locations[i], all or none. */
+bool floe__catalog_commits_tables(const floe_catalog *c);
+int floe__catalog_commit_tables(floe_catalog *c, size_t n, const char *const *idents,
+                                const char *const *expected, const char *const *locations);
 int floe__catalog_purge_table(floe_catalog *c, const char *ident);
 
 /* The SQL backend. */

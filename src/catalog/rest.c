@@ -24,9 +24,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 /* Largest response accepted (a loadTable of a table with ~100k snapshots). */
 #define REST_MAX_RESPONSE (256u << 20)
+/* Retries of a mutation after a transport failure or a 5xx, with the same
+ * Idempotency-Key, when the server supports keys (backoff 100 ms, 200 ms, ...). */
+#define REST_RETRIES 3
 /* Pages followed by one list call (a server looping on tokens stops here). */
 #define REST_MAX_PAGES 100000
 
@@ -37,14 +42,32 @@ typedef struct rest_cat {
     char *deleg; /* "X-Iceberg-Access-Delegation: ..." or NULL */
     long timeout_ms;
     bool refs;
+    bool idempotent; /* the server advertised idempotency-key-lifetime */
     pthread_mutex_t lock; /* one connection (keep-alive), one request at a time */
     CURL *curl;
+    /* loadTable freshness: "ns.name" -> the ETag and metadata location of
+     * the last 200, sent back as If-None-Match (a 304 keeps the location) */
+    pthread_mutex_t cache_lock;
+    floe_strmap *etags; /* -> etag_entry */
 } rest_cat;
+
+typedef struct etag_entry {
+    char *key; /* the map's key (maps borrow keys) */
+    char *etag;
+    char *location;
+} etag_entry;
+
+/* Per-request extra headers (NULL members are not sent). */
+typedef struct req_extra {
+    const char *if_none_match;
+    const char *idempotency_key;
+} req_extra;
 
 typedef struct resp {
     long status;
     floe_buf body;
     bool too_big;
+    char etag[96]; /* the response's ETag header, "" if none */
 } resp;
 
 static rest_cat *rc_of(floe_catalog *c)
@@ -63,10 +86,40 @@ static size_t on_data(char *ptr, size_t size, size_t n, void *ud)
     return floe__buf_put(&r->body, ptr, len) == 0 ? len : 0;
 }
 
+static size_t on_header(char *ptr, size_t size, size_t n, void *ud)
+{
+    resp *r = ud;
+    size_t len = size * n;
+    if (len > 5 && strncasecmp(ptr, "etag:", 5) == 0) {
+        const char *v = ptr + 5;
+        size_t k = len - 5;
+        while (k && (*v == ' ' || *v == '\t')) {
+            v++;
+            k--;
+        }
+        while (k && (v[k - 1] == '\r' || v[k - 1] == '\n' || v[k - 1] == ' '))
+            k--;
+        if (k < sizeof r->etag) {
+            memcpy(r->etag, v, k);
+            r->etag[k] = '\0';
+        }
+    }
+    return len;
+}
+
+/* "Name: value" in buf, or NULL when there is no value. */
+static const char *header_line(char *buf, size_t n, const char *name, const char *value)
+{
+    if (!value)
+        return NULL;
+    snprintf(buf, n, "%s: %s", name, value);
+    return buf;
+}
+
 /* One request. *sent tells whether the request may have reached the server
  * (a failure after that leaves a commit's outcome unknown). */
 static int http(rest_cat *r, const char *method, const char *url, const char *body, size_t len,
-                const char *ctype, resp *out, bool *sent)
+                const char *ctype, const req_extra *x, resp *out, bool *sent)
 {
     memset(out, 0, sizeof *out);
     out->body = (floe_buf)FLOE_BUF_INIT;
@@ -94,15 +147,28 @@ static int http(rest_cat *r, const char *method, const char *url, const char *bo
     ADD(r->deleg);
     if (body)
         ADD(ct);
+    char inm[160], idem[80];
+    ADD(header_line(inm, sizeof inm, "If-None-Match", x ? x->if_none_match : NULL));
+    ADD(header_line(idem, sizeof idem, "Idempotency-Key", x ? x->idempotency_key : NULL));
 #undef ADD
     if (rc == 0) {
         curl_easy_setopt(h, CURLOPT_URL, url);
         curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
         curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
+        curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(h, CURLOPT_HEADERDATA, out);
         curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, r->timeout_ms);
         curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
         curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+        /* libcurl re-sends a request on its own when a reused connection
+         * turns out dead before any answer: harmless for a keyed mutation
+         * (the server replays), a blind second commit otherwise (a 409 that
+         * would make the table layer delete files of a commit that landed).
+         * Unkeyed mutations therefore take a fresh connection. */
+        if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0 &&
+            !(x && x->idempotency_key))
+            curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
         if (strcmp(method, "HEAD") == 0)
             curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
         else if (strcmp(method, "GET") != 0)
@@ -267,11 +333,55 @@ static int load_json(const resp *rs, json_t **out, const char *what)
 }
 
 /* Run a request and keep the response when 2xx; otherwise map the error. */
-static int call(rest_cat *r, const char *method, const char *url, const char *body, size_t len,
-                bool commit, const char *what, resp *rs)
+/* A UUIDv7 (RFC 9562: 48-bit Unix milliseconds, then random bits), the
+ * form the spec asks of an Idempotency-Key. */
+static int uuid7(char out[37])
 {
-    bool sent;
-    int rc = http(r, method, url, body, len, NULL, rs, &sent);
+    char v4[37];
+    uint8_t b[16];
+    FLOE_TRY(floe__uuid4(v4));
+    FLOE_TRY(floe__uuid_parse(v4, b));
+    uint64_t ms = (uint64_t)floe__now_ms();
+    for (int i = 0; i < 6; i++)
+        b[i] = (uint8_t)(ms >> (8 * (5 - i)));
+    b[6] = (uint8_t)((b[6] & 0x0f) | 0x70);
+    floe__uuid_format(b, out);
+    return 0;
+}
+
+/* Run a request and keep the response when 2xx (or a 304 to an
+ * If-None-Match); otherwise map the error. A mutation to a server that
+ * supports Idempotency-Key carries a fresh key and is re-sent with the same
+ * key after a transport failure or a 5xx: the server applies it once. */
+static int call(rest_cat *r, const char *method, const char *url, const char *body, size_t len,
+                bool commit, const char *what, const req_extra *x, resp *rs)
+{
+    req_extra xx = {x ? x->if_none_match : NULL, x ? x->idempotency_key : NULL};
+    char key[37];
+    bool keyed = r->idempotent && (strcmp(method, "POST") == 0 || strcmp(method, "DELETE") == 0);
+    if (keyed && !xx.idempotency_key) {
+        FLOE_TRY(uuid7(key));
+        xx.idempotency_key = key;
+    }
+    bool sent = false, uncertain = false;
+    int rc = 0;
+    for (int attempt = 0;; attempt++) {
+        rc = http(r, method, url, body, len, NULL, &xx, rs, &sent);
+        bool failed = (rc < 0 && rc != FLOE_ENOMEM && sent) ||
+                      (rc == 0 && (rs->status == 500 || rs->status == 502 ||
+                                   rs->status == 503 || rs->status == 504));
+        bool again = keyed && attempt < REST_RETRIES && (failed || (rc < 0 && rc != FLOE_ENOMEM));
+        if (!again)
+            break;
+        /* a 5xx is not kept by the server: the retry may run the request
+         * again on a state the first attempt already changed */
+        uncertain |= failed;
+        if (rc == 0)
+            floe__buf_free(&rs->body);
+        floe_error_clear();
+        struct timespec ts = {0, (long)(100L << attempt) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     if (rc < 0) {
         if (commit && sent)
             return floe__error(FLOE_ECOMMITUNKNOWN, "catalog",
@@ -280,9 +390,15 @@ static int call(rest_cat *r, const char *method, const char *url, const char *bo
                                what, rc == FLOE_ENOMEM ? "out of memory" : "transport error");
         return rc;
     }
-    if (rs->status < 200 || rs->status > 299) {
+    if ((rs->status < 200 || rs->status > 299) &&
+        !(rs->status == 304 && x && x->if_none_match)) {
         rc = http_error(rs, commit, what);
         floe__buf_free(&rs->body);
+        if (commit && uncertain && rc == FLOE_ECONFLICT)
+            rc = floe__error(FLOE_ECOMMITUNKNOWN, "catalog",
+                             "REST %s: refused after an earlier attempt failed with an unknown "
+                             "outcome; the commit may have happened",
+                             what);
     }
     return rc;
 }
@@ -290,21 +406,28 @@ static int call(rest_cat *r, const char *method, const char *url, const char *bo
 /* One request to {v1}namespaces[/ns][/tables/name][suffix] with `body` (may
  * be NULL). The response goes to *out (the caller frees out->body), or is
  * dropped when out is NULL. */
-static int request(rest_cat *r, const char *method, const char *ns, const char *name,
-                   const char *suffix, const char *body, size_t len, bool commit,
-                   const char *what, resp *out)
+static int request_ex(rest_cat *r, const char *method, const char *ns, const char *name,
+                      const char *suffix, const char *body, size_t len, bool commit,
+                      const char *what, const req_extra *x, resp *out)
 {
     floe_buf url = FLOE_BUF_INIT;
     int rc = url_of(&url, r, ns, name, suffix);
     resp rs;
     if (rc == 0)
-        rc = call(r, method, (char *)url.ptr, body, len, commit, what, &rs);
+        rc = call(r, method, (char *)url.ptr, body, len, commit, what, x, &rs);
     floe__buf_free(&url);
     if (rc == 0 && out)
         *out = rs;
     else if (rc == 0)
         floe__buf_free(&rs.body);
     return rc;
+}
+
+static int request(rest_cat *r, const char *method, const char *ns, const char *name,
+                   const char *suffix, const char *body, size_t len, bool commit,
+                   const char *what, resp *out)
+{
+    return request_ex(r, method, ns, name, suffix, body, len, commit, what, NULL, out);
 }
 
 /* A POST whose body is the JSON `j` (consumed; NULL: out of memory). */
@@ -400,7 +523,7 @@ static int list_paged(rest_cat *r, const char *url0, const char *key, bool ident
             rc = floe__buf_putc(&url, '\0');
         resp rs;
         if (rc == 0)
-            rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "list", &rs);
+            rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "list", NULL, &rs);
         floe__buf_free(&url);
         if (rc < 0)
             break;
@@ -537,20 +660,85 @@ static int no_table(const char *ns, const char *name)
     return floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s", ns, name);
 }
 
+static void entry_free(etag_entry *e)
+{
+    if (e) {
+        floe__free(e->key);
+        floe__free(e->etag);
+        floe__free(e->location);
+        floe__free(e);
+    }
+}
+
+/* Called with cache_lock held. */
+static void forget(rest_cat *r, const char *key)
+{
+    etag_entry *e = floe__strmap_get(r->etags, key);
+    if (e) {
+        floe__strmap_del(r->etags, key);
+        entry_free(e);
+    }
+}
+
+static int remember(rest_cat *r, const char *key, const char *etag, const char *location)
+{
+    etag_entry *e = floe__calloc(1, sizeof *e);
+    if (!e || !(e->key = floe__strdup(key)) || !(e->etag = floe__strdup(etag)) ||
+        !(e->location = floe__strdup(location))) {
+        entry_free(e);
+        return floe__error_nomem();
+    }
+    pthread_mutex_lock(&r->cache_lock);
+    forget(r, key);
+    int rc = floe__strmap_put(r->etags, e->key, e);
+    pthread_mutex_unlock(&r->cache_lock);
+    if (rc < 0)
+        entry_free(e);
+    return rc < 0 ? floe__error_nomem() : 0;
+}
+
 static int rest_load_table(floe_catalog *c, const char *ns, const char *name, char **location,
                            char **previous)
 {
     rest_cat *r = rc_of(c);
     if (previous)
         *previous = NULL;
+    /* a freshness check or cached refresh sends the last ETag: a 304 means
+     * the pointer did not move and no metadata crosses the wire */
+    char *key = floe__sprintf("%s\x1f%s", ns, name);
+    if (!key)
+        return floe__error_nomem();
+    char *tag = NULL, *cached = NULL;
+    pthread_mutex_lock(&r->cache_lock);
+    etag_entry *e = floe__strmap_get(r->etags, key);
+    int rc = e && (!(tag = floe__strdup(e->etag)) || !(cached = floe__strdup(e->location)))
+                 ? floe__error_nomem()
+                 : 0;
+    pthread_mutex_unlock(&r->cache_lock);
+    req_extra x = {tag, NULL};
     resp rs;
-    int rc = request(r, "GET", ns, name, r->refs ? "?snapshots=refs" : "?snapshots=all", NULL, 0,
-                     false, "load table", &rs);
+    if (rc == 0)
+        rc = request_ex(r, "GET", ns, name, r->refs ? "?snapshots=refs" : "?snapshots=all", NULL,
+                        0, false, "load table", &x, &rs);
+    if (rc == 0 && rs.status == 304) {
+        floe__buf_free(&rs.body);
+        *location = cached;
+        cached = NULL;
+    } else if (rc == 0) {
+        rc = result_location(&rs, location, "load table");
+        floe__buf_free(&rs.body);
+        if (rc == 0 && rs.etag[0])
+            rc = remember(r, key, rs.etag, *location);
+    }
+    pthread_mutex_lock(&r->cache_lock);
+    if (rc == FLOE_ENOTFOUND)
+        forget(r, key);
+    pthread_mutex_unlock(&r->cache_lock);
+    floe__free(key);
+    floe__free(tag);
+    floe__free(cached);
     if (rc == FLOE_ENOTFOUND)
         return no_table(ns, name);
-    FLOE_TRY(rc);
-    rc = result_location(&rs, location, "load table");
-    floe__buf_free(&rs.body);
     return rc;
 }
 
@@ -584,7 +772,7 @@ static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname
     int rc = url ? 0 : floe__error_nomem();
     resp rs;
     if (rc == 0)
-        rc = call(r, "POST", url, body, len, false, "rename table", &rs);
+        rc = call(r, "POST", url, body, len, false, "rename table", NULL, &rs);
     if (rc == 0)
         floe__buf_free(&rs.body);
     floe__free(url);
@@ -635,6 +823,50 @@ static int rest_commit_table(floe_catalog *c, const char *ns, const char *name,
                        ns, name);
 }
 
+/* After an unknown outcome (a server without Idempotency-Key, or retries
+ * that ended in doubt): reload the table; when every snapshot the change added is there, the
+ * commit happened (*new_location set, 0). Otherwise the outcome stays
+ * unknown (1): files are never deleted on an unknown outcome. */
+static int reconcile(rest_cat *r, const char *ns, const char *name, const char *body, size_t len,
+                     char **new_location)
+{
+    json_t *b = json_loadb(body, len, 0, NULL), *u;
+    size_t i, want = 0, found = 0;
+    resp rs;
+    int rc = request(r, "GET", ns, name, "?snapshots=all", NULL, 0, false, "load table", &rs);
+    json_t *res = rc == 0 ? json_loadb((const char *)rs.body.ptr, rs.body.len, 0, NULL) : NULL;
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    json_t *snaps = json_object_get(json_object_get(res, "metadata"), "snapshots");
+    json_array_foreach(json_object_get(b, "updates"), i, u)
+    {
+        const char *a = json_string_value(json_object_get(u, "action"));
+        if (!a || strcmp(a, "add-snapshot") != 0)
+            continue;
+        want++;
+        json_int_t id = json_integer_value(json_object_get(json_object_get(u, "snapshot"),
+                                                           "snapshot-id"));
+        size_t k;
+        json_t *sn;
+        json_array_foreach(snaps, k, sn)
+        {
+            if (json_integer_value(json_object_get(sn, "snapshot-id")) == id) {
+                found++;
+                break;
+            }
+        }
+    }
+    const char *loc = json_string_value(json_object_get(res, "metadata-location"));
+    int out = 1;
+    if (want > 0 && found == want && loc) {
+        *new_location = floe__strdup(loc);
+        out = *new_location ? 0 : 1;
+    }
+    json_decref(b);
+    json_decref(res);
+    return out;
+}
+
 static int rest_commit(floe_catalog *c, const char *ns, const char *name, const char *body,
                        size_t len, char **new_location)
 {
@@ -643,6 +875,19 @@ static int rest_commit(floe_catalog *c, const char *ns, const char *name, const 
     int rc = request(r, "POST", ns, name, NULL, body, len, true, "commit", &rs);
     if (rc == FLOE_ENOTFOUND)
         return no_table(ns, name);
+    if (rc == FLOE_ECOMMITUNKNOWN) {
+        const floe_error *e = floe_error_last();
+        char *msg = floe__strdup(e && e->message ? e->message : "outcome unknown");
+        int k = reconcile(r, ns, name, body, len, new_location);
+        if (k == 0) {
+            floe__free(msg);
+            floe_error_clear();
+            return 0;
+        }
+        rc = floe__error(FLOE_ECOMMITUNKNOWN, "catalog", "%s",
+                         msg ? msg : "REST commit: outcome unknown");
+        floe__free(msg);
+    }
     FLOE_TRY(rc);
     rc = result_location(&rs, new_location, "commit");
     floe__buf_free(&rs.body);
@@ -719,6 +964,13 @@ static void rest_free(floe_catalog *c)
         if (r->curl)
             curl_easy_cleanup(r->curl);
         pthread_mutex_destroy(&r->lock);
+        size_t it = 0;
+        const char *k;
+        void *v;
+        while (r->etags && floe__strmap_next(r->etags, &it, &k, &v))
+            entry_free(v);
+        floe__strmap_free(r->etags);
+        pthread_mutex_destroy(&r->cache_lock);
         floe__free(r->base);
         floe__free(r->v1);
         if (r->auth) /* the token is a secret: do not leave it in freed memory */
@@ -748,7 +1000,8 @@ static const floe_catalog_ops rest_ops = {FLOE_CATALOG_OPS_VERSION,
                                           rest_free,
                                           rest_commit,
                                           rest_create_table,
-                                          rest_purge_table};
+                                          rest_purge_table,
+                                          NULL};
 
 /* ---------------------------------------------------------------- open */
 
@@ -784,7 +1037,7 @@ static int oauth_token(rest_cat *r, const floe_rest_catalog_options *o, char **t
     bool sent;
     if (rc == 0)
         rc = http(r, "POST", url, (const char *)form.ptr, form.len,
-                  "application/x-www-form-urlencoded", &rs, &sent);
+                  "application/x-www-form-urlencoded", NULL, &rs, &sent);
     if (form.ptr)
         memset(form.ptr, 0, form.len);
     floe__buf_free(&form);
@@ -823,7 +1076,7 @@ static int fetch_config(rest_cat *r, floe_catalog *c, const floe_rest_catalog_op
         rc = floe__buf_putc(&url, '\0');
     resp rs;
     if (rc == 0)
-        rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "config", &rs);
+        rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "config", NULL, &rs);
     floe__buf_free(&url);
     FLOE_TRY(rc);
     floe_rest_config cfg;
@@ -831,6 +1084,7 @@ static int fetch_config(rest_cat *r, floe_catalog *c, const floe_rest_catalog_op
     rc = floe__rest_parse_config(&cfg, (const char *)rs.body.ptr, rs.body.len);
     floe__buf_free(&rs.body);
     FLOE_TRY(rc);
+    r->idempotent = cfg.idempotency_key_lifetime != NULL;
     /* defaults < client options < overrides */
     const char *prefix = floe__props_get(&cfg.overrides, "prefix");
     if (!prefix)
@@ -887,6 +1141,11 @@ int floe_catalog_open_rest(floe_catalog **out, const char *uri,
     c->ops = &rest_ops;
     c->impl = r;
     pthread_mutex_init(&r->lock, NULL);
+    pthread_mutex_init(&r->cache_lock, NULL);
+    if (!(r->etags = floe__strmap_new())) {
+        rest_free(c);
+        return floe__error_nomem();
+    }
     r->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 60000;
     r->refs = o->snapshots_refs;
     size_t n = strlen(uri);

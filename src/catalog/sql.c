@@ -779,6 +779,47 @@ static void sql_free(floe_catalog *c)
     floe__free(c);
 }
 
+/* Several pointer swaps in one IMMEDIATE transaction: all or none. */
+static int sql_commit_tables(floe_catalog *c, size_t n, const char *const *ns,
+                             const char *const *names, const char *const *expected,
+                             const char *const *locations)
+{
+    sql_cat *s = impl(c);
+    pthread_mutex_lock(&s->lock);
+    int rc = tx_begin(s);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const char *v[] = {c->name, ns[i], names[i], locations[i], expected[i]};
+        int changes = 0;
+        rc = run(s, V(s, T_COMMIT), 5, v, &changes, NULL);
+        if (rc == 0 && changes == 0) {
+            char *cur = NULL;
+            int found = 0;
+            rc = get_locked(c, ns[i], names[i], &cur, NULL, &found);
+            if (rc == 0 && !found)
+                rc = table_missing(c, ns[i], names[i]);
+            else if (rc == 0)
+                rc = floe__error(FLOE_ECONFLICT, "catalog",
+                                 "Failed to update table %s.%s from metadata location %s: the "
+                                 "current metadata location is %s",
+                                 ns[i], names[i], expected[i], cur ? cur : "(null)");
+            floe__free(cur);
+        }
+    }
+    bool began = rc == 0;
+    if (began) {
+        int r = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+        if (r != SQLITE_OK && !certainly_not_applied(r))
+            rc = floe__error(FLOE_ECOMMITUNKNOWN, "catalog",
+                             "Commit of %zu tables: outcome unknown: %s", n, sqlite3_errmsg(s->db));
+        else if (r != SQLITE_OK)
+            rc = db_err(s, r, "committing a transaction");
+    }
+    if (!sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
 static const floe_catalog_ops sql_ops = {FLOE_CATALOG_OPS_VERSION, sql_create_namespace,
                                          sql_namespace_exists,     sql_load_namespace,
                                          sql_list_namespaces,      sql_update_namespace,
@@ -787,7 +828,7 @@ static const floe_catalog_ops sql_ops = {FLOE_CATALOG_OPS_VERSION, sql_create_na
                                          sql_rename_table,         sql_drop_table,
                                          sql_commit_table,         sql_free,
                                          NULL,                     NULL,
-                                         NULL};
+                                         NULL,                     sql_commit_tables};
 
 /* Accept the connection strings of PyIceberg (SQLAlchemy) and Java (JDBC). */
 static const char *db_path(const char *uri)

@@ -2,9 +2,11 @@
 /*
  * `floe serve`: run the Iceberg REST catalog server (rest/server.h) until
  * SIGTERM or SIGINT, then stop gracefully (in-flight requests finish).
- * Backends: --memory (in-memory catalog, for tests and demos) and
- * --warehouse DIR without --memory (the SQLite catalog DIR/catalog.db over
- * the tables under DIR, rest/backend_sql.c).
+ * One backend (rest/backend_sql.c) over the catalog chosen here:
+ * --warehouse DIR (the SQLite catalog DIR/catalog.db over the tables under
+ * DIR), --memory (an in-memory SQLite catalog and the memory FileIO, for
+ * tests and demos) or --catalog-uri thrift://HOST:PORT --warehouse DIR (a
+ * Hive Metastore over the tables under DIR).
  */
 #include "cli.h"
 
@@ -20,7 +22,8 @@
 #include <sys/stat.h>
 
 const char cli_usage_serve[] =
-    "usage: floe serve (--warehouse DIR [--catalog-name N] | --memory [--warehouse LOC])\n"
+    "usage: floe serve (--warehouse DIR [--catalog-name N] | --memory [--warehouse LOC]\n"
+    "                  | --catalog-uri thrift://HOST:PORT --warehouse DIR)\n"
     "                  [--host H] [--port P] [--prefix P] [--token T | --token-file F]\n"
     "                  [--threads N] [--max-body BYTES] [--quiet]\n"
     "\n"
@@ -29,6 +32,8 @@ const char cli_usage_serve[] =
     "                    without a location)\n"
     "  --catalog-name N  catalog_name in the SQLite catalog (default \"local\", as floe sql)\n"
     "  --memory          serve an in-memory catalog (lost on exit)\n"
+    "  --catalog-uri U   serve the Hive Metastore at U (thrift://HOST:PORT) over the\n"
+    "                    tables under --warehouse DIR\n"
     "  --host H          address to bind (default 127.0.0.1)\n"
     "  --port P          TCP port (default 8181; 0 = any free port, printed at start)\n"
     "  --prefix P        advertise /v1/config overrides.prefix=P (paths /v1/P/...)\n"
@@ -78,11 +83,19 @@ static bool parse_uint(const char *s, unsigned long long max, unsigned long long
 
 /* The catalog behind the server: the one place a new backend (the SQLite
  * catalog over a warehouse directory) is chosen. */
-static int make_backend(floe_rest_backend **out, bool memory, const char *warehouse,
-                        const char *catalog_name)
+static int make_backend(floe_rest_backend **out, bool memory, const char *uri,
+                        const char *warehouse, const char *catalog_name)
 {
     if (memory)
-        return floe__rest_backend_mem_new(out, warehouse);
+        return floe__rest_backend_memory_new(out, warehouse);
+    if (uri) {
+        floe_hive_catalog_options o = FLOE_HIVE_CATALOG_OPTIONS_INIT;
+        o.name = catalog_name;
+        o.warehouse = warehouse;
+        floe_catalog *cat = NULL;
+        int rc = floe_catalog_open_hive(&cat, uri, &o);
+        return rc < 0 ? rc : floe__rest_backend_catalog_new(out, cat, warehouse);
+    }
     return floe__rest_backend_sql_new(out, warehouse, catalog_name);
 }
 
@@ -90,7 +103,8 @@ int floe_cmd_serve(int argc, char **argv)
 {
     floe_rest_server_options o = FLOE_REST_SERVER_OPTIONS_INIT;
     bool memory = false, quiet = false;
-    const char *token = NULL, *token_file = NULL, *warehouse = NULL, *catalog_name = NULL;
+    const char *token = NULL, *token_file = NULL, *warehouse = NULL, *catalog_name = NULL,
+               *uri = NULL;
     o.port = 8181;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -144,6 +158,9 @@ int floe_cmd_serve(int argc, char **argv)
         } else if (strcmp(a, "--warehouse") == 0) {
             NEED_ARG;
             warehouse = v;
+        } else if (strcmp(a, "--catalog-uri") == 0) {
+            NEED_ARG;
+            uri = v;
         } else if (strcmp(a, "--catalog-name") == 0) {
             NEED_ARG;
             catalog_name = v;
@@ -156,6 +173,11 @@ int floe_cmd_serve(int argc, char **argv)
     if (!memory && !warehouse) {
         fprintf(stderr, "floe serve: choose a catalog: --warehouse DIR or --memory\n%s",
                 cli_usage_serve);
+        return CLI_USAGE;
+    }
+    if (uri && (memory || strncmp(uri, "thrift://", 9) != 0)) {
+        fprintf(stderr, "floe serve: --catalog-uri takes a Hive Metastore thrift://HOST:PORT "
+                        "and --warehouse DIR, not --memory\n");
         return CLI_USAGE;
     }
     if (token && token_file) {
@@ -187,7 +209,7 @@ int floe_cmd_serve(int argc, char **argv)
 
     floe_rest_backend *backend = NULL;
     floe_rest_server *server = NULL;
-    if (make_backend(&backend, memory, warehouse, catalog_name) < 0) {
+    if (make_backend(&backend, memory, uri, warehouse, catalog_name) < 0) {
         free(file_token);
         return cli_fail(NULL);
     }
@@ -200,8 +222,9 @@ int floe_cmd_serve(int argc, char **argv)
     bool v6 = strchr(host, ':') != NULL;
     printf("floe serve: listening on http://%s%s%s:%d%s%s (%s catalog%s%s%s%s)\n", v6 ? "[" : "",
            host, v6 ? "]" : "", floe__rest_server_port(server), o.prefix ? " prefix " : "",
-           o.prefix ? o.prefix : "", memory ? "memory" : "warehouse", memory ? "" : " '",
-           memory ? "" : (catalog_name ? catalog_name : FLOE_CATALOG_DEFAULT_NAME),
+           o.prefix ? o.prefix : "", memory ? "memory" : uri ? "hive" : "warehouse",
+           memory ? "" : " '",
+           memory ? "" : (catalog_name ? catalog_name : uri ? "hive" : FLOE_CATALOG_DEFAULT_NAME),
            memory ? "" : "'", token ? ", bearer token required" : "");
     fflush(stdout);
 

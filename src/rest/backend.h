@@ -3,8 +3,9 @@
  * rest/backend: the catalog behind `floe serve`. The server (rest/server.c)
  * does HTTP, authentication, routing, JSON validation, pagination and error
  * mapping; a backend only implements catalog operations on parsed requests.
- * Two exist: the in-memory mock (backend_mem.c, `floe serve --memory`) and the
- * SQLite catalog + warehouse one (wired by catalog/).
+ * One implementation exists (backend_sql.c) over any floe_catalog: the
+ * SQLite file of --warehouse, an in-memory SQLite database for --memory and
+ * a Hive Metastore for --catalog-uri thrift://.
  *
  * Contract for every function:
  * - Called concurrently from the server's worker threads: a backend must be
@@ -33,6 +34,7 @@
 #ifndef FLOE_REST_BACKEND_H
 #define FLOE_REST_BACKEND_H
 
+#include "floe/catalog.h"
 #include "model.h"
 
 /* How much of the snapshot list loadTable should return (query `snapshots`). */
@@ -104,6 +106,10 @@ struct floe_rest_backend {
      * if the metadata file cannot be read. */
     int (*register_table)(floe_rest_backend *b, const floe_rest_namespace *ns,
                           const floe_rest_register_table_req *req, floe_rest_table_result *out);
+    /* Optional: the current metadata location only (caller frees), for
+     * the server's If-None-Match check without reading the metadata.
+     * ENOTFOUND as load_table. */
+    int (*table_location)(floe_rest_backend *b, const floe_rest_ident *id, char **location);
     /* Optional (NULL: 501). All changes commit atomically or none does. */
     int (*commit_transaction)(floe_rest_backend *b, const floe_rest_commit_transaction_req *req);
 
@@ -123,16 +129,30 @@ int floe__rest_no_such_table(const floe_rest_ident *id);
 int floe__rest_namespace_exists(const floe_rest_namespace *ns);
 int floe__rest_table_exists_error(const floe_rest_ident *id);
 
-/* The in-memory mock backend: namespaces and tables whose metadata is kept
- * as JSON, requirement checks and the updates applied (see backend_mem.c).
- * `warehouse` is the location prefix of new tables ("memory://" if NULL). */
-int floe__rest_backend_mem_new(floe_rest_backend **out, const char *warehouse);
-
-/* The SQLite-catalog backend of `floe serve --warehouse DIR`: catalog at
+/* The backends of `floe serve` (backend_sql.c: one implementation over
+ * any floe_catalog and the table layer).
+ *
+ * The SQLite catalog of `floe serve --warehouse DIR`: catalog at
  * DIR/catalog.db (created if needed; `catalog_name` NULL = "default"),
- * tables under DIR. FLOE_EINVALID when DIR is not a directory, FLOE_EIO
- * when the catalog cannot be opened. See backend_sql.c. */
+ * tables under DIR, commits on a pool of connections in parallel.
+ * FLOE_EINVALID when DIR is not a directory, FLOE_EIO when the catalog
+ * cannot be opened. */
 int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
                                const char *catalog_name);
+
+/* `floe serve --memory`: the same backend over an in-memory SQLite catalog
+ * and the memory FileIO (everything lost on free). `warehouse` is the
+ * location prefix of new tables (FLOE_REST_MEMORY_WAREHOUSE if NULL),
+ * advertised as /v1/config defaults.warehouse. */
+#define FLOE_REST_MEMORY_WAREHOUSE "mem://warehouse"
+int floe__rest_backend_memory_new(floe_rest_backend **out, const char *warehouse);
+
+/* Any other catalog (`floe serve --catalog-uri thrift://...`: a Hive
+ * Metastore), taken also on failure, with local files under the existing
+ * directory `warehouse`. Calls are serialised; multi-table transactions
+ * are FLOE_EUNSUPPORTED unless the catalog swaps several pointers
+ * atomically. */
+int floe__rest_backend_catalog_new(floe_rest_backend **out, floe_catalog *cat,
+                                   const char *warehouse);
 
 #endif

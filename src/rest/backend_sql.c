@@ -1,28 +1,39 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * rest/backend_sql: the backend of `floe serve --warehouse DIR` — the REST
- * catalog routes (open-api/rest-catalog-open-api.yaml) over floe's SQLite
- * catalog (DIR/catalog.db, the JDBC schema) and the table layer. Creates go
- * through floe_table_create, commits through floe__table_commit_request (the
- * table layer's commit path: requirements checked against the current
- * metadata, updates applied, metadata written create-new, pointer swapped
- * with compare-and-set), drops through floe_table_drop.
+ * rest/backend_sql: the one backend of `floe serve` — the REST catalog
+ * routes (open-api/rest-catalog-open-api.yaml) over any floe_catalog and the
+ * table layer:
+ *   --warehouse DIR          the SQLite catalog DIR/catalog.db (JDBC schema),
+ *                            local files under DIR;
+ *   --memory                 an in-memory SQLite catalog and the memory
+ *                            FileIO (lost on exit; tests and demos);
+ *   --catalog-uri thrift://  a Hive Metastore (floe_catalog_open_hive),
+ *                            local files under --warehouse DIR.
+ * Creates go through floe_table_create, commits through the table layer's
+ * commit path (requirements checked against the current metadata, updates
+ * applied, metadata written create-new, pointer swapped with
+ * compare-and-set), drops through floe_table_drop, multi-table
+ * transactions through one atomic swap of every pointer (catalogs that
+ * have one: SQLite).
  *
  * Loads pass the metadata.json bytes through unparsed (snapshots=all); with
  * snapshots=refs the JSON is parsed and the snapshots no ref points at are
  * left out. Safety: every metadata file served or registered must resolve
- * inside the warehouse directory, so a registered pointer cannot make the
- * server read /etc/passwd.
+ * inside the warehouse (realpath for a local directory, a lexical prefix
+ * without "." or ".." segments otherwise), so a registered pointer cannot
+ * make the server read /etc/passwd.
  */
 #include "backend.h"
 #include "model_internal.h"
 
 #include "catalog/catalog.h"
 #include "io/io.h"
+#include "spec/spec.h"
 #include "table/table.h"
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +46,11 @@
 typedef struct sql_backend {
     floe_catalog *cat;
     floe_fileio *io;
-    char *root; /* realpath of the warehouse directory */
+    /* The warehouse: realpath of a local directory (`local`), or a location
+     * prefix without trailing '/' (memory). */
+    char *root;
+    bool local;
+    bool advertise_warehouse; /* /v1/config defaults.warehouse = root */
     /* One SQLite connection for catalog calls (serialised); metadata
      * files are read outside the lock. */
     pthread_mutex_t lock;
@@ -43,7 +58,7 @@ typedef struct sql_backend {
     floe_catalog *pool[SQL_POOL];
     bool busy[SQL_POOL];
     pthread_cond_t pool_cv;
-    char *db;
+    char *db; /* NULL: no pool, every commit on `cat` under `lock` */
     char *name;
 } sql_backend;
 
@@ -87,6 +102,53 @@ static void pool_give(sql_backend *s, int slot)
 static sql_backend *sb(floe_rest_backend *b)
 {
     return b->payload;
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static char *ns_text(const floe_rest_namespace *ns, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ns->n && o + 1 < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "." : "", ns->parts[i]);
+    return buf;
+}
+
+/* "<what>: a.b" or "<what>: a.b.t" in subsystem `sub`. */
+static int named_error(int code, const char *sub, const char *what, const floe_rest_namespace *ns,
+                       const char *name)
+{
+    char b[600];
+    ns_text(ns, b, sizeof b);
+    return name ? floe__error(code, sub, "%s: %s.%s", what, b, name)
+                : floe__error(code, sub, "%s: %s", what, b);
+}
+
+int floe__rest_no_such_namespace(const floe_rest_namespace *ns)
+{
+    return named_error(FLOE_ENOTFOUND, "namespace", "Namespace does not exist", ns, NULL);
+}
+
+int floe__rest_no_such_table(const floe_rest_ident *id)
+{
+    return named_error(FLOE_ENOTFOUND, "table", "Table does not exist", &id->ns, id->name);
+}
+
+int floe__rest_namespace_exists(const floe_rest_namespace *ns)
+{
+    return named_error(FLOE_EEXISTS, "namespace", "Namespace already exists", ns, NULL);
+}
+
+int floe__rest_table_exists_error(const floe_rest_ident *id)
+{
+    return named_error(FLOE_EEXISTS, "table", "Table already exists", &id->ns, id->name);
+}
+
+void floe__rest_backend_free(floe_rest_backend *b)
+{
+    if (b && b->free)
+        b->free(b);
 }
 
 /* "a.b" for ["a","b"]. */
@@ -136,10 +198,29 @@ static int namespace_arg(const floe_rest_namespace *nsp, char **ns)
     return *ns ? 0 : FLOE_ENOMEM;
 }
 
+/* Does `p` lie below `root` lexically: root + '/' + at least one byte, and
+ * no "." or ".." segment? */
+static bool below(const char *root, const char *p)
+{
+    size_t n = strlen(root);
+    bool ok = p && strncmp(p, root, n) == 0 && p[n] == '/' && p[n + 1];
+    for (const char *q = p; ok && *q; q++)
+        if (q[0] == '/' && q[1] == '.' &&
+            (q[2] == '/' || q[2] == '\0' || (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))
+            ok = false;
+    return ok;
+}
+
 /* Is `path` (a plain path or file:// URI) inside the warehouse? Symlinks and
  * ".." are resolved with realpath (the file must exist). */
 static int inside_warehouse(const sql_backend *s, const char *location)
 {
+    if (!s->local) {
+        if (!below(s->root, location))
+            return floe__error(FLOE_EINVALID, "rest",
+                               "metadata location must be a file inside the warehouse");
+        return 0;
+    }
     const char *p = floe__local_path(location);
     if (!p || p[0] != '/')
         return floe__error(FLOE_EINVALID, "rest",
@@ -159,14 +240,7 @@ static int inside_warehouse(const sql_backend *s, const char *location)
  * metadata is written below it. Lexical check: no "." or ".." segments. */
 static int location_ok(const sql_backend *s, const char *location)
 {
-    const char *p = floe__local_path(location);
-    size_t n = strlen(s->root);
-    bool ok = p && strncmp(p, s->root, n) == 0 && p[n] == '/';
-    for (const char *q = p; ok && *q; q++)
-        if (q[0] == '/' && q[1] == '.' &&
-            (q[2] == '/' || q[2] == '\0' || (q[2] == '.' && (q[3] == '/' || q[3] == '\0'))))
-            ok = false;
-    if (!ok)
+    if (!below(s->root, s->local ? floe__local_path(location) : location))
         return floe__error(FLOE_EINVALID, "rest",
                            "table location must be a directory inside the warehouse");
     return 0;
@@ -175,17 +249,25 @@ static int location_ok(const sql_backend *s, const char *location)
 /* Updates that would make the server write outside the warehouse. */
 static int check_updates(const sql_backend *s, const floe_rest_commit_table_req *req)
 {
-    for (size_t i = 0; i < req->n_updates; i++) {
-        const floe_rest_update *u = &req->updates[i];
-        if (u->kind == FLOE_REST_SET_LOCATION)
-            FLOE_TRY(location_ok(s, u->location));
-        if (u->kind == FLOE_REST_SET_PROPERTIES) {
-            const char *mp = floe__props_get(&u->updates, "write.metadata.path");
-            if (mp)
-                FLOE_TRY(location_ok(s, mp));
-        }
+    const floe_table_update *u = req->updates.items;
+    for (size_t i = 0; i < req->updates.len; i++) {
+        if (u[i].type == FLOE_UPD_SET_LOCATION)
+            FLOE_TRY(location_ok(s, u[i].name));
+        for (size_t k = 0; u[i].type == FLOE_UPD_SET_PROPERTIES && k < u[i].nkv; k++)
+            if (strcmp(u[i].kv[k].key, "write.metadata.path") == 0)
+                FLOE_TRY(location_ok(s, u[i].kv[k].value));
     }
     return 0;
+}
+
+/* Does the change hold an assert-create (a staged create's commit)? */
+static bool creates(const floe_rest_commit_table_req *req)
+{
+    const floe_requirement *r = req->requirements.items;
+    for (size_t i = 0; i < req->requirements.len; i++)
+        if (r[i].type == FLOE_REQ_ASSERT_CREATE)
+            return true;
+    return false;
 }
 
 /* Map the catalog's ENOTFOUND to the REST namespace/table 404s. */
@@ -335,38 +417,28 @@ static int sql_list_tables(floe_rest_backend *b, const floe_rest_namespace *nsp,
     return ns_err(rc, nsp);
 }
 
-/* Keep only the snapshots a ref (or current-snapshot-id) points at. */
-static int filter_refs(json_t *m)
+/* snapshots=refs: keep only the snapshots a ref (or current-snapshot-id)
+ * points at, on floe's parsed metadata, and write it with floe's writer. */
+static int refs_only(const floe_buf *in, const char *location, floe_buf *out)
 {
-    json_t *snaps = json_object_get(m, "snapshots");
-    if (!json_is_array(snaps))
-        return 0;
-    json_t *refs = json_object_get(m, "refs");
-    json_t *cur = json_object_get(m, "current-snapshot-id");
-    json_t *keep = json_array();
-    if (!keep)
-        return floe__error_nomem();
-    size_t i;
-    json_t *sn;
-    json_array_foreach(snaps, i, sn)
-    {
-        json_int_t id = json_integer_value(json_object_get(sn, "snapshot-id"));
-        bool referenced = json_is_integer(cur) && json_integer_value(cur) == id;
-        const char *k;
-        json_t *r;
-        json_object_foreach(refs, k, r)
-        {
-            if (json_integer_value(json_object_get(r, "snapshot-id")) == id)
-                referenced = true;
-        }
-        if (referenced && json_array_append(keep, sn) < 0) {
-            json_decref(keep);
-            return floe__error_nomem();
-        }
+    floe_table_metadata *m = NULL;
+    FLOE_TRY(floe__metadata_parse(&m, in->ptr, in->len, location));
+    size_t k = 0;
+    for (size_t i = 0; i < m->nsnapshots; i++) {
+        int64_t id = m->snapshots[i].snapshot_id;
+        bool referenced = m->has_current_snapshot && m->current_snapshot_id == id;
+        for (size_t r = 0; r < m->nrefs && !referenced; r++)
+            referenced = m->refs[r].snapshot_id == id;
+        if (referenced)
+            m->snapshots[k++] = m->snapshots[i];
     }
-    if (json_object_set_new(m, "snapshots", keep) < 0)
-        return floe__error_nomem();
-    return 0;
+    m->nsnapshots = k;
+    /* the id index no longer matches the array: the writer does not need it */
+    floe__free(m->snapshot_order);
+    m->snapshot_order = NULL;
+    int rc = floe__metadata_write(m, out);
+    floe__metadata_free(m);
+    return rc;
 }
 
 /* Fill `out` from the metadata file at `location` (taken). */
@@ -381,18 +453,14 @@ static int fill_result(sql_backend *s, char *location, floe_rest_snapshots_mode 
         (unsigned char)buf.ptr[1] == 0x8b)
         rc = floe__error(FLOE_EUNSUPPORTED, "rest", "gzip-compressed metadata is not served");
     if (rc == 0 && mode == FLOE_REST_SNAPSHOTS_REFS) {
-        json_error_t jerr;
-        json_t *m = json_loadb((const char *)buf.ptr, buf.len, 0, &jerr);
-        if (!json_is_object(m))
-            rc = floe__error(FLOE_ECORRUPT, "rest", "metadata file %s is not a JSON object",
-                             location);
-        if (rc == 0)
-            rc = filter_refs(m);
-        if (rc == 0)
-            out->metadata = m;
-        else
-            json_decref(m);
-        floe__buf_free(&buf);
+        floe_buf text = FLOE_BUF_INIT;
+        rc = refs_only(&buf, location, &text);
+        if (rc == 0) {
+            out->metadata_text = (char *)text.ptr;
+            out->metadata_text_len = text.len;
+        } else {
+            floe__buf_free(&text);
+        }
     } else if (rc == 0) {
         /* files behind the pointer were written by floe's commit path or
          * parsed at registration: pass them through */
@@ -439,6 +507,20 @@ static int sql_load_table(floe_rest_backend *b, const floe_rest_ident *id,
     return fill_result(s, loc, mode, out);
 }
 
+static int sql_table_location(floe_rest_backend *b, const floe_rest_ident *id, char **location)
+{
+    sql_backend *s = sb(b);
+    *location = NULL;
+    if (check_levels(&id->ns) < 0)
+        return floe__rest_no_such_table(id);
+    char *ident = ident_string(id);
+    if (!ident)
+        return FLOE_ENOMEM;
+    int rc = lookup(s, ident, location);
+    floe__free(ident);
+    return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
+}
+
 static int sql_table_exists(floe_rest_backend *b, const floe_rest_ident *id)
 {
     sql_backend *s = sb(b);
@@ -454,7 +536,9 @@ static int sql_table_exists(floe_rest_backend *b, const floe_rest_ident *id)
     return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
 }
 
-static char *dump(const json_t *j)
+/* A CreateTableRequest payload (schema, partition-spec, write-order) as
+ * the text floe_table_create parses (NULL when absent). */
+static char *payload_text(const json_t *j)
 {
     return j ? json_dumps(j, JSON_COMPACT) : NULL;
 }
@@ -467,8 +551,8 @@ static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp
     floe_rest_ident id = {*nsp, (char *)req->name};
     char *ident = ident_string(&id);
     char *ns = ns_string(nsp);
-    char *schema = dump(req->schema), *spec = dump(req->partition_spec),
-         *order = dump(req->write_order);
+    char *schema = payload_text(req->schema), *spec = payload_text(req->partition_spec),
+         *order = payload_text(req->write_order);
     int rc = ident && ns && schema && (!req->partition_spec || spec) && (!req->write_order || order)
                  ? 0
                  : floe__error_nomem();
@@ -491,7 +575,9 @@ static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp
         rc = location_ok(s, mp);
     if (rc == 0 && !req->stage_create) {
         floe_table *t = NULL;
-        rc = floe_table_create(&t, s->cat, ident, &co, NULL);
+        floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+        to.io = s->io;
+        rc = floe_table_create(&t, s->cat, ident, &co, &to);
         if (rc == FLOE_EEXISTS)
             rc = floe__rest_table_exists_error(&id);
         if (rc == 0 && !(loc = floe__strdup(floe_table_metadata_location(t))))
@@ -537,90 +623,132 @@ static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp
     return rc;
 }
 
+/* A typed schema / spec / sort order as the JSON text floe_table_create
+ * takes (floe's writer); NULL `what` writes nothing. */
+static int json_of(int (*write)(floe_jw *, const void *), const void *what, floe_buf *out)
+{
+    if (!what)
+        return 0;
+    floe_jw w;
+    floe__jw_init(&w, out);
+    FLOE_TRY(write(&w, what));
+    FLOE_TRY(floe__jw_finish(&w));
+    return floe__buf_putc(out, '\0');
+}
+
+static int write_schema(floe_jw *w, const void *x) { return floe__schema_write(w, x); }
+static int write_spec(floe_jw *w, const void *x) { return floe__partition_spec_write(w, x); }
+static int write_order(floe_jw *w, const void *x) { return floe__sort_order_write(w, x); }
+
+/* A commit of `change` on `cat` against the table's current metadata
+ * (no retry: a REST client retries itself). */
+static int commit_on(sql_backend *s, floe_catalog *cat, const char *ident, const floe_vec *reqs,
+                     const floe_vec *updates, char **loc)
+{
+    floe_table *t = NULL;
+    floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+    o.io = s->io;
+    int rc = floe_table_load(&t, cat, ident, &o);
+    /* the request owns what the change points to: borrowed, never freed */
+    floe_table_change change = {NULL, *reqs, *updates, FLOE_VEC_INIT(char *)};
+    floe_table_metadata *m = NULL;
+    if (rc == 0)
+        rc = floe__table_commit_sql(cat, t->io, t->ident, t->metadata, t->metadata_location,
+                                    &change, loc, &m);
+    floe__metadata_free(m);
+    floe_table_free(t);
+    return rc;
+}
+
 /* The commit of a staged create (assert-create): create the table from the
  * add-schema / add-spec / add-sort-order / set-location / set-properties /
  * upgrade-format-version updates, then commit what remains (snapshots,
  * refs, uuid) on top. Called with the lock held. */
-static int commit_create(sql_backend *s, const floe_rest_ident *id, const char *ident,
-                         const floe_rest_commit_table_req *req, char **loc)
+static int commit_create(sql_backend *s, const char *ident, const floe_rest_commit_table_req *req,
+                         char **loc)
 {
-    const floe_rest_update *schema = NULL, *spec = NULL, *order = NULL, *location = NULL,
-                           *format = NULL;
+    /* assert-create first (Java's AssertTableDoesNotExist) */
+    char *existing = NULL;
+    int rc = floe_catalog_load_table(&existing, NULL, s->cat, ident);
+    floe_catalog_string_free(existing);
+    if (rc == 0)
+        return floe__error(FLOE_ECONFLICT, "rest", "Requirement failed: table already exists");
+    if (rc != FLOE_ENOTFOUND)
+        return rc;
+    floe_error_clear();
+    rc = 0;
+    const floe_table_update *u = req->updates.items, *schema = NULL, *spec = NULL, *order = NULL,
+                            *location = NULL, *format = NULL;
     floe_props props = FLOE_PROPS_INIT;
-    int rc = 0;
-    json_t *rest = json_array();
-    if (!rest)
-        return floe__error_nomem();
-    for (size_t i = 0; rc == 0 && i < req->n_updates; i++) {
-        const floe_rest_update *u = &req->updates[i];
-        switch (u->kind) {
-        case FLOE_REST_ADD_SCHEMA:
+    floe_vec rest = FLOE_VEC_INIT(floe_table_update);
+    for (size_t i = 0; rc == 0 && i < req->updates.len; i++) {
+        switch (u[i].type) {
+        case FLOE_UPD_ADD_SCHEMA:
             if (schema)
                 rc = floe__error(FLOE_EINVALID, "rest", "a create adds one schema");
-            schema = u;
+            schema = &u[i];
             break;
-        case FLOE_REST_ADD_SPEC: spec = u; break;
-        case FLOE_REST_ADD_SORT_ORDER: order = u; break;
-        case FLOE_REST_SET_LOCATION: location = u; break;
-        case FLOE_REST_UPGRADE_FORMAT_VERSION: format = u; break;
-        case FLOE_REST_SET_CURRENT_SCHEMA:
-        case FLOE_REST_SET_DEFAULT_SPEC:
-        case FLOE_REST_SET_DEFAULT_SORT_ORDER: break; /* the created table uses the added ones */
-        case FLOE_REST_SET_PROPERTIES:
-            for (size_t k = 0; rc == 0 && k < u->updates.n; k++)
-                rc = floe__props_set(&props, u->updates.items[k].key, u->updates.items[k].value);
+        case FLOE_UPD_ADD_SPEC: spec = &u[i]; break;
+        case FLOE_UPD_ADD_SORT_ORDER: order = &u[i]; break;
+        case FLOE_UPD_SET_LOCATION: location = &u[i]; break;
+        case FLOE_UPD_UPGRADE_FORMAT_VERSION: format = &u[i]; break;
+        case FLOE_UPD_SET_CURRENT_SCHEMA:
+        case FLOE_UPD_SET_DEFAULT_SPEC:
+        case FLOE_UPD_SET_DEFAULT_SORT_ORDER: break; /* the created table uses the added ones */
+        case FLOE_UPD_SET_PROPERTIES:
+            for (size_t k = 0; rc == 0 && k < u[i].nkv; k++)
+                rc = floe__props_set(&props, u[i].kv[k].key, u[i].kv[k].value);
             break;
-        default:
-            if (json_array_append(rest, u->raw) < 0)
+        default: {
+            floe_table_update *slot = floe__vec_push(&rest);
+            if (!slot)
                 rc = floe__error_nomem();
+            else
+                *slot = u[i];
+        }
         }
     }
     if (rc == 0 && !schema)
         rc = floe__error(FLOE_EINVALID, "rest", "a create commit needs an add-schema update");
     char fv[24];
     if (rc == 0 && format) {
-        snprintf(fv, sizeof fv, "%lld", (long long)format->format_version);
+        snprintf(fv, sizeof fv, "%lld", (long long)format->id);
         rc = floe__props_set(&props, "format-version", fv);
     }
-    char *js = rc == 0 ? dump(schema->schema) : NULL;
-    char *jp = rc == 0 && spec ? dump(spec->spec) : NULL;
-    char *jo = rc == 0 && order ? dump(order->sort_order) : NULL;
-    if (rc == 0 && (!js || (spec && !jp) || (order && !jo)))
-        rc = floe__error_nomem();
+    floe_buf js = FLOE_BUF_INIT, jp = FLOE_BUF_INIT, jo = FLOE_BUF_INIT;
     if (rc == 0)
-        rc = check_updates(s, req);
+        rc = json_of(write_schema, schema->schema, &js);
+    if (rc == 0)
+        rc = json_of(write_spec, spec ? spec->spec : NULL, &jp);
+    if (rc == 0)
+        rc = json_of(write_order, order ? order->order : NULL, &jo);
     floe_table *t = NULL;
     if (rc == 0) {
         floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
-        co.schema_json = js;
-        co.partition_spec_json = jp;
-        co.sort_order_json = jo;
+        co.schema_json = (const char *)js.ptr;
+        co.partition_spec_json = (const char *)jp.ptr;
+        co.sort_order_json = (const char *)jo.ptr;
         co.properties = &props;
-        co.location = location ? location->location : NULL;
-        rc = floe_table_create(&t, s->cat, ident, &co, NULL);
+        co.location = location ? location->name : NULL;
+        floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+        to.io = s->io;
+        rc = floe_table_create(&t, s->cat, ident, &co, &to);
         if (rc == FLOE_EEXISTS)
             rc = floe__error(FLOE_ECONFLICT, "rest", "Requirement failed: table already exists: %s",
                              ident);
     }
-    free(js);
-    free(jp);
-    free(jo);
+    floe__buf_free(&js);
+    floe__buf_free(&jp);
+    floe__buf_free(&jo);
     floe__props_free(&props);
-    if (rc == 0 && json_array_size(rest) > 0) {
-        json_t *body = json_pack("{s:[],s:O}", "requirements", "updates", rest);
-        char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-        json_decref(body);
-        if (!text)
-            rc = floe__error_nomem();
-        else
-            rc = floe__table_commit_request(s->cat, s->io, ident, text, strlen(text), loc);
-        free(text);
+    if (rc == 0 && rest.len > 0) {
+        floe_vec none = FLOE_VEC_INIT(floe_requirement);
+        rc = commit_on(s, s->cat, ident, &none, &rest, loc);
     } else if (rc == 0 && !(*loc = floe__strdup(floe_table_metadata_location(t)))) {
         rc = floe__error_nomem();
     }
-    (void)id;
     floe_table_free(t);
-    json_decref(rest);
+    floe__vec_free(&rest);
     return rc;
 }
 
@@ -630,9 +758,7 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
     sql_backend *s = sb(b);
     if (check_levels(&id->ns) < 0)
         return floe__rest_no_such_table(id);
-    bool create = false;
-    for (size_t i = 0; i < req->n_requirements; i++)
-        create |= req->requirements[i].kind == FLOE_REST_ASSERT_CREATE;
+    bool create = creates(req);
     char *ident = ident_string(id);
     if (!ident)
         return FLOE_ENOMEM;
@@ -641,40 +767,103 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
     if (rc < 0) {
     } else if (create) {
         pthread_mutex_lock(&s->lock);
-        rc = commit_create(s, id, ident, req, &loc);
+        rc = commit_create(s, ident, req, &loc);
+        pthread_mutex_unlock(&s->lock);
+    } else if (!s->db) {
+        pthread_mutex_lock(&s->lock);
+        rc = commit_on(s, s->cat, ident, &req->requirements, &req->updates, &loc);
         pthread_mutex_unlock(&s->lock);
     } else {
-        /* the table layer parses the REST JSON itself (its own model) */
-        json_t *body = json_object();
-        json_t *reqs = json_object_get(req->json, "requirements");
-        json_t *upds = json_object_get(req->json, "updates");
-        if (!body ||
-            json_object_set_new(body, "requirements", reqs ? json_incref(reqs) : json_array()) <
-                0 ||
-            json_object_set(body, "updates", upds) < 0)
-            rc = floe__error_nomem();
-        char *text = rc == 0 ? json_dumps(body, JSON_COMPACT) : NULL;
-        json_decref(body);
-        if (rc == 0 && !text)
-            rc = floe__error_nomem();
         int slot = -1;
-        if (rc == 0)
-            rc = pool_take(s, &slot);
+        rc = pool_take(s, &slot);
         if (rc == 0) {
-            rc = floe__table_commit_request(s->pool[slot], s->io, ident, text, strlen(text), &loc);
+            rc = commit_on(s, s->pool[slot], ident, &req->requirements, &req->updates, &loc);
             pool_give(s, slot);
         }
-        free(text);
-        if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
-            strstr(floe_error_last()->message, "Table does not exist"))
-            rc = floe__rest_no_such_table(id);
     }
+    if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
+        strstr(floe_error_last()->message, "Table does not exist"))
+        rc = floe__rest_no_such_table(id);
     floe__free(ident);
     if (rc < 0) {
         floe__free(loc);
         return rc;
     }
     return fill_result(s, loc, FLOE_REST_SNAPSHOTS_ALL, out);
+}
+
+/* POST /v1/{prefix}/transactions/commit: every change checked against its
+ * table's current metadata and its next metadata file written, then every
+ * pointer swapped in one catalog transaction — all tables change or none
+ * (a failed requirement or a lost swap: 409, the written files removed). */
+static int sql_commit_transaction(floe_rest_backend *b,
+                                  const floe_rest_commit_transaction_req *req)
+{
+    sql_backend *s = sb(b);
+    size_t n = req->n_changes;
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const floe_rest_commit_table_req *c = &req->changes[i];
+        if (creates(c))
+            return floe__error(FLOE_EUNSUPPORTED, "rest",
+                               "a transaction cannot create tables (assert-create)");
+        FLOE_TRY(check_updates(s, c));
+        if (check_levels(&c->identifier.ns) < 0)
+            return floe__rest_no_such_table(&c->identifier);
+        for (size_t k = 0; k < i; k++)
+            if (floe__rest_namespace_eq(&req->changes[k].identifier.ns, &c->identifier.ns) &&
+                strcmp(req->changes[k].identifier.name, c->identifier.name) == 0)
+                return floe__error(FLOE_EINVALID, "rest",
+                                   "a transaction changes table %s more than once",
+                                   c->identifier.name);
+    }
+    char **idents = floe__calloc(n, sizeof *idents);
+    char **locs = floe__calloc(n, sizeof *locs);
+    const char **bases = floe__calloc(n, sizeof *bases);
+    floe_table **tables = floe__calloc(n, sizeof *tables);
+    int rc = idents && locs && bases && tables ? 0 : floe__error_nomem();
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const floe_rest_commit_table_req *c = &req->changes[i];
+        if (!(idents[i] = ident_string(&c->identifier))) {
+            rc = FLOE_ENOMEM;
+            break;
+        }
+        floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+        o.io = s->io;
+        rc = floe_table_load(&tables[i], s->cat, idents[i], &o);
+        if (rc == FLOE_ENOTFOUND)
+            rc = floe__rest_no_such_table(&c->identifier);
+        /* borrowed from the request, never freed */
+        floe_table_change change = {NULL, c->requirements, c->updates, FLOE_VEC_INIT(char *)};
+        floe_table_metadata *m = NULL;
+        if (rc == 0)
+            rc = floe__table_commit_write(s->io, tables[i]->metadata,
+                                          tables[i]->metadata_location, &change, &locs[i], &m);
+        if (rc == 0)
+            bases[i] = tables[i]->metadata_location;
+        floe__metadata_free(m);
+    }
+    if (rc == 0)
+        rc = floe__catalog_commit_tables(s->cat, n, (const char *const *)idents, bases,
+                                         (const char *const *)locs);
+    pthread_mutex_unlock(&s->lock);
+    /* on a sure failure the new files are garbage; on an unknown outcome
+     * they may be live */
+    if (rc < 0 && rc != FLOE_ECOMMITUNKNOWN && locs)
+        floe__table_remove_quietly(s->io, (const char *const *)locs, n);
+    for (size_t i = 0; locs && i < n; i++)
+        floe__free(locs[i]);
+    for (size_t i = 0; idents && i < n; i++)
+        floe__free(idents[i]);
+    for (size_t i = 0; tables && i < n; i++)
+        floe_table_free(tables[i]);
+    floe__free(idents);
+    floe__free(locs);
+    floe__free(bases);
+    floe__free(tables);
+    return rc;
 }
 
 static int sql_drop_table(floe_rest_backend *b, const floe_rest_ident *id, bool purge)
@@ -784,10 +973,9 @@ static int sql_register_table(floe_rest_backend *b, const floe_rest_namespace *n
 
 static int sql_config(floe_rest_backend *b, const char *warehouse, floe_rest_config *out)
 {
-    (void)b;
     (void)warehouse;
-    (void)out;
-    return 0;
+    sql_backend *s = sb(b);
+    return s->advertise_warehouse ? floe__props_set(&out->defaults, "warehouse", s->root) : 0;
 }
 
 static void sql_free(floe_rest_backend *b)
@@ -808,23 +996,25 @@ static void sql_free(floe_rest_backend *b)
     floe__free(b); /* floe__rest_backend_free only calls this */
 }
 
-int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
-                               const char *catalog_name)
+/* The backend over `cat` and `io` (both taken, also on failure). */
+static int backend_new(floe_rest_backend **out, floe_catalog *cat, floe_fileio *io,
+                       const char *root, bool local)
 {
     *out = NULL;
-    char real[PATH_MAX];
-    if (!warehouse || !realpath(warehouse, real))
-        return floe__error(FLOE_EINVALID, "rest", "warehouse %s is not an existing directory",
-                           warehouse ? warehouse : "(null)");
     floe_rest_backend *b = floe__calloc(1, sizeof *b);
     sql_backend *s = floe__calloc(1, sizeof *s);
     if (!b || !s) {
         floe__free(b);
         floe__free(s);
+        floe_catalog_free(cat);
+        floe_fileio_free(io);
         return floe__error_nomem();
     }
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->pool_cv, NULL);
+    s->cat = cat;
+    s->io = io;
+    s->local = local;
     b->version = FLOE_REST_BACKEND_VERSION;
     b->payload = s;
     b->free = sql_free;
@@ -838,27 +1028,103 @@ int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
     b->create_table = sql_create_table;
     b->load_table = sql_load_table;
     b->table_exists = sql_table_exists;
+    b->table_location = sql_table_location;
     b->commit_table = sql_commit_table;
     b->drop_table = sql_drop_table;
     b->rename_table = sql_rename_table;
     b->register_table = sql_register_table;
+    /* advertised (and routed) only where every pointer swaps at once */
+    b->commit_transaction = floe__catalog_commits_tables(cat) ? sql_commit_transaction : NULL;
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    if (!(s->root = floe__strndup(root, n))) {
+        floe__rest_backend_free(b);
+        return floe__error_nomem();
+    }
+    *out = b;
+    return 0;
+}
+
+static int local_root(const char *warehouse, char real[PATH_MAX])
+{
+    const char *p = warehouse ? floe__local_path(warehouse) : NULL;
+    if (!p || !realpath(p, real))
+        return floe__error(FLOE_EINVALID, "rest", "warehouse %s is not an existing directory",
+                           warehouse ? warehouse : "(null)");
+    return 0;
+}
+
+int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
+                               const char *catalog_name)
+{
+    *out = NULL;
+    char real[PATH_MAX];
+    FLOE_TRY(local_root(warehouse, real));
     char *db = floe__sprintf("%s/catalog.db", real);
-    int rc = (s->root = floe__strdup(real)) && db ? 0 : floe__error_nomem();
+    char *name = catalog_name ? floe__strdup(catalog_name) : NULL;
+    floe_fileio *io = NULL;
+    floe_catalog *cat = NULL;
+    int rc = db && (!catalog_name || name) ? 0 : floe__error_nomem();
     if (rc == 0)
-        rc = floe_fileio_local_new(&s->io);
+        rc = floe_fileio_local_new(&io);
     if (rc == 0) {
         floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
         o.name = catalog_name;
         o.warehouse = real;
-        rc = floe_catalog_open_sql(&s->cat, db, &o);
+        rc = floe_catalog_open_sql(&cat, db, &o);
     }
-    s->db = db;
-    if (rc == 0 && catalog_name && !(s->name = floe__strdup(catalog_name)))
-        rc = floe__error_nomem();
+    if (rc == 0)
+        rc = backend_new(out, cat, io, real, true);
+    else {
+        floe_catalog_free(cat);
+        floe_fileio_free(io);
+    }
     if (rc < 0) {
-        floe__rest_backend_free(b);
+        floe__free(db);
+        floe__free(name);
         return rc;
     }
-    *out = b;
+    sql_backend *s = sb(*out);
+    s->db = db;
+    s->name = name;
     return 0;
+}
+
+int floe__rest_backend_memory_new(floe_rest_backend **out, const char *warehouse)
+{
+    *out = NULL;
+    if (!warehouse)
+        warehouse = FLOE_REST_MEMORY_WAREHOUSE;
+    floe_fileio *io = NULL;
+    floe_catalog *cat = NULL;
+    int rc = floe_fileio_memory_new(&io);
+    if (rc == 0) {
+        floe_catalog_options o = FLOE_CATALOG_OPTIONS_INIT;
+        o.warehouse = warehouse;
+        rc = floe_catalog_open_sql(&cat, ":memory:", &o);
+    }
+    if (rc < 0) {
+        floe_fileio_free(io);
+        return rc;
+    }
+    FLOE_TRY(backend_new(out, cat, io, warehouse, false));
+    sb(*out)->advertise_warehouse = true;
+    return 0;
+}
+
+int floe__rest_backend_catalog_new(floe_rest_backend **out, floe_catalog *cat,
+                                   const char *warehouse)
+{
+    *out = NULL;
+    char real[PATH_MAX];
+    floe_fileio *io = NULL;
+    int rc = local_root(warehouse, real);
+    if (rc == 0)
+        rc = floe_fileio_local_new(&io);
+    if (rc < 0) {
+        floe_catalog_free(cat);
+        return rc;
+    }
+    return backend_new(out, cat, io, real, true);
 }

@@ -10,6 +10,8 @@
 #include "model.h"
 #include "model_internal.h"
 
+#include "spec/spec.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -315,289 +317,6 @@ int floe__rest_check_sort_order(json_t *s, const char *path)
     return check_list(s, path, "fields", check_sort_field);
 }
 
-int floe__rest_check_snapshot(json_t *s, const char *path)
-{
-    if (!json_is_object(s))
-        return floe__rest_bad(path, "expected a snapshot object");
-    int64_t v;
-    const char *str;
-    FLOE_TRY(floe__rest_get_int(s, path, "snapshot-id", true, &v));
-    FLOE_TRY(floe__rest_get_int(s, path, "parent-snapshot-id", false, &v));
-    FLOE_TRY(floe__rest_get_int(s, path, "sequence-number", false, &v));
-    FLOE_TRY(floe__rest_get_int(s, path, "timestamp-ms", true, &v));
-    FLOE_TRY(floe__rest_get_int(s, path, "schema-id", false, &v));
-    FLOE_TRY(floe__rest_get_str(s, path, "manifest-list", true, &str));
-    json_t *summary;
-    FLOE_TRY(floe__rest_get_obj(s, path, "summary", true, &summary));
-    char p[300];
-    subpath(p, sizeof p, path, ".summary");
-    FLOE_TRY(floe__rest_get_str(summary, p, "operation", true, &str));
-    if (strcmp(str, "append") != 0 && strcmp(str, "replace") != 0 &&
-        strcmp(str, "overwrite") != 0 && strcmp(str, "delete") != 0)
-        return floe__rest_bad(p, "field 'operation': unknown operation \"%s\"", str);
-    const char *k;
-    json_t *e;
-    json_object_foreach(summary, k, e)
-    {
-        if (!json_is_string(e))
-            return floe__rest_bad(p, "value of '%s' must be a string", k);
-    }
-    return 0;
-}
-
-static int check_statistics(json_t *s, const char *path)
-{
-    if (!json_is_object(s))
-        return floe__rest_bad(path, "expected a statistics file object");
-    int64_t v;
-    const char *str;
-    FLOE_TRY(floe__rest_get_int(s, path, "snapshot-id", true, &v));
-    FLOE_TRY(floe__rest_get_str(s, path, "statistics-path", true, &str));
-    FLOE_TRY(floe__rest_get_int(s, path, "file-size-in-bytes", true, &v));
-    FLOE_TRY(floe__rest_get_int(s, path, "file-footer-size-in-bytes", true, &v));
-    json_t *b = field(s, "blob-metadata");
-    if (!b || !json_is_array(b))
-        return floe__rest_bad(path, b ? "field 'blob-metadata': expected an array"
-                                      : "missing required field 'blob-metadata'");
-    return 0;
-}
-
-/* ---------------------------------------------------------------- requirements */
-
-static const char *const requirement_names[] = {
-    "assert-create",
-    "assert-table-uuid",
-    "assert-ref-snapshot-id",
-    "assert-last-assigned-field-id",
-    "assert-current-schema-id",
-    "assert-last-assigned-partition-id",
-    "assert-default-spec-id",
-    "assert-default-sort-order-id",
-};
-
-/* The id field of each kind (NULL where the kind has none). */
-static const char *const requirement_id_field[] = {
-    NULL, NULL, NULL, "last-assigned-field-id", "current-schema-id", "last-assigned-partition-id",
-    "default-spec-id", "default-sort-order-id",
-};
-
-const char *floe__rest_requirement_name(floe_rest_requirement_kind k)
-{
-    if ((unsigned)k >= FLOE_ARRAY_LEN(requirement_names))
-        return NULL;
-    return requirement_names[k];
-}
-
-static int parse_requirement(json_t *o, const char *path, floe_rest_requirement *q)
-{
-    if (!json_is_object(o))
-        return floe__rest_bad(path, "expected a requirement object");
-    const char *type;
-    FLOE_TRY(floe__rest_get_str(o, path, "type", true, &type));
-    size_t k;
-    for (k = 0; k < FLOE_ARRAY_LEN(requirement_names); k++)
-        if (strcmp(type, requirement_names[k]) == 0)
-            break;
-    if (k == FLOE_ARRAY_LEN(requirement_names))
-        return floe__rest_bad(path, "unknown requirement type \"%s\"", type);
-    memset(q, 0, sizeof *q);
-    q->kind = (floe_rest_requirement_kind)k;
-    switch (q->kind) {
-    case FLOE_REST_ASSERT_CREATE:
-        return 0;
-    case FLOE_REST_ASSERT_TABLE_UUID:
-        return floe__rest_get_str(o, path, "uuid", true, &q->uuid) < 0 ? FLOE_EINVALID : 0;
-    case FLOE_REST_ASSERT_REF_SNAPSHOT_ID: {
-        FLOE_TRY(floe__rest_get_str(o, path, "ref", true, &q->ref));
-        json_t *v = field(o, "snapshot-id");
-        /* Required but nullable: null means "the ref must not exist yet". */
-        if (!v)
-            return floe__rest_bad(path, "missing required field 'snapshot-id'");
-        if (json_is_null(v)) {
-            q->snapshot_id_null = true;
-            return 0;
-        }
-        if (!json_is_integer(v))
-            return floe__rest_bad(path, "field 'snapshot-id': expected an integer or null");
-        q->snapshot_id = (int64_t)json_integer_value(v);
-        return 0;
-    }
-    default:
-        return floe__rest_get_int(o, path, requirement_id_field[k], true, &q->id) < 0
-                   ? FLOE_EINVALID
-                   : 0;
-    }
-}
-
-json_t *floe__rest_requirement_to_json(const floe_rest_requirement *q)
-{
-    const char *name = floe__rest_requirement_name(q->kind);
-    if (!name)
-        return NULL;
-    json_t *o = json_pack("{s:s}", "type", name);
-    if (!o)
-        return NULL;
-    int rc = 0;
-    switch (q->kind) {
-    case FLOE_REST_ASSERT_CREATE:
-        break;
-    case FLOE_REST_ASSERT_TABLE_UUID:
-        rc = json_object_set_new(o, "uuid", json_string(q->uuid ? q->uuid : ""));
-        break;
-    case FLOE_REST_ASSERT_REF_SNAPSHOT_ID:
-        rc = json_object_set_new(o, "ref", json_string(q->ref ? q->ref : "main"));
-        rc |= json_object_set_new(o, "snapshot-id",
-                                  q->snapshot_id_null ? json_null()
-                                                      : json_integer((json_int_t)q->snapshot_id));
-        break;
-    default:
-        rc = json_object_set_new(o, requirement_id_field[q->kind],
-                                 json_integer((json_int_t)q->id));
-    }
-    if (rc) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
-/* ---------------------------------------------------------------- updates */
-
-static const char *const update_names[] = {
-    "assign-uuid",        "upgrade-format-version", "add-schema",
-    "set-current-schema", "add-spec",               "set-default-spec",
-    "add-sort-order",     "set-default-sort-order", "add-snapshot",
-    "set-snapshot-ref",   "remove-snapshots",       "remove-snapshot-ref",
-    "set-location",       "set-properties",         "remove-properties",
-    "set-statistics",     "remove-statistics",
-};
-
-const char *floe__rest_update_name(floe_rest_update_kind k)
-{
-    if ((unsigned)k >= FLOE_ARRAY_LEN(update_names))
-        return NULL;
-    return update_names[k];
-}
-
-static int parse_update(floe_arena *a, json_t *o, const char *path, floe_rest_update *u)
-{
-    if (!json_is_object(o))
-        return floe__rest_bad(path, "expected an update object");
-    const char *action;
-    FLOE_TRY(floe__rest_get_str(o, path, "action", true, &action));
-    size_t k;
-    for (k = 0; k < FLOE_ARRAY_LEN(update_names); k++)
-        if (strcmp(action, update_names[k]) == 0)
-            break;
-    if (k == FLOE_ARRAY_LEN(update_names))
-        return floe__rest_bad(path, "unknown update action \"%s\"", action);
-    u->kind = (floe_rest_update_kind)k;
-    u->raw = o;
-    char p[300];
-    int rc;
-    switch (u->kind) {
-    case FLOE_REST_ASSIGN_UUID:
-        FLOE_TRY(floe__rest_get_str(o, path, "uuid", true, &u->uuid));
-        break;
-    case FLOE_REST_UPGRADE_FORMAT_VERSION:
-        FLOE_TRY(floe__rest_get_int(o, path, "format-version", true, &u->format_version));
-        break;
-    case FLOE_REST_ADD_SCHEMA:
-        FLOE_TRY(floe__rest_get_obj(o, path, "schema", true, &u->schema));
-        subpath(p, sizeof p, path, ".schema");
-        FLOE_TRY(floe__rest_check_schema(u->schema, p));
-        rc = floe__rest_get_int(o, path, "last-column-id", false, &u->last_column_id);
-        FLOE_TRY(rc);
-        u->has_last_column_id = rc > 0;
-        break;
-    case FLOE_REST_SET_CURRENT_SCHEMA:
-        FLOE_TRY(floe__rest_get_int(o, path, "schema-id", true, &u->id));
-        break;
-    case FLOE_REST_ADD_SPEC:
-        FLOE_TRY(floe__rest_get_obj(o, path, "spec", true, &u->spec));
-        subpath(p, sizeof p, path, ".spec");
-        FLOE_TRY(floe__rest_check_spec(u->spec, p));
-        break;
-    case FLOE_REST_SET_DEFAULT_SPEC:
-        FLOE_TRY(floe__rest_get_int(o, path, "spec-id", true, &u->id));
-        break;
-    case FLOE_REST_ADD_SORT_ORDER:
-        FLOE_TRY(floe__rest_get_obj(o, path, "sort-order", true, &u->sort_order));
-        subpath(p, sizeof p, path, ".sort-order");
-        FLOE_TRY(floe__rest_check_sort_order(u->sort_order, p));
-        break;
-    case FLOE_REST_SET_DEFAULT_SORT_ORDER:
-        FLOE_TRY(floe__rest_get_int(o, path, "sort-order-id", true, &u->id));
-        break;
-    case FLOE_REST_ADD_SNAPSHOT:
-        FLOE_TRY(floe__rest_get_obj(o, path, "snapshot", true, &u->snapshot));
-        subpath(p, sizeof p, path, ".snapshot");
-        FLOE_TRY(floe__rest_check_snapshot(u->snapshot, p));
-        break;
-    case FLOE_REST_SET_SNAPSHOT_REF:
-        FLOE_TRY(floe__rest_get_str(o, path, "ref-name", true, &u->ref_name));
-        FLOE_TRY(floe__rest_get_str(o, path, "type", true, &u->ref_type));
-        if (strcmp(u->ref_type, "branch") != 0 && strcmp(u->ref_type, "tag") != 0)
-            return floe__rest_bad(path, "field 'type': expected \"branch\" or \"tag\"");
-        FLOE_TRY(floe__rest_get_int(o, path, "snapshot-id", true, &u->snapshot_id));
-        rc = floe__rest_get_int(o, path, "max-ref-age-ms", false, &u->max_ref_age_ms);
-        FLOE_TRY(rc);
-        u->has_max_ref_age_ms = rc > 0;
-        rc = floe__rest_get_int(o, path, "max-snapshot-age-ms", false, &u->max_snapshot_age_ms);
-        FLOE_TRY(rc);
-        u->has_max_snapshot_age_ms = rc > 0;
-        rc = floe__rest_get_int(o, path, "min-snapshots-to-keep", false,
-                                &u->min_snapshots_to_keep);
-        FLOE_TRY(rc);
-        u->has_min_snapshots_to_keep = rc > 0;
-        break;
-    case FLOE_REST_REMOVE_SNAPSHOTS: {
-        json_t *ids = field(o, "snapshot-ids");
-        if (!ids)
-            return floe__rest_bad(path, "missing required field 'snapshot-ids'");
-        if (!json_is_array(ids))
-            return floe__rest_bad(path, "field 'snapshot-ids': expected an array of integers");
-        size_t n = json_array_size(ids);
-        if (n > FLOE_REST_MAX_ITEMS)
-            return floe__rest_bad(path, "field 'snapshot-ids': too many entries");
-        u->snapshot_ids = floe__arena_calloc(a, n ? n : 1, sizeof *u->snapshot_ids);
-        if (!u->snapshot_ids)
-            return floe__error_nomem();
-        for (size_t i = 0; i < n; i++) {
-            json_t *e = json_array_get(ids, i);
-            if (!json_is_integer(e))
-                return floe__rest_bad(path, "field 'snapshot-ids[%zu]': expected an integer", i);
-            u->snapshot_ids[i] = (int64_t)json_integer_value(e);
-        }
-        u->n_snapshot_ids = n;
-        break;
-    }
-    case FLOE_REST_REMOVE_SNAPSHOT_REF:
-        FLOE_TRY(floe__rest_get_str(o, path, "ref-name", true, &u->ref_name));
-        break;
-    case FLOE_REST_SET_LOCATION:
-        FLOE_TRY(floe__rest_get_str(o, path, "location", true, &u->location));
-        break;
-    case FLOE_REST_SET_PROPERTIES:
-        if (!field(o, "updates"))
-            return floe__rest_bad(path, "missing required field 'updates'");
-        FLOE_TRY(floe__rest_get_map(o, path, "updates", &u->updates));
-        break;
-    case FLOE_REST_REMOVE_PROPERTIES:
-        FLOE_TRY(get_str_array(a, o, path, "removals", true, &u->removals, &u->n_removals));
-        break;
-    case FLOE_REST_SET_STATISTICS:
-        FLOE_TRY(floe__rest_get_obj(o, path, "statistics", true, &u->statistics));
-        subpath(p, sizeof p, path, ".statistics");
-        FLOE_TRY(check_statistics(u->statistics, p));
-        u->snapshot_id = (int64_t)json_integer_value(field(u->statistics, "snapshot-id"));
-        break;
-    case FLOE_REST_REMOVE_STATISTICS:
-        FLOE_TRY(floe__rest_get_int(o, path, "snapshot-id", true, &u->snapshot_id));
-        break;
-    }
-    return 0;
-}
 
 static int set_borrowed(json_t *o, const char *key, json_t *v)
 {
@@ -626,92 +345,6 @@ static json_t *strs_to_json(const char *const *s, size_t n)
             return NULL;
         }
     return a;
-}
-
-json_t *floe__rest_update_to_json(const floe_rest_update *u)
-{
-    const char *name = floe__rest_update_name(u->kind);
-    if (!name)
-        return NULL;
-    json_t *o = json_pack("{s:s}", "action", name);
-    if (!o)
-        return NULL;
-    int rc = 0;
-    switch (u->kind) {
-    case FLOE_REST_ASSIGN_UUID:
-        rc = json_object_set_new(o, "uuid", json_string(u->uuid ? u->uuid : ""));
-        break;
-    case FLOE_REST_UPGRADE_FORMAT_VERSION:
-        rc = json_object_set_new(o, "format-version", json_integer(u->format_version));
-        break;
-    case FLOE_REST_ADD_SCHEMA:
-        rc = set_borrowed(o, "schema", u->schema);
-        if (u->has_last_column_id)
-            rc |= json_object_set_new(o, "last-column-id", json_integer(u->last_column_id));
-        break;
-    case FLOE_REST_SET_CURRENT_SCHEMA:
-        rc = json_object_set_new(o, "schema-id", json_integer(u->id));
-        break;
-    case FLOE_REST_ADD_SPEC:
-        rc = set_borrowed(o, "spec", u->spec);
-        break;
-    case FLOE_REST_SET_DEFAULT_SPEC:
-        rc = json_object_set_new(o, "spec-id", json_integer(u->id));
-        break;
-    case FLOE_REST_ADD_SORT_ORDER:
-        rc = set_borrowed(o, "sort-order", u->sort_order);
-        break;
-    case FLOE_REST_SET_DEFAULT_SORT_ORDER:
-        rc = json_object_set_new(o, "sort-order-id", json_integer(u->id));
-        break;
-    case FLOE_REST_ADD_SNAPSHOT:
-        rc = set_borrowed(o, "snapshot", u->snapshot);
-        break;
-    case FLOE_REST_SET_SNAPSHOT_REF:
-        rc = json_object_set_new(o, "ref-name", json_string(u->ref_name ? u->ref_name : ""));
-        rc |= json_object_set_new(o, "type", json_string(u->ref_type ? u->ref_type : "branch"));
-        rc |= json_object_set_new(o, "snapshot-id", json_integer(u->snapshot_id));
-        if (u->has_max_ref_age_ms)
-            rc |= json_object_set_new(o, "max-ref-age-ms", json_integer(u->max_ref_age_ms));
-        if (u->has_max_snapshot_age_ms)
-            rc |= json_object_set_new(o, "max-snapshot-age-ms",
-                                      json_integer(u->max_snapshot_age_ms));
-        if (u->has_min_snapshots_to_keep)
-            rc |= json_object_set_new(o, "min-snapshots-to-keep",
-                                      json_integer(u->min_snapshots_to_keep));
-        break;
-    case FLOE_REST_REMOVE_SNAPSHOTS: {
-        json_t *ids = json_array();
-        for (size_t i = 0; ids && i < u->n_snapshot_ids; i++)
-            rc |= json_array_append_new(ids, json_integer(u->snapshot_ids[i]));
-        rc |= json_object_set_new(o, "snapshot-ids", ids);
-        break;
-    }
-    case FLOE_REST_REMOVE_SNAPSHOT_REF:
-        rc = json_object_set_new(o, "ref-name", json_string(u->ref_name ? u->ref_name : ""));
-        break;
-    case FLOE_REST_SET_LOCATION:
-        rc = json_object_set_new(o, "location", json_string(u->location ? u->location : ""));
-        break;
-    case FLOE_REST_SET_PROPERTIES:
-        rc = json_object_set_new(o, "updates", floe__rest_props_to_json(&u->updates));
-        break;
-    case FLOE_REST_REMOVE_PROPERTIES:
-        rc = json_object_set_new(o, "removals", strs_to_json(u->removals, u->n_removals));
-        break;
-    case FLOE_REST_SET_STATISTICS:
-        rc = set_borrowed(o, "statistics", u->statistics);
-        break;
-    case FLOE_REST_REMOVE_STATISTICS:
-        rc = json_object_set_new(o, "snapshot-id", json_integer(u->snapshot_id));
-        break;
-    }
-    if (rc) {
-        json_decref(o);
-        floe__error_nomem();
-        return NULL;
-    }
-    return o;
 }
 
 /* ---------------------------------------------------------------- requests */
@@ -953,61 +586,204 @@ json_t *floe__rest_ident_to_json(const floe_rest_ident *id)
                      id->name);
 }
 
-/* One CommitTableRequest object into `c` (allocations in `a`). */
-static int parse_commit_body(floe_arena *a, json_t *o, const char *path,
-                             floe_rest_commit_table_req *c)
+/* ---------------------------------------------------------------- commits */
+
+/* CommitTableRequest / CommitTransactionRequest are parsed once, with
+ * floe's JSON parser, straight into spec/commit.h's typed requirements and
+ * updates (its one parser); the backend applies them through its one
+ * requirement checker and applier. Only the envelope is checked here. */
+
+/* Java's parsers read a commit whatever the table's format version
+ * (SnapshotParser: sequence-number optional); the builder enforces the
+ * version's rules when the change is applied. */
+#define COMMIT_PARSE_FORMAT 1
+
+/* Strict JSON: no object repeats a key (as the jansson parsers of the other
+ * requests, JSON_REJECT_DUPLICATES). */
+static int no_duplicate_keys(const floe_json *j, int depth)
 {
-    char p[300];
-    if (!json_is_object(o))
-        return floe__rest_bad(path, "expected a table commit object");
-    json_t *id = field(o, "identifier");
-    if (id && !json_is_null(id)) {
-        snprintf(p, sizeof p, "%s%sidentifier", path, *path ? "." : "");
-        FLOE_TRY(floe__rest_parse_ident(a, id, p, &c->identifier));
-        c->has_identifier = true;
+    if (depth > 64)
+        return floe__rest_bad("", "JSON nested too deeply");
+    if (j->type == FLOE_JSON_OBJECT) {
+        floe_strmap *seen = j->n > 8 ? floe__strmap_new() : NULL;
+        if (j->n > 8 && !seen)
+            return floe__error_nomem();
+        int rc = 0;
+        for (uint32_t i = 0; rc == 0 && i < j->n; i++) {
+            bool dup = false;
+            if (seen) {
+                dup = floe__strmap_get(seen, j->keys[i]) != NULL;
+                if (!dup && floe__strmap_put(seen, j->keys[i], (void *)j->keys[i]) < 0)
+                    rc = floe__error_nomem();
+            } else {
+                for (uint32_t k = 0; k < i && !dup; k++)
+                    dup = strcmp(j->keys[k], j->keys[i]) == 0;
+            }
+            if (dup)
+                rc = floe__rest_bad("", "duplicate object key \"%s\"", j->keys[i]);
+            if (rc == 0)
+                rc = no_duplicate_keys(&j->u.items[i], depth + 1);
+        }
+        floe__strmap_free(seen);
+        return rc;
     }
-    json_t *reqs = field(o, "requirements"), *ups = field(o, "updates");
-    if (!reqs)
-        return floe__rest_bad(path, "missing required field 'requirements'");
-    if (!json_is_array(reqs))
-        return floe__rest_bad(path, "field 'requirements': expected an array");
-    if (!ups)
-        return floe__rest_bad(path, "missing required field 'updates'");
-    if (!json_is_array(ups))
-        return floe__rest_bad(path, "field 'updates': expected an array");
-    size_t nq = json_array_size(reqs), nu = json_array_size(ups);
-    if (nq > FLOE_REST_MAX_ITEMS || nu > FLOE_REST_MAX_ITEMS)
-        return floe__rest_bad(path, "too many requirements or updates");
-    c->requirements = floe__arena_calloc(a, nq ? nq : 1, sizeof *c->requirements);
-    c->updates = floe__arena_calloc(a, nu ? nu : 1, sizeof *c->updates);
-    if (!c->requirements || !c->updates)
+    if (j->type == FLOE_JSON_ARRAY)
+        for (uint32_t i = 0; i < j->n; i++)
+            FLOE_TRY(no_duplicate_keys(&j->u.items[i], depth + 1));
+    return 0;
+}
+
+static int ident_from(floe_arena *a, const floe_json *v, const char *path, floe_rest_ident *out)
+{
+    if (!floe__json_is_object(v))
+        return floe__rest_bad(path, "expected a table identifier object");
+    const floe_json *ns = floe__json_get(v, "namespace"), *name = floe__json_get(v, "name");
+    if (!ns)
+        return floe__rest_bad(path, "missing required field 'namespace'");
+    if (!floe__json_is_array(ns) || floe__json_len(ns) == 0)
+        return floe__rest_bad(path, "field 'namespace': expected a namespace (array of strings)");
+    size_t n = floe__json_len(ns);
+    if (n > FLOE_REST_MAX_NS_DEPTH)
+        return floe__rest_bad(path, "more than %d namespace levels", FLOE_REST_MAX_NS_DEPTH);
+    if (!(out->ns.parts = floe__arena_calloc(a, n, sizeof *out->ns.parts)))
         return floe__error_nomem();
-    for (size_t i = 0; i < nq; i++) {
-        snprintf(p, sizeof p, "%s%srequirements[%zu]", path, *path ? "." : "", i);
-        FLOE_TRY(parse_requirement(json_array_get(reqs, i), p, &c->requirements[i]));
-        c->n_requirements++;
+    char what[300];
+    for (size_t i = 0; i < n; i++) {
+        const floe_json *e = floe__json_at(ns, i);
+        snprintf(what, sizeof what, "%.200s.namespace[%zu]", path, i);
+        if (!floe__json_is_string(e))
+            return floe__rest_bad(what, "expected a string");
+        FLOE_TRY(floe__rest_check_name(floe__json_sval(e), floe__json_slen(e), what));
+        out->ns.parts[i] = (char *)floe__json_sval(e);
     }
-    for (size_t i = 0; i < nu; i++) {
-        snprintf(p, sizeof p, "%s%supdates[%zu]", path, *path ? "." : "", i);
-        /* Count first so that free() releases the props of a half-parsed update. */
-        c->n_updates++;
-        FLOE_TRY(parse_update(a, json_array_get(ups, i), p, &c->updates[i]));
+    out->ns.n = n;
+    if (!name)
+        return floe__rest_bad(path, "missing required field 'name'");
+    snprintf(what, sizeof what, "%.200s.name", path);
+    if (!floe__json_is_string(name))
+        return floe__rest_bad(what, "expected a string");
+    FLOE_TRY(floe__rest_check_name(floe__json_sval(name), floe__json_slen(name), what));
+    out->name = (char *)floe__json_sval(name);
+    return 0;
+}
+
+/* What the OpenAPI document requires beyond Java's lenient parsers:
+ * assert-ref-snapshot-id carries snapshot-id (null: the ref must not
+ * exist), and a snapshot a summary whose operation is one of the four. */
+static int openapi_shape(const floe_json *reqs, const floe_json *ups, const char *path)
+{
+    for (size_t i = 0; i < floe__json_len(reqs); i++) {
+        const floe_json *q = floe__json_at(reqs, i);
+        const char *type = floe__json_sval(floe__json_get(q, "type"));
+        if (type && strcmp(type, "assert-ref-snapshot-id") == 0 &&
+            !floe__json_get(q, "snapshot-id"))
+            return floe__rest_bad(path, "requirements[%zu]: missing required field 'snapshot-id'",
+                                  i);
+    }
+    static const char *const ops[] = {"append", "replace", "overwrite", "delete"};
+    for (size_t i = 0; i < floe__json_len(ups); i++) {
+        const floe_json *u = floe__json_at(ups, i);
+        const char *action = floe__json_sval(floe__json_get(u, "action"));
+        if (!action || strcmp(action, "add-snapshot") != 0)
+            continue;
+        const floe_json *sum = floe__json_get(floe__json_get(u, "snapshot"), "summary");
+        if (!floe__json_is_object(sum))
+            return floe__rest_bad(path, "updates[%zu].snapshot: missing required field 'summary'",
+                                  i);
+        const char *op = floe__json_sval(floe__json_get(sum, "operation"));
+        size_t k = 0;
+        while (op && k < FLOE_ARRAY_LEN(ops) && strcmp(op, ops[k]) != 0)
+            k++;
+        if (!op || k == FLOE_ARRAY_LEN(ops))
+            return floe__rest_bad(path, "updates[%zu].snapshot.summary: unknown operation \"%s\"",
+                                  i, op ? op : "(missing)");
     }
     return 0;
 }
 
-static void commit_body_free(floe_rest_commit_table_req *c)
+/* One CommitTableRequest object into `c` (allocations in `a`). */
+static int commit_from(floe_arena *a, const floe_json *o, const char *path,
+                       floe_rest_commit_table_req *c)
 {
-    for (size_t i = 0; i < c->n_updates; i++)
-        floe__props_free(&c->updates[i].updates);
+    c->requirements = (floe_vec)FLOE_VEC_INIT(floe_requirement);
+    c->updates = (floe_vec)FLOE_VEC_INIT(floe_table_update);
+    if (!floe__json_is_object(o))
+        return floe__rest_bad(path, "expected a table commit object");
+    const floe_json *id = floe__json_get(o, "identifier");
+    if (id && !floe__json_is_null(id)) {
+        char p[300];
+        snprintf(p, sizeof p, "%s%sidentifier", path, *path ? "." : "");
+        FLOE_TRY(ident_from(a, id, p, &c->identifier));
+        c->has_identifier = true;
+    }
+    const floe_json *reqs = floe__json_get(o, "requirements"), *ups = floe__json_get(o, "updates");
+    if (!reqs)
+        return floe__rest_bad(path, "missing required field 'requirements'");
+    if (!floe__json_is_array(reqs))
+        return floe__rest_bad(path, "field 'requirements': expected an array");
+    if (!ups)
+        return floe__rest_bad(path, "missing required field 'updates'");
+    if (!floe__json_is_array(ups))
+        return floe__rest_bad(path, "field 'updates': expected an array");
+    if (floe__json_len(reqs) > FLOE_REST_MAX_ITEMS || floe__json_len(ups) > FLOE_REST_MAX_ITEMS)
+        return floe__rest_bad(path, "too many requirements or updates");
+    FLOE_TRY(openapi_shape(reqs, ups, path));
+    int rc = floe__commit_parse(o, COMMIT_PARSE_FORMAT, a, &c->requirements, &c->updates);
+    if (rc == FLOE_EUNSUPPORTED) {
+        /* an unknown type or action is a bad request (Java's parsers throw
+         * IllegalArgumentException), not an unsupported operation */
+        const floe_error *e = floe_error_last();
+        char *msg = floe__strdup(e && e->message ? e->message : "unknown update");
+        rc = floe__rest_bad(path, "%s", msg ? msg : "unknown update");
+        floe__free(msg);
+    } else if (rc == FLOE_EINVALID && *path) {
+        floe__error_context("%s", path);
+    }
+    return rc;
+}
+
+static void commit_release(floe_rest_commit_table_req *c)
+{
+    floe__commit_release(c->updates.items, c->updates.len);
+    floe__vec_free(&c->requirements);
+    floe__vec_free(&c->updates);
+}
+
+/* Parse `text` and allocate the request struct (`size` bytes, starting
+ * with { floe_arena *arena; floe_json *root; }) in a fresh arena. */
+static void *commit_doc(const char *text, size_t len, const char *what, size_t size)
+{
+    floe_json *root = NULL;
+    int rc = floe__json_parse(&root, text, len, what);
+    if (rc < 0) {
+        if (rc != FLOE_ENOMEM)
+            floe__rest_bad("", "%s", floe_error_last()->message);
+        return NULL;
+    }
+    floe_arena *a = NULL;
+    struct head {
+        floe_arena *arena;
+        floe_json *root;
+    } *h = NULL;
+    rc = no_duplicate_keys(root, 0);
+    if (rc == 0 && (!(a = floe__arena_new(2048)) || !(h = floe__arena_calloc(a, 1, size))))
+        rc = floe__error_nomem();
+    if (rc < 0) {
+        floe__arena_free(a);
+        floe__json_free(root);
+        return NULL;
+    }
+    h->arena = a;
+    h->root = root;
+    return h;
 }
 
 int floe__rest_parse_commit_table(floe_rest_commit_table_req **out, const char *text, size_t len)
 {
-    floe_rest_commit_table_req *r = new_req(sizeof *r, text, len, "CommitTableRequest");
+    floe_rest_commit_table_req *r = commit_doc(text, len, "CommitTableRequest", sizeof *r);
     if (!r)
         return floe__error_code();
-    int rc = parse_commit_body(r->arena, r->json, "", r);
+    int rc = commit_from(r->arena, r->root, "", r);
     if (rc < 0) {
         floe__rest_commit_table_free(r);
         return rc;
@@ -1020,58 +796,72 @@ void floe__rest_commit_table_free(floe_rest_commit_table_req *r)
 {
     if (!r)
         return;
-    commit_body_free(r);
-    free_req(r);
+    commit_release(r);
+    floe_json *root = r->root;
+    floe__arena_free(r->arena);
+    floe__json_free(root);
 }
 
-json_t *floe__rest_commit_table_to_json(const floe_rest_commit_table_req *r)
+static int ident_write(floe_jw *w, const floe_rest_ident *id)
 {
-    json_t *reqs = json_array(), *ups = json_array();
-    int rc = !reqs || !ups;
-    for (size_t i = 0; !rc && i < r->n_requirements; i++) {
-        json_t *q = floe__rest_requirement_to_json(&r->requirements[i]);
-        rc = !q || json_array_append_new(reqs, q);
-    }
-    for (size_t i = 0; !rc && i < r->n_updates; i++) {
-        json_t *u = floe__rest_update_to_json(&r->updates[i]);
-        rc = !u || json_array_append_new(ups, u);
-    }
-    json_t *o = rc ? NULL : json_pack("{s:O,s:O}", "requirements", reqs, "updates", ups);
-    json_decref(reqs);
-    json_decref(ups);
-    if (o && r->has_identifier &&
-        json_object_set_new(o, "identifier", floe__rest_ident_to_json(&r->identifier))) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    FLOE_TRY(floe__jw_key(w, "identifier"));
+    FLOE_TRY(floe__jw_obj(w));
+    FLOE_TRY(floe__jw_key(w, "namespace"));
+    FLOE_TRY(floe__jw_arr(w));
+    for (size_t i = 0; i < id->ns.n; i++)
+        FLOE_TRY(floe__jw_str(w, id->ns.parts[i]));
+    FLOE_TRY(floe__jw_arr_end(w));
+    FLOE_TRY(floe__jw_kstr(w, "name", id->name));
+    return floe__jw_obj_end(w);
+}
+
+static int commit_write(floe_jw *w, const floe_rest_commit_table_req *r)
+{
+    FLOE_TRY(floe__jw_obj(w));
+    if (r->has_identifier)
+        FLOE_TRY(ident_write(w, &r->identifier));
+    FLOE_TRY(floe__commit_write(w, r->requirements.items, r->requirements.len, r->updates.items,
+                                r->updates.len, 0));
+    return floe__jw_obj_end(w);
+}
+
+int floe__rest_commit_table_write(floe_buf *out, const floe_rest_commit_table_req *r)
+{
+    floe_jw w;
+    floe__jw_init(&w, out);
+    FLOE_TRY(commit_write(&w, r));
+    return floe__jw_finish(&w);
 }
 
 int floe__rest_parse_commit_transaction(floe_rest_commit_transaction_req **out, const char *text,
                                         size_t len)
 {
     floe_rest_commit_transaction_req *r =
-        new_req(sizeof *r, text, len, "CommitTransactionRequest");
+        commit_doc(text, len, "CommitTransactionRequest", sizeof *r);
     if (!r)
         return floe__error_code();
-    json_t *ch = field(r->json, "table-changes");
+    floe_arena *a = r->arena;
+    const floe_json *root = r->root;
+    const floe_json *ch = floe__json_get(root, "table-changes");
     int rc = 0;
-    if (!ch)
+    if (!floe__json_is_object(root))
+        rc = floe__rest_bad("", "expected a JSON object");
+    else if (!ch)
         rc = floe__rest_bad("", "missing required field 'table-changes'");
-    else if (!json_is_array(ch))
+    else if (!floe__json_is_array(ch))
         rc = floe__rest_bad("", "field 'table-changes': expected an array");
-    else if (json_array_size(ch) > FLOE_REST_MAX_ITEMS)
+    else if (floe__json_len(ch) > FLOE_REST_MAX_ITEMS)
         rc = floe__rest_bad("", "field 'table-changes': too many entries");
     if (rc >= 0) {
-        size_t n = json_array_size(ch);
-        r->changes = floe__arena_calloc(r->arena, n ? n : 1, sizeof *r->changes);
+        size_t n = floe__json_len(ch);
+        r->changes = floe__arena_calloc(a, n ? n : 1, sizeof *r->changes);
         if (!r->changes)
             rc = floe__error_nomem();
         for (size_t i = 0; rc >= 0 && i < n; i++) {
             char p[64];
             snprintf(p, sizeof p, "table-changes[%zu]", i);
             r->n_changes++;
-            rc = parse_commit_body(r->arena, json_array_get(ch, i), p, &r->changes[i]);
+            rc = commit_from(a, floe__json_at(ch, i), p, &r->changes[i]);
             if (rc >= 0 && !r->changes[i].has_identifier)
                 rc = floe__rest_bad(p, "missing required field 'identifier'");
         }
@@ -1089,21 +879,24 @@ void floe__rest_commit_transaction_free(floe_rest_commit_transaction_req *r)
     if (!r)
         return;
     for (size_t i = 0; i < r->n_changes; i++)
-        commit_body_free(&r->changes[i]);
-    free_req(r);
+        commit_release(&r->changes[i]);
+    floe_json *root = r->root;
+    floe__arena_free(r->arena);
+    floe__json_free(root);
 }
 
-json_t *floe__rest_commit_transaction_to_json(const floe_rest_commit_transaction_req *r)
+int floe__rest_commit_transaction_write(floe_buf *out, const floe_rest_commit_transaction_req *r)
 {
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < r->n_changes; i++) {
-        json_t *c = floe__rest_commit_table_to_json(&r->changes[i]);
-        if (!c || json_array_append_new(a, c)) {
-            json_decref(a);
-            return NULL;
-        }
-    }
-    return a ? json_pack("{s:o}", "table-changes", a) : NULL;
+    floe_jw w;
+    floe__jw_init(&w, out);
+    FLOE_TRY(floe__jw_obj(&w));
+    FLOE_TRY(floe__jw_key(&w, "table-changes"));
+    FLOE_TRY(floe__jw_arr(&w));
+    for (size_t i = 0; i < r->n_changes; i++)
+        FLOE_TRY(commit_write(&w, &r->changes[i]));
+    FLOE_TRY(floe__jw_arr_end(&w));
+    FLOE_TRY(floe__jw_obj_end(&w));
+    return floe__jw_finish(&w);
 }
 
 static int dump_to_buf(const char *data, size_t size, void *payload)

@@ -2,8 +2,9 @@
 /*
  * rest/model: the Iceberg REST catalog protocol objects
  * (open-api/rest-catalog-open-api.yaml, components/schemas) as C structs, with
- * strict parsers (jansson) and serialisers in both directions, so that the
- * server (rest/server.c) and the REST client (catalog/) share one model.
+ * strict parsers (jansson; commit bodies with floe's JSON parser into
+ * spec/commit.h's typed change) and serialisers in both directions, so that
+ * the server (rest/server.c) and the REST client (catalog/) share one model.
  *
  * Ownership. Every parsed request or response owns one arena (`arena`) and a
  * reference to the parsed JSON document (`json`); strings point into the arena
@@ -19,6 +20,7 @@
 #ifndef FLOE_REST_MODEL_H
 #define FLOE_REST_MODEL_H
 
+#include "spec/commit.h"
 #include "util/util.h"
 
 #include <jansson.h>
@@ -94,87 +96,10 @@ void floe__rest_namespace_list_free(floe_rest_namespace_list *l);
 int floe__rest_ident_list_add(floe_rest_ident_list *l, const floe_rest_ident *id);
 void floe__rest_ident_list_free(floe_rest_ident_list *l);
 
-/* ---------------------------------------------------------------- requirements */
+/* ---------------------------------------------------------------- commits */
 
-typedef enum floe_rest_requirement_kind {
-    FLOE_REST_ASSERT_CREATE,
-    FLOE_REST_ASSERT_TABLE_UUID,
-    FLOE_REST_ASSERT_REF_SNAPSHOT_ID,
-    FLOE_REST_ASSERT_LAST_ASSIGNED_FIELD_ID,
-    FLOE_REST_ASSERT_CURRENT_SCHEMA_ID,
-    FLOE_REST_ASSERT_LAST_ASSIGNED_PARTITION_ID,
-    FLOE_REST_ASSERT_DEFAULT_SPEC_ID,
-    FLOE_REST_ASSERT_DEFAULT_SORT_ORDER_ID
-} floe_rest_requirement_kind;
-
-typedef struct floe_rest_requirement {
-    floe_rest_requirement_kind kind;
-    const char *uuid;        /* assert-table-uuid */
-    const char *ref;         /* assert-ref-snapshot-id */
-    bool snapshot_id_null;   /* assert-ref-snapshot-id: null = the ref must not exist */
-    int64_t snapshot_id;     /* assert-ref-snapshot-id */
-    int64_t id;              /* the id of every other assert-* kind */
-} floe_rest_requirement;
-
-/* "assert-create" ...; NULL for an out-of-range kind. */
-const char *floe__rest_requirement_name(floe_rest_requirement_kind k);
-
-/* ---------------------------------------------------------------- updates */
-
-typedef enum floe_rest_update_kind {
-    FLOE_REST_ASSIGN_UUID,
-    FLOE_REST_UPGRADE_FORMAT_VERSION,
-    FLOE_REST_ADD_SCHEMA,
-    FLOE_REST_SET_CURRENT_SCHEMA,
-    FLOE_REST_ADD_SPEC,
-    FLOE_REST_SET_DEFAULT_SPEC,
-    FLOE_REST_ADD_SORT_ORDER,
-    FLOE_REST_SET_DEFAULT_SORT_ORDER,
-    FLOE_REST_ADD_SNAPSHOT,
-    FLOE_REST_SET_SNAPSHOT_REF,
-    FLOE_REST_REMOVE_SNAPSHOTS,
-    FLOE_REST_REMOVE_SNAPSHOT_REF,
-    FLOE_REST_SET_LOCATION,
-    FLOE_REST_SET_PROPERTIES,
-    FLOE_REST_REMOVE_PROPERTIES,
-    FLOE_REST_SET_STATISTICS,
-    FLOE_REST_REMOVE_STATISTICS
-} floe_rest_update_kind;
-
-typedef struct floe_rest_update {
-    floe_rest_update_kind kind;
-    json_t *raw;               /* the whole update object (borrowed) */
-    const char *uuid;          /* assign-uuid */
-    int64_t format_version;    /* upgrade-format-version */
-    /* add-schema: schema (object with "type":"struct", "fields"); the deprecated
-     * last-column-id when has_last_column_id */
-    json_t *schema;
-    bool has_last_column_id;
-    int64_t last_column_id;
-    /* set-current-schema schema-id, set-default-spec spec-id,
-     * set-default-sort-order sort-order-id (-1 = the last added one) */
-    int64_t id;
-    json_t *spec;              /* add-spec */
-    json_t *sort_order;        /* add-sort-order */
-    json_t *snapshot;          /* add-snapshot (snapshot-id, timestamp-ms, manifest-list,
-                                  summary.operation checked) */
-    /* set-snapshot-ref / remove-snapshot-ref */
-    const char *ref_name;
-    const char *ref_type;      /* "branch" | "tag" */
-    int64_t snapshot_id;       /* set-snapshot-ref; remove-statistics; set-statistics (from
-                                  statistics.snapshot-id) */
-    bool has_max_ref_age_ms, has_max_snapshot_age_ms, has_min_snapshots_to_keep;
-    int64_t max_ref_age_ms, max_snapshot_age_ms, min_snapshots_to_keep;
-    int64_t *snapshot_ids;     /* remove-snapshots */
-    size_t n_snapshot_ids;
-    const char *location;      /* set-location */
-    floe_props updates;        /* set-properties (owned, in request order) */
-    const char **removals;     /* remove-properties */
-    size_t n_removals;
-    json_t *statistics;        /* set-statistics */
-} floe_rest_update;
-
-const char *floe__rest_update_name(floe_rest_update_kind k);
+/* Requirements and updates are spec/commit.h's typed floe_requirement and
+ * floe_table_update (its one parser and serializer). */
 
 /* ---------------------------------------------------------------- requests */
 
@@ -219,22 +144,21 @@ typedef struct floe_rest_rename_table_req {
     floe_rest_ident source, destination;
 } floe_rest_rename_table_req;
 
-/* CommitTableRequest. In a transaction, each change shares the transaction's
- * arena and json (its own arena/json are NULL). */
+/* CommitTableRequest, parsed once with floe's JSON parser straight into
+ * the typed change. In a transaction each change shares the transaction's
+ * arena and root (its own are NULL). */
 typedef struct floe_rest_commit_table_req {
     floe_arena *arena;
-    json_t *json;
+    floe_json *root; /* the parsed body (strings of the change point into it) */
     bool has_identifier;
     floe_rest_ident identifier;
-    floe_rest_requirement *requirements;
-    size_t n_requirements;
-    floe_rest_update *updates;
-    size_t n_updates;
+    floe_vec requirements; /* floe_requirement */
+    floe_vec updates;      /* floe_table_update */
 } floe_rest_commit_table_req;
 
 typedef struct floe_rest_commit_transaction_req {
     floe_arena *arena;
-    json_t *json;
+    floe_json *root;
     floe_rest_commit_table_req *changes; /* each has_identifier */
     size_t n_changes;
 } floe_rest_commit_transaction_req;
@@ -261,16 +185,16 @@ void floe__rest_rename_table_free(floe_rest_rename_table_req *r);
 void floe__rest_commit_table_free(floe_rest_commit_table_req *r);
 void floe__rest_commit_transaction_free(floe_rest_commit_transaction_req *r);
 
+/* A commit / transaction body appended to `out` (spec/commit's writer). */
+int floe__rest_commit_table_write(floe_buf *out, const floe_rest_commit_table_req *r);
+int floe__rest_commit_transaction_write(floe_buf *out, const floe_rest_commit_transaction_req *r);
+
 /* Serialisers (new references; NULL on out-of-memory with the error set). */
 json_t *floe__rest_create_namespace_to_json(const floe_rest_create_namespace_req *r);
 json_t *floe__rest_update_namespace_props_to_json(const floe_rest_update_namespace_props_req *r);
 json_t *floe__rest_create_table_to_json(const floe_rest_create_table_req *r);
 json_t *floe__rest_register_table_to_json(const floe_rest_register_table_req *r);
 json_t *floe__rest_rename_table_to_json(const floe_rest_rename_table_req *r);
-json_t *floe__rest_commit_table_to_json(const floe_rest_commit_table_req *r);
-json_t *floe__rest_commit_transaction_to_json(const floe_rest_commit_transaction_req *r);
-json_t *floe__rest_requirement_to_json(const floe_rest_requirement *q);
-json_t *floe__rest_update_to_json(const floe_rest_update *u);
 json_t *floe__rest_namespace_to_json(const floe_rest_namespace *ns);
 json_t *floe__rest_ident_to_json(const floe_rest_ident *id);
 json_t *floe__rest_props_to_json(const floe_props *p);
@@ -282,6 +206,9 @@ typedef struct floe_rest_config {
     floe_props defaults;
     floe_props overrides;
     floe_rest_strlist endpoints;
+    /* idempotency-key-lifetime (ISO-8601 duration, "PT30M"; floe__malloc'd,
+     * NULL if absent: the server does not support Idempotency-Key) */
+    char *idempotency_key_lifetime;
 } floe_rest_config;
 
 /* LoadTableResult / CommitTableResponse (metadata_location required there). */

@@ -25,6 +25,5 @@ int floe__rest_parse_ident(floe_arena *a, json_t *v, const char *path, floe_rest
 int floe__rest_check_schema(json_t *s, const char *path);
 int floe__rest_check_spec(json_t *s, const char *path);
 int floe__rest_check_sort_order(json_t *s, const char *path);
-int floe__rest_check_snapshot(json_t *s, const char *path);
 
 #endif

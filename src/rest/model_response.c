@@ -20,6 +20,8 @@ void floe__rest_config_free(floe_rest_config *c)
     floe__props_free(&c->defaults);
     floe__props_free(&c->overrides);
     floe__rest_strlist_free(&c->endpoints);
+    floe__free(c->idempotency_key_lifetime);
+    c->idempotency_key_lifetime = NULL;
 }
 
 void floe__rest_table_result_free(floe_rest_table_result *r)
@@ -76,6 +78,12 @@ json_t *floe__rest_config_to_json(const floe_rest_config *c)
                           "overrides", floe__rest_props_to_json(&c->overrides));
     if (o && c->endpoints.n &&
         json_object_set_new(o, "endpoints", strlist_to_json(&c->endpoints))) {
+        json_decref(o);
+        return NULL;
+    }
+    if (o && c->idempotency_key_lifetime &&
+        json_object_set_new(o, "idempotency-key-lifetime",
+                            json_string(c->idempotency_key_lifetime))) {
         json_decref(o);
         return NULL;
     }
@@ -244,6 +252,11 @@ int floe__rest_parse_config(floe_rest_config *out, const char *text, size_t len)
         rc = floe__rest_get_map(j, "CatalogConfig", "overrides", &out->overrides);
     if (rc >= 0)
         rc = strlist_from(j, "endpoints", false, &out->endpoints);
+    const char *life = NULL;
+    if (rc >= 0)
+        rc = floe__rest_get_str(j, "CatalogConfig", "idempotency-key-lifetime", false, &life);
+    if (rc >= 0 && life && !(out->idempotency_key_lifetime = floe__strdup(life)))
+        rc = floe__error_nomem();
     json_decref(j);
     if (rc < 0) {
         floe__rest_config_free(out);

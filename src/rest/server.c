@@ -37,7 +37,26 @@ struct floe_rest_server {
     unsigned shutdown_timeout_ms;
     int port;
     atomic_int inflight;
+    /* Idempotency-Key -> outcome (idem_entry), guarded by idem_lock */
+    pthread_mutex_t idem_lock;
+    pthread_cond_t idem_cv;
+    floe_strmap *idem;
+    int64_t idem_lifetime_ms;
 };
+
+/* One Idempotency-Key: the request it was first used for and, once
+ * finalized, the response replayed to every retry until it expires. */
+typedef struct idem_entry {
+    char key[40];  /* the map's key (maps borrow keys) */
+    char *request; /* "METHOD path" */
+    int64_t expires_ms;
+    bool done;
+    int status;
+    char *body;
+    size_t len;
+    bool json;
+    char etag[48];
+} idem_entry;
 
 /* Per-request state, created on the first handler call. */
 typedef struct req_ctx {
@@ -51,6 +70,12 @@ typedef struct req_ctx {
     char *path;
     floe_arena *arena;
     char etag[48]; /* set for table responses */
+    /* a mutation with an Idempotency-Key: the response is kept here too */
+    bool capture;
+    char *cap_body;
+    size_t cap_len;
+    bool cap_json;
+    bool cap_oom;
 } req_ctx;
 
 enum { M_GET, M_HEAD, M_POST, M_DELETE, M_OTHER };
@@ -73,6 +98,15 @@ static enum MHD_Result send_bytes(struct MHD_Connection *c, req_ctx *ctx, int st
         MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
     if (ctx->etag[0] && (status == 200 || status == 304))
         MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, ctx->etag);
+    if (ctx->capture && !ctx->cap_body && buf) {
+        ctx->cap_body = floe__malloc(len ? len : 1);
+        if (ctx->cap_body)
+            memcpy(ctx->cap_body, buf, len);
+        else
+            ctx->cap_oom = true;
+        ctx->cap_len = len;
+        ctx->cap_json = json;
+    }
     enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, r);
     MHD_destroy_response(r);
     ctx->status = status;
@@ -325,6 +359,9 @@ static enum MHD_Result h_config(route *r)
         rc = floe__rest_strlist_add(&cfg.endpoints, "POST /v1/{prefix}/transactions/commit");
     if (rc >= 0 && b->config)
         rc = b->config(b, warehouse, &cfg);
+    if (rc >= 0 && !(cfg.idempotency_key_lifetime =
+                         floe__sprintf("PT%lldS", (long long)(r->s->idem_lifetime_ms / 1000))))
+        rc = floe__error_nomem();
     enum MHD_Result ret = rc < 0 ? FAIL(R_OTHER, rc)
                                  : send_json(r->c, r->ctx, 200, floe__rest_config_to_json(&cfg));
     floe__rest_config_free(&cfg);
@@ -477,15 +514,53 @@ static enum MHD_Result h_list_tables(route *r)
 /* ETag of a table response: a metadata location names one immutable
  * metadata version, and the snapshots mode changes the body, so both go in
  * (spec: components/parameters/etag). Staged tables have none. */
-static void table_etag(req_ctx *ctx, const floe_rest_table_result *res, const char *mode)
+static void etag_of(req_ctx *ctx, const char *location, const char *mode)
 {
     ctx->etag[0] = '\0';
-    if (!res->metadata_location)
+    if (!location)
         return;
-    uint64_t h1 = floe__hash_bytes(res->metadata_location, strlen(res->metadata_location));
+    uint64_t h1 = floe__hash_bytes(location, strlen(location));
     uint64_t h2 = floe__hash_bytes(mode, strlen(mode)) ^ (h1 * 0x9e3779b97f4a7c15ULL);
     snprintf(ctx->etag, sizeof ctx->etag, "\"%016llx%016llx\"", (unsigned long long)h1,
              (unsigned long long)h2);
+}
+
+static void table_etag(req_ctx *ctx, const floe_rest_table_result *res, const char *mode)
+{
+    etag_of(ctx, res->metadata_location, mode);
+}
+
+/* Does an If-None-Match value match `etag` (RFC 9110 13.1.2: a list of
+ * entity tags compared weakly, or "*" for any current representation)? */
+static bool none_match_hit(const char *inm, const char *etag)
+{
+    if (!inm || !etag[0])
+        return false;
+    size_t elen = strlen(etag);
+    const char *p = inm;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (!*p)
+            return false;
+        if (*p == '*')
+            return true;
+        if (p[0] == 'W' && p[1] == '/')
+            p += 2;
+        const char *end = p;
+        if (*end == '"') {
+            end = strchr(p + 1, '"');
+            if (!end)
+                return false;
+            end++;
+        } else {
+            while (*end && *end != ',' && *end != ' ')
+                end++;
+        }
+        if ((size_t)(end - p) == elen && memcmp(p, etag, elen) == 0)
+            return true;
+        p = end;
+    }
 }
 
 static enum MHD_Result send_table(route *r, floe_rest_table_result *res, bool commit,
@@ -579,6 +654,19 @@ static enum MHD_Result h_table(route *r)
     }
     if (rc < 0)
         return FAIL(R_OTHER, rc);
+    const char *m = mode == FLOE_REST_SNAPSHOTS_REFS ? "refs" : "all";
+    const char *inm = MHD_lookup_connection_value(r->c, MHD_HEADER_KIND, "If-None-Match");
+    if (inm && r->method == M_GET && b->table_location) {
+        /* the cheap path of a freshness check: the pointer alone decides */
+        char *loc = NULL;
+        rc = b->table_location(b, &r->id, &loc);
+        if (rc < 0)
+            return FAIL(R_TABLE, rc);
+        etag_of(r->ctx, loc, m);
+        floe__free(loc);
+        if (none_match_hit(inm, r->ctx->etag))
+            return send_bytes(r->c, r->ctx, 304, NULL, 0, false);
+    }
     floe_rest_table_result res = {0};
     rc = b->load_table(b, &r->id, mode, &res);
     enum MHD_Result ret;
@@ -587,10 +675,8 @@ static enum MHD_Result h_table(route *r)
     else if (r->method == M_HEAD)
         ret = send_no_content(r->c, r->ctx);
     else {
-        const char *m = mode == FLOE_REST_SNAPSHOTS_REFS ? "refs" : "all";
         table_etag(r->ctx, &res, m);
-        const char *inm = MHD_lookup_connection_value(r->c, MHD_HEADER_KIND, "If-None-Match");
-        if (inm && r->ctx->etag[0] && strcmp(inm, r->ctx->etag) == 0)
+        if (none_match_hit(inm, r->ctx->etag))
             ret = send_bytes(r->c, r->ctx, 304, NULL, 0, false);
         else
             ret = send_table(r, &res, false, m);
@@ -826,6 +912,8 @@ static int method_of(const char *m)
     return M_OTHER;
 }
 
+static enum MHD_Result idempotent(route *r, const char *url, const char *key);
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
                                const char *method, const char *version, const char *upload_data,
                                size_t *upload_data_size, void **con_cls)
@@ -885,7 +973,153 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
                           "Request body exceeds the server limit");
     floe_error_clear();
     route r = {.c = c, .ctx = ctx, .s = s, .method = m};
+    const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
+    if (key && (m == M_POST || m == M_DELETE) && !strstr(url, "/v1/oauth/") &&
+        !strstr(url, "/metrics"))
+        return idempotent(&r, url, key);
     return dispatch(&r, url);
+}
+
+/* ---------------------------------------------------------------- Idempotency-Key */
+
+static void idem_free(idem_entry *e)
+{
+    if (e) {
+        floe__free(e->request);
+        floe__free(e->body);
+        floe__free(e);
+    }
+}
+
+/* OpenAPI components/parameters/idempotency-key: a UUID in string form. */
+static bool idem_key_ok(const char *k)
+{
+    if (strlen(k) != 36)
+        return false;
+    for (int i = 0; i < 36; i++) {
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        char ch = k[i];
+        if (dash ? ch != '-'
+                 : !((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
+                     (ch >= 'A' && ch <= 'F')))
+            return false;
+    }
+    return true;
+}
+
+/* Drop expired keys (called with idem_lock held). */
+static void idem_expire(floe_rest_server *s, int64_t now)
+{
+    size_t it = 0;
+    const char *k;
+    void *v;
+    floe_vec gone = FLOE_VEC_INIT(char *);
+    while (floe__strmap_next(s->idem, &it, &k, &v)) {
+        idem_entry *e = v;
+        char **slot = e->done && e->expires_ms <= now ? floe__vec_push(&gone) : NULL;
+        if (slot)
+            *slot = floe__strdup(k);
+    }
+    for (size_t i = 0; i < gone.len; i++) {
+        char *k2 = ((char **)gone.items)[i];
+        if (k2) {
+            idem_entry *e = floe__strmap_get(s->idem, k2);
+            floe__strmap_del(s->idem, k2);
+            idem_free(e);
+            floe__free(k2);
+        }
+    }
+    floe__vec_free(&gone);
+}
+
+static void idem_free_all(floe_rest_server *s)
+{
+    size_t it = 0;
+    const char *k;
+    void *v;
+    while (s->idem && floe__strmap_next(s->idem, &it, &k, &v))
+        idem_free(v);
+    floe__strmap_free(s->idem);
+    pthread_cond_destroy(&s->idem_cv);
+    pthread_mutex_destroy(&s->idem_lock);
+}
+
+static enum MHD_Result replay(route *r, const idem_entry *e)
+{
+    char *copy = e->body ? floe__malloc(e->len ? e->len : 1) : NULL;
+    if (e->body && !copy)
+        return send_bytes(r->c, r->ctx, 500, NULL, 0, false);
+    if (copy)
+        memcpy(copy, e->body, e->len);
+    snprintf(r->ctx->etag, sizeof r->ctx->etag, "%s", e->etag);
+    return send_bytes(r->c, r->ctx, e->status, copy, e->len, e->json);
+}
+
+/* Run a mutation once per Idempotency-Key: a key seen before replays the
+ * first final response (2xx, 4xx); a key still in flight waits for it; a
+ * 5xx is not kept, so a retry runs the request again. */
+static enum MHD_Result idempotent(route *r, const char *url, const char *key)
+{
+    floe_rest_server *s = r->s;
+    if (!idem_key_ok(key))
+        return send_error(r->c, r->ctx, r->method, 400, "BadRequestException",
+                          "Idempotency-Key must be a UUID (36 characters)");
+    char *request = floe__sprintf("%s %s", r->ctx->method, url);
+    if (!request)
+        return send_bytes(r->c, r->ctx, 500, NULL, 0, false);
+    int64_t now = floe__now_ms();
+    pthread_mutex_lock(&s->idem_lock);
+    idem_expire(s, now);
+    idem_entry *e;
+    while ((e = floe__strmap_get(s->idem, key)) && !e->done)
+        pthread_cond_wait(&s->idem_cv, &s->idem_lock);
+    if (e && strcmp(e->request, request) != 0) {
+        pthread_mutex_unlock(&s->idem_lock);
+        floe__free(request);
+        return send_error(r->c, r->ctx, r->method, 422, "UnprocessableEntityException",
+                          "Idempotency-Key was already used for a different request");
+    }
+    if (e) {
+        enum MHD_Result ret = replay(r, e);
+        pthread_mutex_unlock(&s->idem_lock);
+        floe__free(request);
+        return ret;
+    }
+    e = floe__calloc(1, sizeof *e);
+    if (e)
+        snprintf(e->key, sizeof e->key, "%s", key);
+    if (!e || floe__strmap_put(s->idem, e->key, e) < 0) {
+        pthread_mutex_unlock(&s->idem_lock);
+        floe__free(e);
+        floe__free(request);
+        return send_bytes(r->c, r->ctx, 503, NULL, 0, false);
+    }
+    e->request = request;
+    pthread_mutex_unlock(&s->idem_lock);
+
+    r->ctx->capture = true;
+    enum MHD_Result ret = dispatch(r, url);
+    int st = r->ctx->status;
+
+    pthread_mutex_lock(&s->idem_lock);
+    if (st >= 500 || st < 200 || r->ctx->cap_oom) {
+        /* not finalized: a retry runs it again */
+        floe__strmap_del(s->idem, key);
+        idem_free(e);
+        floe__free(r->ctx->cap_body);
+    } else {
+        e->done = true;
+        e->status = st;
+        e->body = r->ctx->cap_body;
+        e->len = r->ctx->cap_len;
+        e->json = r->ctx->cap_json;
+        snprintf(e->etag, sizeof e->etag, "%s", r->ctx->etag);
+        e->expires_ms = floe__now_ms() + s->idem_lifetime_ms;
+    }
+    r->ctx->cap_body = NULL;
+    pthread_cond_broadcast(&s->idem_cv);
+    pthread_mutex_unlock(&s->idem_lock);
+    return ret;
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -971,11 +1205,20 @@ int floe__rest_server_start(floe_rest_server **out, floe_rest_backend *backend,
     s->access_log = o.access_log;
     s->shutdown_timeout_ms = o.shutdown_timeout_ms ? o.shutdown_timeout_ms : 10000;
     atomic_init(&s->inflight, 0);
+    pthread_mutex_init(&s->idem_lock, NULL);
+    pthread_cond_init(&s->idem_cv, NULL);
+    s->idem_lifetime_ms = (int64_t)(o.idempotency_lifetime_s ? o.idempotency_lifetime_s : 1800) * 1000;
+    if (!(s->idem = floe__strmap_new())) {
+        floe__free(s);
+        freeaddrinfo(ai);
+        return floe__error_nomem();
+    }
     if (o.token) {
         s->auth = true;
         sha256(o.token, strlen(o.token), s->token_hash);
     }
     if (o.prefix && *o.prefix && !(s->prefix = floe__strdup(o.prefix))) {
+        idem_free_all(s);
         floe__free(s);
         freeaddrinfo(ai);
         return floe__error_nomem();
@@ -993,6 +1236,7 @@ int floe__rest_server_start(floe_rest_server **out, floe_rest_backend *backend,
     freeaddrinfo(ai);
     if (!s->daemon) {
         floe__free(s->prefix);
+        idem_free_all(s);
         floe__free(s);
         return floe__error(FLOE_EIO, "rest", "cannot listen on %s port %d", host, o.port);
     }
@@ -1024,5 +1268,6 @@ void floe__rest_server_stop(floe_rest_server *s)
     if (listen_fd != MHD_INVALID_SOCKET)
         close(listen_fd);
     floe__free(s->prefix);
+    idem_free_all(s);
     floe__free(s);
 }

@@ -4,7 +4,9 @@
  * (open-api/rest-catalog-open-api.yaml), on libmicrohttpd with a thread pool.
  * It authenticates (bearer token), bounds and validates every request, routes
  * it to a floe_rest_backend (rest/backend.h), and writes the spec's JSON
- * responses and IcebergErrorResponse errors.
+ * responses and IcebergErrorResponse errors. Mutations carrying an
+ * Idempotency-Key are run once: the final outcome (2xx and 4xx, never 5xx)
+ * is kept for the advertised lifetime and replayed to a retry.
  */
 #ifndef FLOE_REST_SERVER_H
 #define FLOE_REST_SERVER_H
@@ -23,9 +25,12 @@ typedef struct floe_rest_server_options {
     const char *prefix;           /* path prefix advertised in /v1/config; NULL = none */
     bool access_log;              /* one line per request on stderr (never any secret) */
     unsigned shutdown_timeout_ms; /* wait for in-flight requests on stop; 0 = 10 s */
+    /* How long an Idempotency-Key's outcome is kept and replayed
+     * (advertised as /v1/config idempotency-key-lifetime); 0 = 1800 s. */
+    unsigned idempotency_lifetime_s;
 } floe_rest_server_options;
 
-#define FLOE_REST_SERVER_OPTIONS_INIT {1, NULL, 0, 0, NULL, 0, NULL, false, 0}
+#define FLOE_REST_SERVER_OPTIONS_INIT {1, NULL, 0, 0, NULL, 0, NULL, false, 0, 0}
 
 /* Start serving. The backend is borrowed and must outlive the server.
  * FLOE_EINVALID for bad options (unparsable host, reserved prefix),

@@ -142,8 +142,7 @@ int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s)
 {
     floe_table_metadata *m = b->m;
     if (floe__metadata_snapshot(m, s->snapshot_id))
-        return bad("cannot add snapshot %lld: a snapshot with that id already exists",
-                   (long long)s->snapshot_id);
+        return bad("Snapshot already exists for id: %lld", (long long)s->snapshot_id);
     if (m->format_version >= 2) {
         if (!s->manifest_list_packed)
             return bad("cannot add snapshot %lld: missing manifest-list", (long long)s->snapshot_id);
@@ -151,7 +150,7 @@ int floe__mb_add_snapshot(floe_metadata_builder *b, const floe_snapshot *s)
             return bad("cannot add snapshot %lld: missing summary.operation",
                        (long long)s->snapshot_id);
         if (s->sequence_number <= m->last_sequence_number && s->has_parent)
-            return bad("cannot add snapshot with sequence number %lld older than last sequence "
+            return bad("Cannot add snapshot with sequence number %lld older than last sequence "
                        "number %lld",
                        (long long)s->sequence_number, (long long)m->last_sequence_number);
     }
@@ -189,7 +188,7 @@ int floe__mb_set_snapshot_ref(floe_metadata_builder *b, const floe_snapshot_ref 
     if (!ref->name || !*ref->name)
         return bad("a ref needs a name");
     if (!floe__metadata_snapshot(m, ref->snapshot_id))
-        return bad("cannot set %s to unknown snapshot: %lld", ref->name, (long long)ref->snapshot_id);
+        return bad("Cannot set %s to unknown snapshot: %lld", ref->name, (long long)ref->snapshot_id);
     if (ref->type == FLOE_REF_TAG &&
         (ref->has_min_snapshots_to_keep || ref->has_max_snapshot_age_ms))
         return bad("tags do not support setting minSnapshotsToKeep or maxSnapshotAgeMs (ref %s)",
@@ -338,11 +337,11 @@ int floe__mb_set_current_schema(floe_metadata_builder *b, int32_t id)
 {
     if (id == -1) {
         if (!b->has_last_schema)
-            return bad("cannot set last added schema: no schema has been added");
+            return bad("Cannot set last added schema: no schema has been added");
         id = b->last_schema;
     }
     if (!floe__metadata_schema(b->m, id))
-        return bad("cannot set current schema to unknown schema: %d", (int)id);
+        return bad("Cannot set current schema to unknown schema: %d", (int)id);
     b->m->current_schema_id = id;
     return 0;
 }
@@ -377,11 +376,11 @@ int floe__mb_set_default_spec(floe_metadata_builder *b, int32_t id)
 {
     if (id == -1) {
         if (!b->has_last_spec)
-            return bad("cannot set last added spec: no spec has been added");
+            return bad("Cannot set last added spec: no spec has been added");
         id = b->last_spec;
     }
     if (!floe__metadata_spec(b->m, id))
-        return bad("cannot set default partition spec to unknown spec: %d", (int)id);
+        return bad("Cannot set default partition spec to unknown spec: %d", (int)id);
     b->m->default_spec_id = id;
     return 0;
 }
@@ -423,11 +422,11 @@ int floe__mb_set_default_sort_order(floe_metadata_builder *b, int32_t id)
 {
     if (id == -1) {
         if (!b->has_last_order)
-            return bad("cannot set last added sort order: no sort order has been added");
+            return bad("Cannot set last added sort order: no sort order has been added");
         id = b->last_order;
     }
     if (!floe__metadata_sort_order(b->m, id))
-        return bad("cannot set default sort order to unknown order: %d", (int)id);
+        return bad("Cannot set default sort order to unknown order: %d", (int)id);
     b->m->default_sort_order_id = id;
     return 0;
 }

@@ -215,7 +215,7 @@ int floe__metadata_serialize(const floe_table_metadata *m, floe_buf *out)
 
 /* ---------------------------------------------------------------- catalog side */
 
-static void remove_quietly(floe_fileio *io, const char *const *uris, size_t n)
+void floe__table_remove_quietly(floe_fileio *io, const char *const *uris, size_t n)
 {
     if (n == 0)
         return;
@@ -242,10 +242,9 @@ static void remove_quietly(floe_fileio *io, const char *const *uris, size_t n)
     floe__free(msg);
 }
 
-int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident,
-                           const floe_table_metadata *base, const char *base_location,
-                           const floe_table_change *change, char **new_location,
-                           floe_table_metadata **new_metadata)
+int floe__table_commit_write(floe_fileio *io, const floe_table_metadata *base,
+                             const char *base_location, const floe_table_change *change,
+                             char **new_location, floe_table_metadata **new_metadata)
 {
     *new_location = NULL;
     *new_metadata = NULL;
@@ -273,12 +272,32 @@ int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident
              * to remove it (never visible: the pointer did not move) */
             if (rc != FLOE_EEXISTS) {
                 const char *one[] = {loc};
-                remove_quietly(io, one, 1);
+                floe__table_remove_quietly(io, one, 1);
             }
             floe__error_context("writing %s", loc);
         }
     }
     floe__buf_free(&text);
+    if (rc == 0) {
+        *new_location = loc;
+        *new_metadata = m;
+        return 0;
+    }
+    floe__metadata_free(m);
+    floe__free(loc);
+    return rc;
+}
+
+int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident,
+                           const floe_table_metadata *base, const char *base_location,
+                           const floe_table_change *change, char **new_location,
+                           floe_table_metadata **new_metadata)
+{
+    *new_location = NULL;
+    *new_metadata = NULL;
+    char *loc = NULL;
+    floe_table_metadata *m = NULL;
+    int rc = floe__table_commit_write(io, base, base_location, change, &loc, &m);
     if (rc == 0) {
         step("swap");
         rc = floe__catalog_commit_table_md(cat, ident, base_location, loc, base, m);
@@ -286,7 +305,7 @@ int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident
             step("committed");
         if (rc < 0 && rc != FLOE_ECOMMITUNKNOWN) {
             const char *one[] = {loc};
-            remove_quietly(io, one, 1);
+            floe__table_remove_quietly(io, one, 1);
         }
     }
     if (rc == 0 || rc == FLOE_ECOMMITUNKNOWN) {
@@ -388,7 +407,7 @@ static int read_policy(const floe_table_metadata *m, retry_policy *p)
 
 static void remove_written(floe_fileio *io, const floe_table_change *c)
 {
-    remove_quietly(io, c->written.items, c->written.len);
+    floe__table_remove_quietly(io, c->written.items, c->written.len);
 }
 
 int floe__table_commit(floe_table *t, floe_prepare_fn prepare, void *payload)

@@ -129,6 +129,18 @@ int floe__table_commit_sql(floe_catalog *cat, floe_fileio *io, const char *ident
                            const floe_table_change *change, char **new_location,
                            floe_table_metadata **new_metadata);
 
+/* The first half of floe__table_commit_sql: check the requirements on
+ * `base`, build and write the next metadata file (create-new); nothing is
+ * swapped. A caller swapping several tables at once (REST transactions)
+ * removes the file if its swap does not happen. */
+int floe__table_commit_write(floe_fileio *io, const floe_table_metadata *base,
+                             const char *base_location, const floe_table_change *change,
+                             char **new_location, floe_table_metadata **new_metadata);
+
+/* Remove files a failed commit wrote (NULL entries skipped), keeping the
+ * commit's error (cleanup failures only leave orphans). */
+void floe__table_remove_quietly(floe_fileio *io, const char *const *uris, size_t n);
+
 /* The catalog side of a REST `CommitTableRequest` for a table of a SQLite
  * catalog (what `floe serve` over a SQLite catalog does for
  * POST .../tables/{table}): parse `body` ({"requirements": [...],

@@ -84,15 +84,16 @@ static void resp_free(resp *r)
 
 static const char *extra_header; /* one more request header, for a test */
 
-/* method, full URL, body (NULL = none), token (NULL = no header). */
-static resp http_ex(const char *method, const char *url, const char *body, const char *token,
-                    bool as_is)
+/* method, full URL, body (NULL = none), token (NULL = no header), one more
+ * header line (NULL = none). */
+static resp http_h(const char *method, const char *url, const char *body, const char *token,
+                   bool as_is, const char *hdr)
 {
     resp r = {0};
     CURL *c = curl_easy_init();
     struct curl_slist *h = NULL;
-    if (extra_header)
-        h = curl_slist_append(h, extra_header);
+    if (hdr)
+        h = curl_slist_append(h, hdr);
     char auth[256];
     if (token) {
         snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
@@ -122,6 +123,19 @@ static resp http_ex(const char *method, const char *url, const char *body, const
     if (r.body && r.len)
         r.json = json_loads(r.body, 0, NULL);
     return r;
+}
+
+static resp http_ex(const char *method, const char *url, const char *body, const char *token,
+                    bool as_is)
+{
+    return http_h(method, url, body, token, as_is, extra_header);
+}
+
+static resp http_with(const char *method, const char *path, const char *body, const char *hdr)
+{
+    char url[1280];
+    snprintf(url, sizeof url, "%s%s", base, path);
+    return http_h(method, url, body, TOKEN, false, hdr);
 }
 
 static resp http(const char *method, const char *path, const char *body)
@@ -161,7 +175,8 @@ static void start(void)
     o.prefix = "cat";
     o.max_body = 64 * 1024;
     o.threads = 4;
-    if (floe__rest_backend_mem_new(&be, "s3://wh") < 0 ||
+    o.idempotency_lifetime_s = 2;
+    if (floe__rest_backend_memory_new(&be, "s3://wh") < 0 ||
         floe__rest_server_start(&srv, be, &o) < 0) {
         ft_fail(__FILE__, __LINE__, "server start: %s", ft_floe_err());
         return;
@@ -207,8 +222,29 @@ static void test_config(void)
     FT_EQ_STR(json_string_value(json_object_get(json_object_get(r.json, "overrides"), "prefix")),
               "cat");
     FT_CHECK(json_is_object(json_object_get(r.json, "defaults")));
+    /* exactly the routes served, in the spec's "<verb> <path>" form */
+    static const char *const want[] = {
+        "GET /v1/{prefix}/namespaces",
+        "POST /v1/{prefix}/namespaces",
+        "GET /v1/{prefix}/namespaces/{namespace}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}",
+        "POST /v1/{prefix}/namespaces/{namespace}/properties",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "POST /v1/{prefix}/namespaces/{namespace}/register",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
+        "POST /v1/{prefix}/tables/rename",
+        "POST /v1/{prefix}/transactions/commit",
+    };
     json_t *ep = json_object_get(r.json, "endpoints");
-    FT_CHECK(json_array_size(ep) >= 15);
+    FT_EQ_INT(json_array_size(ep), FT_N(want));
+    for (size_t i = 0; i < FT_N(want) && i < json_array_size(ep); i++)
+        FT_EQ_STR(json_string_value(json_array_get(ep, i)), want[i]);
     resp_free(&r);
     r = http_ex("POST", url, "{}", TOKEN, false);
     EXPECT_ERROR(r, 405, "UnsupportedOperationException");
@@ -396,7 +432,8 @@ static void test_tables(void)
     json_t *md = json_object_get(r.json, "metadata");
     FT_EQ_INT(json_integer_value(json_object_get(md, "format-version")), 2);
     FT_EQ_INT(json_integer_value(json_object_get(md, "last-column-id")), 2);
-    FT_EQ_STR(json_string_value(json_object_get(md, "location")), "s3://wh/tb/t");
+    /* the catalog's default location: <warehouse>/<namespace>.db/<table> */
+    FT_EQ_STR(json_string_value(json_object_get(md, "location")), "s3://wh/tb.db/t");
     char uuid[64];
     snprintf(uuid, sizeof uuid, "%s", json_string_value(json_object_get(md, "table-uuid")));
     char loc0[512];
@@ -491,7 +528,28 @@ static void test_tables(void)
     r = http("GET", "/namespaces/tb/tables/t", NULL);
     FT_EQ_INT(r.status, 304);
     FT_CHECK(r.len == 0);
+    FT_EQ_STR(r.etag, etag); /* a 304 repeats the tag */
     resp_free(&r);
+    /* RFC 9110: a list of tags, weak comparison, "*" */
+    char list[200];
+    snprintf(list, sizeof list, "If-None-Match: \"other\", W/%s", etag);
+    extra_header = list;
+    r = http("GET", "/namespaces/tb/tables/t", NULL);
+    FT_EQ_INT(r.status, 304);
+    resp_free(&r);
+    extra_header = "If-None-Match: *";
+    r = http("GET", "/namespaces/tb/tables/t", NULL);
+    FT_EQ_INT(r.status, 304);
+    resp_free(&r);
+    r = http("GET", "/namespaces/tb/tables/zz", NULL);
+    EXPECT_ERROR(r, 404, "NoSuchTableException"); /* no table, no 304 */
+    resp_free(&r);
+    extra_header = "If-None-Match: \"stale\"";
+    r = http("GET", "/namespaces/tb/tables/t", NULL);
+    FT_EQ_INT(r.status, 200);
+    FT_EQ_STR(r.etag, etag);
+    resp_free(&r);
+    extra_header = inm;
     r = http("GET", "/namespaces/tb/tables/t?snapshots=refs", NULL);
     FT_EQ_INT(r.status, 200); /* another representation, another tag */
     FT_CHECK(strcmp(r.etag, etag) != 0);
@@ -585,11 +643,12 @@ static void test_tables(void)
     EXPECT_ERROR(r, 400, "BadRequestException");
     resp_free(&r);
 
-    /* register: the s3:// warehouse is not local, so no file is ever read;
-     * (registration itself is tested in test_backend_mem) */
+    /* register: only files inside the warehouse (here the memory FileIO's
+     * s3://wh/...) are read, never /etc/passwd (registration itself is
+     * tested in test_backend_memory) */
     r = http("POST", "/namespaces/tb/register",
              "{\"name\":\"reg\",\"metadata-location\":\"/etc/passwd\"}");
-    EXPECT_ERROR(r, 406, "UnsupportedOperationException");
+    EXPECT_ERROR(r, 400, "BadRequestException");
     FT_CHECK(r.body && !strstr(r.body, "root"));
     resp_free(&r);
     create_table("tb", "reg");
@@ -708,6 +767,113 @@ static void test_transactions(void)
     FT_EQ_STR(json_string_value(json_object_get(
                   json_object_get(json_object_get(r.json, "metadata"), "properties"), "k")),
               "1");
+    resp_free(&r);
+}
+
+typedef struct idem_racer {
+    const char *key;
+    long status;
+    char body[4096];
+} idem_racer;
+
+static const char idem_commit[] =
+    "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":"
+    "{\"n\":\"1\"}}]}";
+
+static void *idem_race(void *p)
+{
+    idem_racer *ir = p;
+    char h[100];
+    snprintf(h, sizeof h, "Idempotency-Key: %s", ir->key);
+    resp r = http_with("POST", "/namespaces/idem/tables/t", idem_commit, h);
+    ir->status = r.status;
+    snprintf(ir->body, sizeof ir->body, "%s", r.body ? r.body : "");
+    resp_free(&r);
+    return NULL;
+}
+
+static int metadata_log_len(void)
+{
+    resp r = http("GET", "/namespaces/idem/tables/t", NULL);
+    int n = (int)json_array_size(json_object_get(json_object_get(r.json, "metadata"),
+                                                 "metadata-log"));
+    resp_free(&r);
+    return n;
+}
+
+/* Idempotency-Key: advertised lifetime, one application per key (also for
+ * two clients racing with one key), the first response replayed, keys
+ * expire, a key reused for another request is refused, 4xx are final. */
+static void test_idempotency(void)
+{
+    start();
+    resp r = http_ex("GET", root, NULL, TOKEN, false);
+    resp_free(&r);
+    char url[256];
+    snprintf(url, sizeof url, "%s/v1/config", root);
+    r = http_ex("GET", url, NULL, TOKEN, false);
+    FT_EQ_STR(json_string_value(json_object_get(r.json, "idempotency-key-lifetime")), "PT2S");
+    resp_free(&r);
+    create_ns("idem");
+    create_table("idem", "t");
+    int n0 = metadata_log_len();
+
+    static const char k1[] = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    idem_racer rs[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        rs[i].key = k1;
+        rs[i].status = 0;
+        pthread_create(&th[i], NULL, idem_race, &rs[i]);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < 4; i++) {
+        FT_EQ_INT(rs[i].status, 200);
+        FT_EQ_STR(rs[i].body, rs[0].body); /* the first response, replayed */
+    }
+    FT_EQ_INT(metadata_log_len(), n0 + 1); /* applied once */
+
+    /* the same key on another request: refused, nothing runs */
+    r = http_with("POST", "/namespaces/idem/tables/t",
+                  "{\"requirements\":[],\"updates\":[]}",
+                  "Idempotency-Key: 017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    FT_EQ_INT(r.status, 200); /* same method and path: the stored outcome */
+    resp_free(&r);
+    r = http_with("DELETE", "/namespaces/idem/tables/t", NULL,
+                  "Idempotency-Key: 017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    EXPECT_ERROR(r, 422, "UnprocessableEntityException");
+    resp_free(&r);
+    r = http_with("POST", "/namespaces/idem/tables/t", idem_commit, "Idempotency-Key: nope");
+    EXPECT_ERROR(r, 400, "BadRequestException");
+    resp_free(&r);
+
+    /* a deterministic 4xx is final too: replayed, even once it would succeed */
+    static const char k2[] = "017f22e2-79b0-7cc3-98c4-dc0c0c073990";
+    r = http_with("POST", "/namespaces", "{\"namespace\":[\"idem\"]}",
+                  "Idempotency-Key: 017f22e2-79b0-7cc3-98c4-dc0c0c073990");
+    EXPECT_ERROR(r, 409, "AlreadyExistsException");
+    resp_free(&r);
+    r = http("DELETE", "/namespaces/idem/tables/t", NULL);
+    FT_EQ_INT(r.status, 204);
+    resp_free(&r);
+    r = http("DELETE", "/namespaces/idem", NULL);
+    FT_EQ_INT(r.status, 204);
+    resp_free(&r);
+    char h2[100];
+    snprintf(h2, sizeof h2, "Idempotency-Key: %s", k2);
+    r = http_with("POST", "/namespaces", "{\"namespace\":[\"idem\"]}", h2);
+    EXPECT_ERROR(r, 409, "AlreadyExistsException");
+    resp_free(&r);
+    r = http("HEAD", "/namespaces/idem", NULL);
+    FT_EQ_INT(r.status, 404); /* the replay created nothing */
+    resp_free(&r);
+
+    /* expired keys run again */
+    struct timespec ts = {2, 300 * 1000000};
+    nanosleep(&ts, NULL);
+    r = http_with("POST", "/namespaces", "{\"namespace\":[\"idem\"]}", h2);
+    FT_EQ_INT(r.status, 200);
     resp_free(&r);
 }
 
@@ -940,7 +1106,7 @@ static void test_options(void)
 {
     floe_rest_backend *b = NULL;
     floe_rest_server *s = NULL;
-    FT_OK(floe__rest_backend_mem_new(&b, NULL));
+    FT_OK(floe__rest_backend_memory_new(&b, NULL));
     floe_rest_server_options o = FLOE_REST_SERVER_OPTIONS_INIT;
     o.prefix = "namespaces";
     FT_EQ_INT(floe__rest_server_start(&s, b, &o), FLOE_EINVALID);
@@ -972,6 +1138,7 @@ static const ft_case cases[] = {
     {"tables", test_tables},
     {"concurrent_commits", test_concurrent_commits},
     {"transactions", test_transactions},
+    {"idempotency", test_idempotency},
     {"auth", test_auth},
     {"limits_and_json", test_limits_and_json},
     {"identifiers", test_identifiers},

@@ -162,7 +162,7 @@ static void test_rejections(void)
     FT_ERR_CONTAINS("older than last sequence number 1");
     floe_snapshot_ref r = {.name = "dev", .snapshot_id = 77, .type = FLOE_REF_BRANCH};
     FT_EQ_INT(floe__mb_set_snapshot_ref(b, &r), FLOE_EINVALID);
-    FT_ERR_CONTAINS("cannot set dev to unknown snapshot: 77");
+    FT_ERR_CONTAINS("Cannot set dev to unknown snapshot: 77");
     floe_snapshot_ref t = {.name = "t", .snapshot_id = BASE_SNAP, .type = FLOE_REF_TAG,
                            .has_min_snapshots_to_keep = true, .min_snapshots_to_keep = 1};
     FT_EQ_INT(floe__mb_set_snapshot_ref(b, &t), FLOE_EINVALID);
