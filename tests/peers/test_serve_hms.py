@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """`floe serve --catalog-uri thrift://HOST:PORT --warehouse DIR`: the REST catalog in front of a
-real Hive Metastore (Apache Hive 2.3.9, started by test_hms.py's launcher). PyIceberg's
+real Hive Metastore (Apache Hive 2.3.9, the session fixture `hms` of conftest.py). PyIceberg's
 RestCatalog and Spark's REST catalog work through floe serve; Spark's HiveCatalog on the same
 metastore sees the same tables and snapshots (and floe serve sees what it writes).
 """
@@ -11,11 +11,10 @@ import subprocess
 import pytest
 
 from conftest import add_catalog, rest_props, uniq, unavailable
-from test_hms import hms  # noqa: F401  (the session's metastore fixture)
 
 
 @pytest.fixture
-def serve_hms(floe_bin, hms, tmp_path):  # noqa: F811
+def serve_hms(floe_bin, hms, tmp_path):
     wh = tmp_path / "wh"
     wh.mkdir()
     log = open(tmp_path / "serve.log", "w+")
@@ -34,7 +33,7 @@ def serve_hms(floe_bin, hms, tmp_path):  # noqa: F811
     p.wait(15)
 
 
-def test_pyiceberg_and_spark_rest_over_hms(spark, hms, serve_hms, caplog):  # noqa: F811
+def test_pyiceberg_and_spark_rest_over_hms(spark, hms, serve_hms, caplog):
     try:
         import pyarrow as pa
         from pyiceberg.catalog.rest import RestCatalog
