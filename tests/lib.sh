@@ -11,7 +11,7 @@ eq() { if [ "$2" == "$3" ]; then ok; else bad "$1"; printf -- '--- expected\n%s\
 has() { if grep -qF -- "$3" <<<"$2"; then ok; else bad "$1: missing '$3' in: $2"; fi; }
 # serve_start DIR ARGS...: `floe serve ARGS --port 0` in the background (output in
 # DIR/serve.out, DIR/serve.err); sets pid (kill it in the EXIT trap) and U, the
-# http://127.0.0.1:PORT it listens on; exits 77 (skipped) when it does not start.
+# http://127.0.0.1:PORT it listens on; a server that does not start fails the test.
 serve_start() {
   local d=$1 port=
   shift
@@ -20,6 +20,6 @@ serve_start() {
   for _ in $(seq 1 100); do
     port=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$d/serve.out"); [ -n "$port" ] && break; sleep 0.05
   done
-  if [ -z "$port" ]; then echo "skipped: floe serve did not start: $(cat "$d/serve.err")"; exit 77; fi
+  if [ -z "$port" ]; then echo "FAIL floe serve did not start: $(cat "$d/serve.err")"; echo "0 passed, 1 failed"; exit 1; fi
   U="http://127.0.0.1:$port"
 }

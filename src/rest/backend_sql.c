@@ -488,25 +488,7 @@ static int lookup(sql_backend *s, const char *ident, char **loc)
     return rc;
 }
 
-static int sql_load_table(floe_rest_backend *b, const floe_rest_ident *id,
-                          floe_rest_snapshots_mode mode, floe_rest_table_result *out)
-{
-    sql_backend *s = sb(b);
-    if (check_levels(&id->ns) < 0)
-        return floe__rest_no_such_table(id);
-    char *ident = ident_string(id);
-    if (!ident)
-        return FLOE_ENOMEM;
-    char *loc = NULL;
-    int rc = lookup(s, ident, &loc);
-    floe__free(ident);
-    if (rc == FLOE_ENOTFOUND)
-        return floe__rest_no_such_table(id);
-    if (rc < 0)
-        return rc;
-    return fill_result(s, loc, mode, out);
-}
-
+/* The metadata location of a table (FLOE_ENOTFOUND: NoSuchTableException). */
 static int sql_table_location(floe_rest_backend *b, const floe_rest_ident *id, char **location)
 {
     sql_backend *s = sb(b);
@@ -521,19 +503,20 @@ static int sql_table_location(floe_rest_backend *b, const floe_rest_ident *id, c
     return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
 }
 
+static int sql_load_table(floe_rest_backend *b, const floe_rest_ident *id,
+                          floe_rest_snapshots_mode mode, floe_rest_table_result *out)
+{
+    char *loc = NULL;
+    FLOE_TRY(sql_table_location(b, id, &loc));
+    return fill_result(sb(b), loc, mode, out);
+}
+
 static int sql_table_exists(floe_rest_backend *b, const floe_rest_ident *id)
 {
-    sql_backend *s = sb(b);
-    if (check_levels(&id->ns) < 0)
-        return floe__rest_no_such_table(id);
-    char *ident = ident_string(id);
-    if (!ident)
-        return FLOE_ENOMEM;
     char *loc = NULL;
-    int rc = lookup(s, ident, &loc);
-    floe__free(ident);
+    int rc = sql_table_location(b, id, &loc);
     floe__free(loc);
-    return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
+    return rc;
 }
 
 /* A CreateTableRequest payload (schema, partition-spec, write-order) as
