@@ -42,6 +42,7 @@ struct floe_rest_server {
     pthread_cond_t idem_cv;
     floe_strmap *idem;
     int64_t idem_lifetime_ms;
+    int64_t idem_next_expiry_ms; /* no stored outcome expires before this */
 };
 
 /* One Idempotency-Key: the request it was first used for and, once
@@ -1007,19 +1008,26 @@ static bool idem_key_ok(const char *k)
     return true;
 }
 
-/* Drop expired keys (called with idem_lock held). */
+/* Drop expired keys (called with idem_lock held). The map is walked only
+ * once the earliest stored outcome has expired, not on every request. */
 static void idem_expire(floe_rest_server *s, int64_t now)
 {
+    if (now < s->idem_next_expiry_ms)
+        return;
     size_t it = 0;
     const char *k;
     void *v;
     floe_vec gone = FLOE_VEC_INIT(char *);
+    int64_t next = INT64_MAX;
     while (floe__strmap_next(s->idem, &it, &k, &v)) {
         idem_entry *e = v;
         char **slot = e->done && e->expires_ms <= now ? floe__vec_push(&gone) : NULL;
         if (slot)
             *slot = floe__strdup(k);
+        else if (e->done && e->expires_ms < next)
+            next = e->expires_ms;
     }
+    s->idem_next_expiry_ms = next;
     for (size_t i = 0; i < gone.len; i++) {
         char *k2 = ((char **)gone.items)[i];
         if (k2) {
@@ -1115,6 +1123,8 @@ static enum MHD_Result idempotent(route *r, const char *url, const char *key)
         e->json = r->ctx->cap_json;
         snprintf(e->etag, sizeof e->etag, "%s", r->ctx->etag);
         e->expires_ms = floe__now_ms() + s->idem_lifetime_ms;
+        if (e->expires_ms < s->idem_next_expiry_ms)
+            s->idem_next_expiry_ms = e->expires_ms;
     }
     r->ctx->cap_body = NULL;
     pthread_cond_broadcast(&s->idem_cv);
