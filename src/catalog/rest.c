@@ -205,8 +205,10 @@ static int http_error(const resp *rs, bool commit, const char *what)
 {
     floe_rest_error e;
     char *msg = NULL;
+    floe_error_kind kind = FLOE_KIND_NONE; /* the server's exception, where floe has it */
     if (rs->body.len && floe__rest_parse_error(&e, (const char *)rs->body.ptr, rs->body.len) == 0) {
         msg = floe__sprintf("%s: %s", e.type, e.message);
+        kind = floe__error_kind_named(e.type);
         floe__rest_error_free(&e);
     }
     floe_error_clear();
@@ -225,8 +227,8 @@ static int http_error(const resp *rs, bool commit, const char *what)
         code = FLOE_EUNSUPPORTED;
     else
         code = FLOE_EIO;
-    int rc = floe__error(code, "catalog", "REST %s: HTTP %ld %s%s", what, st, m,
-                         st == 401 || st == 403 ? " (not authorized)" : "");
+    int rc = floe__error_as(code, kind, "catalog", "REST %s: HTTP %ld %s%s", what, st, m,
+                            st == 401 || st == 403 ? " (not authorized)" : "");
     floe__free(msg);
     return rc;
 }
@@ -478,7 +480,8 @@ static int rest_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
     resp rs;
     int rc = request(r, "GET", ns, NULL, NULL, NULL, 0, false, "load namespace", &rs);
     if (rc == FLOE_ENOTFOUND)
-        return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                              "Namespace does not exist: %s", ns);
     FLOE_TRY(rc);
     json_t *j;
     rc = load_json(&rs, &j, "load namespace");
@@ -622,7 +625,8 @@ static int rest_update_namespace(floe_catalog *c, const char *ns, const floe_pro
     }
     int rc = post_json(r, ns, NULL, "/properties", j, "update namespace", NULL);
     if (rc == FLOE_ENOTFOUND)
-        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Namespace does not exist: %s", ns);
     return rc;
 }
 
@@ -631,9 +635,11 @@ static int rest_drop_namespace(floe_catalog *c, const char *ns)
     rest_cat *r = rc_of(c);
     int rc = request(r, "DELETE", ns, NULL, NULL, NULL, 0, false, "drop namespace", NULL);
     if (rc == FLOE_ENOTFOUND)
-        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Namespace does not exist: %s", ns);
     else if (rc == FLOE_EEXISTS) /* 409 NamespaceNotEmptyException */
-        rc = floe__error(FLOE_EINVALID, "catalog", "Namespace %s is not empty.", ns);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_NAMESPACE_NOT_EMPTY, "catalog",
+                            "Namespace %s is not empty.", ns);
     return rc;
 }
 
@@ -657,7 +663,8 @@ static int result_location(const resp *rs, char **location, const char *what)
 
 static int no_table(const char *ns, const char *name)
 {
-    return floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s", ns, name);
+    return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE, "catalog",
+                          "Table does not exist: %s.%s", ns, name);
 }
 
 static void entry_free(etag_entry *e)
@@ -751,7 +758,8 @@ static int rest_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
         rc = list_paged(r, (char *)url.ptr, "identifiers", true, out);
     floe__buf_free(&url);
     if (rc == FLOE_ENOTFOUND)
-        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Namespace does not exist: %s", ns);
     return rc;
 }
 
@@ -950,7 +958,8 @@ static int rest_create_table(floe_catalog *c, const char *ns, const char *name,
     if (rc == FLOE_EEXISTS)
         return floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
     if (rc == FLOE_ENOTFOUND)
-        return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                              "Namespace does not exist: %s", ns);
     FLOE_TRY(rc);
     rc = result_location(&rs, new_location, "create table");
     floe__buf_free(&rs.body);

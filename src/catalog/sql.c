@@ -291,8 +291,8 @@ static char *elsewhere(floe_catalog *c, const char *ns, const char *name)
 static int ns_missing(floe_catalog *c, const char *ns)
 {
     char *hint = elsewhere(c, ns, NULL);
-    int rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s%s", ns,
-                         hint ? hint : "");
+    int rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Namespace does not exist: %s%s", ns, hint ? hint : "");
     floe__free(hint);
     return rc;
 }
@@ -487,13 +487,13 @@ static int sql_drop_namespace(floe_catalog *c, const char *ns)
         const char *v[] = {c->name, ns};
         rc = query_int(s, NS_COUNT_TABLES_SQL, 2, v, &ntables);
         if (rc == 0 && ntables > 0)
-            rc = floe__error(FLOE_EINVALID, "catalog",
-                             "Namespace %s is not empty. Contains %lld table(s).", ns,
-                             (long long)ntables);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_NAMESPACE_NOT_EMPTY, "catalog",
+                                "Namespace %s is not empty. Contains %lld table(s).", ns,
+                                (long long)ntables);
         if (rc == 0 && children.len > 0)
-            rc = floe__error(FLOE_EINVALID, "catalog",
-                             "Namespace %s is not empty. Contains %zu namespace(s).", ns,
-                             children.len);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_NAMESPACE_NOT_EMPTY, "catalog",
+                                "Namespace %s is not empty. Contains %zu namespace(s).", ns,
+                                children.len);
         if (rc == 0)
             rc = run(s, NS_DELETE_ALL_SQL, 2, v, NULL, NULL);
     }
@@ -508,8 +508,8 @@ static int sql_drop_namespace(floe_catalog *c, const char *ns)
 static int table_missing(floe_catalog *c, const char *ns, const char *name)
 {
     char *hint = elsewhere(c, ns, name);
-    int rc = floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s%s", ns, name,
-                         hint ? hint : "");
+    int rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE, "catalog",
+                            "Table does not exist: %s.%s%s", ns, name, hint ? hint : "");
     floe__free(hint);
     return rc;
 }
@@ -518,7 +518,8 @@ int floe__catalog_namespace_missing(floe_catalog *c, const char *ns)
 {
     if (c && c->ops == &sql_ops)
         return ns_missing(c, ns);
-    return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                          "Namespace does not exist: %s", ns);
 }
 
 static int sql_register_table(floe_catalog *c, const char *ns, const char *name, const char *loc)

@@ -131,9 +131,9 @@ int floe__expire_plan(floe_expire_plan *p, const floe_table_metadata *base,
             if (ref_kept[i] && base->refs[i].snapshot_id == o->snapshot_ids[k])
                 rc = floe__buf_printf(&names, "%s%s", names.len ? ", " : "", base->refs[i].name);
         if (rc == 0 && names.len)
-            rc = floe__error(FLOE_EINVALID, "maint",
-                             "Cannot expire %lld. Still referenced by refs: [%s]",
-                             (long long)o->snapshot_ids[k], names.ptr);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_ILLEGAL_ARGUMENT, "maint",
+                                "Cannot expire %lld. Still referenced by refs: [%s]",
+                                (long long)o->snapshot_ids[k], names.ptr);
         floe__buf_free(&names);
     }
     /* retained refs: their heads, and each branch's ancestors per policy */

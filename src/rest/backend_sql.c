@@ -116,33 +116,37 @@ static char *ns_text(const floe_rest_namespace *ns, char *buf, size_t n)
 }
 
 /* "<what>: a.b" or "<what>: a.b.t" in subsystem `sub`. */
-static int named_error(int code, const char *sub, const char *what, const floe_rest_namespace *ns,
-                       const char *name)
+static int named_error(int code, floe_error_kind kind, const char *sub, const char *what,
+                       const floe_rest_namespace *ns, const char *name)
 {
     char b[600];
     ns_text(ns, b, sizeof b);
-    return name ? floe__error(code, sub, "%s: %s.%s", what, b, name)
-                : floe__error(code, sub, "%s: %s", what, b);
+    return name ? floe__error_as(code, kind, sub, "%s: %s.%s", what, b, name)
+                : floe__error_as(code, kind, sub, "%s: %s", what, b);
 }
 
 int floe__rest_no_such_namespace(const floe_rest_namespace *ns)
 {
-    return named_error(FLOE_ENOTFOUND, "namespace", "Namespace does not exist", ns, NULL);
+    return named_error(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "namespace",
+                       "Namespace does not exist", ns, NULL);
 }
 
 int floe__rest_no_such_table(const floe_rest_ident *id)
 {
-    return named_error(FLOE_ENOTFOUND, "table", "Table does not exist", &id->ns, id->name);
+    return named_error(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE, "table", "Table does not exist",
+                       &id->ns, id->name);
 }
 
 int floe__rest_namespace_exists(const floe_rest_namespace *ns)
 {
-    return named_error(FLOE_EEXISTS, "namespace", "Namespace already exists", ns, NULL);
+    return named_error(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "namespace",
+                       "Namespace already exists", ns, NULL);
 }
 
 int floe__rest_table_exists_error(const floe_rest_ident *id)
 {
-    return named_error(FLOE_EEXISTS, "table", "Table already exists", &id->ns, id->name);
+    return named_error(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "table", "Table already exists",
+                       &id->ns, id->name);
 }
 
 void floe__rest_backend_free(floe_rest_backend *b)

@@ -373,9 +373,11 @@ int floe__sql_parse_call(sql_parser *p, floe_sql_stmt *st)
     const char *cat = p->opt->catalog_name ? p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
     if (np == 3) {
         cat = floe__sql_catalog_named(p, parts[0]);
-        if (!cat)
-            return floe__sql_err_at(FLOE_ENOTFOUND, p->script, p->t[at].pos,
-                                    "Catalog '%s' not found", parts[0]);
+        if (!cat) {
+            floe__sql_err_at(FLOE_ENOTFOUND, p->script, p->t[at].pos, "Catalog '%s' not found",
+                             parts[0]);
+            return floe__error_set_kind(FLOE_KIND_CATALOG_NOT_FOUND);
+        }
         parts++;
         np--;
     }

@@ -526,8 +526,9 @@ int floe__sort_order_bind(const floe_table_metadata *base, const floe_sort_term 
             floe_buf b = FLOE_BUF_INIT;
             int rc = floe__type_java(schema->root, &b);
             if (rc == 0)
-                rc = floe__error(FLOE_EINVALID, "evolve", "Cannot find field '%s' in struct: %s",
-                                 t->column ? t->column : "null", b.ptr ? b.ptr : "");
+                rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
+                                    "Cannot find field '%s' in struct: %s",
+                                    t->column ? t->column : "null", b.ptr ? b.ptr : "");
             floe__buf_free(&b);
             return rc;
         }
@@ -535,9 +536,9 @@ int floe__sort_order_bind(const floe_table_metadata *base, const floe_sort_term 
                                        &f[i].transform));
         if (floe_type_is_nested(src->type) || f[i].transform.kind == FLOE_TR_UNKNOWN ||
             !floe_transform_result_type(&f[i].transform, src->type))
-            return floe__error(FLOE_EINVALID, "evolve",
-                               "Cannot bind: %s cannot transform %s values from '%s'",
-                               f[i].transform.name, floe__type_name(src->type->id), t->column);
+            return floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
+                                  "Cannot bind: %s cannot transform %s values from '%s'",
+                                  f[i].transform.name, floe__type_name(src->type->id), t->column);
         f[i].source_id = src->id;
         f[i].descending = t->descending;
         f[i].nulls_first = t->nulls_first;

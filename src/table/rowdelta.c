@@ -835,8 +835,8 @@ static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, si
     const floe_table_metadata *m = op->t->metadata;
     const floe_snapshot *snap = floe__metadata_snapshot(m, op->base_id);
     if (!snap)
-        return floe__error(FLOE_ENOTFOUND, "table", "Cannot find snapshot with ID %lld",
-                           (long long)op->base_id);
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, "table",
+                              "Cannot find snapshot with ID %lld", (long long)op->base_id);
     floe_scan_plan_options po;
     memset(&po, 0, sizeof po);
     po.threads = 1;
