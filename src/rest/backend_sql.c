@@ -849,6 +849,28 @@ static int sql_commit_transaction(floe_rest_backend *b,
     return rc;
 }
 
+/* A table handle over the backend's FileIO, for server-side planning. */
+static int sql_open_table(floe_rest_backend *b, const floe_rest_ident *id, floe_table **out)
+{
+    sql_backend *s = sb(b);
+    *out = NULL;
+    if (check_levels(&id->ns) < 0)
+        return floe__rest_no_such_table(id);
+    char *ident = ident_string(id);
+    if (!ident)
+        return FLOE_ENOMEM;
+    floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+    o.io = s->io;
+    pthread_mutex_lock(&s->lock);
+    int rc = floe_table_load(out, s->cat, ident, &o);
+    pthread_mutex_unlock(&s->lock);
+    floe__free(ident);
+    if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
+        strstr(floe_error_last()->message, "Table does not exist"))
+        rc = floe__rest_no_such_table(id);
+    return rc;
+}
+
 static int sql_drop_table(floe_rest_backend *b, const floe_rest_ident *id, bool purge)
 {
     sql_backend *s = sb(b);
@@ -1018,6 +1040,7 @@ static int backend_new(floe_rest_backend **out, floe_catalog *cat, floe_fileio *
     b->register_table = sql_register_table;
     /* advertised (and routed) only where every pointer swaps at once */
     b->commit_transaction = floe__catalog_commits_tables(cat) ? sql_commit_transaction : NULL;
+    b->open_table = sql_open_table;
     size_t n = strlen(root);
     while (n > 1 && root[n - 1] == '/')
         n--;
