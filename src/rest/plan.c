@@ -154,6 +154,17 @@ static void evict(floe_rest_plans *p, int64_t now)
 
 /* ---------------------------------------------------------------- the request */
 
+/* A request body as a JSON tree (a malformed one is the client's error). */
+static int parse_body(floe_json **root, const char *body, size_t len, const char *what)
+{
+    int rc = floe__json_parse(root, body && len ? body : "{}", body && len ? len : 2, what);
+    if (rc == FLOE_ECORRUPT) {
+        const floe_error *e = floe_error_last();
+        rc = floe__error(FLOE_EINVALID, "rest", "%s", e && e->message ? e->message : what);
+    }
+    return rc;
+}
+
 typedef struct plan_req {
     bool has_snapshot_id, has_start, has_end;
     int64_t snapshot_id, start, end;
@@ -322,8 +333,7 @@ static int submit(floe_rest_plans *ps, floe_rest_backend *b, const floe_rest_ide
 {
     floe_json *root = NULL;
     plan_req r;
-    FLOE_TRY(floe__json_parse(&root, body && len ? body : "{}", body && len ? len : 2,
-                              "PlanTableScanRequest"));
+    FLOE_TRY(parse_body(&root, body, len, "PlanTableScanRequest"));
     int rc = parse_req(root, &r);
     floe_table *t = NULL;
     floe_scan *scan = NULL;
@@ -403,8 +413,7 @@ int floe__rest_plan_handle(floe_rest_plans *ps, floe_rest_backend *b, const floe
     int rc = 0;
     char *pid = NULL;
     if (op == FLOE_REST_PLAN_TASKS) {
-        rc = floe__json_parse(&root, body && len ? body : "{}", body && len ? len : 2,
-                              "FetchScanTasksRequest");
+        rc = parse_body(&root, body, len, "FetchScanTasksRequest");
         const char *task = rc == 0 ? floe__json_sval(floe__json_get(root, "plan-task")) : NULL;
         if (rc == 0 && (!floe__json_is_object(root) || !task))
             rc = floe__error(FLOE_EINVALID, "rest",

@@ -524,7 +524,7 @@ static void test_alloc_failures(void)
         int rc = floe_catalog_open_rest(
             &c2, s.uri,
             &(floe_rest_catalog_options){FLOE_REST_CATALOG_OPTIONS_VERSION, NULL, NULL, TOKEN, NULL,
-                                         NULL, NULL, NULL, false, 0});
+                                         NULL, NULL, NULL, false, 0, NULL});
         if (rc == 0)
             rc = floe_catalog_list_namespaces(c2, NULL, collect, &b);
         if (rc == 0)
