@@ -1004,6 +1004,7 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
     floe_vec pending = FLOE_VEC_INIT(char *);
     char *plan_id = NULL, *esc = NULL;
     resp rs;
+    memset(&rs, 0, sizeof rs);
     int rc = request(r, "POST", ns, name, "/plan", req, len, false, "plan table scan", &rs);
     json_t *j = NULL;
     const char *status = NULL;
@@ -1028,6 +1029,7 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
     long wait_ms = 10;
     while (rc == 0 && strcmp(status, "submitted") == 0) {
         floe__buf_free(&rs.body);
+        memset(&rs, 0, sizeof rs);
         json_decref(j);
         j = NULL;
         if (!esc || !r->plan_fetch) {
@@ -1069,6 +1071,7 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
         }
         const char *task = *(char **)floe__vec_at(&pending, i);
         size_t blen;
+        memset(&rs, 0, sizeof rs);
         char *body = dump(json_pack("{s:s}", "plan-task", task), &blen);
         rc = body ? request(r, "POST", ns, name, "/tasks", body, blen, false, "fetch scan tasks",
                             &rs)
