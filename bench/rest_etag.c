@@ -9,6 +9,7 @@
  * requests/s and bytes per response.
  * usage: bench_rest_etag [snapshots] (default 10000)
  */
+#include "bench_tables.h"
 #include "http_sink.h"
 #include "rest/server.h"
 
@@ -76,11 +77,19 @@ static void loads(CURL *c, const char *name, const char *path, const char *hdr, 
 {
     size_t bytes = 0;
     long bad = 0;
+    int64_t *ns = calloc((size_t)n, sizeof *ns);
+    if (!ns)
+        return;
     int64_t t0 = floe__mono_ns();
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++) {
+        int64_t r0 = floe__mono_ns();
         bad += request(c, "GET", path, NULL, hdr, &bytes) != want;
+        ns[i] = floe__mono_ns() - r0;
+    }
     double secs = (double)(floe__mono_ns() - t0) / 1e9;
     printf("BENCH rest_load_%s_rps %.0f req/s\n", name, (double)n / secs);
+    printf("BENCH rest_load_%s_median %.3f ms\n", name, bt_median_ms(ns, (int)n));
+    free(ns);
     printf("BENCH rest_load_%s_bytes %zu bytes/response\n", name, bytes);
     if (bad)
         printf("BENCH rest_load_%s_errors %ld requests\n", name, bad);
