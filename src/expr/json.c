@@ -181,7 +181,7 @@ static int parse(parser *p, const floe_json *j, const floe_expr **out, int depth
     if (k == FLOE_ARRAY_LEN(ops))
         return bad("unknown expression type", type);
     floe_op op = ops[k].op;
-    const char *name;
+    const char *name = NULL;
     const floe_json *t = floe__json_get(j, "term");
     if (!t)
         return bad("predicate without a term", type);

@@ -15,7 +15,8 @@
  * further chunk, which the client fetches from /tasks. Chunks are rendered
  * at planning time and kept in memory (no table stays open) until the plan
  * is cancelled or `lifetime_ms` passes; at most FLOE_REST_MAX_PLANS plans
- * are kept (the oldest is dropped first).
+ * and FLOE_REST_MAX_PLAN_BYTES of chunks are kept (the oldest is dropped
+ * first).
  *
  * Request fields: snapshot-id (else main's current snapshot), filter (REST
  * expression JSON, floe_expr_from_json), case-sensitive (default true),
@@ -41,6 +42,8 @@
 #include <string.h>
 
 #define FLOE_REST_MAX_PLANS 256
+/* Rendered chunks kept at most (older plans are dropped for a new one). */
+#define FLOE_REST_MAX_PLAN_BYTES ((size_t)512 << 20)
 
 typedef struct plan_entry {
     char id[48];
@@ -49,11 +52,13 @@ typedef struct plan_entry {
     size_t nchunks;
     char **chunks; /* ScanTasks members of each chunk, without braces */
     size_t *lens;
+    size_t bytes; /* sum of lens */
 } plan_entry;
 
 struct floe_rest_plans {
     pthread_mutex_t lock;
     floe_strmap *by_id; /* plan-id -> plan_entry */
+    size_t bytes;       /* of every entry */
     size_t tasks_per_chunk;
     int64_t lifetime_ms;
 };
@@ -118,8 +123,16 @@ static char *table_key(const floe_rest_ident *id)
     return floe__buf_detach(&b);
 }
 
-/* Drop expired plans, and the oldest while the store is full; lock held. */
-static void evict(floe_rest_plans *p, int64_t now)
+static void drop(floe_rest_plans *p, const char *id, plan_entry *e)
+{
+    floe__strmap_del(p->by_id, id);
+    p->bytes -= e->bytes;
+    entry_free(e);
+}
+
+/* Drop expired plans, and the oldest while the store is full (count, or
+ * bytes with `incoming` more to come); lock held. */
+static void evict(floe_rest_plans *p, int64_t now, size_t incoming)
 {
     for (;;) {
         size_t it = 0;
@@ -130,8 +143,7 @@ static void evict(floe_rest_plans *p, int64_t now)
         while (floe__strmap_next(p->by_id, &it, &k, &v)) {
             plan_entry *e = v;
             if (now - e->created_ms > p->lifetime_ms) {
-                floe__strmap_del(p->by_id, k);
-                entry_free(e);
+                drop(p, k, e);
                 removed = true;
                 break; /* the iteration is invalid after a removal */
             }
@@ -142,10 +154,9 @@ static void evict(floe_rest_plans *p, int64_t now)
         }
         if (removed)
             continue;
-        if (oldest && floe__strmap_len(p->by_id) >= FLOE_REST_MAX_PLANS) {
-            plan_entry *e = floe__strmap_get(p->by_id, oldest);
-            floe__strmap_del(p->by_id, oldest);
-            entry_free(e);
+        if (oldest && (floe__strmap_len(p->by_id) >= FLOE_REST_MAX_PLANS ||
+                       p->bytes + incoming > FLOE_REST_MAX_PLAN_BYTES)) {
+            drop(p, oldest, floe__strmap_get(p->by_id, oldest));
             continue;
         }
         return;
@@ -305,6 +316,7 @@ static int render(floe_rest_plans *ps, const floe_scan_plan *p, plan_entry *e)
             return rc;
         }
         e->lens[i] = b.len;
+        e->bytes += b.len;
         if (!(e->chunks[i] = floe__buf_detach(&b)))
             return floe__error_nomem();
     }
@@ -371,8 +383,10 @@ static int submit(floe_rest_plans *ps, floe_rest_backend *b, const floe_rest_ide
         return rc;
     }
     pthread_mutex_lock(&ps->lock);
-    evict(ps, e->created_ms);
+    evict(ps, e->created_ms, e->bytes);
     rc = floe__strmap_put(ps->by_id, e->id, e);
+    if (rc == 0)
+        ps->bytes += e->bytes;
     pthread_mutex_unlock(&ps->lock);
     if (rc < 0)
         entry_free(e);
@@ -432,7 +446,7 @@ int floe__rest_plan_handle(floe_rest_plans *ps, floe_rest_backend *b, const floe
     }
     floe__json_free(root);
     pthread_mutex_lock(&ps->lock);
-    evict(ps, floe__now_ms());
+    evict(ps, floe__now_ms(), 0);
     plan_entry *e = rc == 0 && pid ? floe__strmap_get(ps->by_id, pid) : NULL;
     if (e && strcmp(e->table, key) != 0)
         e = NULL; /* another table's plan does not exist here */
@@ -447,8 +461,7 @@ int floe__rest_plan_handle(floe_rest_plans *ps, floe_rest_backend *b, const floe
     } else if (!e) {
         rc = not_found(status, out, "NoSuchPlanIdException", "The plan id does not exist");
     } else if (op == FLOE_REST_PLAN_CANCEL) {
-        floe__strmap_del(ps->by_id, pid);
-        entry_free(e);
+        drop(ps, pid, e);
         *status = 204;
     } else {
         rc = completed_body(e, false, out);

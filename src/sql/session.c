@@ -440,7 +440,6 @@ static int open_catalog(floe_sql_catalog *c, const char *uri, bool rest, const c
         ro.oauth2_server_uri = floe__props_get(&c->props, "oauth2-server-uri");
         ro.scope = floe__props_get(&c->props, "scope");
         ro.access_delegation = floe__props_get(&c->props, "header.X-Iceberg-Access-Delegation");
-        ro.scan_planning_mode = floe__props_get(&c->props, "scan-planning-mode");
         return floe_catalog_open_rest(&c->catalog, uri, &ro);
     }
     if (strncmp(uri, "thrift://", 9) == 0)
