@@ -758,6 +758,21 @@ static int rest_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
     return rc;
 }
 
+/* POST {v1}<path> with `body`, the answer dropped. */
+static int post_v1(rest_cat *r, const char *path, const char *body, size_t len, bool commit,
+                   const char *what)
+{
+    char *url = floe__sprintf("%s%s", r->v1, path);
+    if (!url)
+        return floe__error_nomem();
+    resp rs;
+    int rc = call(r, "POST", url, body, len, commit, what, NULL, &rs);
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    floe__free(url);
+    return rc;
+}
+
 static json_t *ident_json(const char *ns, const char *name)
 {
     return json_pack("{s:o,s:s}", "namespace", ns_json(ns), "name", name);
@@ -771,14 +786,8 @@ static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname
     char *body = dump(json_pack("{s:o,s:o}", "source", ident_json(fns, fname), "destination",
                                 ident_json(tns, tname)),
                       &len);
-    char *url = body ? floe__sprintf("%stables/rename", r->v1) : NULL;
-    int rc = url ? 0 : floe__error_nomem();
-    resp rs;
-    if (rc == 0)
-        rc = call(r, "POST", url, body, len, false, "rename table", NULL, &rs);
-    if (rc == 0)
-        floe__buf_free(&rs.body);
-    floe__free(url);
+    int rc = body ? post_v1(r, "tables/rename", body, len, false, "rename table")
+                  : floe__error_nomem();
     floe__free(body);
     return rc;
 }
@@ -927,15 +936,8 @@ static int rest_commit_transaction(floe_catalog *c, size_t n, const char *const 
     json_decref(arr);
     if (rc == 0 && !body)
         rc = floe__error_nomem();
-    char *url = rc == 0 ? floe__sprintf("%stransactions/commit", r->v1) : NULL;
-    if (rc == 0 && !url)
-        rc = floe__error_nomem();
-    resp rs;
     if (rc == 0)
-        rc = call(r, "POST", url, body, len, true, "commit transaction", NULL, &rs);
-    if (rc == 0)
-        floe__buf_free(&rs.body);
-    floe__free(url);
+        rc = post_v1(r, "transactions/commit", body, len, true, "commit transaction");
     floe__free(body);
     return rc;
 }

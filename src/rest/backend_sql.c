@@ -187,6 +187,15 @@ static int check_levels(const floe_rest_namespace *ns)
     return 0;
 }
 
+/* The catalog's dotted name of a table (caller frees); a table in a
+ * namespace this catalog cannot hold (a level with '.') does not exist. */
+static int table_ident(const floe_rest_ident *id, char **ident)
+{
+    if (check_levels(&id->ns) < 0)
+        return floe__rest_no_such_table(id);
+    return (*ident = ident_string(id)) ? 0 : FLOE_ENOMEM;
+}
+
 /* The catalog's dotted name of a request's namespace (caller frees); a
  * namespace this catalog cannot hold (a level with '.') does not exist. */
 static int namespace_arg(const floe_rest_namespace *nsp, char **ns)
@@ -493,11 +502,8 @@ static int sql_table_location(floe_rest_backend *b, const floe_rest_ident *id, c
 {
     sql_backend *s = sb(b);
     *location = NULL;
-    if (check_levels(&id->ns) < 0)
-        return floe__rest_no_such_table(id);
-    char *ident = ident_string(id);
-    if (!ident)
-        return FLOE_ENOMEM;
+    char *ident;
+    FLOE_TRY(table_ident(id, &ident));
     int rc = lookup(s, ident, location);
     floe__free(ident);
     return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
@@ -739,12 +745,9 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
                             const floe_rest_commit_table_req *req, floe_rest_table_result *out)
 {
     sql_backend *s = sb(b);
-    if (check_levels(&id->ns) < 0)
-        return floe__rest_no_such_table(id);
     bool create = creates(req);
-    char *ident = ident_string(id);
-    if (!ident)
-        return FLOE_ENOMEM;
+    char *ident;
+    FLOE_TRY(table_ident(id, &ident));
     char *loc = NULL;
     int rc = check_updates(s, req);
     if (rc < 0) {
@@ -840,11 +843,8 @@ static int sql_open_table(floe_rest_backend *b, const floe_rest_ident *id, floe_
 {
     sql_backend *s = sb(b);
     *out = NULL;
-    if (check_levels(&id->ns) < 0)
-        return floe__rest_no_such_table(id);
-    char *ident = ident_string(id);
-    if (!ident)
-        return FLOE_ENOMEM;
+    char *ident;
+    FLOE_TRY(table_ident(id, &ident));
     floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
     o.io = s->io;
     pthread_mutex_lock(&s->lock);
@@ -860,11 +860,8 @@ static int sql_open_table(floe_rest_backend *b, const floe_rest_ident *id, floe_
 static int sql_drop_table(floe_rest_backend *b, const floe_rest_ident *id, bool purge)
 {
     sql_backend *s = sb(b);
-    if (check_levels(&id->ns) < 0)
-        return floe__rest_no_such_table(id);
-    char *ident = ident_string(id);
-    if (!ident)
-        return FLOE_ENOMEM;
+    char *ident;
+    FLOE_TRY(table_ident(id, &ident));
     char *loc = NULL;
     int rc = lookup(s, ident, &loc);
     /* purge reads and deletes files: only for tables inside the warehouse */
