@@ -502,7 +502,7 @@ static int sql_table_location(floe_rest_backend *b, const floe_rest_ident *id, c
 {
     sql_backend *s = sb(b);
     *location = NULL;
-    char *ident;
+    char *ident = NULL;
     FLOE_TRY(table_ident(id, &ident));
     int rc = lookup(s, ident, location);
     floe__free(ident);
@@ -746,7 +746,7 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
 {
     sql_backend *s = sb(b);
     bool create = creates(req);
-    char *ident;
+    char *ident = NULL;
     FLOE_TRY(table_ident(id, &ident));
     char *loc = NULL;
     int rc = check_updates(s, req);
@@ -843,7 +843,7 @@ static int sql_open_table(floe_rest_backend *b, const floe_rest_ident *id, floe_
 {
     sql_backend *s = sb(b);
     *out = NULL;
-    char *ident;
+    char *ident = NULL;
     FLOE_TRY(table_ident(id, &ident));
     floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
     o.io = s->io;
@@ -860,7 +860,7 @@ static int sql_open_table(floe_rest_backend *b, const floe_rest_ident *id, floe_
 static int sql_drop_table(floe_rest_backend *b, const floe_rest_ident *id, bool purge)
 {
     sql_backend *s = sb(b);
-    char *ident;
+    char *ident = NULL;
     FLOE_TRY(table_ident(id, &ident));
     char *loc = NULL;
     int rc = lookup(s, ident, &loc);

@@ -9,7 +9,9 @@
  *   DELETE .../tables/{t}/plan/{plan-id}  forget the plan (204)
  *   POST   .../tables/{t}/tasks           {"plan-task": ...} -> ScanTasks
  *
- * Planning is synchronous: the answer is always "completed" with a plan-id.
+ * Planning is synchronous: the answer is "completed" with a plan-id (or,
+ * with floe__rest_plans_defer, "submitted" and the completed result from
+ * GET .../plan/{plan-id}, for testing clients' polling).
  * A plan of at most `tasks_per_chunk` file scan tasks comes back whole; a
  * larger one carries its first chunk inline and one opaque plan task per
  * further chunk, which the client fetches from /tasks. Chunks are rendered
@@ -61,6 +63,7 @@ struct floe_rest_plans {
     size_t bytes;       /* of every entry */
     size_t tasks_per_chunk;
     int64_t lifetime_ms;
+    bool defer; /* answer POST with "submitted" (floe__rest_plans_defer) */
 };
 
 static void entry_free(plan_entry *e)
@@ -101,6 +104,11 @@ void floe__rest_plans_free(floe_rest_plans *p)
     floe__strmap_free(p->by_id);
     pthread_mutex_destroy(&p->lock);
     floe__free(p);
+}
+
+void floe__rest_plans_defer(floe_rest_plans *p, bool defer)
+{
+    p->defer = defer;
 }
 
 size_t floe__rest_plans_count(floe_rest_plans *p)
@@ -371,7 +379,9 @@ static int submit(floe_rest_plans *ps, floe_rest_backend *b, const floe_rest_ide
     }
     if (rc == 0)
         rc = render(ps, p, e);
-    if (rc == 0)
+    if (rc == 0 && ps->defer)
+        rc = floe__buf_printf(out, "{\"status\":\"submitted\",\"plan-id\":\"%s\"}", e->id);
+    else if (rc == 0)
         rc = completed_body(e, true, out);
     floe_scan_free(scan);
     floe__scan_plan_free(incr);

@@ -16,6 +16,10 @@ typedef struct floe_rest_plans floe_rest_plans;
 /* tasks_per_chunk 0: FLOE_REST_PLAN_TASKS_PER_CHUNK; lifetime_ms <= 0: 30 min. */
 int floe__rest_plans_new(floe_rest_plans **out, size_t tasks_per_chunk, int64_t lifetime_ms);
 void floe__rest_plans_free(floe_rest_plans *p);
+/* Answer POST .../plan with {"status":"submitted","plan-id":...} and serve
+ * the completed plan from GET .../plan/{plan-id} (tests of clients' polling;
+ * the plan is made before the answer either way). */
+void floe__rest_plans_defer(floe_rest_plans *p, bool defer);
 /* Plans currently kept (for tests). */
 size_t floe__rest_plans_count(floe_rest_plans *p);
 

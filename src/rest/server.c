@@ -1269,6 +1269,7 @@ int floe__rest_server_start(floe_rest_server **out, floe_rest_backend *backend,
         freeaddrinfo(ai);
         return floe__error_nomem();
     }
+    floe__rest_plans_defer(s->plans, o.plan_defer);
     if (o.token) {
         s->auth = true;
         sha256(o.token, strlen(o.token), s->token_hash);

@@ -30,8 +30,10 @@ typedef struct server {
     char uri[64];
 } server;
 
-/* File scan tasks per plan task of the next server started (0: default). */
+/* File scan tasks per plan task of the next server started (0: default),
+ * and whether it answers plans with "submitted" first. */
 static size_t plan_chunk;
+static bool plan_defer;
 
 /* Start `floe serve --warehouse wh` in a child process. */
 static int server_start(server *s, const char *wh, const char *prefix)
@@ -51,6 +53,7 @@ static int server_start(server *s, const char *wh, const char *prefix)
         o.prefix = prefix;
         o.max_body = 1 << 20;
         o.plan_tasks_per_chunk = plan_chunk;
+        o.plan_defer = plan_defer;
         int port = -1;
         if (floe__rest_backend_sql_new(&b, wh, "test") == 0 &&
             floe__rest_server_start(&srv, b, &o) == 0)
@@ -626,16 +629,18 @@ static void scan_summary(floe_table *t, const char *filter, bool pin, int64_t sn
  * reads (tasks and rows, with filters and time travel) without reading a
  * manifest itself; plans of more tasks than a chunk come through
  * POST .../tasks. */
-static void test_server_side_planning(void)
+static void server_side_planning(bool defer)
 {
     plan_chunk = 2;
+    plan_defer = defer;
     server s;
-    if (server_start(&s, ft_tmp("wh-plan"), "main") < 0) {
-        plan_chunk = 0;
+    int started = server_start(&s, ft_tmp(defer ? "wh-plan-defer" : "wh-plan"), "main");
+    plan_chunk = 0;
+    plan_defer = false;
+    if (started < 0) {
         ft_fail(__FILE__, __LINE__, "server did not start");
         return;
     }
-    plan_chunk = 0;
     floe_catalog *c = rest_client(&s);
     floe_rest_catalog_options so = FLOE_REST_CATALOG_OPTIONS_INIT;
     so.token = TOKEN;
@@ -697,6 +702,17 @@ static void test_server_side_planning(void)
     server_stop(&s);
 }
 
+static void test_server_side_planning(void)
+{
+    server_side_planning(false);
+}
+
+/* The same when the server answers "submitted" and the client polls. */
+static void test_server_side_planning_polled(void)
+{
+    server_side_planning(true);
+}
+
 /* floe_catalog_commit_transaction over REST (the server's SQLite
  * transaction): a failing requirement on one table changes no table. */
 static void test_rest_transaction(void)
@@ -749,6 +765,7 @@ static void test_rest_transaction(void)
 
 static const ft_case cases[] = {
     {"server_side_planning", test_server_side_planning},
+    {"server_side_planning_polled", test_server_side_planning_polled},
     {"rest_transaction", test_rest_transaction},
     {"script1_same_as_sqlite", test_script1_same_as_sqlite},
     {"wap_same_as_sqlite", test_wap_same_as_sqlite},
