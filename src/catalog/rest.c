@@ -996,6 +996,22 @@ static int plan_status(rest_cat *r, json_t *j, const char *plan_id, const char *
     return 0;
 }
 
+/* One planning request; *j = its JSON answer (rs->body kept), else rs
+ * holds nothing to free. */
+static int plan_call(rest_cat *r, const char *method, const char *ns, const char *name,
+                     const char *suffix, const char *body, size_t len, const char *what, resp *rs,
+                     json_t **j)
+{
+    memset(rs, 0, sizeof *rs);
+    *j = NULL;
+    FLOE_TRY(request(r, method, ns, name, suffix, body, len, false, what, rs));
+    if (!(*j = json_loadb((const char *)rs->body.ptr, rs->body.len, 0, NULL))) {
+        floe__buf_free(&rs->body);
+        return floe__error(FLOE_EINVALID, "catalog", "%s: malformed response", what);
+    }
+    return 0;
+}
+
 static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, const char *req,
                           size_t len, floe_vec *bodies)
 {
@@ -1006,14 +1022,9 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
     floe_vec pending = FLOE_VEC_INIT(char *);
     char *plan_id = NULL, *esc = NULL;
     resp rs;
-    memset(&rs, 0, sizeof rs);
-    int rc = request(r, "POST", ns, name, "/plan", req, len, false, "plan table scan", &rs);
     json_t *j = NULL;
     const char *status = NULL;
-    if (rc == 0 && !(j = json_loadb((const char *)rs.body.ptr, rs.body.len, 0, NULL))) {
-        floe__buf_free(&rs.body);
-        rc = floe__error(FLOE_EINVALID, "catalog", "plan table scan: malformed response");
-    }
+    int rc = plan_call(r, "POST", ns, name, "/plan", req, len, "plan table scan", &rs, &j);
     if (rc == 0 && json_string_value(json_object_get(j, "plan-id")) &&
         !(plan_id = floe__strdup(json_string_value(json_object_get(j, "plan-id")))))
         rc = floe__error_nomem();
@@ -1031,7 +1042,6 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
     long wait_ms = 10;
     while (rc == 0 && strcmp(status, "submitted") == 0) {
         floe__buf_free(&rs.body);
-        memset(&rs, 0, sizeof rs);
         json_decref(j);
         j = NULL;
         if (!esc || !r->plan_fetch) {
@@ -1048,11 +1058,7 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
         struct timespec ts = {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
         wait_ms = wait_ms * 2 > 1000 ? 1000 : wait_ms * 2;
-        rc = request(r, "GET", ns, name, esc, NULL, 0, false, "fetch planning result", &rs);
-        if (rc == 0 && !(j = json_loadb((const char *)rs.body.ptr, rs.body.len, 0, NULL))) {
-            floe__buf_free(&rs.body);
-            rc = floe__error(FLOE_EINVALID, "catalog", "fetch planning result: malformed response");
-        }
+        rc = plan_call(r, "GET", ns, name, esc, NULL, 0, "fetch planning result", &rs, &j);
         if (rc == 0)
             rc = plan_status(r, j, plan_id, &status);
     }
@@ -1075,14 +1081,10 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
         size_t blen;
         memset(&rs, 0, sizeof rs);
         char *body = dump(json_pack("{s:s}", "plan-task", task), &blen);
-        rc = body ? request(r, "POST", ns, name, "/tasks", body, blen, false, "fetch scan tasks",
-                            &rs)
+        rc = body ? plan_call(r, "POST", ns, name, "/tasks", body, blen, "fetch scan tasks", &rs,
+                              &j)
                   : floe__error_nomem();
         floe__free(body);
-        if (rc == 0 && !(j = json_loadb((const char *)rs.body.ptr, rs.body.len, 0, NULL))) {
-            floe__buf_free(&rs.body);
-            rc = floe__error(FLOE_EINVALID, "catalog", "fetch scan tasks: malformed response");
-        }
         if (rc == 0)
             rc = add_plan_tasks(j, &pending);
         json_decref(j);
