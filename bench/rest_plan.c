@@ -31,21 +31,7 @@ static long post(CURL *c, const char *path, const char *body, size_t *bytes)
 {
     char url[512];
     snprintf(url, sizeof url, "%s%s", base, path);
-    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
-    sink s = {0};
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
-    long st = 0;
-    if (curl_easy_perform(c) == CURLE_OK)
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &st);
-    curl_slist_free_all(h);
-    if (bytes)
-        *bytes = s.len;
-    free(s.buf);
-    return st;
+    return http_call(c, "POST", url, body, NULL, bytes, NULL);
 }
 
 static void report(const char *what, const char *label, int64_t *ns, int runs)
