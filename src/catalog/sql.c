@@ -829,7 +829,8 @@ static const floe_catalog_ops sql_ops = {FLOE_CATALOG_OPS_VERSION, sql_create_na
                                          sql_rename_table,         sql_drop_table,
                                          sql_commit_table,         sql_free,
                                          NULL,                     NULL,
-                                         NULL,                     sql_commit_tables};
+                                         NULL,                     sql_commit_tables,
+                                         NULL,                     NULL};
 
 /* Accept the connection strings of PyIceberg (SQLAlchemy) and Java (JDBC). */
 static const char *db_path(const char *uri)
