@@ -45,7 +45,32 @@ struct floe_append {
     int64_t target_size; /* > 0: rolls data files here, not at the table property */
     bool sort_set;                /* floe__append_set_sort_order was called */
     const floe_sort_order *sort;  /* then: the write order (NULL: unsorted) */
+    bool lineage;                 /* batches carry the row lineage columns */
+    bool has_sort_order_id;       /* data files get sort_order_id */
+    int32_t sort_order_id;
 };
+
+void floe__append_set_lineage(floe_append *a, bool on)
+{
+    a->lineage = on;
+}
+
+bool floe__append_lineage(const floe_append *a)
+{
+    return a->lineage;
+}
+
+void floe__append_set_sort_order_id(floe_append *a, int32_t id)
+{
+    a->has_sort_order_id = true;
+    a->sort_order_id = id;
+}
+
+bool floe__append_sort_order_id(const floe_append *a, int32_t *id)
+{
+    *id = a->sort_order_id;
+    return a->has_sort_order_id;
+}
 
 void floe__append_set_sort_order(floe_append *a, const floe_sort_order *order)
 {

@@ -93,6 +93,35 @@ static int sort_setup(floe_data_writer *w, const floe_table_metadata *m)
 
 /* ---------------------------------------------------------------- lifecycle */
 
+#define LINEAGE_ROW_ID 2147483540
+#define LINEAGE_LAST_SEQ 2147483539
+
+int floe__schema_with_lineage(const floe_schema *s, floe_arena *arena, floe_schema **out)
+{
+    static const floe_type lineage_long = {.id = FLOE_T_LONG};
+    const floe_type *root = s->root;
+    floe_field *fields = floe__arena_calloc(arena, root->nfields + 2, sizeof *fields);
+    floe_type *t = floe__arena_calloc(arena, 1, sizeof *t);
+    floe_schema *ls = floe__arena_calloc(arena, 1, sizeof *ls);
+    if (!fields || !t || !ls)
+        return floe__error_nomem();
+    if (root->nfields)
+        memcpy(fields, root->fields, root->nfields * sizeof *fields);
+    fields[root->nfields] =
+        (floe_field){.id = LINEAGE_ROW_ID, .name = "_row_id", .type = &lineage_long};
+    fields[root->nfields + 1] = (floe_field){
+        .id = LINEAGE_LAST_SEQ, .name = "_last_updated_sequence_number", .type = &lineage_long};
+    *t = *root;
+    t->nfields = root->nfields + 2;
+    t->fields = fields;
+    *ls = *s;
+    ls->root = t;
+    ls->by_id = NULL;
+    ls->parent_of = NULL;
+    *out = ls;
+    return 0;
+}
+
 int floe__data_writer_new(floe_data_writer **out, floe_append *a)
 {
     *out = NULL;
@@ -109,6 +138,11 @@ int floe__data_writer_new(floe_data_writer **out, floe_append *a)
     int rc = (w->arena = floe__arena_new(4096)) && (w->parts = floe__strmap_new())
                  ? 0
                  : floe__error_nomem();
+    if (rc == 0 && floe__append_lineage(a)) {
+        floe_schema *ls = NULL;
+        rc = floe__schema_with_lineage(w->schema, w->arena, &ls);
+        w->schema = ls;
+    }
     if (rc == 0)
         rc = floe__props_get_int64(&m->properties, "write.target-file-size-bytes", 536870912,
                                    &w->target_size);
@@ -309,6 +343,7 @@ static int part_close(floe_data_writer *w, part *p)
         df.record_count = m.record_count;
         df.file_size_in_bytes = m.file_size_in_bytes;
         df.block_size_in_bytes = 67108864; /* v1 field; Java writes 64 MiB */
+        df.has_sort_order_id = floe__append_sort_order_id(w->a, &df.sort_order_id);
         rc = floe__data_file_set_metrics(tmp, &m, &df);
         if (m.nsplit_offsets) {
             df.has_split_offsets = true;

@@ -42,6 +42,22 @@ int64_t floe__append_target_size(const floe_append *a);
  * borrowed. floe__append_sort_order: true when one was set. */
 void floe__append_set_sort_order(floe_append *a, const floe_sort_order *order);
 bool floe__append_sort_order(const floe_append *a, const floe_sort_order **order);
+/* v3 row lineage (spec "Row Lineage"): with `on`, every batch carries two
+ * more columns after the table schema's, `_row_id` and
+ * `_last_updated_sequence_number` (long, nullable), and the data files
+ * store them as the reserved field ids 2147483540 / 2147483539, so that a
+ * row moved to a new file keeps its lineage (compaction; copy-on-write).
+ * A null value is inherited again (the new file's first_row_id, the
+ * commit's sequence number). */
+void floe__append_set_lineage(floe_append *a, bool on);
+bool floe__append_lineage(const floe_append *a);
+/* The schema `s` plus the two lineage fields, in `arena` (no lookup
+ * index): the layout of the batches floe__append_set_lineage expects. */
+int floe__schema_with_lineage(const floe_schema *s, floe_arena *arena, floe_schema **out);
+/* The data files written get sort_order_id `id` (Java's
+ * output-sort-order-id); floe__append_sort_order_id: true when set. */
+void floe__append_set_sort_order_id(floe_append *a, int32_t id);
+bool floe__append_sort_order_id(const floe_append *a, int32_t *id);
 /* Row-level operations use an append as their data writer: close the open
  * files and give the data files written (borrowed from the append); keep
  * them (the append will not delete them when freed). */

@@ -977,6 +977,10 @@ static void test_sort_strategy(void)
     out = physical(s, "id"); /* CSV: a null is empty */
     FT_EQ_STR(out, "id\n9\n7\n5\n3\n2\n1\n\n");
     floe__free(out);
+    /* no table order is id DESC NULLS LAST: marked unsorted (Java) */
+    out = must(s, "SELECT sort_order_id FROM db.t.data_files");
+    FT_EQ_STR(out, "sort_order_id\n0\n");
+    floe__free(out);
     /* the table's order (strategy sort without sort_order): s ASC */
     exec_ok(s, "ALTER TABLE db.t WRITE ORDERED BY s");
     exec_ok(s, "INSERT INTO db.t VALUES (0, 'a')");
@@ -987,6 +991,10 @@ static void test_sort_strategy(void)
     floe__free(out);
     out = physical(s, "s");
     FT_EQ_STR(out, "s\na\nn0\nv1\nv2\nv3\nv5\nv7\nv9\n");
+    floe__free(out);
+    /* the table's order: its id on the output file */
+    out = must(s, "SELECT sort_order_id FROM db.t.data_files");
+    FT_EQ_STR(out, "sort_order_id\n1\n");
     floe__free(out);
     /* a transform term, parenthesized list */
     out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', sort_order => "
@@ -1098,7 +1106,85 @@ static void test_zorder(void)
     floe_sql_close(s);
 }
 
+/* Format v3: deletion vectors applied while rewriting and removed with
+ * their data files; every row keeps its _row_id and
+ * _last_updated_sequence_number (written into the new files); the replace
+ * snapshot takes row ids for its new files as Java's does (added-rows). */
+static void test_v3_lineage_and_dvs(void)
+{
+    floe_sql_session *s = open_session("v3");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s string) USING iceberg "
+               "PARTITIONED BY (bucket(2, id)) TBLPROPERTIES ('format-version'='3', "
+               "'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')");
+    for (int i = 0; i < 6; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a%d'), (%d, 'b%d')", 2 * i, i,
+                 2 * i + 1, i);
+        exec_ok(s, q);
+    }
+    exec_ok(s, "DELETE FROM db.t WHERE id IN (4, 9)");
+    char *dvs = must(s, "SELECT count(*) FROM db.t.delete_files WHERE file_format = 'PUFFIN'");
+    long long ndvs = cell(dvs, 1, 0);
+    floe__free(dvs);
+    FT_CHECK(ndvs >= 1);
+    const char *q = "SELECT id, s, _row_id, _last_updated_sequence_number FROM db.t ORDER BY id";
+    char *before = must(s, q);
+    char *all_before = read_everything(s);
+    floe_table *t = NULL;
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    FT_CHECK(floe_table_load(&t, floe_sql_session_catalog(s), "db.t", &to) == 0);
+    int64_t next_before = t ? t->metadata->next_row_id : -1;
+    floe_table_free(t);
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                        "map('min-input-files', '2'))");
+    FT_EQ_INT(cell(out, 1, 1), 2);
+    FT_EQ_INT(cell(out, 1, 4), ndvs); /* the DVs of the rewritten files */
+    floe__free(out);
+    char *after = must(s, q);
+    FT_EQ_STR(after, before);
+    FT_CHECK(strstr(after, "\n4,") == NULL && strstr(after, "\n9,") == NULL);
+    char *all_after = read_everything(s);
+    FT_CHECK(strncmp(all_after, all_before, strlen(all_before)) == 0);
+    out = must(s, "SELECT count(*) FROM db.t.delete_files");
+    FT_EQ_STR(out, "count(*)\n0\n");
+    floe__free(out);
+    /* the replace snapshot: first-row-id = the old next-row-id, added-rows =
+     * the rows of its new files (10) */
+    t = NULL;
+    FT_CHECK(floe_table_load(&t, floe_sql_session_catalog(s), "db.t", &to) == 0);
+    if (t) {
+        const floe_snapshot *h = floe__metadata_snapshot(t->metadata,
+                                                         t->metadata->current_snapshot_id);
+        FT_CHECK(h && h->has_first_row_id && h->first_row_id == next_before);
+        FT_CHECK(h && h->has_added_rows && h->added_rows == 10);
+        FT_EQ_INT(t->metadata->next_row_id, next_before + 10);
+    }
+    floe_table_free(t);
+    /* again (every file): the lineage survives a second rewrite */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('rewrite-all', 'true'))");
+    floe__free(out);
+    char *again = must(s, q);
+    FT_EQ_STR(again, before);
+    /* a new row gets a fresh id, the old ones keep theirs */
+    exec_ok(s, "INSERT INTO db.t VALUES (100, 'new')");
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('rewrite-all', 'true'))");
+    floe__free(out);
+    char *last = must(s, q);
+    FT_CHECK(strncmp(last, before, strlen(before)) == 0);
+    FT_CHECK(strstr(last, "\n100,new,") != NULL);
+    floe__free(last);
+    floe__free(again);
+    floe__free(after);
+    floe__free(before);
+    floe__free(all_before);
+    floe__free(all_after);
+    floe_sql_close(s);
+}
+
 static const ft_case cases[] = {
+    {"v3_lineage_and_dvs", test_v3_lineage_and_dvs},
     {"binpack_applies_deletes", test_binpack_applies_deletes},
     {"options_and_where", test_options_and_where},
     {"branch", test_branch},
