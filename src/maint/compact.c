@@ -1142,10 +1142,6 @@ int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out
     memset(&p, 0, sizeof p);
     p.deletes = true;
     int rc = plan_options(t->metadata, opts->options, &p);
-    if (rc == 0 && t->metadata->format_version >= 3)
-        rc = floe__error(FLOE_EUNSUPPORTED, "maint",
-                         "rewrite_position_delete_files: format v3 tables (deletion vectors) "
-                         "are not supported yet");
     const floe_snapshot_ref *head = NULL;
     if (rc == 0)
         rc = floe__table_write_head(t->metadata, t->branch, false, &head);
@@ -1180,6 +1176,14 @@ int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out
     floe_vec files = FLOE_VEC_INIT(floe_scan_file *);
     if (rc == 0 && snap)
         rc = live_deletes(t, snap, a, true, scope, NULL, &files);
+    /* v3: deletion vectors are never rewritten, and a table with only
+     * those has nothing to do (Java: "v2 deletes ... have already been
+     * rewritten to v3 DVs"); Java rewrites v2 position delete files left
+     * from before an upgrade into DVs, which floe does not yet */
+    if (rc == 0 && meta && meta->format_version >= 3 && files.len)
+        rc = floe__error(FLOE_EUNSUPPORTED, "maint",
+                         "rewrite_position_delete_files: rewriting the position delete files of "
+                         "a format v3 table into deletion vectors is not supported yet");
     /* the delete files as tasks of the binpack planner (no deletes of their own) */
     floe_scan_task *tasks = rc == 0 ? floe__calloc(files.len + 1, sizeof *tasks) : NULL;
     if (rc == 0 && !tasks)

@@ -534,11 +534,13 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
         size_t ndata = 0;
         in[ndata++] = a->new_mf;
         for (size_t i = 0; plist && i < plist->nentries; i++)
-            if (plist->entries[i].content == FLOE_MANIFEST_DATA)
+            if (plist->entries[i].content == FLOE_MANIFEST_DATA &&
+                floe__manifest_has_live(&plist->entries[i]))
                 in[ndata++] = &plist->entries[i];
         size_t ndel = ndata;
         for (size_t i = 0; plist && i < plist->nentries; i++)
-            if (plist->entries[i].content != FLOE_MANIFEST_DATA)
+            if (plist->entries[i].content != FLOE_MANIFEST_DATA &&
+                floe__manifest_has_live(&plist->entries[i]))
                 in[ndel++] = &plist->entries[i];
         rc = merge_manifests(a, base, c, in, ndata, &manifests);
         for (size_t i = ndata; rc == 0 && i < ndel; i++) {

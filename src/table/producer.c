@@ -215,6 +215,11 @@ int floe__producer_manifest_add_new(floe_producer_manifest *mw, const floe_data_
     return floe_manifest_writer_add(mw->w, &e);
 }
 
+bool floe__manifest_has_live(const floe_manifest_file *mf)
+{
+    return mf->added_files_count != 0 || mf->existing_files_count != 0; /* -1: unknown */
+}
+
 /* A copy of n bytes (a valid pointer even for n == 0). */
 static const uint8_t *dup_bytes(floe_arena *a, const uint8_t *p, size_t n)
 {

@@ -87,6 +87,11 @@ int floe__producer_manifest_close(floe_producer_manifest *mw, floe_fileio *io,
                                   floe_manifest_file **out);
 void floe__producer_manifest_free(floe_producer_manifest *mw);
 
+/* Does a parent's manifest still list a live file (Java's shouldKeep:
+ * added or existing files, unknown counts counting as some)? A new
+ * snapshot drops the parent's manifests that hold only DELETED entries. */
+bool floe__manifest_has_live(const floe_manifest_file *mf);
+
 /* A manifest-list entry deep-copied into `a`. */
 int floe__manifest_file_copy(floe_arena *a, floe_manifest_file *d, const floe_manifest_file *s);
 
