@@ -74,7 +74,7 @@ typedef struct cplan {
     const floe_type *const *ztype;
     int var_len, max_out;
     int32_t sort_order_id;        /* C_SORT, C_ZORDER: the output files' */
-    const floe_schema *lineage;   /* v3: the table schema + _row_id, _last_updated_... */
+    const floe_type *lineage;     /* v3: the table's root + _row_id, _last_updated_... */
 } cplan;
 
 /* What the groups of one commit rewrote. */
@@ -647,7 +647,7 @@ static int rewrite_group(floe_table *t, const floe_scan_plan *plan, const cplan 
     memset(&stream, 0, sizeof stream);
     floe_vec kept = FLOE_VEC_INIT(struct ArrowArray);
     /* v3: every row keeps its _row_id and _last_updated_sequence_number */
-    const floe_type *root = p->lineage ? p->lineage->root : plan->schema->root;
+    const floe_type *root = p->lineage ? p->lineage : plan->schema->root;
     const char **cols = floe__calloc(root->nfields + 1, sizeof *cols);
     if (rc == 0 && !cols)
         rc = floe__error_nomem();
@@ -707,7 +707,8 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
         rc = floe__rowlevel_writer(op, &w);
     if (rc == 0) {
         floe__append_set_target_size(w, p->target);
-        floe__append_set_lineage(w, p->lineage != NULL);
+        if (p->lineage)
+            floe__append_set_lineage(w);
     }
     if (rc == 0 && p->strategy == C_SORT)
         floe__append_set_sort_order(w, p->order);
@@ -1020,11 +1021,8 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
         rc = floe__table_read_metadata(t->io, t->metadata_location, &meta);
     if (rc == 0 && meta)
         snap = floe__metadata_snapshot(meta, snap->snapshot_id);
-    if (rc == 0 && meta && meta->format_version >= 3) {
-        floe_schema *ls = NULL;
-        rc = floe__schema_with_lineage(floe__metadata_current_schema(meta), a, &ls);
-        p.lineage = ls;
-    }
+    if (rc == 0 && meta && meta->format_version >= 3)
+        rc = floe__lineage_root(a, floe__metadata_current_schema(meta)->root, &p.lineage);
     floe_scan_plan *plan = NULL;
     if (rc == 0 && snap) {
         floe_scan_plan_options po;

@@ -45,14 +45,14 @@ struct floe_append {
     int64_t target_size; /* > 0: rolls data files here, not at the table property */
     bool sort_set;                /* floe__append_set_sort_order was called */
     const floe_sort_order *sort;  /* then: the write order (NULL: unsorted) */
-    bool lineage;                 /* batches carry the row lineage columns */
+    bool lineage;                 /* floe__append_set_lineage */
     bool has_sort_order_id;       /* data files get sort_order_id */
     int32_t sort_order_id;
 };
 
-void floe__append_set_lineage(floe_append *a, bool on)
+void floe__append_set_lineage(floe_append *a)
 {
-    a->lineage = on;
+    a->lineage = true;
 }
 
 bool floe__append_lineage(const floe_append *a)

@@ -93,35 +93,6 @@ static int sort_setup(floe_data_writer *w, const floe_table_metadata *m)
 
 /* ---------------------------------------------------------------- lifecycle */
 
-#define LINEAGE_ROW_ID 2147483540
-#define LINEAGE_LAST_SEQ 2147483539
-
-int floe__schema_with_lineage(const floe_schema *s, floe_arena *arena, floe_schema **out)
-{
-    static const floe_type lineage_long = {.id = FLOE_T_LONG};
-    const floe_type *root = s->root;
-    floe_field *fields = floe__arena_calloc(arena, root->nfields + 2, sizeof *fields);
-    floe_type *t = floe__arena_calloc(arena, 1, sizeof *t);
-    floe_schema *ls = floe__arena_calloc(arena, 1, sizeof *ls);
-    if (!fields || !t || !ls)
-        return floe__error_nomem();
-    if (root->nfields)
-        memcpy(fields, root->fields, root->nfields * sizeof *fields);
-    fields[root->nfields] =
-        (floe_field){.id = LINEAGE_ROW_ID, .name = "_row_id", .type = &lineage_long};
-    fields[root->nfields + 1] = (floe_field){
-        .id = LINEAGE_LAST_SEQ, .name = "_last_updated_sequence_number", .type = &lineage_long};
-    *t = *root;
-    t->nfields = root->nfields + 2;
-    t->fields = fields;
-    *ls = *s;
-    ls->root = t;
-    ls->by_id = NULL;
-    ls->parent_of = NULL;
-    *out = ls;
-    return 0;
-}
-
 int floe__data_writer_new(floe_data_writer **out, floe_append *a)
 {
     *out = NULL;
@@ -139,9 +110,15 @@ int floe__data_writer_new(floe_data_writer **out, floe_append *a)
                  ? 0
                  : floe__error_nomem();
     if (rc == 0 && floe__append_lineage(a)) {
-        floe_schema *ls = NULL;
-        rc = floe__schema_with_lineage(w->schema, w->arena, &ls);
-        w->schema = ls;
+        /* the files hold the schema's columns and the two lineage ones */
+        floe_schema *ls = floe__arena_alloc(w->arena, sizeof *ls);
+        const floe_type *root = NULL;
+        rc = ls ? floe__lineage_root(w->arena, w->schema->root, &root) : floe__error_nomem();
+        if (rc == 0) {
+            *ls = *w->schema;
+            ls->root = root;
+            w->schema = ls;
+        }
     }
     if (rc == 0)
         rc = floe__props_get_int64(&m->properties, "write.target-file-size-bytes", 536870912,
@@ -650,6 +627,34 @@ int floe__data_writer_close(floe_data_writer *w)
     for (size_t i = 0; rc == 0 && i < w->order.len; i++)
         rc = part_close(w, ((part **)w->order.items)[i]);
     return rc;
+}
+
+/* ---------------------------------------------------------------- row lineage */
+
+static const floe_type lineage_long = {.id = FLOE_T_LONG};
+static const floe_field lineage_fields[2] = {
+    {.id = FLOE_ROW_ID_FIELD_ID, .name = "_row_id", .required = false, .type = &lineage_long},
+    {.id = FLOE_LAST_UPDATED_SEQ_FIELD_ID,
+     .name = "_last_updated_sequence_number",
+     .required = false,
+     .type = &lineage_long},
+};
+
+int floe__lineage_root(floe_arena *a, const floe_type *root, const floe_type **out)
+{
+    floe_field *f = floe__arena_calloc(a, root->nfields + 2, sizeof *f);
+    floe_type *t = floe__arena_calloc(a, 1, sizeof *t);
+    if (!f || !t)
+        return floe__error_nomem();
+    if (root->nfields)
+        memcpy(f, root->fields, root->nfields * sizeof *f);
+    f[root->nfields] = lineage_fields[0];
+    f[root->nfields + 1] = lineage_fields[1];
+    t->id = FLOE_T_STRUCT;
+    t->nfields = root->nfields + 2;
+    t->fields = f;
+    *out = t;
+    return 0;
 }
 
 int floe_table_arrow_schema(const floe_table *t, struct ArrowSchema *out)
