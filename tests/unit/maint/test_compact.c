@@ -115,6 +115,17 @@ static long long cell(const char *csv, int row, int col)
     return p ? atoll(p) : -1;
 }
 
+/* Six inserts of two rows each: ids 0..11, s 'a<i>' / 'b<i>'. */
+static void insert_pairs(floe_sql_session *s)
+{
+    for (int i = 0; i < 6; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a%d'), (%d, 'b%d')", 2 * i, i,
+                 2 * i + 1, i);
+        exec_ok(s, q);
+    }
+}
+
 #define SETUP                                                                                      \
     "CREATE NAMESPACE db;"                                                                         \
     "CREATE TABLE db.t (id bigint, s string) USING iceberg PARTITIONED BY (bucket(2, id)) "        \
@@ -125,12 +136,7 @@ static void test_binpack_applies_deletes(void)
 {
     floe_sql_session *s = open_session("binpack");
     exec_ok(s, SETUP);
-    for (int i = 0; i < 6; i++) {
-        char q[128];
-        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a%d'), (%d, 'b%d')", 2 * i, i,
-                 2 * i + 1, i);
-        exec_ok(s, q);
-    }
+    insert_pairs(s);
     exec_ok(s, "DELETE FROM db.t WHERE id = 4");
     exec_ok(s, "UPDATE db.t SET s = 'z' WHERE id = 7");
     char *before = read_everything(s);
@@ -1129,12 +1135,7 @@ static void test_v3_lineage_and_dvs(void)
     exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s string) USING iceberg "
                "PARTITIONED BY (bucket(2, id)) TBLPROPERTIES ('format-version'='3', "
                "'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')");
-    for (int i = 0; i < 6; i++) {
-        char q[128];
-        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a%d'), (%d, 'b%d')", 2 * i, i,
-                 2 * i + 1, i);
-        exec_ok(s, q);
-    }
+    insert_pairs(s);
     exec_ok(s, "DELETE FROM db.t WHERE id IN (4, 9)");
     char *dvs = must(s, "SELECT count(*) FROM db.t.delete_files WHERE file_format = 'PUFFIN'");
     long long ndvs = cell(dvs, 1, 0);
