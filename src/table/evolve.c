@@ -562,16 +562,21 @@ static bool same_order(const floe_sort_order *a, const floe_sort_order *b)
     return true;
 }
 
+int32_t floe__sort_order_find(const floe_table_metadata *m, const floe_sort_order *o)
+{
+    for (size_t i = 0; i < m->nsort_orders; i++)
+        if (same_order(m->sort_orders[i], o))
+            return m->sort_orders[i]->order_id;
+    return -1;
+}
+
 static int order_prepare(const floe_table_metadata *base, floe_table_change *change,
                          void *payload)
 {
     const order_req *r = payload;
     floe_sort_order *o = NULL;
     FLOE_TRY(floe__sort_order_bind(base, r->terms, r->n, change->arena, &o));
-    int32_t reuse = -1;
-    for (size_t i = 0; i < base->nsort_orders && reuse < 0; i++)
-        if (same_order(base->sort_orders[i], o))
-            reuse = base->sort_orders[i]->order_id;
+    int32_t reuse = floe__sort_order_find(base, o);
     if (reuse != base->default_sort_order_id) {
         FLOE_TRY(require(change, FLOE_REQ_ASSERT_DEFAULT_SORT_ORDER_ID,
                          base->default_sort_order_id));

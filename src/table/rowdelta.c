@@ -812,6 +812,10 @@ int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
     t->file_size_in_bytes = f->file_size_in_bytes;
     t->rows_deleted = f->record_count;
     t->removed = true;
+    /* a deletion vector is one blob of its Puffin file (removal_key) */
+    t->is_dv = f->content == FLOE_FILE_POSITION_DELETES && f->has_content_offset && f->format &&
+               strcmp(f->format, "PUFFIN") == 0;
+    t->content_offset = f->content_offset;
     floe_value *vals =
         floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
     int rc = t->path && vals ? 0 : floe__error_nomem();
