@@ -14,6 +14,8 @@
 #include "../rowlevel/rlfixture.h"
 /* after rlfixture.h: append_fixture.h names a parameter `rows` */
 #include "../scan/scanutil.h"
+#include "parquet/parquet.h"
+#include "spec/spec.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -127,6 +129,7 @@ static void snapshot_rows(floe_table *t, int64_t id, rows *out)
 typedef struct cl_opts {
     int64_t start, end; /* start 0: from the first snapshot */
     bool updates, net;
+    bool by_row_id; /* compute_updates without identifier columns (v3) */
 } cl_opts;
 
 static int changelog(floe_table *t, const cl_opts *c, rows *out, char *err, size_t errlen)
@@ -139,8 +142,9 @@ static int changelog(floe_table *t, const cl_opts *c, rows *out, char *err, size
     o.compute_updates = c->updates;
     o.net_changes = c->net;
     static const char *ids[] = {"order_id"};
-    o.identifier_columns = c->updates ? ids : NULL;
-    o.nidentifier_columns = c->updates ? 1 : 0;
+    bool named = c->updates && !c->by_row_id;
+    o.identifier_columns = named ? ids : NULL;
+    o.nidentifier_columns = named ? 1 : 0;
     o.threads = 1;
     floe_changelog *cl = NULL;
     int rc = floe_changelog_open(&cl, floe_table_io(t), floe_table_metadata_location(t), &o);
@@ -380,7 +384,7 @@ static void test_random_mor_histories(void)
         /* 1. consecutive snapshots: net changelog = difference of the multisets */
         for (size_t i = 1; i < h.n; i++) {
             for (int flavour = 0; flavour < 3; flavour++) {
-                cl_opts o = {h.ids[i - 1], h.ids[i], flavour == 1, flavour == 2};
+                cl_opts o = {h.ids[i - 1], h.ids[i], flavour == 1, flavour == 2, false};
                 rows cl = {0}, st = {0};
                 FT_OK(changelog(h.t, &o, &cl, err, sizeof err));
                 rows_copy(&st, &h.state[i - 1]);
@@ -420,8 +424,8 @@ static void test_random_mor_histories(void)
             }
         }
         /* 2. the whole history, per snapshot: rebuilds every snapshot */
-        for (int flavour = 0; flavour < 2; flavour++) {
-            cl_opts o = {0, h.ids[h.n - 1], flavour == 1, false};
+        for (int flavour = 0; flavour < (round % 2 ? 3 : 2); flavour++) {
+            cl_opts o = {0, h.ids[h.n - 1], flavour >= 1, false, flavour == 2};
             rows cl = {0}, st = {0};
             FT_OK(changelog(h.t, &o, &cl, err, sizeof err));
             size_t k = 0;
@@ -453,7 +457,7 @@ static void test_random_mor_histories(void)
                 a = b;
                 b = x;
             }
-            cl_opts o = {h.ids[a], h.ids[b], false, true};
+            cl_opts o = {h.ids[a], h.ids[b], false, true, false};
             rows cl = {0}, st = {0};
             FT_OK(changelog(h.t, &o, &cl, err, sizeof err));
             rows_copy(&st, &h.state[a]);
@@ -493,7 +497,7 @@ static void test_dv_replaces_dv(void)
     FT_EQ_STR(rl_sum(t, s2, "removed-dvs"), "1");
     rows cl = {0};
     char err[512];
-    cl_opts o = {s0, s2, false, false};
+    cl_opts o = {s0, s2, false, false, false};
     FT_OK(changelog(t, &o, &cl, err, sizeof err));
     FT_EQ_INT(cl.n, 2);
     if (cl.n == 2) {
@@ -531,7 +535,7 @@ static void test_mor_update_pairs(void)
                   "1");
         rows cl = {0};
         char err[512];
-        cl_opts o = {s0, s1, true, false};
+        cl_opts o = {s0, s1, true, false, false};
         FT_OK(changelog(t, &o, &cl, err, sizeof err));
         FT_EQ_INT(cl.n, 2);
         if (cl.n == 2) {
@@ -547,7 +551,182 @@ static void test_mor_update_pairs(void)
     floe_catalog_free(c);
 }
 
+
+/* ---------------------------------------------------------------- row lineage */
+
+#define LINEAGE_SCHEMA                                                                             \
+    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["                                            \
+    "{\"id\":1,\"name\":\"order_id\",\"required\":false,\"type\":\"long\"},"                       \
+    "{\"id\":2,\"name\":\"customer_id\",\"required\":false,\"type\":\"long\"},"                    \
+    "{\"id\":3,\"name\":\"amount\",\"required\":false,\"type\":\"decimal(10, 2)\"},"               \
+    "{\"id\":4,\"name\":\"status\",\"required\":false,\"type\":\"string\"},"                       \
+    "{\"id\":5,\"name\":\"order_date\",\"required\":false,\"type\":\"date\"},"                     \
+    "{\"id\":2147483540,\"name\":\"_row_id\",\"required\":false,\"type\":\"long\"}]}"
+
+/* A merge-on-read commit as a v3 writer that keeps row lineage makes it
+ * (Java's, Spark's): the rows `del` removed by a DV, and one new data file
+ * of `add` whose _row_id column holds rid[i] (< 0: null, a new row that
+ * inherits a fresh id). */
+static int lineage_commit(floe_table *t, const char *del, const fx_order *add, const int64_t *rid,
+                          size_t n, int64_t *snap)
+{
+    floe_rowlevel_options o = FLOE_ROWLEVEL_OPTIONS_INIT;
+    o.kind = FLOE_ROWLEVEL_UPDATE;
+    o.mode = FLOE_ROWLEVEL_MODE_MERGE_ON_READ;
+    floe_rowlevel *op = NULL;
+    floe_arena *a = floe__arena_new(4096);
+    floe_json *j = NULL;
+    floe_schema *sc = NULL;
+    floe_arrow_builder *b = NULL;
+    struct ArrowArray arr = {0};
+    floe_pq_metrics m;
+    memset(&m, 0, sizeof m);
+    char path[600];
+    snprintf(path, sizeof path, "%s/data/lineage-%lld.parquet",
+             floe_table_location(t), (long long)rid[0]);
+    int rc = floe_rowlevel_new(&op, t, &o);
+    if (rc == 0)
+        rc = floe_rowlevel_delete_where(op, del);
+    if (rc == 0)
+        rc = floe__json_parse(&j, LINEAGE_SCHEMA, strlen(LINEAGE_SCHEMA), "schema");
+    if (rc == 0)
+        rc = floe__schema_from_json(&sc, j, 0, a);
+    if (rc == 0)
+        rc = floe__arrow_builder_new(&b, sc->root);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        floe_value v[6];
+        v[0] = floe_value_long(add[i].order_id);
+        v[1] = floe_value_long(add[i].customer_id);
+        v[2] = floe_value_decimal(add[i].amount_cents, 2);
+        v[3] = floe_value_bytes(FLOE_T_STRING, add[i].status, strlen(add[i].status));
+        v[4] = floe_value_date((int32_t)floe__days_from_civil(2026, 9, 20));
+        v[5] = rid[i] >= 0 ? floe_value_long(rid[i]) : floe_value_null(FLOE_T_LONG);
+        for (int k = 0; rc == 0 && k < 6; k++)
+            rc = floe__arrow_builder_append(b->children[k], &v[k]);
+        if (rc == 0)
+            rc = floe__arrow_builder_struct_append(b, true);
+    }
+    if (rc == 0)
+        rc = floe__arrow_builder_finish(b, &arr);
+    if (rc == 0)
+        rc = floe__write_delete_parquet(floe_table_io(t), path, sc, &arr,
+                                        &t->metadata->properties, false, &m);
+    floe_append *w = NULL;
+    if (rc == 0)
+        rc = floe__rowlevel_writer(op, &w);
+    if (rc == 0) {
+        floe_data_file df;
+        memset(&df, 0, sizeof df);
+        df.content = FLOE_FILE_DATA;
+        df.file_path = path;
+        df.file_format = "PARQUET";
+        df.record_count = m.record_count;
+        df.file_size_in_bytes = m.file_size_in_bytes;
+        rc = floe__data_file_set_metrics(a, &m, &df);
+        if (rc == 0)
+            rc = floe__append_add_file(w, &df);
+    }
+    if (rc == 0)
+        rc = floe_rowlevel_commit(op, snap, NULL);
+    if (arr.release)
+        arr.release(&arr);
+    floe__pq_metrics_free(&m);
+    floe__arrow_builder_free(b);
+    if (sc)
+        floe__schema_release(sc);
+    floe__json_free(j);
+    floe_rowlevel_free(op);
+    floe__arena_free(a);
+    return rc;
+}
+
+/* v3, no identifier columns: compute_updates pairs a deleted and an
+ * inserted row of one snapshot that share a _row_id; a re-inserted row
+ * with a new _row_id (even of the same key) stays DELETE + INSERT. */
+static void test_lineage_pairs(void)
+{
+    floe_catalog *c = fx_catalog();
+    FT_ASSERT(c);
+    floe_table *t = create(c, "shop.lin", 3, false);
+    FT_ASSERT(t);
+    static const fx_order three[] = {{1, 500, 1, "A", 2026, 9, 20},
+                                     {2, 500, 2, "B", 2026, 9, 20},
+                                     {3, 500, 3, "C", 2026, 9, 20}};
+    int64_t s0 = fx_append_rows(t, three, 3), s1 = -1;
+    /* rows 1, 2, 3 have _row_id 0, 1, 2; update 2 keeping its id, replace 3
+     * by a new row (new id) of the same key, insert 4 */
+    static const fx_order add[] = {{2, 500, 2, "B2", 2026, 9, 20},
+                                   {3, 500, 3, "C2", 2026, 9, 20},
+                                   {4, 500, 4, "D", 2026, 9, 20}};
+    int64_t rid[] = {1, -1, -1};
+    FT_OK(lineage_commit(t, "order_id = 2 OR order_id = 3", add, rid, 3, &s1));
+    floe_incremental_options o = FLOE_INCREMENTAL_OPTIONS_INIT;
+    o.has_start_snapshot_id = true;
+    o.start_snapshot_id = s0;
+    o.has_end_snapshot_id = true;
+    o.end_snapshot_id = s1;
+    o.compute_updates = true;
+    o.threads = 1;
+    floe_changelog *cl = NULL;
+    FT_OK(floe_changelog_open(&cl, floe_table_io(t), floe_table_metadata_location(t), &o));
+    struct ArrowArrayStream st;
+    rows r = {0};
+    char err[512];
+    FT_OK(floe_changelog_to_stream(cl, &st));
+    FT_OK(drain(&st, &r, err, sizeof err));
+    st.release(&st);
+    floe_changelog_free(cl);
+    /* DELETEs, UPDATE pairs, INSERTs */
+    FT_EQ_INT(r.n, 5);
+    if (r.n == 5) {
+        change ch[5];
+        for (int i = 0; i < 5; i++)
+            FT_CHECK(parse_change(r.row[i], &ch[i]) && ch[i].sid == (long long)s1 &&
+                     ch[i].ordinal == 0);
+        FT_CHECK(!strncmp(ch[0].row, "3|", 2) && strstr(ch[0].row, "|C|") &&
+                 !strcmp(ch[0].type, "DELETE"));
+        FT_CHECK(!strncmp(ch[1].row, "2|", 2) && strstr(ch[1].row, "|B|") &&
+                 !strcmp(ch[1].type, "UPDATE_BEFORE"));
+        FT_CHECK(!strncmp(ch[2].row, "2|", 2) && strstr(ch[2].row, "|B2|") &&
+                 !strcmp(ch[2].type, "UPDATE_AFTER"));
+        FT_CHECK(strstr(ch[3].row, "|C2|") && !strcmp(ch[3].type, "INSERT"));
+        FT_CHECK(!strncmp(ch[4].row, "4|", 2) && !strcmp(ch[4].type, "INSERT"));
+    }
+    rows_free(&r);
+    /* the same range by key pairs 3 as well */
+    static const char *ids[] = {"order_id"};
+    o.identifier_columns = ids;
+    o.nidentifier_columns = 1;
+    FT_OK(floe_changelog_open(&cl, floe_table_io(t), floe_table_metadata_location(t), &o));
+    FT_OK(floe_changelog_to_stream(cl, &st));
+    FT_OK(drain(&st, &r, err, sizeof err));
+    st.release(&st);
+    floe_changelog_free(cl);
+    int pairs = 0;
+    for (size_t i = 0; i < r.n; i++)
+        pairs += strstr(r.row[i], "|UPDATE_BEFORE|") != NULL;
+    FT_EQ_INT(r.n, 5);
+    FT_EQ_INT(pairs, 2);
+    rows_free(&r);
+    /* a v2 table without identifier columns is still refused */
+    floe_table *t2 = create(c, "shop.lin2", 2, false);
+    FT_ASSERT(t2);
+    int64_t a0 = fx_append_rows(t2, three, 3);
+    int64_t a1 = fx_append_rows(t2, add, 1);
+    o.identifier_columns = NULL;
+    o.nidentifier_columns = 0;
+    o.start_snapshot_id = a0;
+    o.end_snapshot_id = a1;
+    FT_EQ_INT(floe_changelog_open(&cl, floe_table_io(t2), floe_table_metadata_location(t2), &o),
+              FLOE_EINVALID);
+    FT_ERR_CONTAINS("Cannot compute updates without identifier columns");
+    floe_table_free(t2);
+    floe_table_free(t);
+    floe_catalog_free(c);
+}
+
 static const ft_case cases[] = {
+    {"lineage_pairs", test_lineage_pairs},
     {"dv_replaces_dv", test_dv_replaces_dv},
     {"mor_update_pairs", test_mor_update_pairs},
     {"random_mor_histories", test_random_mor_histories},
