@@ -358,7 +358,21 @@ static int puffin_files(floe_table *t)
  * it into its own: both deletes visible, one DV for the file. */
 static void concurrent_dv_merge(floe_isolation iso)
 {
-    floe_catalog *c = fx_catalog();
+    /* tests/peers/test_changelog_mor.py has Spark read the result: the
+     * table then lives in $FLOE_DV_MERGE_WAREHOUSE (catalog.db there) */
+    const char *keep = iso == FLOE_ISOLATION_SNAPSHOT ? getenv("FLOE_DV_MERGE_WAREHOUSE") : NULL;
+    floe_catalog *c = NULL;
+    if (keep) {
+        char db[4096];
+        snprintf(db, sizeof db, "%s/catalog.db", keep);
+        floe_catalog_options co = FLOE_CATALOG_OPTIONS_INIT;
+        co.warehouse = keep;
+        co.name = "dvmerge";
+        FT_OK(floe_catalog_open_sql(&c, db, &co));
+        FT_OK(floe_catalog_create_namespace(c, "shop", NULL));
+    } else {
+        c = fx_catalog();
+    }
     FT_ASSERT(c);
     floe_table *t1 = v3_orders(c, "shop.orders"), *t2 = NULL;
     FT_ASSERT(t1);
