@@ -19,26 +19,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static int key_batch(const int64_t *ids, size_t n, struct ArrowArray *out)
-{
-    static const floe_type t_long = {.id = FLOE_T_LONG};
-    static const floe_field f = {.id = 1, .name = "order_id", .type = &t_long};
-    static const floe_type root = {.id = FLOE_T_STRUCT, .nfields = 1, .fields = &f};
-    floe_arrow_builder *b = NULL;
-    FLOE_TRY(floe__arrow_builder_new(&b, &root));
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        floe_value v = floe_value_long(ids[i]);
-        rc = floe__arrow_builder_append(b->children[0], &v);
-        if (rc == 0)
-            rc = floe__arrow_builder_struct_append(b, true);
-    }
-    if (rc == 0)
-        rc = floe__arrow_builder_finish(b, out);
-    floe__arrow_builder_free(b);
-    return rc;
-}
-
 static floe_table *create(floe_catalog *c, const char *ident, int version, bool partitioned)
 {
     floe_props p = FLOE_PROPS_INIT;
@@ -77,7 +57,7 @@ static int commit_op(floe_table *t, int kind, floe_rowlevel_mode mode, const int
     if (rc == 0 && (kind == K_EQ_DELETE || kind == K_UPSERT)) {
         struct ArrowArray keys;
         int32_t ids[] = {1};
-        rc = key_batch(victims, nv, &keys);
+        rc = rl_key_batch(victims, nv, &keys);
         if (rc == 0) {
             rc = floe_rowlevel_write_equality_deletes(op, ids, 1, &keys);
             keys.release(&keys);
@@ -222,34 +202,12 @@ static bool apply_one(rows *state, const change *c)
     return false;
 }
 
-static int cmp_s(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool same(rows *a, rows *b)
-{
-    if (a->n)
-        qsort(a->row, a->n, sizeof(char *), cmp_s);
-    if (b->n)
-        qsort(b->row, b->n, sizeof(char *), cmp_s);
-    if (a->n != b->n)
-        return false;
-    for (size_t i = 0; i < a->n; i++)
-        if (strcmp(a->row[i], b->row[i]))
-            return false;
-    return true;
-}
-
 /* ---------------------------------------------------------------- random histories */
 
 static uint64_t rng;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return ft_xorshift(&rng);
 }
 
 typedef struct model_row {
@@ -394,7 +352,7 @@ static void test_random_mor_histories(void)
                     ok = parse_change(cl.row[k], &ch) && ch.ordinal == 0 &&
                          ch.sid == (long long)h.ids[i] && apply_one(&st, &ch);
                 }
-                if (!ok || !same(&st, &h.state[i])) {
+                if (!ok || !same_rows(&st, &h.state[i])) {
                     ft_fail(__FILE__, __LINE__, "round %d: snapshot %zu (kind %d) flavour %d",
                             round, i, h.kinds[i], flavour);
                     rows_dump(&cl);
@@ -440,7 +398,7 @@ static void test_random_mor_histories(void)
                 }
                 rows want = {0};
                 rows_copy(&want, &h.state[i]);
-                if (!ok || !same(&st, &want))
+                if (!ok || !same_rows(&st, &want))
                     ft_fail(__FILE__, __LINE__, "round %d: replay to snapshot %zu flavour %d",
                             round, i, flavour);
                 rows_free(&want);
@@ -466,7 +424,7 @@ static void test_random_mor_histories(void)
                 change ch;
                 ok = parse_change(cl.row[k], &ch) && apply_one(&st, &ch);
             }
-            if (!ok || !same(&st, &h.state[b]))
+            if (!ok || !same_rows(&st, &h.state[b]))
                 ft_fail(__FILE__, __LINE__, "round %d: net %zu..%zu", round, a, b);
             rows_free(&cl);
             rows_free(&st);

@@ -331,25 +331,6 @@ static int dvs_per_file(floe_table *t, int64_t *cardinality)
     return most;
 }
 
-/* Puffin files under the table's data directory. */
-static int count_puffin_cb(const floe_file_info *info, void *p)
-{
-    size_t n = strlen(info->uri);
-    if (n > 7 && !strcmp(info->uri + n - 7, ".puffin"))
-        ++*(int *)p;
-    return 0;
-}
-
-static int puffin_files(floe_table *t)
-{
-    int n = 0;
-    char prefix[4096];
-    snprintf(prefix, sizeof prefix, "%s/", floe_table_location(t));
-    if (floe_fileio_list(floe_table_io(t), prefix, count_puffin_cb, &n) < 0)
-        return -1;
-    return n;
-}
-
 /* v3: two merge-on-read deletes of different rows of one data file, from
  * the same base, under both isolation levels: each writes a DV for the
  * file; the second's first attempt loses the race, its retry finds the
@@ -396,7 +377,7 @@ static void concurrent_dv_merge(floe_isolation iso)
     FT_EQ_STR(rl_sum(t1, sb, "added-dvs"), "1");
     FT_EQ_STR(rl_sum(t1, sb, "removed-dvs"), "1"); /* the first writer's */
     FT_EQ_STR(rl_sum(t1, sb, "total-position-deletes"), "2");
-    FT_EQ_INT(puffin_files(t1), 2); /* the superseded attempt's file is gone */
+    FT_EQ_INT(fx_count_files_ending(t1, ".puffin"), 2); /* the superseded attempt's file is gone */
     floe_table_free(t2);
     floe_table_free(t1);
     floe_catalog_free(c);
