@@ -601,6 +601,29 @@ static int lineage_commit(floe_table *t, const char *del, const fx_order *add, c
 /* v3, no identifier columns: compute_updates pairs a deleted and an
  * inserted row of one snapshot that share a _row_id; a re-inserted row
  * with a new _row_id (even of the same key) stays DELETE + INSERT. */
+static int lineage_changes(floe_table *t, int64_t s0, int64_t s1, rows *out, char *err,
+                           size_t errlen)
+{
+    floe_incremental_options o = FLOE_INCREMENTAL_OPTIONS_INIT;
+    o.has_start_snapshot_id = true;
+    o.start_snapshot_id = s0;
+    o.has_end_snapshot_id = true;
+    o.end_snapshot_id = s1;
+    o.compute_updates = true;
+    o.threads = 1;
+    floe_changelog *cl = NULL;
+    int rc = floe_changelog_open(&cl, floe_table_io(t), floe_table_metadata_location(t), &o);
+    if (rc == 0) {
+        struct ArrowArrayStream st;
+        if ((rc = floe_changelog_to_stream(cl, &st)) == 0) {
+            rc = drain(&st, out, err, errlen);
+            st.release(&st);
+        }
+    }
+    floe_changelog_free(cl);
+    return rc;
+}
+
 static void test_lineage_pairs(void)
 {
     floe_catalog *c = fx_catalog();
@@ -626,14 +649,10 @@ static void test_lineage_pairs(void)
     o.compute_updates = true;
     o.threads = 1;
     floe_changelog *cl = NULL;
-    FT_OK(floe_changelog_open(&cl, floe_table_io(t), floe_table_metadata_location(t), &o));
     struct ArrowArrayStream st;
     rows r = {0};
     char err[512];
-    FT_OK(floe_changelog_to_stream(cl, &st));
-    FT_OK(drain(&st, &r, err, sizeof err));
-    st.release(&st);
-    floe_changelog_free(cl);
+    FT_OK(lineage_changes(t, s0, s1, &r, err, sizeof err));
     /* DELETEs, UPDATE pairs, INSERTs */
     FT_EQ_INT(r.n, 5);
     if (r.n == 5) {
@@ -683,8 +702,44 @@ static void test_lineage_pairs(void)
     floe_catalog_free(c);
 }
 
+/* Out of memory at every allocation of the _row_id pairing: FLOE_ENOMEM
+ * (or the Arrow stream's ENOMEM), nothing leaked (ASan), then the answer. */
+static void test_lineage_out_of_memory(void)
+{
+    floe_catalog *c = fx_catalog();
+    FT_ASSERT(c);
+    floe_table *t = create(c, "shop.linoom", 3, false);
+    FT_ASSERT(t);
+    static const fx_order two[] = {{1, 500, 1, "A", 2026, 9, 20}, {2, 500, 2, "B", 2026, 9, 20}};
+    static const fx_order add[] = {{2, 500, 2, "B2", 2026, 9, 20}};
+    int64_t s0 = fx_append_rows(t, two, 2), s1 = -1, rid[] = {1};
+    FT_OK(lineage_commit(t, "order_id = 2", add, rid, 1, &s1));
+    int rc = FLOE_ENOMEM;
+    for (long n = 1; (rc == FLOE_ENOMEM || rc == 12) && n < 50000; n++) {
+        rows r = {0};
+        char err[512] = "";
+        floe__alloc_fail_at(n);
+        rc = lineage_changes(t, s0, s1, &r, err, sizeof err);
+        floe__alloc_fail_at(0);
+        if (rc != 0 && rc != FLOE_ENOMEM && rc != 12)
+            ft_fail(__FILE__, __LINE__, "n=%ld: rc %d %s", n, rc, err);
+        if (rc == 0) /* (the test's own row text may have failed to allocate) */
+            FT_EQ_INT(r.n, 2);
+        rows_free(&r);
+    }
+    FT_EQ_INT(rc, 0);
+    rows r = {0};
+    char err[512] = "";
+    FT_OK(lineage_changes(t, s0, s1, &r, err, sizeof err));
+    FT_CHECK(r.n == 2 && strstr(r.row[0], "|UPDATE_BEFORE|") && strstr(r.row[1], "|UPDATE_AFTER|"));
+    rows_free(&r);
+    floe_table_free(t);
+    floe_catalog_free(c);
+}
+
 static const ft_case cases[] = {
     {"lineage_pairs", test_lineage_pairs},
+    {"lineage_out_of_memory", test_lineage_out_of_memory},
     {"dv_replaces_dv", test_dv_replaces_dv},
     {"mor_update_pairs", test_mor_update_pairs},
     {"random_mor_histories", test_random_mor_histories},
