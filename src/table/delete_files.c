@@ -350,10 +350,13 @@ int floe__rl_write_dvs(floe_rowlevel *op)
         }
     }
     /* the Puffin file of an earlier attempt is superseded: never committed */
-    if (rc == 0 && op->dv_puffin)
+    if (rc == 0 && op->dv_puffin) {
         floe_fileio_remove(op->t->io, &op->dv_puffin, 1);
+        op->stats.bytes_written -= op->dv_puffin_bytes;
+    }
     if (rc == 0) {
         op->dv_puffin = path;
+        op->dv_puffin_bytes = (int64_t)w.bytes.len;
         op->stats.bytes_written += (int64_t)w.bytes.len;
     }
     floe__puffin_writer_free(&w);

@@ -81,6 +81,7 @@ struct floe_rowlevel {
     floe_vec own_files;      /* char* heap: delete files written */
     floe_vec dvs;            /* floe_rl_dv: v3 merge-on-read */
     const char *dv_puffin;   /* the Puffin file of dvs written last (own_files has it) */
+    int64_t dv_puffin_bytes; /* its size (in stats.bytes_written) */
     floe_props extra;
     floe_producer prod; /* commit uuid, snapshot id, attempts, manifests */
     int next_file;      /* N of the delete files' names */
