@@ -15,6 +15,12 @@
  * and equality deletes and deletion vectors therefore all give the same
  * changelog for the same logical change.
  *
+ * Unlike Iceberg's changelog scan, which refuses snapshots that add delete
+ * files, this reads them (docs/changelog.md "Merge-on-read snapshots").
+ * compute_updates pairs a DELETE and an INSERT of one snapshot by the
+ * identifier columns, or on a v3 table without them by `_row_id` (spec
+ * "Row Lineage"), read for the touched files only.
+ *
  * Streaming: one snapshot at a time, so memory holds the rows of the files
  * that snapshot touched; net_changes needs the whole range's net set.
  */
