@@ -604,24 +604,8 @@ static int lineage_commit(floe_table *t, const char *del, const fx_order *add, c
 static int lineage_changes(floe_table *t, int64_t s0, int64_t s1, rows *out, char *err,
                            size_t errlen)
 {
-    floe_incremental_options o = FLOE_INCREMENTAL_OPTIONS_INIT;
-    o.has_start_snapshot_id = true;
-    o.start_snapshot_id = s0;
-    o.has_end_snapshot_id = true;
-    o.end_snapshot_id = s1;
-    o.compute_updates = true;
-    o.threads = 1;
-    floe_changelog *cl = NULL;
-    int rc = floe_changelog_open(&cl, floe_table_io(t), floe_table_metadata_location(t), &o);
-    if (rc == 0) {
-        struct ArrowArrayStream st;
-        if ((rc = floe_changelog_to_stream(cl, &st)) == 0) {
-            rc = drain(&st, out, err, errlen);
-            st.release(&st);
-        }
-    }
-    floe_changelog_free(cl);
-    return rc;
+    cl_opts o = {s0, s1, true, false, true};
+    return changelog(t, &o, out, err, errlen);
 }
 
 static void test_lineage_pairs(void)
