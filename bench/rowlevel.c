@@ -7,11 +7,16 @@
  * before and after the merge-on-read delete (the cost of applying position
  * deletes on read), and the same merge-on-read delete on a format v3 table,
  * where it writes deletion vectors (one Puffin DV per data file; `mor_dv`).
+ * Then the v3 case again in Spark local[2] on the same table, in the same
+ * run (bench/maint_vs_spark.py: rolled back to the snapshot floe's DELETE
+ * started from; a warm-up read, the read before, the DELETE — deletion
+ * vectors, as the table is v3 and merge-on-read — and the read after):
+ * RATIO floe / Spark for the DV delete and for the next full read.
  *
  *   bench_rowlevel [ROWS] [FILES]      default 10,000,000 rows in 10 files
  *
  * Tables live in a fresh directory under $TMPDIR (/tmp); SQLite catalog.
- * Output: BENCH <name> <value> <unit>.
+ * Output: BENCH <name> <value> <unit>, RATIO <name> <floe/spark> spark.
  */
 #include "bench_setup.h"
 
@@ -72,6 +77,37 @@ static floe_table *make_table(floe_catalog *c, const char *ident, const char *mo
     return t;
 }
 
+/* The v3 merge-on-read DELETE and the reads around it in Spark, from the
+ * snapshot floe's DELETE started from. Spark's reads aggregate every
+ * column (sum), so they decode all of them and apply the DVs as floe's
+ * full scan does, without shipping rows to the driver. */
+static void spark_dv(const char *dir, const char *ident, int64_t start, double floe_delete,
+                     double floe_after)
+{
+    char read[128], del[128], warm[160], dvs[200];
+    snprintf(read, sizeof read, "SELECT sum(id), sum(v), sum(x) FROM local.%s", ident);
+    snprintf(warm, sizeof warm, "warmup:%s", read);
+    snprintf(del, sizeof del, "DELETE FROM local.%s WHERE v = 7", ident);
+    /* and what Spark's DELETE wrote (SPARK_RESULT_3: its added-dvs) */
+    snprintf(dvs, sizeof dvs,
+             "SELECT summary['added-dvs'] AS added_dvs FROM local.%s.snapshots "
+             "ORDER BY committed_at DESC LIMIT 1",
+             ident);
+    const char *stmts[] = {warm, read, del, read, dvs};
+    double secs[4] = {-1, -1, -1, -1};
+    if (bs_spark_run(dir, ident, (long long)start, stmts, 5, secs) != 4)
+        return;
+    printf("BENCH rowlevel_read_before_mor_dv_spark %.3f s\n", secs[0]);
+    printf("BENCH rowlevel_delete_mor_dv_spark_wall %.3f s\n", secs[1]);
+    printf("BENCH rowlevel_read_after_mor_dv_spark %.3f s\n", secs[2]);
+    printf("BENCH rowlevel_read_slowdown_mor_dv_spark %.2f x\n",
+           secs[0] > 0 ? secs[2] / secs[0] : 0);
+    if (secs[1] > 0)
+        printf("RATIO rowlevel_delete_mor_dv %.3f spark\n", floe_delete / secs[1]);
+    if (secs[2] > 0)
+        printf("RATIO rowlevel_read_after_mor_dv %.3f spark\n", floe_after / secs[2]);
+}
+
 int main(int argc, char **argv)
 {
     int64_t rows = argc > 1 ? atoll(argv[1]) : 10000000;
@@ -91,6 +127,9 @@ int main(int argc, char **argv)
         if (!t)
             return 1;
         int64_t n0 = 0, n1 = 0;
+        floe_snapshot_info start;
+        if (!floe_table_current_snapshot(t, &start))
+            return 1;
         double before = bs_scan_rows(t, &n0);
         double t0 = bs_now_s();
         floe_rowlevel *op = NULL;
@@ -121,6 +160,8 @@ int main(int argc, char **argv)
             printf("BENCH rowlevel_read_slowdown_%s %.2f x\n", tags[m],
                    before > 0 ? after / before : 0);
         floe_table_free(t);
+        if (m == 2)
+            spark_dv(dir, ident, start.snapshot_id, wall, after);
     }
     floe_catalog_free(c);
     return bs_remove(dir) < 0 ? 1 : 0;
