@@ -881,7 +881,15 @@ static int assemble(floe_pq_reader *r, const rnode *n, floe_arrow_builder *b, in
     return 0;
 }
 
-/* Decode the chunks of row group rg and check its row count. */
+/* A leaf decoded a batch at a time (batches of batch_rows rows): flat
+ * leaves, whose level entries are rows. Repeated ones are decoded whole. */
+static bool streams(const floe_pq_reader *r, const floe_pq_node *leaf)
+{
+    return r->opts.batch_rows > 0 && leaf->max_rep == 0;
+}
+
+/* Decode the chunks of row group rg (or start them, streamed leaves) and
+ * check its row count. */
 static int load_row_group(floe_pq_reader *r, size_t rg)
 {
     const floe_pq_row_group *g = &r->meta.row_groups[rg];
@@ -892,6 +900,17 @@ static int load_row_group(floe_pq_reader *r, size_t rg)
             !(r->zctx = floe__pq_zstd_dctx_new()))
             return floe__error_nomem();
         r->data[i].zctx = r->zctx;
+        if (streams(r, leaf)) {
+            /* decoded a batch at a time into the leaf's own reused buffers */
+            if (!cc->has_meta_data || cc->meta_data.num_values != g->num_rows)
+                return floe__error(FLOE_ECORRUPT, "parquet",
+                                   "row group %zu: column %s holds %lld values for %lld rows in %s",
+                                   rg, leaf->el->name,
+                                   (long long)(cc->has_meta_data ? cc->meta_data.num_values : -1),
+                                   (long long)g->num_rows, r->in->uri);
+            FLOE_TRY(floe__pq_chunk_begin(r->in, cc, leaf, &r->data[i], false));
+            continue;
+        }
         if (cc->has_meta_data && cc->meta_data.num_values > 0 &&
             cc->meta_data.num_values < ((int64_t)1 << 40)) {
             /* recycled buffers, best fit to the chunk's value count */
@@ -915,8 +934,10 @@ static int load_row_group(floe_pq_reader *r, size_t rg)
     }
     /* num_rows comes from the footer: check it against the decoded levels
      * (rows start where rep == 0) before trusting it for columns missing
-     * from the file */
-    if (r->nread > 0) {
+     * from the file (a streamed column was checked above) */
+    if (r->nread > 0 && streams(r, r->read_leaves[0])) {
+        return 0;
+    } else if (r->nread > 0) {
         const floe_pq_leafdata *d0 = &r->data[0];
         int64_t starts = (int64_t)d0->n;
         if (d0->rep.len) {
@@ -943,6 +964,8 @@ static int slice_rows(floe_pq_reader *r, int64_t nrows)
     for (size_t i = 0; i < r->nread; i++) {
         floe_pq_leafdata *d = &r->data[i];
         const floe_pq_node *leaf = r->read_leaves[i];
+        if (streams(r, leaf))
+            FLOE_TRY(floe__pq_chunk_more(d, (size_t)nrows));
         d->eb = d->epos;
         d->vb = d->vpos;
         if (!d->rep.len) {

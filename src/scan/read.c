@@ -19,7 +19,9 @@
  *     sequence number is greater; pairing is done in planning);
  *   - drops rows failing the task's residual filter;
  *   - and emits only the requested columns.
- * Batches that lose no rows pass through without copying.
+ * Batches that lose no rows pass through without copying; the others are
+ * compacted inside their own buffers (floe__scan_compact), nested columns
+ * copied.
  *
  * Two metadata columns may be requested by name besides the schema's
  * (Java's MetadataColumns, the ids reserved by the spec's "Reserved Field
@@ -263,6 +265,13 @@ static int read_col_of(const scan_stream *s, int32_t id)
 
 static bool keep_row_group(floe_pq_reader *r, size_t rg, void *payload);
 
+/* Rows per batch: a row group is decoded this many rows at a time into
+ * buffers reused from batch to batch (parquet/reader.c), so a scan's memory
+ * and page faults do not grow with the row group (Java writes 128 MiB
+ * ones), and a batch's columns stay in cache between decoding, deletes,
+ * filter and the consumer. */
+#define SCAN_BATCH_ROWS 65536
+
 static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
 {
     const floe_scan_file *f = t->file;
@@ -282,6 +291,7 @@ static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
     }
     o.keep_row_group = keep_row_group;
     o.keep_row_group_payload = L;
+    o.batch_rows = SCAN_BATCH_ROWS;
     FLOE_TRY(floe__pq_reader_open(&L->r, L->in, &o));
     /* columns the file lacks: the identity partition value (the Parquet
      * reader has filled them with their initial-default, at every level) */
@@ -504,13 +514,11 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
             L->keep_cap = (size_t)n;
         }
         memset(L->keep, 1, (size_t)n);
-        for (int64_t i = 0; i < n && L->pd_at < L->pd.n; i++) {
-            int64_t pos = L->row_off + i;
-            while (L->pd_at < L->pd.n && L->pd.pos[L->pd_at] < pos)
-                L->pd_at++;
-            if (L->pd_at < L->pd.n && L->pd.pos[L->pd_at] == pos)
-                L->keep[i] = 0;
-        }
+        /* the sorted deleted positions inside this batch, one step each */
+        while (L->pd_at < L->pd.n && L->pd.pos[L->pd_at] < L->row_off)
+            L->pd_at++;
+        for (; L->pd_at < L->pd.n && L->pd.pos[L->pd_at] < L->row_off + n; L->pd_at++)
+            L->keep[L->pd.pos[L->pd_at] - L->row_off] = 0;
         floe_value vals[64];
         for (size_t e = 0; e < L->neq; e++) {
             size_t nid = floe__scan_eqset_nids(L->eq[e]);
@@ -547,7 +555,15 @@ static int process(const scan_stream *s, lane *L, struct ArrowArray *b, struct A
             b->children[c]->release = NULL;
             continue;
         }
-        rc = floe__scan_take(out->children[c], b->children[c], s->fields[c].type, L->idx, kept);
+        /* in place when the column allows it (the batch is ours) */
+        rc = floe__scan_compact(b->children[c], s->fields[c].type, L->idx, kept);
+        if (rc == 0) {
+            *out->children[c] = *b->children[c];
+            b->children[c]->release = NULL;
+        } else if (rc == 1) {
+            rc = floe__scan_take(out->children[c], b->children[c], s->fields[c].type, L->idx,
+                                 kept);
+        }
     }
     if (rc < 0) {
         out->release(out);
