@@ -989,6 +989,8 @@ static int slice_rows(floe_pq_reader *r, int64_t nrows)
         size_t nv = d->ee - d->eb;
         if (d->eb == 0 && d->ee == d->n)
             nv = d->nvals; /* the whole row group: counted while decoding */
+        else if (d->nvals - d->vb == d->n - d->eb)
+            nv = d->ee - d->eb; /* every entry from here on has its value */
         else if (leaf->max_def > 0) {
             const uint16_t *def = (const uint16_t *)d->def.ptr;
             nv = 0;

@@ -536,14 +536,34 @@ static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n, const uin
     const uint8_t *vb = a->buffers[1];
     i128 acc = 0;
     int64_t cnt = 0;
-    for (int64_t r = 0; r < n; r++) {
-        int64_t k = r + a->offset;
-        if ((keep && !keep[r]) || !valid_at(a, k))
-            continue;
-        i128 x;
-        memcpy(&x, vb + 16 * k, 16);
-        acc += x;
-        cnt++;
+    if (!keep && a->null_count == 0) {
+        /* every row: one add per value; a precision <= 18 value is its
+         * low 64 bits (little-endian decimal128, sign-extended) */
+        const uint8_t *v = vb + 16 * a->offset;
+        if (g->type->precision <= 18) {
+            for (int64_t r = 0; r < n; r++) {
+                int64_t x;
+                memcpy(&x, v + 16 * r, 8);
+                acc += x;
+            }
+        } else {
+            for (int64_t r = 0; r < n; r++) {
+                i128 x;
+                memcpy(&x, v + 16 * r, 16);
+                acc += x;
+            }
+        }
+        cnt = n;
+    } else {
+        for (int64_t r = 0; r < n; r++) {
+            int64_t k = r + a->offset;
+            if ((keep && !keep[r]) || !valid_at(a, k))
+                continue;
+            i128 x;
+            memcpy(&x, vb + 16 * k, 16);
+            acc += x;
+            cnt++;
+        }
     }
     if (cnt == 0)
         return;
@@ -682,12 +702,23 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
         if (g->kind == AG_SUM && (t == FLOE_T_LONG || t == FLOE_T_INT)) {
             i128 acc = 0;
             int64_t cnt = 0;
-            for (int64_t r = 0; r < n; r++) {
-                int64_t k = r + a->offset;
-                if ((keep && !keep[r]) || !valid_at(a, k))
-                    continue;
-                acc += t == FLOE_T_LONG ? ((const int64_t *)vb)[k] : ((const int32_t *)vb)[k];
-                cnt++;
+            if (!keep && a->null_count == 0) {
+                if (t == FLOE_T_LONG)
+                    for (int64_t r = 0; r < n; r++)
+                        acc += ((const int64_t *)vb)[r + a->offset];
+                else
+                    for (int64_t r = 0; r < n; r++)
+                        acc += ((const int32_t *)vb)[r + a->offset];
+                cnt = n;
+            } else {
+                for (int64_t r = 0; r < n; r++) {
+                    int64_t k = r + a->offset;
+                    if ((keep && !keep[r]) || !valid_at(a, k))
+                        continue;
+                    acc += t == FLOE_T_LONG ? ((const int64_t *)vb)[k]
+                                            : ((const int32_t *)vb)[k];
+                    cnt++;
+                }
             }
             if (cnt)
                 floe__sql_dsum_add_exact(&g->sum, acc, 0, false);
