@@ -588,3 +588,55 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
     FLOE_TRY(floe__pq_chunk_begin(in, cc, leaf, d, true));
     return floe__pq_chunk_more(d, SIZE_MAX);
 }
+
+/* Values among level entries [from, from + k) (defined ones). */
+static size_t values_in(const floe_pq_leafdata *d, size_t from, size_t k)
+{
+    if (d->nvals - d->vpos == d->n - d->epos)
+        return k; /* every entry from epos on has its value */
+    return count_defined(d, from, k, d->leaf->max_def);
+}
+
+int floe__pq_chunk_skip(floe_pq_leafdata *d, size_t skip)
+{
+    const floe_pq_column_meta *m = &d->cc->meta_data;
+    floe_input *in = d->in;
+    while (skip) {
+        size_t avail = d->n - d->epos;
+        if (avail) {
+            size_t k = avail < skip ? avail : skip;
+            d->vpos += values_in(d, d->epos, k);
+            d->epos += k;
+            skip -= k;
+            continue;
+        }
+        /* nothing decoded is left: pass over whole data pages unread */
+        const uint8_t *raw = (const uint8_t *)d->raw.ptr;
+        const uint8_t *p = raw + d->at, *end = raw + d->raw.len;
+        if (p < end && (int64_t)d->total < m->num_values) {
+            floe_pq_page_header ph;
+            size_t hl;
+            int64_t here = d->start + (int64_t)d->at;
+            FLOE_TRY(floe__pq_decode_page_header(&ph, p, (size_t)(end - p), here, in->uri, &hl));
+            bool data = ph.type == FLOE_PQ_PAGE_DATA || ph.type == FLOE_PQ_PAGE_DATA_V2;
+            if (data && ph.num_values >= 0 && (size_t)ph.num_values <= skip &&
+                ph.compressed_page_size <= end - p - (ptrdiff_t)hl) {
+                floe_pq_where w = {in->uri, here};
+                if ((int64_t)ph.num_values > m->num_values - (int64_t)d->total)
+                    return floe__pq_corrupt(&w, "page holds more values than the column chunk");
+                d->at += hl + (size_t)ph.compressed_page_size;
+                d->total += (size_t)ph.num_values ;
+                d->seen_data = true;
+                skip -= (size_t)ph.num_values;
+                continue;
+            }
+        }
+        /* a dictionary page, or a page the skip ends inside: decode it */
+        size_t before = d->total;
+        FLOE_TRY(floe__pq_chunk_more(d, 1));
+        if (d->total == before && d->n == d->epos)
+            return floe__pq_corrupt(&(floe_pq_where){in->uri, d->start + (int64_t)d->at},
+                                    "column chunk ends %zu values early", skip);
+    }
+    return 0;
+}

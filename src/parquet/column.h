@@ -57,6 +57,10 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
 int floe__pq_chunk_begin(floe_input *in, const floe_pq_column_chunk *cc, const floe_pq_node *leaf,
                          floe_pq_leafdata *out, bool whole);
 int floe__pq_chunk_more(floe_pq_leafdata *d, size_t need);
+/* Pass over the next `skip` level entries of a flat leaf (rows): decoded
+ * ones are consumed, whole data pages inside the skip are not even
+ * decompressed. FLOE_ECORRUPT when the chunk ends first. */
+int floe__pq_chunk_skip(floe_pq_leafdata *d, size_t skip);
 
 /* Recycled output buffers (pool.c): a reference-counted pool shared by a
  * reader and the batches it handed out. */

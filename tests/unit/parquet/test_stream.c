@@ -8,8 +8,10 @@
  * fixed bytes, booleans), every codec, dictionary on and off, data pages v1
  * and v2, many pages and row groups, and batch sizes that fall inside pages,
  * on page boundaries and across row groups, the concatenated batches must
- * hold byte for byte the values (and validity) of the whole decoding. Then
- * the streamed read under an allocation-failure loop.
+ * hold byte for byte the values (and validity) of the whole decoding; so
+ * must the stripes of two or three striped readers (stripe mode, the
+ * scan's two-core read of one file) taken in turn. Then the streamed and
+ * striped reads under an allocation-failure loop.
  */
 #include "pqtest.h"
 
@@ -113,6 +115,55 @@ static int64_t read_all(const floe_buf *file, int64_t batch_rows, floe_buf fp[PT
     return rc < 0 ? rc : rows;
 }
 
+/* Stripe mode: `count` readers of the file, stripes of `srows` rows,
+ * asked in turn (reader 0, 1, ..., 0, ...); their batches must come in the
+ * file's row order (each batch's first row is the next row, empty ones
+ * included) and end together. */
+static int64_t read_striped(const floe_buf *file, int count, int64_t srows, floe_buf fp[PT_NCOLS])
+{
+    floe_input *in;
+    FLOE_TRY(floe__pq_input_memory(&in, file->ptr, file->len, "striped.parquet"));
+    floe_pq_reader *r[4] = {0};
+    int rc = 0;
+    for (int i = 0; i < count && rc == 0; i++) {
+        floe_pq_read_options o = {0};
+        o.projection = &pt_schema;
+        o.stripe_rows = srows;
+        o.stripe_index = i;
+        o.stripe_count = count;
+        rc = floe__pq_reader_open(&r[i], in, &o);
+    }
+    int64_t rows = 0;
+    int ended = 0;
+    for (int i = 0; rc == 0 && ended < count; i = (i + 1) % count) {
+        struct ArrowArray a;
+        rc = floe__pq_reader_next(r[i], &a);
+        if (rc == FLOE_ITEROVER) {
+            rc = 0;
+            ended++;
+            continue;
+        }
+        if (rc < 0)
+            break;
+        if (ended)
+            rc = floe__error(FLOE_EINVALID, "test", "reader %d goes on after another ended", i);
+        else if (a.length && floe__pq_reader_batch_row(r[i]) != rows)
+            rc = floe__error(FLOE_EINVALID, "test", "batch at row %lld, expected %lld",
+                             (long long)floe__pq_reader_batch_row(r[i]), (long long)rows);
+        else if (a.length > srows)
+            rc = floe__error(FLOE_EINVALID, "test", "stripe of %lld rows", (long long)a.length);
+        for (size_t c = 0; c < PT_NCOLS && rc == 0; c++)
+            for (int64_t k = 0; k < a.length && rc == 0; k++)
+                rc = fingerprint_slot(&fp[c], a.children[c], pt_fields[c].type, k);
+        rows += a.length;
+        a.release(&a);
+    }
+    for (int i = 0; i < count; i++)
+        floe__pq_reader_free(r[i]);
+    in->close(in);
+    return rc < 0 ? rc : rows;
+}
+
 static void fp_free(floe_buf fp[PT_NCOLS])
 {
     for (size_t c = 0; c < PT_NCOLS; c++)
@@ -141,6 +192,20 @@ static void compare_modes(const char *codec, int page_version, bool no_dict, con
                         (long long)sizes[k]);
         fp_free(part);
     }
+    static const int64_t stripes[] = {1, 100, 777, 1500, 4000};
+    for (size_t k = 0; k < FT_N(stripes); k++)
+        for (int count = 2; count <= 3; count++) {
+            memset(part, 0, sizeof part);
+            int64_t got = read_striped(&file, count, stripes[k], part);
+            if (got != ROWS)
+                ft_fail(__FILE__, __LINE__, "%d stripes of %lld: %lld rows (%s)", count,
+                        (long long)stripes[k], (long long)got, got < 0 ? ft_floe_err() : "");
+            for (size_t c = 0; c < PT_NCOLS && got == ROWS; c++)
+                if (part[c].len != whole[c].len || memcmp(part[c].ptr, whole[c].ptr, whole[c].len))
+                    ft_fail(__FILE__, __LINE__, "%s v%d: column %s differs in %d stripes of %lld",
+                            codec, page_version, pt_fields[c].name, count, (long long)stripes[k]);
+            fp_free(part);
+        }
     fp_free(whole);
     floe__buf_free(&file);
 }
@@ -165,6 +230,24 @@ static void test_oom_streamed(void)
         memset(got, 0, sizeof got);
         floe__alloc_fail_at(nth);
         int64_t rows = read_all(&file, 100, got, &nb);
+        floe__alloc_fail_at(0);
+        if (rows >= 0) {
+            done = true;
+            FT_EQ_INT(rows, 700);
+            for (size_t c = 0; c < PT_NCOLS; c++)
+                FT_CHECK(got[c].len == want[c].len && !memcmp(got[c].ptr, want[c].ptr, want[c].len));
+        } else {
+            FT_EQ_INT(rows, FLOE_ENOMEM);
+            floe_error_clear();
+        }
+        fp_free(got);
+    }
+    FT_CHECK(done);
+    done = false;
+    for (long nth = 1; nth < 5000 && !done; nth++) {
+        memset(got, 0, sizeof got);
+        floe__alloc_fail_at(nth);
+        int64_t rows = read_striped(&file, 2, 150, got);
         floe__alloc_fail_at(0);
         if (rows >= 0) {
             done = true;
