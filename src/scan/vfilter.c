@@ -368,24 +368,9 @@ int floe__scan_compact(struct ArrowArray *a, const floe_type *t, const int64_t *
         return 1;
     floe_arrow_kind kind;
     int width = 0;
-    switch (t->id) {
-    case FLOE_T_BOOLEAN: kind = FLOE_AK_BOOL; break;
-    case FLOE_T_STRING:
-    case FLOE_T_BINARY: kind = FLOE_AK_BINARY; break;
-    case FLOE_T_INT:
-    case FLOE_T_FLOAT:
-    case FLOE_T_DATE: kind = FLOE_AK_FIXED; width = 4; break;
-    case FLOE_T_DECIMAL:
-    case FLOE_T_UUID: kind = FLOE_AK_FIXED; width = 16; break;
-    case FLOE_T_FIXED: kind = FLOE_AK_FIXED; width = t->length; break;
-    case FLOE_T_LONG:
-    case FLOE_T_DOUBLE:
-    case FLOE_T_TIME:
-    case FLOE_T_TIMESTAMP:
-    case FLOE_T_TIMESTAMPTZ:
-    case FLOE_T_TIMESTAMP_NS:
-    case FLOE_T_TIMESTAMPTZ_NS: kind = FLOE_AK_FIXED; width = 8; break;
-    default: return 1;
+    if (floe__arrow_kind_of(t, &kind, &width) < 0) {
+        floe_error_clear();
+        return 1;
     }
     if (kind == FLOE_AK_FIXED && width <= 0)
         return 1;

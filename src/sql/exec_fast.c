@@ -528,6 +528,13 @@ static inline bool valid_at(const struct ArrowArray *a, int64_t k)
     return !valid || ((valid[k >> 3] >> (k & 7)) & 1);
 }
 
+/* Row r of a batch counts: it passed the WHERE (keep, NULL: no WHERE) and
+ * column a is not null there. */
+static inline bool counted(const struct ArrowArray *a, const uint8_t *keep, int64_t r)
+{
+    return (!keep || keep[r]) && valid_at(a, r + a->offset);
+}
+
 /* sum() of a decimal(p <= 15, s <= 9) column: exactly the sum of the
  * unscaled values at the column's scale (what SQLite's sum() does with the
  * cells' scale subtype, vtab.c). */
@@ -537,30 +544,20 @@ static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n, const uin
     i128 acc = 0;
     int64_t cnt = 0;
     if (!keep && a->null_count == 0) {
-        /* every row: one add per value; a precision <= 18 value is its
-         * low 64 bits (little-endian decimal128, sign-extended) */
+        /* every row: one add per value, no test */
         const uint8_t *v = vb + 16 * a->offset;
-        if (g->type->precision <= 18) {
-            for (int64_t r = 0; r < n; r++) {
-                int64_t x;
-                memcpy(&x, v + 16 * r, 8);
-                acc += x;
-            }
-        } else {
-            for (int64_t r = 0; r < n; r++) {
-                i128 x;
-                memcpy(&x, v + 16 * r, 16);
-                acc += x;
-            }
+        for (int64_t r = 0; r < n; r++) {
+            i128 x;
+            memcpy(&x, v + 16 * r, 16);
+            acc += x;
         }
         cnt = n;
     } else {
         for (int64_t r = 0; r < n; r++) {
-            int64_t k = r + a->offset;
-            if ((keep && !keep[r]) || !valid_at(a, k))
+            if (!counted(a, keep, r))
                 continue;
             i128 x;
-            memcpy(&x, vb + 16 * k, 16);
+            memcpy(&x, vb + 16 * (r + a->offset), 16);
             acc += x;
             cnt++;
         }
@@ -712,9 +709,9 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
                 cnt = n;
             } else {
                 for (int64_t r = 0; r < n; r++) {
-                    int64_t k = r + a->offset;
-                    if ((keep && !keep[r]) || !valid_at(a, k))
+                    if (!counted(a, keep, r))
                         continue;
+                    int64_t k = r + a->offset;
                     acc += t == FLOE_T_LONG ? ((const int64_t *)vb)[k]
                                             : ((const int32_t *)vb)[k];
                     cnt++;
@@ -727,7 +724,7 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
         }
         for (int64_t r = 0; r < n; r++) {
             int64_t k = r + a->offset;
-            if ((keep && !keep[r]) || !valid_at(a, k))
+            if (!counted(a, keep, r))
                 continue;
             bool is_int = true;
             int64_t iv = 0;

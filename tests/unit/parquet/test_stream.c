@@ -215,8 +215,16 @@ static void test_snappy_v2_dict_row_groups(void) { compare_modes("snappy", 2, fa
 static void test_gzip_v1_plain_row_groups(void) { compare_modes("gzip", 1, true, "24000"); }
 static void test_uncompressed_v2_plain(void) { compare_modes("uncompressed", 2, true, "134217728"); }
 
-/* Every allocation of a streamed read failing in turn: FLOE_ENOMEM or the
- * whole decoding's values, never a crash or a leak. */
+/* The streamed (batch_rows 100) or striped (2 readers, stripes of 150)
+ * read of `file` into got. */
+static int64_t read_mode(const floe_buf *file, bool striped, floe_buf got[PT_NCOLS])
+{
+    int64_t nb;
+    return striped ? read_striped(file, 2, 150, got) : read_all(file, 100, got, &nb);
+}
+
+/* Every allocation of a streamed, then a striped read failing in turn:
+ * FLOE_ENOMEM or the whole decoding's values, never a crash or a leak. */
 static void test_oom_streamed(void)
 {
     floe_buf file = FLOE_BUF_INIT;
@@ -225,42 +233,27 @@ static void test_oom_streamed(void)
     memset(want, 0, sizeof want);
     int64_t nb;
     FT_EQ_INT(read_all(&file, 0, want, &nb), 700);
-    bool done = false;
-    for (long nth = 1; nth < 5000 && !done; nth++) {
-        memset(got, 0, sizeof got);
-        floe__alloc_fail_at(nth);
-        int64_t rows = read_all(&file, 100, got, &nb);
-        floe__alloc_fail_at(0);
-        if (rows >= 0) {
-            done = true;
-            FT_EQ_INT(rows, 700);
-            for (size_t c = 0; c < PT_NCOLS; c++)
-                FT_CHECK(got[c].len == want[c].len && !memcmp(got[c].ptr, want[c].ptr, want[c].len));
-        } else {
-            FT_EQ_INT(rows, FLOE_ENOMEM);
-            floe_error_clear();
+    for (int striped = 0; striped < 2; striped++) {
+        bool done = false;
+        for (long nth = 1; nth < 5000 && !done; nth++) {
+            memset(got, 0, sizeof got);
+            floe__alloc_fail_at(nth);
+            int64_t rows = read_mode(&file, striped, got);
+            floe__alloc_fail_at(0);
+            if (rows >= 0) {
+                done = true;
+                FT_EQ_INT(rows, 700);
+                for (size_t c = 0; c < PT_NCOLS; c++)
+                    FT_CHECK(got[c].len == want[c].len &&
+                             !memcmp(got[c].ptr, want[c].ptr, want[c].len));
+            } else {
+                FT_EQ_INT(rows, FLOE_ENOMEM);
+                floe_error_clear();
+            }
+            fp_free(got);
         }
-        fp_free(got);
+        FT_CHECK(done);
     }
-    FT_CHECK(done);
-    done = false;
-    for (long nth = 1; nth < 5000 && !done; nth++) {
-        memset(got, 0, sizeof got);
-        floe__alloc_fail_at(nth);
-        int64_t rows = read_striped(&file, 2, 150, got);
-        floe__alloc_fail_at(0);
-        if (rows >= 0) {
-            done = true;
-            FT_EQ_INT(rows, 700);
-            for (size_t c = 0; c < PT_NCOLS; c++)
-                FT_CHECK(got[c].len == want[c].len && !memcmp(got[c].ptr, want[c].ptr, want[c].len));
-        } else {
-            FT_EQ_INT(rows, FLOE_ENOMEM);
-            floe_error_clear();
-        }
-        fp_free(got);
-    }
-    FT_CHECK(done);
     fp_free(want);
     floe__buf_free(&file);
 }
