@@ -7,6 +7,9 @@
  * before and after the merge-on-read delete (the cost of applying position
  * deletes on read), and the same merge-on-read delete on a format v3 table,
  * where it writes deletion vectors (one Puffin DV per data file; `mor_dv`).
+ * Each read figure is the median of 5 full scans (one thread) after a
+ * warm-up scan, wall and CPU time (the slowdown is taken on CPU time, which
+ * the machine's other load disturbs least).
  * Then the v3 case again in Spark local[2] on the same table, in the same
  * run (bench/maint_vs_spark.py: rolled back to the snapshot floe's DELETE
  * started from; a warm-up read, the read before, the DELETE — deletion
@@ -38,6 +41,36 @@ static floe_value cell(int64_t i, size_t c, char *scratch)
     (void)scratch;
     return c == 0 ? floe_value_long(i)
                   : c == 1 ? floe_value_long(i % 100) : floe_value_double((double)i * 0.5);
+}
+
+static double cpu_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median wall and CPU seconds of 5 full scans after one warm-up scan. */
+static void scan_median(floe_table *t, int64_t *rows, double *wall, double *cpu)
+{
+    enum { RUNS = 5 };
+    double w[RUNS], c[RUNS];
+    (void)bs_scan_rows(t, rows);
+    for (int i = 0; i < RUNS; i++) {
+        double c0 = cpu_now_s();
+        w[i] = bs_scan_rows(t, rows);
+        c[i] = cpu_now_s() - c0;
+    }
+    qsort(w, RUNS, sizeof *w, cmp_d);
+    qsort(c, RUNS, sizeof *c, cmp_d);
+    *wall = w[RUNS / 2];
+    *cpu = c[RUNS / 2];
 }
 
 static floe_table *make_table(floe_catalog *c, const char *ident, const char *mode,
@@ -130,7 +163,8 @@ int main(int argc, char **argv)
         floe_snapshot_info start;
         if (!floe_table_current_snapshot(t, &start))
             return 1;
-        double before = bs_scan_rows(t, &n0);
+        double before, before_cpu, after, after_cpu;
+        scan_median(t, &n0, &before, &before_cpu);
         double t0 = bs_now_s();
         floe_rowlevel *op = NULL;
         floe_rowlevel_stats st;
@@ -145,7 +179,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "delete: %s\n", floe_error_last()->message);
             return 1;
         }
-        double after = bs_scan_rows(t, &n1);
+        scan_median(t, &n1, &after, &after_cpu);
         printf("# %s (v%s): %lld rows deleted, %lld -> %lld rows read, %lld data files removed, "
                "%lld data + %lld delete files written\n",
                modes[m], formats[m], (long long)st.rows_deleted, (long long)n0, (long long)n1,
@@ -155,10 +189,15 @@ int main(int argc, char **argv)
         printf("BENCH rowlevel_delete_%s_bytes_written %lld bytes\n", tags[m],
                (long long)st.bytes_written);
         printf("BENCH rowlevel_read_before_%s %.3f s\n", tags[m], before);
+        printf("BENCH rowlevel_read_before_%s_cpu %.3f s\n", tags[m], before_cpu);
         printf("BENCH rowlevel_read_after_%s %.3f s\n", tags[m], after);
-        if (m > 0)
+        printf("BENCH rowlevel_read_after_%s_cpu %.3f s\n", tags[m], after_cpu);
+        if (m > 0) {
             printf("BENCH rowlevel_read_slowdown_%s %.2f x\n", tags[m],
+                   before_cpu > 0 ? after_cpu / before_cpu : 0);
+            printf("BENCH rowlevel_read_slowdown_%s_wall %.2f x\n", tags[m],
                    before > 0 ? after / before : 0);
+        }
         floe_table_free(t);
         if (m == 2)
             spark_dv(dir, ident, start.snapshot_id, wall, after);

@@ -190,6 +190,13 @@ int64_t floe__scan_kept_rows(const uint8_t *keep, int64_t n, int64_t *idx);
  * array `out`. */
 int floe__scan_take(struct ArrowArray *out, const struct ArrowArray *in, const floe_type *t,
                     const int64_t *idx, int64_t kept);
+/* The same inside `a`'s own buffers (the caller owns `a` and nothing else
+ * shares them): rows idx[0..kept) (ascending) move to 0..kept, a->length
+ * and a->null_count follow. 1 (a unchanged) when `a` cannot be compacted in
+ * place (nested types, a non-zero offset): use floe__scan_take;
+ * FLOE_EINVALID for bad offsets. */
+int floe__scan_compact(struct ArrowArray *a, const floe_type *t, const int64_t *idx,
+                       int64_t kept);
 
 /* Parse the textual filter form into an unbound expression in `a`.
  * `schema` (may be NULL) only steers literal typing (fractions on decimal
