@@ -60,6 +60,28 @@ int floe__sql_err_at(int code, const char *script, size_t pos, const char *fmt, 
     return floe__error(code, "sql", "%s at line %zu, column %zu near \"%s\"", msg, line, col, near);
 }
 
+int floe__sql_err_spark(const char *script, size_t pos, const char *near)
+{
+    size_t line = 1, col = 0;
+    for (size_t i = 0; i < pos && script[i]; i++) {
+        if (script[i] == '\n') {
+            line++;
+            col = 0;
+        } else {
+            col++;
+        }
+    }
+    last_error_pos = pos;
+    if (!near)
+        return floe__error(FLOE_EINVALID, "sql",
+                           "[PARSE_SYNTAX_ERROR] Syntax error at or near end of input.(line %zu, "
+                           "pos %zu)",
+                           line, col);
+    return floe__error(FLOE_EINVALID, "sql",
+                       "[PARSE_SYNTAX_ERROR] Syntax error at or near '%s'.(line %zu, pos %zu)", near,
+                       line, col);
+}
+
 static bool is_ident_start(unsigned char c)
 {
     return isalpha(c) || c == '_' || c >= 0x80;
