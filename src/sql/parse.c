@@ -306,7 +306,7 @@ static int parse_query_rest(sql_parser *p, floe_sql_stmt *st)
     if (!is_query_start(floe__sql_peek(p, 0)))
         return floe__sql_err(p, "syntax error: expected a query (SELECT, WITH or VALUES)");
     floe_sql_query *q;
-    FLOE_TRY(floe__sql_rewrite(p, p->i, p->n, &q));
+    FLOE_TRY(floe__sql_rewrite_query(p, p->i, p->n, &q));
     p->i = p->n;
     st->query = q;
     return 0;

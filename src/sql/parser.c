@@ -44,6 +44,7 @@ typedef struct vec {
 static int parse_query(tp *q, sql_node **out);
 static int parse_expr(tp *q, sql_node **out);
 static int parse_cmp(tp *q, sql_node **out);
+static int parse_bitor(tp *q, sql_node **out);
 
 /* ---------------------------------------------------------------- tokens */
 
@@ -487,6 +488,7 @@ static int parse_cast(tp *q, sql_node **out)
     sql_tok *ty = tk(q, 0);
     if (ty->kind != TK_WORD)
         return syntax(q);
+    c->tok = ty;
     if (!(c->s = lower_dup(q->p->a, ty->text)))
         return FLOE_ENOMEM;
     q->p->i++;
@@ -552,6 +554,67 @@ static int parse_case(tp *q, sql_node **out)
     return 0;
 }
 
+/* Spark's keyword-argument forms, after the '(': TRIM([BOTH|LEADING|
+ * TRAILING] [chars] FROM s) -> trim/ltrim/rtrim(s [, chars]),
+ * POSITION(sub IN s) -> instr(s, sub), SUBSTRING(s FROM a [FOR n]) ->
+ * substr(s, a [, n]). 0 when parsed (through the ')'), 1 when the call
+ * is an ordinary one (cursor unchanged). */
+static int special_form(tp *q, sql_node *f)
+{
+    size_t save = q->p->i;
+    vec v = {0};
+    sql_node *x = NULL, *y = NULL, *z = NULL;
+    if (floe__sql_ieq(f->s, "TRIM")) {
+        const char *fn = "trim";
+        if (acc(q, "BOTH"))
+            fn = "trim";
+        else if (acc(q, "LEADING"))
+            fn = "ltrim";
+        else if (acc(q, "TRAILING"))
+            fn = "rtrim";
+        bool kw = q->p->i != save;
+        if (!acc(q, "FROM")) {
+            FLOE_TRY(parse_expr(q, &y));
+            if (!acc(q, "FROM")) {
+                if (kw)
+                    return syntax(q);
+                q->p->i = save;
+                return 1;
+            }
+        }
+        FLOE_TRY(parse_expr(q, &x));
+        f->s = fn;
+    } else if (floe__sql_ieq(f->s, "POSITION")) {
+        FLOE_TRY(parse_bitor(q, &y));
+        if (!acc(q, "IN")) {
+            q->p->i = save;
+            return 1;
+        }
+        FLOE_TRY(parse_expr(q, &x));
+        f->s = "instr";
+    } else {
+        FLOE_TRY(parse_expr(q, &x));
+        if (!acc(q, "FROM")) {
+            q->p->i = save;
+            return 1;
+        }
+        FLOE_TRY(parse_expr(q, &y));
+        if (acc(q, "FOR"))
+            FLOE_TRY(parse_expr(q, &z));
+        f->s = "substr";
+    }
+    FLOE_TRY(push(q, &v, x));
+    if (y)
+        FLOE_TRY(push(q, &v, y));
+    if (z)
+        FLOE_TRY(push(q, &v, z));
+    f->v = v.v;
+    f->nv = v.n;
+    FLOE_TRY(expect_op(q, ")"));
+    f->end = last_end(q);
+    return 0;
+}
+
 /* name ( [DISTINCT|ALL] * | args ) [FILTER (WHERE e)] [OVER spec]. */
 static int parse_call(tp *q, sql_node **out)
 {
@@ -573,6 +636,12 @@ static int parse_call(tp *q, sql_node **out)
         f->end = last_end(q);
         *out = f;
         return 0;
+    }
+    if (floe__sql_ieq(name->text, "TRIM") || floe__sql_ieq(name->text, "POSITION") ||
+        floe__sql_ieq(name->text, "SUBSTRING") || floe__sql_ieq(name->text, "SUBSTR")) {
+        int rc = special_form(q, f);
+        if (rc <= 0)
+            return rc < 0 ? rc : (*out = f, 0);
     }
     if (acc(q, "DISTINCT"))
         f->f |= SNF_DISTINCT;
@@ -761,8 +830,8 @@ static int parse_primary(tp *q, sql_node **out)
     case TK_OP:
         if (op_is(t, "("))
             return parse_paren(q, out);
-        if (op_is(t, "::"))
-            return unsupported(q, "'::' casts (use CAST(x AS t))");
+        if (op_is(t, "?") || op_is(t, ":") || op_is(t, "{") || op_is(t, "}") || op_is(t, "=>"))
+            return unsupported(q, "operator");
         return syntax(q);
     case TK_QIDENT:
         if (op_is(next, "("))
@@ -798,6 +867,15 @@ static int parse_primary(tp *q, sql_node **out)
         return parse_timelit(q, out);
     if (floe__sql_is_word(t, "INTERVAL"))
         return unsupported(q, "INTERVAL");
+    if ((floe__sql_is_word(t, "CURRENT_TIMESTAMP") || floe__sql_is_word(t, "CURRENT_DATE")) &&
+        !op_is(next, "(")) {
+        NODE(f, q, SN_FUNC, t->pos); /* Spark's niladic forms */
+        f->s = t->text;
+        q->p->i++;
+        f->end = t->end;
+        *out = f;
+        return 0;
+    }
     if (op_is(next, "("))
         return parse_call(q, out);
     if (word_in(t, not_column))
@@ -825,6 +903,8 @@ static int parse_postfix(tp *q, sql_node **out)
             q->p->i += 2;
             s->end = last_end(q);
             e = s;
+        } else if (op_is(tk(q, 0), "::")) {
+            return unsupported(q, "'::' casts (use CAST(x AS t))");
         } else {
             break;
         }
@@ -1121,6 +1201,8 @@ static int rel_alias(tp *q, sql_node *r, bool cols)
     bool as = acc(q, "AS");
     if (as ? is_name_tok(tk(q, 0)) : can_be_alias(tk(q, 0))) {
         r->alias = tk(q, 0)->text;
+        if (tk(q, 0)->kind == TK_QIDENT)
+            r->tok = tk(q, 0);
         q->p->i++;
     } else if (as) {
         return syntax(q);
@@ -1208,8 +1290,10 @@ static int parse_named_rel(tp *q, sql_node **out)
                 return floe__sql_err_at(FLOE_EINVALID, q->p->script, t0->pos,
                                         "range() expects (end), (start, end) or (start, end, step)");
             FLOE_TRY(rel_alias(q, r, true));
-            if (r->k == SN_RANGE && !r->alias)
+            if (r->k == SN_RANGE && !r->alias) {
                 r->alias = "range";
+                r->tok = t0; /* an implicit alias prints quoted */
+            }
             *out = r;
             return 0;
         }
@@ -1224,8 +1308,10 @@ static int parse_named_rel(tp *q, sql_node **out)
         NODE(r, q, SN_TABLE, t0->pos);
         FLOE_TRY(floe__sql_add_ref(q->p, &ref, &r->s));
         FLOE_TRY(rel_alias(q, r, true));
-        if (!r->alias)
+        if (!r->alias) {
             r->alias = ref.name.suffix;
+            r->tok = t0;
+        }
         *out = r;
         return 0;
     }
@@ -1252,8 +1338,10 @@ static int parse_named_rel(tp *q, sql_node **out)
                                 "Cannot do time-travel based on both table identifier and AS OF");
     FLOE_TRY(floe__sql_add_ref(q->p, &ref, &r->s));
     FLOE_TRY(rel_alias(q, r, true));
-    if (!r->alias)
+    if (!r->alias) {
         r->alias = parts[n - 1];
+        r->tok = t0;
+    }
     *out = r;
     return 0;
 }
@@ -1487,9 +1575,11 @@ static int parse_item(tp *q, sql_node **out)
         if (!is_name_tok(tk(q, 0)))
             return syntax(q);
         it->alias = tk(q, 0)->text;
+        it->tok = tk(q, 0)->kind == TK_QIDENT ? tk(q, 0) : NULL;
         q->p->i++;
     } else if (is_name_tok(tk(q, 0)) && !word_in(tk(q, 0), item_end)) {
         it->alias = tk(q, 0)->text;
+        it->tok = tk(q, 0)->kind == TK_QIDENT ? tk(q, 0) : NULL;
         q->p->i++;
     }
     *out = it;
@@ -1637,6 +1727,7 @@ static int parse_query(tp *q, sql_node **out)
             if (!is_name_tok(tk(q, 0)))
                 return syntax(q);
             c->s = tk(q, 0)->text;
+            c->tok = tk(q, 0)->kind == TK_QIDENT ? tk(q, 0) : NULL;
             q->p->i++;
             if (op_is(tk(q, 0), "(")) {
                 c->alias = c->s;

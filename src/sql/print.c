@@ -316,7 +316,8 @@ static int cast(pr *r, const sql_node *n, floe_buf *b)
     }
     const cast_target *ct = cast_type(t);
     if (!ct || (n->f & SNF_NESTED))
-        return err_at(r, n, FLOE_EUNSUPPORTED, "unsupported: CAST to this type");
+        return floe__sql_err_at(FLOE_EUNSUPPORTED, r->p->script, n->tok->pos,
+                                "unsupported: CAST to this type");
     if (ct->kind && n->i1 < 0) /* Spark's CAST without ANSI mode: exec_spark.c */
         return floe__buf_printf(b, "floe_cast(%s, '%s')", xs, ct->kind);
     if (!ct->sqlite)
@@ -876,6 +877,7 @@ static int expr(pr *r, const sql_node *n, int min, floe_buf *b)
 /* ---------------------------------------------------------------- relations */
 
 static int rel(pr *r, const sql_node *n, floe_buf *b);
+static int values(pr *r, const sql_node *n, bool named, floe_buf *b);
 
 static int alias_cols(pr *r, const sql_node *n, floe_buf *b)
 {
@@ -891,7 +893,7 @@ static int rel_alias(pr *r, const sql_node *n, floe_buf *b)
     if (!n->alias)
         return 0;
     FLOE_TRY(floe__buf_puts(b, " AS "));
-    return ident(r, n->alias, true, b);
+    return ident(r, n->alias, n->tok != NULL, b);
 }
 
 static int range(pr *r, const sql_node *n, floe_buf *b)
@@ -969,7 +971,7 @@ static int rel(pr *r, const sql_node *n, floe_buf *b)
         }
         rc = floe__buf_putc(b, '(');
         if (rc == 0)
-            rc = query(r, n->a, b);
+            rc = n->a->k == SN_VALUES ? values(r, n->a, true, b) : query(r, n->a, b);
         if (rc == 0)
             rc = floe__buf_putc(b, ')');
         if (rc == 0)
@@ -1074,7 +1076,7 @@ static int item(pr *r, const sql_node *n, floe_buf *b)
     if (!alias)
         return 0;
     FLOE_TRY(floe__buf_puts(b, " AS "));
-    return ident(r, alias, true, b);
+    return ident(r, alias, alias != n->alias || n->tok, b);
 }
 
 static int select_(pr *r, const sql_node *n, floe_buf *b)
@@ -1129,9 +1131,19 @@ static int select_(pr *r, const sql_node *n, floe_buf *b)
     return rc;
 }
 
-/* VALUES rows: SELECT column1 AS col1, ... FROM (VALUES ...) (Spark's names). */
-static int values(pr *r, const sql_node *n, floe_buf *b)
+/* VALUES rows; as a relation SELECT column1 AS col1, ... FROM (VALUES ...)
+ * (Spark's column names). */
+static int values(pr *r, const sql_node *n, bool named, floe_buf *b)
 {
+    if (!named) {
+        FLOE_TRY(floe__buf_puts(b, "VALUES "));
+        for (size_t k = 0; k < n->nv; k++) {
+            FLOE_TRY(floe__buf_puts(b, k ? ", (" : "("));
+            FLOE_TRY(list(r, n->v[k]->v, n->v[k]->nv, b));
+            FLOE_TRY(floe__buf_putc(b, ')'));
+        }
+        return 0;
+    }
     size_t cols = n->nv ? n->v[0]->nv : 0;
     FLOE_TRY(floe__buf_puts(b, "SELECT "));
     for (size_t k = 0; k < cols; k++)
@@ -1148,7 +1160,7 @@ static int values(pr *r, const sql_node *n, floe_buf *b)
 /* A member of a compound select: inline when SQLite allows it there. */
 static int member(pr *r, const sql_node *n, bool left, floe_buf *b)
 {
-    if (n->k == SN_SELECT || (left && n->k == SN_SETOP))
+    if (n->k == SN_SELECT || n->k == SN_VALUES || (left && n->k == SN_SETOP))
         return query(r, n, b);
     FLOE_TRY(floe__buf_puts(b, "SELECT * FROM ("));
     FLOE_TRY(query(r, n, b));
@@ -1162,7 +1174,7 @@ static int query(pr *r, const sql_node *n, floe_buf *b)
     int rc = 0;
     switch (n->k) {
     case SN_SELECT: rc = select_(r, n, b); break;
-    case SN_VALUES: rc = values(r, n, b); break;
+    case SN_VALUES: rc = values(r, n, false, b); break;
     case SN_SETOP:
         if ((n->f & SNF_ALL) && strcmp(n->s, "UNION")) {
             rc = err_at(r, n, FLOE_EUNSUPPORTED, "unsupported: EXCEPT ALL / INTERSECT ALL");
@@ -1206,7 +1218,7 @@ static int query(pr *r, const sql_node *n, floe_buf *b)
             if (k)
                 rc = floe__buf_puts(b, ", ");
             if (rc == 0)
-                rc = ident(r, c->s, true, b);
+                rc = ident(r, c->s, c->tok != NULL, b);
             if (rc == 0)
                 rc = alias_cols(r, c, b);
             if (rc == 0)

@@ -274,25 +274,30 @@ static bool query_start(const sql_parser *p, size_t from, size_t to, bool *paren
             (p->t[k + 1].kind == TK_WORD || p->t[k + 1].kind == TK_QIDENT));
 }
 
-int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **out)
+/* A fragment as a tree: a query when it starts like one, else an
+ * expression; one that starts with '(' is tried as the other kind when
+ * the first fails (prefer_query: which kind first). */
+static int fragment(sql_parser *p, size_t from, size_t to, bool prefer_query, floe_sql_query **out)
 {
     if (from >= to)
         return floe__sql_err_at(FLOE_EINVALID, p->script, p->t[from < p->n ? from : p->n].pos,
                                 "syntax error: expected an expression or query");
     bool paren;
     bool as_query = query_start(p, from, to, &paren);
+    if (paren && as_query)
+        as_query = prefer_query;
     size_t nrefs = p->nrefs;
     sql_node *tree;
     int rc = floe__sql_parse_tree(p, from, to, as_query, &tree);
-    if (rc < 0 && rc != FLOE_ENOMEM && as_query && paren) {
-        /* `(SELECT ...) + 1`: an expression that starts with a subquery */
+    if (rc < 0 && rc != FLOE_ENOMEM && paren && query_start(p, from, to, &paren)) {
+        /* `(SELECT ...) + 1` is an expression, `(SELECT ...) UNION ...` a query */
         p->nrefs = nrefs;
-        if (floe__sql_parse_tree(p, from, to, false, &tree) == 0) {
-            as_query = false;
+        if (floe__sql_parse_tree(p, from, to, !as_query, &tree) == 0) {
+            as_query = !as_query;
             rc = 0;
         } else {
             p->nrefs = nrefs;
-            rc = floe__sql_parse_tree(p, from, to, true, &tree); /* its error */
+            rc = floe__sql_parse_tree(p, from, to, as_query, &tree); /* its error */
         }
     }
     FLOE_TRY(rc);
@@ -306,4 +311,14 @@ int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **ou
     q->bool_columns = as_query ? floe__sql_tree_bool_columns(tree) : 0;
     *out = q;
     return 0;
+}
+
+int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **out)
+{
+    return fragment(p, from, to, false, out);
+}
+
+int floe__sql_rewrite_query(sql_parser *p, size_t from, size_t to, floe_sql_query **out)
+{
+    return fragment(p, from, to, true, out);
 }

@@ -94,8 +94,12 @@ int floe__sql_resolve(sql_parser *p, const char *const *parts, size_t nparts, si
 int floe__sql_parts(sql_parser *p, const char ***parts, size_t *nparts);
 /* Parse and resolve a table name at the cursor (no time travel). */
 int floe__sql_table_name(sql_parser *p, bool allow_suffix, floe_sql_name *out);
-/* Rewrite tokens [from, to) as SQLite text (query or expression). */
+/* Rewrite tokens [from, to) as SQLite text (query or expression) through
+ * the syntax tree (ast.h). A fragment starting with '(' is an expression
+ * when it parses as one ("(SELECT max(a) FROM t)"), for _query a query
+ * ("(SELECT 1) UNION ..."), else the other kind. */
 int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **out);
+int floe__sql_rewrite_query(sql_parser *p, size_t from, size_t to, floe_sql_query **out);
 /* Index of the token ending a fragment that starts at `from`: the first
  * token at paren depth 0 (outside CASE..END) that is one of the words in
  * stop[] (NULL-ended; stop may be NULL), or a ',' when stop_comma, or the

@@ -185,11 +185,10 @@ static void test_script2(void)
                  "r.snapshot_id\n"
                  "        ORDER BY s.committed_at",
                  "ice",
-                 "QUERY\nquery: SELECT s.snapshot_id, r.name AS ref FROM \"floe_ref_1\" s "
-                 "LEFT JOIN \"floe_ref_2\" r ON s.snapshot_id = r.snapshot_id "
-                 "ORDER BY s.committed_at\n"
-                 "ref: floe_ref_1 = ice.shop.orders_wap meta:snapshots\n"
-                 "ref: floe_ref_2 = ice.shop.orders_wap meta:refs\n");
+                 "QUERY\n"
+      "query: SELECT s.snapshot_id, r.name AS ref FROM \"floe_ref_1\" AS s LEFT JOIN \"floe_ref_2\" AS r ON s.snapshot_id = r.snapshot_id ORDER BY s.committed_at\n"
+      "ref: floe_ref_1 = ice.shop.orders_wap meta:snapshots\n"
+      "ref: floe_ref_2 = ice.shop.orders_wap meta:refs\n");
     EXPECT_PARSE("SELECT count(*) FROM " T2 " VERSION AS OF 'close-2026-09'", "ice",
                  "QUERY\nquery: SELECT count(*) FROM \"floe_ref_1\" AS \"orders_wap\"\n"
                  "ref: floe_ref_1 = ice.shop.orders_wap @ref:close-2026-09\n");
@@ -216,8 +215,9 @@ static void test_stale_reader(void)
                  "INSERT\ntarget: ice.shop.orders_cache\n"
                  "query: VALUES (1001, 120.50), (1002, 75.00), (1003, 310.25)\n");
     EXPECT_PARSE("INSERT INTO ice.shop.orders_cache VALUES (1003, 310.25), (1004, -1.00)", "ice",
-                 "INSERT\ntarget: ice.shop.orders_cache\n"
-                 "query: VALUES (1003, 310.25), (1004, - 1.00)\n");
+                 "INSERT\n"
+      "target: ice.shop.orders_cache\n"
+      "query: VALUES (1003, 310.25), (1004, -1.00)\n");
     /* The seed's second catalog is `ops`; in one floe session both names
      * are the same catalog, so `ops` parses when it is the catalog name. */
     EXPECT_PARSE("CALL ops.system.rollback_to_snapshot('shop.orders_cache', 1)", "ops",
