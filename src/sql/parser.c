@@ -794,7 +794,7 @@ static int parse_primary(tp *q, sql_node **out)
     case TK_BLOB: {
         NODE(n, q, SN_LIT, t->pos);
         n->tok = t;
-        if (t->kind == TK_NUMBER && t->end - t->pos == t->len + 2)
+        if (t->kind == TK_NUMBER && t->suffix == 'B')
             n->f |= SNF_DECIMAL_BD;
         q->p->i++;
         n->end = t->end;
@@ -806,7 +806,7 @@ static int parse_primary(tp *q, sql_node **out)
         n->tok = t;
         q->p->i++;
         if (tk(q, 0)->kind == TK_STRING) {
-            /* adjacent literals concatenate ('a' 'b' is 'ab') */
+            /* adjacent literals are one ('it''s', 'a' 'b': Spark's stringLit+) */
             floe_buf b = FLOE_BUF_INIT;
             int rc = floe__buf_puts(&b, t->text);
             while (rc == 0 && tk(q, 0)->kind == TK_STRING) {

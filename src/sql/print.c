@@ -197,6 +197,8 @@ static int number(pr *r, const sql_node *n, floe_buf *b)
         FLOE_TRY(floe__buf_puts(b, "floe_cast_decimal('"));
         return floe__buf_printf(b, "%s%s', %d, %d)", sign, text, precision, scale);
     }
+    if (n->tok->suffix == 'D' || n->tok->suffix == 'F') /* a double: SQLite's REAL */
+        return floe__buf_printf(b, "%s%s%s", sign, text, strpbrk(text, ".eE") ? "" : ".0");
     if (wide_number(text))
         return floe__buf_printf(b, "'%s%s'", sign, text);
     return floe__buf_printf(b, "%s%s", sign, text);

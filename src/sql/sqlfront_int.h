@@ -25,6 +25,7 @@ typedef struct sql_tok {
     size_t len;       /* strlen(text) */
     size_t pos;       /* byte offset of the first character in the script */
     size_t end;       /* byte offset just past the token */
+    char suffix;      /* TK_NUMBER: Spark's type suffix 'L', 'S', 'Y', 'D', 'F', 'B' (BD) or 0 */
 } sql_tok;
 
 /* Parser state for one statement. */

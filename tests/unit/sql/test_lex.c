@@ -13,7 +13,7 @@
 static void test_tokens(void)
 {
     floe_arena *a = floe__arena_new(0);
-    const char *s = "SELECT `a``b`, \"c\"\"d\", 'e''f', 12.5e3, X'0A', a=>b <=> c -- x\n"
+    const char *s = "SELECT `a``b`, \"c\"\"d\", 'e\\'f', 12.5e3, X'0A', a=>b <=> c -- x\n"
                     "/* y */ ; next";
     sql_tok *t;
     size_t n, next;
@@ -284,9 +284,12 @@ static void test_injection(void)
                            "INSERT INTO floe_ref_1 VALUES (1);",
                            NULL, NULL, NULL),
               SQLITE_OK);
-    /* string literals: the payload comes back as the value */
-    EXPECT_SQLITE(db, "SELECT 'a''); DROP TABLE victim; --'", "a'); DROP TABLE victim; --");
-    EXPECT_SQLITE(db, "SELECT 'x'' OR ''1''=''1'", "x' OR '1'='1");
+    /* string literals: the payload comes back as the value ('' is two
+     * adjacent literals in Spark, \' an escaped quote) */
+    EXPECT_SQLITE(db, "SELECT 'a''); DROP TABLE victim; --'", "a); DROP TABLE victim; --");
+    EXPECT_SQLITE(db, "SELECT 'a\\'); DROP TABLE victim; --'", "a'); DROP TABLE victim; --");
+    EXPECT_SQLITE(db, "SELECT 'x'' OR ''1''=''1'", "x OR 1=1");
+    EXPECT_SQLITE(db, "SELECT 'x\\' OR \\'1\\'=\\'1'", "x' OR '1'='1");
     EXPECT_SQLITE(db, "SELECT summary['k''); DROP TABLE victim; --'] FROM (SELECT '{}' AS summary)",
                   "NULL");
     /* identifiers: a hostile table name is one quoted name in the rewrite,
@@ -309,10 +312,13 @@ static void test_injection(void)
     FT_EQ_STR(sqlite3_column_name(s, 0), "a\"\"; DROP TABLE victim; --");
     sqlite3_finalize(s);
     /* CALL arguments and property values are values, never SQL */
-    FT_OK(floe__sql_parse(a, "CALL system.rollback_to_snapshot('t''; DROP TABLE victim; --', 1)",
+    FT_OK(floe__sql_parse(a, "CALL system.rollback_to_snapshot('t\\'; DROP TABLE victim; --', 1)",
                           NULL, &st, NULL));
     FT_EQ_STR(st->call.args[0].value.text, "t'; DROP TABLE victim; --");
-    FT_OK(floe__sql_parse(a, "ALTER TABLE s.t SET TBLPROPERTIES ('k' = 'v''); DROP TABLE victim')",
+    FT_OK(floe__sql_parse(a, "CALL system.rollback_to_snapshot('t''; DROP TABLE victim; --', 1)",
+                          NULL, &st, NULL));
+    FT_EQ_STR(st->call.args[0].value.text, "t; DROP TABLE victim; --");
+    FT_OK(floe__sql_parse(a, "ALTER TABLE s.t SET TBLPROPERTIES ('k' = 'v\\'); DROP TABLE victim')",
                           NULL, &st, NULL));
     FT_EQ_STR(st->props[0].value, "v'); DROP TABLE victim");
     /* a second statement hidden after ';' is a separate statement, not part of this one */

@@ -195,7 +195,7 @@ static void test_quoting_and_comments(void)
     q("SELECT 'VERSION AS OF 1', 'FROM x.y' /* FROM a.b VERSION AS OF 2 */ -- FROM c.d\n"
       "FROM db.t WHERE s = 'x TIMESTAMP AS OF ''y'''",
       "QUERY\nquery: SELECT 'VERSION AS OF 1', 'FROM x.y' FROM \"floe_ref_1\" AS \"t\" "
-      "WHERE s = 'x TIMESTAMP AS OF ''y'''\n"
+      "WHERE s = 'x TIMESTAMP AS OF y'\n"
       "ref: floe_ref_1 = ice.db.t\n");
     q("SELECT /* nested /* comment */ still */ 1", "QUERY\nquery: SELECT 1\n");
     q("SELECT X'0aFF', 1e3, .5, 10L", "QUERY\n"
