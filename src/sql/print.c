@@ -559,6 +559,25 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
     return 1;
 }
 
+/* ORDER BY items: expr [DESC] [NULLS FIRST|LAST] (SQLite's defaults are
+ * Spark's: ASC NULLS FIRST, DESC NULLS LAST). */
+static int sorts(pr *r, sql_node *const *v, size_t n, floe_buf *b)
+{
+    for (size_t k = 0; k < n; k++) {
+        const sql_node *s = v[k];
+        if (k)
+            FLOE_TRY(floe__buf_puts(b, ", "));
+        FLOE_TRY(expr(r, s->a, P_NONE, b));
+        if (s->f & SNF_DESC)
+            FLOE_TRY(floe__buf_puts(b, " DESC"));
+        if (s->f & SNF_NULLS_FIRST)
+            FLOE_TRY(floe__buf_puts(b, " NULLS FIRST"));
+        if (s->f & SNF_NULLS_LAST)
+            FLOE_TRY(floe__buf_puts(b, " NULLS LAST"));
+    }
+    return 0;
+}
+
 static int winspec(pr *r, const sql_node *w, floe_buf *b)
 {
     bool space = false;
@@ -573,7 +592,7 @@ static int winspec(pr *r, const sql_node *w, floe_buf *b)
     }
     if (w->nw) {
         FLOE_TRY(floe__buf_puts(b, space ? " ORDER BY " : "ORDER BY "));
-        FLOE_TRY(list(r, w->w, w->nw, b));
+        FLOE_TRY(sorts(r, w->w, w->nw, b));
         space = true;
     }
     if (w->frame)
@@ -1190,17 +1209,10 @@ static int query(pr *r, const sql_node *n, floe_buf *b)
         break;
     case SN_ORDER:
         rc = n->a->k == SN_SELECT || n->a->k == SN_SETOP ? query(r, n->a, b) : member(r, n->a, false, b);
-        for (size_t k = 0; k < n->nv && rc == 0; k++) {
-            const sql_node *s = n->v[k];
-            rc = floe__buf_puts(b, k ? ", " : " ORDER BY ");
+        if (rc == 0 && n->nv) {
+            rc = floe__buf_puts(b, " ORDER BY ");
             if (rc == 0)
-                rc = expr(r, s->a, P_NONE, b);
-            if (rc == 0 && (s->f & SNF_DESC))
-                rc = floe__buf_puts(b, " DESC");
-            if (rc == 0 && (s->f & SNF_NULLS_FIRST))
-                rc = floe__buf_puts(b, " NULLS FIRST");
-            if (rc == 0 && (s->f & SNF_NULLS_LAST))
-                rc = floe__buf_puts(b, " NULLS LAST");
+                rc = sorts(r, n->v, n->nv, b);
         }
         if (rc == 0 && (n->b || n->c)) {
             rc = floe__buf_puts(b, " LIMIT ");
