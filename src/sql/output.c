@@ -17,9 +17,11 @@
  * without its trailing zeros, no '.' when it is zero
  * ("2026-01-01 00:00:00.000001", "2026-09-28 13:15:19.839",
  * "2026-01-01 00:00:00"); columns declared
- * DECIMAL(p,s) show with exactly s fraction digits; REAL values use the
- * shortest text that reads back to the same double.
+ * DECIMAL(p,s) show with exactly s fraction digits; REAL values print as
+ * Spark's (Java's Double.toString: the shortest digits that read back,
+ * 3.0, 1.0E20, 1.0E-4).
  */
+#include "spec/transform.h"
 #include "sql/exec.h"
 #include "sql/sqlfront.h"
 
@@ -133,53 +135,10 @@ size_t floe__sql_timestamp_len(const char *s, size_t n)
     return n == 20 ? 19 : n; /* no fraction left: no '.' */
 }
 
-/* A double as Java's Double.toString (Spark's printing): the shortest
- * digits that read back, plain for 1e-3 <= |d| < 1e7 with at least one
- * fraction digit (3.0), else d.dddE[-]n (1.0E20, 1.0E-5). */
+/* A double as Spark prints it: Java's Double.toString (1.0E20, 3.0). */
 static int put_real(floe_buf *b, double d)
 {
-    if (isnan(d))
-        return floe__buf_puts(b, "NaN");
-    if (isinf(d))
-        return floe__buf_puts(b, d > 0 ? "Infinity" : "-Infinity");
-    if (d == 0)
-        return floe__buf_puts(b, signbit(d) ? "-0.0" : "0.0");
-    char tmp[40];
-    for (int prec = 0; prec <= 16; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*e", prec, d);
-        if (strtod(tmp, NULL) == d)
-            break;
-    }
-    /* tmp: [-]D[.DDD]e[+-]XX */
-    char digits[24];
-    size_t nd = 0;
-    const char *c = tmp;
-    bool neg = *c == '-';
-    if (neg)
-        c++;
-    for (; *c && *c != 'e' && nd < sizeof digits - 1; c++)
-        if (*c != '.')
-            digits[nd++] = *c;
-    digits[nd] = 0;
-    int exp = *c == 'e' ? atoi(c + 1) : 0;
-    if (neg)
-        FLOE_TRY(floe__buf_putc(b, '-'));
-    if (exp >= -3 && exp < 7) {
-        if (exp < 0) {
-            FLOE_TRY(floe__buf_puts(b, "0."));
-            for (int k = -1; k > exp; k--)
-                FLOE_TRY(floe__buf_putc(b, '0'));
-            return floe__buf_puts(b, digits);
-        }
-        for (int k = 0; k <= exp; k++)
-            FLOE_TRY(floe__buf_putc(b, (size_t)k < nd ? digits[k] : '0'));
-        FLOE_TRY(floe__buf_putc(b, '.'));
-        return floe__buf_puts(b, (size_t)exp + 1 < nd ? digits + exp + 1 : "0");
-    }
-    FLOE_TRY(floe__buf_putc(b, digits[0]));
-    FLOE_TRY(floe__buf_putc(b, '.'));
-    FLOE_TRY(floe__buf_puts(b, nd > 1 ? digits + 1 : "0"));
-    return floe__buf_printf(b, "E%d", exp);
+    return floe__java_float_text(d, false, b);
 }
 
 /* JSON text with each string that is a timestamp text shown as a

@@ -28,7 +28,7 @@ SELECT * FROM (SELECT id FROM db.u WHERE id > 2)
 -- case: tree_scalar_subquery
 SELECT id, (SELECT max(id) FROM db.u) AS m FROM db.t WHERE id = 1
 -- case: correlated_subquery
-SELECT id, (SELECT name FROM db.u u WHERE u.id = t.id) AS name FROM db.t t
+SELECT id, (SELECT max(name) FROM db.u u WHERE u.id = t.id) AS name FROM db.t t
 -- case: not_exists_subquery
 SELECT id FROM db.t t WHERE NOT EXISTS (SELECT 1 FROM db.u u WHERE u.id = t.id)
 -- case: not_in_subquery_null
@@ -108,7 +108,7 @@ SELECT id, max(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) A
 -- case: tree_case_simple
 SELECT CASE 2 WHEN 1 THEN 'a' WHEN 2 THEN 'b' ELSE 'c' END AS a
 -- case: case_null_condition
-SELECT CASE WHEN NULL THEN 1 ELSE 2 END AS a
+SELECT CASE WHEN CAST(NULL AS BOOLEAN) THEN 1 ELSE 2 END AS a
 -- case: tree_case_no_else
 SELECT CASE WHEN 1 = 2 THEN 1 END AS a
 -- case: tree_case_column
@@ -246,4 +246,4 @@ SELECT 'a' || 'b' || NULL AS a
 -- case: syntax_error_end
 SELECT 1 +
 -- case: syntax_error_where
-SELECT * FROM db.t WHERE
+SELECT * FROM db.t WHERE id =
