@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct pr {
     sql_parser *p;
@@ -46,6 +47,7 @@ static int err_at(pr *r, const sql_node *n, int code, const char *msg)
 
 /* ---------------------------------------------------------------- identifiers */
 
+/* SQLite's keywords, sorted (bare_ok() searches them). */
 static const char *const sqlite_keywords[] = {
     "ABORT", "ACTION", "ADD", "AFTER", "ALL", "ALTER", "ALWAYS", "ANALYZE", "AND", "AS", "ASC",
     "ATTACH", "AUTOINCREMENT", "BEFORE", "BEGIN", "BETWEEN", "BY", "CASCADE", "CASE", "CAST",
@@ -72,9 +74,18 @@ static bool bare_ok(const char *s)
     for (const char *c = s; *c; c++)
         if (!(isalnum((unsigned char)*c) || *c == '_'))
             return false;
-    for (int k = 0; sqlite_keywords[k]; k++)
-        if (floe__sql_ieq(s, sqlite_keywords[k]))
+    /* the list is sorted: a binary search (this runs for every name printed) */
+    size_t lo = 0, hi = FLOE_ARRAY_LEN(sqlite_keywords) - 1; /* without the NULL */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcasecmp(s, sqlite_keywords[mid]);
+        if (c == 0)
             return false;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
     return true;
 }
 
