@@ -78,7 +78,7 @@ int floe__sql_parse_insert(sql_parser *p, floe_sql_stmt *st)
           floe__sql_is_word(t, "WITH") || tok_op(t, "(")))
         return floe__sql_err(p, "syntax error: expected VALUES or a query");
     floe_sql_query *q;
-    FLOE_TRY(floe__sql_rewrite(p, p->i, p->n, &q));
+    FLOE_TRY(floe__sql_rewrite_query(p, p->i, p->n, &q));
     p->i = p->n;
     st->query = q;
     return 0;
