@@ -45,7 +45,18 @@ struct floe_append {
     int64_t target_size; /* > 0: rolls data files here, not at the table property */
     bool sort_set;                /* floe__append_set_sort_order was called */
     const floe_sort_order *sort;  /* then: the write order (NULL: unsorted) */
+    bool lineage;                 /* floe__append_set_lineage */
 };
+
+void floe__append_set_lineage(floe_append *a)
+{
+    a->lineage = true;
+}
+
+bool floe__append_lineage(const floe_append *a)
+{
+    return a->lineage;
+}
 
 void floe__append_set_sort_order(floe_append *a, const floe_sort_order *order)
 {

@@ -55,6 +55,35 @@ struct floe_pq_metrics;
 int floe__data_file_set_metrics(floe_arena *a, const struct floe_pq_metrics *m,
                                 floe_data_file *df);
 
+/* ---------------------------------------------------------------- row lineage
+ * v3 (spec "Row Lineage"): a row copied into a new data file keeps its
+ * _row_id and _last_updated_sequence_number by writing them as the reserved
+ * columns; null means "inherit" (first_row_id + position, the file's data
+ * sequence number). Copy-on-write rewrites, UPDATE/MERGE's new versions of
+ * rows and compaction write through an append with lineage. */
+#define FLOE_ROW_ID_FIELD_ID 2147483540
+#define FLOE_LAST_UPDATED_SEQ_FIELD_ID 2147483539
+
+/* Batches written through `a` carry, after the table schema's columns,
+ * _row_id and _last_updated_sequence_number (longs, null = inherit), and
+ * every data file gets those columns; a batch of the schema's columns only
+ * is written with both null. Call before the first write. */
+void floe__append_set_lineage(floe_append *a);
+bool floe__append_lineage(const floe_append *a);
+/* `root` followed by the two lineage fields (optional longs, the reserved
+ * ids): the layout of lineage batches, and the projection to read a data
+ * file with its stored lineage (null where the file lacks it). In `a`. */
+int floe__lineage_root(floe_arena *a, const floe_type *root, const floe_type **out);
+/* The primitive of every lineage-keeping rewrite: append the lineage of row
+ * `row` of `src` (read with floe__lineage_root's layout; its columns nf and
+ * nf + 1) to the children nf and nf + 1 of `dst`, with the values `f`
+ * (the data file it was read from; `pos` the row's position in it) lets
+ * readers inherit made explicit, since the new file inherits other ones. */
+struct floe_scan_file;
+struct floe_arrow_builder;
+int floe__lineage_copy(struct floe_arrow_builder *dst, const struct ArrowArray *src, size_t nf,
+                       int64_t row, int64_t pos, const struct floe_scan_file *f);
+
 /* Deep copy of a data file into `arena`. */
 int floe__data_file_copy(floe_arena *arena, floe_data_file *d, const floe_data_file *s);
 
