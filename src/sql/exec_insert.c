@@ -37,6 +37,8 @@ static const char *floe__sql_type_name(const floe_type *t)
     case FLOE_T_DATE: return "date";
     case FLOE_T_TIMESTAMP: return "timestamp_ntz";
     case FLOE_T_TIMESTAMPTZ: return "timestamp";
+    case FLOE_T_TIMESTAMP_NS: return "timestamp_ns";
+    case FLOE_T_TIMESTAMPTZ_NS: return "timestamptz_ns";
     case FLOE_T_STRING: return "string";
     case FLOE_T_BINARY: return "binary";
     default: return "a nested or v3 type";
@@ -219,6 +221,15 @@ int floe__sql_convert_scalar(floe_sql_session *s, const floe_sql_scalar *x, cons
             floe__time_parse_us(text, t->id == FLOE_T_TIMESTAMPTZ ? s->tz : NULL, &us) < 0)
             return cast_error(s, text, f);
         out->v.i64 = us;
+        return 0;
+    }
+    case FLOE_T_TIMESTAMP_NS:
+    case FLOE_T_TIMESTAMPTZ_NS: {
+        int64_t ns = 0;
+        if (!text ||
+            floe__time_parse_ns(text, t->id == FLOE_T_TIMESTAMPTZ_NS ? s->tz : NULL, &ns) < 0)
+            return cast_error(s, text, f);
+        out->v.i64 = ns;
         return 0;
     }
     case FLOE_T_STRING:
