@@ -63,6 +63,9 @@ static int add_columns(floe_schema_update *u, const floe_sql_alter *al, floe_are
         const floe_sql_column *c = &al->columns[i];
         const char *parent, *leaf, *dflt = NULL;
         FLOE_TRY(split_name(a, c->name, &parent, &leaf));
+        if (c->not_null && !defaults) /* Spark's order: nullability first */
+            return floe__error(FLOE_EINVALID, "sql",
+                               "Incompatible change: cannot add required column: %s", leaf);
         if (c->has_default && !defaults) /* Spark3Util.apply(AddColumn) */
             return floe__error(FLOE_EUNSUPPORTED, "sql",
                                "Cannot add column %s since setting default values in Spark is "

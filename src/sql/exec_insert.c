@@ -215,21 +215,17 @@ int floe__sql_convert_scalar(floe_sql_session *s, const floe_sql_scalar *x, cons
         return 0;
     }
     case FLOE_T_TIMESTAMP:
-    case FLOE_T_TIMESTAMPTZ: {
-        int64_t us = 0;
-        if (!text ||
-            floe__time_parse_us(text, t->id == FLOE_T_TIMESTAMPTZ ? s->tz : NULL, &us) < 0)
-            return cast_error(s, text, f);
-        out->v.i64 = us;
-        return 0;
-    }
+    case FLOE_T_TIMESTAMPTZ:
     case FLOE_T_TIMESTAMP_NS:
     case FLOE_T_TIMESTAMPTZ_NS: {
-        int64_t ns = 0;
+        const floe_tz *tz =
+            t->id == FLOE_T_TIMESTAMPTZ || t->id == FLOE_T_TIMESTAMPTZ_NS ? s->tz : NULL;
+        bool ns = t->id == FLOE_T_TIMESTAMP_NS || t->id == FLOE_T_TIMESTAMPTZ_NS;
+        int64_t v = 0;
         if (!text ||
-            floe__time_parse_ns(text, t->id == FLOE_T_TIMESTAMPTZ_NS ? s->tz : NULL, &ns) < 0)
+            (ns ? floe__time_parse_ns(text, tz, &v) : floe__time_parse_us(text, tz, &v)) < 0)
             return cast_error(s, text, f);
-        out->v.i64 = ns;
+        out->v.i64 = v;
         return 0;
     }
     case FLOE_T_STRING:
