@@ -118,3 +118,28 @@ def test_defaults_written_by_floe(cells):
     # omits a column fails (pinned; floe follows the spec and writes the default)
     with pytest.raises(Exception, match="Cannot find data for the output column `c`"):
         t.sql("INSERT INTO {T} (id) VALUES (4)")
+
+
+def test_nested_initial_defaults(cells):
+    """A field added with a default inside a struct, a list's element struct and a map's
+    value struct: old files read the initial-default at every level, in floe, Spark and
+    PyIceberg alike."""
+    t = Table(cells, "ndefaults")
+    t.fsql("CREATE TABLE {T} (id BIGINT, s STRUCT<a: INT>, l ARRAY<STRUCT<a: INT>>, "
+           "m MAP<STRING, STRUCT<a: INT>>) TBLPROPERTIES ('format-version'='3')",
+           "INSERT INTO {T} VALUES (1, named_struct('a', 1), array(named_struct('a', 2)), "
+           "map('k', named_struct('a', 3)))")
+    t.fsql("SET floe.column-defaults = true",
+           "ALTER TABLE {T} ADD COLUMNS (s.x INT DEFAULT 7, l.element.y STRING DEFAULT 'e', "
+           "m.value.z BOOLEAN DEFAULT true)")
+    want = (1, {"a": 1, "x": 7}, [{"a": 2, "y": "e"}], {"k": {"a": 3, "z": True}})
+    import json
+    f = t.frows("SELECT * FROM {T}")[0]
+    conv = [lambda v: int(v)] + [lambda v: json.loads(v) if isinstance(v, str) else v] * 3
+    got = tuple(c(f[k]) for c, k in zip(conv, ("id", "s", "l", "m")))
+    assert got == want, got
+    t.sql("REFRESH TABLE {T}")
+    r = t.sql("SELECT * FROM {T}").collect()[0].asDict(recursive=True)
+    assert (r["id"], r["s"], r["l"], r["m"]) == want, r
+    p = t.c.py.load_table(t.t).scan().to_arrow().to_pylist()[0]
+    assert (p["id"], p["s"], p["l"], dict(p["m"])) == want, p
