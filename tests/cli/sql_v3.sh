@@ -184,5 +184,14 @@ eq "default: in the schema" "$("$PY" -c 'import json,sys; m=json.load(open(sys.a
 err=$(C -c "CREATE TABLE n.d2 (id BIGINT); SET floe.column-defaults = true; ALTER TABLE n.d2 ADD COLUMN c INT DEFAULT 5" 2>&1)
 has "default: v2 refused" "$err" "non-null default is not supported until v3"
 
+# initial-default at every nesting level: old rows read the new nested fields' defaults
+C -c "CREATE TABLE n.nd (id BIGINT, s STRUCT<a: INT>, l ARRAY<STRUCT<a: INT>>, m MAP<STRING, STRUCT<a: INT>>)
+  TBLPROPERTIES ('format-version'='3');
+INSERT INTO n.nd VALUES (1, named_struct('a', 1), array(named_struct('a', 2)), map('k', named_struct('a', 3)));
+SET floe.column-defaults = true;
+ALTER TABLE n.nd ADD COLUMNS (s.x INT DEFAULT 7, l.element.y STRING DEFAULT 'e', m.value.z BOOLEAN DEFAULT true)" >/dev/null
+eq "default: nested initial defaults" "$(C --format json -c "SELECT s, l, m FROM n.nd")" \
+   '{"s":{"a":1,"x":7},"l":[{"a":2,"y":"e"}],"m":{"k":{"a":3,"z":true}}}'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
