@@ -7,9 +7,19 @@ reader does with them is pinned here.
 """
 import pytest
 
-from test_cells import Cells, Table
+from conftest import shared_catalog
+from test_cells import Table
 
 NAME = "typesv3"
+
+
+class Cells:
+    """This module's warehouse under its own catalog name (test_cells' `cells` is
+    registered in the same Spark session with another warehouse)."""
+
+    def __init__(self, spark, wh):
+        self.spark, self.wh = spark, wh
+        self.floe, self.cat, self.py = shared_catalog(spark, wh, NAME)
 
 
 @pytest.fixture(scope="module")
