@@ -9,24 +9,14 @@ lineage columns) and Spark rewrites floe's.
 """
 import pytest
 
-from conftest import shared_catalog
-from test_cells import COLS, Table, lineage_matches, r, vals
+from test_cells import COLS, Cells, Table, lineage_matches, r, vals
 
 NAME = "lineage"
 
 
-class Cells:
-    """This module's warehouse under its own catalog name (test_cells' `cells` is
-    registered in the same Spark session with another warehouse)."""
-
-    def __init__(self, spark, wh):
-        self.spark, self.wh = spark, wh
-        self.floe, self.cat, self.py = shared_catalog(spark, wh, NAME)
-
-
 @pytest.fixture(scope="module")
 def cells(spark, floe_bin, tmp_path_factory):
-    return Cells(spark, str(tmp_path_factory.mktemp("lineage")))
+    return Cells(spark, str(tmp_path_factory.mktemp("lineage")), NAME)
 
 
 def lineage(t, sid=None):

@@ -7,24 +7,14 @@ reader does with them is pinned here.
 """
 import pytest
 
-from conftest import shared_catalog
-from test_cells import Table
+from test_cells import Cells, Table
 
 NAME = "typesv3"
 
 
-class Cells:
-    """This module's warehouse under its own catalog name (test_cells' `cells` is
-    registered in the same Spark session with another warehouse)."""
-
-    def __init__(self, spark, wh):
-        self.spark, self.wh = spark, wh
-        self.floe, self.cat, self.py = shared_catalog(spark, wh, NAME)
-
-
 @pytest.fixture(scope="module")
 def cells(spark, floe_bin, tmp_path_factory):
-    return Cells(spark, str(tmp_path_factory.mktemp("typesv3")))
+    return Cells(spark, str(tmp_path_factory.mktemp("typesv3")), NAME)
 
 
 ROWS = [
