@@ -596,7 +596,12 @@ FLOE_EXTERN int floe_rowlevel_delete_positions(floe_rowlevel *op, const char *da
                                                const int64_t *positions, size_t n);
 
 /* Add rows (UPDATE's new versions, MERGE's inserts, INSERT OVERWRITE's
- * rows): same layout and errors as floe_append_write. */
+ * rows): same layout and errors as floe_append_write. On a format v3
+ * table a batch may also carry, after the schema's columns, the row
+ * lineage columns `_row_id` and `_last_updated_sequence_number` (int64,
+ * null = inherited: a new id, the commit's sequence number), as Spark's
+ * UPDATE keeps a row's id with a null sequence number (spec "Row
+ * Lineage"). */
 FLOE_EXTERN int floe_rowlevel_write(floe_rowlevel *op, const struct ArrowArray *batch);
 
 /* Add an equality delete file (merge-on-read for callers that have keys):

@@ -347,6 +347,7 @@ int floe__mb_add_schema(floe_metadata_builder *b, const floe_schema *s, int32_t 
     floe_schema **arr = grow(m->arena, m->schemas, m->nschemas, sizeof *arr);
     if (!arr)
         return floe__error_nomem();
+    FLOE_TRY(floe__schema_check_format(s, m->format_version));
     floe_schema *copy = NULL;
     FLOE_TRY(floe__schema_copy(&copy, s, m->arena));
     copy->schema_id = id;
@@ -668,6 +669,7 @@ int floe__metadata_new(floe_table_metadata **out, const floe_schema *schema,
     if (format_version < 2 || format_version > FLOE_MAX_FORMAT_VERSION)
         return floe__error(FLOE_EUNSUPPORTED, "metadata",
                            "cannot create a table with format version %d", format_version);
+    FLOE_TRY(floe__schema_check_format(schema, format_version));
     char uuid[37];
     FLOE_TRY(floe__uuid4(uuid));
     /* Built as JSON and parsed: the reader then validates it like any file. */

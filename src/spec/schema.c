@@ -805,3 +805,50 @@ const floe_field *floe__schema_field_by_name(const floe_schema *s, const char *n
 {
     return lookup_dotted(s->root, name);
 }
+
+/* ---------------------------------------------------------------- format versions */
+
+/* Java's Schema.MIN_FORMAT_VERSIONS: the types a v1/v2 table cannot hold. */
+static bool v3_only(floe_type_id id)
+{
+    return id == FLOE_T_TIMESTAMP_NS || id == FLOE_T_TIMESTAMPTZ_NS || id == FLOE_T_UNKNOWN ||
+           id == FLOE_T_VARIANT || id == FLOE_T_GEOMETRY || id == FLOE_T_GEOGRAPHY;
+}
+
+static int check_type(const floe_field *f, const char *prefix, int fv, floe_buf *problems,
+                      int depth)
+{
+    if (depth > 64)
+        return 0;
+    floe_buf name = FLOE_BUF_INIT;
+    int rc = floe__buf_printf(&name, "%s%s%s", prefix, *prefix ? "." : "", f->name);
+    const floe_type *t = f->type;
+    if (rc == 0 && v3_only(t->id))
+        rc = floe__buf_printf(problems, "\n- Invalid type for %s: %s is not supported until v3",
+                              name.ptr, floe__type_name(t->id));
+    for (size_t i = 0; rc == 0 && t->id == FLOE_T_STRUCT && i < t->nfields; i++)
+        rc = check_type(&t->fields[i], name.ptr, fv, problems, depth + 1);
+    if (rc == 0 && t->id == FLOE_T_LIST)
+        rc = check_type(t->element, name.ptr, fv, problems, depth + 1);
+    if (rc == 0 && t->id == FLOE_T_MAP)
+        rc = check_type(t->key, name.ptr, fv, problems, depth + 1);
+    if (rc == 0 && t->id == FLOE_T_MAP)
+        rc = check_type(t->value, name.ptr, fv, problems, depth + 1);
+    floe__buf_free(&name);
+    return rc;
+}
+
+int floe__schema_check_format(const floe_schema *s, int format_version)
+{
+    if (format_version >= 3 || !s || !s->root)
+        return 0;
+    floe_buf problems = FLOE_BUF_INIT;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < s->root->nfields; i++)
+        rc = check_type(&s->root->fields[i], "", format_version, &problems, 0);
+    if (rc == 0 && problems.len)
+        rc = floe__error(FLOE_EINVALID, "spec", "Invalid schema for v%d:%s", format_version,
+                         problems.ptr);
+    floe__buf_free(&problems);
+    return rc;
+}

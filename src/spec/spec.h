@@ -210,6 +210,11 @@ int floe__schema_from_json(floe_schema **out, const floe_json *j, int32_t defaul
                            floe_arena *a);
 /* Append the schema as JSON (spec Appendix C). */
 int floe__schema_to_json(const floe_schema *s, floe_buf *out);
+/* Java's Schema.checkCompatibility for types: a v1/v2 table cannot hold
+ * timestamp_ns, timestamptz_ns, unknown, variant, geometry or geography
+ * ("Invalid schema for v2:\n- Invalid type for ts: timestamp_ns is not
+ * supported until v3", FLOE_EINVALID; nested fields by dotted name). */
+int floe__schema_check_format(const floe_schema *s, int format_version);
 /* Free the lookup maps (the schema itself lives in its arena). */
 void floe__schema_release(floe_schema *s);
 /* Lookup by field id (any depth) and by dotted name ("location.lat";

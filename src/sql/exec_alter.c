@@ -15,6 +15,7 @@
 #include "table/table.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* "a.b.c" -> parent "a.b" (NULL at top level) and leaf "c". */
 static int split_name(floe_arena *a, const char *full, const char **parent, const char **leaf)
@@ -33,26 +34,54 @@ static const char *peer_name(floe_arena *a, const char *full, const char *name)
                : floe__arena_strdup(a, name);
 }
 
-static int add_columns(floe_schema_update *u, const floe_sql_alter *al, floe_arena *a)
+/* A DEFAULT literal as the spec's JSON single value for Iceberg type
+ * `type`: numbers and booleans bare, everything else (decimal, date,
+ * timestamp, string, ...) a JSON string. NULL for DEFAULT NULL. */
+static int default_json(floe_arena *a, const floe_sql_value *v, const char *type,
+                        const char **out)
+{
+    *out = NULL;
+    if (v->kind == FLOE_SQLV_NULL)
+        return 0;
+    if (v->kind == FLOE_SQLV_ARRAY || v->kind == FLOE_SQLV_MAP)
+        return floe__error(FLOE_EUNSUPPORTED, "sql", "nested DEFAULT values are not supported");
+    bool bare = (v->kind == FLOE_SQLV_BOOL || v->kind == FLOE_SQLV_INT ||
+                 v->kind == FLOE_SQLV_NUMBER) &&
+                strncmp(type, "decimal", 7) != 0;
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = bare ? floe__buf_puts(&b, v->text) : floe__json_put_str(&b, v->text);
+    if (rc == 0 && !(*out = floe__arena_strdup(a, b.ptr)))
+        rc = floe__error_nomem();
+    floe__buf_free(&b);
+    return rc;
+}
+
+static int add_columns(floe_schema_update *u, const floe_sql_alter *al, floe_arena *a,
+                       bool defaults)
 {
     for (size_t i = 0; i < al->ncolumns; i++) {
         const floe_sql_column *c = &al->columns[i];
-        const char *parent, *leaf;
+        const char *parent, *leaf, *dflt = NULL;
         FLOE_TRY(split_name(a, c->name, &parent, &leaf));
-        if (c->not_null)
+        if (c->not_null && !defaults) /* Spark's order: nullability first */
             return floe__error(FLOE_EINVALID, "sql",
                                "Incompatible change: cannot add required column: %s", leaf);
-        if (c->has_default) /* Spark3Util.apply(AddColumn) */
+        if (c->has_default && !defaults) /* Spark3Util.apply(AddColumn) */
             return floe__error(FLOE_EUNSUPPORTED, "sql",
                                "Cannot add column %s since setting default values in Spark is "
                                "currently unsupported",
                                leaf);
+        if (c->has_default) /* floe.column-defaults: Iceberg's addColumn(name, type, default) */
+            FLOE_TRY(default_json(a, &c->dflt, c->type, &dflt));
+        if (c->not_null && !dflt)
+            return floe__error(FLOE_EINVALID, "sql",
+                               "Incompatible change: cannot add required column: %s", leaf);
         if (c->nested)
-            FLOE_TRY(floe__schema_update_add_type(u, parent, leaf, c->nested, false, c->comment,
-                                                  NULL));
+            FLOE_TRY(floe__schema_update_add_type(u, parent, leaf, c->nested, c->not_null,
+                                                  c->comment, dflt));
         else
-            FLOE_TRY(floe_schema_update_add_column(u, parent, leaf, c->type, false, c->comment,
-                                                   NULL));
+            FLOE_TRY(floe_schema_update_add_column(u, parent, leaf, c->type, c->not_null,
+                                                   c->comment, dflt));
         if (al->positions[i] == 1)
             FLOE_TRY(floe_schema_update_move_first(u, c->name));
         else if (al->positions[i] == 2) {
@@ -121,13 +150,13 @@ static int drop_identifiers(floe_schema_update *u, const floe_table *t, const fl
     return floe_schema_update_set_identifier_fields(u, keep, n);
 }
 
-static int schema_ddl(floe_table *t, const floe_sql_alter *al, floe_arena *a)
+static int schema_ddl(floe_table *t, const floe_sql_alter *al, floe_arena *a, bool defaults)
 {
     floe_schema_update *u = NULL;
     FLOE_TRY(floe_schema_update_new(&u, t));
     int rc = 0;
     switch (al->kind) {
-    case FLOE_SQL_ALT_ADD_COLUMNS: rc = add_columns(u, al, a); break;
+    case FLOE_SQL_ALT_ADD_COLUMNS: rc = add_columns(u, al, a, defaults); break;
     case FLOE_SQL_ALT_RENAME_COLUMN:
         rc = floe_schema_update_rename_column(u, al->column, al->new_name);
         break;
@@ -368,6 +397,10 @@ int floe__sql_exec_alter(floe_sql_session *s, const floe_sql_stmt *st, floe_aren
     case FLOE_SQL_ALT_DROP_PARTITION:
     case FLOE_SQL_ALT_REPLACE_PARTITION: return spec_ddl(t, al);
     case FLOE_SQL_ALT_WRITE: return write_ddl(t, al, a);
-    default: return schema_ddl(t, al, a);
+    default: {
+        /* floe's extension: ADD COLUMN ... DEFAULT (Spark 3.5 refuses it) */
+        const char *d = floe__sql_session_option(s, "floe.column-defaults");
+        return schema_ddl(t, al, a, d && strcasecmp(d, "true") == 0);
+    }
     }
 }

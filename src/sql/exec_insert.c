@@ -37,6 +37,8 @@ static const char *floe__sql_type_name(const floe_type *t)
     case FLOE_T_DATE: return "date";
     case FLOE_T_TIMESTAMP: return "timestamp_ntz";
     case FLOE_T_TIMESTAMPTZ: return "timestamp";
+    case FLOE_T_TIMESTAMP_NS: return "timestamp_ns";
+    case FLOE_T_TIMESTAMPTZ_NS: return "timestamptz_ns";
     case FLOE_T_STRING: return "string";
     case FLOE_T_BINARY: return "binary";
     default: return "a nested or v3 type";
@@ -213,12 +215,17 @@ int floe__sql_convert_scalar(floe_sql_session *s, const floe_sql_scalar *x, cons
         return 0;
     }
     case FLOE_T_TIMESTAMP:
-    case FLOE_T_TIMESTAMPTZ: {
-        int64_t us = 0;
+    case FLOE_T_TIMESTAMPTZ:
+    case FLOE_T_TIMESTAMP_NS:
+    case FLOE_T_TIMESTAMPTZ_NS: {
+        const floe_tz *tz =
+            t->id == FLOE_T_TIMESTAMPTZ || t->id == FLOE_T_TIMESTAMPTZ_NS ? s->tz : NULL;
+        bool ns = t->id == FLOE_T_TIMESTAMP_NS || t->id == FLOE_T_TIMESTAMPTZ_NS;
+        int64_t v = 0;
         if (!text ||
-            floe__time_parse_us(text, t->id == FLOE_T_TIMESTAMPTZ ? s->tz : NULL, &us) < 0)
+            (ns ? floe__time_parse_ns(text, tz, &v) : floe__time_parse_us(text, tz, &v)) < 0)
             return cast_error(s, text, f);
-        out->v.i64 = us;
+        out->v.i64 = v;
         return 0;
     }
     case FLOE_T_STRING:
@@ -433,7 +440,15 @@ int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, floe_tab
         }
         for (size_t i = 0; i < nf; i++) {
             const floe_field *f = &sc->root->fields[i];
-            if (map[i] < 0) {
+            if (map[i] < 0 && f->write_default) {
+                /* spec "Default values": an omitted column gets its write-default */
+                rc = floe_type_is_nested(f->type)
+                         ? floe__error(FLOE_EUNSUPPORTED, "sql",
+                                       "INSERT of the nested write-default of '%s' is not "
+                                       "supported yet",
+                                       f->name)
+                         : floe__arrow_builder_append(b->children[i], f->write_default);
+            } else if (map[i] < 0) {
                 if (f->required) {
                     rc = floe__sql_fail(s,
                                         floe__error(FLOE_EINVALID, "sql",

@@ -206,6 +206,16 @@ int floe__sql_exec_merge(floe_sql_session *s, const floe_sql_stmt *st, floe_aren
 struct floe_arrow_builder;
 /* Write the builder's rows (if any) to the operation and reset it. */
 int floe__sql_rl_flush(floe_rowlevel *op, struct floe_arrow_builder *b);
+/* The builder of the operation's new rows: the schema's columns, and on a
+ * v3 table the row lineage columns after them (types in `a`). */
+int floe__sql_rl_builder(floe_rowlevel *op, const floe_schema *sc, floe_arena *a,
+                         struct floe_arrow_builder **out);
+/* After a row's nf values: on a v3 table its lineage, `row_id` the id the
+ * row keeps (an UPDATE's new version; NULL or SQL NULL: a new row) and
+ * _last_updated_sequence_number null (the commit's, spec "Row Lineage").
+ * No-op on older tables. */
+int floe__sql_rl_lineage(floe_rowlevel *op, struct floe_arrow_builder *b, size_t nf,
+                         sqlite3_value *row_id);
 /* Temp virtual table `vt` over the operation's base snapshot of st->target
  * (an empty scan when the table has no snapshot), with the hidden metadata
  * columns _file and _pos read. Drop it with floe__sql_drop_vtab. */

@@ -34,6 +34,7 @@
 #include "sql/exec_data.h"
 #include "sql/exec_int.h"
 #include "sql/nested.h"
+#include "table/rowdelta.h"
 #include "table/table.h"
 
 #include <stdio.h>
@@ -185,9 +186,12 @@ static int clause_value(floe_buf *b, const floe_sql_merge_clause *c, const floe_
 }
 
 /* Result columns of both passes: action (clause number, 0: none),
- * matched (0/1), _file, _pos, source row id, then the values of each
- * clause producing rows in this pass (first_col[k], -1 when none). */
-#define COL_VALUES 5
+ * matched (0/1), _file, _pos, source row id, the target row's _row_id
+ * (v3 row lineage: an updated row keeps it; NULL when not needed), then
+ * the values of each clause producing rows in this pass (first_col[k], -1
+ * when none). */
+#define COL_ROW_ID 5
+#define COL_VALUES 6
 
 /* Pass 1 (`source_pass` false): every target row of the base snapshot (the
  * outer loop: the Iceberg table is read once) with its matching source rows
@@ -196,7 +200,8 @@ static int clause_value(floe_buf *b, const floe_sql_merge_clause *c, const floe_
  * materialised source for an equality ON. Pass 2 (only with NOT MATCHED
  * clauses): every source row; those pass 1 matched are skipped. */
 static int merge_query(floe_buf *b, const floe_sql_merge *m, const floe_schema *sc,
-                       const char *talias, const char *salias, bool source_pass, int *first_col)
+                       const char *talias, const char *salias, bool source_pass, bool lineage,
+                       int *first_col)
 {
     bool nmbs = false;
     for (size_t k = 0; k < m->nclauses; k++)
@@ -208,7 +213,7 @@ static int merge_query(floe_buf *b, const floe_sql_merge *m, const floe_schema *
         if (rc == 0)
             rc = clause_case(b, m, FLOE_SQLM_NOT_MATCHED);
         if (rc == 0)
-            rc = put_q(b, ", 0, NULL, NULL, \"%w\".\"" SRC_FLAG "\"", salias, NULL);
+            rc = put_q(b, ", 0, NULL, NULL, \"%w\".\"" SRC_FLAG "\", NULL", salias, NULL);
     } else if (rc == 0) {
         rc = floe__buf_printf(b, "SELECT CASE WHEN %s THEN ", sp);
         if (rc == 0)
@@ -223,6 +228,10 @@ static int merge_query(floe_buf *b, const floe_sql_merge *m, const floe_schema *
             rc = put_q(b, "\"%w\".\"_file\", \"%w\".\"_pos\"", talias, talias);
         if (rc == 0)
             rc = put_q(b, ", \"%w\".\"" SRC_FLAG "\"", salias, NULL);
+        if (rc == 0 && lineage)
+            rc = put_q(b, ", \"%w\".\"_row_id\"", talias, NULL);
+        else if (rc == 0)
+            rc = floe__buf_puts(b, ", NULL");
     }
     int col = COL_VALUES;
     for (size_t k = 0; rc == 0 && k < m->nclauses; k++) {
@@ -346,6 +355,11 @@ static int merge_pass(merge_state *ms, const char *sql, const int *first, bool s
         for (size_t i = 0; rc == 0 && i < nf; i++)
             rc = floe__sql_append_value(s, sqlite3_column_value(qs, first[k - 1] + (int)i),
                                         &ms->sc->root->fields[i], ms->b->children[i]);
+        if (rc == 0) /* an updated row keeps its id, an inserted one gets a new one */
+            rc = floe__sql_rl_lineage(ms->op, ms->b, nf,
+                                      c->action == FLOE_SQLM_INSERT
+                                          ? NULL
+                                          : sqlite3_column_value(qs, COL_ROW_ID));
         if (rc == 0)
             rc = floe__arrow_builder_struct_append(ms->b, true);
         if (rc == 0 && ms->b->length >= BATCH_ROWS)
@@ -405,12 +419,16 @@ static int run_merge(floe_sql_session *s, const floe_sql_stmt *st, const char *i
     if (!first || (ms.cardinality && !(ms.seen = floe__strmap_new())) ||
         (nm && !(ms.hit = floe__intmap_new())))
         rc = floe__error_nomem();
+    bool lineage = floe__rowlevel_lineage(op);
+    floe_arena *la = floe__arena_new(1024);
+    if (!la)
+        rc = floe__error_nomem();
     if (rc == 0)
-        rc = merge_query(&q1, m, sc, talias, salias, false, first);
+        rc = merge_query(&q1, m, sc, talias, salias, false, lineage, first);
     if (rc == 0 && nm)
-        rc = merge_query(&q2, m, sc, talias, salias, true, first + m->nclauses);
+        rc = merge_query(&q2, m, sc, talias, salias, true, lineage, first + m->nclauses);
     if (rc == 0)
-        rc = floe__arrow_builder_new(&ms.b, sc->root);
+        rc = floe__sql_rl_builder(op, sc, la, &ms.b);
     if (rc == 0)
         rc = merge_pass(&ms, q1.ptr, first, false);
     if (rc == 0 && nm)
@@ -424,6 +442,7 @@ static int run_merge(floe_sql_session *s, const floe_sql_stmt *st, const char *i
     floe__strmap_free(ms.seen);
     floe__intmap_free(ms.hit);
     floe__arrow_builder_free(ms.b);
+    floe__arena_free(la);
     floe__buf_free(&q1);
     floe__buf_free(&q2);
     floe__free(first);

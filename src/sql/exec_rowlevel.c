@@ -35,6 +35,27 @@
 
 #define BATCH_ROWS 65536
 
+int floe__sql_rl_builder(floe_rowlevel *op, const floe_schema *sc, floe_arena *a,
+                         floe_arrow_builder **out)
+{
+    const floe_type *root = sc->root;
+    if (floe__rowlevel_lineage(op))
+        FLOE_TRY(floe__lineage_root(a, sc->root, &root));
+    return floe__arrow_builder_new(out, root);
+}
+
+int floe__sql_rl_lineage(floe_rowlevel *op, floe_arrow_builder *b, size_t nf,
+                         sqlite3_value *row_id)
+{
+    if (!floe__rowlevel_lineage(op))
+        return 0;
+    floe_value id = floe_value_null(FLOE_T_LONG), seq = floe_value_null(FLOE_T_LONG);
+    if (row_id && sqlite3_value_type(row_id) == SQLITE_INTEGER)
+        id = floe_value_long(sqlite3_value_int64(row_id));
+    FLOE_TRY(floe__arrow_builder_append(b->children[nf], &id));
+    return floe__arrow_builder_append(b->children[nf + 1], &seq); /* updated: inherited */
+}
+
 int floe__sql_rl_flush(floe_rowlevel *op, floe_arrow_builder *b)
 {
     if (b->length == 0)
@@ -51,7 +72,8 @@ int floe__sql_rl_flush(floe_rowlevel *op, floe_arrow_builder *b)
 
 /* SELECT <new values of every column> FROM <base> AS <alias> WHERE <where> */
 static char *update_query(const floe_sql_stmt *st, const floe_schema *sc, const char *vt,
-                          const char *alias, const char *where, bool positions, bool update)
+                          const char *alias, const char *where, bool positions, bool update,
+                          bool lineage)
 {
     floe_buf b = FLOE_BUF_INIT;
     int rc = floe__buf_puts(&b, "SELECT ");
@@ -81,6 +103,11 @@ static char *update_query(const floe_sql_stmt *st, const floe_schema *sc, const 
             rc = q ? floe__buf_puts(&b, q) : FLOE_ENOMEM;
             sqlite3_free(q);
         }
+    }
+    if (rc == 0 && update && lineage) { /* the new version keeps the row's id */
+        char *q = sqlite3_mprintf(", \"%w\".\"_row_id\"", alias);
+        rc = q ? floe__buf_puts(&b, q) : FLOE_ENOMEM;
+        sqlite3_free(q);
     }
     if (rc == 0) {
         char *from = sqlite3_mprintf(" FROM temp.\"%w\" AS \"%w\"", vt, alias);
@@ -269,18 +296,19 @@ static int rows_from_base(floe_sql_session *s, const floe_sql_stmt *st, const ch
     if (floe_rowlevel_base_snapshot(op) < 0)
         return 0; /* empty branch: nothing to change */
     static const char vt[] = "floe_update_base";
-    bool update = st->kind == FLOE_SQL_UPDATE;
+    bool update = st->kind == FLOE_SQL_UPDATE, lineage = floe__rowlevel_lineage(op);
     FLOE_TRY(floe__sql_base_vtab(s, st, ident, t, op, vt));
     const char *alias = st->alias ? st->alias : st->target.table;
     char *sql = update_query(st, sc, vt, alias, st->where ? st->where->sql : NULL, positions,
-                             update);
+                             update, lineage);
+    floe_arena *la = floe__arena_new(1024);
     sqlite3_stmt *qs = NULL;
     floe_arrow_builder *b = NULL;
     floe_sql_rl_positions pos;
     memset(&pos, 0, sizeof pos);
     size_t nf = sc->root->nfields;
     int off = positions ? 2 : 0, rc = 0;
-    if (!sql) {
+    if (!sql || !la) {
         rc = floe__error_nomem();
         goto done;
     }
@@ -288,7 +316,7 @@ static int rows_from_base(floe_sql_session *s, const floe_sql_stmt *st, const ch
         rc = floe__sql_sqlite_fail(s);
         goto done;
     }
-    if ((rc = floe__arrow_builder_new(&b, sc->root)) < 0)
+    if ((rc = floe__sql_rl_builder(op, sc, la, &b)) < 0)
         goto done;
     for (;;) {
         int step = sqlite3_step(qs);
@@ -316,6 +344,8 @@ static int rows_from_base(floe_sql_session *s, const floe_sql_stmt *st, const ch
             if (rc < 0)
                 goto done;
         }
+        if ((rc = floe__sql_rl_lineage(op, b, nf, sqlite3_column_value(qs, (int)nf + off))) < 0)
+            goto done;
         if ((rc = floe__arrow_builder_struct_append(b, true)) < 0)
             goto done;
         if (b->length >= BATCH_ROWS && (rc = floe__sql_rl_flush(op, b)) < 0)
@@ -327,6 +357,7 @@ static int rows_from_base(floe_sql_session *s, const floe_sql_stmt *st, const ch
 done:
     floe__sql_rl_positions_free(&pos);
     floe__arrow_builder_free(b);
+    floe__arena_free(la);
     sqlite3_finalize(qs);
     floe__free(sql);
     floe__sql_drop_vtab(s, vt);

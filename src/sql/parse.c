@@ -177,8 +177,7 @@ static int literal_list(sql_parser *p, floe_sql_value *out, floe_sql_value_kind 
 
 int floe__sql_default(sql_parser *p, floe_sql_column *c)
 {
-    floe_sql_value v;
-    FLOE_TRY(floe__sql_literal(p, &v));
+    FLOE_TRY(floe__sql_literal(p, &c->dflt));
     c->has_default = true;
     return 0;
 }

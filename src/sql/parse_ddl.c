@@ -81,6 +81,9 @@ const char *floe__sql_iceberg_type(floe_arena *a, const char *spark_type)
         {"timestamp", "timestamptz"},
         {"timestamp_ltz", "timestamptz"},
         {"timestamp_ntz", "timestamp"},
+        /* floe's extension (Spark 3.5 has no nanosecond type): v3 tables */
+        {"timestamp_ns", "timestamp_ns"},
+        {"timestamptz_ns", "timestamptz_ns"},
         {"binary", "binary"},
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(simple); i++)

@@ -135,6 +135,7 @@ static const char *const session_keys[] = {"spark.sql.session.timeZone",
                                            "floe.format",
                                            "floe.continue-on-error",
                                            "floe.fast-aggregates",
+                                           "floe.column-defaults",
                                            "floe.remove-orphan-files.validate-interval",
                                            NULL};
 

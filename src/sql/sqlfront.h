@@ -225,8 +225,11 @@ typedef struct floe_sql_column {
     bool not_null;
     const char *comment; /* NULL if none */
     /* `DEFAULT <literal>` was written: Spark 3.5 + Iceberg 1.11 refuse
-     * column defaults in DDL (the executor raises their messages). */
+     * column defaults in DDL (the executor raises their messages) unless
+     * the floe extension `floe.column-defaults` is on; `dflt` is the
+     * literal. */
     bool has_default;
+    floe_sql_value dflt;
 } floe_sql_column;
 
 typedef struct floe_sql_partition_field {

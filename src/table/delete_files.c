@@ -420,6 +420,7 @@ typedef struct file_pass {
     floe_rowlevel *op;
     const floe_scan_plan *plan;
     const floe_scan_task *task;
+    const floe_schema *lineage; /* v3: the plan's schema with the lineage columns */
     const floe_expr *cond; /* bound condition; NULL: none (positions only) */
     const int64_t *given;  /* sorted explicit positions, or NULL */
     size_t ngiven;
@@ -480,7 +481,8 @@ static int run_pass(file_pass *fp, floe_vec *gone, int64_t *nlive, floe_arrow_bu
     FLOE_TRY(floe_fileio_open_input(&in, fp->op->t->io, path));
     floe_pq_read_options o;
     memset(&o, 0, sizeof o);
-    o.projection = fp->plan->schema;
+    /* the copy keeps each row's lineage: read it with the rows */
+    o.projection = keep && fp->lineage ? fp->lineage : fp->plan->schema;
     int rc = floe__pq_reader_open(&r, in, &o);
     int64_t pos = 0;
     *nlive = 0;
@@ -512,6 +514,8 @@ static int run_pass(file_pass *fp, floe_vec *gone, int64_t *nlive, floe_arrow_bu
                 for (size_t k = 0; rc == 0 && k < root->nfields; k++)
                     rc = floe__scan_copy_slot(keep->children[k], b.children[k],
                                               root->fields[k].type, i);
+                if (rc == 0 && fp->lineage)
+                    rc = floe__lineage_copy(keep, &b, root->nfields, i, pos, fp->task->file);
                 if (rc == 0)
                     rc = floe__arrow_builder_struct_append(keep, true);
             }
@@ -622,6 +626,15 @@ int floe__rl_resolve(floe_rowlevel *op)
     floe_vec gone = FLOE_VEC_INIT(int64_t);
     floe_vec given = FLOE_VEC_INIT(int64_t);
     floe_arrow_builder *keep = NULL;
+    floe_schema *lineage = NULL; /* v3: survivors keep _row_id (spec "Row Lineage") */
+    if (rc == 0 && floe__rowlevel_lineage(op) && op->mode != FLOE_ROWLEVEL_MODE_MERGE_ON_READ) {
+        lineage = floe__arena_calloc(scratch, 1, sizeof *lineage);
+        rc = lineage ? 0 : floe__error_nomem();
+        if (rc == 0) {
+            *lineage = *plan->schema;
+            rc = floe__lineage_root(scratch, plan->schema->root, &lineage->root);
+        }
+    }
     for (size_t i = 0; rc == 0 && i < plan->ntasks; i++) {
         const floe_scan_task *task = &plan->tasks[i];
         file_pass fp;
@@ -629,6 +642,7 @@ int floe__rl_resolve(floe_rowlevel *op)
         fp.op = op;
         fp.plan = plan;
         fp.task = task;
+        fp.lineage = lineage;
         if (op->delete_all)
             fp.cond = floe_expr_true();
         else if (plan_filtered)
@@ -687,9 +701,10 @@ int floe__rl_resolve(floe_rowlevel *op)
                 op->stats.data_files_removed++;
                 if ((int64_t)gone.len < nlive) {
                     if (!keep)
-                        rc = floe__arrow_builder_new(&keep, plan->schema->root);
-                    if (rc == 0 && !op->writer)
-                        rc = floe_append_new(&op->writer, op->t);
+                        rc = floe__arrow_builder_new(&keep, lineage ? lineage->root
+                                                                    : plan->schema->root);
+                    if (rc == 0)
+                        rc = floe__rl_open_writer(op);
                     int64_t dummy = 0;
                     if (rc == 0)
                         rc = run_pass(&fp, NULL, &dummy, keep);

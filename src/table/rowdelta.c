@@ -271,13 +271,29 @@ int floe_rowlevel_delete_positions(floe_rowlevel *op, const char *path, const in
     return 0;
 }
 
+/* The data writer; on a v3 table it keeps row lineage (copy-on-write
+ * survivors and UPDATE's new versions keep their _row_id). */
+int floe__rl_open_writer(floe_rowlevel *op)
+{
+    if (op->writer)
+        return 0;
+    FLOE_TRY(floe_append_new(&op->writer, op->t));
+    if (op->t->metadata->format_version >= 3)
+        floe__append_set_lineage(op->writer);
+    return 0;
+}
+
 int floe__rowlevel_writer(floe_rowlevel *op, floe_append **out)
 {
     FLOE_TRY(check_open(op));
-    if (!op->writer)
-        FLOE_TRY(floe_append_new(&op->writer, op->t));
+    FLOE_TRY(floe__rl_open_writer(op));
     *out = op->writer;
     return 0;
+}
+
+bool floe__rowlevel_lineage(const floe_rowlevel *op)
+{
+    return op->t->metadata->format_version >= 3;
 }
 
 int floe_rowlevel_write(floe_rowlevel *op, const struct ArrowArray *batch)

@@ -113,8 +113,14 @@ struct floe_scan_file;
 int floe__rowlevel_remove_file(floe_rowlevel *op, const struct floe_scan_file *f);
 
 /* The operation's data writer (created on first use), e.g. to set its
- * target file size. */
+ * target file size. On a v3 table it keeps row lineage
+ * (floe__append_set_lineage): floe_rowlevel_write then takes batches of
+ * the schema's columns followed by _row_id and
+ * _last_updated_sequence_number, or of the schema's columns only. */
 int floe__rowlevel_writer(floe_rowlevel *op, floe_append **out);
+int floe__rl_open_writer(floe_rowlevel *op);
+/* Does the operation keep row lineage (a v3 table)? */
+bool floe__rowlevel_lineage(const floe_rowlevel *op);
 
 /* delete_files.c: write `batch` (rows of `schema`) as a new Parquet delete
  * file at `path` with the table's Parquet properties (position deletes:

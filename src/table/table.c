@@ -320,6 +320,8 @@ int floe__table_initial_metadata(const floe_table_create_options *c, const char 
         if (rc == 0)
             order->order_id = order->nfields ? 1 : 0;
     }
+    if (rc == 0) /* Java's Schema.checkCompatibility */
+        rc = floe__schema_check_format(schema, format);
     char uuid[37];
     if (rc == 0)
         rc = floe__uuid4(uuid);

@@ -50,6 +50,11 @@ struct floe_data_writer {
     floe_append *a;
     floe_table *t;
     const floe_schema *schema;
+    /* the rows' layout: the schema's root, or with row lineage that root
+     * followed by _row_id and _last_updated_sequence_number */
+    const floe_type *root;
+    floe_schema file_schema; /* what the Parquet files hold (root above) */
+    bool lineage;
     const floe_partition_spec *spec;
     int *source_col;       /* per partition field: top-level column index */
     const floe_type **source_type;
@@ -106,20 +111,15 @@ int floe__data_writer_new(floe_data_writer **out, floe_append *a)
     w->order.item_size = sizeof(part *);
     w->schema = floe__metadata_current_schema(m);
     w->spec = floe__metadata_spec(m, m->default_spec_id);
+    w->root = w->schema->root;
+    w->file_schema = *w->schema;
+    w->lineage = floe__append_lineage(a);
     int rc = (w->arena = floe__arena_new(4096)) && (w->parts = floe__strmap_new())
                  ? 0
                  : floe__error_nomem();
-    if (rc == 0 && floe__append_lineage(a)) {
-        /* the files hold the schema's columns and the two lineage ones */
-        floe_schema *ls = floe__arena_alloc(w->arena, sizeof *ls);
-        const floe_type *root = NULL;
-        rc = ls ? floe__lineage_root(w->arena, w->schema->root, &root) : floe__error_nomem();
-        if (rc == 0) {
-            *ls = *w->schema;
-            ls->root = root;
-            w->schema = ls;
-        }
-    }
+    if (rc == 0 && w->lineage)
+        rc = floe__lineage_root(w->arena, w->schema->root, &w->root);
+    w->file_schema.root = w->root;
     if (rc == 0)
         rc = floe__props_get_int64(&m->properties, "write.target-file-size-bytes", 536870912,
                                    &w->target_size);
@@ -224,7 +224,7 @@ static int part_open(floe_data_writer *w, part *p)
     o.iceberg_schema_json = w->schema_json;
     o.sink = sink;
     o.sink_payload = p->out;
-    int rc = floe__pq_writer_new(&p->pw, w->schema, &o);
+    int rc = floe__pq_writer_new(&p->pw, &w->file_schema, &o);
     if (rc < 0)
         part_abort(p);
     return rc;
@@ -320,7 +320,6 @@ static int part_close(floe_data_writer *w, part *p)
         df.record_count = m.record_count;
         df.file_size_in_bytes = m.file_size_in_bytes;
         df.block_size_in_bytes = 67108864; /* v1 field; Java writes 64 MiB */
-        df.has_sort_order_id = floe__append_sort_order_id(w->a, &df.sort_order_id);
         rc = floe__data_file_set_metrics(tmp, &m, &df);
         if (m.nsplit_offsets) {
             df.has_split_offsets = true;
@@ -459,7 +458,7 @@ static int copy_row(const floe_type *root, floe_arrow_builder *dst,
 /* Sorted writes: route every row into its partition's builder. */
 static int keep_rows(floe_data_writer *w, const struct ArrowArray *batch)
 {
-    const floe_type *root = w->schema->root;
+    const floe_type *root = w->root;
     size_t nf = w->spec ? w->spec->nfields : 0;
     floe_value cur[64];
     if (nf > FLOE_ARRAY_LEN(cur))
@@ -508,7 +507,7 @@ static int write_sorted(floe_data_writer *w, part *p)
 {
     if (!p->rows || p->rows->length == 0)
         return 0;
-    const floe_type *root = w->schema->root;
+    const floe_type *root = w->root;
     size_t nf = w->sort->nfields;
     struct ArrowArray all, sorted;
     memset(&all, 0, sizeof all);
@@ -551,9 +550,52 @@ static int write_sorted(floe_data_writer *w, part *p)
     return rc;
 }
 
+static void no_release(struct ArrowArray *a)
+{
+    a->release = NULL;
+}
+
+/* A batch of the table schema's layout written with row lineage: the same
+ * columns (borrowed) followed by two null lineage columns (inherited). */
+static int lineage_pad(floe_data_writer *w, const struct ArrowArray *batch)
+{
+    size_t nf = w->schema->root->nfields;
+    struct ArrowArray **kids = floe__calloc(nf + 2, sizeof *kids);
+    struct ArrowArray nulls[2], padded = *batch;
+    memset(nulls, 0, sizeof nulls);
+    int rc = kids ? 0 : floe__error_nomem();
+    for (int k = 0; rc == 0 && k < 2; k++) {
+        floe_arrow_builder *b = NULL;
+        floe_value v = floe_value_null(FLOE_T_LONG);
+        rc = floe__arrow_builder_new(&b, w->root->fields[nf + (size_t)k].type);
+        for (int64_t r = 0; rc == 0 && r < batch->length; r++)
+            rc = floe__arrow_builder_append(b, &v);
+        if (rc == 0)
+            rc = floe__arrow_builder_finish(b, &nulls[k]);
+        floe__arrow_builder_free(b);
+    }
+    if (rc == 0) {
+        for (size_t c = 0; c < nf; c++)
+            kids[c] = batch->children[c];
+        kids[nf] = &nulls[0];
+        kids[nf + 1] = &nulls[1];
+        padded.n_children = (int64_t)nf + 2;
+        padded.children = kids;
+        padded.release = no_release;
+        rc = floe__data_writer_write(w, &padded);
+    }
+    floe__free(kids);
+    for (int k = 0; k < 2; k++)
+        if (nulls[k].release)
+            nulls[k].release(&nulls[k]);
+    return rc;
+}
+
 int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch)
 {
-    const floe_type *root = w->schema->root;
+    const floe_type *root = w->root;
+    if (w->lineage && batch->n_children == (int64_t)w->schema->root->nfields)
+        return lineage_pad(w, batch);
     if (batch->n_children != (int64_t)root->nfields)
         return floe__error(FLOE_EINVALID, "table",
                            "batch has %lld columns, the table schema %zu",
@@ -655,6 +697,20 @@ int floe__lineage_root(floe_arena *a, const floe_type *root, const floe_type **o
     t->fields = f;
     *out = t;
     return 0;
+}
+
+int floe__lineage_copy(floe_arrow_builder *dst, const struct ArrowArray *src, size_t nf,
+                       int64_t row, int64_t pos, const floe_scan_file *f)
+{
+    floe_value id, seq;
+    FLOE_TRY(floe__arrow_value_at(src->children[nf], &lineage_long, row, &id));
+    FLOE_TRY(floe__arrow_value_at(src->children[nf + 1], &lineage_long, row, &seq));
+    if (f->has_first_row_id && id.is_null) /* spec: inherited, so made explicit */
+        id = floe_value_long(f->first_row_id + pos);
+    if (f->has_first_row_id && seq.is_null)
+        seq = floe_value_long(f->data_sequence_number);
+    FLOE_TRY(floe__arrow_builder_append(dst->children[nf], &id));
+    return floe__arrow_builder_append(dst->children[nf + 1], &seq);
 }
 
 int floe_table_arrow_schema(const floe_table *t, struct ArrowSchema *out)

@@ -42,10 +42,6 @@ int64_t floe__append_target_size(const floe_append *a);
  * borrowed. floe__append_sort_order: true when one was set. */
 void floe__append_set_sort_order(floe_append *a, const floe_sort_order *order);
 bool floe__append_sort_order(const floe_append *a, const floe_sort_order **order);
-/* The data files written get sort_order_id `id` (Java's
- * output-sort-order-id); floe__append_sort_order_id: true when set. */
-void floe__append_set_sort_order_id(floe_append *a, int32_t id);
-bool floe__append_sort_order_id(const floe_append *a, int32_t *id);
 /* Row-level operations use an append as their data writer: close the open
  * files and give the data files written (borrowed from the append); keep
  * them (the append will not delete them when freed). */
@@ -70,13 +66,23 @@ int floe__data_file_set_metrics(floe_arena *a, const struct floe_pq_metrics *m,
 
 /* Batches written through `a` carry, after the table schema's columns,
  * _row_id and _last_updated_sequence_number (longs, null = inherit), and
- * every data file gets those columns. Call before the first write. */
+ * every data file gets those columns; a batch of the schema's columns only
+ * is written with both null. Call before the first write. */
 void floe__append_set_lineage(floe_append *a);
 bool floe__append_lineage(const floe_append *a);
 /* `root` followed by the two lineage fields (optional longs, the reserved
  * ids): the layout of lineage batches, and the projection to read a data
  * file with its stored lineage (null where the file lacks it). In `a`. */
 int floe__lineage_root(floe_arena *a, const floe_type *root, const floe_type **out);
+/* The primitive of every lineage-keeping rewrite: append the lineage of row
+ * `row` of `src` (read with floe__lineage_root's layout; its columns nf and
+ * nf + 1) to the children nf and nf + 1 of `dst`, with the values `f`
+ * (the data file it was read from; `pos` the row's position in it) lets
+ * readers inherit made explicit, since the new file inherits other ones. */
+struct floe_scan_file;
+struct floe_arrow_builder;
+int floe__lineage_copy(struct floe_arrow_builder *dst, const struct ArrowArray *src, size_t nf,
+                       int64_t row, int64_t pos, const struct floe_scan_file *f);
 
 /* Deep copy of a data file into `arena`. */
 int floe__data_file_copy(floe_arena *arena, floe_data_file *d, const floe_data_file *s);

@@ -480,10 +480,11 @@ static bool digits(const char *p, int n, int *out)
     return true;
 }
 
-static int parse_common(const char *s, const floe_tz *tz, int64_t *out_us)
+/* -> seconds since the epoch (UTC) and the fraction in nanoseconds */
+static int parse_common(const char *s, const floe_tz *tz, int64_t *out_s, int64_t *out_ns)
 {
     int y, mo, d, h = 0, mi = 0, sec = 0;
-    int64_t frac_us = 0;
+    int64_t frac_ns = 0;
     const char *p = s;
     bool neg_year = false;
     if (*p == '-' || *p == '+')
@@ -508,10 +509,10 @@ static int parse_common(const char *s, const floe_tz *tz, int64_t *out_us)
             if (*p == '.' || *p == ',') {
                 p++;
                 int n = 0;
-                int64_t scale = 100000;
+                int64_t scale = 100000000;
                 while (*p >= '0' && *p <= '9') {
-                    if (n < 6)
-                        frac_us += (*p - '0') * scale;
+                    if (n < 9)
+                        frac_ns += (*p - '0') * scale;
                     scale /= 10;
                     n++;
                     p++;
@@ -536,7 +537,8 @@ static int parse_common(const char *s, const floe_tz *tz, int64_t *out_us)
             goto bad;
         utc = local - off;
     }
-    *out_us = utc * 1000000 + frac_us;
+    *out_s = utc;
+    *out_ns = frac_ns;
     return 0;
 bad:
     return floe__error(FLOE_EINVALID, "time", "invalid timestamp '%s'", s);
@@ -544,13 +546,28 @@ bad:
 
 int floe__time_parse(const char *s, const floe_tz *tz, int64_t *ms)
 {
-    int64_t us;
-    FLOE_TRY(parse_common(s, tz, &us));
-    *ms = floe__floordiv(us, 1000);
+    int64_t sec, ns;
+    FLOE_TRY(parse_common(s, tz, &sec, &ns));
+    *ms = sec * 1000 + ns / 1000000;
     return 0;
 }
 
 int floe__time_parse_us(const char *s, const floe_tz *tz, int64_t *us)
 {
-    return parse_common(s, tz, us);
+    int64_t sec, ns;
+    FLOE_TRY(parse_common(s, tz, &sec, &ns));
+    *us = sec * 1000000 + ns / 1000;
+    return 0;
+}
+
+int floe__time_parse_ns(const char *s, const floe_tz *tz, int64_t *ns)
+{
+    int64_t sec, frac;
+    FLOE_TRY(parse_common(s, tz, &sec, &frac));
+    /* int64 nanoseconds span 1677-09-21 .. 2262-04-11 */
+    if (sec > INT64_MAX / 1000000000 - 1 || sec < INT64_MIN / 1000000000 + 1)
+        return floe__error(FLOE_EINVALID, "time", "timestamp out of the nanosecond range '%s'",
+                           s);
+    *ns = sec * 1000000000 + frac;
+    return 0;
 }

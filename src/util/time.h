@@ -50,5 +50,8 @@ int floe__time_error_no_snapshot_older(const char *subsystem, int64_t ms);
 int floe__time_parse(const char *s, const floe_tz *tz, int64_t *ms);
 /* Same with microsecond precision (timestamps of the Iceberg spec). */
 int floe__time_parse_us(const char *s, const floe_tz *tz, int64_t *us);
+/* And with nanosecond precision (timestamp_ns, timestamptz_ns); a time
+ * outside int64 nanoseconds (1677..2262) is FLOE_EINVALID. */
+int floe__time_parse_ns(const char *s, const floe_tz *tz, int64_t *ns);
 
 #endif

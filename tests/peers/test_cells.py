@@ -26,9 +26,10 @@ DAY = 86400
 class Cells:
     """The shared warehouse and its three clients."""
 
-    def __init__(self, spark, wh):
+    def __init__(self, spark, wh, name=NAME):
+        """`name`: the catalog name (another module's warehouse needs its own)."""
         self.spark, self.wh = spark, wh
-        self.floe, self.cat, self.py = shared_catalog(spark, wh, NAME)
+        self.floe, self.cat, self.py = shared_catalog(spark, wh, name)
 
 
 @pytest.fixture(scope="module")

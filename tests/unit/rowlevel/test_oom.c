@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Out of memory at every allocation of a row-level DELETE (finding rows,
  * rewriting, position delete file, manifests, list, metadata, swap), in
- * both modes: FLOE_ENOMEM, nothing leaked (ASan), the table at the old or
+ * both modes and copy-on-write on a v3 table (row lineage kept): FLOE_ENOMEM, nothing leaked (ASan), the table at the old or
  * the new state, and eventually the delete succeeds. In-memory FileIO. */
 #include "rlfixture.h"
 
 #include <unistd.h>
 
-static void oom(const char *mode, const char *name)
+static void oom(const char *mode, const char *name, const char *format_version)
 {
     floe_catalog *c = fx_catalog();
     FT_ASSERT(c);
@@ -17,6 +17,8 @@ static void oom(const char *mode, const char *name)
     o.io = mem;
     floe_props p = FLOE_PROPS_INIT;
     floe__props_set(&p, "write.delete.mode", mode);
+    if (format_version) /* v3: the copy keeps row lineage, merge-on-read writes a DV */
+        floe__props_set(&p, "format-version", format_version);
     floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
     co.schema_json = ORDERS_SCHEMA;
     co.partition_spec_json = ORDERS_SPEC;
@@ -70,12 +72,17 @@ static void oom(const char *mode, const char *name)
 
 static void test_oom_cow(void)
 {
-    oom("copy-on-write", "oom_cow");
+    oom("copy-on-write", "oom_cow", NULL);
+}
+
+static void test_oom_cow_v3(void)
+{
+    oom("copy-on-write", "oom_cow_v3", "3");
 }
 
 static void test_oom_mor(void)
 {
-    oom("merge-on-read", "oom_mor");
+    oom("merge-on-read", "oom_mor", NULL);
 }
 
 /* v3: out of memory at every allocation of the commit whose retry merges a
@@ -145,6 +152,7 @@ static void test_oom_dv_merge(void)
 
 static const ft_case cases[] = {
     {"oom_cow", test_oom_cow},
+    {"oom_cow_v3", test_oom_cow_v3},
     {"oom_mor", test_oom_mor},
     {"oom_dv_merge", test_oom_dv_merge},
 };

@@ -43,6 +43,21 @@ static void test_parse_forms(void)
     int64_t us;
     FT_OK(floe__time_parse_us("1970-01-01T00:00:00.012345", NULL, &us));
     FT_EQ_INT(us, 12345);
+    /* nine fraction digits: truncated to micros, exact in nanoseconds */
+    FT_OK(floe__time_parse_us("1970-01-01T00:00:00.012345678", NULL, &us));
+    FT_EQ_INT(us, 12345);
+    int64_t ns;
+    FT_OK(floe__time_parse_ns("1970-01-01T00:00:00.012345678", NULL, &ns));
+    FT_EQ_INT(ns, 12345678);
+    FT_OK(floe__time_parse_ns("1969-12-31 23:59:59.999999999", NULL, &ns));
+    FT_EQ_INT(ns, -1);
+    FT_OK(floe__time_parse_ns("2024-01-02 05:04:05.123456789+02:00", NULL, &ns));
+    FT_EQ_INT(ns, INT64_C(1704164645123456789));
+    FT_OK(floe__time_parse_ns("2262-04-11", NULL, &ns)); /* the last whole day */
+    FT_EQ_INT(floe__time_parse_ns("2300-01-01", NULL, &ns), FLOE_EINVALID);
+    FT_ERR_CONTAINS("nanosecond range");
+    FT_EQ_INT(floe__time_parse_ns("1600-01-01", NULL, &ns), FLOE_EINVALID);
+    FT_EQ_INT(floe__time_parse_ns("1970-01-01 00:00:00.1234567891", NULL, &ns), FLOE_EINVALID);
 }
 
 static void test_parse_invalid(void)
