@@ -81,12 +81,33 @@ typedef struct floe_catalog_md_ops {
 
 #define FLOE_CATALOG_OPS_VERSION 1
 
+/* Views (optional: NULL = the catalog has none). A pointer catalog (sql.c)
+ * has register/commit (compare-and-set, as tables) and floe writes the view
+ * metadata files; a change catalog (REST) has create/replace instead and
+ * the server writes them. `body` is a REST CreateViewRequest (create) or
+ * CommitViewRequest (replace); *location is the new metadata file. */
+typedef struct floe_catalog_view_ops {
+    int (*list_views)(floe_catalog *c, const char *ns, floe_vec *out /* char* */);
+    int (*load_view)(floe_catalog *c, const char *ns, const char *name, char **location);
+    int (*register_view)(floe_catalog *c, const char *ns, const char *name, const char *location);
+    int (*commit_view)(floe_catalog *c, const char *ns, const char *name, const char *expected,
+                       const char *new_location);
+    int (*create_view)(floe_catalog *c, const char *ns, const char *name, const char *body,
+                       size_t len, char **location);
+    int (*replace_view)(floe_catalog *c, const char *ns, const char *name, const char *body,
+                        size_t len, char **location);
+    int (*rename_view)(floe_catalog *c, const char *from_ns, const char *from_name,
+                       const char *to_ns, const char *to_name);
+    int (*drop_view)(floe_catalog *c, const char *ns, const char *name);
+} floe_catalog_view_ops;
+
 struct floe_catalog {
     const floe_catalog_ops *ops;
     char *name;      /* catalog name */
     char *warehouse; /* without trailing '/', or NULL */
     void *impl;
     const floe_catalog_md_ops *md; /* NULL: the plain ops */
+    const floe_catalog_view_ops *views; /* NULL: no views */
 };
 
 /* Validate one identifier part (len bytes, may contain NUL when coming from
@@ -129,6 +150,19 @@ bool floe__catalog_commits_tables(const floe_catalog *c);
 int floe__catalog_commit_tables(floe_catalog *c, size_t n, const char *const *idents,
                                 const char *const *expected, const char *const *locations);
 int floe__catalog_purge_table(floe_catalog *c, const char *ident);
+
+/* "View does not exist: ns.name" (FLOE_ENOTFOUND). */
+int floe__catalog_no_view(const char *ns, const char *name);
+/* View metadata files (catalog/view.c), shared with the REST server: read
+ * one (`io` NULL: one for the location); write `m` as the file of version
+ * `version` (<location>/metadata/<NNNNN>-<uuid>[.gz].metadata.json) and
+ * report its path; the NNNNN of a metadata file name (-1 when none). */
+struct floe_view_metadata;
+int floe__catalog_view_read(struct floe_view_metadata **out, floe_fileio *io,
+                            const char *location);
+int floe__catalog_view_write(floe_fileio *io, const struct floe_view_metadata *m, int version,
+                             char **path);
+int floe__catalog_view_file_version(const char *location);
 
 /* The SQL backend. */
 int floe__catalog_sql_open(floe_catalog **out, const char *path, const floe_catalog_options *o);
