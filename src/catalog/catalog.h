@@ -163,6 +163,17 @@ int floe__catalog_view_read(struct floe_view_metadata **out, floe_fileio *io,
 int floe__catalog_view_write(floe_fileio *io, const struct floe_view_metadata *m, int version,
                              char **path);
 int floe__catalog_view_file_version(const char *location);
+/* A pointer catalog's view commit: `body` (a CommitViewRequest, JSON) is
+ * applied by spec/view.c to a fresh view (`create`; at `location`, NULL =
+ * the default location) or to the current metadata, the next file is
+ * written and registered / compare-and-set; *new_location is it. Errors as
+ * floe_view_create and the applier (FLOE_ECONFLICT for a failed
+ * requirement or a lost swap); FLOE_EUNSUPPORTED for a change catalog. */
+int floe__catalog_view_commit(floe_catalog *c, const char *ident, floe_fileio *io,
+                              const char *body, size_t len, bool create, const char *location,
+                              char **new_location);
+/* Record an existing view metadata file under `ident` (registerView). */
+int floe__catalog_register_view(floe_catalog *c, const char *ident, const char *location);
 
 /* The SQL backend. */
 int floe__catalog_sql_open(floe_catalog **out, const char *path, const floe_catalog_options *o);

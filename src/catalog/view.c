@@ -334,6 +334,12 @@ static int commit_body(floe_buf *out, const floe_view_options *o, const char *vi
     TRY(floe__jw_kstr(&w, "action", "set-current-view-version"));
     TRY(floe__jw_kint(&w, "view-version-id", -1));
     TRY(floe__jw_obj_end(&w));
+    if (o->location) {
+        TRY(floe__jw_obj(&w));
+        TRY(floe__jw_kstr(&w, "action", "set-location"));
+        TRY(floe__jw_kstr(&w, "location", o->location));
+        TRY(floe__jw_obj_end(&w));
+    }
     if (o->properties && o->properties->n) {
         TRY(floe__jw_obj(&w));
         TRY(floe__jw_kstr(&w, "action", "set-properties"));
@@ -367,16 +373,6 @@ static int create_body(floe_buf *out, const floe_view_options *o, const char *vi
         TRY(floe__jw_kv_object(&w, NULL, 0));
     TRY(floe__jw_obj_end(&w));
     return floe__jw_finish(&w);
-}
-
-static int apply_text(floe_view_metadata *m, const floe_buf *body)
-{
-    floe_json *j = NULL;
-    int rc = floe__json_parse(&j, body->ptr, body->len, "view commit");
-    if (rc == 0)
-        rc = floe__view_commit_apply(m, j);
-    floe__json_free(j);
-    return rc;
 }
 
 /* Java's BaseViewOperations.parseVersion: NNNNN of ".../NNNNN-uuid...", -1
@@ -470,23 +466,49 @@ static void remove_quietly(floe_fileio *io, const char *path)
     error_restore(&e);
 }
 
-/* Pointer catalog: apply `body` to `m` (base or fresh), write, then
- * register (base_location NULL) or compare-and-set. Consumes m. */
-static int pointer_commit(floe_catalog *c, const char *ns, const char *name, floe_fileio *io,
-                          floe_view_metadata *m, const char *base_location, const floe_buf *body)
+int floe__catalog_view_commit(floe_catalog *c, const char *ident, floe_fileio *io,
+                              const char *body, size_t len, bool create, const char *location,
+                              char **new_location)
 {
-    int rc = apply_text(m, body);
-    char *path = NULL;
+    VIEW_OPS(c);
+    if (!c->views->register_view || !c->views->commit_view)
+        return floe__error(FLOE_EUNSUPPORTED, "catalog",
+                           "Catalog %s commits view changes itself", c->name);
+    *new_location = NULL;
+    char *ns, *name, *base = NULL, *where = NULL, *path = NULL;
+    TRY(floe__catalog_split_ident(ident, &ns, &name));
+    floe_json *j = NULL;
+    floe_view_metadata *m = NULL;
+    int rc = floe__json_parse(&j, body, len, "view commit");
+    if (rc == 0 && create) {
+        rc = location ? 0 : floe_catalog_default_location(&where, c, ident);
+        if (rc == 0)
+            rc = floe__view_metadata_new(&m, NULL, location ? location : where);
+    } else if (rc == 0) {
+        rc = c->views->load_view(c, ns, name, &base);
+        if (rc == 0)
+            rc = floe__catalog_view_read(&m, io, base);
+    }
     if (rc == 0)
-        rc = floe__catalog_view_write(io, m, floe__catalog_view_file_version(base_location) + 1,
-                                      &path);
+        rc = floe__view_commit_apply(m, j);
     if (rc == 0)
-        rc = base_location ? c->views->commit_view(c, ns, name, base_location, path)
-                           : c->views->register_view(c, ns, name, path);
+        rc = floe__catalog_view_write(io, m, floe__catalog_view_file_version(base) + 1, &path);
+    if (rc == 0)
+        rc = create ? c->views->register_view(c, ns, name, path)
+                    : c->views->commit_view(c, ns, name, base, path);
     if (rc < 0 && rc != FLOE_ECOMMITUNKNOWN && path)
         remove_quietly(io, path);
-    floe__free(path);
+    if (rc == 0) {
+        *new_location = path;
+        path = NULL;
+    }
     floe__view_metadata_free(m);
+    floe__json_free(j);
+    floe__free(path);
+    floe__free(base);
+    floe__free(where);
+    floe__free(ns);
+    floe__free(name);
     return rc;
 }
 
@@ -512,7 +534,7 @@ static int create_locked(floe_catalog *c, const char *ident, const char *ns, con
                          const floe_view_options *o, bool replace)
 {
     floe_buf body = FLOE_BUF_INIT;
-    char *loc = NULL;
+    char *loc = NULL, *nl = NULL;
     int rc = c->views->load_view(c, ns, name, &loc);
     bool exists = rc == 0;
     if (rc == FLOE_ENOTFOUND) {
@@ -521,46 +543,26 @@ static int create_locked(floe_catalog *c, const char *ident, const char *ns, con
     }
     if (rc == 0 && exists && !replace)
         rc = floe__error(FLOE_EEXISTS, "catalog", "View already exists: %s", ident);
-    floe_view_metadata *base = NULL;
-    if (rc == 0 && exists)
-        rc = floe__catalog_view_read(&base, o->io, loc);
-    if (rc == 0 && exists)
-        rc = commit_body(&body, o, ns, base->view_uuid);
-    if (rc == 0 && exists && o->location) {
-        /* a new location goes with the new version */
-        floe_view_metadata *m = base;
-        if (!(m->location = floe__arena_strdup(m->arena, o->location)))
-            rc = floe__error_nomem();
-    }
     if (rc == 0 && exists && c->views->replace_view) {
-        char *nl = NULL;
-        rc = c->views->replace_view(c, ns, name, (const char *)body.ptr, body.len, &nl);
-        floe__free(nl);
+        /* a change catalog is told which view the change is for */
+        floe_view_metadata *base = NULL;
+        rc = floe__catalog_view_read(&base, o->io, loc);
+        if (rc == 0)
+            rc = commit_body(&body, o, ns, base->view_uuid);
         floe__view_metadata_free(base);
-    } else if (rc == 0 && exists) {
-        rc = pointer_commit(c, ns, name, o->io, base, loc, &body);
+        if (rc == 0)
+            rc = c->views->replace_view(c, ns, name, (const char *)body.ptr, body.len, &nl);
     } else if (rc == 0 && c->views->create_view) {
-        char *nl = NULL;
         rc = create_body(&body, o, ns, name);
         if (rc == 0)
             rc = c->views->create_view(c, ns, name, (const char *)body.ptr, body.len, &nl);
-        floe__free(nl);
     } else if (rc == 0) {
-        char *where = NULL;
-        floe_view_metadata *m = NULL;
-        rc = o->location ? 0 : floe_catalog_default_location(&where, c, ident);
+        rc = commit_body(&body, o, ns, NULL);
         if (rc == 0)
-            rc = floe__view_metadata_new(&m, NULL, o->location ? o->location : where);
-        if (rc == 0)
-            rc = commit_body(&body, o, ns, NULL);
-        if (rc == 0)
-            rc = pointer_commit(c, ns, name, o->io, m, NULL, &body);
-        else
-            floe__view_metadata_free(m);
-        floe__free(where);
-    } else {
-        floe__view_metadata_free(base);
+            rc = floe__catalog_view_commit(c, ident, o->io, (const char *)body.ptr, body.len,
+                                           !exists, o->location, &nl);
     }
+    floe__free(nl);
     floe__buf_free(&body);
     floe__free(loc);
     return rc;
@@ -585,6 +587,20 @@ int floe_view_create(floe_catalog *c, const char *ident, const floe_view_options
             error_restore(&e);
         }
     }
+    floe__free(ns);
+    floe__free(name);
+    return rc;
+}
+
+int floe__catalog_register_view(floe_catalog *c, const char *ident, const char *location)
+{
+    VIEW_OPS(c);
+    if (!c->views->register_view)
+        return floe__error(FLOE_EUNSUPPORTED, "catalog", "Catalog %s cannot register views",
+                           c->name);
+    char *ns, *name;
+    TRY(floe__catalog_split_ident(ident, &ns, &name));
+    int rc = c->views->register_view(c, ns, name, location);
     floe__free(ns);
     floe__free(name);
     return rc;
