@@ -984,6 +984,131 @@ static void rest_free(floe_catalog *c)
     floe__free(c);
 }
 
+/* ---------------------------------------------------------------- views */
+
+/* <v1>namespaces/{ns}/views[/{name}] or <v1><tail> ("views/rename"). */
+static int view_url(floe_buf *b, rest_cat *r, const char *ns, const char *name, const char *tail)
+{
+    int rc = floe__buf_puts(b, r->v1);
+    if (rc == 0 && tail)
+        rc = floe__buf_puts(b, tail);
+    if (rc == 0 && ns) {
+        rc = floe__buf_puts(b, "namespaces/");
+        if (rc == 0)
+            rc = put_ns(b, ns);
+        if (rc == 0)
+            rc = floe__buf_puts(b, "/views");
+    }
+    if (rc == 0 && name) {
+        rc = floe__buf_putc(b, '/');
+        if (rc == 0)
+            rc = floe__rest_encode_segment(b, name);
+    }
+    if (rc == 0)
+        rc = floe__buf_putc(b, '\0');
+    return rc;
+}
+
+/* One view request; `location` (when not NULL) gets the LoadViewResult's
+ * metadata-location. */
+static int view_call(rest_cat *r, const char *method, const char *ns, const char *name,
+                     const char *tail, const char *body, size_t len, bool commit, const char *what,
+                     char **location)
+{
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = view_url(&url, r, ns, name, tail);
+    resp rs;
+    if (rc == 0)
+        rc = call(r, method, (char *)url.ptr, body, len, commit, what, NULL, &rs);
+    floe__buf_free(&url);
+    if (rc == 0 && location)
+        rc = result_location(&rs, location, what);
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    return rc;
+}
+
+static int rest_list_views(floe_catalog *c, const char *ns, floe_vec *out)
+{
+    rest_cat *r = rc_of(c);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = view_url(&url, r, ns, NULL, NULL);
+    if (rc == 0)
+        rc = list_paged(r, (char *)url.ptr, "identifiers", true, out);
+    floe__buf_free(&url);
+    if (rc == FLOE_ENOTFOUND)
+        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    return rc;
+}
+
+static int rest_load_view(floe_catalog *c, const char *ns, const char *name, char **location)
+{
+    int rc = view_call(rc_of(c), "GET", ns, name, NULL, NULL, 0, false, "load view", location);
+    return rc == FLOE_ENOTFOUND ? floe__catalog_no_view(ns, name) : rc;
+}
+
+static int rest_register_view(floe_catalog *c, const char *ns, const char *name,
+                              const char *location)
+{
+    size_t len;
+    char *body =
+        dump(json_pack("{s:s,s:s}", "name", name, "metadata-location", location), &len);
+    int rc = body ? 0 : floe__error_nomem();
+    floe_buf tail = FLOE_BUF_INIT; /* namespaces/{ns}/register-view */
+    if (rc == 0)
+        rc = floe__buf_puts(&tail, "namespaces/");
+    if (rc == 0)
+        rc = put_ns(&tail, ns);
+    if (rc == 0)
+        rc = floe__buf_puts(&tail, "/register-view");
+    if (rc == 0)
+        rc = floe__buf_putc(&tail, '\0');
+    if (rc == 0)
+        rc = view_call(rc_of(c), "POST", NULL, NULL, (char *)tail.ptr, body, len, false,
+                       "register view", NULL);
+    floe__buf_free(&tail);
+    floe__free(body);
+    return rc;
+}
+
+static int rest_create_view(floe_catalog *c, const char *ns, const char *name, const char *body,
+                            size_t len, char **location)
+{
+    (void)name;
+    return view_call(rc_of(c), "POST", ns, NULL, NULL, body, len, false, "create view", location);
+}
+
+static int rest_replace_view(floe_catalog *c, const char *ns, const char *name, const char *body,
+                             size_t len, char **location)
+{
+    int rc = view_call(rc_of(c), "POST", ns, name, NULL, body, len, true, "replace view", location);
+    return rc == FLOE_ENOTFOUND ? floe__catalog_no_view(ns, name) : rc;
+}
+
+static int rest_rename_view(floe_catalog *c, const char *fns, const char *fname, const char *tns,
+                            const char *tname)
+{
+    size_t len;
+    char *body = dump(json_pack("{s:o,s:o}", "source", ident_json(fns, fname), "destination",
+                                ident_json(tns, tname)),
+                      &len);
+    int rc = body ? view_call(rc_of(c), "POST", NULL, NULL, "views/rename", body, len, false,
+                              "rename view", NULL)
+                  : floe__error_nomem();
+    floe__free(body);
+    return rc;
+}
+
+static int rest_drop_view(floe_catalog *c, const char *ns, const char *name)
+{
+    int rc = view_call(rc_of(c), "DELETE", ns, name, NULL, NULL, 0, false, "drop view", NULL);
+    return rc == FLOE_ENOTFOUND ? floe__catalog_no_view(ns, name) : rc;
+}
+
+static const floe_catalog_view_ops rest_view_ops = {
+    rest_list_views,   rest_load_view,    rest_register_view, NULL, rest_create_view,
+    rest_replace_view, rest_rename_view, rest_drop_view};
+
 static const floe_catalog_ops rest_ops = {FLOE_CATALOG_OPS_VERSION,
                                           rest_create_namespace,
                                           rest_namespace_exists,
@@ -1139,6 +1264,7 @@ int floe_catalog_open_rest(floe_catalog **out, const char *uri,
         return floe__error_nomem();
     }
     c->ops = &rest_ops;
+    c->views = &rest_view_ops;
     c->impl = r;
     pthread_mutex_init(&r->lock, NULL);
     pthread_mutex_init(&r->cache_lock, NULL);
