@@ -879,9 +879,9 @@ static enum MHD_Result dispatch(route *r, const char *url)
         return r->method == M_POST ? h_namespace_properties(r) : bad_method(r);
     if (rest == 3 && seg_is(s2, l2, "register"))
         return r->method == M_POST ? h_register_table(r) : bad_method(r);
+    r->id.ns = r->ns;
     if (rest == 3 && seg_is(s2, l2, "register-view"))
         return r->method == M_POST ? h_view(r, FLOE_REST_VIEW_REGISTER) : bad_method(r);
-    r->id.ns = r->ns;
     if (seg_is(s2, l2, "views") && rest == 3)
         return r->method == M_GET    ? h_view(r, FLOE_REST_VIEW_LOAD)
                : r->method == M_POST ? h_view(r, FLOE_REST_VIEW_CREATE)
