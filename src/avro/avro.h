@@ -112,6 +112,10 @@ typedef struct floe_avro_cursor {
 } floe_avro_cursor;
 
 int floe_avro_cursor_error(const floe_avro_cursor *c, const char *fmt, ...) FLOE_PRINTF(2, 3);
+#ifdef __clang_analyzer__
+/* As floe__error in util.h: the analyzer sees the (negative) code returned. */
+#define floe_avro_cursor_error(c, ...) (floe_avro_cursor_error((c), __VA_ARGS__), FLOE_ECORRUPT)
+#endif
 
 int floe_avro_read_long_slow(floe_avro_cursor *c, int64_t *out);
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#undef floe_avro_cursor_error
 int floe_avro_cursor_error(const floe_avro_cursor *c, const char *fmt, ...)
 {
     char what[256];

@@ -211,7 +211,7 @@ int floe_avro_writer_new(floe_avro_writer **out, floe_buf *dst, const char *sche
     w->dst = dst;
     w->codec = codec;
     w->level = level;
-    w->block_size = 64 * 1024;
+    w->block_size = (size_t)64 * 1024;
     int rc = floe__random_bytes(w->sync, 16);
     if (rc < 0)
         goto fail;

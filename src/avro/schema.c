@@ -273,7 +273,7 @@ static int parse_type(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sche
         if (n == 0)
             return bad(ctx, "empty union", NULL);
         floe_avro_schema *s = new_schema(ctx, FLOE_AVRO_UNION);
-        const floe_avro_schema **br = floe__arena_calloc(ctx->arena, n, sizeof *br);
+        const floe_avro_schema **br = floe__arena_calloc(ctx->arena, n, sizeof(floe_avro_schema *));
         if (!s || !br)
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {

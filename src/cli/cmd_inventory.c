@@ -115,7 +115,6 @@ int floe_cmd_inventory(int argc, char **argv)
     cli_catalog_opts cat_opts = {0};
     const char *ident = NULL, *format = "table";
     floe_inventory_options o = FLOE_INVENTORY_OPTIONS_INIT;
-    floe_props *conf = NULL;
     floe_props conf_store = FLOE_PROPS_INIT;
     int selectors = 0;
     bool quiet = false;
@@ -189,7 +188,8 @@ int floe_cmd_inventory(int argc, char **argv)
         }
     }
     if (!ident || selectors > 1 ||
-        (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))) {
+        (strcmp(format, "table") != 0 && strcmp(format, "csv") != 0 &&
+         strcmp(format, "json") != 0)) {
         fprintf(stderr, "%s", cli_usage_inventory);
         floe__props_free(&conf_store);
         return CLI_USAGE;
@@ -198,7 +198,7 @@ int floe_cmd_inventory(int argc, char **argv)
         floe__props_free(&conf_store);
         return cli_fail(NULL);
     }
-    o.io_conf = conf = cat_opts.nconf ? &conf_store : NULL;
+    o.io_conf = cat_opts.nconf ? &conf_store : NULL;
     /* an absolute copy target, so that the backup's location map works
      * from anywhere */
     char *abs_copy = NULL;

@@ -224,7 +224,7 @@ int floe_cmd_retention(int argc, char **argv)
     }
     if (rc == CLI_OK && !ident)
         rc = usage_problem(&problem, "no table given", NULL);
-    if (rc == CLI_OK && strcmp(format, "text") && strcmp(format, "json"))
+    if (rc == CLI_OK && strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
         rc = usage_problem(&problem, "unknown format", format);
     if (rc != CLI_OK) {
         fprintf(stderr, "floe retention: %s%s%s\n%s", problem[0], problem[1] ? ": " : "",

@@ -75,7 +75,7 @@ static int walk(cols *c, const floe_type *t, int32_t parent, const char *prefix,
     const floe_field *members[2] = {NULL, NULL};
     size_t n = 0;
     const floe_field *fields = NULL;
-    if (t->id == FLOE_T_STRUCT) {
+    if (t->id == FLOE_T_STRUCT && t->fields) {
         fields = t->fields;
         n = t->nfields;
     } else if (t->id == FLOE_T_LIST) {

@@ -290,7 +290,7 @@ int cli_lineage_graph(const cli_lineage *l, const cli_graph_opts *o, FILE *out)
             gw = rows[k].width;
     for (size_t k = 0; k < nrows; k++) {
         fputs(rows[k].g.len ? rows[k].g.ptr : "", out);
-        if (rows[k].change != FREE) {
+        if (rows[k].change != FREE && o->changes) {
             for (size_t w = rows[k].width; w < gw + 2; w++)
                 fputc(' ', out);
             change_text(&o->changes->items[rows[k].change], idw, o, out);

@@ -257,7 +257,7 @@ int floe_manifest_reader_open(floe_manifest_reader **out, const uint8_t *data, s
     r->keep = opts && opts->keep_entries;
     r->entry.sequence_number = r->entry.file_sequence_number = FLOE_SEQ_UNASSIGNED;
     r->entry.data_file.block_size_in_bytes = -1;
-    if (!(r->meta = floe__arena_new(4096)) || !(r->arena = floe__arena_new(64 * 1024))) {
+    if (!(r->meta = floe__arena_new(4096)) || !(r->arena = floe__arena_new((size_t)64 * 1024))) {
         rc = floe__error_nomem();
         goto fail;
     }
@@ -563,14 +563,14 @@ int floe_manifest_read(floe_manifest **out, const uint8_t *data, size_t len, con
         return floe__error_nomem();
     floe_manifest_read_options o = {manifest, true};
     int rc = floe_manifest_reader_open(&m->reader, data, len, source, &o);
-    size_t cap = 0;
+    size_t cap = 0, n = 0;
     floe_manifest_entry *items = NULL;
     while (rc == 0) {
         const floe_manifest_entry *e;
         rc = floe_manifest_reader_next(m->reader, &e);
-        if (rc < 0)
+        if (rc != 0)
             break;
-        if (m->nentries == cap) {
+        if (n == cap) {
             size_t ncap = cap ? cap * 2 : 16;
             floe_manifest_entry *g = floe__realloc(items, ncap * sizeof *g);
             if (!g) {
@@ -580,9 +580,10 @@ int floe_manifest_read(floe_manifest **out, const uint8_t *data, size_t len, con
             items = g;
             cap = ncap;
         }
-        items[m->nentries++] = *e;
+        items[n++] = *e;
     }
     m->entries = items;
+    m->nentries = n;
     if (rc != FLOE_ITEROVER) {
         floe_manifest_free(m);
         return rc;

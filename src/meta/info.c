@@ -71,7 +71,7 @@ static int build_partition(meta_info *info)
         return floe__error_nomem();
     /* newest spec first: its names win */
     const floe_partition_spec **specs =
-        floe__arena_calloc(info->arena, m->nspecs + 1, sizeof *specs);
+        floe__arena_calloc(info->arena, m->nspecs + 1, sizeof(floe_partition_spec *));
     if (!specs)
         return floe__error_nomem();
     for (size_t i = 0; i < m->nspecs; i++)

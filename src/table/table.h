@@ -141,19 +141,6 @@ int floe__table_commit_write(floe_fileio *io, const floe_table_metadata *base,
  * commit's error (cleanup failures only leave orphans). */
 void floe__table_remove_quietly(floe_fileio *io, const char *const *uris, size_t n);
 
-/* The catalog side of a REST `CommitTableRequest` for a table of a SQLite
- * catalog (what `floe serve` over a SQLite catalog does for
- * POST .../tables/{table}): parse `body` ({"requirements": [...],
- * "updates": [...]}, the REST JSON), load the current metadata, check the
- * requirements (FLOE_ECONFLICT "Requirement failed: ..." — the REST 409),
- * apply the updates, write the next metadata file and swap the pointer.
- * No retry: a REST client retries itself. *new_location (may be NULL) is
- * the caller's (floe__free). Errors: FLOE_EINVALID (malformed body or
- * update), FLOE_EUNSUPPORTED (assert-create, unknown requirement or update
- * kinds), FLOE_ENOTFOUND, FLOE_ECONFLICT, FLOE_ECOMMITUNKNOWN, FLOE_EIO. */
-int floe__table_commit_request(floe_catalog *cat, floe_fileio *io, const char *ident,
-                               const char *body, size_t len, char **new_location);
-
 /* The change as a REST CommitTableRequest JSON ({"requirements":[...],
  * "updates":[...]}), appended to `out`; an assert-table-uuid for `base` is
  * added when the change has none. */

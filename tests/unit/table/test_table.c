@@ -588,59 +588,7 @@ static void test_oom(void)
     floe_catalog_free(c);
 }
 
-/* A REST CommitTableRequest committed through the same path (the seam for
- * `floe serve` over a SQLite catalog). */
-static void test_rest_commit_request(void)
-{
-    floe_catalog *c = fx_catalog();
-    FT_ASSERT(c);
-    floe_table *t = NULL;
-    FT_OK(fx_create(&t, c, "shop.rest", NULL));
-    int64_t s1 = fx_append(t, 2);
-    int64_t s2 = fx_append(t, 1);
-    char body[1024];
-    snprintf(body, sizeof body,
-             "{\"identifier\":{\"namespace\":[\"shop\"],\"name\":\"rest\"},"
-             "\"requirements\":[{\"type\":\"assert-table-uuid\",\"uuid\":\"%s\"},"
-             "{\"type\":\"assert-ref-snapshot-id\",\"ref\":\"main\",\"snapshot-id\":%lld}],"
-             "\"updates\":[{\"action\":\"set-snapshot-ref\",\"ref-name\":\"main\","
-             "\"type\":\"branch\",\"snapshot-id\":%lld},"
-             "{\"action\":\"set-properties\",\"updates\":{\"owner\":\"rest\"}}]}",
-             floe_table_uuid(t), (long long)s2, (long long)s1);
-    char *loc = NULL;
-    int files = fx_count_files(t);
-    FT_OK(floe__table_commit_request(c, NULL, "shop.rest", body, strlen(body), &loc));
-    FT_ASSERT(loc);
-    FT_CHECK(strstr(loc, "/metadata/00003-") != NULL);
-    floe__free(loc);
-    FT_OK(floe_table_refresh(t));
-    FT_EQ_INT(fx_main(t), s1);
-    FT_EQ_STR(floe_table_property(t, "owner"), "rest");
-    FT_EQ_INT(floe_table_history_count(t), 3);
-    FT_EQ_INT(fx_count_files(t), files + 1);
-    /* the same request again: main moved, 409 */
-    FT_CHECK(floe__table_commit_request(c, NULL, "shop.rest", body, strlen(body), NULL) ==
-             FLOE_ECONFLICT);
-    char msg[160];
-    snprintf(msg, sizeof msg, "Requirement failed: branch main has changed: expected id %lld != %lld",
-             (long long)s2, (long long)s1);
-    FT_ERR_IS(FLOE_ECONFLICT, msg);
-    FT_EQ_INT(fx_count_files(t), files + 1);
-    const char *bad = "{\"requirements\":[{\"type\":\"assert-create\"}],\"updates\":[]}";
-    /* Java's AssertTableDoesNotExist on an existing table */
-    FT_CHECK(floe__table_commit_request(c, NULL, "shop.rest", bad, strlen(bad), NULL) ==
-             FLOE_ECONFLICT);
-    FT_ERR_IS(FLOE_ECONFLICT, "Requirement failed: table already exists");
-    const char *junk = "{\"updates\":[{\"action\":\"set-snapshot-ref\"}]}";
-    FT_CHECK(floe__table_commit_request(c, NULL, "shop.rest", junk, strlen(junk), NULL) ==
-             FLOE_EINVALID);
-    FT_EQ_INT(fx_count_files(t), files + 1);
-    floe_table_free(t);
-    floe_catalog_free(c);
-}
-
 static const ft_case cases[] = {
-    {"rest_commit_request", test_rest_commit_request},
     {"oom", test_oom},
     {"create_load", test_create_load},
     {"create_location_taken", test_create_location_taken},
