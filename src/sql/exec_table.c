@@ -277,6 +277,12 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
         floe__buf_free(&q);
         return qrc;
     }
+    if (floe_catalog_view_exists(s->catalog, ident) == 1) /* JdbcTableOperations */
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EEXISTS, "sql",
+                                          "View with same name already exists: %s", ident),
+                              "AlreadyExistsException");
+    floe_error_clear();
     char *loc = NULL;
     int ex = floe_catalog_load_table(&loc, NULL, s->catalog, ident);
     floe_catalog_string_free(loc);

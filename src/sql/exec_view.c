@@ -76,14 +76,14 @@ void floe__sql_view_objects_keep(floe_sql_session *s)
     objects_release(s, false);
 }
 
-/* "View does not exist" etc. with their Java classes. */
+/* "View does not exist", "Namespace does not exist" ... with their Java
+ * classes (by the message, as every catalog error). */
 static int view_fail(floe_sql_session *s, int rc)
 {
-    if (rc == FLOE_ENOTFOUND)
-        return floe__sql_fail(s, rc, "NoSuchViewException");
-    if (rc == FLOE_EEXISTS)
-        return floe__sql_fail(s, rc, "AlreadyExistsException");
-    return rc;
+    if (rc >= 0 || rc == FLOE_ENOMEM)
+        return rc;
+    const floe_error *e = floe_error_last();
+    return floe__sql_fail(s, rc, floe__sql_error_class(rc, e ? e->message : NULL));
 }
 
 /* ---------------------------------------------------------------- querying a view */
