@@ -255,8 +255,10 @@ static int put_ns(floe_buf *b, const char *ns)
     }
 }
 
-/* v1 + "namespaces/<ns>" [+ "/tables/<name>"] [+ suffix]; *out is b->ptr. */
-static int url_of(floe_buf *b, rest_cat *r, const char *ns, const char *name, const char *suffix)
+/* v1 + "namespaces/<ns>" [+ kind ("/tables/", "/views/") + "<name>"] [+
+ * suffix]; *out is b->ptr. */
+static int url_in(floe_buf *b, rest_cat *r, const char *ns, const char *kind, const char *name,
+                  const char *suffix)
 {
     int rc = floe__buf_puts(b, r->v1);
     if (rc == 0)
@@ -267,7 +269,7 @@ static int url_of(floe_buf *b, rest_cat *r, const char *ns, const char *name, co
             rc = put_ns(b, ns);
     }
     if (rc == 0 && name) {
-        rc = floe__buf_puts(b, "/tables/");
+        rc = floe__buf_puts(b, kind);
         if (rc == 0)
             rc = floe__rest_encode_segment(b, name);
     }
@@ -276,6 +278,11 @@ static int url_of(floe_buf *b, rest_cat *r, const char *ns, const char *name, co
     if (rc == 0)
         rc = floe__buf_putc(b, '\0');
     return rc;
+}
+
+static int url_of(floe_buf *b, rest_cat *r, const char *ns, const char *name, const char *suffix)
+{
+    return url_in(b, r, ns, "/tables/", name, suffix);
 }
 
 static json_t *ns_json(const char *ns)
@@ -760,24 +767,30 @@ static json_t *ident_json(const char *ns, const char *name)
     return json_pack("{s:o,s:s}", "namespace", ns_json(ns), "name", name);
 }
 
-static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname, const char *tns,
-                             const char *tname)
+/* POST <v1><route> ("tables/rename", "views/rename") of a RenameTableRequest. */
+static int rename_call(rest_cat *r, const char *route, const char *fns, const char *fname,
+                       const char *tns, const char *tname, const char *what)
 {
-    rest_cat *r = rc_of(c);
     size_t len;
     char *body = dump(json_pack("{s:o,s:o}", "source", ident_json(fns, fname), "destination",
                                 ident_json(tns, tname)),
                       &len);
-    char *url = body ? floe__sprintf("%stables/rename", r->v1) : NULL;
+    char *url = body ? floe__sprintf("%s%s", r->v1, route) : NULL;
     int rc = url ? 0 : floe__error_nomem();
     resp rs;
     if (rc == 0)
-        rc = call(r, "POST", url, body, len, false, "rename table", NULL, &rs);
+        rc = call(r, "POST", url, body, len, false, what, NULL, &rs);
     if (rc == 0)
         floe__buf_free(&rs.body);
     floe__free(url);
     floe__free(body);
     return rc;
+}
+
+static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname, const char *tns,
+                             const char *tname)
+{
+    return rename_call(rc_of(c), "tables/rename", fns, fname, tns, tname, "rename table");
 }
 
 static int drop(floe_catalog *c, const char *ns, const char *name, bool purge)
@@ -986,37 +999,14 @@ static void rest_free(floe_catalog *c)
 
 /* ---------------------------------------------------------------- views */
 
-/* <v1>namespaces/{ns}/views[/{name}] or <v1><tail> ("views/rename"). */
-static int view_url(floe_buf *b, rest_cat *r, const char *ns, const char *name, const char *tail)
-{
-    int rc = floe__buf_puts(b, r->v1);
-    if (rc == 0 && tail)
-        rc = floe__buf_puts(b, tail);
-    if (rc == 0 && ns) {
-        rc = floe__buf_puts(b, "namespaces/");
-        if (rc == 0)
-            rc = put_ns(b, ns);
-        if (rc == 0)
-            rc = floe__buf_puts(b, "/views");
-    }
-    if (rc == 0 && name) {
-        rc = floe__buf_putc(b, '/');
-        if (rc == 0)
-            rc = floe__rest_encode_segment(b, name);
-    }
-    if (rc == 0)
-        rc = floe__buf_putc(b, '\0');
-    return rc;
-}
-
 /* One view request; `location` (when not NULL) gets the LoadViewResult's
  * metadata-location. */
 static int view_call(rest_cat *r, const char *method, const char *ns, const char *name,
-                     const char *tail, const char *body, size_t len, bool commit, const char *what,
-                     char **location)
+                     const char *suffix, const char *body, size_t len, bool commit,
+                     const char *what, char **location)
 {
     floe_buf url = FLOE_BUF_INIT;
-    int rc = view_url(&url, r, ns, name, tail);
+    int rc = url_in(&url, r, ns, "/views/", name, suffix);
     resp rs;
     if (rc == 0)
         rc = call(r, method, (char *)url.ptr, body, len, commit, what, NULL, &rs);
@@ -1032,7 +1022,7 @@ static int rest_list_views(floe_catalog *c, const char *ns, floe_vec *out)
 {
     rest_cat *r = rc_of(c);
     floe_buf url = FLOE_BUF_INIT;
-    int rc = view_url(&url, r, ns, NULL, NULL);
+    int rc = url_in(&url, r, ns, NULL, NULL, "/views");
     if (rc == 0)
         rc = list_paged(r, (char *)url.ptr, "identifiers", true, out);
     floe__buf_free(&url);
@@ -1053,20 +1043,9 @@ static int rest_register_view(floe_catalog *c, const char *ns, const char *name,
     size_t len;
     char *body =
         dump(json_pack("{s:s,s:s}", "name", name, "metadata-location", location), &len);
-    int rc = body ? 0 : floe__error_nomem();
-    floe_buf tail = FLOE_BUF_INIT; /* namespaces/{ns}/register-view */
-    if (rc == 0)
-        rc = floe__buf_puts(&tail, "namespaces/");
-    if (rc == 0)
-        rc = put_ns(&tail, ns);
-    if (rc == 0)
-        rc = floe__buf_puts(&tail, "/register-view");
-    if (rc == 0)
-        rc = floe__buf_putc(&tail, '\0');
-    if (rc == 0)
-        rc = view_call(rc_of(c), "POST", NULL, NULL, (char *)tail.ptr, body, len, false,
-                       "register view", NULL);
-    floe__buf_free(&tail);
+    int rc = body ? view_call(rc_of(c), "POST", ns, NULL, "/register-view", body, len, false,
+                              "register view", NULL)
+                  : floe__error_nomem();
     floe__free(body);
     return rc;
 }
@@ -1075,7 +1054,8 @@ static int rest_create_view(floe_catalog *c, const char *ns, const char *name, c
                             size_t len, char **location)
 {
     (void)name;
-    return view_call(rc_of(c), "POST", ns, NULL, NULL, body, len, false, "create view", location);
+    return view_call(rc_of(c), "POST", ns, NULL, "/views", body, len, false, "create view",
+                     location);
 }
 
 static int rest_replace_view(floe_catalog *c, const char *ns, const char *name, const char *body,
@@ -1088,15 +1068,7 @@ static int rest_replace_view(floe_catalog *c, const char *ns, const char *name, 
 static int rest_rename_view(floe_catalog *c, const char *fns, const char *fname, const char *tns,
                             const char *tname)
 {
-    size_t len;
-    char *body = dump(json_pack("{s:o,s:o}", "source", ident_json(fns, fname), "destination",
-                                ident_json(tns, tname)),
-                      &len);
-    int rc = body ? view_call(rc_of(c), "POST", NULL, NULL, "views/rename", body, len, false,
-                              "rename view", NULL)
-                  : floe__error_nomem();
-    floe__free(body);
-    return rc;
+    return rename_call(rc_of(c), "views/rename", fns, fname, tns, tname, "rename view");
 }
 
 static int rest_drop_view(floe_catalog *c, const char *ns, const char *name)

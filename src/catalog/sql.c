@@ -143,6 +143,8 @@ static const char V_COMMIT_SQL[] =
 
 static const floe_catalog_ops sql_ops;
 static int view_row(floe_catalog *c, const char *ns, const char *name, char **loc, int *found);
+static int get_locked(floe_catalog *c, const char *ns, const char *name, char **loc, char **prev,
+                      int *found);
 
 static sql_cat *impl(floe_catalog *c)
 {
@@ -538,32 +540,42 @@ int floe__catalog_namespace_missing(floe_catalog *c, const char *ns)
     return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
 }
 
-static int sql_register_table(floe_catalog *c, const char *ns, const char *name, const char *loc)
+/* Record a table or a view; the other kind of the same name is refused
+ * first (JdbcTableOperations / JdbcViewOperations). */
+static int insert_row(floe_catalog *c, const char *ns, const char *name, const char *loc, bool view)
 {
     sql_cat *s = impl(c);
     pthread_mutex_lock(&s->lock);
     int rc = tx_begin(s);
     if (rc == 0) {
-        int found = 0;
+        int found = 0, other = 0;
         rc = ns_exists_locked(c, ns, &found);
         if (rc == 0 && !found)
             rc = ns_missing(c, ns);
+        if (rc == 0 && view)
+            rc = get_locked(c, ns, name, NULL, NULL, &other);
+        else if (rc == 0 && s->has_type)
+            rc = view_row(c, ns, name, NULL, &other);
+        if (rc == 0 && other)
+            rc = floe__error(FLOE_EEXISTS, "catalog", "%s with same name already exists: %s.%s",
+                             view ? "Table" : "View", ns, name);
         if (rc == 0) {
             const char *v[] = {c->name, ns, name, loc};
             int r = 0;
-            rc = s->has_type ? view_row(c, ns, name, NULL, &found) : 0;
-            if (rc == 0 && s->has_type && found) /* JdbcTableOperations */
-                rc = floe__error(FLOE_EEXISTS, "catalog",
-                                 "View with same name already exists: %s.%s", ns, name);
-            if (rc == 0)
-                rc = run(s, V(s, T_INSERT), 4, v, NULL, &r);
+            rc = run(s, view ? V_INSERT_SQL : V(s, T_INSERT), 4, v, NULL, &r);
             if (rc < 0 && (r & 0xff) == SQLITE_CONSTRAINT)
-                rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
+                rc = floe__error(FLOE_EEXISTS, "catalog", "%s already exists: %s.%s",
+                                 view ? "View" : "Table", ns, name);
         }
         rc = tx_end(s, rc);
     }
     pthread_mutex_unlock(&s->lock);
     return rc;
+}
+
+static int sql_register_table(floe_catalog *c, const char *ns, const char *name, const char *loc)
+{
+    return insert_row(c, ns, name, loc, false);
 }
 
 /* The row of a table (`sql` = V(s, T_GET)) or of a view (V_GET_SQL). */
@@ -838,32 +850,9 @@ static int sql_load_view(floe_catalog *c, const char *ns, const char *name, char
 
 static int sql_register_view(floe_catalog *c, const char *ns, const char *name, const char *loc)
 {
-    sql_cat *s = impl(c);
-    if (!s->has_type)
+    if (!impl(c)->has_type)
         return v0_no_views();
-    pthread_mutex_lock(&s->lock);
-    int rc = tx_begin(s);
-    if (rc == 0) {
-        int found = 0;
-        rc = ns_exists_locked(c, ns, &found);
-        if (rc == 0 && !found)
-            rc = ns_missing(c, ns);
-        if (rc == 0)
-            rc = get_locked(c, ns, name, NULL, NULL, &found);
-        if (rc == 0 && found)
-            rc = floe__error(FLOE_EEXISTS, "catalog", "Table with same name already exists: %s.%s",
-                             ns, name);
-        if (rc == 0) {
-            const char *v[] = {c->name, ns, name, loc};
-            int r = 0;
-            rc = run(s, V_INSERT_SQL, 4, v, NULL, &r);
-            if (rc < 0 && (r & 0xff) == SQLITE_CONSTRAINT)
-                rc = floe__error(FLOE_EEXISTS, "catalog", "View already exists: %s.%s", ns, name);
-        }
-        rc = tx_end(s, rc);
-    }
-    pthread_mutex_unlock(&s->lock);
-    return rc;
+    return insert_row(c, ns, name, loc, true);
 }
 
 static int sql_commit_view(floe_catalog *c, const char *ns, const char *name, const char *expected,

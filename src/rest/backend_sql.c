@@ -403,18 +403,26 @@ static int add_tbl(const char *ns, const char *name, void *payload)
     return floe__rest_ident_list_add(c->out, &id);
 }
 
-static int sql_list_tables(floe_rest_backend *b, const floe_rest_namespace *nsp,
-                           floe_rest_ident_list *out)
+/* The tables or the views of a namespace. */
+static int list_idents(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                       floe_rest_ident_list *out, bool views)
 {
     sql_backend *s = sb(b);
     char *ns;
     FLOE_TRY(namespace_arg(nsp, &ns));
     tbl_collect c = {out, nsp};
     pthread_mutex_lock(&s->lock);
-    int rc = floe_catalog_list_tables(s->cat, ns, add_tbl, &c);
+    int rc = views ? floe_catalog_list_views(s->cat, ns, add_tbl, &c)
+                   : floe_catalog_list_tables(s->cat, ns, add_tbl, &c);
     pthread_mutex_unlock(&s->lock);
     floe__free(ns);
     return ns_err(rc, nsp);
+}
+
+static int sql_list_tables(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                           floe_rest_ident_list *out)
+{
+    return list_idents(b, nsp, out, false);
 }
 
 /* snapshots=refs: keep only the snapshots a ref (or current-snapshot-id)
@@ -959,15 +967,7 @@ static int sql_register_table(floe_rest_backend *b, const floe_rest_namespace *n
 static int sql_list_views(floe_rest_backend *b, const floe_rest_namespace *nsp,
                           floe_rest_ident_list *out)
 {
-    sql_backend *s = sb(b);
-    char *ns;
-    FLOE_TRY(namespace_arg(nsp, &ns));
-    tbl_collect c = {out, nsp};
-    pthread_mutex_lock(&s->lock);
-    int rc = floe_catalog_list_views(s->cat, ns, add_tbl, &c);
-    pthread_mutex_unlock(&s->lock);
-    floe__free(ns);
-    return ns_err(rc, nsp);
+    return list_idents(b, nsp, out, true);
 }
 
 static int sql_views_begin(floe_rest_backend *b, floe_catalog **cat, floe_fileio **io)

@@ -41,6 +41,10 @@ int floe__sql_exec_create_iceberg_view(floe_sql_session *s, const floe_sql_stmt 
 int floe__sql_exec_drop_iceberg_view(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
 int floe__sql_exec_show_views(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
 int floe__sql_view_ref(floe_sql_session *s, const floe_sql_tref *r, const char *ident);
+/* DESCRIBE [EXTENDED] of a view (Spark's DescribeV2ViewExec); 1 when
+ * `ident` is no view (the table's "not found" error is kept). */
+int floe__sql_describe_view(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                            floe_arena *a);
 /* SparkTable.properties() as DESCRIBE EXTENDED and SHOW CREATE TABLE show
  * them: the table's properties plus current-snapshot-id, format,
  * format-version, sort-order and identifier-fields, without Spark's

@@ -675,6 +675,11 @@ static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     const char *ident;
     floe_table *t;
     int rc = floe__sql_target_table(s, st, a, "DESCRIBE", &ident, &t);
+    if (rc == FLOE_ENOTFOUND) { /* an Iceberg view of that name? */
+        int v = floe__sql_describe_view(s, st, ident, a);
+        if (v != 1)
+            return v;
+    }
     if (rc < 0)
         return rc;
     const floe_table_metadata *m = t->metadata;

@@ -18,6 +18,7 @@
  *   after the statement.
  */
 #include "catalog/catalog.h"
+#include "spec/spec.h"
 #include "sql/exec_int.h"
 
 #include <jansson.h>
@@ -444,5 +445,140 @@ int floe__sql_exec_show_views(floe_sql_session *s, const floe_sql_stmt *st, floe
     }
     floe__catalog_strvec_free(&r.ns);
     floe__catalog_strvec_free(&r.names);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- DESCRIBE */
+
+typedef struct desc_rows {
+    floe_vec cells; /* floe_sql_cell, 3 a row */
+    floe_arena *a;
+} desc_rows;
+
+static int row3(desc_rows *r, const char *a, const char *b, const char *c)
+{
+    const char *v[3] = {a, b, c ? c : ""};
+    for (int i = 0; i < 3; i++) {
+        floe_sql_cell *slot = floe__vec_push(&r->cells);
+        const char *t = v[i] ? floe__arena_strdup(r->a, v[i]) : NULL;
+        if (!slot || (v[i] && !t))
+            return floe__error_nomem();
+        *slot = floe__sql_cell_text(t);
+    }
+    return 0;
+}
+
+/* Spark's ViewCatalog.RESERVED_PROPERTIES and SparkView's. */
+static bool reserved_property(const char *k)
+{
+    static const char *const reserved[] = {"comment", "create_engine_version", "engine_version",
+                                           "owner", "provider", "location", "format-version",
+                                           "spark.query-column-names"};
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(reserved); i++)
+        if (strcmp(k, reserved[i]) == 0)
+            return true;
+    return false;
+}
+
+static int cmp_kv(const void *x, const void *y)
+{
+    return strcmp(((const floe_kv *)x)->key, ((const floe_kv *)y)->key);
+}
+
+static int describe_extended(desc_rows *r, floe_sql_session *s, const floe_view *v,
+                             const char *ident, floe_buf *b)
+{
+    FLOE_TRY(row3(r, "", "", ""));
+    FLOE_TRY(row3(r, "# Detailed View Information", "", ""));
+    const char *comment = floe_view_property(v, "comment");
+    FLOE_TRY(row3(r, "Comment", comment ? comment : "", ""));
+    const char *dot = strrchr(ident, '.');
+    floe__buf_clear(b);
+    FLOE_TRY(floe__buf_printf(b, "`%s`.`%.*s`", s->catalog_name, (int)(dot - ident), ident));
+    FLOE_TRY(row3(r, "View Catalog and Namespace", b->ptr, ""));
+    const char *cols = floe_view_property(v, "spark.query-column-names");
+    floe__buf_clear(b);
+    FLOE_TRY(floe__buf_putc(b, '['));
+    for (const char *p = cols ? cols : ""; *p; p++)
+        FLOE_TRY(*p == ',' ? floe__buf_puts(b, ", ") : floe__buf_putc(b, *p));
+    FLOE_TRY(floe__buf_putc(b, ']'));
+    FLOE_TRY(row3(r, "View Query Output Columns", b->ptr, ""));
+    char *meta = NULL;
+    FLOE_TRY(floe_view_metadata_json(&meta, v));
+    json_t *j = json_loads(meta, 0, NULL), *props = json_object_get(j, "properties");
+    floe_catalog_string_free(meta);
+    size_t n = json_object_size(props), k = 0;
+    floe_kv *kv = floe__arena_calloc(r->a, n ? n : 1, sizeof *kv);
+    const char *key;
+    json_t *val;
+    json_object_foreach(props, key, val)
+    {
+        if (kv && !reserved_property(key)) {
+            kv[k].key = (char *)floe__arena_strdup(r->a, key);
+            kv[k].value = (char *)floe__arena_strdup(r->a, json_string_value(val));
+            k++;
+        }
+    }
+    json_decref(j);
+    if (!kv)
+        return floe__error_nomem();
+    qsort(kv, k, sizeof *kv, cmp_kv);
+    floe__buf_clear(b);
+    FLOE_TRY(floe__buf_putc(b, '['));
+    for (size_t i = 0; i < k; i++)
+        FLOE_TRY(floe__buf_printf(b, "%s'%s' = '%s'", i ? ", " : "", kv[i].key,
+                                  kv[i].value ? kv[i].value : ""));
+    FLOE_TRY(floe__buf_putc(b, ']'));
+    FLOE_TRY(row3(r, "View Properties", b->ptr, ""));
+    const char *by = floe_view_property(v, "create_engine_version");
+    return row3(r, "Created By", by ? by : "", "");
+}
+
+int floe__sql_describe_view(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                            floe_arena *a)
+{
+    const floe_error *e = floe_error_last();
+    char *msg = e && e->message ? floe__strdup(e->message) : NULL;
+    const char *cls = s->error_class;
+    floe_view *v = NULL;
+    int rc = floe_view_load(&v, s->catalog, ident, NULL);
+    if (rc < 0) {
+        rc = rc == FLOE_ENOTFOUND || rc == FLOE_EUNSUPPORTED ? 1 : rc;
+        if (rc == 1) { /* no view: the table's error stands */
+            floe__error(FLOE_ENOTFOUND, "catalog", "%s", msg ? msg : ident);
+            s->error_class = cls;
+        }
+        floe__free(msg);
+        return rc;
+    }
+    floe__free(msg);
+    char *schema = NULL;
+    floe_schema *sc = NULL;
+    floe_json *j = NULL;
+    rc = floe_view_schema_json(&schema, v);
+    if (rc == 0)
+        rc = floe__json_parse(&j, schema, strlen(schema), ident);
+    if (rc == 0)
+        rc = floe__schema_from_json(&sc, j, 0, a);
+    desc_rows r = {FLOE_VEC_INIT(floe_sql_cell), a};
+    floe_buf b = FLOE_BUF_INIT;
+    for (size_t i = 0; rc == 0 && i < sc->root->nfields; i++) {
+        const floe_field *f = &sc->root->fields[i];
+        floe__buf_clear(&b);
+        rc = floe__sql_spark_type(f->type, false, &b);
+        if (rc == 0)
+            rc = row3(&r, f->name, b.ptr ? b.ptr : "", f->doc);
+    }
+    if (rc == 0 && st->extended)
+        rc = describe_extended(&r, s, v, ident, &b);
+    static const char *const cols[] = {"col_name", "data_type", "comment"};
+    if (rc == 0)
+        rc = floe__sql_emit(s, cols, 3, r.cells.items, r.cells.len / 3);
+    floe__buf_free(&b);
+    floe__vec_free(&r.cells);
+    floe__schema_release(sc);
+    floe__json_free(j);
+    floe_catalog_string_free(schema);
+    floe_view_free(v);
     return rc;
 }

@@ -43,6 +43,18 @@ eq "view of a view" "$(F -c "SELECT n FROM db.vv")" "n
 eq "view in a subquery" "$(F -c "SELECT count(*) AS k FROM db.t WHERE id IN (SELECT id FROM db.v)")" "k
 2"
 
+# ---- DESCRIBE (Spark's DescribeV2ViewExec)
+eq "describe" "$(F -c "DESCRIBE db.v")" 'col_name,data_type,comment
+id,bigint,the id
+nm,string,""'
+eq "describe extended" "$(F -c "DESCRIBE TABLE EXTENDED db.v" | tail -6)" '# Detailed View Information,"",""
+Comment,big ids,""
+View Catalog and Namespace,`local`.`db`,""
+View Query Output Columns,"[id, name]",""
+View Properties,[],""
+Created By,"",""'
+out=$(F -c "DESCRIBE db.nope" 2>&1); eq "describe neither" "$?:$out" "1:NoSuchTableException: Table does not exist: db.nope"
+
 # ---- the metadata file: view-spec fields, gzip as Java writes views
 meta=$(ls "$T"/wh/db.db/v/metadata/00000-*.gz.metadata.json 2>/dev/null | head -1)
 [ -n "$meta" ] && ok || bad "no 00000-*.gz.metadata.json under db.db/v/metadata"

@@ -35,6 +35,12 @@ def story(spark, fl, c):
     got = floe_json_rows(fl.sql("SELECT * FROM db.sv ORDER BY id").stdout)
     assert got == [{"id": "2", "s": "b"}, {"id": "3", "s": "c"}]
     assert [r["tableName"] for r in fl.rows("SHOW TABLES IN db")] == ["t"]
+    # DESCRIBE [EXTENDED] as Spark's DescribeV2ViewExec
+    for q in ("DESCRIBE {c}.db.sv", "DESCRIBE TABLE EXTENDED {c}.db.sv"):
+        theirs = [tuple(r) for r in rows(q)]
+        ours = [(r["col_name"], r["data_type"], r["comment"])
+                for r in fl.rows(q.replace("{c}.", ""))]
+        assert ours == theirs, q
     # floe creates one (column alias with a comment, a view comment); Spark queries it
     fl.sql("CREATE VIEW db.fv (ident COMMENT 'the id', s) COMMENT 'made by floe' "
            "AS SELECT id, s FROM db.t WHERE id < 3")

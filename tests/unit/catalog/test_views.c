@@ -8,14 +8,11 @@
 #include "catalog/catalog.h"
 #include "harness.h"
 #include "spec/view.h"
+#include "views_fixture.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#define SCHEMA                                                                                     \
-    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"n\",\"required\":false," \
-    "\"type\":\"long\"}]}"
 
 static floe_catalog *open_cat(const char *file)
 {
@@ -25,28 +22,6 @@ static floe_catalog *open_cat(const char *file)
     if (floe_catalog_open_sql(&c, ft_tmp(file), &o) < 0)
         ft_fail(__FILE__, __LINE__, "open: %s", ft_floe_err());
     return c;
-}
-
-typedef struct names {
-    char v[8][256];
-    int n;
-} names;
-
-static int collect(const char *ns, const char *name, void *payload)
-{
-    names *n = payload;
-    if (n->n < 8)
-        snprintf(n->v[n->n], sizeof n->v[0], "%s.%s", ns, name);
-    n->n++;
-    return 0;
-}
-
-static floe_view_options opts(const char *sql)
-{
-    floe_view_options o = FLOE_VIEW_OPTIONS_INIT;
-    o.sql = sql;
-    o.schema_json = SCHEMA;
-    return o;
 }
 
 static char *sqlite_value(const char *db, const char *query)

@@ -8,34 +8,10 @@
  * an allocation-failure loop over the client calls. */
 #include "serve_child.h"
 
+#include "../catalog/views_fixture.h"
+
 #include <signal.h>
 #include <stdlib.h>
-
-#define SCHEMA                                                                                     \
-    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"n\",\"required\":false," \
-    "\"type\":\"long\"}]}"
-
-typedef struct names {
-    char v[8][128];
-    int n;
-} names;
-
-static int collect(const char *ns, const char *name, void *payload)
-{
-    names *n = payload;
-    if (n->n < 8)
-        snprintf(n->v[n->n], sizeof n->v[0], "%s.%s", ns, name);
-    n->n++;
-    return 0;
-}
-
-static floe_view_options opts(const char *sql)
-{
-    floe_view_options o = FLOE_VIEW_OPTIONS_INIT;
-    o.sql = sql;
-    o.schema_json = SCHEMA;
-    return o;
-}
 
 static char *curl(const server *s, const char *args)
 {
