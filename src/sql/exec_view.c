@@ -474,15 +474,47 @@ static bool reserved_property(const char *k)
     static const char *const reserved[] = {"comment", "create_engine_version", "engine_version",
                                            "owner", "provider", "location", "format-version",
                                            "spark.query-column-names"};
+    /* (provider, location and format-version are SparkView's own: added) */
     for (size_t i = 0; i < FLOE_ARRAY_LEN(reserved); i++)
         if (strcmp(k, reserved[i]) == 0)
             return true;
     return false;
 }
 
+/* Spark's escapeSingleQuotedString: \ and ' escaped with a backslash. */
+static int escaped(floe_buf *b, const char *v)
+{
+    for (; *v; v++) {
+        if (*v == '\'' || *v == '\\')
+            FLOE_TRY(floe__buf_putc(b, '\\'));
+        FLOE_TRY(floe__buf_putc(b, *v));
+    }
+    return 0;
+}
+
 static int cmp_kv(const void *x, const void *y)
 {
     return strcmp(((const floe_kv *)x)->key, ((const floe_kv *)y)->key);
+}
+
+/* Spark's quoteIfNeeded: `part` in backticks unless it is [A-Za-z0-9_]+ and
+ * not all digits. */
+static int quote_if_needed(floe_buf *b, const char *part, size_t n)
+{
+    bool plain = n > 0, digits = true;
+    for (size_t i = 0; i < n; i++) {
+        char ch = part[i];
+        bool word = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '_';
+        plain = plain && word;
+        digits = digits && ch >= '0' && ch <= '9';
+    }
+    if (plain && !digits)
+        return floe__buf_put(b, part, n);
+    FLOE_TRY(floe__buf_putc(b, '`'));
+    for (size_t i = 0; i < n; i++)
+        FLOE_TRY(part[i] == '`' ? floe__buf_puts(b, "``") : floe__buf_putc(b, part[i]));
+    return floe__buf_putc(b, '`');
 }
 
 static int describe_extended(desc_rows *r, floe_sql_session *s, const floe_view *v,
@@ -494,7 +526,9 @@ static int describe_extended(desc_rows *r, floe_sql_session *s, const floe_view 
     FLOE_TRY(row3(r, "Comment", comment ? comment : "", ""));
     const char *dot = strrchr(ident, '.');
     floe__buf_clear(b);
-    FLOE_TRY(floe__buf_printf(b, "`%s`.`%.*s`", s->catalog_name, (int)(dot - ident), ident));
+    FLOE_TRY(quote_if_needed(b, s->catalog_name, strlen(s->catalog_name)));
+    FLOE_TRY(floe__buf_putc(b, '.'));
+    FLOE_TRY(quote_if_needed(b, ident, (size_t)(dot - ident)));
     FLOE_TRY(row3(r, "View Catalog and Namespace", b->ptr, ""));
     const char *cols = floe_view_property(v, "spark.query-column-names");
     floe__buf_clear(b);
@@ -507,8 +541,18 @@ static int describe_extended(desc_rows *r, floe_sql_session *s, const floe_view 
     FLOE_TRY(floe_view_metadata_json(&meta, v));
     json_t *j = json_loads(meta, 0, NULL), *props = json_object_get(j, "properties");
     floe_catalog_string_free(meta);
-    size_t n = json_object_size(props), k = 0;
-    floe_kv *kv = floe__arena_calloc(r->a, n ? n : 1, sizeof *kv);
+    /* SparkView.properties: provider, location, format-version first */
+    size_t n = json_object_size(props) + 3, k = 3;
+    floe_kv *kv = floe__arena_calloc(r->a, n, sizeof *kv);
+    if (kv) {
+        kv[0].key = (char *)"provider";
+        kv[0].value = (char *)"iceberg";
+        kv[1].key = (char *)"location";
+        kv[1].value = floe__arena_strdup(r->a, json_string_value(json_object_get(j, "location")));
+        kv[2].key = (char *)"format-version";
+        kv[2].value = floe__arena_sprintf(
+            r->a, "%lld", (long long)json_integer_value(json_object_get(j, "format-version")));
+    }
     const char *key;
     json_t *val;
     json_object_foreach(props, key, val)
@@ -525,9 +569,13 @@ static int describe_extended(desc_rows *r, floe_sql_session *s, const floe_view 
     qsort(kv, k, sizeof *kv, cmp_kv);
     floe__buf_clear(b);
     FLOE_TRY(floe__buf_putc(b, '['));
-    for (size_t i = 0; i < k; i++)
-        FLOE_TRY(floe__buf_printf(b, "%s'%s' = '%s'", i ? ", " : "", kv[i].key,
-                                  kv[i].value ? kv[i].value : ""));
+    for (size_t i = 0; i < k; i++) {
+        FLOE_TRY(floe__buf_puts(b, i ? ", '" : "'"));
+        FLOE_TRY(escaped(b, kv[i].key));
+        FLOE_TRY(floe__buf_puts(b, "' = '"));
+        FLOE_TRY(escaped(b, kv[i].value ? kv[i].value : ""));
+        FLOE_TRY(floe__buf_putc(b, '\''));
+    }
     FLOE_TRY(floe__buf_putc(b, ']'));
     FLOE_TRY(row3(r, "View Properties", b->ptr, ""));
     const char *by = floe_view_property(v, "create_engine_version");
