@@ -1011,10 +1011,11 @@ static int view_call(rest_cat *r, const char *method, const char *ns, const char
     if (rc == 0)
         rc = call(r, method, (char *)url.ptr, body, len, commit, what, NULL, &rs);
     floe__buf_free(&url);
-    if (rc == 0 && location)
-        rc = result_location(&rs, location, what);
-    if (rc == 0)
+    if (rc == 0) {
+        if (location)
+            rc = result_location(&rs, location, what);
         floe__buf_free(&rs.body);
+    }
     return rc;
 }
 
