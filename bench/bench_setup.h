@@ -107,14 +107,16 @@ static inline double bs_scan_rows(floe_table *t, int64_t *rows)
 
 /* The Spark peer on the same table: bench/maint_vs_spark.py, run by the
  * peer venv's python (~/.cache/floe-peers or $FLOE_PEERS_DIR), rolls the
- * table back to `snapshot` (the state floe started from) and times `call`
- * in Spark local[2]. Returns Spark's seconds, or -1 (with a note on
- * stdout) when the peer is unavailable or fails. */
-static inline double bs_spark_seconds(const char *warehouse, const char *table, long long snapshot,
-                                      const char *call)
+ * table back to `snapshot` (the state floe started from) and runs the `n`
+ * statements in Spark local[2], in order (a `warmup:` prefix: run, not
+ * timed). secs[i] gets the i-th timed statement's seconds. Returns the
+ * number of timed statements that ran, or -1 (with a note on stdout) when
+ * the peer is unavailable or fails. */
+static inline int bs_spark_run(const char *warehouse, const char *table, long long snapshot,
+                               const char *const *stmts, size_t n, double *secs)
 {
     const char *peers = getenv("FLOE_PEERS_DIR");
-    char dir[512], py[600], cmd[3000];
+    char dir[512], py[600], cmd[8000];
     if (!peers) {
         const char *home = getenv("HOME") ? getenv("HOME") : "/root";
         snprintf(dir, sizeof dir, "%s/.cache/floe-peers", home);
@@ -125,27 +127,47 @@ static inline double bs_spark_seconds(const char *warehouse, const char *table, 
         printf("# Spark peer unavailable (no %s): no RATIO\n", py);
         return -1;
     }
-    snprintf(cmd, sizeof cmd, "FLOE_PEERS_DIR='%s' '%s' '%s' '%s' '%s' %lld \"%s\" 2>&1", peers,
-             py, FLOE_SOURCE_DIR "/bench/maint_vs_spark.py", warehouse, table, snapshot, call);
+    int k = snprintf(cmd, sizeof cmd, "FLOE_PEERS_DIR='%s' '%s' '%s' '%s' '%s' %lld", peers, py,
+                     FLOE_SOURCE_DIR "/bench/maint_vs_spark.py", warehouse, table, snapshot);
+    for (size_t i = 0; i < n && k > 0 && (size_t)k < sizeof cmd; i++)
+        k += snprintf(cmd + k, sizeof cmd - (size_t)k, " \"%s\"", stmts[i]);
+    if (k <= 0 || (size_t)k + 8 >= sizeof cmd)
+        return -1;
+    snprintf(cmd + k, sizeof cmd - (size_t)k, " 2>&1");
     FILE *p = popen(cmd, "r");
     if (!p)
         return -1;
     char line[4096];
-    double secs = -1;
+    int got = 0;
     while (fgets(line, sizeof line, p)) {
         /* Spark's stderr shares the pipe: find the markers anywhere in a line */
         const char *m;
-        if ((m = strstr(line, "SPARK_SECONDS ")))
-            secs = atof(m + 14);
-        else if ((m = strstr(line, "SPARK_RESULT ")) || (m = strstr(line, "SPARK_ERROR")))
+        if ((m = strstr(line, "SPARK_SECONDS_"))) {
+            char *end = NULL;
+            long i = strtol(m + 14, &end, 10);
+            if (end && *end == ' ' && i >= 0 && (size_t)i < n) {
+                secs[i] = atof(end + 1);
+                if (i + 1 > got)
+                    got = (int)i + 1;
+            }
+        } else if ((m = strstr(line, "SPARK_RESULT_")) || (m = strstr(line, "SPARK_ERROR"))) {
             printf("# %s", m);
+        }
     }
     int status = pclose(p); /* the JVM's exit status after stop() is not Spark's answer */
-    if (secs < 0) {
+    if (got == 0) {
         printf("# Spark peer failed (exit status %d): no RATIO\n", status);
         return -1;
     }
-    return secs;
+    return got;
+}
+
+/* One timed statement (bs_spark_run): Spark's seconds, or -1. */
+static inline double bs_spark_seconds(const char *warehouse, const char *table, long long snapshot,
+                                      const char *call)
+{
+    double secs = -1;
+    return bs_spark_run(warehouse, table, snapshot, &call, 1, &secs) == 1 ? secs : -1;
 }
 
 #endif

@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The Spark side of bench/maint_compact.c and bench/maint_manifests.c.
+"""The Spark side of bench/maint_compact.c, bench/maint_manifests.c and
+bench/rowlevel.c.
 
-    maint_vs_spark.py WAREHOUSE TABLE SNAPSHOT_ID "CALL ..."
+    maint_vs_spark.py WAREHOUSE TABLE SNAPSHOT_ID "STATEMENT" ["STATEMENT" ...]
 
 Opens the floe warehouse's SQLite catalog (catalog name `local`) in Spark
 local[2] with the peer suite's settings (tests/peers/conftest.py), rolls
 TABLE back to SNAPSHOT_ID (the state floe's run started from, so both
-engines do the same work on the same files), runs the CALL once untimed
-setup excluded, and prints `SPARK_SECONDS <wall seconds of the CALL>` and
-`SPARK_RESULT <row>`. Session start-up is not timed.
+engines do the same work on the same files), runs each statement once in
+order (a statement prefixed `warmup:` runs untimed first: JIT and caches),
+and prints `SPARK_SECONDS_<i> <wall seconds>` and `SPARK_RESULT_<i> <first
+row>` for the i-th timed statement. Session start-up is not timed.
 """
 import os
 import sys
@@ -20,7 +22,7 @@ from conftest import add_catalog, jdbc_props, spark_base_conf  # noqa: E402
 
 
 def main():
-    wh, table, snap, call = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    wh, table, snap, stmts = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
     from pyspark.sql import SparkSession
     b = SparkSession.builder.appName("floe-bench")
     for k, v in spark_base_conf().items():
@@ -31,15 +33,22 @@ def main():
     add_catalog(spark, "local", jdbc_props(os.path.join(wh, "catalog.db"), wh))
     spark.sql(f"CALL local.system.rollback_to_snapshot('{table}', {snap})").collect()
     spark.sql(f"REFRESH TABLE local.{table}")
-    t0 = time.monotonic()
-    try:
-        rows = spark.sql(call).collect()
-    except Exception as e:  # noqa: BLE001
-        print("SPARK_ERROR", str(e).splitlines()[0])
-        return 1
-    secs = time.monotonic() - t0
-    print("SPARK_SECONDS %.3f" % secs, flush=True)
-    print("SPARK_RESULT", rows[0].asDict() if rows else {}, flush=True)
+    timed = 0
+    for stmt in stmts:
+        warmup = stmt.startswith("warmup:")
+        sql = stmt[len("warmup:"):] if warmup else stmt
+        t0 = time.monotonic()
+        try:
+            rows = spark.sql(sql).collect()
+        except Exception as e:  # noqa: BLE001
+            print("SPARK_ERROR", str(e).splitlines()[0])
+            return 1
+        secs = time.monotonic() - t0
+        if warmup:
+            continue
+        print("SPARK_SECONDS_%d %.3f" % (timed, secs), flush=True)
+        print("SPARK_RESULT_%d" % timed, rows[0].asDict() if rows else {}, flush=True)
+        timed += 1
     spark.stop()
     return 0
 

@@ -9,6 +9,7 @@
  * requests/s and bytes per response.
  * usage: bench_rest_etag [snapshots] (default 10000)
  */
+#include "bench_tables.h"
 #include "http_sink.h"
 #include "rest/server.h"
 
@@ -43,31 +44,13 @@ static size_t on_header(char *p, size_t sz, size_t n, void *u)
     return len;
 }
 
-/* One request; *bytes = response body size. */
+/* One request to base + path; *bytes = response body size. */
 static long request(CURL *c, const char *method, const char *path, const char *body,
                     const char *hdr, size_t *bytes)
 {
     char url[512];
     snprintf(url, sizeof url, "%s%s", base, path);
-    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
-    if (hdr)
-        h = curl_slist_append(h, hdr);
-    sink s = {0};
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-    long st = 0;
-    if (curl_easy_perform(c) == CURLE_OK)
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &st);
-    curl_slist_free_all(h);
-    if (bytes)
-        *bytes = s.len;
-    free(s.buf);
-    return st;
+    return http_call(c, method, url, body, hdr, bytes, on_header);
 }
 
 /* n loads of `path` with header `hdr`; prints req/s and bytes/response. */
@@ -76,11 +59,19 @@ static void loads(CURL *c, const char *name, const char *path, const char *hdr, 
 {
     size_t bytes = 0;
     long bad = 0;
+    int64_t *ns = calloc((size_t)n, sizeof *ns);
+    if (!ns)
+        return;
     int64_t t0 = floe__mono_ns();
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++) {
+        int64_t r0 = floe__mono_ns();
         bad += request(c, "GET", path, NULL, hdr, &bytes) != want;
+        ns[i] = floe__mono_ns() - r0;
+    }
     double secs = (double)(floe__mono_ns() - t0) / 1e9;
     printf("BENCH rest_load_%s_rps %.0f req/s\n", name, (double)n / secs);
+    printf("BENCH rest_load_%s_median %.3f ms\n", name, bt_median_ms(ns, (int)n));
+    free(ns);
     printf("BENCH rest_load_%s_bytes %zu bytes/response\n", name, bytes);
     if (bad)
         printf("BENCH rest_load_%s_errors %ld requests\n", name, bad);

@@ -63,6 +63,15 @@ int ft_write_file(const char *path, const void *data, size_t len);
  * (malloc'd) when out != NULL. */
 int ft_run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* xorshift64: the random histories' reproducible generator (state != 0). */
+static inline uint64_t ft_xorshift(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
 /* Describe the last floe error as a string (for failure messages). */
 const char *ft_floe_err(void);
 

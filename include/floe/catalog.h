@@ -88,12 +88,19 @@ typedef struct floe_rest_catalog_options {
     const char *access_delegation;
     bool snapshots_refs;     /* loadTable with snapshots=refs instead of all */
     long timeout_ms;         /* per request; 0 = 60000 */
+    /* Version 2. Java's catalog property `scan-planning-mode`: "server"
+     * plans table scans on the server (POST .../plan, when /v1/config
+     * advertises it; the file scan tasks it returns are read by floe),
+     * "client" or NULL plans locally from the manifests. The server's
+     * /v1/config overrides win, its defaults apply when this is NULL. */
+    const char *scan_planning_mode;
 } floe_rest_catalog_options;
 
-#define FLOE_REST_CATALOG_OPTIONS_VERSION 1
+#define FLOE_REST_CATALOG_OPTIONS_VERSION 2
 #define FLOE_REST_CATALOG_OPTIONS_INIT                                                             \
     {                                                                                              \
-        FLOE_REST_CATALOG_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false, 0      \
+        FLOE_REST_CATALOG_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false, 0,     \
+            NULL                                                                                   \
     }
 
 /* Open a client for the REST catalog at `uri` ("http://host:port", or

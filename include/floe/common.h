@@ -43,10 +43,30 @@ typedef enum floe_error_code {
     FLOE_ITEROVER = -31         /* iteration finished (not an error) */
 } floe_error_code;
 
+/* What an error is in Iceberg's terms, set where it is raised: the Java
+ * exception an Iceberg engine throws for the same failure (Spark prints its
+ * name; floe_error_exception() returns it). FLOE_KIND_NONE: the code says
+ * it (FLOE_ENOTFOUND is NotFoundException, FLOE_ECONFLICT
+ * CommitFailedException, ...). */
+typedef enum floe_error_kind {
+    FLOE_KIND_NONE = 0,
+    FLOE_KIND_VALIDATION,           /* ValidationException */
+    FLOE_KIND_ILLEGAL_ARGUMENT,     /* IllegalArgumentException */
+    FLOE_KIND_DUPLICATE_WAP_COMMIT, /* DuplicateWAPCommitException */
+    FLOE_KIND_NO_SUCH_TABLE,        /* NoSuchTableException */
+    FLOE_KIND_NO_SUCH_NAMESPACE,    /* NoSuchNamespaceException */
+    FLOE_KIND_ALREADY_EXISTS,       /* AlreadyExistsException */
+    FLOE_KIND_NAMESPACE_NOT_EMPTY,  /* NamespaceNotEmptyException */
+    FLOE_KIND_NO_SUCH_PROCEDURE,    /* NoSuchProcedureException */
+    FLOE_KIND_CATALOG_NOT_FOUND,    /* CatalogNotFoundException */
+    FLOE_KIND_COMMIT_FAILED         /* CommitFailedException */
+} floe_error_kind;
+
 typedef struct floe_error {
     int code;               /* FLOE_E* */
     const char *subsystem;  /* "json", "avro", "parquet", "io", "catalog", ... */
     const char *message;    /* human readable, Iceberg wording where one exists */
+    floe_error_kind kind;   /* set where raised; FLOE_KIND_NONE: as the code says */
 } floe_error;
 
 /* Last error raised on this thread, or NULL if none. The pointer stays valid
@@ -58,6 +78,11 @@ FLOE_EXTERN void floe_error_clear(void);
 
 /* Name of an error code ("FLOE_ENOTFOUND"); never NULL. */
 FLOE_EXTERN const char *floe_error_code_name(int code);
+
+/* The Java exception an Iceberg engine raises for `e` ("ValidationException",
+ * "NoSuchTableException", ...): its kind's, else its code's; never NULL
+ * ("RuntimeException" for NULL). Spark prints this name; `floe sql` too. */
+FLOE_EXTERN const char *floe_error_exception(const floe_error *e);
 
 /* Library version string. */
 FLOE_EXTERN const char *floe_version(void);

@@ -82,11 +82,8 @@ FLOE_EXTERN int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql
  * or NULL when Spark would show none. Static string. */
 FLOE_EXTERN const char *floe_sql_error_class(const floe_sql_session *s);
 
-/* The Java exception class Spark would show for an error a floe call
- * returned (code + floe_error_last()->message), e.g. "NoSuchTableException"
- * for FLOE_ENOTFOUND "Table does not exist: ...", or NULL when none fits:
- * bindings name their exceptions with it. Static string. */
-FLOE_EXTERN const char *floe_sql_error_class_for(int code, const char *message);
+/* For an error a floe call outside SQL returned, floe_error_exception()
+ * (floe/common.h) names the exception: bindings name theirs with it. */
 
 /* ---------------------------------------------------------------- results */
 

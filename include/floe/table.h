@@ -167,6 +167,28 @@ FLOE_EXTERN int floe_table_replace_begin(floe_table *table, const floe_table_cre
  * handle), commit errors as floe_table_replace. */
 FLOE_EXTERN int floe_table_replace_commit(floe_table *staged);
 
+/* Commit changes to several tables atomically: all of them or none.
+ * changes[i] is table idents[i]'s change as the REST catalog's
+ * CommitTableRequest JSON, {"requirements":[...],"updates":[...]} (the
+ * spec's TableRequirement and TableUpdate objects, e.g.
+ * {"type":"assert-ref-snapshot-id","ref":"main","snapshot-id":42} and
+ * {"action":"set-properties","updates":{"k":"v"}}). On a SQLite catalog
+ * every requirement is checked against its table's current metadata, each
+ * next metadata file is written, and every pointer is swapped in one
+ * database transaction; on a REST catalog the changes go as one
+ * POST /v1/{prefix}/transactions/commit (the server guarantees atomicity);
+ * a Hive Metastore catalog, which swaps one table at a time, is
+ * FLOE_EUNSUPPORTED. `opts` (may be NULL) is used to load the tables
+ * (FileIO). A table named twice is FLOE_EINVALID. Errors: FLOE_ECONFLICT
+ * ("Requirement failed: ..." or a concurrent commit: nothing changed;
+ * reload and retry), FLOE_ENOTFOUND, FLOE_EINVALID (malformed JSON, an
+ * update that cannot apply), FLOE_ECOMMITUNKNOWN (the outcome is unknown:
+ * keep every file), FLOE_EUNSUPPORTED. */
+FLOE_EXTERN int floe_catalog_commit_transaction(floe_catalog *catalog, size_t n,
+                                                const char *const *idents,
+                                                const char *const *changes,
+                                                const floe_table_options *opts);
+
 /* Drop a table from the catalog. With `purge`, afterwards delete every file
  * reachable from its metadata (Java's dropTableData): the manifest lists of
  * all snapshots, their manifests, the data and delete files those list,

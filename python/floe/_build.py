@@ -42,10 +42,14 @@ typedef enum floe_error_code {
     FLOE_ECORRUPT = -8, FLOE_EIO = -9, FLOE_ENOMEM = -10, FLOE_EUSER = -11,
     ...
 } floe_error_code;
-typedef struct floe_error { int code; const char *subsystem; const char *message; } floe_error;
+typedef enum floe_error_kind { FLOE_KIND_NONE = 0, ... } floe_error_kind;
+typedef struct floe_error {
+    int code; const char *subsystem; const char *message; floe_error_kind kind;
+} floe_error;
 const floe_error *floe_error_last(void);
 void floe_error_clear(void);
 const char *floe_error_code_name(int code);
+const char *floe_error_exception(const floe_error *e);
 const char *floe_version(void);
 
 struct ArrowSchema { void (*release)(struct ArrowSchema *); ...; };
@@ -71,7 +75,6 @@ floe_catalog *floe_sql_session_catalog(floe_sql_session *s);
 floe_fileio *floe_sql_session_fileio(floe_sql_session *s);
 int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql_result **out);
 const char *floe_sql_error_class(const floe_sql_session *s);
-const char *floe_sql_error_class_for(int code, const char *message);
 typedef enum floe_sql_datum_kind {
     FLOE_SQL_DATUM_NULL, FLOE_SQL_DATUM_INT, FLOE_SQL_DATUM_REAL, FLOE_SQL_DATUM_BOOL,
     FLOE_SQL_DATUM_TEXT, FLOE_SQL_DATUM_JSON, FLOE_SQL_DATUM_BLOB

@@ -19,7 +19,7 @@ def raise_last(rc: int, java_class: Optional[str] = None) -> None:
         message = text(lib.floe_error_code_name(rc)) or "floe error %d" % rc
     code = text(lib.floe_error_code_name(rc))
     if java_class is None:
-        java_class = text(lib.floe_sql_error_class_for(rc, err.message if err != ffi.NULL else ffi.NULL))
+        java_class = text(lib.floe_error_exception(err))
     raise error_for(java_class, code, message)
 
 

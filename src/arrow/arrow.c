@@ -252,7 +252,7 @@ int floe__arrow_errno(int floe_code)
 
 /* ---------------------------------------------------------------- builders */
 
-static int kind_of(const floe_type *t, floe_arrow_kind *kind, int *width)
+int floe__arrow_kind_of(const floe_type *t, floe_arrow_kind *kind, int *width)
 {
     *width = 0;
     switch (t->id) {
@@ -300,7 +300,7 @@ int floe__arrow_builder_new(floe_arrow_builder **out, const floe_type *t)
     if (!b)
         return floe__error_nomem();
     b->type = t;
-    int rc = kind_of(t, &b->kind, &b->width);
+    int rc = floe__arrow_kind_of(t, &b->kind, &b->width);
     if (rc < 0)
         goto fail;
     if (b->kind == FLOE_AK_BINARY || b->kind == FLOE_AK_LIST || b->kind == FLOE_AK_MAP)

@@ -53,6 +53,11 @@ int floe__arrow_schema_from_struct(struct ArrowSchema *out, const floe_type *str
 /* One field. */
 int floe__arrow_schema_from_field(struct ArrowSchema *out, const floe_field *f);
 
+/* The builder kind and value width (FLOE_AK_FIXED) of an Iceberg type;
+ * FLOE_EUNSUPPORTED for types without one, FLOE_EINVALID for a bad fixed
+ * length. */
+int floe__arrow_kind_of(const floe_type *t, floe_arrow_kind *kind, int *width);
+
 /* Builders. The type is borrowed. */
 int floe__arrow_builder_new(floe_arrow_builder **out, const floe_type *t);
 void floe__arrow_builder_free(floe_arrow_builder *b);

@@ -409,6 +409,28 @@ bool floe__catalog_commits_tables(const floe_catalog *c)
     return c && c->ops->commit_tables;
 }
 
+/* Split n identifiers into namespaces and names (free_split frees both,
+ * also after a failure). */
+static int split_all(size_t n, const char *const *idents, char ***ns, char ***names)
+{
+    *ns = floe__calloc(n ? n : 1, sizeof **ns);
+    *names = floe__calloc(n ? n : 1, sizeof **names);
+    int rc = *ns && *names ? 0 : floe__error_nomem();
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = floe__catalog_split_ident(idents[i], &(*ns)[i], &(*names)[i]);
+    return rc;
+}
+
+static void free_split(size_t n, char **ns, char **names)
+{
+    for (size_t i = 0; i < n && ns && names; i++) {
+        floe__free(ns[i]);
+        floe__free(names[i]);
+    }
+    floe__free(ns);
+    floe__free(names);
+}
+
 int floe__catalog_commit_tables(floe_catalog *c, size_t n, const char *const *idents,
                                 const char *const *expected, const char *const *locations)
 {
@@ -416,19 +438,42 @@ int floe__catalog_commit_tables(floe_catalog *c, size_t n, const char *const *id
     if (!c->ops->commit_tables)
         return floe__error(FLOE_EUNSUPPORTED, "catalog",
                            "this catalog cannot commit several tables atomically");
-    char **ns = floe__calloc(n ? n : 1, sizeof *ns), **names = floe__calloc(n ? n : 1, sizeof *names);
-    int rc = ns && names ? 0 : floe__error_nomem();
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = floe__catalog_split_ident(idents[i], &ns[i], &names[i]);
+    char **ns, **names;
+    int rc = split_all(n, idents, &ns, &names);
     if (rc == 0)
         rc = c->ops->commit_tables(c, n, (const char *const *)ns, (const char *const *)names,
                                    expected, locations);
-    for (size_t i = 0; i < n && ns && names; i++) {
-        floe__free(ns[i]);
-        floe__free(names[i]);
-    }
+    free_split(n, ns, names);
+    return rc;
+}
+
+int floe__catalog_commit_transaction(floe_catalog *c, size_t n, const char *const *idents,
+                                     const char *const *changes)
+{
+    CHECK_CAT(c);
+    if (!c->ops->commit_transaction)
+        return floe__error(FLOE_EUNSUPPORTED, "catalog",
+                           "this catalog cannot commit several tables atomically");
+    char **ns, **names;
+    int rc = split_all(n, idents, &ns, &names);
+    if (rc == 0)
+        rc = c->ops->commit_transaction(c, n, (const char *const *)ns,
+                                        (const char *const *)names, changes);
+    free_split(n, ns, names);
+    return rc;
+}
+
+int floe__catalog_plan_scan(floe_catalog *c, const char *ident, const char *request, size_t len,
+                            floe_vec *bodies)
+{
+    CHECK_CAT(c);
+    if (!c->ops->plan_scan)
+        return 1;
+    char *ns, *name;
+    FLOE_TRY(floe__catalog_split_ident(ident, &ns, &name));
+    int rc = c->ops->plan_scan(c, ns, name, request, len, bodies);
     floe__free(ns);
-    floe__free(names);
+    floe__free(name);
     return rc;
 }
 

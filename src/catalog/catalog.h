@@ -65,6 +65,21 @@ typedef struct floe_catalog_ops {
     int (*commit_tables)(floe_catalog *c, size_t n, const char *const *ns,
                          const char *const *names, const char *const *expected,
                          const char *const *locations);
+    /* Optional (REST): commit changes[i] (CommitTableRequest JSON) to table
+     * ns[i].names[i], all atomically (POST /transactions/commit). Errors as
+     * commit. */
+    int (*commit_transaction)(floe_catalog *c, size_t n, const char *const *ns,
+                              const char *const *names, const char *const *changes);
+    /* Optional (REST): server-side scan planning of ns.name with a
+     * PlanTableScanRequest JSON `request`. Returns 1 when the catalog does
+     * not plan on the server (scan-planning-mode is not "server" or the
+     * server does not advertise the endpoint: plan locally), 0 with
+     * *bodies = the completed response and one FetchScanTasksResponse per
+     * plan task (a floe_vec of char*, each NUL-terminated; free with
+     * floe__catalog_strvec_free). Errors: FLOE_ENOTFOUND, FLOE_EINVALID,
+     * FLOE_EUNSUPPORTED (a failed or cancelled plan), FLOE_EIO. */
+    int (*plan_scan)(floe_catalog *c, const char *ns, const char *name, const char *request,
+                     size_t len, floe_vec *bodies);
 } floe_catalog_ops;
 
 /* Optional (floe_catalog.md, NULL for most): register_table / commit_table
@@ -150,6 +165,12 @@ bool floe__catalog_commits_tables(const floe_catalog *c);
 int floe__catalog_commit_tables(floe_catalog *c, size_t n, const char *const *idents,
                                 const char *const *expected, const char *const *locations);
 int floe__catalog_purge_table(floe_catalog *c, const char *ident);
+/* ops->commit_transaction (FLOE_EUNSUPPORTED when absent). */
+int floe__catalog_commit_transaction(floe_catalog *c, size_t n, const char *const *idents,
+                                     const char *const *changes);
+/* ops->plan_scan; 1 (plan locally) when absent. */
+int floe__catalog_plan_scan(floe_catalog *c, const char *ident, const char *request, size_t len,
+                            floe_vec *bodies);
 
 /* "View does not exist: ns.name" (FLOE_ENOTFOUND). */
 int floe__catalog_no_view(const char *ns, const char *name);

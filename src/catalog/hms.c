@@ -391,12 +391,14 @@ static int one_level(const char *ns)
 
 static int ns_missing(const char *ns)
 {
-    return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                          "Namespace does not exist: %s", ns);
 }
 
 static int table_missing(const char *ns, const char *name)
 {
-    return floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s", ns, name);
+    return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE, "catalog",
+                          "Table does not exist: %s.%s", ns, name);
 }
 
 /* ---------------------------------------------------------------- databases */
@@ -677,8 +679,8 @@ static int hms_drop_namespace(floe_catalog *c, const char *ns)
     if (rc == 0 && is_exc(&r, "NoSuchObjectException"))
         rc = ns_missing(ns);
     else if (rc == 0 && is_exc(&r, "InvalidOperationException"))
-        rc = floe__error(FLOE_EINVALID, "catalog",
-                         "Namespace %s is not empty. One or more tables exist.", ns);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_NAMESPACE_NOT_EMPTY, "catalog",
+                            "Namespace %s is not empty. One or more tables exist.", ns);
     else if (rc == 0 && r.exc)
         rc = metastore_error(h, &r, ns);
     pthread_mutex_unlock(&h->lock);

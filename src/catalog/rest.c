@@ -43,6 +43,9 @@ typedef struct rest_cat {
     long timeout_ms;
     bool refs;
     bool idempotent; /* the server advertised idempotency-key-lifetime */
+    bool transactions;   /* the server advertised POST .../transactions/commit */
+    bool plan_on_server; /* scan-planning-mode=server and the server plans */
+    bool plan_fetch, plan_cancel, plan_tasks; /* further planning endpoints */
     pthread_mutex_t lock; /* one connection (keep-alive), one request at a time */
     CURL *curl;
     /* loadTable freshness: "ns.name" -> the ETag and metadata location of
@@ -205,8 +208,10 @@ static int http_error(const resp *rs, bool commit, const char *what)
 {
     floe_rest_error e;
     char *msg = NULL;
+    floe_error_kind kind = FLOE_KIND_NONE; /* the server's exception, where floe has it */
     if (rs->body.len && floe__rest_parse_error(&e, (const char *)rs->body.ptr, rs->body.len) == 0) {
         msg = floe__sprintf("%s: %s", e.type, e.message);
+        kind = floe__error_kind_named(e.type);
         floe__rest_error_free(&e);
     }
     floe_error_clear();
@@ -225,8 +230,8 @@ static int http_error(const resp *rs, bool commit, const char *what)
         code = FLOE_EUNSUPPORTED;
     else
         code = FLOE_EIO;
-    int rc = floe__error(code, "catalog", "REST %s: HTTP %ld %s%s", what, st, m,
-                         st == 401 || st == 403 ? " (not authorized)" : "");
+    int rc = floe__error_as(code, kind, "catalog", "REST %s: HTTP %ld %s%s", what, st, m,
+                            st == 401 || st == 403 ? " (not authorized)" : "");
     floe__free(msg);
     return rc;
 }
@@ -485,7 +490,8 @@ static int rest_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
     resp rs;
     int rc = request(r, "GET", ns, NULL, NULL, NULL, 0, false, "load namespace", &rs);
     if (rc == FLOE_ENOTFOUND)
-        return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                              "Namespace does not exist: %s", ns);
     FLOE_TRY(rc);
     json_t *j;
     rc = load_json(&rs, &j, "load namespace");
@@ -629,7 +635,8 @@ static int rest_update_namespace(floe_catalog *c, const char *ns, const floe_pro
     }
     int rc = post_json(r, ns, NULL, "/properties", j, "update namespace", NULL);
     if (rc == FLOE_ENOTFOUND)
-        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Namespace does not exist: %s", ns);
     return rc;
 }
 
@@ -638,9 +645,11 @@ static int rest_drop_namespace(floe_catalog *c, const char *ns)
     rest_cat *r = rc_of(c);
     int rc = request(r, "DELETE", ns, NULL, NULL, NULL, 0, false, "drop namespace", NULL);
     if (rc == FLOE_ENOTFOUND)
-        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Namespace does not exist: %s", ns);
     else if (rc == FLOE_EEXISTS) /* 409 NamespaceNotEmptyException */
-        rc = floe__error(FLOE_EINVALID, "catalog", "Namespace %s is not empty.", ns);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_NAMESPACE_NOT_EMPTY, "catalog",
+                            "Namespace %s is not empty.", ns);
     return rc;
 }
 
@@ -664,7 +673,8 @@ static int result_location(const resp *rs, char **location, const char *what)
 
 static int no_table(const char *ns, const char *name)
 {
-    return floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s", ns, name);
+    return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE, "catalog",
+                          "Table does not exist: %s.%s", ns, name);
 }
 
 static void entry_free(etag_entry *e)
@@ -758,7 +768,23 @@ static int rest_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
         rc = list_paged(r, (char *)url.ptr, "identifiers", true, out);
     floe__buf_free(&url);
     if (rc == FLOE_ENOTFOUND)
-        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Namespace does not exist: %s", ns);
+    return rc;
+}
+
+/* POST {v1}<path> with `body`, the answer dropped. */
+static int post_v1(rest_cat *r, const char *path, const char *body, size_t len, bool commit,
+                   const char *what)
+{
+    char *url = floe__sprintf("%s%s", r->v1, path);
+    if (!url)
+        return floe__error_nomem();
+    resp rs;
+    int rc = call(r, "POST", url, body, len, commit, what, NULL, &rs);
+    if (rc == 0)
+        floe__buf_free(&rs.body);
+    floe__free(url);
     return rc;
 }
 
@@ -775,14 +801,7 @@ static int rename_call(rest_cat *r, const char *route, const char *fns, const ch
     char *body = dump(json_pack("{s:o,s:o}", "source", ident_json(fns, fname), "destination",
                                 ident_json(tns, tname)),
                       &len);
-    char *url = body ? floe__sprintf("%s%s", r->v1, route) : NULL;
-    int rc = url ? 0 : floe__error_nomem();
-    resp rs;
-    if (rc == 0)
-        rc = call(r, "POST", url, body, len, false, what, NULL, &rs);
-    if (rc == 0)
-        floe__buf_free(&rs.body);
-    floe__free(url);
+    int rc = body ? post_v1(r, route, body, len, false, what) : floe__error_nomem();
     floe__free(body);
     return rc;
 }
@@ -909,6 +928,213 @@ static int rest_commit(floe_catalog *c, const char *ns, const char *name, const 
     return rc;
 }
 
+/* POST /v1/{prefix}/transactions/commit of n CommitTableRequest bodies. */
+static int rest_commit_transaction(floe_catalog *c, size_t n, const char *const *ns,
+                                   const char *const *names, const char *const *changes)
+{
+    rest_cat *r = rc_of(c);
+    if (!r->transactions)
+        return floe__error(FLOE_EUNSUPPORTED, "catalog",
+                           "the REST server does not advertise multi-table transactions "
+                           "(POST /v1/{prefix}/transactions/commit)");
+    json_t *arr = json_array();
+    int rc = arr ? 0 : floe__error_nomem();
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        json_error_t e;
+        json_t *ch = json_loads(changes[i], JSON_REJECT_DUPLICATES, &e);
+        if (!json_is_object(ch))
+            rc = floe__error(FLOE_EINVALID, "catalog",
+                             "change of %s.%s: a CommitTableRequest must be a JSON object",
+                             ns[i], names[i]);
+        else if (json_object_set_new(ch, "identifier", ident_json(ns[i], names[i])) < 0 ||
+                 json_array_append(arr, ch) < 0)
+            rc = floe__error_nomem();
+        json_decref(ch);
+    }
+    size_t len = 0;
+    char *body = rc == 0 ? dump(json_pack("{s:O}", "table-changes", arr), &len) : NULL;
+    json_decref(arr);
+    if (rc == 0 && !body)
+        rc = floe__error_nomem();
+    if (rc == 0)
+        rc = post_v1(r, "transactions/commit", body, len, true, "commit transaction");
+    floe__free(body);
+    return rc;
+}
+
+/* Server-side scan planning: POST .../plan, then GET .../plan/{id} while
+ * it is "submitted" (backoff 10 ms doubling to 1 s, up to the timeout),
+ * then POST .../tasks for every plan task (plan tasks of those answers
+ * too), finally DELETE .../plan/{id} (best effort). */
+static int keep_body(floe_vec *bodies, resp *rs)
+{
+    char **slot = floe__vec_push(bodies);
+    if (!slot) {
+        floe__buf_free(&rs->body);
+        return floe__error_nomem();
+    }
+    if (floe__buf_putc(&rs->body, '\0') < 0) {
+        floe__buf_free(&rs->body);
+        return FLOE_ENOMEM;
+    }
+    *slot = floe__buf_detach(&rs->body);
+    return 0;
+}
+
+static int add_plan_tasks(json_t *j, floe_vec *pending)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(j, "plan-tasks"), i, t)
+    {
+        if (!json_is_string(t))
+            return floe__error(FLOE_EINVALID, "catalog", "plan-tasks must hold strings");
+        char **slot = floe__vec_push(pending);
+        if (!slot || !(*slot = floe__strdup(json_string_value(t))))
+            return floe__error_nomem();
+    }
+    return 0;
+}
+
+static int plan_status(rest_cat *r, json_t *j, const char *plan_id, const char **status)
+{
+    (void)r;
+    *status = json_string_value(json_object_get(j, "status"));
+    if (!*status)
+        return floe__error(FLOE_EINVALID, "catalog", "scan planning response without status");
+    if (strcmp(*status, "failed") == 0 || strcmp(*status, "cancelled") == 0) {
+        json_t *e = json_object_get(j, "error");
+        return floe__error(FLOE_EUNSUPPORTED, "catalog",
+                           "Remote scan planning %s for planId: %s: %s", *status,
+                           plan_id ? plan_id : "(none)",
+                           json_string_value(json_object_get(e, "message"))
+                               ? json_string_value(json_object_get(e, "message"))
+                               : "unknown");
+    }
+    if (strcmp(*status, "completed") != 0 && strcmp(*status, "submitted") != 0)
+        return floe__error(FLOE_EINVALID, "catalog", "Invalid planStatus: %s", *status);
+    return 0;
+}
+
+/* One planning request; *j = its JSON answer (rs->body kept), else rs
+ * holds nothing to free. */
+static int plan_call(rest_cat *r, const char *method, const char *ns, const char *name,
+                     const char *suffix, const char *body, size_t len, const char *what, resp *rs,
+                     json_t **j)
+{
+    memset(rs, 0, sizeof *rs);
+    *j = NULL;
+    FLOE_TRY(request(r, method, ns, name, suffix, body, len, false, what, rs));
+    if (!(*j = json_loadb((const char *)rs->body.ptr, rs->body.len, 0, NULL))) {
+        floe__buf_free(&rs->body);
+        return floe__error(FLOE_EINVALID, "catalog", "%s: malformed response", what);
+    }
+    return 0;
+}
+
+static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, const char *req,
+                          size_t len, floe_vec *bodies)
+{
+    rest_cat *r = rc_of(c);
+    if (!r->plan_on_server)
+        return 1;
+    *bodies = (floe_vec)FLOE_VEC_INIT(char *);
+    floe_vec pending = FLOE_VEC_INIT(char *);
+    char *plan_id = NULL, *esc = NULL;
+    resp rs;
+    json_t *j = NULL;
+    const char *status = NULL;
+    int rc = plan_call(r, "POST", ns, name, "/plan", req, len, "plan table scan", &rs, &j);
+    if (rc == 0 && json_string_value(json_object_get(j, "plan-id")) &&
+        !(plan_id = floe__strdup(json_string_value(json_object_get(j, "plan-id")))))
+        rc = floe__error_nomem();
+    if (rc == 0)
+        rc = plan_status(r, j, plan_id, &status);
+    if (rc == 0 && plan_id) {
+        floe_buf e = FLOE_BUF_INIT;
+        if ((rc = floe__buf_puts(&e, "/plan/")) == 0 &&
+            (rc = floe__rest_encode_segment(&e, plan_id)) == 0 &&
+            (rc = floe__buf_putc(&e, '\0')) == 0)
+            esc = floe__buf_detach(&e);
+        floe__buf_free(&e);
+    }
+    int64_t deadline = floe__mono_ns() + (int64_t)r->timeout_ms * 1000000;
+    long wait_ms = 10;
+    while (rc == 0 && strcmp(status, "submitted") == 0) {
+        floe__buf_free(&rs.body);
+        json_decref(j);
+        j = NULL;
+        if (!esc || !r->plan_fetch) {
+            rc = floe__error(FLOE_EUNSUPPORTED, "catalog",
+                             "scan planning was submitted but the plan cannot be fetched");
+            break;
+        }
+        if (floe__mono_ns() > deadline) {
+            rc = floe__error(FLOE_EIO, "catalog",
+                             "Remote scan planning for planId: %s did not complete in time",
+                             plan_id);
+            break;
+        }
+        struct timespec ts = {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        wait_ms = wait_ms * 2 > 1000 ? 1000 : wait_ms * 2;
+        rc = plan_call(r, "GET", ns, name, esc, NULL, 0, "fetch planning result", &rs, &j);
+        if (rc == 0)
+            rc = plan_status(r, j, plan_id, &status);
+    }
+    if (rc == 0)
+        rc = add_plan_tasks(j, &pending);
+    json_decref(j);
+    j = NULL;
+    if (rc == 0)
+        rc = keep_body(bodies, &rs);
+    else if (rs.body.ptr)
+        floe__buf_free(&rs.body);
+    for (size_t i = 0; rc == 0 && i < pending.len; i++) {
+        if (!r->plan_tasks) {
+            rc = floe__error(FLOE_EUNSUPPORTED, "catalog",
+                             "the plan has plan tasks but the server does not advertise "
+                             "POST .../tasks");
+            break;
+        }
+        const char *task = *(char **)floe__vec_at(&pending, i);
+        size_t blen;
+        memset(&rs, 0, sizeof rs);
+        char *body = dump(json_pack("{s:s}", "plan-task", task), &blen);
+        rc = body ? plan_call(r, "POST", ns, name, "/tasks", body, blen, "fetch scan tasks", &rs,
+                              &j)
+                  : floe__error_nomem();
+        floe__free(body);
+        if (rc == 0)
+            rc = add_plan_tasks(j, &pending);
+        json_decref(j);
+        j = NULL;
+        if (rc == 0)
+            rc = keep_body(bodies, &rs);
+        else if (rs.body.ptr)
+            floe__buf_free(&rs.body);
+    }
+    if (esc && r->plan_cancel) { /* the server may forget it now */
+        const floe_error *e = floe_error_last();
+        char *msg = rc < 0 && e && e->message ? floe__strdup(e->message) : NULL;
+        const char *sub = rc < 0 && e && e->subsystem ? e->subsystem : "catalog";
+        if (request(r, "DELETE", ns, name, esc, NULL, 0, false, "cancel planning", NULL) < 0 ||
+            rc < 0)
+            floe_error_clear();
+        if (rc < 0)
+            floe__error(rc, sub, "%s", msg ? msg : "scan planning failed");
+        floe__free(msg);
+    }
+    if (rc == FLOE_ENOTFOUND)
+        rc = no_table(ns, name);
+    floe__catalog_strvec_free(&pending);
+    floe__free(plan_id);
+    floe__free(esc);
+    if (rc < 0)
+        floe__catalog_strvec_free(bodies);
+    return rc;
+}
+
 /* floe accepts a sort order as a bare array or without order-id; the REST
  * SortOrder needs both. */
 static json_t *sort_order(json_t *o)
@@ -963,7 +1189,8 @@ static int rest_create_table(floe_catalog *c, const char *ns, const char *name,
     if (rc == FLOE_EEXISTS)
         return floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
     if (rc == FLOE_ENOTFOUND)
-        return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                              "Namespace does not exist: %s", ns);
     FLOE_TRY(rc);
     rc = result_location(&rs, new_location, "create table");
     floe__buf_free(&rs.body);
@@ -1099,7 +1326,9 @@ static const floe_catalog_ops rest_ops = {FLOE_CATALOG_OPS_VERSION,
                                           rest_commit,
                                           rest_create_table,
                                           rest_purge_table,
-                                          NULL};
+                                          NULL,
+                                          rest_commit_transaction,
+                                          rest_plan_scan};
 
 /* ---------------------------------------------------------------- open */
 
@@ -1183,6 +1412,36 @@ static int fetch_config(rest_cat *r, floe_catalog *c, const floe_rest_catalog_op
     floe__buf_free(&rs.body);
     FLOE_TRY(rc);
     r->idempotent = cfg.idempotency_key_lifetime != NULL;
+    for (size_t i = 0; i < cfg.endpoints.n; i++) {
+        const char *ep = cfg.endpoints.items[i];
+        if (strcmp(ep, "POST /v1/{prefix}/transactions/commit") == 0)
+            r->transactions = true;
+        else if (strcmp(ep, "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan") == 0)
+            r->plan_on_server = true;
+        else if (strcmp(ep, "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/"
+                            "{plan-id}") == 0)
+            r->plan_fetch = true;
+        else if (strcmp(ep, "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/"
+                            "{plan-id}") == 0)
+            r->plan_cancel = true;
+        else if (strcmp(ep, "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks") == 0)
+            r->plan_tasks = true;
+    }
+    /* Java's scan-planning-mode (RESTCatalogProperties.SCAN_PLANNING_MODE):
+     * defaults < client options < overrides; "server" plans on the server
+     * when it advertises POST .../plan */
+    const char *mode = floe__props_get(&cfg.overrides, "scan-planning-mode");
+    if (!mode && o->version >= 2)
+        mode = o->scan_planning_mode;
+    if (!mode)
+        mode = floe__props_get(&cfg.defaults, "scan-planning-mode");
+    if (mode && strcasecmp(mode, "server") != 0 && strcasecmp(mode, "client") != 0) {
+        floe__rest_config_free(&cfg);
+        return floe__error(FLOE_EINVALID, "catalog",
+                           "Invalid scan planning mode: %s. Valid values are: client, server",
+                           mode);
+    }
+    r->plan_on_server = r->plan_on_server && mode && strcasecmp(mode, "server") == 0;
     /* defaults < client options < overrides */
     const char *prefix = floe__props_get(&cfg.overrides, "prefix");
     if (!prefix)
@@ -1224,7 +1483,7 @@ int floe_catalog_open_rest(floe_catalog **out, const char *uri,
     *out = NULL;
     floe_rest_catalog_options def = FLOE_REST_CATALOG_OPTIONS_INIT;
     const floe_rest_catalog_options *o = opts ? opts : &def;
-    if (o->version != FLOE_REST_CATALOG_OPTIONS_VERSION)
+    if (o->version < 1 || o->version > FLOE_REST_CATALOG_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "catalog", "unknown REST catalog options version");
     if (!uri || (strncmp(uri, "http://", 7) != 0 && strncmp(uri, "https://", 8) != 0))
         return floe__error(FLOE_EINVALID, "catalog",

@@ -310,8 +310,8 @@ static char *elsewhere(floe_catalog *c, const char *ns, const char *name)
 static int ns_missing(floe_catalog *c, const char *ns)
 {
     char *hint = elsewhere(c, ns, NULL);
-    int rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s%s", ns,
-                         hint ? hint : "");
+    int rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Namespace does not exist: %s%s", ns, hint ? hint : "");
     floe__free(hint);
     return rc;
 }
@@ -506,13 +506,13 @@ static int sql_drop_namespace(floe_catalog *c, const char *ns)
         const char *v[] = {c->name, ns};
         rc = query_int(s, NS_COUNT_TABLES_SQL, 2, v, &ntables);
         if (rc == 0 && ntables > 0)
-            rc = floe__error(FLOE_EINVALID, "catalog",
-                             "Namespace %s is not empty. Contains %lld table(s).", ns,
-                             (long long)ntables);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_NAMESPACE_NOT_EMPTY, "catalog",
+                                "Namespace %s is not empty. Contains %lld table(s).", ns,
+                                (long long)ntables);
         if (rc == 0 && children.len > 0)
-            rc = floe__error(FLOE_EINVALID, "catalog",
-                             "Namespace %s is not empty. Contains %zu namespace(s).", ns,
-                             children.len);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_NAMESPACE_NOT_EMPTY, "catalog",
+                                "Namespace %s is not empty. Contains %zu namespace(s).", ns,
+                                children.len);
         if (rc == 0)
             rc = run(s, NS_DELETE_ALL_SQL, 2, v, NULL, NULL);
     }
@@ -527,8 +527,8 @@ static int sql_drop_namespace(floe_catalog *c, const char *ns)
 static int table_missing(floe_catalog *c, const char *ns, const char *name)
 {
     char *hint = elsewhere(c, ns, name);
-    int rc = floe__error(FLOE_ENOTFOUND, "catalog", "Table does not exist: %s.%s%s", ns, name,
-                         hint ? hint : "");
+    int rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE, "catalog",
+                            "Table does not exist: %s.%s%s", ns, name, hint ? hint : "");
     floe__free(hint);
     return rc;
 }
@@ -537,7 +537,8 @@ int floe__catalog_namespace_missing(floe_catalog *c, const char *ns)
 {
     if (c && c->ops == &sql_ops)
         return ns_missing(c, ns);
-    return floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                          "Namespace does not exist: %s", ns);
 }
 
 /* Record a table or a view; the other kind of the same name is refused
@@ -1021,7 +1022,8 @@ static const floe_catalog_ops sql_ops = {FLOE_CATALOG_OPS_VERSION, sql_create_na
                                          sql_rename_table,         sql_drop_table,
                                          sql_commit_table,         sql_free,
                                          NULL,                     NULL,
-                                         NULL,                     sql_commit_tables};
+                                         NULL,                     sql_commit_tables,
+                                         NULL,                     NULL};
 
 /* Accept the connection strings of PyIceberg (SQLAlchemy) and Java (JDBC). */
 static const char *db_path(const char *uri)

@@ -434,6 +434,7 @@ int floe__catalog_view_write(floe_fileio *io, const floe_view_metadata *m, int v
 /* The current error, to raise again after a step that may clear it. */
 typedef struct saved_error {
     int code;
+    floe_error_kind kind;
     char *msg, *sub;
 } saved_error;
 
@@ -441,6 +442,7 @@ static void error_save(saved_error *s)
 {
     const floe_error *e = floe_error_last();
     s->code = floe__error_code();
+    s->kind = e ? e->kind : FLOE_KIND_NONE;
     s->msg = e && e->message ? floe__strdup(e->message) : NULL;
     s->sub = e && e->subsystem ? floe__strdup(e->subsystem) : NULL;
 }
@@ -449,7 +451,7 @@ static void error_restore(saved_error *s)
 {
     floe_error_clear();
     if (s->code < 0)
-        floe__error(s->code, s->sub ? s->sub : "catalog", "%s", s->msg ? s->msg : "");
+        floe__error_as(s->code, s->kind, s->sub ? s->sub : "catalog", "%s", s->msg ? s->msg : "");
     floe__free(s->msg);
     floe__free(s->sub);
 }

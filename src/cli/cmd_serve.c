@@ -25,7 +25,7 @@ const char cli_usage_serve[] =
     "usage: floe serve (--warehouse DIR [--catalog-name N] | --memory [--warehouse LOC]\n"
     "                  | --catalog-uri thrift://HOST:PORT --warehouse DIR)\n"
     "                  [--host H] [--port P] [--prefix P] [--token T | --token-file F]\n"
-    "                  [--threads N] [--max-body BYTES] [--quiet]\n"
+    "                  [--threads N] [--max-body BYTES] [--plan-task-size N] [--quiet]\n"
     "\n"
     "  --warehouse DIR   serve the SQLite catalog DIR/catalog.db and the tables under DIR\n"
     "                    (with --memory: LOC, the location prefix of tables created\n"
@@ -41,6 +41,8 @@ const char cli_usage_serve[] =
     "  --token-file F    read the token from file F (first line)\n"
     "  --threads N       worker threads (default 4)\n"
     "  --max-body BYTES  largest accepted request body (default 16 MiB)\n"
+    "  --plan-task-size N  server-side scan planning: file scan tasks per plan task\n"
+    "                    (default 1000; larger plans come back in chunks)\n"
     "  --quiet           no access log on stderr\n";
 
 static int read_token_file(const char *path, char **out)
@@ -155,6 +157,13 @@ int floe_cmd_serve(int argc, char **argv)
                 return CLI_USAGE;
             }
             o.max_body = (size_t)n;
+        } else if (strcmp(a, "--plan-task-size") == 0) {
+            NEED_ARG;
+            if (!parse_uint(v, 1000000, &n) || n == 0) {
+                fprintf(stderr, "floe serve: invalid --plan-task-size '%s'\n", v);
+                return CLI_USAGE;
+            }
+            o.plan_tasks_per_chunk = (size_t)n;
         } else if (strcmp(a, "--warehouse") == 0) {
             NEED_ARG;
             warehouse = v;

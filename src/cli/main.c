@@ -58,8 +58,7 @@ int cli_error(const char *cls, const char *fmt, ...)
 {
     const floe_error *e = floe_error_last();
     fflush(stdout);
-    fprintf(stderr, "%s: ",
-            cls ? cls : floe__sql_error_class(e ? e->code : FLOE_ERROR, e ? e->message : NULL));
+    fprintf(stderr, "%s: ", cls ? cls : floe_error_exception(e));
     va_list ap;
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

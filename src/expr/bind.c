@@ -50,8 +50,9 @@ static int unknown_field(const floe_schema *schema, const char *name)
     const floe_type *st = schema->root;
     for (size_t i = 0; i < st->nfields && i < 32; i++)
         floe__buf_printf(&b, "%s%s", i ? ", " : "", st->fields[i].name);
-    int rc = floe__error(FLOE_EINVALID, "expr", "Cannot find field '%s' in struct: struct<%s>",
-                         name, b.ptr ? b.ptr : "");
+    int rc =
+        floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "expr",
+                       "Cannot find field '%s' in struct: struct<%s>", name, b.ptr ? b.ptr : "");
     floe__buf_free(&b);
     return rc;
 }

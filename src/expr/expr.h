@@ -218,4 +218,26 @@ const char *floe_op_name(floe_op op);
  * mixes compare by type id. */
 int floe_expr_value_compare(const floe_value *a, const floe_value *b);
 
+/* ---------------------------------------------------------------- REST JSON (json.c) */
+
+/* The REST expression JSON (open-api Expression; Java ExpressionParser's
+ * forms, see json.c) into an unbound expression in `a`. With a schema,
+ * literals of columns it names (case-sensitively) are read as that column's
+ * JSON single value (dates, timestamps, hex binary, decimal strings); other
+ * literals keep their JSON kind (long, double, string, boolean) for binding
+ * to convert. FLOE_EINVALID "Cannot parse expression: ..." for malformed
+ * input, FLOE_EUNSUPPORTED for transform terms, FLOE_ENOMEM. */
+struct floe_json;
+int floe_expr_from_json(const floe_expr **out, floe_arena *a, const struct floe_json *j,
+                        const floe_schema *schema, bool case_sensitive);
+/* The same from JSON text (FLOE_ECORRUPT for text that is not JSON). */
+int floe_expr_parse_json(const floe_expr **out, floe_arena *a, const char *text, size_t len,
+                         const floe_schema *schema, bool case_sensitive);
+/* Append an (unbound or bound) expression as REST JSON: constants as JSON
+ * booleans (as Java writes them), terms as names, literals as JSON single
+ * values (binary and fixed as uppercase hex). */
+int floe_expr_to_json(const floe_expr *e, floe_buf *out);
+/* One literal as a JSON single value (as floe_expr_to_json writes it). */
+int floe_expr_value_to_json(const floe_value *v, floe_buf *out);
+
 #endif

@@ -73,7 +73,16 @@ typedef struct cplan {
     const int *zcol;
     const floe_type *const *ztype;
     int var_len, max_out;
+    int32_t sort_order_id;        /* C_SORT, C_ZORDER: the output files' */
+    const floe_type *lineage;     /* v3: the table's root + _row_id, _last_updated_... */
 } cplan;
+
+/* What the groups of one commit rewrote. */
+typedef struct cstats {
+    size_t files;
+    int64_t bytes;
+    int64_t dvs; /* deletion vectors of rewritten files, removed */
+} cstats;
 
 static const char *const known_options[] = {
     "target-file-size-bytes", "min-file-size-bytes", "max-file-size-bytes", "min-input-files",
@@ -612,7 +621,7 @@ static int start_op(floe_table *t, int64_t base, floe_rowlevel **out)
  * written to it — as read (binpack; sort, by the writer), or sorted by
  * z-value; *n and *bytes count the files. */
 static int rewrite_group(floe_table *t, const floe_scan_plan *plan, const cplan *p,
-                         floe_rowlevel *op, const cgroup *grp, size_t *n, int64_t *bytes)
+                         floe_rowlevel *op, const cgroup *grp, cstats *cs)
 {
     floe_scan_task *tasks = floe__calloc(grp->tasks.len ? grp->tasks.len : 1, sizeof *tasks);
     int rc = tasks ? 0 : floe__error_nomem();
@@ -620,9 +629,16 @@ static int rewrite_group(floe_table *t, const floe_scan_plan *plan, const cplan 
         const floe_scan_task *st = *(const floe_scan_task **)floe__vec_at(&grp->tasks, i);
         tasks[i] = *st;
         tasks[i].residual = floe_expr_true(); /* whole files (ignoreResiduals) */
-        (*n)++;
-        *bytes += st->file->file_size_in_bytes;
+        cs->files++;
+        cs->bytes += st->file->file_size_in_bytes;
         rc = floe__rowlevel_remove_file(op, st->file);
+        /* its deletion vector applies to nothing once the file is gone
+         * (Java's RewriteFileGroup.danglingDVs) */
+        for (size_t k = 0; rc == 0 && k < st->ndeletes; k++)
+            if (st->deletes[k]->has_content_offset) {
+                rc = floe__rowlevel_remove_file(op, st->deletes[k]);
+                cs->dvs++;
+            }
     }
     floe_scan_plan sub = *plan;
     sub.tasks = tasks;
@@ -630,8 +646,17 @@ static int rewrite_group(floe_table *t, const floe_scan_plan *plan, const cplan 
     struct ArrowArrayStream stream;
     memset(&stream, 0, sizeof stream);
     floe_vec kept = FLOE_VEC_INIT(struct ArrowArray);
+    /* v3: every row keeps its _row_id and _last_updated_sequence_number */
+    const floe_type *root = p->lineage ? p->lineage : plan->schema->root;
+    const char **cols = floe__calloc(root->nfields + 1, sizeof *cols);
+    if (rc == 0 && !cols)
+        rc = floe__error_nomem();
+    for (size_t c = 0; rc == 0 && c < root->nfields; c++)
+        cols[c] = root->fields[c].name;
     if (rc == 0)
-        rc = floe__scan_stream(&sub, t->io, NULL, 0, p->threads, &stream);
+        rc = floe__scan_stream(&sub, t->io, cols, p->lineage ? root->nfields : 0, p->threads,
+                               &stream);
+    floe__free(cols);
     while (rc == 0) {
         struct ArrowArray batch;
         memset(&batch, 0, sizeof batch);
@@ -655,7 +680,7 @@ static int rewrite_group(floe_table *t, const floe_scan_plan *plan, const cplan 
         batch.release(&batch);
     }
     if (rc == 0 && p->strategy == C_ZORDER)
-        rc = z_write(op, p, plan->schema->root, &kept);
+        rc = z_write(op, p, root, &kept);
     for (size_t i = 0; i < kept.len; i++) {
         struct ArrowArray *b = floe__vec_at(&kept, i);
         b->release(b);
@@ -680,16 +705,22 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
     floe_append *w = NULL;
     if (rc == 0)
         rc = floe__rowlevel_writer(op, &w);
-    if (rc == 0)
+    if (rc == 0) {
         floe__append_set_target_size(w, p->target);
+        if (p->lineage)
+            floe__append_set_lineage(w);
+    }
     if (rc == 0 && p->strategy == C_SORT)
         floe__append_set_sort_order(w, p->order);
     else if (rc == 0 && p->strategy == C_ZORDER)
         floe__append_set_sort_order(w, NULL); /* sorted here */
-    size_t n = 0;
-    int64_t bytes = 0;
+    if (rc == 0 && p->strategy != C_BINPACK)
+        floe__append_set_sort_order_id(w, p->sort_order_id);
+    cstats cs = {0, 0, 0};
     for (size_t g = from; rc == 0 && g < to; g++)
-        rc = rewrite_group(t, plan, p, op, floe__vec_at(groups, g), &n, &bytes);
+        rc = rewrite_group(t, plan, p, op, floe__vec_at(groups, g), &cs);
+    size_t n = cs.files;
+    int64_t bytes = cs.bytes;
     floe_rowlevel_stats st;
     memset(&st, 0, sizeof st);
     int64_t committed = -1;
@@ -701,6 +732,7 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
         r->rewritten_data_files_count += (int64_t)n;
         r->added_data_files_count += st.data_files_added;
         r->rewritten_bytes_count += bytes;
+        r->removed_delete_files_count += cs.dvs;
     } else if (p->partial) {
         r->failed_data_files_count += (int64_t)n;
     }
@@ -754,6 +786,9 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
             f->partition.values = vals;
             f->record_count = d->record_count;
             f->file_size_in_bytes = d->file_size_in_bytes;
+            f->has_content_offset = d->has_content_offset;
+            f->content_offset = d->content_offset;
+            f->content_size_in_bytes = d->content_size_in_bytes;
             *slot = f;
         }
         if (rc == FLOE_ITEROVER)
@@ -851,6 +886,10 @@ static int sort_setup(cplan *p, const floe_table_metadata *m, const char *ident,
                                (int)order->fields[i].source_id);
     }
     p->order = order;
+    /* the output files are marked with the table order this one is, if
+     * any; unsorted (0) otherwise (SparkShufflingFileRewriteRunner) */
+    int32_t id = floe__sort_order_find(m, order);
+    p->sort_order_id = id < 0 ? 0 : id;
     return 0;
 }
 
@@ -982,6 +1021,8 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
         rc = floe__table_read_metadata(t->io, t->metadata_location, &meta);
     if (rc == 0 && meta)
         snap = floe__metadata_snapshot(meta, snap->snapshot_id);
+    if (rc == 0 && meta && meta->format_version >= 3)
+        rc = floe__lineage_root(a, floe__metadata_current_schema(meta)->root, &p.lineage);
     floe_scan_plan *plan = NULL;
     if (rc == 0 && snap) {
         floe_scan_plan_options po;
@@ -1099,10 +1140,6 @@ int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out
     memset(&p, 0, sizeof p);
     p.deletes = true;
     int rc = plan_options(t->metadata, opts->options, &p);
-    if (rc == 0 && t->metadata->format_version >= 3)
-        rc = floe__error(FLOE_EUNSUPPORTED, "maint",
-                         "rewrite_position_delete_files: format v3 tables (deletion vectors) "
-                         "are not supported yet");
     const floe_snapshot_ref *head = NULL;
     if (rc == 0)
         rc = floe__table_write_head(t->metadata, t->branch, false, &head);
@@ -1137,6 +1174,14 @@ int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out
     floe_vec files = FLOE_VEC_INIT(floe_scan_file *);
     if (rc == 0 && snap)
         rc = live_deletes(t, snap, a, true, scope, NULL, &files);
+    /* v3: deletion vectors are never rewritten, and a table with only
+     * those has nothing to do (Java: "v2 deletes ... have already been
+     * rewritten to v3 DVs"); Java rewrites v2 position delete files left
+     * from before an upgrade into DVs, which floe does not yet */
+    if (rc == 0 && meta && meta->format_version >= 3 && files.len)
+        rc = floe__error(FLOE_EUNSUPPORTED, "maint",
+                         "rewrite_position_delete_files: rewriting the position delete files of "
+                         "a format v3 table into deletion vectors is not supported yet");
     /* the delete files as tasks of the binpack planner (no deletes of their own) */
     floe_scan_task *tasks = rc == 0 ? floe__calloc(files.len + 1, sizeof *tasks) : NULL;
     if (rc == 0 && !tasks)

@@ -35,8 +35,60 @@ void floe__expire_plan_free(floe_expire_plan *p)
         return;
     floe__vec_free(&p->remove_ids);
     floe__vec_free(&p->remove_refs);
+    floe__vec_free(&p->remove_specs);
+    floe__vec_free(&p->remove_schemas);
     floe__intmap_free(p->retained);
     memset(p, 0, sizeof *p);
+}
+
+static int push_id(floe_vec *v, int64_t id)
+{
+    v->item_size = sizeof(int64_t);
+    int64_t *slot = floe__vec_push(v);
+    if (!slot)
+        return floe__error_nomem();
+    *slot = id;
+    return 0;
+}
+
+int floe__expire_plan_metadata(floe_expire_plan *p, floe_fileio *io,
+                               const floe_table_metadata *base)
+{
+    floe_intmap *specs = floe__intmap_new(), *schemas = floe__intmap_new();
+    floe_arena *a = floe__arena_new(4096);
+    int rc = specs && schemas && a ? 0 : floe__error_nomem();
+    if (rc == 0)
+        rc = floe__intmap_put(specs, base->default_spec_id, (void *)1);
+    if (rc == 0)
+        rc = floe__intmap_put(schemas, base->current_schema_id, (void *)1);
+    floe_buf lb = FLOE_BUF_INIT;
+    for (size_t i = 0; rc == 0 && i < base->nsnapshots; i++) {
+        const floe_snapshot *s = &base->snapshots[i];
+        if (!floe__intmap_has(p->retained, s->snapshot_id))
+            continue;
+        if (s->has_schema_id)
+            rc = floe__intmap_put(schemas, s->schema_id, (void *)1);
+        if (rc < 0 || base->nspecs < 2 || floe__intmap_len(specs) >= base->nspecs)
+            continue;
+        floe_manifest_list *l = NULL;
+        const floe_manifest_file *mfs = NULL;
+        size_t n = 0;
+        rc = floe__maint_snapshot_manifests(io, s, &lb, &l, a, &mfs, &n);
+        for (size_t k = 0; rc == 0 && k < n; k++)
+            rc = floe__intmap_put(specs, mfs[k].partition_spec_id, (void *)1);
+        floe_manifest_list_free(l);
+    }
+    for (size_t i = 0; rc == 0 && i < base->nspecs; i++)
+        if (!floe__intmap_has(specs, base->specs[i]->spec_id))
+            rc = push_id(&p->remove_specs, base->specs[i]->spec_id);
+    for (size_t i = 0; rc == 0 && i < base->nschemas; i++)
+        if (!floe__intmap_has(schemas, base->schemas[i]->schema_id))
+            rc = push_id(&p->remove_schemas, base->schemas[i]->schema_id);
+    floe__buf_free(&lb);
+    floe__arena_free(a);
+    floe__intmap_free(specs);
+    floe__intmap_free(schemas);
+    return rc;
 }
 
 int floe__ref_policy(const floe_table_metadata *base, const floe_expire_options *o, int64_t now_ms,
@@ -131,9 +183,9 @@ int floe__expire_plan(floe_expire_plan *p, const floe_table_metadata *base,
             if (ref_kept[i] && base->refs[i].snapshot_id == o->snapshot_ids[k])
                 rc = floe__buf_printf(&names, "%s%s", names.len ? ", " : "", base->refs[i].name);
         if (rc == 0 && names.len)
-            rc = floe__error(FLOE_EINVALID, "maint",
-                             "Cannot expire %lld. Still referenced by refs: [%s]",
-                             (long long)o->snapshot_ids[k], names.ptr);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_ILLEGAL_ARGUMENT, "maint",
+                                "Cannot expire %lld. Still referenced by refs: [%s]",
+                                (long long)o->snapshot_ids[k], names.ptr);
         floe__buf_free(&names);
     }
     /* retained refs: their heads, and each branch's ancestors per policy */
@@ -746,6 +798,26 @@ static int expire_prepare(const floe_table_metadata *base, floe_table_change *ch
             return FLOE_ENOMEM;
         u->ids = ids;
         u->nids = x->plan.remove_ids.len;
+    }
+    if (x->opts && x->opts->clean_expired_metadata)
+        FLOE_TRY(floe__expire_plan_metadata(&x->plan, x->opts->io ? x->opts->io : x->table->io,
+                                              base));
+    const struct {
+        floe_update_type type;
+        const floe_vec *ids;
+    } meta[] = {{FLOE_UPD_REMOVE_PARTITION_SPECS, &x->plan.remove_specs},
+                {FLOE_UPD_REMOVE_SCHEMAS, &x->plan.remove_schemas}};
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(meta); i++) {
+        if (!meta[i].ids->len)
+            continue;
+        floe_table_update *u = floe__change_update(change, meta[i].type);
+        int64_t *ids = u ? floe__arena_memdup(change->arena, meta[i].ids->items,
+                                              meta[i].ids->len * sizeof(int64_t))
+                         : NULL;
+        if (!ids)
+            return FLOE_ENOMEM;
+        u->ids = ids;
+        u->nids = meta[i].ids->len;
     }
     if (change->updates.len && base->table_uuid) {
         floe_requirement *q = floe__change_require(change, FLOE_REQ_ASSERT_TABLE_UUID);

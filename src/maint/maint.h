@@ -69,6 +69,8 @@ typedef struct floe_expire_plan {
     floe_vec remove_ids;   /* int64_t: snapshots to remove */
     floe_vec remove_refs;  /* const char* borrowed from the base metadata */
     floe_intmap *retained; /* snapshot id -> (void*)1 */
+    /* clean_expired_metadata (floe__expire_plan_metadata): int64_t ids */
+    floe_vec remove_specs, remove_schemas;
 } floe_expire_plan;
 
 void floe__expire_plan_free(floe_expire_plan *p);
@@ -78,6 +80,14 @@ void floe__expire_plan_free(floe_expire_plan *p);
  * through floe__branch_retained). */
 int floe__expire_plan(floe_expire_plan *p, const floe_table_metadata *base,
                       const floe_expire_options *o, int64_t now_ms);
+
+/* clean_expired_metadata (Java 1.11 RemoveSnapshots.cleanExpiredMetadata):
+ * the partition specs no manifest of a retained snapshot was written with
+ * and the schemas no retained snapshot names go, never the default spec or
+ * the current schema. Reads the retained snapshots' manifest lists (only
+ * when the table has more than one spec). */
+int floe__expire_plan_metadata(floe_expire_plan *p, floe_fileio *io,
+                               const floe_table_metadata *base);
 
 /* Effective retention of one ref under `base` and `o`. */
 typedef struct floe_ref_policy {

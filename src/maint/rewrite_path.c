@@ -29,6 +29,8 @@
 #include "parquet/parquet.h"
 #include "spec/spec.h"
 #include "spec/value.h"
+#include "table/producer.h"
+#include "table/puffin.h"
 #include "table/rowdelta.h"
 #include "table/table.h"
 #include "util/progress.h"
@@ -239,6 +241,36 @@ static int rewrite_pos_file(rtp *r, const char *file, const char *staged, int64_
     return rc;
 }
 
+static int dv_ref_map(void *payload, const char *from, const char **to)
+{
+    rtp *r = payload;
+    *to = from;
+    return under_source(r, from) ? new_path(r, from, to) : 0;
+}
+
+/* Rewrite one Puffin file of deletion vectors into staging: the footer's
+ * `referenced-data-file` blob properties under the source prefix move
+ * under the target (Java's rewriteDVFile); the blobs keep their offsets,
+ * so the manifest entries' content_offset and content_size_in_bytes hold.
+ * *size is the new file size. */
+static int rewrite_dv_file(rtp *r, const char *file, const char *staged, int64_t *size)
+{
+    /* r->bytes and r->out hold the manifest being rewritten */
+    floe_buf in = FLOE_BUF_INIT, out = FLOE_BUF_INIT;
+    int rc = floe__io_read_all(r->io, file, FLOE_MAINT_MAX_OBJECT, &in);
+    if (rc == 0)
+        rc = floe__puffin_rewrite_refs((const uint8_t *)in.ptr, in.len, dv_ref_map, r, &out);
+    if (rc == 0)
+        rc = write_staged(r, staged, out.ptr, out.len);
+    if (rc == 0)
+        *size = (int64_t)out.len;
+    floe__buf_free(&in);
+    floe__buf_free(&out);
+    if (rc < 0)
+        floe__error_context("rewriting deletion vector file %s", file);
+    return rc;
+}
+
 /* Bounds map with the file_path bounds (a path: full, as written) moved
  * under the target prefix, like Java's ContentFileUtil.replacePathBounds. */
 static int replace_path_bound(rtp *r, floe_col_bytes_map *map)
@@ -289,11 +321,8 @@ static int rewrite_entry(rtp *r, const floe_manifest_file *mf, floe_manifest_ent
     FLOE_TRY(new_path(r, orig, &np));
     df->file_path = np;
     if (df->content == FLOE_FILE_POSITION_DELETES) {
-        if ((df->file_format && strcasecmp(df->file_format, "PUFFIN") == 0) ||
-            df->has_content_offset)
-            return floe__error(FLOE_EUNSUPPORTED, "maint",
-                               "cannot rewrite the paths of deletion vector %s (Puffin) yet",
-                               orig);
+        bool dv = (df->file_format && strcasecmp(df->file_format, "PUFFIN") == 0) ||
+                  df->has_content_offset;
         if (df->referenced_data_file && under_source(r, df->referenced_data_file))
             FLOE_TRY(new_path(r, df->referenced_data_file, &df->referenced_data_file));
         FLOE_TRY(replace_path_bound(r, &df->lower_bounds));
@@ -306,7 +335,8 @@ static int rewrite_entry(rtp *r, const floe_manifest_file *mf, floe_manifest_ent
                 size = floe__arena_alloc(r->arena, sizeof *size);
                 if (!size)
                     return floe__error_nomem();
-                FLOE_TRY(rewrite_pos_file(r, orig, staged, size));
+                FLOE_TRY(dv ? rewrite_dv_file(r, orig, staged, size)
+                            : rewrite_pos_file(r, orig, staged, size));
                 const char *key = floe__arena_strdup(r->arena, orig);
                 if (!key || floe__strmap_put(r->deletes, key, size) < 0)
                     return floe__error_nomem();
@@ -339,43 +369,11 @@ static int rewrite_manifest(rtp *r, const floe_manifest_file *mf)
     int rc = new_path(r, mf->manifest_path, &np);
     if (rc == 0)
         rc = stage_path(r, mf->manifest_path, &staged);
-    if (rc == 0 && info->format_version > 2)
-        rc = floe__error(FLOE_EUNSUPPORTED, "maint",
-                         "cannot rewrite format v%d manifest %s yet", info->format_version,
-                         mf->manifest_path);
-    if (rc == 0 && (!info->schema_json || !info->partition_spec_json))
-        rc = floe__error(FLOE_EUNSUPPORTED, "maint",
-                         "cannot rewrite manifest %s: its header has no schema or partition spec",
-                         mf->manifest_path);
-    floe_manifest_partition_field *pf =
-        rc == 0 && info->npartition_fields
-            ? floe__arena_calloc(r->arena, info->npartition_fields, sizeof *pf)
-            : NULL;
-    if (rc == 0 && info->npartition_fields && !pf)
-        rc = floe__error_nomem();
-    for (size_t i = 0; rc == 0 && i < info->npartition_fields; i++) {
-        pf[i].field_id = info->partition_field_ids[i];
-        pf[i].name = info->partition_field_names[i];
-        pf[i].type = &info->partition_types[i];
-    }
     floe_manifest_writer *w = NULL;
     floe__buf_clear(&r->out);
-    if (rc == 0) {
-        floe_manifest_writer_options o = {0};
-        o.format_version = info->format_version < 1 ? 1 : info->format_version;
-        o.content = info->content;
-        o.partition_spec_id = info->partition_spec_id;
-        o.npartition_fields = info->npartition_fields;
-        o.partition_fields = pf;
-        o.schema_json = info->schema_json;
-        o.partition_spec_json = info->partition_spec_json;
-        o.snapshot_id = mf->added_snapshot_id;
-        o.sequence_number = FLOE_SEQ_UNASSIGNED;
-        o.manifest_path = np;
-        o.codec = r->codec;
-        o.compression_level = -1;
-        rc = floe_manifest_writer_new(&w, &o, &r->out);
-    }
+    if (rc == 0)
+        rc = floe__manifest_writer_like(&w, info, mf->added_snapshot_id, np, r->codec, r->arena,
+                                        &r->out);
     const floe_manifest_entry *e;
     while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
         floe_manifest_entry copy = *e;
@@ -418,18 +416,11 @@ static bool manifest_rewritten(const rtp *r, const floe_manifest_file *mf)
 static int write_list(rtp *r, const rtp_snap *sn)
 {
     const floe_manifest_list *l = sn->list;
-    floe_manifest_list_writer_options lo = {0};
-    lo.format_version = l->format_version < 1 ? 1 : l->format_version;
-    if (lo.format_version > 2)
-        return floe__error(FLOE_EUNSUPPORTED, "maint",
-                           "cannot rewrite format v%d manifest list %s yet", l->format_version,
-                           sn->list_path);
-    lo.snapshot_id = sn->s->snapshot_id;
-    lo.has_parent_snapshot_id = sn->s->has_parent;
-    lo.parent_snapshot_id = sn->s->parent_snapshot_id;
-    lo.sequence_number = sn->s->sequence_number;
-    lo.codec = r->codec;
-    lo.compression_level = -1;
+    floe_manifest_list_writer_options lo;
+    /* v3: the snapshot's first-row-id; every data manifest keeps its own */
+    floe__manifest_list_options(&lo, l->format_version, sn->s->snapshot_id, sn->s->has_parent,
+                                sn->s->parent_snapshot_id, sn->s->sequence_number,
+                                sn->s->has_first_row_id ? sn->s->first_row_id : 0, r->codec);
     floe_manifest_list_writer *w = NULL;
     floe__buf_clear(&r->out);
     FLOE_TRY(floe_manifest_list_writer_new(&w, &lo, &r->out));

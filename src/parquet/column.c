@@ -344,13 +344,16 @@ static int check_page_size(int codec, const uint8_t *src, size_t n, size_t ulen,
     return 0;
 }
 
-int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const floe_pq_node *leaf,
-                        floe_pq_leafdata *d)
+int floe__pq_chunk_begin(floe_input *in, const floe_pq_column_chunk *cc, const floe_pq_node *leaf,
+                         floe_pq_leafdata *d, bool whole)
 {
     const floe_pq_column_meta *m = &cc->meta_data;
     const floe_pq_schema_element *el = leaf->el;
     floe_pq_where w = {in->uri, 0};
     floe__pq_leafdata_reset(d);
+    d->in = in;
+    d->cc = cc;
+    d->leaf = leaf;
     d->width = phys_width(el);
     if (el->type == FLOE_PQ_FIXED_LEN_BYTE_ARRAY && d->width <= 0)
         return floe__pq_corrupt(&w, "fixed column without length");
@@ -375,25 +378,85 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
     FLOE_TRY(floe__buf_reserve(&d->raw, (size_t)size));
     FLOE_TRY(in->read_at(in, start, d->raw.ptr, (size_t)size));
     d->raw.len = (size_t)size;
-    const uint8_t *p = (const uint8_t *)d->raw.ptr, *end = p + size;
-    int64_t want = m->num_values;
-    bool seen_data = false;
+    d->start = start;
+    d->at = 0;
+    d->total = 0;
+    d->seen_data = false;
+    if (!whole)
+        return 0;
     /* Size the outputs once from the footer's count (bounded by what the
      * chunk's bytes could plausibly hold, so a hostile count cannot force a
      * huge allocation up front; growth past it is incremental). */
-    {
-        uint64_t cap = (uint64_t)size * 64 + 4096;
-        size_t pre = (size_t)((uint64_t)want < cap ? (uint64_t)want : cap);
-        if (leaf->max_def > 0)
-            FLOE_TRY(floe__buf_reserve(&d->def, pre * 2));
-        if (leaf->max_rep > 0)
-            FLOE_TRY(floe__buf_reserve(&d->rep, pre * 2));
-        if (d->width)
-            FLOE_TRY(floe__buf_reserve(&d->fixed, pre * (size_t)d->width));
-        else
-            FLOE_TRY(floe__pq_binvals_reserve(&d->bin, pre));
+    uint64_t cap = (uint64_t)size * 64 + 4096;
+    int64_t want = m->num_values;
+    size_t pre = (size_t)((uint64_t)want < cap ? (uint64_t)want : cap);
+    if (leaf->max_def > 0)
+        FLOE_TRY(floe__buf_reserve(&d->def, pre * 2));
+    if (leaf->max_rep > 0)
+        FLOE_TRY(floe__buf_reserve(&d->rep, pre * 2));
+    if (d->width)
+        FLOE_TRY(floe__buf_reserve(&d->fixed, pre * (size_t)d->width));
+    else
+        FLOE_TRY(floe__pq_binvals_reserve(&d->bin, pre));
+    return 0;
+}
+
+/* Drop the level entries [0, epos) and values [0, vpos) a batch has
+ * consumed, moving the rest to the front (a page decoded past the batch's
+ * end). Buffers handed to a batch whole (`moved`) hold nothing to keep. */
+static void drop_consumed(floe_pq_leafdata *d)
+{
+    size_t e = d->epos, v = d->vpos;
+    size_t ne = d->n - e, nv = d->nvals - v;
+    if (d->def.len) {
+        memmove(d->def.ptr, d->def.ptr + e * 2, ne * 2);
+        d->def.len = ne * 2;
     }
-    while ((int64_t)d->n < want && p < end) {
+    if (d->rep.len) {
+        memmove(d->rep.ptr, d->rep.ptr + e * 2, ne * 2);
+        d->rep.len = ne * 2;
+    }
+    if (d->width) {
+        if (nv)
+            memmove(d->fixed.ptr, d->fixed.ptr + v * (size_t)d->width, nv * (size_t)d->width);
+        d->fixed.len = nv * (size_t)d->width;
+    } else if (d->bin.offsets) {
+        int32_t base = d->bin.offsets[v], endo = d->bin.offsets[v + nv];
+        if (endo > base)
+            memmove(d->bin.data.ptr, d->bin.data.ptr + base, (size_t)(endo - base));
+        for (size_t k = 0; k <= nv; k++)
+            d->bin.offsets[k] = d->bin.offsets[v + k] - base;
+        d->bin.n = nv;
+        d->bin.data.len = (size_t)(endo - base);
+    } else {
+        d->bin.n = 0;
+        d->bin.data.len = 0;
+    }
+    d->n = ne;
+    d->nvals = nv;
+    d->eb = d->ee = d->epos = 0;
+    d->vb = d->ve = d->vpos = 0;
+    d->moved = false;
+}
+
+int floe__pq_chunk_more(floe_pq_leafdata *d, size_t need)
+{
+    floe_input *in = d->in;
+    const floe_pq_column_chunk *cc = d->cc;
+    const floe_pq_column_meta *m = &cc->meta_data;
+    const floe_pq_node *leaf = d->leaf;
+    const floe_pq_schema_element *el = leaf->el;
+    floe_pq_where w = {in->uri, d->start + (int64_t)d->at};
+    if (d->n - d->epos >= need)
+        return 0;
+    if (d->epos || d->vpos || d->moved)
+        drop_consumed(d);
+    size_t target = need;
+    int64_t want = m->num_values;
+    int64_t start = d->start;
+    const uint8_t *raw = (const uint8_t *)d->raw.ptr;
+    const uint8_t *p = raw + d->at, *end = raw + d->raw.len;
+    while (d->n < target && (int64_t)d->total < want && p < end) {
         floe_pq_page_header ph;
         size_t hl;
         int64_t here = start + (p - (const uint8_t *)d->raw.ptr);
@@ -407,7 +470,7 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
         size_t blen = (size_t)ph.compressed_page_size;
         p += blen;
         if (ph.type == FLOE_PQ_PAGE_DICTIONARY) {
-            if (seen_data || d->ndict)
+            if (d->seen_data || d->ndict)
                 return floe__pq_corrupt(&w, "dictionary page after data");
             if (!ph.has_dict)
                 return floe__pq_corrupt(&w, "dictionary page without header");
@@ -433,9 +496,9 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
         }
         if (ph.type != FLOE_PQ_PAGE_DATA && ph.type != FLOE_PQ_PAGE_DATA_V2)
             continue; /* index pages and unknown pages are skipped */
-        seen_data = true;
+        d->seen_data = true;
         size_t nlev = (size_t)ph.num_values;
-        if ((int64_t)nlev > want - (int64_t)d->n)
+        if ((int64_t)nlev > want - (int64_t)d->total)
             return floe__pq_corrupt(&w, "page holds more values than the column chunk");
         /* RLE runs describe many values in few bytes, but not without limit:
          * refuse counts no writer produces, before allocating for them */
@@ -506,11 +569,74 @@ int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const fl
             }
         }
         d->n += nlev;
+        d->total += nlev;
         size_t nv = all_defined ? nlev : count_defined(d, lev_at, nlev, leaf->max_def);
         FLOE_TRY(decode_values(d, el, ph.encoding, vals, vlen, nv, &w));
     }
-    if ((int64_t)d->n != want)
-        return floe__pq_corrupt(&w, "column chunk holds %zu values, footer says %lld", d->n,
-                                (long long)want);
+    d->at = (size_t)(p - (const uint8_t *)d->raw.ptr);
+    if ((int64_t)d->total >= want || p >= end) {
+        if ((int64_t)d->total != want)
+            return floe__pq_corrupt(&w, "column chunk holds %zu values, footer says %lld",
+                                    d->total, (long long)want);
+    }
+    return 0;
+}
+
+int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const floe_pq_node *leaf,
+                        floe_pq_leafdata *d)
+{
+    FLOE_TRY(floe__pq_chunk_begin(in, cc, leaf, d, true));
+    return floe__pq_chunk_more(d, SIZE_MAX);
+}
+
+/* Values among level entries [from, from + k) (defined ones). */
+static size_t values_in(const floe_pq_leafdata *d, size_t from, size_t k)
+{
+    if (d->nvals - d->vpos == d->n - d->epos)
+        return k; /* every entry from epos on has its value */
+    return count_defined(d, from, k, d->leaf->max_def);
+}
+
+int floe__pq_chunk_skip(floe_pq_leafdata *d, size_t skip)
+{
+    const floe_pq_column_meta *m = &d->cc->meta_data;
+    floe_input *in = d->in;
+    while (skip) {
+        size_t avail = d->n - d->epos;
+        if (avail) {
+            size_t k = avail < skip ? avail : skip;
+            d->vpos += values_in(d, d->epos, k);
+            d->epos += k;
+            skip -= k;
+            continue;
+        }
+        /* nothing decoded is left: pass over whole data pages unread */
+        const uint8_t *raw = (const uint8_t *)d->raw.ptr;
+        const uint8_t *p = raw + d->at, *end = raw + d->raw.len;
+        if (p < end && (int64_t)d->total < m->num_values) {
+            floe_pq_page_header ph;
+            size_t hl;
+            int64_t here = d->start + (int64_t)d->at;
+            FLOE_TRY(floe__pq_decode_page_header(&ph, p, (size_t)(end - p), here, in->uri, &hl));
+            bool data = ph.type == FLOE_PQ_PAGE_DATA || ph.type == FLOE_PQ_PAGE_DATA_V2;
+            if (data && ph.num_values >= 0 && (size_t)ph.num_values <= skip &&
+                ph.compressed_page_size <= end - p - (ptrdiff_t)hl) {
+                floe_pq_where w = {in->uri, here};
+                if ((int64_t)ph.num_values > m->num_values - (int64_t)d->total)
+                    return floe__pq_corrupt(&w, "page holds more values than the column chunk");
+                d->at += hl + (size_t)ph.compressed_page_size;
+                d->total += (size_t)ph.num_values ;
+                d->seen_data = true;
+                skip -= (size_t)ph.num_values;
+                continue;
+            }
+        }
+        /* a dictionary page, or a page the skip ends inside: decode it */
+        size_t before = d->total;
+        FLOE_TRY(floe__pq_chunk_more(d, 1));
+        if (d->total == before && d->n == d->epos)
+            return floe__pq_corrupt(&(floe_pq_where){in->uri, d->start + (int64_t)d->at},
+                                    "column chunk ends %zu values early", skip);
+    }
     return 0;
 }

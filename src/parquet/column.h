@@ -30,14 +30,37 @@ typedef struct floe_pq_leafdata {
     uint32_t *idx;    /* scratch: dictionary indices */
     size_t idx_cap;
     void *zctx; /* zstd context borrowed from the reader (NULL: one-shot) */
+    /* page cursor of the chunk being decoded (floe__pq_chunk_more) */
+    floe_input *in;
+    const floe_pq_column_chunk *cc;
+    const floe_pq_node *leaf;
+    int64_t start;  /* file offset of raw[0] */
+    size_t at;      /* offset in raw of the next page header */
+    size_t total;   /* level entries decoded from the chunk so far */
+    bool seen_data; /* a data page was decoded (no dictionary page after it) */
 } floe_pq_leafdata;
 
 void floe__pq_leafdata_reset(floe_pq_leafdata *d);
 void floe__pq_leafdata_free(floe_pq_leafdata *d);
 
-/* Decode column chunk `cc` of leaf `leaf` from `in`. */
+/* Decode column chunk `cc` of leaf `leaf` from `in`: all its pages. */
 int floe__pq_read_chunk(floe_input *in, const floe_pq_column_chunk *cc, const floe_pq_node *leaf,
                         floe_pq_leafdata *out);
+/* The same a few pages at a time, so that a batch of rows needs buffers of
+ * its own size, not the row group's: begin reads the chunk's bytes (`whole`:
+ * sizes the outputs for every value, as floe__pq_read_chunk), and each
+ * floe__pq_chunk_more first drops the entries before epos / values before
+ * vpos (a batch consumed them) and then decodes pages until at least
+ * `need` level entries from epos on are decoded, or the chunk ends (then
+ * its entry count is checked against the footer's). `cc`, `leaf` and `in`
+ * are borrowed until the chunk is done. */
+int floe__pq_chunk_begin(floe_input *in, const floe_pq_column_chunk *cc, const floe_pq_node *leaf,
+                         floe_pq_leafdata *out, bool whole);
+int floe__pq_chunk_more(floe_pq_leafdata *d, size_t need);
+/* Pass over the next `skip` level entries of a flat leaf (rows): decoded
+ * ones are consumed, whole data pages inside the skip are not even
+ * decompressed. FLOE_ECORRUPT when the chunk ends first. */
+int floe__pq_chunk_skip(floe_pq_leafdata *d, size_t skip);
 
 /* Recycled output buffers (pool.c): a reference-counted pool shared by a
  * reader and the batches it handed out. */

@@ -177,6 +177,15 @@ typedef struct floe_pq_read_options {
     /* Rows per batch (0: one batch per row group). A row group is decoded
      * once and handed out in slices of this many rows. */
     int64_t batch_rows;
+    /* Stripe mode (stripe_count > 1, flat columns only): the file's rows
+     * in stripes of stripe_rows rows, numbered across row groups (a row
+     * group's last stripe may be shorter); this reader returns stripes
+     * stripe_index, stripe_index + stripe_count, ... one batch each (an
+     * empty batch for a stripe whose row group keep_row_group skipped), so
+     * stripe_count readers of one file, asked in turn, give its rows in
+     * order. Pages wholly in other stripes are not decompressed. */
+    int64_t stripe_rows;
+    int stripe_index, stripe_count;
 } floe_pq_read_options;
 
 /* Open: reads the footer from the real size of `in` (never trusts a size
@@ -195,6 +204,8 @@ int floe__pq_reader_chunk_stats(floe_pq_reader *r, size_t rg, int32_t field_id,
 /* Next batch (one per row group kept, or slices of batch_rows rows):
  * FLOE_ITEROVER at the end. */
 int floe__pq_reader_next(floe_pq_reader *r, struct ArrowArray *out);
+/* The file row position of the last batch's first row. */
+int64_t floe__pq_reader_batch_row(const floe_pq_reader *r);
 /* ArrowSchema of the batches. */
 int floe__pq_reader_arrow_schema(floe_pq_reader *r, struct ArrowSchema *out);
 /* Wrap as an ArrowArrayStream that owns the reader (and closes `in` with

@@ -50,10 +50,18 @@ struct floe_pq_reader {
     bool own_input;
     void *zctx; /* zstd decompression context shared by every column chunk */
     floe_pq_pool *pool; /* buffers of released batches, decoded into again */
+    int64_t *rg_row;    /* first row of each row group (nrow_groups + 1) */
+    int64_t *rg_stripe; /* stripe mode: first stripe of each row group */
+    int64_t next_stripe;
+    size_t stripe_rg;   /* row group of the last stripe */
+    size_t skipped_rg;  /* stripe mode: row group the callback skipped */
+    int64_t batch_row;  /* file row of the last batch's first row */
     char last_error[512];
 };
 
 /* ---------------------------------------------------------------- open */
+
+static int stripes_setup(floe_pq_reader *r);
 
 static bool file_has_ids(const floe_pq_tree *t)
 {
@@ -300,6 +308,25 @@ int floe__pq_reader_open(floe_pq_reader **out, floe_input *in, const floe_pq_rea
         rc = floe__error_nomem();
         goto fail;
     }
+    if (r->opts.stripe_count > 1) {
+        /* stripes start anywhere in a row group: every leaf must be flat */
+        for (size_t i = 0; i < r->nread; i++)
+            if (r->read_leaves[i]->max_rep > 0) {
+                rc = floe__error(FLOE_EUNSUPPORTED, "parquet",
+                                 "striped reads of repeated column %s", r->read_leaves[i]->el->name);
+                goto fail;
+            }
+        if (r->opts.stripe_rows <= 0 || r->opts.stripe_index < 0 ||
+            r->opts.stripe_index >= r->opts.stripe_count) {
+            rc = floe__error(FLOE_EINVALID, "parquet", "bad stripe %d of %d (%lld rows)",
+                             r->opts.stripe_index, r->opts.stripe_count,
+                             (long long)r->opts.stripe_rows);
+            goto fail;
+        }
+        r->opts.batch_rows = r->opts.stripe_rows;
+    }
+    if ((rc = stripes_setup(r)) < 0)
+        goto fail;
     floe__vec_free(&c.leaves);
     *out = r;
     return 0;
@@ -881,7 +908,15 @@ static int assemble(floe_pq_reader *r, const rnode *n, floe_arrow_builder *b, in
     return 0;
 }
 
-/* Decode the chunks of row group rg and check its row count. */
+/* A leaf decoded a batch at a time (batches of batch_rows rows): flat
+ * leaves, whose level entries are rows. Repeated ones are decoded whole. */
+static bool streams(const floe_pq_reader *r, const floe_pq_node *leaf)
+{
+    return r->opts.batch_rows > 0 && leaf->max_rep == 0;
+}
+
+/* Decode the chunks of row group rg (or start them, streamed leaves) and
+ * check its row count. */
 static int load_row_group(floe_pq_reader *r, size_t rg)
 {
     const floe_pq_row_group *g = &r->meta.row_groups[rg];
@@ -892,6 +927,17 @@ static int load_row_group(floe_pq_reader *r, size_t rg)
             !(r->zctx = floe__pq_zstd_dctx_new()))
             return floe__error_nomem();
         r->data[i].zctx = r->zctx;
+        if (streams(r, leaf)) {
+            /* decoded a batch at a time into the leaf's own reused buffers */
+            if (!cc->has_meta_data || cc->meta_data.num_values != g->num_rows)
+                return floe__error(FLOE_ECORRUPT, "parquet",
+                                   "row group %zu: column %s holds %lld values for %lld rows in %s",
+                                   rg, leaf->el->name,
+                                   (long long)(cc->has_meta_data ? cc->meta_data.num_values : -1),
+                                   (long long)g->num_rows, r->in->uri);
+            FLOE_TRY(floe__pq_chunk_begin(r->in, cc, leaf, &r->data[i], false));
+            continue;
+        }
         if (cc->has_meta_data && cc->meta_data.num_values > 0 &&
             cc->meta_data.num_values < ((int64_t)1 << 40)) {
             /* recycled buffers, best fit to the chunk's value count */
@@ -915,8 +961,10 @@ static int load_row_group(floe_pq_reader *r, size_t rg)
     }
     /* num_rows comes from the footer: check it against the decoded levels
      * (rows start where rep == 0) before trusting it for columns missing
-     * from the file */
-    if (r->nread > 0) {
+     * from the file (a streamed column was checked above) */
+    if (r->nread > 0 && streams(r, r->read_leaves[0])) {
+        return 0;
+    } else if (r->nread > 0) {
         const floe_pq_leafdata *d0 = &r->data[0];
         int64_t starts = (int64_t)d0->n;
         if (d0->rep.len) {
@@ -943,6 +991,8 @@ static int slice_rows(floe_pq_reader *r, int64_t nrows)
     for (size_t i = 0; i < r->nread; i++) {
         floe_pq_leafdata *d = &r->data[i];
         const floe_pq_node *leaf = r->read_leaves[i];
+        if (streams(r, leaf))
+            FLOE_TRY(floe__pq_chunk_more(d, (size_t)nrows));
         d->eb = d->epos;
         d->vb = d->vpos;
         if (!d->rep.len) {
@@ -966,6 +1016,8 @@ static int slice_rows(floe_pq_reader *r, int64_t nrows)
         size_t nv = d->ee - d->eb;
         if (d->eb == 0 && d->ee == d->n)
             nv = d->nvals; /* the whole row group: counted while decoding */
+        else if (d->nvals - d->vb == d->n - d->eb)
+            nv = d->ee - d->eb; /* every entry from here on has its value */
         else if (leaf->max_def > 0) {
             const uint16_t *def = (const uint16_t *)d->def.ptr;
             nv = 0;
@@ -987,9 +1039,128 @@ static void drop_row_group(floe_pq_reader *r)
     r->have_rg = false;
 }
 
+/* Assemble the next `nrows` rows of the loaded row group (0: an empty
+ * batch, no row group needed) into `out`. */
+static int emit_rows(floe_pq_reader *r, int64_t nrows, struct ArrowArray *out)
+{
+    int rc = nrows > 0 ? slice_rows(r, nrows) : 0;
+    floe__arrow_builder_reset(r->builder);
+    for (size_t k = 0; nrows > 0 && k < r->builder->nchildren; k++) {
+        floe_arrow_builder *c = r->builder->children[k];
+        if (c->kind == FLOE_AK_FIXED)
+            floe__pq_pool_fill(r->pool, &c->values, (size_t)nrows * (size_t)c->width);
+    }
+    /* root struct: one slot per row, all valid */
+    for (size_t k = 0; rc == 0 && nrows > 0 && k < r->root->nchildren; k++)
+        rc = assemble(r, r->root->children[k], r->builder->children[k], nrows);
+    if (rc == 0 && (rc = floe__arrow_validity_reserve(r->builder, nrows)) == 0) {
+        r->builder->length = nrows;
+        size_t nch = r->builder->nchildren;
+        size_t(*caps)[3] = floe__malloc((nch ? nch : 1) * sizeof(*caps));
+        if (!caps)
+            rc = floe__error_nomem();
+        size_t bytes = 0;
+        for (size_t k = 0; rc == 0 && k < nch; k++) {
+            floe__pq_pool_caps(r->builder->children[k], caps[k]);
+            bytes += caps[k][0] + caps[k][1] + caps[k][2];
+        }
+        floe__pq_pool_batch(r->pool, bytes);
+        if (rc == 0)
+            rc = floe__arrow_builder_finish(r->builder, out);
+        for (size_t k = 0; rc == 0 && k < nch; k++)
+            if ((rc = floe__pq_pool_wrap(r->pool, out->children[k], caps[k])) < 0)
+                out->release(out);
+        floe__free(caps);
+    }
+    if (rc < 0) {
+        floe__arrow_builder_reset(r->builder);
+        return rc;
+    }
+    for (size_t i = 0; nrows > 0 && i < r->nread; i++) {
+        r->data[i].epos = r->data[i].ee;
+        r->data[i].vpos = r->data[i].ve;
+    }
+    return 0;
+}
+
+/* First row (in the file) of row group rg and of the stripes before it. */
+static int stripes_setup(floe_pq_reader *r)
+{
+    size_t n = r->meta.nrow_groups;
+    int64_t sr = r->opts.stripe_rows;
+    r->rg_row = floe__arena_calloc(r->arena, n + 1, sizeof(int64_t));
+    r->rg_stripe = floe__arena_calloc(r->arena, n + 1, sizeof(int64_t));
+    if (!r->rg_row || !r->rg_stripe)
+        return floe__error_nomem();
+    for (size_t i = 0; i < n; i++) {
+        int64_t rows = r->meta.row_groups[i].num_rows;
+        if (rows > ((int64_t)1 << 48) || r->rg_row[i] > ((int64_t)1 << 56))
+            return floe__error(FLOE_ECORRUPT, "parquet", "row group %zu claims %lld rows in %s", i,
+                               (long long)rows, r->in->uri);
+        r->rg_row[i + 1] = r->rg_row[i] + rows;
+        r->rg_stripe[i + 1] = r->rg_stripe[i] + (sr > 0 ? (rows + sr - 1) / sr : 0);
+    }
+    r->next_stripe = (int64_t)r->opts.stripe_index;
+    r->skipped_rg = SIZE_MAX;
+    return 0;
+}
+
+/* Stripe mode: the next stripe of this reader (stripe_index, then every
+ * stripe_count-th), one batch each, empty when its row group is skipped. */
+static int next_striped(floe_pq_reader *r, struct ArrowArray *out)
+{
+    size_t nrg = r->meta.nrow_groups;
+    int64_t g = r->next_stripe;
+    if (g >= r->rg_stripe[nrg])
+        return FLOE_ITEROVER;
+    r->next_stripe += r->opts.stripe_count;
+    size_t rg = r->stripe_rg;
+    while (r->rg_stripe[rg + 1] <= g)
+        rg++;
+    r->stripe_rg = rg;
+    const floe_pq_row_group *grp = &r->meta.row_groups[rg];
+    int64_t local = (g - r->rg_stripe[rg]) * r->opts.stripe_rows;
+    int64_t nrows = grp->num_rows - local;
+    if (nrows > r->opts.stripe_rows)
+        nrows = r->opts.stripe_rows;
+    r->batch_row = r->rg_row[rg] + local;
+    int rc = 0;
+    if (!r->have_rg || r->cur_rg != rg) {
+        if (r->have_rg)
+            drop_row_group(r);
+        if (r->skipped_rg == rg ||
+            (r->opts.keep_row_group &&
+             !r->opts.keep_row_group(r, rg, r->opts.keep_row_group_payload))) {
+            r->skipped_rg = rg;
+            return emit_rows(r, 0, out);
+        }
+        if ((rc = load_row_group(r, rg)) < 0) {
+            drop_row_group(r);
+            return floe__error_context("row group %zu", rg);
+        }
+        r->have_rg = true;
+        r->cur_rg = rg;
+        r->rows_done = 0;
+    }
+    for (size_t i = 0; rc == 0 && i < r->nread; i++)
+        rc = floe__pq_chunk_skip(&r->data[i], (size_t)(local - r->rows_done));
+    if (rc == 0)
+        rc = emit_rows(r, nrows, out);
+    if (rc < 0) {
+        drop_row_group(r);
+        return floe__error_context("row group %zu", rg);
+    }
+    r->rows_done = local + nrows;
+    if (r->rows_done >= grp->num_rows)
+        drop_row_group(r);
+    return 0;
+}
+
 int floe__pq_reader_next(floe_pq_reader *r, struct ArrowArray *out)
 {
     memset(out, 0, sizeof(*out));
+    if (r->opts.stripe_count > 1)
+        return next_striped(r, out);
     while (!r->have_rg) {
         if (r->next_rg >= r->meta.nrow_groups)
             return FLOE_ITEROVER;
@@ -1012,49 +1183,22 @@ int floe__pq_reader_next(floe_pq_reader *r, struct ArrowArray *out)
     int64_t nrows = g->num_rows - r->rows_done;
     if (r->opts.batch_rows > 0 && nrows > r->opts.batch_rows)
         nrows = r->opts.batch_rows;
-    int rc = slice_rows(r, nrows);
-    floe__arrow_builder_reset(r->builder);
-    for (size_t k = 0; k < r->builder->nchildren; k++) {
-        floe_arrow_builder *c = r->builder->children[k];
-        if (c->kind == FLOE_AK_FIXED)
-            floe__pq_pool_fill(r->pool, &c->values, (size_t)nrows * (size_t)c->width);
-    }
-    /* root struct: one slot per row, all valid */
-    for (size_t k = 0; rc == 0 && k < r->root->nchildren; k++)
-        rc = assemble(r, r->root->children[k], r->builder->children[k], nrows);
-    if (rc == 0 && (rc = floe__arrow_validity_reserve(r->builder, nrows)) == 0) {
-        r->builder->length = nrows;
-        size_t nch = r->builder->nchildren;
-        size_t(*caps)[3] = floe__malloc((nch ? nch : 1) * sizeof(*caps));
-        if (!caps)
-            rc = floe__error_nomem();
-        size_t bytes = 0;
-        for (size_t k = 0; rc == 0 && k < nch; k++) {
-            floe__pq_pool_caps(r->builder->children[k], caps[k]);
-            bytes += caps[k][0] + caps[k][1] + caps[k][2];
-        }
-        floe__pq_pool_batch(r->pool, bytes);
-        if (rc == 0)
-            rc = floe__arrow_builder_finish(r->builder, out);
-        for (size_t k = 0; rc == 0 && k < nch; k++)
-            if ((rc = floe__pq_pool_wrap(r->pool, out->children[k], caps[k])) < 0)
-                out->release(out);
-        floe__free(caps);
-    }
+    r->batch_row = r->rg_row ? r->rg_row[r->cur_rg] + r->rows_done : -1;
+    int rc = emit_rows(r, nrows, out);
     if (rc < 0) {
         size_t rg = r->cur_rg;
-        floe__arrow_builder_reset(r->builder);
         drop_row_group(r);
         return floe__error_context("row group %zu", rg);
-    }
-    for (size_t i = 0; i < r->nread; i++) {
-        r->data[i].epos = r->data[i].ee;
-        r->data[i].vpos = r->data[i].ve;
     }
     r->rows_done += nrows;
     if (r->rows_done >= g->num_rows)
         drop_row_group(r);
     return 0;
+}
+
+int64_t floe__pq_reader_batch_row(const floe_pq_reader *r)
+{
+    return r->batch_row;
 }
 
 /* ---------------------------------------------------------------- statistics */

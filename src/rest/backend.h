@@ -44,6 +44,7 @@ typedef enum floe_rest_snapshots_mode {
 } floe_rest_snapshots_mode;
 
 typedef struct floe_rest_backend floe_rest_backend;
+struct floe_table;
 
 #define FLOE_REST_BACKEND_VERSION 1
 
@@ -124,6 +125,11 @@ struct floe_rest_backend {
     int (*views_begin)(floe_rest_backend *b, floe_catalog **cat, floe_fileio **io);
     void (*views_end)(floe_rest_backend *b);
     int (*view_location_ok)(floe_rest_backend *b, const char *location, bool is_file);
+
+    /* Optional (NULL: no server-side scan planning, 406): a table handle
+     * over the backend's FileIO for planning (rest/plan.c), the caller's
+     * (floe_table_free). ENOTFOUND as load_table. */
+    int (*open_table)(floe_rest_backend *b, const floe_rest_ident *id, struct floe_table **out);
 
     /* Optional: release the backend (called by floe__rest_backend_free). */
     void (*free)(floe_rest_backend *b);

@@ -116,33 +116,37 @@ static char *ns_text(const floe_rest_namespace *ns, char *buf, size_t n)
 }
 
 /* "<what>: a.b" or "<what>: a.b.t" in subsystem `sub`. */
-static int named_error(int code, const char *sub, const char *what, const floe_rest_namespace *ns,
-                       const char *name)
+static int named_error(int code, floe_error_kind kind, const char *sub, const char *what,
+                       const floe_rest_namespace *ns, const char *name)
 {
     char b[600];
     ns_text(ns, b, sizeof b);
-    return name ? floe__error(code, sub, "%s: %s.%s", what, b, name)
-                : floe__error(code, sub, "%s: %s", what, b);
+    return name ? floe__error_as(code, kind, sub, "%s: %s.%s", what, b, name)
+                : floe__error_as(code, kind, sub, "%s: %s", what, b);
 }
 
 int floe__rest_no_such_namespace(const floe_rest_namespace *ns)
 {
-    return named_error(FLOE_ENOTFOUND, "namespace", "Namespace does not exist", ns, NULL);
+    return named_error(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "namespace",
+                       "Namespace does not exist", ns, NULL);
 }
 
 int floe__rest_no_such_table(const floe_rest_ident *id)
 {
-    return named_error(FLOE_ENOTFOUND, "table", "Table does not exist", &id->ns, id->name);
+    return named_error(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE, "table", "Table does not exist",
+                       &id->ns, id->name);
 }
 
 int floe__rest_namespace_exists(const floe_rest_namespace *ns)
 {
-    return named_error(FLOE_EEXISTS, "namespace", "Namespace already exists", ns, NULL);
+    return named_error(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "namespace",
+                       "Namespace already exists", ns, NULL);
 }
 
 int floe__rest_table_exists_error(const floe_rest_ident *id)
 {
-    return named_error(FLOE_EEXISTS, "table", "Table already exists", &id->ns, id->name);
+    return named_error(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "table", "Table already exists",
+                       &id->ns, id->name);
 }
 
 void floe__rest_backend_free(floe_rest_backend *b)
@@ -185,6 +189,15 @@ static int check_levels(const floe_rest_namespace *ns)
                                "the level separator",
                                ns->parts[i]);
     return 0;
+}
+
+/* The catalog's dotted name of a table (caller frees); a table in a
+ * namespace this catalog cannot hold (a level with '.') does not exist. */
+static int table_ident(const floe_rest_ident *id, char **ident)
+{
+    if (check_levels(&id->ns) < 0)
+        return floe__rest_no_such_table(id);
+    return (*ident = ident_string(id)) ? 0 : FLOE_ENOMEM;
 }
 
 /* The catalog's dotted name of a request's namespace (caller frees); a
@@ -501,11 +514,8 @@ static int sql_table_location(floe_rest_backend *b, const floe_rest_ident *id, c
 {
     sql_backend *s = sb(b);
     *location = NULL;
-    if (check_levels(&id->ns) < 0)
-        return floe__rest_no_such_table(id);
-    char *ident = ident_string(id);
-    if (!ident)
-        return FLOE_ENOMEM;
+    char *ident = NULL;
+    FLOE_TRY(table_ident(id, &ident));
     int rc = lookup(s, ident, location);
     floe__free(ident);
     return rc == FLOE_ENOTFOUND ? floe__rest_no_such_table(id) : rc;
@@ -747,12 +757,9 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
                             const floe_rest_commit_table_req *req, floe_rest_table_result *out)
 {
     sql_backend *s = sb(b);
-    if (check_levels(&id->ns) < 0)
-        return floe__rest_no_such_table(id);
     bool create = creates(req);
-    char *ident = ident_string(id);
-    if (!ident)
-        return FLOE_ENOMEM;
+    char *ident = NULL;
+    FLOE_TRY(table_ident(id, &ident));
     char *loc = NULL;
     int rc = check_updates(s, req);
     if (rc < 0) {
@@ -783,6 +790,18 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
     return fill_result(s, loc, FLOE_REST_SNAPSHOTS_ALL, out);
 }
 
+/* The change of table i of a transaction, borrowed from the request. */
+static int borrow_change(size_t i, const floe_table_metadata *base, floe_table_change *c,
+                         void *payload)
+{
+    (void)base;
+    const floe_rest_commit_transaction_req *req = payload;
+    c->requirements = req->changes[i].requirements;
+    c->updates = req->changes[i].updates;
+    c->written = (floe_vec)FLOE_VEC_INIT(char *);
+    return 0;
+}
+
 /* POST /v1/{prefix}/transactions/commit: every change checked against its
  * table's current metadata and its next metadata file written, then every
  * pointer swapped in one catalog transaction — all tables change or none
@@ -810,61 +829,51 @@ static int sql_commit_transaction(floe_rest_backend *b,
                                    c->identifier.name);
     }
     char **idents = floe__calloc(n, sizeof *idents);
-    char **locs = floe__calloc(n, sizeof *locs);
-    const char **bases = floe__calloc(n, sizeof *bases);
-    floe_table **tables = floe__calloc(n, sizeof *tables);
-    int rc = idents && locs && bases && tables ? 0 : floe__error_nomem();
-    pthread_mutex_lock(&s->lock);
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        const floe_rest_commit_table_req *c = &req->changes[i];
-        if (!(idents[i] = ident_string(&c->identifier))) {
+    int rc = idents ? 0 : floe__error_nomem();
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (!(idents[i] = ident_string(&req->changes[i].identifier)))
             rc = FLOE_ENOMEM;
-            break;
-        }
-        floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
-        o.io = s->io;
-        rc = floe_table_load(&tables[i], s->cat, idents[i], &o);
-        if (rc == FLOE_ENOTFOUND)
-            rc = floe__rest_no_such_table(&c->identifier);
-        /* borrowed from the request, never freed */
-        floe_table_change change = {NULL, c->requirements, c->updates, FLOE_VEC_INIT(char *)};
-        floe_table_metadata *m = NULL;
-        if (rc == 0)
-            rc = floe__table_commit_write(s->io, tables[i]->metadata,
-                                          tables[i]->metadata_location, &change, &locs[i], &m);
-        if (rc == 0)
-            bases[i] = tables[i]->metadata_location;
-        floe__metadata_free(m);
+    floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+    o.io = s->io;
+    size_t failed = 0;
+    if (rc == 0) {
+        pthread_mutex_lock(&s->lock);
+        rc = floe__table_commit_tables(s->cat, &o, n, (const char *const *)idents, borrow_change,
+                                       (void *)req, &failed);
+        pthread_mutex_unlock(&s->lock);
     }
-    if (rc == 0)
-        rc = floe__catalog_commit_tables(s->cat, n, (const char *const *)idents, bases,
-                                         (const char *const *)locs);
-    pthread_mutex_unlock(&s->lock);
-    /* on a sure failure the new files are garbage; on an unknown outcome
-     * they may be live */
-    if (rc < 0 && rc != FLOE_ECOMMITUNKNOWN && locs)
-        floe__table_remove_quietly(s->io, (const char *const *)locs, n);
-    for (size_t i = 0; locs && i < n; i++)
-        floe__free(locs[i]);
+    if (rc == FLOE_ENOTFOUND && failed < n)
+        rc = floe__rest_no_such_table(&req->changes[failed].identifier);
     for (size_t i = 0; idents && i < n; i++)
         floe__free(idents[i]);
-    for (size_t i = 0; tables && i < n; i++)
-        floe_table_free(tables[i]);
     floe__free(idents);
-    floe__free(locs);
-    floe__free(bases);
-    floe__free(tables);
+    return rc;
+}
+
+/* A table handle over the backend's FileIO, for server-side planning. */
+static int sql_open_table(floe_rest_backend *b, const floe_rest_ident *id, floe_table **out)
+{
+    sql_backend *s = sb(b);
+    *out = NULL;
+    char *ident = NULL;
+    FLOE_TRY(table_ident(id, &ident));
+    floe_table_options o = FLOE_TABLE_OPTIONS_INIT;
+    o.io = s->io;
+    pthread_mutex_lock(&s->lock);
+    int rc = floe_table_load(out, s->cat, ident, &o);
+    pthread_mutex_unlock(&s->lock);
+    floe__free(ident);
+    if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
+        strstr(floe_error_last()->message, "Table does not exist"))
+        rc = floe__rest_no_such_table(id);
     return rc;
 }
 
 static int sql_drop_table(floe_rest_backend *b, const floe_rest_ident *id, bool purge)
 {
     sql_backend *s = sb(b);
-    if (check_levels(&id->ns) < 0)
-        return floe__rest_no_such_table(id);
-    char *ident = ident_string(id);
-    if (!ident)
-        return FLOE_ENOMEM;
+    char *ident = NULL;
+    FLOE_TRY(table_ident(id, &ident));
     char *loc = NULL;
     int rc = lookup(s, ident, &loc);
     /* purge reads and deletes files: only for tables inside the warehouse */
@@ -1059,6 +1068,7 @@ static int backend_new(floe_rest_backend **out, floe_catalog *cat, floe_fileio *
     }
     /* advertised (and routed) only where every pointer swaps at once */
     b->commit_transaction = floe__catalog_commits_tables(cat) ? sql_commit_transaction : NULL;
+    b->open_table = sql_open_table;
     size_t n = strlen(root);
     while (n > 1 && root[n - 1] == '/')
         n--;

@@ -11,6 +11,7 @@
 #include "server.h"
 #include "views.h"
 #include "model_internal.h"
+#include "plan.h"
 
 #include "lazy/crypto.h"
 #include "lazy/mhd.h"
@@ -44,6 +45,7 @@ struct floe_rest_server {
     floe_strmap *idem;
     int64_t idem_lifetime_ms;
     int64_t idem_next_expiry_ms; /* no stored outcome expires before this */
+    floe_rest_plans *plans;      /* server-side scan plans (plan.c) */
 };
 
 /* One Idempotency-Key: the request it was first used for and, once
@@ -373,6 +375,14 @@ static enum MHD_Result h_config(route *r)
     };
     for (size_t i = 0; rc >= 0 && b->views_begin && i < FLOE_ARRAY_LEN(view_endpoints); i++)
         rc = floe__rest_strlist_add(&cfg.endpoints, view_endpoints[i]);
+    static const char *const planning[] = {
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks",
+    };
+    for (size_t i = 0; rc >= 0 && b->open_table && i < FLOE_ARRAY_LEN(planning); i++)
+        rc = floe__rest_strlist_add(&cfg.endpoints, planning[i]);
     if (rc >= 0 && b->config)
         rc = b->config(b, warehouse, &cfg);
     if (rc >= 0 && !(cfg.idempotency_key_lifetime =
@@ -770,6 +780,29 @@ static enum MHD_Result h_view(route *r, floe_rest_view_op op)
     return send_bytes(r->c, r->ctx, 200, floe__buf_detach(&out), len, true);
 }
 
+/* Server-side scan planning (plan.c). */
+static enum MHD_Result h_plan(route *r, floe_rest_plan_op op, const char *plan_id)
+{
+    floe_rest_backend *b = r->s->backend;
+    if (!b->open_table)
+        return send_error(r->c, r->ctx, r->method, 406, "UnsupportedOperationException",
+                          "server-side scan planning is not supported by this catalog");
+    floe_buf out = FLOE_BUF_INIT;
+    int status = 200;
+    int rc = floe__rest_plan_handle(r->s->plans, b, &r->id, op, plan_id, r->ctx->body.ptr,
+                                    r->ctx->body.len, &status, &out);
+    if (rc < 0) {
+        floe__buf_free(&out);
+        return FAIL(R_TABLE, rc);
+    }
+    if (status == 204) {
+        floe__buf_free(&out);
+        return send_no_content(r->c, r->ctx);
+    }
+    size_t len = out.len;
+    return send_bytes(r->c, r->ctx, status, floe__buf_detach(&out), len, true);
+}
+
 /* ---------------------------------------------------------------- routing */
 
 static bool seg_is(const char *s, size_t len, const char *lit)
@@ -910,11 +943,21 @@ static enum MHD_Result dispatch(route *r, const char *url)
         return r->method == M_OTHER ? bad_method(r) : h_table(r);
     if (rest == 5 && seg_is(seg[i + 4], len[i + 4], "metrics"))
         return r->method == M_POST ? h_metrics(r) : bad_method(r);
-    if (rest >= 5 && (seg_is(seg[i + 4], len[i + 4], "plan") ||
-                      seg_is(seg[i + 4], len[i + 4], "tasks") ||
-                      seg_is(seg[i + 4], len[i + 4], "credentials")))
+    if (rest == 5 && seg_is(seg[i + 4], len[i + 4], "plan"))
+        return r->method == M_POST ? h_plan(r, FLOE_REST_PLAN_SUBMIT, NULL) : bad_method(r);
+    if (rest == 5 && seg_is(seg[i + 4], len[i + 4], "tasks"))
+        return r->method == M_POST ? h_plan(r, FLOE_REST_PLAN_TASKS, NULL) : bad_method(r);
+    if (rest == 6 && seg_is(seg[i + 4], len[i + 4], "plan")) {
+        char *pid = NULL;
+        if ((rc = decode_name(r->ctx, seg[i + 5], len[i + 5], &pid)) < 0)
+            return FAIL(R_OTHER, rc);
+        if (r->method == M_GET)
+            return h_plan(r, FLOE_REST_PLAN_FETCH, pid);
+        return r->method == M_DELETE ? h_plan(r, FLOE_REST_PLAN_CANCEL, pid) : bad_method(r);
+    }
+    if (rest >= 5 && seg_is(seg[i + 4], len[i + 4], "credentials"))
         return send_error(r->c, r->ctx, r->method, 406, "UnsupportedOperationException",
-                          "server-side scan planning and credential vending are not supported");
+                          "credential vending is not supported");
     return not_found(r);
 }
 
@@ -1100,6 +1143,7 @@ static void idem_free_all(floe_rest_server *s)
     while (s->idem && floe__strmap_next(s->idem, &it, &k, &v))
         idem_free(v);
     floe__strmap_free(s->idem);
+    floe__rest_plans_free(s->plans);
     pthread_cond_destroy(&s->idem_cv);
     pthread_mutex_destroy(&s->idem_lock);
 }
@@ -1270,11 +1314,14 @@ int floe__rest_server_start(floe_rest_server **out, floe_rest_backend *backend,
     pthread_mutex_init(&s->idem_lock, NULL);
     pthread_cond_init(&s->idem_cv, NULL);
     s->idem_lifetime_ms = (int64_t)(o.idempotency_lifetime_s ? o.idempotency_lifetime_s : 1800) * 1000;
-    if (!(s->idem = floe__strmap_new())) {
+    if (!(s->idem = floe__strmap_new()) ||
+        floe__rest_plans_new(&s->plans, o.plan_tasks_per_chunk, s->idem_lifetime_ms) < 0) {
+        floe__strmap_free(s->idem);
         floe__free(s);
         freeaddrinfo(ai);
         return floe__error_nomem();
     }
+    floe__rest_plans_defer(s->plans, o.plan_defer);
     if (o.token) {
         s->auth = true;
         sha256(o.token, strlen(o.token), s->token_hash);

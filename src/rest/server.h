@@ -28,9 +28,15 @@ typedef struct floe_rest_server_options {
     /* How long an Idempotency-Key's outcome is kept and replayed
      * (advertised as /v1/config idempotency-key-lifetime); 0 = 1800 s. */
     unsigned idempotency_lifetime_s;
+    /* Server-side scan planning: file scan tasks per plan task (and inline
+     * in the first answer); 0 = 1000. */
+    size_t plan_tasks_per_chunk;
+    /* Answer POST .../plan with "submitted" and the result from GET
+     * .../plan/{plan-id} (tests clients' polling). */
+    bool plan_defer;
 } floe_rest_server_options;
 
-#define FLOE_REST_SERVER_OPTIONS_INIT {1, NULL, 0, 0, NULL, 0, NULL, false, 0, 0}
+#define FLOE_REST_SERVER_OPTIONS_INIT {1, NULL, 0, 0, NULL, 0, NULL, false, 0, 0, 0, false}
 
 /* Start serving. The backend is borrowed and must outlive the server.
  * FLOE_EINVALID for bad options (unparsable host, reserved prefix),

@@ -27,7 +27,16 @@ struct floe_scan {
     int threads;
 };
 
-static int plan(floe_scan *s, const floe_snapshot *snap, bool pinned, const floe_scan_options *o);
+/* Server-side planning's responses a scan is built from instead of
+ * planning (floe__scan_open_remote). */
+typedef struct remote_tasks {
+    const char *const *bodies;
+    const size_t *lens;
+    size_t n;
+} remote_tasks;
+
+static int plan(floe_scan *s, const floe_snapshot *snap, bool pinned, const floe_scan_options *o,
+                const remote_tasks *remote);
 
 void floe_scan_free(floe_scan *s)
 {
@@ -42,8 +51,10 @@ void floe_scan_free(floe_scan *s)
     floe__free(s);
 }
 
-/* Pick the schema (pinned snapshot: its own), parse the filter, plan. */
-static int plan(floe_scan *s, const floe_snapshot *snap, bool pinned, const floe_scan_options *o)
+/* Pick the schema (pinned snapshot: its own), parse the filter, plan (or
+ * take the tasks of `remote`). */
+static int plan(floe_scan *s, const floe_snapshot *snap, bool pinned, const floe_scan_options *o,
+                const remote_tasks *remote)
 {
     const floe_table_metadata *m = s->meta;
     const floe_schema *schema = floe__metadata_current_schema(m);
@@ -63,7 +74,12 @@ static int plan(floe_scan *s, const floe_snapshot *snap, bool pinned, const floe
         po.progress = o->progress;
         po.progress_payload = o->progress_payload;
     }
-    FLOE_TRY(floe__scan_plan(&s->plan, m, s->io, snap, schema, &po));
+    if (remote)
+        FLOE_TRY(floe__scan_plan_from_responses(&s->plan, m, snap, schema, filter,
+                                                o->case_sensitive, remote->bodies, remote->lens,
+                                                remote->n));
+    else
+        FLOE_TRY(floe__scan_plan(&s->plan, m, s->io, snap, schema, &po));
     if (o->columns && o->ncolumns) {
         s->columns = floe__arena_calloc(s->arena, o->ncolumns, sizeof(char *));
         if (!s->columns)
@@ -96,7 +112,7 @@ static int load(floe_scan *s, const char *loc, const floe_scan_options *o)
     const floe_snapshot *snap;
     FLOE_TRY(floe__snapshot_select(&snap, s->meta, &sel, "scan"));
     pinned = pinned && floe__snapshot_selector_pins_schema(s->meta, &sel);
-    return plan(s, snap, pinned, o);
+    return plan(s, snap, pinned, o, NULL);
 }
 
 int floe__scan_options_get(const floe_scan_options *opts, floe_scan_options *defaults,
@@ -127,8 +143,9 @@ bool floe__scan_options_selector(const floe_scan_options *o, floe_snapshot_selec
     return sel->kind != FLOE_SNAP_CURRENT;
 }
 
-int floe__scan_open_snapshot(floe_scan **out, floe_fileio *io, floe_table_metadata *meta,
-                             const floe_snapshot *snap, bool pinned, const floe_scan_options *o)
+static int open_snapshot(floe_scan **out, floe_fileio *io, floe_table_metadata *meta,
+                         const floe_snapshot *snap, bool pinned, const floe_scan_options *o,
+                         const remote_tasks *remote)
 {
     *out = NULL;
     floe_scan *s = floe__calloc(1, sizeof(*s));
@@ -136,13 +153,32 @@ int floe__scan_open_snapshot(floe_scan **out, floe_fileio *io, floe_table_metada
         return floe__error_nomem();
     s->io = io;
     s->meta = meta;
-    int rc = plan(s, snap, pinned, o);
+    int rc = plan(s, snap, pinned, o, remote);
     if (rc < 0) {
         floe_scan_free(s);
         return rc;
     }
     *out = s;
     return 0;
+}
+
+int floe__scan_open_snapshot(floe_scan **out, floe_fileio *io, floe_table_metadata *meta,
+                             const floe_snapshot *snap, bool pinned, const floe_scan_options *o)
+{
+    return open_snapshot(out, io, meta, snap, pinned, o, NULL);
+}
+
+int floe__scan_open_remote(floe_scan **out, floe_fileio *io, floe_table_metadata *meta,
+                           const floe_snapshot *snap, bool pinned, const floe_scan_options *o,
+                           const char *const *bodies, const size_t *lens, size_t n)
+{
+    remote_tasks r = {bodies, lens, n};
+    return open_snapshot(out, io, meta, snap, pinned, o, &r);
+}
+
+const floe_scan_plan *floe__scan_get_plan(const floe_scan *s)
+{
+    return s->plan;
 }
 
 int floe_scan_open(floe_scan **out, floe_fileio *io, const char *metadata_location,

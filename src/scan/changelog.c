@@ -15,6 +15,12 @@
  * and equality deletes and deletion vectors therefore all give the same
  * changelog for the same logical change.
  *
+ * Unlike Iceberg's changelog scan, which refuses snapshots that add delete
+ * files, this reads them (docs/changelog.md "Merge-on-read snapshots").
+ * compute_updates pairs a DELETE and an INSERT of one snapshot by the
+ * identifier columns, or on a v3 table without them by `_row_id` (spec
+ * "Row Lineage"), read for the touched files only.
+ *
  * Streaming: one snapshot at a time, so memory holds the rows of the files
  * that snapshot touched; net_changes needs the whole range's net set.
  */
@@ -35,6 +41,13 @@ static const floe_type t_string = {.id = FLOE_T_STRING};
 static const floe_type t_int = {.id = FLOE_T_INT};
 static const floe_type t_long = {.id = FLOE_T_LONG};
 
+/* v3 row lineage: the _row_id of one occurrence of a row (NULL-free list;
+ * a row read without a _row_id has none). */
+typedef struct cl_rid {
+    struct cl_rid *next;
+    int64_t id;
+} cl_rid;
+
 typedef struct cl_row {
     struct cl_row *next; /* hash chain */
     uint64_t hash;
@@ -44,6 +57,9 @@ typedef struct cl_row {
     int64_t count; /* multiset count; net mode: inserts - deletes */
     int32_t ordinal;
     int64_t snapshot_id;
+    cl_rid *rids;    /* lineage: row ids of the occurrences still counted */
+    bool has_rid;    /* lineage, an inserted row: rid is its _row_id */
+    int64_t rid;
 } cl_row;
 
 typedef struct cl_out {
@@ -103,7 +119,8 @@ typedef struct cl_source {
     size_t ncols; /* table columns */
     bool compute_updates, net_changes;
     size_t nids;
-    size_t *ids; /* identifier column indexes */
+    size_t *ids;  /* identifier column indexes */
+    bool lineage; /* compute_updates pairs by _row_id (v3, no identifier columns) */
     int threads;
 } cl_source;
 
@@ -182,17 +199,32 @@ static int read_rows(cl_cursor *c, const floe_scan_plan *from, floe_vec *tasks, 
     p.filter = floe_expr_true();
     p.tasks = tasks->items;
     p.ntasks = tasks->len;
+    /* lineage: the table's columns by name, then _row_id (the value after
+     * the row's columns; null when the file has none to inherit) */
+    const floe_type *root = src->schema->root;
+    const char **names = NULL;
+    if (src->lineage) {
+        if (!(names = floe__calloc(src->ncols + 1, sizeof *names)))
+            return floe__error_nomem();
+        for (size_t k = 0; k < src->ncols; k++)
+            names[k] = root->fields[k].name;
+        names[src->ncols] = "_row_id";
+    }
     struct ArrowArrayStream st;
-    FLOE_TRY(floe__scan_stream(&p, src->io, NULL, 0, src->threads, &st));
+    int rc = floe__scan_stream(&p, src->io, names, names ? src->ncols + 1 : 0, src->threads, &st);
+    floe__free(names);
+    FLOE_TRY(rc);
     struct ArrowArray batch;
     bool have = false;
     int64_t row = 0;
     floe_value *vals = floe__calloc(src->ncols + 1, sizeof(floe_value));
-    int rc = vals ? 0 : floe__error_nomem();
-    const floe_type *root = src->schema->root;
+    rc = vals ? 0 : floe__error_nomem();
     while (rc == 0 && (rc = floe__incr_stream_next(&st, &batch, &have, &row)) == 0) {
         for (size_t k = 0; rc == 0 && k < src->ncols; k++)
             rc = floe__arrow_value_at(batch.children[k], root->fields[k].type, row, &vals[k]);
+        if (rc == 0 && src->lineage)
+            rc = floe__arrow_value_at(batch.children[src->ncols], &t_long, row,
+                                      &vals[src->ncols]);
         if (rc == 0)
             rc = fn(c, vals, payload);
     }
@@ -221,14 +253,41 @@ static int on_before(cl_cursor *c, const floe_value *vals, void *payload)
     uint64_t h;
     FLOE_TRY(key_of(c, vals, c->src->ncols, &h));
     cl_row *r = set_find(before, h, c->key.ptr, c->key.len);
-    if (r) {
-        r->count++;
-        return 0;
+    if (!r) {
+        if (!(r = new_row(c->arena, vals, c->src->ncols, &c->key, h)))
+            return floe__error_nomem();
+        FLOE_TRY(set_add(before, r));
     }
-    if (!(r = new_row(c->arena, vals, c->src->ncols, &c->key, h)))
-        return floe__error_nomem();
-    r->count = 1;
-    return set_add(before, r);
+    r->count++;
+    const floe_value *rid = &vals[c->src->ncols];
+    if (c->src->lineage && !rid->is_null) {
+        cl_rid *n = floe__arena_alloc(c->arena, sizeof *n);
+        if (!n)
+            return floe__error_nomem();
+        n->id = rid->v.i64;
+        n->next = r->rids;
+        r->rids = n;
+    }
+    return 0;
+}
+
+/* Lineage: a carry-over of `r` consumed one occurrence; drop the row id
+ * it carries (a rewrite that kept it), or else one of the ids beyond the
+ * count, so that the ids left are those of the deleted occurrences. */
+static void take_rid(cl_row *r, const floe_value *rid)
+{
+    cl_rid **pp = &r->rids;
+    while (!rid->is_null && *pp && (*pp)->id != rid->v.i64)
+        pp = &(*pp)->next;
+    if (!rid->is_null && *pp) {
+        *pp = (*pp)->next;
+        return;
+    }
+    int64_t n = 0;
+    for (const cl_rid *q = r->rids; q; q = q->next)
+        n++;
+    if (n > r->count)
+        r->rids = r->rids->next;
 }
 
 typedef struct after_ctx {
@@ -242,12 +301,19 @@ static int on_after(cl_cursor *c, const floe_value *vals, void *payload)
     uint64_t h;
     FLOE_TRY(key_of(c, vals, c->src->ncols, &h));
     cl_row *r = set_find(a->before, h, c->key.ptr, c->key.len);
+    const floe_value *rid = &vals[c->src->ncols];
     if (r && r->count > 0) {
         r->count--; /* carry-over */
+        if (c->src->lineage)
+            take_rid(r, rid);
         return 0;
     }
     if (!(r = new_row(c->arena, vals, c->src->ncols, &c->key, h)))
         return floe__error_nomem();
+    if (c->src->lineage && !rid->is_null) {
+        r->has_rid = true;
+        r->rid = rid->v.i64;
+    }
     cl_row **slot = floe__vec_push(a->inserts);
     if (!slot)
         return floe__error_nomem();
@@ -285,10 +351,27 @@ static int id_key(cl_cursor *c, const cl_row *r, uint64_t *h)
     return key_of(c, tmp, src->nids, h);
 }
 
-static int dup_identifier(cl_cursor *c, const cl_row *r, const char *what, int64_t sid)
+/* The key that pairs a DELETE with an INSERT of one snapshot: the
+ * identifier columns, or (lineage) the row's _row_id; *has is false when
+ * the row has no _row_id (it is then never paired). */
+static int pair_key(cl_cursor *c, const cl_row *r, bool has_rid, int64_t rid, uint64_t *h,
+                    bool *has)
+{
+    *has = true;
+    if (!c->src->lineage)
+        return id_key(c, r, h);
+    *has = has_rid;
+    floe_value v = floe_value_long(rid);
+    return has_rid ? key_of(c, &v, 1, h) : 0;
+}
+
+static int dup_identifier(cl_cursor *c, const cl_row *r, const cl_rid *rid, const char *what,
+                          int64_t sid)
 {
     floe_buf b = FLOE_BUF_INIT;
-    for (size_t i = 0; i < c->src->nids; i++) {
+    if (c->src->lineage && rid)
+        floe__buf_printf(&b, "_row_id %lld", (long long)rid->id);
+    for (size_t i = 0; !c->src->lineage && i < c->src->nids; i++) {
         if (i)
             floe__buf_puts(&b, ", ");
         floe_value_format(&r->vals[c->src->ids[i]], &b);
@@ -358,14 +441,21 @@ static int process_snapshot(cl_cursor *c, size_t i)
         rc = read_rows(c, cur, &after_tasks, on_after, &ac);
     /* deletes: rows of P that S no longer has */
     floe_vec deletes = FLOE_VEC_INIT(cl_row *);
+    floe_vec drids = FLOE_VEC_INIT(const cl_rid *); /* lineage: each delete's row id */
     for (size_t k = 0; rc == 0 && k < before.order.len; k++) {
         cl_row *r = *(cl_row **)floe__vec_at(&before.order, k);
+        const cl_rid *id = r->rids;
         for (int64_t n = 0; rc == 0 && n < r->count; n++) {
             cl_row **slot = floe__vec_push(&deletes);
-            if (!slot)
+            const cl_rid **rs = floe__vec_push(&drids);
+            if (!slot || !rs) {
                 rc = floe__error_nomem();
-            else
-                *slot = r;
+                break;
+            }
+            *slot = r;
+            *rs = id;
+            if (id)
+                id = id->next;
         }
     }
     cl_row **dels = deletes.items, **ins = inserts.items;
@@ -398,12 +488,16 @@ static int process_snapshot(cl_cursor *c, size_t i)
         bool *paired_del = floe__calloc(deletes.len + 1, 1);
         size_t *match = floe__calloc(inserts.len + 1, sizeof(size_t));
         rc = (ka && paired_ins && paired_del && match) ? set_init(&ids) : floe__error_nomem();
+        const cl_rid **dr = drids.items;
         for (size_t k = 0; rc == 0 && k < deletes.len; k++) {
             uint64_t h;
-            if ((rc = id_key(c, dels[k], &h)) < 0)
+            bool has;
+            if ((rc = pair_key(c, dels[k], dr[k] != NULL, dr[k] ? dr[k]->id : 0, &h, &has)) < 0)
                 break;
+            if (!has)
+                continue;
             if (set_find(&ids, h, c->key.ptr, c->key.len)) {
-                rc = dup_identifier(c, dels[k], "deleted", s->snapshot_id);
+                rc = dup_identifier(c, dels[k], dr[k], "deleted", s->snapshot_id);
                 break;
             }
             cl_row *r = new_row(ka, NULL, 0, &c->key, h);
@@ -419,10 +513,14 @@ static int process_snapshot(cl_cursor *c, size_t i)
             rc = set_init(&seen);
         for (size_t k = 0; rc == 0 && k < inserts.len; k++) {
             uint64_t h;
-            if ((rc = id_key(c, ins[k], &h)) < 0)
+            bool has;
+            if ((rc = pair_key(c, ins[k], ins[k]->has_rid, ins[k]->rid, &h, &has)) < 0)
                 break;
+            if (!has)
+                continue;
             if (set_find(&seen, h, c->key.ptr, c->key.len)) {
-                rc = dup_identifier(c, ins[k], "inserted", s->snapshot_id);
+                cl_rid one = {NULL, ins[k]->rid};
+                rc = dup_identifier(c, ins[k], &one, "inserted", s->snapshot_id);
                 break;
             }
             cl_row *sr = new_row(ka, NULL, 0, &c->key, h);
@@ -462,6 +560,7 @@ static int process_snapshot(cl_cursor *c, size_t i)
             rc = emit(c, ins[k], CT_INSERT, ord, s->snapshot_id);
     }
     floe__vec_free(&deletes);
+    floe__vec_free(&drids);
     floe__vec_free(&inserts);
     set_free(&before);
     floe__vec_free(&before_tasks);
@@ -589,10 +688,15 @@ static int resolve_ids(cl_source *src, const floe_incremental_options *o)
     const floe_type *root = src->schema->root;
     size_t n = o->nidentifier_columns ? o->nidentifier_columns
                                       : src->schema->n_identifier_field_ids;
+    if (!n && src->meta->format_version >= 3) {
+        src->lineage = true; /* row lineage: pair by _row_id */
+        return 0;
+    }
     if (!n)
         return floe__error(FLOE_EINVALID, "scan",
                            "Cannot compute updates without identifier columns: set "
-                           "identifier_columns or the table's identifier fields");
+                           "identifier_columns or the table's identifier fields (or use a "
+                           "format-version 3 table, paired by _row_id)");
     if (n > 64)
         return floe__error(FLOE_EINVALID, "scan", "too many identifier columns (%zu)", n);
     if (!(src->ids = floe__calloc(n, sizeof(size_t))))

@@ -94,6 +94,14 @@ bool floe__scan_options_selector(const floe_scan_options *o, floe_snapshot_selec
 int floe__scan_open_snapshot(floe_scan **out, floe_fileio *io, floe_table_metadata *meta,
                              const floe_snapshot *snap, bool pinned, const floe_scan_options *o);
 
+/* The same scan with its tasks taken from server-side planning responses
+ * (floe__scan_plan_from_responses) instead of planned here. */
+int floe__scan_open_remote(floe_scan **out, floe_fileio *io, floe_table_metadata *meta,
+                           const floe_snapshot *snap, bool pinned, const floe_scan_options *o,
+                           const char *const *bodies, const size_t *lens, size_t n);
+/* The plan of a scan (owned by the scan). */
+const floe_scan_plan *floe__scan_get_plan(const floe_scan *s);
+
 /* Plan a scan of `snapshot` (NULL: the empty table) with rows read as
  * `schema` (NULL: the table's current schema). `io` is borrowed only for
  * the call. Errors: FLOE_EINVALID (filter does not bind, unknown spec id),
@@ -182,11 +190,39 @@ int64_t floe__scan_kept_rows(const uint8_t *keep, int64_t n, int64_t *idx);
  * array `out`. */
 int floe__scan_take(struct ArrowArray *out, const struct ArrowArray *in, const floe_type *t,
                     const int64_t *idx, int64_t kept);
+/* The same inside `a`'s own buffers (the caller owns `a` and nothing else
+ * shares them): rows idx[0..kept) (ascending) move to 0..kept, a->length
+ * and a->null_count follow. 1 (a unchanged) when `a` cannot be compacted in
+ * place (nested types, a non-zero offset): use floe__scan_take;
+ * FLOE_EINVALID for bad offsets. */
+int floe__scan_compact(struct ArrowArray *a, const floe_type *t, const int64_t *idx,
+                       int64_t kept);
 
 /* Parse the textual filter form into an unbound expression in `a`.
  * `schema` (may be NULL) only steers literal typing (fractions on decimal
  * columns stay exact). FLOE_EINVALID naming the offset on a syntax error. */
 int floe__scan_filter_parse(const struct floe_expr **out, floe_arena *a, const char *text,
                             const floe_schema *schema);
+
+/* ---------------------------------------------------------------- remote.c */
+
+/* Tasks [first, first + count) of `p` in the REST wire form (open-api
+ * ScanTasks): `"delete-files":[...],` (when any task has deletes) then
+ * `"file-scan-tasks":[...]`, appended to `out` without the enclosing braces.
+ * Residuals are written as REST expression JSON. */
+int floe__scan_tasks_to_json(const floe_scan_plan *p, size_t first, size_t count, floe_buf *out);
+
+/* A plan from the ScanTasks of `n` REST responses (bodies[i], lens[i] bytes:
+ * a completed PlanTableScanResponse / FetchPlanningResultResponse and the
+ * FetchScanTasksResponse of each plan task), read with `schema` (NULL: the
+ * current one) for `snapshot` of `meta` (both borrowed). `filter`
+ * (unbound, may be NULL) is bound for tasks without a residual-filter.
+ * FLOE_EINVALID "invalid scan planning response: ..." for malformed task
+ * JSON (unknown spec id, partition arity, delete reference out of range),
+ * FLOE_ECORRUPT for text that is not JSON, FLOE_ENOMEM. */
+int floe__scan_plan_from_responses(floe_scan_plan **out, const floe_table_metadata *meta,
+                                   const floe_snapshot *snapshot, const floe_schema *schema,
+                                   const struct floe_expr *filter, bool case_sensitive,
+                                   const char *const *bodies, const size_t *lens, size_t n);
 
 #endif

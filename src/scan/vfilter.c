@@ -17,7 +17,11 @@
  *
  * floe__scan_take copies the kept rows of a flat column (fixed-width,
  * boolean, string/binary) buffer to buffer; nested columns go through the
- * builder slot by slot.
+ * builder slot by slot. floe__scan_compact does the same inside the
+ * column's own buffers (a batch the scan owns): no new buffer is allocated
+ * or faulted in, and runs of kept rows move with one memmove each, so a
+ * batch losing 1 % of its rows to deletes costs little more than one that
+ * loses none.
  */
 #include "scan/scan.h"
 
@@ -337,4 +341,84 @@ int floe__scan_take(struct ArrowArray *out, const struct ArrowArray *in, const f
         rc = floe__arrow_builder_finish(b, out);
     floe__arrow_builder_free(b);
     return rc;
+}
+
+/* Rows idx[j] -> j of a validity or boolean bitmap, in place (idx
+ * ascending, idx[j] >= j: every bit read lies at or after the bit
+ * written). */
+static void compact_bits(uint8_t *bits, const int64_t *idx, int64_t kept, int64_t from)
+{
+    for (int64_t j = from; j < kept; j++)
+        floe__arrow_bit_set(bits, j, floe__arrow_bit_get(bits, idx[j]));
+}
+
+/* The length of the run of consecutive rows starting at idx[j]. */
+static int64_t run_at(const int64_t *idx, int64_t j, int64_t kept)
+{
+    int64_t len = 1;
+    while (j + len < kept && idx[j + len] == idx[j] + len)
+        len++;
+    return len;
+}
+
+int floe__scan_compact(struct ArrowArray *a, const floe_type *t, const int64_t *idx, int64_t kept)
+{
+    if (floe_type_is_nested(t) || a->offset != 0 || a->n_children != 0 || a->n_buffers < 2 ||
+        !a->buffers[1] || kept > a->length || (kept > 0 && idx[kept - 1] >= a->length))
+        return 1;
+    floe_arrow_kind kind;
+    int width = 0;
+    if (floe__arrow_kind_of(t, &kind, &width) < 0) {
+        floe_error_clear();
+        return 1;
+    }
+    if (kind == FLOE_AK_FIXED && width <= 0)
+        return 1;
+    if (kind == FLOE_AK_BINARY && (a->n_buffers < 3 || ((const int32_t *)a->buffers[1])[0] != 0))
+        return 1;
+    /* rows before the first dropped one stay where they are */
+    int64_t from = 0;
+    while (from < kept && idx[from] == from)
+        from++;
+    if (kind == FLOE_AK_BINARY) {
+        int32_t *o = (int32_t *)(uintptr_t)a->buffers[1];
+        char *data = (char *)(uintptr_t)a->buffers[2];
+        for (int64_t i = from; i < kept; i++)
+            if (o[idx[i] + 1] < o[idx[i]] || (!data && o[idx[i] + 1] > o[idx[i]]))
+                return floe__error(FLOE_EINVALID, "arrow", "bad Arrow offsets at row %lld",
+                                   (long long)idx[i]);
+        for (int64_t j = from; j < kept;) {
+            int64_t len = run_at(idx, j, kept), i = idx[j];
+            int32_t at = o[j], src = o[i], bytes = o[i + len] - src;
+            if (bytes)
+                memmove(data + at, data + src, (size_t)bytes);
+            /* o[i..i+len] are read before o[j+1..j+len] are written:
+             * i > j, and the copy goes downwards */
+            for (int64_t k = 1; k <= len; k++)
+                o[j + k] = at + (o[i + k] - src);
+            j += len;
+        }
+    } else if (kind == FLOE_AK_BOOL) {
+        compact_bits((uint8_t *)(uintptr_t)a->buffers[1], idx, kept, from);
+    } else {
+        char *v = (char *)(uintptr_t)a->buffers[1];
+        size_t w = (size_t)width;
+        for (int64_t j = from; j < kept;) {
+            int64_t len = run_at(idx, j, kept);
+            memmove(v + (size_t)j * w, v + (size_t)idx[j] * w, (size_t)len * w);
+            j += len;
+        }
+    }
+    if (a->null_count != 0 && a->buffers[0]) {
+        uint8_t *bits = (uint8_t *)(uintptr_t)a->buffers[0];
+        compact_bits(bits, idx, kept, from);
+        int64_t nulls = 0;
+        for (int64_t j = 0; j < kept; j++)
+            nulls += !floe__arrow_bit_get(bits, j);
+        a->null_count = nulls;
+    } else {
+        a->null_count = 0;
+    }
+    a->length = kept;
+    return 0;
 }

@@ -308,6 +308,35 @@ int floe__mb_set_location(floe_metadata_builder *b, const char *location)
 
 /* ---------------------------------------------------------------- schemas, specs, orders */
 
+int floe__mb_remove_schemas(floe_metadata_builder *b, const int64_t *ids, size_t n)
+{
+    floe_table_metadata *m = b->m;
+    if (in_ids(m->current_schema_id, ids, n))
+        return bad("Cannot remove the current schema");
+    size_t k = 0;
+    for (size_t i = 0; i < m->nschemas; i++) {
+        if (in_ids(m->schemas[i]->schema_id, ids, n))
+            floe__schema_release(m->schemas[i]); /* its lookup maps; the schema is the arena's */
+        else
+            m->schemas[k++] = m->schemas[i];
+    }
+    m->nschemas = k;
+    return 0;
+}
+
+int floe__mb_remove_specs(floe_metadata_builder *b, const int64_t *ids, size_t n)
+{
+    floe_table_metadata *m = b->m;
+    if (in_ids(m->default_spec_id, ids, n))
+        return bad("Cannot remove the default partition spec");
+    size_t k = 0;
+    for (size_t i = 0; i < m->nspecs; i++)
+        if (!in_ids(m->specs[i]->spec_id, ids, n))
+            m->specs[k++] = m->specs[i];
+    m->nspecs = k;
+    return 0;
+}
+
 int floe__mb_add_schema(floe_metadata_builder *b, const floe_schema *s, int32_t *schema_id)
 {
     floe_table_metadata *m = b->m;

@@ -610,8 +610,8 @@ static int apply_one(floe_metadata_builder *b, const floe_table_update *u)
         return floe__mb_set_partition_statistics(b, &u->pstats);
     case FLOE_UPD_REMOVE_PARTITION_STATISTICS:
         return floe__mb_remove_partition_statistics(b, u->id);
-    case FLOE_UPD_REMOVE_PARTITION_SPECS:
-    case FLOE_UPD_REMOVE_SCHEMAS:
+    case FLOE_UPD_REMOVE_PARTITION_SPECS: return floe__mb_remove_specs(b, u->ids, u->nids);
+    case FLOE_UPD_REMOVE_SCHEMAS: return floe__mb_remove_schemas(b, u->ids, u->nids);
     case FLOE_UPD_ADD_ENCRYPTION_KEY:
     case FLOE_UPD_REMOVE_ENCRYPTION_KEY: break;
     }

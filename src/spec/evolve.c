@@ -781,10 +781,10 @@ static int check_names(const floe_type *t)
     for (size_t i = 0; i < t->nfields; i++) {
         for (size_t k = 0; k < i; k++)
             if (strcmp(t->fields[i].name, t->fields[k].name) == 0)
-                return floe__error(FLOE_EINVALID, "evolve",
-                                   "Invalid schema: multiple fields for name %s: %d and %d",
-                                   t->fields[i].name, (int)t->fields[k].id,
-                                   (int)t->fields[i].id);
+                return floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
+                                      "Invalid schema: multiple fields for name %s: %d and %d",
+                                      t->fields[i].name, (int)t->fields[k].id,
+                                      (int)t->fields[i].id);
         FLOE_TRY(check_names(t->fields[i].type));
     }
     return 0;
@@ -882,10 +882,10 @@ int floe__spec_check_schema(const floe_partition_spec *spec, const floe_schema *
             continue; /* a v1 dropped field: always compatible */
         const floe_field *src = floe__schema_field_by_id(schema, pf->source_id);
         if (!src)
-            return floe__error(FLOE_EINVALID, "evolve",
-                               "Cannot find source column for partition field: %d: %s: %s(%d)",
-                               (int)pf->field_id, pf->name, pf->transform.name,
-                               (int)pf->source_id);
+            return floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
+                                  "Cannot find source column for partition field: %d: %s: %s(%d)",
+                                  (int)pf->field_id, pf->name, pf->transform.name,
+                                  (int)pf->source_id);
         if (floe_type_is_nested(src->type))
             return floe__error(FLOE_EINVALID, "evolve",
                                "Cannot partition by non-primitive source field: %s",
@@ -899,11 +899,11 @@ int floe__order_check_schema(const floe_sort_order *order, const floe_schema *sc
     for (size_t i = 0; order && i < order->nfields; i++) {
         const floe_sort_field *sf = &order->fields[i];
         if (!floe__schema_field_by_id(schema, sf->source_id))
-            return floe__error(FLOE_EINVALID, "evolve",
-                               "Cannot find source column for sort field: %s(%d) %s %s",
-                               sf->transform.name, (int)sf->source_id,
-                               sf->descending ? "DESC" : "ASC",
-                               sf->nulls_first ? "NULLS FIRST" : "NULLS LAST");
+            return floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
+                                  "Cannot find source column for sort field: %s(%d) %s %s",
+                                  sf->transform.name, (int)sf->source_id,
+                                  sf->descending ? "DESC" : "ASC",
+                                  sf->nulls_first ? "NULLS FIRST" : "NULLS LAST");
     }
     return 0;
 }

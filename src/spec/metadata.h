@@ -323,6 +323,12 @@ int floe__mb_add_schema(floe_metadata_builder *b, const floe_schema *s, int32_t 
 int floe__mb_set_current_schema(floe_metadata_builder *b, int32_t schema_id);
 int floe__mb_add_spec(floe_metadata_builder *b, const floe_partition_spec *spec, int32_t *spec_id);
 int floe__mb_set_default_spec(floe_metadata_builder *b, int32_t spec_id);
+/* remove-schemas / remove-partition-specs (Java's removeSchemas /
+ * removeSpecs): ids that are not there are ignored; the current schema and
+ * the default spec cannot be removed ("Cannot remove the current schema",
+ * "Cannot remove the default partition spec"). */
+int floe__mb_remove_schemas(floe_metadata_builder *b, const int64_t *ids, size_t n);
+int floe__mb_remove_specs(floe_metadata_builder *b, const int64_t *ids, size_t n);
 int floe__mb_add_sort_order(floe_metadata_builder *b, const floe_sort_order *o, int32_t *order_id);
 int floe__mb_set_default_sort_order(floe_metadata_builder *b, int32_t order_id);
 int floe__mb_set_location(floe_metadata_builder *b, const char *location);

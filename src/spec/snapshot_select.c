@@ -30,8 +30,8 @@ bool floe__snapshot_log_as_of(const floe_table_metadata *m, int64_t ts_ms, int64
 
 static int no_id(const char *subsystem, int64_t id)
 {
-    return floe__error(FLOE_ENOTFOUND, subsystem, "Cannot find snapshot with ID %lld",
-                       (long long)id);
+    return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, subsystem,
+                          "Cannot find snapshot with ID %lld", (long long)id);
 }
 
 static int by_id(const floe_snapshot **out, const floe_table_metadata *m, int64_t id,
@@ -56,9 +56,10 @@ int floe__snapshot_select(const floe_snapshot **out, const floe_table_metadata *
     case FLOE_SNAP_REF:
         r = sel->ref ? floe__metadata_ref(m, sel->ref) : NULL;
         if (!r)
-            return floe__error(FLOE_ENOTFOUND, subsystem,
-                               "Cannot find matching snapshot ID or reference name for version %s",
-                               sel->ref ? sel->ref : "");
+            return floe__error_as(
+                FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, subsystem,
+                "Cannot find matching snapshot ID or reference name for version %s",
+                sel->ref ? sel->ref : "");
         return by_id(out, m, r->snapshot_id, subsystem);
     case FLOE_SNAP_BRANCH:
         /* SparkTable.create: main may have no snapshot yet; any other name
@@ -68,8 +69,8 @@ int floe__snapshot_select(const floe_snapshot **out, const floe_table_metadata *
             return by_id(out, m, r->snapshot_id, subsystem);
         if (sel->ref && strcmp(sel->ref, "main") == 0)
             return 0;
-        return floe__error(FLOE_ENOTFOUND, subsystem, "Cannot use branch (does not exist): %s",
-                           sel->ref ? sel->ref : "");
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_VALIDATION, subsystem,
+                              "Cannot use branch (does not exist): %s", sel->ref ? sel->ref : "");
     case FLOE_SNAP_AS_OF:
         if (!floe__snapshot_log_as_of(m, sel->timestamp_ms, &id))
             return floe__time_error_no_snapshot_older(subsystem, sel->timestamp_ms);

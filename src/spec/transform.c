@@ -318,7 +318,7 @@ static int put_timestamp(int64_t v, bool ns, bool tz, floe_buf *out)
 
 /* Java's Double.toString / Float.toString: the shortest digits that read
  * back to the same value, plain for 1e-3 <= |x| < 1e7, else d.dddE<exp>. */
-static int put_java_float(double x, bool single, floe_buf *out)
+int floe__java_float_text(double x, bool single, floe_buf *out)
 {
     if (isnan(x))
         return floe__buf_puts(out, "NaN");
@@ -389,8 +389,8 @@ static int put_base64(const uint8_t *p, size_t n, floe_buf *out)
 static int put_human_value(const floe_value *v, floe_buf *out)
 {
     switch (v->type) {
-    case FLOE_T_FLOAT: return put_java_float(v->v.f32, true, out);
-    case FLOE_T_DOUBLE: return put_java_float(v->v.f64, false, out);
+    case FLOE_T_FLOAT: return floe__java_float_text(v->v.f32, true, out);
+    case FLOE_T_DOUBLE: return floe__java_float_text(v->v.f64, false, out);
     case FLOE_T_DATE: return put_date(v->v.i32, out);
     case FLOE_T_TIME:
         /* A time outside one day is not valid; print it raw, never overflow. */

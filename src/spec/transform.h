@@ -49,6 +49,11 @@ int floe_transform_human_string(const floe_transform *t, const floe_value *v, fl
 int floe_partition_path(const floe_partition_spec *spec, const floe_partition_value *pv,
                         floe_buf *out);
 
+/* Java's Double.toString (single: Float.toString) of x appended to out:
+ * the shortest digits that read back, plain for 1e-3 <= |x| < 1e7, else
+ * d.dddE<exp>; NaN, Infinity, -0.0 as Java. FLOE_ENOMEM. */
+int floe__java_float_text(double x, bool single, floe_buf *out);
+
 /* URL-escape `s` like java.net.URLEncoder.encode(s, UTF_8). */
 int floe_url_escape(const char *s, size_t len, floe_buf *out);
 

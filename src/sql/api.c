@@ -161,11 +161,6 @@ const char *floe_sql_error_class(const floe_sql_session *s)
     return s ? floe__sql_session_error_class(s) : NULL;
 }
 
-const char *floe_sql_error_class_for(int code, const char *message)
-{
-    return floe__sql_error_class(code, message ? message : "");
-}
-
 int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql_result **out)
 {
     if (out)

@@ -20,69 +20,13 @@
 
 /* ---------------------------------------------------------------- errors */
 
-/* Message prefix -> Java exception class, as Spark + Iceberg 1.11 throw them. */
-static const struct {
-    const char *prefix;
-    const char *cls;
-} error_classes[] = {
-    {"Cannot roll back to snapshot, not an ancestor", "ValidationException"},
-    {"Cannot use branch (does not exist)", "ValidationException"}, /* SparkTable */
-    {"Cannot expire ", "IllegalArgumentException"},                /* RemoveSnapshots */
-    {"Cannot roll back to unknown snapshot id", "ValidationException"},
-    {"Cannot cherry-pick unknown snapshot ID", "ValidationException"},
-    {"Cannot cherrypick snapshot", "ValidationException"},
-    {"Duplicate request to cherry pick", "DuplicateWAPCommitException"},
-    {"Cannot find snapshot with ID", "IllegalArgumentException"},
-    {"Cannot find a snapshot older than", "IllegalArgumentException"},
-    {"Cannot find matching snapshot ID or reference name", "IllegalArgumentException"},
-    {"Cannot roll back, no valid snapshot older than", "IllegalArgumentException"},
-    {"Cannot fast-forward", "IllegalArgumentException"},
-    {"Target branch does not exist", "IllegalArgumentException"},
-    {"Ref does not exist", "IllegalArgumentException"},
-    {"Ref ", "IllegalArgumentException"},
-    {"Branch does not exist", "IllegalArgumentException"},
-    {"Tag does not exist", "IllegalArgumentException"},
-    {"Cannot remove main branch", "IllegalArgumentException"},
-    {"Cannot set ", "IllegalArgumentException"},
-    {"Cannot complete create or replace", "IllegalArgumentException"},
-    {"Cannot do time-travel", "IllegalArgumentException"},
-    {"Table does not exist", "NoSuchTableException"},
-    {"View does not exist", "NoSuchViewException"},
-    {"View already exists", "AlreadyExistsException"},
-    {"View with same name already exists", "AlreadyExistsException"},
-    {"Table with same name already exists", "AlreadyExistsException"},
-    {"Namespace does not exist", "NoSuchNamespaceException"},
-    {"Table already exists", "AlreadyExistsException"},
-    {"Namespace already exists", "AlreadyExistsException"},
-    {"Namespace ", "NamespaceNotEmptyException"}, /* "Namespace ns is not empty..." */
-    {"Procedure ", "NoSuchProcedureException"},
-    {"Catalog '", "CatalogNotFoundException"},
-    {"Requirement failed", "CommitFailedException"},
-    {"Cannot find source column", "ValidationException"}, /* schema evolution */
-    {"Cannot find field '", "ValidationException"},
-    {"Cannot bind: ", "ValidationException"},
-    {"Invalid schema: multiple fields", "ValidationException"},
-    {"Table column names conflict with names reserved", "ValidationException"}, /* exec_data */
-};
-
-const char *floe__sql_error_class(int code, const char *message)
+/* The exception Spark + Iceberg 1.11 throw for the failure `code` just
+ * raised: its kind, set where it was raised (floe_error_exception). */
+const char *floe__sql_error_class(int code)
 {
-    for (size_t i = 0; message && i < FLOE_ARRAY_LEN(error_classes); i++)
-        if (strncmp(message, error_classes[i].prefix, strlen(error_classes[i].prefix)) == 0)
-            return error_classes[i].cls;
-    /* No message of its own: the exception Iceberg raises for the kind. */
-    switch (code) {
-    case FLOE_ENOTFOUND: return "NotFoundException";
-    case FLOE_EEXISTS: return "AlreadyExistsException";
-    case FLOE_EINVALID: return "IllegalArgumentException";
-    case FLOE_ECONFLICT: return "CommitFailedException";
-    case FLOE_ECOMMITUNKNOWN: return "CommitStateUnknownException";
-    case FLOE_EUNSUPPORTED: return "UnsupportedOperationException";
-    case FLOE_ECORRUPT:
-    case FLOE_EIO: return "RuntimeIOException";
-    case FLOE_ENOMEM: return "OutOfMemoryError";
-    default: return "RuntimeException";
-    }
+    const floe_error *e = floe_error_last();
+    floe_error bare = {.code = code};
+    return floe_error_exception(e && e->code == code ? e : &bare);
 }
 
 int floe__sql_fail(floe_sql_session *s, int rc, const char *java_class)
@@ -221,8 +165,7 @@ static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
             floe__sql_out_set_bool_columns(s->out, 0);
         }
         if (read && rc < 0 && !s->error_class)
-            s->error_class =
-                floe__sql_error_class(floe__error_code(), floe_error_last()->message);
+            s->error_class = floe__sql_error_class(floe__error_code());
         sqlite3_finalize(q);
     }
     floe__sql_refs_drop(s, st);
@@ -407,8 +350,7 @@ static int ns_props(floe_props *p, const floe_sql_stmt *st)
 static int classify(floe_sql_session *s, int rc)
 {
     if (rc < 0 && !s->error_class) {
-        const floe_error *e = floe_error_last();
-        s->error_class = floe__sql_error_class(rc, e ? e->message : NULL);
+        s->error_class = floe__sql_error_class(rc);
     }
     return rc;
 }

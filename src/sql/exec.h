@@ -196,9 +196,10 @@ const char *floe__sql_session_var(const floe_sql_session *s, const char *name);
 /* Parse "table" / "csv" / "json". FLOE_EINVALID otherwise. */
 int floe__sql_format_parse(const char *name, floe_sql_format *out);
 
-/* Java exception class for an error raised by floe (code + message): the
- * one Iceberg/Spark throws for that message, else the one for the code
- * (never NULL). Every error the floe command prints is named by it. */
-const char *floe__sql_error_class(int code, const char *message);
+/* Java exception class for the error `code` floe just raised: the one its
+ * kind names (set where it was raised), else the one for the code (never
+ * NULL; floe_error_exception). Every error the floe command prints is named
+ * by it. */
+const char *floe__sql_error_class(int code);
 
 #endif

@@ -149,7 +149,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     }
     }
     if (rc < 0 && s && !s->error_class)
-        s->error_class = floe__sql_error_class(rc, floe_error_last()->message);
+        s->error_class = floe__sql_error_class(rc);
     return rc;
 }
 
@@ -397,11 +397,11 @@ static int check_reserved(const data_rs *d, uint64_t used)
         if (floe__rs_col_used(used, i) && reserved_name(d->names[i]))
             rc = floe__buf_printf(&b, "%s%s", b.len ? ", " : "", d->names[i]);
     if (rc == 0 && b.len)
-        rc = floe__error(FLOE_EINVALID, "sql",
-                         "Table column names conflict with names reserved for Iceberg metadata "
-                         "columns: [%s].\nPlease, use ALTER TABLE statements to rename the "
-                         "conflicting table columns.",
-                         b.ptr);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "sql",
+                            "Table column names conflict with names reserved for Iceberg metadata "
+                            "columns: [%s].\nPlease, use ALTER TABLE statements to rename the "
+                            "conflicting table columns.",
+                            b.ptr);
     floe__buf_free(&b);
     return rc < 0 ? rc : 0;
 }

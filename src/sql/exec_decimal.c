@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sql/exec_decimal: CAST(x AS DECIMAL(p, s)) with Spark's semantics, as the
- * SQL function floe_cast_decimal(x, p, s) the rewriter calls.
+ * SQL function floe_cast_decimal(x, p, s) the printer (print.c) calls.
  *
  * Spark (ANSI mode off, its default): the value is taken exactly — an
  * integer as is, a string as the decimal it spells (spaces around and an

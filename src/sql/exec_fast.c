@@ -528,6 +528,13 @@ static inline bool valid_at(const struct ArrowArray *a, int64_t k)
     return !valid || ((valid[k >> 3] >> (k & 7)) & 1);
 }
 
+/* Row r of a batch counts: it passed the WHERE (keep, NULL: no WHERE) and
+ * column a is not null there. */
+static inline bool counted(const struct ArrowArray *a, const uint8_t *keep, int64_t r)
+{
+    return (!keep || keep[r]) && valid_at(a, r + a->offset);
+}
+
 /* sum() of a decimal(p <= 15, s <= 9) column: exactly the sum of the
  * unscaled values at the column's scale (what SQLite's sum() does with the
  * cells' scale subtype, vtab.c). */
@@ -536,14 +543,24 @@ static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n, const uin
     const uint8_t *vb = a->buffers[1];
     i128 acc = 0;
     int64_t cnt = 0;
-    for (int64_t r = 0; r < n; r++) {
-        int64_t k = r + a->offset;
-        if ((keep && !keep[r]) || !valid_at(a, k))
-            continue;
-        i128 x;
-        memcpy(&x, vb + 16 * k, 16);
-        acc += x;
-        cnt++;
+    if (!keep && a->null_count == 0) {
+        /* every row: one add per value, no test */
+        const uint8_t *v = vb + 16 * a->offset;
+        for (int64_t r = 0; r < n; r++) {
+            i128 x;
+            memcpy(&x, v + 16 * r, 16);
+            acc += x;
+        }
+        cnt = n;
+    } else {
+        for (int64_t r = 0; r < n; r++) {
+            if (!counted(a, keep, r))
+                continue;
+            i128 x;
+            memcpy(&x, vb + 16 * (r + a->offset), 16);
+            acc += x;
+            cnt++;
+        }
     }
     if (cnt == 0)
         return;
@@ -682,12 +699,23 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
         if (g->kind == AG_SUM && (t == FLOE_T_LONG || t == FLOE_T_INT)) {
             i128 acc = 0;
             int64_t cnt = 0;
-            for (int64_t r = 0; r < n; r++) {
-                int64_t k = r + a->offset;
-                if ((keep && !keep[r]) || !valid_at(a, k))
-                    continue;
-                acc += t == FLOE_T_LONG ? ((const int64_t *)vb)[k] : ((const int32_t *)vb)[k];
-                cnt++;
+            if (!keep && a->null_count == 0) {
+                if (t == FLOE_T_LONG)
+                    for (int64_t r = 0; r < n; r++)
+                        acc += ((const int64_t *)vb)[r + a->offset];
+                else
+                    for (int64_t r = 0; r < n; r++)
+                        acc += ((const int32_t *)vb)[r + a->offset];
+                cnt = n;
+            } else {
+                for (int64_t r = 0; r < n; r++) {
+                    if (!counted(a, keep, r))
+                        continue;
+                    int64_t k = r + a->offset;
+                    acc += t == FLOE_T_LONG ? ((const int64_t *)vb)[k]
+                                            : ((const int32_t *)vb)[k];
+                    cnt++;
+                }
             }
             if (cnt)
                 floe__sql_dsum_add_exact(&g->sum, acc, 0, false);
@@ -696,7 +724,7 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
         }
         for (int64_t r = 0; r < n; r++) {
             int64_t k = r + a->offset;
-            if ((keep && !keep[r]) || !valid_at(a, k))
+            if (!counted(a, keep, r))
                 continue;
             bool is_int = true;
             int64_t iv = 0;

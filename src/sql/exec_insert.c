@@ -323,7 +323,7 @@ int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const ch
     o.wap_id = wap_id;
     rc = floe_table_load(t, s->catalog, ident, &o);
     if (rc == FLOE_ENOTFOUND && !s->error_class)
-        s->error_class = floe__sql_error_class(rc, floe_error_last()->message);
+        s->error_class = floe__sql_error_class(rc);
     return rc;
 }
 

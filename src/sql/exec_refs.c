@@ -376,10 +376,11 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
         if (rc == FLOE_ENOTFOUND) { /* an Iceberg view of that name? */
             const floe_error *e = floe_error_last();
             char *msg = e && e->message ? floe__strdup(e->message) : NULL;
+            floe_error_kind kind = e ? e->kind : FLOE_KIND_NONE;
             const char *cls = s->error_class;
             int v = floe__sql_view_ref(s, r, ident);
             if (v == 1) { /* no view either: the table's "not found" */
-                floe__error(FLOE_ENOTFOUND, "catalog", "%s", msg ? msg : ident);
+                floe__error_as(FLOE_ENOTFOUND, kind, "catalog", "%s", msg ? msg : ident);
                 s->error_class = cls;
             }
             floe__free(msg);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sql/exec_spark: SQL functions with Spark 3.5's semantics where SQLite's
- * differ (spark.sql.ansi.enabled=false, Spark's default). The rewriter
- * (rewrite.c, rewrite_expr.c) emits calls to them; docs/sql.md lists what
+ * differ (spark.sql.ansi.enabled=false, Spark's default). The SQL printer
+ * (print.c) emits calls to them; docs/sql.md lists what
  * each construct becomes.
  *
  * like(pattern, value [, escape]): replaces SQLite's LIKE operator, which

@@ -337,9 +337,9 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
             src++;
         if (src == c->ncolumns) {
             rc = floe__sql_fail(s,
-                                floe__error(FLOE_EINVALID, "sql",
-                                            "Cannot find source column for partition field: %s",
-                                            p->column),
+                                floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "sql",
+                                               "Cannot find source column for partition field: %s",
+                                               p->column),
                                 "IllegalArgumentException");
             goto done;
         }

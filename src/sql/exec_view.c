@@ -84,7 +84,9 @@ static int view_fail(floe_sql_session *s, int rc)
     if (rc >= 0 || rc == FLOE_ENOMEM)
         return rc;
     const floe_error *e = floe_error_last();
-    return floe__sql_fail(s, rc, floe__sql_error_class(rc, e ? e->message : NULL));
+    if (rc == FLOE_ENOTFOUND && e && e->message && !strncmp(e->message, "View does not exist", 19))
+        return floe__sql_fail(s, rc, "NoSuchViewException");
+    return floe__sql_fail(s, rc, floe__sql_error_class(rc));
 }
 
 /* ---------------------------------------------------------------- querying a view */
@@ -587,13 +589,14 @@ int floe__sql_describe_view(floe_sql_session *s, const floe_sql_stmt *st, const 
 {
     const floe_error *e = floe_error_last();
     char *msg = e && e->message ? floe__strdup(e->message) : NULL;
+    floe_error_kind kind = e ? e->kind : FLOE_KIND_NONE;
     const char *cls = s->error_class;
     floe_view *v = NULL;
     int rc = floe_view_load(&v, s->catalog, ident, NULL);
     if (rc < 0) {
         rc = rc == FLOE_ENOTFOUND || rc == FLOE_EUNSUPPORTED ? 1 : rc;
         if (rc == 1) { /* no view: the table's error stands */
-            floe__error(FLOE_ENOTFOUND, "catalog", "%s", msg ? msg : ident);
+            floe__error_as(FLOE_ENOTFOUND, kind, "catalog", "%s", msg ? msg : ident);
             s->error_class = cls;
         }
         floe__free(msg);

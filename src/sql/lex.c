@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static _Thread_local size_t last_error_pos;
 
@@ -60,6 +61,28 @@ int floe__sql_err_at(int code, const char *script, size_t pos, const char *fmt, 
     return floe__error(code, "sql", "%s at line %zu, column %zu near \"%s\"", msg, line, col, near);
 }
 
+int floe__sql_err_spark(const char *script, size_t pos, const char *near)
+{
+    size_t line = 1, col = 0;
+    for (size_t i = 0; i < pos && script[i]; i++) {
+        if (script[i] == '\n') {
+            line++;
+            col = 0;
+        } else {
+            col++;
+        }
+    }
+    last_error_pos = pos;
+    if (!near)
+        return floe__error(FLOE_EINVALID, "sql",
+                           "[PARSE_SYNTAX_ERROR] Syntax error at or near end of input.(line %zu, "
+                           "pos %zu)",
+                           line, col);
+    return floe__error(FLOE_EINVALID, "sql",
+                       "[PARSE_SYNTAX_ERROR] Syntax error at or near '%s'.(line %zu, pos %zu)", near,
+                       line, col);
+}
+
 static bool is_ident_start(unsigned char c)
 {
     return isalpha(c) || c == '_' || c >= 0x80;
@@ -105,15 +128,23 @@ static size_t skip_space(const char *s, size_t i, bool *unterminated)
 }
 
 /* Scan a quoted run starting at s[i] (the quote). Returns the index past the
- * closing quote, or 0 when unterminated. */
+ * closing quote, or 0 when unterminated. Identifiers double their quote
+ * character; a '...' string is Spark's: a backslash escapes the next
+ * character and '' is two literals (an expression concatenates them). */
 static size_t scan_quoted(const char *s, size_t i, char q)
 {
     i++;
     for (;;) {
         if (!s[i])
             return 0;
+        if (q == '\'' && s[i] == '\\') {
+            if (!s[i + 1])
+                return 0;
+            i += 2;
+            continue;
+        }
         if (s[i] == q) {
-            if (s[i + 1] == q) {
+            if (q != '\'' && s[i + 1] == q) {
                 i += 2;
                 continue;
             }
@@ -123,14 +154,101 @@ static size_t scan_quoted(const char *s, size_t i, char q)
     }
 }
 
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* UTF-8 of code point cp into o; bytes written (0: not a valid one). */
+static size_t utf8(unsigned long cp, char *o)
+{
+    if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* One backslash escape of a string literal at s[i] (the character after
+ * the backslash), as Spark's unescapeSQLString: \uXXXX, \UXXXXXXXX,
+ * three octal digits, \b \n \r \t \Z, \% and \_ kept with their
+ * backslash (LIKE patterns), any other character itself. Writes into o,
+ * returns the bytes written; *used is the characters consumed. */
+static size_t unescape(const char *s, size_t i, size_t end, char *o, size_t *used)
+{
+    char c = s[i];
+    size_t hex = c == 'u' ? 4 : c == 'U' ? 8 : 0;
+    if (hex && i + hex < end) {
+        unsigned long cp = 0;
+        size_t k = 1;
+        for (; k <= hex && hex_digit(s[i + k]) >= 0; k++)
+            cp = cp * 16 + (unsigned long)hex_digit(s[i + k]);
+        size_t n = k > hex ? utf8(cp, o) : 0;
+        if (n) {
+            *used = hex + 1;
+            return n;
+        }
+    }
+    if (c >= '0' && c <= '3' && i + 2 < end && s[i + 1] >= '0' && s[i + 1] <= '7' &&
+        s[i + 2] >= '0' && s[i + 2] <= '7') {
+        unsigned v = (unsigned)(c - '0') * 64 + (unsigned)(s[i + 1] - '0') * 8 +
+                     (unsigned)(s[i + 2] - '0');
+        size_t n = utf8(v, o);
+        if (n) {
+            *used = 3;
+            return n;
+        }
+    }
+    *used = 1;
+    switch (c) {
+    case 'b': o[0] = '\b'; return 1;
+    case 'n': o[0] = '\n'; return 1;
+    case 'r': o[0] = '\r'; return 1;
+    case 't': o[0] = '\t'; return 1;
+    case 'Z': o[0] = '\x1a'; return 1;
+    case '%':
+    case '_':
+        o[0] = '\\';
+        o[1] = c;
+        return 2;
+    default: o[0] = c; return 1;
+    }
+}
+
 static char *unquote(floe_arena *a, const char *s, size_t start, size_t end, char q)
 {
     /* start at the opening quote, end past the closing quote */
-    char *o = floe__arena_alloc(a, end - start);
+    char *o = floe__arena_alloc(a, 2 * (end - start) + 1);
     if (!o)
         return NULL;
     size_t k = 0;
     for (size_t i = start + 1; i + 1 < end; i++) {
+        if (q == '\'' && s[i] == '\\' && i + 2 < end) {
+            size_t used;
+            k += unescape(s, i + 1, end - 1, o + k, &used);
+            i += used;
+            continue;
+        }
         o[k++] = s[i];
         if (s[i] == q)
             i++; /* doubled quote */
@@ -191,14 +309,23 @@ static int lex_one(floe_arena *a, const char *s, size_t i, sql_tok *t)
             }
         }
         size_t text_end = e;
-        /* Spark's long suffix: 10L; its decimal suffix: 1.5BD (the token's
-         * end is then two past its text, which the rewriter reads). */
-        if ((s[e] == 'L' || s[e] == 'l') && !is_ident_char((unsigned char)s[e + 1]))
+        /* Spark's type suffixes (10L, 1S, 1Y, 1.5D, 2F, 1.5BD): t->suffix */
+        bool integral = strcspn(s + i, ".eExX") >= text_end - i;
+        char up = (char)toupper((unsigned char)s[e]);
+        if ((up == 'L' || up == 'S' || up == 'Y') && integral &&
+            !is_ident_char((unsigned char)s[e + 1])) {
+            t->suffix = up; /* 10L, 1S, 1Y: integral types */
             e++;
-        else if ((s[e] == 'B' || s[e] == 'b') && (s[e + 1] == 'D' || s[e + 1] == 'd') &&
-                 !is_ident_char((unsigned char)s[e + 2]) &&
-                 strcspn(s + i, "eExX") >= text_end - i) /* digits[.digits] only */
+        } else if ((up == 'D' || up == 'F') && strncasecmp(s + i, "0x", 2) &&
+                   !is_ident_char((unsigned char)s[e + 1])) {
+            t->suffix = up; /* 1.5D, 2F: double, float */
+            e++;
+        } else if (up == 'B' && (s[e + 1] == 'D' || s[e + 1] == 'd') &&
+                   !is_ident_char((unsigned char)s[e + 2]) &&
+                   strcspn(s + i, "eExX") >= text_end - i) { /* digits[.digits] only */
+            t->suffix = 'B';
             e += 2;
+        }
         if (is_ident_char((unsigned char)s[e]))
             return floe__sql_err_at(FLOE_EUNSUPPORTED, s, i, "unsupported numeric literal");
         t->kind = TK_NUMBER;

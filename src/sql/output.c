@@ -17,9 +17,11 @@
  * without its trailing zeros, no '.' when it is zero
  * ("2026-01-01 00:00:00.000001", "2026-09-28 13:15:19.839",
  * "2026-01-01 00:00:00"); columns declared
- * DECIMAL(p,s) show with exactly s fraction digits; REAL values use the
- * shortest text that reads back to the same double.
+ * DECIMAL(p,s) show with exactly s fraction digits; REAL values print as
+ * Spark's (Java's Double.toString: the shortest digits that read back,
+ * 3.0, 1.0E20, 1.0E-4).
  */
+#include "spec/transform.h"
 #include "sql/exec.h"
 #include "sql/sqlfront.h"
 
@@ -133,23 +135,10 @@ size_t floe__sql_timestamp_len(const char *s, size_t n)
     return n == 20 ? 19 : n; /* no fraction left: no '.' */
 }
 
+/* A double as Spark prints it: Java's Double.toString (1.0E20, 3.0). */
 static int put_real(floe_buf *b, double d)
 {
-    if (isnan(d))
-        return floe__buf_puts(b, "NaN");
-    if (isinf(d))
-        return floe__buf_puts(b, d > 0 ? "Infinity" : "-Infinity");
-    char tmp[40];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, d);
-        if (strtod(tmp, NULL) == d)
-            break;
-    }
-    FLOE_TRY(floe__buf_puts(b, tmp));
-    /* Spark prints doubles with a fraction: 3.0, not 3 */
-    if (!strpbrk(tmp, ".eEn"))
-        FLOE_TRY(floe__buf_puts(b, ".0"));
-    return 0;
+    return floe__java_float_text(d, false, b);
 }
 
 /* JSON text with each string that is a timestamp text shown as a

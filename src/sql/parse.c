@@ -195,6 +195,15 @@ int floe__sql_literal(sql_parser *p, floe_sql_value *out)
         out->kind = FLOE_SQLV_STRING;
         out->text = t->text;
         p->i++;
+        while (floe__sql_peek(p, 0)->kind == TK_STRING) {
+            /* adjacent literals are one ('it''s': Spark's stringLit+) */
+            if (!(out->text = floe__arena_sprintf(p->a, "%s%s", out->text,
+                                                  floe__sql_peek(p, 0)->text))) {
+                rc = floe__error_nomem();
+                goto done;
+            }
+            p->i++;
+        }
     } else if (t->kind == TK_NUMBER ||
                (t->kind == TK_OP && (!strcmp(t->text, "-") || !strcmp(t->text, "+")))) {
         bool neg = false;
@@ -306,7 +315,7 @@ static int parse_query_rest(sql_parser *p, floe_sql_stmt *st)
     if (!is_query_start(floe__sql_peek(p, 0)))
         return floe__sql_err(p, "syntax error: expected a query (SELECT, WITH or VALUES)");
     floe_sql_query *q;
-    FLOE_TRY(floe__sql_rewrite(p, p->i, p->n, &q));
+    FLOE_TRY(floe__sql_rewrite_query(p, p->i, p->n, &q));
     p->i = p->n;
     st->query = q;
     return 0;

@@ -78,7 +78,7 @@ int floe__sql_parse_insert(sql_parser *p, floe_sql_stmt *st)
           floe__sql_is_word(t, "WITH") || tok_op(t, "(")))
         return floe__sql_err(p, "syntax error: expected VALUES or a query");
     floe_sql_query *q;
-    FLOE_TRY(floe__sql_rewrite(p, p->i, p->n, &q));
+    FLOE_TRY(floe__sql_rewrite_query(p, p->i, p->n, &q));
     p->i = p->n;
     st->query = q;
     return 0;
@@ -373,9 +373,11 @@ int floe__sql_parse_call(sql_parser *p, floe_sql_stmt *st)
     const char *cat = p->opt->catalog_name ? p->opt->catalog_name : FLOE_CATALOG_DEFAULT_NAME;
     if (np == 3) {
         cat = floe__sql_catalog_named(p, parts[0]);
-        if (!cat)
-            return floe__sql_err_at(FLOE_ENOTFOUND, p->script, p->t[at].pos,
-                                    "Catalog '%s' not found", parts[0]);
+        if (!cat) {
+            floe__sql_err_at(FLOE_ENOTFOUND, p->script, p->t[at].pos, "Catalog '%s' not found",
+                             parts[0]);
+            return floe__error_set_kind(FLOE_KIND_CATALOG_NOT_FOUND);
+        }
         parts++;
         np--;
     }

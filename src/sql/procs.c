@@ -850,8 +850,8 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             p = &procs[i];
     if (!p)
         return floe__sql_fail(s,
-                              floe__error(FLOE_ENOTFOUND, "sql", "Procedure system.%s not found",
-                                          c->procedure),
+                              floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_PROCEDURE, "sql",
+                                             "Procedure system.%s not found", c->procedure),
                               "NoSuchProcedureException");
     bound b;
     FLOE_TRY(bind_args(s, p, c, &b));

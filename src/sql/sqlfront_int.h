@@ -25,6 +25,7 @@ typedef struct sql_tok {
     size_t len;       /* strlen(text) */
     size_t pos;       /* byte offset of the first character in the script */
     size_t end;       /* byte offset just past the token */
+    char suffix;      /* TK_NUMBER: Spark's type suffix 'L', 'S', 'Y', 'D', 'F', 'B' (BD) or 0 */
 } sql_tok;
 
 /* Parser state for one statement. */
@@ -52,6 +53,10 @@ int floe__sql_lex_stmt(floe_arena *a, const char *script, size_t start, sql_tok 
 /* Raise a syntax error at byte offset pos. */
 int floe__sql_err_at(int code, const char *script, size_t pos, const char *fmt, ...)
     FLOE_PRINTF(4, 5);
+/* Spark's ParseException text for a syntax error at byte offset pos:
+ * "[PARSE_SYNTAX_ERROR] Syntax error at or near 'near'.(line L, pos P)"
+ * (P counts from 0; near NULL: "end of input"). FLOE_EINVALID. */
+int floe__sql_err_spark(const char *script, size_t pos, const char *near);
 bool floe__sql_ieq(const char *a, const char *b);
 
 /* Grow an arena array to hold at least n+1 items (copying); NULL on OOM. */
@@ -90,8 +95,12 @@ int floe__sql_resolve(sql_parser *p, const char *const *parts, size_t nparts, si
 int floe__sql_parts(sql_parser *p, const char ***parts, size_t *nparts);
 /* Parse and resolve a table name at the cursor (no time travel). */
 int floe__sql_table_name(sql_parser *p, bool allow_suffix, floe_sql_name *out);
-/* Rewrite tokens [from, to) as SQLite text (query or expression). */
+/* Rewrite tokens [from, to) as SQLite text (query or expression) through
+ * the syntax tree (ast.h). A fragment starting with '(' is an expression
+ * when it parses as one ("(SELECT max(a) FROM t)"), for _query a query
+ * ("(SELECT 1) UNION ..."), else the other kind. */
 int floe__sql_rewrite(sql_parser *p, size_t from, size_t to, floe_sql_query **out);
+int floe__sql_rewrite_query(sql_parser *p, size_t from, size_t to, floe_sql_query **out);
 /* Index of the token ending a fragment that starts at `from`: the first
  * token at paren depth 0 (outside CASE..END) that is one of the words in
  * stop[] (NULL-ended; stop may be NULL), or a ',' when stop_comma, or the
@@ -120,45 +129,7 @@ int floe__sql_parse_update(sql_parser *p, floe_sql_stmt *st);
 int floe__sql_parse_merge(sql_parser *p, floe_sql_stmt *st);
 int floe__sql_parse_call(sql_parser *p, floe_sql_stmt *st);
 
-/* ---------------------------------------------------------------- rewriter internals */
-
-/* Output items: 'w' identifier/word, 'f' function name, '(' ')' '.' ','
- * punctuation, 'x' a closed expression, 'o' anything else. */
-typedef struct sql_out_item {
-    const char *s;
-    char k;
-} sql_out_item;
-
-typedef struct sql_rw {
-    sql_parser *p;
-    size_t to;
-    sql_out_item *o;
-    size_t n, cap;
-    const char **ctes;
-    size_t nctes, capctes;
-} sql_rw;
-
 bool floe__sql_tok_op(const sql_tok *t, const char *op);
 bool floe__sql_all_digits(const char *s);
-/* Token i of the fragment (EOF past its end). */
-sql_tok *floe__sql_rw_tok(sql_rw *r, size_t i);
-int floe__sql_rw_err(sql_rw *r, size_t i, int code, const char *msg);
-/* Append an output item of kind k (NULL s: out of memory). */
-int floe__sql_rw_emit(sql_rw *r, const char *s, char k);
-/* A SQLite-quoted identifier or string literal, in arena a. */
-const char *floe__sql_quoted(floe_arena *a, const char *s, bool ident);
-/* Rewrite tokens [from, to) into a separate string sharing r's context. */
-int floe__sql_rw_sub(sql_rw *r, size_t from, size_t to, char **out);
-/* The ')' matching the '(' at open, or (size_t)-1. */
-size_t floe__sql_rw_match_paren(sql_rw *r, size_t open);
-/* rewrite_expr.c: each handles the construct at *pi and advances it;
- * struct_chain and function return 1 when they handled it, 0 when not. */
-int floe__sql_rw_struct_chain(sql_rw *r, size_t *pi);
-int floe__sql_rw_subscript(sql_rw *r, size_t *pi);
-/* [NOT] LIKE / ILIKE [ANY | ALL] pattern(s) at *pi (the LIKE word). */
-int floe__sql_rw_like(sql_rw *r, size_t *pi);
-/* range(...) in a FROM position at *pi: a subquery with column id. */
-int floe__sql_rw_range(sql_rw *r, size_t *pi);
-int floe__sql_rw_function(sql_rw *r, size_t *pi);
 
 #endif

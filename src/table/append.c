@@ -45,7 +45,32 @@ struct floe_append {
     int64_t target_size; /* > 0: rolls data files here, not at the table property */
     bool sort_set;                /* floe__append_set_sort_order was called */
     const floe_sort_order *sort;  /* then: the write order (NULL: unsorted) */
+    bool lineage;                 /* floe__append_set_lineage */
+    bool has_sort_order_id;       /* data files get sort_order_id */
+    int32_t sort_order_id;
 };
+
+void floe__append_set_lineage(floe_append *a)
+{
+    a->lineage = true;
+}
+
+bool floe__append_lineage(const floe_append *a)
+{
+    return a->lineage;
+}
+
+void floe__append_set_sort_order_id(floe_append *a, int32_t id)
+{
+    a->has_sort_order_id = true;
+    a->sort_order_id = id;
+}
+
+bool floe__append_sort_order_id(const floe_append *a, int32_t *id)
+{
+    *id = a->sort_order_id;
+    return a->has_sort_order_id;
+}
 
 void floe__append_set_sort_order(floe_append *a, const floe_sort_order *order)
 {
@@ -509,11 +534,13 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
         size_t ndata = 0;
         in[ndata++] = a->new_mf;
         for (size_t i = 0; plist && i < plist->nentries; i++)
-            if (plist->entries[i].content == FLOE_MANIFEST_DATA)
+            if (plist->entries[i].content == FLOE_MANIFEST_DATA &&
+                floe__manifest_has_live(&plist->entries[i]))
                 in[ndata++] = &plist->entries[i];
         size_t ndel = ndata;
         for (size_t i = 0; plist && i < plist->nentries; i++)
-            if (plist->entries[i].content != FLOE_MANIFEST_DATA)
+            if (plist->entries[i].content != FLOE_MANIFEST_DATA &&
+                floe__manifest_has_live(&plist->entries[i]))
                 in[ndel++] = &plist->entries[i];
         rc = merge_manifests(a, base, c, in, ndata, &manifests);
         for (size_t i = ndata; rc == 0 && i < ndel; i++) {

@@ -241,20 +241,8 @@ static int write_pos_group(floe_rowlevel *op, const floe_schema *schema, pd_grou
 
 /* ---------------------------------------------------------------- deletion vectors */
 
-/* v3 merge-on-read: the new DV of one data file (spec "Deletion Vectors":
- * at most one per data file in a snapshot, so it holds the positions of
- * the deletes it replaces too). */
-typedef struct dv_pending {
-    const char *path; /* the data file's (op arena) */
-    int32_t spec_id;
-    floe_partition_value partition;
-    int64_t *pos; /* heap, sorted, distinct */
-    size_t n;
-} dv_pending;
-
-/* pos = the union of two sorted, distinct lists. */
-static int dv_union(const int64_t *a, size_t na, const int64_t *b, size_t nb, int64_t **out,
-                    size_t *n)
+int floe__rl_pos_union(const int64_t *a, size_t na, const int64_t *b, size_t nb, int64_t **out,
+                       size_t *n)
 {
     int64_t *p = floe__malloc((na + nb + 1) * sizeof *p);
     if (!p)
@@ -278,17 +266,20 @@ static int dv_union(const int64_t *a, size_t na, const int64_t *b, size_t nb, in
  * position delete file naming only it) leave the table in this commit
  * (Java's BaseDVFileWriter with previous deletes; partition-scoped files
  * stay, their positions are carried). */
-static int dv_note(floe_rowlevel *op, floe_vec *dvs, const floe_rl_touched *t,
-                   const floe_scan_task *task, const floe_scan_posdel *pd, const floe_vec *gone)
+static int dv_note(floe_rowlevel *op, const floe_rl_touched *t, const floe_scan_task *task,
+                   const floe_scan_posdel *pd, const floe_vec *gone)
 {
-    dv_pending *d = floe__vec_push(dvs);
+    floe_rl_dv *d = floe__vec_push(&op->dvs);
     if (!d)
         return floe__error_nomem();
     memset(d, 0, sizeof *d);
     d->path = t->path;
     d->spec_id = t->spec_id;
     d->partition = t->partition;
-    FLOE_TRY(dv_union(pd->pos, pd->n, gone->items, gone->len, &d->pos, &d->n));
+    d->record_count = t->record_count;
+    d->df_index = SIZE_MAX;
+    d->removal = SIZE_MAX;
+    FLOE_TRY(floe__rl_pos_union(pd->pos, pd->n, gone->items, gone->len, &d->pos, &d->n));
     for (size_t k = 0; k < task->ndeletes; k++) {
         const floe_scan_file *old = task->deletes[k];
         if (old->content != FLOE_FILE_POSITION_DELETES || !old->referenced_data_file ||
@@ -298,13 +289,14 @@ static int dv_note(floe_rowlevel *op, floe_vec *dvs, const floe_rl_touched *t,
         floe_rl_touched *r = floe__vec_at(&op->touched, op->touched.len - 1);
         r->is_dv = strcmp(old->format, "PUFFIN") == 0 && old->has_content_offset;
         r->content_offset = old->content_offset;
+        ((floe_rl_dv *)floe__vec_at(&op->dvs, op->dvs.len - 1))->removal = op->touched.len - 1;
     }
     return 0;
 }
 
-/* One Puffin file of every new DV, each its manifest entry. */
-static int dv_write(floe_rowlevel *op, const floe_vec *dvs)
+int floe__rl_write_dvs(floe_rowlevel *op)
 {
+    const floe_vec *dvs = &op->dvs;
     if (!dvs->len)
         return 0;
     floe_puffin_writer w;
@@ -313,8 +305,9 @@ static int dv_write(floe_rowlevel *op, const floe_vec *dvs)
     if (!bi)
         memset(&w, 0, sizeof w);
     for (size_t i = 0; rc == 0 && i < dvs->len; i++) {
-        const dv_pending *d = floe__vec_at(dvs, i);
-        rc = floe__puffin_add_dv(&w, d->path, d->pos, d->n, &bi[i]);
+        const floe_rl_dv *d = floe__vec_at(dvs, i);
+        rc = floe__puffin_add_dv(&w, d->path, d->mpos ? d->mpos : d->pos,
+                                 d->mpos ? d->mn : d->n, &bi[i]);
     }
     if (rc == 0)
         rc = floe__puffin_finish(&w);
@@ -327,7 +320,16 @@ static int dv_write(floe_rowlevel *op, const floe_vec *dvs)
     if (rc == 0)
         rc = floe__paths_add(&op->own_files, path);
     for (size_t i = 0; rc == 0 && i < dvs->len; i++) {
-        const dv_pending *d = floe__vec_at(dvs, i);
+        floe_rl_dv *d = floe__vec_at(dvs, i);
+        if (d->df_index != SIZE_MAX) { /* a rewrite after a merge: the entry in place */
+            floe_data_file *df = floe__vec_at(&op->delete_files, d->df_index);
+            df->file_path = path;
+            df->record_count = (int64_t)(d->mpos ? d->mn : d->n);
+            df->file_size_in_bytes = (int64_t)w.bytes.len;
+            df->content_offset = bi[i].offset;
+            df->content_size_in_bytes = bi[i].length;
+            continue;
+        }
         floe_data_file df;
         memset(&df, 0, sizeof df);
         df.content = FLOE_FILE_POSITION_DELETES;
@@ -342,11 +344,21 @@ static int dv_write(floe_rowlevel *op, const floe_vec *dvs)
         df.has_content_size_in_bytes = true;
         df.content_size_in_bytes = bi[i].length;
         rc = floe__rl_add_delete_file(op, &df, d->spec_id);
-        if (rc == 0)
+        if (rc == 0) {
+            d->df_index = op->delete_files.len - 1;
             op->stats.delete_files_added++;
+        }
     }
-    if (rc == 0)
+    /* the Puffin file of an earlier attempt is superseded: never committed */
+    if (rc == 0 && op->dv_puffin) {
+        floe_fileio_remove(op->t->io, &op->dv_puffin, 1);
+        op->stats.bytes_written -= op->dv_puffin_bytes;
+    }
+    if (rc == 0) {
+        op->dv_puffin = path;
+        op->dv_puffin_bytes = (int64_t)w.bytes.len;
         op->stats.bytes_written += (int64_t)w.bytes.len;
+    }
     floe__puffin_writer_free(&w);
     floe__free(bi);
     return rc;
@@ -587,8 +599,8 @@ int floe__rl_resolve(floe_rowlevel *op)
     const floe_table_metadata *m = op->t->metadata;
     const floe_snapshot *snap = floe__metadata_snapshot(m, op->base_id);
     if (!snap)
-        return floe__error(FLOE_ENOTFOUND, "table", "Cannot find snapshot with ID %lld",
-                           (long long)op->base_id);
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, "table",
+                              "Cannot find snapshot with ID %lld", (long long)op->base_id);
     floe_scan_plan_options po;
     memset(&po, 0, sizeof po);
     po.case_sensitive = false;
@@ -606,7 +618,6 @@ int floe__rl_resolve(floe_rowlevel *op)
     if (rc == 0 && op->filter && !op->delete_all && !plan_filtered)
         rc = floe_expr_bind(&bound, scratch, plan->schema, op->filter, false);
     floe_vec groups = FLOE_VEC_INIT(pd_group);
-    floe_vec dvs = FLOE_VEC_INIT(dv_pending);
     bool use_dvs = op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ && m->format_version >= 3;
     floe_vec gone = FLOE_VEC_INIT(int64_t);
     floe_vec given = FLOE_VEC_INIT(int64_t);
@@ -660,7 +671,7 @@ int floe__rl_resolve(floe_rowlevel *op)
                 op->stats.rows_deleted += (int64_t)gone.len;
             }
             if (rc == 0 && use_dvs) {
-                rc = dv_note(op, &dvs, t, task, &fp.pd, &gone);
+                rc = dv_note(op, t, task, &fp.pd, &gone);
             } else if (rc == 0 && op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ) {
                 pd_group *g = NULL;
                 rc = group_for(&groups, t, &g);
@@ -690,10 +701,7 @@ int floe__rl_resolve(floe_rowlevel *op)
     for (size_t i = 0; rc == 0 && i < groups.len; i++)
         rc = write_pos_group(op, pd_schema, floe__vec_at(&groups, i));
     if (rc == 0)
-        rc = dv_write(op, &dvs);
-    for (size_t i = 0; i < dvs.len; i++)
-        floe__free(((dv_pending *)floe__vec_at(&dvs, i))->pos);
-    floe__vec_free(&dvs);
+        rc = floe__rl_write_dvs(op);
     for (size_t i = 0; i < groups.len; i++)
         floe__vec_free(&((pd_group *)floe__vec_at(&groups, i))->pairs);
     floe__vec_free(&groups);

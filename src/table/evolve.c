@@ -526,8 +526,9 @@ int floe__sort_order_bind(const floe_table_metadata *base, const floe_sort_term 
             floe_buf b = FLOE_BUF_INIT;
             int rc = floe__type_java(schema->root, &b);
             if (rc == 0)
-                rc = floe__error(FLOE_EINVALID, "evolve", "Cannot find field '%s' in struct: %s",
-                                 t->column ? t->column : "null", b.ptr ? b.ptr : "");
+                rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
+                                    "Cannot find field '%s' in struct: %s",
+                                    t->column ? t->column : "null", b.ptr ? b.ptr : "");
             floe__buf_free(&b);
             return rc;
         }
@@ -535,9 +536,9 @@ int floe__sort_order_bind(const floe_table_metadata *base, const floe_sort_term 
                                        &f[i].transform));
         if (floe_type_is_nested(src->type) || f[i].transform.kind == FLOE_TR_UNKNOWN ||
             !floe_transform_result_type(&f[i].transform, src->type))
-            return floe__error(FLOE_EINVALID, "evolve",
-                               "Cannot bind: %s cannot transform %s values from '%s'",
-                               f[i].transform.name, floe__type_name(src->type->id), t->column);
+            return floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
+                                  "Cannot bind: %s cannot transform %s values from '%s'",
+                                  f[i].transform.name, floe__type_name(src->type->id), t->column);
         f[i].source_id = src->id;
         f[i].descending = t->descending;
         f[i].nulls_first = t->nulls_first;
@@ -561,16 +562,21 @@ static bool same_order(const floe_sort_order *a, const floe_sort_order *b)
     return true;
 }
 
+int32_t floe__sort_order_find(const floe_table_metadata *m, const floe_sort_order *o)
+{
+    for (size_t i = 0; i < m->nsort_orders; i++)
+        if (same_order(m->sort_orders[i], o))
+            return m->sort_orders[i]->order_id;
+    return -1;
+}
+
 static int order_prepare(const floe_table_metadata *base, floe_table_change *change,
                          void *payload)
 {
     const order_req *r = payload;
     floe_sort_order *o = NULL;
     FLOE_TRY(floe__sort_order_bind(base, r->terms, r->n, change->arena, &o));
-    int32_t reuse = -1;
-    for (size_t i = 0; i < base->nsort_orders && reuse < 0; i++)
-        if (same_order(base->sort_orders[i], o))
-            reuse = base->sort_orders[i]->order_id;
+    int32_t reuse = floe__sort_order_find(base, o);
     if (reuse != base->default_sort_order_id) {
         FLOE_TRY(require(change, FLOE_REQ_ASSERT_DEFAULT_SORT_ORDER_ID,
                          base->default_sort_order_id));

@@ -21,4 +21,9 @@ int floe__schema_update_add_type(floe_schema_update *u, const char *parent, cons
 int floe__sort_order_bind(const floe_table_metadata *base, const floe_sort_term *terms, size_t n,
                           floe_arena *a, floe_sort_order **out);
 
+/* The id of the table's sort order with the same fields as `o` (source,
+ * transform, direction, null order; Java's SortOrderUtil.findTableSortOrder),
+ * or -1. */
+int32_t floe__sort_order_find(const floe_table_metadata *m, const floe_sort_order *o);
+
 #endif

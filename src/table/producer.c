@@ -83,6 +83,62 @@ static char *metadata_file(const floe_table_metadata *m, const char *fmt, ...)
     return floe__buf_detach(&b);
 }
 
+/* The writer options every manifest of a table shares. */
+static void writer_options(floe_manifest_writer_options *o, int format_version, int32_t spec_id,
+                           int32_t content, size_t nfields, const floe_manifest_partition_field *pf,
+                           const char *schema_json, const char *spec_json, int64_t snapshot_id,
+                           const char *path, floe_avro_codec codec)
+{
+    memset(o, 0, sizeof *o);
+    o->format_version = format_version;
+    o->content = content;
+    o->partition_spec_id = spec_id;
+    o->npartition_fields = nfields;
+    o->partition_fields = pf;
+    o->schema_json = schema_json;
+    o->partition_spec_json = spec_json;
+    o->snapshot_id = snapshot_id;
+    o->sequence_number = FLOE_SEQ_UNASSIGNED;
+    o->manifest_path = path;
+    o->codec = codec;
+    o->compression_level = -1;
+}
+
+/* The partition fields of `model`'s header, in `arena`. */
+static int model_fields(const floe_manifest_info *model, floe_arena *arena,
+                        floe_manifest_partition_field **out)
+{
+    floe_manifest_partition_field *pf =
+        floe__arena_calloc(arena, model->npartition_fields + 1, sizeof *pf);
+    if (!pf)
+        return floe__error_nomem();
+    for (size_t i = 0; i < model->npartition_fields; i++) {
+        pf[i].field_id = model->partition_field_ids[i];
+        pf[i].name = model->partition_field_names[i];
+        pf[i].type = &model->partition_types[i];
+    }
+    *out = pf;
+    return 0;
+}
+
+int floe__manifest_writer_like(floe_manifest_writer **w, const floe_manifest_info *model,
+                               int64_t snapshot_id, const char *path, floe_avro_codec codec,
+                               floe_arena *arena, floe_buf *out)
+{
+    *w = NULL;
+    if (!model->schema_json || !model->partition_spec_json)
+        return floe__error(FLOE_EUNSUPPORTED, "table",
+                           "cannot rewrite manifest %s: its header has no schema or partition spec",
+                           path);
+    floe_manifest_partition_field *pf = NULL;
+    FLOE_TRY(model_fields(model, arena, &pf));
+    floe_manifest_writer_options o;
+    writer_options(&o, model->format_version < 1 ? 1 : model->format_version,
+                   model->partition_spec_id, model->content, model->npartition_fields, pf,
+                   model->schema_json, model->partition_spec_json, snapshot_id, path, codec);
+    return floe_manifest_writer_new(w, &o, out);
+}
+
 static int writer_open(floe_producer *p, const floe_table_metadata *m, int32_t spec_id,
                        int32_t content, size_t nfields, const floe_manifest_partition_field *pf,
                        const char *schema_json, const char *spec_json, floe_producer_manifest *mw)
@@ -91,19 +147,9 @@ static int writer_open(floe_producer *p, const floe_table_metadata *m, int32_t s
         return floe__error_nomem();
     p->next_manifest++;
     mw->snapshot_id = p->snapshot_id;
-    floe_manifest_writer_options o = {0};
-    o.format_version = m->format_version;
-    o.content = content;
-    o.partition_spec_id = spec_id;
-    o.npartition_fields = nfields;
-    o.partition_fields = pf;
-    o.schema_json = schema_json;
-    o.partition_spec_json = spec_json;
-    o.snapshot_id = p->snapshot_id;
-    o.sequence_number = FLOE_SEQ_UNASSIGNED;
-    o.manifest_path = mw->path;
-    o.codec = floe__table_avro_codec(m);
-    o.compression_level = -1;
+    floe_manifest_writer_options o;
+    writer_options(&o, m->format_version, spec_id, content, nfields, pf, schema_json, spec_json,
+                   p->snapshot_id, mw->path, floe__table_avro_codec(m));
     return floe_manifest_writer_new(&mw->w, &o, &mw->bytes);
 }
 
@@ -149,15 +195,8 @@ int floe__producer_manifest_open_like(floe_producer *p, const floe_table_metadat
                                       floe_producer_manifest *mw)
 {
     memset(mw, 0, sizeof *mw);
-    floe_manifest_partition_field *pf =
-        floe__arena_calloc(arena, model->npartition_fields + 1, sizeof *pf);
-    if (!pf)
-        return floe__error_nomem();
-    for (size_t i = 0; i < model->npartition_fields; i++) {
-        pf[i].field_id = model->partition_field_ids[i];
-        pf[i].name = model->partition_field_names[i];
-        pf[i].type = &model->partition_types[i];
-    }
+    floe_manifest_partition_field *pf = NULL;
+    FLOE_TRY(model_fields(model, arena, &pf));
     return writer_open(p, m, spec_id, content, model->npartition_fields, pf, model->schema_json,
                        model->partition_spec_json, mw);
 }
@@ -174,6 +213,11 @@ int floe__producer_manifest_add_new(floe_producer_manifest *mw, const floe_data_
     e.data_file = *df;
     e.data_file.has_first_row_id = false; /* v3: inherited from the manifest's */
     return floe_manifest_writer_add(mw->w, &e);
+}
+
+bool floe__manifest_has_live(const floe_manifest_file *mf)
+{
+    return mf->added_files_count != 0 || mf->existing_files_count != 0; /* -1: unknown */
 }
 
 /* A copy of n bytes (a valid pointer even for n == 0). */
@@ -381,6 +425,22 @@ int floe__producer_summary(floe_table_change *c, floe_vec *kv, const floe_summar
 
 /* ---------------------------------------------------------------- the snapshot */
 
+void floe__manifest_list_options(floe_manifest_list_writer_options *lo, int format_version,
+                                 int64_t snapshot_id, bool has_parent, int64_t parent_id,
+                                 int64_t sequence_number, int64_t first_row_id,
+                                 floe_avro_codec codec)
+{
+    memset(lo, 0, sizeof *lo);
+    lo->format_version = format_version < 1 ? 1 : format_version;
+    lo->first_row_id = first_row_id;
+    lo->snapshot_id = snapshot_id;
+    lo->has_parent_snapshot_id = has_parent;
+    lo->parent_snapshot_id = parent_id;
+    lo->sequence_number = sequence_number;
+    lo->codec = codec;
+    lo->compression_level = -1;
+}
+
 static int write_list(floe_producer *p, floe_table_change *c, const floe_table_metadata *base,
                       const floe_snapshot *parent, int64_t seq, const floe_vec *manifests,
                       char **list_path, int64_t *added_rows)
@@ -391,15 +451,11 @@ static int write_list(floe_producer *p, floe_table_change *c, const floe_table_m
     floe__free(heap);
     if (!path)
         return floe__error_nomem();
-    floe_manifest_list_writer_options lo = {0};
-    lo.format_version = base->format_version;
-    lo.first_row_id = base->has_next_row_id ? base->next_row_id : 0;
-    lo.snapshot_id = p->snapshot_id;
-    lo.has_parent_snapshot_id = parent != NULL;
-    lo.parent_snapshot_id = parent ? parent->snapshot_id : 0;
-    lo.sequence_number = seq;
-    lo.codec = floe__table_avro_codec(base);
-    lo.compression_level = -1;
+    floe_manifest_list_writer_options lo;
+    floe__manifest_list_options(&lo, base->format_version, p->snapshot_id, parent != NULL,
+                                parent ? parent->snapshot_id : 0, seq,
+                                base->has_next_row_id ? base->next_row_id : 0,
+                                floe__table_avro_codec(base));
     floe_buf bytes = FLOE_BUF_INIT;
     floe_manifest_list_writer *lw = NULL;
     int rc = floe_manifest_list_writer_new(&lw, &lo, &bytes);

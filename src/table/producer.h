@@ -68,6 +68,15 @@ int floe__producer_manifest_open_like(floe_producer *p, const floe_table_metadat
                                       const floe_manifest_info *model, int32_t spec_id,
                                       int32_t content, floe_arena *arena,
                                       floe_producer_manifest *mw);
+/* A writer (bytes into `out`) of a manifest with the header of `model`
+ * (format version, content, spec id, schema and spec JSON, partition
+ * fields, whose types live in `arena`) at `path`, added by `snapshot_id`:
+ * a rewrite that keeps every entry as it was written except what it
+ * changes (rewrite_table_path). FLOE_EUNSUPPORTED for a header without a
+ * schema or partition spec. */
+int floe__manifest_writer_like(floe_manifest_writer **w, const floe_manifest_info *model,
+                               int64_t snapshot_id, const char *path, floe_avro_codec codec,
+                               floe_arena *arena, floe_buf *out);
 /* Add `df` as ADDED by this snapshot (sequence numbers inherited). */
 int floe__producer_manifest_add_new(floe_producer_manifest *mw, const floe_data_file *df);
 /* Finish and write the manifest create-new; *out (in `arena`) is its list
@@ -77,6 +86,11 @@ int floe__producer_manifest_close(floe_producer_manifest *mw, floe_fileio *io,
                                   floe_table_change *c, floe_vec *kept, floe_arena *arena,
                                   floe_manifest_file **out);
 void floe__producer_manifest_free(floe_producer_manifest *mw);
+
+/* Does a parent's manifest still list a live file (Java's shouldKeep:
+ * added or existing files, unknown counts counting as some)? A new
+ * snapshot drops the parent's manifests that hold only DELETED entries. */
+bool floe__manifest_has_live(const floe_manifest_file *mf);
 
 /* A manifest-list entry deep-copied into `a`. */
 int floe__manifest_file_copy(floe_arena *a, floe_manifest_file *d, const floe_manifest_file *s);
@@ -136,6 +150,13 @@ typedef struct floe_producer_snapshot {
     const floe_snapshot_ref *head;   /* its ref in the base (NULL: new branch) */
     bool stage;                      /* add the snapshot, leave the branch */
 } floe_producer_snapshot;
+
+/* The manifest-list writer options of a snapshot (v3: `first_row_id`,
+ * the snapshot's first-row-id; manifests without one get theirs from it). */
+void floe__manifest_list_options(floe_manifest_list_writer_options *lo, int format_version,
+                                 int64_t snapshot_id, bool has_parent, int64_t parent_id,
+                                 int64_t sequence_number, int64_t first_row_id,
+                                 floe_avro_codec codec);
 
 /* Write the manifest list (c->written), push add-snapshot (sequence number
  * last + 1 from v2; timestamp never before the base's last update; current

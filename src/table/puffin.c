@@ -235,3 +235,118 @@ void floe__puffin_writer_free(floe_puffin_writer *w)
     floe__buf_free(&w->bytes);
     floe__buf_free(&w->footer);
 }
+
+/* ---------------------------------------------------------------- path rewrites */
+
+static uint32_t get_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A string map ({"k":"v",...}) written again, `ref` passed through `map`. */
+static int put_props(floe_buf *b, const floe_json *props, floe_puffin_ref_map map, void *payload)
+{
+    FLOE_TRY(floe__buf_putc(b, '{'));
+    for (size_t i = 0; i < floe__json_len(props); i++) {
+        const floe_json *v = floe__json_at(props, i);
+        const char *s = floe__json_sval(v);
+        if (!s)
+            return floe__error(FLOE_ECORRUPT, "puffin", "footer property %s is not a string",
+                               props->keys[i]);
+        if (map && strcmp(props->keys[i], "referenced-data-file") == 0)
+            FLOE_TRY(map(payload, s, &s));
+        FLOE_TRY(floe__buf_puts(b, i ? "," : ""));
+        FLOE_TRY(floe__json_put_str(b, props->keys[i]));
+        FLOE_TRY(floe__buf_putc(b, ':'));
+        FLOE_TRY(floe__json_put_str(b, s));
+    }
+    return floe__buf_putc(b, '}');
+}
+
+static int put_blob(floe_buf *b, const floe_json *blob, floe_puffin_ref_map map, void *payload)
+{
+    const floe_json *type = floe__json_get(blob, "type"), *fields = floe__json_get(blob, "fields"),
+                    *sid = floe__json_get(blob, "snapshot-id"),
+                    *seq = floe__json_get(blob, "sequence-number"),
+                    *off = floe__json_get(blob, "offset"), *len = floe__json_get(blob, "length"),
+                    *codec = floe__json_get(blob, "compression-codec"),
+                    *props = floe__json_get(blob, "properties");
+    if (!floe__json_is_string(type) || !floe__json_is_array(fields) ||
+        !floe__json_is_integer(sid) || !floe__json_is_integer(seq) ||
+        !floe__json_is_integer(off) || !floe__json_is_integer(len) ||
+        (codec && !floe__json_is_string(codec) && !floe__json_is_null(codec)) ||
+        (props && !floe__json_is_object(props)))
+        return floe__error(FLOE_ECORRUPT, "puffin", "malformed blob metadata in the footer");
+    FLOE_TRY(floe__buf_puts(b, "{\"type\":"));
+    FLOE_TRY(floe__json_put_str(b, floe__json_sval(type)));
+    FLOE_TRY(floe__buf_puts(b, ",\"fields\":["));
+    for (size_t i = 0; i < floe__json_len(fields); i++) {
+        const floe_json *f = floe__json_at(fields, i);
+        if (!floe__json_is_integer(f))
+            return floe__error(FLOE_ECORRUPT, "puffin", "blob field id is not an integer");
+        FLOE_TRY(floe__buf_printf(b, "%s%lld", i ? "," : "", (long long)floe__json_ival(f)));
+    }
+    FLOE_TRY(floe__buf_printf(b, "],\"snapshot-id\":%lld,\"sequence-number\":%lld,\"offset\":%lld,"
+                                 "\"length\":%lld",
+                              (long long)floe__json_ival(sid), (long long)floe__json_ival(seq),
+                              (long long)floe__json_ival(off), (long long)floe__json_ival(len)));
+    if (floe__json_is_string(codec)) {
+        FLOE_TRY(floe__buf_puts(b, ",\"compression-codec\":"));
+        FLOE_TRY(floe__json_put_str(b, floe__json_sval(codec)));
+    }
+    if (props) {
+        FLOE_TRY(floe__buf_puts(b, ",\"properties\":"));
+        FLOE_TRY(put_props(b, props, map, payload));
+    }
+    return floe__buf_putc(b, '}');
+}
+
+int floe__puffin_rewrite_refs(const uint8_t *in, size_t n, floe_puffin_ref_map map, void *payload,
+                              floe_buf *out)
+{
+    /* magic, blobs, magic, footer payload, u32 payload size, 4 flag bytes, magic */
+    if (n < 20 || memcmp(in, PUFFIN_MAGIC, 4) != 0 || memcmp(in + n - 4, PUFFIN_MAGIC, 4) != 0)
+        return floe__error(FLOE_ECORRUPT, "puffin", "not a Puffin file");
+    size_t plen = get_u32le(in + n - 12);
+    if (in[n - 8] & 1)
+        return floe__error(FLOE_EUNSUPPORTED, "puffin", "compressed Puffin footers");
+    if (plen > n - 20 || memcmp(in + n - 12 - plen - 4, PUFFIN_MAGIC, 4) != 0)
+        return floe__error(FLOE_ECORRUPT, "puffin", "bad Puffin footer length %zu", plen);
+    size_t fstart = n - 12 - plen; /* the footer payload */
+    floe_json *j = NULL;
+    FLOE_TRY(floe__json_parse(&j, in + fstart, plen, "Puffin footer"));
+    const floe_json *blobs = floe__json_get(j, "blobs"), *props = floe__json_get(j, "properties");
+    int rc = floe__json_is_array(blobs) && (!props || floe__json_is_object(props))
+                 ? 0
+                 : floe__error(FLOE_ECORRUPT, "puffin", "malformed Puffin footer");
+    /* the blobs stay where they are: their offsets hold */
+    if (rc == 0)
+        rc = floe__buf_put(out, in, fstart);
+    size_t pstart = out->len;
+    if (rc == 0)
+        rc = floe__buf_puts(out, "{\"blobs\":[");
+    for (size_t i = 0; rc == 0 && i < floe__json_len(blobs); i++) {
+        rc = i ? floe__buf_putc(out, ',') : 0;
+        if (rc == 0)
+            rc = put_blob(out, floe__json_at(blobs, i), map, payload);
+    }
+    if (rc == 0 && props) {
+        rc = floe__buf_puts(out, "],\"properties\":");
+        if (rc == 0)
+            rc = put_props(out, props, NULL, NULL);
+        if (rc == 0)
+            rc = floe__buf_putc(out, '}');
+    } else if (rc == 0) {
+        rc = floe__buf_puts(out, "]}");
+    }
+    floe__json_free(j);
+    size_t len = out->len - pstart;
+    uint8_t flags[4] = {0, 0, 0, 0};
+    if (rc == 0)
+        rc = put_u32le(out, (uint32_t)len);
+    if (rc == 0)
+        rc = floe__buf_put(out, flags, 4);
+    if (rc == 0)
+        rc = floe__buf_put(out, PUFFIN_MAGIC, 4);
+    return rc;
+}

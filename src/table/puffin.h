@@ -41,4 +41,15 @@ int floe__puffin_add_dv(floe_puffin_writer *w, const char *referenced_data_file,
 int floe__puffin_finish(floe_puffin_writer *w);
 void floe__puffin_writer_free(floe_puffin_writer *w);
 
+/* rewrite_table_path: `from` -> *to (borrowed until the rewrite ends). */
+typedef int (*floe_puffin_ref_map)(void *payload, const char *from, const char **to);
+/* A copy of the Puffin file `in` (n bytes) into `out` with every blob's
+ * `referenced-data-file` property passed through `map`: the bytes before
+ * the footer are copied as they are, so every blob offset and length stays
+ * valid; only the footer is written again (other fields and properties
+ * kept). FLOE_ECORRUPT for a file that is not Puffin, FLOE_EUNSUPPORTED for
+ * a compressed footer. */
+int floe__puffin_rewrite_refs(const uint8_t *in, size_t n, floe_puffin_ref_map map, void *payload,
+                              floe_buf *out);
+
 #endif

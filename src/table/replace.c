@@ -240,8 +240,8 @@ static int build_updates(const floe_table_metadata *base, replace_op *o, floe_bu
         const floe_partition_field *pf = &nsp->fields[i];
         src[i] = map_get(&m, pf->source_id);
         if (src[i] < 0)
-            rc = floe__error(FLOE_EINVALID, "table",
-                             "Cannot find source column for partition field: %s", pf->name);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                                "Cannot find source column for partition field: %s", pf->name);
         fid[i] = -1;
         for (size_t s = 0; rc == 0 && s < base->nspecs; s++)
             for (size_t k = 0; k < base->specs[s]->nfields; k++) {

@@ -103,6 +103,7 @@ int floe_rowlevel_new(floe_rowlevel **out, floe_table *t, const floe_rowlevel_op
     op->delete_files.item_size = sizeof(floe_data_file);
     op->delete_specs.item_size = sizeof(int32_t);
     op->own_files.item_size = sizeof(char *);
+    op->dvs.item_size = sizeof(floe_rl_dv);
     rc = (op->arena = floe__arena_new(16384)) ? 0 : floe__error_nomem();
     if (rc == 0 && (op->kind < FLOE_ROWLEVEL_DELETE || op->kind > FLOE_ROWLEVEL_REWRITE))
         rc = floe__error(FLOE_EINVALID, "table", "bad row-level kind %d", (int)op->kind);
@@ -142,6 +143,12 @@ void floe_rowlevel_free(floe_rowlevel *op)
     floe__vec_free(&op->touched);
     floe__vec_free(&op->delete_files);
     floe__vec_free(&op->delete_specs);
+    for (size_t i = 0; i < op->dvs.len; i++) {
+        floe_rl_dv *d = floe__vec_at(&op->dvs, i);
+        floe__free(d->pos);
+        floe__free(d->mpos);
+    }
+    floe__vec_free(&op->dvs);
     floe__props_free(&op->extra);
     floe__arena_free(op->arena);
     floe__free(op);
@@ -410,7 +417,40 @@ static int metrics_of(const floe_data_file *d, floe_arena *a, floe_file_metrics 
 
 typedef struct conflicts {
     floe_buf added, deleted, deletes; /* ", "-separated paths */
+    floe_arena *arena;                /* the attempt's: the DVs to merge */
+    floe_vec merges;                  /* floe_data_file: concurrent DVs to merge, newest first */
 } conflicts;
+
+/* Beyond Java (apache/iceberg#17754): a concurrent DV for a data file this
+ * operation writes a DV for commutes with ours when both commits only
+ * delete positions — this operation is a DELETE that writes no rows, the
+ * concurrent snapshot a `delete` that added no data file — and is then
+ * merged into our DV on retry instead of failing. */
+static bool dv_commutes(const floe_rowlevel *op, const floe_snapshot *s)
+{
+    const char *o = floe__snapshot_summary(s, "operation");
+    const char *added = floe__snapshot_summary(s, "added-data-files");
+    return op->kind == FLOE_ROWLEVEL_DELETE && !op->wrote_rows && op->nnew_files == 0 && o &&
+           strcmp(o, "delete") == 0 && (!added || strcmp(added, "0") == 0);
+}
+
+/* Record the concurrent DV `d` for merging; only the newest of a data file
+ * (the first met walking back from the head) is live, and it holds the
+ * older ones' positions. */
+static int note_merge(conflicts *cf, const floe_data_file *d)
+{
+    for (size_t i = 0; i < cf->merges.len; i++)
+        if (!strcmp(((floe_data_file *)floe__vec_at(&cf->merges, i))->referenced_data_file,
+                    d->referenced_data_file))
+            return 0;
+    floe_data_file *slot = floe__vec_push(&cf->merges);
+    if (!slot)
+        return floe__error_nomem();
+    int rc = floe__data_file_copy(cf->arena, slot, d);
+    if (rc < 0)
+        cf->merges.len--;
+    return rc;
+}
 
 static int add_path(floe_buf *b, const char *p)
 {
@@ -463,7 +503,11 @@ static int check_snapshot(floe_rowlevel *op, const floe_table_metadata *base,
                 if (touched_by_path(op, d->file_path))
                     rc = add_path(&cf->deleted, d->file_path);
             } else if (d->content != FLOE_FILE_DATA && e->status == FLOE_ENTRY_ADDED) {
-                if (is_dv(d) && d->referenced_data_file && adds_dv_for(op, d->referenced_data_file))
+                bool dv_conflict =
+                    is_dv(d) && d->referenced_data_file && adds_dv_for(op, d->referenced_data_file);
+                if (dv_conflict && dv_commutes(op, s))
+                    rc = note_merge(cf, d);
+                else if (dv_conflict)
                     rc = floe__error(FLOE_EINVALID, "table",
                                      "Found concurrently added DV for %s: DV{location=%s, "
                                      "offset=%lld, length=%lld, referencedDataFile=%s}",
@@ -482,8 +526,11 @@ static int check_snapshot(floe_rowlevel *op, const floe_table_metadata *base,
     return rc;
 }
 
+/* Check the snapshots committed since the operation's base; the
+ * concurrent DVs to merge (commuting deletes) go to *merges (floe_data_file
+ * copies in `arena`). */
 static int validate(floe_rowlevel *op, const floe_table_metadata *base,
-                    const floe_snapshot_ref *head)
+                    const floe_snapshot_ref *head, floe_arena *arena, floe_vec *merges)
 {
     int64_t cur = head ? head->snapshot_id : -1;
     if ((!op->has_base && cur < 0) || (op->has_base && cur == op->base_id))
@@ -493,7 +540,7 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
         return floe__error_nomem();
     const floe_expr *bound = NULL;
     floe_buf text = FLOE_BUF_INIT;
-    conflicts cf = {FLOE_BUF_INIT, FLOE_BUF_INIT, FLOE_BUF_INIT};
+    conflicts cf = {FLOE_BUF_INIT, FLOE_BUF_INIT, FLOE_BUF_INIT, arena, *merges};
     int rc = 0;
     if (op->filter)
         rc =
@@ -540,6 +587,7 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
                          "Found new conflicting delete files that can apply to records matching "
                          "%s: [%s]",
                          text.ptr, cf.deletes.ptr);
+    *merges = cf.merges;
     floe__buf_free(&cf.added);
     floe__buf_free(&cf.deleted);
     floe__buf_free(&cf.deletes);
@@ -577,6 +625,111 @@ typedef struct rl_commit {
     size_t nremoved;
     bool removes_deletes; /* some removals are delete files: filter delete manifests too */
 } rl_commit;
+
+/* cm->removed from op->touched: the files this commit removes, a DV keyed
+ * by path and content offset (one Puffin file may hold several). Re-built
+ * when a retry's merge changed which DV is replaced. */
+static int removals(rl_commit *cm)
+{
+    floe_rowlevel *op = cm->op;
+    floe__strmap_free(cm->removed);
+    cm->nremoved = 0;
+    cm->removes_deletes = false;
+    if (!(cm->removed = floe__strmap_new()))
+        return floe__error_nomem();
+    for (size_t i = 0; i < op->touched.len; i++) {
+        floe_rl_touched *t = floe__vec_at(&op->touched, i);
+        if (!t->removed)
+            continue;
+        const char *key = !t->is_dv ? t->path
+                                    : floe__arena_sprintf(op->arena, "%s#%lld", t->path,
+                                                          (long long)t->content_offset);
+        if (!key)
+            return floe__error_nomem();
+        if (floe__strmap_has(cm->removed, key))
+            continue;
+        FLOE_TRY(floe__strmap_put(cm->removed, key, t));
+        cm->nremoved++;
+        cm->removes_deletes = cm->removes_deletes || t->content != FLOE_FILE_DATA;
+    }
+    return 0;
+}
+
+/* A retry that met concurrent DVs of commuting deletes: each of our DVs
+ * for such a data file becomes ours merged with the concurrent one (which
+ * holds the positions of the DV we read, if any), and replaces it instead
+ * of the one we read; the Puffin file is re-written when that changed. */
+static int dv_merge(rl_commit *cm, const floe_vec *merges)
+{
+    floe_rowlevel *op = cm->op;
+    bool changed = false;
+    floe_buf key = FLOE_BUF_INIT;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < op->dvs.len; i++) {
+        floe_rl_dv *d = floe__vec_at(&op->dvs, i);
+        const floe_data_file *m = NULL;
+        for (size_t k = 0; k < merges->len && !m; k++) {
+            const floe_data_file *x = floe__vec_at(merges, k);
+            if (!strcmp(x->referenced_data_file, d->path))
+                m = x;
+        }
+        if (!m)
+            continue;
+        floe__buf_clear(&key);
+        if ((rc = floe__buf_printf(&key, "%s#%lld", m->file_path,
+                                   (long long)m->content_offset)) < 0)
+            break;
+        if (d->merged_key && !strcmp(d->merged_key, key.ptr))
+            continue; /* an earlier attempt merged this one */
+        floe_scan_file dv = {0}, data = {0};
+        dv.path = m->file_path;
+        dv.format = m->file_format;
+        dv.content = m->content;
+        dv.record_count = m->record_count;
+        dv.file_size_in_bytes = m->file_size_in_bytes;
+        dv.has_content_offset = true;
+        dv.content_offset = m->content_offset;
+        dv.content_size_in_bytes = m->content_size_in_bytes;
+        dv.referenced_data_file = m->referenced_data_file;
+        data.path = d->path;
+        data.record_count = d->record_count;
+        const floe_scan_file *dl[1] = {&dv};
+        floe_scan_posdel pd = {0, NULL};
+        rc = floe__scan_load_posdeletes(op->t->io, &data, dl, 1, &pd);
+        floe__free(d->mpos);
+        d->mpos = NULL;
+        if (rc == 0)
+            rc = floe__rl_pos_union(d->pos, d->n, pd.pos, pd.n, &d->mpos, &d->mn);
+        floe__free(pd.pos);
+        if (rc == 0 && !(d->merged_key = floe__arena_strdup(op->arena, key.ptr)))
+            rc = floe__error_nomem();
+        /* the concurrent DV leaves the table in our commit, not the one we read */
+        if (rc == 0 && d->removal == SIZE_MAX) {
+            floe_scan_file f = dv;
+            f.partition = d->partition;
+            f.spec_id = d->spec_id;
+            rc = floe__rowlevel_remove_file(op, &f);
+            if (rc == 0)
+                d->removal = op->touched.len - 1;
+        }
+        if (rc == 0) {
+            floe_rl_touched *t = floe__vec_at(&op->touched, d->removal);
+            if (!(t->path = floe__arena_strdup(op->arena, m->file_path)))
+                rc = floe__error_nomem();
+            t->content = FLOE_FILE_POSITION_DELETES;
+            t->is_dv = true;
+            t->content_offset = m->content_offset;
+            t->record_count = m->record_count;
+        }
+        changed = true;
+    }
+    floe__buf_free(&key);
+    if (rc == 0 && changed)
+        rc = floe__rl_write_dvs(op);
+    if (rc == 0 && changed)
+        rc = removals(cm);
+    return rc;
+}
 
 static int push_mf(floe_vec *v, const floe_manifest_file *mf)
 {
@@ -682,7 +835,12 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     FLOE_TRY(floe__producer_begin(&op->prod, base));
     const floe_snapshot_ref *head = floe__metadata_ref(base, op->branch), *from = NULL;
     FLOE_TRY(floe__table_write_head(base, op->branch, op->t->create_branch, &from));
-    FLOE_TRY(validate(op, base, from));
+    floe_vec merges = FLOE_VEC_INIT(floe_data_file);
+    int vrc = validate(op, base, from, c->arena, &merges);
+    if (vrc == 0 && merges.len)
+        vrc = dv_merge(cm, &merges);
+    floe__vec_free(&merges);
+    FLOE_TRY(vrc);
     const floe_snapshot *parent = from ? floe__metadata_snapshot(base, from->snapshot_id) : NULL;
     counts n;
     memset(&n, 0, sizeof n);
@@ -812,6 +970,10 @@ int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
     t->file_size_in_bytes = f->file_size_in_bytes;
     t->rows_deleted = f->record_count;
     t->removed = true;
+    /* a deletion vector is one blob of its Puffin file (removal_key) */
+    t->is_dv = f->content == FLOE_FILE_POSITION_DELETES && f->has_content_offset && f->format &&
+               strcmp(f->format, "PUFFIN") == 0;
+    t->content_offset = f->content_offset;
     floe_value *vals =
         floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
     int rc = t->path && vals ? 0 : floe__error_nomem();
@@ -835,8 +997,8 @@ static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, si
     const floe_table_metadata *m = op->t->metadata;
     const floe_snapshot *snap = floe__metadata_snapshot(m, op->base_id);
     if (!snap)
-        return floe__error(FLOE_ENOTFOUND, "table", "Cannot find snapshot with ID %lld",
-                           (long long)op->base_id);
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, "table",
+                              "Cannot find snapshot with ID %lld", (long long)op->base_id);
     floe_scan_plan_options po;
     memset(&po, 0, sizeof po);
     po.threads = 1;
@@ -877,21 +1039,8 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
     op->new_files = files;
     op->nnew_files = nfiles;
     rl_commit cm = {op, files, nfiles, NULL, 0, false};
-    if (rc == 0 && !(cm.removed = floe__strmap_new()))
-        rc = floe__error_nomem();
-    for (size_t i = 0; rc == 0 && i < op->touched.len; i++) {
-        floe_rl_touched *t = floe__vec_at(&op->touched, i);
-        const char *key = !t->is_dv ? t->path
-                                    : floe__arena_sprintf(op->arena, "%s#%lld", t->path,
-                                                          (long long)t->content_offset);
-        if (!key)
-            rc = floe__error_nomem();
-        else if (t->removed && !floe__strmap_has(cm.removed, key)) {
-            rc = floe__strmap_put(cm.removed, key, t);
-            cm.nremoved++;
-            cm.removes_deletes = cm.removes_deletes || t->content != FLOE_FILE_DATA;
-        }
-    }
+    if (rc == 0)
+        rc = removals(&cm);
     for (size_t i = 0; i < nfiles; i++) {
         op->stats.data_files_added++;
         op->stats.bytes_written += files[i].file_size_in_bytes;

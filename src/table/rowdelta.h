@@ -43,6 +43,23 @@ typedef struct floe_rl_touched {
     int64_t content_offset;
 } floe_rl_touched;
 
+/* v3 merge-on-read: the new DV of one touched data file (spec "Deletion
+ * Vectors": at most one per data file in a snapshot, so it holds the
+ * positions of the deletes it replaces too). */
+typedef struct floe_rl_dv {
+    const char *path; /* the data file's (op arena) */
+    int32_t spec_id;
+    floe_partition_value partition;
+    int64_t record_count; /* the data file's */
+    int64_t *pos; /* heap, sorted, distinct: this operation's and the base's */
+    size_t n;
+    int64_t *mpos; /* heap: pos merged with a concurrent DV (retry), or NULL */
+    size_t mn;
+    const char *merged_key; /* op arena: "<puffin>#<offset>" of the DV merged */
+    size_t df_index;        /* its entry in delete_files (SIZE_MAX: not written) */
+    size_t removal;         /* touched entry of the DV it replaces (SIZE_MAX: none) */
+} floe_rl_dv;
+
 struct floe_rowlevel {
     floe_table *t;
     floe_rowlevel_kind kind;
@@ -62,6 +79,9 @@ struct floe_rowlevel {
     floe_vec delete_files;   /* floe_data_file (arena copies): added delete files */
     floe_vec delete_specs;   /* int32_t: partition spec id of each delete file */
     floe_vec own_files;      /* char* heap: delete files written */
+    floe_vec dvs;            /* floe_rl_dv: v3 merge-on-read */
+    const char *dv_puffin;   /* the Puffin file of dvs written last (own_files has it) */
+    int64_t dv_puffin_bytes; /* its size (in stats.bytes_written) */
     floe_props extra;
     floe_producer prod; /* commit uuid, snapshot id, attempts, manifests */
     int next_file;      /* N of the delete files' names */
@@ -108,6 +128,13 @@ int floe__write_delete_parquet(floe_fileio *io, const char *path, const floe_sch
  * copy-on-write rewrites into op->writer or position delete files; fill
  * op->touched. */
 int floe__rl_resolve(floe_rowlevel *op);
+/* (Re)write one Puffin file of op->dvs (each DV's merged positions when
+ * set); first call: adds their delete files; later (a retry that merged a
+ * concurrent DV): updates those entries and removes the superseded file. */
+int floe__rl_write_dvs(floe_rowlevel *op);
+/* *out (heap) = the union of two sorted, distinct position lists. */
+int floe__rl_pos_union(const int64_t *a, size_t na, const int64_t *b, size_t nb, int64_t **out,
+                       size_t *n);
 /* Write one equality delete file (unpartitioned spec). */
 int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids,
                               const struct ArrowArray *batch);

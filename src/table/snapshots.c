@@ -63,14 +63,27 @@ static const char *summary_get(const floe_snapshot *s, const char *key)
     return s ? floe__snapshot_summary(s, key) : NULL;
 }
 
+/* Iceberg's two kinds of refusal: a bad argument (Preconditions.checkArgument,
+ * IllegalArgumentException) and a table state the operation does not allow
+ * (ValidationException). */
 static int invalid(const char *fmt, ...) FLOE_PRINTF(1, 2);
 static int invalid(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = floe__verror(FLOE_EINVALID, "table", fmt, ap);
+    floe__verror(FLOE_EINVALID, "table", fmt, ap);
     va_end(ap);
-    return rc;
+    return floe__error_set_kind(FLOE_KIND_ILLEGAL_ARGUMENT);
+}
+
+static int validation(const char *fmt, ...) FLOE_PRINTF(1, 2);
+static int validation(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    floe__verror(FLOE_EINVALID, "table", fmt, ap);
+    va_end(ap);
+    return floe__error_set_kind(FLOE_KIND_VALIDATION);
 }
 
 /* ---------------------------------------------------------------- accessors */
@@ -178,7 +191,8 @@ int floe_table_ref(const floe_table *t, const char *name, floe_ref_info *out)
 {
     const floe_snapshot_ref *r = name ? floe__metadata_ref(t->metadata, name) : NULL;
     if (!r)
-        return floe__error(FLOE_ENOTFOUND, "table", "Ref does not exist: %s", name ? name : "");
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, "table",
+                              "Ref does not exist: %s", name ? name : "");
     if (out)
         fill_ref(r, out);
     return 0;
@@ -225,8 +239,8 @@ int floe_table_ancestors_of(const floe_table *t, int64_t id,
     const floe_table_metadata *m = t->metadata;
     const floe_snapshot *s = floe__metadata_snapshot(m, id);
     if (!s)
-        return floe__error(FLOE_ENOTFOUND, "table", "Cannot find snapshot with ID %lld",
-                           (long long)id);
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, "table",
+                              "Cannot find snapshot with ID %lld", (long long)id);
     size_t guard = m->nsnapshots + 1;
     for (; s && guard--; s = parent_of(m, s)) {
         floe_snapshot_info info;
@@ -335,7 +349,7 @@ static int cherrypick_rules(const floe_table_metadata *base, int64_t id, bool *f
 {
     const floe_snapshot *pick = floe__metadata_snapshot(base, id);
     if (!pick)
-        return invalid("Cannot cherry-pick unknown snapshot ID: %lld", (long long)id);
+        return validation("Cannot cherry-pick unknown snapshot ID: %lld", (long long)id);
     const char *operation = pick->operation ? pick->operation : "";
     const char *rp = summary_get(pick, "replace-partitions");
     *is_append = strcmp(operation, "append") == 0;
@@ -351,8 +365,9 @@ static int cherrypick_rules(const floe_table_metadata *base, int64_t id, bool *f
                            (long long)id);
         const char *wap_id = summary_get(pick, "wap.id");
         if (wap_id && *wap_id && wap_published(base, wap_id))
-            return invalid("Duplicate request to cherry pick wap id that was published already: %s",
-                           wap_id);
+            return floe__error_as(
+                FLOE_EINVALID, FLOE_KIND_DUPLICATE_WAP_COMMIT, "table",
+                "Duplicate request to cherry pick wap id that was published already: %s", wap_id);
     } else if (!*fast_forward) {
         return invalid("Cannot cherry-pick snapshot %lld: not append, dynamic overwrite, or "
                        "fast-forward",
@@ -361,16 +376,16 @@ static int cherrypick_rules(const floe_table_metadata *base, int64_t id, bool *f
     if (*fast_forward)
         return 0;
     if (is_current_ancestor(base, id))
-        return invalid("Cannot cherrypick snapshot %lld: already an ancestor", (long long)id);
+        return validation("Cannot cherrypick snapshot %lld: already an ancestor", (long long)id);
     char idtext[24];
     snprintf(idtext, sizeof idtext, "%lld", (long long)id);
     size_t guard = base->nsnapshots + 1;
     for (const floe_snapshot *s = cur; s && guard--; s = parent_of(base, s)) {
         const char *src = summary_get(s, "source-snapshot-id");
         if (src && strcmp(src, idtext) == 0)
-            return invalid("Cannot cherrypick snapshot %lld: already picked to create ancestor "
-                           "%lld",
-                           (long long)id, (long long)s->snapshot_id);
+            return validation("Cannot cherrypick snapshot %lld: already picked to create ancestor "
+                              "%lld",
+                              (long long)id, (long long)s->snapshot_id);
     }
     if (!*is_append)
         return floe__error(FLOE_EUNSUPPORTED, "table",
@@ -566,17 +581,17 @@ static int prepare(const floe_table_metadata *base, floe_table_change *c, void *
     switch (o->kind) {
     case OP_ROLLBACK:
         if (!floe__metadata_snapshot(base, o->id))
-            return invalid("Cannot roll back to unknown snapshot id: %lld", (long long)o->id);
+            return validation("Cannot roll back to unknown snapshot id: %lld", (long long)o->id);
         if (!is_current_ancestor(base, o->id))
-            return invalid("Cannot roll back to snapshot, not an ancestor of the current state: "
-                           "%lld",
-                           (long long)o->id);
+            return validation("Cannot roll back to snapshot, not an ancestor of the current state: "
+                              "%lld",
+                              (long long)o->id);
         return prepare_set_current(base, c, o, o->id);
     case OP_ROLLBACK_TIME:
         return prepare_rollback_time(base, c, o);
     case OP_SET_CURRENT:
         if (!floe__metadata_snapshot(base, o->id))
-            return invalid("Cannot roll back to unknown snapshot id: %lld", (long long)o->id);
+            return validation("Cannot roll back to unknown snapshot id: %lld", (long long)o->id);
         return prepare_set_current(base, c, o, o->id);
     case OP_SET_CURRENT_REF: {
         floe_snapshot_selector sel = {FLOE_SNAP_REF, 0, o->name, 0};
@@ -717,7 +732,7 @@ int floe_table_cherrypick_snapshot(floe_table *t, int64_t id, int64_t *previous,
          * re-adding the picked files, linked by source-snapshot-id */
         const floe_snapshot *pick = floe__metadata_snapshot(t->metadata, id);
         if (!pick)
-            return invalid("Cannot cherry-pick unknown snapshot ID: %lld", (long long)id);
+            return validation("Cannot cherry-pick unknown snapshot ID: %lld", (long long)id);
         const char *wap_id = summary_get(pick, "wap.id");
         char idtext[24];
         snprintf(idtext, sizeof idtext, "%lld", (long long)id);

@@ -133,8 +133,8 @@ int floe_table_load(floe_table **out, floe_catalog *catalog, const char *ident,
     if (rc == 0 && strcmp(t->branch, "main") != 0 && !t->create_branch) {
         const floe_snapshot_ref *r = floe__metadata_ref(t->metadata, t->branch);
         if (!r || r->type != FLOE_REF_BRANCH)
-            rc = floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
-                             t->branch);
+            rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_VALIDATION, "table",
+                                "Cannot use branch (does not exist): %s", t->branch);
     }
     if (rc < 0) {
         floe_table_free(t);
@@ -184,12 +184,13 @@ int floe__table_write_head(const floe_table_metadata *base, const char *branch, 
     const floe_snapshot_ref *head = floe__metadata_ref(base, branch);
     *out = head;
     if (head && head->type != FLOE_REF_BRANCH)
-        return floe__error(FLOE_EINVALID, "table", "Ref %s is a tag not a branch", branch);
+        return floe__error_as(FLOE_EINVALID, FLOE_KIND_ILLEGAL_ARGUMENT, "table",
+                              "Ref %s is a tag not a branch", branch);
     if (head || strcmp(branch, "main") == 0)
         return 0;
     if (!create)
-        return floe__error(FLOE_ENOTFOUND, "table", "Cannot use branch (does not exist): %s",
-                           branch);
+        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_VALIDATION, "table",
+                              "Cannot use branch (does not exist): %s", branch);
     *out = floe__metadata_ref(base, "main");
     return 0;
 }

@@ -137,6 +137,22 @@ int floe__table_commit_write(floe_fileio *io, const floe_table_metadata *base,
                              const char *base_location, const floe_table_change *change,
                              char **new_location, floe_table_metadata **new_metadata);
 
+/* transaction.c: the catalog side of a multi-table commit over a catalog
+ * that swaps several pointers at once (SQLite): load each of the n tables
+ * (with `opts`, may be NULL), let `fill` produce its change on its current
+ * metadata (a change whose arena `fill` leaves NULL is borrowed and not
+ * freed), check the requirements and write each next metadata file, then
+ * compare-and-set every pointer in one catalog transaction. All or none:
+ * on a sure failure the written files are removed. *failed = the index of
+ * the table that failed (n: the swap). Errors: those of floe_table_load,
+ * of `fill`, FLOE_ECONFLICT (a requirement or the swap), FLOE_ECOMMITUNKNOWN,
+ * FLOE_EUNSUPPORTED (the catalog cannot swap several pointers). */
+typedef int (*floe_change_fill_fn)(size_t i, const floe_table_metadata *base,
+                                   floe_table_change *change, void *payload);
+int floe__table_commit_tables(floe_catalog *cat, const floe_table_options *opts, size_t n,
+                              const char *const *idents, floe_change_fill_fn fill, void *payload,
+                              size_t *failed);
+
 /* Remove files a failed commit wrote (NULL entries skipped), keeping the
  * commit's error (cleanup failures only leave orphans). */
 void floe__table_remove_quietly(floe_fileio *io, const char *const *uris, size_t n);

@@ -109,6 +109,17 @@ int floe__data_writer_new(floe_data_writer **out, floe_append *a)
     int rc = (w->arena = floe__arena_new(4096)) && (w->parts = floe__strmap_new())
                  ? 0
                  : floe__error_nomem();
+    if (rc == 0 && floe__append_lineage(a)) {
+        /* the files hold the schema's columns and the two lineage ones */
+        floe_schema *ls = floe__arena_alloc(w->arena, sizeof *ls);
+        const floe_type *root = NULL;
+        rc = ls ? floe__lineage_root(w->arena, w->schema->root, &root) : floe__error_nomem();
+        if (rc == 0) {
+            *ls = *w->schema;
+            ls->root = root;
+            w->schema = ls;
+        }
+    }
     if (rc == 0)
         rc = floe__props_get_int64(&m->properties, "write.target-file-size-bytes", 536870912,
                                    &w->target_size);
@@ -309,6 +320,7 @@ static int part_close(floe_data_writer *w, part *p)
         df.record_count = m.record_count;
         df.file_size_in_bytes = m.file_size_in_bytes;
         df.block_size_in_bytes = 67108864; /* v1 field; Java writes 64 MiB */
+        df.has_sort_order_id = floe__append_sort_order_id(w->a, &df.sort_order_id);
         rc = floe__data_file_set_metrics(tmp, &m, &df);
         if (m.nsplit_offsets) {
             df.has_split_offsets = true;
@@ -615,6 +627,34 @@ int floe__data_writer_close(floe_data_writer *w)
     for (size_t i = 0; rc == 0 && i < w->order.len; i++)
         rc = part_close(w, ((part **)w->order.items)[i]);
     return rc;
+}
+
+/* ---------------------------------------------------------------- row lineage */
+
+static const floe_type lineage_long = {.id = FLOE_T_LONG};
+static const floe_field lineage_fields[2] = {
+    {.id = FLOE_ROW_ID_FIELD_ID, .name = "_row_id", .required = false, .type = &lineage_long},
+    {.id = FLOE_LAST_UPDATED_SEQ_FIELD_ID,
+     .name = "_last_updated_sequence_number",
+     .required = false,
+     .type = &lineage_long},
+};
+
+int floe__lineage_root(floe_arena *a, const floe_type *root, const floe_type **out)
+{
+    floe_field *f = floe__arena_calloc(a, root->nfields + 2, sizeof *f);
+    floe_type *t = floe__arena_calloc(a, 1, sizeof *t);
+    if (!f || !t)
+        return floe__error_nomem();
+    if (root->nfields)
+        memcpy(f, root->fields, root->nfields * sizeof *f);
+    f[root->nfields] = lineage_fields[0];
+    f[root->nfields + 1] = lineage_fields[1];
+    t->id = FLOE_T_STRUCT;
+    t->nfields = root->nfields + 2;
+    t->fields = f;
+    *out = t;
+    return 0;
 }
 
 int floe_table_arrow_schema(const floe_table *t, struct ArrowSchema *out)

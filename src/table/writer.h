@@ -42,6 +42,10 @@ int64_t floe__append_target_size(const floe_append *a);
  * borrowed. floe__append_sort_order: true when one was set. */
 void floe__append_set_sort_order(floe_append *a, const floe_sort_order *order);
 bool floe__append_sort_order(const floe_append *a, const floe_sort_order **order);
+/* The data files written get sort_order_id `id` (Java's
+ * output-sort-order-id); floe__append_sort_order_id: true when set. */
+void floe__append_set_sort_order_id(floe_append *a, int32_t id);
+bool floe__append_sort_order_id(const floe_append *a, int32_t *id);
 /* Row-level operations use an append as their data writer: close the open
  * files and give the data files written (borrowed from the append); keep
  * them (the append will not delete them when freed). */
@@ -54,6 +58,25 @@ void floe__append_keep(floe_append *a);
 struct floe_pq_metrics;
 int floe__data_file_set_metrics(floe_arena *a, const struct floe_pq_metrics *m,
                                 floe_data_file *df);
+
+/* ---------------------------------------------------------------- row lineage
+ * v3 (spec "Row Lineage"): a row copied into a new data file keeps its
+ * _row_id and _last_updated_sequence_number by writing them as the reserved
+ * columns; null means "inherit" (first_row_id + position, the file's data
+ * sequence number). Copy-on-write rewrites, UPDATE/MERGE's new versions of
+ * rows and compaction write through an append with lineage. */
+#define FLOE_ROW_ID_FIELD_ID 2147483540
+#define FLOE_LAST_UPDATED_SEQ_FIELD_ID 2147483539
+
+/* Batches written through `a` carry, after the table schema's columns,
+ * _row_id and _last_updated_sequence_number (longs, null = inherit), and
+ * every data file gets those columns. Call before the first write. */
+void floe__append_set_lineage(floe_append *a);
+bool floe__append_lineage(const floe_append *a);
+/* `root` followed by the two lineage fields (optional longs, the reserved
+ * ids): the layout of lineage batches, and the projection to read a data
+ * file with its stored lineage (null where the file lacks it). In `a`. */
+int floe__lineage_root(floe_arena *a, const floe_type *root, const floe_type **out);
 
 /* Deep copy of a data file into `arena`. */
 int floe__data_file_copy(floe_arena *arena, floe_data_file *d, const floe_data_file *s);

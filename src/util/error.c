@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The thread-local error slot (libgit2 style): a failing function records
- * code, subsystem and message here and returns the negative code. Context is
+ * code, kind, subsystem and message here and returns the negative code. Context is
  * prepended while unwinding. Nothing here allocates, so out-of-memory can
  * always be reported.
  */
@@ -9,6 +9,14 @@
 
 #include <stdio.h>
 #include <string.h>
+
+#ifdef __clang_analyzer__
+#undef floe__error
+#undef floe__error_as
+#undef floe__error_set_kind
+#undef floe__error_nomem
+#undef floe__error_or_nomem
+#endif
 
 #define FLOE_ERRMSG_MAX 2048
 
@@ -69,17 +77,63 @@ int floe__verror(int code, const char *subsystem, const char *fmt, va_list ap)
     set_subsystem(subsystem);
     vsnprintf(slot.message, sizeof slot.message, fmt, ap);
     slot.pub.code = code;
+    slot.pub.kind = FLOE_KIND_NONE;
     slot.pub.subsystem = slot.subsystem;
     slot.pub.message = slot.message;
     slot.set = true;
     return code;
 }
 
-#ifdef __clang_analyzer__
-#undef floe__error
-#undef floe__error_nomem
-#undef floe__error_or_nomem
-#endif
+/* floe_error_kind -> the Java exception's simple name (index = kind). */
+static const char *const kind_names[] = {
+    [FLOE_KIND_VALIDATION] = "ValidationException",
+    [FLOE_KIND_ILLEGAL_ARGUMENT] = "IllegalArgumentException",
+    [FLOE_KIND_DUPLICATE_WAP_COMMIT] = "DuplicateWAPCommitException",
+    [FLOE_KIND_NO_SUCH_TABLE] = "NoSuchTableException",
+    [FLOE_KIND_NO_SUCH_NAMESPACE] = "NoSuchNamespaceException",
+    [FLOE_KIND_ALREADY_EXISTS] = "AlreadyExistsException",
+    [FLOE_KIND_NAMESPACE_NOT_EMPTY] = "NamespaceNotEmptyException",
+    [FLOE_KIND_NO_SUCH_PROCEDURE] = "NoSuchProcedureException",
+    [FLOE_KIND_CATALOG_NOT_FOUND] = "CatalogNotFoundException",
+    [FLOE_KIND_COMMIT_FAILED] = "CommitFailedException",
+};
+
+floe_error_kind floe__error_kind_named(const char *exception)
+{
+    for (size_t k = 1; exception && k < FLOE_ARRAY_LEN(kind_names); k++)
+        if (strcmp(kind_names[k], exception) == 0)
+            return (floe_error_kind)k;
+    return FLOE_KIND_NONE;
+}
+
+int floe__error_set_kind(floe_error_kind kind)
+{
+    if (!slot.set)
+        return floe__error_as(FLOE_ERROR, kind, "floe", "unknown error");
+    slot.pub.kind = kind;
+    return slot.pub.code;
+}
+
+const char *floe_error_exception(const floe_error *e)
+{
+    if (!e)
+        return "RuntimeException";
+    if (e->kind > FLOE_KIND_NONE && (size_t)e->kind < FLOE_ARRAY_LEN(kind_names))
+        return kind_names[e->kind];
+    /* No kind of its own: the exception Iceberg raises for the code. */
+    switch (e->code) {
+    case FLOE_ENOTFOUND: return "NotFoundException";
+    case FLOE_EEXISTS: return "AlreadyExistsException";
+    case FLOE_EINVALID: return "IllegalArgumentException";
+    case FLOE_ECONFLICT: return "CommitFailedException";
+    case FLOE_ECOMMITUNKNOWN: return "CommitStateUnknownException";
+    case FLOE_EUNSUPPORTED: return "UnsupportedOperationException";
+    case FLOE_ECORRUPT:
+    case FLOE_EIO: return "RuntimeIOException";
+    case FLOE_ENOMEM: return "OutOfMemoryError";
+    default: return "RuntimeException";
+    }
+}
 
 int floe__error(int code, const char *subsystem, const char *fmt, ...)
 {
@@ -90,11 +144,22 @@ int floe__error(int code, const char *subsystem, const char *fmt, ...)
     return rc;
 }
 
+int floe__error_as(int code, floe_error_kind kind, const char *subsystem, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = floe__verror(code, subsystem, fmt, ap);
+    va_end(ap);
+    slot.pub.kind = kind;
+    return rc;
+}
+
 int floe__error_nomem(void)
 {
     set_subsystem("alloc");
     snprintf(slot.message, sizeof slot.message, "out of memory");
     slot.pub.code = FLOE_ENOMEM;
+    slot.pub.kind = FLOE_KIND_NONE;
     slot.pub.subsystem = slot.subsystem;
     slot.pub.message = slot.message;
     slot.set = true;

@@ -462,7 +462,8 @@ int floe__time_error_no_snapshot_older(const char *subsystem, int64_t ms)
         floe__buf_free(&b);
         return rc;
     }
-    rc = floe__error(FLOE_ENOTFOUND, subsystem, "Cannot find a snapshot older than %s", b.ptr);
+    rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, subsystem,
+                        "Cannot find a snapshot older than %s", b.ptr);
     floe__buf_free(&b);
     return rc;
 }

@@ -42,6 +42,17 @@
 /* Record an error on this thread and return `code` (so callers can write
  * `return floe__error(FLOE_EINVALID, "json", "missing field %s", name);`). */
 int floe__error(int code, const char *subsystem, const char *fmt, ...) FLOE_PRINTF(3, 4);
+/* The same, with the error's kind in Iceberg's terms (floe_error_kind: the
+ * Java exception an engine throws for it), where the message is Iceberg's:
+ * `return floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+ * "Cannot cherry-pick unknown snapshot ID: %lld", id);`. */
+int floe__error_as(int code, floe_error_kind kind, const char *subsystem, const char *fmt, ...)
+    FLOE_PRINTF(4, 5);
+/* Give the current error a kind (after a helper raised it); returns its code. */
+int floe__error_set_kind(floe_error_kind kind);
+/* The kind whose exception is named `exception` ("NoSuchTableException"),
+ * e.g. a REST error response's type; FLOE_KIND_NONE if none is. */
+floe_error_kind floe__error_kind_named(const char *exception);
 int floe__verror(int code, const char *subsystem, const char *fmt, va_list ap);
 /* Prepend context to the current message ("reading m.avro: " + old) and
  * return the current code. If no error is set, sets a generic one. */
@@ -61,6 +72,8 @@ int floe__error_or_nomem(void);
  * FLOE_TRY falls through with outputs unset). Spelling the result out lets
  * it prune them; the compiled code is unchanged. */
 #define floe__error(code, ...) (floe__error((code), __VA_ARGS__), (code))
+#define floe__error_as(code, ...) (floe__error_as((code), __VA_ARGS__), (code))
+#define floe__error_set_kind(kind) (floe__error_set_kind(kind), FLOE_ERROR)
 #define floe__error_nomem() (floe__error_nomem(), FLOE_ENOMEM)
 #define floe__error_or_nomem() (floe__error_or_nomem(), FLOE_ENOMEM)
 #endif

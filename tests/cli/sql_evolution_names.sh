@@ -84,7 +84,7 @@ eq "nothing committed" "$(meta d)" "$before"
 
 # ---- SHOW CREATE TABLE after evolution (text as Spark 3.5 printed it for
 # the same table: tests/peers/test_evolution.py checks it against Spark)
-F -c "CREATE TABLE s.c (id BIGINT NOT NULL COMMENT 'the id', \`my col\` STRING, ts TIMESTAMP, pt STRUCT<x: INT COMMENT 'it''s x'>) PARTITIONED BY (days(ts), bucket(16, id)) COMMENT 'a table' TBLPROPERTIES ('k1'='v1', 'my.password'='hush')" \
+F -c "CREATE TABLE s.c (id BIGINT NOT NULL COMMENT 'the id', \`my col\` STRING, ts TIMESTAMP, pt STRUCT<x: INT COMMENT 'it\'s x'>) PARTITIONED BY (days(ts), bucket(16, id)) COMMENT 'a table' TBLPROPERTIES ('k1'='v1', 'my.password'='hush')" \
   -c "ALTER TABLE s.c RENAME COLUMN \`my col\` TO payload" -c "ALTER TABLE s.c ADD PARTITION FIELD truncate(4, payload)" \
   -c "ALTER TABLE s.c WRITE ORDERED BY id DESC NULLS FIRST" -c "ALTER TABLE s.c SET IDENTIFIER FIELDS id" \
   -c "ALTER TABLE s.c ADD COLUMN \`1\` INT"

@@ -21,7 +21,7 @@ Q() { local using=$1; shift; sqlite3 -batch -csv "$T/x.db" ".load ${EXT%.so}" \
 out=$(F -c "CREATE NAMESPACE shop; CREATE TABLE shop.orders (id BIGINT, amount DECIMAL(10,2), d DATE, ok BOOLEAN, note STRING)" 2>&1)
 if grep -q "not supported yet" <<<"$out"; then echo "skipped: $out"; exit 77; fi
 F -c "INSERT INTO shop.orders VALUES (1, 10.50, DATE'2026-01-01', true, 'first'), (2, -3.25, DATE'2026-01-02', false, NULL)"
-F -c "INSERT INTO shop.orders VALUES (3, 100.00, NULL, NULL, 'it''s')"
+F -c "INSERT INTO shop.orders VALUES (3, 100.00, NULL, NULL, 'it\\'s')"  # Spark's escape
 W="warehouse='$T/wh', table='shop.orders'"
 
 eq "rows" "$(Q "$W" "SELECT * FROM v ORDER BY id")" "1,10.5,2026-01-01,1,first

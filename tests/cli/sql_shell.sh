@@ -130,9 +130,13 @@ F --conf nokey -c "SELECT 1" >/dev/null 2>&1; eq "bad conf" "$?" 2
 # ---- injection attempts stay data
 out=$(F --format csv -c "CREATE NAMESPACE \`x'; DROP TABLE y; --\`; SHOW NAMESPACES" 2>&1); rc=$?
 has "odd namespace name refused or kept as a name" "$rc:$out" ":"
-out=$(F --format csv -c "SELECT 'a''); DROP TABLE t; --' AS s")
+out=$(F --format csv -c "SELECT 'a\\'); DROP TABLE t; --' AS s")
 eq "string literal" "$out" "s
 a'); DROP TABLE t; --"
+# Spark reads '' as two adjacent literals (concatenated), not a quote
+out=$(F --format csv -c "SELECT 'a''); DROP TABLE t; --' AS s")
+eq "adjacent string literals" "$out" "s
+a); DROP TABLE t; --"
 out=$(F -c "SELECT * FROM shop.\"o\"\"; DROP TABLE x\"" 2>&1); rc=$?
 has "quoted name" "$rc:$out" "1:NoSuchTableException"
 out=$(F --format csv -c "SHOW NAMESPACES")

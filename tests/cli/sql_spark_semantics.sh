@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # `floe sql` answers as Spark 3.5 does where SQLite would answer otherwise
-# (src/sql/exec_spark.c, rewrite*.c; issue #22). Every expected value is
+# (src/sql/exec_spark.c, parser.c, print.c; issue #22). Every expected value is
 # what Spark 3.5 prints (spark.sql.ansi.enabled=false), as recorded by the
 # differential corpus tests/peers/sql_corpus/*.sql.
 set -u
@@ -68,6 +68,22 @@ has "SHOW TBLPROPERTIES without a table" "$(E "SHOW TBLPROPERTIES s.nope")" "NoS
 # a table named like a metadata table (Spark loads the whole name as a table first)
 eq "table db.history" "$(Q "CREATE NAMESPACE db; CREATE TABLE db.history (id INT); INSERT INTO db.history VALUES (1), (2); DELETE FROM db.history WHERE id = 1; SELECT * FROM db.history")" "2 "
 eq "metadata table history still" "$(Q "SELECT count(*) FROM s.p.history")" "0 "
+
+# the syntax tree (src/sql/parser.c, print.c): Spark 3.5's answers, as the
+# differential corpus (tests/peers/sql_corpus/08_syntax.sql) records them
+"$FLOE_BIN" sql --quiet --warehouse "$T/wh" -c "CREATE TABLE s.u (id INT, grp STRING); INSERT INTO s.u VALUES (1, 'a'), (2, 'a'), (4, 'b'), (7, NULL)" >/dev/null
+eq "LEFT SEMI JOIN" "$(Q "SELECT u.id FROM s.u u LEFT SEMI JOIN s.tt t ON u.id = t.id ORDER BY u.id")" "1 2 "
+eq "LEFT ANTI JOIN" "$(Q "SELECT id FROM s.u u ANTI JOIN s.tt t ON u.id = t.id ORDER BY id")" "4 7 "
+eq "count(DISTINCT a, b)" "$(Q "SELECT count(DISTINCT grp, id) FROM s.u")" "3 "
+eq "INTERSECT binds tighter than UNION" "$(Q "SELECT count(*) FROM (SELECT id FROM s.u UNION SELECT id FROM s.tt INTERSECT SELECT 3)")" "4 "
+eq "CTE named year, alias partition" "$(Q "WITH year AS (SELECT 1 AS partition) SELECT partition FROM year")" "1 "
+eq "precedence" "$(Q "SELECT 1 + 2 * 3, 1 + 2 || 'x', 6 & 3 | 8, 5 ^ 3, NOT 1 = 2")" "7,3x,10,6,true "
+eq "string escapes" "$(Q "SELECT 'it\\'s', 'it''s', 'a' 'b', '\\u00e9'")" "it's,its,ab,é "
+eq "doubles print as Spark" "$(Q "SELECT 1.5D, 2D, 1e20, 1e-5, 12345678.9")" "1.5,2.0,1.0E20,1.0E-5,1.23456789E7 "
+eq "VALUES as a relation" "$(Q "SELECT sum(x) FROM VALUES (1), (2) AS v(x)")" "3 "
+eq "syntax error as Spark prints it" "$(E "SELECT 1 FROM s.u WHERE" | head -1)" \
+  "ParseException: [PARSE_SYNTAX_ERROR] Syntax error at or near end of input.(line 1, pos 23)"
+eq "window ORDER BY" "$(Q "SELECT id, row_number() OVER (ORDER BY id DESC) FROM s.u ORDER BY id")" "1,4 2,3 4,2 7,1 "
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

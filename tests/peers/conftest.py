@@ -303,10 +303,11 @@ class Serve:
 def floe_serve(floe_bin, tmp_path):
     started = []
 
-    def start(warehouse, catalog_name, extra=()):
+    def start(warehouse, catalog_name, extra=(), quiet=True):
         log = open(tmp_path / f"serve{len(started)}.log", "w+")
         p = subprocess.Popen([floe_bin, "serve", "--warehouse", str(warehouse), "--catalog-name",
-                              catalog_name, "--port", "0", "--quiet", *extra],
+                              catalog_name, "--port", "0", *(["--quiet"] if quiet else []),
+                              *extra],
                              stdout=subprocess.PIPE, stderr=log, text=True)
         line = p.stdout.readline()
         m = re.search(r"http://[0-9.]+:[0-9]+", line)

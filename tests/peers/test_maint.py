@@ -187,3 +187,140 @@ def test_rewrite_position_deletes_same_columns(spark, floe_bin, tmp_path):
     spark.sql(f"REFRESH TABLE {cat}.db.b")
     assert spark_rows(spark.sql(f"SELECT * FROM {cat}.db.b")) == want
     assert spark.sql(f"SELECT count(*) FROM {cat}.db.b.delete_files").collect()[0][0] == 0
+
+
+LINEAGE = "SELECT id, s, p, _row_id, _last_updated_sequence_number FROM {}"
+
+
+def lineage_rows(spark, table):
+    return sorted(tuple(r) for r in spark.sql(LINEAGE.format(table)).collect())
+
+
+def test_v3_spark_reads_floe_compacted_lineage(spark, floe_bin, tmp_path):
+    """A v3 table floe wrote with deletion vectors, compacted by floe: Spark reads
+    the same rows with the same _row_id / _last_updated_sequence_number, and the
+    DVs of the rewritten files are gone."""
+    wh, floe, cat = setup(tmp_path, spark)
+    t = "db.t"
+    floe.sql(f"CREATE TABLE {t} ({COLS}) USING iceberg PARTITIONED BY (p) TBLPROPERTIES "
+             "('format-version'='3', 'write.delete.mode'='merge-on-read')")
+    for i in range(6):
+        floe.sql(f"INSERT INTO {t} VALUES ({2 * i}, 'a{i}', 0), ({2 * i + 1}, 'b{i}', 1), "
+                 f"({100 + i}, 'c{i}', 0)")
+    floe.sql(f"DELETE FROM {t} WHERE id IN (4, 7, 102)")
+    spark.sql(f"REFRESH TABLE {cat}.{t}")
+    before = lineage_rows(spark, f"{cat}.{t}")
+    assert all(r[3] is not None and r[4] is not None for r in before)
+    ndvs = spark.sql(f"SELECT count(*) FROM {cat}.{t}.delete_files "
+                     "WHERE file_format = 'PUFFIN'").collect()[0][0]
+    assert ndvs >= 2
+    out = floe.rows(f"CALL {floe.name}.system.rewrite_data_files(table => '{t}', "
+                    "options => map('min-input-files', '2'))")[0]
+    assert int(out["added_data_files_count"]) == 2
+    assert int(out["removed_delete_files_count"]) == ndvs
+    spark.sql(f"REFRESH TABLE {cat}.{t}")
+    assert lineage_rows(spark, f"{cat}.{t}") == before
+    assert spark.sql(f"SELECT count(*) FROM {cat}.{t}.delete_files").collect()[0][0] == 0
+    # Spark's view of the replace snapshot: first-row-id and added-rows as Java writes them
+    snap = spark.sql(f"SELECT operation FROM {cat}.{t}.snapshots ORDER BY committed_at DESC "
+                     "LIMIT 1").collect()[0][0]
+    assert snap == "replace"
+    # a Spark write after floe's compaction gets fresh ids; old rows keep theirs
+    spark.sql(f"INSERT INTO {cat}.{t} VALUES (500, 'new', 1)")
+    after = lineage_rows(spark, f"{cat}.{t}")
+    assert [r for r in after if r[0] != 500] == before
+    new = [r for r in after if r[0] == 500][0]
+    assert new[3] > max(r[3] for r in before)
+
+
+def spark_v3_twin(spark, cat, t):
+    spark.sql(f"CREATE TABLE {cat}.{t} ({COLS}) USING iceberg PARTITIONED BY (p) TBLPROPERTIES "
+              "('format-version'='3', 'write.delete.mode'='merge-on-read')")
+    for k in range(4):
+        rows = ", ".join(f"({k * 10 + i}, 's{i}', {i % 2})" for i in range(10))
+        spark.sql(f"INSERT INTO {cat}.{t} VALUES {rows}")
+    spark.sql(f"DELETE FROM {cat}.{t} WHERE id IN (1, 12, 25, 33)")
+
+
+def test_v3_floe_compacts_spark_written_same_columns(spark, floe_bin, tmp_path):
+    """Spark-written v3 twins with DVs: floe's rewrite_data_files result columns
+    equal Spark's, and both keep every row's lineage (read by Spark)."""
+    wh, floe, cat = setup(tmp_path, spark)
+    spark_v3_twin(spark, cat, "db.a")
+    spark_v3_twin(spark, cat, "db.b")
+    before_a = lineage_rows(spark, f"{cat}.db.a")
+    before_b = lineage_rows(spark, f"{cat}.db.b")
+    cols = ["rewritten_data_files_count", "added_data_files_count", "rewritten_bytes_count",
+            "failed_data_files_count", "removed_delete_files_count"]
+    s = spark.sql(f"CALL {cat}.system.rewrite_data_files(table => 'db.a', "
+                  "options => map('min-input-files', '2'))").collect()[0].asDict()
+    f = floe.rows(f"CALL {floe.name}.system.rewrite_data_files(table => 'db.b', "
+                  "options => map('min-input-files', '2'))")[0]
+    assert {c: int(f[c]) for c in cols} == {c: int(s[c]) for c in cols}
+    assert int(s["removed_delete_files_count"]) > 0
+    spark.sql(f"REFRESH TABLE {cat}.db.b")
+    assert lineage_rows(spark, f"{cat}.db.a") == before_a
+    assert lineage_rows(spark, f"{cat}.db.b") == before_b
+    # the replace snapshots take row ids alike (added-rows) in both tables
+    def v3_fields(t):
+        meta = spark.sql(f"SELECT file FROM {cat}.{t}.metadata_log_entries "
+                         "ORDER BY timestamp DESC LIMIT 1").collect()[0][0]
+        import json
+        m = json.load(open(meta[len("file:"):] if meta.startswith("file:") else meta))
+        head = [x for x in m["snapshots"] if x["snapshot-id"] == m["current-snapshot-id"]][0]
+        return head["added-rows"], m["next-row-id"]
+    assert v3_fields("db.b") == v3_fields("db.a")
+    # rewrite_position_delete_files on v3 with DVs only: nothing to do, as Spark
+    s = spark.sql(f"CALL {cat}.system.rewrite_position_delete_files(table => 'db.a', "
+                  "options => map('rewrite-all', 'true'))").collect()[0].asDict()
+    f = floe.rows(f"CALL {floe.name}.system.rewrite_position_delete_files(table => 'db.b', "
+                  "options => map('rewrite-all', 'true'))")[0]
+    pcols = ["rewritten_delete_files_count", "added_delete_files_count"]
+    assert {c: int(f[c]) for c in pcols} == {c: int(s[c]) for c in pcols} == \
+        {c: 0 for c in pcols}
+
+
+def schemas_specs(spark, cat, t):
+    import json
+    meta = spark.sql(f"SELECT file FROM {cat}.{t}.metadata_log_entries "
+                     "ORDER BY timestamp DESC LIMIT 1").collect()[0][0]
+    m = json.load(open(meta[len("file:"):] if meta.startswith("file:") else meta))
+    return (sorted(x["schema-id"] for x in m["schemas"]),
+            sorted(x["spec-id"] for x in m["partition-specs"]))
+
+
+def test_clean_expired_metadata_like_spark(spark, floe_bin, tmp_path):
+    """expire_snapshots(clean_expired_metadata => true): floe leaves the schemas and
+    partition specs Spark leaves on a twin table, before and after a compaction
+    moved every row into the new spec."""
+    wh, floe, cat = setup(tmp_path, spark)
+    for t in ("db.a", "db.b"):
+        spark.sql(f"CREATE TABLE {cat}.{t} (id bigint, s string) USING iceberg "
+                  "TBLPROPERTIES ('format-version'='2')")
+        spark.sql(f"INSERT INTO {cat}.{t} VALUES (1, 'a')")
+        spark.sql(f"ALTER TABLE {cat}.{t} ADD COLUMN x int")
+        spark.sql(f"INSERT INTO {cat}.{t} VALUES (2, 'b', 2)")
+        spark.sql(f"ALTER TABLE {cat}.{t} ADD PARTITION FIELD bucket(2, id)")
+        spark.sql(f"INSERT INTO {cat}.{t} VALUES (3, 'c', 3)")
+    expire = ("CALL {}.system.expire_snapshots(table => '{}', older_than => "
+              "TIMESTAMP '2999-01-01 00:00:00', retain_last => 1, "
+              "clean_expired_metadata => true)")
+    spark.sql(expire.format(cat, "db.a"))
+    floe.sql(expire.format(floe.name, "db.b"))
+    spark.sql(f"REFRESH TABLE {cat}.db.b")
+    assert schemas_specs(spark, cat, "db.b") == schemas_specs(spark, cat, "db.a") == \
+        ([1], [0, 1])
+    # compaction into spec 1, one more append (drops the manifests left with
+    # DELETED entries only), expiry: spec 0 goes in both
+    spark.sql(f"CALL {cat}.system.rewrite_data_files(table => 'db.a', "
+              "options => map('rewrite-all', 'true'))")
+    spark.sql(f"INSERT INTO {cat}.db.a VALUES (4, 'd', 4)")
+    spark.sql(expire.format(cat, "db.a"))
+    floe.sql(f"CALL {floe.name}.system.rewrite_data_files(table => 'db.b', "
+             "options => map('rewrite-all', 'true'))",
+             "INSERT INTO db.b VALUES (4, 'd', 4)", expire.format(floe.name, "db.b"))
+    spark.sql(f"REFRESH TABLE {cat}.db.b")
+    assert schemas_specs(spark, cat, "db.b") == schemas_specs(spark, cat, "db.a") == \
+        ([1], [1])
+    assert spark_rows(spark.sql(f"SELECT * FROM {cat}.db.b")) == \
+        spark_rows(spark.sql(f"SELECT * FROM {cat}.db.a"))

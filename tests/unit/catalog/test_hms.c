@@ -8,6 +8,7 @@
  * by tests/peers/test_hms.py. */
 #include "catalog/catalog.h"
 #include "catalog/thrift_binary.h"
+#include "floe/table.h"
 #include "harness.h"
 
 #include <arpa/inet.h>
@@ -327,6 +328,13 @@ static void test_exceptions_mapped(void)
     /* a multi-level namespace never reaches the metastore */
     FT_EQ_INT(floe_catalog_create_namespace(c, "a.b", NULL), FLOE_EINVALID);
     FT_ERR_CONTAINS("Cannot support multi part namespace in Hive Metastore: a.b");
+    /* a metastore swaps one table at a time: no multi-table transaction
+     * (refused before any call) */
+    const char *idents[] = {"db.t", "db.u"};
+    const char *changes[] = {"{\"requirements\":[],\"updates\":[]}",
+                             "{\"requirements\":[],\"updates\":[]}"};
+    FT_EQ_INT(floe_catalog_commit_transaction(c, 2, idents, changes, NULL), FLOE_EUNSUPPORTED);
+    FT_ERR_CONTAINS("cannot commit several tables atomically");
     floe_catalog_free(c);
     server_stop(&s);
     FT_EQ_INT(s.done, 4);

@@ -87,17 +87,6 @@ static int appended(const h_table *h, const read_opts *r, rows *out, char *err, 
     return rc;
 }
 
-static int cmpstr(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void rows_sort(rows *r)
-{
-    if (r->n)
-        qsort(r->row, r->n, sizeof(char *), cmpstr);
-}
-
 /* Apply changelog rows ("cols...|TYPE|ord|sid", `ncols` table columns) to
  * a multiset of rows; false when a DELETE finds nothing to remove. */
 static bool apply(rows *state, const rows *cl)
@@ -149,18 +138,6 @@ static void state_of(const h_snap *s, rows *out)
         }
         out->row[out->n++] = strdup(s->rows[i]);
     }
-}
-
-static bool same_rows(rows *a, rows *b)
-{
-    rows_sort(a);
-    rows_sort(b);
-    if (a->n != b->n)
-        return false;
-    for (size_t i = 0; i < a->n; i++)
-        if (strcmp(a->row[i], b->row[i]))
-            return false;
-    return true;
 }
 
 static char *fmt(const char *f, ...) FLOE_PRINTF(1, 2);
@@ -421,10 +398,7 @@ static void test_timestamps(void)
 static uint64_t rng_state;
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return ft_xorshift(&rng_state);
 }
 
 static int64_t pick_live(const h_table *h)

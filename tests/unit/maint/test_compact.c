@@ -75,6 +75,9 @@ static void exec_ok(floe_sql_session *s, const char *sql)
     floe__free(must(s, sql));
 }
 
+/* v3 rounds of the random histories: rows are read with their lineage. */
+static const char *row_cols = "*";
+
 /* Rows of every snapshot, of every ref, in one text. */
 static char *read_everything(floe_sql_session *s)
 {
@@ -85,7 +88,8 @@ static char *read_everything(floe_sql_session *s)
         if (strcmp(line, "snapshot_id") == 0)
             continue;
         char q[256];
-        snprintf(q, sizeof q, "SELECT * FROM db.t VERSION AS OF %s ORDER BY id, s", line);
+        snprintf(q, sizeof q, "SELECT %s FROM db.t VERSION AS OF %s ORDER BY id, s", row_cols,
+                 line);
         char *rows = must(s, q);
         floe__buf_printf(&b, "== %s\n%s", line, rows);
         floe__free(rows);
@@ -111,6 +115,17 @@ static long long cell(const char *csv, int row, int col)
     return p ? atoll(p) : -1;
 }
 
+/* Six inserts of two rows each: ids 0..11, s 'a<i>' / 'b<i>'. */
+static void insert_pairs(floe_sql_session *s)
+{
+    for (int i = 0; i < 6; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a%d'), (%d, 'b%d')", 2 * i, i,
+                 2 * i + 1, i);
+        exec_ok(s, q);
+    }
+}
+
 #define SETUP                                                                                      \
     "CREATE NAMESPACE db;"                                                                         \
     "CREATE TABLE db.t (id bigint, s string) USING iceberg PARTITIONED BY (bucket(2, id)) "        \
@@ -121,12 +136,7 @@ static void test_binpack_applies_deletes(void)
 {
     floe_sql_session *s = open_session("binpack");
     exec_ok(s, SETUP);
-    for (int i = 0; i < 6; i++) {
-        char q[128];
-        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'a%d'), (%d, 'b%d')", 2 * i, i,
-                 2 * i + 1, i);
-        exec_ok(s, q);
-    }
+    insert_pairs(s);
     exec_ok(s, "DELETE FROM db.t WHERE id = 4");
     exec_ok(s, "UPDATE db.t SET s = 'z' WHERE id = 7");
     char *before = read_everything(s);
@@ -599,7 +609,7 @@ static void test_expire_io_faults(void)
     FT_OK(floe__fileio_fault_new(&io, local, &fo));
     floe_expire_options eo = FLOE_EXPIRE_OPTIONS_INIT;
     eo.has_older_than = true;
-    eo.older_than_ms = floe__now_ms() + 60000;
+    eo.older_than_ms = floe__now_ms() + 365LL * 86400000; /* however slow the loop (ASan) */
     eo.retain_last = 1;
     eo.io = io;
     floe_expire_result base;
@@ -870,11 +880,17 @@ static void test_rewrite_manifests(void)
 static void test_random_histories(void)
 {
     unsigned seed = 20261202;
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < 5; round++) {
         char name[32];
         snprintf(name, sizeof name, "random%d", round);
         floe_sql_session *s = open_session(name);
+        /* rounds 3 and 4: format v3 (deletion vectors, row lineage kept by
+         * compaction and manifest rewrites) */
+        bool v3 = round >= 3;
+        row_cols = v3 ? "id, s, _row_id, _last_updated_sequence_number" : "*";
         exec_ok(s, SETUP);
+        if (v3)
+            exec_ok(s, "ALTER TABLE db.t SET TBLPROPERTIES ('format-version'='3')");
         exec_ok(s, "INSERT INTO db.t VALUES (0, 'seed')");
         int next = 1, branches = 0, tags = 0;
         for (int step = 0; step < 24; step++) {
@@ -926,12 +942,14 @@ static void test_random_histories(void)
         }
         /* a final compaction of each branch, all files */
         char *before = read_everything(s);
-        char *mh = must(s, "SELECT * FROM db.t ORDER BY id, s");
+        char hq[160];
+        snprintf(hq, sizeof hq, "SELECT %s FROM db.t ORDER BY id, s", row_cols);
+        char *mh = must(s, hq);
         exec_ok(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
                    "map('rewrite-all', 'true'))");
         char *after = read_everything(s);
         FT_CHECK(strncmp(after, before, strlen(before)) == 0);
-        char *mh2 = must(s, "SELECT * FROM db.t ORDER BY id, s");
+        char *mh2 = must(s, hq);
         FT_EQ_STR(mh2, mh);
         floe__free(before);
         floe__free(after);
@@ -939,6 +957,7 @@ static void test_random_histories(void)
         floe__free(mh2);
         floe_sql_close(s);
     }
+    row_cols = "*";
 }
 
 /* Rows of the table in the order the (single) data file holds them. */
@@ -977,6 +996,10 @@ static void test_sort_strategy(void)
     out = physical(s, "id"); /* CSV: a null is empty */
     FT_EQ_STR(out, "id\n9\n7\n5\n3\n2\n1\n\n");
     floe__free(out);
+    /* no table order is id DESC NULLS LAST: marked unsorted (Java) */
+    out = must(s, "SELECT sort_order_id FROM db.t.data_files");
+    FT_EQ_STR(out, "sort_order_id\n0\n");
+    floe__free(out);
     /* the table's order (strategy sort without sort_order): s ASC */
     exec_ok(s, "ALTER TABLE db.t WRITE ORDERED BY s");
     exec_ok(s, "INSERT INTO db.t VALUES (0, 'a')");
@@ -987,6 +1010,10 @@ static void test_sort_strategy(void)
     floe__free(out);
     out = physical(s, "s");
     FT_EQ_STR(out, "s\na\nn0\nv1\nv2\nv3\nv5\nv7\nv9\n");
+    floe__free(out);
+    /* the table's order: its id on the output file */
+    out = must(s, "SELECT sort_order_id FROM db.t.data_files");
+    FT_EQ_STR(out, "sort_order_id\n1\n");
     floe__free(out);
     /* a transform term, parenthesized list */
     out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', sort_order => "
@@ -1098,7 +1125,146 @@ static void test_zorder(void)
     floe_sql_close(s);
 }
 
+/* Format v3: deletion vectors applied while rewriting and removed with
+ * their data files; every row keeps its _row_id and
+ * _last_updated_sequence_number (written into the new files); the replace
+ * snapshot takes row ids for its new files as Java's does (added-rows). */
+static void test_v3_lineage_and_dvs(void)
+{
+    floe_sql_session *s = open_session("v3");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s string) USING iceberg "
+               "PARTITIONED BY (bucket(2, id)) TBLPROPERTIES ('format-version'='3', "
+               "'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')");
+    insert_pairs(s);
+    exec_ok(s, "DELETE FROM db.t WHERE id IN (4, 9)");
+    char *dvs = must(s, "SELECT count(*) FROM db.t.delete_files WHERE file_format = 'PUFFIN'");
+    long long ndvs = cell(dvs, 1, 0);
+    floe__free(dvs);
+    FT_CHECK(ndvs >= 1);
+    const char *q = "SELECT id, s, _row_id, _last_updated_sequence_number FROM db.t ORDER BY id";
+    char *before = must(s, q);
+    char *all_before = read_everything(s);
+    floe_table *t = NULL;
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    FT_CHECK(floe_table_load(&t, floe_sql_session_catalog(s), "db.t", &to) == 0);
+    int64_t next_before = t ? t->metadata->next_row_id : -1;
+    floe_table_free(t);
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                        "map('min-input-files', '2'))");
+    FT_EQ_INT(cell(out, 1, 1), 2);
+    FT_EQ_INT(cell(out, 1, 4), ndvs); /* the DVs of the rewritten files */
+    floe__free(out);
+    char *after = must(s, q);
+    FT_EQ_STR(after, before);
+    FT_CHECK(strstr(after, "\n4,") == NULL && strstr(after, "\n9,") == NULL);
+    char *all_after = read_everything(s);
+    FT_CHECK(strncmp(all_after, all_before, strlen(all_before)) == 0);
+    out = must(s, "SELECT count(*) FROM db.t.delete_files");
+    FT_EQ_STR(out, "count(*)\n0\n");
+    floe__free(out);
+    /* the replace snapshot: first-row-id = the old next-row-id, added-rows =
+     * the rows of its new files (10) */
+    t = NULL;
+    FT_CHECK(floe_table_load(&t, floe_sql_session_catalog(s), "db.t", &to) == 0);
+    if (t) {
+        const floe_snapshot *h = floe__metadata_snapshot(t->metadata,
+                                                         t->metadata->current_snapshot_id);
+        FT_CHECK(h && h->has_first_row_id && h->first_row_id == next_before);
+        FT_CHECK(h && h->has_added_rows && h->added_rows == 10);
+        FT_EQ_INT(t->metadata->next_row_id, next_before + 10);
+    }
+    floe_table_free(t);
+    /* again (every file): the lineage survives a second rewrite */
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('rewrite-all', 'true'))");
+    floe__free(out);
+    char *again = must(s, q);
+    FT_EQ_STR(again, before);
+    /* a new row gets a fresh id, the old ones keep theirs */
+    exec_ok(s, "INSERT INTO db.t VALUES (100, 'new')");
+    out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                  "map('rewrite-all', 'true'))");
+    floe__free(out);
+    char *last = must(s, q);
+    FT_CHECK(strncmp(last, before, strlen(before)) == 0);
+    FT_CHECK(strstr(last, "\n100,new,") != NULL);
+    floe__free(last);
+    floe__free(again);
+    floe__free(after);
+    floe__free(before);
+    floe__free(all_before);
+    floe__free(all_after);
+    floe_sql_close(s);
+}
+
+/* The schema and partition-spec ids of the table's metadata, as text. */
+static char *schemas_specs(floe_sql_session *s)
+{
+    floe_table *t = NULL;
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    FT_CHECK(floe_table_load(&t, floe_sql_session_catalog(s), "db.t", &to) == 0);
+    floe_buf b = FLOE_BUF_INIT;
+    floe__buf_puts(&b, "schemas");
+    for (size_t i = 0; t && i < t->metadata->nschemas; i++)
+        floe__buf_printf(&b, " %d", (int)t->metadata->schemas[i]->schema_id);
+    floe__buf_puts(&b, " specs");
+    for (size_t i = 0; t && i < t->metadata->nspecs; i++)
+        floe__buf_printf(&b, " %d", (int)t->metadata->specs[i]->spec_id);
+    floe_table_free(t);
+    return floe__buf_detach(&b);
+}
+
+/* expire_snapshots(clean_expired_metadata => true): the schemas and
+ * partition specs no retained snapshot uses go (Java 1.11), never the
+ * current ones; without it they stay. */
+static void test_clean_expired_metadata(void)
+{
+    floe_sql_session *s = open_session("clean_meta");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s string) USING iceberg;"
+               "INSERT INTO db.t VALUES (1, 'a');"
+               "ALTER TABLE db.t ADD COLUMN x int;"
+               "INSERT INTO db.t VALUES (2, 'b', 2);"
+               "ALTER TABLE db.t ADD PARTITION FIELD bucket(2, id);"
+               "INSERT INTO db.t VALUES (3, 'c', 3)");
+    const char *expire = "CALL local.system.expire_snapshots(table => 'db.t', older_than => "
+                         "TIMESTAMP '2999-01-01 00:00:00', retain_last => 1%s)";
+    char q[512];
+    /* spec 0's files are still live: only schema 0 can go */
+    snprintf(q, sizeof q, expire, "");
+    exec_ok(s, q);
+    char *got = schemas_specs(s);
+    FT_EQ_STR(got, "schemas 0 1 specs 0 1");
+    floe__free(got);
+    snprintf(q, sizeof q, expire, ", clean_expired_metadata => true");
+    exec_ok(s, q);
+    got = schemas_specs(s);
+    FT_EQ_STR(got, "schemas 1 specs 0 1");
+    floe__free(got);
+    /* compaction moves every row into spec 1; the next commit drops the
+     * manifests left with DELETED entries only; then spec 0 goes too */
+    exec_ok(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+               "map('rewrite-all', 'true'))");
+    exec_ok(s, "INSERT INTO db.t VALUES (4, 'd', 4)");
+    exec_ok(s, q);
+    got = schemas_specs(s);
+    FT_EQ_STR(got, "schemas 1 specs 1");
+    floe__free(got);
+    char *rows = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(rows, "id,s,x\n1,a,\n2,b,2\n3,c,3\n4,d,4\n");
+    floe__free(rows);
+    /* nothing more to clean: no commit */
+    char *before = must(s, "SELECT count(*) FROM db.t.metadata_log_entries");
+    exec_ok(s, q);
+    char *after = must(s, "SELECT count(*) FROM db.t.metadata_log_entries");
+    FT_EQ_STR(after, before);
+    floe__free(before);
+    floe__free(after);
+    floe_sql_close(s);
+}
+
 static const ft_case cases[] = {
+    {"clean_expired_metadata", test_clean_expired_metadata},
+    {"v3_lineage_and_dvs", test_v3_lineage_and_dvs},
     {"binpack_applies_deletes", test_binpack_applies_deletes},
     {"options_and_where", test_options_and_where},
     {"branch", test_branch},

@@ -483,6 +483,25 @@ static void test_oom(void)
         FT_EQ_INT(rc, FLOE_ENOMEM);
     }
     FT_CHECK(n > 10);
+    /* clean_expired_metadata's plan: schemas and specs nothing retained uses */
+    for (n = 1; n < 100000; n++) {
+        floe_expire_plan p;
+        memset(&p, 0, sizeof p);
+        floe__alloc_fail_at(n);
+        int rc = floe__expire_plan(&p, t.m, &o, o.now_ms);
+        if (rc == 0)
+            rc = floe__expire_plan_metadata(&p, io, t.m);
+        floe__alloc_fail_at(0);
+        bool done = rc == 0;
+        if (done) {
+            FT_EQ_INT(p.remove_specs.len, 0);
+            FT_EQ_INT(p.remove_schemas.len, 0);
+        }
+        floe__expire_plan_free(&p);
+        if (done)
+            break;
+        FT_EQ_INT(rc, FLOE_ENOMEM);
+    }
     fx_free(&t);
     floe_fileio_free(io);
 }

@@ -23,6 +23,11 @@ typedef struct server {
 } server;
 
 /* Start `floe serve --warehouse wh` in a child process. */
+/* File scan tasks per plan task of the next server started (0: default),
+ * and whether it answers plans with "submitted" first. */
+static size_t plan_chunk;
+static bool plan_defer;
+
 static inline int server_start(server *s, const char *wh, const char *prefix)
 {
     int port_pipe[2], stop_pipe[2];
@@ -39,6 +44,8 @@ static inline int server_start(server *s, const char *wh, const char *prefix)
         o.token = TOKEN;
         o.prefix = prefix;
         o.max_body = 1 << 20;
+        o.plan_tasks_per_chunk = plan_chunk;
+        o.plan_defer = plan_defer;
         int port = -1;
         if (floe__rest_backend_sql_new(&b, wh, "test") == 0 &&
             floe__rest_server_start(&srv, b, &o) == 0)

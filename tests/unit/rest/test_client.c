@@ -10,6 +10,7 @@
 #include "../table/append_fixture.h"
 
 #include "catalog/catalog.h"
+#include "floe/scan.h"
 #include "rest/server.h"
 
 #include <arpa/inet.h>
@@ -455,7 +456,7 @@ static void test_alloc_failures(void)
         int rc = floe_catalog_open_rest(
             &c2, s.uri,
             &(floe_rest_catalog_options){FLOE_REST_CATALOG_OPTIONS_VERSION, NULL, NULL, TOKEN, NULL,
-                                         NULL, NULL, NULL, false, 0});
+                                         NULL, NULL, NULL, false, 0, NULL});
         if (rc == 0)
             rc = floe_catalog_list_namespaces(c2, NULL, collect, &b);
         if (rc == 0)
@@ -496,7 +497,200 @@ static void test_alloc_failures(void)
     server_stop(&s);
 }
 
+/* ---------------------------------------------------------------- planning */
+
+/* "<rows> <sorted task paths>" of a scan of `t` with `filter`, and the
+ * manifests the scan read itself. */
+static void scan_summary(floe_table *t, const char *filter, bool pin, int64_t snap, char *out,
+                         size_t cap, int64_t *manifests)
+{
+    out[0] = '\0';
+    floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+    o.filter = filter;
+    o.threads = 1;
+    o.has_snapshot_id = pin;
+    o.snapshot_id = snap;
+    floe_scan *sc = NULL;
+    if (floe_scan_open_table(&sc, t, &o) < 0) {
+        ft_fail(__FILE__, __LINE__, "scan %s: %s", filter ? filter : "", ft_floe_err());
+        return;
+    }
+    *manifests = floe_scan_get_report(sc)->manifests_total;
+    size_t n = floe_scan_task_count(sc);
+    const char **paths = calloc(n ? n : 1, sizeof *paths);
+    for (size_t i = 0; paths && i < n; i++)
+        paths[i] = floe_scan_task_path(sc, i);
+    for (size_t i = 0; paths && i < n; i++) /* sort */
+        for (size_t k = i + 1; k < n; k++)
+            if (strcmp(paths[k], paths[i]) < 0) {
+                const char *x = paths[i];
+                paths[i] = paths[k];
+                paths[k] = x;
+            }
+    struct ArrowArrayStream st;
+    int64_t rows = 0;
+    FT_OK(floe_scan_to_stream(sc, &st));
+    for (;;) {
+        struct ArrowArray a;
+        if (st.get_next(&st, &a) != 0) {
+            ft_fail(__FILE__, __LINE__, "get_next: %s", st.get_last_error(&st));
+            break;
+        }
+        if (!a.release)
+            break;
+        rows += a.length;
+        a.release(&a);
+    }
+    st.release(&st);
+    size_t used = (size_t)snprintf(out, cap, "%lld", (long long)rows);
+    for (size_t i = 0; paths && i < n && used < cap; i++)
+        used += (size_t)snprintf(out + used, cap - used, " %s", paths[i]);
+    free(paths);
+    floe_scan_free(sc);
+}
+
+/* A REST client with scan-planning-mode=server reads what local planning
+ * reads (tasks and rows, with filters and time travel) without reading a
+ * manifest itself; plans of more tasks than a chunk come through
+ * POST .../tasks. */
+static void server_side_planning(bool defer)
+{
+    plan_chunk = 2;
+    plan_defer = defer;
+    server s;
+    int started = server_start(&s, ft_tmp(defer ? "wh-plan-defer" : "wh-plan"), "main");
+    plan_chunk = 0;
+    plan_defer = false;
+    if (started < 0) {
+        ft_fail(__FILE__, __LINE__, "server did not start");
+        return;
+    }
+    floe_catalog *c = rest_client(&s);
+    floe_rest_catalog_options so = FLOE_REST_CATALOG_OPTIONS_INIT;
+    so.token = TOKEN;
+    so.scan_planning_mode = "server";
+    floe_catalog *sc = NULL;
+    FT_OK(floe_catalog_open_rest(&sc, s.uri, &so));
+    floe_rest_catalog_options bad = so;
+    bad.scan_planning_mode = "sideways";
+    floe_catalog *x = NULL;
+    FT_CHECK(floe_catalog_open_rest(&x, s.uri, &bad) == FLOE_EINVALID);
+    FT_ERR_CONTAINS("Invalid scan planning mode: sideways");
+    floe_table *t = NULL;
+    if (c && sc) {
+        FT_OK(floe_catalog_create_namespace(c, "shop", NULL));
+        FT_OK(fx_create(&t, c, "shop.orders", NULL));
+    }
+    int64_t first = t ? fx_append_rows(t, R1, 2) : -1;
+    if (t) {
+        fx_append_rows(t, R2, 3);
+        fx_append_rows(t, R3, 1);
+    }
+    floe_table *lt = NULL, *rt = NULL;
+    if (t) {
+        FT_OK(floe_table_load(&lt, c, "shop.orders", NULL));
+        FT_OK(floe_table_load(&rt, sc, "shop.orders", NULL));
+    }
+    static const char *const filters[] = {NULL, "order_date = '2024-01-03'", "amount > 10",
+                                          "status = 'new' AND customer_id < 12",
+                                          "order_date IN ('2024-01-01', '2024-01-02')",
+                                          "status IS NULL"};
+    for (size_t i = 0; lt && rt && i < FT_N(filters); i++) {
+        char a[4096], b[4096];
+        int64_t ma = 0, mb = 0;
+        scan_summary(lt, filters[i], false, 0, a, sizeof a, &ma);
+        scan_summary(rt, filters[i], false, 0, b, sizeof b, &mb);
+        FT_EQ_STR(b, a);
+        FT_CHECK(ma > 0);  /* local planning read the manifests */
+        FT_EQ_INT(mb, 0);  /* server planning did not */
+    }
+    if (lt && rt) {
+        char a[4096], b[4096];
+        int64_t ma = 0, mb = 0;
+        scan_summary(lt, NULL, true, first, a, sizeof a, &ma);
+        scan_summary(rt, NULL, true, first, b, sizeof b, &mb);
+        FT_EQ_STR(b, a);
+        FT_CHECK(strncmp(b, "2 ", 2) == 0);
+        /* a filter that does not bind is the server's 400, with Java's text */
+        floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+        o.filter = "nope = 1";
+        floe_scan *bad_scan = NULL;
+        FT_CHECK(floe_scan_open_table(&bad_scan, rt, &o) == FLOE_EINVALID);
+        FT_ERR_CONTAINS("Cannot find field 'nope'");
+    }
+    floe_table_free(lt);
+    floe_table_free(rt);
+    floe_table_free(t);
+    floe_catalog_free(sc);
+    floe_catalog_free(c);
+    server_stop(&s);
+}
+
+static void test_server_side_planning(void)
+{
+    server_side_planning(false);
+}
+
+/* The same when the server answers "submitted" and the client polls. */
+static void test_server_side_planning_polled(void)
+{
+    server_side_planning(true);
+}
+
+/* floe_catalog_commit_transaction over REST (the server's SQLite
+ * transaction): a failing requirement on one table changes no table. */
+static void test_rest_transaction(void)
+{
+    server s;
+    if (server_start(&s, ft_tmp("wh-tx"), NULL) < 0) {
+        ft_fail(__FILE__, __LINE__, "server did not start");
+        return;
+    }
+    floe_catalog *c = rest_client(&s);
+    floe_table *a = NULL, *b = NULL;
+    if (c) {
+        FT_OK(floe_catalog_create_namespace(c, "shop", NULL));
+        FT_OK(fx_create(&a, c, "shop.a", NULL));
+        FT_OK(fx_create(&b, c, "shop.b", NULL));
+    }
+    const char *idents[] = {"shop.a", "shop.b"};
+    const char *bad[] = {
+        "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":"
+        "{\"k\":\"1\"}}]}",
+        "{\"requirements\":[{\"type\":\"assert-current-schema-id\",\"current-schema-id\":7}],"
+        "\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"k\":\"2\"}}]}"};
+    const char *good[] = {
+        bad[0], "{\"requirements\":[{\"type\":\"assert-current-schema-id\","
+                "\"current-schema-id\":0}],\"updates\":[{\"action\":\"set-properties\","
+                "\"updates\":{\"k\":\"2\"}}]}"};
+    if (a && b) {
+        FT_CHECK(floe_catalog_commit_transaction(c, 2, idents, bad, NULL) == FLOE_ECONFLICT);
+        FT_OK(floe_table_refresh(a));
+        FT_OK(floe_table_refresh(b));
+        FT_CHECK(floe_table_property(a, "k") == NULL);
+        FT_CHECK(floe_table_property(b, "k") == NULL);
+        FT_OK(floe_catalog_commit_transaction(c, 2, idents, good, NULL));
+        FT_OK(floe_table_refresh(a));
+        FT_OK(floe_table_refresh(b));
+        FT_EQ_STR(floe_table_property(a, "k"), "1");
+        FT_EQ_STR(floe_table_property(b, "k"), "2");
+        const char *missing[] = {"shop.a", "shop.zz"};
+        FT_CHECK(floe_catalog_commit_transaction(c, 2, missing, good, NULL) == FLOE_ENOTFOUND);
+        const char *twice[] = {"shop.a", "shop.a"};
+        FT_CHECK(floe_catalog_commit_transaction(c, 2, twice, good, NULL) == FLOE_EINVALID);
+        const char *junk[] = {"[1]", bad[0]};
+        FT_CHECK(floe_catalog_commit_transaction(c, 2, idents, junk, NULL) == FLOE_EINVALID);
+    }
+    floe_table_free(a);
+    floe_table_free(b);
+    floe_catalog_free(c);
+    server_stop(&s);
+}
+
 static const ft_case cases[] = {
+    {"server_side_planning", test_server_side_planning},
+    {"server_side_planning_polled", test_server_side_planning_polled},
+    {"rest_transaction", test_rest_transaction},
     {"script1_same_as_sqlite", test_script1_same_as_sqlite},
     {"wap_same_as_sqlite", test_wap_same_as_sqlite},
     {"conflicts", test_conflicts},

@@ -248,6 +248,10 @@ static void test_config(void)
         "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
         "POST /v1/{prefix}/views/rename",
         "POST /v1/{prefix}/namespaces/{namespace}/register-view",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/tasks",
     };
     json_t *ep = json_object_get(r.json, "endpoints");
     FT_EQ_INT(json_array_size(ep), FT_N(want));
@@ -778,6 +782,96 @@ static void test_transactions(void)
     resp_free(&r);
 }
 
+/* Server-side planning routes on an empty table: a completed plan with a
+ * plan-id and no tasks, fetch / cancel by id, the error model of each
+ * route (real tables with files: tests/unit/rest/test_client.c). */
+static void test_plan_routes(void)
+{
+    start();
+    create_ns("pl");
+    create_table("pl", "t");
+    resp r = http("POST", "/namespaces/pl/tables/t/plan",
+             "{\"filter\":{\"type\":\"eq\",\"term\":\"id\",\"value\":5},"
+             "\"case-sensitive\":true,\"select\":[\"id\"]}");
+    FT_EQ_INT(r.status, 200);
+    FT_EQ_STR(json_string_value(json_object_get(r.json, "status")), "completed");
+    FT_EQ_INT(json_array_size(json_object_get(r.json, "file-scan-tasks")), 0);
+    FT_CHECK(json_object_get(r.json, "plan-tasks") == NULL);
+    FT_CHECK(json_object_get(r.json, "delete-files") == NULL);
+    char pid[128] = "";
+    if (json_is_string(json_object_get(r.json, "plan-id")))
+        snprintf(pid, sizeof pid, "%s", json_string_value(json_object_get(r.json, "plan-id")));
+    FT_CHECK(pid[0] != '\0');
+    resp_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "/namespaces/pl/tables/t/plan/%s", pid);
+    r = http("GET", path, NULL);
+    FT_EQ_INT(r.status, 200);
+    FT_EQ_STR(json_string_value(json_object_get(r.json, "status")), "completed");
+    resp_free(&r);
+    r = http("DELETE", path, NULL);
+    FT_EQ_INT(r.status, 204);
+    resp_free(&r);
+    r = http("DELETE", path, NULL);
+    EXPECT_ERROR(r, 404, "NoSuchPlanIdException");
+    resp_free(&r);
+    r = http("GET", path, NULL);
+    EXPECT_ERROR(r, 404, "NoSuchPlanIdException");
+    resp_free(&r);
+    r = http("POST", "/namespaces/pl/tables/t/tasks", "{\"plan-task\":\"nope:1\"}");
+    EXPECT_ERROR(r, 404, "NoSuchPlanTaskException");
+    resp_free(&r);
+    r = http("POST", "/namespaces/pl/tables/t/tasks", "{\"plan-tasks\":1}");
+    EXPECT_ERROR(r, 400, "BadRequestException");
+    resp_free(&r);
+    /* request errors */
+    static const char *const bad[] = {
+        "[1]",
+        "{\"snapshot-id\":\"x\"}",
+        "{\"snapshot-id\":42}",
+        "{\"start-snapshot-id\":1}",
+        "{\"snapshot-id\":1,\"start-snapshot-id\":1,\"end-snapshot-id\":2}",
+        "{\"case-sensitive\":1}",
+        "{\"select\":[1]}",
+        "{\"filter\":{\"type\":\"eq\",\"term\":\"nope\",\"value\":1}}",
+        "{\"filter\":{\"type\":\"bogus\"}}",
+        "{\"filter\":{\"type\":\"is-null\",\"term\":\"id\",\"value\":1}}",
+        "{\"filter\":{\"type\":\"in\",\"term\":\"id\"}}",
+        "{\"filter\":\"id = 1\"}",
+        "{not json",
+    };
+    for (size_t i = 0; i < FT_N(bad); i++) {
+        r = http("POST", "/namespaces/pl/tables/t/plan", bad[i]);
+        EXPECT_ERROR(r, 400, "BadRequestException");
+        resp_free(&r);
+    }
+    r = http("POST", "/namespaces/pl/tables/t/plan",
+             "{\"filter\":{\"type\":\"eq\",\"term\":{\"type\":\"transform\","
+             "\"transform\":\"day\",\"term\":\"id\"},\"value\":1}}");
+    EXPECT_ERROR(r, 406, "UnsupportedOperationException");
+    resp_free(&r);
+    r = http("POST", "/namespaces/pl/tables/missing/plan", "{}");
+    EXPECT_ERROR(r, 404, "NoSuchTableException");
+    resp_free(&r);
+    r = http("POST", "/namespaces/pl/tables/missing/tasks", "{\"plan-task\":\"x:1\"}");
+    EXPECT_ERROR(r, 404, "NoSuchTableException");
+    resp_free(&r);
+    r = http("GET", "/namespaces/pl/tables/t/plan", NULL);
+    EXPECT_ERROR(r, 405, "UnsupportedOperationException");
+    resp_free(&r);
+    /* a plan id belongs to its table */
+    create_table("pl", "u");
+    r = http("POST", "/namespaces/pl/tables/t/plan", NULL);
+    FT_EQ_INT(r.status, 200);
+    if (json_is_string(json_object_get(r.json, "plan-id")))
+        snprintf(path, sizeof path, "/namespaces/pl/tables/u/plan/%s",
+                 json_string_value(json_object_get(r.json, "plan-id")));
+    resp_free(&r);
+    r = http("GET", path, NULL);
+    EXPECT_ERROR(r, 404, "NoSuchPlanIdException");
+    resp_free(&r);
+}
+
 typedef struct idem_racer {
     const char *key;
     long status;
@@ -1152,6 +1246,7 @@ static const ft_case cases[] = {
     {"tables", test_tables},
     {"concurrent_commits", test_concurrent_commits},
     {"transactions", test_transactions},
+    {"plan_routes", test_plan_routes},
     {"idempotency", test_idempotency},
     {"auth", test_auth},
     {"limits_and_json", test_limits_and_json},

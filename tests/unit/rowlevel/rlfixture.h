@@ -77,6 +77,27 @@ static inline int rl_update(floe_table *t, const char *filter, const fx_order *r
     return rc;
 }
 
+/* A batch of equality-delete keys: struct<order_id long (id 1)>. */
+static inline int rl_key_batch(const int64_t *ids, size_t n, struct ArrowArray *out)
+{
+    static const floe_type t_long = {.id = FLOE_T_LONG};
+    static const floe_field f = {.id = 1, .name = "order_id", .type = &t_long};
+    static const floe_type root = {.id = FLOE_T_STRUCT, .nfields = 1, .fields = &f};
+    floe_arrow_builder *b = NULL;
+    FLOE_TRY(floe__arrow_builder_new(&b, &root));
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        floe_value v = floe_value_long(ids[i]);
+        rc = floe__arrow_builder_append(b->children[0], &v);
+        if (rc == 0)
+            rc = floe__arrow_builder_struct_append(b, true);
+    }
+    if (rc == 0)
+        rc = floe__arrow_builder_finish(b, out);
+    floe__arrow_builder_free(b);
+    return rc;
+}
+
 static int rl_cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);

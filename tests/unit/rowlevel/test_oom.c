@@ -78,9 +78,75 @@ static void test_oom_mor(void)
     oom("merge-on-read", "oom_mor");
 }
 
+/* v3: out of memory at every allocation of the commit whose retry merges a
+ * concurrent DV (tests/unit/rowlevel/test_conflict.c concurrent_dv_merge):
+ * FLOE_ENOMEM and the table as the first writer left it, or both deletes
+ * in one DV. Each round replays the race from a fresh table. */
+static void test_oom_dv_merge(void)
+{
+    floe_catalog *c = fx_catalog();
+    FT_ASSERT(c);
+    floe_fileio *mem = NULL;
+    FT_OK(floe_fileio_memory_new(&mem));
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    to.io = mem;
+    bool done = false;
+    long n;
+    for (n = 1; n < 100000 && !done; n++) {
+        floe_props p = FLOE_PROPS_INIT;
+        floe__props_set(&p, "format-version", "3");
+        floe__props_set(&p, "write.delete.mode", "merge-on-read");
+        floe__props_set(&p, "commit.retry.min-wait-ms", "1");
+        floe_table_create_options co = FLOE_TABLE_CREATE_OPTIONS_INIT;
+        co.schema_json = ORDERS_SCHEMA;
+        co.partition_spec_json = ORDERS_SPEC;
+        co.properties = &p;
+        char loc[128], ident[64];
+        snprintf(loc, sizeof loc, "mem://wh/shop.db/dv%ld", n);
+        snprintf(ident, sizeof ident, "shop.dv%ld", n);
+        co.location = loc;
+        floe_table *t1 = NULL, *t2 = NULL;
+        FT_OK(floe_table_create(&t1, c, ident, &co, &to));
+        floe__props_free(&p);
+        fx_append_rows(t1, RL_LOAD1, 2);
+        FT_OK(floe_table_load(&t2, c, ident, &to));
+        floe_rowlevel_options o = FLOE_ROWLEVEL_OPTIONS_INIT;
+        o.isolation = FLOE_ISOLATION_SNAPSHOT;
+        floe_rowlevel *b = NULL;
+        FT_OK(floe_rowlevel_new(&b, t2, &o));
+        FT_OK(floe_rowlevel_delete_where(b, "order_id = 1002"));
+        FT_OK(rl_delete(t1, "order_id = 1001", NULL));
+        floe__alloc_fail_at(n);
+        int rc = floe_rowlevel_commit(b, NULL, NULL);
+        floe__alloc_fail_at(0);
+        floe_rowlevel_free(b);
+        if (rc != 0 && rc != FLOE_ENOMEM)
+            ft_fail(__FILE__, __LINE__, "n=%ld: %s", n, ft_floe_err());
+        FT_OK(floe_table_refresh(t1));
+        char *rows = rl_rows(t1, -1);
+        FT_ASSERT(rows);
+        if (rc == 0 || strcmp(rows, "") == 0) {
+            FT_EQ_STR(rows, "");
+            done = true;
+        } else {
+            FT_EQ_STR(rows, "1002:PLACED");
+        }
+        free(rows);
+        floe_table_free(t2);
+        floe_table_free(t1);
+        if (rc != 0 && rc != FLOE_ENOMEM)
+            break;
+    }
+    FT_CHECK(done);
+    FT_CHECK(n > 50);
+    floe_fileio_free(mem);
+    floe_catalog_free(c);
+}
+
 static const ft_case cases[] = {
     {"oom_cow", test_oom_cow},
     {"oom_mor", test_oom_mor},
+    {"oom_dv_merge", test_oom_dv_merge},
 };
 
 int main(int argc, char **argv)

@@ -287,26 +287,6 @@ static void test_branch(void)
     "{\"id\":4,\"name\":\"status\",\"required\":false,\"type\":\"string\"},"                       \
     "{\"id\":5,\"name\":\"order_date\",\"required\":false,\"type\":\"date\"}]}"
 
-static int key_batch(const int64_t *ids, size_t n, struct ArrowArray *out)
-{
-    static const floe_type t_long = {.id = FLOE_T_LONG};
-    static const floe_field f = {.id = 1, .name = "order_id", .type = &t_long};
-    static const floe_type root = {.id = FLOE_T_STRUCT, .nfields = 1, .fields = &f};
-    floe_arrow_builder *b = NULL;
-    FLOE_TRY(floe__arrow_builder_new(&b, &root));
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        floe_value v = floe_value_long(ids[i]);
-        rc = floe__arrow_builder_append(b->children[0], &v);
-        if (rc == 0)
-            rc = floe__arrow_builder_struct_append(b, true);
-    }
-    if (rc == 0)
-        rc = floe__arrow_builder_finish(b, out);
-    floe__arrow_builder_free(b);
-    return rc;
-}
-
 static void test_equality_deletes(void)
 {
     floe_catalog *c = fx_catalog();
@@ -325,7 +305,7 @@ static void test_equality_deletes(void)
     FT_OK(floe_rowlevel_new(&op, t, &o));
     struct ArrowArray keys, rows;
     int64_t k[] = {1002, 1003};
-    FT_OK(key_batch(k, 2, &keys));
+    FT_OK(rl_key_batch(k, 2, &keys));
     int32_t ids[] = {1};
     int32_t bad[] = {99};
     FT_CHECK(floe_rowlevel_write_equality_deletes(op, bad, 1, &keys) == FLOE_EINVALID);
@@ -356,7 +336,7 @@ static void test_equality_deletes(void)
     floe_table *pt = rl_orders(c, "shop.orders", "merge-on-read");
     FT_ASSERT(pt);
     FT_OK(floe_rowlevel_new(&op, pt, NULL));
-    FT_OK(key_batch(k, 1, &keys));
+    FT_OK(rl_key_batch(k, 1, &keys));
     FT_CHECK(floe_rowlevel_write_equality_deletes(op, ids, 1, &keys) == FLOE_EUNSUPPORTED);
     keys.release(&keys);
     floe_rowlevel_free(op);

@@ -141,6 +141,30 @@ static inline int rows_has(const rows *r, const char *s)
     return n;
 }
 
+static inline int rows_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static inline void rows_sort(rows *r)
+{
+    if (r->n)
+        qsort(r->row, r->n, sizeof(char *), rows_cmp);
+}
+
+/* The same multiset of rows? (sorts both) */
+static inline bool same_rows(rows *a, rows *b)
+{
+    rows_sort(a);
+    rows_sort(b);
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->row[i], b->row[i]))
+            return false;
+    return true;
+}
+
 static inline void rows_dump(const rows *r)
 {
     for (size_t i = 0; i < r->n; i++)

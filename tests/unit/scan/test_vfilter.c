@@ -7,8 +7,10 @@
  * (AND / OR / NOT of every operator), the mask must be floe_expr_eval's
  * answer row by row, and the compacted
  * columns must hold the slots floe__scan_copy_slot copies, value by value.
- * Then both under an allocation-failure loop: FLOE_ENOMEM, never a crash
- * or a wrong answer.
+ * The in-place compaction (floe__scan_compact, the scan's delete path) must
+ * give the same slots for every flat type, with and without nulls, for
+ * sparse and dense deletes, and allocate nothing. Then both under an
+ * allocation-failure loop: FLOE_ENOMEM, never a crash or a wrong answer.
  */
 #include "../expr/fixture.h"
 
@@ -302,6 +304,70 @@ static void test_filter_matches_slow_path(void)
     FT_CHECK(fast_preds > 300);
 }
 
+/* floe__scan_compact against the slow path: an owned copy of each column
+ * (floe__scan_take of every row: offset 0, as the reader's batches) is
+ * compacted in place under an allocator that fails every call, and must
+ * hold the slots floe__scan_copy_slot copies. */
+static void test_compact_matches_slow_path(void)
+{
+    long compacted = 0, nested = 0;
+    fx_rng_state = 0x9e3779b97f4a7c15ull;
+    static const int drop_pct[] = {0, 1, 10, 50, 90, 100};
+    for (int round = 0; round < 48; round++) {
+        floe_arena *a = floe__arena_new(0);
+        FT_ASSERT(a != NULL);
+        int64_t n = rnd_range(1, 400), pre = round % 2 ? rnd_range(0, 9) : 0;
+        int null_pct = round % 3 == 0 ? 0 : (int)rnd_range(5, 40);
+        struct ArrowArray batch;
+        make_batch(a, &batch, n, pre, null_pct);
+        uint8_t *keep = malloc((size_t)n);
+        int64_t *idx = malloc((size_t)n * sizeof *idx), *all = malloc((size_t)n * sizeof *all);
+        FT_ASSERT(keep && idx && all);
+        for (int64_t i = 0; i < n; i++)
+            all[i] = i;
+        int pct = drop_pct[round % FT_N(drop_pct)];
+        for (int64_t i = 0; i < n; i++)
+            keep[i] = (int)(rnd() % 100) >= pct;
+        if (round % 5 == 4) /* runs of deleted rows */
+            for (int64_t i = 0; i < n; i++)
+                keep[i] = (i / 7) % 3 != 1;
+        int64_t kept = floe__scan_kept_rows(keep, n, idx);
+        for (size_t k = 0; k < FT_N(fx_fields); k++) {
+            const floe_type *t = fx_fields[k].type;
+            struct ArrowArray x, y;
+            FT_OK(floe__scan_take(&x, batch.children[k], t, all, n));
+            FT_OK(slow_take(&y, batch.children[k], t, keep, n));
+            floe__alloc_fail_at(1); /* the compaction must not allocate */
+            int rc = floe__scan_compact(&x, t, idx, kept);
+            floe__alloc_fail_at(0);
+            FT_CHECK(rc == 0 || rc == 1);
+            if (rc == 1) {
+                FT_CHECK(floe_type_is_nested(t));
+                FT_EQ_INT(x.length, n); /* untouched */
+                nested++;
+            } else if (!same_column(&x, &y, t)) {
+                ft_fail(__FILE__, __LINE__, "compaction of column %s differs (round %d)",
+                        fx_fields[k].name, round);
+            } else {
+                compacted++;
+            }
+            /* a sliced column (offset) is left to floe__scan_take */
+            if (!floe_type_is_nested(t) && batch.children[k]->offset > 0)
+                FT_EQ_INT(floe__scan_compact(batch.children[k], t, idx, kept), 1);
+            x.release(&x);
+            y.release(&y);
+        }
+        free(keep);
+        free(idx);
+        free(all);
+        batch.release(&batch);
+        floe__arena_free(a);
+    }
+    printf("    %ld columns compacted in place, %ld nested ones left to take\n", compacted, nested);
+    FT_CHECK(compacted > 500);
+    FT_CHECK(nested > 0);
+}
+
 /* Every allocation of the filter (OR / NOT masks) and of the compaction
  * failing in turn: FLOE_ENOMEM or the right answer, never a crash. */
 static void test_oom(void)
@@ -347,6 +413,7 @@ static void test_oom(void)
 
 static const ft_case cases[] = {
     {"filter_matches_slow_path", test_filter_matches_slow_path},
+    {"compact_matches_slow_path", test_compact_matches_slow_path},
     {"oom", test_oom},
 };
 

@@ -291,11 +291,44 @@ static void test_apply_json(void)
     FT_EQ_STR(out->location, "s3://b/moved");
     FT_EQ_INT(out->nstatistics, 1);
     FT_EQ_INT(out->n_snapshot_log, 1);
+
+    /* remove-schemas / remove-partition-specs (expire_snapshots'
+     * clean_expired_metadata): the old ones go, never the current ones */
+    FT_OK(floe__metadata_builder_new(&b, out, NULL));
+    size_t nschemas = out->nschemas, nspecs = out->nspecs;
+    FT_CHECK(nschemas >= 2 && nspecs >= 2);
+    const char *keep[] = {"{\"action\":\"remove-schemas\",\"schema-ids\":[1]}",
+                          "{\"action\":\"remove-partition-specs\",\"spec-ids\":[1]}"};
+    const char *msgs[] = {"Cannot remove the current schema",
+                          "Cannot remove the default partition spec"};
+    for (size_t i = 0; i < FT_N(keep); i++) {
+        FT_OK(floe__json_parse(&u, keep[i], strlen(keep[i]), "u"));
+        FT_CHECK(floe__commit_apply_json(b, u) < 0);
+        FT_ERR_CONTAINS(msgs[i]);
+        floe__json_free(u);
+    }
+    const char *drop = "[{\"action\":\"remove-schemas\",\"schema-ids\":[0, 77]},"
+                       "{\"action\":\"remove-partition-specs\",\"spec-ids\":[0]}]";
+    FT_OK(floe__json_parse(&u, drop, strlen(drop), "u"));
+    for (size_t i = 0; i < floe__json_len(u); i++)
+        FT_OK(floe__commit_apply_json(b, floe__json_at(u, i)));
+    floe__json_free(u);
+    floe_table_metadata *cleaned = NULL;
+    FT_OK(floe__metadata_builder_build(b, 1800000000001, &cleaned));
+    floe__metadata_builder_free(b);
+    if (cleaned) {
+        FT_EQ_INT(cleaned->nschemas, nschemas - 1);
+        FT_EQ_INT(cleaned->nspecs, nspecs - 1);
+        FT_CHECK(floe__metadata_spec(cleaned, 0) == NULL);
+        FT_CHECK(floe__metadata_spec(cleaned, 1) != NULL);
+        for (size_t i = 0; i < cleaned->nschemas; i++)
+            FT_CHECK(cleaned->schemas[i]->schema_id != 0);
+    }
+    floe__metadata_free(cleaned);
     floe__metadata_free(out);
 
     FT_OK(floe__metadata_builder_new(&b, m, NULL));
     const char *bad[][2] = {
-        {"{\"action\":\"remove-schemas\",\"schema-ids\":[0]}", "unsupported table update"},
         {"{\"action\":\"upgrade-format-version\",\"format-version\":1}", "Cannot downgrade v2 table to v1"},
         {"{\"action\":\"upgrade-format-version\",\"format-version\":4}",
          "Cannot upgrade table to unsupported format version: v4 (supported: v3)"},

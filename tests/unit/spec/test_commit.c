@@ -326,12 +326,29 @@ static void test_apply(void)
     parsed_free(&p);
     /* the kinds the builder does not carry are refused, not ignored */
     static const char *unsupported[] = {
-        "{\"updates\":[{\"action\":\"remove-schemas\",\"schema-ids\":[0]}]}",
-        "{\"updates\":[{\"action\":\"remove-partition-specs\",\"spec-ids\":[0]}]}",
         ("{\"updates\":[{\"action\":\"add-encryption-key\",\"encryption-key\":{\"key-id\":\"k\","
          "\"encrypted-key-metadata\":\"AA\"}}]}"),
         "{\"updates\":[{\"action\":\"remove-encryption-key\",\"key-id\":\"k\"}]}",
     };
+    /* remove-schemas / remove-partition-specs are applied (builder tests),
+     * never to the current schema or the default spec */
+    static const char *current[][2] = {
+        {"{\"updates\":[{\"action\":\"remove-schemas\",\"schema-ids\":[%d]}]}",
+         "Cannot remove the current schema"},
+        {"{\"updates\":[{\"action\":\"remove-partition-specs\",\"spec-ids\":[%d]}]}",
+         "Cannot remove the default partition spec"},
+    };
+    for (size_t i = 0; i < FT_N(current); i++) {
+        char text[160];
+        snprintf(text, sizeof text, current[i][0],
+                 i == 0 ? (int)m->current_schema_id : (int)m->default_spec_id);
+        FT_OK(parse_text(&p, text, 2));
+        FT_OK(floe__metadata_builder_new(&b, m, NULL));
+        FT_EQ_INT(floe__commit_apply(b, p.ups.items, p.ups.len), FLOE_EINVALID);
+        FT_ERR_CONTAINS(current[i][1]);
+        floe__metadata_builder_free(b);
+        parsed_free(&p);
+    }
     for (size_t i = 0; i < FT_N(unsupported); i++) {
         FT_OK(parse_text(&p, unsupported[i], 2));
         FT_OK(floe__metadata_builder_new(&b, m, NULL));

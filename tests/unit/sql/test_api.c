@@ -97,7 +97,9 @@ static void test_errors(void)
     /* a good statement afterwards clears the class */
     FT_OK(floe_sql_execute(s, "SELECT 1", NULL));
     FT_CHECK(floe_sql_error_class(s) == NULL);
-    FT_EQ_STR(floe_sql_error_class_for(FLOE_ECONFLICT, "x"), "CommitFailedException");
+    FT_CHECK(floe_table_load(&(floe_table *){NULL}, floe_sql_session_catalog(s), "nowhere.t",
+                             NULL) == FLOE_ENOTFOUND);
+    FT_EQ_STR(floe_error_exception(floe_error_last()), "NoSuchTableException");
     FT_CHECK(floe_sql_execute(s, NULL, NULL) == FLOE_EINVALID);
     floe_sql_close(s);
 }

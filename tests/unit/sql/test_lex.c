@@ -13,7 +13,7 @@
 static void test_tokens(void)
 {
     floe_arena *a = floe__arena_new(0);
-    const char *s = "SELECT `a``b`, \"c\"\"d\", 'e''f', 12.5e3, X'0A', a=>b <=> c -- x\n"
+    const char *s = "SELECT `a``b`, \"c\"\"d\", 'e\\'f', 12.5e3, X'0A', a=>b <=> c -- x\n"
                     "/* y */ ; next";
     sql_tok *t;
     size_t n, next;
@@ -252,6 +252,54 @@ static void test_sqlite_semantics(void)
     sqlite3_close(db);
 }
 
+/* The syntax tree keeps Spark's precedence and meaning through SQLite's
+ * (every expected value is Spark 3.5's, see tests/peers/sql_corpus/08_syntax.sql). */
+static void test_tree_semantics(void)
+{
+    sqlite3 *db = open_db();
+    FT_ASSERT(db != NULL);
+    FT_EQ_INT(sqlite3_exec(db,
+                           "CREATE TABLE floe_ref_1(id, grp); INSERT INTO floe_ref_1 VALUES "
+                           "(1, 'a'), (2, 'a'), (4, 'b'), (7, NULL);"
+                           "CREATE TABLE floe_ref_2(id); INSERT INTO floe_ref_2 VALUES (1), (2), (3);",
+                           NULL, NULL, NULL),
+              SQLITE_OK);
+    EXPECT_SQLITE(db, "SELECT 1 + 2 * 3", "7");
+    EXPECT_SQLITE(db, "SELECT 1 + 2 || 'x'", "3x");    /* Spark: (1 + 2) || 'x' */
+    EXPECT_SQLITE(db, "SELECT 'x' || 1 * 2", "x2");
+    EXPECT_SQLITE(db, "SELECT 6 & 3 | 8", "10");
+    EXPECT_SQLITE(db, "SELECT 5 ^ 3", "6");
+    EXPECT_SQLITE(db, "SELECT 1 | 2 = 3", "1");
+    EXPECT_SQLITE(db, "SELECT NOT 1 = 2", "1");
+    EXPECT_SQLITE(db, "SELECT 10 - 2 - 3", "5");
+    EXPECT_SQLITE(db, "SELECT 10 - (2 - 3)", "11");
+    EXPECT_SQLITE(db, "SELECT - -3", "3");
+    EXPECT_SQLITE(db, "SELECT 7 / 2", "3.5");
+    EXPECT_SQLITE(db, "SELECT 8 / 2 / 2", "2.0");
+    EXPECT_SQLITE(db, "SELECT -7 div 2", "-3");
+    EXPECT_SQLITE(db, "SELECT 1 IS DISTINCT FROM NULL", "1");
+    EXPECT_SQLITE(db, "SELECT NULL IS NOT DISTINCT FROM NULL", "1");
+    EXPECT_SQLITE(db, "SELECT 'it''s' 'x'", "itsx");
+    EXPECT_SQLITE(db, "SELECT trim(LEADING 'x' FROM 'xxa')", "a");
+    EXPECT_SQLITE(db, "SELECT position('b' IN 'abc')", "2");
+    EXPECT_SQLITE(db, "SELECT substring('hello' FROM 2 FOR 3)", "ell");
+    EXPECT_SQLITE(db, "WITH year AS (SELECT 5 AS x) SELECT x FROM year", "5");
+    EXPECT_SQLITE(db, "SELECT count(*) FROM floe_ref_1 AS partition", "4");
+    EXPECT_SQLITE(db, "SELECT max(id) AS history FROM floe_ref_1", "7");
+    EXPECT_SQLITE(db, "SELECT id FROM VALUES (3), (1) AS v(id) ORDER BY id LIMIT 1", "1");
+    EXPECT_SQLITE(db, "SELECT sum(col2) FROM VALUES (1, 10), (2, 20)", "30");
+    EXPECT_SQLITE(db, "SELECT count(*) FROM (SELECT id FROM floe_ref_1 UNION SELECT id FROM "
+                      "floe_ref_2 INTERSECT SELECT 3)", "5");
+    EXPECT_SQLITE(db, "SELECT count(DISTINCT grp, id) FROM floe_ref_1", "3");
+    EXPECT_SQLITE(db, "SELECT group_concat(a.id) FROM floe_ref_1 a LEFT SEMI JOIN floe_ref_2 b "
+                      "ON a.id = b.id WHERE a.grp = 'a'", "1,2");
+    EXPECT_SQLITE(db, "SELECT group_concat(id) FROM floe_ref_1 a ANTI JOIN floe_ref_2 b "
+                      "ON a.id = b.id", "4,7");
+    EXPECT_SQLITE(db, "SELECT * FROM floe_ref_1 a SEMI JOIN floe_ref_2 b ON a.id = b.id "
+                      "ORDER BY a.id DESC", "2");
+    sqlite3_close(db);
+}
+
 static void test_sqlite_metadata_columns(void)
 {
     sqlite3 *db = open_db();
@@ -284,9 +332,12 @@ static void test_injection(void)
                            "INSERT INTO floe_ref_1 VALUES (1);",
                            NULL, NULL, NULL),
               SQLITE_OK);
-    /* string literals: the payload comes back as the value */
-    EXPECT_SQLITE(db, "SELECT 'a''); DROP TABLE victim; --'", "a'); DROP TABLE victim; --");
-    EXPECT_SQLITE(db, "SELECT 'x'' OR ''1''=''1'", "x' OR '1'='1");
+    /* string literals: the payload comes back as the value ('' is two
+     * adjacent literals in Spark, \' an escaped quote) */
+    EXPECT_SQLITE(db, "SELECT 'a''); DROP TABLE victim; --'", "a); DROP TABLE victim; --");
+    EXPECT_SQLITE(db, "SELECT 'a\\'); DROP TABLE victim; --'", "a'); DROP TABLE victim; --");
+    EXPECT_SQLITE(db, "SELECT 'x'' OR ''1''=''1'", "x OR 1=1");
+    EXPECT_SQLITE(db, "SELECT 'x\\' OR \\'1\\'=\\'1'", "x' OR '1'='1");
     EXPECT_SQLITE(db, "SELECT summary['k''); DROP TABLE victim; --'] FROM (SELECT '{}' AS summary)",
                   "NULL");
     /* identifiers: a hostile table name is one quoted name in the rewrite,
@@ -309,10 +360,13 @@ static void test_injection(void)
     FT_EQ_STR(sqlite3_column_name(s, 0), "a\"\"; DROP TABLE victim; --");
     sqlite3_finalize(s);
     /* CALL arguments and property values are values, never SQL */
-    FT_OK(floe__sql_parse(a, "CALL system.rollback_to_snapshot('t''; DROP TABLE victim; --', 1)",
+    FT_OK(floe__sql_parse(a, "CALL system.rollback_to_snapshot('t\\'; DROP TABLE victim; --', 1)",
                           NULL, &st, NULL));
     FT_EQ_STR(st->call.args[0].value.text, "t'; DROP TABLE victim; --");
-    FT_OK(floe__sql_parse(a, "ALTER TABLE s.t SET TBLPROPERTIES ('k' = 'v''); DROP TABLE victim')",
+    FT_OK(floe__sql_parse(a, "CALL system.rollback_to_snapshot('t''; DROP TABLE victim; --', 1)",
+                          NULL, &st, NULL));
+    FT_EQ_STR(st->call.args[0].value.text, "t; DROP TABLE victim; --");
+    FT_OK(floe__sql_parse(a, "ALTER TABLE s.t SET TBLPROPERTIES ('k' = 'v\\'); DROP TABLE victim')",
                           NULL, &st, NULL));
     FT_EQ_STR(st->props[0].value, "v'); DROP TABLE victim");
     /* a second statement hidden after ';' is a separate statement, not part of this one */
@@ -334,6 +388,7 @@ static const ft_case cases[] = {
     {"is_complete", test_is_complete},
     {"oom", test_oom},
     {"sqlite_semantics", test_sqlite_semantics},
+    {"tree_semantics", test_tree_semantics},
     {"sqlite_metadata_columns", test_sqlite_metadata_columns},
     {"injection", test_injection},
 };

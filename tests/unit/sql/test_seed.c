@@ -185,11 +185,10 @@ static void test_script2(void)
                  "r.snapshot_id\n"
                  "        ORDER BY s.committed_at",
                  "ice",
-                 "QUERY\nquery: SELECT s.snapshot_id, r.name AS ref FROM \"floe_ref_1\" s "
-                 "LEFT JOIN \"floe_ref_2\" r ON s.snapshot_id = r.snapshot_id "
-                 "ORDER BY s.committed_at\n"
-                 "ref: floe_ref_1 = ice.shop.orders_wap meta:snapshots\n"
-                 "ref: floe_ref_2 = ice.shop.orders_wap meta:refs\n");
+                 "QUERY\n"
+      "query: SELECT s.snapshot_id, r.name AS ref FROM \"floe_ref_1\" AS s LEFT JOIN \"floe_ref_2\" AS r ON s.snapshot_id = r.snapshot_id ORDER BY s.committed_at\n"
+      "ref: floe_ref_1 = ice.shop.orders_wap meta:snapshots\n"
+      "ref: floe_ref_2 = ice.shop.orders_wap meta:refs\n");
     EXPECT_PARSE("SELECT count(*) FROM " T2 " VERSION AS OF 'close-2026-09'", "ice",
                  "QUERY\nquery: SELECT count(*) FROM \"floe_ref_1\" AS \"orders_wap\"\n"
                  "ref: floe_ref_1 = ice.shop.orders_wap @ref:close-2026-09\n");
@@ -216,8 +215,9 @@ static void test_stale_reader(void)
                  "INSERT\ntarget: ice.shop.orders_cache\n"
                  "query: VALUES (1001, 120.50), (1002, 75.00), (1003, 310.25)\n");
     EXPECT_PARSE("INSERT INTO ice.shop.orders_cache VALUES (1003, 310.25), (1004, -1.00)", "ice",
-                 "INSERT\ntarget: ice.shop.orders_cache\n"
-                 "query: VALUES (1003, 310.25), (1004, - 1.00)\n");
+                 "INSERT\n"
+      "target: ice.shop.orders_cache\n"
+      "query: VALUES (1003, 310.25), (1004, -1.00)\n");
     /* The seed's second catalog is `ops`; in one floe session both names
      * are the same catalog, so `ops` parses when it is the catalog name. */
     EXPECT_PARSE("CALL ops.system.rollback_to_snapshot('shop.orders_cache', 1)", "ops",
@@ -299,75 +299,24 @@ static void test_without_catalog(void)
 
 /* ---------------------------------------------------------------- SQLite */
 
-/* Seed 000's scripts as floe SQL scripts (the f-strings filled in). */
-static const char script1[] =
-    "CREATE NAMESPACE IF NOT EXISTS ice.shop;\n"
-    "DROP TABLE IF EXISTS ice.shop.orders PURGE;\n"
-    "CREATE TABLE ice.shop.orders (\n"
-    "    order_id BIGINT, customer_id BIGINT, amount DECIMAL(10,2),\n"
-    "    status STRING, order_date DATE)\n"
-    "USING iceberg\n"
-    "PARTITIONED BY (order_date);\n"
-    "INSERT INTO ice.shop.orders VALUES (1001, 501, 120.50, 'PLACED', DATE '2026-09-20'),\n"
-    "  (1002, 502, 75.00, 'PLACED', DATE '2026-09-20');\n"
-    "INSERT INTO ice.shop.orders VALUES (1003, 503, 310.25, 'PLACED', DATE '2026-09-21');\n"
-    "SELECT snapshot_id FROM ice.shop.orders.snapshots ORDER BY committed_at;\n"
-    "SELECT snapshot_id FROM ice.shop.orders.refs WHERE name = 'main';\n"
-    "SELECT committed_at FROM ice.shop.orders.snapshots WHERE snapshot_id = 3657524344527679724;\n"
-    "SELECT count(*) FROM ice.shop.orders ;\n"
-    "SELECT count(*) FROM ice.shop.orders VERSION AS OF 3657524344527679724;\n"
-    "SELECT count(*) FROM ice.shop.orders TIMESTAMP AS OF '2026-09-20 22:04:11.532000';\n"
-    "SELECT snapshot_id, parent_id, operation,\n"
-    "       summary['added-records'] AS added, summary['total-records'] AS total\n"
-    "FROM ice.shop.orders.snapshots ORDER BY committed_at;\n"
-    "CALL ice.system.rollback_to_snapshot('shop.orders', 5270420720687731067);\n"
-    "SELECT made_current_at, snapshot_id, parent_id, is_current_ancestor\n"
-    "FROM ice.shop.orders.history ORDER BY made_current_at;\n"
-    "SELECT snapshot_id FROM ice.shop.orders.snapshots ORDER BY committed_at DESC LIMIT 1;\n"
-    "CALL ice.system.rollback_to_snapshot('shop.orders', 23499723825440384);\n"
-    "CALL ice.system.set_current_snapshot('shop.orders', 23499723825440384);\n"
-    "CALL ice.system.set_current_snapshot('shop.orders', 5270420720687731067);\n"
-    "SELECT count(*) FROM ice.shop.orders.files;\n"
-    "SELECT count(*) FROM ice.shop.orders.all_data_files;\n"
-    "SELECT count(*) FROM ice.shop.orders.metadata_log_entries;\n"
-    "DESCRIBE TABLE EXTENDED ice.shop.orders;\n"
-    "EXPLAIN SELECT * FROM ice.shop.orders WHERE order_date = DATE'2026-09-20';\n"
-    "EXPLAIN SELECT * FROM ice.shop.orders VERSION AS OF 3657524344527679724\n"
-    "        WHERE order_date = DATE'2026-09-20';\n";
+/* Seed 000's scripts as floe SQL scripts (the f-strings filled in):
+ * tests/data/sql/seed_script{1,2}.sql (bench/sql_parse.c times them too). */
+static char *load_script(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/sql/%s", FLOE_SOURCE_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char buf[2][16384];
+    static int slot;
+    char *b = buf[slot++ % 2];
+    size_t n = fread(b, 1, sizeof buf[0] - 1, f);
+    fclose(f);
+    b[n] = 0;
+    return b;
+}
 
-static const char script2[] =
-    "DROP TABLE IF EXISTS ice.shop.orders_wap PURGE;\n"
-    "DELETE FROM ice.shop.orders_wap WHERE order_id = 1004;\n"
-    "UPDATE ice.shop.orders_wap SET status = 'SHIPPED' WHERE order_id = 1001;\n"
-    "SELECT snapshot_id, operation FROM ice.shop.orders_wap.snapshots\n"
-    "        ORDER BY committed_at DESC LIMIT 2;\n"
-    "ALTER TABLE ice.shop.orders_wap CREATE BRANCH audit;\n"
-    "SELECT count(*) FROM ice.shop.orders_wap VERSION AS OF 'audit';\n"
-    "ALTER TABLE ice.shop.orders_wap DROP BRANCH audit;\n"
-    "INSERT INTO ice.shop.orders_wap.branch_audit VALUES\n"
-    "  (1006, 506, 99.99, 'PLACED', DATE '2026-09-22'), (1007, 507, -5.00, 'PLACED', "
-    "DATE '2026-09-22');\n"
-    "SELECT count(*) FROM ice.shop.orders_wap VERSION AS OF 'audit' WHERE amount <= 0;\n"
-    "DELETE FROM ice.shop.orders_wap.branch_audit WHERE amount <= 0;\n"
-    "CALL ice.system.fast_forward('shop.orders_wap', 'main', 'audit');\n"
-    "ALTER TABLE ice.shop.orders_wap CREATE TAG `close-2026-09` AS OF VERSION "
-    "7848268967418525682 RETAIN 365 DAYS;\n"
-    "SELECT snapshot_id FROM ice.shop.orders_wap.history ORDER BY made_current_at LIMIT 1;\n"
-    "SELECT count(*) FROM ice.shop.orders_wap.snapshots;\n"
-    "CALL ice.system.expire_snapshots(table => 'shop.orders_wap');\n"
-    "ALTER TABLE ice.shop.orders_wap SET TBLPROPERTIES (\n"
-    "        'history.expire.max-snapshot-age-ms' = '1',\n"
-    "        'history.expire.min-snapshots-to-keep' = '2');\n"
-    "SELECT s.snapshot_id, r.name AS ref\n"
-    "        FROM ice.shop.orders_wap.snapshots s LEFT JOIN ice.shop.orders_wap.refs r ON "
-    "s.snapshot_id = r.snapshot_id\n"
-    "        ORDER BY s.committed_at;\n"
-    "SELECT count(*) FROM ice.shop.orders_wap VERSION AS OF 'close-2026-09';\n"
-    "SELECT count(*) FROM ice.shop.orders_wap VERSION AS OF 9433222583856300;\n"
-    "SELECT (SELECT sum(file_size_in_bytes) FROM ice.shop.orders.all_data_files)\n"
-    "     - (SELECT sum(file_size_in_bytes) FROM ice.shop.orders.files)\n"
-    "       AS bytes_held_only_by_old_snapshots;\n"
-    "DROP TABLE ice.shop.orders_wap PURGE;\n";
 
 /* Every table a reference may become, with the columns the seed uses. */
 static const char *const mock_columns =
@@ -457,6 +406,8 @@ static void test_scripts_run_on_sqlite(void)
                                        FLOE_SQL_DESCRIBE,
                                        FLOE_SQL_EXPLAIN,
                                        FLOE_SQL_EXPLAIN};
+    const char *script1 = load_script("seed_script1.sql");
+    FT_ASSERT(script1 != NULL);
     FT_EQ_INT(run_script(script1, k1, FT_N(k1)), (int)FT_N(k1));
     static const floe_sql_kind k2[] = {
         FLOE_SQL_DROP_TABLE, FLOE_SQL_DELETE, FLOE_SQL_UPDATE,   FLOE_SQL_QUERY,
@@ -465,6 +416,8 @@ static void test_scripts_run_on_sqlite(void)
         FLOE_SQL_QUERY,      FLOE_SQL_QUERY,  FLOE_SQL_CALL,     FLOE_SQL_SET_PROPS,
         FLOE_SQL_QUERY,      FLOE_SQL_QUERY,  FLOE_SQL_QUERY,    FLOE_SQL_QUERY,
         FLOE_SQL_DROP_TABLE};
+    const char *script2 = load_script("seed_script2.sql");
+    FT_ASSERT(script2 != NULL);
     FT_EQ_INT(run_script(script2, k2, FT_N(k2)), (int)FT_N(k2));
 }
 

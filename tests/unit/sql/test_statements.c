@@ -230,7 +230,10 @@ static void test_insert(void)
                  "query: SELECT * FROM \"floe_ref_1\" AS \"read_parquet\"\n"
                  "ref: floe_ref_1 = tvf:read_parquet ('/in/x.parquet')\n");
     EXPECT_PARSE("INSERT OVERWRITE TABLE s.t (SELECT 1)", NULL,
-                 "INSERT\ntarget: local.s.t\nflags: overwrite\nquery: (SELECT 1)\n");
+                 "INSERT\n"
+      "target: local.s.t\n"
+      "flags: overwrite\n"
+      "query: SELECT 1\n");
     EXPECT_PARSE("INSERT INTO s.t WITH c AS (SELECT 1) SELECT * FROM c", NULL,
                  "INSERT\ntarget: local.s.t\nquery: WITH c AS (SELECT 1) SELECT * FROM c\n");
     EXPECT_ERROR("INSERT INTO s.t.snapshots VALUES (1)", FLOE_EINVALID, 12,
@@ -295,11 +298,15 @@ static void test_merge(void)
     EXPECT_PARSE("MERGE INTO s.o.branch_b AS t USING s.u VERSION AS OF 'x' AS src ON t.k = src.k "
                  "WHEN NOT MATCHED BY SOURCE AND t.k > 1 THEN UPDATE SET flag = true",
                  NULL,
-                 "MERGE\ntarget: local.s.o branch:b\nalias: t\n"
-                 "source: SELECT * FROM \"floe_ref_1\" AS src\nsource_alias: src\n"
-                 "on: t.k = src.k\n"
-                 "when not_matched_by_source and [t.k > 1] update\nset: flag = true\n"
-                 "ref: floe_ref_1 = local.s.u @ref:x\n");
+                 "MERGE\n"
+      "target: local.s.o branch:b\n"
+      "alias: t\n"
+      "source: SELECT * FROM \"floe_ref_1\" AS src\n"
+      "source_alias: src\n"
+      "on: t.k = src.k\n"
+      "when not_matched_by_source and [t.k > 1] update\n"
+      "set: flag = TRUE\n"
+      "ref: floe_ref_1 = local.s.u @ref:x\n");
     /* column aliases of a derived source become a CTE column list */
     EXPECT_PARSE("MERGE INTO s.o t USING (VALUES (1, 'a'), (2, 'b')) AS s(id, \"v\") ON t.id = s.id "
                  "WHEN MATCHED THEN DELETE",

@@ -49,27 +49,40 @@ static void test_variables_and_state(void)
     floe__sql_session_free(s);
 }
 
+/* The class of an error raised with `kind` (the last error, code `code`). */
+static const char *raised_class(int code, floe_error_kind kind)
+{
+    floe__error_as(code, kind, "test", "some message of Iceberg's");
+    return floe__sql_error_class(code);
+}
+
 static void test_error_classes(void)
 {
-    FT_EQ_STR(floe__sql_error_class(FLOE_ENOTFOUND, "Cannot find snapshot with ID 42"),
-              "IllegalArgumentException");
-    FT_EQ_STR(floe__sql_error_class(FLOE_EINVALID, "Cannot roll back to snapshot, not an ancestor "
-                                                   "of the current state: 7"),
-              "ValidationException");
-    FT_EQ_STR(floe__sql_error_class(FLOE_EINVALID, "Cannot fast-forward: main is not an ancestor "
-                                                   "of audit"),
-              "IllegalArgumentException");
-    FT_EQ_STR(floe__sql_error_class(FLOE_ENOTFOUND, "Table does not exist: a.b"),
-              "NoSuchTableException");
-    /* no message of Iceberg's: the class of the error code (never none) */
-    FT_EQ_STR(floe__sql_error_class(FLOE_EIO, "disk on fire"), "RuntimeIOException");
-    FT_EQ_STR(floe__sql_error_class(FLOE_ENOTFOUND, "opening x: not found"), "NotFoundException");
-    FT_EQ_STR(floe__sql_error_class(FLOE_EINVALID, NULL), "IllegalArgumentException");
-    FT_EQ_STR(floe__sql_error_class(FLOE_ENOTFOUND, "Cannot use branch (does not exist): b"),
-              "ValidationException");
-    FT_EQ_STR(
-        floe__sql_error_class(FLOE_EINVALID, "Cannot expire 7. Still referenced by refs: [main]"),
-        "IllegalArgumentException");
+    FT_EQ_STR(raised_class(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT), "IllegalArgumentException");
+    FT_EQ_STR(raised_class(FLOE_EINVALID, FLOE_KIND_VALIDATION), "ValidationException");
+    FT_EQ_STR(raised_class(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE), "NoSuchTableException");
+    FT_EQ_STR(raised_class(FLOE_EINVALID, FLOE_KIND_DUPLICATE_WAP_COMMIT),
+              "DuplicateWAPCommitException");
+    /* no kind: the class of the error code (never none) */
+    FT_EQ_STR(raised_class(FLOE_EIO, FLOE_KIND_NONE), "RuntimeIOException");
+    FT_EQ_STR(raised_class(FLOE_ENOTFOUND, FLOE_KIND_NONE), "NotFoundException");
+    FT_EQ_STR(raised_class(FLOE_EINVALID, FLOE_KIND_NONE), "IllegalArgumentException");
+    /* a kind survives the context prepended while unwinding (a message
+     * prefix would not) */
+    floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_VALIDATION, "table",
+                   "Cannot use branch (does not exist): b");
+    floe__error_context("reading shop.orders");
+    FT_EQ_STR(floe__sql_error_class(FLOE_ENOTFOUND), "ValidationException");
+    FT_EQ_STR(floe_error_exception(floe_error_last()), "ValidationException");
+    /* a later helper raising again with a plain error drops the kind */
+    floe__error(FLOE_EINVALID, "sql", "something else");
+    FT_EQ_STR(floe_error_exception(floe_error_last()), "IllegalArgumentException");
+    /* asked for another code than the last error's: the code decides */
+    raised_class(FLOE_EINVALID, FLOE_KIND_VALIDATION);
+    FT_EQ_STR(floe__sql_error_class(FLOE_EIO), "RuntimeIOException");
+    FT_EQ_STR(floe_error_exception(NULL), "RuntimeException");
+    FT_CHECK(floe__error_kind_named("NoSuchNamespaceException") == FLOE_KIND_NO_SUCH_NAMESPACE);
+    FT_CHECK(floe__error_kind_named("BadRequestException") == FLOE_KIND_NONE);
 
     floe_buf out = FLOE_BUF_INIT;
     floe_sql_session *s = open_session(&out, FLOE_SQLFMT_CSV);
@@ -79,6 +92,25 @@ static void test_error_classes(void)
     FT_EQ_STR(out.ptr, "1\n1\n");
     (void)FT_CHECK(floe__sql_session_run(s, "DROP NAMESPACE nope", NULL) == FLOE_ENOTFOUND);
     FT_EQ_STR(floe__sql_session_error_class(s), "NoSuchNamespaceException");
+    /* the library's errors, classed where they are raised (Spark's classes
+     * for the same statements) */
+    static const struct {
+        const char *sql, *cls;
+    } cases[] = {
+        {"SELECT * FROM nope.t", "NoSuchTableException"},
+        {"CALL system.rollback_to_snapshot('db.t', 42)", "ValidationException"},
+        {"SELECT * FROM db.t VERSION AS OF 42", "IllegalArgumentException"},
+        {"SELECT * FROM db.t.branch_nope", "ValidationException"},
+        {"CALL system.fast_forward('db.t', 'main', 'nope')", "IllegalArgumentException"},
+        {"CALL system.no_such_thing('db.t')", "NoSuchProcedureException"},
+        {"CREATE TABLE db.t (id bigint)", "AlreadyExistsException"},
+    };
+    FT_OK(floe__sql_session_run(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint); INSERT INTO db.t VALUES (1)",
+                                NULL));
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(cases); i++) {
+        (void)FT_CHECK(floe__sql_session_run(s, cases[i].sql, NULL) < 0);
+        FT_EQ_STR(floe__sql_session_error_class(s), cases[i].cls);
+    }
     floe__sql_session_free(s);
 }
 

@@ -145,15 +145,35 @@ static inline int fx_count_cb(const floe_file_info *info, void *p)
     return 0;
 }
 
-/* Number of objects under the table location. */
-static inline int fx_count_files(floe_table *t)
+typedef struct fx_counting {
+    const char *suffix; /* NULL: every object */
+    int n;
+} fx_counting;
+
+static inline int fx_count_suffix_cb(const floe_file_info *info, void *p)
 {
-    int n = 0;
+    fx_counting *c = p;
+    size_t n = strlen(info->uri), k = c->suffix ? strlen(c->suffix) : 0;
+    if (n >= k && (!k || strcmp(info->uri + n - k, c->suffix) == 0))
+        c->n++;
+    return 0;
+}
+
+/* Number of objects under the table location (whose name ends in
+ * `suffix`, unless NULL). */
+static inline int fx_count_files_ending(floe_table *t, const char *suffix)
+{
+    fx_counting c = {suffix, 0};
     char prefix[4096];
     snprintf(prefix, sizeof prefix, "%s/", floe_table_location(t));
-    if (floe_fileio_list(floe_table_io(t), prefix, fx_count_cb, &n) < 0)
+    if (floe_fileio_list(floe_table_io(t), prefix, fx_count_suffix_cb, &c) < 0)
         return -1;
-    return n;
+    return c.n;
+}
+
+static inline int fx_count_files(floe_table *t)
+{
+    return fx_count_files_ending(t, NULL);
 }
 
 static inline int64_t fx_main(floe_table *t)

@@ -170,7 +170,126 @@ static void test_refusals(void)
     floe__buf_free(&b);
 }
 
+/* rewrite_table_path: the fixture files written by Java (and one of
+ * floe's) with the footer's referenced-data-file moved: every byte before
+ * the footer is the same (blob offsets hold), the blobs still decode, the
+ * other properties stay; paths outside the prefix are kept. */
+static int move_ref(void *payload, const char *from, const char **to)
+{
+    const char *prefix = payload;
+    static char buf[512];
+    *to = from;
+    if (strncmp(from, prefix, strlen(prefix)) == 0) {
+        snprintf(buf, sizeof buf, "/copy/%s", from + strlen(prefix));
+        *to = buf;
+    }
+    return 0;
+}
+
+static bool has(const floe_buf *b, const char *s)
+{
+    return memmem(b->ptr, b->len, s, strlen(s)) != NULL;
+}
+
+static void rewrite_check(const char *file, size_t len, const char *prefix, size_t nblobs)
+{
+    floe_buf out = FLOE_BUF_INIT;
+    FT_OK(floe__puffin_rewrite_refs((const uint8_t *)file, len, move_ref, (void *)prefix, &out));
+    const uint8_t *t = (const uint8_t *)file + len - 12;
+    size_t flen = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+    size_t fstart = len - 12 - flen;
+    FT_CHECK(out.len > fstart && memcmp(out.ptr, file, fstart) == 0);
+    const uint8_t *u = (const uint8_t *)out.ptr + out.len - 12;
+    size_t olen = (size_t)u[0] | (size_t)u[1] << 8 | (size_t)u[2] << 16 | (size_t)u[3] << 24;
+    FT_EQ_INT(fstart + olen + 12, out.len);
+    FT_CHECK(memcmp(u + 4, "\0\0\0\0PFA1", 8) == 0);
+    char *footer = floe__strndup(out.ptr + fstart, olen);
+    size_t refs = 0;
+    for (const char *q = footer; (q = strstr(q, "\"referenced-data-file\":\"/copy/")); q++)
+        refs++;
+    FT_EQ_INT(refs, nblobs);
+    FT_CHECK(strstr(footer, prefix) == NULL);
+    FT_CHECK(strstr(footer, "\"cardinality\":\"") != NULL);
+    FT_CHECK(strstr(footer, "\"type\":\"deletion-vector-v1\"") != NULL);
+    /* again, into a copy of the copy: nothing under the prefix any more */
+    floe_buf again = FLOE_BUF_INIT;
+    FT_OK(floe__puffin_rewrite_refs((const uint8_t *)out.ptr, out.len, move_ref, (void *)prefix,
+                                    &again));
+    FT_EQ_INT(again.len, out.len);
+    FT_CHECK(again.len == out.len && memcmp(again.ptr, out.ptr, out.len) == 0);
+    floe__free(footer);
+    floe__buf_free(&again);
+    floe__buf_free(&out);
+}
+
+static void test_rewrite_refs(void)
+{
+    size_t len = 0;
+    char *file = fixture("dv-20260504_111446_00010_8gkte-9a41c74f-3cae-4b67-a4e3-ec4437d1c988",
+                         &len);
+    if (file) {
+        /* the blob decodes at its old offset in the rewritten file */
+        floe_buf out = FLOE_BUF_INIT;
+        FT_OK(floe__puffin_rewrite_refs((const uint8_t *)file, len, move_ref, (void *)"s3a://",
+                                        &out));
+        floe_vec pos = FLOE_VEC_INIT(int64_t);
+        decode(&out, 4, 46, &pos);
+        FT_EQ_INT(pos.len, 3);
+        floe__vec_free(&pos);
+        floe__buf_free(&out);
+        rewrite_check(file, len, "s3a://", 1);
+        free(file);
+    }
+    floe_puffin_writer w;
+    FT_OK(floe__puffin_writer_init(&w));
+    floe_puffin_blob_info bi;
+    int64_t p1[] = {1, 5}, p2[] = {0};
+    FT_OK(floe__puffin_add_dv(&w, "/t/data/a \"q\".parquet", p1, 2, &bi));
+    FT_OK(floe__puffin_add_dv(&w, "/t/data/b.parquet", p2, 1, &bi));
+    FT_OK(floe__puffin_add_dv(&w, "/elsewhere/c.parquet", p2, 1, &bi));
+    FT_OK(floe__puffin_finish(&w));
+    floe_buf out = FLOE_BUF_INIT;
+    FT_OK(floe__puffin_rewrite_refs((const uint8_t *)w.bytes.ptr, w.bytes.len, move_ref,
+                                    (void *)"/t/", &out));
+    FT_CHECK(has(&out, "\"referenced-data-file\":\"/copy/data/a \\\"q\\\".parquet\""));
+    FT_CHECK(has(&out, "\"referenced-data-file\":\"/copy/data/b.parquet\""));
+    FT_CHECK(has(&out, "\"referenced-data-file\":\"/elsewhere/c.parquet\""));
+    FT_CHECK(has(&out, "\"created-by\":\"floe\""));
+    floe__buf_free(&out);
+    /* refusals: not Puffin, a cut file, a bad footer length, a compressed footer */
+    FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)"PAR1xxxxxxxxxxxxxxxxxxxxxxPAR1", 30,
+                                       move_ref, (void *)"/t/", &out) == FLOE_ECORRUPT);
+    FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)w.bytes.ptr, w.bytes.len - 1, move_ref,
+                                       (void *)"/t/", &out) == FLOE_ECORRUPT);
+    floe_buf bad = FLOE_BUF_INIT;
+    floe__buf_put(&bad, w.bytes.ptr, w.bytes.len);
+    bad.ptr[bad.len - 12] = (char)0xff;
+    bad.ptr[bad.len - 11] = (char)0xff;
+    FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)bad.ptr, bad.len, move_ref,
+                                       (void *)"/t/", &out) == FLOE_ECORRUPT);
+    memcpy(bad.ptr, w.bytes.ptr, w.bytes.len);
+    bad.ptr[bad.len - 8] = 1;
+    FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)bad.ptr, bad.len, move_ref,
+                                       (void *)"/t/", &out) == FLOE_EUNSUPPORTED);
+    floe__buf_free(&bad);
+    /* out of memory at every allocation: an error, never a crash */
+    for (long n = 1; n < 10000; n++) {
+        floe_buf o = FLOE_BUF_INIT;
+        floe__alloc_fail_at(n);
+        int rc = floe__puffin_rewrite_refs((const uint8_t *)w.bytes.ptr, w.bytes.len, move_ref,
+                                           (void *)"/t/", &o);
+        floe__alloc_fail_at(0);
+        floe__buf_free(&o);
+        if (rc == 0)
+            break;
+        FT_EQ_INT(rc, FLOE_ENOMEM);
+    }
+    floe_error_clear();
+    floe__puffin_writer_free(&w);
+}
+
 static const ft_case cases[] = {
+    {"rewrite_refs", test_rewrite_refs},
     {"matches_java", test_matches_java},
     {"reencode_java", test_reencode_java},
     {"run_layout", test_run_layout},

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The syntax tree of a Spark 3.5 query or expression (parser.c builds it,
+ * print.c prints it as SQLite SQL). Every node carries the byte span of
+ * its source text in the script, so errors and generated column names
+ * point at what the user wrote. Table references are resolved while
+ * parsing (floe__sql_resolve, the statement's refs): a SN_TABLE node holds
+ * the SQLite name the executor creates for it. Nodes live in the parser's
+ * arena.
+ */
+#ifndef FLOE_SQL_AST_H
+#define FLOE_SQL_AST_H
+
+#include "sql/sqlfront_int.h"
+
+typedef enum sql_nk {
+    /* queries */
+    SN_SELECT = 1, /* v items, a from, b where, w group by, c having, x windows; f DISTINCT */
+    SN_SETOP,      /* s "UNION"/"EXCEPT"/"INTERSECT", f SNF_ALL, a, b */
+    SN_WITH,       /* v ctes (SN_CTE), a body; f SNF_RECURSIVE */
+    SN_CTE,        /* s name, names columns, a query */
+    SN_ORDER,      /* a query, v sort items, b limit, c offset */
+    SN_VALUES,     /* v rows (SN_ROW) */
+    SN_ITEM,       /* a expr, alias (NULL: none) */
+    SN_STAR,       /* names qualifier parts (may be 0) */
+    SN_SORT,       /* a expr; f SNF_DESC, SNF_NULLS_FIRST, SNF_NULLS_LAST */
+    SN_WINDEF,     /* s name, a spec (named WINDOW) */
+    /* relations */
+    SN_TABLE, /* s SQLite name (resolved ref, CTE or local name), alias, names column aliases */
+    SN_SUBREL, /* a query, alias, names column aliases */
+    SN_JOIN,   /* s type ("JOIN", "LEFT JOIN", ...), f SNF_SEMI/ANTI/NATURAL, a, b, c ON, names USING */
+    SN_RANGE,  /* range(...) table function: v args, alias */
+    SN_FUNCREL, /* a SQLite table-valued function: s name, v args, alias */
+    /* expressions */
+    SN_LIT,      /* tok (NUMBER, STRING, BLOB, WORD NULL/TRUE/FALSE); s: printed text when set */
+    SN_COL,      /* names parts (tokens: qtok says which were quoted) */
+    SN_FUNC,     /* s name, v args, f SNF_DISTINCT | SNF_STARARG, a window (SN_WINSPEC), b filter */
+    SN_BIN,      /* s operator (Spark's spelling, upper-case words), a, b */
+    SN_UN,       /* s "-", "+", "~", "NOT", a */
+    SN_CASE,     /* a operand (NULL), v WHEN/THEN pairs, b ELSE */
+    SN_CAST,     /* a expr, s type word (lower-case), i1/i2 parameters (-1 none); f SNF_TRY,
+                  * SNF_NESTED (ARRAY/MAP/STRUCT type) */
+    SN_LIKE,     /* a expr, v patterns, b ESCAPE; f SNF_NOT, SNF_ILIKE, SNF_RLIKE, SNF_ANY, SNF_ALL */
+    SN_IN,       /* a expr, v list or b subquery; f SNF_NOT */
+    SN_BETWEEN,  /* a, b, c; f SNF_NOT */
+    SN_IS,       /* a, s "NULL"/"TRUE"/"FALSE"/"DISTINCT", b (DISTINCT FROM); f SNF_NOT */
+    SN_EXISTS,   /* a query */
+    SN_SUBQ,     /* a query (scalar subquery) */
+    SN_SUBSCRIPT, /* a base, b index */
+    SN_FIELD,    /* a base, s field (a field of a non-column expression) */
+    SN_PAREN,    /* a */
+    SN_ROW,      /* v (a tuple, or a VALUES row) */
+    SN_WINSPEC,  /* s base window name, v partition by, w order by, frame (text, NULL) */
+    SN_TIMELIT,  /* DATE/TIMESTAMP literal: s normalised value (printed as a string) */
+} sql_nk;
+
+enum {
+    SNF_ALL = 1 << 0,
+    SNF_DISTINCT = 1 << 1,
+    SNF_RECURSIVE = 1 << 2,
+    SNF_DESC = 1 << 3,
+    SNF_NULLS_FIRST = 1 << 4,
+    SNF_NULLS_LAST = 1 << 5,
+    SNF_SEMI = 1 << 6,
+    SNF_ANTI = 1 << 7,
+    SNF_NATURAL = 1 << 8,
+    SNF_STARARG = 1 << 9,
+    SNF_TRY = 1 << 10,
+    SNF_NESTED = 1 << 11,
+    SNF_NOT = 1 << 12,
+    SNF_ILIKE = 1 << 13,
+    SNF_RLIKE = 1 << 14,
+    SNF_ANY = 1 << 15,
+    SNF_LIKEALL = 1 << 16,
+    SNF_DATE = 1 << 17,
+    SNF_DECIMAL_BD = 1 << 18, /* 1.5BD literal */
+    SNF_NEG = 1 << 19,        /* a literal with its unary minus folded in */
+};
+
+typedef struct sql_node sql_node;
+struct sql_node {
+    sql_nk k;
+    int f;
+    size_t pos, end; /* byte span in the script */
+    const char *s;
+    const char *alias;
+    const sql_tok *tok;
+    sql_node *a, *b, *c;
+    sql_node **v, **w, **x;
+    size_t nv, nw, nx;
+    const char **names;
+    const bool *qnames; /* per name: it was a quoted identifier */
+    size_t nnames;
+    const char *frame;
+    int64_t i1, i2;
+};
+
+/* Parse tokens [from, to) of p as a query (as_query) or an expression into
+ * *out; table references are resolved and added to p's refs. Errors:
+ * FLOE_EINVALID / FLOE_EUNSUPPORTED with the position, FLOE_ENOMEM. */
+int floe__sql_parse_tree(sql_parser *p, size_t from, size_t to, bool as_query, sql_node **out);
+
+/* Print a tree as SQLite text (in p's arena). */
+int floe__sql_print_tree(sql_parser *p, const sql_node *n, char **out);
+
+/* Bit c: output column c of the query's outermost select list is boolean. */
+uint64_t floe__sql_tree_bool_columns(const sql_node *q);
+
+#endif

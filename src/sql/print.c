@@ -1,0 +1,1345 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The SQLite printer of the syntax tree (ast.h): Spark 3.5 semantics where
+ * SQLite differs, written as SQL or as functions floe registers
+ * (exec_spark.c, exec_decimal.c, exec_funcs.c):
+ *  - `/` is a double division, `div` an integral one;
+ *  - LIKE is case-sensitive (floe's like()), ILIKE and LIKE ANY / ALL use
+ *    floe_like_pattern(), RLIKE is floe's regexp();
+ *  - CAST and try_cast follow Spark with ANSI mode off (floe_cast: text
+ *    that does not parse is NULL, integers wrap), decimals floe_cast_decimal;
+ *  - LEFT SEMI / ANTI JOIN become [NOT] EXISTS in the WHERE clause;
+ *  - count(DISTINCT a, b) counts the distinct rows without a NULL;
+ *  - map/list/struct access on JSON-text columns becomes json_extract;
+ *  - common Spark functions get their SQLite spelling (docs/sql.md).
+ * Operators are parenthesised by SQLite's precedence, so the tree's shape
+ * (Spark's precedence) is kept. Every identifier and string is printed
+ * from its decoded value with SQLite quoting: user text never becomes SQL.
+ * A select item without an alias whose SQLite text differs from what the
+ * user wrote is named after the user's text (Spark names a column after
+ * its expression, not after floe's translation).
+ */
+#include "sql/ast.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct pr {
+    sql_parser *p;
+    int depth;
+    /* [NOT] EXISTS conditions of the SEMI / ANTI joins of the SELECT being printed */
+    const char **semi;
+    size_t nsemi, capsemi;
+} pr;
+
+enum { P_NONE = 0, P_OR, P_AND, P_NOT, P_EQ, P_CMP, P_BIT, P_ADD, P_MUL, P_CAT, P_UN, P_PRIM };
+
+static int expr(pr *r, const sql_node *n, int min, floe_buf *b);
+static int query(pr *r, const sql_node *n, floe_buf *b);
+
+static int err_at(pr *r, const sql_node *n, int code, const char *msg)
+{
+    return floe__sql_err_at(code, r->p->script, n->pos, "%s", msg);
+}
+
+/* ---------------------------------------------------------------- identifiers */
+
+/* SQLite's keywords, sorted (bare_ok() searches them). */
+static const char *const sqlite_keywords[] = {
+    "ABORT", "ACTION", "ADD", "AFTER", "ALL", "ALTER", "ALWAYS", "ANALYZE", "AND", "AS", "ASC",
+    "ATTACH", "AUTOINCREMENT", "BEFORE", "BEGIN", "BETWEEN", "BY", "CASCADE", "CASE", "CAST",
+    "CHECK", "COLLATE", "COLUMN", "COMMIT", "CONFLICT", "CONSTRAINT", "CREATE", "CROSS",
+    "CURRENT", "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "DATABASE", "DEFAULT",
+    "DEFERRABLE", "DEFERRED", "DELETE", "DESC", "DETACH", "DISTINCT", "DO", "DROP", "EACH",
+    "ELSE", "END", "ESCAPE", "EXCEPT", "EXCLUDE", "EXCLUSIVE", "EXISTS", "EXPLAIN", "FAIL",
+    "FALSE", "FILTER", "FIRST", "FOLLOWING", "FOR", "FOREIGN", "FROM", "FULL", "GENERATED",
+    "GLOB", "GROUP", "GROUPS", "HAVING", "IF", "IGNORE", "IMMEDIATE", "IN", "INDEX", "INDEXED",
+    "INITIALLY", "INNER", "INSERT", "INSTEAD", "INTERSECT", "INTO", "IS", "ISNULL", "JOIN", "KEY",
+    "LAST", "LEFT", "LIKE", "LIMIT", "MATCH", "MATERIALIZED", "NATURAL", "NO", "NOT", "NOTHING",
+    "NOTNULL", "NULL", "NULLS", "OF", "OFFSET", "ON", "OR", "ORDER", "OTHERS", "OUTER", "OVER",
+    "PARTITION", "PLAN", "PRAGMA", "PRECEDING", "PRIMARY", "QUERY", "RAISE", "RANGE",
+    "RECURSIVE", "REFERENCES", "REGEXP", "REINDEX", "RELEASE", "RENAME", "REPLACE", "RESTRICT",
+    "RETURNING", "RIGHT", "ROLLBACK", "ROW", "ROWS", "SAVEPOINT", "SELECT", "SET", "TABLE",
+    "TEMP", "TEMPORARY", "THEN", "TIES", "TO", "TRANSACTION", "TRIGGER", "TRUE", "UNBOUNDED",
+    "UNION", "UNIQUE", "UPDATE", "USING", "VACUUM", "VALUES", "VIEW", "VIRTUAL", "WHEN", "WHERE",
+    "WINDOW", "WITH", "WITHOUT", NULL};
+
+static bool bare_ok(const char *s)
+{
+    if (!(isalpha((unsigned char)*s) || *s == '_'))
+        return false;
+    for (const char *c = s; *c; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '_'))
+            return false;
+    /* the list is sorted: a binary search (this runs for every name printed) */
+    size_t lo = 0, hi = FLOE_ARRAY_LEN(sqlite_keywords) - 1; /* without the NULL */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcasecmp(s, sqlite_keywords[mid]);
+        if (c == 0)
+            return false;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return true;
+}
+
+/* An identifier: bare when it was written bare and SQLite reads it so,
+ * else quoted (a quoted case-twin column becomes its SQLite name). */
+static int ident(pr *r, const char *name, bool quoted, floe_buf *b)
+{
+    if (!quoted && bare_ok(name))
+        return floe__buf_puts(b, name);
+    const floe_sql_options *o = r->p->opt;
+    if (quoted && o->is_case_twin_column && o->is_case_twin_column(name, o->payload))
+        if (!(name = floe__sql_case_twin_name(r->p->a, name)))
+            return floe__error_nomem();
+    return floe__sql_quote_ident(b, name);
+}
+
+static const char *const struct_columns[] = {"partition", "data_file", "readable_metrics", NULL};
+
+static bool is_struct_column(pr *r, const char *s)
+{
+    for (int k = 0; struct_columns[k]; k++)
+        if (floe__sql_ieq(s, struct_columns[k]))
+            return true;
+    const floe_sql_options *o = r->p->opt;
+    return o->is_struct_column && o->is_struct_column(s, o->payload);
+}
+
+/* JSON path label: ."a"; a '"' cannot be expressed. */
+static int path_label(pr *r, const sql_node *at, floe_buf *b, const char *label)
+{
+    if (strchr(label, '"'))
+        return err_at(r, at, FLOE_EUNSUPPORTED, "unsupported: key containing '\"'");
+    return floe__buf_printf(b, ".\"%s\"", label);
+}
+
+/* The part of a column chain that is a struct column with fields after
+ * it ((size_t)-1: none). */
+static size_t struct_split(pr *r, const sql_node *n)
+{
+    for (size_t k = 0; k + 1 < n->nnames; k++)
+        if (is_struct_column(r, n->names[k]))
+            return k;
+    return (size_t)-1;
+}
+
+/* a.b.partition.x.y -> json_extract(a.b."partition", '$."x"."y"'). */
+static int column(pr *r, const sql_node *n, floe_buf *b)
+{
+    size_t split = struct_split(r, n);
+    size_t last = split == (size_t)-1 ? n->nnames : split + 1;
+    if (split != (size_t)-1)
+        FLOE_TRY(floe__buf_puts(b, "json_extract("));
+    for (size_t k = 0; k < last; k++) {
+        if (k)
+            FLOE_TRY(floe__buf_putc(b, '.'));
+        FLOE_TRY(ident(r, n->names[k], n->qnames[k] || split == k, b));
+    }
+    if (split == (size_t)-1)
+        return 0;
+    floe_buf path = FLOE_BUF_INIT;
+    int rc = floe__buf_putc(&path, '$');
+    for (size_t k = last; k < n->nnames && rc == 0; k++)
+        rc = path_label(r, n, &path, n->names[k]);
+    if (rc == 0)
+        rc = floe__buf_puts(b, ", ");
+    if (rc == 0)
+        rc = floe__sql_quote_string(b, path.ptr);
+    floe__buf_free(&path);
+    FLOE_TRY(rc);
+    return floe__buf_putc(b, ')');
+}
+
+/* ---------------------------------------------------------------- literals */
+
+/* A decimal literal SQLite cannot hold: more than 15 significant digits
+ * or an integer beyond 64 bits. Spark reads it as an exact decimal; here
+ * it becomes its text, which a wide decimal column compares exactly
+ * (vtab.c's numeric collation) and INSERT converts exactly. */
+static bool wide_number(const char *t)
+{
+    if (strpbrk(t, "eExX"))
+        return false;
+    const char *dot = strchr(t, '.');
+    const char *a = t, *e = t + strlen(t);
+    while (a < e && (*a == '0' || *a == '.'))
+        a++;
+    if (dot)
+        while (e > a && (e[-1] == '0' || e[-1] == '.'))
+            e--;
+    size_t sig = (size_t)(e - a) - (dot && dot >= a && dot < e ? 1 : 0);
+    if (dot)
+        return sig > 15;
+    return sig > 19 || (sig == 19 && strcmp(a, "9223372036854775808") > 0);
+}
+
+static int number(pr *r, const sql_node *n, floe_buf *b)
+{
+    const char *text = n->tok->text, *sign = n->f & SNF_NEG ? "-" : "";
+    if (n->f & SNF_DECIMAL_BD) {
+        /* Spark's 1.50BD: DECIMAL(max(digits, scale), scale), exact */
+        const char *dot = strchr(text, '.');
+        int scale = dot ? (int)strlen(dot + 1) : 0, digits = 0;
+        bool lead = true;
+        for (const char *c = text; *c; c++)
+            if (*c != '.' && !(lead && *c == '0')) {
+                lead = false;
+                digits++;
+            }
+        int precision = digits > scale ? digits : scale;
+        if (precision < 1)
+            precision = 1;
+        if (precision > 38) {
+            char msg[120];
+            snprintf(msg, sizeof msg,
+                     "[DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION] Decimal precision %d exceeds max "
+                     "precision 38.",
+                     precision);
+            return err_at(r, n, FLOE_EINVALID, msg);
+        }
+        FLOE_TRY(floe__buf_puts(b, "floe_cast_decimal('"));
+        return floe__buf_printf(b, "%s%s', %d, %d)", sign, text, precision, scale);
+    }
+    if (n->tok->suffix == 'D' || n->tok->suffix == 'F') /* a double: SQLite's REAL */
+        return floe__buf_printf(b, "%s%s%s", sign, text, strpbrk(text, ".eE") ? "" : ".0");
+    if (wide_number(text))
+        return floe__buf_printf(b, "'%s%s'", sign, text);
+    return floe__buf_printf(b, "%s%s", sign, text);
+}
+
+static int literal(pr *r, const sql_node *n, floe_buf *b)
+{
+    const sql_tok *t = n->tok;
+    switch (t->kind) {
+    case TK_NUMBER: return number(r, n, b);
+    case TK_STRING: return floe__sql_quote_string(b, t->text);
+    case TK_BLOB: return floe__buf_printf(b, "X'%s'", t->text);
+    default: break;
+    }
+    if (floe__sql_ieq(t->text, "TRUE"))
+        return floe__buf_puts(b, "TRUE");
+    if (floe__sql_ieq(t->text, "FALSE"))
+        return floe__buf_puts(b, "FALSE");
+    return floe__buf_puts(b, "NULL");
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+/* Print n into a new arena string. */
+static int to_str(pr *r, const sql_node *n, int min, char **out)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = n->k == SN_SELECT || n->k == SN_SETOP || n->k == SN_WITH || n->k == SN_ORDER ||
+                     n->k == SN_VALUES
+                 ? query(r, n, &b)
+                 : expr(r, n, min, &b);
+    if (rc == 0 && !(*out = floe__arena_strdup(r->p->a, b.ptr ? b.ptr : "")))
+        rc = floe__error_nomem();
+    floe__buf_free(&b);
+    return rc;
+}
+
+static int list(pr *r, sql_node *const *v, size_t n, floe_buf *b)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            FLOE_TRY(floe__buf_puts(b, ", "));
+        FLOE_TRY(expr(r, v[k], P_NONE, b));
+    }
+    return 0;
+}
+
+static int args_str(pr *r, const sql_node *f, char ***out)
+{
+    char **a = f->nv ? floe__arena_calloc(r->p->a, f->nv, sizeof *a) : NULL;
+    if (f->nv && !a)
+        return floe__error_nomem();
+    for (size_t k = 0; k < f->nv; k++)
+        FLOE_TRY(to_str(r, f->v[k], P_NONE, &a[k]));
+    *out = a;
+    return 0;
+}
+
+static int put(floe_buf *b, floe_arena *a, const char *s)
+{
+    (void)a;
+    if (!s)
+        return floe__error_nomem();
+    return floe__buf_puts(b, s);
+}
+
+/* ---------------------------------------------------------------- casts */
+
+typedef struct {
+    const char *spark, *sqlite, *kind;
+} cast_target;
+
+static const cast_target *cast_type(const char *t)
+{
+    static const cast_target m[] = {
+        {"string", "TEXT", NULL},          {"varchar", "TEXT", NULL},
+        {"char", "TEXT", NULL},            {"bigint", "INTEGER", "bigint"},
+        {"long", "INTEGER", "bigint"},     {"int", "INTEGER", "int"},
+        {"integer", "INTEGER", "int"},     {"smallint", "INTEGER", "smallint"},
+        {"tinyint", "INTEGER", "tinyint"}, {"short", "INTEGER", "smallint"},
+        {"byte", "INTEGER", "tinyint"},    {"boolean", "INTEGER", "boolean"},
+        {"float", "REAL", NULL},           {"real", "REAL", NULL},
+        {"double", "REAL", "double"},      {"binary", "BLOB", NULL},
+        {"timestamp", "TEXT", "timestamp"}, {"timestamp_ntz", "TEXT", "timestamp"},
+        {"timestamp_ltz", "TEXT", "timestamp"}, {"date", NULL, "date"}};
+    for (size_t k = 0; k < FLOE_ARRAY_LEN(m); k++)
+        if (!strcmp(t, m[k].spark))
+            return &m[k];
+    return NULL;
+}
+
+static int cast(pr *r, const sql_node *n, floe_buf *b)
+{
+    const sql_node *x = n->a;
+    if ((n->f & SNF_NESTED) && x->k == SN_LIT && x->tok->kind == TK_WORD &&
+        floe__sql_ieq(x->tok->text, "NULL"))
+        return floe__buf_puts(b, "NULL"); /* a typed null list/map/struct */
+    char *xs = NULL;
+    FLOE_TRY(to_str(r, x, P_NONE, &xs));
+    const char *t = n->s;
+    if (!strcmp(t, "decimal") || !strcmp(t, "dec") || !strcmp(t, "numeric")) {
+        int64_t p = n->i1 < 0 ? 10 : n->i1, s = n->i2 < 0 ? 0 : n->i2;
+        char msg[120];
+        if (p < 1 || p > 38) {
+            snprintf(msg, sizeof msg,
+                     "[DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION] Decimal precision %d exceeds max "
+                     "precision 38.",
+                     (int)p);
+            return err_at(r, n, FLOE_EINVALID, msg);
+        }
+        if (s > p) {
+            snprintf(msg, sizeof msg, "Decimal scale (%d) cannot be greater than precision (%d).",
+                     (int)s, (int)p);
+            return err_at(r, n, FLOE_EINVALID, msg);
+        }
+        return floe__buf_printf(b, "floe_cast_decimal(%s, %d, %d)", xs, (int)p, (int)s);
+    }
+    const cast_target *ct = cast_type(t);
+    if (!ct || (n->f & SNF_NESTED))
+        return floe__sql_err_at(FLOE_EUNSUPPORTED, r->p->script, n->tok->pos,
+                                "unsupported: CAST to this type");
+    if (ct->kind && n->i1 < 0) /* Spark's CAST without ANSI mode: exec_spark.c */
+        return floe__buf_printf(b, "floe_cast(%s, '%s')", xs, ct->kind);
+    if (!ct->sqlite)
+        return err_at(r, n, FLOE_EINVALID, "syntax error in CAST type");
+    return floe__buf_printf(b, "CAST(%s AS %s)", xs, ct->sqlite);
+}
+
+/* ---------------------------------------------------------------- functions */
+
+static const struct {
+    const char *spark, *sqlite;
+} renames[] = {
+    {"array", "json_array"},
+    {"named_struct", "json_object"},
+    {"struct", "json_array"}, /* by position; see sql/nested.c */
+    {"size", "json_array_length"},
+    {"cardinality", "json_array_length"},
+    {"nvl", "ifnull"},
+    {"if", "iif"},
+    {"lcase", "lower"},
+    {"ucase", "upper"},
+    {"collect_list", "json_group_array"},
+    {"to_date", "date"},
+    {"len", "length"},
+    {"char_length", "length"},
+    {"character_length", "length"},
+    {"get_json_object", "json_extract"},
+    {"bool_or", "max"},
+    {"bool_and", "min"},
+    {"every", "min"},
+    {"some", "max"},
+    {"any", "max"},
+};
+
+/* Is printed text `s` one SQL string literal ('..', '' inside)? */
+static bool is_string_literal(const char *s)
+{
+    if (*s++ != '\'')
+        return false;
+    for (; *s; s++)
+        if (*s == '\'') {
+            if (s[1] == '\'')
+                s++;
+            else
+                return s[1] == '\0';
+        }
+    return false;
+}
+
+/* Spark date_format pattern -> strftime format (the common letters). */
+static int strftime_pattern(pr *r, const sql_node *at, const char *pat, floe_buf *b)
+{
+    static const struct {
+        const char *spark, *fmt;
+    } m[] = {{"yyyy", "%Y"}, {"MM", "%m"},     {"dd", "%d"}, {"HH", "%H"},
+             {"mm", "%M"},   {"ss.SSS", "%f"}, {"ss", "%S"}, {"D", "%j"}};
+    for (const char *s = pat; *s;) {
+        bool hit = false;
+        for (size_t k = 0; k < FLOE_ARRAY_LEN(m) && !hit; k++) {
+            size_t l = strlen(m[k].spark);
+            if (!strncmp(s, m[k].spark, l) && !(isalpha((unsigned char)s[l]) && s[l] == s[l - 1])) {
+                FLOE_TRY(floe__buf_puts(b, m[k].fmt));
+                s += l;
+                hit = true;
+            }
+        }
+        if (hit)
+            continue;
+        if (isalpha((unsigned char)*s))
+            return err_at(r, at, FLOE_EUNSUPPORTED,
+                          "unsupported: date_format pattern (yyyy MM dd HH mm ss only)");
+        if (*s == '%')
+            FLOE_TRY(floe__buf_putc(b, '%'));
+        FLOE_TRY(floe__buf_putc(b, *s++));
+    }
+    return 0;
+}
+
+static int want_args(pr *r, const sql_node *f, size_t lo, size_t hi)
+{
+    if (f->nv < lo || f->nv > hi)
+        return err_at(r, f, FLOE_EINVALID, "wrong number of arguments");
+    return 0;
+}
+
+/* The Spark functions whose SQLite form is not a call of the same name.
+ * Returns 1 when printed. */
+static int special_call(pr *r, const sql_node *f, floe_buf *b)
+{
+    static const struct {
+        const char *spark, *fmt;
+    } parts[] = {{"year", "%Y"}, {"month", "%m"},  {"day", "%d"},    {"dayofmonth", "%d"},
+                 {"hour", "%H"}, {"minute", "%M"}, {"second", "%S"}, {"dayofyear", "%j"}};
+    const char *name = f->s;
+    floe_arena *a = r->p->a;
+    char **x = NULL;
+    for (size_t k = 0; k < FLOE_ARRAY_LEN(parts); k++) {
+        if (floe__sql_ieq(name, parts[k].spark)) {
+            FLOE_TRY(want_args(r, f, 1, 1));
+            FLOE_TRY(args_str(r, f, &x));
+            FLOE_TRY(floe__buf_printf(b, "CAST(strftime('%s', %s) AS INTEGER)", parts[k].fmt, x[0]));
+            return 1;
+        }
+    }
+    if (floe__sql_ieq(name, "current_timestamp") || floe__sql_ieq(name, "now")) {
+        FLOE_TRY(want_args(r, f, 0, 0));
+        FLOE_TRY(floe__buf_puts(b, "strftime('%Y-%m-%d %H:%M:%f000', 'now')"));
+        return 1;
+    }
+    if (floe__sql_ieq(name, "current_date")) {
+        FLOE_TRY(want_args(r, f, 0, 0));
+        FLOE_TRY(floe__buf_puts(b, "date('now')"));
+        return 1;
+    }
+    static const char *const specials[] = {
+        "unix_timestamp", "date_add", "date_sub", "datediff", "concat",         "concat_ws",
+        "date_format",    "map",      "sequence", "count",    "array_contains", NULL};
+    int sp = -1;
+    for (int k = 0; specials[k]; k++)
+        if (floe__sql_ieq(name, specials[k]))
+            sp = k;
+    if (sp < 0)
+        return 0;
+    name = specials[sp];
+    if (!strcmp(name, "count") && !((f->f & SNF_DISTINCT) && f->nv > 1))
+        return 0;
+    if (f->a || f->b) {
+        if (strcmp(name, "count"))
+            return 0;
+    }
+    FLOE_TRY(args_str(r, f, &x));
+    size_t n = f->nv;
+    floe_buf o = FLOE_BUF_INIT;
+    int rc = 0;
+    if (!strcmp(name, "unix_timestamp")) {
+        if (n > 1) {
+            rc = err_at(r, f, FLOE_EUNSUPPORTED, "unsupported: unix_timestamp(x, fmt)");
+        } else {
+            rc = n == 0 ? floe__buf_puts(&o, "CAST(strftime('%s', 'now') AS INTEGER)")
+                        : floe__buf_printf(&o, "CAST(strftime('%%s', %s) AS INTEGER)", x[0]);
+        }
+    } else if (!strcmp(name, "date_add") || !strcmp(name, "date_sub")) {
+        rc = want_args(r, f, 2, 2);
+        if (rc == 0)
+            rc = floe__buf_printf(&o, "date(%s, '%s' || (%s) || ' days')", x[0],
+                                  name[5] == 'a' ? "+" : "-", x[1]);
+    } else if (!strcmp(name, "datediff")) {
+        rc = want_args(r, f, 2, 2);
+        if (rc == 0)
+            rc = floe__buf_printf(&o, "CAST(julianday(date(%s)) - julianday(date(%s)) AS INTEGER)",
+                                  x[0], x[1]);
+    } else if (!strcmp(name, "concat")) {
+        rc = floe__buf_putc(&o, '(');
+        for (size_t k = 0; k < n && rc == 0; k++)
+            rc = floe__buf_printf(&o, "%s(%s)", k ? " || " : "", x[k]);
+        if (rc == 0)
+            rc = floe__buf_puts(&o, n ? ")" : "'')");
+    } else if (!strcmp(name, "concat_ws")) {
+        /* Spark skips NULL arguments: prefix each with the separator and
+         * cut the first separator off */
+        rc = want_args(r, f, 1, (size_t)-1);
+        if (rc == 0)
+            rc = floe__buf_puts(&o, "substr(''");
+        for (size_t k = 1; k < n && rc == 0; k++)
+            rc = floe__buf_printf(&o, " || coalesce((%s) || (%s), '')", x[0], x[k]);
+        if (rc == 0)
+            rc = floe__buf_printf(&o, ", length(%s) + 1)", x[0]);
+    } else if (!strcmp(name, "date_format")) {
+        rc = want_args(r, f, 2, 2);
+        const sql_node *pat = rc == 0 ? f->v[1] : NULL;
+        if (rc == 0 && !(pat->k == SN_LIT && pat->tok->kind == TK_STRING))
+            rc = err_at(r, f, FLOE_EUNSUPPORTED,
+                        "unsupported: date_format with a non-literal pattern");
+        floe_buf fmt = FLOE_BUF_INIT;
+        if (rc == 0)
+            rc = strftime_pattern(r, pat, pat->tok->text, &fmt);
+        if (rc == 0)
+            rc = floe__buf_puts(&o, "strftime(");
+        if (rc == 0)
+            rc = floe__sql_quote_string(&o, fmt.ptr ? fmt.ptr : "");
+        if (rc == 0)
+            rc = floe__buf_printf(&o, ", %s)", x[0]);
+        floe__buf_free(&fmt);
+    } else if (!strcmp(name, "map")) {
+        /* json_object(k, v, ...): JSON keys are text, so non-literal keys
+         * are cast to text as Spark's to_json shows them */
+        rc = floe__buf_puts(&o, "json_object(");
+        for (size_t k = 0; k < n && rc == 0; k++) {
+            if (k)
+                rc = floe__buf_puts(&o, ", ");
+            if (rc == 0)
+                rc = k % 2 == 0 && !is_string_literal(x[k])
+                         ? floe__buf_printf(&o, "CAST((%s) AS TEXT)", x[k])
+                         : floe__buf_puts(&o, x[k]);
+        }
+        if (rc == 0)
+            rc = floe__buf_putc(&o, ')');
+    } else if (!strcmp(name, "sequence")) {
+        /* sequence(start, stop [, step]) of integers: stop included, the
+         * step 1 or -1 by default */
+        rc = n < 2 || n > 3 ? err_at(r, f, FLOE_EINVALID, "sequence() expects 2 or 3 arguments")
+                            : 0;
+        const char *st =
+            rc < 0    ? NULL
+            : n == 3 ? x[2]
+                     : floe__arena_sprintf(a, "CASE WHEN (%s) <= (%s) THEN 1 ELSE -1 END", x[0],
+                                           x[1]);
+        if (rc == 0)
+            rc = st ? floe__buf_printf(
+                          &o,
+                          "(SELECT json_group_array(id) FROM (WITH RECURSIVE floe_seq(id) AS "
+                          "(SELECT (%s) UNION ALL SELECT id + (%s) FROM floe_seq WHERE ((%s) > 0 "
+                          "AND id + (%s) <= (%s)) OR ((%s) < 0 AND id + (%s) >= (%s))) SELECT id "
+                          "FROM floe_seq))",
+                          x[0], st, st, st, x[1], st, st, x[1])
+                    : floe__error_nomem();
+    } else if (!strcmp(name, "array_contains")) {
+        rc = want_args(r, f, 2, 2);
+        if (rc == 0)
+            rc = floe__buf_printf(&o, "((%s) IN (SELECT value FROM json_each(%s)))", x[1], x[0]);
+    } else if (!strcmp(name, "count")) {
+        /* count(DISTINCT a, b): the distinct rows of which no value is NULL */
+        rc = floe__buf_puts(&o, "count(DISTINCT CASE WHEN ");
+        for (size_t k = 0; k < n && rc == 0; k++)
+            rc = floe__buf_printf(&o, "%s(%s) IS NOT NULL", k ? " AND " : "", x[k]);
+        if (rc == 0)
+            rc = floe__buf_puts(&o, " THEN json_array(");
+        for (size_t k = 0; k < n && rc == 0; k++)
+            rc = floe__buf_printf(&o, "%s%s", k ? ", " : "", x[k]);
+        if (rc == 0)
+            rc = floe__buf_puts(&o, ") END)");
+    }
+    if (rc == 0)
+        rc = put(b, a, o.ptr ? o.ptr : "");
+    floe__buf_free(&o);
+    FLOE_TRY(rc);
+    return 1;
+}
+
+/* ORDER BY items: expr [DESC] [NULLS FIRST|LAST] (SQLite's defaults are
+ * Spark's: ASC NULLS FIRST, DESC NULLS LAST). */
+static int sorts(pr *r, sql_node *const *v, size_t n, floe_buf *b)
+{
+    for (size_t k = 0; k < n; k++) {
+        const sql_node *s = v[k];
+        if (k)
+            FLOE_TRY(floe__buf_puts(b, ", "));
+        FLOE_TRY(expr(r, s->a, P_NONE, b));
+        if (s->f & SNF_DESC)
+            FLOE_TRY(floe__buf_puts(b, " DESC"));
+        if (s->f & SNF_NULLS_FIRST)
+            FLOE_TRY(floe__buf_puts(b, " NULLS FIRST"));
+        if (s->f & SNF_NULLS_LAST)
+            FLOE_TRY(floe__buf_puts(b, " NULLS LAST"));
+    }
+    return 0;
+}
+
+static int winspec(pr *r, const sql_node *w, floe_buf *b)
+{
+    bool space = false;
+    if (w->s) {
+        FLOE_TRY(ident(r, w->s, true, b));
+        space = true;
+    }
+    if (w->nv) {
+        FLOE_TRY(floe__buf_puts(b, space ? " PARTITION BY " : "PARTITION BY "));
+        FLOE_TRY(list(r, w->v, w->nv, b));
+        space = true;
+    }
+    if (w->nw) {
+        FLOE_TRY(floe__buf_puts(b, space ? " ORDER BY " : "ORDER BY "));
+        FLOE_TRY(sorts(r, w->w, w->nw, b));
+        space = true;
+    }
+    if (w->frame)
+        FLOE_TRY(floe__buf_printf(b, "%s%s", space ? " " : "", w->frame));
+    return 0;
+}
+
+static int call(pr *r, const sql_node *f, floe_buf *b)
+{
+    int rc = special_call(r, f, b);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    const char *name = f->s;
+    for (size_t k = 0; k < FLOE_ARRAY_LEN(renames); k++)
+        if (floe__sql_ieq(name, renames[k].spark))
+            name = renames[k].sqlite;
+    FLOE_TRY(ident(r, name, false, b));
+    FLOE_TRY(floe__buf_putc(b, '('));
+    if (f->f & SNF_DISTINCT)
+        FLOE_TRY(floe__buf_puts(b, "DISTINCT "));
+    if (f->f & SNF_STARARG)
+        FLOE_TRY(floe__buf_putc(b, '*'));
+    FLOE_TRY(list(r, f->v, f->nv, b));
+    FLOE_TRY(floe__buf_putc(b, ')'));
+    if (f->b) {
+        FLOE_TRY(floe__buf_puts(b, " FILTER (WHERE "));
+        FLOE_TRY(expr(r, f->b, P_NONE, b));
+        FLOE_TRY(floe__buf_putc(b, ')'));
+    }
+    if (f->a) {
+        FLOE_TRY(floe__buf_puts(b, " OVER "));
+        if (f->a->s && !f->a->nv && !f->a->nw && !f->a->frame)
+            return ident(r, f->a->s, true, b);
+        FLOE_TRY(floe__buf_putc(b, '('));
+        FLOE_TRY(winspec(r, f->a, b));
+        FLOE_TRY(floe__buf_putc(b, ')'));
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- access */
+
+static const char *const int_maps[] = {"column_sizes",     "value_counts", "null_value_counts",
+                                       "nan_value_counts", "lower_bounds", "upper_bounds",
+                                       NULL};
+
+/* x[..] / x.f chains on JSON-text values -> json_extract(base, path). */
+static int access(pr *r, const sql_node *n, floe_buf *b)
+{
+    const sql_node *steps[64];
+    size_t ns = 0;
+    const sql_node *base = n;
+    while ((base->k == SN_SUBSCRIPT || base->k == SN_FIELD) && ns < FLOE_ARRAY_LEN(steps)) {
+        steps[ns++] = base;
+        base = base->a;
+    }
+    if (base->k == SN_SUBSCRIPT || base->k == SN_FIELD)
+        return err_at(r, n, FLOE_EUNSUPPORTED, "unsupported: access chain too long");
+    bool int_map = false;
+    if (base->k == SN_COL) {
+        const char *last = base->names[base->nnames - 1];
+        for (int k = 0; int_maps[k]; k++)
+            int_map = int_map || floe__sql_ieq(last, int_maps[k]);
+        const floe_sql_options *o = r->p->opt;
+        if (!int_map && o->is_keyed_map_column)
+            int_map = o->is_keyed_map_column(last, o->payload);
+    }
+    char *bs = NULL;
+    FLOE_TRY(to_str(r, base, P_NONE, &bs));
+    floe_buf lit = FLOE_BUF_INIT, path = FLOE_BUF_INIT;
+    int rc = floe__buf_putc(&lit, '$');
+    for (size_t k = ns; k-- > 0 && rc == 0;) {
+        const sql_node *s = steps[k];
+        const sql_node *ix = s->b;
+        if (s->k == SN_FIELD) {
+            rc = path_label(r, s, &lit, s->s);
+        } else if (ix->k == SN_LIT && ix->tok->kind == TK_STRING) {
+            rc = path_label(r, ix, &lit, ix->tok->text);
+        } else if (ix->k == SN_LIT && ix->tok->kind == TK_NUMBER && !(ix->f & SNF_NEG) &&
+                   floe__sql_all_digits(ix->tok->text)) {
+            rc = int_map ? floe__buf_printf(&lit, ".\"%s\"", ix->tok->text)
+                         : floe__buf_printf(&lit, "[%s]", ix->tok->text);
+        } else {
+            /* a computed key: '$."' || (expr) || '"' */
+            char *inner = NULL;
+            rc = to_str(r, ix, P_NONE, &inner);
+            if (rc == 0 && path.len)
+                rc = floe__buf_puts(&path, " || ");
+            if (rc == 0)
+                rc = floe__sql_quote_string(&path, lit.ptr ? lit.ptr : "");
+            if (rc == 0)
+                rc = floe__buf_printf(&path, " || '.\"' || (%s) || '\"'", inner);
+            floe__buf_clear(&lit);
+        }
+        int_map = false;
+    }
+    if (rc == 0 && (lit.len || !path.len)) {
+        if (path.len)
+            rc = floe__buf_puts(&path, " || ");
+        if (rc == 0)
+            rc = floe__sql_quote_string(&path, lit.ptr ? lit.ptr : "");
+    }
+    if (rc == 0)
+        rc = floe__buf_printf(b, "json_extract(%s, %s)", bs, path.ptr);
+    floe__buf_free(&lit);
+    floe__buf_free(&path);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static int like(pr *r, const sql_node *n, floe_buf *b)
+{
+    bool neg = n->f & SNF_NOT;
+    FLOE_TRY(expr(r, n->a, P_CMP, b));
+    if (n->f & SNF_RLIKE) {
+        FLOE_TRY(floe__buf_puts(b, neg ? " NOT REGEXP " : " REGEXP "));
+        return expr(r, n->v[0], P_CMP, b);
+    }
+    FLOE_TRY(floe__buf_puts(b, neg ? " NOT LIKE " : " LIKE "));
+    if (!(n->f & (SNF_ILIKE | SNF_ANY | SNF_LIKEALL))) {
+        FLOE_TRY(expr(r, n->v[0], P_CMP, b));
+        if (n->b) {
+            FLOE_TRY(floe__buf_puts(b, " ESCAPE "));
+            FLOE_TRY(expr(r, n->b, P_CMP, b));
+        }
+        return 0;
+    }
+    /* After NOT, ANY and ALL swap: Spark's `x NOT LIKE ANY (a, b)` is "some
+     * pattern does not match", SQL's NOT (x LIKE ALL (a, b)). */
+    int mode = n->f & SNF_ILIKE ? 4 : 0;
+    if (n->f & (SNF_ANY | SNF_LIKEALL))
+        mode |= ((n->f & SNF_LIKEALL) != 0) != neg ? 2 : 1;
+    if (n->b)
+        return err_at(r, n->b, FLOE_EUNSUPPORTED, "unsupported: ESCAPE with ILIKE or LIKE ANY/ALL");
+    FLOE_TRY(floe__buf_printf(b, "floe_like_pattern(%d, ", mode));
+    FLOE_TRY(list(r, n->v, n->nv, b));
+    return floe__buf_putc(b, ')');
+}
+
+static int binop(pr *r, const sql_node *n, int prec, const char *op, floe_buf *b)
+{
+    FLOE_TRY(expr(r, n->a, prec, b));
+    FLOE_TRY(floe__buf_printf(b, " %s ", op));
+    return expr(r, n->b, prec + 1, b);
+}
+
+/* The SQLite precedence a node prints at. */
+static int prec_of(const sql_node *n)
+{
+    switch (n->k) {
+    case SN_BIN: {
+        const char *s = n->s;
+        if (!strcmp(s, "OR"))
+            return P_OR;
+        if (!strcmp(s, "AND"))
+            return P_AND;
+        if (!strcmp(s, "=") || !strcmp(s, "==") || !strcmp(s, "<>") || !strcmp(s, "!=") ||
+            !strcmp(s, "<=>"))
+            return P_EQ;
+        if (!strcmp(s, "<") || !strcmp(s, "<=") || !strcmp(s, ">") || !strcmp(s, ">="))
+            return P_CMP;
+        if (!strcmp(s, "&") || !strcmp(s, "|"))
+            return P_BIT;
+        if (!strcmp(s, "+") || !strcmp(s, "-") || !strcmp(s, "^"))
+            return P_ADD;
+        if (!strcmp(s, "*") || !strcmp(s, "/") || !strcmp(s, "%"))
+            return P_MUL;
+        if (!strcmp(s, "||"))
+            return P_CAT;
+        return P_PRIM; /* DIV */
+    }
+    case SN_UN: return strcmp(n->s, "NOT") ? P_UN : P_NOT;
+    case SN_LIKE:
+    case SN_IN:
+    case SN_BETWEEN:
+    case SN_IS: return P_EQ;
+    case SN_LIT: return n->f & SNF_NEG ? P_UN : P_PRIM;
+    default: return P_PRIM;
+    }
+}
+
+static int expr_body(pr *r, const sql_node *n, floe_buf *b)
+{
+    switch (n->k) {
+    case SN_LIT: return literal(r, n, b);
+    case SN_TIMELIT: return floe__sql_quote_string(b, n->s);
+    case SN_COL: return column(r, n, b);
+    case SN_FUNC: return call(r, n, b);
+    case SN_CAST: return cast(r, n, b);
+    case SN_PAREN:
+        FLOE_TRY(floe__buf_putc(b, '('));
+        FLOE_TRY(expr(r, n->a, P_NONE, b));
+        return floe__buf_putc(b, ')');
+    case SN_ROW:
+        FLOE_TRY(floe__buf_putc(b, '('));
+        FLOE_TRY(list(r, n->v, n->nv, b));
+        return floe__buf_putc(b, ')');
+    case SN_SUBQ:
+    case SN_EXISTS:
+        FLOE_TRY(floe__buf_puts(b, n->k == SN_EXISTS ? "EXISTS (" : "("));
+        FLOE_TRY(query(r, n->a, b));
+        return floe__buf_putc(b, ')');
+    case SN_SUBSCRIPT:
+    case SN_FIELD: return access(r, n, b);
+    case SN_CASE:
+        FLOE_TRY(floe__buf_puts(b, "CASE"));
+        if (n->a) {
+            FLOE_TRY(floe__buf_putc(b, ' '));
+            FLOE_TRY(expr(r, n->a, P_NONE, b));
+        }
+        for (size_t k = 0; k + 1 < n->nv; k += 2) {
+            FLOE_TRY(floe__buf_puts(b, " WHEN "));
+            FLOE_TRY(expr(r, n->v[k], P_NONE, b));
+            FLOE_TRY(floe__buf_puts(b, " THEN "));
+            FLOE_TRY(expr(r, n->v[k + 1], P_NONE, b));
+        }
+        if (n->b) {
+            FLOE_TRY(floe__buf_puts(b, " ELSE "));
+            FLOE_TRY(expr(r, n->b, P_NONE, b));
+        }
+        return floe__buf_puts(b, " END");
+    case SN_UN:
+        if (!strcmp(n->s, "NOT")) {
+            FLOE_TRY(floe__buf_puts(b, "NOT "));
+            return expr(r, n->a, P_NOT, b);
+        }
+        FLOE_TRY(floe__buf_puts(b, n->s));
+        if (n->a->k == SN_UN || (n->a->k == SN_LIT && (n->a->f & SNF_NEG)))
+            FLOE_TRY(floe__buf_putc(b, ' ')); /* - -1, not --1 (a comment) */
+        return expr(r, n->a, P_UN, b);
+    case SN_LIKE: return like(r, n, b);
+    case SN_BETWEEN:
+        FLOE_TRY(expr(r, n->a, P_CMP, b));
+        FLOE_TRY(floe__buf_puts(b, n->f & SNF_NOT ? " NOT BETWEEN " : " BETWEEN "));
+        FLOE_TRY(expr(r, n->b, P_CMP, b));
+        FLOE_TRY(floe__buf_puts(b, " AND "));
+        return expr(r, n->c, P_CMP, b);
+    case SN_IN:
+        FLOE_TRY(expr(r, n->a, P_CMP, b));
+        FLOE_TRY(floe__buf_puts(b, n->f & SNF_NOT ? " NOT IN (" : " IN ("));
+        FLOE_TRY(n->b ? query(r, n->b, b) : list(r, n->v, n->nv, b));
+        return floe__buf_putc(b, ')');
+    case SN_IS: {
+        bool neg = n->f & SNF_NOT;
+        FLOE_TRY(expr(r, n->a, P_CMP, b));
+        if (!strcmp(n->s, "DISTINCT")) {
+            /* IS [NOT] DISTINCT FROM: SQLite's IS NOT / IS */
+            FLOE_TRY(floe__buf_puts(b, neg ? " IS " : " IS NOT "));
+            return expr(r, n->b, P_CMP, b);
+        }
+        return floe__buf_printf(b, " IS %s%s", neg ? "NOT " : "", n->s);
+    }
+    case SN_BIN: {
+        const char *s = n->s;
+        int p = prec_of(n);
+        if (!strcmp(s, "/")) {
+            /* Spark's '/' is a double division (7 / 2 = 3.5) */
+            FLOE_TRY(expr(r, n->a, P_MUL, b));
+            FLOE_TRY(floe__buf_puts(b, " * 1.0 / "));
+            return expr(r, n->b, P_MUL + 1, b);
+        }
+        if (!strcmp(s, "DIV")) {
+            /* Spark's integral division: the quotient truncated */
+            FLOE_TRY(floe__buf_puts(b, "CAST("));
+            FLOE_TRY(binop(r, n, P_MUL, "/", b));
+            return floe__buf_puts(b, " AS INTEGER)");
+        }
+        if (!strcmp(s, "^")) {
+            /* bitwise xor: (a | b) - (a & b) */
+            FLOE_TRY(floe__buf_putc(b, '('));
+            FLOE_TRY(binop(r, n, P_BIT, "|", b));
+            FLOE_TRY(floe__buf_puts(b, ") - ("));
+            FLOE_TRY(binop(r, n, P_BIT, "&", b));
+            return floe__buf_putc(b, ')');
+        }
+        if (!strcmp(s, "==") || !strcmp(s, "="))
+            s = "=";
+        else if (!strcmp(s, "!="))
+            s = "<>";
+        else if (!strcmp(s, "<=>"))
+            s = "IS";
+        return binop(r, n, p, s, b);
+    }
+    default: return err_at(r, n, FLOE_EINVALID, "syntax error: not an expression");
+    }
+}
+
+static int expr(pr *r, const sql_node *n, int min, floe_buf *b)
+{
+    if (++r->depth > SQL_MAX_DEPTH * 2)
+        return err_at(r, n, FLOE_EINVALID, "expression nested too deeply");
+    bool paren = prec_of(n) < min;
+    int rc = paren ? floe__buf_putc(b, '(') : 0;
+    if (rc == 0)
+        rc = expr_body(r, n, b);
+    if (rc == 0 && paren)
+        rc = floe__buf_putc(b, ')');
+    r->depth--;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- relations */
+
+static int rel(pr *r, const sql_node *n, floe_buf *b);
+static int values(pr *r, const sql_node *n, bool named, floe_buf *b);
+
+static int alias_cols(pr *r, const sql_node *n, floe_buf *b)
+{
+    for (size_t k = 0; k < n->nnames; k++) {
+        FLOE_TRY(floe__buf_puts(b, k ? ", " : "("));
+        FLOE_TRY(ident(r, n->names[k], true, b));
+    }
+    return n->nnames ? floe__buf_putc(b, ')') : 0;
+}
+
+static int rel_alias(pr *r, const sql_node *n, floe_buf *b)
+{
+    if (!n->alias)
+        return 0;
+    FLOE_TRY(floe__buf_puts(b, " AS "));
+    return ident(r, n->alias, n->tok != NULL, b);
+}
+
+static int range(pr *r, const sql_node *n, floe_buf *b)
+{
+    char **x;
+    FLOE_TRY(args_str(r, n, &x));
+    size_t k = n->nv;
+    const char *start = k == 1 ? "0" : x[0], *end = k == 1 ? x[0] : x[1];
+    const char *step = k == 3 ? x[2] : "1";
+    FLOE_TRY(floe__buf_printf(
+        b,
+        "(WITH RECURSIVE floe_range(id) AS (SELECT (%s) UNION ALL SELECT id + (%s) FROM "
+        "floe_range WHERE ((%s) > 0 AND id + (%s) < (%s)) OR ((%s) < 0 AND id + (%s) > (%s))) "
+        "SELECT id FROM floe_range WHERE ((%s) > 0 AND id < (%s)) OR ((%s) < 0 AND id > (%s)))",
+        start, step, step, step, end, step, step, end, step, end, step, end));
+    return rel_alias(r, n, b);
+}
+
+/* A relation with column aliases: (WITH floe_cols(a, b) AS (q) SELECT * FROM floe_cols). */
+static int renamed(pr *r, const sql_node *n, floe_buf *b)
+{
+    FLOE_TRY(floe__buf_puts(b, "(WITH floe_cols"));
+    FLOE_TRY(alias_cols(r, n, b));
+    FLOE_TRY(floe__buf_puts(b, " AS ("));
+    FLOE_TRY(query(r, n->a, b));
+    FLOE_TRY(floe__buf_puts(b, ") SELECT * FROM floe_cols)"));
+    return rel_alias(r, n, b);
+}
+
+static int semi(pr *r, const sql_node *j)
+{
+    floe_buf c = FLOE_BUF_INIT;
+    int rc = floe__buf_puts(&c, j->f & SNF_ANTI ? "NOT EXISTS (SELECT 1 FROM " : "EXISTS (SELECT 1 FROM ");
+    if (rc == 0)
+        rc = rel(r, j->b, &c);
+    if (rc == 0)
+        rc = floe__buf_puts(&c, " WHERE ");
+    if (rc == 0)
+        rc = expr(r, j->c, P_NONE, &c);
+    if (rc == 0)
+        rc = floe__buf_putc(&c, ')');
+    const char *s = rc == 0 ? floe__arena_strdup(r->p->a, c.ptr) : NULL;
+    floe__buf_free(&c);
+    FLOE_TRY(rc);
+    if (!s || !(r->semi = floe__sql_grow(r->p->a, r->semi, r->nsemi, &r->capsemi, sizeof *r->semi)))
+        return floe__error_nomem();
+    r->semi[r->nsemi++] = s;
+    return 0;
+}
+
+static int rel(pr *r, const sql_node *n, floe_buf *b)
+{
+    if (++r->depth > SQL_MAX_DEPTH * 2)
+        return err_at(r, n, FLOE_EINVALID, "query nested too deeply");
+    int rc = 0;
+    switch (n->k) {
+    case SN_TABLE:
+        if (n->s) {
+            rc = floe__sql_quote_ident(b, n->s);
+        } else {
+            for (size_t k = 0; k < n->nnames && rc == 0; k++) {
+                if (k)
+                    rc = floe__buf_putc(b, '.');
+                if (rc == 0)
+                    rc = ident(r, n->names[k], false, b);
+            }
+        }
+        if (rc == 0)
+            rc = rel_alias(r, n, b);
+        break;
+    case SN_SUBREL:
+        if (n->nnames) {
+            rc = renamed(r, n, b);
+            break;
+        }
+        rc = floe__buf_putc(b, '(');
+        if (rc == 0)
+            rc = n->a->k == SN_VALUES ? values(r, n->a, true, b) : query(r, n->a, b);
+        if (rc == 0)
+            rc = floe__buf_putc(b, ')');
+        if (rc == 0)
+            rc = rel_alias(r, n, b);
+        break;
+    case SN_RANGE: rc = range(r, n, b); break;
+    case SN_FUNCREL:
+        rc = ident(r, n->s, false, b);
+        if (rc == 0)
+            rc = floe__buf_putc(b, '(');
+        if (rc == 0)
+            rc = list(r, n->v, n->nv, b);
+        if (rc == 0)
+            rc = floe__buf_putc(b, ')');
+        if (rc == 0)
+            rc = rel_alias(r, n, b);
+        break;
+    case SN_PAREN:
+        rc = floe__buf_putc(b, '(');
+        if (rc == 0)
+            rc = rel(r, n->a, b);
+        if (rc == 0)
+            rc = floe__buf_putc(b, ')');
+        break;
+    case SN_JOIN:
+        rc = rel(r, n->a, b);
+        if (rc == 0 && (n->f & (SNF_SEMI | SNF_ANTI))) {
+            rc = semi(r, n);
+            break;
+        }
+        if (rc == 0)
+            rc = !strcmp(n->s, ",") ? floe__buf_puts(b, ", ")
+                                     : floe__buf_printf(b, " %s%s ",
+                                                        n->f & SNF_NATURAL ? "NATURAL " : "", n->s);
+        if (rc == 0)
+            rc = rel(r, n->b, b);
+        if (rc == 0 && n->c) {
+            rc = floe__buf_puts(b, " ON ");
+            if (rc == 0)
+                rc = expr(r, n->c, P_NONE, b);
+        }
+        if (rc == 0 && n->nnames) {
+            rc = floe__buf_puts(b, " USING ");
+            if (rc == 0)
+                rc = alias_cols(r, n, b);
+        }
+        break;
+    default: rc = err_at(r, n, FLOE_EINVALID, "syntax error: not a relation"); break;
+    }
+    r->depth--;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- queries */
+
+/* The source text of a node, whitespace runs as one space. */
+static const char *source_text(pr *r, const sql_node *n)
+{
+    const char *s = r->p->script + n->pos;
+    size_t len = n->end > n->pos ? n->end - n->pos : 0;
+    char *o = floe__arena_alloc(r->p->a, len + 1);
+    if (!o)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (isspace((unsigned char)s[i])) {
+            if (k && o[k - 1] != ' ')
+                o[k++] = ' ';
+        } else {
+            o[k++] = s[i];
+        }
+    }
+    while (k && o[k - 1] == ' ')
+        k--;
+    o[k] = 0;
+    return o;
+}
+
+static int item(pr *r, const sql_node *n, floe_buf *b)
+{
+    if (n->k == SN_STAR) {
+        for (size_t k = 0; k < n->nnames; k++) {
+            FLOE_TRY(ident(r, n->names[k], true, b));
+            FLOE_TRY(floe__buf_putc(b, '.'));
+        }
+        return floe__buf_putc(b, '*');
+    }
+    size_t at = b->len;
+    FLOE_TRY(expr(r, n->a, P_NONE, b));
+    const char *alias = n->alias;
+    if (!alias && n->a->k == SN_COL) {
+        size_t split = struct_split(r, n->a);
+        if (split != (size_t)-1)
+            alias = n->a->names[n->a->nnames - 1]; /* Spark names a field after itself */
+    } else if (!alias) {
+        const char *src = source_text(r, n->a);
+        if (!src)
+            return floe__error_nomem();
+        if (strcmp(src, b->ptr + at))
+            alias = src;
+    }
+    if (!alias)
+        return 0;
+    FLOE_TRY(floe__buf_puts(b, " AS "));
+    return ident(r, alias, alias != n->alias || n->tok, b);
+}
+
+static int select_(pr *r, const sql_node *n, floe_buf *b)
+{
+    const char **outer = r->semi;
+    size_t nouter = r->nsemi, capouter = r->capsemi;
+    r->semi = NULL;
+    r->nsemi = r->capsemi = 0;
+    int rc = floe__buf_puts(b, n->f & SNF_DISTINCT ? "SELECT DISTINCT " : "SELECT ");
+    for (size_t k = 0; k < n->nv && rc == 0; k++) {
+        if (k)
+            rc = floe__buf_puts(b, ", ");
+        if (rc == 0)
+            rc = item(r, n->v[k], b);
+    }
+    if (rc == 0 && n->a) {
+        rc = floe__buf_puts(b, " FROM ");
+        if (rc == 0)
+            rc = rel(r, n->a, b);
+    }
+    if (rc == 0 && (n->b || r->nsemi)) {
+        rc = floe__buf_puts(b, " WHERE ");
+        if (rc == 0 && n->b)
+            rc = expr(r, n->b, r->nsemi ? P_AND + 1 : P_NONE, b);
+        for (size_t k = 0; k < r->nsemi && rc == 0; k++)
+            rc = floe__buf_printf(b, "%s%s", k || n->b ? " AND " : "", r->semi[k]);
+    }
+    if (rc == 0 && n->nw) {
+        rc = floe__buf_puts(b, " GROUP BY ");
+        if (rc == 0)
+            rc = list(r, n->w, n->nw, b);
+    }
+    if (rc == 0 && n->c) {
+        rc = floe__buf_puts(b, " HAVING ");
+        if (rc == 0)
+            rc = expr(r, n->c, P_NONE, b);
+    }
+    for (size_t k = 0; k < n->nx && rc == 0; k++) {
+        rc = floe__buf_puts(b, k ? ", " : " WINDOW ");
+        if (rc == 0)
+            rc = ident(r, n->x[k]->s, true, b);
+        if (rc == 0)
+            rc = floe__buf_puts(b, " AS (");
+        if (rc == 0)
+            rc = winspec(r, n->x[k]->a, b);
+        if (rc == 0)
+            rc = floe__buf_putc(b, ')');
+    }
+    r->semi = outer;
+    r->nsemi = nouter;
+    r->capsemi = capouter;
+    return rc;
+}
+
+/* VALUES rows; as a relation SELECT column1 AS col1, ... FROM (VALUES ...)
+ * (Spark's column names). */
+static int values(pr *r, const sql_node *n, bool named, floe_buf *b)
+{
+    if (!named) {
+        FLOE_TRY(floe__buf_puts(b, "VALUES "));
+        for (size_t k = 0; k < n->nv; k++) {
+            FLOE_TRY(floe__buf_puts(b, k ? ", (" : "("));
+            FLOE_TRY(list(r, n->v[k]->v, n->v[k]->nv, b));
+            FLOE_TRY(floe__buf_putc(b, ')'));
+        }
+        return 0;
+    }
+    size_t cols = n->nv ? n->v[0]->nv : 0;
+    FLOE_TRY(floe__buf_puts(b, "SELECT "));
+    for (size_t k = 0; k < cols; k++)
+        FLOE_TRY(floe__buf_printf(b, "%scolumn%zu AS col%zu", k ? ", " : "", k + 1, k + 1));
+    FLOE_TRY(floe__buf_puts(b, " FROM (VALUES "));
+    for (size_t k = 0; k < n->nv; k++) {
+        FLOE_TRY(floe__buf_puts(b, k ? ", (" : "("));
+        FLOE_TRY(list(r, n->v[k]->v, n->v[k]->nv, b));
+        FLOE_TRY(floe__buf_putc(b, ')'));
+    }
+    return floe__buf_putc(b, ')');
+}
+
+/* A member of a compound select: inline when SQLite allows it there. */
+static int member(pr *r, const sql_node *n, bool left, floe_buf *b)
+{
+    if (n->k == SN_SELECT || n->k == SN_VALUES || (left && n->k == SN_SETOP))
+        return query(r, n, b);
+    FLOE_TRY(floe__buf_puts(b, "SELECT * FROM ("));
+    FLOE_TRY(query(r, n, b));
+    return floe__buf_putc(b, ')');
+}
+
+static int query(pr *r, const sql_node *n, floe_buf *b)
+{
+    if (++r->depth > SQL_MAX_DEPTH * 2)
+        return err_at(r, n, FLOE_EINVALID, "query nested too deeply");
+    int rc = 0;
+    switch (n->k) {
+    case SN_SELECT: rc = select_(r, n, b); break;
+    case SN_VALUES: rc = values(r, n, false, b); break;
+    case SN_SETOP:
+        if ((n->f & SNF_ALL) && strcmp(n->s, "UNION")) {
+            rc = err_at(r, n, FLOE_EUNSUPPORTED, "unsupported: EXCEPT ALL / INTERSECT ALL");
+            break;
+        }
+        rc = member(r, n->a, true, b);
+        if (rc == 0)
+            rc = floe__buf_printf(b, " %s%s ", n->s, n->f & SNF_ALL ? " ALL" : "");
+        if (rc == 0)
+            rc = member(r, n->b, false, b);
+        break;
+    case SN_ORDER:
+        rc = n->a->k == SN_SELECT || n->a->k == SN_SETOP ? query(r, n->a, b) : member(r, n->a, false, b);
+        if (rc == 0 && n->nv) {
+            rc = floe__buf_puts(b, " ORDER BY ");
+            if (rc == 0)
+                rc = sorts(r, n->v, n->nv, b);
+        }
+        if (rc == 0 && (n->b || n->c)) {
+            rc = floe__buf_puts(b, " LIMIT ");
+            if (rc == 0)
+                rc = n->b ? expr(r, n->b, P_NONE, b) : floe__buf_puts(b, "-1");
+        }
+        if (rc == 0 && n->c) {
+            rc = floe__buf_puts(b, " OFFSET ");
+            if (rc == 0)
+                rc = expr(r, n->c, P_NONE, b);
+        }
+        break;
+    case SN_WITH:
+        rc = floe__buf_puts(b, n->f & SNF_RECURSIVE ? "WITH RECURSIVE " : "WITH ");
+        for (size_t k = 0; k < n->nv && rc == 0; k++) {
+            const sql_node *c = n->v[k];
+            if (k)
+                rc = floe__buf_puts(b, ", ");
+            if (rc == 0)
+                rc = ident(r, c->s, c->tok != NULL, b);
+            if (rc == 0)
+                rc = alias_cols(r, c, b);
+            if (rc == 0)
+                rc = floe__buf_puts(b, " AS (");
+            if (rc == 0)
+                rc = query(r, c->a, b);
+            if (rc == 0)
+                rc = floe__buf_putc(b, ')');
+        }
+        if (rc == 0)
+            rc = floe__buf_putc(b, ' ');
+        if (rc == 0)
+            rc = query(r, n->a, b);
+        break;
+    default: rc = err_at(r, n, FLOE_EINVALID, "syntax error: expected a query"); break;
+    }
+    r->depth--;
+    return rc;
+}
+
+int floe__sql_print_tree(sql_parser *p, const sql_node *n, char **out)
+{
+    pr r;
+    memset(&r, 0, sizeof r);
+    r.p = p;
+    return to_str(&r, n, P_NONE, out);
+}
+
+/* ---------------------------------------------------------------- boolean columns */
+
+static bool is_bool(const sql_node *e)
+{
+    static const char *const preds[] = {"array_contains", "isnull",   "isnotnull", "startswith",
+                                        "endswith",       "contains", "bool_and",  "bool_or",
+                                        "every",          "some",     "any",       NULL};
+    switch (e->k) {
+    case SN_BIN:
+        return strcmp(e->s, "+") && strcmp(e->s, "-") && strcmp(e->s, "*") && strcmp(e->s, "/") &&
+               strcmp(e->s, "%") && strcmp(e->s, "DIV") && strcmp(e->s, "||") &&
+               strcmp(e->s, "&") && strcmp(e->s, "|") && strcmp(e->s, "^");
+    case SN_UN: return !strcmp(e->s, "NOT");
+    case SN_LIKE:
+    case SN_IN:
+    case SN_BETWEEN:
+    case SN_IS:
+    case SN_EXISTS: return true;
+    case SN_LIT:
+        return e->tok->kind == TK_WORD &&
+               (floe__sql_ieq(e->tok->text, "TRUE") || floe__sql_ieq(e->tok->text, "FALSE"));
+    case SN_CAST: return !strcmp(e->s, "boolean");
+    case SN_PAREN: return is_bool(e->a);
+    case SN_FUNC:
+        for (int k = 0; preds[k]; k++)
+            if (floe__sql_ieq(e->s, preds[k]))
+                return true;
+        return false;
+    case SN_CASE:
+        for (size_t k = 1; k < e->nv; k += 2)
+            if (!is_bool(e->v[k]))
+                return false;
+        return !e->b || is_bool(e->b);
+    default: return false;
+    }
+}
+
+uint64_t floe__sql_tree_bool_columns(const sql_node *q)
+{
+    for (int guard = 0; q && guard < 1000; guard++) {
+        switch (q->k) {
+        case SN_WITH:
+        case SN_ORDER:
+        case SN_SETOP: q = q->a; continue;
+        case SN_VALUES: {
+            uint64_t bits = 0;
+            for (size_t k = 0; q->nv && k < q->v[0]->nv && k < 64; k++)
+                if (is_bool(q->v[0]->v[k]))
+                    bits |= (uint64_t)1 << k;
+            return bits;
+        }
+        case SN_SELECT: {
+            if (q->nv == 1 && q->v[0]->k == SN_STAR && !q->v[0]->nnames && q->a &&
+                q->a->k == SN_SUBREL && !q->a->nnames) {
+                q = q->a->a; /* SELECT * FROM (subquery) */
+                continue;
+            }
+            uint64_t bits = 0;
+            for (size_t k = 0; k < q->nv && k < 64; k++) {
+                if (q->v[k]->k == SN_STAR)
+                    break;
+                if (is_bool(q->v[k]->a))
+                    bits |= (uint64_t)1 << k;
+            }
+            return bits;
+        }
+        default: return 0;
+        }
+    }
+    return 0;
+}
