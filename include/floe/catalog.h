@@ -26,6 +26,7 @@
 #define FLOE_CATALOG_H
 
 #include "floe/common.h"
+#include "floe/sys/fileio.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -248,6 +249,82 @@ FLOE_EXTERN int floe_catalog_commit_table(floe_catalog *catalog, const char *ide
  * "/<table>" when set, else "<warehouse>/<namespace>.db/<table>" (Spark's
  * layout). Errors: FLOE_EINVALID when the catalog has no warehouse. */
 FLOE_EXTERN int floe_catalog_default_location(char **out, floe_catalog *catalog, const char *ident);
+
+/* ---------------------------------------------------------------- views */
+/* Iceberg views (format/view-spec.md): a name in the catalog pointing to a
+ * view metadata file that holds the view's versions (SQL text per dialect,
+ * schema, default namespace). In the `sql` catalog a view is a row of
+ * iceberg_tables with iceberg_type = 'VIEW' (Java's JdbcCatalog); over REST
+ * the /views routes are used. A view and a table cannot share a name. The
+ * `hive` catalog has no views (FLOE_EUNSUPPORTED). */
+
+typedef struct floe_view floe_view;
+
+/* What a new view version says. Every string is copied. */
+typedef struct floe_view_options {
+    unsigned version;              /* FLOE_VIEW_OPTIONS_VERSION */
+    const char *sql;               /* the SELECT (required) */
+    const char *dialect;           /* NULL = "spark" */
+    const char *schema_json;       /* Iceberg schema JSON of the result columns (required) */
+    const char *default_catalog;   /* NULL = none (the view's own catalog) */
+    const char *default_namespace; /* dotted; NULL = the view's namespace */
+    const floe_props *properties;  /* set on the view (e.g. "comment"); may be NULL */
+    const char *location;          /* NULL = the default location (as for tables) */
+    const char *engine_name;       /* summary engine-name; NULL = "floe" */
+    const char *engine_version;    /* summary engine-version; NULL = floe's version */
+    floe_fileio *io;               /* borrowed; NULL = one for the location */
+} floe_view_options;
+
+#define FLOE_VIEW_OPTIONS_VERSION 1
+#define FLOE_VIEW_OPTIONS_INIT                                                                     \
+    {                                                                                              \
+        FLOE_VIEW_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL      \
+    }
+
+/* Create a view (`replace` false), or replace it when it exists
+ * (CREATE OR REPLACE: a new version becomes current, properties are set;
+ * created when missing). Errors: FLOE_EEXISTS "View already exists: ident",
+ * "Table with same name already exists: ident"; FLOE_ENOTFOUND (namespace);
+ * FLOE_ECONFLICT (a concurrent replace won; retry); FLOE_EINVALID (bad
+ * options or schema); FLOE_EUNSUPPORTED (catalog without views). */
+FLOE_EXTERN int floe_view_create(floe_catalog *catalog, const char *ident,
+                                 const floe_view_options *opts, bool replace);
+
+/* Load a view. `io` may be NULL. Errors: FLOE_ENOTFOUND "View does not
+ * exist: ident", FLOE_ECORRUPT / FLOE_EINVALID (bad metadata file). Free
+ * with floe_view_free(). */
+FLOE_EXTERN int floe_view_load(floe_view **out, floe_catalog *catalog, const char *ident,
+                               floe_fileio *io);
+FLOE_EXTERN void floe_view_free(floe_view *view);
+
+/* Borrowed, live as long as the view: the metadata file, the current
+ * version's SQL for `dialect` (case-insensitive; NULL = the first; NULL
+ * when it has none), its default namespace (dotted, "" when empty) and
+ * default catalog (NULL), a view property (NULL when absent). */
+FLOE_EXTERN const char *floe_view_metadata_location(const floe_view *view);
+FLOE_EXTERN const char *floe_view_sql(const floe_view *view, const char *dialect);
+FLOE_EXTERN const char *floe_view_default_namespace(const floe_view *view);
+FLOE_EXTERN const char *floe_view_default_catalog(const floe_view *view);
+FLOE_EXTERN const char *floe_view_property(const floe_view *view, const char *key);
+/* The current version's id, and the schema / the whole metadata as JSON
+ * (caller's, free with floe_catalog_string_free). */
+FLOE_EXTERN int floe_view_current_version_id(const floe_view *view);
+FLOE_EXTERN int floe_view_schema_json(char **out, const floe_view *view);
+FLOE_EXTERN int floe_view_metadata_json(char **out, const floe_view *view);
+
+/* Call cb(namespace, view_name) for every view of `ns`, sorted by name.
+ * Errors: FLOE_ENOTFOUND (namespace), FLOE_EUNSUPPORTED. */
+FLOE_EXTERN int floe_catalog_list_views(floe_catalog *catalog, const char *ns,
+                                        int (*cb)(const char *ns, const char *name, void *payload),
+                                        void *payload);
+/* 1 if the view exists, 0 if not, negative on error. */
+FLOE_EXTERN int floe_catalog_view_exists(floe_catalog *catalog, const char *ident);
+/* Rename a view. Errors: FLOE_ENOTFOUND "View does not exist: from" (or the
+ * target namespace), FLOE_EEXISTS "Cannot rename a to b. View already
+ * exists" / "... Table already exists". */
+FLOE_EXTERN int floe_catalog_rename_view(floe_catalog *catalog, const char *from, const char *to);
+/* Forget a view (its metadata files are untouched). FLOE_ENOTFOUND. */
+FLOE_EXTERN int floe_catalog_drop_view(floe_catalog *catalog, const char *ident);
 
 /* Check a table identifier / namespace without touching the catalog. */
 FLOE_EXTERN int floe_catalog_check_identifier(const char *ident);

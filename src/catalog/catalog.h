@@ -96,12 +96,33 @@ typedef struct floe_catalog_md_ops {
 
 #define FLOE_CATALOG_OPS_VERSION 1
 
+/* Views (optional: NULL = the catalog has none). A pointer catalog (sql.c)
+ * has register/commit (compare-and-set, as tables) and floe writes the view
+ * metadata files; a change catalog (REST) has create/replace instead and
+ * the server writes them. `body` is a REST CreateViewRequest (create) or
+ * CommitViewRequest (replace); *location is the new metadata file. */
+typedef struct floe_catalog_view_ops {
+    int (*list_views)(floe_catalog *c, const char *ns, floe_vec *out /* char* */);
+    int (*load_view)(floe_catalog *c, const char *ns, const char *name, char **location);
+    int (*register_view)(floe_catalog *c, const char *ns, const char *name, const char *location);
+    int (*commit_view)(floe_catalog *c, const char *ns, const char *name, const char *expected,
+                       const char *new_location);
+    int (*create_view)(floe_catalog *c, const char *ns, const char *name, const char *body,
+                       size_t len, char **location);
+    int (*replace_view)(floe_catalog *c, const char *ns, const char *name, const char *body,
+                        size_t len, char **location);
+    int (*rename_view)(floe_catalog *c, const char *from_ns, const char *from_name,
+                       const char *to_ns, const char *to_name);
+    int (*drop_view)(floe_catalog *c, const char *ns, const char *name);
+} floe_catalog_view_ops;
+
 struct floe_catalog {
     const floe_catalog_ops *ops;
     char *name;      /* catalog name */
     char *warehouse; /* without trailing '/', or NULL */
     void *impl;
     const floe_catalog_md_ops *md; /* NULL: the plain ops */
+    const floe_catalog_view_ops *views; /* NULL: no views */
 };
 
 /* Validate one identifier part (len bytes, may contain NUL when coming from
@@ -150,6 +171,30 @@ int floe__catalog_commit_transaction(floe_catalog *c, size_t n, const char *cons
 /* ops->plan_scan; 1 (plan locally) when absent. */
 int floe__catalog_plan_scan(floe_catalog *c, const char *ident, const char *request, size_t len,
                             floe_vec *bodies);
+
+/* "View does not exist: ns.name" (FLOE_ENOTFOUND). */
+int floe__catalog_no_view(const char *ns, const char *name);
+/* View metadata files (catalog/view.c), shared with the REST server: read
+ * one (`io` NULL: one for the location); write `m` as the file of version
+ * `version` (<location>/metadata/<NNNNN>-<uuid>[.gz].metadata.json) and
+ * report its path; the NNNNN of a metadata file name (-1 when none). */
+struct floe_view_metadata;
+int floe__catalog_view_read(struct floe_view_metadata **out, floe_fileio *io,
+                            const char *location);
+int floe__catalog_view_write(floe_fileio *io, const struct floe_view_metadata *m, int version,
+                             char **path);
+int floe__catalog_view_file_version(const char *location);
+/* A pointer catalog's view commit: `body` (a CommitViewRequest, JSON) is
+ * applied by spec/view.c to a fresh view (`create`; at `location`, NULL =
+ * the default location) or to the current metadata, the next file is
+ * written and registered / compare-and-set; *new_location is it. Errors as
+ * floe_view_create and the applier (FLOE_ECONFLICT for a failed
+ * requirement or a lost swap); FLOE_EUNSUPPORTED for a change catalog. */
+int floe__catalog_view_commit(floe_catalog *c, const char *ident, floe_fileio *io,
+                              const char *body, size_t len, bool create, const char *location,
+                              char **new_location);
+/* Record an existing view metadata file under `ident` (registerView). */
+int floe__catalog_register_view(floe_catalog *c, const char *ident, const char *location);
 
 /* The SQL backend. */
 int floe__catalog_sql_open(floe_catalog **out, const char *path, const floe_catalog_options *o);

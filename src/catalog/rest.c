@@ -260,8 +260,10 @@ static int put_ns(floe_buf *b, const char *ns)
     }
 }
 
-/* v1 + "namespaces/<ns>" [+ "/tables/<name>"] [+ suffix]; *out is b->ptr. */
-static int url_of(floe_buf *b, rest_cat *r, const char *ns, const char *name, const char *suffix)
+/* v1 + "namespaces/<ns>" [+ kind ("/tables/", "/views/") + "<name>"] [+
+ * suffix]; *out is b->ptr. */
+static int url_in(floe_buf *b, rest_cat *r, const char *ns, const char *kind, const char *name,
+                  const char *suffix)
 {
     int rc = floe__buf_puts(b, r->v1);
     if (rc == 0)
@@ -272,7 +274,7 @@ static int url_of(floe_buf *b, rest_cat *r, const char *ns, const char *name, co
             rc = put_ns(b, ns);
     }
     if (rc == 0 && name) {
-        rc = floe__buf_puts(b, "/tables/");
+        rc = floe__buf_puts(b, kind);
         if (rc == 0)
             rc = floe__rest_encode_segment(b, name);
     }
@@ -281,6 +283,11 @@ static int url_of(floe_buf *b, rest_cat *r, const char *ns, const char *name, co
     if (rc == 0)
         rc = floe__buf_putc(b, '\0');
     return rc;
+}
+
+static int url_of(floe_buf *b, rest_cat *r, const char *ns, const char *name, const char *suffix)
+{
+    return url_in(b, r, ns, "/tables/", name, suffix);
 }
 
 static json_t *ns_json(const char *ns)
@@ -786,18 +793,23 @@ static json_t *ident_json(const char *ns, const char *name)
     return json_pack("{s:o,s:s}", "namespace", ns_json(ns), "name", name);
 }
 
-static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname, const char *tns,
-                             const char *tname)
+/* POST <v1><route> ("tables/rename", "views/rename") of a RenameTableRequest. */
+static int rename_call(rest_cat *r, const char *route, const char *fns, const char *fname,
+                       const char *tns, const char *tname, const char *what)
 {
-    rest_cat *r = rc_of(c);
     size_t len;
     char *body = dump(json_pack("{s:o,s:o}", "source", ident_json(fns, fname), "destination",
                                 ident_json(tns, tname)),
                       &len);
-    int rc = body ? post_v1(r, "tables/rename", body, len, false, "rename table")
-                  : floe__error_nomem();
+    int rc = body ? post_v1(r, route, body, len, false, what) : floe__error_nomem();
     floe__free(body);
     return rc;
+}
+
+static int rest_rename_table(floe_catalog *c, const char *fns, const char *fname, const char *tns,
+                             const char *tname)
+{
+    return rename_call(rc_of(c), "tables/rename", fns, fname, tns, tname, "rename table");
 }
 
 static int drop(floe_catalog *c, const char *ns, const char *name, bool purge)
@@ -1212,6 +1224,91 @@ static void rest_free(floe_catalog *c)
     floe__free(c);
 }
 
+/* ---------------------------------------------------------------- views */
+
+/* One view request; `location` (when not NULL) gets the LoadViewResult's
+ * metadata-location. */
+static int view_call(rest_cat *r, const char *method, const char *ns, const char *name,
+                     const char *suffix, const char *body, size_t len, bool commit,
+                     const char *what, char **location)
+{
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_in(&url, r, ns, "/views/", name, suffix);
+    resp rs;
+    if (rc == 0)
+        rc = call(r, method, (char *)url.ptr, body, len, commit, what, NULL, &rs);
+    floe__buf_free(&url);
+    if (rc == 0) {
+        if (location)
+            rc = result_location(&rs, location, what);
+        floe__buf_free(&rs.body);
+    }
+    return rc;
+}
+
+static int rest_list_views(floe_catalog *c, const char *ns, floe_vec *out)
+{
+    rest_cat *r = rc_of(c);
+    floe_buf url = FLOE_BUF_INIT;
+    int rc = url_in(&url, r, ns, NULL, NULL, "/views");
+    if (rc == 0)
+        rc = list_paged(r, (char *)url.ptr, "identifiers", true, out);
+    floe__buf_free(&url);
+    if (rc == FLOE_ENOTFOUND)
+        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+    return rc;
+}
+
+static int rest_load_view(floe_catalog *c, const char *ns, const char *name, char **location)
+{
+    int rc = view_call(rc_of(c), "GET", ns, name, NULL, NULL, 0, false, "load view", location);
+    return rc == FLOE_ENOTFOUND ? floe__catalog_no_view(ns, name) : rc;
+}
+
+static int rest_register_view(floe_catalog *c, const char *ns, const char *name,
+                              const char *location)
+{
+    size_t len;
+    char *body =
+        dump(json_pack("{s:s,s:s}", "name", name, "metadata-location", location), &len);
+    int rc = body ? view_call(rc_of(c), "POST", ns, NULL, "/register-view", body, len, false,
+                              "register view", NULL)
+                  : floe__error_nomem();
+    floe__free(body);
+    return rc;
+}
+
+static int rest_create_view(floe_catalog *c, const char *ns, const char *name, const char *body,
+                            size_t len, char **location)
+{
+    (void)name;
+    return view_call(rc_of(c), "POST", ns, NULL, "/views", body, len, false, "create view",
+                     location);
+}
+
+static int rest_replace_view(floe_catalog *c, const char *ns, const char *name, const char *body,
+                             size_t len, char **location)
+{
+    int rc = view_call(rc_of(c), "POST", ns, name, NULL, body, len, true, "replace view", location);
+    return rc == FLOE_ENOTFOUND ? floe__catalog_no_view(ns, name) : rc;
+}
+
+static int rest_rename_view(floe_catalog *c, const char *fns, const char *fname, const char *tns,
+                            const char *tname)
+{
+    return rename_call(rc_of(c), "views/rename", fns, fname, tns, tname, "rename view");
+}
+
+static int rest_drop_view(floe_catalog *c, const char *ns, const char *name)
+{
+    int rc = view_call(rc_of(c), "DELETE", ns, name, NULL, NULL, 0, false, "drop view", NULL);
+    return rc == FLOE_ENOTFOUND ? floe__catalog_no_view(ns, name) : rc;
+}
+
+static const floe_catalog_view_ops rest_view_ops = {
+    rest_list_views,   rest_load_view,    rest_register_view, NULL, rest_create_view,
+    rest_replace_view, rest_rename_view, rest_drop_view};
+
 static const floe_catalog_ops rest_ops = {FLOE_CATALOG_OPS_VERSION,
                                           rest_create_namespace,
                                           rest_namespace_exists,
@@ -1399,6 +1496,7 @@ int floe_catalog_open_rest(floe_catalog **out, const char *uri,
         return floe__error_nomem();
     }
     c->ops = &rest_ops;
+    c->views = &rest_view_ops;
     c->impl = r;
     pthread_mutex_init(&r->lock, NULL);
     pthread_mutex_init(&r->cache_lock, NULL);

@@ -123,9 +123,28 @@ static const char T_COMMIT_V0_SQL[] =
 
 #define V(s, name) ((s)->has_type ? name##_V1_SQL : name##_V0_SQL)
 
+/* Views: rows with iceberg_type = 'VIEW' (JdbcUtil, schema V1 only). */
+#define VIEW_FILTER " AND iceberg_type = 'VIEW'"
+static const char V_INSERT_SQL[] =
+    "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
+    "previous_metadata_location, iceberg_type) VALUES (?1, ?2, ?3, ?4, NULL, 'VIEW')";
+static const char V_GET_SQL[] =
+    "SELECT metadata_location, previous_metadata_location FROM iceberg_tables" T_WHERE VIEW_FILTER;
+static const char V_LIST_SQL[] = "SELECT table_name FROM iceberg_tables WHERE catalog_name = ?1 "
+                                 "AND table_namespace = ?2" VIEW_FILTER " ORDER BY table_name";
+static const char V_DROP_SQL[] = "DELETE FROM iceberg_tables" T_WHERE VIEW_FILTER;
+static const char V_RENAME_SQL[] =
+    "UPDATE iceberg_tables SET table_namespace = ?4, table_name = ?5" T_WHERE VIEW_FILTER;
+static const char V_COMMIT_SQL[] =
+    "UPDATE iceberg_tables SET metadata_location = ?4, previous_metadata_location = ?5" T_WHERE
+    " AND metadata_location = ?5" VIEW_FILTER;
+
 /* ---------------------------------------------------------------- sqlite helpers */
 
 static const floe_catalog_ops sql_ops;
+static int view_row(floe_catalog *c, const char *ns, const char *name, char **loc, int *found);
+static int get_locked(floe_catalog *c, const char *ns, const char *name, char **loc, char **prev,
+                      int *found);
 
 static sql_cat *impl(floe_catalog *c)
 {
@@ -522,22 +541,32 @@ int floe__catalog_namespace_missing(floe_catalog *c, const char *ns)
                           "Namespace does not exist: %s", ns);
 }
 
-static int sql_register_table(floe_catalog *c, const char *ns, const char *name, const char *loc)
+/* Record a table or a view; the other kind of the same name is refused
+ * first (JdbcTableOperations / JdbcViewOperations). */
+static int insert_row(floe_catalog *c, const char *ns, const char *name, const char *loc, bool view)
 {
     sql_cat *s = impl(c);
     pthread_mutex_lock(&s->lock);
     int rc = tx_begin(s);
     if (rc == 0) {
-        int found = 0;
+        int found = 0, other = 0;
         rc = ns_exists_locked(c, ns, &found);
         if (rc == 0 && !found)
             rc = ns_missing(c, ns);
+        if (rc == 0 && view)
+            rc = get_locked(c, ns, name, NULL, NULL, &other);
+        else if (rc == 0 && s->has_type)
+            rc = view_row(c, ns, name, NULL, &other);
+        if (rc == 0 && other)
+            rc = floe__error(FLOE_EEXISTS, "catalog", "%s with same name already exists: %s.%s",
+                             view ? "Table" : "View", ns, name);
         if (rc == 0) {
             const char *v[] = {c->name, ns, name, loc};
             int r = 0;
-            rc = run(s, V(s, T_INSERT), 4, v, NULL, &r);
+            rc = run(s, view ? V_INSERT_SQL : V(s, T_INSERT), 4, v, NULL, &r);
             if (rc < 0 && (r & 0xff) == SQLITE_CONSTRAINT)
-                rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
+                rc = floe__error(FLOE_EEXISTS, "catalog", "%s already exists: %s.%s",
+                                 view ? "View" : "Table", ns, name);
         }
         rc = tx_end(s, rc);
     }
@@ -545,13 +574,19 @@ static int sql_register_table(floe_catalog *c, const char *ns, const char *name,
     return rc;
 }
 
-static int get_locked(floe_catalog *c, const char *ns, const char *name, char **loc, char **prev,
-                      int *found)
+static int sql_register_table(floe_catalog *c, const char *ns, const char *name, const char *loc)
+{
+    return insert_row(c, ns, name, loc, false);
+}
+
+/* The row of a table (`sql` = V(s, T_GET)) or of a view (V_GET_SQL). */
+static int get_row_locked(floe_catalog *c, const char *sql, const char *kind, const char *ns,
+                          const char *name, char **loc, char **prev, int *found)
 {
     sql_cat *s = impl(c);
     sqlite3_stmt *st;
     *found = 0;
-    FLOE_TRY(prepare(s, V(s, T_GET), &st));
+    FLOE_TRY(prepare(s, sql, &st));
     const char *v[] = {c->name, ns, name};
     int rc = bind(s, st, 3, v);
     if (rc == 0) {
@@ -562,8 +597,8 @@ static int get_locked(floe_catalog *c, const char *ns, const char *name, char **
             const char *p = (const char *)sqlite3_column_text(st, 1);
             if (!l)
                 rc = floe__error(FLOE_ECORRUPT, "catalog",
-                                 "Table %s.%s has no metadata_location in catalog database %s", ns,
-                                 name, s->path);
+                                 "%s %s.%s has no metadata_location in catalog database %s", kind,
+                                 ns, name, s->path);
             else if (loc && !(*loc = floe__strdup(l)))
                 rc = FLOE_ENOMEM;
             else if (prev && p && !(*prev = floe__strdup(p)))
@@ -574,6 +609,17 @@ static int get_locked(floe_catalog *c, const char *ns, const char *name, char **
     }
     sqlite3_finalize(st);
     return rc;
+}
+
+static int get_locked(floe_catalog *c, const char *ns, const char *name, char **loc, char **prev,
+                      int *found)
+{
+    return get_row_locked(c, V(impl(c), T_GET), "Table", ns, name, loc, prev, found);
+}
+
+static int view_row(floe_catalog *c, const char *ns, const char *name, char **loc, int *found)
+{
+    return get_row_locked(c, V_GET_SQL, "View", ns, name, loc, NULL, found);
 }
 
 static int sql_load_table(floe_catalog *c, const char *ns, const char *name, char **loc,
@@ -597,7 +643,8 @@ static int sql_load_table(floe_catalog *c, const char *ns, const char *name, cha
     return rc;
 }
 
-static int sql_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
+/* The names of `ns` by `sql` (tables or views), sorted by the query. */
+static int list_names(floe_catalog *c, const char *ns, const char *sql, floe_vec *out)
 {
     sql_cat *s = impl(c);
     pthread_mutex_lock(&s->lock);
@@ -607,7 +654,7 @@ static int sql_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
         rc = ns_missing(c, ns);
     sqlite3_stmt *st = NULL;
     if (rc == 0)
-        rc = prepare(s, V(s, T_LIST), &st);
+        rc = prepare(s, sql, &st);
     if (rc == 0) {
         const char *v[] = {c->name, ns};
         rc = bind(s, st, 2, v);
@@ -617,7 +664,7 @@ static int sql_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
         if (r == SQLITE_DONE)
             break;
         if (r != SQLITE_ROW) {
-            rc = db_err(s, r, "listing tables");
+            rc = db_err(s, r, "listing");
             break;
         }
         const char *name = (const char *)sqlite3_column_text(st, 0);
@@ -638,6 +685,11 @@ static int sql_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
     return rc;
 }
 
+static int sql_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
+{
+    return list_names(c, ns, V(impl(c), T_LIST), out);
+}
+
 static int sql_rename_table(floe_catalog *c, const char *from_ns, const char *from_name,
                             const char *to_ns, const char *to_name)
 {
@@ -655,7 +707,13 @@ static int sql_rename_table(floe_catalog *c, const char *from_ns, const char *fr
             rc = ns_missing(c, to_ns);
         if (rc == 0) {
             const char *v[] = {c->name, to_ns, to_name};
-            rc = query_exists(s, T_ANY_SQL, 3, v, &found);
+            rc = s->has_type ? view_row(c, to_ns, to_name, NULL, &found) : 0;
+            if (rc == 0 && s->has_type && found) /* JdbcCatalog.renameTable */
+                rc = floe__error(FLOE_EEXISTS, "catalog",
+                                 "Cannot rename %s.%s to %s.%s. View already exists", from_ns,
+                                 from_name, to_ns, to_name);
+            if (rc == 0)
+                rc = query_exists(s, T_ANY_SQL, 3, v, &found);
             if (rc == 0 && found)
                 rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", to_ns,
                                  to_name);
@@ -754,6 +812,141 @@ static int sql_commit_table(floe_catalog *c, const char *ns, const char *name, c
     pthread_mutex_unlock(&s->lock);
     return rc;
 }
+
+/* ---------------------------------------------------------------- views */
+
+static int v0_no_views(void)
+{
+    /* JdbcCatalog's VIEW_WARNING_LOG_MESSAGE */
+    return floe__error(FLOE_EUNSUPPORTED, "catalog",
+                       "JDBC catalog is initialized without view support. To auto-migrate the "
+                       "database's schema and enable view support, set jdbc.schema-version=V1");
+}
+
+static int sql_list_views(floe_catalog *c, const char *ns, floe_vec *out)
+{
+    if (!impl(c)->has_type)
+        return v0_no_views();
+    return list_names(c, ns, V_LIST_SQL, out);
+}
+
+static int sql_load_view(floe_catalog *c, const char *ns, const char *name, char **loc)
+{
+    sql_cat *s = impl(c);
+    *loc = NULL;
+    if (!s->has_type)
+        return v0_no_views();
+    pthread_mutex_lock(&s->lock);
+    int found = 0;
+    int rc = view_row(c, ns, name, loc, &found);
+    if (rc == 0 && !found)
+        rc = floe__catalog_no_view(ns, name);
+    pthread_mutex_unlock(&s->lock);
+    if (rc < 0) {
+        floe__free(*loc);
+        *loc = NULL;
+    }
+    return rc;
+}
+
+static int sql_register_view(floe_catalog *c, const char *ns, const char *name, const char *loc)
+{
+    if (!impl(c)->has_type)
+        return v0_no_views();
+    return insert_row(c, ns, name, loc, true);
+}
+
+static int sql_commit_view(floe_catalog *c, const char *ns, const char *name, const char *expected,
+                           const char *new_location)
+{
+    sql_cat *s = impl(c);
+    if (!s->has_type)
+        return v0_no_views();
+    pthread_mutex_lock(&s->lock);
+    const char *v[] = {c->name, ns, name, new_location, expected};
+    int changes = 0, r = SQLITE_OK;
+    int rc = run(s, V_COMMIT_SQL, 5, v, &changes, &r);
+    if (rc < 0 && !certainly_not_applied(r))
+        rc = floe__error(FLOE_ECOMMITUNKNOWN, "catalog",
+                         "Commit of view %s.%s to %s: outcome unknown", ns, name, new_location);
+    if (rc == 0 && changes == 0) {
+        char *cur = NULL;
+        int found = 0;
+        rc = view_row(c, ns, name, &cur, &found);
+        if (rc == 0 && !found)
+            rc = floe__catalog_no_view(ns, name);
+        else if (rc == 0) /* JdbcViewOperations */
+            rc = floe__error(FLOE_ECONFLICT, "catalog",
+                             "Cannot commit %s.%s: metadata location %s has changed from %s", ns,
+                             name, cur ? cur : "(null)", expected);
+        floe__free(cur);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sql_rename_view(floe_catalog *c, const char *from_ns, const char *from_name,
+                           const char *to_ns, const char *to_name)
+{
+    sql_cat *s = impl(c);
+    if (!s->has_type)
+        return v0_no_views();
+    if (strcmp(from_ns, to_ns) == 0 && strcmp(from_name, to_name) == 0)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    int rc = tx_begin(s);
+    if (rc == 0) {
+        int found = 0;
+        rc = ns_exists_locked(c, to_ns, &found);
+        if (rc == 0 && !found)
+            rc = ns_missing(c, to_ns);
+        if (rc == 0)
+            rc = view_row(c, from_ns, from_name, NULL, &found);
+        if (rc == 0 && !found)
+            rc = floe__catalog_no_view(from_ns, from_name);
+        if (rc == 0)
+            rc = get_locked(c, to_ns, to_name, NULL, NULL, &found);
+        if (rc == 0 && found)
+            rc = floe__error(FLOE_EEXISTS, "catalog",
+                             "Cannot rename %s.%s to %s.%s. Table already exists", from_ns,
+                             from_name, to_ns, to_name);
+        if (rc == 0)
+            rc = view_row(c, to_ns, to_name, NULL, &found);
+        if (rc == 0 && found)
+            rc = floe__error(FLOE_EEXISTS, "catalog",
+                             "Cannot rename %s.%s to %s.%s. View already exists", from_ns,
+                             from_name, to_ns, to_name);
+        if (rc == 0) {
+            const char *v[] = {c->name, from_ns, from_name, to_ns, to_name};
+            int changes = 0;
+            rc = run(s, V_RENAME_SQL, 5, v, &changes, NULL);
+            if (rc == 0 && changes != 1)
+                rc = floe__catalog_no_view(from_ns, from_name);
+        }
+        rc = tx_end(s, rc);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sql_drop_view(floe_catalog *c, const char *ns, const char *name)
+{
+    sql_cat *s = impl(c);
+    if (!s->has_type)
+        return v0_no_views();
+    pthread_mutex_lock(&s->lock);
+    const char *v[] = {c->name, ns, name};
+    int changes = 0;
+    int rc = run(s, V_DROP_SQL, 3, v, &changes, NULL);
+    if (rc == 0 && changes == 0)
+        rc = floe__catalog_no_view(ns, name);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static const floe_catalog_view_ops sql_view_ops = {
+    sql_list_views, sql_load_view,   sql_register_view, sql_commit_view, NULL, NULL,
+    sql_rename_view, sql_drop_view};
 
 void floe__catalog_sql_inject(floe_catalog *c, int sqlite_rc, bool after)
 {
@@ -903,6 +1096,7 @@ int floe__catalog_sql_open(floe_catalog **out, const char *uri, const floe_catal
         return FLOE_ENOMEM;
     }
     c->ops = &sql_ops;
+    c->views = &sql_view_ops;
     c->impl = s;
     pthread_mutex_init(&s->lock, NULL);
     int rc = 0;

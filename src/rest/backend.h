@@ -114,6 +114,18 @@ struct floe_rest_backend {
     /* Optional (NULL: 501). All changes commit atomically or none does. */
     int (*commit_transaction)(floe_rest_backend *b, const floe_rest_commit_transaction_req *req);
 
+    /* Optional views (NULL: the view routes answer 406). list_views as
+     * list_tables. The other view routes (rest/views.c) run on the
+     * backend's catalog and FileIO, held exclusively between views_begin
+     * and views_end; view_location_ok: FLOE_EINVALID unless `location` is a
+     * view location inside the warehouse (`is_file`: an existing metadata
+     * file there). */
+    int (*list_views)(floe_rest_backend *b, const floe_rest_namespace *ns,
+                      floe_rest_ident_list *out);
+    int (*views_begin)(floe_rest_backend *b, floe_catalog **cat, floe_fileio **io);
+    void (*views_end)(floe_rest_backend *b);
+    int (*view_location_ok)(floe_rest_backend *b, const char *location, bool is_file);
+
     /* Optional (NULL: no server-side scan planning, 406): a table handle
      * over the backend's FileIO for planning (rest/plan.c), the caller's
      * (floe_table_free). ENOTFOUND as load_table. */

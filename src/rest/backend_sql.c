@@ -416,18 +416,26 @@ static int add_tbl(const char *ns, const char *name, void *payload)
     return floe__rest_ident_list_add(c->out, &id);
 }
 
-static int sql_list_tables(floe_rest_backend *b, const floe_rest_namespace *nsp,
-                           floe_rest_ident_list *out)
+/* The tables or the views of a namespace. */
+static int list_idents(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                       floe_rest_ident_list *out, bool views)
 {
     sql_backend *s = sb(b);
     char *ns;
     FLOE_TRY(namespace_arg(nsp, &ns));
     tbl_collect c = {out, nsp};
     pthread_mutex_lock(&s->lock);
-    int rc = floe_catalog_list_tables(s->cat, ns, add_tbl, &c);
+    int rc = views ? floe_catalog_list_views(s->cat, ns, add_tbl, &c)
+                   : floe_catalog_list_tables(s->cat, ns, add_tbl, &c);
     pthread_mutex_unlock(&s->lock);
     floe__free(ns);
     return ns_err(rc, nsp);
+}
+
+static int sql_list_tables(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                           floe_rest_ident_list *out)
+{
+    return list_idents(b, nsp, out, false);
 }
 
 /* snapshots=refs: keep only the snapshots a ref (or current-snapshot-id)
@@ -963,6 +971,33 @@ static int sql_register_table(floe_rest_backend *b, const floe_rest_namespace *n
     return fill_result(s, loc, FLOE_REST_SNAPSHOTS_ALL, out);
 }
 
+/* ---------------------------------------------------------------- views */
+
+static int sql_list_views(floe_rest_backend *b, const floe_rest_namespace *nsp,
+                          floe_rest_ident_list *out)
+{
+    return list_idents(b, nsp, out, true);
+}
+
+static int sql_views_begin(floe_rest_backend *b, floe_catalog **cat, floe_fileio **io)
+{
+    sql_backend *s = sb(b);
+    pthread_mutex_lock(&s->lock);
+    *cat = s->cat;
+    *io = s->io;
+    return 0;
+}
+
+static void sql_views_end(floe_rest_backend *b)
+{
+    pthread_mutex_unlock(&sb(b)->lock);
+}
+
+static int sql_view_location_ok(floe_rest_backend *b, const char *location, bool is_file)
+{
+    return is_file ? inside_warehouse(sb(b), location) : location_ok(sb(b), location);
+}
+
 static int sql_config(floe_rest_backend *b, const char *warehouse, floe_rest_config *out)
 {
     (void)warehouse;
@@ -1025,6 +1060,12 @@ static int backend_new(floe_rest_backend **out, floe_catalog *cat, floe_fileio *
     b->drop_table = sql_drop_table;
     b->rename_table = sql_rename_table;
     b->register_table = sql_register_table;
+    if (cat->views) {
+        b->list_views = sql_list_views;
+        b->views_begin = sql_views_begin;
+        b->views_end = sql_views_end;
+        b->view_location_ok = sql_view_location_ok;
+    }
     /* advertised (and routed) only where every pointer swaps at once */
     b->commit_transaction = floe__catalog_commits_tables(cat) ? sql_commit_transaction : NULL;
     b->open_table = sql_open_table;

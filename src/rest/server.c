@@ -9,6 +9,7 @@
  * rest/model.
  */
 #include "server.h"
+#include "views.h"
 #include "model_internal.h"
 #include "plan.h"
 
@@ -141,7 +142,7 @@ static enum MHD_Result send_no_content(struct MHD_Connection *c, req_ctx *ctx)
 }
 
 /* Route-specific defaults for FLOE_ENOTFOUND when the backend did not say. */
-typedef enum { R_NAMESPACE, R_TABLE, R_COMMIT, R_DROP_NAMESPACE, R_OTHER } route_kind;
+typedef enum { R_NAMESPACE, R_TABLE, R_COMMIT, R_DROP_NAMESPACE, R_VIEW, R_OTHER } route_kind;
 
 static enum MHD_Result send_floe_error(struct MHD_Connection *c, req_ctx *ctx, int method,
                                        route_kind rk, int rc)
@@ -151,6 +152,8 @@ static enum MHD_Result send_floe_error(struct MHD_Connection *c, req_ctx *ctx, i
     const char *sub = e && e->subsystem ? e->subsystem : "";
     switch (rc) {
     case FLOE_ENOTFOUND:
+        if (rk == R_VIEW && strcmp(sub, "namespace") != 0)
+            return send_error(c, ctx, method, 404, "NoSuchViewException", msg);
         if (strcmp(sub, "namespace") == 0 || (strcmp(sub, "table") != 0 &&
                                                (rk == R_NAMESPACE || rk == R_DROP_NAMESPACE)))
             return send_error(c, ctx, method, 404, "NoSuchNamespaceException", msg);
@@ -360,6 +363,18 @@ static enum MHD_Result h_config(route *r)
         rc = floe__rest_strlist_add(&cfg.endpoints, endpoints[i]);
     if (rc >= 0 && b->commit_transaction)
         rc = floe__rest_strlist_add(&cfg.endpoints, "POST /v1/{prefix}/transactions/commit");
+    static const char *const view_endpoints[] = {
+        "GET /v1/{prefix}/namespaces/{namespace}/views",
+        "POST /v1/{prefix}/namespaces/{namespace}/views",
+        "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "POST /v1/{prefix}/views/rename",
+        "POST /v1/{prefix}/namespaces/{namespace}/register-view",
+    };
+    for (size_t i = 0; rc >= 0 && b->views_begin && i < FLOE_ARRAY_LEN(view_endpoints); i++)
+        rc = floe__rest_strlist_add(&cfg.endpoints, view_endpoints[i]);
     static const char *const planning[] = {
         "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan",
         "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
@@ -491,7 +506,8 @@ static enum MHD_Result h_namespace_properties(route *r)
     return ret;
 }
 
-static enum MHD_Result h_list_tables(route *r)
+/* listTables and listViews: the same paged ListTablesResponse. */
+static enum MHD_Result h_list_idents(route *r, bool views)
 {
     floe_rest_backend *b = r->s->backend;
     page p;
@@ -499,7 +515,7 @@ static enum MHD_Result h_list_tables(route *r)
     if (rc < 0)
         return FAIL(R_OTHER, rc);
     floe_rest_ident_list list = {0};
-    rc = b->list_tables(b, &r->ns, &list);
+    rc = views ? b->list_views(b, &r->ns, &list) : b->list_tables(b, &r->ns, &list);
     if (rc < 0) {
         floe__rest_ident_list_free(&list);
         return FAIL(R_NAMESPACE, rc);
@@ -740,6 +756,30 @@ static enum MHD_Result h_transaction(route *r)
     return rc < 0 ? FAIL(R_COMMIT, rc) : send_no_content(r->c, r->ctx);
 }
 
+/* The view routes (rest/views.c). */
+static enum MHD_Result h_view(route *r, floe_rest_view_op op)
+{
+    floe_rest_backend *b = r->s->backend;
+    if (!b->views_begin || !b->list_views)
+        return send_error(r->c, r->ctx, r->method, 406, "UnsupportedOperationException",
+                          "views are not supported by this catalog");
+    if (op == FLOE_REST_VIEW_LOAD && r->method == M_GET && !r->has_table)
+        return h_list_idents(r, true);
+    floe_buf out = FLOE_BUF_INIT;
+    int rc = floe__rest_view_call(b, op, &r->id, (const char *)r->ctx->body.ptr,
+                                  r->ctx->body.len, &out);
+    if (rc < 0) {
+        floe__buf_free(&out);
+        return FAIL(op == FLOE_REST_VIEW_REPLACE && rc != FLOE_ENOTFOUND ? R_COMMIT : R_VIEW, rc);
+    }
+    if (out.len == 0 || r->method == M_HEAD) {
+        floe__buf_free(&out);
+        return send_no_content(r->c, r->ctx);
+    }
+    size_t len = out.len;
+    return send_bytes(r->c, r->ctx, 200, floe__buf_detach(&out), len, true);
+}
+
 /* Server-side scan planning (plan.c). */
 static enum MHD_Result h_plan(route *r, floe_rest_plan_op op, const char *plan_id)
 {
@@ -849,9 +889,8 @@ static enum MHD_Result dispatch(route *r, const char *url)
     if (seg_is(s0, l0, "transactions") && rest == 2 &&
         seg_is(seg[i + 1], len[i + 1], "commit"))
         return r->method == M_POST ? h_transaction(r) : bad_method(r);
-    if (seg_is(s0, l0, "views"))
-        return send_error(r->c, r->ctx, r->method, 406, "UnsupportedOperationException",
-                          "views are not supported by this catalog");
+    if (seg_is(s0, l0, "views") && rest == 2 && seg_is(seg[i + 1], len[i + 1], "rename"))
+        return r->method == M_POST ? h_view(r, FLOE_REST_VIEW_RENAME) : bad_method(r);
     if (!seg_is(s0, l0, "namespaces"))
         return not_found(r);
     if (rest == 1) {
@@ -873,14 +912,27 @@ static enum MHD_Result dispatch(route *r, const char *url)
         return r->method == M_POST ? h_namespace_properties(r) : bad_method(r);
     if (rest == 3 && seg_is(s2, l2, "register"))
         return r->method == M_POST ? h_register_table(r) : bad_method(r);
-    if (seg_is(s2, l2, "views"))
-        return send_error(r->c, r->ctx, r->method, 406, "UnsupportedOperationException",
-                          "views are not supported by this catalog");
+    r->id.ns = r->ns;
+    if (rest == 3 && seg_is(s2, l2, "register-view"))
+        return r->method == M_POST ? h_view(r, FLOE_REST_VIEW_REGISTER) : bad_method(r);
+    if (seg_is(s2, l2, "views") && rest == 3)
+        return r->method == M_GET    ? h_view(r, FLOE_REST_VIEW_LOAD)
+               : r->method == M_POST ? h_view(r, FLOE_REST_VIEW_CREATE)
+                                     : bad_method(r);
+    if (seg_is(s2, l2, "views") && rest == 4) {
+        if ((rc = decode_name(r->ctx, seg[i + 3], len[i + 3], &r->id.name)) < 0)
+            return FAIL(R_OTHER, rc);
+        r->has_table = true;
+        static const floe_rest_view_op ops[] = {
+            [M_GET] = FLOE_REST_VIEW_LOAD, [M_HEAD] = FLOE_REST_VIEW_EXISTS,
+            [M_POST] = FLOE_REST_VIEW_REPLACE, [M_DELETE] = FLOE_REST_VIEW_DROP};
+        return r->method == M_OTHER ? bad_method(r) : h_view(r, ops[r->method]);
+    }
     if (!seg_is(s2, l2, "tables"))
         return not_found(r);
     if (rest == 3) {
         if (r->method == M_GET)
-            return h_list_tables(r);
+            return h_list_idents(r, false);
         return r->method == M_POST ? h_create_table(r) : bad_method(r);
     }
     if ((rc = decode_name(r->ctx, seg[i + 3], len[i + 3], &r->id.name)) < 0)

@@ -367,5 +367,7 @@ int floe__statistics_from_json(floe_statistics_file *out, const struct floe_json
 /* gzip/zlib inflate helper shared with other readers: FLOE_ECORRUPT on a
  * truncated or malformed stream, FLOE_EINVALID past `max` bytes. */
 int floe__gunzip(const void *data, size_t len, size_t max, floe_buf *out, const char *what);
+/* gzip `in` (a whole metadata file) onto the end of `out`. */
+int floe__gzip(const floe_buf *in, floe_buf *out);
 
 #endif

@@ -85,6 +85,30 @@ int floe__gunzip(const void *data, size_t len, size_t max, floe_buf *out, const 
     return rc;
 }
 
+int floe__gzip(const floe_buf *in, floe_buf *out)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    z.zalloc = z_alloc;
+    z.zfree = z_free;
+    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return floe__error_nomem();
+    uLong bound = deflateBound(&z, (uLong)in->len) + 32;
+    int rc = floe__buf_reserve(out, bound);
+    if (rc == 0) {
+        z.next_in = (Bytef *)in->ptr;
+        z.avail_in = (uInt)in->len;
+        z.next_out = (Bytef *)out->ptr + out->len;
+        z.avail_out = (uInt)bound;
+        if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+            rc = floe__error(FLOE_EIO, "metadata", "gzip compression of metadata failed");
+        else
+            out->len += z.total_out;
+    }
+    deflateEnd(&z);
+    return rc;
+}
+
 
 /* Reading a file streams it: the members of the root object other than
  * `snapshots` and `snapshot-log` (small) are copied into a text that is

@@ -275,6 +275,8 @@ static bool is_local_view(floe_sql_session *s, const char *name)
 
 static int exec_create_view(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
+    if (st->target.table) /* CREATE VIEW db.v: an Iceberg view */
+        return floe__sql_exec_create_iceberg_view(s, st, a);
     floe_buf b = FLOE_BUF_INIT;
     int rc = floe__sql_refs_create(s, st);
     if (rc < 0)
@@ -313,17 +315,15 @@ done:
     /* a view keeps its floe_ref_* tables for the rest of the session */
     if (rc < 0)
         floe__sql_refs_drop(s, st);
+    else
+        floe__sql_view_objects_keep(s);
     return rc;
 }
 
-static int exec_drop_view(floe_sql_session *s, const floe_sql_stmt *st)
+static int exec_drop_view(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
-    if (!is_local_view(s, st->view_name)) {
-        if (st->if_exists)
-            return 0;
-        int rc = floe__error(FLOE_ENOTFOUND, "sql", "View not found: %s", st->view_name);
-        return floe__sql_fail(s, rc, "NoSuchTableException");
-    }
+    if (!st->view_name || !is_local_view(s, st->view_name)) /* Spark: temporary views first */
+        return floe__sql_exec_drop_iceberg_view(s, st, a);
     floe_buf b = FLOE_BUF_INIT;
     int rc = floe__buf_puts(&b, "DROP VIEW temp.");
     if (rc == 0)
@@ -501,7 +501,7 @@ static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_a
         sqlite3_stmt *q = NULL;
         if (sqlite3_prepare_v2(s->db,
                                "SELECT name FROM temp.sqlite_master WHERE type = 'view' "
-                               "ORDER BY name",
+                               "AND name NOT LIKE 'floe\\_ref\\_%' ESCAPE '\\' ORDER BY name",
                                -1, &q, NULL) == SQLITE_OK) {
             while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
                 rc = push_name(&l.names, (const char *)sqlite3_column_text(q, 0));
@@ -797,7 +797,8 @@ static int exec_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a
     case FLOE_SQL_QUERY: return exec_query(s, st);
     case FLOE_SQL_EXPLAIN: return exec_explain(s, st, a);
     case FLOE_SQL_CREATE_VIEW: return exec_create_view(s, st, a);
-    case FLOE_SQL_DROP_VIEW: return exec_drop_view(s, st);
+    case FLOE_SQL_DROP_VIEW: return exec_drop_view(s, st, a);
+    case FLOE_SQL_SHOW_VIEWS: return floe__sql_exec_show_views(s, st, a);
     case FLOE_SQL_CREATE_NAMESPACE: return exec_create_namespace(s, st, a);
     case FLOE_SQL_DROP_NAMESPACE: return exec_drop_namespace(s, st, a);
     case FLOE_SQL_SHOW_NAMESPACES: return exec_show_namespaces(s, st, a);

@@ -26,6 +26,25 @@ int floe__sql_target_table(floe_sql_session *s, const floe_sql_stmt *st, floe_ar
 int floe__sql_exec_show_tblproperties(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
 /* SHOW CREATE TABLE t as Spark 3.5's ShowCreateTableExec prints an Iceberg table. */
 int floe__sql_exec_show_create(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+/* exec_table.c: the result columns of a query (CTAS, CREATE VIEW), typed
+ * from the table columns they read or from the first row; and an Iceberg
+ * schema JSON object of columns (schema-id 0, ids 1..n, nested after). */
+int floe__sql_infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_arena *a,
+                            floe_sql_column **out, size_t *n);
+struct json_t;
+struct json_t *floe__sql_columns_schema(const floe_sql_column *cols, size_t n);
+/* exec_view.c: Iceberg views in `floe sql` (CREATE VIEW db.v, DROP VIEW,
+ * SHOW VIEWS, and a query naming a view: its SQL expanded as a temporary
+ * SQLite view under the reference's name). floe__sql_view_ref answers 1
+ * when `ident` is no view (the caller keeps its "not found"). */
+int floe__sql_exec_create_iceberg_view(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+int floe__sql_exec_drop_iceberg_view(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+int floe__sql_exec_show_views(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
+int floe__sql_view_ref(floe_sql_session *s, const floe_sql_tref *r, const char *ident);
+/* DESCRIBE [EXTENDED] of a view (Spark's DescribeV2ViewExec); 1 when
+ * `ident` is no view (the table's "not found" error is kept). */
+int floe__sql_describe_view(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
+                            floe_arena *a);
 /* SparkTable.properties() as DESCRIBE EXTENDED and SHOW CREATE TABLE show
  * them: the table's properties plus current-snapshot-id, format,
  * format-version, sort-order and identifier-fields, without Spark's

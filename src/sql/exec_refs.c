@@ -373,6 +373,23 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
         }
         floe_table *t = NULL;
         rc = floe__sql_get_table(s, ident, &t);
+        if (rc == FLOE_ENOTFOUND) { /* an Iceberg view of that name? */
+            const floe_error *e = floe_error_last();
+            char *msg = e && e->message ? floe__strdup(e->message) : NULL;
+            floe_error_kind kind = e ? e->kind : FLOE_KIND_NONE;
+            const char *cls = s->error_class;
+            int v = floe__sql_view_ref(s, r, ident);
+            if (v == 1) { /* no view either: the table's "not found" */
+                floe__error_as(FLOE_ENOTFOUND, kind, "catalog", "%s", msg ? msg : ident);
+                s->error_class = cls;
+            }
+            floe__free(msg);
+            if (v == 0) {
+                rc = 0;
+                continue;
+            }
+            rc = v < 0 ? v : rc;
+        }
         if (rc < 0)
             break;
         if (r->name.kind == FLOE_SQLREF_METADATA) {
@@ -407,6 +424,7 @@ int floe__sql_live_create(floe_sql_session *s, const char *sqlite_name, floe_row
 
 void floe__sql_refs_drop(floe_sql_session *s, const floe_sql_stmt *st)
 {
+    floe__sql_view_objects_drop(s); /* views expanded for the statement first */
     for (size_t i = 0; i < st->nrefs; i++) {
         char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", st->refs[i].sqlite_name);
         if (sql)

@@ -35,8 +35,8 @@ static const char *partition_name(floe_arena *a, const floe_sql_partition_field 
  * table column they come from when there is one (SQLite reports the origin
  * of plain column references), else from the first row's values (INTEGER
  * -> long, REAL -> double, BLOB -> binary, TEXT/none -> string). */
-static int infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_arena *a,
-                         floe_sql_column **out, size_t *n)
+int floe__sql_infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_arena *a,
+                            floe_sql_column **out, size_t *n)
 {
     sqlite3_stmt *qs = NULL;
     if (sqlite3_prepare_v2(s->db, q->sql, -1, &qs, NULL) != SQLITE_OK || !qs)
@@ -169,6 +169,40 @@ static json_t *type_json(const floe_type *t, int32_t *next)
     return NULL;
 }
 
+json_t *floe__sql_columns_schema(const floe_sql_column *cols, size_t n)
+{
+    json_t *schema = json_object(), *fields = json_array();
+    if (!schema || !fields) {
+        json_decref(schema);
+        json_decref(fields);
+        return NULL;
+    }
+    json_object_set_new(schema, "type", json_string("struct"));
+    json_object_set_new(schema, "schema-id", json_integer(0));
+    json_object_set_new(schema, "fields", fields);
+    /* top-level columns take ids 1..n, nested fields follow (type_json) */
+    int32_t next_id = (int32_t)n + 1;
+    for (size_t i = 0; i < n; i++) {
+        const floe_sql_column *col = &cols[i];
+        json_t *f = json_object();
+        json_t *ty = col->nested ? type_json(col->nested, &next_id) : json_string(col->type);
+        if (!f || !ty || json_array_append(fields, f) < 0) {
+            json_decref(f);
+            json_decref(ty);
+            json_decref(schema);
+            return NULL;
+        }
+        json_decref(f); /* the array holds it */
+        json_object_set_new(f, "id", json_integer((json_int_t)i + 1));
+        json_object_set_new(f, "name", json_string(col->name));
+        json_object_set_new(f, "required", json_boolean(col->not_null));
+        json_object_set_new(f, "type", ty);
+        if (col->comment)
+            json_object_set_new(f, "doc", json_string(col->comment));
+    }
+    return schema;
+}
+
 static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a);
 
 static int create_table(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
@@ -181,7 +215,7 @@ static int create_table(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
     if (rc == 0 && st->create.ncolumns == 0) {
         floe_sql_column *cols = NULL;
         size_t n = 0;
-        rc = infer_columns(s, st->create.as_query, a, &cols, &n);
+        rc = floe__sql_infer_columns(s, st->create.as_query, a, &cols, &n);
         copy.create.columns = cols;
         copy.create.ncolumns = n;
     }
@@ -243,6 +277,12 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
         floe__buf_free(&q);
         return qrc;
     }
+    if (floe_catalog_view_exists(s->catalog, ident) == 1) /* JdbcTableOperations */
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EEXISTS, "sql",
+                                          "View with same name already exists: %s", ident),
+                              "AlreadyExistsException");
+    floe_error_clear();
     char *loc = NULL;
     int ex = floe_catalog_load_table(&loc, NULL, s->catalog, ident);
     floe_catalog_string_free(loc);
@@ -269,44 +309,26 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
                               "UnsupportedOperationException");
 
     int rc = FLOE_ENOMEM;
-    json_t *schema = json_object(), *fields = json_array();
+    json_t *schema = NULL, *fields = NULL;
     json_t *spec = json_object(), *pfields = json_array();
     char *schema_json = NULL, *spec_json = NULL;
     floe_props props = FLOE_PROPS_INIT;
-    if (!schema || !fields || !spec || !pfields)
+    if (!spec || !pfields)
         goto done;
-    json_object_set_new(schema, "type", json_string("struct"));
-    json_object_set_new(schema, "schema-id", json_integer(0));
-    /* top-level columns take ids 1..n, nested fields follow (type_json) */
-    int32_t next_id = (int32_t)c->ncolumns + 1;
-    for (size_t i = 0; i < c->ncolumns; i++) {
-        const floe_sql_column *col = &c->columns[i];
+    for (size_t i = 0; i < c->ncolumns; i++)
         for (size_t k = 0; k < i; k++)
-            if (strcasecmp(c->columns[k].name, col->name) == 0) {
+            if (strcasecmp(c->columns[k].name, c->columns[i].name) == 0) {
                 rc = floe__sql_fail(s,
                                     floe__error(FLOE_EINVALID, "sql",
                                                 "Cannot create a table having a column whose name "
                                                 "contains commas or duplicate columns: %s",
-                                                col->name),
+                                                c->columns[i].name),
                                     "AnalysisException");
                 goto done;
             }
-        json_t *f = json_object();
-        json_t *ty = col->nested ? type_json(col->nested, &next_id) : json_string(col->type);
-        if (!f || !ty) {
-            json_decref(f);
-            json_decref(ty);
-            goto done;
-        }
-        json_object_set_new(f, "id", json_integer((json_int_t)i + 1));
-        json_object_set_new(f, "name", json_string(col->name));
-        json_object_set_new(f, "required", json_boolean(col->not_null));
-        json_object_set_new(f, "type", ty);
-        if (col->comment)
-            json_object_set_new(f, "doc", json_string(col->comment));
-        json_array_append_new(fields, f);
-    }
-    json_object_set(schema, "fields", fields);
+    if (!(schema = floe__sql_columns_schema(c->columns, c->ncolumns)))
+        goto done;
+    fields = json_incref(json_object_get(schema, "fields"));
     json_object_set_new(spec, "spec-id", json_integer(0));
     for (size_t i = 0; i < c->npartition; i++) {
         const floe_sql_partition_field *p = &c->partition[i];
@@ -653,6 +675,11 @@ static int describe(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     const char *ident;
     floe_table *t;
     int rc = floe__sql_target_table(s, st, a, "DESCRIBE", &ident, &t);
+    if (rc == FLOE_ENOTFOUND) { /* an Iceberg view of that name? */
+        int v = floe__sql_describe_view(s, st, ident, a);
+        if (v != 1)
+            return v;
+    }
     if (rc < 0)
         return rc;
     const floe_table_metadata *m = t->metadata;

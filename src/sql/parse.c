@@ -357,7 +357,10 @@ static int parse_drop(sql_parser *p, floe_sql_stmt *st)
             FLOE_TRY(floe__sql_expect(p, "EXISTS"));
             st->if_exists = true;
         }
-        return floe__sql_ident(p, &st->view_name);
+        FLOE_TRY(floe__sql_table_name(p, false, &st->target));
+        if (!st->target.nns)
+            st->view_name = st->target.table; /* a temporary view first */
+        return 0;
     }
     return floe__sql_err_unsupported(p, "DROP of this kind (expected NAMESPACE, TABLE or VIEW)");
 }
@@ -369,6 +372,13 @@ static int parse_show(sql_parser *p, floe_sql_stmt *st)
         st->kind = FLOE_SQL_SHOW_NAMESPACES;
     } else if (floe__sql_accept(p, "TABLES")) {
         st->kind = FLOE_SQL_SHOW_TABLES;
+    } else if (floe__sql_accept(p, "VIEWS")) {
+        st->kind = FLOE_SQL_SHOW_VIEWS;
+        if (floe__sql_accept(p, "IN") || floe__sql_accept(p, "FROM"))
+            FLOE_TRY(ns_parts(p, st));
+        if (floe__sql_accept(p, "LIKE"))
+            FLOE_TRY(floe__sql_string(p, &st->key));
+        return 0;
     } else if (floe__sql_accept(p, "CREATE")) {
         /* SHOW CREATE TABLE t */
         FLOE_TRY(floe__sql_expect(p, "TABLE"));
@@ -579,6 +589,7 @@ const char *floe__sql_kind_name(floe_sql_kind k)
     case FLOE_SQL_SHOW_TABLES: return "SHOW_TABLES";
     case FLOE_SQL_SHOW_TBLPROPERTIES: return "SHOW_TBLPROPERTIES";
     case FLOE_SQL_SHOW_CREATE_TABLE: return "SHOW_CREATE_TABLE";
+    case FLOE_SQL_SHOW_VIEWS: return "SHOW_VIEWS";
     case FLOE_SQL_CREATE_TABLE: return "CREATE_TABLE";
     case FLOE_SQL_DROP_TABLE: return "DROP_TABLE";
     case FLOE_SQL_SET_PROPS: return "SET_PROPS";

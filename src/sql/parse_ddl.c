@@ -575,6 +575,57 @@ static int parse_create_view(sql_parser *p, floe_sql_stmt *st)
     return 0;
 }
 
+/* CREATE [OR REPLACE] VIEW [IF NOT EXISTS] name [(col [COMMENT '..'], ...)]
+ * [COMMENT '..'] [TBLPROPERTIES (..)] AS query: an Iceberg view. */
+static int parse_create_iceberg_view(sql_parser *p, floe_sql_stmt *st)
+{
+    st->kind = FLOE_SQL_CREATE_VIEW;
+    size_t at = p->i;
+    if (floe__sql_accept(p, "IF")) {
+        FLOE_TRY(floe__sql_expect(p, "NOT"));
+        FLOE_TRY(floe__sql_expect(p, "EXISTS"));
+        st->if_not_exists = true;
+    }
+    if (st->if_not_exists && st->or_replace) /* Spark's ParseException */
+        return floe__sql_err_at(FLOE_EINVALID, p->script, p->t[at].pos,
+                                "CREATE VIEW with both IF NOT EXISTS and REPLACE is not allowed.");
+    FLOE_TRY(floe__sql_table_name(p, false, &st->target));
+    floe_sql_create_table *ct = &st->create;
+    if (floe__sql_accept_op(p, "(")) {
+        floe_sql_column *cols = NULL;
+        size_t n = 0, cap = 0;
+        do {
+            if (!(cols = floe__sql_grow(p->a, cols, n, &cap, sizeof *cols)))
+                return FLOE_ENOMEM;
+            memset(&cols[n], 0, sizeof cols[n]);
+            FLOE_TRY(floe__sql_ident(p, &cols[n].name));
+            if (floe__sql_accept(p, "COMMENT"))
+                FLOE_TRY(floe__sql_string(p, &cols[n].comment));
+            n++;
+        } while (floe__sql_accept_op(p, ","));
+        FLOE_TRY(floe__sql_expect_op(p, ")"));
+        ct->columns = cols;
+        ct->ncolumns = n;
+    }
+    for (;;) {
+        if (floe__sql_accept(p, "COMMENT")) {
+            FLOE_TRY(floe__sql_string(p, &st->comment));
+        } else if (floe__sql_accept(p, "TBLPROPERTIES")) {
+            floe_sql_prop *ps;
+            FLOE_TRY(floe__sql_props(p, true, &ps, &st->nprops));
+            st->props = ps;
+        } else {
+            break;
+        }
+    }
+    FLOE_TRY(floe__sql_expect(p, "AS"));
+    floe_sql_query *q;
+    FLOE_TRY(floe__sql_rewrite(p, p->i, p->n, &q));
+    p->i = p->n;
+    st->query = q;
+    return 0;
+}
+
 int floe__sql_parse_create(sql_parser *p, floe_sql_stmt *st)
 {
     if (floe__sql_accept(p, "REPLACE")) {
@@ -597,8 +648,8 @@ int floe__sql_parse_create(sql_parser *p, floe_sql_stmt *st)
         FLOE_TRY(floe__sql_expect(p, "VIEW"));
         return parse_create_view(p, st);
     }
-    if (floe__sql_is_word(floe__sql_peek(p, 0), "VIEW"))
-        return floe__sql_err_unsupported(p, "persistent views (use CREATE TEMPORARY VIEW)");
+    if (floe__sql_accept(p, "VIEW"))
+        return parse_create_iceberg_view(p, st);
     return floe__sql_err_unsupported(p, "CREATE of this kind");
 }
 

@@ -663,6 +663,7 @@ void floe__sql_session_free(floe_sql_session *s)
     if (s->db)
         sqlite3_close(s->db);
     floe__sql_engine_fini(s);
+    floe__sql_view_objects_keep(s); /* the names only: the connection is gone */
     floe__sql_out_free(s->out);
     for (size_t i = 0; i < s->ncats; i++) {
         if (!s->cats[i].shared)

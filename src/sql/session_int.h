@@ -52,6 +52,9 @@ struct floe_sql_session {
     void *progress_payload;
     const char *error_class; /* static string or NULL */
     struct floe_sql_engine *engine;
+    floe_vec view_objs; /* char*: temp objects of Iceberg view expansions (exec_view.c) */
+    int view_depth;     /* views being expanded */
+    uint64_t view_seq;  /* reference numbers used inside views */
     floe_buf struct_cols; /* struct (and non-string-keyed map) column names of
                            * the statement's tables, "<kind><name>\0" each
                            * (exec.c; `a.b` field access, `m[1]`) */
@@ -83,6 +86,11 @@ void floe__sql_engine_fini(floe_sql_session *s);
 void floe__sql_engine_time_zone_changed(floe_sql_session *s);
 /* s->cur changed: the table cache and handle options follow. */
 void floe__sql_engine_catalog_changed(floe_sql_session *s);
+/* Drop the objects view expansions created (after a statement), or keep
+ * them for the session (a temporary view over an Iceberg view;
+ * at session close: the names only). */
+void floe__sql_view_objects_drop(floe_sql_session *s);
+void floe__sql_view_objects_keep(floe_sql_session *s);
 /* Create the virtual tables of st->refs (in temp). */
 int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st);
 /* Drop them again (errors ignored). */

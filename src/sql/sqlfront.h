@@ -201,11 +201,14 @@ typedef enum floe_sql_kind {
     FLOE_SQL_UPDATE,           /* target, alias, sets, where */
     FLOE_SQL_MERGE,            /* merge */
     FLOE_SQL_CALL,             /* call */
-    FLOE_SQL_CREATE_VIEW,      /* CREATE [OR REPLACE] TEMPORARY VIEW: view_name, columns, query */
-    FLOE_SQL_DROP_VIEW,        /* view_name, if_exists */
+    FLOE_SQL_CREATE_VIEW,      /* CREATE [OR REPLACE] TEMPORARY VIEW: view_name, columns, query;
+                                * an Iceberg view (CREATE VIEW db.v): target, create.columns
+                                * (names, comments), comment, props, if_not_exists, query */
+    FLOE_SQL_DROP_VIEW,        /* view_name (one part), target, if_exists */
     FLOE_SQL_ALTER_SCHEMA,     /* ALTER TABLE schema / partition / order / identifier DDL: alter */
     FLOE_SQL_SHOW_TBLPROPERTIES, /* target, key (NULL: all) */
     FLOE_SQL_SHOW_CREATE_TABLE,  /* target */
+    FLOE_SQL_SHOW_VIEWS,         /* ns_name (may be empty), key: LIKE pattern (NULL: none) */
 } floe_sql_kind;
 
 typedef struct floe_sql_prop {

@@ -19,7 +19,6 @@
 
 #include <string.h>
 #include <time.h>
-#include <zlib.h>
 
 static void (*sleep_hook)(int64_t ms);
 static void (*step_hook)(const char *step);
@@ -179,28 +178,6 @@ int floe__metadata_file_name(const floe_table_metadata *m, int version, char **o
     return *out ? 0 : floe__error_nomem();
 }
 
-static int gzip_buf(const floe_buf *in, floe_buf *out)
-{
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return floe__error_nomem();
-    uLong bound = deflateBound(&z, (uLong)in->len) + 32;
-    int rc = floe__buf_reserve(out, bound);
-    if (rc == 0) {
-        z.next_in = (Bytef *)in->ptr;
-        z.avail_in = (uInt)in->len;
-        z.next_out = (Bytef *)out->ptr + out->len;
-        z.avail_out = (uInt)bound;
-        if (deflate(&z, Z_FINISH) != Z_STREAM_END)
-            rc = floe__error(FLOE_EIO, "table", "gzip compression of metadata failed");
-        else
-            out->len += z.total_out;
-    }
-    deflateEnd(&z);
-    return rc;
-}
-
 int floe__metadata_serialize(const floe_table_metadata *m, floe_buf *out)
 {
     if (!gzip_codec(m))
@@ -208,7 +185,7 @@ int floe__metadata_serialize(const floe_table_metadata *m, floe_buf *out)
     floe_buf plain = FLOE_BUF_INIT;
     int rc = floe__metadata_write(m, &plain);
     if (rc == 0)
-        rc = gzip_buf(&plain, out);
+        rc = floe__gzip(&plain, out);
     floe__buf_free(&plain);
     return rc;
 }

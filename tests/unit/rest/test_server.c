@@ -240,6 +240,14 @@ static void test_config(void)
         "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
         "POST /v1/{prefix}/tables/rename",
         "POST /v1/{prefix}/transactions/commit",
+        "GET /v1/{prefix}/namespaces/{namespace}/views",
+        "POST /v1/{prefix}/namespaces/{namespace}/views",
+        "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "POST /v1/{prefix}/views/rename",
+        "POST /v1/{prefix}/namespaces/{namespace}/register-view",
         "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan",
         "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
         "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}",
@@ -1060,8 +1068,14 @@ static void test_limits_and_json(void)
     r = http("PUT", "/namespaces", "{}");
     EXPECT_ERROR(r, 405, "UnsupportedOperationException");
     resp_free(&r);
-    r = http("GET", "/namespaces/x/views", NULL);
-    EXPECT_ERROR(r, 406, "UnsupportedOperationException");
+    r = http("GET", "/namespaces/x/views", NULL); /* views are served (rest/views.c) */
+    EXPECT_ERROR(r, 404, "NoSuchNamespaceException");
+    resp_free(&r);
+    r = http("GET", "/namespaces/x/views/v", NULL);
+    EXPECT_ERROR(r, 404, "NoSuchViewException");
+    resp_free(&r);
+    r = http("PUT", "/namespaces/x/views/v", "{}");
+    EXPECT_ERROR(r, 405, "UnsupportedOperationException");
     resp_free(&r);
 }
 

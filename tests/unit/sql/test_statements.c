@@ -100,7 +100,10 @@ static void test_create_table_errors(void)
     EXPECT_ERROR("CREATE TABLE t (a INT GENERATED ALWAYS AS (1))", FLOE_EUNSUPPORTED, 22,
                  "GENERATED");
     EXPECT_ERROR("CREATE TABLE t", FLOE_EINVALID, 14, "expected a column list");
-    EXPECT_ERROR("CREATE VIEW v AS SELECT 1", FLOE_EUNSUPPORTED, 7, "persistent views");
+    EXPECT_ERROR("CREATE OR REPLACE VIEW IF NOT EXISTS v AS SELECT 1", FLOE_EINVALID, 23,
+                 "both IF NOT EXISTS and REPLACE");
+    EXPECT_ERROR("CREATE VIEW s.v (a COMMENT) AS SELECT 1", FLOE_EINVALID, 26, "string");
+    EXPECT_ERROR("CREATE VIEW s.v SELECT 1", FLOE_EINVALID, 16, "expected AS");
     EXPECT_ERROR("CREATE INDEX i ON t(a)", FLOE_EUNSUPPORTED, 7, "CREATE of this kind");
 }
 
@@ -197,7 +200,19 @@ static void test_views(void)
                  "query: SELECT 1, 2\n");
     EXPECT_PARSE("CREATE GLOBAL TEMPORARY VIEW IF NOT EXISTS v AS SELECT 1", NULL,
                  "CREATE_VIEW\nflags: if_not_exists\nview: v\nquery: SELECT 1\n");
-    EXPECT_PARSE("DROP VIEW IF EXISTS v", NULL, "DROP_VIEW\nflags: if_exists\nview: v\n");
+    EXPECT_PARSE("DROP VIEW IF EXISTS v", NULL,
+                 "DROP_VIEW\ntarget: local.v\nflags: if_exists\nview: v\n");
+    EXPECT_PARSE("DROP VIEW s.v", NULL, "DROP_VIEW\ntarget: local.s.v\n");
+    /* Iceberg views: the target, column comments, COMMENT, TBLPROPERTIES */
+    EXPECT_PARSE("CREATE OR REPLACE VIEW s.v (a COMMENT 'the a', b) COMMENT 'c' TBLPROPERTIES "
+                 "('k'='1') AS SELECT x, y FROM s.t",
+                 NULL,
+                 "CREATE_VIEW\ntarget: local.s.v\nflags: or_replace\ncomment: c\nprop: k=1\n"
+                 "query: SELECT x, y FROM \"floe_ref_1\" AS \"t\"\nref: floe_ref_1 = local.s.t\n");
+    EXPECT_PARSE("CREATE VIEW IF NOT EXISTS v AS SELECT 1", NULL,
+                 "CREATE_VIEW\ntarget: local.v\nflags: if_not_exists\nquery: SELECT 1\n");
+    EXPECT_PARSE("SHOW VIEWS IN s LIKE 'v*'", NULL, "SHOW_VIEWS\nns: s\nkey: v*\n");
+    EXPECT_PARSE("SHOW VIEWS", NULL, "SHOW_VIEWS\n");
 }
 
 static void test_insert(void)
