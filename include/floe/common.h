@@ -59,7 +59,8 @@ typedef enum floe_error_kind {
     FLOE_KIND_NAMESPACE_NOT_EMPTY,  /* NamespaceNotEmptyException */
     FLOE_KIND_NO_SUCH_PROCEDURE,    /* NoSuchProcedureException */
     FLOE_KIND_CATALOG_NOT_FOUND,    /* CatalogNotFoundException */
-    FLOE_KIND_COMMIT_FAILED         /* CommitFailedException */
+    FLOE_KIND_COMMIT_FAILED,        /* CommitFailedException */
+    FLOE_KIND_NO_SUCH_VIEW          /* NoSuchViewException */
 } floe_error_kind;
 
 typedef struct floe_error {

@@ -31,7 +31,8 @@ struct floe_view {
 
 int floe__catalog_no_view(const char *ns, const char *name)
 {
-    return floe__error(FLOE_ENOTFOUND, "catalog", "View does not exist: %s.%s", ns, name);
+    return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_VIEW, "catalog",
+                          "View does not exist: %s.%s", ns, name);
 }
 
 static int no_views(const floe_catalog *c)

@@ -68,7 +68,8 @@ static int need_namespace(floe_catalog *cat, const floe_rest_namespace *ns)
 static int no_view(const floe_rest_namespace *ns, const char *name)
 {
     char *s = dotted(ns, name);
-    int rc = floe__error(FLOE_ENOTFOUND, "view", "View does not exist: %s", s ? s : name);
+    int rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_VIEW, "view",
+                            "View does not exist: %s", s ? s : name);
     floe__free(s);
     return rc;
 }

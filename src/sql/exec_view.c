@@ -78,14 +78,11 @@ void floe__sql_view_objects_keep(floe_sql_session *s)
 }
 
 /* "View does not exist", "Namespace does not exist" ... with their Java
- * classes (by the message, as every catalog error). */
+ * classes (the kinds the catalog raised them with). */
 static int view_fail(floe_sql_session *s, int rc)
 {
     if (rc >= 0 || rc == FLOE_ENOMEM)
         return rc;
-    const floe_error *e = floe_error_last();
-    if (rc == FLOE_ENOTFOUND && e && e->message && !strncmp(e->message, "View does not exist", 19))
-        return floe__sql_fail(s, rc, "NoSuchViewException");
     return floe__sql_fail(s, rc, floe__sql_error_class(rc));
 }
 

@@ -320,6 +320,7 @@ static int part_close(floe_data_writer *w, part *p)
         df.record_count = m.record_count;
         df.file_size_in_bytes = m.file_size_in_bytes;
         df.block_size_in_bytes = 67108864; /* v1 field; Java writes 64 MiB */
+        df.has_sort_order_id = floe__append_sort_order_id(w->a, &df.sort_order_id);
         rc = floe__data_file_set_metrics(tmp, &m, &df);
         if (m.nsplit_offsets) {
             df.has_split_offsets = true;

@@ -42,6 +42,10 @@ int64_t floe__append_target_size(const floe_append *a);
  * borrowed. floe__append_sort_order: true when one was set. */
 void floe__append_set_sort_order(floe_append *a, const floe_sort_order *order);
 bool floe__append_sort_order(const floe_append *a, const floe_sort_order **order);
+/* The data files written get sort_order_id `id` (Java's
+ * output-sort-order-id); floe__append_sort_order_id: true when set. */
+void floe__append_set_sort_order_id(floe_append *a, int32_t id);
+bool floe__append_sort_order_id(const floe_append *a, int32_t *id);
 /* Row-level operations use an append as their data writer: close the open
  * files and give the data files written (borrowed from the append); keep
  * them (the append will not delete them when freed). */
