@@ -40,13 +40,14 @@ def sql_literal(v: Any) -> str:
     if isinstance(v, _dt.date):
         return "DATE '%s'" % v.isoformat()
     if isinstance(v, str):
-        return "'" + v.replace("'", "''") + "'"
+        # Spark's string literal: backslash escapes ('' is two literals)
+        return "'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'"
     if isinstance(v, (bytes, bytearray)):
         return "X'%s'" % bytes(v).hex()
     raise TypeError("cannot bind a %s as a SQL parameter" % type(v).__name__)
 
 
-_TOKEN = re.compile(r"""('(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|--[^\n]*|/\*.*?\*/)"""
+_TOKEN = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|--[^\n]*|/\*.*?\*/)"""
                     r"""|(:[A-Za-z_][A-Za-z0-9_]*|\?)""", re.S)
 
 

@@ -194,7 +194,7 @@ def test_bad_input_same_error_nothing_committed(spark, warehouse, bad):
 # SHOW CREATE TABLE and DESCRIBE of evolved tables: floe's text must be Spark's.
 SHOWN = {
     "a": ["CREATE TABLE {t} (id BIGINT NOT NULL COMMENT 'the id', `my col` STRING, ts TIMESTAMP, "
-          "d DATE, amt DECIMAL(10,2), pt STRUCT<x: INT COMMENT 'it''s x', y: STRING>, "
+          "d DATE, amt DECIMAL(10,2), pt STRUCT<x: INT COMMENT 'it\\'s x', y: STRING>, "
           "tags ARRAY<STRING>, m MAP<STRING, INT>) USING iceberg "
           "PARTITIONED BY (days(ts), bucket(16, id), truncate(4, `my col`)) "
           "COMMENT 'a table' TBLPROPERTIES ('k1'='v1', 'my.secret'='hush')",

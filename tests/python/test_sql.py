@@ -34,6 +34,12 @@ def test_sql_roundtrip_and_show(cat, capsys):
 def test_params(cat):
     assert cat.sql("SELECT :a + 1 AS v, :s AS s", params={"a": 41, "s": "it's"}).fetchall() == [(42, "it's")]
     assert cat.sql("SELECT ? AS a, ? AS b, ':x' AS c", params=[1, None]).fetchall() == [(1, None, ":x")]
+    # quotes and backslashes survive Spark's string-literal escapes; a marker inside a
+    # literal with an escaped quote is not substituted
+    tricky = "back\\slash 'q' \\"
+    assert cat.sql("SELECT :s AS s", params={"s": tricky}).fetchall() == [(tricky,)]
+    assert cat.sql("SELECT 'it\\'s :s' AS t, :s AS s", params={"s": "x"}).fetchall() == \
+        [("it's :s", "x")]
     with pytest.raises(floe.IllegalArgumentException, match="unbound parameter: b"):
         cat.sql("SELECT :b", params={"a": 1})
     with pytest.raises(TypeError):
