@@ -68,7 +68,7 @@ def story(spark, fl, c):
     err = fl.error("SELECT * FROM db.sv")
     assert "does not exist: db.sv" in err
     fl.sql("DROP VIEW db.fv", "DROP VIEW db.vv")
-    assert rows("SHOW VIEWS IN {c}.db") == []
+    assert show_views(rows("SHOW VIEWS IN {c}.db")) == []
     assert floe_show_views(fl, "db") == []
     # a view and a table cannot share a name
     assert "already exists" in fl.error("CREATE VIEW db.t AS SELECT 1 AS x")
