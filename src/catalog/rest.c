@@ -996,6 +996,20 @@ static int add_plan_tasks(json_t *j, floe_vec *pending)
     return 0;
 }
 
+/* One planning answer taken in (a call's rc, its JSON and response): its plan
+ * tasks queued, its body kept for the scan; the JSON released either way. */
+static int take_answer(int rc, json_t *j, floe_vec *pending, floe_vec *bodies, resp *rs)
+{
+    if (rc == 0)
+        rc = add_plan_tasks(j, pending);
+    json_decref(j);
+    if (rc == 0)
+        rc = keep_body(bodies, rs);
+    else if (rs->body.ptr)
+        floe__buf_free(&rs->body);
+    return rc;
+}
+
 static int plan_status(rest_cat *r, json_t *j, const char *plan_id, const char **status)
 {
     (void)r;
@@ -1082,14 +1096,8 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
         if (rc == 0)
             rc = plan_status(r, j, plan_id, &status);
     }
-    if (rc == 0)
-        rc = add_plan_tasks(j, &pending);
-    json_decref(j);
+    rc = take_answer(rc, j, &pending, bodies, &rs);
     j = NULL;
-    if (rc == 0)
-        rc = keep_body(bodies, &rs);
-    else if (rs.body.ptr)
-        floe__buf_free(&rs.body);
     for (size_t i = 0; rc == 0 && i < pending.len; i++) {
         if (!r->plan_tasks) {
             rc = floe__error(FLOE_EUNSUPPORTED, "catalog",
@@ -1105,14 +1113,8 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
                               &j)
                   : floe__error_nomem();
         floe__free(body);
-        if (rc == 0)
-            rc = add_plan_tasks(j, &pending);
-        json_decref(j);
+        rc = take_answer(rc, j, &pending, bodies, &rs);
         j = NULL;
-        if (rc == 0)
-            rc = keep_body(bodies, &rs);
-        else if (rs.body.ptr)
-            floe__buf_free(&rs.body);
     }
     if (esc && r->plan_cancel) { /* the server may forget it now */
         const floe_error *e = floe_error_last();
