@@ -11,6 +11,7 @@
 #ifndef FLOE_SQL_AST_H
 #define FLOE_SQL_AST_H
 
+#include "spec/types.h"
 #include "sql/sqlfront_int.h"
 
 typedef enum sql_nk {
@@ -105,5 +106,28 @@ int floe__sql_print_tree(sql_parser *p, const sql_node *n, char **out);
 
 /* Bit c: output column c of the query's outermost select list is boolean. */
 uint64_t floe__sql_tree_bool_columns(const sql_node *q);
+
+/* cond.c: the floe_expr printer. Where a DELETE/UPDATE condition's
+ * columns resolve: the target's current schema, the qualifier that may
+ * prefix them (the target's alias, else its table name) and the session
+ * time zone (NULL: UTC) in which timestamp literals are read. */
+struct floe_expr;
+struct floe_tz;
+typedef struct sql_cond_scope {
+    const floe_schema *schema;
+    const char *qualifier;
+    const struct floe_tz *tz;
+} sql_cond_scope;
+
+/* The condition `cond` (NULL: none, every row) as an unbound floe
+ * expression in `a` that holds on every row where the condition is TRUE
+ * with Spark's semantics (three-valued logic, implicit casts, NaN
+ * ordering); *exact says whether it holds on those rows only. Parts the
+ * expression cannot state (functions, subqueries, arithmetic, inexact
+ * literals...) become `true`, so an inexact result is still a sound
+ * pruning filter and the condition itself is evaluated by SQLite.
+ * Errors: FLOE_ENOMEM. */
+int floe__sql_cond_expr(const struct floe_expr **out, bool *exact, floe_arena *a,
+                        const sql_node *cond, const sql_cond_scope *sc);
 
 #endif

@@ -25,6 +25,7 @@
 #include "sql/exec_data.h"
 
 #include "arrow/arrow.h"
+#include "expr/expr.h"
 
 #include <math.h>
 #include <string.h>
@@ -64,6 +65,9 @@ typedef struct data_rs {
     floe_scan_report report;
     bool has_report;
     char *filter;
+    /* floe__sql_data_source_set_filter: the scan's filter instead of the
+     * pushed constraints (borrowed), e.g. a DML condition over its base */
+    const struct floe_expr *fixed;
     char *read; /* what the last open read: "a,b" or "count from manifests" */
     int64_t snapshot;
     /* floe__sql_stream_source: batches come from fns->open, not a scan */
@@ -299,6 +303,11 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
     FLOE_TRY(resolve(d, &t, &o));
     floe_buf filter = FLOE_BUF_INIT;
     int rc = 0;
+    if (d->fixed) {
+        ncons = 0; /* SQLite checks its constraints on the filtered rows */
+        o.filter_expr = d->fixed;
+        rc = floe_expr_format(d->fixed, &filter);
+    }
     for (size_t i = 0; rc == 0 && i < ncons; i++) {
         bool added;
         size_t col = cons[i].column;
@@ -306,7 +315,7 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
                          d->types[col]->precision, &added);
     }
     if (rc == 0) {
-        o.filter = filter.len ? filter.ptr : NULL;
+        o.filter = filter.len && !d->fixed ? filter.ptr : NULL;
         o.columns = columns;
         o.ncolumns = ncolumns;
         o.io_conf = d->s ? &d->s->conf : NULL;
@@ -722,6 +731,12 @@ int floe__sql_data_source(floe_rowsource **out, floe_sql_session *s, const floe_
                           const char *ident, floe_table *t)
 {
     return data_source_new(out, s, r, ident, t, NULL);
+}
+
+void floe__sql_data_source_set_filter(floe_rowsource *rs, const struct floe_expr *e)
+{
+    if (rs && rs->ops == &data_ops)
+        ((data_rs *)rs->impl)->fixed = e;
 }
 
 int floe__sql_data_source_table(floe_rowsource **out, floe_table *t, floe_catalog *cat,

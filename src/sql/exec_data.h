@@ -19,6 +19,12 @@ struct ArrowArray;
  * Unknown snapshots/refs fail now with Iceberg's messages. */
 int floe__sql_data_source(struct floe_rowsource **out, floe_sql_session *s,
                           const floe_sql_tref *r, const char *ident, struct floe_table *t);
+/* Plan the scans of data source `rs` (floe__sql_data_source) with the
+ * unbound expression `e` (borrowed: it must outlive the source; NULL:
+ * none) as their filter instead of SQLite's pushed constraints: rows not
+ * matching it are never returned. No-op on another kind of source. */
+struct floe_expr;
+void floe__sql_data_source_set_filter(struct floe_rowsource *rs, const struct floe_expr *e);
 /* A row source over Arrow struct batches from another producer (read_parquet):
  * columns are the top-level fields of `schema`, typed and converted exactly
  * as a data table's (decimals <= 15 digits as doubles, ...). Each open calls

@@ -237,9 +237,13 @@ int floe__sql_rl_lineage(floe_rowlevel *op, struct floe_arrow_builder *b, size_t
                          sqlite3_value *row_id);
 /* Temp virtual table `vt` over the operation's base snapshot of st->target
  * (an empty scan when the table has no snapshot), with the hidden metadata
- * columns _file and _pos read. Drop it with floe__sql_drop_vtab. */
+ * columns _file and _pos read; with `filter` (an unbound expression,
+ * borrowed until the table is dropped; NULL: none) only the rows matching
+ * it. Drop it with floe__sql_drop_vtab. */
+struct floe_expr;
 int floe__sql_base_vtab(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
-                        floe_table *t, floe_rowlevel *op, const char *vt);
+                        floe_table *t, floe_rowlevel *op, const char *vt,
+                        const struct floe_expr *filter);
 void floe__sql_drop_vtab(floe_sql_session *s, const char *vt);
 /* Replace the statement's data-table references (floe_ref_N virtual
  * tables, created by floe__sql_refs_create) by SQLite temp tables holding

@@ -399,7 +399,7 @@ static int run_merge(floe_sql_session *s, const floe_sql_stmt *st, const char *i
         floe__sql_drop_vtab(s, SOURCE_TMP);
         return rc;
     }
-    if ((rc = floe__sql_base_vtab(s, st, ident, t, op, TARGET_VT)) < 0) {
+    if ((rc = floe__sql_base_vtab(s, st, ident, t, op, TARGET_VT, NULL)) < 0) {
         floe__sql_drop_vtab(s, SOURCE_TMP);
         return rc;
     }

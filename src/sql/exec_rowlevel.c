@@ -7,20 +7,26 @@
  * spark.wap.branch; copy-on-write or merge-on-read as the table's
  * write.delete.mode / write.update.mode say.
  *
- * The WHERE clause is the front end's SQLite text. When the library's row
- * filter grammar accepts it (comparisons, IN, IS NULL, AND/OR/NOT and the
- * quoted names the rewriter emits) it is handed over as the filter, so
- * partitions and files are pruned. Any other clause (subqueries, EXISTS,
- * functions, arithmetic) is evaluated by SQLite over a virtual table of the
- * operation's base snapshot with the hidden metadata columns _file and _pos
- * (Spark's names), and the matching rows go to the library as positions
+ * The WHERE clause's syntax tree is translated into a floe expression
+ * (sql/cond.c, Spark's three-valued semantics). When the translation is
+ * exact it is the operation's filter (floe__rowlevel_delete_where_expr), so
+ * partitions and files are pruned and it is the conflict-detection filter;
+ * UPDATE then reads the rows to rewrite from the base snapshot through the
+ * same expression, so the rows removed and the rows rewritten are the same
+ * ones by construction. Any other clause (subqueries, EXISTS, functions,
+ * arithmetic) is evaluated by SQLite over a virtual table of the
+ * operation's base snapshot with the hidden metadata columns _file and
+ * _pos (Spark's names), pruned by the translatable part of the condition,
+ * and the matching rows go to the library as positions
  * (floe_rowlevel_delete_positions). UPDATE computes the new versions of the
- * matching rows with SQLite over the same base snapshot, so the rows read
- * and the rows removed are the same ones. The helpers shared with MERGE
+ * matching rows with SQLite over the same base snapshot. The helpers shared
+ * with MERGE
  * (exec_merge.c) are declared in exec_int.h.
  */
 #include "arrow/arrow.h"
+#include "expr/expr.h"
 #include "spec/metadata.h"
+#include "sql/ast.h"
 #include "sql/exec_data.h"
 #include "sql/exec_int.h"
 #include "sql/nested.h"
@@ -143,7 +149,7 @@ static int check_sets(floe_sql_session *s, const floe_sql_stmt *st, const floe_s
 /* ---------------------------------------------------------------- shared with MERGE */
 
 int floe__sql_base_vtab(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
-                        floe_table *t, floe_rowlevel *op, const char *vt)
+                        floe_table *t, floe_rowlevel *op, const char *vt, const floe_expr *filter)
 {
     int64_t base = floe_rowlevel_base_snapshot(op);
     floe_sql_tref r;
@@ -158,6 +164,7 @@ int floe__sql_base_vtab(floe_sql_session *s, const floe_sql_stmt *st, const char
     } /* else the table has no snapshot: an empty scan of its schema */
     floe_rowsource *rs = NULL;
     FLOE_TRY(floe__sql_data_source(&rs, s, &r, ident, t));
+    floe__sql_data_source_set_filter(rs, filter);
     return floe__sql_live_create(s, vt, rs);
 }
 
@@ -287,20 +294,22 @@ int floe__sql_refs_materialize(floe_sql_session *s, const floe_sql_stmt *st)
 
 /* ---------------------------------------------------------------- DELETE, UPDATE */
 
-/* Rows of the base snapshot matching the WHERE, read through SQLite: with
- * `positions` their (_file, _pos) go to the operation as positions; with
- * UPDATE their new versions are written. */
+/* Rows of the base snapshot matching `filter` (NULL: all) and, when
+ * `where`, the WHERE evaluated by SQLite: with `positions` their (_file,
+ * _pos) go to the operation as positions; with UPDATE their new versions
+ * are written. */
 static int rows_from_base(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
-                          floe_table *t, floe_rowlevel *op, const floe_schema *sc, bool positions)
+                          floe_table *t, floe_rowlevel *op, const floe_schema *sc, bool positions,
+                          const floe_expr *filter, bool where)
 {
     if (floe_rowlevel_base_snapshot(op) < 0)
         return 0; /* empty branch: nothing to change */
     static const char vt[] = "floe_update_base";
     bool update = st->kind == FLOE_SQL_UPDATE, lineage = floe__rowlevel_lineage(op);
-    FLOE_TRY(floe__sql_base_vtab(s, st, ident, t, op, vt));
+    FLOE_TRY(floe__sql_base_vtab(s, st, ident, t, op, vt, filter));
     const char *alias = st->alias ? st->alias : st->target.table;
-    char *sql = update_query(st, sc, vt, alias, st->where ? st->where->sql : NULL, positions,
-                             update, lineage);
+    char *sql = update_query(st, sc, vt, alias, where && st->where ? st->where->sql : NULL,
+                             positions, update, lineage);
     floe_arena *la = floe__arena_new(1024);
     sqlite3_stmt *qs = NULL;
     floe_arrow_builder *b = NULL;
@@ -364,62 +373,35 @@ done:
     return rc;
 }
 
-/* Length of a qualifier `name.` / `"name".` (spaces around the dot
- * allowed) at p, 0 when there is none. */
-static size_t qualifier_len(const char *p, const char *name)
+/* Does `e` bind to `other` with the field ids it has in `sc`? Then a scan
+ * reading with `other` (the base snapshot's schema) evaluates it on the
+ * same columns as the operation, which binds to `sc`. */
+static int same_binding(bool *out, const floe_expr *e, const floe_schema *sc,
+                        const floe_schema *other)
 {
-    size_t n = strlen(name), k = 0;
-    if (*p == '"' && strncmp(p + 1, name, n) == 0 && p[n + 1] == '"')
-        k = n + 2;
-    else if (strncasecmp(p, name, n) == 0 && !isalnum((unsigned char)p[n]) && p[n] != '_')
-        k = n;
-    else
+    *out = false;
+    if (!other)
         return 0;
-    while (p[k] == ' ')
-        k++;
-    if (p[k] != '.')
-        return 0;
-    k++;
-    while (p[k] == ' ')
-        k++;
-    return k;
-}
-
-/* The WHERE text without `alias.` / `table.` qualifiers (outside string
- * literals): the library's filter names columns only. Heap; NULL on OOM. */
-static char *unqualify(const char *where, const char *alias, const char *table)
-{
-    floe_buf b = FLOE_BUF_INIT;
-    int rc = 0;
-    char prev = ' ';
-    for (const char *p = where; rc == 0 && *p;) {
-        size_t k = 0;
-        if (*p == '\'') {
-            const char *e = p + 1;
-            while (*e && !(*e == '\'' && e[1] != '\''))
-                e += *e == '\'' ? 2 : 1;
-            if (*e)
-                e++;
-            rc = floe__buf_put(&b, p, (size_t)(e - p));
-            prev = '\'';
-            p = e;
-            continue;
-        }
-        bool boundary = !isalnum((unsigned char)prev) && prev != '_' && prev != '"' && prev != '.';
-        if (boundary && ((alias && (k = qualifier_len(p, alias)) > 0) ||
-                         (k = qualifier_len(p, table)) > 0)) {
-            p += k;
-            prev = ' ';
-            continue;
-        }
-        prev = *p;
-        rc = floe__buf_putc(&b, *p++);
+    floe_arena *a = floe__arena_new(1024);
+    if (!a)
+        return floe__error_nomem();
+    const floe_expr *b1 = NULL, *b2 = NULL;
+    floe_vec i1 = FLOE_VEC_INIT(int32_t), i2 = FLOE_VEC_INIT(int32_t);
+    int rc = floe_expr_bind(&b1, a, sc, e, true);
+    if (rc == 0 && floe_expr_bind(&b2, a, other, e, true) < 0) {
+        floe_error_clear(); /* a column the base snapshot does not have */
+        b2 = NULL;
     }
-    if (rc < 0 || floe__buf_puts(&b, "") < 0) {
-        floe__buf_free(&b);
-        return NULL;
+    if (rc == 0 && b2 && (rc = floe_expr_field_ids(b1, &i1)) == 0 &&
+        (rc = floe_expr_field_ids(b2, &i2)) == 0) {
+        *out = i1.len == i2.len;
+        for (size_t k = 0; *out && k < i1.len; k++)
+            *out = *(int32_t *)floe__vec_at(&i1, k) == *(int32_t *)floe__vec_at(&i2, k);
     }
-    return floe__buf_detach(&b);
+    floe__vec_free(&i1);
+    floe__vec_free(&i2);
+    floe__arena_free(a);
+    return rc;
 }
 
 int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
@@ -442,33 +424,46 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
         goto done;
     if ((rc = floe_rowlevel_new(&op, t, &ro)) < 0)
         goto done;
-    char *filter = st->where ? unqualify(st->where->sql, st->alias, st->target.table) : NULL;
-    if (st->where && !filter) {
-        rc = floe__error_nomem();
-        goto done;
-    }
     /* the library binds names case-insensitively: with case twins (see
      * vtab.c) only SQLite tells `user_id` (ambiguous) from `uSeR_Id` */
     bool twins = false;
     for (size_t i = 0; i < sc->root->nfields && !twins; i++)
         twins = floe__sql_schema_case_twin(sc, i);
-    rc = twins && st->where ? FLOE_EINVALID : floe_rowlevel_delete_where(op, filter);
-    floe__free(filter);
-    /* not a simple row filter: SQLite finds the rows, by position */
-    bool positions = rc == FLOE_EINVALID && st->where;
-    if (positions) {
-        floe_error_clear();
-        rc = 0;
+    const floe_expr *filter = NULL;
+    bool exact = true;
+    if (st->where && !twins) {
+        sql_cond_scope scope = {sc, st->alias ? st->alias : st->target.table, s->tz};
+        if ((rc = floe__sql_cond_expr(&filter, &exact, a, st->where->tree, &scope)) < 0)
+            goto done;
+    } else if (st->where) {
+        exact = false;
     }
-    if (rc < 0)
+    /* not a row filter: SQLite finds the rows, by position */
+    bool positions = !exact;
+    if (exact && (rc = floe__rowlevel_delete_where_expr(op, filter)) < 0)
         goto done;
+    /* the base scan is filtered (UPDATE: reads exactly the removed rows;
+     * positions: pruned) when the base snapshot's schema binds the filter
+     * to the same columns */
+    bool base_ok = false;
+    if (filter && filter->kind != FLOE_EXPR_TRUE && (st->kind == FLOE_SQL_UPDATE || positions) &&
+        floe_rowlevel_base_snapshot(op) >= 0) {
+        const floe_snapshot *snap =
+            floe__metadata_snapshot(t->metadata, floe_rowlevel_base_snapshot(op));
+        const floe_schema *bs = snap && snap->has_schema_id
+                                    ? floe__metadata_schema(t->metadata, snap->schema_id)
+                                    : sc;
+        if ((rc = same_binding(&base_ok, filter, sc, bs)) < 0)
+            goto done;
+    }
     if (st->kind == FLOE_SQL_UPDATE || positions) {
         refs = true;
         if ((rc = floe__sql_refs_create(s, st)) < 0)
             goto done;
         if ((rc = floe__sql_refs_materialize(s, st)) < 0)
             goto done;
-        if ((rc = rows_from_base(s, st, ident, t, op, sc, positions)) < 0)
+        if ((rc = rows_from_base(s, st, ident, t, op, sc, positions, base_ok ? filter : NULL,
+                                 positions || !base_ok)) < 0)
             goto done;
     }
     int64_t id = -1;

@@ -308,6 +308,7 @@ static int fragment(sql_parser *p, size_t from, size_t to, bool prefer_query, fl
     FLOE_TRY(floe__sql_print_tree(p, tree, &text));
     q->pos = p->t[from].pos;
     q->sql = text;
+    q->tree = tree;
     q->bool_columns = as_query ? floe__sql_tree_bool_columns(tree) : 0;
     *out = q;
     return 0;

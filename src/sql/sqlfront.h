@@ -307,6 +307,8 @@ typedef struct floe_sql_query {
     /* bit c: output column c of the outermost select list is a boolean
      * expression (printed true/false); columns after a `*` are not marked */
     uint64_t bool_columns;
+    /* the fragment's syntax tree (sql/ast.h), in the statement's arena */
+    const struct sql_node *tree;
 } floe_sql_query;
 
 typedef struct floe_sql_create_table {
