@@ -45,20 +45,30 @@ typedef struct cx {
     floe_arena *a;
     const sql_cond_scope *sc;
     bool exact;
+    int err; /* FLOE_ENOMEM met where a helper answers "not translated" */
 } cx;
 
 /* A literal of the tree, before typing to a column. */
-typedef enum lit_kind { L_NULL = 1, L_BOOL, L_INT, L_DEC, L_DOUBLE, L_STRING, L_DATE, L_TS } lit_kind;
+typedef enum lit_kind {
+    L_NULL = 1,
+    L_BOOL,
+    L_INT,
+    L_DEC,
+    L_DOUBLE,
+    L_STRING,
+    L_DATE,
+    L_TS
+} lit_kind;
 
 typedef struct lit {
     lit_kind k;
     bool b;
-    int64_t i;         /* L_INT */
-    floe_i128 dec;     /* L_DEC unscaled */
-    int32_t scale;     /* L_DEC */
-    double d;          /* L_DOUBLE, and L_DEC's nearest double */
-    const char *s;     /* L_STRING text; L_DATE/L_TS normalised text */
-    bool utc;          /* L_TS: s is UTC (else the session zone's wall clock) */
+    int64_t i;     /* L_INT */
+    floe_i128 dec; /* L_DEC unscaled */
+    int32_t scale; /* L_DEC */
+    double d;      /* L_DOUBLE, and L_DEC's nearest double */
+    const char *s; /* L_STRING text; L_DATE/L_TS normalised text */
+    bool utc;      /* L_TS: s is UTC (else the session zone's wall clock) */
 } lit;
 
 /* Not translated: any row may match. */
@@ -97,14 +107,18 @@ static bool walk(cx *c, const char *const *parts, size_t from, size_t n, col *ou
     for (size_t i = from; ok && i < n; i++) {
         ok = st && st->id == FLOE_T_STRUCT && !strchr(parts[i], '.') &&
              (f = field_ci(st, parts[i])) != NULL;
-        if (ok)
-            ok = floe__buf_printf(&b, "%s%s", i > from ? "." : "", f->name) == 0;
+        if (ok && floe__buf_printf(&b, "%s%s", i > from ? "." : "", f->name) < 0) {
+            c->err = FLOE_ENOMEM;
+            ok = false;
+        }
         st = ok ? f->type : NULL;
     }
     ok = ok && f && !floe_type_is_nested(f->type);
     if (ok) {
         out->name = floe__arena_strdup(c->a, b.ptr);
         out->type = f->type;
+        if (!out->name)
+            c->err = FLOE_ENOMEM;
         ok = out->name != NULL;
     }
     floe__buf_free(&b);
@@ -125,11 +139,16 @@ static bool column(cx *c, const sql_node *n, col *out)
         static const struct {
             const char *name;
             floe_type_id id;
-        } same[] = {{"bigint", FLOE_T_LONG},      {"long", FLOE_T_LONG},
-                    {"int", FLOE_T_INT},          {"integer", FLOE_T_INT},
-                    {"string", FLOE_T_STRING},    {"date", FLOE_T_DATE},
-                    {"double", FLOE_T_DOUBLE},    {"float", FLOE_T_FLOAT},
-                    {"boolean", FLOE_T_BOOLEAN},  {"timestamp", FLOE_T_TIMESTAMPTZ},
+        } same[] = {{"bigint", FLOE_T_LONG},
+                    {"long", FLOE_T_LONG},
+                    {"int", FLOE_T_INT},
+                    {"integer", FLOE_T_INT},
+                    {"string", FLOE_T_STRING},
+                    {"date", FLOE_T_DATE},
+                    {"double", FLOE_T_DOUBLE},
+                    {"float", FLOE_T_FLOAT},
+                    {"boolean", FLOE_T_BOOLEAN},
+                    {"timestamp", FLOE_T_TIMESTAMPTZ},
                     {"timestamp_ntz", FLOE_T_TIMESTAMP}};
         for (size_t i = 0; i < FLOE_ARRAY_LEN(same); i++)
             if (!strcmp(n->s, same[i].name) && inner.type->id == same[i].id && n->i1 < 0) {
@@ -146,7 +165,8 @@ static bool column(cx *c, const sql_node *n, col *out)
     if (n->k != SN_COL || !n->nnames)
         return false;
     const char *q = c->sc->qualifier;
-    if (n->nnames >= 2 && q && floe__sql_ieq(n->names[0], q) && walk(c, n->names, 1, n->nnames, out))
+    if (n->nnames >= 2 && q && floe__sql_ieq(n->names[0], q) &&
+        walk(c, n->names, 1, n->nnames, out))
         return true;
     return walk(c, n->names, 0, n->nnames, out);
 }
@@ -211,6 +231,14 @@ static bool number_lit(const sql_node *n, lit *out)
 
 static bool literal(cx *c, const sql_node *n, lit *out);
 
+/* The result of a date/timestamp normalisation: true when it parsed. */
+static bool norm(cx *c, int rc)
+{
+    if (rc == FLOE_ENOMEM)
+        c->err = rc;
+    return rc == 0;
+}
+
 /* CAST(<literal> AS type) for the types whose cast of an exact value is
  * plain: DATE, TIMESTAMP, the integral types, STRING, DOUBLE. */
 static bool cast_lit(cx *c, const sql_node *n, lit *out)
@@ -229,7 +257,7 @@ static bool cast_lit(cx *c, const sql_node *n, lit *out)
             return true;
         }
         out->k = L_DATE;
-        return in.k == L_STRING && floe__sql_norm_date(c->a, in.s, &out->s) == 0;
+        return in.k == L_STRING && norm(c, floe__sql_norm_date(c->a, in.s, &out->s));
     }
     if (!strcmp(ty, "timestamp")) {
         if (in.k == L_TS) {
@@ -237,7 +265,8 @@ static bool cast_lit(cx *c, const sql_node *n, lit *out)
             return true;
         }
         out->k = L_TS;
-        return in.k == L_STRING && floe__sql_norm_timestamp(c->a, in.s, &out->s, &out->utc) == 0;
+        return in.k == L_STRING &&
+               norm(c, floe__sql_norm_timestamp(c->a, in.s, &out->s, &out->utc));
     }
     if (!strcmp(ty, "bigint") || !strcmp(ty, "long") || !strcmp(ty, "int") ||
         !strcmp(ty, "integer")) {
@@ -327,9 +356,7 @@ static bool is_floating(const floe_type *t)
 static bool typed(cx *c, const lit *l, const floe_type *t, floe_value *out)
 {
     switch (t->id) {
-    case FLOE_T_BOOLEAN:
-        *out = floe_value_bool(l->b);
-        return l->k == L_BOOL;
+    case FLOE_T_BOOLEAN: *out = floe_value_bool(l->b); return l->k == L_BOOL;
     case FLOE_T_INT:
     case FLOE_T_LONG:
         if (l->k == L_DEC) { /* 5.0: a decimal equal to an integer */
@@ -401,7 +428,7 @@ static bool typed(cx *c, const lit *l, const floe_type *t, floe_value *out)
         return true;
     case FLOE_T_DATE: {
         const char *s = l->s;
-        if (l->k == L_STRING && floe__sql_norm_date(c->a, l->s, &s) < 0)
+        if (l->k == L_STRING && !norm(c, floe__sql_norm_date(c->a, l->s, &s)))
             return false;
         int32_t days;
         if ((l->k != L_STRING && l->k != L_DATE) || !s || !date_days(s, &days))
@@ -413,7 +440,7 @@ static bool typed(cx *c, const lit *l, const floe_type *t, floe_value *out)
     case FLOE_T_TIMESTAMPTZ: {
         const char *s = l->s;
         bool utc = l->utc;
-        if (l->k == L_STRING && floe__sql_norm_timestamp(c->a, l->s, &s, &utc) < 0)
+        if (l->k == L_STRING && !norm(c, floe__sql_norm_timestamp(c->a, l->s, &s, &utc)))
             return false;
         if ((l->k != L_STRING && l->k != L_TS) || !s)
             return false;
@@ -472,9 +499,9 @@ static bool op_of(const char *s, floe_op *op)
     static const struct {
         const char *s;
         floe_op op;
-    } ops[] = {{"=", FLOE_OP_EQ},  {"==", FLOE_OP_EQ},    {"<>", FLOE_OP_NOT_EQ},
-               {"!=", FLOE_OP_NOT_EQ}, {"<", FLOE_OP_LT}, {"<=", FLOE_OP_LT_EQ},
-               {">", FLOE_OP_GT},  {">=", FLOE_OP_GT_EQ}};
+    } ops[] = {{"=", FLOE_OP_EQ},      {"==", FLOE_OP_EQ},   {"<>", FLOE_OP_NOT_EQ},
+               {"!=", FLOE_OP_NOT_EQ}, {"<", FLOE_OP_LT},    {"<=", FLOE_OP_LT_EQ},
+               {">", FLOE_OP_GT},      {">=", FLOE_OP_GT_EQ}};
     for (size_t i = 0; i < FLOE_ARRAY_LEN(ops); i++)
         if (!strcmp(s, ops[i].s)) {
             *op = ops[i].op;
@@ -583,7 +610,8 @@ static const floe_expr *like(cx *c, const sql_node *n, bool want)
     for (size_t i = 0; i < len; i++) {
         char ch = pat.s[i];
         if (ch == '\\') {
-            if (i + 1 == len || (pat.s[i + 1] != '\\' && pat.s[i + 1] != '%' && pat.s[i + 1] != '_'))
+            if (i + 1 == len ||
+                (pat.s[i + 1] != '\\' && pat.s[i + 1] != '%' && pat.s[i + 1] != '_'))
                 return give_up(c); /* Spark refuses a dangling or needless escape */
             prefix[np++] = pat.s[++i];
         } else if (ch == '%' && i + 1 == len) {
@@ -663,13 +691,17 @@ static const floe_expr *tr(cx *c, const sql_node *n, bool want)
 int floe__sql_cond_expr(const floe_expr **out, bool *exact, floe_arena *a, const sql_node *cond,
                         const sql_cond_scope *sc)
 {
-    cx c = {a, sc, true};
+    cx c = {a, sc, true, 0};
     if (!cond) {
         *out = floe_expr_true();
         *exact = true;
         return 0;
     }
     const floe_expr *e = tr(&c, cond, true);
+    if (c.err) {
+        floe_error_clear();
+        return floe__error_nomem();
+    }
     if (!e)
         return floe__error_code() ? floe__error_code() : floe__error_nomem();
     *out = e;

@@ -450,9 +450,8 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
         floe_rowlevel_base_snapshot(op) >= 0) {
         const floe_snapshot *snap =
             floe__metadata_snapshot(t->metadata, floe_rowlevel_base_snapshot(op));
-        const floe_schema *bs = snap && snap->has_schema_id
-                                    ? floe__metadata_schema(t->metadata, snap->schema_id)
-                                    : sc;
+        const floe_schema *bs =
+            snap && snap->has_schema_id ? floe__metadata_schema(t->metadata, snap->schema_id) : sc;
         if ((rc = same_binding(&base_ok, filter, sc, bs)) < 0)
             goto done;
     }
