@@ -136,8 +136,10 @@ stage_python() {
 rc=0
 stage_interop_setup || rc=1
 stage_ctest dev || rc=1
-stage_peers || rc=1
+# The Python stage first: scripts/python-test.sh installs cffi and the floe
+# package into the peer venv, which tests/peers/test_python_hms.py needs.
 stage_python || rc=1
+stage_peers || rc=1
 stage_ctest asan || rc=1
 stage_build release || rc=1
 stage_fuzz || rc=1
