@@ -185,7 +185,7 @@ const floe_expr *floe_expr_set(floe_arena *a, floe_op op, const char *name, cons
 
 /* ---------------------------------------------------------------- NOT */
 
-static floe_op negate_op(floe_op op)
+floe_op floe__expr_negate_op(floe_op op)
 {
     switch (op) {
     case FLOE_OP_IS_NULL: return FLOE_OP_NOT_NULL;
@@ -211,7 +211,7 @@ static const floe_expr *negated_pred(floe_arena *a, const floe_expr *p)
     floe_expr *e = node(a, FLOE_EXPR_PRED);
     if (e) {
         *e = *p;
-        e->op = negate_op(p->op);
+        e->op = floe__expr_negate_op(p->op);
     }
     return e;
 }

@@ -84,6 +84,9 @@ const floe_expr *floe_expr_false(void);
 const floe_expr *floe_expr_and(floe_arena *a, const floe_expr *l, const floe_expr *r);
 const floe_expr *floe_expr_or(floe_arena *a, const floe_expr *l, const floe_expr *r);
 const floe_expr *floe_expr_not(floe_arena *a, const floe_expr *e);
+/* The predicate operator that holds where `op` does not (two-valued: < and
+ * >=, = and !=, IN and NOT IN, IS NULL and NOT NULL, ...). */
+floe_op floe__expr_negate_op(floe_op op);
 /* IS NULL, NOT NULL, IS NAN, NOT NAN. */
 const floe_expr *floe_expr_unary(floe_arena *a, floe_op op, const char *name);
 /* <, <=, >, >=, =, !=, STARTS WITH, NOT STARTS WITH with one literal. */

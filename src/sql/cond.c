@@ -471,18 +471,6 @@ static floe_op flip(floe_op op)
     }
 }
 
-static floe_op negate(floe_op op)
-{
-    switch (op) {
-    case FLOE_OP_LT: return FLOE_OP_GT_EQ;
-    case FLOE_OP_LT_EQ: return FLOE_OP_GT;
-    case FLOE_OP_GT: return FLOE_OP_LT_EQ;
-    case FLOE_OP_GT_EQ: return FLOE_OP_LT;
-    case FLOE_OP_EQ: return FLOE_OP_NOT_EQ;
-    default: return FLOE_OP_EQ;
-    }
-}
-
 /* The rows on which `col op v` is TRUE in Spark (v not null). */
 static const floe_expr *cmp_true(cx *c, floe_op op, const col *k, floe_value v)
 {
@@ -536,7 +524,7 @@ static const floe_expr *comparison(cx *c, const sql_node *n, bool want)
     if (nullsafe) /* never NULL: FALSE is "null or different" */
         return want ? floe_expr_cmp(c->a, FLOE_OP_EQ, k.name, v)
                     : floe_expr_cmp(c->a, FLOE_OP_NOT_EQ, k.name, v);
-    return cmp_true(c, want ? op : negate(op), &k, v);
+    return cmp_true(c, want ? op : floe__expr_negate_op(op), &k, v);
 }
 
 static const floe_expr *in_list(cx *c, const sql_node *n, bool want)
