@@ -33,8 +33,6 @@ extern "C" {
 #endif
 
 typedef struct floe_catalog floe_catalog;
-/* Ordered string properties (namespace properties). */
-typedef struct floe_props floe_props;
 
 /* The catalog name used when none is given, everywhere in floe (the
  * library, `floe sql`, `floe serve`, `floe log`, ...): Iceberg's Spark
@@ -72,10 +70,10 @@ FLOE_EXTERN int floe_catalog_open_sql(floe_catalog **out, const char *path,
 /* Options of a client for an Iceberg REST catalog
  * (open-api/rest-catalog-open-api.yaml). Every string is copied. */
 typedef struct floe_rest_catalog_options {
-    unsigned version;        /* FLOE_REST_CATALOG_OPTIONS_VERSION */
-    const char *name;        /* the catalog's name in floe; NULL = "rest" */
-    const char *warehouse;   /* sent as GET /v1/config?warehouse=...; NULL = none */
-    const char *token;       /* bearer token (Authorization: Bearer ...) */
+    unsigned version;      /* FLOE_REST_CATALOG_OPTIONS_VERSION */
+    const char *name;      /* the catalog's name in floe; NULL = "rest" */
+    const char *warehouse; /* sent as GET /v1/config?warehouse=...; NULL = none */
+    const char *token;     /* bearer token (Authorization: Bearer ...) */
     /* OAuth2 client credentials "client_id:client_secret" (or just a
      * secret): exchanged for a token at oauth2_server_uri (NULL =
      * <uri>/v1/oauth/tokens) with grant_type=client_credentials and
@@ -86,8 +84,8 @@ typedef struct floe_rest_catalog_options {
     /* Value of X-Iceberg-Access-Delegation (e.g. "vended-credentials");
      * NULL = header not sent (the default: floe reads files itself). */
     const char *access_delegation;
-    bool snapshots_refs;     /* loadTable with snapshots=refs instead of all */
-    long timeout_ms;         /* per request; 0 = 60000 */
+    bool snapshots_refs; /* loadTable with snapshots=refs instead of all */
+    long timeout_ms;     /* per request; 0 = 60000 */
     /* Version 2. Java's catalog property `scan-planning-mode`: "server"
      * plans table scans on the server (POST .../plan, when /v1/config
      * advertises it; the file scan tasks it returns are read by floe),
@@ -125,14 +123,14 @@ FLOE_EXTERN int floe_catalog_open_rest(floe_catalog **out, const char *uri,
 /* Options of a Hive Metastore client (Iceberg's HiveCatalog; Spark's
  * spark.sql.catalog.<name>.type=hive). Every string is copied. */
 typedef struct floe_hive_catalog_options {
-    unsigned version;       /* FLOE_HIVE_CATALOG_OPTIONS_VERSION */
-    const char *name;       /* the catalog's name in floe; NULL = "hive" */
+    unsigned version; /* FLOE_HIVE_CATALOG_OPTIONS_VERSION */
+    const char *name; /* the catalog's name in floe; NULL = "hive" */
     /* Root of new databases' locations (<warehouse>/<db>.db) when a
      * namespace is created without a location; NULL = the metastore's
      * hive.metastore.warehouse.dir. Tables default to <db location>/<table>. */
     const char *warehouse;
-    long timeout_ms;        /* connect and per-call read timeout; 0 = 60000 */
-    bool framed;            /* TFramedTransport instead of the buffered default */
+    long timeout_ms; /* connect and per-call read timeout; 0 = 60000 */
+    bool framed;     /* TFramedTransport instead of the buffered default */
     /* engine.hive.lock-enabled=false: commit without an HMS lock, relying on
      * the metastore's expected-parameter check (Hive 4; older metastores
      * do not check, so only one writer may commit at a time). */

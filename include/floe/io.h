@@ -24,9 +24,6 @@
 extern "C" {
 #endif
 
-/* Ordered string properties (configuration). */
-typedef struct floe_props floe_props;
-
 /* Open the FileIO for a URI (or a bare scheme: "file", "mem", "s3", "s3a",
  * "s3n"). `conf` may be NULL. With io.location-map set, the result maps
  * locations first and then dispatches each access by the mapped URI's scheme.

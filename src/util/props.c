@@ -118,3 +118,59 @@ void floe__props_free(floe_props *p)
     p->items = NULL;
     p->n = p->cap = 0;
 }
+
+/* ---------------------------------------------------------------- public API
+ * (include/floe/common.h) */
+
+int floe_props_new(floe_props **out)
+{
+    if (!out)
+        return floe__error(FLOE_EINVALID, "props", "floe_props_new: out is NULL");
+    *out = floe__calloc(1, sizeof **out);
+    return *out ? 0 : floe__error(FLOE_ENOMEM, "props", "out of memory");
+}
+
+int floe_props_set(floe_props *props, const char *key, const char *value)
+{
+    if (!props || !key || !value)
+        return floe__error(FLOE_EINVALID, "props", "floe_props_set: %s is NULL",
+                           !props ? "props"
+                           : !key ? "key"
+                                  : "value");
+    return floe__props_set(props, key, value) == 0
+               ? 0
+               : floe__error(FLOE_ENOMEM, "props", "setting %s: out of memory", key);
+}
+
+const char *floe_props_get(const floe_props *props, const char *key)
+{
+    return props && key ? floe__props_get(props, key) : NULL;
+}
+
+bool floe_props_remove(floe_props *props, const char *key)
+{
+    return props && key && floe__props_del(props, key);
+}
+
+size_t floe_props_count(const floe_props *props)
+{
+    return props ? props->n : 0;
+}
+
+const char *floe_props_key_at(const floe_props *props, size_t i)
+{
+    return props && i < props->n ? props->items[i].key : NULL;
+}
+
+const char *floe_props_value_at(const floe_props *props, size_t i)
+{
+    return props && i < props->n ? props->items[i].value : NULL;
+}
+
+void floe_props_free(floe_props *props)
+{
+    if (!props)
+        return;
+    floe__props_free(props);
+    floe__free(props);
+}

@@ -209,10 +209,87 @@ static void test_props(void)
     floe__props_free(&q);
 }
 
+/* The public side (include/floe/common.h): new/set/get/remove/iterate/free,
+ * NULL arguments, and every allocation failing in turn. */
+static void test_props_public(void)
+{
+    floe_props *p = NULL;
+    FT_OK(floe_props_new(&p));
+    FT_EQ_INT(floe_props_count(p), 0);
+    FT_CHECK(floe_props_get(p, "owner") == NULL);
+    FT_CHECK(floe_props_key_at(p, 0) == NULL);
+    FT_OK(floe_props_set(p, "owner", "ana"));
+    FT_OK(floe_props_set(p, "comment", "sales data"));
+    FT_OK(floe_props_set(p, "owner", "bo")); /* replaced in place */
+    FT_EQ_INT(floe_props_count(p), 2);
+    FT_EQ_STR(floe_props_key_at(p, 0), "owner");
+    FT_EQ_STR(floe_props_value_at(p, 0), "bo");
+    FT_EQ_STR(floe_props_key_at(p, 1), "comment");
+    FT_EQ_STR(floe_props_get(p, "comment"), "sales data");
+    FT_CHECK(floe_props_value_at(p, 2) == NULL);
+    /* values are copies */
+    char buf[8] = "x";
+    FT_OK(floe_props_set(p, "k", buf));
+    buf[0] = 'y';
+    FT_EQ_STR(floe_props_get(p, "k"), "x");
+    FT_CHECK(floe_props_remove(p, "owner"));
+    FT_CHECK(!floe_props_remove(p, "owner"));
+    FT_EQ_INT(floe_props_count(p), 2);
+    FT_EQ_STR(floe_props_key_at(p, 0), "comment");
+    /* bad arguments: errors, never crashes */
+    FT_EQ_INT(floe_props_set(p, NULL, "v"), FLOE_EINVALID);
+    FT_ERR_CONTAINS("key is NULL");
+    FT_EQ_INT(floe_props_set(p, "k", NULL), FLOE_EINVALID);
+    FT_EQ_INT(floe_props_set(NULL, "k", "v"), FLOE_EINVALID);
+    FT_EQ_INT(floe_props_new(NULL), FLOE_EINVALID);
+    FT_CHECK(floe_props_get(NULL, "k") == NULL);
+    FT_CHECK(floe_props_get(p, NULL) == NULL);
+    FT_EQ_INT(floe_props_count(NULL), 0);
+    FT_CHECK(!floe_props_remove(NULL, "k"));
+    floe_props_free(p);
+    floe_props_free(NULL);
+
+    /* allocation failure at every step: FLOE_ENOMEM, the map unchanged */
+    long n;
+    for (n = 1; n < 1000; n++) {
+        floe_props *q = NULL;
+        floe__alloc_fail_at(n);
+        int rc = floe_props_new(&q);
+        if (rc == 0)
+            rc = floe_props_set(q, "a", "1");
+        if (rc == 0)
+            rc = floe_props_set(q, "b", "2");
+        if (rc == 0)
+            rc = floe_props_set(q, "a", "3");
+        floe__alloc_fail_at(0);
+        if (rc == 0) {
+            FT_EQ_INT(floe_props_count(q), 2);
+            FT_EQ_STR(floe_props_get(q, "a"), "3");
+            floe_props_free(q);
+            break;
+        }
+        FT_EQ_INT(rc, FLOE_ENOMEM);
+        FT_EQ_INT(floe_error_last()->code, FLOE_ENOMEM);
+        if (q) {
+            /* what was set before the failure is there and intact */
+            FT_CHECK(floe_props_count(q) <= 2);
+            if (floe_props_count(q) == 2)
+                FT_EQ_STR(floe_props_get(q, "a"), "1");
+        }
+        floe_props_free(q);
+    }
+    FT_CHECK(n > 3);
+}
+
 static const ft_case cases[] = {
     {"props", test_props},
-    {"error_slot", test_error_slot}, {"alloc_fail", test_alloc_fail}, {"arena", test_arena},
-    {"buf", test_buf},               {"maps", test_maps},             {"ids", test_ids},
+    {"props_public", test_props_public},
+    {"error_slot", test_error_slot},
+    {"alloc_fail", test_alloc_fail},
+    {"arena", test_arena},
+    {"buf", test_buf},
+    {"maps", test_maps},
+    {"ids", test_ids},
     {"pool", test_pool},
 };
 
