@@ -20,7 +20,7 @@
  *
  * All functions return 0 or a negative FLOE_E* code with floe_error_last()
  * set. Strings returned through `char **` are the caller's; free them with
- * floe_catalog_string_free().
+ * floe_string_free().
  */
 #ifndef FLOE_CATALOG_H
 #define FLOE_CATALOG_H
@@ -169,9 +169,6 @@ FLOE_EXTERN void floe_catalog_free(floe_catalog *catalog);
 FLOE_EXTERN const char *floe_catalog_name(const floe_catalog *catalog);
 FLOE_EXTERN const char *floe_catalog_warehouse(const floe_catalog *catalog);
 
-/* Free a string returned by a catalog function (NULL is fine). */
-FLOE_EXTERN void floe_catalog_string_free(char *s);
-
 /* ---------------------------------------------------------------- namespaces */
 
 /* Create a namespace with properties (`props` may be NULL). The reserved key
@@ -305,7 +302,7 @@ FLOE_EXTERN const char *floe_view_default_namespace(const floe_view *view);
 FLOE_EXTERN const char *floe_view_default_catalog(const floe_view *view);
 FLOE_EXTERN const char *floe_view_property(const floe_view *view, const char *key);
 /* The current version's id, and the schema / the whole metadata as JSON
- * (caller's, free with floe_catalog_string_free). */
+ * (caller's, free with floe_string_free). */
 FLOE_EXTERN int floe_view_current_version_id(const floe_view *view);
 FLOE_EXTERN int floe_view_schema_json(char **out, const floe_view *view);
 FLOE_EXTERN int floe_view_metadata_json(char **out, const floe_view *view);

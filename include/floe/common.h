@@ -88,6 +88,11 @@ FLOE_EXTERN const char *floe_error_exception(const floe_error *e);
 /* Library version string. */
 FLOE_EXTERN const char *floe_version(void);
 
+/* Free a string the library returned to the caller (through a `char **`
+ * out-parameter, by any module); NULL is fine. The one string free of the
+ * API: such strings come from floe's allocator (floe_set_allocator). */
+FLOE_EXTERN void floe_string_free(char *s);
+
 /* ---------------------------------------------------------------- properties */
 
 /* Ordered string properties: a string -> string map that keeps insertion

@@ -280,7 +280,7 @@ typedef struct floe_maint_inventory_options {
  * (copy_to/floe-backup.properties records its metadata location). The
  * backup's metadata location is
  * returned in *backup_metadata when not NULL (free with
- * floe_catalog_string_free). Errors: FLOE_ENOTFOUND ("Cannot find snapshot
+ * floe_string_free). Errors: FLOE_ENOTFOUND ("Cannot find snapshot
  * with ID <id>", unknown ref, no snapshot at the time, no current
  * snapshot), FLOE_EINVALID, FLOE_EEXISTS (copy target exists),
  * FLOE_EINVALID (a file outside the table location), FLOE_EUNSUPPORTED

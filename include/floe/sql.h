@@ -49,7 +49,10 @@ typedef struct floe_sql_open_options {
     size_t nconf;
 } floe_sql_open_options;
 
-#define FLOE_SQL_OPEN_OPTIONS_INIT {FLOE_SQL_OPEN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0}
+#define FLOE_SQL_OPEN_OPTIONS_INIT                                                                 \
+    {                                                                                              \
+        FLOE_SQL_OPEN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0                                   \
+    }
 
 /* Open a session: create the warehouse directory and catalog on first use.
  * opts may be NULL (defaults). Errors: FLOE_EIO, FLOE_EINVALID (bad conf
@@ -126,11 +129,10 @@ typedef enum floe_sql_render {
     FLOE_SQL_RENDER_JSON,      /* one JSON object per row and line */
 } floe_sql_render;
 
-/* The result as text in `how` (caller's string: floe_sql_string_free).
+/* The result as text in `how` (caller's string: floe_string_free).
  * An empty result set renders as "" (nothing was shown). Errors:
  * FLOE_EINVALID (unknown `how`), FLOE_ENOMEM. */
 FLOE_EXTERN int floe_sql_result_render(const floe_sql_result *r, floe_sql_render how, char **out);
-FLOE_EXTERN void floe_sql_string_free(char *s);
 
 /* Free a result (NULL is fine). */
 FLOE_EXTERN void floe_sql_result_free(floe_sql_result *r);

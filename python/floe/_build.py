@@ -88,7 +88,7 @@ int floe_sql_result_get(const floe_sql_result *r, size_t row, size_t col, floe_s
 const floe_sql_datum *floe_sql_result_column_values(const floe_sql_result *r, size_t col);
 typedef enum floe_sql_render { FLOE_SQL_RENDER_TABLE, FLOE_SQL_RENDER_CSV, FLOE_SQL_RENDER_JSON } floe_sql_render;
 int floe_sql_result_render(const floe_sql_result *r, floe_sql_render how, char **out);
-void floe_sql_string_free(char *s);
+void floe_string_free(char *s);
 void floe_sql_result_free(floe_sql_result *r);
 
 /* table.h */

@@ -149,7 +149,7 @@ class SqlResult:
         out = ffi.new("char **")
         if lib.floe_sql_result_render(handle, lib.FLOE_SQL_RENDER_TABLE, out) == 0:
             self._text = ffi.string(out[0]).decode("utf-8", "replace")
-            lib.floe_sql_string_free(out[0])
+            lib.floe_string_free(out[0])
 
     @property
     def columns(self) -> List[str]:

@@ -26,11 +26,6 @@ const char *floe_catalog_warehouse(const floe_catalog *c)
     return c ? c->warehouse : NULL;
 }
 
-void floe_catalog_string_free(char *s)
-{
-    floe__free(s);
-}
-
 void floe__catalog_strvec_free(floe_vec *v)
 {
     for (size_t i = 0; i < v->len; i++)
@@ -249,7 +244,7 @@ int floe__catalog_register_table_md(floe_catalog *c, const char *ident,
     char *ns, *name;
     FLOE_TRY(floe__catalog_split_ident(ident, &ns, &name));
     int rc = c->md ? c->md->register_table_md(c, ns, name, metadata_location, m)
-                 : c->ops->register_table(c, ns, name, metadata_location);
+                   : c->ops->register_table(c, ns, name, metadata_location);
     floe__free(ns);
     floe__free(name);
     return rc;
@@ -329,7 +324,7 @@ int floe__catalog_commit_table_md(floe_catalog *c, const char *ident, const char
     char *ns, *name;
     FLOE_TRY(floe__catalog_split_ident(ident, &ns, &name));
     int rc = c->md ? c->md->commit_table_md(c, ns, name, expected, new_location, base, m)
-                 : c->ops->commit_table(c, ns, name, expected, new_location);
+                   : c->ops->commit_table(c, ns, name, expected, new_location);
     floe__free(ns);
     floe__free(name);
     return rc;
@@ -457,8 +452,8 @@ int floe__catalog_commit_transaction(floe_catalog *c, size_t n, const char *cons
     char **ns, **names;
     int rc = split_all(n, idents, &ns, &names);
     if (rc == 0)
-        rc = c->ops->commit_transaction(c, n, (const char *const *)ns,
-                                        (const char *const *)names, changes);
+        rc = c->ops->commit_transaction(c, n, (const char *const *)ns, (const char *const *)names,
+                                        changes);
     free_split(n, ns, names);
     return rc;
 }

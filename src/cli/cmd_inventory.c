@@ -231,7 +231,7 @@ int floe_cmd_inventory(int argc, char **argv)
                 "backup written: metadata %s\nit names only files under %s: register it "
                 "(CALL system.register_table) to read it (see %s/floe-backup.properties)\n",
                 backup, o.copy_to, o.copy_to);
-    floe_catalog_string_free(backup);
+    floe_string_free(backup);
     floe__free(abs_copy);
     floe_catalog_free(cat);
     floe__props_free(&conf_store);

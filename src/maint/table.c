@@ -52,7 +52,7 @@ void floe__maint_table_free(floe_maint_table *t)
     floe__metadata_free(t->metadata);
     if (t->own_io)
         floe_fileio_free(t->io);
-    floe_catalog_string_free(t->metadata_location);
+    floe_string_free(t->metadata_location);
     memset(t, 0, sizeof *t);
 }
 
@@ -130,8 +130,10 @@ int floe__maint_select(const floe_table_metadata *m, bool has_id, int64_t id, co
         return floe__error(FLOE_EINVALID, "maint",
                            "Cannot specify more than one of snapshot id, ref and timestamp");
     floe_snapshot_selector sel = {FLOE_SNAP_CURRENT, id, ref, ts};
-    sel.kind = has_id ? FLOE_SNAP_ID : ref ? FLOE_SNAP_REF : has_ts ? FLOE_SNAP_AS_OF
-                                                                 : FLOE_SNAP_CURRENT;
+    sel.kind = has_id   ? FLOE_SNAP_ID
+               : ref    ? FLOE_SNAP_REF
+               : has_ts ? FLOE_SNAP_AS_OF
+                        : FLOE_SNAP_CURRENT;
     FLOE_TRY(floe__snapshot_select(out, m, &sel, "maint"));
     if (!*out)
         return floe__error(FLOE_ENOTFOUND, "maint", "table has no current snapshot");

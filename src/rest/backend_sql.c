@@ -505,7 +505,7 @@ static int lookup(sql_backend *s, const char *ident, char **loc)
     pthread_mutex_unlock(&s->lock);
     if (rc == 0 && !(*loc = floe__strdup(l)))
         rc = floe__error_nomem();
-    floe_catalog_string_free(l);
+    floe_string_free(l);
     return rc;
 }
 
@@ -588,7 +588,7 @@ static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp
         /* staged: the metadata the table would get; nothing stored */
         char *existing = NULL;
         rc = floe_catalog_load_table(&existing, NULL, s->cat, ident);
-        floe_catalog_string_free(existing);
+        floe_string_free(existing);
         if (rc == 0)
             rc = floe__rest_table_exists_error(&id);
         else if (rc == FLOE_ENOTFOUND)
@@ -599,7 +599,7 @@ static int sql_create_table(floe_rest_backend *b, const floe_rest_namespace *nsp
         floe_table_metadata *m = NULL;
         if (rc == 0)
             rc = floe__table_initial_metadata(&co, req->location ? req->location : def, &m);
-        floe_catalog_string_free(def);
+        floe_string_free(def);
         floe_buf text = FLOE_BUF_INIT;
         if (rc == 0)
             rc = floe__metadata_write(m, &text);
@@ -637,9 +637,18 @@ static int json_of(int (*write)(floe_jw *, const void *), const void *what, floe
     return floe__buf_putc(out, '\0');
 }
 
-static int write_schema(floe_jw *w, const void *x) { return floe__schema_write(w, x); }
-static int write_spec(floe_jw *w, const void *x) { return floe__partition_spec_write(w, x); }
-static int write_order(floe_jw *w, const void *x) { return floe__sort_order_write(w, x); }
+static int write_schema(floe_jw *w, const void *x)
+{
+    return floe__schema_write(w, x);
+}
+static int write_spec(floe_jw *w, const void *x)
+{
+    return floe__partition_spec_write(w, x);
+}
+static int write_order(floe_jw *w, const void *x)
+{
+    return floe__sort_order_write(w, x);
+}
 
 /* A commit of `change` on `cat` against the table's current metadata
  * (no retry: a REST client retries itself). */
@@ -671,7 +680,7 @@ static int commit_create(sql_backend *s, const char *ident, const floe_rest_comm
     /* assert-create first (Java's AssertTableDoesNotExist) */
     char *existing = NULL;
     int rc = floe_catalog_load_table(&existing, NULL, s->cat, ident);
-    floe_catalog_string_free(existing);
+    floe_string_free(existing);
     if (rc == 0)
         return floe__error(FLOE_ECONFLICT, "rest", "Requirement failed: table already exists");
     if (rc != FLOE_ENOTFOUND)
@@ -806,8 +815,7 @@ static int borrow_change(size_t i, const floe_table_metadata *base, floe_table_c
  * table's current metadata and its next metadata file written, then every
  * pointer swapped in one catalog transaction — all tables change or none
  * (a failed requirement or a lost swap: 409, the written files removed). */
-static int sql_commit_transaction(floe_rest_backend *b,
-                                  const floe_rest_commit_transaction_req *req)
+static int sql_commit_transaction(floe_rest_backend *b, const floe_rest_commit_transaction_req *req)
 {
     sql_backend *s = sb(b);
     size_t n = req->n_changes;
@@ -959,7 +967,7 @@ static int sql_register_table(floe_rest_backend *b, const floe_rest_namespace *n
         if (rc == FLOE_EEXISTS)
             rc = floe__rest_table_exists_error(&id);
     }
-    floe_catalog_string_free(cur);
+    floe_string_free(cur);
     pthread_mutex_unlock(&s->lock);
     char *loc = NULL;
     if (rc == 0 && !(loc = floe__strdup(req->metadata_location)))

@@ -13,9 +13,9 @@
  * the server maps: "namespace" -> NoSuchNamespaceException, otherwise a
  * missing object is NoSuchViewException.
  */
+#include "views.h"
 #include "backend.h"
 #include "model_internal.h"
-#include "views.h"
 
 #include "catalog/catalog.h"
 #include "spec/view.h"
@@ -75,8 +75,8 @@ static int no_view(const floe_rest_namespace *ns, const char *name)
 }
 
 /* LoadViewResult of the view at `ident`. */
-static int load_result(floe_rest_backend *b, floe_catalog *cat, floe_fileio *io,
-                       const char *ident, floe_buf *out)
+static int load_result(floe_rest_backend *b, floe_catalog *cat, floe_fileio *io, const char *ident,
+                       floe_buf *out)
 {
     floe_view *v = NULL;
     TRY(floe_view_load(&v, cat, ident, io));
@@ -97,7 +97,7 @@ static int load_result(floe_rest_backend *b, floe_catalog *cat, floe_fileio *io,
         floe__jw_obj_end(&w);
         rc = floe__jw_finish(&w);
     }
-    floe_catalog_string_free(meta);
+    floe_string_free(meta);
     floe_view_free(v);
     return rc;
 }
@@ -117,10 +117,10 @@ static int create_commit(json_t *req, const char **location, char **body, size_t
     if (props && !json_is_object(props) && !json_is_null(props))
         return floe__rest_bad("", "properties must be an object");
     json_t *v = json_deep_copy(version);
-    json_t *c = json_pack("{s:[],s:[{s:s,s:O},{s:s,s:o},{s:s,s:i}]}", "requirements", "updates",
-                          "action", "add-schema", "schema", schema, "action", "add-view-version",
-                          "view-version", v, "action", "set-current-view-version",
-                          "view-version-id", -1);
+    json_t *c =
+        json_pack("{s:[],s:[{s:s,s:O},{s:s,s:o},{s:s,s:i}]}", "requirements", "updates", "action",
+                  "add-schema", "schema", schema, "action", "add-view-version", "view-version", v,
+                  "action", "set-current-view-version", "view-version-id", -1);
     if (!c)
         return floe__error_nomem();
     json_object_set_new(v, "schema-id", json_integer(-1));
@@ -201,8 +201,8 @@ static int op_replace(floe_rest_backend *b, floe_catalog *cat, floe_fileio *io,
         floe_arena *a = floe__arena_new(512);
         floe_rest_ident given;
         rc = a ? floe__rest_parse_ident(a, ids, "identifier", &given) : floe__error_nomem();
-        if (rc == 0 && (strcmp(given.name, id->name) != 0 ||
-                        !floe__rest_namespace_eq(&given.ns, &id->ns)))
+        if (rc == 0 &&
+            (strcmp(given.name, id->name) != 0 || !floe__rest_namespace_eq(&given.ns, &id->ns)))
             rc = floe__rest_bad("", "identifier in the request body does not match the path");
         floe__arena_free(a);
     }
@@ -291,9 +291,7 @@ int floe__rest_view_call(floe_rest_backend *b, floe_rest_view_op op, const floe_
         rc = FLOE_ENOMEM;
     switch (rc < 0 ? -1 : (int)op) {
     case FLOE_REST_VIEW_CREATE: rc = op_create(b, cat, io, &id->ns, body, len, out); break;
-    case FLOE_REST_VIEW_LOAD:
-        rc = load_result(b, cat, io, ident, out);
-        break;
+    case FLOE_REST_VIEW_LOAD: rc = load_result(b, cat, io, ident, out); break;
     case FLOE_REST_VIEW_EXISTS:
         rc = floe_catalog_view_exists(cat, ident);
         rc = rc == 0 ? no_view(&id->ns, id->name) : rc < 0 ? rc : 0;

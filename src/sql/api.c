@@ -16,10 +16,10 @@ struct floe_sql_result {
     bool has_rows;
     size_t ncols;
     size_t nrows;
-    char **names;       /* ncols, in arena */
-    floe_vec *cols;     /* ncols vectors of floe_sql_datum */
-    floe_arena *arena;  /* names and value bytes */
-    int error;          /* first failure inside the sink */
+    char **names;      /* ncols, in arena */
+    floe_vec *cols;    /* ncols vectors of floe_sql_datum */
+    floe_arena *arena; /* names and value bytes */
+    int error;         /* first failure inside the sink */
 };
 
 static void result_clear(floe_sql_result *r)
@@ -147,9 +147,15 @@ int floe_sql_open(floe_sql_session **out, const floe_sql_open_options *opts)
     return rc;
 }
 
-void floe_sql_close(floe_sql_session *s) { floe__sql_session_free(s); }
+void floe_sql_close(floe_sql_session *s)
+{
+    floe__sql_session_free(s);
+}
 
-floe_catalog *floe_sql_session_catalog(floe_sql_session *s) { return s ? s->catalog : NULL; }
+floe_catalog *floe_sql_session_catalog(floe_sql_session *s)
+{
+    return s ? s->catalog : NULL;
+}
 
 floe_fileio *floe_sql_session_fileio(floe_sql_session *s)
 {
@@ -186,9 +192,18 @@ int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql_result **ou
     return rc;
 }
 
-bool floe_sql_result_has_rows(const floe_sql_result *r) { return r && r->has_rows; }
-size_t floe_sql_result_ncols(const floe_sql_result *r) { return r ? r->ncols : 0; }
-size_t floe_sql_result_nrows(const floe_sql_result *r) { return r ? r->nrows : 0; }
+bool floe_sql_result_has_rows(const floe_sql_result *r)
+{
+    return r && r->has_rows;
+}
+size_t floe_sql_result_ncols(const floe_sql_result *r)
+{
+    return r ? r->ncols : 0;
+}
+size_t floe_sql_result_nrows(const floe_sql_result *r)
+{
+    return r ? r->nrows : 0;
+}
 
 const char *floe_sql_result_column(const floe_sql_result *r, size_t col)
 {
@@ -257,5 +272,3 @@ int floe_sql_result_render(const floe_sql_result *r, floe_sql_render how, char *
     floe__buf_free(&b);
     return rc;
 }
-
-void floe_sql_string_free(char *s) { floe__free(s); }

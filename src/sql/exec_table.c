@@ -51,9 +51,8 @@ int floe__sql_infer_columns(floe_sql_session *s, const floe_sql_query *q, floe_a
         if (name)
             floe__sql_strip_twin_marks(name);
         cols[i].name = name;
-        const floe_type *t =
-            floe__sql_live_column_type(s, sqlite3_column_table_name(qs, i),
-                                       sqlite3_column_origin_name(qs, i));
+        const floe_type *t = floe__sql_live_column_type(s, sqlite3_column_table_name(qs, i),
+                                                        sqlite3_column_origin_name(qs, i));
         const char *ty = NULL;
         if (t && floe_type_is_nested(t)) {
             cols[i].nested = t;
@@ -278,14 +277,13 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
         return qrc;
     }
     if (floe_catalog_view_exists(s->catalog, ident) == 1) /* JdbcTableOperations */
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EEXISTS, "sql",
-                                          "View with same name already exists: %s", ident),
-                              "AlreadyExistsException");
+        return floe__sql_fail(
+            s, floe__error(FLOE_EEXISTS, "sql", "View with same name already exists: %s", ident),
+            "AlreadyExistsException");
     floe_error_clear();
     char *loc = NULL;
     int ex = floe_catalog_load_table(&loc, NULL, s->catalog, ident);
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     bool replacing = ex == 0 && c->or_replace;
     if (ex == FLOE_ENOTFOUND && c->replace_only)
         return floe__sql_fail(s,
@@ -297,7 +295,8 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
     if (ex == 0 && !replacing) {
         if (c->if_not_exists)
             return 0;
-        return floe__sql_fail(s, floe__error(FLOE_EEXISTS, "sql", "Table already exists: %s", ident),
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EEXISTS, "sql", "Table already exists: %s", ident),
                               "AlreadyExistsException");
     }
     if (ex != FLOE_ENOTFOUND && !replacing)
@@ -844,7 +843,7 @@ static int ref_ddl(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
     o.min_snapshots_to_keep = (int32_t)r->min_snapshots_to_keep;
     o.has_max_snapshot_age_ms = r->max_snapshot_age_ms >= 0;
     o.max_snapshot_age_ms = r->max_snapshot_age_ms;
-    floe_ref_mode mode = r->op == FLOE_SQLOP_REPLACE            ? FLOE_REF_REPLACE
+    floe_ref_mode mode = r->op == FLOE_SQLOP_REPLACE             ? FLOE_REF_REPLACE
                          : r->op == FLOE_SQLOP_CREATE_OR_REPLACE ? FLOE_REF_CREATE_OR_REPLACE
                          : r->if_not_exists                      ? FLOE_REF_CREATE_IF_NOT_EXISTS
                                                                  : FLOE_REF_CREATE;
@@ -886,4 +885,3 @@ int floe__sql_exec_table_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe
     default: return 1;
     }
 }
-

@@ -94,7 +94,7 @@ static int schema_names(const floe_view *v, floe_arena *a, const char ***out, si
     char *text = NULL;
     FLOE_TRY(floe_view_schema_json(&text, v));
     json_t *j = json_loads(text, 0, NULL);
-    floe_catalog_string_free(text);
+    floe_string_free(text);
     json_t *fields = json_object_get(j, "fields");
     size_t k = json_array_size(fields);
     const char **names = floe__arena_calloc(a, k ? k : 1, sizeof *names);
@@ -117,10 +117,9 @@ static int expand(floe_sql_session *s, const char *sqlite_name, const char *iden
     if (!text)
         text = floe_view_sql(v, NULL);
     if (!text)
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EUNSUPPORTED, "sql",
-                                          "View %s has no SQL representation", ident),
-                              "UnsupportedOperationException");
+        return floe__sql_fail(
+            s, floe__error(FLOE_EUNSUPPORTED, "sql", "View %s has no SQL representation", ident),
+            "UnsupportedOperationException");
     const char *dns = floe_view_default_namespace(v);
     floe_sql_options o = s->fopt;
     o.current_namespace = dns && *dns ? dns : s->current_ns;
@@ -131,10 +130,9 @@ static int expand(floe_sql_session *s, const char *sqlite_name, const char *iden
     if (rc < 0)
         return floe__sql_fail(s, rc, "ParseException");
     if (!q || q->kind != FLOE_SQL_QUERY)
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EINVALID, "sql",
-                                          "View %s does not hold a query: %s", ident, text),
-                              "AnalysisException");
+        return floe__sql_fail(
+            s, floe__error(FLOE_EINVALID, "sql", "View %s does not hold a query: %s", ident, text),
+            "AnalysisException");
     s->view_seq += q->nrefs + 1;
     for (size_t i = 0; i < q->nrefs; i++) {
         const char *c = q->refs[i].name.catalog;
@@ -247,12 +245,11 @@ int floe__sql_exec_create_iceberg_view(floe_sql_session *s, const floe_sql_stmt 
         return floe__error_nomem();
     char *tl = NULL;
     int rc = floe_catalog_load_table(&tl, NULL, s->catalog, ident);
-    floe_catalog_string_free(tl);
+    floe_string_free(tl);
     if (rc == 0)
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EEXISTS, "sql",
-                                          "Table with same name already exists: %s", ident),
-                              "AlreadyExistsException");
+        return floe__sql_fail(
+            s, floe__error(FLOE_EEXISTS, "sql", "Table with same name already exists: %s", ident),
+            "AlreadyExistsException");
     floe_error_clear();
     if (st->if_not_exists && floe_catalog_view_exists(s->catalog, ident) == 1)
         return 0;
@@ -288,7 +285,8 @@ int floe__sql_exec_create_iceberg_view(floe_sql_session *s, const floe_sql_stmt 
     json_decref(schema);
     floe_props props = FLOE_PROPS_INIT;
     for (size_t i = 0; rc == 0 && i < st->nprops; i++)
-        rc = floe__props_set(&props, st->props[i].key, st->props[i].value ? st->props[i].value : "");
+        rc =
+            floe__props_set(&props, st->props[i].key, st->props[i].value ? st->props[i].value : "");
     if (rc == 0 && st->comment)
         rc = floe__props_set(&props, "comment", st->comment);
     if (rc == 0)
@@ -417,10 +415,11 @@ int floe__sql_exec_show_views(floe_sql_session *s, const floe_sql_stmt *st, floe
     size_t persistent = r.names.len;
     /* temporary views too (isTemporary = true, no namespace), as Spark */
     sqlite3_stmt *q = NULL;
-    if (rc == 0 && sqlite3_prepare_v2(s->db,
-                                      "SELECT name FROM temp.sqlite_master WHERE type = 'view' "
-                                      "AND name NOT LIKE 'floe\\_ref\\_%' ESCAPE '\\' ORDER BY name",
-                                      -1, &q, NULL) == SQLITE_OK) {
+    if (rc == 0 &&
+        sqlite3_prepare_v2(s->db,
+                           "SELECT name FROM temp.sqlite_master WHERE type = 'view' "
+                           "AND name NOT LIKE 'floe\\_ref\\_%' ESCAPE '\\' ORDER BY name",
+                           -1, &q, NULL) == SQLITE_OK) {
         while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
             const char *name = (const char *)sqlite3_column_text(q, 0);
             if (name && matches(r.pattern, name) && (rc = push(&r.ns, "")) == 0)
@@ -470,9 +469,9 @@ static int row3(desc_rows *r, const char *a, const char *b, const char *c)
 /* Spark's ViewCatalog.RESERVED_PROPERTIES and SparkView's. */
 static bool reserved_property(const char *k)
 {
-    static const char *const reserved[] = {"comment", "create_engine_version", "engine_version",
-                                           "owner", "provider", "location", "format-version",
-                                           "spark.query-column-names"};
+    static const char *const reserved[] = {
+        "comment",  "create_engine_version", "engine_version",          "owner", "provider",
+        "location", "format-version",        "spark.query-column-names"};
     /* (provider, location and format-version are SparkView's own: added) */
     for (size_t i = 0; i < FLOE_ARRAY_LEN(reserved); i++)
         if (strcmp(k, reserved[i]) == 0)
@@ -539,7 +538,7 @@ static int describe_extended(desc_rows *r, floe_sql_session *s, const floe_view 
     char *meta = NULL;
     FLOE_TRY(floe_view_metadata_json(&meta, v));
     json_t *j = json_loads(meta, 0, NULL), *props = json_object_get(j, "properties");
-    floe_catalog_string_free(meta);
+    floe_string_free(meta);
     /* SparkView.properties: provider, location, format-version first */
     size_t n = json_object_size(props) + 3, k = 3;
     floe_kv *kv = floe__arena_calloc(r->a, n, sizeof *kv);
@@ -626,7 +625,7 @@ int floe__sql_describe_view(floe_sql_session *s, const floe_sql_stmt *st, const 
     floe__vec_free(&r.cells);
     floe__schema_release(sc);
     floe__json_free(j);
-    floe_catalog_string_free(schema);
+    floe_string_free(schema);
     floe_view_free(v);
     return rc;
 }

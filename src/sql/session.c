@@ -13,8 +13,8 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -76,7 +76,7 @@ static bool is_table_name(const char *catalog, const char *ident, void *payload)
             return false;
         char *loc = NULL;
         int rc = floe_catalog_load_table(&loc, NULL, s->cats[i].catalog, ident);
-        floe_catalog_string_free(loc);
+        floe_string_free(loc);
         if (rc < 0)
             floe_error_clear(); /* not a table: the name keeps its suffix meaning */
         return rc == 0;
@@ -104,12 +104,8 @@ static bool is_local_name(const char *name, void *payload)
 
 /* Catalog properties (Spark's spark.sql.catalog.<name>.<key>, or a plain
  * --conf key for the session's catalog): fixed when the session opens. */
-static const char *const catalog_keys[] = {"type",
-                                           "uri",
-                                           "warehouse",
-                                           "cache-enabled",
-                                           "cache.expiration-interval-ms",
-                                           NULL};
+static const char *const catalog_keys[] = {
+    "type", "uri", "warehouse", "cache-enabled", "cache.expiration-interval-ms", NULL};
 /* The ones only a Hive Metastore catalog reads (Iceberg's HiveCatalog takes
  * its lock settings from the Hadoop configuration, which Spark fills from
  * spark.sql.catalog.<name>.hadoop.<key>). */
@@ -208,11 +204,10 @@ int floe__sql_check_set_key(floe_sql_session *s, const char *key)
         char keys[256];
         rc = floe__error(FLOE_EINVALID, "sql", "Cannot set '%s': not a floe session property (%s)",
                          key, floe_keys_text(keys, sizeof keys));
-    }
-    else
+    } else
         return 0; /* a variable: ${key} reads it and SET lists it */
     s->error_class = strcmp(key, SPARK_EXTENSIONS_KEY) == 0 ? "AnalysisException" /* Spark's */
-                                                             : "IllegalArgumentException";
+                                                            : "IllegalArgumentException";
     return rc;
 }
 
@@ -402,16 +397,17 @@ static int open_hive_catalog(floe_sql_catalog *c, const char *uri, const char *w
     FLOE_TRY(hive_ms(c, "hadoop.iceberg.hive.lock-check-max-wait-ms", &ho.lock_check_max_wait_ms));
     FLOE_TRY(hive_ms(c, "hadoop.iceberg.hive.lock-heartbeat-interval-ms",
                      &ho.lock_heartbeat_interval_ms));
-    FLOE_TRY(floe__props_get_bool(&c->props, "hadoop.iceberg.engine.hive.lock-enabled", true,
-                                  &lock));
-    FLOE_TRY(floe__props_get_bool(&c->props,
-                                  "hadoop.hive.metastore.thrift.framed.transport.enabled", false,
-                                  &framed));
+    FLOE_TRY(
+        floe__props_get_bool(&c->props, "hadoop.iceberg.engine.hive.lock-enabled", true, &lock));
+    FLOE_TRY(floe__props_get_bool(
+        &c->props, "hadoop.hive.metastore.thrift.framed.transport.enabled", false, &framed));
     ho.lock_disabled = !lock;
     int64_t max_size = 0;
-    FLOE_TRY(floe__props_get_int64(&c->props, "hadoop.iceberg.hive.table-property-max-size",
-                                   32672, &max_size));
-    ho.table_property_max_size = max_size <= 0 ? -1 : max_size > INT32_MAX ? INT32_MAX : (long)max_size;
+    FLOE_TRY(floe__props_get_int64(&c->props, "hadoop.iceberg.hive.table-property-max-size", 32672,
+                                   &max_size));
+    ho.table_property_max_size = max_size <= 0          ? -1
+                                 : max_size > INT32_MAX ? INT32_MAX
+                                                        : (long)max_size;
     ho.framed = framed;
     const char *to = floe__props_get(&c->props, "hadoop.hive.metastore.client.socket.timeout");
     if (to) {
@@ -683,7 +679,10 @@ void floe__sql_session_free(floe_sql_session *s)
     floe__free(s);
 }
 
-const char *floe__sql_session_error_class(const floe_sql_session *s) { return s->error_class; }
+const char *floe__sql_session_error_class(const floe_sql_session *s)
+{
+    return s->error_class;
+}
 
 void floe__sql_session_set_format(floe_sql_session *s, floe_sql_format fmt)
 {

@@ -111,8 +111,7 @@ int floe__change_set_ref(floe_table_change *c, const floe_snapshot_ref *ref)
     return 0;
 }
 
-int floe__change_assert_ref(floe_table_change *c, const floe_table_metadata *base,
-                            const char *ref)
+int floe__change_assert_ref(floe_table_change *c, const floe_table_metadata *base, const char *ref)
 {
     floe_requirement *r = floe__change_require(c, FLOE_REQ_ASSERT_REF_SNAPSHOT_ID);
     if (!r || !(r->ref = floe__arena_strdup(c->arena, ref)))
@@ -173,8 +172,7 @@ int floe__metadata_file_name(const floe_table_metadata *m, int version, char **o
         ll--;
     const char *ext = gzip_codec(m) ? ".gz.metadata.json" : ".metadata.json";
     *out = dir ? floe__sprintf("%.*s/%05d-%s%s", (int)dl, dir, version, uuid, ext)
-               : floe__sprintf("%.*s/metadata/%05d-%s%s", (int)ll, m->location, version, uuid,
-                               ext);
+               : floe__sprintf("%.*s/metadata/%05d-%s%s", (int)ll, m->location, version, uuid, ext);
     return *out ? 0 : floe__error_nomem();
 }
 
@@ -367,10 +365,10 @@ typedef struct retry_policy {
 static int read_policy(const floe_table_metadata *m, retry_policy *p)
 {
     FLOE_TRY(floe__props_get_int64(&m->properties, "commit.retry.num-retries", 4, &p->num_retries));
-    FLOE_TRY(floe__props_get_int64(&m->properties, "commit.retry.min-wait-ms", 100,
-                                   &p->min_wait_ms));
-    FLOE_TRY(floe__props_get_int64(&m->properties, "commit.retry.max-wait-ms", 60000,
-                                   &p->max_wait_ms));
+    FLOE_TRY(
+        floe__props_get_int64(&m->properties, "commit.retry.min-wait-ms", 100, &p->min_wait_ms));
+    FLOE_TRY(
+        floe__props_get_int64(&m->properties, "commit.retry.max-wait-ms", 60000, &p->max_wait_ms));
     FLOE_TRY(floe__props_get_int64(&m->properties, "commit.retry.total-timeout-ms", 1800000,
                                    &p->total_timeout_ms));
     if (p->num_retries < 0)
@@ -408,8 +406,7 @@ int floe__table_commit(floe_table *t, floe_prepare_fn prepare, void *payload)
             break; /* nothing changes: no metadata file (Java: "Nothing to commit") */
         /* A requirement that fails on a possibly stale handle is checked
          * again on the catalog's current state; failing there, it is final. */
-        rc = floe__commit_check(t->metadata, change.requirements.items,
-                                      change.requirements.len);
+        rc = floe__commit_check(t->metadata, change.requirements.items, change.requirements.len);
         if (rc < 0) {
             remove_written(t->io, &change);
             if (fresh)
@@ -445,7 +442,7 @@ int floe__table_commit(floe_table *t, floe_prepare_fn prepare, void *payload)
                     saved = 0;
                 }
             }
-            floe_catalog_string_free(now);
+            floe_string_free(now);
             if (saved < 0)
                 floe__error(FLOE_ECOMMITUNKNOWN, "table", "%s", msg ? msg : "commit state unknown");
             floe__free(msg);

@@ -165,11 +165,11 @@ static int reload(floe_table *t, char *location)
     floe_table_metadata *m = NULL;
     int rc = floe__table_read_metadata(t->io, location, &m);
     if (rc < 0) {
-        floe_catalog_string_free(location);
+        floe_string_free(location);
         return floe__error_context("loading table %s", t->ident);
     }
     char *copy = floe__strdup(location);
-    floe_catalog_string_free(location);
+    floe_string_free(location);
     if (!copy) {
         floe__metadata_free(m);
         return floe__error_nomem();
@@ -215,8 +215,8 @@ int floe_table_refresh(floe_table *t)
     if (!t)
         return floe__error(FLOE_EINVALID, "table", "NULL table");
     if (t->staged) /* its state is the uncommitted replacement */
-        return floe__error(FLOE_EINVALID, "table",
-                           "a staged replacement of %s cannot be refreshed", t->ident);
+        return floe__error(FLOE_EINVALID, "table", "a staged replacement of %s cannot be refreshed",
+                           t->ident);
     char *location = NULL;
     FLOE_TRY(floe_catalog_load_table(&location, NULL, t->catalog, t->ident));
     return reload(t, location);
@@ -231,7 +231,7 @@ int floe_table_ensure_fresh(floe_table *t)
     char *location = NULL;
     FLOE_TRY(floe_catalog_load_table(&location, NULL, t->catalog, t->ident));
     if (t->metadata_location && strcmp(location, t->metadata_location) == 0) {
-        floe_catalog_string_free(location);
+        floe_string_free(location);
         return 0;
     }
     FLOE_TRY(reload(t, location));
@@ -331,8 +331,8 @@ int floe__table_initial_metadata(const floe_table_create_options *c, const char 
             for (size_t i = 0; i < spec->nfields; i++)
                 if (spec->fields[i].field_id > last_pid)
                     last_pid = spec->fields[i].field_id;
-        rc = floe__buf_printf(&b, "{\"format-version\":%d,\"table-uuid\":\"%s\",\"location\":",
-                              format, uuid);
+        rc = floe__buf_printf(
+            &b, "{\"format-version\":%d,\"table-uuid\":\"%s\",\"location\":", format, uuid);
         if (rc == 0)
             rc = floe__json_put_str(&b, location);
         if (rc == 0 && format >= 3)
@@ -351,8 +351,9 @@ int floe__table_initial_metadata(const floe_table_create_options *c, const char 
             rc = floe__partition_spec_to_json(spec ? spec : &empty, &b);
         }
         if (rc == 0)
-            rc = floe__buf_printf(&b, "],\"last-partition-id\":%d,\"default-sort-order-id\":%d,"
-                                      "\"sort-orders\":[",
+            rc = floe__buf_printf(&b,
+                                  "],\"last-partition-id\":%d,\"default-sort-order-id\":%d,"
+                                  "\"sort-orders\":[",
                                   (int)last_pid, order ? (int)order->order_id : 0);
         if (rc == 0) {
             floe_sort_order unsorted = {0, 0, NULL};
@@ -430,15 +431,15 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
     char *existing = NULL;
     int rc = floe_catalog_load_table(&existing, NULL, catalog, ident);
     if (rc == 0) {
-        floe_catalog_string_free(existing);
+        floe_string_free(existing);
         rc = floe__error(FLOE_EEXISTS, "table", "Table already exists: %s", ident);
     } else if (rc == FLOE_ENOTFOUND) {
         rc = 0;
         floe_error_clear();
     }
     char *location = NULL;
-    const char *prop_loc = create->properties ? floe__props_get(create->properties, "location")
-                                              : NULL;
+    const char *prop_loc =
+        create->properties ? floe__props_get(create->properties, "location") : NULL;
     if (rc == 0) {
         if (create->location || prop_loc) {
             const char *l = create->location ? create->location : prop_loc;
@@ -453,7 +454,7 @@ int floe_table_create(floe_table **out, floe_catalog *catalog, const char *ident
             rc = floe_catalog_default_location(&def, catalog, ident);
             if (rc == 0 && !(location = floe__strdup(def)))
                 rc = floe__error_nomem();
-            floe_catalog_string_free(def);
+            floe_string_free(def);
         }
     }
     floe_table_metadata *m = NULL;

@@ -30,7 +30,7 @@ static void default_free(void *ptr, void *payload)
 
 static floe_allocator alloc_hooks = {default_malloc, default_realloc, default_free, NULL};
 
-static atomic_long fail_at;   /* 0: disarmed; otherwise countdown target */
+static atomic_long fail_at;    /* 0: disarmed; otherwise countdown target */
 static atomic_long alloc_seen; /* allocations since arming */
 
 int floe_set_allocator(const floe_allocator *a)
@@ -106,6 +106,11 @@ void floe__free(void *ptr)
 {
     if (ptr)
         alloc_hooks.free_fn(ptr, alloc_hooks.payload);
+}
+
+void floe_string_free(char *s)
+{
+    floe__free(s);
 }
 
 char *floe__strndup(const char *s, size_t n)

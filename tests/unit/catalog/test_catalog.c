@@ -142,7 +142,7 @@ static void test_tables(void)
     FT_OK(floe_catalog_load_table(&loc, &prev, c, "db.t"));
     FT_EQ_STR(loc, "/w/db.db/t/metadata/00000-a.metadata.json");
     FT_CHECK(prev == NULL);
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     FT_EQ_INT(floe_catalog_load_table(&loc, NULL, c, "db.missing"), FLOE_ENOTFOUND);
     FT_ERR_CONTAINS("Table does not exist: db.missing");
     FT_CHECK(loc == NULL);
@@ -166,7 +166,7 @@ static void test_tables(void)
     FT_EQ_INT(floe_catalog_load_table(&loc, NULL, c, "db.t"), FLOE_ENOTFOUND);
     FT_OK(floe_catalog_load_table(&loc, NULL, c, "db2.t2"));
     FT_EQ_STR(loc, "/w/db.db/t/metadata/00000-a.metadata.json");
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     /* drop */
     FT_OK(floe_catalog_drop_table(c, "db2.t2"));
     FT_EQ_INT(floe_catalog_drop_table(c, "db2.t2"), FLOE_ENOTFOUND);
@@ -248,7 +248,7 @@ static void test_identifiers(void)
         char *loc;
         FT_OK(floe_catalog_load_table(&loc, NULL, c, evil[i]));
         FT_EQ_STR(loc, "/evil.json");
-        floe_catalog_string_free(loc);
+        floe_string_free(loc);
     }
     names n = {0};
     FT_OK(floe_catalog_list_tables(c, "db", collect_tables, &n));
@@ -279,8 +279,8 @@ static void test_commit_cas(void)
     FT_OK(floe_catalog_load_table(&loc, &prev, c, "db.t"));
     FT_EQ_STR(loc, "/t/v2.json");
     FT_EQ_STR(prev, "/t/v1.json");
-    floe_catalog_string_free(loc);
-    floe_catalog_string_free(prev);
+    floe_string_free(loc);
+    floe_string_free(prev);
     /* a stale base loses */
     FT_EQ_INT(floe_catalog_commit_table(c, "db.t", "/t/v1.json", "/t/v3.json"), FLOE_ECONFLICT);
     FT_ERR_CONTAINS("Failed to update table db.t from metadata location /t/v1.json");
@@ -310,13 +310,13 @@ static void test_commit_cas(void)
     FT_ERR_CONTAINS("outcome unknown");
     FT_OK(floe_catalog_load_table(&loc, NULL, c, "db.t"));
     FT_EQ_STR(loc, "/t/v3.json");
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     /* an error after the swap happened is resolved by reading it back */
     floe__catalog_sql_inject(c, SQLITE_IOERR_WRITE, true);
     FT_OK(floe_catalog_commit_table(c, "db.t", "/t/v3.json", "/t/v4.json"));
     FT_OK(floe_catalog_load_table(&loc, NULL, c2, "db.t"));
     FT_EQ_STR(loc, "/t/v4.json");
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     floe_catalog_free(c2);
     floe_catalog_free(c);
 }
@@ -329,18 +329,18 @@ static void test_default_location(void)
     char *loc;
     FT_OK(floe_catalog_default_location(&loc, c, "db.t"));
     FT_EQ_STR(loc, "s3://bucket/wh/db.db/t");
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     FT_OK(floe_catalog_create_namespace(c, "a.b", NULL));
     FT_OK(floe_catalog_default_location(&loc, c, "a.b.t"));
     FT_EQ_STR(loc, "s3://bucket/wh/a.b.db/t");
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     floe_props p = FLOE_PROPS_INIT;
     FT_OK(floe__props_set(&p, "location", "/elsewhere/ns/"));
     FT_OK(floe_catalog_create_namespace(c, "placed", &p));
     floe__props_free(&p);
     FT_OK(floe_catalog_default_location(&loc, c, "placed.t"));
     FT_EQ_STR(loc, "/elsewhere/ns/t");
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     FT_EQ_INT(floe_catalog_default_location(&loc, c, "../x"), FLOE_EINVALID);
     floe_catalog_free(c);
     c = open_cat("cat2.db", NULL);
@@ -435,7 +435,7 @@ static void test_pyiceberg_schema(void)
     FT_OK(floe_catalog_load_table(&loc, NULL, c, "default.taxis"));
     FT_EQ_STR(loc, "/wh/default.db/taxis/metadata/00001-x.metadata.json");
     FT_OK(floe_catalog_commit_table(c, "default.taxis", loc, "/wh/v2.json"));
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     FT_OK(floe_catalog_register_table(c, "default.new", "/n.json"));
     names n = {0};
     FT_OK(floe_catalog_list_namespaces(c, NULL, collect_ns, &n));
@@ -521,11 +521,11 @@ static int oom_workload(const char *file, long n)
         rc = floe_catalog_load_table(&loc, NULL, c, t);
     if (rc == 0)
         rc = floe_catalog_commit_table(c, t, loc, loc2);
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     loc = NULL;
     if (rc == 0)
         rc = floe_catalog_default_location(&loc, c, t);
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     names tn = {0};
     if (rc == 0)
         rc = floe_catalog_list_tables(c, ns, collect_tables, &tn);

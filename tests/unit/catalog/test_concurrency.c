@@ -80,7 +80,7 @@ static int cas_child(int i, const char *db)
              * metadata file would, so the race is really contested. */
             usleep((useconds_t)(rand_r(&seed) % 300));
             int rc = floe_catalog_commit_table(c, "db.t", cur, next);
-            floe_catalog_string_free(cur);
+            floe_string_free(cur);
             if (rc == 0) {
                 fprintf(log, "%d %s\n", seq + 1, next);
                 break;
@@ -167,8 +167,8 @@ static void test_cas_no_lost_update(void)
     int pseq = 0;
     FT_CHECK(prev && sscanf(prev, "/t/v%d-", &pseq) == 1);
     FT_EQ_INT(pseq, PROCS * COMMITS - 1);
-    floe_catalog_string_free(cur);
-    floe_catalog_string_free(prev);
+    floe_string_free(cur);
+    floe_string_free(prev);
     floe_catalog_free(c);
 }
 
@@ -219,7 +219,7 @@ static void test_create_races(void)
     int winner = -1;
     FT_CHECK(sscanf(loc, "/m/%d.json", &winner) == 1);
     FT_EQ_INT(winner, winner_child);
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     floe_catalog_free(c);
 }
 
@@ -252,7 +252,7 @@ static void *thread_main(void *arg)
             char next[64];
             snprintf(next, sizeof next, "/v%d-%d-%d", seq + 1, sh->id, k);
             int rc = floe_catalog_commit_table(sh->cat, "db.t", cur, next);
-            floe_catalog_string_free(cur);
+            floe_string_free(cur);
             if (rc == 0)
                 break;
             if (rc != FLOE_ECONFLICT) {
@@ -294,7 +294,7 @@ static void test_threads_shared_handles(void)
     int seq = 0;
     FT_CHECK(sscanf(cur, "/v%d-", &seq) == 1);
     FT_EQ_INT(seq, THREADS * PER_THREAD);
-    floe_catalog_string_free(cur);
+    floe_string_free(cur);
     int n = 0;
     FT_OK(floe_fileio_list(io, "mem://t/", count_cb, &n));
     FT_EQ_INT(n, THREADS * PER_THREAD);

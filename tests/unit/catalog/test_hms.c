@@ -35,14 +35,14 @@ static void test_encode_call(void)
     floe__tbenc_stop(&e);
     FT_OK(e.rc);
     static const uint8_t want[] = {
-        0x80, 0x01, 0x00, 0x01,                            /* strict version | CALL */
-        0, 0, 0, 9, 'g', 'e', 't', '_', 't', 'a', 'b', 'l', 'e', /* name */
-        0, 0, 0, 7,                                        /* seqid */
-        11, 0, 1, 0, 0, 0, 2, 'd', 'b',                    /* 1: string "db" */
-        11, 0, 2, 0, 0, 0, 1, 't',                         /* 2: string "t" */
-        2, 0, 3, 1,                                        /* 3: bool true */
-        10, 0, 4, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, /* 4: i64 -2 */
-        0};                                                /* STOP */
+        0x80, 0x01, 0x00, 0x01, /* strict version | CALL */
+        0,    0,    0,    9,    'g',  'e',  't',  '_',  't',  'a',  'b',  'l', 'e', /* name */
+        0,    0,    0,    7,                                                        /* seqid */
+        11,   0,    1,    0,    0,    0,    2,    'd',  'b',              /* 1: string "db" */
+        11,   0,    2,    0,    0,    0,    1,    't',                    /* 2: string "t" */
+        2,    0,    3,    1,                                              /* 3: bool true */
+        10,   0,    4,    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, /* 4: i64 -2 */
+        0};                                                               /* STOP */
     FT_EQ_INT(b.len, sizeof want);
     FT_CHECK(b.len == sizeof want && memcmp(b.ptr, want, sizeof want) == 0);
     floe__buf_free(&b);
@@ -51,17 +51,16 @@ static void test_encode_call(void)
 /* get_table's reply: success = Table {1: "t", 2: "db", 9: {"table_type": "ICEBERG",
  * "metadata_location": "s3://b/m.json"}}, hand-encoded. */
 static const uint8_t REPLY_TABLE[] = {
-    0x80, 0x01, 0x00, 0x02, 0, 0, 0, 9, 'g', 'e', 't', '_', 't', 'a', 'b', 'l', 'e', 0, 0, 0, 1,
-    12, 0, 0,                                   /* 0: success struct */
-    11, 0, 1, 0, 0, 0, 1, 't',                  /* tableName */
-    11, 0, 2, 0, 0, 0, 2, 'd', 'b',             /* dbName */
-    13, 0, 9, 11, 11, 0, 0, 0, 2,               /* parameters map<string,string>, 2 */
-    0, 0, 0, 10, 't', 'a', 'b', 'l', 'e', '_', 't', 'y', 'p', 'e',
-    0, 0, 0, 7, 'I', 'C', 'E', 'B', 'E', 'R', 'G',
-    0, 0, 0, 17, 'm', 'e', 't', 'a', 'd', 'a', 't', 'a', '_', 'l', 'o', 'c', 'a', 't', 'i', 'o', 'n',
-    0, 0, 0, 13, 's', '3', ':', '/', '/', 'b', '/', 'm', '.', 'j', 's', 'o', 'n',
-    0,                                          /* end Table */
-    0};                                         /* end result */
+    0x80, 0x01, 0x00, 0x02, 0,   0,   0,   9,   'g', 'e', 't', '_', 't', 'a', 'b', 'l', 'e',
+    0,    0,    0,    1,    12,  0,   0,             /* 0: success struct */
+    11,   0,    1,    0,    0,   0,   1,   't',      /* tableName */
+    11,   0,    2,    0,    0,   0,   2,   'd', 'b', /* dbName */
+    13,   0,    9,    11,   11,  0,   0,   0,   2,   /* parameters map<string,string>, 2 */
+    0,    0,    0,    10,   't', 'a', 'b', 'l', 'e', '_', 't', 'y', 'p', 'e', 0,   0,   0,
+    7,    'I',  'C',  'E',  'B', 'E', 'R', 'G', 0,   0,   0,   17,  'm', 'e', 't', 'a', 'd',
+    'a',  't',  'a',  '_',  'l', 'o', 'c', 'a', 't', 'i', 'o', 'n', 0,   0,   0,   13,  's',
+    '3',  ':',  '/',  '/',  'b', '/', 'm', '.', 'j', 's', 'o', 'n', 0, /* end Table */
+    0};                                                                /* end result */
 
 static void test_decode_reply(void)
 {
@@ -119,7 +118,8 @@ static void test_decode_hostile(void)
              FLOE_ECORRUPT);
     static const uint8_t compact[] = {0x82, 0x21, 0x01, 0x03, 'f', 'o', 'o', 0};
     FT_CHECK(floe__tbdec_message(compact, sizeof compact, a, "t", &m, &used, &trunc) ==
-             FLOE_ECORRUPT && !trunc);
+                 FLOE_ECORRUPT &&
+             !trunc);
     FT_ERR_CONTAINS("not the Thrift binary protocol");
     /* negative string length */
     static const uint8_t neg[] = {0x80, 1, 0, 2, 0xff, 0xff, 0xff, 0xff};
@@ -127,8 +127,8 @@ static void test_decode_hostile(void)
              !trunc);
     FT_ERR_CONTAINS("negative string length");
     /* a list claiming 2^31-1 elements in a few bytes: refused before allocating */
-    static const uint8_t big[] = {0x80, 1, 0, 2, 0, 0, 0, 1, 'x', 0, 0, 0, 1,
-                                  15, 0, 0, 12, 0x7f, 0xff, 0xff, 0xff, 0};
+    static const uint8_t big[] = {0x80, 1, 0,  2, 0, 0,  0,    1,    'x',  0,    0,
+                                  0,    1, 15, 0, 0, 12, 0x7f, 0xff, 0xff, 0xff, 0};
     FT_CHECK(floe__tbdec_message(big, sizeof big, a, "t", &m, &used, &trunc) == FLOE_ECORRUPT);
     FT_CHECK(floe__arena_bytes(a) < 4096);
     /* an unknown field type */
@@ -158,7 +158,7 @@ static void test_decode_hostile(void)
 /* ---------------------------------------------------------------- scripted metastore */
 
 typedef struct step {
-    const char *method;  /* expected call */
+    const char *method;   /* expected call */
     const uint8_t *reply; /* NULL: close the connection instead of answering */
     size_t len;
 } step;
@@ -265,8 +265,8 @@ static size_t reply(uint8_t *out, const char *method, int32_t seq, const void *b
     const uint8_t hdr[] = {0x80, 1, 0, 2, 0, 0, 0, (uint8_t)ml};
     memcpy(out, hdr, 8), k = 8;
     memcpy(out + k, method, ml), k += ml;
-    out[k++] = (uint8_t)(seq >> 24), out[k++] = (uint8_t)(seq >> 16), out[k++] = (uint8_t)(seq >> 8),
-    out[k++] = (uint8_t)seq;
+    out[k++] = (uint8_t)(seq >> 24), out[k++] = (uint8_t)(seq >> 16),
+    out[k++] = (uint8_t)(seq >> 8), out[k++] = (uint8_t)seq;
     memcpy(out + k, body, n);
     return k + n;
 }
@@ -300,9 +300,9 @@ static void test_exceptions_mapped(void)
     size_t n1 = reply(r1, "get_table", 1, b, exc_body(b, 2, "db.t table not found"));
     size_t n2 = reply(r2, "drop_database", 2, b, exc_body(b, 2, "Database db is not empty"));
     /* a plain Hive table: parameters without table_type */
-    static const uint8_t plain[] = {12, 0, 0, 11, 0, 1, 0, 0, 0, 1, 'p', 13, 0, 9, 11, 11, 0, 0,
-                                    0, 1, 0, 0, 0, 8, 'E', 'X', 'T', 'E', 'R', 'N', 'A', 'L', 0,
-                                    0, 0, 4, 'T', 'R', 'U', 'E', 0, 0};
+    static const uint8_t plain[] = {12,  0,   0,   11,  0, 1, 0, 0, 0,   1,   'p', 13,  0,   9,
+                                    11,  11,  0,   0,   0, 1, 0, 0, 0,   8,   'E', 'X', 'T', 'E',
+                                    'R', 'N', 'A', 'L', 0, 0, 0, 4, 'T', 'R', 'U', 'E', 0,   0};
     size_t n3 = reply(r3, "get_table", 3, plain, sizeof plain);
     memcpy(r4, REPLY_TABLE, sizeof REPLY_TABLE);
     r4[20] = 4; /* seqid 4 */
@@ -324,7 +324,7 @@ static void test_exceptions_mapped(void)
     FT_OK(floe_catalog_load_table(&loc, &prev, c, "db.t"));
     FT_EQ_STR(loc, "s3://b/m.json");
     FT_CHECK(prev == NULL);
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     /* a multi-level namespace never reaches the metastore */
     FT_EQ_INT(floe_catalog_create_namespace(c, "a.b", NULL), FLOE_EINVALID);
     FT_ERR_CONTAINS("Cannot support multi part namespace in Hive Metastore: a.b");
@@ -359,7 +359,7 @@ static void test_garbage_and_reconnect(void)
     FT_ERR_CONTAINS("not the Thrift binary protocol");
     FT_OK(floe_catalog_load_table(&loc, NULL, c, "db.t"));
     FT_EQ_STR(loc, "s3://b/m.json");
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     floe_catalog_free(c);
     server_stop(&s);
     FT_EQ_INT(s.done, 3);
@@ -373,8 +373,8 @@ static void test_garbage_and_reconnect(void)
 static void test_commit_unknown(void)
 {
     /* LockResponse {1: lockid 7, 2: state ACQUIRED} */
-    static const uint8_t lockres[] = {12, 0, 0, 10, 0, 1, 0, 0, 0, 0, 0, 0, 0, 7,
-                                      8,  0, 2, 0, 0, 0, 1, 0, 0};
+    static const uint8_t lockres[] = {12, 0, 0, 10, 0, 1, 0, 0, 0, 0, 0, 0,
+                                      0,  7, 8, 0,  2, 0, 0, 0, 1, 0, 0};
     static const uint8_t none[] = {0};
     uint8_t r1[64], r2[sizeof REPLY_TABLE], r4[sizeof REPLY_TABLE], r5[64];
     size_t n1 = reply(r1, "lock", 1, lockres, sizeof lockres);
@@ -427,7 +427,7 @@ static void test_framed(void)
     char *loc = NULL;
     FT_OK(floe_catalog_load_table(&loc, NULL, c, "db.t"));
     FT_EQ_STR(loc, "s3://b/m.json");
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     floe_catalog_free(c);
     server_stop(&s);
 }

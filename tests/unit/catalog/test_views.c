@@ -84,7 +84,7 @@ static void test_lifecycle(void)
     char *schema = NULL;
     FT_OK(floe_view_schema_json(&schema, v));
     FT_CHECK(strstr(schema, "\"name\":\"n\"") != NULL);
-    floe_catalog_string_free(schema);
+    floe_string_free(schema);
     floe_view_free(v);
     /* create again: exists; replace: version 2, same uuid */
     FT_CHECK(floe_view_create(c, "db.v", &o, false) == FLOE_EEXISTS);
@@ -102,7 +102,7 @@ static void test_lifecycle(void)
     FT_OK(floe_view_metadata_json(&json, v));
     FT_CHECK(strstr(json, uuid) != NULL);
     FT_CHECK(strstr(json, "\"version-log\":[{") != NULL);
-    floe_catalog_string_free(json);
+    floe_string_free(json);
     floe_view_free(v);
     free(uuid);
     /* replace of a missing view creates it */
@@ -250,8 +250,11 @@ static void test_oom(void)
 }
 
 static const ft_case cases[] = {
-    {"lifecycle", test_lifecycle}, {"same_name", test_same_name}, {"bad_options", test_bad_options},
-    {"v0", test_v0},               {"oom", test_oom},
+    {"lifecycle", test_lifecycle},
+    {"same_name", test_same_name},
+    {"bad_options", test_bad_options},
+    {"v0", test_v0},
+    {"oom", test_oom},
 };
 
 int main(int argc, char **argv)

@@ -133,7 +133,7 @@ static int start_table(fixture *f, const char *ident)
     char *loc = NULL;
     FLOE_TRY(floe_catalog_default_location(&loc, f->cat, ident));
     snprintf(f->location, sizeof f->location, "%s", loc);
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     floe_json *j = NULL;
     FLOE_TRY(floe__json_parse(&j, SCHEMA, strlen(SCHEMA), "schema"));
     floe_schema *sc = NULL;
@@ -152,7 +152,8 @@ static int apply_line(fixture *f, char *line)
 {
     char *save = NULL, *w[64];
     size_t n = 0;
-    for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 64; t = strtok_r(NULL, " \t\r\n", &save))
+    for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 64;
+         t = strtok_r(NULL, " \t\r\n", &save))
         w[n++] = t;
     if (n == 0 || w[0][0] == '#')
         return 0;
@@ -200,7 +201,8 @@ static int apply_line(fixture *f, char *line)
         return floe__mb_add_snapshot(f->b, &s);
     }
     if (strcmp(w[0], "ref") == 0 && n == 4) {
-        floe_snapshot_ref r = {.name = w[1], .snapshot_id = strtoll(w[2], NULL, 10),
+        floe_snapshot_ref r = {.name = w[1],
+                               .snapshot_id = strtoll(w[2], NULL, 10),
                                .type = strcmp(w[3], "tag") == 0 ? FLOE_REF_TAG : FLOE_REF_BRANCH};
         return floe__mb_set_snapshot_ref(f->b, &r);
     }
@@ -256,19 +258,27 @@ static bool seed_warehouse(const char **wh)
 
 /* Expected drawings, written by hand from the seed's story. */
 static const char GRAPH_UNICODE[] =
-    "◉      1822237857672733606  2026-09-28 13:15:50  append    +1 -0 records, 4 total, 3 files  (main)\n"
-    "│ ●    4149797747189483283  2026-09-28 13:15:40  append    +1 -0 records, 4 total, 3 files  (audit)\n"
-    "│ │ ○  23499723825440384    2026-09-28 13:15:26  append    +2 -0 records, 5 total, 3 files  [abandoned]\n"
+    "◉      1822237857672733606  2026-09-28 13:15:50  append    +1 -0 records, 4 total, 3 files  "
+    "(main)\n"
+    "│ ●    4149797747189483283  2026-09-28 13:15:40  append    +1 -0 records, 4 total, 3 files  "
+    "(audit)\n"
+    "│ │ ○  23499723825440384    2026-09-28 13:15:26  append    +2 -0 records, 5 total, 3 files  "
+    "[abandoned]\n"
     "├─┴─╯\n"
-    "●      5270420720687731067  2026-09-28 13:15:22  append    +1 -0 records, 3 total, 2 files  (tag: close-2026-09)\n"
+    "●      5270420720687731067  2026-09-28 13:15:22  append    +1 -0 records, 3 total, 2 files  "
+    "(tag: close-2026-09)\n"
     "●      3657524344527679724  2026-09-28 13:15:19  append    +2 -0 records, 2 total, 1 files\n";
 
 static const char GRAPH_ASCII[] =
-    "@      1822237857672733606  2026-09-28 13:15:50  append    +1 -0 records, 4 total, 3 files  (main)\n"
-    "| *    4149797747189483283  2026-09-28 13:15:40  append    +1 -0 records, 4 total, 3 files  (audit)\n"
-    "| | o  23499723825440384    2026-09-28 13:15:26  append    +2 -0 records, 5 total, 3 files  [abandoned]\n"
+    "@      1822237857672733606  2026-09-28 13:15:50  append    +1 -0 records, 4 total, 3 files  "
+    "(main)\n"
+    "| *    4149797747189483283  2026-09-28 13:15:40  append    +1 -0 records, 4 total, 3 files  "
+    "(audit)\n"
+    "| | o  23499723825440384    2026-09-28 13:15:26  append    +2 -0 records, 5 total, 3 files  "
+    "[abandoned]\n"
     "|-'-'\n"
-    "*      5270420720687731067  2026-09-28 13:15:22  append    +1 -0 records, 3 total, 2 files  (tag: close-2026-09)\n"
+    "*      5270420720687731067  2026-09-28 13:15:22  append    +1 -0 records, 3 total, 2 files  "
+    "(tag: close-2026-09)\n"
     "*      3657524344527679724  2026-09-28 13:15:19  append    +2 -0 records, 2 total, 1 files\n";
 
 static void test_graph_seed(void)
@@ -293,7 +303,8 @@ static void test_graph_seed(void)
                    "*  3657524344527679724  2026-0\n");
     free(out);
     /* --limit cuts the listing, newest first */
-    st = ft_run(&out, "%s log --warehouse %s --graph --all --ascii --limit 2 shop.orders | cut -c1-28",
+    st = ft_run(&out,
+                "%s log --warehouse %s --graph --all --ascii --limit 2 shop.orders | cut -c1-28",
                 floe_bin(), wh);
     FT_EQ_STR(out, "@    1822237857672733606  20\n"
                    "| *  4149797747189483283  20\n");
@@ -321,24 +332,32 @@ static void test_table_formats(void)
     if (!seed_warehouse(&wh))
         return;
     char *out = NULL;
-    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format csv shop.orders", floe_bin(), wh), 0);
-    FT_EQ_STR(out,
-              "snapshot_id,parent_id,committed_at,operation,added_records,deleted_records,"
-              "total_records,total_files,refs,state,wap_id,change\n"
-              "1822237857672733606,5270420720687731067,2026-09-28 13:15:50.000,append,1,0,4,3,main,current,,\n"
-              "4149797747189483283,5270420720687731067,2026-09-28 13:15:40.000,append,1,0,4,3,audit,ref,,\n"
-              "23499723825440384,5270420720687731067,2026-09-28 13:15:26.352,append,2,0,5,3,,abandoned,,\n"
-              "5270420720687731067,3657524344527679724,2026-09-28 13:15:22.058,append,1,0,3,2,tag: close-2026-09,main,,\n"
-              "3657524344527679724,,2026-09-28 13:15:19.839,append,2,0,2,1,,main,,\n");
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format csv shop.orders", floe_bin(), wh),
+              0);
+    FT_EQ_STR(out, "snapshot_id,parent_id,committed_at,operation,added_records,deleted_records,"
+                   "total_records,total_files,refs,state,wap_id,change\n"
+                   "1822237857672733606,5270420720687731067,2026-09-28 "
+                   "13:15:50.000,append,1,0,4,3,main,current,,\n"
+                   "4149797747189483283,5270420720687731067,2026-09-28 "
+                   "13:15:40.000,append,1,0,4,3,audit,ref,,\n"
+                   "23499723825440384,5270420720687731067,2026-09-28 "
+                   "13:15:26.352,append,2,0,5,3,,abandoned,,\n"
+                   "5270420720687731067,3657524344527679724,2026-09-28 "
+                   "13:15:22.058,append,1,0,3,2,tag: close-2026-09,main,,\n"
+                   "3657524344527679724,,2026-09-28 13:15:19.839,append,2,0,2,1,,main,,\n");
     free(out);
-    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format json --limit 1 shop.orders", floe_bin(), wh), 0);
+    FT_EQ_INT(
+        ft_run(&out, "%s log --warehouse %s --format json --limit 1 shop.orders", floe_bin(), wh),
+        0);
     FT_EQ_STR(out, "{\"snapshot_id\":1822237857672733606,\"parent_id\":5270420720687731067,"
                    "\"committed_at\":\"2026-09-28 13:15:50.000\",\"operation\":\"append\","
                    "\"added_records\":1,\"deleted_records\":0,\"total_records\":4,"
-                   "\"total_files\":3,\"refs\":\"main\",\"state\":\"current\",\"wap_id\":null,\"change\":null}\n");
+                   "\"total_files\":3,\"refs\":\"main\",\"state\":\"current\",\"wap_id\":null,"
+                   "\"change\":null}\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --limit 1 shop.orders", floe_bin(), wh), 0);
-    FT_CHECK(out && strstr(out, "|snapshot_id        |parent_id          |committed_at           |"));
+    FT_CHECK(out &&
+             strstr(out, "|snapshot_id        |parent_id          |committed_at           |"));
     free(out);
 }
 
@@ -405,11 +424,13 @@ static void test_exit_codes(void)
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s shop.nope 2>&1", floe_bin(), wh), 1);
     FT_CHECK(out && strstr(out, "Table does not exist: shop.nope"));
     free(out);
-    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --bogus shop.orders 2>/dev/null", floe_bin(), wh), 2);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --bogus shop.orders 2>/dev/null", floe_bin(), wh),
+              2);
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s 2>/dev/null", floe_bin(), wh), 2);
     free(out);
-    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --limit 0 shop.orders 2>/dev/null", floe_bin(), wh), 2);
+    FT_EQ_INT(
+        ft_run(&out, "%s log --warehouse %s --limit 0 shop.orders 2>/dev/null", floe_bin(), wh), 2);
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --graph --format csv shop.orders 2>/dev/null",
                      floe_bin(), wh),
@@ -421,8 +442,8 @@ static void test_exit_codes(void)
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s/missing shop.orders 2>&1", floe_bin(), wh), 1);
     FT_CHECK(out && strstr(out, "no catalog at"));
     free(out);
-    FT_EQ_INT(ft_run(&out, "%s suspects --warehouse %s --window x shop.orders 2>/dev/null", floe_bin(),
-                     wh),
+    FT_EQ_INT(ft_run(&out, "%s suspects --warehouse %s --window x shop.orders 2>/dev/null",
+                     floe_bin(), wh),
               2);
     free(out);
 }
@@ -433,7 +454,8 @@ static void test_dot(void)
     if (!seed_warehouse(&wh))
         return;
     char *out = NULL;
-    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format dot shop.orders", floe_bin(), wh), 0);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format dot shop.orders", floe_bin(), wh),
+              0);
     FT_CHECK(out && strncmp(out, "digraph \"shop.orders\" {\n", 24) == 0);
     FT_CHECK(out && strstr(out, "  s5270420720687731067 -> s23499723825440384 [style=dashed"));
     FT_CHECK(out && strstr(out, "  s3657524344527679724 -> s5270420720687731067;\n"));
@@ -445,7 +467,8 @@ static void test_dot(void)
         return; /* Graphviz absent: the shell test reports the skip */
     }
     free(out);
-    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --all --format dot shop.orders | dot -Tsvg >/dev/null",
+    FT_EQ_INT(ft_run(&out,
+                     "%s log --warehouse %s --all --format dot shop.orders | dot -Tsvg >/dev/null",
                      floe_bin(), wh),
               0);
     free(out);
@@ -454,10 +477,10 @@ static void test_dot(void)
               0);
     free(out);
     char *svg = ft_read_file(ft_tmp("g.svg"), NULL);
-    FT_CHECK(svg && strstr(svg, "<svg") && strstr(svg, "audit") && strstr(svg, "5270420720687731067"));
+    FT_CHECK(svg && strstr(svg, "<svg") && strstr(svg, "audit") &&
+             strstr(svg, "5270420720687731067"));
     free(svg);
 }
-
 
 /* Build `script` into a fresh warehouse and return the graph part of
  * `floe log --graph --all` (text from the timestamp on removed). */
@@ -469,8 +492,8 @@ static char *graph_of(const char *script, const char *ident, const char *extra)
         return NULL;
     }
     char *out = NULL;
-    if (ft_run(&out, "%s log --warehouse %s --graph --all %s %s | sed 's/  2026-[^([]*files//'", floe_bin(),
-               wh, extra, ident) != 0)
+    if (ft_run(&out, "%s log --warehouse %s --graph --all %s %s | sed 's/  2026-[^([]*files//'",
+               floe_bin(), wh, extra, ident) != 0)
         ft_fail(__FILE__, __LINE__, "floe log failed");
     return out;
 }
@@ -523,7 +546,8 @@ static void test_empty_table(void)
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --graph --all t.empty", floe_bin(), wh), 0);
     FT_EQ_STR(out, "");
     free(out);
-    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format csv t.empty | wc -l", floe_bin(), wh), 0);
+    FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format csv t.empty | wc -l", floe_bin(), wh),
+              0);
     FT_EQ_STR(out, "1\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s suspects --warehouse %s t.empty", floe_bin(), wh), 0);
@@ -542,23 +566,27 @@ static void test_graph_java_fixture(void)
     if (!sh)
         return;
     char script[4096];
-    snprintf(script, sizeof script, "register db.java %s\n",
-             ft_path(sh, "fixtures/vectors/metadata/java-branch-and-tag.java_evolved.metadata.json"));
+    snprintf(
+        script, sizeof script, "register db.java %s\n",
+        ft_path(sh, "fixtures/vectors/metadata/java-branch-and-tag.java_evolved.metadata.json"));
     const char *wh = ft_tmp("wh");
     FT_OK(build(wh, script));
     char *out = NULL;
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --graph --all db.java", floe_bin(), wh), 0);
-    FT_EQ_STR(out,
-              "  ○  3060729675574597004  2020-09-13 12:26:40  append    +0 -0 records, ? total, ? files  [abandoned]\n"
-              "◉ │  3055729675574597004  2019-04-12 20:29:15  append    +0 -0 records, ? total, ? files  (main, dev, tag: release-1)\n"
-              "├─╯\n"
-              "●    3051729675574597004  2018-01-04 21:22:35  append    +0 -0 records, ? total, ? files  (audit, tag: stable)\n");
+    FT_EQ_STR(out, "  ○  3060729675574597004  2020-09-13 12:26:40  append    +0 -0 records, ? "
+                   "total, ? files  [abandoned]\n"
+                   "◉ │  3055729675574597004  2019-04-12 20:29:15  append    +0 -0 records, ? "
+                   "total, ? files  (main, dev, tag: release-1)\n"
+                   "├─╯\n"
+                   "●    3051729675574597004  2018-01-04 21:22:35  append    +0 -0 records, ? "
+                   "total, ? files  (audit, tag: stable)\n");
     free(out);
     FT_EQ_INT(ft_run(&out, "%s log --warehouse %s --format csv --ref audit db.java | tail -1",
                      floe_bin(), wh),
               0);
-    FT_EQ_STR(out, "3051729675574597004,,2018-01-04 21:22:35.770,append,0,0,,,\"audit, tag: stable\","
-                   "main,,\n");
+    FT_EQ_STR(out,
+              "3051729675574597004,,2018-01-04 21:22:35.770,append,0,0,,,\"audit, tag: stable\","
+              "main,,\n");
     free(out);
 }
 
@@ -567,8 +595,10 @@ static const ft_case cases[] = {
     {"graph_crossing", test_graph_crossing},
     {"graph_skew_and_expired_parent", test_graph_skew_and_expired_parent},
     {"empty_table", test_empty_table},
-    {"graph_seed", test_graph_seed}, {"graph_color", test_graph_color},
-    {"table_formats", test_table_formats}, {"exit_codes", test_exit_codes},
+    {"graph_seed", test_graph_seed},
+    {"graph_color", test_graph_color},
+    {"table_formats", test_table_formats},
+    {"exit_codes", test_exit_codes},
     {"dot", test_dot},
     {"wap_states", test_wap_states},
 };

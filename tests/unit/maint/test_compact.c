@@ -53,7 +53,7 @@ static char *run(floe_sql_session *s, const char *sql, char **err)
         out = NULL;
     floe_sql_result_free(r);
     char *copy = floe__strdup(out ? out : "");
-    floe_sql_string_free(out);
+    floe_string_free(out);
     return copy;
 }
 

@@ -367,7 +367,7 @@ static void test_copy_to(void)
     floe__metadata_free(bm);
     rows_free(&a);
     rows_free(&b);
-    floe_catalog_string_free(meta);
+    floe_string_free(meta);
     floe_fileio_free(local);
     floe_fileio_free(io);
     floe_catalog_free(cat2);

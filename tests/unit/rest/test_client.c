@@ -303,7 +303,7 @@ static void test_catalog_calls(void)
     FT_CHECK(access(path, F_OK) != 0);
     FT_OK(floe_catalog_drop_namespace(c, "z"));
     FT_EQ_INT(floe_catalog_drop_namespace(c, "z"), FLOE_ENOTFOUND);
-    floe_catalog_string_free(loc);
+    floe_string_free(loc);
     floe__buf_free(&b);
     floe__props_free(&p);
     floe__props_free(&up);
@@ -485,10 +485,9 @@ static void test_alloc_failures(void)
             unknown++;
             if (getenv("FT_VERBOSE"))
                 fprintf(stderr, "n=%ld: %s\n", n, ft_floe_err());
-        }
-        else if (rc != FLOE_ENOMEM)
+        } else if (rc != FLOE_ENOMEM)
             ft_fail(__FILE__, __LINE__, "n=%ld: %s", n, ft_floe_err());
-        floe_catalog_string_free(loc);
+        floe_string_free(loc);
         floe__buf_free(&b);
         floe_catalog_free(c2);
     }
@@ -591,7 +590,9 @@ static void server_side_planning(bool defer)
         FT_OK(floe_table_load(&lt, c, "shop.orders", NULL));
         FT_OK(floe_table_load(&rt, sc, "shop.orders", NULL));
     }
-    static const char *const filters[] = {NULL, "order_date = '2024-01-03'", "amount > 10",
+    static const char *const filters[] = {NULL,
+                                          "order_date = '2024-01-03'",
+                                          "amount > 10",
                                           "status = 'new' AND customer_id < 12",
                                           "order_date IN ('2024-01-01', '2024-01-02')",
                                           "status IS NULL"};
@@ -601,8 +602,8 @@ static void server_side_planning(bool defer)
         scan_summary(lt, filters[i], false, 0, a, sizeof a, &ma);
         scan_summary(rt, filters[i], false, 0, b, sizeof b, &mb);
         FT_EQ_STR(b, a);
-        FT_CHECK(ma > 0);  /* local planning read the manifests */
-        FT_EQ_INT(mb, 0);  /* server planning did not */
+        FT_CHECK(ma > 0); /* local planning read the manifests */
+        FT_EQ_INT(mb, 0); /* server planning did not */
     }
     if (lt && rt) {
         char a[4096], b[4096];
@@ -659,10 +660,10 @@ static void test_rest_transaction(void)
         "{\"k\":\"1\"}}]}",
         "{\"requirements\":[{\"type\":\"assert-current-schema-id\",\"current-schema-id\":7}],"
         "\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"k\":\"2\"}}]}"};
-    const char *good[] = {
-        bad[0], "{\"requirements\":[{\"type\":\"assert-current-schema-id\","
-                "\"current-schema-id\":0}],\"updates\":[{\"action\":\"set-properties\","
-                "\"updates\":{\"k\":\"2\"}}]}"};
+    const char *good[] = {bad[0],
+                          "{\"requirements\":[{\"type\":\"assert-current-schema-id\","
+                          "\"current-schema-id\":0}],\"updates\":[{\"action\":\"set-properties\","
+                          "\"updates\":{\"k\":\"2\"}}]}"};
     if (a && b) {
         FT_CHECK(floe_catalog_commit_transaction(c, 2, idents, bad, NULL) == FLOE_ECONFLICT);
         FT_OK(floe_table_refresh(a));

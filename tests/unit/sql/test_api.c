@@ -15,8 +15,7 @@
 
 static floe_sql_session *open_session(void)
 {
-    static const char *const conf[] = {"floe.format", "table", "spark.sql.session.timeZone",
-                                       "UTC"};
+    static const char *const conf[] = {"floe.format", "table", "spark.sql.session.timeZone", "UTC"};
     floe_sql_open_options o = FLOE_SQL_OPEN_OPTIONS_INIT;
     o.warehouse = ft_tmp("wh");
     o.conf = conf;
@@ -32,12 +31,13 @@ static void test_query_values(void)
     floe_sql_session *s = open_session();
     FT_ASSERT(s);
     FT_ASSERT(floe_sql_session_catalog(s) != NULL);
-    FT_OK(floe_sql_execute(s, "CREATE NAMESPACE shop; CREATE TABLE shop.t (id BIGINT, x DOUBLE, "
-                              "b BOOLEAN, s STRING) USING iceberg",
+    FT_OK(floe_sql_execute(s,
+                           "CREATE NAMESPACE shop; CREATE TABLE shop.t (id BIGINT, x DOUBLE, "
+                           "b BOOLEAN, s STRING) USING iceberg",
                            NULL));
     floe_sql_result *r = NULL;
-    FT_OK(floe_sql_execute(s, "INSERT INTO shop.t VALUES (1, 1.5, true, 'a'), (2, NULL, false, 'b')",
-                           &r));
+    FT_OK(floe_sql_execute(
+        s, "INSERT INTO shop.t VALUES (1, 1.5, true, 'a'), (2, NULL, false, 'b')", &r));
     FT_CHECK(!floe_sql_result_has_rows(r)); /* INSERT shows nothing */
     floe_sql_result_free(r);
     FT_OK(floe_sql_execute(s, "SELECT 0 AS z; SELECT id, x, b, s FROM shop.t ORDER BY id", &r));
@@ -72,10 +72,10 @@ static void test_query_values(void)
                     "|1  |1.5 |true |a  |\n"
                     "|2  |NULL|false|b  |\n"
                     "+---+----+-----+---+\n");
-    floe_sql_string_free(text);
+    floe_string_free(text);
     FT_OK(floe_sql_result_render(r, FLOE_SQL_RENDER_CSV, &text));
     FT_EQ_STR(text, "id,x,b,s\n1,1.5,true,a\n2,,false,b\n");
-    floe_sql_string_free(text);
+    floe_string_free(text);
     FT_CHECK(floe_sql_result_render(r, (floe_sql_render)9, &text) == FLOE_EINVALID);
     floe_sql_close(s);
     /* results outlive their session */
@@ -125,8 +125,9 @@ static void test_table_api_on_session_catalog(void)
 {
     floe_sql_session *s = open_session();
     FT_ASSERT(s);
-    FT_OK(floe_sql_execute(s, "CREATE NAMESPACE IF NOT EXISTS n; CREATE TABLE n.t (id INT) "
-                              "USING iceberg; INSERT INTO n.t VALUES (7)",
+    FT_OK(floe_sql_execute(s,
+                           "CREATE NAMESPACE IF NOT EXISTS n; CREATE TABLE n.t (id INT) "
+                           "USING iceberg; INSERT INTO n.t VALUES (7)",
                            NULL));
     floe_table *t = NULL;
     FT_OK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", NULL));
@@ -153,8 +154,9 @@ static void test_session_fileio(void)
     floe_sql_session *s = NULL;
     FT_OK(floe_sql_open(&s, &o));
     FT_ASSERT(floe_sql_session_fileio(s) != NULL);
-    FT_OK(floe_sql_execute(s, "CREATE NAMESPACE n; CREATE TABLE n.t (id INT) USING iceberg; "
-                              "INSERT INTO n.t VALUES (7)",
+    FT_OK(floe_sql_execute(s,
+                           "CREATE NAMESPACE n; CREATE TABLE n.t (id INT) USING iceberg; "
+                           "INSERT INTO n.t VALUES (7)",
                            NULL));
     floe_table *t = NULL;
     FT_CHECK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", NULL) < 0);

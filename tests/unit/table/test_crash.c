@@ -242,7 +242,7 @@ static void test_corrupt_pointer(void)
     char *cur = NULL;
     FT_OK(floe_catalog_load_table(&cur, NULL, s.c, "shop.corrupt"));
     FT_EQ_STR(cur, bad);
-    floe_catalog_string_free(cur);
+    floe_string_free(cur);
     floe_table_free(t);
     floe_catalog_free(s.c);
 }
