@@ -548,13 +548,13 @@ static int join(sweep *s, floe_xsort *orphans)
     if (rc == FLOE_ITEROVER)
         rc = 0;
     if (rc == 0 && nconf)
-        rc =
-            floe__error(FLOE_EINVALID, "maint",
-                        "Unable to determine whether certain files are orphan. Metadata references "
-                        "files that match listed/provided files except for authority/scheme. "
-                        "Configure equal_schemes / equal_authorities, or set prefix_mismatch_mode "
-                        "to IGNORE or DELETE. Conflicting authorities/schemes (%zu): %s",
-                        nconf, conflicts.ptr);
+        rc = floe__error_as(
+            FLOE_EINVALID, FLOE_KIND_VALIDATION, "maint",
+            "Unable to determine whether certain files are orphan. Metadata references "
+            "files that match listed/provided files except for authority/scheme. "
+            "Configure equal_schemes / equal_authorities, or set prefix_mismatch_mode "
+            "to IGNORE or DELETE. Conflicting authorities/schemes (%zu): %s",
+            nconf, conflicts.ptr);
     group_clear(&j);
     floe__vec_free(&j.group);
     floe__buf_free(&j.group_path);
@@ -603,12 +603,13 @@ static int check_other_tables(sweep *s, const floe_table_metadata *m, const char
         bool same =
             other->table_uuid && m->table_uuid && strcmp(other->table_uuid, m->table_uuid) == 0;
         if (!same)
-            rc = floe__error(FLOE_EINVALID, "maint",
-                             "Cannot remove orphan files: %s is the metadata of another table "
-                             "(table-uuid %s, location %s) under %s; its files would be taken for "
-                             "orphans. Move one of the tables, or remove that table's files first",
-                             f, other->table_uuid ? other->table_uuid : "unknown",
-                             other->location ? other->location : "unknown", location);
+            rc = floe__error_as(
+                FLOE_EINVALID, FLOE_KIND_VALIDATION, "maint",
+                "Cannot remove orphan files: %s is the metadata of another table "
+                "(table-uuid %s, location %s) under %s; its files would be taken for "
+                "orphans. Move one of the tables, or remove that table's files first",
+                f, other->table_uuid ? other->table_uuid : "unknown",
+                other->location ? other->location : "unknown", location);
         floe__metadata_free(other);
         FLOE_TRY(rc);
     }

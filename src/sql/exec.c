@@ -117,8 +117,8 @@ int floe__sql_sqlite_fail(floe_sql_session *s)
 {
     floe_buf amb = FLOE_BUF_INIT;
     const char *msg = sqlite3_errmsg(s->db);
-    int rc = floe__error(FLOE_EINVALID, "sql", "%s",
-                         ambiguous_reference(s, msg, &amb) ? amb.ptr : msg);
+    int rc =
+        floe__error(FLOE_EINVALID, "sql", "%s", ambiguous_reference(s, msg, &amb) ? amb.ptr : msg);
     floe__buf_free(&amb);
     return floe__sql_fail(s, rc, "AnalysisException");
 }
@@ -339,7 +339,8 @@ static int exec_drop_view(floe_sql_session *s, const floe_sql_stmt *st, floe_are
 static int ns_props(floe_props *p, const floe_sql_stmt *st)
 {
     for (size_t i = 0; i < st->nprops; i++)
-        FLOE_TRY(floe__props_set(p, st->props[i].key, st->props[i].value ? st->props[i].value : ""));
+        FLOE_TRY(
+            floe__props_set(p, st->props[i].key, st->props[i].value ? st->props[i].value : ""));
     if (st->comment)
         FLOE_TRY(floe__props_set(p, "comment", st->comment));
     if (st->location)
@@ -451,11 +452,8 @@ static int exec_drop_namespace(floe_sql_session *s, const floe_sql_stmt *st, flo
         if (rc < 0)
             return rc;
     }
-    int rc = floe_catalog_drop_namespace(s->catalog, ns);
-    if (rc < 0 && floe_catalog_namespace_exists(s->catalog, ns) == 1 && rc != FLOE_ENOMEM &&
-        strstr(floe_error_last()->message, "not empty"))
-        s->error_class = "NamespaceNotEmptyException";
-    return classify(s, rc);
+    /* the catalogs raise "not empty" as FLOE_KIND_NAMESPACE_NOT_EMPTY */
+    return classify(s, floe_catalog_drop_namespace(s->catalog, ns));
 }
 
 static int exec_show_namespaces(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
@@ -598,14 +596,14 @@ static int pick_catalog(floe_sql_session *s, const floe_sql_stmt *st);
 static int exec_set_var(floe_sql_session *s, const char *name, const char *value, floe_arena *a)
 {
     if (!valid_var_name(name))
-        return floe__sql_fail(
-            s, floe__error(FLOE_EINVALID, "sql", "invalid variable name '%s' (letters, digits, _)",
-                           name),
-            "ParseException");
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EINVALID, "sql",
+                                          "invalid variable name '%s' (letters, digits, _)", name),
+                              "ParseException");
     if (!value)
-        return floe__sql_fail(
-            s, floe__error(FLOE_EINVALID, "sql", "SET VAR %s needs a value", name),
-            "ParseException");
+        return floe__sql_fail(s,
+                              floe__error(FLOE_EINVALID, "sql", "SET VAR %s needs a value", name),
+                              "ParseException");
     size_t n = strlen(value);
     if (n >= 2 && value[0] == '(' && value[n - 1] == ')') {
         /* a scalar subquery: its first column of the first row */
@@ -840,7 +838,10 @@ static bool has_col(const floe_sql_session *s, char kind, const char *name)
     return false;
 }
 
-static bool is_struct_col(const char *name, void *payload) { return has_col(payload, 's', name); }
+static bool is_struct_col(const char *name, void *payload)
+{
+    return has_col(payload, 's', name);
+}
 
 static bool is_keyed_map_col(const char *name, void *payload)
 {
@@ -901,8 +902,8 @@ static int collect_struct_columns(floe_sql_session *s, const floe_sql_stmt *st, 
 {
     *any = false;
     floe__buf_clear(&s->struct_cols);
-    bool dml = st->kind == FLOE_SQL_DELETE || st->kind == FLOE_SQL_UPDATE ||
-               st->kind == FLOE_SQL_MERGE;
+    bool dml =
+        st->kind == FLOE_SQL_DELETE || st->kind == FLOE_SQL_UPDATE || st->kind == FLOE_SQL_MERGE;
     for (size_t k = 0; k < st->nrefs + 1; k++) {
         const floe_sql_name *n = k < st->nrefs ? &st->refs[k].name : dml ? &st->target : NULL;
         if (!n || (n->kind != FLOE_SQLREF_TABLE && n->kind != FLOE_SQLREF_BRANCH &&
@@ -919,14 +920,13 @@ static int collect_struct_columns(floe_sql_session *s, const floe_sql_stmt *st, 
             return rc;
         const floe_schema *sc = rc == 0 ? floe__metadata_current_schema(t->metadata) : NULL;
         if (sc)
-            FLOE_TRY(collect_case_twins(s, n->catalog ? n->catalog : s->catalog_name, ident, sc,
-                                        any));
+            FLOE_TRY(
+                collect_case_twins(s, n->catalog ? n->catalog : s->catalog_name, ident, sc, any));
         for (size_t i = 0; sc && i < sc->root->nfields; i++) {
             const floe_field *f = &sc->root->fields[i];
-            char kind = f->type->id == FLOE_T_STRUCT ? 's'
-                        : f->type->id == FLOE_T_MAP && f->type->key->type->id != FLOE_T_STRING
-                            ? 'm'
-                            : 0;
+            char kind = f->type->id == FLOE_T_STRUCT                                           ? 's'
+                        : f->type->id == FLOE_T_MAP && f->type->key->type->id != FLOE_T_STRING ? 'm'
+                                                                                               : 0;
             if (!kind || has_col(s, kind, f->name))
                 continue;
             FLOE_TRY(floe__buf_putc(&s->struct_cols, kind));

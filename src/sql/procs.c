@@ -558,11 +558,8 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
         rc = floe_maint_remove_orphan_files(&r, s->catalog, ident, &o);
     if (rc == FLOE_ENOTFOUND)
         s->error_class = "NoSuchTableException";
-    const floe_error *e = rc == FLOE_EINVALID ? floe_error_last() : NULL;
-    if (e && e->message &&
-        (strncmp(e->message, "Unable to determine whether", 27) == 0 ||
-         strncmp(e->message, "Cannot remove orphan files: ", 28) == 0))
-        s->error_class = "ValidationException"; /* Java's, for the prefix mismatch */
+    /* Java's ValidationException for the prefix mismatch and another
+     * table's metadata: raised as FLOE_KIND_VALIDATION by the sweep */
     floe_sql_cell *cells = NULL;
     if (rc == 0) {
         cells = floe__arena_calloc(a, found.len + 1, sizeof *cells);

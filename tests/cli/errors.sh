@@ -33,6 +33,9 @@ err "read a missing branch" "ValidationException: Cannot use branch (does not ex
     floe sql --warehouse "$W" -c "SELECT * FROM db.t.branch_nope"
 err "write a missing branch" "ValidationException: Cannot use branch (does not exist): nope" \
     floe sql --warehouse "$W" -c "INSERT INTO db.t.branch_nope VALUES (3)"
+# the catalog raises the kind; the shell prints the class it names
+err "drop a namespace with a table" "NamespaceNotEmptyException: Namespace db is not empty. Contains 1 table(s)." \
+    floe sql --warehouse "$W" -c "DROP NAMESPACE db"
 err "missing table (sql)" "NoSuchTableException: Table does not exist: db.nope" \
     floe sql --warehouse "$W" -c "SELECT * FROM db.nope"
 # the same class and format from the other commands
