@@ -7,7 +7,8 @@
  * same files are decoded by avsc (node) and python3-avro (the first 5,000
  * entries: it reads ~1,000/s) when present, also in CPU time; RATIO lines
  * are floe's time / the peer's time per entry decoded (bench/README.md:
- * below 1, floe is faster).
+ * below 1, floe is faster). FLOE_BENCH_KEEP=DIR keeps the two manifests
+ * there (DIR/m-null.avro, DIR/m-deflate.avro) for bench/native_peers.sh.
  */
 #include "../tests/unit/manifest/gen_fixture.h"
 
@@ -65,8 +66,10 @@ static double peer_ms(const char *cmd, long want)
 
 int main(void)
 {
-    char dir[] = "/tmp/floe-bench-XXXXXX";
-    if (!mkdtemp(dir))
+    char tmp[] = "/tmp/floe-bench-XXXXXX";
+    const char *keep = getenv("FLOE_BENCH_KEEP");
+    const char *dir = keep ? keep : mkdtemp(tmp);
+    if (!dir)
         return 1;
     const char *src = FLOE_SOURCE_DIR;
     bool node = !getenv("FLOE_BENCH_NO_PEERS") &&
@@ -143,9 +146,11 @@ int main(void)
             }
             floe__buf_free(&pb);
         }
-        unlink(path);
+        if (!keep)
+            unlink(path);
         floe__buf_free(&b);
     }
-    rmdir(dir);
+    if (!keep)
+        rmdir(dir);
     return 0;
 }
