@@ -8,7 +8,9 @@
  * entries: it reads ~1,000/s) when present, also in CPU time; RATIO lines
  * are floe's time / the peer's time per entry decoded (bench/README.md:
  * below 1, floe is faster). FLOE_BENCH_KEEP=DIR keeps the two manifests
- * there (DIR/m-null.avro, DIR/m-deflate.avro) for bench/native_peers.sh.
+ * there (DIR/m-null.avro, DIR/m-deflate.avro) for bench/native_peers.sh,
+ * with unpartitioned twins (DIR/m-null-unpartitioned.avro, ...: iceberg-rust
+ * cannot decode the uuid partition field of the others).
  */
 #include "../tests/unit/manifest/gen_fixture.h"
 
@@ -146,8 +148,18 @@ int main(void)
             }
             floe__buf_free(&pb);
         }
-        if (!keep)
+        if (keep) {
+            gt_opts uo = o;
+            uo.partitioned = false;
+            floe_buf ub = FLOE_BUF_INIT;
+            snprintf(path, sizeof path, "%s/m-%s-unpartitioned.avro", dir, cn);
+            FILE *uf = gt_write_manifest(&uo, &ub, &mf, NULL) == 0 ? fopen(path, "wb") : NULL;
+            if (!uf || fwrite(ub.ptr, 1, ub.len, uf) != ub.len || fclose(uf) != 0)
+                fprintf(stderr, "could not write %s\n", path);
+            floe__buf_free(&ub);
+        } else {
             unlink(path);
+        }
         floe__buf_free(&b);
     }
     if (!keep)
