@@ -8,8 +8,9 @@
  *     created outputs, to prove what an operation touches;
  *   - bt_write_chain_table: such a table written under a location (its
  *     metadata file and one real, empty manifest list);
+ *   - bt_decode_manifest: decode every entry of a manifest in memory;
  *   - bt_median_ms: median of nanosecond samples, in ms.
- * Used by bench/table_commit.c, bench/table_rollback_size.c and
+ * Used by bench/avro_manifest.c, bench/table_commit.c, bench/table_rollback_size.c and
  * bench/native_ops.c.
  */
 #ifndef FLOE_BENCH_TABLES_H
@@ -113,6 +114,24 @@ static inline int bt_write_chain_table(const char *loc, int n, char *file, size_
     floe_fileio_free(io);
     floe__buf_free(&b);
     return rc;
+}
+
+/* Decode every entry of the manifest in `data` (touching each entry's
+ * record count and bounds); returns the number of entries or -1. */
+static inline int64_t bt_decode_manifest(const void *data, size_t len, const char *name)
+{
+    floe_manifest_reader *r;
+    if (floe_manifest_reader_open(&r, (const uint8_t *)data, len, name, NULL) < 0)
+        return -1;
+    const floe_manifest_entry *e;
+    int64_t sum = 0, n = 0;
+    while (floe_manifest_reader_next(r, &e) == 0) {
+        sum += e->data_file.record_count + (int64_t)e->data_file.lower_bounds.n;
+        n++;
+    }
+    floe_manifest_reader_free(r);
+    (void)sum;
+    return n;
 }
 
 static inline int bt_cmp_i64(const void *a, const void *b)

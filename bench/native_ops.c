@@ -96,19 +96,7 @@ static int64_t op_manifest(int run, void *p)
 {
     (void)run;
     job *j = p;
-    floe_manifest_reader *r;
-    if (floe_manifest_reader_open(&r, (const uint8_t *)j->data.ptr, j->data.len, j->arg[0], NULL) <
-        0)
-        return -1;
-    const floe_manifest_entry *e;
-    int64_t sum = 0, n = 0;
-    while (floe_manifest_reader_next(r, &e) == 0) {
-        sum += e->data_file.record_count + (int64_t)e->data_file.lower_bounds.n;
-        n++;
-    }
-    floe_manifest_reader_free(r);
-    (void)sum;
-    return n;
+    return bt_decode_manifest(j->data.ptr, j->data.len, j->arg[0]);
 }
 
 static int64_t op_metadata(int run, void *p)
@@ -220,12 +208,12 @@ static int64_t op_expire(int run, void *p)
 {
     (void)run;
     job *j = p;
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.retain_last = atoi(j->arg[2]);
     o.has_older_than = true;
     o.older_than_ms = INT64_MAX / 2;
-    floe_expire_result res;
-    if (floe_table_expire_snapshots(&res, j->table, &o) < 0)
+    floe_maint_expire_result res;
+    if (floe_maint_table_expire_snapshots(&res, j->table, &o) < 0)
         return -1;
     return (int64_t)j->table->metadata->nsnapshots;
 }

@@ -64,6 +64,6 @@ run metadata_parse_10k 5 "floe go rust" -- metadata "$T/metadata-10k.json"
 run scan_plan_filtered 5 "floe go rust" -- plan "$scan" c00500
 run scan_plan_full 3 "floe go rust" -- plan "$scan"
 run files_table_1m 3 "floe go" -- files "$scan"
-run commit_metadata_only_1k 9 "floe go rust" -- commit "$m1k" "$T/wh"
-run commit_metadata_only_10k 5 "floe go rust" -- commit "$m10k" "$T/wh"
-run expire_snapshots_10k_keep_1k 3 "floe go rust" -- expire "$m10k" "$T/wh" 1000
+run commit_metadata_only_1k 9 "floe go rust" -- commit "$m1k" "$T/cat-commit-1k"
+run commit_metadata_only_10k 5 "floe go rust" -- commit "$m10k" "$T/cat-commit-10k"
+run expire_snapshots_10k_keep_1k 3 "floe go rust" -- expire "$m10k" "$T/cat-expire" 1000
