@@ -29,6 +29,7 @@ FLOE_BENCH_KEEP=$T FLOE_BENCH_NO_PEERS=1 FLOE_BENCH_REPS=1 "$BUILD/bench_avro_ma
   m10k=$("$BUILD/bench_native_ops" chain "$T/wh/b.db/t10000" 10000) ||
   { echo "BENCH native_peers failed (generating the files)"; exit 1; }
 scan=$T/scan/metadata/v1.metadata.json
+mkdir -p "$T/cat-commit-1k" "$T/cat-commit-10k" "$T/cat-expire"
 echo "# same files for all three; medians after one warm-up run; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 declare -A peer=([floe]="$BUILD/bench_native_ops" [go]="$bin/floe-peer-go" [rust]="$bin/floe-peer-rust")
