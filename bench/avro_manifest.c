@@ -7,9 +7,13 @@
  * same files are decoded by avsc (node) and python3-avro (the first 5,000
  * entries: it reads ~1,000/s) when present, also in CPU time; RATIO lines
  * are floe's time / the peer's time per entry decoded (bench/README.md:
- * below 1, floe is faster).
+ * below 1, floe is faster). FLOE_BENCH_KEEP=DIR keeps the two manifests
+ * there (DIR/m-null.avro, DIR/m-deflate.avro) for bench/native_peers.sh,
+ * with unpartitioned twins (DIR/m-null-unpartitioned.avro, ...: iceberg-rust
+ * cannot decode the uuid partition field of the others).
  */
 #include "../tests/unit/manifest/gen_fixture.h"
+#include "bench_tables.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,19 +34,8 @@ static int64_t cpu_ns(void)
 static double decode_once(const floe_buf *b, int64_t *rows)
 {
     int64_t t0 = cpu_ns();
-    floe_manifest_reader *r;
-    if (floe_manifest_reader_open(&r, (const uint8_t *)b->ptr, b->len, "bench.avro", NULL) < 0)
-        return -1;
-    const floe_manifest_entry *e;
-    int64_t sum = 0, n = 0;
-    while (floe_manifest_reader_next(r, &e) == 0) {
-        sum += e->data_file.record_count + (int64_t)e->data_file.lower_bounds.n;
-        n++;
-    }
-    floe_manifest_reader_free(r);
-    *rows = n;
-    (void)sum;
-    return (double)(cpu_ns() - t0) / 1e9;
+    *rows = bt_decode_manifest(b->ptr, b->len, "bench.avro");
+    return *rows < 0 ? -1 : (double)(cpu_ns() - t0) / 1e9;
 }
 
 /* python3-avro decodes ~1,000 entries/s here: it gets the first N_PY
@@ -65,8 +58,10 @@ static double peer_ms(const char *cmd, long want)
 
 int main(void)
 {
-    char dir[] = "/tmp/floe-bench-XXXXXX";
-    if (!mkdtemp(dir))
+    char tmp[] = "/tmp/floe-bench-XXXXXX";
+    const char *keep = getenv("FLOE_BENCH_KEEP");
+    const char *dir = keep ? keep : mkdtemp(tmp);
+    if (!dir)
         return 1;
     const char *src = FLOE_SOURCE_DIR;
     bool node = !getenv("FLOE_BENCH_NO_PEERS") &&
@@ -143,9 +138,21 @@ int main(void)
             }
             floe__buf_free(&pb);
         }
-        unlink(path);
+        if (keep) {
+            gt_opts uo = o;
+            uo.partitioned = false;
+            floe_buf ub = FLOE_BUF_INIT;
+            snprintf(path, sizeof path, "%s/m-%s-unpartitioned.avro", dir, cn);
+            FILE *uf = gt_write_manifest(&uo, &ub, &mf, NULL) == 0 ? fopen(path, "wb") : NULL;
+            if (!uf || fwrite(ub.ptr, 1, ub.len, uf) != ub.len || fclose(uf) != 0)
+                fprintf(stderr, "could not write %s\n", path);
+            floe__buf_free(&ub);
+        } else {
+            unlink(path);
+        }
         floe__buf_free(&b);
     }
-    rmdir(dir);
+    if (!keep)
+        rmdir(dir);
     return 0;
 }

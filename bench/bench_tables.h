@@ -6,17 +6,23 @@
  *     at the last, every snapshot pointing at one manifest list;
  *   - bt_counting_io: a FileIO wrapper counting opens (by kind of file) and
  *     created outputs, to prove what an operation touches;
+ *   - bt_write_chain_table: such a table written under a location (its
+ *     metadata file and one real, empty manifest list);
+ *   - bt_decode_manifest: decode every entry of a manifest in memory;
  *   - bt_median_ms: median of nanosecond samples, in ms.
- * Used by bench/table_commit.c and bench/table_rollback_size.c.
+ * Used by bench/avro_manifest.c, bench/table_commit.c, bench/table_rollback_size.c and
+ * bench/native_ops.c.
  */
 #ifndef FLOE_BENCH_TABLES_H
 #define FLOE_BENCH_TABLES_H
 
 #include "floe/io.h"
 #include "floe/sys/fileio.h"
+#include "manifest/manifest.h"
 #include "util/util.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +30,7 @@
 #define BT_TS0 1700000000000LL
 
 #define BT_SCHEMA_JSON                                                                             \
-    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":"    \
+    "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":"     \
     "false,\"type\":\"long\"},{\"id\":2,\"name\":\"d\",\"required\":false,\"type\":\"date\"}]}"
 
 /* Metadata JSON of a v2 table at `loc` (unpartitioned; schema `schema_json`
@@ -37,18 +43,19 @@ static inline int bt_chain_metadata(floe_buf *b, const char *loc, int n, const c
                                     int64_t bytes_per_snap, const char *schema_json,
                                     int last_column_id)
 {
-    floe__buf_printf(b,
-                     "{\"format-version\":2,\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\","
-                     "\"location\":\"%s\",\"last-sequence-number\":%d,\"last-updated-ms\":%lld,"
-                     "\"last-column-id\":%d,\"current-schema-id\":0,\"schemas\":[%s],"
-                     "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,"
-                     "\"fields\":[]}],\"last-partition-id\":999,\"default-sort-order-id\":0,"
-                     "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
-                     "\"current-snapshot-id\":%lld,\"refs\":{\"main\":{\"snapshot-id\":%lld,"
-                     "\"type\":\"branch\"}},\"snapshots\":[",
-                     loc, n, (long long)(BT_TS0 + n), schema_json ? last_column_id : 2,
-                     schema_json ? schema_json : BT_SCHEMA_JSON, (long long)(BT_BASE_ID + n - 1),
-                     (long long)(BT_BASE_ID + n - 1));
+    floe__buf_printf(
+        b,
+        "{\"format-version\":2,\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\","
+        "\"location\":\"%s\",\"last-sequence-number\":%d,\"last-updated-ms\":%lld,"
+        "\"last-column-id\":%d,\"current-schema-id\":0,\"schemas\":[%s],"
+        "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,"
+        "\"fields\":[]}],\"last-partition-id\":999,\"default-sort-order-id\":0,"
+        "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
+        "\"current-snapshot-id\":%lld,\"refs\":{\"main\":{\"snapshot-id\":%lld,"
+        "\"type\":\"branch\"}},\"snapshots\":[",
+        loc, n, (long long)(BT_TS0 + n), schema_json ? last_column_id : 2,
+        schema_json ? schema_json : BT_SCHEMA_JSON, (long long)(BT_BASE_ID + n - 1),
+        (long long)(BT_BASE_ID + n - 1));
     for (int i = 0; i < n; i++) {
         if (i)
             floe__buf_putc(b, ',');
@@ -61,7 +68,8 @@ static inline int bt_chain_metadata(floe_buf *b, const char *loc, int n, const c
             "\"timestamp-ms\":%lld,\"summary\":{\"operation\":\"append\",\"spark.app.id\":"
             "\"local-1700000000000\",\"added-data-files\":\"1\",\"added-records\":\"10\","
             "\"added-files-size\":\"%lld\",\"changed-partition-count\":\"1\",\"total-records\":"
-            "\"%d\",\"total-files-size\":\"%lld\",\"total-data-files\":\"%d\",\"total-delete-files\":"
+            "\"%d\",\"total-files-size\":\"%lld\",\"total-data-files\":\"%d\",\"total-delete-"
+            "files\":"
             "\"0\",\"total-position-deletes\":\"0\",\"total-equality-deletes\":\"0\"},"
             "\"manifest-list\":\"%s\",\"schema-id\":0}",
             (long long)(BT_TS0 + i), (long long)bytes_per_snap, (i + 1) * 10,
@@ -72,6 +80,58 @@ static inline int bt_chain_metadata(floe_buf *b, const char *loc, int n, const c
         floe__buf_printf(b, "%s{\"timestamp-ms\":%lld,\"snapshot-id\":%lld}", i ? "," : "",
                          (long long)(BT_TS0 + i), (long long)(BT_BASE_ID + i));
     return floe__buf_puts(b, "],\"metadata-log\":[]}");
+}
+
+/* Write a table of n snapshots (bt_chain_metadata, 1 KB per snapshot) at
+ * local path `loc`: `loc`/metadata/00000-<uuid>.metadata.json (the name Go and Rust parse), whose
+ * path goes to `file`, and the one empty manifest list every snapshot shares (a real one, so that
+ * appends and expiry can read their parent's). */
+static inline int bt_write_chain_table(const char *loc, int n, char *file, size_t filesz)
+{
+    char lpath[1024];
+    snprintf(file, filesz, "%s/metadata/00000-4f9d7c78-62f9-48c6-b869-f25172b45b32.metadata.json",
+             loc);
+    snprintf(lpath, sizeof lpath, "%s/metadata/snap-empty.avro", loc);
+    floe_buf b = FLOE_BUF_INIT, list = FLOE_BUF_INIT;
+    bt_chain_metadata(&b, loc, n, lpath, 1024, NULL, 0);
+    floe_fileio *io = NULL;
+    int rc = floe_fileio_local_new(&io);
+    if (rc == 0)
+        rc = floe_fileio_write_new(io, file, b.ptr, b.len);
+    floe_manifest_list_writer_options lo = {.format_version = 2,
+                                            .snapshot_id = BT_BASE_ID,
+                                            .sequence_number = 1,
+                                            .compression_level = -1};
+    floe_manifest_list_writer *lw = NULL;
+    if (rc == 0)
+        rc = floe_manifest_list_writer_new(&lw, &lo, &list);
+    if (rc == 0)
+        rc = floe_manifest_list_writer_finish(lw);
+    floe_manifest_list_writer_free(lw);
+    if (rc == 0)
+        rc = floe_fileio_write_new(io, lpath, list.ptr, list.len);
+    floe__buf_free(&list);
+    floe_fileio_free(io);
+    floe__buf_free(&b);
+    return rc;
+}
+
+/* Decode every entry of the manifest in `data` (touching each entry's
+ * record count and bounds); returns the number of entries or -1. */
+static inline int64_t bt_decode_manifest(const void *data, size_t len, const char *name)
+{
+    floe_manifest_reader *r;
+    if (floe_manifest_reader_open(&r, (const uint8_t *)data, len, name, NULL) < 0)
+        return -1;
+    const floe_manifest_entry *e;
+    int64_t sum = 0, n = 0;
+    while (floe_manifest_reader_next(r, &e) == 0) {
+        sum += e->data_file.record_count + (int64_t)e->data_file.lower_bounds.n;
+        n++;
+    }
+    floe_manifest_reader_free(r);
+    (void)sum;
+    return n;
 }
 
 static inline int bt_cmp_i64(const void *a, const void *b)

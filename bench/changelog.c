@@ -147,8 +147,8 @@ int main(int argc, char **argv)
     waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return 1;
-    printf("BENCH changelog_build %.1f s (%lld rows, %d snapshots of 1%% changes)\n",
-           now_s() - t0, (long long)nrows, nsnap);
+    printf("BENCH changelog_build %.1f s (%lld rows, %d snapshots of 1%% changes)\n", now_s() - t0,
+           (long long)nrows, nsnap);
     fflush(stdout);
     char meta[1200];
     long long first;

@@ -7,6 +7,8 @@
  * process that reads the 100k file from disk (the whole
  * floe__metadata_read_file: reading and parsing).
  * Targets (issue 2): <= 50 ms parse and write at 10k; <= 30 MB RSS at 100k.
+ * FLOE_BENCH_KEEP=DIR keeps the 10k file as DIR/metadata-10k.json (for
+ * bench/native_peers.sh).
  */
 #include "spec/metadata.h"
 
@@ -20,17 +22,23 @@
 static int synth(floe_buf *b, int n)
 {
     int64_t base_id = 1000000000000000000LL, ts = 1700000000000LL;
-    FLOE_TRY(floe__buf_printf(b,
+    FLOE_TRY(floe__buf_printf(
+        b,
         "{\"format-version\":2,\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\","
         "\"location\":\"s3://bucket/warehouse/db/events\",\"last-sequence-number\":%d,"
         "\"last-updated-ms\":%lld,\"last-column-id\":3,\"current-schema-id\":0,\"schemas\":[{"
-        "\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,"
+        "\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":"
+        "true,"
         "\"type\":\"long\"},{\"id\":2,\"name\":\"ts\",\"required\":false,\"type\":\"timestamptz\"},"
-        "{\"id\":3,\"name\":\"data\",\"required\":false,\"type\":\"string\"}]}],\"default-spec-id\":0,"
-        "\"partition-specs\":[{\"spec-id\":0,\"fields\":[{\"name\":\"ts_day\",\"transform\":\"day\","
-        "\"source-id\":2,\"field-id\":1000}]}],\"last-partition-id\":1000,\"default-sort-order-id\":0,"
+        "{\"id\":3,\"name\":\"data\",\"required\":false,\"type\":\"string\"}]}],\"default-spec-"
+        "id\":0,"
+        "\"partition-specs\":[{\"spec-id\":0,\"fields\":[{\"name\":\"ts_day\",\"transform\":"
+        "\"day\","
+        "\"source-id\":2,\"field-id\":1000}]}],\"last-partition-id\":1000,\"default-sort-order-"
+        "id\":0,"
         "\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{\"owner\":\"bench\"},"
-        "\"current-snapshot-id\":%lld,\"refs\":{\"main\":{\"snapshot-id\":%lld,\"type\":\"branch\"}},"
+        "\"current-snapshot-id\":%lld,\"refs\":{\"main\":{\"snapshot-id\":%lld,\"type\":\"branch\"}"
+        "},"
         "\"snapshots\":[",
         n, (long long)(ts + n), (long long)(base_id + n - 1), (long long)(base_id + n - 1)));
     for (int i = 0; i < n; i++) {
@@ -40,11 +48,15 @@ static int synth(floe_buf *b, int n)
         FLOE_TRY(floe__buf_printf(b, "{\"sequence-number\":%d,\"snapshot-id\":%lld,", i + 1, id));
         if (i)
             FLOE_TRY(floe__buf_printf(b, "\"parent-snapshot-id\":%lld,", id - 1));
-        FLOE_TRY(floe__buf_printf(b,
-            "\"timestamp-ms\":%lld,\"summary\":{\"operation\":\"append\",\"added-data-files\":\"1\","
-            "\"added-records\":\"1000\",\"added-files-size\":\"12345\",\"changed-partition-count\":\"1\","
+        FLOE_TRY(floe__buf_printf(
+            b,
+            "\"timestamp-ms\":%lld,\"summary\":{\"operation\":\"append\",\"added-data-files\":"
+            "\"1\","
+            "\"added-records\":\"1000\",\"added-files-size\":\"12345\",\"changed-partition-count\":"
+            "\"1\","
             "\"total-records\":\"%lld\",\"total-files-size\":\"%lld\",\"total-data-files\":\"%d\","
-            "\"total-delete-files\":\"0\",\"total-position-deletes\":\"0\",\"total-equality-deletes\":\"0\"},"
+            "\"total-delete-files\":\"0\",\"total-position-deletes\":\"0\",\"total-equality-"
+            "deletes\":\"0\"},"
             "\"manifest-list\":\"s3://bucket/warehouse/db/events/metadata/snap-%lld-1-"
             "4f9d7c78-62f9-48c6-b869-f25172b45b32.avro\",\"schema-id\":0}",
             (long long)(ts + i), 1000LL * (i + 1), 12345LL * (i + 1), i + 1, id));
@@ -104,7 +116,8 @@ static int run(int n, const char *tag)
     printf("BENCH metadata_parse_%s %.1f ms\n", tag, best_parse);
     printf("BENCH metadata_parse_%s_rate %.1f MB/s\n", tag, mb / (best_parse / 1e3));
     printf("BENCH metadata_write_%s %.1f ms\n", tag, best_write);
-    printf("BENCH metadata_write_%s_rate %.1f MB/s\n", tag, (double)out.len / 1e6 / (best_write / 1e3));
+    printf("BENCH metadata_write_%s_rate %.1f MB/s\n", tag,
+           (double)out.len / 1e6 / (best_write / 1e3));
     floe__buf_free(&text);
     floe__buf_free(&out);
     return 0;
@@ -158,7 +171,8 @@ static int child_read(const char *path, const char *tag)
     printf("BENCH metadata_rss_baseline_%s %.1f MB\n", tag, base_kb / 1024.0);
     printf("BENCH metadata_held_%s %.1f MB\n", tag,
            (floe__arena_bytes(m->arena) + m->nsnapshots * (sizeof *m->snapshots + 4) +
-            m->n_snapshot_log * sizeof *m->snapshot_log) / 1e6);
+            m->n_snapshot_log * sizeof *m->snapshot_log) /
+               1e6);
     floe__metadata_free(m);
     fflush(stdout);
     return 0;
@@ -168,12 +182,20 @@ int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--read") == 0)
         return child_read(argv[2], argv[3]);
-    char path10[] = "/tmp/floe-bench-metadata-10k-XXXXXX", path100[] = "/tmp/floe-bench-metadata-100k-XXXXXX";
+    char path10[] = "/tmp/floe-bench-metadata-10k-XXXXXX",
+         path100[] = "/tmp/floe-bench-metadata-100k-XXXXXX";
     int fd1 = mkstemp(path10), fd2 = mkstemp(path100);
     if (fd1 < 0 || fd2 < 0)
         return 1;
     close(fd1);
     close(fd2);
+    const char *keep = getenv("FLOE_BENCH_KEEP");
+    char kept[1024];
+    if (keep) {
+        snprintf(kept, sizeof kept, "%s/metadata-10k.json", keep);
+        if (synth_file(kept, 10000) != 0)
+            return 1;
+    }
     int rc = synth_file(path100, 100000) || synth_file(path10, 10000) ||
              rss(argv[0], path100, "100k") || run(10000, "10k") || run_file(path10, "10k", 5) ||
              run(100000, "100k") || run_file(path100, "100k", 2);

@@ -8,10 +8,9 @@
  *
  * DuckDB (tests/interop/parquet_engines.mjs duckdb-bench, SET threads=1)
  * materialises the rows in a table (untimed), writes the file with COPY
- * (timed) and decodes it with an aggregate over every column. floe decodes the same file to Arrow batches
- * (touching every value) and writes the same rows from Arrow batches (batch
- * generation excluded from the timing). Prints BENCH rows/s and RATIO
- * (floe time / DuckDB time).
+ * (timed) and decodes it with an aggregate over every column. floe decodes the same file to Arrow
+ * batches (touching every value) and writes the same rows from Arrow batches (batch generation
+ * excluded from the timing). Prints BENCH rows/s and RATIO (floe time / DuckDB time).
  */
 #include "parquet/parquet.h"
 

@@ -22,7 +22,6 @@
 static char base[128];
 static char etag[128];
 
-
 static size_t on_header(char *p, size_t sz, size_t n, void *u)
 {
     (void)u;
@@ -54,8 +53,7 @@ static long request(CURL *c, const char *method, const char *path, const char *b
 }
 
 /* n loads of `path` with header `hdr`; prints req/s and bytes/response. */
-static void loads(CURL *c, const char *name, const char *path, const char *hdr, long n,
-                  long want)
+static void loads(CURL *c, const char *name, const char *path, const char *hdr, long n, long want)
 {
     size_t bytes = 0;
     long bad = 0;
@@ -130,8 +128,8 @@ static int64_t commit_once(CURL *c, bool keyed, long *bad)
     if (keyed && floe__uuid4(key) == 0)
         snprintf(hdr, sizeof hdr, "Idempotency-Key: %s", key);
     int64_t t0 = floe__mono_ns();
-    *bad += request(c, "POST", "/namespaces/bench/tables/small", body, keyed ? hdr : NULL,
-                    NULL) != 200;
+    *bad +=
+        request(c, "POST", "/namespaces/bench/tables/small", body, keyed ? hdr : NULL, NULL) != 200;
     return floe__mono_ns() - t0;
 }
 

@@ -32,7 +32,6 @@ static char base[128];
 static const char *tag = "rest";
 static long per_client_loads = 1000, per_client_commits = 100;
 
-
 typedef struct client {
     int id;
     int mode; /* 0 load, 1 commit own table, 2 commit shared table */
@@ -41,8 +40,7 @@ typedef struct client {
     long n, conflicts, errors;
 } client;
 
-static long request(client *cl, const char *method, const char *path, const char *body,
-                    sink *out)
+static long request(client *cl, const char *method, const char *path, const char *body, sink *out)
 {
     char url[512];
     snprintf(url, sizeof url, "%s%s", base, path);
@@ -282,9 +280,9 @@ static int run_backend(const char *label, const char *warehouse)
     curl_slist_free_all(h);
     curl_easy_cleanup(setup.c);
 
-    phase("commit", 1);       /* tables now hold snapshots: loads below are not trivial */
+    phase("commit", 1); /* tables now hold snapshots: loads below are not trivial */
     metadata_size();
-    phase("load_table", 0);   /* loadTable of each client's table */
+    phase("load_table", 0); /* loadTable of each client's table */
     phase("commit_contended", 2);
 
     floe__rest_server_stop(s);

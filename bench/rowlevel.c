@@ -39,8 +39,9 @@ static const floe_type root = {.id = FLOE_T_STRUCT, .nfields = 3, .fields = fiel
 static floe_value cell(int64_t i, size_t c, char *scratch)
 {
     (void)scratch;
-    return c == 0 ? floe_value_long(i)
-                  : c == 1 ? floe_value_long(i % 100) : floe_value_double((double)i * 0.5);
+    return c == 0   ? floe_value_long(i)
+           : c == 1 ? floe_value_long(i % 100)
+                    : floe_value_double((double)i * 0.5);
 }
 
 static double cpu_now_s(void)

@@ -14,8 +14,8 @@
  * <= 2% of manifests; <= 1 KB of RSS per planned file.
  */
 #include "../tests/unit/scan/gentable.h"
-#include "floe/scan.h"
 #include "bench_mem.h"
+#include "floe/scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

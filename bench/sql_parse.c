@@ -154,8 +154,9 @@ int main(int argc, char **argv)
     }
     size_t n, fail;
     double us = time_scripts(&seed, &n, &fail);
-    printf("BENCH sql_parse_seed %.2f us (per statement, %zu statements, %zu errors, median of %d)\n",
-           us, n, fail, ROUNDS);
+    printf(
+        "BENCH sql_parse_seed %.2f us (per statement, %zu statements, %zu errors, median of %d)\n",
+        us, n, fail, ROUNDS);
     us = time_scripts(&corpus, &n, &fail);
     printf("BENCH sql_parse_corpus %.2f us (per statement, %zu statements, %zu errors, median of "
            "%d)\n",

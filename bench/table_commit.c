@@ -14,8 +14,8 @@
  * fresh catalog. Rollback latency against data size: bench/table_rollback_size.c.
  * Output: BENCH <name> <value> <unit>.
  */
-#include "bench_tables.h"
 #include "arrow/arrow.h"
+#include "bench_tables.h"
 #include "floe/table.h"
 #include "manifest/manifest.h"
 #include "spec/value.h"
@@ -60,36 +60,11 @@ static int make_table(floe_catalog *c, const char *name, int n, int64_t *first, 
     char loc[700], ident[64], file[800];
     snprintf(loc, sizeof loc, "%s/b.db/%s", g_dir, name);
     snprintf(ident, sizeof ident, "b.%s", name);
-    snprintf(file, sizeof file, "%s/metadata/00000-bench.metadata.json", loc);
-    char lpath[800];
-    snprintf(lpath, sizeof lpath, "%s/metadata/snap-empty.avro", loc);
-    floe_buf b = FLOE_BUF_INIT;
-    int64_t base_id = BT_BASE_ID;
-    bt_chain_metadata(&b, loc, n, lpath, 1024, NULL, 0);
-    floe_fileio *io = NULL;
-    int rc = floe_fileio_local_new(&io);
-    if (rc == 0)
-        rc = floe_fileio_write_new(io, file, b.ptr, b.len);
-    /* every generated snapshot shares one real, empty manifest list so
-     * that real appends can read their parent's */
-    floe_buf list = FLOE_BUF_INIT;
-    floe_manifest_list_writer_options lo = {.format_version = 2, .snapshot_id = base_id,
-                                            .sequence_number = 1, .compression_level = -1};
-    floe_manifest_list_writer *lw = NULL;
-    if (rc == 0)
-        rc = floe_manifest_list_writer_new(&lw, &lo, &list);
-    if (rc == 0)
-        rc = floe_manifest_list_writer_finish(lw);
-    floe_manifest_list_writer_free(lw);
-    if (rc == 0)
-        rc = floe_fileio_write_new(io, lpath, list.ptr, list.len);
-    floe__buf_free(&list);
+    int rc = bt_write_chain_table(loc, n, file, sizeof file);
     if (rc == 0)
         rc = floe_catalog_register_table(c, ident, file);
-    floe_fileio_free(io);
-    floe__buf_free(&b);
-    *first = base_id + n - 2;
-    *last = base_id + n - 1;
+    *first = BT_BASE_ID + n - 2;
+    *last = BT_BASE_ID + n - 1;
     return rc;
 }
 
@@ -103,8 +78,10 @@ static int synth_prepare(const floe_table_metadata *base, floe_table_change *c, 
     const floe_snapshot *parent = floe__metadata_current_snapshot(base);
     FLOE_TRY(floe__snapshot_id(&s->id));
     floe_table_update *u = floe__change_update(c, FLOE_UPD_ADD_SNAPSHOT);
-    static floe_kv kv[] = {{"operation", "append"}, {"added-data-files", "1"},
-                           {"added-records", "10"}, {"total-records", "10"}};
+    static floe_kv kv[] = {{"operation", "append"},
+                           {"added-data-files", "1"},
+                           {"added-records", "10"},
+                           {"total-records", "10"}};
     if (!u)
         return floe__error_nomem();
     u->snapshot.snapshot_id = s->id;
@@ -176,8 +153,7 @@ static void bench_size(floe_catalog *c, int n, int runs)
             exit(1);
         }
     }
-    printf("BENCH table_commit_metadata_only_%d_snapshots %.2f ms\n", n,
-           bt_median_ms(lat, runs));
+    printf("BENCH table_commit_metadata_only_%d_snapshots %.2f ms\n", n, bt_median_ms(lat, runs));
     printf("BENCH table_commit_metadata_only_%d_snapshots_cpu %.2f ms\n", n,
            bt_median_ms(cpu, runs));
     free(cpu);
@@ -198,8 +174,7 @@ static void bench_size(floe_catalog *c, int n, int runs)
         }
         lat[i] = floe__mono_ns() - t0;
     }
-    printf("BENCH table_commit_small_append_%d_snapshots %.2f ms\n", n,
-           bt_median_ms(lat, runs));
+    printf("BENCH table_commit_small_append_%d_snapshots %.2f ms\n", n, bt_median_ms(lat, runs));
     int checks = 2000;
     int64_t t0 = floe__mono_ns();
     for (int i = 0; i < checks; i++)
@@ -243,7 +218,8 @@ static void bench_writers(floe_catalog *c)
     floe__props_set(&p, "commit.retry.num-retries", "1000");
     floe__props_set(&p, "commit.retry.min-wait-ms", "1");
     floe__props_set(&p, "commit.retry.max-wait-ms", "50");
-    if (floe_table_load(&t, c, "b.race", NULL) < 0 || floe_table_update_properties(t, &p, NULL, 0) < 0)
+    if (floe_table_load(&t, c, "b.race", NULL) < 0 ||
+        floe_table_update_properties(t, &p, NULL, 0) < 0)
         exit(1);
     floe__props_free(&p);
     floe_table_free(t);

@@ -15,8 +15,8 @@
  * metadata-only commits), interleaving the two tables run by run so that
  * machine noise hits both alike. Output: BENCH <name> <value> <unit>.
  */
-#include "bench_tables.h"
 #include "../tests/unit/scan/gentable.h"
+#include "bench_tables.h"
 #include "floe/scan.h"
 #include "floe/table.h"
 
@@ -30,10 +30,10 @@ enum { NSNAP = 100, NMAN = 8, NFILES = 10, NDATA = NMAN * NFILES, RUNS = 41 };
 static char g_dir[128];
 
 typedef struct sized {
-    const char *name;   /* "1mb", "10gb" */
-    int64_t target;     /* bytes the manifests should claim */
-    int64_t rows;       /* record_count per data file */
-    floe_fileio io;     /* counting wrapper around the local FileIO */
+    const char *name; /* "1mb", "10gb" */
+    int64_t target;   /* bytes the manifests should claim */
+    int64_t rows;     /* record_count per data file */
+    floe_fileio io;   /* counting wrapper around the local FileIO */
     bt_counting count;
     floe_table *t;
     int64_t lat[RUNS];

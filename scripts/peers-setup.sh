@@ -4,7 +4,8 @@
 #   - a Python venv with pyspark 3.5, pyiceberg (SQL catalog + pyarrow) and pytest;
 #   - the Iceberg Spark runtime, the Iceberg AWS bundle (S3FileIO) and sqlite-jdbc from
 #     Maven Central (tests/peers/pom.xml), copied into the cache's jars/ folder;
-#   - S3Proxy (Apache-2.0, tests/peers/s3proxy/pom.xml), the SigV4-verifying S3 server.
+#   - S3Proxy (Apache-2.0, tests/peers/s3proxy/pom.xml), the SigV4-verifying S3 server;
+#   - the iceberg-go and iceberg-rust bench programs (bench/go, bench/rust; go and cargo).
 # Everything lives under ${FLOE_PEERS_DIR:-$HOME/.cache/floe-peers} (outside the repo);
 # a warm run only compares stamps and exits in well under a second.
 # Exit status: 0 ready; 1 failed. Under CI=true a failure is always exit 1; outside CI
@@ -49,4 +50,26 @@ copy_jars() { # pom dest
 }
 copy_jars "$ROOT/tests/peers/pom.xml" "$DIR/jars"
 copy_jars "$ROOT/tests/peers/s3proxy/pom.xml" "$DIR/s3proxy"
+# --- Go and Rust peers (bench/native_peers.sh) -------------------------------------------
+# bench/go (iceberg-go, pinned by go.sum) and bench/rust (iceberg-rust, pinned by Cargo.lock)
+# built into $DIR/native/bin/floe-peer-{go,rust}; rebuilt only when their sources or the
+# toolchain change (a stamp of both).
+native_peer() { # name tool build-args...
+  local name=$1 tool=$2 src=$ROOT/bench/$1 sum
+  shift 2
+  command -v "$tool" >/dev/null || fail "$tool not found (needed for bench/$name)"
+  sum=$( (cd "$src" && find . -type f -print | LC_ALL=C sort | xargs sha256sum; "$tool" version) |
+    sha256sum | cut -d' ' -f1)
+  [ "$(cat "$DIR/native/.stamp-$name" 2>/dev/null)" = "$sum" ] &&
+    [ -x "$DIR/native/bin/floe-peer-$name" ] && return 0
+  echo "peers-setup: building bench/$name into $DIR/native/bin (log: $DIR/native/$name-build.log)"
+  (cd "$src" && "$tool" "$@") >"$DIR/native/$name-build.log" 2>&1 ||
+    fail "building bench/$name failed: $(tail -5 "$DIR/native/$name-build.log")"
+  echo "$sum" >"$DIR/native/.stamp-$name"
+}
+mkdir -p "$DIR/native/bin"
+native_peer go go build -mod=readonly -trimpath -o "$DIR/native/bin/floe-peer-go" .
+native_peer rust cargo install --quiet --locked --force --path . --root "$DIR/native" \
+  --target-dir "$DIR/native/rust-target"
+# --- end of Go and Rust peers
 echo "peers-setup: ready in $DIR"

@@ -29,9 +29,11 @@ static const floe_manifest_partition_field gt_parts[] = {
 };
 #define GT_NPARTS (sizeof gt_parts / sizeof gt_parts[0])
 
+/* id is a long: its bounds below are 8-byte little-endian values (spec
+ * "Binary single-value serialization"), which iceberg-rust checks. */
 #define GT_SCHEMA                                                                                  \
     "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":"     \
-    "false,\"type\":\"int\"}]}"
+    "false,\"type\":\"long\"}]}"
 
 typedef struct gt_opts {
     int version;
