@@ -8,6 +8,8 @@
  * entries: it reads ~1,000/s) when present, also in CPU time; RATIO lines
  * are floe's time / the peer's time per entry decoded (bench/README.md:
  * below 1, floe is faster).
+ * FLOE_BENCH_KEEP=DIR keeps the two manifests as DIR/m-{null,deflate}.avro
+ * (for the Iceberg library peers of issue #28 to read the very same files).
  */
 #include "../tests/unit/manifest/gen_fixture.h"
 
@@ -65,8 +67,11 @@ static double peer_ms(const char *cmd, long want)
 
 int main(void)
 {
-    char dir[] = "/tmp/floe-bench-XXXXXX";
-    if (!mkdtemp(dir))
+    char dir[1024] = "/tmp/floe-bench-XXXXXX";
+    const char *keep = getenv("FLOE_BENCH_KEEP");
+    if (keep)
+        snprintf(dir, sizeof dir, "%s", keep);
+    else if (!mkdtemp(dir))
         return 1;
     const char *src = FLOE_SOURCE_DIR;
     bool node = !getenv("FLOE_BENCH_NO_PEERS") &&
@@ -99,7 +104,7 @@ int main(void)
         printf("BENCH avro_manifest_decode_%s %.0f entries/s\n", cn, N_ENTRIES / best);
         printf("BENCH avro_manifest_decode_%s_cpu_time %.2f ms\n", cn, best * 1e3);
         printf("BENCH avro_manifest_file_%s %zu bytes\n", cn, b.len);
-        char path[256], cmd[1024];
+        char path[1200], cmd[2048];
         snprintf(path, sizeof path, "%s/m-%s.avro", dir, cn);
         FILE *f = fopen(path, "wb");
         if (f) {
@@ -121,7 +126,7 @@ int main(void)
             po.n = N_PY;
             floe_buf pb = FLOE_BUF_INIT;
             floe_manifest_file pmf;
-            char ppath[256];
+            char ppath[1200];
             snprintf(ppath, sizeof ppath, "%s/py-%s.avro", dir, cn);
             FILE *pf = gt_write_manifest(&po, &pb, &pmf, NULL) == 0 ? fopen(ppath, "wb") : NULL;
             if (pf) {
@@ -143,9 +148,11 @@ int main(void)
             }
             floe__buf_free(&pb);
         }
-        unlink(path);
+        if (!keep)
+            unlink(path);
         floe__buf_free(&b);
     }
-    rmdir(dir);
+    if (!keep)
+        rmdir(dir);
     return 0;
 }

@@ -49,4 +49,7 @@ copy_jars() { # pom dest
 }
 copy_jars "$ROOT/tests/peers/pom.xml" "$DIR/jars"
 copy_jars "$ROOT/tests/peers/s3proxy/pom.xml" "$DIR/s3proxy"
+# --- begin: Iceberg Java core-API bench jars (issue #28, bench/java/pom.xml) -------------
+copy_jars "$ROOT/bench/java/pom.xml" "$DIR/core-jars"
+# --- end: Iceberg Java core-API bench jars ------------------------------------------------
 echo "peers-setup: ready in $DIR"
