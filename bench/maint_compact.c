@@ -95,8 +95,8 @@ int main(int argc, char **argv)
     long long start = floe_table_current_snapshot(t, &before) ? (long long)before.snapshot_id : -1;
     floe_table_free(t);
     if (rc < 0 || rows != (int64_t)files * per) {
-        fprintf(stderr, "setup failed: %s (rows %lld)\n",
-                rc < 0 ? floe_error_last()->message : "", (long long)rows);
+        fprintf(stderr, "setup failed: %s (rows %lld)\n", rc < 0 ? floe_error_last()->message : "",
+                (long long)rows);
         return 1;
     }
     printf("BENCH compact_setup_files %lld files\n", (long long)nfiles);
@@ -104,12 +104,12 @@ int main(int argc, char **argv)
 
     floe_props opts = FLOE_PROPS_INIT;
     floe__props_set(&opts, "target-file-size-bytes", "134217728");
-    floe_rewrite_data_files_options ro = FLOE_REWRITE_DATA_FILES_OPTIONS_INIT;
+    floe_maint_rewrite_data_files_options ro = FLOE_MAINT_REWRITE_DATA_FILES_OPTIONS_INIT;
     ro.options = &opts;
-    floe_rewrite_data_files_result r;
+    floe_maint_rewrite_data_files_result r;
     bm_reset_peak();
     double t0 = bs_now_s();
-    rc = floe_rewrite_data_files(&r, c, "b.small", &ro);
+    rc = floe_maint_rewrite_data_files(&r, c, "b.small", &ro);
     double wall = bs_now_s() - t0;
     long peak = bm_status_kb("VmHWM:");
     floe__props_free(&opts);

@@ -12,13 +12,13 @@
  *
  * Usage: bench_maint_expire [snapshots]   (default 10000)
  */
+#include "bench_mem.h"
 #include "io/io.h"
 #include "maint/maint.h"
 #include "manifest/manifest.h"
 #include "spec/metadata.h"
 #include "spec/spec.h"
 #include "util/util.h"
-#include "bench_mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,12 +284,12 @@ int main(int argc, char **argv)
     floe__buf_free(&json);
     double setup_s = (double)(floe__mono_ns() - t_setup) / 1e9;
 
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = T0 + (int64_t)nsnap * 1000 + 1;
     o.has_older_than = true;
     o.older_than_ms = T0 + (int64_t)(nsnap - nsnap / 10) * 1000;
     commit_ctx cc = {0};
-    floe_expire_result r;
+    floe_maint_expire_result r;
     long rss0 = bm_status_kb("VmRSS:");
     bm_reset_peak();
     int64_t t0 = floe__mono_ns();

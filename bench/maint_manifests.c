@@ -79,11 +79,11 @@ int main(int argc, char **argv)
     }
     printf("BENCH manifests_setup_commits %d commits\n", n);
     printf("BENCH manifests_setup_write %.3f s\n", bs_now_s() - w0);
-    floe_rewrite_manifests_options o = FLOE_REWRITE_MANIFESTS_OPTIONS_INIT;
-    floe_rewrite_manifests_result r;
+    floe_maint_rewrite_manifests_options o = FLOE_MAINT_REWRITE_MANIFESTS_OPTIONS_INIT;
+    floe_maint_rewrite_manifests_result r;
     bm_reset_peak();
     double t0 = bs_now_s();
-    rc = floe_rewrite_manifests(&r, c, "b.m", &o);
+    rc = floe_maint_rewrite_manifests(&r, c, "b.m", &o);
     double wall = bs_now_s() - t0;
     long peak = bm_status_kb("VmHWM:");
     if (rc < 0) {
@@ -96,7 +96,8 @@ int main(int argc, char **argv)
     printf("BENCH rewrite_manifests_added %lld manifests\n", (long long)r.added_manifests_count);
     printf("BENCH rewrite_manifests_peak_rss %ld kB\n", peak);
     floe_catalog_free(c);
-    double spark = bs_spark_seconds(dir, "b.m", start, "CALL local.system.rewrite_manifests('b.m')");
+    double spark =
+        bs_spark_seconds(dir, "b.m", start, "CALL local.system.rewrite_manifests('b.m')");
     if (spark > 0) {
         printf("BENCH rewrite_manifests_spark_wall %.3f s\n", spark);
         printf("RATIO rewrite_manifests_1k %.3f spark\n", wall / spark);

@@ -12,13 +12,13 @@
  *
  * Usage: bench_maint_orphans [objects]   (default 1000000)
  */
+#include "bench_mem.h"
 #include "floe/catalog.h"
 #include "io/io.h"
 #include "maint/maint.h"
 #include "manifest/manifest.h"
 #include "spec/metadata.h"
 #include "util/util.h"
-#include "bench_mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,17 +221,17 @@ int main(int argc, char **argv)
         return die("catalog");
     double setup_s = (double)(floe__mono_ns() - tset) / 1e9;
 
-    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    floe_maint_orphan_options o = FLOE_MAINT_ORPHAN_OPTIONS_INIT;
     o.io = io;
     o.dry_run = true;
     o.has_older_than = true;
     o.older_than_ms = T0 + 1000;
-    floe_orphan_result r;
+    floe_maint_orphan_result r;
     long rss0 = bm_status_kb("VmRSS:");
     bm_reset_peak();
     int64_t t0 = floe__mono_ns();
     double c0 = cpu_ms();
-    if (floe_remove_orphan_files(&r, cat, "db.t", &o) < 0)
+    if (floe_maint_remove_orphan_files(&r, cat, "db.t", &o) < 0)
         return die("sweep");
     double wall = (double)(floe__mono_ns() - t0) / 1e6, cpu = cpu_ms() - c0;
     long hwm = bm_status_kb("VmHWM:");

@@ -46,8 +46,8 @@ typedef enum floe_maint_file_kind {
 /* "data_file", "position_delete_file", ..., never NULL. */
 FLOE_EXTERN const char *floe_maint_file_kind_name(floe_maint_file_kind kind);
 
-typedef struct floe_expire_options {
-    unsigned version; /* FLOE_EXPIRE_OPTIONS_VERSION */
+typedef struct floe_maint_expire_options {
+    unsigned version; /* FLOE_MAINT_EXPIRE_OPTIONS_VERSION */
     /* Expire snapshots older than this (ms since epoch). Unset: now minus
      * history.expire.max-snapshot-age-ms (default 5 days). Branches with
      * their own max-snapshot-age-ms use theirs. */
@@ -86,24 +86,24 @@ typedef struct floe_expire_options {
      * with "kept: referenced by ref <name> (snapshot <id>)" or "kept:
      * snapshot <id> is retained". A negative return stops before any
      * deletion and is returned. May be NULL. */
-    int (*on_report)(floe_maint_file_kind kind, const char *location, const char *reason,
-                     bool kept, void *payload);
+    int (*on_report)(floe_maint_file_kind kind, const char *location, const char *reason, bool kept,
+                     void *payload);
     /* Write that report as CSV (status,kind,path,reason; status "delete",
      * "would delete" or "kept") to this new file (through the FileIO),
      * before deleting. NULL: none. */
     const char *report_path;
-} floe_expire_options;
+} floe_maint_expire_options;
 
-#define FLOE_EXPIRE_OPTIONS_VERSION 2
-#define FLOE_EXPIRE_OPTIONS_INIT                                                                   \
+#define FLOE_MAINT_EXPIRE_OPTIONS_VERSION 2
+#define FLOE_MAINT_EXPIRE_OPTIONS_INIT                                                             \
     {                                                                                              \
-        FLOE_EXPIRE_OPTIONS_VERSION, false, 0, 0, NULL, 0, false, false, NULL, NULL, 0, NULL,      \
-            NULL, NULL, NULL, NULL, NULL                                                           \
+        FLOE_MAINT_EXPIRE_OPTIONS_VERSION, false, 0, 0, NULL, 0, false, false, NULL, NULL, 0,      \
+            NULL, NULL, NULL, NULL, NULL, NULL                                                     \
     }
 
 /* Output of expire_snapshots: the first six are the Spark procedure's
  * columns, in its order. */
-typedef struct floe_expire_result {
+typedef struct floe_maint_expire_result {
     int64_t deleted_data_files_count;
     int64_t deleted_position_delete_files_count;
     int64_t deleted_equality_delete_files_count;
@@ -116,7 +116,7 @@ typedef struct floe_expire_result {
     int64_t removed_refs_count;
     int64_t manifests_read;       /* each manifest is read at most once */
     int64_t failed_deletes_count; /* deletions storage refused (left as orphans) */
-} floe_expire_result;
+} floe_maint_expire_result;
 
 /* Expire snapshots of `ident` following the options and the table's
  * retention properties, commit the change (remove-snapshot-ref for refs
@@ -132,8 +132,9 @@ typedef struct floe_expire_result {
  * FLOE_EINVALID (options), FLOE_ECONFLICT (the table changed concurrently:
  * run again), FLOE_ECOMMITUNKNOWN (nothing deleted), FLOE_ECORRUPT,
  * FLOE_EIO, FLOE_ENOMEM. Failed deletions are counted, not returned. */
-FLOE_EXTERN int floe_expire_snapshots(floe_expire_result *out, floe_catalog *catalog,
-                                      const char *ident, const floe_expire_options *opts);
+FLOE_EXTERN int floe_maint_expire_snapshots(floe_maint_expire_result *out, floe_catalog *catalog,
+                                            const char *ident,
+                                            const floe_maint_expire_options *opts);
 
 /* The same on a loaded table handle (refreshed first per its freshness
  * mode); the commit goes through the table layer's protocol (requirements +
@@ -141,19 +142,19 @@ FLOE_EXTERN int floe_expire_snapshots(floe_expire_result *out, floe_catalog *cat
  * commit.retry.*, each retry planning again on the fresh state). The handle
  * ends at the committed state. opts->io, when set, is used for reading and
  * deleting; the commit uses the handle's FileIO. */
-FLOE_EXTERN int floe_table_expire_snapshots(floe_expire_result *out, floe_table *table,
-                                            const floe_expire_options *opts);
+FLOE_EXTERN int floe_maint_table_expire_snapshots(floe_maint_expire_result *out, floe_table *table,
+                                                  const floe_maint_expire_options *opts);
 
 /* ---------------------------------------------------------------- remove_orphan_files */
 
-typedef enum floe_prefix_mismatch_mode {
-    FLOE_PREFIX_MISMATCH_ERROR = 0, /* fail listing the conflicting locations */
-    FLOE_PREFIX_MISMATCH_IGNORE,    /* keep such files */
-    FLOE_PREFIX_MISMATCH_DELETE,    /* treat such files as orphans */
-} floe_prefix_mismatch_mode;
+typedef enum floe_maint_prefix_mismatch_mode {
+    FLOE_MAINT_PREFIX_MISMATCH_ERROR = 0, /* fail listing the conflicting locations */
+    FLOE_MAINT_PREFIX_MISMATCH_IGNORE,    /* keep such files */
+    FLOE_MAINT_PREFIX_MISMATCH_DELETE,    /* treat such files as orphans */
+} floe_maint_prefix_mismatch_mode;
 
-typedef struct floe_orphan_options {
-    unsigned version; /* FLOE_ORPHAN_OPTIONS_VERSION */
+typedef struct floe_maint_orphan_options {
+    unsigned version; /* FLOE_MAINT_ORPHAN_OPTIONS_VERSION */
     /* Only files last modified before this are removed. Unset: now - 3 days
      * (Java's default). Any value is taken, as by Java's Action API; the
      * SQL procedure refuses one less than 24 hours ago (docs/maint.md). */
@@ -167,7 +168,7 @@ typedef struct floe_orphan_options {
     const char *equal_schemes;
     /* Authority equivalences "from=to[,from=to]" (e.g. "b.host=b"). */
     const char *equal_authorities;
-    floe_prefix_mismatch_mode prefix_mismatch_mode;
+    floe_maint_prefix_mismatch_mode prefix_mismatch_mode;
     /* One call per orphan (orphan_file_location), deleted or (dry run)
      * not. A negative return stops and is returned. May be NULL. */
     int (*on_orphan)(const char *orphan_file_location, void *payload);
@@ -182,21 +183,21 @@ typedef struct floe_orphan_options {
      * none. The payload is passed back as it is. */
     floe_progress_fn progress;
     void *progress_payload;
-} floe_orphan_options;
+} floe_maint_orphan_options;
 
-#define FLOE_ORPHAN_OPTIONS_VERSION 1
-#define FLOE_ORPHAN_OPTIONS_INIT                                                                   \
+#define FLOE_MAINT_ORPHAN_OPTIONS_VERSION 1
+#define FLOE_MAINT_ORPHAN_OPTIONS_INIT                                                             \
     {                                                                                              \
-        FLOE_ORPHAN_OPTIONS_VERSION, false, 0, NULL, false, NULL, NULL,                            \
-            FLOE_PREFIX_MISMATCH_ERROR, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL                   \
+        FLOE_MAINT_ORPHAN_OPTIONS_VERSION, false, 0, NULL, false, NULL, NULL,                      \
+            FLOE_MAINT_PREFIX_MISMATCH_ERROR, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL             \
     }
 
-typedef struct floe_orphan_result {
+typedef struct floe_maint_orphan_result {
     int64_t orphan_files_count;    /* rows reported */
     int64_t listed_files_count;    /* objects listed (all ages) */
     int64_t reachable_files_count; /* manifest entries read (repeats counted) */
     int64_t failed_deletes_count;
-} floe_orphan_result;
+} floe_maint_orphan_result;
 
 /* List storage under the location, subtract everything the table's
  * retained metadata reaches (the current metadata.json and every one in its
@@ -213,33 +214,34 @@ typedef struct floe_orphan_result {
  * (that, or "Unable to determine whether certain files are orphan..." for
  * a scheme/authority mismatch in ERROR mode), FLOE_ECORRUPT, FLOE_EIO,
  * FLOE_ENOMEM. */
-FLOE_EXTERN int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog,
-                                         const char *ident, const floe_orphan_options *opts);
+FLOE_EXTERN int floe_maint_remove_orphan_files(floe_maint_orphan_result *out, floe_catalog *catalog,
+                                               const char *ident,
+                                               const floe_maint_orphan_options *opts);
 
 /* ---------------------------------------------------------------- inventory */
 
-typedef enum floe_inventory_kind {
-    FLOE_INV_METADATA = 0,
-    FLOE_INV_MANIFEST_LIST,
-    FLOE_INV_MANIFEST,
-    FLOE_INV_DATA_FILE,
-    FLOE_INV_DELETE_FILE,
-    FLOE_INV_STATISTICS_FILE,
-} floe_inventory_kind;
+typedef enum floe_maint_inventory_kind {
+    FLOE_MAINT_INV_METADATA = 0,
+    FLOE_MAINT_INV_MANIFEST_LIST,
+    FLOE_MAINT_INV_MANIFEST,
+    FLOE_MAINT_INV_DATA_FILE,
+    FLOE_MAINT_INV_DELETE_FILE,
+    FLOE_MAINT_INV_STATISTICS_FILE,
+} floe_maint_inventory_kind;
 
 /* One object a pinned snapshot needs. Strings are borrowed for the call. */
-typedef struct floe_inventory_row {
-    floe_inventory_kind kind;
+typedef struct floe_maint_inventory_row {
+    floe_maint_inventory_kind kind;
     const char *kind_name; /* "metadata", "manifest_list", "manifest", "data_file", ... */
     const char *path;
     int64_t size;        /* bytes; -1 when unknown */
     const char *content; /* data|position_deletes|equality_deletes (files), data|deletes
                             (manifests), "" otherwise */
     const char *status;  /* ADDED|EXISTING (files), "" otherwise */
-} floe_inventory_row;
+} floe_maint_inventory_row;
 
-typedef struct floe_inventory_options {
-    unsigned version; /* FLOE_INVENTORY_OPTIONS_VERSION */
+typedef struct floe_maint_inventory_options {
+    unsigned version; /* FLOE_MAINT_INVENTORY_OPTIONS_VERSION */
     /* Which snapshot: at most one of these; none = the current snapshot. */
     bool has_snapshot_id;
     int64_t snapshot_id;
@@ -247,7 +249,7 @@ typedef struct floe_inventory_options {
     bool has_timestamp;
     int64_t timestamp_ms; /* the snapshot current at that time (snapshot-log) */
     /* Copy every object into this local directory as a self-contained
-     * backup (see floe_inventory docs); NULL: list only. */
+     * backup (see floe_maint_inventory docs); NULL: list only. */
     const char *copy_to;
     floe_fileio *io;
     const floe_props *io_conf;
@@ -256,12 +258,13 @@ typedef struct floe_inventory_options {
      * none. The payload is passed back as it is. */
     floe_progress_fn progress;
     void *progress_payload;
-} floe_inventory_options;
+} floe_maint_inventory_options;
 
-#define FLOE_INVENTORY_OPTIONS_VERSION 1
-#define FLOE_INVENTORY_OPTIONS_INIT                                                                \
+#define FLOE_MAINT_INVENTORY_OPTIONS_VERSION 1
+#define FLOE_MAINT_INVENTORY_OPTIONS_INIT                                                          \
     {                                                                                              \
-        FLOE_INVENTORY_OPTIONS_VERSION, false, 0, NULL, false, 0, NULL, NULL, NULL, NULL, NULL     \
+        FLOE_MAINT_INVENTORY_OPTIONS_VERSION, false, 0, NULL, false, 0, NULL, NULL, NULL, NULL,    \
+            NULL                                                                                   \
     }
 
 /* Call cb once per object the selected snapshot needs: the metadata file,
@@ -270,7 +273,7 @@ typedef struct floe_inventory_options {
  * (DELETED entries are skipped, no pruning), its statistics files. With
  * copy_to, a self-contained backup of that snapshot is written there: a
  * new metadata file holding only it (as `main`) in copy_to/metadata/, and
- * floe_rewrite_table_path's rewrite from the table location to copy_to of
+ * floe_maint_rewrite_table_path's rewrite from the table location to copy_to of
  * its manifest list, manifests and position delete files, with the data,
  * equality delete and statistics files copied byte for byte to copy_to/<path
  * relative to the table location>; nothing in it names the original
@@ -283,15 +286,15 @@ typedef struct floe_inventory_options {
  * FLOE_EINVALID (a file outside the table location), FLOE_EUNSUPPORTED
  * (what rewrite_table_path cannot rewrite yet), FLOE_EIO,
  * FLOE_ECORRUPT, FLOE_ENOMEM, or the callback's negative return. */
-FLOE_EXTERN int floe_inventory(floe_catalog *catalog, const char *ident,
-                               const floe_inventory_options *opts,
-                               int (*cb)(const floe_inventory_row *row, void *payload),
-                               void *payload, char **backup_metadata);
+FLOE_EXTERN int floe_maint_inventory(char **backup_metadata, floe_catalog *catalog,
+                                     const char *ident, const floe_maint_inventory_options *opts,
+                                     int (*cb)(const floe_maint_inventory_row *row, void *payload),
+                                     void *payload);
 
 /* ---------------------------------------------------------------- rewrite_data_files */
 
-typedef struct floe_rewrite_data_files_options {
-    unsigned version;     /* FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION */
+typedef struct floe_maint_rewrite_data_files_options {
+    unsigned version;     /* FLOE_MAINT_REWRITE_DATA_FILES_OPTIONS_VERSION */
     const char *strategy; /* "binpack" (NULL: binpack, or sort when sort_order/zorder is set)
                            * or "sort" */
     const char *where;    /* filter (the scan API's text form, e.g. "id > 5"); NULL: all */
@@ -318,23 +321,23 @@ typedef struct floe_rewrite_data_files_options {
     /* Strategy sort by z-order: the columns of zorder(c1, c2, ...). */
     const char *const *zorder;
     size_t nzorder;
-} floe_rewrite_data_files_options;
+} floe_maint_rewrite_data_files_options;
 
-#define FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION 2
-#define FLOE_REWRITE_DATA_FILES_OPTIONS_INIT                                                       \
+#define FLOE_MAINT_REWRITE_DATA_FILES_OPTIONS_VERSION 2
+#define FLOE_MAINT_REWRITE_DATA_FILES_OPTIONS_INIT                                                 \
     {                                                                                              \
-        FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,      \
-            NULL, 0                                                                                \
+        FLOE_MAINT_REWRITE_DATA_FILES_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL,   \
+            0, NULL, 0                                                                             \
     }
 
 /* Spark's result columns (RewriteDataFilesProcedure). */
-typedef struct floe_rewrite_data_files_result {
+typedef struct floe_maint_rewrite_data_files_result {
     int64_t rewritten_data_files_count;
     int64_t added_data_files_count;
     int64_t rewritten_bytes_count;
     int64_t failed_data_files_count;
     int64_t removed_delete_files_count; /* with remove-dangling-deletes */
-} floe_rewrite_data_files_result;
+} floe_maint_rewrite_data_files_result;
 
 /* Compact the data files of a branch (bin-packing small or oversized
  * files per partition, docs/maint.md): their rows, with position and
@@ -347,14 +350,14 @@ typedef struct floe_rewrite_data_files_result {
  * delete: [..]", "Cannot commit, found new delete for replaced data file:
  * [..]"), FLOE_ECONFLICT, FLOE_EUNSUPPORTED, FLOE_EIO, FLOE_ECORRUPT,
  * FLOE_ENOMEM. */
-FLOE_EXTERN int floe_rewrite_data_files(floe_rewrite_data_files_result *out,
-                                        floe_catalog *catalog, const char *ident,
-                                        const floe_rewrite_data_files_options *opts);
+FLOE_EXTERN int floe_maint_rewrite_data_files(floe_maint_rewrite_data_files_result *out,
+                                              floe_catalog *catalog, const char *ident,
+                                              const floe_maint_rewrite_data_files_options *opts);
 
 /* ---------------------------------------------------------------- rewrite_position_delete_files */
 
-typedef struct floe_rewrite_position_deletes_options {
-    unsigned version;  /* FLOE_REWRITE_POSITION_DELETES_OPTIONS_VERSION */
+typedef struct floe_maint_rewrite_position_deletes_options {
+    unsigned version;  /* FLOE_MAINT_REWRITE_POSITION_DELETES_OPTIONS_VERSION */
     const char *where; /* the delete files applying to rows matching it; NULL: all */
     /* Spark's options: target-file-size-bytes (the table's
      * write.delete.target-file-size-bytes, 64 MiB), min-file-size-bytes
@@ -365,21 +368,21 @@ typedef struct floe_rewrite_position_deletes_options {
     const floe_props *options;
     floe_fileio *io;
     const floe_props *io_conf;
-} floe_rewrite_position_deletes_options;
+} floe_maint_rewrite_position_deletes_options;
 
-#define FLOE_REWRITE_POSITION_DELETES_OPTIONS_VERSION 1
-#define FLOE_REWRITE_POSITION_DELETES_OPTIONS_INIT                                                 \
+#define FLOE_MAINT_REWRITE_POSITION_DELETES_OPTIONS_VERSION 1
+#define FLOE_MAINT_REWRITE_POSITION_DELETES_OPTIONS_INIT                                           \
     {                                                                                              \
-        FLOE_REWRITE_POSITION_DELETES_OPTIONS_VERSION, NULL, NULL, NULL, NULL                      \
+        FLOE_MAINT_REWRITE_POSITION_DELETES_OPTIONS_VERSION, NULL, NULL, NULL, NULL                \
     }
 
 /* Spark's result columns (RewritePositionDeleteFilesProcedure). */
-typedef struct floe_rewrite_position_deletes_result {
+typedef struct floe_maint_rewrite_position_deletes_result {
     int64_t rewritten_delete_files_count;
     int64_t added_delete_files_count;
     int64_t rewritten_bytes_count;
     int64_t added_bytes_count;
-} floe_rewrite_position_deletes_result;
+} floe_maint_rewrite_position_deletes_result;
 
 /* Compact the position delete files of main (bin-packing by partition, as
  * Java's BinPackRewritePositionDeletePlanner): each group becomes one new
@@ -390,54 +393,55 @@ typedef struct floe_rewrite_position_deletes_result {
  * Errors: FLOE_ENOTFOUND, FLOE_EINVALID (Java's option messages,
  * validation), FLOE_EUNSUPPORTED (format v3), FLOE_ECONFLICT, FLOE_EIO,
  * FLOE_ECORRUPT, FLOE_ENOMEM. */
-FLOE_EXTERN int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out,
-                                                   floe_catalog *catalog, const char *ident,
-                                                   const floe_rewrite_position_deletes_options *opts);
+FLOE_EXTERN int
+floe_maint_rewrite_position_delete_files(floe_maint_rewrite_position_deletes_result *out,
+                                         floe_catalog *catalog, const char *ident,
+                                         const floe_maint_rewrite_position_deletes_options *opts);
 
 /* ---------------------------------------------------------------- remove_dangling_deletes */
 
-typedef struct floe_remove_dangling_deletes_options {
-    unsigned version; /* FLOE_REMOVE_DANGLING_DELETES_OPTIONS_VERSION */
+typedef struct floe_maint_remove_dangling_deletes_options {
+    unsigned version; /* FLOE_MAINT_REMOVE_DANGLING_DELETES_OPTIONS_VERSION */
     floe_fileio *io;
     const floe_props *io_conf;
-} floe_remove_dangling_deletes_options;
+} floe_maint_remove_dangling_deletes_options;
 
-#define FLOE_REMOVE_DANGLING_DELETES_OPTIONS_VERSION 1
-#define FLOE_REMOVE_DANGLING_DELETES_OPTIONS_INIT                                                  \
+#define FLOE_MAINT_REMOVE_DANGLING_DELETES_OPTIONS_VERSION 1
+#define FLOE_MAINT_REMOVE_DANGLING_DELETES_OPTIONS_INIT                                            \
     {                                                                                              \
-        FLOE_REMOVE_DANGLING_DELETES_OPTIONS_VERSION, NULL, NULL                                   \
+        FLOE_MAINT_REMOVE_DANGLING_DELETES_OPTIONS_VERSION, NULL, NULL                             \
     }
 
 /* Java's RemoveDanglingDeletesSparkAction: remove, in one `replace` commit
  * on main, every live delete file that the scan planner pairs with no live
  * data file (no read changes); *removed gets how many (0: no commit). */
-FLOE_EXTERN int floe_remove_dangling_deletes(int64_t *removed, floe_catalog *catalog,
-                                             const char *ident,
-                                             const floe_remove_dangling_deletes_options *opts);
+FLOE_EXTERN int
+floe_maint_remove_dangling_deletes(int64_t *removed, floe_catalog *catalog, const char *ident,
+                                   const floe_maint_remove_dangling_deletes_options *opts);
 
 /* ---------------------------------------------------------------- rewrite_manifests */
 
-typedef struct floe_rewrite_manifests_options {
-    unsigned version; /* FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION */
+typedef struct floe_maint_rewrite_manifests_options {
+    unsigned version; /* FLOE_MAINT_REWRITE_MANIFESTS_OPTIONS_VERSION */
     int32_t spec_id;  /* -1: the table's default spec */
     /* Bytes per new manifest; 0: commit.manifest.target-size-bytes (8 MiB). */
     int64_t target_manifest_size_bytes;
     bool use_caching; /* accepted (Spark's); floe reads each manifest once */
     floe_fileio *io;
     const floe_props *io_conf;
-} floe_rewrite_manifests_options;
+} floe_maint_rewrite_manifests_options;
 
-#define FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION 1
-#define FLOE_REWRITE_MANIFESTS_OPTIONS_INIT                                                        \
+#define FLOE_MAINT_REWRITE_MANIFESTS_OPTIONS_VERSION 1
+#define FLOE_MAINT_REWRITE_MANIFESTS_OPTIONS_INIT                                                  \
     {                                                                                              \
-        FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION, -1, 0, true, NULL, NULL                            \
+        FLOE_MAINT_REWRITE_MANIFESTS_OPTIONS_VERSION, -1, 0, true, NULL, NULL                      \
     }
 
 /* Spark's result columns (RewriteManifestsProcedure). */
-typedef struct floe_rewrite_manifests_result {
+typedef struct floe_maint_rewrite_manifests_result {
     int64_t rewritten_manifests_count;
     int64_t added_manifests_count;
-} floe_rewrite_manifests_result;
+} floe_maint_rewrite_manifests_result;
 
 /* Java's RewriteManifests action on the current snapshot: for data and for
  * delete manifests, those of the spec are replaced by ceil(their bytes /
@@ -447,14 +451,14 @@ typedef struct floe_rewrite_manifests_result {
  * Errors: FLOE_ENOTFOUND (table), FLOE_EINVALID ("Cannot find partition
  * spec with ID <id>"), FLOE_EUNSUPPORTED (v1 snapshots without a manifest
  * list, v3 manifests), FLOE_EIO, FLOE_ECORRUPT, FLOE_ENOMEM. */
-FLOE_EXTERN int floe_rewrite_manifests(floe_rewrite_manifests_result *out, floe_catalog *catalog,
-                                       const char *ident,
-                                       const floe_rewrite_manifests_options *opts);
+FLOE_EXTERN int floe_maint_rewrite_manifests(floe_maint_rewrite_manifests_result *out,
+                                             floe_catalog *catalog, const char *ident,
+                                             const floe_maint_rewrite_manifests_options *opts);
 
 /* ---------------------------------------------------------------- rewrite_table_path */
 
-typedef struct floe_rewrite_path_options {
-    unsigned version;          /* FLOE_REWRITE_PATH_OPTIONS_VERSION */
+typedef struct floe_maint_rewrite_path_options {
+    unsigned version;          /* FLOE_MAINT_REWRITE_PATH_OPTIONS_VERSION */
     const char *source_prefix; /* required: the prefix every path starts with */
     const char *target_prefix; /* required: what replaces it */
     /* File names (not paths) of metadata versions in the table's metadata
@@ -473,24 +477,25 @@ typedef struct floe_rewrite_path_options {
     bool copy;
     floe_fileio *io;
     const floe_props *io_conf;
-} floe_rewrite_path_options;
+} floe_maint_rewrite_path_options;
 
-#define FLOE_REWRITE_PATH_OPTIONS_VERSION 1
-#define FLOE_REWRITE_PATH_OPTIONS_INIT                                                             \
+#define FLOE_MAINT_REWRITE_PATH_OPTIONS_VERSION 1
+#define FLOE_MAINT_REWRITE_PATH_OPTIONS_INIT                                                       \
     {                                                                                              \
-        FLOE_REWRITE_PATH_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, true, false, NULL, NULL   \
+        FLOE_MAINT_REWRITE_PATH_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, true, false, NULL,  \
+            NULL                                                                                   \
     }
 
 /* Spark's result columns (RewriteTablePathProcedure). Strings are the
- * caller's: free with floe_rewrite_path_result_free. */
-typedef struct floe_rewrite_path_result {
+ * caller's: free with floe_maint_rewrite_path_result_free. */
+typedef struct floe_maint_rewrite_path_result {
     char *latest_version;     /* file name of the end version */
     char *file_list_location; /* "N/A" without create_file_list */
     char *staging_location;
     int64_t rewritten_manifest_file_paths_count;
     int64_t rewritten_delete_file_paths_count;
     int64_t copied_files_count; /* with copy: objects copied */
-} floe_rewrite_path_result;
+} floe_maint_rewrite_path_result;
 
 /* Java's RewriteTablePath action: write a copy of the table's metadata in
  * which every path starting with source_prefix starts with target_prefix
@@ -509,13 +514,14 @@ typedef struct floe_rewrite_path_result {
  * the source prefix <s>", ...), FLOE_ENOTFOUND (table), FLOE_EUNSUPPORTED
  * (deletion vectors, format v3 manifests), FLOE_EEXISTS (a staged file
  * exists), FLOE_ECORRUPT, FLOE_EIO, FLOE_ENOMEM. */
-FLOE_EXTERN int floe_rewrite_table_path(floe_rewrite_path_result *out, floe_catalog *catalog,
-                                        const char *ident, const floe_rewrite_path_options *opts);
-FLOE_EXTERN void floe_rewrite_path_result_free(floe_rewrite_path_result *r);
+FLOE_EXTERN int floe_maint_rewrite_table_path(floe_maint_rewrite_path_result *out,
+                                              floe_catalog *catalog, const char *ident,
+                                              const floe_maint_rewrite_path_options *opts);
+FLOE_EXTERN void floe_maint_rewrite_path_result_free(floe_maint_rewrite_path_result *r);
 
 /* ---------------------------------------------------------------- retention report */
 
-typedef struct floe_retention_ref {
+typedef struct floe_maint_retention_ref {
     const char *name;
     const char *type; /* "branch" | "tag" */
     int64_t snapshot_id;
@@ -527,11 +533,11 @@ typedef struct floe_retention_ref {
     int64_t max_snapshot_age_ms;
     int64_t max_ref_age_ms; /* -1: forever */
     bool expires;           /* the ref itself would be removed */
-} floe_retention_ref;
+} floe_maint_retention_ref;
 
-typedef struct floe_retention_report {
+typedef struct floe_maint_retention_report {
     size_t nrefs;
-    floe_retention_ref *refs;
+    floe_maint_retention_ref *refs;
     int64_t snapshots_count;
     int64_t current_files_bytes;              /* `files`: live data+delete files of main */
     int64_t all_files_bytes;                  /* `all_data_files`: every retained snapshot's */
@@ -544,21 +550,35 @@ typedef struct floe_retention_report {
     size_t nexpiring; /* snapshots that would become unrecoverable */
     int64_t *expiring_snapshot_ids;
     int64_t *expiring_timestamps_ms;
-    floe_expire_result would_delete; /* dry-run counts */
-    int64_t would_free_bytes;        /* data + delete file bytes */
-} floe_retention_report;
+    floe_maint_expire_result would_delete; /* dry-run counts */
+    int64_t would_free_bytes;              /* data + delete file bytes */
+} floe_maint_retention_report;
 
-/* Compute the report (reads every manifest of every snapshot once).
- * *out is the caller's, freed with floe_retention_report_free. */
-FLOE_EXTERN int floe_retention_report_compute(floe_retention_report **out, floe_catalog *catalog,
-                                              const char *ident, int64_t now_ms, floe_fileio *io,
-                                              const floe_props *io_conf);
-/* The same, reporting progress (snapshots read, then the dry-run expiry's
- * files) to `progress` (may be NULL) with `progress_payload`. */
-FLOE_EXTERN int floe_retention_report_compute_progress(
-    floe_retention_report **out, floe_catalog *catalog, const char *ident, int64_t now_ms,
-    floe_fileio *io, const floe_props *io_conf, floe_progress_fn progress, void *progress_payload);
-FLOE_EXTERN void floe_retention_report_free(floe_retention_report *r);
+typedef struct floe_maint_retention_options {
+    unsigned version;          /* FLOE_MAINT_RETENTION_OPTIONS_VERSION */
+    int64_t now_ms;            /* 0: the wall clock */
+    floe_fileio *io;           /* borrowed; NULL: opened for the table location */
+    const floe_props *io_conf; /* for the FileIO opened when io is NULL */
+    /* Progress reports (include/floe/progress.h): snapshots read, then the
+     * dry-run expiry's files; NULL: none. The payload is passed back as it is. */
+    floe_progress_fn progress;
+    void *progress_payload;
+} floe_maint_retention_options;
+
+#define FLOE_MAINT_RETENTION_OPTIONS_VERSION 1
+#define FLOE_MAINT_RETENTION_OPTIONS_INIT                                                          \
+    {                                                                                              \
+        FLOE_MAINT_RETENTION_OPTIONS_VERSION, 0, NULL, NULL, NULL, NULL                            \
+    }
+
+/* Compute the report (reads every manifest of every snapshot once); opts
+ * NULL: the defaults. *out is the caller's, freed with
+ * floe_maint_retention_report_free. Errors: FLOE_ENOTFOUND (table),
+ * FLOE_EINVALID (options version), FLOE_ECORRUPT, FLOE_EIO, FLOE_ENOMEM. */
+FLOE_EXTERN int floe_maint_retention_report_compute(floe_maint_retention_report **out,
+                                                    floe_catalog *catalog, const char *ident,
+                                                    const floe_maint_retention_options *opts);
+FLOE_EXTERN void floe_maint_retention_report_free(floe_maint_retention_report *r);
 
 #ifdef __cplusplus
 }

@@ -171,17 +171,17 @@ int floe_changelog_open(floe_changelog **out, floe_fileio *io, const char *metad
 void floe_changelog_free(floe_changelog *cl);
 
 /* maint.h: inventory */
-typedef enum floe_inventory_kind { FLOE_INV_METADATA, FLOE_INV_MANIFEST_LIST, FLOE_INV_MANIFEST,
-    FLOE_INV_DATA_FILE, FLOE_INV_DELETE_FILE, FLOE_INV_STATISTICS_FILE } floe_inventory_kind;
-typedef struct floe_inventory_row { floe_inventory_kind kind; const char *kind_name; const char *path;
-    int64_t size; const char *content; const char *status; } floe_inventory_row;
-typedef struct floe_inventory_options { unsigned version; bool has_snapshot_id; int64_t snapshot_id;
-    const char *ref; bool has_timestamp; int64_t timestamp_ms; floe_fileio *io; ...; } floe_inventory_options;
-#define FLOE_INVENTORY_OPTIONS_VERSION ...
-int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventory_options *opts,
-                   int (*cb)(const floe_inventory_row *row, void *payload), void *payload,
-                   char **backup_metadata);
-extern "Python" int floe_py_inventory_row(const floe_inventory_row *row, void *payload);
+typedef enum floe_maint_inventory_kind { FLOE_MAINT_INV_METADATA, FLOE_MAINT_INV_MANIFEST_LIST, FLOE_MAINT_INV_MANIFEST,
+    FLOE_MAINT_INV_DATA_FILE, FLOE_MAINT_INV_DELETE_FILE, FLOE_MAINT_INV_STATISTICS_FILE } floe_maint_inventory_kind;
+typedef struct floe_maint_inventory_row { floe_maint_inventory_kind kind; const char *kind_name; const char *path;
+    int64_t size; const char *content; const char *status; } floe_maint_inventory_row;
+typedef struct floe_maint_inventory_options { unsigned version; bool has_snapshot_id; int64_t snapshot_id;
+    const char *ref; bool has_timestamp; int64_t timestamp_ms; floe_fileio *io; ...; } floe_maint_inventory_options;
+#define FLOE_MAINT_INVENTORY_OPTIONS_VERSION ...
+int floe_maint_inventory(char **backup_metadata, floe_catalog *catalog, const char *ident,
+                         const floe_maint_inventory_options *opts,
+                         int (*cb)(const floe_maint_inventory_row *row, void *payload), void *payload);
+extern "Python" int floe_py_inventory_row(const floe_maint_inventory_row *row, void *payload);
 
 /* meta.h */
 typedef struct floe_metadata_table_options {

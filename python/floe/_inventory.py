@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Table.inventory over floe_inventory (include/floe/maint.h)."""
+"""Table.inventory over floe_maint_inventory (include/floe/maint.h)."""
 from typing import TYPE_CHECKING, Optional
 
 import pyarrow as pa
@@ -23,8 +23,8 @@ def inventory(table: "Table", snapshot_id: Optional[int], ref: Optional[str],
               as_of: "Optional[Timestamp]") -> pa.Table:
     from .table import _snapshot_id, to_millis
     keep: list = []
-    o = ffi.new("floe_inventory_options *")
-    o.version = lib.FLOE_INVENTORY_OPTIONS_VERSION
+    o = ffi.new("floe_maint_inventory_options *")
+    o.version = lib.FLOE_MAINT_INVENTORY_OPTIONS_VERSION
     if snapshot_id is not None:
         o.has_snapshot_id = True
         o.snapshot_id = _snapshot_id(snapshot_id)
@@ -38,8 +38,8 @@ def inventory(table: "Table", snapshot_id: Optional[int], ref: Optional[str],
     with table._lock:
         t = table._handle()
         with table.catalog._lock:
-            _ffi.check(lib.floe_inventory(table.catalog._catalog_handle(), lib.floe_table_ident(t), o,
-                                          lib.floe_py_inventory_row, h, ffi.NULL))
+            _ffi.check(lib.floe_maint_inventory(ffi.NULL, table.catalog._catalog_handle(),
+                                                lib.floe_table_ident(t), o, lib.floe_py_inventory_row, h))
     cols = list(zip(*rows)) if rows else [[], [], [], [], []]
     return pa.table({"kind": pa.array(cols[0], pa.string()), "path": pa.array(cols[1], pa.string()),
                      "size": pa.array(cols[2], pa.int64()), "content": pa.array(cols[3], pa.string()),

@@ -27,8 +27,7 @@ const char cli_usage_inventory[] =
     "\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse);\n"
     "                       the catalog is DIR/catalog.db\n"
-    "  --catalog-name NAME  catalog name in the database (default local)\n"
-    CLI_CATALOG_USAGE
+    "  --catalog-name NAME  catalog name in the database (default local)\n" CLI_CATALOG_USAGE
     "  --snapshot ID        the snapshot to pin (default: the current one)\n"
     "  --ref NAME           the snapshot a branch or tag points at\n"
     "  --timestamp TS       the snapshot current at TS (ms since epoch or\n"
@@ -88,7 +87,7 @@ static void json_string(const char *s)
     putchar('"');
 }
 
-static int print_row(const floe_inventory_row *r, void *payload)
+static int print_row(const floe_maint_inventory_row *r, void *payload)
 {
     out_ctx *o = payload;
     o->rows++;
@@ -114,7 +113,7 @@ int floe_cmd_inventory(int argc, char **argv)
 {
     cli_catalog_opts cat_opts = {0};
     const char *ident = NULL, *format = "table";
-    floe_inventory_options o = FLOE_INVENTORY_OPTIONS_INIT;
+    floe_maint_inventory_options o = FLOE_MAINT_INVENTORY_OPTIONS_INIT;
     floe_props conf_store = FLOE_PROPS_INIT;
     int selectors = 0;
     bool quiet = false;
@@ -224,7 +223,7 @@ int floe_cmd_inventory(int argc, char **argv)
     o.progress = cli_progress_cb;
     o.progress_payload = &progress;
     char *backup = NULL;
-    rc = floe_inventory(cat, ident, &o, print_row, &out, &backup);
+    rc = floe_maint_inventory(&backup, cat, ident, &o, print_row, &out);
     if (rc == 0 && strcmp(format, "table") == 0)
         printf("%lld objects, %lld bytes\n", (long long)out.rows, (long long)out.bytes);
     if (rc == 0 && backup)

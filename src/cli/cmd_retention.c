@@ -25,8 +25,7 @@ const char cli_usage_retention[] =
     "                      [--now MS] [--format text|json] [--quiet] <ns.table>\n"
     "\n"
     "  --warehouse DIR      warehouse root (default $FLOE_WAREHOUSE or ./warehouse)\n"
-    "  --catalog-name NAME  catalog name in the database (default local)\n"
-    CLI_CATALOG_USAGE
+    "  --catalog-name NAME  catalog name in the database (default local)\n" CLI_CATALOG_USAGE
     "  --now MS             evaluate the policy at this time (ms since epoch)\n"
     "  --format F           text (default) or json\n"
     "  -q, --quiet          no progress line on a terminal\n";
@@ -69,7 +68,7 @@ static void fmt_dur(int64_t ms, char *out, size_t n)
         snprintf(out, n, "%lldms", (long long)ms);
 }
 
-static void print_text(const char *ident, const floe_retention_report *r, int64_t now)
+static void print_text(const char *ident, const floe_maint_retention_report *r, int64_t now)
 {
     char t[64], a[64], p1[32], p2[32];
     fmt_time(now, t, sizeof t);
@@ -78,7 +77,7 @@ static void print_text(const char *ident, const floe_retention_report *r, int64_
     printf("%-20s %-6s %20s %5s  %-20s %-19s %-9s  %s\n", "ref", "type", "snapshot", "keeps",
            "oldest retained", "committed (UTC)", "age", "policy");
     for (size_t i = 0; i < r->nrefs; i++) {
-        const floe_retention_ref *f = &r->refs[i];
+        const floe_maint_retention_ref *f = &r->refs[i];
         fmt_time(f->oldest_timestamp_ms, t, sizeof t);
         fmt_age(f->oldest_age_ms, a, sizeof a);
         fmt_dur(f->max_ref_age_ms, p2, sizeof p2);
@@ -115,7 +114,7 @@ static void print_text(const char *ident, const floe_retention_report *r, int64_
         fmt_age(now - r->expiring_timestamps_ms[i], a, sizeof a);
         printf("  %20lld  %s  (%s old)\n", (long long)r->expiring_snapshot_ids[i], t, a);
     }
-    const floe_expire_result *w = &r->would_delete;
+    const floe_maint_expire_result *w = &r->would_delete;
     printf("and delete: %lld data files, %lld position delete files, %lld equality delete files, "
            "%lld manifests, %lld manifest lists, %lld statistics files (%lld bytes of data and "
            "delete files)\n",
@@ -126,12 +125,12 @@ static void print_text(const char *ident, const floe_retention_report *r, int64_
            (long long)w->deleted_statistics_files_count, (long long)r->would_free_bytes);
 }
 
-static void print_json(const char *ident, const floe_retention_report *r, int64_t now)
+static void print_json(const char *ident, const floe_maint_retention_report *r, int64_t now)
 {
     printf("{\"table\":\"%s\",\"now_ms\":%lld,\"snapshots\":%lld,\"refs\":[", ident, (long long)now,
            (long long)r->snapshots_count);
     for (size_t i = 0; i < r->nrefs; i++) {
-        const floe_retention_ref *f = &r->refs[i];
+        const floe_maint_retention_ref *f = &r->refs[i];
         printf("%s{\"name\":\"%s\",\"type\":\"%s\",\"snapshot_id\":%lld,\"retained_count\":%lld,"
                "\"oldest_snapshot_id\":%lld,\"oldest_timestamp_ms\":%lld,\"oldest_age_ms\":%lld,"
                "\"min_snapshots_to_keep\":%lld,\"max_snapshot_age_ms\":%lld,"
@@ -151,7 +150,7 @@ static void print_json(const char *ident, const floe_retention_report *r, int64_
     for (size_t i = 0; i < r->nexpiring; i++)
         printf("%s{\"snapshot_id\":%lld,\"timestamp_ms\":%lld}", i ? "," : "",
                (long long)r->expiring_snapshot_ids[i], (long long)r->expiring_timestamps_ms[i]);
-    const floe_expire_result *w = &r->would_delete;
+    const floe_maint_expire_result *w = &r->would_delete;
     printf("],\"would_delete\":{\"deleted_data_files_count\":%lld,"
            "\"deleted_position_delete_files_count\":%lld,"
            "\"deleted_equality_delete_files_count\":%lld,\"deleted_manifest_files_count\":%lld,"
@@ -241,19 +240,23 @@ int floe_cmd_retention(int argc, char **argv)
     }
     floe_catalog *cat = NULL;
     int err = cli_catalog_open(&cat_opts, &cat);
-    floe_retention_report *r = NULL;
+    floe_maint_retention_report *r = NULL;
     cli_progress progress;
     cli_progress_init(&progress, quiet);
+    floe_maint_retention_options ro = FLOE_MAINT_RETENTION_OPTIONS_INIT;
+    ro.now_ms = now;
+    ro.io_conf = have_conf ? &conf : NULL;
+    ro.progress = cli_progress_cb;
+    ro.progress_payload = &progress;
     if (err == 0)
-        err = floe_retention_report_compute_progress(
-            &r, cat, ident, now, NULL, have_conf ? &conf : NULL, cli_progress_cb, &progress);
+        err = floe_maint_retention_report_compute(&r, cat, ident, &ro);
     if (err == 0) {
         if (strcmp(format, "json") == 0)
             print_json(ident, r, now);
         else
             print_text(ident, r, now);
     }
-    floe_retention_report_free(r);
+    floe_maint_retention_report_free(r);
     floe_catalog_free(cat);
     floe__props_free(&conf);
     return err < 0 ? cli_fail(NULL) : CLI_OK;

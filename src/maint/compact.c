@@ -38,17 +38,17 @@
  * rewrite_manifests (the snapshot producer is table/rewrite_manifests.c)
  * lives here too: the procedure's entry point on a catalog and identifier.
  */
-#include "maint.h"
+#include "arrow/arrow.h"
 #include "expr/expr.h"
+#include "maint.h"
 #include "scan/scan.h"
+#include "spec/evolve.h"
+#include "spec/spec.h"
+#include "spec/value.h"
 #include "table/evolve.h"
 #include "table/rowdelta.h"
 #include "table/table.h"
 #include "table/writer.h"
-#include "arrow/arrow.h"
-#include "spec/spec.h"
-#include "spec/evolve.h"
-#include "spec/value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,8 +73,8 @@ typedef struct cplan {
     const int *zcol;
     const floe_type *const *ztype;
     int var_len, max_out;
-    int32_t sort_order_id;        /* C_SORT, C_ZORDER: the output files' */
-    const floe_type *lineage;     /* v3: the table's root + _row_id, _last_updated_... */
+    int32_t sort_order_id;    /* C_SORT, C_ZORDER: the output files' */
+    const floe_type *lineage; /* v3: the table's root + _row_id, _last_updated_... */
 } cplan;
 
 /* What the groups of one commit rewrote. */
@@ -84,19 +84,35 @@ typedef struct cstats {
     int64_t dvs; /* deletion vectors of rewritten files, removed */
 } cstats;
 
-static const char *const known_options[] = {
-    "target-file-size-bytes", "min-file-size-bytes", "max-file-size-bytes", "min-input-files",
-    "rewrite-all", "max-file-group-size-bytes", "delete-file-threshold",
-    "partial-progress.enabled", "partial-progress.max-commits",
-    "max-concurrent-file-group-rewrites", "use-starting-sequence-number",
-    "rewrite-job-order", "delete-ratio-threshold", "max-file-group-input-files", "output-spec-id",
-    "remove-dangling-deletes", "partial-progress.max-failed-commits"};
+static const char *const known_options[] = {"target-file-size-bytes",
+                                            "min-file-size-bytes",
+                                            "max-file-size-bytes",
+                                            "min-input-files",
+                                            "rewrite-all",
+                                            "max-file-group-size-bytes",
+                                            "delete-file-threshold",
+                                            "partial-progress.enabled",
+                                            "partial-progress.max-commits",
+                                            "max-concurrent-file-group-rewrites",
+                                            "use-starting-sequence-number",
+                                            "rewrite-job-order",
+                                            "delete-ratio-threshold",
+                                            "max-file-group-input-files",
+                                            "output-spec-id",
+                                            "remove-dangling-deletes",
+                                            "partial-progress.max-failed-commits"};
 /* RewritePositionDeleteFilesSparkAction + BinPackRewritePositionDeletePlanner */
-static const char *const delete_options[] = {
-    "target-file-size-bytes", "min-file-size-bytes", "max-file-size-bytes", "min-input-files",
-    "rewrite-all", "max-file-group-size-bytes", "max-file-group-input-files",
-    "max-concurrent-file-group-rewrites", "partial-progress.enabled",
-    "partial-progress.max-commits", "rewrite-job-order"};
+static const char *const delete_options[] = {"target-file-size-bytes",
+                                             "min-file-size-bytes",
+                                             "max-file-size-bytes",
+                                             "min-input-files",
+                                             "rewrite-all",
+                                             "max-file-group-size-bytes",
+                                             "max-file-group-input-files",
+                                             "max-concurrent-file-group-rewrites",
+                                             "partial-progress.enabled",
+                                             "partial-progress.max-commits",
+                                             "rewrite-job-order"};
 /* SparkShufflingDataRewritePlanner + SparkShufflingFileRewriteRunner */
 static const char *const sort_options[] = {"compression-factor", "shuffle-partitions-per-file"};
 /* SparkZOrderFileRewriteRunner */
@@ -439,27 +455,17 @@ static void z_column(uint8_t *out, int width, const floe_value *v)
         out[0] = v->v.b ? 0x81 : 0; /* (byte) -127 */
         break;
     case FLOE_T_INT:
-    case FLOE_T_DATE:
-        z_long(out, v->v.i32);
-        break;
+    case FLOE_T_DATE: z_long(out, v->v.i32); break;
     case FLOE_T_LONG:
-    case FLOE_T_TIMESTAMP:
-        z_long(out, v->v.i64);
-        break;
+    case FLOE_T_TIMESTAMP: z_long(out, v->v.i64); break;
     case FLOE_T_TIMESTAMPTZ: {
         int64_t us = v->v.i64, s = us / 1000000;
         z_long(out, us % 1000000 < 0 ? s - 1 : s); /* floorDiv */
         break;
     }
-    case FLOE_T_FLOAT:
-        z_double(out, (double)v->v.f32);
-        break;
-    case FLOE_T_DOUBLE:
-        z_double(out, v->v.f64);
-        break;
-    case FLOE_T_STRING:
-        z_bytes(out, width, v->v.bytes.ptr, v->v.bytes.len, true);
-        break;
+    case FLOE_T_FLOAT: z_double(out, (double)v->v.f32); break;
+    case FLOE_T_DOUBLE: z_double(out, v->v.f64); break;
+    case FLOE_T_STRING: z_bytes(out, width, v->v.bytes.ptr, v->v.bytes.len, true); break;
     case FLOE_T_UUID: {
         static const char hx[] = "0123456789abcdef";
         char t[36];
@@ -474,9 +480,7 @@ static void z_column(uint8_t *out, int width, const floe_value *v)
         z_bytes(out, width, (const uint8_t *)t, k, true);
         break;
     }
-    default: /* binary, fixed */
-        z_bytes(out, width, v->v.bytes.ptr, v->v.bytes.len, false);
-        break;
+    default: /* binary, fixed */ z_bytes(out, width, v->v.bytes.ptr, v->v.bytes.len, false); break;
     }
 }
 
@@ -698,7 +702,7 @@ static int rewrite_group(floe_table *t, const floe_scan_plan *plan, const cplan 
  * between would otherwise be undone); it is moved to the new snapshot. */
 static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan *p,
                           const floe_vec *groups, size_t from, size_t to, int64_t *base,
-                          floe_rewrite_data_files_result *r)
+                          floe_maint_rewrite_data_files_result *r)
 {
     floe_rowlevel *op = NULL;
     int rc = start_op(t, *base, &op);
@@ -807,7 +811,7 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
  * removing it changes no read (the planner's sequence-number, partition
  * and referenced-file rules decide, as they do for reads). One more
  * replace commit, from `*base`. */
-static int remove_dangling(floe_table *t, int64_t *base, floe_rewrite_data_files_result *r)
+static int remove_dangling(floe_table *t, int64_t *base, floe_maint_rewrite_data_files_result *r)
 {
     floe_rowlevel *op = NULL;
     int rc = start_op(t, *base, &op);
@@ -858,7 +862,7 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_rewrite_data_files
 /* SparkSortFileRewriteRunner: the given order or the table's, which must
  * sort something; floe's writer sorts by top-level columns. */
 static int sort_setup(cplan *p, const floe_table_metadata *m, const char *ident,
-                      const floe_rewrite_data_files_options *o, floe_arena *a)
+                      const floe_maint_rewrite_data_files_options *o, floe_arena *a)
 {
     const floe_sort_order *order = NULL;
     if (o->nsort_order) {
@@ -896,7 +900,7 @@ static int sort_setup(cplan *p, const floe_table_metadata *m, const char *ident,
 /* SparkZOrderFileRewriteRunner.validZOrderColNames (Spark resolves names
  * case-insensitively): identity partition columns are left out. */
 static int zorder_setup(cplan *p, const floe_table_metadata *m,
-                        const floe_rewrite_data_files_options *o, floe_arena *a)
+                        const floe_maint_rewrite_data_files_options *o, floe_arena *a)
 {
     const floe_schema *schema = floe__metadata_current_schema(m);
     const floe_type *root = schema->root;
@@ -938,10 +942,18 @@ static int zorder_setup(cplan *p, const floe_table_metadata *m,
         if (identity)
             continue; /* constant within a partition (Java logs a warning) */
         switch (f->type->id) {
-        case FLOE_T_BOOLEAN: case FLOE_T_INT: case FLOE_T_LONG: case FLOE_T_FLOAT:
-        case FLOE_T_DOUBLE: case FLOE_T_DATE: case FLOE_T_TIMESTAMP: case FLOE_T_TIMESTAMPTZ:
-        case FLOE_T_STRING: case FLOE_T_UUID: case FLOE_T_BINARY: case FLOE_T_FIXED:
-            break;
+        case FLOE_T_BOOLEAN:
+        case FLOE_T_INT:
+        case FLOE_T_LONG:
+        case FLOE_T_FLOAT:
+        case FLOE_T_DOUBLE:
+        case FLOE_T_DATE:
+        case FLOE_T_TIMESTAMP:
+        case FLOE_T_TIMESTAMPTZ:
+        case FLOE_T_STRING:
+        case FLOE_T_UUID:
+        case FLOE_T_BINARY:
+        case FLOE_T_FIXED: break;
         default: {
             floe_buf b = FLOE_BUF_INIT;
             int rc = floe__type_java(f->type, &b);
@@ -968,13 +980,14 @@ static int zorder_setup(cplan *p, const floe_table_metadata *m,
     return 0;
 }
 
-int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *catalog,
-                            const char *ident, const floe_rewrite_data_files_options *opts)
+int floe_maint_rewrite_data_files(floe_maint_rewrite_data_files_result *out, floe_catalog *catalog,
+                                  const char *ident,
+                                  const floe_maint_rewrite_data_files_options *opts)
 {
     memset(out, 0, sizeof *out);
-    if (!opts || opts->version != FLOE_REWRITE_DATA_FILES_OPTIONS_VERSION)
+    if (!opts || opts->version != FLOE_MAINT_REWRITE_DATA_FILES_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported rewrite_data_files options");
-    const floe_rewrite_data_files_options *o = opts;
+    const floe_maint_rewrite_data_files_options *o = opts;
     bool ordered = o->nsort_order || o->nzorder;
     cplan p;
     memset(&p, 0, sizeof p);
@@ -1007,9 +1020,8 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
     const floe_snapshot_ref *head = NULL;
     if (rc == 0)
         rc = floe__table_write_head(t->metadata, t->branch, false, &head);
-    const floe_snapshot *snap = rc == 0 && head ? floe__metadata_snapshot(t->metadata,
-                                                                          head->snapshot_id)
-                                                : NULL;
+    const floe_snapshot *snap =
+        rc == 0 && head ? floe__metadata_snapshot(t->metadata, head->snapshot_id) : NULL;
     const floe_expr *filter = NULL;
     if (rc == 0 && o->where && *o->where)
         rc = floe__scan_filter_parse(&filter, a, o->where,
@@ -1067,7 +1079,7 @@ int floe_rewrite_data_files(floe_rewrite_data_files_result *out, floe_catalog *c
  * new file. Positions in files that are no longer live (dangling) go. */
 static int rewrite_delete_group(floe_table *t, const floe_scan_plan *plan, floe_rowlevel *op,
                                 const cgroup *grp, bool per_file,
-                                floe_rewrite_position_deletes_result *r)
+                                floe_maint_rewrite_position_deletes_result *r)
 {
     floe_strmap *in = floe__strmap_new();
     int rc = in ? 0 : floe__error_nomem();
@@ -1126,12 +1138,12 @@ static int rewrite_delete_group(floe_table *t, const floe_scan_plan *plan, floe_
     return rc;
 }
 
-int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out,
-                                       floe_catalog *catalog, const char *ident,
-                                       const floe_rewrite_position_deletes_options *opts)
+int floe_maint_rewrite_position_delete_files(
+    floe_maint_rewrite_position_deletes_result *out, floe_catalog *catalog, const char *ident,
+    const floe_maint_rewrite_position_deletes_options *opts)
 {
     memset(out, 0, sizeof *out);
-    if (!opts || opts->version != FLOE_REWRITE_POSITION_DELETES_OPTIONS_VERSION)
+    if (!opts || opts->version != FLOE_MAINT_REWRITE_POSITION_DELETES_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint",
                            "unsupported rewrite_position_delete_files options");
     floe_table *t = NULL;
@@ -1146,8 +1158,8 @@ int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out
     floe_table_metadata *meta = NULL;
     if (rc == 0 && head)
         rc = floe__table_read_metadata(t->io, t->metadata_location, &meta);
-    const floe_snapshot *snap = meta && head ? floe__metadata_snapshot(meta, head->snapshot_id)
-                                             : NULL;
+    const floe_snapshot *snap =
+        meta && head ? floe__metadata_snapshot(meta, head->snapshot_id) : NULL;
     floe_arena *a = floe__arena_new(4096);
     if (rc == 0 && !a)
         rc = floe__error_nomem();
@@ -1198,12 +1210,13 @@ int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out
     const char *gran = floe__props_get(&t->metadata->properties, "write.delete.granularity");
     bool per_file = !(gran && strcasecmp(gran, "partition") == 0);
     int64_t base = snap ? snap->snapshot_id : -1;
-    size_t commits = !p.partial ? 1
-                     : groups.len < (size_t)p.max_commits ? groups.len : (size_t)p.max_commits;
+    size_t commits = !p.partial                           ? 1
+                     : groups.len < (size_t)p.max_commits ? groups.len
+                                                          : (size_t)p.max_commits;
     size_t per = commits ? (groups.len + commits - 1) / commits : 0;
     for (size_t g = 0; rc == 0 && g < groups.len; g += per) {
         size_t end = g + per < groups.len ? g + per : groups.len;
-        floe_rewrite_position_deletes_result part;
+        floe_maint_rewrite_position_deletes_result part;
         memset(&part, 0, sizeof part);
         floe_rowlevel *op = NULL;
         int e = start_op(t, base, &op);
@@ -1242,17 +1255,17 @@ int floe_rewrite_position_delete_files(floe_rewrite_position_deletes_result *out
 
 /* RemoveDanglingDeletesSparkAction on its own: one replace commit on main
  * (none when nothing dangles). */
-int floe_remove_dangling_deletes(int64_t *removed, floe_catalog *catalog, const char *ident,
-                                 const floe_remove_dangling_deletes_options *opts)
+int floe_maint_remove_dangling_deletes(int64_t *removed, floe_catalog *catalog, const char *ident,
+                                       const floe_maint_remove_dangling_deletes_options *opts)
 {
     *removed = 0;
-    if (!opts || opts->version != FLOE_REMOVE_DANGLING_DELETES_OPTIONS_VERSION)
+    if (!opts || opts->version != FLOE_MAINT_REMOVE_DANGLING_DELETES_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported remove_dangling_deletes options");
     floe_table *t = NULL;
     FLOE_TRY(load(&t, catalog, ident, opts->io, opts->io_conf, NULL));
     const floe_snapshot_ref *head = NULL;
     int rc = floe__table_write_head(t->metadata, t->branch, false, &head);
-    floe_rewrite_data_files_result r;
+    floe_maint_rewrite_data_files_result r;
     memset(&r, 0, sizeof r);
     int64_t base = head ? head->snapshot_id : -1;
     if (rc == 0 && head)
@@ -1264,11 +1277,12 @@ int floe_remove_dangling_deletes(int64_t *removed, floe_catalog *catalog, const 
 
 /* ---------------------------------------------------------------- rewrite_manifests */
 
-int floe_rewrite_manifests(floe_rewrite_manifests_result *out, floe_catalog *catalog,
-                           const char *ident, const floe_rewrite_manifests_options *opts)
+int floe_maint_rewrite_manifests(floe_maint_rewrite_manifests_result *out, floe_catalog *catalog,
+                                 const char *ident,
+                                 const floe_maint_rewrite_manifests_options *opts)
 {
     memset(out, 0, sizeof *out);
-    if (!opts || opts->version != FLOE_REWRITE_MANIFESTS_OPTIONS_VERSION)
+    if (!opts || opts->version != FLOE_MAINT_REWRITE_MANIFESTS_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported rewrite_manifests options");
     floe_table *t = NULL;
     FLOE_TRY(load(&t, catalog, ident, opts->io, opts->io_conf, NULL));

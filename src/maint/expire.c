@@ -91,8 +91,8 @@ int floe__expire_plan_metadata(floe_expire_plan *p, floe_fileio *io,
     return rc;
 }
 
-int floe__ref_policy(const floe_table_metadata *base, const floe_expire_options *o, int64_t now_ms,
-                     const floe_snapshot_ref *ref, floe_ref_policy *out)
+int floe__ref_policy(const floe_table_metadata *base, const floe_maint_expire_options *o,
+                     int64_t now_ms, const floe_snapshot_ref *ref, floe_ref_policy *out)
 {
     int64_t max_age, min_keep, max_ref_age;
     FLOE_TRY(floe__props_get_int64(&base->properties, FLOE_PROP_MAX_SNAPSHOT_AGE,
@@ -141,7 +141,7 @@ static bool ref_retained(const floe_table_metadata *base, const floe_snapshot_re
 }
 
 int floe__expire_plan(floe_expire_plan *p, const floe_table_metadata *base,
-                      const floe_expire_options *o, int64_t now_ms)
+                      const floe_maint_expire_options *o, int64_t now_ms)
 {
     memset(p, 0, sizeof *p);
     p->remove_ids = (floe_vec)FLOE_VEC_INIT(int64_t);
@@ -269,13 +269,13 @@ typedef struct cleanup {
     floe_vec candidate_order;        /* floe_manifest_file* in discovery order */
     floe_vec candidate_snap;         /* int64_t: the expired snapshot listing each */
     floe_vec retained_order;
-    floe_vec retained_snap;          /* int64_t: the retained snapshot listing each */
+    floe_vec retained_snap; /* int64_t: the retained snapshot listing each */
     const floe_table_metadata *base;
-    bool report;                     /* reasons wanted (on_report / report_path) */
-    floe_vec kept;                   /* doomed with kept = true */
+    bool report;        /* reasons wanted (on_report / report_path) */
+    floe_vec kept;      /* doomed with kept = true */
     floe_strmap *files; /* path -> cand_file* */
     floe_vec doomed;    /* doomed */
-    floe_expire_result *r;
+    floe_maint_expire_result *r;
 } cleanup;
 
 static floe_manifest_file *copy_mf(floe_arena *a, const floe_manifest_file *mf)
@@ -393,9 +393,9 @@ static int doom(cleanup *c, floe_maint_file_kind kind, const char *path, int64_t
     d->kept = false;
     d->reason = NULL;
     if (c->report) {
-        d->reason = snap >= 0 ? floe__arena_sprintf(c->arena, "expired snapshot %lld",
-                                                    (long long)snap)
-                              : "dropped from the metadata log";
+        d->reason = snap >= 0
+                        ? floe__arena_sprintf(c->arena, "expired snapshot %lld", (long long)snap)
+                        : "dropped from the metadata log";
         if (!d->reason)
             return FLOE_ENOMEM;
     }
@@ -451,7 +451,7 @@ static bool in_metadata_log(const floe_table_metadata *m, const char *location, 
     return false;
 }
 
-static void count(floe_expire_result *r, floe_maint_file_kind k, int64_t by)
+static void count(floe_maint_expire_result *r, floe_maint_file_kind k, int64_t by)
 {
     switch (k) {
     case FLOE_MAINT_DATA_FILE: r->deleted_data_files_count += by; break;
@@ -467,7 +467,7 @@ static void count(floe_expire_result *r, floe_maint_file_kind k, int64_t by)
 
 /* Delete in batches; a batch the storage refuses is retried one by one so
  * that the counts say exactly what went. */
-static int delete_all(cleanup *c, const floe_expire_options *o)
+static int delete_all(cleanup *c, const floe_maint_expire_options *o)
 {
     enum { BATCH = 1000 };
     const char *paths[BATCH];
@@ -520,7 +520,7 @@ static int delete_all(cleanup *c, const floe_expire_options *o)
  * then every candidate a retained snapshot keeps, to on_report and as CSV
  * (status,kind,path,reason) to report_path — written before anything is
  * deleted, so a failed report deletes nothing. */
-static int report(cleanup *c, const floe_expire_options *o)
+static int report(cleanup *c, const floe_maint_expire_options *o)
 {
     floe_buf csv = FLOE_BUF_INIT;
     int rc = o->report_path ? floe__buf_printf(&csv, "status,kind,path,reason\n") : 0;
@@ -560,7 +560,8 @@ static int report(cleanup *c, const floe_expire_options *o)
 int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
                          const char *base_location, const floe_table_metadata *committed,
                          const char *committed_location, const floe_intmap *retained_ids,
-                         const floe_expire_options *o, floe_expire_result *r, int64_t *freed_bytes)
+                         const floe_maint_expire_options *o, floe_maint_expire_result *r,
+                         int64_t *freed_bytes)
 {
     cleanup c;
     memset(&c, 0, sizeof c);
@@ -709,11 +710,11 @@ done:
 }
 
 int floe__expire_run(floe_fileio *io, const floe_table_metadata *base, const char *base_location,
-                     const floe_expire_options *o, floe_expire_commit_fn commit,
-                     void *commit_payload, floe_expire_result *r)
+                     const floe_maint_expire_options *o, floe_expire_commit_fn commit,
+                     void *commit_payload, floe_maint_expire_result *r)
 {
     memset(r, 0, sizeof *r);
-    if (o && o->version != FLOE_EXPIRE_OPTIONS_VERSION)
+    if (o && o->version != FLOE_MAINT_EXPIRE_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported expire options version %u",
                            o->version);
     if (o && o->retain_last < 0)
@@ -768,7 +769,7 @@ done:
  * state it was not computed from. */
 typedef struct expire_commit {
     floe_table *table;
-    const floe_expire_options *opts;
+    const floe_maint_expire_options *opts;
     int64_t now;
     floe_expire_plan plan;
     char *base_location; /* the metadata file the last attempt planned on */
@@ -800,8 +801,8 @@ static int expire_prepare(const floe_table_metadata *base, floe_table_change *ch
         u->nids = x->plan.remove_ids.len;
     }
     if (x->opts && x->opts->clean_expired_metadata)
-        FLOE_TRY(floe__expire_plan_metadata(&x->plan, x->opts->io ? x->opts->io : x->table->io,
-                                              base));
+        FLOE_TRY(
+            floe__expire_plan_metadata(&x->plan, x->opts->io ? x->opts->io : x->table->io, base));
     const struct {
         floe_update_type type;
         const floe_vec *ids;
@@ -827,13 +828,13 @@ static int expire_prepare(const floe_table_metadata *base, floe_table_change *ch
     return 0;
 }
 
-int floe_table_expire_snapshots(floe_expire_result *out, floe_table *table,
-                                const floe_expire_options *opts)
+int floe_maint_table_expire_snapshots(floe_maint_expire_result *out, floe_table *table,
+                                      const floe_maint_expire_options *opts)
 {
     if (!out || !table)
         return floe__error(FLOE_EINVALID, "maint", "result and table are required");
     memset(out, 0, sizeof *out);
-    if (opts && opts->version != FLOE_EXPIRE_OPTIONS_VERSION)
+    if (opts && opts->version != FLOE_MAINT_EXPIRE_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported expire options version %u",
                            opts->version);
     if (opts && opts->retain_last < 0)
@@ -872,8 +873,8 @@ int floe_table_expire_snapshots(floe_expire_result *out, floe_table *table,
     return rc;
 }
 
-int floe_expire_snapshots(floe_expire_result *out, floe_catalog *catalog, const char *ident,
-                          const floe_expire_options *opts)
+int floe_maint_expire_snapshots(floe_maint_expire_result *out, floe_catalog *catalog,
+                                const char *ident, const floe_maint_expire_options *opts)
 {
     if (!out)
         return floe__error(FLOE_EINVALID, "maint", "result pointer is NULL");
@@ -883,7 +884,7 @@ int floe_expire_snapshots(floe_expire_result *out, floe_catalog *catalog, const 
     to.io_conf = opts ? opts->io_conf : NULL;
     floe_table *t = NULL;
     FLOE_TRY(floe_table_load(&t, catalog, ident, &to));
-    int rc = floe_table_expire_snapshots(out, t, opts);
+    int rc = floe_maint_table_expire_snapshots(out, t, opts);
     floe_table_free(t);
     return rc;
 }

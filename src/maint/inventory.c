@@ -29,7 +29,7 @@ typedef struct inv {
     floe_fileio *dst;     /* local FileIO of the copy target, or NULL */
     const char *location; /* table location */
     const char *copy_to;
-    int (*cb)(const floe_inventory_row *row, void *payload);
+    int (*cb)(const floe_maint_inventory_row *row, void *payload);
     void *payload;
     floe_buf bytes;
     floe__progress progress; /* items: manifests read; bytes: bytes written to the copy */
@@ -38,10 +38,10 @@ typedef struct inv {
 static const char *kind_names[] = {"metadata",  "manifest_list", "manifest",
                                    "data_file", "delete_file",   "statistics_file"};
 
-static int emit(inv *v, floe_inventory_kind kind, const char *path, int64_t size,
+static int emit(inv *v, floe_maint_inventory_kind kind, const char *path, int64_t size,
                 const char *content, const char *status)
 {
-    floe_inventory_row row = {kind, kind_names[kind], path, size, content, status};
+    floe_maint_inventory_row row = {kind, kind_names[kind], path, size, content, status};
     return v->cb ? v->cb(&row, v->payload) : 0;
 }
 
@@ -57,16 +57,16 @@ static int walk_manifest(inv *v, const floe_manifest_file *mf)
     floe_manifest_reader *rd = NULL;
     FLOE_TRY(floe__maint_open_manifest(v->io, mf, &v->bytes, &rd));
     int64_t len = mf->manifest_length >= 0 ? mf->manifest_length : (int64_t)v->bytes.len;
-    int rc =
-        emit(v, FLOE_INV_MANIFEST, mf->manifest_path, len,
-             floe_manifest_reader_info(rd)->content == FLOE_MANIFEST_DELETES ? "deletes" : "data",
-             "");
+    int rc = emit(
+        v, FLOE_MAINT_INV_MANIFEST, mf->manifest_path, len,
+        floe_manifest_reader_info(rd)->content == FLOE_MANIFEST_DELETES ? "deletes" : "data", "");
     const floe_manifest_entry *e;
     while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
         if (e->status == FLOE_ENTRY_DELETED || !e->data_file.file_path)
             continue;
-        floe_inventory_kind k =
-            e->data_file.content == FLOE_FILE_DATA ? FLOE_INV_DATA_FILE : FLOE_INV_DELETE_FILE;
+        floe_maint_inventory_kind k = e->data_file.content == FLOE_FILE_DATA
+                                          ? FLOE_MAINT_INV_DATA_FILE
+                                          : FLOE_MAINT_INV_DELETE_FILE;
         rc = emit(v, k, e->data_file.file_path, e->data_file.file_size_in_bytes,
                   file_content(e->data_file.content),
                   e->status == FLOE_ENTRY_ADDED ? "ADDED" : "EXISTING");
@@ -128,23 +128,23 @@ static int write_backup(inv *v, floe_fileio *io, const floe_table_metadata *base
     size_t n = strlen(v->location);
     while (n > 1 && v->location[n - 1] == '/')
         n--;
-    if (rc == 0 && (!(src_path = floe__sprintf("%.*s/metadata/00000-%s.metadata.json", (int)n,
-                                               v->location, uuid)) ||
-                    !(path = floe__sprintf("%s/metadata/00000-%s.metadata.json", v->copy_to,
-                                           uuid))))
+    if (rc == 0 &&
+        (!(src_path =
+               floe__sprintf("%.*s/metadata/00000-%s.metadata.json", (int)n, v->location, uuid)) ||
+         !(path = floe__sprintf("%s/metadata/00000-%s.metadata.json", v->copy_to, uuid))))
         rc = FLOE_ENOMEM;
-    floe_rewrite_path_options ro = FLOE_REWRITE_PATH_OPTIONS_INIT;
+    floe_maint_rewrite_path_options ro = FLOE_MAINT_REWRITE_PATH_OPTIONS_INIT;
     ro.source_prefix = v->location;
     ro.target_prefix = v->copy_to;
     ro.staging_location = v->copy_to;
     ro.create_file_list = false;
     ro.copy = true;
     ro.io_conf = io_conf;
-    floe_rewrite_path_result res;
+    floe_maint_rewrite_path_result res;
     memset(&res, 0, sizeof res);
     if (rc == 0)
         rc = floe__rewrite_path_run(io, m, src_path, NULL, NULL, &ro, &v->progress, &res);
-    floe_rewrite_path_result_free(&res);
+    floe_maint_rewrite_path_result_free(&res);
     if (rc == 0)
         rc = floe__buf_printf(&text,
                               "# floe inventory --copy-to backup of snapshot %lld\n"
@@ -168,15 +168,16 @@ static int write_backup(inv *v, floe_fileio *io, const floe_table_metadata *base
     return 0;
 }
 
-int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventory_options *opts,
-                   int (*cb)(const floe_inventory_row *row, void *payload), void *payload,
-                   char **backup_metadata)
+int floe_maint_inventory(char **backup_metadata, floe_catalog *catalog, const char *ident,
+                         const floe_maint_inventory_options *opts,
+                         int (*cb)(const floe_maint_inventory_row *row, void *payload),
+                         void *payload)
 {
-    static const floe_inventory_options defaults = FLOE_INVENTORY_OPTIONS_INIT;
-    const floe_inventory_options *o = opts ? opts : &defaults;
+    static const floe_maint_inventory_options defaults = FLOE_MAINT_INVENTORY_OPTIONS_INIT;
+    const floe_maint_inventory_options *o = opts ? opts : &defaults;
     if (backup_metadata)
         *backup_metadata = NULL;
-    if (o->version != FLOE_INVENTORY_OPTIONS_VERSION)
+    if (o->version != FLOE_MAINT_INVENTORY_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported inventory options version %u",
                            o->version);
     floe_maint_table t;
@@ -212,7 +213,7 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
         floe_file_info st;
         int64_t size = floe_fileio_stat(t.io, t.metadata_location, &st) == 0 ? st.size : -1;
         floe_error_clear();
-        rc = emit(&v, FLOE_INV_METADATA, t.metadata_location, size, "", "");
+        rc = emit(&v, FLOE_MAINT_INV_METADATA, t.metadata_location, size, "", "");
     }
     floe_manifest_list *list = NULL;
     const floe_manifest_file *mfs = NULL;
@@ -226,17 +227,18 @@ int floe_inventory(floe_catalog *catalog, const char *ident, const floe_inventor
     if (rc == 0)
         rc = floe__maint_list_path(pin, arena, &lp);
     if (rc == 0 && lp)
-        rc = emit(&v, FLOE_INV_MANIFEST_LIST, lp, (int64_t)list_bytes.len, "", "");
+        rc = emit(&v, FLOE_MAINT_INV_MANIFEST_LIST, lp, (int64_t)list_bytes.len, "", "");
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = walk_manifest(&v, &mfs[i]);
     for (size_t i = 0; rc == 0 && i < m->nstatistics; i++)
         if (m->statistics[i].snapshot_id == pin->snapshot_id)
-            rc = emit(&v, FLOE_INV_STATISTICS_FILE, m->statistics[i].statistics_path,
+            rc = emit(&v, FLOE_MAINT_INV_STATISTICS_FILE, m->statistics[i].statistics_path,
                       m->statistics[i].file_size_in_bytes, "", "");
     for (size_t i = 0; rc == 0 && i < m->npartition_statistics; i++)
         if (m->partition_statistics[i].snapshot_id == pin->snapshot_id)
-            rc = emit(&v, FLOE_INV_STATISTICS_FILE, m->partition_statistics[i].statistics_path,
-                      m->partition_statistics[i].file_size_in_bytes, "", "");
+            rc =
+                emit(&v, FLOE_MAINT_INV_STATISTICS_FILE, m->partition_statistics[i].statistics_path,
+                     m->partition_statistics[i].file_size_in_bytes, "", "");
     if (rc == 0 && v.dst) {
         char *loc = NULL;
         rc = write_backup(&v, t.io, m, t.metadata_location, pin, o->io_conf, &loc);

@@ -79,7 +79,7 @@ void floe__expire_plan_free(floe_expire_plan *p);
  * `base`; no I/O. Also used by the retention report (per-ref windows
  * through floe__branch_retained). */
 int floe__expire_plan(floe_expire_plan *p, const floe_table_metadata *base,
-                      const floe_expire_options *o, int64_t now_ms);
+                      const floe_maint_expire_options *o, int64_t now_ms);
 
 /* clean_expired_metadata (Java 1.11 RemoveSnapshots.cleanExpiredMetadata):
  * the partition specs no manifest of a retained snapshot was written with
@@ -96,8 +96,8 @@ typedef struct floe_ref_policy {
     int64_t max_snapshot_age_ms;
     int64_t max_ref_age_ms; /* INT64_MAX: forever */
 } floe_ref_policy;
-int floe__ref_policy(const floe_table_metadata *base, const floe_expire_options *o, int64_t now_ms,
-                     const floe_snapshot_ref *ref, floe_ref_policy *out);
+int floe__ref_policy(const floe_table_metadata *base, const floe_maint_expire_options *o,
+                     int64_t now_ms, const floe_snapshot_ref *ref, floe_ref_policy *out);
 
 /* Commit the plan: applies remove-snapshot-ref then remove-snapshots to
  * `base` and makes the result current. On success *committed is the new
@@ -113,15 +113,17 @@ typedef int (*floe_expire_commit_fn)(const floe_table_metadata *base, const char
 int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
                          const char *base_location, const floe_table_metadata *committed,
                          const char *committed_location, const floe_intmap *retained_ids,
-                         const floe_expire_options *o, floe_expire_result *r, int64_t *freed_bytes);
+                         const floe_maint_expire_options *o, floe_maint_expire_result *r,
+                         int64_t *freed_bytes);
 
 /* The whole operation on loaded metadata with a given commit function:
  * plan, commit (unless dry run or nothing to do), cleanup. */
 int floe__expire_run(floe_fileio *io, const floe_table_metadata *base, const char *base_location,
-                     const floe_expire_options *o, floe_expire_commit_fn commit,
-                     void *commit_payload, floe_expire_result *r);
+                     const floe_maint_expire_options *o, floe_expire_commit_fn commit,
+                     void *commit_payload, floe_maint_expire_result *r);
 
-/* ---------------------------------------------------------------- rewrite_table_path (rewrite_path.c) */
+/* ---------------------------------------------------------------- rewrite_table_path
+ * (rewrite_path.c) */
 
 struct floe__progress;
 
@@ -129,12 +131,12 @@ struct floe__progress;
  * metadata-log versions before it down to start_location (exclusive),
  * with `start` the start version's metadata (NULL: everything). The
  * inventory's backup passes an end version built in memory. Errors as
- * floe_rewrite_table_path. `progress` (may be NULL) gets the bytes written
+ * floe_maint_rewrite_table_path. `progress` (may be NULL) gets the bytes written
  * and copied. */
 int floe__rewrite_path_run(floe_fileio *io, floe_table_metadata *end, const char *end_location,
                            const floe_table_metadata *start, const char *start_location,
-                           const floe_rewrite_path_options *o, struct floe__progress *progress,
-                           floe_rewrite_path_result *res);
+                           const floe_maint_rewrite_path_options *o,
+                           struct floe__progress *progress, floe_maint_rewrite_path_result *res);
 
 /* ---------------------------------------------------------------- external sort (xsort.c) */
 

@@ -38,17 +38,17 @@
 
 typedef struct sweep {
     floe_fileio *io;
-    const floe_orphan_options *o;
-    floe_orphan_result *r;
+    const floe_maint_orphan_options *o;
+    floe_maint_orphan_result *r;
     int64_t older_than;
     floe_xsort *listed;
     floe_xsort *reachable;
     floe_strmap *seen; /* manifest lists + manifests already expanded */
     floe_arena *arena;
     floe_buf bytes;
-    floe_props schemes;     /* from -> to */
-    floe_props authorities; /* from -> to */
-    floe_buf norm;          /* scratch: a normalised location */
+    floe_props schemes;      /* from -> to */
+    floe_props authorities;  /* from -> to */
+    floe_buf norm;           /* scratch: a normalised location */
     floe_vec metadata_files; /* char*: listed *.metadata.json (any age) */
     floe_strmap *own;        /* normalised: this table's current + logged metadata */
 } sweep;
@@ -534,9 +534,9 @@ static int join(sweep *s, floe_xsort *orphans)
                 match =
                     strcmp(*(char **)floe__vec_at(&j.group, i), lnorm.ptr ? lnorm.ptr : "") == 0;
             if (!match) {
-                if (s->o->prefix_mismatch_mode == FLOE_PREFIX_MISMATCH_DELETE)
+                if (s->o->prefix_mismatch_mode == FLOE_MAINT_PREFIX_MISMATCH_DELETE)
                     orphan = true;
-                else if (s->o->prefix_mismatch_mode == FLOE_PREFIX_MISMATCH_ERROR)
+                else if (s->o->prefix_mismatch_mode == FLOE_MAINT_PREFIX_MISMATCH_ERROR)
                     rc = note_conflict(&seen, &conflicts, &nconf,
                                        lnorm.ptr && *lnorm.ptr ? lnorm.ptr : "<path>",
                                        *(char **)floe__vec_at(&j.group, 0));
@@ -600,8 +600,8 @@ static int check_other_tables(sweep *s, const floe_table_metadata *m, const char
             return floe__error_context("cannot tell which table the metadata file %s under %s "
                                        "belongs to, so no orphan files were removed",
                                        f, location);
-        bool same = other->table_uuid && m->table_uuid &&
-                    strcmp(other->table_uuid, m->table_uuid) == 0;
+        bool same =
+            other->table_uuid && m->table_uuid && strcmp(other->table_uuid, m->table_uuid) == 0;
         if (!same)
             rc = floe__error(FLOE_EINVALID, "maint",
                              "Cannot remove orphan files: %s is the metadata of another table "
@@ -647,15 +647,15 @@ static int sweep_table(sweep *s, const floe_table_metadata *m, const char *metad
     return rc;
 }
 
-int floe_remove_orphan_files(floe_orphan_result *out, floe_catalog *catalog, const char *ident,
-                             const floe_orphan_options *opts)
+int floe_maint_remove_orphan_files(floe_maint_orphan_result *out, floe_catalog *catalog,
+                                   const char *ident, const floe_maint_orphan_options *opts)
 {
-    static const floe_orphan_options defaults = FLOE_ORPHAN_OPTIONS_INIT;
+    static const floe_maint_orphan_options defaults = FLOE_MAINT_ORPHAN_OPTIONS_INIT;
     if (!out)
         return floe__error(FLOE_EINVALID, "maint", "result pointer is NULL");
     memset(out, 0, sizeof *out);
-    const floe_orphan_options *o = opts ? opts : &defaults;
-    if (o->version != FLOE_ORPHAN_OPTIONS_VERSION)
+    const floe_maint_orphan_options *o = opts ? opts : &defaults;
+    if (o->version != FLOE_MAINT_ORPHAN_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported orphan options version %u",
                            o->version);
     floe_maint_table t;

@@ -21,7 +21,7 @@ typedef struct held {
     bool current;
 } held;
 
-static int live_bytes(floe_fileio *io, const floe_table_metadata *m, floe_retention_report *r,
+static int live_bytes(floe_fileio *io, const floe_table_metadata *m, floe_maint_retention_report *r,
                       floe__progress *pr)
 {
     floe_arena *a = floe__arena_new(0);
@@ -104,7 +104,7 @@ static int live_bytes(floe_fileio *io, const floe_table_metadata *m, floe_retent
     return rc;
 }
 
-static int report_refs(const floe_table_metadata *m, int64_t now, floe_retention_report *r)
+static int report_refs(const floe_table_metadata *m, int64_t now, floe_maint_retention_report *r)
 {
     r->refs = floe__calloc(m->nrefs ? m->nrefs : 1, sizeof *r->refs);
     if (!r->refs)
@@ -112,7 +112,7 @@ static int report_refs(const floe_table_metadata *m, int64_t now, floe_retention
     r->nrefs = m->nrefs;
     for (size_t i = 0; i < m->nrefs; i++) {
         const floe_snapshot_ref *ref = &m->refs[i];
-        floe_retention_ref *o = &r->refs[i];
+        floe_maint_retention_ref *o = &r->refs[i];
         floe_ref_policy pol;
         FLOE_TRY(floe__ref_policy(m, NULL, now, ref, &pol));
         o->name = ref->name;
@@ -145,25 +145,20 @@ static int report_refs(const floe_table_metadata *m, int64_t now, floe_retention
     return 0;
 }
 
-int floe_retention_report_compute(floe_retention_report **out, floe_catalog *catalog,
-                                  const char *ident, int64_t now_ms, floe_fileio *io,
-                                  const floe_props *io_conf)
-{
-    return floe_retention_report_compute_progress(out, catalog, ident, now_ms, io, io_conf, NULL,
-                                                  NULL);
-}
-
-int floe_retention_report_compute_progress(floe_retention_report **out, floe_catalog *catalog,
-                                           const char *ident, int64_t now_ms, floe_fileio *io,
-                                           const floe_props *io_conf, floe_progress_fn progress,
-                                           void *progress_payload)
+int floe_maint_retention_report_compute(floe_maint_retention_report **out, floe_catalog *catalog,
+                                        const char *ident, const floe_maint_retention_options *opts)
 {
     *out = NULL;
+    static const floe_maint_retention_options defaults = FLOE_MAINT_RETENTION_OPTIONS_INIT;
+    const floe_maint_retention_options *o = opts ? opts : &defaults;
+    if (o->version != FLOE_MAINT_RETENTION_OPTIONS_VERSION)
+        return floe__error(FLOE_EINVALID, "maint", "unsupported retention options version %u",
+                           o->version);
     floe_maint_table t;
-    FLOE_TRY(floe__maint_table_load(&t, catalog, ident, io, io_conf));
+    FLOE_TRY(floe__maint_table_load(&t, catalog, ident, o->io, o->io_conf));
     const floe_table_metadata *m = t.metadata;
-    int64_t now = now_ms ? now_ms : floe__now_ms();
-    floe_retention_report *r = floe__calloc(1, sizeof *r);
+    int64_t now = o->now_ms ? o->now_ms : floe__now_ms();
+    floe_maint_retention_report *r = floe__calloc(1, sizeof *r);
     int rc = r ? 0 : FLOE_ENOMEM;
     floe_expire_plan plan;
     memset(&plan, 0, sizeof plan);
@@ -172,7 +167,7 @@ int floe_retention_report_compute_progress(floe_retention_report **out, floe_cat
         rc = report_refs(m, now, r);
     }
     floe__progress pr;
-    floe__progress_init(&pr, progress, progress_payload, "reading snapshots",
+    floe__progress_init(&pr, o->progress, o->progress_payload, "reading snapshots",
                         (uint64_t)m->nsnapshots, 0);
     if (rc == 0)
         rc = live_bytes(t.io, m, r, &pr);
@@ -197,10 +192,10 @@ int floe_retention_report_compute_progress(floe_retention_report **out, floe_cat
             r->expiring_snapshot_ids[i] = id;
             r->expiring_timestamps_ms[i] = floe__metadata_snapshot(m, id)->timestamp_ms;
         }
-        floe_expire_options dry = FLOE_EXPIRE_OPTIONS_INIT;
+        floe_maint_expire_options dry = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
         dry.dry_run = true;
-        dry.progress = progress;
-        dry.progress_payload = progress_payload;
+        dry.progress = o->progress;
+        dry.progress_payload = o->progress_payload;
         if (rc == 0)
             rc = floe__expire_cleanup(t.io, m, t.metadata_location, NULL, NULL, plan.retained, &dry,
                                       &r->would_delete, &r->would_free_bytes);
@@ -209,7 +204,7 @@ int floe_retention_report_compute_progress(floe_retention_report **out, floe_cat
     if (rc < 0) {
         for (size_t i = 0; r && i < r->nrefs; i++)
             r->refs[i].name = NULL; /* still borrowed */
-        floe_retention_report_free(r);
+        floe_maint_retention_report_free(r);
         floe__maint_table_free(&t);
         return rc;
     }
@@ -221,14 +216,14 @@ int floe_retention_report_compute_progress(floe_retention_report **out, floe_cat
     }
     floe__maint_table_free(&t);
     if (rc < 0) {
-        floe_retention_report_free(r);
+        floe_maint_retention_report_free(r);
         return rc;
     }
     *out = r;
     return 0;
 }
 
-void floe_retention_report_free(floe_retention_report *r)
+void floe_maint_retention_report_free(floe_maint_retention_report *r)
 {
     if (!r)
         return;

@@ -24,8 +24,8 @@
  *    DELETED entries keep their metadata, and their files — often already
  *    removed by expiry — are never opened (apache/iceberg#17498).
  */
-#include "maint.h"
 #include "arrow/arrow.h"
+#include "maint.h"
 #include "parquet/parquet.h"
 #include "spec/spec.h"
 #include "spec/value.h"
@@ -161,8 +161,8 @@ static int copy_rows(rtp *r, const floe_type *in_root, const struct ArrowArray *
         if (rc == 0)
             rc = floe__arrow_value_at(batch->children[iq], in_root->fields[iq].type, i, &q);
         if (rc == 0 && (p.is_null || q.is_null))
-            rc = floe__error(FLOE_ECORRUPT, "maint", "%s: null file_path or pos at row %lld",
-                             file, (long long)i);
+            rc = floe__error(FLOE_ECORRUPT, "maint", "%s: null file_path or pos at row %lld", file,
+                             (long long)i);
         floe__buf_clear(&tmp);
         if (rc == 0)
             rc = floe__buf_put(&tmp, p.v.bytes.ptr, p.v.bytes.len);
@@ -229,8 +229,8 @@ static int rewrite_pos_file(rtp *r, const char *file, const char *staged, int64_
     floe_pq_metrics m;
     memset(&m, 0, sizeof m);
     if (rc == 0)
-        rc = floe__write_delete_parquet(r->stage, staged, r->pos_schema, &arr,
-                                        &r->end->properties, true, &m);
+        rc = floe__write_delete_parquet(r->stage, staged, r->pos_schema, &arr, &r->end->properties,
+                                        true, &m);
     if (rc == 0)
         *size = m.file_size_in_bytes;
     if (arr.release)
@@ -280,7 +280,8 @@ static int replace_path_bound(rtp *r, floe_col_bytes_map *map)
     for (size_t i = 0; i < map->n; i++) {
         if (map->items[i].field_id != FIELD_FILE_PATH)
             continue;
-        char *old = floe__arena_strndup(r->arena, (const char *)map->items[i].ptr, map->items[i].len);
+        char *old =
+            floe__arena_strndup(r->arena, (const char *)map->items[i].ptr, map->items[i].len);
         if (!old)
             return floe__error_nomem();
         if (!under_source(r, old))
@@ -315,8 +316,10 @@ static int rewrite_entry(rtp *r, const floe_manifest_file *mf, floe_manifest_ent
     bool copy = entry_copied(r, e, mf);
     const char *what = df->content == FLOE_FILE_DATA ? "data" : "delete";
     if (!under_source(r, orig))
-        return floe__error(FLOE_EINVALID, "maint", "Encountered %s file %s not under the source "
-                           "prefix %s", what, orig ? orig : "(null)", r->src);
+        return floe__error(FLOE_EINVALID, "maint",
+                           "Encountered %s file %s not under the source "
+                           "prefix %s",
+                           what, orig ? orig : "(null)", r->src);
     const char *np;
     FLOE_TRY(new_path(r, orig, &np));
     df->file_path = np;
@@ -731,8 +734,8 @@ static char *trim_slash(const char *s)
 
 int floe__rewrite_path_run(floe_fileio *io, floe_table_metadata *end, const char *end_location,
                            const floe_table_metadata *start, const char *start_location,
-                           const floe_rewrite_path_options *o, floe__progress *progress,
-                           floe_rewrite_path_result *res)
+                           const floe_maint_rewrite_path_options *o, floe__progress *progress,
+                           floe_maint_rewrite_path_result *res)
 {
     rtp r;
     memset(&r, 0, sizeof r);
@@ -839,7 +842,7 @@ int floe__rewrite_path_run(floe_fileio *io, floe_table_metadata *end, const char
     return rc;
 }
 
-void floe_rewrite_path_result_free(floe_rewrite_path_result *r)
+void floe_maint_rewrite_path_result_free(floe_maint_rewrite_path_result *r)
 {
     if (!r)
         return;
@@ -849,13 +852,13 @@ void floe_rewrite_path_result_free(floe_rewrite_path_result *r)
     memset(r, 0, sizeof *r);
 }
 
-int floe_rewrite_table_path(floe_rewrite_path_result *out, floe_catalog *catalog,
-                            const char *ident, const floe_rewrite_path_options *opts)
+int floe_maint_rewrite_table_path(floe_maint_rewrite_path_result *out, floe_catalog *catalog,
+                                  const char *ident, const floe_maint_rewrite_path_options *opts)
 {
     memset(out, 0, sizeof *out);
-    if (!opts || opts->version != FLOE_REWRITE_PATH_OPTIONS_VERSION)
+    if (!opts || opts->version != FLOE_MAINT_REWRITE_PATH_OPTIONS_VERSION)
         return floe__error(FLOE_EINVALID, "maint", "unsupported rewrite_table_path options");
-    const floe_rewrite_path_options *o = opts;
+    const floe_maint_rewrite_path_options *o = opts;
     if (!o->source_prefix || !*o->source_prefix)
         return floe__error(FLOE_EINVALID, "maint", "Source prefix('%s') cannot be empty.",
                            o->source_prefix ? o->source_prefix : "null");

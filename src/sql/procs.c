@@ -71,8 +71,7 @@ typedef struct proc {
 } proc;
 
 static const param p_rollback[] = {{"table", P_STRING, true}, {"snapshot_id", P_LONG, true}};
-static const param p_rollback_ts[] = {{"table", P_STRING, true},
-                                      {"timestamp", P_TIMESTAMP, true}};
+static const param p_rollback_ts[] = {{"table", P_STRING, true}, {"timestamp", P_TIMESTAMP, true}};
 static const param p_set_current[] = {
     {"table", P_STRING, true}, {"snapshot_id", P_LONG, false}, {"ref", P_STRING, false}};
 static const param p_cherrypick[] = {{"table", P_STRING, true}, {"snapshot_id", P_LONG, true}};
@@ -80,27 +79,36 @@ static const param p_publish[] = {{"table", P_STRING, true}, {"wap_id", P_STRING
 static const param p_ff[] = {
     {"table", P_STRING, true}, {"branch", P_STRING, true}, {"to", P_STRING, true}};
 static const param p_register[] = {{"table", P_STRING, true}, {"metadata_file", P_STRING, true}};
-static const param p_expire[] = {
-    {"table", P_STRING, true},          {"older_than", P_TIMESTAMP, false},
-    {"retain_last", P_INT, false},      {"max_concurrent_deletes", P_INT, false},
-    {"stream_results", P_BOOL, false},  {"snapshot_ids", P_LONG_ARRAY, false},
-    {"clean_expired_metadata", P_BOOL, false},
-    /* floe's: the per-file report */
-    {"dry_run", P_BOOL, false},         {"report_location", P_STRING, false}};
-static const param p_orphans[] = {
-    {"table", P_STRING, true},         {"older_than", P_TIMESTAMP, false},
-    {"location", P_STRING, false},     {"dry_run", P_BOOL, false},
-    {"max_concurrent_deletes", P_INT, false}, {"prefix_mismatch_mode", P_STRING, false},
-    {"equal_schemes", P_MAP, false},   {"equal_authorities", P_MAP, false}};
-static const param p_changelog[] = {
-    {"table", P_STRING, true},         {"changelog_view", P_STRING, false},
-    {"options", P_MAP, false},         {"compute_updates", P_BOOL, false},
-    {"identifier_columns", P_STRING_ARRAY, false}, {"net_changes", P_BOOL, false}};
+static const param p_expire[] = {{"table", P_STRING, true},
+                                 {"older_than", P_TIMESTAMP, false},
+                                 {"retain_last", P_INT, false},
+                                 {"max_concurrent_deletes", P_INT, false},
+                                 {"stream_results", P_BOOL, false},
+                                 {"snapshot_ids", P_LONG_ARRAY, false},
+                                 {"clean_expired_metadata", P_BOOL, false},
+                                 /* floe's: the per-file report */
+                                 {"dry_run", P_BOOL, false},
+                                 {"report_location", P_STRING, false}};
+static const param p_orphans[] = {{"table", P_STRING, true},
+                                  {"older_than", P_TIMESTAMP, false},
+                                  {"location", P_STRING, false},
+                                  {"dry_run", P_BOOL, false},
+                                  {"max_concurrent_deletes", P_INT, false},
+                                  {"prefix_mismatch_mode", P_STRING, false},
+                                  {"equal_schemes", P_MAP, false},
+                                  {"equal_authorities", P_MAP, false}};
+static const param p_changelog[] = {{"table", P_STRING, true},
+                                    {"changelog_view", P_STRING, false},
+                                    {"options", P_MAP, false},
+                                    {"compute_updates", P_BOOL, false},
+                                    {"identifier_columns", P_STRING_ARRAY, false},
+                                    {"net_changes", P_BOOL, false}};
 
-static const param p_add_files[] = {
-    {"table", P_STRING, true},          {"source_table", P_STRING, true},
-    {"partition_filter", P_MAP, false}, {"check_duplicate_files", P_BOOL, false},
-    {"parallelism", P_INT, false}};
+static const param p_add_files[] = {{"table", P_STRING, true},
+                                    {"source_table", P_STRING, true},
+                                    {"partition_filter", P_MAP, false},
+                                    {"check_duplicate_files", P_BOOL, false},
+                                    {"parallelism", P_INT, false}};
 
 /* ---- table maintenance procedures (maint/: issue 25), one block */
 static const param p_rewrite_path[] = {
@@ -109,8 +117,8 @@ static const param p_rewrite_path[] = {
     {"end_version", P_STRING, false},   {"staging_location", P_STRING, false},
     {"create_file_list", P_BOOL, false}};
 static const param p_rewrite_data[] = {
-    {"table", P_STRING, true},  {"strategy", P_STRING, false}, {"sort_order", P_STRING, false},
-    {"options", P_MAP, false},  {"where", P_STRING, false},    {"branch", P_STRING, false}};
+    {"table", P_STRING, true}, {"strategy", P_STRING, false}, {"sort_order", P_STRING, false},
+    {"options", P_MAP, false}, {"where", P_STRING, false},    {"branch", P_STRING, false}};
 static const param p_rewrite_manifests[] = {
     {"table", P_STRING, true}, {"use_caching", P_BOOL, false}, {"spec_id", P_INT, false}};
 static const param p_rewrite_deletes[] = {
@@ -118,16 +126,25 @@ static const param p_rewrite_deletes[] = {
 static const param p_dangling[] = {{"table", P_STRING, true}};
 /* ---- end of the maintenance block */
 
-#define PROC(n, p) {n, p, FLOE_ARRAY_LEN(p)}
+#define PROC(n, p)                                                                                 \
+    {                                                                                              \
+        n, p, FLOE_ARRAY_LEN(p)                                                                    \
+    }
 static const proc procs[] = {
-    PROC("rollback_to_snapshot", p_rollback), PROC("rollback_to_timestamp", p_rollback_ts),
-    PROC("set_current_snapshot", p_set_current), PROC("cherrypick_snapshot", p_cherrypick),
-    PROC("publish_changes", p_publish),       PROC("fast_forward", p_ff),
+    PROC("rollback_to_snapshot", p_rollback),
+    PROC("rollback_to_timestamp", p_rollback_ts),
+    PROC("set_current_snapshot", p_set_current),
+    PROC("cherrypick_snapshot", p_cherrypick),
+    PROC("publish_changes", p_publish),
+    PROC("fast_forward", p_ff),
     PROC("register_table", p_register),
-    PROC("expire_snapshots", p_expire),       PROC("remove_orphan_files", p_orphans),
-    PROC("create_changelog_view", p_changelog), PROC("add_files", p_add_files),
+    PROC("expire_snapshots", p_expire),
+    PROC("remove_orphan_files", p_orphans),
+    PROC("create_changelog_view", p_changelog),
+    PROC("add_files", p_add_files),
     /* maintenance (issue 25) */
-    PROC("rewrite_table_path", p_rewrite_path), PROC("rewrite_data_files", p_rewrite_data),
+    PROC("rewrite_table_path", p_rewrite_path),
+    PROC("rewrite_data_files", p_rewrite_data),
     PROC("rewrite_manifests", p_rewrite_manifests),
     PROC("rewrite_position_delete_files", p_rewrite_deletes),
     PROC("remove_dangling_deletes", p_dangling),
@@ -227,15 +244,15 @@ static int bind_args(floe_sql_session *s, const proc *p, const floe_sql_call *c,
                 if (strcasecmp(p->params[k].name, c->args[i].name) == 0)
                     break;
             if (k == p->nparams)
-                return floe__sql_fail(s,
-                                      floe__error(FLOE_EINVALID, "sql",
-                                                  "Unknown argument: %s (procedure %s takes %s%s%s%s%s)",
-                                                  c->args[i].name, p->name, p->params[0].name,
-                                                  p->nparams > 1 ? ", " : "",
-                                                  p->nparams > 1 ? p->params[1].name : "",
-                                                  p->nparams > 2 ? ", " : "",
-                                                  p->nparams > 2 ? p->params[2].name : ""),
-                                      "AnalysisException");
+                return floe__sql_fail(
+                    s,
+                    floe__error(FLOE_EINVALID, "sql",
+                                "Unknown argument: %s (procedure %s takes %s%s%s%s%s)",
+                                c->args[i].name, p->name, p->params[0].name,
+                                p->nparams > 1 ? ", " : "", p->nparams > 1 ? p->params[1].name : "",
+                                p->nparams > 2 ? ", " : "",
+                                p->nparams > 2 ? p->params[2].name : ""),
+                    "AnalysisException");
             if (b->v[k])
                 return floe__sql_fail(s,
                                       floe__error(FLOE_EINVALID, "sql",
@@ -247,12 +264,11 @@ static int bind_args(floe_sql_session *s, const proc *p, const floe_sql_call *c,
         if (v->kind == FLOE_SQLV_NULL)
             continue;
         if (!type_ok(p->params[k].type, v))
-            return floe__sql_fail(s,
-                                  floe__error(FLOE_EINVALID, "sql",
-                                              "Wrong arg type for %s: cannot cast %s to %s",
-                                              p->params[k].name, vkind_name(v->kind),
-                                              ptype_name(p->params[k].type)),
-                                  "AnalysisException");
+            return floe__sql_fail(
+                s,
+                floe__error(FLOE_EINVALID, "sql", "Wrong arg type for %s: cannot cast %s to %s",
+                            p->params[k].name, vkind_name(v->kind), ptype_name(p->params[k].type)),
+                "AnalysisException");
         b->v[k] = v;
     }
     for (size_t k = 0; k < p->nparams; k++)
@@ -388,10 +404,9 @@ static int map_props(floe_sql_session *s, const floe_sql_value *m, const char *w
             vt = num;
         }
         if (!k->text || !vt)
-            rc = floe__sql_fail(s,
-                                floe__error(FLOE_EINVALID, "sql",
-                                            "%s keys and values must not be null", what),
-                                "IllegalArgumentException");
+            rc = floe__sql_fail(
+                s, floe__error(FLOE_EINVALID, "sql", "%s keys and values must not be null", what),
+                "IllegalArgumentException");
         else
             rc = floe__props_set(out, k->text, vt);
     }
@@ -412,7 +427,7 @@ static int collect_orphan(const char *location, void *payload)
  * belong to a write still in progress. A dry run deletes nothing and is
  * allowed; SET floe.remove-orphan-files.validate-interval = false lifts the
  * check for the session (Java skips it under spark.testing; its Action API,
- * like floe_remove_orphan_files, has no such check). */
+ * like floe_maint_remove_orphan_files, has no such check). */
 #define ORPHAN_MIN_INTERVAL_MS (24LL * 3600 * 1000)
 static const char orphan_interval_msg[] =
     "Cannot remove orphan files with an interval less than 24 hours. Executing this procedure "
@@ -454,7 +469,7 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
 {
     int rc = 0;
     if (strcmp(p->name, "expire_snapshots") == 0) {
-        floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+        floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
         o.io_conf = &s->conf;
         if (b->v[1])
             rc = arg_time(s, b->v[1], &o.older_than_ms), o.has_older_than = rc == 0;
@@ -472,7 +487,7 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
             o.snapshot_ids = ids;
             o.nsnapshot_ids = b->v[5]->nitems;
         }
-        floe_expire_result r;
+        floe_maint_expire_result r;
         expire_report rep = {a, FLOE_VEC_INIT(floe_sql_cell)};
         o.dry_run = b->v[7] && b->v[7]->b;
         o.report_path = b->v[8] ? b->v[8]->text : NULL;
@@ -481,7 +496,7 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
             o.payload = &rep;
         }
         if (rc == 0)
-            rc = floe_expire_snapshots(&r, s->catalog, ident, &o);
+            rc = floe_maint_expire_snapshots(&r, s->catalog, ident, &o);
         if (rc == FLOE_ENOTFOUND)
             s->error_class = "NoSuchTableException";
         if (rc == 0 && o.dry_run) {
@@ -492,10 +507,12 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
         if (rc < 0 || o.dry_run)
             return rc;
         floe__sql_forget_table(s, ident);
-        static const char *const names[] = {
-            "deleted_data_files_count",     "deleted_position_delete_files_count",
-            "deleted_equality_delete_files_count", "deleted_manifest_files_count",
-            "deleted_manifest_lists_count", "deleted_statistics_files_count"};
+        static const char *const names[] = {"deleted_data_files_count",
+                                            "deleted_position_delete_files_count",
+                                            "deleted_equality_delete_files_count",
+                                            "deleted_manifest_files_count",
+                                            "deleted_manifest_lists_count",
+                                            "deleted_statistics_files_count"};
         floe_sql_cell cells[6] = {floe__sql_cell_int(r.deleted_data_files_count),
                                   floe__sql_cell_int(r.deleted_position_delete_files_count),
                                   floe__sql_cell_int(r.deleted_equality_delete_files_count),
@@ -504,7 +521,7 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
                                   floe__sql_cell_int(r.deleted_statistics_files_count)};
         return floe__sql_emit(s, names, 6, cells, 1);
     }
-    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    floe_maint_orphan_options o = FLOE_MAINT_ORPHAN_OPTIONS_INIT;
     o.io_conf = &s->conf;
     if (b->v[1])
         rc = arg_time(s, b->v[1], &o.older_than_ms), o.has_older_than = rc == 0;
@@ -519,16 +536,15 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
     if (b->v[5]) {
         const char *m = b->v[5]->text;
         if (strcasecmp(m, "error") == 0)
-            o.prefix_mismatch_mode = FLOE_PREFIX_MISMATCH_ERROR;
+            o.prefix_mismatch_mode = FLOE_MAINT_PREFIX_MISMATCH_ERROR;
         else if (strcasecmp(m, "ignore") == 0)
-            o.prefix_mismatch_mode = FLOE_PREFIX_MISMATCH_IGNORE;
+            o.prefix_mismatch_mode = FLOE_MAINT_PREFIX_MISMATCH_IGNORE;
         else if (strcasecmp(m, "delete") == 0)
-            o.prefix_mismatch_mode = FLOE_PREFIX_MISMATCH_DELETE;
+            o.prefix_mismatch_mode = FLOE_MAINT_PREFIX_MISMATCH_DELETE;
         else
-            return floe__sql_fail(s,
-                                  floe__error(FLOE_EINVALID, "sql",
-                                              "Invalid prefix_mismatch_mode: %s", m),
-                                  "IllegalArgumentException");
+            return floe__sql_fail(
+                s, floe__error(FLOE_EINVALID, "sql", "Invalid prefix_mismatch_mode: %s", m),
+                "IllegalArgumentException");
     }
     if (rc == 0 && b->v[6])
         rc = equivalences(a, b->v[6], &o.equal_schemes);
@@ -537,9 +553,9 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
     floe_vec found = FLOE_VEC_INIT(char *);
     o.on_orphan = collect_orphan;
     o.payload = &found;
-    floe_orphan_result r;
+    floe_maint_orphan_result r;
     if (rc == 0)
-        rc = floe_remove_orphan_files(&r, s->catalog, ident, &o);
+        rc = floe_maint_remove_orphan_files(&r, s->catalog, ident, &o);
     if (rc == FLOE_ENOTFOUND)
         s->error_class = "NoSuchTableException";
     const floe_error *e = rc == FLOE_EINVALID ? floe_error_last() : NULL;
@@ -568,10 +584,10 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
 /* ---- table maintenance procedures (maint/: issue 25), one block */
 
 /* rewrite_table_path: Java's RewriteTablePathProcedure over
- * floe_rewrite_table_path; its four output columns. */
+ * floe_maint_rewrite_table_path; its four output columns. */
 static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *ident)
 {
-    floe_rewrite_path_options o = FLOE_REWRITE_PATH_OPTIONS_INIT;
+    floe_maint_rewrite_path_options o = FLOE_MAINT_REWRITE_PATH_OPTIONS_INIT;
     o.io_conf = &s->conf;
     o.source_prefix = b->v[1]->text;
     o.target_prefix = b->v[2]->text;
@@ -580,8 +596,8 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
     o.staging_location = b->v[5] ? b->v[5]->text : NULL;
     if (b->v[6])
         o.create_file_list = b->v[6]->b;
-    floe_rewrite_path_result r;
-    int rc = floe_rewrite_table_path(&r, s->catalog, ident, &o);
+    floe_maint_rewrite_path_result r;
+    int rc = floe_maint_rewrite_table_path(&r, s->catalog, ident, &o);
     if (rc == FLOE_ENOTFOUND)
         s->error_class = "NoSuchTableException";
     else if (rc == FLOE_EINVALID)
@@ -598,7 +614,7 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
                               floe__sql_cell_int(r.rewritten_manifest_file_paths_count),
                               floe__sql_cell_int(r.rewritten_delete_file_paths_count)};
     rc = floe__sql_emit(s, names, 4, cells, 1);
-    floe_rewrite_path_result_free(&r);
+    floe_maint_rewrite_path_result_free(&r);
     return rc;
 }
 
@@ -611,10 +627,10 @@ static void maint_error_class(floe_sql_session *s, int rc)
     if (rc == FLOE_ENOTFOUND)
         s->error_class = "NoSuchTableException";
     else if (rc == FLOE_EINVALID)
-        s->error_class = m && (strncmp(m, "Missing required", 16) == 0 ||
-                               strncmp(m, "Cannot commit", 13) == 0)
-                             ? "ValidationException"
-                             : "IllegalArgumentException";
+        s->error_class =
+            m && (strncmp(m, "Missing required", 16) == 0 || strncmp(m, "Cannot commit", 13) == 0)
+                ? "ValidationException"
+                : "IllegalArgumentException";
     else if (rc == FLOE_EUNSUPPORTED)
         s->error_class = "UnsupportedOperationException";
     else if (rc == FLOE_ECONFLICT)
@@ -623,7 +639,7 @@ static void maint_error_class(floe_sql_session *s, int rc)
 
 /* RewriteDataFilesProcedure.checkAndApplyStrategy: the sort_order text
  * as sort terms or z-order columns, never both. */
-static int sort_order_arg(floe_arena *a, const char *text, floe_rewrite_data_files_options *o)
+static int sort_order_arg(floe_arena *a, const char *text, floe_maint_rewrite_data_files_options *o)
 {
     const floe_sql_sort_item *items = NULL;
     size_t n = 0;
@@ -644,13 +660,13 @@ static int sort_order_arg(floe_arena *a, const char *text, floe_rewrite_data_fil
 }
 
 /* rewrite_data_files: Java's RewriteDataFilesProcedure over
- * floe_rewrite_data_files; its five output columns. The options map's
+ * floe_maint_rewrite_data_files; its five output columns. The options map's
  * values are text (numbers as written). */
 static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *ident)
 {
     floe_props opts = FLOE_PROPS_INIT;
     int rc = map_props(s, b->v[3], "options", &opts);
-    floe_rewrite_data_files_options o = FLOE_REWRITE_DATA_FILES_OPTIONS_INIT;
+    floe_maint_rewrite_data_files_options o = FLOE_MAINT_REWRITE_DATA_FILES_OPTIONS_INIT;
     o.io_conf = &s->conf;
     o.strategy = b->v[1] ? b->v[1]->text : NULL;
     if (b->v[2] && !o.strategy)
@@ -663,9 +679,9 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
     o.options = opts.n ? &opts : NULL;
     o.where = b->v[4] ? b->v[4]->text : NULL;
     o.branch = b->v[5] ? b->v[5]->text : NULL;
-    floe_rewrite_data_files_result r;
+    floe_maint_rewrite_data_files_result r;
     if (rc == 0)
-        rc = floe_rewrite_data_files(&r, s->catalog, ident, &o);
+        rc = floe_maint_rewrite_data_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
     floe__arena_free(a);
     maint_error_class(s, rc);
@@ -684,17 +700,17 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
 }
 
 /* rewrite_manifests: Java's RewriteManifestsProcedure over
- * floe_rewrite_manifests; its two output columns. */
+ * floe_maint_rewrite_manifests; its two output columns. */
 static int rewrite_manifests_proc(floe_sql_session *s, const bound *b, const char *ident)
 {
-    floe_rewrite_manifests_options o = FLOE_REWRITE_MANIFESTS_OPTIONS_INIT;
+    floe_maint_rewrite_manifests_options o = FLOE_MAINT_REWRITE_MANIFESTS_OPTIONS_INIT;
     o.io_conf = &s->conf;
     if (b->v[1])
         o.use_caching = b->v[1]->b;
     if (b->v[2])
         o.spec_id = (int32_t)b->v[2]->i;
-    floe_rewrite_manifests_result r;
-    int rc = floe_rewrite_manifests(&r, s->catalog, ident, &o);
+    floe_maint_rewrite_manifests_result r;
+    int rc = floe_maint_rewrite_manifests(&r, s->catalog, ident, &o);
     if (rc == FLOE_ENOTFOUND)
         s->error_class = "NoSuchTableException";
     else if (rc == FLOE_EINVALID)
@@ -707,18 +723,19 @@ static int rewrite_manifests_proc(floe_sql_session *s, const bound *b, const cha
 }
 
 /* rewrite_position_delete_files: Java's RewritePositionDeleteFilesProcedure
- * over floe_rewrite_position_delete_files; its four output columns. */
+ * over floe_maint_rewrite_position_delete_files; its four output columns. */
 static int rewrite_deletes_proc(floe_sql_session *s, const bound *b, const char *ident)
 {
     floe_props opts = FLOE_PROPS_INIT;
     int rc = map_props(s, b->v[1], "options", &opts);
-    floe_rewrite_position_deletes_options o = FLOE_REWRITE_POSITION_DELETES_OPTIONS_INIT;
+    floe_maint_rewrite_position_deletes_options o =
+        FLOE_MAINT_REWRITE_POSITION_DELETES_OPTIONS_INIT;
     o.io_conf = &s->conf;
     o.options = opts.n ? &opts : NULL;
     o.where = b->v[2] ? b->v[2]->text : NULL;
-    floe_rewrite_position_deletes_result r;
+    floe_maint_rewrite_position_deletes_result r;
     if (rc == 0)
-        rc = floe_rewrite_position_delete_files(&r, s->catalog, ident, &o);
+        rc = floe_maint_rewrite_position_delete_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
     maint_error_class(s, rc);
     if (rc < 0)
@@ -737,10 +754,10 @@ static int rewrite_deletes_proc(floe_sql_session *s, const bound *b, const char 
  * (floe's; the column is rewrite_data_files' removed_delete_files_count). */
 static int dangling_proc(floe_sql_session *s, const char *ident)
 {
-    floe_remove_dangling_deletes_options o = FLOE_REMOVE_DANGLING_DELETES_OPTIONS_INIT;
+    floe_maint_remove_dangling_deletes_options o = FLOE_MAINT_REMOVE_DANGLING_DELETES_OPTIONS_INIT;
     o.io_conf = &s->conf;
     int64_t removed = 0;
-    int rc = floe_remove_dangling_deletes(&removed, s->catalog, ident, &o);
+    int rc = floe_maint_remove_dangling_deletes(&removed, s->catalog, ident, &o);
     maint_error_class(s, rc);
     if (rc < 0)
         return rc;
@@ -812,10 +829,9 @@ static int add_files_proc(floe_sql_session *s, floe_table *t, const bound *b, fl
                                           parts[0]),
                               "UnsupportedOperationException");
     if (b->v[4] && b->v[4]->i <= 0)
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EINVALID, "sql",
-                                          "Parallelism should be larger than 0"),
-                              "IllegalArgumentException");
+        return floe__sql_fail(
+            s, floe__error(FLOE_EINVALID, "sql", "Parallelism should be larger than 0"),
+            "IllegalArgumentException");
     floe_props filter = FLOE_PROPS_INIT;
     if (rc == 0)
         rc = map_props(s, b->v[2], "partition_filter", &filter);
@@ -944,10 +960,9 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             }
         }
         if (!found)
-            rc = floe__sql_fail(s,
-                                floe__error(FLOE_EINVALID, "sql", "Cannot apply unknown WAP ID '%s'",
-                                            wap),
-                                "ValidationException");
+            rc = floe__sql_fail(
+                s, floe__error(FLOE_EINVALID, "sql", "Cannot apply unknown WAP ID '%s'", wap),
+                "ValidationException");
         else
             rc = floe_table_cherrypick_snapshot(t, src, &prev, &cur);
         if (rc == 0)
@@ -968,4 +983,3 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
     floe_table_free(t);
     return rc;
 }
-

@@ -82,7 +82,8 @@ static const char *row_cols = "*";
 static char *read_everything(floe_sql_session *s)
 {
     floe_buf b = FLOE_BUF_INIT;
-    char *ids = must(s, "SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at, snapshot_id");
+    char *ids =
+        must(s, "SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at, snapshot_id");
     char *save = NULL;
     for (char *line = strtok_r(ids, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (strcmp(line, "snapshot_id") == 0)
@@ -129,7 +130,7 @@ static void insert_pairs(floe_sql_session *s)
 #define SETUP                                                                                      \
     "CREATE NAMESPACE db;"                                                                         \
     "CREATE TABLE db.t (id bigint, s string) USING iceberg PARTITIONED BY (bucket(2, id)) "        \
-    "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', "                  \
+    "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', "                   \
     "'write.update.mode'='merge-on-read')"
 
 static void test_binpack_applies_deletes(void)
@@ -145,9 +146,10 @@ static void test_binpack_applies_deletes(void)
     long long nfiles = cell(files, 1, 0), nbytes = cell(files, 1, 1);
     char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
                         "map('min-input-files', '2'))");
-    FT_CHECK(strncmp(out, "rewritten_data_files_count,added_data_files_count,"
-                          "rewritten_bytes_count,failed_data_files_count,"
-                          "removed_delete_files_count\n",
+    FT_CHECK(strncmp(out,
+                     "rewritten_data_files_count,added_data_files_count,"
+                     "rewritten_bytes_count,failed_data_files_count,"
+                     "removed_delete_files_count\n",
                      120) == 0);
     /* every file is small and each bucket holds >= 2: all of them, one per bucket */
     FT_EQ_INT(cell(out, 1, 0), nfiles);
@@ -202,15 +204,17 @@ static void test_options_and_where(void)
     floe__free(out);
     /* Java's checks */
     char *err = NULL;
-    FT_CHECK(run(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
-                    "map('target-file-size-bytes', '100', 'min-file-size-bytes', '200'))",
+    FT_CHECK(run(s,
+                 "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                 "map('target-file-size-bytes', '100', 'min-file-size-bytes', '200'))",
                  &err) == NULL);
     FT_CHECK(err && strstr(err, "IllegalArgumentException: 'target-file-size-bytes' (100) must "
                                 "be > 'min-file-size-bytes' (200), all new files will be smaller "
                                 "than the min threshold"));
     floe__free(err);
-    FT_CHECK(run(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
-                    "map('bogus', '1'))",
+    FT_CHECK(run(s,
+                 "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                 "map('bogus', '1'))",
                  &err) == NULL);
     FT_CHECK(err && strstr(err, "Cannot use options [bogus], they are not supported"));
     floe__free(err);
@@ -218,8 +222,9 @@ static void test_options_and_where(void)
                  &err) == NULL);
     FT_CHECK(err && strstr(err, "unsupported strategy: foo. Only binpack or sort is supported"));
     floe__free(err);
-    FT_CHECK(run(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
-                    "map('min-input-files', '0'))",
+    FT_CHECK(run(s,
+                 "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                 "map('min-input-files', '0'))",
                  &err) == NULL);
     FT_CHECK(err && strstr(err, "'min-input-files' is set to 0 but must be > 0"));
     floe__free(err);
@@ -312,8 +317,10 @@ static void concurrent_case(const char *name, const char *mode, const char *expe
     g_fired = 0;
     floe__table_set_step_hook(concurrent_hook);
     char *err = NULL;
-    char *out = run(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
-                       "map('min-input-files', '2'))", &err);
+    char *out = run(s,
+                    "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                    "map('min-input-files', '2'))",
+                    &err);
     floe__table_set_step_hook(NULL);
     FT_CHECK(g_fired == 1);
     if (out)
@@ -346,7 +353,8 @@ static void concurrent_case(const char *name, const char *mode, const char *expe
 static void test_concurrent_delete_file(void)
 {
     /* copy-on-write: the file holding id 3 is removed meanwhile */
-    concurrent_case("cc_cow", "copy-on-write", "ValidationException: Missing required files to delete");
+    concurrent_case("cc_cow", "copy-on-write",
+                    "ValidationException: Missing required files to delete");
 }
 
 static void test_concurrent_position_delete(void)
@@ -436,8 +444,9 @@ static void test_rewrite_position_deletes(void)
     long long bytes = sum_delete_bytes(s);
     /* Java's option check (the runner is BIN-PACK) */
     char *err = NULL;
-    FT_CHECK(run(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
-                    "options => map('bogus', '1'))",
+    FT_CHECK(run(s,
+                 "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
+                 "options => map('bogus', '1'))",
                  &err) == NULL);
     FT_EQ_STR(err, "IllegalArgumentException: Cannot use options [bogus], they are not supported "
                    "by the action or the rewriter BIN-PACK");
@@ -607,13 +616,13 @@ static void test_expire_io_faults(void)
     FT_OK(floe_fileio_local_new(&local));
     floe_fault_options fo = FLOE_FAULT_OPTIONS_INIT;
     FT_OK(floe__fileio_fault_new(&io, local, &fo));
-    floe_expire_options eo = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options eo = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     eo.has_older_than = true;
     eo.older_than_ms = floe__now_ms() + 365LL * 86400000; /* however slow the loop (ASan) */
     eo.retain_last = 1;
     eo.io = io;
-    floe_expire_result base;
-    FT_OK(floe_expire_snapshots(&base, floe_sql_session_catalog(s), "db.t", &eo));
+    floe_maint_expire_result base;
+    FT_OK(floe_maint_expire_snapshots(&base, floe_sql_session_catalog(s), "db.t", &eo));
     long steps = floe__fileio_fault_count(io);
     int64_t base_deleted = base.deleted_data_files_count + base.deleted_manifest_files_count +
                            base.deleted_manifest_lists_count +
@@ -630,8 +639,8 @@ static void test_expire_io_faults(void)
         char *before = list_files(dir);
         fo.fail_nth = n;
         floe__fileio_fault_set(io, &fo);
-        floe_expire_result r;
-        int rc = floe_expire_snapshots(&r, floe_sql_session_catalog(s), "db.t", &eo);
+        floe_maint_expire_result r;
+        int rc = floe_maint_expire_snapshots(&r, floe_sql_session_catalog(s), "db.t", &eo);
         floe_error_clear();
         if (rc < 0) {
             failed_runs++;
@@ -738,18 +747,18 @@ static int run_rewrite(floe_sql_session *s, int which, floe_fileio *io)
     if (which == 0) {
         floe_props opts = FLOE_PROPS_INIT;
         floe__props_set(&opts, "rewrite-all", "true");
-        floe_rewrite_data_files_options o = FLOE_REWRITE_DATA_FILES_OPTIONS_INIT;
+        floe_maint_rewrite_data_files_options o = FLOE_MAINT_REWRITE_DATA_FILES_OPTIONS_INIT;
         o.io = io;
         o.options = &opts;
-        floe_rewrite_data_files_result r;
-        int rc = floe_rewrite_data_files(&r, floe_sql_session_catalog(s), "db.t", &o);
+        floe_maint_rewrite_data_files_result r;
+        int rc = floe_maint_rewrite_data_files(&r, floe_sql_session_catalog(s), "db.t", &o);
         floe__props_free(&opts);
         return rc;
     }
-    floe_rewrite_manifests_options o = FLOE_REWRITE_MANIFESTS_OPTIONS_INIT;
+    floe_maint_rewrite_manifests_options o = FLOE_MAINT_REWRITE_MANIFESTS_OPTIONS_INIT;
     o.io = io;
-    floe_rewrite_manifests_result r;
-    return floe_rewrite_manifests(&r, floe_sql_session_catalog(s), "db.t", &o);
+    floe_maint_rewrite_manifests_result r;
+    return floe_maint_rewrite_manifests(&r, floe_sql_session_catalog(s), "db.t", &o);
 }
 
 /* Fail (after = false) or perform-then-fail (after = true: a crash right
@@ -824,14 +833,15 @@ static void test_rewrite_manifests(void)
                "PARTITIONED BY (s) TBLPROPERTIES ('write.delete.mode'='merge-on-read')");
     for (int i = 0; i < 6; i++) {
         char q[128];
-        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 0), (%d, 1), (%d, 2)", 3 * i,
-                 3 * i + 1, 3 * i + 2);
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 0), (%d, 1), (%d, 2)", 3 * i, 3 * i + 1,
+                 3 * i + 2);
         exec_ok(s, q);
     }
     exec_ok(s, "DELETE FROM db.t WHERE id = 4");
     exec_ok(s, "DELETE FROM db.t WHERE id = 5");
     char *before = read_everything(s);
-    char *out = must(s, "SELECT content, count(*) FROM db.t.manifests GROUP BY content ORDER BY content");
+    char *out =
+        must(s, "SELECT content, count(*) FROM db.t.manifests GROUP BY content ORDER BY content");
     FT_EQ_STR(out, "content,count(*)\n0,6\n1,2\n");
     floe__free(out);
     /* a target of about two manifests' bytes: 6 data manifests of ~7 KB
@@ -909,8 +919,8 @@ static void test_random_histories(void)
                 snprintf(q, sizeof q, "DELETE FROM %s WHERE id %% 7 = %u", target, r % 7);
                 break;
             case 4:
-                snprintf(q, sizeof q, "UPDATE %s SET s = 'u%u' WHERE id %% 5 = %u", target,
-                         r % 13, r % 5);
+                snprintf(q, sizeof q, "UPDATE %s SET s = 'u%u' WHERE id %% 5 = %u", target, r % 13,
+                         r % 5);
                 break;
             case 5:
                 if (branches == 0) {
@@ -920,9 +930,7 @@ static void test_random_histories(void)
                     snprintf(q, sizeof q, "ALTER TABLE db.t CREATE TAG tag%d", tags++);
                 }
                 break;
-            case 6:
-                snprintf(q, sizeof q, "CALL local.system.rewrite_manifests('db.t')");
-                break;
+            case 6: snprintf(q, sizeof q, "CALL local.system.rewrite_manifests('db.t')"); break;
             default:
                 snprintf(q, sizeof q,
                          "CALL local.system.rewrite_data_files(table => 'db.t'%s, options => "
@@ -978,8 +986,8 @@ static void test_sort_strategy(void)
     static const int ids[] = {5, 1, 9, 3, 7, 2};
     for (size_t i = 0; i < FLOE_ARRAY_LEN(ids); i++) {
         char q[128];
-        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v%d'), (NULL, 'n%zu')", ids[i],
-                 ids[i], i);
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v%d'), (NULL, 'n%zu')", ids[i], ids[i],
+                 i);
         exec_ok(s, q);
     }
     exec_ok(s, "DELETE FROM db.t WHERE s IN ('n1', 'n2', 'n3', 'n4', 'n5')");
@@ -1167,8 +1175,8 @@ static void test_v3_lineage_and_dvs(void)
     t = NULL;
     FT_CHECK(floe_table_load(&t, floe_sql_session_catalog(s), "db.t", &to) == 0);
     if (t) {
-        const floe_snapshot *h = floe__metadata_snapshot(t->metadata,
-                                                         t->metadata->current_snapshot_id);
+        const floe_snapshot *h =
+            floe__metadata_snapshot(t->metadata, t->metadata->current_snapshot_id);
         FT_CHECK(h && h->has_first_row_id && h->first_row_id == next_before);
         FT_CHECK(h && h->has_added_rows && h->added_rows == 10);
         FT_EQ_INT(t->metadata->next_row_id, next_before + 10);

@@ -90,10 +90,10 @@ static void test_seed_script2(void)
     int64_t now = t->clock + 60000;
 
     /* defaults: 5 days, keep 1 -> nothing is old enough */
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = now;
-    floe_expire_result r;
-    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    floe_maint_expire_result r;
+    FT_OK(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o));
     FT_EQ_INT(r.deleted_data_files_count, 0);
     FT_EQ_INT(r.deleted_manifest_lists_count, 0);
     FT_EQ_INT(r.expired_snapshots_count, 0);
@@ -104,7 +104,7 @@ static void test_seed_script2(void)
     floe_kv props[] = {{"history.expire.max-snapshot-age-ms", "1"},
                        {"history.expire.min-snapshots-to-keep", "2"}};
     FT_OK(fx_set_props(t, props, 2));
-    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    FT_OK(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o));
     FT_EQ_INT(r.deleted_data_files_count, 4);
     FT_EQ_INT(r.deleted_manifest_lists_count, 9);
     FT_EQ_INT(r.deleted_manifest_files_count, 4);
@@ -134,14 +134,14 @@ static void test_seed_script2(void)
     char want[96];
     snprintf(want, sizeof want, "Cannot find snapshot with ID %lld", (long long)h.s[1]);
     FT_ERR_CONTAINS(want);
-    floe_inventory_options io = FLOE_INVENTORY_OPTIONS_INIT;
+    floe_maint_inventory_options io = FLOE_MAINT_INVENTORY_OPTIONS_INIT;
     io.has_snapshot_id = true;
     io.snapshot_id = h.s[1];
-    FT_EQ_INT(floe_inventory(h.cat, t->ident, &io, NULL, NULL, NULL), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_maint_inventory(NULL, h.cat, t->ident, &io, NULL, NULL), FLOE_ENOTFOUND);
     FT_ERR_CONTAINS(want);
 
     /* a second run has nothing left to do */
-    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    FT_OK(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o));
     FT_EQ_INT(r.expired_snapshots_count, 0);
     FT_EQ_INT(r.deleted_data_files_count, 0);
     floe__free(tag_live);
@@ -168,13 +168,13 @@ static void test_missing_expired_objects(void)
     FT_EQ_INT(unlink(l->entries[0].manifest_path), 0);
     floe_manifest_list_free(l);
     floe__buf_free(&bytes);
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = t->clock + 60000;
     o.has_older_than = true;
     o.older_than_ms = t->clock + 1;
     o.retain_last = 2;
-    floe_expire_result r;
-    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    floe_maint_expire_result r;
+    FT_OK(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o));
     FT_EQ_INT(r.expired_snapshots_count, 9);
     FT_EQ_INT(r.deleted_manifest_lists_count, 8);
     FT_EQ_INT(r.deleted_data_files_count, 3); /* f1, f6, f8; f3 stays an orphan */
@@ -186,7 +186,7 @@ static void test_missing_expired_objects(void)
     FT_OK(floe__snapshot_manifest_list(floe__metadata_snapshot(t->m, h.s[9]), &pb, &lp));
     FT_EQ_INT(unlink(lp), 0);
     floe__buf_free(&pb);
-    FT_EQ_INT(floe_expire_snapshots(&r, h.cat, t->ident, &o), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o), FLOE_ENOTFOUND);
     FT_EQ_INT(r.deleted_data_files_count + r.deleted_manifest_files_count, 0);
     FT_CHECK(exists(h.f[11])); /* s11 expired (committed), its files stay */
     free_seed(&h);
@@ -206,7 +206,7 @@ static void test_dry_run(void)
     FT_OK(build_seed(&h, ft_tmp("dry")));
     fx_table *t = &h.t;
     char *before = floe__strdup(t->meta_loc);
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = t->clock + 60000;
     o.has_older_than = true;
     o.older_than_ms = t->clock + 1;
@@ -215,8 +215,8 @@ static void test_dry_run(void)
     int counts[8] = {0};
     o.on_file = count_cb;
     o.payload = counts;
-    floe_expire_result r;
-    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    floe_maint_expire_result r;
+    FT_OK(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o));
     FT_EQ_INT(r.deleted_data_files_count, 4);
     FT_EQ_INT(r.deleted_manifest_lists_count, 9);
     FT_EQ_INT(counts[FLOE_MAINT_DATA_FILE], 4);
@@ -234,13 +234,13 @@ static void test_explicit_ids(void)
     seed_hist h;
     FT_OK(build_seed(&h, ft_tmp("ids")));
     fx_table *t = &h.t;
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = t->clock + 60000;
     int64_t head = h.s[12];
     o.snapshot_ids = &head;
     o.nsnapshot_ids = 1;
-    floe_expire_result r;
-    FT_EQ_INT(floe_expire_snapshots(&r, h.cat, t->ident, &o), FLOE_EINVALID);
+    floe_maint_expire_result r;
+    FT_EQ_INT(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o), FLOE_EINVALID);
     char want[96];
     snprintf(want, sizeof want, "Cannot expire %lld. Still referenced by refs: [main]",
              (long long)head);
@@ -250,7 +250,7 @@ static void test_explicit_ids(void)
     int64_t ids[] = {h.s[3], 42};
     o.snapshot_ids = ids;
     o.nsnapshot_ids = 2;
-    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    FT_OK(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o));
     FT_EQ_INT(r.expired_snapshots_count, 1);
     FT_EQ_INT(r.deleted_manifest_lists_count, 1);
     FT_EQ_INT(r.deleted_data_files_count, 1);
@@ -270,10 +270,10 @@ static void test_ref_ages(void)
     FT_OK(fx_set_ref(t, "old", FLOE_REF_BRANCH, h.s[5], 1000));
     floe_kv props[] = {{"history.expire.max-ref-age-ms", "1"}};
     FT_OK(fx_set_props(t, props, 1));
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = t->clock + 60000;
-    floe_expire_result r;
-    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    floe_maint_expire_result r;
+    FT_OK(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o));
     FT_EQ_INT(r.removed_refs_count, 1); /* `old`; the tag has 365 days; main never */
     FT_OK(fx_reload(t));
     FT_CHECK(floe__metadata_ref(t->m, "old") == NULL);
@@ -296,13 +296,13 @@ static void test_commit_failure_deletes_nothing(void)
     seed_hist h;
     FT_OK(build_seed(&h, ft_tmp("fail")));
     fx_table *t = &h.t;
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = t->clock + 60000;
     o.has_older_than = true;
     o.older_than_ms = t->clock + 1;
     int codes[] = {FLOE_ECONFLICT, FLOE_ECOMMITUNKNOWN, FLOE_EIO};
     for (size_t i = 0; i < 3; i++) {
-        floe_expire_result r;
+        floe_maint_expire_result r;
         FT_EQ_INT(floe__expire_run(h.io, t->m, t->meta_loc, &o, fail_commit, &codes[i], &r),
                   codes[i]);
         FT_EQ_INT(r.deleted_data_files_count + r.deleted_manifest_lists_count, 0);
@@ -361,14 +361,14 @@ static void test_concurrent_commit_replans(void)
     fx_table *t = &h.t;
     racer rc = {h.io, t, 0};
     floe_fileio rio = {&racer_ops, &rc};
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.io = &rio;
     o.now_ms = t->clock + 60000;
     o.has_older_than = true;
     o.older_than_ms = t->clock + 1;
     o.retain_last = 2;
-    floe_expire_result r;
-    FT_OK(floe_expire_snapshots(&r, h.cat, t->ident, &o));
+    floe_maint_expire_result r;
+    FT_OK(floe_maint_expire_snapshots(&r, h.cat, t->ident, &o));
     FT_EQ_INT(rc.fired, 1);
     /* planned again on 13 snapshots: the new head and its parent stay,
      * plus the tag; s11 now goes too */
@@ -421,10 +421,10 @@ static void test_position_deletes_and_metadata_files(void)
     FT_CHECK(exists(posfile));
     FT_EQ_INT(t.m->n_metadata_log, 2);
     char *dropped = floe__strdup(t.m->metadata_log[0].metadata_file);
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = t.clock + 10LL * 86400000; /* everything but main's head is old */
-    floe_expire_result r;
-    FT_OK(floe_expire_snapshots(&r, cat, "db.t", &o));
+    floe_maint_expire_result r;
+    FT_OK(floe_maint_expire_snapshots(&r, cat, "db.t", &o));
     FT_EQ_INT(r.expired_snapshots_count, 1);
     FT_EQ_INT(r.deleted_position_delete_files_count, 1);
     FT_EQ_INT(r.deleted_data_files_count, 0); /* s1's files are live in main */
@@ -464,14 +464,14 @@ static void test_oom(void)
     FT_OK(fx_set_ref(&t, "tag", FLOE_REF_TAG, s1, 0));
     FT_OK(fx_append(&t, "main", 1, NULL));
     FT_OK(fx_pos_delete(&t, "main", NULL));
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = t.clock + 60000;
     o.has_older_than = true;
     o.older_than_ms = t.clock;
     o.dry_run = true;
     long n;
     for (n = 1; n < 100000; n++) {
-        floe_expire_result r;
+        floe_maint_expire_result r;
         floe__alloc_fail_at(n);
         int rc = floe__expire_run(io, t.m, t.meta_loc, &o, NULL, NULL, &r);
         floe__alloc_fail_at(0);

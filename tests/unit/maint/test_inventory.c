@@ -18,7 +18,7 @@ typedef struct rows {
     int counts[6];
 } rows;
 
-static int on_row(const floe_inventory_row *r, void *payload)
+static int on_row(const floe_maint_inventory_row *r, void *payload)
 {
     rows *x = payload;
     const char *base = strrchr(r->path, '/');
@@ -27,7 +27,7 @@ static int on_row(const floe_inventory_row *r, void *payload)
     char **slot = floe__vec_push(&x->full);
     *slot = floe__sprintf("%s|%s|%lld|%s|%s", r->kind_name, r->path, (long long)r->size, r->content,
                           r->status);
-    if (r->kind == FLOE_INV_METADATA || r->kind == FLOE_INV_MANIFEST_LIST)
+    if (r->kind == FLOE_MAINT_INV_METADATA || r->kind == FLOE_MAINT_INV_MANIFEST_LIST)
         return floe__buf_printf(&x->text, "%s\n", r->kind_name);
     return floe__buf_printf(&x->text, "%s %s %s %s\n", r->kind_name, r->content, r->status, base);
 }
@@ -96,23 +96,23 @@ static void test_seed001_apple_banana(void)
     char want[1024];
     int64_t ids[] = {s100, s101, s102};
     for (int k = 0; k < 3; k++) {
-        floe_inventory_options o = FLOE_INVENTORY_OPTIONS_INIT;
+        floe_maint_inventory_options o = FLOE_MAINT_INVENTORY_OPTIONS_INIT;
         o.io = io;
         o.has_snapshot_id = true;
         o.snapshot_id = ids[k];
         rows x;
         rows_init(&x);
-        FT_OK(floe_inventory(cat, "lesson.fruit", &o, on_row, &x, NULL));
-        int data = x.counts[FLOE_INV_DATA_FILE];
-        FT_EQ_INT(x.counts[FLOE_INV_METADATA], 1);
-        FT_EQ_INT(x.counts[FLOE_INV_MANIFEST_LIST], 1);
+        FT_OK(floe_maint_inventory(NULL, cat, "lesson.fruit", &o, on_row, &x));
+        int data = x.counts[FLOE_MAINT_INV_DATA_FILE];
+        FT_EQ_INT(x.counts[FLOE_MAINT_INV_METADATA], 1);
+        FT_EQ_INT(x.counts[FLOE_MAINT_INV_MANIFEST_LIST], 1);
         if (k == 0) {
-            FT_EQ_INT(x.counts[FLOE_INV_MANIFEST], 1);
+            FT_EQ_INT(x.counts[FLOE_MAINT_INV_MANIFEST], 1);
             FT_EQ_INT(data, 1);
             snprintf(want, sizeof want, "data_file data ADDED %s\n", ab);
             FT_CHECK(strstr(x.text.ptr, want) != NULL);
         } else if (k == 1) {
-            FT_EQ_INT(x.counts[FLOE_INV_MANIFEST], 2);
+            FT_EQ_INT(x.counts[FLOE_MAINT_INV_MANIFEST], 2);
             FT_EQ_INT(data, 2);
             /* M_A is reused: apple is still ADDED there */
             snprintf(want, sizeof want, "data_file data ADDED %s\n", ab);
@@ -120,7 +120,7 @@ static void test_seed001_apple_banana(void)
             snprintf(want, sizeof want, "data_file data ADDED %s\n", bb);
             FT_CHECK(strstr(x.text.ptr, want) != NULL);
         } else {
-            FT_EQ_INT(x.counts[FLOE_INV_MANIFEST], 1);
+            FT_EQ_INT(x.counts[FLOE_MAINT_INV_MANIFEST], 1);
             FT_EQ_INT(data, 1); /* apple's DELETED entry is not live */
             snprintf(want, sizeof want, "data_file data EXISTING %s\n", bb);
             FT_CHECK(strstr(x.text.ptr, want) != NULL);
@@ -132,33 +132,36 @@ static void test_seed001_apple_banana(void)
     }
     /* selection by ref and by time (snapshot-log) */
     FT_OK(fx_set_ref(&t, "lesson", FLOE_REF_TAG, s101, 0));
-    floe_inventory_options o = FLOE_INVENTORY_OPTIONS_INIT;
+    floe_maint_inventory_options o = FLOE_MAINT_INVENTORY_OPTIONS_INIT;
     o.io = io;
     o.ref = "lesson";
     rows x;
     rows_init(&x);
-    FT_OK(floe_inventory(cat, "lesson.fruit", &o, on_row, &x, NULL));
-    FT_EQ_INT(x.counts[FLOE_INV_DATA_FILE], 2);
+    FT_OK(floe_maint_inventory(NULL, cat, "lesson.fruit", &o, on_row, &x));
+    FT_EQ_INT(x.counts[FLOE_MAINT_INV_DATA_FILE], 2);
     rows_free(&x);
     o.ref = NULL;
     o.has_timestamp = true;
     o.timestamp_ms = floe__metadata_snapshot(t.m, s100)->timestamp_ms;
     rows_init(&x);
-    FT_OK(floe_inventory(cat, "lesson.fruit", &o, on_row, &x, NULL));
-    FT_EQ_INT(x.counts[FLOE_INV_DATA_FILE], 1);
+    FT_OK(floe_maint_inventory(NULL, cat, "lesson.fruit", &o, on_row, &x));
+    FT_EQ_INT(x.counts[FLOE_MAINT_INV_DATA_FILE], 1);
     rows_free(&x);
     o.timestamp_ms = T0 - 1;
-    FT_EQ_INT(floe_inventory(cat, "lesson.fruit", &o, on_row, NULL, NULL), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_maint_inventory(NULL, cat, "lesson.fruit", &o, on_row, NULL), FLOE_ENOTFOUND);
     o.has_timestamp = false;
     o.ref = "nope";
-    FT_EQ_INT(floe_inventory(cat, "lesson.fruit", &o, on_row, NULL, NULL), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_maint_inventory(NULL, cat, "lesson.fruit", &o, on_row, NULL), FLOE_ENOTFOUND);
     o.has_snapshot_id = true;
-    FT_EQ_INT(floe_inventory(cat, "lesson.fruit", &o, on_row, NULL, NULL), FLOE_EINVALID);
+    FT_EQ_INT(floe_maint_inventory(NULL, cat, "lesson.fruit", &o, on_row, NULL), FLOE_EINVALID);
 
     /* the retention report over this history: S100..S102 are main's
      * ancestors; apple is held only by old snapshots */
-    floe_retention_report *rep;
-    FT_OK(floe_retention_report_compute(&rep, cat, "lesson.fruit", t.clock + 1000, io, NULL));
+    floe_maint_retention_report *rep;
+    floe_maint_retention_options ro = FLOE_MAINT_RETENTION_OPTIONS_INIT;
+    ro.now_ms = t.clock + 1000;
+    ro.io = io;
+    FT_OK(floe_maint_retention_report_compute(&rep, cat, "lesson.fruit", &ro));
     FT_EQ_INT(rep->snapshots_count, 3);
     FT_EQ_INT(rep->nrefs, 2);
     FT_CHECK(rep->bytes_held_only_by_old_snapshots > 0);
@@ -175,9 +178,9 @@ static void test_seed001_apple_banana(void)
         FT_OK(floe_fileio_stat(io, banana, &bst));
         FT_EQ_INT(rep->all_data_files_minus_files_bytes, ast.size + bst.size - 30);
     }
-    floe_retention_report_free(rep);
-    FT_OK(floe_retention_report_compute(&rep, cat, "lesson.fruit", t.clock + 10LL * 86400000, io,
-                                        NULL));
+    floe_maint_retention_report_free(rep);
+    ro.now_ms = t.clock + 10LL * 86400000;
+    FT_OK(floe_maint_retention_report_compute(&rep, cat, "lesson.fruit", &ro));
     /* 10 days later with keep 1: S100 and S101 go except the tag's S101 */
     FT_EQ_INT(rep->nexpiring, 1);
     FT_EQ_INT(rep->expiring_snapshot_ids[0], s100);
@@ -188,7 +191,7 @@ static void test_seed001_apple_banana(void)
             FT_EQ_INT(rep->refs[i].retained_count, 1);
             FT_EQ_INT(rep->refs[i].oldest_snapshot_id, s102);
         }
-    floe_retention_report_free(rep);
+    floe_maint_retention_report_free(rep);
     floe__free(apple);
     floe__free(banana);
     fx_free(&t);
@@ -254,18 +257,18 @@ static void test_fixtures(void)
         char name[32];
         snprintf(name, sizeof name, "fix%zu", i);
         FT_OK(open_fixture(fc, sh, &cat, &io, name));
-        floe_inventory_options o = FLOE_INVENTORY_OPTIONS_INIT;
+        floe_maint_inventory_options o = FLOE_MAINT_INVENTORY_OPTIONS_INIT;
         o.io = io;
         o.has_snapshot_id = true;
         o.snapshot_id = fc->snapshot;
         rows x;
         rows_init(&x);
-        FT_OK(floe_inventory(cat, "fx.t", &o, on_row, &x, NULL));
+        FT_OK(floe_maint_inventory(NULL, cat, "fx.t", &o, on_row, &x));
         if (fc->data >= 0)
-            FT_EQ_INT(x.counts[FLOE_INV_DATA_FILE], fc->data);
-        FT_EQ_INT(x.counts[FLOE_INV_DELETE_FILE], fc->deletes);
-        FT_EQ_INT(x.counts[FLOE_INV_STATISTICS_FILE], fc->stats);
-        FT_EQ_INT(x.counts[FLOE_INV_MANIFEST_LIST], 1);
+            FT_EQ_INT(x.counts[FLOE_MAINT_INV_DATA_FILE], fc->data);
+        FT_EQ_INT(x.counts[FLOE_MAINT_INV_DELETE_FILE], fc->deletes);
+        FT_EQ_INT(x.counts[FLOE_MAINT_INV_STATISTICS_FILE], fc->stats);
+        FT_EQ_INT(x.counts[FLOE_MAINT_INV_MANIFEST_LIST], 1);
         /* every object is there (mapped) with the recorded size */
         for (size_t k = 0; k < x.full.len; k++) {
             char *row = *(char **)floe__vec_at(&x.full, k);
@@ -300,7 +303,7 @@ static void test_copy_to(void)
     FT_OK(open_fixture(fc, sh, &cat, &io, "copy"));
     char backup[4096];
     snprintf(backup, sizeof backup, "%s/backup", ft_tmpdir());
-    floe_inventory_options o = FLOE_INVENTORY_OPTIONS_INIT;
+    floe_maint_inventory_options o = FLOE_MAINT_INVENTORY_OPTIONS_INIT;
     o.io = io;
     o.has_snapshot_id = true;
     o.snapshot_id = fc->snapshot;
@@ -309,7 +312,7 @@ static void test_copy_to(void)
     rows_init(&a);
     rows_init(&b);
     char *meta = NULL;
-    FT_OK(floe_inventory(cat, "fx.t", &o, on_row, &a, &meta));
+    FT_OK(floe_maint_inventory(&meta, cat, "fx.t", &o, on_row, &a));
     FT_ASSERT(meta != NULL);
     FT_CHECK(strncmp(meta, backup, strlen(backup)) == 0);
     char props[4200];
@@ -328,9 +331,9 @@ static void test_copy_to(void)
     FT_OK(floe_catalog_register_table(cat2, "bk.t", meta));
     floe_fileio *local;
     FT_OK(floe_fileio_local_new(&local));
-    floe_inventory_options o2 = FLOE_INVENTORY_OPTIONS_INIT;
+    floe_maint_inventory_options o2 = FLOE_MAINT_INVENTORY_OPTIONS_INIT;
     o2.io = local;
-    FT_OK(floe_inventory(cat2, "bk.t", &o2, on_row, &b, NULL));
+    FT_OK(floe_maint_inventory(NULL, cat2, "bk.t", &o2, on_row, &b));
     /* the same objects but the metadata file, every path in the backup */
     FT_EQ_INT(a.full.len, b.full.len);
     FT_EQ_STR(b.text.ptr, a.text.ptr);

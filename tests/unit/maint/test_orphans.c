@@ -89,12 +89,12 @@ static void test_local_orphans(void)
     FT_OK(ft_write_file(p, "x", 1));
 
     /* defaults: only files older than 3 days go -> none */
-    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    floe_maint_orphan_options o = FLOE_MAINT_ORPHAN_OPTIONS_INIT;
     found f = {FLOE_VEC_INIT(char *)};
     o.on_orphan = on_orphan;
     o.payload = &f;
-    floe_orphan_result r;
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    floe_maint_orphan_result r;
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 0);
     FT_CHECK(r.listed_files_count > 10);
 
@@ -102,7 +102,7 @@ static void test_local_orphans(void)
     o.has_older_than = true;
     o.older_than_ms = floe__now_ms() + 60000;
     o.dry_run = true;
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 6);
     FT_EQ_INT(f.paths.len, 6);
     FT_CHECK(has(&f, "stray.parquet") && has(&f, "stray.avro") && has(&f, ".floe-tmp-"));
@@ -115,7 +115,7 @@ static void test_local_orphans(void)
     /* for real, with tiny sort runs (spilling) */
     o.dry_run = false;
     o.sort_run_bytes = 512;
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 6);
     FT_CHECK(access(leftover_data, F_OK) != 0);
     FT_CHECK(access(p, F_OK) != 0);
@@ -134,7 +134,7 @@ static void test_local_orphans(void)
     /* nothing left */
     found_free(&f);
     f.paths = (floe_vec)FLOE_VEC_INIT(char *);
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 0);
     found_free(&f);
     floe__free(live_before);
@@ -252,7 +252,7 @@ static void test_s3_schemes(void)
     FT_OK(fx_pos_delete(&t, "main", NULL));
     FT_OK(floe__io_write_new(io, "s3://b/wh/t/data/stray.parquet", "x", 1));
 
-    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    floe_maint_orphan_options o = FLOE_MAINT_ORPHAN_OPTIONS_INIT;
     found f = {FLOE_VEC_INIT(char *)};
     o.on_orphan = on_orphan;
     o.payload = &f;
@@ -260,36 +260,36 @@ static void test_s3_schemes(void)
     o.has_older_than = true;
     o.older_than_ms = floe__now_ms() + 60000;
     o.dry_run = true;
-    floe_orphan_result r;
+    floe_maint_orphan_result r;
     /* listed as s3a://b/..., referenced as s3://b/...: equal by default */
     o.location = "s3a://b/wh/t";
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 1);
     FT_CHECK(has(&f, "s3a://b/wh/t/data/stray.parquet"));
     /* another authority: a conflict, an error by default */
     o.location = "s3a://other/wh/t";
-    FT_EQ_INT(floe_remove_orphan_files(&r, cat, "db.t", &o), FLOE_EINVALID);
+    FT_EQ_INT(floe_maint_remove_orphan_files(&r, cat, "db.t", &o), FLOE_EINVALID);
     FT_ERR_CONTAINS("Unable to determine whether certain files are orphan");
     FT_ERR_CONTAINS("s3://other vs s3://b");
-    o.prefix_mismatch_mode = FLOE_PREFIX_MISMATCH_IGNORE;
+    o.prefix_mismatch_mode = FLOE_MAINT_PREFIX_MISMATCH_IGNORE;
     found_free(&f);
     f.paths = (floe_vec)FLOE_VEC_INIT(char *);
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 1);
-    o.prefix_mismatch_mode = FLOE_PREFIX_MISMATCH_DELETE;
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    o.prefix_mismatch_mode = FLOE_MAINT_PREFIX_MISMATCH_DELETE;
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_CHECK(r.orphan_files_count > 5); /* everything, as asked (dry run) */
-    o.prefix_mismatch_mode = FLOE_PREFIX_MISMATCH_ERROR;
+    o.prefix_mismatch_mode = FLOE_MAINT_PREFIX_MISMATCH_ERROR;
     o.equal_authorities = "other=b";
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 1);
     o.equal_authorities = "garbage";
-    FT_EQ_INT(floe_remove_orphan_files(&r, cat, "db.t", &o), FLOE_EINVALID);
+    FT_EQ_INT(floe_maint_remove_orphan_files(&r, cat, "db.t", &o), FLOE_EINVALID);
     /* real deletion through s3a removes the object s3:// names */
     o.equal_authorities = NULL;
     o.location = "s3a://b/wh/t";
     o.dry_run = false;
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 1);
     FT_EQ_INT(floe_fileio_exists(io, "s3://b/wh/t/data/stray.parquet"), 0);
     found_free(&f);
@@ -315,9 +315,9 @@ static int local_world(const char *name, const char *sub, char *loc, size_t locl
 }
 
 /* Options of a dry run over every file (a threshold in the future). */
-static void dry_run_all(floe_orphan_options *o, found *f)
+static void dry_run_all(floe_maint_orphan_options *o, found *f)
 {
-    *o = (floe_orphan_options)FLOE_ORPHAN_OPTIONS_INIT;
+    *o = (floe_maint_orphan_options)FLOE_MAINT_ORPHAN_OPTIONS_INIT;
     o->on_orphan = on_orphan;
     o->payload = f;
     o->has_older_than = true;
@@ -372,26 +372,26 @@ static void test_spellings(void)
     fx_table t;
     FT_OK(fx_create(&t, cat, io, "db.t", loc, T0));
     FT_OK(fx_append(&t, "main", 1, NULL));
-    static const char *const names[] = {"a b.parquet", "n1.parquet", "n2.parquet", "n3.parquet",
-                                        "c%d.parquet", "stray.parquet"};
+    static const char *const names[] = {"a b.parquet", "n1.parquet",  "n2.parquet",
+                                        "n3.parquet",  "c%d.parquet", "stray.parquet"};
     for (size_t i = 0; i < FT_N(names); i++) {
         snprintf(p, sizeof p, "%s/data/%s", loc, names[i]);
         FT_OK(ft_write_file(p, "x", 1));
     }
     char s1[4096], s2[4096], s3[4096], s4[4096], s5[4096];
     snprintf(s1, sizeof s1, "file://%s/data/a%%20b.parquet", loc); /* percent-encoded */
-    snprintf(s2, sizeof s2, "%s/data//n1.parquet", loc);            /* double slash */
-    snprintf(s3, sizeof s3, "%s/./data/n2.parquet", loc);           /* dot segment */
+    snprintf(s2, sizeof s2, "%s/data//n1.parquet", loc);           /* double slash */
+    snprintf(s3, sizeof s3, "%s/./data/n2.parquet", loc);          /* dot segment */
     snprintf(s4, sizeof s4, "file:%s/data/x/../n3.parquet", loc);  /* dot-dot segment */
-    snprintf(s5, sizeof s5, "%s/data/c%%25d.parquet", loc);         /* an encoded percent */
+    snprintf(s5, sizeof s5, "%s/data/c%%25d.parquet", loc);        /* an encoded percent */
     const char *const spelled[] = {s1, s2, s3, s4, s5};
     FT_OK(append_spelled(&t, spelled, FT_N(spelled)));
 
-    floe_orphan_options o;
+    floe_maint_orphan_options o;
     found f = {FLOE_VEC_INIT(char *)};
     dry_run_all(&o, &f);
-    floe_orphan_result r;
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    floe_maint_orphan_result r;
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 1);
     snprintf(p, sizeof p, "%s/data/stray.parquet", loc);
     FT_CHECK(f.paths.len == 1 && strcmp(*(char **)floe__vec_at(&f.paths, 0), p) == 0);
@@ -401,7 +401,7 @@ static void test_spellings(void)
                     *(char **)floe__vec_at(&f.paths, i));
     /* and for real: only the stray goes */
     o.dry_run = false;
-    FT_OK(floe_remove_orphan_files(&r, cat, "db.t", &o));
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "db.t", &o));
     FT_EQ_INT(r.orphan_files_count, 1);
     FT_CHECK(access(p, F_OK) != 0);
     for (size_t i = 0; i + 1 < FT_N(names); i++) {
@@ -437,11 +437,11 @@ static void test_shared_location(void)
     FT_OK(ft_write_file(p, text.ptr, text.len));
     floe__buf_free(&text);
 
-    floe_orphan_options o;
+    floe_maint_orphan_options o;
     found f = {FLOE_VEC_INIT(char *)};
     dry_run_all(&o, &f);
-    floe_orphan_result r;
-    FT_OK(floe_remove_orphan_files(&r, cat, "ice.orders", &o));
+    floe_maint_orphan_result r;
+    FT_OK(floe_maint_remove_orphan_files(&r, cat, "ice.orders", &o));
     FT_EQ_INT(r.orphan_files_count, 1);
     FT_CHECK(has(&f, "00099-stale.metadata.json"));
     found_free(&f);
@@ -452,11 +452,11 @@ static void test_shared_location(void)
     char *live_a = fx_live(&a, fx_head(&a, "main"), 0);
     char *live_b = fx_live(&b, fx_head(&b, "main"), 0);
     o.dry_run = false; /* would delete: must stop first */
-    FT_EQ_INT(floe_remove_orphan_files(&r, cat, "local.orders", &o), FLOE_EINVALID);
+    FT_EQ_INT(floe_maint_remove_orphan_files(&r, cat, "local.orders", &o), FLOE_EINVALID);
     FT_ERR_CONTAINS("is the metadata of another table");
     FT_ERR_CONTAINS(a.m->table_uuid);
     FT_EQ_INT(r.orphan_files_count, 0);
-    FT_EQ_INT(floe_remove_orphan_files(&r, cat, "ice.orders", &o), FLOE_EINVALID);
+    FT_EQ_INT(floe_maint_remove_orphan_files(&r, cat, "ice.orders", &o), FLOE_EINVALID);
     FT_ERR_CONTAINS(b.m->table_uuid);
     FT_EQ_INT((long)f.paths.len, 0);
     /* every file of both tables is still there */
@@ -546,7 +546,7 @@ static void test_oom(void)
     FT_OK(fx_append(&t, "main", 2, NULL));
     FT_OK(fx_pos_delete(&t, "main", NULL));
     FT_OK(floe__io_write_new(io, "mem://wh/t/data/stray.parquet", "x", 1));
-    floe_orphan_options o = FLOE_ORPHAN_OPTIONS_INIT;
+    floe_maint_orphan_options o = FLOE_MAINT_ORPHAN_OPTIONS_INIT;
     o.io = io;
     o.dry_run = true;
     o.has_older_than = true;
@@ -554,9 +554,9 @@ static void test_oom(void)
     o.sort_run_bytes = 0; /* spilling is covered above; here every allocation */
     long n;
     for (n = 1; n < 100000; n++) {
-        floe_orphan_result r;
+        floe_maint_orphan_result r;
         floe__alloc_fail_at(n);
-        int rc = floe_remove_orphan_files(&r, cat, "db.t", &o);
+        int rc = floe_maint_remove_orphan_files(&r, cat, "db.t", &o);
         floe__alloc_fail_at(0);
         if (rc == 0) {
             FT_EQ_INT(r.orphan_files_count, 1);
@@ -568,11 +568,11 @@ static void test_oom(void)
         }
     }
     FT_CHECK(n > 10);
-    floe_inventory_options io2 = FLOE_INVENTORY_OPTIONS_INIT;
+    floe_maint_inventory_options io2 = FLOE_MAINT_INVENTORY_OPTIONS_INIT;
     io2.io = io;
     for (n = 1; n < 100000; n++) {
         floe__alloc_fail_at(n);
-        int rc = floe_inventory(cat, "db.t", &io2, NULL, NULL, NULL);
+        int rc = floe_maint_inventory(NULL, cat, "db.t", &io2, NULL, NULL);
         floe__alloc_fail_at(0);
         if (rc == 0)
             break;
@@ -582,12 +582,15 @@ static void test_oom(void)
         }
     }
     FT_CHECK(n > 10);
+    floe_maint_retention_options ro = FLOE_MAINT_RETENTION_OPTIONS_INIT;
+    ro.now_ms = t.clock + 1;
+    ro.io = io;
     for (n = 1; n < 100000; n++) {
-        floe_retention_report *rep = NULL;
+        floe_maint_retention_report *rep = NULL;
         floe__alloc_fail_at(n);
-        int rc = floe_retention_report_compute(&rep, cat, "db.t", t.clock + 1, io, NULL);
+        int rc = floe_maint_retention_report_compute(&rep, cat, "db.t", &ro);
         floe__alloc_fail_at(0);
-        floe_retention_report_free(rep);
+        floe_maint_retention_report_free(rep);
         if (rc == 0)
             break;
         if (rc != FLOE_ENOMEM) {

@@ -281,7 +281,7 @@ static bool run_expire(fx_table *t, floe_fileio *io, const char *prefix, int *ex
     for (size_t i = 0; i < owned.len; i++)
         floe__free(*(char **)floe__vec_at(&owned, i));
     floe__vec_free(&owned);
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.now_ms = t->clock + 1 + rnd(3) * 86400000LL * 3;
     if (rnd(2)) {
         o.has_older_than = true;
@@ -304,7 +304,7 @@ static bool run_expire(fx_table *t, floe_fileio *io, const char *prefix, int *ex
     o.snapshot_ids = ids;
     o.nsnapshot_ids = k;
     mem_commit mc = {t};
-    floe_expire_result r;
+    floe_maint_expire_result r;
     char *base_loc = floe__strdup(t->meta_loc);
     floe_table_metadata *base = t->m;
     t->m = NULL; /* the commit builds the next state into the fixture */

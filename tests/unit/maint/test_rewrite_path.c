@@ -90,12 +90,12 @@ static int build(hist *h, const char *name)
     FLOE_TRY(fx_set_ref(t, "b", FLOE_REF_BRANCH, h->s[2], 0));
     FLOE_TRY(fx_append(t, "b", 1, &h->s[5]));
     /* expire the snapshot that added f1: f1 stays live (carried on) */
-    floe_expire_options o = FLOE_EXPIRE_OPTIONS_INIT;
+    floe_maint_expire_options o = FLOE_MAINT_EXPIRE_OPTIONS_INIT;
     o.io = h->io;
     o.snapshot_ids = &h->s[1];
     o.nsnapshot_ids = 1;
-    floe_expire_result r;
-    FLOE_TRY(floe_expire_snapshots(&r, h->cat, "db.t", &o));
+    floe_maint_expire_result r;
+    FLOE_TRY(floe_maint_expire_snapshots(&r, h->cat, "db.t", &o));
     FLOE_TRY(fx_reload(t));
     /* a busy table's metadata log is trimmed (previous-versions-max): no
      * version left names s1 */
@@ -164,14 +164,14 @@ static void test_copy_reads_alone(void)
     char target[4200], staging[4200], meta[4400];
     snprintf(target, sizeof target, "%s/copy/t", h.dir);
     snprintf(staging, sizeof staging, "%s/staging", h.dir);
-    floe_rewrite_path_options o = FLOE_REWRITE_PATH_OPTIONS_INIT;
+    floe_maint_rewrite_path_options o = FLOE_MAINT_REWRITE_PATH_OPTIONS_INIT;
     o.source_prefix = h.loc;
     o.target_prefix = target;
     o.staging_location = staging;
     o.copy = true;
     o.io = h.io;
-    floe_rewrite_path_result r;
-    FT_OK(floe_rewrite_table_path(&r, h.cat, "db.t", &o));
+    floe_maint_rewrite_path_result r;
+    FT_OK(floe_maint_rewrite_table_path(&r, h.cat, "db.t", &o));
     FT_ASSERT(r.latest_version != NULL);
     FT_CHECK(strstr(h.t.meta_loc, r.latest_version) != NULL);
     FT_EQ_INT(r.rewritten_delete_file_paths_count, 0); /* the DELETED one is not opened */
@@ -203,7 +203,7 @@ static void test_copy_reads_alone(void)
     FT_EQ_INT(floe_fileio_exists(h.io, gone), 0);
     /* staged objects were moved into the copy */
     FT_EQ_INT(floe_fileio_exists(h.io, ft_path(staging, "metadata")), 0);
-    floe_rewrite_path_result_free(&r);
+    floe_maint_rewrite_path_result_free(&r);
     hist_free(&h);
 }
 
@@ -214,17 +214,17 @@ static void test_incremental(void)
     char target[4200], staging[4200];
     snprintf(target, sizeof target, "%s/copy/t", h.dir);
     snprintf(staging, sizeof staging, "%s/st1", h.dir);
-    floe_rewrite_path_options o = FLOE_REWRITE_PATH_OPTIONS_INIT;
+    floe_maint_rewrite_path_options o = FLOE_MAINT_REWRITE_PATH_OPTIONS_INIT;
     o.source_prefix = h.loc;
     o.target_prefix = target;
     o.staging_location = staging;
     o.io = h.io;
-    floe_rewrite_path_result r1, r2;
-    FT_OK(floe_rewrite_table_path(&r1, h.cat, "db.t", &o));
+    floe_maint_rewrite_path_result r1, r2;
+    FT_OK(floe_maint_rewrite_table_path(&r1, h.cat, "db.t", &o));
     FT_OK(fx_append(&h.t, "main", 1, NULL));
     snprintf(staging, sizeof staging, "%s/st2", h.dir);
     o.start_version = r1.latest_version;
-    FT_OK(floe_rewrite_table_path(&r2, h.cat, "db.t", &o));
+    FT_OK(floe_maint_rewrite_table_path(&r2, h.cat, "db.t", &o));
     /* one new manifest and its list, one new version, one data file */
     FT_EQ_INT(r2.rewritten_manifest_file_paths_count, 1);
     size_t len = 0;
@@ -235,8 +235,8 @@ static void test_incremental(void)
         lines += list[i] == '\n';
     FT_EQ_INT(lines, 4);
     free(list);
-    floe_rewrite_path_result_free(&r1);
-    floe_rewrite_path_result_free(&r2);
+    floe_maint_rewrite_path_result_free(&r1);
+    floe_maint_rewrite_path_result_free(&r2);
     hist_free(&h);
 }
 
@@ -244,30 +244,30 @@ static void test_errors(void)
 {
     hist h;
     FT_OK(build(&h, "errors"));
-    floe_rewrite_path_options o = FLOE_REWRITE_PATH_OPTIONS_INIT;
+    floe_maint_rewrite_path_options o = FLOE_MAINT_REWRITE_PATH_OPTIONS_INIT;
     o.io = h.io;
-    floe_rewrite_path_result r;
+    floe_maint_rewrite_path_result r;
     o.source_prefix = "";
     o.target_prefix = "/x";
-    FT_CHECK(floe_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
+    FT_CHECK(floe_maint_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
     FT_ERR_CONTAINS("Source prefix('') cannot be empty.");
     o.source_prefix = "/x";
-    FT_CHECK(floe_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
+    FT_CHECK(floe_maint_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
     FT_ERR_CONTAINS("Source prefix cannot be the same as target prefix (/x)");
     o.source_prefix = h.loc;
     o.target_prefix = "";
-    FT_CHECK(floe_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
+    FT_CHECK(floe_maint_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
     FT_ERR_CONTAINS("Target prefix('') cannot be empty.");
     o.target_prefix = "/x";
     o.start_version = "00042-nope.metadata.json";
-    FT_CHECK(floe_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
+    FT_CHECK(floe_maint_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
     FT_ERR_CONTAINS("Cannot find provided version file 00042-nope.metadata.json in metadata log.");
     o.start_version = NULL;
     o.source_prefix = "/not/the/table";
     o.staging_location = ft_path(h.dir, "st");
-    FT_CHECK(floe_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
+    FT_CHECK(floe_maint_rewrite_table_path(&r, h.cat, "db.t", &o) == FLOE_EINVALID);
     FT_ERR_CONTAINS("not under the source prefix /not/the/table");
-    FT_CHECK(floe_rewrite_table_path(&r, h.cat, "db.nope", &o) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_maint_rewrite_table_path(&r, h.cat, "db.nope", &o) == FLOE_ENOTFOUND);
     hist_free(&h);
 }
 

@@ -72,8 +72,8 @@ static void test_seed_step4_with_scans(void)
     FT_EQ_INT(floe_table_snapshot_count(t), 6);
     FT_EQ_INT(scan_rows(t, false, 0, "close-2026-09"), 4);
 
-    floe_expire_result r;
-    FT_OK(floe_table_expire_snapshots(&r, t, NULL));
+    floe_maint_expire_result r;
+    FT_OK(floe_maint_table_expire_snapshots(&r, t, NULL));
     FT_EQ_INT(r.deleted_data_files_count, 0);
     FT_EQ_INT(r.deleted_manifest_lists_count, 0);
     FT_EQ_INT(floe_table_snapshot_count(t), 6);
@@ -84,7 +84,7 @@ static void test_seed_step4_with_scans(void)
     FT_OK(floe_table_update_properties(t, &set, NULL, 0));
     floe__props_free(&set);
     usleep(5000);
-    FT_OK(floe_expire_snapshots(&r, c, "shop.orders_wap", NULL));
+    FT_OK(floe_maint_expire_snapshots(&r, c, "shop.orders_wap", NULL));
     FT_EQ_INT(r.expired_snapshots_count, 3); /* s1, s2 and the first later append */
     FT_EQ_INT(r.deleted_manifest_lists_count, 3);
     FT_EQ_INT(r.deleted_data_files_count, 0); /* appends: every file is still live */
