@@ -94,7 +94,7 @@ int main(void)
         printf("BENCH avro_manifest_decode_%s %.0f entries/s\n", cn, N_ENTRIES / best);
         printf("BENCH avro_manifest_decode_%s_cpu_time %.2f ms\n", cn, best * 1e3);
         printf("BENCH avro_manifest_file_%s %zu bytes\n", cn, b.len);
-        char path[256], cmd[1024];
+        char path[1200], cmd[2048];
         snprintf(path, sizeof path, "%s/m-%s.avro", dir, cn);
         FILE *f = fopen(path, "wb");
         if (f) {
@@ -116,7 +116,7 @@ int main(void)
             po.n = N_PY;
             floe_buf pb = FLOE_BUF_INIT;
             floe_manifest_file pmf;
-            char ppath[256];
+            char ppath[1200];
             snprintf(ppath, sizeof ppath, "%s/py-%s.avro", dir, cn);
             FILE *pf = gt_write_manifest(&po, &pb, &pmf, NULL) == 0 ? fopen(ppath, "wb") : NULL;
             if (pf) {

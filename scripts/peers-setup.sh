@@ -72,4 +72,7 @@ native_peer go go build -mod=readonly -trimpath -o "$DIR/native/bin/floe-peer-go
 native_peer rust cargo install --quiet --locked --force --path . --root "$DIR/native" \
   --target-dir "$DIR/native/rust-target"
 # --- end of Go and Rust peers
+# --- begin: Iceberg Java core-API bench jars (issue #28, bench/java/pom.xml) -------------
+copy_jars "$ROOT/bench/java/pom.xml" "$DIR/core-jars"
+# --- end: Iceberg Java core-API bench jars ------------------------------------------------
 echo "peers-setup: ready in $DIR"
