@@ -35,19 +35,19 @@
 #include "floe/scan.h"
 #include "rows/rowsource.h"
 #include "scan/scan.h"
+#include "spec/metadata.h"
+#include "spec/value.h"
 #include "sql/exec_int.h"
 #include "sql/nested.h"
 #include "sql/sqlfront.h"
-#include "spec/metadata.h"
-#include "spec/value.h"
 #include "table/table.h"
 
 static const floe_type t_double = {.id = FLOE_T_DOUBLE};
 
 typedef struct data_rs {
     floe_rowsource pub;
-    floe_sql_session *s; /* borrowed: the session outlives its virtual tables */
-    size_t cat;          /* the session catalog the table is in */
+    floe_sql_session *s;   /* borrowed: the session outlives its virtual tables */
+    size_t cat;            /* the session catalog the table is in */
     floe_table *table;     /* without a session: the table (owned) */
     floe_catalog *catalog; /* and its catalog (owned, may be NULL) */
     char *ident;
@@ -58,8 +58,8 @@ typedef struct data_rs {
     floe_table_metadata *schema_owner; /* the metadata whose schema types the columns use */
     floe_rs_column *cols;
     const floe_type **types; /* Iceberg type per column (what the scan returns) */
-    int *scale;               /* display scale of decimal-as-double columns, else -1 */
-    double *p10;              /* 10^scale of decimal-as-double columns */
+    int *scale;              /* display scale of decimal-as-double columns, else -1 */
+    double *p10;             /* 10^scale of decimal-as-double columns */
     const char **names;
     /* last plan, for EXPLAIN */
     floe_scan_report report;
@@ -141,8 +141,8 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         break;
     case FLOE_SQLTT_TIMESTAMP: {
         int64_t ms = 0;
-        rc = floe__time_parse(d->travel.timestamp,
-                              d->travel.timestamp_utc || !s ? NULL : s->tz, &ms);
+        rc = floe__time_parse(d->travel.timestamp, d->travel.timestamp_utc || !s ? NULL : s->tz,
+                              &ms);
         if (rc == 0)
             rc = floe_table_snapshot_as_of_time(*t, ms, &si);
         if (rc == 0) {
@@ -216,8 +216,8 @@ static bool decimal_bound(double x, int scale, int precision, floe_rs_op *op, fl
 /* One pushed constraint as scan filter text (*added false when not
  * expressible). `scale` >= 0: a decimal column of that scale and
  * `precision` shown as doubles. */
-static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_value *v,
-                       int scale, int precision, bool *added)
+static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_value *v, int scale,
+                       int precision, bool *added)
 {
     static const char *const ops[] = {"", "=", "<", "<=", ">", ">="};
     floe_buf lit = FLOE_BUF_INIT;
@@ -270,7 +270,9 @@ static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_v
         if (rc == 0)
             rc = floe__buf_putc(&lit, '\'');
         break;
-    default: floe__buf_free(&lit); return 0; /* binary, nanosecond timestamps: SQLite filters alone */
+    default:
+        floe__buf_free(&lit);
+        return 0; /* binary, nanosecond timestamps: SQLite filters alone */
     }
     if (rc == 0 && lit.len) {
         if (b->len)
@@ -319,7 +321,18 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
         o.columns = columns;
         o.ncolumns = ncolumns;
         o.io_conf = d->s ? &d->s->conf : NULL;
-        rc = floe_scan_open(out, floe_table_io(t), floe_table_metadata_location(t), &o);
+        if (d->travel.kind == FLOE_SQLTT_SNAPSHOT && d->travel.current_schema) {
+            /* the snapshot of the metadata the columns were declared from,
+             * read with its current schema */
+            const floe_snapshot *snap =
+                floe__metadata_snapshot(d->schema_owner, d->travel.snapshot_id);
+            rc = snap ? floe__scan_open_snapshot(out, floe_table_io(t), d->schema_owner, snap,
+                                                 false, &o)
+                      : floe__error(FLOE_ENOTFOUND, "sql", "Cannot find snapshot with ID %lld",
+                                    (long long)d->travel.snapshot_id);
+        } else {
+            rc = floe_scan_open(out, floe_table_io(t), floe_table_metadata_location(t), &o);
+        }
     }
     if (rc == 0) {
         d->report = *floe_scan_get_report(*out);
@@ -383,8 +396,12 @@ static int data_count(floe_rowsource *rs, int64_t *out)
 /* MetadataColumns.isMetadataColumn: names a table column may have (Java's
  * UpdateSchema and Spark's CREATE TABLE accept them) but Spark cannot read
  * while the metadata column of that name exists. */
-static const char *const reserved_names[] = {"_file",     "_pos",       "_deleted",
-                                             "_spec_id",  "_partition", "_row_id",
+static const char *const reserved_names[] = {"_file",
+                                             "_pos",
+                                             "_deleted",
+                                             "_spec_id",
+                                             "_partition",
+                                             "_row_id",
                                              "_last_updated_sequence_number"};
 
 static bool reserved_name(const char *name)
@@ -434,7 +451,6 @@ static size_t cheapest_column(const data_rs *d)
 }
 
 static void data_close(floe_rowcursor *base);
-
 
 static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
                                uint64_t used, floe_rowcursor **out)
@@ -549,8 +565,7 @@ static int data_next(floe_rowcursor *base)
 }
 
 /* A nested column's cell: JSON text (sql/nested.c) or NULL. */
-static int nested_cell(data_cursor *c, const data_rs *d, size_t col, int child,
-                       floe_rs_cell *out)
+static int nested_cell(data_cursor *c, const data_rs *d, size_t col, int child, floe_rs_cell *out)
 {
     const floe_type *t = d->types[col];
     const struct ArrowArray *a = c->batch.children[child];
@@ -803,7 +818,7 @@ static int data_source_new(floe_rowsource **out, floe_sql_session *s, const floe
          * snapshot's schema, a branch with the table's current one */
         floe_snapshot_selector sel;
         const floe_snapshot *sn = NULL;
-        if (floe__scan_options_selector(&o, &sel) &&
+        if (!d->travel.current_schema && floe__scan_options_selector(&o, &sel) &&
             floe__snapshot_selector_pins_schema(d->schema_owner, &sel) &&
             floe__snapshot_select(&sn, d->schema_owner, &sel, "sql") < 0) {
             floe_error_clear(); /* the scan reports it */
@@ -867,10 +882,10 @@ int floe__sql_data_hint(const floe_rowsource *rs, const char *column)
     const data_rs *d = rs->impl;
     for (size_t i = 0; i < rs->ncolumns; i++)
         if (same_column(d->names[i], column))
-            return d->types[i]->id == FLOE_T_BOOLEAN  ? FLOE_SQL_HINT_BOOL
-                   : floe_type_is_nested(d->types[i]) ? FLOE_SQL_HINT_JSON
+            return d->types[i]->id == FLOE_T_BOOLEAN   ? FLOE_SQL_HINT_BOOL
+                   : floe_type_is_nested(d->types[i])  ? FLOE_SQL_HINT_JSON
                    : d->types[i]->id == FLOE_T_DECIMAL ? d->types[i]->scale
-                                                      : d->scale[i];
+                                                       : d->scale[i];
     return FLOE_SQL_HINT_NONE;
 }
 
@@ -907,20 +922,17 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
         FLOE_TRY(floe__buf_printf(out, " snapshot=%lld", (long long)r->snapshot_id));
     else
         FLOE_TRY(floe__buf_puts(out, " snapshot=none"));
-    FLOE_TRY(floe__buf_printf(out, " [filters=%s] manifests=%lld/%lld files=%lld/%lld",
-                              d->filter ? d->filter : "",
-                              (long long)(r->manifests_total - r->manifests_skipped),
-                              (long long)r->manifests_total,
-                              (long long)(r->data_files_total - r->data_files_skipped),
-                              (long long)r->data_files_total));
+    FLOE_TRY(floe__buf_printf(
+        out, " [filters=%s] manifests=%lld/%lld files=%lld/%lld", d->filter ? d->filter : "",
+        (long long)(r->manifests_total - r->manifests_skipped), (long long)r->manifests_total,
+        (long long)(r->data_files_total - r->data_files_skipped), (long long)r->data_files_total));
     if (d->read)
         FLOE_TRY(floe__buf_printf(out, " read=[%s]", d->read));
     return 0;
 }
 
 int floe__sql_data_each_batch(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
-                              const size_t *cols, size_t ncols, floe_sql_batch_fn fn,
-                              void *payload)
+                              const size_t *cols, size_t ncols, floe_sql_batch_fn fn, void *payload)
 {
     if (rs->ops != &data_ops || ((data_rs *)rs->impl)->fns)
         return 1;

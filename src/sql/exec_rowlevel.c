@@ -50,8 +50,7 @@ int floe__sql_rl_builder(floe_rowlevel *op, const floe_schema *sc, floe_arena *a
     return floe__arrow_builder_new(out, root);
 }
 
-int floe__sql_rl_lineage(floe_rowlevel *op, floe_arrow_builder *b, size_t nf,
-                         sqlite3_value *row_id)
+int floe__sql_rl_lineage(floe_rowlevel *op, floe_arrow_builder *b, size_t nf, sqlite3_value *row_id)
 {
     if (!floe__rowlevel_lineage(op))
         return 0;
@@ -161,6 +160,7 @@ int floe__sql_base_vtab(floe_sql_session *s, const floe_sql_stmt *st, const char
     if (base >= 0) {
         r.travel.kind = FLOE_SQLTT_SNAPSHOT;
         r.travel.snapshot_id = base;
+        r.travel.current_schema = true;
     } /* else the table has no snapshot: an empty scan of its schema */
     floe_rowsource *rs = NULL;
     FLOE_TRY(floe__sql_data_source(&rs, s, &r, ident, t));
@@ -277,15 +277,13 @@ int floe__sql_refs_materialize(floe_sql_session *s, const floe_sql_stmt *st)
             "DROP TABLE temp.\"%w\"; ALTER TABLE temp.\"%w__mat\" RENAME TO \"%w\"",
             r->sqlite_name,
             meta ? ", \"_file\", \"_pos\", \"_row_id\", \"_last_updated_sequence_number\"" : "",
-            r->sqlite_name, r->sqlite_name,
-            r->sqlite_name, r->sqlite_name);
+            r->sqlite_name, r->sqlite_name, r->sqlite_name, r->sqlite_name);
         if (!sql)
             return floe__error_nomem();
         int erc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
         sqlite3_free(sql);
         if (erc != SQLITE_OK)
-            return floe__sql_fail(s,
-                                  floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
+            return floe__sql_fail(s, floe__error(FLOE_EINVALID, "sql", "%s", sqlite3_errmsg(s->db)),
                                   "AnalysisException");
         FLOE_TRY(index_named_columns(s, st, r->sqlite_name));
     }
@@ -373,37 +371,6 @@ done:
     return rc;
 }
 
-/* Does `e` bind to `other` with the field ids it has in `sc`? Then a scan
- * reading with `other` (the base snapshot's schema) evaluates it on the
- * same columns as the operation, which binds to `sc`. */
-static int same_binding(bool *out, const floe_expr *e, const floe_schema *sc,
-                        const floe_schema *other)
-{
-    *out = false;
-    if (!other)
-        return 0;
-    floe_arena *a = floe__arena_new(1024);
-    if (!a)
-        return floe__error_nomem();
-    const floe_expr *b1 = NULL, *b2 = NULL;
-    floe_vec i1 = FLOE_VEC_INIT(int32_t), i2 = FLOE_VEC_INIT(int32_t);
-    int rc = floe_expr_bind(&b1, a, sc, e, true);
-    if (rc == 0 && floe_expr_bind(&b2, a, other, e, true) < 0) {
-        floe_error_clear(); /* a column the base snapshot does not have */
-        b2 = NULL;
-    }
-    if (rc == 0 && b2 && (rc = floe_expr_field_ids(b1, &i1)) == 0 &&
-        (rc = floe_expr_field_ids(b2, &i2)) == 0) {
-        *out = i1.len == i2.len;
-        for (size_t k = 0; *out && k < i1.len; k++)
-            *out = *(int32_t *)floe__vec_at(&i1, k) == *(int32_t *)floe__vec_at(&i2, k);
-    }
-    floe__vec_free(&i1);
-    floe__vec_free(&i2);
-    floe__arena_free(a);
-    return rc;
-}
-
 int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     const char *ident = floe__sql_table_ident(s, &st->target, a);
@@ -442,27 +409,18 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
     bool positions = !exact;
     if (exact && (rc = floe__rowlevel_delete_where_expr(op, filter)) < 0)
         goto done;
-    /* the base scan is filtered (UPDATE: reads exactly the removed rows;
-     * positions: pruned) when the base snapshot's schema binds the filter
-     * to the same columns */
-    bool base_ok = false;
-    if (filter && filter->kind != FLOE_EXPR_TRUE && (st->kind == FLOE_SQL_UPDATE || positions) &&
-        floe_rowlevel_base_snapshot(op) >= 0) {
-        const floe_snapshot *snap =
-            floe__metadata_snapshot(t->metadata, floe_rowlevel_base_snapshot(op));
-        const floe_schema *bs =
-            snap && snap->has_schema_id ? floe__metadata_schema(t->metadata, snap->schema_id) : sc;
-        if ((rc = same_binding(&base_ok, filter, sc, bs)) < 0)
-            goto done;
-    }
+    /* the base scan (read with the current schema, as the filter) is
+     * filtered: UPDATE reads exactly the removed rows, positions are found
+     * in the files the filter keeps */
+    bool base_filter = filter && filter->kind != FLOE_EXPR_TRUE;
     if (st->kind == FLOE_SQL_UPDATE || positions) {
         refs = true;
         if ((rc = floe__sql_refs_create(s, st)) < 0)
             goto done;
         if ((rc = floe__sql_refs_materialize(s, st)) < 0)
             goto done;
-        if ((rc = rows_from_base(s, st, ident, t, op, sc, positions, base_ok ? filter : NULL,
-                                 positions || !base_ok)) < 0)
+        if ((rc = rows_from_base(s, st, ident, t, op, sc, positions, base_filter ? filter : NULL,
+                                 positions)) < 0)
             goto done;
     }
     int64_t id = -1;

@@ -96,7 +96,7 @@ const char *floe__sql_case_twin_name(floe_arena *a, const char *name);
 #define FLOE_SQL_OPTIONS_VERSION 1
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
-        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL, \
+        FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL,   \
             NULL, NULL                                                                             \
     }
 
@@ -163,6 +163,11 @@ typedef struct floe_sql_travel {
     const char *timestamp; /* TIMESTAMP: "YYYY-MM-DD HH:MM:SS.ffffff" (session zone
                             * unless the literal had an offset: then UTC) */
     bool timestamp_utc;    /* the literal carried Z or an offset (converted to UTC) */
+    /* SNAPSHOT read with the table's current schema, not the snapshot's: a
+     * row-level operation's base (Spark reads the branch head with the
+     * table's schema, so columns added since read as null or their
+     * initial default) */
+    bool current_schema;
 } floe_sql_travel;
 
 /* One Iceberg reference inside rewritten SQLite text. */
@@ -244,16 +249,16 @@ typedef struct floe_sql_partition_field {
 
 /* ALTER TABLE evolution DDL (Spark 3.5 + Iceberg extensions). */
 typedef enum floe_sql_alter_kind {
-    FLOE_SQL_ALT_ADD_COLUMNS = 0, /* columns (name dotted), positions */
-    FLOE_SQL_ALT_RENAME_COLUMN,   /* column -> new_name */
-    FLOE_SQL_ALT_ALTER_COLUMN,    /* column: type / comment / nullability / position */
-    FLOE_SQL_ALT_DROP_COLUMNS,    /* names, if_exists */
-    FLOE_SQL_ALT_ADD_PARTITION,   /* field [AS name] */
-    FLOE_SQL_ALT_DROP_PARTITION,  /* field (a bare name may be a field name) */
+    FLOE_SQL_ALT_ADD_COLUMNS = 0,   /* columns (name dotted), positions */
+    FLOE_SQL_ALT_RENAME_COLUMN,     /* column -> new_name */
+    FLOE_SQL_ALT_ALTER_COLUMN,      /* column: type / comment / nullability / position */
+    FLOE_SQL_ALT_DROP_COLUMNS,      /* names, if_exists */
+    FLOE_SQL_ALT_ADD_PARTITION,     /* field [AS name] */
+    FLOE_SQL_ALT_DROP_PARTITION,    /* field (a bare name may be a field name) */
     FLOE_SQL_ALT_REPLACE_PARTITION, /* field WITH with [AS name] */
-    FLOE_SQL_ALT_WRITE,           /* order, distribution */
-    FLOE_SQL_ALT_SET_IDENTIFIER,  /* names */
-    FLOE_SQL_ALT_DROP_IDENTIFIER, /* names */
+    FLOE_SQL_ALT_WRITE,             /* order, distribution */
+    FLOE_SQL_ALT_SET_IDENTIFIER,    /* names */
+    FLOE_SQL_ALT_DROP_IDENTIFIER,   /* names */
 } floe_sql_alter_kind;
 
 typedef struct floe_sql_sort_item {
@@ -282,13 +287,13 @@ typedef struct floe_sql_alter {
     const int *positions;           /* per added column: 0 none, 1 FIRST, 2 AFTER */
     const char *const *after;       /* per added column: the AFTER column */
     size_t ncolumns;
-    const char *column;             /* RENAME / ALTER COLUMN: dotted name */
+    const char *column; /* RENAME / ALTER COLUMN: dotted name */
     const char *new_name;
     bool set_type, set_comment, drop_not_null, set_not_null;
     bool set_default; /* ALTER COLUMN SET DEFAULT <literal> | DROP DEFAULT (refused as Spark) */
-    int position;                   /* ALTER COLUMN: 0 none, 1 FIRST, 2 AFTER (after) */
+    int position;     /* ALTER COLUMN: 0 none, 1 FIRST, 2 AFTER (after) */
     const char *after_column;
-    const char *const *names;       /* DROP COLUMNS, identifier fields */
+    const char *const *names; /* DROP COLUMNS, identifier fields */
     size_t nnames;
     bool if_exists;
     const char *field_name;         /* DROP PARTITION FIELD <name> candidate */
@@ -297,7 +302,7 @@ typedef struct floe_sql_alter {
     const char *as_name;
     const floe_sql_sort_item *order;
     size_t norder;
-    const char *distribution;       /* "hash", "none", "range" or NULL (unchanged) */
+    const char *distribution; /* "hash", "none", "range" or NULL (unchanged) */
 } floe_sql_alter;
 
 /* Rewritten SQLite text. Its Iceberg references are in the statement's refs. */
@@ -312,7 +317,7 @@ typedef struct floe_sql_query {
 } floe_sql_query;
 
 typedef struct floe_sql_create_table {
-    bool or_replace; /* CREATE OR REPLACE TABLE / REPLACE TABLE */
+    bool or_replace;   /* CREATE OR REPLACE TABLE / REPLACE TABLE */
     bool replace_only; /* REPLACE TABLE: the table must exist */
     bool if_not_exists;
     const floe_sql_column *columns;
