@@ -127,7 +127,7 @@ int floe_props_new(floe_props **out)
     if (!out)
         return floe__error(FLOE_EINVALID, "props", "floe_props_new: out is NULL");
     *out = floe__calloc(1, sizeof **out);
-    return *out ? 0 : floe__error(FLOE_ENOMEM, "props", "out of memory");
+    return *out ? 0 : floe__error_nomem();
 }
 
 int floe_props_set(floe_props *props, const char *key, const char *value)
@@ -137,9 +137,8 @@ int floe_props_set(floe_props *props, const char *key, const char *value)
                            !props ? "props"
                            : !key ? "key"
                                   : "value");
-    return floe__props_set(props, key, value) == 0
-               ? 0
-               : floe__error(FLOE_ENOMEM, "props", "setting %s: out of memory", key);
+    /* the internal setter returns FLOE_ENOMEM without raising it */
+    return floe__props_set(props, key, value) == 0 ? 0 : floe__error_nomem();
 }
 
 const char *floe_props_get(const floe_props *props, const char *key)
