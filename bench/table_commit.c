@@ -183,7 +183,7 @@ static void bench_size(floe_catalog *c, int n, int runs)
     printf("BENCH table_freshness_check_%d_snapshots %.1f us\n", n,
            (double)(floe__mono_ns() - t0) / checks / 1e3);
     floe_file_info fi;
-    if (floe_fileio_stat(floe_table_io(t), floe_table_metadata_location(t), &fi) == 0)
+    if (floe_fileio_stat(&fi, floe_table_io(t), floe_table_metadata_location(t)) == 0)
         printf("BENCH table_metadata_json_%d_snapshots %.0f KB\n", n, (double)fi.size / 1024);
     free(lat);
     floe_table_free(t);

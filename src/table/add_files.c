@@ -145,7 +145,7 @@ static int list_files(add_ctx *c, const char *location)
         return 0;
     /* a single file */
     floe_file_info fi;
-    int rc = floe_fileio_stat(c->t->io, location, &fi);
+    int rc = floe_fileio_stat(&fi, c->t->io, location);
     if (rc == FLOE_ENOTFOUND)
         return floe__error(FLOE_ENOTFOUND, "table", "Path does not exist: %s", location);
     FLOE_TRY(rc);
