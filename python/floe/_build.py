@@ -190,13 +190,13 @@ typedef struct floe_metadata_table_options {
 } floe_metadata_table_options;
 #define FLOE_METADATA_TABLE_OPTIONS_VERSION ...
 const char *floe_metadata_table_name(size_t i);
-int floe_metadata_table_stream(floe_table *table, const char *name,
-                               const floe_metadata_table_options *opts, struct ArrowArrayStream *out);
+int floe_metadata_table_stream(struct ArrowArrayStream *out, floe_table *table, const char *name,
+                               const floe_metadata_table_options *opts);
 
 /* owning streams (below): the stream frees its producer on release */
-int floe_py_scan_stream(floe_scan *scan, struct ArrowArrayStream *out);
-int floe_py_incremental_stream(floe_incremental *inc, struct ArrowArrayStream *out);
-int floe_py_changelog_stream(floe_changelog *cl, struct ArrowArrayStream *out);
+int floe_py_scan_stream(struct ArrowArrayStream *out, floe_scan *scan);
+int floe_py_incremental_stream(struct ArrowArrayStream *out, floe_incremental *inc);
+int floe_py_changelog_stream(struct ArrowArrayStream *out, floe_changelog *cl);
 """
 
 SOURCE = r"""
@@ -238,12 +238,12 @@ static void os_release(struct ArrowArrayStream *s)
     s->release = NULL;
 }
 static int own(struct ArrowArrayStream *out, void *producer, void (*free_producer)(void *),
-               int (*to_stream)(void *, struct ArrowArrayStream *))
+               int (*to_stream)(struct ArrowArrayStream *, void *))
 {
     owned_stream *o = calloc(1, sizeof *o);
     if (!o)
         return FLOE_ENOMEM;
-    int rc = to_stream(producer, &o->inner);
+    int rc = to_stream(&o->inner, producer);
     if (rc < 0) {
         free(o);
         return rc;
@@ -258,21 +258,21 @@ static int own(struct ArrowArrayStream *out, void *producer, void (*free_produce
     return 0;
 }
 static void free_scan(void *p) { floe_scan_free(p); }
-static int scan_stream(void *p, struct ArrowArrayStream *s) { return floe_scan_to_stream(p, s); }
+static int scan_stream(struct ArrowArrayStream *s, void *p) { return floe_scan_to_stream(s, p); }
 static void free_inc(void *p) { floe_incremental_free(p); }
-static int inc_stream(void *p, struct ArrowArrayStream *s) { return floe_incremental_to_stream(p, s); }
+static int inc_stream(struct ArrowArrayStream *s, void *p) { return floe_incremental_to_stream(s, p); }
 static void free_cl(void *p) { floe_changelog_free(p); }
-static int cl_stream(void *p, struct ArrowArrayStream *s) { return floe_changelog_to_stream(p, s); }
+static int cl_stream(struct ArrowArrayStream *s, void *p) { return floe_changelog_to_stream(s, p); }
 
-int floe_py_scan_stream(floe_scan *scan, struct ArrowArrayStream *out)
+int floe_py_scan_stream(struct ArrowArrayStream *out, floe_scan *scan)
 {
     return own(out, scan, free_scan, scan_stream);
 }
-int floe_py_incremental_stream(floe_incremental *inc, struct ArrowArrayStream *out)
+int floe_py_incremental_stream(struct ArrowArrayStream *out, floe_incremental *inc)
 {
     return own(out, inc, free_inc, inc_stream);
 }
-int floe_py_changelog_stream(floe_changelog *cl, struct ArrowArrayStream *out)
+int floe_py_changelog_stream(struct ArrowArrayStream *out, floe_changelog *cl)
 {
     return own(out, cl, free_cl, cl_stream);
 }

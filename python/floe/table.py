@@ -137,7 +137,7 @@ class Scan:
         with self.table._lock:
             scan = self._open()
             stream = ffi.new("struct ArrowArrayStream *")
-            rc = lib.floe_py_scan_stream(scan, stream)
+            rc = lib.floe_py_scan_stream(stream, scan)
             if rc < 0:
                 lib.floe_scan_free(scan)
                 _ffi.raise_last(rc)
@@ -396,7 +396,7 @@ class Table(_ffi.NativeHandle):
             t = self._handle()
             _ffi.check(lib.floe_incremental_append_open(out, lib.floe_table_io(t),
                                                         lib.floe_table_metadata_location(t), o))
-            rc = lib.floe_py_incremental_stream(out[0], stream)
+            rc = lib.floe_py_incremental_stream(stream, out[0])
             if rc < 0:
                 lib.floe_incremental_free(out[0])
                 _ffi.raise_last(rc)
@@ -421,7 +421,7 @@ class Table(_ffi.NativeHandle):
             t = self._handle()
             _ffi.check(lib.floe_changelog_open(out, lib.floe_table_io(t),
                                                lib.floe_table_metadata_location(t), o))
-            rc = lib.floe_py_changelog_stream(out[0], stream)
+            rc = lib.floe_py_changelog_stream(stream, out[0])
             if rc < 0:
                 lib.floe_changelog_free(out[0])
                 _ffi.raise_last(rc)
@@ -646,7 +646,7 @@ class Table(_ffi.NativeHandle):
         o.batch_rows = batch_rows
         stream = ffi.new("struct ArrowArrayStream *")
         with self._lock:
-            _ffi.check(lib.floe_metadata_table_stream(self._handle(), _ffi.cstr(name, keep), o, stream))
+            _ffi.check(lib.floe_metadata_table_stream(stream, self._handle(), _ffi.cstr(name, keep), o))
         return pa.RecordBatchReader._import_from_c(_ffi.ptr_int(stream))
 
     def metadata_reader(self, name: str, snapshot_id: Optional[int] = None, ref: Optional[str] = None,

@@ -498,7 +498,7 @@ static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *con
     if (rc == 0 && used == 0 && ncons == 0 && plan_count(c->scan, &count) == 0)
         c->remaining = count; /* counting mode: no file is opened */
     else if (rc == 0)
-        rc = floe_scan_to_stream(c->scan, &c->stream);
+        rc = floe_scan_to_stream(&c->stream, c->scan);
     if (rc == 0) /* for EXPLAIN */
         rc = record_read(d, c->remaining >= 0 ? NULL : c->proj, nproj);
     if (rc < 0) {

@@ -88,7 +88,7 @@ static int appended(floe_table *t, int64_t start, int64_t end, floe_incremental_
     if (rc < 0)
         return rc;
     struct ArrowArrayStream st;
-    if ((rc = floe_incremental_to_stream(inc, &st)) == 0) {
+    if ((rc = floe_incremental_to_stream(&st, inc)) == 0) {
         rc = drain_lines(&st, false, out);
         st.release(&st);
     }
@@ -113,7 +113,7 @@ static int changes(floe_table *t, int64_t start, int64_t end, bool updates, line
     if (rc < 0)
         return rc;
     struct ArrowArrayStream st;
-    if ((rc = floe_changelog_to_stream(cl, &st)) == 0) {
+    if ((rc = floe_changelog_to_stream(&st, cl)) == 0) {
         rc = drain_lines(&st, true, out);
         st.release(&st);
     }

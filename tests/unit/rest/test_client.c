@@ -528,7 +528,7 @@ static void scan_summary(floe_table *t, const char *filter, bool pin, int64_t sn
             }
     struct ArrowArrayStream st;
     int64_t rows = 0;
-    FT_OK(floe_scan_to_stream(sc, &st));
+    FT_OK(floe_scan_to_stream(&st, sc));
     for (;;) {
         struct ArrowArray a;
         if (st.get_next(&st, &a) != 0) {

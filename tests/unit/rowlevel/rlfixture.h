@@ -125,7 +125,7 @@ static inline char *rl_rows_ref(floe_table *t, int64_t snapshot_id, const char *
     struct ArrowArrayStream st;
     char **items = NULL;
     size_t n = 0, cap = 0;
-    if (floe_scan_to_stream(s, &st) == 0) {
+    if (floe_scan_to_stream(&st, s) == 0) {
         for (;;) {
             struct ArrowArray b;
             if (st.get_next(&st, &b) != 0) {

@@ -111,7 +111,7 @@ static int scan_bytes(floe_table *t, int threads, const char *filter, const char
     floe_scan *s = NULL;
     FLOE_TRY(floe_scan_open(&s, floe_table_io(t), floe_table_metadata_location(t), &o));
     struct ArrowArrayStream st;
-    int rc = floe_scan_to_stream(s, &st);
+    int rc = floe_scan_to_stream(&st, s);
     *rows = 0;
     while (rc == 0) {
         struct ArrowArray b;
