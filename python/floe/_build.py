@@ -73,7 +73,7 @@ int floe_sql_open(floe_sql_session **out, const floe_sql_open_options *opts);
 void floe_sql_close(floe_sql_session *s);
 floe_catalog *floe_sql_session_catalog(floe_sql_session *s);
 floe_fileio *floe_sql_session_fileio(floe_sql_session *s);
-int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql_result **out);
+int floe_sql_execute(floe_sql_result **out, floe_sql_session *s, const char *text);
 const char *floe_sql_error_class(const floe_sql_session *s);
 typedef enum floe_sql_datum_kind {
     FLOE_SQL_DATUM_NULL, FLOE_SQL_DATUM_INT, FLOE_SQL_DATUM_REAL, FLOE_SQL_DATUM_BOOL,
@@ -84,10 +84,10 @@ bool floe_sql_result_has_rows(const floe_sql_result *r);
 size_t floe_sql_result_ncols(const floe_sql_result *r);
 size_t floe_sql_result_nrows(const floe_sql_result *r);
 const char *floe_sql_result_column(const floe_sql_result *r, size_t col);
-int floe_sql_result_get(const floe_sql_result *r, size_t row, size_t col, floe_sql_datum *out);
+int floe_sql_result_get(floe_sql_datum *out, const floe_sql_result *r, size_t row, size_t col);
 const floe_sql_datum *floe_sql_result_column_values(const floe_sql_result *r, size_t col);
 typedef enum floe_sql_render { FLOE_SQL_RENDER_TABLE, FLOE_SQL_RENDER_CSV, FLOE_SQL_RENDER_JSON } floe_sql_render;
-int floe_sql_result_render(const floe_sql_result *r, floe_sql_render how, char **out);
+int floe_sql_result_render(char **out, const floe_sql_result *r, floe_sql_render how);
 void floe_string_free(char *s);
 void floe_sql_result_free(floe_sql_result *r);
 
