@@ -71,7 +71,7 @@ int main(int argc, char **argv)
     }
     floe_snapshot_info before;
     long long start =
-        rc == 0 && floe_table_current_snapshot(t, &before) ? (long long)before.snapshot_id : -1;
+        rc == 0 && floe_table_current_snapshot(&before, t) ? (long long)before.snapshot_id : -1;
     floe_table_free(t);
     if (rc < 0) {
         fprintf(stderr, "setup: %s\n", floe_error_last()->message);

@@ -162,7 +162,7 @@ int main(int argc, char **argv)
             return 1;
         int64_t n0 = 0, n1 = 0;
         floe_snapshot_info start;
-        if (!floe_table_current_snapshot(t, &start))
+        if (!floe_table_current_snapshot(&start, t))
             return 1;
         double before, before_cpu, after, after_cpu;
         scan_median(t, &n0, &before, &before_cpu);

@@ -171,13 +171,13 @@ int main(int argc, char **argv)
     printf("snapshots:\n");
     for (size_t i = 0; i < floe_table_snapshot_count(t); i++) {
         floe_snapshot_info s;
-        floe_table_snapshot_at(t, i, &s);
+        floe_table_snapshot_at(&s, t, i);
         print_snapshot(&s, t);
     }
     printf("history (made_current_at, snapshot_id, is_current_ancestor):\n");
     for (size_t i = 0; i < floe_table_history_count(t); i++) {
         floe_history_entry h;
-        floe_table_history_at(t, i, &h);
+        floe_table_history_at(&h, t, i);
         printf("  %" PRId64 "  %" PRId64 "  %s\n", h.made_current_at_ms, h.snapshot_id,
                h.is_current_ancestor ? "true" : "false");
     }

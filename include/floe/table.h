@@ -233,15 +233,15 @@ typedef struct floe_snapshot_info {
 } floe_snapshot_info;
 
 /* true and *out filled when main has a snapshot. */
-FLOE_EXTERN bool floe_table_current_snapshot(const floe_table *table, floe_snapshot_info *out);
+FLOE_EXTERN bool floe_table_current_snapshot(floe_snapshot_info *out, const floe_table *table);
 /* The handle's branch ("main" unless opened on another one: the session's
  * wap.branch) and its head: what unqualified reads and writes of this
  * handle use. false when the branch has no snapshot. */
 FLOE_EXTERN const char *floe_table_branch(const floe_table *table);
-FLOE_EXTERN bool floe_table_branch_snapshot(const floe_table *table, floe_snapshot_info *out);
+FLOE_EXTERN bool floe_table_branch_snapshot(floe_snapshot_info *out, const floe_table *table);
 FLOE_EXTERN size_t floe_table_snapshot_count(const floe_table *table);
 /* i-th snapshot in metadata order (0 <= i < count). */
-FLOE_EXTERN void floe_table_snapshot_at(const floe_table *table, size_t i, floe_snapshot_info *out);
+FLOE_EXTERN void floe_table_snapshot_at(floe_snapshot_info *out, const floe_table *table, size_t i);
 /* Summary value of a snapshot (NULL if the snapshot or key is absent). */
 FLOE_EXTERN const char *floe_table_snapshot_summary(const floe_table *table, int64_t snapshot_id,
                                                     const char *key);
@@ -256,7 +256,7 @@ typedef struct floe_history_entry {
 } floe_history_entry;
 
 FLOE_EXTERN size_t floe_table_history_count(const floe_table *table);
-FLOE_EXTERN void floe_table_history_at(const floe_table *table, size_t i, floe_history_entry *out);
+FLOE_EXTERN void floe_table_history_at(floe_history_entry *out, const floe_table *table, size_t i);
 
 /* Refs. */
 typedef struct floe_ref_info {
@@ -272,24 +272,24 @@ typedef struct floe_ref_info {
 } floe_ref_info;
 
 FLOE_EXTERN size_t floe_table_ref_count(const floe_table *table);
-FLOE_EXTERN void floe_table_ref_at(const floe_table *table, size_t i, floe_ref_info *out);
+FLOE_EXTERN void floe_table_ref_at(floe_ref_info *out, const floe_table *table, size_t i);
 /* FLOE_ENOTFOUND when there is no such ref (message names it). */
-FLOE_EXTERN int floe_table_ref(const floe_table *table, const char *name, floe_ref_info *out);
+FLOE_EXTERN int floe_table_ref(floe_ref_info *out, const floe_table *table, const char *name);
 
 /* ---------------------------------------------------------------- snapshot selection */
 
 /* By id. FLOE_ENOTFOUND "Cannot find snapshot with ID <id>". */
-FLOE_EXTERN int floe_table_snapshot_by_id(const floe_table *table, int64_t snapshot_id,
-                                          floe_snapshot_info *out);
+FLOE_EXTERN int floe_table_snapshot_by_id(floe_snapshot_info *out, const floe_table *table,
+                                          int64_t snapshot_id);
 /* By ref name (branch head or tagged snapshot). FLOE_ENOTFOUND "Cannot find
  * matching snapshot ID or reference name for version <name>". */
-FLOE_EXTERN int floe_table_snapshot_by_ref(const floe_table *table, const char *ref,
-                                           floe_snapshot_info *out);
+FLOE_EXTERN int floe_table_snapshot_by_ref(floe_snapshot_info *out, const floe_table *table,
+                                           const char *ref);
 /* What was current at `timestamp_ms`: the latest snapshot-log entry at or
  * before it. FLOE_ENOTFOUND "Cannot find a snapshot older than
  * 2020-01-01T00:00:00+00:00" (ISO-8601, UTC offset). */
-FLOE_EXTERN int floe_table_snapshot_as_of_time(const floe_table *table, int64_t timestamp_ms,
-                                               floe_snapshot_info *out);
+FLOE_EXTERN int floe_table_snapshot_as_of_time(floe_snapshot_info *out, const floe_table *table,
+                                               int64_t timestamp_ms);
 /* 1 if `ancestor` is `snapshot` or one of its parents, else 0. */
 FLOE_EXTERN int floe_table_is_ancestor_of(const floe_table *table, int64_t snapshot,
                                           int64_t ancestor);

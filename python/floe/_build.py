@@ -109,9 +109,9 @@ typedef struct floe_snapshot_info {
     int64_t snapshot_id; bool has_parent; int64_t parent_snapshot_id; int64_t sequence_number;
     int64_t timestamp_ms; const char *manifest_list; const char *operation;
 } floe_snapshot_info;
-bool floe_table_current_snapshot(const floe_table *table, floe_snapshot_info *out);
+bool floe_table_current_snapshot(floe_snapshot_info *out, const floe_table *table);
 size_t floe_table_snapshot_count(const floe_table *table);
-void floe_table_snapshot_at(const floe_table *table, size_t i, floe_snapshot_info *out);
+void floe_table_snapshot_at(floe_snapshot_info *out, const floe_table *table, size_t i);
 int floe_table_rollback_to_snapshot(floe_table *table, int64_t snapshot_id, int64_t *previous, int64_t *current);
 int floe_table_rollback_to_timestamp(floe_table *table, int64_t timestamp_ms, int64_t *previous, int64_t *current);
 int floe_table_set_current_snapshot(floe_table *table, int64_t snapshot_id, int64_t *previous, int64_t *current);

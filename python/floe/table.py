@@ -319,7 +319,7 @@ class Table(_ffi.NativeHandle):
         """main's current snapshot id (None for an empty table)."""
         info = ffi.new("floe_snapshot_info *")
         with self._lock:
-            return info.snapshot_id if lib.floe_table_current_snapshot(self._handle(), info) else None
+            return info.snapshot_id if lib.floe_table_current_snapshot(info, self._handle()) else None
 
     def snapshot_ids(self) -> List[int]:
         """Ids of every snapshot in the metadata, in metadata order."""
@@ -328,7 +328,7 @@ class Table(_ffi.NativeHandle):
             t = self._handle()
             ids = []
             for i in range(lib.floe_table_snapshot_count(t)):
-                lib.floe_table_snapshot_at(t, i, info)
+                lib.floe_table_snapshot_at(info, t, i)
                 ids.append(info.snapshot_id)
             return ids
 

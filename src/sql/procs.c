@@ -350,7 +350,7 @@ static int out2(floe_sql_session *s, const char *n1, const char *n2, int64_t a, 
 static int current_id(floe_table *t, int64_t *id)
 {
     floe_snapshot_info si;
-    if (!floe_table_current_snapshot(t, &si))
+    if (!floe_table_current_snapshot(&si, t))
         return 0;
     *id = si.snapshot_id;
     return 1;
@@ -949,7 +949,7 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
         int64_t src = 0;
         for (size_t i = 0; i < floe_table_snapshot_count(t); i++) {
             floe_snapshot_info si;
-            floe_table_snapshot_at(t, i, &si);
+            floe_table_snapshot_at(&si, t, i);
             const char *w = floe_table_snapshot_summary(t, si.snapshot_id, "wap.id");
             if (w && strcmp(w, wap) == 0) {
                 found = true;

@@ -88,7 +88,7 @@ static int validation(const char *fmt, ...)
 
 /* ---------------------------------------------------------------- accessors */
 
-bool floe_table_current_snapshot(const floe_table *t, floe_snapshot_info *out)
+bool floe_table_current_snapshot(floe_snapshot_info *out, const floe_table *t)
 {
     const floe_snapshot *s = floe__metadata_current_snapshot(t->metadata);
     if (s && out)
@@ -101,7 +101,7 @@ const char *floe_table_branch(const floe_table *t)
     return t->branch;
 }
 
-bool floe_table_branch_snapshot(const floe_table *t, floe_snapshot_info *out)
+bool floe_table_branch_snapshot(floe_snapshot_info *out, const floe_table *t)
 {
     const floe_snapshot_ref *r = floe__metadata_ref(t->metadata, t->branch);
     const floe_snapshot *s = r ? floe__metadata_snapshot(t->metadata, r->snapshot_id) : NULL;
@@ -115,7 +115,7 @@ size_t floe_table_snapshot_count(const floe_table *t)
     return t->metadata->nsnapshots;
 }
 
-void floe_table_snapshot_at(const floe_table *t, size_t i, floe_snapshot_info *out)
+void floe_table_snapshot_at(floe_snapshot_info *out, const floe_table *t, size_t i)
 {
     fill_info(t, &t->metadata->snapshots[i], out);
 }
@@ -150,7 +150,7 @@ static const floe_intmap *ancestor_set(const floe_table *t)
     return set;
 }
 
-void floe_table_history_at(const floe_table *t, size_t i, floe_history_entry *out)
+void floe_table_history_at(floe_history_entry *out, const floe_table *t, size_t i)
 {
     const floe_table_metadata *m = t->metadata;
     const floe_snapshot_log_entry *e = &m->snapshot_log[i];
@@ -182,12 +182,12 @@ size_t floe_table_ref_count(const floe_table *t)
     return t->metadata->nrefs;
 }
 
-void floe_table_ref_at(const floe_table *t, size_t i, floe_ref_info *out)
+void floe_table_ref_at(floe_ref_info *out, const floe_table *t, size_t i)
 {
     fill_ref(&t->metadata->refs[i], out);
 }
 
-int floe_table_ref(const floe_table *t, const char *name, floe_ref_info *out)
+int floe_table_ref(floe_ref_info *out, const floe_table *t, const char *name)
 {
     const floe_snapshot_ref *r = name ? floe__metadata_ref(t->metadata, name) : NULL;
     if (!r)
@@ -210,19 +210,19 @@ static int select_info(const floe_table *t, const floe_snapshot_selector *sel,
     return 0;
 }
 
-int floe_table_snapshot_by_id(const floe_table *t, int64_t id, floe_snapshot_info *out)
+int floe_table_snapshot_by_id(floe_snapshot_info *out, const floe_table *t, int64_t id)
 {
     floe_snapshot_selector sel = {FLOE_SNAP_ID, id, NULL, 0};
     return select_info(t, &sel, out);
 }
 
-int floe_table_snapshot_by_ref(const floe_table *t, const char *ref, floe_snapshot_info *out)
+int floe_table_snapshot_by_ref(floe_snapshot_info *out, const floe_table *t, const char *ref)
 {
     floe_snapshot_selector sel = {FLOE_SNAP_REF, 0, ref, 0};
     return select_info(t, &sel, out);
 }
 
-int floe_table_snapshot_as_of_time(const floe_table *t, int64_t ts, floe_snapshot_info *out)
+int floe_table_snapshot_as_of_time(floe_snapshot_info *out, const floe_table *t, int64_t ts)
 {
     floe_snapshot_selector sel = {FLOE_SNAP_AS_OF, 0, NULL, ts};
     return select_info(t, &sel, out);

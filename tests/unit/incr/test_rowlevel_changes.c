@@ -136,11 +136,11 @@ static void seed(const char *mode, lines *all)
     FT_ASSERT(t);
     fx_append_rows(t, RL_LOAD1, 2);
     floe_snapshot_info s;
-    FT_ASSERT(floe_table_current_snapshot(t, &s));
+    FT_ASSERT(floe_table_current_snapshot(&s, t));
     int64_t watermark = s.snapshot_id;
     fx_append_rows(t, RL_LOAD2, 1);
     fx_append_rows(t, RL_LOAD3, 1);
-    FT_ASSERT(floe_table_current_snapshot(t, &s));
+    FT_ASSERT(floe_table_current_snapshot(&s, t));
     int64_t now = s.snapshot_id;
     lines l = {0};
     FT_OK(appended(t, watermark, now, FLOE_INCREMENTAL_STRICT, &l));

@@ -203,7 +203,7 @@ static void test_files_time_travel(void)
     st.release(&st);
 
     floe_snapshot_info si;
-    FT_OK(floe_table_snapshot_by_id(f.t, f.s2, &si));
+    FT_OK(floe_table_snapshot_by_id(&si, f.t, f.s2));
     o = (floe_metadata_table_options)FLOE_METADATA_TABLE_OPTIONS_INIT;
     o.has_as_of_timestamp = true;
     o.as_of_timestamp_ms = si.timestamp_ms;

@@ -307,7 +307,7 @@ static int dvs_per_file(floe_table *t, int64_t *cardinality)
 {
     floe_snapshot_info si;
     *cardinality = 0;
-    if (!floe_table_current_snapshot(t, &si))
+    if (!floe_table_current_snapshot(&si, t))
         return -1;
     const floe_snapshot *s = floe__metadata_snapshot(t->metadata, si.snapshot_id);
     floe_scan_plan_options po;

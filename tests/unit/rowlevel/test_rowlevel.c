@@ -53,7 +53,7 @@ static void seed_step(const char *mode)
     FT_ASSERT(t);
     bool mor = mode && strcmp(mode, "merge-on-read") == 0;
     floe_snapshot_info before;
-    FT_ASSERT(floe_table_current_snapshot(t, &before));
+    FT_ASSERT(floe_table_current_snapshot(&before, t));
     RL_ROWS_EQ(t, -1, ALL4);
 
     int64_t del = -1;
@@ -252,7 +252,7 @@ static void test_branch(void)
     floe_table *t = rl_orders(c, "shop.orders", NULL);
     FT_ASSERT(t);
     floe_snapshot_info main0;
-    FT_ASSERT(floe_table_current_snapshot(t, &main0));
+    FT_ASSERT(floe_table_current_snapshot(&main0, t));
     FT_OK(floe_table_create_branch(t, "audit", FLOE_REF_CREATE, NULL));
     floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
     to.branch = "audit";
@@ -263,12 +263,12 @@ static void test_branch(void)
     FT_CHECK(id > 0);
     FT_OK(floe_table_refresh(t));
     floe_snapshot_info main1, audit;
-    FT_ASSERT(floe_table_current_snapshot(t, &main1));
+    FT_ASSERT(floe_table_current_snapshot(&main1, t));
     FT_CHECK(main1.snapshot_id == main0.snapshot_id);
     floe_ref_info ri;
-    FT_OK(floe_table_ref(t, "audit", &ri));
+    FT_OK(floe_table_ref(&ri, t, "audit"));
     FT_CHECK(ri.snapshot_id == id);
-    FT_OK(floe_table_snapshot_by_ref(t, "audit", &audit));
+    FT_OK(floe_table_snapshot_by_ref(&audit, t, "audit"));
     FT_CHECK(audit.parent_snapshot_id == main0.snapshot_id);
     RL_ROWS_EQ(t, -1, ALL4);
     char *r = rl_rows_ref(t, -1, "audit");

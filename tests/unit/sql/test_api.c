@@ -130,7 +130,7 @@ static void test_table_api_on_session_catalog(void)
     floe_table *t = NULL;
     FT_OK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", NULL));
     floe_snapshot_info info;
-    FT_CHECK(floe_table_current_snapshot(t, &info));
+    FT_CHECK(floe_table_current_snapshot(&info, t));
     floe_table_free(t);
     floe_sql_close(s);
 }
@@ -161,7 +161,7 @@ static void test_session_fileio(void)
     to.io = floe_sql_session_fileio(s);
     FT_OK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", &to));
     floe_snapshot_info info;
-    FT_CHECK(floe_table_current_snapshot(t, &info));
+    FT_CHECK(floe_table_current_snapshot(&info, t));
     FT_CHECK(floe_table_io(t) == floe_sql_session_fileio(s));
     floe_table_free(t);
     floe_sql_close(s);

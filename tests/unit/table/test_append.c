@@ -186,10 +186,10 @@ static void test_script1_rows(void)
     /* VERSION AS OF the first snapshot: 2; TIMESTAMP AS OF a moment inside
      * the bad window still reads the 5 bad rows (snapshot-log) */
     floe_snapshot_info bi, at;
-    FT_OK(floe_table_snapshot_by_id(t, bad, &bi));
-    FT_OK(floe_table_snapshot_as_of_time(t, bi.timestamp_ms, &at));
+    FT_OK(floe_table_snapshot_by_id(&bi, t, bad));
+    FT_OK(floe_table_snapshot_as_of_time(&at, t, bi.timestamp_ms));
     FT_EQ_INT(fx_rows(t, at.snapshot_id), 5);
-    FT_OK(floe_table_snapshot_by_id(t, g1, &at));
+    FT_OK(floe_table_snapshot_by_id(&at, t, g1));
     FT_EQ_INT(fx_rows(t, at.snapshot_id), 2);
     names after = list_names(t);
     FT_EQ_INT(after.metadata, before.metadata + 1);
@@ -327,7 +327,7 @@ static void test_reapply(void)
     FT_ASSERT(s3 > 0);
     FT_OK(floe_table_refresh(t));
     floe_snapshot_info i3;
-    FT_OK(floe_table_snapshot_by_id(t, s3, &i3));
+    FT_OK(floe_table_snapshot_by_id(&i3, t, s3));
     FT_EQ_INT(i3.parent_snapshot_id, s2);
     FT_EQ_INT(i3.sequence_number, 3);
     char expect[64];
@@ -390,12 +390,12 @@ static void test_branch_and_wap(void)
     int64_t a1 = fx_append_rows(audit, LOAD2, 1);
     floe_snapshot_info bh;
     FT_EQ_STR(floe_table_branch(audit), "audit");
-    FT_CHECK(floe_table_branch_snapshot(audit, &bh) && bh.snapshot_id == a1);
-    FT_CHECK(floe_table_current_snapshot(audit, &bh) && bh.snapshot_id == m1);
+    FT_CHECK(floe_table_branch_snapshot(&bh, audit) && bh.snapshot_id == a1);
+    FT_CHECK(floe_table_current_snapshot(&bh, audit) && bh.snapshot_id == m1);
     FT_OK(floe_table_refresh(t));
     FT_EQ_INT(fx_main(t), m1);
     floe_ref_info r;
-    FT_OK(floe_table_ref(t, "audit", &r));
+    FT_OK(floe_table_ref(&r, t, "audit"));
     FT_EQ_INT(r.snapshot_id, a1);
     FT_EQ_INT(fx_rows(t, r.snapshot_id), 3);
     FT_EQ_INT(fx_rows(t, fx_main(t)), 2);
@@ -413,14 +413,14 @@ static void test_branch_and_wap(void)
     int64_t n1 = fx_append_rows(audit, LOAD2, 1);
     FT_OK(floe_table_refresh(t));
     FT_EQ_INT(fx_main(t), a1);
-    FT_OK(floe_table_ref(t, "nope", &r));
+    FT_OK(floe_table_ref(&r, t, "nope"));
     FT_EQ_INT(r.snapshot_id, n1);
     floe_snapshot_info ni;
-    FT_OK(floe_table_snapshot_by_id(t, n1, &ni));
+    FT_OK(floe_table_snapshot_by_id(&ni, t, n1));
     FT_EQ_INT(ni.parent_snapshot_id, a1);
     FT_EQ_INT(fx_rows(t, n1), 4);
     int64_t n2 = fx_append_rows(audit, LOAD2, 1); /* then an ordinary branch */
-    FT_OK(floe_table_snapshot_by_id(audit, n2, &ni));
+    FT_OK(floe_table_snapshot_by_id(&ni, audit, n2));
     FT_EQ_INT(ni.parent_snapshot_id, n1);
     floe_table_free(audit);
     FT_OK(floe_table_drop_branch(t, "nope", false));
@@ -461,7 +461,7 @@ static void test_branch_and_wap(void)
     FT_EQ_INT(prev, head);
     FT_CHECK(cur != staged2 && cur == fx_main(t));
     floe_snapshot_info ci;
-    FT_OK(floe_table_snapshot_by_id(t, cur, &ci));
+    FT_OK(floe_table_snapshot_by_id(&ci, t, cur));
     FT_EQ_INT(ci.parent_snapshot_id, head);
     FT_EQ_STR(ci.operation, "append");
     char idtext[24];
