@@ -144,8 +144,8 @@ static void bench_size(floe_catalog *c, int n, int runs)
     int64_t *lat = calloc((size_t)runs, sizeof *lat), *cpu = calloc((size_t)runs, sizeof *cpu);
     for (int i = 0; i < runs; i++) {
         int64_t t0 = floe__mono_ns(), c0 = cpu_ns();
-        int rc = (i % 2 == 0) ? floe_table_rollback_to_snapshot(t, a, NULL, NULL)
-                              : floe_table_set_current_snapshot(t, z, NULL, NULL);
+        int rc = (i % 2 == 0) ? floe_table_rollback_to_snapshot(NULL, NULL, t, a)
+                              : floe_table_set_current_snapshot(NULL, NULL, t, z);
         lat[i] = floe__mono_ns() - t0;
         cpu[i] = cpu_ns() - c0;
         if (rc < 0) {

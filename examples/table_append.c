@@ -162,7 +162,7 @@ int main(int argc, char **argv)
     printf("appended snapshots %" PRId64 " and %" PRId64 "\n", s1, s2);
 
     int64_t prev = 0, cur = 0;
-    if (floe_table_rollback_to_snapshot(t, s1, &prev, &cur) < 0)
+    if (floe_table_rollback_to_snapshot(&prev, &cur, t, s1) < 0)
         return fail("rollback");
     printf("rollback_to_snapshot: previous_snapshot_id=%" PRId64 " current_snapshot_id=%" PRId64
            "\n",
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
         printf("  %" PRId64 "  %" PRId64 "  %s\n", h.made_current_at_ms, h.snapshot_id,
                h.is_current_ancestor ? "true" : "false");
     }
-    if (floe_table_rollback_to_snapshot(t, s2, NULL, NULL) < 0)
+    if (floe_table_rollback_to_snapshot(NULL, NULL, t, s2) < 0)
         printf("rolling forward fails: %s\n", floe_error_last()->message);
 
     floe_table_free(t);

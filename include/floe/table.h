@@ -309,21 +309,21 @@ FLOE_EXTERN int floe_table_ancestors_of(const floe_table *table, int64_t snapsho
  * (may be NULL) get the ids before and after. Errors: FLOE_EINVALID
  * "Cannot roll back to unknown snapshot id: <id>", "Cannot roll back to
  * snapshot, not an ancestor of the current state: <id>". */
-FLOE_EXTERN int floe_table_rollback_to_snapshot(floe_table *table, int64_t snapshot_id,
-                                                int64_t *previous, int64_t *current);
+FLOE_EXTERN int floe_table_rollback_to_snapshot(int64_t *previous, int64_t *current,
+                                                floe_table *table, int64_t snapshot_id);
 /* Move main to the latest ancestor strictly older than `timestamp_ms`.
  * Errors: FLOE_EINVALID "Cannot roll back, no valid snapshot older than:
  * <millis>". */
-FLOE_EXTERN int floe_table_rollback_to_timestamp(floe_table *table, int64_t timestamp_ms,
-                                                 int64_t *previous, int64_t *current);
+FLOE_EXTERN int floe_table_rollback_to_timestamp(int64_t *previous, int64_t *current,
+                                                 floe_table *table, int64_t timestamp_ms);
 /* Move main to any snapshot (no ancestry check). Errors: FLOE_EINVALID
  * "Cannot roll back to unknown snapshot id: <id>". */
-FLOE_EXTERN int floe_table_set_current_snapshot(floe_table *table, int64_t snapshot_id,
-                                                int64_t *previous, int64_t *current);
+FLOE_EXTERN int floe_table_set_current_snapshot(int64_t *previous, int64_t *current,
+                                                floe_table *table, int64_t snapshot_id);
 /* Same, to the snapshot a ref names. Errors: FLOE_ENOTFOUND "Cannot find
  * matching snapshot ID or reference name for version <ref>". */
-FLOE_EXTERN int floe_table_set_current_ref(floe_table *table, const char *ref, int64_t *previous,
-                                           int64_t *current);
+FLOE_EXTERN int floe_table_set_current_ref(int64_t *previous, int64_t *current, floe_table *table,
+                                           const char *ref);
 /* Publish a staged snapshot onto main, as Java's cherrypick. The
  * fast-forward case (its parent is main's head, or both are empty) moves
  * main to it (no new snapshot, as Java). An append on another parent
@@ -337,15 +337,15 @@ FLOE_EXTERN int floe_table_set_current_ref(floe_table *table, const char *ref, i
  * "Cannot cherry-pick snapshot <id>: not append, dynamic overwrite, or
  * fast-forward"; FLOE_EUNSUPPORTED for a dynamic overwrite that is not a
  * fast-forward; errors reading the picked snapshot's manifests. */
-FLOE_EXTERN int floe_table_cherrypick_snapshot(floe_table *table, int64_t snapshot_id,
-                                               int64_t *previous, int64_t *current);
+FLOE_EXTERN int floe_table_cherrypick_snapshot(int64_t *previous, int64_t *current,
+                                               floe_table *table, int64_t snapshot_id);
 /* Move `branch` to the head of ref `to` when `branch` is its ancestor.
  * *previous_ref / *updated_ref are the branch's ids before and after.
  * Errors: FLOE_EINVALID "Target branch does not exist: <b>", "Ref does not
  * exist: <to>", "Ref <b> is a tag not a branch", "Cannot fast-forward: <b>
  * is not an ancestor of <to>". */
-FLOE_EXTERN int floe_table_fast_forward(floe_table *table, const char *branch, const char *to,
-                                        int64_t *previous_ref, int64_t *updated_ref);
+FLOE_EXTERN int floe_table_fast_forward(int64_t *previous_ref, int64_t *updated_ref,
+                                        floe_table *table, const char *branch, const char *to);
 
 /* Ref DDL (ALTER TABLE ... CREATE [OR REPLACE] BRANCH|TAG [IF NOT EXISTS]
  * ... [AS OF VERSION id] [RETAIN n unit] [WITH SNAPSHOT RETENTION ...],

@@ -112,12 +112,12 @@ typedef struct floe_snapshot_info {
 bool floe_table_current_snapshot(floe_snapshot_info *out, const floe_table *table);
 size_t floe_table_snapshot_count(const floe_table *table);
 void floe_table_snapshot_at(floe_snapshot_info *out, const floe_table *table, size_t i);
-int floe_table_rollback_to_snapshot(floe_table *table, int64_t snapshot_id, int64_t *previous, int64_t *current);
-int floe_table_rollback_to_timestamp(floe_table *table, int64_t timestamp_ms, int64_t *previous, int64_t *current);
-int floe_table_set_current_snapshot(floe_table *table, int64_t snapshot_id, int64_t *previous, int64_t *current);
-int floe_table_set_current_ref(floe_table *table, const char *ref, int64_t *previous, int64_t *current);
-int floe_table_cherrypick_snapshot(floe_table *table, int64_t snapshot_id, int64_t *previous, int64_t *current);
-int floe_table_fast_forward(floe_table *table, const char *branch, const char *to, int64_t *previous_ref, int64_t *updated_ref);
+int floe_table_rollback_to_snapshot(int64_t *previous, int64_t *current, floe_table *table, int64_t snapshot_id);
+int floe_table_rollback_to_timestamp(int64_t *previous, int64_t *current, floe_table *table, int64_t timestamp_ms);
+int floe_table_set_current_snapshot(int64_t *previous, int64_t *current, floe_table *table, int64_t snapshot_id);
+int floe_table_set_current_ref(int64_t *previous, int64_t *current, floe_table *table, const char *ref);
+int floe_table_cherrypick_snapshot(int64_t *previous, int64_t *current, floe_table *table, int64_t snapshot_id);
+int floe_table_fast_forward(int64_t *previous_ref, int64_t *updated_ref, floe_table *table, const char *branch, const char *to);
 typedef struct floe_append floe_append;
 int floe_append_new(floe_append **out, floe_table *table);
 int floe_append_write(floe_append *a, const struct ArrowArray *batch);

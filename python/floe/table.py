@@ -528,7 +528,7 @@ class Table(_ffi.NativeHandle):
         prev = ffi.new("int64_t *")
         cur = ffi.new("int64_t *")
         with self._lock:
-            _ffi.check(fn(self._handle(), *args, prev, cur))
+            _ffi.check(fn(prev, cur, self._handle(), *args))
         return prev[0], cur[0]
 
     def rollback_to(self, snapshot_id: int) -> Tuple[int, int]:

@@ -633,29 +633,25 @@ static int run_ids(floe_table *t, op *o, int64_t *previous, int64_t *current)
     return 0;
 }
 
-int floe_table_rollback_to_snapshot(floe_table *t, int64_t id, int64_t *previous,
-                                    int64_t *current)
+int floe_table_rollback_to_snapshot(int64_t *previous, int64_t *current, floe_table *t, int64_t id)
 {
     op o = {.kind = OP_ROLLBACK, .id = id};
     return run_ids(t, &o, previous, current);
 }
 
-int floe_table_rollback_to_timestamp(floe_table *t, int64_t ts, int64_t *previous,
-                                     int64_t *current)
+int floe_table_rollback_to_timestamp(int64_t *previous, int64_t *current, floe_table *t, int64_t ts)
 {
     op o = {.kind = OP_ROLLBACK_TIME, .id = ts};
     return run_ids(t, &o, previous, current);
 }
 
-int floe_table_set_current_snapshot(floe_table *t, int64_t id, int64_t *previous,
-                                    int64_t *current)
+int floe_table_set_current_snapshot(int64_t *previous, int64_t *current, floe_table *t, int64_t id)
 {
     op o = {.kind = OP_SET_CURRENT, .id = id};
     return run_ids(t, &o, previous, current);
 }
 
-int floe_table_set_current_ref(floe_table *t, const char *ref, int64_t *previous,
-                               int64_t *current)
+int floe_table_set_current_ref(int64_t *previous, int64_t *current, floe_table *t, const char *ref)
 {
     if (!ref)
         return invalid("NULL ref");
@@ -722,8 +718,7 @@ static int add_picked_files(floe_table *t, floe_append *a, const floe_snapshot *
     return rc;
 }
 
-int floe_table_cherrypick_snapshot(floe_table *t, int64_t id, int64_t *previous,
-                                   int64_t *current)
+int floe_table_cherrypick_snapshot(int64_t *previous, int64_t *current, floe_table *t, int64_t id)
 {
     op o = {.kind = OP_CHERRYPICK, .id = id};
     FLOE_TRY(run(t, &o));
@@ -761,8 +756,8 @@ int floe_table_cherrypick_snapshot(floe_table *t, int64_t id, int64_t *previous,
     return 0;
 }
 
-int floe_table_fast_forward(floe_table *t, const char *branch, const char *to,
-                            int64_t *previous_ref, int64_t *updated_ref)
+int floe_table_fast_forward(int64_t *previous_ref, int64_t *updated_ref, floe_table *t,
+                            const char *branch, const char *to)
 {
     if (!branch)
         return invalid("Target branch cannot be null");

@@ -236,7 +236,7 @@ static void test_outlives_handle(void)
     FT_OK(floe_metadata_table_stream(&st, t, "history", NULL));
     FT_OK(floe_metadata_table_stream(&files, t, "files", NULL));
     int64_t prev, cur;
-    FT_OK(floe_table_rollback_to_snapshot(t, f.s1, &prev, &cur));
+    FT_OK(floe_table_rollback_to_snapshot(&prev, &cur, t, f.s1));
     floe_table_free(t);
     struct ArrowArray a;
     FT_EQ_INT(drain(&st, &a, NULL), 2);

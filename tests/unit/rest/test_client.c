@@ -61,9 +61,9 @@ static void script1(floe_catalog *c, char *out, size_t cap)
         rows[i] = fx_rows(t, ids[i]);
     }
     int64_t prev = 0, cur = 0;
-    FT_OK(floe_table_rollback_to_snapshot(t, ids[0], &prev, &cur));
+    FT_OK(floe_table_rollback_to_snapshot(&prev, &cur, t, ids[0]));
     int rb = idx_of(ids, 3, cur);
-    FT_OK(floe_table_set_current_snapshot(t, ids[2], &prev, &cur));
+    FT_OK(floe_table_set_current_snapshot(&prev, &cur, t, ids[2]));
     int sc = idx_of(ids, 3, cur);
     /* a fresh handle sees what the catalog holds */
     floe_table *t2 = NULL;
@@ -130,7 +130,7 @@ static void wap(floe_catalog *c, char *out, size_t cap)
     FT_CHECK(floe_table_current_snapshot(&main_before, t));
     FT_OK(floe_table_snapshot_by_ref(&audit, t, "audit"));
     int64_t p = 0, u = 0;
-    FT_OK(floe_table_fast_forward(t, "main", "audit", &p, &u));
+    FT_OK(floe_table_fast_forward(&p, &u, t, "main", "audit"));
     floe_snapshot_info main_after;
     FT_CHECK(floe_table_current_snapshot(&main_after, t));
     snprintf(out, cap, "main_before=%s audit=%s ff=%s->%s main_after=%s rows=%lld",

@@ -180,7 +180,7 @@ static void test_script1_rows(void)
     names before = list_names(t);
     fx_sleep_ms(3); /* distinct snapshot-log times for TIMESTAMP AS OF below */
     int64_t prev = 0, cur = 0;
-    FT_OK(floe_table_rollback_to_snapshot(t, g2, &prev, &cur));
+    FT_OK(floe_table_rollback_to_snapshot(&prev, &cur, t, g2));
     FT_EQ_INT(prev, bad);
     FT_EQ_INT(fx_rows(t, fx_main(t)), 3);
     /* VERSION AS OF the first snapshot: 2; TIMESTAMP AS OF a moment inside
@@ -196,9 +196,9 @@ static void test_script1_rows(void)
     FT_EQ_INT(after.data, before.data);
     FT_EQ_INT(after.manifests, before.manifests);
     FT_EQ_INT(after.lists, before.lists);
-    FT_OK(floe_table_set_current_snapshot(t, bad, NULL, NULL));
+    FT_OK(floe_table_set_current_snapshot(NULL, NULL, t, bad));
     FT_EQ_INT(fx_rows(t, fx_main(t)), 5);
-    FT_OK(floe_table_set_current_snapshot(t, g2, NULL, NULL));
+    FT_OK(floe_table_set_current_snapshot(NULL, NULL, t, g2));
     FT_EQ_INT(fx_rows(t, fx_main(t)), 3);
     FT_EQ_INT(floe_table_history_count(t), 6);
     /* files vs all files: 2 data files in main, 3 on storage */
@@ -400,7 +400,7 @@ static void test_branch_and_wap(void)
     FT_EQ_INT(fx_rows(t, r.snapshot_id), 3);
     FT_EQ_INT(fx_rows(t, fx_main(t)), 2);
     int64_t prev, upd;
-    FT_OK(floe_table_fast_forward(t, "main", "audit", &prev, &upd));
+    FT_OK(floe_table_fast_forward(&prev, &upd, t, "main", "audit"));
     FT_EQ_INT(upd, a1);
     floe_table_free(audit);
     o.branch = "nope";
@@ -440,9 +440,9 @@ static void test_branch_and_wap(void)
     FT_EQ_INT(fx_main(t), a1);
     FT_EQ_STR(floe_table_snapshot_summary(t, staged, "wap.id"), "nightly-0921");
     FT_EQ_INT(fx_rows(t, staged), 5);
-    FT_OK(floe_table_cherrypick_snapshot(t, staged, NULL, NULL));
+    FT_OK(floe_table_cherrypick_snapshot(NULL, NULL, t, staged));
     FT_EQ_INT(fx_main(t), staged);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, staged, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, staged) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID,
               "Duplicate request to cherry pick wap id that was published already: nightly-0921");
     floe_table_free(wap);
@@ -457,7 +457,7 @@ static void test_branch_and_wap(void)
     int64_t head = fx_append_rows(t, LOAD1, 2);
     int64_t rows_before = fx_rows(t, head);
     int64_t cur = 0;
-    FT_OK(floe_table_cherrypick_snapshot(t, staged2, &prev, &cur));
+    FT_OK(floe_table_cherrypick_snapshot(&prev, &cur, t, staged2));
     FT_EQ_INT(prev, head);
     FT_CHECK(cur != staged2 && cur == fx_main(t));
     floe_snapshot_info ci;
@@ -470,7 +470,7 @@ static void test_branch_and_wap(void)
     FT_EQ_STR(floe_table_snapshot_summary(t, cur, "published-wap-id"), "nightly-0922");
     FT_EQ_STR(floe_table_snapshot_summary(t, cur, "added-records"), "1");
     FT_EQ_INT(fx_rows(t, cur), rows_before + 1);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, staged2, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, staged2) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID,
               "Duplicate request to cherry pick wap id that was published already: nightly-0922");
 
@@ -488,8 +488,8 @@ static void test_branch_and_wap(void)
     floe_table_free(side);
     FT_OK(floe_table_refresh(t));
     fx_append_rows(t, LOAD2, 1);
-    FT_OK(floe_table_cherrypick_snapshot(t, sp, NULL, &cur));
-    FT_CHECK(floe_table_cherrypick_snapshot(t, sp, NULL, NULL) == FLOE_EINVALID);
+    FT_OK(floe_table_cherrypick_snapshot(NULL, &cur, t, sp));
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, sp) == FLOE_EINVALID);
     char msg[200];
     snprintf(msg, sizeof msg, "Cannot cherrypick snapshot %lld: already picked to create ancestor %lld",
              (long long)sp, (long long)cur);

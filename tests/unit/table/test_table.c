@@ -129,7 +129,7 @@ static void test_script1(void)
     fx_sleep_ms(3);
 
     int64_t prev = 0, cur = 0;
-    FT_OK(floe_table_rollback_to_snapshot(t, good2, &prev, &cur));
+    FT_OK(floe_table_rollback_to_snapshot(&prev, &cur, t, good2));
     FT_EQ_INT(prev, bad);
     FT_EQ_INT(cur, good2);
     FT_EQ_INT(fx_count_files(t), 5); /* exactly one metadata.json, nothing else */
@@ -177,18 +177,18 @@ static void test_script1(void)
 
     /* going forward again */
     char msg[200];
-    FT_CHECK(floe_table_rollback_to_snapshot(t, bad, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_rollback_to_snapshot(NULL, NULL, t, bad) == FLOE_EINVALID);
     snprintf(msg, sizeof msg,
              "Cannot roll back to snapshot, not an ancestor of the current state: %lld",
              (long long)bad);
     FT_ERR_IS(FLOE_EINVALID, msg);
     FT_EQ_INT(fx_count_files(t), 5);
-    FT_OK(floe_table_set_current_snapshot(t, bad, &prev, &cur));
+    FT_OK(floe_table_set_current_snapshot(&prev, &cur, t, bad));
     FT_EQ_INT(prev, good2);
     FT_EQ_INT(cur, bad);
     FT_EQ_STR(floe_table_snapshot_summary(t, fx_main(t), "total-records"), "5");
     FT_EQ_INT(fx_count_files(t), 6);
-    FT_OK(floe_table_set_current_snapshot(t, good2, NULL, NULL));
+    FT_OK(floe_table_set_current_snapshot(NULL, NULL, t, good2));
     FT_EQ_INT(fx_main(t), good2);
     FT_EQ_INT(fx_count_files(t), 7);
     FT_EQ_INT(floe_table_history_count(t), 6);
@@ -200,20 +200,20 @@ static void test_script1(void)
     floe_table_free(re);
 
     /* setting main to where it already is writes nothing (Java: no-op) */
-    FT_OK(floe_table_set_current_snapshot(t, good2, &prev, &cur));
+    FT_OK(floe_table_set_current_snapshot(&prev, &cur, t, good2));
     FT_EQ_INT(prev, good2);
     FT_EQ_INT(fx_count_files(t), 7);
 
     /* rollback_to_timestamp: latest ancestor strictly older than ts */
-    FT_OK(floe_table_rollback_to_timestamp(t, bad_info.timestamp_ms, &prev, &cur));
+    FT_OK(floe_table_rollback_to_timestamp(&prev, &cur, t, bad_info.timestamp_ms));
     FT_EQ_INT(cur, good2);
     floe_snapshot_info g1;
     FT_OK(floe_table_snapshot_by_id(&g1, t, good1));
-    FT_CHECK(floe_table_rollback_to_timestamp(t, g1.timestamp_ms, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_rollback_to_timestamp(NULL, NULL, t, g1.timestamp_ms) == FLOE_EINVALID);
     snprintf(msg, sizeof msg, "Cannot roll back, no valid snapshot older than: %lld",
              (long long)g1.timestamp_ms);
     FT_ERR_IS(FLOE_EINVALID, msg);
-    FT_OK(floe_table_rollback_to_timestamp(t, g1.timestamp_ms + 1, &prev, &cur));
+    FT_OK(floe_table_rollback_to_timestamp(&prev, &cur, t, g1.timestamp_ms + 1));
     FT_EQ_INT(prev, good2);
     FT_EQ_INT(cur, good1);
 
@@ -243,11 +243,11 @@ static void test_selection_errors(void)
     FT_EQ_INT(floe_table_is_ancestor_of(t, s2, s1), 1);
     FT_EQ_INT(floe_table_is_ancestor_of(t, s1, s2), 0);
     FT_EQ_INT(floe_table_is_ancestor_of(t, s2, s2), 1);
-    FT_CHECK(floe_table_rollback_to_snapshot(t, 42, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_rollback_to_snapshot(NULL, NULL, t, 42) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Cannot roll back to unknown snapshot id: 42");
-    FT_CHECK(floe_table_set_current_snapshot(t, 42, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_set_current_snapshot(NULL, NULL, t, 42) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Cannot roll back to unknown snapshot id: 42");
-    FT_CHECK(floe_table_set_current_ref(t, "nope", NULL, NULL) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_set_current_ref(NULL, NULL, t, "nope") == FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Cannot find matching snapshot ID or reference name for version nope");
     FT_EQ_INT(fx_count_files(t), 3);
     floe_table_free(t);
@@ -388,7 +388,7 @@ static void test_fast_forward(void)
     FT_CHECK(a1 != a2);
     int files = fx_count_files(t);
     int64_t prev = 0, upd = 0;
-    FT_OK(floe_table_fast_forward(t, "main", "audit", &prev, &upd));
+    FT_OK(floe_table_fast_forward(&prev, &upd, t, "main", "audit"));
     FT_EQ_INT(prev, m1);
     FT_EQ_INT(upd, a2);
     FT_EQ_INT(fx_main(t), a2);
@@ -400,11 +400,11 @@ static void test_fast_forward(void)
     fx_synth s2 = {.branch = "audit2", .added = 1};
     FT_OK(floe__table_commit(t, fx_synth_prepare, &s2));
     fx_append(t, 1);
-    FT_CHECK(floe_table_fast_forward(t, "main", "audit2", NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_fast_forward(NULL, NULL, t, "main", "audit2") == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Cannot fast-forward: main is not an ancestor of audit2");
-    FT_CHECK(floe_table_fast_forward(t, "nope", "audit2", NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_fast_forward(NULL, NULL, t, "nope", "audit2") == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Target branch does not exist: nope");
-    FT_CHECK(floe_table_fast_forward(t, "main", "nope", NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_fast_forward(NULL, NULL, t, "main", "nope") == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Ref does not exist: nope");
     floe_table_free(t);
     floe_catalog_free(c);
@@ -424,26 +424,26 @@ static void test_cherrypick(void)
     FT_EQ_STR(floe_table_snapshot_summary(t, st.id, "wap.id"), "w-123");
     int files = fx_count_files(t);
     int64_t prev = 0, cur = 0;
-    FT_OK(floe_table_cherrypick_snapshot(t, st.id, &prev, &cur));
+    FT_OK(floe_table_cherrypick_snapshot(&prev, &cur, t, st.id));
     FT_EQ_INT(prev, m1);
     FT_EQ_INT(cur, st.id);
     FT_EQ_INT(fx_main(t), st.id);
     FT_EQ_INT(fx_count_files(t), files + 1);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, st.id, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, st.id) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID,
               "Duplicate request to cherry pick wap id that was published already: w-123");
     char msg[160];
-    FT_CHECK(floe_table_cherrypick_snapshot(t, m1, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, m1) == FLOE_EINVALID);
     snprintf(msg, sizeof msg, "Cannot cherrypick snapshot %lld: already an ancestor",
              (long long)m1);
     FT_ERR_IS(FLOE_EINVALID, msg);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, 42, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, 42) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Cannot cherry-pick unknown snapshot ID: 42");
     /* a staged delete whose parent is not the head */
     fx_synth del = {.added = 0, .stage = true, .operation = "delete"};
     FT_OK(floe__table_commit(t, fx_synth_prepare, &del));
     fx_append(t, 1);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, del.id, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, del.id) == FLOE_EINVALID);
     snprintf(msg, sizeof msg,
              "Cannot cherry-pick snapshot %lld: not append, dynamic overwrite, or fast-forward",
              (long long)del.id);
@@ -454,7 +454,7 @@ static void test_cherrypick(void)
     FT_OK(floe__table_commit(t, fx_synth_prepare, &old));
     int64_t head = fx_append(t, 1);
     files = fx_count_files(t);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, old.id, NULL, NULL) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, old.id) == FLOE_ENOTFOUND);
     FT_EQ_INT(fx_main(t), head);
     FT_EQ_INT(fx_count_files(t), files);
     floe_table_free(t);
@@ -566,7 +566,7 @@ static void test_oom(void)
     bool done = false;
     for (long n = 1; n < 100000 && !done; n++) {
         floe__alloc_fail_at(n);
-        int rc = floe_table_set_current_snapshot(t, target, NULL, NULL);
+        int rc = floe_table_set_current_snapshot(NULL, NULL, t, target);
         floe__alloc_fail_at(0);
         if (rc == 0) {
             done = fx_main(t) == target;
