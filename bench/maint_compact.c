@@ -87,7 +87,7 @@ int main(int argc, char **argv)
         }
     }
     if (rc == 0)
-        rc = floe_append_commit(a, NULL);
+        rc = floe_append_commit(NULL, a);
     floe_append_free(a);
     double write_s = bs_now_s() - w0;
     int64_t nfiles = 0, rows = rc == 0 ? count_rows(t, &nfiles) : -1;

@@ -66,7 +66,7 @@ int main(int argc, char **argv)
             arr.release(&arr);
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
     }
     floe_snapshot_info before;

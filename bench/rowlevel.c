@@ -100,7 +100,7 @@ static floe_table *make_table(floe_catalog *c, const char *ident, const char *mo
             }
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
     }
     if (rc < 0) {

@@ -123,7 +123,7 @@ static int small_append(floe_table *t, int64_t id)
         arr.release(&arr);
     }
     if (rc == 0)
-        rc = floe_append_commit(a, NULL);
+        rc = floe_append_commit(NULL, a);
     floe_append_free(a);
     return rc;
 }

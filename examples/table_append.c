@@ -110,7 +110,7 @@ static int append(floe_table *t, size_t n, const int64_t *ids, const char *const
     int rc = floe_append_write(a, &batch);
     batch.release(&batch);
     if (rc == 0)
-        rc = floe_append_commit(a, snapshot_id);
+        rc = floe_append_commit(snapshot_id, a);
     floe_append_free(a);
     return rc;
 }

@@ -160,8 +160,8 @@ FLOE_EXTERN int floe_table_replace(floe_table *table, const floe_table_create_op
  * `table` (borrowed: it must outlive *staged) ends at the committed state.
  * Freeing *staged without a commit leaves the table untouched. Errors: as
  * floe_table_replace; FLOE_EINVALID for a second commit. */
-FLOE_EXTERN int floe_table_replace_begin(floe_table *table, const floe_table_create_options *create,
-                                         floe_table **staged);
+FLOE_EXTERN int floe_table_replace_begin(floe_table **staged, floe_table *table,
+                                         const floe_table_create_options *create);
 /* Commit a staged replacement by itself if nothing was committed through
  * it yet (0 and no commit otherwise). Errors: FLOE_EINVALID (not a staged
  * handle), commit errors as floe_table_replace. */
@@ -424,7 +424,7 @@ FLOE_EXTERN int floe_append_write(floe_append *a, const struct ArrowArray *batch
 
 /* The Arrow schema of the table's current schema (what floe_append_write
  * expects). The caller releases *out. */
-FLOE_EXTERN int floe_table_arrow_schema(const floe_table *table, struct ArrowSchema *out);
+FLOE_EXTERN int floe_table_arrow_schema(struct ArrowSchema *out, const floe_table *table);
 
 /* Add a custom snapshot summary property (copied). */
 FLOE_EXTERN int floe_append_set(floe_append *a, const char *key, const char *value);
@@ -434,7 +434,7 @@ FLOE_EXTERN int floe_append_set(floe_append *a, const char *key, const char *val
  * An append with no rows commits nothing and sets *snapshot_id to -1.
  * On failure every file the append wrote is deleted, except after
  * FLOE_ECOMMITUNKNOWN. The append cannot be committed twice. */
-FLOE_EXTERN int floe_append_commit(floe_append *a, int64_t *snapshot_id);
+FLOE_EXTERN int floe_append_commit(int64_t *snapshot_id, floe_append *a);
 
 /* Abort if not committed (deleting the files written so far) and free. */
 FLOE_EXTERN void floe_append_free(floe_append *a);

@@ -121,9 +121,9 @@ int floe_table_fast_forward(int64_t *previous_ref, int64_t *updated_ref, floe_ta
 typedef struct floe_append floe_append;
 int floe_append_new(floe_append **out, floe_table *table);
 int floe_append_write(floe_append *a, const struct ArrowArray *batch);
-int floe_table_arrow_schema(const floe_table *table, struct ArrowSchema *out);
+int floe_table_arrow_schema(struct ArrowSchema *out, const floe_table *table);
 int floe_append_set(floe_append *a, const char *key, const char *value);
-int floe_append_commit(floe_append *a, int64_t *snapshot_id);
+int floe_append_commit(int64_t *snapshot_id, floe_append *a);
 void floe_append_free(floe_append *a);
 typedef struct floe_rowlevel floe_rowlevel;
 typedef enum floe_rowlevel_kind { FLOE_ROWLEVEL_DELETE, FLOE_ROWLEVEL_UPDATE, FLOE_ROWLEVEL_MERGE, FLOE_ROWLEVEL_OVERWRITE_DYNAMIC } floe_rowlevel_kind;

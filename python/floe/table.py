@@ -336,7 +336,7 @@ class Table(_ffi.NativeHandle):
         """The current schema as a pyarrow Schema (what :meth:`append` expects)."""
         s = ffi.new("struct ArrowSchema *")
         with self._lock:
-            _ffi.check(lib.floe_table_arrow_schema(self._handle(), s))
+            _ffi.check(lib.floe_table_arrow_schema(s, self._handle()))
         return pa.Schema._import_from_c(_ffi.ptr_int(s))
 
     def set_properties(self, **props: Any) -> None:
@@ -480,7 +480,7 @@ class Table(_ffi.NativeHandle):
                         if arr.release != ffi.NULL:
                             arr.release(arr)
                 sid = ffi.new("int64_t *")
-                _ffi.check(lib.floe_append_commit(a, sid))
+                _ffi.check(lib.floe_append_commit(sid, a))
                 return None if sid[0] == -1 else sid[0]
             finally:
                 lib.floe_append_free(a)

@@ -701,7 +701,7 @@ int floe_table_add_files(floe_table *t, const char *location, const floe_add_fil
         rc = ensure_name_mapping(t);
     int64_t sid = -1;
     if (rc == 0)
-        rc = floe_append_commit(ap, &sid);
+        rc = floe_append_commit(&sid, ap);
     if (rc == 0 && out) {
         out->added_files_count = (int64_t)nkeep;
         out->snapshot_id = sid;

@@ -743,7 +743,7 @@ int floe_table_cherrypick_snapshot(int64_t *previous, int64_t *current, floe_tab
             rc = add_picked_files(t, a, pick, &spec_id);
         if (rc == 0) {
             floe__append_configure(a, "main", true, spec_id, cherry_validate, &o);
-            rc = floe_append_commit(a, &new_id);
+            rc = floe_append_commit(&new_id, a);
         }
         floe_append_free(a);
         FLOE_TRY(rc);

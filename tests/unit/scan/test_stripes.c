@@ -85,7 +85,7 @@ static floe_table *make(floe_catalog *c, const char *ident, const char *format, 
             arr.release(&arr);
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
     }
     if (rc < 0) {

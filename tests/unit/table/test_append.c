@@ -145,7 +145,7 @@ static void test_append_layout_summary(void)
     floe_append *a = NULL;
     int64_t id = 0;
     FT_OK(floe_append_new(&a, t));
-    FT_OK(floe_append_commit(a, &id));
+    FT_OK(floe_append_commit(&id, a));
     FT_EQ_INT(id, -1);
     floe_append_free(a);
     FT_EQ_INT(fx_main(t), s3);
@@ -294,7 +294,7 @@ static void test_rolling(void)
         arr.release(&arr);
     }
     int64_t id = 0;
-    FT_OK(floe_append_commit(a, &id));
+    FT_OK(floe_append_commit(&id, a));
     floe_append_free(a);
     FT_EQ_STR(floe_table_snapshot_summary(t, id, "added-data-files"), "3");
     FT_EQ_INT(list_names(t).data, 3);
@@ -599,7 +599,7 @@ static void append_fault_loop(bool after)
             arr.release(&arr);
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
         long injected = floe__fileio_fault_injected(io);
         floe__fileio_fault_set(io, NULL);
@@ -717,7 +717,7 @@ static void test_append_oom(void)
         if (rc == 0)
             rc = floe_append_write(a, &arr);
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
         floe__alloc_fail_at(0);
         arr.release(&arr);

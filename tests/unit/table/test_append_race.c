@@ -32,7 +32,7 @@ static int child(int i)
             arr.release(&arr);
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
         if (rc < 0) {
             fprintf(stderr, "    child %d append %d: %s\n", i, k, ft_floe_err());
