@@ -478,9 +478,8 @@ typedef struct floe_add_files_result {
  * to be imported already exist within the target table: <paths>..."),
  * FLOE_ECORRUPT (not a Parquet file), FLOE_EUNSUPPORTED (partition value
  * of a type without a Hive form), FLOE_EIO, FLOE_ENOMEM. `out` may be NULL. */
-FLOE_EXTERN int floe_table_add_files(floe_table *table, const char *location,
-                                     const floe_add_files_options *opts,
-                                     floe_add_files_result *out);
+FLOE_EXTERN int floe_table_add_files(floe_add_files_result *out, floe_table *table,
+                                     const char *location, const floe_add_files_options *opts);
 
 /* ---------------------------------------------------------------- row-level changes */
 

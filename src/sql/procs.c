@@ -838,7 +838,7 @@ static int add_files_proc(floe_sql_session *s, floe_table *t, const bound *b, fl
         o.check_duplicate_files = b->v[3]->b;
     floe_add_files_result r;
     if (rc == 0) {
-        rc = floe_table_add_files(t, parts[1], &o, &r);
+        rc = floe_table_add_files(&r, t, parts[1], &o);
         if (rc < 0)
             floe__sql_fail(s, rc,
                            rc == FLOE_EEXISTS        ? "IllegalStateException"

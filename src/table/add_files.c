@@ -605,8 +605,8 @@ static int ensure_name_mapping(floe_table *t)
 
 /* ---------------------------------------------------------------- entry point */
 
-int floe_table_add_files(floe_table *t, const char *location, const floe_add_files_options *opts,
-                         floe_add_files_result *out)
+int floe_table_add_files(floe_add_files_result *out, floe_table *t, const char *location,
+                         const floe_add_files_options *opts)
 {
     floe_add_files_options dflt = FLOE_ADD_FILES_OPTIONS_INIT;
     if (!opts)
