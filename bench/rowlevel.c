@@ -173,7 +173,7 @@ int main(int argc, char **argv)
         if (rc == 0)
             rc = floe_rowlevel_delete_where(op, "v = 7");
         if (rc == 0)
-            rc = floe_rowlevel_commit(op, NULL, &st);
+            rc = floe_rowlevel_commit(NULL, &st, op);
         floe_rowlevel_free(op);
         double wall = bs_now_s() - t0;
         if (rc < 0) {

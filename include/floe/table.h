@@ -636,8 +636,8 @@ typedef struct floe_rowlevel_stats {
     int64_t files_read;          /* data files scanned to find rows */
 } floe_rowlevel_stats;
 
-FLOE_EXTERN int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id,
-                                     floe_rowlevel_stats *stats);
+FLOE_EXTERN int floe_rowlevel_commit(int64_t *snapshot_id, floe_rowlevel_stats *stats,
+                                     floe_rowlevel *op);
 
 /* Abort if not committed (deleting files written) and free. NULL is fine. */
 FLOE_EXTERN void floe_rowlevel_free(floe_rowlevel *op);

@@ -133,7 +133,7 @@ typedef struct floe_rowlevel_stats { int64_t rows_deleted; int64_t rows_added; i
 int floe_rowlevel_new(floe_rowlevel **out, floe_table *table, const floe_rowlevel_options *opts);
 int floe_rowlevel_delete_where(floe_rowlevel *op, const char *filter);
 int floe_rowlevel_write(floe_rowlevel *op, const struct ArrowArray *batch);
-int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_stats *stats);
+int floe_rowlevel_commit(int64_t *snapshot_id, floe_rowlevel_stats *stats, floe_rowlevel *op);
 void floe_rowlevel_free(floe_rowlevel *op);
 
 /* scan.h */

@@ -507,7 +507,7 @@ class Table(_ffi.NativeHandle):
                         if arr.release != ffi.NULL:
                             arr.release(arr)
                 sid = ffi.new("int64_t *")
-                _ffi.check(lib.floe_rowlevel_commit(op, sid, ffi.NULL))
+                _ffi.check(lib.floe_rowlevel_commit(sid, ffi.NULL, op))
                 return None if sid[0] == -1 else sid[0]
             finally:
                 lib.floe_rowlevel_free(op)

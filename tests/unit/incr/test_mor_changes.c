@@ -80,7 +80,7 @@ static int commit_op(floe_table *t, int kind, floe_rowlevel_mode mode, const int
         }
     }
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, snap, NULL);
+        rc = floe_rowlevel_commit(snap, NULL, op);
     floe_rowlevel_free(op);
     return rc;
 }
@@ -585,7 +585,7 @@ static int lineage_commit(floe_table *t, const char *del, const fx_order *add, c
             rc = floe__append_add_file(w, &df);
     }
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, snap, NULL);
+        rc = floe_rowlevel_commit(snap, NULL, op);
     if (arr.release)
         arr.release(&arr);
     floe__pq_metrics_free(&m);

@@ -49,7 +49,7 @@ static inline int rl_delete(floe_table *t, const char *filter, int64_t *id)
     if (rc == 0)
         rc = floe_rowlevel_delete_where(op, filter);
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, id, NULL);
+        rc = floe_rowlevel_commit(id, NULL, op);
     floe_rowlevel_free(op);
     return rc;
 }
@@ -72,7 +72,7 @@ static inline int rl_update(floe_table *t, const char *filter, const fx_order *r
         arr.release(&arr);
     }
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, id, NULL);
+        rc = floe_rowlevel_commit(id, NULL, op);
     floe_rowlevel_free(op);
     return rc;
 }

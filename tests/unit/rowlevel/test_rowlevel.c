@@ -164,7 +164,7 @@ static void test_expr_filter(void)
     floe__arena_free(a); /* the operation holds its own copy */
     int64_t id = 0;
     floe_rowlevel_stats st;
-    FT_OK(floe_rowlevel_commit(op, &id, &st));
+    FT_OK(floe_rowlevel_commit(&id, &st, op));
     floe_rowlevel_free(op);
     FT_EQ_INT((int)st.rows_deleted, 2);
     FT_EQ_INT((int)st.delete_files_added, 2); /* two partitions */
@@ -220,7 +220,7 @@ static void test_positions(void)
         FT_OK(floe_rowlevel_delete_positions(op, path, pos, 2));
         int64_t id = 0;
         floe_rowlevel_stats st;
-        FT_OK(floe_rowlevel_commit(op, &id, &st));
+        FT_OK(floe_rowlevel_commit(&id, &st, op));
         floe_rowlevel_free(op);
         if (mode == 1) {
             FT_CHECK(id > 0);
@@ -239,7 +239,7 @@ static void test_positions(void)
     FT_OK(floe_rowlevel_new(&op, t, &o));
     FT_OK(floe_rowlevel_delete_where(op, "order_id = 1003"));
     int64_t id = 0;
-    FT_OK(floe_rowlevel_commit(op, &id, NULL));
+    FT_OK(floe_rowlevel_commit(&id, NULL, op));
     floe_rowlevel_free(op);
     RL_ROWS_EQ(t, -1, "1001:PLACED,1004:PLACED");
     floe_table_free(t);
@@ -315,7 +315,7 @@ static void test_equality_deletes(void)
     FT_OK(floe_rowlevel_write(op, &rows));
     rows.release(&rows);
     int64_t id = 0;
-    FT_OK(floe_rowlevel_commit(op, &id, NULL));
+    FT_OK(floe_rowlevel_commit(&id, NULL, op));
     floe_rowlevel_free(op);
     FT_EQ_STR(rl_sum(t, id, "operation"), "overwrite");
     FT_EQ_STR(rl_sum(t, id, "added-equality-delete-files"), "1");
@@ -361,7 +361,7 @@ static void test_overwrite_dynamic(void)
     FT_OK(floe_rowlevel_write(op, &arr));
     arr.release(&arr);
     int64_t id = 0;
-    FT_OK(floe_rowlevel_commit(op, &id, NULL));
+    FT_OK(floe_rowlevel_commit(&id, NULL, op));
     floe_rowlevel_free(op);
     FT_EQ_STR(rl_sum(t, id, "operation"), "overwrite");
     FT_EQ_STR(rl_sum(t, id, "replace-partitions"), "true");

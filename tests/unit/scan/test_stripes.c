@@ -179,7 +179,7 @@ static int del(floe_table *t, const char *filter)
     if (rc == 0)
         rc = floe_rowlevel_delete_where(op, filter);
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, NULL, NULL);
+        rc = floe_rowlevel_commit(NULL, NULL, op);
     floe_rowlevel_free(op);
     return rc;
 }
