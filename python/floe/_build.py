@@ -58,6 +58,18 @@ struct ArrowArrayStream { void (*release)(struct ArrowArrayStream *); ...; };
 
 typedef struct floe_catalog floe_catalog;
 typedef struct floe_props floe_props;
+/* common.h: ordered string properties */
+int floe_props_new(floe_props **out);
+int floe_props_set(floe_props *props, const char *key, const char *value);
+const char *floe_props_get(const floe_props *props, const char *key);
+bool floe_props_remove(floe_props *props, const char *key);
+size_t floe_props_count(const floe_props *props);
+const char *floe_props_key_at(const floe_props *props, size_t i);
+const char *floe_props_value_at(const floe_props *props, size_t i);
+void floe_props_free(floe_props *props);
+
+/* catalog.h */
+int floe_catalog_load_namespace(floe_props *out, floe_catalog *catalog, const char *ns);
 typedef struct floe_fileio floe_fileio;
 typedef struct floe_table floe_table;
 
@@ -98,6 +110,8 @@ typedef struct floe_table_options {
 #define FLOE_TABLE_OPTIONS_VERSION ...
 int floe_table_load(floe_table **out, floe_catalog *catalog, const char *ident, const floe_table_options *opts);
 void floe_table_free(floe_table *table);
+int floe_table_update_properties(floe_table *table, const floe_props *set, const char *const *remove,
+                                 size_t nremove);
 int floe_table_refresh(floe_table *table);
 const char *floe_table_ident(const floe_table *table);
 const char *floe_table_metadata_location(const floe_table *table);

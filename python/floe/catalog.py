@@ -377,6 +377,16 @@ class Catalog(_ffi.NativeHandle):
         """CREATE NAMESPACE [IF NOT EXISTS]."""
         self.sql("CREATE NAMESPACE %s%s" % ("IF NOT EXISTS " if if_not_exists else "", namespace))
 
+    def namespace_properties(self, namespace: str) -> Dict[str, str]:
+        """The properties of ``namespace`` in the catalog's order. Raises
+        :class:`floe.NoSuchNamespaceException` for a missing namespace."""
+        keep: list = []
+        p = _ffi.props({})
+        with self._lock:
+            _ffi.check(lib.floe_catalog_load_namespace(p, self._catalog_handle(),
+                                                       _ffi.cstr(namespace, keep)))
+        return _ffi.props_dict(p)
+
     def drop_table(self, identifier: str, purge: bool = False) -> None:
         """DROP TABLE [PURGE]."""
         self.sql("DROP TABLE %s%s" % (identifier, " PURGE" if purge else ""))

@@ -340,12 +340,15 @@ class Table(_ffi.NativeHandle):
         return pa.Schema._import_from_c(_ffi.ptr_int(s))
 
     def set_properties(self, **props: Any) -> None:
-        """ALTER TABLE ... SET TBLPROPERTIES (write dots as ``__`` or pass a dict with **)."""
-        items = ", ".join("%s = %s" % (sql_literal(k.replace("__", ".")),
-                                       sql_literal(v if isinstance(v, str) else str(v).lower()
-                                                   if isinstance(v, bool) else str(v)))
-                          for k, v in props.items())
-        self._sql("ALTER TABLE %s SET TBLPROPERTIES (%s)" % (self.identifier, items))
+        """ALTER TABLE ... SET TBLPROPERTIES (write dots as ``__`` or pass a dict with **):
+        one commit through floe_table_update_properties; nothing to set commits nothing."""
+        items = {k.replace("__", "."): v if isinstance(v, str) else str(v).lower()
+                 if isinstance(v, bool) else str(v) for k, v in props.items()}
+        if not items:
+            return
+        p = _ffi.props(items)
+        with self._lock:
+            _ffi.check(lib.floe_table_update_properties(self._handle(), p, ffi.NULL, 0))
 
     # ------------------------------------------------------------ reads
     def scan(self, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
