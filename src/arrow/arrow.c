@@ -280,6 +280,7 @@ int floe__arrow_kind_of(const floe_type *t, floe_arrow_kind *kind, int *width)
     case FLOE_T_STRUCT: *kind = FLOE_AK_STRUCT; return 0;
     case FLOE_T_LIST: *kind = FLOE_AK_LIST; return 0;
     case FLOE_T_MAP: *kind = FLOE_AK_MAP; return 0;
+    case FLOE_T_UNKNOWN: *kind = FLOE_AK_NULL; return 0;
     default:
         return floe__error(FLOE_EUNSUPPORTED, "arrow", "no Arrow builder for Iceberg type %d",
                            t->id);
@@ -427,6 +428,11 @@ int floe__arrow_builder_append_null(floe_arrow_builder *b)
     }
     if (b->kind == FLOE_AK_LIST || b->kind == FLOE_AK_MAP)
         return floe__arrow_builder_list_append(b, false, 0);
+    if (b->kind == FLOE_AK_NULL) {
+        b->null_count++;
+        b->length++;
+        return 0;
+    }
     FLOE_TRY(push_valid(b, false));
     FLOE_TRY(push_empty_value(b));
     b->length++;
@@ -473,6 +479,8 @@ int floe__arrow_builder_append(floe_arrow_builder *b, const floe_value *v)
 {
     if (!v || v->is_null)
         return floe__arrow_builder_append_null(b);
+    if (b->kind == FLOE_AK_NULL)
+        return floe__error(FLOE_EINVALID, "arrow", "a column of type unknown holds only nulls");
     FLOE_TRY(push_valid(b, true));
     switch (b->kind) {
     case FLOE_AK_BOOL: {
@@ -569,7 +577,10 @@ static void *take(floe_buf *buf)
 
 int floe__arrow_builder_finish(floe_arrow_builder *b, struct ArrowArray *out)
 {
-    int64_t nbuf = b->kind == FLOE_AK_BINARY ? 3 : b->kind == FLOE_AK_STRUCT ? 1 : 2;
+    int64_t nbuf = b->kind == FLOE_AK_BINARY   ? 3
+                   : b->kind == FLOE_AK_STRUCT ? 1
+                   : b->kind == FLOE_AK_NULL   ? 0
+                                               : 2;
     int64_t nch = b->kind == FLOE_AK_STRUCT ? (int64_t)b->nchildren
                   : (b->kind == FLOE_AK_LIST || b->kind == FLOE_AK_MAP) ? 1
                                                                         : 0;
@@ -578,7 +589,7 @@ int floe__arrow_builder_finish(floe_arrow_builder *b, struct ArrowArray *out)
     int rc = 0;
     out->length = b->length;
     out->null_count = b->null_count;
-    if (b->null_count) {
+    if (b->null_count && b->kind != FLOE_AK_NULL) {
         if (!(p->buffers[0] = take(&b->validity)))
             goto nomem;
     }
@@ -632,7 +643,7 @@ int floe__arrow_value_at(const struct ArrowArray *arr, const floe_type *t, int64
 {
     if (i < 0 || i >= arr->length)
         return floe__error(FLOE_EINVALID, "arrow", "row %lld out of range", (long long)i);
-    if (!arrow_valid(arr, i)) {
+    if (t->id == FLOE_T_UNKNOWN || !arrow_valid(arr, i)) {
         *out = floe_value_null(t->id);
         return 0;
     }

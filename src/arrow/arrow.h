@@ -22,11 +22,12 @@
 
 typedef enum floe_arrow_kind {
     FLOE_AK_BOOL = 1,
-    FLOE_AK_FIXED, /* fixed-width values of `width` bytes: ints, floats, decimal128, w:N */
+    FLOE_AK_FIXED,  /* fixed-width values of `width` bytes: ints, floats, decimal128, w:N */
     FLOE_AK_BINARY, /* int32 offsets + data: string, binary */
     FLOE_AK_STRUCT,
     FLOE_AK_LIST,
     FLOE_AK_MAP,
+    FLOE_AK_NULL, /* Arrow null (Iceberg v3 unknown): a length, no buffers */
 } floe_arrow_kind;
 
 typedef struct floe_arrow_builder floe_arrow_builder;
