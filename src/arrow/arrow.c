@@ -440,8 +440,10 @@ int floe__arrow_builder_append_null(floe_arrow_builder *b)
 }
 
 /* A value of any type: primitives as floe__arrow_builder_append, nested
- * ones (defaults) member by member. */
-static int append_any(floe_arrow_builder *b, const floe_type *t, const floe_value *v, int depth)
+ * ones (defaults) member by member; struct members the value does not name
+ * take their initial-default, or their write-default when `write`. */
+static int append_any(floe_arrow_builder *b, const floe_type *t, const floe_value *v, bool write,
+                      int depth)
 {
     if (!floe_type_is_nested(t))
         return floe__arrow_builder_append(b, v);
@@ -451,20 +453,23 @@ static int append_any(floe_arrow_builder *b, const floe_type *t, const floe_valu
     if (t->id == FLOE_T_STRUCT) {
         for (size_t k = 0; k < t->nfields; k++) {
             const floe_field *m = &t->fields[k];
-            const floe_value *mv = m->initial_default; /* members it does not name */
+            /* members it does not name */
+            const floe_value *mv = write ? m->write_default : m->initial_default;
             for (size_t i = 0; i < d->n; i++)
                 if (d->ids[i] == m->id)
                     mv = &d->items[i];
-            FLOE_TRY(append_any(b->children[k], m->type, mv, depth + 1));
+            FLOE_TRY(append_any(b->children[k], m->type, mv, write, depth + 1));
         }
         return floe__arrow_builder_struct_append(b, true);
     }
     for (size_t i = 0; i < d->n; i++) {
         if (t->id == FLOE_T_LIST) {
-            FLOE_TRY(append_any(b->children[0], t->element->type, &d->items[i], depth + 1));
+            FLOE_TRY(
+                append_any(b->children[0], t->element->type, &d->items[i], write, depth + 1));
         } else {
-            FLOE_TRY(append_any(b->children[0], t->key->type, &d->items[2 * i], depth + 1));
-            FLOE_TRY(append_any(b->children[1], t->value->type, &d->items[2 * i + 1], depth + 1));
+            FLOE_TRY(append_any(b->children[0], t->key->type, &d->items[2 * i], write, depth + 1));
+            FLOE_TRY(append_any(b->children[1], t->value->type, &d->items[2 * i + 1], write,
+                                depth + 1));
         }
     }
     return floe__arrow_builder_list_append(b, true, (int64_t)d->n);
@@ -472,7 +477,12 @@ static int append_any(floe_arrow_builder *b, const floe_type *t, const floe_valu
 
 int floe__arrow_builder_append_default(floe_arrow_builder *b, const floe_field *f)
 {
-    return append_any(b, f->type, f->initial_default, 0);
+    return append_any(b, f->type, f->initial_default, false, 0);
+}
+
+int floe__arrow_builder_append_write_default(floe_arrow_builder *b, const floe_field *f)
+{
+    return append_any(b, f->type, f->write_default, true, 0);
 }
 
 int floe__arrow_builder_append(floe_arrow_builder *b, const floe_value *v)

@@ -444,12 +444,7 @@ int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, floe_tab
             const floe_field *f = &sc->root->fields[i];
             if (map[i] < 0 && f->write_default) {
                 /* spec "Default values": an omitted column gets its write-default */
-                rc = floe_type_is_nested(f->type)
-                         ? floe__error(FLOE_EUNSUPPORTED, "sql",
-                                       "INSERT of the nested write-default of '%s' is not "
-                                       "supported yet",
-                                       f->name)
-                         : floe__arrow_builder_append(b->children[i], f->write_default);
+                rc = floe__arrow_builder_append_write_default(b->children[i], f);
             } else if (map[i] < 0) {
                 if (f->required) {
                     rc = floe__sql_fail(s,

@@ -197,3 +197,33 @@ def test_unknown_written_by_spark(cells):
     err = t.c.floe.error("CREATE TABLE db.unknown_spark_v2 (a INT, u VOID) "
                          "TBLPROPERTIES ('format-version'='2')")
     assert "Invalid type for u: unknown is not supported until v3" in err
+
+
+def test_nested_write_defaults(cells):
+    """A struct value that omits a member with a write-default (in a struct column and in a
+    list's element struct): floe writes the default into the data file (pyarrow reads it
+    there) and Spark and PyIceberg read it. Spark 3.5 refuses the same INSERT
+    (STRUCT_MISSING_FIELDS: it does not know Iceberg's write-default) - pinned, as is
+    its refusal without the column list's struct."""
+    t = Table(cells, "nwdefaults")
+    t.fsql("CREATE TABLE {T} (id BIGINT, s STRUCT<a: INT>, l ARRAY<STRUCT<a: INT>>) "
+           "TBLPROPERTIES ('format-version'='3')")
+    t.fsql("SET floe.column-defaults = true",
+           "ALTER TABLE {T} ADD COLUMNS (s.x INT DEFAULT 7, l.element.y STRING DEFAULT 'e')",
+           "INSERT INTO {T} VALUES (1, named_struct('a', 1), array(named_struct('a', 2), "
+           "named_struct('a', 3, 'y', 'given')))")
+    want = [(1, {"a": 1, "x": 7}, [{"a": 2, "y": "e"}, {"a": 3, "y": "given"}])]
+    import pyarrow.parquet as pq
+    files = t.frows("SELECT file_path FROM {T}.files")
+    assert len(files) == 1
+    pa_rows = pq.read_table(files[0]["file_path"]).to_pylist()
+    assert [(r["id"], r["s"], r["l"]) for r in pa_rows] == want, pa_rows
+    t.sql("REFRESH TABLE {T}")
+    r = t.sql("SELECT * FROM {T}").collect()[0].asDict(recursive=True)
+    assert [(r["id"], r["s"], r["l"])] == want, r
+    p = t.c.py.load_table(t.t).scan().to_arrow().to_pylist()
+    assert [(x["id"], x["s"], x["l"]) for x in p] == want, p
+    with pytest.raises(Exception, match=r"STRUCT_MISSING_FIELDS.*Struct `s` missing fields: `x`"):
+        t.sql("INSERT INTO {T} VALUES (2, named_struct('a', 2), array())")
+    with pytest.raises(Exception, match="Cannot find data for the output column `s`"):
+        t.sql("INSERT INTO {T} (id) VALUES (2)")
