@@ -146,6 +146,11 @@ int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids
                               const struct ArrowArray *batch);
 /* Add a delete file of spec `spec_id` (deep-copied into the op's arena). */
 int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_t spec_id);
+/* The DV of data file `data` over `pos` (sorted, distinct, heap: the
+ * operation takes it over, also on failure), written with the others by
+ * floe__rl_write_dvs (rewrite_position_delete_files on v3). */
+int floe__rowlevel_add_dv(floe_rowlevel *op, const struct floe_scan_file *data, int64_t *pos,
+                          size_t n);
 /* Write one position delete file of the pairs (paths[i], pos[i]) of spec
  * `spec_id` / `partition` (sorted here) and add it to the operation
  * (rewrite_position_delete_files). */

@@ -558,6 +558,88 @@ static void test_rewrite_position_deletes_partly_dangling(void)
     floe_sql_close(s);
 }
 
+/* A v2 table upgraded to v3: its position delete files become deletion
+ * vectors (Java's testRewriteV2PositionDeletesToV3DVs), one per data file
+ * holding every position that applies to it: those of a delete file
+ * covering several data files, and of the DV a v3 delete wrote meanwhile,
+ * which the new one replaces. A second call has nothing to do. */
+static void test_rewrite_position_deletes_to_dvs(void)
+{
+    floe_sql_session *s = open_session("posdeletes_dvs");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s string) USING iceberg "
+               "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read')");
+    for (int i = 0; i < 4; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v'), (%d, 'w')", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    /* one file of positions in three data files, one of a fourth */
+    exec_ok(s, "DELETE FROM db.t WHERE id IN (1, 2, 5)");
+    exec_ok(s, "DELETE FROM db.t WHERE id = 6");
+    char *out = must(s, "SELECT count(*), sum(record_count) FROM db.t.delete_files WHERE "
+                        "file_format = 'PARQUET'");
+    FT_EQ_STR(out, "count(*),sum(record_count)\n2,4\n");
+    floe__free(out);
+    exec_ok(s, "ALTER TABLE db.t SET TBLPROPERTIES ('format-version'='3')");
+    /* v3: the DV of id 0's file carries id 1's position; the v2 file stays */
+    exec_ok(s, "DELETE FROM db.t WHERE id = 0");
+    out = must(s, "SELECT file_format, record_count FROM db.t.delete_files ORDER BY file_format, "
+                  "record_count");
+    FT_EQ_STR(out, "file_format,record_count\nPARQUET,1\nPARQUET,3\nPUFFIN,2\n");
+    floe__free(out);
+    char *rows = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(rows, "id,s\n3,w\n4,v\n7,w\n");
+    out = must(s, "SELECT sum(CASE WHEN file_format = 'PUFFIN' THEN content_size_in_bytes ELSE "
+                  "file_size_in_bytes END) FROM db.t.delete_files");
+    long long in_bytes = cell(out, 1, 0);
+    floe__free(out);
+    /* Java's planner: two small files are too few without rewrite-all */
+    out = must(s, "CALL local.system.rewrite_position_delete_files('db.t')");
+    FT_EQ_STR(out, "rewritten_delete_files_count,added_delete_files_count,rewritten_bytes_count,"
+                   "added_bytes_count\n0,0,0,0\n");
+    floe__free(out);
+    out = must(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
+                  "options => map('rewrite-all', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 3); /* the two Parquet files and the replaced DV */
+    FT_EQ_INT(cell(out, 1, 1), 4); /* a DV for each data file with deletes */
+    FT_EQ_INT(cell(out, 1, 2), in_bytes);
+    long long added_bytes = cell(out, 1, 3);
+    floe__free(out);
+    out = must(s, "SELECT file_format, count(*), count(DISTINCT referenced_data_file), "
+                  "sum(record_count), sum(content_size_in_bytes), min(content_offset) >= 4 AS "
+                  "past_magic FROM db.t.delete_files GROUP BY file_format");
+    char want[256];
+    snprintf(want, sizeof want,
+             "file_format,count(*),count(DISTINCT referenced_data_file),sum(record_count),"
+             "sum(content_size_in_bytes),past_magic\nPUFFIN,4,4,5,%lld,true\n",
+             added_bytes);
+    FT_EQ_STR(out, want);
+    floe__free(out);
+    out = must(s, "SELECT operation FROM db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+    FT_EQ_STR(out, "operation\nreplace\n");
+    floe__free(out);
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, rows);
+    floe__free(out);
+    /* only DVs left: nothing to do (Java: "v2 deletes ... have already been rewritten") */
+    out = must(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
+                  "options => map('rewrite-all', 'true'))");
+    FT_EQ_STR(out, "rewritten_delete_files_count,added_delete_files_count,rewritten_bytes_count,"
+                   "added_bytes_count\n0,0,0,0\n");
+    floe__free(out);
+    /* a later delete merges into the new DV */
+    exec_ok(s, "DELETE FROM db.t WHERE id = 4");
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, "id,s\n3,w\n7,w\n");
+    floe__free(out);
+    out = must(s, "SELECT count(*), count(DISTINCT referenced_data_file), sum(record_count) FROM "
+                  "db.t.delete_files");
+    FT_EQ_STR(out, "count(*),count(DISTINCT referenced_data_file),sum(record_count)\n4,4,6\n");
+    floe__free(out);
+    floe__free(rows);
+    floe_sql_close(s);
+}
+
 /* ---------------------------------------------------------------- expiry under faults */
 
 static floe_buf g_files;
@@ -1286,6 +1368,7 @@ static const ft_case cases[] = {
     {"zorder", test_zorder},
     {"rewrite_position_deletes", test_rewrite_position_deletes},
     {"rewrite_position_deletes_partly_dangling", test_rewrite_position_deletes_partly_dangling},
+    {"rewrite_position_deletes_to_dvs", test_rewrite_position_deletes_to_dvs},
     {"expire_io_faults", test_expire_io_faults},
     {"expire_reasons", test_expire_reasons},
     {"rewrite_io_faults", test_rewrite_io_faults},
