@@ -744,16 +744,18 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
     return rc;
 }
 
-/* The live delete files of `snap` as scan files in `a`, each once: with
- * `positions`, only Parquet position delete files (deletion vectors are
- * not rewritten); with `scope`, only those among its keys; none of `skip`. */
+/* The live delete files of `snap` as scan files in `a`, each once (a
+ * deletion vector by its Puffin file and offset, floe__rowlevel_file_key):
+ * with `positions`, only Parquet position delete files (deletion vectors
+ * are not rewritten); with `scope`, only those among its paths; none of
+ * `skip`'s keys. */
 static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a, bool positions,
                         const floe_strmap *scope, const floe_strmap *skip, floe_vec *out)
 {
     floe_strmap *seen = floe__strmap_new();
     if (!seen)
         return floe__error_nomem();
-    floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
+    floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT, kb = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
     const floe_manifest_file *mfs = NULL;
     size_t n = 0;
@@ -766,11 +768,17 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
         const floe_manifest_entry *e;
         while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
             const floe_data_file *d = &e->data_file;
-            if (!FLOE_ENTRY_IS_LIVE(e->status) || floe__strmap_has(seen, d->file_path) ||
+            const char *key = floe__rowlevel_file_key(&kb, d->file_path, floe__data_file_is_dv(d),
+                                                      d->content_offset);
+            if (!key) {
+                rc = floe__error_nomem();
+                break;
+            }
+            if (!FLOE_ENTRY_IS_LIVE(e->status) || floe__strmap_has(seen, key) ||
                 (positions && (d->content != FLOE_FILE_POSITION_DELETES ||
                                (d->file_format && strcasecmp(d->file_format, "PARQUET") != 0))) ||
                 (scope && !floe__strmap_has(scope, d->file_path)) ||
-                (skip && floe__strmap_has(skip, d->file_path)))
+                (skip && floe__strmap_has(skip, key)))
                 continue;
             floe_scan_file *f = floe__arena_calloc(a, 1, sizeof *f);
             floe_value *vals = floe__arena_calloc(a, d->partition.n + 1, sizeof *vals);
@@ -781,8 +789,9 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
             }
             for (size_t k = 0; rc == 0 && k < d->partition.n; k++)
                 rc = floe__value_copy(a, &vals[k], &d->partition.values[k]);
+            const char *kc = key == d->file_path ? f->path : floe__arena_strdup(a, key);
             if (rc == 0)
-                rc = floe__strmap_put(seen, f->path, (void *)1);
+                rc = kc ? floe__strmap_put(seen, kc, (void *)1) : floe__error_nomem();
             f->format = d->file_format ? floe__arena_strdup(a, d->file_format) : "PARQUET";
             f->content = d->content;
             f->spec_id = mfs[i].partition_spec_id;
@@ -802,6 +811,7 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
     floe_manifest_list_free(l);
     floe__buf_free(&lb);
     floe__buf_free(&mb);
+    floe__buf_free(&kb);
     floe__strmap_free(seen);
     return rc;
 }
@@ -827,13 +837,20 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_maint_rewrite_data
     floe_strmap *used = rc == 0 ? floe__strmap_new() : NULL;
     if (rc == 0 && !used)
         rc = floe__error_nomem();
-    for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++)
-        for (size_t k = 0; rc == 0 && k < plan->tasks[i].ndeletes; k++)
-            rc = floe__strmap_put(used, plan->tasks[i].deletes[k]->path, (void *)1);
     floe_arena *a = floe__arena_new(4096);
-    floe_vec files = FLOE_VEC_INIT(floe_scan_file *);
     if (rc == 0 && !a)
         rc = floe__error_nomem();
+    floe_buf kb = FLOE_BUF_INIT;
+    for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++)
+        for (size_t k = 0; rc == 0 && k < plan->tasks[i].ndeletes; k++) {
+            const floe_scan_file *d = plan->tasks[i].deletes[k];
+            const char *key =
+                floe__rowlevel_file_key(&kb, d->path, floe__scan_file_is_dv(d), d->content_offset);
+            key = key ? floe__arena_strdup(a, key) : NULL;
+            rc = key ? floe__strmap_put(used, key, (void *)1) : floe__error_nomem();
+        }
+    floe__buf_free(&kb);
+    floe_vec files = FLOE_VEC_INIT(floe_scan_file *);
     if (rc == 0 && snap)
         rc = live_deletes(t, snap, a, false, NULL, used, &files);
     int64_t removed = 0;

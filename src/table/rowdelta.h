@@ -112,6 +112,15 @@ void floe__rowlevel_conflict_all(floe_rowlevel *op);
 struct floe_scan_file;
 int floe__rowlevel_remove_file(floe_rowlevel *op, const struct floe_scan_file *f);
 
+/* The key of a delete or data file in a snapshot: its path, and for a
+ * deletion vector (one blob of a Puffin file that may hold others) its
+ * content offset too ("<path>#<offset>", in `b`). NULL: out of memory. */
+const char *floe__rowlevel_file_key(floe_buf *b, const char *path, bool dv, int64_t offset);
+/* Is the delete file a deletion vector (a PUFFIN position delete with a
+ * content offset)? */
+bool floe__data_file_is_dv(const floe_data_file *d);
+bool floe__scan_file_is_dv(const struct floe_scan_file *f);
+
 /* The operation's data writer (created on first use), e.g. to set its
  * target file size. On a v3 table it keeps row lineage
  * (floe__append_set_lineage): floe_rowlevel_write then takes batches of
