@@ -312,14 +312,14 @@ def test_v3_rewrite_position_deletes_to_dvs(spark, floe_bin, tmp_path):
     cols = ["rewritten_delete_files_count", "added_delete_files_count", "added_bytes_count"]
     assert {c: int(f[c]) for c in cols} == {c: int(s[c]) for c in cols}
     assert int(f["rewritten_delete_files_count"]) == 4
-    assert int(f["added_delete_files_count"]) == 6  # every data file has deletes
+    assert int(f["added_delete_files_count"]) == 5  # the data files with deletes (not k=1, p=1)
     assert int(f["rewritten_bytes_count"]) == b_bytes
     spark.sql(f"REFRESH TABLE {cat}.db.b")
     assert spark_rows(spark.sql(f"SELECT * FROM {cat}.db.b")) == want
     dvs = spark.sql(f"SELECT file_format, referenced_data_file, content_offset, "
                     f"content_size_in_bytes, record_count FROM {cat}.db.b.delete_files").collect()
-    assert len(dvs) == 6 and all(r[0] == "PUFFIN" and r[2] is not None for r in dvs)
-    assert len({r[1] for r in dvs}) == 6 and sum(r[4] for r in dvs) == 8
+    assert len(dvs) == 5 and all(r[0] == "PUFFIN" and r[2] is not None for r in dvs)
+    assert len({r[1] for r in dvs}) == 5 and sum(r[4] for r in dvs) == 8
     assert sum(r[3] for r in dvs) == int(f["added_bytes_count"])
     # the same DVs as Spark's rewrite of the twin (data file positions alike)
     twin = spark.sql(f"SELECT record_count, content_size_in_bytes FROM {cat}.db.a.delete_files"
