@@ -382,14 +382,8 @@ int floe__rowlevel_add_dv(floe_rowlevel *op, const floe_scan_file *data, int64_t
     d->spec_id = data->spec_id;
     d->record_count = data->record_count;
     d->path = floe__arena_strdup(op->arena, data->path);
-    floe_value *vals =
-        floe__arena_calloc(op->arena, data->partition.n ? data->partition.n : 1, sizeof *vals);
-    int rc = d->path && vals ? 0 : floe__error_nomem();
-    for (size_t k = 0; rc == 0 && k < data->partition.n; k++)
-        rc = floe__value_copy(op->arena, &vals[k], &data->partition.values[k]);
-    d->partition.n = data->partition.n;
-    d->partition.values = vals;
-    return rc;
+    return d->path ? floe__rl_copy_partition(op, &d->partition, &data->partition)
+                   : floe__error_nomem();
 }
 
 /* rewrite_position_delete_files (maint/compact.c): one position delete

@@ -998,6 +998,20 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     return rc;
 }
 
+int floe__rl_copy_partition(floe_rowlevel *op, floe_partition_value *dst,
+                            const floe_partition_value *src)
+{
+    floe_value *vals = floe__arena_calloc(op->arena, src->n ? src->n : 1, sizeof *vals);
+    dst->n = 0;
+    dst->values = vals;
+    if (!vals)
+        return floe__error_nomem();
+    for (size_t k = 0; k < src->n; k++)
+        FLOE_TRY(floe__value_copy(op->arena, &vals[k], &src->values[k]));
+    dst->n = src->n;
+    return 0;
+}
+
 int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
 {
     floe_rl_touched *t = floe__vec_push(&op->touched);
@@ -1013,13 +1027,8 @@ int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
     /* a deletion vector is one blob of its Puffin file (floe__rowlevel_file_key) */
     t->is_dv = floe__scan_file_is_dv(f);
     t->content_offset = f->content_offset;
-    floe_value *vals =
-        floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
-    int rc = t->path && vals ? 0 : floe__error_nomem();
-    for (size_t k = 0; rc == 0 && k < f->partition.n; k++)
-        rc = floe__value_copy(op->arena, &vals[k], &f->partition.values[k]);
-    t->partition.n = f->partition.n;
-    t->partition.values = vals;
+    int rc =
+        t->path ? floe__rl_copy_partition(op, &t->partition, &f->partition) : floe__error_nomem();
     if (f->content == FLOE_FILE_DATA) {
         op->stats.data_files_removed++;
         op->stats.rows_deleted += f->record_count;

@@ -121,6 +121,10 @@ const char *floe__rowlevel_file_key(floe_buf *b, const char *path, bool dv, int6
 bool floe__data_file_is_dv(const floe_data_file *d);
 bool floe__scan_file_is_dv(const struct floe_scan_file *f);
 
+/* *dst = a copy of `src` in the operation's arena. */
+int floe__rl_copy_partition(floe_rowlevel *op, floe_partition_value *dst,
+                            const floe_partition_value *src);
+
 /* The operation's data writer (created on first use), e.g. to set its
  * target file size. On a v3 table it keeps row lineage
  * (floe__append_set_lineage): floe_rowlevel_write then takes batches of

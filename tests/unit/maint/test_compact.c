@@ -414,12 +414,18 @@ static void test_remove_dangling_deletes(void)
 
 /* ---------------------------------------------------------------- position deletes */
 
+/* The first cell of a query's result. */
+static long long count_of(floe_sql_session *s, const char *q)
+{
+    char *out = must(s, q);
+    long long n = cell(out, 1, 0);
+    floe__free(out);
+    return n;
+}
+
 static long long sum_delete_bytes(floe_sql_session *s)
 {
-    char *out = must(s, "SELECT coalesce(sum(file_size_in_bytes), 0) FROM db.t.delete_files");
-    long long v = cell(out, 1, 0);
-    floe__free(out);
-    return v;
+    return count_of(s, "SELECT coalesce(sum(file_size_in_bytes), 0) FROM db.t.delete_files");
 }
 
 static void test_rewrite_position_deletes(void)
@@ -654,14 +660,6 @@ static void test_rewrite_position_deletes_to_dvs(void)
     "INSERT INTO db.t VALUES ('foo', '1'), ('bar', '1');"                                          \
     "INSERT INTO db.t VALUES ('foo', '1'), ('bat', '1');"                                          \
     "INSERT INTO db.t VALUES ('bar', '1'), ('bat', '1')"
-
-static long long count_of(floe_sql_session *s, const char *q)
-{
-    char *out = must(s, q);
-    long long n = cell(out, 1, 0);
-    floe__free(out);
-    return n;
-}
 
 /* testRemoveDanglingDVsAfterCompaction: every data file rewritten, so
  * every DV goes with it, counted in removed_delete_files_count. */

@@ -224,6 +224,24 @@ static void rewrite_check(const char *file, size_t len, const char *prefix, size
     floe__buf_free(&out);
 }
 
+/* Out of memory at every allocation of a rewrite of `file`: an error,
+ * never a crash. */
+static void rewrite_oom(const floe_buf *file)
+{
+    for (long n = 1; n < 100000; n++) {
+        floe_buf o = FLOE_BUF_INIT;
+        floe__alloc_fail_at(n);
+        int rc = floe__puffin_rewrite_refs((const uint8_t *)file->ptr, file->len, move_ref,
+                                           (void *)"/t/", &o);
+        floe__alloc_fail_at(0);
+        floe__buf_free(&o);
+        if (rc == 0)
+            break;
+        FT_EQ_INT(rc, FLOE_ENOMEM);
+    }
+    floe_error_clear();
+}
+
 static void test_rewrite_refs(void)
 {
     size_t len = 0;
@@ -274,19 +292,7 @@ static void test_rewrite_refs(void)
     FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)bad.ptr, bad.len, move_ref, (void *)"/t/",
                                        &out) == FLOE_ECORRUPT);
     floe__buf_free(&bad);
-    /* out of memory at every allocation: an error, never a crash */
-    for (long n = 1; n < 10000; n++) {
-        floe_buf o = FLOE_BUF_INIT;
-        floe__alloc_fail_at(n);
-        int rc = floe__puffin_rewrite_refs((const uint8_t *)w.bytes.ptr, w.bytes.len, move_ref,
-                                           (void *)"/t/", &o);
-        floe__alloc_fail_at(0);
-        floe__buf_free(&o);
-        if (rc == 0)
-            break;
-        FT_EQ_INT(rc, FLOE_ENOMEM);
-    }
-    floe_error_clear();
+    rewrite_oom(&w.bytes);
     floe__puffin_writer_free(&w);
 }
 
@@ -409,18 +415,7 @@ static void test_lz4_footer(void)
     FT_CHECK(strstr(floe_error_last()->message, "LZ4") != NULL);
     /* out of memory at every allocation: an error, never a crash */
     lz4_footer(&w.bytes, &cases[1], "", &z);
-    for (long n = 1; n < 100000; n++) {
-        floe_buf o = FLOE_BUF_INIT;
-        floe__alloc_fail_at(n);
-        int rc =
-            floe__puffin_rewrite_refs((const uint8_t *)z.ptr, z.len, move_ref, (void *)"/t/", &o);
-        floe__alloc_fail_at(0);
-        floe__buf_free(&o);
-        if (rc == 0)
-            break;
-        FT_EQ_INT(rc, FLOE_ENOMEM);
-    }
-    floe_error_clear();
+    rewrite_oom(&z);
     floe__buf_free(&z);
     floe__buf_free(&out);
     floe__buf_free(&plain);
