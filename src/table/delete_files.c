@@ -364,6 +364,28 @@ int floe__rl_write_dvs(floe_rowlevel *op)
     return rc;
 }
 
+/* rewrite_position_delete_files on v3 (maint/compact.c): the DV of the
+ * data file `data` over `pos` (sorted, distinct; heap, taken over even on
+ * failure), written by the next floe__rl_write_dvs. */
+int floe__rowlevel_add_dv(floe_rowlevel *op, const floe_scan_file *data, int64_t *pos, size_t n)
+{
+    floe_rl_dv *d = floe__vec_push(&op->dvs);
+    if (!d) {
+        floe__free(pos);
+        return floe__error_nomem();
+    }
+    memset(d, 0, sizeof *d);
+    d->pos = pos;
+    d->n = n;
+    d->df_index = SIZE_MAX;
+    d->removal = SIZE_MAX;
+    d->spec_id = data->spec_id;
+    d->record_count = data->record_count;
+    d->path = floe__arena_strdup(op->arena, data->path);
+    return d->path ? floe__rl_copy_partition(op, &d->partition, &data->partition)
+                   : floe__error_nomem();
+}
+
 /* rewrite_position_delete_files (maint/compact.c): one position delete
  * file of the pairs, added to the operation. */
 int floe__rowlevel_write_position_deletes(floe_rowlevel *op, int32_t spec_id,
