@@ -287,10 +287,8 @@ static int travel_snapshot(floe_sql_session *s, floe_table *t, const floe_sql_tr
         break;
     }
     }
-    if (rc < 0) {
-        s->error_class = "IllegalArgumentException";
-        return rc;
-    }
+    if (rc < 0) /* snapshot selection raises FLOE_KIND_ILLEGAL_ARGUMENT, as Java's */
+        return floe__sql_classify(s, rc);
     *id = si.snapshot_id;
     return 0;
 }
