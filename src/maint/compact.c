@@ -884,7 +884,10 @@ static int sort_setup(cplan *p, const floe_table_metadata *m, const char *ident,
     const floe_sort_order *order = NULL;
     if (o->nsort_order) {
         floe_sort_order *bound = NULL;
-        FLOE_TRY(floe__sort_order_bind(m, o->sort_order, o->nsort_order, a, &bound));
+        int rc = floe__sort_order_bind(m, o->sort_order, o->nsort_order, a, &bound);
+        if (rc == FLOE_EINVALID) /* a bad argument of the procedure, as Spark reports it */
+            return floe__error_set_kind(FLOE_KIND_ILLEGAL_ARGUMENT);
+        FLOE_TRY(rc);
         order = bound;
     } else {
         order = floe__metadata_sort_order(m, m->default_sort_order_id);

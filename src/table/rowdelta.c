@@ -582,16 +582,16 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
                          "Found conflicting files that can contain records matching %s: [%s]",
                          text.ptr, cf.added.ptr);
     if (rc == 0 && cf.deleted.len && op->kind == FLOE_ROWLEVEL_REWRITE)
-        rc = floe__error(FLOE_EINVALID, "table", "Missing required files to delete: [%s]",
-                         cf.deleted.ptr);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                            "Missing required files to delete: [%s]", cf.deleted.ptr);
     if (rc == 0 && cf.deletes.len && op->kind == FLOE_ROWLEVEL_REWRITE)
-        rc = floe__error(FLOE_EINVALID, "table",
-                         "Cannot commit, found new delete for replaced data file: [%s]",
-                         cf.deletes.ptr);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                            "Cannot commit, found new delete for replaced data file: [%s]",
+                            cf.deletes.ptr);
     if (rc == 0 && cf.deleted.len) {
         if (op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ)
-            rc = floe__error(FLOE_EINVALID, "table", "Cannot commit, missing data files: [%s]",
-                             cf.deleted.ptr);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                                "Cannot commit, missing data files: [%s]", cf.deleted.ptr);
         else
             rc = floe__error(FLOE_EINVALID, "table",
                              "Found conflicting deleted files that can contain records matching "
@@ -954,8 +954,9 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
             rc = push_mf(&manifests, mf);
     }
     if (rc == 0 && found < cm->nremoved)
-        rc = floe__error(FLOE_EINVALID, "table", "Missing required files to delete: %zu of %zu",
-                         cm->nremoved - found, cm->nremoved);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                            "Missing required files to delete: %zu of %zu", cm->nremoved - found,
+                            cm->nremoved);
     /* changed partitions */
     floe_partition_set parts;
     if (rc == 0)
