@@ -264,14 +264,24 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
             rc = group_add(by_part, &groups, p->arena, key.ptr, d);
         }
     }
+    int32_t key_spec = 0;
+    const floe_value *key_vals = NULL;
+    const group *part_group = NULL;
     for (size_t t = 0; t < p->ntasks && rc == 0; t++) {
         floe_scan_task *task = &p->tasks[t];
         const floe_scan_file *f = task->file;
         cand.len = 0;
         const group *gs[2] = {floe__strmap_get(by_ref, f->path), NULL};
-        if ((rc = partition_key(&key, f->spec_id, &f->partition)) < 0)
-            break;
-        gs[1] = floe__strmap_get(by_part, key.ptr);
+        /* neighbouring files of a manifest share one tuple (plan.c): the
+         * key and its group are those of the task before */
+        if (t == 0 || f->spec_id != key_spec || f->partition.values != key_vals) {
+            if ((rc = partition_key(&key, f->spec_id, &f->partition)) < 0)
+                break;
+            key_spec = f->spec_id;
+            key_vals = f->partition.values;
+            part_group = floe__strmap_get(by_part, key.ptr);
+        }
+        gs[1] = part_group;
         const floe_vec *lists[3] = {gs[0] ? &gs[0]->dels : NULL, gs[1] ? &gs[1]->dels : NULL,
                                     &global};
         for (int l = 0; l < 3 && rc == 0; l++) {

@@ -112,6 +112,11 @@ int floe__scan_plan(floe_scan_plan **out, const floe_table_metadata *meta, floe_
                     const floe_scan_plan_options *opts);
 void floe__scan_plan_free(floe_scan_plan *p);
 
+/* Do two partition tuples hold the same values (type, nullness and bits;
+ * pointer-equal tuples trivially)? Planning shares one tuple between
+ * neighbouring files of a manifest when this holds (plan.c). */
+bool floe__scan_same_partition(const floe_partition_value *a, const floe_partition_value *b);
+
 /* Pair delete files with the data files (deletes.c): fills task->deletes.
  * `deletes` are the live delete files of the snapshot. */
 int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *deletes,
