@@ -80,7 +80,8 @@ int floe__scan_read_object(floe_fileio *io, const char *uri, uint8_t **data, siz
 typedef struct job {
     const floe_manifest_file *mf; /* list entry; synthesized for v1 inline manifests */
     bool inherit;                 /* mf came from a manifest list */
-    floe_arena *arena;
+    floe_arena **arena;           /* made at the first file kept (job_arena) */
+    size_t expect;                /* live files the list counts; 0: unknown */
     /* tasks go straight into the plan's array, at the slot the manifest
      * list's live-file counts reserve for this manifest (`slot`, room for
      * `cap`); any beyond that (counts absent or wrong) into `tasks` */
@@ -90,6 +91,26 @@ typedef struct job {
     floe_vec deletes; /* const floe_scan_file* */
     int64_t data_total, data_skipped, delete_total;
 } job;
+
+/* The job's arena, made at its first file with blocks sized for the files
+ * the list expects (records and paths like this one's): the arena's
+ * doubling blocks otherwise end up with up to half their bytes unused. */
+static floe_arena *job_arena(job *j, const char *path)
+{
+    if (*j->arena)
+        return *j->arena;
+    size_t per = sizeof(floe_scan_file) + ((strlen(path) + 16) & ~(size_t)15);
+    size_t block = 32768;
+    if (j->expect && j->expect < ((size_t)4 << 20) / per)
+        block = j->expect * per + 4096;
+    else if (j->expect)
+        block = (size_t)4 << 20;
+    if (block < 32768)
+        block = 32768;
+    if (!(*j->arena = floe__arena_new(block)))
+        floe__error_nomem();
+    return *j->arena;
+}
 
 static floe_scan_task *push_task(job *j)
 {
@@ -208,7 +229,7 @@ static int copy_file(floe_scan_file **out, floe_arena *a, const floe_manifest_en
     f->format = intern_format(a, df->file_format);
     if (!f->path || !f->format)
         return floe__error_nomem();
-    f->content = df->content;
+    f->content = (int8_t)df->content;
     f->spec_id = spec_id;
     f->record_count = df->record_count;
     f->file_size_in_bytes = df->file_size_in_bytes;
@@ -236,19 +257,29 @@ static int copy_file(floe_scan_file **out, floe_arena *a, const floe_manifest_en
         f->partition.n = df->partition.n;
         f->partition.values = vals;
     }
-    if (df->content == FLOE_FILE_EQUALITY_DELETES && df->has_equality_ids && df->nequality_ids) {
-        int32_t *ids = floe__arena_memdup(a, df->equality_ids, df->nequality_ids * sizeof(int32_t));
-        if (!ids)
+    bool eq =
+        df->content == FLOE_FILE_EQUALITY_DELETES && df->has_equality_ids && df->nequality_ids;
+    if (df->content != FLOE_FILE_DATA || eq || df->referenced_data_file || df->has_content_offset ||
+        df->has_content_size_in_bytes) {
+        floe_scan_delete_info *d = floe__arena_calloc(a, 1, sizeof(*d));
+        if (!d)
             return floe__error_nomem();
-        f->equality_ids = ids;
-        f->nequality_ids = df->nequality_ids;
+        if (eq) {
+            int32_t *ids =
+                floe__arena_memdup(a, df->equality_ids, df->nequality_ids * sizeof(int32_t));
+            if (!ids)
+                return floe__error_nomem();
+            d->equality_ids = ids;
+            d->nequality_ids = df->nequality_ids;
+        }
+        if (df->referenced_data_file &&
+            !(d->referenced_data_file = floe__arena_strdup(a, df->referenced_data_file)))
+            return floe__error_nomem();
+        d->has_content_offset = df->has_content_offset;
+        d->content_offset = df->content_offset;
+        d->content_size_in_bytes = df->has_content_size_in_bytes ? df->content_size_in_bytes : -1;
+        f->del = d;
     }
-    if (df->referenced_data_file &&
-        !(f->referenced_data_file = floe__arena_strdup(a, df->referenced_data_file)))
-        return floe__error_nomem();
-    f->has_content_offset = df->has_content_offset;
-    f->content_offset = df->content_offset;
-    f->content_size_in_bytes = df->has_content_size_in_bytes ? df->content_size_in_bytes : -1;
     *out = f;
     return 0;
 }
@@ -370,16 +401,18 @@ static int read_entries(plan_ctx *c, job *j, floe_manifest_reader *r, const char
                 rc = floe__error_nomem();
                 break;
             }
-            if ((rc = copy_file(&f, j->arena, e, spec_id, prev)) < 0)
+            floe_arena *a = job_arena(j, df->file_path);
+            if (!a || (rc = copy_file(&f, a, e, spec_id, prev)) < 0) {
+                rc = a ? rc : FLOE_ENOMEM;
                 break;
+            }
             *t = (floe_scan_task){.file = f, .residual = p->filter};
             /* the residual depends on the filter and the tuple only: a
              * shared tuple shares the residual of the task before */
             if (c->prune && part_ok && res_vals && res_vals == f->partition.values)
                 t->residual = res;
             else if (c->prune && part_ok &&
-                     (rc = floe_expr_residual(&t->residual, j->arena, p->filter, spec,
-                                              &f->partition)) < 0)
+                     (rc = floe_expr_residual(&t->residual, a, p->filter, spec, &f->partition)) < 0)
                 break;
             prev = f;
             res = t->residual;
@@ -399,8 +432,11 @@ static int read_entries(plan_ctx *c, job *j, floe_manifest_reader *r, const char
                 rc = floe__error_nomem();
                 break;
             }
-            if ((rc = copy_file(&f, j->arena, e, spec_id, prev)) < 0)
+            floe_arena *a = job_arena(j, df->file_path);
+            if (!a || (rc = copy_file(&f, a, e, spec_id, prev)) < 0) {
+                rc = a ? rc : FLOE_ENOMEM;
                 break;
+            }
             *slot = f;
             prev = f;
         }
@@ -501,14 +537,19 @@ static void reserve_tasks(floe_scan_plan *p, job *jobs, size_t njobs)
     size_t total = 0;
     for (size_t i = 0; i < njobs; i++) {
         const floe_manifest_file *mf = jobs[i].mf;
-        if (!jobs[i].inherit || mf->content != FLOE_MANIFEST_DATA || mf->added_files_count < 0 ||
-            mf->existing_files_count < 0 || mf->manifest_length <= 0)
+        if (!jobs[i].inherit || mf->added_files_count < 0 || mf->existing_files_count < 0 ||
+            mf->manifest_length <= 0)
             continue;
         uint64_t n = (uint64_t)mf->added_files_count + (uint64_t)mf->existing_files_count;
         if (n > (uint64_t)mf->manifest_length)
             n = (uint64_t)mf->manifest_length;
-        if (n > (SIZE_MAX / sizeof(floe_scan_task)) - total)
-            return;
+        jobs[i].expect = (size_t)n;
+        if (mf->content != FLOE_MANIFEST_DATA)
+            continue;
+        if (n > (SIZE_MAX / sizeof(floe_scan_task)) - total) {
+            total = 0; /* no slots at all */
+            break;
+        }
         jobs[i].cap = (size_t)n;
         total += (size_t)n;
     }
@@ -596,13 +637,8 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
         rc = floe__error_nomem();
         goto done;
     }
-    for (size_t i = 0; i < njobs; i++) {
-        if (!(c.jobs[i].arena = p->arenas[i] = floe__arena_new(32768))) {
-            rc = floe__error_nomem();
-            p->narenas = i;
-            goto done;
-        }
-    }
+    for (size_t i = 0; i < njobs; i++)
+        c.jobs[i].arena = &p->arenas[i];
     p->narenas = njobs;
     reserve_tasks(p, c.jobs, njobs);
     /* level 2: manifests, in parallel */
