@@ -639,7 +639,7 @@ static int rewrite_group(floe_table *t, const floe_scan_plan *plan, const cplan 
         /* its deletion vector applies to nothing once the file is gone
          * (Java's RewriteFileGroup.danglingDVs) */
         for (size_t k = 0; rc == 0 && k < st->ndeletes; k++)
-            if (st->deletes[k]->has_content_offset) {
+            if (floe__scan_delete_info(st->deletes[k])->has_content_offset) {
                 rc = floe__rowlevel_remove_file(op, st->deletes[k]);
                 cs->dvs++;
             }
@@ -781,8 +781,9 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
                 (skip && floe__strmap_has(skip, key)))
                 continue;
             floe_scan_file *f = floe__arena_calloc(a, 1, sizeof *f);
+            floe_scan_delete_info *fd = floe__arena_calloc(a, 1, sizeof *fd);
             floe_value *vals = floe__arena_calloc(a, d->partition.n + 1, sizeof *vals);
-            floe_scan_file **slot = f && vals ? floe__vec_push(out) : NULL;
+            floe_scan_file **slot = f && fd && vals ? floe__vec_push(out) : NULL;
             if (!slot || !(f->path = floe__arena_strdup(a, d->file_path))) {
                 rc = floe__error_nomem();
                 break;
@@ -793,15 +794,16 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
             if (rc == 0)
                 rc = kc ? floe__strmap_put(seen, kc, (void *)1) : floe__error_nomem();
             f->format = d->file_format ? floe__arena_strdup(a, d->file_format) : "PARQUET";
-            f->content = d->content;
+            f->content = (int8_t)d->content;
             f->spec_id = mfs[i].partition_spec_id;
             f->partition.n = d->partition.n;
             f->partition.values = vals;
             f->record_count = d->record_count;
             f->file_size_in_bytes = d->file_size_in_bytes;
-            f->has_content_offset = d->has_content_offset;
-            f->content_offset = d->content_offset;
-            f->content_size_in_bytes = d->content_size_in_bytes;
+            fd->has_content_offset = d->has_content_offset;
+            fd->content_offset = d->content_offset;
+            fd->content_size_in_bytes = d->content_size_in_bytes;
+            f->del = fd;
             *slot = f;
         }
         if (rc == FLOE_ITEROVER)
