@@ -21,7 +21,7 @@ against the release build; or `python bench/python_vs_pyiceberg.py`.
 `python bench/python_vs_pyiceberg.py peer <op> RUNS <args...>` is instead
 PyIceberg's side of bench/native_peers.sh (floe's C library vs every peer
 on the same generated files): the protocol of bench/go and bench/rust, one
-warm-up run then RUNS runs, one line
+warm-up run (FLOE_BENCH_PY_WARMUP) then RUNS runs, one line
 
   PEER <op> <median wall ms> <median process CPU ms> <count>
 
@@ -91,9 +91,11 @@ def data(n, start=0):
 
 
 def peer_measure(op, runs, fn, setup=None):
-    """One warm-up run of fn, then runs runs; print the PEER line (fn returns its count)."""
+    """FLOE_BENCH_PY_WARMUP (default 1) warm-up runs of fn, then runs runs; print the PEER
+    line (fn returns its count)."""
+    warm = int(os.environ.get("FLOE_BENCH_PY_WARMUP", 1))
     wall, cpu, count = [], [], None
-    for i in range(runs + 1):
+    for i in range(runs + warm):
         if setup:
             setup(i)
         t0, c0 = time.perf_counter(), time.process_time()
@@ -102,7 +104,7 @@ def peer_measure(op, runs, fn, setup=None):
         if count is not None and n != count:
             sys.exit("pyiceberg peer: %s: count %d then %d" % (op, count, n))
         count = n
-        if i > 0:
+        if i >= warm:
             wall.append(w * 1e3)
             cpu.append(c * 1e3)
     print("PEER %s %.3f %.3f %d" % (op, statistics.median(wall), statistics.median(cpu), count))

@@ -45,7 +45,9 @@ import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 
 public class FloePeerJava {
+  /* Warm-up: at least WARMUP runs, more while less than WARMUP_MS have passed (at most 20). */
   static final int WARMUP = Integer.getInteger("floe.peer.warmup", 3);
+  static final long WARMUP_MS = Long.getLong("floe.peer.warmup_ms", 2000);
 
   /** The local file system (iceberg-core has no FileIO for it without Hadoop). */
   public static class LocalIO implements FileIO {
@@ -95,22 +97,28 @@ public class FloePeerJava {
     return v[v.length / 2];
   }
 
-  /** setup (untimed, may be null) then fn, WARMUP times, then runs times; fn returns its count. */
+  /** setup (untimed, may be null) then fn, to warm up, then runs times; fn returns its count. */
   static void measure(String op, int runs, IntConsumer setup, IntToLongFunction fn) {
     double[] wall = new double[runs], cpu = new double[runs];
-    long count = -1;
-    for (int i = 0; i < WARMUP + runs; i++) {
+    long count = -1, start = System.nanoTime();
+    int warm = 0, i = 0;
+    for (; ; i++) {
+      boolean warming =
+          i < WARMUP || (i < 20 && (System.nanoTime() - start) / 1000000 < WARMUP_MS);
+      if (warming) warm = i + 1;
+      else if (i - warm >= runs) break;
       if (setup != null) setup.accept(i);
       long t0 = System.nanoTime(), c0 = cpuNs();
       long n = fn.applyAsLong(i);
       long w = System.nanoTime() - t0, c = cpuNs() - c0;
       if (i > 0 && n != count) die(op + ": count " + count + " then " + n, null);
       count = n;
-      if (i >= WARMUP) {
-        wall[i - WARMUP] = w / 1e6;
-        cpu[i - WARMUP] = Math.max(0, c) / 1e6;
+      if (!warming) {
+        wall[i - warm] = w / 1e6;
+        cpu[i - warm] = Math.max(0, c) / 1e6;
       }
     }
+    System.err.printf("floe-peer-java: %s: %d warm-up runs%n", op, warm);
     System.out.printf("PEER %s %.3f %.3f %d%n", op, median(wall), median(cpu), count);
   }
 
@@ -131,6 +139,8 @@ public class FloePeerJava {
             case "sequenceNumber":
             case "minSequenceNumber":
               return 0L;
+            case "snapshotId": // inherited by entries without one (as bench/go's)
+              return 1L;
             case "hashCode":
               return path.hashCode();
             case "equals":
