@@ -97,8 +97,9 @@ typedef struct job {
  * doubling blocks otherwise end up with up to half their bytes unused. */
 static floe_arena *job_arena(job *j, const char *path)
 {
-    if (*j->arena)
-        return *j->arena;
+    floe_arena *made = *j->arena;
+    if (made)
+        return made;
     size_t per = sizeof(floe_scan_file) + ((strlen(path) + 16) & ~(size_t)15);
     size_t block = 32768;
     if (j->expect && j->expect < ((size_t)4 << 20) / per)

@@ -207,8 +207,8 @@ static bool decimal_bound(double x, int scale, int precision, floe_rs_op *op, fl
 static const floe_expr *filter_pred(floe_arena *a, const char *col, floe_rs_op op,
                                     const floe_value *v, int scale, int precision)
 {
-    static const floe_op ops[] = {FLOE_OP_EQ,    FLOE_OP_EQ, FLOE_OP_LT,
-                                  FLOE_OP_LT_EQ, FLOE_OP_GT, FLOE_OP_GT_EQ};
+    static const floe_op ops[] = {FLOE_OP_EQ, FLOE_OP_LT, FLOE_OP_LT_EQ, FLOE_OP_GT,
+                                  FLOE_OP_GT_EQ}; /* FLOE_RS_EQ .. FLOE_RS_GE */
     floe_value lit = *v;
     switch (v->type) {
     case FLOE_T_INT:
@@ -231,9 +231,9 @@ static const floe_expr *filter_pred(floe_arena *a, const char *col, floe_rs_op o
         break;
     default: return floe_expr_true(); /* binary, nanosecond timestamps: SQLite filters alone */
     }
-    if (op < FLOE_RS_EQ || (size_t)op >= FLOE_ARRAY_LEN(ops))
+    if (op < FLOE_RS_EQ || op > FLOE_RS_GE)
         return floe_expr_true();
-    return floe_expr_cmp(a, ops[op], col, lit);
+    return floe_expr_cmp(a, ops[op - FLOE_RS_EQ], col, lit);
 }
 
 /* Plan the scan of the selection with the pushed constraints as filter
