@@ -108,7 +108,7 @@ static floe_table *make_table(floe_catalog *c, const char *ident, const char *mo
             }
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
     }
     if (rc < 0) {
@@ -184,7 +184,7 @@ static double delete_once(floe_table *t, floe_rowlevel_stats *st)
     if (rc == 0)
         rc = floe_rowlevel_delete_where(op, "v = 7");
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, NULL, st);
+        rc = floe_rowlevel_commit(NULL, st, op);
     floe_rowlevel_free(op);
     if (rc < 0) {
         fprintf(stderr, "delete: %s\n", floe_error_last()->message);
@@ -199,7 +199,7 @@ static double delete_median(floe_table *t, int64_t start, int runs, floe_rowleve
 {
     double w[RUNS];
     for (int i = 0; i < runs; i++) {
-        if (i > 0 && floe_table_rollback_to_snapshot(t, start, NULL, NULL) < 0) {
+        if (i > 0 && floe_table_rollback_to_snapshot(NULL, NULL, t, start) < 0) {
             fprintf(stderr, "rollback: %s\n", floe_error_last()->message);
             return -1;
         }
@@ -229,7 +229,7 @@ int main(int argc, char **argv)
             return 1;
         int64_t n0 = 0, n1 = 0;
         floe_snapshot_info start;
-        if (!floe_table_current_snapshot(t, &start))
+        if (!floe_table_current_snapshot(&start, t))
             return 1;
         double before, before_cpu, after, after_cpu;
         scan_median(t, &n0, &before, &before_cpu);
