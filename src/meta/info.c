@@ -168,10 +168,12 @@ static int build_metrics(meta_info *info)
         rc = walk_type(&w, &s->root->fields[i], NULL, 0);
     if (rc == 0) {
         info->nmetric = w.cols.len;
-        info->metric = floe__arena_memdup(info->arena, w.cols.items ? w.cols.items : "",
-                                          w.cols.len * sizeof(meta_metric_col) + 1);
+        /* one spare slot: never a zero-size allocation (no overread of the vector) */
+        info->metric = floe__arena_calloc(info->arena, w.cols.len + 1, sizeof(meta_metric_col));
         if (!info->metric)
             rc = floe__error_nomem();
+        else if (w.cols.len)
+            memcpy(info->metric, w.cols.items, w.cols.len * sizeof(meta_metric_col));
     }
     floe__vec_free(&w.cols);
     FLOE_TRY(rc);

@@ -538,7 +538,9 @@ static int data_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     out->json_len = 0;
     v->type = t->id;
     v->is_null = true;
-    if (child < 0 || c->remaining >= 0) /* not projected: SQLite never asks */
+    /* not projected (SQLite never asks), or v3 unknown: an Arrow null array,
+     * no buffers, every value null */
+    if (child < 0 || c->remaining >= 0 || t->id == FLOE_T_UNKNOWN)
         return 0;
     if (floe_type_is_nested(t))
         return nested_cell(c, d, col, child, out);
