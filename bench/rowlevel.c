@@ -100,7 +100,7 @@ static floe_table *make_table(floe_catalog *c, const char *ident, const char *mo
             }
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
     }
     if (rc < 0) {
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
             return 1;
         int64_t n0 = 0, n1 = 0;
         floe_snapshot_info start;
-        if (!floe_table_current_snapshot(t, &start))
+        if (!floe_table_current_snapshot(&start, t))
             return 1;
         double before, before_cpu, after, after_cpu;
         scan_median(t, &n0, &before, &before_cpu);
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
         if (rc == 0)
             rc = floe_rowlevel_delete_where(op, "v = 7");
         if (rc == 0)
-            rc = floe_rowlevel_commit(op, NULL, &st);
+            rc = floe_rowlevel_commit(NULL, &st, op);
         floe_rowlevel_free(op);
         double wall = bs_now_s() - t0;
         if (rc < 0) {

@@ -729,7 +729,7 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
     memset(&st, 0, sizeof st);
     int64_t committed = -1;
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, &committed, &st);
+        rc = floe_rowlevel_commit(&committed, &st, op);
     if (rc == 0 && committed >= 0)
         *base = committed;
     if (rc == 0) {
@@ -864,7 +864,7 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_maint_rewrite_data
     used = NULL;
     int64_t committed = -1;
     if (rc == 0 && removed)
-        rc = floe_rowlevel_commit(op, &committed, NULL);
+        rc = floe_rowlevel_commit(&committed, NULL, op);
     if (rc == 0 && removed) {
         r->removed_delete_files_count += removed;
         *base = committed;
@@ -1316,7 +1316,7 @@ int floe_maint_rewrite_position_delete_files(
         memset(&st, 0, sizeof st);
         int64_t committed = -1;
         if (e == 0)
-            e = floe_rowlevel_commit(op, &committed, &st);
+            e = floe_rowlevel_commit(&committed, &st, op);
         /* Java counts a DV's blob (ScanTaskUtil.contentSizeInBytes), not its Puffin file */
         for (size_t k = 0; e == 0 && to_dvs && k < op->delete_files.len; k++)
             part.added_bytes_count +=

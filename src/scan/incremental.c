@@ -349,7 +349,7 @@ int floe_incremental_append_open(floe_incremental **out, floe_fileio *io,
     return 0;
 }
 
-void floe_incremental_range(const floe_incremental *inc, int64_t *start, int64_t *end)
+void floe_incremental_range(int64_t *start, int64_t *end, const floe_incremental *inc)
 {
     if (start)
         *start = inc->start;
@@ -357,7 +357,7 @@ void floe_incremental_range(const floe_incremental *inc, int64_t *start, int64_t
         *end = inc->end;
 }
 
-int floe_incremental_to_stream(floe_incremental *inc, struct ArrowArrayStream *out)
+int floe_incremental_to_stream(struct ArrowArrayStream *out, floe_incremental *inc)
 {
     if (!inc || !out)
         return floe__error(FLOE_EINVALID, "scan", "floe_incremental_to_stream: NULL argument");

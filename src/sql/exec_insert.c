@@ -480,7 +480,7 @@ int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, floe_tab
     if ((rc = flush(ap, rl, b)) < 0)
         goto done;
     int64_t id = 0;
-    rc = rl ? floe_rowlevel_commit(rl, &id, NULL) : floe_append_commit(ap, &id);
+    rc = rl ? floe_rowlevel_commit(&id, NULL, rl) : floe_append_commit(&id, ap);
 done:
     floe__progress_finish(&ip.p);
     floe_rowlevel_free(rl);

@@ -239,7 +239,7 @@ static int replace_table(floe_sql_session *s, const floe_sql_stmt *st, const cha
     floe_table *t = NULL, *staged = NULL;
     int rc = floe_table_load(&t, s->catalog, ident, floe__sql_table_options(s));
     if (rc == 0)
-        rc = floe_table_replace_begin(t, co, &staged);
+        rc = floe_table_replace_begin(&staged, t, co);
     if (rc == 0 && c->as_query)
         rc = floe__sql_insert_into(s, st, staged, ident, c->as_query, NULL, 0);
     if (rc == 0) /* no rows: the replacement alone */

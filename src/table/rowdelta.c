@@ -1069,7 +1069,7 @@ static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, si
     return rc;
 }
 
-int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_stats *stats)
+int floe_rowlevel_commit(int64_t *snapshot_id, floe_rowlevel_stats *stats, floe_rowlevel *op)
 {
     if (snapshot_id)
         *snapshot_id = -1;

@@ -43,7 +43,7 @@ static char *run(floe_sql_session *s, const char *sql, char **err)
     floe_sql_result *r = NULL;
     if (err)
         *err = NULL;
-    int rc = floe_sql_execute(s, sql, &r);
+    int rc = floe_sql_execute(&r, s, sql);
     if (rc < 0) {
         if (err)
             *err = floe__sprintf("%s: %s", floe_sql_error_class(s) ? floe_sql_error_class(s) : "",
@@ -51,7 +51,7 @@ static char *run(floe_sql_session *s, const char *sql, char **err)
         return NULL;
     }
     char *out = NULL;
-    if (r && floe_sql_result_render(r, FLOE_SQL_RENDER_CSV, &out) < 0)
+    if (r && floe_sql_result_render(&out, r, FLOE_SQL_RENDER_CSV) < 0)
         out = NULL;
     floe_sql_result_free(r);
     char *copy = floe__strdup(out ? out : "");
@@ -764,7 +764,7 @@ static void test_dangling_dv_shares_puffin(void)
     FT_OK(floe__rowlevel_add_dv(op, &gone, p2, 2));
     FT_OK(floe__rl_write_dvs(op));
     int64_t committed = -1;
-    FT_OK(floe_rowlevel_commit(op, &committed, NULL));
+    FT_OK(floe_rowlevel_commit(&committed, NULL, op));
     floe_rowlevel_free(op);
     floe_table_free(t);
     floe__free(paths);

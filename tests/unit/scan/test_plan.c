@@ -31,7 +31,7 @@ static int scan_dir(const char *dir, floe_scan_options *o, rows *out, floe_scan_
         if (rep)
             *rep = *floe_scan_get_report(s);
         struct ArrowArrayStream st;
-        if ((rc = floe_scan_to_stream(s, &st)) == 0) {
+        if ((rc = floe_scan_to_stream(&st, s)) == 0) {
             char err[512];
             rc = drain(&st, out, err, sizeof err);
             if (rc)
@@ -658,7 +658,7 @@ static void test_oom_plan(void)
         int rc = floe_scan_open(&s, io, meta, &o);
         struct ArrowArrayStream st;
         int64_t nrows = 0;
-        if (rc == 0 && (rc = floe_scan_to_stream(s, &st)) == 0) {
+        if (rc == 0 && (rc = floe_scan_to_stream(&st, s)) == 0) {
             for (;;) {
                 struct ArrowArray b;
                 int e = st.get_next(&st, &b);
