@@ -639,7 +639,7 @@ static int rewrite_group(floe_table *t, const floe_scan_plan *plan, const cplan 
         /* its deletion vector applies to nothing once the file is gone
          * (Java's RewriteFileGroup.danglingDVs) */
         for (size_t k = 0; rc == 0 && k < st->ndeletes; k++)
-            if (st->deletes[k]->has_content_offset) {
+            if (floe__scan_delete_info(st->deletes[k])->has_content_offset) {
                 rc = floe__rowlevel_remove_file(op, st->deletes[k]);
                 cs->dvs++;
             }
@@ -781,8 +781,9 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
                 (skip && floe__strmap_has(skip, key)))
                 continue;
             floe_scan_file *f = floe__arena_calloc(a, 1, sizeof *f);
+            floe_scan_delete_info *fd = floe__arena_calloc(a, 1, sizeof *fd);
             floe_value *vals = floe__arena_calloc(a, d->partition.n + 1, sizeof *vals);
-            floe_scan_file **slot = f && vals ? floe__vec_push(out) : NULL;
+            floe_scan_file **slot = f && fd && vals ? floe__vec_push(out) : NULL;
             if (!slot || !(f->path = floe__arena_strdup(a, d->file_path))) {
                 rc = floe__error_nomem();
                 break;
@@ -793,15 +794,16 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
             if (rc == 0)
                 rc = kc ? floe__strmap_put(seen, kc, (void *)1) : floe__error_nomem();
             f->format = d->file_format ? floe__arena_strdup(a, d->file_format) : "PARQUET";
-            f->content = d->content;
+            f->content = (int8_t)d->content;
             f->spec_id = mfs[i].partition_spec_id;
             f->partition.n = d->partition.n;
             f->partition.values = vals;
             f->record_count = d->record_count;
             f->file_size_in_bytes = d->file_size_in_bytes;
-            f->has_content_offset = d->has_content_offset;
-            f->content_offset = d->content_offset;
-            f->content_size_in_bytes = d->content_size_in_bytes;
+            fd->has_content_offset = d->has_content_offset;
+            fd->content_offset = d->content_offset;
+            fd->content_size_in_bytes = d->content_size_in_bytes;
+            f->del = fd;
             *slot = f;
         }
         if (rc == FLOE_ITEROVER)
@@ -845,7 +847,7 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_maint_rewrite_data
         for (size_t k = 0; rc == 0 && k < plan->tasks[i].ndeletes; k++) {
             const floe_scan_file *d = plan->tasks[i].deletes[k];
             const char *key =
-                floe__rowlevel_file_key(&kb, d->path, floe__scan_file_is_dv(d), d->content_offset);
+                floe__rowlevel_file_key(&kb, d->path, floe__scan_file_is_dv(d), floe__scan_delete_info(d)->content_offset);
             key = key ? floe__arena_strdup(a, key) : NULL;
             rc = key ? floe__strmap_put(used, key, (void *)1) : floe__error_nomem();
         }
@@ -884,7 +886,10 @@ static int sort_setup(cplan *p, const floe_table_metadata *m, const char *ident,
     const floe_sort_order *order = NULL;
     if (o->nsort_order) {
         floe_sort_order *bound = NULL;
-        FLOE_TRY(floe__sort_order_bind(m, o->sort_order, o->nsort_order, a, &bound));
+        int rc = floe__sort_order_bind(m, o->sort_order, o->nsort_order, a, &bound);
+        if (rc == FLOE_EINVALID) /* a bad argument of the procedure, as Spark reports it */
+            return floe__error_set_kind(FLOE_KIND_ILLEGAL_ARGUMENT);
+        FLOE_TRY(rc);
         order = bound;
     } else {
         order = floe__metadata_sort_order(m, m->default_sort_order_id);
@@ -1214,11 +1219,11 @@ static int rewrite_to_dvs(floe_table *t, const floe_scan_plan *plan, floe_rowlev
             rc = floe__rowlevel_add_dv(op, task->file, pos, npos);
         /* the DV it had is replaced */
         for (size_t k = 0; rc == 0 && pos && k < nother; k++) {
-            if (!other[k]->has_content_offset)
+            if (!floe__scan_delete_info(other[k])->has_content_offset)
                 continue;
             rc = floe__rowlevel_remove_file(op, other[k]);
             r->rewritten_delete_files_count++;
-            r->rewritten_bytes_count += other[k]->content_size_in_bytes;
+            r->rewritten_bytes_count += floe__scan_delete_info(other[k])->content_size_in_bytes;
         }
     }
     if (rc == 0)

@@ -282,13 +282,14 @@ static int dv_note(floe_rowlevel *op, const floe_rl_touched *t, const floe_scan_
     FLOE_TRY(floe__rl_pos_union(pd->pos, pd->n, gone->items, gone->len, &d->pos, &d->n));
     for (size_t k = 0; k < task->ndeletes; k++) {
         const floe_scan_file *old = task->deletes[k];
-        if (old->content != FLOE_FILE_POSITION_DELETES || !old->referenced_data_file ||
-            strcmp(old->referenced_data_file, d->path) != 0)
+        const floe_scan_delete_info *od = floe__scan_delete_info(old);
+        if (old->content != FLOE_FILE_POSITION_DELETES || !od->referenced_data_file ||
+            strcmp(od->referenced_data_file, d->path) != 0)
             continue;
         FLOE_TRY(floe__rowlevel_remove_file(op, old)); /* may move op->touched (and t) */
         floe_rl_touched *r = floe__vec_at(&op->touched, op->touched.len - 1);
-        r->is_dv = strcmp(old->format, "PUFFIN") == 0 && old->has_content_offset;
-        r->content_offset = old->content_offset;
+        r->is_dv = strcmp(old->format, "PUFFIN") == 0 && od->has_content_offset;
+        r->content_offset = od->content_offset;
         ((floe_rl_dv *)floe__vec_at(&op->dvs, op->dvs.len - 1))->removal = op->touched.len - 1;
     }
     return 0;

@@ -582,16 +582,16 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
                          "Found conflicting files that can contain records matching %s: [%s]",
                          text.ptr, cf.added.ptr);
     if (rc == 0 && cf.deleted.len && op->kind == FLOE_ROWLEVEL_REWRITE)
-        rc = floe__error(FLOE_EINVALID, "table", "Missing required files to delete: [%s]",
-                         cf.deleted.ptr);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                            "Missing required files to delete: [%s]", cf.deleted.ptr);
     if (rc == 0 && cf.deletes.len && op->kind == FLOE_ROWLEVEL_REWRITE)
-        rc = floe__error(FLOE_EINVALID, "table",
-                         "Cannot commit, found new delete for replaced data file: [%s]",
-                         cf.deletes.ptr);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                            "Cannot commit, found new delete for replaced data file: [%s]",
+                            cf.deletes.ptr);
     if (rc == 0 && cf.deleted.len) {
         if (op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ)
-            rc = floe__error(FLOE_EINVALID, "table", "Cannot commit, missing data files: [%s]",
-                             cf.deleted.ptr);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                                "Cannot commit, missing data files: [%s]", cf.deleted.ptr);
         else
             rc = floe__error(FLOE_EINVALID, "table",
                              "Found conflicting deleted files that can contain records matching "
@@ -614,7 +614,8 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
 
 bool floe__scan_file_is_dv(const floe_scan_file *f)
 {
-    return f->content == FLOE_FILE_POSITION_DELETES && f->has_content_offset && f->format &&
+    return f->content == FLOE_FILE_POSITION_DELETES &&
+           floe__scan_delete_info(f)->has_content_offset && f->format &&
            strcmp(f->format, "PUFFIN") == 0;
 }
 
@@ -719,15 +720,17 @@ static int dv_merge(rl_commit *cm, const floe_vec *merges)
         if (d->merged_key && !strcmp(d->merged_key, key.ptr))
             continue; /* an earlier attempt merged this one */
         floe_scan_file dv = {0}, data = {0};
+        floe_scan_delete_info dvi = {0};
         dv.path = m->file_path;
         dv.format = m->file_format;
-        dv.content = m->content;
+        dv.content = (int8_t)m->content;
         dv.record_count = m->record_count;
         dv.file_size_in_bytes = m->file_size_in_bytes;
-        dv.has_content_offset = true;
-        dv.content_offset = m->content_offset;
-        dv.content_size_in_bytes = m->content_size_in_bytes;
-        dv.referenced_data_file = m->referenced_data_file;
+        dvi.has_content_offset = true;
+        dvi.content_offset = m->content_offset;
+        dvi.content_size_in_bytes = m->content_size_in_bytes;
+        dvi.referenced_data_file = m->referenced_data_file;
+        dv.del = &dvi;
         data.path = d->path;
         data.record_count = d->record_count;
         const floe_scan_file *dl[1] = {&dv};
@@ -954,8 +957,9 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
             rc = push_mf(&manifests, mf);
     }
     if (rc == 0 && found < cm->nremoved)
-        rc = floe__error(FLOE_EINVALID, "table", "Missing required files to delete: %zu of %zu",
-                         cm->nremoved - found, cm->nremoved);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                            "Missing required files to delete: %zu of %zu", cm->nremoved - found,
+                            cm->nremoved);
     /* changed partitions */
     floe_partition_set parts;
     if (rc == 0)
@@ -1026,7 +1030,7 @@ int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
     t->removed = true;
     /* a deletion vector is one blob of its Puffin file (floe__rowlevel_file_key) */
     t->is_dv = floe__scan_file_is_dv(f);
-    t->content_offset = f->content_offset;
+    t->content_offset = floe__scan_delete_info(f)->content_offset;
     int rc =
         t->path ? floe__rl_copy_partition(op, &t->partition, &f->partition) : floe__error_nomem();
     if (f->content == FLOE_FILE_DATA) {
