@@ -262,7 +262,7 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
     if (rc == 0 && filter->kind != FLOE_EXPR_TRUE)
         rc = floe_expr_format(filter, &text);
     if (rc == 0) {
-        o.filter_expr = filter;
+        o.filter_expr = filter->kind == FLOE_EXPR_TRUE ? NULL : filter;
         o.columns = columns;
         o.ncolumns = ncolumns;
         o.io_conf = d->s ? &d->s->conf : NULL;
