@@ -115,7 +115,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
                 o->ref = d->ref;
         } else if (d->ref) {
             o->ref = d->ref;
-            rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
+            rc = floe_table_snapshot_by_ref(&si, *t, d->ref);
         } else if (s) {
             /* Spark's SparkReadConf.branch(): spark.wap.branch applies to
              * a table with write.wap.enabled=true once the branch exists */
@@ -125,7 +125,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
                 rc = floe__props_get_bool(&(*t)->metadata->properties, "write.wap.enabled", false,
                                           &enabled);
             if (rc == 0 && enabled) {
-                if (floe_table_snapshot_by_ref(*t, wap, &si) == 0)
+                if (floe_table_snapshot_by_ref(&si, *t, wap) == 0)
                     o->ref = wap;
                 else
                     floe_error_clear(); /* not created yet: main */
@@ -133,12 +133,12 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         }
         break;
     case FLOE_SQLTT_SNAPSHOT:
-        rc = floe_table_snapshot_by_id(*t, d->travel.snapshot_id, &si);
+        rc = floe_table_snapshot_by_id(&si, *t, d->travel.snapshot_id);
         o->has_snapshot_id = true;
         o->snapshot_id = d->travel.snapshot_id;
         break;
     case FLOE_SQLTT_REF:
-        rc = floe_table_snapshot_by_ref(*t, d->travel.ref, &si);
+        rc = floe_table_snapshot_by_ref(&si, *t, d->travel.ref);
         o->ref = d->travel.ref;
         break;
     case FLOE_SQLTT_TIMESTAMP: {
@@ -146,7 +146,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         rc = floe__time_parse(d->travel.timestamp, d->travel.timestamp_utc || !s ? NULL : s->tz,
                               &ms);
         if (rc == 0)
-            rc = floe_table_snapshot_as_of_time(*t, ms, &si);
+            rc = floe_table_snapshot_as_of_time(&si, *t, ms);
         if (rc == 0) {
             o->has_snapshot_id = true;
             o->snapshot_id = si.snapshot_id;
@@ -454,7 +454,7 @@ static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *con
     if (rc == 0 && used == 0 && ncons == 0 && plan_count(c->scan, &count) == 0)
         c->remaining = count; /* counting mode: no file is opened */
     else if (rc == 0)
-        rc = floe_scan_to_stream(c->scan, &c->stream);
+        rc = floe_scan_to_stream(&c->stream, c->scan);
     if (rc == 0) /* for EXPLAIN */
         rc = record_read(d, c->remaining >= 0 ? NULL : c->proj, nproj);
     if (rc < 0) {

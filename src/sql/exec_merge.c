@@ -576,7 +576,7 @@ int floe__sql_exec_merge(floe_sql_session *s, const floe_sql_stmt *st, floe_aren
     if ((rc = run_merge(s, st, ident, t, op, sc, a)) < 0)
         goto done;
     int64_t id = -1;
-    rc = floe_rowlevel_commit(op, &id, NULL);
+    rc = floe_rowlevel_commit(&id, NULL, op);
     if (rc == 0)
         rc = floe__sql_table_committed(s, t);
 done:

@@ -277,13 +277,13 @@ static int travel_snapshot(floe_sql_session *s, floe_table *t, const floe_sql_tr
     *has = true;
     switch (r->travel.kind) {
     case FLOE_SQLTT_NONE: *has = false; return 0;
-    case FLOE_SQLTT_SNAPSHOT: rc = floe_table_snapshot_by_id(t, r->travel.snapshot_id, &si); break;
-    case FLOE_SQLTT_REF: rc = floe_table_snapshot_by_ref(t, r->travel.ref, &si); break;
+    case FLOE_SQLTT_SNAPSHOT: rc = floe_table_snapshot_by_id(&si, t, r->travel.snapshot_id); break;
+    case FLOE_SQLTT_REF: rc = floe_table_snapshot_by_ref(&si, t, r->travel.ref); break;
     case FLOE_SQLTT_TIMESTAMP: {
         int64_t ms = 0;
         rc = floe__time_parse(r->travel.timestamp, r->travel.timestamp_utc ? NULL : s->tz, &ms);
         if (rc == 0)
-            rc = floe_table_snapshot_as_of_time(t, ms, &si);
+            rc = floe_table_snapshot_as_of_time(&si, t, ms);
         break;
     }
     }

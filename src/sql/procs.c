@@ -350,7 +350,7 @@ static int out2(floe_sql_session *s, const char *n1, const char *n2, int64_t a, 
 static int current_id(floe_table *t, int64_t *id)
 {
     floe_snapshot_info si;
-    if (!floe_table_current_snapshot(t, &si))
+    if (!floe_table_current_snapshot(&si, t))
         return 0;
     *id = si.snapshot_id;
     return 1;
@@ -805,7 +805,7 @@ static int add_files_proc(floe_sql_session *s, floe_table *t, const bound *b, fl
         o.check_duplicate_files = b->v[3]->b;
     floe_add_files_result r;
     if (rc == 0) {
-        rc = floe_table_add_files(t, parts[1], &o, &r);
+        rc = floe_table_add_files(&r, t, parts[1], &o);
         if (rc < 0)
             floe__sql_fail(s, rc,
                            rc == FLOE_EEXISTS        ? "IllegalStateException"
@@ -875,7 +875,7 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
         return floe__sql_classify(s, rc); /* the catalogs raise FLOE_KIND_NO_SUCH_TABLE */
     int64_t prev = 0, cur = 0;
     if (strcmp(p->name, "rollback_to_snapshot") == 0) {
-        rc = floe_table_rollback_to_snapshot(t, arg_long(b.v[1]), &prev, &cur);
+        rc = floe_table_rollback_to_snapshot(&prev, &cur, t, arg_long(b.v[1]));
         if (rc == 0)
             rc = out2(s, "previous_snapshot_id", "current_snapshot_id", prev, true, cur);
     } else if (strcmp(p->name, "rollback_to_timestamp") == 0) {
@@ -886,7 +886,7 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
         else
             rc = floe__time_parse(v->text, s->tz, &ms);
         if (rc == 0)
-            rc = floe_table_rollback_to_timestamp(t, ms, &prev, &cur);
+            rc = floe_table_rollback_to_timestamp(&prev, &cur, t, ms);
         if (rc == 0)
             rc = out2(s, "previous_snapshot_id", "current_snapshot_id", prev, true, cur);
     } else if (strcmp(p->name, "set_current_snapshot") == 0) {
@@ -897,14 +897,14 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
                                 "IllegalArgumentException");
         } else {
             bool had = current_id(t, &prev) == 1;
-            rc = b.v[1] ? floe_table_set_current_snapshot(t, arg_long(b.v[1]), NULL, &cur)
-                        : floe_table_set_current_ref(t, b.v[2]->text, NULL, &cur);
+            rc = b.v[1] ? floe_table_set_current_snapshot(NULL, &cur, t, arg_long(b.v[1]))
+                        : floe_table_set_current_ref(NULL, &cur, t, b.v[2]->text);
             if (rc == 0)
                 rc = out2(s, "previous_snapshot_id", "current_snapshot_id", prev, had, cur);
         }
     } else if (strcmp(p->name, "cherrypick_snapshot") == 0) {
         int64_t src = arg_long(b.v[1]);
-        rc = floe_table_cherrypick_snapshot(t, src, &prev, &cur);
+        rc = floe_table_cherrypick_snapshot(&prev, &cur, t, src);
         if (rc == 0)
             rc = out2(s, "source_snapshot_id", "current_snapshot_id", src, true, cur);
     } else if (strcmp(p->name, "publish_changes") == 0) {
@@ -913,7 +913,7 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
         int64_t src = 0;
         for (size_t i = 0; i < floe_table_snapshot_count(t); i++) {
             floe_snapshot_info si;
-            floe_table_snapshot_at(t, i, &si);
+            floe_table_snapshot_at(&si, t, i);
             const char *w = floe_table_snapshot_summary(t, si.snapshot_id, "wap.id");
             if (w && strcmp(w, wap) == 0) {
                 found = true;
@@ -925,13 +925,13 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
                 s, floe__error(FLOE_EINVALID, "sql", "Cannot apply unknown WAP ID '%s'", wap),
                 "ValidationException");
         else
-            rc = floe_table_cherrypick_snapshot(t, src, &prev, &cur);
+            rc = floe_table_cherrypick_snapshot(&prev, &cur, t, src);
         if (rc == 0)
             rc = out2(s, "source_snapshot_id", "current_snapshot_id", src, true, cur);
     } else if (strcmp(p->name, "add_files") == 0) {
         rc = add_files_proc(s, t, &b, a);
     } else if (strcmp(p->name, "fast_forward") == 0) {
-        rc = floe_table_fast_forward(t, b.v[1]->text, b.v[2]->text, &prev, &cur);
+        rc = floe_table_fast_forward(&prev, &cur, t, b.v[1]->text, b.v[2]->text);
         if (rc == 0) {
             static const char *const names[] = {"branch_updated", "previous_ref", "updated_ref"};
             floe_sql_cell cells[3] = {floe__sql_cell_text(b.v[1]->text), floe__sql_cell_int(prev),
