@@ -88,6 +88,7 @@ typedef struct data_cursor {
     int64_t remaining; /* counting mode: rows still to emit; -1 when streaming */
     int *child;        /* per column: its child in the batch, -1 when not projected */
     const char **proj; /* projected column names */
+    floe_arena *filter_arena; /* the scan's filter (plan_scan) */
     floe_buf text;     /* wide decimal cell text */
 } data_cursor;
 
@@ -239,13 +240,18 @@ static const floe_expr *filter_pred(floe_arena *a, const char *col, floe_rs_op o
 /* Plan the scan of the selection with the pushed constraints as filter
  * (recorded for EXPLAIN). */
 static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
-                     const char *const *columns, size_t ncolumns, floe_scan **out)
+                     const char *const *columns, size_t ncolumns, floe_scan **out,
+                     floe_arena **filter_arena)
 {
     *out = NULL;
+    *filter_arena = NULL;
     floe_table *t = NULL;
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
     FLOE_TRY(resolve(d, &t, &o));
-    floe_arena *a = floe__arena_new(512); /* the filter: bound (copied) by the plan */
+    /* the filter's nodes and literal bytes: the bound filter the scan
+     * evaluates on rows still points at the literals, so they live as
+     * long as the scan (the caller frees the arena after it) */
+    floe_arena *a = floe__arena_new(512);
     if (!a)
         return floe__error_nomem();
     const floe_expr *filter = floe_expr_true();
@@ -262,7 +268,7 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
     if (rc == 0 && filter->kind != FLOE_EXPR_TRUE)
         rc = floe_expr_format(filter, &text);
     if (rc == 0) {
-        o.filter_expr = filter;
+        o.filter_expr = filter->kind == FLOE_EXPR_TRUE ? NULL : filter;
         o.columns = columns;
         o.ncolumns = ncolumns;
         o.io_conf = d->s ? &d->s->conf : NULL;
@@ -288,12 +294,14 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
             rc = floe__error_nomem();
     }
     floe__buf_free(&text);
-    floe__arena_free(a);
     if (rc < 0) {
         floe_scan_free(*out);
         *out = NULL;
+        floe__arena_free(a);
+        return rc;
     }
-    return rc;
+    *filter_arena = a;
+    return 0;
 }
 
 /* Remember which columns the last open read (NULL: counted from the plan). */
@@ -331,9 +339,11 @@ static int data_count(floe_rowsource *rs, int64_t *out)
     data_rs *d = rs->impl;
     floe_scan *scan = NULL;
     *out = 0;
-    FLOE_TRY(plan_scan(d, NULL, 0, NULL, 0, &scan));
+    floe_arena *fa = NULL;
+    FLOE_TRY(plan_scan(d, NULL, 0, NULL, 0, &scan, &fa));
     int rc = plan_count(scan, out);
     floe_scan_free(scan);
+    floe__arena_free(fa);
     if (rc == 0)
         rc = record_read(d, NULL, 0);
     return rc;
@@ -439,7 +449,7 @@ static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *con
         c->proj[nproj++] = d->names[cheapest_column(d)];
     }
     if (rc == 0)
-        rc = plan_scan(d, cons, ncons, c->proj, nproj, &c->scan);
+        rc = plan_scan(d, cons, ncons, c->proj, nproj, &c->scan, &c->filter_arena);
     int64_t count = 0;
     if (rc == 0 && used == 0 && ncons == 0 && plan_count(c->scan, &count) == 0)
         c->remaining = count; /* counting mode: no file is opened */
@@ -590,6 +600,7 @@ static void data_close(floe_rowcursor *base)
     if (c->stream.release)
         c->stream.release(&c->stream);
     floe_scan_free(c->scan);
+    floe__arena_free(c->filter_arena);
     floe__buf_free(&c->text);
     floe__free(c->child);
     floe__free(c->proj);
