@@ -614,7 +614,8 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
 
 bool floe__scan_file_is_dv(const floe_scan_file *f)
 {
-    return f->content == FLOE_FILE_POSITION_DELETES && floe__scan_delete_info(f)->has_content_offset && f->format &&
+    return f->content == FLOE_FILE_POSITION_DELETES &&
+           floe__scan_delete_info(f)->has_content_offset && f->format &&
            strcmp(f->format, "PUFFIN") == 0;
 }
 
