@@ -410,13 +410,11 @@ static int read_data_file(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
         bool is_null;
         if (r->lazy && f->target >= D_COLUMN_SIZES && f->target <= D_UPPER) {
             r->mpos[f->target - D_COLUMN_SIZES] = c->p;
-            if (f->target >= D_LOWER) {
+            if (f->target >= D_LOWER)
                 *bytes_of(df, f->target) = (floe_col_bytes_map){0, NULL, false};
-                FLOE_TRY(mf_skip_bytesmap(c, f));
-            } else {
+            else
                 *longs_of(df, f->target) = (floe_col_longs){0, NULL, false};
-                FLOE_TRY(mf_skip_longmap(c, f));
-            }
+            FLOE_TRY(mf_skip_map(c, f));
             continue;
         }
         switch (f->target) {
