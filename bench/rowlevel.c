@@ -199,7 +199,7 @@ static double delete_median(floe_table *t, int64_t start, int runs, floe_rowleve
 {
     double w[RUNS];
     for (int i = 0; i < runs; i++) {
-        if (i > 0 && floe_table_rollback_to_snapshot(t, start, NULL, NULL) < 0) {
+        if (i > 0 && floe_table_rollback_to_snapshot(NULL, NULL, t, start) < 0) {
             fprintf(stderr, "rollback: %s\n", floe_error_last()->message);
             return -1;
         }

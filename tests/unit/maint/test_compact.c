@@ -764,7 +764,7 @@ static void test_dangling_dv_shares_puffin(void)
     FT_OK(floe__rowlevel_add_dv(op, &gone, p2, 2));
     FT_OK(floe__rl_write_dvs(op));
     int64_t committed = -1;
-    FT_OK(floe_rowlevel_commit(op, &committed, NULL));
+    FT_OK(floe_rowlevel_commit(&committed, NULL, op));
     floe_rowlevel_free(op);
     floe_table_free(t);
     floe__free(paths);
