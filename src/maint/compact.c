@@ -846,8 +846,8 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_maint_rewrite_data
     for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++)
         for (size_t k = 0; rc == 0 && k < plan->tasks[i].ndeletes; k++) {
             const floe_scan_file *d = plan->tasks[i].deletes[k];
-            const char *key =
-                floe__rowlevel_file_key(&kb, d->path, floe__scan_file_is_dv(d), floe__scan_delete_info(d)->content_offset);
+            const char *key = floe__rowlevel_file_key(&kb, d->path, floe__scan_file_is_dv(d),
+                                                      floe__scan_delete_info(d)->content_offset);
             key = key ? floe__arena_strdup(a, key) : NULL;
             rc = key ? floe__strmap_put(used, key, (void *)1) : floe__error_nomem();
         }
@@ -1219,11 +1219,12 @@ static int rewrite_to_dvs(floe_table *t, const floe_scan_plan *plan, floe_rowlev
             rc = floe__rowlevel_add_dv(op, task->file, pos, npos);
         /* the DV it had is replaced */
         for (size_t k = 0; rc == 0 && pos && k < nother; k++) {
-            if (!floe__scan_delete_info(other[k])->has_content_offset)
+            const floe_scan_delete_info *od = floe__scan_delete_info(other[k]);
+            if (!od->has_content_offset)
                 continue;
             rc = floe__rowlevel_remove_file(op, other[k]);
             r->rewritten_delete_files_count++;
-            r->rewritten_bytes_count += floe__scan_delete_info(other[k])->content_size_in_bytes;
+            r->rewritten_bytes_count += od->content_size_in_bytes;
         }
     }
     if (rc == 0)

@@ -244,6 +244,18 @@ int floe_manifest_reader_open(floe_manifest_reader **out, const uint8_t *data, s
  * freed with keep_entries). FLOE_ITEROVER at the end; FLOE_ECORRUPT. */
 int floe_manifest_reader_next(floe_manifest_reader *r, const floe_manifest_entry **entry);
 const floe_manifest_info *floe_manifest_reader_info(const floe_manifest_reader *r);
+/* From the next entry on, the metrics maps (column_sizes, value_counts,
+ * null_value_counts, nan_value_counts, lower_bounds, upper_bounds) are
+ * skipped, not decoded: they read as null until
+ * floe_manifest_reader_metrics() decodes them for the current entry. For
+ * scan planning, where most entries need none of them. Their structure is
+ * checked while skipping; field ids only when decoded. */
+void floe_manifest_reader_lazy_metrics(floe_manifest_reader *r);
+/* After floe_manifest_reader_lazy_metrics(): decode the metrics maps of the
+ * entry the last floe_manifest_reader_next() returned into it (valid as
+ * the entry is). 0 at once when not lazy or already decoded;
+ * FLOE_ECORRUPT, FLOE_ENOMEM. */
+int floe_manifest_reader_metrics(floe_manifest_reader *r);
 /* Bytes currently held for decoded entries (reset at each Avro block unless
  * keep_entries): lets tests check that streaming memory stays bounded. */
 size_t floe_manifest_reader_memory(const floe_manifest_reader *r);

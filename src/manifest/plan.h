@@ -227,6 +227,81 @@ static inline int mf_read_bytesmap(floe_avro_cursor *c, const mf_field_plan *f, 
     return 0;
 }
 
+/* Skip the cnt (int, long) pairs of one block of a metrics map: 2 * cnt
+ * varints, each ending at a byte without the high bit, counted 8 bytes at
+ * a time while more than 8 remain. */
+static inline int mf_skip_long_pairs(floe_avro_cursor *c, int64_t cnt)
+{
+    const uint8_t *p = c->p, *end = c->end;
+    int64_t left = 2 * cnt;
+    unsigned run = 0;
+    while (left > 8 && end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        int ends = __builtin_popcountll(~w & UINT64_C(0x8080808080808080));
+        if (ends >= left)
+            break;
+        left -= ends;
+        p += 8;
+    }
+    while (left) {
+        if (FLOE_UNLIKELY(p == end)) {
+            c->p = p;
+            return floe_avro_cursor_error(c, "truncated metrics map");
+        }
+        if (*p++ & 0x80) {
+            if (FLOE_UNLIKELY(++run >= 10)) {
+                c->p = p;
+                return floe_avro_cursor_error(c, "varint longer than 10 bytes");
+            }
+        } else {
+            run = 0;
+            left--;
+        }
+    }
+    c->p = p;
+    return 0;
+}
+
+/* The same for cnt (int key, bytes value) pairs. */
+static inline int mf_skip_bytes_pairs(floe_avro_cursor *c, int64_t cnt)
+{
+    for (int64_t i = 0; i < cnt; i++) {
+        int64_t k, len;
+        const uint8_t *q = c->p;
+        if (FLOE_LIKELY(c->end - q >= 20) && mf_varint10(&q, &k) && mf_varint10(&q, &len) &&
+            FLOE_LIKELY(len >= 0 && len <= c->end - q)) {
+            c->p = q + len;
+            continue;
+        }
+        const uint8_t *b;
+        size_t n;
+        FLOE_TRY(floe_avro_read_long(c, &k));
+        FLOE_TRY(floe_avro_read_bytes(c, &b, &n));
+    }
+    return 0;
+}
+
+/* Skip a (possibly optional) metrics map (MF_VK_LONGMAP / MF_VK_BYTESMAP)
+ * as mf_read_longmap / mf_read_bytesmap would read it, storing nothing. */
+static inline int mf_skip_map(floe_avro_cursor *c, const mf_field_plan *f)
+{
+    bool bytes = f->vk == MF_VK_BYTESMAP;
+    if (bytes && (!f->key_first || f->type->items->fields[1].type->kind != FLOE_AVRO_BYTES))
+        return floe_avro_skip(c, f->full, 2); /* not Iceberg's layout */
+    bool is_null;
+    FLOE_TRY(mf_read_null(c, f, &is_null));
+    if (is_null)
+        return 0;
+    for (;;) {
+        int64_t cnt;
+        FLOE_TRY(floe_avro_read_block_count(c, 2, &cnt));
+        if (cnt == 0)
+            return 0;
+        FLOE_TRY(bytes ? mf_skip_bytes_pairs(c, cnt) : mf_skip_long_pairs(c, cnt));
+    }
+}
+
 int floe__mf_read_longlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,
                            const int64_t **items);
 int floe__mf_read_intlist(floe_avro_cursor *c, const mf_field_plan *f, floe_arena *a, size_t *n,

@@ -106,6 +106,12 @@ struct floe_manifest_reader {
      * out to its live files without one (Java's ManifestReader.idAssigner) */
     bool assign_row_ids, clear_row_ids;
     int64_t next_row_id;
+    /* lazy_metrics: the metrics fields' plans (D_COLUMN_SIZES .. D_UPPER;
+     * NULL when the writer's schema lacks one) and where each starts in the
+     * current entry; `pending` until floe_manifest_reader_metrics() */
+    bool lazy, pending;
+    const mf_field_plan *mfield[D_UPPER - D_COLUMN_SIZES + 1];
+    const uint8_t *mpos[D_UPPER - D_COLUMN_SIZES + 1];
     /* streaming */
     floe_avro_cursor cur;
     int64_t left; /* objects left in the current block */
@@ -195,6 +201,8 @@ static int setup(floe_manifest_reader *r, const floe_manifest_read_options *opts
                 const mf_field_plan *q = &p->sub->fields[k];
                 has_content |= q->target == D_CONTENT;
                 has_v3 |= q->target == D_FIRST_ROW_ID;
+                if (q->target >= D_COLUMN_SIZES && q->target <= D_UPPER)
+                    r->mfield[q->target - D_COLUMN_SIZES] = q;
                 if (q->target == D_PARTITION)
                     FLOE_TRY(plan_partition(r, q->type));
             }
@@ -373,6 +381,22 @@ static void reset_data_file(floe_data_file *df)
     *df = (floe_data_file){.block_size_in_bytes = -1};
 }
 
+/* The metrics map of target D_COLUMN_SIZES .. D_NAN_COUNTS, D_LOWER or D_UPPER. */
+static floe_col_longs *longs_of(floe_data_file *df, int target)
+{
+    switch (target) {
+    case D_COLUMN_SIZES: return &df->column_sizes;
+    case D_VALUE_COUNTS: return &df->value_counts;
+    case D_NULL_COUNTS: return &df->null_value_counts;
+    default: return &df->nan_value_counts;
+    }
+}
+
+static floe_col_bytes_map *bytes_of(floe_data_file *df, int target)
+{
+    return target == D_LOWER ? &df->lower_bounds : &df->upper_bounds;
+}
+
 static int read_data_file(floe_manifest_reader *r, floe_avro_cursor *c, floe_data_file *df)
 {
     const mf_record_plan *plan = r->df_plan;
@@ -384,6 +408,15 @@ static int read_data_file(floe_manifest_reader *r, floe_avro_cursor *c, floe_dat
             continue;
         }
         bool is_null;
+        if (r->lazy && f->target >= D_COLUMN_SIZES && f->target <= D_UPPER) {
+            r->mpos[f->target - D_COLUMN_SIZES] = c->p;
+            if (f->target >= D_LOWER)
+                *bytes_of(df, f->target) = (floe_col_bytes_map){0, NULL, false};
+            else
+                *longs_of(df, f->target) = (floe_col_longs){0, NULL, false};
+            FLOE_TRY(mf_skip_map(c, f));
+            continue;
+        }
         switch (f->target) {
         case D_COLUMN_SIZES: FLOE_TRY(mf_read_longmap(c, f, a, &df->column_sizes)); continue;
         case D_VALUE_COUNTS: FLOE_TRY(mf_read_longmap(c, f, a, &df->value_counts)); continue;
@@ -522,6 +555,31 @@ static int read_entry(floe_manifest_reader *r, floe_avro_cursor *c, floe_manifes
     return 0;
 }
 
+void floe_manifest_reader_lazy_metrics(floe_manifest_reader *r)
+{
+    r->lazy = true;
+}
+
+int floe_manifest_reader_metrics(floe_manifest_reader *r)
+{
+    if (!r->pending)
+        return 0;
+    r->pending = false;
+    floe_data_file *df = &r->entry.data_file;
+    for (int k = 0; k <= D_UPPER - D_COLUMN_SIZES; k++) {
+        const mf_field_plan *f = r->mfield[k];
+        if (!f)
+            continue;
+        floe_avro_cursor c = r->cur;
+        c.p = r->mpos[k];
+        if (f->target >= D_LOWER)
+            FLOE_TRY(mf_read_bytesmap(&c, f, r->arena, r->keep, bytes_of(df, f->target)));
+        else
+            FLOE_TRY(mf_read_longmap(&c, f, r->arena, longs_of(df, f->target)));
+    }
+    return 0;
+}
+
 int floe_manifest_reader_next(floe_manifest_reader *r, const floe_manifest_entry **entry)
 {
     *entry = NULL;
@@ -538,6 +596,7 @@ int floe_manifest_reader_next(floe_manifest_reader *r, const floe_manifest_entry
         r->in_block = true;
     }
     FLOE_TRY(read_entry(r, &r->cur, &r->entry));
+    r->pending = r->lazy;
     r->left--;
     *entry = &r->entry;
     return 0;

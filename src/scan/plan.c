@@ -390,7 +390,10 @@ static int read_entries(plan_ctx *c, job *j, floe_manifest_reader *r, const char
                 if ((rc = floe_expr_eval_partition(&keep, proj, spec, &df->partition)) < 0)
                     break;
             }
-            if (keep && c->prune && (rc = metrics_match(&keep, p->filter, df, &ms)) < 0)
+            /* metrics are decoded only for a file the partition kept */
+            if (keep && c->prune &&
+                ((rc = floe_manifest_reader_metrics(r)) < 0 ||
+                 (rc = metrics_match(&keep, p->filter, df, &ms)) < 0))
                 break;
             if (!keep) {
                 j->data_skipped++;
@@ -474,6 +477,7 @@ static int read_manifest(size_t i, void *payload)
     floe_manifest_read_options ro = {j->inherit ? j->mf : NULL, false};
     floe_manifest_reader *r;
     if ((rc = floe_manifest_reader_open(&r, data, len, path, &ro)) == 0) {
+        floe_manifest_reader_lazy_metrics(r);
         rc = read_entries(c, j, r, path);
         floe_manifest_reader_free(r);
     }

@@ -196,6 +196,73 @@ static void test_streaming_bounded(void)
     floe__buf_free(&out);
 }
 
+/* Lazy metrics (planning's fast path) against the eager decode: maps read
+ * as null until floe_manifest_reader_metrics(), then equal item for item;
+ * entries whose maps are never decoded do not disturb the next ones. */
+static void same_longs(const floe_col_longs *a, const floe_col_longs *b)
+{
+    FT_EQ_INT(a->set, b->set);
+    FT_EQ_INT(a->n, b->n);
+    for (size_t i = 0; i < a->n && i < b->n; i++)
+        FT_CHECK(a->items[i].field_id == b->items[i].field_id &&
+                 a->items[i].value == b->items[i].value);
+}
+
+static void same_bytes(const floe_col_bytes_map *a, const floe_col_bytes_map *b)
+{
+    FT_EQ_INT(a->set, b->set);
+    FT_EQ_INT(a->n, b->n);
+    for (size_t i = 0; i < a->n && i < b->n; i++)
+        FT_CHECK(a->items[i].field_id == b->items[i].field_id &&
+                 a->items[i].len == b->items[i].len &&
+                 memcmp(a->items[i].ptr, b->items[i].ptr, a->items[i].len) == 0);
+}
+
+static void test_lazy_metrics(void)
+{
+    for (size_t c = 0; c < FLOE_ARRAY_LEN(codecs); c++) {
+        gt_opts o = {2, codecs[c], true, FLOE_MANIFEST_DATA, 3000, 1, 2};
+        floe_buf out = FLOE_BUF_INIT;
+        floe_manifest_file mf;
+        FT_OK(gt_write_manifest(&o, &out, &mf, NULL));
+        floe_manifest_reader *eager, *lazy;
+        floe_manifest_read_options ro = {&mf, false};
+        FT_OK(floe_manifest_reader_open(&eager, (const uint8_t *)out.ptr, out.len, "e.avro", &ro));
+        FT_OK(floe_manifest_reader_open(&lazy, (const uint8_t *)out.ptr, out.len, "l.avro", &ro));
+        floe_manifest_reader_lazy_metrics(lazy);
+        const floe_manifest_entry *a, *b;
+        int n = 0, rc;
+        while ((rc = floe_manifest_reader_next(eager, &a)) == 0) {
+            FT_OK(floe_manifest_reader_next(lazy, &b));
+            const floe_data_file *x = &a->data_file, *y = &b->data_file;
+            FT_EQ_STR(y->file_path, x->file_path);
+            FT_EQ_INT(y->record_count, x->record_count);
+            FT_CHECK(x->column_sizes.set && x->upper_bounds.set);
+            FT_CHECK(!y->column_sizes.set && !y->value_counts.set && !y->null_value_counts.set &&
+                     !y->nan_value_counts.set && !y->lower_bounds.set && !y->upper_bounds.set);
+            if (n % 3 != 2) {
+                FT_OK(floe_manifest_reader_metrics(lazy));
+                FT_OK(floe_manifest_reader_metrics(lazy)); /* once decoded, a no-op */
+                same_longs(&y->column_sizes, &x->column_sizes);
+                same_longs(&y->value_counts, &x->value_counts);
+                same_longs(&y->null_value_counts, &x->null_value_counts);
+                same_longs(&y->nan_value_counts, &x->nan_value_counts);
+                same_bytes(&y->lower_bounds, &x->lower_bounds);
+                same_bytes(&y->upper_bounds, &x->upper_bounds);
+            }
+            n++;
+        }
+        FT_EQ_INT(rc, FLOE_ITEROVER);
+        FT_EQ_INT(floe_manifest_reader_next(lazy, &b), FLOE_ITEROVER);
+        FT_EQ_INT(n, 3000);
+        /* without lazy_metrics the call does nothing */
+        FT_OK(floe_manifest_reader_metrics(eager));
+        floe_manifest_reader_free(eager);
+        floe_manifest_reader_free(lazy);
+        floe__buf_free(&out);
+    }
+}
+
 static void test_manifest_list_roundtrip(void)
 {
     for (int version = 1; version <= 2; version++)
@@ -634,6 +701,7 @@ static const ft_case cases[] = {
     {"v1_unpartitioned", test_v1_unpartitioned},
     {"many_blocks", test_many_blocks},
     {"streaming_bounded", test_streaming_bounded},
+    {"lazy_metrics", test_lazy_metrics},
     {"manifest_list_roundtrip", test_manifest_list_roundtrip},
     {"writer_rejects", test_writer_rejects},
     {"oom", test_oom},
