@@ -145,18 +145,14 @@ void floe__sql_engine_catalog_changed(floe_sql_session *s)
 
 int floe__sql_get_table_in(floe_sql_session *s, size_t cat, const char *ident, floe_table **out)
 {
-    int rc = floe_table_cache_get(out, s->cats[cat < s->ncats ? cat : s->cur].cache, ident);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    return rc;
+    /* the catalogs raise a missing table as FLOE_KIND_NO_SUCH_TABLE */
+    return floe__sql_classify(
+        s, floe_table_cache_get(out, s->cats[cat < s->ncats ? cat : s->cur].cache, ident));
 }
 
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out)
 {
-    int rc = floe_table_cache_get(out, s->engine->cache, ident);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    return rc;
+    return floe__sql_classify(s, floe_table_cache_get(out, s->engine->cache, ident));
 }
 
 void floe__sql_forget_table(floe_sql_session *s, const char *ident)
@@ -166,10 +162,7 @@ void floe__sql_forget_table(floe_sql_session *s, const char *ident)
 
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident)
 {
-    int rc = floe_table_cache_refresh(s->engine->cache, ident);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    return rc;
+    return floe__sql_classify(s, floe_table_cache_refresh(s->engine->cache, ident));
 }
 
 int floe__sql_table_committed(floe_sql_session *s, const floe_table *written)
@@ -294,10 +287,8 @@ static int travel_snapshot(floe_sql_session *s, floe_table *t, const floe_sql_tr
         break;
     }
     }
-    if (rc < 0) {
-        s->error_class = "IllegalArgumentException";
-        return rc;
-    }
+    if (rc < 0) /* snapshot selection raises FLOE_KIND_ILLEGAL_ARGUMENT, as Java's */
+        return floe__sql_classify(s, rc);
     *id = si.snapshot_id;
     return 0;
 }

@@ -452,6 +452,7 @@ int floe__sql_spark_type(const floe_type *t, bool sql, floe_buf *b)
     case FLOE_T_UUID: name = "string"; break;
     case FLOE_T_FIXED:
     case FLOE_T_BINARY: name = "binary"; break;
+    case FLOE_T_UNKNOWN: name = "void"; break;
     case FLOE_T_LIST:
         FLOE_TRY(floe__buf_puts(b, sql ? "ARRAY<" : "array<"));
         FLOE_TRY(floe__sql_spark_type(t->element->type, sql, b));

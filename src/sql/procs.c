@@ -496,9 +496,7 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
             o.payload = &rep;
         }
         if (rc == 0)
-            rc = floe_maint_expire_snapshots(&r, s->catalog, ident, &o);
-        if (rc == FLOE_ENOTFOUND)
-            s->error_class = "NoSuchTableException";
+            rc = floe__sql_classify(s, floe_maint_expire_snapshots(&r, s->catalog, ident, &o));
         if (rc == 0 && o.dry_run) {
             static const char *const cols[] = {"status", "kind", "path", "reason"};
             rc = floe__sql_emit(s, cols, 4, rep.cells.items, rep.cells.len / 4);
@@ -554,12 +552,10 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
     o.on_orphan = collect_orphan;
     o.payload = &found;
     floe_maint_orphan_result r;
-    if (rc == 0)
-        rc = floe_maint_remove_orphan_files(&r, s->catalog, ident, &o);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
     /* Java's ValidationException for the prefix mismatch and another
      * table's metadata: raised as FLOE_KIND_VALIDATION by the sweep */
+    if (rc == 0)
+        rc = floe__sql_classify(s, floe_maint_remove_orphan_files(&r, s->catalog, ident, &o));
     floe_sql_cell *cells = NULL;
     if (rc == 0) {
         cells = floe__arena_calloc(a, found.len + 1, sizeof *cells);
@@ -594,13 +590,7 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
     if (b->v[6])
         o.create_file_list = b->v[6]->b;
     floe_maint_rewrite_path_result r;
-    int rc = floe_maint_rewrite_table_path(&r, s->catalog, ident, &o);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    else if (rc == FLOE_EINVALID)
-        s->error_class = "IllegalArgumentException";
-    else if (rc == FLOE_EUNSUPPORTED)
-        s->error_class = "UnsupportedOperationException";
+    int rc = floe__sql_classify(s, floe_maint_rewrite_table_path(&r, s->catalog, ident, &o));
     if (rc < 0)
         return rc;
     static const char *const names[] = {"latest_version", "file_list_location",
@@ -613,25 +603,6 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
     rc = floe__sql_emit(s, names, 4, cells, 1);
     floe_maint_rewrite_path_result_free(&r);
     return rc;
-}
-
-/* The Java exception class of a rewrite's failure. */
-static void maint_error_class(floe_sql_session *s, int rc)
-{
-    if (rc >= 0 || s->error_class)
-        return;
-    const char *m = floe_error_last() ? floe_error_last()->message : NULL;
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    else if (rc == FLOE_EINVALID)
-        s->error_class =
-            m && (strncmp(m, "Missing required", 16) == 0 || strncmp(m, "Cannot commit", 13) == 0)
-                ? "ValidationException"
-                : "IllegalArgumentException";
-    else if (rc == FLOE_EUNSUPPORTED)
-        s->error_class = "UnsupportedOperationException";
-    else if (rc == FLOE_ECONFLICT)
-        s->error_class = "CommitFailedException";
 }
 
 /* RewriteDataFilesProcedure.checkAndApplyStrategy: the sort_order text
@@ -681,7 +652,7 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
         rc = floe_maint_rewrite_data_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
     floe__arena_free(a);
-    maint_error_class(s, rc);
+    floe__sql_classify(s, rc);
     if (rc < 0)
         return rc;
     floe__sql_forget_table(s, ident);
@@ -707,11 +678,7 @@ static int rewrite_manifests_proc(floe_sql_session *s, const bound *b, const cha
     if (b->v[2])
         o.spec_id = (int32_t)b->v[2]->i;
     floe_maint_rewrite_manifests_result r;
-    int rc = floe_maint_rewrite_manifests(&r, s->catalog, ident, &o);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    else if (rc == FLOE_EINVALID)
-        s->error_class = "IllegalArgumentException";
+    int rc = floe__sql_classify(s, floe_maint_rewrite_manifests(&r, s->catalog, ident, &o));
     if (rc < 0)
         return rc;
     floe__sql_forget_table(s, ident);
@@ -734,7 +701,7 @@ static int rewrite_deletes_proc(floe_sql_session *s, const bound *b, const char 
     if (rc == 0)
         rc = floe_maint_rewrite_position_delete_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
-    maint_error_class(s, rc);
+    floe__sql_classify(s, rc);
     if (rc < 0)
         return rc;
     floe__sql_forget_table(s, ident);
@@ -755,7 +722,7 @@ static int dangling_proc(floe_sql_session *s, const char *ident)
     o.io_conf = &s->conf;
     int64_t removed = 0;
     int rc = floe_maint_remove_dangling_deletes(&removed, s->catalog, ident, &o);
-    maint_error_class(s, rc);
+    floe__sql_classify(s, rc);
     if (rc < 0)
         return rc;
     floe__sql_forget_table(s, ident);
@@ -904,11 +871,8 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
      * the cached table then takes what they committed */
     floe_table *t = NULL;
     int rc = floe_table_load(&t, s->catalog, ident, floe__sql_table_options(s));
-    if (rc < 0) {
-        if (rc == FLOE_ENOTFOUND)
-            s->error_class = "NoSuchTableException";
-        return rc;
-    }
+    if (rc < 0)
+        return floe__sql_classify(s, rc); /* the catalogs raise FLOE_KIND_NO_SUCH_TABLE */
     int64_t prev = 0, cur = 0;
     if (strcmp(p->name, "rollback_to_snapshot") == 0) {
         rc = floe_table_rollback_to_snapshot(&prev, &cur, t, arg_long(b.v[1]));
