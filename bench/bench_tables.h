@@ -168,7 +168,7 @@ static inline bool bt_ends_with(const char *s, const char *suffix)
     return a >= b && !memcmp(s + a - b, suffix, b);
 }
 
-static inline int bt_open_input(floe_fileio *io, const char *uri, floe_input **out)
+static inline int bt_open_input(floe_input **out, floe_fileio *io, const char *uri)
 {
     bt_counting *c = io->impl;
     atomic_fetch_add(&c->n.opens, 1);
@@ -176,16 +176,16 @@ static inline int bt_open_input(floe_fileio *io, const char *uri, floe_input **o
         atomic_fetch_add(&c->n.opens_data, 1);
     if (bt_ends_with(uri, ".avro"))
         atomic_fetch_add(&c->n.opens_manifest, 1);
-    return c->inner->ops->open_input(c->inner, uri, out);
+    return c->inner->ops->open_input(out, c->inner, uri);
 }
 
-static inline int bt_create_output(floe_fileio *io, const char *uri, floe_output **out)
+static inline int bt_create_output(floe_output **out, floe_fileio *io, const char *uri)
 {
     bt_counting *c = io->impl;
     atomic_fetch_add(&c->n.outputs, 1);
     if (bt_ends_with(uri, ".metadata.json"))
         atomic_fetch_add(&c->n.outputs_json, 1);
-    return c->inner->ops->create_output(c->inner, uri, out);
+    return c->inner->ops->create_output(out, c->inner, uri);
 }
 
 static inline int bt_remove(floe_fileio *io, const char *const *uris, size_t n)
@@ -201,11 +201,11 @@ static inline int bt_list(floe_fileio *io, const char *prefix,
     return c->inner->ops->list(c->inner, prefix, cb, payload);
 }
 
-static inline int bt_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static inline int bt_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     bt_counting *c = io->impl;
     atomic_fetch_add(&c->n.stats, 1);
-    return c->inner->ops->stat(c->inner, uri, out);
+    return c->inner->ops->stat(out, c->inner, uri);
 }
 
 static inline void bt_free_io(floe_fileio *io)

@@ -80,11 +80,11 @@ static int write_manifest(floe_fileio *io, const char *path, int64_t snap,
  * counted here. Everything else goes to the memory store. */
 static long g_removed;
 
-static int w_open(floe_fileio *io, const char *uri, floe_input **out)
+static int w_open(floe_input **out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_open_input(out, io->impl, uri);
 }
-static int w_create(floe_fileio *io, const char *uri, floe_output **out)
+static int w_create(floe_output **out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_create_output(out, io->impl, uri);
 }
@@ -99,7 +99,7 @@ static int w_list(floe_fileio *io, const char *prefix,
 {
     return floe_fileio_list(io->impl, prefix, cb, payload);
 }
-static int w_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int w_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_stat(out, io->impl, uri);
 }

@@ -54,11 +54,11 @@ static void data_name(char *out, size_t n, long i)
     snprintf(out, n, "mem://wh/t/data/%07ld-0-4f1c2d3e-5a6b-4c7d-8e9f-%012ld-00001.parquet", i, i);
 }
 
-static int w_open(floe_fileio *io, const char *uri, floe_input **out)
+static int w_open(floe_input **out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_open_input(out, io->impl, uri);
 }
-static int w_create(floe_fileio *io, const char *uri, floe_output **out)
+static int w_create(floe_output **out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_create_output(out, io->impl, uri);
 }
@@ -80,7 +80,7 @@ static int w_list(floe_fileio *io, const char *prefix,
     }
     return 0;
 }
-static int w_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int w_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_stat(out, io->impl, uri);
 }

@@ -25,7 +25,7 @@ static double now_s(void)
 static int put(floe_fileio *io, const char *uri, const void *data, size_t len)
 {
     floe_output *out;
-    FLOE_TRY(io->ops->create_output(io, uri, &out));
+    FLOE_TRY(io->ops->create_output(&out, io, uri));
     int rc = out->write(out, data, len);
     if (rc < 0) {
         out->abort(out);
@@ -37,7 +37,7 @@ static int put(floe_fileio *io, const char *uri, const void *data, size_t len)
 static int get(floe_fileio *io, const char *uri, void *buf, size_t len)
 {
     floe_input *in;
-    FLOE_TRY(io->ops->open_input(io, uri, &in));
+    FLOE_TRY(io->ops->open_input(&in, io, uri));
     int rc = (size_t)in->size == len ? in->read_at(in, 0, buf, len) : FLOE_ECORRUPT;
     in->close(in);
     return rc;

@@ -231,7 +231,7 @@ static void counting_close(floe_input *in)
     floe__free(c);
 }
 
-static int cio_open_input(floe_fileio *io, const char *uri, floe_input **out)
+static int cio_open_input(floe_input **out, floe_fileio *io, const char *uri)
 {
     counting_io *c = io->impl;
     floe_input *inner = NULL;
@@ -250,7 +250,7 @@ static int cio_open_input(floe_fileio *io, const char *uri, floe_input **out)
     return 0;
 }
 
-static int cio_create_output(floe_fileio *io, const char *uri, floe_output **out)
+static int cio_create_output(floe_output **out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_create_output(out, ((counting_io *)io->impl)->inner, uri);
 }
@@ -266,7 +266,7 @@ static int cio_list(floe_fileio *io, const char *prefix,
     return floe_fileio_list(((counting_io *)io->impl)->inner, prefix, cb, payload);
 }
 
-static int cio_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int cio_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_stat(out, ((counting_io *)io->impl)->inner, uri);
 }

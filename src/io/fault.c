@@ -79,7 +79,7 @@ static void f_close(floe_input *in)
     floe__free(fi);
 }
 
-static int f_open_input(floe_fileio *io, const char *uri, floe_input **out)
+static int f_open_input(floe_input **out, floe_fileio *io, const char *uri)
 {
     fault *f = io->impl;
     *out = NULL;
@@ -89,7 +89,7 @@ static int f_open_input(floe_fileio *io, const char *uri, floe_input **out)
     fault_input *fi = floe__calloc(1, sizeof *fi);
     if (!fi)
         return FLOE_ENOMEM;
-    int rc = f->inner->ops->open_input(f->inner, uri, &fi->inner);
+    int rc = f->inner->ops->open_input(&fi->inner, f->inner, uri);
     if (rc < 0 || fail) {
         if (rc == 0)
             fi->inner->close(fi->inner);
@@ -152,7 +152,7 @@ static void f_abort(floe_output *out)
     floe__free(fo);
 }
 
-static int f_create_output(floe_fileio *io, const char *uri, floe_output **out)
+static int f_create_output(floe_output **out, floe_fileio *io, const char *uri)
 {
     fault *f = io->impl;
     *out = NULL;
@@ -162,7 +162,7 @@ static int f_create_output(floe_fileio *io, const char *uri, floe_output **out)
     fault_output *fo = floe__calloc(1, sizeof *fo);
     if (!fo)
         return FLOE_ENOMEM;
-    int rc = f->inner->ops->create_output(f->inner, uri, &fo->inner);
+    int rc = f->inner->ops->create_output(&fo->inner, f->inner, uri);
     if (rc < 0) {
         floe__free(fo);
         return rc;
@@ -198,12 +198,12 @@ static int f_list(floe_fileio *io, const char *prefix,
     return f->inner->ops->list(f->inner, prefix, cb, payload);
 }
 
-static int f_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int f_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     fault *f = io->impl;
     if (should_fail(f, FLOE_IO_OP_STAT))
         return injected(FLOE_IO_OP_STAT, uri);
-    return f->inner->ops->stat(f->inner, uri, out);
+    return f->inner->ops->stat(out, f->inner, uri);
 }
 
 static void f_free(floe_fileio *io)

@@ -101,14 +101,14 @@ int floe_fileio_open_input(floe_input **out, floe_fileio *io, const char *uri)
 {
     CHECK_ARGS(io, uri);
     *out = NULL;
-    return io->ops->open_input(io, uri, out);
+    return io->ops->open_input(out, io, uri);
 }
 
 int floe_fileio_create_output(floe_output **out, floe_fileio *io, const char *uri)
 {
     CHECK_ARGS(io, uri);
     *out = NULL;
-    return io->ops->create_output(io, uri, out);
+    return io->ops->create_output(out, io, uri);
 }
 
 int floe_fileio_remove(floe_fileio *io, const char *const *uris, size_t n)
@@ -130,7 +130,7 @@ int floe_fileio_list(floe_fileio *io, const char *prefix,
 int floe_fileio_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     CHECK_ARGS(io, uri);
-    return io->ops->stat(io, uri, out);
+    return io->ops->stat(out, io, uri);
 }
 
 int floe_fileio_exists(floe_fileio *io, const char *uri)

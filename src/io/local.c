@@ -101,7 +101,7 @@ static void local_close(floe_input *in)
     floe__free(li);
 }
 
-static int local_open_input(floe_fileio *io, const char *uri, floe_input **out)
+static int local_open_input(floe_input **out, floe_fileio *io, const char *uri)
 {
     FLOE_UNUSED(io);
     *out = NULL;
@@ -295,7 +295,7 @@ static void local_abort(floe_output *out)
         output_free((local_output *)out);
 }
 
-static int local_create_output(floe_fileio *io, const char *uri, floe_output **out)
+static int local_create_output(floe_output **out, floe_fileio *io, const char *uri)
 {
     FLOE_UNUSED(io);
     *out = NULL;
@@ -367,7 +367,7 @@ static int local_remove(floe_fileio *io, const char *const *uris, size_t n)
     return first;
 }
 
-static int local_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int local_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     FLOE_UNUSED(io);
     const char *path = floe__local_path(uri);

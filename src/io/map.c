@@ -62,20 +62,20 @@ static int route(floe_fileio *io, const char *uri, floe_fileio **out)
     return rc;
 }
 
-static int r_open_input(floe_fileio *io, const char *uri, floe_input **out)
+static int r_open_input(floe_input **out, floe_fileio *io, const char *uri)
 {
     floe_fileio *b;
     *out = NULL;
     FLOE_TRY(route(io, uri, &b));
-    return b->ops->open_input(b, uri, out);
+    return b->ops->open_input(out, b, uri);
 }
 
-static int r_create_output(floe_fileio *io, const char *uri, floe_output **out)
+static int r_create_output(floe_output **out, floe_fileio *io, const char *uri)
 {
     floe_fileio *b;
     *out = NULL;
     FLOE_TRY(route(io, uri, &b));
-    return b->ops->create_output(b, uri, out);
+    return b->ops->create_output(out, b, uri);
 }
 
 static int r_remove(floe_fileio *io, const char *const *uris, size_t n)
@@ -109,11 +109,11 @@ static int r_list(floe_fileio *io, const char *prefix,
     return b->ops->list(b, prefix, cb, payload);
 }
 
-static int r_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int r_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     floe_fileio *b;
     FLOE_TRY(route(io, uri, &b));
-    return b->ops->stat(b, uri, out);
+    return b->ops->stat(out, b, uri);
 }
 
 static void r_free(floe_fileio *io)
@@ -254,26 +254,26 @@ static int rewrite(const mapper *m, const char *uri, int back, char **out)
     return *out ? 0 : FLOE_ENOMEM;
 }
 
-static int m_open_input(floe_fileio *io, const char *uri, floe_input **out)
+static int m_open_input(floe_input **out, floe_fileio *io, const char *uri)
 {
     mapper *m = io->impl;
     *out = NULL;
     char *u_owned;
     FLOE_TRY(rewrite(m, uri, 0, &u_owned));
     const char *u = u_owned ? u_owned : uri;
-    int rc = m->inner->ops->open_input(m->inner, u, out);
+    int rc = m->inner->ops->open_input(out, m->inner, u);
     floe__free(u_owned);
     return rc;
 }
 
-static int m_create_output(floe_fileio *io, const char *uri, floe_output **out)
+static int m_create_output(floe_output **out, floe_fileio *io, const char *uri)
 {
     mapper *m = io->impl;
     *out = NULL;
     char *u_owned;
     FLOE_TRY(rewrite(m, uri, 0, &u_owned));
     const char *u = u_owned ? u_owned : uri;
-    int rc = m->inner->ops->create_output(m->inner, u, out);
+    int rc = m->inner->ops->create_output(out, m->inner, u);
     floe__free(u_owned);
     return rc;
 }
@@ -333,13 +333,13 @@ static int m_list(floe_fileio *io, const char *prefix,
     return rc;
 }
 
-static int m_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int m_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     mapper *m = io->impl;
     char *u_owned;
     FLOE_TRY(rewrite(m, uri, 0, &u_owned));
     const char *u = u_owned ? u_owned : uri;
-    int rc = m->inner->ops->stat(m->inner, u, out);
+    int rc = m->inner->ops->stat(out, m->inner, u);
     floe__free(u_owned);
     out->uri = uri;
     return rc;

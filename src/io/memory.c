@@ -69,7 +69,7 @@ static void mem_close(floe_input *in)
     floe__free(mi);
 }
 
-static int mem_open_input(floe_fileio *io, const char *uri, floe_input **out)
+static int mem_open_input(floe_input **out, floe_fileio *io, const char *uri)
 {
     mem_store *s = store_of(io);
     *out = NULL;
@@ -164,7 +164,7 @@ static void mem_abort(floe_output *out)
         mem_output_free((mem_output *)out);
 }
 
-static int mem_create_output(floe_fileio *io, const char *uri, floe_output **out)
+static int mem_create_output(floe_output **out, floe_fileio *io, const char *uri)
 {
     mem_store *s = store_of(io);
     *out = NULL;
@@ -222,7 +222,7 @@ static int mem_remove(floe_fileio *io, const char *const *uris, size_t n)
     return 0;
 }
 
-static int mem_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int mem_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     mem_store *s = store_of(io);
     pthread_mutex_lock(&s->lock);

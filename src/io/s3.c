@@ -82,7 +82,7 @@ static int head(s3_io *s, const char *uri, const char *bucket, const char *key,
     return rc;
 }
 
-static int s3_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int s3_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     s3_io *s = io->impl;
     floe_arena *a = floe__arena_new(256);
@@ -147,7 +147,7 @@ static void in_close(floe_input *in)
     floe__free(si);
 }
 
-static int s3_open_input(floe_fileio *io, const char *uri, floe_input **out)
+static int s3_open_input(floe_input **out, floe_fileio *io, const char *uri)
 {
     *out = NULL;
     s3_input *si = floe__calloc(1, sizeof *si);
@@ -406,7 +406,7 @@ static int out_commit(floe_output *out)
     return rc;
 }
 
-static int s3_create_output(floe_fileio *io, const char *uri, floe_output **out)
+static int s3_create_output(floe_output **out, floe_fileio *io, const char *uri)
 {
     *out = NULL;
     s3_output *so = floe__calloc(1, sizeof *so);

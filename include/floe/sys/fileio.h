@@ -51,8 +51,8 @@ struct floe_output {
 
 typedef struct floe_fileio_ops {
     unsigned version; /* FLOE_FILEIO_OPS_VERSION */
-    int (*open_input)(floe_fileio *io, const char *uri, floe_input **out);
-    int (*create_output)(floe_fileio *io, const char *uri, floe_output **out);
+    int (*open_input)(floe_input **out, floe_fileio *io, const char *uri);
+    int (*create_output)(floe_output **out, floe_fileio *io, const char *uri);
     /* Delete objects; a missing object is not an error. */
     int (*remove)(floe_fileio *io, const char *const *uris, size_t n);
     /* List every object whose URI starts with `prefix` (recursively). The
@@ -60,7 +60,7 @@ typedef struct floe_fileio_ops {
     int (*list)(floe_fileio *io, const char *prefix,
                 int (*cb)(const floe_file_info *info, void *payload), void *payload);
     /* Size and mtime of one object; FLOE_ENOTFOUND if absent. */
-    int (*stat)(floe_fileio *io, const char *uri, floe_file_info *out);
+    int (*stat)(floe_file_info *out, floe_fileio *io, const char *uri);
     void (*free)(floe_fileio *io);
 } floe_fileio_ops;
 

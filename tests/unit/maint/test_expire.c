@@ -320,11 +320,11 @@ typedef struct racer {
     int fired;
 } racer;
 
-static int r_open(floe_fileio *io, const char *uri, floe_input **out)
+static int r_open(floe_input **out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_open_input(out, ((racer *)io->impl)->inner, uri);
 }
-static int r_create(floe_fileio *io, const char *uri, floe_output **out)
+static int r_create(floe_output **out, floe_fileio *io, const char *uri)
 {
     racer *r = io->impl;
     if (!r->fired && strstr(uri, ".metadata.json")) {
@@ -343,7 +343,7 @@ static int r_list(floe_fileio *io, const char *prefix,
 {
     return floe_fileio_list(((racer *)io->impl)->inner, prefix, cb, payload);
 }
-static int r_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int r_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     return floe_fileio_stat(out, ((racer *)io->impl)->inner, uri);
 }

@@ -160,7 +160,7 @@ static char *to_mem(const char *uri)
     return floe__sprintf("mem://x%s", uri + off);
 }
 
-static int s_open(floe_fileio *io, const char *uri, floe_input **out)
+static int s_open(floe_input **out, floe_fileio *io, const char *uri)
 {
     char *m = to_mem(uri);
     int rc = floe_fileio_open_input(out, ((s3ish *)io->impl)->mem, m);
@@ -168,7 +168,7 @@ static int s_open(floe_fileio *io, const char *uri, floe_input **out)
     return rc;
 }
 
-static int s_create(floe_fileio *io, const char *uri, floe_output **out)
+static int s_create(floe_output **out, floe_fileio *io, const char *uri)
 {
     char *m = to_mem(uri);
     int rc = floe_fileio_create_output(out, ((s3ish *)io->impl)->mem, m);
@@ -214,7 +214,7 @@ static int s_list(floe_fileio *io, const char *prefix,
     return rc;
 }
 
-static int s_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+static int s_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     char *m = to_mem(uri);
     int rc = floe_fileio_stat(out, ((s3ish *)io->impl)->mem, m);

@@ -55,7 +55,7 @@ static floe_fileio *open_io(const char *first, ...)
 static int put(floe_fileio *io, const char *uri, const void *data, size_t len)
 {
     floe_output *out;
-    FLOE_TRY(io->ops->create_output(io, uri, &out));
+    FLOE_TRY(io->ops->create_output(&out, io, uri));
     int rc = out->write(out, data, len);
     if (rc < 0) {
         out->abort(out);
@@ -67,7 +67,7 @@ static int put(floe_fileio *io, const char *uri, const void *data, size_t len)
 static char *get_all(floe_fileio *io, const char *uri, size_t *len)
 {
     floe_input *in;
-    if (io->ops->open_input(io, uri, &in) < 0)
+    if (io->ops->open_input(&in, io, uri) < 0)
         return NULL;
     char *buf = malloc((size_t)in->size + 1);
     int rc = in->read_at(in, 0, buf, (size_t)in->size);
@@ -124,11 +124,11 @@ static void test_put_get_range_head(void)
     const char *text = "0123456789abcdefghijklmnopqrstuvwxyz";
     FT_OK(put(io, "s3://bucket/basic/obj.txt", text, strlen(text)));
     floe_file_info info;
-    FT_OK(io->ops->stat(io, "s3://bucket/basic/obj.txt", &info));
+    FT_OK(io->ops->stat(&info, io, "s3://bucket/basic/obj.txt"));
     FT_EQ_INT(info.size, 36);
     FT_CHECK(info.mtime_ms > 1600000000000LL);
     floe_input *in;
-    FT_OK(io->ops->open_input(io, "s3://bucket/basic/obj.txt", &in));
+    FT_OK(io->ops->open_input(&in, io, "s3://bucket/basic/obj.txt"));
     FT_EQ_INT(in->size, 36);
     char buf[16] = {0};
     FT_OK(in->read_at(in, 10, buf, 6));
@@ -139,12 +139,12 @@ static void test_put_get_range_head(void)
     FT_EQ_INT(in->read_at(in, 31, buf, 6), FLOE_ECORRUPT);
     FT_OK(in->read_at(in, 36, buf, 0));
     in->close(in);
-    FT_EQ_INT(io->ops->stat(io, "s3://bucket/basic/missing", &info), FLOE_ENOTFOUND);
-    FT_EQ_INT(io->ops->open_input(io, "s3://bucket/basic/missing", &in), FLOE_ENOTFOUND);
+    FT_EQ_INT(io->ops->stat(&info, io, "s3://bucket/basic/missing"), FLOE_ENOTFOUND);
+    FT_EQ_INT(io->ops->open_input(&in, io, "s3://bucket/basic/missing"), FLOE_ENOTFOUND);
     FT_ERR_CONTAINS("s3://bucket/basic/missing");
     /* Empty object. */
     FT_OK(put(io, "s3://bucket/basic/empty", "", 0));
-    FT_OK(io->ops->stat(io, "s3://bucket/basic/empty", &info));
+    FT_OK(io->ops->stat(&info, io, "s3://bucket/basic/empty"));
     FT_EQ_INT(info.size, 0);
     FT_CHECK(s3srv_stat(&srv, "verified") >= before + 8);
     no_rejections();
@@ -167,7 +167,7 @@ static void test_schemes_equal(void)
     free(b);
     floe_fileio *bad = NULL;
     floe_input *in;
-    FT_EQ_INT(io->ops->open_input(io, "gs://bucket/schemes/x", &in), FLOE_EINVALID);
+    FT_EQ_INT(io->ops->open_input(&in, io, "gs://bucket/schemes/x"), FLOE_EINVALID);
     (void)bad;
     io->ops->free(io);
 }
@@ -339,7 +339,7 @@ static void test_multipart(void)
     size_t n = 3 * 1048576 + 12345;
     char *data = pattern(n);
     floe_output *out;
-    FT_OK(io->ops->create_output(io, "s3://bucket/mp/big.bin", &out));
+    FT_OK(io->ops->create_output(&out, io, "s3://bucket/mp/big.bin"));
     /* Odd-sized writes crossing part boundaries. */
     for (size_t off = 0; off < n;) {
         size_t w = n - off < 300001 ? n - off : 300001;
@@ -373,7 +373,7 @@ static void test_multipart_aborted_on_failure(void)
     char *data = pattern(n);
     fault("mode=status&status=500&count=100&method=PUT&match=partNumber=2");
     floe_output *out;
-    FT_OK(io->ops->create_output(io, "s3://bucket/mp/fails.bin", &out));
+    FT_OK(io->ops->create_output(&out, io, "s3://bucket/mp/fails.bin"));
     int rc = out->write(out, data, n);
     FT_EQ_INT(rc, FLOE_EIO); /* part 2 is sent during write() */
     FT_ERR_CONTAINS("s3://bucket/mp/fails.bin");
@@ -384,24 +384,24 @@ static void test_multipart_aborted_on_failure(void)
     FT_EQ_INT(s3srv_stat(&srv, "aborted_uploads"), aborted + 1);
     FT_EQ_INT(s3srv_stat(&srv, "open_uploads"), 0);
     floe_file_info info;
-    FT_EQ_INT(io->ops->stat(io, "s3://bucket/mp/fails.bin", &info), FLOE_ENOTFOUND);
+    FT_EQ_INT(io->ops->stat(&info, io, "s3://bucket/mp/fails.bin"), FLOE_ENOTFOUND);
 
     /* Failure at CompleteMultipartUpload: aborted as well. */
     fault("mode=status&status=500&count=100&method=POST&match=uploadId=");
-    FT_OK(io->ops->create_output(io, "s3://bucket/mp/fails2.bin", &out));
+    FT_OK(io->ops->create_output(&out, io, "s3://bucket/mp/fails2.bin"));
     FT_OK(out->write(out, data, n));
     FT_EQ_INT(out->commit(out), FLOE_EIO); /* frees the output */
     clear_faults();
     FT_EQ_INT(s3srv_stat(&srv, "aborted_uploads"), aborted + 2);
-    FT_EQ_INT(io->ops->stat(io, "s3://bucket/mp/fails2.bin", &info), FLOE_ENOTFOUND);
+    FT_EQ_INT(io->ops->stat(&info, io, "s3://bucket/mp/fails2.bin"), FLOE_ENOTFOUND);
 
     /* Abandoned output (abort without commit) after parts were sent. */
-    FT_OK(io->ops->create_output(io, "s3://bucket/mp/abandoned.bin", &out));
+    FT_OK(io->ops->create_output(&out, io, "s3://bucket/mp/abandoned.bin"));
     FT_OK(out->write(out, data, n));
     out->abort(out);
     FT_EQ_INT(s3srv_stat(&srv, "aborted_uploads"), aborted + 3);
     FT_EQ_INT(s3srv_stat(&srv, "open_uploads"), 0);
-    FT_EQ_INT(io->ops->stat(io, "s3://bucket/mp/abandoned.bin", &info), FLOE_ENOTFOUND);
+    FT_EQ_INT(io->ops->stat(&info, io, "s3://bucket/mp/abandoned.bin"), FLOE_ENOTFOUND);
     free(data);
     no_rejections();
     io->ops->free(io);
@@ -447,7 +447,7 @@ static void test_faults_become_eio(void)
     FT_ASSERT(io);
     FT_OK(put(io, "s3://bucket/faults/obj", "0123456789", 10));
     floe_input *in;
-    FT_OK(io->ops->open_input(io, "s3://bucket/faults/obj", &in));
+    FT_OK(io->ops->open_input(&in, io, "s3://bucket/faults/obj"));
     char buf[10];
     static const char *modes[] = {"mode=status&status=500", "mode=status&status=503",
                                   "mode=truncate", "mode=slow&ms=1500", "mode=reset"};
@@ -469,7 +469,7 @@ static void test_faults_become_eio(void)
     FT_EQ_INT(put(io, "s3://bucket/faults/never", "x", 1), FLOE_EIO);
     clear_faults();
     floe_file_info info;
-    FT_EQ_INT(io->ops->stat(io, "s3://bucket/faults/never", &info), FLOE_ENOTFOUND);
+    FT_EQ_INT(io->ops->stat(&info, io, "s3://bucket/faults/never"), FLOE_ENOTFOUND);
     io->ops->free(io);
 }
 
@@ -503,7 +503,7 @@ static void test_server_down(void)
     FT_ASSERT(io);
     int64_t t0 = floe__mono_ns();
     floe_file_info info;
-    FT_EQ_INT(io->ops->stat(io, "s3://bucket/x", &info), FLOE_EIO);
+    FT_EQ_INT(io->ops->stat(&info, io, "s3://bucket/x"), FLOE_EIO);
     FT_ERR_CONTAINS("HEAD s3://bucket/x failed after 4 attempts");
     FT_CHECK(floe__mono_ns() - t0 < 5000000000LL);
     FT_EQ_INT(put(io, "s3://bucket/x", "x", 1), FLOE_EIO);
@@ -523,7 +523,7 @@ static void test_credentials_never_in_errors(void)
     FT_ASSERT(io);
     long rejected = s3srv_stat(&srv, "rejected");
     floe_file_info info;
-    int rc = io->ops->stat(io, "s3://bucket/creds/x", &info);
+    int rc = io->ops->stat(&info, io, "s3://bucket/creds/x");
     FT_EQ_INT(rc, FLOE_EIO);
     FT_ERR_CONTAINS("HTTP 403");
     FT_CHECK(strstr(ft_floe_err(), secret) == NULL);
@@ -684,7 +684,7 @@ static void test_connection_reuse(void)
     long before = s3srv_stat(&srv, "connections");
     floe_file_info info;
     for (int i = 0; i < 30; i++)
-        FT_OK(io->ops->stat(io, "s3://bucket/conn/x", &info));
+        FT_OK(io->ops->stat(&info, io, "s3://bucket/conn/x"));
     /* +1 for the stats request itself. */
     long used = s3srv_stat(&srv, "connections") - before - 1;
     if (used > 2)
@@ -699,17 +699,17 @@ static void test_output_abort_and_misuse(void)
     floe_fileio *io = open_io(NULL);
     FT_ASSERT(io);
     floe_output *out;
-    FT_OK(io->ops->create_output(io, "s3://bucket/abort/x", &out));
+    FT_OK(io->ops->create_output(&out, io, "s3://bucket/abort/x"));
     FT_OK(out->write(out, "abc", 3));
     out->abort(out);
     floe_file_info info;
-    FT_EQ_INT(io->ops->stat(io, "s3://bucket/abort/x", &info), FLOE_ENOTFOUND);
+    FT_EQ_INT(io->ops->stat(&info, io, "s3://bucket/abort/x"), FLOE_ENOTFOUND);
     /* An empty object. */
-    FT_OK(io->ops->create_output(io, "s3://bucket/abort/y", &out));
+    FT_OK(io->ops->create_output(&out, io, "s3://bucket/abort/y"));
     FT_OK(out->commit(out));
-    FT_OK(io->ops->stat(io, "s3://bucket/abort/y", &info));
+    FT_OK(io->ops->stat(&info, io, "s3://bucket/abort/y"));
     FT_EQ_INT(info.size, 0);
-    FT_EQ_INT(io->ops->create_output(io, "s3://bucket", &out), FLOE_EINVALID);
+    FT_EQ_INT(io->ops->create_output(&out, io, "s3://bucket"), FLOE_EINVALID);
     io->ops->free(io);
     /* After a failed write (a 400 is not retried) the output refuses more
      * writes and commit() reports the misuse (and frees). */
@@ -718,14 +718,14 @@ static void test_output_abort_and_misuse(void)
     long open_before = s3srv_stat(&srv, "open_uploads");
     fault("mode=status&status=400&count=1&method=PUT&match=partNumber=1");
     static char buf[3000];
-    FT_OK(io->ops->create_output(io, "s3://bucket/abort/z", &out));
+    FT_OK(io->ops->create_output(&out, io, "s3://bucket/abort/z"));
     FT_EQ_INT(out->write(out, buf, sizeof buf), FLOE_EIO);
     FT_ERR_CONTAINS("HTTP 400");
     FT_ERR_CONTAINS("1 attempt:");
     FT_EQ_INT(out->write(out, buf, 10), FLOE_EINVALID);
     FT_EQ_INT(out->commit(out), FLOE_EINVALID);
     clear_faults();
-    FT_EQ_INT(io->ops->stat(io, "s3://bucket/abort/z", &info), FLOE_ENOTFOUND);
+    FT_EQ_INT(io->ops->stat(&info, io, "s3://bucket/abort/z"), FLOE_ENOTFOUND);
     FT_EQ_INT(s3srv_stat(&srv, "open_uploads"), open_before);
     io->ops->free(io);
 }
@@ -756,13 +756,13 @@ static int oom_put_multipart(floe_fileio *io)
 static int oom_stat(floe_fileio *io)
 {
     floe_file_info info;
-    return io->ops->stat(io, oom_uri, &info);
+    return io->ops->stat(&info, io, oom_uri);
 }
 
 static int oom_read(floe_fileio *io)
 {
     floe_input *in;
-    FLOE_TRY(io->ops->open_input(io, oom_uri, &in));
+    FLOE_TRY(io->ops->open_input(&in, io, oom_uri));
     char buf[5];
     int rc = in->read_at(in, 0, buf, 5);
     in->close(in);
