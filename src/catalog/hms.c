@@ -497,7 +497,8 @@ static int hms_create_namespace(floe_catalog *c, const char *ns, const floe_prop
         reply r;
         rc = call_end(h, &C_CREATE_DATABASE, &e, &r);
         if (rc == 0 && is_exc(&r, "AlreadyExistsException"))
-            rc = floe__error(FLOE_EEXISTS, "catalog", "Namespace already exists: %s", ns);
+            rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                "Namespace already exists: %s", ns);
         else if (rc == 0 && r.exc)
             rc = floe__error(FLOE_EINVALID, "catalog", "Cannot create namespace %s: %s: %s", ns,
                              r.exc, r.msg);
@@ -731,8 +732,9 @@ static int load_iceberg(floe_catalog *c, const char *ns, const char *name, reply
     int rc = floe__tb_props(t, T_PARAMS, &p);
     if (rc == 0 && !is_iceberg(t)) {
         const char *ty = floe__props_get(&p, "table_type");
-        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Not an iceberg table: %s.%s.%s (type=%s)",
-                         c->name, ns, name, ty ? ty : "null");
+        rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE, "catalog",
+                            "Not an iceberg table: %s.%s.%s (type=%s)", c->name, ns, name,
+                            ty ? ty : "null");
     }
     if (rc == 0 && params)
         rc = floe__props_copy(params, &p);
@@ -1097,7 +1099,8 @@ static int hms_register_table_md(floe_catalog *c, const char *ns, const char *na
         floe__tbenc_stop(&e);
         rc = call_end(h, &C_CREATE_TABLE, &e, &r);
         if (rc == 0 && is_exc(&r, "AlreadyExistsException"))
-            rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
+            rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                "Table already exists: %s.%s", ns, name);
         else if (rc == 0 && is_exc(&r, "NoSuchObjectException"))
             rc = ns_missing(ns);
         else if (rc == 0 && r.exc)
@@ -1162,9 +1165,9 @@ static int hms_rename_table(floe_catalog *c, const char *from_ns, const char *fr
     reply r;
     int rc = get_database(h, to_ns, &r);
     if (rc == 0 && is_exc(&r, "NoSuchObjectException"))
-        rc = floe__error(FLOE_ENOTFOUND, "catalog",
-                         "Cannot rename %s.%s to %s.%s. Namespace does not exist: %s", from_ns,
-                         from_name, to_ns, to_name, to_ns);
+        rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Cannot rename %s.%s to %s.%s. Namespace does not exist: %s", from_ns,
+                            from_name, to_ns, to_name, to_ns);
     const floe_tbval *t = NULL;
     floe_props p = FLOE_PROPS_INIT;
     if (rc == 0)
@@ -1172,8 +1175,8 @@ static int hms_rename_table(floe_catalog *c, const char *from_ns, const char *fr
     if (rc == 0) {
         rc = alter_table(h, from_ns, from_name, t, to_ns, to_name, &p, NULL, NULL, &r);
         if (rc == 0 && is_exc(&r, "InvalidOperationException") && strstr(r.msg, "already exists"))
-            rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", to_ns,
-                             to_name);
+            rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                "Table already exists: %s.%s", to_ns, to_name);
         else if (rc == 0 && r.exc)
             rc = metastore_error(h, &r, from_name);
     }

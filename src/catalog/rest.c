@@ -218,7 +218,9 @@ static int http_error(const resp *rs, bool commit, const char *what)
     const char *m = msg ? msg : "no error details";
     long st = rs->status;
     int code;
-    if (st == 409)
+    if (st == 409 && kind == FLOE_KIND_NAMESPACE_NOT_EMPTY)
+        code = FLOE_EINVALID; /* as the catalogs raise it in-process */
+    else if (st == 409)
         code = commit ? FLOE_ECONFLICT : FLOE_EEXISTS;
     else if (st == 404)
         code = FLOE_ENOTFOUND;
@@ -467,7 +469,8 @@ static int rest_create_namespace(floe_catalog *c, const char *ns, const floe_pro
     }
     int rc = post_json(r, NULL, NULL, NULL, j, "create namespace", NULL);
     if (rc == FLOE_EEXISTS)
-        rc = floe__error(FLOE_EEXISTS, "catalog", "Namespace already exists: %s", ns);
+        rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                            "Namespace already exists: %s", ns);
     return rc;
 }
 
@@ -647,9 +650,9 @@ static int rest_drop_namespace(floe_catalog *c, const char *ns)
     if (rc == FLOE_ENOTFOUND)
         rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
                             "Namespace does not exist: %s", ns);
-    else if (rc == FLOE_EEXISTS) /* 409 NamespaceNotEmptyException */
+    else if (rc == FLOE_EEXISTS || floe__rest_raised(rc, FLOE_KIND_NAMESPACE_NOT_EMPTY))
         rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_NAMESPACE_NOT_EMPTY, "catalog",
-                            "Namespace %s is not empty.", ns);
+                            "Namespace %s is not empty.", ns); /* 409 NamespaceNotEmpty */
     return rc;
 }
 
@@ -839,7 +842,8 @@ static int rest_register_table(floe_catalog *c, const char *ns, const char *name
                        json_pack("{s:s,s:s}", "name", name, "metadata-location", metadata_location),
                        "register table", NULL);
     if (rc == FLOE_EEXISTS)
-        rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
+        rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                            "Table already exists: %s.%s", ns, name);
     return rc;
 }
 
@@ -1189,7 +1193,8 @@ static int rest_create_table(floe_catalog *c, const char *ns, const char *name,
     else
         json_decref(j);
     if (rc == FLOE_EEXISTS)
-        return floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", ns, name);
+        return floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                              "Table already exists: %s.%s", ns, name);
     if (rc == FLOE_ENOTFOUND)
         return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
                               "Namespace does not exist: %s", ns);
@@ -1257,7 +1262,8 @@ static int rest_list_views(floe_catalog *c, const char *ns, floe_vec *out)
         rc = list_paged(r, (char *)url.ptr, "identifiers", true, out);
     floe__buf_free(&url);
     if (rc == FLOE_ENOTFOUND)
-        rc = floe__error(FLOE_ENOTFOUND, "catalog", "Namespace does not exist: %s", ns);
+        rc = floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
+                            "Namespace does not exist: %s", ns);
     return rc;
 }
 

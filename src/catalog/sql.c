@@ -325,7 +325,8 @@ static int sql_create_namespace(floe_catalog *c, const char *ns, const floe_prop
     if (rc == 0) {
         rc = ns_exists_locked(c, ns, &found);
         if (rc == 0 && found)
-            rc = floe__error(FLOE_EEXISTS, "catalog", "Namespace already exists: %s", ns);
+            rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                "Namespace already exists: %s", ns);
         for (size_t i = 0; rc == 0 && props && i < props->n; i++) {
             const char *v[] = {c->name, ns, props->items[i].key, props->items[i].value};
             rc = run(s, NS_INSERT_SQL, 4, v, NULL, NULL);
@@ -558,15 +559,16 @@ static int insert_row(floe_catalog *c, const char *ns, const char *name, const c
         else if (rc == 0 && s->has_type)
             rc = view_row(c, ns, name, NULL, &other);
         if (rc == 0 && other)
-            rc = floe__error(FLOE_EEXISTS, "catalog", "%s with same name already exists: %s.%s",
-                             view ? "Table" : "View", ns, name);
+            rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                "%s with same name already exists: %s.%s", view ? "Table" : "View",
+                                ns, name);
         if (rc == 0) {
             const char *v[] = {c->name, ns, name, loc};
             int r = 0;
             rc = run(s, view ? V_INSERT_SQL : V(s, T_INSERT), 4, v, NULL, &r);
             if (rc < 0 && (r & 0xff) == SQLITE_CONSTRAINT)
-                rc = floe__error(FLOE_EEXISTS, "catalog", "%s already exists: %s.%s",
-                                 view ? "View" : "Table", ns, name);
+                rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                    "%s already exists: %s.%s", view ? "View" : "Table", ns, name);
         }
         rc = tx_end(s, rc);
     }
@@ -709,14 +711,14 @@ static int sql_rename_table(floe_catalog *c, const char *from_ns, const char *fr
             const char *v[] = {c->name, to_ns, to_name};
             rc = s->has_type ? view_row(c, to_ns, to_name, NULL, &found) : 0;
             if (rc == 0 && s->has_type && found) /* JdbcCatalog.renameTable */
-                rc = floe__error(FLOE_EEXISTS, "catalog",
-                                 "Cannot rename %s.%s to %s.%s. View already exists", from_ns,
-                                 from_name, to_ns, to_name);
+                rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                    "Cannot rename %s.%s to %s.%s. View already exists", from_ns,
+                                    from_name, to_ns, to_name);
             if (rc == 0)
                 rc = query_exists(s, T_ANY_SQL, 3, v, &found);
             if (rc == 0 && found)
-                rc = floe__error(FLOE_EEXISTS, "catalog", "Table already exists: %s.%s", to_ns,
-                                 to_name);
+                rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                    "Table already exists: %s.%s", to_ns, to_name);
         }
         if (rc == 0) {
             const char *v[] = {c->name, from_ns, from_name, to_ns, to_name};
@@ -907,15 +909,15 @@ static int sql_rename_view(floe_catalog *c, const char *from_ns, const char *fro
         if (rc == 0)
             rc = get_locked(c, to_ns, to_name, NULL, NULL, &found);
         if (rc == 0 && found)
-            rc = floe__error(FLOE_EEXISTS, "catalog",
-                             "Cannot rename %s.%s to %s.%s. Table already exists", from_ns,
-                             from_name, to_ns, to_name);
+            rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                "Cannot rename %s.%s to %s.%s. Table already exists", from_ns,
+                                from_name, to_ns, to_name);
         if (rc == 0)
             rc = view_row(c, to_ns, to_name, NULL, &found);
         if (rc == 0 && found)
-            rc = floe__error(FLOE_EEXISTS, "catalog",
-                             "Cannot rename %s.%s to %s.%s. View already exists", from_ns,
-                             from_name, to_ns, to_name);
+            rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                                "Cannot rename %s.%s to %s.%s. View already exists", from_ns,
+                                from_name, to_ns, to_name);
         if (rc == 0) {
             const char *v[] = {c->name, from_ns, from_name, to_ns, to_name};
             int changes = 0;

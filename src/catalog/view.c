@@ -545,7 +545,8 @@ static int create_locked(floe_catalog *c, const char *ident, const char *ns, con
         rc = 0;
     }
     if (rc == 0 && exists && !replace)
-        rc = floe__error(FLOE_EEXISTS, "catalog", "View already exists: %s", ident);
+        rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "catalog",
+                            "View already exists: %s", ident);
     if (rc == 0 && exists && c->views->replace_view) {
         /* a change catalog is told which view the change is for */
         floe_view_metadata *base = NULL;

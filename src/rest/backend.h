@@ -13,12 +13,16 @@
  * - Requests are borrowed (valid during the call). Results are written into a
  *   zeroed struct the server owns and frees with the model's *_free().
  * - Return 0 or a negative FLOE_E* with the error raised (floe__error) — the
- *   message is sent to the client. The server maps codes to HTTP:
- *     FLOE_ENOTFOUND      404 NoSuchNamespaceException when raised with
- *                         floe__rest_no_such_namespace() (subsystem "namespace"),
- *                         NoSuchTableException when raised with
- *                         floe__rest_no_such_table() (subsystem "table"); otherwise
- *                         the route decides (namespace routes -> namespace).
+ *   message is sent to the client. An error raised with a kind
+ *   (floe__error_as: FLOE_KIND_NO_SUCH_TABLE, _NO_SUCH_NAMESPACE,
+ *   _NO_SUCH_VIEW, _ALREADY_EXISTS, _NAMESPACE_NOT_EMPTY, _COMMIT_FAILED,
+ *   _VALIDATION, ...) is answered as Iceberg answers that exception
+ *   (floe__rest_error_status: 404 NoSuchTableException, 409
+ *   NamespaceNotEmptyException, ...), whatever its code. Without a kind the
+ *   code and the route decide:
+ *     FLOE_ENOTFOUND      404 NoSuchViewException on view routes,
+ *                         NoSuchNamespaceException on namespace routes,
+ *                         NoSuchTableException on the others
  *     FLOE_EEXISTS        409 AlreadyExistsException
  *     FLOE_ECONFLICT      409 CommitFailedException (a requirement failed or the
  *                         compare-and-set lost); on drop_namespace: 409
@@ -139,11 +143,12 @@ struct floe_rest_backend {
 
 void floe__rest_backend_free(floe_rest_backend *b);
 
-/* Raise FLOE_ENOTFOUND with Iceberg's wording and the subsystem the server
- * maps to NoSuchNamespaceException / NoSuchTableException. */
+/* Raise FLOE_ENOTFOUND with Iceberg's wording and the kind
+ * (NoSuchNamespaceException / NoSuchTableException). */
 int floe__rest_no_such_namespace(const floe_rest_namespace *ns);
 int floe__rest_no_such_table(const floe_rest_ident *id);
-/* FLOE_EEXISTS: "Namespace already exists: a.b" / "Table already exists: a.t". */
+/* FLOE_EEXISTS, AlreadyExistsException: "Namespace already exists: a.b" /
+ * "Table already exists: a.t". */
 int floe__rest_namespace_exists(const floe_rest_namespace *ns);
 int floe__rest_table_exists_error(const floe_rest_ident *id);
 

@@ -391,13 +391,8 @@ static int sql_drop_namespace(floe_rest_backend *b, const floe_rest_namespace *n
     int rc = floe_catalog_drop_namespace(s->cat, ns);
     pthread_mutex_unlock(&s->lock);
     floe__free(ns);
-    if (rc == FLOE_EINVALID) { /* "Namespace a is not empty. ..." */
-        const floe_error *e = floe_error_last();
-        char *msg = floe__strdup(e && e->message ? e->message : "");
-        rc =
-            floe__error(FLOE_ECONFLICT, "rest", "%s", msg && *msg ? msg : "Namespace is not empty");
-        floe__free(msg);
-    }
+    /* "Namespace a is not empty. ...": the catalog's error, its kind
+     * (NamespaceNotEmptyException) kept */
     return ns_err(rc, nsp);
 }
 
@@ -744,8 +739,8 @@ static int commit_create(sql_backend *s, const char *ident, const floe_rest_comm
         to.io = s->io;
         rc = floe_table_create(&t, s->cat, ident, &co, &to);
         if (rc == FLOE_EEXISTS)
-            rc = floe__error(FLOE_ECONFLICT, "rest", "Requirement failed: table already exists: %s",
-                             ident);
+            rc = floe__error_as(FLOE_ECONFLICT, FLOE_KIND_COMMIT_FAILED, "rest",
+                                "Requirement failed: table already exists: %s", ident);
     }
     floe__buf_free(&js);
     floe__buf_free(&jp);
@@ -788,8 +783,7 @@ static int sql_commit_table(floe_rest_backend *b, const floe_rest_ident *id,
             pool_give(s, slot);
         }
     }
-    if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
-        strstr(floe_error_last()->message, "Table does not exist"))
+    if (rc == FLOE_ENOTFOUND && floe__rest_raised(rc, FLOE_KIND_NO_SUCH_TABLE))
         rc = floe__rest_no_such_table(id);
     floe__free(ident);
     if (rc < 0) {
@@ -871,8 +865,7 @@ static int sql_open_table(floe_rest_backend *b, const floe_rest_ident *id, floe_
     int rc = floe_table_load(out, s->cat, ident, &o);
     pthread_mutex_unlock(&s->lock);
     floe__free(ident);
-    if (rc == FLOE_ENOTFOUND && floe_error_last() && floe_error_last()->message &&
-        strstr(floe_error_last()->message, "Table does not exist"))
+    if (rc == FLOE_ENOTFOUND && floe__rest_raised(rc, FLOE_KIND_NO_SUCH_TABLE))
         rc = floe__rest_no_such_table(id);
     return rc;
 }

@@ -265,6 +265,15 @@ json_t *floe__rest_table_result_to_json(const floe_rest_table_result *r, bool co
 char *floe__rest_table_result_dump(const floe_rest_table_result *r, bool commit, size_t *len);
 /* {"error":{"message","type","code"}} */
 json_t *floe__rest_error_to_json(int code, const char *type, const char *message);
+/* The HTTP status and IcebergErrorResponse type of an error of `kind`, as
+ * Iceberg's REST server answers the Java exception (RESTCatalogAdapter:
+ * NoSuchTableException 404, NamespaceNotEmptyException 409, ...); the type
+ * names the exception, so floe__error_kind_named() gives `kind` back. 0 (and
+ * *type NULL) for FLOE_KIND_NONE and kinds REST has no answer for. */
+int floe__rest_error_status(floe_error_kind kind, const char **type);
+/* Whether `rc` is the error last raised on this thread and has `kind`
+ * (which exception a callee's FLOE_ENOTFOUND is, say). */
+bool floe__rest_raised(int rc, floe_error_kind kind);
 
 /* Response parsers (for the REST client). Same strictness as requests. */
 int floe__rest_parse_config(floe_rest_config *out, const char *text, size_t len);

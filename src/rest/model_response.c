@@ -216,6 +216,32 @@ json_t *floe__rest_error_to_json(int code, const char *type, const char *message
                      type ? type : "RESTException", "code", code);
 }
 
+int floe__rest_error_status(floe_error_kind kind, const char **type)
+{
+    int status;
+    switch (kind) {
+    case FLOE_KIND_VALIDATION:
+    case FLOE_KIND_ILLEGAL_ARGUMENT: status = 400; break;
+    case FLOE_KIND_NO_SUCH_TABLE:
+    case FLOE_KIND_NO_SUCH_NAMESPACE:
+    case FLOE_KIND_NO_SUCH_VIEW: status = 404; break;
+    case FLOE_KIND_ALREADY_EXISTS:
+    case FLOE_KIND_NAMESPACE_NOT_EMPTY:
+    case FLOE_KIND_COMMIT_FAILED:
+    case FLOE_KIND_DUPLICATE_WAP_COMMIT: status = 409; break; /* a CommitFailedException */
+    default: *type = NULL; return 0;
+    }
+    floe_error e = {.code = FLOE_ERROR, .kind = kind};
+    *type = floe_error_exception(&e);
+    return status;
+}
+
+bool floe__rest_raised(int rc, floe_error_kind kind)
+{
+    const floe_error *e = floe_error_last();
+    return rc < 0 && e && e->code == rc && e->kind == kind;
+}
+
 /* ---------------------------------------------------------------- parsers */
 
 static int strlist_from(json_t *o, const char *key, bool required, floe_rest_strlist *out)

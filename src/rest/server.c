@@ -141,21 +141,27 @@ static enum MHD_Result send_no_content(struct MHD_Connection *c, req_ctx *ctx)
     return send_bytes(c, ctx, 204, NULL, 0, false);
 }
 
-/* Route-specific defaults for FLOE_ENOTFOUND when the backend did not say. */
+/* What a failed call was about: the answer for an error raised without a
+ * kind (floe_error_kind) depends on the route. */
 typedef enum { R_NAMESPACE, R_TABLE, R_COMMIT, R_DROP_NAMESPACE, R_VIEW, R_OTHER } route_kind;
 
+/* The IcebergErrorResponse for a backend failure `rc`: the kind set where the
+ * error was raised names the exception (floe__rest_error_status); without
+ * one, the code and the route say it. */
 static enum MHD_Result send_floe_error(struct MHD_Connection *c, req_ctx *ctx, int method,
                                        route_kind rk, int rc)
 {
     const floe_error *e = floe_error_last();
     const char *msg = e && e->message ? e->message : "error";
-    const char *sub = e && e->subsystem ? e->subsystem : "";
+    const char *type = NULL;
+    int status = e && e->code == rc ? floe__rest_error_status(e->kind, &type) : 0;
+    if (status)
+        return send_error(c, ctx, method, status, type, msg);
     switch (rc) {
     case FLOE_ENOTFOUND:
-        if (rk == R_VIEW && strcmp(sub, "namespace") != 0)
+        if (rk == R_VIEW)
             return send_error(c, ctx, method, 404, "NoSuchViewException", msg);
-        if (strcmp(sub, "namespace") == 0 || (strcmp(sub, "table") != 0 &&
-                                               (rk == R_NAMESPACE || rk == R_DROP_NAMESPACE)))
+        if (rk == R_NAMESPACE || rk == R_DROP_NAMESPACE)
             return send_error(c, ctx, method, 404, "NoSuchNamespaceException", msg);
         return send_error(c, ctx, method, 404, "NoSuchTableException", msg);
     case FLOE_EEXISTS:

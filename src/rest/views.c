@@ -175,7 +175,8 @@ static int op_create(floe_rest_backend *b, floe_catalog *cat, floe_fileio *io,
         json_decref(c);
     }
     if (rc == 0 && floe_catalog_view_exists(cat, ident) == 1)
-        rc = floe__error(FLOE_EEXISTS, "view", "View already exists: %s", ident);
+        rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ALREADY_EXISTS, "view",
+                            "View already exists: %s", ident);
     if (rc == 0)
         rc = floe__catalog_view_commit(cat, ident, io, body, blen, true, location, &nl);
     if (rc == 0)
@@ -302,12 +303,10 @@ int floe__rest_view_call(floe_rest_backend *b, floe_rest_view_op op, const floe_
     case FLOE_REST_VIEW_REGISTER: rc = op_register(b, cat, io, &id->ns, body, len, out); break;
     default: break;
     }
-    if (rc == FLOE_ENOTFOUND && named) {
-        /* the catalog's "View does not exist" keeps its text; NoSuchView */
-        const floe_error *e = floe_error_last();
-        if (!e || !e->subsystem || strcmp(e->subsystem, "namespace") != 0)
-            rc = no_view(&id->ns, id->name);
-    }
+    /* a named view that is not there (its namespace neither): Iceberg's
+     * NoSuchViewException, in its wording */
+    if (rc == FLOE_ENOTFOUND && named)
+        rc = no_view(&id->ns, id->name);
     b->views_end(b);
     floe__free(ident);
     return rc;

@@ -57,13 +57,13 @@ static void script1(floe_catalog *c, char *out, size_t cap)
     int64_t rows[3];
     for (int i = 0; i < 3; i++) {
         floe_snapshot_info si;
-        FT_OK(floe_table_snapshot_by_id(t, ids[i], &si));
+        FT_OK(floe_table_snapshot_by_id(&si, t, ids[i]));
         rows[i] = fx_rows(t, ids[i]);
     }
     int64_t prev = 0, cur = 0;
-    FT_OK(floe_table_rollback_to_snapshot(t, ids[0], &prev, &cur));
+    FT_OK(floe_table_rollback_to_snapshot(&prev, &cur, t, ids[0]));
     int rb = idx_of(ids, 3, cur);
-    FT_OK(floe_table_set_current_snapshot(t, ids[2], &prev, &cur));
+    FT_OK(floe_table_set_current_snapshot(&prev, &cur, t, ids[2]));
     int sc = idx_of(ids, 3, cur);
     /* a fresh handle sees what the catalog holds */
     floe_table *t2 = NULL;
@@ -73,12 +73,12 @@ static void script1(floe_catalog *c, char *out, size_t cap)
         (long long)rows[1], (long long)rows[2], rb, sc, t2 ? floe_table_snapshot_count(t2) : 0);
     for (size_t i = 0; t2 && i < floe_table_history_count(t2) && off < cap; i++) {
         floe_history_entry h;
-        floe_table_history_at(t2, i, &h);
+        floe_table_history_at(&h, t2, i);
         off += (size_t)snprintf(out + off, cap - off, "%d%c/", idx_of(ids, 3, h.snapshot_id),
                                 h.is_current_ancestor ? 'a' : '-');
     }
     floe_snapshot_info si;
-    if (t2 && floe_table_current_snapshot(t2, &si) && off < cap)
+    if (t2 && floe_table_current_snapshot(&si, t2) && off < cap)
         snprintf(out + off, cap - off, " current=%d rows=%lld", idx_of(ids, 3, si.snapshot_id),
                  (long long)fx_rows(t2, si.snapshot_id));
     floe_table_free(t2);
@@ -127,12 +127,12 @@ static void wap(floe_catalog *c, char *out, size_t cap)
     floe_table_free(tb);
     FT_OK(floe_table_refresh(t));
     floe_snapshot_info main_before, audit;
-    FT_CHECK(floe_table_current_snapshot(t, &main_before));
-    FT_OK(floe_table_snapshot_by_ref(t, "audit", &audit));
+    FT_CHECK(floe_table_current_snapshot(&main_before, t));
+    FT_OK(floe_table_snapshot_by_ref(&audit, t, "audit"));
     int64_t p = 0, u = 0;
-    FT_OK(floe_table_fast_forward(t, "main", "audit", &p, &u));
+    FT_OK(floe_table_fast_forward(&p, &u, t, "main", "audit"));
     floe_snapshot_info main_after;
-    FT_CHECK(floe_table_current_snapshot(t, &main_after));
+    FT_CHECK(floe_table_current_snapshot(&main_after, t));
     snprintf(out, cap, "main_before=%s audit=%s ff=%s->%s main_after=%s rows=%lld",
              main_before.snapshot_id == s1 ? "s1" : "?", audit.snapshot_id == s2 ? "s2" : "?",
              p == s1 ? "s1" : "?", u == s2 ? "s2" : "?", main_after.snapshot_id == s2 ? "s2" : "?",
@@ -157,6 +157,80 @@ static void test_wap_same_as_sqlite(void)
     FT_EQ_STR(via_sql, "main_before=s1 audit=s2 ff=s1->s2 main_after=s2 rows=5");
 }
 
+/* ---------------------------------------------------------------- error kinds */
+
+/* Appends "<op>=<code> <exception>;" for the failure just raised. */
+static void note_error(char *out, size_t cap, const char *op, int rc)
+{
+    const floe_error *e = floe_error_last();
+    size_t n = strlen(out);
+    snprintf(out + n, cap - n, "%s=%s %s;", op, floe_error_code_name(rc),
+             rc < 0 && e && e->code == rc ? floe_error_exception(e) : "-");
+}
+
+static int ignore_table(const char *ns, const char *name, void *p)
+{
+    (void)ns, (void)name, (void)p;
+    return 0;
+}
+
+/* The catalog's failures, each with the exception Iceberg raises for it. */
+static void failures(floe_catalog *c, char *out, size_t cap)
+{
+    out[0] = '\0';
+    FT_OK(floe_catalog_create_namespace(c, "k", NULL));
+    floe_table *t = NULL;
+    FT_OK(fx_create(&t, c, "k.t", NULL));
+    floe_table_free(t);
+    t = NULL;
+    note_error(out, cap, "create_ns", floe_catalog_create_namespace(c, "k", NULL));
+    floe_props got = FLOE_PROPS_INIT;
+    note_error(out, cap, "load_ns", floe_catalog_load_namespace(&got, c, "nope"));
+    floe__props_free(&got);
+    note_error(out, cap, "drop_ns", floe_catalog_drop_namespace(c, "nope"));
+    note_error(out, cap, "drop_full_ns", floe_catalog_drop_namespace(c, "k"));
+    note_error(out, cap, "list_tables", floe_catalog_list_tables(c, "nope", ignore_table, NULL));
+    char *loc = NULL;
+    note_error(out, cap, "load_table", floe_catalog_load_table(&loc, NULL, c, "k.nope"));
+    floe_string_free(loc);
+    note_error(out, cap, "create_table", fx_create(&t, c, "k.t", NULL));
+    floe_table_free(t);
+    t = NULL;
+    note_error(out, cap, "create_in_missing_ns", fx_create(&t, c, "nope.t", NULL));
+    floe_table_free(t);
+    note_error(out, cap, "drop_table", floe_catalog_drop_table(c, "k.nope"));
+    note_error(out, cap, "drop_view", floe_catalog_drop_view(c, "k.nope"));
+}
+
+/* A client of `floe serve` sees each failure as the same exception as the
+ * catalog behind it does in-process: the server answers the error's kind
+ * with its REST type, the client reads the type back into the kind. */
+static void test_error_kinds_same_as_sqlite(void)
+{
+    char via_sql[1024], via_rest[1024];
+    floe_catalog *sq = fx_catalog();
+    failures(sq, via_sql, sizeof via_sql);
+    floe_catalog_free(sq);
+    server s;
+    FT_ASSERT(server_start(&s, ft_tmp("rwh"), NULL) == 0);
+    floe_catalog *rc = rest_client(&s);
+    if (rc)
+        failures(rc, via_rest, sizeof via_rest);
+    floe_catalog_free(rc);
+    server_stop(&s);
+    FT_EQ_STR(via_rest, via_sql);
+    FT_EQ_STR(via_sql, "create_ns=FLOE_EEXISTS AlreadyExistsException;"
+                       "load_ns=FLOE_ENOTFOUND NoSuchNamespaceException;"
+                       "drop_ns=FLOE_ENOTFOUND NoSuchNamespaceException;"
+                       "drop_full_ns=FLOE_EINVALID NamespaceNotEmptyException;"
+                       "list_tables=FLOE_ENOTFOUND NoSuchNamespaceException;"
+                       "load_table=FLOE_ENOTFOUND NoSuchTableException;"
+                       "create_table=FLOE_EEXISTS AlreadyExistsException;"
+                       "create_in_missing_ns=FLOE_ENOTFOUND NoSuchNamespaceException;"
+                       "drop_table=FLOE_ENOTFOUND NoSuchTableException;"
+                       "drop_view=FLOE_ENOTFOUND NoSuchViewException;");
+}
+
 /* ---------------------------------------------------------------- conflicts */
 
 static void test_conflicts(void)
@@ -172,7 +246,7 @@ static void test_conflicts(void)
     fx_append_rows(ta, R1, 2);
     /* two raw commits on the same base: exactly one wins, the other 409 */
     floe_snapshot_info si;
-    FT_CHECK(floe_table_current_snapshot(ta, &si));
+    FT_CHECK(floe_table_current_snapshot(&si, ta));
     char body[512];
     snprintf(body, sizeof body,
              "{\"requirements\":[{\"type\":\"assert-ref-snapshot-id\",\"ref\":\"b1\","
@@ -195,7 +269,7 @@ static void test_conflicts(void)
     FT_CHECK(last != 0);
     floe_table *t = NULL;
     FT_OK(floe_table_load(&t, a, "shop.orders", NULL));
-    FT_CHECK(t && floe_table_current_snapshot(t, &si));
+    FT_CHECK(t && floe_table_current_snapshot(&si, t));
     FT_EQ_INT(si.snapshot_id, last);
     FT_EQ_INT(fx_rows(t, si.snapshot_id), 6);
     FT_EQ_INT(floe_table_snapshot_count(t), 3);
@@ -528,7 +602,7 @@ static void scan_summary(floe_table *t, const char *filter, bool pin, int64_t sn
             }
     struct ArrowArrayStream st;
     int64_t rows = 0;
-    FT_OK(floe_scan_to_stream(sc, &st));
+    FT_OK(floe_scan_to_stream(&st, sc));
     for (;;) {
         struct ArrowArray a;
         if (st.get_next(&st, &a) != 0) {
@@ -618,6 +692,10 @@ static void server_side_planning(bool defer)
         floe_scan *bad_scan = NULL;
         FT_CHECK(floe_scan_open_table(&bad_scan, rt, &o) == FLOE_EINVALID);
         FT_ERR_CONTAINS("Cannot find field 'nope'");
+        /* the exception in-process planning raises, through the REST type */
+        FT_EQ_STR(floe_error_exception(floe_error_last()), "ValidationException");
+        FT_CHECK(floe_scan_open_table(&bad_scan, lt, &o) == FLOE_EINVALID);
+        FT_EQ_STR(floe_error_exception(floe_error_last()), "ValidationException");
     }
     floe_table_free(lt);
     floe_table_free(rt);
@@ -695,6 +773,7 @@ static const ft_case cases[] = {
     {"script1_same_as_sqlite", test_script1_same_as_sqlite},
     {"wap_same_as_sqlite", test_wap_same_as_sqlite},
     {"conflicts", test_conflicts},
+    {"error_kinds_same_as_sqlite", test_error_kinds_same_as_sqlite},
     {"catalog_calls", test_catalog_calls},
     {"alloc_failures", test_alloc_failures},
     {"iceberg_js", test_iceberg_js},

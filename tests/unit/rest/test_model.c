@@ -501,6 +501,51 @@ static void test_names_and_paths(void)
 
 /* Every allocation failure while parsing a commit returns FLOE_ENOMEM (or
  * the jansson-side failure as FLOE_EINVALID) and leaks nothing (ASan). */
+/* Each error kind's IcebergErrorResponse, as open-api/rest-catalog-open-api.yaml
+ * and Iceberg's RESTCatalogAdapter answer the exception; the client reads the
+ * type back into the same kind. */
+static void test_error_status(void)
+{
+    static const struct {
+        floe_error_kind kind;
+        int status;
+        const char *type;
+    } cases[] = {
+        {FLOE_KIND_NO_SUCH_TABLE, 404, "NoSuchTableException"},
+        {FLOE_KIND_NO_SUCH_NAMESPACE, 404, "NoSuchNamespaceException"},
+        {FLOE_KIND_NO_SUCH_VIEW, 404, "NoSuchViewException"},
+        {FLOE_KIND_ALREADY_EXISTS, 409, "AlreadyExistsException"},
+        {FLOE_KIND_NAMESPACE_NOT_EMPTY, 409, "NamespaceNotEmptyException"},
+        {FLOE_KIND_COMMIT_FAILED, 409, "CommitFailedException"},
+        {FLOE_KIND_DUPLICATE_WAP_COMMIT, 409, "DuplicateWAPCommitException"},
+        {FLOE_KIND_VALIDATION, 400, "ValidationException"},
+        {FLOE_KIND_ILLEGAL_ARGUMENT, 400, "IllegalArgumentException"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *type = NULL;
+        FT_EQ_INT(floe__rest_error_status(cases[i].kind, &type), cases[i].status);
+        FT_EQ_STR(type, cases[i].type);
+        FT_EQ_INT(floe__error_kind_named(type), cases[i].kind);
+    }
+    /* no answer of REST's own: the code and the route decide */
+    const floe_error_kind none[] = {FLOE_KIND_NONE, FLOE_KIND_NO_SUCH_PROCEDURE,
+                                    FLOE_KIND_CATALOG_NOT_FOUND};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        const char *type = "x";
+        FT_EQ_INT(floe__rest_error_status(none[i], &type), 0);
+        FT_CHECK(type == NULL);
+    }
+    /* floe__rest_raised: the last error, its code and its kind */
+    floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE, "t", "Table does not exist: a.t");
+    FT_CHECK(floe__rest_raised(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE));
+    FT_CHECK(!floe__rest_raised(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE));
+    FT_CHECK(!floe__rest_raised(FLOE_EINVALID, FLOE_KIND_NO_SUCH_TABLE));
+    floe__error(FLOE_ENOTFOUND, "t", "Table does not exist: a.t"); /* no kind */
+    FT_CHECK(!floe__rest_raised(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_TABLE));
+    floe_error_clear();
+    FT_CHECK(!floe__rest_raised(FLOE_ENOTFOUND, FLOE_KIND_NONE));
+}
+
 static void test_parse_oom(void)
 {
     for (long n = 1; n < 400; n++) {
@@ -530,6 +575,7 @@ static const ft_case cases[] = {
     {"transaction", test_transaction},
     {"responses", test_responses},
     {"names_and_paths", test_names_and_paths},
+    {"error_status", test_error_status},
     {"parse_oom", test_parse_oom},
 };
 

@@ -842,7 +842,10 @@ static void test_plan_routes(void)
     };
     for (size_t i = 0; i < FT_N(bad); i++) {
         r = http("POST", "/namespaces/pl/tables/t/plan", bad[i]);
-        EXPECT_ERROR(r, 400, "BadRequestException");
+        /* binding an unknown column is Iceberg's ValidationException, which
+         * its REST server answers 400 under the exception's name */
+        EXPECT_ERROR(r, 400,
+                     strstr(bad[i], "nope") ? "ValidationException" : "BadRequestException");
         resp_free(&r);
     }
     r = http("POST", "/namespaces/pl/tables/t/plan",
