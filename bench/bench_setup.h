@@ -91,7 +91,7 @@ static inline double bs_scan_rows(floe_table *t, int64_t *rows)
     if (floe_scan_open(&s, floe_table_io(t), floe_table_metadata_location(t), &o) < 0)
         return -1;
     struct ArrowArrayStream st;
-    if (floe_scan_to_stream(s, &st) == 0) {
+    if (floe_scan_to_stream(&st, s) == 0) {
         for (;;) {
             struct ArrowArray b;
             if (st.get_next(&st, &b) != 0 || !b.release)

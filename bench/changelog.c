@@ -91,7 +91,7 @@ static int measure(const char *meta, int64_t start, const char *label, int nsnap
         return 1;
     }
     struct ArrowArrayStream st;
-    if (floe_changelog_to_stream(cl, &st) < 0)
+    if (floe_changelog_to_stream(&st, cl) < 0)
         return 1;
     int64_t nrows = 0;
     for (;;) {

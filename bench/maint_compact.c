@@ -50,7 +50,7 @@ static int64_t count_rows(floe_table *t, int64_t *files)
 {
     floe_snapshot_info si;
     *files = -1;
-    if (floe_table_current_snapshot(t, &si)) {
+    if (floe_table_current_snapshot(&si, t)) {
         const char *n = floe_table_snapshot_summary(t, si.snapshot_id, "total-data-files");
         *files = n ? atoll(n) : -1;
     }
@@ -87,12 +87,12 @@ int main(int argc, char **argv)
         }
     }
     if (rc == 0)
-        rc = floe_append_commit(a, NULL);
+        rc = floe_append_commit(NULL, a);
     floe_append_free(a);
     double write_s = bs_now_s() - w0;
     int64_t nfiles = 0, rows = rc == 0 ? count_rows(t, &nfiles) : -1;
     floe_snapshot_info before;
-    long long start = floe_table_current_snapshot(t, &before) ? (long long)before.snapshot_id : -1;
+    long long start = floe_table_current_snapshot(&before, t) ? (long long)before.snapshot_id : -1;
     floe_table_free(t);
     if (rc < 0 || rows != (int64_t)files * per) {
         fprintf(stderr, "setup failed: %s (rows %lld)\n", rc < 0 ? floe_error_last()->message : "",

@@ -101,7 +101,7 @@ static int w_list(floe_fileio *io, const char *prefix,
 }
 static int w_stat(floe_fileio *io, const char *uri, floe_file_info *out)
 {
-    return floe_fileio_stat(io->impl, uri, out);
+    return floe_fileio_stat(out, io->impl, uri);
 }
 static void w_free(floe_fileio *io)
 {

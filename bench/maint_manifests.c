@@ -66,12 +66,12 @@ int main(int argc, char **argv)
             arr.release(&arr);
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
     }
     floe_snapshot_info before;
     long long start =
-        rc == 0 && floe_table_current_snapshot(t, &before) ? (long long)before.snapshot_id : -1;
+        rc == 0 && floe_table_current_snapshot(&before, t) ? (long long)before.snapshot_id : -1;
     floe_table_free(t);
     if (rc < 0) {
         fprintf(stderr, "setup: %s\n", floe_error_last()->message);

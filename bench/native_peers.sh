@@ -1,25 +1,70 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# floe vs iceberg-go (v0.7.0) and iceberg-rust (0.10.1) on the same generated files, in the
-# same run. floe's benches write the files (FLOE_BENCH_KEEP, FLOE_BENCH_SCAN_DIR), then
-# bench_native_ops (floe), floe-peer-go and floe-peer-rust (bench/go, bench/rust, built by
-# scripts/peers-setup.sh) each run every operation once to warm up, then RUNS times, and
-# report medians of wall and process CPU time. Prints per implementation
+# floe vs the Iceberg libraries users would pick instead, on the same generated files, in
+# the same run (issue #28): iceberg-go (v0.7.0), iceberg-rust (0.10.1), the Iceberg Java
+# 1.11 core API and PyIceberg 0.12. floe's benches write the files (FLOE_BENCH_KEEP,
+# FLOE_BENCH_SCAN_DIR), then bench_native_ops (floe), floe-peer-go and floe-peer-rust
+# (bench/go, bench/rust, built by scripts/peers-setup.sh), bench/java/FloePeerJava.java
+# (compiled here against the core jars peers-setup copies, cached) and
+# `bench/python_vs_pyiceberg.py peer` (the peer venv) each run every operation to warm up
+# (Java: 3 runs, for the JIT; the others once), then RUNS times (Java at least 5), timed
+# inside the process (JVM and interpreter start-up excluded), and report medians of wall
+# and process CPU time. Prints per implementation
 #   BENCH native_<op>_<impl> <wall ms> ms      BENCH native_<op>_<impl>_cpu <cpu ms> ms
-# and RATIO native_<op> <floe CPU time / peer CPU time> iceberg-go|iceberg-rust
-# (CPU time: the machine is shared). A peer without the operation says so; without the
-# peers it says they are unavailable, and under CI=true that is a failure.
+# and RATIO native_<op> <floe CPU time / peer CPU time> iceberg-go|iceberg-rust|iceberg-java|pyiceberg
+# (CPU time: the machine is shared). A peer without the operation says so; a peer that is
+# not installed is skipped with a line saying so, and under CI=true that is a failure.
 #   bench/native_peers.sh [build/release]
+#   FLOE_PEERS="go java" bench/native_peers.sh    only these peers
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$root/build/release}" && pwd)
-bin=${FLOE_PEERS_DIR:-$HOME/.cache/floe-peers}/native/bin
+DIR=${FLOE_PEERS_DIR:-$HOME/.cache/floe-peers}
+bin=$DIR/native/bin
 unavailable() {
   echo "BENCH native_peers peer unavailable: $1 (scripts/peers-setup.sh)"
   [ "${CI:-}" = true ] && exit 1
-  exit 0
 }
-for p in go rust; do [ -x "$bin/floe-peer-$p" ] || unavailable "no $bin/floe-peer-$p"; done
+# java_peer: compile bench/java/FloePeerJava.java against the core jars into
+# $DIR/native/java, again only when the source, the jars or the JDK change.
+java_peer() {
+  local jdir=$DIR/native/java src=$root/bench/java/FloePeerJava.java sum
+  command -v javac >/dev/null && command -v java >/dev/null || { echo "no JDK (javac, java)"; return 1; }
+  [ -f "$DIR/core-jars/.stamp" ] || { echo "no Iceberg core jars in $DIR/core-jars"; return 1; }
+  sum=$( (cat "$src" "$DIR/core-jars/.stamp"; javac -version 2>&1) | sha256sum | cut -d' ' -f1)
+  if [ "$(cat "$jdir/.stamp" 2>/dev/null)" != "$sum" ]; then
+    rm -rf "$jdir" && mkdir -p "$jdir" &&
+      javac -nowarn -d "$jdir" -cp "$DIR/core-jars/*" "$src" >"$jdir/javac.log" 2>&1 ||
+      { echo "javac failed: $(tail -3 "$jdir/javac.log")"; return 1; }
+    echo "$sum" >"$jdir/.stamp"
+  fi
+}
+py=$DIR/venv/bin/python
+# invoke IMPL OP RUNS ARGS...: one implementation's program. Java keeps its JIT threads
+# alive (their CPU time stays in the per-thread sum FloePeerJava reports).
+invoke() {
+  local i=$1
+  shift
+  case $i in
+  floe) "$BUILD/bench_native_ops" "$@" ;;
+  go | rust) "$bin/floe-peer-$i" "$@" ;;
+  java) java -XX:-UseDynamicNumberOfCompilerThreads -cp "$DIR/native/java:$DIR/core-jars/*" \
+    org.apache.iceberg.FloePeerJava "$@" ;;
+  pyiceberg) "$py" "$root/bench/python_vs_pyiceberg.py" peer "$@" ;;
+  esac
+}
+declare -A label=([go]=iceberg-go [rust]=iceberg-rust [java]=iceberg-java [pyiceberg]=pyiceberg)
+impls=floe
+for p in ${FLOE_PEERS:-go rust java pyiceberg}; do
+  case $p in
+  go | rust) [ -x "$bin/floe-peer-$p" ] || { unavailable "no $bin/floe-peer-$p"; continue; } ;;
+  java) why=$(java_peer) || { unavailable "iceberg-java: $why"; continue; } ;;
+  pyiceberg) "$py" -c 'import pyiceberg' 2>/dev/null || { unavailable "no pyiceberg in $DIR/venv"; continue; } ;;
+  *) echo "BENCH native_peers unknown peer $p"; exit 1 ;;
+  esac
+  impls+=" $p"
+done
+[ "$impls" = floe ] && exit 0
 T=$(mktemp -d /tmp/floe-native-peers-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 FLOE_BENCH_KEEP=$T FLOE_BENCH_NO_PEERS=1 FLOE_BENCH_REPS=1 "$BUILD/bench_avro_manifest" >/dev/null &&
@@ -30,20 +75,22 @@ FLOE_BENCH_KEEP=$T FLOE_BENCH_NO_PEERS=1 FLOE_BENCH_REPS=1 "$BUILD/bench_avro_ma
   { echo "BENCH native_peers failed (generating the files)"; exit 1; }
 scan=$T/scan/metadata/v1.metadata.json
 mkdir -p "$T/cat-commit-1k" "$T/cat-commit-10k" "$T/cat-expire"
-echo "# same files for all three; medians after one warm-up run; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# same files for every implementation ($impls); medians after warm-up; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-declare -A peer=([floe]="$BUILD/bench_native_ops" [go]="$bin/floe-peer-go" [rust]="$bin/floe-peer-rust")
-declare -A label=([go]=iceberg-go [rust]=iceberg-rust)
-# run NAME RUNS IMPLS -- OP ARGS...: IMPLS is the list of implementations that have OP.
+# run NAME RUNS HAVE -- OP ARGS...: HAVE is the list of implementations that have OP.
 run() {
-  local name=$1 runs=$2 impls=$3 i line fcpu="" fcount=""
+  local name=$1 runs=$2 have=$3 i n line fcpu="" fcount=""
   shift 4
-  for i in floe go rust; do
-    if [[ " $impls " != *" $i "* ]]; then
+  for i in $impls; do
+    if [[ " $have " != *" $i "* ]]; then
       echo "BENCH native_${name}_$i peer lacks the operation (${label[$i]})"
       continue
     fi
-    line=$("${peer[$i]}" "$1" "$runs" "${@:2}" 2>"$T/err" | grep '^PEER ') ||
+    n=$runs
+    [ "$i" = java ] && [ "$n" -lt 5 ] && n=5 # the JIT-warmed median of at least 5
+    [ "$i" = pyiceberg ] && [ -n "${FLOE_BENCH_PY_RUNS:-}" ] && [ "$n" -gt "$FLOE_BENCH_PY_RUNS" ] &&
+      n=$FLOE_BENCH_PY_RUNS
+    line=$(invoke "$i" "$1" "$n" "${@:2}" 2>"$T/err" | grep '^PEER ') ||
       { echo "BENCH native_${name}_$i failed: $(tail -1 "$T/err")"; continue; }
     read -r _ _ wall cpu count <<<"$line"
     echo "BENCH native_${name}_$i $wall ms"
@@ -58,13 +105,13 @@ run() {
   done
 }
 for c in null deflate; do
-  run "manifest_decode_$c" 5 "floe go rust" -- manifest "$T/m-$c.avro"
-  run "manifest_decode_${c}_unpartitioned" 3 "floe go rust" -- manifest "$T/m-$c-unpartitioned.avro"
+  run "manifest_decode_$c" 5 "floe go rust java pyiceberg" -- manifest "$T/m-$c.avro"
+  run "manifest_decode_${c}_unpartitioned" 3 "floe go rust java pyiceberg" -- manifest "$T/m-$c-unpartitioned.avro"
 done
-run metadata_parse_10k 5 "floe go rust" -- metadata "$T/metadata-10k.json"
-run scan_plan_filtered 5 "floe go rust" -- plan "$scan" c00500
-run scan_plan_full 3 "floe go rust" -- plan "$scan"
-run files_table_1m 3 "floe go" -- files "$scan"
-run commit_metadata_only_1k 9 "floe go rust" -- commit "$m1k" "$T/cat-commit-1k"
-run commit_metadata_only_10k 5 "floe go rust" -- commit "$m10k" "$T/cat-commit-10k"
-run expire_snapshots_10k_keep_1k 3 "floe go rust" -- expire "$m10k" "$T/cat-expire" 1000
+run metadata_parse_10k 5 "floe go rust java pyiceberg" -- metadata "$T/metadata-10k.json"
+run scan_plan_filtered 5 "floe go rust java pyiceberg" -- plan "$scan" c00500
+run scan_plan_full 3 "floe go rust java pyiceberg" -- plan "$scan"
+run files_table_1m 3 "floe go java pyiceberg" -- files "$scan"
+run commit_metadata_only_1k 9 "floe go rust java pyiceberg" -- commit "$m1k" "$T/cat-commit-1k"
+run commit_metadata_only_10k 5 "floe go rust java pyiceberg" -- commit "$m10k" "$T/cat-commit-10k"
+run expire_snapshots_10k_keep_1k 3 "floe go rust java pyiceberg" -- expire "$m10k" "$T/cat-expire" 1000

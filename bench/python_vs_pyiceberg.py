@@ -17,6 +17,24 @@ FLOE_BENCH_REPS (default 5) runs, floe and PyIceberg alternating; the
 
 Run: scripts/bench.sh runs it in the peer venv after installing ./python
 against the release build; or `python bench/python_vs_pyiceberg.py`.
+
+`python bench/python_vs_pyiceberg.py peer <op> RUNS <args...>` is instead
+PyIceberg's side of bench/native_peers.sh (floe's C library vs every peer
+on the same generated files): the protocol of bench/go and bench/rust, one
+warm-up run (FLOE_BENCH_PY_WARMUP) then RUNS runs, one line
+
+  PEER <op> <median wall ms> <median process CPU ms> <count>
+
+  manifest RUNS FILE            ManifestFile.fetch_manifest_entry, every entry
+  metadata RUNS FILE            TableMetadataUtil.parse_raw of the file in memory
+  plan RUNS METADATA [CAT]      StaticTable scan(row_filter=cat == CAT).plan_files()
+  files RUNS METADATA           inspect.files() (a pyarrow table, every column)
+  commit RUNS METADATA DIR      set one table property through a SqlCatalog on SQLite
+  expire RUNS METADATA DIR KEEP maintenance.expire_snapshots().older_than(the KEEP-th
+                                newest snapshot's timestamp): PyIceberg has no retain_last;
+                                metadata only (it deletes no files)
+
+This mode needs only pyiceberg (not floe-python).
 """
 import os
 import shutil
@@ -28,14 +46,14 @@ import time
 import pyarrow as pa
 import pyarrow.compute as pc
 
-import floe
 from pyiceberg.catalog.sql import SqlCatalog
-from pyiceberg.expressions import LessThan
+from pyiceberg.expressions import EqualTo, LessThan
 
 ROWS = int(os.environ.get("FLOE_BENCH_ROWS", 10_000_000))
 FILES = int(os.environ.get("FLOE_BENCH_FILES", 100_000))
 SNAPS = int(os.environ.get("FLOE_BENCH_SNAPSHOTS", 1000))
 REPS = int(os.environ.get("FLOE_BENCH_REPS", 5))
+LONG_RUN_S = 5.0
 
 
 def timed(fn):
@@ -73,7 +91,97 @@ def data(n, start=0):
                      "s": pc.cast(pc.modulo(ids, 1000), pa.string())})
 
 
+def peer_measure(op, runs, fn, setup=None):
+    """FLOE_BENCH_PY_WARMUP (default 1) warm-up runs of fn, then runs runs; print the PEER
+    line (fn returns its count). A run of more than LONG_RUN_S of CPU ends the measurement
+    with that run as the one sample (a warm-up one included: start-up and caches are well
+    under 1 % of it), so that the minutes-long operations run once."""
+    warm = int(os.environ.get("FLOE_BENCH_PY_WARMUP", 1))
+    wall, cpu, count = [], [], None
+    for i in range(runs + warm):
+        if setup:
+            setup(i)
+        t0, c0 = time.perf_counter(), time.process_time()
+        n = fn(i)
+        w, c = time.perf_counter() - t0, time.process_time() - c0
+        if count is not None and n != count:
+            sys.exit("pyiceberg peer: %s: count %d then %d" % (op, count, n))
+        count = n
+        if i >= warm or c > LONG_RUN_S:
+            wall.append(w * 1e3)
+            cpu.append(c * 1e3)
+        if c > LONG_RUN_S:
+            break
+    print("PEER %s %.3f %.3f %d" % (op, statistics.median(wall), statistics.median(cpu), count))
+
+
+def peer_catalog(d, name, meta):
+    """A SqlCatalog (SQLite) in d with the table of meta registered as b.name."""
+    cat = SqlCatalog("bench", uri="sqlite:///%s/pyiceberg-catalog.db" % d, warehouse="file://%s" % d)
+    if not cat.namespace_exists("b"):
+        cat.create_namespace("b")
+    return cat.register_table("b.%s" % name, meta)
+
+
+def peer(op, runs, arg):
+    """PyIceberg's side of bench/native_peers.sh (module docstring)."""
+    from datetime import datetime, timezone
+
+    from pyiceberg.io.pyarrow import PyArrowFileIO
+    from pyiceberg.manifest import ManifestContent, ManifestFile
+    from pyiceberg.table import StaticTable
+    from pyiceberg.table.metadata import TableMetadataUtil
+
+    if op == "manifest":
+        io = PyArrowFileIO()
+        mf = ManifestFile.from_args(manifest_path=arg[0], manifest_length=os.path.getsize(arg[0]),
+                                    partition_spec_id=0, content=ManifestContent.DATA,
+                                    sequence_number=0, min_sequence_number=0, added_snapshot_id=0)
+
+        def decode(_):
+            es = mf.fetch_manifest_entry(io, discard_deleted=False)
+            s = sum(e.data_file.record_count + len(e.data_file.lower_bounds or {}) for e in es)
+            return len(es) if s >= 0 else -1
+        peer_measure(op, runs, decode)
+    elif op == "metadata":
+        with open(arg[0], "rb") as f:
+            data = f.read()
+        peer_measure(op, runs, lambda _: len(TableMetadataUtil.parse_raw(data).snapshots))
+    elif op == "plan":
+        kw = {"row_filter": EqualTo("cat", arg[1])} if len(arg) > 1 else {}
+
+        def plan(_):
+            return sum(1 for _ in StaticTable.from_metadata(arg[0]).scan(**kw).plan_files())
+        peer_measure(op, runs, plan)
+    elif op == "files":
+        peer_measure(op, runs, lambda _: StaticTable.from_metadata(arg[0]).inspect.files().num_rows)
+    elif op == "commit":
+        t = [peer_catalog(arg[1], "commit", arg[0])]
+
+        def commit(i):
+            t[0] = t[0].transaction().set_properties({"bench.n": str(i)}).commit_transaction()
+            return len(t[0].metadata.snapshots)
+        peer_measure(op, runs, commit)
+    elif op == "expire":
+        keep = int(arg[2])
+        t = [None]
+
+        def setup(i):
+            t[0] = peer_catalog(arg[1], "expire%d" % i, arg[0])
+
+        def expire(_):
+            ts = sorted(s.timestamp_ms for s in t[0].metadata.snapshots)[-keep]
+            cut = datetime.fromtimestamp(ts / 1000, tz=timezone.utc)
+            t[0].maintenance.expire_snapshots().older_than(cut).commit()
+            return len(t[0].metadata.snapshots)
+        peer_measure(op, runs, expire, setup)
+    else:
+        sys.exit("pyiceberg peer: unknown operation %s" % op)
+
+
 def main():
+    import floe
+
     wh = tempfile.mkdtemp(prefix="floe-bench-py-")
     try:
         cat = floe.catalog(warehouse=wh)
@@ -144,4 +252,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 3 and sys.argv[1] == "peer":
+        peer(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
+    else:
+        main()

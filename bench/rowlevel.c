@@ -9,12 +9,14 @@
  * where it writes deletion vectors (one Puffin DV per data file; `mor_dv`).
  * Each read figure is the median of 5 full scans (one thread) after a
  * warm-up scan, wall and CPU time (the slowdown is taken on CPU time, which
- * the machine's other load disturbs least).
+ * the machine's other load disturbs least). The v3 DELETE is the median of
+ * 5 runs, each from the same snapshot (rolled back to it in between).
  * Then the v3 case again in Spark local[2] on the same table, in the same
- * run (bench/maint_vs_spark.py: rolled back to the snapshot floe's DELETE
- * started from; a warm-up read, the read before, the DELETE — deletion
- * vectors, as the table is v3 and merge-on-read — and the read after):
- * RATIO floe / Spark for the DV delete and for the next full read.
+ * run and one Spark session (bench/maint_vs_spark.py: rolled back to the
+ * snapshot floe's DELETE started from; a warm-up read, 5 reads before, then
+ * 5 times: roll back, the DELETE — deletion vectors, as the table is v3 and
+ * merge-on-read — and the read after), each Spark figure the median of its
+ * 5 runs: RATIO floe / Spark for the DV delete and for the next full read.
  *
  *   bench_rowlevel [ROWS] [FILES]      default 10,000,000 rows in 10 files
  *
@@ -57,10 +59,18 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+enum { RUNS = 5 };
+
+/* The median of RUNS values (sorts them). */
+static double median(double *v)
+{
+    qsort(v, RUNS, sizeof *v, cmp_d);
+    return v[RUNS / 2];
+}
+
 /* Median wall and CPU seconds of 5 full scans after one warm-up scan. */
 static void scan_median(floe_table *t, int64_t *rows, double *wall, double *cpu)
 {
-    enum { RUNS = 5 };
     double w[RUNS], c[RUNS];
     (void)bs_scan_rows(t, rows);
     for (int i = 0; i < RUNS; i++) {
@@ -68,10 +78,8 @@ static void scan_median(floe_table *t, int64_t *rows, double *wall, double *cpu)
         w[i] = bs_scan_rows(t, rows);
         c[i] = cpu_now_s() - c0;
     }
-    qsort(w, RUNS, sizeof *w, cmp_d);
-    qsort(c, RUNS, sizeof *c, cmp_d);
-    *wall = w[RUNS / 2];
-    *cpu = c[RUNS / 2];
+    *wall = median(w);
+    *cpu = median(c);
 }
 
 static floe_table *make_table(floe_catalog *c, const char *ident, const char *mode,
@@ -100,7 +108,7 @@ static floe_table *make_table(floe_catalog *c, const char *ident, const char *mo
             }
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
     }
     if (rc < 0) {
@@ -118,28 +126,87 @@ static floe_table *make_table(floe_catalog *c, const char *ident, const char *mo
 static void spark_dv(const char *dir, const char *ident, int64_t start, double floe_delete,
                      double floe_after)
 {
-    char read[128], del[128], warm[160], dvs[200];
+    char read[128], del[128], warm[160], back[200], refresh[128], dvs[200];
     snprintf(read, sizeof read, "SELECT sum(id), sum(v), sum(x) FROM local.%s", ident);
     snprintf(warm, sizeof warm, "warmup:%s", read);
     snprintf(del, sizeof del, "DELETE FROM local.%s WHERE v = 7", ident);
-    /* and what Spark's DELETE wrote (SPARK_RESULT_3: its added-dvs) */
+    snprintf(back, sizeof back, "warmup:CALL local.system.rollback_to_snapshot('%s', %lld)",
+             ident, (long long)start);
+    snprintf(refresh, sizeof refresh, "warmup:REFRESH TABLE local.%s", ident);
+    /* and what Spark's last DELETE wrote (its added-dvs) */
     snprintf(dvs, sizeof dvs,
              "SELECT summary['added-dvs'] AS added_dvs FROM local.%s.snapshots "
              "ORDER BY committed_at DESC LIMIT 1",
              ident);
-    const char *stmts[] = {warm, read, del, read, dvs};
-    double secs[4] = {-1, -1, -1, -1};
-    if (bs_spark_run(dir, ident, (long long)start, stmts, 5, secs) != 4)
+    /* timed: RUNS reads before, then RUNS times (DELETE, read after), the summary */
+    const char *stmts[2 + RUNS + 4 * RUNS];
+    size_t n = 0;
+    stmts[n++] = warm;
+    for (int i = 0; i < RUNS; i++)
+        stmts[n++] = read;
+    for (int i = 0; i < RUNS; i++) {
+        if (i > 0) {
+            stmts[n++] = back;
+            stmts[n++] = refresh;
+        }
+        stmts[n++] = del;
+        stmts[n++] = read;
+    }
+    stmts[n++] = dvs;
+    double secs[FLOE_ARRAY_LEN(stmts)];
+    for (size_t i = 0; i < n; i++)
+        secs[i] = -1;
+    if (bs_spark_run(dir, ident, (long long)start, stmts, n, secs) != 3 * RUNS + 1)
         return;
-    printf("BENCH rowlevel_read_before_mor_dv_spark %.3f s\n", secs[0]);
-    printf("BENCH rowlevel_delete_mor_dv_spark_wall %.3f s\n", secs[1]);
-    printf("BENCH rowlevel_read_after_mor_dv_spark %.3f s\n", secs[2]);
-    printf("BENCH rowlevel_read_slowdown_mor_dv_spark %.2f x\n",
-           secs[0] > 0 ? secs[2] / secs[0] : 0);
-    if (secs[1] > 0)
-        printf("RATIO rowlevel_delete_mor_dv %.3f spark\n", floe_delete / secs[1]);
-    if (secs[2] > 0)
-        printf("RATIO rowlevel_read_after_mor_dv %.3f spark\n", floe_after / secs[2]);
+    double before[RUNS], dels[RUNS], after[RUNS];
+    for (int i = 0; i < RUNS; i++) {
+        before[i] = secs[i];
+        dels[i] = secs[RUNS + 2 * i];
+        after[i] = secs[RUNS + 2 * i + 1];
+    }
+    double b = median(before), d = median(dels), a = median(after);
+    printf("BENCH rowlevel_read_before_mor_dv_spark %.3f s\n", b);
+    printf("BENCH rowlevel_delete_mor_dv_spark_wall %.3f s\n", d);
+    printf("BENCH rowlevel_read_after_mor_dv_spark %.3f s\n", a);
+    printf("BENCH rowlevel_read_slowdown_mor_dv_spark %.2f x\n", b > 0 ? a / b : 0);
+    if (d > 0)
+        printf("RATIO rowlevel_delete_mor_dv %.3f spark\n", floe_delete / d);
+    if (a > 0)
+        printf("RATIO rowlevel_read_after_mor_dv %.3f spark\n", floe_after / a);
+}
+
+/* DELETE WHERE v = 7: its wall seconds, or -1. */
+static double delete_once(floe_table *t, floe_rowlevel_stats *st)
+{
+    double t0 = bs_now_s();
+    floe_rowlevel *op = NULL;
+    int rc = floe_rowlevel_new(&op, t, NULL);
+    if (rc == 0)
+        rc = floe_rowlevel_delete_where(op, "v = 7");
+    if (rc == 0)
+        rc = floe_rowlevel_commit(NULL, st, op);
+    floe_rowlevel_free(op);
+    if (rc < 0) {
+        fprintf(stderr, "delete: %s\n", floe_error_last()->message);
+        return -1;
+    }
+    return bs_now_s() - t0;
+}
+
+/* The DELETE, or for the v3 table (`runs` = RUNS) the median of RUNS of
+ * them, each from `start` (rolled back to it in between). */
+static double delete_median(floe_table *t, int64_t start, int runs, floe_rowlevel_stats *st)
+{
+    double w[RUNS];
+    for (int i = 0; i < runs; i++) {
+        if (i > 0 && floe_table_rollback_to_snapshot(NULL, NULL, t, start) < 0) {
+            fprintf(stderr, "rollback: %s\n", floe_error_last()->message);
+            return -1;
+        }
+        if ((w[i] = delete_once(t, st)) < 0)
+            return -1;
+    }
+    return runs == RUNS ? median(w) : w[0];
 }
 
 int main(int argc, char **argv)
@@ -162,24 +229,14 @@ int main(int argc, char **argv)
             return 1;
         int64_t n0 = 0, n1 = 0;
         floe_snapshot_info start;
-        if (!floe_table_current_snapshot(t, &start))
+        if (!floe_table_current_snapshot(&start, t))
             return 1;
         double before, before_cpu, after, after_cpu;
         scan_median(t, &n0, &before, &before_cpu);
-        double t0 = bs_now_s();
-        floe_rowlevel *op = NULL;
         floe_rowlevel_stats st;
-        int rc = floe_rowlevel_new(&op, t, NULL);
-        if (rc == 0)
-            rc = floe_rowlevel_delete_where(op, "v = 7");
-        if (rc == 0)
-            rc = floe_rowlevel_commit(op, NULL, &st);
-        floe_rowlevel_free(op);
-        double wall = bs_now_s() - t0;
-        if (rc < 0) {
-            fprintf(stderr, "delete: %s\n", floe_error_last()->message);
+        double wall = delete_median(t, start.snapshot_id, m == 2 ? RUNS : 1, &st);
+        if (wall < 0)
             return 1;
-        }
         scan_median(t, &n1, &after, &after_cpu);
         printf("# %s (v%s): %lld rows deleted, %lld -> %lld rows read, %lld data files removed, "
                "%lld data + %lld delete files written\n",

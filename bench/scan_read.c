@@ -85,7 +85,7 @@ static int run_floe(const char *meta, int64_t *rows, double *wall, double *cpu)
     floe_scan *s;
     FLOE_TRY(floe_scan_open(&s, NULL, meta, NULL));
     struct ArrowArrayStream st;
-    int rc = floe_scan_to_stream(s, &st);
+    int rc = floe_scan_to_stream(&st, s);
     int64_t n = 0, sum = 0, slen = 0;
     while (rc == 0) {
         struct ArrowArray b;

@@ -123,7 +123,7 @@ static int small_append(floe_table *t, int64_t id)
         arr.release(&arr);
     }
     if (rc == 0)
-        rc = floe_append_commit(a, NULL);
+        rc = floe_append_commit(NULL, a);
     floe_append_free(a);
     return rc;
 }
@@ -144,8 +144,8 @@ static void bench_size(floe_catalog *c, int n, int runs)
     int64_t *lat = calloc((size_t)runs, sizeof *lat), *cpu = calloc((size_t)runs, sizeof *cpu);
     for (int i = 0; i < runs; i++) {
         int64_t t0 = floe__mono_ns(), c0 = cpu_ns();
-        int rc = (i % 2 == 0) ? floe_table_rollback_to_snapshot(t, a, NULL, NULL)
-                              : floe_table_set_current_snapshot(t, z, NULL, NULL);
+        int rc = (i % 2 == 0) ? floe_table_rollback_to_snapshot(NULL, NULL, t, a)
+                              : floe_table_set_current_snapshot(NULL, NULL, t, z);
         lat[i] = floe__mono_ns() - t0;
         cpu[i] = cpu_ns() - c0;
         if (rc < 0) {
@@ -183,7 +183,7 @@ static void bench_size(floe_catalog *c, int n, int runs)
     printf("BENCH table_freshness_check_%d_snapshots %.1f us\n", n,
            (double)(floe__mono_ns() - t0) / checks / 1e3);
     floe_file_info fi;
-    if (floe_fileio_stat(floe_table_io(t), floe_table_metadata_location(t), &fi) == 0)
+    if (floe_fileio_stat(&fi, floe_table_io(t), floe_table_metadata_location(t)) == 0)
         printf("BENCH table_metadata_json_%d_snapshots %.0f KB\n", n, (double)fi.size / 1024);
     free(lat);
     floe_table_free(t);

@@ -118,8 +118,8 @@ int main(void)
         for (int k = 0; k < 2; k++) {
             sized *s = &tabs[(i + k) % 2]; /* alternate which table goes first */
             int64_t t0 = floe__mono_ns();
-            int rc = (i % 2 == 0) ? floe_table_rollback_to_snapshot(s->t, prev, NULL, NULL)
-                                  : floe_table_set_current_snapshot(s->t, head, NULL, NULL);
+            int rc = (i % 2 == 0) ? floe_table_rollback_to_snapshot(NULL, NULL, s->t, prev)
+                                  : floe_table_set_current_snapshot(NULL, NULL, s->t, head);
             s->lat[i] = floe__mono_ns() - t0;
             if (rc < 0)
                 fail("rollback");

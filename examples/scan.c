@@ -105,7 +105,7 @@ int main(int argc, char **argv)
            r->data_files_skipped, r->delete_files_applied, r->tasks);
 
     struct ArrowArrayStream stream;
-    if (floe_scan_to_stream(scan, &stream) < 0) {
+    if (floe_scan_to_stream(&stream, scan) < 0) {
         floe_scan_free(scan);
         floe_fileio_free(io);
         return fail("stream");

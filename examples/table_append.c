@@ -110,7 +110,7 @@ static int append(floe_table *t, size_t n, const int64_t *ids, const char *const
     int rc = floe_append_write(a, &batch);
     batch.release(&batch);
     if (rc == 0)
-        rc = floe_append_commit(a, snapshot_id);
+        rc = floe_append_commit(snapshot_id, a);
     floe_append_free(a);
     return rc;
 }
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
     printf("appended snapshots %" PRId64 " and %" PRId64 "\n", s1, s2);
 
     int64_t prev = 0, cur = 0;
-    if (floe_table_rollback_to_snapshot(t, s1, &prev, &cur) < 0)
+    if (floe_table_rollback_to_snapshot(&prev, &cur, t, s1) < 0)
         return fail("rollback");
     printf("rollback_to_snapshot: previous_snapshot_id=%" PRId64 " current_snapshot_id=%" PRId64
            "\n",
@@ -171,17 +171,17 @@ int main(int argc, char **argv)
     printf("snapshots:\n");
     for (size_t i = 0; i < floe_table_snapshot_count(t); i++) {
         floe_snapshot_info s;
-        floe_table_snapshot_at(t, i, &s);
+        floe_table_snapshot_at(&s, t, i);
         print_snapshot(&s, t);
     }
     printf("history (made_current_at, snapshot_id, is_current_ancestor):\n");
     for (size_t i = 0; i < floe_table_history_count(t); i++) {
         floe_history_entry h;
-        floe_table_history_at(t, i, &h);
+        floe_table_history_at(&h, t, i);
         printf("  %" PRId64 "  %" PRId64 "  %s\n", h.made_current_at_ms, h.snapshot_id,
                h.is_current_ancestor ? "true" : "false");
     }
-    if (floe_table_rollback_to_snapshot(t, s2, NULL, NULL) < 0)
+    if (floe_table_rollback_to_snapshot(NULL, NULL, t, s2) < 0)
         printf("rolling forward fails: %s\n", floe_error_last()->message);
 
     floe_table_free(t);

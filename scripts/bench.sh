@@ -30,7 +30,7 @@ if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import pyiceberg, cffi' 2
 else
   echo "BENCH python_vs_pyiceberg skipped (no peer venv with pyiceberg and cffi: scripts/python-test.sh)"
 fi
-# --- Go and Rust peers: floe vs iceberg-go and iceberg-rust on the same files (bench/native_peers.sh)
+# --- Iceberg library peers: floe vs iceberg-go, iceberg-rust, Iceberg Java core and PyIceberg on the same files (bench/native_peers.sh)
 echo "== native_peers"
 bash "$(dirname "$0")/../bench/native_peers.sh" "$BUILD" || echo "BENCH native_peers failed"
-# --- end of Go and Rust peers
+# --- end of Iceberg library peers

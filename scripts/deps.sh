@@ -5,6 +5,7 @@
 set -euo pipefail
 PKGS=(cmake ninja-build pkg-config gcc clang libclang-rt-14-dev
       libjansson-dev libsqlite3-dev zlib1g-dev libzstd-dev libsnappy-dev libdeflate-dev
+      liblz4-dev liblz4-1
       libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libxml2-dev libreadline-dev
       python3-snappy python3-zstandard python3-botocore graphviz
       sqlite3 curl python3-avro nodejs npm clang-tidy cppcheck)

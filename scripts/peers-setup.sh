@@ -73,6 +73,7 @@ native_peer rust cargo install --quiet --locked --force --path . --root "$DIR/na
   --target-dir "$DIR/native/rust-target"
 # --- end of Go and Rust peers
 # --- begin: Iceberg Java core-API bench jars (issue #28, bench/java/pom.xml) -------------
+# bench/native_peers.sh compiles bench/java/FloePeerJava.java against them (cached).
 copy_jars "$ROOT/bench/java/pom.xml" "$DIR/core-jars"
 # --- end: Iceberg Java core-API bench jars ------------------------------------------------
 echo "peers-setup: ready in $DIR"

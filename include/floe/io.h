@@ -74,7 +74,7 @@ FLOE_EXTERN int floe_fileio_list(floe_fileio *io, const char *prefix,
 
 /* Size and modification time of one object. `out->uri` is `uri`.
  * Errors: FLOE_ENOTFOUND, FLOE_EIO. */
-FLOE_EXTERN int floe_fileio_stat(floe_fileio *io, const char *uri, floe_file_info *out);
+FLOE_EXTERN int floe_fileio_stat(floe_file_info *out, floe_fileio *io, const char *uri);
 
 /* 1 if the object exists, 0 if not, negative on error. */
 FLOE_EXTERN int floe_fileio_exists(floe_fileio *io, const char *uri);

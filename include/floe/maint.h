@@ -389,10 +389,11 @@ typedef struct floe_maint_rewrite_position_deletes_result {
  * position delete file holding the positions its files delete in live
  * data files; positions in data files that are no longer live (dangling)
  * are dropped, and a group left with none is only removed. One `replace`
- * commit (with partial progress: up to max-commits). Format v2 only.
+ * commit (with partial progress: up to max-commits). Format v3: the
+ * groups' files become deletion vectors instead, one per data file with
+ * every position that applies to it (its old DV replaced), in one commit.
  * Errors: FLOE_ENOTFOUND, FLOE_EINVALID (Java's option messages,
- * validation), FLOE_EUNSUPPORTED (format v3), FLOE_ECONFLICT, FLOE_EIO,
- * FLOE_ECORRUPT, FLOE_ENOMEM. */
+ * validation), FLOE_ECONFLICT, FLOE_EIO, FLOE_ECORRUPT, FLOE_ENOMEM. */
 FLOE_EXTERN int
 floe_maint_rewrite_position_delete_files(floe_maint_rewrite_position_deletes_result *out,
                                          floe_catalog *catalog, const char *ident,

@@ -63,9 +63,9 @@ FLOE_EXTERN const char *floe_metadata_table_name(size_t i);
  * on a table without it, bad options; errors reading the metadata file;
  * FLOE_ENOMEM. Errors while reading manifests come from get_next
  * (errno-style code, get_last_error() gives floe's message). */
-FLOE_EXTERN int floe_metadata_table_stream(floe_table *table, const char *name,
-                                           const floe_metadata_table_options *opts,
-                                           struct ArrowArrayStream *out);
+FLOE_EXTERN int floe_metadata_table_stream(struct ArrowArrayStream *out, floe_table *table,
+                                           const char *name,
+                                           const floe_metadata_table_options *opts);
 
 #ifdef __cplusplus
 }

@@ -157,7 +157,7 @@ FLOE_EXTERN const char *floe_scan_task_path(const floe_scan *scan, size_t i);
  * fresh pass. Errors during reading come from get_next (errno-style code,
  * get_last_error() gives the floe message). FLOE_EINVALID for an unknown
  * projected column, FLOE_ENOMEM. */
-FLOE_EXTERN int floe_scan_to_stream(floe_scan *scan, struct ArrowArrayStream *out);
+FLOE_EXTERN int floe_scan_to_stream(struct ArrowArrayStream *out, floe_scan *scan);
 
 /* Free a scan (NULL is fine). */
 FLOE_EXTERN void floe_scan_free(floe_scan *scan);
@@ -238,11 +238,11 @@ FLOE_EXTERN int floe_incremental_append_open(floe_incremental **out, floe_fileio
                                              const floe_incremental_options *opts);
 /* The resolved range (start -1 when open at the beginning; end -1 for a
  * table without snapshots). */
-FLOE_EXTERN void floe_incremental_range(const floe_incremental *inc, int64_t *start_exclusive,
-                                        int64_t *end_inclusive);
+FLOE_EXTERN void floe_incremental_range(int64_t *start_exclusive, int64_t *end_inclusive,
+                                        const floe_incremental *inc);
 /* The rows as an ArrowArrayStream of struct batches with the current
  * schema's columns (borrows `inc`: release the stream first). */
-FLOE_EXTERN int floe_incremental_to_stream(floe_incremental *inc, struct ArrowArrayStream *out);
+FLOE_EXTERN int floe_incremental_to_stream(struct ArrowArrayStream *out, floe_incremental *inc);
 FLOE_EXTERN void floe_incremental_free(floe_incremental *inc);
 
 typedef struct floe_changelog floe_changelog;
@@ -266,10 +266,10 @@ typedef struct floe_changelog floe_changelog;
 FLOE_EXTERN int floe_changelog_open(floe_changelog **out, floe_fileio *io,
                                     const char *metadata_location,
                                     const floe_incremental_options *opts);
-FLOE_EXTERN void floe_changelog_range(const floe_changelog *cl, int64_t *start_exclusive,
-                                      int64_t *end_inclusive);
+FLOE_EXTERN void floe_changelog_range(int64_t *start_exclusive, int64_t *end_inclusive,
+                                      const floe_changelog *cl);
 /* Rows as an ArrowArrayStream (borrows `cl`; release the stream first). */
-FLOE_EXTERN int floe_changelog_to_stream(floe_changelog *cl, struct ArrowArrayStream *out);
+FLOE_EXTERN int floe_changelog_to_stream(struct ArrowArrayStream *out, floe_changelog *cl);
 FLOE_EXTERN void floe_changelog_free(floe_changelog *cl);
 
 /* Watermark: main's current snapshot id of the table at

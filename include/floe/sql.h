@@ -78,7 +78,7 @@ FLOE_EXTERN floe_fileio *floe_sql_session_fileio(floe_sql_session *s);
  * one leave it empty (floe_sql_result_has_rows() false). Errors: the
  * failing statement's (FLOE_EINVALID for parse errors and bad input,
  * FLOE_ENOTFOUND, FLOE_ECONFLICT, ...) with floe_sql_error_class() set. */
-FLOE_EXTERN int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql_result **out);
+FLOE_EXTERN int floe_sql_execute(floe_sql_result **out, floe_sql_session *s, const char *text);
 
 /* The Java exception class of the last failing statement
  * ("ValidationException", "NoSuchTableException", "ParseException", ...),
@@ -116,8 +116,8 @@ FLOE_EXTERN size_t floe_sql_result_nrows(const floe_sql_result *r);
 /* Column name (borrowed), NULL when col is out of range. */
 FLOE_EXTERN const char *floe_sql_result_column(const floe_sql_result *r, size_t col);
 /* The value at (row, col): FLOE_EINVALID when out of range. */
-FLOE_EXTERN int floe_sql_result_get(const floe_sql_result *r, size_t row, size_t col,
-                                    floe_sql_datum *out);
+FLOE_EXTERN int floe_sql_result_get(floe_sql_datum *out, const floe_sql_result *r, size_t row,
+                                    size_t col);
 /* The values of column `col`, rows [0, nrows) (borrowed array of nrows), or
  * NULL when col is out of range: one call per column for bindings. */
 FLOE_EXTERN const floe_sql_datum *floe_sql_result_column_values(const floe_sql_result *r,
@@ -132,7 +132,7 @@ typedef enum floe_sql_render {
 /* The result as text in `how` (caller's string: floe_string_free).
  * An empty result set renders as "" (nothing was shown). Errors:
  * FLOE_EINVALID (unknown `how`), FLOE_ENOMEM. */
-FLOE_EXTERN int floe_sql_result_render(const floe_sql_result *r, floe_sql_render how, char **out);
+FLOE_EXTERN int floe_sql_result_render(char **out, const floe_sql_result *r, floe_sql_render how);
 
 /* Free a result (NULL is fine). */
 FLOE_EXTERN void floe_sql_result_free(floe_sql_result *r);

@@ -160,8 +160,8 @@ FLOE_EXTERN int floe_table_replace(floe_table *table, const floe_table_create_op
  * `table` (borrowed: it must outlive *staged) ends at the committed state.
  * Freeing *staged without a commit leaves the table untouched. Errors: as
  * floe_table_replace; FLOE_EINVALID for a second commit. */
-FLOE_EXTERN int floe_table_replace_begin(floe_table *table, const floe_table_create_options *create,
-                                         floe_table **staged);
+FLOE_EXTERN int floe_table_replace_begin(floe_table **staged, floe_table *table,
+                                         const floe_table_create_options *create);
 /* Commit a staged replacement by itself if nothing was committed through
  * it yet (0 and no commit otherwise). Errors: FLOE_EINVALID (not a staged
  * handle), commit errors as floe_table_replace. */
@@ -233,15 +233,15 @@ typedef struct floe_snapshot_info {
 } floe_snapshot_info;
 
 /* true and *out filled when main has a snapshot. */
-FLOE_EXTERN bool floe_table_current_snapshot(const floe_table *table, floe_snapshot_info *out);
+FLOE_EXTERN bool floe_table_current_snapshot(floe_snapshot_info *out, const floe_table *table);
 /* The handle's branch ("main" unless opened on another one: the session's
  * wap.branch) and its head: what unqualified reads and writes of this
  * handle use. false when the branch has no snapshot. */
 FLOE_EXTERN const char *floe_table_branch(const floe_table *table);
-FLOE_EXTERN bool floe_table_branch_snapshot(const floe_table *table, floe_snapshot_info *out);
+FLOE_EXTERN bool floe_table_branch_snapshot(floe_snapshot_info *out, const floe_table *table);
 FLOE_EXTERN size_t floe_table_snapshot_count(const floe_table *table);
 /* i-th snapshot in metadata order (0 <= i < count). */
-FLOE_EXTERN void floe_table_snapshot_at(const floe_table *table, size_t i, floe_snapshot_info *out);
+FLOE_EXTERN void floe_table_snapshot_at(floe_snapshot_info *out, const floe_table *table, size_t i);
 /* Summary value of a snapshot (NULL if the snapshot or key is absent). */
 FLOE_EXTERN const char *floe_table_snapshot_summary(const floe_table *table, int64_t snapshot_id,
                                                     const char *key);
@@ -256,7 +256,7 @@ typedef struct floe_history_entry {
 } floe_history_entry;
 
 FLOE_EXTERN size_t floe_table_history_count(const floe_table *table);
-FLOE_EXTERN void floe_table_history_at(const floe_table *table, size_t i, floe_history_entry *out);
+FLOE_EXTERN void floe_table_history_at(floe_history_entry *out, const floe_table *table, size_t i);
 
 /* Refs. */
 typedef struct floe_ref_info {
@@ -272,24 +272,24 @@ typedef struct floe_ref_info {
 } floe_ref_info;
 
 FLOE_EXTERN size_t floe_table_ref_count(const floe_table *table);
-FLOE_EXTERN void floe_table_ref_at(const floe_table *table, size_t i, floe_ref_info *out);
+FLOE_EXTERN void floe_table_ref_at(floe_ref_info *out, const floe_table *table, size_t i);
 /* FLOE_ENOTFOUND when there is no such ref (message names it). */
-FLOE_EXTERN int floe_table_ref(const floe_table *table, const char *name, floe_ref_info *out);
+FLOE_EXTERN int floe_table_ref(floe_ref_info *out, const floe_table *table, const char *name);
 
 /* ---------------------------------------------------------------- snapshot selection */
 
 /* By id. FLOE_ENOTFOUND "Cannot find snapshot with ID <id>". */
-FLOE_EXTERN int floe_table_snapshot_by_id(const floe_table *table, int64_t snapshot_id,
-                                          floe_snapshot_info *out);
+FLOE_EXTERN int floe_table_snapshot_by_id(floe_snapshot_info *out, const floe_table *table,
+                                          int64_t snapshot_id);
 /* By ref name (branch head or tagged snapshot). FLOE_ENOTFOUND "Cannot find
  * matching snapshot ID or reference name for version <name>". */
-FLOE_EXTERN int floe_table_snapshot_by_ref(const floe_table *table, const char *ref,
-                                           floe_snapshot_info *out);
+FLOE_EXTERN int floe_table_snapshot_by_ref(floe_snapshot_info *out, const floe_table *table,
+                                           const char *ref);
 /* What was current at `timestamp_ms`: the latest snapshot-log entry at or
  * before it. FLOE_ENOTFOUND "Cannot find a snapshot older than
  * 2020-01-01T00:00:00+00:00" (ISO-8601, UTC offset). */
-FLOE_EXTERN int floe_table_snapshot_as_of_time(const floe_table *table, int64_t timestamp_ms,
-                                               floe_snapshot_info *out);
+FLOE_EXTERN int floe_table_snapshot_as_of_time(floe_snapshot_info *out, const floe_table *table,
+                                               int64_t timestamp_ms);
 /* 1 if `ancestor` is `snapshot` or one of its parents, else 0. */
 FLOE_EXTERN int floe_table_is_ancestor_of(const floe_table *table, int64_t snapshot,
                                           int64_t ancestor);
@@ -309,21 +309,21 @@ FLOE_EXTERN int floe_table_ancestors_of(const floe_table *table, int64_t snapsho
  * (may be NULL) get the ids before and after. Errors: FLOE_EINVALID
  * "Cannot roll back to unknown snapshot id: <id>", "Cannot roll back to
  * snapshot, not an ancestor of the current state: <id>". */
-FLOE_EXTERN int floe_table_rollback_to_snapshot(floe_table *table, int64_t snapshot_id,
-                                                int64_t *previous, int64_t *current);
+FLOE_EXTERN int floe_table_rollback_to_snapshot(int64_t *previous, int64_t *current,
+                                                floe_table *table, int64_t snapshot_id);
 /* Move main to the latest ancestor strictly older than `timestamp_ms`.
  * Errors: FLOE_EINVALID "Cannot roll back, no valid snapshot older than:
  * <millis>". */
-FLOE_EXTERN int floe_table_rollback_to_timestamp(floe_table *table, int64_t timestamp_ms,
-                                                 int64_t *previous, int64_t *current);
+FLOE_EXTERN int floe_table_rollback_to_timestamp(int64_t *previous, int64_t *current,
+                                                 floe_table *table, int64_t timestamp_ms);
 /* Move main to any snapshot (no ancestry check). Errors: FLOE_EINVALID
  * "Cannot roll back to unknown snapshot id: <id>". */
-FLOE_EXTERN int floe_table_set_current_snapshot(floe_table *table, int64_t snapshot_id,
-                                                int64_t *previous, int64_t *current);
+FLOE_EXTERN int floe_table_set_current_snapshot(int64_t *previous, int64_t *current,
+                                                floe_table *table, int64_t snapshot_id);
 /* Same, to the snapshot a ref names. Errors: FLOE_ENOTFOUND "Cannot find
  * matching snapshot ID or reference name for version <ref>". */
-FLOE_EXTERN int floe_table_set_current_ref(floe_table *table, const char *ref, int64_t *previous,
-                                           int64_t *current);
+FLOE_EXTERN int floe_table_set_current_ref(int64_t *previous, int64_t *current, floe_table *table,
+                                           const char *ref);
 /* Publish a staged snapshot onto main, as Java's cherrypick. The
  * fast-forward case (its parent is main's head, or both are empty) moves
  * main to it (no new snapshot, as Java). An append on another parent
@@ -337,15 +337,15 @@ FLOE_EXTERN int floe_table_set_current_ref(floe_table *table, const char *ref, i
  * "Cannot cherry-pick snapshot <id>: not append, dynamic overwrite, or
  * fast-forward"; FLOE_EUNSUPPORTED for a dynamic overwrite that is not a
  * fast-forward; errors reading the picked snapshot's manifests. */
-FLOE_EXTERN int floe_table_cherrypick_snapshot(floe_table *table, int64_t snapshot_id,
-                                               int64_t *previous, int64_t *current);
+FLOE_EXTERN int floe_table_cherrypick_snapshot(int64_t *previous, int64_t *current,
+                                               floe_table *table, int64_t snapshot_id);
 /* Move `branch` to the head of ref `to` when `branch` is its ancestor.
  * *previous_ref / *updated_ref are the branch's ids before and after.
  * Errors: FLOE_EINVALID "Target branch does not exist: <b>", "Ref does not
  * exist: <to>", "Ref <b> is a tag not a branch", "Cannot fast-forward: <b>
  * is not an ancestor of <to>". */
-FLOE_EXTERN int floe_table_fast_forward(floe_table *table, const char *branch, const char *to,
-                                        int64_t *previous_ref, int64_t *updated_ref);
+FLOE_EXTERN int floe_table_fast_forward(int64_t *previous_ref, int64_t *updated_ref,
+                                        floe_table *table, const char *branch, const char *to);
 
 /* Ref DDL (ALTER TABLE ... CREATE [OR REPLACE] BRANCH|TAG [IF NOT EXISTS]
  * ... [AS OF VERSION id] [RETAIN n unit] [WITH SNAPSHOT RETENTION ...],
@@ -424,7 +424,7 @@ FLOE_EXTERN int floe_append_write(floe_append *a, const struct ArrowArray *batch
 
 /* The Arrow schema of the table's current schema (what floe_append_write
  * expects). The caller releases *out. */
-FLOE_EXTERN int floe_table_arrow_schema(const floe_table *table, struct ArrowSchema *out);
+FLOE_EXTERN int floe_table_arrow_schema(struct ArrowSchema *out, const floe_table *table);
 
 /* Add a custom snapshot summary property (copied). */
 FLOE_EXTERN int floe_append_set(floe_append *a, const char *key, const char *value);
@@ -434,7 +434,7 @@ FLOE_EXTERN int floe_append_set(floe_append *a, const char *key, const char *val
  * An append with no rows commits nothing and sets *snapshot_id to -1.
  * On failure every file the append wrote is deleted, except after
  * FLOE_ECOMMITUNKNOWN. The append cannot be committed twice. */
-FLOE_EXTERN int floe_append_commit(floe_append *a, int64_t *snapshot_id);
+FLOE_EXTERN int floe_append_commit(int64_t *snapshot_id, floe_append *a);
 
 /* Abort if not committed (deleting the files written so far) and free. */
 FLOE_EXTERN void floe_append_free(floe_append *a);
@@ -478,9 +478,8 @@ typedef struct floe_add_files_result {
  * to be imported already exist within the target table: <paths>..."),
  * FLOE_ECORRUPT (not a Parquet file), FLOE_EUNSUPPORTED (partition value
  * of a type without a Hive form), FLOE_EIO, FLOE_ENOMEM. `out` may be NULL. */
-FLOE_EXTERN int floe_table_add_files(floe_table *table, const char *location,
-                                     const floe_add_files_options *opts,
-                                     floe_add_files_result *out);
+FLOE_EXTERN int floe_table_add_files(floe_add_files_result *out, floe_table *table,
+                                     const char *location, const floe_add_files_options *opts);
 
 /* ---------------------------------------------------------------- row-level changes */
 
@@ -637,8 +636,8 @@ typedef struct floe_rowlevel_stats {
     int64_t files_read;          /* data files scanned to find rows */
 } floe_rowlevel_stats;
 
-FLOE_EXTERN int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id,
-                                     floe_rowlevel_stats *stats);
+FLOE_EXTERN int floe_rowlevel_commit(int64_t *snapshot_id, floe_rowlevel_stats *stats,
+                                     floe_rowlevel *op);
 
 /* Abort if not committed (deleting files written) and free. NULL is fine. */
 FLOE_EXTERN void floe_rowlevel_free(floe_rowlevel *op);

@@ -58,6 +58,18 @@ struct ArrowArrayStream { void (*release)(struct ArrowArrayStream *); ...; };
 
 typedef struct floe_catalog floe_catalog;
 typedef struct floe_props floe_props;
+/* common.h: ordered string properties */
+int floe_props_new(floe_props **out);
+int floe_props_set(floe_props *props, const char *key, const char *value);
+const char *floe_props_get(const floe_props *props, const char *key);
+bool floe_props_remove(floe_props *props, const char *key);
+size_t floe_props_count(const floe_props *props);
+const char *floe_props_key_at(const floe_props *props, size_t i);
+const char *floe_props_value_at(const floe_props *props, size_t i);
+void floe_props_free(floe_props *props);
+
+/* catalog.h */
+int floe_catalog_load_namespace(floe_props *out, floe_catalog *catalog, const char *ns);
 typedef struct floe_fileio floe_fileio;
 typedef struct floe_table floe_table;
 
@@ -73,7 +85,7 @@ int floe_sql_open(floe_sql_session **out, const floe_sql_open_options *opts);
 void floe_sql_close(floe_sql_session *s);
 floe_catalog *floe_sql_session_catalog(floe_sql_session *s);
 floe_fileio *floe_sql_session_fileio(floe_sql_session *s);
-int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql_result **out);
+int floe_sql_execute(floe_sql_result **out, floe_sql_session *s, const char *text);
 const char *floe_sql_error_class(const floe_sql_session *s);
 typedef enum floe_sql_datum_kind {
     FLOE_SQL_DATUM_NULL, FLOE_SQL_DATUM_INT, FLOE_SQL_DATUM_REAL, FLOE_SQL_DATUM_BOOL,
@@ -84,10 +96,10 @@ bool floe_sql_result_has_rows(const floe_sql_result *r);
 size_t floe_sql_result_ncols(const floe_sql_result *r);
 size_t floe_sql_result_nrows(const floe_sql_result *r);
 const char *floe_sql_result_column(const floe_sql_result *r, size_t col);
-int floe_sql_result_get(const floe_sql_result *r, size_t row, size_t col, floe_sql_datum *out);
+int floe_sql_result_get(floe_sql_datum *out, const floe_sql_result *r, size_t row, size_t col);
 const floe_sql_datum *floe_sql_result_column_values(const floe_sql_result *r, size_t col);
 typedef enum floe_sql_render { FLOE_SQL_RENDER_TABLE, FLOE_SQL_RENDER_CSV, FLOE_SQL_RENDER_JSON } floe_sql_render;
-int floe_sql_result_render(const floe_sql_result *r, floe_sql_render how, char **out);
+int floe_sql_result_render(char **out, const floe_sql_result *r, floe_sql_render how);
 void floe_string_free(char *s);
 void floe_sql_result_free(floe_sql_result *r);
 
@@ -98,6 +110,8 @@ typedef struct floe_table_options {
 #define FLOE_TABLE_OPTIONS_VERSION ...
 int floe_table_load(floe_table **out, floe_catalog *catalog, const char *ident, const floe_table_options *opts);
 void floe_table_free(floe_table *table);
+int floe_table_update_properties(floe_table *table, const floe_props *set, const char *const *remove,
+                                 size_t nremove);
 int floe_table_refresh(floe_table *table);
 const char *floe_table_ident(const floe_table *table);
 const char *floe_table_metadata_location(const floe_table *table);
@@ -109,21 +123,21 @@ typedef struct floe_snapshot_info {
     int64_t snapshot_id; bool has_parent; int64_t parent_snapshot_id; int64_t sequence_number;
     int64_t timestamp_ms; const char *manifest_list; const char *operation;
 } floe_snapshot_info;
-bool floe_table_current_snapshot(const floe_table *table, floe_snapshot_info *out);
+bool floe_table_current_snapshot(floe_snapshot_info *out, const floe_table *table);
 size_t floe_table_snapshot_count(const floe_table *table);
-void floe_table_snapshot_at(const floe_table *table, size_t i, floe_snapshot_info *out);
-int floe_table_rollback_to_snapshot(floe_table *table, int64_t snapshot_id, int64_t *previous, int64_t *current);
-int floe_table_rollback_to_timestamp(floe_table *table, int64_t timestamp_ms, int64_t *previous, int64_t *current);
-int floe_table_set_current_snapshot(floe_table *table, int64_t snapshot_id, int64_t *previous, int64_t *current);
-int floe_table_set_current_ref(floe_table *table, const char *ref, int64_t *previous, int64_t *current);
-int floe_table_cherrypick_snapshot(floe_table *table, int64_t snapshot_id, int64_t *previous, int64_t *current);
-int floe_table_fast_forward(floe_table *table, const char *branch, const char *to, int64_t *previous_ref, int64_t *updated_ref);
+void floe_table_snapshot_at(floe_snapshot_info *out, const floe_table *table, size_t i);
+int floe_table_rollback_to_snapshot(int64_t *previous, int64_t *current, floe_table *table, int64_t snapshot_id);
+int floe_table_rollback_to_timestamp(int64_t *previous, int64_t *current, floe_table *table, int64_t timestamp_ms);
+int floe_table_set_current_snapshot(int64_t *previous, int64_t *current, floe_table *table, int64_t snapshot_id);
+int floe_table_set_current_ref(int64_t *previous, int64_t *current, floe_table *table, const char *ref);
+int floe_table_cherrypick_snapshot(int64_t *previous, int64_t *current, floe_table *table, int64_t snapshot_id);
+int floe_table_fast_forward(int64_t *previous_ref, int64_t *updated_ref, floe_table *table, const char *branch, const char *to);
 typedef struct floe_append floe_append;
 int floe_append_new(floe_append **out, floe_table *table);
 int floe_append_write(floe_append *a, const struct ArrowArray *batch);
-int floe_table_arrow_schema(const floe_table *table, struct ArrowSchema *out);
+int floe_table_arrow_schema(struct ArrowSchema *out, const floe_table *table);
 int floe_append_set(floe_append *a, const char *key, const char *value);
-int floe_append_commit(floe_append *a, int64_t *snapshot_id);
+int floe_append_commit(int64_t *snapshot_id, floe_append *a);
 void floe_append_free(floe_append *a);
 typedef struct floe_rowlevel floe_rowlevel;
 typedef enum floe_rowlevel_kind { FLOE_ROWLEVEL_DELETE, FLOE_ROWLEVEL_UPDATE, FLOE_ROWLEVEL_MERGE, FLOE_ROWLEVEL_OVERWRITE_DYNAMIC } floe_rowlevel_kind;
@@ -133,7 +147,7 @@ typedef struct floe_rowlevel_stats { int64_t rows_deleted; int64_t rows_added; i
 int floe_rowlevel_new(floe_rowlevel **out, floe_table *table, const floe_rowlevel_options *opts);
 int floe_rowlevel_delete_where(floe_rowlevel *op, const char *filter);
 int floe_rowlevel_write(floe_rowlevel *op, const struct ArrowArray *batch);
-int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_stats *stats);
+int floe_rowlevel_commit(int64_t *snapshot_id, floe_rowlevel_stats *stats, floe_rowlevel *op);
 void floe_rowlevel_free(floe_rowlevel *op);
 
 /* scan.h */
@@ -190,13 +204,13 @@ typedef struct floe_metadata_table_options {
 } floe_metadata_table_options;
 #define FLOE_METADATA_TABLE_OPTIONS_VERSION ...
 const char *floe_metadata_table_name(size_t i);
-int floe_metadata_table_stream(floe_table *table, const char *name,
-                               const floe_metadata_table_options *opts, struct ArrowArrayStream *out);
+int floe_metadata_table_stream(struct ArrowArrayStream *out, floe_table *table, const char *name,
+                               const floe_metadata_table_options *opts);
 
 /* owning streams (below): the stream frees its producer on release */
-int floe_py_scan_stream(floe_scan *scan, struct ArrowArrayStream *out);
-int floe_py_incremental_stream(floe_incremental *inc, struct ArrowArrayStream *out);
-int floe_py_changelog_stream(floe_changelog *cl, struct ArrowArrayStream *out);
+int floe_py_scan_stream(struct ArrowArrayStream *out, floe_scan *scan);
+int floe_py_incremental_stream(struct ArrowArrayStream *out, floe_incremental *inc);
+int floe_py_changelog_stream(struct ArrowArrayStream *out, floe_changelog *cl);
 """
 
 SOURCE = r"""
@@ -238,12 +252,12 @@ static void os_release(struct ArrowArrayStream *s)
     s->release = NULL;
 }
 static int own(struct ArrowArrayStream *out, void *producer, void (*free_producer)(void *),
-               int (*to_stream)(void *, struct ArrowArrayStream *))
+               int (*to_stream)(struct ArrowArrayStream *, void *))
 {
     owned_stream *o = calloc(1, sizeof *o);
     if (!o)
         return FLOE_ENOMEM;
-    int rc = to_stream(producer, &o->inner);
+    int rc = to_stream(&o->inner, producer);
     if (rc < 0) {
         free(o);
         return rc;
@@ -258,21 +272,21 @@ static int own(struct ArrowArrayStream *out, void *producer, void (*free_produce
     return 0;
 }
 static void free_scan(void *p) { floe_scan_free(p); }
-static int scan_stream(void *p, struct ArrowArrayStream *s) { return floe_scan_to_stream(p, s); }
+static int scan_stream(struct ArrowArrayStream *s, void *p) { return floe_scan_to_stream(s, p); }
 static void free_inc(void *p) { floe_incremental_free(p); }
-static int inc_stream(void *p, struct ArrowArrayStream *s) { return floe_incremental_to_stream(p, s); }
+static int inc_stream(struct ArrowArrayStream *s, void *p) { return floe_incremental_to_stream(s, p); }
 static void free_cl(void *p) { floe_changelog_free(p); }
-static int cl_stream(void *p, struct ArrowArrayStream *s) { return floe_changelog_to_stream(p, s); }
+static int cl_stream(struct ArrowArrayStream *s, void *p) { return floe_changelog_to_stream(s, p); }
 
-int floe_py_scan_stream(floe_scan *scan, struct ArrowArrayStream *out)
+int floe_py_scan_stream(struct ArrowArrayStream *out, floe_scan *scan)
 {
     return own(out, scan, free_scan, scan_stream);
 }
-int floe_py_incremental_stream(floe_incremental *inc, struct ArrowArrayStream *out)
+int floe_py_incremental_stream(struct ArrowArrayStream *out, floe_incremental *inc)
 {
     return own(out, inc, free_inc, inc_stream);
 }
-int floe_py_changelog_stream(floe_changelog *cl, struct ArrowArrayStream *out)
+int floe_py_changelog_stream(struct ArrowArrayStream *out, floe_changelog *cl)
 {
     return own(out, cl, free_cl, cl_stream);
 }

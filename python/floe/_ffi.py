@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Access to the native module and error translation (internal)."""
-from typing import Optional
+from typing import Dict, Mapping, Optional
 
 from ._native import ffi, lib  # noqa: F401  (built by floe/_build.py)
 from .errors import error_for
@@ -46,6 +46,24 @@ def cstr_array(items, keep: list):
     arr = ffi.new("const char *[]", [cstr(x, keep) for x in items] or [ffi.NULL])
     keep.append(arr)
     return arr
+
+
+def props(items: Mapping[str, str]):
+    """A floe_props holding ``items`` in their order (freed when garbage-collected)."""
+    out = ffi.new("floe_props **")
+    check(lib.floe_props_new(out))
+    p = ffi.gc(out[0], lib.floe_props_free)
+    for k, v in items.items():
+        if not isinstance(k, str) or not isinstance(v, str):
+            raise TypeError("property keys and values must be str")
+        check(lib.floe_props_set(p, k.encode("utf-8"), v.encode("utf-8")))
+    return p
+
+
+def props_dict(p) -> Dict[str, str]:
+    """The entries of a floe_props, in its order."""
+    return {text(lib.floe_props_key_at(p, i)): text(lib.floe_props_value_at(p, i))
+            for i in range(lib.floe_props_count(p))}
 
 
 def ptr_int(p) -> int:

@@ -147,7 +147,7 @@ class SqlResult:
             self._data.append(col)
             self._kinds.append(kinds)
         out = ffi.new("char **")
-        if lib.floe_sql_result_render(handle, lib.FLOE_SQL_RENDER_TABLE, out) == 0:
+        if lib.floe_sql_result_render(out, handle, lib.FLOE_SQL_RENDER_TABLE) == 0:
             self._text = ffi.string(out[0]).decode("utf-8", "replace")
             lib.floe_string_free(out[0])
 
@@ -347,7 +347,7 @@ class Catalog(_ffi.NativeHandle):
         out = ffi.new("floe_sql_result **")
         with self._lock:
             s = self._session()
-            rc = lib.floe_sql_execute(s, _ffi.cstr(text, keep), out)
+            rc = lib.floe_sql_execute(out, s, _ffi.cstr(text, keep))
             if rc < 0:
                 _ffi.raise_last(rc, _ffi.text(lib.floe_sql_error_class(s)))
         try:
@@ -376,6 +376,16 @@ class Catalog(_ffi.NativeHandle):
     def create_namespace(self, namespace: str, if_not_exists: bool = True) -> None:
         """CREATE NAMESPACE [IF NOT EXISTS]."""
         self.sql("CREATE NAMESPACE %s%s" % ("IF NOT EXISTS " if if_not_exists else "", namespace))
+
+    def namespace_properties(self, namespace: str) -> Dict[str, str]:
+        """The properties of ``namespace`` in the catalog's order. Raises
+        :class:`floe.NoSuchNamespaceException` for a missing namespace."""
+        keep: list = []
+        p = _ffi.props({})
+        with self._lock:
+            _ffi.check(lib.floe_catalog_load_namespace(p, self._catalog_handle(),
+                                                       _ffi.cstr(namespace, keep)))
+        return _ffi.props_dict(p)
 
     def drop_table(self, identifier: str, purge: bool = False) -> None:
         """DROP TABLE [PURGE]."""

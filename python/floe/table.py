@@ -137,7 +137,7 @@ class Scan:
         with self.table._lock:
             scan = self._open()
             stream = ffi.new("struct ArrowArrayStream *")
-            rc = lib.floe_py_scan_stream(scan, stream)
+            rc = lib.floe_py_scan_stream(stream, scan)
             if rc < 0:
                 lib.floe_scan_free(scan)
                 _ffi.raise_last(rc)
@@ -319,7 +319,7 @@ class Table(_ffi.NativeHandle):
         """main's current snapshot id (None for an empty table)."""
         info = ffi.new("floe_snapshot_info *")
         with self._lock:
-            return info.snapshot_id if lib.floe_table_current_snapshot(self._handle(), info) else None
+            return info.snapshot_id if lib.floe_table_current_snapshot(info, self._handle()) else None
 
     def snapshot_ids(self) -> List[int]:
         """Ids of every snapshot in the metadata, in metadata order."""
@@ -328,7 +328,7 @@ class Table(_ffi.NativeHandle):
             t = self._handle()
             ids = []
             for i in range(lib.floe_table_snapshot_count(t)):
-                lib.floe_table_snapshot_at(t, i, info)
+                lib.floe_table_snapshot_at(info, t, i)
                 ids.append(info.snapshot_id)
             return ids
 
@@ -336,16 +336,19 @@ class Table(_ffi.NativeHandle):
         """The current schema as a pyarrow Schema (what :meth:`append` expects)."""
         s = ffi.new("struct ArrowSchema *")
         with self._lock:
-            _ffi.check(lib.floe_table_arrow_schema(self._handle(), s))
+            _ffi.check(lib.floe_table_arrow_schema(s, self._handle()))
         return pa.Schema._import_from_c(_ffi.ptr_int(s))
 
     def set_properties(self, **props: Any) -> None:
-        """ALTER TABLE ... SET TBLPROPERTIES (write dots as ``__`` or pass a dict with **)."""
-        items = ", ".join("%s = %s" % (sql_literal(k.replace("__", ".")),
-                                       sql_literal(v if isinstance(v, str) else str(v).lower()
-                                                   if isinstance(v, bool) else str(v)))
-                          for k, v in props.items())
-        self._sql("ALTER TABLE %s SET TBLPROPERTIES (%s)" % (self.identifier, items))
+        """ALTER TABLE ... SET TBLPROPERTIES (write dots as ``__`` or pass a dict with **):
+        one commit through floe_table_update_properties; nothing to set commits nothing."""
+        items = {k.replace("__", "."): v if isinstance(v, str) else str(v).lower()
+                 if isinstance(v, bool) else str(v) for k, v in props.items()}
+        if not items:
+            return
+        p = _ffi.props(items)
+        with self._lock:
+            _ffi.check(lib.floe_table_update_properties(self._handle(), p, ffi.NULL, 0))
 
     # ------------------------------------------------------------ reads
     def scan(self, snapshot_id: Optional[int] = None, ref: Optional[str] = None,
@@ -396,7 +399,7 @@ class Table(_ffi.NativeHandle):
             t = self._handle()
             _ffi.check(lib.floe_incremental_append_open(out, lib.floe_table_io(t),
                                                         lib.floe_table_metadata_location(t), o))
-            rc = lib.floe_py_incremental_stream(out[0], stream)
+            rc = lib.floe_py_incremental_stream(stream, out[0])
             if rc < 0:
                 lib.floe_incremental_free(out[0])
                 _ffi.raise_last(rc)
@@ -421,7 +424,7 @@ class Table(_ffi.NativeHandle):
             t = self._handle()
             _ffi.check(lib.floe_changelog_open(out, lib.floe_table_io(t),
                                                lib.floe_table_metadata_location(t), o))
-            rc = lib.floe_py_changelog_stream(out[0], stream)
+            rc = lib.floe_py_changelog_stream(stream, out[0])
             if rc < 0:
                 lib.floe_changelog_free(out[0])
                 _ffi.raise_last(rc)
@@ -480,7 +483,7 @@ class Table(_ffi.NativeHandle):
                         if arr.release != ffi.NULL:
                             arr.release(arr)
                 sid = ffi.new("int64_t *")
-                _ffi.check(lib.floe_append_commit(a, sid))
+                _ffi.check(lib.floe_append_commit(sid, a))
                 return None if sid[0] == -1 else sid[0]
             finally:
                 lib.floe_append_free(a)
@@ -507,7 +510,7 @@ class Table(_ffi.NativeHandle):
                         if arr.release != ffi.NULL:
                             arr.release(arr)
                 sid = ffi.new("int64_t *")
-                _ffi.check(lib.floe_rowlevel_commit(op, sid, ffi.NULL))
+                _ffi.check(lib.floe_rowlevel_commit(sid, ffi.NULL, op))
                 return None if sid[0] == -1 else sid[0]
             finally:
                 lib.floe_rowlevel_free(op)
@@ -528,7 +531,7 @@ class Table(_ffi.NativeHandle):
         prev = ffi.new("int64_t *")
         cur = ffi.new("int64_t *")
         with self._lock:
-            _ffi.check(fn(self._handle(), *args, prev, cur))
+            _ffi.check(fn(prev, cur, self._handle(), *args))
         return prev[0], cur[0]
 
     def rollback_to(self, snapshot_id: int) -> Tuple[int, int]:
@@ -646,7 +649,7 @@ class Table(_ffi.NativeHandle):
         o.batch_rows = batch_rows
         stream = ffi.new("struct ArrowArrayStream *")
         with self._lock:
-            _ffi.check(lib.floe_metadata_table_stream(self._handle(), _ffi.cstr(name, keep), o, stream))
+            _ffi.check(lib.floe_metadata_table_stream(stream, self._handle(), _ffi.cstr(name, keep), o))
         return pa.RecordBatchReader._import_from_c(_ffi.ptr_int(stream))
 
     def metadata_reader(self, name: str, snapshot_id: Optional[int] = None, ref: Optional[str] = None,

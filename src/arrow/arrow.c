@@ -280,6 +280,7 @@ int floe__arrow_kind_of(const floe_type *t, floe_arrow_kind *kind, int *width)
     case FLOE_T_STRUCT: *kind = FLOE_AK_STRUCT; return 0;
     case FLOE_T_LIST: *kind = FLOE_AK_LIST; return 0;
     case FLOE_T_MAP: *kind = FLOE_AK_MAP; return 0;
+    case FLOE_T_UNKNOWN: *kind = FLOE_AK_NULL; return 0;
     default:
         return floe__error(FLOE_EUNSUPPORTED, "arrow", "no Arrow builder for Iceberg type %d",
                            t->id);
@@ -427,6 +428,11 @@ int floe__arrow_builder_append_null(floe_arrow_builder *b)
     }
     if (b->kind == FLOE_AK_LIST || b->kind == FLOE_AK_MAP)
         return floe__arrow_builder_list_append(b, false, 0);
+    if (b->kind == FLOE_AK_NULL) {
+        b->null_count++;
+        b->length++;
+        return 0;
+    }
     FLOE_TRY(push_valid(b, false));
     FLOE_TRY(push_empty_value(b));
     b->length++;
@@ -434,8 +440,10 @@ int floe__arrow_builder_append_null(floe_arrow_builder *b)
 }
 
 /* A value of any type: primitives as floe__arrow_builder_append, nested
- * ones (defaults) member by member. */
-static int append_any(floe_arrow_builder *b, const floe_type *t, const floe_value *v, int depth)
+ * ones (defaults) member by member; struct members the value does not name
+ * take their initial-default, or their write-default when `write`. */
+static int append_any(floe_arrow_builder *b, const floe_type *t, const floe_value *v, bool write,
+                      int depth)
 {
     if (!floe_type_is_nested(t))
         return floe__arrow_builder_append(b, v);
@@ -445,20 +453,23 @@ static int append_any(floe_arrow_builder *b, const floe_type *t, const floe_valu
     if (t->id == FLOE_T_STRUCT) {
         for (size_t k = 0; k < t->nfields; k++) {
             const floe_field *m = &t->fields[k];
-            const floe_value *mv = m->initial_default; /* members it does not name */
+            /* members it does not name */
+            const floe_value *mv = write ? m->write_default : m->initial_default;
             for (size_t i = 0; i < d->n; i++)
                 if (d->ids[i] == m->id)
                     mv = &d->items[i];
-            FLOE_TRY(append_any(b->children[k], m->type, mv, depth + 1));
+            FLOE_TRY(append_any(b->children[k], m->type, mv, write, depth + 1));
         }
         return floe__arrow_builder_struct_append(b, true);
     }
     for (size_t i = 0; i < d->n; i++) {
         if (t->id == FLOE_T_LIST) {
-            FLOE_TRY(append_any(b->children[0], t->element->type, &d->items[i], depth + 1));
+            FLOE_TRY(
+                append_any(b->children[0], t->element->type, &d->items[i], write, depth + 1));
         } else {
-            FLOE_TRY(append_any(b->children[0], t->key->type, &d->items[2 * i], depth + 1));
-            FLOE_TRY(append_any(b->children[1], t->value->type, &d->items[2 * i + 1], depth + 1));
+            FLOE_TRY(append_any(b->children[0], t->key->type, &d->items[2 * i], write, depth + 1));
+            FLOE_TRY(append_any(b->children[1], t->value->type, &d->items[2 * i + 1], write,
+                                depth + 1));
         }
     }
     return floe__arrow_builder_list_append(b, true, (int64_t)d->n);
@@ -466,13 +477,20 @@ static int append_any(floe_arrow_builder *b, const floe_type *t, const floe_valu
 
 int floe__arrow_builder_append_default(floe_arrow_builder *b, const floe_field *f)
 {
-    return append_any(b, f->type, f->initial_default, 0);
+    return append_any(b, f->type, f->initial_default, false, 0);
+}
+
+int floe__arrow_builder_append_write_default(floe_arrow_builder *b, const floe_field *f)
+{
+    return append_any(b, f->type, f->write_default, true, 0);
 }
 
 int floe__arrow_builder_append(floe_arrow_builder *b, const floe_value *v)
 {
     if (!v || v->is_null)
         return floe__arrow_builder_append_null(b);
+    if (b->kind == FLOE_AK_NULL)
+        return floe__error(FLOE_EINVALID, "arrow", "a column of type unknown holds only nulls");
     FLOE_TRY(push_valid(b, true));
     switch (b->kind) {
     case FLOE_AK_BOOL: {
@@ -569,7 +587,10 @@ static void *take(floe_buf *buf)
 
 int floe__arrow_builder_finish(floe_arrow_builder *b, struct ArrowArray *out)
 {
-    int64_t nbuf = b->kind == FLOE_AK_BINARY ? 3 : b->kind == FLOE_AK_STRUCT ? 1 : 2;
+    int64_t nbuf = b->kind == FLOE_AK_BINARY   ? 3
+                   : b->kind == FLOE_AK_STRUCT ? 1
+                   : b->kind == FLOE_AK_NULL   ? 0
+                                               : 2;
     int64_t nch = b->kind == FLOE_AK_STRUCT ? (int64_t)b->nchildren
                   : (b->kind == FLOE_AK_LIST || b->kind == FLOE_AK_MAP) ? 1
                                                                         : 0;
@@ -578,7 +599,7 @@ int floe__arrow_builder_finish(floe_arrow_builder *b, struct ArrowArray *out)
     int rc = 0;
     out->length = b->length;
     out->null_count = b->null_count;
-    if (b->null_count) {
+    if (b->null_count && b->kind != FLOE_AK_NULL) {
         if (!(p->buffers[0] = take(&b->validity)))
             goto nomem;
     }
@@ -632,7 +653,7 @@ int floe__arrow_value_at(const struct ArrowArray *arr, const floe_type *t, int64
 {
     if (i < 0 || i >= arr->length)
         return floe__error(FLOE_EINVALID, "arrow", "row %lld out of range", (long long)i);
-    if (!arrow_valid(arr, i)) {
+    if (t->id == FLOE_T_UNKNOWN || !arrow_valid(arr, i)) {
         *out = floe_value_null(t->id);
         return 0;
     }

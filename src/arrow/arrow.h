@@ -22,11 +22,12 @@
 
 typedef enum floe_arrow_kind {
     FLOE_AK_BOOL = 1,
-    FLOE_AK_FIXED, /* fixed-width values of `width` bytes: ints, floats, decimal128, w:N */
+    FLOE_AK_FIXED,  /* fixed-width values of `width` bytes: ints, floats, decimal128, w:N */
     FLOE_AK_BINARY, /* int32 offsets + data: string, binary */
     FLOE_AK_STRUCT,
     FLOE_AK_LIST,
     FLOE_AK_MAP,
+    FLOE_AK_NULL, /* Arrow null (Iceberg v3 unknown): a length, no buffers */
 } floe_arrow_kind;
 
 typedef struct floe_arrow_builder floe_arrow_builder;
@@ -71,6 +72,9 @@ int floe__arrow_builder_append_null(floe_arrow_builder *b);
  * null when it has none; a struct default gives the members it names and
  * every other member its own initial-default (the spec's stored `{}`). */
 int floe__arrow_builder_append_default(floe_arrow_builder *b, const floe_field *f);
+/* The same with f's write-default and its members' write-defaults: the value
+ * of a field a writer was not given (INSERT omitting it). */
+int floe__arrow_builder_append_write_default(floe_arrow_builder *b, const floe_field *f);
 /* Nested: struct_append after appending one slot to every child; list/map
  * append after appending `n` elements (entries) to the children. A null
  * struct/list still needs its children to get a (null) slot for structs. */

@@ -268,7 +268,7 @@ static int cio_list(floe_fileio *io, const char *prefix,
 
 static int cio_stat(floe_fileio *io, const char *uri, floe_file_info *out)
 {
-    return floe_fileio_stat(((counting_io *)io->impl)->inner, uri, out);
+    return floe_fileio_stat(out, ((counting_io *)io->impl)->inner, uri);
 }
 
 static void cio_free(floe_fileio *io)

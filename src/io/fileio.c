@@ -127,7 +127,7 @@ int floe_fileio_list(floe_fileio *io, const char *prefix,
     return io->ops->list(io, prefix, cb, payload);
 }
 
-int floe_fileio_stat(floe_fileio *io, const char *uri, floe_file_info *out)
+int floe_fileio_stat(floe_file_info *out, floe_fileio *io, const char *uri)
 {
     CHECK_ARGS(io, uri);
     return io->ops->stat(io, uri, out);
@@ -136,7 +136,7 @@ int floe_fileio_stat(floe_fileio *io, const char *uri, floe_file_info *out)
 int floe_fileio_exists(floe_fileio *io, const char *uri)
 {
     floe_file_info info;
-    int rc = floe_fileio_stat(io, uri, &info);
+    int rc = floe_fileio_stat(&info, io, uri);
     if (rc == FLOE_ENOTFOUND) {
         floe_error_clear();
         return 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * lazy: libcurl, libxml2, libmicrohttpd, libcrypto, libsnappy and libdeflate
- * loaded on first use.
+ * lazy: libcurl, libxml2, libmicrohttpd, libcrypto, libsnappy, libdeflate and
+ * liblz4 loaded on first use.
  *
  * Only S3 (io/s3*.c, io/sigv4.c), the REST catalog client (catalog/rest.c),
  * the REST server (rest/server.c) and the Snappy codec (Parquet and Avro
@@ -30,6 +30,7 @@
 #include "lazy/crypto.h"
 #include "lazy/curl.h"
 #include "lazy/deflate.h"
+#include "lazy/lz4.h"
 #include "lazy/mhd.h"
 #include "lazy/snappy.h"
 #include "lazy/xml.h"
@@ -51,6 +52,7 @@ static lazy_lib lib_mhd = {{"libmicrohttpd.so.12", NULL, NULL}, PTHREAD_ONCE_INI
 static lazy_lib lib_crypto = {{"libcrypto.so.3", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
 static lazy_lib lib_snappy = {{"libsnappy.so.1", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
 static lazy_lib lib_deflate = {{"libdeflate.so.0", NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
+static lazy_lib lib_lz4 = {{FLOE_LZ4_SONAME, NULL, NULL}, PTHREAD_ONCE_INIT, NULL};
 
 static void open_curl(void)
 {
@@ -72,6 +74,10 @@ static void open_snappy(void)
 static void open_deflate(void)
 {
     lib_deflate.handle = dlopen(lib_deflate.sonames[0], RTLD_NOW | RTLD_LOCAL);
+}
+static void open_lz4(void)
+{
+    lib_lz4.handle = dlopen(lib_lz4.sonames[0], RTLD_NOW | RTLD_LOCAL);
 }
 static void open_crypto(void)
 {
@@ -466,4 +472,41 @@ enum libdeflate_result floe__libdeflate_deflate_decompress(struct libdeflate_dec
     SYM(deflate, libdeflate_deflate_decompress);
     return fn_ ? fn_(d, in, in_nbytes, out, out_nbytes_avail, actual_out_nbytes_ret)
                : LIBDEFLATE_BAD_DATA;
+}
+
+/* ---------------------------------------------------------------- liblz4 (frames) */
+
+LZ4F_errorCode_t floe__LZ4F_createDecompressionContext(LZ4F_dctx **dctxPtr, unsigned version)
+{
+    SYM(lz4, LZ4F_createDecompressionContext);
+    *dctxPtr = NULL;
+    return fn_ ? fn_(dctxPtr, version) : (LZ4F_errorCode_t)-1;
+}
+LZ4F_errorCode_t floe__LZ4F_freeDecompressionContext(LZ4F_dctx *dctx)
+{
+    SYM(lz4, LZ4F_freeDecompressionContext);
+    return fn_ && dctx ? fn_(dctx) : 0;
+}
+size_t floe__LZ4F_getFrameInfo(LZ4F_dctx *dctx, LZ4F_frameInfo_t *frameInfoPtr,
+                               const void *srcBuffer, size_t *srcSizePtr)
+{
+    SYM(lz4, LZ4F_getFrameInfo);
+    return fn_ ? fn_(dctx, frameInfoPtr, srcBuffer, srcSizePtr) : (size_t)-1;
+}
+size_t floe__LZ4F_decompress(LZ4F_dctx *dctx, void *dstBuffer, size_t *dstSizePtr,
+                             const void *srcBuffer, size_t *srcSizePtr,
+                             const LZ4F_decompressOptions_t *dOptPtr)
+{
+    SYM(lz4, LZ4F_decompress);
+    return fn_ ? fn_(dctx, dstBuffer, dstSizePtr, srcBuffer, srcSizePtr, dOptPtr) : (size_t)-1;
+}
+unsigned floe__LZ4F_isError(LZ4F_errorCode_t code)
+{
+    SYM(lz4, LZ4F_isError);
+    return fn_ ? fn_(code) : 1;
+}
+const char *floe__LZ4F_getErrorName(LZ4F_errorCode_t code)
+{
+    SYM(lz4, LZ4F_getErrorName);
+    return fn_ ? fn_(code) : FLOE_LZ4_SONAME " is not available";
 }

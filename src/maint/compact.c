@@ -639,7 +639,7 @@ static int rewrite_group(floe_table *t, const floe_scan_plan *plan, const cplan 
         /* its deletion vector applies to nothing once the file is gone
          * (Java's RewriteFileGroup.danglingDVs) */
         for (size_t k = 0; rc == 0 && k < st->ndeletes; k++)
-            if (st->deletes[k]->has_content_offset) {
+            if (floe__scan_delete_info(st->deletes[k])->has_content_offset) {
                 rc = floe__rowlevel_remove_file(op, st->deletes[k]);
                 cs->dvs++;
             }
@@ -729,7 +729,7 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
     memset(&st, 0, sizeof st);
     int64_t committed = -1;
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, &committed, &st);
+        rc = floe_rowlevel_commit(&committed, &st, op);
     if (rc == 0 && committed >= 0)
         *base = committed;
     if (rc == 0) {
@@ -744,16 +744,18 @@ static int rewrite_commit(floe_table *t, const floe_scan_plan *plan, const cplan
     return rc;
 }
 
-/* The live delete files of `snap` as scan files in `a`, each once: with
- * `positions`, only Parquet position delete files (deletion vectors are
- * not rewritten); with `scope`, only those among its keys; none of `skip`. */
+/* The live delete files of `snap` as scan files in `a`, each once (a
+ * deletion vector by its Puffin file and offset, floe__rowlevel_file_key):
+ * with `positions`, only Parquet position delete files (deletion vectors
+ * are not rewritten); with `scope`, only those among its paths; none of
+ * `skip`'s keys. */
 static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a, bool positions,
                         const floe_strmap *scope, const floe_strmap *skip, floe_vec *out)
 {
     floe_strmap *seen = floe__strmap_new();
     if (!seen)
         return floe__error_nomem();
-    floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT;
+    floe_buf lb = FLOE_BUF_INIT, mb = FLOE_BUF_INIT, kb = FLOE_BUF_INIT;
     floe_manifest_list *l = NULL;
     const floe_manifest_file *mfs = NULL;
     size_t n = 0;
@@ -766,33 +768,42 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
         const floe_manifest_entry *e;
         while (rc == 0 && (rc = floe_manifest_reader_next(rd, &e)) == 0) {
             const floe_data_file *d = &e->data_file;
-            if (!FLOE_ENTRY_IS_LIVE(e->status) || floe__strmap_has(seen, d->file_path) ||
+            const char *key = floe__rowlevel_file_key(&kb, d->file_path, floe__data_file_is_dv(d),
+                                                      d->content_offset);
+            if (!key) {
+                rc = floe__error_nomem();
+                break;
+            }
+            if (!FLOE_ENTRY_IS_LIVE(e->status) || floe__strmap_has(seen, key) ||
                 (positions && (d->content != FLOE_FILE_POSITION_DELETES ||
                                (d->file_format && strcasecmp(d->file_format, "PARQUET") != 0))) ||
                 (scope && !floe__strmap_has(scope, d->file_path)) ||
-                (skip && floe__strmap_has(skip, d->file_path)))
+                (skip && floe__strmap_has(skip, key)))
                 continue;
             floe_scan_file *f = floe__arena_calloc(a, 1, sizeof *f);
+            floe_scan_delete_info *fd = floe__arena_calloc(a, 1, sizeof *fd);
             floe_value *vals = floe__arena_calloc(a, d->partition.n + 1, sizeof *vals);
-            floe_scan_file **slot = f && vals ? floe__vec_push(out) : NULL;
+            floe_scan_file **slot = f && fd && vals ? floe__vec_push(out) : NULL;
             if (!slot || !(f->path = floe__arena_strdup(a, d->file_path))) {
                 rc = floe__error_nomem();
                 break;
             }
             for (size_t k = 0; rc == 0 && k < d->partition.n; k++)
                 rc = floe__value_copy(a, &vals[k], &d->partition.values[k]);
+            const char *kc = key == d->file_path ? f->path : floe__arena_strdup(a, key);
             if (rc == 0)
-                rc = floe__strmap_put(seen, f->path, (void *)1);
+                rc = kc ? floe__strmap_put(seen, kc, (void *)1) : floe__error_nomem();
             f->format = d->file_format ? floe__arena_strdup(a, d->file_format) : "PARQUET";
-            f->content = d->content;
+            f->content = (int8_t)d->content;
             f->spec_id = mfs[i].partition_spec_id;
             f->partition.n = d->partition.n;
             f->partition.values = vals;
             f->record_count = d->record_count;
             f->file_size_in_bytes = d->file_size_in_bytes;
-            f->has_content_offset = d->has_content_offset;
-            f->content_offset = d->content_offset;
-            f->content_size_in_bytes = d->content_size_in_bytes;
+            fd->has_content_offset = d->has_content_offset;
+            fd->content_offset = d->content_offset;
+            fd->content_size_in_bytes = d->content_size_in_bytes;
+            f->del = fd;
             *slot = f;
         }
         if (rc == FLOE_ITEROVER)
@@ -802,6 +813,7 @@ static int live_deletes(floe_table *t, const floe_snapshot *snap, floe_arena *a,
     floe_manifest_list_free(l);
     floe__buf_free(&lb);
     floe__buf_free(&mb);
+    floe__buf_free(&kb);
     floe__strmap_free(seen);
     return rc;
 }
@@ -827,13 +839,20 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_maint_rewrite_data
     floe_strmap *used = rc == 0 ? floe__strmap_new() : NULL;
     if (rc == 0 && !used)
         rc = floe__error_nomem();
-    for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++)
-        for (size_t k = 0; rc == 0 && k < plan->tasks[i].ndeletes; k++)
-            rc = floe__strmap_put(used, plan->tasks[i].deletes[k]->path, (void *)1);
     floe_arena *a = floe__arena_new(4096);
-    floe_vec files = FLOE_VEC_INIT(floe_scan_file *);
     if (rc == 0 && !a)
         rc = floe__error_nomem();
+    floe_buf kb = FLOE_BUF_INIT;
+    for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++)
+        for (size_t k = 0; rc == 0 && k < plan->tasks[i].ndeletes; k++) {
+            const floe_scan_file *d = plan->tasks[i].deletes[k];
+            const char *key =
+                floe__rowlevel_file_key(&kb, d->path, floe__scan_file_is_dv(d), floe__scan_delete_info(d)->content_offset);
+            key = key ? floe__arena_strdup(a, key) : NULL;
+            rc = key ? floe__strmap_put(used, key, (void *)1) : floe__error_nomem();
+        }
+    floe__buf_free(&kb);
+    floe_vec files = FLOE_VEC_INIT(floe_scan_file *);
     if (rc == 0 && snap)
         rc = live_deletes(t, snap, a, false, NULL, used, &files);
     int64_t removed = 0;
@@ -847,7 +866,7 @@ static int remove_dangling(floe_table *t, int64_t *base, floe_maint_rewrite_data
     used = NULL;
     int64_t committed = -1;
     if (rc == 0 && removed)
-        rc = floe_rowlevel_commit(op, &committed, NULL);
+        rc = floe_rowlevel_commit(&committed, NULL, op);
     if (rc == 0 && removed) {
         r->removed_delete_files_count += removed;
         *base = committed;
@@ -867,7 +886,10 @@ static int sort_setup(cplan *p, const floe_table_metadata *m, const char *ident,
     const floe_sort_order *order = NULL;
     if (o->nsort_order) {
         floe_sort_order *bound = NULL;
-        FLOE_TRY(floe__sort_order_bind(m, o->sort_order, o->nsort_order, a, &bound));
+        int rc = floe__sort_order_bind(m, o->sort_order, o->nsort_order, a, &bound);
+        if (rc == FLOE_EINVALID) /* a bad argument of the procedure, as Spark reports it */
+            return floe__error_set_kind(FLOE_KIND_ILLEGAL_ARGUMENT);
+        FLOE_TRY(rc);
         order = bound;
     } else {
         order = floe__metadata_sort_order(m, m->default_sort_order_id);
@@ -1138,6 +1160,79 @@ static int rewrite_delete_group(floe_table *t, const floe_scan_plan *plan, floe_
     return rc;
 }
 
+/* v3: the position delete files of the groups [from, to) become deletion
+ * vectors, as Java rewrites them once requiresRewriteToDVs() (its
+ * SparkPositionDeletesRewrite DVWriter): every live data file they delete
+ * rows in gets one DV of all the positions that apply to it — theirs, any
+ * other position delete file's, and its current DV's, which the new one
+ * replaces (spec "Deletion Vectors": at most one per data file, and once
+ * it exists readers ignore position delete files). Positions in files that
+ * are no longer live (dangling) go. */
+static int rewrite_to_dvs(floe_table *t, const floe_scan_plan *plan, floe_rowlevel *op,
+                          const floe_vec *groups, size_t from, size_t to,
+                          floe_maint_rewrite_position_deletes_result *r)
+{
+    floe_strmap *in = floe__strmap_new();
+    int rc = in ? 0 : floe__error_nomem();
+    for (size_t g = from; rc == 0 && g < to; g++) {
+        const cgroup *grp = floe__vec_at(groups, g);
+        for (size_t i = 0; rc == 0 && i < grp->tasks.len; i++) {
+            const floe_scan_file *f =
+                (*(const floe_scan_task **)floe__vec_at(&grp->tasks, i))->file;
+            rc = floe__rowlevel_remove_file(op, f);
+            if (rc == 0)
+                rc = floe__strmap_put(in, f->path, (void *)1);
+            r->rewritten_delete_files_count++;
+            r->rewritten_bytes_count += f->file_size_in_bytes;
+        }
+    }
+    size_t most = 1;
+    for (size_t i = 0; plan && i < plan->ntasks; i++)
+        most = plan->tasks[i].ndeletes > most ? plan->tasks[i].ndeletes : most;
+    const floe_scan_file **sel = rc == 0 ? floe__calloc(2 * most, sizeof *sel) : NULL;
+    if (rc == 0 && !sel)
+        rc = floe__error_nomem();
+    for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++) {
+        const floe_scan_task *task = &plan->tasks[i];
+        const floe_scan_file **other = sel + most;
+        size_t n = 0, nother = 0;
+        for (size_t k = 0; k < task->ndeletes; k++) {
+            const floe_scan_file *d = task->deletes[k];
+            if (floe__strmap_has(in, d->path))
+                sel[n++] = d;
+            else if (d->content == FLOE_FILE_POSITION_DELETES)
+                other[nother++] = d;
+        }
+        if (!n)
+            continue;
+        floe_scan_posdel pd = {0, NULL}, po = {0, NULL};
+        rc = floe__scan_load_posdeletes(t->io, task->file, sel, n, &pd);
+        if (rc == 0 && pd.n && nother)
+            rc = floe__scan_load_posdeletes(t->io, task->file, other, nother, &po);
+        int64_t *pos = NULL;
+        size_t npos = 0;
+        if (rc == 0 && pd.n)
+            rc = floe__rl_pos_union(pd.pos, pd.n, po.pos, po.n, &pos, &npos);
+        floe__free(pd.pos);
+        floe__free(po.pos);
+        if (rc == 0 && pos)
+            rc = floe__rowlevel_add_dv(op, task->file, pos, npos);
+        /* the DV it had is replaced */
+        for (size_t k = 0; rc == 0 && pos && k < nother; k++) {
+            if (!floe__scan_delete_info(other[k])->has_content_offset)
+                continue;
+            rc = floe__rowlevel_remove_file(op, other[k]);
+            r->rewritten_delete_files_count++;
+            r->rewritten_bytes_count += floe__scan_delete_info(other[k])->content_size_in_bytes;
+        }
+    }
+    if (rc == 0)
+        rc = floe__rl_write_dvs(op);
+    floe__free(sel);
+    floe__strmap_free(in);
+    return rc;
+}
+
 int floe_maint_rewrite_position_delete_files(
     floe_maint_rewrite_position_deletes_result *out, floe_catalog *catalog, const char *ident,
     const floe_maint_rewrite_position_deletes_options *opts)
@@ -1188,12 +1283,10 @@ int floe_maint_rewrite_position_delete_files(
         rc = live_deletes(t, snap, a, true, scope, NULL, &files);
     /* v3: deletion vectors are never rewritten, and a table with only
      * those has nothing to do (Java: "v2 deletes ... have already been
-     * rewritten to v3 DVs"); Java rewrites v2 position delete files left
-     * from before an upgrade into DVs, which floe does not yet */
-    if (rc == 0 && meta && meta->format_version >= 3 && files.len)
-        rc = floe__error(FLOE_EUNSUPPORTED, "maint",
-                         "rewrite_position_delete_files: rewriting the position delete files of "
-                         "a format v3 table into deletion vectors is not supported yet");
+     * rewritten to v3 DVs"); position delete files left from before an
+     * upgrade become DVs, in one commit (a data file's DV is built from
+     * every delete that applies to it, so the groups cannot commit apart) */
+    bool to_dvs = meta && meta->format_version >= 3;
     /* the delete files as tasks of the binpack planner (no deletes of their own) */
     floe_scan_task *tasks = rc == 0 ? floe__calloc(files.len + 1, sizeof *tasks) : NULL;
     if (rc == 0 && !tasks)
@@ -1210,7 +1303,7 @@ int floe_maint_rewrite_position_delete_files(
     const char *gran = floe__props_get(&t->metadata->properties, "write.delete.granularity");
     bool per_file = !(gran && strcasecmp(gran, "partition") == 0);
     int64_t base = snap ? snap->snapshot_id : -1;
-    size_t commits = !p.partial                           ? 1
+    size_t commits = !p.partial || to_dvs                 ? 1
                      : groups.len < (size_t)p.max_commits ? groups.len
                                                           : (size_t)p.max_commits;
     size_t per = commits ? (groups.len + commits - 1) / commits : 0;
@@ -1220,13 +1313,19 @@ int floe_maint_rewrite_position_delete_files(
         memset(&part, 0, sizeof part);
         floe_rowlevel *op = NULL;
         int e = start_op(t, base, &op);
-        for (size_t k = g; e == 0 && k < end; k++)
+        if (e == 0 && to_dvs)
+            e = rewrite_to_dvs(t, plan, op, &groups, g, end, &part);
+        for (size_t k = g; e == 0 && !to_dvs && k < end; k++)
             e = rewrite_delete_group(t, plan, op, floe__vec_at(&groups, k), per_file, &part);
         floe_rowlevel_stats st;
         memset(&st, 0, sizeof st);
         int64_t committed = -1;
         if (e == 0)
-            e = floe_rowlevel_commit(op, &committed, &st);
+            e = floe_rowlevel_commit(&committed, &st, op);
+        /* Java counts a DV's blob (ScanTaskUtil.contentSizeInBytes), not its Puffin file */
+        for (size_t k = 0; e == 0 && to_dvs && k < op->delete_files.len; k++)
+            part.added_bytes_count +=
+                ((const floe_data_file *)floe__vec_at(&op->delete_files, k))->content_size_in_bytes;
         floe_rowlevel_free(op);
         if (e == 0) {
             if (committed >= 0)
@@ -1234,7 +1333,7 @@ int floe_maint_rewrite_position_delete_files(
             out->rewritten_delete_files_count += part.rewritten_delete_files_count;
             out->rewritten_bytes_count += part.rewritten_bytes_count;
             out->added_delete_files_count += st.delete_files_added;
-            out->added_bytes_count += st.bytes_written;
+            out->added_bytes_count += to_dvs ? part.added_bytes_count : st.bytes_written;
         } else if (p.partial) {
             floe_error_clear(); /* that commit's files stay; Java logs it */
         } else {

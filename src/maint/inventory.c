@@ -211,7 +211,7 @@ int floe_maint_inventory(char **backup_metadata, floe_catalog *catalog, const ch
         rc = FLOE_ENOMEM;
     if (rc == 0) {
         floe_file_info st;
-        int64_t size = floe_fileio_stat(t.io, t.metadata_location, &st) == 0 ? st.size : -1;
+        int64_t size = floe_fileio_stat(&st, t.io, t.metadata_location) == 0 ? st.size : -1;
         floe_error_clear();
         rc = emit(&v, FLOE_MAINT_INV_METADATA, t.metadata_location, size, "", "");
     }

@@ -43,6 +43,7 @@ int floe_manifest_type_string(const floe_type *t, floe_buf *out)
     case FLOE_T_UUID: return floe__buf_puts(out, "uuid");
     case FLOE_T_FIXED: return floe__buf_printf(out, "fixed[%d]", (int)t->length);
     case FLOE_T_BINARY: return floe__buf_puts(out, "binary");
+    case FLOE_T_UNKNOWN: return floe__buf_puts(out, "unknown");
     default: return floe__error(FLOE_EINVALID, "manifest", "partition field type is not primitive");
     }
 }
@@ -141,9 +142,12 @@ static int avro_type(floe_buf *b, const gen_ctx *ctx, const gen_field *f)
         for (size_t i = 0; i < ctx->npart; i++) {
             FLOE_TRY(floe__buf_puts(b, i ? ",{\"name\":" : "{\"name\":"));
             FLOE_TRY(qstr(b, ctx->part[i].name));
-            FLOE_TRY(floe__buf_puts(b, ",\"type\":[\"null\","));
-            FLOE_TRY(avro_partition_type(b, ctx->part[i].type, ctx, i));
-            FLOE_TRY(floe__buf_printf(b, "],\"default\":null,\"field-id\":%d}",
+            /* unknown is Avro "null" itself (Java's AvroSchemaUtil.toOption) */
+            bool unknown = ctx->part[i].type->id == FLOE_T_UNKNOWN;
+            FLOE_TRY(floe__buf_puts(b, unknown ? ",\"type\":\"null\"" : ",\"type\":[\"null\","));
+            if (!unknown)
+                FLOE_TRY(avro_partition_type(b, ctx->part[i].type, ctx, i));
+            FLOE_TRY(floe__buf_printf(b, "%s,\"default\":null,\"field-id\":%d}", unknown ? "" : "]",
                                       (int)ctx->part[i].field_id));
         }
         return floe__buf_puts(b, "]}");

@@ -150,6 +150,7 @@ floe_type_id floe__mf_avro_to_type(const floe_avro_schema *s)
         if (strcmp(lt, "local-timestamp-nanos") == 0)
             return FLOE_T_TIMESTAMP_NS;
         return FLOE_T_LONG;
+    case FLOE_AVRO_NULL: return FLOE_T_UNKNOWN; /* v3 unknown partition values */
     case FLOE_AVRO_FLOAT: return FLOE_T_FLOAT;
     case FLOE_AVRO_DOUBLE: return FLOE_T_DOUBLE;
     case FLOE_AVRO_STRING: return FLOE_T_STRING;
@@ -180,6 +181,7 @@ int floe__mf_read_value(floe_avro_cursor *c, const floe_avro_schema *s, floe_typ
     const uint8_t *p;
     size_t n;
     switch (s->kind) {
+    case FLOE_AVRO_NULL: out->is_null = true; return 0;
     case FLOE_AVRO_BOOLEAN: return floe_avro_read_bool(c, &out->v.b);
     case FLOE_AVRO_INT: return floe_avro_read_int(c, &out->v.i32);
     case FLOE_AVRO_LONG:

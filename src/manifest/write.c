@@ -162,10 +162,12 @@ void floe_manifest_writer_free(floe_manifest_writer *w)
     floe__free(w);
 }
 
+/* A partition type: a primitive, or unknown (an identity partition of an
+ * unknown column, Avro "null" as Java's TypeToSchema writes it). */
 static bool is_primitive(const floe_type *t)
 {
-    return t && t->id != FLOE_T_INVALID && !floe_type_is_nested(t) && t->id != FLOE_T_UNKNOWN &&
-           t->id != FLOE_T_VARIANT && t->id != FLOE_T_GEOMETRY && t->id != FLOE_T_GEOGRAPHY;
+    return t && t->id != FLOE_T_INVALID && !floe_type_is_nested(t) && t->id != FLOE_T_VARIANT &&
+           t->id != FLOE_T_GEOMETRY && t->id != FLOE_T_GEOGRAPHY;
 }
 
 int floe_manifest_writer_new(floe_manifest_writer **out, const floe_manifest_writer_options *o,
@@ -327,6 +329,8 @@ static int put_partition_value(floe_buf *b, const floe_manifest_partition_field 
                                const floe_value *v)
 {
     const floe_type *t = pf->type;
+    if (t->id == FLOE_T_UNKNOWN) /* Avro "null", not a union: no bytes */
+        return v->is_null ? 0 : type_mismatch(pf);
     if (v->is_null)
         return put_null(b);
     if (v->type != t->id)

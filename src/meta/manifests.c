@@ -192,7 +192,7 @@ static int m_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
         if (len < 0) {
             /* v1 snapshots list bare paths: ask the store, as Java does */
             floe_file_info fi;
-            if (floe_fileio_stat(c->src->o.io, mf->manifest_path, &fi) < 0)
+            if (floe_fileio_stat(&fi, c->src->o.io, mf->manifest_path) < 0)
                 return floe__error_context("manifest %s", mf->manifest_path);
             len = fi.size;
         }

@@ -96,9 +96,8 @@ static int ms_open(meta_stream *st, floe_table *t, const char *name,
     return floe__rs_arrow_stream(st->rs, NULL, 0, o->batch_rows, &st->inner);
 }
 
-int floe_metadata_table_stream(floe_table *table, const char *name,
-                               const floe_metadata_table_options *opts,
-                               struct ArrowArrayStream *out)
+int floe_metadata_table_stream(struct ArrowArrayStream *out, floe_table *table, const char *name,
+                               const floe_metadata_table_options *opts)
 {
     if (!out)
         return floe__error(FLOE_EINVALID, "meta", "floe_metadata_table_stream: NULL out");

@@ -470,6 +470,28 @@ static int emit_primitive(floe_pq_schema_element *e, const floe_type *t)
     return 0;
 }
 
+/* The fields of struct t under the element at idx: unknown fields are never
+ * written (spec "Primitive Types": readers produce null for them). */
+static int emit_struct(emit_ctx *c, size_t idx, const floe_type *t, int depth)
+{
+    int32_t n = 0;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const floe_field *f = &t->fields[i];
+        if (f->type->id == FLOE_T_UNKNOWN)
+            continue;
+        FLOE_TRY(emit_field(c, f->name, f->id, true,
+                            f->required ? FLOE_PQ_REQUIRED : FLOE_PQ_OPTIONAL, f->type, depth + 1));
+        n++;
+    }
+    floe_pq_schema_element *e = floe__vec_at(&c->els, idx);
+    e->num_children = n;
+    if (n == 0) /* parquet-mr's message, as Iceberg's writer meets it */
+        return floe__error(FLOE_EUNSUPPORTED, "parquet",
+                           "Cannot write a schema with an empty group: %s (only unknown fields)",
+                           e->name);
+    return 0;
+}
+
 static int emit_field(emit_ctx *c, const char *name, int32_t id, bool has_id, int repetition,
                       const floe_type *t, int depth)
 {
@@ -488,15 +510,17 @@ static int emit_field(emit_ctx *c, const char *name, int32_t id, bool has_id, in
     if (!floe_type_is_nested(t))
         return emit_primitive(e, t);
     if (t->id == FLOE_T_STRUCT) {
-        e->num_children = (int32_t)t->nfields;
-        for (size_t i = 0; i < t->nfields; i++) {
-            const floe_field *f = &t->fields[i];
-            FLOE_TRY(emit_field(c, f->name, f->id, true,
-                                f->required ? FLOE_PQ_REQUIRED : FLOE_PQ_OPTIONAL, f->type,
-                                depth + 1));
-        }
-        return 0;
+        return emit_struct(c, idx, t, depth);
     }
+    /* Java's TypeToMessageType: a list or map of unknown has no Parquet form */
+    const floe_field *inner = t->id == FLOE_T_LIST                 ? t->element
+                              : t->key->type->id == FLOE_T_UNKNOWN ? t->key
+                                                                   : t->value;
+    if (inner->type->id == FLOE_T_UNKNOWN)
+        return floe__error(FLOE_EUNSUPPORTED, "parquet", "Cannot convert %s Parquet: unknown",
+                           t->id == FLOE_T_LIST ? "element"
+                           : inner == t->key    ? "key"
+                                                : "value");
     e->num_children = 1;
     if (t->id == FLOE_T_LIST) {
         e->converted_type = FLOE_PQ_CT_LIST;
@@ -539,12 +563,7 @@ int floe__pq_schema_from_iceberg(floe_pq_schema_element **out, size_t *n, floe_a
     }
     root->name = "table";
     root->repetition = -1;
-    root->num_children = (int32_t)schema->root->nfields;
-    for (size_t i = 0; i < schema->root->nfields && rc == 0; i++) {
-        const floe_field *f = &schema->root->fields[i];
-        rc = emit_field(&c, f->name, f->id, true, f->required ? FLOE_PQ_REQUIRED : FLOE_PQ_OPTIONAL,
-                        f->type, 1);
-    }
+    rc = emit_struct(&c, 0, schema->root, 0);
     if (rc == 0) {
         *out = floe__arena_memdup(arena, c.els.items, c.els.len * sizeof(floe_pq_schema_element));
         *n = c.els.len;

@@ -209,6 +209,8 @@ static int setup_leaves(setup_ctx *c, const floe_field *f, const char *prefix, b
     if (!name)
         return floe__error_nomem();
     const floe_type *t = f->type;
+    if (t->id == FLOE_T_UNKNOWN)
+        return 0; /* never written */
     if (t->id == FLOE_T_STRUCT) {
         for (size_t i = 0; i < t->nfields; i++)
             FLOE_TRY(setup_leaves(c, &t->fields[i], name, under_rep));
@@ -821,6 +823,7 @@ static size_t count_leaves(const floe_type *t)
     }
     case FLOE_T_LIST: return count_leaves(t->element->type);
     case FLOE_T_MAP: return count_leaves(t->key->type) + count_leaves(t->value->type);
+    case FLOE_T_UNKNOWN: return 0;
     default: return 1;
     }
 }
@@ -834,6 +837,11 @@ static int nulls_for(wcol *cols, size_t first, size_t n, uint16_t def, uint16_t 
 
 static int check_array(const struct ArrowArray *a, const floe_type *t, const char *name)
 {
+    if (t->id == FLOE_T_UNKNOWN) /* Arrow null: no buffers, nothing read */
+        return !a || !a->release || a->length < 0 || a->offset < 0
+                   ? floe__error(FLOE_EINVALID, "parquet",
+                                 "Arrow array for %s does not match its type", name)
+                   : 0;
     int64_t nb = t->id == FLOE_T_STRING || t->id == FLOE_T_BINARY ? 3
                  : t->id == FLOE_T_STRUCT                          ? 1
                                                                    : 2;
@@ -861,6 +869,8 @@ static int shred(floe_pq_writer *w, const floe_field *f, const struct ArrowArray
     size_t nleaves = count_leaves(t);
     if (depth > 64)
         return floe__error(FLOE_EINVALID, "parquet", "nesting too deep");
+    if (t->id == FLOE_T_UNKNOWN)
+        return 0;
     FLOE_TRY(check_array(a, t, f->name));
     if (i >= a->length)
         return floe__error(FLOE_EINVALID, "parquet", "Arrow child of %s too short", f->name);
@@ -1275,6 +1285,8 @@ static int write_batch(floe_pq_writer *w, const struct ArrowArray *batch)
         for (size_t k = 0; k < root->nfields; k++) {
             const floe_field *f = &root->fields[k];
             const struct ArrowArray *a = batch->children[k];
+            if (f->type->id == FLOE_T_UNKNOWN)
+                continue;
             if (!floe_type_is_nested(f->type)) {
                 /* the struct's own offset applies to its children */
                 FLOE_TRY(write_flat(w, &w->cols[first], f, a, from + batch->offset,

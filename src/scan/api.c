@@ -225,7 +225,7 @@ const char *floe_scan_task_path(const floe_scan *s, size_t i)
     return i < s->plan->ntasks ? s->plan->tasks[i].file->path : NULL;
 }
 
-int floe_scan_to_stream(floe_scan *s, struct ArrowArrayStream *out)
+int floe_scan_to_stream(struct ArrowArrayStream *out, floe_scan *s)
 {
     if (!s || !out)
         return floe__error(FLOE_EINVALID, "scan", "floe_scan_to_stream: NULL argument");

@@ -838,7 +838,7 @@ int floe_changelog_open(floe_changelog **out, floe_fileio *io, const char *metad
     return 0;
 }
 
-void floe_changelog_range(const floe_changelog *cl, int64_t *start, int64_t *end)
+void floe_changelog_range(int64_t *start, int64_t *end, const floe_changelog *cl)
 {
     const cl_source *src = cl->rs->impl;
     if (start)
@@ -847,7 +847,7 @@ void floe_changelog_range(const floe_changelog *cl, int64_t *start, int64_t *end
         *end = src->range.has_end ? src->range.end : -1;
 }
 
-int floe_changelog_to_stream(floe_changelog *cl, struct ArrowArrayStream *out)
+int floe_changelog_to_stream(struct ArrowArrayStream *out, floe_changelog *cl)
 {
     if (!cl || !out)
         return floe__error(FLOE_EINVALID, "scan", "floe_changelog_to_stream: NULL argument");

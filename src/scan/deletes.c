@@ -226,7 +226,8 @@ static int group_add(floe_strmap *m, floe_vec *groups, floe_arena *a, const char
 static bool applies(const floe_scan_file *d, const floe_scan_file *f)
 {
     if (d->content == FLOE_FILE_POSITION_DELETES) {
-        if (d->referenced_data_file && strcmp(d->referenced_data_file, f->path))
+        const char *ref = floe__scan_delete_info(d)->referenced_data_file;
+        if (ref && strcmp(ref, f->path))
             return false;
         return f->data_sequence_number <= d->data_sequence_number;
     }
@@ -252,9 +253,11 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
     }
     for (size_t i = 0; i < ndeletes && rc == 0; i++) {
         const floe_scan_file *d = deletes[i];
-        if (d->content == FLOE_FILE_POSITION_DELETES && d->referenced_data_file) {
-            rc = group_add(by_ref, &groups, p->arena, d->referenced_data_file, d);
-        } else if (d->content == FLOE_FILE_EQUALITY_DELETES && spec_unpartitioned(p->meta, d->spec_id)) {
+        const char *ref = floe__scan_delete_info(d)->referenced_data_file;
+        if (d->content == FLOE_FILE_POSITION_DELETES && ref) {
+            rc = group_add(by_ref, &groups, p->arena, ref, d);
+        } else if (d->content == FLOE_FILE_EQUALITY_DELETES &&
+                   spec_unpartitioned(p->meta, d->spec_id)) {
             const floe_scan_file **s = floe__vec_push(&global);
             if (!s)
                 rc = floe__error_nomem();
@@ -264,14 +267,24 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
             rc = group_add(by_part, &groups, p->arena, key.ptr, d);
         }
     }
+    int32_t key_spec = 0;
+    const floe_value *key_vals = NULL;
+    const group *part_group = NULL;
     for (size_t t = 0; t < p->ntasks && rc == 0; t++) {
         floe_scan_task *task = &p->tasks[t];
         const floe_scan_file *f = task->file;
         cand.len = 0;
         const group *gs[2] = {floe__strmap_get(by_ref, f->path), NULL};
-        if ((rc = partition_key(&key, f->spec_id, &f->partition)) < 0)
-            break;
-        gs[1] = floe__strmap_get(by_part, key.ptr);
+        /* neighbouring files of a manifest share one tuple (plan.c): the
+         * key and its group are those of the task before */
+        if (t == 0 || f->spec_id != key_spec || f->partition.values != key_vals) {
+            if ((rc = partition_key(&key, f->spec_id, &f->partition)) < 0)
+                break;
+            key_spec = f->spec_id;
+            key_vals = f->partition.values;
+            part_group = floe__strmap_get(by_part, key.ptr);
+        }
+        gs[1] = part_group;
         const floe_vec *lists[3] = {gs[0] ? &gs[0]->dels : NULL, gs[1] ? &gs[1]->dels : NULL,
                                     &global};
         for (int l = 0; l < 3 && rc == 0; l++) {
@@ -282,8 +295,9 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
                 if (!applies(d, f))
                     continue;
                 bool dv = !strcmp(d->format, "PUFFIN");
-                if (dv && (d->content != FLOE_FILE_POSITION_DELETES || !d->referenced_data_file ||
-                           !d->has_content_offset || d->content_size_in_bytes < 0)) {
+                const floe_scan_delete_info *di = floe__scan_delete_info(d);
+                if (dv && (d->content != FLOE_FILE_POSITION_DELETES || !di->referenced_data_file ||
+                           !di->has_content_offset || di->content_size_in_bytes < 0)) {
                     rc = floe__error(FLOE_ECORRUPT, "scan",
                                      "deletion vector %s lacks referenced_data_file, "
                                      "content_offset or content_size_in_bytes",
@@ -367,20 +381,21 @@ static int cmp_i64(const void *a, const void *b)
  * far smaller). */
 #define MAX_DV_BYTES ((int64_t)1 << 30)
 
-static int load_dv(floe_fileio *io, const floe_scan_file *data, const floe_scan_file *d,
+static int load_dv(floe_fileio *io, const floe_scan_file *data, const floe_scan_file *file,
                    floe_vec *pos)
 {
+    const floe_scan_delete_info *d = floe__scan_delete_info(file);
     if (d->content_size_in_bytes > MAX_DV_BYTES || d->content_offset < 0)
         return floe__error(FLOE_ECORRUPT, "scan", "deletion vector %s: bad content size or offset",
-                           d->path);
+                           file->path);
     floe_input *in;
-    FLOE_TRY(floe_fileio_open_input(&in, io, d->path));
+    FLOE_TRY(floe_fileio_open_input(&in, io, file->path));
     int rc = 0;
     if (d->content_offset > in->size || d->content_size_in_bytes > in->size - d->content_offset)
         rc = floe__error(FLOE_ECORRUPT, "scan",
                          "deletion vector at offset %lld (%lld bytes) lies outside %s (%lld bytes)",
                          (long long)d->content_offset, (long long)d->content_size_in_bytes,
-                         d->path, (long long)in->size);
+                         file->path, (long long)in->size);
     size_t n = (size_t)d->content_size_in_bytes;
     uint8_t *blob = rc == 0 ? floe__malloc(n ? n : 1) : NULL;
     if (rc == 0 && !blob)
@@ -388,7 +403,7 @@ static int load_dv(floe_fileio *io, const floe_scan_file *data, const floe_scan_
     if (rc == 0 && n)
         rc = in->read_at(in, d->content_offset, blob, n);
     if (rc == 0)
-        rc = floe__scan_dv_decode(blob, n, d->path, d->content_offset,
+        rc = floe__scan_dv_decode(blob, n, file->path, d->content_offset,
                                   data->record_count > 0 ? (uint64_t)data->record_count : 0, pos);
     floe__free(blob);
     in->close(in);
@@ -475,7 +490,9 @@ int floe__scan_load_posdeletes(floe_fileio *io, const floe_scan_file *data,
 
 static bool same_ids(const floe_scan_eqset *s, const floe_scan_file *f)
 {
-    return s->nids == f->nequality_ids && !memcmp(s->ids, f->equality_ids, s->nids * sizeof(int32_t));
+    const floe_scan_delete_info *di = floe__scan_delete_info(f);
+    return s->nids == di->nequality_ids &&
+           !memcmp(s->ids, di->equality_ids, s->nids * sizeof(int32_t));
 }
 
 static int load_eq_file(floe_scan_eqset *s, floe_fileio *io, const floe_schema *schema,
@@ -545,7 +562,8 @@ int floe__scan_load_eqdeletes(floe_fileio *io, const floe_schema *schema,
         const floe_scan_file *f = deletes[d];
         if (f->content != FLOE_FILE_EQUALITY_DELETES)
             continue;
-        if (!f->nequality_ids) {
+        const floe_scan_delete_info *di = floe__scan_delete_info(f);
+        if (!di->nequality_ids) {
             rc = floe__error(FLOE_ECORRUPT, "scan", "equality delete file %s has no equality_ids",
                              f->path);
             break;
@@ -559,7 +577,7 @@ int floe__scan_load_eqdeletes(floe_fileio *io, const floe_schema *schema,
         if (!s) {
             floe_scan_eqset **slot = floe__vec_push(&sets);
             if (!slot || !(s = floe__calloc(1, sizeof(*s))) ||
-                !(s->ids = floe__malloc(f->nequality_ids * sizeof(int32_t)))) {
+                !(s->ids = floe__malloc(di->nequality_ids * sizeof(int32_t)))) {
                 if (s)
                     floe__free(s);
                 if (slot)
@@ -567,8 +585,8 @@ int floe__scan_load_eqdeletes(floe_fileio *io, const floe_schema *schema,
                 rc = floe__error_nomem();
                 break;
             }
-            memcpy(s->ids, f->equality_ids, f->nequality_ids * sizeof(int32_t));
-            s->nids = f->nequality_ids;
+            memcpy(s->ids, di->equality_ids, di->nequality_ids * sizeof(int32_t));
+            s->nids = di->nequality_ids;
             *slot = s;
         }
         rc = load_eq_file(s, io, schema, f);

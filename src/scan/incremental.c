@@ -158,9 +158,18 @@ static int copy_file(floe_arena *a, const floe_scan_file *src, floe_scan_file **
     f->format = src->format ? floe__arena_strdup(a, src->format) : NULL;
     if (!f->path || (src->format && !f->format))
         return floe__error_nomem();
-    f->nequality_ids = 0;
-    f->equality_ids = NULL;
-    f->referenced_data_file = NULL;
+    if (src->del) {
+        /* the offsets and sizes stay; equality ids and the referenced file
+         * are not kept */
+        floe_scan_delete_info *d = floe__arena_alloc(a, sizeof(*d));
+        if (!d)
+            return floe__error_nomem();
+        *d = *src->del;
+        d->nequality_ids = 0;
+        d->equality_ids = NULL;
+        d->referenced_data_file = NULL;
+        f->del = d;
+    }
     if (src->partition.n) {
         floe_value *vals = floe__arena_calloc(a, src->partition.n, sizeof(floe_value));
         if (!vals)
@@ -349,7 +358,7 @@ int floe_incremental_append_open(floe_incremental **out, floe_fileio *io,
     return 0;
 }
 
-void floe_incremental_range(const floe_incremental *inc, int64_t *start, int64_t *end)
+void floe_incremental_range(int64_t *start, int64_t *end, const floe_incremental *inc)
 {
     if (start)
         *start = inc->start;
@@ -357,7 +366,7 @@ void floe_incremental_range(const floe_incremental *inc, int64_t *start, int64_t
         *end = inc->end;
 }
 
-int floe_incremental_to_stream(floe_incremental *inc, struct ArrowArrayStream *out)
+int floe_incremental_to_stream(struct ArrowArrayStream *out, floe_incremental *inc)
 {
     if (!inc || !out)
         return floe__error(FLOE_EINVALID, "scan", "floe_incremental_to_stream: NULL argument");

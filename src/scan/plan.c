@@ -80,11 +80,44 @@ int floe__scan_read_object(floe_fileio *io, const char *uri, uint8_t **data, siz
 typedef struct job {
     const floe_manifest_file *mf; /* list entry; synthesized for v1 inline manifests */
     bool inherit;                 /* mf came from a manifest list */
-    floe_arena *arena;
+    floe_arena **arena;           /* made at the first file kept (job_arena) */
+    size_t expect;                /* live files the list counts; 0: unknown */
+    /* tasks go straight into the plan's array, at the slot the manifest
+     * list's live-file counts reserve for this manifest (`slot`, room for
+     * `cap`); any beyond that (counts absent or wrong) into `tasks` */
+    floe_scan_task *slot;
+    size_t cap, nslot;
     floe_vec tasks;   /* floe_scan_task */
     floe_vec deletes; /* const floe_scan_file* */
     int64_t data_total, data_skipped, delete_total;
 } job;
+
+/* The job's arena, made at its first file with blocks sized for the files
+ * the list expects (records and paths like this one's): the arena's
+ * doubling blocks otherwise end up with up to half their bytes unused. */
+static floe_arena *job_arena(job *j, const char *path)
+{
+    if (*j->arena)
+        return *j->arena;
+    size_t per = sizeof(floe_scan_file) + ((strlen(path) + 16) & ~(size_t)15);
+    size_t block = 32768;
+    if (j->expect && j->expect < ((size_t)4 << 20) / per)
+        block = j->expect * per + 4096;
+    else if (j->expect)
+        block = (size_t)4 << 20;
+    if (block < 32768)
+        block = 32768;
+    if (!(*j->arena = floe__arena_new(block)))
+        floe__error_nomem();
+    return *j->arena;
+}
+
+static floe_scan_task *push_task(job *j)
+{
+    if (j->nslot < j->cap)
+        return &j->slot[j->nslot++];
+    return floe__vec_push(&j->tasks);
+}
 
 typedef struct plan_ctx {
     floe_scan_plan *p;
@@ -145,8 +178,48 @@ static const char *intern_format(floe_arena *a, const char *f)
     return floe__arena_strdup(a, f);
 }
 
+/* The same value, bit for bit where it matters: a tuple shared between
+ * files must read the same as a copy of each would. */
+static bool same_value(const floe_value *v, const floe_value *w)
+{
+    if (v->type != w->type || v->is_null != w->is_null)
+        return false;
+    if (v->is_null)
+        return true;
+    switch (v->type) {
+    case FLOE_T_BOOLEAN: return v->v.b == w->v.b;
+    case FLOE_T_INT:
+    case FLOE_T_DATE: return v->v.i32 == w->v.i32;
+    case FLOE_T_FLOAT: return memcmp(&v->v.f32, &w->v.f32, sizeof v->v.f32) == 0;
+    case FLOE_T_DOUBLE: return memcmp(&v->v.f64, &w->v.f64, sizeof v->v.f64) == 0;
+    case FLOE_T_DECIMAL: return v->scale == w->scale && v->v.dec == w->v.dec;
+    case FLOE_T_STRING:
+    case FLOE_T_BINARY:
+    case FLOE_T_FIXED:
+    case FLOE_T_UUID:
+        return v->v.bytes.len == w->v.bytes.len &&
+               (!v->v.bytes.len || !memcmp(v->v.bytes.ptr, w->v.bytes.ptr, v->v.bytes.len));
+    default: return v->v.i64 == w->v.i64;
+    }
+}
+
+bool floe__scan_same_partition(const floe_partition_value *a, const floe_partition_value *b)
+{
+    if (a->n != b->n)
+        return false;
+    if (a->values == b->values)
+        return true;
+    for (size_t i = 0; i < a->n; i++)
+        if (!same_value(&a->values[i], &b->values[i]))
+            return false;
+    return true;
+}
+
+/* `prev`: the file copied before this one from the same manifest (NULL for
+ * the first): files of a manifest are mostly written partition by
+ * partition, so an equal tuple is shared with it instead of copied. */
 static int copy_file(floe_scan_file **out, floe_arena *a, const floe_manifest_entry *e,
-                     int32_t spec_id)
+                     int32_t spec_id, const floe_scan_file *prev)
 {
     const floe_data_file *df = &e->data_file;
     floe_scan_file *f = floe__arena_calloc(a, 1, sizeof(*f));
@@ -156,14 +229,16 @@ static int copy_file(floe_scan_file **out, floe_arena *a, const floe_manifest_en
     f->format = intern_format(a, df->file_format);
     if (!f->path || !f->format)
         return floe__error_nomem();
-    f->content = df->content;
+    f->content = (int8_t)df->content;
     f->spec_id = spec_id;
     f->record_count = df->record_count;
     f->file_size_in_bytes = df->file_size_in_bytes;
     f->data_sequence_number = e->sequence_number < 0 ? 0 : e->sequence_number;
     f->has_first_row_id = df->has_first_row_id;
     f->first_row_id = df->first_row_id;
-    if (df->partition.n) {
+    if (prev && df->partition.n && floe__scan_same_partition(&df->partition, &prev->partition)) {
+        f->partition = prev->partition;
+    } else if (df->partition.n) {
         floe_value *vals = floe__arena_alloc(a, df->partition.n * sizeof(*vals));
         if (!vals)
             return floe__error_nomem();
@@ -182,19 +257,29 @@ static int copy_file(floe_scan_file **out, floe_arena *a, const floe_manifest_en
         f->partition.n = df->partition.n;
         f->partition.values = vals;
     }
-    if (df->content == FLOE_FILE_EQUALITY_DELETES && df->has_equality_ids && df->nequality_ids) {
-        int32_t *ids = floe__arena_memdup(a, df->equality_ids, df->nequality_ids * sizeof(int32_t));
-        if (!ids)
+    bool eq =
+        df->content == FLOE_FILE_EQUALITY_DELETES && df->has_equality_ids && df->nequality_ids;
+    if (df->content != FLOE_FILE_DATA || eq || df->referenced_data_file || df->has_content_offset ||
+        df->has_content_size_in_bytes) {
+        floe_scan_delete_info *d = floe__arena_calloc(a, 1, sizeof(*d));
+        if (!d)
             return floe__error_nomem();
-        f->equality_ids = ids;
-        f->nequality_ids = df->nequality_ids;
+        if (eq) {
+            int32_t *ids =
+                floe__arena_memdup(a, df->equality_ids, df->nequality_ids * sizeof(int32_t));
+            if (!ids)
+                return floe__error_nomem();
+            d->equality_ids = ids;
+            d->nequality_ids = df->nequality_ids;
+        }
+        if (df->referenced_data_file &&
+            !(d->referenced_data_file = floe__arena_strdup(a, df->referenced_data_file)))
+            return floe__error_nomem();
+        d->has_content_offset = df->has_content_offset;
+        d->content_offset = df->content_offset;
+        d->content_size_in_bytes = df->has_content_size_in_bytes ? df->content_size_in_bytes : -1;
+        f->del = d;
     }
-    if (df->referenced_data_file &&
-        !(f->referenced_data_file = floe__arena_strdup(a, df->referenced_data_file)))
-        return floe__error_nomem();
-    f->has_content_offset = df->has_content_offset;
-    f->content_offset = df->content_offset;
-    f->content_size_in_bytes = df->has_content_size_in_bytes ? df->content_size_in_bytes : -1;
     *out = f;
     return 0;
 }
@@ -280,6 +365,10 @@ static int read_entries(plan_ctx *c, job *j, floe_manifest_reader *r, const char
     for (int k = 0; k < 2; k++)
         ms.bounds[k] = (floe_vec)FLOE_VEC_INIT(floe_metric_bound);
     int rc;
+    const floe_scan_file *prev = NULL;
+    /* the residual last computed, and the tuple it was computed for */
+    const floe_expr *res = NULL;
+    const floe_value *res_vals = NULL;
     for (;;) {
         const floe_manifest_entry *e;
         rc = floe_manifest_reader_next(r, &e);
@@ -306,19 +395,28 @@ static int read_entries(plan_ctx *c, job *j, floe_manifest_reader *r, const char
                 j->data_skipped++;
                 continue;
             }
-            floe_scan_task *t = floe__vec_push(&j->tasks);
+            floe_scan_task *t = push_task(j);
             floe_scan_file *f;
             if (!t) {
                 rc = floe__error_nomem();
                 break;
             }
-            if ((rc = copy_file(&f, j->arena, e, spec_id)) < 0)
+            floe_arena *a = job_arena(j, df->file_path);
+            if (!a || (rc = copy_file(&f, a, e, spec_id, prev)) < 0) {
+                rc = a ? rc : FLOE_ENOMEM;
                 break;
-            t->file = f;
-            t->residual = p->filter;
-            if (c->prune && part_ok &&
-                (rc = floe_expr_residual(&t->residual, j->arena, p->filter, spec, &f->partition)) < 0)
+            }
+            *t = (floe_scan_task){.file = f, .residual = p->filter};
+            /* the residual depends on the filter and the tuple only: a
+             * shared tuple shares the residual of the task before */
+            if (c->prune && part_ok && res_vals && res_vals == f->partition.values)
+                t->residual = res;
+            else if (c->prune && part_ok &&
+                     (rc = floe_expr_residual(&t->residual, a, p->filter, spec, &f->partition)) < 0)
                 break;
+            prev = f;
+            res = t->residual;
+            res_vals = f->partition.values;
         } else {
             j->delete_total++;
             bool keep = true;
@@ -334,9 +432,13 @@ static int read_entries(plan_ctx *c, job *j, floe_manifest_reader *r, const char
                 rc = floe__error_nomem();
                 break;
             }
-            if ((rc = copy_file(&f, j->arena, e, spec_id)) < 0)
+            floe_arena *a = job_arena(j, df->file_path);
+            if (!a || (rc = copy_file(&f, a, e, spec_id, prev)) < 0) {
+                rc = a ? rc : FLOE_ENOMEM;
                 break;
+            }
             *slot = f;
+            prev = f;
         }
     }
     for (int k = 0; k < 3; k++)
@@ -424,6 +526,76 @@ void floe__scan_plan_free(floe_scan_plan *p)
     floe__free(p);
 }
 
+/* Reserve the plan's task array once, a slot per live file the manifest
+ * list counts in each data manifest (bounded by the manifest's length: a
+ * list cannot make the plan reserve more than its manifests could hold),
+ * so that tasks are written where they stay instead of into per-manifest
+ * vectors copied at the end. Without counts (v1 inline manifests, nulls),
+ * or when the array cannot be had, every job pushes into its vector. */
+static void reserve_tasks(floe_scan_plan *p, job *jobs, size_t njobs)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < njobs; i++) {
+        const floe_manifest_file *mf = jobs[i].mf;
+        if (!jobs[i].inherit || mf->added_files_count < 0 || mf->existing_files_count < 0 ||
+            mf->manifest_length <= 0)
+            continue;
+        uint64_t n = (uint64_t)mf->added_files_count + (uint64_t)mf->existing_files_count;
+        if (n > (uint64_t)mf->manifest_length)
+            n = (uint64_t)mf->manifest_length;
+        jobs[i].expect = (size_t)n;
+        if (mf->content != FLOE_MANIFEST_DATA)
+            continue;
+        if (n > (SIZE_MAX / sizeof(floe_scan_task)) - total) {
+            total = 0; /* no slots at all */
+            break;
+        }
+        jobs[i].cap = (size_t)n;
+        total += (size_t)n;
+    }
+    if (!total || !(p->tasks = floe__malloc(total * sizeof(floe_scan_task)))) {
+        for (size_t i = 0; i < njobs; i++)
+            jobs[i].cap = 0;
+        return;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < njobs; i++) {
+        jobs[i].slot = p->tasks + at;
+        at += jobs[i].cap;
+    }
+}
+
+/* The jobs' tasks, in manifest-list order, as p->tasks: moved down inside
+ * the reserved array when every task found its slot, else copied into a
+ * new one. */
+static int gather_tasks(floe_scan_plan *p, job *jobs, size_t njobs, size_t ntasks, bool in_place)
+{
+    floe_scan_task *all = in_place ? p->tasks : floe__malloc((ntasks ? ntasks : 1) * sizeof *all);
+    if (!all)
+        return floe__error_nomem();
+    size_t at = 0;
+    for (size_t i = 0; i < njobs; i++) {
+        job *j = &jobs[i];
+        if (j->nslot && all + at != j->slot)
+            memmove(all + at, j->slot, j->nslot * sizeof *all);
+        at += j->nslot;
+        if (j->tasks.len)
+            memcpy(all + at, j->tasks.items, j->tasks.len * sizeof *all);
+        at += j->tasks.len;
+        floe__vec_free(&j->tasks);
+    }
+    if (!in_place) {
+        floe__free(p->tasks);
+        p->tasks = all;
+    } else if (ntasks) {
+        /* give back what pruning left unused (shrinks in place) */
+        floe_scan_task *fit = floe__realloc(p->tasks, ntasks * sizeof *fit);
+        if (fit)
+            p->tasks = fit;
+    }
+    return 0;
+}
+
 static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_plan_options *o,
                           const floe_manifest_file *mfs, size_t nmf, bool inherit)
 {
@@ -465,14 +637,10 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
         rc = floe__error_nomem();
         goto done;
     }
-    for (size_t i = 0; i < njobs; i++) {
-        if (!(c.jobs[i].arena = p->arenas[i] = floe__arena_new(32768))) {
-            rc = floe__error_nomem();
-            p->narenas = i;
-            goto done;
-        }
-    }
+    for (size_t i = 0; i < njobs; i++)
+        c.jobs[i].arena = &p->arenas[i];
     p->narenas = njobs;
+    reserve_tasks(p, c.jobs, njobs);
     /* level 2: manifests, in parallel */
     if (njobs > 1 && o->threads != 1) {
         int threads = o->threads;
@@ -500,29 +668,29 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
     if (rc < 0)
         goto done;
     size_t ntasks = 0, ndel = 0;
+    bool in_place = p->tasks != NULL;
     for (size_t i = 0; i < njobs; i++) {
-        ntasks += c.jobs[i].tasks.len;
+        ntasks += c.jobs[i].nslot + c.jobs[i].tasks.len;
+        in_place &= c.jobs[i].tasks.len == 0;
         ndel += c.jobs[i].deletes.len;
         p->report.data_files_total += c.jobs[i].data_total;
         p->report.data_files_skipped += c.jobs[i].data_skipped;
         p->report.delete_files_total += c.jobs[i].delete_total;
     }
-    p->tasks = floe__malloc((ntasks ? ntasks : 1) * sizeof(floe_scan_task));
     const floe_scan_file **dels = floe__malloc((ndel ? ndel : 1) * sizeof(*dels));
-    if (!p->tasks || !dels) {
-        floe__free(dels);
+    if (!dels) {
         rc = floe__error_nomem();
         goto done;
     }
-    size_t at = 0, dat = 0;
+    if ((rc = gather_tasks(p, c.jobs, njobs, ntasks, in_place)) < 0) {
+        floe__free(dels);
+        goto done;
+    }
+    size_t dat = 0;
     for (size_t i = 0; i < njobs; i++) {
-        if (c.jobs[i].tasks.len)
-            memcpy(p->tasks + at, c.jobs[i].tasks.items, c.jobs[i].tasks.len * sizeof(floe_scan_task));
-        at += c.jobs[i].tasks.len;
         if (c.jobs[i].deletes.len)
             memcpy(dels + dat, c.jobs[i].deletes.items, c.jobs[i].deletes.len * sizeof(*dels));
         dat += c.jobs[i].deletes.len;
-        floe__vec_free(&c.jobs[i].tasks);
         floe__vec_free(&c.jobs[i].deletes);
     }
     p->ntasks = ntasks;

@@ -839,7 +839,7 @@ static int stream_setup(scan_stream *s, const char *const *columns, size_t ncolu
     int rc = floe_expr_field_ids(p->filter, &ids);
     for (size_t t = 0; rc == 0 && t < p->ntasks; t++)
         for (size_t d = 0; rc == 0 && d < p->tasks[t].ndeletes; d++) {
-            const floe_scan_file *df = p->tasks[t].deletes[d];
+            const floe_scan_delete_info *df = floe__scan_delete_info(p->tasks[t].deletes[d]);
             for (size_t k = 0; rc == 0 && k < df->nequality_ids; k++) {
                 int32_t *slot = floe__vec_push(&ids);
                 if (!slot)

@@ -64,21 +64,22 @@ static int file_json(const floe_scan_file *f, floe_buf *out)
     }
     FLOE_TRY(floe__buf_printf(out, "],\"file-size-in-bytes\":%lld,\"record-count\":%lld",
                               (long long)f->file_size_in_bytes, (long long)f->record_count));
-    if (f->nequality_ids) {
+    const floe_scan_delete_info *d = floe__scan_delete_info(f);
+    if (d->nequality_ids) {
         FLOE_TRY(floe__buf_puts(out, ",\"equality-ids\":["));
-        for (size_t i = 0; i < f->nequality_ids; i++)
-            FLOE_TRY(floe__buf_printf(out, "%s%d", i ? "," : "", (int)f->equality_ids[i]));
+        for (size_t i = 0; i < d->nequality_ids; i++)
+            FLOE_TRY(floe__buf_printf(out, "%s%d", i ? "," : "", (int)d->equality_ids[i]));
         FLOE_TRY(floe__buf_putc(out, ']'));
     }
     if (f->has_first_row_id)
         FLOE_TRY(floe__buf_printf(out, ",\"first-row-id\":%lld", (long long)f->first_row_id));
-    if (f->referenced_data_file)
-        FLOE_TRY(put_str(out, "referenced-data-file", f->referenced_data_file));
-    if (f->has_content_offset)
-        FLOE_TRY(floe__buf_printf(out, ",\"content-offset\":%lld", (long long)f->content_offset));
-    if (f->content_size_in_bytes >= 0 && f->content != FLOE_FILE_DATA)
+    if (d->referenced_data_file)
+        FLOE_TRY(put_str(out, "referenced-data-file", d->referenced_data_file));
+    if (d->has_content_offset)
+        FLOE_TRY(floe__buf_printf(out, ",\"content-offset\":%lld", (long long)d->content_offset));
+    if (d->content_size_in_bytes >= 0 && f->content != FLOE_FILE_DATA)
         FLOE_TRY(floe__buf_printf(out, ",\"content-size-in-bytes\":%lld",
-                                  (long long)f->content_size_in_bytes));
+                                  (long long)d->content_size_in_bytes));
     return floe__buf_putc(out, '}');
 }
 
@@ -224,14 +225,18 @@ static int file_from_json(floe_scan_plan *p, const floe_json *j, bool data,
     FLOE_TRY(get_i64(j, "file-size-in-bytes", true, &f->file_size_in_bytes, NULL));
     FLOE_TRY(get_i64(j, "record-count", true, &f->record_count, NULL));
     FLOE_TRY(get_i64(j, "first-row-id", false, &f->first_row_id, &f->has_first_row_id));
-    FLOE_TRY(get_i64(j, "content-offset", false, &f->content_offset, &f->has_content_offset));
+    floe_scan_delete_info *d = floe__arena_calloc(a, 1, sizeof *d);
+    if (!d)
+        return floe__error_nomem();
+    f->del = d;
+    FLOE_TRY(get_i64(j, "content-offset", false, &d->content_offset, &d->has_content_offset));
     bool has_size;
-    FLOE_TRY(get_i64(j, "content-size-in-bytes", false, &f->content_size_in_bytes, &has_size));
+    FLOE_TRY(get_i64(j, "content-size-in-bytes", false, &d->content_size_in_bytes, &has_size));
     if (!has_size)
-        f->content_size_in_bytes = -1;
+        d->content_size_in_bytes = -1;
     const floe_json *ref = floe__json_get(j, "referenced-data-file");
-    if (floe__json_is_string(ref) && !(f->referenced_data_file =
-                                           floe__arena_strdup(a, floe__json_sval(ref))))
+    if (floe__json_is_string(ref) &&
+        !(d->referenced_data_file = floe__arena_strdup(a, floe__json_sval(ref))))
         return floe__error_nomem();
     const floe_json *eq = floe__json_get(j, "equality-ids");
     if (eq && !floe__json_is_null(eq)) {
@@ -248,8 +253,8 @@ static int file_from_json(floe_scan_plan *p, const floe_json *j, bool data,
                 return bad("equality-ids must hold integers", NULL);
             ids[i] = (int32_t)floe__json_ival(e);
         }
-        f->equality_ids = ids;
-        f->nequality_ids = n;
+        d->equality_ids = ids;
+        d->nequality_ids = n;
     }
     const floe_json *part = floe__json_get(j, "partition");
     size_t np = part && !floe__json_is_null(part) ? floe__json_len(part) : 0;

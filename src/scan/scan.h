@@ -25,27 +25,42 @@
 
 struct floe_expr;
 
+/* What only delete files carry (spec "Delete Formats", "Deletion
+ * Vectors"), kept beside the per-file record: a plan holds one record per
+ * data file, and these five fields were a third of it. */
+typedef struct floe_scan_delete_info {
+    size_t nequality_ids;
+    const int32_t *equality_ids;
+    const char *referenced_data_file; /* NULL when null */
+    bool has_content_offset;
+    int64_t content_offset;
+    int64_t content_size_in_bytes; /* -1 when null */
+} floe_scan_delete_info;
+
 /* One data or delete file of the plan. Strings and values live in the
  * plan's arenas (one per manifest). */
 typedef struct floe_scan_file {
     const char *path;
     const char *format; /* "PARQUET", "PUFFIN", ... as written */
-    int32_t content;    /* FLOE_FILE_* (manifest.h) */
     int32_t spec_id;
+    int8_t content;        /* FLOE_FILE_* (manifest.h) */
+    bool has_first_row_id; /* v3 row lineage (inherited from the manifest) */
     int64_t record_count;
     int64_t file_size_in_bytes;
     int64_t data_sequence_number;
-    /* the two flags share one word (a plan holds one of these per file) */
-    bool has_first_row_id; /* v3 row lineage (inherited from the manifest) */
-    bool has_content_offset;
     int64_t first_row_id;
     floe_partition_value partition; /* spec order */
-    size_t nequality_ids;
-    const int32_t *equality_ids;
-    const char *referenced_data_file; /* NULL when null */
-    int64_t content_offset;
-    int64_t content_size_in_bytes;
+    /* delete files (and a data file that carries any of these in its
+     * manifest entry); NULL: all null. Read through floe__scan_delete_info. */
+    const floe_scan_delete_info *del;
 } floe_scan_file;
+
+/* f's delete-only fields: f->del, else all null (content size -1). */
+static inline const floe_scan_delete_info *floe__scan_delete_info(const floe_scan_file *f)
+{
+    static const floe_scan_delete_info none = {0, NULL, NULL, false, 0, -1};
+    return f->del ? f->del : &none;
+}
 
 typedef struct floe_scan_task {
     const floe_scan_file *file;
@@ -111,6 +126,11 @@ int floe__scan_plan(floe_scan_plan **out, const floe_table_metadata *meta, floe_
                     const floe_snapshot *snapshot, const floe_schema *schema,
                     const floe_scan_plan_options *opts);
 void floe__scan_plan_free(floe_scan_plan *p);
+
+/* Do two partition tuples hold the same values (type, nullness and bits;
+ * pointer-equal tuples trivially)? Planning shares one tuple between
+ * neighbouring files of a manifest when this holds (plan.c). */
+bool floe__scan_same_partition(const floe_partition_value *a, const floe_partition_value *b);
 
 /* Pair delete files with the data files (deletes.c): fills task->deletes.
  * `deletes` are the live delete files of the snapshot. */

@@ -823,7 +823,11 @@ static int check_type(const floe_field *f, const char *prefix, int fv, floe_buf 
     floe_buf name = FLOE_BUF_INIT;
     int rc = floe__buf_printf(&name, "%s%s%s", prefix, *prefix ? "." : "", f->name);
     const floe_type *t = f->type;
-    if (rc == 0 && v3_only(t->id))
+    /* Java's NestedField constructor, before any format check */
+    if (rc == 0 && t->id == FLOE_T_UNKNOWN && f->required)
+        rc = floe__error(FLOE_EINVALID, "spec",
+                         "Cannot create required field with unknown type: %s", f->name);
+    if (rc == 0 && fv < 3 && v3_only(t->id))
         rc = floe__buf_printf(problems, "\n- Invalid type for %s: %s is not supported until v3",
                               name.ptr, floe__type_name(t->id));
     for (size_t i = 0; rc == 0 && t->id == FLOE_T_STRUCT && i < t->nfields; i++)
@@ -840,7 +844,7 @@ static int check_type(const floe_field *f, const char *prefix, int fv, floe_buf 
 
 int floe__schema_check_format(const floe_schema *s, int format_version)
 {
-    if (format_version >= 3 || !s || !s->root)
+    if (!s || !s->root)
         return 0;
     floe_buf problems = FLOE_BUF_INIT;
     int rc = 0;

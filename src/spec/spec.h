@@ -213,7 +213,9 @@ int floe__schema_to_json(const floe_schema *s, floe_buf *out);
 /* Java's Schema.checkCompatibility for types: a v1/v2 table cannot hold
  * timestamp_ns, timestamptz_ns, unknown, variant, geometry or geography
  * ("Invalid schema for v2:\n- Invalid type for ts: timestamp_ns is not
- * supported until v3", FLOE_EINVALID; nested fields by dotted name). */
+ * supported until v3", FLOE_EINVALID; nested fields by dotted name), and
+ * in every version Java's NestedField rule that an unknown field is optional
+ * ("Cannot create required field with unknown type: u"). */
 int floe__schema_check_format(const floe_schema *s, int format_version);
 /* Free the lookup maps (the schema itself lives in its arena). */
 void floe__schema_release(floe_schema *s);

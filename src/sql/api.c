@@ -167,7 +167,7 @@ const char *floe_sql_error_class(const floe_sql_session *s)
     return s ? floe__sql_session_error_class(s) : NULL;
 }
 
-int floe_sql_execute(floe_sql_session *s, const char *text, floe_sql_result **out)
+int floe_sql_execute(floe_sql_result **out, floe_sql_session *s, const char *text)
 {
     if (out)
         *out = NULL;
@@ -218,7 +218,7 @@ const floe_sql_datum *floe_sql_result_column_values(const floe_sql_result *r, si
     return r->nrows ? floe__vec_at(&r->cols[col], 0) : none;
 }
 
-int floe_sql_result_get(const floe_sql_result *r, size_t row, size_t col, floe_sql_datum *out)
+int floe_sql_result_get(floe_sql_datum *out, const floe_sql_result *r, size_t row, size_t col)
 {
     if (!r || col >= r->ncols || row >= r->nrows)
         return floe__error(FLOE_EINVALID, "sql", "result value (%zu, %zu) is out of range", row,
@@ -232,7 +232,7 @@ static int to_buf(const char *data, size_t len, void *payload)
     return floe__buf_put(payload, data, len);
 }
 
-int floe_sql_result_render(const floe_sql_result *r, floe_sql_render how, char **out)
+int floe_sql_result_render(char **out, const floe_sql_result *r, floe_sql_render how)
 {
     *out = NULL;
     floe_sql_format fmt;

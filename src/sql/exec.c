@@ -35,6 +35,13 @@ int floe__sql_fail(floe_sql_session *s, int rc, const char *java_class)
     return rc;
 }
 
+int floe__sql_classify(floe_sql_session *s, int rc)
+{
+    if (rc < 0 && !s->error_class)
+        s->error_class = floe__sql_error_class(rc);
+    return rc;
+}
+
 /* ---------------------------------------------------------------- helpers */
 
 const char *floe__sql_join(floe_arena *a, const char *const *parts, size_t n)
@@ -348,14 +355,6 @@ static int ns_props(floe_props *p, const floe_sql_stmt *st)
     return 0;
 }
 
-static int classify(floe_sql_session *s, int rc)
-{
-    if (rc < 0 && !s->error_class) {
-        s->error_class = floe__sql_error_class(rc);
-    }
-    return rc;
-}
-
 static int exec_create_namespace(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     const char *ns = floe__sql_join(a, st->ns_name, st->nns_name);
@@ -364,7 +363,7 @@ static int exec_create_namespace(floe_sql_session *s, const floe_sql_stmt *st, f
     if (st->if_not_exists) {
         int ex = floe_catalog_namespace_exists(s->catalog, ns);
         if (ex < 0)
-            return classify(s, ex);
+            return floe__sql_classify(s, ex);
         if (ex == 1)
             return 0;
     }
@@ -373,7 +372,7 @@ static int exec_create_namespace(floe_sql_session *s, const floe_sql_stmt *st, f
     if (rc == 0)
         rc = floe_catalog_create_namespace(s->catalog, ns, &p);
     floe__props_free(&p);
-    return classify(s, rc);
+    return floe__sql_classify(s, rc);
 }
 
 struct name_list {
@@ -418,11 +417,11 @@ static int exec_drop_namespace(floe_sql_session *s, const floe_sql_stmt *st, flo
         return floe__error_nomem();
     int ex = floe_catalog_namespace_exists(s->catalog, ns);
     if (ex < 0)
-        return classify(s, ex);
+        return floe__sql_classify(s, ex);
     if (ex == 0) {
         if (st->if_exists)
             return 0;
-        return classify(s, floe__catalog_namespace_missing(s->catalog, ns));
+        return floe__sql_classify(s, floe__catalog_namespace_missing(s->catalog, ns));
     }
     if (st->cascade) {
         /* Spark's CASCADE drops the tables (without purging their files) and
@@ -437,7 +436,7 @@ static int exec_drop_namespace(floe_sql_session *s, const floe_sql_stmt *st, flo
         }
         name_list_free(&l);
         if (rc < 0)
-            return classify(s, rc);
+            return floe__sql_classify(s, rc);
         struct name_list c = {FLOE_VEC_INIT(char *), FLOE_VEC_INIT(char *)};
         rc = floe_catalog_list_namespaces(s->catalog, ns, collect_ns, &c);
         for (size_t i = 0; rc == 0 && i < c.names.len; i++) {
@@ -453,7 +452,7 @@ static int exec_drop_namespace(floe_sql_session *s, const floe_sql_stmt *st, flo
             return rc;
     }
     /* the catalogs raise "not empty" as FLOE_KIND_NAMESPACE_NOT_EMPTY */
-    return classify(s, floe_catalog_drop_namespace(s->catalog, ns));
+    return floe__sql_classify(s, floe_catalog_drop_namespace(s->catalog, ns));
 }
 
 static int exec_show_namespaces(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
@@ -475,7 +474,7 @@ static int exec_show_namespaces(floe_sql_session *s, const floe_sql_stmt *st, fl
         }
     }
     name_list_free(&l);
-    return classify(s, rc);
+    return floe__sql_classify(s, rc);
 }
 
 static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
@@ -525,7 +524,7 @@ static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_a
         }
     }
     name_list_free(&l);
-    return classify(s, rc);
+    return floe__sql_classify(s, rc);
 }
 
 /* USE [catalog.]ns / USE catalog: as Spark, the current catalog (names
@@ -549,9 +548,9 @@ static int exec_use(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
         return floe__error_nomem();
     int ex = floe_catalog_namespace_exists(s->catalog, ns);
     if (ex < 0)
-        return classify(s, ex);
+        return floe__sql_classify(s, ex);
     if (ex == 0)
-        return classify(s, floe__catalog_namespace_missing(s->catalog, ns));
+        return floe__sql_classify(s, floe__catalog_namespace_missing(s->catalog, ns));
     char *c = floe__strdup(ns);
     if (!c)
         return floe__error_nomem();
@@ -628,7 +627,7 @@ static int exec_set_var(floe_sql_session *s, const char *name, const char *value
         s->fopt.ref_base += q->nrefs;
         if (rc < 0) {
             floe__free(v);
-            return classify(s, rc);
+            return floe__sql_classify(s, rc);
         }
         rc = floe__props_set(&s->vars, name, v ? v : "NULL");
         floe__free(v);
@@ -679,10 +678,10 @@ static int exec_set(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
         return show_kv(s, NULL, st->key, a);
     FLOE_TRY(floe__sql_check_set_key(s, st->key));
     if (strcmp(st->key, TZ_KEY) == 0) {
-        FLOE_TRY(classify(s, floe__sql_session_set_time_zone(s, st->value)));
+        FLOE_TRY(floe__sql_classify(s, floe__sql_session_set_time_zone(s, st->value)));
     } else if (strcmp(st->key, "floe.format") == 0) {
         floe_sql_format f;
-        FLOE_TRY(classify(s, floe__sql_format_parse(st->value, &f)));
+        FLOE_TRY(floe__sql_classify(s, floe__sql_format_parse(st->value, &f)));
         floe__sql_session_set_format(s, f);
     }
     return floe__props_set(&s->options, st->key, st->value);
@@ -696,13 +695,13 @@ static int reset_option(floe_sql_session *s, const char *key)
         floe_sql_format f = s->fmt0;
         const char *c = floe__props_get(&s->conf, "floe.format");
         if (c)
-            FLOE_TRY(classify(s, floe__sql_format_parse(c, &f)));
+            FLOE_TRY(floe__sql_classify(s, floe__sql_format_parse(c, &f)));
         floe__sql_session_set_format(s, f);
     }
     if (!key || strcmp(key, TZ_KEY) == 0) {
         const char *c = floe__props_get(&s->conf, TZ_KEY);
         if (c)
-            return classify(s, floe__sql_session_set_time_zone(s, c));
+            return floe__sql_classify(s, floe__sql_session_set_time_zone(s, c));
         floe__tz_free(s->tz);
         s->tz = NULL;
         floe__sql_engine_time_zone_changed(s);
@@ -806,7 +805,7 @@ static int exec_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a
     case FLOE_SQL_USE: return exec_use(s, st, a);
     case FLOE_SQL_SET: return exec_set(s, st, a);
     case FLOE_SQL_RESET: return exec_reset(s, st);
-    case FLOE_SQL_CALL: return classify(s, floe__sql_exec_call(s, st, a));
+    case FLOE_SQL_CALL: return floe__sql_classify(s, floe__sql_exec_call(s, st, a));
     default: break;
     }
     int rc = floe__sql_exec_table_stmt(s, st, a);
@@ -815,7 +814,7 @@ static int exec_stmt(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a
                             floe__error(FLOE_EUNSUPPORTED, "sql", "%s is not supported yet",
                                         floe__sql_kind_name(st->kind)),
                             "UnsupportedOperationException");
-    return classify(s, rc);
+    return floe__sql_classify(s, rc);
 }
 
 static bool has_var_ref(const char *p, size_t n)

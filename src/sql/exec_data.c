@@ -9,9 +9,10 @@
  * through the session's table cache, so a temporary view over a table sees
  * what a fresh query would (or, with cache-enabled=true, what Java's cached
  * table would). SQLite's =, <, <=, >, >= constraints on primitive columns
- * become the scan's filter (partition and metrics pruning); SQLite still
- * checks them on every row. Each open records the scan's plan report for
- * EXPLAIN.
+ * become the scan's filter, a floe expression built from their typed
+ * values (partition and metrics pruning; no text goes through the scan's
+ * filter grammar); SQLite still checks them on every row. Each open records the scan's plan report
+ * for EXPLAIN.
  *
  * Decimals of precision <= 15 are exposed as doubles (exact at their scale
  * for display, so comparisons such as `amount <= 0` are numeric); wider
@@ -113,7 +114,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
                 o->ref = d->ref;
         } else if (d->ref) {
             o->ref = d->ref;
-            rc = floe_table_snapshot_by_ref(*t, d->ref, &si);
+            rc = floe_table_snapshot_by_ref(&si, *t, d->ref);
         } else if (s) {
             /* Spark's SparkReadConf.branch(): spark.wap.branch applies to
              * a table with write.wap.enabled=true once the branch exists */
@@ -123,7 +124,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
                 rc = floe__props_get_bool(&(*t)->metadata->properties, "write.wap.enabled", false,
                                           &enabled);
             if (rc == 0 && enabled) {
-                if (floe_table_snapshot_by_ref(*t, wap, &si) == 0)
+                if (floe_table_snapshot_by_ref(&si, *t, wap) == 0)
                     o->ref = wap;
                 else
                     floe_error_clear(); /* not created yet: main */
@@ -131,12 +132,12 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         }
         break;
     case FLOE_SQLTT_SNAPSHOT:
-        rc = floe_table_snapshot_by_id(*t, d->travel.snapshot_id, &si);
+        rc = floe_table_snapshot_by_id(&si, *t, d->travel.snapshot_id);
         o->has_snapshot_id = true;
         o->snapshot_id = d->travel.snapshot_id;
         break;
     case FLOE_SQLTT_REF:
-        rc = floe_table_snapshot_by_ref(*t, d->travel.ref, &si);
+        rc = floe_table_snapshot_by_ref(&si, *t, d->travel.ref);
         o->ref = d->travel.ref;
         break;
     case FLOE_SQLTT_TIMESTAMP: {
@@ -144,7 +145,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         rc = floe__time_parse(d->travel.timestamp, d->travel.timestamp_utc || !s ? NULL : s->tz,
                               &ms);
         if (rc == 0)
-            rc = floe_table_snapshot_as_of_time(*t, ms, &si);
+            rc = floe_table_snapshot_as_of_time(&si, *t, ms);
         if (rc == 0) {
             o->has_snapshot_id = true;
             o->snapshot_id = si.snapshot_id;
@@ -157,27 +158,13 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
     return rc;
 }
 
-/* A double as a filter literal the scan parses as a number (a '.' or an
- * exponent, so it never reads as an integer). */
-static int put_real(floe_buf *b, const char *fmt, double x)
-{
-    if (!isfinite(x))
-        return 0; /* nothing appended: not pushed */
-    size_t at = b->len;
-    FLOE_TRY(floe__buf_printf(b, fmt, x));
-    if (!strpbrk(b->ptr + at, ".eE"))
-        FLOE_TRY(floe__buf_puts(b, ".0"));
-    return 0;
-}
-
 /* A decimal(precision, scale) column is shown to SQLite as the double
  * nearest each value; SQLite compares that double with x. The decimal
- * literal pushed instead must keep every row SQLite keeps: a lower bound
- * rounds down (op becomes >=), an upper bound rounds up (op becomes <=),
- * and equality is pushed only when x is exactly a value of the column
- * (the double of some decimal at this scale). false: nothing pushed. */
-static bool decimal_bound(double x, int scale, int precision, floe_rs_op *op, floe_buf *lit,
-                          int *rc)
+ * pushed instead must keep every row SQLite keeps: a lower bound rounds
+ * down (op becomes >=), an upper bound rounds up (op becomes <=), and
+ * equality is pushed only when x is exactly a value of the column (the
+ * double of some decimal at this scale). false: nothing pushed. */
+static bool decimal_bound(double x, int scale, int precision, floe_rs_op *op, floe_value *out)
 {
     double p10 = 1;
     for (int i = 0; i < scale; i++)
@@ -209,89 +196,44 @@ static bool decimal_bound(double x, int scale, int precision, floe_rs_op *op, fl
         *op = FLOE_RS_LE;
         break;
     }
-    *rc = floe_decimal_format((floe_i128)(int64_t)r, scale, lit);
+    *out = floe_value_decimal((floe_i128)(int64_t)r, scale);
     return true;
 }
 
-/* One pushed constraint as scan filter text (*added false when not
- * expressible). `scale` >= 0: a decimal column of that scale and
- * `precision` shown as doubles. */
-static int filter_term(floe_buf *b, const char *col, floe_rs_op op, const floe_value *v, int scale,
-                       int precision, bool *added)
+/* One pushed constraint as a predicate of the scan's filter, in `a`
+ * (floe_expr_true() when not expressible, NULL on out-of-memory). The
+ * value is already of the column's type (vtab.c); `scale` >= 0: a decimal
+ * column of that scale and `precision` shown as doubles. */
+static const floe_expr *filter_pred(floe_arena *a, const char *col, floe_rs_op op,
+                                    const floe_value *v, int scale, int precision)
 {
-    static const char *const ops[] = {"", "=", "<", "<=", ">", ">="};
-    floe_buf lit = FLOE_BUF_INIT;
-    int rc = 0;
-    *added = false;
+    static const floe_op ops[] = {FLOE_OP_EQ,    FLOE_OP_EQ, FLOE_OP_LT,
+                                  FLOE_OP_LT_EQ, FLOE_OP_GT, FLOE_OP_GT_EQ};
+    floe_value lit = *v;
     switch (v->type) {
-    case FLOE_T_INT: rc = floe__buf_printf(&lit, "%d", (int)v->v.i32); break;
-    case FLOE_T_LONG: rc = floe__buf_printf(&lit, "%lld", (long long)v->v.i64); break;
-    case FLOE_T_BOOLEAN: rc = floe__buf_puts(&lit, v->v.b ? "TRUE" : "FALSE"); break;
-    case FLOE_T_DOUBLE:
-        if (scale >= 0) { /* a decimal column seen as double */
-            if (!decimal_bound(v->v.f64, scale, precision, &op, &lit, &rc))
-                break;
-        } else {
-            rc = put_real(&lit, "%.17g", v->v.f64);
-        }
-        break;
-    case FLOE_T_FLOAT: rc = put_real(&lit, "%.9g", (double)v->v.f32); break;
+    case FLOE_T_INT:
+    case FLOE_T_LONG:
+    case FLOE_T_BOOLEAN:
     case FLOE_T_STRING:
     case FLOE_T_DATE:
-        if (v->type == FLOE_T_DATE) {
-            floe_buf f = FLOE_BUF_INIT;
-            rc = floe_value_format(v, &f);
-            if (rc == 0)
-                rc = floe__buf_printf(&lit, "'%s'", f.ptr);
-            floe__buf_free(&f);
-            break;
-        }
-        rc = floe__buf_putc(&lit, '\'');
-        for (size_t i = 0; rc == 0 && i < v->v.bytes.len; i++) {
-            char ch = (char)v->v.bytes.ptr[i];
-            if (ch == '\'')
-                rc = floe__buf_putc(&lit, '\'');
-            if (rc == 0)
-                rc = floe__buf_putc(&lit, ch);
-        }
-        if (rc == 0)
-            rc = floe__buf_putc(&lit, '\'');
-        break;
     case FLOE_T_DECIMAL: /* a wide decimal (vtab.c bounds it at the column's scale) */
-        rc = floe_decimal_format(v->v.dec, v->scale, &lit);
-        if (rc == 0 && v->scale == 0)
-            rc = floe__buf_puts(&lit, ".0"); /* a decimal literal, not a 64-bit integer */
-        break;
     case FLOE_T_TIMESTAMP:
-    case FLOE_T_TIMESTAMPTZ: /* UTC text: the filter reads a zone-less timestamptz as UTC */
-        rc = floe__buf_putc(&lit, '\'');
-        if (rc == 0)
-            rc = floe__rs_format_timestamp_us(v->v.i64, NULL, &lit);
-        if (rc == 0)
-            rc = floe__buf_putc(&lit, '\'');
+    case FLOE_T_TIMESTAMPTZ: break;
+    case FLOE_T_DOUBLE:
+        if (scale >= 0 && !decimal_bound(v->v.f64, scale, precision, &op, &lit))
+            return floe_expr_true();
+        if (scale < 0 && !isfinite(v->v.f64))
+            return floe_expr_true();
         break;
-    default:
-        floe__buf_free(&lit);
-        return 0; /* binary, nanosecond timestamps: SQLite filters alone */
+    case FLOE_T_FLOAT:
+        if (!isfinite(v->v.f32))
+            return floe_expr_true();
+        break;
+    default: return floe_expr_true(); /* binary, nanosecond timestamps: SQLite filters alone */
     }
-    if (rc == 0 && lit.len) {
-        if (b->len)
-            rc = floe__buf_puts(b, " AND ");
-        /* plain names stay bare (readable in EXPLAIN); others are quoted */
-        bool plain = (*col >= 'a' && *col <= 'z') || (*col >= 'A' && *col <= 'Z') || *col == '_';
-        for (const char *p = col; plain && *p; p++)
-            plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
-                    (*p >= '0' && *p <= '9');
-        if (rc == 0 && !plain)
-            rc = floe__buf_putc(b, '"');
-        for (const char *p = col; rc == 0 && *p; p++)
-            rc = *p == '"' ? floe__buf_puts(b, "\"\"") : floe__buf_putc(b, *p);
-        if (rc == 0)
-            rc = floe__buf_printf(b, "%s %s %s", plain ? "" : "\"", ops[op], lit.ptr);
-        *added = rc == 0;
-    }
-    floe__buf_free(&lit);
-    return rc;
+    if (op < FLOE_RS_EQ || (size_t)op >= FLOE_ARRAY_LEN(ops))
+        return floe_expr_true();
+    return floe_expr_cmp(a, ops[op], col, lit);
 }
 
 /* Plan the scan of the selection with the pushed constraints as filter
@@ -303,21 +245,24 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
     floe_table *t = NULL;
     floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
     FLOE_TRY(resolve(d, &t, &o));
-    floe_buf filter = FLOE_BUF_INIT;
-    int rc = 0;
-    if (d->fixed) {
-        ncons = 0; /* SQLite checks its constraints on the filtered rows */
-        o.filter_expr = d->fixed;
-        rc = floe_expr_format(d->fixed, &filter);
-    }
-    for (size_t i = 0; rc == 0 && i < ncons; i++) {
-        bool added;
+    floe_arena *a = floe__arena_new(512); /* the filter: bound (copied) by the plan */
+    if (!a)
+        return floe__error_nomem();
+    const floe_expr *filter = floe_expr_true();
+    if (d->fixed)
+        filter = d->fixed; /* SQLite checks its constraints on the filtered rows */
+    for (size_t i = 0; !d->fixed && filter && i < ncons; i++) {
         size_t col = cons[i].column;
-        rc = filter_term(&filter, d->names[col], cons[i].op, &cons[i].value, d->scale[col],
-                         d->types[col]->precision, &added);
+        filter = floe_expr_and(a, filter,
+                               filter_pred(a, d->names[col], cons[i].op, &cons[i].value,
+                                           d->scale[col], d->types[col]->precision));
     }
+    floe_buf text = FLOE_BUF_INIT;
+    int rc = filter ? 0 : floe__error_nomem();
+    if (rc == 0 && filter->kind != FLOE_EXPR_TRUE)
+        rc = floe_expr_format(filter, &text);
     if (rc == 0) {
-        o.filter = filter.len && !d->fixed ? filter.ptr : NULL;
+        o.filter_expr = filter;
         o.columns = columns;
         o.ncolumns = ncolumns;
         o.io_conf = d->s ? &d->s->conf : NULL;
@@ -338,11 +283,12 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
         d->report = *floe_scan_get_report(*out);
         d->has_report = true;
         floe__free(d->filter);
-        d->filter = filter.len ? floe__strdup(filter.ptr) : NULL;
-        if (filter.len && !d->filter)
+        d->filter = text.len ? floe__strdup(text.ptr) : NULL;
+        if (text.len && !d->filter)
             rc = floe__error_nomem();
     }
-    floe__buf_free(&filter);
+    floe__buf_free(&text);
+    floe__arena_free(a);
     if (rc < 0) {
         floe_scan_free(*out);
         *out = NULL;
@@ -498,7 +444,7 @@ static int data_open_projected(floe_rowsource *rs, const floe_rs_constraint *con
     if (rc == 0 && used == 0 && ncons == 0 && plan_count(c->scan, &count) == 0)
         c->remaining = count; /* counting mode: no file is opened */
     else if (rc == 0)
-        rc = floe_scan_to_stream(c->scan, &c->stream);
+        rc = floe_scan_to_stream(&c->stream, c->scan);
     if (rc == 0) /* for EXPLAIN */
         rc = record_read(d, c->remaining >= 0 ? NULL : c->proj, nproj);
     if (rc < 0) {

@@ -41,6 +41,7 @@ static const char *floe__sql_type_name(const floe_type *t)
     case FLOE_T_TIMESTAMPTZ_NS: return "timestamptz_ns";
     case FLOE_T_STRING: return "string";
     case FLOE_T_BINARY: return "binary";
+    case FLOE_T_UNKNOWN: return "void";
     default: return "a nested or v3 type";
     }
 }
@@ -236,6 +237,7 @@ int floe__sql_convert_scalar(floe_sql_session *s, const floe_sql_scalar *x, cons
         out->v.bytes.ptr = (const uint8_t *)(text ? text : "");
         out->v.bytes.len = x->len;
         return 0;
+    case FLOE_T_UNKNOWN: return cast_error(s, text, f); /* only NULL fits (Spark: VOID) */
     default:
         return floe__sql_fail(s,
                               floe__error(FLOE_EUNSUPPORTED, "sql",
@@ -442,12 +444,7 @@ int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, floe_tab
             const floe_field *f = &sc->root->fields[i];
             if (map[i] < 0 && f->write_default) {
                 /* spec "Default values": an omitted column gets its write-default */
-                rc = floe_type_is_nested(f->type)
-                         ? floe__error(FLOE_EUNSUPPORTED, "sql",
-                                       "INSERT of the nested write-default of '%s' is not "
-                                       "supported yet",
-                                       f->name)
-                         : floe__arrow_builder_append(b->children[i], f->write_default);
+                rc = floe__arrow_builder_append_write_default(b->children[i], f);
             } else if (map[i] < 0) {
                 if (f->required) {
                     rc = floe__sql_fail(s,
@@ -480,7 +477,7 @@ int floe__sql_insert_into(floe_sql_session *s, const floe_sql_stmt *st, floe_tab
     if ((rc = flush(ap, rl, b)) < 0)
         goto done;
     int64_t id = 0;
-    rc = rl ? floe_rowlevel_commit(rl, &id, NULL) : floe_append_commit(ap, &id);
+    rc = rl ? floe_rowlevel_commit(&id, NULL, rl) : floe_append_commit(&id, ap);
 done:
     floe__progress_finish(&ip.p);
     floe_rowlevel_free(rl);

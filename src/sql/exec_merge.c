@@ -19,18 +19,21 @@
  * A first query reads the base snapshot of the target (a virtual table with
  * the hidden columns _file and _pos, the outer loop: read once) joined with
  * it (CROSS JOIN, or LEFT JOIN when NOT MATCHED BY SOURCE clauses need the
- * target-only rows); a second one, only with NOT MATCHED clauses, reads
+ * target-only rows; without them the target scan is pruned by the ON
+ * conjuncts over the target alone, cond.c's expression); a second one,
+ * only with NOT MATCHED clauses, reads
  * the source rows the first did not match (SQLite's FULL OUTER JOIN would
  * not use an index on the source and turns quadratic). One CASE expression
  * picks the clause of each row; the values each UPDATE or INSERT clause
- * produces are further result columns. Rows an UPDATE or DELETE touches go to the library by position
- * (floe_rowlevel_delete_positions), new rows through floe_rowlevel_write;
- * the commit is one snapshot: `append` when only rows were inserted (as
- * Spark, which plans an insert-only MERGE as an append), `delete` when
- * only rows were removed by whole files, `overwrite` otherwise.
+ * produces are further result columns. Rows an UPDATE or DELETE touches go to the library by
+ * position (floe_rowlevel_delete_positions), new rows through floe_rowlevel_write; the commit is
+ * one snapshot: `append` when only rows were inserted (as Spark, which plans an insert-only MERGE
+ * as an append), `delete` when only rows were removed by whole files, `overwrite` otherwise.
  */
 #include "arrow/arrow.h"
+#include "expr/expr.h"
 #include "spec/metadata.h"
+#include "sql/ast.h"
 #include "sql/exec_data.h"
 #include "sql/exec_int.h"
 #include "sql/nested.h"
@@ -371,8 +374,99 @@ static int merge_pass(merge_state *ms, const char *sql, const int *first, bool s
     return rc;
 }
 
-static int run_merge(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,
-                     floe_table *t, floe_rowlevel *op, const floe_schema *sc)
+/* Whether every column `n` references is the target's (qualified by its
+ * alias, or unqualified and not a column of the source) and no subquery
+ * hides references to either side. */
+static bool target_only(const sql_node *n, const char *talias, const char *salias, char *const *src,
+                        size_t nsrc)
+{
+    if (!n)
+        return true;
+    switch (n->k) {
+    case SN_SELECT:
+    case SN_SETOP:
+    case SN_WITH:
+    case SN_ORDER:
+    case SN_VALUES:
+    case SN_EXISTS:
+    case SN_SUBQ: return false;
+    case SN_COL:
+        if (!n->nnames)
+            return false;
+        if (n->nnames >= 2 && floe__sql_ieq(n->names[0], talias))
+            return true;
+        if (salias && floe__sql_ieq(n->names[0], salias))
+            return false;
+        for (size_t i = 0; i < nsrc; i++)
+            if (floe__sql_ieq(n->names[0], src[i]))
+                return false;
+        return true;
+    default: break;
+    }
+    if (!target_only(n->a, talias, salias, src, nsrc) ||
+        !target_only(n->b, talias, salias, src, nsrc) ||
+        !target_only(n->c, talias, salias, src, nsrc))
+        return false;
+    sql_node *const *lists[] = {n->v, n->w, n->x};
+    size_t lens[] = {n->nv, n->nw, n->nx};
+    for (size_t l = 0; l < 3; l++)
+        for (size_t i = 0; i < lens[l]; i++)
+            if (!target_only(lists[l][i], talias, salias, src, nsrc))
+                return false;
+    return true;
+}
+
+/* The conjuncts of ON (top-level ANDs) that reference only the target, as
+ * floe expressions ANDed onto *out. */
+static int on_conjuncts(const floe_expr **out, floe_arena *a, const sql_node *n,
+                        const sql_cond_scope *scope, const char *salias, char *const *src,
+                        size_t nsrc)
+{
+    while (n->k == SN_PAREN)
+        n = n->a;
+    if (n->k == SN_BIN && !strcmp(n->s, "AND")) {
+        FLOE_TRY(on_conjuncts(out, a, n->a, scope, salias, src, nsrc));
+        return on_conjuncts(out, a, n->b, scope, salias, src, nsrc);
+    }
+    if (!target_only(n, scope->qualifier, salias, src, nsrc))
+        return 0;
+    const floe_expr *e = NULL;
+    bool exact;
+    FLOE_TRY(floe__sql_cond_expr(&e, &exact, a, n, scope));
+    if (!(*out = floe_expr_and(a, *out, e)))
+        return floe__error_nomem();
+    return 0;
+}
+
+/* The filter of the target's scan: a target row for which an ON conjunct
+ * over the target alone is not TRUE matches no source row, and only WHEN
+ * NOT MATCHED BY SOURCE clauses act on such rows; with none, the scan
+ * skips them (partitions and files pruned). WHEN MATCHED AND conditions
+ * never prune: a row they reject still counts as matched (cardinality,
+ * NOT MATCHED). NULL: every row. */
+static int target_filter(floe_sql_session *s, const floe_sql_stmt *st, const floe_schema *sc,
+                         floe_arena *a, char *const *src, size_t nsrc, const floe_expr **out)
+{
+    const floe_sql_merge *m = &st->merge;
+    *out = NULL;
+    if (!m->on || !m->on->tree)
+        return 0;
+    for (size_t k = 0; k < m->nclauses; k++)
+        if (m->clauses[k].when == FLOE_SQLM_NOT_MATCHED_BY_SOURCE)
+            return 0;
+    /* as for DELETE: with case twins only SQLite resolves the names */
+    for (size_t i = 0; i < sc->root->nfields; i++)
+        if (floe__sql_schema_case_twin(sc, i))
+            return 0;
+    sql_cond_scope scope = {sc, m->target_alias ? m->target_alias : st->target.table, s->tz};
+    const floe_expr *e = floe_expr_true();
+    FLOE_TRY(on_conjuncts(&e, a, m->on->tree, &scope, m->source_alias, src, nsrc));
+    *out = e->kind == FLOE_EXPR_TRUE ? NULL : e;
+    return 0;
+}
+
+static int run_merge(floe_sql_session *s, const floe_sql_stmt *st, const char *ident, floe_table *t,
+                     floe_rowlevel *op, const floe_schema *sc, floe_arena *a)
 {
     const floe_sql_merge *m = &st->merge;
     const char *talias = m->target_alias ? m->target_alias : st->target.table;
@@ -381,6 +475,9 @@ static int run_merge(floe_sql_session *s, const floe_sql_stmt *st, const char *i
     size_t nsrc = 0;
     FLOE_TRY(source_columns(s, m->source->sql, &src, &nsrc));
     int rc = check_clauses(s, m, sc, ident, src, nsrc);
+    const floe_expr *filter = NULL;
+    if (rc == 0)
+        rc = target_filter(s, st, sc, a, src, nsrc, &filter);
     for (size_t i = 0; i < nsrc; i++)
         floe__free(src[i]);
     floe__free(src);
@@ -399,7 +496,7 @@ static int run_merge(floe_sql_session *s, const floe_sql_stmt *st, const char *i
         floe__sql_drop_vtab(s, SOURCE_TMP);
         return rc;
     }
-    if ((rc = floe__sql_base_vtab(s, st, ident, t, op, TARGET_VT, NULL)) < 0) {
+    if ((rc = floe__sql_base_vtab(s, st, ident, t, op, TARGET_VT, filter)) < 0) {
         floe__sql_drop_vtab(s, SOURCE_TMP);
         return rc;
     }
@@ -476,10 +573,10 @@ int floe__sql_exec_merge(floe_sql_session *s, const floe_sql_stmt *st, floe_aren
         goto done;
     if ((rc = floe__sql_refs_materialize(s, st)) < 0)
         goto done;
-    if ((rc = run_merge(s, st, ident, t, op, sc)) < 0)
+    if ((rc = run_merge(s, st, ident, t, op, sc, a)) < 0)
         goto done;
     int64_t id = -1;
-    rc = floe_rowlevel_commit(op, &id, NULL);
+    rc = floe_rowlevel_commit(&id, NULL, op);
     if (rc == 0)
         rc = floe__sql_table_committed(s, t);
 done:

@@ -145,18 +145,14 @@ void floe__sql_engine_catalog_changed(floe_sql_session *s)
 
 int floe__sql_get_table_in(floe_sql_session *s, size_t cat, const char *ident, floe_table **out)
 {
-    int rc = floe_table_cache_get(out, s->cats[cat < s->ncats ? cat : s->cur].cache, ident);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    return rc;
+    /* the catalogs raise a missing table as FLOE_KIND_NO_SUCH_TABLE */
+    return floe__sql_classify(
+        s, floe_table_cache_get(out, s->cats[cat < s->ncats ? cat : s->cur].cache, ident));
 }
 
 int floe__sql_get_table(floe_sql_session *s, const char *ident, floe_table **out)
 {
-    int rc = floe_table_cache_get(out, s->engine->cache, ident);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    return rc;
+    return floe__sql_classify(s, floe_table_cache_get(out, s->engine->cache, ident));
 }
 
 void floe__sql_forget_table(floe_sql_session *s, const char *ident)
@@ -166,10 +162,7 @@ void floe__sql_forget_table(floe_sql_session *s, const char *ident)
 
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident)
 {
-    int rc = floe_table_cache_refresh(s->engine->cache, ident);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    return rc;
+    return floe__sql_classify(s, floe_table_cache_refresh(s->engine->cache, ident));
 }
 
 int floe__sql_table_committed(floe_sql_session *s, const floe_table *written)
@@ -284,20 +277,18 @@ static int travel_snapshot(floe_sql_session *s, floe_table *t, const floe_sql_tr
     *has = true;
     switch (r->travel.kind) {
     case FLOE_SQLTT_NONE: *has = false; return 0;
-    case FLOE_SQLTT_SNAPSHOT: rc = floe_table_snapshot_by_id(t, r->travel.snapshot_id, &si); break;
-    case FLOE_SQLTT_REF: rc = floe_table_snapshot_by_ref(t, r->travel.ref, &si); break;
+    case FLOE_SQLTT_SNAPSHOT: rc = floe_table_snapshot_by_id(&si, t, r->travel.snapshot_id); break;
+    case FLOE_SQLTT_REF: rc = floe_table_snapshot_by_ref(&si, t, r->travel.ref); break;
     case FLOE_SQLTT_TIMESTAMP: {
         int64_t ms = 0;
         rc = floe__time_parse(r->travel.timestamp, r->travel.timestamp_utc ? NULL : s->tz, &ms);
         if (rc == 0)
-            rc = floe_table_snapshot_as_of_time(t, ms, &si);
+            rc = floe_table_snapshot_as_of_time(&si, t, ms);
         break;
     }
     }
-    if (rc < 0) {
-        s->error_class = "IllegalArgumentException";
-        return rc;
-    }
+    if (rc < 0) /* snapshot selection raises FLOE_KIND_ILLEGAL_ARGUMENT, as Java's */
+        return floe__sql_classify(s, rc);
     *id = si.snapshot_id;
     return 0;
 }

@@ -424,7 +424,7 @@ int floe__sql_exec_rowlevel(floe_sql_session *s, const floe_sql_stmt *st, floe_a
             goto done;
     }
     int64_t id = -1;
-    rc = floe_rowlevel_commit(op, &id, NULL);
+    rc = floe_rowlevel_commit(&id, NULL, op);
     if (rc == 0)
         rc = floe__sql_table_committed(s, t);
 done:

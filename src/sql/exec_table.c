@@ -239,7 +239,7 @@ static int replace_table(floe_sql_session *s, const floe_sql_stmt *st, const cha
     floe_table *t = NULL, *staged = NULL;
     int rc = floe_table_load(&t, s->catalog, ident, floe__sql_table_options(s));
     if (rc == 0)
-        rc = floe_table_replace_begin(t, co, &staged);
+        rc = floe_table_replace_begin(&staged, t, co);
     if (rc == 0 && c->as_query)
         rc = floe__sql_insert_into(s, st, staged, ident, c->as_query, NULL, 0);
     if (rc == 0) /* no rows: the replacement alone */
@@ -452,6 +452,7 @@ int floe__sql_spark_type(const floe_type *t, bool sql, floe_buf *b)
     case FLOE_T_UUID: name = "string"; break;
     case FLOE_T_FIXED:
     case FLOE_T_BINARY: name = "binary"; break;
+    case FLOE_T_UNKNOWN: name = "void"; break;
     case FLOE_T_LIST:
         FLOE_TRY(floe__buf_puts(b, sql ? "ARRAY<" : "array<"));
         FLOE_TRY(floe__sql_spark_type(t->element->type, sql, b));

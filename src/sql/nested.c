@@ -16,7 +16,8 @@
  * value (NULL or JSON text, as array()/map()/named_struct()/struct() produce
  * or as a string literal) appended to an Arrow builder: JSON null is a null
  * list/map/struct/element, [] an empty list, {} an empty map; a struct is
- * taken from an object by field name (missing fields are null) or, when
+ * taken from an object by field name (missing fields get their
+ * write-default, else null) or, when
  * the keys are not all field names, by position, or from an array by
  * position. Leaves are converted exactly as top-level INSERT values
  * (floe__sql_convert_scalar); required fields, elements and values refuse
@@ -189,6 +190,12 @@ static int append_struct(nest_ctx *c, floe_arrow_builder *b, const floe_type *t,
                     v = &j->u.items[k];
         } else {
             v = &j->u.items[i];
+        }
+        /* spec "Default values": a field the value omits gets its
+         * write-default (Spark 3.5 refuses the value: STRUCT_MISSING_FIELDS) */
+        if (!v && t->fields[i].write_default) {
+            FLOE_TRY(floe__arrow_builder_append_write_default(b->children[i], &t->fields[i]));
+            continue;
         }
         FLOE_TRY(append_child(c, b->children[i], &t->fields[i], v, depth));
     }

@@ -85,6 +85,8 @@ const char *floe__sql_iceberg_type(floe_arena *a, const char *spark_type)
         {"timestamp_ns", "timestamp_ns"},
         {"timestamptz_ns", "timestamptz_ns"},
         {"binary", "binary"},
+        /* Spark's NullType: Iceberg's v3 unknown (SparkTypeToType) */
+        {"void", "unknown"},
     };
     for (size_t i = 0; i < FLOE_ARRAY_LEN(simple); i++)
         if (!strcmp(name, simple[i].spark))

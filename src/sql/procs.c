@@ -350,7 +350,7 @@ static int out2(floe_sql_session *s, const char *n1, const char *n2, int64_t a, 
 static int current_id(floe_table *t, int64_t *id)
 {
     floe_snapshot_info si;
-    if (!floe_table_current_snapshot(t, &si))
+    if (!floe_table_current_snapshot(&si, t))
         return 0;
     *id = si.snapshot_id;
     return 1;
@@ -496,9 +496,7 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
             o.payload = &rep;
         }
         if (rc == 0)
-            rc = floe_maint_expire_snapshots(&r, s->catalog, ident, &o);
-        if (rc == FLOE_ENOTFOUND)
-            s->error_class = "NoSuchTableException";
+            rc = floe__sql_classify(s, floe_maint_expire_snapshots(&r, s->catalog, ident, &o));
         if (rc == 0 && o.dry_run) {
             static const char *const cols[] = {"status", "kind", "path", "reason"};
             rc = floe__sql_emit(s, cols, 4, rep.cells.items, rep.cells.len / 4);
@@ -554,12 +552,10 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
     o.on_orphan = collect_orphan;
     o.payload = &found;
     floe_maint_orphan_result r;
-    if (rc == 0)
-        rc = floe_maint_remove_orphan_files(&r, s->catalog, ident, &o);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
     /* Java's ValidationException for the prefix mismatch and another
      * table's metadata: raised as FLOE_KIND_VALIDATION by the sweep */
+    if (rc == 0)
+        rc = floe__sql_classify(s, floe_maint_remove_orphan_files(&r, s->catalog, ident, &o));
     floe_sql_cell *cells = NULL;
     if (rc == 0) {
         cells = floe__arena_calloc(a, found.len + 1, sizeof *cells);
@@ -594,13 +590,7 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
     if (b->v[6])
         o.create_file_list = b->v[6]->b;
     floe_maint_rewrite_path_result r;
-    int rc = floe_maint_rewrite_table_path(&r, s->catalog, ident, &o);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    else if (rc == FLOE_EINVALID)
-        s->error_class = "IllegalArgumentException";
-    else if (rc == FLOE_EUNSUPPORTED)
-        s->error_class = "UnsupportedOperationException";
+    int rc = floe__sql_classify(s, floe_maint_rewrite_table_path(&r, s->catalog, ident, &o));
     if (rc < 0)
         return rc;
     static const char *const names[] = {"latest_version", "file_list_location",
@@ -613,25 +603,6 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
     rc = floe__sql_emit(s, names, 4, cells, 1);
     floe_maint_rewrite_path_result_free(&r);
     return rc;
-}
-
-/* The Java exception class of a rewrite's failure. */
-static void maint_error_class(floe_sql_session *s, int rc)
-{
-    if (rc >= 0 || s->error_class)
-        return;
-    const char *m = floe_error_last() ? floe_error_last()->message : NULL;
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    else if (rc == FLOE_EINVALID)
-        s->error_class =
-            m && (strncmp(m, "Missing required", 16) == 0 || strncmp(m, "Cannot commit", 13) == 0)
-                ? "ValidationException"
-                : "IllegalArgumentException";
-    else if (rc == FLOE_EUNSUPPORTED)
-        s->error_class = "UnsupportedOperationException";
-    else if (rc == FLOE_ECONFLICT)
-        s->error_class = "CommitFailedException";
 }
 
 /* RewriteDataFilesProcedure.checkAndApplyStrategy: the sort_order text
@@ -681,7 +652,7 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
         rc = floe_maint_rewrite_data_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
     floe__arena_free(a);
-    maint_error_class(s, rc);
+    floe__sql_classify(s, rc);
     if (rc < 0)
         return rc;
     floe__sql_forget_table(s, ident);
@@ -707,11 +678,7 @@ static int rewrite_manifests_proc(floe_sql_session *s, const bound *b, const cha
     if (b->v[2])
         o.spec_id = (int32_t)b->v[2]->i;
     floe_maint_rewrite_manifests_result r;
-    int rc = floe_maint_rewrite_manifests(&r, s->catalog, ident, &o);
-    if (rc == FLOE_ENOTFOUND)
-        s->error_class = "NoSuchTableException";
-    else if (rc == FLOE_EINVALID)
-        s->error_class = "IllegalArgumentException";
+    int rc = floe__sql_classify(s, floe_maint_rewrite_manifests(&r, s->catalog, ident, &o));
     if (rc < 0)
         return rc;
     floe__sql_forget_table(s, ident);
@@ -734,7 +701,7 @@ static int rewrite_deletes_proc(floe_sql_session *s, const bound *b, const char 
     if (rc == 0)
         rc = floe_maint_rewrite_position_delete_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
-    maint_error_class(s, rc);
+    floe__sql_classify(s, rc);
     if (rc < 0)
         return rc;
     floe__sql_forget_table(s, ident);
@@ -755,7 +722,7 @@ static int dangling_proc(floe_sql_session *s, const char *ident)
     o.io_conf = &s->conf;
     int64_t removed = 0;
     int rc = floe_maint_remove_dangling_deletes(&removed, s->catalog, ident, &o);
-    maint_error_class(s, rc);
+    floe__sql_classify(s, rc);
     if (rc < 0)
         return rc;
     floe__sql_forget_table(s, ident);
@@ -838,7 +805,7 @@ static int add_files_proc(floe_sql_session *s, floe_table *t, const bound *b, fl
         o.check_duplicate_files = b->v[3]->b;
     floe_add_files_result r;
     if (rc == 0) {
-        rc = floe_table_add_files(t, parts[1], &o, &r);
+        rc = floe_table_add_files(&r, t, parts[1], &o);
         if (rc < 0)
             floe__sql_fail(s, rc,
                            rc == FLOE_EEXISTS        ? "IllegalStateException"
@@ -904,14 +871,11 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
      * the cached table then takes what they committed */
     floe_table *t = NULL;
     int rc = floe_table_load(&t, s->catalog, ident, floe__sql_table_options(s));
-    if (rc < 0) {
-        if (rc == FLOE_ENOTFOUND)
-            s->error_class = "NoSuchTableException";
-        return rc;
-    }
+    if (rc < 0)
+        return floe__sql_classify(s, rc); /* the catalogs raise FLOE_KIND_NO_SUCH_TABLE */
     int64_t prev = 0, cur = 0;
     if (strcmp(p->name, "rollback_to_snapshot") == 0) {
-        rc = floe_table_rollback_to_snapshot(t, arg_long(b.v[1]), &prev, &cur);
+        rc = floe_table_rollback_to_snapshot(&prev, &cur, t, arg_long(b.v[1]));
         if (rc == 0)
             rc = out2(s, "previous_snapshot_id", "current_snapshot_id", prev, true, cur);
     } else if (strcmp(p->name, "rollback_to_timestamp") == 0) {
@@ -922,7 +886,7 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
         else
             rc = floe__time_parse(v->text, s->tz, &ms);
         if (rc == 0)
-            rc = floe_table_rollback_to_timestamp(t, ms, &prev, &cur);
+            rc = floe_table_rollback_to_timestamp(&prev, &cur, t, ms);
         if (rc == 0)
             rc = out2(s, "previous_snapshot_id", "current_snapshot_id", prev, true, cur);
     } else if (strcmp(p->name, "set_current_snapshot") == 0) {
@@ -933,14 +897,14 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
                                 "IllegalArgumentException");
         } else {
             bool had = current_id(t, &prev) == 1;
-            rc = b.v[1] ? floe_table_set_current_snapshot(t, arg_long(b.v[1]), NULL, &cur)
-                        : floe_table_set_current_ref(t, b.v[2]->text, NULL, &cur);
+            rc = b.v[1] ? floe_table_set_current_snapshot(NULL, &cur, t, arg_long(b.v[1]))
+                        : floe_table_set_current_ref(NULL, &cur, t, b.v[2]->text);
             if (rc == 0)
                 rc = out2(s, "previous_snapshot_id", "current_snapshot_id", prev, had, cur);
         }
     } else if (strcmp(p->name, "cherrypick_snapshot") == 0) {
         int64_t src = arg_long(b.v[1]);
-        rc = floe_table_cherrypick_snapshot(t, src, &prev, &cur);
+        rc = floe_table_cherrypick_snapshot(&prev, &cur, t, src);
         if (rc == 0)
             rc = out2(s, "source_snapshot_id", "current_snapshot_id", src, true, cur);
     } else if (strcmp(p->name, "publish_changes") == 0) {
@@ -949,7 +913,7 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
         int64_t src = 0;
         for (size_t i = 0; i < floe_table_snapshot_count(t); i++) {
             floe_snapshot_info si;
-            floe_table_snapshot_at(t, i, &si);
+            floe_table_snapshot_at(&si, t, i);
             const char *w = floe_table_snapshot_summary(t, si.snapshot_id, "wap.id");
             if (w && strcmp(w, wap) == 0) {
                 found = true;
@@ -961,13 +925,13 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
                 s, floe__error(FLOE_EINVALID, "sql", "Cannot apply unknown WAP ID '%s'", wap),
                 "ValidationException");
         else
-            rc = floe_table_cherrypick_snapshot(t, src, &prev, &cur);
+            rc = floe_table_cherrypick_snapshot(&prev, &cur, t, src);
         if (rc == 0)
             rc = out2(s, "source_snapshot_id", "current_snapshot_id", src, true, cur);
     } else if (strcmp(p->name, "add_files") == 0) {
         rc = add_files_proc(s, t, &b, a);
     } else if (strcmp(p->name, "fast_forward") == 0) {
-        rc = floe_table_fast_forward(t, b.v[1]->text, b.v[2]->text, &prev, &cur);
+        rc = floe_table_fast_forward(&prev, &cur, t, b.v[1]->text, b.v[2]->text);
         if (rc == 0) {
             static const char *const names[] = {"branch_updated", "previous_ref", "updated_ref"};
             floe_sql_cell cells[3] = {floe__sql_cell_text(b.v[1]->text), floe__sql_cell_int(prev),

@@ -116,5 +116,10 @@ int floe__sql_emit(floe_sql_session *s, const char *const *names, size_t ncols,
                    const floe_sql_cell *cells, size_t nrows);
 /* Set the Java class for the current error (returns rc). */
 int floe__sql_fail(floe_sql_session *s, int rc, const char *java_class);
+/* A failure of the library (rc < 0): unless the statement already named
+ * its class, the class is the one of the error's kind, set where it was
+ * raised (floe__sql_error_class); returns rc. The one place where the SQL
+ * layer names a library error: no guess from codes or messages. */
+int floe__sql_classify(floe_sql_session *s, int rc);
 
 #endif

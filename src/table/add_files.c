@@ -145,7 +145,7 @@ static int list_files(add_ctx *c, const char *location)
         return 0;
     /* a single file */
     floe_file_info fi;
-    int rc = floe_fileio_stat(c->t->io, location, &fi);
+    int rc = floe_fileio_stat(&fi, c->t->io, location);
     if (rc == FLOE_ENOTFOUND)
         return floe__error(FLOE_ENOTFOUND, "table", "Path does not exist: %s", location);
     FLOE_TRY(rc);
@@ -605,8 +605,8 @@ static int ensure_name_mapping(floe_table *t)
 
 /* ---------------------------------------------------------------- entry point */
 
-int floe_table_add_files(floe_table *t, const char *location, const floe_add_files_options *opts,
-                         floe_add_files_result *out)
+int floe_table_add_files(floe_add_files_result *out, floe_table *t, const char *location,
+                         const floe_add_files_options *opts)
 {
     floe_add_files_options dflt = FLOE_ADD_FILES_OPTIONS_INIT;
     if (!opts)
@@ -701,7 +701,7 @@ int floe_table_add_files(floe_table *t, const char *location, const floe_add_fil
         rc = ensure_name_mapping(t);
     int64_t sid = -1;
     if (rc == 0)
-        rc = floe_append_commit(ap, &sid);
+        rc = floe_append_commit(&sid, ap);
     if (rc == 0 && out) {
         out->added_files_count = (int64_t)nkeep;
         out->snapshot_id = sid;

@@ -571,7 +571,7 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     return rc;
 }
 
-int floe_append_commit(floe_append *a, int64_t *snapshot_id)
+int floe_append_commit(int64_t *snapshot_id, floe_append *a)
 {
     if (snapshot_id)
         *snapshot_id = -1;

@@ -282,13 +282,14 @@ static int dv_note(floe_rowlevel *op, const floe_rl_touched *t, const floe_scan_
     FLOE_TRY(floe__rl_pos_union(pd->pos, pd->n, gone->items, gone->len, &d->pos, &d->n));
     for (size_t k = 0; k < task->ndeletes; k++) {
         const floe_scan_file *old = task->deletes[k];
-        if (old->content != FLOE_FILE_POSITION_DELETES || !old->referenced_data_file ||
-            strcmp(old->referenced_data_file, d->path) != 0)
+        const floe_scan_delete_info *od = floe__scan_delete_info(old);
+        if (old->content != FLOE_FILE_POSITION_DELETES || !od->referenced_data_file ||
+            strcmp(od->referenced_data_file, d->path) != 0)
             continue;
         FLOE_TRY(floe__rowlevel_remove_file(op, old)); /* may move op->touched (and t) */
         floe_rl_touched *r = floe__vec_at(&op->touched, op->touched.len - 1);
-        r->is_dv = strcmp(old->format, "PUFFIN") == 0 && old->has_content_offset;
-        r->content_offset = old->content_offset;
+        r->is_dv = strcmp(old->format, "PUFFIN") == 0 && od->has_content_offset;
+        r->content_offset = od->content_offset;
         ((floe_rl_dv *)floe__vec_at(&op->dvs, op->dvs.len - 1))->removal = op->touched.len - 1;
     }
     return 0;
@@ -362,6 +363,28 @@ int floe__rl_write_dvs(floe_rowlevel *op)
     floe__puffin_writer_free(&w);
     floe__free(bi);
     return rc;
+}
+
+/* rewrite_position_delete_files on v3 (maint/compact.c): the DV of the
+ * data file `data` over `pos` (sorted, distinct; heap, taken over even on
+ * failure), written by the next floe__rl_write_dvs. */
+int floe__rowlevel_add_dv(floe_rowlevel *op, const floe_scan_file *data, int64_t *pos, size_t n)
+{
+    floe_rl_dv *d = floe__vec_push(&op->dvs);
+    if (!d) {
+        floe__free(pos);
+        return floe__error_nomem();
+    }
+    memset(d, 0, sizeof *d);
+    d->pos = pos;
+    d->n = n;
+    d->df_index = SIZE_MAX;
+    d->removal = SIZE_MAX;
+    d->spec_id = data->spec_id;
+    d->record_count = data->record_count;
+    d->path = floe__arena_strdup(op->arena, data->path);
+    return d->path ? floe__rl_copy_partition(op, &d->partition, &data->partition)
+                   : floe__error_nomem();
 }
 
 /* rewrite_position_delete_files (maint/compact.c): one position delete

@@ -4,6 +4,7 @@
  * (puffin.h).
  */
 #include "table/puffin.h"
+#include "lazy/lz4.h"
 #include "spec/spec.h"
 
 #include <string.h>
@@ -301,6 +302,68 @@ static int put_blob(floe_buf *b, const floe_json *blob, floe_puffin_ref_map map,
     return floe__buf_putc(b, '}');
 }
 
+/* An LZ4 frame expands at most ~255 times (a match of one byte run per
+ * literal); a declared or decoded size beyond that, or beyond the cap, is
+ * corrupt, so a small file cannot make floe allocate without bound. */
+#define FOOTER_MAX ((size_t)256 << 20)
+#define LZ4_MAX_RATIO 256
+
+/* The compressed footer payload `p` (plen bytes, spec "Footer Payload": a
+ * single LZ4 frame, content size present) decompressed into `out`. */
+static int footer_lz4(const uint8_t *p, size_t plen, floe_buf *out)
+{
+    LZ4F_dctx *dctx = NULL;
+    size_t e = LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION);
+    if (LZ4F_isError(e) || !dctx)
+        return floe__error(FLOE_EUNSUPPORTED, "puffin",
+                           "cannot read an LZ4-compressed Puffin footer: %s", LZ4F_getErrorName(e));
+    size_t bound = plen < FOOTER_MAX / LZ4_MAX_RATIO ? plen * LZ4_MAX_RATIO + 64 : FOOTER_MAX;
+    LZ4F_frameInfo_t fi;
+    memset(&fi, 0, sizeof fi);
+    size_t off = plen;
+    e = LZ4F_getFrameInfo(dctx, &fi, p, &off);
+    int rc = 0;
+    if (LZ4F_isError(e))
+        rc = floe__error(FLOE_ECORRUPT, "puffin", "bad LZ4 frame in the Puffin footer: %s",
+                         LZ4F_getErrorName(e));
+    else if (fi.contentSize > bound)
+        rc = floe__error(FLOE_ECORRUPT, "puffin",
+                         "LZ4 Puffin footer of %zu bytes declares %llu bytes of content", plen,
+                         (unsigned long long)fi.contentSize);
+    if (rc == 0)
+        rc = floe__buf_reserve(out, fi.contentSize ? (size_t)fi.contentSize : plen * 4);
+    size_t start = out->len;
+    while (rc == 0) {
+        if (out->cap - out->len < 2 && (rc = floe__buf_reserve(out, out->cap)) < 0)
+            break;
+        size_t dst = out->cap - out->len - 1, src = plen - off;
+        e = LZ4F_decompress(dctx, out->ptr + out->len, &dst, p + off, &src, NULL);
+        off += src;
+        out->len += dst;
+        if (LZ4F_isError(e))
+            rc = floe__error(FLOE_ECORRUPT, "puffin", "bad LZ4 frame in the Puffin footer: %s",
+                             LZ4F_getErrorName(e));
+        else if (out->len - start > bound)
+            rc = floe__error(FLOE_ECORRUPT, "puffin",
+                             "LZ4 Puffin footer of %zu bytes expands past %zu bytes", plen, bound);
+        else if (e == 0)
+            break; /* the end of the frame */
+        else if (off == plen && !dst)
+            rc = floe__error(FLOE_ECORRUPT, "puffin", "LZ4 Puffin footer ends inside its frame");
+    }
+    if (rc == 0 && off != plen)
+        rc = floe__error(FLOE_ECORRUPT, "puffin",
+                         "%zu bytes after the LZ4 frame of the Puffin footer", plen - off);
+    if (rc == 0 && fi.contentSize && out->len - start != fi.contentSize)
+        rc = floe__error(FLOE_ECORRUPT, "puffin",
+                         "LZ4 Puffin footer holds %zu bytes, its frame declares %llu",
+                         out->len - start, (unsigned long long)fi.contentSize);
+    if (out->ptr)
+        out->ptr[out->len] = '\0';
+    LZ4F_freeDecompressionContext(dctx);
+    return rc;
+}
+
 int floe__puffin_rewrite_refs(const uint8_t *in, size_t n, floe_puffin_ref_map map, void *payload,
                               floe_buf *out)
 {
@@ -308,13 +371,20 @@ int floe__puffin_rewrite_refs(const uint8_t *in, size_t n, floe_puffin_ref_map m
     if (n < 20 || memcmp(in, PUFFIN_MAGIC, 4) != 0 || memcmp(in + n - 4, PUFFIN_MAGIC, 4) != 0)
         return floe__error(FLOE_ECORRUPT, "puffin", "not a Puffin file");
     size_t plen = get_u32le(in + n - 12);
-    if (in[n - 8] & 1)
-        return floe__error(FLOE_EUNSUPPORTED, "puffin", "compressed Puffin footers");
     if (plen > n - 20 || memcmp(in + n - 12 - plen - 4, PUFFIN_MAGIC, 4) != 0)
         return floe__error(FLOE_ECORRUPT, "puffin", "bad Puffin footer length %zu", plen);
     size_t fstart = n - 12 - plen; /* the footer payload */
     floe_json *j = NULL;
-    FLOE_TRY(floe__json_parse(&j, in + fstart, plen, "Puffin footer"));
+    if (in[n - 8] & 1) { /* FooterPayloadCompressed: one LZ4 frame */
+        floe_buf text = FLOE_BUF_INIT;
+        int e = footer_lz4(in + fstart, plen, &text);
+        if (e == 0)
+            e = floe__json_parse(&j, (const uint8_t *)text.ptr, text.len, "Puffin footer");
+        floe__buf_free(&text);
+        FLOE_TRY(e);
+    } else {
+        FLOE_TRY(floe__json_parse(&j, in + fstart, plen, "Puffin footer"));
+    }
     const floe_json *blobs = floe__json_get(j, "blobs"), *props = floe__json_get(j, "properties");
     int rc = floe__json_is_array(blobs) && (!props || floe__json_is_object(props))
                  ? 0

@@ -47,8 +47,10 @@ typedef int (*floe_puffin_ref_map)(void *payload, const char *from, const char *
  * `referenced-data-file` property passed through `map`: the bytes before
  * the footer are copied as they are, so every blob offset and length stays
  * valid; only the footer is written again (other fields and properties
- * kept). FLOE_ECORRUPT for a file that is not Puffin, FLOE_EUNSUPPORTED for
- * a compressed footer. */
+ * kept). A footer compressed with LZ4 (flag bit 0; one LZ4 frame, read
+ * through liblz4 loaded at run time) is read and written back uncompressed.
+ * FLOE_ECORRUPT for a file that is not Puffin or a bad LZ4 frame,
+ * FLOE_EUNSUPPORTED for a compressed footer without liblz4. */
 int floe__puffin_rewrite_refs(const uint8_t *in, size_t n, floe_puffin_ref_map map, void *payload,
                               floe_buf *out);
 

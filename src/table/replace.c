@@ -540,8 +540,8 @@ int floe__staged_commit(floe_table *t, floe_prepare_fn inner, void *payload)
     return rc;
 }
 
-int floe_table_replace_begin(floe_table *t, const floe_table_create_options *create,
-                             floe_table **staged)
+int floe_table_replace_begin(floe_table **staged, floe_table *t,
+                             const floe_table_create_options *create)
 {
     if (staged)
         *staged = NULL;

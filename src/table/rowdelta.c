@@ -356,7 +356,7 @@ static bool same_partition(const floe_partition_value *a, const floe_partition_v
 }
 
 /* Can delete file `d` (spec `spec_id`) apply to a data file we touch? */
-static bool is_dv(const floe_data_file *d)
+bool floe__data_file_is_dv(const floe_data_file *d)
 {
     return d->content == FLOE_FILE_POSITION_DELETES && d->has_content_offset &&
            d->file_format && strcmp(d->file_format, "PUFFIN") == 0;
@@ -519,8 +519,8 @@ static int check_snapshot(floe_rowlevel *op, const floe_table_metadata *base,
                 if (touched_by_path(op, d->file_path))
                     rc = add_path(&cf->deleted, d->file_path);
             } else if (d->content != FLOE_FILE_DATA && e->status == FLOE_ENTRY_ADDED) {
-                bool dv_conflict =
-                    is_dv(d) && d->referenced_data_file && adds_dv_for(op, d->referenced_data_file);
+                bool dv_conflict = floe__data_file_is_dv(d) && d->referenced_data_file &&
+                                   adds_dv_for(op, d->referenced_data_file);
                 if (dv_conflict && dv_commutes(op, s))
                     rc = note_merge(cf, d);
                 else if (dv_conflict)
@@ -582,16 +582,16 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
                          "Found conflicting files that can contain records matching %s: [%s]",
                          text.ptr, cf.added.ptr);
     if (rc == 0 && cf.deleted.len && op->kind == FLOE_ROWLEVEL_REWRITE)
-        rc = floe__error(FLOE_EINVALID, "table", "Missing required files to delete: [%s]",
-                         cf.deleted.ptr);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                            "Missing required files to delete: [%s]", cf.deleted.ptr);
     if (rc == 0 && cf.deletes.len && op->kind == FLOE_ROWLEVEL_REWRITE)
-        rc = floe__error(FLOE_EINVALID, "table",
-                         "Cannot commit, found new delete for replaced data file: [%s]",
-                         cf.deletes.ptr);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                            "Cannot commit, found new delete for replaced data file: [%s]",
+                            cf.deletes.ptr);
     if (rc == 0 && cf.deleted.len) {
         if (op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ)
-            rc = floe__error(FLOE_EINVALID, "table", "Cannot commit, missing data files: [%s]",
-                             cf.deleted.ptr);
+            rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                                "Cannot commit, missing data files: [%s]", cf.deleted.ptr);
         else
             rc = floe__error(FLOE_EINVALID, "table",
                              "Found conflicting deleted files that can contain records matching "
@@ -610,6 +610,13 @@ static int validate(floe_rowlevel *op, const floe_table_metadata *base,
     floe__buf_free(&text);
     floe__arena_free(scratch);
     return rc;
+}
+
+bool floe__scan_file_is_dv(const floe_scan_file *f)
+{
+    return f->content == FLOE_FILE_POSITION_DELETES &&
+           floe__scan_delete_info(f)->has_content_offset && f->format &&
+           strcmp(f->format, "PUFFIN") == 0;
 }
 
 /* ---------------------------------------------------------------- summary */
@@ -640,6 +647,7 @@ typedef struct rl_commit {
     floe_strmap *removed; /* path -> floe_rl_touched* (copy-on-write removals) */
     size_t nremoved;
     bool removes_deletes; /* some removals are delete files: filter delete manifests too */
+    bool removes_data;    /* v3: their DVs go too (dangling_dv) */
 } rl_commit;
 
 /* cm->removed from op->touched: the files this commit removes, a DV keyed
@@ -651,6 +659,7 @@ static int removals(rl_commit *cm)
     floe__strmap_free(cm->removed);
     cm->nremoved = 0;
     cm->removes_deletes = false;
+    cm->removes_data = false;
     if (!(cm->removed = floe__strmap_new()))
         return floe__error_nomem();
     for (size_t i = 0; i < op->touched.len; i++) {
@@ -667,8 +676,21 @@ static int removals(rl_commit *cm)
         FLOE_TRY(floe__strmap_put(cm->removed, key, t));
         cm->nremoved++;
         cm->removes_deletes = cm->removes_deletes || t->content != FLOE_FILE_DATA;
+        cm->removes_data = cm->removes_data || t->content == FLOE_FILE_DATA;
     }
     return 0;
+}
+
+/* A DV of a data file this commit removes applies to nothing any more: it
+ * goes in the same commit, as Java's MergingSnapshotProducer does
+ * (removeDanglingDeletesFor; at most one DV per data file, spec "Deletion
+ * Vectors"). */
+static bool dangling_dv(const rl_commit *cm, const floe_data_file *d)
+{
+    if (!cm->removes_data || !floe__data_file_is_dv(d) || !d->referenced_data_file)
+        return false;
+    const floe_rl_touched *t = floe__strmap_get(cm->removed, d->referenced_data_file);
+    return t && t->content == FLOE_FILE_DATA;
 }
 
 /* A retry that met concurrent DVs of commuting deletes: each of our DVs
@@ -698,15 +720,17 @@ static int dv_merge(rl_commit *cm, const floe_vec *merges)
         if (d->merged_key && !strcmp(d->merged_key, key.ptr))
             continue; /* an earlier attempt merged this one */
         floe_scan_file dv = {0}, data = {0};
+        floe_scan_delete_info dvi = {0};
         dv.path = m->file_path;
         dv.format = m->file_format;
-        dv.content = m->content;
+        dv.content = (int8_t)m->content;
         dv.record_count = m->record_count;
         dv.file_size_in_bytes = m->file_size_in_bytes;
-        dv.has_content_offset = true;
-        dv.content_offset = m->content_offset;
-        dv.content_size_in_bytes = m->content_size_in_bytes;
-        dv.referenced_data_file = m->referenced_data_file;
+        dvi.has_content_offset = true;
+        dvi.content_offset = m->content_offset;
+        dvi.content_size_in_bytes = m->content_size_in_bytes;
+        dvi.referenced_data_file = m->referenced_data_file;
+        dv.del = &dvi;
         data.path = d->path;
         data.record_count = d->record_count;
         const floe_scan_file *dl[1] = {&dv};
@@ -756,9 +780,7 @@ static int push_mf(floe_vec *v, const floe_manifest_file *mf)
     return 0;
 }
 
-/* The key of a removal: the path, and for a deletion vector (one blob of
- * a Puffin file that may hold others) its content offset too. */
-static const char *removal_key(floe_buf *b, const char *path, bool dv, int64_t offset)
+const char *floe__rowlevel_file_key(floe_buf *b, const char *path, bool dv, int64_t offset)
 {
     if (!dv)
         return path;
@@ -782,11 +804,12 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
     floe_buf key = FLOE_BUF_INIT;
     for (size_t k = 0; rc == 0 && k < man->nentries && !hit; k++) {
         const floe_data_file *d = &man->entries[k].data_file;
-        const char *kk = removal_key(&key, d->file_path, is_dv(d), d->content_offset);
+        const char *kk = floe__rowlevel_file_key(&key, d->file_path, floe__data_file_is_dv(d),
+                                                 d->content_offset);
         if (!kk)
             rc = floe__error_nomem();
         hit = kk && man->entries[k].status != FLOE_ENTRY_DELETED &&
-              floe__strmap_has(rc_->removed, kk);
+              (floe__strmap_has(rc_->removed, kk) || dangling_dv(rc_, d));
     }
     if (rc == 0 && !hit)
         rc = push_mf(out, mf);
@@ -800,21 +823,23 @@ static int filter_manifest(rl_commit *rc_, const floe_table_metadata *base, floe
             if (e.status == FLOE_ENTRY_DELETED)
                 continue;
             const floe_data_file *d = &e.data_file;
-            const char *kk = removal_key(&key, d->file_path, is_dv(d), d->content_offset);
+            const char *kk = floe__rowlevel_file_key(&key, d->file_path, floe__data_file_is_dv(d),
+                                                     d->content_offset);
             if (!kk) {
                 rc = floe__error_nomem();
                 break;
             }
-            if (floe__strmap_has(rc_->removed, kk)) {
+            bool named = floe__strmap_has(rc_->removed, kk);
+            if (named || dangling_dv(rc_, d)) {
                 e.status = FLOE_ENTRY_DELETED;
                 e.has_snapshot_id = true;
                 e.snapshot_id = op->prod.snapshot_id;
-                (*found)++;
+                *found += named;
                 if (d->content == FLOE_FILE_DATA) {
                     n->removed_files++;
                     n->removed_records += d->record_count;
                     n->removed_size += d->file_size_in_bytes;
-                } else if (is_dv(d)) {
+                } else if (floe__data_file_is_dv(d)) {
                     n->removed_dvs++;
                     n->removed_pos_records += d->record_count;
                     n->removed_delete_size += d->content_size_in_bytes;
@@ -898,7 +923,7 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
             if (specs[k] != specs[i])
                 continue;
             const floe_data_file *d = floe__vec_at(&op->delete_files, k);
-            if (is_dv(d)) {
+            if (floe__data_file_is_dv(d)) {
                 n.dvs++;
                 n.pos_records += d->record_count;
                 n.delete_size += d->content_size_in_bytes;
@@ -923,15 +948,18 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     size_t found = 0;
     for (size_t i = 0; rc == 0 && plist && i < plist->nentries; i++) {
         const floe_manifest_file *mf = &plist->entries[i];
-        if (cm->nremoved && (mf->content == FLOE_MANIFEST_DATA || cm->removes_deletes) &&
+        if (cm->nremoved &&
+            (mf->content == FLOE_MANIFEST_DATA || cm->removes_deletes ||
+             (cm->removes_data && base->format_version >= 3)) &&
             (mf->added_files_count != 0 || mf->existing_files_count != 0))
             rc = filter_manifest(cm, base, c, mf, &manifests, &found, &n);
         else
             rc = push_mf(&manifests, mf);
     }
     if (rc == 0 && found < cm->nremoved)
-        rc = floe__error(FLOE_EINVALID, "table", "Missing required files to delete: %zu of %zu",
-                         cm->nremoved - found, cm->nremoved);
+        rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "table",
+                            "Missing required files to delete: %zu of %zu", cm->nremoved - found,
+                            cm->nremoved);
     /* changed partitions */
     floe_partition_set parts;
     if (rc == 0)
@@ -974,6 +1002,20 @@ static int rl_prepare(const floe_table_metadata *base, floe_table_change *c, voi
     return rc;
 }
 
+int floe__rl_copy_partition(floe_rowlevel *op, floe_partition_value *dst,
+                            const floe_partition_value *src)
+{
+    floe_value *vals = floe__arena_calloc(op->arena, src->n ? src->n : 1, sizeof *vals);
+    dst->n = 0;
+    dst->values = vals;
+    if (!vals)
+        return floe__error_nomem();
+    for (size_t k = 0; k < src->n; k++)
+        FLOE_TRY(floe__value_copy(op->arena, &vals[k], &src->values[k]));
+    dst->n = src->n;
+    return 0;
+}
+
 int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
 {
     floe_rl_touched *t = floe__vec_push(&op->touched);
@@ -986,17 +1028,11 @@ int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
     t->file_size_in_bytes = f->file_size_in_bytes;
     t->rows_deleted = f->record_count;
     t->removed = true;
-    /* a deletion vector is one blob of its Puffin file (removal_key) */
-    t->is_dv = f->content == FLOE_FILE_POSITION_DELETES && f->has_content_offset && f->format &&
-               strcmp(f->format, "PUFFIN") == 0;
-    t->content_offset = f->content_offset;
-    floe_value *vals =
-        floe__arena_calloc(op->arena, f->partition.n ? f->partition.n : 1, sizeof *vals);
-    int rc = t->path && vals ? 0 : floe__error_nomem();
-    for (size_t k = 0; rc == 0 && k < f->partition.n; k++)
-        rc = floe__value_copy(op->arena, &vals[k], &f->partition.values[k]);
-    t->partition.n = f->partition.n;
-    t->partition.values = vals;
+    /* a deletion vector is one blob of its Puffin file (floe__rowlevel_file_key) */
+    t->is_dv = floe__scan_file_is_dv(f);
+    t->content_offset = floe__scan_delete_info(f)->content_offset;
+    int rc =
+        t->path ? floe__rl_copy_partition(op, &t->partition, &f->partition) : floe__error_nomem();
     if (f->content == FLOE_FILE_DATA) {
         op->stats.data_files_removed++;
         op->stats.rows_deleted += f->record_count;
@@ -1037,7 +1073,7 @@ static int replace_partitions(floe_rowlevel *op, const floe_data_file *files, si
     return rc;
 }
 
-int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_stats *stats)
+int floe_rowlevel_commit(int64_t *snapshot_id, floe_rowlevel_stats *stats, floe_rowlevel *op)
 {
     if (snapshot_id)
         *snapshot_id = -1;
@@ -1054,7 +1090,7 @@ int floe_rowlevel_commit(floe_rowlevel *op, int64_t *snapshot_id, floe_rowlevel_
         rc = replace_partitions(op, files, nfiles);
     op->new_files = files;
     op->nnew_files = nfiles;
-    rl_commit cm = {op, files, nfiles, NULL, 0, false};
+    rl_commit cm = {op, files, nfiles, NULL, 0, false, false};
     if (rc == 0)
         rc = removals(&cm);
     for (size_t i = 0; i < nfiles; i++) {

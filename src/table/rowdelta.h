@@ -112,6 +112,19 @@ void floe__rowlevel_conflict_all(floe_rowlevel *op);
 struct floe_scan_file;
 int floe__rowlevel_remove_file(floe_rowlevel *op, const struct floe_scan_file *f);
 
+/* The key of a delete or data file in a snapshot: its path, and for a
+ * deletion vector (one blob of a Puffin file that may hold others) its
+ * content offset too ("<path>#<offset>", in `b`). NULL: out of memory. */
+const char *floe__rowlevel_file_key(floe_buf *b, const char *path, bool dv, int64_t offset);
+/* Is the delete file a deletion vector (a PUFFIN position delete with a
+ * content offset)? */
+bool floe__data_file_is_dv(const floe_data_file *d);
+bool floe__scan_file_is_dv(const struct floe_scan_file *f);
+
+/* *dst = a copy of `src` in the operation's arena. */
+int floe__rl_copy_partition(floe_rowlevel *op, floe_partition_value *dst,
+                            const floe_partition_value *src);
+
 /* The operation's data writer (created on first use), e.g. to set its
  * target file size. On a v3 table it keeps row lineage
  * (floe__append_set_lineage): floe_rowlevel_write then takes batches of
@@ -146,6 +159,11 @@ int floe__rl_write_eq_deletes(floe_rowlevel *op, const int32_t *ids, size_t nids
                               const struct ArrowArray *batch);
 /* Add a delete file of spec `spec_id` (deep-copied into the op's arena). */
 int floe__rl_add_delete_file(floe_rowlevel *op, const floe_data_file *df, int32_t spec_id);
+/* The DV of data file `data` over `pos` (sorted, distinct, heap: the
+ * operation takes it over, also on failure), written with the others by
+ * floe__rl_write_dvs (rewrite_position_delete_files on v3). */
+int floe__rowlevel_add_dv(floe_rowlevel *op, const struct floe_scan_file *data, int64_t *pos,
+                          size_t n);
 /* Write one position delete file of the pairs (paths[i], pos[i]) of spec
  * `spec_id` / `partition` (sorted here) and add it to the operation
  * (rewrite_position_delete_files). */

@@ -86,7 +86,7 @@ int floe_scan_open_table(floe_scan **out, struct floe_table *t, const floe_scan_
         /* the head of the handle's branch; none yet (a branch the first
          * write creates) reads as an empty table */
         floe_snapshot_info info;
-        if (floe_table_branch_snapshot(t, &info))
+        if (floe_table_branch_snapshot(&info, t))
             snap = floe__metadata_snapshot(t->metadata, info.snapshot_id);
     }
     bool pinned = selected && floe__snapshot_selector_pins_schema(t->metadata, &sel);

@@ -88,7 +88,7 @@ static int validation(const char *fmt, ...)
 
 /* ---------------------------------------------------------------- accessors */
 
-bool floe_table_current_snapshot(const floe_table *t, floe_snapshot_info *out)
+bool floe_table_current_snapshot(floe_snapshot_info *out, const floe_table *t)
 {
     const floe_snapshot *s = floe__metadata_current_snapshot(t->metadata);
     if (s && out)
@@ -101,7 +101,7 @@ const char *floe_table_branch(const floe_table *t)
     return t->branch;
 }
 
-bool floe_table_branch_snapshot(const floe_table *t, floe_snapshot_info *out)
+bool floe_table_branch_snapshot(floe_snapshot_info *out, const floe_table *t)
 {
     const floe_snapshot_ref *r = floe__metadata_ref(t->metadata, t->branch);
     const floe_snapshot *s = r ? floe__metadata_snapshot(t->metadata, r->snapshot_id) : NULL;
@@ -115,7 +115,7 @@ size_t floe_table_snapshot_count(const floe_table *t)
     return t->metadata->nsnapshots;
 }
 
-void floe_table_snapshot_at(const floe_table *t, size_t i, floe_snapshot_info *out)
+void floe_table_snapshot_at(floe_snapshot_info *out, const floe_table *t, size_t i)
 {
     fill_info(t, &t->metadata->snapshots[i], out);
 }
@@ -150,7 +150,7 @@ static const floe_intmap *ancestor_set(const floe_table *t)
     return set;
 }
 
-void floe_table_history_at(const floe_table *t, size_t i, floe_history_entry *out)
+void floe_table_history_at(floe_history_entry *out, const floe_table *t, size_t i)
 {
     const floe_table_metadata *m = t->metadata;
     const floe_snapshot_log_entry *e = &m->snapshot_log[i];
@@ -182,12 +182,12 @@ size_t floe_table_ref_count(const floe_table *t)
     return t->metadata->nrefs;
 }
 
-void floe_table_ref_at(const floe_table *t, size_t i, floe_ref_info *out)
+void floe_table_ref_at(floe_ref_info *out, const floe_table *t, size_t i)
 {
     fill_ref(&t->metadata->refs[i], out);
 }
 
-int floe_table_ref(const floe_table *t, const char *name, floe_ref_info *out)
+int floe_table_ref(floe_ref_info *out, const floe_table *t, const char *name)
 {
     const floe_snapshot_ref *r = name ? floe__metadata_ref(t->metadata, name) : NULL;
     if (!r)
@@ -210,19 +210,19 @@ static int select_info(const floe_table *t, const floe_snapshot_selector *sel,
     return 0;
 }
 
-int floe_table_snapshot_by_id(const floe_table *t, int64_t id, floe_snapshot_info *out)
+int floe_table_snapshot_by_id(floe_snapshot_info *out, const floe_table *t, int64_t id)
 {
     floe_snapshot_selector sel = {FLOE_SNAP_ID, id, NULL, 0};
     return select_info(t, &sel, out);
 }
 
-int floe_table_snapshot_by_ref(const floe_table *t, const char *ref, floe_snapshot_info *out)
+int floe_table_snapshot_by_ref(floe_snapshot_info *out, const floe_table *t, const char *ref)
 {
     floe_snapshot_selector sel = {FLOE_SNAP_REF, 0, ref, 0};
     return select_info(t, &sel, out);
 }
 
-int floe_table_snapshot_as_of_time(const floe_table *t, int64_t ts, floe_snapshot_info *out)
+int floe_table_snapshot_as_of_time(floe_snapshot_info *out, const floe_table *t, int64_t ts)
 {
     floe_snapshot_selector sel = {FLOE_SNAP_AS_OF, 0, NULL, ts};
     return select_info(t, &sel, out);
@@ -633,29 +633,25 @@ static int run_ids(floe_table *t, op *o, int64_t *previous, int64_t *current)
     return 0;
 }
 
-int floe_table_rollback_to_snapshot(floe_table *t, int64_t id, int64_t *previous,
-                                    int64_t *current)
+int floe_table_rollback_to_snapshot(int64_t *previous, int64_t *current, floe_table *t, int64_t id)
 {
     op o = {.kind = OP_ROLLBACK, .id = id};
     return run_ids(t, &o, previous, current);
 }
 
-int floe_table_rollback_to_timestamp(floe_table *t, int64_t ts, int64_t *previous,
-                                     int64_t *current)
+int floe_table_rollback_to_timestamp(int64_t *previous, int64_t *current, floe_table *t, int64_t ts)
 {
     op o = {.kind = OP_ROLLBACK_TIME, .id = ts};
     return run_ids(t, &o, previous, current);
 }
 
-int floe_table_set_current_snapshot(floe_table *t, int64_t id, int64_t *previous,
-                                    int64_t *current)
+int floe_table_set_current_snapshot(int64_t *previous, int64_t *current, floe_table *t, int64_t id)
 {
     op o = {.kind = OP_SET_CURRENT, .id = id};
     return run_ids(t, &o, previous, current);
 }
 
-int floe_table_set_current_ref(floe_table *t, const char *ref, int64_t *previous,
-                               int64_t *current)
+int floe_table_set_current_ref(int64_t *previous, int64_t *current, floe_table *t, const char *ref)
 {
     if (!ref)
         return invalid("NULL ref");
@@ -722,8 +718,7 @@ static int add_picked_files(floe_table *t, floe_append *a, const floe_snapshot *
     return rc;
 }
 
-int floe_table_cherrypick_snapshot(floe_table *t, int64_t id, int64_t *previous,
-                                   int64_t *current)
+int floe_table_cherrypick_snapshot(int64_t *previous, int64_t *current, floe_table *t, int64_t id)
 {
     op o = {.kind = OP_CHERRYPICK, .id = id};
     FLOE_TRY(run(t, &o));
@@ -748,7 +743,7 @@ int floe_table_cherrypick_snapshot(floe_table *t, int64_t id, int64_t *previous,
             rc = add_picked_files(t, a, pick, &spec_id);
         if (rc == 0) {
             floe__append_configure(a, "main", true, spec_id, cherry_validate, &o);
-            rc = floe_append_commit(a, &new_id);
+            rc = floe_append_commit(&new_id, a);
         }
         floe_append_free(a);
         FLOE_TRY(rc);
@@ -761,8 +756,8 @@ int floe_table_cherrypick_snapshot(floe_table *t, int64_t id, int64_t *previous,
     return 0;
 }
 
-int floe_table_fast_forward(floe_table *t, const char *branch, const char *to,
-                            int64_t *previous_ref, int64_t *updated_ref)
+int floe_table_fast_forward(int64_t *previous_ref, int64_t *updated_ref, floe_table *t,
+                            const char *branch, const char *to)
 {
     if (!branch)
         return invalid("Target branch cannot be null");

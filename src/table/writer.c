@@ -714,7 +714,7 @@ int floe__lineage_copy(floe_arrow_builder *dst, const struct ArrowArray *src, si
     return floe__arrow_builder_append(dst->children[nf + 1], &seq);
 }
 
-int floe_table_arrow_schema(const floe_table *t, struct ArrowSchema *out)
+int floe_table_arrow_schema(struct ArrowSchema *out, const floe_table *t)
 {
     if (!t || !out)
         return floe__error(FLOE_EINVALID, "table", "NULL argument");

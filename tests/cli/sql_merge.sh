@@ -259,5 +259,66 @@ eq "rtas failure restores" "$(count_snaps s.created):$out" "$n0:id
 col_name,data_type,comment
 id,int,"
 
+# ---- MERGE prunes the target by the ON conjuncts over the target alone
+# (no WHEN NOT MATCHED BY SOURCE): a data file of a partition the ON
+# excludes is made unreadable, so reading it fails the statement (the
+# conditions are ones SQLite does not push into the virtual table itself)
+C -c "CREATE TABLE s.pm (id BIGINT, day DATE, v STRING) PARTITIONED BY (day);
+INSERT INTO s.pm VALUES (1, DATE'2024-01-01', 'a'), (2, DATE'2024-01-01', 'b'),
+  (1, DATE'2024-01-02', 'c'), (3, DATE'2024-01-02', 'd')" >/dev/null
+pf=$(find "$T/wh" -path '*/pm/data/day=2024-01-02/*.parquet')
+eq "one file in the skipped partition" "$(wc -l <<<"$pf")" "1"
+cp "$pf" "$T/pm-saved.parquet"
+printf 'not a parquet file' >"$pf"
+fails() { # fails DESCRIPTION SQL: the statement reads the unreadable file
+  local o
+  o=$(C -c "$2" 2>&1)
+  eq "$1 fails" "$?" "1"
+  has "$1 read the file" "$o" "day=2024-01-02"
+}
+fails "unpruned select" "SELECT count(*) AS n FROM s.pm WHERE v <> 'x'"
+out=$(C -c "MERGE INTO s.pm t USING (SELECT 1 AS id, 'new' AS v UNION ALL SELECT 9, 'ins') s
+ON t.id = s.id AND NOT (t.day > '2024-01-01')
+WHEN MATCHED AND s.v <> 'zzz' THEN UPDATE SET v = s.v
+WHEN NOT MATCHED THEN INSERT (id, day, v) VALUES (s.id, DATE'2024-01-01', s.v);
+SELECT id, day, v FROM s.pm WHERE day = '2024-01-01' ORDER BY id" 2>&1)
+eq "merge pruned by t.day" "$out" "id,day,v
+1,2024-01-01,new
+2,2024-01-01,b
+9,2024-01-01,ins"
+out=$(C -c "MERGE INTO s.pm AS t USING (SELECT 2 AS id) AS s
+ON (CAST(t.day AS DATE) BETWEEN DATE'2023-12-31' AND DATE'2024-01-01' AND t.id = s.id) AND t.v IS NOT NULL
+WHEN MATCHED THEN DELETE;
+SELECT id FROM s.pm WHERE day = DATE'2024-01-01' ORDER BY id" 2>&1)
+eq "merge pruned by a range, delete" "$out" "id
+1
+9"
+# a target-only conjunct of an unqualified column prunes too (pm has no
+# column of the source's names)
+out=$(C -c "MERGE INTO s.pm t USING (SELECT 9 AS k) s ON t.id = s.k AND NOT (day >= '2024-01-02')
+WHEN MATCHED THEN UPDATE SET v = 'k';
+SELECT v FROM s.pm WHERE id = 9 AND day = '2024-01-01'" 2>&1)
+eq "merge pruned by an unqualified target column" "$out" "v
+k"
+# no pruning: conditions of WHEN clauses, NOT MATCHED BY SOURCE, source
+# columns (qualified or not), OR with a source column, subqueries
+fails "merge, WHEN MATCHED AND on the target" "MERGE INTO s.pm t USING (SELECT 1 AS id) s ON t.id = s.id
+WHEN MATCHED AND t.day = '2024-01-01' THEN UPDATE SET v = 'w'"
+fails "merge with NOT MATCHED BY SOURCE" "MERGE INTO s.pm t USING (SELECT 1 AS id) s
+ON t.id = s.id AND t.day = '2024-01-01'
+WHEN MATCHED THEN UPDATE SET v = 'w' WHEN NOT MATCHED BY SOURCE AND t.id = 42 THEN DELETE"
+fails "merge on a source column" "MERGE INTO s.pm t USING (SELECT 1 AS id, DATE'2024-01-01' AS day) s
+ON t.id = s.id AND s.day = '2024-01-01' WHEN MATCHED THEN UPDATE SET v = 'w'"
+fails "merge on an unqualified source column" "MERGE INTO s.pm t USING (SELECT 1 AS id, DATE'2024-01-01' AS sday) s
+ON t.id = s.id AND sday = '2024-01-01' WHEN MATCHED THEN UPDATE SET v = 'w'"
+fails "merge on OR with the source" "MERGE INTO s.pm t USING (SELECT 1 AS id) s
+ON t.id = s.id AND (t.day = '2024-01-01' OR s.id = 3) WHEN MATCHED THEN UPDATE SET v = 'w'"
+fails "merge on a subquery" "MERGE INTO s.pm t USING (SELECT 1 AS id) s
+ON t.id = s.id AND EXISTS (SELECT 1 WHERE t.day = '2024-01-01') WHEN MATCHED THEN UPDATE SET v = 'w'"
+cp "$T/pm-saved.parquet" "$pf"
+eq "the skipped partition is untouched" "$(C -c "SELECT id, v FROM s.pm WHERE day = '2024-01-02' ORDER BY id")" "id,v
+1,c
+3,d"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -65,6 +65,49 @@ F -c "ALTER TABLE db.e SET TBLPROPERTIES ('k' = 'v')" >/dev/null
 out=$(F --format json -c "SELECT * FROM db.e ORDER BY id" 2>&1)
 eq "defaults after a commit" "$out" "$want"
 
+# write-default at every nesting level (spec "Default values"): a struct
+# value that omits a member, in a struct column, a list's element struct and
+# a map's value struct, and a struct column omitted from INSERT's column
+# list, are written with the write-defaults, which differ here from the
+# initial-defaults the old row reads; an explicit NULL stays NULL. (Spark 3.5
+# refuses such values: STRUCT_MISSING_FIELDS, tests/peers/test_types_v3.py.)
+F -c "CREATE TABLE db.w (id INT, s STRUCT<a: INT>, l ARRAY<STRUCT<a: INT>>, m MAP<STRING, STRUCT<a: INT>>)
+  TBLPROPERTIES ('format-version'='3')" \
+  -c "INSERT INTO db.w VALUES (1, named_struct('a', 1), array(named_struct('a', 2)), map('k', named_struct('a', 3)))" >/dev/null
+meta=$("$PY" - "$T/wh/db.db/w" <<'PYEOF'
+import glob, json, sys
+m = json.load(open(sorted(glob.glob(sys.argv[1] + '/metadata/*.metadata.json'))[-1]))
+s = json.loads(json.dumps(m['schemas'][-1]))
+f = {x['name']: x for x in s['fields']}
+def fld(i, name, t, **kw):
+    d = {'id': i, 'name': name, 'required': False, 'type': t}
+    d.update({k.replace('_', '-'): v for k, v in kw.items()})
+    return d
+f['s']['type']['fields'].append(fld(20, 'x', 'int', initial_default=1, write_default=2))
+f['l']['type']['element']['fields'].append(fld(21, 'y', 'string', initial_default='old', write_default='new'))
+f['m']['type']['value']['fields'].append(fld(22, 'z', 'long', initial_default=3, write_default=4))
+s['fields'].append(fld(23, 'p', {'type': 'struct', 'fields': [
+    fld(24, 'q', 'int', initial_default=5, write_default=6), fld(25, 'r', 'int')]},
+    initial_default={}, write_default={}))
+s['schema-id'] = 1
+m['schemas'].append(s)
+m['current-schema-id'] = 1
+m['last-column-id'] = 25
+dst = sys.argv[1] + '/metadata/00009-write-defaults.metadata.json'
+json.dump(m, open(dst, 'w'))
+print(dst)
+PYEOF
+)
+F -c "CALL system.register_table('db.w2', '$meta')" \
+  -c "INSERT INTO db.w2 VALUES (2, named_struct('a', 20), array(named_struct('a', 21), named_struct('a', 22, 'y', 'given')), map('k', named_struct('a', 23)), named_struct('r', 24))" \
+  -c "INSERT INTO db.w2 VALUES (3, named_struct('a', 30, 'x', NULL), array(), map(), NULL)" \
+  -c "INSERT INTO db.w2 (id, s) VALUES (4, named_struct('a', 40))" >/dev/null
+out=$(F --format json -c "SELECT * FROM db.w2 ORDER BY id" 2>&1)
+eq "nested write-defaults" "$out" '{"id":1,"s":{"a":1,"x":1},"l":[{"a":2,"y":"old"}],"m":{"k":{"a":3,"z":3}},"p":{"q":5,"r":null}}
+{"id":2,"s":{"a":20,"x":2},"l":[{"a":21,"y":"new"},{"a":22,"y":"given"}],"m":{"k":{"a":23,"z":4}},"p":{"q":6,"r":24}}
+{"id":3,"s":{"a":30,"x":null},"l":[],"m":{},"p":null}
+{"id":4,"s":{"a":40,"x":2},"l":null,"m":null,"p":{"q":6,"r":null}}'
+
 # PyIceberg's table (../shared/fixtures, PROVENANCE.md #9): the two rows
 # written before the columns were added print their initial-defaults
 FX="${FLOE_SHARED_DIR:-${FLOE_SOURCE_DIR:-.}/../shared}/fixtures/pyiceberg_column_defaults"

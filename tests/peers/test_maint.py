@@ -280,6 +280,66 @@ def test_v3_floe_compacts_spark_written_same_columns(spark, floe_bin, tmp_path):
         {c: 0 for c in pcols}
 
 
+def test_v3_rewrite_position_deletes_to_dvs(spark, floe_bin, tmp_path):
+    """Twin v2 tables with Spark's position deletes (partition granularity: a
+    file covers several data files), upgraded to v3 by Spark: floe's
+    rewrite_position_delete_files turns them into one DV per data file, with
+    Spark's result columns (Java's testRewriteV2PositionDeletesToV3DVs);
+    Spark reads the same rows through the DVs, and a second call is a no-op."""
+    wh, floe, cat = setup(tmp_path, spark)
+    for t in ("db.a", "db.b"):
+        spark.sql(f"CREATE TABLE {cat}.{t} ({COLS}) USING iceberg PARTITIONED BY (p) "
+                  "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', "
+                  "'write.delete.granularity'='partition')")
+        for k in range(3):
+            rows = ", ".join(f"({k * 20 + i}, 's{i}', {i % 2})" for i in range(20))
+            spark.sql(f"INSERT INTO {cat}.{t} VALUES {rows}")
+        spark.sql(f"DELETE FROM {cat}.{t} WHERE id IN (1, 2, 22, 41, 44, 59)")
+        spark.sql(f"DELETE FROM {cat}.{t} WHERE id IN (3, 24)")
+        spark.sql(f"ALTER TABLE {cat}.{t} SET TBLPROPERTIES ('format-version'='3')")
+    want = spark_rows(spark.sql(f"SELECT * FROM {cat}.db.a"))
+    assert len(want) == 52
+    nfiles, formats = spark.sql(
+        f"SELECT count(*), collect_set(file_format) FROM {cat}.db.b.delete_files").collect()[0]
+    assert formats == ["PARQUET"] and nfiles == 4  # two deletes x two partitions
+    b_bytes = spark.sql(f"SELECT sum(file_size_in_bytes) FROM {cat}.db.b.delete_files"
+                        ).collect()[0][0]
+    args = "options => map('rewrite-all', 'true')"
+    s = spark.sql(f"CALL {cat}.system.rewrite_position_delete_files(table => 'db.a', {args})"
+                  ).collect()[0].asDict()
+    f = floe.rows(f"CALL {floe.name}.system.rewrite_position_delete_files(table => 'db.b', "
+                  f"{args})")[0]
+    cols = ["rewritten_delete_files_count", "added_delete_files_count", "added_bytes_count"]
+    assert {c: int(f[c]) for c in cols} == {c: int(s[c]) for c in cols}
+    assert int(f["rewritten_delete_files_count"]) == 4
+    assert int(f["added_delete_files_count"]) == 5  # the data files with deletes (not k=1, p=1)
+    assert int(f["rewritten_bytes_count"]) == b_bytes
+    spark.sql(f"REFRESH TABLE {cat}.db.b")
+    assert spark_rows(spark.sql(f"SELECT * FROM {cat}.db.b")) == want
+    dvs = spark.sql(f"SELECT file_format, referenced_data_file, content_offset, "
+                    f"content_size_in_bytes, record_count FROM {cat}.db.b.delete_files").collect()
+    assert len(dvs) == 5 and all(r[0] == "PUFFIN" and r[2] is not None for r in dvs)
+    assert len({r[1] for r in dvs}) == 5 and sum(r[4] for r in dvs) == 8
+    assert sum(r[3] for r in dvs) == int(f["added_bytes_count"])
+    # the same DVs as Spark's rewrite of the twin (data file positions alike)
+    twin = spark.sql(f"SELECT record_count, content_size_in_bytes FROM {cat}.db.a.delete_files"
+                     ).collect()
+    assert sorted(tuple(r) for r in twin) == sorted((r[4], r[3]) for r in dvs)
+    # DVs only: nothing left to rewrite, for floe and for Spark
+    again = floe.rows(f"CALL {floe.name}.system.rewrite_position_delete_files(table => 'db.b', "
+                      f"{args})")[0]
+    assert [int(again[c]) for c in cols[:2]] == [0, 0]
+    s = spark.sql(f"CALL {cat}.system.rewrite_position_delete_files(table => 'db.b', {args})"
+                  ).collect()[0].asDict()
+    assert [int(s[c]) for c in cols[:2]] == [0, 0]
+    # Spark deletes on top of floe's DVs: it merges into them, rows as expected
+    spark.sql(f"DELETE FROM {cat}.db.b WHERE id IN (0, 5)")
+    assert spark_rows(spark.sql(f"SELECT * FROM {cat}.db.b")) == \
+        [r for r in want if int(r["id"]) not in (0, 5)]
+    assert floe_rows(floe, "SELECT * FROM db.b") == \
+        [r for r in want if int(r["id"]) not in (0, 5)]
+
+
 def schemas_specs(spark, cat, t):
     import json
     meta = spark.sql(f"SELECT file FROM {cat}.{t}.metadata_log_entries "

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """v3 types floe writes (issue #24): timestamp_ns and timestamptz_ns (Parquet
 TIMESTAMP(NANOS), manifest bounds as nanosecond longs, day/hour/identity/bucket
-partitions). PyIceberg 0.12 reads v3 tables (it cannot write their metadata) and gives
+partitions), and unknown (Spark's VOID: never written to Parquet, an identity
+partition typed Avro "null" in manifests). PyIceberg 0.12 reads v3 tables (it cannot write their metadata) and gives
 timestamp[ns] columns; Spark 3.5 has no nanosecond type: what Iceberg 1.11's Spark
 reader does with them is pinned here.
 """
@@ -143,3 +144,86 @@ def test_nested_initial_defaults(cells):
     assert (r["id"], r["s"], r["l"], r["m"]) == want, r
     p = t.c.py.load_table(t.t).scan().to_arrow().to_pylist()[0]
     assert (p["id"], p["s"], p["l"], dict(p["m"])) == want, p
+
+
+def test_unknown_written_by_floe(cells):
+    """floe's VOID column (v3 unknown) and an identity partition on it: Spark reads nulls,
+    DESCRIBE says void, the data files have no such column; Spark then appends to the
+    table and floe reads both writers' rows."""
+    t = Table(cells, "unknown_floe")
+    t.fsql("CREATE TABLE {T} (a INT, u VOID, s STRUCT<x: INT, v: VOID>) PARTITIONED BY (u) "
+           "TBLPROPERTIES ('format-version'='3')",
+           "INSERT INTO {T} VALUES (1, NULL, named_struct('x', 10, 'v', NULL))",
+           "INSERT INTO {T} (a) VALUES (2)")
+    t.sql("REFRESH TABLE {T}")
+    desc = [(r.col_name, r.data_type) for r in t.sql("DESCRIBE TABLE {T}").collect()]
+    assert desc[:3] == [("a", "int"), ("u", "void"), ("s", "struct<x:int,v:void>")], desc
+    rows = t.sql("SELECT a, u, s FROM {T} ORDER BY a").collect()
+    assert [(r.a, r.u, r.s.asDict() if r.s else None) for r in rows] == \
+        [(1, None, {"x": 10, "v": None}), (2, None, None)]
+    assert [r.n for r in t.sql("SELECT count(*) AS n FROM {T} WHERE u IS NULL").collect()] == [2]
+    parts = t.sql("SELECT partition.u AS u, record_count FROM {T}.partitions").collect()
+    assert [(r.u, r.record_count) for r in parts] == [(None, 2)]
+    # the Parquet files floe wrote hold neither u nor s.v (pyarrow reads the footers)
+    import pyarrow.parquet as pq
+    for f in t.frows("SELECT file_path FROM {T}.files"):
+        sch = pq.read_schema(f["file_path"])
+        assert sch.names == ["a", "s"], sch
+        assert [c.name for c in sch.field("s").type] == ["x"], sch
+    t.sql("INSERT INTO {T} SELECT 3, NULL, named_struct('x', 30, 'v', NULL)")
+    got = [(int(r["a"]), r["u"]) for r in t.frows("SELECT a, u FROM {T} ORDER BY a")]
+    assert got == [(1, None), (2, None), (3, None)]
+
+
+def test_unknown_written_by_spark(cells):
+    """Spark's v3 table with a void column, partitioned by it (its manifests type the
+    partition Avro "null"): floe reads it, DESCRIBE says void, floe appends and Spark reads
+    floe's rows."""
+    t = Table(cells, "unknown_spark")
+    t.sql("CREATE TABLE {T} (a INT, u VOID) USING iceberg PARTITIONED BY (u) "
+          "TBLPROPERTIES ('format-version'='3')")
+    t.sql("INSERT INTO {T} VALUES (1, NULL)")
+    assert [(r["col_name"], r["data_type"]) for r in t.frows("DESCRIBE {T}")][:2] == \
+        [("a", "int"), ("u", "void")]
+    assert [(int(r["a"]), r["u"]) for r in t.frows("SELECT a, u FROM {T}")] == [(1, None)]
+    t.fsql("INSERT INTO {T} VALUES (2, NULL)")
+    t.sql("REFRESH TABLE {T}")
+    assert [(r.a, r.u) for r in t.sql("SELECT a, u FROM {T} ORDER BY a").collect()] == \
+        [(1, None), (2, None)]
+    # Spark's refusals floe shares: a v2 table cannot hold unknown (Java's message)
+    with pytest.raises(Exception, match="Invalid type for u: unknown is not supported until v3"):
+        t.sql("CREATE TABLE {T}_v2 (a INT, u VOID) USING iceberg "
+              "TBLPROPERTIES ('format-version'='2')")
+    err = t.c.floe.error("CREATE TABLE db.unknown_spark_v2 (a INT, u VOID) "
+                         "TBLPROPERTIES ('format-version'='2')")
+    assert "Invalid type for u: unknown is not supported until v3" in err
+
+
+def test_nested_write_defaults(cells):
+    """A struct value that omits a member with a write-default (in a struct column and in a
+    list's element struct): floe writes the default into the data file (pyarrow reads it
+    there) and Spark and PyIceberg read it. Spark 3.5 refuses the same INSERT
+    (STRUCT_MISSING_FIELDS: it does not know Iceberg's write-default) - pinned, as is
+    its refusal without the column list's struct."""
+    t = Table(cells, "nwdefaults")
+    t.fsql("CREATE TABLE {T} (id BIGINT, s STRUCT<a: INT>, l ARRAY<STRUCT<a: INT>>) "
+           "TBLPROPERTIES ('format-version'='3')")
+    t.fsql("SET floe.column-defaults = true",
+           "ALTER TABLE {T} ADD COLUMNS (s.x INT DEFAULT 7, l.element.y STRING DEFAULT 'e')",
+           "INSERT INTO {T} VALUES (1, named_struct('a', 1), array(named_struct('a', 2), "
+           "named_struct('a', 3, 'y', 'given')))")
+    want = [(1, {"a": 1, "x": 7}, [{"a": 2, "y": "e"}, {"a": 3, "y": "given"}])]
+    import pyarrow.parquet as pq
+    files = t.frows("SELECT file_path FROM {T}.files")
+    assert len(files) == 1
+    pa_rows = pq.read_table(files[0]["file_path"]).to_pylist()
+    assert [(r["id"], r["s"], r["l"]) for r in pa_rows] == want, pa_rows
+    t.sql("REFRESH TABLE {T}")
+    r = t.sql("SELECT * FROM {T}").collect()[0].asDict(recursive=True)
+    assert [(r["id"], r["s"], r["l"])] == want, r
+    p = t.c.py.load_table(t.t).scan().to_arrow().to_pylist()
+    assert [(x["id"], x["s"], x["l"]) for x in p] == want, p
+    with pytest.raises(Exception, match=r"STRUCT_MISSING_FIELDS.*Struct `s` missing fields: `x`"):
+        t.sql("INSERT INTO {T} VALUES (2, named_struct('a', 2), array())")
+    with pytest.raises(Exception, match="Cannot find data for the output column `s`"):
+        t.sql("INSERT INTO {T} (id) VALUES (2)")

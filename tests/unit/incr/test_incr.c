@@ -55,7 +55,7 @@ static int run_changes(floe_fileio *io, const char *meta, const floe_incremental
         return rc;
     }
     struct ArrowArrayStream st;
-    if ((rc = floe_changelog_to_stream(cl, &st)) == 0) {
+    if ((rc = floe_changelog_to_stream(&st, cl)) == 0) {
         rc = drain(&st, out, err, errlen);
         st.release(&st);
     }
@@ -79,7 +79,7 @@ static int appended(const h_table *h, const read_opts *r, rows *out, char *err, 
         return rc;
     }
     struct ArrowArrayStream st;
-    if ((rc = floe_incremental_to_stream(inc, &st)) == 0) {
+    if ((rc = floe_incremental_to_stream(&st, inc)) == 0) {
         rc = drain(&st, out, err, errlen);
         st.release(&st);
     }
@@ -374,7 +374,7 @@ static void test_timestamps(void)
     floe_incremental *inc;
     FT_OK(floe_incremental_append_open(&inc, NULL, h.meta, &o));
     int64_t s, e;
-    floe_incremental_range(inc, &s, &e);
+    floe_incremental_range(&s, &e, inc);
     FT_EQ_INT(s, id.watermark);
     FT_EQ_INT(e, id.now);
     floe_incremental_free(inc);
@@ -386,7 +386,7 @@ static void test_timestamps(void)
     o.has_end_timestamp_ms = false;
     floe_changelog *cl;
     FT_OK(floe_changelog_open(&cl, NULL, h.meta, &o));
-    floe_changelog_range(cl, &s, &e);
+    floe_changelog_range(&s, &e, cl);
     FT_EQ_INT(s, -1);
     FT_EQ_INT(e, id.after);
     floe_changelog_free(cl);
@@ -457,7 +457,7 @@ static void test_random_histories(void)
             FT_OK(floe_scan_open(&sc, NULL, h.meta, &so));
             struct ArrowArrayStream st;
             rows got = {0}, want = {0};
-            FT_OK(floe_scan_to_stream(sc, &st));
+            FT_OK(floe_scan_to_stream(&st, sc));
             FT_OK(drain(&st, &got, err, sizeof err));
             st.release(&st);
             floe_scan_free(sc);
@@ -535,7 +535,7 @@ static void fixture_check(const char *name, const char *loc, int64_t snap, long 
     floe_scan *sc;
     FT_OK(floe_scan_open(&sc, io, meta, NULL));
     struct ArrowArrayStream s;
-    FT_OK(floe_scan_to_stream(sc, &s));
+    FT_OK(floe_scan_to_stream(&s, sc));
     FT_OK(drain(&s, &cur, err, sizeof err));
     s.release(&s);
     floe_scan_free(sc);

@@ -80,7 +80,7 @@ static int commit_op(floe_table *t, int kind, floe_rowlevel_mode mode, const int
         }
     }
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, snap, NULL);
+        rc = floe_rowlevel_commit(snap, NULL, op);
     floe_rowlevel_free(op);
     return rc;
 }
@@ -99,7 +99,7 @@ static void snapshot_rows(floe_table *t, int64_t id, rows *out)
         return;
     }
     struct ArrowArrayStream st;
-    FT_OK(floe_scan_to_stream(sc, &st));
+    FT_OK(floe_scan_to_stream(&st, sc));
     if (drain(&st, out, err, sizeof err) != 0)
         ft_fail(__FILE__, __LINE__, "scan stream: %s", err);
     st.release(&st);
@@ -130,7 +130,7 @@ static int changelog(floe_table *t, const cl_opts *c, rows *out, char *err, size
     int rc = floe_changelog_open(&cl, floe_table_io(t), floe_table_metadata_location(t), &o);
     if (rc == 0) {
         struct ArrowArrayStream st;
-        if ((rc = floe_changelog_to_stream(cl, &st)) == 0) {
+        if ((rc = floe_changelog_to_stream(&st, cl)) == 0) {
             rc = drain(&st, out, err, errlen);
             st.release(&st);
         }
@@ -585,7 +585,7 @@ static int lineage_commit(floe_table *t, const char *del, const fx_order *add, c
             rc = floe__append_add_file(w, &df);
     }
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, snap, NULL);
+        rc = floe_rowlevel_commit(snap, NULL, op);
     if (arr.release)
         arr.release(&arr);
     floe__pq_metrics_free(&m);
@@ -659,7 +659,7 @@ static void test_lineage_pairs(void)
     o.identifier_columns = ids;
     o.nidentifier_columns = 1;
     FT_OK(floe_changelog_open(&cl, floe_table_io(t), floe_table_metadata_location(t), &o));
-    FT_OK(floe_changelog_to_stream(cl, &st));
+    FT_OK(floe_changelog_to_stream(&st, cl));
     FT_OK(drain(&st, &r, err, sizeof err));
     st.release(&st);
     floe_changelog_free(cl);

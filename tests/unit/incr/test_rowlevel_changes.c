@@ -88,7 +88,7 @@ static int appended(floe_table *t, int64_t start, int64_t end, floe_incremental_
     if (rc < 0)
         return rc;
     struct ArrowArrayStream st;
-    if ((rc = floe_incremental_to_stream(inc, &st)) == 0) {
+    if ((rc = floe_incremental_to_stream(&st, inc)) == 0) {
         rc = drain_lines(&st, false, out);
         st.release(&st);
     }
@@ -113,7 +113,7 @@ static int changes(floe_table *t, int64_t start, int64_t end, bool updates, line
     if (rc < 0)
         return rc;
     struct ArrowArrayStream st;
-    if ((rc = floe_changelog_to_stream(cl, &st)) == 0) {
+    if ((rc = floe_changelog_to_stream(&st, cl)) == 0) {
         rc = drain_lines(&st, true, out);
         st.release(&st);
     }
@@ -136,11 +136,11 @@ static void seed(const char *mode, lines *all)
     FT_ASSERT(t);
     fx_append_rows(t, RL_LOAD1, 2);
     floe_snapshot_info s;
-    FT_ASSERT(floe_table_current_snapshot(t, &s));
+    FT_ASSERT(floe_table_current_snapshot(&s, t));
     int64_t watermark = s.snapshot_id;
     fx_append_rows(t, RL_LOAD2, 1);
     fx_append_rows(t, RL_LOAD3, 1);
-    FT_ASSERT(floe_table_current_snapshot(t, &s));
+    FT_ASSERT(floe_table_current_snapshot(&s, t));
     int64_t now = s.snapshot_id;
     lines l = {0};
     FT_OK(appended(t, watermark, now, FLOE_INCREMENTAL_STRICT, &l));

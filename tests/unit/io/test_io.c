@@ -90,10 +90,10 @@ static void test_local_roundtrip(void)
     FT_EQ_STR(s, "hello");
     floe__free(s);
     floe_file_info info;
-    FT_OK(floe_fileio_stat(io, path, &info));
+    FT_OK(floe_fileio_stat(&info, io, path));
     FT_EQ_INT(info.size, 5);
     FT_CHECK(info.mtime_ms > 1600000000000LL);
-    FT_EQ_INT(floe_fileio_stat(io, ft_tmp("nope"), &info), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_fileio_stat(&info, io, ft_tmp("nope")), FLOE_ENOTFOUND);
     FT_EQ_INT(floe_fileio_exists(io, ft_tmp("nope")), 0);
     /* a directory is not an object */
     FT_EQ_INT(floe_fileio_exists(io, ft_tmp("deep")), 0);
@@ -360,9 +360,9 @@ static void test_memory(void)
     FT_OK(floe_fileio_list(io, "mem://t/data/", collect, &l));
     FT_EQ_INT(l.n, 0);
     floe_file_info info;
-    FT_OK(floe_fileio_stat(io, "mem://u/x", &info));
+    FT_OK(floe_fileio_stat(&info, io, "mem://u/x"));
     FT_EQ_INT(info.size, 1);
-    FT_EQ_INT(floe_fileio_stat(io, "mem://u/y", &info), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_fileio_stat(&info, io, "mem://u/y"), FLOE_ENOTFOUND);
     floe_fileio_free(io);
 }
 
@@ -387,7 +387,7 @@ static int workload(floe_fileio *io, const char *base)
     if (l.n != 2)
         return floe__error(FLOE_ERROR, "test", "listed %d objects under %s", l.n, pre);
     floe_file_info info;
-    FLOE_TRY(floe_fileio_stat(io, b, &info));
+    FLOE_TRY(floe_fileio_stat(&info, io, b));
     const char *rm[] = {a, b};
     return floe_fileio_remove(io, rm, 2);
 }
@@ -485,7 +485,7 @@ static void test_location_map(void)
     FT_EQ_INT(l.n, 1);
     FT_EQ_STR(l.uris[0], "s3a://bucket/wh/db/t/metadata/v1.json");
     floe_file_info info;
-    FT_OK(floe_fileio_stat(io, "s3a://bucket/wh/special/x", &info));
+    FT_OK(floe_fileio_stat(&info, io, "s3a://bucket/wh/special/x"));
     FT_EQ_STR(info.uri, "s3a://bucket/wh/special/x");
     FT_EQ_INT(info.size, 2);
     char *mapped;
@@ -544,7 +544,7 @@ static void test_location_map_fixture(void)
         FT_ASSERT(end && (size_t)(end - p) < sizeof uri);
         snprintf(uri, sizeof uri, "%.*s", (int)(end - p), p);
         floe_file_info info;
-        FT_OK(floe_fileio_stat(io, uri, &info));
+        FT_OK(floe_fileio_stat(&info, io, uri));
         FT_CHECK(info.size > 0);
         lists++;
         p = end;

@@ -14,6 +14,8 @@
 #include "floe/maint.h"
 #include "floe/sql.h"
 #include "io/io.h"
+#include "scan/scan.h"
+#include "table/rowdelta.h"
 #include "table/table.h"
 #include "util/util.h"
 
@@ -41,7 +43,7 @@ static char *run(floe_sql_session *s, const char *sql, char **err)
     floe_sql_result *r = NULL;
     if (err)
         *err = NULL;
-    int rc = floe_sql_execute(s, sql, &r);
+    int rc = floe_sql_execute(&r, s, sql);
     if (rc < 0) {
         if (err)
             *err = floe__sprintf("%s: %s", floe_sql_error_class(s) ? floe_sql_error_class(s) : "",
@@ -49,7 +51,7 @@ static char *run(floe_sql_session *s, const char *sql, char **err)
         return NULL;
     }
     char *out = NULL;
-    if (r && floe_sql_result_render(r, FLOE_SQL_RENDER_CSV, &out) < 0)
+    if (r && floe_sql_result_render(&out, r, FLOE_SQL_RENDER_CSV) < 0)
         out = NULL;
     floe_sql_result_free(r);
     char *copy = floe__strdup(out ? out : "");
@@ -412,12 +414,18 @@ static void test_remove_dangling_deletes(void)
 
 /* ---------------------------------------------------------------- position deletes */
 
+/* The first cell of a query's result. */
+static long long count_of(floe_sql_session *s, const char *q)
+{
+    char *out = must(s, q);
+    long long n = cell(out, 1, 0);
+    floe__free(out);
+    return n;
+}
+
 static long long sum_delete_bytes(floe_sql_session *s)
 {
-    char *out = must(s, "SELECT coalesce(sum(file_size_in_bytes), 0) FROM db.t.delete_files");
-    long long v = cell(out, 1, 0);
-    floe__free(out);
-    return v;
+    return count_of(s, "SELECT coalesce(sum(file_size_in_bytes), 0) FROM db.t.delete_files");
 }
 
 static void test_rewrite_position_deletes(void)
@@ -555,6 +563,263 @@ static void test_rewrite_position_deletes_partly_dangling(void)
     FT_EQ_STR(out, rows);
     floe__free(out);
     floe__free(rows);
+    floe_sql_close(s);
+}
+
+/* A v2 table upgraded to v3: its position delete files become deletion
+ * vectors (Java's testRewriteV2PositionDeletesToV3DVs), one per data file
+ * holding every position that applies to it: those of a delete file
+ * covering several data files, and of the DV a v3 delete wrote meanwhile,
+ * which the new one replaces. A second call has nothing to do. */
+static void test_rewrite_position_deletes_to_dvs(void)
+{
+    floe_sql_session *s = open_session("posdeletes_dvs");
+    exec_ok(s, "CREATE NAMESPACE db; CREATE TABLE db.t (id bigint, s string) USING iceberg "
+               "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read')");
+    for (int i = 0; i < 4; i++) {
+        char q[128];
+        snprintf(q, sizeof q, "INSERT INTO db.t VALUES (%d, 'v'), (%d, 'w')", 2 * i, 2 * i + 1);
+        exec_ok(s, q);
+    }
+    /* one file of positions in three data files, one of a fourth */
+    exec_ok(s, "DELETE FROM db.t WHERE id IN (1, 2, 5)");
+    exec_ok(s, "DELETE FROM db.t WHERE id = 6");
+    char *out = must(s, "SELECT count(*), sum(record_count) FROM db.t.delete_files WHERE "
+                        "file_format = 'PARQUET'");
+    FT_EQ_STR(out, "count(*),sum(record_count)\n2,4\n");
+    floe__free(out);
+    exec_ok(s, "ALTER TABLE db.t SET TBLPROPERTIES ('format-version'='3')");
+    /* v3: the DV of id 0's file carries id 1's position; the v2 file stays */
+    exec_ok(s, "DELETE FROM db.t WHERE id = 0");
+    out = must(s, "SELECT file_format, record_count FROM db.t.delete_files ORDER BY file_format, "
+                  "record_count");
+    FT_EQ_STR(out, "file_format,record_count\nPARQUET,1\nPARQUET,3\nPUFFIN,2\n");
+    floe__free(out);
+    char *rows = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(rows, "id,s\n3,w\n4,v\n7,w\n");
+    out = must(s, "SELECT sum(CASE WHEN file_format = 'PUFFIN' THEN content_size_in_bytes ELSE "
+                  "file_size_in_bytes END) FROM db.t.delete_files");
+    long long in_bytes = cell(out, 1, 0);
+    floe__free(out);
+    /* Java's planner: two small files are too few without rewrite-all */
+    out = must(s, "CALL local.system.rewrite_position_delete_files('db.t')");
+    FT_EQ_STR(out, "rewritten_delete_files_count,added_delete_files_count,rewritten_bytes_count,"
+                   "added_bytes_count\n0,0,0,0\n");
+    floe__free(out);
+    out = must(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
+                  "options => map('rewrite-all', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 3); /* the two Parquet files and the replaced DV */
+    FT_EQ_INT(cell(out, 1, 1), 4); /* a DV for each data file with deletes */
+    FT_EQ_INT(cell(out, 1, 2), in_bytes);
+    long long added_bytes = cell(out, 1, 3);
+    floe__free(out);
+    out = must(s, "SELECT file_format, count(*), count(DISTINCT referenced_data_file), "
+                  "sum(record_count), sum(content_size_in_bytes), min(content_offset) >= 4 AS "
+                  "past_magic FROM db.t.delete_files GROUP BY file_format");
+    char want[256];
+    snprintf(want, sizeof want,
+             "file_format,count(*),count(DISTINCT referenced_data_file),sum(record_count),"
+             "sum(content_size_in_bytes),past_magic\nPUFFIN,4,4,5,%lld,true\n",
+             added_bytes);
+    FT_EQ_STR(out, want);
+    floe__free(out);
+    out = must(s, "SELECT operation FROM db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+    FT_EQ_STR(out, "operation\nreplace\n");
+    floe__free(out);
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, rows);
+    floe__free(out);
+    /* only DVs left: nothing to do (Java: "v2 deletes ... have already been rewritten") */
+    out = must(s, "CALL local.system.rewrite_position_delete_files(table => 'db.t', "
+                  "options => map('rewrite-all', 'true'))");
+    FT_EQ_STR(out, "rewritten_delete_files_count,added_delete_files_count,rewritten_bytes_count,"
+                   "added_bytes_count\n0,0,0,0\n");
+    floe__free(out);
+    /* a later delete merges into the new DV */
+    exec_ok(s, "DELETE FROM db.t WHERE id = 4");
+    out = must(s, "SELECT * FROM db.t ORDER BY id");
+    FT_EQ_STR(out, "id,s\n3,w\n7,w\n");
+    floe__free(out);
+    out = must(s, "SELECT count(*), count(DISTINCT referenced_data_file), sum(record_count) FROM "
+                  "db.t.delete_files");
+    FT_EQ_STR(out, "count(*),count(DISTINCT referenced_data_file),sum(record_count)\n4,4,6\n");
+    floe__free(out);
+    floe__free(rows);
+    floe_sql_close(s);
+}
+
+/* ---------------------------------------------------------------- dangling deletion vectors */
+
+/* Java's TestRewritePositionDeleteFilesAction tables: three files of
+ * bucket(8, id) = one bucket, deletes by s merge into one DV per file. */
+#define DV_SETUP                                                                                   \
+    "CREATE NAMESPACE db; CREATE TABLE db.t (s string, id string) USING iceberg "                 \
+    "PARTITIONED BY (bucket(8, id)) TBLPROPERTIES ('format-version'='3', "                         \
+    "'write.update.mode'='merge-on-read', 'write.delete.mode'='merge-on-read', "                   \
+    "'write.merge.mode'='merge-on-read');"                                                        \
+    "INSERT INTO db.t VALUES ('foo', '1'), ('bar', '1');"                                          \
+    "INSERT INTO db.t VALUES ('foo', '1'), ('bat', '1');"                                          \
+    "INSERT INTO db.t VALUES ('bar', '1'), ('bat', '1')"
+
+/* testRemoveDanglingDVsAfterCompaction: every data file rewritten, so
+ * every DV goes with it, counted in removed_delete_files_count. */
+static void test_dangling_dvs_after_compaction(void)
+{
+    floe_sql_session *s = open_session("dangling_dvs");
+    exec_ok(s, DV_SETUP);
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.files"), 3);
+    exec_ok(s, "DELETE FROM db.t WHERE s = 'foo'");
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.files"), 5);
+    exec_ok(s, "DELETE FROM db.t WHERE s = 'bar'");
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.files"), 6);
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.data_files"), 3);
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.delete_files WHERE file_format = 'PUFFIN'"),
+              3);
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                        "map('rewrite-all', 'true', 'remove-dangling-deletes', 'true'))");
+    FT_EQ_INT(cell(out, 1, 0), 3); /* rewritten */
+    FT_EQ_INT(cell(out, 1, 1), 1); /* added */
+    FT_EQ_INT(cell(out, 1, 3), 0); /* failed */
+    FT_EQ_INT(cell(out, 1, 4), 3); /* removed: every DV before */
+    floe__free(out);
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.delete_files"), 0);
+    out = must(s, "SELECT * FROM db.t ORDER BY s");
+    FT_EQ_STR(out, "s,id\nbat,1\nbat,1\n");
+    floe__free(out);
+    floe_sql_close(s);
+}
+
+/* testValidDVsAreNotRemovedDuringDanglingDeletesRemoval: nothing is
+ * compacted, and the DVs (of live files, in one Puffin file) stay. */
+static void test_valid_dvs_not_removed(void)
+{
+    floe_sql_session *s = open_session("valid_dvs");
+    exec_ok(s, DV_SETUP);
+    exec_ok(s, "DELETE FROM db.t WHERE s = 'foo'");
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.files"), 5);
+    const char *q = "SELECT file_path, content_offset, referenced_data_file, record_count FROM "
+                    "db.t.delete_files ORDER BY referenced_data_file";
+    char *before = must(s, q);
+    FT_EQ_INT(count_of(s, "SELECT count(DISTINCT file_path) FROM db.t.delete_files"), 1);
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.delete_files"), 2);
+    char *out = must(s, "CALL local.system.rewrite_data_files(table => 'db.t', options => "
+                        "map('remove-dangling-deletes', 'true', 'min-file-size-bytes', '0', "
+                        "'delete-ratio-threshold', '1.0'))");
+    FT_EQ_STR(out, "rewritten_data_files_count,added_data_files_count,rewritten_bytes_count,"
+                   "failed_data_files_count,removed_delete_files_count\n0,0,0,0,0\n");
+    floe__free(out);
+    out = must(s, q);
+    FT_EQ_STR(out, before);
+    floe__free(out);
+    out = must(s, "CALL local.system.remove_dangling_deletes('db.t')");
+    FT_EQ_STR(out, "removed_delete_files_count\n0\n");
+    floe__free(out);
+    out = must(s, q);
+    FT_EQ_STR(out, before);
+    floe__free(out);
+    floe__free(before);
+    floe_sql_close(s);
+}
+
+/* A deletion vector is one blob of a Puffin file that may hold others: a
+ * dangling DV next to a valid one in the same file goes, the valid one
+ * stays (the DV is keyed by file and offset, not by file). floe's own
+ * commits drop the DVs of the data files they remove (as Java's), so the
+ * dangling one is written as another writer could leave it: a DV of a
+ * data file the table does not have. */
+static void test_dangling_dv_shares_puffin(void)
+{
+    floe_sql_session *s = open_session("dangling_dv_shared");
+    exec_ok(s, DV_SETUP);
+    exec_ok(s, "DELETE FROM db.t WHERE s = 'foo'"); /* DVs of the first two files */
+    char *paths = must(s, "SELECT file_path, record_count FROM db.t.data_files WHERE "
+                          "file_path NOT IN (SELECT referenced_data_file FROM db.t.delete_files)");
+    char *third = strchr(paths, '\n') + 1;
+    *strchr(third, ',') = '\0'; /* the third file: ('bar', 1), ('bat', 1) */
+    floe_table *t = NULL;
+    floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
+    FT_OK(floe_table_load(&t, floe_sql_session_catalog(s), "db.t", &to));
+    floe_rowlevel *op = NULL;
+    floe_rowlevel_options ro = FLOE_ROWLEVEL_OPTIONS_INIT;
+    ro.kind = FLOE_ROWLEVEL_REWRITE;
+    FT_OK(floe_rowlevel_new(&op, t, &ro));
+    floe_value bucket;
+    memset(&bucket, 0, sizeof bucket);
+    bucket.type = FLOE_T_INT;
+    char *b = must(s, "SELECT DISTINCT partition.id_bucket FROM db.t.data_files");
+    bucket.v.i32 = (int32_t)cell(b, 1, 0);
+    floe__free(b);
+    floe_scan_file live = {0}, gone = {0};
+    live.path = third;
+    live.content = FLOE_FILE_DATA;
+    live.record_count = 2;
+    live.partition.n = 1;
+    live.partition.values = &bucket;
+    gone = live;
+    gone.path = "/nowhere/data/gone.parquet";
+    int64_t *p1 = floe__malloc(sizeof *p1), *p2 = floe__malloc(2 * sizeof *p2);
+    p1[0] = 0; /* ('bar', 1) */
+    p2[0] = 0, p2[1] = 1;
+    FT_OK(floe__rowlevel_add_dv(op, &live, p1, 1));
+    FT_OK(floe__rowlevel_add_dv(op, &gone, p2, 2));
+    FT_OK(floe__rl_write_dvs(op));
+    int64_t committed = -1;
+    FT_OK(floe_rowlevel_commit(&committed, NULL, op));
+    floe_rowlevel_free(op);
+    floe_table_free(t);
+    floe__free(paths);
+    exec_ok(s, "REFRESH TABLE db.t");
+    char *rows = must(s, "SELECT * FROM db.t ORDER BY s");
+    FT_EQ_STR(rows, "s,id\nbar,1\nbat,1\nbat,1\n");
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.delete_files"), 4);
+    FT_EQ_INT(count_of(s, "SELECT count(DISTINCT file_path) FROM db.t.delete_files"), 2);
+    char *out = must(s, "CALL local.system.remove_dangling_deletes('db.t')");
+    FT_EQ_STR(out, "removed_delete_files_count\n1\n");
+    floe__free(out);
+    out = must(s, "SELECT count(*), count(DISTINCT file_path), sum(record_count) FROM "
+                  "db.t.delete_files WHERE referenced_data_file IN (SELECT file_path FROM "
+                  "db.t.data_files)");
+    FT_EQ_STR(out, "count(*),count(DISTINCT file_path),sum(record_count)\n3,2,3\n");
+    floe__free(out);
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.delete_files"), 3);
+    out = must(s, "SELECT * FROM db.t ORDER BY s");
+    FT_EQ_STR(out, rows);
+    floe__free(out);
+    out = must(s, "CALL local.system.remove_dangling_deletes('db.t')");
+    FT_EQ_STR(out, "removed_delete_files_count\n0\n");
+    floe__free(out);
+    floe__free(rows);
+    floe_sql_close(s);
+}
+
+/* A copy-on-write delete that removes data files with DVs removes their DVs
+ * too (Java's removeDanglingDeletesFor), and only theirs. */
+static void test_cow_delete_drops_dvs(void)
+{
+    floe_sql_session *s = open_session("cow_dvs");
+    exec_ok(s, DV_SETUP);
+    exec_ok(s, "DELETE FROM db.t WHERE s = 'foo'");
+    exec_ok(s, "DELETE FROM db.t WHERE s = 'bar'");
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.delete_files"), 3);
+    exec_ok(s, "ALTER TABLE db.t SET TBLPROPERTIES ('write.delete.mode'='copy-on-write')");
+    /* removes the two files holding 'bat' (the first holds no live row) */
+    exec_ok(s, "DELETE FROM db.t WHERE s = 'bat'");
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.data_files"), 1);
+    char *out = must(s, "SELECT count(*) FROM db.t.delete_files WHERE referenced_data_file IN "
+                        "(SELECT file_path FROM db.t.data_files)");
+    FT_EQ_STR(out, "count(*)\n1\n");
+    floe__free(out);
+    FT_EQ_INT(count_of(s, "SELECT count(*) FROM db.t.delete_files"), 1);
+    out = must(s, "SELECT summary['removed-dvs'], summary['total-delete-files'] FROM "
+                  "db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+    FT_EQ_STR(out, "summary['removed-dvs'],summary['total-delete-files']\n2,1\n");
+    floe__free(out);
+    out = must(s, "SELECT count(*) FROM db.t");
+    FT_EQ_STR(out, "count(*)\n0\n");
+    floe__free(out);
+    out = must(s, "CALL local.system.remove_dangling_deletes('db.t')");
+    FT_EQ_STR(out, "removed_delete_files_count\n0\n");
+    floe__free(out);
     floe_sql_close(s);
 }
 
@@ -1286,6 +1551,11 @@ static const ft_case cases[] = {
     {"zorder", test_zorder},
     {"rewrite_position_deletes", test_rewrite_position_deletes},
     {"rewrite_position_deletes_partly_dangling", test_rewrite_position_deletes_partly_dangling},
+    {"rewrite_position_deletes_to_dvs", test_rewrite_position_deletes_to_dvs},
+    {"dangling_dvs_after_compaction", test_dangling_dvs_after_compaction},
+    {"valid_dvs_not_removed", test_valid_dvs_not_removed},
+    {"dangling_dv_shares_puffin", test_dangling_dv_shares_puffin},
+    {"cow_delete_drops_dvs", test_cow_delete_drops_dvs},
     {"expire_io_faults", test_expire_io_faults},
     {"expire_reasons", test_expire_reasons},
     {"rewrite_io_faults", test_rewrite_io_faults},

@@ -345,7 +345,7 @@ static int r_list(floe_fileio *io, const char *prefix,
 }
 static int r_stat(floe_fileio *io, const char *uri, floe_file_info *out)
 {
-    return floe_fileio_stat(((racer *)io->impl)->inner, uri, out);
+    return floe_fileio_stat(out, ((racer *)io->impl)->inner, uri);
 }
 static void r_free(floe_fileio *io)
 {

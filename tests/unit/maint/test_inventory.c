@@ -166,16 +166,16 @@ static void test_seed001_apple_banana(void)
     FT_EQ_INT(rep->nrefs, 2);
     FT_CHECK(rep->bytes_held_only_by_old_snapshots > 0);
     floe_file_info bst;
-    FT_OK(floe_fileio_stat(io, banana, &bst));
+    FT_OK(floe_fileio_stat(&bst, io, banana));
     FT_EQ_INT(rep->current_files_bytes, bst.size); /* banana only */
-    FT_EQ_INT(rep->all_files_bytes, bst.size + (floe_fileio_stat(io, apple, &bst), bst.size));
+    FT_EQ_INT(rep->all_files_bytes, bst.size + (floe_fileio_stat(&bst, io, apple), bst.size));
     FT_EQ_INT(rep->nexpiring, 0); /* defaults: all younger than 5 days */
     /* the metadata tables' all_data_files - data_files (src/meta): apple
      * and banana as first listed, minus banana as M_C records it (30) */
     {
         floe_file_info ast;
-        FT_OK(floe_fileio_stat(io, apple, &ast));
-        FT_OK(floe_fileio_stat(io, banana, &bst));
+        FT_OK(floe_fileio_stat(&ast, io, apple));
+        FT_OK(floe_fileio_stat(&bst, io, banana));
         FT_EQ_INT(rep->all_data_files_minus_files_bytes, ast.size + bst.size - 30);
     }
     floe_maint_retention_report_free(rep);
@@ -275,7 +275,7 @@ static void test_fixtures(void)
             char *p1 = strchr(row, '|'), *p2 = strchr(p1 + 1, '|');
             *p2 = '\0';
             floe_file_info st;
-            int rc = floe_fileio_stat(io, p1 + 1, &st);
+            int rc = floe_fileio_stat(&st, io, p1 + 1);
             if (rc < 0) {
                 ft_fail(__FILE__, __LINE__, "%s: %s", fc->dir, ft_floe_err());
                 break;

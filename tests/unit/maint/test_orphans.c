@@ -217,7 +217,7 @@ static int s_list(floe_fileio *io, const char *prefix,
 static int s_stat(floe_fileio *io, const char *uri, floe_file_info *out)
 {
     char *m = to_mem(uri);
-    int rc = floe_fileio_stat(((s3ish *)io->impl)->mem, m, out);
+    int rc = floe_fileio_stat(out, ((s3ish *)io->impl)->mem, m);
     floe__free(m);
     out->uri = uri;
     return rc;

@@ -23,7 +23,7 @@ static int64_t scan_rows(floe_table *t, bool has_id, int64_t id, const char *ref
         return -1;
     struct ArrowArrayStream st;
     int64_t rows = 0;
-    if (floe_scan_to_stream(sc, &st) < 0) {
+    if (floe_scan_to_stream(&st, sc) < 0) {
         floe_scan_free(sc);
         return -2;
     }

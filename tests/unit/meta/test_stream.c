@@ -109,7 +109,7 @@ static void test_snapshots(void)
     if (!fxt_open(&f))
         return;
     struct ArrowArrayStream st;
-    FT_OK(floe_metadata_table_stream(f.t, "snapshots", NULL, &st));
+    FT_OK(floe_metadata_table_stream(&st, f.t, "snapshots", NULL));
     struct ArrowSchema s;
     FT_ASSERT(st.get_schema(&st, &s) == 0);
     FT_EQ_STR(s.format, "+s");
@@ -151,7 +151,7 @@ static void test_files_time_travel(void)
                                                                    .has_snapshot_id = true,
                                                                    .snapshot_id = f.s1}));
     struct ArrowArrayStream st;
-    FT_OK(floe_metadata_table_stream(f.t, "files", NULL, &st));
+    FT_OK(floe_metadata_table_stream(&st, f.t, "files", NULL));
     struct ArrowSchema s;
     FT_ASSERT(st.get_schema(&st, &s) == 0);
     const struct ArrowSchema *p = child(&s, "partition", NULL);
@@ -186,7 +186,7 @@ static void test_files_time_travel(void)
     floe_metadata_table_options o = FLOE_METADATA_TABLE_OPTIONS_INIT;
     o.has_snapshot_id = true;
     o.snapshot_id = f.s1;
-    FT_OK(floe_metadata_table_stream(f.t, "files", &o, &st));
+    FT_OK(floe_metadata_table_stream(&st, f.t, "files", &o));
     FT_EQ_INT(drain(&st, &a, NULL), 1);
     if (a.release) {
         FT_EQ_INT(longs(&a, rc_col)[0], 2);
@@ -196,20 +196,20 @@ static void test_files_time_travel(void)
 
     o = (floe_metadata_table_options)FLOE_METADATA_TABLE_OPTIONS_INIT;
     o.ref = "first";
-    FT_OK(floe_metadata_table_stream(f.t, "entries", &o, &st));
+    FT_OK(floe_metadata_table_stream(&st, f.t, "entries", &o));
     FT_EQ_INT(drain(&st, &a, NULL), 1);
     if (a.release)
         a.release(&a);
     st.release(&st);
 
     floe_snapshot_info si;
-    FT_OK(floe_table_snapshot_by_id(f.t, f.s2, &si));
+    FT_OK(floe_table_snapshot_by_id(&si, f.t, f.s2));
     o = (floe_metadata_table_options)FLOE_METADATA_TABLE_OPTIONS_INIT;
     o.has_as_of_timestamp = true;
     o.as_of_timestamp_ms = si.timestamp_ms;
     o.batch_rows = 1;
     int64_t batches = 0;
-    FT_OK(floe_metadata_table_stream(f.t, "files", &o, &st));
+    FT_OK(floe_metadata_table_stream(&st, f.t, "files", &o));
     FT_EQ_INT(drain(&st, &a, &batches), 2);
     FT_EQ_INT(batches, 2);
     if (a.release)
@@ -233,10 +233,10 @@ static void test_outlives_handle(void)
     floe_table *t = NULL;
     FT_OK(floe_table_load(&t, f.c, "shop.orders", &to));
     struct ArrowArrayStream st, files;
-    FT_OK(floe_metadata_table_stream(t, "history", NULL, &st));
-    FT_OK(floe_metadata_table_stream(t, "files", NULL, &files));
+    FT_OK(floe_metadata_table_stream(&st, t, "history", NULL));
+    FT_OK(floe_metadata_table_stream(&files, t, "files", NULL));
     int64_t prev, cur;
-    FT_OK(floe_table_rollback_to_snapshot(t, f.s1, &prev, &cur));
+    FT_OK(floe_table_rollback_to_snapshot(&prev, &cur, t, f.s1));
     floe_table_free(t);
     struct ArrowArray a;
     FT_EQ_INT(drain(&st, &a, NULL), 2);
@@ -259,32 +259,32 @@ static void test_errors(void)
     if (!fxt_open(&f))
         return;
     struct ArrowArrayStream st;
-    FT_EQ_INT(floe_metadata_table_stream(f.t, "nope", NULL, &st), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_metadata_table_stream(&st, f.t, "nope", NULL), FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Unknown metadata table: nope");
     FT_CHECK(st.release == NULL);
     floe_metadata_table_options o = FLOE_METADATA_TABLE_OPTIONS_INIT;
     o.has_snapshot_id = true;
     o.snapshot_id = f.s1;
-    FT_EQ_INT(floe_metadata_table_stream(f.t, "history", &o, &st), FLOE_EINVALID);
+    FT_EQ_INT(floe_metadata_table_stream(&st, f.t, "history", &o), FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Cannot select snapshot in table: HISTORY");
     o.snapshot_id = 42;
-    FT_EQ_INT(floe_metadata_table_stream(f.t, "files", &o, &st), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_metadata_table_stream(&st, f.t, "files", &o), FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Cannot find snapshot with ID 42");
     o = (floe_metadata_table_options)FLOE_METADATA_TABLE_OPTIONS_INIT;
     o.ref = "nope";
-    FT_EQ_INT(floe_metadata_table_stream(f.t, "files", &o, &st), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_metadata_table_stream(&st, f.t, "files", &o), FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Cannot find matching snapshot ID or reference name for version nope");
     o = (floe_metadata_table_options)FLOE_METADATA_TABLE_OPTIONS_INIT;
     o.has_as_of_timestamp = true;
     o.as_of_timestamp_ms = 0;
-    FT_EQ_INT(floe_metadata_table_stream(f.t, "files", &o, &st), FLOE_ENOTFOUND);
+    FT_EQ_INT(floe_metadata_table_stream(&st, f.t, "files", &o), FLOE_ENOTFOUND);
     FT_ERR_CONTAINS("Cannot find a snapshot older than 1970-01-01");
     o = (floe_metadata_table_options)FLOE_METADATA_TABLE_OPTIONS_INIT;
     o.version = 99;
-    FT_EQ_INT(floe_metadata_table_stream(f.t, "files", &o, &st), FLOE_EINVALID);
-    FT_EQ_INT(floe_metadata_table_stream(NULL, "files", NULL, &st), FLOE_EINVALID);
-    FT_EQ_INT(floe_metadata_table_stream(f.t, NULL, NULL, &st), FLOE_EINVALID);
-    FT_EQ_INT(floe_metadata_table_stream(f.t, "files", NULL, NULL), FLOE_EINVALID);
+    FT_EQ_INT(floe_metadata_table_stream(&st, f.t, "files", &o), FLOE_EINVALID);
+    FT_EQ_INT(floe_metadata_table_stream(&st, NULL, "files", NULL), FLOE_EINVALID);
+    FT_EQ_INT(floe_metadata_table_stream(&st, f.t, NULL, NULL), FLOE_EINVALID);
+    FT_EQ_INT(floe_metadata_table_stream(NULL, f.t, "files", NULL), FLOE_EINVALID);
     fxt_close(&f);
 }
 
@@ -302,7 +302,7 @@ static void test_out_of_memory(void)
         for (long nth = 1; nth < 50000 && !done; nth++) {
             struct ArrowArrayStream st;
             floe__alloc_fail_at(nth);
-            int rc = floe_metadata_table_stream(f.t, names[t], NULL, &st);
+            int rc = floe_metadata_table_stream(&st, f.t, names[t], NULL);
             int64_t rows = 0;
             if (rc == 0) {
                 struct ArrowArray a;

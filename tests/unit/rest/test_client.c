@@ -57,13 +57,13 @@ static void script1(floe_catalog *c, char *out, size_t cap)
     int64_t rows[3];
     for (int i = 0; i < 3; i++) {
         floe_snapshot_info si;
-        FT_OK(floe_table_snapshot_by_id(t, ids[i], &si));
+        FT_OK(floe_table_snapshot_by_id(&si, t, ids[i]));
         rows[i] = fx_rows(t, ids[i]);
     }
     int64_t prev = 0, cur = 0;
-    FT_OK(floe_table_rollback_to_snapshot(t, ids[0], &prev, &cur));
+    FT_OK(floe_table_rollback_to_snapshot(&prev, &cur, t, ids[0]));
     int rb = idx_of(ids, 3, cur);
-    FT_OK(floe_table_set_current_snapshot(t, ids[2], &prev, &cur));
+    FT_OK(floe_table_set_current_snapshot(&prev, &cur, t, ids[2]));
     int sc = idx_of(ids, 3, cur);
     /* a fresh handle sees what the catalog holds */
     floe_table *t2 = NULL;
@@ -73,12 +73,12 @@ static void script1(floe_catalog *c, char *out, size_t cap)
         (long long)rows[1], (long long)rows[2], rb, sc, t2 ? floe_table_snapshot_count(t2) : 0);
     for (size_t i = 0; t2 && i < floe_table_history_count(t2) && off < cap; i++) {
         floe_history_entry h;
-        floe_table_history_at(t2, i, &h);
+        floe_table_history_at(&h, t2, i);
         off += (size_t)snprintf(out + off, cap - off, "%d%c/", idx_of(ids, 3, h.snapshot_id),
                                 h.is_current_ancestor ? 'a' : '-');
     }
     floe_snapshot_info si;
-    if (t2 && floe_table_current_snapshot(t2, &si) && off < cap)
+    if (t2 && floe_table_current_snapshot(&si, t2) && off < cap)
         snprintf(out + off, cap - off, " current=%d rows=%lld", idx_of(ids, 3, si.snapshot_id),
                  (long long)fx_rows(t2, si.snapshot_id));
     floe_table_free(t2);
@@ -127,12 +127,12 @@ static void wap(floe_catalog *c, char *out, size_t cap)
     floe_table_free(tb);
     FT_OK(floe_table_refresh(t));
     floe_snapshot_info main_before, audit;
-    FT_CHECK(floe_table_current_snapshot(t, &main_before));
-    FT_OK(floe_table_snapshot_by_ref(t, "audit", &audit));
+    FT_CHECK(floe_table_current_snapshot(&main_before, t));
+    FT_OK(floe_table_snapshot_by_ref(&audit, t, "audit"));
     int64_t p = 0, u = 0;
-    FT_OK(floe_table_fast_forward(t, "main", "audit", &p, &u));
+    FT_OK(floe_table_fast_forward(&p, &u, t, "main", "audit"));
     floe_snapshot_info main_after;
-    FT_CHECK(floe_table_current_snapshot(t, &main_after));
+    FT_CHECK(floe_table_current_snapshot(&main_after, t));
     snprintf(out, cap, "main_before=%s audit=%s ff=%s->%s main_after=%s rows=%lld",
              main_before.snapshot_id == s1 ? "s1" : "?", audit.snapshot_id == s2 ? "s2" : "?",
              p == s1 ? "s1" : "?", u == s2 ? "s2" : "?", main_after.snapshot_id == s2 ? "s2" : "?",
@@ -246,7 +246,7 @@ static void test_conflicts(void)
     fx_append_rows(ta, R1, 2);
     /* two raw commits on the same base: exactly one wins, the other 409 */
     floe_snapshot_info si;
-    FT_CHECK(floe_table_current_snapshot(ta, &si));
+    FT_CHECK(floe_table_current_snapshot(&si, ta));
     char body[512];
     snprintf(body, sizeof body,
              "{\"requirements\":[{\"type\":\"assert-ref-snapshot-id\",\"ref\":\"b1\","
@@ -269,7 +269,7 @@ static void test_conflicts(void)
     FT_CHECK(last != 0);
     floe_table *t = NULL;
     FT_OK(floe_table_load(&t, a, "shop.orders", NULL));
-    FT_CHECK(t && floe_table_current_snapshot(t, &si));
+    FT_CHECK(t && floe_table_current_snapshot(&si, t));
     FT_EQ_INT(si.snapshot_id, last);
     FT_EQ_INT(fx_rows(t, si.snapshot_id), 6);
     FT_EQ_INT(floe_table_snapshot_count(t), 3);
@@ -640,7 +640,7 @@ static void scan_summary(floe_table *t, const char *filter, bool pin, int64_t sn
             }
     struct ArrowArrayStream st;
     int64_t rows = 0;
-    FT_OK(floe_scan_to_stream(sc, &st));
+    FT_OK(floe_scan_to_stream(&st, sc));
     for (;;) {
         struct ArrowArray a;
         if (st.get_next(&st, &a) != 0) {

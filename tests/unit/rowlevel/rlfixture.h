@@ -49,7 +49,7 @@ static inline int rl_delete(floe_table *t, const char *filter, int64_t *id)
     if (rc == 0)
         rc = floe_rowlevel_delete_where(op, filter);
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, id, NULL);
+        rc = floe_rowlevel_commit(id, NULL, op);
     floe_rowlevel_free(op);
     return rc;
 }
@@ -72,7 +72,7 @@ static inline int rl_update(floe_table *t, const char *filter, const fx_order *r
         arr.release(&arr);
     }
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, id, NULL);
+        rc = floe_rowlevel_commit(id, NULL, op);
     floe_rowlevel_free(op);
     return rc;
 }
@@ -125,7 +125,7 @@ static inline char *rl_rows_ref(floe_table *t, int64_t snapshot_id, const char *
     struct ArrowArrayStream st;
     char **items = NULL;
     size_t n = 0, cap = 0;
-    if (floe_scan_to_stream(s, &st) == 0) {
+    if (floe_scan_to_stream(&st, s) == 0) {
         for (;;) {
             struct ArrowArray b;
             if (st.get_next(&st, &b) != 0) {

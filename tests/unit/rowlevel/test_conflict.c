@@ -46,10 +46,10 @@ static void overlap(const char *mode, floe_isolation iso, const char *expect_msg
     floe_rowlevel *b = start(t2, FLOE_ROWLEVEL_DELETE, "order_id = 1001", iso);
     FT_ASSERT(a && b);
     FT_OK(add_rows(a, t1, RL_1001_SHIPPED, 1));
-    FT_OK(floe_rowlevel_commit(a, NULL, NULL));
+    FT_OK(floe_rowlevel_commit(NULL, NULL, a));
     size_t nsnap = floe_table_snapshot_count(t1);
     int files = fx_count_files(t1);
-    int rc = floe_rowlevel_commit(b, NULL, NULL);
+    int rc = floe_rowlevel_commit(NULL, NULL, b);
     FT_EQ_INT(rc, FLOE_EINVALID);
     FT_ERR_CONTAINS(expect_msg);
     FT_ERR_CONTAINS("order_id");
@@ -104,8 +104,8 @@ static void non_overlap(const char *mode)
     static const fx_order R1005[] = {{1005, 505, 4200, "PLACED", 2026, 9, 23}};
     fx_append_rows(t3, R1005, 1);
     int64_t ida = 0, idb = 0;
-    FT_OK(floe_rowlevel_commit(b, &idb, NULL));
-    FT_OK(floe_rowlevel_commit(a, &ida, NULL));
+    FT_OK(floe_rowlevel_commit(&idb, NULL, b));
+    FT_OK(floe_rowlevel_commit(&ida, NULL, a));
     FT_CHECK(ida > 0 && idb > 0);
     floe_rowlevel_free(a);
     floe_rowlevel_free(b);
@@ -119,7 +119,7 @@ static void non_overlap(const char *mode)
         FT_ASSERT(d);
         FT_OK(floe_table_refresh(t3));
         fx_append_rows(t3, RL_LOAD2, 1);
-        int rc = floe_rowlevel_commit(d, NULL, NULL);
+        int rc = floe_rowlevel_commit(NULL, NULL, d);
         if (iso == 0) {
             FT_EQ_INT(rc, FLOE_EINVALID);
             FT_ERR_CONTAINS("Found conflicting files that can contain records matching");
@@ -168,7 +168,7 @@ static void test_overwrite_dynamic_conflict(void)
         FT_OK(add_rows(op, t1, NEW, 1));
         FT_OK(floe_table_refresh(t2));
         fx_append_rows(t2, round ? SAME : OTHER, 1);
-        int rc = floe_rowlevel_commit(op, NULL, NULL);
+        int rc = floe_rowlevel_commit(NULL, NULL, op);
         if (round == 0) {
             FT_OK(rc);
         } else {
@@ -214,14 +214,14 @@ static void test_no_lost_update(void)
             FT_ASSERT(a && b);
             FT_OK(add_rows(a, first, &ra, 1));
             FT_OK(add_rows(b, second, &rb, 1));
-            FT_OK(floe_rowlevel_commit(a, NULL, NULL));
-            if (floe_rowlevel_commit(b, NULL, NULL) == FLOE_EINVALID) {
+            FT_OK(floe_rowlevel_commit(NULL, NULL, a));
+            if (floe_rowlevel_commit(NULL, NULL, b) == FLOE_EINVALID) {
                 failures++;
                 floe_rowlevel_free(b);
                 b = start(second, FLOE_ROWLEVEL_UPDATE, "order_id = 1002", FLOE_ISOLATION_TABLE);
                 FT_ASSERT(b);
                 FT_OK(add_rows(b, second, &rb, 1));
-                FT_OK(floe_rowlevel_commit(b, NULL, NULL));
+                FT_OK(floe_rowlevel_commit(NULL, NULL, b));
             }
             floe_rowlevel_free(a);
             floe_rowlevel_free(b);
@@ -267,7 +267,7 @@ static void test_positions_conflict_all(void)
         floe__rowlevel_conflict_all(op);
         FT_OK(floe_table_refresh(t2));
         fx_append_rows(t2, R1005, 1);
-        int rc = floe_rowlevel_commit(op, NULL, NULL);
+        int rc = floe_rowlevel_commit(NULL, NULL, op);
         if (iso == 0) {
             FT_EQ_INT(rc, FLOE_EINVALID);
             FT_ERR_CONTAINS("Found conflicting files that can contain records matching true");
@@ -307,7 +307,7 @@ static int dvs_per_file(floe_table *t, int64_t *cardinality)
 {
     floe_snapshot_info si;
     *cardinality = 0;
-    if (!floe_table_current_snapshot(t, &si))
+    if (!floe_table_current_snapshot(&si, t))
         return -1;
     const floe_snapshot *s = floe__metadata_snapshot(t->metadata, si.snapshot_id);
     floe_scan_plan_options po;
@@ -364,8 +364,8 @@ static void concurrent_dv_merge(floe_isolation iso)
     floe_rowlevel *b = start(t2, FLOE_ROWLEVEL_DELETE, "order_id = 1002", iso);
     FT_ASSERT(a && b);
     int64_t sa = -1, sb = -1;
-    FT_OK(floe_rowlevel_commit(a, &sa, NULL));
-    FT_OK(floe_rowlevel_commit(b, &sb, NULL));
+    FT_OK(floe_rowlevel_commit(&sa, NULL, a));
+    FT_OK(floe_rowlevel_commit(&sb, NULL, b));
     floe_rowlevel_free(b);
     floe_rowlevel_free(a);
     FT_OK(floe_table_refresh(t1));
@@ -415,7 +415,7 @@ static void test_concurrent_dv_chain(void)
         FT_ASSERT(op[i]);
     }
     for (int i = 0; i < 3; i++) {
-        FT_OK(floe_rowlevel_commit(op[i], NULL, NULL));
+        FT_OK(floe_rowlevel_commit(NULL, NULL, op[i]));
         floe_rowlevel_free(op[i]);
     }
     FT_OK(floe_table_refresh(t[0]));
@@ -448,10 +448,10 @@ static void test_concurrent_dv_update_conflicts(void)
                                    FLOE_ISOLATION_SNAPSHOT);
         FT_ASSERT(upd && del);
         FT_OK(add_rows(upd, way ? t2 : t1, RL_1001_SHIPPED, 1));
-        FT_OK(floe_rowlevel_commit(way ? del : upd, NULL, NULL));
+        FT_OK(floe_rowlevel_commit(NULL, NULL, way ? del : upd));
         size_t nsnap = floe_table_snapshot_count(way ? t1 : t1);
         int files = fx_count_files(t1);
-        FT_EQ_INT(floe_rowlevel_commit(way ? upd : del, NULL, NULL), FLOE_EINVALID);
+        FT_EQ_INT(floe_rowlevel_commit(NULL, NULL, way ? upd : del), FLOE_EINVALID);
         FT_ERR_CONTAINS("Found concurrently added DV for ");
         FT_ERR_CONTAINS("DV{location=");
         floe_rowlevel_free(del);

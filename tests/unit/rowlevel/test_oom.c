@@ -124,7 +124,7 @@ static void test_oom_dv_merge(void)
         FT_OK(floe_rowlevel_delete_where(b, "order_id = 1002"));
         FT_OK(rl_delete(t1, "order_id = 1001", NULL));
         floe__alloc_fail_at(n);
-        int rc = floe_rowlevel_commit(b, NULL, NULL);
+        int rc = floe_rowlevel_commit(NULL, NULL, b);
         floe__alloc_fail_at(0);
         floe_rowlevel_free(b);
         if (rc != 0 && rc != FLOE_ENOMEM)

@@ -53,7 +53,7 @@ static void seed_step(const char *mode)
     FT_ASSERT(t);
     bool mor = mode && strcmp(mode, "merge-on-read") == 0;
     floe_snapshot_info before;
-    FT_ASSERT(floe_table_current_snapshot(t, &before));
+    FT_ASSERT(floe_table_current_snapshot(&before, t));
     RL_ROWS_EQ(t, -1, ALL4);
 
     int64_t del = -1;
@@ -164,7 +164,7 @@ static void test_expr_filter(void)
     floe__arena_free(a); /* the operation holds its own copy */
     int64_t id = 0;
     floe_rowlevel_stats st;
-    FT_OK(floe_rowlevel_commit(op, &id, &st));
+    FT_OK(floe_rowlevel_commit(&id, &st, op));
     floe_rowlevel_free(op);
     FT_EQ_INT((int)st.rows_deleted, 2);
     FT_EQ_INT((int)st.delete_files_added, 2); /* two partitions */
@@ -220,7 +220,7 @@ static void test_positions(void)
         FT_OK(floe_rowlevel_delete_positions(op, path, pos, 2));
         int64_t id = 0;
         floe_rowlevel_stats st;
-        FT_OK(floe_rowlevel_commit(op, &id, &st));
+        FT_OK(floe_rowlevel_commit(&id, &st, op));
         floe_rowlevel_free(op);
         if (mode == 1) {
             FT_CHECK(id > 0);
@@ -239,7 +239,7 @@ static void test_positions(void)
     FT_OK(floe_rowlevel_new(&op, t, &o));
     FT_OK(floe_rowlevel_delete_where(op, "order_id = 1003"));
     int64_t id = 0;
-    FT_OK(floe_rowlevel_commit(op, &id, NULL));
+    FT_OK(floe_rowlevel_commit(&id, NULL, op));
     floe_rowlevel_free(op);
     RL_ROWS_EQ(t, -1, "1001:PLACED,1004:PLACED");
     floe_table_free(t);
@@ -252,7 +252,7 @@ static void test_branch(void)
     floe_table *t = rl_orders(c, "shop.orders", NULL);
     FT_ASSERT(t);
     floe_snapshot_info main0;
-    FT_ASSERT(floe_table_current_snapshot(t, &main0));
+    FT_ASSERT(floe_table_current_snapshot(&main0, t));
     FT_OK(floe_table_create_branch(t, "audit", FLOE_REF_CREATE, NULL));
     floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
     to.branch = "audit";
@@ -263,12 +263,12 @@ static void test_branch(void)
     FT_CHECK(id > 0);
     FT_OK(floe_table_refresh(t));
     floe_snapshot_info main1, audit;
-    FT_ASSERT(floe_table_current_snapshot(t, &main1));
+    FT_ASSERT(floe_table_current_snapshot(&main1, t));
     FT_CHECK(main1.snapshot_id == main0.snapshot_id);
     floe_ref_info ri;
-    FT_OK(floe_table_ref(t, "audit", &ri));
+    FT_OK(floe_table_ref(&ri, t, "audit"));
     FT_CHECK(ri.snapshot_id == id);
-    FT_OK(floe_table_snapshot_by_ref(t, "audit", &audit));
+    FT_OK(floe_table_snapshot_by_ref(&audit, t, "audit"));
     FT_CHECK(audit.parent_snapshot_id == main0.snapshot_id);
     RL_ROWS_EQ(t, -1, ALL4);
     char *r = rl_rows_ref(t, -1, "audit");
@@ -315,7 +315,7 @@ static void test_equality_deletes(void)
     FT_OK(floe_rowlevel_write(op, &rows));
     rows.release(&rows);
     int64_t id = 0;
-    FT_OK(floe_rowlevel_commit(op, &id, NULL));
+    FT_OK(floe_rowlevel_commit(&id, NULL, op));
     floe_rowlevel_free(op);
     FT_EQ_STR(rl_sum(t, id, "operation"), "overwrite");
     FT_EQ_STR(rl_sum(t, id, "added-equality-delete-files"), "1");
@@ -361,7 +361,7 @@ static void test_overwrite_dynamic(void)
     FT_OK(floe_rowlevel_write(op, &arr));
     arr.release(&arr);
     int64_t id = 0;
-    FT_OK(floe_rowlevel_commit(op, &id, NULL));
+    FT_OK(floe_rowlevel_commit(&id, NULL, op));
     floe_rowlevel_free(op);
     FT_EQ_STR(rl_sum(t, id, "operation"), "overwrite");
     FT_EQ_STR(rl_sum(t, id, "replace-partitions"), "true");

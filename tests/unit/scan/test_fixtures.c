@@ -73,7 +73,7 @@ static int scan_fixture(const fixture *f, floe_scan_options *o, rows *out, floe_
     if (rep)
         *rep = *floe_scan_get_report(s);
     struct ArrowArrayStream st;
-    rc = floe_scan_to_stream(s, &st);
+    rc = floe_scan_to_stream(&st, s);
     if (rc == 0) {
         rc = drain(&st, out, err, errlen);
         st.release(&st);
@@ -469,7 +469,7 @@ static void test_stream_error_code(void)
     floe_scan *sc = NULL;
     FT_OK(floe_scan_open(&sc, io, meta, NULL));
     struct ArrowArrayStream st;
-    FT_OK(floe_scan_to_stream(sc, &st));
+    FT_OK(floe_scan_to_stream(&st, sc));
     FT_EQ_INT(floe__scan_stream_error(&st, "probe"), 0); /* nothing failed yet */
     struct ArrowArray a;
     FT_CHECK(st.get_next(&st, &a) != 0);

@@ -28,7 +28,7 @@ static int scan_cols(const char *dir, const char *filter, const char *const *col
     int rc = floe_scan_open(&s, io, meta, &o);
     if (rc == 0) {
         struct ArrowArrayStream st;
-        if ((rc = floe_scan_to_stream(s, &st)) == 0) {
+        if ((rc = floe_scan_to_stream(&st, s)) == 0) {
             char err[512];
             rc = drain(&st, out, err, sizeof err);
             st.release(&st);

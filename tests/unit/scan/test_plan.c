@@ -8,6 +8,7 @@
 #include "gentable.h"
 #include "scanutil.h"
 
+#include "expr/expr.h"
 #include "floe/catalog.h"
 #include "floe/table.h"
 
@@ -31,7 +32,7 @@ static int scan_dir(const char *dir, floe_scan_options *o, rows *out, floe_scan_
         if (rep)
             *rep = *floe_scan_get_report(s);
         struct ArrowArrayStream st;
-        if ((rc = floe_scan_to_stream(s, &st)) == 0) {
+        if ((rc = floe_scan_to_stream(&st, s)) == 0) {
             char err[512];
             rc = drain(&st, out, err, sizeof err);
             if (rc)
@@ -391,6 +392,88 @@ static void name_mapping_case(bool with_mapping, rows *r)
     FT_OK(scan_dir(dir, &o, r, NULL));
 }
 
+/* Neighbouring files of a manifest with equal partition tuples share one
+ * (and its residual); different tuples are never shared. */
+static void test_shared_partitions(void)
+{
+    const char *dir = ft_tmp("t");
+    gt_mkdirs(dir);
+    static const char *cats[] = {"a", "a", "b", "a", "a"};
+    fileinfo fs[5];
+    memset(fs, 0, sizeof fs);
+    for (int i = 0; i < 5; i++) {
+        snprintf(fs[i].path, sizeof fs[i].path, "%s/data/f%d.parquet", dir, i);
+        fs[i].cat = cats[i];
+        fs[i].m.record_count = 10; /* no column metrics: nothing skips a file */
+    }
+    char m1[1200], l1[1200], meta[1200];
+    snprintf(m1, sizeof m1, "%s/metadata/m1.avro", dir);
+    snprintf(l1, sizeof l1, "%s/metadata/snap-1.avro", dir);
+    snprintf(meta, sizeof meta, "%s/metadata/v1.metadata.json", dir);
+    floe_manifest_file mf;
+    floe_manifest_writer *w;
+    write_manifest(m1, FLOE_MANIFEST_DATA, 1, fs, 5, &mf, &w);
+    FT_OK(gt_write_list(l1, 1, 1, &mf, 1));
+    floe_manifest_writer_free(w);
+    int64_t ids[1] = {1};
+    const char *lists[1] = {l1};
+    FT_OK(gt_write_metadata(meta, dir, true, 1, ids, lists));
+    const char *filters[] = {NULL, "cat = 'a' OR v > 3"};
+    for (int k = 0; k < 2; k++) {
+        floe_scan_options o = FLOE_SCAN_OPTIONS_INIT;
+        o.filter = filters[k];
+        o.threads = 1;
+        floe_scan *s;
+        FT_OK(floe_scan_open(&s, NULL, meta, &o));
+        const floe_scan_plan *p = floe__scan_get_plan(s);
+        FT_EQ_INT((long)p->ntasks, 5);
+        if (p->ntasks != 5) {
+            floe_scan_free(s);
+            continue;
+        }
+        const floe_partition_value *pv[5];
+        for (int i = 0; i < 5; i++) {
+            pv[i] = &p->tasks[i].file->partition;
+            FT_EQ_INT((long)pv[i]->n, 1);
+            FT_EQ_INT((long)pv[i]->values[0].v.bytes.len, 1);
+            FT_EQ_INT(pv[i]->values[0].v.bytes.ptr[0], cats[i][0]);
+        }
+        FT_ASSERT(pv[0]->values == pv[1]->values);
+        FT_ASSERT(floe__scan_same_partition(pv[0], pv[1]));
+        FT_ASSERT(pv[1]->values != pv[2]->values);
+        FT_ASSERT(!floe__scan_same_partition(pv[1], pv[2]));
+        FT_ASSERT(!floe__scan_same_partition(pv[2], pv[3]));
+        FT_ASSERT(pv[3]->values == pv[4]->values);
+        /* equal values, not neighbours: equal, each its own copy */
+        FT_ASSERT(floe__scan_same_partition(pv[0], pv[3]));
+        FT_ASSERT(pv[0]->values != pv[3]->values);
+        if (filters[k]) {
+            /* partition a satisfies cat = 'a': nothing left to check on rows;
+             * b keeps v > 3 */
+            FT_EQ_INT(p->tasks[0].residual->kind, FLOE_EXPR_TRUE);
+            FT_EQ_INT(p->tasks[1].residual->kind, FLOE_EXPR_TRUE);
+            FT_ASSERT(p->tasks[2].residual->kind != FLOE_EXPR_TRUE);
+            FT_EQ_INT(p->tasks[3].residual->kind, FLOE_EXPR_TRUE);
+            FT_EQ_INT(p->tasks[4].residual->kind, FLOE_EXPR_TRUE);
+        }
+        floe_scan_free(s);
+    }
+    /* the comparison itself: nulls, bytes, float bits */
+    floe_value a = floe_value_bytes(FLOE_T_STRING, "ab", 2),
+               b = floe_value_bytes(FLOE_T_STRING, "ac", 2);
+    floe_value n = {.type = FLOE_T_STRING, .is_null = true};
+    floe_value z = {.type = FLOE_T_DOUBLE, .v.f64 = 0.0},
+               mz = {.type = FLOE_T_DOUBLE, .v.f64 = -0.0};
+    floe_value z2 = z;
+    floe_partition_value pa = {1, &a}, pb = {1, &b}, pn = {1, &n}, pz = {1, &z}, pmz = {1, &mz},
+                         pz2 = {1, &z2};
+    FT_ASSERT(!floe__scan_same_partition(&pa, &pb));
+    FT_ASSERT(!floe__scan_same_partition(&pa, &pn));
+    FT_ASSERT(floe__scan_same_partition(&pn, &pn));
+    FT_ASSERT(!floe__scan_same_partition(&pz, &pmz));
+    FT_ASSERT(floe__scan_same_partition(&pz, &pz2));
+}
+
 static void test_name_mapping(void)
 {
     rows r = {0, NULL, 0};
@@ -658,7 +741,7 @@ static void test_oom_plan(void)
         int rc = floe_scan_open(&s, io, meta, &o);
         struct ArrowArrayStream st;
         int64_t nrows = 0;
-        if (rc == 0 && (rc = floe_scan_to_stream(s, &st)) == 0) {
+        if (rc == 0 && (rc = floe_scan_to_stream(&st, s)) == 0) {
             for (;;) {
                 struct ArrowArray b;
                 int e = st.get_next(&st, &b);
@@ -840,6 +923,7 @@ static const ft_case cases[] = {
     {"current_vs_pinned", test_current_vs_pinned},
     {"filter_errors", test_filter_errors},
     {"delete_rules", test_delete_rules},
+    {"shared_partitions", test_shared_partitions},
     {"name_mapping", test_name_mapping},
     {"schema_evolution", test_schema_evolution},
     {"as_of_time_and_table_handle", test_as_of_time_and_table_handle},

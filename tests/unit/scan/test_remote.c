@@ -76,8 +76,9 @@ static void test_read_and_write(void)
         FT_EQ_STR(t0->file->path, "mem://wh/t/a.parquet");
         FT_EQ_STR(t0->file->format, "PARQUET");
         FT_EQ_INT(t0->ndeletes, 2);
-        FT_EQ_STR(t0->deletes[0]->referenced_data_file, "mem://wh/t/a.parquet");
-        FT_EQ_INT(t0->deletes[1]->nequality_ids, 1);
+        FT_EQ_STR(floe__scan_delete_info(t0->deletes[0])->referenced_data_file,
+                  "mem://wh/t/a.parquet");
+        FT_EQ_INT(floe__scan_delete_info(t0->deletes[1])->nequality_ids, 1);
         FT_EQ_INT(t0->file->partition.n, 2);
         FT_EQ_INT(t0->file->partition.values[1].type, FLOE_T_DATE); /* day(d) is a date */
         FT_EQ_INT(t0->file->partition.values[1].v.i32, 20716);

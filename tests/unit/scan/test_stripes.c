@@ -85,7 +85,7 @@ static floe_table *make(floe_catalog *c, const char *ident, const char *format, 
             arr.release(&arr);
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
     }
     if (rc < 0) {
@@ -111,7 +111,7 @@ static int scan_bytes(floe_table *t, int threads, const char *filter, const char
     floe_scan *s = NULL;
     FLOE_TRY(floe_scan_open(&s, floe_table_io(t), floe_table_metadata_location(t), &o));
     struct ArrowArrayStream st;
-    int rc = floe_scan_to_stream(s, &st);
+    int rc = floe_scan_to_stream(&st, s);
     *rows = 0;
     while (rc == 0) {
         struct ArrowArray b;
@@ -179,7 +179,7 @@ static int del(floe_table *t, const char *filter)
     if (rc == 0)
         rc = floe_rowlevel_delete_where(op, filter);
     if (rc == 0)
-        rc = floe_rowlevel_commit(op, NULL, NULL);
+        rc = floe_rowlevel_commit(NULL, NULL, op);
     floe_rowlevel_free(op);
     return rc;
 }

@@ -31,16 +31,15 @@ static void test_query_values(void)
     floe_sql_session *s = open_session();
     FT_ASSERT(s);
     FT_ASSERT(floe_sql_session_catalog(s) != NULL);
-    FT_OK(floe_sql_execute(s,
+    FT_OK(floe_sql_execute(NULL, s,
                            "CREATE NAMESPACE shop; CREATE TABLE shop.t (id BIGINT, x DOUBLE, "
-                           "b BOOLEAN, s STRING) USING iceberg",
-                           NULL));
+                           "b BOOLEAN, s STRING) USING iceberg"));
     floe_sql_result *r = NULL;
-    FT_OK(floe_sql_execute(
-        s, "INSERT INTO shop.t VALUES (1, 1.5, true, 'a'), (2, NULL, false, 'b')", &r));
+    FT_OK(floe_sql_execute(&r, s,
+                           "INSERT INTO shop.t VALUES (1, 1.5, true, 'a'), (2, NULL, false, 'b')"));
     FT_CHECK(!floe_sql_result_has_rows(r)); /* INSERT shows nothing */
     floe_sql_result_free(r);
-    FT_OK(floe_sql_execute(s, "SELECT 0 AS z; SELECT id, x, b, s FROM shop.t ORDER BY id", &r));
+    FT_OK(floe_sql_execute(&r, s, "SELECT 0 AS z; SELECT id, x, b, s FROM shop.t ORDER BY id"));
     /* the last result set wins */
     FT_ASSERT(floe_sql_result_has_rows(r));
     FT_EQ_INT(floe_sql_result_ncols(r), 4);
@@ -48,24 +47,24 @@ static void test_query_values(void)
     FT_EQ_STR(floe_sql_result_column(r, 3), "s");
     FT_CHECK(floe_sql_result_column(r, 4) == NULL);
     floe_sql_datum d;
-    FT_OK(floe_sql_result_get(r, 1, 0, &d));
+    FT_OK(floe_sql_result_get(&d, r, 1, 0));
     FT_EQ_INT(d.kind, FLOE_SQL_DATUM_INT);
     FT_EQ_INT(d.i, 2);
-    FT_OK(floe_sql_result_get(r, 1, 1, &d));
+    FT_OK(floe_sql_result_get(&d, r, 1, 1));
     FT_EQ_INT(d.kind, FLOE_SQL_DATUM_NULL);
-    FT_OK(floe_sql_result_get(r, 0, 1, &d));
+    FT_OK(floe_sql_result_get(&d, r, 0, 1));
     FT_EQ_INT(d.kind, FLOE_SQL_DATUM_REAL);
     FT_CHECK(d.d == 1.5);
-    FT_OK(floe_sql_result_get(r, 0, 2, &d));
+    FT_OK(floe_sql_result_get(&d, r, 0, 2));
     FT_EQ_INT(d.kind, FLOE_SQL_DATUM_BOOL);
     FT_EQ_INT(d.i, 1);
     const floe_sql_datum *col = floe_sql_result_column_values(r, 3);
     FT_ASSERT(col);
     FT_EQ_STR(col[0].s, "a");
     FT_EQ_STR(col[1].s, "b");
-    FT_CHECK(floe_sql_result_get(r, 2, 0, &d) == FLOE_EINVALID);
+    FT_CHECK(floe_sql_result_get(&d, r, 2, 0) == FLOE_EINVALID);
     char *text = NULL;
-    FT_OK(floe_sql_result_render(r, FLOE_SQL_RENDER_TABLE, &text));
+    FT_OK(floe_sql_result_render(&text, r, FLOE_SQL_RENDER_TABLE));
     FT_EQ_STR(text, "+---+----+-----+---+\n"
                     "|id |x   |b    |s  |\n"
                     "+---+----+-----+---+\n"
@@ -73,13 +72,13 @@ static void test_query_values(void)
                     "|2  |NULL|false|b  |\n"
                     "+---+----+-----+---+\n");
     floe_string_free(text);
-    FT_OK(floe_sql_result_render(r, FLOE_SQL_RENDER_CSV, &text));
+    FT_OK(floe_sql_result_render(&text, r, FLOE_SQL_RENDER_CSV));
     FT_EQ_STR(text, "id,x,b,s\n1,1.5,true,a\n2,,false,b\n");
     floe_string_free(text);
-    FT_CHECK(floe_sql_result_render(r, (floe_sql_render)9, &text) == FLOE_EINVALID);
+    FT_CHECK(floe_sql_result_render(&text, r, (floe_sql_render)9) == FLOE_EINVALID);
     floe_sql_close(s);
     /* results outlive their session */
-    FT_OK(floe_sql_result_get(r, 0, 0, &d));
+    FT_OK(floe_sql_result_get(&d, r, 0, 0));
     FT_EQ_INT(d.i, 1);
     floe_sql_result_free(r);
 }
@@ -89,18 +88,18 @@ static void test_errors(void)
     floe_sql_session *s = open_session();
     FT_ASSERT(s);
     floe_sql_result *r = (floe_sql_result *)1;
-    FT_CHECK(floe_sql_execute(s, "SELECT * FROM nope.t", &r) < 0);
+    FT_CHECK(floe_sql_execute(&r, s, "SELECT * FROM nope.t") < 0);
     FT_CHECK(r == NULL);
     FT_EQ_STR(floe_sql_error_class(s), "NoSuchTableException");
-    FT_CHECK(floe_sql_execute(s, "SELEC 1", NULL) < 0);
+    FT_CHECK(floe_sql_execute(NULL, s, "SELEC 1") < 0);
     FT_EQ_STR(floe_sql_error_class(s), "ParseException");
     /* a good statement afterwards clears the class */
-    FT_OK(floe_sql_execute(s, "SELECT 1", NULL));
+    FT_OK(floe_sql_execute(NULL, s, "SELECT 1"));
     FT_CHECK(floe_sql_error_class(s) == NULL);
     FT_CHECK(floe_table_load(&(floe_table *){NULL}, floe_sql_session_catalog(s), "nowhere.t",
                              NULL) == FLOE_ENOTFOUND);
     FT_EQ_STR(floe_error_exception(floe_error_last()), "NoSuchTableException");
-    FT_CHECK(floe_sql_execute(s, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_sql_execute(NULL, s, NULL) == FLOE_EINVALID);
     floe_sql_close(s);
 }
 
@@ -125,14 +124,13 @@ static void test_table_api_on_session_catalog(void)
 {
     floe_sql_session *s = open_session();
     FT_ASSERT(s);
-    FT_OK(floe_sql_execute(s,
+    FT_OK(floe_sql_execute(NULL, s,
                            "CREATE NAMESPACE IF NOT EXISTS n; CREATE TABLE n.t (id INT) "
-                           "USING iceberg; INSERT INTO n.t VALUES (7)",
-                           NULL));
+                           "USING iceberg; INSERT INTO n.t VALUES (7)"));
     floe_table *t = NULL;
     FT_OK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", NULL));
     floe_snapshot_info info;
-    FT_CHECK(floe_table_current_snapshot(t, &info));
+    FT_CHECK(floe_table_current_snapshot(&info, t));
     floe_table_free(t);
     floe_sql_close(s);
 }
@@ -154,17 +152,16 @@ static void test_session_fileio(void)
     floe_sql_session *s = NULL;
     FT_OK(floe_sql_open(&s, &o));
     FT_ASSERT(floe_sql_session_fileio(s) != NULL);
-    FT_OK(floe_sql_execute(s,
+    FT_OK(floe_sql_execute(NULL, s,
                            "CREATE NAMESPACE n; CREATE TABLE n.t (id INT) USING iceberg; "
-                           "INSERT INTO n.t VALUES (7)",
-                           NULL));
+                           "INSERT INTO n.t VALUES (7)"));
     floe_table *t = NULL;
     FT_CHECK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", NULL) < 0);
     floe_table_options to = FLOE_TABLE_OPTIONS_INIT;
     to.io = floe_sql_session_fileio(s);
     FT_OK(floe_table_load(&t, floe_sql_session_catalog(s), "n.t", &to));
     floe_snapshot_info info;
-    FT_CHECK(floe_table_current_snapshot(t, &info));
+    FT_CHECK(floe_table_current_snapshot(&info, t));
     FT_CHECK(floe_table_io(t) == floe_sql_session_fileio(s));
     floe_table_free(t);
     floe_sql_close(s);

@@ -57,7 +57,7 @@ static inline int64_t fx_append_rows(floe_table *t, const fx_order *rows, size_t
         arr.release(&arr);
     }
     if (rc == 0)
-        rc = floe_append_commit(a, &id);
+        rc = floe_append_commit(&id, a);
     floe_append_free(a);
     if (rc < 0) {
         ft_fail(__FILE__, __LINE__, "append: %s", ft_floe_err());

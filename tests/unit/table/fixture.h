@@ -179,7 +179,7 @@ static inline int fx_count_files(floe_table *t)
 static inline int64_t fx_main(floe_table *t)
 {
     floe_snapshot_info s;
-    return floe_table_current_snapshot(t, &s) ? s.snapshot_id : -1;
+    return floe_table_current_snapshot(&s, t) ? s.snapshot_id : -1;
 }
 
 #endif

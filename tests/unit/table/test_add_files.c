@@ -103,7 +103,7 @@ static void test_add_files_partitioned(void)
 
     floe_add_files_options o = FLOE_ADD_FILES_OPTIONS_INIT;
     floe_add_files_result r;
-    FT_OK(floe_table_add_files(dst, data, &o, &r));
+    FT_OK(floe_table_add_files(&r, dst, data, &o));
     FT_EQ_INT(r.added_files_count, 3);
     FT_EQ_INT(r.changed_partition_count, 3);
     FT_CHECK(r.snapshot_id > 0);
@@ -153,7 +153,7 @@ static void test_add_files_partitioned(void)
 
     /* a second time: refused, nothing committed */
     size_t before = dst->metadata->nsnapshots;
-    FT_CHECK(floe_table_add_files(dst, data, &o, &r) == FLOE_EEXISTS);
+    FT_CHECK(floe_table_add_files(&r, dst, data, &o) == FLOE_EEXISTS);
     FT_CHECK(strstr(floe_error_last()->message,
                     "Cannot complete import because data files to be imported already exist "
                     "within the target table: ") != NULL);
@@ -164,7 +164,7 @@ static void test_add_files_partitioned(void)
     floe__props_set(&filter, "order_date", "2026-09-20");
     o.partition_filter = &filter;
     o.check_duplicate_files = false;
-    FT_OK(floe_table_add_files(dst, data, &o, &r));
+    FT_OK(floe_table_add_files(&r, dst, data, &o));
     FT_EQ_INT(r.added_files_count, 1);
     FT_EQ_INT(fx_rows(dst, r.snapshot_id), 6);
     floe__props_free(&filter);
@@ -196,7 +196,7 @@ static void test_add_files_oom(void)
     for (n = 1; n < 100000; n++) {
         floe_add_files_result r;
         floe__alloc_fail_at(n);
-        int rc = floe_table_add_files(dst, "mem://wh/shop.db/src/data", NULL, &r);
+        int rc = floe_table_add_files(&r, dst, "mem://wh/shop.db/src/data", NULL);
         floe__alloc_fail_at(0);
         if (rc == 0) {
             FT_EQ_INT(r.added_files_count, 2);
@@ -224,23 +224,23 @@ static void test_add_files_errors(void)
     FT_ASSERT(c);
     floe_table *dst = NULL;
     FT_OK(fx_create(&dst, c, "shop.dst", NULL));
-    FT_CHECK(floe_table_add_files(dst, ft_tmp("nowhere"), NULL, NULL) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_add_files(NULL, dst, ft_tmp("nowhere"), NULL) == FLOE_ENOTFOUND);
     FT_ERR_CONTAINS("Path does not exist: ");
     /* files directly in the directory of a partitioned table */
     char p[2048];
     snprintf(p, sizeof p, "%s/x.parquet", ft_tmp("flat"));
     FT_OK(floe_fileio_write_new(floe_table_io(dst), p, "PAR1", 4));
-    FT_CHECK(floe_table_add_files(dst, ft_tmp("flat"), NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_add_files(NULL, dst, ft_tmp("flat"), NULL) == FLOE_EINVALID);
     FT_ERR_CONTAINS("Cannot find any matching partitions in table shop.dst");
     /* not Parquet */
     snprintf(p, sizeof p, "%s/order_date=2026-01-01/x.parquet", ft_tmp("bad"));
     FT_OK(floe_fileio_write_new(floe_table_io(dst), p, "not parquet at all", 18));
-    FT_CHECK(floe_table_add_files(dst, ft_tmp("bad"), NULL, NULL) == FLOE_ECORRUPT);
+    FT_CHECK(floe_table_add_files(NULL, dst, ft_tmp("bad"), NULL) == FLOE_ECORRUPT);
     FT_ERR_CONTAINS("x.parquet");
     /* a value that is not a date */
     snprintf(p, sizeof p, "%s/order_date=soon/x.parquet", ft_tmp("baddate"));
     FT_OK(floe_fileio_write_new(floe_table_io(dst), p, "x", 1));
-    FT_CHECK(floe_table_add_files(dst, ft_tmp("baddate"), NULL, NULL) < 0);
+    FT_CHECK(floe_table_add_files(NULL, dst, ft_tmp("baddate"), NULL) < 0);
     FT_CHECK(!floe__metadata_current_snapshot(dst->metadata));
     floe_table_free(dst);
     floe_catalog_free(c);

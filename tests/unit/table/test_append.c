@@ -145,7 +145,7 @@ static void test_append_layout_summary(void)
     floe_append *a = NULL;
     int64_t id = 0;
     FT_OK(floe_append_new(&a, t));
-    FT_OK(floe_append_commit(a, &id));
+    FT_OK(floe_append_commit(&id, a));
     FT_EQ_INT(id, -1);
     floe_append_free(a);
     FT_EQ_INT(fx_main(t), s3);
@@ -180,25 +180,25 @@ static void test_script1_rows(void)
     names before = list_names(t);
     fx_sleep_ms(3); /* distinct snapshot-log times for TIMESTAMP AS OF below */
     int64_t prev = 0, cur = 0;
-    FT_OK(floe_table_rollback_to_snapshot(t, g2, &prev, &cur));
+    FT_OK(floe_table_rollback_to_snapshot(&prev, &cur, t, g2));
     FT_EQ_INT(prev, bad);
     FT_EQ_INT(fx_rows(t, fx_main(t)), 3);
     /* VERSION AS OF the first snapshot: 2; TIMESTAMP AS OF a moment inside
      * the bad window still reads the 5 bad rows (snapshot-log) */
     floe_snapshot_info bi, at;
-    FT_OK(floe_table_snapshot_by_id(t, bad, &bi));
-    FT_OK(floe_table_snapshot_as_of_time(t, bi.timestamp_ms, &at));
+    FT_OK(floe_table_snapshot_by_id(&bi, t, bad));
+    FT_OK(floe_table_snapshot_as_of_time(&at, t, bi.timestamp_ms));
     FT_EQ_INT(fx_rows(t, at.snapshot_id), 5);
-    FT_OK(floe_table_snapshot_by_id(t, g1, &at));
+    FT_OK(floe_table_snapshot_by_id(&at, t, g1));
     FT_EQ_INT(fx_rows(t, at.snapshot_id), 2);
     names after = list_names(t);
     FT_EQ_INT(after.metadata, before.metadata + 1);
     FT_EQ_INT(after.data, before.data);
     FT_EQ_INT(after.manifests, before.manifests);
     FT_EQ_INT(after.lists, before.lists);
-    FT_OK(floe_table_set_current_snapshot(t, bad, NULL, NULL));
+    FT_OK(floe_table_set_current_snapshot(NULL, NULL, t, bad));
     FT_EQ_INT(fx_rows(t, fx_main(t)), 5);
-    FT_OK(floe_table_set_current_snapshot(t, g2, NULL, NULL));
+    FT_OK(floe_table_set_current_snapshot(NULL, NULL, t, g2));
     FT_EQ_INT(fx_rows(t, fx_main(t)), 3);
     FT_EQ_INT(floe_table_history_count(t), 6);
     /* files vs all files: 2 data files in main, 3 on storage */
@@ -294,7 +294,7 @@ static void test_rolling(void)
         arr.release(&arr);
     }
     int64_t id = 0;
-    FT_OK(floe_append_commit(a, &id));
+    FT_OK(floe_append_commit(&id, a));
     floe_append_free(a);
     FT_EQ_STR(floe_table_snapshot_summary(t, id, "added-data-files"), "3");
     FT_EQ_INT(list_names(t).data, 3);
@@ -327,7 +327,7 @@ static void test_reapply(void)
     FT_ASSERT(s3 > 0);
     FT_OK(floe_table_refresh(t));
     floe_snapshot_info i3;
-    FT_OK(floe_table_snapshot_by_id(t, s3, &i3));
+    FT_OK(floe_table_snapshot_by_id(&i3, t, s3));
     FT_EQ_INT(i3.parent_snapshot_id, s2);
     FT_EQ_INT(i3.sequence_number, 3);
     char expect[64];
@@ -390,17 +390,17 @@ static void test_branch_and_wap(void)
     int64_t a1 = fx_append_rows(audit, LOAD2, 1);
     floe_snapshot_info bh;
     FT_EQ_STR(floe_table_branch(audit), "audit");
-    FT_CHECK(floe_table_branch_snapshot(audit, &bh) && bh.snapshot_id == a1);
-    FT_CHECK(floe_table_current_snapshot(audit, &bh) && bh.snapshot_id == m1);
+    FT_CHECK(floe_table_branch_snapshot(&bh, audit) && bh.snapshot_id == a1);
+    FT_CHECK(floe_table_current_snapshot(&bh, audit) && bh.snapshot_id == m1);
     FT_OK(floe_table_refresh(t));
     FT_EQ_INT(fx_main(t), m1);
     floe_ref_info r;
-    FT_OK(floe_table_ref(t, "audit", &r));
+    FT_OK(floe_table_ref(&r, t, "audit"));
     FT_EQ_INT(r.snapshot_id, a1);
     FT_EQ_INT(fx_rows(t, r.snapshot_id), 3);
     FT_EQ_INT(fx_rows(t, fx_main(t)), 2);
     int64_t prev, upd;
-    FT_OK(floe_table_fast_forward(t, "main", "audit", &prev, &upd));
+    FT_OK(floe_table_fast_forward(&prev, &upd, t, "main", "audit"));
     FT_EQ_INT(upd, a1);
     floe_table_free(audit);
     o.branch = "nope";
@@ -413,14 +413,14 @@ static void test_branch_and_wap(void)
     int64_t n1 = fx_append_rows(audit, LOAD2, 1);
     FT_OK(floe_table_refresh(t));
     FT_EQ_INT(fx_main(t), a1);
-    FT_OK(floe_table_ref(t, "nope", &r));
+    FT_OK(floe_table_ref(&r, t, "nope"));
     FT_EQ_INT(r.snapshot_id, n1);
     floe_snapshot_info ni;
-    FT_OK(floe_table_snapshot_by_id(t, n1, &ni));
+    FT_OK(floe_table_snapshot_by_id(&ni, t, n1));
     FT_EQ_INT(ni.parent_snapshot_id, a1);
     FT_EQ_INT(fx_rows(t, n1), 4);
     int64_t n2 = fx_append_rows(audit, LOAD2, 1); /* then an ordinary branch */
-    FT_OK(floe_table_snapshot_by_id(audit, n2, &ni));
+    FT_OK(floe_table_snapshot_by_id(&ni, audit, n2));
     FT_EQ_INT(ni.parent_snapshot_id, n1);
     floe_table_free(audit);
     FT_OK(floe_table_drop_branch(t, "nope", false));
@@ -440,9 +440,9 @@ static void test_branch_and_wap(void)
     FT_EQ_INT(fx_main(t), a1);
     FT_EQ_STR(floe_table_snapshot_summary(t, staged, "wap.id"), "nightly-0921");
     FT_EQ_INT(fx_rows(t, staged), 5);
-    FT_OK(floe_table_cherrypick_snapshot(t, staged, NULL, NULL));
+    FT_OK(floe_table_cherrypick_snapshot(NULL, NULL, t, staged));
     FT_EQ_INT(fx_main(t), staged);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, staged, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, staged) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID,
               "Duplicate request to cherry pick wap id that was published already: nightly-0921");
     floe_table_free(wap);
@@ -457,11 +457,11 @@ static void test_branch_and_wap(void)
     int64_t head = fx_append_rows(t, LOAD1, 2);
     int64_t rows_before = fx_rows(t, head);
     int64_t cur = 0;
-    FT_OK(floe_table_cherrypick_snapshot(t, staged2, &prev, &cur));
+    FT_OK(floe_table_cherrypick_snapshot(&prev, &cur, t, staged2));
     FT_EQ_INT(prev, head);
     FT_CHECK(cur != staged2 && cur == fx_main(t));
     floe_snapshot_info ci;
-    FT_OK(floe_table_snapshot_by_id(t, cur, &ci));
+    FT_OK(floe_table_snapshot_by_id(&ci, t, cur));
     FT_EQ_INT(ci.parent_snapshot_id, head);
     FT_EQ_STR(ci.operation, "append");
     char idtext[24];
@@ -470,7 +470,7 @@ static void test_branch_and_wap(void)
     FT_EQ_STR(floe_table_snapshot_summary(t, cur, "published-wap-id"), "nightly-0922");
     FT_EQ_STR(floe_table_snapshot_summary(t, cur, "added-records"), "1");
     FT_EQ_INT(fx_rows(t, cur), rows_before + 1);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, staged2, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, staged2) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID,
               "Duplicate request to cherry pick wap id that was published already: nightly-0922");
 
@@ -488,8 +488,8 @@ static void test_branch_and_wap(void)
     floe_table_free(side);
     FT_OK(floe_table_refresh(t));
     fx_append_rows(t, LOAD2, 1);
-    FT_OK(floe_table_cherrypick_snapshot(t, sp, NULL, &cur));
-    FT_CHECK(floe_table_cherrypick_snapshot(t, sp, NULL, NULL) == FLOE_EINVALID);
+    FT_OK(floe_table_cherrypick_snapshot(NULL, &cur, t, sp));
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, sp) == FLOE_EINVALID);
     char msg[200];
     snprintf(msg, sizeof msg, "Cannot cherrypick snapshot %lld: already picked to create ancestor %lld",
              (long long)sp, (long long)cur);
@@ -599,7 +599,7 @@ static void append_fault_loop(bool after)
             arr.release(&arr);
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
         long injected = floe__fileio_fault_injected(io);
         floe__fileio_fault_set(io, NULL);
@@ -717,7 +717,7 @@ static void test_append_oom(void)
         if (rc == 0)
             rc = floe_append_write(a, &arr);
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
         floe__alloc_fail_at(0);
         arr.release(&arr);

@@ -32,7 +32,7 @@ static int child(int i)
             arr.release(&arr);
         }
         if (rc == 0)
-            rc = floe_append_commit(a, NULL);
+            rc = floe_append_commit(NULL, a);
         floe_append_free(a);
         if (rc < 0) {
             fprintf(stderr, "    child %d append %d: %s\n", i, k, ft_floe_err());
@@ -100,7 +100,7 @@ static void test_8x50(void)
     int64_t seq = INT64_MAX;
     for (int64_t id = fx_main(t); id != -1;) {
         floe_snapshot_info s;
-        FT_OK(floe_table_snapshot_by_id(t, id, &s));
+        FT_OK(floe_table_snapshot_by_id(&s, t, id));
         FT_CHECK(s.sequence_number < seq);
         seq = s.sequence_number;
         char tr[32];

@@ -23,7 +23,7 @@ static bool other_process_sets(int64_t id)
         floe_catalog *c = fx_catalog();
         floe_table *t = NULL;
         if (!c || floe_table_load(&t, c, "shop.orders_cache", NULL) < 0 ||
-            floe_table_set_current_snapshot(t, id, NULL, NULL) < 0)
+            floe_table_set_current_snapshot(NULL, NULL, t, id) < 0)
             _exit(1);
         _exit(0);
     }

@@ -208,7 +208,7 @@ static void test_concurrent_appends(void)
     int64_t seq = INT64_MAX;
     for (int64_t id = fx_main(t); id != -1;) {
         floe_snapshot_info s;
-        FT_OK(floe_table_snapshot_by_id(t, id, &s));
+        FT_OK(floe_table_snapshot_by_id(&s, t, id));
         FT_CHECK(s.sequence_number < seq);
         seq = s.sequence_number;
         depth++;

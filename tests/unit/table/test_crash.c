@@ -106,7 +106,7 @@ static void fault_loop(bool after)
         f.fail_nth = n;
         f.after = after;
         floe__fileio_fault_set(io, &f);
-        int rc = floe_table_set_current_snapshot(t, target, NULL, NULL);
+        int rc = floe_table_set_current_snapshot(NULL, NULL, t, target);
         long injected = floe__fileio_fault_injected(io);
         floe__fileio_fault_set(io, NULL);
         if (injected == 0) {
@@ -123,7 +123,7 @@ static void fault_loop(bool after)
         else
             FT_EQ_INT(now, before);
         /* the next commit on the same handle succeeds */
-        FT_OK(floe_table_set_current_snapshot(t, other, NULL, NULL));
+        FT_OK(floe_table_set_current_snapshot(NULL, NULL, t, other));
         FT_EQ_INT(loaded_main(s.c, "shop.crash"), other);
         floe_table_free(t);
     }
@@ -168,7 +168,7 @@ static void test_sigkill(void)
                 _exit(2);
             g_kill_step = steps[i];
             floe__table_set_step_hook(kill_hook);
-            floe_table_rollback_to_snapshot(t, s.s1, NULL, NULL);
+            floe_table_rollback_to_snapshot(NULL, NULL, t, s.s1);
             _exit(3); /* not reached: killed at the step */
         }
         int st = 0;
@@ -187,7 +187,7 @@ static void test_sigkill(void)
             only_referenced(t, strcmp(steps[i], "swap") == 0 ? 1 : 0);
         }
         /* the next commit succeeds */
-        FT_OK(floe_table_set_current_snapshot(t, m == s.s1 ? s.s2 : s.s1, NULL, NULL));
+        FT_OK(floe_table_set_current_snapshot(NULL, NULL, t, m == s.s1 ? s.s2 : s.s1));
         floe_table_free(t);
         floe_catalog_free(s.c);
     }
@@ -204,20 +204,20 @@ static void test_catalog_unknown(void)
     int files = fx_count_files(t);
     /* the UPDATE did not run but the error does not say so: unknown */
     floe__catalog_sql_inject(s.c, SQLITE_IOERR, false);
-    FT_CHECK(floe_table_rollback_to_snapshot(t, s.s1, NULL, NULL) == FLOE_ECOMMITUNKNOWN);
+    FT_CHECK(floe_table_rollback_to_snapshot(NULL, NULL, t, s.s1) == FLOE_ECOMMITUNKNOWN);
     FT_EQ_INT(fx_count_files(t), files + 1); /* written file kept */
     FT_EQ_INT(loaded_main_orphans(s.c, "shop.unknown", 1) == s.s2, 1);
     /* it ran and the acknowledgement was lost: resolved as committed */
     floe__catalog_sql_inject(s.c, SQLITE_IOERR, true);
-    FT_OK(floe_table_rollback_to_snapshot(t, s.s1, NULL, NULL));
+    FT_OK(floe_table_rollback_to_snapshot(NULL, NULL, t, s.s1));
     FT_EQ_INT(fx_main(t), s.s1);
     FT_EQ_INT(loaded_main_orphans(s.c, "shop.unknown", 1) == s.s1, 1);
     /* busy: certainly not applied, file removed */
     files = fx_count_files(t);
     floe__catalog_sql_inject(s.c, SQLITE_BUSY, false);
-    FT_CHECK(floe_table_set_current_snapshot(t, s.s2, NULL, NULL) < 0);
+    FT_CHECK(floe_table_set_current_snapshot(NULL, NULL, t, s.s2) < 0);
     FT_EQ_INT(fx_count_files(t), files);
-    FT_OK(floe_table_set_current_snapshot(t, s.s2, NULL, NULL));
+    FT_OK(floe_table_set_current_snapshot(NULL, NULL, t, s.s2));
     floe_table_free(t);
     floe_catalog_free(s.c);
 }
@@ -238,7 +238,7 @@ static void test_corrupt_pointer(void)
     FT_ERR_CONTAINS("99999-bad.metadata.json");
     /* the stale handle cannot commit over it: CAS conflict, then the
      * refresh reports the corrupt file; nothing changes */
-    FT_CHECK(floe_table_rollback_to_snapshot(t, s.s1, NULL, NULL) < 0);
+    FT_CHECK(floe_table_rollback_to_snapshot(NULL, NULL, t, s.s1) < 0);
     char *cur = NULL;
     FT_OK(floe_catalog_load_table(&cur, NULL, s.c, "shop.corrupt"));
     FT_EQ_STR(cur, bad);

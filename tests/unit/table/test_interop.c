@@ -34,7 +34,7 @@ static void test_icebird_snapshots(void)
     fx_append_rows(t, LOAD1, 2);
     int64_t g2 = fx_append_rows(t, LOAD2, 1);
     fx_append_rows(t, BAD, 2);
-    FT_OK(floe_table_rollback_to_snapshot(t, g2, NULL, NULL));
+    FT_OK(floe_table_rollback_to_snapshot(NULL, NULL, t, g2));
     char *out = NULL;
     int rc = ft_run(&out, "node %s/tests/interop/table_icebird.mjs '%s' order_id 0 1 2 current",
                     ft_source_dir(), floe_table_metadata_location(t));

@@ -4,12 +4,14 @@
  * against the blobs Trino 480 / Iceberg Java 1.10.1 wrote (../shared/fixtures
  * trino_deletion_vectors_v3, PROVENANCE.md), the portable Roaring layout by
  * hand (array, bitmap and run containers, several 32-bit keys), round trips
- * through the reader (scan/dv.c) and the refusals.
+ * through the reader (scan/dv.c) and the refusals; LZ4-compressed footers
+ * built with liblz4 itself.
  */
 #include "harness.h"
 #include "scan/scan.h"
 #include "table/puffin.h"
 
+#include <lz4frame.h> /* the real library: the inputs are not built by floe's reader */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +224,24 @@ static void rewrite_check(const char *file, size_t len, const char *prefix, size
     floe__buf_free(&out);
 }
 
+/* Out of memory at every allocation of a rewrite of `file`: an error,
+ * never a crash. */
+static void rewrite_oom(const floe_buf *file)
+{
+    for (long n = 1; n < 100000; n++) {
+        floe_buf o = FLOE_BUF_INIT;
+        floe__alloc_fail_at(n);
+        int rc = floe__puffin_rewrite_refs((const uint8_t *)file->ptr, file->len, move_ref,
+                                           (void *)"/t/", &o);
+        floe__alloc_fail_at(0);
+        floe__buf_free(&o);
+        if (rc == 0)
+            break;
+        FT_EQ_INT(rc, FLOE_ENOMEM);
+    }
+    floe_error_clear();
+}
+
 static void test_rewrite_refs(void)
 {
     size_t len = 0;
@@ -256,7 +276,7 @@ static void test_rewrite_refs(void)
     FT_CHECK(has(&out, "\"referenced-data-file\":\"/elsewhere/c.parquet\""));
     FT_CHECK(has(&out, "\"created-by\":\"floe\""));
     floe__buf_free(&out);
-    /* refusals: not Puffin, a cut file, a bad footer length, a compressed footer */
+    /* refusals: not Puffin, a cut file, a bad footer length, a bad compressed footer */
     FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)"PAR1xxxxxxxxxxxxxxxxxxxxxxPAR1", 30,
                                        move_ref, (void *)"/t/", &out) == FLOE_ECORRUPT);
     FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)w.bytes.ptr, w.bytes.len - 1, move_ref,
@@ -268,32 +288,144 @@ static void test_rewrite_refs(void)
     FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)bad.ptr, bad.len, move_ref,
                                        (void *)"/t/", &out) == FLOE_ECORRUPT);
     memcpy(bad.ptr, w.bytes.ptr, w.bytes.len);
-    bad.ptr[bad.len - 8] = 1;
-    FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)bad.ptr, bad.len, move_ref,
-                                       (void *)"/t/", &out) == FLOE_EUNSUPPORTED);
+    bad.ptr[bad.len - 8] = 1; /* "compressed": its JSON is no LZ4 frame */
+    FT_CHECK(floe__puffin_rewrite_refs((const uint8_t *)bad.ptr, bad.len, move_ref, (void *)"/t/",
+                                       &out) == FLOE_ECORRUPT);
     floe__buf_free(&bad);
-    /* out of memory at every allocation: an error, never a crash */
-    for (long n = 1; n < 10000; n++) {
-        floe_buf o = FLOE_BUF_INIT;
-        floe__alloc_fail_at(n);
-        int rc = floe__puffin_rewrite_refs((const uint8_t *)w.bytes.ptr, w.bytes.len, move_ref,
-                                           (void *)"/t/", &o);
-        floe__alloc_fail_at(0);
-        floe__buf_free(&o);
-        if (rc == 0)
-            break;
-        FT_EQ_INT(rc, FLOE_ENOMEM);
+    rewrite_oom(&w.bytes);
+    floe__puffin_writer_free(&w);
+}
+
+/* `file` (a Puffin file with an uncompressed footer) with its footer
+ * payload compressed by liblz4 as one frame (`prefs`), flag bit 0 set,
+ * and `junk` bytes appended to the frame. */
+static void lz4_footer(const floe_buf *file, const LZ4F_preferences_t *prefs, const char *junk,
+                       floe_buf *out)
+{
+    const uint8_t *t = (const uint8_t *)file->ptr + file->len - 12;
+    size_t plen = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+    size_t fstart = file->len - 12 - plen;
+    LZ4F_preferences_t p = *prefs;
+    if (p.frameInfo.contentSize)
+        p.frameInfo.contentSize = plen;
+    size_t cap = LZ4F_compressFrameBound(plen, &p);
+    char *z = malloc(cap);
+    size_t zn = LZ4F_compressFrame(z, cap, file->ptr + fstart, plen, &p);
+    FT_CHECK(!LZ4F_isError(zn));
+    floe__buf_clear(out);
+    floe__buf_put(out, file->ptr, fstart);
+    floe__buf_put(out, z, zn);
+    floe__buf_puts(out, junk);
+    uint32_t n = (uint32_t)(zn + strlen(junk));
+    uint8_t tail[12] = {(uint8_t)n,
+                        (uint8_t)(n >> 8),
+                        (uint8_t)(n >> 16),
+                        (uint8_t)(n >> 24),
+                        1,
+                        0,
+                        0,
+                        0,
+                        'P',
+                        'F',
+                        'A',
+                        '1'};
+    floe__buf_put(out, tail, 12);
+    free(z);
+}
+
+/* A footer compressed with LZ4 (spec "Footer Payload") reads as the same
+ * footer uncompressed: the rewrite of either is the same bytes, with the
+ * blobs where they were. Frames with and without content size, several
+ * blocks with checksums; bad frames are FLOE_ECORRUPT. */
+static void test_lz4_footer(void)
+{
+    floe_puffin_writer w;
+    FT_OK(floe__puffin_writer_init(&w));
+    floe_puffin_blob_info bi;
+    int64_t p1[] = {1, 5}, p2[] = {0};
+    char path[64];
+    /* a footer of several 64 KiB blocks */
+    for (int i = 0; i < 600; i++) {
+        snprintf(path, sizeof path, "/t/data/f%04d-with-a-long-name.parquet", i);
+        FT_OK(floe__puffin_add_dv(&w, path, i % 2 ? p1 : p2, i % 2 ? 2 : 1, &bi));
     }
-    floe_error_clear();
+    FT_OK(floe__puffin_finish(&w));
+    floe_buf plain = FLOE_BUF_INIT;
+    FT_OK(floe__puffin_rewrite_refs((const uint8_t *)w.bytes.ptr, w.bytes.len, move_ref,
+                                    (void *)"/t/", &plain));
+    FT_CHECK(plain.len > 4 + 600 * 30 + 65536); /* the footer spans blocks */
+    LZ4F_preferences_t cases[3];
+    memset(cases, 0, sizeof cases);
+    cases[0].frameInfo.contentSize = 1;            /* the spec's: content size present */
+    cases[1].frameInfo.blockSizeID = LZ4F_max64KB; /* no content size, checksums */
+    cases[1].frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    cases[1].frameInfo.blockChecksumFlag = LZ4F_blockChecksumEnabled;
+    cases[2].frameInfo.contentSize = 1;
+    cases[2].frameInfo.blockSizeID = LZ4F_max64KB;
+    cases[2].frameInfo.blockMode = LZ4F_blockIndependent;
+    cases[2].compressionLevel = 9;
+    floe_buf z = FLOE_BUF_INIT, out = FLOE_BUF_INIT;
+    for (size_t c = 0; c < FLOE_ARRAY_LEN(cases); c++) {
+        lz4_footer(&w.bytes, &cases[c], "", &z);
+        FT_CHECK(z.len < w.bytes.len);
+        floe__buf_clear(&out);
+        FT_OK(floe__puffin_rewrite_refs((const uint8_t *)z.ptr, z.len, move_ref, (void *)"/t/",
+                                        &out));
+        FT_EQ_INT(out.len, plain.len);
+        FT_CHECK(out.len == plain.len && memcmp(out.ptr, plain.ptr, plain.len) == 0);
+    }
+    FT_CHECK(has(&out, "\"referenced-data-file\":\"/copy/data/f0599-with-a-long-name.parquet\""));
+    /* the last blob decodes where it was */
+    floe_vec pos = FLOE_VEC_INIT(int64_t);
+    decode(&out, (size_t)bi.offset, (size_t)bi.length, &pos);
+    FT_EQ_INT(pos.len, 2);
+    FT_CHECK(pos.len == 2 && ((int64_t *)pos.items)[1] == 5);
+    floe__vec_free(&pos);
+    /* bad frames: junk after the frame, a flipped byte under a checksum, a cut frame */
+    lz4_footer(&w.bytes, &cases[0], "xyz", &z);
+    FT_EQ_INT(
+        floe__puffin_rewrite_refs((const uint8_t *)z.ptr, z.len, move_ref, (void *)"/t/", &out),
+        FLOE_ECORRUPT);
+    FT_CHECK(strstr(floe_error_last()->message, "3 bytes after the LZ4 frame") != NULL);
+    lz4_footer(&w.bytes, &cases[1], "", &z);
+    z.ptr[z.len - 12 - 40] ^= 0x55;
+    FT_EQ_INT(
+        floe__puffin_rewrite_refs((const uint8_t *)z.ptr, z.len, move_ref, (void *)"/t/", &out),
+        FLOE_ECORRUPT);
+    lz4_footer(&w.bytes, &cases[0], "", &z);
+    {
+        /* drop the frame's last 6 bytes: the footer length and tail move back */
+        uint8_t tail[12];
+        memcpy(tail, z.ptr + z.len - 12, 12);
+        uint32_t n = (uint32_t)(tail[0] | tail[1] << 8 | tail[2] << 16) - 6;
+        tail[0] = (uint8_t)n, tail[1] = (uint8_t)(n >> 8), tail[2] = (uint8_t)(n >> 16);
+        z.len -= 18;
+        floe__buf_put(&z, tail, 12);
+    }
+    FT_EQ_INT(
+        floe__puffin_rewrite_refs((const uint8_t *)z.ptr, z.len, move_ref, (void *)"/t/", &out),
+        FLOE_ECORRUPT);
+    /* not an LZ4 frame at all */
+    floe__buf_clear(&z);
+    floe__buf_put(&z, w.bytes.ptr, w.bytes.len);
+    z.ptr[z.len - 8] = 1;
+    FT_EQ_INT(
+        floe__puffin_rewrite_refs((const uint8_t *)z.ptr, z.len, move_ref, (void *)"/t/", &out),
+        FLOE_ECORRUPT);
+    FT_CHECK(strstr(floe_error_last()->message, "LZ4") != NULL);
+    /* out of memory at every allocation: an error, never a crash */
+    lz4_footer(&w.bytes, &cases[1], "", &z);
+    rewrite_oom(&z);
+    floe__buf_free(&z);
+    floe__buf_free(&out);
+    floe__buf_free(&plain);
     floe__puffin_writer_free(&w);
 }
 
 static const ft_case cases[] = {
-    {"rewrite_refs", test_rewrite_refs},
-    {"matches_java", test_matches_java},
-    {"reencode_java", test_reencode_java},
-    {"run_layout", test_run_layout},
-    {"roundtrips", test_roundtrips},
+    {"rewrite_refs", test_rewrite_refs}, {"lz4_footer", test_lz4_footer},
+    {"matches_java", test_matches_java}, {"reencode_java", test_reencode_java},
+    {"run_layout", test_run_layout},     {"roundtrips", test_roundtrips},
     {"refusals", test_refusals},
 };
 

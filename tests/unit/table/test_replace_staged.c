@@ -48,7 +48,7 @@ static int replace_with_rows(floe_table *t, const floe_table_create_options *co,
     floe_table *st = NULL;
     floe_append *a = NULL;
     struct ArrowArray arr;
-    int rc = floe_table_replace_begin(t, co, &st);
+    int rc = floe_table_replace_begin(&st, t, co);
     if (rc == 0)
         rc = floe_append_new(&a, st);
     if (rc == 0)
@@ -58,7 +58,7 @@ static int replace_with_rows(floe_table *t, const floe_table_create_options *co,
         arr.release(&arr);
     }
     if (rc == 0)
-        rc = floe_append_commit(a, id);
+        rc = floe_append_commit(id, a);
     floe_append_free(a);
     floe_table_free(st);
     return rc;
@@ -84,7 +84,7 @@ static void test_staged_one_commit(void)
 
     floe_table_create_options co = staged_options();
     floe_table *st = NULL;
-    FT_OK(floe_table_replace_begin(t, &co, &st));
+    FT_OK(floe_table_replace_begin(&st, t, &co));
     /* the staged view: replaced, nothing committed */
     FT_CHECK(!floe__metadata_ref(st->metadata, "main"));
     FT_EQ_INT(st->metadata->current_schema_id, 1);
@@ -103,7 +103,7 @@ static void test_staged_one_commit(void)
     FT_OK(floe_append_write(a, &arr));
     arr.release(&arr);
     int64_t id = 0;
-    FT_OK(floe_append_commit(a, &id));
+    FT_OK(floe_append_commit(&id, a));
     floe_append_free(a);
     FT_CHECK(id != 0);
     /* a second commit through the spent handle is refused */
@@ -112,7 +112,7 @@ static void test_staged_one_commit(void)
     FT_OK(fx_batch(st, ROWS, 1, &arr));
     FT_OK(floe_append_write(a, &arr));
     arr.release(&arr);
-    FT_EQ_INT(floe_append_commit(a, NULL), FLOE_EINVALID);
+    FT_EQ_INT(floe_append_commit(NULL, a), FLOE_EINVALID);
     FT_ERR_CONTAINS("already committed");
     floe_append_free(a);
     floe_table_free(st);
@@ -172,10 +172,10 @@ static void test_staged_no_rows(void)
     int v0 = version_of(t);
     floe_table_create_options co = staged_options();
     floe_table *st = NULL;
-    FT_OK(floe_table_replace_begin(t, &co, &st));
+    FT_OK(floe_table_replace_begin(&st, t, &co));
     floe_append *a = NULL;
     FT_OK(floe_append_new(&a, st));
-    FT_OK(floe_append_commit(a, NULL)); /* nothing to append: no commit */
+    FT_OK(floe_append_commit(NULL, a)); /* nothing to append: no commit */
     floe_append_free(a);
     FT_EQ_INT(version_of(t), v0);
     FT_OK(floe_table_replace_commit(st));
@@ -204,7 +204,7 @@ static void test_staged_abandon_and_errors(void)
     FT_CHECK(files0 > 0);
     floe_table_create_options co = staged_options();
     floe_table *st = NULL;
-    FT_OK(floe_table_replace_begin(t, &co, &st));
+    FT_OK(floe_table_replace_begin(&st, t, &co));
     floe_append *a = NULL;
     struct ArrowArray arr;
     FT_OK(floe_append_new(&a, st));
@@ -219,23 +219,23 @@ static void test_staged_abandon_and_errors(void)
     /* bad definitions fail at begin */
     co.partition_spec_json =
         "{\"fields\":[{\"source-id\":9,\"transform\":\"identity\",\"name\":\"x\"}]}";
-    FT_EQ_INT(floe_table_replace_begin(t, &co, &st), FLOE_EINVALID);
+    FT_EQ_INT(floe_table_replace_begin(&st, t, &co), FLOE_EINVALID);
     FT_CHECK(st == NULL);
     co.partition_spec_json = NULL;
     co.schema_json = NULL;
-    FT_EQ_INT(floe_table_replace_begin(t, &co, &st), FLOE_EINVALID);
+    FT_EQ_INT(floe_table_replace_begin(&st, t, &co), FLOE_EINVALID);
     floe_props p = FLOE_PROPS_INIT;
     FT_OK(floe__props_set(&p, "format-version", "1"));
     co = staged_options();
     co.properties = &p;
-    FT_EQ_INT(floe_table_replace_begin(t, &co, &st), FLOE_EINVALID);
+    FT_EQ_INT(floe_table_replace_begin(&st, t, &co), FLOE_EINVALID);
     FT_ERR_CONTAINS("Cannot downgrade v2 table to v1");
     floe__props_free(&p);
     /* a staged handle is not replaced again */
     co = staged_options();
-    FT_OK(floe_table_replace_begin(t, &co, &st));
+    FT_OK(floe_table_replace_begin(&st, t, &co));
     floe_table *st2 = NULL;
-    FT_EQ_INT(floe_table_replace_begin(st, &co, &st2), FLOE_EINVALID);
+    FT_EQ_INT(floe_table_replace_begin(&st2, st, &co), FLOE_EINVALID);
     FT_EQ_INT(floe_table_replace(st, &co), FLOE_EINVALID);
     floe_table_free(st);
     FT_OK(floe_table_refresh(t));
@@ -282,7 +282,7 @@ static void test_staged_concurrent(void)
 
     /* 1: a concurrent append -> CAS lost, retried on the new base */
     floe_table *st = NULL;
-    FT_OK(floe_table_replace_begin(t, &co, &st));
+    FT_OK(floe_table_replace_begin(&st, t, &co));
     int64_t theirs = fx_append_rows(other, ROWS + 1, 2);
     FT_CHECK(theirs != 0);
     int vtheirs = version_of(other);
@@ -293,7 +293,7 @@ static void test_staged_concurrent(void)
     FT_OK(fx_batch(st, ROWS, 3, &arr));
     FT_OK(floe_append_write(a, &arr));
     arr.release(&arr);
-    FT_OK(floe_append_commit(a, &id));
+    FT_OK(floe_append_commit(&id, a));
     floe_append_free(a);
     floe_table_free(st);
     FT_EQ_INT(version_of(t), vtheirs + 1);
@@ -307,7 +307,7 @@ static void test_staged_concurrent(void)
     FT_OK(floe_table_refresh(other));
     floe_table_create_options back = FLOE_TABLE_CREATE_OPTIONS_INIT;
     back.schema_json = ORDERS_SCHEMA;
-    FT_OK(floe_table_replace_begin(t, &back, &st));
+    FT_OK(floe_table_replace_begin(&st, t, &back));
     co.schema_json = "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":"
                      "\"z\",\"required\":false,\"type\":\"long\"}]}";
     co.partition_spec_json = NULL;
@@ -318,7 +318,7 @@ static void test_staged_concurrent(void)
     FT_OK(fx_batch(st, ROWS, 3, &arr));
     FT_OK(floe_append_write(a, &arr));
     arr.release(&arr);
-    FT_EQ_INT(floe_append_commit(a, NULL), FLOE_ECONFLICT);
+    FT_EQ_INT(floe_append_commit(NULL, a), FLOE_ECONFLICT);
     FT_ERR_CONTAINS("Requirement failed");
     floe_append_free(a);
     floe_table_free(st);
@@ -330,7 +330,7 @@ static void test_staged_concurrent(void)
     /* 3: a schema added (not current) meanwhile: the replacement's new
      * schema would take another id -> refused, nothing committed */
     co = staged_options();
-    FT_OK(floe_table_replace_begin(t, &co, &st));
+    FT_OK(floe_table_replace_begin(&st, t, &co));
     FT_EQ_INT(st->metadata->current_schema_id, (int)t->metadata->nschemas);
     floe_json *j = NULL;
     FT_OK(floe_table_refresh(other));
@@ -341,7 +341,7 @@ static void test_staged_concurrent(void)
     FT_OK(fx_batch(st, ROWS, 3, &arr));
     FT_OK(floe_append_write(a, &arr));
     arr.release(&arr);
-    FT_EQ_INT(floe_append_commit(a, NULL), FLOE_ECONFLICT);
+    FT_EQ_INT(floe_append_commit(NULL, a), FLOE_ECONFLICT);
     FT_ERR_CONTAINS("the table definition changed since the replace began");
     floe_append_free(a);
     floe_table_free(st);

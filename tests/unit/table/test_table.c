@@ -21,7 +21,7 @@ static void test_create_load(void)
     FT_CHECK(strncmp(ml, prefix, strlen(prefix)) == 0);
     FT_CHECK(strstr(ml, ".metadata.json") && !strstr(ml, ".gz."));
     FT_EQ_INT(fx_count_files(t), 1);
-    FT_CHECK(!floe_table_current_snapshot(t, NULL));
+    FT_CHECK(!floe_table_current_snapshot(NULL, t));
 
     floe_table *t2 = NULL;
     FT_OK(floe_table_load(&t2, c, "shop.orders", NULL));
@@ -123,13 +123,13 @@ static void test_script1(void)
     int64_t bad = fx_append(t, 2);
     FT_ASSERT(good1 && good2 && bad);
     floe_snapshot_info bad_info;
-    FT_OK(floe_table_snapshot_by_id(t, bad, &bad_info));
+    FT_OK(floe_table_snapshot_by_id(&bad_info, t, bad));
     FT_EQ_STR(floe_table_snapshot_summary(t, bad, "total-records"), "5");
     FT_EQ_INT(fx_count_files(t), 4);
     fx_sleep_ms(3);
 
     int64_t prev = 0, cur = 0;
-    FT_OK(floe_table_rollback_to_snapshot(t, good2, &prev, &cur));
+    FT_OK(floe_table_rollback_to_snapshot(&prev, &cur, t, good2));
     FT_EQ_INT(prev, bad);
     FT_EQ_INT(cur, good2);
     FT_EQ_INT(fx_count_files(t), 5); /* exactly one metadata.json, nothing else */
@@ -145,21 +145,21 @@ static void test_script1(void)
     int64_t last_ts = 0;
     for (size_t i = 0; i < 4; i++) {
         floe_history_entry h;
-        floe_table_history_at(t, i, &h);
+        floe_table_history_at(&h, t, i);
         FT_EQ_INT(h.snapshot_id, ids[i]);
         FT_EQ_INT(h.is_current_ancestor, anc[i]);
         FT_CHECK(h.made_current_at_ms >= last_ts);
         last_ts = h.made_current_at_ms;
     }
     floe_history_entry h0;
-    floe_table_history_at(t, 0, &h0);
+    floe_table_history_at(&h0, t, 0);
     FT_CHECK(!h0.has_parent);
 
     /* newest by timestamp is the abandoned snapshot, not main */
     int64_t newest = 0, newest_ts = 0;
     for (size_t i = 0; i < floe_table_snapshot_count(t); i++) {
         floe_snapshot_info s;
-        floe_table_snapshot_at(t, i, &s);
+        floe_table_snapshot_at(&s, t, i);
         if (s.timestamp_ms >= newest_ts) {
             newest_ts = s.timestamp_ms;
             newest = s.snapshot_id;
@@ -170,25 +170,25 @@ static void test_script1(void)
 
     /* TIMESTAMP AS OF inside the bad window still selects the bad snapshot */
     floe_snapshot_info at;
-    FT_OK(floe_table_snapshot_as_of_time(t, bad_info.timestamp_ms, &at));
+    FT_OK(floe_table_snapshot_as_of_time(&at, t, bad_info.timestamp_ms));
     FT_EQ_INT(at.snapshot_id, bad);
-    FT_OK(floe_table_snapshot_as_of_time(t, bad_info.timestamp_ms - 1, &at));
+    FT_OK(floe_table_snapshot_as_of_time(&at, t, bad_info.timestamp_ms - 1));
     FT_EQ_INT(at.snapshot_id, good2);
 
     /* going forward again */
     char msg[200];
-    FT_CHECK(floe_table_rollback_to_snapshot(t, bad, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_rollback_to_snapshot(NULL, NULL, t, bad) == FLOE_EINVALID);
     snprintf(msg, sizeof msg,
              "Cannot roll back to snapshot, not an ancestor of the current state: %lld",
              (long long)bad);
     FT_ERR_IS(FLOE_EINVALID, msg);
     FT_EQ_INT(fx_count_files(t), 5);
-    FT_OK(floe_table_set_current_snapshot(t, bad, &prev, &cur));
+    FT_OK(floe_table_set_current_snapshot(&prev, &cur, t, bad));
     FT_EQ_INT(prev, good2);
     FT_EQ_INT(cur, bad);
     FT_EQ_STR(floe_table_snapshot_summary(t, fx_main(t), "total-records"), "5");
     FT_EQ_INT(fx_count_files(t), 6);
-    FT_OK(floe_table_set_current_snapshot(t, good2, NULL, NULL));
+    FT_OK(floe_table_set_current_snapshot(NULL, NULL, t, good2));
     FT_EQ_INT(fx_main(t), good2);
     FT_EQ_INT(fx_count_files(t), 7);
     FT_EQ_INT(floe_table_history_count(t), 6);
@@ -200,20 +200,20 @@ static void test_script1(void)
     floe_table_free(re);
 
     /* setting main to where it already is writes nothing (Java: no-op) */
-    FT_OK(floe_table_set_current_snapshot(t, good2, &prev, &cur));
+    FT_OK(floe_table_set_current_snapshot(&prev, &cur, t, good2));
     FT_EQ_INT(prev, good2);
     FT_EQ_INT(fx_count_files(t), 7);
 
     /* rollback_to_timestamp: latest ancestor strictly older than ts */
-    FT_OK(floe_table_rollback_to_timestamp(t, bad_info.timestamp_ms, &prev, &cur));
+    FT_OK(floe_table_rollback_to_timestamp(&prev, &cur, t, bad_info.timestamp_ms));
     FT_EQ_INT(cur, good2);
     floe_snapshot_info g1;
-    FT_OK(floe_table_snapshot_by_id(t, good1, &g1));
-    FT_CHECK(floe_table_rollback_to_timestamp(t, g1.timestamp_ms, NULL, NULL) == FLOE_EINVALID);
+    FT_OK(floe_table_snapshot_by_id(&g1, t, good1));
+    FT_CHECK(floe_table_rollback_to_timestamp(NULL, NULL, t, g1.timestamp_ms) == FLOE_EINVALID);
     snprintf(msg, sizeof msg, "Cannot roll back, no valid snapshot older than: %lld",
              (long long)g1.timestamp_ms);
     FT_ERR_IS(FLOE_EINVALID, msg);
-    FT_OK(floe_table_rollback_to_timestamp(t, g1.timestamp_ms + 1, &prev, &cur));
+    FT_OK(floe_table_rollback_to_timestamp(&prev, &cur, t, g1.timestamp_ms + 1));
     FT_EQ_INT(prev, good2);
     FT_EQ_INT(cur, good1);
 
@@ -230,24 +230,24 @@ static void test_selection_errors(void)
     int64_t s1 = fx_append(t, 2);
     int64_t s2 = fx_append(t, 1);
     floe_snapshot_info i;
-    FT_CHECK(floe_table_snapshot_by_id(t, 42, &i) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_snapshot_by_id(&i, t, 42) == FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Cannot find snapshot with ID 42");
-    FT_CHECK(floe_table_snapshot_by_ref(t, "nope", &i) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_snapshot_by_ref(&i, t, "nope") == FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Cannot find matching snapshot ID or reference name for version nope");
-    FT_OK(floe_table_snapshot_by_ref(t, "main", &i));
+    FT_OK(floe_table_snapshot_by_ref(&i, t, "main"));
     FT_EQ_INT(i.snapshot_id, s2);
-    FT_CHECK(floe_table_snapshot_as_of_time(t, 1577836800000LL, &i) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_snapshot_as_of_time(&i, t, 1577836800000LL) == FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Cannot find a snapshot older than 2020-01-01T00:00:00+00:00");
-    FT_CHECK(floe_table_snapshot_as_of_time(t, 1577836800123LL, &i) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_snapshot_as_of_time(&i, t, 1577836800123LL) == FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Cannot find a snapshot older than 2020-01-01T00:00:00.123+00:00");
     FT_EQ_INT(floe_table_is_ancestor_of(t, s2, s1), 1);
     FT_EQ_INT(floe_table_is_ancestor_of(t, s1, s2), 0);
     FT_EQ_INT(floe_table_is_ancestor_of(t, s2, s2), 1);
-    FT_CHECK(floe_table_rollback_to_snapshot(t, 42, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_rollback_to_snapshot(NULL, NULL, t, 42) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Cannot roll back to unknown snapshot id: 42");
-    FT_CHECK(floe_table_set_current_snapshot(t, 42, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_set_current_snapshot(NULL, NULL, t, 42) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Cannot roll back to unknown snapshot id: 42");
-    FT_CHECK(floe_table_set_current_ref(t, "nope", NULL, NULL) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_set_current_ref(NULL, NULL, t, "nope") == FLOE_ENOTFOUND);
     FT_ERR_IS(FLOE_ENOTFOUND, "Cannot find matching snapshot ID or reference name for version nope");
     FT_EQ_INT(fx_count_files(t), 3);
     floe_table_free(t);
@@ -284,7 +284,7 @@ static void test_refs(void)
     FT_OK(floe_table_create_branch(t, "audit", FLOE_REF_CREATE, &o));
     FT_EQ_INT(fx_count_files(t), files + 1);
     floe_ref_info r;
-    FT_OK(floe_table_ref(t, "audit", &r));
+    FT_OK(floe_table_ref(&r, t, "audit"));
     FT_EQ_INT(r.snapshot_id, s2);
     FT_CHECK(!r.is_tag && r.has_min_snapshots_to_keep && r.min_snapshots_to_keep == 3);
     FT_EQ_INT(r.max_snapshot_age_ms, 2 * 86400000LL);
@@ -302,12 +302,12 @@ static void test_refs(void)
     asof.has_snapshot_id = true;
     asof.snapshot_id = s1;
     FT_OK(floe_table_create_branch(t, "audit", FLOE_REF_REPLACE, &asof));
-    FT_OK(floe_table_ref(t, "audit", &r));
+    FT_OK(floe_table_ref(&r, t, "audit"));
     FT_EQ_INT(r.snapshot_id, s1);
     FT_EQ_INT(r.min_snapshots_to_keep, 3);
     FT_OK(floe_table_create_branch(t, "dev", FLOE_REF_CREATE_OR_REPLACE, &asof));
     FT_OK(floe_table_create_branch(t, "dev", FLOE_REF_CREATE_OR_REPLACE, NULL));
-    FT_OK(floe_table_ref(t, "dev", &r));
+    FT_OK(floe_table_ref(&r, t, "dev"));
     FT_EQ_INT(r.snapshot_id, s2);
     asof.snapshot_id = 42;
     FT_CHECK(floe_table_create_branch(t, "b42", FLOE_REF_CREATE, &asof) == FLOE_EINVALID);
@@ -320,10 +320,10 @@ static void test_refs(void)
     tg.has_max_ref_age_ms = true;
     tg.max_ref_age_ms = 365 * 86400000LL;
     FT_OK(floe_table_create_tag(t, "close-2026-09", FLOE_REF_CREATE, &tg));
-    FT_OK(floe_table_ref(t, "close-2026-09", &r));
+    FT_OK(floe_table_ref(&r, t, "close-2026-09"));
     FT_CHECK(r.is_tag && r.snapshot_id == s1 && r.max_ref_age_ms == 365 * 86400000LL);
     floe_snapshot_info si;
-    FT_OK(floe_table_snapshot_by_ref(t, "close-2026-09", &si));
+    FT_OK(floe_table_snapshot_by_ref(&si, t, "close-2026-09"));
     FT_EQ_INT(si.snapshot_id, s1);
     tg.has_min_snapshots_to_keep = true;
     tg.min_snapshots_to_keep = 1;
@@ -359,7 +359,7 @@ static void test_refs(void)
     FT_OK(floe_table_drop_branch(t, "audit", false));
     FT_OK(floe_table_drop_tag(t, "close-2026-09", false));
     FT_EQ_INT(fx_count_files(t), before + 2);
-    FT_CHECK(floe_table_ref(t, "audit", &r) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_ref(&r, t, "audit") == FLOE_ENOTFOUND);
     FT_EQ_INT(floe_table_ref_count(t), 2); /* main, dev */
 
     int n = 0;
@@ -388,7 +388,7 @@ static void test_fast_forward(void)
     FT_CHECK(a1 != a2);
     int files = fx_count_files(t);
     int64_t prev = 0, upd = 0;
-    FT_OK(floe_table_fast_forward(t, "main", "audit", &prev, &upd));
+    FT_OK(floe_table_fast_forward(&prev, &upd, t, "main", "audit"));
     FT_EQ_INT(prev, m1);
     FT_EQ_INT(upd, a2);
     FT_EQ_INT(fx_main(t), a2);
@@ -400,11 +400,11 @@ static void test_fast_forward(void)
     fx_synth s2 = {.branch = "audit2", .added = 1};
     FT_OK(floe__table_commit(t, fx_synth_prepare, &s2));
     fx_append(t, 1);
-    FT_CHECK(floe_table_fast_forward(t, "main", "audit2", NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_fast_forward(NULL, NULL, t, "main", "audit2") == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Cannot fast-forward: main is not an ancestor of audit2");
-    FT_CHECK(floe_table_fast_forward(t, "nope", "audit2", NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_fast_forward(NULL, NULL, t, "nope", "audit2") == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Target branch does not exist: nope");
-    FT_CHECK(floe_table_fast_forward(t, "main", "nope", NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_fast_forward(NULL, NULL, t, "main", "nope") == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Ref does not exist: nope");
     floe_table_free(t);
     floe_catalog_free(c);
@@ -424,26 +424,26 @@ static void test_cherrypick(void)
     FT_EQ_STR(floe_table_snapshot_summary(t, st.id, "wap.id"), "w-123");
     int files = fx_count_files(t);
     int64_t prev = 0, cur = 0;
-    FT_OK(floe_table_cherrypick_snapshot(t, st.id, &prev, &cur));
+    FT_OK(floe_table_cherrypick_snapshot(&prev, &cur, t, st.id));
     FT_EQ_INT(prev, m1);
     FT_EQ_INT(cur, st.id);
     FT_EQ_INT(fx_main(t), st.id);
     FT_EQ_INT(fx_count_files(t), files + 1);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, st.id, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, st.id) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID,
               "Duplicate request to cherry pick wap id that was published already: w-123");
     char msg[160];
-    FT_CHECK(floe_table_cherrypick_snapshot(t, m1, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, m1) == FLOE_EINVALID);
     snprintf(msg, sizeof msg, "Cannot cherrypick snapshot %lld: already an ancestor",
              (long long)m1);
     FT_ERR_IS(FLOE_EINVALID, msg);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, 42, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, 42) == FLOE_EINVALID);
     FT_ERR_IS(FLOE_EINVALID, "Cannot cherry-pick unknown snapshot ID: 42");
     /* a staged delete whose parent is not the head */
     fx_synth del = {.added = 0, .stage = true, .operation = "delete"};
     FT_OK(floe__table_commit(t, fx_synth_prepare, &del));
     fx_append(t, 1);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, del.id, NULL, NULL) == FLOE_EINVALID);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, del.id) == FLOE_EINVALID);
     snprintf(msg, sizeof msg,
              "Cannot cherry-pick snapshot %lld: not append, dynamic overwrite, or fast-forward",
              (long long)del.id);
@@ -454,7 +454,7 @@ static void test_cherrypick(void)
     FT_OK(floe__table_commit(t, fx_synth_prepare, &old));
     int64_t head = fx_append(t, 1);
     files = fx_count_files(t);
-    FT_CHECK(floe_table_cherrypick_snapshot(t, old.id, NULL, NULL) == FLOE_ENOTFOUND);
+    FT_CHECK(floe_table_cherrypick_snapshot(NULL, NULL, t, old.id) == FLOE_ENOTFOUND);
     FT_EQ_INT(fx_main(t), head);
     FT_EQ_INT(fx_count_files(t), files);
     floe_table_free(t);
@@ -566,7 +566,7 @@ static void test_oom(void)
     bool done = false;
     for (long n = 1; n < 100000 && !done; n++) {
         floe__alloc_fail_at(n);
-        int rc = floe_table_set_current_snapshot(t, target, NULL, NULL);
+        int rc = floe_table_set_current_snapshot(NULL, NULL, t, target);
         floe__alloc_fail_at(0);
         if (rc == 0) {
             done = fx_main(t) == target;
