@@ -48,7 +48,8 @@ struct floe_schema_change {
     floe_vec ident;   /* const char *: identifier field names */
 };
 
-int floe__evolve_bad(const char *fmt, ...)
+/* (floe__evolve_bad): not the analyzer's macro (evolve.h) */
+int(floe__evolve_bad)(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
