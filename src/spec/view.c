@@ -504,7 +504,7 @@ static int add_schema(view_builder *b, const floe_schema *s, int32_t *id)
     floe__buf_free(&want);
     if (rc == 0 && !(grown = grow(m->arena, m->schemas, m->nschemas, sizeof(floe_schema *))))
         rc = floe__error_nomem();
-    if (rc < 0) {
+    if (rc != 0) { /* schema_text and the parsers return 0 or a FLOE_E* */
         floe__schema_release(copy);
         return rc;
     }
