@@ -312,7 +312,7 @@ int floe__arrow_builder_new(floe_arrow_builder **out, const floe_type *t)
                : b->kind == FLOE_AK_MAP  ? 2
                                          : 0;
     if (n) {
-        b->children = floe__calloc(n, sizeof(*b->children));
+        b->children = floe__calloc(n, sizeof(floe_arrow_builder *));
         if (!b->children) {
             rc = floe__error_nomem();
             goto fail;
@@ -587,40 +587,42 @@ static void *take(floe_buf *buf)
 
 int floe__arrow_builder_finish(floe_arrow_builder *b, struct ArrowArray *out)
 {
-    int64_t nbuf = b->kind == FLOE_AK_BINARY   ? 3
-                   : b->kind == FLOE_AK_STRUCT ? 1
-                   : b->kind == FLOE_AK_NULL   ? 0
-                                               : 2;
-    int64_t nch = b->kind == FLOE_AK_STRUCT ? (int64_t)b->nchildren
-                  : (b->kind == FLOE_AK_LIST || b->kind == FLOE_AK_MAP) ? 1
-                                                                        : 0;
+    /* read once: the calls below cannot change it, which the analyzer cannot see */
+    const floe_arrow_kind kind = b->kind;
+    int64_t nbuf = kind == FLOE_AK_BINARY   ? 3
+                   : kind == FLOE_AK_STRUCT ? 1
+                   : kind == FLOE_AK_NULL   ? 0
+                                            : 2;
+    int64_t nch = kind == FLOE_AK_STRUCT                          ? (int64_t)b->nchildren
+                  : (kind == FLOE_AK_LIST || kind == FLOE_AK_MAP) ? 1
+                                                                  : 0;
     FLOE_TRY(floe__arrow_array_alloc(out, nbuf, nch));
     array_priv *p = out->private_data;
     int rc = 0;
     out->length = b->length;
     out->null_count = b->null_count;
-    if (b->null_count && b->kind != FLOE_AK_NULL) {
+    if (b->null_count && kind != FLOE_AK_NULL) {
         if (!(p->buffers[0] = take(&b->validity)))
             goto nomem;
     }
-    if (b->kind == FLOE_AK_BOOL || b->kind == FLOE_AK_FIXED) {
+    if (kind == FLOE_AK_BOOL || kind == FLOE_AK_FIXED) {
         if (!(p->buffers[1] = take(&b->values)))
             goto nomem;
-    } else if (b->kind == FLOE_AK_BINARY) {
+    } else if (kind == FLOE_AK_BINARY) {
         if (!(p->buffers[1] = take(&b->offsets)) || !(p->buffers[2] = take(&b->data)))
             goto nomem;
-    } else if (b->kind == FLOE_AK_LIST || b->kind == FLOE_AK_MAP) {
+    } else if (kind == FLOE_AK_LIST || kind == FLOE_AK_MAP) {
         if (!(p->buffers[1] = take(&b->offsets)))
             goto nomem;
     }
-    if (b->kind == FLOE_AK_STRUCT) {
-        for (size_t i = 0; i < b->nchildren; i++)
+    if (kind == FLOE_AK_STRUCT) {
+        for (int64_t i = 0; i < nch; i++)
             if ((rc = floe__arrow_builder_finish(b->children[i], out->children[i])) < 0)
                 goto fail;
-    } else if (b->kind == FLOE_AK_LIST) {
+    } else if (kind == FLOE_AK_LIST) {
         if ((rc = floe__arrow_builder_finish(b->children[0], out->children[0])) < 0)
             goto fail;
-    } else if (b->kind == FLOE_AK_MAP) {
+    } else if (kind == FLOE_AK_MAP) {
         /* map child: a non-null struct "entries" of key and value */
         struct ArrowArray *ent = out->children[0];
         if ((rc = floe__arrow_array_alloc(ent, 1, 2)) < 0)

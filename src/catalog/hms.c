@@ -231,7 +231,7 @@ static int read_reply(hms *h, floe_tbmsg *msg)
                                "transport? try without framed)",
                                h->uri, n);
         FLOE_TRY(recv_exact(h, n));
-        int rc = floe__tbdec_message(b = (const uint8_t *)h->resp.ptr + 4, n, h->arena, h->uri, msg,
+        int rc = floe__tbdec_message((const uint8_t *)h->resp.ptr + 4, n, h->arena, h->uri, msg,
                                      &used, &truncated);
         if (rc == 0 && used != n)
             rc = floe__error(FLOE_ECORRUPT, "catalog",
@@ -1679,7 +1679,7 @@ int floe_catalog_open_hive(floe_catalog **out, const char *uri,
     if (o.timeout_ms <= 0)
         o.timeout_ms = 60000;
     if (o.lock_timeout_ms <= 0)
-        o.lock_timeout_ms = 3 * 60 * 1000;
+        o.lock_timeout_ms = 3L * 60 * 1000;
     if (o.lock_check_min_wait_ms <= 0)
         o.lock_check_min_wait_ms = 50;
     if (o.lock_check_max_wait_ms <= 0)
@@ -1687,7 +1687,7 @@ int floe_catalog_open_hive(floe_catalog **out, const char *uri,
     if (o.lock_check_max_wait_ms < o.lock_check_min_wait_ms)
         o.lock_check_max_wait_ms = o.lock_check_min_wait_ms;
     if (o.lock_heartbeat_interval_ms <= 0)
-        o.lock_heartbeat_interval_ms = 4 * 60 * 1000;
+        o.lock_heartbeat_interval_ms = 4L * 60 * 1000;
     floe_catalog *c = floe__calloc(1, sizeof *c);
     hms *h = c ? floe__calloc(1, sizeof *h) : NULL;
     if (!h) {

@@ -426,7 +426,7 @@ static int request_ex(rest_cat *r, const char *method, const char *ns, const cha
 {
     floe_buf url = FLOE_BUF_INIT;
     int rc = url_of(&url, r, ns, name, suffix);
-    resp rs;
+    resp rs = {0};
     if (rc == 0)
         rc = call(r, method, (char *)url.ptr, body, len, commit, what, x, &rs);
     floe__buf_free(&url);
@@ -490,7 +490,7 @@ static int rest_namespace_exists(floe_catalog *c, const char *ns)
 static int rest_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
 {
     rest_cat *r = rc_of(c);
-    resp rs;
+    resp rs = {0};
     int rc = request(r, "GET", ns, NULL, NULL, NULL, 0, false, "load namespace", &rs);
     if (rc == FLOE_ENOTFOUND)
         return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_NO_SUCH_NAMESPACE, "catalog",
@@ -537,7 +537,7 @@ static int list_paged(rest_cat *r, const char *url0, const char *key, bool ident
         }
         if (rc == 0)
             rc = floe__buf_putc(&url, '\0');
-        resp rs;
+        resp rs = {0};
         if (rc == 0)
             rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "list", NULL, &rs);
         floe__buf_free(&url);
@@ -575,7 +575,7 @@ static int list_paged(rest_cat *r, const char *url0, const char *key, bool ident
             char **slot = rc == 0 ? floe__vec_push(out) : NULL;
             if (rc == 0 && !slot)
                 rc = floe__error_nomem();
-            if (rc < 0) {
+            if (rc != 0 || !slot) { /* floe__buf_put*: 0 or FLOE_ENOMEM */
                 floe__buf_free(&s);
                 break;
             }
@@ -736,7 +736,7 @@ static int rest_load_table(floe_catalog *c, const char *ns, const char *name, ch
                  : 0;
     pthread_mutex_unlock(&r->cache_lock);
     req_extra x = {tag, NULL};
-    resp rs;
+    resp rs = {0};
     if (rc == 0)
         rc = request_ex(r, "GET", ns, name, r->refs ? "?snapshots=refs" : "?snapshots=all", NULL,
                         0, false, "load table", &x, &rs);
@@ -783,7 +783,7 @@ static int post_v1(rest_cat *r, const char *path, const char *body, size_t len, 
     char *url = floe__sprintf("%s%s", r->v1, path);
     if (!url)
         return floe__error_nomem();
-    resp rs;
+    resp rs = {0};
     int rc = call(r, "POST", url, body, len, commit, what, NULL, &rs);
     if (rc == 0)
         floe__buf_free(&rs.body);
@@ -868,7 +868,7 @@ static int reconcile(rest_cat *r, const char *ns, const char *name, const char *
 {
     json_t *b = json_loadb(body, len, 0, NULL), *u;
     size_t i, want = 0, found = 0;
-    resp rs;
+    resp rs = {0};
     int rc = request(r, "GET", ns, name, "?snapshots=all", NULL, 0, false, "load table", &rs);
     json_t *res = rc == 0 ? json_loadb((const char *)rs.body.ptr, rs.body.len, 0, NULL) : NULL;
     if (rc == 0)
@@ -907,7 +907,7 @@ static int rest_commit(floe_catalog *c, const char *ns, const char *name, const 
                        size_t len, char **new_location)
 {
     rest_cat *r = rc_of(c);
-    resp rs;
+    resp rs = {0};
     int rc = request(r, "POST", ns, name, NULL, body, len, true, "commit", &rs);
     if (rc == FLOE_ENOTFOUND)
         return no_table(ns, name);
@@ -1059,7 +1059,7 @@ static int rest_plan_scan(floe_catalog *c, const char *ns, const char *name, con
     *bodies = (floe_vec)FLOE_VEC_INIT(char *);
     floe_vec pending = FLOE_VEC_INIT(char *);
     char *plan_id = NULL, *esc = NULL;
-    resp rs;
+    resp rs = {0};
     json_t *j = NULL;
     const char *status = NULL;
     int rc = plan_call(r, "POST", ns, name, "/plan", req, len, "plan table scan", &rs, &j);
@@ -1187,7 +1187,7 @@ static int rest_create_table(floe_catalog *c, const char *ns, const char *name,
     json_decref(schema);
     json_decref(spec);
     json_decref(order);
-    resp rs;
+    resp rs = {0};
     if (rc == 0)
         rc = post_json(r, ns, NULL, "/tables", j, "create table", &rs);
     else
@@ -1241,7 +1241,7 @@ static int view_call(rest_cat *r, const char *method, const char *ns, const char
 {
     floe_buf url = FLOE_BUF_INIT;
     int rc = url_in(&url, r, ns, "/views/", name, suffix);
-    resp rs;
+    resp rs = {0};
     if (rc == 0)
         rc = call(r, method, (char *)url.ptr, body, len, commit, what, NULL, &rs);
     floe__buf_free(&url);
@@ -1368,7 +1368,7 @@ static int oauth_token(rest_cat *r, const floe_rest_catalog_options *o, char **t
     curl_free(e_id);
     curl_free(e_secret);
     curl_free(e_scope);
-    resp rs;
+    resp rs = {0};
     bool sent;
     if (rc == 0)
         rc = http(r, "POST", url, (const char *)form.ptr, form.len,
@@ -1392,8 +1392,7 @@ static int oauth_token(rest_cat *r, const floe_rest_catalog_options *o, char **t
             rc = floe__error_nomem();
         json_decref(j);
     }
-    if (rc == 0 || rs.body.ptr)
-        floe__buf_free(&rs.body);
+    floe__buf_free(&rs.body);
     floe__free(url);
     return rc;
 }
@@ -1409,7 +1408,7 @@ static int fetch_config(rest_cat *r, floe_catalog *c, const floe_rest_catalog_op
     }
     if (rc == 0)
         rc = floe__buf_putc(&url, '\0');
-    resp rs;
+    resp rs = {0};
     if (rc == 0)
         rc = call(r, "GET", (char *)url.ptr, NULL, 0, false, "config", NULL, &rs);
     floe__buf_free(&url);

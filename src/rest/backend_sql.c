@@ -1115,7 +1115,7 @@ int floe__rest_backend_sql_new(floe_rest_backend **out, const char *warehouse,
         floe_catalog_free(cat);
         floe_fileio_free(io);
     }
-    if (rc < 0) {
+    if (rc != 0) { /* every call above returns 0 or a FLOE_E* */
         floe__free(db);
         floe__free(name);
         return rc;

@@ -28,8 +28,8 @@ static void subpath(char *dst, size_t n, const char *base, const char *suffix)
     dst[bl + sl] = '\0';
 }
 
-
-int floe__rest_bad(const char *path, const char *fmt, ...)
+/* (floe__rest_bad): not the analyzer's macro (model_internal.h) */
+int(floe__rest_bad)(const char *path, const char *fmt, ...)
 {
     char msg[400];
     va_list ap;
@@ -768,7 +768,7 @@ static void *commit_doc(const char *text, size_t len, const char *what, size_t s
     rc = no_duplicate_keys(root, 0);
     if (rc == 0 && (!(a = floe__arena_new(2048)) || !(h = floe__arena_calloc(a, 1, size))))
         rc = floe__error_nomem();
-    if (rc < 0) {
+    if (rc != 0) { /* no_duplicate_keys: 0 or FLOE_EINVALID / FLOE_ENOMEM */
         floe__arena_free(a);
         floe__json_free(root);
         return NULL;

@@ -87,7 +87,7 @@ int floe__rest_plans_new(floe_rest_plans **out, size_t tasks_per_chunk, int64_t 
     }
     pthread_mutex_init(&p->lock, NULL);
     p->tasks_per_chunk = tasks_per_chunk ? tasks_per_chunk : FLOE_REST_PLAN_TASKS_PER_CHUNK;
-    p->lifetime_ms = lifetime_ms > 0 ? lifetime_ms : 1800 * 1000;
+    p->lifetime_ms = lifetime_ms > 0 ? lifetime_ms : (int64_t)1800 * 1000;
     *out = p;
     return 0;
 }
@@ -388,7 +388,7 @@ static int submit(floe_rest_plans *ps, floe_rest_backend *b, const floe_rest_ide
     floe_table_free(t);
     floe__arena_free(a);
     floe__json_free(root);
-    if (rc < 0) {
+    if (rc != 0) { /* each step returns 0 or a FLOE_E* (open_table: backend.h) */
         entry_free(e);
         return rc;
     }

@@ -231,7 +231,7 @@ static char *token_encode(floe_arena *a, const char *key)
 static int token_decode(floe_arena *a, const char *t, char **out)
 {
     size_t n = strlen(t);
-    if (n % 2 || n > 2 * 4096)
+    if (n % 2 || n > 2 * (size_t)4096)
         return floe__error(FLOE_EINVALID, "rest", "invalid pageToken");
     char *k = floe__arena_alloc(a, n / 2 + 1);
     if (!k)
@@ -1374,7 +1374,7 @@ void floe__rest_server_stop(floe_rest_server *s)
     MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
     int64_t deadline = floe__mono_ns() + (int64_t)s->shutdown_timeout_ms * 1000000;
     while (atomic_load(&s->inflight) > 0 && floe__mono_ns() < deadline) {
-        struct timespec ts = {0, 5 * 1000000};
+        struct timespec ts = {0, 5 * 1000000L};
         nanosleep(&ts, NULL);
     }
     MHD_stop_daemon(s->daemon);

@@ -344,7 +344,7 @@ int floe__mb_add_schema(floe_metadata_builder *b, const floe_schema *s, int32_t 
     for (size_t i = 0; i < m->nschemas; i++)
         if (m->schemas[i]->schema_id >= id)
             id = m->schemas[i]->schema_id + 1;
-    floe_schema **arr = grow(m->arena, m->schemas, m->nschemas, sizeof *arr);
+    floe_schema **arr = grow(m->arena, m->schemas, m->nschemas, sizeof(floe_schema *));
     if (!arr)
         return floe__error_nomem();
     FLOE_TRY(floe__schema_check_format(s, m->format_version));
@@ -383,7 +383,7 @@ int floe__mb_add_spec(floe_metadata_builder *b, const floe_partition_spec *spec,
     for (size_t i = 0; i < m->nspecs; i++)
         if (m->specs[i]->spec_id >= id)
             id = m->specs[i]->spec_id + 1;
-    floe_partition_spec **arr = grow(m->arena, m->specs, m->nspecs, sizeof *arr);
+    floe_partition_spec **arr = grow(m->arena, m->specs, m->nspecs, sizeof(floe_partition_spec *));
     if (!arr)
         return floe__error_nomem();
     floe_partition_spec *copy = NULL;
@@ -432,7 +432,8 @@ int floe__mb_add_sort_order(floe_metadata_builder *b, const floe_sort_order *o, 
             if (m->sort_orders[i]->order_id >= id)
                 id = m->sort_orders[i]->order_id + 1;
     }
-    floe_sort_order **arr = grow(m->arena, m->sort_orders, m->nsort_orders, sizeof *arr);
+    floe_sort_order **arr =
+        grow(m->arena, m->sort_orders, m->nsort_orders, sizeof(floe_sort_order *));
     if (!arr)
         return floe__error_nomem();
     floe_sort_order *copy = NULL;

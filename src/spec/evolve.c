@@ -48,7 +48,8 @@ struct floe_schema_change {
     floe_vec ident;   /* const char *: identifier field names */
 };
 
-int floe__evolve_bad(const char *fmt, ...)
+/* (floe__evolve_bad): not the analyzer's macro (evolve.h) */
+int(floe__evolve_bad)(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -848,7 +849,7 @@ int floe__schema_change_apply(floe_schema_change *c, floe_arena *a, floe_schema 
     rt->nfields = l.n;
     FLOE_TRY(check_names(rt));
     /* identifier names resolve in the evolved schema */
-    floe_schema *plain;
+    floe_schema *plain = NULL;
     FLOE_TRY(finish_schema(rt, NULL, 0, c->a, &plain));
     int32_t *ids = floe__arena_calloc(c->a, c->ident.len + 1, sizeof *ids);
     int rc = ids ? 0 : floe__error_nomem();

@@ -61,6 +61,11 @@ int floe__order_check_schema(const floe_sort_order *order, const floe_schema *sc
 
 /* FLOE_EINVALID with a formatted message (Java's IllegalArgumentException). */
 int floe__evolve_bad(const char *fmt, ...) FLOE_PRINTF(1, 2);
+#ifdef __clang_analyzer__
+/* For clang's static analyzer only (as util.h does for floe__error): it is
+ * FLOE_EINVALID, which the analyzer cannot see through floe__verror. */
+#define floe__evolve_bad(...) (floe__evolve_bad(__VA_ARGS__), FLOE_EINVALID)
+#endif
 
 /* Java's Type.toString for messages ("decimal(9, 2)", "struct<1: a: ...>"). */
 int floe__type_java(const floe_type *t, floe_buf *out);

@@ -180,7 +180,7 @@ static int resolve(floe_spec_change *c, const char *source, const floe_transform
     if (!f) {
         floe_buf b = FLOE_BUF_INIT;
         int rc = floe__type_java(c->schema->root, &b);
-        rc = rc == 0 ? floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
+        rc = rc >= 0 ? floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
                                       "Cannot find field '%s' in struct: %s",
                                       source ? source : "null", b.ptr ? b.ptr : "")
                      : rc;
@@ -192,7 +192,7 @@ static int resolve(floe_spec_change *c, const char *source, const floe_transform
         floe_buf b = FLOE_BUF_INIT;
         int rc = floe__type_java(f->type, &b);
         /* Java's UnboundTransform.bind */
-        rc = rc == 0 ? floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
+        rc = rc >= 0 ? floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
                                       "Cannot bind: %s cannot transform %s values from '%s'",
                                       tr->name, b.ptr ? b.ptr : "", source)
                      : rc;

@@ -325,7 +325,7 @@ static int parse_schemas(parser *p, const floe_json *root)
     FLOE_TRY(floe__json_array_opt(root, "schemas", "table metadata", &schemas));
     if (schemas && floe__json_len(schemas) > 0) {
         size_t n = floe__json_len(schemas);
-        if (!(m->schemas = floe__arena_calloc(p->a, n, sizeof *m->schemas)))
+        if (!(m->schemas = floe__arena_calloc(p->a, n, sizeof(floe_schema *))))
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
             int rc = floe__schema_from_json(&m->schemas[i], floe__json_at(schemas, i), 0, p->a);
@@ -346,7 +346,7 @@ static int parse_schemas(parser *p, const floe_json *root)
         floe_json *legacy = floe__json_get(root, "schema");
         if (!legacy)
             return invalid(p, "missing required field 'schema'");
-        if (!(m->schemas = floe__arena_calloc(p->a, 1, sizeof *m->schemas)))
+        if (!(m->schemas = floe__arena_calloc(p->a, 1, sizeof(floe_schema *))))
             return floe__error_nomem();
         int rc = floe__schema_from_json(&m->schemas[0], legacy, 0, p->a);
         if (rc < 0)
@@ -366,7 +366,7 @@ static int parse_specs(parser *p, const floe_json *root)
     FLOE_TRY(floe__json_array_opt(root, "partition-specs", "table metadata", &specs));
     if (specs && floe__json_len(specs) > 0) {
         size_t n = floe__json_len(specs);
-        if (!(m->specs = floe__arena_calloc(p->a, n, sizeof *m->specs)))
+        if (!(m->specs = floe__arena_calloc(p->a, n, sizeof(floe_partition_spec *))))
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
             int rc = floe__partition_spec_from_json(&m->specs[i], floe__json_at(specs, i), 0,
@@ -389,7 +389,7 @@ static int parse_specs(parser *p, const floe_json *root)
         FLOE_TRY(floe__json_array_opt(root, "partition-spec", "table metadata", &legacy));
         if (!legacy)
             return invalid(p, "missing required field 'partition-spec'");
-        if (!(m->specs = floe__arena_calloc(p->a, 1, sizeof *m->specs)))
+        if (!(m->specs = floe__arena_calloc(p->a, 1, sizeof(floe_partition_spec *))))
             return floe__error_nomem();
         int rc = floe__partition_spec_from_json(&m->specs[0], legacy, 0, false, p->a);
         if (rc < 0)
@@ -426,14 +426,14 @@ static int parse_sort_orders(parser *p, const floe_json *root)
         if (m->format_version >= 2)
             return invalid(p, "missing required field 'sort-orders'");
         /* v1 without sort orders: the unsorted order 0 */
-        if (!(m->sort_orders = floe__arena_calloc(p->a, 1, sizeof *m->sort_orders)) ||
+        if (!(m->sort_orders = floe__arena_calloc(p->a, 1, sizeof(floe_sort_order *))) ||
             !(m->sort_orders[0] = floe__arena_calloc(p->a, 1, sizeof **m->sort_orders)))
             return floe__error_nomem();
         m->nsort_orders = 1;
         m->default_sort_order_id = 0;
         return 0;
     }
-    if (!(m->sort_orders = floe__arena_calloc(p->a, n, sizeof *m->sort_orders)))
+    if (!(m->sort_orders = floe__arena_calloc(p->a, n, sizeof(floe_sort_order *))))
         return floe__error_nomem();
     for (size_t i = 0; i < n; i++) {
         int rc = floe__sort_order_from_json(&m->sort_orders[i], floe__json_at(orders, i), p->a);

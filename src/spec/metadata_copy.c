@@ -216,19 +216,19 @@ static int copy_types(floe_table_metadata *d, const floe_table_metadata *s)
     d->specs = NULL;
     d->sort_orders = NULL;
     d->nschemas = d->nspecs = d->nsort_orders = 0; /* what metadata_free releases */
-    if (s->nschemas && !(d->schemas = floe__arena_calloc(a, s->nschemas, sizeof *d->schemas)))
+    if (s->nschemas && !(d->schemas = floe__arena_calloc(a, s->nschemas, sizeof(floe_schema *))))
         return floe__error_nomem();
     for (size_t i = 0; i < s->nschemas; i++) {
         FLOE_TRY(floe__schema_copy(&d->schemas[i], s->schemas[i], a));
         d->nschemas = i + 1;
     }
-    if (s->nspecs && !(d->specs = floe__arena_calloc(a, s->nspecs, sizeof *d->specs)))
+    if (s->nspecs && !(d->specs = floe__arena_calloc(a, s->nspecs, sizeof(floe_partition_spec *))))
         return floe__error_nomem();
     for (size_t i = 0; i < s->nspecs; i++)
         FLOE_TRY(floe__partition_spec_copy(&d->specs[i], s->specs[i], a));
     d->nspecs = s->nspecs;
     if (s->nsort_orders &&
-        !(d->sort_orders = floe__arena_calloc(a, s->nsort_orders, sizeof *d->sort_orders)))
+        !(d->sort_orders = floe__arena_calloc(a, s->nsort_orders, sizeof(floe_sort_order *))))
         return floe__error_nomem();
     for (size_t i = 0; i < s->nsort_orders; i++)
         FLOE_TRY(floe__sort_order_copy(&d->sort_orders[i], s->sort_orders[i], a));

@@ -155,7 +155,7 @@ static bool parse_time_of_day(const char *s, int64_t unit_per_s, int64_t *out)
     if (sscanf(s, "%2d:%2d:%2d%n", &h, &m, &sec, &n) != 3 || n != 8 || h > 23 || m > 59 ||
         sec > 59 || h < 0 || m < 0 || sec < 0)
         return false;
-    int64_t v = ((int64_t)h * 3600 + m * 60 + sec) * unit_per_s;
+    int64_t v = ((int64_t)h * 3600 + (int64_t)m * 60 + sec) * unit_per_s;
     const char *p = s + 8;
     if (*p == '.') {
         p++;

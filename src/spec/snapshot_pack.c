@@ -166,8 +166,8 @@ static size_t snap_prefix(char *buf, int64_t id)
         u /= 10;
     } while (u);
     size_t n = 0;
-    memcpy(buf, "snap-", 5);
-    n = 5;
+    for (const char *p = "snap-"; *p; p++) /* a prefix, not a string: no NUL */
+        buf[n++] = *p;
     if (id < 0)
         buf[n++] = '-';
     while (nd)

@@ -214,7 +214,7 @@ static int parse_schemas(floe_view_metadata *m, const floe_json *root)
     if (!floe__json_is_array(schemas))
         return bad("Cannot parse schemas from non-array");
     size_t n = floe__json_len(schemas);
-    if (n && !(m->schemas = floe__arena_calloc(m->arena, n, sizeof *m->schemas)))
+    if (n && !(m->schemas = floe__arena_calloc(m->arena, n, sizeof(floe_schema *))))
         return floe__error_nomem();
     for (size_t i = 0; i < n; i++) {
         int rc = floe__schema_from_json(&m->schemas[i], floe__json_at(schemas, i), 0, m->arena);
@@ -502,9 +502,9 @@ static int add_schema(view_builder *b, const floe_schema *s, int32_t *id)
         rc = floe__schema_from_json(&copy, j, 0, m->arena);
     floe__json_free(j);
     floe__buf_free(&want);
-    if (rc == 0 && !(grown = grow(m->arena, m->schemas, m->nschemas, sizeof *grown)))
+    if (rc == 0 && !(grown = grow(m->arena, m->schemas, m->nschemas, sizeof(floe_schema *))))
         rc = floe__error_nomem();
-    if (rc < 0) {
+    if (rc != 0) { /* schema_text and the parsers return 0 or a FLOE_E* */
         floe__schema_release(copy);
         return rc;
     }

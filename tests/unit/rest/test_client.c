@@ -471,6 +471,44 @@ static void test_oauth2_client_credentials(void)
     server_stop(&s);
 }
 
+/* Every allocation of opening a catalog with client credentials fails in
+ * turn, the token endpoint refusing connections: each attempt is a clean
+ * FLOE_ENOMEM or the endpoint's FLOE_EIO, never a crash (the token request's
+ * response was once freed uninitialized when the form could not be built). */
+static void test_oauth2_alloc_failures(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t al = sizeof a;
+    FT_ASSERT(bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
+              getsockname(fd, (struct sockaddr *)&a, &al) == 0);
+    close(fd); /* nothing listens there now */
+    char uri[64], ep[80];
+    snprintf(uri, sizeof uri, "http://127.0.0.1:%d", ntohs(a.sin_port));
+    snprintf(ep, sizeof ep, "%s/token", uri);
+    floe_rest_catalog_options o = FLOE_REST_CATALOG_OPTIONS_INIT;
+    o.credential = "client:secret";
+    o.oauth2_server_uri = ep;
+    int nomem = 0, last = 0;
+    for (long n = 1; n < 500; n++) {
+        floe_catalog *c = NULL;
+        floe__alloc_fail_at(n);
+        int rc = floe_catalog_open_rest(&c, uri, &o);
+        long used = floe__alloc_count();
+        floe__alloc_fail_at(0);
+        FT_CHECK(!c);
+        floe_catalog_free(c);
+        if (rc != FLOE_ENOMEM && rc != FLOE_EIO)
+            ft_fail(__FILE__, __LINE__, "allocation %ld: %s", n, floe_error_code_name(rc));
+        nomem += rc == FLOE_ENOMEM;
+        last = rc;
+        if (used < n) /* no allocation failed: every one was covered */
+            break;
+    }
+    FT_CHECK(nomem > 0);
+    FT_EQ_INT(last, FLOE_EIO); /* with every allocation there: connection refused */
+}
+
 /* ---------------------------------------------------------------- iceberg-js */
 
 static void test_iceberg_js(void)
@@ -778,6 +816,7 @@ static const ft_case cases[] = {
     {"alloc_failures", test_alloc_failures},
     {"iceberg_js", test_iceberg_js},
     {"oauth2_client_credentials", test_oauth2_client_credentials},
+    {"oauth2_alloc_failures", test_oauth2_alloc_failures},
 };
 
 int main(int argc, char **argv)
