@@ -9,7 +9,11 @@
  */
 #include "avro.h"
 
-#include <jansson.h>
+#include "spec/spec.h"
+#include "util/json_writer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct parse_ctx {
@@ -52,18 +56,18 @@ static floe_avro_schema *new_schema(parse_ctx *ctx, floe_avro_kind kind)
     return s;
 }
 
-static int get_id(const parse_ctx *ctx, json_t *obj, const char *key, int32_t *out)
+static int get_id(const parse_ctx *ctx, const floe_json *obj, const char *key, int32_t *out)
 {
-    json_t *v = json_object_get(obj, key);
+    const floe_json *v = floe__json_get(obj, key);
     *out = FLOE_AVRO_NO_ID;
     if (!v)
         return 0;
-    json_int_t n;
-    if (json_is_integer(v)) {
-        n = json_integer_value(v);
-    } else if (json_is_string(v)) {
+    int64_t n;
+    if (floe__json_is_integer(v)) {
+        n = floe__json_ival(v);
+    } else if (floe__json_is_string(v)) {
         /* some writers quote ids */
-        const char *s = json_string_value(v);
+        const char *s = floe__json_sval(v);
         char *end;
         long long x = strtoll(s, &end, 10);
         if (!*s || *end)
@@ -78,7 +82,7 @@ static int get_id(const parse_ctx *ctx, json_t *obj, const char *key, int32_t *o
     return 0;
 }
 
-static int parse_type(parse_ctx *ctx, json_t *j, int depth, const floe_avro_schema **out);
+static int parse_type(parse_ctx *ctx, const floe_json *j, int depth, const floe_avro_schema **out);
 
 static int register_named(parse_ctx *ctx, const floe_avro_schema *s)
 {
@@ -91,51 +95,52 @@ static int register_named(parse_ctx *ctx, const floe_avro_schema *s)
     return 0;
 }
 
-static int parse_name(parse_ctx *ctx, json_t *j, floe_avro_schema *s)
+static int parse_name(parse_ctx *ctx, const floe_json *j, floe_avro_schema *s)
 {
-    json_t *n = json_object_get(j, "name");
-    if (!json_is_string(n))
+    const floe_json *n = floe__json_get(j, "name");
+    if (!floe__json_is_string(n))
         return bad(ctx, "named type without a name", NULL);
-    s->name = floe__arena_strdup(ctx->arena, json_string_value(n));
+    s->name = floe__arena_strdup(ctx->arena, floe__json_sval(n));
     if (!s->name)
         return floe__error_nomem();
     return 0;
 }
 
-static int parse_record(parse_ctx *ctx, json_t *j, floe_avro_schema *s, int depth)
+static int parse_record(parse_ctx *ctx, const floe_json *j, floe_avro_schema *s, int depth)
 {
     FLOE_TRY(parse_name(ctx, j, s));
     FLOE_TRY(register_named(ctx, s));
-    json_t *fields = json_object_get(j, "fields");
-    if (!json_is_array(fields))
+    const floe_json *fields = floe__json_get(j, "fields");
+    if (!floe__json_is_array(fields))
         return bad(ctx, "record without fields: ", s->name);
-    size_t n = json_array_size(fields);
+    size_t n = floe__json_len(fields);
     floe_avro_field *f = n ? floe__arena_calloc(ctx->arena, n, sizeof *f) : NULL;
     if (n && !f)
         return floe__error_nomem();
     for (size_t i = 0; i < n; i++) {
-        json_t *jf = json_array_get(fields, i);
-        json_t *name = json_object_get(jf, "name");
-        json_t *type = json_object_get(jf, "type");
-        if (!json_is_string(name) || !type)
+        const floe_json *jf = floe__json_at(fields, i);
+        const floe_json *name = floe__json_get(jf, "name");
+        const floe_json *type = floe__json_get(jf, "type");
+        if (!floe__json_is_string(name) || !type)
             return bad(ctx, "field without name or type in record ", s->name);
-        f[i].name = floe__arena_strdup(ctx->arena, json_string_value(name));
+        f[i].name = floe__arena_strdup(ctx->arena, floe__json_sval(name));
         if (!f[i].name)
             return floe__error_nomem();
         FLOE_TRY(get_id(ctx, jf, "field-id", &f[i].field_id));
-        json_t *doc = json_object_get(jf, "doc");
-        if (json_is_string(doc) &&
-            !(f[i].doc = floe__arena_strdup(ctx->arena, json_string_value(doc))))
+        const floe_json *doc = floe__json_get(jf, "doc");
+        if (floe__json_is_string(doc) &&
+            !(f[i].doc = floe__arena_strdup(ctx->arena, floe__json_sval(doc))))
             return floe__error_nomem();
-        json_t *def = json_object_get(jf, "default");
+        const floe_json *def = floe__json_get(jf, "default");
         if (def) {
-            char *txt = json_dumps(def, JSON_ENCODE_ANY | JSON_COMPACT);
-            if (!txt)
-                return floe__error_nomem();
-            f[i].default_json = floe__arena_strdup(ctx->arena, txt);
-            free(txt);
-            if (!f[i].default_json)
-                return floe__error_nomem();
+            floe_buf txt = FLOE_BUF_INIT;
+            floe_jw w;
+            floe__jw_init(&w, &txt);
+            int rc = floe__json_write(&w, def);
+            if (rc == 0 && !(f[i].default_json = floe__arena_strndup(ctx->arena, txt.ptr, txt.len)))
+                rc = floe__error_nomem();
+            floe__buf_free(&txt);
+            FLOE_TRY(rc);
             f[i].has_default = true;
         }
         FLOE_TRY(parse_type(ctx, type, depth + 1, &f[i].type));
@@ -148,14 +153,14 @@ static int parse_record(parse_ctx *ctx, json_t *j, floe_avro_schema *s, int dept
     return 0;
 }
 
-static int parse_object(parse_ctx *ctx, json_t *j, int depth, const floe_avro_schema **out)
+static int parse_object(parse_ctx *ctx, const floe_json *j, int depth, const floe_avro_schema **out)
 {
-    json_t *type = json_object_get(j, "type");
+    const floe_json *type = floe__json_get(j, "type");
     if (!type)
         return bad(ctx, "object without \"type\"", NULL);
-    if (!json_is_string(type)) /* {"type": {...}} or {"type": [...]} */
+    if (!floe__json_is_string(type)) /* {"type": {...}} or {"type": [...]} */
         return parse_type(ctx, type, depth + 1, out);
-    const char *t = json_string_value(type);
+    const char *t = floe__json_sval(type);
     floe_avro_schema *s = NULL;
     bool primitive = false;
     for (size_t i = 0; i < FLOE_ARRAY_LEN(primitives) && !primitive; i++)
@@ -174,18 +179,18 @@ static int parse_object(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sc
                 return floe__error_nomem();
             FLOE_TRY(parse_name(ctx, j, s));
             FLOE_TRY(register_named(ctx, s));
-            json_t *syms = json_object_get(j, "symbols");
-            if (!json_is_array(syms) || json_array_size(syms) == 0)
+            const floe_json *syms = floe__json_get(j, "symbols");
+            if (!floe__json_is_array(syms) || floe__json_len(syms) == 0)
                 return bad(ctx, "enum without symbols: ", s->name);
-            size_t n = json_array_size(syms);
+            size_t n = floe__json_len(syms);
             const char **sy = floe__arena_calloc(ctx->arena, n, sizeof *sy);
             if (!sy)
                 return floe__error_nomem();
             for (size_t i = 0; i < n; i++) {
-                json_t *x = json_array_get(syms, i);
-                if (!json_is_string(x))
+                const floe_json *x = floe__json_at(syms, i);
+                if (!floe__json_is_string(x))
                     return bad(ctx, "non-string enum symbol in ", s->name);
-                if (!(sy[i] = floe__arena_strdup(ctx->arena, json_string_value(x))))
+                if (!(sy[i] = floe__arena_strdup(ctx->arena, floe__json_sval(x))))
                     return floe__error_nomem();
             }
             s->nsymbols = n;
@@ -193,7 +198,7 @@ static int parse_object(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sc
         } else if (strcmp(t, "array") == 0) {
             if (!(s = new_schema(ctx, FLOE_AVRO_ARRAY)))
                 return floe__error_nomem();
-            json_t *items = json_object_get(j, "items");
+            const floe_json *items = floe__json_get(j, "items");
             if (!items)
                 return bad(ctx, "array without items", NULL);
             FLOE_TRY(get_id(ctx, j, "element-id", &s->element_id));
@@ -201,7 +206,7 @@ static int parse_object(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sc
         } else if (strcmp(t, "map") == 0) {
             if (!(s = new_schema(ctx, FLOE_AVRO_MAP)))
                 return floe__error_nomem();
-            json_t *values = json_object_get(j, "values");
+            const floe_json *values = floe__json_get(j, "values");
             if (!values)
                 return bad(ctx, "map without values", NULL);
             FLOE_TRY(get_id(ctx, j, "key-id", &s->key_id));
@@ -212,11 +217,11 @@ static int parse_object(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sc
                 return floe__error_nomem();
             FLOE_TRY(parse_name(ctx, j, s));
             FLOE_TRY(register_named(ctx, s));
-            json_t *size = json_object_get(j, "size");
-            if (!json_is_integer(size) || json_integer_value(size) < 0 ||
-                json_integer_value(size) > (1 << 20))
+            const floe_json *size = floe__json_get(j, "size");
+            if (!floe__json_is_integer(size) || floe__json_ival(size) < 0 ||
+                floe__json_ival(size) > (1 << 20))
                 return bad(ctx, "fixed without a valid size: ", s->name);
-            s->size = (size_t)json_integer_value(size);
+            s->size = (size_t)floe__json_ival(size);
         } else {
             /* a reference to a named type written as {"type": "name"} */
             for (size_t i = 0; i < ctx->nnamed; i++)
@@ -229,30 +234,30 @@ static int parse_object(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sc
     }
     if (!s)
         return floe__error_nomem();
-    json_t *lt = json_object_get(j, "logicalType");
-    if (json_is_string(lt) &&
-        !(s->logical_type = floe__arena_strdup(ctx->arena, json_string_value(lt))))
+    const floe_json *lt = floe__json_get(j, "logicalType");
+    if (floe__json_is_string(lt) &&
+        !(s->logical_type = floe__arena_strdup(ctx->arena, floe__json_sval(lt))))
         return floe__error_nomem();
-    json_t *p = json_object_get(j, "precision"), *sc = json_object_get(j, "scale");
-    if (json_is_integer(p))
-        s->precision = (int32_t)json_integer_value(p);
-    if (json_is_integer(sc))
-        s->scale = (int32_t)json_integer_value(sc);
-    json_t *utc = json_object_get(j, "adjust-to-utc");
-    if (json_is_boolean(utc)) {
+    const floe_json *p = floe__json_get(j, "precision"), *sc = floe__json_get(j, "scale");
+    if (floe__json_is_integer(p))
+        s->precision = (int32_t)floe__json_ival(p);
+    if (floe__json_is_integer(sc))
+        s->scale = (int32_t)floe__json_ival(sc);
+    const floe_json *utc = floe__json_get(j, "adjust-to-utc");
+    if (floe__json_is_boolean(utc)) {
         s->has_adjust_to_utc = true;
-        s->adjust_to_utc = json_is_true(utc);
+        s->adjust_to_utc = floe__json_is_true(utc);
     }
     *out = s;
     return 0;
 }
 
-static int parse_type(parse_ctx *ctx, json_t *j, int depth, const floe_avro_schema **out)
+static int parse_type(parse_ctx *ctx, const floe_json *j, int depth, const floe_avro_schema **out)
 {
     if (depth > FLOE_AVRO_MAX_DEPTH)
         return bad(ctx, "nesting too deep", NULL);
-    if (json_is_string(j)) {
-        const char *t = json_string_value(j);
+    if (floe__json_is_string(j)) {
+        const char *t = floe__json_sval(j);
         for (size_t i = 0; i < FLOE_ARRAY_LEN(primitives); i++)
             if (strcmp(t, primitives[i].name) == 0) {
                 floe_avro_schema *s = new_schema(ctx, primitives[i].kind);
@@ -268,8 +273,8 @@ static int parse_type(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sche
             }
         return bad(ctx, "unknown type ", t);
     }
-    if (json_is_array(j)) {
-        size_t n = json_array_size(j);
+    if (floe__json_is_array(j)) {
+        size_t n = floe__json_len(j);
         if (n == 0)
             return bad(ctx, "empty union", NULL);
         floe_avro_schema *s = new_schema(ctx, FLOE_AVRO_UNION);
@@ -277,7 +282,7 @@ static int parse_type(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sche
         if (!s || !br)
             return floe__error_nomem();
         for (size_t i = 0; i < n; i++) {
-            FLOE_TRY(parse_type(ctx, json_array_get(j, i), depth + 1, &br[i]));
+            FLOE_TRY(parse_type(ctx, floe__json_at(j, i), depth + 1, &br[i]));
             if (br[i]->kind == FLOE_AVRO_UNION)
                 return bad(ctx, "union directly inside a union", NULL);
         }
@@ -286,7 +291,7 @@ static int parse_type(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sche
         *out = s;
         return 0;
     }
-    if (json_is_object(j))
+    if (floe__json_is_object(j))
         return parse_object(ctx, j, depth, out);
     return bad(ctx, "a type must be a string, an array or an object", NULL);
 }
@@ -294,21 +299,20 @@ static int parse_type(parse_ctx *ctx, json_t *j, int depth, const floe_avro_sche
 int floe_avro_schema_parse(const floe_avro_schema **out, floe_arena *arena, const char *json,
                            size_t len, const char *source)
 {
-    json_error_t jerr;
-    json_t *root = json_loadb(json, len, JSON_DECODE_ANY, &jerr);
-    if (!root)
-        return floe__error(FLOE_ECORRUPT, "avro", "invalid Avro schema JSON in %s: %s", source,
-                           jerr.text);
+    char what[320];
+    snprintf(what, sizeof what, "invalid Avro schema JSON in %.280s", source);
+    floe_json *root = NULL;
+    FLOE_TRY(floe__json_parse(&root, json, len, what));
     parse_ctx *ctx = floe__calloc(1, sizeof *ctx);
     if (!ctx) {
-        json_decref(root);
+        floe__json_free(root);
         return floe__error_nomem();
     }
     ctx->arena = arena;
     ctx->source = source;
     int rc = parse_type(ctx, root, 0, out);
     floe__free(ctx);
-    json_decref(root);
+    floe__json_free(root);
     return rc;
 }
 

@@ -9,6 +9,7 @@
  * not silently lose precision); other numbers are doubles.
  */
 #include "spec/spec.h"
+#include "util/json_writer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -723,4 +724,36 @@ int floe__json_put_str(floe_buf *b, const char *s)
     FLOE_TRY(floe__buf_putc(b, '"'));
     FLOE_TRY(floe__buf_put_json_escaped(b, s, strlen(s)));
     return floe__buf_putc(b, '"');
+}
+
+int floe__json_write(floe_jw *w, const floe_json *j)
+{
+    switch (j->type) {
+    case FLOE_JSON_NULL:
+        return floe__jw_null(w);
+    case FLOE_JSON_TRUE:
+    case FLOE_JSON_FALSE:
+        return floe__jw_bool(w, j->type == FLOE_JSON_TRUE);
+    case FLOE_JSON_INTEGER:
+        return floe__jw_int(w, j->u.i);
+    case FLOE_JSON_REAL:
+        return floe__jw_double(w, j->u.d);
+    case FLOE_JSON_STRING:
+        return floe__jw_strn(w, j->u.s, j->n);
+    case FLOE_JSON_ARRAY:
+        FLOE_TRY(floe__jw_arr(w));
+        for (uint32_t i = 0; i < j->n; i++)
+            FLOE_TRY(floe__json_write(w, &j->u.items[i]));
+        return floe__jw_arr_end(w);
+    case FLOE_JSON_OBJECT:
+        FLOE_TRY(floe__jw_obj(w));
+        for (uint32_t i = 0; i < j->n; i++) {
+            FLOE_TRY(floe__jw_key(w, j->keys[i]));
+            FLOE_TRY(floe__json_write(w, &j->u.items[i]));
+        }
+        return floe__jw_obj_end(w);
+    case FLOE_JSON_LAZY:
+        return floe__jw_raw(w, j->u.raw->start, (size_t)(j->u.raw->end - j->u.raw->start));
+    }
+    return floe__error(FLOE_EINVALID, "json", "unknown JSON value type %d", (int)j->type);
 }

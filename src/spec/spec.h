@@ -187,6 +187,10 @@ int floe__json_bool_opt(const floe_json *o, const char *key, const char *ctx, bo
 int floe__json_array_opt(const floe_json *o, const char *key, const char *ctx, floe_json **out);
 int floe__json_object_opt(const floe_json *o, const char *key, const char *ctx, floe_json **out);
 
+/* Write a parsed value back as compact JSON (a lazy array as its text). */
+struct floe_jw;
+int floe__json_write(struct floe_jw *w, const floe_json *j);
+
 /* Append `"s"` with JSON escaping. */
 int floe__json_put_str(floe_buf *b, const char *s);
 
