@@ -244,10 +244,12 @@ static int to_decimal(conv *cv, const floe_value *lit, const floe_type *t, floe_
 {
     int32_t s = t->scale;
     if (scale > s) {
-        floe_i128 d = pow10_i128(scale - s);
-        if (unscaled % d != 0)
+        /* |unscaled| < 10^38: past 38 digits only zero keeps its scale */
+        floe_i128 d = scale - s > 38 ? 0 : pow10_i128(scale - s);
+        if (d ? unscaled % d != 0 : unscaled != 0)
             return incompatible(cv, lit, t, "scale would be lost");
-        unscaled /= d;
+        if (d)
+            unscaled /= d;
     } else if (scale < s) {
         if (s - scale > 38)
             return incompatible(cv, lit, t, "out of range");

@@ -163,6 +163,9 @@ static void test_bind_literals(void)
     lit_err("i", S("5"), "Invalid value for conversion to type int: 5 (string) for column i");
     lit_err("price", floe_value_decimal(14205, 3), "scale would be lost");
     lit_err("price", S("1.2.3"), "not a decimal");
+    /* a scale past 38 digits: only zero converts (no overflow computing 10^scale) */
+    lit_err("price", S("0.0000000000000000000000000000000000000000001"), "scale would be lost");
+    lit_ok("price", S("0.0000000000000000000000000000000000000000000"), "price = 0.00");
     lit_err("lts", S("2026-09-20T10:00:00+02:00"), "cannot have an offset");
     lit_err("ts", S("2026-09-20T25:00:00Z"), "not an ISO-8601 timestamp");
     lit_err("ts", S("2026-09-20T10:00:00.0000001Z"), "sub-microsecond");
