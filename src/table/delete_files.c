@@ -287,9 +287,7 @@ static int dv_note(floe_rowlevel *op, const floe_rl_touched *t, const floe_scan_
             strcmp(od->referenced_data_file, d->path) != 0)
             continue;
         FLOE_TRY(floe__rowlevel_remove_file(op, old)); /* may move op->touched (and t) */
-        floe_rl_touched *r = floe__vec_at(&op->touched, op->touched.len - 1);
-        r->is_dv = strcmp(old->format, "PUFFIN") == 0 && od->has_content_offset;
-        r->content_offset = od->content_offset;
+        /* floe__rowlevel_remove_file recorded whether it is a DV, and where */
         ((floe_rl_dv *)floe__vec_at(&op->dvs, op->dvs.len - 1))->removal = op->touched.len - 1;
     }
     return 0;

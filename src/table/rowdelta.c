@@ -355,7 +355,7 @@ static bool same_partition(const floe_partition_value *a, const floe_partition_v
     return true;
 }
 
-/* Can delete file `d` (spec `spec_id`) apply to a data file we touch? */
+/* Is delete file `d` a deletion vector (one blob of a Puffin file)? */
 bool floe__data_file_is_dv(const floe_data_file *d)
 {
     return d->content == FLOE_FILE_POSITION_DELETES && d->has_content_offset &&
@@ -368,7 +368,7 @@ static bool adds_dv_for(const floe_rowlevel *op, const char *path)
 {
     for (size_t i = 0; i < op->delete_files.len; i++) {
         const floe_data_file *d = floe__vec_at(&op->delete_files, i);
-        if (d->referenced_data_file && d->file_format && strcmp(d->file_format, "PUFFIN") == 0 &&
+        if (floe__data_file_is_dv(d) && d->referenced_data_file &&
             strcmp(d->referenced_data_file, path) == 0)
             return true;
     }
