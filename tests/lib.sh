@@ -9,6 +9,20 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 eq() { if [ "$2" == "$3" ]; then ok; else bad "$1"; printf -- '--- expected\n%s\n--- got\n%s\n' "$3" "$2"; fi; }
 # has DESCRIPTION TEXT NEEDLE (fixed string)
 has() { if grep -qF -- "$3" <<<"$2"; then ok; else bad "$1: missing '$3' in: $2"; fi; }
+# ext_run EXT CMD ARGS...: run CMD (the sqlite3 shell, or a shell that runs it) so
+# that it can `.load` the loadable extension EXT. An extension built with ASan
+# needs the ASan runtime loaded first by its uninstrumented host process; leak
+# checks are off there (the host's own allocations are not ours to check).
+ext_run() {
+  local ext=$1 pre
+  shift
+  pre=$(ldd "$ext" 2>/dev/null | awk '/libasan/ {print $3}')
+  if [ -n "$pre" ]; then
+    LD_PRELOAD="$pre" ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" "$@"
+  else
+    "$@"
+  fi
+}
 # serve_start DIR ARGS...: `floe serve ARGS --port 0` in the background (output in
 # DIR/serve.out, DIR/serve.err); sets pid (kill it in the EXIT trap) and U, the
 # http://127.0.0.1:PORT it listens on; a server that does not start fails the test.

@@ -73,7 +73,7 @@ while IFS= read -r cmd; do
             echo "not run here (no sqlite3 or floe_sqlite.so): $cmd"
             continue
         fi
-        out=$(bash -c "$cmd" 2>&1)
+        out=$(ext_run "$FLOE_BUILD_DIR/floe_sqlite.so" bash -c "$cmd" 2>&1)
         eq "the sqlite3 line: $out" "$?" 0
         ;;
     *" serve "*)

@@ -4,7 +4,7 @@
 # `.load`s it and reads a table `floe sql` created, with exact results
 # (rows, count(*), sum, pushed filters, time travel, a later commit seen by
 # the same virtual table, errors). Skipped (77) without the sqlite3 binary
-# or the extension (sanitizer builds do not produce it).
+# or the extension (the fuzz preset does not build it).
 set -u
 : "${FLOE_BIN:?}"
 EXT="${FLOE_BUILD_DIR:-$(dirname "$FLOE_BIN")}/floe_sqlite.so"
@@ -14,8 +14,9 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 F() { "$FLOE_BIN" sql --warehouse "$T/wh" --format csv "$@"; }
+S() { ext_run "$EXT" sqlite3 "$@"; }
 # sqlite3 with the extension and one virtual table per argument list
-Q() { local using=$1; shift; sqlite3 -batch -csv "$T/x.db" ".load ${EXT%.so}" \
+Q() { local using=$1; shift; S -batch -csv "$T/x.db" ".load ${EXT%.so}" \
         "CREATE VIRTUAL TABLE IF NOT EXISTS temp.v USING floe($using)" "$@" 2>&1; }
 
 out=$(F -c "CREATE NAMESPACE shop; CREATE TABLE shop.orders (id BIGINT, amount DECIMAL(10,2), d DATE, ok BOOLEAN, note STRING)" 2>&1)
@@ -42,12 +43,12 @@ first=$(F -c "SELECT snapshot_id FROM shop.orders.snapshots ORDER BY committed_a
 eq "snapshot_id" "$(Q "$W, snapshot_id=$first" "SELECT count(*), sum(amount) FROM v")" "2,7.25"
 
 # a persistent virtual table sees later commits
-sqlite3 "$T/p.db" ".load ${EXT%.so}" "CREATE VIRTUAL TABLE orders USING floe($W)"
-eq "persistent" "$(sqlite3 -csv "$T/p.db" ".load ${EXT%.so}" "SELECT count(*) FROM orders")" "3"
+S "$T/p.db" ".load ${EXT%.so}" "CREATE VIRTUAL TABLE orders USING floe($W)"
+eq "persistent" "$(S -csv "$T/p.db" ".load ${EXT%.so}" "SELECT count(*) FROM orders")" "3"
 F -c "INSERT INTO shop.orders VALUES (4, 1.00, DATE'2026-02-01', true, 'late')"
-eq "later commit" "$(sqlite3 -csv "$T/p.db" ".load ${EXT%.so}" "SELECT count(*), max(id) FROM orders")" "4,4"
+eq "later commit" "$(S -csv "$T/p.db" ".load ${EXT%.so}" "SELECT count(*), max(id) FROM orders")" "4,4"
 F -c "ALTER TABLE shop.orders SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read'); DELETE FROM shop.orders WHERE id = 1"
-eq "after delete" "$(sqlite3 -csv "$T/p.db" ".load ${EXT%.so}" "SELECT count(*), sum(amount) FROM orders")" "3,97.75"
+eq "after delete" "$(S -csv "$T/p.db" ".load ${EXT%.so}" "SELECT count(*), sum(amount) FROM orders")" "3,97.75"
 
 # errors
 has "unknown table" "$(Q "warehouse='$T/wh', table='shop.nope'" "SELECT 1")" "Table does not exist: shop.nope"
