@@ -266,9 +266,8 @@ static int plan_scan(floe_table *t, const plan_req *r, floe_arena *a, floe_scan 
     floe_table_metadata *m = t->metadata;
     const floe_snapshot *snap = NULL;
     if (r->has_snapshot_id) {
-        if (!(snap = floe__metadata_snapshot(m, r->snapshot_id)))
-            return floe__error(FLOE_EINVALID, "rest", "Cannot find snapshot with ID %lld",
-                               (long long)r->snapshot_id);
+        floe_snapshot_selector sel = {.kind = FLOE_SNAP_ID, .snapshot_id = r->snapshot_id};
+        FLOE_TRY(floe__snapshot_select(&snap, m, &sel, "rest"));
     } else if (!r->has_end && m->current_snapshot_id >= 0) {
         snap = floe__metadata_snapshot(m, m->current_snapshot_id);
     }

@@ -275,12 +275,13 @@ static int plan_scan(data_rs *d, const floe_rs_constraint *cons, size_t ncons,
         if (d->travel.kind == FLOE_SQLTT_SNAPSHOT && d->travel.current_schema) {
             /* the snapshot of the metadata the columns were declared from,
              * read with its current schema */
-            const floe_snapshot *snap =
-                floe__metadata_snapshot(d->schema_owner, d->travel.snapshot_id);
-            rc = snap ? floe__scan_open_snapshot(out, floe_table_io(t), d->schema_owner, snap,
-                                                 false, &o)
-                      : floe__error(FLOE_ENOTFOUND, "sql", "Cannot find snapshot with ID %lld",
-                                    (long long)d->travel.snapshot_id);
+            const floe_snapshot *snap = NULL;
+            floe_snapshot_selector sel = {.kind = FLOE_SNAP_ID,
+                                          .snapshot_id = d->travel.snapshot_id};
+            rc = floe__snapshot_select(&snap, d->schema_owner, &sel, "sql");
+            if (rc == 0)
+                rc = floe__scan_open_snapshot(out, floe_table_io(t), d->schema_owner, snap, false,
+                                              &o);
         } else {
             rc = floe_scan_open(out, floe_table_io(t), floe_table_metadata_location(t), &o);
         }

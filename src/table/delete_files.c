@@ -622,10 +622,9 @@ int floe__rl_resolve(floe_rowlevel *op)
     if (!op->has_base || (!op->filter && !op->delete_all && op->positions.len == 0))
         return 0;
     const floe_table_metadata *m = op->t->metadata;
-    const floe_snapshot *snap = floe__metadata_snapshot(m, op->base_id);
-    if (!snap)
-        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, "table",
-                              "Cannot find snapshot with ID %lld", (long long)op->base_id);
+    const floe_snapshot *snap = NULL;
+    floe_snapshot_selector sel = {.kind = FLOE_SNAP_ID, .snapshot_id = op->base_id};
+    FLOE_TRY(floe__snapshot_select(&snap, m, &sel, "table"));
     floe_scan_plan_options po;
     memset(&po, 0, sizeof po);
     po.case_sensitive = false;

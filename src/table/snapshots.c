@@ -237,10 +237,9 @@ int floe_table_ancestors_of(const floe_table *t, int64_t id,
                             int (*cb)(const floe_snapshot_info *s, void *payload), void *payload)
 {
     const floe_table_metadata *m = t->metadata;
-    const floe_snapshot *s = floe__metadata_snapshot(m, id);
-    if (!s)
-        return floe__error_as(FLOE_ENOTFOUND, FLOE_KIND_ILLEGAL_ARGUMENT, "table",
-                              "Cannot find snapshot with ID %lld", (long long)id);
+    const floe_snapshot *s = NULL;
+    floe_snapshot_selector sel = {.kind = FLOE_SNAP_ID, .snapshot_id = id};
+    FLOE_TRY(floe__snapshot_select(&s, m, &sel, "table"));
     size_t guard = m->nsnapshots + 1;
     for (; s && guard--; s = parent_of(m, s)) {
         floe_snapshot_info info;

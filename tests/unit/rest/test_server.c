@@ -842,10 +842,14 @@ static void test_plan_routes(void)
     };
     for (size_t i = 0; i < FT_N(bad); i++) {
         r = http("POST", "/namespaces/pl/tables/t/plan", bad[i]);
-        /* binding an unknown column is Iceberg's ValidationException, which
-         * its REST server answers 400 under the exception's name */
+        /* binding an unknown column is Iceberg's ValidationException and
+         * an unknown snapshot its IllegalArgumentException (SnapshotScan's
+         * "Cannot find snapshot with ID 42"), which its REST server answers
+         * 400 under the exception's name */
         EXPECT_ERROR(r, 400,
-                     strstr(bad[i], "nope") ? "ValidationException" : "BadRequestException");
+                     strstr(bad[i], "nope")                    ? "ValidationException"
+                     : !strcmp(bad[i], "{\"snapshot-id\":42}") ? "IllegalArgumentException"
+                                                               : "BadRequestException");
         resp_free(&r);
     }
     r = http("POST", "/namespaces/pl/tables/t/plan",
