@@ -351,7 +351,11 @@ static int sql_namespace_exists(floe_catalog *c, const char *ns)
     return rc < 0 ? rc : found;
 }
 
-static int sql_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
+/* Each row of `sql` (bound to the catalog's name and `ns`) to row(), under
+ * the lock, after checking that `ns` exists; `what` names the read in a
+ * database error. */
+static int ns_rows(floe_catalog *c, const char *ns, const char *sql, const char *what,
+                   int (*row)(sqlite3_stmt *st, void *payload), void *payload)
 {
     sql_cat *s = impl(c);
     pthread_mutex_lock(&s->lock);
@@ -361,7 +365,7 @@ static int sql_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
         rc = ns_missing(c, ns);
     sqlite3_stmt *st = NULL;
     if (rc == 0)
-        rc = prepare(s, NS_PROPS_SQL, &st);
+        rc = prepare(s, sql, &st);
     if (rc == 0) {
         const char *v[] = {c->name, ns};
         rc = bind(s, st, 2, v);
@@ -370,19 +374,28 @@ static int sql_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
         int r = sqlite3_step(st);
         if (r == SQLITE_DONE)
             break;
-        if (r != SQLITE_ROW) {
-            rc = db_err(s, r, "reading namespace properties");
-            break;
-        }
-        const char *k = (const char *)sqlite3_column_text(st, 0);
-        const char *val = (const char *)sqlite3_column_text(st, 1);
-        if (!k || strcmp(k, "exists") == 0)
-            continue;
-        rc = floe__props_set(out, k, val ? val : "");
+        if (r != SQLITE_ROW)
+            rc = db_err(s, r, what);
+        else
+            rc = row(st, payload);
     }
     sqlite3_finalize(st);
     pthread_mutex_unlock(&s->lock);
     return rc;
+}
+
+static int ns_prop_row(sqlite3_stmt *st, void *payload)
+{
+    const char *k = (const char *)sqlite3_column_text(st, 0);
+    const char *val = (const char *)sqlite3_column_text(st, 1);
+    if (!k || strcmp(k, "exists") == 0)
+        return 0;
+    return floe__props_set(payload, k, val ? val : "");
+}
+
+static int sql_load_namespace(floe_catalog *c, const char *ns, floe_props *out)
+{
+    return ns_rows(c, ns, NS_PROPS_SQL, "reading namespace properties", ns_prop_row, out);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -645,46 +658,26 @@ static int sql_load_table(floe_catalog *c, const char *ns, const char *name, cha
     return rc;
 }
 
+static int name_row(sqlite3_stmt *st, void *payload)
+{
+    floe_vec *out = payload;
+    const char *name = (const char *)sqlite3_column_text(st, 0);
+    if (!name)
+        return 0;
+    char **slot = floe__vec_push(out);
+    if (!slot)
+        return FLOE_ENOMEM;
+    if (!(*slot = floe__strdup(name))) {
+        out->len--;
+        return FLOE_ENOMEM;
+    }
+    return 0;
+}
+
 /* The names of `ns` by `sql` (tables or views), sorted by the query. */
 static int list_names(floe_catalog *c, const char *ns, const char *sql, floe_vec *out)
 {
-    sql_cat *s = impl(c);
-    pthread_mutex_lock(&s->lock);
-    int found = 0;
-    int rc = ns_exists_locked(c, ns, &found);
-    if (rc == 0 && !found)
-        rc = ns_missing(c, ns);
-    sqlite3_stmt *st = NULL;
-    if (rc == 0)
-        rc = prepare(s, sql, &st);
-    if (rc == 0) {
-        const char *v[] = {c->name, ns};
-        rc = bind(s, st, 2, v);
-    }
-    while (rc == 0) {
-        int r = sqlite3_step(st);
-        if (r == SQLITE_DONE)
-            break;
-        if (r != SQLITE_ROW) {
-            rc = db_err(s, r, "listing");
-            break;
-        }
-        const char *name = (const char *)sqlite3_column_text(st, 0);
-        if (!name)
-            continue;
-        char **slot = floe__vec_push(out);
-        if (!slot) {
-            rc = FLOE_ENOMEM;
-            break;
-        }
-        if (!(*slot = floe__strdup(name))) {
-            out->len--;
-            rc = FLOE_ENOMEM;
-        }
-    }
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(&s->lock);
-    return rc;
+    return ns_rows(c, ns, sql, "listing", name_row, out);
 }
 
 static int sql_list_tables(floe_catalog *c, const char *ns, floe_vec *out)
