@@ -185,15 +185,13 @@ public class FloePeerJava {
   }
 
   /** Run the program `prog` (untimed set-up), failing the bench if it fails. */
-  static void reset(String prog)
-  {
-      try {
-          Process p = new ProcessBuilder(prog).inheritIO().start();
-          if (p.waitFor() != 0)
-              die("reset " + prog + " failed", null);
-      } catch (IOException | InterruptedException e) {
-          die("reset " + prog, e);
-      }
+  static void reset(String prog) {
+    try {
+      Process p = new ProcessBuilder(prog).inheritIO().start();
+      if (p.waitFor() != 0) die("reset " + prog + " failed", null);
+    } catch (IOException | InterruptedException e) {
+      die("reset " + prog, e);
+    }
   }
 
   /** Snapshots of the table's state after a commit (the refresh Java does before its next use). */
@@ -300,22 +298,22 @@ public class FloePeerJava {
           int keep = Integer.parseInt(arg[2]);
           JdbcCatalog cat = catalog(arg[1]);
           Table[] t = new Table[1];
-          measure(op, runs,
-                  i
-                  -> {
-                      if (arg.length > 3)
-                          reset(arg[3]);
-                      t[0] = cat.registerTable(TableIdentifier.of("b", "expire" + i), arg[0]);
-                      snapshots(t[0]); // the load after register, untimed
-                  },
-                  i -> {
-                      t[0].expireSnapshots()
-                          .retainLast(keep)
-                          .expireOlderThan(Long.MAX_VALUE / 2)
-                          .cleanExpiredFiles(true)
-                          .commit();
-                      return snapshots(t[0]);
-                  });
+          measure(
+              op,
+              runs,
+              i -> {
+                if (arg.length > 3) reset(arg[3]);
+                t[0] = cat.registerTable(TableIdentifier.of("b", "expire" + i), arg[0]);
+                snapshots(t[0]); // the load after register, untimed
+              },
+              i -> {
+                t[0].expireSnapshots()
+                    .retainLast(keep)
+                    .expireOlderThan(Long.MAX_VALUE / 2)
+                    .cleanExpiredFiles(true)
+                    .commit();
+                return snapshots(t[0]);
+              });
           break;
         }
       default:
