@@ -67,23 +67,56 @@ done
 [ "$impls" = floe ] && exit 0
 T=$(mktemp -d /tmp/floe-native-peers-XXXXXX)
 trap 'rm -rf "$T"' EXIT
-FLOE_BENCH_KEEP=$T FLOE_BENCH_NO_PEERS=1 FLOE_BENCH_REPS=1 "$BUILD/bench_avro_manifest" >/dev/null &&
-  FLOE_BENCH_KEEP=$T "$BUILD/bench_metadata_json" >/dev/null &&
-  FLOE_BENCH_SCAN_DIR=$T/scan "$BUILD/bench_scan_plan" >/dev/null &&
+# FLOE_NATIVE_CASES=REGEX: only the cases whose names match (and only their files are made).
+want() { [ -z "${FLOE_NATIVE_CASES:-}" ] || [[ $1 =~ $FLOE_NATIVE_CASES ]]; }
+{ ! want manifest_decode_ || FLOE_BENCH_KEEP=$T FLOE_BENCH_NO_PEERS=1 FLOE_BENCH_REPS=1 \
+  "$BUILD/bench_avro_manifest" >/dev/null; } &&
+  { ! want metadata_parse_10k || FLOE_BENCH_KEEP=$T "$BUILD/bench_metadata_json" >/dev/null; } &&
+  { ! want scan_plan_files_table_1m || FLOE_BENCH_SCAN_DIR=$T/scan "$BUILD/bench_scan_plan" >/dev/null; } &&
   m1k=$("$BUILD/bench_native_ops" chain "$T/wh/b.db/t1000" 1000) &&
-  m10k=$("$BUILD/bench_native_ops" chain "$T/wh/b.db/t10000" 10000) ||
+  m10k=$("$BUILD/bench_native_ops" chain "$T/wh/b.db/t10000" 10000) &&
+  xmeta=$("$BUILD/bench_native_ops" expire-table "$T/wh/b.db/texpire" 10000) ||
   { echo "BENCH native_peers failed (generating the files)"; exit 1; }
+# The expire table (bench/native_ops.c, "the expire table"): kept as a template; before every
+# run (warm-up included, untimed) each implementation runs $T/expire-reset, which puts a fresh
+# copy of it at the table's location; after an implementation's last run, expire_check
+# compares the files it deleted with floe's.
+xloc=$T/wh/b.db/texpire
+mv "$xloc" "$T/texpire-template" && (cd "$T/texpire-template" && find . -type f | LC_ALL=C sort) >"$T/expire-before" ||
+  { echo "BENCH native_peers failed (the expire table template)"; exit 1; }
+printf '#!/bin/sh\nrm -rf "%s" && exec cp -al "%s" "%s"\n' "$xloc" "$T/texpire-template" "$xloc" >"$T/expire-reset"
+chmod +x "$T/expire-reset"
 scan=$T/scan/metadata/v1.metadata.json
 mkdir -p "$T/cat-commit-1k" "$T/cat-commit-10k" "$T/cat-expire"
 echo "# same files for every implementation ($impls); medians after warm-up; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# run NAME RUNS HAVE -- OP ARGS...: HAVE is the list of implementations that have OP.
+# expire_check NAME IMPL: the files IMPL's last expire run deleted from the expire table
+# (the template's files the location no longer has), by kind, compared with floe's.
+expire_check() {
+  local name=$1 i=$2 n d m l
+  (cd "$xloc" && find . -type f | LC_ALL=C sort) | LC_ALL=C comm -23 "$T/expire-before" - >"$T/deleted-$i"
+  n=$(wc -l <"$T/deleted-$i")
+  d=$(grep -c '^\./data/' "$T/deleted-$i")
+  m=$(grep -c '^\./metadata/[md]-' "$T/deleted-$i")
+  l=$(grep -c '^\./metadata/snap-' "$T/deleted-$i")
+  echo "# native_$name: ${label[$i]:-floe} deleted $n of the table's $(wc -l <"$T/expire-before") files ($d data files, $m manifests, $l manifest lists)"
+  echo "BENCH native_${name}_${i}_deleted_files $n files"
+  if [ "$i" != floe ] && ! cmp -s "$T/deleted-floe" "$T/deleted-$i"; then
+    echo "# native_$name: MISMATCH: ${label[$i]} deleted $(comm -13 "$T/deleted-floe" "$T/deleted-$i" | wc -l) files floe kept and kept $(comm -23 "$T/deleted-floe" "$T/deleted-$i" | wc -l) floe deleted"
+    [ "${CI:-}" = true ] && exit 1
+  fi
+}
+declare -A lacks=()
+# run NAME RUNS HAVE -- OP ARGS...: HAVE is the list of implementations that have OP
+# (lacks[IMPL], when set, says why one does not); after each implementation, $after NAME IMPL
+# runs when set.
 run() {
   local name=$1 runs=$2 have=$3 i n line fcpu="" fcount=""
   shift 4
+  want "$name" || return 0
   for i in $impls; do
     if [[ " $have " != *" $i "* ]]; then
-      echo "BENCH native_${name}_$i peer lacks the operation (${label[$i]})"
+      echo "BENCH native_${name}_$i peer lacks the operation (${label[$i]}${lacks[$i]:+: ${lacks[$i]}})"
       continue
     fi
     n=$runs
@@ -95,6 +128,7 @@ run() {
     read -r _ _ wall cpu count <<<"$line"
     echo "BENCH native_${name}_$i $wall ms"
     echo "BENCH native_${name}_${i}_cpu $cpu ms"
+    [ -n "${after:-}" ] && "$after" "$name" "$i"
     if [ "$i" = floe ]; then
       fcpu=$cpu fcount=$count
     elif [ -n "$fcpu" ]; then
@@ -114,4 +148,8 @@ run scan_plan_full 3 "floe go rust java pyiceberg" -- plan "$scan"
 run files_table_1m 3 "floe go java pyiceberg" -- files "$scan"
 run commit_metadata_only_1k 9 "floe go rust java pyiceberg" -- commit "$m1k" "$T/cat-commit-1k"
 run commit_metadata_only_10k 5 "floe go rust java pyiceberg" -- commit "$m10k" "$T/cat-commit-10k"
-run expire_snapshots_10k_keep_1k 3 "floe go rust java pyiceberg" -- expire "$m10k" "$T/cat-expire" 1000
+# expire_snapshots with file deletion: 10,000 snapshots (100,000 data files) down to 1,000.
+lacks=([rust]="expire_snapshots rewrites metadata only, no file cleanup"
+  [pyiceberg]="expire_snapshots rewrites metadata only, no file cleanup")
+after=expire_check run expire_snapshots_10k_keep_1k 3 "floe go java" -- expire "$xmeta" "$T/cat-expire" 1000 "$T/expire-reset"
+lacks=()

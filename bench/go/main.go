@@ -14,7 +14,11 @@
 //	floe-peer-go plan RUNS METADATA [CAT]      table.Scan().PlanFiles (filter cat = CAT)
 //	floe-peer-go files RUNS METADATA           the files metadata table, every row
 //	floe-peer-go commit RUNS METADATA DIR      set one table property through the SQL (SQLite) catalog
-//	floe-peer-go expire RUNS METADATA DIR KEEP expire_snapshots keeping KEEP, no file deletion
+//	floe-peer-go expire RUNS METADATA DIR KEEP [RESET]
+//	                                           expire_snapshots keeping KEEP with the default
+//	                                           post-commit cleanup (unreachable files deleted);
+//	                                           RESET, a program, runs untimed before each run
+//	                                           (it restores the table's files)
 package main
 
 import (
@@ -23,6 +27,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -227,14 +232,18 @@ func main() {
 		}
 		var tbl *table.Table
 		measure(op, runs, func(i int) {
+			if len(arg) > 3 {
+				if out, err := exec.Command(arg[3]).CombinedOutput(); err != nil {
+					die("reset %s: %v: %s", arg[3], err, out)
+				}
+			}
 			cat, ident := openCatalog(ctx, arg[1], arg[0], fmt.Sprintf("expire%d", i))
 			if tbl, err = cat.LoadTable(ctx, ident); err != nil {
 				die("load: %v", err)
 			}
 		}, func() int64 {
 			txn := tbl.NewTransaction()
-			if err := txn.ExpireSnapshots(table.WithRetainLast(keep), table.WithOlderThan(0),
-				table.WithPostCommit(false)); err != nil {
+			if err := txn.ExpireSnapshots(table.WithRetainLast(keep), table.WithOlderThan(0)); err != nil {
 				die("expire: %v", err)
 			}
 			t, err := txn.Commit(ctx)

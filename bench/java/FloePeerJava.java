@@ -18,7 +18,11 @@
 //                                   (filter cat = CAT)
 //     files RUNS METADATA           the files metadata table, every column of every row
 //     commit RUNS METADATA DIR      set one table property through a JdbcCatalog on SQLite
-//     expire RUNS METADATA DIR KEEP expireSnapshots().retainLast(KEEP), no file cleanup
+//     expire RUNS METADATA DIR KEEP [RESET]
+//                                   expireSnapshots().retainLast(KEEP).cleanExpiredFiles(true)
+//                                   with the default strategy, deleteWith and executors; RESET,
+//                                   a program, runs untimed before each run (it restores the
+//                                   table's files)
 //
 // In package org.apache.iceberg for ManifestReader.entries() (package-private), which
 // yields every entry as floe's reader does; the public iterator skips deleted ones.
@@ -180,6 +184,16 @@ public class FloePeerJava {
     return cat;
   }
 
+  /** Run the program `prog` (untimed set-up), failing the bench if it fails. */
+  static void reset(String prog) {
+    try {
+      Process p = new ProcessBuilder(prog).inheritIO().start();
+      if (p.waitFor() != 0) die("reset " + prog + " failed", null);
+    } catch (IOException | InterruptedException e) {
+      die("reset " + prog, e);
+    }
+  }
+
   /** Snapshots of the table's state after a commit (the refresh Java does before its next use). */
   static long snapshots(Table t) {
     return ((HasTableOperations) t).operations().current().snapshots().size();
@@ -288,6 +302,7 @@ public class FloePeerJava {
               op,
               runs,
               i -> {
+                if (arg.length > 3) reset(arg[3]);
                 t[0] = cat.registerTable(TableIdentifier.of("b", "expire" + i), arg[0]);
                 snapshots(t[0]); // the load after register, untimed
               },
@@ -295,7 +310,7 @@ public class FloePeerJava {
                 t[0].expireSnapshots()
                     .retainLast(keep)
                     .expireOlderThan(Long.MAX_VALUE / 2)
-                    .cleanExpiredFiles(false)
+                    .cleanExpiredFiles(true)
                     .commit();
                 return snapshots(t[0]);
               });

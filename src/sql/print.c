@@ -976,6 +976,27 @@ static int semi(pr *r, const sql_node *j)
     return 0;
 }
 
+/* The right side of a RIGHT or FULL JOIN keeps its unmatched rows. SQLite
+ * finds them by the rowids of the matched ones, and a virtual table's rowid
+ * counts the rows of one scan (its constraints differ between the join and
+ * the pass over unmatched rows): such a table is read through a subquery,
+ * which SQLite materializes (it never flattens one into that position), so
+ * the rowids are those of one stored copy. */
+static bool preserved(const sql_node *j)
+{
+    return strstr(j->s, "RIGHT") || strstr(j->s, "FULL");
+}
+
+static int preserved_rel(pr *r, const sql_node *n, floe_buf *b)
+{
+    if (n->k != SN_TABLE || !n->s)
+        return rel(r, n, b);
+    FLOE_TRY(floe__buf_puts(b, "(SELECT * FROM "));
+    FLOE_TRY(floe__sql_quote_ident(b, n->s));
+    FLOE_TRY(floe__buf_putc(b, ')'));
+    return rel_alias(r, n, b);
+}
+
 static int rel(pr *r, const sql_node *n, floe_buf *b)
 {
     if (++r->depth > SQL_MAX_DEPTH * 2)
@@ -1039,7 +1060,7 @@ static int rel(pr *r, const sql_node *n, floe_buf *b)
                                      : floe__buf_printf(b, " %s%s ",
                                                         n->f & SNF_NATURAL ? "NATURAL " : "", n->s);
         if (rc == 0)
-            rc = rel(r, n->b, b);
+            rc = preserved(n) ? preserved_rel(r, n->b, b) : rel(r, n->b, b);
         if (rc == 0 && n->c) {
             rc = floe__buf_puts(b, " ON ");
             if (rc == 0)

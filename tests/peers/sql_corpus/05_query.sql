@@ -89,6 +89,12 @@ SELECT t.id, u.name FROM db.t t LEFT JOIN db.u u ON t.id = u.id
 SELECT t.id, u.name FROM db.t t RIGHT JOIN db.u u ON t.id = u.id
 -- case: full_join
 SELECT t.id AS a, u.id AS b FROM db.t t FULL OUTER JOIN db.u u ON t.id = u.id
+-- case: right_join_where
+SELECT t.id, u.name FROM db.t t RIGHT JOIN db.u u ON t.id = u.id WHERE u.id > 1
+-- case: right_join_on_filter
+SELECT u.grp, count(t.id) AS n FROM db.t t RIGHT JOIN db.u u ON t.id = u.id AND t.i > 10 GROUP BY u.grp
+-- case: full_join_using
+SELECT id, name, s FROM db.u FULL JOIN db.t USING (id)
 -- case: cross_join_count
 SELECT count(*) AS n FROM db.t CROSS JOIN db.u
 -- case: join_using

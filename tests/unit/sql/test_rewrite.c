@@ -220,6 +220,16 @@ static void test_nested(void)
       "ref: floe_ref_2 = ice.db.b\n"
       "ref: floe_ref_3 = ice.db.c\n"
       "ref: floe_ref_4 = ice.db.d\n");
+    /* the preserved side of a RIGHT/FULL JOIN is read through a subquery
+     * (SQLite tracks its matched rows by rowid, which a virtual table's
+     * constrained scans do not keep) */
+    q("SELECT * FROM db.a RIGHT JOIN db.b ON a.x = b.x FULL JOIN db.c c ON c.x = b.x",
+      "QUERY\n"
+      "query: SELECT * FROM \"floe_ref_1\" AS \"a\" RIGHT JOIN (SELECT * FROM \"floe_ref_2\") AS "
+      "\"b\" ON a.x = b.x FULL JOIN (SELECT * FROM \"floe_ref_3\") AS c ON c.x = b.x\n"
+      "ref: floe_ref_1 = ice.db.a\n"
+      "ref: floe_ref_2 = ice.db.b\n"
+      "ref: floe_ref_3 = ice.db.c\n");
     q("SELECT x FROM db.a UNION ALL SELECT x FROM db.b ORDER BY 1",
       "QUERY\nquery: SELECT x FROM \"floe_ref_1\" AS \"a\" UNION ALL SELECT x FROM "
       "\"floe_ref_2\" AS \"b\" ORDER BY 1\n"
