@@ -150,7 +150,8 @@ static inline int bs_spark_run(const char *warehouse, const char *table, long lo
                 if (i + 1 > got)
                     got = (int)i + 1;
             }
-        } else if ((m = strstr(line, "SPARK_RESULT_")) || (m = strstr(line, "SPARK_ERROR"))) {
+        } else if ((m = strstr(line, "SPARK_RESULT_")) || (m = strstr(line, "SPARK_ROWS_")) ||
+                   (m = strstr(line, "SPARK_ERROR"))) {
             printf("# %s", m);
         }
     }

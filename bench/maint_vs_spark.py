@@ -10,7 +10,8 @@ TABLE back to SNAPSHOT_ID (the state floe's run started from, so both
 engines do the same work on the same files), runs each statement once in
 order (a statement prefixed `warmup:` runs untimed first: JIT and caches),
 and prints `SPARK_SECONDS_<i> <wall seconds>` and `SPARK_RESULT_<i> <first
-row>` for the i-th timed statement. Session start-up is not timed.
+row>` and `SPARK_ROWS_<i> <row count>` for the i-th timed statement.
+Session start-up is not timed. SNAPSHOT_ID 0: no rollback.
 """
 import os
 import sys
@@ -31,7 +32,8 @@ def main():
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     add_catalog(spark, "local", jdbc_props(os.path.join(wh, "catalog.db"), wh))
-    spark.sql(f"CALL local.system.rollback_to_snapshot('{table}', {snap})").collect()
+    if snap:
+        spark.sql(f"CALL local.system.rollback_to_snapshot('{table}', {snap})").collect()
     spark.sql(f"REFRESH TABLE local.{table}")
     timed = 0
     for stmt in stmts:
@@ -48,6 +50,7 @@ def main():
             continue
         print("SPARK_SECONDS_%d %.3f" % (timed, secs), flush=True)
         print("SPARK_RESULT_%d" % timed, rows[0].asDict() if rows else {}, flush=True)
+        print("SPARK_ROWS_%d %d" % (timed, len(rows)), flush=True)
         timed += 1
     spark.stop()
     return 0

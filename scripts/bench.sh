@@ -10,6 +10,10 @@ for b in "$BUILD"/bench_*; do
   echo "== $(basename "$b")"
   "$b" || echo "BENCH $(basename "$b") failed"
 done
+# remove_orphan_files over 100,000 real files, floe vs Spark (bench/maint_orphans.c; Spark at
+# 1 M files takes minutes on this machine)
+echo "== maint_orphans_disk"
+FLOE_BENCH_ORPHANS_DISK=100000 "$BUILD/bench_maint_orphans" || echo "BENCH maint_orphans_disk failed"
 # floe vs Iceberg Java's HiveCatalog through one Hive Metastore (bench/hms_vs_hivecatalog.sh)
 echo "== hms_vs_hivecatalog"
 bash "$(dirname "$0")/../bench/hms_vs_hivecatalog.sh" "$BUILD" || echo "BENCH hms_vs_hivecatalog failed"
