@@ -336,5 +336,6 @@ int floe__sql_register_functions(floe_sql_session *s)
                                 sum_step, sum_final) != SQLITE_OK)
         return floe__error(FLOE_ENOMEM, "sql", "cannot register sum(): %s", sqlite3_errmsg(s->db));
     FLOE_TRY(floe__sql_register_decimal(s->db));
+    FLOE_TRY(floe__sql_register_scalar_functions(s));
     return floe__sql_register_spark_functions(s);
 }

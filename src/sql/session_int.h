@@ -79,6 +79,8 @@ int floe__sql_check_set_key(floe_sql_session *s, const char *key);
 int floe__sql_register_functions(floe_sql_session *s);
 /* exec_spark.c: like/regexp/floe_cast with Spark's semantics */
 int floe__sql_register_spark_functions(floe_sql_session *s);
+/* fn_scalar.c: Spark's scalar math, string, hash and conversion functions */
+int floe__sql_register_scalar_functions(floe_sql_session *s);
 
 /* exec_refs.c: the Iceberg side of a session. */
 int floe__sql_engine_init(floe_sql_session *s);

@@ -135,3 +135,25 @@ SELECT 1 < 2 x, 3 IS NULL y
 SELECT CASE WHEN 1 > 0 THEN 5 END AS a
 -- case: bool_in_subquery_col
 SELECT (SELECT 1) = 1 AS a
+-- case: pmod_edges
+SELECT pmod(7, -3) AS a, pmod(-7, -3) AS b, pmod(7, 0) AS c, pmod(NULL, 3) AS d
+-- case: greatest_least_edges
+SELECT greatest(NULL, NULL) AS a, least('b', 'a', NULL) AS b, greatest(2, 1.5d) AS c
+-- case: sign_null
+SELECT sign(NULL) AS a, signum(-0.5d) AS b
+-- case: nvl2_isnull_edges
+SELECT nvl2('x', NULL, 2) AS a, isnull(1) AS b, isnotnull(NULL) AS c
+-- case: shift_edges
+SELECT shiftright(-16, 2) AS a, shiftleft(NULL, 1) AS b, shiftrightunsigned(-16, 60) AS c
+-- case: conv_edges
+SELECT conv('-10', 10, 16) AS a, conv('-10', 10, -16) AS b, conv('zz1', 36, 2) AS c, conv('12x', 10, 10) AS d, conv('5', 1, 10) AS e
+-- case: factorial_edges
+SELECT factorial(0) AS a, factorial(20) AS b, factorial(21) AS c, factorial(-1) AS d
+-- case: log_edges
+SELECT ln(0) AS a, log10(-1) AS b, log(2, 8) AS c, log2(8) AS d
+-- case: try_arith_edges
+SELECT try_add(9223372036854775807L, 1L) AS a, try_subtract(5, 7) AS b, try_multiply(3, 4) AS c, try_divide(NULL, 1) AS d
+-- case: hex_edges
+SELECT hex(-1) AS a, hex('') AS b, hex(NULL) AS c, hex('é') AS d
+-- case: greatest_strings
+SELECT greatest('10', '9') AS a, least('b', 'B') AS b

@@ -117,3 +117,33 @@ SELECT id FROM db.t WHERE s ILIKE '%AN%'
 SELECT id FROM db.t WHERE s RLIKE '^[ab]'
 -- case: like_percent_only
 SELECT '' LIKE '%' AS a, NULL LIKE '%' AS b
+-- case: substr_edges
+SELECT substr('hello', -10, 7) AS a, substr('hello', 2, -1) AS b, substr('héllo', 2, 2) AS c, substr(NULL, 1) AS d
+-- case: left_right_edges
+SELECT left('hé', 9) AS a, right('abc', 0) AS b, left(NULL, 1) AS c, right('héllo', 3) AS d
+-- case: lpad_rpad_edges
+SELECT lpad('a', 5, 'xy') AS a, concat('[', rpad('é', 3), ']') AS b, lpad('a', 3, '') AS c, lpad('a', -1, 'x') AS d, rpad(NULL, 2, 'x') AS e
+-- case: locate_edges
+SELECT locate('l', 'hello', 4) AS a, locate('l', 'hello', 0) AS b, locate('', 'abc', 2) AS c, locate('é', 'héé', 3) AS d, instr('héllo', 'l') AS e
+-- case: reverse_repeat_edges
+SELECT reverse('héllo') AS a, repeat('x', -1) AS b, repeat(NULL, 2) AS c, reverse('') AS d
+-- case: initcap_edges
+SELECT initcap('hello wORLD  x') AS a, initcap('') AS b, initcap('a-b c_d') AS c
+-- case: affix_edges
+SELECT contains('a', '') AS a, startswith(NULL, 'a') AS b, endswith('abc', 'abcd') AS c, contains('héllo', 'él') AS d
+-- case: translate_edges
+SELECT translate('abcab', 'abc', 'x') AS a, translate('héllo', 'é', 'e') AS b, translate('aaa', 'aa', 'xy') AS c
+-- case: ascii_chr_edges
+SELECT ascii('') AS a, ascii('é') AS b, chr(-1) AS c, chr(321) AS d, chr(233) AS e
+-- case: split_part_edges
+SELECT split_part('a,b,c', ',', -1) AS a, split_part('a,b,c', ',', 5) AS b, split_part('a,,b', ',', 3) AS c, split_part('abc', '', 1) AS d, split_part('a::b::c', '::', 2) AS e
+-- case: hash_edges
+SELECT md5('') AS a, sha2('abc', 0) AS b, sha2('abc', 1) AS c, base64('') AS d, md5(NULL) AS e
+-- case: space_edges
+SELECT concat('[', space(0), ']') AS a, concat('[', space(-2), ']') AS b
+-- case: regexp_replace_edges
+SELECT regexp_replace('abc', '(b)', '[$1]') AS a, regexp_replace('aaa', 'a', 'b', 2) AS b, regexp_replace(NULL, 'a', 'b') AS c, regexp_replace('héllo', 'l+', 'L') AS d
+-- case: regexp_extract_edges
+SELECT regexp_extract('abc', '([0-9]+)', 1) AS a, regexp_extract('ab', '(a)|(x)', 2) AS b, regexp_extract('a1', '[a-z][0-9]', 0) AS c, regexp_extract('x-y', '([a-z])-([a-z])') AS d
+-- case: split_edges
+SELECT size(split('a,b,', ',')) AS a, size(split('', ',')) AS b, split('a,b,c', ',', 2)[1] AS c, size(split('abc', '')) AS d, split('a1b2', '[0-9]')[1] AS e
