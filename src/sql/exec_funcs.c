@@ -19,6 +19,8 @@
  * their text and the sum is their exact text at that scale (NULL beyond 38
  * digits, as Spark's decimal overflow without ANSI mode). All-INTEGER input
  * gives an INTEGER result ("integer overflow" beyond 64 bits, as SQLite).
+ * It is a window function too: a row leaving the frame is subtracted (every
+ * path negates exactly), and a frame without non-NULL values is NULL.
  */
 #include "sql/exec_int.h"
 
@@ -165,26 +167,56 @@ void floe__sql_dsum_step(floe_sql_dsum *s, int t, int64_t iv, double x)
     add_scaled(s, v, sc);
 }
 
+static bool dsum_text(floe_sql_dsum *s, const char *text, size_t n, int scale, int sign);
+
+/* sum()'s state: the exact sum and its count of non-NULL values (a window
+ * frame that all its values left is NULL again). */
+typedef struct sum_ctx {
+    dsum s;
+    int64_t n;
+} sum_ctx;
+
+/* Add argv[0] (sign 1) or take it away again (sign -1: a window frame's
+ * row leaving, xInverse). Negating a value is exact in every path below. */
+static void sum_add(sqlite3_context *ctx, sqlite3_value *v, int sign)
+{
+    sum_ctx *c = sqlite3_aggregate_context(ctx, sizeof *c);
+    if (!c)
+        return;
+    dsum *s = &c->s;
+    unsigned st = sqlite3_value_subtype(v);
+    if (sqlite3_value_type(v) == SQLITE_NULL)
+        return;
+    c->n += sign;
+    if (sqlite3_value_type(v) == SQLITE_TEXT && st >= FLOE_SQL_SUBTYPE_SCALE &&
+        st <= FLOE_SQL_SUBTYPE_SCALE + 38 &&
+        dsum_text(s, (const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v),
+                  (int)(st - FLOE_SQL_SUBTYPE_SCALE), sign))
+        return; /* a wide decimal cell: its exact text (before it becomes a double) */
+    int t = sqlite3_value_numeric_type(v);
+    if (t == SQLITE_FLOAT && st >= FLOE_SQL_SUBTYPE_SCALE && st <= FLOE_SQL_SUBTYPE_SCALE + 18)
+        floe__sql_dsum_add_exact(s, 0, (int)(st - FLOE_SQL_SUBTYPE_SCALE), true); /* the column's scale */
+    if (sign < 0 && t == SQLITE_INTEGER) {
+        /* -INT64_MIN does not fit an int64: the exact part takes the i128 */
+        sqlite3_int64 iv = sqlite3_value_int64(v);
+        kahan(s, -(double)iv);
+        floe__sql_dsum_add_exact(s, -(i128)iv, 0, false);
+        return;
+    }
+    floe__sql_dsum_step(s, t, t == SQLITE_INTEGER ? sqlite3_value_int64(v) : 0,
+                        sign * sqlite3_value_double(v));
+}
+
 static void sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     FLOE_UNUSED(argc);
-    dsum *s = sqlite3_aggregate_context(ctx, sizeof *s);
-    if (!s)
-        return;
-    unsigned st = sqlite3_value_subtype(argv[0]);
-    if (sqlite3_value_type(argv[0]) == SQLITE_TEXT && st >= FLOE_SQL_SUBTYPE_SCALE &&
-        st <= FLOE_SQL_SUBTYPE_SCALE + 38 &&
-        floe__sql_dsum_add_text(s, (const char *)sqlite3_value_text(argv[0]),
-                                (size_t)sqlite3_value_bytes(argv[0]),
-                                (int)(st - FLOE_SQL_SUBTYPE_SCALE)))
-        return; /* a wide decimal cell: its exact text (before it becomes a double) */
-    int t = sqlite3_value_numeric_type(argv[0]);
-    if (t == SQLITE_NULL)
-        return;
-    if (t == SQLITE_FLOAT && st >= FLOE_SQL_SUBTYPE_SCALE && st <= FLOE_SQL_SUBTYPE_SCALE + 18)
-        floe__sql_dsum_add_exact(s, 0, (int)(st - FLOE_SQL_SUBTYPE_SCALE), true); /* the column's scale */
-    floe__sql_dsum_step(s, t, t == SQLITE_INTEGER ? sqlite3_value_int64(argv[0]) : 0,
-                        sqlite3_value_double(argv[0]));
+    sum_add(ctx, argv[0], 1);
+}
+
+static void sum_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    FLOE_UNUSED(argc);
+    sum_add(ctx, argv[0], -1);
 }
 
 void floe__sql_dsum_add_exact(floe_sql_dsum *s, floe_i128 v, int sc, bool real)
@@ -196,16 +228,18 @@ void floe__sql_dsum_add_exact(floe_sql_dsum *s, floe_i128 v, int sc, bool real)
         add_scaled(s, v, sc);
 }
 
-bool floe__sql_dsum_add_text(floe_sql_dsum *s, const char *text, size_t n, int scale)
+static bool dsum_text(floe_sql_dsum *s, const char *text, size_t n, int scale, int sign)
 {
     size_t i = 0;
-    bool neg = false, dot = false;
+    bool neg = sign < 0, dot = false;
     int digits = 0, sc = 0;
     i128 v = 0;
     if (!text)
         return false;
-    if (i < n && text[i] == '-')
-        neg = text[i++] == '-';
+    if (i < n && text[i] == '-') {
+        neg = !neg;
+        i++;
+    }
     for (; i < n; i++) {
         if (text[i] == '.' && !dot) {
             dot = true;
@@ -219,10 +253,15 @@ bool floe__sql_dsum_add_text(floe_sql_dsum *s, const char *text, size_t n, int s
     if (digits == 0)
         return false;
     s->wide = true;
-    kahan(s, strtod(text, NULL));
+    kahan(s, sign * strtod(text, NULL));
     floe__sql_dsum_add_exact(s, 0, scale, true); /* the column's scale */
     floe__sql_dsum_add_exact(s, neg ? -v : v, sc, true);
     return true;
+}
+
+bool floe__sql_dsum_add_text(floe_sql_dsum *s, const char *text, size_t n, int scale)
+{
+    return dsum_text(s, text, n, scale, 1);
 }
 
 /* The exact sum's decimal text at its scale; its count of digits. */
@@ -299,9 +338,10 @@ int floe__sql_dsum_result(const floe_sql_dsum *s, int64_t *i, double *d, int *sc
     return FLOE_SQL_DSUM_DECIMAL;
 }
 
-static void sum_final(sqlite3_context *ctx)
+static void sum_value(sqlite3_context *ctx)
 {
-    dsum *s = sqlite3_aggregate_context(ctx, 0);
+    sum_ctx *c = sqlite3_aggregate_context(ctx, 0);
+    dsum *s = c && c->n > 0 ? &c->s : NULL;
     int64_t i = 0;
     double d = 0;
     int scale = 0;
@@ -331,11 +371,12 @@ static void sum_final(sqlite3_context *ctx)
 
 int floe__sql_register_functions(floe_sql_session *s)
 {
-    if (sqlite3_create_function(s->db, "sum", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_SUBTYPE,
-                                NULL, NULL,
-                                sum_step, sum_final) != SQLITE_OK)
+    if (sqlite3_create_window_function(
+            s->db, "sum", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_SUBTYPE, NULL, sum_step,
+            sum_value, sum_value, sum_inverse, NULL) != SQLITE_OK)
         return floe__error(FLOE_ENOMEM, "sql", "cannot register sum(): %s", sqlite3_errmsg(s->db));
     FLOE_TRY(floe__sql_register_decimal(s->db));
     FLOE_TRY(floe__sql_register_scalar_functions(s));
+    FLOE_TRY(floe__sql_register_aggregate_functions(s));
     return floe__sql_register_spark_functions(s);
 }

@@ -77,6 +77,8 @@ int floe__sql_check_set_key(floe_sql_session *s, const char *key);
 
 /* exec_funcs.c: functions registered on the connection (exact sum()). */
 int floe__sql_register_functions(floe_sql_session *s);
+/* fn_agg.c: Spark's aggregates SQLite lacks (stddev, first, max_by, ...) */
+int floe__sql_register_aggregate_functions(floe_sql_session *s);
 /* exec_spark.c: like/regexp/floe_cast with Spark's semantics */
 int floe__sql_register_spark_functions(floe_sql_session *s);
 /* fn_scalar.c: Spark's scalar math, string, hash and conversion functions */

@@ -81,6 +81,20 @@ SELECT round(stddev(i), 4) AS a, round(variance(i), 4) AS b FROM db.t
 SELECT first(id) AS a, last(id) AS b FROM (SELECT id FROM db.t ORDER BY id)
 -- case: count_if
 SELECT count_if(i > 10) AS n FROM db.t
+-- case: stddev_one_value
+SELECT stddev(i) AS a, stddev_pop(i) AS b, var_samp(i) AS c, var_pop(i) AS d FROM db.t WHERE id = 1
+-- case: stddev_pop
+SELECT round(stddev_pop(i), 4) AS a, var_pop(i) AS b, round(stddev_samp(d), 4) AS c FROM db.t
+-- case: first_last_nulls
+SELECT first(i) AS a, first(i, true) AS b, last(s) AS c FROM (SELECT id, i, s FROM db.t WHERE id >= 3 ORDER BY id)
+-- case: agg_empty_more
+SELECT count_if(i > 100) AS n, max_by(id, i) AS m, percentile(i, 0.5) AS p, stddev(i) AS s, approx_count_distinct(i) AS c FROM db.t WHERE id > 100
+-- case: max_by_group
+SELECT grp, max_by(name, id) AS a, min_by(name, id) AS b FROM db.u GROUP BY grp
+-- case: percentile_interp
+SELECT percentile(i, 0.3) AS p, percentile(id, 0) AS q, percentile(id, 1) AS r FROM db.t
+-- case: approx_count_distinct_str
+SELECT approx_count_distinct(grp) AS n FROM db.u
 -- case: inner_join
 SELECT t.id, u.name FROM db.t t JOIN db.u u ON t.id = u.id
 -- case: left_join
@@ -147,6 +161,18 @@ SELECT id, count(*) OVER (PARTITION BY b) AS n FROM db.t
 SELECT id, lag(id) OVER (ORDER BY id) AS p, lead(id, 2) OVER (ORDER BY id) AS n FROM db.t ORDER BY id
 -- case: window_frame ordered
 SELECT id, sum(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS s FROM db.t ORDER BY id
+-- case: window_frame_following ordered
+SELECT id, sum(i) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) AS s FROM db.t ORDER BY id
+-- case: window_frame_empty ordered
+SELECT id, sum(i) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING) AS s FROM db.t ORDER BY id
+-- case: window_sum_partition ordered
+SELECT id, sum(i) OVER (PARTITION BY b ORDER BY id) AS s FROM db.t ORDER BY id
+-- case: window_sum_range ordered
+SELECT id, sum(id) OVER (ORDER BY id RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM db.t ORDER BY id
+-- case: window_sum_decimal ordered
+SELECT id, sum(dec) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM db.t ORDER BY id
+-- case: window_sum_wide ordered
+SELECT id, sum(big) OVER (ORDER BY id ROWS 1 PRECEDING) AS s FROM db.w ORDER BY id
 -- case: ntile ordered
 SELECT id, ntile(2) OVER (ORDER BY id) AS t FROM db.t ORDER BY id
 -- case: case_column
