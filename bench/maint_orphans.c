@@ -271,7 +271,7 @@ int main(int argc, char **argv)
         return die("metadata");
     floe__buf_free(&json);
     floe__buf_free(&snaps);
-    char db[256];
+    char db[600];
     snprintf(db, sizeof db, "%s/catalog.db", dir);
     const char *ident = g_disk ? "b.t" : "db.t";
     if (!g_disk && (floe_catalog_open_sql(&cat, db, NULL) < 0 ||
