@@ -350,7 +350,7 @@ int main(int argc, char **argv)
     free(mpaths);
     free(mfs);
     remove(db);
-    char wal[300];
+    char wal[700];
     snprintf(wal, sizeof wal, "%s-wal", db);
     remove(wal);
     snprintf(wal, sizeof wal, "%s-shm", db);
