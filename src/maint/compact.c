@@ -936,7 +936,7 @@ static int zorder_setup(cplan *p, const floe_table_metadata *m,
     if (o->nzorder > 64)
         return floe__error(FLOE_EUNSUPPORTED, "maint", "z-order of more than 64 columns");
     int *col = floe__arena_calloc(a, o->nzorder + 1, sizeof *col);
-    const floe_type **type = floe__arena_calloc(a, o->nzorder + 1, sizeof *type);
+    const floe_type **type = floe__arena_calloc(a, o->nzorder + 1, sizeof(floe_type *));
     if (!col || !type)
         return floe__error_nomem();
     size_t n = 0;
@@ -1118,7 +1118,7 @@ static int rewrite_delete_group(floe_table *t, const floe_scan_plan *plan, floe_
     floe_vec paths = FLOE_VEC_INIT(const char *), pos = FLOE_VEC_INIT(int64_t);
     const floe_scan_file **sel = NULL;
     if (rc == 0)
-        sel = floe__calloc(grp->tasks.len + 1, sizeof *sel);
+        sel = floe__calloc(grp->tasks.len + 1, sizeof(floe_scan_file *));
     if (rc == 0 && !sel)
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++) {
@@ -1189,7 +1189,7 @@ static int rewrite_to_dvs(floe_table *t, const floe_scan_plan *plan, floe_rowlev
     size_t most = 1;
     for (size_t i = 0; plan && i < plan->ntasks; i++)
         most = plan->tasks[i].ndeletes > most ? plan->tasks[i].ndeletes : most;
-    const floe_scan_file **sel = rc == 0 ? floe__calloc(2 * most, sizeof *sel) : NULL;
+    const floe_scan_file **sel = rc == 0 ? floe__calloc(2 * most, sizeof(floe_scan_file *)) : NULL;
     if (rc == 0 && !sel)
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && plan && i < plan->ntasks; i++) {

@@ -689,7 +689,7 @@ int floe__expire_cleanup(floe_fileio *io, const floe_table_metadata *base,
                 goto done;
         }
     }
-    if (c.report)
+    if (o && c.report) /* c.report implies o (the analyzer loses that) */
         rc = report(&c, o);
     if (rc == 0)
         rc = delete_all(&c, o);
@@ -730,7 +730,9 @@ int floe__expire_run(floe_fileio *io, const floe_table_metadata *base, const cha
     bool dry = o && o->dry_run;
     if (!dry && (plan.remove_ids.len || plan.remove_refs.len)) {
         /* commit first: until it succeeds nothing may be deleted */
-        rc = commit(base, base_location, &plan, &committed, &committed_location, commit_payload);
+        rc = commit ? commit(base, base_location, &plan, &committed, &committed_location,
+                             commit_payload)
+                    : floe__error(FLOE_EINVALID, "maint", "expire without a commit is a dry run");
         if (rc < 0)
             goto done;
     }

@@ -648,7 +648,7 @@ static int collect_snapshots(rtp *r, floe_table_metadata *const *versions, size_
             rtp_snap *sn = rc == 0 ? floe__vec_push(&r->snaps) : NULL;
             if (rc == 0 && !sn)
                 rc = floe__error_nomem();
-            if (rc < 0)
+            if (rc != 0) /* intmap_put returns 0 or negative */
                 break;
             sn->s = s;
             rc = floe__maint_list_path(s, r->arena, &sn->list_path);

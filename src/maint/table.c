@@ -87,7 +87,8 @@ int floe__maint_snapshot_manifests(floe_fileio *io, const floe_snapshot *s, floe
         if (rc == 0)
             rc = floe_manifest_list_read(list, (const uint8_t *)bytes->ptr, bytes->len, path);
         floe__buf_free(&pb);
-        FLOE_TRY(rc);
+        if (rc != 0) /* each call above returns 0 or negative */
+            return rc;
         *entries = (*list)->entries;
         *n = (*list)->nentries;
         return 0;

@@ -181,9 +181,9 @@ int floe__xsort_add_keyed(floe_xsort *s, const char *key, const char *original, 
     char *at = s->buf + s->len;
     memset(at, 0, need);
     memcpy(at, &h, sizeof h);
-    memcpy(at + sizeof h, key, n);
+    memcpy(at + sizeof h, key, n + 1);
     if (no)
-        memcpy(at + sizeof h + n + 1, original, no);
+        memcpy(at + sizeof h + n + 1, original, no + 1);
     uintptr_t *slot = floe__vec_push(&s->index);
     if (!slot)
         return FLOE_ENOMEM;
@@ -197,7 +197,8 @@ int floe__xsort_add_keyed(floe_xsort *s, const char *key, const char *original, 
 static int advance(floe_xsort *s, source *src)
 {
     if (!src->f) {
-        if (src->next >= s->index.len) {
+        /* records in memory live in buf: no buf, no records */
+        if (src->next >= s->index.len || !s->buf) {
             src->live = false;
             return 0;
         }

@@ -497,7 +497,8 @@ static int add_one(floe_append *ap, floe_table *t, const floe_schema *sc,
     floe_data_file df;
     memset(&df, 0, sizeof df);
     if (rc == 0) {
-        qsort(c.fields.items, c.fields.len, sizeof(floe_pq_field_metrics), cmp_metrics);
+        if (c.fields.len > 1) /* items is NULL when empty: qsort wants a valid pointer */
+            qsort(c.fields.items, c.fields.len, sizeof(floe_pq_field_metrics), cmp_metrics);
         pm.record_count = floe__pq_reader_meta(r)->num_rows;
         pm.file_size_in_bytes = in->size;
         pm.nfields = c.fields.len;
@@ -663,7 +664,7 @@ int floe_table_add_files(floe_add_files_result *out, floe_table *t, const char *
         if (rc == 0 && filter && filter->n)
             rc = check_filter(&c, spec, filter);
     }
-    if (rc == 0 && !(keep = floe__calloc(c.cands.len ? c.cands.len : 1, sizeof *keep)))
+    if (rc == 0 && !(keep = floe__calloc(c.cands.len ? c.cands.len : 1, sizeof(cand *))))
         rc = floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < c.cands.len; i++) {
         const cand *cd = floe__vec_at(&c.cands, i);

@@ -415,7 +415,7 @@ static int merge_manifests(floe_append *a, const floe_table_metadata *m, floe_ta
             specs[k] = specs[k - 1];
             specs[k - 1] = tmp;
         }
-    const floe_manifest_file **group = floe__malloc(n * sizeof *group);
+    const floe_manifest_file **group = floe__malloc(n * sizeof(floe_manifest_file *));
     size_t *bin_start = floe__malloc((n + 1) * sizeof *bin_start);
     if (!group || !bin_start) {
         floe__free(group);
@@ -523,7 +523,8 @@ static int append_prepare(const floe_table_metadata *base, floe_table_change *c,
     floe_manifest_list *plist = NULL;
     int rc = parent ? floe__producer_read_list(&a->prod, parent, &pdata, &plist) : 0;
     size_t nin = 1 + (plist ? plist->nentries : 0);
-    const floe_manifest_file **in = rc == 0 ? floe__malloc(nin * sizeof *in) : NULL;
+    const floe_manifest_file **in =
+        rc == 0 ? floe__malloc(nin * sizeof(floe_manifest_file *)) : NULL;
     if (rc == 0 && !in)
         rc = floe__error_nomem();
     floe_vec manifests = FLOE_VEC_INIT(const floe_manifest_file *);

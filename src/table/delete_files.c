@@ -205,7 +205,10 @@ static int pair_cmp(const void *x, const void *y)
 
 static int write_pos_group(floe_rowlevel *op, const floe_schema *schema, pd_group *g)
 {
-    qsort(g->pairs.items, g->pairs.len, sizeof(pd_pair), pair_cmp);
+    if (g->pairs.len == 0) /* a group is made for its first pair: never empty */
+        return 0;
+    if (g->pairs.len > 1)
+        qsort(g->pairs.items, g->pairs.len, sizeof(pd_pair), pair_cmp);
     const pd_pair *pp = g->pairs.items;
     bool single = true;
     for (size_t i = 1; i < g->pairs.len && single; i++)
@@ -496,7 +499,7 @@ static int run_pass(file_pass *fp, floe_vec *gone, int64_t *nlive, floe_arrow_bu
     floe_input *in = NULL;
     floe_pq_reader *r = NULL;
     const char *path = fp->task->file->path;
-    if (strcmp(fp->task->file->format, "PARQUET"))
+    if (strcmp(fp->task->file->format, "PARQUET") != 0)
         return floe__error(FLOE_EUNSUPPORTED, "table", "data file format %s is not supported: %s",
                            fp->task->file->format, path);
     FLOE_TRY(floe_fileio_open_input(&in, fp->op->t->io, path));
@@ -637,17 +640,19 @@ int floe__rl_resolve(floe_rowlevel *op)
     floe_schema *pd_schema = NULL;
     const floe_expr *bound = NULL;
     int rc = scratch ? 0 : floe__error_nomem();
-    if (rc == 0 && op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ)
+    /* merge-on-read writes delete files (pd_schema); copy-on-write rewrites */
+    const bool mor = op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ;
+    if (rc == 0 && mor)
         rc = parse_schema(POS_DELETE_SCHEMA, scratch, &pd_schema);
     if (rc == 0 && op->filter && !op->delete_all && !plan_filtered)
         rc = floe_expr_bind(&bound, scratch, plan->schema, op->filter, false);
     floe_vec groups = FLOE_VEC_INIT(pd_group);
-    bool use_dvs = op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ && m->format_version >= 3;
+    bool use_dvs = mor && m->format_version >= 3;
     floe_vec gone = FLOE_VEC_INIT(int64_t);
     floe_vec given = FLOE_VEC_INIT(int64_t);
     floe_arrow_builder *keep = NULL;
     floe_schema *lineage = NULL; /* v3: survivors keep _row_id (spec "Row Lineage") */
-    if (rc == 0 && floe__rowlevel_lineage(op) && op->mode != FLOE_ROWLEVEL_MODE_MERGE_ON_READ) {
+    if (rc == 0 && floe__rowlevel_lineage(op) && !mor) {
         lineage = floe__arena_calloc(scratch, 1, sizeof *lineage);
         rc = lineage ? 0 : floe__error_nomem();
         if (rc == 0) {
@@ -706,7 +711,7 @@ int floe__rl_resolve(floe_rowlevel *op)
             }
             if (rc == 0 && use_dvs) {
                 rc = dv_note(op, t, task, &fp.pd, &gone);
-            } else if (rc == 0 && op->mode == FLOE_ROWLEVEL_MODE_MERGE_ON_READ) {
+            } else if (rc == 0 && mor) {
                 pd_group *g = NULL;
                 rc = group_for(&groups, t, &g);
                 for (size_t k = 0; rc == 0 && k < gone.len; k++) {

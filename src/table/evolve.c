@@ -308,10 +308,12 @@ static int schema_prepare(const floe_table_metadata *base, floe_table_change *ch
     const floe_schema_update *u = payload;
     floe_schema *s = NULL;
     int32_t last_id = base->last_column_id;
-    FLOE_TRY(replay(u, base, change->arena, &s, &last_id));
+    int rc = replay(u, base, change->arena, &s, &last_id);
+    if (rc != 0) /* the schema_change calls return 0 or negative */
+        return rc;
     /* Java's TableMetadata.Builder.build: the default spec and sort order
      * must still bind to the current schema. */
-    int rc = floe__spec_check_schema(floe__metadata_spec(base, base->default_spec_id), s);
+    rc = floe__spec_check_schema(floe__metadata_spec(base, base->default_spec_id), s);
     if (rc == 0)
         rc = floe__order_check_schema(
             floe__metadata_sort_order(base, base->default_sort_order_id), s);
@@ -476,7 +478,9 @@ static bool same_spec(const floe_partition_spec *a, const floe_partition_spec *b
 static int spec_prepare(const floe_table_metadata *base, floe_table_change *change, void *payload)
 {
     floe_partition_spec *s = NULL;
-    FLOE_TRY(spec_replay(payload, base, change->arena, &s));
+    int rc = spec_replay(payload, base, change->arena, &s);
+    if (rc != 0) /* the spec_change calls return 0 or negative */
+        return rc;
     int32_t reuse = -1;
     for (size_t i = 0; i < base->nspecs && reuse < 0; i++)
         if (same_spec(base->specs[i], s))
@@ -524,8 +528,8 @@ int floe__sort_order_bind(const floe_table_metadata *base, const floe_sort_term 
         const floe_field *src = t->column ? floe__schema_field_by_name(schema, t->column) : NULL;
         if (!src) {
             floe_buf b = FLOE_BUF_INIT;
-            int rc = floe__type_java(schema->root, &b);
-            if (rc == 0)
+            int rc = floe__type_java(schema->root, &b); /* 0 or negative */
+            if (rc >= 0)
                 rc = floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "evolve",
                                     "Cannot find field '%s' in struct: %s",
                                     t->column ? t->column : "null", b.ptr ? b.ptr : "");

@@ -472,7 +472,7 @@ static int write_list(floe_producer *p, floe_table_change *c, const floe_table_m
     const char **slot = rc == 0 ? floe__vec_push(&c->written) : NULL;
     if (rc == 0 && !slot)
         rc = floe__error_nomem();
-    if (rc < 0)
+    if (rc != 0) /* the writer and io calls return 0 or negative */
         return rc;
     *slot = path;
     *list_path = path;

@@ -80,7 +80,7 @@ static int rewrite_content(rm_op *op, const floe_table_metadata *base, floe_tabl
         want = 1;
     if (nmatch == 0 || (want == 1 && nmatch == 1))
         return 0;
-    floe_manifest **mans = floe__calloc(nmatch, sizeof *mans);
+    floe_manifest **mans = floe__calloc(nmatch, sizeof(floe_manifest *));
     floe_buf *bufs = floe__calloc(nmatch, sizeof *bufs);
     floe_vec entries = FLOE_VEC_INIT(rm_entry);
     int rc = mans && bufs ? 0 : floe__error_nomem();

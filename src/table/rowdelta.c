@@ -398,27 +398,27 @@ static int metrics_of(const floe_data_file *d, floe_arena *a, floe_file_metrics 
     fm->record_count = d->record_count;
 #define COUNTS(src, dst, cnt)                                                                      \
     do {                                                                                           \
-        if (src.set && src.n) {                                                                    \
-            floe_metric_count *mc = floe__arena_alloc(a, src.n * sizeof *mc);                      \
+        if ((src).set && (src).n) {                                                                \
+            floe_metric_count *mc = floe__arena_alloc(a, (src).n * sizeof *mc);                    \
             if (!mc)                                                                               \
                 return floe__error_nomem();                                                        \
-            for (size_t i = 0; i < src.n; i++)                                                     \
-                mc[i] = (floe_metric_count){src.items[i].field_id, src.items[i].value};            \
-            dst = mc;                                                                              \
-            cnt = src.n;                                                                           \
+            for (size_t i = 0; i < (src).n; i++)                                                   \
+                mc[i] = (floe_metric_count){(src).items[i].field_id, (src).items[i].value};        \
+            (dst) = mc;                                                                            \
+            (cnt) = (src).n;                                                                       \
         }                                                                                          \
     } while (0)
 #define BOUNDS(src, dst, cnt)                                                                      \
     do {                                                                                           \
-        if (src.set && src.n) {                                                                    \
-            floe_metric_bound *mb = floe__arena_alloc(a, src.n * sizeof *mb);                      \
+        if ((src).set && (src).n) {                                                                \
+            floe_metric_bound *mb = floe__arena_alloc(a, (src).n * sizeof *mb);                    \
             if (!mb)                                                                               \
                 return floe__error_nomem();                                                        \
-            for (size_t i = 0; i < src.n; i++)                                                     \
-                mb[i] = (floe_metric_bound){src.items[i].field_id, src.items[i].ptr,               \
-                                            src.items[i].len};                                     \
-            dst = mb;                                                                              \
-            cnt = src.n;                                                                           \
+            for (size_t i = 0; i < (src).n; i++)                                                   \
+                mb[i] = (floe_metric_bound){(src).items[i].field_id, (src).items[i].ptr,           \
+                                            (src).items[i].len};                                   \
+            (dst) = mb;                                                                            \
+            (cnt) = (src).n;                                                                       \
         }                                                                                          \
     } while (0)
     COUNTS(d->value_counts, fm->value_counts, fm->n_value_counts);
@@ -1022,7 +1022,7 @@ int floe__rowlevel_remove_file(floe_rowlevel *op, const floe_scan_file *f)
     if (!t)
         return floe__error_nomem();
     t->path = floe__arena_strdup(op->arena, f->path);
-    t->content = f->content;
+    t->content = (uint8_t)f->content; /* FLOE_FILE_* are 0..2 */
     t->spec_id = f->spec_id;
     t->record_count = f->record_count;
     t->file_size_in_bytes = f->file_size_in_bytes;

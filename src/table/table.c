@@ -164,7 +164,7 @@ static int reload(floe_table *t, char *location)
 {
     floe_table_metadata *m = NULL;
     int rc = floe__table_read_metadata(t->io, location, &m);
-    if (rc < 0) {
+    if (rc != 0) { /* 0 or negative: m is set on 0 */
         floe_string_free(location);
         return floe__error_context("loading table %s", t->ident);
     }

@@ -31,7 +31,7 @@ int floe__table_commit_tables(floe_catalog *cat, const floe_table_options *opts,
         return 0;
     char **locs = floe__calloc(n, sizeof *locs);
     const char **bases = floe__calloc(n, sizeof *bases);
-    floe_table **tables = floe__calloc(n, sizeof *tables);
+    floe_table **tables = floe__calloc(n, sizeof(floe_table *));
     int rc = locs && bases && tables ? 0 : floe__error_nomem();
     for (size_t i = 0; rc == 0 && i < n; i++) {
         *failed = i;

@@ -146,7 +146,7 @@ int floe__data_writer_new(floe_data_writer **out, floe_append *a)
     size_t nf = w->spec ? w->spec->nfields : 0;
     if (rc == 0 && nf) {
         w->source_col = floe__arena_calloc(w->arena, nf, sizeof *w->source_col);
-        w->source_type = floe__arena_calloc(w->arena, nf, sizeof *w->source_type);
+        w->source_type = floe__arena_calloc(w->arena, nf, sizeof(floe_type *));
         if (!w->source_col || !w->source_type)
             rc = floe__error_nomem();
         for (size_t i = 0; rc == 0 && i < nf; i++) {
@@ -561,7 +561,7 @@ static void no_release(struct ArrowArray *a)
 static int lineage_pad(floe_data_writer *w, const struct ArrowArray *batch)
 {
     size_t nf = w->schema->root->nfields;
-    struct ArrowArray **kids = floe__calloc(nf + 2, sizeof *kids);
+    struct ArrowArray **kids = floe__calloc(nf + 2, sizeof(struct ArrowArray *));
     struct ArrowArray nulls[2], padded = *batch;
     memset(nulls, 0, sizeof nulls);
     int rc = kids ? 0 : floe__error_nomem();
@@ -606,8 +606,8 @@ int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch)
     size_t nf = w->spec ? w->spec->nfields : 0;
     if (nf == 0) {
         part *p;
-        FLOE_TRY(part_get(w, NULL, &p));
-        return part_write(w, p, batch);
+        int rc = part_get(w, NULL, &p); /* 0 (p set) or negative */
+        return rc != 0 ? rc : part_write(w, p, batch);
     }
     if (batch->length == 0)
         return 0;
@@ -622,8 +622,8 @@ int floe__data_writer_write(floe_data_writer *w, const struct ArrowArray *batch)
     }
     if (uniform) {
         part *p;
-        FLOE_TRY(part_get(w, first, &p));
-        return part_write(w, p, batch);
+        int rc = part_get(w, first, &p); /* 0 (p set) or negative */
+        return rc != 0 ? rc : part_write(w, p, batch);
     }
     /* mixed batch: copy rows into per-partition builders */
     int rc = 0;
