@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int floe__pq_corrupt(const floe_pq_where *w, const char *fmt, ...)
+/* (floe__pq_corrupt): not the analyzer's macro (encoding.h) */
+int(floe__pq_corrupt)(const floe_pq_where *w, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;

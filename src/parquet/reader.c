@@ -224,7 +224,7 @@ static int read_footer(floe_pq_reader *r)
                            (long long)in->size, in->uri);
     uint8_t tail[8];
     FLOE_TRY(in->read_at(in, in->size - 8, tail, 8));
-    if (memcmp(tail + 4, "PAR1", 4))
+    if (memcmp(tail + 4, "PAR1", 4) != 0)
         return floe__error(FLOE_ECORRUPT, "parquet", "missing PAR1 magic at offset %lld in %s",
                            (long long)(in->size - 4), in->uri);
     uint32_t flen;

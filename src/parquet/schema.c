@@ -51,7 +51,7 @@ static int build_node(tree_ctx *c, floe_pq_node *parent, floe_pq_node **out, int
                                el->num_children, c->what);
         n->nchildren = (size_t)el->num_children;
         if (n->nchildren) {
-            n->children = floe__arena_calloc(c->arena, n->nchildren, sizeof(*n->children));
+            n->children = floe__arena_calloc(c->arena, n->nchildren, sizeof(floe_pq_node *));
             if (!n->children)
                 return floe__error_nomem();
         }

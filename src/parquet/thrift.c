@@ -98,7 +98,7 @@ int floe__tdec_i32(floe_tdec *d, int type, int32_t *out)
     if (type == FLOE_TC_I8) {
         if (d->p >= d->end)
             return floe__tdec_corrupt(d, "truncated byte");
-        *out = (int8_t)*d->p++;
+        *out = (int32_t)(int8_t)*d->p++;
         return 0;
     }
     if (type != FLOE_TC_I32 && type != FLOE_TC_I16)

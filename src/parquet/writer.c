@@ -143,7 +143,7 @@ static int parse_mode(const char *s, int *mode, int *trunc)
     else if (!strncmp(s, "truncate(", 9)) {
         char *end;
         long n = strtol(s + 9, &end, 10);
-        if (end == s + 9 || strcmp(end, ")") || n <= 0)
+        if (end == s + 9 || strcmp(end, ")") != 0 || n <= 0)
             return floe__error(FLOE_EINVALID, "parquet", "Invalid metrics mode: %s", s);
         *mode = MM_TRUNCATE;
         *trunc = (int)n;
@@ -1534,12 +1534,16 @@ static int build_metrics(floe_pq_writer *w, floe_pq_metrics *m)
     memset(m, 0, sizeof(*m));
     m->record_count = w->total_rows;
     m->file_size_in_bytes = w->offset;
-    m->fields = floe__calloc(w->ncols ? w->ncols : 1, sizeof(*m->fields));
-    m->split_offsets = floe__malloc((w->splits.len ? w->splits.len : 1) * sizeof(int64_t));
-    if (!m->fields || !m->split_offsets) {
-        floe__pq_metrics_free(m);
+    /* allocated before they are *m's: nothing of *m to free when one fails */
+    floe_pq_field_metrics *fields = floe__calloc(w->ncols ? w->ncols : 1, sizeof(*fields));
+    int64_t *splits = floe__malloc((w->splits.len ? w->splits.len : 1) * sizeof(int64_t));
+    if (!fields || !splits) {
+        floe__free(fields);
+        floe__free(splits);
         return floe__error_nomem();
     }
+    m->fields = fields;
+    m->split_offsets = splits;
     m->nsplit_offsets = w->splits.len;
     if (w->splits.len)
         memcpy(m->split_offsets, w->splits.items, w->splits.len * sizeof(int64_t));
