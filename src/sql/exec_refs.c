@@ -317,9 +317,7 @@ static int create_metadata_ref(floe_sql_session *s, const floe_sql_tref *r, floe
         mo.io = s->engine->io;
         mo.has_snapshot_id = has;
         mo.snapshot_id = id;
-        rc = floe__meta_open(&o->inner, r->name.suffix, &mo);
-        if (rc == FLOE_ENOTFOUND && has)
-            s->error_class = "IllegalArgumentException";
+        rc = floe__meta_open(&o->inner, r->name.suffix, &mo); /* its error kind names the class */
     }
     if (rc < 0) {
         floe__metadata_free(o->m);
