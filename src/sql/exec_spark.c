@@ -197,12 +197,6 @@ static void like_pattern_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv
 
 /* ------------------------------------------------------------- REGEXP */
 
-static void regex_free(void *p)
-{
-    regfree(p);
-    floe__free(p);
-}
-
 static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
@@ -210,29 +204,9 @@ static void regexp_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_null(ctx);
         return;
     }
-    regex_t *re = sqlite3_get_auxdata(ctx, 0);
-    if (!re) {
-        const char *pat = (const char *)sqlite3_value_text(argv[0]);
-        if (!(re = floe__calloc(1, sizeof *re))) {
-            sqlite3_result_error_nomem(ctx);
-            return;
-        }
-        int rc = regcomp(re, pat ? pat : "", REG_EXTENDED | REG_NOSUB);
-        if (rc != 0) {
-            char msg[128];
-            regerror(rc, re, msg, sizeof msg);
-            floe__free(re);
-            char *m = sqlite3_mprintf("invalid regular expression '%s': %s", pat, msg);
-            sqlite3_result_error(ctx, m ? m : "invalid regular expression", -1);
-            sqlite3_free(m);
-            return;
-        }
-        sqlite3_set_auxdata(ctx, 0, re, regex_free);
-        if (!(re = sqlite3_get_auxdata(ctx, 0))) { /* SQLite could not keep (and freed) it */
-            sqlite3_result_error_nomem(ctx);
-            return;
-        }
-    }
+    regex_t *re = floe__sql_regex(ctx, argv, 0);
+    if (!re)
+        return;
     const char *v = (const char *)sqlite3_value_text(argv[1]);
     sqlite3_result_int(ctx, regexec(re, v ? v : "", 0, NULL, 0) == 0);
 }

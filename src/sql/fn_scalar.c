@@ -722,8 +722,7 @@ static void re_free(void *p)
     floe__free(p);
 }
 
-/* The POSIX ERE of argv[k], compiled once per statement (auxdata). */
-static regex_t *pattern(sqlite3_context *ctx, sqlite3_value **argv, int k)
+regex_t *floe__sql_regex(sqlite3_context *ctx, sqlite3_value **argv, int k)
 {
     regex_t *re = sqlite3_get_auxdata(ctx, k);
     if (re)
@@ -754,7 +753,7 @@ static regex_t *pattern(sqlite3_context *ctx, sqlite3_value **argv, int k)
 static void regexp_replace_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     NUL_OUT(ctx, argv, argc);
-    regex_t *re = pattern(ctx, argv, 1);
+    regex_t *re = floe__sql_regex(ctx, argv, 1);
     if (!re)
         return;
     size_t n, nr;
@@ -813,7 +812,7 @@ static void regexp_replace_fn(sqlite3_context *ctx, int argc, sqlite3_value **ar
 static void regexp_extract_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     NUL_OUT(ctx, argv, argc);
-    regex_t *re = pattern(ctx, argv, 1);
+    regex_t *re = floe__sql_regex(ctx, argv, 1);
     if (!re)
         return;
     int64_t g = argc > 2 ? sqlite3_value_int64(argv[2]) : 1;
@@ -846,7 +845,7 @@ static void split_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     const char *s = text(argv[0], &n);
     text(argv[1], &np);
     int64_t limit = argc > 2 ? sqlite3_value_int64(argv[2]) : -1;
-    regex_t *re = np ? pattern(ctx, argv, 1) : NULL;
+    regex_t *re = np ? floe__sql_regex(ctx, argv, 1) : NULL;
     if (np && !re)
         return;
     floe_buf b = FLOE_BUF_INIT;

@@ -10,6 +10,8 @@
 #include "sql/exec.h"
 #include "util/time.h"
 
+#include <regex.h>
+
 struct floe_sql_engine; /* exec_refs.c: table cache, vtab registry */
 struct floe_table_cache;
 
@@ -83,6 +85,9 @@ int floe__sql_register_aggregate_functions(floe_sql_session *s);
 int floe__sql_register_spark_functions(floe_sql_session *s);
 /* fn_scalar.c: Spark's scalar math, string, hash and conversion functions */
 int floe__sql_register_scalar_functions(floe_sql_session *s);
+/* The POSIX extended regex of argv[k], compiled once per statement (auxdata);
+ * NULL after setting the function's error (bad pattern, no memory). */
+regex_t *floe__sql_regex(sqlite3_context *ctx, sqlite3_value **argv, int k);
 
 /* exec_refs.c: the Iceberg side of a session. */
 int floe__sql_engine_init(floe_sql_session *s);
