@@ -431,7 +431,10 @@ static void locate_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_int64(ctx, index_of(s, n, t, nt, pos - 1) + 1);
 }
 
-static void reverse_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* The string of argument 0 rewritten into one of the same byte length by
+ * fill(out, s, n): reverse and initcap. */
+static void same_length(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                        void (*fill)(char *o, const char *s, size_t n))
 {
     NUL_OUT(ctx, argv, argc);
     size_t n;
@@ -441,6 +444,12 @@ static void reverse_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_error_nomem(ctx);
         return;
     }
+    fill(o, s, n);
+    sqlite3_result_text(ctx, o, (int)n, sqlite3_free);
+}
+
+static void reverse_fill(char *o, const char *s, size_t n)
+{
     for (size_t i = 0; i < n;) {
         size_t l = cp_len((unsigned char)s[i]);
         if (l > n - i)
@@ -448,7 +457,11 @@ static void reverse_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         memcpy(o + n - i - l, s + i, l);
         i += l;
     }
-    sqlite3_result_text(ctx, o, (int)n, sqlite3_free);
+}
+
+static void reverse_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    same_length(ctx, argc, argv, reverse_fill);
 }
 
 static void repeat_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -497,21 +510,17 @@ static void space_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 /* initcap: lower case, then the first letter after each space upper case
  * (ASCII letters; others are kept, as lower() / upper() do). */
-static void initcap_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+static void initcap_fill(char *o, const char *s, size_t n)
 {
-    NUL_OUT(ctx, argv, argc);
-    size_t n;
-    const char *s = text(argv[0], &n);
-    char *o = sqlite3_malloc64(n + 1);
-    if (!o) {
-        sqlite3_result_error_nomem(ctx);
-        return;
-    }
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         o[i] = (char)(c < 128 ? (i == 0 || s[i - 1] == ' ' ? toupper(c) : tolower(c)) : c);
     }
-    sqlite3_result_text(ctx, o, (int)n, sqlite3_free);
+}
+
+static void initcap_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    same_length(ctx, argc, argv, initcap_fill);
 }
 
 /* startswith / endswith / contains: byte comparison; an empty needle matches. */
