@@ -514,13 +514,18 @@ static int exec_show_tables(floe_sql_session *s, const floe_sql_stmt *st, floe_a
         if (!cells) {
             rc = floe__error_nomem();
         } else {
+            size_t k = 0; /* SHOW TABLES ... LIKE 'pattern': the names it matches */
             for (size_t i = 0; i < n; i++) {
-                cells[3 * i] = floe__sql_cell_text(*(char **)floe__vec_at(&l.ns, i));
-                cells[3 * i + 1] = floe__sql_cell_text(*(char **)floe__vec_at(&l.names, i));
-                cells[3 * i + 2] = floe__sql_cell_bool(i >= ntables);
+                const char *name = *(char **)floe__vec_at(&l.names, i);
+                if (!floe__sql_show_matches(st->key, name))
+                    continue;
+                cells[3 * k] = floe__sql_cell_text(*(char **)floe__vec_at(&l.ns, i));
+                cells[3 * k + 1] = floe__sql_cell_text(name);
+                cells[3 * k + 2] = floe__sql_cell_bool(i >= ntables);
+                k++;
             }
             static const char *const names[] = {"namespace", "tableName", "isTemporary"};
-            rc = floe__sql_emit(s, names, 3, cells, n);
+            rc = floe__sql_emit(s, names, 3, cells, k);
         }
     }
     name_list_free(&l);

@@ -148,6 +148,9 @@ bool floe__sql_schema_case_twin(const floe_schema *sc, size_t i);
 /* SQLite's last error on the session's connection as an AnalysisException
  * (an unknown column that names case twins: Spark's AMBIGUOUS_REFERENCE). */
 int floe__sql_sqlite_fail(floe_sql_session *s);
+/* exec_view.c: does `name` match Spark's SHOW ... LIKE `pattern` ('*' any
+ * characters, '|' alternatives, case-insensitive; NULL matches all)? */
+bool floe__sql_show_matches(const char *pattern, const char *name);
 /* REFRESH TABLE. */
 int floe__sql_refresh_table(floe_sql_session *s, const char *ident);
 

@@ -22,6 +22,7 @@
 #include "sql/exec_int.h"
 
 #include <jansson.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -322,44 +323,42 @@ int floe__sql_exec_drop_iceberg_view(floe_sql_session *s, const floe_sql_stmt *s
     return view_fail(s, rc);
 }
 
-/* Spark's SHOW ... LIKE pattern: '*' any characters, '|' alternatives,
- * case-insensitive. */
-static bool like(const char *pat, size_t plen, const char *s)
+/* Spark's SHOW ... LIKE pattern (StringUtils.filterPattern): the pattern
+ * is trimmed as a whole, split at '|', and each part is a case-insensitive
+ * regular expression matching the whole name, with '*' read as ".*". */
+static bool like(const char *pat, size_t plen, const char *name)
 {
-    if (plen == 0)
-        return *s == '\0';
-    if (*pat == '*') {
-        for (const char *t = s;; t++) {
-            if (like(pat + 1, plen - 1, t))
-                return true;
-            if (!*t)
-                return false;
-        }
+    floe_buf re_text = FLOE_BUF_INIT;
+    int rc = floe__buf_puts(&re_text, "^(");
+    for (size_t i = 0; i < plen && rc == 0; i++)
+        rc = pat[i] == '*' ? floe__buf_puts(&re_text, ".*") : floe__buf_putc(&re_text, pat[i]);
+    if (rc == 0)
+        rc = floe__buf_puts(&re_text, ")$");
+    bool hit = false;
+    regex_t re;
+    if (rc == 0 && regcomp(&re, re_text.ptr, REG_EXTENDED | REG_ICASE | REG_NOSUB) == 0) {
+        hit = regexec(&re, name, 0, NULL, 0) == 0;
+        regfree(&re);
     }
-    if (!*s)
-        return false;
-    char a = *pat, b = *s;
-    if (a >= 'A' && a <= 'Z')
-        a = (char)(a - 'A' + 'a');
-    if (b >= 'A' && b <= 'Z')
-        b = (char)(b - 'A' + 'a');
-    return a == b && like(pat + 1, plen - 1, s + 1);
+    floe__buf_free(&re_text);
+    return hit;
 }
 
-static bool matches(const char *pattern, const char *name)
+bool floe__sql_show_matches(const char *pattern, const char *name)
 {
     if (!pattern)
         return true;
-    for (const char *p = pattern;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        while (n > 0 && *p == ' ') {
-            p++;
-            n--;
-        }
-        while (n > 0 && p[n - 1] == ' ')
-            n--;
-        if (like(p, n, name))
+    size_t n = strlen(pattern);
+    while (n > 0 && (unsigned char)*pattern <= ' ') {
+        pattern++;
+        n--;
+    }
+    while (n > 0 && (unsigned char)pattern[n - 1] <= ' ')
+        n--;
+    for (const char *p = pattern, *end = pattern + n;;) {
+        const char *bar = memchr(p, '|', (size_t)(end - p));
+        size_t len = bar ? (size_t)(bar - p) : (size_t)(end - p);
+        if (like(p, len, name))
             return true;
         if (!bar)
             return false;
@@ -387,7 +386,7 @@ static int push(floe_vec *v, const char *s)
 static int add_view(const char *ns, const char *name, void *payload)
 {
     view_rows *r = payload;
-    if (!matches(r->pattern, name))
+    if (!floe__sql_show_matches(r->pattern, name))
         return 0;
     FLOE_TRY(push(&r->ns, ns));
     return push(&r->names, name);
@@ -422,7 +421,7 @@ int floe__sql_exec_show_views(floe_sql_session *s, const floe_sql_stmt *st, floe
                            -1, &q, NULL) == SQLITE_OK) {
         while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
             const char *name = (const char *)sqlite3_column_text(q, 0);
-            if (name && matches(r.pattern, name) && (rc = push(&r.ns, "")) == 0)
+            if (name && floe__sql_show_matches(r.pattern, name) && (rc = push(&r.ns, "")) == 0)
                 rc = push(&r.names, name);
         }
     }

@@ -401,6 +401,8 @@ static int parse_show(sql_parser *p, floe_sql_stmt *st)
     }
     if (floe__sql_accept(p, "IN") || floe__sql_accept(p, "FROM"))
         FLOE_TRY(ns_parts(p, st));
+    if (st->kind == FLOE_SQL_SHOW_TABLES && floe__sql_accept(p, "LIKE"))
+        FLOE_TRY(floe__sql_string(p, &st->key));
     return 0;
 }
 

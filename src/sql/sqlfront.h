@@ -188,7 +188,7 @@ typedef enum floe_sql_kind {
     FLOE_SQL_CREATE_NAMESPACE, /* ns_name, if_not_exists, props, comment, location */
     FLOE_SQL_DROP_NAMESPACE,   /* ns_name, if_exists, cascade */
     FLOE_SQL_SHOW_NAMESPACES,  /* ns_name (IN/FROM, may be empty) */
-    FLOE_SQL_SHOW_TABLES,      /* ns_name (may be empty: current namespace) */
+    FLOE_SQL_SHOW_TABLES,      /* ns_name (may be empty: current namespace), key LIKE pattern */
     FLOE_SQL_CREATE_TABLE,     /* create */
     FLOE_SQL_DROP_TABLE,       /* target, if_exists, purge */
     FLOE_SQL_SET_PROPS,        /* ALTER TABLE SET TBLPROPERTIES: target, props */

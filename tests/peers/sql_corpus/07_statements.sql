@@ -5,6 +5,10 @@ SHOW NAMESPACES
 SHOW TABLES IN db
 -- case: show_tables_like
 SHOW TABLES IN db LIKE 'u*'
+-- case: show_tables_like_alternatives
+SHOW TABLES IN db LIKE 'nope*|HIST*| e '
+-- case: show_tables_like_regex
+SHOW TABLES IN db LIKE 'h.st[o]ry|  '
 -- case: show_tblproperties_key
 SHOW TBLPROPERTIES db.u ('format-version')
 -- case: describe_cols
