@@ -475,8 +475,8 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
     } else if (!strcmp(name, "date_add") || !strcmp(name, "date_sub")) {
         rc = want_args(r, f, 2, 2);
         if (rc == 0)
-            rc = floe__buf_printf(&o, "date(%s, '%s' || (%s) || ' days')", x[0],
-                                  name[5] == 'a' ? "+" : "-", x[1]);
+            rc = floe__buf_printf(&o, "date(%s, (%s(%s)) || ' days')", x[0],
+                                  name[5] == 'a' ? "" : "-", x[1]); /* '-1 days', not '+-1' */
     } else if (!strcmp(name, "datediff")) {
         rc = want_args(r, f, 2, 2);
         if (rc == 0)

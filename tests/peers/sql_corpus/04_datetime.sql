@@ -109,3 +109,23 @@ SELECT id, date_add(dt, 30) AS d FROM db.t WHERE dt IS NOT NULL
 SELECT id, date_trunc('MONTH', ts) AS m FROM db.t WHERE ts IS NOT NULL
 -- case: year_group
 SELECT year(dt) AS y, count(*) AS n FROM db.t GROUP BY year(dt)
+-- case: add_months_ends
+SELECT add_months(DATE'2024-02-29', 12) AS a, add_months(DATE'2023-03-31', -1) AS b, add_months(DATE'2024-01-31', 13) AS c, add_months(DATE'2024-05-31', -3) AS d
+-- case: months_between_frac
+SELECT months_between(TIMESTAMP'2024-03-15 12:00:00', DATE'2024-01-01') AS a, months_between(DATE'2024-02-29', DATE'2024-01-31') AS b, months_between(DATE'2024-01-01', DATE'2024-03-15') AS c, months_between(DATE'2024-03-15', DATE'2024-01-01', false) AS d
+-- case: date_trunc_week_quarter
+SELECT date_trunc('WEEK', TIMESTAMP'2024-01-03 10:00:00') AS a, date_trunc('QUARTER', TIMESTAMP'2024-05-03 10:00:00') AS b, date_trunc('bogus', TIMESTAMP'2024-05-03 10:00:00') AS c, date_trunc('MINUTE', TIMESTAMP'1969-12-31 23:59:59.5') AS d
+-- case: weekofyear_edges
+SELECT weekofyear(DATE'2021-01-01') AS a, weekofyear(DATE'2024-12-30') AS b, dayofweek(DATE'1969-12-31') AS c, quarter(DATE'2024-12-31') AS d
+-- case: unix_date_negative
+SELECT date_from_unix_date(-1) AS a, unix_date(DATE'1969-12-31') AS b, timestamp_seconds(-1) AS c, timestamp_seconds(1.5) AS d
+-- case: datetime_fn_nulls
+SELECT last_day(NULL) AS a, add_months(NULL, 1) AS b, next_day(DATE'2024-01-15', 'xx') AS c, make_date(2024, 13, 1) AS d, trunc(DATE'2024-02-29', 'DAY') AS e
+-- case: last_day_leap
+SELECT last_day(DATE'2023-02-01') AS a, last_day(DATE'2000-02-15') AS b, last_day(DATE'1900-02-01') AS c, last_day(TIMESTAMP'2024-04-30 23:00:00') AS d
+-- case: date_part_fields
+SELECT date_part('doy', DATE'2024-12-31') AS a, date_part('dow', DATE'2024-01-15') AS b, date_part('week', DATE'2024-01-15') AS c, date_part('YEAR', TIMESTAMP'2024-01-15 10:30:00') AS d, date_part('hour', TIMESTAMP'2024-01-15 10:30:00') AS e
+-- case: make_timestamp_edges
+SELECT make_timestamp(2024, 1, 15, 10, 30, 45.5) AS a, make_timestamp(2024, 1, 15, 10, 30, 60) AS b, make_timestamp(2024, 2, 30, 0, 0, 0) AS c
+-- case: next_day_names
+SELECT next_day(DATE'2024-01-19', 'FRIDAY') AS a, next_day(DATE'2024-01-15', 'mo') AS b, next_day(DATE'2024-12-31', 'wed') AS c

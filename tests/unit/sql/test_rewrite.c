@@ -215,7 +215,8 @@ static void test_nested(void)
       "ref: floe_ref_4 = ice.db.d meta:snapshots\n");
     q("SELECT * FROM (db.a JOIN db.b ON a.x = b.x) LEFT OUTER JOIN db.c USING (x), db.d",
       "QUERY\n"
-      "query: SELECT * FROM (\"floe_ref_1\" AS \"a\" JOIN \"floe_ref_2\" AS \"b\" ON a.x = b.x) LEFT JOIN \"floe_ref_3\" AS \"c\" USING (\"x\"), \"floe_ref_4\" AS \"d\"\n"
+      "query: SELECT * FROM (\"floe_ref_1\" AS \"a\" JOIN \"floe_ref_2\" AS \"b\" ON a.x = b.x) "
+      "LEFT JOIN \"floe_ref_3\" AS \"c\" USING (\"x\"), \"floe_ref_4\" AS \"d\"\n"
       "ref: floe_ref_1 = ice.db.a\n"
       "ref: floe_ref_2 = ice.db.b\n"
       "ref: floe_ref_3 = ice.db.c\n"
@@ -281,7 +282,11 @@ static void test_expressions(void)
     q("SELECT year(d), month(d), day(d), hour(ts), date_add(d, 2), date_sub(d, 1), "
       "datediff(a, b)",
       "QUERY\n"
-      "query: SELECT CAST(strftime('%Y', d) AS INTEGER) AS \"year(d)\", CAST(strftime('%m', d) AS INTEGER) AS \"month(d)\", CAST(strftime('%d', d) AS INTEGER) AS \"day(d)\", CAST(strftime('%H', ts) AS INTEGER) AS \"hour(ts)\", date(d, '+' || (2) || ' days') AS \"date_add(d, 2)\", date(d, '-' || (1) || ' days') AS \"date_sub(d, 1)\", CAST(julianday(date(a)) - julianday(date(b)) AS INTEGER) AS \"datediff(a, b)\"\n");
+      "query: SELECT CAST(strftime('%Y', d) AS INTEGER) AS \"year(d)\", CAST(strftime('%m', d) AS "
+      "INTEGER) AS \"month(d)\", CAST(strftime('%d', d) AS INTEGER) AS \"day(d)\", "
+      "CAST(strftime('%H', ts) AS INTEGER) AS \"hour(ts)\", date(d, ((2)) || ' days') AS "
+      "\"date_add(d, 2)\", date(d, (-(1)) || ' days') AS \"date_sub(d, 1)\", "
+      "CAST(julianday(date(a)) - julianday(date(b)) AS INTEGER) AS \"datediff(a, b)\"\n");
     q("SELECT concat(a, 'x', b), concat_ws('-', a, b), date_format(ts, 'yyyy-MM-dd HH:mm'), "
       "array_contains(arr, 3)",
       "QUERY\n"
