@@ -361,7 +361,7 @@ static void cast_bool(sqlite3_context *ctx, sqlite3_value *x)
 /* date and timestamp: the literal grammar (parse_literal.c), NULL when the
  * text is not a date / timestamp; a timestamp with a zone becomes the
  * session zone's wall clock, as TIMESTAMP '...' literals do. */
-static void cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts)
+void floe__sql_cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts)
 {
     char buf[128];
     const char *s = sqlite3_value_type(x) == SQLITE_TEXT ? trimmed(x, buf, sizeof buf) : NULL;
@@ -421,9 +421,9 @@ static void cast_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     else if (!strcmp(k, "boolean"))
         cast_bool(ctx, argv[0]);
     else if (!strcmp(k, "date"))
-        cast_datetime(ctx, argv[0], false);
+        floe__sql_cast_datetime(ctx, argv[0], false);
     else if (!strcmp(k, "timestamp"))
-        cast_datetime(ctx, argv[0], true);
+        floe__sql_cast_datetime(ctx, argv[0], true);
     else
         sqlite3_result_error(ctx, "floe_cast: unknown target type", -1);
 }

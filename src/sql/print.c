@@ -353,7 +353,6 @@ static const struct {
     {"lcase", "lower"},
     {"ucase", "upper"},
     {"collect_list", "json_group_array"},
-    {"to_date", "date"},
     {"len", "length"},
     {"char_length", "length"},
     {"character_length", "length"},
@@ -378,35 +377,6 @@ static bool is_string_literal(const char *s)
                 return s[1] == '\0';
         }
     return false;
-}
-
-/* Spark date_format pattern -> strftime format (the common letters). */
-static int strftime_pattern(pr *r, const sql_node *at, const char *pat, floe_buf *b)
-{
-    static const struct {
-        const char *spark, *fmt;
-    } m[] = {{"yyyy", "%Y"}, {"MM", "%m"},     {"dd", "%d"}, {"HH", "%H"},
-             {"mm", "%M"},   {"ss.SSS", "%f"}, {"ss", "%S"}, {"D", "%j"}};
-    for (const char *s = pat; *s;) {
-        bool hit = false;
-        for (size_t k = 0; k < FLOE_ARRAY_LEN(m) && !hit; k++) {
-            size_t l = strlen(m[k].spark);
-            if (!strncmp(s, m[k].spark, l) && !(isalpha((unsigned char)s[l]) && s[l] == s[l - 1])) {
-                FLOE_TRY(floe__buf_puts(b, m[k].fmt));
-                s += l;
-                hit = true;
-            }
-        }
-        if (hit)
-            continue;
-        if (isalpha((unsigned char)*s))
-            return err_at(r, at, FLOE_EUNSUPPORTED,
-                          "unsupported: date_format pattern (yyyy MM dd HH mm ss only)");
-        if (*s == '%')
-            FLOE_TRY(floe__buf_putc(b, '%'));
-        FLOE_TRY(floe__buf_putc(b, *s++));
-    }
-    return 0;
 }
 
 static int want_args(pr *r, const sql_node *f, size_t lo, size_t hi)
@@ -445,9 +415,9 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
         FLOE_TRY(floe__buf_puts(b, "date('now')"));
         return 1;
     }
-    static const char *const specials[] = {
-        "unix_timestamp", "date_add", "date_sub", "datediff", "concat",         "concat_ws",
-        "date_format",    "map",      "sequence", "count",    "array_contains", NULL};
+    static const char *const specials[] = {"date_add",       "date_sub", "datediff", "concat",
+                                           "concat_ws",      "map",      "sequence", "count",
+                                           "array_contains", NULL};
     int sp = -1;
     for (int k = 0; specials[k]; k++)
         if (floe__sql_ieq(name, specials[k]))
@@ -465,18 +435,11 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
     size_t n = f->nv;
     floe_buf o = FLOE_BUF_INIT;
     int rc = 0;
-    if (!strcmp(name, "unix_timestamp")) {
-        if (n > 1) {
-            rc = err_at(r, f, FLOE_EUNSUPPORTED, "unsupported: unix_timestamp(x, fmt)");
-        } else {
-            rc = n == 0 ? floe__buf_puts(&o, "CAST(strftime('%s', 'now') AS INTEGER)")
-                        : floe__buf_printf(&o, "CAST(strftime('%%s', %s) AS INTEGER)", x[0]);
-        }
-    } else if (!strcmp(name, "date_add") || !strcmp(name, "date_sub")) {
+    if (!strcmp(name, "date_add") || !strcmp(name, "date_sub")) {
         rc = want_args(r, f, 2, 2);
         if (rc == 0)
-            rc = floe__buf_printf(&o, "date(%s, '%s' || (%s) || ' days')", x[0],
-                                  name[5] == 'a' ? "+" : "-", x[1]);
+            rc = floe__buf_printf(&o, "date(%s, (%s(%s)) || ' days')", x[0],
+                                  name[5] == 'a' ? "" : "-", x[1]); /* '-1 days', not '+-1' */
     } else if (!strcmp(name, "datediff")) {
         rc = want_args(r, f, 2, 2);
         if (rc == 0)
@@ -498,22 +461,6 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
             rc = floe__buf_printf(&o, " || coalesce((%s) || (%s), '')", x[0], x[k]);
         if (rc == 0)
             rc = floe__buf_printf(&o, ", length(%s) + 1)", x[0]);
-    } else if (!strcmp(name, "date_format")) {
-        rc = want_args(r, f, 2, 2);
-        const sql_node *pat = rc == 0 ? f->v[1] : NULL;
-        if (rc == 0 && !(pat->k == SN_LIT && pat->tok->kind == TK_STRING))
-            rc = err_at(r, f, FLOE_EUNSUPPORTED,
-                        "unsupported: date_format with a non-literal pattern");
-        floe_buf fmt = FLOE_BUF_INIT;
-        if (rc == 0)
-            rc = strftime_pattern(r, pat, pat->tok->text, &fmt);
-        if (rc == 0)
-            rc = floe__buf_puts(&o, "strftime(");
-        if (rc == 0)
-            rc = floe__sql_quote_string(&o, fmt.ptr ? fmt.ptr : "");
-        if (rc == 0)
-            rc = floe__buf_printf(&o, ", %s)", x[0]);
-        floe__buf_free(&fmt);
     } else if (!strcmp(name, "map")) {
         /* json_object(k, v, ...): JSON keys are text, so non-literal keys
          * are cast to text as Spark's to_json shows them */

@@ -83,11 +83,16 @@ int floe__sql_register_functions(floe_sql_session *s);
 int floe__sql_register_aggregate_functions(floe_sql_session *s);
 /* exec_spark.c: like/regexp/floe_cast with Spark's semantics */
 int floe__sql_register_spark_functions(floe_sql_session *s);
+/* Spark's CAST(x AS DATE / TIMESTAMP) with ANSI off (NULL when x is not one);
+ * the function's user data is the session (its time zone). */
+void floe__sql_cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts);
 /* fn_scalar.c: Spark's scalar math, string, hash and conversion functions */
 int floe__sql_register_scalar_functions(floe_sql_session *s);
 /* The POSIX extended regex of argv[k], compiled once per statement (auxdata);
  * NULL after setting the function's error (bad pattern, no memory). */
 regex_t *floe__sql_regex(sqlite3_context *ctx, sqlite3_value **argv, int k);
+/* fn_datetime.c: Spark's date/timestamp functions (date_trunc, add_months, ...) */
+int floe__sql_register_datetime_functions(floe_sql_session *s);
 
 /* exec_refs.c: the Iceberg side of a session. */
 int floe__sql_engine_init(floe_sql_session *s);

@@ -109,3 +109,57 @@ SELECT id, date_add(dt, 30) AS d FROM db.t WHERE dt IS NOT NULL
 SELECT id, date_trunc('MONTH', ts) AS m FROM db.t WHERE ts IS NOT NULL
 -- case: year_group
 SELECT year(dt) AS y, count(*) AS n FROM db.t GROUP BY year(dt)
+-- case: add_months_ends
+SELECT add_months(DATE'2024-02-29', 12) AS a, add_months(DATE'2023-03-31', -1) AS b, add_months(DATE'2024-01-31', 13) AS c, add_months(DATE'2024-05-31', -3) AS d
+-- case: months_between_frac
+SELECT months_between(TIMESTAMP'2024-03-15 12:00:00', DATE'2024-01-01') AS a, months_between(DATE'2024-02-29', DATE'2024-01-31') AS b, months_between(DATE'2024-01-01', DATE'2024-03-15') AS c, months_between(DATE'2024-03-15', DATE'2024-01-01', false) AS d
+-- case: date_trunc_week_quarter
+SELECT date_trunc('WEEK', TIMESTAMP'2024-01-03 10:00:00') AS a, date_trunc('QUARTER', TIMESTAMP'2024-05-03 10:00:00') AS b, date_trunc('bogus', TIMESTAMP'2024-05-03 10:00:00') AS c, date_trunc('MINUTE', TIMESTAMP'1969-12-31 23:59:59.5') AS d
+-- case: weekofyear_edges
+SELECT weekofyear(DATE'2021-01-01') AS a, weekofyear(DATE'2024-12-30') AS b, dayofweek(DATE'1969-12-31') AS c, quarter(DATE'2024-12-31') AS d
+-- case: unix_date_negative
+SELECT date_from_unix_date(-1) AS a, unix_date(DATE'1969-12-31') AS b, timestamp_seconds(-1) AS c, timestamp_seconds(1.5) AS d
+-- case: datetime_fn_nulls
+SELECT last_day(NULL) AS a, add_months(NULL, 1) AS b, next_day(DATE'2024-01-15', 'xx') AS c, make_date(2024, 13, 1) AS d, trunc(DATE'2024-02-29', 'DAY') AS e
+-- case: last_day_leap
+SELECT last_day(DATE'2023-02-01') AS a, last_day(DATE'2000-02-15') AS b, last_day(DATE'1900-02-01') AS c, last_day(TIMESTAMP'2024-04-30 23:00:00') AS d
+-- case: date_part_fields
+SELECT date_part('doy', DATE'2024-12-31') AS a, date_part('dow', DATE'2024-01-15') AS b, date_part('week', DATE'2024-01-15') AS c, date_part('YEAR', TIMESTAMP'2024-01-15 10:30:00') AS d, date_part('hour', TIMESTAMP'2024-01-15 10:30:00') AS e
+-- case: make_timestamp_edges
+SELECT make_timestamp(2024, 1, 15, 10, 30, 45.5) AS a, make_timestamp(2024, 1, 15, 10, 30, 60) AS b, make_timestamp(2024, 2, 30, 0, 0, 0) AS c
+-- case: next_day_names
+SELECT next_day(DATE'2024-01-19', 'FRIDAY') AS a, next_day(DATE'2024-01-15', 'mo') AS b, next_day(DATE'2024-12-31', 'wed') AS c
+-- case: date_format_12h
+SELECT date_format(TIMESTAMP'2024-01-15 13:05:09', 'hh:mm:ss a') AS a, date_format(TIMESTAMP'2024-01-15 00:30:00', 'h:mm a') AS b, date_format(TIMESTAMP'2024-01-15 12:00:00', 'K k a') AS c, date_format(TIMESTAMP'2024-01-15 00:00:00', 'H k') AS d
+-- case: date_format_names
+SELECT date_format(DATE'2024-02-29', 'EEEE, MMMM d, yyyy') AS a, date_format(DATE'2024-02-29', 'EEE MMM dd') AS b, date_format(DATE'2024-02-29', 'D') AS c, date_format(DATE'2024-09-01', 'MMMM M') AS d
+-- case: date_format_fraction
+SELECT date_format(TIMESTAMP'2024-01-15 10:30:05.123456', 'HH:mm:ss.SSS') AS a, date_format(TIMESTAMP'2024-01-15 10:30:05.123456', 'ss.SSSSSS') AS b, date_format(TIMESTAMP'2024-01-15 10:30:05.5', 'S') AS c, date_format(TIMESTAMP'2024-01-15 10:30:05', 'ss.SS') AS d
+-- case: date_format_literal
+SELECT date_format(TIMESTAMP'2024-01-15 10:30:05', "yyyy-MM-dd'T'HH:mm:ss'Z'") AS a, date_format(DATE'2024-01-15', "'week of' d MMM ''yy") AS b, date_format(DATE'2024-01-15', 'yyyy.MM.dd / HH') AS c
+-- case: date_format_offsets
+SELECT date_format(TIMESTAMP'2024-01-15 10:30:05', 'XXX xx Z O') AS a, date_format(TIMESTAMP'2024-01-15 10:30:05', 'yy QQQ G') AS b
+-- case: date_format_string_arg
+SELECT date_format('2024-01-15 10:30:05', 'MMM d, HH:mm') AS a, date_format('nonsense', 'yyyy') AS b
+-- case: date_format_column ordered
+SELECT id, date_format(ts, 'yyyy/MM/dd hh:mm a') AS f, date_format(dt, 'EEE d MMM') AS g FROM db.t ORDER BY id
+-- case: to_timestamp_12h
+SELECT to_timestamp('01/15/2024 01:05:09 PM', 'MM/dd/yyyy hh:mm:ss a') AS a, to_timestamp('2024-01-15 12:30 AM', 'yyyy-MM-dd hh:mm a') AS b, to_timestamp('2024-01-15 12:30 pm', 'yyyy-MM-dd hh:mm a') AS c
+-- case: to_date_month_name
+SELECT to_date('Feb 29 2024', 'MMM d yyyy') AS a, to_date('29 february 2024', 'd MMMM yyyy') AS b, to_date('20240105', 'yyyyMMdd') AS c
+-- case: to_timestamp_fraction
+SELECT to_timestamp('2024-01-15 10:30:05.12', 'yyyy-MM-dd HH:mm:ss.SSS') AS a, to_timestamp('2024-01-15 10:30:05.123456', 'yyyy-MM-dd HH:mm:ss.SSSSSS') AS b
+-- case: to_timestamp_literal
+SELECT to_timestamp('2024-01-15T10:30:05', "yyyy-MM-dd'T'HH:mm:ss") AS a, to_timestamp('at 10h30 on 15.01.2024', "'at' HH'h'mm 'on' dd.MM.yyyy") AS b
+-- case: to_timestamp_offset
+SELECT to_timestamp('2024-01-15 10:30:00+02:00', 'yyyy-MM-dd HH:mm:ssXXX') AS a, to_timestamp('2024-01-15 10:30:00 -0130', 'yyyy-MM-dd HH:mm:ss Z') AS b
+-- case: datetime_parse_fail
+SELECT to_timestamp('garbage', 'yyyy-MM-dd') AS a, unix_timestamp('xx', 'yyyy') AS b, to_date('2024/01/15', 'yyyy-MM-dd') AS c, to_timestamp('2024-01-15 10:30', 'yyyy-MM-dd HH:mm:ss') AS d
+-- case: datetime_fmt_nulls
+SELECT date_format(NULL, 'yyyy') AS a, to_timestamp(NULL, 'yyyy') AS b, from_unixtime(NULL) AS c, unix_timestamp(NULL) AS d, to_date(NULL, 'yyyy') AS e, date_format(DATE'2024-01-15', NULL) AS f
+-- case: from_unixtime_names
+SELECT from_unixtime(1705314600, 'EEE, d MMM yyyy hh:mm a') AS a, from_unixtime(-86400, 'yyyy-MM-dd') AS b
+-- case: unix_timestamp_12h
+SELECT unix_timestamp('01/15/2024 10:30 AM', 'MM/dd/yyyy hh:mm a') AS a, to_unix_timestamp('15 Jan 2024', 'd MMM yyyy') AS b
+-- case: unix_timestamp_column ordered
+SELECT id, unix_timestamp(ts) AS a, unix_timestamp(dt) AS b FROM db.t ORDER BY id
