@@ -331,19 +331,25 @@ static void test_errors(void)
     EXPECT_ERROR("SELECT * FROM t FOR x", FLOE_EINVALID, 20,
                  "[PARSE_SYNTAX_ERROR] Syntax error at or near 'x'.(line 1, pos 20)");
     /* constant expressions are evaluated (Spark accepts them); a column is not one */
-    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF x", FLOE_EUNSUPPORTED, 32,
-                 "TIMESTAMP AS OF needs a literal");
-    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF now() - INTERVAL 1 MONTH", FLOE_EUNSUPPORTED, 51,
-                 "interval unit in TIMESTAMP AS OF");
-    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF '2026-13-01'", FLOE_EINVALID, 32,
-                 "invalid timestamp");
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF x", FLOE_EINVALID, 32,
+                 "Invalid time travel spec: timestamp expression cannot refer to any columns.");
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF now() - t.a", FLOE_EINVALID, 32,
+                 "cannot refer to any columns");
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF now() - INTERVAL 1 MONTH 1 DAY", FLOE_EINVALID,
+                 40, "Cannot mix year-month and day-time fields: INTERVAL 1 MONTH 1 DAY.");
     EXPECT_ERROR("SELECT * FROM t VERSION AS OF 99999999999999999999", FLOE_EINVALID, 30,
                  "out of range");
     EXPECT_ERROR("WITH c AS (SELECT 1) SELECT * FROM c VERSION AS OF 1", FLOE_EINVALID, 37,
                  "time travel on a view, CTE or SQLite table");
     EXPECT_ERROR("SELECT * FROM a LEFT SEMI JOIN b", FLOE_EINVALID, 32, "end of input");
     EXPECT_ERROR("SELECT x::int", FLOE_EUNSUPPORTED, 8, "'::'");
-    EXPECT_ERROR("SELECT d + INTERVAL 1 DAY", FLOE_EUNSUPPORTED, 11, "INTERVAL");
+    EXPECT_ERROR("SELECT INTERVAL 1 DAY", FLOE_EUNSUPPORTED, 7, "unsupported: an interval value");
+    EXPECT_ERROR("SELECT d + INTERVAL '1-2' YEAR TO MONTH", FLOE_EUNSUPPORTED, 20,
+                 "unsupported: INTERVAL '...' unit TO unit");
+    EXPECT_ERROR("SELECT d + INTERVAL '1 day'", FLOE_EUNSUPPORTED, 20,
+                 "unsupported: INTERVAL '...' with a string of units");
+    EXPECT_ERROR("SELECT d + INTERVAL 1 FORTNIGHT", FLOE_EINVALID, 22, "near 'FORTNIGHT'");
+    EXPECT_ERROR("SELECT d + INTERVAL 1.5 MONTHS", FLOE_EINVALID, 20, "invalid interval value");
     EXPECT_ERROR("SELECT * FROM LATERAL (SELECT 1)", FLOE_EUNSUPPORTED, 14, "LATERAL");
     EXPECT_ERROR("SELECT * FROM t TABLESAMPLE (10 PERCENT)", FLOE_EUNSUPPORTED, 16, "TABLESAMPLE");
     EXPECT_ERROR("SELECT * FROM t DISTRIBUTE BY x", FLOE_EUNSUPPORTED, 16, "DISTRIBUTE");
