@@ -11,9 +11,9 @@
  */
 #include "io/io.h"
 #include "meta/meta.h"
+#include "rows/rowsource.h"
 #include "sql/exec_data.h"
 #include "sql/exec_int.h"
-#include "rows/rowsource.h"
 #include "sql/vtab.h"
 #include "table/table.h"
 

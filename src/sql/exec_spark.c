@@ -427,8 +427,8 @@ static bool add_months_days(int64_t days, int64_t months, int64_t *out)
     int64_t t = y * 12 + (m - 1) + months, y2 = floe__floordiv(t, 12);
     unsigned m2 = (unsigned)floe__floormod(t, 12) + 1;
     int64_t first = floe__days_from_civil(y2, m2, 1);
-    int64_t next = m2 == 12 ? floe__days_from_civil(y2 + 1, 1, 1)
-                            : floe__days_from_civil(y2, m2 + 1, 1);
+    int64_t next =
+        m2 == 12 ? floe__days_from_civil(y2 + 1, 1, 1) : floe__days_from_civil(y2, m2 + 1, 1);
     *out = first + ((int64_t)d - 1 < next - first ? (int64_t)d - 1 : next - first - 1);
     return true;
 }
@@ -445,9 +445,8 @@ static void add_interval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv
     (void)argc;
     const char *mode = (const char *)sqlite3_value_text(argv[3]);
     char buf[128];
-    const char *s = sqlite3_value_type(argv[0]) == SQLITE_TEXT
-                        ? trimmed(argv[0], buf, sizeof buf)
-                        : NULL;
+    const char *s =
+        sqlite3_value_type(argv[0]) == SQLITE_TEXT ? trimmed(argv[0], buf, sizeof buf) : NULL;
     if (!s || !mode || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
         sqlite3_value_type(argv[2]) == SQLITE_NULL) {
         sqlite3_result_null(ctx);

@@ -292,7 +292,8 @@ static int parse_interval(tp *q, sql_node **out)
     bool ym = false, dt = false;
     for (size_t len; (len = iv_value_len(q, 0)) && iv_unit(tk(q, len)) >= 0;) {
         if (isw(q, len + 1, "TO"))
-            return unsupported(q, "INTERVAL '...' unit TO unit (write INTERVAL n unit [n unit ...])");
+            return unsupported(q,
+                               "INTERVAL '...' unit TO unit (write INTERVAL n unit [n unit ...])");
         bool neg = len == 2 && op_is(tk(q, 0), "-");
         sql_tok *v = tk(q, len - 1);
         int u = iv_unit(tk(q, len));
@@ -365,8 +366,8 @@ static bool travel_bool(const sql_node *n)
         n = n->a;
     switch (n->k) {
     case SN_LIT:
-        return n->tok->kind == TK_WORD && (floe__sql_ieq(n->tok->text, "TRUE") ||
-                                           floe__sql_ieq(n->tok->text, "FALSE"));
+        return n->tok->kind == TK_WORD &&
+               (floe__sql_ieq(n->tok->text, "TRUE") || floe__sql_ieq(n->tok->text, "FALSE"));
     case SN_LIKE:
     case SN_IN:
     case SN_BETWEEN:
@@ -395,8 +396,8 @@ static int travel_timestamp(tp *q, floe_sql_travel *tt)
         return 0;
     }
     if (e->k == SN_LIT && e->tok->kind == TK_STRING) {
-        int rc = floe__sql_norm_timestamp(q->p->a, e->tok->text, &tt->timestamp,
-                                          &tt->timestamp_utc);
+        int rc =
+            floe__sql_norm_timestamp(q->p->a, e->tok->text, &tt->timestamp, &tt->timestamp_utc);
         if (rc == 0 || rc == FLOE_ENOMEM)
             return rc;
         floe_error_clear(); /* not a timestamp: Spark's INPUT error when it runs */

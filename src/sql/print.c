@@ -746,7 +746,8 @@ static int like(pr *r, const sql_node *n, floe_buf *b)
 
 /* ---------------------------------------------------------------- intervals */
 
-#define IV_VALUE "unsupported: an interval value (INTERVAL is an operand of a date or timestamp + or -)"
+#define IV_VALUE                                                                                   \
+    "unsupported: an interval value (INTERVAL is an operand of a date or timestamp + or -)"
 
 /* An interval operand: an INTERVAL literal, parenthesised, negated or a
  * sum of two of one kind; its months, microseconds and SNF_IV_* flags. */
@@ -802,8 +803,7 @@ static int interval_arith(pr *r, const sql_node *n, floe_buf *b)
     if (!x)
         return 0;
     if (interval_of(x, &(int64_t){0}, &(int64_t){0}, &(int){0}))
-        return err_at(r, n, FLOE_EUNSUPPORTED,
-                      IV_VALUE);
+        return err_at(r, n, FLOE_EUNSUPPORTED, IV_VALUE);
     if (minus && (months == INT64_MIN || us == INT64_MIN))
         return err_at(r, n, FLOE_EINVALID, "interval out of range");
     bool text = x->k == SN_LIT && x->tok->kind == TK_STRING; /* Spark casts it to a timestamp */
@@ -862,9 +862,7 @@ static int expr_body(pr *r, const sql_node *n, floe_buf *b)
     switch (n->k) {
     case SN_LIT: return literal(r, n, b);
     case SN_TIMELIT: return floe__sql_quote_string(b, n->s);
-    case SN_INTERVAL:
-        return err_at(r, n, FLOE_EUNSUPPORTED,
-                      IV_VALUE);
+    case SN_INTERVAL: return err_at(r, n, FLOE_EUNSUPPORTED, IV_VALUE);
     case SN_COL: return column(r, n, b);
     case SN_FUNC: return call(r, n, b);
     case SN_CAST: return cast(r, n, b);
