@@ -44,6 +44,24 @@ static void test_time_travel_spellings(void)
     q("SELECT * FROM db.t TIMESTAMP AS OF '2026-09-20'",
       "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
       "ref: floe_ref_1 = ice.db.t @ts:2026-09-20 00:00:00.000000\n");
+    /* any other expression is printed as SQLite, evaluated when the statement runs */
+    q("SELECT * FROM db.t TIMESTAMP AS OF current_timestamp() - INTERVAL 1 DAY",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:floe_add_interval(strftime('%Y-%m-%d %H:%M:%f000', "
+      "'now'), 0, -86400000000, 'd')\n");
+    q("SELECT * FROM db.t TIMESTAMP AS OF 1 + 1",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:1 + 1\n");
+    q("SELECT * FROM db.t TIMESTAMP AS OF 'x'",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:'x'\n");
+    q("SELECT * FROM db.t TIMESTAMP AS OF (true) o",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS o\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:(TRUE) bad-type\n");
+    q("SELECT * FROM db.t TIMESTAMP AS OF date_add(now(), cast(rand() AS INT))",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:date(strftime('%Y-%m-%d %H:%M:%f000', 'now'), '+' || "
+      "(floe_cast(rand(), 'int')) || ' days') nondeterministic\n");
     /* with an alias after the clause */
     q("SELECT o.x FROM db.t VERSION AS OF 42 o", "QUERY\n"
       "query: SELECT o.x FROM \"floe_ref_1\" AS o\n"
@@ -266,6 +284,10 @@ static void test_expressions(void)
       "QUERY\n"
       "query: SELECT json_extract(\"partition\", '$.\"order_date\"') AS \"order_date\", json_extract(f.\"partition\", '$.\"d\"') AS \"d\", json_extract(\"readable_metrics\", '$.\"amount\".\"lower_bound\"') AS \"lower_bound\", json_extract(\"data_file\", '$.\"partition\".\"x\"') AS \"x\", f.\"partition\" FROM \"floe_ref_1\" AS f\n"
       "ref: floe_ref_1 = ice.db.t meta:files\n");
+    q("SELECT x + INTERVAL 1 DAY 2 HOURS, INTERVAL 1 MONTH + x, x - INTERVAL '3' DAY, "
+      "x - (INTERVAL 1 YEAR - INTERVAL 2 MONTHS), -INTERVAL 1 WEEK + x",
+      "QUERY\n"
+      "query: SELECT floe_add_interval(x, 0, 93600000000, 't') AS \"x + INTERVAL 1 DAY 2 HOURS\", floe_add_interval(x, 1, 0, 'd') AS \"INTERVAL 1 MONTH + x\", floe_add_interval(x, 0, -259200000000, 'd') AS \"x - INTERVAL '3' DAY\", floe_add_interval(x, -10, 0, 'd') AS \"x - (INTERVAL 1 YEAR - INTERVAL 2 MONTHS)\", floe_add_interval(x, 0, -604800000000, 'd') AS \"-INTERVAL 1 WEEK + x\"\n");
     q("SELECT DATE'2026-09-20', DATE '2026-9-1', TIMESTAMP'2026-09-20 01:02:03.5', "
       "TIMESTAMP_NTZ '2026-09-20 01:02', TIMESTAMP '2026-09-20T00:30:00Z'",
       "QUERY\n"
