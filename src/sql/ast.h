@@ -53,6 +53,7 @@ typedef enum sql_nk {
     SN_ROW,      /* v (a tuple, or a VALUES row) */
     SN_WINSPEC,  /* s base window name, v partition by, w order by, frame (text, NULL) */
     SN_TIMELIT,  /* DATE/TIMESTAMP literal: s normalised value (printed as a string) */
+    SN_INTERVAL, /* INTERVAL literal: i1 months, i2 microseconds; f SNF_IV_YM, SNF_IV_SUBDAY */
 } sql_nk;
 
 enum {
@@ -76,6 +77,8 @@ enum {
     SNF_DATE = 1 << 17,
     SNF_DECIMAL_BD = 1 << 18, /* 1.5BD literal */
     SNF_NEG = 1 << 19,        /* a literal with its unary minus folded in */
+    SNF_IV_YM = 1 << 20,      /* a year-month interval (YEAR, MONTH) */
+    SNF_IV_SUBDAY = 1 << 21,  /* a day-time interval with HOUR or a finer field */
 };
 
 typedef struct sql_node sql_node;

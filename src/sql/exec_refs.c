@@ -11,6 +11,7 @@
  */
 #include "io/io.h"
 #include "meta/meta.h"
+#include "rows/rowsource.h"
 #include "sql/exec_data.h"
 #include "sql/exec_int.h"
 #include "sql/vtab.h"
@@ -340,6 +341,65 @@ static int create_metadata_ref(floe_sql_session *s, const floe_sql_tref *r, floe
     return floe__strmap_put(s->engine->live, o->sqlite_name, &o->pub);
 }
 
+/* Spark's INVALID_TIME_TRAVEL_TIMESTAMP_EXPR (an AnalysisException). */
+static int travel_expr_error(floe_sql_session *s, const floe_sql_travel *tt, const char *sub,
+                             const char *why)
+{
+    return floe__sql_fail(s,
+                          floe__error(FLOE_EINVALID, "sql",
+                                      "[INVALID_TIME_TRAVEL_TIMESTAMP_EXPR.%s] The time travel "
+                                      "timestamp expression \"%s\" is invalid. %s",
+                                      sub, tt->expr_text, why),
+                          "AnalysisException");
+}
+
+/* TIMESTAMP AS OF <expression>, evaluated once as the statement runs (as
+ * Spark does at analysis): a number is seconds since the epoch, anything
+ * else is cast to a timestamp (floe_cast). Sets tt->timestamp (in a). */
+static int travel_eval(floe_sql_session *s, floe_sql_travel *tt, floe_arena *a)
+{
+    if (tt->expr_nondeterministic)
+        return travel_expr_error(s, tt, "NON_DETERMINISTIC", "Must be deterministic.");
+    const char *input = "Cannot be casted to the \"TIMESTAMP\" type.";
+    if (tt->expr_bad_type)
+        return travel_expr_error(s, tt, "INPUT", input);
+    char *sql = sqlite3_mprintf(
+        "SELECT typeof(v), v, floe_cast(v, 'timestamp') FROM (SELECT (%s) AS v)", tt->expr_sql);
+    if (!sql)
+        return floe__error_nomem();
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) == SQLITE_OK && q
+                 ? 0
+                 : floe__sql_sqlite_fail(s);
+    sqlite3_free(sql);
+    int step = rc == 0 ? sqlite3_step(q) : SQLITE_DONE;
+    if (rc == 0 && step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = floe__sql_sqlite_fail(s);
+    const char *type = step == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : NULL;
+    const char *cast = step == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 2) : NULL;
+    floe_buf b = FLOE_BUF_INIT;
+    if (rc == 0 && type && (!strcmp(type, "integer") || !strcmp(type, "real"))) {
+        /* seconds since the epoch (Spark's cast of a number to a timestamp) */
+        double sec = sqlite3_column_double(q, 1);
+        if (sec > -9.2e12 && sec < 9.2e12)
+            rc = floe__rs_format_timestamp_us((int64_t)(sec * 1e6), NULL, &b);
+        else
+            rc = travel_expr_error(s, tt, "INPUT", input);
+        tt->timestamp_utc = true;
+        if (rc == 0 && !(tt->timestamp = floe__arena_strdup(a, b.ptr)))
+            rc = floe__error_nomem();
+    } else if (rc == 0 && cast) {
+        tt->timestamp_utc = false; /* the session zone's wall clock */
+        if (!(tt->timestamp = floe__arena_strdup(a, cast)))
+            rc = floe__error_nomem();
+    } else if (rc == 0) {
+        rc = travel_expr_error(s, tt, "INPUT", input);
+    }
+    floe__buf_free(&b);
+    sqlite3_finalize(q);
+    return rc;
+}
+
 int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
 {
     floe_arena *a = floe__arena_new(0);
@@ -354,6 +414,13 @@ int floe__sql_refs_create(floe_sql_session *s, const floe_sql_stmt *st)
             if (rc == 0)
                 rc = floe__sql_live_create(s, r->sqlite_name, rs);
             continue;
+        }
+        floe_sql_tref at;
+        if (r->travel.kind == FLOE_SQLTT_TIMESTAMP && r->travel.expr_sql) {
+            at = *r;
+            if ((rc = travel_eval(s, &at.travel, a)) < 0)
+                break;
+            r = &at;
         }
         const char *ident = floe__sql_table_ident(s, &r->name, a);
         if (!ident) {

@@ -22,11 +22,16 @@
  * smallint, tinyint, double, boolean, date, timestamp: text that does not
  * parse is NULL (SQLite's CAST gives 0 or the text itself), integers wrap
  * to the target width, doubles truncate toward zero and saturate.
+ *
+ * floe_add_interval(x, months, us, mode): a date or timestamp plus an
+ * INTERVAL literal (Spark's DateAdd, DateAddYMInterval, TimeAdd,
+ * TimestampAddYMInterval).
  */
 #include "sql/exec_int.h"
 #include "sql/sqlfront_int.h"
 
 #include "rows/rowsource.h"
+#include "util/civil.h"
 #include "util/time.h"
 
 #include <ctype.h>
@@ -358,9 +363,27 @@ static void cast_bool(sqlite3_context *ctx, sqlite3_value *x)
     }
 }
 
-/* date and timestamp: the literal grammar (parse_literal.c), NULL when the
- * text is not a date / timestamp; a timestamp with a zone becomes the
- * session zone's wall clock, as TIMESTAMP '...' literals do. */
+/* Text as a timestamp, the literal grammar (parse_literal.c): the session
+ * zone's wall clock "YYYY-MM-DD HH:MM:SS[.ffffff]" in `a` (a timestamp with
+ * a zone becomes the session zone's wall clock, as TIMESTAMP '...'
+ * literals do). FLOE_EINVALID when it is not a timestamp. */
+static int wall_clock(floe_arena *a, const char *s, const floe_tz *tz, const char **out)
+{
+    bool utc = false;
+    FLOE_TRY(floe__sql_norm_timestamp(a, s, out, &utc));
+    if (!utc)
+        return 0;
+    int64_t us;
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__time_parse_us(*out, NULL, &us);
+    if (rc == 0)
+        rc = floe__rs_format_timestamp_us(us, tz, &b);
+    *out = rc == 0 ? floe__arena_strdup(a, b.ptr) : NULL;
+    floe__buf_free(&b);
+    return rc == 0 && !*out ? floe__error_nomem() : rc;
+}
+
+/* date and timestamp: NULL when the text is not a date / timestamp. */
 void floe__sql_cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts)
 {
     char buf[128];
@@ -376,25 +399,100 @@ void floe__sql_cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts)
         return;
     }
     const char *v = NULL;
-    bool utc = false;
-    int rc = floe__sql_norm_timestamp(a, s, &v, &utc);
-    if (rc == 0 && !ts) {
+    int rc = wall_clock(a, s, ses ? ses->tz : NULL, &v);
+    if (rc == 0 && !ts)
         v = floe__arena_sprintf(a, "%.10s", v);
-    } else if (rc == 0 && utc) {
-        int64_t us;
-        floe_buf b = FLOE_BUF_INIT;
-        rc = floe__time_parse_us(v, NULL, &us);
-        if (rc == 0)
-            rc = floe__rs_format_timestamp_us(us, ses ? ses->tz : NULL, &b);
-        v = rc == 0 ? floe__arena_strdup(a, b.ptr) : NULL;
-        floe__buf_free(&b);
-    }
     if (rc == FLOE_ENOMEM || (rc == 0 && !v))
         sqlite3_result_error_nomem(ctx);
     else if (rc < 0)
         sqlite3_result_null(ctx);
     else
         sqlite3_result_text(ctx, v, -1, SQLITE_TRANSIENT);
+    floe__arena_free(a);
+}
+
+/* ------------------------------------------------------------- intervals */
+
+#define US_PER_DAY 86400000000LL
+
+/* Day `days` moved by `months`, the day of month clamped to the last day
+ * of the target month (Spark's add_months). False out of range. */
+static bool add_months_days(int64_t days, int64_t months, int64_t *out)
+{
+    int64_t y;
+    unsigned m, d;
+    floe__civil_from_days(days, &y, &m, &d);
+    if (months > 12 * 1000000LL || months < -12 * 1000000LL)
+        return false;
+    int64_t t = y * 12 + (m - 1) + months, y2 = floe__floordiv(t, 12);
+    unsigned m2 = (unsigned)floe__floormod(t, 12) + 1;
+    int64_t first = floe__days_from_civil(y2, m2, 1);
+    int64_t next =
+        m2 == 12 ? floe__days_from_civil(y2 + 1, 1, 1) : floe__days_from_civil(y2, m2 + 1, 1);
+    *out = first + ((int64_t)d - 1 < next - first ? (int64_t)d - 1 : next - first - 1);
+    return true;
+}
+
+/* floe_add_interval(x, months, us, mode): x plus an interval (print.c).
+ * mode 'd': a date 'YYYY-MM-DD' stays a date (the interval is months or
+ * whole days); otherwise x reads as a timestamp (a date at midnight) and
+ * the result is one: the months move the session zone's wall clock (day
+ * of month clamped), the microseconds the instant, as Spark's
+ * TimestampAddYMInterval and TimeAdd. NULL when x is NULL or no date /
+ * timestamp. */
+static void add_interval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const char *mode = (const char *)sqlite3_value_text(argv[3]);
+    char buf[128];
+    const char *s =
+        sqlite3_value_type(argv[0]) == SQLITE_TEXT ? trimmed(argv[0], buf, sizeof buf) : NULL;
+    if (!s || !mode || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
+        sqlite3_value_type(argv[2]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    int64_t months = sqlite3_value_int64(argv[1]), us = sqlite3_value_int64(argv[2]);
+    floe_sql_session *ses = sqlite3_user_data(ctx);
+    const floe_tz *tz = ses ? ses->tz : NULL;
+    floe_arena *a = floe__arena_new(256);
+    if (!a) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    floe_buf b = FLOE_BUF_INIT;
+    const char *v = NULL, *date = NULL;
+    int64_t wall = 0, days, inst = 0;
+    bool ok;
+    int rc = mode[0] == 'd' && floe__sql_norm_date(a, s, &date) == 0 && strlen(s) <= 10 ? 0 : 1;
+    if (rc == 0) { /* a date */
+        ok = floe__time_parse_us(date, NULL, &wall) == 0 &&
+             add_months_days(floe__floordiv(wall, US_PER_DAY), months, &days) &&
+             !__builtin_add_overflow(days, us / US_PER_DAY, &days) &&
+             !__builtin_mul_overflow(days, US_PER_DAY, &wall);
+        rc = ok ? floe__rs_format_timestamp_us(wall, NULL, &b) : -1;
+        if (rc == 0 && b.len >= 10)
+            b.ptr[10] = 0;
+    } else {
+        rc = wall_clock(a, s, tz, &v);
+        ok = rc == 0 && floe__time_parse_us(v, NULL, &wall) == 0 &&
+             add_months_days(floe__floordiv(wall, US_PER_DAY), months, &days) &&
+             !__builtin_mul_overflow(days, US_PER_DAY, &inst) &&
+             !__builtin_add_overflow(inst, floe__floormod(wall, US_PER_DAY), &wall);
+        if (ok && tz) { /* the wall clock in the zone -> the instant */
+            int64_t sec = floe__floordiv(wall, 1000000);
+            wall = floe__tz_local_to_utc(tz, sec) * 1000000 + floe__floormod(wall, 1000000);
+        }
+        ok = ok && !__builtin_add_overflow(wall, us, &inst);
+        rc = rc == FLOE_ENOMEM ? rc : ok ? floe__rs_format_timestamp_us(inst, tz, &b) : -1;
+    }
+    if (rc == FLOE_ENOMEM)
+        sqlite3_result_error_nomem(ctx);
+    else if (rc < 0)
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_text(ctx, b.ptr, -1, SQLITE_TRANSIENT);
+    floe__buf_free(&b);
     floe__arena_free(a);
 }
 
@@ -441,6 +539,7 @@ int floe__sql_register_spark_functions(floe_sql_session *s)
         {"floe_like_pattern", -1, 0, like_pattern_fn},
         {"regexp", 2, 0, regexp_fn},
         {"floe_cast", 2, 0, cast_fn},
+        {"floe_add_interval", 4, 0, add_interval_fn},
     };
     for (size_t k = 0; k < FLOE_ARRAY_LEN(fns); k++)
         if (sqlite3_create_function(s->db, fns[k].name, fns[k].nargs, det | fns[k].flags, s,

@@ -203,85 +203,222 @@ static bool at_query(tp *q)
            (floe__sql_is_word(t, "TABLE") && is_name_tok(tk(q, k + 1)));
 }
 
-/* ---------------------------------------------------------------- time travel */
+/* ---------------------------------------------------------------- intervals */
 
-static bool travel_now(const sql_tok *v, const sql_tok *next)
+/* The units of Spark's multi-unit interval literal (the grammar's
+ * unitInMultiUnits, singular or plural): months or microseconds each, and
+ * whether the unit is a day-time field finer than DAY. */
+static const struct {
+    const char *unit;
+    int64_t months, us;
+    bool sub_day;
+} iv_units[] = {{"YEAR", 12, 0, false},
+                {"MONTH", 1, 0, false},
+                {"WEEK", 0, 604800000000LL, false},
+                {"DAY", 0, 86400000000LL, false},
+                {"HOUR", 0, 3600000000LL, true},
+                {"MINUTE", 0, 60000000LL, true},
+                {"SECOND", 0, 1000000LL, true},
+                {"MILLISECOND", 0, 1000LL, true},
+                {"MICROSECOND", 0, 1LL, true}};
+
+/* The iv_units index of an interval unit word, -1 if none. */
+static int iv_unit(const sql_tok *u)
 {
-    return floe__sql_is_word(v, "CURRENT_TIMESTAMP") ||
-           (floe__sql_is_word(v, "NOW") && op_is(next, "("));
+    if (u->kind != TK_WORD)
+        return -1;
+    for (size_t k = 0; k < FLOE_ARRAY_LEN(iv_units); k++) {
+        size_t l = strlen(iv_units[k].unit);
+        if (strncasecmp(u->text, iv_units[k].unit, l) == 0 &&
+            (u->text[l] == 0 || ((u->text[l] == 's' || u->text[l] == 'S') && !u->text[l + 1])))
+            return (int)k;
+    }
+    return -1;
 }
+
+/* Tokens of an interval value at ahead ([+|-] number or string), 0 if none. */
+static size_t iv_value_len(tp *q, size_t ahead)
+{
+    size_t k = op_is(tk(q, ahead), "-") || op_is(tk(q, ahead), "+") ? 1 : 0;
+    sql_tok *v = tk(q, ahead + k);
+    return v->kind == TK_NUMBER || v->kind == TK_STRING ? k + 1 : 0;
+}
+
+/* `count` units of `per` (months or microseconds) from the value text:
+ * [+|-]digits[.digits] (a fraction for microsecond units only). */
+static bool iv_amount(const char *text, bool neg, int64_t per, bool fraction_ok, int64_t *out)
+{
+    while (*text == ' ')
+        text++;
+    if (*text == '-' || *text == '+')
+        neg ^= *text++ == '-';
+    int64_t whole = 0, frac = 0, scale = 1;
+    const char *c = text;
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (whole > (INT64_MAX - 9) / 10)
+            return false;
+        whole = whole * 10 + (*c - '0');
+    }
+    if (c == text && *c != '.')
+        return false;
+    if (*c == '.') {
+        if (!fraction_ok)
+            return false;
+        for (c++; *c >= '0' && *c <= '9'; c++)
+            if (scale < 1000000) {
+                frac = frac * 10 + (*c - '0');
+                scale *= 10;
+            }
+    }
+    while (*c == ' ')
+        c++;
+    if (*c || whole > INT64_MAX / per)
+        return false;
+    int64_t v = whole * per + frac * per / scale;
+    *out = neg ? -v : v;
+    return true;
+}
+
+/* INTERVAL value unit [value unit ...] at the cursor (Spark's
+ * multiUnitsInterval): SN_INTERVAL with i1 months and i2 microseconds, f
+ * SNF_IV_YM for a year-month interval, SNF_IV_SUBDAY for a day-time one
+ * with a field finer than DAY. Year-month and day-time fields cannot mix. */
+static int parse_interval(tp *q, sql_node **out)
+{
+    sql_tok *t = tk(q, 0);
+    NODE(n, q, SN_INTERVAL, t->pos);
+    n->i1 = n->i2 = 0;
+    q->p->i++;
+    bool ym = false, dt = false;
+    for (size_t len; (len = iv_value_len(q, 0)) && iv_unit(tk(q, len)) >= 0;) {
+        if (isw(q, len + 1, "TO"))
+            return unsupported(q,
+                               "INTERVAL '...' unit TO unit (write INTERVAL n unit [n unit ...])");
+        bool neg = len == 2 && op_is(tk(q, 0), "-");
+        sql_tok *v = tk(q, len - 1);
+        int u = iv_unit(tk(q, len));
+        int64_t per = iv_units[u].months ? iv_units[u].months : iv_units[u].us;
+        int64_t amount;
+        if ((v->kind == TK_NUMBER && v->suffix) ||
+            !iv_amount(v->text, neg, per, !iv_units[u].months, &amount))
+            return floe__sql_err_at(FLOE_EINVALID, q->p->script, v->pos,
+                                    "invalid interval value '%s'", v->text);
+        int64_t *sum = iv_units[u].months ? &n->i1 : &n->i2;
+        if (__builtin_add_overflow(*sum, amount, sum))
+            return floe__sql_err_at(FLOE_EINVALID, q->p->script, v->pos, "interval out of range");
+        ym |= iv_units[u].months != 0;
+        dt |= !iv_units[u].months;
+        if (iv_units[u].sub_day)
+            n->f |= SNF_IV_SUBDAY;
+        q->p->i += len + 1;
+    }
+    n->end = last_end(q);
+    if (!ym && !dt) {
+        size_t len = iv_value_len(q, 0);
+        if (tk(q, 0)->kind == TK_STRING)
+            return unsupported(q, "INTERVAL '...' with a string of units (write INTERVAL n unit "
+                                  "[n unit ...])");
+        q->p->i += len; /* at the unit Spark does not know */
+        return syntax(q);
+    }
+    if (ym && dt)
+        return floe__sql_err_at(FLOE_EINVALID, q->p->script, t->pos,
+                                "Cannot mix year-month and day-time fields: %.*s.",
+                                (int)(n->end - n->pos), q->p->script + n->pos);
+    if (ym)
+        n->f |= SNF_IV_YM;
+    *out = n;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- time travel */
 
 static int travel_err(tp *q, int code, const char *msg)
 {
     return floe__sql_err_at(code, q->p->script, tk(q, 0)->pos, "%s", msg);
 }
 
-/* TIMESTAMP AS OF with a constant expression, evaluated here: a start
- * (current_timestamp(), now(), TIMESTAMP '...' or '...') followed by any
- * number of `+|- INTERVAL n unit`. The result is the instant in UTC. */
-static int travel_expr(tp *q, floe_sql_travel *tt)
+/* What a TIMESTAMP AS OF expression holds, outside its subqueries. */
+static void travel_scan(const sql_node *n, bool *column, bool *nondet)
 {
-    static const struct {
-        const char *unit;
-        int64_t us;
-    } units[] = {{"WEEK", 604800000000LL}, {"DAY", 86400000000LL},   {"HOUR", 3600000000LL},
-                 {"MINUTE", 60000000LL},   {"SECOND", 1000000LL},    {"MILLISECOND", 1000LL},
-                 {"MICROSECOND", 1LL}};
-    int64_t us;
-    if (travel_now(tk(q, 0), tk(q, 1))) {
-        us = floe__now_ms() * 1000;
-        q->p->i++;
-        if (acc_op(q, "(") && !acc_op(q, ")"))
-            return syntax(q);
-    } else {
-        acc(q, "TIMESTAMP");
-        sql_tok *v = tk(q, 0);
-        const char *text;
-        bool utc;
-        if (v->kind != TK_STRING || floe__sql_norm_timestamp(q->p->a, v->text, &text, &utc) < 0 ||
-            floe__time_parse_us(text, utc ? NULL : q->p->opt->time_zone, &us) < 0)
-            return travel_err(q, FLOE_EINVALID, "invalid timestamp in TIMESTAMP AS OF");
-        q->p->i++;
+    static const char *const nondet_fns[] = {"rand", "randn", "random", "uuid", "shuffle"};
+    if (!n)
+        return;
+    if (n->k == SN_COL)
+        *column = true;
+    if (n->k == SN_FUNC)
+        for (size_t k = 0; k < FLOE_ARRAY_LEN(nondet_fns); k++)
+            *nondet |= floe__sql_ieq(n->s, nondet_fns[k]);
+    if (n->k == SN_SUBQ || n->k == SN_EXISTS)
+        return;
+    travel_scan(n->a, column, nondet);
+    if (n->k != SN_IN)
+        travel_scan(n->b, column, nondet);
+    travel_scan(n->c, column, nondet);
+    for (size_t k = 0; k < n->nv; k++)
+        travel_scan(n->v[k], column, nondet);
+}
+
+/* A boolean expression: Spark cannot cast it to a timestamp. */
+static bool travel_bool(const sql_node *n)
+{
+    while (n->k == SN_PAREN)
+        n = n->a;
+    switch (n->k) {
+    case SN_LIT:
+        return n->tok->kind == TK_WORD &&
+               (floe__sql_ieq(n->tok->text, "TRUE") || floe__sql_ieq(n->tok->text, "FALSE"));
+    case SN_LIKE:
+    case SN_IN:
+    case SN_BETWEEN:
+    case SN_IS:
+    case SN_EXISTS: return true;
+    case SN_UN: return !strcmp(n->s, "NOT");
+    case SN_BIN:
+        return prefix_ci(n->s, "=") || prefix_ci(n->s, "<") || prefix_ci(n->s, ">") ||
+               prefix_ci(n->s, "!") || !strcmp(n->s, "AND") || !strcmp(n->s, "OR");
+    default: return false;
     }
-    for (;;) {
-        bool minus = op_is(tk(q, 0), "-");
-        if (!minus && !op_is(tk(q, 0), "+"))
-            break;
-        sql_tok *n = tk(q, 2), *u = tk(q, 3);
-        if (!isw(q, 1, "INTERVAL") ||
-            !((n->kind == TK_NUMBER || n->kind == TK_STRING) && floe__sql_all_digits(n->text)))
-            return travel_err(
-                q, FLOE_EUNSUPPORTED,
-                "unsupported: TIMESTAMP AS OF accepts +|- INTERVAL <integer> <unit> only");
-        int64_t per = 0;
-        for (size_t k = 0; k < FLOE_ARRAY_LEN(units) && u->kind == TK_WORD; k++) {
-            size_t l = strlen(units[k].unit);
-            if (strncasecmp(u->text, units[k].unit, l) == 0 &&
-                (u->text[l] == 0 || ((u->text[l] == 's' || u->text[l] == 'S') && !u->text[l + 1])))
-                per = units[k].us;
-        }
-        q->p->i += 3;
-        if (!per)
-            return travel_err(q, FLOE_EUNSUPPORTED,
-                              "unsupported: interval unit in TIMESTAMP AS OF (WEEK, DAY, "
-                              "HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND)");
-        errno = 0;
-        long long cnt = strtoll(n->text, NULL, 10);
-        if (errno || cnt > INT64_MAX / per)
-            return floe__sql_err_at(FLOE_EINVALID, q->p->script, n->pos, "interval out of range");
-        us += minus ? -cnt * per : cnt * per;
-        q->p->i++;
-    }
-    floe_buf b = FLOE_BUF_INIT;
-    int rc = floe__rs_format_timestamp_us(us, NULL, &b);
+}
+
+/* TIMESTAMP AS OF <expression>: a timestamp literal or a string that
+ * reads as one is the instant now; anything else is printed as SQLite
+ * and evaluated when the statement runs (exec_refs.c), as Spark does at
+ * analysis. Columns are refused here, as Spark's parser does. */
+static int travel_timestamp(tp *q, floe_sql_travel *tt)
+{
+    size_t from = tk(q, 0)->pos;
+    sql_node *e = NULL;
+    FLOE_TRY(parse_expr(q, &e));
     tt->kind = FLOE_SQLTT_TIMESTAMP;
-    tt->timestamp = rc == 0 ? floe__arena_strdup(q->p->a, b.ptr) : NULL;
-    tt->timestamp_utc = true;
-    floe__buf_free(&b);
-    if (rc == 0 && !tt->timestamp)
-        rc = floe__error_nomem();
-    if (rc < 0)
-        return rc == FLOE_ENOMEM ? rc : travel_err(q, FLOE_EINVALID, "timestamp out of range");
+    if (e->k == SN_TIMELIT && !(e->f & SNF_DATE)) {
+        tt->timestamp = e->s; /* the session zone's wall clock (parse_timelit) */
+        return 0;
+    }
+    if (e->k == SN_LIT && e->tok->kind == TK_STRING) {
+        int rc =
+            floe__sql_norm_timestamp(q->p->a, e->tok->text, &tt->timestamp, &tt->timestamp_utc);
+        if (rc == 0 || rc == FLOE_ENOMEM)
+            return rc;
+        floe_error_clear(); /* not a timestamp: Spark's INPUT error when it runs */
+        tt->timestamp = NULL;
+    }
+    bool column = false, nondet = false;
+    travel_scan(e, &column, &nondet);
+    if (column)
+        return floe__sql_err_at(
+            FLOE_EINVALID, q->p->script, from,
+            "Invalid time travel spec: timestamp expression cannot refer to any columns.");
+    tt->expr_nondeterministic = nondet;
+    tt->expr_bad_type = travel_bool(e) || (e->k == SN_LIT && e->tok->kind == TK_BLOB);
+    tt->expr_text = e->k == SN_LIT && e->tok->kind == TK_STRING
+                        ? e->tok->text /* Spark shows a string literal unquoted */
+                        : floe__arena_strndup(q->p->a, q->p->script + e->pos, e->end - e->pos);
+    if (!tt->expr_text)
+        return floe__error_nomem();
+    char *sql = NULL;
+    FLOE_TRY(floe__sql_print_tree(q->p, e, &sql));
+    tt->expr_sql = sql;
     return 0;
 }
 
@@ -299,40 +436,24 @@ static int parse_travel(tp *q, floe_sql_travel *tt)
         return 0;
     }
     q->p->i += 3;
+    if (ts)
+        return travel_timestamp(q, tt);
     sql_tok *v = tk(q, 0);
-    if (ver) {
-        if ((v->kind == TK_NUMBER || v->kind == TK_STRING) && floe__sql_all_digits(v->text)) {
-            char *end;
-            errno = 0;
-            unsigned long long id = strtoull(v->text, &end, 10);
-            if (errno || id > INT64_MAX)
-                return travel_err(q, FLOE_EINVALID, "snapshot id out of range");
-            tt->kind = FLOE_SQLTT_SNAPSHOT;
-            tt->snapshot_id = (int64_t)id;
-        } else if (v->kind == TK_STRING) {
-            tt->kind = FLOE_SQLTT_REF;
-            tt->ref = v->text;
-        } else {
-            return travel_err(q, FLOE_EINVALID,
-                              "VERSION AS OF expects a snapshot id or a quoted branch or tag name");
-        }
-        q->p->i++;
-        return 0;
+    if ((v->kind == TK_NUMBER || v->kind == TK_STRING) && floe__sql_all_digits(v->text)) {
+        char *end;
+        errno = 0;
+        unsigned long long id = strtoull(v->text, &end, 10);
+        if (errno || id > INT64_MAX)
+            return travel_err(q, FLOE_EINVALID, "snapshot id out of range");
+        tt->kind = FLOE_SQLTT_SNAPSHOT;
+        tt->snapshot_id = (int64_t)id;
+    } else if (v->kind == TK_STRING) {
+        tt->kind = FLOE_SQLTT_REF;
+        tt->ref = v->text;
+    } else {
+        return travel_err(q, FLOE_EINVALID,
+                          "VERSION AS OF expects a snapshot id or a quoted branch or tag name");
     }
-    size_t after = isw(q, 0, "TIMESTAMP") ? 2 : 1;
-    if (travel_now(v, tk(q, 1)) || op_is(tk(q, after), "+") || op_is(tk(q, after), "-"))
-        return travel_expr(q, tt);
-    if (isw(q, 0, "TIMESTAMP") && tk(q, 1)->kind == TK_STRING)
-        q->p->i++;
-    v = tk(q, 0);
-    if (v->kind != TK_STRING)
-        return travel_err(q, FLOE_EUNSUPPORTED,
-                          "unsupported: TIMESTAMP AS OF needs a literal ('YYYY-MM-DD HH:MM:SS')");
-    tt->kind = FLOE_SQLTT_TIMESTAMP;
-    int rc = floe__sql_norm_timestamp(q->p->a, v->text, &tt->timestamp, &tt->timestamp_utc);
-    if (rc < 0)
-        return rc == FLOE_ENOMEM ? rc
-                                 : travel_err(q, FLOE_EINVALID, "invalid timestamp in TIMESTAMP AS OF");
     q->p->i++;
     return 0;
 }
@@ -866,7 +987,7 @@ static int parse_primary(tp *q, sql_node **out)
         next->kind == TK_STRING)
         return parse_timelit(q, out);
     if (floe__sql_is_word(t, "INTERVAL"))
-        return unsupported(q, "INTERVAL");
+        return parse_interval(q, out);
     if ((floe__sql_is_word(t, "CURRENT_TIMESTAMP") || floe__sql_is_word(t, "CURRENT_DATE")) &&
         !op_is(next, "(")) {
         NODE(f, q, SN_FUNC, t->pos); /* Spark's niladic forms */

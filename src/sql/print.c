@@ -691,6 +691,77 @@ static int like(pr *r, const sql_node *n, floe_buf *b)
     return floe__buf_putc(b, ')');
 }
 
+/* ---------------------------------------------------------------- intervals */
+
+#define IV_VALUE                                                                                   \
+    "unsupported: an interval value (INTERVAL is an operand of a date or timestamp + or -)"
+
+/* An interval operand: an INTERVAL literal, parenthesised, negated or a
+ * sum of two of one kind; its months, microseconds and SNF_IV_* flags. */
+static bool interval_of(const sql_node *n, int64_t *months, int64_t *us, int *f)
+{
+    while (n->k == SN_PAREN)
+        n = n->a;
+    if (n->k == SN_INTERVAL) {
+        *months = n->i1;
+        *us = n->i2;
+        *f = n->f & (SNF_IV_YM | SNF_IV_SUBDAY);
+        return true;
+    }
+    if (n->k == SN_UN && (!strcmp(n->s, "-") || !strcmp(n->s, "+")) &&
+        interval_of(n->a, months, us, f)) {
+        if (n->s[0] == '-' && (*months == INT64_MIN || *us == INT64_MIN))
+            return false;
+        if (n->s[0] == '-') {
+            *months = -*months;
+            *us = -*us;
+        }
+        return true;
+    }
+    int64_t m2, u2;
+    int f2;
+    if (n->k == SN_BIN && (!strcmp(n->s, "+") || !strcmp(n->s, "-")) &&
+        interval_of(n->a, months, us, f) && interval_of(n->b, &m2, &u2, &f2) &&
+        (*f & SNF_IV_YM) == (f2 & SNF_IV_YM) && m2 != INT64_MIN && u2 != INT64_MIN) {
+        bool minus = n->s[0] == '-';
+        *f |= f2;
+        return !__builtin_add_overflow(*months, minus ? -m2 : m2, months) &&
+               !__builtin_add_overflow(*us, minus ? -u2 : u2, us);
+    }
+    return false;
+}
+
+/* x + interval, interval + x, x - interval: floe_add_interval(x, months,
+ * microseconds, 'd' when a date stays a date (a year-month interval or
+ * whole days, as Spark's DateAdd / DateAddYMInterval) else 't').
+ * Returns 1 when printed, 0 when no operand is an interval. */
+static int interval_arith(pr *r, const sql_node *n, floe_buf *b)
+{
+    int64_t months, us;
+    int f;
+    const sql_node *x = NULL;
+    bool minus = n->s[0] == '-';
+    if (interval_of(n->b, &months, &us, &f))
+        x = n->a;
+    else if (!minus && interval_of(n->a, &months, &us, &f))
+        x = n->b;
+    else if (interval_of(n->a, &months, &us, &f))
+        return err_at(r, n, FLOE_EUNSUPPORTED, "unsupported: an interval minus a value");
+    if (!x)
+        return 0;
+    if (interval_of(x, &(int64_t){0}, &(int64_t){0}, &(int){0}))
+        return err_at(r, n, FLOE_EUNSUPPORTED, IV_VALUE);
+    if (minus && (months == INT64_MIN || us == INT64_MIN))
+        return err_at(r, n, FLOE_EINVALID, "interval out of range");
+    bool text = x->k == SN_LIT && x->tok->kind == TK_STRING; /* Spark casts it to a timestamp */
+    FLOE_TRY(floe__buf_puts(b, "floe_add_interval("));
+    FLOE_TRY(expr(r, x, P_NONE, b));
+    FLOE_TRY(floe__buf_printf(b, ", %lld, %lld, '%c')", (long long)(minus ? -months : months),
+                              (long long)(minus ? -us : us),
+                              text || (f & SNF_IV_SUBDAY) ? 't' : 'd'));
+    return 1;
+}
+
 static int binop(pr *r, const sql_node *n, int prec, const char *op, floe_buf *b)
 {
     FLOE_TRY(expr(r, n->a, prec, b));
@@ -738,6 +809,7 @@ static int expr_body(pr *r, const sql_node *n, floe_buf *b)
     switch (n->k) {
     case SN_LIT: return literal(r, n, b);
     case SN_TIMELIT: return floe__sql_quote_string(b, n->s);
+    case SN_INTERVAL: return err_at(r, n, FLOE_EUNSUPPORTED, IV_VALUE);
     case SN_COL: return column(r, n, b);
     case SN_FUNC: return call(r, n, b);
     case SN_CAST: return cast(r, n, b);
@@ -826,6 +898,11 @@ static int expr_body(pr *r, const sql_node *n, floe_buf *b)
             FLOE_TRY(floe__buf_puts(b, ") - ("));
             FLOE_TRY(binop(r, n, P_BIT, "&", b));
             return floe__buf_putc(b, ')');
+        }
+        if (!strcmp(s, "+") || !strcmp(s, "-")) {
+            int rc = interval_arith(r, n, b);
+            if (rc != 0)
+                return rc < 0 ? rc : 0;
         }
         if (!strcmp(s, "==") || !strcmp(s, "="))
             s = "=";

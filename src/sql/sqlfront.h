@@ -163,6 +163,13 @@ typedef struct floe_sql_travel {
     const char *timestamp; /* TIMESTAMP: "YYYY-MM-DD HH:MM:SS.ffffff" (session zone
                             * unless the literal had an offset: then UTC) */
     bool timestamp_utc;    /* the literal carried Z or an offset (converted to UTC) */
+    /* TIMESTAMP AS OF <expression> other than a literal: the expression as
+     * SQLite text, evaluated once when the statement runs (timestamp NULL
+     * until then), and as written (error messages). bad_type: its type
+     * cannot be cast to a timestamp (a boolean); nondeterministic: it
+     * calls rand(), uuid()... (Spark's INVALID_TIME_TRAVEL_TIMESTAMP_EXPR) */
+    const char *expr_sql, *expr_text;
+    bool expr_bad_type, expr_nondeterministic;
     /* SNAPSHOT read with the table's current schema, not the snapshot's: a
      * row-level operation's base (Spark reads the branch head with the
      * table's schema, so columns added since read as null or their

@@ -27,6 +27,24 @@ SELECT name, type FROM db.u.refs
 SELECT count(*) AS n FROM db.u TIMESTAMP AS OF current_timestamp() + INTERVAL 1 DAY
 -- case: timestamp_as_of_past
 SELECT count(*) AS n FROM db.u TIMESTAMP AS OF current_timestamp() - INTERVAL 1000 DAYS
+-- case: timestamp_as_of_date_fn
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF date_add(current_date(), 1)
+-- case: timestamp_as_of_cast
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF cast('2999-01-01' as timestamp)
+-- case: timestamp_as_of_seconds
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF 32503680000
+-- case: timestamp_as_of_seconds_past
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF 1
+-- case: timestamp_as_of_month
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF now() + INTERVAL 1 MONTH
+-- case: timestamp_as_of_string_expr
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF concat('2999', '-01-01')
+-- case: timestamp_as_of_column
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF id
+-- case: timestamp_as_of_rand
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF rand()
+-- case: timestamp_as_of_bad_input
+SELECT count(*) AS n FROM db.u TIMESTAMP AS OF 'garbage'
 -- case: show_tblproperties_all
 SHOW TBLPROPERTIES db.t
 -- case: show_tblproperties_missing

@@ -207,8 +207,13 @@ static inline char *dump_stmt(const floe_sql_stmt *st)
             break;
         case FLOE_SQLTT_REF: floe__buf_printf(&b, " @ref:%s", r->travel.ref); break;
         case FLOE_SQLTT_TIMESTAMP:
-            floe__buf_printf(&b, " @ts:%s%s", r->travel.timestamp,
-                             r->travel.timestamp_utc ? " utc" : "");
+            if (r->travel.expr_sql)
+                floe__buf_printf(&b, " @ts-expr:%s%s%s", r->travel.expr_sql,
+                                 r->travel.expr_bad_type ? " bad-type" : "",
+                                 r->travel.expr_nondeterministic ? " nondeterministic" : "");
+            else
+                floe__buf_printf(&b, " @ts:%s%s", r->travel.timestamp,
+                                 r->travel.timestamp_utc ? " utc" : "");
             break;
         default: break;
         }

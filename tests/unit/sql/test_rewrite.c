@@ -44,6 +44,24 @@ static void test_time_travel_spellings(void)
     q("SELECT * FROM db.t TIMESTAMP AS OF '2026-09-20'",
       "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
       "ref: floe_ref_1 = ice.db.t @ts:2026-09-20 00:00:00.000000\n");
+    /* any other expression is printed as SQLite, evaluated when the statement runs */
+    q("SELECT * FROM db.t TIMESTAMP AS OF current_timestamp() - INTERVAL 1 DAY",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:floe_add_interval(strftime('%Y-%m-%d %H:%M:%f000', "
+      "'now'), 0, -86400000000, 'd')\n");
+    q("SELECT * FROM db.t TIMESTAMP AS OF 1 + 1",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:1 + 1\n");
+    q("SELECT * FROM db.t TIMESTAMP AS OF 'x'",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:'x'\n");
+    q("SELECT * FROM db.t TIMESTAMP AS OF (true) o",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS o\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:(TRUE) bad-type\n");
+    q("SELECT * FROM db.t TIMESTAMP AS OF date_add(now(), cast(rand() AS INT))",
+      "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
+      "ref: floe_ref_1 = ice.db.t @ts-expr:date(strftime('%Y-%m-%d %H:%M:%f000', 'now'), '+' || "
+      "(floe_cast(rand(), 'int')) || ' days') nondeterministic\n");
     /* with an alias after the clause */
     q("SELECT o.x FROM db.t VERSION AS OF 42 o", "QUERY\n"
       "query: SELECT o.x FROM \"floe_ref_1\" AS o\n"
@@ -267,6 +285,10 @@ static void test_expressions(void)
       "QUERY\n"
       "query: SELECT json_extract(\"partition\", '$.\"order_date\"') AS \"order_date\", json_extract(f.\"partition\", '$.\"d\"') AS \"d\", json_extract(\"readable_metrics\", '$.\"amount\".\"lower_bound\"') AS \"lower_bound\", json_extract(\"data_file\", '$.\"partition\".\"x\"') AS \"x\", f.\"partition\" FROM \"floe_ref_1\" AS f\n"
       "ref: floe_ref_1 = ice.db.t meta:files\n");
+    q("SELECT x + INTERVAL 1 DAY 2 HOURS, INTERVAL 1 MONTH + x, x - INTERVAL '3' DAY, "
+      "x - (INTERVAL 1 YEAR - INTERVAL 2 MONTHS), -INTERVAL 1 WEEK + x",
+      "QUERY\n"
+      "query: SELECT floe_add_interval(x, 0, 93600000000, 't') AS \"x + INTERVAL 1 DAY 2 HOURS\", floe_add_interval(x, 1, 0, 'd') AS \"INTERVAL 1 MONTH + x\", floe_add_interval(x, 0, -259200000000, 'd') AS \"x - INTERVAL '3' DAY\", floe_add_interval(x, -10, 0, 'd') AS \"x - (INTERVAL 1 YEAR - INTERVAL 2 MONTHS)\", floe_add_interval(x, 0, -604800000000, 'd') AS \"-INTERVAL 1 WEEK + x\"\n");
     q("SELECT DATE'2026-09-20', DATE '2026-9-1', TIMESTAMP'2026-09-20 01:02:03.5', "
       "TIMESTAMP_NTZ '2026-09-20 01:02', TIMESTAMP '2026-09-20T00:30:00Z'",
       "QUERY\n"
@@ -336,19 +358,25 @@ static void test_errors(void)
     EXPECT_ERROR("SELECT * FROM t FOR x", FLOE_EINVALID, 20,
                  "[PARSE_SYNTAX_ERROR] Syntax error at or near 'x'.(line 1, pos 20)");
     /* constant expressions are evaluated (Spark accepts them); a column is not one */
-    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF x", FLOE_EUNSUPPORTED, 32,
-                 "TIMESTAMP AS OF needs a literal");
-    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF now() - INTERVAL 1 MONTH", FLOE_EUNSUPPORTED, 51,
-                 "interval unit in TIMESTAMP AS OF");
-    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF '2026-13-01'", FLOE_EINVALID, 32,
-                 "invalid timestamp");
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF x", FLOE_EINVALID, 32,
+                 "Invalid time travel spec: timestamp expression cannot refer to any columns.");
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF now() - t.a", FLOE_EINVALID, 32,
+                 "cannot refer to any columns");
+    EXPECT_ERROR("SELECT * FROM t TIMESTAMP AS OF now() - INTERVAL 1 MONTH 1 DAY", FLOE_EINVALID,
+                 40, "Cannot mix year-month and day-time fields: INTERVAL 1 MONTH 1 DAY.");
     EXPECT_ERROR("SELECT * FROM t VERSION AS OF 99999999999999999999", FLOE_EINVALID, 30,
                  "out of range");
     EXPECT_ERROR("WITH c AS (SELECT 1) SELECT * FROM c VERSION AS OF 1", FLOE_EINVALID, 37,
                  "time travel on a view, CTE or SQLite table");
     EXPECT_ERROR("SELECT * FROM a LEFT SEMI JOIN b", FLOE_EINVALID, 32, "end of input");
     EXPECT_ERROR("SELECT x::int", FLOE_EUNSUPPORTED, 8, "'::'");
-    EXPECT_ERROR("SELECT d + INTERVAL 1 DAY", FLOE_EUNSUPPORTED, 11, "INTERVAL");
+    EXPECT_ERROR("SELECT INTERVAL 1 DAY", FLOE_EUNSUPPORTED, 7, "unsupported: an interval value");
+    EXPECT_ERROR("SELECT d + INTERVAL '1-2' YEAR TO MONTH", FLOE_EUNSUPPORTED, 20,
+                 "unsupported: INTERVAL '...' unit TO unit");
+    EXPECT_ERROR("SELECT d + INTERVAL '1 day'", FLOE_EUNSUPPORTED, 20,
+                 "unsupported: INTERVAL '...' with a string of units");
+    EXPECT_ERROR("SELECT d + INTERVAL 1 FORTNIGHT", FLOE_EINVALID, 22, "near 'FORTNIGHT'");
+    EXPECT_ERROR("SELECT d + INTERVAL 1.5 MONTHS", FLOE_EINVALID, 20, "invalid interval value");
     EXPECT_ERROR("SELECT * FROM LATERAL (SELECT 1)", FLOE_EUNSUPPORTED, 14, "LATERAL");
     EXPECT_ERROR("SELECT * FROM t TABLESAMPLE (10 PERCENT)", FLOE_EUNSUPPORTED, 16, "TABLESAMPLE");
     EXPECT_ERROR("SELECT * FROM t DISTRIBUTE BY x", FLOE_EUNSUPPORTED, 16, "DISTRIBUTE");
