@@ -60,8 +60,8 @@ static void test_time_travel_spellings(void)
       "ref: floe_ref_1 = ice.db.t @ts-expr:(TRUE) bad-type\n");
     q("SELECT * FROM db.t TIMESTAMP AS OF date_add(now(), cast(rand() AS INT))",
       "QUERY\nquery: SELECT * FROM \"floe_ref_1\" AS \"t\"\n"
-      "ref: floe_ref_1 = ice.db.t @ts-expr:date(strftime('%Y-%m-%d %H:%M:%f000', 'now'), '+' || "
-      "(floe_cast(rand(), 'int')) || ' days') nondeterministic\n");
+      "ref: floe_ref_1 = ice.db.t @ts-expr:date(strftime('%Y-%m-%d %H:%M:%f000', 'now'), "
+      "((floe_cast(rand(), 'int'))) || ' days') nondeterministic\n");
     /* with an alias after the clause */
     q("SELECT o.x FROM db.t VERSION AS OF 42 o", "QUERY\n"
       "query: SELECT o.x FROM \"floe_ref_1\" AS o\n"
