@@ -4,17 +4,22 @@
  *   - sql_count_small: `floe sql -c "SELECT count(*) FROM b.small"` on a
  *     3-row table, whole process (fork + exec + catalog + table load + scan
  *     + output), median of 21 runs, wall and CPU time;
- *   - sql_count_<N>, sql_sum_<N>, sql_count_sum_<N>: `SELECT count(*)`,
- *     `sum(amount)` and both over N rows (default 10,000,000;
- *     FLOE_BENCH_ROWS or argv[2]), each a whole `floe sql` process, median
- *     of 5 (wall; CPU in the text), against DuckDB reading the same Parquet
- *     files (node + tests/interop/node_modules; its in-process query time,
- *     best of 3) in the same run: RATIO = floe / DuckDB. sum and count_sum
- *     also run through SQLite (`SET floe.fast-aggregates = false`,
- *     sql_<q>_<N>_sqlite): the fast aggregates' before/after.
+ *   - sql_<q>_<N> over N rows (default 10,000,000; FLOE_BENCH_ROWS or
+ *     argv[2]) of b.big (id BIGINT, amount DECIMAL(10,2), g INT): count
+ *     (`count(*)`), sum, count_sum (`count(*), sum(amount)`), min, max and
+ *     avg of amount, where (`count(*), sum(amount) ... WHERE id > N/2`, the
+ *     fast aggregates with the filter in the scan) and group_where (`g,
+ *     sum(amount) ... WHERE id > N/2 GROUP BY g`, SQLite), each a whole
+ *     `floe sql` process, median of 5 (wall; CPU in the text), against
+ *     DuckDB reading the same Parquet files (node +
+ *     tests/interop/node_modules; its in-process query time, median of 5)
+ *     in the same run: RATIO = floe / DuckDB. The fast aggregates also run
+ *     through SQLite (`SET floe.fast-aggregates = false`,
+ *     sql_<q>_<N>_sqlite): their before/after.
  * argv[1] (or FLOE_BIN) is the floe binary (default ./floe next to this
  * benchmark). Prints SKIP when the build cannot create or read tables.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,32 +117,45 @@ int main(int argc, char **argv)
 
     char sql[1024], got[256] = "";
     snprintf(sql, sizeof sql,
-             "CREATE TABLE b.big (id BIGINT, amount DECIMAL(10,2)); INSERT INTO b.big WITH "
-             "RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < %lld) "
-             "SELECT i, (i %% 10000) / 100.0 FROM c",
+             "CREATE TABLE b.big (id BIGINT, amount DECIMAL(10,2), g INT); INSERT INTO b.big "
+             "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < %lld) "
+             "SELECT i, (i %% 10000) / 100.0, i %% 16 FROM c",
              rows);
     if (floe_sql(sql, NULL, 0) != 0) {
         printf("SKIP sql_count_sum: cannot load %lld rows\n", rows);
         return 0;
     }
-    static const struct {
-        const char *name, *floe_sql, *duck_expr;
+    char where[64];
+    snprintf(where, sizeof where, " WHERE id > %lld", rows / 2);
+    char group[96];
+    snprintf(group, sizeof group, "%s GROUP BY g", where);
+    /* SELECT <list> FROM <table><tail>: b.big for floe, its Parquet files
+     * for DuckDB; slow: also through SQLite (the fast aggregates off) */
+    const struct {
+        const char *name, *list, *tail;
+        bool slow;
     } queries[] = {
-        {"count", "SELECT count(*) FROM b.big", "count(*)"},
-        {"sum", "SELECT sum(amount) FROM b.big", "sum(amount)"},
-        {"count_sum", "SELECT count(*), sum(amount) FROM b.big", "count(*), sum(amount)"},
+        {"count", "count(*)", "", false},
+        {"sum", "sum(amount)", "", true},
+        {"count_sum", "count(*), sum(amount)", "", true},
+        {"min", "min(amount)", "", true},
+        {"max", "max(amount)", "", true},
+        {"avg", "avg(amount)", "", true},
+        {"where", "count(*), sum(amount)", where, true},
+        {"group_where", "g, sum(amount)", group, false},
     };
     char cmd[2048];
     for (size_t q = 0; q < sizeof queries / sizeof queries[0]; q++) {
         enum { BIG_RUNS = 5 };
         double best = 0;
         /* the fast aggregates (exec_fast.c), then the same query through
-         * SQLite (sum and count_sum: the fast path turned off) */
-        for (int slow = 0; slow < (q == 0 ? 1 : 2); slow++) {
+         * SQLite (the fast path turned off) */
+        for (int slow = 0; slow < (queries[q].slow ? 2 : 1); slow++) {
             double w[BIG_RUNS], c[BIG_RUNS];
             char text[1200];
-            snprintf(text, sizeof text, "%s%s", slow ? "SET floe.fast-aggregates = false; " : "",
-                     queries[q].floe_sql);
+            snprintf(text, sizeof text, "%sSELECT %s FROM b.big%s",
+                     slow ? "SET floe.fast-aggregates = false; " : "", queries[q].list,
+                     queries[q].tail);
             for (int i = 0; i < BIG_RUNS; i++) {
                 double c0 = child_cpu_s(), t0 = now_s();
                 floe_sql(text, got, sizeof got);
@@ -153,8 +171,8 @@ int main(int argc, char **argv)
         }
         snprintf(cmd, sizeof cmd,
                  "FLOE_SOURCE_DIR='%s' node '%s/tests/interop/sql_duckdb_query.mjs' "
-                 "\"SELECT %s FROM read_parquet('%s/b.db/big/data/*.parquet')\" 2>/dev/null",
-                 FLOE_SOURCE_DIR, FLOE_SOURCE_DIR, queries[q].duck_expr, wh);
+                 "\"SELECT %s FROM read_parquet('%s/b.db/big/data/*.parquet')%s\" 2>/dev/null",
+                 FLOE_SOURCE_DIR, FLOE_SOURCE_DIR, queries[q].list, wh, queries[q].tail);
         FILE *p = popen(cmd, "r");
         double duck = -1;
         if (p) {

@@ -62,6 +62,7 @@ typedef struct data_rs {
     int *scale;              /* display scale of decimal-as-double columns, else -1 */
     double *p10;             /* 10^scale of decimal-as-double columns */
     const char **names;
+    const floe_schema *schema; /* the columns' schema (schema_owner's, or the stream's) */
     /* last plan, for EXPLAIN */
     floe_scan_report report;
     bool has_report;
@@ -650,6 +651,7 @@ static const char *const meta_names[] = {"_file", "_pos", "_row_id",
 static int init_columns(data_rs *d, const floe_schema *sc, bool meta)
 {
     int rc = 0;
+    d->schema = sc;
     size_t n = sc->root->nfields, nmeta = meta ? FLOE_ARRAY_LEN(meta_names) : 0;
     d->cols = floe__calloc(n + nmeta + 1, sizeof *d->cols);
     d->types = floe__calloc(n + nmeta + 1, sizeof *d->types);
@@ -891,11 +893,21 @@ int floe__sql_data_explain(const floe_rowsource *rs, const char *ident, floe_buf
     return 0;
 }
 
-int floe__sql_data_each_batch(floe_rowsource *rs, const floe_rs_constraint *cons, size_t ncons,
+const floe_schema *floe__sql_data_schema(const floe_rowsource *rs)
+{
+    return rs->ops == &data_ops && !((const data_rs *)rs->impl)->fns
+               ? ((const data_rs *)rs->impl)->schema
+               : NULL;
+}
+
+int floe__sql_data_each_batch(floe_rowsource *rs, const struct floe_expr *filter,
                               const size_t *cols, size_t ncols, floe_sql_batch_fn fn, void *payload)
 {
     if (rs->ops != &data_ops || ((data_rs *)rs->impl)->fns)
         return 1;
+    data_rs *d = rs->impl;
+    if (filter && ncols == 0)
+        return 1; /* a filtered count reads a column (no counting from the plan) */
     uint64_t used = 0;
     for (size_t i = 0; i < ncols; i++) {
         if (cols[i] >= rs->ncolumns - rs->nhidden)
@@ -906,7 +918,13 @@ int floe__sql_data_each_batch(floe_rowsource *rs, const floe_rs_constraint *cons
     if (!arrays)
         return floe__error_nomem();
     floe_rowcursor *base = NULL;
-    int rc = data_open_projected(rs, cons, ncons, used, &base);
+    /* the filter is the scan's for this read only: SQLite's reads of the
+     * same live table keep their pushed constraints */
+    const struct floe_expr *fixed = d->fixed;
+    if (filter)
+        d->fixed = filter;
+    int rc = data_open_projected(rs, NULL, 0, used, &base);
+    d->fixed = fixed;
     data_cursor *c = (data_cursor *)base;
     if (rc == 0 && c->remaining >= 0) { /* counted from the manifests */
         rc = fn(payload, NULL, c->remaining);

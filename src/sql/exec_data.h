@@ -56,20 +56,24 @@ const struct floe_type *floe__sql_data_type(const struct floe_rowsource *rs, con
 /* EXPLAIN line of a data row source after it was opened (1: not one). */
 int floe__sql_data_explain(const struct floe_rowsource *rs, const char *ident, floe_buf *out);
 /* Read a data table's rows batch by batch (the fast aggregates of
- * exec_fast.c): plans the scan like a SQLite read with constraints `cons`
- * (pruning and row filter, as pushed by SQLite),
- * projected to the visible columns `cols` (indices into rs->columns), and
- * calls fn(payload, arrays, length) for each batch, arrays[i] being the
- * Arrow array of cols[i] (arrays is NULL when ncols is 0: then the length
- * may be the whole count from the manifests). Delete files are applied by
- * the scan. 1: `rs` is not a data table (nothing read); fn's negative
- * return stops and is returned, its 1 stops and is returned as 1. */
+ * exec_fast.c): plans the scan with the unbound expression `filter` (NULL:
+ * none; borrowed, it must outlive the call) as its filter (pruning, and
+ * the scan drops the rows not matching it while decoding), projected to
+ * the visible columns `cols` (indices into rs->columns), and calls
+ * fn(payload, arrays, length) for each batch, arrays[i] being the Arrow
+ * array of cols[i] (arrays is NULL when ncols is 0: then the length may be
+ * the whole count from the manifests). Delete files are applied by the
+ * scan. 1: `rs` is not a data table, or a filter without a column (nothing
+ * read); fn's negative return stops and is returned, its 1 stops and is
+ * returned as 1. */
 typedef int (*floe_sql_batch_fn)(void *payload, const struct ArrowArray *const *arrays,
                                  int64_t length);
-struct floe_rs_constraint;
-int floe__sql_data_each_batch(struct floe_rowsource *rs, const struct floe_rs_constraint *cons,
-                              size_t ncons, const size_t *cols, size_t ncols,
-                              floe_sql_batch_fn fn, void *payload);
+int floe__sql_data_each_batch(struct floe_rowsource *rs, const struct floe_expr *filter,
+                              const size_t *cols, size_t ncols, floe_sql_batch_fn fn,
+                              void *payload);
+/* The schema whose top-level fields are the columns of a data row source
+ * (NULL: not one, or a stream source); borrowed from the source. */
+const floe_schema *floe__sql_data_schema(const struct floe_rowsource *rs);
 /* Does a statement's text name a metadata column (_file, _pos, _row_id,
  * _last_updated_sequence_number; whole identifiers)? */
 bool floe__sql_text_wants_meta(const char *text);

@@ -16,136 +16,98 @@
  *    numeric and date columns of a data table: computed over the scan's
  *    Arrow batches (floe__sql_data_each_batch: projected, deletes
  *    applied), reproducing exactly what SQLite prints for the values it
- *    would see (exec_data.c/vtab.c: decimals <= 15 digits as doubles, NaN
- *    as NULL, dates as text). sum() is exec_funcs.c's exact sum (one
- *    implementation); avg() is SQLite 3.40's plain double sum / count;
- *    WHERE literals are parsed by SQLite itself and every term is checked
- *    on each row here. Anything the recogniser does not know, and any value
- *    it cannot reproduce (integer overflow, a date outside 0000..9999), is
- *    left to SQLite. `SET floe.fast-aggregates = false` turns 2 off.
+ *    would see (exec_data.c/vtab.c: decimals <= 15 digits as doubles,
+ *    wider ones as exact text, NaN as NULL, dates as text). sum() is
+ *    exec_funcs.c's exact sum (one implementation); avg() is SQLite 3.40's
+ *    plain double sum / count. Anything the recogniser does not know, and
+ *    any value it cannot reproduce (integer overflow, a date outside
+ *    0000..9999), is left to SQLite. `SET floe.fast-aggregates = false`
+ *    turns 2 off.
  *
- * Both recognise the statement's rewritten text (one reference, the
- * floe_ref_N name); the statement is prepared first (so a syntax error
- * still surfaces as SQLite's) and result columns keep SQLite's names.
+ * Both recognise the statement on its syntax tree (sql/ast.h: one SELECT
+ * over the statement's one reference); the statement is prepared first (so
+ * a syntax or name error still surfaces as SQLite's) and result columns
+ * keep SQLite's names. A WHERE term whose meaning for SQLite's values is
+ * exactly its floe expression (cond.c: floe__sql_cond_expr, exact, plus
+ * the guards below) becomes the scan's filter, so the scan drops the rows
+ * while decoding; the other terms (a literal the expression cannot state
+ * exactly, text comparisons of dates) are checked here on each row
+ * (filter_batch).
  */
 #include "sql/exec_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "expr/expr.h"
 #include "rows/rowsource.h"
 #include "scan/scan.h"
+#include "spec/value.h"
+#include "sql/ast.h"
 #include "sql/exec_data.h"
 #include "util/civil.h"
 
-static void skip_space(const char **p)
+/* The statement's query when it is one plain SELECT over its one
+ * reference: no DISTINCT, GROUP BY, HAVING, WINDOW, ORDER BY or LIMIT (a
+ * tree with those has another root), no column aliases on the table. */
+static const sql_node *simple_select(const floe_sql_stmt *st)
 {
-    while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r')
-        (*p)++;
+    if (st->nrefs != 1 || !st->query || !st->query->tree)
+        return NULL;
+    const sql_node *n = st->query->tree;
+    if (n->k != SN_SELECT || (n->f & SNF_DISTINCT) || n->nw || n->c || n->nx || !n->nv)
+        return NULL;
+    const sql_node *t = n->a;
+    if (!t || t->k != SN_TABLE || !t->s || t->nnames || strcmp(t->s, st->refs[0].sqlite_name) != 0)
+        return NULL;
+    return n;
 }
 
-/* Case-insensitive keyword followed by a non-identifier character. */
-static bool word(const char **p, const char *w)
+static const sql_node *unparen(const sql_node *n)
 {
-    skip_space(p);
-    size_t n = strlen(w);
-    for (size_t i = 0; i < n; i++) {
-        char c = (*p)[i];
-        if (c >= 'A' && c <= 'Z')
-            c = (char)(c - 'A' + 'a');
-        if (c != w[i])
-            return false;
-    }
-    char next = (*p)[n];
-    bool ident = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
-                 (next >= '0' && next <= '9') || next == '_';
-    bool sym = !((w[0] >= 'a' && w[0] <= 'z'));
-    if (!sym && ident)
-        return false;
-    *p += n;
-    return true;
+    while (n && n->k == SN_PAREN)
+        n = n->a;
+    return n;
 }
 
-/* An identifier, bare or "quoted", into buf; false when none. */
-static bool ident(const char **p, char *buf, size_t cap)
+/* The aggregate call of select item `it` (NULL: not a plain call). */
+static const sql_node *agg_call(const sql_node *it)
 {
-    skip_space(p);
-    size_t n = 0;
-    const char *s = *p;
-    if (*s == '"') {
-        for (s++; *s; s++) {
-            if (*s == '"') {
-                if (s[1] != '"')
-                    break;
-                s++;
-            }
-            if (n + 1 >= cap)
-                return false;
-            buf[n++] = *s;
-        }
-        if (*s != '"')
-            return false;
-        s++;
-    } else {
-        while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-               *s == '_') {
-            if (n + 1 >= cap)
-                return false;
-            buf[n++] = *s++;
-        }
-        if (n == 0)
-            return false;
-    }
-    buf[n] = 0;
-    *p = s;
-    return true;
+    const sql_node *f = it->k == SN_ITEM ? unparen(it->a) : NULL;
+    if (!f || f->k != SN_FUNC || !f->s || f->a || f->b || (f->f & SNF_DISTINCT))
+        return NULL;
+    return f;
 }
 
-/* `FROM <table> [[AS] alias]`, where table is the statement's one
- * reference by its SQLite name (a following WHERE is not an alias). */
-static bool from_table(const char **p, const char *table)
+/* count(*) or count(1)? */
+static bool is_count_star(const sql_node *f)
 {
-    char name[256];
-    if (!word(p, "from") || !ident(p, name, sizeof name) || strcmp(name, table) != 0)
+    if (!floe__sql_ieq(f->s, "count"))
         return false;
-    if (word(p, "as"))
-        return ident(p, name, sizeof name);
-    const char *save = *p;
-    if (word(p, "where") || !ident(p, name, sizeof name))
-        *p = save;
-    return true;
-}
-
-/* Is `sql` a bare count over the virtual table `table`? */
-static bool is_bare_count(const char *sql, const char *table)
-{
-    const char *p = sql;
-    if (!word(&p, "select") || !word(&p, "count") || !word(&p, "("))
-        return false;
-    if (!word(&p, "*") && !word(&p, "1"))
-        return false;
-    if (!word(&p, ")") || !from_table(&p, table))
-        return false;
-    word(&p, ";");
-    skip_space(&p);
-    return *p == 0;
+    if (f->f & SNF_STARARG)
+        return f->nv == 0;
+    const sql_node *x = f->nv == 1 ? unparen(f->v[0]) : NULL;
+    return x && x->k == SN_LIT && !x->s && x->tok->kind == TK_NUMBER && !x->tok->suffix &&
+           !(x->f & SNF_NEG) && strcmp(x->tok->text, "1") == 0;
 }
 
 int floe__sql_fast_count(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
                          bool *done)
 {
     *done = false;
-    if (st->nrefs != 1 || !st->query || !st->query->sql || sqlite3_column_count(q) != 1 ||
-        !is_bare_count(st->query->sql, st->refs[0].sqlite_name))
+    const sql_node *n = simple_select(st);
+    const sql_node *f = n && n->nv == 1 && !n->b ? agg_call(n->v[0]) : NULL;
+    if (!f || !is_count_star(f) || sqlite3_column_count(q) != 1)
         return 0;
-    int64_t n = 0;
-    int rc = floe__sql_live_count(s, st->refs[0].sqlite_name, &n);
+    int64_t cnt = 0;
+    int rc = floe__sql_live_count(s, st->refs[0].sqlite_name, &cnt);
     if (rc != 0)
         return rc < 0 ? rc : 0; /* 1: not exact, let SQLite count */
     const char *name = sqlite3_column_name(q, 0);
     const char *const names[] = {name ? name : "count(1)"};
-    floe_sql_cell cell = floe__sql_cell_int(n);
+    floe_sql_cell cell = floe__sql_cell_int(cnt);
     *done = true;
     return floe__sql_emit(s, names, 1, &cell, 1);
 }
@@ -159,19 +121,20 @@ enum { AG_COUNT_STAR, AG_COUNT, AG_SUM, AG_MIN, AG_MAX, AG_AVG };
 
 typedef struct agg {
     int kind;
-    int slot;             /* index into the projected columns, -1 for count(*) */
+    int slot;              /* index into the projected columns, -1 for count(*) */
     const floe_type *type; /* Iceberg type of the column */
-    double p10;           /* decimals: 10^scale (SQLite sees unscaled / p10) */
-    int64_t cnt;          /* non-NULL values (rows for count(*)) */
-    floe_sql_dsum sum;    /* sum(): exec_funcs.c's exact sum */
-    double rsum;          /* avg(): SQLite 3.40's plain double sum */
-    bool has;             /* min/max: a value was seen */
-    bool is_real;         /* min/max: best is dbl, else i */
-    int64_t i;
+    bool wide;             /* a decimal SQLite sees as exact text (precision > 15) */
+    double p10;            /* decimals: 10^scale (SQLite sees unscaled / p10) */
+    int64_t cnt;           /* non-NULL values (rows for count(*)) */
+    floe_sql_dsum sum;     /* sum(): exec_funcs.c's exact sum */
+    double rsum;           /* avg(): SQLite 3.40's plain double sum */
+    bool has;              /* min/max: a value was seen */
+    bool is_real;          /* min/max: best is dbl, else i */
+    int64_t i;             /* min/max of integers, dates and decimals (unscaled) */
     double dbl;
 } agg;
 
-/* One WHERE term `col op literal`, evaluated on every row exactly as
+/* One WHERE term `col op literal` checked here on every row exactly as
  * SQLite compares the value it would see (INTEGER, REAL or date text) with
  * the literal SQLite parsed. */
 enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
@@ -180,8 +143,8 @@ typedef struct pred {
     int op;
     const floe_type *type;
     double p10;
-    int64_t iv;   /* integer columns: an integer literal */
-    double dv;    /* REAL columns: the literal as a double */
+    int64_t iv;    /* integer columns: an integer literal */
+    double dv;     /* REAL columns: the literal as a double */
     char text[16]; /* date columns: the text literal */
     size_t len;
 } pred;
@@ -189,10 +152,20 @@ typedef struct pred {
 typedef struct fast_plan {
     agg aggs[MAX_AGGS];
     size_t naggs;
-    pred preds[MAX_AGGS];
+    pred preds[MAX_AGGS]; /* terms checked in filter_batch */
     size_t npreds;
-    floe_rs_constraint cons[MAX_AGGS]; /* pushed to the scan (pruning) */
-    size_t ncons;
+    /* the exact terms, the scan's filter (nodes in `arena`) */
+    const floe_expr *filter;
+    floe_arena *arena;
+    /* slots of floating-point columns of pushed terms: the scan keeps a
+     * NaN where Spark's order says so, SQLite sees NULL (drop the row) */
+    int nan_slots[MAX_AGGS];
+    bool nan_float[MAX_AGGS]; /* a float column, else a double */
+    size_t nnan;
+    /* slots of date columns of pushed terms: the filter keeps dates
+     * outside 0000..9999, whose SQLite text orders differently (bail) */
+    int date_slots[MAX_AGGS];
+    size_t ndate;
     size_t cols[2 * MAX_AGGS];
     size_t ncols;
     uint8_t *keep; /* per row of the batch: passes the WHERE */
@@ -200,7 +173,9 @@ typedef struct fast_plan {
     bool bail; /* a value the fast path does not reproduce: let SQLite run */
 } fast_plan;
 
-static bool plain_type(const floe_type *t)
+/* A column SQLite sees as INTEGER, REAL or date text; wide decimals (exact
+ * text) only where `wide_ok` (count, sum, min, max of precision <= 18). */
+static bool plain_type(const floe_type *t, bool wide_ok)
 {
     switch (t->id) {
     case FLOE_T_INT:
@@ -208,29 +183,46 @@ static bool plain_type(const floe_type *t)
     case FLOE_T_FLOAT:
     case FLOE_T_DOUBLE:
     case FLOE_T_DATE: return true;
-    case FLOE_T_DECIMAL: return t->precision <= 15; /* SQLite sees doubles (exec_data.c) */
+    case FLOE_T_DECIMAL: return t->precision <= 15 || (wide_ok && t->precision <= 18);
     default: return false;
     }
 }
 
-/* `[qualifier.]name` of a visible column (SQLite checked the qualifier
- * names the statement's one table): its index and its slot among the
- * projected columns. */
-static bool column(const char **p, char *col, const floe_rowsource *rs, fast_plan *fp,
-                   size_t *c_out, size_t *slot_out)
+static double pow10_of(int scale)
 {
-    if (!ident(p, col, 256))
+    double p10 = 1;
+    for (int k = 0; k < scale; k++)
+        p10 *= 10;
+    return p10;
+}
+
+/* Where the statement's columns resolve. */
+typedef struct scope {
+    const floe_rowsource *rs;
+    const char *qualifier; /* the table's alias, else its name */
+} scope;
+
+/* `[qualifier.]name` of a visible column (case-insensitive, unique): its
+ * index and its slot among the projected columns. */
+static bool column(const scope *sc, const sql_node *n, fast_plan *fp, size_t *c_out,
+                   size_t *slot_out)
+{
+    n = unparen(n);
+    if (!n || n->k != SN_COL || n->nnames < 1 || n->nnames > 2)
         return false;
-    const char *save = *p;
-    if (word(p, ".")) {
-        if (!ident(p, col, 256))
+    const floe_rowsource *rs = sc->rs;
+    size_t nvis = rs->ncolumns - rs->nhidden;
+    const char *name = n->names[n->nnames - 1];
+    if (n->nnames == 2) {
+        if (!sc->qualifier || !floe__sql_ieq(n->names[0], sc->qualifier))
             return false;
-    } else {
-        *p = save;
+        for (size_t i = 0; i < nvis; i++)
+            if (floe__sql_ieq(rs->columns[i].name, n->names[0]))
+                return false; /* could be a struct field */
     }
-    size_t nvis = rs->ncolumns - rs->nhidden, c = nvis;
+    size_t c = nvis;
     for (size_t i = 0; i < nvis; i++)
-        if (strcasecmp(rs->columns[i].name, col) == 0) {
+        if (floe__sql_ieq(rs->columns[i].name, name)) {
             if (c != nvis)
                 return false; /* ambiguous by case */
             c = i;
@@ -247,88 +239,74 @@ static bool column(const char **p, char *col, const floe_rowsource *rs, fast_pla
     return true;
 }
 
-/* One `fn(arg)` select item (optionally `[AS] alias`); its column resolved
- * against the row source. */
-static bool parse_item(const char **p, const floe_rowsource *rs, fast_plan *fp)
+/* One `fn(arg)` select item. */
+static bool parse_item(const scope *sc, const sql_node *it, fast_plan *fp)
 {
     static const char *const fns[] = {"count", "sum", "min", "max", "avg"};
     static const int kinds[] = {AG_COUNT, AG_SUM, AG_MIN, AG_MAX, AG_AVG};
-    char name[256], col[256];
-    if (fp->naggs >= MAX_AGGS)
+    const sql_node *f = agg_call(it);
+    if (!f || fp->naggs >= MAX_AGGS)
         return false;
     agg *g = &fp->aggs[fp->naggs];
     memset(g, 0, sizeof *g);
     g->kind = -1;
-    for (size_t i = 0; i < 5 && g->kind < 0; i++)
-        if (word(p, fns[i]))
-            g->kind = kinds[i];
-    if (g->kind < 0 || !word(p, "("))
-        return false;
     g->slot = -1;
-    size_t slot = 0;
-    if (g->kind == AG_COUNT && (word(p, "*") || word(p, "1"))) {
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(fns) && g->kind < 0; i++)
+        if (floe__sql_ieq(f->s, fns[i]))
+            g->kind = kinds[i];
+    if (g->kind < 0)
+        return false;
+    if (is_count_star(f)) {
         g->kind = AG_COUNT_STAR;
     } else {
-        size_t c;
-        if (!column(p, col, rs, fp, &c, &slot))
+        size_t c, slot;
+        if ((f->f & SNF_STARARG) || f->nv != 1 || !column(sc, f->v[0], fp, &c, &slot))
             return false;
-        g->type = floe__sql_data_type(rs, rs->columns[c].name);
-        if (!g->type || !plain_type(g->type))
+        g->type = floe__sql_data_type(sc->rs, sc->rs->columns[c].name);
+        if (!g->type || !plain_type(g->type, g->kind != AG_AVG))
             return false;
         if (g->type->id == FLOE_T_DATE && (g->kind == AG_SUM || g->kind == AG_AVG))
             return false; /* text in SQLite */
         if (g->type->id == FLOE_T_DECIMAL) {
-            g->p10 = 1;
-            for (int k = 0; k < g->type->scale; k++)
-                g->p10 *= 10;
+            g->p10 = pow10_of(g->type->scale);
+            g->wide = g->type->precision > 15;
         }
         g->slot = (int)slot;
     }
-    if (!word(p, ")"))
-        return false;
     fp->naggs++;
-    if (word(p, "as"))
-        return ident(p, name, sizeof name);
-    const char *save = *p;
-    if (word(p, "from")) { /* not an alias */
-        *p = save;
-        return true;
-    }
-    if (!ident(p, name, sizeof name))
-        *p = save;
     return true;
 }
 
-/* A literal as SQLite parses it: its text run through the session's
- * connection (`SELECT <literal>`), so numbers round exactly as in the
- * query. Literals: 'text', [-]number. */
-static bool literal(const char **p, floe_sql_session *s, int *type, int64_t *iv, double *dv,
+/* A literal as SQLite parses it: its SQLite text (as print.c writes it)
+ * run through the session's connection (`SELECT <literal>`), so numbers
+ * round exactly as in the query. Literals: numbers without a decimal or
+ * float suffix (doubles: D), strings, DATE literals. */
+static bool literal(const sql_node *n, floe_sql_session *s, int *type, int64_t *iv, double *dv,
                     char *text, size_t cap, size_t *len)
 {
-    skip_space(p);
-    const char *b = *p, *e = b;
-    if (*e == '\'') {
-        for (e++; *e && !(*e == '\'' && e[1] != '\''); e++)
-            if (*e == '\'')
-                e++; /* '' */
-        if (*e != '\'')
-            return false;
-        e++;
-    } else {
-        if (*e == '-')
-            e++;
-        if (!(*e >= '0' && *e <= '9') && *e != '.')
-            return false;
-        while ((*e >= '0' && *e <= '9') || *e == '.' || *e == 'e' || *e == 'E' ||
-               ((*e == '+' || *e == '-') && (e[-1] == 'e' || e[-1] == 'E')))
-            e++;
-    }
-    char sql[96];
-    if ((size_t)(e - b) + 8 > sizeof sql)
+    n = unparen(n);
+    if (!n)
         return false;
-    memcpy(sql, "SELECT ", 7);
-    memcpy(sql + 7, b, (size_t)(e - b));
-    sql[7 + (e - b)] = 0;
+    if ((n->k == SN_LIT && !n->s && n->tok->kind == TK_STRING) ||
+        (n->k == SN_TIMELIT && (n->f & SNF_DATE))) {
+        const char *t = n->k == SN_LIT ? n->tok->text : n->s;
+        *type = SQLITE_TEXT;
+        *len = strlen(t);
+        if (*len >= cap)
+            return false;
+        memcpy(text, t, *len + 1);
+        return true;
+    }
+    if (n->k != SN_LIT || n->s || n->tok->kind != TK_NUMBER)
+        return false;
+    char suffix = n->tok->suffix;
+    const char *t = n->tok->text;
+    if ((suffix && suffix != 'L' && suffix != 'S' && suffix != 'Y' && suffix != 'D') ||
+        strlen(t) > 17) /* longer: print.c may quote it as text */
+        return false;
+    char sql[64];
+    snprintf(sql, sizeof sql, "SELECT %s%s%s", n->f & SNF_NEG ? "-" : "", t,
+             suffix == 'D' && !strpbrk(t, ".eE") ? ".0" : "");
     sqlite3_stmt *q = NULL;
     bool ok = sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) == SQLITE_OK && q &&
               sqlite3_step(q) == SQLITE_ROW;
@@ -336,16 +314,9 @@ static bool literal(const char **p, floe_sql_session *s, int *type, int64_t *iv,
         *type = sqlite3_column_type(q, 0);
         *iv = sqlite3_column_int64(q, 0);
         *dv = sqlite3_column_double(q, 0);
-        if (*type == SQLITE_TEXT) {
-            const char *t = (const char *)sqlite3_column_text(q, 0);
-            *len = (size_t)sqlite3_column_bytes(q, 0);
-            ok = t && *len < cap;
-            if (ok)
-                memcpy(text, t, *len + 1);
-        }
+        ok = *type == SQLITE_INTEGER || *type == SQLITE_FLOAT;
     }
     sqlite3_finalize(q);
-    *p = e;
     return ok;
 }
 
@@ -372,138 +343,166 @@ static bool canonical_date(const char *t, size_t len, int32_t *days)
     return true;
 }
 
+/* Dates SQLite sees as 'YYYY-MM-DD' text compare as their day numbers only
+ * for years 0000..9999 (vtab.c formats others differently):
+ * days_from_civil(0, 1, 1) and days_from_civil(9999, 12, 31). */
+enum { DATE_LO = -719528, DATE_HI = 2932896 };
+
+/* Is the term `col op literal` exactly its floe expression for the values
+ * SQLite compares? Integers with integer literals; dates with a canonical
+ * 'YYYY-MM-DD' (other text compares as text in SQLite); doubles with a
+ * nonzero number (integers within 2^53); floats with a nonzero integer
+ * within 2^24 (SQLite compares the float widened, floe in floats) or a
+ * number that is a float; decimals <= 15 digits (doubles in SQLite: a
+ * literal of at most 15 digits at the column's scale orders as its double).
+ * cond.c then says whether the expression is exact (literal digits beyond
+ * the column's scale are not). NaN and dates outside 0000..9999 are
+ * handled on the rows (nan_slots, date_slots). */
+static bool pushable(const pred *pr, int type)
+{
+    switch (pr->type->id) {
+    case FLOE_T_INT:
+    case FLOE_T_LONG: return type == SQLITE_INTEGER;
+    case FLOE_T_DATE: {
+        int32_t days;
+        return type == SQLITE_TEXT && canonical_date(pr->text, pr->len, &days);
+    }
+    case FLOE_T_FLOAT:
+        if (type == SQLITE_INTEGER)
+            return pr->iv != 0 && pr->iv <= (1 << 24) && pr->iv >= -(1 << 24);
+        return pr->dv != 0 && (double)(float)pr->dv == pr->dv;
+    case FLOE_T_DOUBLE: return pr->dv != 0 && isfinite(pr->dv);
+    case FLOE_T_DECIMAL: return fabs(pr->dv) * pr->p10 < 1e15;
+    default: return false;
+    }
+}
+
 /* One WHERE term `[q.]col op literal`. Only comparisons whose SQLite
  * meaning is plain: an integer column with an integer literal, a REAL
  * column (double, float, decimal <= 15 digits) with a number, a date
- * column with a text literal. Integer and date terms are also pushed to
- * the scan (pruning); every term is checked on each row here. */
-static bool parse_pred(const char **p, floe_sql_session *s, const floe_rowsource *rs,
-                       fast_plan *fp)
+ * column with a text literal. An exact one joins the scan's filter, the
+ * others are checked on each row here. */
+static int parse_pred(floe_sql_session *s, const scope *sc, const sql_node *term, fast_plan *fp,
+                      bool *ok)
 {
     static const char *const ops[] = {"==", "=", "<>", "!=", "<=", ">=", "<", ">"};
     static const int opk[] = {OP_EQ, OP_EQ, OP_NE, OP_NE, OP_LE, OP_GE, OP_LT, OP_GT};
-    char col[256];
+    *ok = false;
+    const sql_node *n = unparen(term);
     size_t c, slot;
-    if (fp->npreds >= MAX_AGGS || !column(p, col, rs, fp, &c, &slot))
-        return false;
+    if (fp->npreds >= MAX_AGGS || n->k != SN_BIN || !column(sc, n->a, fp, &c, &slot))
+        return 0;
     pred *pr = &fp->preds[fp->npreds];
     memset(pr, 0, sizeof *pr);
     pr->slot = (int)slot;
-    pr->type = floe__sql_data_type(rs, rs->columns[c].name);
-    if (!pr->type || !plain_type(pr->type))
-        return false;
+    pr->type = floe__sql_data_type(sc->rs, sc->rs->columns[c].name);
+    if (!pr->type || !plain_type(pr->type, false))
+        return 0;
     pr->op = -1;
-    for (size_t i = 0; i < 8 && pr->op < 0; i++)
-        if (word(p, ops[i]))
+    for (size_t i = 0; i < FLOE_ARRAY_LEN(ops) && pr->op < 0; i++)
+        if (strcmp(n->s, ops[i]) == 0)
             pr->op = opk[i];
     int type = 0;
     if (pr->op < 0 ||
-        !literal(p, s, &type, &pr->iv, &pr->dv, pr->text, sizeof pr->text, &pr->len))
-        return false;
-    floe_rs_constraint *k = &fp->cons[fp->ncons];
-    memset(k, 0, sizeof *k);
-    k->column = c;
-    static const floe_rs_op push[] = {FLOE_RS_EQ, 0, FLOE_RS_LT, FLOE_RS_LE, FLOE_RS_GT,
-                                      FLOE_RS_GE};
-    k->op = push[pr->op];
+        !literal(n->b, s, &type, &pr->iv, &pr->dv, pr->text, sizeof pr->text, &pr->len))
+        return 0;
     switch (pr->type->id) {
     case FLOE_T_INT:
     case FLOE_T_LONG:
         if (type != SQLITE_INTEGER)
-            return false;
-        if (pr->type->id == FLOE_T_LONG) {
-            k->value.type = FLOE_T_LONG;
-            k->value.v.i64 = pr->iv;
-        } else {
-            if (pr->iv < INT32_MIN || pr->iv > INT32_MAX)
-                k->op = 0; /* not pushed: SQLite alone compares */
-            k->value.type = FLOE_T_INT;
-            k->value.v.i32 = (int32_t)pr->iv;
-        }
+            return 0;
         break;
-    case FLOE_T_DATE: {
-        int32_t days;
+    case FLOE_T_DATE:
         if (type != SQLITE_TEXT)
-            return false;
-        if (canonical_date(pr->text, pr->len, &days)) {
-            k->value.type = FLOE_T_DATE;
-            k->value.v.i32 = days;
-        } else {
-            k->op = 0;
-        }
+            return 0;
         break;
-    }
     default: /* REAL in SQLite */
         if (type == SQLITE_INTEGER) {
             /* SQLite compares REAL and INTEGER exactly; a double holds the
              * integer exactly below 2^53 */
             if (pr->iv > 9007199254740992LL || pr->iv < -9007199254740992LL)
-                return false;
+                return 0;
             pr->dv = (double)pr->iv;
         } else if (type != SQLITE_FLOAT) {
-            return false;
+            return 0;
         }
-        if (pr->type->id == FLOE_T_DECIMAL) {
-            pr->p10 = 1;
-            for (int i = 0; i < pr->type->scale; i++)
-                pr->p10 *= 10;
-        }
-        k->op = 0;
+        if (pr->type->id == FLOE_T_DECIMAL)
+            pr->p10 = pow10_of(pr->type->scale);
         break;
     }
-    if (k->op)
-        fp->ncons++;
-    fp->npreds++;
-    return true;
-}
-
-/* Is `sql` `SELECT agg(col), ... FROM <table> [[AS] alias] [WHERE col op
- * literal [AND ...]] [;]`? */
-static bool parse_aggregates(floe_sql_session *s, const char *sql, const char *table,
-                             const floe_rowsource *rs, fast_plan *fp)
-{
-    const char *p = sql;
-    memset(fp, 0, sizeof *fp);
-    if (!word(&p, "select"))
-        return false;
-    do {
-        if (!parse_item(&p, rs, fp))
-            return false;
-    } while (word(&p, ","));
-    if (!from_table(&p, table))
-        return false;
-    if (word(&p, "where")) {
-        do {
-            if (!parse_pred(&p, s, rs, fp))
-                return false;
-        } while (word(&p, "and"));
+    *ok = true;
+    if (pushable(pr, type)) {
+        const floe_schema *schema = floe__sql_data_schema(sc->rs);
+        sql_cond_scope cs = {schema, sc->qualifier, s->tz};
+        const floe_expr *e = NULL;
+        bool exact = false;
+        if (schema)
+            FLOE_TRY(floe__sql_cond_expr(&e, &exact, fp->arena, n, &cs));
+        if (exact && pr->type->id == FLOE_T_DATE) {
+            /* keep the dates SQLite's text orders otherwise: on_batch bails */
+            const char *name = sc->rs->columns[c].name;
+            e = floe_expr_or(
+                fp->arena, e,
+                floe_expr_or(fp->arena,
+                             floe_expr_cmp(fp->arena, FLOE_OP_LT, name, floe_value_date(DATE_LO)),
+                             floe_expr_cmp(fp->arena, FLOE_OP_GT, name, floe_value_date(DATE_HI))));
+            if (!e)
+                return floe__error_nomem();
+            fp->date_slots[fp->ndate++] = (int)slot;
+        }
+        if (exact) {
+            if (pr->type->id == FLOE_T_FLOAT || pr->type->id == FLOE_T_DOUBLE) {
+                fp->nan_float[fp->nnan] = pr->type->id == FLOE_T_FLOAT;
+                fp->nan_slots[fp->nnan++] = (int)slot;
+            }
+            fp->filter = fp->filter ? floe_expr_and(fp->arena, fp->filter, e) : e;
+            if (!fp->filter)
+                return floe__error_nomem();
+            return 0;
+        }
     }
-    word(&p, ";");
-    skip_space(&p);
-    return *p == 0;
+    fp->npreds++;
+    return 0;
 }
 
-/* The fast path applies to `q` (and `fp` holds its plan): a data table,
- * the option on, the statement's shape. */
-static bool recognise(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
-                      fast_plan *fp, floe_rowsource **rs)
+/* The WHERE's conjuncts (AND, parentheses) as terms. */
+static int parse_where(floe_sql_session *s, const scope *sc, const sql_node *w, fast_plan *fp,
+                       bool *ok)
 {
+    w = unparen(w);
+    if (w->k == SN_BIN && strcmp(w->s, "AND") == 0) {
+        FLOE_TRY(parse_where(s, sc, w->a, fp, ok));
+        if (*ok)
+            FLOE_TRY(parse_where(s, sc, w->b, fp, ok));
+        return 0;
+    }
+    return parse_pred(s, sc, w, fp, ok);
+}
+
+/* The fast path applies to `q` (*ok; `fp` holds its plan): a data table,
+ * the option on, the statement's shape. */
+static int recognise(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q, fast_plan *fp,
+                     floe_rowsource **rs, bool *ok)
+{
+    *ok = false;
     const char *opt = floe__sql_session_option(s, "floe.fast-aggregates");
     if (opt && strcasecmp(opt, "false") == 0)
-        return false;
-    if (st->nrefs != 1 || !st->query || !st->query->sql)
-        return false;
+        return 0;
+    const sql_node *n = simple_select(st);
+    if (!n || n->nv > MAX_AGGS || (size_t)sqlite3_column_count(q) != n->nv)
+        return 0;
     *rs = floe__sql_live_source(s, st->refs[0].sqlite_name);
     if (!*rs || !floe__sql_data_type(*rs, (*rs)->columns[0].name))
-        return false;
-    return parse_aggregates(s, st->query->sql, st->refs[0].sqlite_name, *rs, fp) &&
-           (size_t)sqlite3_column_count(q) == fp->naggs;
+        return 0;
+    scope sc = {*rs, n->a->alias ? n->a->alias : st->refs[0].name.table};
+    for (size_t i = 0; i < n->nv; i++)
+        if (!parse_item(&sc, n->v[i], fp))
+            return 0;
+    *ok = true;
+    if (n->b)
+        FLOE_TRY(parse_where(s, &sc, n->b, fp, ok));
+    return 0;
 }
-
-/* Dates SQLite sees as 'YYYY-MM-DD' text compare as their day numbers only
- * for years 0000..9999 (vtab.c formats others differently):
- * days_from_civil(0, 1, 1) and days_from_civil(9999, 12, 31). */
-enum { DATE_LO = -719528, DATE_HI = 2932896 };
 
 /* SQLite's min()/max(): a later value replaces the best only when strictly
  * smaller/greater (first of equals kept). */
@@ -533,39 +532,6 @@ static inline bool valid_at(const struct ArrowArray *a, int64_t k)
 static inline bool counted(const struct ArrowArray *a, const uint8_t *keep, int64_t r)
 {
     return (!keep || keep[r]) && valid_at(a, r + a->offset);
-}
-
-/* sum() of a decimal(p <= 15, s <= 9) column: exactly the sum of the
- * unscaled values at the column's scale (what SQLite's sum() does with the
- * cells' scale subtype, vtab.c). */
-static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n, const uint8_t *keep)
-{
-    const uint8_t *vb = a->buffers[1];
-    i128 acc = 0;
-    int64_t cnt = 0;
-    if (!keep && a->null_count == 0) {
-        /* every row: one add per value, no test */
-        const uint8_t *v = vb + 16 * a->offset;
-        for (int64_t r = 0; r < n; r++) {
-            i128 x;
-            memcpy(&x, v + 16 * r, 16);
-            acc += x;
-        }
-        cnt = n;
-    } else {
-        for (int64_t r = 0; r < n; r++) {
-            if (!counted(a, keep, r))
-                continue;
-            i128 x;
-            memcpy(&x, vb + 16 * (r + a->offset), 16);
-            acc += x;
-            cnt++;
-        }
-    }
-    if (cnt == 0)
-        return;
-    g->cnt += cnt;
-    floe__sql_dsum_add_exact(&g->sum, acc, g->type->scale, true);
 }
 
 /* 'YYYY-MM-DD' of a day in years 0000..9999 (vtab.c's text). */
@@ -598,18 +564,11 @@ static inline bool cmp_ok(int op, int c)
     }
 }
 
-/* fp->keep[r]: row r passes every WHERE term (NULL and NaN never do);
- * 1 when a date outside 0000..9999 is met (SQLite's text differs). */
+/* fp->keep[r] (set): row r passes every term checked here (NULL and NaN
+ * never do); 1 when a date outside 0000..9999 is met (SQLite's text
+ * differs). */
 static int filter_batch(fast_plan *fp, const struct ArrowArray *const *arrays, int64_t n)
 {
-    if (n > fp->keep_cap) {
-        uint8_t *k = floe__realloc(fp->keep, (size_t)n);
-        if (!k)
-            return floe__error_nomem();
-        fp->keep = k;
-        fp->keep_cap = n;
-    }
-    memset(fp->keep, 1, (size_t)n);
     for (size_t pi = 0; pi < fp->npreds; pi++) {
         const pred *pr = &fp->preds[pi];
         const struct ArrowArray *a = arrays[pr->slot];
@@ -670,14 +629,245 @@ static int filter_batch(fast_plan *fp, const struct ArrowArray *const *arrays, i
     return 0;
 }
 
+/* sum() of a decimal(p <= 18) column: exactly the sum of the unscaled
+ * values at the column's scale (what SQLite's sum() does with the cells'
+ * scale subtype, or with a wide decimal's exact text: exec_funcs.c). The
+ * values fit int64 (the low half of Arrow's 16 bytes); blocks of 1,024 add
+ * on int64, which cannot overflow below 10^15 a value (2^63 > 1024 *
+ * 10^15); wider values detect the overflow and add that block on 128 bits. */
+static void sum_decimal(agg *g, const struct ArrowArray *a, int64_t n, const uint8_t *keep)
+{
+    enum { BLOCK = 1024 };
+    const uint8_t *vb = (const uint8_t *)a->buffers[1] + 16 * a->offset;
+    bool check = g->type->precision > 15, dense = !keep && a->null_count == 0;
+    i128 acc = 0;
+    int64_t cnt = 0;
+    for (int64_t b0 = 0; b0 < n; b0 += BLOCK) {
+        int64_t b1 = b0 + BLOCK < n ? b0 + BLOCK : n;
+        int64_t s64 = 0;
+        bool over = false;
+        if (dense && !check) {
+            for (int64_t r = b0; r < b1; r++) {
+                int64_t x;
+                memcpy(&x, vb + 16 * r, 8);
+                s64 += x;
+            }
+            cnt += b1 - b0;
+        } else {
+            for (int64_t r = b0; r < b1; r++) {
+                if (!dense && !counted(a, keep, r))
+                    continue;
+                int64_t x;
+                memcpy(&x, vb + 16 * r, 8);
+                over |= __builtin_add_overflow(s64, x, &s64);
+                cnt++;
+            }
+        }
+        if (!over) {
+            acc += s64;
+            continue;
+        }
+        for (int64_t r = b0; r < b1; r++) /* the wider path */
+            if (dense || counted(a, keep, r)) {
+                int64_t x;
+                memcpy(&x, vb + 16 * r, 8);
+                acc += x;
+            }
+    }
+    if (cnt == 0)
+        return;
+    g->cnt += cnt;
+    if (g->wide)
+        g->sum.wide = true; /* SQLite's sum() of exact text answers text */
+    floe__sql_dsum_add_exact(&g->sum, acc, g->type->scale, true);
+}
+
+/* sum() of an int or long column: one exact 128-bit partial sum. */
+static void sum_integer(agg *g, const struct ArrowArray *a, int64_t n, const uint8_t *keep)
+{
+    const void *vb = a->buffers[1];
+    bool is_long = g->type->id == FLOE_T_LONG;
+    i128 acc = 0;
+    int64_t cnt = 0;
+    if (!keep && a->null_count == 0) {
+        if (is_long)
+            for (int64_t r = 0; r < n; r++)
+                acc += ((const int64_t *)vb)[r + a->offset];
+        else
+            for (int64_t r = 0; r < n; r++)
+                acc += ((const int32_t *)vb)[r + a->offset];
+        cnt = n;
+    } else {
+        for (int64_t r = 0; r < n; r++) {
+            if (!counted(a, keep, r))
+                continue;
+            int64_t k = r + a->offset;
+            acc += is_long ? ((const int64_t *)vb)[k] : ((const int32_t *)vb)[k];
+            cnt++;
+        }
+    }
+    if (cnt)
+        floe__sql_dsum_add_exact(&g->sum, acc, 0, false);
+    g->cnt += cnt;
+}
+
+/* The integer SQLite orders row k by: ints, longs, days, a decimal's
+ * unscaled value (its double orders alike: <= 15 digits read back exactly;
+ * wider ones compare by value under the numeric collation). */
+static inline int64_t int_at(floe_type_id t, const void *vb, int64_t k)
+{
+    switch (t) {
+    case FLOE_T_LONG: return ((const int64_t *)vb)[k];
+    case FLOE_T_DECIMAL: {
+        int64_t x;
+        memcpy(&x, (const uint8_t *)vb + 16 * k, 8);
+        return x;
+    }
+    default: return ((const int32_t *)vb)[k];
+    }
+}
+
+/* min()/max() of an integer-ordered column (int_at); 1 on a date outside
+ * 0000..9999. */
+static int minmax_integer(agg *g, const struct ArrowArray *a, int64_t n, const uint8_t *keep)
+{
+    const void *vb = a->buffers[1];
+    floe_type_id t = g->type->id;
+    bool min = g->kind == AG_MIN;
+    int64_t best = min ? INT64_MAX : INT64_MIN, cnt = 0;
+    if (!keep && a->null_count == 0 && t == FLOE_T_LONG) {
+        const int64_t *v = (const int64_t *)vb + a->offset;
+        for (int64_t r = 0; r < n; r++)
+            best = min ? (v[r] < best ? v[r] : best) : (v[r] > best ? v[r] : best);
+        cnt = n;
+    } else if (!keep && a->null_count == 0 && t == FLOE_T_DECIMAL) {
+        const uint8_t *v = (const uint8_t *)vb + 16 * a->offset;
+        for (int64_t r = 0; r < n; r++) {
+            int64_t x;
+            memcpy(&x, v + 16 * r, 8);
+            best = min ? (x < best ? x : best) : (x > best ? x : best);
+        }
+        cnt = n;
+    } else {
+        for (int64_t r = 0; r < n; r++) {
+            if (!counted(a, keep, r))
+                continue;
+            int64_t x = int_at(t, vb, r + a->offset);
+            best = min ? (x < best ? x : best) : (x > best ? x : best);
+            cnt++;
+        }
+    }
+    if (cnt == 0)
+        return 0;
+    if (t == FLOE_T_DATE && (best < DATE_LO || best > DATE_HI))
+        return 1;
+    g->cnt += cnt;
+    minmax_int(g, best);
+    return 0;
+}
+
+/* avg() over a batch of integers or decimals without nulls or WHERE mask:
+ * the same plain double sum in scan order as the generic loop (each
+ * decimal's double, as SQLite sees it), without its per-row tests. */
+static void avg_dense(agg *g, const struct ArrowArray *a, int64_t n)
+{
+    const void *vb = a->buffers[1];
+    double sum = g->rsum;
+    switch (g->type->id) {
+    case FLOE_T_LONG:
+        for (int64_t r = 0; r < n; r++)
+            sum += (double)((const int64_t *)vb)[r + a->offset];
+        break;
+    case FLOE_T_INT:
+        for (int64_t r = 0; r < n; r++)
+            sum += (double)((const int32_t *)vb)[r + a->offset];
+        break;
+    default: {
+        const uint8_t *v = (const uint8_t *)vb + 16 * a->offset;
+        double p10 = g->p10;
+        for (int64_t r = 0; r < n; r++) {
+            int64_t x;
+            memcpy(&x, v + 16 * r, 8);
+            sum += (double)x / p10;
+        }
+        break;
+    }
+    }
+    g->rsum = sum;
+    g->cnt += n;
+}
+
+/* Does column `a` hold a NaN (in any slot: a null's value is harmless
+ * to drop, its row fails the comparison anyway)? */
+static bool has_nan(const struct ArrowArray *a, int64_t n, bool is_float)
+{
+    const void *vb = a->buffers[1];
+    bool nan = false;
+    if (is_float)
+        for (int64_t r = 0; r < n; r++)
+            nan |= isnan(((const float *)vb)[r + a->offset]);
+    else
+        for (int64_t r = 0; r < n; r++)
+            nan |= isnan(((const double *)vb)[r + a->offset]);
+    return nan;
+}
+
+/* Any date outside 0000..9999 in column `a`? */
+static bool date_out_of_range(const struct ArrowArray *a, int64_t n)
+{
+    const int32_t *v = (const int32_t *)a->buffers[1] + a->offset;
+    for (int64_t r = 0; r < n; r++)
+        if ((v[r] < DATE_LO || v[r] > DATE_HI) && valid_at(a, r + a->offset))
+            return true;
+    return false;
+}
+
+/* The batch's WHERE mask: NULL when every row passes (all pushed terms, no
+ * NaN), else fp->keep. 1: bail (a date SQLite's text orders otherwise). */
+static int batch_keep(fast_plan *fp, const struct ArrowArray *const *arrays, int64_t n,
+                      const uint8_t **keep)
+{
+    *keep = NULL;
+    for (size_t i = 0; i < fp->ndate; i++)
+        if (date_out_of_range(arrays[fp->date_slots[i]], n)) {
+            fp->bail = true;
+            return 1;
+        }
+    bool nan = false;
+    for (size_t i = 0; i < fp->nnan && !nan; i++)
+        nan = has_nan(arrays[fp->nan_slots[i]], n, fp->nan_float[i]);
+    if (!fp->npreds && !nan)
+        return 0;
+    if (n > fp->keep_cap) {
+        uint8_t *k = floe__realloc(fp->keep, (size_t)n);
+        if (!k)
+            return floe__error_nomem();
+        fp->keep = k;
+        fp->keep_cap = n;
+    }
+    memset(fp->keep, 1, (size_t)n);
+    for (size_t i = 0; nan && i < fp->nnan; i++) { /* NULL to SQLite: no comparison holds */
+        const struct ArrowArray *a = arrays[fp->nan_slots[i]];
+        bool is_float = fp->nan_float[i];
+        const void *vb = a->buffers[1];
+        for (int64_t r = 0; r < n; r++) {
+            int64_t k = r + a->offset;
+            double x = is_float ? (double)((const float *)vb)[k] : ((const double *)vb)[k];
+            if (isnan(x))
+                fp->keep[r] = 0;
+        }
+    }
+    if (fp->npreds)
+        FLOE_TRY(filter_batch(fp, arrays, n));
+    *keep = fp->keep;
+    return 0;
+}
+
 static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64_t n)
 {
     fast_plan *fp = payload;
     const uint8_t *keep = NULL;
-    if (fp->npreds) {
-        FLOE_TRY(filter_batch(fp, arrays, n));
-        keep = fp->keep;
-    }
+    FLOE_TRY(batch_keep(fp, arrays, n, &keep));
     for (size_t ai = 0; ai < fp->naggs; ai++) {
         agg *g = &fp->aggs[ai];
         if (g->kind == AG_COUNT_STAR) {
@@ -692,34 +882,33 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
         const struct ArrowArray *a = arrays[g->slot];
         const void *vb = a->buffers[1];
         floe_type_id t = g->type->id;
-        if (g->kind == AG_SUM && t == FLOE_T_DECIMAL && g->type->scale <= 9) {
+        bool real = t == FLOE_T_FLOAT || t == FLOE_T_DOUBLE;
+        if (g->kind == AG_COUNT && !real) {
+            if (!keep) {
+                g->cnt += n - a->null_count;
+                continue;
+            }
+            for (int64_t r = 0; r < n; r++)
+                g->cnt += counted(a, keep, r);
+            continue;
+        }
+        if (g->kind == AG_SUM && t == FLOE_T_DECIMAL) {
             sum_decimal(g, a, n, keep);
             continue;
         }
         if (g->kind == AG_SUM && (t == FLOE_T_LONG || t == FLOE_T_INT)) {
-            i128 acc = 0;
-            int64_t cnt = 0;
-            if (!keep && a->null_count == 0) {
-                if (t == FLOE_T_LONG)
-                    for (int64_t r = 0; r < n; r++)
-                        acc += ((const int64_t *)vb)[r + a->offset];
-                else
-                    for (int64_t r = 0; r < n; r++)
-                        acc += ((const int32_t *)vb)[r + a->offset];
-                cnt = n;
-            } else {
-                for (int64_t r = 0; r < n; r++) {
-                    if (!counted(a, keep, r))
-                        continue;
-                    int64_t k = r + a->offset;
-                    acc += t == FLOE_T_LONG ? ((const int64_t *)vb)[k]
-                                            : ((const int32_t *)vb)[k];
-                    cnt++;
-                }
+            sum_integer(g, a, n, keep);
+            continue;
+        }
+        if ((g->kind == AG_MIN || g->kind == AG_MAX) && !real) {
+            if (minmax_integer(g, a, n, keep) != 0) {
+                fp->bail = true;
+                return 1;
             }
-            if (cnt)
-                floe__sql_dsum_add_exact(&g->sum, acc, 0, false);
-            g->cnt += cnt;
+            continue;
+        }
+        if (g->kind == AG_AVG && !real && !keep && a->null_count == 0) {
+            avg_dense(g, a, n);
             continue;
         }
         for (int64_t r = 0; r < n; r++) {
@@ -732,22 +921,12 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
             switch (t) {
             case FLOE_T_LONG: iv = ((const int64_t *)vb)[k]; break;
             case FLOE_T_INT: iv = ((const int32_t *)vb)[k]; break;
-            case FLOE_T_DATE:
-                iv = ((const int32_t *)vb)[k];
-                if (iv < DATE_LO || iv > DATE_HI) {
-                    fp->bail = true;
-                    return 1;
-                }
-                break;
             case FLOE_T_FLOAT: is_int = false; x = (double)((const float *)vb)[k]; break;
             case FLOE_T_DOUBLE: is_int = false; x = ((const double *)vb)[k]; break;
-            default: { /* decimal as SQLite sees it (exec_data.c) */
-                i128 d;
-                memcpy(&d, (const uint8_t *)vb + 16 * k, 16);
+            default: /* decimal <= 15 digits as SQLite sees it (exec_data.c) */
                 is_int = false;
-                x = (double)(int64_t)d / g->p10;
+                x = (double)int_at(t, vb, k) / g->p10;
                 break;
-            }
             }
             if (!is_int && isnan(x))
                 continue; /* SQLite stores a NaN result as NULL */
@@ -759,12 +938,7 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
                 break;
             case AG_AVG: g->rsum += is_int ? (double)iv : x; break;
             case AG_MIN:
-            case AG_MAX:
-                if (is_int)
-                    minmax_int(g, iv);
-                else
-                    minmax_real(g, x);
-                break;
+            case AG_MAX: minmax_real(g, x); break;
             default: break;
             }
         }
@@ -797,11 +971,16 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
             c->kind = FLOE_SQLC_REAL;
             c->d = d;
             return 0;
-        case FLOE_SQL_DSUM_TEXT: return 1; /* wide decimals: SQLite answers */
-        default:
-            FLOE_TRY(floe__sql_out_decimal_cell(s->out, d, scale, text, c));
-            return 0;
+        case FLOE_SQL_DSUM_TEXT: { /* wide decimals: the exact text */
+            char buf[64];
+            if (!floe__sql_dsum_text(&g->sum, buf))
+                return 0; /* beyond 38 digits: NULL, as exec_funcs.c */
+            FLOE_TRY(floe__buf_puts(text, buf));
+            break;
         }
+        default: FLOE_TRY(floe__sql_out_decimal_cell(s->out, d, scale, text, c)); return 0;
+        }
+        break;
     }
     default: /* min, max */
         if (!g->has)
@@ -813,9 +992,16 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
             c->kind = FLOE_SQLC_TEXT;
             c->s = text->ptr;
             c->n = text->len;
-        } else if (g->type->id == FLOE_T_DECIMAL) { /* at the column's scale, as vtab.c */
-            FLOE_TRY(floe__sql_out_decimal_cell(s->out, g->dbl, g->type->scale, text, c));
-        } else if (g->is_real) {
+            return 0;
+        }
+        if (g->type->id == FLOE_T_DECIMAL && !g->wide) /* at the column's scale, as vtab.c */
+            return floe__sql_out_decimal_cell(s->out, (double)g->i / g->p10, g->type->scale, text,
+                                              c);
+        if (g->type->id == FLOE_T_DECIMAL) {
+            FLOE_TRY(floe_decimal_format(g->i, g->type->scale, text));
+            break;
+        }
+        if (g->is_real) {
             c->kind = FLOE_SQLC_REAL;
             c->d = g->dbl;
         } else {
@@ -823,6 +1009,15 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
         }
         return 0;
     }
+    /* a wide decimal's exact text, in the kind floe__sql_out_stmt gives
+     * text with a scale (a number in json): the kind of a decimal cell */
+    floe_buf probe = FLOE_BUF_INIT;
+    int rc = floe__sql_out_decimal_cell(s->out, 0, 0, &probe, c);
+    floe__buf_free(&probe);
+    FLOE_TRY(rc);
+    c->s = text->ptr ? text->ptr : "";
+    c->n = text->len;
+    return 0;
 }
 
 /* Answer `q` when the fast path applies (*done); emit: write the result. */
@@ -833,24 +1028,27 @@ static int run_fast(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *
     fast_plan *fp = floe__calloc(1, sizeof *fp);
     if (!fp)
         return floe__error_nomem();
+    /* the filter's nodes: they outlive the scan (each_batch) */
+    fp->arena = floe__arena_new(512);
     floe_rowsource *rs = NULL;
-    if (!recognise(s, st, q, fp, &rs)) {
-        floe__free(fp);
-        return 0;
-    }
-    int rc = floe__sql_data_each_batch(rs, fp->cons, fp->ncons, fp->cols, fp->ncols, on_batch, fp);
+    bool ok = false;
+    int rc = fp->arena ? recognise(s, st, q, fp, &rs, &ok) : floe__error_nomem();
+    if (rc == 0 && ok && fp->filter && fp->ncols == 0)
+        ok = false; /* unreachable: a term names its column */
+    if (rc == 0 && ok)
+        rc = floe__sql_data_each_batch(rs, fp->filter, fp->cols, fp->ncols, on_batch, fp);
     floe_buf text[MAX_AGGS];
     floe_sql_cell cells[MAX_AGGS];
     const char *names[MAX_AGGS];
     memset(text, 0, sizeof text);
-    for (size_t i = 0; rc == 0 && i < fp->naggs; i++) {
+    for (size_t i = 0; ok && rc == 0 && i < fp->naggs; i++) {
         names[i] = sqlite3_column_name(q, (int)i);
         if (!names[i])
             rc = floe__error_nomem();
         if (rc == 0)
             rc = result_cell(s, &fp->aggs[i], &text[i], &cells[i]);
     }
-    if (rc == 0) {
+    if (ok && rc == 0) {
         *done = true;
         *naggs = fp->naggs;
         if (emit)
@@ -858,6 +1056,7 @@ static int run_fast(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *
     }
     for (size_t i = 0; i < fp->naggs; i++)
         floe__buf_free(&text[i]);
+    floe__arena_free(fp->arena);
     floe__free(fp->keep);
     floe__free(fp);
     return rc < 0 ? rc : 0; /* 1: let SQLite answer */
