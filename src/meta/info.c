@@ -388,8 +388,8 @@ static int precompute_keys(meta_info *info)
     for (size_t i = 0; i < info->npart; i++)
         FLOE_TRY(precompute_key(info, info->part[i].name, "\":", &info->part_key[i]));
     for (size_t i = 0; i < info->nmetric; i++)
-        FLOE_TRY(precompute_key(info, info->metric[i].name, "\":{\"column_size\":",
-                                &info->metric_key[i]));
+        FLOE_TRY(precompute_key(info, info->metric[i].name,
+                                "\":{\"column_size\":", &info->metric_key[i]));
     return 0;
 }
 
@@ -467,8 +467,7 @@ int floe__meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out)
     FLOE_TRY(room(out, need, &p));
     *p++ = '{';
     for (size_t i = 0; i < m->n; i++)
-        p = put_hex(put_id_key(p, i == 0, m->items[i].field_id), m->items[i].ptr,
-                    m->items[i].len);
+        p = put_hex(put_id_key(p, i == 0, m->items[i].field_id), m->items[i].ptr, m->items[i].len);
     *p++ = '}';
     return commit(out, p);
 }
@@ -599,8 +598,8 @@ static char *put_opt_i64(char *p, bool has, int64_t v)
 int floe__meta_json_readable_metrics(const meta_info *info, const floe_data_file *df, floe_buf *out)
 {
     FLOE_TRY(floe__buf_putc(out, '{'));
-    const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts,
-                                     &df->null_value_counts, &df->nan_value_counts};
+    const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts, &df->null_value_counts,
+                                     &df->nan_value_counts};
     for (size_t i = 0; i < info->nmetric; i++) {
         const floe_field *f = info->metric[i].field;
         const meta_key *k = &info->metric_key[i];

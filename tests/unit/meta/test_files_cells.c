@@ -230,8 +230,14 @@ static bool ref_df_cell(const meta_info *info, const floe_manifest_entry *e,
     case DF_PARTITION:
         rc = ref_partition(info, &df->partition, mi->partition_field_ids, mi->npartition_fields, b);
         break;
-    case DF_COLUMN_SIZES: *null = !df->column_sizes.set; rc = ref_longs(&df->column_sizes, b); break;
-    case DF_VALUE_COUNTS: *null = !df->value_counts.set; rc = ref_longs(&df->value_counts, b); break;
+    case DF_COLUMN_SIZES:
+        *null = !df->column_sizes.set;
+        rc = ref_longs(&df->column_sizes, b);
+        break;
+    case DF_VALUE_COUNTS:
+        *null = !df->value_counts.set;
+        rc = ref_longs(&df->value_counts, b);
+        break;
     case DF_NULL_VALUE_COUNTS:
         *null = !df->null_value_counts.set;
         rc = ref_longs(&df->null_value_counts, b);
@@ -248,8 +254,14 @@ static bool ref_df_cell(const meta_info *info, const floe_manifest_entry *e,
         *null = !df->upper_bounds.set;
         rc = ref_bytes_map(&df->upper_bounds, b);
         break;
-    case DF_SPLIT_OFFSETS: *null = !df->has_split_offsets; rc = ref_split_offsets(df, b); break;
-    case DF_EQUALITY_IDS: *null = !df->has_equality_ids; rc = ref_equality_ids(df, b); break;
+    case DF_SPLIT_OFFSETS:
+        *null = !df->has_split_offsets;
+        rc = ref_split_offsets(df, b);
+        break;
+    case DF_EQUALITY_IDS:
+        *null = !df->has_equality_ids;
+        rc = ref_equality_ids(df, b);
+        break;
     case DF_READABLE_METRICS: rc = ref_readable_metrics(info, df, b); break;
     default: return false;
     }
@@ -315,7 +327,8 @@ static void compare_table(const char *name, const char *metadata_file, const cha
         nentries++;
         char what[1200];
         snprintf(what, sizeof what, "%s %s", name, e->data_file.file_path);
-        int32_t spec_id = mf->partition_spec_id >= 0 ? mf->partition_spec_id : mi->partition_spec_id;
+        int32_t spec_id =
+            mf->partition_spec_id >= 0 ? mf->partition_spec_id : mi->partition_spec_id;
         /* all_entries: data_file and readable_metrics */
         FT_OK(floe__rs_next(ce));
         floe_rs_cell cell;
@@ -421,10 +434,14 @@ static void test_escapes_and_extremes(void)
     memcpy(nhi, &nmax, 8);
     int32_t imin = INT32_MIN;
     memcpy(ilo, &imin, 4);
-    floe_col_long sizes[] = {{1, 0}, {2, INT64_MAX}, {3, -1}, {99, 7}},
-                  nans[] = {{3, 2}};
-    floe_col_bytes lows[] = {{1, str_lo, sizeof str_lo - 1}, {2, bin, 4}, {3, dlo, 8},
-                             {4, nlo, 8}, {5, ilo, 4}, {6, fx, 3}, {7, bin, 0}},
+    floe_col_long sizes[] = {{1, 0}, {2, INT64_MAX}, {3, -1}, {99, 7}}, nans[] = {{3, 2}};
+    floe_col_bytes lows[] = {{1, str_lo, sizeof str_lo - 1},
+                             {2, bin, 4},
+                             {3, dlo, 8},
+                             {4, nlo, 8},
+                             {5, ilo, 4},
+                             {6, fx, 3},
+                             {7, bin, 0}},
                    highs[] = {{4, nhi, 8}, {1, str_hi, 3}, {5, bin, 1} /* bad int: null */};
     int64_t splits[] = {4, 0, -9, INT64_MIN};
     int32_t eq[] = {1, INT32_MAX, -3};
