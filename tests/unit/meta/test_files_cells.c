@@ -518,7 +518,32 @@ static void test_escapes_and_extremes(void)
     floe__metadata_free(m);
 }
 
+/* Every digit count and sign, the edges of each. */
+static void test_numbers(void)
+{
+    floe_col_long items[80];
+    size_t n = 0;
+    int64_t p = 1;
+    for (int d = 0; d < 19; d++, p *= 10) {
+        items[n++] = (floe_col_long){(int32_t)p, p};
+        items[n++] = (floe_col_long){-(int32_t)d, p - 1};
+        items[n++] = (floe_col_long){(int32_t)(p + 1), -p};
+        items[n++] = (floe_col_long){INT32_MIN + d, 1 - p};
+    }
+    items[n++] = (floe_col_long){INT32_MAX, INT64_MAX};
+    items[n++] = (floe_col_long){INT32_MIN, INT64_MIN};
+    floe_col_longs m = {n, items, true};
+    floe_buf want = FLOE_BUF_INIT, got = FLOE_BUF_INIT;
+    FT_OK(ref_longs(&m, &want));
+    FT_OK(floe__meta_json_longs(&m, &got));
+    FT_EQ_STR(got.ptr, want.ptr);
+    FT_CHECK(strstr(got.ptr, "\"1000\":1000,\"-3\":999,") != NULL);
+    floe__buf_free(&want);
+    floe__buf_free(&got);
+}
+
 static const ft_case cases[] = {
+    {"numbers", test_numbers},
     {"fixture_tables", test_fixture_tables},
     {"escapes_and_extremes", test_escapes_and_extremes},
 };
