@@ -19,6 +19,7 @@
  */
 #include "meta/scan.h"
 
+#include "arrow/arrow.h"
 #include "spec/value.h"
 
 #include <stdlib.h>
@@ -267,6 +268,164 @@ static int f_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     return 0;
 }
 
+/* ---------------------------------------------------------------- Arrow
+ * Nested cells appended straight from the decoded entry (column_arrow),
+ * the same values the JSON cells hold. */
+
+/* The partition value of unified field i, or NULL. */
+static const floe_value *part_value(const files_cursor *c, size_t i)
+{
+    const floe_partition_value *pv = &c->e->data_file.partition;
+    for (size_t j = 0; j < c->minfo->npartition_fields && j < pv->n; j++)
+        if (c->minfo->partition_field_ids[j] == c->src->info->part[i].field_id)
+            return &pv->values[j];
+    return NULL;
+}
+
+/* Can the partition tuple go in as it is (every value of its field's
+ * type)? Otherwise its text form converts it. */
+static bool part_direct(const files_cursor *c)
+{
+    for (size_t i = 0; i < c->src->info->npart; i++) {
+        const floe_value *v = part_value(c, i);
+        if (v && !v->is_null && v->type != c->src->info->part[i].type->id)
+            return false;
+    }
+    return true;
+}
+
+static int arrow_partition(const files_cursor *c, floe_arrow_builder *b)
+{
+    for (size_t i = 0; i < c->src->info->npart; i++)
+        FLOE_TRY(floe__arrow_builder_append(b->children[i], part_value(c, i)));
+    return floe__arrow_builder_struct_append(b, true);
+}
+
+static int arrow_longs(const floe_col_longs *m, floe_arrow_builder *b)
+{
+    if (!m->set)
+        return floe__arrow_builder_append_null(b);
+    for (size_t i = 0; i < m->n; i++) {
+        floe_value k = floe_value_int(m->items[i].field_id), v = floe_value_long(m->items[i].value);
+        FLOE_TRY(floe__arrow_builder_append(b->children[0], &k));
+        FLOE_TRY(floe__arrow_builder_append(b->children[1], &v));
+    }
+    return floe__arrow_builder_list_append(b, true, (int64_t)m->n);
+}
+
+static int arrow_bytes_map(const floe_col_bytes_map *m, floe_arrow_builder *b)
+{
+    if (!m->set)
+        return floe__arrow_builder_append_null(b);
+    for (size_t i = 0; i < m->n; i++) {
+        floe_value k = floe_value_int(m->items[i].field_id),
+                   v = floe_value_bytes(FLOE_T_BINARY, m->items[i].ptr, m->items[i].len);
+        FLOE_TRY(floe__arrow_builder_append(b->children[0], &k));
+        FLOE_TRY(floe__arrow_builder_append(b->children[1], &v));
+    }
+    return floe__arrow_builder_list_append(b, true, (int64_t)m->n);
+}
+
+static int arrow_ints(bool has, size_t n, const int64_t *l, const int32_t *i32,
+                      floe_arrow_builder *b)
+{
+    if (!has)
+        return floe__arrow_builder_append_null(b);
+    for (size_t i = 0; i < n; i++) {
+        floe_value v = l ? floe_value_long(l[i]) : floe_value_int(i32[i]);
+        FLOE_TRY(floe__arrow_builder_append(b->children[0], &v));
+    }
+    return floe__arrow_builder_list_append(b, true, (int64_t)n);
+}
+
+static const floe_col_long *find_metric(const floe_col_longs *m, int32_t id)
+{
+    for (size_t i = 0; m->set && i < m->n; i++)
+        if (m->items[i].field_id == id)
+            return &m->items[i];
+    return NULL;
+}
+
+/* A bound decoded as its column's type; null when absent or undecodable. */
+static int arrow_bound(const floe_col_bytes_map *m, const floe_field *f, floe_arrow_builder *b)
+{
+    for (size_t i = 0; m->set && i < m->n; i++) {
+        if (m->items[i].field_id != f->id)
+            continue;
+        floe_value v;
+        if (floe_value_from_single(f->type, m->items[i].ptr, m->items[i].len, &v) < 0) {
+            floe_error_clear();
+            break;
+        }
+        return floe__arrow_builder_append(b, &v);
+    }
+    return floe__arrow_builder_append_null(b);
+}
+
+static int arrow_readable_metrics(const meta_info *info, const floe_data_file *df,
+                                  floe_arrow_builder *b)
+{
+    const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts,
+                                     &df->null_value_counts, &df->nan_value_counts};
+    for (size_t i = 0; i < info->nmetric; i++) {
+        const floe_field *f = info->metric[i].field;
+        floe_arrow_builder *mb = b->children[i];
+        for (int k = 0; k < 4; k++) {
+            const floe_col_long *hit = find_metric(maps[k], f->id);
+            floe_value v = hit ? floe_value_long(hit->value) : floe_value_null(FLOE_T_LONG);
+            FLOE_TRY(floe__arrow_builder_append(mb->children[k], &v));
+        }
+        FLOE_TRY(arrow_bound(&df->lower_bounds, f, mb->children[4]));
+        FLOE_TRY(arrow_bound(&df->upper_bounds, f, mb->children[5]));
+        FLOE_TRY(floe__arrow_builder_struct_append(mb, true));
+    }
+    return floe__arrow_builder_struct_append(b, true);
+}
+
+/* Files-table column lc (DF_*) of the current entry into b. */
+static int arrow_df(files_cursor *c, int lc, floe_buf *tmp, floe_arrow_builder *b)
+{
+    const floe_data_file *df = &c->e->data_file;
+    switch (lc) {
+    case DF_PARTITION: return arrow_partition(c, b);
+    case DF_COLUMN_SIZES: return arrow_longs(&df->column_sizes, b);
+    case DF_VALUE_COUNTS: return arrow_longs(&df->value_counts, b);
+    case DF_NULL_VALUE_COUNTS: return arrow_longs(&df->null_value_counts, b);
+    case DF_NAN_VALUE_COUNTS: return arrow_longs(&df->nan_value_counts, b);
+    case DF_LOWER_BOUNDS: return arrow_bytes_map(&df->lower_bounds, b);
+    case DF_UPPER_BOUNDS: return arrow_bytes_map(&df->upper_bounds, b);
+    case DF_SPLIT_OFFSETS:
+        return arrow_ints(df->has_split_offsets, df->nsplit_offsets, df->split_offsets, NULL, b);
+    case DF_EQUALITY_IDS:
+        return arrow_ints(df->has_equality_ids, df->nequality_ids, NULL, df->equality_ids, b);
+    case DF_READABLE_METRICS: return arrow_readable_metrics(c->src->info, df, b);
+    default: {
+        floe_rs_cell cell;
+        FLOE_TRY(df_cell(c, lc, tmp, &cell));
+        return floe__arrow_builder_append(b, &cell.value);
+    }
+    }
+}
+
+static int f_column_arrow(floe_rowcursor *base, size_t col, floe_arrow_builder *b)
+{
+    files_cursor *c = (files_cursor *)base;
+    int lc = c->src->logical[col];
+    bool entries = is_entries(c->src->kind);
+    if ((entries ? lc == EN_DATA_FILE : lc == DF_PARTITION) && !part_direct(c))
+        return 1;
+    if (!entries)
+        return arrow_df(c, lc, &c->text[col], b);
+    if (lc == EN_READABLE_METRICS)
+        return arrow_readable_metrics(c->src->info, &c->e->data_file, b);
+    /* data_file: its fields are the files-table columns before readable_metrics */
+    size_t n = 0;
+    for (int i = 0; i < DF_READABLE_METRICS; i++)
+        if (i != DF_PARTITION || c->src->info->npart)
+            FLOE_TRY(arrow_df(c, i, &c->text[col], b->children[n++]));
+    return floe__arrow_builder_struct_append(b, true);
+}
+
 static void f_close(floe_rowcursor *base)
 {
     files_cursor *c = (files_cursor *)base;
@@ -347,6 +506,7 @@ int floe__meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta
             s->rs.estimated_rows += strtod(v, NULL);
     }
     s->rs.ops = &files_ops;
+    s->rs.column_arrow = f_column_arrow;
     s->rs.name = name;
     s->rs.ncolumns = ncols;
     s->rs.columns = s->cols;

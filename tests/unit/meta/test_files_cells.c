@@ -12,6 +12,8 @@
 #include "fixture.h"
 #include "floe/io.h"
 #include "io/io.h"
+#include "arrow/arrow.h"
+#include "floe/arrow.h"
 #include "meta/scan.h"
 #include "spec/spec.h"
 
@@ -285,6 +287,9 @@ static void same_cell(const char *what, const char *col, const floe_rs_cell *cel
                 cell->json ? cell->json : "(null)", want->ptr ? want->ptr : "");
 }
 
+static void compare_arrow(floe_table_metadata *m, floe_fileio *io, const char *table,
+                          const char *name);
+
 /* Every entry of every reachable manifest of the table: all_entries and
  * all_files cells (read twice, the second read from the row's cache)
  * against the reference, and the encoders against it directly. */
@@ -367,6 +372,10 @@ static void compare_table(const char *name, const char *metadata_file, const cha
     FT_EQ_INT(floe__rs_next(cf), FLOE_ITEROVER);
     floe__buf_free(&want);
     floe__buf_free(&got);
+    static const char *const arrow_tables[] = {"files",       "data_files",  "delete_files",
+                                               "all_files",   "entries",     "all_entries"};
+    for (size_t i = 0; i < FT_N(arrow_tables); i++)
+        compare_arrow(m, io, name, arrow_tables[i]);
     floe__rs_close(ce);
     floe__rs_close(cf);
     floe__rs_free(ents);
@@ -397,6 +406,123 @@ static void test_fixture_tables(void)
     for (size_t t = 0; t < FT_N(tables); t++)
         compare_table(tables[t].name, tables[t].file, tables[t].location);
     FT_CHECK(ncompared > 100);
+}
+
+/* ---------------------------------------------------------------- Arrow */
+
+static bool same_bits(const void *a, const void *b, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (floe__arrow_bit_get(a, i) != floe__arrow_bit_get(b, i))
+            return false;
+    return true;
+}
+
+/* Two arrays of type t (offset 0, as floe builds them) hold the same
+ * values: validity, values, offsets, bytes and children. */
+static bool same_array(const floe_type *t, const struct ArrowArray *x, const struct ArrowArray *y,
+                       const char *where)
+{
+    floe_arrow_kind k;
+    int w;
+    if (floe__arrow_kind_of(t, &k, &w) < 0)
+        return ft_fail(__FILE__, __LINE__, "%s: no Arrow kind", where);
+    int64_t n = x->length;
+    if (n != y->length || x->null_count != y->null_count)
+        return ft_fail(__FILE__, __LINE__, "%s: length %lld/%lld nulls %lld/%lld", where,
+                       (long long)n, (long long)y->length, (long long)x->null_count,
+                       (long long)y->null_count);
+    if (x->null_count && !same_bits(x->buffers[0], y->buffers[0], n))
+        return ft_fail(__FILE__, __LINE__, "%s: validity differs", where);
+    switch (k) {
+    case FLOE_AK_BOOL:
+        if (!same_bits(x->buffers[1], y->buffers[1], n))
+            return ft_fail(__FILE__, __LINE__, "%s: booleans differ", where);
+        return true;
+    case FLOE_AK_FIXED:
+        if (n && memcmp(x->buffers[1], y->buffers[1], (size_t)(n * w)) != 0)
+            return ft_fail(__FILE__, __LINE__, "%s: values differ", where);
+        return true;
+    case FLOE_AK_BINARY: {
+        const int32_t *ox = x->buffers[1], *oy = y->buffers[1];
+        if (memcmp(ox, oy, (size_t)(n + 1) * 4) != 0 ||
+            (ox[n] && memcmp(x->buffers[2], y->buffers[2], (size_t)ox[n]) != 0))
+            return ft_fail(__FILE__, __LINE__, "%s: bytes differ", where);
+        return true;
+    }
+    case FLOE_AK_STRUCT:
+        for (size_t i = 0; i < t->nfields; i++) {
+            char sub[512];
+            snprintf(sub, sizeof sub, "%s.%s", where, t->fields[i].name);
+            if (!same_array(t->fields[i].type, x->children[i], y->children[i], sub))
+                return false;
+        }
+        return true;
+    case FLOE_AK_LIST:
+    case FLOE_AK_MAP: {
+        if (memcmp(x->buffers[1], y->buffers[1], (size_t)(n + 1) * 4) != 0)
+            return ft_fail(__FILE__, __LINE__, "%s: offsets differ", where);
+        if (k == FLOE_AK_LIST)
+            return same_array(t->element->type, x->children[0], y->children[0], where);
+        const struct ArrowArray *ex = x->children[0], *ey = y->children[0];
+        return same_array(t->key->type, ex->children[0], ey->children[0], where) &&
+               same_array(t->value->type, ex->children[1], ey->children[1], where);
+    }
+    default: return true;
+    }
+}
+
+/* Table `name` as an Arrow stream twice: nested cells appended by the
+ * source (column_arrow) and rebuilt from their JSON text; same batches. */
+static void compare_arrow(floe_table_metadata *m, floe_fileio *io, const char *table,
+                          const char *name)
+{
+    floe_meta_options o = FLOE_META_OPTIONS_INIT;
+    o.metadata = m;
+    o.io = io;
+    floe_rowsource *direct, *text;
+    FT_OK(floe__meta_open(&direct, name, &o));
+    FT_OK(floe__meta_open(&text, name, &o));
+    FT_CHECK(direct->column_arrow != NULL);
+    text->column_arrow = NULL;
+    struct ArrowArrayStream sd, st;
+    FT_OK(floe__rs_arrow_stream(direct, NULL, 0, 3, &sd));
+    FT_OK(floe__rs_arrow_stream(text, NULL, 0, 3, &st));
+    floe_type root = {0};
+    floe_field *fields = floe__calloc(direct->ncolumns + 1, sizeof *fields);
+    FT_ASSERT(fields);
+    for (size_t i = 0; i < direct->ncolumns; i++) {
+        fields[i].name = direct->columns[i].name;
+        fields[i].type = direct->columns[i].type;
+    }
+    root.id = FLOE_T_STRUCT;
+    root.nfields = direct->ncolumns;
+    root.fields = fields;
+    char where[256];
+    snprintf(where, sizeof where, "%s %s", table, name);
+    for (;;) {
+        struct ArrowArray ad, at;
+        FT_EQ_INT(sd.get_next(&sd, &ad), 0);
+        FT_EQ_INT(st.get_next(&st, &at), 0);
+        bool ed = !ad.release, et = !at.release;
+        if (ed || et) {
+            FT_CHECK(ed && et);
+            if (!ed)
+                ad.release(&ad);
+            if (!et)
+                at.release(&at);
+            break;
+        }
+        ncompared++;
+        same_array(&root, &ad, &at, where);
+        ad.release(&ad);
+        at.release(&at);
+    }
+    floe__free(fields);
+    sd.release(&sd);
+    st.release(&st);
+    floe__rs_free(direct);
+    floe__rs_free(text);
 }
 
 /* Names and bounds that need escaping, binary and fixed bounds, NaN
