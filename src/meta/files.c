@@ -365,8 +365,8 @@ static int arrow_bound(const floe_col_bytes_map *m, const floe_field *f, floe_ar
 static int arrow_readable_metrics(const meta_info *info, const floe_data_file *df,
                                   floe_arrow_builder *b)
 {
-    const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts,
-                                     &df->null_value_counts, &df->nan_value_counts};
+    const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts, &df->null_value_counts,
+                                     &df->nan_value_counts};
     for (size_t i = 0; i < info->nmetric; i++) {
         const floe_field *f = info->metric[i].field;
         floe_arrow_builder *mb = b->children[i];

@@ -9,11 +9,11 @@
  * and a hand-made entry with text needing escapes, binary bounds, NaN
  * counts and every optional field are encoded both ways, through the row
  * sources and through the encoders directly. */
+#include "arrow/arrow.h"
 #include "fixture.h"
+#include "floe/arrow.h"
 #include "floe/io.h"
 #include "io/io.h"
-#include "arrow/arrow.h"
-#include "floe/arrow.h"
 #include "meta/scan.h"
 #include "spec/spec.h"
 
@@ -372,8 +372,8 @@ static void compare_table(const char *name, const char *metadata_file, const cha
     FT_EQ_INT(floe__rs_next(cf), FLOE_ITEROVER);
     floe__buf_free(&want);
     floe__buf_free(&got);
-    static const char *const arrow_tables[] = {"files",       "data_files",  "delete_files",
-                                               "all_files",   "entries",     "all_entries"};
+    static const char *const arrow_tables[] = {"files",     "data_files", "delete_files",
+                                               "all_files", "entries",    "all_entries"};
     for (size_t i = 0; i < FT_N(arrow_tables); i++)
         compare_arrow(m, io, name, arrow_tables[i]);
     floe__rs_close(ce);
