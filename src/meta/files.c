@@ -19,6 +19,7 @@
  */
 #include "meta/scan.h"
 
+#include "arrow/arrow.h"
 #include "spec/value.h"
 
 #include <stdlib.h>
@@ -42,8 +43,12 @@ typedef struct files_cursor {
     const floe_manifest_entry *e;
     const floe_manifest_file *mf;
     const floe_manifest_info *minfo;
-    floe_arena *row; /* JSON cells of the current row */
-    floe_buf tmp;
+    /* The current row's cells by column, each computed once (bit i of
+     * `have`): a nested cell's JSON lives in its column's buffer until the
+     * next row, so no copy is made and a second read costs nothing. */
+    uint32_t have;
+    floe_rs_cell cell[DF_NCOLS];
+    floe_buf text[DF_NCOLS];
 } files_cursor;
 
 static bool is_entries(meta_files_kind k)
@@ -94,14 +99,10 @@ static int f_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nco
     if (!c)
         return floe__error_nomem();
     c->src = s;
-    c->row = floe__arena_new(0);
-    int rc = c->row ? 0 : floe__error_nomem();
-    if (rc == 0)
-        rc = floe__meta_walker_new(&c->w, &s->o, is_all(s->kind) ? WALK_ALL : WALK_SNAPSHOT,
+    int rc = floe__meta_walker_new(&c->w, &s->o, is_all(s->kind) ? WALK_ALL : WALK_SNAPSHOT,
                                    is_all(s->kind) ? NULL : floe__meta_selected_snapshot(&s->o),
                                    pushed_contents(s, cons, ncons));
     if (rc < 0) {
-        floe__arena_free(c->row);
         floe__free(c);
         return rc;
     }
@@ -119,7 +120,7 @@ static int f_next(floe_rowcursor *base)
 {
     files_cursor *c = (files_cursor *)base;
     const floe_table_metadata *m = c->src->o.metadata;
-    floe__arena_reset(c->row);
+    c->have = 0;
     for (;;) {
         FLOE_TRY(floe__meta_walker_next_entry(c->w, &c->e, &c->mf, &c->minfo));
         if (is_entries(c->src->kind))
@@ -133,15 +134,12 @@ static int f_next(floe_rowcursor *base)
     }
 }
 
-/* Hand the JSON in c->tmp out as a cell living until the next row. */
-static int json_cell(files_cursor *c, int rc, floe_rs_cell *out)
+/* The JSON written into *buf (rc: how that went) as a cell. */
+static int json_cell(const floe_buf *buf, int rc, floe_rs_cell *out)
 {
     if (rc < 0)
         return rc;
-    char *p = floe__arena_strndup(c->row, c->tmp.ptr ? c->tmp.ptr : "", c->tmp.len);
-    if (!p)
-        return floe__error_nomem();
-    *out = floe__rs_json(FLOE_T_STRUCT, p, c->tmp.len);
+    *out = floe__rs_json(FLOE_T_STRUCT, buf->ptr ? buf->ptr : "", buf->len);
     return 0;
 }
 
@@ -150,21 +148,20 @@ static int32_t spec_id_of(const files_cursor *c)
     return c->mf->partition_spec_id >= 0 ? c->mf->partition_spec_id : c->minfo->partition_spec_id;
 }
 
-static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
+static int df_cell(files_cursor *c, int col, floe_buf *tmp, floe_rs_cell *out)
 {
     const floe_data_file *df = &c->e->data_file;
     const meta_info *info = c->src->info;
-    floe__buf_clear(&c->tmp);
     switch (col) {
     case DF_CONTENT: *out = floe__rs_int(df->content); return 0;
     case DF_FILE_PATH: *out = floe__rs_str(df->file_path); return 0;
     case DF_FILE_FORMAT: *out = floe__rs_str(df->file_format); return 0;
     case DF_SPEC_ID: *out = floe__rs_int(spec_id_of(c)); return 0;
     case DF_PARTITION:
-        return json_cell(c,
+        return json_cell(tmp,
                          floe__meta_json_partition(info, &df->partition,
                                                    c->minfo->partition_field_ids,
-                                                   c->minfo->npartition_fields, &c->tmp),
+                                                   c->minfo->npartition_fields, tmp),
                          out);
     case DF_RECORD_COUNT: *out = floe__rs_long(df->record_count); return 0;
     case DF_FILE_SIZE: *out = floe__rs_long(df->file_size_in_bytes); return 0;
@@ -180,7 +177,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
             *out = floe__rs_null(FLOE_T_MAP);
             return 0;
         }
-        return json_cell(c, floe__meta_json_longs(m, &c->tmp), out);
+        return json_cell(tmp, floe__meta_json_longs(m, tmp), out);
     }
     case DF_LOWER_BOUNDS:
     case DF_UPPER_BOUNDS: {
@@ -190,7 +187,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
             *out = floe__rs_null(FLOE_T_MAP);
             return 0;
         }
-        return json_cell(c, floe__meta_json_bytes_map(m, &c->tmp), out);
+        return json_cell(tmp, floe__meta_json_bytes_map(m, tmp), out);
     }
     case DF_KEY_METADATA:
         *out = floe__rs_null(FLOE_T_BINARY);
@@ -198,30 +195,18 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
             out->value =
                 floe_value_bytes(FLOE_T_BINARY, df->key_metadata.ptr, df->key_metadata.len);
         return 0;
-    case DF_SPLIT_OFFSETS: {
+    case DF_SPLIT_OFFSETS:
         if (!df->has_split_offsets) {
             *out = floe__rs_null(FLOE_T_LIST);
             return 0;
         }
-        int rc = floe__buf_putc(&c->tmp, '[');
-        for (size_t i = 0; rc == 0 && i < df->nsplit_offsets; i++)
-            rc = floe__buf_printf(&c->tmp, "%s%lld", i ? "," : "", (long long)df->split_offsets[i]);
-        if (rc == 0)
-            rc = floe__buf_putc(&c->tmp, ']');
-        return json_cell(c, rc, out);
-    }
-    case DF_EQUALITY_IDS: {
+        return json_cell(tmp, floe__meta_json_split_offsets(df, tmp), out);
+    case DF_EQUALITY_IDS:
         if (!df->has_equality_ids) {
             *out = floe__rs_null(FLOE_T_LIST);
             return 0;
         }
-        int rc = floe__buf_putc(&c->tmp, '[');
-        for (size_t i = 0; rc == 0 && i < df->nequality_ids; i++)
-            rc = floe__buf_printf(&c->tmp, "%s%d", i ? "," : "", (int)df->equality_ids[i]);
-        if (rc == 0)
-            rc = floe__buf_putc(&c->tmp, ']');
-        return json_cell(c, rc, out);
-    }
+        return json_cell(tmp, floe__meta_json_equality_ids(df, tmp), out);
     case DF_SORT_ORDER_ID:
         *out = df->has_sort_order_id ? floe__rs_int(df->sort_order_id) : floe__rs_null(FLOE_T_INT);
         return 0;
@@ -236,7 +221,7 @@ static int df_cell(files_cursor *c, int col, floe_rs_cell *out)
         *out = df->has_content_size_in_bytes ? floe__rs_long(df->content_size_in_bytes)
                                              : floe__rs_null(FLOE_T_LONG);
         return 0;
-    default: return json_cell(c, floe__meta_json_readable_metrics(info, df, &c->tmp), out);
+    default: return json_cell(tmp, floe__meta_json_readable_metrics(info, df, tmp), out);
     }
 }
 
@@ -245,14 +230,9 @@ static floe_rs_cell seq_cell(int64_t v)
     return v == FLOE_SEQ_UNASSIGNED ? floe__rs_null(FLOE_T_LONG) : floe__rs_long(v);
 }
 
-static int f_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
+static int entry_cell(files_cursor *c, int lc, floe_buf *tmp, floe_rs_cell *out)
 {
-    files_cursor *c = (files_cursor *)base;
-    int lc = c->src->logical[col];
-    if (!is_entries(c->src->kind))
-        return df_cell(c, lc, out);
     const floe_manifest_entry *e = c->e;
-    floe__buf_clear(&c->tmp);
     switch (lc) {
     case EN_STATUS: *out = floe__rs_int(e->status); return 0;
     case EN_SNAPSHOT_ID:
@@ -261,23 +241,197 @@ static int f_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
     case EN_SEQ: *out = seq_cell(e->sequence_number); return 0;
     case EN_FILE_SEQ: *out = seq_cell(e->file_sequence_number); return 0;
     case EN_DATA_FILE:
-        return json_cell(c,
+        return json_cell(tmp,
                          floe__meta_json_data_file(c->src->info, &e->data_file, spec_id_of(c),
                                                    c->minfo->partition_field_ids,
-                                                   c->minfo->npartition_fields, &c->tmp),
+                                                   c->minfo->npartition_fields, tmp),
                          out);
     default:
-        return json_cell(c, floe__meta_json_readable_metrics(c->src->info, &e->data_file, &c->tmp),
+        return json_cell(tmp, floe__meta_json_readable_metrics(c->src->info, &e->data_file, tmp),
                          out);
     }
+}
+
+static int f_column(floe_rowcursor *base, size_t col, floe_rs_cell *out)
+{
+    files_cursor *c = (files_cursor *)base;
+    if (c->have >> col & 1u) {
+        *out = c->cell[col];
+        return 0;
+    }
+    floe_buf *tmp = &c->text[col];
+    floe__buf_clear(tmp);
+    int lc = c->src->logical[col];
+    FLOE_TRY(is_entries(c->src->kind) ? entry_cell(c, lc, tmp, out) : df_cell(c, lc, tmp, out));
+    c->cell[col] = *out;
+    c->have |= 1u << col;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- Arrow
+ * Nested cells appended straight from the decoded entry (column_arrow),
+ * the same values the JSON cells hold. */
+
+/* The partition value of unified field i, or NULL. */
+static const floe_value *part_value(const files_cursor *c, size_t i)
+{
+    const floe_partition_value *pv = &c->e->data_file.partition;
+    for (size_t j = 0; j < c->minfo->npartition_fields && j < pv->n; j++)
+        if (c->minfo->partition_field_ids[j] == c->src->info->part[i].field_id)
+            return &pv->values[j];
+    return NULL;
+}
+
+/* Can the partition tuple go in as it is (every value of its field's
+ * type)? Otherwise its text form converts it. */
+static bool part_direct(const files_cursor *c)
+{
+    for (size_t i = 0; i < c->src->info->npart; i++) {
+        const floe_value *v = part_value(c, i);
+        if (v && !v->is_null && v->type != c->src->info->part[i].type->id)
+            return false;
+    }
+    return true;
+}
+
+static int arrow_partition(const files_cursor *c, floe_arrow_builder *b)
+{
+    for (size_t i = 0; i < c->src->info->npart; i++)
+        FLOE_TRY(floe__arrow_builder_append(b->children[i], part_value(c, i)));
+    return floe__arrow_builder_struct_append(b, true);
+}
+
+static int arrow_longs(const floe_col_longs *m, floe_arrow_builder *b)
+{
+    if (!m->set)
+        return floe__arrow_builder_append_null(b);
+    for (size_t i = 0; i < m->n; i++) {
+        floe_value k = floe_value_int(m->items[i].field_id), v = floe_value_long(m->items[i].value);
+        FLOE_TRY(floe__arrow_builder_append(b->children[0], &k));
+        FLOE_TRY(floe__arrow_builder_append(b->children[1], &v));
+    }
+    return floe__arrow_builder_list_append(b, true, (int64_t)m->n);
+}
+
+static int arrow_bytes_map(const floe_col_bytes_map *m, floe_arrow_builder *b)
+{
+    if (!m->set)
+        return floe__arrow_builder_append_null(b);
+    for (size_t i = 0; i < m->n; i++) {
+        floe_value k = floe_value_int(m->items[i].field_id),
+                   v = floe_value_bytes(FLOE_T_BINARY, m->items[i].ptr, m->items[i].len);
+        FLOE_TRY(floe__arrow_builder_append(b->children[0], &k));
+        FLOE_TRY(floe__arrow_builder_append(b->children[1], &v));
+    }
+    return floe__arrow_builder_list_append(b, true, (int64_t)m->n);
+}
+
+static int arrow_ints(bool has, size_t n, const int64_t *l, const int32_t *i32,
+                      floe_arrow_builder *b)
+{
+    if (!has)
+        return floe__arrow_builder_append_null(b);
+    for (size_t i = 0; i < n; i++) {
+        floe_value v = l ? floe_value_long(l[i]) : floe_value_int(i32[i]);
+        FLOE_TRY(floe__arrow_builder_append(b->children[0], &v));
+    }
+    return floe__arrow_builder_list_append(b, true, (int64_t)n);
+}
+
+static const floe_col_long *find_metric(const floe_col_longs *m, int32_t id)
+{
+    for (size_t i = 0; m->set && i < m->n; i++)
+        if (m->items[i].field_id == id)
+            return &m->items[i];
+    return NULL;
+}
+
+/* A bound decoded as its column's type; null when absent or undecodable. */
+static int arrow_bound(const floe_col_bytes_map *m, const floe_field *f, floe_arrow_builder *b)
+{
+    for (size_t i = 0; m->set && i < m->n; i++) {
+        if (m->items[i].field_id != f->id)
+            continue;
+        floe_value v;
+        if (floe_value_from_single(f->type, m->items[i].ptr, m->items[i].len, &v) < 0) {
+            floe_error_clear();
+            break;
+        }
+        return floe__arrow_builder_append(b, &v);
+    }
+    return floe__arrow_builder_append_null(b);
+}
+
+static int arrow_readable_metrics(const meta_info *info, const floe_data_file *df,
+                                  floe_arrow_builder *b)
+{
+    const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts, &df->null_value_counts,
+                                     &df->nan_value_counts};
+    for (size_t i = 0; i < info->nmetric; i++) {
+        const floe_field *f = info->metric[i].field;
+        floe_arrow_builder *mb = b->children[i];
+        for (int k = 0; k < 4; k++) {
+            const floe_col_long *hit = find_metric(maps[k], f->id);
+            floe_value v = hit ? floe_value_long(hit->value) : floe_value_null(FLOE_T_LONG);
+            FLOE_TRY(floe__arrow_builder_append(mb->children[k], &v));
+        }
+        FLOE_TRY(arrow_bound(&df->lower_bounds, f, mb->children[4]));
+        FLOE_TRY(arrow_bound(&df->upper_bounds, f, mb->children[5]));
+        FLOE_TRY(floe__arrow_builder_struct_append(mb, true));
+    }
+    return floe__arrow_builder_struct_append(b, true);
+}
+
+/* Files-table column lc (DF_*) of the current entry into b. */
+static int arrow_df(files_cursor *c, int lc, floe_buf *tmp, floe_arrow_builder *b)
+{
+    const floe_data_file *df = &c->e->data_file;
+    switch (lc) {
+    case DF_PARTITION: return arrow_partition(c, b);
+    case DF_COLUMN_SIZES: return arrow_longs(&df->column_sizes, b);
+    case DF_VALUE_COUNTS: return arrow_longs(&df->value_counts, b);
+    case DF_NULL_VALUE_COUNTS: return arrow_longs(&df->null_value_counts, b);
+    case DF_NAN_VALUE_COUNTS: return arrow_longs(&df->nan_value_counts, b);
+    case DF_LOWER_BOUNDS: return arrow_bytes_map(&df->lower_bounds, b);
+    case DF_UPPER_BOUNDS: return arrow_bytes_map(&df->upper_bounds, b);
+    case DF_SPLIT_OFFSETS:
+        return arrow_ints(df->has_split_offsets, df->nsplit_offsets, df->split_offsets, NULL, b);
+    case DF_EQUALITY_IDS:
+        return arrow_ints(df->has_equality_ids, df->nequality_ids, NULL, df->equality_ids, b);
+    case DF_READABLE_METRICS: return arrow_readable_metrics(c->src->info, df, b);
+    default: {
+        floe_rs_cell cell;
+        FLOE_TRY(df_cell(c, lc, tmp, &cell));
+        return floe__arrow_builder_append(b, &cell.value);
+    }
+    }
+}
+
+static int f_column_arrow(floe_rowcursor *base, size_t col, floe_arrow_builder *b)
+{
+    files_cursor *c = (files_cursor *)base;
+    int lc = c->src->logical[col];
+    bool entries = is_entries(c->src->kind);
+    if ((entries ? lc == EN_DATA_FILE : lc == DF_PARTITION) && !part_direct(c))
+        return 1;
+    if (!entries)
+        return arrow_df(c, lc, &c->text[col], b);
+    if (lc == EN_READABLE_METRICS)
+        return arrow_readable_metrics(c->src->info, &c->e->data_file, b);
+    /* data_file: its fields are the files-table columns before readable_metrics */
+    size_t n = 0;
+    for (int i = 0; i < DF_READABLE_METRICS; i++)
+        if (i != DF_PARTITION || c->src->info->npart)
+            FLOE_TRY(arrow_df(c, i, &c->text[col], b->children[n++]));
+    return floe__arrow_builder_struct_append(b, true);
 }
 
 static void f_close(floe_rowcursor *base)
 {
     files_cursor *c = (files_cursor *)base;
     floe__meta_walker_free(c->w);
-    floe__arena_free(c->row);
-    floe__buf_free(&c->tmp);
+    for (size_t i = 0; i < DF_NCOLS; i++)
+        floe__buf_free(&c->text[i]);
     floe__free(c);
 }
 
@@ -352,6 +506,7 @@ int floe__meta_open_files(floe_rowsource **out, const floe_meta_options *o, meta
             s->rs.estimated_rows += strtod(v, NULL);
     }
     s->rs.ops = &files_ops;
+    s->rs.column_arrow = f_column_arrow;
     s->rs.name = name;
     s->rs.ncolumns = ncols;
     s->rs.columns = s->cols;

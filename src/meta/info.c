@@ -265,6 +265,8 @@ const floe_type *floe__meta_df_type(const meta_info *info, int col)
     return df_col_type(info, col);
 }
 
+static int precompute_keys(meta_info *info);
+
 int floe__meta_info_new(meta_info **out, const floe_table_metadata *m)
 {
     *out = NULL;
@@ -280,6 +282,8 @@ int floe__meta_info_new(meta_info **out, const floe_table_metadata *m)
         rc = build_metrics(info);
     if (rc == 0)
         rc = build_data_file_type(info);
+    if (rc == 0)
+        rc = precompute_keys(info);
     if (rc < 0) {
         floe__meta_info_free(info);
         return rc;
@@ -298,150 +302,280 @@ void floe__meta_info_free(meta_info *info)
 
 /* ---------------------------------------------------------------- JSON */
 
-static int put_key(floe_buf *b, bool *first, const char *key)
+/* One pass into the cell's buffer: room for each piece is reserved once
+ * and filled with plain stores. Only text from outside the library is
+ * escaped (partition and column names once, in precompute_keys; paths and
+ * string bounds per row); numbers, field ids and hex are written as is. */
+
+/* Room for n more bytes at the end of b in *p. */
+static int room(floe_buf *b, size_t n, char **p)
 {
-    if (!*first)
-        FLOE_TRY(floe__buf_putc(b, ','));
-    *first = false;
-    FLOE_TRY(floe__json_put_str(b, key));
-    return floe__buf_putc(b, ':');
+    if (b->cap < b->len + n + 1)
+        FLOE_TRY(floe__buf_reserve(b, n));
+    *p = b->ptr + b->len;
+    return 0;
 }
 
-/* A map entry's key: `"<field id>":`, after a ',' unless it is the first. */
-static int put_id_key(floe_buf *b, bool first, int64_t id)
+/* The bytes up to `end` are written: count them and terminate. */
+static int commit(floe_buf *b, char *end)
 {
-    FLOE_TRY(first ? floe__buf_putc(b, '"') : floe__buf_put(b, ",\"", 2));
-    FLOE_TRY(floe__rs_put_i64(b, id));
-    return floe__buf_put(b, "\":", 2);
+    b->len = (size_t)(end - b->ptr);
+    b->ptr[b->len] = 0;
+    return 0;
+}
+
+enum { I64_CHARS = 20 }; /* "-9223372036854775808" */
+
+/* Decimal text of v at p; returns the end. Two digits a step from a
+ * table: a files row holds ~40 numbers. */
+static char *put_i64(char *p, int64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    if (v < 0)
+        *p++ = '-';
+    if (u < 10) {
+        *p = (char)('0' + u);
+        return p + 1;
+    }
+    size_t n = 2;
+    for (uint64_t t = u / 100; t; t /= 10)
+        n++;
+    char *end = p + n, *q = end;
+    while (u >= 100) {
+        unsigned d = (unsigned)(u % 100) * 2;
+        u /= 100;
+        *--q = pairs[d + 1];
+        *--q = pairs[d];
+    }
+    if (u >= 10) {
+        *--q = pairs[u * 2 + 1];
+        *--q = pairs[u * 2];
+    } else {
+        *--q = (char)('0' + u);
+    }
+    return end;
+}
+
+static char *put_lit(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+#define PUT_LIT(p, s) put_lit(p, s, sizeof s - 1)
+
+static int buf_i64(floe_buf *b, int64_t v)
+{
+    char *p;
+    FLOE_TRY(room(b, I64_CHARS, &p));
+    return commit(b, put_i64(p, v));
+}
+
+static int buf_opt_i64(floe_buf *b, bool has, int64_t v)
+{
+    return has ? buf_i64(b, v) : floe__buf_put(b, "null", 4);
+}
+
+/* `,"<escaped s>":` into the info arena (the leading comma is skipped for
+ * a first member). */
+static int precompute_key(meta_info *info, const char *s, const char *tail, meta_key *out)
+{
+    floe_buf b = FLOE_BUF_INIT;
+    int rc = floe__buf_put(&b, ",\"", 2);
+    if (rc == 0)
+        rc = floe__buf_put_json_escaped(&b, s, strlen(s));
+    if (rc == 0)
+        rc = floe__buf_puts(&b, tail);
+    if (rc == 0 && !(out->text = floe__arena_strndup(info->arena, b.ptr, b.len)))
+        rc = floe__error_nomem();
+    out->len = b.len;
+    floe__buf_free(&b);
+    return rc;
+}
+
+static int precompute_keys(meta_info *info)
+{
+    info->part_key = floe__arena_calloc(info->arena, info->npart + 1, sizeof *info->part_key);
+    info->metric_key = floe__arena_calloc(info->arena, info->nmetric + 1, sizeof *info->metric_key);
+    if (!info->part_key || !info->metric_key)
+        return floe__error_nomem();
+    for (size_t i = 0; i < info->npart; i++)
+        FLOE_TRY(precompute_key(info, info->part[i].name, "\":", &info->part_key[i]));
+    for (size_t i = 0; i < info->nmetric; i++)
+        FLOE_TRY(precompute_key(info, info->metric[i].name,
+                                "\":{\"column_size\":", &info->metric_key[i]));
+    return 0;
+}
+
+/* A key precomputed with its comma, without it for the first member. */
+static int put_key(floe_buf *b, const meta_key *k, bool first)
+{
+    return first ? floe__buf_put(b, k->text + 1, k->len - 1) : floe__buf_put(b, k->text, k->len);
 }
 
 int floe__meta_json_partition(const meta_info *info, const floe_partition_value *pv,
                               const int32_t *ids, size_t nids, floe_buf *out)
 {
     FLOE_TRY(floe__buf_putc(out, '{'));
-    bool first = true;
     for (size_t i = 0; i < info->npart; i++) {
-        FLOE_TRY(put_key(out, &first, info->part[i].name));
+        FLOE_TRY(put_key(out, &info->part_key[i], i == 0));
         const floe_value *v = NULL;
         for (size_t j = 0; j < nids && j < pv->n && !v; j++)
             if (ids[j] == info->part[i].field_id)
                 v = &pv->values[j];
-        FLOE_TRY(v ? floe__rs_json_value(v, out) : floe__buf_puts(out, "null"));
+        FLOE_TRY(v ? floe__rs_json_value(v, out) : floe__buf_put(out, "null", 4));
     }
     return floe__buf_putc(out, '}');
 }
+
+/* `"<field id>":`, after a ',' unless it is the first. */
+static char *put_id_key(char *p, bool first, int32_t id)
+{
+    if (!first)
+        *p++ = ',';
+    *p++ = '"';
+    p = put_i64(p, id);
+    *p++ = '"';
+    *p++ = ':';
+    return p;
+}
+
+enum { ID_KEY_CHARS = 15 }; /* ,"-2147483648": */
 
 int floe__meta_json_longs(const floe_col_longs *m, floe_buf *out)
 {
     if (!m->set)
-        return floe__buf_puts(out, "null");
-    FLOE_TRY(floe__buf_putc(out, '{'));
-    for (size_t i = 0; i < m->n; i++) {
-        FLOE_TRY(put_id_key(out, i == 0, m->items[i].field_id));
-        FLOE_TRY(floe__rs_put_i64(out, m->items[i].value));
-    }
-    return floe__buf_putc(out, '}');
+        return floe__buf_put(out, "null", 4);
+    char *p;
+    FLOE_TRY(room(out, m->n * (ID_KEY_CHARS + I64_CHARS) + 2, &p));
+    *p++ = '{';
+    for (size_t i = 0; i < m->n; i++)
+        p = put_i64(put_id_key(p, i == 0, m->items[i].field_id), m->items[i].value);
+    *p++ = '}';
+    return commit(out, p);
 }
 
-static int put_hex(floe_buf *out, const uint8_t *p, size_t n)
+static char *put_hex(char *p, const uint8_t *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    FLOE_TRY(floe__buf_reserve(out, 2 * n + 2));
-    char *d = out->ptr + out->len;
-    *d++ = '"';
+    *p++ = '"';
     for (size_t i = 0; i < n; i++) {
-        *d++ = hex[p[i] >> 4];
-        *d++ = hex[p[i] & 15];
+        *p++ = hex[s[i] >> 4];
+        *p++ = hex[s[i] & 15];
     }
-    *d++ = '"';
-    out->len += 2 * n + 2;
-    out->ptr[out->len] = 0;
-    return 0;
+    *p++ = '"';
+    return p;
 }
 
 int floe__meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out)
 {
     if (!m->set)
-        return floe__buf_puts(out, "null");
-    FLOE_TRY(floe__buf_putc(out, '{'));
+        return floe__buf_put(out, "null", 4);
+    size_t need = 2;
     for (size_t i = 0; i < m->n; i++) {
-        FLOE_TRY(put_id_key(out, i == 0, m->items[i].field_id));
-        FLOE_TRY(put_hex(out, m->items[i].ptr, m->items[i].len));
+        if (m->items[i].len > (SIZE_MAX - need) / 2 - ID_KEY_CHARS - 2)
+            return floe__error_nomem();
+        need += ID_KEY_CHARS + 2 * m->items[i].len + 2;
     }
-    return floe__buf_putc(out, '}');
+    char *p;
+    FLOE_TRY(room(out, need, &p));
+    *p++ = '{';
+    for (size_t i = 0; i < m->n; i++)
+        p = put_hex(put_id_key(p, i == 0, m->items[i].field_id), m->items[i].ptr, m->items[i].len);
+    *p++ = '}';
+    return commit(out, p);
 }
 
-static int put_opt_long(floe_buf *out, bool has, int64_t v)
+/* A JSON array of n integers, or null. */
+static int json_ints(floe_buf *out, bool has, size_t n, const int64_t *l, const int32_t *i32)
 {
-    return has ? floe__rs_put_i64(out, v) : floe__buf_put(out, "null", 4);
+    if (!has)
+        return floe__buf_put(out, "null", 4);
+    if (n > (SIZE_MAX - 2) / (I64_CHARS + 1))
+        return floe__error_nomem();
+    char *p;
+    FLOE_TRY(room(out, n * (I64_CHARS + 1) + 2, &p));
+    *p++ = '[';
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            *p++ = ',';
+        p = put_i64(p, l ? l[k] : i32[k]);
+    }
+    *p++ = ']';
+    return commit(out, p);
+}
+
+int floe__meta_json_split_offsets(const floe_data_file *df, floe_buf *out)
+{
+    return json_ints(out, df->has_split_offsets, df->nsplit_offsets, df->split_offsets, NULL);
+}
+
+int floe__meta_json_equality_ids(const floe_data_file *df, floe_buf *out)
+{
+    return json_ints(out, df->has_equality_ids, df->nequality_ids, NULL, df->equality_ids);
+}
+
+static int json_str_or_null(floe_buf *out, const char *s)
+{
+    return s ? floe__json_put_str(out, s) : floe__buf_put(out, "null", 4);
 }
 
 int floe__meta_json_data_file(const meta_info *info, const floe_data_file *df, int32_t spec_id,
                               const int32_t *ids, size_t nids, floe_buf *out)
 {
-    bool first = true;
-    FLOE_TRY(floe__buf_putc(out, '{'));
-    FLOE_TRY(put_key(out, &first, "content"));
-    FLOE_TRY(floe__buf_printf(out, "%d", (int)df->content));
-    FLOE_TRY(put_key(out, &first, "file_path"));
+    FLOE_TRY(floe__buf_puts(out, "{\"content\":"));
+    FLOE_TRY(buf_i64(out, df->content));
+    FLOE_TRY(floe__buf_puts(out, ",\"file_path\":"));
     FLOE_TRY(floe__json_put_str(out, df->file_path));
-    FLOE_TRY(put_key(out, &first, "file_format"));
+    FLOE_TRY(floe__buf_puts(out, ",\"file_format\":"));
     FLOE_TRY(floe__json_put_str(out, df->file_format));
-    FLOE_TRY(put_key(out, &first, "spec_id"));
-    FLOE_TRY(floe__buf_printf(out, "%d", (int)spec_id));
+    FLOE_TRY(floe__buf_puts(out, ",\"spec_id\":"));
+    FLOE_TRY(buf_i64(out, spec_id));
     if (info->npart) {
-        FLOE_TRY(put_key(out, &first, "partition"));
+        FLOE_TRY(floe__buf_puts(out, ",\"partition\":"));
         FLOE_TRY(floe__meta_json_partition(info, &df->partition, ids, nids, out));
     }
-    FLOE_TRY(put_key(out, &first, "record_count"));
-    FLOE_TRY(floe__buf_printf(out, "%lld", (long long)df->record_count));
-    FLOE_TRY(put_key(out, &first, "file_size_in_bytes"));
-    FLOE_TRY(floe__buf_printf(out, "%lld", (long long)df->file_size_in_bytes));
-    FLOE_TRY(put_key(out, &first, "column_sizes"));
+    FLOE_TRY(floe__buf_puts(out, ",\"record_count\":"));
+    FLOE_TRY(buf_i64(out, df->record_count));
+    FLOE_TRY(floe__buf_puts(out, ",\"file_size_in_bytes\":"));
+    FLOE_TRY(buf_i64(out, df->file_size_in_bytes));
+    FLOE_TRY(floe__buf_puts(out, ",\"column_sizes\":"));
     FLOE_TRY(floe__meta_json_longs(&df->column_sizes, out));
-    FLOE_TRY(put_key(out, &first, "value_counts"));
+    FLOE_TRY(floe__buf_puts(out, ",\"value_counts\":"));
     FLOE_TRY(floe__meta_json_longs(&df->value_counts, out));
-    FLOE_TRY(put_key(out, &first, "null_value_counts"));
+    FLOE_TRY(floe__buf_puts(out, ",\"null_value_counts\":"));
     FLOE_TRY(floe__meta_json_longs(&df->null_value_counts, out));
-    FLOE_TRY(put_key(out, &first, "nan_value_counts"));
+    FLOE_TRY(floe__buf_puts(out, ",\"nan_value_counts\":"));
     FLOE_TRY(floe__meta_json_longs(&df->nan_value_counts, out));
-    FLOE_TRY(put_key(out, &first, "lower_bounds"));
+    FLOE_TRY(floe__buf_puts(out, ",\"lower_bounds\":"));
     FLOE_TRY(floe__meta_json_bytes_map(&df->lower_bounds, out));
-    FLOE_TRY(put_key(out, &first, "upper_bounds"));
+    FLOE_TRY(floe__buf_puts(out, ",\"upper_bounds\":"));
     FLOE_TRY(floe__meta_json_bytes_map(&df->upper_bounds, out));
-    FLOE_TRY(put_key(out, &first, "key_metadata"));
-    FLOE_TRY(df->key_metadata.set ? put_hex(out, df->key_metadata.ptr, df->key_metadata.len)
-                                  : floe__buf_puts(out, "null"));
-    FLOE_TRY(put_key(out, &first, "split_offsets"));
-    if (df->has_split_offsets) {
-        FLOE_TRY(floe__buf_putc(out, '['));
-        for (size_t i = 0; i < df->nsplit_offsets; i++)
-            FLOE_TRY(
-                floe__buf_printf(out, "%s%lld", i ? "," : "", (long long)df->split_offsets[i]));
-        FLOE_TRY(floe__buf_putc(out, ']'));
+    FLOE_TRY(floe__buf_puts(out, ",\"key_metadata\":"));
+    if (df->key_metadata.set) {
+        char *p;
+        FLOE_TRY(room(out, 2 * df->key_metadata.len + 2, &p));
+        FLOE_TRY(commit(out, put_hex(p, df->key_metadata.ptr, df->key_metadata.len)));
     } else {
-        FLOE_TRY(floe__buf_puts(out, "null"));
+        FLOE_TRY(floe__buf_put(out, "null", 4));
     }
-    FLOE_TRY(put_key(out, &first, "equality_ids"));
-    if (df->has_equality_ids) {
-        FLOE_TRY(floe__buf_putc(out, '['));
-        for (size_t i = 0; i < df->nequality_ids; i++)
-            FLOE_TRY(floe__buf_printf(out, "%s%d", i ? "," : "", (int)df->equality_ids[i]));
-        FLOE_TRY(floe__buf_putc(out, ']'));
-    } else {
-        FLOE_TRY(floe__buf_puts(out, "null"));
-    }
-    FLOE_TRY(put_key(out, &first, "sort_order_id"));
-    FLOE_TRY(put_opt_long(out, df->has_sort_order_id, df->sort_order_id));
-    FLOE_TRY(put_key(out, &first, "first_row_id"));
-    FLOE_TRY(put_opt_long(out, df->has_first_row_id, df->first_row_id));
-    FLOE_TRY(put_key(out, &first, "referenced_data_file"));
-    FLOE_TRY(df->referenced_data_file ? floe__json_put_str(out, df->referenced_data_file)
-                                      : floe__buf_puts(out, "null"));
-    FLOE_TRY(put_key(out, &first, "content_offset"));
-    FLOE_TRY(put_opt_long(out, df->has_content_offset, df->content_offset));
-    FLOE_TRY(put_key(out, &first, "content_size_in_bytes"));
-    FLOE_TRY(put_opt_long(out, df->has_content_size_in_bytes, df->content_size_in_bytes));
+    FLOE_TRY(floe__buf_puts(out, ",\"split_offsets\":"));
+    FLOE_TRY(floe__meta_json_split_offsets(df, out));
+    FLOE_TRY(floe__buf_puts(out, ",\"equality_ids\":"));
+    FLOE_TRY(floe__meta_json_equality_ids(df, out));
+    FLOE_TRY(floe__buf_puts(out, ",\"sort_order_id\":"));
+    FLOE_TRY(buf_opt_i64(out, df->has_sort_order_id, df->sort_order_id));
+    FLOE_TRY(floe__buf_puts(out, ",\"first_row_id\":"));
+    FLOE_TRY(buf_opt_i64(out, df->has_first_row_id, df->first_row_id));
+    FLOE_TRY(floe__buf_puts(out, ",\"referenced_data_file\":"));
+    FLOE_TRY(json_str_or_null(out, df->referenced_data_file));
+    FLOE_TRY(floe__buf_puts(out, ",\"content_offset\":"));
+    FLOE_TRY(buf_opt_i64(out, df->has_content_offset, df->content_offset));
+    FLOE_TRY(floe__buf_puts(out, ",\"content_size_in_bytes\":"));
+    FLOE_TRY(buf_opt_i64(out, df->has_content_size_in_bytes, df->content_size_in_bytes));
     return floe__buf_putc(out, '}');
 }
 
@@ -464,33 +598,42 @@ static int put_bound(floe_buf *out, const floe_col_bytes_map *m, const floe_fiel
         if (floe_value_from_single(f->type, m->items[i].ptr, m->items[i].len, &v) < 0) {
             /* a bound that does not decode as the column's type: shown as null */
             floe_error_clear();
-            return floe__buf_puts(out, "null");
+            return floe__buf_put(out, "null", 4);
         }
+        if (v.type == FLOE_T_LONG || v.type == FLOE_T_INT)
+            return buf_i64(out, v.type == FLOE_T_LONG ? v.v.i64 : v.v.i32);
         return floe__rs_json_value(&v, out);
     }
-    return floe__buf_puts(out, "null");
+    return floe__buf_put(out, "null", 4);
+}
+
+static char *put_opt_i64(char *p, bool has, int64_t v)
+{
+    return has ? put_i64(p, v) : PUT_LIT(p, "null");
 }
 
 int floe__meta_json_readable_metrics(const meta_info *info, const floe_data_file *df, floe_buf *out)
 {
     FLOE_TRY(floe__buf_putc(out, '{'));
-    bool first = true;
+    const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts, &df->null_value_counts,
+                                     &df->nan_value_counts};
     for (size_t i = 0; i < info->nmetric; i++) {
         const floe_field *f = info->metric[i].field;
-        FLOE_TRY(put_key(out, &first, info->metric[i].name));
-        const floe_col_longs *maps[4] = {&df->column_sizes, &df->value_counts,
-                                         &df->null_value_counts, &df->nan_value_counts};
-        FLOE_TRY(floe__buf_putc(out, '{'));
-        bool first_metric = true;
-        for (int k = 0; k < 4; k++) {
-            int64_t v = 0;
-            bool has = find_long(maps[k], f->id, &v);
-            FLOE_TRY(put_key(out, &first_metric, metric_names[k]));
-            FLOE_TRY(put_opt_long(out, has, v));
-        }
-        FLOE_TRY(floe__buf_puts(out, ",\"lower_bound\":"));
+        const meta_key *k = &info->metric_key[i];
+        int64_t v[4] = {0, 0, 0, 0};
+        bool has[4];
+        for (int j = 0; j < 4; j++)
+            has[j] = find_long(maps[j], f->id, &v[j]);
+        char *p;
+        FLOE_TRY(room(out, k->len + 4 * I64_CHARS + 64, &p));
+        p = i == 0 ? put_lit(p, k->text + 1, k->len - 1) : put_lit(p, k->text, k->len);
+        p = put_opt_i64(p, has[0], v[0]);
+        p = put_opt_i64(PUT_LIT(p, ",\"value_count\":"), has[1], v[1]);
+        p = put_opt_i64(PUT_LIT(p, ",\"null_value_count\":"), has[2], v[2]);
+        p = put_opt_i64(PUT_LIT(p, ",\"nan_value_count\":"), has[3], v[3]);
+        FLOE_TRY(commit(out, PUT_LIT(p, ",\"lower_bound\":")));
         FLOE_TRY(put_bound(out, &df->lower_bounds, f));
-        FLOE_TRY(floe__buf_puts(out, ",\"upper_bound\":"));
+        FLOE_TRY(floe__buf_put(out, ",\"upper_bound\":", 15));
         FLOE_TRY(put_bound(out, &df->upper_bounds, f));
         FLOE_TRY(floe__buf_putc(out, '}'));
     }

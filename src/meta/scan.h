@@ -30,6 +30,13 @@ typedef struct meta_metric_col {
     const floe_field *field;
 } meta_metric_col;
 
+/* A JSON object key written once per table: `,"<escaped name>":` (plus,
+ * for metrics, `{"column_size":`); a first member skips the comma. */
+typedef struct meta_key {
+    const char *text;
+    size_t len;
+} meta_key;
+
 typedef struct meta_info {
     floe_arena *arena;
     const floe_table_metadata *m;
@@ -40,6 +47,8 @@ typedef struct meta_info {
     meta_metric_col *metric; /* sorted by name */
     const floe_type *metrics_type;
     const floe_type *data_file_type; /* struct of the data_file columns */
+    meta_key *part_key;              /* per part field */
+    meta_key *metric_key;            /* per metric column */
 } meta_info;
 
 int floe__meta_info_new(meta_info **out, const floe_table_metadata *m);
@@ -57,6 +66,9 @@ int floe__meta_json_readable_metrics(const meta_info *info, const floe_data_file
                                      floe_buf *out);
 int floe__meta_json_longs(const floe_col_longs *m, floe_buf *out);
 int floe__meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out);
+/* split_offsets and equality_ids as JSON arrays (null when absent). */
+int floe__meta_json_split_offsets(const floe_data_file *df, floe_buf *out);
+int floe__meta_json_equality_ids(const floe_data_file *df, floe_buf *out);
 
 /* The files-table columns (Java DataFile.getType + readable_metrics),
  * partition left out when the table is unpartitioned. */

@@ -3,8 +3,9 @@
  * rows/arrow: any row source as an Arrow C stream (include/floe/arrow.h):
  * each batch is a struct array whose children are the source's columns,
  * typed from their Iceberg types as the arrow module maps them (nested
- * columns become real Arrow structs, lists and maps, rebuilt from the
- * cells' JSON text; see rowsource.h for that encoding). One batch holds at
+ * columns become real Arrow structs, lists and maps, appended by the source
+ * itself when it has column_arrow, else rebuilt from the cells' JSON text;
+ * see rowsource.h for that encoding). One batch holds at
  * most `batch_rows` rows, so memory stays bounded whatever the row count.
  */
 #include "rows/rowsource.h"
@@ -222,6 +223,7 @@ static int fill_batch(rs_stream *st)
 {
     floe__arrow_builder_reset(st->b);
     floe__arena_reset(st->scratch);
+    int (*direct)(floe_rowcursor *, size_t, floe_arrow_builder *) = st->rs->column_arrow;
     while (!st->done && (size_t)st->b->length < st->batch_rows) {
         int rc = floe__rs_next(st->cur);
         if (rc == FLOE_ITEROVER) {
@@ -230,6 +232,12 @@ static int fill_batch(rs_stream *st)
         }
         FLOE_TRY(rc);
         for (size_t i = 0; i < st->rs->ncolumns; i++) {
+            if (direct && floe_type_is_nested(st->rs->columns[i].type)) {
+                rc = direct(st->cur, i, st->b->children[i]);
+                FLOE_TRY(rc);
+                if (rc == 0)
+                    continue;
+            }
             floe_rs_cell cell;
             FLOE_TRY(floe__rs_column(st->cur, i, &cell));
             FLOE_TRY(append_cell(st, st->b->children[i], st->rs->columns[i].type, &cell));

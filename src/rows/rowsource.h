@@ -9,7 +9,8 @@
  *
  * Values: a primitive column's cell is a floe_value (spec/types.h). A nested
  * column (struct, list, map) is delivered as JSON text, so that SQL can reach
- * inside with json_extract(); the encoding is fixed and documented in
+ * inside with json_extract() (Arrow consumers may skip the text: see
+ * column_arrow in floe_rowsource_ext); the encoding is fixed and documented in
  * docs/meta.md ("Cells"): structs are objects keyed by field name, lists are
  * arrays, maps are objects whose keys are the key's text (so `summary` is
  * {"added-records":"2",...} and `column_sizes` is {"1":90,"2":62}), and
@@ -90,6 +91,8 @@ typedef struct floe_rowsource_ops {
     void (*free)(floe_rowsource *rs);
 } floe_rowsource_ops;
 
+struct floe_arrow_builder;
+
 /* Optional operations (floe_rowsource.ext; NULL for none), kept apart so
  * the positional initialisers of floe_rowsource_ops stay valid. */
 typedef struct floe_rowsource_ext {
@@ -122,6 +125,12 @@ struct floe_rowsource {
     /* SQL: the last nhidden columns are hidden (not part of SELECT *), as
      * the metadata columns _file and _pos of data tables; 0 usually. */
     size_t nhidden;
+    /* Optional (NULL: nested cells are rebuilt from their JSON text), for
+     * floe__rs_arrow_stream: append the current row's cell of nested column
+     * `col` straight into `b`, an Arrow builder of that column's type (one
+     * slot), with no JSON between: 0 when done, 1 when this cell must go
+     * through its JSON after all (nothing appended), negative on error. */
+    int (*column_arrow)(floe_rowcursor *c, size_t col, struct floe_arrow_builder *b);
 };
 
 /* Convenience wrappers (NULL-safe close/free). */
