@@ -31,6 +31,7 @@
 #include "sql/exec_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -169,6 +170,7 @@ typedef struct agg {
     bool is_real;         /* min/max: best is dbl, else i */
     int64_t i;
     double dbl;
+    int rescale; /* avg() in floe_cast_decimal(avg(c), p, s) (bind.c): s, else -1 */
 } agg;
 
 /* One WHERE term `col op literal`, evaluated on every row exactly as
@@ -259,9 +261,14 @@ static bool parse_item(const char **p, const floe_rowsource *rs, fast_plan *fp)
     agg *g = &fp->aggs[fp->naggs];
     memset(g, 0, sizeof *g);
     g->kind = -1;
+    g->rescale = -1;
+    /* the binder's avg of a decimal at Spark's result type (print.c) */
+    bool wrapped = word(p, "floe_cast_decimal") && word(p, "(");
     for (size_t i = 0; i < 5 && g->kind < 0; i++)
         if (word(p, fns[i]))
             g->kind = kinds[i];
+    if (wrapped && g->kind != AG_AVG)
+        return false;
     if (g->kind < 0 || !word(p, "("))
         return false;
     g->slot = -1;
@@ -286,6 +293,22 @@ static bool parse_item(const char **p, const floe_rowsource *rs, fast_plan *fp)
     }
     if (!word(p, ")"))
         return false;
+    if (wrapped) {
+        /* ", p, s)": a result of up to 15 digits is a double (vtab.c's decimals) */
+        char *end;
+        long prec, sc;
+        if (!word(p, ","))
+            return false;
+        prec = strtol(*p, &end, 10);
+        *p = end;
+        if (!word(p, ","))
+            return false;
+        sc = strtol(*p, &end, 10);
+        *p = end;
+        if (!word(p, ")") || prec < 1 || prec > 15 || sc < 0 || sc > prec)
+            return false;
+        g->rescale = (int)sc;
+    }
     fp->naggs++;
     if (word(p, "as"))
         return ident(p, name, sizeof name);
@@ -780,7 +803,11 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
     case AG_COUNT_STAR:
     case AG_COUNT: *c = floe__sql_cell_int(g->cnt); return 0;
     case AG_AVG:
-        if (g->cnt > 0) {
+        if (g->cnt > 0 && g->rescale >= 0) { /* floe_cast_decimal's rounding of the double */
+            double d;
+            if (floe__sql_decimal_round_double(g->rsum / (double)g->cnt, g->rescale, &d))
+                FLOE_TRY(floe__sql_out_decimal_cell(s->out, d, g->rescale, text, c));
+        } else if (g->cnt > 0) {
             c->kind = FLOE_SQLC_REAL;
             c->d = g->rsum / (double)g->cnt;
         }
