@@ -103,6 +103,7 @@ typedef struct sql_type {
     unsigned char kind; /* sql_tk */
     unsigned char p;
     signed char s;
+    unsigned char cell; /* a table column's cell (vtab.c gives decimals their scale) */
 } sql_type;
 
 typedef struct sql_node sql_node;

@@ -50,13 +50,13 @@ typedef struct bd {
 
 static sql_type ty(sql_tk k)
 {
-    sql_type t = {(unsigned char)k, 0, 0};
+    sql_type t = {(unsigned char)k, 0, 0, 0};
     return t;
 }
 
 static sql_type dec(int p, int s)
 {
-    sql_type t = {ST_DECIMAL, (unsigned char)p, (signed char)s};
+    sql_type t = {ST_DECIMAL, (unsigned char)p, (signed char)s, 0};
     return t;
 }
 
@@ -220,6 +220,13 @@ static bool same(sql_type a, sql_type b)
     return a.kind == b.kind && a.p == b.p && a.s == b.s;
 }
 
+/* t as the result of an expression (no longer a table's cell) */
+static sql_type value(sql_type t)
+{
+    t.cell = 0;
+    return t;
+}
+
 /* ---------------------------------------------------------------- columns */
 
 static bool qualifier_matches(const sql_node *rel, const char *q)
@@ -260,7 +267,7 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
                 idx = k;
         if (rel->nnames && idx == (size_t)-1)
             break;
-        t = query_column(b, rel->a, rel->nnames ? NULL : col, idx, sc, found);
+        t = value(query_column(b, rel->a, rel->nnames ? NULL : col, idx, sc, found));
         break;
     }
     case SN_TABLE: {
@@ -278,7 +285,7 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
                         idx = j;
                 if (c->nnames && idx == (size_t)-1)
                     goto out;
-                t = query_column(b, c->a, c->nnames ? NULL : col, idx, s->up, found);
+                t = value(query_column(b, c->a, c->nnames ? NULL : col, idx, s->up, found));
                 goto out;
             }
         }
@@ -289,6 +296,7 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
         if (name) {
             (*found)++;
             t = parse_type(name);
+            t.cell = 1;
         }
         break;
     }
@@ -635,7 +643,7 @@ static void bind_expr(bd *b, sql_node *n, const scope *sc)
     case SN_SUBQ: {
         bind_query(b, n->a, sc);
         int found = 0;
-        n->t = query_column(b, n->a, NULL, 0, sc, &found);
+        n->t = value(query_column(b, n->a, NULL, 0, sc, &found));
         break;
     }
     case SN_ROW: bind_list(b, n->v, n->nv, sc); break;

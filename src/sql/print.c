@@ -329,8 +329,7 @@ static int cast(pr *r, const sql_node *n, floe_buf *b)
     }
     const cast_target *ct = cast_type(t);
     if (ct && !strcmp(ct->sqlite ? ct->sqlite : "", "TEXT") && x->t.kind == ST_BOOLEAN)
-        return floe__buf_printf(b,
-                                "CASE %s WHEN 0 THEN 'false' WHEN NULL THEN NULL ELSE 'true' END",
+        return floe__buf_printf(b, "CASE WHEN (%s) THEN 'true' WHEN NOT (%s) THEN 'false' END", xs,
                                 xs); /* Spark's boolean text (SQLite's is 0/1) */
     if (!ct || (n->f & SNF_NESTED))
         return floe__sql_err_at(FLOE_EUNSUPPORTED, r->p->script, n->tok->pos,
@@ -855,7 +854,7 @@ static int call(pr *r, const sql_node *f, floe_buf *b);
 static int typed_call(pr *r, const sql_node *f, floe_buf *b)
 {
     const char *name = f->s;
-    sql_type t = f->t, a0 = f->nv ? f->v[0]->t : (sql_type){0, 0, 0};
+    sql_type t = f->t, a0 = f->nv ? f->v[0]->t : (sql_type){0, 0, 0, 0};
     if (floe__sql_ieq(name, "typeof") && f->nv == 1 && a0.kind != ST_NONE && !f->a) {
         const char *tn = floe__sql_type_name(r->p, a0);
         if (!tn)
@@ -866,15 +865,18 @@ static int typed_call(pr *r, const sql_node *f, floe_buf *b)
     bool rnd = floe__sql_ieq(name, "round") || floe__sql_ieq(name, "bround");
     bool ceil = floe__sql_ieq(name, "ceil") || floe__sql_ieq(name, "ceiling");
     bool floor = floe__sql_ieq(name, "floor");
-    if ((rnd || ceil || floor) && !f->a && !f->b && num_kind(a0) &&
-        (a0.kind == ST_DECIMAL || floe__sql_ieq(name, "bround"))) {
+    bool whole = a0.kind >= ST_TINYINT && a0.kind <= ST_BIGINT;
+    if ((rnd || ceil || floor) && !f->a && !f->b && num_kind(a0) && t.kind != ST_NONE &&
+        (a0.kind == ST_DECIMAL || floe__sql_ieq(name, "bround") || (rnd && whole))) {
+        /* an integral round is an integer again (round(155, -1) = 160) */
         int mode = ceil ? 2 : floor ? 3 : floe__sql_ieq(name, "bround") ? 1 : 0;
         char *x = NULL, *sc = NULL;
         FLOE_TRY(to_str(r, f->v[0], P_NONE, &x));
         if (f->nv == 2)
             FLOE_TRY(to_str(r, f->v[1], P_NONE, &sc));
-        FLOE_TRY(floe__buf_printf(b, "floe_decimal_round(%s, %s, %d, %d)", x, sc ? sc : "0", mode,
-                                  t.kind == ST_DECIMAL ? t.p : 0));
+        FLOE_TRY(floe__buf_printf(b, "%sfloe_decimal_round(%s, %s, %d, %d)%s", whole ? "CAST(" : "",
+                                  x, sc ? sc : "0", mode, t.kind == ST_DECIMAL ? t.p : 0,
+                                  whole ? " AS INTEGER)" : ""));
         return 1;
     }
     if ((ceil || floor) && t.kind == ST_BIGINT && a0.kind != ST_BIGINT) {
@@ -1238,7 +1240,7 @@ static bool carries_scale(const sql_node *e)
     static const char *const keep[] = {"min",    "max",  "avg",     "mean",  "round",
                                        "bround", "ceil", "ceiling", "floor", NULL};
     switch (e->k) {
-    case SN_COL:
+    case SN_COL: return e->t.cell; /* a subquery's column may have lost it */
     case SN_CAST: return true;
     case SN_BIN: return num_kind(e->a->t) && num_kind(e->b->t);
     case SN_FUNC:
@@ -1276,7 +1278,7 @@ static int item(pr *r, const sql_node *n, floe_buf *b)
     const char *alias = n->alias;
     if (!alias && n->a->k == SN_COL) {
         size_t split = struct_split(r, n->a);
-        if (split != (size_t)-1)
+        if (split != (size_t)-1 || rescale)
             alias = n->a->names[n->a->nnames - 1]; /* Spark names a field after itself */
     } else if (!alias) {
         const char *src = source_text(r, n->a);
