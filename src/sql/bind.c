@@ -267,7 +267,7 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
                 idx = k;
         if (rel->nnames && idx == (size_t)-1)
             break;
-        t = value(query_column(b, rel->a, rel->nnames ? NULL : col, idx, sc, found));
+        t = query_column(b, rel->a, rel->nnames ? NULL : col, idx, sc, found);
         break;
     }
     case SN_TABLE: {
@@ -285,7 +285,7 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
                         idx = j;
                 if (c->nnames && idx == (size_t)-1)
                     goto out;
-                t = value(query_column(b, c->a, c->nnames ? NULL : col, idx, s->up, found));
+                t = query_column(b, c->a, c->nnames ? NULL : col, idx, s->up, found);
                 goto out;
             }
         }
@@ -331,9 +331,12 @@ static sql_type query_column(bd *b, const sql_node *q, const char *col, size_t i
                                      (!it->alias && it->a->k == SN_COL &&
                                       floe__sql_ieq(it->a->names[it->a->nnames - 1], col))
                                : k == index;
-                if (hit) {
+                if (hit) { /* a column of a table stays its cell (scale, collation) */
                     (*found)++;
-                    return it->a->t;
+                    const sql_node *e = it->a;
+                    while (e->k == SN_PAREN)
+                        e = e->a;
+                    return e->k == SN_COL ? it->a->t : value(it->a->t);
                 }
             }
             return ty(ST_NONE);
@@ -488,7 +491,7 @@ static sql_type func_type(const sql_node *f)
             return ty(ST_BOOLEAN);
     for (int k = 0; same_as_arg[k]; k++)
         if (floe__sql_ieq(name, same_as_arg[k]) && f->nv == 1)
-            return a0;
+            return value(a0);
     if (floe__sql_ieq(name, "count") || floe__sql_ieq(name, "count_if") ||
         floe__sql_ieq(name, "row_number") || floe__sql_ieq(name, "rank") ||
         floe__sql_ieq(name, "dense_rank"))
@@ -619,7 +622,7 @@ static void bind_expr(bd *b, sql_node *n, const scope *sc)
             t = r->t;
             first = false;
         }
-        n->t = ok ? t : ty(ST_NONE);
+        n->t = ok ? value(t) : ty(ST_NONE);
         break;
     }
     case SN_LIKE:

@@ -33,6 +33,10 @@ typedef struct pr {
     /* [NOT] EXISTS conditions of the SEMI / ANTI joins of the SELECT being printed */
     const char **semi;
     size_t nsemi, capsemi;
+    /* the typed decimal whose exact text (precision > 15) may stand as is:
+     * a select item, an operand of exact arithmetic (else a REAL, which
+     * compares and sorts as a number) */
+    const sql_node *exact;
 } pr;
 
 enum { P_NONE = 0, P_OR, P_AND, P_NOT, P_EQ, P_CMP, P_BIT, P_ADD, P_MUL, P_CAT, P_UN, P_PRIM };
@@ -807,6 +811,30 @@ static int operand(pr *r, const sql_node *x, int min, bool as_double, floe_buf *
     return floe__buf_puts(b, ", 'double')");
 }
 
+static const sql_node *unparen(const sql_node *n)
+{
+    while (n->k == SN_PAREN)
+        n = n->a;
+    return n;
+}
+
+/* Is typed decimal n, wider than a double, printed where its exact text
+ * would compare as text (WHERE, ORDER BY, a function's argument)? */
+static bool as_real(const pr *r, const sql_node *n)
+{
+    return n->t.kind == ST_DECIMAL && n->t.p > 15 && r->exact != n;
+}
+
+/* An operand of exact decimal arithmetic: its exact text may stand. */
+static int exact_operand(pr *r, const sql_node *x, floe_buf *b)
+{
+    const sql_node *outer = r->exact;
+    r->exact = unparen(x);
+    int rc = expr(r, x, P_NONE, b);
+    r->exact = outer;
+    return rc;
+}
+
 /* Arithmetic the binder typed: exact decimals (floe_decimal_op at the
  * result's precision and scale), TINYINT/SMALLINT/INT results wrapped to
  * their width as Spark's (two's complement, ANSI mode off), a string
@@ -820,11 +848,12 @@ static int typed_arith(pr *r, const sql_node *n, floe_buf *b)
     if (!arith)
         return 0;
     if (t.kind == ST_DECIMAL && num_kind(n->a->t) && num_kind(n->b->t)) {
-        FLOE_TRY(floe__buf_printf(b, "floe_decimal_op('%s', ", op));
-        FLOE_TRY(expr(r, n->a, P_NONE, b));
+        bool real = as_real(r, n);
+        FLOE_TRY(floe__buf_printf(b, "%sfloe_decimal_op('%s', ", real ? "CAST(" : "", op));
+        FLOE_TRY(exact_operand(r, n->a, b));
         FLOE_TRY(floe__buf_puts(b, ", "));
-        FLOE_TRY(expr(r, n->b, P_NONE, b));
-        FLOE_TRY(floe__buf_printf(b, ", %d, %d)", t.p, t.s));
+        FLOE_TRY(exact_operand(r, n->b, b));
+        FLOE_TRY(floe__buf_printf(b, ", %d, %d)%s", t.p, t.s, real ? " AS REAL)" : ""));
         return 1;
     }
     int bits = t.kind == ST_INT ? 32 : t.kind == ST_SMALLINT ? 16 : t.kind == ST_TINYINT ? 8 : 0;
@@ -871,12 +900,22 @@ static int typed_call(pr *r, const sql_node *f, floe_buf *b)
         /* an integral round is an integer again (round(155, -1) = 160) */
         int mode = ceil ? 2 : floor ? 3 : floe__sql_ieq(name, "bround") ? 1 : 0;
         char *x = NULL, *sc = NULL;
-        FLOE_TRY(to_str(r, f->v[0], P_NONE, &x));
+        const sql_node *outer = r->exact;
+        r->exact = unparen(f->v[0]); /* exact text in, as for arithmetic */
+        int rc = to_str(r, f->v[0], P_NONE, &x);
+        r->exact = outer;
+        FLOE_TRY(rc);
         if (f->nv == 2)
             FLOE_TRY(to_str(r, f->v[1], P_NONE, &sc));
-        FLOE_TRY(floe__buf_printf(b, "%sfloe_decimal_round(%s, %s, %d, %d)%s", whole ? "CAST(" : "",
+        bool real = as_real(r, f);
+        FLOE_TRY(floe__buf_printf(b, "%sfloe_decimal_round(%s, %s, %d, %d)%s",
+                                  whole  ? "CAST("
+                                  : real ? "CAST("
+                                         : "",
                                   x, sc ? sc : "0", mode, t.kind == ST_DECIMAL ? t.p : 0,
-                                  whole ? " AS INTEGER)" : ""));
+                                  whole  ? " AS INTEGER)"
+                                  : real ? " AS REAL)"
+                                         : ""));
         return 1;
     }
     if ((ceil || floor) && t.kind == ST_BIGINT && a0.kind != ST_BIGINT) {
@@ -890,9 +929,10 @@ static int typed_call(pr *r, const sql_node *f, floe_buf *b)
     if ((floe__sql_ieq(name, "avg") || floe__sql_ieq(name, "mean") ||
          (floe__sql_ieq(name, "sum") && f->a)) &&
         t.kind == ST_DECIMAL && !(f->f & SNF_DISTINCT)) {
-        FLOE_TRY(floe__buf_puts(b, "floe_cast_decimal("));
+        bool real = as_real(r, f);
+        FLOE_TRY(floe__buf_puts(b, real ? "CAST(floe_cast_decimal(" : "floe_cast_decimal("));
         FLOE_TRY(call(r, f, b));
-        FLOE_TRY(floe__buf_printf(b, ", %d, %d)", t.p, t.s));
+        FLOE_TRY(floe__buf_printf(b, ", %d, %d)%s", t.p, t.s, real ? " AS REAL)" : ""));
         return 1;
     }
     if ((floe__sql_ieq(name, "try_add") || floe__sql_ieq(name, "try_subtract") ||
@@ -1272,7 +1312,11 @@ static int item(pr *r, const sql_node *n, floe_buf *b)
     bool rescale = n->a->t.kind == ST_DECIMAL && !carries_scale(e);
     if (rescale)
         FLOE_TRY(floe__buf_puts(b, "floe_cast_decimal("));
-    FLOE_TRY(expr(r, n->a, P_NONE, b));
+    const sql_node *outer = r->exact;
+    r->exact = e; /* the item's own value may be exact text */
+    int rc = expr(r, n->a, P_NONE, b);
+    r->exact = outer;
+    FLOE_TRY(rc);
     if (rescale)
         FLOE_TRY(floe__buf_printf(b, ", %d, %d)", n->a->t.p, n->a->t.s));
     const char *alias = n->alias;
