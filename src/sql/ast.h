@@ -81,6 +81,34 @@ enum {
     SNF_IV_SUBDAY = 1 << 21,  /* a day-time interval with HOUR or a finer field */
 };
 
+/* The Spark type of an expression, as the binder (bind.c) infers it:
+ * ST_NONE when unknown (printed as before). p/s: a decimal's precision and
+ * scale. */
+typedef enum sql_tk {
+    ST_NONE = 0,
+    ST_NULL, /* an untyped NULL (Spark's void) */
+    ST_BOOLEAN,
+    ST_TINYINT,
+    ST_SMALLINT,
+    ST_INT,
+    ST_BIGINT,
+    ST_FLOAT,
+    ST_DOUBLE,
+    ST_DECIMAL,
+    ST_STRING,
+    ST_BINARY,
+    ST_DATE,
+    ST_TIMESTAMP,
+    ST_TIMESTAMP_NTZ,
+} sql_tk;
+
+typedef struct sql_type {
+    unsigned char kind; /* sql_tk */
+    unsigned char p;
+    signed char s;
+    unsigned char cell; /* a table column's cell (vtab.c gives decimals their scale) */
+} sql_type;
+
 typedef struct sql_node sql_node;
 struct sql_node {
     sql_nk k;
@@ -97,12 +125,23 @@ struct sql_node {
     size_t nnames;
     const char *frame;
     int64_t i1, i2;
+    sql_type t; /* set by floe__sql_bind */
 };
 
 /* Parse tokens [from, to) of p as a query (as_query) or an expression into
  * *out; table references are resolved and added to p's refs. Errors:
  * FLOE_EINVALID / FLOE_EUNSUPPORTED with the position, FLOE_ENOMEM. */
 int floe__sql_parse_tree(sql_parser *p, size_t from, size_t to, bool as_query, sql_node **out);
+
+/* bind.c: annotate every expression of tree n with its Spark type (n->t):
+ * literals by Spark's rules, columns from the statement's tables
+ * (floe_sql_options.column_type) and from subqueries and CTEs, casts,
+ * arithmetic by Spark's DecimalPrecision rules, functions of known result
+ * type. What it cannot tell stays ST_NONE. Never fails. */
+void floe__sql_bind(sql_parser *p, sql_node *n);
+
+/* Spark's name of a type ("int", "decimal(10,2)"); NULL for ST_NONE. */
+const char *floe__sql_type_name(sql_parser *p, sql_type t);
 
 /* Print a tree as SQLite text (in p's arena). */
 int floe__sql_print_tree(sql_parser *p, const sql_node *n, char **out);

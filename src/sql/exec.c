@@ -896,6 +896,37 @@ static int collect_case_twins(floe_sql_session *s, const char *catalog, const ch
     return 0;
 }
 
+/* 't' entries: "t<sqlite name>\x1e<column>\x1e<Spark type>" for the
+ * primitive columns of a reference, for the binder (column_type). */
+static int collect_column_types(floe_sql_session *s, const char *sqlite_name, const floe_schema *sc,
+                                bool *any)
+{
+    for (size_t i = 0; sqlite_name && i < sc->root->nfields; i++) {
+        const floe_field *f = &sc->root->fields[i];
+        if (f->type->id == FLOE_T_STRUCT || f->type->id == FLOE_T_LIST || f->type->id == FLOE_T_MAP)
+            continue;
+        FLOE_TRY(floe__buf_printf(&s->struct_cols, "t%s%c%s%c", sqlite_name, TWIN_SEP, f->name,
+                                  TWIN_SEP));
+        FLOE_TRY(floe__sql_spark_type(f->type, false, &s->struct_cols));
+        FLOE_TRY(floe__buf_putc(&s->struct_cols, '\0'));
+        *any = true;
+    }
+    return 0;
+}
+
+static const char *column_type_of(const char *sqlite_name, const char *column, void *payload)
+{
+    const floe_sql_session *s = payload;
+    size_t nt = strlen(sqlite_name), nc = strlen(column);
+    for (size_t at = 0; at < s->struct_cols.len; at += strlen(s->struct_cols.ptr + at) + 1) {
+        const char *e = s->struct_cols.ptr + at;
+        if (e[0] == 't' && strncmp(e + 1, sqlite_name, nt) == 0 && e[1 + nt] == TWIN_SEP &&
+            strncasecmp(e + 2 + nt, column, nc) == 0 && e[2 + nt + nc] == TWIN_SEP)
+            return e + 3 + nt + nc;
+    }
+    return NULL;
+}
+
 /* The struct columns (and maps with non-string keys) of the tables `st`
  * reads (its references and a DML target), so that a second parse rewrites
  * `col.field` and `m[1]` on them (the front end does not know schemas; see
@@ -926,6 +957,8 @@ static int collect_struct_columns(floe_sql_session *s, const floe_sql_stmt *st, 
         if (sc)
             FLOE_TRY(
                 collect_case_twins(s, n->catalog ? n->catalog : s->catalog_name, ident, sc, any));
+        if (sc && k < st->nrefs)
+            FLOE_TRY(collect_column_types(s, st->refs[k].sqlite_name, sc, any));
         for (size_t i = 0; sc && i < sc->root->nfields; i++) {
             const floe_field *f = &sc->root->fields[i];
             char kind = f->type->id == FLOE_T_STRUCT                                           ? 's'
@@ -980,6 +1013,7 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
         s->fopt.is_struct_column = is_struct_col;
         s->fopt.is_keyed_map_column = is_keyed_map_col;
         s->fopt.is_case_twin_column = is_case_twin_col;
+        s->fopt.column_type = column_type_of;
         s->fopt.time_zone = s->tz;
         floe__buf_clear(&s->struct_cols);
         floe_sql_stmt *st = NULL;

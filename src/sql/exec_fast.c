@@ -132,6 +132,7 @@ typedef struct agg {
     bool is_real;          /* min/max: best is dbl, else i */
     int64_t i;             /* min/max of integers, dates and decimals (unscaled) */
     double dbl;
+    int rescale; /* avg() of a decimal: the binder's result scale (print.c's floe_cast_decimal), else -1 */
 } agg;
 
 /* One WHERE term `col op literal` checked here on every row exactly as
@@ -251,6 +252,7 @@ static bool parse_item(const scope *sc, const sql_node *it, fast_plan *fp)
     memset(g, 0, sizeof *g);
     g->kind = -1;
     g->slot = -1;
+    g->rescale = -1;
     for (size_t i = 0; i < FLOE_ARRAY_LEN(fns) && g->kind < 0; i++)
         if (floe__sql_ieq(f->s, fns[i]))
             g->kind = kinds[i];
@@ -272,6 +274,13 @@ static bool parse_item(const scope *sc, const sql_node *it, fast_plan *fp)
             g->wide = g->type->precision > 15;
         }
         g->slot = (int)slot;
+        if (g->kind == AG_AVG && f->t.kind == ST_DECIMAL) {
+            /* Spark's avg(decimal(p, s)) is decimal(p + 4, s + 4) (bind.c); a
+             * result of up to 15 digits is a double, as vtab.c's decimals */
+            if (f->t.p > 15)
+                return false;
+            g->rescale = f->t.s;
+        }
     }
     fp->naggs++;
     return true;
@@ -954,7 +963,11 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
     case AG_COUNT_STAR:
     case AG_COUNT: *c = floe__sql_cell_int(g->cnt); return 0;
     case AG_AVG:
-        if (g->cnt > 0) {
+        if (g->cnt > 0 && g->rescale >= 0) { /* floe_cast_decimal's rounding of the double */
+            double d;
+            if (floe__sql_decimal_round_double(g->rsum / (double)g->cnt, g->rescale, &d))
+                FLOE_TRY(floe__sql_out_decimal_cell(s->out, d, g->rescale, text, c));
+        } else if (g->cnt > 0) {
             c->kind = FLOE_SQLC_REAL;
             c->d = g->rsum / (double)g->cnt;
         }

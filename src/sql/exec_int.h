@@ -109,6 +109,10 @@ struct floe_rowsource *floe__sql_live_source(floe_sql_session *s, const char *sq
 /* Register floe_cast_decimal(x, p, s), Spark's CAST(x AS DECIMAL(p, s))
  * (exec_decimal.c). */
 int floe__sql_register_decimal(sqlite3 *db);
+/* floe_cast_decimal(x, p, s) of a double x for p <= 15 (exec_decimal.c):
+ * the exact decimal of x's shortest text rounded HALF_UP to s digits, as
+ * a double; false for NaN and infinities. */
+bool floe__sql_decimal_round_double(double x, int scale, double *out);
 
 typedef struct floe_sql_dsum {
     unsigned char acc_bytes[16]; /* i128: exact sum * 10^scale = hi * 10^36 + acc */

@@ -33,6 +33,10 @@ typedef struct pr {
     /* [NOT] EXISTS conditions of the SEMI / ANTI joins of the SELECT being printed */
     const char **semi;
     size_t nsemi, capsemi;
+    /* the typed decimal whose exact text (precision > 15) may stand as is:
+     * a select item, an operand of exact arithmetic (else a REAL, which
+     * compares and sorts as a number) */
+    const sql_node *exact;
 } pr;
 
 enum { P_NONE = 0, P_OR, P_AND, P_NOT, P_EQ, P_CMP, P_BIT, P_ADD, P_MUL, P_CAT, P_UN, P_PRIM };
@@ -328,6 +332,9 @@ static int cast(pr *r, const sql_node *n, floe_buf *b)
         return floe__buf_printf(b, "floe_cast_decimal(%s, %d, %d)", xs, (int)p, (int)s);
     }
     const cast_target *ct = cast_type(t);
+    if (ct && !strcmp(ct->sqlite ? ct->sqlite : "", "TEXT") && x->t.kind == ST_BOOLEAN)
+        return floe__buf_printf(b, "CASE WHEN (%s) THEN 'true' WHEN NOT (%s) THEN 'false' END", xs,
+                                xs); /* Spark's boolean text (SQLite's is 0/1) */
     if (!ct || (n->f & SNF_NESTED))
         return floe__sql_err_at(FLOE_EUNSUPPORTED, r->p->script, n->tok->pos,
                                 "unsupported: CAST to this type");
@@ -804,6 +811,162 @@ static int prec_of(const sql_node *n)
     }
 }
 
+/* ---------------------------------------------------------------- typed forms (bind.c) */
+
+static bool num_kind(sql_type t)
+{
+    return t.kind >= ST_TINYINT && t.kind <= ST_DECIMAL;
+}
+
+/* An operand of typed arithmetic: a string operand is read as a double
+ * (Spark's implicit cast, ANSI mode off). */
+static int operand(pr *r, const sql_node *x, int min, bool as_double, floe_buf *b)
+{
+    if (!as_double || x->t.kind != ST_STRING)
+        return expr(r, x, min, b);
+    FLOE_TRY(floe__buf_puts(b, "floe_cast("));
+    FLOE_TRY(expr(r, x, P_NONE, b));
+    return floe__buf_puts(b, ", 'double')");
+}
+
+static const sql_node *unparen(const sql_node *n)
+{
+    while (n->k == SN_PAREN)
+        n = n->a;
+    return n;
+}
+
+/* Is typed decimal n, wider than a double, printed where its exact text
+ * would compare as text (WHERE, ORDER BY, a function's argument)? */
+static bool as_real(const pr *r, const sql_node *n)
+{
+    return n->t.kind == ST_DECIMAL && n->t.p > 15 && r->exact != n;
+}
+
+/* An operand of exact decimal arithmetic: its exact text may stand. */
+static int exact_operand(pr *r, const sql_node *x, floe_buf *b)
+{
+    const sql_node *outer = r->exact;
+    r->exact = unparen(x);
+    int rc = expr(r, x, P_NONE, b);
+    r->exact = outer;
+    return rc;
+}
+
+/* Arithmetic the binder typed: exact decimals (floe_decimal_op at the
+ * result's precision and scale), TINYINT/SMALLINT/INT results wrapped to
+ * their width as Spark's (two's complement, ANSI mode off), a string
+ * operand read as a double. Returns 1 when printed. */
+static int typed_arith(pr *r, const sql_node *n, floe_buf *b)
+{
+    const char *op = n->s;
+    sql_type t = n->t;
+    bool arith = !strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*") || !strcmp(op, "/") ||
+                 !strcmp(op, "%");
+    if (!arith)
+        return 0;
+    if (t.kind == ST_DECIMAL && num_kind(n->a->t) && num_kind(n->b->t)) {
+        bool real = as_real(r, n);
+        FLOE_TRY(floe__buf_printf(b, "%sfloe_decimal_op('%s', ", real ? "CAST(" : "", op));
+        FLOE_TRY(exact_operand(r, n->a, b));
+        FLOE_TRY(floe__buf_puts(b, ", "));
+        FLOE_TRY(exact_operand(r, n->b, b));
+        FLOE_TRY(floe__buf_printf(b, ", %d, %d)%s", t.p, t.s, real ? " AS REAL)" : ""));
+        return 1;
+    }
+    int bits = t.kind == ST_INT ? 32 : t.kind == ST_SMALLINT ? 16 : t.kind == ST_TINYINT ? 8 : 0;
+    if (bits && strcmp(op, "/") && strcmp(op, "%")) {
+        unsigned long long half = 1ULL << (bits - 1);
+        FLOE_TRY(floe__buf_puts(b, "((((")); /* ((v + 2^(bits-1)) & (2^bits - 1)) - 2^(bits-1) */
+        FLOE_TRY(binop(r, n, P_ADD + (strcmp(op, "*") ? 0 : 1), op, b));
+        FLOE_TRY(floe__buf_printf(b, ") + %llu) & %llu) - %llu)", half, 2 * half - 1, half));
+        return 1;
+    }
+    bool str = (n->a->t.kind == ST_STRING) != (n->b->t.kind == ST_STRING);
+    if (t.kind == ST_DOUBLE && str) {
+        int p = prec_of(n);
+        FLOE_TRY(operand(r, n->a, p, true, b));
+        FLOE_TRY(floe__buf_printf(b, !strcmp(op, "/") ? " * 1.0 / " : " %s ", op));
+        FLOE_TRY(operand(r, n->b, p + 1, true, b));
+        return 1;
+    }
+    return 0;
+}
+
+/* Functions whose result the binder typed: typeof() of a typed argument,
+ * round/bround/ceil/floor of decimals (floe_decimal_round), ceil/floor of
+ * other numbers as BIGINT, avg/sum of decimals at Spark's result scale,
+ * try_add and friends at INT width. Returns 1 when printed. */
+static int call(pr *r, const sql_node *f, floe_buf *b);
+static int typed_call(pr *r, const sql_node *f, floe_buf *b)
+{
+    const char *name = f->s;
+    sql_type t = f->t, a0 = f->nv ? f->v[0]->t : (sql_type){0, 0, 0, 0};
+    if (floe__sql_ieq(name, "typeof") && f->nv == 1 && a0.kind != ST_NONE && !f->a) {
+        const char *tn = floe__sql_type_name(r->p, a0);
+        if (!tn)
+            return floe__error_nomem();
+        FLOE_TRY(floe__sql_quote_string(b, tn));
+        return 1;
+    }
+    bool rnd = floe__sql_ieq(name, "round") || floe__sql_ieq(name, "bround");
+    bool ceil = floe__sql_ieq(name, "ceil") || floe__sql_ieq(name, "ceiling");
+    bool floor = floe__sql_ieq(name, "floor");
+    bool whole = a0.kind >= ST_TINYINT && a0.kind <= ST_BIGINT;
+    if ((rnd || ceil || floor) && !f->a && !f->b && num_kind(a0) && t.kind != ST_NONE &&
+        (a0.kind == ST_DECIMAL || floe__sql_ieq(name, "bround") || (rnd && whole))) {
+        /* an integral round is an integer again (round(155, -1) = 160) */
+        int mode = ceil ? 2 : floor ? 3 : floe__sql_ieq(name, "bround") ? 1 : 0;
+        char *x = NULL, *sc = NULL;
+        const sql_node *outer = r->exact;
+        r->exact = unparen(f->v[0]); /* exact text in, as for arithmetic */
+        int rc = to_str(r, f->v[0], P_NONE, &x);
+        r->exact = outer;
+        FLOE_TRY(rc);
+        if (f->nv == 2)
+            FLOE_TRY(to_str(r, f->v[1], P_NONE, &sc));
+        bool real = as_real(r, f);
+        FLOE_TRY(floe__buf_printf(b, "%sfloe_decimal_round(%s, %s, %d, %d)%s",
+                                  whole  ? "CAST("
+                                  : real ? "CAST("
+                                         : "",
+                                  x, sc ? sc : "0", mode, t.kind == ST_DECIMAL ? t.p : 0,
+                                  whole  ? " AS INTEGER)"
+                                  : real ? " AS REAL)"
+                                         : ""));
+        return 1;
+    }
+    if ((ceil || floor) && t.kind == ST_BIGINT && a0.kind != ST_BIGINT) {
+        FLOE_TRY(floe__buf_puts(b, "CAST("));
+        FLOE_TRY(call(r, f, b));
+        FLOE_TRY(floe__buf_puts(b, " AS INTEGER)"));
+        return 1;
+    }
+    /* avg's scale is s + 4; a windowed sum() loses its scale's subtype in
+     * SQLite's window machinery (a plain sum keeps it: exec_funcs.c) */
+    if ((floe__sql_ieq(name, "avg") || floe__sql_ieq(name, "mean") ||
+         (floe__sql_ieq(name, "sum") && f->a)) &&
+        t.kind == ST_DECIMAL && !(f->f & SNF_DISTINCT)) {
+        bool real = as_real(r, f);
+        FLOE_TRY(floe__buf_puts(b, real ? "CAST(floe_cast_decimal(" : "floe_cast_decimal("));
+        FLOE_TRY(call(r, f, b));
+        FLOE_TRY(floe__buf_printf(b, ", %d, %d)%s", t.p, t.s, real ? " AS REAL)" : ""));
+        return 1;
+    }
+    if ((floe__sql_ieq(name, "try_add") || floe__sql_ieq(name, "try_subtract") ||
+         floe__sql_ieq(name, "try_multiply")) &&
+        (t.kind == ST_INT || t.kind == ST_SMALLINT || t.kind == ST_TINYINT)) {
+        FLOE_TRY(floe__buf_puts(b, "floe_int_fit("));
+        FLOE_TRY(call(r, f, b));
+        FLOE_TRY(floe__buf_printf(b, ", %d)",
+                                  t.kind == ST_INT        ? 32
+                                  : t.kind == ST_SMALLINT ? 16
+                                                          : 8));
+        return 1;
+    }
+    return 0;
+}
+
 static int expr_body(pr *r, const sql_node *n, floe_buf *b)
 {
     switch (n->k) {
@@ -811,7 +974,10 @@ static int expr_body(pr *r, const sql_node *n, floe_buf *b)
     case SN_TIMELIT: return floe__sql_quote_string(b, n->s);
     case SN_INTERVAL: return err_at(r, n, FLOE_EUNSUPPORTED, IV_VALUE);
     case SN_COL: return column(r, n, b);
-    case SN_FUNC: return call(r, n, b);
+    case SN_FUNC: {
+        int rc = typed_call(r, n, b);
+        return rc != 0 ? (rc < 0 ? rc : 0) : call(r, n, b);
+    }
     case SN_CAST: return cast(r, n, b);
     case SN_PAREN:
         FLOE_TRY(floe__buf_putc(b, '('));
@@ -879,6 +1045,12 @@ static int expr_body(pr *r, const sql_node *n, floe_buf *b)
     case SN_BIN: {
         const char *s = n->s;
         int p = prec_of(n);
+        /* date/timestamp +|- INTERVAL, then the binder's typed arithmetic */
+        int rc = !strcmp(s, "+") || !strcmp(s, "-") ? interval_arith(r, n, b) : 0;
+        if (rc == 0)
+            rc = typed_arith(r, n, b);
+        if (rc != 0)
+            return rc < 0 ? rc : 0;
         if (!strcmp(s, "/")) {
             /* Spark's '/' is a double division (7 / 2 = 3.5) */
             FLOE_TRY(expr(r, n->a, P_MUL, b));
@@ -898,11 +1070,6 @@ static int expr_body(pr *r, const sql_node *n, floe_buf *b)
             FLOE_TRY(floe__buf_puts(b, ") - ("));
             FLOE_TRY(binop(r, n, P_BIT, "&", b));
             return floe__buf_putc(b, ')');
-        }
-        if (!strcmp(s, "+") || !strcmp(s, "-")) {
-            int rc = interval_arith(r, n, b);
-            if (rc != 0)
-                return rc < 0 ? rc : 0;
         }
         if (!strcmp(s, "==") || !strcmp(s, "="))
             s = "=";
@@ -1127,6 +1294,28 @@ static const char *source_text(pr *r, const sql_node *n)
     return o;
 }
 
+/* Does the SQLite value of typed decimal expression e carry its scale (the
+ * FLOE_SQL_SUBTYPE_SCALE subtype) already: a column, a decimal cast, the
+ * typed forms above, sum/min/max of a decimal? */
+static bool carries_scale(const sql_node *e)
+{
+    static const char *const keep[] = {"min",    "max",  "avg",     "mean",  "round",
+                                       "bround", "ceil", "ceiling", "floor", NULL};
+    switch (e->k) {
+    case SN_COL: return e->t.cell; /* a subquery's column may have lost it */
+    case SN_CAST: return true;
+    case SN_BIN: return num_kind(e->a->t) && num_kind(e->b->t);
+    case SN_FUNC:
+        if (floe__sql_ieq(e->s, "sum"))
+            return !e->a;
+        for (int k = 0; keep[k]; k++)
+            if (floe__sql_ieq(e->s, keep[k]))
+                return true;
+        return false;
+    default: return false;
+    }
+}
+
 static int item(pr *r, const sql_node *n, floe_buf *b)
 {
     if (n->k == SN_STAR) {
@@ -1137,11 +1326,25 @@ static int item(pr *r, const sql_node *n, floe_buf *b)
         return floe__buf_putc(b, '*');
     }
     size_t at = b->len;
-    FLOE_TRY(expr(r, n->a, P_NONE, b));
+    /* a decimal the binder typed prints its scale (Spark's 12.50, round's
+     * and avg's result scale); columns and decimal casts carry it already */
+    const sql_node *e = n->a;
+    while (e->k == SN_PAREN)
+        e = e->a;
+    bool rescale = n->a->t.kind == ST_DECIMAL && !carries_scale(e);
+    if (rescale)
+        FLOE_TRY(floe__buf_puts(b, "floe_cast_decimal("));
+    const sql_node *outer = r->exact;
+    r->exact = e; /* the item's own value may be exact text */
+    int rc = expr(r, n->a, P_NONE, b);
+    r->exact = outer;
+    FLOE_TRY(rc);
+    if (rescale)
+        FLOE_TRY(floe__buf_printf(b, ", %d, %d)", n->a->t.p, n->a->t.s));
     const char *alias = n->alias;
     if (!alias && n->a->k == SN_COL) {
         size_t split = struct_split(r, n->a);
-        if (split != (size_t)-1)
+        if (split != (size_t)-1 || rescale)
             alias = n->a->names[n->a->nnames - 1]; /* Spark names a field after itself */
     } else if (!alias) {
         const char *src = source_text(r, n->a);

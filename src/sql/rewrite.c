@@ -305,6 +305,7 @@ static int fragment(sql_parser *p, size_t from, size_t to, bool prefer_query, fl
     if (!q)
         return floe__error_nomem();
     char *text;
+    floe__sql_bind(p, tree);
     FLOE_TRY(floe__sql_print_tree(p, tree, &text));
     q->pos = p->t[from].pos;
     q->sql = text;

@@ -83,6 +83,11 @@ typedef struct floe_sql_options {
      * whole identifier as a table first), so `db.history` can be a table.
      * May be NULL (then the suffix always applies). */
     bool (*is_table)(const char *catalog, const char *ident, void *payload);
+    /* The Spark type ("int", "decimal(10,2)", ...) of column `column` of
+     * the statement's table `sqlite_name` (floe_sql_tref.sqlite_name), NULL
+     * when unknown or not a primitive type. The binder (bind.c) types
+     * expressions from it. May be NULL. Uses the same payload. */
+    const char *(*column_type)(const char *sqlite_name, const char *column, void *payload);
 } floe_sql_options;
 
 /* The name SQLite knows a case-twin column by: `name`, the byte
@@ -97,7 +102,7 @@ const char *floe__sql_case_twin_name(floe_arena *a, const char *name);
 #define FLOE_SQL_OPTIONS_INIT                                                                      \
     {                                                                                              \
         FLOE_SQL_OPTIONS_VERSION, "local", NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL,   \
-            NULL, NULL                                                                             \
+            NULL, NULL, NULL                                                                       \
     }
 
 /* ---------------------------------------------------------------- values */

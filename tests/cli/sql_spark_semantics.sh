@@ -79,10 +79,13 @@ eq "INTERSECT binds tighter than UNION" "$(Q "SELECT count(*) FROM (SELECT id FR
 eq "CTE named year, alias partition" "$(Q "WITH year AS (SELECT 1 AS partition) SELECT partition FROM year")" "1 "
 eq "precedence" "$(Q "SELECT 1 + 2 * 3, 1 + 2 || 'x', 6 & 3 | 8, 5 ^ 3, NOT 1 = 2")" "7,3x,10,6,true "
 eq "string escapes" "$(Q "SELECT 'it\\'s', 'it''s', 'a' 'b', '\\u00e9'")" "it's,its,ab,é "
-eq "doubles print as Spark" "$(Q "SELECT 1.5D, 2D, 1e20, 1e-5, 12345678.9")" "1.5,2.0,1.0E20,1.0E-5,1.23456789E7 "
+eq "doubles print as Spark" "$(Q "SELECT 1.5D, 2D, 1e20, 1e-5, 12345678.9D")" "1.5,2.0,1.0E20,1.0E-5,1.23456789E7 "
 eq "VALUES as a relation" "$(Q "SELECT sum(x) FROM VALUES (1), (2) AS v(x)")" "3 "
 eq "syntax error as Spark prints it" "$(E "SELECT 1 FROM s.u WHERE" | head -1)" \
   "ParseException: [PARSE_SYNTAX_ERROR] Syntax error at or near end of input.(line 1, pos 23)"
+# docs/sql.md "Types": the binder's example (also the corpus case doc_types_example)
+eq "binder types" "$(Q "SELECT 12.50 AS a, 1.10 + 2.20 AS b, 2147483647 + 1 AS c, typeof(1.5) AS d, round(2.5) AS e, avg(CAST(x AS DECIMAL(4,2))) AS f FROM VALUES (1.25), (2.50) AS v(x)")" \
+  "12.50,3.30,-2147483648,\"decimal(2,1)\",3,1.875000 "
 eq "window ORDER BY" "$(Q "SELECT id, row_number() OVER (ORDER BY id DESC) FROM s.u ORDER BY id")" "1,4 2,3 4,2 7,1 "
 
 echo "$pass passed, $fail failed"

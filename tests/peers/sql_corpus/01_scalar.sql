@@ -157,3 +157,25 @@ SELECT try_add(9223372036854775807L, 1L) AS a, try_subtract(5, 7) AS b, try_mult
 SELECT hex(-1) AS a, hex('') AS b, hex(NULL) AS c, hex('é') AS d
 -- case: greatest_strings
 SELECT greatest('10', '9') AS a, least('b', 'B') AS b
+-- case: decimal_wide_add
+SELECT 12345678901234567890.123456789012345678 + 1 AS a
+-- case: decimal_mult_38
+SELECT CAST(1.5 AS DECIMAL(38,6)) * CAST(2.25 AS DECIMAL(38,6)) AS a
+-- case: decimal_div_mod
+SELECT 1.00 / 3 AS a, 1.5 / 0 AS b, 10.5 % 3 AS c, -10.5 % 3 AS d
+-- case: decimal_null_arith
+SELECT 1.25 - NULL AS a, NULL * 2.5 AS b, CAST(NULL AS DECIMAL(5,2)) + 1 AS c
+-- case: round_negative_scale
+SELECT round(123.456, -1) AS a, round(155, -1) AS b, round(-0.5) AS c, round(5) AS d
+-- case: ceil_floor_decimal
+SELECT ceil(-0.5) AS a, floor(12.999) AS b, ceil(CAST(12345678901234567890.5 AS DECIMAL(38,1))) AS c
+-- case: int_wrap_more
+SELECT 65536 * 65536 AS a, -2147483648 - 1 AS b, CAST(32767 AS SMALLINT) + CAST(1 AS SMALLINT) AS c
+-- case: typeof_literals
+SELECT typeof(1L) AS a, typeof(2147483648) AS b, typeof(1.5d) AS c, typeof(1e3) AS d, typeof(12.50) AS e, typeof(CAST(1 AS DECIMAL(38,0))) AS f, typeof(true) AS g, typeof(NULL) AS h, typeof(DATE'2024-01-01') AS i
+-- case: try_add_int_fits
+SELECT try_add(2147483647, -1) AS a, try_add(CAST(NULL AS INT), 1) AS b
+-- case: bround_decimal
+SELECT bround(2.25, 1) AS a, bround(2.35, 1) AS b, bround(-2.5) AS c
+-- case: doc_types_example
+SELECT 12.50 AS a, 1.10 + 2.20 AS b, 2147483647 + 1 AS c, typeof(1.5) AS d, round(2.5) AS e, avg(CAST(x AS DECIMAL(4,2))) AS f FROM VALUES (1.25), (2.50) AS v(x)

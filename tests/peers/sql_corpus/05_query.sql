@@ -241,3 +241,15 @@ SELECT id FROM range(5, 0, -2)
 SELECT u.id, r.id AS r FROM db.u u JOIN range(3) AS r ON u.id = r.id + 1
 -- case: range_where
 SELECT sum(id) AS s FROM range(1, 101) WHERE id % 2 = 0
+-- case: avg_decimal_wide
+SELECT avg(big) AS a, avg(small) AS b FROM db.w
+-- case: decimal_column_wide ordered
+SELECT id, big * 2 AS a, big + small AS b, small / 3 AS c FROM db.w ORDER BY id
+-- case: typeof_columns
+SELECT typeof(dec * dec) AS a, typeof(dec / 3) AS b, typeof(i + 1) AS c, typeof(round(dec, 1)) AS d FROM db.t WHERE id = 1
+-- case: cast_bool_column ordered
+SELECT id, CAST(b AS STRING) AS s FROM db.t ORDER BY id
+-- case: int_column_wrap ordered
+SELECT id, i * 2147483647 AS a FROM db.t ORDER BY id
+-- case: decimal_subquery_scale
+SELECT x, x + 1 AS y FROM (SELECT 12.50 AS x) q

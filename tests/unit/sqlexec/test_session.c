@@ -28,7 +28,8 @@ static void test_csv_json(void)
     FT_EQ_STR(out.ptr, "\"x,y\",b\n\"a\"\"b\",[0A FF]\n");
     out.len = 0;
     floe__sql_session_set_format(s, FLOE_SQLFMT_JSON);
-    FT_OK(floe__sql_session_run(s, "SELECT X'0AFF' AS b, 0.1 + 0.2 AS r, 'tab\there' AS t", NULL));
+    FT_OK(
+        floe__sql_session_run(s, "SELECT X'0AFF' AS b, 0.1D + 0.2D AS r, 'tab\there' AS t", NULL));
     FT_EQ_STR(out.ptr, "{\"b\":\"0aff\",\"r\":0.30000000000000004,\"t\":\"tab\\there\"}\n");
     floe__sql_session_free(s);
 }
