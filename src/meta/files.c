@@ -215,7 +215,8 @@ static int df_cell(files_cursor *c, int col, floe_buf *tmp, floe_rs_cell *out)
         return 0;
     case DF_REFERENCED_DATA_FILE: *out = floe__rs_str(df->referenced_data_file); return 0;
     case DF_CONTENT_OFFSET:
-        *out = df->has_content_offset ? floe__rs_long(df->content_offset) : floe__rs_null(FLOE_T_LONG);
+        *out =
+            df->has_content_offset ? floe__rs_long(df->content_offset) : floe__rs_null(FLOE_T_LONG);
         return 0;
     case DF_CONTENT_SIZE:
         *out = df->has_content_size_in_bytes ? floe__rs_long(df->content_size_in_bytes)
@@ -326,13 +327,14 @@ static int arrow_bytes_map(const floe_col_bytes_map *m, floe_arrow_builder *b)
     return floe__arrow_builder_list_append(b, true, (int64_t)m->n);
 }
 
-static int arrow_ints(bool has, size_t n, const int64_t *l, const int32_t *i32,
-                      floe_arrow_builder *b)
+/* A list of n integers (int64_t when wide, else int32_t), or null. */
+static int arrow_ints(bool has, size_t n, const void *vals, bool wide, floe_arrow_builder *b)
 {
     if (!has)
         return floe__arrow_builder_append_null(b);
     for (size_t i = 0; i < n; i++) {
-        floe_value v = l ? floe_value_long(l[i]) : floe_value_int(i32[i]);
+        floe_value v = wide ? floe_value_long(((const int64_t *)vals)[i])
+                            : floe_value_int(((const int32_t *)vals)[i]);
         FLOE_TRY(floe__arrow_builder_append(b->children[0], &v));
     }
     return floe__arrow_builder_list_append(b, true, (int64_t)n);
@@ -395,9 +397,9 @@ static int arrow_df(files_cursor *c, int lc, floe_buf *tmp, floe_arrow_builder *
     case DF_LOWER_BOUNDS: return arrow_bytes_map(&df->lower_bounds, b);
     case DF_UPPER_BOUNDS: return arrow_bytes_map(&df->upper_bounds, b);
     case DF_SPLIT_OFFSETS:
-        return arrow_ints(df->has_split_offsets, df->nsplit_offsets, df->split_offsets, NULL, b);
+        return arrow_ints(df->has_split_offsets, df->nsplit_offsets, df->split_offsets, true, b);
     case DF_EQUALITY_IDS:
-        return arrow_ints(df->has_equality_ids, df->nequality_ids, NULL, df->equality_ids, b);
+        return arrow_ints(df->has_equality_ids, df->nequality_ids, df->equality_ids, false, b);
     case DF_READABLE_METRICS: return arrow_readable_metrics(c->src->info, df, b);
     default: {
         floe_rs_cell cell;

@@ -365,7 +365,7 @@ static char *put_lit(char *p, const char *s, size_t n)
     memcpy(p, s, n);
     return p + n;
 }
-#define PUT_LIT(p, s) put_lit(p, s, sizeof s - 1)
+#define PUT_LIT(p, s) put_lit((p), (s), sizeof(s) - 1)
 
 static int buf_i64(floe_buf *b, int64_t v)
 {
@@ -489,8 +489,8 @@ int floe__meta_json_bytes_map(const floe_col_bytes_map *m, floe_buf *out)
     return commit(out, p);
 }
 
-/* A JSON array of n integers, or null. */
-static int json_ints(floe_buf *out, bool has, size_t n, const int64_t *l, const int32_t *i32)
+/* A JSON array of n integers (int64_t when wide, else int32_t), or null. */
+static int json_ints(floe_buf *out, bool has, size_t n, const void *vals, bool wide)
 {
     if (!has)
         return floe__buf_put(out, "null", 4);
@@ -502,7 +502,7 @@ static int json_ints(floe_buf *out, bool has, size_t n, const int64_t *l, const 
     for (size_t k = 0; k < n; k++) {
         if (k)
             *p++ = ',';
-        p = put_i64(p, l ? l[k] : i32[k]);
+        p = put_i64(p, wide ? ((const int64_t *)vals)[k] : ((const int32_t *)vals)[k]);
     }
     *p++ = ']';
     return commit(out, p);
@@ -510,12 +510,12 @@ static int json_ints(floe_buf *out, bool has, size_t n, const int64_t *l, const 
 
 int floe__meta_json_split_offsets(const floe_data_file *df, floe_buf *out)
 {
-    return json_ints(out, df->has_split_offsets, df->nsplit_offsets, df->split_offsets, NULL);
+    return json_ints(out, df->has_split_offsets, df->nsplit_offsets, df->split_offsets, true);
 }
 
 int floe__meta_json_equality_ids(const floe_data_file *df, floe_buf *out)
 {
-    return json_ints(out, df->has_equality_ids, df->nequality_ids, NULL, df->equality_ids);
+    return json_ints(out, df->has_equality_ids, df->nequality_ids, df->equality_ids, false);
 }
 
 static int json_str_or_null(floe_buf *out, const char *s)
@@ -625,7 +625,7 @@ int floe__meta_json_readable_metrics(const meta_info *info, const floe_data_file
         for (int j = 0; j < 4; j++)
             has[j] = find_long(maps[j], f->id, &v[j]);
         char *p;
-        FLOE_TRY(room(out, k->len + 4 * I64_CHARS + 64, &p));
+        FLOE_TRY(room(out, k->len + (size_t)4 * I64_CHARS + 64, &p));
         p = i == 0 ? put_lit(p, k->text + 1, k->len - 1) : put_lit(p, k->text, k->len);
         p = put_opt_i64(p, has[0], v[0]);
         p = put_opt_i64(PUT_LIT(p, ",\"value_count\":"), has[1], v[1]);

@@ -650,11 +650,13 @@ static void test_numbers(void)
     floe_col_long items[80];
     size_t n = 0;
     int64_t p = 1;
-    for (int d = 0; d < 19; d++, p *= 10) {
+    for (int d = 0; d < 19; d++) {
         items[n++] = (floe_col_long){(int32_t)p, p};
         items[n++] = (floe_col_long){-(int32_t)d, p - 1};
         items[n++] = (floe_col_long){(int32_t)(p + 1), -p};
         items[n++] = (floe_col_long){INT32_MIN + d, 1 - p};
+        if (d < 18) /* 10^18 is the last power of ten in an int64_t */
+            p *= 10;
     }
     items[n++] = (floe_col_long){INT32_MAX, INT64_MAX};
     items[n++] = (floe_col_long){INT32_MIN, INT64_MIN};
