@@ -601,9 +601,9 @@ static int cl_open(floe_rowsource *rs, const floe_rs_constraint *cons, size_t nc
     c->src = rs->impl;
     c->out = (floe_vec)FLOE_VEC_INIT(cl_out);
     c->net.order = (floe_vec)FLOE_VEC_INIT(cl_row *);
-    int rc = (c->arena = floe__arena_new(64 * 1024)) ? 0 : floe__error_nomem();
+    int rc = (c->arena = floe__arena_new((size_t)64 * 1024)) ? 0 : floe__error_nomem();
     if (rc == 0 && c->src->net_changes) {
-        rc = (c->net_arena = floe__arena_new(64 * 1024)) ? 0 : floe__error_nomem();
+        rc = (c->net_arena = floe__arena_new((size_t)64 * 1024)) ? 0 : floe__error_nomem();
         if (rc == 0)
             rc = set_init(&c->net);
     }

@@ -227,7 +227,7 @@ static bool applies(const floe_scan_file *d, const floe_scan_file *f)
 {
     if (d->content == FLOE_FILE_POSITION_DELETES) {
         const char *ref = floe__scan_delete_info(d)->referenced_data_file;
-        if (ref && strcmp(ref, f->path))
+        if (ref && strcmp(ref, f->path) != 0)
             return false;
         return f->data_sequence_number <= d->data_sequence_number;
     }
@@ -304,7 +304,7 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
                                      d->path);
                     break;
                 }
-                if (!dv && strcmp(d->format, "PARQUET")) {
+                if (!dv && strcmp(d->format, "PARQUET") != 0) {
                     rc = floe__error(FLOE_EUNSUPPORTED, "scan",
                                      "delete files in format %s are not supported: %s", d->format,
                                      d->path);
@@ -324,8 +324,8 @@ int floe__scan_assign_deletes(floe_scan_plan *p, const floe_scan_file *const *de
         }
         if (rc < 0 || !cand.len)
             continue;
-        const floe_scan_file **arr = floe__arena_memdup(p->arena, cand.items,
-                                                        cand.len * sizeof(*arr));
+        const floe_scan_file **arr =
+            floe__arena_memdup(p->arena, cand.items, cand.len * sizeof(const floe_scan_file *));
         if (!arr) {
             rc = floe__error_nomem();
             break;
@@ -452,7 +452,7 @@ int floe__scan_load_posdeletes(floe_fileio *io, const floe_scan_file *data,
             const int64_t *pv = (const int64_t *)ps->buffers[1] + ps->offset;
             for (int64_t i = 0; i < b.length; i++) {
                 size_t l = (size_t)(off[i + 1] - off[i]);
-                if (l != plen || memcmp(chars + off[i], data_path, l) ||
+                if (l != plen || memcmp(chars + off[i], data_path, l) != 0 ||
                     !floe__arrow_is_valid(ps, i))
                     continue;
                 int64_t *slot = floe__vec_push(&pos);

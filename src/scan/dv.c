@@ -107,8 +107,8 @@ static int roaring32(rd *r, uint64_t high, floe_vec *out, uint64_t limit)
         r->at += (size_t)size * 4;
     }
     for (uint32_t c = 0; c < size; c++) {
-        uint64_t key = u16le(hdr + 4 * c);
-        uint32_t card = (uint32_t)u16le(hdr + 4 * c + 2) + 1;
+        uint64_t key = u16le(hdr + (size_t)4 * c);
+        uint32_t card = (uint32_t)u16le(hdr + (size_t)4 * c + 2) + 1;
         uint64_t hi = (high << 32) | (key << 16);
         if (runs && (runs[c / 8] >> (c % 8)) & 1) {
             FLOE_TRY(need(r, 2));
@@ -116,8 +116,8 @@ static int roaring32(rd *r, uint64_t high, floe_vec *out, uint64_t limit)
             r->at += 2;
             FLOE_TRY(need(r, (size_t)nruns * 4));
             for (uint32_t k = 0; k < nruns; k++) {
-                uint32_t start = u16le(r->p + r->at + 4 * k);
-                uint32_t len = (uint32_t)u16le(r->p + r->at + 4 * k + 2) + 1;
+                uint32_t start = u16le(r->p + r->at + (size_t)4 * k);
+                uint32_t len = (uint32_t)u16le(r->p + r->at + (size_t)4 * k + 2) + 1;
                 if (start + len > 65536)
                     return bad(r, "run past the container end");
                 for (uint32_t v = start; v < start + len && (hi | v) < limit; v++)
@@ -127,7 +127,7 @@ static int roaring32(rd *r, uint64_t high, floe_vec *out, uint64_t limit)
         } else if (card <= 4096) {
             FLOE_TRY(need(r, (size_t)card * 2));
             for (uint32_t k = 0; k < card; k++)
-                FLOE_TRY(push(out, (int64_t)(hi | u16le(r->p + r->at + 2 * k)), limit));
+                FLOE_TRY(push(out, (int64_t)(hi | u16le(r->p + r->at + (size_t)2 * k)), limit));
             r->at += (size_t)card * 2;
         } else {
             FLOE_TRY(need(r, 8192));
@@ -150,7 +150,7 @@ int floe__scan_dv_decode(const uint8_t *blob, size_t n, const char *file, int64_
     if ((size_t)len + 8 != n)
         return bad(&r, "length does not match the blob size");
     static const uint8_t magic[4] = {0xD1, 0xD3, 0x39, 0x64};
-    if (memcmp(blob + 4, magic, 4)) {
+    if (memcmp(blob + 4, magic, 4) != 0) {
         r.at = 4;
         return bad(&r, "bad magic");
     }

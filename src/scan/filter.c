@@ -43,7 +43,7 @@ static bool kw(fp *p, const char *k)
 {
     ws(p);
     size_t n = strlen(k);
-    if (strncasecmp(p->s + p->at, k, n))
+    if (strncasecmp(p->s + p->at, k, n) != 0)
         return false;
     char c = p->s[p->at + n];
     if (isalnum((unsigned char)c) || c == '_')
@@ -56,7 +56,7 @@ static bool sym(fp *p, const char *k)
 {
     ws(p);
     size_t n = strlen(k);
-    if (strncmp(p->s + p->at, k, n))
+    if (strncmp(p->s + p->at, k, n) != 0)
         return false;
     p->at += n;
     return true;
@@ -325,7 +325,7 @@ static int expr_and(fp *p, const floe_expr **out)
 {
     FLOE_TRY(expr_not(p, out));
     while (kw(p, "and")) {
-        const floe_expr *r;
+        const floe_expr *r = NULL;
         FLOE_TRY(expr_not(p, &r));
         if (!(*out = floe_expr_and(p->a, *out, r)))
             return floe__error_nomem();
@@ -337,7 +337,7 @@ static int expr_or(fp *p, const floe_expr **out)
 {
     FLOE_TRY(expr_and(p, out));
     while (kw(p, "or")) {
-        const floe_expr *r;
+        const floe_expr *r = NULL;
         FLOE_TRY(expr_and(p, &r));
         if (!(*out = floe_expr_or(p->a, *out, r)))
             return floe__error_nomem();

@@ -179,6 +179,22 @@ static const char *intern_format(floe_arena *a, const char *f)
     return floe__arena_strdup(a, f);
 }
 
+/* A float's bits: NaN equals NaN and -0.0 differs from 0.0, as a copy
+ * of the value would. */
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static uint64_t double_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
 /* The same value, bit for bit where it matters: a tuple shared between
  * files must read the same as a copy of each would. */
 static bool same_value(const floe_value *v, const floe_value *w)
@@ -191,8 +207,8 @@ static bool same_value(const floe_value *v, const floe_value *w)
     case FLOE_T_BOOLEAN: return v->v.b == w->v.b;
     case FLOE_T_INT:
     case FLOE_T_DATE: return v->v.i32 == w->v.i32;
-    case FLOE_T_FLOAT: return memcmp(&v->v.f32, &w->v.f32, sizeof v->v.f32) == 0;
-    case FLOE_T_DOUBLE: return memcmp(&v->v.f64, &w->v.f64, sizeof v->v.f64) == 0;
+    case FLOE_T_FLOAT: return float_bits(v->v.f32) == float_bits(w->v.f32);
+    case FLOE_T_DOUBLE: return double_bits(v->v.f64) == double_bits(w->v.f64);
     case FLOE_T_DECIMAL: return v->scale == w->scale && v->v.dec == w->v.dec;
     case FLOE_T_STRING:
     case FLOE_T_BINARY:
@@ -610,7 +626,7 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
     int rc = 0;
     floe_pool *pool = NULL;
     if (c.prune) {
-        c.projected = floe__arena_calloc(p->arena, p->meta->nspecs + 1, sizeof(*c.projected));
+        c.projected = floe__arena_calloc(p->arena, p->meta->nspecs + 1, sizeof(const floe_expr *));
         if (!c.projected)
             return floe__error_nomem();
         for (size_t i = 0; i < p->meta->nspecs; i++)
@@ -662,7 +678,7 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
         }
     }
     c.spare_cap = (size_t)(pool ? floe__pool_threads(pool) : 1);
-    if (!(c.spare = floe__calloc(c.spare_cap, sizeof *c.spare))) {
+    if (!(c.spare = floe__calloc(c.spare_cap, sizeof(floe_buf *)))) {
         rc = floe__error_nomem();
         goto done;
     }
@@ -682,7 +698,7 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
         p->report.data_files_skipped += c.jobs[i].data_skipped;
         p->report.delete_files_total += c.jobs[i].delete_total;
     }
-    const floe_scan_file **dels = floe__malloc((ndel ? ndel : 1) * sizeof(*dels));
+    const floe_scan_file **dels = floe__malloc((ndel ? ndel : 1) * sizeof(const floe_scan_file *));
     if (!dels) {
         rc = floe__error_nomem();
         goto done;
@@ -694,7 +710,8 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
     size_t dat = 0;
     for (size_t i = 0; i < njobs; i++) {
         if (c.jobs[i].deletes.len)
-            memcpy(dels + dat, c.jobs[i].deletes.items, c.jobs[i].deletes.len * sizeof(*dels));
+            memcpy(dels + dat, c.jobs[i].deletes.items,
+                   c.jobs[i].deletes.len * sizeof(const floe_scan_file *));
         dat += c.jobs[i].deletes.len;
         floe__vec_free(&c.jobs[i].deletes);
     }

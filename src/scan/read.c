@@ -289,7 +289,7 @@ static int task_open(scan_stream *s, lane *L, const floe_scan_task *t)
     L->task = t;
     L->row_off = 0;
     L->pd_at = 0;
-    if (strcmp(f->format, "PARQUET"))
+    if (strcmp(f->format, "PARQUET") != 0)
         return floe__error(FLOE_EUNSUPPORTED, "scan", "data file format %s is not supported: %s",
                            f->format, f->path);
     FLOE_TRY(floe_fileio_open_input(&L->in, s->io, f->path));

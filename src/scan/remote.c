@@ -300,7 +300,7 @@ static int add_response(floe_scan_plan *p, floe_vec *tasks, const floe_json *roo
     if (nd && !nt)
         return bad("deleteFiles should only be returned with fileScanTasks that reference them",
                    NULL);
-    floe_scan_file **dels = floe__arena_calloc(p->arena, nd ? nd : 1, sizeof *dels);
+    floe_scan_file **dels = floe__arena_calloc(p->arena, nd ? nd : 1, sizeof(floe_scan_file *));
     if (!dels)
         return floe__error_nomem();
     for (size_t i = 0; i < nd; i++)
@@ -318,7 +318,8 @@ static int add_response(floe_scan_plan *p, floe_vec *tasks, const floe_json *roo
             if (!floe__json_is_array(refs))
                 return bad("delete-file-references must be an array", NULL);
             size_t n = floe__json_len(refs);
-            const floe_scan_file **d = floe__arena_calloc(p->arena, n ? n : 1, sizeof *d);
+            const floe_scan_file **d =
+                floe__arena_calloc(p->arena, n ? n : 1, sizeof(const floe_scan_file *));
             if (!d)
                 return floe__error_nomem();
             for (size_t k = 0; k < n; k++) {

@@ -289,7 +289,7 @@ static int take_flat(floe_arrow_builder *b, const struct ArrowArray *in, const i
         for (int64_t j = 0; j < kept; j++) {
             int64_t i = idx[j];
             int32_t len = o[i + 1] - o[i];
-            if (len)
+            if (len && dd && data) /* both set when total > 0: checked above */
                 memcpy(dd + at, data + o[i], (size_t)len);
             at += len;
             dof[j + 1] = at;
@@ -390,7 +390,7 @@ int floe__scan_compact(struct ArrowArray *a, const floe_type *t, const int64_t *
         for (int64_t j = from; j < kept;) {
             int64_t len = run_at(idx, j, kept), i = idx[j];
             int32_t at = o[j], src = o[i], bytes = o[i + len] - src;
-            if (bytes)
+            if (bytes && data) /* set when any value has bytes: checked above */
                 memmove(data + at, data + src, (size_t)bytes);
             /* o[i..i+len] are read before o[j+1..j+len] are written:
              * i > j, and the copy goes downwards */
