@@ -709,10 +709,9 @@ static int plan_manifests(floe_scan_plan *p, floe_fileio *io, const floe_scan_pl
     }
     size_t dat = 0;
     for (size_t i = 0; i < njobs; i++) {
-        if (c.jobs[i].deletes.len)
-            memcpy(dels + dat, c.jobs[i].deletes.items,
-                   c.jobs[i].deletes.len * sizeof(const floe_scan_file *));
-        dat += c.jobs[i].deletes.len;
+        const floe_scan_file *const *from = c.jobs[i].deletes.items;
+        for (size_t k = 0; k < c.jobs[i].deletes.len; k++)
+            dels[dat++] = from[k];
         floe__vec_free(&c.jobs[i].deletes);
     }
     p->ntasks = ntasks;

@@ -105,7 +105,7 @@ typedef enum sql_tk {
 typedef struct sql_type {
     unsigned char kind; /* sql_tk */
     unsigned char p;
-    signed char s;
+    short s;            /* may be negative */
     unsigned char cell; /* a table column's cell (vtab.c gives decimals their scale) */
 } sql_type;
 

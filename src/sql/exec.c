@@ -29,19 +29,6 @@ const char *floe__sql_error_class(int code)
     return floe_error_exception(e && e->code == code ? e : &bare);
 }
 
-int floe__sql_fail(floe_sql_session *s, int rc, const char *java_class)
-{
-    s->error_class = java_class;
-    return rc;
-}
-
-int floe__sql_classify(floe_sql_session *s, int rc)
-{
-    if (rc < 0 && !s->error_class)
-        s->error_class = floe__sql_error_class(rc);
-    return rc;
-}
-
 /* ---------------------------------------------------------------- helpers */
 
 const char *floe__sql_join(floe_arena *a, const char *const *parts, size_t n)

@@ -654,7 +654,7 @@ static int init_columns(data_rs *d, const floe_schema *sc, bool meta)
     d->schema = sc;
     size_t n = sc->root->nfields, nmeta = meta ? FLOE_ARRAY_LEN(meta_names) : 0;
     d->cols = floe__calloc(n + nmeta + 1, sizeof *d->cols);
-    d->types = floe__calloc(n + nmeta + 1, sizeof *d->types);
+    d->types = floe__calloc(n + nmeta + 1, sizeof(const floe_type *));
     d->scale = floe__calloc(n + nmeta + 1, sizeof *d->scale);
     d->p10 = floe__calloc(n + nmeta + 1, sizeof *d->p10);
     d->names = floe__calloc(n + nmeta + 1, sizeof *d->names);
@@ -914,7 +914,8 @@ int floe__sql_data_each_batch(floe_rowsource *rs, const struct floe_expr *filter
             return 1;
         used |= (uint64_t)1 << (cols[i] < 63 ? cols[i] : 63);
     }
-    const struct ArrowArray **arrays = floe__calloc(ncols ? ncols : 1, sizeof *arrays);
+    const struct ArrowArray **arrays =
+        floe__calloc(ncols ? ncols : 1, sizeof(const struct ArrowArray *));
     if (!arrays)
         return floe__error_nomem();
     floe_rowcursor *base = NULL;

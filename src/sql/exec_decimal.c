@@ -71,7 +71,7 @@ static bool round_up(const floe_dec_num *d, int64_t k, char kept, int mode)
 static bool decimal_round_mode(const floe_dec_num *d, int precision, int scale, int mode,
                                char out[96])
 {
-    char dig[96]; /* the digits of round(|d| * 10^scale), most significant first */
+    char dig[96] = {0}; /* the digits of round(|d| * 10^scale), most significant first */
     size_t n = 0;
     if (d->sign != 0) {
         int64_t top = d->point - 1 - (int64_t)d->first; /* the first digit's power of ten */

@@ -121,7 +121,7 @@ static int check_clauses(floe_sql_session *s, const floe_sql_merge *m, const flo
         for (size_t j = 0; !c->star && j < nnames; j++) {
             const char *col = c->action == FLOE_SQLM_UPDATE ? c->sets[j].column : c->columns[j];
             size_t i = 0;
-            while (i < root->nfields && strcasecmp(root->fields[i].name, col))
+            while (i < root->nfields && strcasecmp(root->fields[i].name, col) != 0)
                 i++;
             if (i == root->nfields) {
                 snprintf(msg, sizeof msg, "Cannot find column '%s' of table %s", col, ident);

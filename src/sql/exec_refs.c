@@ -273,7 +273,7 @@ static const floe_rowsource_ops owned_ops = {owned_open, owned_next, owned_colum
 static int travel_snapshot(floe_sql_session *s, floe_table *t, const floe_sql_tref *r, bool *has,
                            int64_t *id)
 {
-    floe_snapshot_info si;
+    floe_snapshot_info si = {0};
     int rc = 0;
     *has = true;
     switch (r->travel.kind) {

@@ -133,7 +133,8 @@ static int check_sets(floe_sql_session *s, const floe_sql_stmt *st, const floe_s
 {
     for (size_t k = 0; k < st->nsets; k++) {
         size_t i = 0;
-        while (i < sc->root->nfields && strcasecmp(sc->root->fields[i].name, st->sets[k].column))
+        while (i < sc->root->nfields &&
+               strcasecmp(sc->root->fields[i].name, st->sets[k].column) != 0)
             i++;
         if (i == sc->root->nfields)
             return floe__sql_fail(s,

@@ -287,7 +287,7 @@ static void cast_int(sqlite3_context *ctx, sqlite3_value *x, int bits)
 {
     int64_t lo = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
     int64_t hi = bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
-    char buf[128];
+    char buf[128] = {0};
     int64_t v;
     switch (sqlite3_value_type(x)) {
     case SQLITE_INTEGER: sqlite3_result_int64(ctx, wrap(sqlite3_value_int64(x), bits)); return;

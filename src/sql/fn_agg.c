@@ -182,7 +182,7 @@ static void collect_add(sqlite3_context *ctx, collect *c, sqlite3_value *v)
 {
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
-        sqlite3_value **nv = sqlite3_realloc64(c->v, cap * sizeof *nv);
+        sqlite3_value **nv = sqlite3_realloc64(c->v, cap * sizeof(sqlite3_value *));
         if (!nv) {
             sqlite3_result_error_nomem(ctx);
             return;
@@ -226,7 +226,7 @@ static void distinct_final(sqlite3_context *ctx)
     collect *c = sqlite3_aggregate_context(ctx, 0);
     int64_t n = 0;
     if (c && c->n) {
-        qsort(c->v, c->n, sizeof *c->v, cmp_values);
+        qsort(c->v, c->n, sizeof(sqlite3_value *), cmp_values);
         n = 1;
         for (size_t i = 1; i < c->n; i++)
             n += value_cmp(c->v[i - 1], c->v[i]) != 0;
@@ -262,7 +262,7 @@ static void percentile_final(sqlite3_context *ctx)
         sqlite3_result_null(ctx);
         return;
     }
-    qsort(c->v, c->n, sizeof *c->v, cmp_values);
+    qsort(c->v, c->n, sizeof(sqlite3_value *), cmp_values);
     /* Spark: position p * (n - 1), interpolated between its floor and ceiling */
     double pos = c->p * (double)(c->n - 1);
     size_t lo = (size_t)floor(pos), hi = (size_t)ceil(pos);

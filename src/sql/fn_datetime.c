@@ -418,7 +418,7 @@ static void date_part_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
              {"DOW", 5},  {"DOY", 6},    {"HOUR", 7},  {"H", 7},    {"HOURS", 7},  {"HR", 7},
              {"HRS", 7},  {"MINUTE", 8}, {"M", 8},     {"MIN", 8},  {"MINS", 8},   {"MINUTES", 8}};
     for (size_t k = 0; k < FLOE_ARRAY_LEN(m); k++) {
-        if (strcasecmp(f, m[k].name))
+        if (strcasecmp(f, m[k].name) != 0)
             continue;
         int64_t r;
         switch (m[k].which) {
@@ -931,7 +931,7 @@ static bool parse_offset_num(const char **s, bool colon, bool need_min, int32_t 
 /* GMT[+H[H][:MM[:SS]]] (the localized offset, O / ZZZZ). */
 static bool parse_offset_gmt(const char **s, int32_t *off)
 {
-    if (strncasecmp(*s, "GMT", 3))
+    if (strncasecmp(*s, "GMT", 3) != 0)
         return false;
     const char *p = *s + 3;
     *off = 0;
@@ -1015,7 +1015,7 @@ static bool parse_els(const dt_pattern *d, size_t *k, const char **sp, parsed *r
             continue;
         }
         if (e->letter == 0) {
-            if (strncasecmp(s, d->text + e->off, e->len))
+            if (strncasecmp(s, d->text + e->off, e->len) != 0)
                 return false;
             s += e->len;
             continue;
@@ -1137,15 +1137,13 @@ static bool resolve(parsed *r, const floe_tz *session, int64_t *us)
         return false;
     }
     /* the hour: H, else k (1-24), else K / h (0-11 / 1-12) with a */
-    int64_t hour = -1, hoa = -1;
+    int64_t hour, hoa = -1;
     if (has(r, P_k) && (r->f[P_k] < 1 || r->f[P_k] > 24))
         return false;
     if (has(r, P_h) && (r->f[P_h] < 1 || r->f[P_h] > 12))
         return false;
     if ((has(r, P_H) && r->f[P_H] > 23) || (has(r, P_K) && r->f[P_K] > 11))
         return false;
-    if (has(r, P_H))
-        hour = r->f[P_H];
     if (has(r, P_k) && !set_field(r, P_H, r->f[P_k] % 24))
         return false;
     hour = has(r, P_H) ? r->f[P_H] : -1;

@@ -30,7 +30,7 @@ bool floe__sql_ieq(const char *a, const char *b)
     return *a == *b;
 }
 
-int floe__sql_err_at(int code, const char *script, size_t pos, const char *fmt, ...)
+int(floe__sql_err_at)(int code, const char *script, size_t pos, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -61,7 +61,7 @@ int floe__sql_err_at(int code, const char *script, size_t pos, const char *fmt, 
     return floe__error(code, "sql", "%s at line %zu, column %zu near \"%s\"", msg, line, col, near);
 }
 
-int floe__sql_err_spark(const char *script, size_t pos, const char *near)
+int(floe__sql_err_spark)(const char *script, size_t pos, const char *near)
 {
     size_t line = 1, col = 0;
     for (size_t i = 0; i < pos && script[i]; i++) {
@@ -316,7 +316,7 @@ static int lex_one(floe_arena *a, const char *s, size_t i, sql_tok *t)
             !is_ident_char((unsigned char)s[e + 1])) {
             t->suffix = up; /* 10L, 1S, 1Y: integral types */
             e++;
-        } else if ((up == 'D' || up == 'F') && strncasecmp(s + i, "0x", 2) &&
+        } else if ((up == 'D' || up == 'F') && strncasecmp(s + i, "0x", 2) != 0 &&
                    !is_ident_char((unsigned char)s[e + 1])) {
             t->suffix = up; /* 1.5D, 2F: double, float */
             e++;

@@ -31,7 +31,7 @@ void *floe__sql_grow(floe_arena *a, void *items, size_t n, size_t *cap, size_t i
     return w;
 }
 
-int floe__sql_err(sql_parser *p, const char *fmt, ...)
+int(floe__sql_err)(sql_parser *p, const char *fmt, ...)
 {
     char msg[400];
     va_list ap;
@@ -41,7 +41,7 @@ int floe__sql_err(sql_parser *p, const char *fmt, ...)
     return floe__sql_err_at(FLOE_EINVALID, p->script, floe__sql_peek(p, 0)->pos, "%s", msg);
 }
 
-int floe__sql_err_unsupported(sql_parser *p, const char *what)
+int(floe__sql_err_unsupported)(sql_parser *p, const char *what)
 {
     return floe__sql_err_at(FLOE_EUNSUPPORTED, p->script, floe__sql_peek(p, 0)->pos,
                             "unsupported: %s", what);

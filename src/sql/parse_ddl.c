@@ -254,14 +254,14 @@ static int parse_type_tree(sql_parser *p, const floe_type **out, int depth)
     p->i++;
     if (is_array) {
         ty->id = FLOE_T_LIST;
-        const floe_type *et;
+        const floe_type *et = NULL;
         FLOE_TRY(parse_type_tree(p, &et, depth + 1));
         if (!(ty->element = new_field(p, "element", false, et)))
             return FLOE_ENOMEM;
         FLOE_TRY(expect_gt(p));
     } else if (is_map) {
         ty->id = FLOE_T_MAP;
-        const floe_type *kt, *vt;
+        const floe_type *kt = NULL, *vt = NULL;
         FLOE_TRY(parse_type_tree(p, &kt, depth + 1));
         FLOE_TRY(floe__sql_expect_op(p, ","));
         FLOE_TRY(parse_type_tree(p, &vt, depth + 1));

@@ -306,7 +306,7 @@ static int merge_clause(sql_parser *p, floe_sql_merge_clause *c)
             size_t end = floe__sql_scan_until(p, p->i, NULL, true);
             if (end == p->i || end >= p->n)
                 return floe__sql_err(p, "syntax error: expected an expression");
-            if (!(vals = floe__sql_grow(p->a, vals, nv, &capv, sizeof *vals)))
+            if (!(vals = floe__sql_grow(p->a, vals, nv, &capv, sizeof(const floe_sql_query *))))
                 return FLOE_ENOMEM;
             floe_sql_query *q;
             FLOE_TRY(floe__sql_rewrite(p, p->i, end, &q));

@@ -435,7 +435,7 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
     if (!strcmp(name, "count") && !((f->f & SNF_DISTINCT) && f->nv > 1))
         return 0;
     if (f->a || f->b) {
-        if (strcmp(name, "count"))
+        if (strcmp(name, "count") != 0)
             return 0;
     }
     FLOE_TRY(args_str(r, f, &x));
@@ -875,7 +875,7 @@ static int typed_arith(pr *r, const sql_node *n, floe_buf *b)
         return 1;
     }
     int bits = t.kind == ST_INT ? 32 : t.kind == ST_SMALLINT ? 16 : t.kind == ST_TINYINT ? 8 : 0;
-    if (bits && strcmp(op, "/") && strcmp(op, "%")) {
+    if (bits && strcmp(op, "/") != 0 && strcmp(op, "%") != 0) {
         unsigned long long half = 1ULL << (bits - 1);
         FLOE_TRY(floe__buf_puts(b, "((((")); /* ((v + 2^(bits-1)) & (2^bits - 1)) - 2^(bits-1) */
         FLOE_TRY(binop(r, n, P_ADD + (strcmp(op, "*") ? 0 : 1), op, b));
@@ -1121,9 +1121,12 @@ static int rel_alias(pr *r, const sql_node *n, floe_buf *b)
 
 static int range(pr *r, const sql_node *n, floe_buf *b)
 {
+    size_t k = n->nv;
+    if (k < 1 || k > 3) /* the parser's check, kept where x[] is read */
+        return err_at(r, n, FLOE_EINVALID,
+                      "range() expects (end), (start, end) or (start, end, step)");
     char **x;
     FLOE_TRY(args_str(r, n, &x));
-    size_t k = n->nv;
     const char *start = k == 1 ? "0" : x[0], *end = k == 1 ? x[0] : x[1];
     const char *step = k == 3 ? x[2] : "1";
     FLOE_TRY(floe__buf_printf(
@@ -1350,7 +1353,7 @@ static int item(pr *r, const sql_node *n, floe_buf *b)
         const char *src = source_text(r, n->a);
         if (!src)
             return floe__error_nomem();
-        if (strcmp(src, b->ptr + at))
+        if (strcmp(src, b->ptr + at) != 0)
             alias = src;
     }
     if (!alias)
@@ -1456,7 +1459,7 @@ static int query(pr *r, const sql_node *n, floe_buf *b)
     case SN_SELECT: rc = select_(r, n, b); break;
     case SN_VALUES: rc = values(r, n, false, b); break;
     case SN_SETOP:
-        if ((n->f & SNF_ALL) && strcmp(n->s, "UNION")) {
+        if ((n->f & SNF_ALL) && strcmp(n->s, "UNION") != 0) {
             rc = err_at(r, n, FLOE_EUNSUPPORTED, "unsupported: EXCEPT ALL / INTERSECT ALL");
             break;
         }
@@ -1529,9 +1532,10 @@ static bool is_bool(const sql_node *e)
                                         "every",          "some",     "any",       NULL};
     switch (e->k) {
     case SN_BIN:
-        return strcmp(e->s, "+") && strcmp(e->s, "-") && strcmp(e->s, "*") && strcmp(e->s, "/") &&
-               strcmp(e->s, "%") && strcmp(e->s, "DIV") && strcmp(e->s, "||") &&
-               strcmp(e->s, "&") && strcmp(e->s, "|") && strcmp(e->s, "^");
+        return strcmp(e->s, "+") != 0 && strcmp(e->s, "-") != 0 && strcmp(e->s, "*") != 0 &&
+               strcmp(e->s, "/") != 0 && strcmp(e->s, "%") != 0 && strcmp(e->s, "DIV") != 0 &&
+               strcmp(e->s, "||") != 0 && strcmp(e->s, "&") != 0 && strcmp(e->s, "|") != 0 &&
+               strcmp(e->s, "^") != 0;
     case SN_UN: return !strcmp(e->s, "NOT");
     case SN_LIKE:
     case SN_IN:

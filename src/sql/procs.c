@@ -487,7 +487,7 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
             o.snapshot_ids = ids;
             o.nsnapshot_ids = b->v[5]->nitems;
         }
-        floe_maint_expire_result r;
+        floe_maint_expire_result r = {0};
         expire_report rep = {a, FLOE_VEC_INIT(floe_sql_cell)};
         o.dry_run = b->v[7] && b->v[7]->b;
         o.report_path = b->v[8] ? b->v[8]->text : NULL;
@@ -551,7 +551,7 @@ static int maint_proc(floe_sql_session *s, const proc *p, const bound *b, const 
     floe_vec found = FLOE_VEC_INIT(char *);
     o.on_orphan = collect_orphan;
     o.payload = &found;
-    floe_maint_orphan_result r;
+    floe_maint_orphan_result r = {0};
     /* Java's ValidationException for the prefix mismatch and another
      * table's metadata: raised as FLOE_KIND_VALIDATION by the sweep */
     if (rc == 0)
@@ -589,7 +589,7 @@ static int rewrite_path_proc(floe_sql_session *s, const bound *b, const char *id
     o.staging_location = b->v[5] ? b->v[5]->text : NULL;
     if (b->v[6])
         o.create_file_list = b->v[6]->b;
-    floe_maint_rewrite_path_result r;
+    floe_maint_rewrite_path_result r = {0};
     int rc = floe__sql_classify(s, floe_maint_rewrite_table_path(&r, s->catalog, ident, &o));
     if (rc < 0)
         return rc;
@@ -647,7 +647,7 @@ static int rewrite_data_proc(floe_sql_session *s, const bound *b, const char *id
     o.options = opts.n ? &opts : NULL;
     o.where = b->v[4] ? b->v[4]->text : NULL;
     o.branch = b->v[5] ? b->v[5]->text : NULL;
-    floe_maint_rewrite_data_files_result r;
+    floe_maint_rewrite_data_files_result r = {0};
     if (rc == 0)
         rc = floe_maint_rewrite_data_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
@@ -677,7 +677,7 @@ static int rewrite_manifests_proc(floe_sql_session *s, const bound *b, const cha
         o.use_caching = b->v[1]->b;
     if (b->v[2])
         o.spec_id = (int32_t)b->v[2]->i;
-    floe_maint_rewrite_manifests_result r;
+    floe_maint_rewrite_manifests_result r = {0};
     int rc = floe__sql_classify(s, floe_maint_rewrite_manifests(&r, s->catalog, ident, &o));
     if (rc < 0)
         return rc;
@@ -697,7 +697,7 @@ static int rewrite_deletes_proc(floe_sql_session *s, const bound *b, const char 
     o.io_conf = &s->conf;
     o.options = opts.n ? &opts : NULL;
     o.where = b->v[2] ? b->v[2]->text : NULL;
-    floe_maint_rewrite_position_deletes_result r;
+    floe_maint_rewrite_position_deletes_result r = {0};
     if (rc == 0)
         rc = floe_maint_rewrite_position_delete_files(&r, s->catalog, ident, &o);
     floe__props_free(&opts);
@@ -803,7 +803,7 @@ static int add_files_proc(floe_sql_session *s, floe_table *t, const bound *b, fl
     o.partition_filter = filter.n ? &filter : NULL;
     if (b->v[3])
         o.check_duplicate_files = b->v[3]->b;
-    floe_add_files_result r;
+    floe_add_files_result r = {0};
     if (rc == 0) {
         rc = floe_table_add_files(&r, t, parts[1], &o);
         if (rc < 0)

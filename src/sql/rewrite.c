@@ -161,10 +161,10 @@ static bool same_ref(const floe_sql_tref *x, const floe_sql_tref *y)
     if (x->name.kind == FLOE_SQLREF_TVF || y->name.kind == FLOE_SQLREF_TVF)
         return false;
     if (x->name.kind != y->name.kind || x->name.nns != y->name.nns ||
-        strcmp(x->name.table, y->name.table) || !str_eq_null(x->name.suffix, y->name.suffix))
+        strcmp(x->name.table, y->name.table) != 0 || !str_eq_null(x->name.suffix, y->name.suffix))
         return false;
     for (size_t k = 0; k < x->name.nns; k++)
-        if (strcmp(x->name.ns[k], y->name.ns[k]))
+        if (strcmp(x->name.ns[k], y->name.ns[k]) != 0)
             return false;
     if (x->travel.kind != y->travel.kind)
         return false;
@@ -191,7 +191,7 @@ int floe__sql_add_ref(sql_parser *p, const floe_sql_tref *ref, const char **sqli
     floe_sql_tref *r = &p->refs[p->nrefs];
     *r = *ref;
     r->sqlite_name = floe__arena_sprintf(p->a, "floe_ref_%llu",
-                                         (unsigned long long)(p->opt->ref_base + p->nrefs + 1));
+                                         (unsigned long long)p->opt->ref_base + p->nrefs + 1);
     if (!r->sqlite_name)
         return FLOE_ENOMEM;
     p->nrefs++;

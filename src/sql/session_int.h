@@ -128,12 +128,23 @@ const char *floe__sql_join(floe_arena *a, const char *const *parts, size_t n);
 /* Write a result set of text cells: names[ncols], rows of ncols cells. */
 int floe__sql_emit(floe_sql_session *s, const char *const *names, size_t ncols,
                    const floe_sql_cell *cells, size_t nrows);
-/* Set the Java class for the current error (returns rc). */
-int floe__sql_fail(floe_sql_session *s, int rc, const char *java_class);
+/* Set the Java class for the current error (returns rc). Inline, like
+ * floe__error's macro, so that callers (and the static analyzer) see that
+ * the result is rc. */
+static inline int floe__sql_fail(floe_sql_session *s, int rc, const char *java_class)
+{
+    s->error_class = java_class;
+    return rc;
+}
 /* A failure of the library (rc < 0): unless the statement already named
  * its class, the class is the one of the error's kind, set where it was
  * raised (floe__sql_error_class); returns rc. The one place where the SQL
  * layer names a library error: no guess from codes or messages. */
-int floe__sql_classify(floe_sql_session *s, int rc);
+static inline int floe__sql_classify(floe_sql_session *s, int rc)
+{
+    if (rc < 0 && !s->error_class)
+        s->error_class = floe__sql_error_class(rc);
+    return rc;
+}
 
 #endif

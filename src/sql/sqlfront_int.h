@@ -66,6 +66,15 @@ void *floe__sql_grow(floe_arena *a, void *items, size_t n, size_t *cap, size_t i
 int floe__sql_err(sql_parser *p, const char *fmt, ...) FLOE_PRINTF(2, 3);
 int floe__sql_err_unsupported(sql_parser *p, const char *what);
 sql_tok *floe__sql_peek(sql_parser *p, size_t ahead);
+
+#ifdef __clang_analyzer__
+/* For clang's static analyzer only, as util.h's floe__error: the raised
+ * code is the result (the definitions spell their names in parentheses). */
+#define floe__sql_err_at(code, ...) (floe__sql_err_at((code), __VA_ARGS__), (code))
+#define floe__sql_err_spark(...) (floe__sql_err_spark(__VA_ARGS__), FLOE_EINVALID)
+#define floe__sql_err(...) (floe__sql_err(__VA_ARGS__), FLOE_EINVALID)
+#define floe__sql_err_unsupported(...) (floe__sql_err_unsupported(__VA_ARGS__), FLOE_EUNSUPPORTED)
+#endif
 bool floe__sql_is_word(const sql_tok *t, const char *kw);
 bool floe__sql_accept(sql_parser *p, const char *kw);
 int floe__sql_expect(sql_parser *p, const char *kw);

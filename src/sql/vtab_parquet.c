@@ -110,7 +110,8 @@ int floe__sql_parquet_glob(floe_fileio *io, const char *pattern, floe_vec *out)
             rc = floe__error_nomem();
         } else {
             memcpy(g.flat, pattern, (size_t)(dd - pattern));
-            strcpy(g.flat + (dd - pattern), dd + 3);
+            memcpy(g.flat + (dd - pattern), dd + 3,
+                   n - (size_t)(dd - pattern) - 2); /* and the NUL */
         }
     }
     if (rc == 0)
