@@ -60,7 +60,8 @@ typedef enum floe_error_kind {
     FLOE_KIND_NO_SUCH_PROCEDURE,    /* NoSuchProcedureException */
     FLOE_KIND_CATALOG_NOT_FOUND,    /* CatalogNotFoundException */
     FLOE_KIND_COMMIT_FAILED,        /* CommitFailedException */
-    FLOE_KIND_NO_SUCH_VIEW          /* NoSuchViewException */
+    FLOE_KIND_NO_SUCH_VIEW,         /* NoSuchViewException */
+    FLOE_KIND_ILLEGAL_STATE         /* IllegalStateException */
 } floe_error_kind;
 
 typedef struct floe_error {

@@ -74,18 +74,14 @@ int floe__sql_changes_source(floe_sql_session *s, const char *table, const floe_
         rc = bound(s, end, &opts->has_end_snapshot_id, &opts->end_snapshot_id,
                    &opts->has_end_timestamp_ms, &opts->end_timestamp_ms);
     if (rc < 0)
-        return floe__sql_fail(s, rc, "IllegalArgumentException");
+        return floe__sql_classify(s, rc);
     floe_table *t = NULL;
     if ((rc = floe__sql_get_table(s, table, &t)) < 0)
         return rc;
     const char *loc = floe_table_metadata_location(t);
     rc = changelog ? floe__changelog_rowsource_open(out, floe_table_io(t), loc, opts)
                    : floe__incremental_rowsource_open(out, floe_table_io(t), loc, opts);
-    if (rc < 0)
-        return floe__sql_fail(s, rc,
-                              rc == FLOE_EUNSUPPORTED ? "UnsupportedOperationException"
-                                                      : "IllegalArgumentException");
-    return 0;
+    return floe__sql_classify(s, rc);
 }
 
 int floe__sql_tvf_source(floe_sql_session *s, const floe_sql_tref *r, floe_rowsource **out)
@@ -187,7 +183,7 @@ int floe__sql_changelog_view(floe_sql_session *s, const char *ident, const char 
         /* other read options (split sizes, ...) do not change the rows */
     }
     if (rc < 0)
-        return floe__sql_fail(s, rc, "IllegalArgumentException");
+        return floe__sql_classify(s, rc);
     if (identifier_columns && identifier_columns->nitems) {
         ids = floe__calloc(identifier_columns->nitems, sizeof *ids);
         if (!ids)

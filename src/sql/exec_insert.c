@@ -318,14 +318,12 @@ int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const ch
         return rc;
     if (enabled && (wap_id || branch)) { /* SparkWriteConf.branch()'s two checks */
         bool id = wap_id != NULL;
-        return floe__sql_fail(s,
-                              floe__error(FLOE_EINVALID, "sql", "%s [%s] and %s [%s]",
-                                          id ? "Cannot set both WAP ID and branch, but got ID"
-                                             : "Cannot write to both branch and WAP branch, "
-                                               "but got branch",
-                                          id ? wap_id : branch, id ? "branch" : "WAP branch",
-                                          wap_branch),
-                              "ValidationException");
+        return floe__sql_classify(
+            s, floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "sql", "%s [%s] and %s [%s]",
+                              id ? "Cannot set both WAP ID and branch, but got ID"
+                                 : "Cannot write to both branch and WAP branch, "
+                                   "but got branch",
+                              id ? wap_id : branch, id ? "branch" : "WAP branch", wap_branch));
     }
     o.branch = enabled ? wap_branch : branch;
     o.create_branch = enabled;

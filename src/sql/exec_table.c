@@ -335,19 +335,15 @@ static int create_table_impl(floe_sql_session *s, const floe_sql_stmt *st, floe_
         while (src < c->ncolumns && strcasecmp(c->columns[src].name, p->column) != 0)
             src++;
         if (src == c->ncolumns) {
-            rc = floe__sql_fail(s,
-                                floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "sql",
-                                               "Cannot find source column for partition field: %s",
-                                               p->column),
-                                "IllegalArgumentException");
+            rc = floe__sql_classify(
+                s, floe__error_as(FLOE_EINVALID, FLOE_KIND_ILLEGAL_ARGUMENT, "sql",
+                                  "Cannot find source column for partition field: %s", p->column));
             goto done;
         }
         if (c->columns[src].nested) { /* spec: transforms take primitive sources */
-            rc = floe__sql_fail(s,
-                                floe__error(FLOE_EINVALID, "sql",
-                                            "Cannot partition by non-primitive source field: %s",
-                                            p->column),
-                                "ValidationException");
+            rc = floe__sql_classify(
+                s, floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "sql",
+                                  "Cannot partition by non-primitive source field: %s", p->column));
             goto done;
         }
         const char *name = partition_name(a, p);

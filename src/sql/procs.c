@@ -806,13 +806,11 @@ static int add_files_proc(floe_sql_session *s, floe_table *t, const bound *b, fl
     floe_add_files_result r = {0};
     if (rc == 0) {
         rc = floe_table_add_files(&r, t, parts[1], &o);
-        if (rc < 0)
-            floe__sql_fail(s, rc,
-                           rc == FLOE_EEXISTS        ? "IllegalStateException"
-                           : rc == FLOE_EUNSUPPORTED ? "UnsupportedOperationException"
-                           : rc == FLOE_EINVALID     ? "IllegalArgumentException"
-                           : rc == FLOE_ENOTFOUND    ? "AnalysisException"
-                                                     : NULL);
+        /* a missing source path is Spark's to report (it resolves
+         * `parquet`.`path` before the procedure runs); the rest are the
+         * library's, named by their kind */
+        if (rc == FLOE_ENOTFOUND)
+            floe__sql_fail(s, rc, "AnalysisException");
     }
     floe__props_free(&filter);
     if (rc < 0)
@@ -921,9 +919,8 @@ int floe__sql_exec_call(floe_sql_session *s, const floe_sql_stmt *st, floe_arena
             }
         }
         if (!found)
-            rc = floe__sql_fail(
-                s, floe__error(FLOE_EINVALID, "sql", "Cannot apply unknown WAP ID '%s'", wap),
-                "ValidationException");
+            rc = floe__sql_classify(s, floe__error_as(FLOE_EINVALID, FLOE_KIND_VALIDATION, "sql",
+                                                      "Cannot apply unknown WAP ID '%s'", wap));
         else
             rc = floe_table_cherrypick_snapshot(&prev, &cur, t, src);
         if (rc == 0)

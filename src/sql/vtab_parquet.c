@@ -393,10 +393,11 @@ int floe__sql_read_parquet_source(floe_sql_session *s, const floe_sql_tref *r,
         floe__pq_reader_free(rd);
         if (in)
             in->close(in);
+        /* Spark resolves the files while analysing the query: what floe
+         * cannot read yet is the library's to name, the rest Spark's */
         if (rc < 0)
-            rc = floe__sql_fail(s, rc,
-                                rc == FLOE_EUNSUPPORTED ? "UnsupportedOperationException"
-                                                        : "AnalysisException");
+            rc = rc == FLOE_EUNSUPPORTED ? floe__sql_classify(s, rc)
+                                         : floe__sql_fail(s, rc, "AnalysisException");
     }
     if (rc < 0) {
         src_free(p);

@@ -344,13 +344,13 @@ static int check_duplicates(floe_table *t, const cand *const *files, size_t n)
     for (size_t i = 0; rc == 0 && i < l->nentries; i++)
         rc = dup_manifest(t, &l->entries[i], &d);
     if (rc == 0 && d.nlisted)
-        rc = floe__error(FLOE_EEXISTS, "table",
-                         "Cannot complete import because data files to be imported already "
-                         "exist within the target table: %s.  This is disabled by default as "
-                         "Iceberg is not designed for multiple references to the same file "
-                         "within the same table.  If you are sure, you may set "
-                         "'check_duplicate_files' to false to force the import.",
-                         d.list.ptr);
+        rc = floe__error_as(FLOE_EEXISTS, FLOE_KIND_ILLEGAL_STATE, "table",
+                            "Cannot complete import because data files to be imported already "
+                            "exist within the target table: %s.  This is disabled by default as "
+                            "Iceberg is not designed for multiple references to the same file "
+                            "within the same table.  If you are sure, you may set "
+                            "'check_duplicate_files' to false to force the import.",
+                            d.list.ptr);
     floe_manifest_list_free(l);
     floe__buf_free(&bytes);
     floe__buf_free(&d.list);

@@ -157,6 +157,8 @@ static void test_add_files_partitioned(void)
     FT_CHECK(strstr(floe_error_last()->message,
                     "Cannot complete import because data files to be imported already exist "
                     "within the target table: ") != NULL);
+    /* Java's Preconditions.checkState in SparkTableUtil.importSparkPartitions */
+    FT_EQ_STR(floe_error_exception(floe_error_last()), "IllegalStateException");
     FT_EQ_INT(r.added_files_count, 0);
     FT_EQ_INT(dst->metadata->nsnapshots, before);
     /* a filter keeps one directory; check off */
