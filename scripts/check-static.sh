@@ -5,8 +5,7 @@
 #                              suppressions (each with its reason) of
 #                              scripts/cppcheck-suppressions.txt
 #   check-static.sh tidy       clang-tidy with the checked-in .clang-tidy, on
-#                              every module except those listed in
-#                              scripts/tidy-pending.txt (not clean yet)
+#                              every file of src/
 # Exit 0 clean, 1 findings, 77 (skipped) when the tool is not installed
 # (scripts/deps.sh installs clang-tidy and cppcheck). ctest entries cppcheck
 # and tidy (label lint) run it with FLOE_BUILD_DIR set.
@@ -18,23 +17,16 @@ db="$build/compile_commands.json"
 [ -f "$db" ] || { echo "missing $db (configure with CMAKE_EXPORT_COMPILE_COMMANDS)"; echo "0 passed, 1 failed"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 jobs=$(nproc 2>/dev/null || echo 2)
-# The compile database of src/ only (not tests, bench, fuzz), minus the
-# modules listed in $1 (one a line, # comments).
+# The compile database of src/ only (not tests, bench, fuzz).
 subset() {
-  python3 - "$db" "$src" "${1:-}" > "$tmp/compile_commands.json" <<'PY'
+  python3 - "$db" "$src" > "$tmp/compile_commands.json" <<'PY'
 import json, os, sys
-db, src, skip_file = sys.argv[1], sys.argv[2], sys.argv[3]
-skip = set()
-if skip_file and os.path.exists(skip_file):
-    for line in open(skip_file):
-        line = line.split("#")[0].strip()
-        if line:
-            skip.add(line)
+db, src = sys.argv[1], sys.argv[2]
 out = []
 for e in json.load(open(db)):
     rel = os.path.relpath(os.path.join(e["directory"], e["file"]), src)
     parts = rel.split(os.sep)
-    if parts[0] == "src" and len(parts) > 2 and parts[1] not in skip:
+    if parts[0] == "src" and len(parts) > 2:
         out.append(e)
 json.dump(out, sys.stdout)
 PY
@@ -54,10 +46,10 @@ cppcheck)
 tidy)
   rt=$(command -v run-clang-tidy || command -v run-clang-tidy-14 || true)
   command -v clang-tidy >/dev/null && [ -n "$rt" ] || { echo "skipped: clang-tidy not installed"; exit 77; }
-  subset "$src/scripts/tidy-pending.txt"
+  subset
   if "$rt" -p "$tmp" -j "$jobs" -quiet 2>&1 | sed "s/\x1b\\[[0-9;]*m//g" >"$tmp/out" && [ "${PIPESTATUS[0]}" -eq 0 ] &&
      ! grep -qE '(warning|error): ' "$tmp/out"; then
-    echo "ok   clang-tidy clean on src/ (modules in scripts/tidy-pending.txt excepted)"
+    echo "ok   clang-tidy clean on src/"
     echo "1 passed, 0 failed"
   else
     grep -vE '^(clang-tidy|[0-9]+ warnings? (and [0-9]+ errors? )?generated|Suppressed|Use -header-filter)' "$tmp/out"
