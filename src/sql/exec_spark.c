@@ -402,36 +402,23 @@ void floe__sql_cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts)
     int rc = wall_clock(a, s, ses ? ses->tz : NULL, &v);
     if (rc == 0 && !ts)
         v = floe__arena_sprintf(a, "%.10s", v);
-    if (rc == FLOE_ENOMEM || (rc == 0 && !v))
+    floe__sql_result_text(ctx, rc, v);
+    floe__arena_free(a);
+}
+
+void floe__sql_result_text(sqlite3_context *ctx, int rc, const char *text)
+{
+    if (rc == FLOE_ENOMEM || (rc == 0 && !text))
         sqlite3_result_error_nomem(ctx);
     else if (rc < 0)
         sqlite3_result_null(ctx);
     else
-        sqlite3_result_text(ctx, v, -1, SQLITE_TRANSIENT);
-    floe__arena_free(a);
+        sqlite3_result_text(ctx, text, -1, SQLITE_TRANSIENT);
 }
 
 /* ------------------------------------------------------------- intervals */
 
 #define US_PER_DAY 86400000000LL
-
-/* Day `days` moved by `months`, the day of month clamped to the last day
- * of the target month (Spark's add_months). False out of range. */
-static bool add_months_days(int64_t days, int64_t months, int64_t *out)
-{
-    int64_t y;
-    unsigned m, d;
-    floe__civil_from_days(days, &y, &m, &d);
-    if (months > 12 * 1000000LL || months < -12 * 1000000LL)
-        return false;
-    int64_t t = y * 12 + (m - 1) + months, y2 = floe__floordiv(t, 12);
-    unsigned m2 = (unsigned)floe__floormod(t, 12) + 1;
-    int64_t first = floe__days_from_civil(y2, m2, 1);
-    int64_t next =
-        m2 == 12 ? floe__days_from_civil(y2 + 1, 1, 1) : floe__days_from_civil(y2, m2 + 1, 1);
-    *out = first + ((int64_t)d - 1 < next - first ? (int64_t)d - 1 : next - first - 1);
-    return true;
-}
 
 /* floe_add_interval(x, months, us, mode): x plus an interval (print.c).
  * mode 'd': a date 'YYYY-MM-DD' stays a date (the interval is months or
@@ -467,7 +454,7 @@ static void add_interval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv
     int rc = mode[0] == 'd' && floe__sql_norm_date(a, s, &date) == 0 && strlen(s) <= 10 ? 0 : 1;
     if (rc == 0) { /* a date */
         ok = floe__time_parse_us(date, NULL, &wall) == 0 &&
-             add_months_days(floe__floordiv(wall, US_PER_DAY), months, &days) &&
+             floe__days_add_months(floe__floordiv(wall, US_PER_DAY), months, &days) &&
              !__builtin_add_overflow(days, us / US_PER_DAY, &days) &&
              !__builtin_mul_overflow(days, US_PER_DAY, &wall);
         rc = ok ? floe__rs_format_timestamp_us(wall, NULL, &b) : -1;
@@ -476,7 +463,7 @@ static void add_interval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv
     } else {
         rc = wall_clock(a, s, tz, &v);
         ok = rc == 0 && floe__time_parse_us(v, NULL, &wall) == 0 &&
-             add_months_days(floe__floordiv(wall, US_PER_DAY), months, &days) &&
+             floe__days_add_months(floe__floordiv(wall, US_PER_DAY), months, &days) &&
              !__builtin_mul_overflow(days, US_PER_DAY, &inst) &&
              !__builtin_add_overflow(inst, floe__floormod(wall, US_PER_DAY), &wall);
         if (ok && tz) { /* the wall clock in the zone -> the instant */
@@ -486,12 +473,7 @@ static void add_interval_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv
         ok = ok && !__builtin_add_overflow(wall, us, &inst);
         rc = rc == FLOE_ENOMEM ? rc : ok ? floe__rs_format_timestamp_us(inst, tz, &b) : -1;
     }
-    if (rc == FLOE_ENOMEM)
-        sqlite3_result_error_nomem(ctx);
-    else if (rc < 0)
-        sqlite3_result_null(ctx);
-    else
-        sqlite3_result_text(ctx, b.ptr, -1, SQLITE_TRANSIENT);
+    floe__sql_result_text(ctx, rc, b.ptr);
     floe__buf_free(&b);
     floe__arena_free(a);
 }

@@ -240,11 +240,11 @@ static void add_months_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_null(ctx);
         return;
     }
-    int64_t mm = v.y * 12 + (v.m - 1) + n;
-    int64_t y = floe__floordiv(mm, 12);
-    unsigned m = (unsigned)floe__floormod(mm, 12) + 1;
-    int dim = valid_year(y) ? days_in_month(y, m) : 31;
-    result_date(ctx, floe__days_from_civil(y, m, v.d > (unsigned)dim ? (unsigned)dim : v.d));
+    int64_t days = 0;
+    if (floe__days_add_months(v.days, n, &days))
+        result_date(ctx, days);
+    else
+        sqlite3_result_null(ctx);
 }
 
 /* Spark's DateTimeUtils.monthsBetween: whole months when both days of
@@ -365,12 +365,7 @@ static void timestamp_seconds_fn(sqlite3_context *ctx, int argc, sqlite3_value *
     floe_sql_session *ses = sqlite3_user_data(ctx);
     floe_buf b = FLOE_BUF_INIT;
     int rc = floe__rs_format_timestamp_us(us, ses ? ses->tz : NULL, &b);
-    if (rc == FLOE_ENOMEM)
-        sqlite3_result_error_nomem(ctx);
-    else if (rc < 0)
-        sqlite3_result_null(ctx);
-    else
-        sqlite3_result_text(ctx, b.ptr, -1, SQLITE_TRANSIENT);
+    floe__sql_result_text(ctx, rc, b.ptr);
     floe__buf_free(&b);
 }
 

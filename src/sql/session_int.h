@@ -86,6 +86,11 @@ int floe__sql_register_spark_functions(floe_sql_session *s);
 /* Spark's CAST(x AS DATE / TIMESTAMP) with ANSI off (NULL when x is not one);
  * the function's user data is the session (its time zone). */
 void floe__sql_cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts);
+/* A text-valued function's result from its status: FLOE_ENOMEM (or rc 0
+ * with no text) is SQLite's out-of-memory error, another rc < 0 is SQL NULL
+ * (Spark's answer to a value that is no date / out of range), else `text`
+ * (copied). */
+void floe__sql_result_text(sqlite3_context *ctx, int rc, const char *text);
 /* fn_scalar.c: Spark's scalar math, string, hash and conversion functions */
 int floe__sql_register_scalar_functions(floe_sql_session *s);
 /* The POSIX extended regex of argv[k], compiled once per statement (auxdata);

@@ -32,3 +32,19 @@ void floe__civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
     *m = mp < 10 ? mp + 3 : mp - 9;
     *y = yy + (*m <= 2);
 }
+
+bool floe__days_add_months(int64_t days, int64_t months, int64_t *out)
+{
+    if (months > 12 * 1000000LL || months < -12 * 1000000LL)
+        return false;
+    int64_t y;
+    unsigned m, d;
+    floe__civil_from_days(days, &y, &m, &d);
+    int64_t t = y * 12 + (m - 1) + months, y2 = floe__floordiv(t, 12);
+    unsigned m2 = (unsigned)floe__floormod(t, 12) + 1;
+    int64_t first = floe__days_from_civil(y2, m2, 1);
+    int64_t next =
+        m2 == 12 ? floe__days_from_civil(y2 + 1, 1, 1) : floe__days_from_civil(y2, m2 + 1, 1);
+    *out = first + ((int64_t)d - 1 < next - first ? (int64_t)d - 1 : next - first - 1);
+    return true;
+}

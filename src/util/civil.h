@@ -7,6 +7,7 @@
 #ifndef FLOE_UTIL_CIVIL_H
 #define FLOE_UTIL_CIVIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Days since 1970-01-01 of y-m-d (m 1..12, d 1..31; d past the month's end
@@ -15,6 +16,11 @@
 int64_t floe__days_from_civil(int64_t y, unsigned m, unsigned d);
 /* y-m-d of z days since 1970-01-01, for every int64 z. */
 void floe__civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
+/* Day `days` moved by `months` calendar months, the day of month clamped
+ * to the target month's last day (Java's LocalDate.plusMonths, Spark's
+ * add_months and year-month intervals). False when |months| exceeds
+ * 12,000,000 (a million years). */
+bool floe__days_add_months(int64_t days, int64_t months, int64_t *out);
 
 /* Floor division and its non-negative remainder, for b > 0 and any a
  * (INT64_MIN included): floordiv(a, b) * b + floormod(a, b) == a. */

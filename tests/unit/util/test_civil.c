@@ -59,7 +59,32 @@ static void test_wrap_i32(void)
     FT_EQ_INT(floe__wrap_i32(INT64_MIN), 0);
 }
 
+/* Java's LocalDate.plusMonths (Spark's add_months): the day of month is
+ * clamped to the target month's length, leap years included. */
+static int64_t plus_months(int64_t y, unsigned m, unsigned d, int64_t months)
+{
+    int64_t out = 0;
+    FT_CHECK(floe__days_add_months(floe__days_from_civil(y, m, d), months, &out));
+    return out;
+}
+
+static void test_add_months(void)
+{
+    FT_EQ_INT(plus_months(2024, 1, 31, 1), floe__days_from_civil(2024, 2, 29));
+    FT_EQ_INT(plus_months(2023, 1, 31, 1), floe__days_from_civil(2023, 2, 28));
+    FT_EQ_INT(plus_months(2024, 3, 31, -1), floe__days_from_civil(2024, 2, 29));
+    FT_EQ_INT(plus_months(2024, 2, 29, -12), floe__days_from_civil(2023, 2, 28));
+    FT_EQ_INT(plus_months(2024, 2, 29, 48), floe__days_from_civil(2028, 2, 29));
+    FT_EQ_INT(plus_months(2016, 8, 31, 1), floe__days_from_civil(2016, 9, 30)); /* Spark's doc */
+    FT_EQ_INT(plus_months(1970, 1, 15, -13), floe__days_from_civil(1968, 12, 15));
+    FT_EQ_INT(plus_months(2026, 12, 4, 0), floe__days_from_civil(2026, 12, 4));
+    int64_t out = 0;
+    FT_CHECK(!floe__days_add_months(0, 12 * 1000000LL + 1, &out));
+    FT_CHECK(!floe__days_add_months(0, INT64_MIN, &out));
+}
+
 static const ft_case cases[] = {
+    {"add_months", test_add_months},
     {"floor_extremes", test_floor_extremes},
     {"civil_extremes", test_civil_extremes},
     {"wrap_i32", test_wrap_i32},
