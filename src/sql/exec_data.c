@@ -155,9 +155,7 @@ static int resolve(data_rs *d, floe_table **t, floe_scan_options *o)
         break;
     }
     }
-    if (rc < 0 && s && !s->error_class)
-        s->error_class = floe__sql_error_class(rc);
-    return rc;
+    return s ? floe__sql_classify(s, rc) : rc;
 }
 
 /* A decimal(precision, scale) column is shown to SQLite as the double

@@ -329,9 +329,7 @@ int floe__sql_load_target(floe_sql_session *s, const floe_sql_stmt *st, const ch
     o.create_branch = enabled;
     o.wap_id = wap_id;
     rc = floe_table_load(t, s->catalog, ident, &o);
-    if (rc == FLOE_ENOTFOUND && !s->error_class)
-        s->error_class = floe__sql_error_class(rc);
-    return rc;
+    return rc == FLOE_ENOTFOUND ? floe__sql_classify(s, rc) : rc;
 }
 
 int floe__sql_insert_query(floe_sql_session *s, const floe_sql_stmt *st, const char *ident,

@@ -206,8 +206,10 @@ int floe__sql_view_ref(floe_sql_session *s, const floe_sql_tref *r, const char *
                               "AnalysisException");
     floe_view *v = NULL;
     int rc = floe_view_load(&v, s->catalog, ident, NULL);
-    floe_arena *a = rc == 0 ? floe__arena_new(0) : NULL;
-    if (rc == 0 && !a)
+    if (rc < 0) /* the catalog's failure, named by its kind */
+        return floe__sql_classify(s, rc);
+    floe_arena *a = floe__arena_new(0);
+    if (!a)
         rc = floe__error_nomem();
     if (rc == 0) {
         s->view_depth++;
@@ -218,7 +220,9 @@ int floe__sql_view_ref(floe_sql_session *s, const floe_sql_tref *r, const char *
     }
     floe__arena_free(a);
     floe_view_free(v);
-    s->error_class = rc < 0 && !s->error_class ? "AnalysisException" : s->error_class;
+    /* the view's SQL failed to resolve: Spark's analysis error */
+    s->error_class =
+        rc < 0 && rc != FLOE_ENOMEM && !s->error_class ? "AnalysisException" : s->error_class;
     return rc;
 }
 
