@@ -96,6 +96,8 @@ int floe__sql_register_scalar_functions(floe_sql_session *s);
 /* The POSIX extended regex of argv[k], compiled once per statement (auxdata);
  * NULL after setting the function's error (bad pattern, no memory). */
 regex_t *floe__sql_regex(sqlite3_context *ctx, sqlite3_value **argv, int k);
+/* fn_format.c: format_number, format_string (printf) */
+int floe__sql_register_format_functions(floe_sql_session *s);
 /* fn_datetime.c: Spark's date/timestamp functions (date_trunc, add_months, ...) */
 int floe__sql_register_datetime_functions(floe_sql_session *s);
 

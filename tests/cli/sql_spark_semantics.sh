@@ -87,6 +87,15 @@ eq "syntax error as Spark prints it" "$(E "SELECT 1 FROM s.u WHERE" | head -1)" 
 eq "binder types" "$(Q "SELECT 12.50 AS a, 1.10 + 2.20 AS b, 2147483647 + 1 AS c, typeof(1.5) AS d, round(2.5) AS e, avg(CAST(x AS DECIMAL(4,2))) AS f FROM VALUES (1.25), (2.50) AS v(x)")" \
   "12.50,3.30,-2147483648,\"decimal(2,1)\",3,1.875000 "
 eq "window ORDER BY" "$(Q "SELECT id, row_number() OVER (ORDER BY id DESC) FROM s.u ORDER BY id")" "1,4 2,3 4,2 7,1 "
+# format_number: half-even on the exact value (a double's binary value, a
+# decimal's digits), the sign kept on a rounded zero, NULL for d < 0
+eq "format_number" "$(Q "SELECT format_number(1234567.891, 2), format_number(0.125d, 2), format_number(CAST(1.015 AS DECIMAL(4,3)), 2), format_number(-0.004, 2), format_number(12345, 1), format_number(1, -1)")" \
+  '"1,234,567.89",0.12,1.02,-0.00,"12,345.0", '
+eq "format_number of a wide decimal" "$(Q "SELECT format_number(CAST('123456789012345678.125' AS DECIMAL(21,3)), 2)")" \
+  '"123,456,789,012,345,678.12" '
+eq "format_string" "$(Q "SELECT format_string('%d-%s', 5, 'x'), format_string('%5.2f|%-4s|%04d|%x|%,d|%S|%b|%%|%2\$s', 3.14159d, 'ab', 7, 255, 1234567, 'hi', NULL)")" \
+  '5-x," 3.14|ab  |0007|ff|1,234,567|HI|false|%|ab" '
+has "format_string: a double for %d" "$(E "SELECT format_string('%d', 1.5d)")" "d != java.lang.Double"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

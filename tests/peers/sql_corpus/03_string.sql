@@ -89,6 +89,12 @@ SELECT base64('abc') AS a
 SELECT format_number(1234567.891, 2) AS a
 -- case: format_string
 SELECT format_string('%d-%s', 5, 'x') AS a
+-- case: format_number_rounding
+SELECT format_number(0.125d, 2) AS a, format_number(CAST(1.015 AS DECIMAL(4,3)), 2) AS b, format_number(-0.004, 2) AS c, format_number(12345, 1) AS d, format_number(1234567.891, 0) AS e, format_number(1, -1) AS f, format_number(NULL, 2) AS g
+-- case: format_number_wide_decimal
+SELECT format_number(CAST('123456789012345678.125' AS DECIMAL(21,3)), 2) AS a, format_number(CAST('-987654321.5' AS DECIMAL(10,1)), 0) AS b
+-- case: format_string_flags
+SELECT format_string('%5.2f|%-4s|%04d|%x|%,d|%S|%b|%%|%2$s', 3.14159d, 'ab', 7, 255, 1234567, 'hi', NULL) AS a, format_string('%s and %s', 'x', NULL) AS b, printf('%e', 12345.678d) AS c
 -- case: translate
 SELECT translate('abc', 'ab', 'xy') AS a
 -- case: space
