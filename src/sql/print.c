@@ -359,7 +359,8 @@ static const struct {
     {"if", "iif"},
     {"lcase", "lower"},
     {"ucase", "upper"},
-    {"collect_list", "json_group_array"},
+    {"collect_list", "json_group_array"}, /* NULLs skipped: call() */
+    {"collect_set", "json_group_array"},
     {"len", "length"},
     {"char_length", "length"},
     {"character_length", "length"},
@@ -571,21 +572,33 @@ static int call(pr *r, const sql_node *f, floe_buf *b)
     if (rc != 0)
         return rc < 0 ? rc : 0;
     const char *name = f->s;
+    /* Spark's collect_list / collect_set leave NULLs out (json_group_array
+     * keeps them); collect_set keeps one of each value */
+    bool set = floe__sql_ieq(name, "collect_set");
+    bool skip_nulls = set || floe__sql_ieq(name, "collect_list");
+    if (skip_nulls)
+        FLOE_TRY(want_args(r, f, 1, 1));
     for (size_t k = 0; k < FLOE_ARRAY_LEN(renames); k++)
         if (floe__sql_ieq(name, renames[k].spark))
             name = renames[k].sqlite;
     FLOE_TRY(ident(r, name, false, b));
     FLOE_TRY(floe__buf_putc(b, '('));
-    if (f->f & SNF_DISTINCT)
+    if ((f->f & SNF_DISTINCT) || set)
         FLOE_TRY(floe__buf_puts(b, "DISTINCT "));
     if (f->f & SNF_STARARG)
         FLOE_TRY(floe__buf_putc(b, '*'));
     FLOE_TRY(list(r, f->v, f->nv, b));
     FLOE_TRY(floe__buf_putc(b, ')'));
-    if (f->b) {
+    if (f->b || skip_nulls) {
         FLOE_TRY(floe__buf_puts(b, " FILTER (WHERE "));
-        FLOE_TRY(expr(r, f->b, P_NONE, b));
-        FLOE_TRY(floe__buf_putc(b, ')'));
+        if (skip_nulls) {
+            FLOE_TRY(floe__buf_putc(b, '('));
+            FLOE_TRY(expr(r, f->v[0], P_NONE, b));
+            FLOE_TRY(floe__buf_puts(b, f->b ? ") IS NOT NULL AND (" : ") IS NOT NULL"));
+        }
+        if (f->b)
+            FLOE_TRY(expr(r, f->b, P_NONE, b));
+        FLOE_TRY(floe__buf_puts(b, skip_nulls && f->b ? "))" : ")"));
     }
     if (f->a) {
         FLOE_TRY(floe__buf_puts(b, " OVER "));

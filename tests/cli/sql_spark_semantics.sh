@@ -96,6 +96,8 @@ eq "format_number of a wide decimal" "$(Q "SELECT format_number(CAST('1234567890
 eq "format_string" "$(Q "SELECT format_string('%d-%s', 5, 'x'), format_string('%5.2f|%-4s|%04d|%x|%,d|%S|%b|%%|%2\$s', 3.14159d, 'ab', 7, 255, 1234567, 'hi', NULL)")" \
   '5-x," 3.14|ab  |0007|ff|1,234,567|HI|false|%|ab" '
 has "format_string: a double for %d" "$(E "SELECT format_string('%d', 1.5d)")" "d != java.lang.Double"
+eq "collect_list and collect_set leave NULLs out" "$(Q "SELECT size(collect_list(x)), size(collect_set(x)), size(collect_list(x) FILTER (WHERE x > 1)) FROM VALUES (1), (2), (NULL), (2), (3) AS t(x)")" \
+  "4,3,3 "
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
