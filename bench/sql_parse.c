@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Benchmark of the sql front end alone: lex + parse into the syntax tree +
- * print as SQLite text (floe__sql_parse, src/sql/parser.c, print.c), in
- * microseconds per statement, for
+ * bind (the types of every expression, src/sql/bind.c, run by rewrite.c on
+ * each query) + print as SQLite text (floe__sql_parse, src/sql/parser.c,
+ * print.c), in microseconds per statement, for
  *   - sql_parse_seed: seed 000's two scripts (tests/data/sql/seed_script*.sql),
  *   - sql_parse_corpus: every case of the differential corpus
  *     (the .sql files of tests/peers/sql_corpus, one statement per case),
