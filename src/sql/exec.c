@@ -155,8 +155,10 @@ static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
             rc = floe__sql_fast_aggregate(s, st, q, &done);
         if (rc == 0 && !done) {
             floe__sql_out_set_bool_columns(s->out, st->query->bool_columns);
+            floe__sql_out_set_query_tree(s->out, st->query->tree);
             rc = floe__sql_out_stmt(s->out, q);
             floe__sql_out_set_bool_columns(s->out, 0);
+            floe__sql_out_set_query_tree(s->out, NULL);
         }
         if (read && rc < 0 && !s->error_class)
             s->error_class = floe__sql_error_class(floe__error_code());
@@ -884,14 +886,12 @@ static int collect_case_twins(floe_sql_session *s, const char *catalog, const ch
 }
 
 /* 't' entries: "t<sqlite name>\x1e<column>\x1e<Spark type>" for the
- * primitive columns of a reference, for the binder (column_type). */
+ * columns of a reference, for the binder (column_type). */
 static int collect_column_types(floe_sql_session *s, const char *sqlite_name, const floe_schema *sc,
                                 bool *any)
 {
     for (size_t i = 0; sqlite_name && i < sc->root->nfields; i++) {
         const floe_field *f = &sc->root->fields[i];
-        if (f->type->id == FLOE_T_STRUCT || f->type->id == FLOE_T_LIST || f->type->id == FLOE_T_MAP)
-            continue;
         FLOE_TRY(floe__buf_printf(&s->struct_cols, "t%s%c%s%c", sqlite_name, TWIN_SEP, f->name,
                                   TWIN_SEP));
         FLOE_TRY(floe__sql_spark_type(f->type, false, &s->struct_cols));

@@ -901,8 +901,9 @@ static int call(pr *r, const sql_node *f, floe_buf *b);
 static int typed_call(pr *r, const sql_node *f, floe_buf *b)
 {
     const char *name = f->s;
-    sql_type t = f->t, a0 = f->nv ? f->v[0]->t : (sql_type){0, 0, 0, 0};
-    if (floe__sql_ieq(name, "typeof") && f->nv == 1 && a0.kind != ST_NONE && !f->a) {
+    sql_type t = f->t, a0 = f->nv ? f->v[0]->t : (sql_type){0, 0, 0, 0, NULL};
+    if (floe__sql_ieq(name, "typeof") && f->nv == 1 && a0.kind != ST_NONE && !f->a &&
+        (a0.kind != ST_NESTED || floe__sql_type_name(r->p, a0))) {
         const char *tn = floe__sql_type_name(r->p, a0);
         if (!tn)
             return floe__error_nomem();
