@@ -353,8 +353,6 @@ static const struct {
     {"array", "json_array"},
     {"named_struct", "json_object"},
     {"struct", "json_array"}, /* by position; see sql/nested.c */
-    {"size", "json_array_length"},
-    {"cardinality", "json_array_length"},
     {"nvl", "ifnull"},
     {"if", "iif"},
     {"lcase", "lower"},
@@ -464,8 +462,13 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
         rc = want_args(r, f, 1, (size_t)-1);
         if (rc == 0)
             rc = floe__buf_puts(&o, "substr(''");
-        for (size_t k = 1; k < n && rc == 0; k++)
-            rc = floe__buf_printf(&o, " || coalesce((%s) || (%s), '')", x[0], x[k]);
+        for (size_t k = 1; k < n && rc == 0; k++) /* an array: its elements (fn_array.c) */
+            rc = floe__buf_printf(&o,
+                                  f->v[k]->t.kind == ST_NESTED && f->v[k]->t.nt &&
+                                          !strncmp(f->v[k]->t.nt, "array<", 6)
+                                      ? " || coalesce(floe_concat_ws_array(%s, %s), '')"
+                                      : " || coalesce((%s) || (%s), '')",
+                                  x[0], x[k]);
         if (rc == 0)
             rc = floe__buf_printf(&o, ", length(%s) + 1)", x[0]);
     } else if (!strcmp(name, "map")) {
@@ -504,7 +507,10 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
     } else if (!strcmp(name, "array_contains")) {
         rc = want_args(r, f, 2, 2);
         if (rc == 0)
-            rc = floe__buf_printf(&o, "((%s) IN (SELECT value FROM json_each(%s)))", x[1], x[0]);
+            rc = floe__buf_printf(&o,
+                                  "CASE WHEN (%s) IS NOT NULL THEN ((%s) IN (SELECT value FROM "
+                                  "json_each(%s))) END",
+                                  x[0], x[1], x[0]); /* a NULL array: NULL */
     } else if (!strcmp(name, "count")) {
         /* count(DISTINCT a, b): the distinct rows of which no value is NULL */
         rc = floe__buf_puts(&o, "count(DISTINCT CASE WHEN ");

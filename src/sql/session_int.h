@@ -88,6 +88,8 @@ int floe__sql_register_spark_functions(floe_sql_session *s);
 void floe__sql_cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts);
 /* fn_scalar.c: Spark's scalar math, string, hash and conversion functions */
 int floe__sql_register_scalar_functions(floe_sql_session *s);
+/* fn_array.c: Spark's array and map functions (size, element_at, ...) */
+int floe__sql_register_array_functions(floe_sql_session *s);
 /* The POSIX extended regex of argv[k], compiled once per statement (auxdata);
  * NULL after setting the function's error (bad pattern, no memory). */
 regex_t *floe__sql_regex(sqlite3_context *ctx, sqlite3_value **argv, int k);
