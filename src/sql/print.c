@@ -357,7 +357,8 @@ static const struct {
     {"if", "iif"},
     {"lcase", "lower"},
     {"ucase", "upper"},
-    {"collect_list", "json_group_array"},
+    {"collect_list", "json_group_array"}, /* NULLs skipped: call() */
+    {"collect_set", "json_group_array"},  /* DISTINCT, NULLs skipped */
     {"len", "length"},
     {"char_length", "length"},
     {"character_length", "length"},
@@ -580,18 +581,26 @@ static int call(pr *r, const sql_node *f, floe_buf *b)
     for (size_t k = 0; k < FLOE_ARRAY_LEN(renames); k++)
         if (floe__sql_ieq(name, renames[k].spark))
             name = renames[k].sqlite;
+    /* Spark's collect_list / collect_set leave NULLs out */
+    bool set = floe__sql_ieq(f->s, "collect_set");
+    char *skip = NULL;
+    if (f->nv == 1 && (set || floe__sql_ieq(f->s, "collect_list")))
+        FLOE_TRY(to_str(r, f->v[0], P_NONE, &skip));
     FLOE_TRY(ident(r, name, false, b));
     FLOE_TRY(floe__buf_putc(b, '('));
-    if (f->f & SNF_DISTINCT)
+    if ((f->f & SNF_DISTINCT) || (set && skip))
         FLOE_TRY(floe__buf_puts(b, "DISTINCT "));
     if (f->f & SNF_STARARG)
         FLOE_TRY(floe__buf_putc(b, '*'));
     FLOE_TRY(list(r, f->v, f->nv, b));
     FLOE_TRY(floe__buf_putc(b, ')'));
-    if (f->b) {
+    if (f->b || skip) {
         FLOE_TRY(floe__buf_puts(b, " FILTER (WHERE "));
-        FLOE_TRY(expr(r, f->b, P_NONE, b));
-        FLOE_TRY(floe__buf_putc(b, ')'));
+        if (skip)
+            FLOE_TRY(floe__buf_printf(b, "(%s) IS NOT NULL%s", skip, f->b ? " AND (" : ""));
+        if (f->b)
+            FLOE_TRY(expr(r, f->b, P_NONE, b));
+        FLOE_TRY(floe__buf_puts(b, skip && f->b ? "))" : ")"));
     }
     if (f->a) {
         FLOE_TRY(floe__buf_puts(b, " OVER "));

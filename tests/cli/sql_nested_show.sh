@@ -6,7 +6,8 @@
 # subqueries) and function results; --format json keeps JSON. Then Spark's
 # array and map functions (fn_array.c): size(NULL) = -1, array_contains of a
 # NULL array, element_at, map_keys/values, array_join, sorting, set
-# functions, slice, flatten, arrays_zip, concat_ws of an array. Expected
+# functions, slice, flatten, arrays_zip, concat_ws of an array;
+# collect_list/collect_set without NULLs. Expected
 # values are Spark 3.5's (Dataset.show, spark.sql.ansi.enabled=false).
 set -u
 : "${FLOE_BIN:?}"
@@ -78,5 +79,12 @@ eq "concat_ws of arrays" "$(S "SELECT concat_ws(',', array('x', 'y')), concat_ws
    "x,y|a-b-c-d|"
 eq "typeof nested" "$(S "SELECT typeof(array(1)), typeof(map('a', 1)), typeof(named_struct('x', 1, 'y', 'a'))")" \
    "array<int>|map<string,int>|struct<x:int,y:string>"
+eq "collect_list and collect_set skip NULLs" "$(S "SELECT collect_list(x), size(collect_list(x)), sort_array(collect_set(x)), collect_list(x) FILTER (WHERE x > 1) FROM VALUES (1), (NULL), (2), (2) AS v(x)")" \
+   "[1, 2, 2]|3|[1, 2]|[2, 2]"
+eq "collect_list of NULLs" "$(S "SELECT collect_list(x), size(collect_set(x)) FROM VALUES (CAST(NULL AS INT)) AS v(x)")" "[]|0"
+eq "collect_list over a window" "$(S "SELECT x, collect_list(x) OVER (ORDER BY x ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM VALUES (1), (NULL), (2) AS v(x)")" \
+   "NULL|[]
+1|[1]
+2|[1, 2]"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
