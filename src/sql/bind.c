@@ -400,13 +400,16 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
         break;
     }
     case SN_TABLE: {
-        if (!qualifier_matches(rel, q) || !rel->s)
+        /* a resolved reference's SQLite name, else a local name (a CTE, a
+         * temporary view: its one name part) */
+        const char *rname = rel->s ? rel->s : rel->nnames == 1 ? rel->names[0] : NULL;
+        if (!qualifier_matches(rel, q) || !rname)
             break;
         /* a CTE of an enclosing WITH */
         for (const scope *s = sc; s; s = s->up) {
             for (size_t k = s->nctes; k-- > 0;) {
                 const sql_node *c = s->ctes[k];
-                if (!floe__sql_ieq(c->s, rel->s))
+                if (!floe__sql_ieq(c->s, rname))
                     continue;
                 size_t idx = (size_t)-1;
                 for (size_t j = 0; j < c->nnames; j++)
@@ -418,10 +421,10 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
                 goto out;
             }
         }
-        if (rel->nnames)
+        if (rel->nnames && rel->s)
             break; /* column aliases of a table: not resolved */
         const floe_sql_options *o = b->p->opt;
-        const char *name = o && o->column_type ? o->column_type(rel->s, col, o->payload) : NULL;
+        const char *name = o && o->column_type ? o->column_type(rname, col, o->payload) : NULL;
         if (name) {
             (*found)++;
             t = from_text(b, name, name + strlen(name));

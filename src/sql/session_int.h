@@ -60,6 +60,8 @@ struct floe_sql_session {
     floe_buf struct_cols; /* struct (and non-string-keyed map) column names of
                            * the statement's tables, "<kind><name>\0" each
                            * (exec.c; `a.b` field access, `m[1]`) */
+    floe_buf view_types;  /* nested column types of temporary views, as
+                           * struct_cols' 't' entries (exec.c) */
 };
 
 /* Default namespace of a one-part name when no USE was run (Spark's). */

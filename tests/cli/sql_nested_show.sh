@@ -15,9 +15,9 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 F() { "$FLOE_BIN" sql --warehouse "$T/wh" "$@"; }
-# table output's data rows, cells joined by '|' (no header, no box)
+# table output's data rows (each result set's), cells joined by '|' (no header, no box)
 S() {
-    F -c "$1" | awk '/^\+/ { n++; next } n == 2 { sub(/^\|/, ""); sub(/\|$/, ""); print }' |
+    F -c "$1" | awk '/^\+/ { n++; next } n % 3 == 2 { sub(/^\|/, ""); sub(/\|$/, ""); print }' |
         sed 's/ *|/|/g; s/ *$//'
 }
 
@@ -50,6 +50,9 @@ eq "through a CTE" "$(S "WITH c AS (SELECT id, st, m FROM n.t) SELECT st, m FROM
    "{1, one}|{k -> 1, z -> -1}
 {2, NULL}|{k -> 2}
 NULL|NULL"
+eq "CTE and temporary view columns" "$(S "WITH c AS (SELECT map('k', 1) AS m) SELECT m FROM c")|$(S "CREATE TEMP VIEW v AS SELECT array(1, 2) AS a, named_struct('x', 1, 'y', 'b') AS s; SELECT a, s, x.s FROM v AS x; CREATE OR REPLACE TEMP VIEW v AS SELECT map('a', 1) AS a; SELECT a FROM v")" \
+   "{k -> 1}|[1, 2]|{1, b}|{1, b}
+{a -> 1}"
 eq "parts of columns" "$(S "SELECT deep[0], deep[0].b, map_keys(m), map_values(m) FROM n.t WHERE id = 1")" \
    "{1, {k -> 2}}|{k -> 2}|[k, z]|[1, -1]"
 eq "size of columns" "$(S "SELECT id, size(arr), size(m) FROM n.t ORDER BY id")" "1|3|2
