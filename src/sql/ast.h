@@ -100,6 +100,7 @@ typedef enum sql_tk {
     ST_DATE,
     ST_TIMESTAMP,
     ST_TIMESTAMP_NTZ,
+    ST_NESTED, /* an array, map or struct: nt is its Spark type text */
 } sql_tk;
 
 typedef struct sql_type {
@@ -107,6 +108,10 @@ typedef struct sql_type {
     unsigned char p;
     short s;            /* may be negative */
     unsigned char cell; /* a table column's cell (vtab.c gives decimals their scale) */
+    /* ST_NESTED: Spark's type text ("array<int>", "map<string,int>",
+     * "struct<x:int,y:string>"; a part the binder cannot tell is "?"), in
+     * the parser's arena */
+    const char *nt;
 } sql_type;
 
 typedef struct sql_node sql_node;
@@ -142,6 +147,14 @@ void floe__sql_bind(sql_parser *p, sql_node *n);
 
 /* Spark's name of a type ("int", "decimal(10,2)"); NULL for ST_NONE. */
 const char *floe__sql_type_name(sql_parser *p, sql_type t);
+
+/* The Spark type text of output column c of query q (ST_NESTED columns of
+ * its outermost select list), else NULL. */
+const char *floe__sql_tree_nested_type(const sql_node *q, size_t c);
+
+/* One past the end of the Spark type text that starts at t (inside
+ * "map<k,v>" the key ends at the ','). */
+const char *floe__sql_type_text_end(const char *t);
 
 /* Print a tree as SQLite text (in p's arena). */
 int floe__sql_print_tree(sql_parser *p, const sql_node *n, char **out);

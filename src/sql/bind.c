@@ -50,13 +50,13 @@ typedef struct bd {
 
 static sql_type ty(sql_tk k)
 {
-    sql_type t = {(unsigned char)k, 0, 0, 0};
+    sql_type t = {(unsigned char)k, 0, 0, 0, NULL};
     return t;
 }
 
 static sql_type dec(int p, int s)
 {
-    sql_type t = {ST_DECIMAL, (unsigned char)p, (signed char)s, 0};
+    sql_type t = {ST_DECIMAL, (unsigned char)p, (signed char)s, 0, NULL};
     return t;
 }
 
@@ -212,12 +212,141 @@ const char *floe__sql_type_name(sql_parser *p, sql_type t)
         "double", NULL,   "string",  "binary",  "date",     "timestamp", "timestamp_ntz"};
     if (t.kind == ST_DECIMAL)
         return floe__arena_sprintf(p->a, "decimal(%d,%d)", t.p, t.s);
+    if (t.kind == ST_NESTED)
+        return t.nt && !strchr(t.nt, '?') ? t.nt : NULL;
     return t.kind < FLOE_ARRAY_LEN(names) ? names[t.kind] : NULL;
 }
 
 static bool same(sql_type a, sql_type b)
 {
-    return a.kind == b.kind && a.p == b.p && a.s == b.s;
+    return a.kind == b.kind && a.p == b.p && a.s == b.s &&
+           (a.kind != ST_NESTED || (a.nt && b.nt && !strcmp(a.nt, b.nt)));
+}
+
+/* ---------------------------------------------------------------- nested types */
+
+static sql_type value(sql_type t);
+static sql_tk wider_int(sql_tk a, sql_tk b);
+
+const char *floe__sql_type_text_end(const char *t)
+{
+    int depth = 0;
+    for (; *t; t++) {
+        if (*t == '<')
+            depth++;
+        else if (*t == '>' && depth-- == 0)
+            break;
+        else if (*t == ',' && depth == 0)
+            break;
+    }
+    return t;
+}
+
+/* A nested type from its Spark type text (in the arena); ST_NONE for NULL. */
+static sql_type nested(const char *text)
+{
+    sql_type t = ty(text ? ST_NESTED : ST_NONE);
+    t.nt = text;
+    return t;
+}
+
+/* The type of Spark type text [s, e): nested ones keep their text. */
+static sql_type from_text(bd *b, const char *s, const char *e)
+{
+    size_t n = (size_t)(e - s);
+    if ((n > 6 && !strncasecmp(s, "array<", 6)) || (n > 4 && !strncasecmp(s, "map<", 4)) ||
+        (n > 7 && !strncasecmp(s, "struct<", 7)))
+        return nested(floe__arena_strndup(b->p->a, s, n));
+    char name[48];
+    if (n >= sizeof name)
+        return ty(ST_NONE);
+    memcpy(name, s, n);
+    name[n] = 0;
+    return parse_type(name);
+}
+
+/* t's Spark type text ("?" when unknown, "void" for an untyped NULL). */
+static const char *text_of(bd *b, sql_type t)
+{
+    if (t.kind == ST_NESTED)
+        return t.nt ? t.nt : "?";
+    const char *n = t.kind == ST_NONE ? NULL : floe__sql_type_name(b->p, t);
+    return n ? n : "?";
+}
+
+/* Component k of nested type text t: an array's element (0), a map's key
+ * (0) and value (1), a struct's k-th field type (*name: its name). */
+static sql_type part_of(bd *b, sql_type t, size_t k, const char **name, size_t *nlen)
+{
+    if (t.kind != ST_NESTED || !t.nt)
+        return ty(ST_NONE);
+    const char *lt = strchr(t.nt, '<');
+    if (!lt)
+        return ty(ST_NONE);
+    bool is_struct = !strncasecmp(t.nt, "struct<", 7);
+    const char *c = lt + 1;
+    for (size_t i = 0;; i++) {
+        const char *nm = c;
+        if (is_struct) {
+            while (*c && *c != ':')
+                c++;
+            if (!*c)
+                return ty(ST_NONE);
+            if (i == k && name) {
+                *name = nm;
+                *nlen = (size_t)(c - nm);
+            }
+            c++;
+        }
+        const char *e = floe__sql_type_text_end(c);
+        if (i == k)
+            return from_text(b, c, e);
+        if (*e != ',')
+            return ty(ST_NONE);
+        c = e + 1;
+    }
+}
+
+/* The struct field `field` of type t. */
+static sql_type field_of(bd *b, sql_type t, const char *field)
+{
+    if (t.kind != ST_NESTED || !t.nt || strncasecmp(t.nt, "struct<", 7) != 0)
+        return ty(ST_NONE);
+    for (size_t k = 0; k < 1000; k++) {
+        const char *nm = NULL;
+        size_t n = 0;
+        sql_type f = part_of(b, t, k, &nm, &n);
+        if (!nm)
+            return ty(ST_NONE);
+        if (strlen(field) == n && !strncasecmp(nm, field, n))
+            return f;
+    }
+    return ty(ST_NONE);
+}
+
+static bool is_kind(sql_type t, const char *prefix)
+{
+    return t.kind == ST_NESTED && t.nt && !strncasecmp(t.nt, prefix, strlen(prefix));
+}
+
+/* The common type of values (array elements, map keys or values): the
+ * one type they share (an untyped NULL fits any), the widest integer;
+ * otherwise unknown. */
+static sql_type common(sql_node *const *v, size_t n, size_t from, size_t step)
+{
+    sql_type t = ty(ST_NULL);
+    for (size_t k = from; k < n; k += step) {
+        sql_type x = value(v[k]->t);
+        if (x.kind == ST_NULL || same(t, x))
+            continue;
+        if (t.kind == ST_NULL)
+            t = x;
+        else if (integral(t) && integral(x))
+            t = ty(wider_int((sql_tk)t.kind, (sql_tk)x.kind));
+        else
+            return ty(ST_NONE);
+    }
+    return t;
 }
 
 /* t as the result of an expression (no longer a table's cell) */
@@ -271,13 +400,16 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
         break;
     }
     case SN_TABLE: {
-        if (!qualifier_matches(rel, q) || !rel->s)
+        /* a resolved reference's SQLite name, else a local name (a CTE, a
+         * temporary view: its one name part) */
+        const char *rname = rel->s ? rel->s : rel->nnames == 1 ? rel->names[0] : NULL;
+        if (!qualifier_matches(rel, q) || !rname)
             break;
         /* a CTE of an enclosing WITH */
         for (const scope *s = sc; s; s = s->up) {
             for (size_t k = s->nctes; k-- > 0;) {
                 const sql_node *c = s->ctes[k];
-                if (!floe__sql_ieq(c->s, rel->s))
+                if (!floe__sql_ieq(c->s, rname))
                     continue;
                 size_t idx = (size_t)-1;
                 for (size_t j = 0; j < c->nnames; j++)
@@ -289,14 +421,14 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
                 goto out;
             }
         }
-        if (rel->nnames)
+        if (rel->nnames && rel->s)
             break; /* column aliases of a table: not resolved */
         const floe_sql_options *o = b->p->opt;
-        const char *name = o && o->column_type ? o->column_type(rel->s, col, o->payload) : NULL;
+        const char *name = o && o->column_type ? o->column_type(rname, col, o->payload) : NULL;
         if (name) {
             (*found)++;
-            t = parse_type(name);
-            t.cell = 1;
+            t = from_text(b, name, name + strlen(name));
+            t.cell = t.kind != ST_NESTED;
         }
         break;
     }
@@ -348,9 +480,14 @@ static sql_type query_column(bd *b, const sql_node *q, const char *col, size_t i
 
 static sql_type column_type(bd *b, const sql_node *n, const scope *sc)
 {
-    if (n->nnames > 2 || (b->p->opt && b->p->opt->is_struct_column &&
-                          b->p->opt->is_struct_column(n->names[0], b->p->opt->payload)))
+    if (n->nnames > 2)
         return ty(ST_NONE);
+    if (n->nnames == 2 && b->p->opt && b->p->opt->is_struct_column &&
+        b->p->opt->is_struct_column(n->names[0], b->p->opt->payload)) {
+        sql_node st = *n; /* st.x of a struct column st */
+        st.nnames = 1;
+        return field_of(b, column_type(b, &st, sc), n->names[1]);
+    }
     const char *col = n->names[n->nnames - 1], *q = n->nnames == 2 ? n->names[0] : NULL;
     for (const scope *s = sc; s; s = s->up) {
         int found = 0;
@@ -536,6 +673,110 @@ static sql_type func_type(const sql_node *f)
     return ty(ST_NONE);
 }
 
+static bool named(const char *name, const char *const *names)
+{
+    for (int k = 0; names[k]; k++)
+        if (floe__sql_ieq(name, names[k]))
+            return true;
+    return false;
+}
+
+/* "struct<n0:T0,...>" of the arguments' types (array element types when
+ * `elements`): Spark names a field after a column argument, else by
+ * `prefix` and its position (struct: col1.., arrays_zip: 0..). */
+static sql_type struct_of(bd *b, const sql_node *f, const char *prefix, int base, bool elements)
+{
+    floe_arena *a = b->p->a;
+    const char *t = "struct<";
+    for (size_t k = 0; t && k < f->nv; k++) {
+        const sql_node *x = f->v[k];
+        sql_type xt = elements ? part_of(b, x->t, 0, NULL, NULL) : x->t;
+        t = x->k == SN_COL ? floe__arena_sprintf(a, "%s%s%s:%s", t, k ? "," : "",
+                                                 x->names[x->nnames - 1], text_of(b, xt))
+                           : floe__arena_sprintf(a, "%s%s%s%d:%s", t, k ? "," : "", prefix,
+                                                 (int)k + base, text_of(b, xt));
+    }
+    return nested(t ? floe__arena_sprintf(a, "%s>", t) : NULL);
+}
+
+/* Spark's result type of the functions that make or take arrays, maps and
+ * structs (ST_NONE: not one of them). */
+static sql_type nested_func_type(bd *b, const sql_node *f)
+{
+    static const char *const same_array[] = {"array_distinct",
+                                             "array_sort",
+                                             "sort_array",
+                                             "array_union",
+                                             "array_except",
+                                             "array_intersect",
+                                             "array_remove",
+                                             "slice",
+                                             "shuffle",
+                                             "array_compact",
+                                             NULL};
+    const char *name = f->s;
+    size_t n = f->nv;
+    sql_type a0 = n ? f->v[0]->t : ty(ST_NONE);
+    floe_arena *a = b->p->a;
+    if (floe__sql_ieq(name, "array") || floe__sql_ieq(name, "collect_list") ||
+        floe__sql_ieq(name, "collect_set"))
+        return nested(floe__arena_sprintf(a, "array<%s>", text_of(b, common(f->v, n, 0, 1))));
+    if (floe__sql_ieq(name, "map") && n % 2 == 0)
+        return nested(floe__arena_sprintf(a, "map<%s,%s>", text_of(b, common(f->v, n, 0, 2)),
+                                          text_of(b, common(f->v, n, 1, 2))));
+    if (floe__sql_ieq(name, "named_struct") && n % 2 == 0) {
+        const char *t = "struct<";
+        for (size_t k = 0; t && k < n; k += 2) {
+            const sql_node *x = f->v[k];
+            if (x->k != SN_LIT || x->tok->kind != TK_STRING)
+                return ty(ST_NONE);
+            t = floe__arena_sprintf(a, "%s%s%s:%s", t, k ? "," : "", x->tok->text,
+                                    text_of(b, f->v[k + 1]->t));
+        }
+        return nested(t ? floe__arena_sprintf(a, "%s>", t) : NULL);
+    }
+    if (floe__sql_ieq(name, "struct"))
+        return struct_of(b, f, "col", 1, false);
+    if (floe__sql_ieq(name, "arrays_zip")) {
+        sql_type st = struct_of(b, f, "", 0, true);
+        return nested(st.nt ? floe__arena_sprintf(a, "array<%s>", st.nt) : NULL);
+    }
+    if (floe__sql_ieq(name, "sequence") && n >= 2) {
+        sql_type e = common(f->v, 2, 0, 1);
+        return nested(floe__arena_sprintf(a, "array<%s>", integral(e) ? text_of(b, e) : "?"));
+    }
+    if (floe__sql_ieq(name, "split"))
+        return nested("array<string>");
+    if (floe__sql_ieq(name, "str_to_map"))
+        return nested("map<string,string>");
+    if (floe__sql_ieq(name, "map_keys") || floe__sql_ieq(name, "map_values"))
+        return nested(floe__arena_sprintf(
+            a, "array<%s>",
+            text_of(b, is_kind(a0, "map<") ? part_of(b, a0, name[4] == 'k' ? 0 : 1, NULL, NULL)
+                                           : ty(ST_NONE))));
+    if (named(name, same_array))
+        return is_kind(a0, "array<") ? value(a0) : nested("array<?>");
+    if (floe__sql_ieq(name, "flatten")) {
+        sql_type e = part_of(b, a0, 0, NULL, NULL);
+        return is_kind(e, "array<") ? e : nested("array<?>");
+    }
+    if (floe__sql_ieq(name, "element_at") && n == 2)
+        return part_of(b, a0, is_kind(a0, "map<") ? 1 : 0, NULL, NULL);
+    if ((floe__sql_ieq(name, "array_max") || floe__sql_ieq(name, "array_min")) && n == 1)
+        return part_of(b, a0, 0, NULL, NULL);
+    if (floe__sql_ieq(name, "array_position"))
+        return ty(ST_BIGINT);
+    if (floe__sql_ieq(name, "size") || floe__sql_ieq(name, "cardinality"))
+        return ty(ST_INT);
+    if (floe__sql_ieq(name, "array_join"))
+        return ty(ST_STRING);
+    if (floe__sql_ieq(name, "map_from_arrays") && n == 2)
+        return nested(floe__arena_sprintf(a, "map<%s,%s>",
+                                          text_of(b, part_of(b, a0, 0, NULL, NULL)),
+                                          text_of(b, part_of(b, f->v[1]->t, 0, NULL, NULL))));
+    return ty(ST_NONE);
+}
+
 static sql_type cast_type(const sql_node *n)
 {
     const char *t = n->s;
@@ -607,6 +848,8 @@ static void bind_expr(bd *b, sql_node *n, const scope *sc)
                 bind_expr(b, n->a->w[k]->a, sc);
         }
         n->t = func_type(n);
+        if (n->t.kind == ST_NONE)
+            n->t = nested_func_type(b, n);
         break;
     case SN_CASE: {
         bind_expr(b, n->a, sc);
@@ -654,6 +897,11 @@ static void bind_expr(bd *b, sql_node *n, const scope *sc)
     case SN_FIELD:
         bind_expr(b, n->a, sc);
         bind_expr(b, n->b, sc);
+        /* an array's element, a map's value, a struct's field */
+        if (n->k == SN_FIELD && n->s)
+            n->t = field_of(b, n->a->t, n->s);
+        else if (n->k == SN_SUBSCRIPT)
+            n->t = part_of(b, n->a->t, is_kind(n->a->t, "map<") ? 1 : 0, NULL, NULL);
         break;
     default: break;
     }
@@ -749,4 +997,31 @@ void floe__sql_bind(sql_parser *p, sql_node *n)
         bind_query(&b, n, NULL);
     else
         bind_expr(&b, n, NULL);
+}
+
+const char *floe__sql_tree_nested_type(const sql_node *q, size_t c)
+{
+    for (int guard = 0; q && guard < 1000; guard++) {
+        switch (q->k) {
+        case SN_WITH:
+        case SN_ORDER:
+        case SN_SETOP: q = q->a; continue;
+        case SN_VALUES:
+            return q->nv && c < q->v[0]->nv && q->v[0]->v[c]->t.kind == ST_NESTED
+                       ? q->v[0]->v[c]->t.nt
+                       : NULL;
+        case SN_SELECT:
+            if (q->nv == 1 && q->v[0]->k == SN_STAR && !q->v[0]->nnames && q->a &&
+                q->a->k == SN_SUBREL && !q->a->nnames) {
+                q = q->a->a; /* SELECT * FROM (subquery) */
+                continue;
+            }
+            for (size_t k = 0; k < q->nv && k <= c; k++)
+                if (q->v[k]->k == SN_STAR)
+                    return NULL;
+            return c < q->nv && q->v[c]->a->t.kind == ST_NESTED ? q->v[c]->a->t.nt : NULL;
+        default: return NULL;
+        }
+    }
+    return NULL;
 }

@@ -11,6 +11,7 @@
  */
 #include "catalog/catalog.h"
 #include "spec/metadata.h"
+#include "sql/ast.h"
 #include "sql/exec_int.h"
 #include "sql/session_int.h"
 #include "table/table.h"
@@ -155,8 +156,10 @@ static int exec_query(floe_sql_session *s, const floe_sql_stmt *st)
             rc = floe__sql_fast_aggregate(s, st, q, &done);
         if (rc == 0 && !done) {
             floe__sql_out_set_bool_columns(s->out, st->query->bool_columns);
+            floe__sql_out_set_query_tree(s->out, st->query->tree);
             rc = floe__sql_out_stmt(s->out, q);
             floe__sql_out_set_bool_columns(s->out, 0);
+            floe__sql_out_set_query_tree(s->out, NULL);
         }
         if (read && rc < 0 && !s->error_class)
             s->error_class = floe__sql_error_class(floe__error_code());
@@ -267,6 +270,46 @@ static bool is_local_view(floe_sql_session *s, const char *name)
     return s->fopt.is_local && s->fopt.is_local(name, s);
 }
 
+/* Forget the nested column types of temporary view `name`. */
+static void drop_view_types(floe_sql_session *s, const char *name)
+{
+    size_t n = strlen(name), to = 0;
+    for (size_t at = 0; at < s->view_types.len;) {
+        const char *e = s->view_types.ptr + at;
+        size_t len = strlen(e) + 1;
+        if (!(strncasecmp(e + 1, name, n) == 0 && e[1 + n] == TWIN_SEP)) {
+            memmove(s->view_types.ptr + to, e, len);
+            to += len;
+        }
+        at += len;
+    }
+    s->view_types.len = to;
+}
+
+/* Remember the nested column types of the temporary view `name` just
+ * created from `st` (the binder's types of its select list), for the
+ * binder of the statements that read it (column_type_of). */
+static int note_view_types(floe_sql_session *s, const floe_sql_stmt *st, const char *name)
+{
+    floe_buf q = FLOE_BUF_INIT;
+    sqlite3_stmt *ps = NULL;
+    int rc = floe__buf_puts(&q, "SELECT * FROM temp.");
+    if (rc == 0)
+        rc = floe__sql_quote_ident(&q, name);
+    if (rc == 0 && sqlite3_prepare_v2(s->db, q.ptr, -1, &ps, NULL) != SQLITE_OK)
+        ps = NULL; /* no types: the view still works */
+    for (int i = 0; rc == 0 && ps && i < sqlite3_column_count(ps); i++) {
+        const char *t = floe__sql_tree_nested_type(st->query->tree, (size_t)i);
+        const char *col = sqlite3_column_name(ps, i);
+        if (t && col)
+            rc = floe__buf_printf(&s->view_types, "t%s%c%s%c%s%c", name, TWIN_SEP, col, TWIN_SEP, t,
+                                  '\0');
+    }
+    sqlite3_finalize(ps);
+    floe__buf_free(&q);
+    return rc;
+}
+
 static int exec_create_view(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a)
 {
     if (st->target.table) /* CREATE VIEW db.v: an Iceberg view */
@@ -303,6 +346,10 @@ static int exec_create_view(floe_sql_session *s, const floe_sql_stmt *st, floe_a
         rc = floe__buf_printf(&b, " AS %s", st->query->sql);
     if (rc == 0)
         rc = run_plain(s, b.ptr);
+    if (rc == 0) {
+        drop_view_types(s, st->view_name);
+        rc = note_view_types(s, st, st->view_name);
+    }
 done:
     floe__buf_free(&b);
     FLOE_UNUSED(a);
@@ -324,6 +371,8 @@ static int exec_drop_view(floe_sql_session *s, const floe_sql_stmt *st, floe_are
         rc = floe__sql_quote_ident(&b, st->view_name);
     if (rc == 0)
         rc = run_plain(s, b.ptr);
+    if (rc == 0)
+        drop_view_types(s, st->view_name);
     floe__buf_free(&b);
     return rc;
 }
@@ -884,14 +933,12 @@ static int collect_case_twins(floe_sql_session *s, const char *catalog, const ch
 }
 
 /* 't' entries: "t<sqlite name>\x1e<column>\x1e<Spark type>" for the
- * primitive columns of a reference, for the binder (column_type). */
+ * columns of a reference, for the binder (column_type). */
 static int collect_column_types(floe_sql_session *s, const char *sqlite_name, const floe_schema *sc,
                                 bool *any)
 {
     for (size_t i = 0; sqlite_name && i < sc->root->nfields; i++) {
         const floe_field *f = &sc->root->fields[i];
-        if (f->type->id == FLOE_T_STRUCT || f->type->id == FLOE_T_LIST || f->type->id == FLOE_T_MAP)
-            continue;
         FLOE_TRY(floe__buf_printf(&s->struct_cols, "t%s%c%s%c", sqlite_name, TWIN_SEP, f->name,
                                   TWIN_SEP));
         FLOE_TRY(floe__sql_spark_type(f->type, false, &s->struct_cols));
@@ -922,8 +969,11 @@ static const char *column_type_of(const char *sqlite_name, const char *column, v
 static int collect_struct_columns(floe_sql_session *s, const floe_sql_stmt *st, floe_arena *a,
                                   bool *any)
 {
-    *any = false;
     floe__buf_clear(&s->struct_cols);
+    /* the temporary views' nested column types */
+    FLOE_TRY(floe__buf_put(&s->struct_cols, s->view_types.ptr ? s->view_types.ptr : "",
+                           s->view_types.len));
+    *any = s->view_types.len > 0;
     bool dml =
         st->kind == FLOE_SQL_DELETE || st->kind == FLOE_SQL_UPDATE || st->kind == FLOE_SQL_MERGE;
     for (size_t k = 0; k < st->nrefs + 1; k++) {

@@ -106,6 +106,22 @@ enum { FLOE_SQL_HINT_NONE = -1, FLOE_SQL_HINT_BOOL = -2, FLOE_SQL_HINT_JSON = -3
 #define FLOE_SQL_SUBTYPE_SCALE 0xA0
 typedef int (*floe_sql_type_hint_fn)(const char *table, const char *column, void *payload);
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload);
+/* Optional (with the hint's payload): append to `out` the Spark type text
+ * ("array<int>", "struct<x:int,y:string>") of a nested table column, for
+ * table output's show() form of nested values; nothing for others. */
+typedef int (*floe_sql_type_text_fn)(const char *table, const char *column, void *payload,
+                                     floe_buf *out);
+void floe__sql_out_set_type_text(floe_sql_out *o, floe_sql_type_text_fn fn);
+/* The query whose rows the next floe__sql_out_stmt shows (NULL: none): the
+ * binder's types of its nested output columns (ast.h
+ * floe__sql_tree_nested_type) pick their show() form in table output. */
+struct sql_node;
+void floe__sql_out_set_query_tree(floe_sql_out *o, const struct sql_node *tree);
+/* JSON text [json, json+n) of a nested value of Spark type text `type` as
+ * Spark's show() prints it ([1, 2], {a -> 1}, {1, x}, NULL inside),
+ * appended to b: 0; 1 (b unchanged) when the text is not JSON or the type
+ * does not tell how to show it; FLOE_ENOMEM. */
+int floe__sql_nested_show(const char *json, size_t n, const char *type, floe_buf *b);
 /* Optional: hand result sets to `sink` instead of formatting them (the
  * public SQL API, src/sql/api.c, collects typed cells this way). The cells
  * passed to row() are borrowed for the call. NULL restores formatting. */

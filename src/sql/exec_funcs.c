@@ -377,6 +377,7 @@ int floe__sql_register_functions(floe_sql_session *s)
         return floe__error(FLOE_ENOMEM, "sql", "cannot register sum(): %s", sqlite3_errmsg(s->db));
     FLOE_TRY(floe__sql_register_decimal(s->db));
     FLOE_TRY(floe__sql_register_scalar_functions(s));
+    FLOE_TRY(floe__sql_register_array_functions(s));
     FLOE_TRY(floe__sql_register_aggregate_functions(s));
     FLOE_TRY(floe__sql_register_datetime_functions(s));
     FLOE_TRY(floe__sql_register_format_functions(s));

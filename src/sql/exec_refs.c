@@ -60,6 +60,19 @@ static int column_hint(const char *table, const char *column, void *payload)
     return FLOE_SQL_HINT_NONE;
 }
 
+/* The Spark type text of a nested column read straight from a virtual
+ * table (table output shows its values as Spark's show()). */
+static int column_type_text(const char *table, const char *column, void *payload, floe_buf *out)
+{
+    struct floe_sql_engine *e = payload;
+    const floe_rowsource *rs = e->live ? floe__strmap_get(e->live, table) : NULL;
+    const floe_type *t = rs ? floe__sql_data_type(rs, column) : NULL;
+    for (size_t i = 0; rs && !t && i < rs->ncolumns; i++)
+        if (strcmp(rs->columns[i].name, column) == 0)
+            t = rs->columns[i].type;
+    return t && floe_type_is_nested(t) ? floe__sql_spark_type(t, false, out) : 0;
+}
+
 int floe__sql_engine_init(floe_sql_session *s)
 {
     struct floe_sql_engine *e = floe__calloc(1, sizeof *e);
@@ -104,6 +117,7 @@ int floe__sql_engine_init(floe_sql_session *s)
     if (!(e->live = floe__strmap_new()))
         return floe__error_nomem();
     floe__sql_out_set_hint(s->out, column_hint, e);
+    floe__sql_out_set_type_text(s->out, column_type_text);
     floe_vtab_registry *reg = NULL;
     FLOE_TRY(floe__vtab_register(s->db, &reg));
     e->reg = reg;

@@ -21,7 +21,9 @@
  * Spark's (Java's Double.toString: the shortest digits that read back,
  * 3.0, 1.0E20, 1.0E-4).
  */
+#include "spec/spec.h"
 #include "spec/transform.h"
+#include "sql/ast.h"
 #include "sql/exec.h"
 #include "sql/sqlfront.h"
 
@@ -43,12 +45,24 @@ struct floe_sql_out {
     floe_sql_type_hint_fn hint;
     void *hint_payload;
     uint64_t bool_columns; /* the next statement's boolean columns */
+    const sql_node *tree;  /* the next statement's query (nested column types) */
+    floe_sql_type_text_fn type_text;
     const floe_sql_out_sink *sink; /* NULL: format */
 };
 
 void floe__sql_out_set_sink(floe_sql_out *o, const floe_sql_out_sink *sink) { o->sink = sink; }
 
 void floe__sql_out_set_bool_columns(floe_sql_out *o, uint64_t bits) { o->bool_columns = bits; }
+
+void floe__sql_out_set_query_tree(floe_sql_out *o, const struct sql_node *tree)
+{
+    o->tree = tree;
+}
+
+void floe__sql_out_set_type_text(floe_sql_out *o, floe_sql_type_text_fn fn)
+{
+    o->type_text = fn;
+}
 
 void floe__sql_out_set_hint(floe_sql_out *o, floe_sql_type_hint_fn fn, void *payload)
 {
@@ -161,6 +175,110 @@ static int put_json(floe_buf *b, const char *s, size_t n)
         i = e;
     }
     return floe__buf_put(b, s + from, n - from);
+}
+
+/* ---------------------------------------------------------------- nested values as show() */
+
+static bool type_is(const char *t, const char *prefix)
+{
+    return strncasecmp(t, prefix, strlen(prefix)) == 0;
+}
+
+/* A primitive inside a nested value, as Spark's show() prints it: strings
+ * unquoted, numbers by the leaf type t (doubles as Java's, decimals at
+ * their scale, booleans SQLite built as 0/1 as true/false). */
+static int show_leaf(const floe_json *j, const char *t, floe_buf *b)
+{
+    int p, sc;
+    bool decimal = sscanf(t, "decimal(%d,%d)", &p, &sc) == 2 && sc >= 0 && sc <= 38;
+    switch (j->type) {
+    case FLOE_JSON_TRUE: return floe__buf_puts(b, "true");
+    case FLOE_JSON_FALSE: return floe__buf_puts(b, "false");
+    case FLOE_JSON_INTEGER:
+        if (type_is(t, "boolean"))
+            return floe__buf_puts(b, j->u.i ? "true" : "false");
+        if (type_is(t, "double") || type_is(t, "float"))
+            return floe__java_float_text((double)j->u.i, type_is(t, "float"), b);
+        if (decimal)
+            return floe__buf_printf(b, "%lld%s%.*s", (long long)j->u.i, sc ? "." : "", sc,
+                                    "00000000000000000000000000000000000000");
+        return floe__buf_printf(b, "%lld", (long long)j->u.i);
+    case FLOE_JSON_REAL:
+        if (decimal)
+            return floe__buf_printf(b, "%.*f", sc, j->u.d);
+        return floe__java_float_text(j->u.d, type_is(t, "float"), b);
+    case FLOE_JSON_STRING:
+        if (floe__sql_is_micro_timestamp(j->u.s, j->n))
+            return floe__buf_put(b, j->u.s, floe__sql_timestamp_len(j->u.s, j->n));
+        return floe__buf_put(b, j->u.s, j->n);
+    default: return 1;
+    }
+}
+
+/* Value j of Spark type text t (a part "?" is unknown) in show() form:
+ * [1, 2], {k -> v}, structs by position {1, a}, NULL. 1 when the type
+ * does not tell how (an object of unknown type: map or struct?). */
+static int show_value(const floe_json *j, const char *t, floe_buf *b, int depth)
+{
+    if (depth > FLOE_JSON_MAX_DEPTH)
+        return 1;
+    if (!j || j->type == FLOE_JSON_NULL)
+        return floe__buf_puts(b, "NULL");
+    bool st = type_is(t, "struct<"), map = type_is(t, "map<"), arr = type_is(t, "array<");
+    if (j->type != FLOE_JSON_ARRAY && j->type != FLOE_JSON_OBJECT)
+        return st || map || arr ? 1 : show_leaf(j, t, b);
+    if (j->type == FLOE_JSON_OBJECT && !st && !map)
+        return 1;
+    if (j->type == FLOE_JSON_ARRAY && !st && !arr && strcmp(t, "?") != 0 &&
+        !(t[0] == '?' && (t[1] == ',' || t[1] == '>')))
+        return 1;
+    const char *ft = st ? t + 7 : NULL; /* the next struct field's "name:type" */
+    const char *kt = map ? t + 4 : NULL;
+    const char *vt = map ? floe__sql_type_text_end(kt) : NULL;
+    if (vt && *vt == ',')
+        vt++;
+    FLOE_TRY(floe__buf_putc(b, j->type == FLOE_JSON_ARRAY && !st ? '[' : '{'));
+    for (size_t k = 0; k < j->n; k++) {
+        if (k)
+            FLOE_TRY(floe__buf_puts(b, ", "));
+        const char *et = arr ? t + 6 : map ? vt : "?";
+        if (st) {
+            const char *colon = ft ? strchr(ft, ':') : NULL;
+            const char *end = colon ? floe__sql_type_text_end(colon + 1) : NULL;
+            et = colon && colon < end ? colon + 1 : "?";
+            ft = end && *end == ',' ? end + 1 : NULL;
+        }
+        if (map) {
+            floe_json key = {
+                .type = FLOE_JSON_STRING, .n = (uint32_t)strlen(j->keys[k]), .u.s = j->keys[k]};
+            FLOE_TRY(show_leaf(&key, "string", b));
+            FLOE_TRY(floe__buf_puts(b, " -> "));
+        }
+        int rc = show_value(&j->u.items[k], et, b, depth + 1);
+        if (rc != 0)
+            return rc;
+    }
+    return floe__buf_putc(b, j->type == FLOE_JSON_ARRAY && !st ? ']' : '}');
+}
+
+int floe__sql_nested_show(const char *json, size_t n, const char *type, floe_buf *b)
+{
+    floe_json *j = NULL;
+    int rc = floe__json_parse(&j, json, n, "value");
+    if (rc == FLOE_ENOMEM)
+        return rc;
+    if (rc < 0) {
+        floe_error_clear();
+        return 1;
+    }
+    size_t at = b->len;
+    rc = show_value(j, type, b, 0);
+    floe__json_free(j);
+    if (rc == 1 && b->ptr) {
+        b->len = at;
+        b->ptr[at] = '\0';
+    }
+    return rc;
 }
 
 int floe__sql_cell_render(const floe_sql_cell *c, floe_buf *b)
@@ -473,8 +591,11 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
     int *scale = floe__calloc(n ? n : 1, sizeof *scale);
     bool *is_bool = floe__calloc(n ? n : 1, sizeof *is_bool);
     floe_buf *dec = floe__calloc(n ? n : 1, sizeof *dec);
+    /* table output: the Spark type text of nested columns, shown as
+     * Spark's show() prints them (json and csv keep the JSON) */
+    floe_buf *ntype = floe__calloc(n ? n : 1, sizeof *ntype);
     int rc = 0;
-    if (!names || !cells || !scale || !is_bool || !dec) {
+    if (!names || !cells || !scale || !is_bool || !dec || !ntype) {
         rc = floe__error_nomem();
         goto done;
     }
@@ -495,6 +616,15 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
             else if (h >= 0)
                 scale[i] = h;
         }
+        if (o->fmt != FLOE_SQLFMT_TABLE || o->sink)
+            continue;
+        if (o->type_text && tab && col)
+            rc = o->type_text(tab, col, o->hint_payload, &ntype[i]);
+        const char *bt = o->tree && !ntype[i].len ? floe__sql_tree_nested_type(o->tree, i) : NULL;
+        if (rc == 0 && bt)
+            rc = floe__buf_puts(&ntype[i], bt);
+        if (rc < 0)
+            goto done;
     }
     rc = floe__sql_out_begin(o, names, n);
     while (rc == 0) {
@@ -558,6 +688,17 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
                 c->kind = sqlite3_value_subtype(v) == 'J' || scale[i] == FLOE_SQL_HINT_JSON
                               ? FLOE_SQLC_JSON
                               : FLOE_SQLC_TEXT;
+                if (ntype[i].len) {
+                    floe__buf_clear(&dec[i]);
+                    int shown = floe__sql_nested_show(c->s, c->n, ntype[i].ptr, &dec[i]);
+                    if (shown < 0)
+                        rc = shown;
+                    else if (shown == 0) {
+                        c->kind = FLOE_SQLC_TEXT;
+                        c->s = dec[i].ptr ? dec[i].ptr : "";
+                        c->n = dec[i].len;
+                    }
+                }
             }
         }
         if (rc == 0)
@@ -570,6 +711,9 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
 done:
     for (size_t i = 0; dec && i < n; i++)
         floe__buf_free(&dec[i]);
+    for (size_t i = 0; ntype && i < n; i++)
+        floe__buf_free(&ntype[i]);
+    floe__free(ntype);
     floe__free(dec);
     floe__free(is_bool);
     floe__free(scale);

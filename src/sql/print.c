@@ -353,14 +353,12 @@ static const struct {
     {"array", "json_array"},
     {"named_struct", "json_object"},
     {"struct", "json_array"}, /* by position; see sql/nested.c */
-    {"size", "json_array_length"},
-    {"cardinality", "json_array_length"},
     {"nvl", "ifnull"},
     {"if", "iif"},
     {"lcase", "lower"},
     {"ucase", "upper"},
     {"collect_list", "json_group_array"}, /* NULLs skipped: call() */
-    {"collect_set", "json_group_array"},
+    {"collect_set", "json_group_array"},  /* DISTINCT, NULLs skipped */
     {"len", "length"},
     {"char_length", "length"},
     {"character_length", "length"},
@@ -465,8 +463,13 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
         rc = want_args(r, f, 1, (size_t)-1);
         if (rc == 0)
             rc = floe__buf_puts(&o, "substr(''");
-        for (size_t k = 1; k < n && rc == 0; k++)
-            rc = floe__buf_printf(&o, " || coalesce((%s) || (%s), '')", x[0], x[k]);
+        for (size_t k = 1; k < n && rc == 0; k++) /* an array: its elements (fn_array.c) */
+            rc = floe__buf_printf(&o,
+                                  f->v[k]->t.kind == ST_NESTED && f->v[k]->t.nt &&
+                                          !strncmp(f->v[k]->t.nt, "array<", 6)
+                                      ? " || coalesce(floe_concat_ws_array(%s, %s), '')"
+                                      : " || coalesce((%s) || (%s), '')",
+                                  x[0], x[k]);
         if (rc == 0)
             rc = floe__buf_printf(&o, ", length(%s) + 1)", x[0]);
     } else if (!strcmp(name, "map")) {
@@ -505,7 +508,10 @@ static int special_call(pr *r, const sql_node *f, floe_buf *b)
     } else if (!strcmp(name, "array_contains")) {
         rc = want_args(r, f, 2, 2);
         if (rc == 0)
-            rc = floe__buf_printf(&o, "((%s) IN (SELECT value FROM json_each(%s)))", x[1], x[0]);
+            rc = floe__buf_printf(&o,
+                                  "CASE WHEN (%s) IS NOT NULL THEN ((%s) IN (SELECT value FROM "
+                                  "json_each(%s))) END",
+                                  x[0], x[1], x[0]); /* a NULL array: NULL */
     } else if (!strcmp(name, "count")) {
         /* count(DISTINCT a, b): the distinct rows of which no value is NULL */
         rc = floe__buf_puts(&o, "count(DISTINCT CASE WHEN ");
@@ -572,33 +578,29 @@ static int call(pr *r, const sql_node *f, floe_buf *b)
     if (rc != 0)
         return rc < 0 ? rc : 0;
     const char *name = f->s;
-    /* Spark's collect_list / collect_set leave NULLs out (json_group_array
-     * keeps them); collect_set keeps one of each value */
-    bool set = floe__sql_ieq(name, "collect_set");
-    bool skip_nulls = set || floe__sql_ieq(name, "collect_list");
-    if (skip_nulls)
-        FLOE_TRY(want_args(r, f, 1, 1));
     for (size_t k = 0; k < FLOE_ARRAY_LEN(renames); k++)
         if (floe__sql_ieq(name, renames[k].spark))
             name = renames[k].sqlite;
+    /* Spark's collect_list / collect_set leave NULLs out */
+    bool set = floe__sql_ieq(f->s, "collect_set");
+    char *skip = NULL;
+    if (f->nv == 1 && (set || floe__sql_ieq(f->s, "collect_list")))
+        FLOE_TRY(to_str(r, f->v[0], P_NONE, &skip));
     FLOE_TRY(ident(r, name, false, b));
     FLOE_TRY(floe__buf_putc(b, '('));
-    if ((f->f & SNF_DISTINCT) || set)
+    if ((f->f & SNF_DISTINCT) || (set && skip))
         FLOE_TRY(floe__buf_puts(b, "DISTINCT "));
     if (f->f & SNF_STARARG)
         FLOE_TRY(floe__buf_putc(b, '*'));
     FLOE_TRY(list(r, f->v, f->nv, b));
     FLOE_TRY(floe__buf_putc(b, ')'));
-    if (f->b || skip_nulls) {
+    if (f->b || skip) {
         FLOE_TRY(floe__buf_puts(b, " FILTER (WHERE "));
-        if (skip_nulls) {
-            FLOE_TRY(floe__buf_putc(b, '('));
-            FLOE_TRY(expr(r, f->v[0], P_NONE, b));
-            FLOE_TRY(floe__buf_puts(b, f->b ? ") IS NOT NULL AND (" : ") IS NOT NULL"));
-        }
+        if (skip)
+            FLOE_TRY(floe__buf_printf(b, "(%s) IS NOT NULL%s", skip, f->b ? " AND (" : ""));
         if (f->b)
             FLOE_TRY(expr(r, f->b, P_NONE, b));
-        FLOE_TRY(floe__buf_puts(b, skip_nulls && f->b ? "))" : ")"));
+        FLOE_TRY(floe__buf_puts(b, skip && f->b ? "))" : ")"));
     }
     if (f->a) {
         FLOE_TRY(floe__buf_puts(b, " OVER "));
@@ -914,8 +916,9 @@ static int call(pr *r, const sql_node *f, floe_buf *b);
 static int typed_call(pr *r, const sql_node *f, floe_buf *b)
 {
     const char *name = f->s;
-    sql_type t = f->t, a0 = f->nv ? f->v[0]->t : (sql_type){0, 0, 0, 0};
-    if (floe__sql_ieq(name, "typeof") && f->nv == 1 && a0.kind != ST_NONE && !f->a) {
+    sql_type t = f->t, a0 = f->nv ? f->v[0]->t : (sql_type){0, 0, 0, 0, NULL};
+    if (floe__sql_ieq(name, "typeof") && f->nv == 1 && a0.kind != ST_NONE && !f->a &&
+        (a0.kind != ST_NESTED || floe__sql_type_name(r->p, a0))) {
         const char *tn = floe__sql_type_name(r->p, a0);
         if (!tn)
             return floe__error_nomem();

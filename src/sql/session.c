@@ -673,6 +673,7 @@ void floe__sql_session_free(floe_sql_session *s)
     floe__props_free(&s->options);
     floe__props_free(&s->vars);
     floe__buf_free(&s->struct_cols);
+    floe__buf_free(&s->view_types);
     floe__tz_free(s->tz);
     floe__free(s->current_ns);
     floe__free(s->warehouse);

@@ -60,6 +60,8 @@ struct floe_sql_session {
     floe_buf struct_cols; /* struct (and non-string-keyed map) column names of
                            * the statement's tables, "<kind><name>\0" each
                            * (exec.c; `a.b` field access, `m[1]`) */
+    floe_buf view_types;  /* nested column types of temporary views, as
+                           * struct_cols' 't' entries (exec.c) */
 };
 
 /* Default namespace of a one-part name when no USE was run (Spark's). */
@@ -93,6 +95,8 @@ void floe__sql_cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts);
 void floe__sql_result_text(sqlite3_context *ctx, int rc, const char *text);
 /* fn_scalar.c: Spark's scalar math, string, hash and conversion functions */
 int floe__sql_register_scalar_functions(floe_sql_session *s);
+/* fn_array.c: Spark's array and map functions (size, element_at, ...) */
+int floe__sql_register_array_functions(floe_sql_session *s);
 /* The POSIX extended regex of argv[k], compiled once per statement (auxdata);
  * NULL after setting the function's error (bad pattern, no memory). */
 regex_t *floe__sql_regex(sqlite3_context *ctx, sqlite3_value **argv, int k);

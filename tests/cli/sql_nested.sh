@@ -104,7 +104,7 @@ eq "null vs empty" "$(Q "SELECT id, tags IS NULL, json_array_length(tags), addr 
 eq "subscripts and fields" "$(Q "SELECT id, tags[1], attrs['y'], addr.street, t.addr.zip,
   nested[0].b['k'][0], size(tags) FROM n.t AS t ORDER BY id")" "1|b|2|Main|12345|1.5|2
 2||||||0
-3||||0||
+3||||0||-1
 4|c||S|7||2
 5||||9||1"
 eq "filter on a field" "$(Q "SELECT id FROM n.t WHERE addr.zip > 100 OR array_contains(tags, 'c') ORDER BY id")" "1

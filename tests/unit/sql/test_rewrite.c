@@ -299,11 +299,12 @@ static void test_expressions(void)
       "to_date(s), get_json_object(j, '$.a')",
       "QUERY\n"
       "query: SELECT json_array(1, 'a') AS \"array(1, 'a')\", json_object('k', 1) AS \"map('k', "
-      "1)\", json_object('a', 1) AS \"named_struct('a', 1)\", json_array_length(json_array(1, 2)) "
-      "AS \"size(array(1, 2))\", json_array_length(x) AS \"cardinality(x)\", ifnull(a, b) AS "
-      "\"nvl(a, b)\", iif(c, 1, 2) AS \"if(c, 1, 2)\", lower(s) AS \"lcase(s)\", upper(s) AS "
-      "\"ucase(s)\", json_group_array(x) FILTER (WHERE (x) IS NOT NULL) AS \"collect_list(x)\", "
-      "to_date(s), json_extract(j, '$.a') AS \"get_json_object(j, '$.a')\"\n");
+      "1)\", json_object('a', 1) AS \"named_struct('a', 1)\", size(json_array(1, 2)) AS "
+      "\"size(array(1, 2))\", cardinality(x), ifnull(a, b) AS \"nvl(a, b)\", iif(c, 1, 2) AS "
+      "\"if(c, 1, 2)\", lower(s) AS \"lcase(s)\", upper(s) AS \"ucase(s)\", json_group_array(x) "
+      "FILTER "
+      "(WHERE (x) IS NOT NULL) AS \"collect_list(x)\", to_date(s), json_extract(j, '$.a') AS "
+      "\"get_json_object(j, '$.a')\"\n");
     q("SELECT current_timestamp(), now(), current_timestamp, current_date(), current_date",
       "QUERY\n"
       "query: SELECT strftime('%Y-%m-%d %H:%M:%f000', 'now') AS \"current_timestamp()\", strftime('%Y-%m-%d %H:%M:%f000', 'now') AS \"now()\", strftime('%Y-%m-%d %H:%M:%f000', 'now') AS \"current_timestamp\", date('now') AS \"current_date()\", date('now') AS \"current_date\"\n");
@@ -318,7 +319,10 @@ static void test_expressions(void)
     q("SELECT concat(a, 'x', b), concat_ws('-', a, b), date_format(ts, 'yyyy-MM-dd HH:mm'), "
       "array_contains(arr, 3)",
       "QUERY\n"
-      "query: SELECT ((a) || ('x') || (b)) AS \"concat(a, 'x', b)\", substr('' || coalesce(('-') || (a), '') || coalesce(('-') || (b), ''), length('-') + 1) AS \"concat_ws('-', a, b)\", date_format(ts, 'yyyy-MM-dd HH:mm'), ((3) IN (SELECT value FROM json_each(arr))) AS \"array_contains(arr, 3)\"\n");
+      "query: SELECT ((a) || ('x') || (b)) AS \"concat(a, 'x', b)\", substr('' || coalesce(('-') "
+      "|| (a), '') || coalesce(('-') || (b), ''), length('-') + 1) AS \"concat_ws('-', a, b)\", "
+      "date_format(ts, 'yyyy-MM-dd HH:mm'), CASE WHEN (arr) IS NOT NULL THEN ((3) IN (SELECT value "
+      "FROM json_each(arr))) END AS \"array_contains(arr, 3)\"\n");
     q("SELECT CAST(a AS STRING), CAST(b AS BIGINT), CAST(c AS DECIMAL(10, 2)), CAST(d AS DATE), "
       "CAST(e AS DOUBLE), try_cast(f AS INT), CAST(g AS TIMESTAMP)",
       "QUERY\n"
