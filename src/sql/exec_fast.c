@@ -25,8 +25,8 @@
  *    turns 2 and 3 off.
  * 3. The same with `GROUP BY <col>` of an INT or BIGINT column, whose
  *    select items are that column or aggregates: each batch's rows find
- *    their group through an array over the batch's key range (a hash
- *    table when the keys spread), then every aggregate adds each row to
+ *    their group through an array for small keys, a hash table for the
+ *    others, then every aggregate adds each row to
  *    its group's state (gacc). The rows come out as SQLite's GROUP BY
  *    sorter gives them: the NULL key first, then ascending keys; the
  *    sorter drops the cells' decimal subtypes, so a decimal's sum shows
@@ -223,8 +223,8 @@ typedef struct fast_plan {
     int32_t *hslot;
     size_t hcap;
     int32_t *gid;  /* per row of the batch: its group, -1 not kept */
-    int32_t *lmap; /* per key - lo of the batch when its keys span little: group, -1 unknown */
-    size_t gid_cap, lmap_cap;
+    int32_t *dmap; /* per key - DIRECT_LO below DIRECT_SPAN: its group, -1 none yet */
+    size_t gid_cap;
 } fast_plan;
 
 /* A column SQLite sees as INTEGER, REAL or date text; wide decimals (exact
@@ -994,8 +994,9 @@ static int batch_keep(fast_plan *fp, const struct ArrowArray *const *arrays, int
 
 /* At most this many bytes of group states, then SQLite answers. */
 #define MAX_GROUP_BYTES ((size_t)256 << 20)
-/* A batch whose keys span fewer values maps them through an array. */
-enum { DIRECT_SPAN = 4096 };
+/* Keys in [DIRECT_LO, DIRECT_LO + DIRECT_SPAN) map to their group through
+ * an array. */
+enum { DIRECT_LO = -256, DIRECT_SPAN = 4096 };
 
 /* A new group of key `key` (ignored for the NULL key): *out its index; 1
  * when the groups outgrow MAX_GROUP_BYTES. */
@@ -1076,10 +1077,9 @@ static inline int64_t key_at(bool is_long, const void *vb, int64_t k)
     return is_long ? ((const int64_t *)vb)[k] : ((const int32_t *)vb)[k];
 }
 
-/* fp->gid[r]: the group of row r of the batch (-1: not kept). When the
- * batch's keys span fewer than DIRECT_SPAN values (null slots included,
- * whatever they hold), each key finds its group through fp->lmap, so a
- * row costs one load; otherwise the hash table, the last key remembered. */
+/* fp->gid[r]: the group of row r of the batch (-1: not kept). A key in
+ * [DIRECT_LO, DIRECT_LO + DIRECT_SPAN) finds its group in fp->dmap (one
+ * load), any other through the hash table, the last such key remembered. */
 static int batch_groups(fast_plan *fp, const struct ArrowArray *a, int64_t n, const uint8_t *keep)
 {
     if ((size_t)n > fp->gid_cap) {
@@ -1089,59 +1089,16 @@ static int batch_groups(fast_plan *fp, const struct ArrowArray *a, int64_t n, co
         fp->gid = g;
         fp->gid_cap = (size_t)n;
     }
+    if (!fp->dmap) {
+        if (!(fp->dmap = floe__malloc(DIRECT_SPAN * sizeof *fp->dmap)))
+            return floe__error_nomem();
+        memset(fp->dmap, 0xff, DIRECT_SPAN * sizeof *fp->dmap);
+    }
     bool is_long = fp->key_type == FLOE_T_LONG, nulls = a->null_count != 0;
     const void *vb = a->buffers[1];
-    int64_t off = a->offset, lo = INT64_MAX, hi = INT64_MIN;
-    if (is_long) {
-        const int64_t *v = (const int64_t *)vb + off;
-        for (int64_t r = 0; r < n; r++) {
-            lo = v[r] < lo ? v[r] : lo;
-            hi = v[r] > hi ? v[r] : hi;
-        }
-    } else {
-        const int32_t *v = (const int32_t *)vb + off;
-        int32_t l32 = INT32_MAX, h32 = INT32_MIN;
-        for (int64_t r = 0; r < n; r++) {
-            l32 = v[r] < l32 ? v[r] : l32;
-            h32 = v[r] > h32 ? v[r] : h32;
-        }
-        lo = l32;
-        hi = h32;
-    }
-    int32_t *gid = fp->gid;
+    int64_t off = a->offset, last = 0;
+    int32_t *gid = fp->gid, *dmap = fp->dmap, last_g = -1;
     int rc = 0;
-    if (n > 0 && (uint64_t)hi - (uint64_t)lo < DIRECT_SPAN) {
-        size_t span = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
-        if (span > fp->lmap_cap) {
-            int32_t *m = floe__realloc(fp->lmap, DIRECT_SPAN * sizeof *m);
-            if (!m)
-                return floe__error_nomem();
-            fp->lmap = m;
-            fp->lmap_cap = DIRECT_SPAN;
-        }
-        int32_t *map = fp->lmap;
-        memset(map, 0xff, span * sizeof *map);
-        for (int64_t r = 0; r < n; r++) {
-            if (keep && !keep[r]) {
-                gid[r] = -1;
-                continue;
-            }
-            if (nulls && !valid_at(a, r + off)) {
-                if (fp->null_gid < 0 && (rc = group_new(fp, 0, &fp->null_gid)) != 0)
-                    return rc;
-                gid[r] = fp->null_gid;
-                continue;
-            }
-            int64_t v = key_at(is_long, vb, r + off);
-            int32_t *m = &map[(uint64_t)v - (uint64_t)lo];
-            if (*m < 0 && (rc = group_of(fp, v, m)) != 0)
-                return rc;
-            gid[r] = *m;
-        }
-        return 0;
-    }
-    int64_t last = 0;
-    int32_t last_g = -1;
     for (int64_t r = 0; r < n; r++) {
         if (keep && !keep[r]) {
             gid[r] = -1;
@@ -1154,6 +1111,13 @@ static int batch_groups(fast_plan *fp, const struct ArrowArray *a, int64_t n, co
             continue;
         }
         int64_t v = key_at(is_long, vb, r + off);
+        uint64_t d = (uint64_t)v - (uint64_t)DIRECT_LO;
+        if (d < DIRECT_SPAN) {
+            if (dmap[d] < 0 && (rc = group_of(fp, v, &dmap[d])) != 0)
+                return rc;
+            gid[r] = dmap[d];
+            continue;
+        }
         if (last_g < 0 || v != last) {
             if ((rc = group_of(fp, v, &last_g)) != 0)
                 return rc;
@@ -1603,7 +1567,7 @@ static int run_fast(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *
     floe__free(fp->acc);
     floe__free(fp->hslot);
     floe__free(fp->gid);
-    floe__free(fp->lmap);
+    floe__free(fp->dmap);
     floe__free(fp);
     return rc < 0 ? rc : 0; /* 1: let SQLite answer */
 }
