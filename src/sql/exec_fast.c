@@ -1522,7 +1522,7 @@ static int emit_groups(floe_sql_session *s, fast_plan *fp, const char *const *na
 
 /* Answer `q` when the fast path applies (*done); emit: write the result. */
 static int run_fast(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q, bool emit,
-                    size_t *naggs, bool *done)
+                    size_t *naggs, bool *grouped, bool *done)
 {
     *done = false;
     fast_plan *fp = floe__calloc(1, sizeof *fp);
@@ -1554,6 +1554,7 @@ static int run_fast(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *
     if (ok && rc == 0) {
         *done = true;
         *naggs = fp->naggs;
+        *grouped = fp->grouped;
         if (emit && fp->grouped)
             rc = emit_groups(s, fp, names);
         else if (emit)
@@ -1576,7 +1577,8 @@ int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlit
                              bool *done)
 {
     size_t n = 0;
-    return run_fast(s, st, q, true, &n, done);
+    bool grouped = false;
+    return run_fast(s, st, q, true, &n, &grouped, done);
 }
 
 int floe__sql_fast_explain(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
@@ -1584,12 +1586,12 @@ int floe__sql_fast_explain(floe_sql_session *s, const floe_sql_stmt *st, sqlite3
 {
     *line = NULL;
     size_t n = 0;
-    bool done = false;
-    FLOE_TRY(run_fast(s, st, q, false, &n, &done));
+    bool done = false, grouped = false;
+    FLOE_TRY(run_fast(s, st, q, false, &n, &grouped, &done));
     if (done && !(*line = floe__arena_sprintf(a,
-                                              "Fast aggregate: %zu aggregate%s over the scan's "
+                                              "Fast aggregate: %zu aggregate%s%s over the scan's "
                                               "Arrow batches (SQLite does not step the rows)",
-                                              n, n == 1 ? "" : "s")))
+                                              n, n == 1 ? "" : "s", grouped ? " by group" : "")))
         return floe__error_nomem();
     return 0;
 }
