@@ -118,10 +118,11 @@ int main(int argc, char **argv)
         snprintf(floe_bin, sizeof floe_bin, "%.*s/floe", dir, slash ? argv[0] : ".");
     }
     long long rows = 10000000;
+    const char *rows_env = getenv("FLOE_BENCH_ROWS");
     if (argc > 2)
         rows = atoll(argv[2]);
-    else if (getenv("FLOE_BENCH_ROWS"))
-        rows = atoll(getenv("FLOE_BENCH_ROWS"));
+    else if (rows_env)
+        rows = atoll(rows_env);
     snprintf(wh, sizeof wh, "/tmp/floe_bench_sql_%d", (int)getpid());
 
     if (floe_sql("CREATE NAMESPACE b; CREATE TABLE b.small (id BIGINT, amount DECIMAL(10,2)); "
