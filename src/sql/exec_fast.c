@@ -1099,7 +1099,17 @@ static int batch_groups(fast_plan *fp, const struct ArrowArray *a, int64_t n, co
     int64_t off = a->offset, last = 0;
     int32_t *gid = fp->gid, *dmap = fp->dmap, last_g = -1;
     int rc = 0;
-    for (int64_t r = 0; r < n; r++) {
+    int64_t r0 = 0;
+    if (!keep && !nulls && !is_long) { /* the common case: small int keys, every row */
+        const int32_t *v = (const int32_t *)vb + off;
+        while (r0 < n) {
+            uint64_t d = (uint64_t)((int64_t)v[r0] - DIRECT_LO);
+            if (d >= DIRECT_SPAN || dmap[d] < 0)
+                break; /* the general loop from here */
+            gid[r0++] = dmap[d];
+        }
+    }
+    for (int64_t r = r0; r < n; r++) {
         if (keep && !keep[r]) {
             gid[r] = -1;
             continue;
