@@ -22,7 +22,16 @@
  *    plain double sum / count. Anything the recogniser does not know, and
  *    any value it cannot reproduce (integer overflow, a date outside
  *    0000..9999), is left to SQLite. `SET floe.fast-aggregates = false`
- *    turns 2 off.
+ *    turns 2 and 3 off.
+ * 3. The same with `GROUP BY <col>` of an INT or BIGINT column, whose
+ *    select items are that column or aggregates: each batch's rows find
+ *    their group through an array for small keys, a hash table for the
+ *    others, then every aggregate adds each row to
+ *    its group's state (gacc). The rows come out as SQLite's GROUP BY
+ *    sorter gives them: the NULL key first, then ascending keys; the
+ *    sorter drops the cells' decimal subtypes, so a decimal's sum shows
+ *    the largest scale of its values' shortest text and its min/max is a
+ *    plain REAL (group_cell).
  *
  * Both recognise the statement on its syntax tree (sql/ast.h: one SELECT
  * over the statement's one reference); the statement is prepared first (so
@@ -38,6 +47,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -50,19 +60,26 @@
 #include "util/civil.h"
 
 /* The statement's query when it is one plain SELECT over its one
- * reference: no DISTINCT, GROUP BY, HAVING, WINDOW, ORDER BY or LIMIT (a
- * tree with those has another root), no column aliases on the table. */
-static const sql_node *simple_select(const floe_sql_stmt *st)
+ * reference: no DISTINCT, GROUP BY (one term where `group`), HAVING,
+ * WINDOW, ORDER BY or LIMIT (a tree with those has another root), no
+ * column aliases on the table. */
+static const sql_node *select_of(const floe_sql_stmt *st, bool group)
 {
     if (st->nrefs != 1 || !st->query || !st->query->tree)
         return NULL;
     const sql_node *n = st->query->tree;
-    if (n->k != SN_SELECT || (n->f & SNF_DISTINCT) || n->nw || n->c || n->nx || !n->nv)
+    if (n->k != SN_SELECT || (n->f & SNF_DISTINCT) || n->nw > (group ? 1u : 0u) || n->c || n->nx ||
+        !n->nv)
         return NULL;
     const sql_node *t = n->a;
     if (!t || t->k != SN_TABLE || !t->s || t->nnames || strcmp(t->s, st->refs[0].sqlite_name) != 0)
         return NULL;
     return n;
+}
+
+static const sql_node *simple_select(const floe_sql_stmt *st)
+{
+    return select_of(st, false);
 }
 
 static const sql_node *unparen(const sql_node *n)
@@ -150,6 +167,23 @@ typedef struct pred {
     size_t len;
 } pred;
 
+/* One group's state of one aggregate (GROUP BY): the partial results the
+ * agg fields above hold for the whole table. */
+typedef struct gacc {
+    union {
+        i128 isum;        /* sum of integers or decimals (unscaled) */
+        floe_sql_dsum ds; /* sum of doubles: exec_funcs.c's, row by row */
+        double rsum;      /* avg */
+        struct {          /* min/max */
+            int64_t i;
+            double d;
+        } best;
+    } u;
+    int64_t cnt;
+    bool has;       /* min/max: a value was seen */
+    uint8_t dscale; /* sum of a decimal: the largest scale of its values' shortest text */
+} gacc;
+
 typedef struct fast_plan {
     agg aggs[MAX_AGGS];
     size_t naggs;
@@ -172,6 +206,25 @@ typedef struct fast_plan {
     uint8_t *keep; /* per row of the batch: passes the WHERE */
     int64_t keep_cap;
     bool bail; /* a value the fast path does not reproduce: let SQLite run */
+    /* GROUP BY <column> (grouped): the key's slot and type, and per select
+     * item its aggregate (-1: the key) */
+    bool grouped;
+    int key_slot;
+    floe_type_id key_type;
+    int item_agg[MAX_AGGS];
+    size_t nitems;
+    /* the groups: keys (null_gid: the NULL key's group, -1 none), each
+     * group's naggs states, and an open-addressing table of group + 1 (0:
+     * empty) by key */
+    size_t ngroups, gcap;
+    int64_t *gkey;
+    gacc *acc;
+    int32_t null_gid;
+    int32_t *hslot;
+    size_t hcap;
+    int32_t *gid;  /* per row of the batch: its group, -1 not kept */
+    int32_t *dmap; /* per key - DIRECT_LO below DIRECT_SPAN: its group, -1 none yet */
+    size_t gid_cap;
 } fast_plan;
 
 /* A column SQLite sees as INTEGER, REAL or date text; wide decimals (exact
@@ -488,6 +541,63 @@ static int parse_where(floe_sql_session *s, const scope *sc, const sql_node *w, 
     return parse_pred(s, sc, w, fp, ok);
 }
 
+/* Can one group's state (gacc) reproduce the aggregate as SQLite computes
+ * it after its GROUP BY sorter? The sorter keeps values but not their
+ * subtypes, so decimals reach sum/min/max as plain REALs (exec_funcs.c's
+ * sum then shows the largest scale of the values' shortest text): integers,
+ * doubles, floats and decimals of precision <= 15 and scale <= 9 (whose
+ * doubles read back as their shortest text, exec_funcs.c's exact_decimal). */
+static bool group_agg_ok(const agg *g)
+{
+    if (g->kind == AG_COUNT_STAR)
+        return true;
+    switch (g->type->id) {
+    case FLOE_T_INT:
+    case FLOE_T_LONG:
+    case FLOE_T_FLOAT:
+    case FLOE_T_DOUBLE: return true;
+    case FLOE_T_DECIMAL: return !g->wide && g->type->scale <= 9;
+    default: return false;
+    }
+}
+
+/* `SELECT <key | agg(col)>, ... FROM t [WHERE ...] GROUP BY <key>` with an
+ * INT or BIGINT key column: the items' plan. An item alias naming the key
+ * column could be what SQLite's GROUP BY resolves to: left to SQLite. */
+static bool parse_group(const scope *sc, const sql_node *n, fast_plan *fp)
+{
+    size_t kc, kslot;
+    if (!column(sc, n->w[0], fp, &kc, &kslot))
+        return false;
+    const char *kname = sc->rs->columns[kc].name;
+    const floe_type *kt = floe__sql_data_type(sc->rs, kname);
+    if (!kt || (kt->id != FLOE_T_INT && kt->id != FLOE_T_LONG))
+        return false;
+    fp->grouped = true;
+    fp->key_slot = (int)kslot;
+    fp->key_type = kt->id;
+    fp->null_gid = -1;
+    fp->nitems = n->nv;
+    for (size_t i = 0; i < n->nv; i++) {
+        const sql_node *it = n->v[i];
+        if (it->k != SN_ITEM)
+            return false;
+        const sql_node *e = unparen(it->a);
+        if (e && e->k == SN_COL) { /* the key itself (another column: not a GROUP BY) */
+            size_t c, slot;
+            if (!column(sc, e, fp, &c, &slot) || c != kc)
+                return false;
+            fp->item_agg[i] = -1;
+            continue;
+        }
+        if ((it->alias && floe__sql_ieq(it->alias, kname)) || !parse_item(sc, it, fp) ||
+            !group_agg_ok(&fp->aggs[fp->naggs - 1]))
+            return false;
+        fp->item_agg[i] = (int)fp->naggs - 1;
+    }
+    return true;
+}
+
 /* The fast path applies to `q` (*ok; `fp` holds its plan): a data table,
  * the option on, the statement's shape. */
 static int recognise(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q, fast_plan *fp,
@@ -497,16 +607,21 @@ static int recognise(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt 
     const char *opt = floe__sql_session_option(s, "floe.fast-aggregates");
     if (opt && strcasecmp(opt, "false") == 0)
         return 0;
-    const sql_node *n = simple_select(st);
+    const sql_node *n = select_of(st, true);
     if (!n || n->nv > MAX_AGGS || (size_t)sqlite3_column_count(q) != n->nv)
         return 0;
     *rs = floe__sql_live_source(s, st->refs[0].sqlite_name);
     if (!*rs || !floe__sql_data_type(*rs, (*rs)->columns[0].name))
         return 0;
     scope sc = {*rs, n->a->alias ? n->a->alias : st->refs[0].name.table};
-    for (size_t i = 0; i < n->nv; i++)
-        if (!parse_item(&sc, n->v[i], fp))
+    if (n->nw == 1) {
+        if (!parse_group(&sc, n, fp))
             return 0;
+    } else {
+        for (size_t i = 0; i < n->nv; i++)
+            if (!parse_item(&sc, n->v[i], fp))
+                return 0;
+    }
     *ok = true;
     if (n->b)
         FLOE_TRY(parse_where(s, &sc, n->b, fp, ok));
@@ -866,9 +981,274 @@ static int batch_keep(fast_plan *fp, const struct ArrowArray *const *arrays, int
                 fp->keep[r] = 0;
         }
     }
-    if (fp->npreds)
-        FLOE_TRY(filter_batch(fp, arrays, n));
+    if (fp->npreds) {
+        int rc = filter_batch(fp, arrays, n);
+        if (rc != 0)
+            return rc;
+    }
     *keep = fp->keep;
+    return 0;
+}
+
+/* ------------------------------------------------------ GROUP BY <key> */
+
+/* At most this many bytes of group states, then SQLite answers. */
+#define MAX_GROUP_BYTES ((size_t)256 << 20)
+/* Keys in [DIRECT_LO, DIRECT_LO + DIRECT_SPAN) map to their group through
+ * an array. */
+enum { DIRECT_LO = -256, DIRECT_SPAN = 4096 };
+
+/* A new group of key `key` (ignored for the NULL key): *out its index; 1
+ * when the groups outgrow MAX_GROUP_BYTES. */
+static int group_new(fast_plan *fp, int64_t key, int32_t *out)
+{
+    size_t na = fp->naggs ? fp->naggs : 1;
+    if (fp->ngroups == fp->gcap) {
+        size_t cap = fp->gcap ? 2 * fp->gcap : 64;
+        if (cap > INT32_MAX / 2 || cap * na > MAX_GROUP_BYTES / sizeof(gacc)) {
+            fp->bail = true;
+            return 1;
+        }
+        int64_t *k = floe__realloc(fp->gkey, cap * sizeof *k);
+        if (!k)
+            return floe__error_nomem();
+        fp->gkey = k;
+        gacc *a = floe__realloc(fp->acc, cap * na * sizeof *a);
+        if (!a)
+            return floe__error_nomem();
+        fp->acc = a;
+        fp->gcap = cap;
+    }
+    memset(fp->acc + fp->ngroups * na, 0, na * sizeof(gacc));
+    fp->gkey[fp->ngroups] = key;
+    *out = (int32_t)fp->ngroups++;
+    return 0;
+}
+
+static inline size_t key_hash(int64_t key, size_t mask)
+{
+    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> 32) & mask;
+}
+
+/* The table of groups by key, at twice the groups (at least 64 slots). */
+static int rehash(fast_plan *fp)
+{
+    size_t cap = fp->hcap ? 2 * fp->hcap : 64;
+    int32_t *h = floe__calloc(cap, sizeof *h);
+    if (!h)
+        return floe__error_nomem();
+    for (size_t g = 0; g < fp->ngroups; g++) {
+        if ((int32_t)g == fp->null_gid)
+            continue;
+        size_t at = key_hash(fp->gkey[g], cap - 1);
+        while (h[at])
+            at = (at + 1) & (cap - 1);
+        h[at] = (int32_t)g + 1;
+    }
+    floe__free(fp->hslot);
+    fp->hslot = h;
+    fp->hcap = cap;
+    return 0;
+}
+
+/* The group of a non-NULL key (created when new). */
+static int group_of(fast_plan *fp, int64_t key, int32_t *out)
+{
+    if (2 * (fp->ngroups + 1) > fp->hcap)
+        FLOE_TRY(rehash(fp));
+    size_t mask = fp->hcap - 1;
+    for (size_t at = key_hash(key, mask);; at = (at + 1) & mask) {
+        int32_t e = fp->hslot[at];
+        if (e == 0) {
+            int rc = group_new(fp, key, out);
+            if (rc == 0)
+                fp->hslot[at] = *out + 1;
+            return rc;
+        }
+        if (fp->gkey[e - 1] == key) {
+            *out = e - 1;
+            return 0;
+        }
+    }
+}
+
+static inline int64_t key_at(bool is_long, const void *vb, int64_t k)
+{
+    return is_long ? ((const int64_t *)vb)[k] : ((const int32_t *)vb)[k];
+}
+
+/* fp->gid[r]: the group of row r of the batch (-1: not kept). A key in
+ * [DIRECT_LO, DIRECT_LO + DIRECT_SPAN) finds its group in fp->dmap (one
+ * load), any other through the hash table, the last such key remembered. */
+static int batch_groups(fast_plan *fp, const struct ArrowArray *a, int64_t n, const uint8_t *keep)
+{
+    if ((size_t)n > fp->gid_cap) {
+        int32_t *g = floe__realloc(fp->gid, (size_t)n * sizeof *g);
+        if (!g)
+            return floe__error_nomem();
+        fp->gid = g;
+        fp->gid_cap = (size_t)n;
+    }
+    if (!fp->dmap) {
+        if (!(fp->dmap = floe__malloc(DIRECT_SPAN * sizeof *fp->dmap)))
+            return floe__error_nomem();
+        memset(fp->dmap, 0xff, DIRECT_SPAN * sizeof *fp->dmap);
+    }
+    bool is_long = fp->key_type == FLOE_T_LONG, nulls = a->null_count != 0;
+    const void *vb = a->buffers[1];
+    int64_t off = a->offset, last = 0;
+    int32_t *gid = fp->gid, *dmap = fp->dmap, last_g = -1;
+    int rc = 0;
+    int64_t r0 = 0;
+    if (!keep && !nulls && !is_long) { /* the common case: small int keys, every row */
+        const int32_t *v = (const int32_t *)vb + off;
+        while (r0 < n) {
+            uint64_t d = (uint64_t)((int64_t)v[r0] - DIRECT_LO);
+            if (d >= DIRECT_SPAN || dmap[d] < 0)
+                break; /* the general loop from here */
+            gid[r0++] = dmap[d];
+        }
+    }
+    for (int64_t r = r0; r < n; r++) {
+        if (keep && !keep[r]) {
+            gid[r] = -1;
+            continue;
+        }
+        if (nulls && !valid_at(a, r + off)) {
+            if (fp->null_gid < 0 && (rc = group_new(fp, 0, &fp->null_gid)) != 0)
+                return rc;
+            gid[r] = fp->null_gid;
+            continue;
+        }
+        int64_t v = key_at(is_long, vb, r + off);
+        uint64_t d = (uint64_t)v - (uint64_t)DIRECT_LO;
+        if (d < DIRECT_SPAN) {
+            if (dmap[d] < 0 && (rc = group_of(fp, v, &dmap[d])) != 0)
+                return rc;
+            gid[r] = dmap[d];
+            continue;
+        }
+        if (last_g < 0 || v != last) {
+            if ((rc = group_of(fp, v, &last_g)) != 0)
+                return rc;
+            last = v;
+        }
+        gid[r] = last_g;
+    }
+    return 0;
+}
+
+/* The shortest text of decimal unscaled / 10^scale has this many fraction
+ * digits (what exec_funcs.c's exact_decimal finds for its double). */
+static int short_scale(int64_t v, int scale)
+{
+    while (scale > 0 && v % 10 == 0) {
+        v /= 10;
+        scale--;
+    }
+    return scale;
+}
+
+/* Aggregate ai of the batch into its groups' states: each row of a kept
+ * group whose value SQLite sees as non-NULL (a NaN is NULL there). */
+static void group_step(fast_plan *fp, size_t ai, const struct ArrowArray *const *arrays, int64_t n)
+{
+    const agg *g = &fp->aggs[ai];
+    const int32_t *gid = fp->gid;
+    size_t na = fp->naggs;
+    gacc *acc = fp->acc + ai;
+    if (g->kind == AG_COUNT_STAR) {
+        for (int64_t r = 0; r < n; r++)
+            if (gid[r] >= 0)
+                acc[(size_t)gid[r] * na].cnt++;
+        return;
+    }
+    const struct ArrowArray *a = arrays[g->slot];
+    const void *vb = a->buffers[1];
+    int64_t off = a->offset;
+    bool nulls = a->null_count != 0;
+    floe_type_id t = g->type->id;
+    if (t == FLOE_T_FLOAT || t == FLOE_T_DOUBLE) {
+        for (int64_t r = 0; r < n; r++) {
+            int64_t k = r + off;
+            if (gid[r] < 0 || (nulls && !valid_at(a, k)))
+                continue;
+            double x =
+                t == FLOE_T_DOUBLE ? ((const double *)vb)[k] : (double)((const float *)vb)[k];
+            if (isnan(x))
+                continue;
+            gacc *s = &acc[(size_t)gid[r] * na];
+            s->cnt++;
+            switch (g->kind) {
+            case AG_SUM: floe__sql_dsum_step(&s->u.ds, SQLITE_FLOAT, 0, x); break;
+            case AG_AVG: s->u.rsum += x; break;
+            case AG_MIN:
+                if (!s->has || x < s->u.best.d)
+                    s->u.best.d = x;
+                s->has = true;
+                break;
+            case AG_MAX:
+                if (!s->has || x > s->u.best.d)
+                    s->u.best.d = x;
+                s->has = true;
+                break;
+            default: break;
+            }
+        }
+        return;
+    }
+    if (g->kind == AG_SUM && t == FLOE_T_DECIMAL) { /* the hot loop of a grouped sum */
+        const uint8_t *v = (const uint8_t *)vb + 16 * off;
+        int sc = g->type->scale;
+        for (int64_t r = 0; r < n; r++) {
+            if (gid[r] < 0 || (nulls && !valid_at(a, r + off)))
+                continue;
+            int64_t x;
+            memcpy(&x, v + 16 * r, 8);
+            gacc *s = &acc[(size_t)gid[r] * na];
+            s->u.isum += x;
+            s->cnt++;
+            if (s->dscale < sc) {
+                int k = short_scale(x, sc);
+                if (k > s->dscale)
+                    s->dscale = (uint8_t)k;
+            }
+        }
+        return;
+    }
+    for (int64_t r = 0; r < n; r++) { /* integers, decimals as their unscaled values */
+        int64_t k = r + off;
+        if (gid[r] < 0 || (nulls && !valid_at(a, k)))
+            continue;
+        int64_t x = int_at(t, vb, k);
+        gacc *s = &acc[(size_t)gid[r] * na];
+        s->cnt++;
+        switch (g->kind) {
+        case AG_SUM: s->u.isum += x; break;
+        case AG_AVG: s->u.rsum += t == FLOE_T_DECIMAL ? (double)x / g->p10 : (double)x; break;
+        case AG_MIN:
+            if (!s->has || x < s->u.best.i)
+                s->u.best.i = x;
+            s->has = true;
+            break;
+        case AG_MAX:
+            if (!s->has || x > s->u.best.i)
+                s->u.best.i = x;
+            s->has = true;
+            break;
+        default: break;
+        }
+    }
+}
+
+static int on_batch_group(fast_plan *fp, const struct ArrowArray *const *arrays, int64_t n,
+                          const uint8_t *keep)
+{
+    int rc = batch_groups(fp, arrays[fp->key_slot], n, keep);
+    if (rc != 0)
+        return rc; /* 1: too many groups, SQLite answers */
+    for (size_t ai = 0; ai < fp->naggs; ai++)
+        group_step(fp, ai, arrays, n);
     return 0;
 }
 
@@ -876,7 +1256,11 @@ static int on_batch(void *payload, const struct ArrowArray *const *arrays, int64
 {
     fast_plan *fp = payload;
     const uint8_t *keep = NULL;
-    FLOE_TRY(batch_keep(fp, arrays, n, &keep));
+    int rc = batch_keep(fp, arrays, n, &keep);
+    if (rc != 0)
+        return rc; /* 1: a date SQLite's text orders otherwise, SQLite answers */
+    if (fp->grouped)
+        return on_batch_group(fp, arrays, n, keep);
     for (size_t ai = 0; ai < fp->naggs; ai++) {
         agg *g = &fp->aggs[ai];
         if (g->kind == AG_COUNT_STAR) {
@@ -1033,9 +1417,122 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
     return 0;
 }
 
+/* The cell of aggregate `tmpl` for one group (its state `ga`): the agg
+ * result_cell shows, filled from the state, except what the GROUP BY
+ * sorter changes (group_agg_ok): a decimal's sum at the largest scale of
+ * its values' shortest text, its min/max a plain REAL. */
+static int group_cell(floe_sql_session *s, const agg *tmpl, const gacc *ga, floe_buf *text,
+                      floe_sql_cell *c)
+{
+    agg g = *tmpl;
+    g.cnt = ga->cnt;
+    floe_type_id t = tmpl->kind == AG_COUNT_STAR ? FLOE_T_LONG : tmpl->type->id;
+    bool real = t == FLOE_T_FLOAT || t == FLOE_T_DOUBLE;
+    switch (tmpl->kind) {
+    case AG_SUM:
+        if (real) {
+            g.sum = ga->u.ds;
+        } else if (ga->cnt > 0 && t == FLOE_T_DECIMAL) {
+            i128 v = ga->u.isum; /* every value is a multiple of 10^(scale - dscale) */
+            for (int k = ga->dscale; k < tmpl->type->scale; k++)
+                v /= 10;
+            floe__sql_dsum_add_exact(&g.sum, v, ga->dscale, true);
+        } else if (ga->cnt > 0) {
+            floe__sql_dsum_add_exact(&g.sum, ga->u.isum, 0, false);
+        }
+        break;
+    case AG_AVG: g.rsum = ga->u.rsum; break;
+    case AG_MIN:
+    case AG_MAX:
+        g.has = ga->has;
+        if (g.has && t == FLOE_T_DECIMAL) {
+            *c = floe__sql_cell_null();
+            c->kind = FLOE_SQLC_REAL;
+            c->d = (double)ga->u.best.i / tmpl->p10;
+            return 0;
+        }
+        g.is_real = real;
+        g.i = ga->u.best.i;
+        g.dbl = ga->u.best.d;
+        break;
+    default: break;
+    }
+    floe__buf_clear(text);
+    return result_cell(s, &g, text, c);
+}
+
+/* Does an integer sum of a group leave int64 (SQLite's "integer overflow")? */
+static bool groups_overflow(const fast_plan *fp)
+{
+    for (size_t ai = 0; ai < fp->naggs; ai++) {
+        const agg *g = &fp->aggs[ai];
+        if (g->kind != AG_SUM || (g->type->id != FLOE_T_INT && g->type->id != FLOE_T_LONG))
+            continue;
+        for (size_t k = 0; k < fp->ngroups; k++) {
+            i128 v = fp->acc[k * fp->naggs + ai].u.isum;
+            if (v > INT64_MAX || v < INT64_MIN)
+                return true;
+        }
+    }
+    return false;
+}
+
+typedef struct group_order {
+    int64_t key;
+    int32_t g;
+    int32_t null; /* 1: the NULL key */
+} group_order;
+
+/* SQLite's GROUP BY sorter order: the NULL key first, then ascending. */
+static int cmp_group(const void *pa, const void *pb)
+{
+    const group_order *a = pa, *b = pb;
+    if (a->null != b->null)
+        return b->null - a->null;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* One row per group, in SQLite's order. */
+static int emit_groups(floe_sql_session *s, fast_plan *fp, const char *const *names)
+{
+    size_t ng = fp->ngroups, na = fp->naggs ? fp->naggs : 1;
+    group_order *order = floe__calloc(ng ? ng : 1, sizeof *order);
+    if (!order)
+        return floe__error_nomem();
+    for (size_t k = 0; k < ng; k++) {
+        order[k].key = fp->gkey[k];
+        order[k].g = (int32_t)k;
+        order[k].null = (int32_t)k == fp->null_gid;
+    }
+    qsort(order, ng, sizeof *order, cmp_group);
+    floe_buf text[MAX_AGGS];
+    floe_sql_cell cells[MAX_AGGS];
+    memset(text, 0, sizeof text);
+    int rc = floe__sql_out_begin(s->out, names, fp->nitems);
+    for (size_t k = 0; rc == 0 && k < ng; k++) {
+        const group_order *o = &order[k];
+        for (size_t i = 0; rc == 0 && i < fp->nitems; i++) {
+            int ai = fp->item_agg[i];
+            if (ai < 0)
+                cells[i] = o->null ? floe__sql_cell_null() : floe__sql_cell_int(o->key);
+            else
+                rc = group_cell(s, &fp->aggs[ai], &fp->acc[(size_t)o->g * na + (size_t)ai],
+                                &text[i], &cells[i]);
+        }
+        if (rc == 0)
+            rc = floe__sql_out_row(s->out, cells);
+    }
+    if (rc == 0)
+        rc = floe__sql_out_end(s->out);
+    for (size_t i = 0; i < fp->nitems; i++)
+        floe__buf_free(&text[i]);
+    floe__free(order);
+    return rc;
+}
+
 /* Answer `q` when the fast path applies (*done); emit: write the result. */
 static int run_fast(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q, bool emit,
-                    size_t *naggs, bool *done)
+                    size_t *naggs, bool *grouped, bool *done)
 {
     *done = false;
     fast_plan *fp = floe__calloc(1, sizeof *fp);
@@ -1054,23 +1551,34 @@ static int run_fast(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *
     floe_sql_cell cells[MAX_AGGS];
     const char *names[MAX_AGGS];
     memset(text, 0, sizeof text);
-    for (size_t i = 0; ok && rc == 0 && i < fp->naggs; i++) {
+    size_t ncols = fp->grouped ? fp->nitems : fp->naggs;
+    for (size_t i = 0; ok && rc == 0 && i < ncols; i++) {
         names[i] = sqlite3_column_name(q, (int)i);
         if (!names[i])
             rc = floe__error_nomem();
-        if (rc == 0)
+        if (rc == 0 && !fp->grouped)
             rc = result_cell(s, &fp->aggs[i], &text[i], &cells[i]);
     }
+    if (ok && rc == 0 && fp->grouped && groups_overflow(fp))
+        rc = 1; /* SQLite raises its error */
     if (ok && rc == 0) {
         *done = true;
         *naggs = fp->naggs;
-        if (emit)
+        *grouped = fp->grouped;
+        if (emit && fp->grouped)
+            rc = emit_groups(s, fp, names);
+        else if (emit)
             rc = floe__sql_emit(s, names, fp->naggs, cells, 1);
     }
     for (size_t i = 0; i < fp->naggs; i++)
         floe__buf_free(&text[i]);
     floe__arena_free(fp->arena);
     floe__free(fp->keep);
+    floe__free(fp->gkey);
+    floe__free(fp->acc);
+    floe__free(fp->hslot);
+    floe__free(fp->gid);
+    floe__free(fp->dmap);
     floe__free(fp);
     return rc < 0 ? rc : 0; /* 1: let SQLite answer */
 }
@@ -1079,7 +1587,8 @@ int floe__sql_fast_aggregate(floe_sql_session *s, const floe_sql_stmt *st, sqlit
                              bool *done)
 {
     size_t n = 0;
-    return run_fast(s, st, q, true, &n, done);
+    bool grouped = false;
+    return run_fast(s, st, q, true, &n, &grouped, done);
 }
 
 int floe__sql_fast_explain(floe_sql_session *s, const floe_sql_stmt *st, sqlite3_stmt *q,
@@ -1087,12 +1596,12 @@ int floe__sql_fast_explain(floe_sql_session *s, const floe_sql_stmt *st, sqlite3
 {
     *line = NULL;
     size_t n = 0;
-    bool done = false;
-    FLOE_TRY(run_fast(s, st, q, false, &n, &done));
+    bool done = false, grouped = false;
+    FLOE_TRY(run_fast(s, st, q, false, &n, &grouped, &done));
     if (done && !(*line = floe__arena_sprintf(a,
-                                              "Fast aggregate: %zu aggregate%s over the scan's "
+                                              "Fast aggregate: %zu aggregate%s%s over the scan's "
                                               "Arrow batches (SQLite does not step the rows)",
-                                              n, n == 1 ? "" : "s")))
+                                              n, n == 1 ? "" : "s", grouped ? " by group" : "")))
         return floe__error_nomem();
     return 0;
 }
