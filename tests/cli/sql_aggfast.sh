@@ -195,7 +195,7 @@ SELECT count(*), sum(p18z) FROM a.m"
 # scale, integer overflow in one group, merge-on-read deletes
 F -c "CREATE TABLE a.g (id BIGINT, k INT, kl BIGINT, x DOUBLE, f FLOAT, amount DECIMAL(10,2), p DECIMAL(15,9), d DATE, s STRING, w DECIMAL(18,2)) TBLPROPERTIES ('write.delete.mode'='merge-on-read')"
 F -c "INSERT INTO a.g WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 3000)
-  SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE i % 5 - 2 END, i * 1000003 % 997 * 9000000000,
+  SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE i % 5 - 2 END, CAST(i AS BIGINT) * 1000003 % 997 * 9000000000,
     CASE WHEN i % 11 = 0 THEN CAST('NaN' AS DOUBLE) WHEN i % 13 = 0 THEN NULL ELSE i / 7.0 END,
     CASE WHEN i % 17 = 0 THEN CAST('NaN' AS FLOAT) ELSE i / 4.0 END,
     CASE WHEN i % 19 = 0 THEN NULL ELSE (i % 1000 - 500) / 100.0 END,
