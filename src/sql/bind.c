@@ -650,6 +650,11 @@ static void bind_expr(bd *b, sql_node *n, const scope *sc)
         break;
     }
     case SN_ROW: bind_list(b, n->v, n->nv, sc); break;
+    case SN_LAMBDA:
+        /* the parameters shadow columns and have no known type: the body
+         * is typed without the columns of the query */
+        bind_expr(b, n->a, NULL);
+        break;
     case SN_SUBSCRIPT:
     case SN_FIELD:
         bind_expr(b, n->a, sc);
@@ -682,6 +687,7 @@ static void bind_rel(bd *b, sql_node *n, const scope *sc)
         break;
     case SN_RANGE:
     case SN_FUNCREL: bind_list(b, n->v, n->nv, sc); break;
+    case SN_LATERAL: bind_expr(b, n->a, sc); break;
     default: break;
     }
     b->depth--;

@@ -29,6 +29,21 @@ const char *floe__sql_error_class(int code)
     return floe_error_exception(e && e->code == code ? e : &bare);
 }
 
+/* Errors the front end raises that Spark's analyzer (not its parser)
+ * reports: generators and lambdas misused (print.c). */
+static bool analysis_error(void)
+{
+    static const char *const classes[] = {
+        "[UNSUPPORTED_GENERATOR.",      "[INVALID_LAMBDA_FUNCTION_CALL.",
+        "[UDTF_ALIAS_NUMBER_MISMATCH]", "[WRONG_NUM_ARGS.",
+        "[DATATYPE_MISMATCH.",          NULL};
+    const floe_error *e = floe_error_last();
+    for (int k = 0; e && e->message && classes[k]; k++)
+        if (!strncmp(e->message, classes[k], strlen(classes[k])))
+            return true;
+    return false;
+}
+
 /* ---------------------------------------------------------------- helpers */
 
 const char *floe__sql_join(floe_arena *a, const char *const *parts, size_t n)
@@ -1015,6 +1030,7 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
             if (!s->error_class) /* pick_catalog sets its own */
                 s->error_class = rc == FLOE_ENOMEM      ? NULL
                                  : rc == FLOE_ENOTFOUND ? "CatalogNotFoundException"
+                                 : analysis_error()     ? "AnalysisException"
                                                         : "ParseException";
         } else if (st) {
             rc = exec_stmt(s, st, a);
