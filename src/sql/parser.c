@@ -1804,8 +1804,12 @@ static int parse_lateral_view(tp *q, sql_node **rel)
     q->p->i += 2;
     if (acc(q, "OUTER"))
         g->f |= SNF_OUTER;
-    if (!(is_name_tok(tk(q, 0)) && op_is(tk(q, 1), "(")))
+    if (!is_name_tok(tk(q, 0)))
         return syntax(q);
+    if (!op_is(tk(q, 1), "(")) {
+        q->p->i++;
+        return syntax(q);
+    }
     FLOE_TRY(parse_call(q, &g->a));
     if (g->a->a || g->a->b || (g->a->f & (SNF_DISTINCT | SNF_STARARG)))
         return syntax(q);

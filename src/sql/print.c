@@ -44,6 +44,7 @@ typedef struct pr {
     } * bound;
     size_t nbound, capbound;
     int nvars;               /* floe_g<n> / floe_l<n> aliases handed out */
+    const sql_node *keep;    /* the SELECT whose names its ORDER BY still sees */
     const sql_node *in_item; /* the select item being printed (a generator there is nested) */
 } pr;
 
@@ -1803,6 +1804,8 @@ static int select_(pr *r, const sql_node *n, floe_buf *b)
     r->semi = NULL;
     r->nsemi = r->capsemi = 0;
     size_t mark = r->nbound;
+    bool keep = r->keep == n; /* its ORDER BY sees the LATERAL VIEW columns */
+    r->keep = NULL;
     const sql_node *was_item = r->in_item;
     r->in_item = NULL;
     /* the FROM first: its LATERAL VIEW columns are names in the items */
@@ -1899,7 +1902,8 @@ static int select_(pr *r, const sql_node *n, floe_buf *b)
     r->semi = outer;
     r->nsemi = nouter;
     r->capsemi = capouter;
-    r->nbound = mark;
+    if (!keep)
+        r->nbound = mark;
     r->in_item = was_item;
     return rc;
 }
@@ -1959,8 +1963,12 @@ static int query(pr *r, const sql_node *n, floe_buf *b)
         if (rc == 0)
             rc = member(r, n->b, false, b);
         break;
-    case SN_ORDER:
+    case SN_ORDER: {
+        size_t mark = r->nbound;
+        if (n->a->k == SN_SELECT)
+            r->keep = n->a;
         rc = n->a->k == SN_SELECT || n->a->k == SN_SETOP ? query(r, n->a, b) : member(r, n->a, false, b);
+        r->keep = NULL;
         if (rc == 0 && n->nv) {
             rc = floe__buf_puts(b, " ORDER BY ");
             if (rc == 0)
@@ -1976,7 +1984,9 @@ static int query(pr *r, const sql_node *n, floe_buf *b)
             if (rc == 0)
                 rc = expr(r, n->c, P_NONE, b);
         }
+        r->nbound = mark;
         break;
+    }
     case SN_WITH:
         rc = floe__buf_puts(b, n->f & SNF_RECURSIVE ? "WITH RECURSIVE " : "WITH ");
         for (size_t k = 0; k < n->nv && rc == 0; k++) {
