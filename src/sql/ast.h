@@ -112,6 +112,7 @@ typedef struct sql_type {
     unsigned char p;
     short s;            /* may be negative */
     unsigned char cell; /* a table column's cell (vtab.c gives decimals their scale) */
+    unsigned char nest; /* a nested column (kind ST_NONE): 'a' array, 'm' map, else 0 */
 } sql_type;
 
 typedef struct sql_node sql_node;

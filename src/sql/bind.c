@@ -50,13 +50,13 @@ typedef struct bd {
 
 static sql_type ty(sql_tk k)
 {
-    sql_type t = {(unsigned char)k, 0, 0, 0};
+    sql_type t = {(unsigned char)k, 0, 0, 0, 0};
     return t;
 }
 
 static sql_type dec(int p, int s)
 {
-    sql_type t = {ST_DECIMAL, (unsigned char)p, (signed char)s, 0};
+    sql_type t = {ST_DECIMAL, (unsigned char)p, (signed char)s, 0, 0};
     return t;
 }
 
@@ -297,6 +297,7 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
             (*found)++;
             t = parse_type(name);
             t.cell = 1;
+            t.nest = !strncmp(name, "map<", 4) ? 'm' : !strncmp(name, "array<", 6) ? 'a' : 0;
         }
         break;
     }
@@ -679,6 +680,11 @@ static void bind_rel(bd *b, sql_node *n, const scope *sc)
     case SN_PAREN: bind_rel(b, n->a, sc); break;
     case SN_JOIN:
         bind_rel(b, n->a, sc);
+        if (n->b->k == SN_LATERAL) {
+            scope s = {sc, n->a, NULL, 0}; /* the view's generator sees the relation */
+            bind_expr(b, n->b->a, &s);
+            break;
+        }
         bind_rel(b, n->b, sc);
         if (n->c) {
             scope s = {sc, n, NULL, 0};
@@ -687,7 +693,6 @@ static void bind_rel(bd *b, sql_node *n, const scope *sc)
         break;
     case SN_RANGE:
     case SN_FUNCREL: bind_list(b, n->v, n->nv, sc); break;
-    case SN_LATERAL: bind_expr(b, n->a, sc); break;
     default: break;
     }
     b->depth--;

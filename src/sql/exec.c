@@ -899,14 +899,13 @@ static int collect_case_twins(floe_sql_session *s, const char *catalog, const ch
 }
 
 /* 't' entries: "t<sqlite name>\x1e<column>\x1e<Spark type>" for the
- * primitive columns of a reference, for the binder (column_type). */
+ * top-level columns of a reference, for the binder (column_type; a nested
+ * type only tells it arrays from maps). */
 static int collect_column_types(floe_sql_session *s, const char *sqlite_name, const floe_schema *sc,
                                 bool *any)
 {
     for (size_t i = 0; sqlite_name && i < sc->root->nfields; i++) {
         const floe_field *f = &sc->root->fields[i];
-        if (f->type->id == FLOE_T_STRUCT || f->type->id == FLOE_T_LIST || f->type->id == FLOE_T_MAP)
-            continue;
         FLOE_TRY(floe__buf_printf(&s->struct_cols, "t%s%c%s%c", sqlite_name, TWIN_SEP, f->name,
                                   TWIN_SEP));
         FLOE_TRY(floe__sql_spark_type(f->type, false, &s->struct_cols));

@@ -964,7 +964,7 @@ static int call(pr *r, const sql_node *f, floe_buf *b);
 static int typed_call(pr *r, const sql_node *f, floe_buf *b)
 {
     const char *name = f->s;
-    sql_type t = f->t, a0 = f->nv ? f->v[0]->t : (sql_type){0, 0, 0, 0};
+    sql_type t = f->t, a0 = f->nv ? f->v[0]->t : (sql_type){0, 0, 0, 0, 0};
     if (floe__sql_ieq(name, "typeof") && f->nv == 1 && a0.kind != ST_NONE && !f->a) {
         const char *tn = floe__sql_type_name(r->p, a0);
         if (!tn)
@@ -1427,6 +1427,8 @@ static bool is_map_expr(pr *r, const sql_node *n)
         return (n->f & SNF_NESTED) && n->s && !strncmp(n->s, "map", 3);
     if (n->k == SN_COL) {
         const floe_sql_options *o = r->p->opt;
+        if (n->t.nest)
+            return n->t.nest == 'm';
         return o->is_keyed_map_column &&
                o->is_keyed_map_column(n->names[n->nnames - 1], o->payload);
     }
@@ -1754,7 +1756,15 @@ static bool carries_scale(const sql_node *e)
     }
 }
 
+static int item_as(pr *r, const sql_node *n, const char *forced, floe_buf *b);
+
 static int item(pr *r, const sql_node *n, floe_buf *b)
+{
+    return item_as(r, n, NULL, b);
+}
+
+/* A select item; `forced` (not NULL): its SQLite name. */
+static int item_as(pr *r, const sql_node *n, const char *forced, floe_buf *b)
 {
     if (n->k == SN_STAR) {
         for (size_t k = 0; k < n->nnames; k++) {
@@ -1791,10 +1801,89 @@ static int item(pr *r, const sql_node *n, floe_buf *b)
         if (strcmp(src, b->ptr + at) != 0)
             alias = src;
     }
+    if (forced)
+        return floe__buf_printf(b, " AS %s", forced);
     if (!alias)
         return 0;
     FLOE_TRY(floe__buf_puts(b, " AS "));
     return ident(r, alias, alias != n->alias || n->tok, b);
+}
+
+/* Does n hold an aggregate call (outside subqueries)? A generator over
+ * one runs over the aggregated rows. */
+static bool has_aggregate(const sql_node *n, int depth)
+{
+    static const char *const aggs[] = {
+        "count",      "sum",      "avg",          "mean",
+        "min",        "max",      "collect_list", "collect_set",
+        "array_agg",  "first",    "last",         "any_value",
+        "count_if",   "bool_and", "bool_or",      "every",
+        "some",       "any",      "max_by",       "min_by",
+        "percentile", "stddev",   "variance",     "approx_count_distinct",
+        NULL};
+    if (!n || depth > SQL_MAX_DEPTH)
+        return false;
+    if (n->k == SN_SUBQ || n->k == SN_EXISTS || n->k == SN_LAMBDA)
+        return false;
+    if (n->k == SN_FUNC && !n->a)
+        for (int k = 0; aggs[k]; k++)
+            if (floe__sql_ieq(n->s, aggs[k]))
+                return true;
+    if (has_aggregate(n->a, depth + 1) || has_aggregate(n->b, depth + 1) ||
+        has_aggregate(n->c, depth + 1))
+        return true;
+    for (size_t k = 0; k < n->nv; k++)
+        if (has_aggregate(n->v[k], depth + 1))
+            return true;
+    return false;
+}
+
+/* The name Spark gives select item `it` (its alias, a column's name, else
+ * its text). */
+static const char *item_name(pr *r, const sql_node *it)
+{
+    if (it->alias)
+        return it->alias;
+    if (it->a->k == SN_COL)
+        return it->a->names[it->a->nnames - 1];
+    return source_text(r, it->a);
+}
+
+/* A select with a generator over aggregated rows (GROUP BY, HAVING, an
+ * aggregate in its argument): the aggregating select `inner` (items
+ * floe_c<k>, the argument floe_garg) joined with the generator's rows. */
+static int generate_over(pr *r, const sql_node *n, const sql_node *gen, int gid, const char *inner,
+                         floe_buf *b)
+{
+    FLOE_TRY(floe__buf_puts(b, n->f & SNF_DISTINCT ? "SELECT DISTINCT " : "SELECT "));
+    for (size_t k = 0; k < n->nv; k++) {
+        if (k)
+            FLOE_TRY(floe__buf_puts(b, ", "));
+        const sql_node *it = n->v[k];
+        if (it == gen) {
+            const char *cols[3], *names[3];
+            int nc = generator_columns(r, gen->a, gen->names, gen->nnames, gen->alias, cols, names);
+            if (nc < 0)
+                return nc;
+            for (int j = 0; j < nc; j++) {
+                FLOE_TRY(floe__buf_printf(b, "%sfloe_g%d.%s AS ", j ? ", " : "", gid, cols[j]));
+                FLOE_TRY(ident(r, names[j], true, b));
+            }
+            continue;
+        }
+        const char *name = item_name(r, it);
+        if (!name)
+            return floe__error_nomem();
+        FLOE_TRY(floe__buf_printf(b, "floe_q.floe_c%zu AS ", k));
+        FLOE_TRY(ident(r, name, true, b));
+    }
+    bool outer = strstr(gen->a->s, "_outer") || strstr(gen->a->s, "_OUTER");
+    return floe__buf_printf(b,
+                            outer ? " FROM (%s) AS floe_q LEFT JOIN floe_explode(floe_q.floe_garg) "
+                                    "AS floe_g%d ON 1"
+                                  : " FROM (%s) AS floe_q, floe_explode(floe_q.floe_garg) AS "
+                                    "floe_g%d",
+                            inner, gid);
 }
 
 static int select_(pr *r, const sql_node *n, floe_buf *b)
@@ -1830,19 +1919,40 @@ static int select_(pr *r, const sql_node *n, floe_buf *b)
         }
         gen = it;
     }
-    if (rc == 0 && gen && (n->nw || n->c))
-        rc = err_at(r, gen, FLOE_EUNSUPPORTED,
-                    "unsupported: a generator in a select list with GROUP BY or HAVING");
+    bool wrap = gen && (n->nw || n->c || has_aggregate(gen->a, 0));
+    for (size_t k = 0; k < n->nv && rc == 0 && wrap; k++)
+        if (n->v[k]->k == SN_STAR)
+            rc = err_at(r, n->v[k], FLOE_EUNSUPPORTED,
+                        "unsupported: * with a generator over aggregated rows");
     if (rc == 0 && gen) {
         gid = fresh(r);
-        rc = generator_join(r, gen->a, gid, n->a != NULL, &from);
+        if (!wrap)
+            rc = generator_join(r, gen->a, gid, n->a != NULL, &from);
     }
+    floe_buf inner = FLOE_BUF_INIT;
+    floe_buf *out = b;
+    if (wrap)
+        b = &inner; /* the aggregating select, printed into generate_over() */
     if (rc == 0)
-        rc = floe__buf_puts(b, n->f & SNF_DISTINCT ? "SELECT DISTINCT " : "SELECT ");
+        rc = floe__buf_puts(b, n->f & SNF_DISTINCT && !wrap ? "SELECT DISTINCT " : "SELECT ");
     for (size_t k = 0; k < n->nv && rc == 0; k++) {
         if (k)
             rc = floe__buf_puts(b, ", ");
-        if (rc == 0 && n->v[k] == gen) {
+        if (rc == 0 && wrap) {
+            if (n->v[k] == gen) {
+                const sql_node *g = gen->a;
+                const sql_node *was = r->in_item;
+                r->in_item = g;
+                rc = g->nv == 1 ? expr(r, g->v[0], P_NONE, b) : 0;
+                r->in_item = was;
+                if (rc == 0)
+                    rc = floe__buf_puts(b, " AS floe_garg");
+            } else {
+                char as[32];
+                snprintf(as, sizeof as, "floe_c%zu", k);
+                rc = item_as(r, n->v[k], as, b);
+            }
+        } else if (rc == 0 && n->v[k] == gen) {
             const char *cols[3], *names[3];
             int nc = generator_columns(r, gen->a, gen->names, gen->nnames, gen->alias, cols, names);
             rc = nc < 0 ? nc : 0;
@@ -1899,6 +2009,12 @@ static int select_(pr *r, const sql_node *n, floe_buf *b)
         if (rc == 0)
             rc = floe__buf_putc(b, ')');
     }
+    if (wrap) {
+        b = out;
+        if (rc == 0)
+            rc = generate_over(r, n, gen, gid, inner.ptr, b);
+    }
+    floe__buf_free(&inner);
     r->semi = outer;
     r->nsemi = nouter;
     r->capsemi = capouter;

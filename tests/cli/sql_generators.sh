@@ -69,6 +69,19 @@ eq "explode map AS (k, v)" "$(Q "SELECT id, explode(m) AS (k, v) FROM db.n ORDER
 1|k|1
 1|z|-1
 2|k|2"
+eq "explode of a map column: key, value" "$(Q "SELECT id, explode(m) FROM db.n ORDER BY id, key")" "id|key|value
+1|k|1
+1|z|-1
+2|k|2"
+eq "posexplode of a map column" "$(Q "SELECT id, posexplode(m) FROM db.n WHERE id = 1 ORDER BY pos")" \
+    "id|pos|key|value
+1|0|k|1
+1|1|z|-1"
+eq "lateral view of a map column, default names" \
+    "$(Q "SELECT id, key, value FROM db.n LATERAL VIEW explode(m) t ORDER BY id, key")" "id|key|value
+1|k|1
+1|z|-1
+2|k|2"
 eq "posexplode" "$(Q "SELECT posexplode(array('a', 'b'))")" "pos|col
 0|a
 1|b"
@@ -93,6 +106,17 @@ eq "DISTINCT applies to the generated rows" \
     "$(Q "SELECT DISTINCT explode(array(1, 1, 2)) AS x ORDER BY x")" "x
 1
 2"
+
+eq "generator over an aggregate" "$(Q "SELECT explode(collect_list(id)) AS x FROM db.n WHERE id < 3 ORDER BY x")" "x
+1
+2"
+eq "generator with GROUP BY and HAVING" \
+    "$(Q "SELECT id % 2 AS g, count(*) AS c, posexplode(collect_list(id)) AS (p, v) FROM db.n GROUP BY id % 2 HAVING count(*) > 1 ORDER BY g, p")" \
+    "g|c|p|v
+0|2|0|2
+0|2|1|4
+1|2|0|1
+1|2|1|3"
 
 # ---------------------------------------------------------------- LATERAL VIEW
 eq "lateral view" "$(Q "SELECT id, x FROM db.n LATERAL VIEW explode(arr) e AS x ORDER BY id, x")" \
