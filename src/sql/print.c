@@ -1410,7 +1410,7 @@ static int expr(pr *r, const sql_node *n, int min, floe_buf *b)
 
 /* Is n a map (by its form: the map functions, a CAST to MAP, a map column
  * with non-string keys)? Decides explode's columns (key, value). */
-static bool is_map_expr(pr *r, const sql_node *n)
+static bool is_map_expr(const floe_sql_options *o, const sql_node *n)
 {
     static const char *const maps[] = {
         "map",        "map_from_arrays", "map_from_entries", "str_to_map",   "map_concat",
@@ -1426,10 +1426,9 @@ static bool is_map_expr(pr *r, const sql_node *n)
     if (n->k == SN_CAST)
         return (n->f & SNF_NESTED) && n->s && !strncmp(n->s, "map", 3);
     if (n->k == SN_COL) {
-        const floe_sql_options *o = r->p->opt;
         if (n->t.nest)
             return n->t.nest == 'm';
-        return o->is_keyed_map_column &&
+        return o && o->is_keyed_map_column &&
                o->is_keyed_map_column(n->names[n->nnames - 1], o->payload);
     }
     return false;
@@ -1450,7 +1449,7 @@ static int generator_columns(pr *r, const sql_node *g, const char *const *names,
                                 g->s, got);
     }
     bool pos = prefix_ci(g->s, "posexplode");
-    bool map = n ? n == (pos ? 3u : 2u) : is_map_expr(r, g->v[0]);
+    bool map = n ? n == (pos ? 3u : 2u) : is_map_expr(r->p->opt, g->v[0]);
     int k = 0;
     if (pos) {
         cols[k] = "floe_pos";
@@ -2177,6 +2176,24 @@ static bool is_bool(const sql_node *e)
     }
 }
 
+/* Are the elements of array / map value n booleans (by its form)? */
+static bool elements_bool(const sql_node *n)
+{
+    while (n->k == SN_PAREN)
+        n = n->a;
+    if (n->k != SN_FUNC || !n->nv)
+        return false;
+    bool map = floe__sql_ieq(n->s, "map");
+    if (!map && !floe__sql_ieq(n->s, "array"))
+        return floe__sql_ieq(n->s, "transform") && n->nv == 2 && n->v[1]->k == SN_LAMBDA &&
+               is_bool(n->v[1]->a);
+    for (size_t k = map ? 1 : 0; k < n->nv; k += map ? 2 : 1)
+        if (!is_bool(n->v[k]) &&
+            !(n->v[k]->k == SN_LIT && floe__sql_ieq(n->v[k]->tok->text, "NULL")))
+            return false;
+    return true;
+}
+
 uint64_t floe__sql_tree_bool_columns(const sql_node *q)
 {
     for (int guard = 0; q && guard < 1000; guard++) {
@@ -2198,11 +2215,23 @@ uint64_t floe__sql_tree_bool_columns(const sql_node *q)
                 continue;
             }
             uint64_t bits = 0;
-            for (size_t k = 0; k < q->nv && k < 64; k++) {
-                if (q->v[k]->k == SN_STAR)
+            for (size_t k = 0, col = 0; k < q->nv && col < 64; k++, col++) {
+                const sql_node *it = q->v[k];
+                if (it->k == SN_STAR)
                     break;
-                if (is_bool(q->v[k]->a))
-                    bits |= (uint64_t)1 << k;
+                if (is_generator(it->a)) {
+                    /* its columns: [pos,] key, value or [pos,] col */
+                    const sql_node *g = it->a;
+                    bool pos = prefix_ci(g->s, "posexplode");
+                    bool map = it->nnames ? it->nnames == (pos ? 3u : 2u)
+                                          : g->nv == 1 && is_map_expr(NULL, g->v[0]);
+                    col += (pos ? 1 : 0) + (map ? 1 : 0);
+                    if (col < 64 && g->nv == 1 && elements_bool(g->v[0]))
+                        bits |= (uint64_t)1 << col;
+                    continue;
+                }
+                if (is_bool(it->a))
+                    bits |= (uint64_t)1 << col;
             }
             return bits;
         }

@@ -102,6 +102,12 @@ eq "explode of structs, a field of the element" \
     "$(Q "SELECT explode(transform(pts, p -> p.y)) AS y FROM db.n WHERE id = 4")" "y
 
 q"
+eq "boolean elements, and the columns after a map's two" \
+    "$(Q "SELECT explode(array(true, false)) AS b, 1 > 0 AS t")" "b|t
+true|true
+false|true"
+eq "columns after a map generator" "$(Q "SELECT explode(map('a', 1)), 1 > 0 AS t")" "key|value|t
+a|1|true"
 eq "DISTINCT applies to the generated rows" \
     "$(Q "SELECT DISTINCT explode(array(1, 1, 2)) AS x ORDER BY x")" "x
 1
