@@ -1045,14 +1045,17 @@ static bool prefix_ci(const char *s, const char *prefix)
     return true;
 }
 
-static bool is_generator(const sql_node *n)
+static bool is_generator_name(const char *s)
 {
-    if (n->k != SN_FUNC || n->a)
-        return false;
     for (int k = 0; generators[k]; k++)
-        if (floe__sql_ieq(n->s, generators[k]))
+        if (floe__sql_ieq(s, generators[k]))
             return true;
     return false;
+}
+
+static bool is_generator(const sql_node *n)
+{
+    return n->k == SN_FUNC && !n->a && is_generator_name(n->s);
 }
 
 /* An AnalysisException of Spark's (exec.c classifies the error classes). */
@@ -1506,6 +1509,26 @@ static int generator_join(pr *r, const sql_node *g, int id, bool has_left, floe_
     return floe__buf_printf(b, "%sfloe_explode(%s) AS floe_g%d", has_left ? ", " : "", arg, id);
 }
 
+static int rel_alias(pr *r, const sql_node *n, floe_buf *b);
+
+/* FROM explode(x) [AS] t [(c, ...)]: the generator's rows as a relation. */
+static int generator_rel(pr *r, const sql_node *n, floe_buf *b)
+{
+    const char *cols[3], *names[3];
+    int nc = generator_columns(r, n, n->names, n->nnames, NULL, cols, names);
+    if (nc < 0)
+        return nc;
+    FLOE_TRY(floe__buf_puts(b, "(SELECT "));
+    for (int k = 0; k < nc; k++) {
+        FLOE_TRY(floe__buf_printf(b, "%s%s AS ", k ? ", " : "", cols[k]));
+        FLOE_TRY(ident(r, names[k], true, b));
+    }
+    FLOE_TRY(floe__buf_puts(b, " FROM "));
+    FLOE_TRY(generator_join(r, n, fresh(r), false, b));
+    FLOE_TRY(floe__buf_putc(b, ')'));
+    return rel_alias(r, n, b);
+}
+
 /* LATERAL VIEW [OUTER] g(arg) t AS c, ...: a join of floe_explode whose
  * columns the select's expressions see as c and t.c. */
 static int lateral_view(pr *r, const sql_node *lv, floe_buf *b)
@@ -1658,6 +1681,10 @@ static int rel(pr *r, const sql_node *n, floe_buf *b)
         break;
     case SN_RANGE: rc = range(r, n, b); break;
     case SN_FUNCREL:
+        if (is_generator_name(n->s)) {
+            rc = generator_rel(r, n, b);
+            break;
+        }
         rc = ident(r, n->s, false, b);
         if (rc == 0)
             rc = floe__buf_putc(b, '(');

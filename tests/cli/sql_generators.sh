@@ -167,6 +167,22 @@ eq "lateral view struct fields" \
 4|7|
 4|8|q"
 
+# ---------------------------------------------------------------- generators in FROM
+eq "FROM explode" "$(Q "SELECT * FROM explode(array(1, 2))")" "col
+1
+2"
+eq "FROM explode of a map AS t(k, v)" "$(Q "SELECT t.k, v FROM explode(map('a', 1, 'b', 2)) AS t(k, v) ORDER BY k")" \
+    "k|v
+a|1
+b|2"
+eq "FROM posexplode_outer of an empty array" "$(Q "SELECT * FROM posexplode_outer(array())")" "pos|col
+|"
+eq "FROM explode joined" \
+    "$(Q "SELECT n.id, e.col FROM db.n n JOIN explode(array(1, 2)) e ON n.id = e.col ORDER BY n.id")" \
+    "id|col
+1|1
+2|2"
+
 # ---------------------------------------------------------------- higher-order functions
 eq "transform" "$(Q "SELECT explode(transform(array(1, 2, 3), x -> x * 2)) AS v")" "v
 2
