@@ -1150,8 +1150,9 @@ static int printed(int rc)
 
 static int hof_call(pr *r, const sql_node *f, floe_buf *b)
 {
-    static const char *const hofs[] = {"transform", "filter", "exists", "forall",
-                                       "aggregate", "reduce", NULL};
+    static const char *const hofs[] = {
+        "transform",  "filter",           "exists",         "forall",   "aggregate", "reduce",
+        "map_filter", "transform_values", "transform_keys", "zip_with", NULL};
     int which = -1;
     for (int k = 0; hofs[k]; k++)
         if (floe__sql_ieq(f->s, hofs[k]))
@@ -1167,13 +1168,11 @@ static int hof_call(pr *r, const sql_node *f, floe_buf *b)
         const char *src = source_text(r, f);
         if (!src)
             return floe__error_nomem();
-        if (f->s &&
-            (floe__sql_ieq(f->s, "zip_with") || floe__sql_ieq(f->s, "map_filter") ||
-             floe__sql_ieq(f->s, "transform_keys") || floe__sql_ieq(f->s, "transform_values") ||
-             floe__sql_ieq(f->s, "map_zip_with") || floe__sql_ieq(f->s, "array_sort")))
+        if (f->s && (floe__sql_ieq(f->s, "map_zip_with") || floe__sql_ieq(f->s, "array_sort")))
             return err_at(r, f, FLOE_EUNSUPPORTED,
                           "unsupported: this higher-order function (floe has transform, filter, "
-                          "exists, forall, aggregate)");
+                          "exists, forall, aggregate, reduce, zip_with, map_filter, "
+                          "transform_values, transform_keys)");
         return analysis(r, f,
                         "[INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION] A lambda "
                         "function should only be used in a higher order function. However, its "
@@ -1182,11 +1181,11 @@ static int hof_call(pr *r, const sql_node *f, floe_buf *b)
     }
     if (f->a || f->b || (f->f & (SNF_DISTINCT | SNF_STARARG)))
         return 0;
-    bool agg = which >= 4;
-    size_t lo = agg ? 3 : 2, hi = agg ? 4 : 2;
+    bool agg = which == 4 || which == 5, zip = which == 9;
+    size_t lo = agg || zip ? 3 : 2, hi = agg ? 4 : lo;
     if (f->nv < lo || f->nv > hi) {
         char lo_s[8], got_s[24];
-        snprintf(lo_s, sizeof lo_s, "%s", agg ? "[3, 4]" : "2");
+        snprintf(lo_s, sizeof lo_s, "%s", agg ? "[3, 4]" : zip ? "3" : "2");
         snprintf(got_s, sizeof got_s, "%zu", f->nv);
         return floe__sql_err_at(FLOE_EINVALID, r->p->script, f->pos,
                                 "[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The `%s` requires %s "
@@ -1196,7 +1195,7 @@ static int hof_call(pr *r, const sql_node *f, floe_buf *b)
     if (f->v[0]->k == SN_LAMBDA)
         return lambda_arity(r, f, NULL, 1);
     for (size_t k = 1; k < f->nv; k++) {
-        bool want = !(agg && k == 1);
+        bool want = !((agg || zip) && k == 1);
         if (want != (f->v[k]->k == SN_LAMBDA))
             return lambda_arity(r, f, want ? f->v[k] : NULL, 1);
     }
@@ -1209,7 +1208,7 @@ static int hof_call(pr *r, const sql_node *f, floe_buf *b)
     if (!val || !pos)
         return floe__error_nomem();
     const char *params[2] = {val, pos};
-    const sql_node *l = f->v[agg ? 2 : 1];
+    const sql_node *l = f->v[agg || zip ? 2 : 1];
     char *body = NULL;
     switch (which) {
     case 0:   /* transform(arr, x [, i] -> e) */
@@ -1245,6 +1244,49 @@ static int hof_call(pr *r, const sql_node *f, floe_buf *b)
                              "(SELECT (%s) AS floe_p FROM floe_explode(%s) AS floe_l%d)) END",
                              arr, which == 2 ? "max(floe_p) = 1" : "min(floe_p) = 0",
                              which == 2 ? 1 : 0, which == 2 ? 0 : 1, body, arr, n));
+    }
+    case 6:   /* map_filter(m, (k, v) -> p) */
+    case 7:   /* transform_values(m, (k, v) -> e) */
+    case 8: { /* transform_keys(m, (k, v) -> e) */
+        if (!lambda_ok(l, 2, 2))
+            return lambda_arity(r, f, l, 2);
+        const char *key = floe__arena_sprintf(a, "floe_l%d.floe_key", n);
+        if (!key)
+            return floe__error_nomem();
+        const char *kv[2] = {key, val};
+        FLOE_TRY(lambda_body(r, l, kv, P_NONE, &body));
+        const char *e = NULL;
+        FLOE_TRY(json_elem(r, l->a, body, &e));
+        const char *k = which == 8 ? floe__arena_sprintf(a, "CAST((%s) AS TEXT)", body) : key;
+        if (!k)
+            return floe__error_nomem();
+        return printed(floe__buf_printf(
+            b,
+            "CASE WHEN (%s) IS NULL THEN NULL ELSE (SELECT json_group_object(%s, %s) FROM "
+            "floe_explode(%s) AS floe_l%d%s%s%s) END",
+            arr, k, which == 7 ? e : val, arr, n, which == 6 ? " WHERE (" : "",
+            which == 6 ? body : "", which == 6 ? ")" : ""));
+    }
+    case 9: { /* zip_with(a, b, (x, y) -> e): to the longer one's length, NULL-padded */
+        if (!lambda_ok(l, 2, 2))
+            return lambda_arity(r, f, l, 2);
+        char *other = NULL;
+        FLOE_TRY(to_str(r, f->v[1], P_NONE, &other));
+        const char *y = floe__arena_sprintf(a, "floe_m%d.floe_val", n);
+        if (!y)
+            return floe__error_nomem();
+        const char *xy[2] = {val, y};
+        FLOE_TRY(lambda_body(r, l, xy, P_NONE, &body));
+        const char *e = NULL;
+        FLOE_TRY(json_elem(r, l->a, body, &e));
+        return printed(floe__buf_printf(
+            b,
+            "CASE WHEN (%s) IS NULL OR (%s) IS NULL THEN NULL ELSE (SELECT json_group_array(%s) "
+            "FROM floe_explode(CASE WHEN json_array_length(%s) >= json_array_length(%s) THEN %s "
+            "ELSE %s END) AS floe_z%d LEFT JOIN floe_explode(%s) AS floe_l%d ON floe_l%d.floe_pos "
+            "= floe_z%d.floe_pos LEFT JOIN floe_explode(%s) AS floe_m%d ON floe_m%d.floe_pos = "
+            "floe_z%d.floe_pos) END",
+            arr, other, e, arr, other, arr, other, n, arr, n, n, n, other, n, n, n));
     }
     default: { /* aggregate(arr, start, (acc, x) -> merge [, acc -> finish]) */
         if (!lambda_ok(l, 2, 2))
@@ -2212,8 +2254,8 @@ static bool elements_bool(const sql_node *n)
         return false;
     bool map = floe__sql_ieq(n->s, "map");
     if (!map && !floe__sql_ieq(n->s, "array"))
-        return floe__sql_ieq(n->s, "transform") && n->nv == 2 && n->v[1]->k == SN_LAMBDA &&
-               is_bool(n->v[1]->a);
+        return (floe__sql_ieq(n->s, "transform") || floe__sql_ieq(n->s, "transform_values")) &&
+               n->nv == 2 && n->v[1]->k == SN_LAMBDA && is_bool(n->v[1]->a);
     for (size_t k = map ? 1 : 0; k < n->nv; k += map ? 2 : 1)
         if (!is_bool(n->v[k]) &&
             !(n->v[k]->k == SN_LIT && floe__sql_ieq(n->v[k]->tok->text, "NULL")))

@@ -252,6 +252,25 @@ eq "lambda over struct elements" \
     "id|s
 1|1
 4|15"
+eq "map_filter" "$(Q "SELECT explode(map_filter(map('a', 1, 'b', 2), (k, v) -> v > 1))")" "key|value
+b|2"
+eq "transform_values, transform_keys" \
+    "$(Q "SELECT explode(transform_keys(transform_values(map('a', 1, 'b', 2), (k, v) -> v * 10), (k, v) -> upper(k))) ORDER BY key")" \
+    "key|value
+A|10
+B|20"
+eq "transform_values over a column, boolean values" \
+    "$(Q "SELECT id, explode(transform_values(m, (k, v) -> v > 0)) FROM db.n ORDER BY id, key")" "id|key|value
+1|k|true
+1|z|false
+2|k|true"
+eq "zip_with pads the shorter array with NULL" \
+    "$(Q "SELECT posexplode(zip_with(array(1, 2, 3), array(10, 20), (x, y) -> x + y))")" "pos|col
+0|11
+1|22
+2|"
+eq "zip_with of NULL is NULL" "$(Q "SELECT zip_with(array(1), NULL, (x, y) -> x) IS NULL AS z")" "z
+true"
 eq "lambda in WHERE" "$(Q "SELECT id FROM db.n WHERE exists(tags, t -> t = 'c')")" "id
 2"
 
