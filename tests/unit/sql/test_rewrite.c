@@ -298,12 +298,7 @@ static void test_expressions(void)
       "cardinality(x), nvl(a, b), if(c, 1, 2), lcase(s), ucase(s), collect_list(x), "
       "to_date(s), get_json_object(j, '$.a')",
       "QUERY\n"
-      "query: SELECT json_array(1, 'a') AS \"array(1, 'a')\", json_object('k', 1) AS \"map('k', "
-      "1)\", json_object('a', 1) AS \"named_struct('a', 1)\", json_array_length(json_array(1, 2)) "
-      "AS \"size(array(1, 2))\", json_array_length(x) AS \"cardinality(x)\", ifnull(a, b) AS "
-      "\"nvl(a, b)\", iif(c, 1, 2) AS \"if(c, 1, 2)\", lower(s) AS \"lcase(s)\", upper(s) AS "
-      "\"ucase(s)\", json_group_array(x) AS \"collect_list(x)\", to_date(s), json_extract(j, "
-      "'$.a') AS \"get_json_object(j, '$.a')\"\n");
+      "query: SELECT json_array(1, 'a') AS \"array(1, 'a')\", json_object('k', 1) AS \"map('k', 1)\", json_object('a', 1) AS \"named_struct('a', 1)\", json_array_length(json_array(1, 2)) AS \"size(array(1, 2))\", json_array_length(x) AS \"cardinality(x)\", ifnull(a, b) AS \"nvl(a, b)\", iif(c, 1, 2) AS \"if(c, 1, 2)\", lower(s) AS \"lcase(s)\", upper(s) AS \"ucase(s)\", json_group_array(x) AS \"collect_list(x)\", to_date(s), json_extract(j, '$.a') AS \"get_json_object(j, '$.a')\"\n");
     q("SELECT current_timestamp(), now(), current_timestamp, current_date(), current_date",
       "QUERY\n"
       "query: SELECT strftime('%Y-%m-%d %H:%M:%f000', 'now') AS \"current_timestamp()\", strftime('%Y-%m-%d %H:%M:%f000', 'now') AS \"now()\", strftime('%Y-%m-%d %H:%M:%f000', 'now') AS \"current_timestamp\", date('now') AS \"current_date()\", date('now') AS \"current_date\"\n");
