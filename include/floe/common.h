@@ -61,7 +61,9 @@ typedef enum floe_error_kind {
     FLOE_KIND_CATALOG_NOT_FOUND,    /* CatalogNotFoundException */
     FLOE_KIND_COMMIT_FAILED,        /* CommitFailedException */
     FLOE_KIND_NO_SUCH_VIEW,         /* NoSuchViewException */
-    FLOE_KIND_ILLEGAL_STATE         /* IllegalStateException */
+    FLOE_KIND_ILLEGAL_STATE,        /* IllegalStateException */
+    FLOE_KIND_ANALYSIS              /* AnalysisException: what Spark's analyzer (not its parser)
+                                       rejects, raised by floe's SQL front end */
 } floe_error_kind;
 
 typedef struct floe_error {

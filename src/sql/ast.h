@@ -22,38 +22,42 @@ typedef enum sql_nk {
     SN_CTE,        /* s name, names columns, a query */
     SN_ORDER,      /* a query, v sort items, b limit, c offset */
     SN_VALUES,     /* v rows (SN_ROW) */
-    SN_ITEM,       /* a expr, alias (NULL: none) */
+    SN_ITEM,       /* a expr, alias (NULL: none), names AS (a, b, ...) of a generator */
     SN_STAR,       /* names qualifier parts (may be 0) */
     SN_SORT,       /* a expr; f SNF_DESC, SNF_NULLS_FIRST, SNF_NULLS_LAST */
     SN_WINDEF,     /* s name, a spec (named WINDOW) */
     /* relations */
-    SN_TABLE, /* s SQLite name (resolved ref, CTE or local name), alias, names column aliases */
+    SN_TABLE,  /* s SQLite name (resolved ref, CTE or local name), alias, names column aliases */
     SN_SUBREL, /* a query, alias, names column aliases */
-    SN_JOIN,   /* s type ("JOIN", "LEFT JOIN", ...), f SNF_SEMI/ANTI/NATURAL, a, b, c ON, names USING */
-    SN_RANGE,  /* range(...) table function: v args, alias */
+    SN_JOIN,  /* s type ("JOIN", "LEFT JOIN", ...), f SNF_SEMI/ANTI/NATURAL, a, b, c ON, names USING
+               */
+    SN_RANGE, /* range(...) table function: v args, alias */
     SN_FUNCREL, /* a SQLite table-valued function: s name, v args, alias */
+    SN_LATERAL, /* LATERAL VIEW [OUTER] (the b of a SN_JOIN of s "LATERAL VIEW"): a generator
+                 * call, alias table name, names column names; f SNF_OUTER */
     /* expressions */
-    SN_LIT,      /* tok (NUMBER, STRING, BLOB, WORD NULL/TRUE/FALSE); s: printed text when set */
-    SN_COL,      /* names parts (tokens: qtok says which were quoted) */
-    SN_FUNC,     /* s name, v args, f SNF_DISTINCT | SNF_STARARG, a window (SN_WINSPEC), b filter */
-    SN_BIN,      /* s operator (Spark's spelling, upper-case words), a, b */
-    SN_UN,       /* s "-", "+", "~", "NOT", a */
-    SN_CASE,     /* a operand (NULL), v WHEN/THEN pairs, b ELSE */
-    SN_CAST,     /* a expr, s type word (lower-case), i1/i2 parameters (-1 none); f SNF_TRY,
-                  * SNF_NESTED (ARRAY/MAP/STRUCT type) */
-    SN_LIKE,     /* a expr, v patterns, b ESCAPE; f SNF_NOT, SNF_ILIKE, SNF_RLIKE, SNF_ANY, SNF_ALL */
-    SN_IN,       /* a expr, v list or b subquery; f SNF_NOT */
-    SN_BETWEEN,  /* a, b, c; f SNF_NOT */
-    SN_IS,       /* a, s "NULL"/"TRUE"/"FALSE"/"DISTINCT", b (DISTINCT FROM); f SNF_NOT */
-    SN_EXISTS,   /* a query */
-    SN_SUBQ,     /* a query (scalar subquery) */
+    SN_LIT,  /* tok (NUMBER, STRING, BLOB, WORD NULL/TRUE/FALSE); s: printed text when set */
+    SN_COL,  /* names parts (tokens: qtok says which were quoted) */
+    SN_FUNC, /* s name, v args, f SNF_DISTINCT | SNF_STARARG, a window (SN_WINSPEC), b filter */
+    SN_BIN,  /* s operator (Spark's spelling, upper-case words), a, b */
+    SN_UN,   /* s "-", "+", "~", "NOT", a */
+    SN_CASE, /* a operand (NULL), v WHEN/THEN pairs, b ELSE */
+    SN_CAST, /* a expr, s type word (lower-case), i1/i2 parameters (-1 none); f SNF_TRY,
+              * SNF_NESTED (ARRAY/MAP/STRUCT type) */
+    SN_LIKE, /* a expr, v patterns, b ESCAPE; f SNF_NOT, SNF_ILIKE, SNF_RLIKE, SNF_ANY, SNF_ALL */
+    SN_IN,   /* a expr, v list or b subquery; f SNF_NOT */
+    SN_BETWEEN,   /* a, b, c; f SNF_NOT */
+    SN_IS,        /* a, s "NULL"/"TRUE"/"FALSE"/"DISTINCT", b (DISTINCT FROM); f SNF_NOT */
+    SN_EXISTS,    /* a query */
+    SN_SUBQ,      /* a query (scalar subquery) */
     SN_SUBSCRIPT, /* a base, b index */
-    SN_FIELD,    /* a base, s field (a field of a non-column expression) */
-    SN_PAREN,    /* a */
-    SN_ROW,      /* v (a tuple, or a VALUES row) */
-    SN_WINSPEC,  /* s base window name, v partition by, w order by, frame (text, NULL) */
-    SN_TIMELIT,  /* DATE/TIMESTAMP literal: s normalised value (printed as a string) */
-    SN_INTERVAL, /* INTERVAL literal: i1 months, i2 microseconds; f SNF_IV_YM, SNF_IV_SUBDAY */
+    SN_FIELD,     /* a base, s field (a field of a non-column expression) */
+    SN_PAREN,     /* a */
+    SN_ROW,       /* v (a tuple, or a VALUES row) */
+    SN_WINSPEC,   /* s base window name, v partition by, w order by, frame (text, NULL) */
+    SN_TIMELIT,   /* DATE/TIMESTAMP literal: s normalised value (printed as a string) */
+    SN_INTERVAL,  /* INTERVAL literal: i1 months, i2 microseconds; f SNF_IV_YM, SNF_IV_SUBDAY */
+    SN_LAMBDA,    /* x -> a, (x, y) -> a: names the parameters, a the body */
 } sql_nk;
 
 enum {
@@ -79,6 +83,7 @@ enum {
     SNF_NEG = 1 << 19,        /* a literal with its unary minus folded in */
     SNF_IV_YM = 1 << 20,      /* a year-month interval (YEAR, MONTH) */
     SNF_IV_SUBDAY = 1 << 21,  /* a day-time interval with HOUR or a finer field */
+    SNF_OUTER = 1 << 22,      /* LATERAL VIEW OUTER */
 };
 
 /* The Spark type of an expression, as the binder (bind.c) infers it:

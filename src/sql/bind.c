@@ -754,8 +754,15 @@ static sql_type nested_func_type(bd *b, const sql_node *f)
             a, "array<%s>",
             text_of(b, is_kind(a0, "map<") ? part_of(b, a0, name[4] == 'k' ? 0 : 1, NULL, NULL)
                                            : ty(ST_NONE))));
-    if (named(name, same_array))
+    if (named(name, same_array) || floe__sql_ieq(name, "filter"))
         return is_kind(a0, "array<") ? value(a0) : nested("array<?>");
+    /* higher-order functions: the lambda's result type is not bound */
+    if (floe__sql_ieq(name, "transform") || floe__sql_ieq(name, "zip_with"))
+        return nested("array<?>");
+    if (floe__sql_ieq(name, "map_filter"))
+        return is_kind(a0, "map<") ? value(a0) : nested("map<?,?>");
+    if (floe__sql_ieq(name, "transform_values") || floe__sql_ieq(name, "transform_keys"))
+        return nested("map<?,?>");
     if (floe__sql_ieq(name, "flatten")) {
         sql_type e = part_of(b, a0, 0, NULL, NULL);
         return is_kind(e, "array<") ? e : nested("array<?>");
@@ -893,6 +900,11 @@ static void bind_expr(bd *b, sql_node *n, const scope *sc)
         break;
     }
     case SN_ROW: bind_list(b, n->v, n->nv, sc); break;
+    case SN_LAMBDA:
+        /* the parameters shadow columns and have no known type: the body
+         * is typed without the columns of the query */
+        bind_expr(b, n->a, NULL);
+        break;
     case SN_SUBSCRIPT:
     case SN_FIELD:
         bind_expr(b, n->a, sc);
@@ -922,6 +934,11 @@ static void bind_rel(bd *b, sql_node *n, const scope *sc)
     case SN_PAREN: bind_rel(b, n->a, sc); break;
     case SN_JOIN:
         bind_rel(b, n->a, sc);
+        if (n->b->k == SN_LATERAL) {
+            scope s = {sc, n->a, NULL, 0}; /* the view's generator sees the relation */
+            bind_expr(b, n->b->a, &s);
+            break;
+        }
         bind_rel(b, n->b, sc);
         if (n->c) {
             scope s = {sc, n, NULL, 0};

@@ -30,6 +30,15 @@ const char *floe__sql_error_class(int code)
     return floe_error_exception(e && e->code == code ? e : &bare);
 }
 
+/* A failure of the front end: a ParseException unless raised with a kind
+ * (FLOE_KIND_ANALYSIS: what Spark's analyzer, not its parser, rejects). */
+static const char *front_end_class(int code)
+{
+    const floe_error *e = floe_error_last();
+    return e && e->code == code && e->kind != FLOE_KIND_NONE ? floe__sql_error_class(code)
+                                                             : "ParseException";
+}
+
 /* ---------------------------------------------------------------- helpers */
 
 const char *floe__sql_join(floe_arena *a, const char *const *parts, size_t n)
@@ -1065,7 +1074,7 @@ int floe__sql_session_run(floe_sql_session *s, const char *script, const char *o
             if (!s->error_class) /* pick_catalog sets its own */
                 s->error_class = rc == FLOE_ENOMEM      ? NULL
                                  : rc == FLOE_ENOTFOUND ? "CatalogNotFoundException"
-                                                        : "ParseException";
+                                                        : front_end_class(rc);
         } else if (st) {
             rc = exec_stmt(s, st, a);
             s->fopt.ref_base += st->nrefs;

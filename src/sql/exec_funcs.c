@@ -381,5 +381,6 @@ int floe__sql_register_functions(floe_sql_session *s)
     FLOE_TRY(floe__sql_register_aggregate_functions(s));
     FLOE_TRY(floe__sql_register_datetime_functions(s));
     FLOE_TRY(floe__sql_register_format_functions(s));
+    FLOE_TRY(floe__sql_register_explode(s->db));
     return floe__sql_register_spark_functions(s);
 }

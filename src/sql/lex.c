@@ -258,8 +258,8 @@ static char *unquote(floe_arena *a, const char *s, size_t start, size_t end, cha
 }
 
 static const char *const ops3[] = {"<=>", NULL};
-static const char *const ops2[] = {"=>", "<>", "!=", "<=", ">=", "||",
-                                   "==", "<<", ">>", "::", NULL};
+static const char *const ops2[] = {
+    "=>", "->", "<>", "!=", "<=", ">=", "||", "==", "<<", ">>", "::", NULL};
 static const char single_ops[] = "(),;.=<>+-*/%&|~[]:?{}^!";
 
 /* Lex one token at s[i] (not whitespace). */

@@ -475,6 +475,75 @@ static int parse_list(tp *q, vec *v)
     return 0;
 }
 
+/* Names of a lambda's parameters: `x ->` or `(x, y, ...) ->` at the cursor
+ * (Spark's grammar: one bare name, or two or more in parentheses). 0 when
+ * the cursor is not at a lambda. */
+static size_t lambda_params(tp *q)
+{
+    if (is_name_tok(tk(q, 0)) && op_is(tk(q, 1), "->"))
+        return 1;
+    if (!op_is(tk(q, 0), "("))
+        return 0;
+    size_t k = 1, n = 0;
+    for (;;) {
+        if (!is_name_tok(tk(q, k)))
+            return 0;
+        n++;
+        k++;
+        if (op_is(tk(q, k), ")"))
+            break;
+        if (!op_is(tk(q, k), ","))
+            return 0;
+        k++;
+    }
+    return n >= 2 && op_is(tk(q, k + 1), "->") ? n : 0;
+}
+
+/* x -> body, (x, y) -> body. */
+static int parse_lambda(tp *q, size_t np, sql_node **out)
+{
+    NODE(l, q, SN_LAMBDA, tk(q, 0)->pos);
+    const char **names = floe__arena_calloc(q->p->a, np, sizeof *names);
+    bool *quoted = floe__arena_calloc(q->p->a, np, sizeof *quoted);
+    if (!names || !quoted)
+        return floe__error_nomem();
+    if (np > 1)
+        q->p->i++; /* ( */
+    for (size_t k = 0; k < np; k++) {
+        names[k] = tk(q, 0)->text;
+        quoted[k] = tk(q, 0)->kind == TK_QIDENT;
+        for (size_t j = 0; j < k; j++)
+            if (floe__sql_ieq(names[j], names[k]))
+                return floe__sql_err_at(FLOE_EINVALID, q->p->script, tk(q, 0)->pos,
+                                        "[INVALID_LAMBDA_FUNCTION_CALL.DUPLICATE_ARG_NAMES] "
+                                        "Invalid lambda function call. The lambda function has "
+                                        "duplicate arguments `%s`.",
+                                        names[k]),
+                       floe__error_set_kind(FLOE_KIND_ANALYSIS); /* Spark's analyzer's */
+        q->p->i += np > 1 ? 2 : 1;                               /* the name and its ',' or ')' */
+    }
+    q->p->i++; /* -> */
+    l->names = names;
+    l->qnames = quoted;
+    l->nnames = np;
+    FLOE_TRY(parse_expr(q, &l->a));
+    l->end = last_end(q);
+    *out = l;
+    return 0;
+}
+
+/* Call arguments: expressions or lambdas. */
+static int parse_args(tp *q, vec *v)
+{
+    do {
+        sql_node *e = NULL;
+        size_t np = lambda_params(q);
+        FLOE_TRY(np ? parse_lambda(q, np, &e) : parse_expr(q, &e));
+        FLOE_TRY(push(q, v, e));
+    } while (acc_op(q, ","));
+    return 0;
+}
+
 static int parse_sort(tp *q, sql_node **out)
 {
     NODE(s, q, SN_SORT, tk(q, 0)->pos);
@@ -778,12 +847,10 @@ static int parse_call(tp *q, sql_node **out)
         q->p->i++;
     } else if (!op_is(tk(q, 0), ")")) {
         vec v = {0};
-        FLOE_TRY(parse_list(q, &v));
+        FLOE_TRY(parse_args(q, &v));
         f->v = v.v;
         f->nv = v.n;
     }
-    if (op_is(tk(q, 0), "->"))
-        return unsupported(q, "lambda functions");
     FLOE_TRY(expect_op(q, ")"));
     if ((isw(q, 0, "IGNORE") || isw(q, 0, "RESPECT")) && isw(q, 1, "NULLS"))
         return unsupported(q, "IGNORE NULLS / RESPECT NULLS");
@@ -978,7 +1045,13 @@ static int parse_primary(tp *q, sql_node **out)
         return parse_case(q, out);
     if ((floe__sql_is_word(t, "CAST") || floe__sql_is_word(t, "TRY_CAST")) && op_is(next, "("))
         return parse_cast(q, out);
+    bool exists_query = false;
     if (floe__sql_is_word(t, "EXISTS") && op_is(next, "(")) {
+        q->p->i++;
+        exists_query = at_query(q); /* else the higher-order function exists(arr, x -> p) */
+        q->p->i--;
+    }
+    if (exists_query) {
         NODE(n, q, SN_EXISTS, t->pos);
         q->p->i += 2;
         FLOE_TRY(parse_query(q, &n->a));
@@ -1696,8 +1769,19 @@ static int parse_item(tp *q, sql_node **out)
     FLOE_TRY(parse_expr(q, &it->a));
     it->end = last_end(q);
     if (acc(q, "AS")) {
-        if (op_is(tk(q, 0), "("))
-            return unsupported(q, "AS (name, ...) in a select list");
+        if (op_is(tk(q, 0), "(")) {
+            /* a generator's column names: explode(m) AS (k, v) */
+            sql_node tmp;
+            memset(&tmp, 0, sizeof tmp);
+            tmp.alias = "";
+            FLOE_TRY(rel_alias(q, &tmp, true));
+            if (!tmp.nnames)
+                return syntax(q);
+            it->names = tmp.names;
+            it->nnames = tmp.nnames;
+            *out = it;
+            return 0;
+        }
         if (!is_name_tok(tk(q, 0)))
             return syntax(q);
         it->alias = tk(q, 0)->text;
@@ -1709,6 +1793,56 @@ static int parse_item(tp *q, sql_node **out)
         q->p->i++;
     }
     *out = it;
+    return 0;
+}
+
+/* LATERAL VIEW [OUTER] generator(args) table [AS] col [, col ...] after
+ * the FROM relation *rel, which becomes a join of it and the view. */
+static int parse_lateral_view(tp *q, sql_node **rel)
+{
+    NODE(j, q, SN_JOIN, tk(q, 0)->pos);
+    NODE(g, q, SN_LATERAL, tk(q, 0)->pos);
+    q->p->i += 2;
+    if (acc(q, "OUTER"))
+        g->f |= SNF_OUTER;
+    if (!is_name_tok(tk(q, 0)))
+        return syntax(q);
+    if (!op_is(tk(q, 1), "(")) {
+        q->p->i++;
+        return syntax(q);
+    }
+    FLOE_TRY(parse_call(q, &g->a));
+    if (g->a->a || g->a->b || (g->a->f & (SNF_DISTINCT | SNF_STARARG)))
+        return syntax(q);
+    if (!is_name_tok(tk(q, 0)) || isw(q, 0, "AS"))
+        return syntax(q);
+    g->alias = tk(q, 0)->text;
+    g->tok = tk(q, 0)->kind == TK_QIDENT ? tk(q, 0) : NULL;
+    q->p->i++;
+    bool as = acc(q, "AS");
+    const char **nm = NULL;
+    size_t n = 0, cap = 0;
+    while (is_name_tok(tk(q, 0)) && (as || !word_in(tk(q, 0), not_alias))) {
+        if (!(nm = floe__sql_grow(q->p->a, nm, n, &cap, sizeof *nm)))
+            return FLOE_ENOMEM;
+        nm[n++] = tk(q, 0)->text;
+        q->p->i++;
+        as = false;
+        if (!op_is(tk(q, 0), ",") || !is_name_tok(tk(q, 1)))
+            break;
+        q->p->i++;
+        as = true;
+    }
+    if (as && !n)
+        return syntax(q);
+    g->names = nm;
+    g->nnames = n;
+    g->end = last_end(q);
+    j->s = "LATERAL VIEW";
+    j->a = *rel;
+    j->b = g;
+    j->end = g->end;
+    *rel = j;
     return 0;
 }
 
@@ -1728,10 +1862,11 @@ static int parse_select(tp *q, sql_node **out)
     } while (acc_op(q, ","));
     s->v = items.v;
     s->nv = items.n;
-    if (acc(q, "FROM"))
+    if (acc(q, "FROM")) {
         FLOE_TRY(parse_from(q, &s->a));
-    if (isw(q, 0, "LATERAL") && isw(q, 1, "VIEW"))
-        return unsupported(q, "LATERAL VIEW");
+        while (isw(q, 0, "LATERAL") && isw(q, 1, "VIEW"))
+            FLOE_TRY(parse_lateral_view(q, &s->a));
+    }
     if (acc(q, "WHERE"))
         FLOE_TRY(parse_expr(q, &s->b));
     if (isw(q, 0, "GROUP") && isw(q, 1, "BY")) {

@@ -22,6 +22,7 @@
 #include "sql/ast.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,15 @@ typedef struct pr {
      * a select item, an operand of exact arithmetic (else a REAL, which
      * compares and sorts as a number) */
     const sql_node *exact;
+    /* names bound to SQLite text: lambda parameters (qual NULL) and LATERAL
+     * VIEW columns (qual: the view's table name), innermost last */
+    struct pr_bound {
+        const char *name, *qual, *sql;
+    } * bound;
+    size_t nbound, capbound;
+    int nvars;               /* floe_g<n> / floe_l<n> aliases handed out */
+    const sql_node *keep;    /* the SELECT whose names its ORDER BY still sees */
+    const sql_node *in_item; /* the select item being printed (a generator there is nested) */
 } pr;
 
 enum { P_NONE = 0, P_OR, P_AND, P_NOT, P_EQ, P_CMP, P_BIT, P_ADD, P_MUL, P_CAT, P_UN, P_PRIM };
@@ -135,9 +145,63 @@ static size_t struct_split(pr *r, const sql_node *n)
     return (size_t)-1;
 }
 
+/* A column that names a lambda parameter or a LATERAL VIEW column (the
+ * innermost binding wins, so parameters shadow columns as in Spark); its
+ * remaining parts are struct fields. Returns 1 when printed. */
+static int bound_column(pr *r, const sql_node *n, floe_buf *b)
+{
+    for (size_t k = r->nbound; k-- > 0;) {
+        const struct pr_bound *e = &r->bound[k];
+        size_t skip = 0;
+        if (floe__sql_ieq(n->names[0], e->name))
+            skip = 1;
+        else if (e->qual && n->nnames >= 2 && floe__sql_ieq(n->names[0], e->qual) &&
+                 floe__sql_ieq(n->names[1], e->name))
+            skip = 2;
+        if (!skip)
+            continue;
+        if (!b)
+            return 1; /* only asked whether it is bound */
+        if (skip == n->nnames) {
+            FLOE_TRY(floe__buf_puts(b, e->sql));
+            return 1;
+        }
+        floe_buf path = FLOE_BUF_INIT;
+        int rc = floe__buf_putc(&path, '$');
+        for (size_t j = skip; j < n->nnames && rc == 0; j++)
+            rc = path_label(r, n, &path, n->names[j]);
+        if (rc == 0)
+            rc = floe__buf_printf(b, "json_extract(%s, ", e->sql);
+        if (rc == 0)
+            rc = floe__sql_quote_string(b, path.ptr);
+        floe__buf_free(&path);
+        FLOE_TRY(rc);
+        FLOE_TRY(floe__buf_putc(b, ')'));
+        return 1;
+    }
+    return 0;
+}
+
+static int bind_name(pr *r, const char *name, const char *qual, const char *sql)
+{
+    if (!sql ||
+        !(r->bound = floe__sql_grow(r->p->a, r->bound, r->nbound, &r->capbound, sizeof *r->bound)))
+        return floe__error_nomem();
+    r->bound[r->nbound].name = name;
+    r->bound[r->nbound].qual = qual;
+    r->bound[r->nbound].sql = sql;
+    r->nbound++;
+    return 0;
+}
+
 /* a.b.partition.x.y -> json_extract(a.b."partition", '$."x"."y"'). */
 static int column(pr *r, const sql_node *n, floe_buf *b)
 {
+    if (r->nbound) {
+        int rc = bound_column(r, n, b);
+        if (rc != 0)
+            return rc < 0 ? rc : 0;
+    }
     size_t split = struct_split(r, n);
     size_t last = split == (size_t)-1 ? n->nnames : split + 1;
     if (split != (size_t)-1)
@@ -983,6 +1047,305 @@ static int typed_call(pr *r, const sql_node *f, floe_buf *b)
     return 0;
 }
 
+/* ---------------------------------------------------------------- generators, lambdas */
+
+static const char *source_text(pr *r, const sql_node *n);
+
+static const char *const generators[] = {"explode", "explode_outer", "posexplode",
+                                         "posexplode_outer", NULL};
+
+static bool prefix_ci(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (tolower((unsigned char)*s) != *prefix)
+            return false;
+    return true;
+}
+
+static bool is_generator_name(const char *s)
+{
+    for (int k = 0; generators[k]; k++)
+        if (floe__sql_ieq(s, generators[k]))
+            return true;
+    return false;
+}
+
+static bool is_generator(const sql_node *n)
+{
+    return n->k == SN_FUNC && !n->a && is_generator_name(n->s);
+}
+
+/* An AnalysisException of Spark's (exec.c classifies the error classes). */
+/* What Spark's analyzer (not its parser) rejects, at script position
+ * `pos`: FLOE_EINVALID of kind FLOE_KIND_ANALYSIS (AnalysisException). */
+static int analysis_at(pr *r, size_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int analysis_at(pr *r, size_t pos, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    floe__sql_err_at(FLOE_EINVALID, r->p->script, pos, "%s", msg);
+    return floe__error_set_kind(FLOE_KIND_ANALYSIS);
+}
+
+static int analysis(pr *r, const sql_node *at, const char *fmt, const char *a, const char *b)
+{
+    return analysis_at(r, at->pos, fmt, a ? a : "", b ? b : "");
+}
+
+/* A generator outside a select item's top: Spark's UNSUPPORTED_GENERATOR. */
+static int generator_misplaced(pr *r, const sql_node *g)
+{
+    const char *src = source_text(r, r->in_item ? r->in_item : g);
+    if (!src)
+        return floe__error_nomem();
+    if (r->in_item)
+        return analysis(r, g,
+                        "[UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS] The generator is not "
+                        "supported: nested in expressions \"%s\"%s.",
+                        src, NULL);
+    return analysis(r, g,
+                    "[UNSUPPORTED_GENERATOR.OUTSIDE_SELECT] The generator is not supported: "
+                    "outside the SELECT clause, found: \"%s\"%s.",
+                    src, NULL);
+}
+
+/* A fresh alias number. */
+static int fresh(pr *r)
+{
+    return ++r->nvars;
+}
+
+static bool lambda_ok(const sql_node *l, size_t lo, size_t hi)
+{
+    return l && l->k == SN_LAMBDA && l->nnames >= lo && l->nnames <= hi;
+}
+
+static int lambda_arity(pr *r, const sql_node *f, const sql_node *l, size_t want)
+{
+    if (!l || l->k != SN_LAMBDA) {
+        const char *src = source_text(r, f);
+        if (!src)
+            return floe__error_nomem();
+        return analysis(r, l ? l : f,
+                        "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve \"%s\" due to "
+                        "data type mismatch: %s expects a lambda function argument.",
+                        src, f->s);
+    }
+    char want_s[24], got_s[24];
+    snprintf(want_s, sizeof want_s, "%zu", want);
+    snprintf(got_s, sizeof got_s, "%zu", l->nnames);
+    return analysis_at(r, l->pos,
+                       "[INVALID_LAMBDA_FUNCTION_CALL.NUM_ARGS_MISMATCH] Invalid lambda "
+                       "function call. A higher order function expects %s arguments, but "
+                       "got %s.",
+                       want_s, got_s);
+}
+
+/* The body of lambda l with its parameters bound to sql[0..] (in order). */
+static int lambda_body(pr *r, const sql_node *l, const char *const *sql, int min, char **out)
+{
+    size_t mark = r->nbound;
+    int rc = 0;
+    for (size_t k = 0; k < l->nnames && rc == 0; k++)
+        rc = bind_name(r, l->names[k], NULL, sql[k]);
+    if (rc == 0)
+        rc = to_str(r, l->a, min, out);
+    r->nbound = mark;
+    return rc;
+}
+
+static bool is_bool(const sql_node *e);
+
+/* A value as an element of a JSON array: booleans as JSON true/false. */
+static int json_elem(pr *r, const sql_node *body, const char *sql, const char **out)
+{
+    *out = is_bool(body) ? floe__arena_sprintf(r->p->a,
+                                               "json(CASE (%s) WHEN 1 THEN 'true' WHEN 0 THEN "
+                                               "'false' END)",
+                                               sql)
+                         : sql;
+    return *out ? 0 : floe__error_nomem();
+}
+
+/* Spark's higher-order functions over arrays, as correlated subqueries
+ * over floe_explode (vtab_explode.c): transform, filter, exists, forall,
+ * aggregate / reduce. A NULL array gives NULL. Returns 1 when printed. */
+/* 1 (printed) or the error of printing. */
+static int printed(int rc)
+{
+    return rc < 0 ? rc : 1;
+}
+
+static int hof_call(pr *r, const sql_node *f, floe_buf *b)
+{
+    static const char *const hofs[] = {
+        "transform",  "filter",           "exists",         "forall",   "aggregate", "reduce",
+        "map_filter", "transform_values", "transform_keys", "zip_with", NULL};
+    int which = -1;
+    for (int k = 0; hofs[k]; k++)
+        if (floe__sql_ieq(f->s, hofs[k]))
+            which = k;
+    bool has_lambda = false;
+    for (size_t k = 0; k < f->nv; k++)
+        has_lambda = has_lambda || f->v[k]->k == SN_LAMBDA;
+    if (is_generator(f))
+        return generator_misplaced(r, f);
+    if (which < 0) {
+        if (!has_lambda)
+            return 0;
+        const char *src = source_text(r, f);
+        if (!src)
+            return floe__error_nomem();
+        if (f->s && (floe__sql_ieq(f->s, "map_zip_with") || floe__sql_ieq(f->s, "array_sort")))
+            return err_at(r, f, FLOE_EUNSUPPORTED,
+                          "unsupported: this higher-order function (floe has transform, filter, "
+                          "exists, forall, aggregate, reduce, zip_with, map_filter, "
+                          "transform_values, transform_keys)");
+        return analysis(r, f,
+                        "[INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION] A lambda "
+                        "function should only be used in a higher order function. However, its "
+                        "call \"%s\" is not a higher order function.%s",
+                        src, NULL);
+    }
+    if (f->a || f->b || (f->f & (SNF_DISTINCT | SNF_STARARG)))
+        return 0;
+    bool agg = which == 4 || which == 5, zip = which == 9;
+    size_t lo = agg || zip ? 3 : 2, hi = agg ? 4 : lo;
+    if (f->nv < lo || f->nv > hi) {
+        char lo_s[8], got_s[24];
+        snprintf(lo_s, sizeof lo_s, "%s", agg ? "[3, 4]" : zip ? "3" : "2");
+        snprintf(got_s, sizeof got_s, "%zu", f->nv);
+        return analysis_at(r, f->pos,
+                           "[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The `%s` requires %s "
+                           "parameters but the actual number is %s.",
+                           hofs[which], lo_s, got_s);
+    }
+    if (f->v[0]->k == SN_LAMBDA)
+        return lambda_arity(r, f, NULL, 1);
+    for (size_t k = 1; k < f->nv; k++) {
+        bool want = !((agg || zip) && k == 1);
+        if (want != (f->v[k]->k == SN_LAMBDA))
+            return lambda_arity(r, f, want ? f->v[k] : NULL, 1);
+    }
+    char *arr = NULL;
+    FLOE_TRY(to_str(r, f->v[0], P_NONE, &arr));
+    int n = fresh(r);
+    floe_arena *a = r->p->a;
+    const char *val = floe__arena_sprintf(a, "floe_l%d.floe_val", n);
+    const char *pos = floe__arena_sprintf(a, "floe_l%d.floe_pos", n);
+    if (!val || !pos)
+        return floe__error_nomem();
+    const char *params[2] = {val, pos};
+    const sql_node *l = f->v[agg || zip ? 2 : 1];
+    char *body = NULL;
+    switch (which) {
+    case 0:   /* transform(arr, x [, i] -> e) */
+    case 1: { /* filter(arr, x [, i] -> p) */
+        if (!lambda_ok(l, 1, 2))
+            return lambda_arity(r, f, l, 1);
+        FLOE_TRY(lambda_body(r, l, params, P_NONE, &body));
+        if (which == 0) {
+            const char *e = NULL;
+            FLOE_TRY(json_elem(r, l->a, body, &e));
+            return printed(
+                floe__buf_printf(b,
+                                 "CASE WHEN (%s) IS NULL THEN NULL ELSE (SELECT "
+                                 "json_group_array(%s) FROM floe_explode(%s) AS floe_l%d) END",
+                                 arr, e, arr, n));
+        }
+        return printed(
+            floe__buf_printf(b,
+                             "CASE WHEN (%s) IS NULL THEN NULL ELSE (SELECT "
+                             "json_group_array(floe_l%d.floe_val) FROM floe_explode(%s) AS "
+                             "floe_l%d WHERE (%s)) END",
+                             arr, n, arr, n, body));
+    }
+    case 2:   /* exists(arr, x -> p): three-valued, as Spark 3.5 */
+    case 3: { /* forall(arr, x -> p) */
+        if (!lambda_ok(l, 1, 1))
+            return lambda_arity(r, f, l, 1);
+        FLOE_TRY(lambda_body(r, l, params, P_NONE, &body));
+        return printed(
+            floe__buf_printf(b,
+                             "CASE WHEN (%s) IS NULL THEN NULL ELSE (SELECT CASE WHEN %s THEN "
+                             "%d WHEN count(*) > count(floe_p) THEN NULL ELSE %d END FROM "
+                             "(SELECT (%s) AS floe_p FROM floe_explode(%s) AS floe_l%d)) END",
+                             arr, which == 2 ? "max(floe_p) = 1" : "min(floe_p) = 0",
+                             which == 2 ? 1 : 0, which == 2 ? 0 : 1, body, arr, n));
+    }
+    case 6:   /* map_filter(m, (k, v) -> p) */
+    case 7:   /* transform_values(m, (k, v) -> e) */
+    case 8: { /* transform_keys(m, (k, v) -> e) */
+        if (!lambda_ok(l, 2, 2))
+            return lambda_arity(r, f, l, 2);
+        const char *key = floe__arena_sprintf(a, "floe_l%d.floe_key", n);
+        if (!key)
+            return floe__error_nomem();
+        const char *kv[2] = {key, val};
+        FLOE_TRY(lambda_body(r, l, kv, P_NONE, &body));
+        const char *e = NULL;
+        FLOE_TRY(json_elem(r, l->a, body, &e));
+        const char *k = which == 8 ? floe__arena_sprintf(a, "CAST((%s) AS TEXT)", body) : key;
+        if (!k)
+            return floe__error_nomem();
+        return printed(floe__buf_printf(
+            b,
+            "CASE WHEN (%s) IS NULL THEN NULL ELSE (SELECT json_group_object(%s, %s) FROM "
+            "floe_explode(%s) AS floe_l%d%s%s%s) END",
+            arr, k, which == 7 ? e : val, arr, n, which == 6 ? " WHERE (" : "",
+            which == 6 ? body : "", which == 6 ? ")" : ""));
+    }
+    case 9: { /* zip_with(a, b, (x, y) -> e): to the longer one's length, NULL-padded */
+        if (!lambda_ok(l, 2, 2))
+            return lambda_arity(r, f, l, 2);
+        char *other = NULL;
+        FLOE_TRY(to_str(r, f->v[1], P_NONE, &other));
+        const char *y = floe__arena_sprintf(a, "floe_m%d.floe_val", n);
+        if (!y)
+            return floe__error_nomem();
+        const char *xy[2] = {val, y};
+        FLOE_TRY(lambda_body(r, l, xy, P_NONE, &body));
+        const char *e = NULL;
+        FLOE_TRY(json_elem(r, l->a, body, &e));
+        return printed(floe__buf_printf(
+            b,
+            "CASE WHEN (%s) IS NULL OR (%s) IS NULL THEN NULL ELSE (SELECT json_group_array(%s) "
+            "FROM floe_explode(CASE WHEN json_array_length(%s) >= json_array_length(%s) THEN %s "
+            "ELSE %s END) AS floe_z%d LEFT JOIN floe_explode(%s) AS floe_l%d ON floe_l%d.floe_pos "
+            "= floe_z%d.floe_pos LEFT JOIN floe_explode(%s) AS floe_m%d ON floe_m%d.floe_pos = "
+            "floe_z%d.floe_pos) END",
+            arr, other, e, arr, other, arr, other, n, arr, n, n, n, other, n, n, n));
+    }
+    default: { /* aggregate(arr, start, (acc, x) -> merge [, acc -> finish]) */
+        if (!lambda_ok(l, 2, 2))
+            return lambda_arity(r, f, l, 2);
+        const sql_node *fin = f->nv == 4 ? f->v[3] : NULL;
+        if (fin && !lambda_ok(fin, 1, 1))
+            return lambda_arity(r, f, fin, 1);
+        char *start = NULL, *done = NULL;
+        FLOE_TRY(to_str(r, f->v[1], P_NONE, &start));
+        const char *acc = floe__arena_sprintf(a, "floe_a%d.floe_acc", n);
+        if (!acc)
+            return floe__error_nomem();
+        const char *merge_params[2] = {acc, val};
+        FLOE_TRY(lambda_body(r, l, merge_params, P_NONE, &body));
+        if (fin)
+            FLOE_TRY(lambda_body(r, fin, &acc, P_NONE, &done));
+        return printed(floe__buf_printf(
+            b,
+            "CASE WHEN (%s) IS NULL THEN NULL ELSE (WITH RECURSIVE floe_a%d(floe_i, floe_acc) AS "
+            "(SELECT 0, (%s) UNION ALL SELECT floe_a%d.floe_i + 1, (%s) FROM floe_a%d, "
+            "floe_explode(%s) AS floe_l%d WHERE floe_l%d.floe_pos = floe_a%d.floe_i) SELECT %s "
+            "FROM floe_a%d ORDER BY floe_i DESC LIMIT 1) END",
+            arr, n, start, n, body, n, arr, n, n, n, done ? done : acc, n));
+    }
+    }
+}
+
 static int expr_body(pr *r, const sql_node *n, floe_buf *b)
 {
     switch (n->k) {
@@ -990,8 +1353,15 @@ static int expr_body(pr *r, const sql_node *n, floe_buf *b)
     case SN_TIMELIT: return floe__sql_quote_string(b, n->s);
     case SN_INTERVAL: return err_at(r, n, FLOE_EUNSUPPORTED, IV_VALUE);
     case SN_COL: return column(r, n, b);
+    case SN_LAMBDA:
+        return analysis_at(r, n->pos,
+                           "[INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION] A lambda "
+                           "function should only be used in a higher order function.");
     case SN_FUNC: {
-        int rc = typed_call(r, n, b);
+        int rc = hof_call(r, n, b);
+        if (rc != 0)
+            return rc < 0 ? rc : 0;
+        rc = typed_call(r, n, b);
         return rc != 0 ? (rc < 0 ? rc : 0) : call(r, n, b);
     }
     case SN_CAST: return cast(r, n, b);
@@ -1111,6 +1481,149 @@ static int expr(pr *r, const sql_node *n, int min, floe_buf *b)
         rc = floe__buf_putc(b, ')');
     r->depth--;
     return rc;
+}
+
+/* ---------------------------------------------------------------- generator rows */
+
+/* Is n a map (by its form: the map functions, a CAST to MAP, a map column
+ * with non-string keys)? Decides explode's columns (key, value). */
+static bool is_map_expr(const floe_sql_options *o, const sql_node *n)
+{
+    static const char *const maps[] = {
+        "map",        "map_from_arrays", "map_from_entries", "str_to_map",   "map_concat",
+        "map_filter", "transform_keys",  "transform_values", "map_zip_with", NULL};
+    while (n->k == SN_PAREN)
+        n = n->a;
+    if (n->k == SN_FUNC) {
+        for (int k = 0; maps[k]; k++)
+            if (floe__sql_ieq(n->s, maps[k]))
+                return true;
+        return false;
+    }
+    if (n->k == SN_CAST)
+        return (n->f & SNF_NESTED) && n->s && !strncmp(n->s, "map", 3);
+    if (n->k == SN_COL) {
+        if (n->t.kind == ST_NESTED && n->t.nt && n->t.nt[0] != '?')
+            return strncmp(n->t.nt, "map<", 4) == 0;
+        return o && o->is_keyed_map_column &&
+               o->is_keyed_map_column(n->names[n->nnames - 1], o->payload);
+    }
+    return false;
+}
+
+/* The columns of generator call g (explode / posexplode [_outer]) named
+ * by `names` (n of them; 0: Spark's defaults, or the one `alias`): their
+ * floe_explode columns and names. Returns the count (at most 3). */
+static int generator_columns(pr *r, const sql_node *g, const char *const *names, size_t n,
+                             const char *alias, const char **cols, const char **out_names)
+{
+    if (g->nv != 1 || (g->f & (SNF_DISTINCT | SNF_STARARG)) || g->b) {
+        char got[24];
+        snprintf(got, sizeof got, "%zu", g->nv);
+        return analysis_at(r, g->pos,
+                           "[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The `%s` requires 1 "
+                           "parameters but the actual number is %s.",
+                           g->s, got);
+    }
+    bool pos = prefix_ci(g->s, "posexplode");
+    bool map = n ? n == (pos ? 3u : 2u) : is_map_expr(r->p->opt, g->v[0]);
+    int k = 0;
+    if (pos) {
+        cols[k] = "floe_pos";
+        out_names[k++] = "pos";
+    }
+    if (map) {
+        cols[k] = "floe_key";
+        out_names[k++] = "key";
+        cols[k] = "floe_val";
+        out_names[k++] = "value";
+    } else {
+        cols[k] = "floe_val";
+        out_names[k++] = "col";
+    }
+    if (alias && !n && k == 1) {
+        out_names[0] = alias;
+    } else if (alias || (n && n != (size_t)k)) {
+        floe_buf got = FLOE_BUF_INIT;
+        int rc = 0;
+        if (alias)
+            rc = floe__buf_puts(&got, alias);
+        for (size_t j = 0; j < n && rc == 0; j++)
+            rc = floe__buf_printf(&got, "%s%s", j ? ", " : "", names[j]);
+        char want[8];
+        snprintf(want, sizeof want, "%d", k);
+        if (rc == 0)
+            rc = analysis_at(r, g->pos,
+                             "[UDTF_ALIAS_NUMBER_MISMATCH] The number of aliases supplied in "
+                             "the AS clause does not match the number of columns output by "
+                             "the UDTF. Expected %s aliases, but got %s.",
+                             want, got.ptr ? got.ptr : "");
+        floe__buf_free(&got);
+        return rc;
+    }
+    for (size_t j = 0; j < n; j++)
+        out_names[j] = names[j];
+    return k;
+}
+
+/* The join of floe_explode(arg) AS floe_g<id> after `left` (NULL: none). */
+static int generator_join(pr *r, const sql_node *g, int id, bool has_left, floe_buf *b)
+{
+    bool outer = strstr(g->s, "_outer") || strstr(g->s, "_OUTER") || (g->f & SNF_OUTER);
+    char *arg = NULL;
+    const sql_node *was = r->in_item;
+    r->in_item = g;
+    int rc = to_str(r, g->v[0], P_NONE, &arg);
+    r->in_item = was;
+    FLOE_TRY(rc);
+    if (!has_left)
+        FLOE_TRY(floe__buf_puts(b, outer ? "(SELECT 1) AS floe_one" : ""));
+    if (outer)
+        return floe__buf_printf(b, " LEFT JOIN floe_explode(%s) AS floe_g%d ON 1", arg, id);
+    return floe__buf_printf(b, "%sfloe_explode(%s) AS floe_g%d", has_left ? ", " : "", arg, id);
+}
+
+static int rel_alias(pr *r, const sql_node *n, floe_buf *b);
+
+/* FROM explode(x) [AS] t [(c, ...)]: the generator's rows as a relation. */
+static int generator_rel(pr *r, const sql_node *n, floe_buf *b)
+{
+    const char *cols[3], *names[3];
+    int nc = generator_columns(r, n, n->names, n->nnames, NULL, cols, names);
+    if (nc < 0)
+        return nc;
+    FLOE_TRY(floe__buf_puts(b, "(SELECT "));
+    for (int k = 0; k < nc; k++) {
+        FLOE_TRY(floe__buf_printf(b, "%s%s AS ", k ? ", " : "", cols[k]));
+        FLOE_TRY(ident(r, names[k], true, b));
+    }
+    FLOE_TRY(floe__buf_puts(b, " FROM "));
+    FLOE_TRY(generator_join(r, n, fresh(r), false, b));
+    FLOE_TRY(floe__buf_putc(b, ')'));
+    return rel_alias(r, n, b);
+}
+
+/* LATERAL VIEW [OUTER] g(arg) t AS c, ...: a join of floe_explode whose
+ * columns the select's expressions see as c and t.c. */
+static int lateral_view(pr *r, const sql_node *lv, floe_buf *b)
+{
+    const sql_node *g = lv->a;
+    if (!is_generator(g))
+        return err_at(r, g, FLOE_EUNSUPPORTED,
+                      "unsupported: LATERAL VIEW of this function (floe has explode, "
+                      "posexplode and their _outer forms)");
+    const char *cols[3], *names[3];
+    int nc = generator_columns(r, g, lv->names, lv->nnames, NULL, cols, names);
+    if (nc < 0)
+        return nc;
+    int id = fresh(r);
+    sql_node tmp = *g;
+    tmp.f |= lv->f & SNF_OUTER;
+    FLOE_TRY(generator_join(r, &tmp, id, true, b));
+    for (int k = 0; k < nc; k++)
+        FLOE_TRY(bind_name(r, names[k], lv->alias,
+                           floe__arena_sprintf(r->p->a, "floe_g%d.%s", id, cols[k])));
+    return 0;
 }
 
 /* ---------------------------------------------------------------- relations */
@@ -1242,6 +1755,10 @@ static int rel(pr *r, const sql_node *n, floe_buf *b)
         break;
     case SN_RANGE: rc = range(r, n, b); break;
     case SN_FUNCREL:
+        if (is_generator_name(n->s)) {
+            rc = generator_rel(r, n, b);
+            break;
+        }
         rc = ident(r, n->s, false, b);
         if (rc == 0)
             rc = floe__buf_putc(b, '(');
@@ -1261,6 +1778,10 @@ static int rel(pr *r, const sql_node *n, floe_buf *b)
         break;
     case SN_JOIN:
         rc = rel(r, n->a, b);
+        if (rc == 0 && n->b->k == SN_LATERAL) {
+            rc = lateral_view(r, n->b, b);
+            break;
+        }
         if (rc == 0 && (n->f & (SNF_SEMI | SNF_ANTI))) {
             rc = semi(r, n);
             break;
@@ -1335,7 +1856,15 @@ static bool carries_scale(const sql_node *e)
     }
 }
 
+static int item_as(pr *r, const sql_node *n, const char *forced, floe_buf *b);
+
 static int item(pr *r, const sql_node *n, floe_buf *b)
+{
+    return item_as(r, n, NULL, b);
+}
+
+/* A select item; `forced` (not NULL): its SQLite name. */
+static int item_as(pr *r, const sql_node *n, const char *forced, floe_buf *b)
 {
     if (n->k == SN_STAR) {
         for (size_t k = 0; k < n->nnames; k++) {
@@ -1363,7 +1892,7 @@ static int item(pr *r, const sql_node *n, floe_buf *b)
     const char *alias = n->alias;
     if (!alias && n->a->k == SN_COL) {
         size_t split = struct_split(r, n->a);
-        if (split != (size_t)-1 || rescale)
+        if (split != (size_t)-1 || rescale || (r->nbound && bound_column(r, n->a, NULL)))
             alias = n->a->names[n->a->nnames - 1]; /* Spark names a field after itself */
     } else if (!alias) {
         const char *src = source_text(r, n->a);
@@ -1372,10 +1901,89 @@ static int item(pr *r, const sql_node *n, floe_buf *b)
         if (strcmp(src, b->ptr + at) != 0)
             alias = src;
     }
+    if (forced)
+        return floe__buf_printf(b, " AS %s", forced);
     if (!alias)
         return 0;
     FLOE_TRY(floe__buf_puts(b, " AS "));
     return ident(r, alias, alias != n->alias || n->tok, b);
+}
+
+/* Does n hold an aggregate call (outside subqueries)? A generator over
+ * one runs over the aggregated rows. */
+static bool has_aggregate(const sql_node *n, int depth)
+{
+    static const char *const aggs[] = {
+        "count",      "sum",      "avg",          "mean",
+        "min",        "max",      "collect_list", "collect_set",
+        "array_agg",  "first",    "last",         "any_value",
+        "count_if",   "bool_and", "bool_or",      "every",
+        "some",       "any",      "max_by",       "min_by",
+        "percentile", "stddev",   "variance",     "approx_count_distinct",
+        NULL};
+    if (!n || depth > SQL_MAX_DEPTH)
+        return false;
+    if (n->k == SN_SUBQ || n->k == SN_EXISTS || n->k == SN_LAMBDA)
+        return false;
+    if (n->k == SN_FUNC && !n->a)
+        for (int k = 0; aggs[k]; k++)
+            if (floe__sql_ieq(n->s, aggs[k]))
+                return true;
+    if (has_aggregate(n->a, depth + 1) || has_aggregate(n->b, depth + 1) ||
+        has_aggregate(n->c, depth + 1))
+        return true;
+    for (size_t k = 0; k < n->nv; k++)
+        if (has_aggregate(n->v[k], depth + 1))
+            return true;
+    return false;
+}
+
+/* The name Spark gives select item `it` (its alias, a column's name, else
+ * its text). */
+static const char *item_name(pr *r, const sql_node *it)
+{
+    if (it->alias)
+        return it->alias;
+    if (it->a->k == SN_COL)
+        return it->a->names[it->a->nnames - 1];
+    return source_text(r, it->a);
+}
+
+/* A select with a generator over aggregated rows (GROUP BY, HAVING, an
+ * aggregate in its argument): the aggregating select `inner` (items
+ * floe_c<k>, the argument floe_garg) joined with the generator's rows. */
+static int generate_over(pr *r, const sql_node *n, const sql_node *gen, int gid, const char *inner,
+                         floe_buf *b)
+{
+    FLOE_TRY(floe__buf_puts(b, n->f & SNF_DISTINCT ? "SELECT DISTINCT " : "SELECT "));
+    for (size_t k = 0; k < n->nv; k++) {
+        if (k)
+            FLOE_TRY(floe__buf_puts(b, ", "));
+        const sql_node *it = n->v[k];
+        if (it == gen) {
+            const char *cols[3], *names[3];
+            int nc = generator_columns(r, gen->a, gen->names, gen->nnames, gen->alias, cols, names);
+            if (nc < 0)
+                return nc;
+            for (int j = 0; j < nc; j++) {
+                FLOE_TRY(floe__buf_printf(b, "%sfloe_g%d.%s AS ", j ? ", " : "", gid, cols[j]));
+                FLOE_TRY(ident(r, names[j], true, b));
+            }
+            continue;
+        }
+        const char *name = item_name(r, it);
+        if (!name)
+            return floe__error_nomem();
+        FLOE_TRY(floe__buf_printf(b, "floe_q.floe_c%zu AS ", k));
+        FLOE_TRY(ident(r, name, true, b));
+    }
+    bool outer = strstr(gen->a->s, "_outer") || strstr(gen->a->s, "_OUTER");
+    return floe__buf_printf(b,
+                            outer ? " FROM (%s) AS floe_q LEFT JOIN floe_explode(floe_q.floe_garg) "
+                                    "AS floe_g%d ON 1"
+                                  : " FROM (%s) AS floe_q, floe_explode(floe_q.floe_garg) AS "
+                                    "floe_g%d",
+                            inner, gid);
 }
 
 static int select_(pr *r, const sql_node *n, floe_buf *b)
@@ -1384,18 +1992,95 @@ static int select_(pr *r, const sql_node *n, floe_buf *b)
     size_t nouter = r->nsemi, capouter = r->capsemi;
     r->semi = NULL;
     r->nsemi = r->capsemi = 0;
-    int rc = floe__buf_puts(b, n->f & SNF_DISTINCT ? "SELECT DISTINCT " : "SELECT ");
+    size_t mark = r->nbound;
+    bool keep = r->keep == n; /* its ORDER BY sees the LATERAL VIEW columns */
+    r->keep = NULL;
+    const sql_node *was_item = r->in_item;
+    r->in_item = NULL;
+    /* the FROM first: its LATERAL VIEW columns are names in the items */
+    floe_buf from = FLOE_BUF_INIT;
+    int rc = n->a ? rel(r, n->a, &from) : 0;
+    /* a generator at the top of a select item: a join of its rows */
+    const sql_node *gen = NULL;
+    int gid = 0;
+    for (size_t k = 0; k < n->nv && rc == 0; k++) {
+        const sql_node *it = n->v[k];
+        if (it->k != SN_ITEM || !is_generator(it->a))
+            continue;
+        if (gen) {
+            const char *x = source_text(r, gen->a), *y = source_text(r, it->a);
+            rc = !x || !y ? floe__error_nomem()
+                          : analysis(r, it->a,
+                                     "[UNSUPPORTED_GENERATOR.MULTI_GENERATOR] The generator is "
+                                     "not supported: only one generator allowed per select "
+                                     "clause but found 2: \"%s\", \"%s\".",
+                                     x, y);
+            break;
+        }
+        gen = it;
+    }
+    bool wrap = gen && (n->nw || n->c || has_aggregate(gen->a, 0));
+    for (size_t k = 0; k < n->nv && rc == 0 && wrap; k++)
+        if (n->v[k]->k == SN_STAR)
+            rc = err_at(r, n->v[k], FLOE_EUNSUPPORTED,
+                        "unsupported: * with a generator over aggregated rows");
+    if (rc == 0 && gen) {
+        gid = fresh(r);
+        if (!wrap)
+            rc = generator_join(r, gen->a, gid, n->a != NULL, &from);
+    }
+    floe_buf inner = FLOE_BUF_INIT;
+    floe_buf *out = b;
+    if (wrap)
+        b = &inner; /* the aggregating select, printed into generate_over() */
+    if (rc == 0)
+        rc = floe__buf_puts(b, n->f & SNF_DISTINCT && !wrap ? "SELECT DISTINCT " : "SELECT ");
     for (size_t k = 0; k < n->nv && rc == 0; k++) {
         if (k)
             rc = floe__buf_puts(b, ", ");
-        if (rc == 0)
-            rc = item(r, n->v[k], b);
+        if (rc == 0 && wrap) {
+            if (n->v[k] == gen) {
+                const sql_node *g = gen->a;
+                const sql_node *was = r->in_item;
+                r->in_item = g;
+                rc = g->nv == 1 ? expr(r, g->v[0], P_NONE, b) : 0;
+                r->in_item = was;
+                if (rc == 0)
+                    rc = floe__buf_puts(b, " AS floe_garg");
+            } else {
+                char as[32];
+                snprintf(as, sizeof as, "floe_c%zu", k);
+                rc = item_as(r, n->v[k], as, b);
+            }
+        } else if (rc == 0 && n->v[k] == gen) {
+            const char *cols[3], *names[3];
+            int nc = generator_columns(r, gen->a, gen->names, gen->nnames, gen->alias, cols, names);
+            rc = nc < 0 ? nc : 0;
+            for (int j = 0; j < nc && rc == 0; j++) {
+                rc = floe__buf_printf(b, "%sfloe_g%d.%s AS ", j ? ", " : "", gid, cols[j]);
+                if (rc == 0)
+                    rc = ident(r, names[j], true, b);
+            }
+        } else if (rc == 0) {
+            if (n->v[k]->k == SN_ITEM && n->v[k]->nnames)
+                rc = analysis(r, n->v[k],
+                              "[UDTF_ALIAS_NUMBER_MISMATCH] The number of aliases supplied in "
+                              "the AS clause does not match the number of columns output by the "
+                              "UDTF. Expected 1 aliases, but got %s%s.",
+                              n->v[k]->names[0], n->v[k]->nnames > 1 ? ", ..." : "");
+            const sql_node *was = r->in_item;
+            r->in_item = n->v[k]->k == SN_ITEM ? n->v[k]->a : NULL;
+            if (rc == 0)
+                rc = item(r, n->v[k], b);
+            r->in_item = was;
+        }
     }
-    if (rc == 0 && n->a) {
+    if (rc == 0 && from.len) {
         rc = floe__buf_puts(b, " FROM ");
         if (rc == 0)
-            rc = rel(r, n->a, b);
+            rc = floe__buf_puts(b, from.ptr);
     }
+    floe__buf_free(&from);
     if (rc == 0 && (n->b || r->nsemi)) {
         rc = floe__buf_puts(b, " WHERE ");
         if (rc == 0 && n->b)
@@ -1424,9 +2109,18 @@ static int select_(pr *r, const sql_node *n, floe_buf *b)
         if (rc == 0)
             rc = floe__buf_putc(b, ')');
     }
+    if (wrap) {
+        b = out;
+        if (rc == 0)
+            rc = generate_over(r, n, gen, gid, inner.ptr, b);
+    }
+    floe__buf_free(&inner);
     r->semi = outer;
     r->nsemi = nouter;
     r->capsemi = capouter;
+    if (!keep)
+        r->nbound = mark;
+    r->in_item = was_item;
     return rc;
 }
 
@@ -1485,8 +2179,12 @@ static int query(pr *r, const sql_node *n, floe_buf *b)
         if (rc == 0)
             rc = member(r, n->b, false, b);
         break;
-    case SN_ORDER:
+    case SN_ORDER: {
+        size_t mark = r->nbound;
+        if (n->a->k == SN_SELECT)
+            r->keep = n->a;
         rc = n->a->k == SN_SELECT || n->a->k == SN_SETOP ? query(r, n->a, b) : member(r, n->a, false, b);
+        r->keep = NULL;
         if (rc == 0 && n->nv) {
             rc = floe__buf_puts(b, " ORDER BY ");
             if (rc == 0)
@@ -1502,7 +2200,9 @@ static int query(pr *r, const sql_node *n, floe_buf *b)
             if (rc == 0)
                 rc = expr(r, n->c, P_NONE, b);
         }
+        r->nbound = mark;
         break;
+    }
     case SN_WITH:
         rc = floe__buf_puts(b, n->f & SNF_RECURSIVE ? "WITH RECURSIVE " : "WITH ");
         for (size_t k = 0; k < n->nv && rc == 0; k++) {
@@ -1543,9 +2243,9 @@ int floe__sql_print_tree(sql_parser *p, const sql_node *n, char **out)
 
 static bool is_bool(const sql_node *e)
 {
-    static const char *const preds[] = {"array_contains", "isnull",   "isnotnull", "startswith",
-                                        "endswith",       "contains", "bool_and",  "bool_or",
-                                        "every",          "some",     "any",       NULL};
+    static const char *const preds[] = {
+        "array_contains", "isnull", "isnotnull", "startswith", "endswith", "contains", "bool_and",
+        "bool_or",        "every",  "some",      "any",        "exists",   "forall",   NULL};
     switch (e->k) {
     case SN_BIN:
         return strcmp(e->s, "+") != 0 && strcmp(e->s, "-") != 0 && strcmp(e->s, "*") != 0 &&
@@ -1577,6 +2277,24 @@ static bool is_bool(const sql_node *e)
     }
 }
 
+/* Are the elements of array / map value n booleans (by its form)? */
+static bool elements_bool(const sql_node *n)
+{
+    while (n->k == SN_PAREN)
+        n = n->a;
+    if (n->k != SN_FUNC || !n->nv)
+        return false;
+    bool map = floe__sql_ieq(n->s, "map");
+    if (!map && !floe__sql_ieq(n->s, "array"))
+        return (floe__sql_ieq(n->s, "transform") || floe__sql_ieq(n->s, "transform_values")) &&
+               n->nv == 2 && n->v[1]->k == SN_LAMBDA && is_bool(n->v[1]->a);
+    for (size_t k = map ? 1 : 0; k < n->nv; k += map ? 2 : 1)
+        if (!is_bool(n->v[k]) &&
+            !(n->v[k]->k == SN_LIT && floe__sql_ieq(n->v[k]->tok->text, "NULL")))
+            return false;
+    return true;
+}
+
 uint64_t floe__sql_tree_bool_columns(const sql_node *q)
 {
     for (int guard = 0; q && guard < 1000; guard++) {
@@ -1598,11 +2316,23 @@ uint64_t floe__sql_tree_bool_columns(const sql_node *q)
                 continue;
             }
             uint64_t bits = 0;
-            for (size_t k = 0; k < q->nv && k < 64; k++) {
-                if (q->v[k]->k == SN_STAR)
+            for (size_t k = 0, col = 0; k < q->nv && col < 64; k++, col++) {
+                const sql_node *it = q->v[k];
+                if (it->k == SN_STAR)
                     break;
-                if (is_bool(q->v[k]->a))
-                    bits |= (uint64_t)1 << k;
+                if (is_generator(it->a)) {
+                    /* its columns: [pos,] key, value or [pos,] col */
+                    const sql_node *g = it->a;
+                    bool pos = prefix_ci(g->s, "posexplode");
+                    bool map = it->nnames ? it->nnames == (pos ? 3u : 2u)
+                                          : g->nv == 1 && is_map_expr(NULL, g->v[0]);
+                    col += (pos ? 1 : 0) + (map ? 1 : 0);
+                    if (col < 64 && g->nv == 1 && elements_bool(g->v[0]))
+                        bits |= (uint64_t)1 << col;
+                    continue;
+                }
+                if (is_bool(it->a))
+                    bits |= (uint64_t)1 << col;
             }
             return bits;
         }

@@ -104,6 +104,8 @@ regex_t *floe__sql_regex(sqlite3_context *ctx, sqlite3_value **argv, int k);
 int floe__sql_register_format_functions(floe_sql_session *s);
 /* fn_datetime.c: Spark's date/timestamp functions (date_trunc, add_months, ...) */
 int floe__sql_register_datetime_functions(floe_sql_session *s);
+/* vtab_explode.c: floe_explode(json), the rows of explode / LATERAL VIEW */
+int floe__sql_register_explode(sqlite3 *db);
 
 /* exec_refs.c: the Iceberg side of a session. */
 int floe__sql_engine_init(floe_sql_session *s);

@@ -98,6 +98,7 @@ static const char *const kind_names[] = {
     [FLOE_KIND_COMMIT_FAILED] = "CommitFailedException",
     [FLOE_KIND_NO_SUCH_VIEW] = "NoSuchViewException",
     [FLOE_KIND_ILLEGAL_STATE] = "IllegalStateException",
+    [FLOE_KIND_ANALYSIS] = "AnalysisException",
 };
 
 floe_error_kind floe__error_kind_named(const char *exception)

@@ -89,5 +89,8 @@ eq "collect_list over a window" "$(S "SELECT x, collect_list(x) OVER (ORDER BY x
    "NULL|[]
 1|[1]
 2|[1, 2]"
+# higher-order functions' results (Spark 3.5: transform, filter, map_filter, ...)
+eq "higher-order results" "$(S "SELECT transform(array(1, 2, 3), x -> x * 2), filter(array(1, 2, 3), x -> x > 1), transform(array('a', 'b'), x -> upper(x)), map_filter(map('a', 1, 'b', 2), (k, v) -> v > 1), transform_values(map('a', 1), (k, v) -> v + 1), zip_with(array(1, 2), array(3, 4), (x, y) -> x + y)")" \
+   "[2, 4, 6]|[2, 3]|[A, B]|{b -> 2}|{a -> 2}|[4, 6]"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

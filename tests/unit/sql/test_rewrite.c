@@ -411,11 +411,70 @@ static void test_errors(void)
     EXPECT_ERROR("SELECT CAST(x AS ARRAY<INT>)", FLOE_EUNSUPPORTED, 17, "CAST to this type");
     EXPECT_ERROR("SELECT * FROM read_parquet(path_column)", FLOE_EINVALID, 27,
                  "expected a literal");
+    /* lambdas and generators (issue #22): malformed ones are Spark's ParseException,
+     * misused ones its analyzer's error classes */
+    EXPECT_ERROR("SELECT transform(a, x -> )", FLOE_EINVALID, 25, "near ')'");
+    EXPECT_ERROR("SELECT transform(a, (x) -> x)", FLOE_EINVALID, 24, "near '->'");
+    EXPECT_ERROR("SELECT transform(a, (x, 1) -> x)", FLOE_EINVALID, 27, "near '->'");
+    EXPECT_ERROR("SELECT transform(a, x -> y -> 1)", FLOE_EINVALID, 27, "near '->'");
+    EXPECT_ERROR("SELECT transform(a, (x, X) -> 1)", FLOE_EINVALID, 24, "DUPLICATE_ARG_NAMES");
+    EXPECT_ERROR("SELECT x -> 1", FLOE_EINVALID, 9, "near '->'");
+    EXPECT_ERROR("SELECT abs(x -> 1)", FLOE_EINVALID, 7, "NON_HIGHER_ORDER_FUNCTION");
+    EXPECT_ERROR("SELECT filter(a)", FLOE_EINVALID, 7, "[WRONG_NUM_ARGS.WITHOUT_SUGGESTION]");
+    EXPECT_ERROR("SELECT aggregate(a, 0, x -> x)", FLOE_EINVALID, 23,
+                 "expects 2 arguments, but got 1");
+    EXPECT_ERROR("SELECT * FROM t LATERAL VIEW explode(a)", FLOE_EINVALID, 39, "end of input");
+    EXPECT_ERROR("SELECT * FROM t LATERAL VIEW explode a", FLOE_EINVALID, 37, "near 'a'");
+    EXPECT_ERROR("SELECT * FROM t LATERAL VIEW OUTER e AS x", FLOE_EINVALID, 37, "near 'AS'");
+    EXPECT_ERROR("SELECT * FROM t LATERAL VIEW explode(a) e AS", FLOE_EINVALID, 44, "end of input");
+    EXPECT_ERROR("SELECT explode(a) AS ()", FLOE_EINVALID, 22, "near ')'");
+    EXPECT_ERROR("SELECT 1 + explode(a) FROM t", FLOE_EINVALID, 11, "NESTED_IN_EXPRESSIONS");
+    EXPECT_ERROR("SELECT explode(a), posexplode(b) FROM t", FLOE_EINVALID, 19, "MULTI_GENERATOR");
+    EXPECT_ERROR("SELECT * FROM t WHERE explode(a)", FLOE_EINVALID, 22, "OUTSIDE_SELECT");
+    EXPECT_ERROR("SELECT a FROM t GROUP BY explode(a)", FLOE_EINVALID, 25, "OUTSIDE_SELECT");
+    EXPECT_ERROR("SELECT posexplode(a) AS x FROM t", FLOE_EINVALID, 7,
+                 "UDTF_ALIAS_NUMBER_MISMATCH");
+    EXPECT_ERROR("SELECT 1 AS (a, b)", FLOE_EINVALID, 7, "UDTF_ALIAS_NUMBER_MISMATCH");
+    EXPECT_ERROR("SELECT * FROM t LATERAL VIEW abs(a) e AS x", FLOE_EUNSUPPORTED, 29,
+                 "LATERAL VIEW of this function");
+    EXPECT_ERROR("SELECT *, explode(collect_list(a)) FROM t", FLOE_EUNSUPPORTED, 7,
+                 "* with a generator over aggregated rows");
     /* the error message names line and column */
     EXPECT_ERROR("SELECT 1,\n  2,\n  x::int", FLOE_EUNSUPPORTED, 18, "at line 3, column 4");
 }
 
+static void test_generators_lambdas(void)
+{
+    /* a generator in the select list joins floe_explode over the row */
+    q("SELECT id, explode(arr) AS x FROM t",
+      "QUERY\nquery: SELECT id, floe_g1.floe_val AS \"x\" FROM \"floe_ref_1\" AS \"t\", "
+      "floe_explode(arr) AS floe_g1\nref: floe_ref_1 = ice.t\n");
+    q("SELECT explode_outer(m) AS (k, v)", "QUERY\nquery: SELECT floe_g1.floe_key AS \"k\", "
+                                           "floe_g1.floe_val AS \"v\" FROM (SELECT 1) AS "
+                                           "floe_one LEFT JOIN floe_explode(m) AS floe_g1 ON 1\n");
+    /* over aggregated rows: the aggregating select, then its rows' generator */
+    q("SELECT g, explode(collect_list(a)) FROM t GROUP BY g",
+      "QUERY\nquery: SELECT floe_q.floe_c0 AS \"g\", floe_g1.floe_val AS \"col\" FROM (SELECT g AS "
+      "floe_c0, json_group_array(a) FILTER (WHERE (a) IS NOT NULL) AS floe_garg FROM "
+      "\"floe_ref_1\" AS \"t\" GROUP BY g) AS "
+      "floe_q, floe_explode(floe_q.floe_garg) AS floe_g1\nref: floe_ref_1 = ice.t\n");
+    /* LATERAL VIEW columns by name, table.name and fields after them, in
+     * WHERE and ORDER BY */
+    q("SELECT e.x, y.f FROM t LATERAL VIEW OUTER posexplode(a) e AS p, x "
+      "LATERAL VIEW explode(b) t2 AS y WHERE p > 0 ORDER BY x",
+      "QUERY\nquery: SELECT floe_g1.floe_val AS \"x\", json_extract(floe_g2.floe_val, '$.\"f\"') "
+      "AS \"f\" "
+      "FROM \"floe_ref_1\" AS \"t\" LEFT JOIN floe_explode(a) AS floe_g1 ON 1, floe_explode(b) AS "
+      "floe_g2 WHERE floe_g1.floe_pos > 0 ORDER BY floe_g1.floe_val\nref: floe_ref_1 = ice.t\n");
+    /* lambda parameters shadow the column of the same name; others stay columns */
+    q("SELECT filter(a, (x, i) -> x > i + b) AS f FROM t",
+      "QUERY\nquery: SELECT CASE WHEN (a) IS NULL THEN NULL ELSE (SELECT "
+      "json_group_array(floe_l1.floe_val) FROM floe_explode(a) AS floe_l1 WHERE (floe_l1.floe_val "
+      "> floe_l1.floe_pos + b)) END AS f FROM \"floe_ref_1\" AS \"t\"\nref: floe_ref_1 = ice.t\n");
+}
+
 static const ft_case cases[] = {
+    {"generators_lambdas", test_generators_lambdas},
     {"time_travel_spellings", test_time_travel_spellings},
     {"suffixes", test_suffixes},
     {"current_namespace", test_current_namespace},
