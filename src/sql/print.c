@@ -1075,11 +1075,8 @@ static bool is_generator(const sql_node *n)
     return n->k == SN_FUNC && !n->a && is_generator_name(n->s);
 }
 
-/* An AnalysisException of Spark's (exec.c classifies the error classes). */
 /* What Spark's analyzer (not its parser) rejects, at script position
  * `pos`: FLOE_EINVALID of kind FLOE_KIND_ANALYSIS (AnalysisException). */
-static int analysis_at(pr *r, size_t pos, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 static int analysis_at(pr *r, size_t pos, const char *fmt, ...)
 {
     char msg[1024];
@@ -1588,7 +1585,7 @@ static int rel_alias(pr *r, const sql_node *n, floe_buf *b);
 /* FROM explode(x) [AS] t [(c, ...)]: the generator's rows as a relation. */
 static int generator_rel(pr *r, const sql_node *n, floe_buf *b)
 {
-    const char *cols[3], *names[3];
+    const char *cols[3] = {NULL}, *names[3] = {NULL};
     int nc = generator_columns(r, n, n->names, n->nnames, NULL, cols, names);
     if (nc < 0)
         return nc;
