@@ -191,14 +191,18 @@ static void result_array(sqlite3_context *ctx, const floe_json *const *v, size_t
     for (size_t k = 0; k < n; k++)
         put(&w, v[k], 0);
     floe__jw_arr_end(&w);
-    if (floe__jw_finish(&w) < 0) {
-        floe__buf_free(&b);
+    floe__sql_result_json(ctx, &w, &b);
+}
+
+void floe__sql_result_json(sqlite3_context *ctx, floe_jw *w, floe_buf *b)
+{
+    if (floe__jw_finish(w) < 0 || !b->ptr) {
         sqlite3_result_error_nomem(ctx);
-        return;
+    } else {
+        sqlite3_result_text(ctx, b->ptr, (int)b->len, SQLITE_TRANSIENT);
+        sqlite3_result_subtype(ctx, 'J');
     }
-    sqlite3_result_text(ctx, b.ptr ? b.ptr : "[]", (int)b.len, SQLITE_TRANSIENT);
-    sqlite3_result_subtype(ctx, 'J');
-    floe__buf_free(&b);
+    floe__buf_free(b);
 }
 
 /* One element as the SQLite result: a primitive as its value, a nested one
@@ -218,14 +222,7 @@ static void result_elem(sqlite3_context *ctx, const floe_json *j)
     floe_jw w;
     floe__jw_init(&w, &b);
     put(&w, j, 0);
-    if (floe__jw_finish(&w) < 0) {
-        floe__buf_free(&b);
-        sqlite3_result_error_nomem(ctx);
-        return;
-    }
-    sqlite3_result_text(ctx, b.ptr, (int)b.len, SQLITE_TRANSIENT);
-    sqlite3_result_subtype(ctx, 'J');
-    floe__buf_free(&b);
+    floe__sql_result_json(ctx, &w, &b);
 }
 
 /* Element pointers of array j (n of them; NULL on no memory, error set). */
@@ -645,13 +642,7 @@ static void arrays_zip_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
             floe__jw_obj_end(&w);
         }
         floe__jw_arr_end(&w);
-        if (floe__jw_finish(&w) < 0) {
-            sqlite3_result_error_nomem(ctx);
-        } else {
-            sqlite3_result_text(ctx, b.ptr, (int)b.len, SQLITE_TRANSIENT);
-            sqlite3_result_subtype(ctx, 'J');
-        }
-        floe__buf_free(&b);
+        floe__sql_result_json(ctx, &w, &b);
     }
     for (int i = 0; i < got; i++)
         floe__json_free(a[i]);

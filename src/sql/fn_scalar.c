@@ -890,14 +890,7 @@ static void split_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     }
     floe__jw_strn(&w, s + start, n - start);
     floe__jw_arr_end(&w);
-    if (floe__jw_finish(&w) < 0) {
-        floe__buf_free(&b);
-        sqlite3_result_error_nomem(ctx);
-        return;
-    }
-    sqlite3_result_text(ctx, b.ptr, (int)b.len, SQLITE_TRANSIENT);
-    sqlite3_result_subtype(ctx, 'J');
-    floe__buf_free(&b);
+    floe__sql_result_json(ctx, &w, &b);
 }
 
 /* ------------------------------------------------------------- registry */

@@ -93,6 +93,10 @@ void floe__sql_cast_datetime(sqlite3_context *ctx, sqlite3_value *x, bool ts);
  * (Spark's answer to a value that is no date / out of range), else `text`
  * (copied). */
 void floe__sql_result_text(sqlite3_context *ctx, int rc, const char *text);
+struct floe_jw;
+/* A nested value's result: the JSON writer `w`'s text (into `b`) with
+ * SQLite's JSON subtype, or out of memory; frees `b`. */
+void floe__sql_result_json(sqlite3_context *ctx, struct floe_jw *w, floe_buf *b);
 /* fn_scalar.c: Spark's scalar math, string, hash and conversion functions */
 int floe__sql_register_scalar_functions(floe_sql_session *s);
 /* fn_array.c: Spark's array and map functions (size, element_at, ...) */
