@@ -156,6 +156,10 @@ const char *floe__sql_type_name(sql_parser *p, sql_type t);
 /* The Spark type text of output column c of query q (ST_NESTED columns of
  * its outermost select list), else NULL. */
 const char *floe__sql_tree_nested_type(const sql_node *q, size_t c);
+/* The scale of result column c when the binder typed it a decimal, else -1:
+ * how a decimal value that lost its scale subtype (SQLite's GROUP BY copies
+ * drop subtypes) still prints as Spark's decimal(p, s). */
+int floe__sql_tree_decimal_scale(const sql_node *q, size_t c);
 
 /* One past the end of the Spark type text that starts at t (inside
  * "map<k,v>" the key ends at the ','). */

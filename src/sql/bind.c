@@ -472,6 +472,24 @@ static sql_type query_column(bd *b, const sql_node *q, const char *col, size_t i
                 }
             }
             return ty(ST_NONE);
+        case SN_VALUES: { /* the index-th column: the type all its rows agree on */
+            if (col)
+                return ty(ST_NONE);
+            sql_type t = ty(ST_NULL);
+            for (size_t r = 0; r < q->nv; r++) {
+                if (index >= q->v[r]->nv)
+                    return ty(ST_NONE);
+                sql_type x = value(q->v[r]->v[index]->t);
+                if (x.kind == ST_NULL || same(t, x))
+                    continue;
+                if (t.kind != ST_NULL)
+                    return ty(ST_NONE);
+                t = x;
+            }
+            if (t.kind != ST_NULL)
+                (*found)++;
+            return t.kind == ST_NULL ? ty(ST_NONE) : t;
+        }
         default: return ty(ST_NONE);
         }
     }
@@ -1016,17 +1034,15 @@ void floe__sql_bind(sql_parser *p, sql_node *n)
         bind_expr(&b, n, NULL);
 }
 
-const char *floe__sql_tree_nested_type(const sql_node *q, size_t c)
+/* The bound type of result column c of query tree q (NULL: not known). */
+static const sql_type *tree_column_type(const sql_node *q, size_t c)
 {
     for (int guard = 0; q && guard < 1000; guard++) {
         switch (q->k) {
         case SN_WITH:
         case SN_ORDER:
         case SN_SETOP: q = q->a; continue;
-        case SN_VALUES:
-            return q->nv && c < q->v[0]->nv && q->v[0]->v[c]->t.kind == ST_NESTED
-                       ? q->v[0]->v[c]->t.nt
-                       : NULL;
+        case SN_VALUES: return q->nv && c < q->v[0]->nv ? &q->v[0]->v[c]->t : NULL;
         case SN_SELECT:
             if (q->nv == 1 && q->v[0]->k == SN_STAR && !q->v[0]->nnames && q->a &&
                 q->a->k == SN_SUBREL && !q->a->nnames) {
@@ -1036,9 +1052,21 @@ const char *floe__sql_tree_nested_type(const sql_node *q, size_t c)
             for (size_t k = 0; k < q->nv && k <= c; k++)
                 if (q->v[k]->k == SN_STAR)
                     return NULL;
-            return c < q->nv && q->v[c]->a->t.kind == ST_NESTED ? q->v[c]->a->t.nt : NULL;
+            return c < q->nv && q->v[c]->a ? &q->v[c]->a->t : NULL;
         default: return NULL;
         }
     }
     return NULL;
+}
+
+const char *floe__sql_tree_nested_type(const sql_node *q, size_t c)
+{
+    const sql_type *t = tree_column_type(q, c);
+    return t && t->kind == ST_NESTED ? t->nt : NULL;
+}
+
+int floe__sql_tree_decimal_scale(const sql_node *q, size_t c)
+{
+    const sql_type *t = tree_column_type(q, c);
+    return t && t->kind == ST_DECIMAL && t->s >= 0 && t->s <= 38 ? t->s : -1;
 }

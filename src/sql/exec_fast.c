@@ -28,10 +28,9 @@
  *    their group through an array for small keys, a hash table for the
  *    others, then every aggregate adds each row to
  *    its group's state (gacc). The rows come out as SQLite's GROUP BY
- *    sorter gives them: the NULL key first, then ascending keys; the
- *    sorter drops the cells' decimal subtypes, so a decimal's sum shows
- *    the largest scale of its values' shortest text and its min/max is a
- *    plain REAL (group_cell).
+ *    sorter gives them: the NULL key first, then ascending keys; decimals
+ *    show their result type's scale, as output.c shows SQLite's grouped
+ *    rows from the binder's types (group_cell).
  *
  * Both recognise the statement on its syntax tree (sql/ast.h: one SELECT
  * over the statement's one reference); the statement is prepared first (so
@@ -180,8 +179,7 @@ typedef struct gacc {
         } best;
     } u;
     int64_t cnt;
-    bool has;       /* min/max: a value was seen */
-    uint8_t dscale; /* sum of a decimal: the largest scale of its values' shortest text */
+    bool has; /* min/max: a value was seen */
 } gacc;
 
 typedef struct fast_plan {
@@ -1138,17 +1136,6 @@ static int batch_groups(fast_plan *fp, const struct ArrowArray *a, int64_t n, co
     return 0;
 }
 
-/* The shortest text of decimal unscaled / 10^scale has this many fraction
- * digits (what exec_funcs.c's exact_decimal finds for its double). */
-static int short_scale(int64_t v, int scale)
-{
-    while (scale > 0 && v % 10 == 0) {
-        v /= 10;
-        scale--;
-    }
-    return scale;
-}
-
 /* Aggregate ai of the batch into its groups' states: each row of a kept
  * group whose value SQLite sees as non-NULL (a NaN is NULL there). */
 static void group_step(fast_plan *fp, size_t ai, const struct ArrowArray *const *arrays, int64_t n)
@@ -1199,7 +1186,6 @@ static void group_step(fast_plan *fp, size_t ai, const struct ArrowArray *const 
     }
     if (g->kind == AG_SUM && t == FLOE_T_DECIMAL) { /* the hot loop of a grouped sum */
         const uint8_t *v = (const uint8_t *)vb + 16 * off;
-        int sc = g->type->scale;
         for (int64_t r = 0; r < n; r++) {
             if (gid[r] < 0 || (nulls && !valid_at(a, r + off)))
                 continue;
@@ -1208,11 +1194,6 @@ static void group_step(fast_plan *fp, size_t ai, const struct ArrowArray *const 
             gacc *s = &acc[(size_t)gid[r] * na];
             s->u.isum += x;
             s->cnt++;
-            if (s->dscale < sc) {
-                int k = short_scale(x, sc);
-                if (k > s->dscale)
-                    s->dscale = (uint8_t)k;
-            }
         }
         return;
     }
@@ -1418,9 +1399,8 @@ static int result_cell(floe_sql_session *s, agg *g, floe_buf *text, floe_sql_cel
 }
 
 /* The cell of aggregate `tmpl` for one group (its state `ga`): the agg
- * result_cell shows, filled from the state, except what the GROUP BY
- * sorter changes (group_agg_ok): a decimal's sum at the largest scale of
- * its values' shortest text, its min/max a plain REAL. */
+ * result_cell shows, filled from the state (a decimal's sum and min/max at
+ * the column's scale, Spark's result type's). */
 static int group_cell(floe_sql_session *s, const agg *tmpl, const gacc *ga, floe_buf *text,
                       floe_sql_cell *c)
 {
@@ -1433,10 +1413,7 @@ static int group_cell(floe_sql_session *s, const agg *tmpl, const gacc *ga, floe
         if (real) {
             g.sum = ga->u.ds;
         } else if (ga->cnt > 0 && t == FLOE_T_DECIMAL) {
-            i128 v = ga->u.isum; /* every value is a multiple of 10^(scale - dscale) */
-            for (int k = ga->dscale; k < tmpl->type->scale; k++)
-                v /= 10;
-            floe__sql_dsum_add_exact(&g.sum, v, ga->dscale, true);
+            floe__sql_dsum_add_exact(&g.sum, ga->u.isum, tmpl->type->scale, true);
         } else if (ga->cnt > 0) {
             floe__sql_dsum_add_exact(&g.sum, ga->u.isum, 0, false);
         }
@@ -1445,12 +1422,6 @@ static int group_cell(floe_sql_session *s, const agg *tmpl, const gacc *ga, floe
     case AG_MIN:
     case AG_MAX:
         g.has = ga->has;
-        if (g.has && t == FLOE_T_DECIMAL) {
-            *c = floe__sql_cell_null();
-            c->kind = FLOE_SQLC_REAL;
-            c->d = (double)ga->u.best.i / tmpl->p10;
-            return 0;
-        }
         g.is_real = real;
         g.i = ga->u.best.i;
         g.dbl = ga->u.best.d;

@@ -567,7 +567,26 @@ static int decimal_text(floe_buf *b, sqlite3_value *v, int scale)
     if (t == SQLITE_FLOAT)
         return floe__buf_printf(b, "%.*f", scale, sqlite3_value_double(v));
     const char *s = (const char *)sqlite3_value_text(v);
-    return floe__buf_puts(b, s ? s : "");
+    FLOE_TRY(floe__buf_puts(b, s ? s : ""));
+    /* exact text (a wide decimal, an exact sum's shortest digits): padded
+     * to the scale with zeros, as Spark prints decimal(p, s) */
+    size_t i = s && s[0] == '-' ? 1 : 0, digits = 0, frac = 0;
+    bool dot = false;
+    for (; s && s[i]; i++) {
+        if (s[i] == '.' && !dot)
+            dot = true;
+        else if (s[i] >= '0' && s[i] <= '9')
+            digits++, frac += dot;
+        else
+            return 0; /* not a plain decimal: as it is */
+    }
+    if (!digits || (int)frac >= scale)
+        return 0;
+    if (!dot)
+        FLOE_TRY(floe__buf_putc(b, '.'));
+    for (int k = (int)frac; k < scale; k++)
+        FLOE_TRY(floe__buf_putc(b, '0'));
+    return 0;
 }
 
 int floe__sql_out_decimal_cell(const floe_sql_out *o, double d, int scale, floe_buf *text,
@@ -589,13 +608,16 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
     const char **names = floe__calloc(n ? n : 1, sizeof *names);
     floe_sql_cell *cells = floe__calloc(n ? n : 1, sizeof *cells);
     int *scale = floe__calloc(n ? n : 1, sizeof *scale);
+    /* the binder's decimal scale of each column, for a decimal value that
+     * lost its scale subtype on the way (GROUP BY) */
+    int *bscale = floe__calloc(n ? n : 1, sizeof *bscale);
     bool *is_bool = floe__calloc(n ? n : 1, sizeof *is_bool);
     floe_buf *dec = floe__calloc(n ? n : 1, sizeof *dec);
     /* table output: the Spark type text of nested columns, shown as
      * Spark's show() prints them (json and csv keep the JSON) */
     floe_buf *ntype = floe__calloc(n ? n : 1, sizeof *ntype);
     int rc = 0;
-    if (!names || !cells || !scale || !is_bool || !dec || !ntype) {
+    if (!names || !cells || !scale || !bscale || !is_bool || !dec || !ntype) {
         rc = floe__error_nomem();
         goto done;
     }
@@ -603,6 +625,7 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
         names[i] = sqlite3_column_name(st, (int)i);
         const char *decl = sqlite3_column_decltype(st, (int)i);
         scale[i] = decl_scale(decl);
+        bscale[i] = o->tree ? floe__sql_tree_decimal_scale(o->tree, i) : -1;
         is_bool[i] = (decl && strcasecmp(decl, "BOOLEAN") == 0) ||
                      (i < 64 && (o->bool_columns >> i & 1));
         const char *tab = sqlite3_column_table_name(st, (int)i);
@@ -657,17 +680,22 @@ int floe__sql_out_stmt(floe_sql_out *o, sqlite3_stmt *st)
                 /* json output: a decimal is a number */
                 if (o->fmt == FLOE_SQLFMT_JSON)
                     c->kind = FLOE_SQLC_JSON;
-            } else if (t == SQLITE_INTEGER) {
+            } else if (t == SQLITE_INTEGER && (bscale[i] < 0 || is_bool[i])) {
                 c->kind = is_bool[i] ? FLOE_SQLC_BOOL : FLOE_SQLC_INT;
                 c->i = sqlite3_value_int64(v);
-            } else if ((t == SQLITE_FLOAT || t == SQLITE_TEXT) &&
-                       sqlite3_value_subtype(v) >= FLOE_SQL_SUBTYPE_SCALE &&
-                       sqlite3_value_subtype(v) <= FLOE_SQL_SUBTYPE_SCALE + 38) {
+            } else if (((t == SQLITE_FLOAT || t == SQLITE_TEXT) &&
+                        sqlite3_value_subtype(v) >= FLOE_SQL_SUBTYPE_SCALE &&
+                        sqlite3_value_subtype(v) <= FLOE_SQL_SUBTYPE_SCALE + 38) ||
+                       (bscale[i] >= 0 && !is_bool[i] && t != SQLITE_BLOB)) {
                 /* a decimal result (exact sum, min/max of a decimal
-                 * column): show its scale; a wide one is its exact text */
+                 * column): show its scale, Spark's result type's where the
+                 * binder knows it (after GROUP BY, whose copies drop
+                 * subtypes, a sum only sees its values' shortest text),
+                 * else the subtype's; a wide one is its exact text */
+                unsigned sub = sqlite3_value_subtype(v);
                 floe__buf_clear(&dec[i]);
                 rc = decimal_text(&dec[i], v,
-                                  (int)(sqlite3_value_subtype(v) - FLOE_SQL_SUBTYPE_SCALE));
+                                  bscale[i] >= 0 ? bscale[i] : (int)(sub - FLOE_SQL_SUBTYPE_SCALE));
                 c->kind = o->fmt == FLOE_SQLFMT_JSON ? FLOE_SQLC_JSON : FLOE_SQLC_TEXT;
                 c->s = dec[i].ptr ? dec[i].ptr : "";
                 c->n = dec[i].len;
@@ -717,6 +745,7 @@ done:
     floe__free(dec);
     floe__free(is_bool);
     floe__free(scale);
+    floe__free(bscale);
     floe__free(cells);
     floe__free(names);
     return rc;

@@ -191,6 +191,12 @@ SELECT id, dec + 1 AS a FROM db.t
 SELECT id, upper(s) AS u, length(s) AS l FROM db.t
 -- case: table_stmt
 TABLE db.u
+-- case: group_decimal_scale
+SELECT k, sum(x) AS s, min(x) AS lo, max(x) AS hi, avg(x) AS a FROM VALUES (1, CAST(5.00 AS DECIMAL(10,2))), (1, CAST(3.00 AS DECIMAL(10,2))), (2, CAST(1.50 AS DECIMAL(10,2))), (2, CAST(2.50 AS DECIMAL(10,2))) AS v(k, x) GROUP BY k ORDER BY k
+-- case: decimal_division_sum_scale
+SELECT sum((id % 100) / 100.0) AS s FROM range(1000)
+-- case: group_decimal_division_scale
+SELECT k, sum((id % 100) / 100.0) AS s FROM (SELECT id, id % 2 AS k FROM range(1000)) GROUP BY k ORDER BY k
 -- case: group_by_alias
 SELECT i AS k, count(*) AS n FROM db.t GROUP BY k
 -- case: group_by_ordinal
