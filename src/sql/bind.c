@@ -387,6 +387,12 @@ static sql_type rel_column(bd *b, const sql_node *rel, const char *q, const char
         break;
     }
     case SN_PAREN: t = rel_column(b, rel->a, q, col, sc, found); break;
+    case SN_RANGE: /* range(...): one BIGINT column, id unless renamed */
+        if (qualifier_matches(rel, q) && floe__sql_ieq(col, rel->nnames ? rel->names[0] : "id")) {
+            (*found)++;
+            t = ty(ST_BIGINT);
+        }
+        break;
     case SN_SUBREL: {
         if (!qualifier_matches(rel, q))
             break;
