@@ -184,13 +184,27 @@ static bool type_is(const char *t, const char *prefix)
     return strncasecmp(t, prefix, strlen(prefix)) == 0;
 }
 
+/* Scale of a declared "DECIMAL(p,s)" / "NUMERIC(p,s)" type, else -1. */
+static int decl_scale(const char *decl)
+{
+    if (!decl)
+        return -1;
+    if (strncasecmp(decl, "DECIMAL(", 8) != 0 && strncasecmp(decl, "NUMERIC(", 8) != 0)
+        return -1;
+    const char *comma = strchr(decl, ',');
+    if (!comma)
+        return 0;
+    int s = atoi(comma + 1);
+    return s < 0 || s > 38 ? -1 : s;
+}
+
 /* A primitive inside a nested value, as Spark's show() prints it: strings
  * unquoted, numbers by the leaf type t (doubles as Java's, decimals at
  * their scale, booleans SQLite built as 0/1 as true/false). */
 static int show_leaf(const floe_json *j, const char *t, floe_buf *b)
 {
-    int p, sc;
-    bool decimal = sscanf(t, "decimal(%d,%d)", &p, &sc) == 2 && sc >= 0 && sc <= 38;
+    int sc = decl_scale(t);
+    bool decimal = sc >= 0;
     switch (j->type) {
     case FLOE_JSON_TRUE: return floe__buf_puts(b, "true");
     case FLOE_JSON_FALSE: return floe__buf_puts(b, "false");
@@ -537,20 +551,6 @@ int floe__sql_out_end(floe_sql_out *o)
 }
 
 /* ---------------------------------------------------------------- SQLite statements */
-
-/* Scale of a declared "DECIMAL(p,s)" / "NUMERIC(p,s)" type, else -1. */
-static int decl_scale(const char *decl)
-{
-    if (!decl)
-        return -1;
-    if (strncasecmp(decl, "DECIMAL(", 8) != 0 && strncasecmp(decl, "NUMERIC(", 8) != 0)
-        return -1;
-    const char *comma = strchr(decl, ',');
-    if (!comma)
-        return 0;
-    int s = atoi(comma + 1);
-    return s < 0 || s > 38 ? -1 : s;
-}
 
 static int decimal_text(floe_buf *b, sqlite3_value *v, int scale)
 {
